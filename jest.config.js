@@ -1,0 +1,15 @@
+/** One jest run for every package and example. Tests import packages by their public names, mapped to source. */
+module.exports = {
+  testEnvironment: 'node',
+  setupFiles: ['reflect-metadata'],
+  roots: ['<rootDir>/packages', '<rootDir>/examples', '<rootDir>/test'],
+  testMatch: ['**/test/**/*.test.ts'],
+  testPathIgnorePatterns: ['/node_modules/', '/dist/'],
+  transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.jest.json' }] },
+  moduleNameMapper: {
+    '^@toolwright/core$': '<rootDir>/packages/core/src/index.ts',
+    '^@toolwright/server$': '<rootDir>/packages/server/src/index.ts',
+    '^@toolwright/server/(.*)$': '<rootDir>/packages/server/src/$1/index.ts',
+  },
+  testTimeout: 30000,
+};

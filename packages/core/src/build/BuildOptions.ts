@@ -1,0 +1,17 @@
+import type { ContainerLike } from '../container/ContainerLike';
+import type { ToolLogger } from '../context/ToolContext';
+import type { Class } from '../metadata/Class';
+
+export interface BuildOptions {
+  /** The classes whose `@Tool` methods are served. */
+  readonly tools: readonly Class[];
+  /** Builds tool classes and their dependencies. Default: typedi's `Container`. */
+  readonly container?: ContainerLike;
+  /**
+   * Convert string arguments where a number, integer or boolean is expected ("5" -> 5).
+   * Off by default: a model that sends the wrong type is told so and can correct itself.
+   */
+  readonly coerce?: boolean;
+  /** Where the framework logs (unexpected tool errors with their stack). Default: stderr. */
+  readonly logger?: ToolLogger;
+}

@@ -1,0 +1,41 @@
+import type { ToolResult } from '../content/ToolResult';
+import type { ToolContext } from '../context/ToolContext';
+import type { Class } from '../metadata/Class';
+import type { Icon, ToolAnnotations } from '../metadata/ToolOptions';
+import type { JsonSchema } from '../schema/JsonSchema';
+
+/** A tool as `tools/list` shows it. */
+export interface ToolDescriptor {
+  readonly name: string;
+  readonly title?: string;
+  readonly description?: string;
+  readonly icons?: readonly Icon[];
+  readonly inputSchema: JsonSchema & { type: 'object' };
+  readonly outputSchema?: JsonSchema & { type: 'object' };
+  readonly annotations?: ToolAnnotations;
+  readonly _meta?: Record<string, unknown>;
+}
+
+/** A tool resolved by the build: its descriptor and a compiled call. */
+export interface ToolDefinition {
+  readonly name: string;
+  readonly descriptor: ToolDescriptor;
+  readonly target: Class;
+  readonly methodName: string;
+  /** Whether the method takes `@Ctx()`; the server builds a context only then. */
+  readonly usesContext: boolean;
+  /**
+   * Validates `args`, resolves the class from the container, runs the method and
+   * normalizes its return value. Never throws: failures are `isError` results.
+   */
+  call(args: unknown, ctx: ToolContext | undefined): Promise<ToolResult>;
+}
+
+/** Everything an app serves, built once at startup and frozen. */
+export interface Registry {
+  readonly tools: readonly ToolDefinition[];
+  /** Looks a tool up by the name clients call. */
+  tool(name: string): ToolDefinition | undefined;
+  /** The `tools/list` result, built once and served as is. */
+  readonly toolList: { readonly tools: readonly ToolDescriptor[] };
+}

@@ -1,0 +1,80 @@
+import { createDefaultContainer } from '../container/defaultContainer';
+import { stderrLogger } from '../context/stderrLogger';
+import { BuildError } from '../errors/BuildError';
+import type { Class } from '../metadata/Class';
+import { readToolMetadata } from '../metadata/readToolMetadata';
+import type { BuildOptions } from './BuildOptions';
+import type { BuildProblem } from './BuildProblem';
+import { buildTool } from './buildTool';
+import type { Registry, ToolDefinition } from './Registry';
+
+/**
+ * Reads the decorators of the given classes once, derives every schema, compiles every
+ * validator and checks everything. Returns a frozen registry, or throws one `BuildError`
+ * listing every problem with its fix.
+ */
+export function buildRegistry(options: BuildOptions): Registry {
+  const problems: BuildProblem[] = [];
+  const container = options.container ?? createDefaultContainer();
+  const logger = options.logger ?? stderrLogger('tools');
+  const tools: ToolDefinition[] = [];
+  const owners = new Map<string, string>();
+
+  for (const cls of dedupe(options.tools)) {
+    if (typeof cls !== 'function') {
+      problems.push({ where: `tools[${options.tools.indexOf(cls)}]`, what: `is not a class (got ${typeof cls})`, fix: 'pass the tool classes themselves: `tools: [WeatherTools]`.' });
+      continue;
+    }
+    const found = readToolMetadata(cls);
+    if (found.length === 0) {
+      problems.push({ where: cls.name, what: 'has no @Tool methods', fix: 'decorate at least one method with @Tool(), or remove the class from `tools`.' });
+      continue;
+    }
+    checkContainer(cls, container, problems);
+    for (const f of found) {
+      const tool = buildTool(cls, f, { container, coerce: options.coerce === true, logger, problems });
+      if (!tool) continue;
+      const where = `${cls.name}.${f.tool.methodName}`;
+      const previous = owners.get(tool.name);
+      if (previous) {
+        problems.push({ where, what: `its tool name '${tool.name}' is already used by ${previous}`, fix: "give one of them another name: @Tool({ name: 'other_name' })." });
+        continue;
+      }
+      owners.set(tool.name, where);
+      tools.push(tool);
+    }
+  }
+  if (problems.length > 0) throw new BuildError(problems);
+
+  const byName = new Map(tools.map((t) => [t.name, t]));
+  const toolList = deepFreeze(structuredClone({ tools: tools.map((t) => t.descriptor) }));
+  return Object.freeze({
+    tools: Object.freeze(tools),
+    tool: (name: string) => byName.get(name),
+    toolList,
+  });
+}
+
+function checkContainer(cls: Class, container: NonNullable<BuildOptions['container']>, problems: BuildProblem[]): void {
+  try {
+    if (container.get(cls) === undefined) throw new Error('the container returned undefined');
+  } catch (error) {
+    problems.push({
+      where: cls.name,
+      what: `the container cannot build this class: ${(error as Error).message}`,
+      fix: 'mark the class and the services it injects with @Service() (typedi), give interface-typed dependencies an @Inject(token), or pass your own `container`.',
+    });
+  }
+}
+
+function dedupe<T>(items: readonly T[]): T[] {
+  return [...new Set(items)];
+}
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const v of Object.values(value)) deepFreeze(v);
+  }
+  return value;
+}

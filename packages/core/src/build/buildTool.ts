@@ -1,0 +1,176 @@
+import type { ContainerLike } from '../container/ContainerLike';
+import type { ToolLogger } from '../context/ToolContext';
+import { compileToolCall, type ArgumentBinding } from '../invoke/compileToolCall';
+import type { Class, ClassThunk } from '../metadata/Class';
+import type { ParamArgs } from '../metadata/ParamOptions';
+import type { FoundTool } from '../metadata/readToolMetadata';
+import { hasClassValidatorMetadata } from '../schema/class-validator';
+import { dtoSchema } from '../schema/dtoSchema';
+import type { JsonSchema } from '../schema/JsonSchema';
+import { paramSchema, type ParamShape } from '../schema/paramSchema';
+import { createSchemaContext, type SchemaContext } from '../schema/SchemaContext';
+import type { BuildProblem } from './BuildProblem';
+import type { ToolDefinition, ToolDescriptor } from './Registry';
+import { defaultToolName, TOOL_NAME_PATTERN } from './toolName';
+
+export interface ToolBuildEnv {
+  readonly container: ContainerLike;
+  readonly coerce: boolean;
+  readonly logger: ToolLogger;
+  readonly problems: BuildProblem[];
+}
+
+type ObjectSchema = JsonSchema & { type: 'object' };
+
+/** Builds one tool from its recorded metadata; pushes problems and returns undefined when it cannot. */
+export function buildTool(cls: Class, found: FoundTool, env: ToolBuildEnv): ToolDefinition | undefined {
+  const { tool, params, declaredOn } = found;
+  const { methodName, options } = tool;
+  const where = `${cls.name}.${methodName}`;
+  const before = env.problems.length;
+  const problem = (what: string, fix: string, at = where) => env.problems.push({ where: at, what, fix });
+
+  const name = options.name ?? defaultToolName(methodName);
+  if (!TOOL_NAME_PATTERN.test(name)) {
+    problem(`its tool name '${name}' is invalid`, 'use 1-128 characters of A-Z, a-z, 0-9, underscore, dot and hyphen: @Tool({ name: "valid_name" }).');
+  }
+  if (tool.isStatic) return void problem('is static', 'make it an instance method: tools run on an instance built by the container.');
+  const method = (cls.prototype as Record<string, unknown>)[methodName];
+  if (typeof method !== 'function') return void problem('is not a method', 'put @Tool on a method.');
+
+  const designTypes = Reflect.getMetadata('design:paramtypes', declaredOn.prototype, methodName) as unknown[] | undefined;
+  const arity = Math.max(designTypes?.length ?? 0, (method as (...a: unknown[]) => unknown).length);
+  const byIndex = indexParams(params, where, env.problems);
+  const ctxIndex = params.find((p) => p.kind === 'ctx')?.index;
+
+  const inputCtx = createSchemaContext(where, env.problems);
+  let inputSchema: ObjectSchema;
+  let binding: ArgumentBinding;
+  const argsParam = params.find((p) => p.kind === 'args');
+  const inputClass = resolveClass(options.input, where, env.problems) ?? undefined;
+
+  if (inputClass || argsParam) {
+    if (params.some((p) => p.kind === 'param')) {
+      problem('mixes @Args() with @Param()', 'use either one @Args() DTO for the whole input or one @Param() per argument.');
+    }
+    const dto = inputClass ?? resolveArgsClass(argsParam!, designTypes, where, env.problems);
+    if (!dto) return undefined;
+    inputSchema = withDefs(dtoSchema(dto, inputCtx) as ObjectSchema, inputCtx);
+    const dtoIndex = argsParam?.index ?? 0;
+    binding = { kind: 'dto', cls: dto, index: dtoIndex, ctxIndex: ctxIndex ?? (argsParam ? undefined : 1), arity: Math.max(arity, dtoIndex + 1) };
+  } else {
+    for (let i = 0; i < arity; i++) {
+      if (!byIndex.has(i)) {
+        problem('has no decorator, so Toolwright cannot tell what to pass', "mark it with @Param('name'), @Args() or @Ctx().", `${where} param #${i}`);
+      }
+    }
+    const properties: Record<string, JsonSchema> = {};
+    const required: string[] = [];
+    const bound: { name: string; index: number; shape: ParamShape; fallback: unknown }[] = [];
+    for (const p of params.filter((x) => x.kind === 'param').sort((a, b) => a.index - b.index)) {
+      const at = `${where} param #${p.index} '${p.name}'`;
+      if (!designTypes && !p.options?.type && !p.options?.enum && !p.options?.schema) {
+        problem(
+          'has no type information: decorator metadata was not emitted (esbuild, tsx, vitest and Bun drop it)',
+          'compile with tsc or swc with `emitDecoratorMetadata`/`decoratorMetadata: true`, or give the type: { type: () => String }.',
+          at,
+        );
+        continue;
+      }
+      const derived = paramSchema(p, designTypes?.[p.index], inputCtx, at);
+      if (!derived) continue;
+      properties[p.name!] = derived.schema;
+      const optional = p.options?.optional === true || p.options?.default !== undefined;
+      if (!optional) required.push(p.name!);
+      bound.push({ name: p.name!, index: p.index, shape: derived.shape, fallback: p.options?.default });
+    }
+    inputSchema = { type: 'object' };
+    if (bound.length > 0) inputSchema.properties = properties;
+    if (required.length > 0) inputSchema.required = required;
+    inputSchema.additionalProperties = false;
+    inputSchema = withDefs(inputSchema, inputCtx);
+    binding = { kind: 'params', params: bound, ctxIndex, arity };
+  }
+
+  const outputClass = resolveOutputClass(options.output, declaredOn, methodName, where, env.problems);
+  let outputSchema: ObjectSchema | undefined;
+  if (outputClass) {
+    const outputCtx = createSchemaContext(`${where} (output)`, env.problems);
+    outputSchema = withDefs(dtoSchema(outputClass, outputCtx) as ObjectSchema, outputCtx);
+  }
+  if (env.problems.length > before) return undefined;
+
+  const descriptor: ToolDescriptor = stripUndefined({
+    name,
+    title: options.title,
+    description: options.description,
+    icons: options.icons,
+    inputSchema,
+    outputSchema,
+    annotations: options.annotations,
+    _meta: options._meta,
+  });
+  const call = compileToolCall({ name, cls, methodName, binding, inputSchema, outputSchema, ...env });
+  return Object.freeze({ name, descriptor, target: cls, methodName, usesContext: binding.ctxIndex !== undefined, call });
+}
+
+function indexParams(params: readonly ParamArgs[], where: string, problems: BuildProblem[]): Map<number, ParamArgs> {
+  const byIndex = new Map<number, ParamArgs>();
+  const names = new Set<string>();
+  for (const p of params) {
+    const at = `${where} param #${p.index}${p.name ? ` '${p.name}'` : ''}`;
+    if (byIndex.has(p.index)) problems.push({ where: at, what: 'has more than one Toolwright parameter decorator', fix: 'keep one of @Param, @Args and @Ctx.' });
+    byIndex.set(p.index, p);
+    if (p.kind === 'param') {
+      if (!p.name) problems.push({ where: at, what: 'has an empty argument name', fix: "name it: @Param('city')." });
+      else if (names.has(p.name)) problems.push({ where: at, what: `repeats the argument name '${p.name}'`, fix: 'give each @Param a distinct name.' });
+      names.add(p.name ?? '');
+    }
+  }
+  if (params.filter((p) => p.kind === 'ctx').length > 1) problems.push({ where, what: 'has more than one @Ctx()', fix: 'take the context once.' });
+  if (params.filter((p) => p.kind === 'args').length > 1) problems.push({ where, what: 'has more than one @Args()', fix: 'take the whole input as one DTO.' });
+  return byIndex;
+}
+
+function resolveArgsClass(p: ParamArgs, designTypes: unknown[] | undefined, where: string, problems: BuildProblem[]): Class | undefined {
+  const at = `${where} param #${p.index}`;
+  let cls: unknown;
+  try {
+    cls = p.dto ? p.dto() : designTypes?.[p.index];
+  } catch (error) {
+    problems.push({ where: at, what: `its @Args(() => Dto) thunk threw: ${(error as Error).message}`, fix: 'return a class that is defined when the app starts.' });
+    return undefined;
+  }
+  if (typeof cls === 'function' && cls !== Object && cls !== Array && cls !== String && cls !== Number && cls !== Boolean && cls !== Promise) return cls as Class;
+  const why = designTypes ? `its type is reflected as ${typeof cls === 'function' ? cls.name : String(cls)}, not a DTO class` : 'decorator metadata was not emitted (esbuild, tsx, vitest and Bun drop it)';
+  problems.push({ where: at, what: `@Args() needs a class-validator DTO class, but ${why}`, fix: 'declare the parameter with a DTO class type, or name it: @Args(() => SearchInput).' });
+  return undefined;
+}
+
+function resolveClass(ref: Class | ClassThunk | undefined, where: string, problems: BuildProblem[]): Class | undefined {
+  if (ref === undefined) return undefined;
+  try {
+    // An arrow function has no prototype; a class always has one.
+    const cls = ref.prototype === undefined ? (ref as ClassThunk)() : ref;
+    if (typeof cls === 'function') return cls as Class;
+    throw new Error(`it returned ${typeof cls}`);
+  } catch (error) {
+    problems.push({ where, what: `its input/output class cannot be resolved: ${(error as Error).message}`, fix: 'pass the class, or an arrow function returning it: { output: () => Report }.' });
+    return undefined;
+  }
+}
+
+function resolveOutputClass(ref: Class | ClassThunk | undefined, declaredOn: Class, methodName: string, where: string, problems: BuildProblem[]): Class | undefined {
+  if (ref !== undefined) return resolveClass(ref, where, problems);
+  // A synchronous method declared to return a class-validator DTO gets that class as its output.
+  const returned = Reflect.getMetadata('design:returntype', declaredOn.prototype, methodName) as unknown;
+  return typeof returned === 'function' && hasClassValidatorMetadata(returned as Class) ? (returned as Class) : undefined;
+}
+
+function withDefs(schema: ObjectSchema, ctx: SchemaContext): ObjectSchema {
+  return Object.keys(ctx.defs).length > 0 ? { ...schema, $defs: ctx.defs } : schema;
+}
+
+function stripUndefined<T extends object>(value: T): T {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
+}

@@ -1,0 +1,51 @@
+/**
+ * @toolwright/core — describe MCP tools as decorated classes.
+ * Decorators record; `buildRegistry` derives schemas and compiles calls once; servers
+ * (`@toolwright/server`) serve the registry. This package never imports the MCP SDK.
+ */
+// Loaded first so that decorator metadata (`design:*`) is recorded for every class that imports us.
+import 'reflect-metadata';
+
+export { Tool } from './decorators/Tool';
+export { Param } from './decorators/Param';
+export { Args } from './decorators/Args';
+export { Ctx } from './decorators/Ctx';
+export { Property } from './decorators/Property';
+
+export type { Class, ClassThunk } from './metadata/Class';
+export type { ToolOptions, ToolAnnotations, Icon } from './metadata/ToolOptions';
+export type { ParamOptions, TypeRef, EnumLike } from './metadata/ParamOptions';
+
+export { buildRegistry } from './build/buildRegistry';
+export type { BuildOptions } from './build/BuildOptions';
+export type { BuildProblem } from './build/BuildProblem';
+export type { Registry, ToolDefinition, ToolDescriptor } from './build/Registry';
+export { defaultToolName } from './build/toolName';
+export { isToolClass } from './metadata/readToolMetadata';
+
+export type { ContainerLike } from './container/ContainerLike';
+export { createDefaultContainer } from './container/defaultContainer';
+
+export type { ToolContext, ToolLogger, AuthInfo } from './context/ToolContext';
+export { stderrLogger } from './context/stderrLogger';
+
+export { text, image, audio, resourceLink, embeddedResource } from './content/content';
+export type { BinaryData } from './content/content';
+export type {
+  ToolResult,
+  ContentBlock,
+  ContentAnnotations,
+  TextContent,
+  ImageContent,
+  AudioContent,
+  ResourceLinkContent,
+  EmbeddedResourceContent,
+} from './content/ToolResult';
+
+export { ToolwrightError } from './errors/ToolwrightError';
+export { ToolError } from './errors/ToolError';
+export { BuildError } from './errors/BuildError';
+
+export type { JsonSchema, JsonSchemaType } from './schema/JsonSchema';
+export { compileSchemaValidator } from './validation/compileSchemaValidator';
+export type { ValidationIssue, ValidationOutcome } from './validation/ValidationIssue';

@@ -1,0 +1,146 @@
+import type { ContainerLike } from '../container/ContainerLike';
+import type { ToolResult } from '../content/ToolResult';
+import type { ToolContext, ToolLogger } from '../context/ToolContext';
+import { ToolError } from '../errors/ToolError';
+import type { Class } from '../metadata/Class';
+import type { JsonSchema } from '../schema/JsonSchema';
+import type { ParamShape } from '../schema/paramSchema';
+import { compileSchemaValidator } from '../validation/compileSchemaValidator';
+import type { ValidationIssue, ValidationOutcome } from '../validation/ValidationIssue';
+import { compileDtoValidator } from '../validation/validateDto';
+import { isToolResult, normalizeResult } from './normalizeResult';
+
+/** How validated arguments become the method's positional arguments. */
+export type ArgumentBinding =
+  | {
+      readonly kind: 'params';
+      readonly params: readonly { name: string; index: number; shape: ParamShape; fallback: unknown }[];
+      readonly ctxIndex: number | undefined;
+      readonly arity: number;
+    }
+  | { readonly kind: 'dto'; readonly cls: Class; readonly index: number; readonly ctxIndex: number | undefined; readonly arity: number };
+
+export interface ToolCallSpec {
+  readonly name: string;
+  readonly cls: Class;
+  readonly methodName: string;
+  readonly binding: ArgumentBinding;
+  readonly inputSchema: JsonSchema;
+  readonly outputSchema: JsonSchema | undefined;
+  readonly container: ContainerLike;
+  readonly coerce: boolean;
+  readonly logger: ToolLogger;
+}
+
+type Bind = (args: Record<string, unknown>, ctx: ToolContext | undefined) => Promise<ValidationOutcome<unknown[]>>;
+
+/**
+ * Compiles everything a call needs once: the argument validator and binder, the output
+ * validator, and the error policy. The returned function never throws.
+ */
+export function compileToolCall(spec: ToolCallSpec): (args: unknown, ctx: ToolContext | undefined) => Promise<ToolResult> {
+  const { name, cls, methodName, container, logger } = spec;
+  const bind = compileBinder(spec);
+  const shapeOutput = spec.outputSchema ? compileOutput(spec.outputSchema, name, logger) : normalizeResult;
+
+  return async (rawArgs, ctx) => {
+    const args = rawArgs === undefined || rawArgs === null ? {} : rawArgs;
+    if (typeof args !== 'object' || Array.isArray(args)) return invalid(name, [{ path: '', message: 'must be an object' }]);
+    try {
+      const bound = await bind(args as Record<string, unknown>, ctx);
+      if (!bound.ok) return invalid(name, bound.issues);
+      const instance = container.get(cls) as Record<string, (...a: unknown[]) => unknown>;
+      return shapeOutput(await instance[methodName](...bound.value));
+    } catch (error) {
+      return failure(name, error, logger);
+    }
+  };
+}
+
+function compileBinder(spec: ToolCallSpec): Bind {
+  const { binding } = spec;
+  if (binding.kind === 'dto') {
+    const validate = compileDtoValidator(binding.cls, { coerce: spec.coerce });
+    return async (args, ctx) => {
+      const outcome = await validate(args);
+      if (!outcome.ok) return outcome;
+      const list = new Array<unknown>(binding.arity);
+      list[binding.index] = outcome.value;
+      if (binding.ctxIndex !== undefined) list[binding.ctxIndex] = ctx;
+      return { ok: true, value: list };
+    };
+  }
+
+  const validate = compileSchemaValidator(spec.inputSchema, { coerce: spec.coerce });
+  const converters = binding.params.map((p) => compileConverter(p.name, p.shape, spec.coerce));
+  const hasAsync = binding.params.some((p) => p.shape.kind === 'dto');
+  return async (args, ctx) => {
+    const outcome = validate(args);
+    if (!outcome.ok) return outcome;
+    const valid = outcome.value as Record<string, unknown>;
+    const list = new Array<unknown>(binding.arity);
+    const issues: ValidationIssue[] = [];
+    for (let i = 0; i < binding.params.length; i++) {
+      const p = binding.params[i];
+      let value = valid[p.name];
+      if (value === undefined && p.fallback !== undefined) value = typeof p.fallback === 'object' ? structuredClone(p.fallback) : p.fallback;
+      list[p.index] = value === undefined ? undefined : converters[i](value, issues);
+    }
+    if (hasAsync) {
+      for (let i = 0; i < list.length; i++) if (list[i] instanceof Promise) list[i] = await list[i];
+      if (issues.length > 0) return { ok: false, issues };
+    }
+    if (binding.ctxIndex !== undefined) list[binding.ctxIndex] = ctx;
+    return { ok: true, value: list };
+  };
+}
+
+/** Converts one validated argument to what the method receives (Date, DTO instances). */
+function compileConverter(name: string, shape: ParamShape, coerce: boolean): (value: unknown, issues: ValidationIssue[]) => unknown {
+  switch (shape.kind) {
+    case 'plain': return (value) => value;
+    case 'date': return (value) => new Date(value as string);
+    case 'dto': {
+      const validate = compileDtoValidator(shape.cls, { coerce });
+      const one = async (value: unknown, path: string, issues: ValidationIssue[]) => {
+        const outcome = await validate(value);
+        if (outcome.ok) return outcome.value;
+        for (const issue of outcome.issues) issues.push({ path: issue.path ? `${path}.${issue.path}` : path, message: issue.message });
+        return undefined;
+      };
+      return shape.array
+        ? (value, issues) => Promise.all((value as unknown[]).map((v, i) => one(v, `${name}[${i}]`, issues)))
+        : (value, issues) => one(value, name, issues);
+    }
+  }
+}
+
+function compileOutput(schema: JsonSchema, name: string, logger: ToolLogger): (value: unknown) => ToolResult {
+  const validate = compileSchemaValidator(schema);
+  return (value) => {
+    if (isToolResult(value)) return value;
+    const text = JSON.stringify(value) ?? 'null';
+    const structured = JSON.parse(text) as unknown;
+    const outcome = validate(structured);
+    if (!outcome.ok) {
+      logger.error(`tool '${name}' returned a value that does not match its output schema`, outcome.issues);
+      return errorResult(`Tool '${name}' failed: its result did not match the declared output schema. The server log has the details.`);
+    }
+    return { content: [{ type: 'text', text }], structuredContent: structured as Record<string, unknown> };
+  };
+}
+
+function invalid(name: string, issues: readonly ValidationIssue[]): ToolResult {
+  const lines = issues.map((i) => `- ${i.path || '(arguments)'}: ${i.message}`);
+  return errorResult(`Invalid arguments for tool '${name}':\n${lines.join('\n')}`);
+}
+
+function failure(name: string, error: unknown, logger: ToolLogger): ToolResult {
+  if (ToolError.is(error)) return errorResult(error.message);
+  logger.error(`tool '${name}' threw an unexpected error`, error);
+  return errorResult(`Tool '${name}' failed with an internal error. The server log has the details.`);
+}
+
+function errorResult(text: string): ToolResult {
+  return { content: [{ type: 'text', text }], isError: true };
+}

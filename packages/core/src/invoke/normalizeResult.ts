@@ -1,0 +1,41 @@
+import type { ContentBlock, ToolResult } from '../content/ToolResult';
+
+const BLOCK_TYPES = new Set(['text', 'image', 'audio', 'resource', 'resource_link']);
+
+/**
+ * Turns whatever a tool method returned into a `ToolResult`:
+ * a complete result passes through untouched; a content block or an array of them
+ * becomes the content; strings, numbers and booleans become text; `undefined`/`null`
+ * become empty content; other objects and arrays become JSON text.
+ */
+export function normalizeResult(value: unknown): ToolResult {
+  if (value === undefined || value === null) return { content: [] };
+  switch (typeof value) {
+    case 'string': return { content: [{ type: 'text', text: value }] };
+    case 'number':
+    case 'boolean':
+    case 'bigint': return { content: [{ type: 'text', text: String(value) }] };
+  }
+  if (isToolResult(value)) return value;
+  if (isContentBlock(value)) return { content: [value] };
+  if (Array.isArray(value) && value.length > 0 && value.every(isContentBlock)) return { content: value };
+  return { content: [{ type: 'text', text: JSON.stringify(value) }] };
+}
+
+/** A value shaped like a complete `CallToolResult`: `{ content: ContentBlock[], ... }`. */
+export function isToolResult(value: unknown): value is ToolResult {
+  return typeof value === 'object' && value !== null && Array.isArray((value as ToolResult).content) && (value as ToolResult).content.every(isContentBlock);
+}
+
+function isContentBlock(value: unknown): value is ContentBlock {
+  if (typeof value !== 'object' || value === null) return false;
+  const block = value as Record<string, unknown>;
+  if (typeof block.type !== 'string' || !BLOCK_TYPES.has(block.type)) return false;
+  switch (block.type) {
+    case 'text': return typeof block.text === 'string';
+    case 'image':
+    case 'audio': return typeof block.data === 'string' && typeof block.mimeType === 'string';
+    case 'resource': return typeof block.resource === 'object' && block.resource !== null;
+    default: return typeof block.uri === 'string' && typeof block.name === 'string';
+  }
+}

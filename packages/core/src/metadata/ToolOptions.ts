@@ -1,0 +1,59 @@
+import type { Class, ClassThunk } from './Class';
+
+/** Hints about a tool's behaviour (MCP `ToolAnnotations`). Clients must treat them as untrusted. */
+export interface ToolAnnotations {
+  /** A human-readable title (prefer `ToolOptions.title`). */
+  title?: string;
+  /** The tool does not modify its environment. Default false. */
+  readOnlyHint?: boolean;
+  /** The tool may perform destructive updates (meaningful when not read-only). Default true. */
+  destructiveHint?: boolean;
+  /** Calling it again with the same arguments has no further effect. Default false. */
+  idempotentHint?: boolean;
+  /** The tool interacts with an open world of external entities. Default true. */
+  openWorldHint?: boolean;
+}
+
+/** An icon for a tool, resource, prompt or server (MCP 2025-11-25). */
+export interface Icon {
+  src: string;
+  mimeType?: string;
+  sizes?: string[];
+  theme?: 'light' | 'dark';
+}
+
+export interface ToolOptions {
+  /**
+   * The name clients call. Default: the method name in snake_case
+   * (`getWeather` -> `get_weather`, `fetchHTMLPage` -> `fetch_html_page`).
+   * 1-128 characters of `A-Z a-z 0-9 _ . -`.
+   */
+  name?: string;
+  /** A short human-readable name for UIs. */
+  title?: string;
+  /** What the tool does and when to use it. The model reads this to choose tools: write it as an instruction. */
+  description?: string;
+  annotations?: ToolAnnotations;
+  icons?: Icon[];
+  /** Free-form metadata passed through in `tools/list` as `_meta`. */
+  _meta?: Record<string, unknown>;
+  /**
+   * The class of the returned object (a class-validator DTO), or an arrow function returning it.
+   * The tool then advertises an `outputSchema`, and its results carry `structuredContent`
+   * (validated before they are sent) plus the same JSON as text. When omitted, a class
+   * declared as the method's synchronous return type is used.
+   */
+  output?: Class | ClassThunk;
+  /**
+   * The input DTO class, for methods without parameter decorators: the method then
+   * receives the validated DTO instance as its first argument and the call context as its second.
+   */
+  input?: Class | ClassThunk;
+}
+
+/** What `@Tool` records on the class. */
+export interface ToolArgs {
+  readonly methodName: string;
+  readonly options: Readonly<ToolOptions>;
+  readonly isStatic: boolean;
+}

@@ -1,0 +1,4 @@
+/** Reflect metadata keys under which decorators record their arguments (own metadata of the class). */
+export const TOOLS_KEY = 'toolwright:tools';
+export const PARAMS_KEY = 'toolwright:params';
+export const PROPERTY_KEY = 'toolwright:property';

@@ -1,0 +1,61 @@
+/**
+ * The ONE place that reads class-transformer's internal metadata storage.
+ *
+ * class-transformer 0.5.1 records `@Type`, `@Expose` and `@Exclude` in a singleton it does
+ * not export from its entry point; it lives in `class-transformer/cjs/storage`. We load the
+ * CommonJS build on purpose: it is the copy `plainToInstance` (package `main`) writes to and
+ * reads from. A bundler that picks the `module` (esm5) build would create a second,
+ * empty storage.
+ */
+import type { MetadataStorage } from 'class-transformer/types/MetadataStorage';
+import type { Class } from '../metadata/Class';
+
+/**
+ * The subpath ships no typings and TypeScript refuses a `declare module` augmentation of
+ * an untyped module from inside a module file (TS2665), so the typing is given here, at
+ * the single `require` that loads it.
+ */
+interface ClassTransformerStorageModule {
+  readonly defaultMetadataStorage: MetadataStorage;
+}
+
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { defaultMetadataStorage: storage } = require('class-transformer/cjs/storage') as ClassTransformerStorageModule;
+
+/** What `@Type(...)` says about a property. */
+export interface TypeHint {
+  /**
+   * Calls the `@Type(() => X)` function. class-transformer passes the value being
+   * transformed; at build time there is none, so a function that depends on it throws.
+   */
+  readonly resolve: () => unknown;
+  /** `@Type(() => Base, { discriminator })`: the actual class depends on the value. */
+  readonly hasDiscriminator: boolean;
+}
+
+/** The `@Type(...)` of `propertyName` on `target` or a base class, if any. */
+export function findTypeMetadata(target: Class, propertyName: string): TypeHint | undefined {
+  const metadata = storage.findTypeMetadata(target, propertyName);
+  if (!metadata) return undefined;
+  const { typeFunction, reflectedType, options } = metadata;
+  return Object.freeze({
+    resolve: () => (typeFunction ? typeFunction() : reflectedType) as unknown,
+    hasDiscriminator: options?.discriminator !== undefined,
+  });
+}
+
+/**
+ * The key a client sends for `propertyName`: `@Expose({ name: 'first_name' })` makes
+ * `plainToInstance` read `first_name` into `firstName`.
+ */
+export function inputName(target: Class, propertyName: string): string {
+  const expose = storage.findExposeMetadata(target, propertyName);
+  const name = expose && expose.options?.toPlainOnly !== true ? expose.options?.name : undefined;
+  return name ?? propertyName;
+}
+
+/** Whether `@Exclude()` drops `propertyName` when a plain object is turned into an instance. */
+export function isExcludedFromInput(target: Class, propertyName: string): boolean {
+  const exclude = storage.findExcludeMetadata(target, propertyName);
+  return exclude !== undefined && exclude.options?.toPlainOnly !== true;
+}

@@ -1,0 +1,288 @@
+import type { JsonSchema, JsonSchemaType } from '../schema/JsonSchema';
+import { FORMAT_CHECKS } from './formats';
+import type { ValidationIssue, ValidationOutcome } from './ValidationIssue';
+
+/**
+ * Compiles a JSON Schema (the subset Toolwright emits, plus `$ref` into root `$defs`)
+ * into a validator closure once, so a call pays only for the checks themselves.
+ *
+ * With `coerce`, strings are converted where the schema wants a number, integer or
+ * boolean ("5" -> 5, "true" -> true); otherwise values are never converted.
+ */
+export function compileSchemaValidator(root: JsonSchema, options: { coerce?: boolean } = {}): (value: unknown) => ValidationOutcome {
+  const compiler = new Compiler(root, options.coerce === true);
+  const check = compiler.compile(root);
+  return (value) => {
+    const issues: ValidationIssue[] = [];
+    const out = check(value, '', issues);
+    return issues.length === 0 ? { ok: true, value: out } : { ok: false, issues };
+  };
+}
+
+/** Validates one value at `path`; pushes issues; returns the value (coerced when allowed). */
+type Check = (value: unknown, path: string, issues: ValidationIssue[]) => unknown;
+
+class Compiler {
+  private readonly refs = new Map<string, Check>();
+
+  constructor(
+    private readonly root: JsonSchema,
+    private readonly coerce: boolean,
+  ) {}
+
+  compile(schema: JsonSchema): Check {
+    if (schema.$ref !== undefined) return this.compileRef(schema.$ref);
+    const checks: Check[] = [];
+    const types = schema.type === undefined ? undefined : ([] as JsonSchemaType[]).concat(schema.type);
+    if (types) checks.push(this.typeCheck(types));
+    if (schema.const !== undefined) checks.push(constCheck(schema.const));
+    if (schema.enum) checks.push(enumCheck(schema.enum));
+    checks.push(...numberChecks(schema), ...stringChecks(schema), ...this.arrayChecks(schema), ...this.objectChecks(schema));
+    checks.push(...this.combinatorChecks(schema));
+    return sequence(checks);
+  }
+
+  private compileRef(ref: string): Check {
+    const cached = this.refs.get(ref);
+    if (cached) return cached;
+    const match = /^#\/\$defs\/(.+)$/.exec(ref);
+    const target = match ? this.root.$defs?.[match[1]] : undefined;
+    if (!target) throw new Error(`Cannot resolve $ref '${ref}': only '#/$defs/<name>' references to the root's $defs are supported.`);
+    let compiled: Check | undefined;
+    // Registered before compiling so recursive references find it.
+    const lazy: Check = (value, path, issues) => compiled!(value, path, issues);
+    this.refs.set(ref, lazy);
+    compiled = this.compile(target);
+    return lazy;
+  }
+
+  private typeCheck(types: JsonSchemaType[]): Check {
+    const expected = types.map(article).join(' or ');
+    const coerce = this.coerce;
+    return (value, path, issues) => {
+      for (const t of types) if (hasType(value, t)) return value;
+      if (coerce && typeof value === 'string') {
+        for (const t of types) {
+          const converted = coerceString(value, t);
+          if (converted !== undefined) return converted;
+        }
+      }
+      issues.push({ path, message: `must be ${expected} (got ${describe(value)})` });
+      return value;
+    };
+  }
+
+  private arrayChecks(schema: JsonSchema): Check[] {
+    const checks: Check[] = [];
+    const { minItems, maxItems, uniqueItems } = schema;
+    if (minItems !== undefined || maxItems !== undefined || uniqueItems) {
+      checks.push((value, path, issues) => {
+        if (!Array.isArray(value)) return value;
+        if (minItems !== undefined && value.length < minItems) issues.push({ path, message: `must have at least ${minItems} item${minItems === 1 ? '' : 's'}` });
+        if (maxItems !== undefined && value.length > maxItems) issues.push({ path, message: `must have at most ${maxItems} item${maxItems === 1 ? '' : 's'}` });
+        if (uniqueItems && new Set(value.map((v) => JSON.stringify(v))).size !== value.length) issues.push({ path, message: 'must not contain duplicate items' });
+        return value;
+      });
+    }
+    if (schema.items) {
+      const item = this.compile(schema.items);
+      checks.push((value, path, issues) => {
+        if (!Array.isArray(value)) return value;
+        let out: unknown[] | undefined;
+        for (let i = 0; i < value.length; i++) {
+          const v = item(value[i], `${path}[${i}]`, issues);
+          if (v !== value[i]) (out ??= value.slice())[i] = v;
+        }
+        return out ?? value;
+      });
+    }
+    return checks;
+  }
+
+  private objectChecks(schema: JsonSchema): Check[] {
+    const { properties = {}, required = [], additionalProperties } = schema;
+    if (!schema.properties && !schema.required && additionalProperties === undefined) return [];
+    const props = Object.entries(properties).map(([key, s]) => [key, this.compile(s)] as const);
+    const known = new Set(Object.keys(properties));
+    const extra = typeof additionalProperties === 'object' ? this.compile(additionalProperties) : undefined;
+    const forbidExtra = additionalProperties === false;
+    return [
+      (value, path, issues) => {
+        if (!isPlainObject(value)) return value;
+        let out: Record<string, unknown> | undefined;
+        for (const key of required) {
+          if (value[key] === undefined) issues.push({ path: join(path, key), message: 'is required' });
+        }
+        for (const [key, check] of props) {
+          const v = value[key];
+          if (v === undefined) continue;
+          const next = check(v, join(path, key), issues);
+          if (next !== v) (out ??= { ...value })[key] = next;
+        }
+        if (forbidExtra || extra) {
+          for (const key of Object.keys(value)) {
+            if (known.has(key)) continue;
+            if (forbidExtra) issues.push({ path: join(path, key), message: 'is not allowed (unknown property)' });
+            else extra!(value[key], join(path, key), issues);
+          }
+        }
+        return out ?? value;
+      },
+    ];
+  }
+
+  private combinatorChecks(schema: JsonSchema): Check[] {
+    const checks: Check[] = [];
+    if (schema.allOf) checks.push(sequence(schema.allOf.map((s) => this.compile(s))));
+    for (const key of ['anyOf', 'oneOf'] as const) {
+      const branches = schema[key]?.map((s) => this.compile(s));
+      if (!branches) continue;
+      const exactlyOne = key === 'oneOf';
+      checks.push((value, path, issues) => {
+        let matched = 0;
+        let result = value;
+        let firstIssues: ValidationIssue[] | undefined;
+        for (const branch of branches) {
+          const branchIssues: ValidationIssue[] = [];
+          const out = branch(value, path, branchIssues);
+          if (branchIssues.length === 0) {
+            if (matched++ === 0) result = out;
+            if (!exactlyOne) break;
+          } else firstIssues ??= branchIssues;
+        }
+        if (matched === 0) issues.push(...(branches.length === 1 && firstIssues ? firstIssues : [{ path, message: `does not match any allowed shape${firstIssues?.[0] ? ` (${firstIssues[0].message})` : ''}` }]));
+        else if (exactlyOne && matched > 1) issues.push({ path, message: 'matches more than one allowed shape' });
+        return result;
+      });
+    }
+    if (schema.not) {
+      const not = this.compile(schema.not);
+      checks.push((value, path, issues) => {
+        const inner: ValidationIssue[] = [];
+        not(value, path, inner);
+        if (inner.length === 0) issues.push({ path, message: 'is not allowed' });
+        return value;
+      });
+    }
+    return checks;
+  }
+}
+
+function sequence(checks: Check[]): Check {
+  if (checks.length === 0) return (value) => value;
+  if (checks.length === 1) return checks[0];
+  return (value, path, issues) => {
+    let v = value;
+    const before = issues.length;
+    for (const check of checks) {
+      v = check(v, path, issues);
+      // A wrong type makes the remaining checks meaningless noise.
+      if (issues.length !== before) return v;
+    }
+    return v;
+  };
+}
+
+function numberChecks(s: JsonSchema): Check[] {
+  const rules: [(n: number) => boolean, string][] = [];
+  if (s.minimum !== undefined) rules.push([(n) => n >= s.minimum!, `must be at least ${s.minimum}`]);
+  if (s.maximum !== undefined) rules.push([(n) => n <= s.maximum!, `must be at most ${s.maximum}`]);
+  if (s.exclusiveMinimum !== undefined) rules.push([(n) => n > s.exclusiveMinimum!, `must be greater than ${s.exclusiveMinimum}`]);
+  if (s.exclusiveMaximum !== undefined) rules.push([(n) => n < s.exclusiveMaximum!, `must be less than ${s.exclusiveMaximum}`]);
+  if (s.multipleOf !== undefined) rules.push([(n) => Number.isInteger(n / s.multipleOf!), `must be a multiple of ${s.multipleOf}`]);
+  if (rules.length === 0) return [];
+  return [
+    (value, path, issues) => {
+      if (typeof value !== 'number') return value;
+      for (const [ok, message] of rules) if (!ok(value)) issues.push({ path, message });
+      return value;
+    },
+  ];
+}
+
+function stringChecks(s: JsonSchema): Check[] {
+  const rules: [(v: string) => boolean, string][] = [];
+  if (s.minLength !== undefined) {
+    const min = s.minLength;
+    rules.push([(v) => codePoints(v) >= min, min === 1 ? 'must not be empty' : `must be at least ${min} characters long`]);
+  }
+  if (s.maxLength !== undefined) rules.push([(v) => codePoints(v) <= s.maxLength!, `must be at most ${s.maxLength} characters long`]);
+  if (s.pattern !== undefined) {
+    const re = new RegExp(s.pattern, 'u');
+    rules.push([(v) => re.test(v), `must match the pattern ${s.pattern}`]);
+  }
+  if (s.format !== undefined && FORMAT_CHECKS[s.format]) rules.push([FORMAT_CHECKS[s.format], `must be a valid ${s.format}`]);
+  if (rules.length === 0) return [];
+  return [
+    (value, path, issues) => {
+      if (typeof value !== 'string') return value;
+      for (const [ok, message] of rules) if (!ok(value)) issues.push({ path, message });
+      return value;
+    },
+  ];
+}
+
+function enumCheck(values: readonly unknown[]): Check {
+  const allowed = new Set(values);
+  const list = values.map((v) => JSON.stringify(v)).join(', ');
+  return (value, path, issues) => {
+    if (!allowed.has(value)) issues.push({ path, message: `must be one of: ${list} (got ${JSON.stringify(value) ?? 'undefined'})` });
+    return value;
+  };
+}
+
+function constCheck(expected: unknown): Check {
+  const json = JSON.stringify(expected);
+  return (value, path, issues) => {
+    if (value !== expected && JSON.stringify(value) !== json) issues.push({ path, message: `must be ${json}` });
+    return value;
+  };
+}
+
+function hasType(value: unknown, type: JsonSchemaType): boolean {
+  switch (type) {
+    case 'string': return typeof value === 'string';
+    case 'number': return typeof value === 'number' && Number.isFinite(value);
+    case 'integer': return typeof value === 'number' && Number.isInteger(value);
+    case 'boolean': return typeof value === 'boolean';
+    case 'null': return value === null;
+    case 'array': return Array.isArray(value);
+    case 'object': return isPlainObject(value);
+  }
+}
+
+function coerceString(value: string, type: JsonSchemaType): unknown {
+  const trimmed = value.trim();
+  if ((type === 'number' || type === 'integer') && trimmed !== '') {
+    const n = Number(trimmed);
+    if (hasType(n, type)) return n;
+  }
+  if (type === 'boolean' && (trimmed === 'true' || trimmed === 'false')) return trimmed === 'true';
+  return undefined;
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function describe(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  if (typeof value === 'object') return 'an object';
+  if (typeof value === 'string') return `string ${JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value)}`;
+  return `${typeof value} ${String(value)}`;
+}
+
+function article(type: JsonSchemaType): string {
+  return type === 'integer' || type === 'object' || type === 'array' ? `an ${type}` : type === 'null' ? 'null' : `a ${type}`;
+}
+
+function join(path: string, key: string): string {
+  return path === '' ? key : `${path}.${key}`;
+}
+
+function codePoints(value: string): number {
+  let n = 0;
+  for (const _ of value) n++;
+  return n;
+}

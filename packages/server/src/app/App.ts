@@ -1,0 +1,27 @@
+import type { Registry } from '@toolwright/core';
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { ListenOptions } from './ListenOptions';
+
+/** A running listener (stdio or HTTP). */
+export interface Listener {
+  /** Stops accepting work, waits for running calls (up to the drain timeout), and closes connections. */
+  close(): Promise<void>;
+}
+
+/** A built Toolwright app: a frozen registry and the means to serve it. */
+export interface App {
+  readonly name: string;
+  readonly version: string;
+  readonly registry: Registry;
+  /** A new SDK `Server` wired to the registry. Use one per connection; never share one. */
+  createServer(): Server;
+  /** Creates a `Server` for this transport and connects it. */
+  connect(transport: Transport): Promise<Server>;
+  /** Serves over stdio or HTTP. */
+  listen(options: ListenOptions): Promise<Listener>;
+  /** Number of tool calls running right now, across all connections. */
+  readonly inFlight: number;
+  /** Waits until no call is running, or `timeoutMs` passes; true if all finished. */
+  drain(timeoutMs?: number): Promise<boolean>;
+}

@@ -1,0 +1,28 @@
+import type { Class, ContainerLike, Icon, ToolLogger } from '@toolwright/core';
+
+export interface AppOptions {
+  /** The server's programmatic name, sent in `serverInfo`. */
+  name: string;
+  version: string;
+  /** A display name for UIs. */
+  title?: string;
+  description?: string;
+  websiteUrl?: string;
+  icons?: Icon[];
+  /** Guidance for the model on how to use this server, sent once at initialize. */
+  instructions?: string;
+  /**
+   * The tool classes, and/or glob patterns of compiled modules to load them from
+   * (`'dist/tools/*.js'`, resolved against `cwd`). Modules are loaded with dynamic `import()`,
+   * so CommonJS and ESM both work; every exported class with `@Tool` methods is served.
+   */
+  tools: readonly (Class | string)[];
+  /** Builds tool classes and their dependencies. Default: typedi's `Container`. */
+  container?: ContainerLike;
+  /** Convert string arguments to numbers/booleans where the schema wants them. Default false. */
+  coerce?: boolean;
+  /** Base directory for glob patterns. Default: `process.cwd()`. */
+  cwd?: string;
+  /** Where the framework logs. Default: stderr. */
+  logger?: ToolLogger;
+}

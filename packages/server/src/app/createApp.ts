@@ -1,0 +1,63 @@
+import { buildRegistry } from '@toolwright/core';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { createToolBinding, registerToolHandlers } from '../sdk/registerToolHandlers';
+import type { App, Listener } from './App';
+import type { AppOptions } from './AppOptions';
+import { InFlight } from './InFlight';
+import type { ListenOptions } from './ListenOptions';
+import { loadToolClasses } from './loadToolClasses';
+import { serveStdio } from '../stdio/serveStdio';
+
+/**
+ * Builds an app: loads the tool classes, derives and checks every schema once (throwing a
+ * `BuildError` that lists all problems), and returns an `App` ready to serve.
+ */
+export async function createApp(options: AppOptions): Promise<App> {
+  const tools = await loadToolClasses(options.tools, options.cwd ?? process.cwd());
+  const registry = buildRegistry({ tools, container: options.container, coerce: options.coerce, logger: options.logger });
+  const inFlight = new InFlight();
+  const binding = createToolBinding(registry, inFlight);
+  const info = stripUndefined({
+    name: options.name,
+    version: options.version,
+    title: options.title,
+    description: options.description,
+    websiteUrl: options.websiteUrl,
+    icons: options.icons,
+  });
+  const serverOptions = stripUndefined({ capabilities: { tools: {} }, instructions: options.instructions });
+
+  const app: App = {
+    name: options.name,
+    version: options.version,
+    registry,
+    createServer() {
+      const server = new Server(info, serverOptions);
+      registerToolHandlers(server, binding);
+      return server;
+    },
+    async connect(transport: Transport) {
+      const server = app.createServer();
+      await server.connect(transport);
+      return server;
+    },
+    async listen(listen: ListenOptions): Promise<Listener> {
+      switch (listen.transport) {
+        case 'stdio':
+          return serveStdio(app, listen);
+        default:
+          throw new Error(`Toolwright: unknown transport '${(listen as { transport: string }).transport}'. Use 'stdio' or 'http'.`);
+      }
+    },
+    get inFlight() {
+      return inFlight.count;
+    },
+    drain: (timeoutMs = 10_000) => inFlight.drain(timeoutMs),
+  };
+  return Object.freeze(app);
+}
+
+function stripUndefined<T extends object>(value: T): T {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
+}

@@ -1,0 +1,10 @@
+/**
+ * @toolwright/server — serve a Toolwright app over MCP with the official SDK.
+ * The only Toolwright package that imports `@modelcontextprotocol/sdk`.
+ */
+export { createApp } from './app/createApp';
+export type { App, Listener } from './app/App';
+export type { AppOptions } from './app/AppOptions';
+export type { ListenOptions, StdioListenOptions, HttpListenOptions } from './app/ListenOptions';
+export { parseListenArgs } from './app/parseListenArgs';
+export { ProtocolError, ErrorCodes } from './sdk/ProtocolError';

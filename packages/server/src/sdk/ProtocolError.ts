@@ -1,0 +1,25 @@
+/**
+ * A JSON-RPC error to send as is. The SDK puts a thrown error's integer `code`, its
+ * `message` and its `data` on the wire; unlike the SDK's `McpError`, this adds no
+ * "MCP error -32602:" prefix to the message.
+ */
+export class ProtocolError extends Error {
+  constructor(
+    readonly code: number,
+    message: string,
+    readonly data?: unknown,
+  ) {
+    super(message);
+    this.name = 'ProtocolError';
+  }
+}
+
+/** JSON-RPC and MCP error codes used by Toolwright. */
+export const ErrorCodes = {
+  ParseError: -32700,
+  InvalidRequest: -32600,
+  MethodNotFound: -32601,
+  InvalidParams: -32602,
+  InternalError: -32603,
+  ResourceNotFound: -32002,
+} as const;

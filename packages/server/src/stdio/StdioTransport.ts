@@ -1,0 +1,107 @@
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCodes } from '../sdk/ProtocolError';
+
+const MAX_LINE_BYTES = 16 * 1024 * 1024;
+
+/**
+ * Newline-delimited JSON-RPC over a pair of streams.
+ *
+ * Unlike the SDK's stdio transport it answers a line that is not JSON with a -32700
+ * error and a message that is not JSON-RPC with -32600 (the SDK only reports them
+ * locally), and it checks a message's envelope cheaply instead of parsing it with zod a
+ * first time: the SDK's protocol layer validates every message again anyway.
+ */
+export class StdioTransport implements Transport {
+  onmessage?: (message: JSONRPCMessage) => void;
+  onerror?: (error: Error) => void;
+  onclose?: () => void;
+
+  private buffer = '';
+  private closed = false;
+
+  constructor(
+    private readonly input: NodeJS.ReadableStream,
+    private readonly write: (chunk: string, done: () => void) => boolean,
+  ) {}
+
+  async start(): Promise<void> {
+    this.input.setEncoding('utf8');
+    this.input.on('data', this.onData);
+    this.input.on('error', this.onInputError);
+    this.input.on('end', this.onEnd);
+  }
+
+  send(message: JSONRPCMessage): Promise<void> {
+    if (this.closed) return Promise.resolve();
+    return new Promise((resolve) => {
+      this.write(`${JSON.stringify(message)}\n`, resolve);
+    });
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    this.input.off('data', this.onData);
+    this.input.off('error', this.onInputError);
+    this.input.off('end', this.onEnd);
+    this.buffer = '';
+    this.onclose?.();
+  }
+
+  private readonly onData = (chunk: string | Buffer): void => {
+    this.buffer += chunk;
+    let newline: number;
+    while ((newline = this.buffer.indexOf('\n')) !== -1) {
+      const line = this.buffer.slice(0, newline).replace(/\r$/, '');
+      this.buffer = this.buffer.slice(newline + 1);
+      if (line.trim() !== '') this.handleLine(line);
+      if (this.closed) return;
+    }
+    if (this.buffer.length > MAX_LINE_BYTES) {
+      this.buffer = '';
+      this.reply(null, ErrorCodes.InvalidRequest, `Message too large: a single line may hold at most ${MAX_LINE_BYTES} bytes.`);
+    }
+  };
+
+  private handleLine(line: string): void {
+    let message: unknown;
+    try {
+      message = JSON.parse(line);
+    } catch {
+      this.reply(null, ErrorCodes.ParseError, 'Parse error: the line is not valid JSON.');
+      return;
+    }
+    if (!isJsonRpcEnvelope(message)) {
+      const id = typeof message === 'object' && message !== null ? (message as { id?: unknown }).id : undefined;
+      this.reply(typeof id === 'string' || typeof id === 'number' ? id : null, ErrorCodes.InvalidRequest, 'Invalid Request: expected a JSON-RPC 2.0 message object with "jsonrpc": "2.0".');
+      return;
+    }
+    try {
+      this.onmessage?.(message);
+    } catch (error) {
+      this.onerror?.(error as Error);
+    }
+  }
+
+  private reply(id: string | number | null, code: number, message: string): void {
+    this.onerror?.(new Error(message));
+    void this.send({ jsonrpc: '2.0', id, error: { code, message } } as unknown as JSONRPCMessage);
+  }
+
+  private readonly onInputError = (error: Error): void => {
+    this.onerror?.(error);
+  };
+
+  private readonly onEnd = (): void => {
+    void this.close();
+  };
+}
+
+function isJsonRpcEnvelope(value: unknown): value is JSONRPCMessage {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  const m = value as Record<string, unknown>;
+  if (m.jsonrpc !== '2.0') return false;
+  if (typeof m.method === 'string') return true;
+  return (typeof m.id === 'string' || typeof m.id === 'number') && ('result' in m || 'error' in m);
+}

@@ -1,0 +1,4 @@
+/** @toolwright/server/stdio — serve an app over stdin/stdout. */
+export { serveStdio } from './serveStdio';
+export { StdioTransport } from './StdioTransport';
+export { protectStdout } from './protectStdout';

@@ -1,0 +1,26 @@
+type Write = (chunk: string, done: () => void) => boolean;
+
+/**
+ * Reserves stdout for the protocol: from now on `console.log`/`info`/`debug`/`trace`/`dir`
+ * and any `process.stdout.write` by the app or its libraries go to stderr. Returns the only
+ * writer that still reaches the real stdout, for the transport, and a function that undoes it.
+ */
+export function protectStdout(stdout: NodeJS.WriteStream = process.stdout): { write: Write; restore: () => void } {
+  const original = stdout.write;
+  const realWrite = original.bind(stdout) as (chunk: string, cb: () => void) => boolean;
+  const toStderr = process.stderr.write.bind(process.stderr);
+  stdout.write = toStderr as typeof stdout.write;
+
+  const consoleMethods = ['log', 'info', 'debug', 'trace', 'dir'] as const;
+  const saved = consoleMethods.map((m) => console[m]);
+  const errorConsole = new console.Console({ stdout: process.stderr, stderr: process.stderr });
+  for (const m of consoleMethods) (console as unknown as Record<string, unknown>)[m] = errorConsole[m].bind(errorConsole);
+
+  return {
+    write: (chunk, done) => realWrite(chunk, done),
+    restore: () => {
+      stdout.write = original;
+      consoleMethods.forEach((m, i) => ((console as unknown as Record<string, unknown>)[m] = saved[i]));
+    },
+  };
+}

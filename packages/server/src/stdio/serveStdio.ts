@@ -1,0 +1,45 @@
+import type { App, Listener } from '../app/App';
+import type { StdioListenOptions } from '../app/ListenOptions';
+import { protectStdout } from './protectStdout';
+import { StdioTransport } from './StdioTransport';
+
+/**
+ * Serves the app over stdio: one connection, newline-delimited JSON-RPC on stdout and
+ * nothing else there. Ends when stdin closes or on SIGINT/SIGTERM, after running calls
+ * finish (or the drain timeout passes).
+ */
+export async function serveStdio(app: App, options: StdioListenOptions = { transport: 'stdio' }): Promise<Listener> {
+  const stdin = options.stdin ?? process.stdin;
+  const custom = options.stdout !== undefined;
+  const protectedOut = custom ? undefined : protectStdout();
+  const out = options.stdout;
+  const write = protectedOut?.write ?? ((chunk: string, done: () => void) => out!.write(chunk, done));
+  const transport = new StdioTransport(stdin, write);
+  const server = await app.connect(transport);
+  const exitOnClose = options.exitOnClose ?? !custom;
+  const drainTimeoutMs = options.drainTimeoutMs ?? 10_000;
+
+  let closing: Promise<void> | undefined;
+  const close = (): Promise<void> =>
+    (closing ??= (async () => {
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+      await app.drain(drainTimeoutMs);
+      await server.close();
+      protectedOut?.restore();
+      if (exitOnClose) process.exit(0);
+    })());
+  const onSignal = (): void => void close();
+
+  transport.onclose = chain(transport.onclose, () => void close());
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  return { close };
+}
+
+function chain(first: (() => void) | undefined, second: () => void): () => void {
+  return () => {
+    first?.();
+    second();
+  };
+}

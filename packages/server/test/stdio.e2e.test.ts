@@ -1,0 +1,99 @@
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { once } from 'node:events';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+
+const SERVER = join(__dirname, 'fixtures', 'stdio-server.js');
+
+/** A server child process spoken to in raw JSON lines, to see exactly what reaches stdout. */
+class RawSession {
+  readonly lines: string[] = [];
+  stderr = '';
+  private buffer = '';
+  private waiters: (() => void)[] = [];
+
+  constructor(readonly child: ChildProcessWithoutNullStreams) {
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      this.buffer += chunk;
+      const parts = this.buffer.split('\n');
+      this.buffer = parts.pop()!;
+      this.lines.push(...parts);
+      for (const wake of this.waiters.splice(0)) wake();
+    });
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (this.stderr += chunk));
+  }
+
+  static async start(): Promise<RawSession> {
+    const session = new RawSession(spawn(process.execPath, [SERVER]));
+    session.send({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
+    await session.response(0);
+    session.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+    return session;
+  }
+
+  send(message: unknown): void {
+    this.child.stdin.write(`${typeof message === 'string' ? message : JSON.stringify(message)}\n`);
+  }
+
+  async response(id: number | null): Promise<Record<string, unknown>> {
+    for (;;) {
+      const found = this.lines.map((l) => JSON.parse(l) as Record<string, unknown>).find((m) => m.id === id && ('result' in m || 'error' in m));
+      if (found) return found;
+      await new Promise<void>((resolve) => this.waiters.push(resolve));
+    }
+  }
+}
+
+describe('stdio transport (a real child process)', () => {
+  let session: RawSession;
+  afterEach(() => session?.child.kill('SIGKILL'));
+
+  it('keeps stdout for JSON-RPC: console output and stray writes go to stderr', async () => {
+    session = await RawSession.start();
+    session.send({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'noisy', arguments: {} } });
+    expect(await session.response(1)).toMatchObject({ result: { content: [{ type: 'text', text: 'ok' }] } });
+    for (const line of session.lines) expect(() => JSON.parse(line)).not.toThrow();
+    expect(session.stderr).toContain('console.log from a tool');
+    expect(session.stderr).toContain('console.info from a tool');
+    expect(session.stderr).toContain('process.stdout.write from a tool');
+  });
+
+  it('answers malformed lines with JSON-RPC errors and keeps serving', async () => {
+    session = await RawSession.start();
+    session.send('{"jsonrpc": "2.0", "id": 7, "method": ');
+    expect(await session.response(null)).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error: the line is not valid JSON.' } });
+    session.send({ id: 8, method: 'tools/list' });
+    expect(await session.response(8)).toMatchObject({ error: { code: -32600 } });
+    session.send({ jsonrpc: '2.0', id: 9, method: 'no/such/method' });
+    expect(await session.response(9)).toMatchObject({ error: { code: -32601 } });
+    session.send({ jsonrpc: '2.0', id: 10, method: 'tools/list' });
+    expect(await session.response(10)).toMatchObject({ result: { tools: [{ name: 'noisy' }, { name: 'slow' }] } });
+  });
+
+  it('exits with code 0 when stdin closes', async () => {
+    session = await RawSession.start();
+    const exit = once(session.child, 'exit');
+    session.child.stdin.end();
+    expect(await exit).toEqual([0, null]);
+  });
+
+  it.each(['SIGTERM', 'SIGINT'] as const)('finishes in-flight calls on %s, then exits 0', async (signal) => {
+    session = await RawSession.start();
+    session.send({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'slow', arguments: { ms: 300 } } });
+    await new Promise((r) => setTimeout(r, 50));
+    const exit = once(session.child, 'exit');
+    session.child.kill(signal);
+    expect(await session.response(1)).toMatchObject({ result: { content: [{ type: 'text', text: 'slept 300' }] } });
+    expect(await exit).toEqual([0, null]);
+  });
+
+  it('serves the SDK client over StdioClientTransport', async () => {
+    const transport = new StdioClientTransport({ command: process.execPath, args: [SERVER], stderr: 'pipe' });
+    const client = new Client({ name: 'sdk', version: '1' });
+    await client.connect(transport);
+    const results = await Promise.all([1, 2, 3].map((ms) => client.callTool({ name: 'slow', arguments: { ms } })));
+    expect(results.map((r) => (r.content as { text: string }[])[0].text)).toEqual(['slept 1', 'slept 2', 'slept 3']);
+    await client.close();
+  });
+});
