@@ -26,10 +26,15 @@ class RawSession {
 
   static async start(): Promise<RawSession> {
     const session = new RawSession(spawn(process.execPath, [SERVER]));
+    await session.stderrContains('ready');
     session.send({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
     await session.response(0);
     session.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
     return session;
+  }
+
+  async stderrContains(text: string): Promise<void> {
+    while (!this.stderr.includes(text)) await new Promise((r) => setTimeout(r, 10));
   }
 
   send(message: unknown): void {
@@ -71,11 +76,13 @@ describe('stdio transport (a real child process)', () => {
     expect(await session.response(10)).toMatchObject({ result: { tools: [{ name: 'noisy' }, { name: 'slow' }] } });
   });
 
-  it('exits with code 0 when stdin closes', async () => {
+  it('exits with code 0 when stdin closes, after answering what it already received', async () => {
     session = await RawSession.start();
     const exit = once(session.child, 'exit');
+    session.send({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'slow', arguments: { ms: 200 } } });
     session.child.stdin.end();
     expect(await exit).toEqual([0, null]);
+    expect(await session.response(1)).toMatchObject({ result: { content: [{ type: 'text', text: 'slept 200' }] } });
   });
 
   it.each(['SIGTERM', 'SIGINT'] as const)('finishes in-flight calls on %s, then exits 0', async (signal) => {

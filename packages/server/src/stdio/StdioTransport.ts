@@ -16,9 +16,14 @@ export class StdioTransport implements Transport {
   onmessage?: (message: JSONRPCMessage) => void;
   onerror?: (error: Error) => void;
   onclose?: () => void;
+  /** Called when the input ends. Default: close at once; a server sets it to finish running calls first. */
+  oninputend?: () => void;
 
   private buffer = '';
   private closed = false;
+  /** Ids of requests read but not yet answered. */
+  private readonly pending = new Set<string | number>();
+  private idleWaiters: (() => void)[] = [];
 
   constructor(
     private readonly input: NodeJS.ReadableStream,
@@ -34,9 +39,29 @@ export class StdioTransport implements Transport {
 
   send(message: JSONRPCMessage): Promise<void> {
     if (this.closed) return Promise.resolve();
+    if ('id' in message && !('method' in message) && this.pending.delete(message.id) && this.pending.size === 0) {
+      for (const wake of this.idleWaiters.splice(0)) wake();
+    }
     return new Promise((resolve) => {
       this.write(`${JSON.stringify(message)}\n`, resolve);
     });
+  }
+
+  /** Resolves once every request read so far has been answered (or after `timeoutMs`). */
+  idle(timeoutMs: number): Promise<void> {
+    if (this.pending.size === 0) return Promise.resolve();
+    return new Promise((resolve) => {
+      const timer = setTimeout(resolve, timeoutMs);
+      this.idleWaiters.push(() => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
+  }
+
+  /** Stops reading input; requests already read are still answered. */
+  stopReading(): void {
+    this.input.off('data', this.onData);
   }
 
   async close(): Promise<void> {
@@ -77,6 +102,7 @@ export class StdioTransport implements Transport {
       this.reply(typeof id === 'string' || typeof id === 'number' ? id : null, ErrorCodes.InvalidRequest, 'Invalid Request: expected a JSON-RPC 2.0 message object with "jsonrpc": "2.0".');
       return;
     }
+    if ('method' in message && 'id' in message) this.pending.add(message.id);
     try {
       this.onmessage?.(message);
     } catch (error) {
@@ -94,7 +120,8 @@ export class StdioTransport implements Transport {
   };
 
   private readonly onEnd = (): void => {
-    void this.close();
+    if (this.oninputend) this.oninputend();
+    else void this.close();
   };
 }
 

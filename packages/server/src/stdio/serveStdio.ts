@@ -24,14 +24,16 @@ export async function serveStdio(app: App, options: StdioListenOptions = { trans
     (closing ??= (async () => {
       process.off('SIGINT', onSignal);
       process.off('SIGTERM', onSignal);
-      await app.drain(drainTimeoutMs);
+      transport.stopReading();
+      await transport.idle(drainTimeoutMs);
       await server.close();
       protectedOut?.restore();
       if (exitOnClose) process.exit(0);
     })());
   const onSignal = (): void => void close();
 
-  transport.onclose = chain(transport.onclose, () => void close());
+  transport.oninputend = onSignal;
+  transport.onclose = chain(transport.onclose, onSignal);
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
   return { close };

@@ -1,0 +1,75 @@
+import { compileSchemaValidator, type JsonSchema } from '@toolwright/core';
+
+const schema: JsonSchema = {
+  type: 'object',
+  properties: {
+    name: { type: 'string', minLength: 1, maxLength: 5 },
+    age: { type: 'integer', minimum: 0 },
+    ratio: { type: 'number', exclusiveMaximum: 1 },
+    ok: { type: 'boolean' },
+    kind: { enum: ['a', 'b'] },
+    email: { type: 'string', format: 'email' },
+    tags: { type: 'array', items: { type: 'string' }, maxItems: 2, uniqueItems: true },
+    nested: { type: 'object', properties: { x: { type: 'number' } }, required: ['x'], additionalProperties: false },
+    maybe: { type: ['string', 'null'] },
+  },
+  required: ['name'],
+  additionalProperties: false,
+};
+
+describe('compileSchemaValidator', () => {
+  const validate = compileSchemaValidator(schema);
+
+  it('accepts a valid value and returns it unchanged', () => {
+    const value = { name: 'Ann', age: 3, ratio: 0.5, ok: true, kind: 'a', email: 'a@b.co', tags: ['x'], nested: { x: 1 }, maybe: null };
+    const outcome = validate(value);
+    expect(outcome).toEqual({ ok: true, value });
+    expect(outcome.ok && outcome.value).toBe(value);
+  });
+
+  it('reports one issue per offending field, with its path', () => {
+    const outcome = validate({ age: 1.5, ratio: 1, ok: 'yes', kind: 'c', email: 'nope', tags: ['x', 'x', 'y'], nested: { y: 1 }, extra: 1 });
+    expect(outcome.ok).toBe(false);
+    expect(!outcome.ok && outcome.issues).toEqual([
+      { path: 'name', message: 'is required' },
+      { path: 'age', message: 'must be an integer (got number 1.5)' },
+      { path: 'ratio', message: 'must be less than 1' },
+      { path: 'ok', message: 'must be a boolean (got string "yes")' },
+      { path: 'kind', message: 'must be one of: "a", "b" (got "c")' },
+      { path: 'email', message: 'must be a valid email' },
+      { path: 'tags', message: 'must have at most 2 items' },
+      { path: 'tags', message: 'must not contain duplicate items' },
+      { path: 'nested.x', message: 'is required' },
+      { path: 'nested.y', message: 'is not allowed (unknown property)' },
+      { path: 'extra', message: 'is not allowed (unknown property)' },
+    ]);
+  });
+
+  it('does not coerce by default, and coerces numbers and booleans when asked', () => {
+    expect(validate({ name: 'A', age: '5' }).ok).toBe(false);
+    const coercing = compileSchemaValidator(schema, { coerce: true });
+    expect(coercing({ name: 'A', age: '5', ok: 'false' })).toEqual({ ok: true, value: { name: 'A', age: 5, ok: false } });
+    expect(coercing({ name: 'A', age: 'five' }).ok).toBe(false);
+  });
+
+  it('follows $ref into root $defs, recursively', () => {
+    const tree: JsonSchema = {
+      $ref: '#/$defs/Node',
+      $defs: { Node: { type: 'object', properties: { v: { type: 'number' }, children: { type: 'array', items: { $ref: '#/$defs/Node' } } }, required: ['v'] } },
+    };
+    const check = compileSchemaValidator(tree);
+    expect(check({ v: 1, children: [{ v: 2, children: [] }] }).ok).toBe(true);
+    expect(check({ v: 1, children: [{ children: [] }] })).toEqual({ ok: false, issues: [{ path: 'children[0].v', message: 'is required' }] });
+  });
+
+  it('counts string length in code points', () => {
+    expect(validate({ name: '😀😀😀😀😀' }).ok).toBe(true);
+  });
+
+  it('checks anyOf (nullable DTOs)', () => {
+    const check = compileSchemaValidator({ anyOf: [{ type: 'object', properties: { a: { type: 'string' } }, required: ['a'] }, { type: 'null' }] });
+    expect(check(null).ok).toBe(true);
+    expect(check({ a: 'x' }).ok).toBe(true);
+    expect(check(5).ok).toBe(false);
+  });
+});
