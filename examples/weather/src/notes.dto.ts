@@ -1,9 +1,10 @@
 import { Property } from '@toolwright/core';
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, IsInt, IsNumber, IsOptional, IsString, Max, Min, MinLength, ValidateNested } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsInt, IsNumber, IsOptional, IsString, Max, Min, MinLength, ValidateNested } from 'class-validator';
 
 export class NoteFilters {
   @Property({ description: 'Only notes carrying all of these tags.' })
+  @IsArray()
   @IsString({ each: true })
   @ArrayMaxSize(10)
   tags!: string[];

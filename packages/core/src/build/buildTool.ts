@@ -55,7 +55,7 @@ export function buildTool(cls: Class, found: FoundTool, env: ToolBuildEnv): Tool
     }
     const dto = inputClass ?? resolveArgsClass(argsParam!, designTypes, where, env.problems);
     if (!dto) return undefined;
-    inputSchema = withDefs(dtoSchema(dto, inputCtx) as ObjectSchema, inputCtx);
+    inputSchema = withDefs(dtoSchema(dto, inputCtx, { coerce: env.coerce }) as ObjectSchema, inputCtx);
     const dtoIndex = argsParam?.index ?? 0;
     binding = { kind: 'dto', cls: dto, index: dtoIndex, ctxIndex: ctxIndex ?? (argsParam ? undefined : 1), arity: Math.max(arity, dtoIndex + 1) };
   } else {
@@ -77,7 +77,7 @@ export function buildTool(cls: Class, found: FoundTool, env: ToolBuildEnv): Tool
         );
         continue;
       }
-      const derived = paramSchema(p, designTypes?.[p.index], inputCtx, at);
+      const derived = paramSchema(p, designTypes?.[p.index], inputCtx, at, env.coerce);
       if (!derived) continue;
       properties[p.name!] = derived.schema;
       const optional = p.options?.optional === true || p.options?.default !== undefined;
@@ -96,7 +96,7 @@ export function buildTool(cls: Class, found: FoundTool, env: ToolBuildEnv): Tool
   let outputSchema: ObjectSchema | undefined;
   if (outputClass) {
     const outputCtx = createSchemaContext(`${where} (output)`, env.problems);
-    outputSchema = withDefs(dtoSchema(outputClass, outputCtx) as ObjectSchema, outputCtx);
+    outputSchema = withDefs(dtoSchema(outputClass, outputCtx, { direction: 'output' }) as ObjectSchema, outputCtx);
   }
   if (env.problems.length > before) return undefined;
 

@@ -59,10 +59,15 @@ export function compileToolCall(spec: ToolCallSpec): (args: unknown, ctx: ToolCo
 
 function compileBinder(spec: ToolCallSpec): Bind {
   const { binding } = spec;
+  // The advertised schema is checked first, for every tool: it is the contract the model
+  // sees, and its messages name each field. DTOs then get class-validator's own checks.
+  const checkSchema = compileSchemaValidator(spec.inputSchema, { coerce: spec.coerce });
   if (binding.kind === 'dto') {
     const validate = compileDtoValidator(binding.cls, { coerce: spec.coerce });
     return async (args, ctx) => {
-      const outcome = await validate(args);
+      const checked = checkSchema(args);
+      if (!checked.ok) return checked;
+      const outcome = await validate(checked.value);
       if (!outcome.ok) return outcome;
       const list = new Array<unknown>(binding.arity);
       list[binding.index] = outcome.value;
@@ -71,11 +76,10 @@ function compileBinder(spec: ToolCallSpec): Bind {
     };
   }
 
-  const validate = compileSchemaValidator(spec.inputSchema, { coerce: spec.coerce });
   const converters = binding.params.map((p) => compileConverter(p.name, p.shape, spec.coerce));
   const hasAsync = binding.params.some((p) => p.shape.kind === 'dto');
   return async (args, ctx) => {
-    const outcome = validate(args);
+    const outcome = checkSchema(args);
     if (!outcome.ok) return outcome;
     const valid = outcome.value as Record<string, unknown>;
     const list = new Array<unknown>(binding.arity);

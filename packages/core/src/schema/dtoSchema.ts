@@ -25,6 +25,12 @@ export interface DtoSchemaOptions {
    * `@Type(() => X)` is not a problem.
    */
   readonly coerce?: boolean;
+  /**
+   * `'output'` for a tool's result class: the method builds those instances itself, so the
+   * checks that class-transformer can build nested input (@Type, @ValidateNested) are skipped.
+   * Default `'input'`.
+   */
+  readonly direction?: 'input' | 'output';
 }
 
 /**
@@ -36,6 +42,7 @@ export function dtoSchema(cls: Class, ctx: SchemaContext, options: DtoSchemaOpti
     ctx,
     converters: mergeDtoConverters(defaultDtoConverters, options.additionalConverters),
     coerce: options.coerce === true,
+    input: options.direction !== 'output',
     recursive: findRecursiveClasses(cls),
   };
   if (!walk.recursive.has(cls)) return classSchema(cls, walk);
@@ -47,6 +54,8 @@ interface Walk {
   readonly ctx: SchemaContext;
   readonly converters: DtoConverterTable;
   readonly coerce: boolean;
+  /** Deriving an input schema (values come from JSON through plainToInstance). */
+  readonly input: boolean;
   /** Classes on a reference cycle: always emitted as `$defs` + `$ref`. */
   readonly recursive: ReadonlySet<Class>;
 }
@@ -59,7 +68,7 @@ function classSchema(cls: Class, walk: Walk): JsonSchema {
   const props = readDtoProperties(cls);
   if (props.length === 0) {
     report(ctx, `${ctx.where} -> ${className(cls)}`,
-      'is used as a DTO but has no class-validator decorators, so class-validator rejects every value of it',
+      'is used as a DTO but has no class-validator decorators, so its schema cannot be derived and class-validator rejects every value of it',
       'add class-validator decorators such as @IsString() to each property');
     return { type: 'object', additionalProperties: false };
   }
@@ -136,7 +145,7 @@ function propertySchema(cls: Class, prop: DtoProperty, walk: Walk): DerivedPrope
 
   // For an array, @Type names the element class; TypeScript says nothing about elements.
   const valueRef = isArray ? hint : hint ?? design;
-  checkTransformPlumbing(prop, valueRef, { isArray, hasHint: hint !== undefined }, at, walk);
+  if (walk.input) checkTransformPlumbing(prop, valueRef, { isArray, hasHint: hint !== undefined }, at, walk);
   const valueBase = baseSchema(valueRef, walk);
 
   let schema: JsonSchema;
@@ -155,13 +164,18 @@ function propertySchema(cls: Class, prop: DtoProperty, walk: Walk): DerivedPrope
   return { schema: docs ? withDocs(schema, docs) : schema, required };
 }
 
+/** Validations class-validator skips for an `undefined` value, so they never make a property required. */
+const PASS_WHEN_MISSING = new Set(['nestedValidation', 'whitelistValidation', 'promiseValidation']);
+
 /**
- * Required unless class-validator skips a missing value: @IsOptional, @ValidateIf, or only
- * @Allow. @IsDefined does not override @IsOptional: the conditional check runs first.
+ * Required exactly when class-validator rejects a missing value: some constraint checks
+ * `undefined` (all validators do, except @ValidateNested and @Allow, which skip it), and no
+ * @IsOptional / @ValidateIf turns the checks off first (they run before @IsDefined too).
+ * So `@ValidateNested() address!: Address` alone is optional; add @IsDefined() to require it.
  */
 function isRequired(constraints: readonly DtoConstraint[]): boolean {
   if (constraints.some((c) => c.kind === 'isOptional' || c.kind === 'conditionalValidation')) return false;
-  return !constraints.every((c) => c.kind === 'whitelistValidation');
+  return constraints.some((c) => !PASS_WHEN_MISSING.has(c.kind));
 }
 
 const HINT_FAILED = Symbol('hint failed');
@@ -188,13 +202,14 @@ function checkTransformPlumbing(prop: DtoProperty, valueRef: unknown, shape: { i
   const kinds = new Set(prop.constraints.map((c) => c.kind));
   const nestedClass = isDtoClass(valueRef) ? valueRef : undefined;
   if (nestedClass && !kinds.has('nestedValidation')) {
-    report(walk.ctx, at, `holds ${className(nestedClass)} ${shape.isArray ? 'objects' : 'an object'}, but has no @ValidateNested(), so their own decorators never run`,
+    const name = className(nestedClass);
+    report(walk.ctx, at, `holds ${name}${shape.isArray ? '[]' : ''}, but has no @ValidateNested(), so the decorators of ${name} never run`,
       `add @ValidateNested(${shape.isArray ? '{ each: true }' : ''})`);
   }
   const needsInstance = (nestedClass !== undefined && kinds.has('nestedValidation')) || (valueRef === Date && kinds.has('isDate'));
   if (needsInstance && !shape.hasHint && !walk.coerce) {
     const target = className(valueRef as Class);
-    report(walk.ctx, at, `expects a ${target} instance but has no @Type(() => ${target}), so class-transformer leaves the JSON value as it is and validation always fails`,
+    report(walk.ctx, at, `expects an instance of ${target} but has no @Type(() => ${target}), so class-transformer leaves the JSON value as it is and validation always fails`,
       `add @Type(() => ${target}) from class-transformer`);
   }
 }

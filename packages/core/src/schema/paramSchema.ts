@@ -27,7 +27,7 @@ const PRIMITIVES = new Map<unknown, JsonSchema>([
  * Derives the JSON Schema of one `@Param` from its options and its reflected type.
  * Pushes a build problem (and returns undefined) when the type cannot be known.
  */
-export function paramSchema(param: ParamArgs, designType: unknown, ctx: SchemaContext, where: string): DerivedParam | undefined {
+export function paramSchema(param: ParamArgs, designType: unknown, ctx: SchemaContext, where: string, coerce = false): DerivedParam | undefined {
   const options = param.options ?? {};
   if (options.schema) return { schema: withDocs({ ...options.schema }, options), shape: { kind: 'plain' } };
 
@@ -67,7 +67,7 @@ export function paramSchema(param: ParamArgs, designType: unknown, ctx: SchemaCo
     return undefined;
   } else {
     const cls = element as Class;
-    item = dtoSchema(cls, ctx);
+    item = dtoSchema(cls, ctx, { coerce });
     shape = { kind: 'dto', cls, array: isArray };
   }
 

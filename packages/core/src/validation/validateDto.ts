@@ -66,6 +66,8 @@ const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 
 function joinPath(parent: string, error: ValidationError): string {
   const { target, property } = error;
+  // `forbidUnknownValues` errors concern the object itself and carry no property.
+  if (property === undefined || property === '') return parent;
   if (Array.isArray(target)) return `${parent}[${property}]`;
   // Report the key the client sent: `@Expose({ name })` renames input keys.
   const owner = target?.constructor;

@@ -39,7 +39,8 @@ export class StdioTransport implements Transport {
 
   send(message: JSONRPCMessage): Promise<void> {
     if (this.closed) return Promise.resolve();
-    if ('id' in message && !('method' in message) && this.pending.delete(message.id) && this.pending.size === 0) {
+    const id = (message as { id?: string | number }).id;
+    if (id !== undefined && !('method' in message) && this.pending.delete(id) && this.pending.size === 0) {
       for (const wake of this.idleWaiters.splice(0)) wake();
     }
     return new Promise((resolve) => {
