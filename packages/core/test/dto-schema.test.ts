@@ -92,8 +92,8 @@ describe('dtoSchema: nested classes', () => {
     const { schema, ctx, problems } = derive(Customer);
     expect(problems).toEqual([]);
     expect(schema.properties?.address).toStrictEqual(addressSchema);
-    // class-validator skips @ValidateNested for undefined, so `address` alone is optional
-    expect(schema.required).toEqual(['name']);
+    // required although class-validator alone would skip undefined: the schema is checked first
+    expect(schema.required).toEqual(['name', 'address']);
     expect(JSON.stringify(schema)).not.toContain('$ref');
     expect(ctx.defs).toEqual({});
   });

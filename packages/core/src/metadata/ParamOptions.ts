@@ -1,4 +1,5 @@
 import type { Class } from './Class';
+import type { Completer } from './Completer';
 import type { JsonSchema } from '../schema/JsonSchema';
 
 /**
@@ -45,6 +46,12 @@ export interface ParamOptions {
   uniqueItems?: boolean;
   /** A raw JSON Schema for this parameter, used as given instead of the derived one. */
   schema?: JsonSchema;
+  /**
+   * Suggests values while the user types (`completion/complete`), for prompt arguments and
+   * resource-template variables. Parameters with an `enum` (or boolean ones) complete from
+   * their values without this.
+   */
+  complete?: Completer;
 }
 
 export type ParamKind = 'param' | 'args' | 'ctx';

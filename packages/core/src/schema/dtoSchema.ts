@@ -164,14 +164,14 @@ function propertySchema(cls: Class, prop: DtoProperty, walk: Walk): DerivedPrope
   return { schema: docs ? withDocs(schema, docs) : schema, required };
 }
 
-/** Validations class-validator skips for an `undefined` value, so they never make a property required. */
-const PASS_WHEN_MISSING = new Set(['nestedValidation', 'whitelistValidation', 'promiseValidation']);
+/** Decorators that accept a missing value by design, so they never make a property required. */
+const PASS_WHEN_MISSING = new Set(['whitelistValidation', 'promiseValidation']);
 
 /**
- * Required exactly when class-validator rejects a missing value: some constraint checks
- * `undefined` (all validators do, except @ValidateNested and @Allow, which skip it), and no
- * @IsOptional / @ValidateIf turns the checks off first (they run before @IsDefined too).
- * So `@ValidateNested() address!: Address` alone is optional; add @IsDefined() to require it.
+ * Required unless @IsOptional / @ValidateIf makes it optional. One deliberate difference
+ * from class-validator: `@ValidateNested() address!: Address` is required too (class-validator
+ * alone would skip `undefined`), because that is what the declaration says; the advertised
+ * schema is checked before class-validator runs, so the rule holds at call time.
  */
 function isRequired(constraints: readonly DtoConstraint[]): boolean {
   if (constraints.some((c) => c.kind === 'isOptional' || c.kind === 'conditionalValidation')) return false;

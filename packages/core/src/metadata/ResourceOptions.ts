@@ -1,0 +1,30 @@
+import type { ContentAnnotations } from '../content/ToolResult';
+import type { Icon } from './ToolOptions';
+
+export interface ResourceOptions {
+  /**
+   * The programmatic name shown in `resources/list` (required on the wire).
+   * Default: the method name in snake_case.
+   */
+  name?: string;
+  /** A short human-readable name for UIs. */
+  title?: string;
+  description?: string;
+  /** The MIME type of the contents, used for every content that does not set its own. */
+  mimeType?: string;
+  /** The size in bytes, if known before reading (static resources only). */
+  size?: number;
+  /** Who the resource is for, how important it is and when it last changed. */
+  annotations?: ContentAnnotations;
+  icons?: Icon[];
+  _meta?: Record<string, unknown>;
+}
+
+/** What `@Resource` records on the class. */
+export interface ResourceArgs {
+  readonly methodName: string;
+  /** A URI, or an RFC 6570 URI template when it contains `{expressions}`. */
+  readonly uri: string;
+  readonly options: Readonly<ResourceOptions>;
+  readonly isStatic: boolean;
+}
