@@ -11,6 +11,9 @@ export { Param } from './decorators/Param';
 export { Args } from './decorators/Args';
 export { Ctx } from './decorators/Ctx';
 export { Property } from './decorators/Property';
+export { RequireScopes } from './decorators/RequireScopes';
+export { RequireRoles } from './decorators/RequireRoles';
+export { Public } from './decorators/Public';
 
 export type { Class, ClassThunk } from './metadata/Class';
 export type { ToolOptions, ToolAnnotations, Icon } from './metadata/ToolOptions';
@@ -20,6 +23,7 @@ export { buildRegistry } from './build/buildRegistry';
 export type { BuildOptions } from './build/BuildOptions';
 export type { BuildProblem } from './build/BuildProblem';
 export type { Registry, ToolDefinition, ToolDescriptor } from './build/Registry';
+export type { ToolAccess } from './build/toolAccess';
 export { defaultToolName } from './build/toolName';
 export { isToolClass } from './metadata/readToolMetadata';
 

@@ -3,6 +3,7 @@ import type { ToolContext } from '../context/ToolContext';
 import type { Class } from '../metadata/Class';
 import type { Icon, ToolAnnotations } from '../metadata/ToolOptions';
 import type { JsonSchema } from '../schema/JsonSchema';
+import type { ToolAccess } from './toolAccess';
 
 /** A tool as `tools/list` shows it. */
 export interface ToolDescriptor {
@@ -24,6 +25,8 @@ export interface ToolDefinition {
   readonly methodName: string;
   /** Whether the method takes `@Ctx()`; the server builds a context only then. */
   readonly usesContext: boolean;
+  /** Authorization rules from `@RequireScopes`/`@RequireRoles`/`@Public`; absent when the tool has none. */
+  readonly access?: ToolAccess;
   /**
    * Validates `args`, resolves the class from the container, runs the method and
    * normalizes its return value. Never throws: failures are `isError` results.

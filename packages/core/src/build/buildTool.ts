@@ -9,6 +9,7 @@ import { dtoSchema } from '../schema/dtoSchema';
 import type { JsonSchema } from '../schema/JsonSchema';
 import { paramSchema, type ParamShape } from '../schema/paramSchema';
 import { createSchemaContext, type SchemaContext } from '../schema/SchemaContext';
+import { toolAccess } from './toolAccess';
 import type { BuildProblem } from './BuildProblem';
 import type { ToolDefinition, ToolDescriptor } from './Registry';
 import { defaultToolName, TOOL_NAME_PATTERN } from './toolName';
@@ -98,6 +99,7 @@ export function buildTool(cls: Class, found: FoundTool, env: ToolBuildEnv): Tool
     const outputCtx = createSchemaContext(`${where} (output)`, env.problems);
     outputSchema = withDefs(dtoSchema(outputClass, outputCtx, { direction: 'output' }) as ObjectSchema, outputCtx);
   }
+  const access = toolAccess(cls, methodName, where, env.problems);
   if (env.problems.length > before) return undefined;
 
   const descriptor: ToolDescriptor = stripUndefined({
@@ -111,7 +113,7 @@ export function buildTool(cls: Class, found: FoundTool, env: ToolBuildEnv): Tool
     _meta: options._meta,
   });
   const call = compileToolCall({ name, cls, methodName, binding, inputSchema, outputSchema, ...env });
-  return Object.freeze({ name, descriptor, target: cls, methodName, usesContext: binding.ctxIndex !== undefined, call });
+  return Object.freeze({ name, descriptor, target: cls, methodName, usesContext: binding.ctxIndex !== undefined, call, ...(access && { access }) });
 }
 
 function indexParams(params: readonly ParamArgs[], where: string, problems: BuildProblem[]): Map<number, ParamArgs> {

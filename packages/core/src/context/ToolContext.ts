@@ -29,6 +29,8 @@ export interface ToolContext {
   readonly signal: AbortSignal;
   /** The transport session id (Streamable HTTP, stateful); undefined over stdio. */
   readonly sessionId: string | undefined;
+  /** The HTTP request's headers, lower-cased (Streamable HTTP only; undefined over stdio). */
+  readonly headers?: Readonly<Record<string, string | string[] | undefined>>;
   /** The authenticated caller, when the transport has one. */
   readonly authInfo: AuthInfo | undefined;
   /** The request's `_meta` (progress token and client-defined metadata). */

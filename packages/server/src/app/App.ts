@@ -1,7 +1,8 @@
 import type { Registry } from '@toolwright/core';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { ListenOptions } from './ListenOptions';
+import type { HttpListener } from '../http/HttpListener';
+import type { HttpListenOptions, ListenOptions } from './ListenOptions';
 
 /** A running listener (stdio or HTTP). */
 export interface Listener {
@@ -19,6 +20,7 @@ export interface App {
   /** Creates a `Server` for this transport and connects it. */
   connect(transport: Transport): Promise<Server>;
   /** Serves over stdio or HTTP. */
+  listen(options: HttpListenOptions): Promise<HttpListener>;
   listen(options: ListenOptions): Promise<Listener>;
   /** Number of tool calls running right now, across all connections. */
   readonly inFlight: number;

@@ -8,6 +8,8 @@ import { InFlight } from './InFlight';
 import type { ListenOptions } from './ListenOptions';
 import { loadToolClasses } from './loadToolClasses';
 import { serveStdio } from '../stdio/serveStdio';
+import { serveHttp } from '../http/serveHttp';
+import { attachAuthInfo } from '../auth/attachAuthInfo';
 
 /**
  * Builds an app: loads the tool classes, derives and checks every schema once (throwing a
@@ -42,14 +44,26 @@ export async function createApp(options: AppOptions): Promise<App> {
       await server.connect(transport);
       return server;
     },
-    async listen(listen: ListenOptions): Promise<Listener> {
+    // The overloads on App.listen give HTTP callers the HttpListener that serveHttp returns.
+    listen: (async (listen: ListenOptions): Promise<Listener> => {
       switch (listen.transport) {
-        case 'stdio':
-          return serveStdio(app, listen);
+        case 'stdio': {
+          const authInfo = await listen.authInfo?.();
+          if (!authInfo) return serveStdio(app, listen);
+          // The stdio caller's identity is fixed for the connection: stamp it on every message.
+          const connect = async (transport: Transport) => {
+            const server = await app.connect(transport);
+            attachAuthInfo(transport, authInfo);
+            return server;
+          };
+          return serveStdio(Object.create(app, { connect: { value: connect } }) as App, listen);
+        }
+        case 'http':
+          return serveHttp(app, listen);
         default:
           throw new Error(`Toolwright: unknown transport '${(listen as { transport: string }).transport}'. Use 'stdio' or 'http'.`);
       }
-    },
+    }) as App['listen'],
     get inFlight() {
       return inFlight.count;
     },

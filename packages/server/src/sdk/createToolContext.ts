@@ -11,6 +11,7 @@ export function createToolContext(tool: ToolDefinition, extra: HandlerExtra, log
     requestId: extra.requestId,
     signal: extra.signal,
     sessionId: extra.sessionId,
+    headers: extra.requestInfo?.headers,
     authInfo: extra.authInfo as AuthInfo | undefined,
     meta: extra._meta,
     log,

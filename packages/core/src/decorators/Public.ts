@@ -1,0 +1,11 @@
+import { recordAccess } from './recordAccess';
+
+/**
+ * Open to every caller, including anonymous ones: the tool ignores its class's
+ * `@RequireScopes`/`@RequireRoles`. Use it for the few tools a protected class still offers to all.
+ */
+export function Public(): ClassDecorator & MethodDecorator {
+  return ((target: object, propertyKey?: string | symbol) => {
+    recordAccess(target, propertyKey, { kind: 'public', values: [] });
+  }) as ClassDecorator & MethodDecorator;
+}

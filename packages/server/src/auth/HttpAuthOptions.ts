@@ -1,0 +1,27 @@
+import type { TokenVerifier } from './TokenVerifier';
+
+/** Bearer-token authentication for the HTTP endpoint (this server acts as an OAuth 2.1 resource server). */
+export interface HttpAuthOptions {
+  /** Checks each request's token: your own function, or `jwtVerifier({ ... })`. */
+  verifyToken: TokenVerifier;
+  /**
+   * This server's canonical resource URL, as clients reach it (e.g. `https://mcp.example.com/mcp`).
+   * Tokens must be issued for it (RFC 8707); it is the `resource` in the RFC 9728 metadata.
+   */
+  resource: string;
+  /** The authorization servers that issue tokens for this resource (RFC 9728 `authorization_servers`). */
+  authorizationServers: readonly string[];
+  /** Scopes this resource understands, advertised in the metadata. */
+  scopesSupported?: readonly string[];
+  /** Scopes every request needs, whatever it calls. Default none. */
+  requiredScopes?: readonly string[];
+  /**
+   * Let requests without an Authorization header through as anonymous callers: they see
+   * and call only tools without rules and `@Public()` ones. A present but invalid token still gets 401. Default false.
+   */
+  allowAnonymous?: boolean;
+  /** A human-readable name for the metadata (`resource_name`). */
+  resourceName?: string;
+  /** A page documenting this server (`resource_documentation`). */
+  resourceDocumentation?: string;
+}

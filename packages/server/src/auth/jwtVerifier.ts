@@ -1,0 +1,70 @@
+import type { AuthInfo } from '@toolwright/core';
+import type { TokenVerifier } from './TokenVerifier';
+
+type Jose = typeof import('jose', { with: { 'resolution-mode': 'import' } });
+type JwkSet = { keys: Record<string, unknown>[] };
+
+export interface JwtVerifierOptions {
+  /** The token issuer (`iss`), e.g. `https://auth.example.com/`. */
+  issuer: string;
+  /** The audience the token must name: this server's resource URL (`auth.resource`). */
+  audience: string | string[];
+  /** Where the issuer publishes its signing keys (fetched and cached by `jose`). */
+  jwksUrl?: string;
+  /** Or the keys themselves (tests, static deployments). */
+  jwks?: JwkSet;
+  /** Accepted signing algorithms. Default: RS256, PS256, ES256, EdDSA. */
+  algorithms?: string[];
+  /** Tolerated clock skew in seconds. Default 30. */
+  clockToleranceSeconds?: number;
+  /** Claim holding roles (array or space-separated string). Default `roles`. */
+  rolesClaim?: string;
+}
+
+/**
+ * A ready `TokenVerifier` for JWT access tokens: checks the signature against the
+ * issuer's JWKS, the issuer, the audience (this server, RFC 8707), expiry (required) and
+ * not-before; then maps `scope`/`scp` to scopes, `client_id`/`azp`/`sub` to the client,
+ * and `sub` and roles into `extra`.
+ */
+export function jwtVerifier(options: JwtVerifierOptions): TokenVerifier {
+  if (!options.jwksUrl && !options.jwks) throw new Error('Toolwright: jwtVerifier needs the issuer\'s keys: pass jwksUrl (e.g. https://auth.example.com/.well-known/jwks.json) or jwks.');
+  let prepared: Promise<{ jose: Jose; keys: Parameters<Jose['jwtVerify']>[1] }> | undefined;
+  const prepare = () =>
+    (prepared ??= loadJose().then((jose) => ({
+      jose,
+      keys: options.jwks ? jose.createLocalJWKSet(options.jwks as never) : jose.createRemoteJWKSet(new URL(options.jwksUrl!)),
+    })));
+  const rolesClaim = options.rolesClaim ?? 'roles';
+
+  return async (token) => {
+    const { jose, keys } = await prepare();
+    const { payload } = await jose.jwtVerify(token, keys as never, {
+      issuer: options.issuer,
+      audience: options.audience,
+      algorithms: options.algorithms ?? ['RS256', 'PS256', 'ES256', 'EdDSA'],
+      clockTolerance: options.clockToleranceSeconds ?? 30,
+      requiredClaims: ['exp'],
+    });
+    const scope = payload.scope ?? payload.scp;
+    const scopes = Array.isArray(scope) ? scope.map(String) : typeof scope === 'string' ? scope.split(' ').filter(Boolean) : [];
+    const rawRoles = payload[rolesClaim];
+    const roles = Array.isArray(rawRoles) ? rawRoles.map(String) : typeof rawRoles === 'string' ? rawRoles.split(' ').filter(Boolean) : [];
+    const clientId = String(payload.client_id ?? payload.azp ?? payload.sub ?? '');
+    const info: AuthInfo = { token, clientId, scopes, expiresAt: payload.exp, extra: { sub: payload.sub, roles, claims: payload } };
+    return info;
+  };
+}
+
+/**
+ * jose is an ES module. Node 20.19+ loads it with `require`; the bare `import()` is the
+ * fallback for older runtimes. Loaded on first use, so apps that never verify JWTs never load it.
+ */
+async function loadJose(): Promise<Jose> {
+  try {
+    return require('jose') as Jose;
+  } catch (error) {
+    if ((error as { code?: string }).code !== 'ERR_REQUIRE_ESM') throw error;
+    return (await import('jose')) as Jose;
+  }
+}

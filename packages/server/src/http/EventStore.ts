@@ -1,0 +1,24 @@
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+
+/**
+ * Keeps the events one session sent, so a client that lost its SSE stream can reconnect
+ * with `Last-Event-ID` and receive what it missed. Structurally the SDK's `EventStore`.
+ *
+ * One store serves ONE session (see `EventStoreFactory`): the SDK names every session's
+ * standalone GET stream the same, so a store shared across sessions would replay one
+ * session's notifications to another. A shared backend (Redis, a database) therefore
+ * prefixes its keys with the session id it was created for.
+ */
+export interface EventStore {
+  /** Stores `message` as the next event of `streamId`; returns its event id (unique within the session). */
+  storeEvent(streamId: string, message: JSONRPCMessage): Promise<string>;
+  /** The stream an event id belongs to, or undefined when the id is unknown or expired (the client then gets 400). */
+  getStreamIdForEventId?(eventId: string): Promise<string | undefined>;
+  /** Sends, in order, every event of the same stream stored after `lastEventId`; returns that stream's id. */
+  replayEventsAfter(lastEventId: string, sink: { send: (eventId: string, message: JSONRPCMessage) => Promise<void> }): Promise<string>;
+  /** Called once the session has ended: drop everything kept for it. */
+  close?(): void | Promise<void>;
+}
+
+/** Creates the store for one session. */
+export type EventStoreFactory = (sessionId: string) => EventStore;

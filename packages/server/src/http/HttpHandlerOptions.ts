@@ -1,0 +1,62 @@
+import type { HttpAuthOptions } from '../auth/HttpAuthOptions';
+import type { EventStoreFactory } from './EventStore';
+import type { LogLevel } from './requestLog';
+
+/** Session limits for stateful mode. */
+export interface SessionOptions {
+  /** A session with no request for this long is closed. Default 30 minutes. */
+  idleTimeoutMs?: number;
+  /** At most this many live sessions; opening one more closes the longest-idle. Default 1000. */
+  maxSessions?: number;
+}
+
+/** Cross-origin access for browser clients. Off unless given. */
+export interface CorsOptions {
+  /** Origins allowed to call cross-origin. Default: `allowedOrigins` (localhost origins unless set). */
+  origins?: readonly string[];
+  /** How long browsers may cache a preflight, in seconds. Default 600. */
+  maxAgeSeconds?: number;
+}
+
+/** How the Streamable HTTP endpoint behaves; shared by `app.listen({ transport: 'http' })` and `createHttpHandler`. */
+export interface HttpHandlerOptions {
+  /** The MCP endpoint. Default `/mcp`. */
+  path?: string;
+  /** A fresh server per request, no sessions: for load-balanced deployments. Default false. */
+  stateless?: boolean;
+  /** Answer POSTs with one JSON body instead of an SSE stream (no progress or log notifications). Default false. */
+  jsonResponse?: boolean;
+  sessions?: SessionOptions;
+  /**
+   * Origins allowed in the `Origin` header (exact `scheme://host[:port]` or `'*'`). A request
+   * with another Origin gets 403. Default: `http(s)://localhost`, `127.0.0.1` and `[::1]` on any port.
+   * Requests without an Origin (non-browser clients) are always allowed.
+   */
+  allowedOrigins?: readonly string[];
+  /**
+   * Host names (without port) accepted in the `Host` header. Default: when the connection
+   * arrived on a loopback address, only `localhost`, `127.0.0.1` and `[::1]` (DNS-rebinding
+   * defence); otherwise any. Set it when you serve a public name.
+   */
+  allowedHosts?: readonly string[];
+  /** Largest accepted request body, in bytes; larger ones get 413. Default 4 MiB. */
+  maxBodyBytes?: number;
+  /** Enables CORS for browser clients (`true`: for `allowedOrigins`). Default off. */
+  cors?: boolean | CorsOptions;
+  /** Bearer-token authentication and RFC 9728 metadata. Default: none. */
+  auth?: HttpAuthOptions;
+  /**
+   * Resumability (stateful SSE mode): a store per session that keeps sent events so a client
+   * reconnecting with `Last-Event-ID` gets what it missed. Default: an in-memory store of the
+   * last 1000 events per session; `false` disables it.
+   */
+  eventStore?: EventStoreFactory | false;
+  /** Liveness at `GET /healthz`, readiness at `GET /readyz` (503 while shutting down). Default true. */
+  health?: boolean;
+  /** Serve the legacy HTTP+SSE transport (2024-11-05 clients) at `GET /sse` + `POST /messages`. Default false. */
+  legacySse?: boolean;
+  /** One JSON line per request on stderr at this level or above. Default 'info'. */
+  logLevel?: LogLevel;
+  /** Where log lines go. Default: stderr. */
+  logWrite?: (line: string) => void;
+}

@@ -1,0 +1,20 @@
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type { EventStore } from './EventStore';
+
+/** One stateful Streamable HTTP session: its own SDK `Server` and transport. */
+export interface HttpSession {
+  readonly id: string;
+  readonly server: Server;
+  readonly transport: StreamableHTTPServerTransport;
+  readonly eventStore: EventStore | undefined;
+  /** Who opened it (see `principalOf`); undefined for anonymous sessions. */
+  readonly principal: string | undefined;
+  /** The protocol version negotiated at initialize. */
+  protocolVersion: string | undefined;
+  /** When its last request started (ms since epoch). */
+  lastSeen: number;
+  /** HTTP requests of this session still open (an SSE GET stream counts while it lasts). */
+  open: number;
+  closed: boolean;
+}

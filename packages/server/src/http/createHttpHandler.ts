@@ -1,0 +1,296 @@
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { AuthInfo } from '@toolwright/core';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
+import type { App } from '../app/App';
+import { createAuthenticator } from '../auth/authenticateRequest';
+import { missingScopes } from '../auth/canAccess';
+import { protectedResourceMetadata } from '../auth/protectedResourceMetadata';
+import { createCors } from './cors';
+import type { EventStoreFactory } from './EventStore';
+import { createHostPolicy } from './hostPolicy';
+import type { HttpHandlerOptions } from './HttpHandlerOptions';
+import type { HttpSession } from './HttpSession';
+import { InMemoryEventStore } from './InMemoryEventStore';
+import { calledTool, firstMessage, isInitialize, negotiatedVersion } from './jsonRpcShape';
+import { createLegacySse } from './legacySse';
+import { createOriginPolicy } from './originPolicy';
+import { principalOf } from './principalOf';
+import { readJsonBody } from './readJsonBody';
+import { createRequestLogger, type RequestLogEntry } from './requestLog';
+import { sendJson, sendRpcError } from './respond';
+import { SessionStore } from './SessionStore';
+
+type Request = IncomingMessage & { auth?: AuthInfo; body?: unknown };
+type Next = (error?: unknown) => void;
+
+/** A request handler for node:http, express (`app.use(handler)`) and hono (`c.env.incoming/outgoing`). */
+export interface HttpHandler {
+  (req: IncomingMessage, res: ServerResponse, next?: Next): Promise<void>;
+  /** Live stateful sessions. */
+  readonly sessionCount: number;
+  /** True once `close()` started: new requests get 503 and `/readyz` reports not ready. */
+  readonly closing: boolean;
+  /**
+   * Graceful stop: refuses new requests, waits up to `drainTimeoutMs` (default 10000) for
+   * requests already being answered, then closes every session (ending their SSE streams).
+   */
+  close(options?: { drainTimeoutMs?: number }): Promise<void>;
+}
+
+const DEFAULTS = { path: '/mcp', maxBodyBytes: 4 * 1024 * 1024, idleTimeoutMs: 30 * 60_000, maxSessions: 1000 };
+const SUPPORTED = new Set<string>(SUPPORTED_PROTOCOL_VERSIONS);
+
+/**
+ * Serves an app's MCP endpoint over Streamable HTTP (spec 2025-11-25) on top of the SDK's
+ * transport. Everything the SDK leaves to the application happens here, before a request
+ * reaches it: Host/Origin checks, CORS, body limits, bearer auth and RFC 9728 metadata,
+ * session routing with limits and principal binding, health endpoints and request logs.
+ */
+export function createHttpHandler(app: App, options: HttpHandlerOptions = {}): HttpHandler {
+  const mcpPath = options.path ?? DEFAULTS.path;
+  const stateless = options.stateless === true;
+  const jsonResponse = options.jsonResponse === true;
+  const maxBody = options.maxBodyBytes ?? DEFAULTS.maxBodyBytes;
+  const health = options.health !== false;
+  const log = createRequestLogger(options.logLevel, options.logWrite);
+  const hostAllowed = createHostPolicy(options.allowedHosts);
+  const originAllowed = createOriginPolicy(options.allowedOrigins);
+  const cors = options.cors ? createCors(options.cors === true ? {} : options.cors, originAllowed) : undefined;
+  const metadata = options.auth ? protectedResourceMetadata(options.auth) : undefined;
+  const authenticate = options.auth && metadata ? createAuthenticator(options.auth, metadata.url) : undefined;
+  const eventStores: EventStoreFactory | undefined =
+    options.eventStore === false || jsonResponse ? undefined : (options.eventStore ?? (() => new InMemoryEventStore()));
+  const hasScopedTools = app.registry.tools.some((t) => t.access && t.access.scopes.length > 0);
+
+  const store = new SessionStore(
+    { idleTimeoutMs: options.sessions?.idleTimeoutMs ?? DEFAULTS.idleTimeoutMs, maxSessions: options.sessions?.maxSessions ?? DEFAULTS.maxSessions },
+    closeSession,
+  );
+  const legacy = options.legacySse ? createLegacySse(app, mcpPath) : undefined;
+
+  let closing = false;
+  let pendingPosts = 0;
+  let drained: (() => void) | undefined;
+
+  async function closeSession(session: HttpSession, _reason: string): Promise<void> {
+    if (session.closed) return;
+    session.closed = true;
+    store.remove(session.id);
+    try {
+      await session.server.close();
+    } finally {
+      await session.eventStore?.close?.();
+    }
+  }
+
+  async function openSession(auth: AuthInfo | undefined, body: unknown): Promise<HttpSession> {
+    const id = randomUUID();
+    const eventStore = eventStores?.(id);
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: () => id, enableJsonResponse: jsonResponse, eventStore });
+    const server = app.createServer();
+    const session: HttpSession = {
+      id,
+      server,
+      transport,
+      eventStore,
+      principal: principalOf(auth),
+      protocolVersion: negotiatedVersion(body),
+      lastSeen: Date.now(),
+      open: 0,
+      closed: false,
+    };
+    // Runs on DELETE, on eviction/expiry and on shutdown alike.
+    transport.onclose = () => void closeSession(session, 'closed');
+    await server.connect(transport);
+    await store.add(session);
+    return session;
+  }
+
+  /** Counts a POST until its response (JSON or SSE stream) is over, so shutdown can wait for it. */
+  function trackPost(res: ServerResponse): void {
+    pendingPosts++;
+    res.once('close', () => {
+      if (--pendingPosts === 0 && drained) drained();
+    });
+  }
+
+  async function handleMcp(req: Request, res: ServerResponse, entry: Partial<RequestLogEntry>): Promise<void> {
+    const method = req.method ?? 'GET';
+    if (method !== 'POST' && method !== 'GET' && method !== 'DELETE') {
+      return sendRpcError(res, 405, -32000, `Method not allowed: use POST (messages), GET (the server's SSE stream) or DELETE (end the session) on ${mcpPath}.`, {
+        Allow: stateless ? 'POST' : 'GET, POST, DELETE',
+      });
+    }
+    if (stateless && method !== 'POST') {
+      return sendRpcError(res, 405, -32000, 'Method not allowed: this server is stateless (no sessions, no server-initiated stream); use POST.', { Allow: 'POST' });
+    }
+
+    let auth: AuthInfo | undefined;
+    if (authenticate) {
+      const outcome = await authenticate(req);
+      if (!outcome.ok) return sendJson(res, outcome.status, outcome.body, { 'WWW-Authenticate': outcome.challenge });
+      auth = outcome.authInfo;
+      req.auth = auth;
+    }
+
+    let body: unknown;
+    if (method === 'POST') {
+      const accept = req.headers.accept ?? '';
+      if (!accept.includes('application/json') || !accept.includes('text/event-stream')) {
+        return sendRpcError(res, 406, -32000, 'Not Acceptable: the Accept header must list both application/json and text/event-stream.');
+      }
+      if (!isJsonContentType(req.headers['content-type'])) {
+        return sendRpcError(res, 415, -32000, 'Unsupported Media Type: send the body with Content-Type: application/json.');
+      }
+      const read = await readJsonBody(req, maxBody);
+      if (!read.ok) {
+        if (read.status === 413) res.setHeader('Connection', 'close');
+        return sendRpcError(res, read.status, read.code, read.message);
+      }
+      body = read.value;
+      const first = firstMessage(body);
+      if (first) {
+        if (typeof first.method === 'string') entry.rpc = first.method;
+        if (typeof first.id === 'string' || typeof first.id === 'number') entry.id = first.id;
+      }
+      const tool = hasScopedTools ? calledTool(body) : undefined;
+      if (tool !== undefined && metadata) {
+        const refusal = scopeRefusal(tool, auth);
+        if (refusal) return sendJson(res, refusal.status, refusal.body, { 'WWW-Authenticate': refusal.challenge });
+      }
+    } else if (method === 'GET' && !(req.headers.accept ?? '').includes('text/event-stream')) {
+      return sendRpcError(res, 406, -32000, 'Not Acceptable: the Accept header of a GET must list text/event-stream.');
+    }
+
+    const version = req.headers['mcp-protocol-version'];
+    if (typeof version === 'string' && !SUPPORTED.has(version)) {
+      return sendRpcError(res, 400, -32000, `Bad Request: unsupported MCP-Protocol-Version '${version}'. Supported: ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')}.`);
+    }
+
+    if (stateless) {
+      trackPost(res);
+      const server = app.createServer();
+      const transport = new StreamableHTTPServerTransport({ enableJsonResponse: jsonResponse });
+      res.once('close', () => void server.close());
+      await server.connect(transport);
+      return transport.handleRequest(req, res, body);
+    }
+
+    const sessionId = req.headers['mcp-session-id'];
+    let session: HttpSession | undefined;
+    if (typeof sessionId === 'string') {
+      session = store.touch(sessionId);
+      if (!session || session.principal !== principalOf(auth)) {
+        return sendRpcError(res, 404, -32001, 'Session not found: it expired, was closed, or belongs to another caller. Start a new session with initialize.');
+      }
+      entry.session = session.id;
+      if (typeof version === 'string' && session.protocolVersion !== undefined && version !== session.protocolVersion) {
+        return sendRpcError(res, 400, -32000, `Bad Request: MCP-Protocol-Version '${version}' differs from the version negotiated at initialize ('${session.protocolVersion}').`);
+      }
+    } else if (method === 'POST' && isInitialize(body)) {
+      session = await openSession(auth, body);
+      entry.session = session.id;
+    } else {
+      return sendRpcError(res, 400, -32000, 'Bad Request: the Mcp-Session-Id header is required. Send initialize first and repeat the session id it returns on every request.');
+    }
+
+    session.open++;
+    const current = session;
+    res.once('close', () => {
+      current.open--;
+      current.lastSeen = Date.now();
+    });
+    if (method === 'POST') trackPost(res);
+    await session.transport.handleRequest(req, res, body);
+  }
+
+  function scopeRefusal(toolName: string, auth: AuthInfo | undefined) {
+    const access = app.registry.tool(toolName)?.access;
+    const missing = missingScopes(access, auth);
+    if (missing.length === 0) return undefined;
+    const wanted = [...new Set([...(auth?.scopes ?? []), ...missing])].join(' ');
+    const status = auth ? 403 : 401;
+    const error = auth ? 'insufficient_scope' : 'invalid_request';
+    const description = `Tool '${toolName}' requires the scope(s): ${missing.join(' ')}.`;
+    return {
+      status,
+      challenge: `Bearer error="${error}", error_description="${description.replace(/"/g, "'")}", scope="${wanted}", resource_metadata="${metadata!.url}"`,
+      body: { error, error_description: description },
+    };
+  }
+
+  async function handle(req: Request, res: ServerResponse, next?: Next): Promise<void> {
+    const started = log ? performance.now() : 0;
+    const path = pathOf(req.url);
+    const entry: Partial<RequestLogEntry> = {};
+    if (log) {
+      res.once('close', () => log({ method: req.method ?? '', path, status: res.statusCode, ms: Math.round((performance.now() - started) * 100) / 100, ...entry }));
+    }
+    try {
+      if (cors && cors(req, res)) return;
+      const isMcp = path === mcpPath;
+      if (isMcp || (legacy && legacy.handles(path))) {
+        if (closing) return sendRpcError(res, 503, -32000, 'Service unavailable: the server is shutting down. Retry on another instance.', { Connection: 'close', 'Retry-After': '1' });
+        if (!hostAllowed(req)) {
+          return sendRpcError(res, 403, -32000, `Forbidden: Host '${req.headers.host ?? ''}' is not allowed. Reach the server by a loopback name, or list the name in allowedHosts.`);
+        }
+        if (!originAllowed(req.headers.origin)) {
+          return sendRpcError(res, 403, -32000, `Forbidden: Origin '${req.headers.origin}' is not allowed. List it in allowedOrigins to let that web page call this server.`);
+        }
+        if (isMcp) return await handleMcp(req, res, entry);
+        return await legacy!.handle(req, res, maxBody, authenticate, entry);
+      }
+      if (req.method === 'GET' && metadata && metadata.paths.includes(path)) {
+        return sendJson(res, 200, metadata.document, { 'Access-Control-Allow-Origin': '*', 'Cache-Control': 'max-age=3600' });
+      }
+      if (health && req.method === 'GET' && (path === '/healthz' || path === '/readyz')) {
+        if (path === '/readyz' && closing) return sendJson(res, 503, { status: 'shutting down' });
+        return sendJson(res, 200, { status: 'ok', sessions: store.size });
+      }
+      if (next) return next();
+      sendJson(res, 404, { error: 'not_found', error_description: `Nothing is served at ${path}. The MCP endpoint is ${mcpPath}.` });
+    } catch (error) {
+      entry.error = (error as Error)?.message;
+      process.stderr.write(`toolwright http: request failed: ${(error as Error)?.stack ?? String(error)}\n`);
+      if (!res.headersSent) sendRpcError(res, 500, -32603, 'Internal error: the server failed to handle this request. Its log has the details.');
+      else res.end();
+    }
+  }
+
+  const handler = handle as HttpHandler;
+  Object.defineProperties(handler, {
+    sessionCount: { get: () => store.size },
+    closing: { get: () => closing },
+    close: {
+      value: async ({ drainTimeoutMs = 10_000 }: { drainTimeoutMs?: number } = {}) => {
+        closing = true;
+        if (pendingPosts > 0) {
+          await new Promise<void>((resolve) => {
+            const timer = setTimeout(resolve, drainTimeoutMs);
+            drained = () => {
+              clearTimeout(timer);
+              resolve();
+            };
+          });
+        }
+        await Promise.all([store.closeAll('server shutting down'), legacy?.closeAll()]);
+      },
+    },
+  });
+  return handler;
+}
+
+function pathOf(url: string | undefined): string {
+  if (!url) return '/';
+  const q = url.indexOf('?');
+  return q === -1 ? url : url.slice(0, q);
+}
+
+/** `application/json`, optionally with parameters; never a substring match (`application/jsonx`). */
+function isJsonContentType(value: string | undefined): boolean {
+  if (!value) return false;
+  const semi = value.indexOf(';');
+  return (semi === -1 ? value : value.slice(0, semi)).trim().toLowerCase() === 'application/json';
+}

@@ -1,0 +1,9 @@
+/** @toolwright/server/http — serve an app over Streamable HTTP, or mount it in your own HTTP server. */
+export { createHttpHandler } from './createHttpHandler';
+export type { HttpHandler } from './createHttpHandler';
+export { serveHttp } from './serveHttp';
+export type { HttpListener } from './HttpListener';
+export type { HttpHandlerOptions, SessionOptions, CorsOptions } from './HttpHandlerOptions';
+export type { EventStore, EventStoreFactory } from './EventStore';
+export { InMemoryEventStore } from './InMemoryEventStore';
+export type { LogLevel, RequestLogEntry } from './requestLog';

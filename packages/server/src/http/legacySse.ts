@@ -1,0 +1,79 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { AuthInfo } from '@toolwright/core';
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { SSEServerTransport } from '@modelcontextprotocol/sdk/server/sse.js';
+import type { App } from '../app/App';
+import type { AuthOutcome } from '../auth/authenticateRequest';
+import { principalOf } from './principalOf';
+import { readJsonBody } from './readJsonBody';
+import type { RequestLogEntry } from './requestLog';
+import { sendJson, sendRpcError } from './respond';
+
+const STREAM_PATH = '/sse';
+const MESSAGES_PATH = '/messages';
+
+interface LegacySession {
+  readonly server: Server;
+  readonly transport: SSEServerTransport;
+  readonly principal: string | undefined;
+}
+
+/**
+ * The HTTP+SSE transport of spec 2024-11-05, for old clients: `GET /sse` opens the stream
+ * (one SDK `Server` per stream) and names the URL to POST messages to. Behind the same
+ * Host/Origin checks and authentication as the Streamable HTTP endpoint.
+ */
+export function createLegacySse(app: App, mcpPath: string) {
+  const sessions = new Map<string, LegacySession>();
+  if (mcpPath === STREAM_PATH || mcpPath === MESSAGES_PATH) {
+    throw new Error(`Toolwright: legacySse serves ${STREAM_PATH} and ${MESSAGES_PATH}; move the Streamable HTTP endpoint (path) elsewhere, e.g. '/mcp'.`);
+  }
+
+  return {
+    handles: (path: string) => path === STREAM_PATH || path === MESSAGES_PATH,
+
+    async handle(
+      req: IncomingMessage & { auth?: AuthInfo },
+      res: ServerResponse,
+      maxBody: number,
+      authenticate: ((req: IncomingMessage) => Promise<AuthOutcome>) | undefined,
+      entry: Partial<RequestLogEntry>,
+    ): Promise<void> {
+      if (authenticate) {
+        const outcome = await authenticate(req);
+        if (!outcome.ok) return sendJson(res, outcome.status, outcome.body, { 'WWW-Authenticate': outcome.challenge });
+        req.auth = outcome.authInfo;
+      }
+      const path = req.url!.split('?')[0];
+      if (path === STREAM_PATH) {
+        if (req.method !== 'GET') return sendRpcError(res, 405, -32000, `Method not allowed: open the legacy stream with GET ${STREAM_PATH}.`, { Allow: 'GET' });
+        const transport = new SSEServerTransport(MESSAGES_PATH, res);
+        const server = app.createServer();
+        sessions.set(transport.sessionId, { server, transport, principal: principalOf(req.auth) });
+        entry.session = transport.sessionId;
+        res.once('close', () => {
+          sessions.delete(transport.sessionId);
+          void server.close();
+        });
+        await server.connect(transport);
+        return;
+      }
+      if (req.method !== 'POST') return sendRpcError(res, 405, -32000, `Method not allowed: send messages with POST ${MESSAGES_PATH}?sessionId=...`, { Allow: 'POST' });
+      const id = new URLSearchParams(req.url!.slice(path.length + 1)).get('sessionId') ?? '';
+      const session = sessions.get(id);
+      entry.session = id;
+      if (!session || session.principal !== principalOf(req.auth)) {
+        return sendRpcError(res, 404, -32001, `Session not found: open a stream with GET ${STREAM_PATH} and post to the URL it names.`);
+      }
+      const read = await readJsonBody(req, maxBody);
+      if (!read.ok) return sendRpcError(res, read.status, read.code, read.message);
+      await session.transport.handlePostMessage(req, res, read.value);
+    },
+
+    async closeAll(): Promise<void> {
+      const all = [...sessions.values()];
+      sessions.clear();
+      await Promise.all(all.map((s) => s.server.close()));
+    },
+  };
+}

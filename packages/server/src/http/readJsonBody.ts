@@ -1,0 +1,53 @@
+import type { IncomingMessage } from 'node:http';
+
+export type BodyOutcome = { ok: true; value: unknown } | { ok: false; status: 400 | 413; code: number; message: string };
+
+/**
+ * Reads and parses a JSON request body, refusing more than `limit` bytes (413) without
+ * buffering them: the Content-Length is checked first, then the running total.
+ * A body already parsed by a framework (express.json()) is used as is.
+ */
+export function readJsonBody(req: IncomingMessage & { body?: unknown }, limit: number): Promise<BodyOutcome> {
+  if (req.body !== undefined && (req.readableEnded || req.complete)) return Promise.resolve({ ok: true, value: req.body });
+  const declared = Number(req.headers['content-length']);
+  if (declared > limit) return Promise.resolve(tooLarge(limit));
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let done = false;
+    const finish = (outcome: BodyOutcome) => {
+      if (done) return;
+      done = true;
+      req.off('data', onData);
+      req.off('end', onEnd);
+      req.off('error', onError);
+      resolve(outcome);
+    };
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) {
+        // Stop buffering but keep draining, so the 413 can still be written on this socket.
+        req.resume();
+        finish(tooLarge(limit));
+        return;
+      }
+      chunks.push(chunk);
+    };
+    const onEnd = () => {
+      const text = chunks.length === 1 ? chunks[0].toString('utf8') : Buffer.concat(chunks, size).toString('utf8');
+      try {
+        finish({ ok: true, value: JSON.parse(text) });
+      } catch {
+        finish({ ok: false, status: 400, code: -32700, message: 'Parse error: the request body is not valid JSON.' });
+      }
+    };
+    const onError = () => finish({ ok: false, status: 400, code: -32700, message: 'Parse error: the request body could not be read.' });
+    req.on('data', onData);
+    req.on('end', onEnd);
+    req.on('error', onError);
+  });
+}
+
+function tooLarge(limit: number): BodyOutcome {
+  return { ok: false, status: 413, code: -32000, message: `Payload too large: the request body exceeds ${limit} bytes. Send less data, or raise maxBodyBytes.` };
+}

@@ -1,0 +1,20 @@
+import type { ServerResponse } from 'node:http';
+
+/** Sends a JSON body with the given status (and extra headers). */
+export function sendJson(res: ServerResponse, status: number, body: unknown, headers?: Record<string, string>): void {
+  if (res.headersSent) {
+    res.end();
+    return;
+  }
+  const text = JSON.stringify(body);
+  res.writeHead(status, { ...headers, 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(text) }).end(text);
+}
+
+/**
+ * Sends a JSON-RPC error for a request that never reached the MCP layer (id null, as the
+ * spec allows for transport-level failures). Codes follow the SDK's transport: -32000
+ * for HTTP-level refusals, -32001 for an unknown session, -32700 for unparsable bodies.
+ */
+export function sendRpcError(res: ServerResponse, status: number, code: number, message: string, headers?: Record<string, string>): void {
+  sendJson(res, status, { jsonrpc: '2.0', error: { code, message }, id: null }, headers);
+}
