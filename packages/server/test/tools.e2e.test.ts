@@ -26,7 +26,7 @@ describe('tools through a real SDK client (in memory)', () => {
   it('initializes with server info, instructions and the tools capability', () => {
     expect(client.getServerVersion()).toEqual({ name: 'kitchen', version: '1.2.3', title: 'Kitchen' });
     expect(client.getInstructions()).toBe('Be nice.');
-    expect(client.getServerCapabilities()).toEqual({ tools: {} });
+    expect(client.getServerCapabilities()).toEqual({ tools: { listChanged: true }, logging: {} });
   });
 
   it('lists every tool with its schema', async () => {

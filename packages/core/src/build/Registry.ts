@@ -3,6 +3,8 @@ import type { ToolContext } from '../context/ToolContext';
 import type { Class } from '../metadata/Class';
 import type { Icon, ToolAnnotations } from '../metadata/ToolOptions';
 import type { JsonSchema } from '../schema/JsonSchema';
+import type { PromptDefinition } from './PromptDefinition';
+import type { ResourceDefinition, ResourceTemplateDefinition } from './ResourceDefinition';
 import type { ToolAccess } from './toolAccess';
 
 /** A tool as `tools/list` shows it. */
@@ -25,6 +27,8 @@ export interface ToolDefinition {
   readonly methodName: string;
   /** Whether the method takes `@Ctx()`; the server builds a context only then. */
   readonly usesContext: boolean;
+  /** Per-tool timeout from `@Tool({ timeoutMs })`; the server enforces it. */
+  readonly timeoutMs?: number;
   /** Authorization rules from `@RequireScopes`/`@RequireRoles`/`@Public`; absent when the tool has none. */
   readonly access?: ToolAccess;
   /**
@@ -41,4 +45,9 @@ export interface Registry {
   tool(name: string): ToolDefinition | undefined;
   /** The `tools/list` result, built once and served as is. */
   readonly toolList: { readonly tools: readonly ToolDescriptor[] };
+  /** Static resources (`@Resource` with a plain URI). */
+  readonly resources: readonly ResourceDefinition[];
+  /** Resource templates (`@Resource` with an RFC 6570 URI template). */
+  readonly resourceTemplates: readonly ResourceTemplateDefinition[];
+  readonly prompts: readonly PromptDefinition[];
 }

@@ -6,6 +6,7 @@ import { readToolMetadata } from '../metadata/readToolMetadata';
 import type { BuildOptions } from './BuildOptions';
 import type { BuildProblem } from './BuildProblem';
 import { buildTool } from './buildTool';
+import { collectMembers, createMemberCollector, hasMembers } from './collectMembers';
 import type { Registry, ToolDefinition } from './Registry';
 
 /**
@@ -19,6 +20,7 @@ export function buildRegistry(options: BuildOptions): Registry {
   const logger = options.logger ?? stderrLogger('tools');
   const tools: ToolDefinition[] = [];
   const owners = new Map<string, string>();
+  const members = createMemberCollector();
 
   for (const cls of dedupe(options.tools)) {
     if (typeof cls !== 'function') {
@@ -26,11 +28,12 @@ export function buildRegistry(options: BuildOptions): Registry {
       continue;
     }
     const found = readToolMetadata(cls);
-    if (found.length === 0) {
-      problems.push({ where: cls.name, what: 'has no @Tool methods', fix: 'decorate at least one method with @Tool(), or remove the class from `tools`.' });
+    if (found.length === 0 && !hasMembers(cls)) {
+      problems.push({ where: cls.name, what: 'has no @Tool, @Resource or @Prompt methods', fix: 'decorate at least one method with @Tool(), or remove the class from `tools`.' });
       continue;
     }
     checkContainer(cls, container, problems);
+    collectMembers(cls, { container, logger, problems }, members);
     for (const f of found) {
       const tool = buildTool(cls, f, { container, coerce: options.coerce === true, logger, problems });
       if (!tool) continue;
@@ -52,6 +55,9 @@ export function buildRegistry(options: BuildOptions): Registry {
     tools: Object.freeze(tools),
     tool: (name: string) => byName.get(name),
     toolList,
+    resources: Object.freeze(members.resources),
+    resourceTemplates: Object.freeze(members.templates),
+    prompts: Object.freeze(members.prompts),
   });
 }
 

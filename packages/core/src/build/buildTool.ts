@@ -113,7 +113,7 @@ export function buildTool(cls: Class, found: FoundTool, env: ToolBuildEnv): Tool
     _meta: options._meta,
   });
   const call = compileToolCall({ name, cls, methodName, binding, inputSchema, outputSchema, ...env });
-  return Object.freeze({ name, descriptor, target: cls, methodName, usesContext: binding.ctxIndex !== undefined, call, ...(access && { access }) });
+  return Object.freeze({ name, descriptor, target: cls, methodName, usesContext: binding.ctxIndex !== undefined, call, ...(access && { access }), ...(options.timeoutMs !== undefined && { timeoutMs: options.timeoutMs }) });
 }
 
 function indexParams(params: readonly ParamArgs[], where: string, problems: BuildProblem[]): Map<number, ParamArgs> {

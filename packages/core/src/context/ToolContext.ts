@@ -1,3 +1,7 @@
+import type { Class } from '../metadata/Class';
+import type { ClientLogger } from './ClientLogger';
+import type { ElicitationSchema, ElicitOutcome, Root, SamplingRequest, SamplingResult, UrlElicitOutcome } from './ClientRequests';
+
 /** Who is calling, as established by the transport's authentication (HTTP bearer token or an app-supplied provider). */
 export interface AuthInfo {
   /** The raw access token. Never forward it to other services: get credentials of your own for them. */
@@ -35,5 +39,26 @@ export interface ToolContext {
   readonly authInfo: AuthInfo | undefined;
   /** The request's `_meta` (progress token and client-defined metadata). */
   readonly meta: Readonly<Record<string, unknown>> | undefined;
-  readonly log: ToolLogger;
+  /** Logs to the client (`notifications/message`), filtered by the level it set with `logging/setLevel`. */
+  readonly log: ClientLogger;
+  /**
+   * Reports progress to the client, only if it asked for it (sent a progress token): use
+   * values that increase (others are dropped), a `total` when known, and an optional message.
+   */
+  progress(progress: number, total?: number, message?: string): Promise<void>;
+  /**
+   * Asks the user for input through the client (form-mode elicitation). Pass a class-validator
+   * DTO class (the accepted content is validated and returned as an instance) or a raw schema.
+   * Throws a `ToolError` (an `isError` result) when the client does not support elicitation.
+   */
+  elicit<T extends object>(message: string, form: Class<T>): Promise<ElicitOutcome<T>>;
+  elicit(message: string, form: ElicitationSchema): Promise<ElicitOutcome<Record<string, unknown>>>;
+  /** Sends the user to a URL (URL-mode elicitation, e.g. for an OAuth flow or a payment). */
+  elicitUrl(message: string, url: string, options?: { elicitationId?: string }): Promise<UrlElicitOutcome>;
+  /** Asks the client's model for a completion (`sampling/createMessage`); a string is one user message. */
+  sample(request: SamplingRequest | string, options?: { maxTokens?: number; systemPrompt?: string }): Promise<SamplingResult>;
+  /** The client's roots (`roots/list`). */
+  listRoots(): Promise<Root[]>;
+  /** What the client declared it supports at initialize (`sampling`, `elicitation`, `roots`, ...). */
+  readonly clientCapabilities: Readonly<Record<string, unknown>>;
 }

@@ -27,7 +27,8 @@ export function isToolResult(value: unknown): value is ToolResult {
   return typeof value === 'object' && value !== null && Array.isArray((value as ToolResult).content) && (value as ToolResult).content.every(isContentBlock);
 }
 
-function isContentBlock(value: unknown): value is ContentBlock {
+/** A value shaped like one content block (text, image, audio, resource, resource_link). */
+export function isContentBlock(value: unknown): value is ContentBlock {
   if (typeof value !== 'object' || value === null) return false;
   const block = value as Record<string, unknown>;
   if (typeof block.type !== 'string' || !BLOCK_TYPES.has(block.type)) return false;

@@ -49,6 +49,11 @@ export interface ToolOptions {
    * receives the validated DTO instance as its first argument and the call context as its second.
    */
   input?: Class | ClassThunk;
+  /**
+   * Fail the call with an `isError` result after this many milliseconds, and abort
+   * `ctx.signal` so the method can stop its work. Overrides the app's `toolTimeoutMs`.
+   */
+  timeoutMs?: number;
 }
 
 /** What `@Tool` records on the class. */

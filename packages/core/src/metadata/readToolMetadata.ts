@@ -1,5 +1,6 @@
 import type { Class } from './Class';
-import { PARAMS_KEY, TOOLS_KEY } from './keys';
+import { PARAMS_KEY, PROMPTS_KEY, RESOURCES_KEY, TOOLS_KEY } from './keys';
+import { readMemberMetadata } from './readMemberMetadata';
 import { readOwn } from './ownMetadata';
 import type { ParamArgs } from './ParamOptions';
 import type { ToolArgs } from './ToolOptions';
@@ -30,7 +31,11 @@ export function readToolMetadata(cls: Class): FoundTool[] {
   return [...found.values()];
 }
 
-/** Whether a value is a class with at least one `@Tool` method (its own or inherited). */
+/** Whether a value is a class with at least one `@Tool`, `@Resource` or `@Prompt` method (its own or inherited). */
 export function isToolClass(value: unknown): value is Class {
-  return typeof value === 'function' && readToolMetadata(value as Class).length > 0;
+  return typeof value === 'function' && (readToolMetadata(value as Class).length > 0 || hasServedMembers(value as Class));
+}
+
+function hasServedMembers(cls: Class): boolean {
+  return readMemberMetadata(cls, RESOURCES_KEY).length > 0 || readMemberMetadata(cls, PROMPTS_KEY).length > 0;
 }

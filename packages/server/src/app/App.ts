@@ -1,4 +1,5 @@
-import type { Registry } from '@toolwright/core';
+import type { Class, Registry } from '@toolwright/core';
+import type { ListControl } from '../surface/ListControl';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { HttpListener } from '../http/HttpListener';
@@ -22,6 +23,19 @@ export interface App {
   /** Serves over stdio or HTTP. */
   listen(options: HttpListenOptions): Promise<HttpListener>;
   listen(options: ListenOptions): Promise<Listener>;
+  /** Tools by name: enable, disable or remove at runtime (clients get `notifications/tools/list_changed`). */
+  readonly tools: ListControl;
+  /** Resources by URI or URI template: enable, disable or remove at runtime. */
+  readonly resources: ListControl;
+  /** Prompts by name: enable, disable or remove at runtime. */
+  readonly prompts: ListControl;
+  /** Builds more decorated classes (or glob patterns) and serves them from now on; names must be new. */
+  add(...classes: (Class | string)[]): Promise<void>;
+  /**
+   * Tells the clients subscribed to `uri` that it changed (`notifications/resources/updated`).
+   * Returns how many connections were told.
+   */
+  notifyResourceUpdated(uri: string): number;
   /** Number of tool calls running right now, across all connections. */
   readonly inFlight: number;
   /** Waits until no call is running, or `timeoutMs` passes; true if all finished. */

@@ -1,4 +1,4 @@
-import type { Class, ContainerLike, Icon, ToolLogger } from '@toolwright/core';
+import type { Class, ContainerLike, Icon, LogLevel, ToolLogger } from '@toolwright/core';
 
 export interface AppOptions {
   /** The server's programmatic name, sent in `serverInfo`. */
@@ -25,4 +25,12 @@ export interface AppOptions {
   cwd?: string;
   /** Where the framework logs. Default: stderr. */
   logger?: ToolLogger;
+  /** Items per page of `tools/list`, `resources/list`, `resources/templates/list` and `prompts/list`. Default: everything in one page. */
+  pageSize?: number;
+  /** The lowest level of `ctx.log` sent to a client until it sends `logging/setLevel`. Default 'info'. */
+  logLevel?: LogLevel;
+  /** Runtime list changes within this many milliseconds make one `list_changed` notification. Default 10. */
+  listChangedDebounceMs?: number;
+  /** Fail any tool call after this many milliseconds (an `isError` result; `ctx.signal` is aborted). `@Tool({ timeoutMs })` overrides it. Default: none. */
+  toolTimeoutMs?: number;
 }

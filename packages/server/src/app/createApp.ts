@@ -10,6 +10,9 @@ import { loadToolClasses } from './loadToolClasses';
 import { serveStdio } from '../stdio/serveStdio';
 import { serveHttp } from '../http/serveHttp';
 import { attachAuthInfo } from '../auth/attachAuthInfo';
+import { Surface } from '../surface/Surface';
+import type { ListControl } from '../surface/ListControl';
+import type { ListKind } from '../surface/Catalog';
 
 /**
  * Builds an app: loads the tool classes, derives and checks every schema once (throwing a
@@ -19,7 +22,20 @@ export async function createApp(options: AppOptions): Promise<App> {
   const tools = await loadToolClasses(options.tools, options.cwd ?? process.cwd());
   const registry = buildRegistry({ tools, container: options.container, coerce: options.coerce, logger: options.logger });
   const inFlight = new InFlight();
-  const binding = createToolBinding(registry, inFlight);
+  const surface = new Surface(registry, {
+    pageSize: options.pageSize,
+    logLevel: options.logLevel,
+    listChangedDebounceMs: options.listChangedDebounceMs,
+    toolTimeoutMs: options.toolTimeoutMs,
+    logger: options.logger,
+  });
+  const binding = createToolBinding(registry, inFlight, surface);
+  const control = (kind: ListKind): ListControl =>
+    Object.freeze({
+      enable: (key: string) => surface.catalog.setEnabled(kind, key, true),
+      disable: (key: string) => surface.catalog.setEnabled(kind, key, false),
+      remove: (key: string) => surface.catalog.remove(kind, key),
+    });
   const info = stripUndefined({
     name: options.name,
     version: options.version,
@@ -28,15 +44,18 @@ export async function createApp(options: AppOptions): Promise<App> {
     websiteUrl: options.websiteUrl,
     icons: options.icons,
   });
-  const serverOptions = stripUndefined({ capabilities: { tools: {} }, instructions: options.instructions });
+  const serverOptions = stripUndefined({ instructions: options.instructions });
 
   const app: App = {
     name: options.name,
     version: options.version,
     registry,
     createServer() {
-      const server = new Server(info, serverOptions);
-      registerToolHandlers(server, binding);
+      // Capabilities follow what the app serves when the connection opens (lists can grow at runtime).
+      const capabilities = surface.capabilities();
+      const server = new Server(info, { ...serverOptions, capabilities });
+      const connection = surface.attach(server, capabilities);
+      registerToolHandlers(server, binding, connection);
       return server;
     },
     async connect(transport: Transport) {
@@ -64,6 +83,14 @@ export async function createApp(options: AppOptions): Promise<App> {
           throw new Error(`Toolwright: unknown transport '${(listen as { transport: string }).transport}'. Use 'stdio' or 'http'.`);
       }
     }) as App['listen'],
+    tools: control('tools'),
+    resources: control('resources'),
+    prompts: control('prompts'),
+    async add(...classes) {
+      const more = await loadToolClasses(classes, options.cwd ?? process.cwd());
+      surface.add({ tools: more, container: options.container, coerce: options.coerce, logger: options.logger });
+    },
+    notifyResourceUpdated: (uri: string) => surface.connections.resourceUpdated(uri),
     get inFlight() {
       return inFlight.count;
     },

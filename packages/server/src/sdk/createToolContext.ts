@@ -1,19 +1,158 @@
-import type { AuthInfo, ToolContext, ToolDefinition, ToolLogger } from '@toolwright/core';
+import {
+  compileElicitationForm,
+  LOG_LEVELS,
+  ToolError,
+  type AuthInfo,
+  type Class,
+  type ClientLogger,
+  type ElicitationForm,
+  type ElicitationSchema,
+  type ElicitOutcome,
+  type LogLevel,
+  type SamplingRequest,
+  type SamplingResult,
+  type ToolContext,
+  type ToolLogger,
+} from '@toolwright/core';
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import type { ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js';
+import { randomUUID } from 'node:crypto';
+import type { Connection } from './Connection';
 
 export type HandlerExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 
-/** The `@Ctx()` object for one call, read from the SDK's handler extra. */
-export function createToolContext(tool: ToolDefinition, extra: HandlerExtra, log: ToolLogger): ToolContext {
-  return {
-    toolName: tool.name,
+/** Per-app state the contexts share. */
+export interface ContextEnv {
+  /** Elicitation forms, compiled on first use per DTO class or schema object. */
+  readonly forms: WeakMap<object, ElicitationForm>;
+  /** The framework's own log (stderr), for what the client must not see. */
+  readonly logger: ToolLogger;
+}
+
+/** A context and the means to end it: after the call's response, progress is no longer sent. */
+export interface OpenContext {
+  readonly ctx: ToolContext;
+  close(): void;
+}
+
+const SEVERITY = new Map<string, number>(LOG_LEVELS.map((level, i) => [level, i]));
+
+/**
+ * The `@Ctx()` object of one call (tool, resource read or prompt), read from the SDK's
+ * handler extra. Notifications and requests to the client carry the call's request id, so
+ * over Streamable HTTP they travel on the call's own response stream.
+ */
+export function createToolContext(name: string, extra: HandlerExtra, connection: Connection, env: ContextEnv, signal: AbortSignal = extra.signal): OpenContext {
+  const { server } = connection;
+  const related = { relatedRequestId: extra.requestId, signal };
+  const token = extra._meta?.progressToken;
+  let open = true;
+  let lastProgress = -Infinity;
+  let warnedProgress = false;
+
+  const send = (notification: ServerNotification): void => {
+    // A log line or a progress update must never fail the call: a closed stream just drops it.
+    extra.sendNotification(notification).catch(() => undefined);
+  };
+  const log = (level: LogLevel, message: string, data?: unknown): void => {
+    if (SEVERITY.get(level)! < SEVERITY.get(connection.logLevel)!) return;
+    send({ method: 'notifications/message', params: { level, logger: name, data: data === undefined ? message : { message, data } } });
+  };
+  const logger: ClientLogger = {
+    debug: (m, d) => log('debug', m, d),
+    info: (m, d) => log('info', m, d),
+    notice: (m, d) => log('notice', m, d),
+    warn: (m, d) => log('warning', m, d),
+    warning: (m, d) => log('warning', m, d),
+    error: (m, d) => log('error', m, d),
+    critical: (m, d) => log('critical', m, d),
+    alert: (m, d) => log('alert', m, d),
+    emergency: (m, d) => log('emergency', m, d),
+    log,
+  };
+
+  const capabilities = () => server.getClientCapabilities() ?? {};
+  const refuse = (what: string, capability: string): never => {
+    throw new ToolError(`'${name}' needs ${what}, but the client does not support it (no '${capability}' capability). Use a client that supports it.`);
+  };
+  const fromClient = async <T>(what: string, request: () => Promise<T>): Promise<T> => {
+    try {
+      return await request();
+    } catch (error) {
+      if (signal.aborted) throw error;
+      throw new ToolError(`The client did not answer the ${what} request: ${(error as Error).message}`, { cause: error });
+    }
+  };
+
+  const ctx: ToolContext = {
+    toolName: name,
     requestId: extra.requestId,
-    signal: extra.signal,
+    signal,
     sessionId: extra.sessionId,
     headers: extra.requestInfo?.headers,
     authInfo: extra.authInfo as AuthInfo | undefined,
     meta: extra._meta,
-    log,
+    log: logger,
+    clientCapabilities: capabilities(),
+
+    async progress(progress, total, message) {
+      if (token === undefined || !open) return;
+      if (!(progress > lastProgress)) {
+        if (!warnedProgress) env.logger.warn(`'${name}' reported progress ${progress} after ${lastProgress}; progress must increase, so it was not sent`);
+        warnedProgress = true;
+        return;
+      }
+      lastProgress = progress;
+      send({ method: 'notifications/progress', params: { progressToken: token, progress, ...(total !== undefined && { total }), ...(message !== undefined && { message }) } });
+    },
+
+    async elicit(message: string, form: Class | ElicitationSchema): Promise<ElicitOutcome<never>> {
+      const caps = capabilities().elicitation as { form?: object; url?: object } | undefined;
+      // `elicitation: {}` means form mode (2025-06-18 clients); `{ url: {} }` alone means URL mode only.
+      if (!caps || (caps.form === undefined && caps.url !== undefined)) refuse('to ask the user for input (form elicitation)', 'elicitation');
+      let compiled = env.forms.get(form);
+      if (!compiled) {
+        compiled = compileElicitationForm(form);
+        env.forms.set(form, compiled);
+      }
+      const result = await fromClient('elicitation', () => server.elicitInput({ message, requestedSchema: compiled.requestedSchema as never }, related));
+      if (result.action !== 'accept') return { action: result.action };
+      const parsed = await compiled.parse(result.content);
+      if (!parsed.ok) {
+        const lines = parsed.issues.map((i) => `- ${i.path || '(form)'}: ${i.message}`);
+        throw new ToolError(`The user's answer does not fit the form:\n${lines.join('\n')}`);
+      }
+      return { action: 'accept', content: parsed.value as never };
+    },
+
+    async elicitUrl(message, url, options) {
+      const caps = capabilities().elicitation as { url?: object } | undefined;
+      if (!caps?.url) refuse('to send the user to a URL (URL-mode elicitation)', 'elicitation.url');
+      const elicitationId = options?.elicitationId ?? randomUUID();
+      const result = await fromClient('elicitation', () => server.elicitInput({ mode: 'url', message, url, elicitationId }, related));
+      return { action: result.action };
+    },
+
+    async sample(request, options) {
+      if (!capabilities().sampling) refuse('to ask the client model (sampling)', 'sampling');
+      const params: SamplingRequest =
+        typeof request === 'string'
+          ? { messages: [{ role: 'user', content: { type: 'text', text: request } }], maxTokens: options?.maxTokens ?? 1000, ...(options?.systemPrompt !== undefined && { systemPrompt: options.systemPrompt }) }
+          : request;
+      return (await fromClient('sampling', () => server.createMessage(params as never, related))) as SamplingResult;
+    },
+
+    async listRoots() {
+      if (!capabilities().roots) refuse("the client's roots", 'roots');
+      const { roots } = await fromClient('roots/list', () => server.listRoots(undefined, related));
+      return roots.map((r) => ({ uri: r.uri, ...(r.name !== undefined && { name: r.name }) }));
+    },
+  } as ToolContext;
+
+  return {
+    ctx,
+    close: () => {
+      open = false;
+    },
   };
 }

@@ -1,7 +1,9 @@
 import { stderrLogger, type AuthInfo, type Registry, type ToolLogger } from '@toolwright/core';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import { createToolContext } from './createToolContext';
+import type { Connection } from './Connection';
+import { invokeTool } from './invokeTool';
+import type { Surface } from '../surface/Surface';
 import type { InFlight } from '../app/InFlight';
 import { ErrorCodes, ProtocolError } from './ProtocolError';
 import { accessDenial, canAccess } from '../auth/canAccess';
@@ -14,28 +16,29 @@ export interface ToolBinding {
   readonly inFlight: InFlight;
   /** `tools/list` as one caller may see it; undefined when no tool has authorization rules. */
   readonly listFor: ReturnType<typeof createToolListFilter>;
+  /** What the app serves now (tools can be added, removed, enabled and disabled at runtime) and the call contexts' shared state. */
+  readonly surface: Surface;
 }
 
-export function createToolBinding(registry: Registry, inFlight: InFlight): ToolBinding {
+export function createToolBinding(registry: Registry, inFlight: InFlight, surface: Surface): ToolBinding {
   const loggers = new Map(registry.tools.map((t) => [t.name, stderrLogger(`tool ${t.name}`)]));
-  return { registry, loggers, inFlight, listFor: createToolListFilter(registry) };
+  return { registry, loggers, inFlight, listFor: createToolListFilter(registry), surface };
 }
 
 /** Serves `tools/list` (the cached result) and `tools/call` on one SDK `Server`. */
-export function registerToolHandlers(server: Server, binding: ToolBinding): void {
-  const { registry, loggers, inFlight, listFor } = binding;
+export function registerToolHandlers(server: Server, binding: ToolBinding, connection: Connection): void {
+  const { inFlight, listFor, surface } = binding;
   // The SDK's result type is mutable; the cached list is frozen and only ever serialized.
   // With authorization rules, each caller gets the (cached) view of the tools it may use.
-  server.setRequestHandler(ListToolsRequestSchema, listFor ? (_request, extra) => listFor(extra.authInfo as AuthInfo | undefined) as never : () => registry.toolList as never);
+  server.setRequestHandler(ListToolsRequestSchema, listFor ? (_request, extra) => listFor(extra.authInfo as AuthInfo | undefined) as never : (request) => surface.catalog.toolsPage(request.params?.cursor) as never);
   server.setRequestHandler(CallToolRequestSchema, (request, extra) => {
-    const tool = registry.tool(request.params.name);
+    const tool = surface.catalog.tool(request.params.name);
     if (!tool) {
       throw new ProtocolError(ErrorCodes.InvalidParams, `Unknown tool '${request.params.name}'. Call tools/list to see the available tools.`);
     }
     if (tool.access && !canAccess(tool.access, extra.authInfo as AuthInfo | undefined)) {
       throw new ProtocolError(ErrorCodes.InvalidParams, accessDenial(tool.name, tool.access, extra.authInfo as AuthInfo | undefined));
     }
-    const ctx = tool.usesContext ? createToolContext(tool, extra, loggers.get(tool.name)!) : undefined;
-    return inFlight.track(tool.call(request.params.arguments, ctx)) as never;
+    return inFlight.track(invokeTool(tool, request.params.arguments, extra, connection, surface.env)) as never;
   });
 }

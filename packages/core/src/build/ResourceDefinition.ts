@@ -1,0 +1,62 @@
+import type { ReadResourceResult } from '../content/ResourceContents';
+import type { ContentAnnotations } from '../content/ToolResult';
+import type { ToolContext } from '../context/ToolContext';
+import type { MemberOutcome } from '../invoke/MemberOutcome';
+import type { Class } from '../metadata/Class';
+import type { Icon } from '../metadata/ToolOptions';
+import type { CompleteArgument } from './PromptDefinition';
+
+/** A static resource as `resources/list` shows it. */
+export interface ResourceDescriptor {
+  readonly uri: string;
+  readonly name: string;
+  readonly title?: string;
+  readonly description?: string;
+  readonly mimeType?: string;
+  readonly size?: number;
+  readonly annotations?: ContentAnnotations;
+  readonly icons?: readonly Icon[];
+  readonly _meta?: Record<string, unknown>;
+}
+
+/** A resource template as `resources/templates/list` shows it. */
+export interface ResourceTemplateDescriptor {
+  readonly uriTemplate: string;
+  readonly name: string;
+  readonly title?: string;
+  readonly description?: string;
+  readonly mimeType?: string;
+  readonly annotations?: ContentAnnotations;
+  readonly icons?: readonly Icon[];
+  readonly _meta?: Record<string, unknown>;
+}
+
+/** A static resource resolved by the build. */
+export interface ResourceDefinition {
+  readonly uri: string;
+  readonly name: string;
+  readonly descriptor: ResourceDescriptor;
+  readonly target: Class;
+  readonly methodName: string;
+  /** Whether the method takes `@Ctx()`; the server builds a context only then. */
+  readonly usesContext: boolean;
+  /** Runs the method and normalizes its contents. Never throws. */
+  read(ctx: ToolContext | undefined): Promise<MemberOutcome<ReadResourceResult>>;
+}
+
+/** A resource template resolved by the build: a URI matcher, typed variables and a compiled read. */
+export interface ResourceTemplateDefinition {
+  readonly uriTemplate: string;
+  readonly name: string;
+  readonly descriptor: ResourceTemplateDescriptor;
+  readonly target: Class;
+  readonly methodName: string;
+  readonly usesContext: boolean;
+  readonly variables: readonly string[];
+  /** The template's variables in `uri`, or undefined when the template does not produce it. */
+  match(uri: string): Record<string, string | string[]> | undefined;
+  /** Validates and converts the variables, runs the method, normalizes its contents. Never throws. */
+  read(uri: string, variables: Record<string, string | string[]>, ctx: ToolContext | undefined): Promise<MemberOutcome<ReadResourceResult>>;
+  /** Completion providers by variable name. */
+  readonly completers: Readonly<Record<string, CompleteArgument>>;
+}

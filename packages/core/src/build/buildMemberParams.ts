@@ -1,0 +1,128 @@
+import type { ToolLogger } from '../context/ToolContext';
+import { compileCompleter, valuesCompleter } from '../invoke/compileCompleter';
+import type { BoundParam } from '../invoke/compileMemberCall';
+import type { Class } from '../metadata/Class';
+import type { ParamArgs } from '../metadata/ParamOptions';
+import type { JsonSchema } from '../schema/JsonSchema';
+import { paramSchema } from '../schema/paramSchema';
+import { createSchemaContext } from '../schema/SchemaContext';
+import type { BuildProblem } from './BuildProblem';
+import type { CompleteArgument } from './PromptDefinition';
+
+/** The resolved parameters of a resource-template or prompt method. */
+export interface MemberParams {
+  readonly argsSchema: JsonSchema & { type: 'object' };
+  readonly bound: readonly BoundParam[];
+  readonly ctxIndex: number | undefined;
+  readonly arity: number;
+  /** The `@Param` records by argument name, with whether each is required. */
+  readonly declared: readonly { readonly param: ParamArgs; readonly required: boolean; readonly schema: JsonSchema }[];
+  readonly completers: Readonly<Record<string, CompleteArgument>>;
+}
+
+export interface MemberParamsEnv {
+  readonly problems: BuildProblem[];
+  readonly logger: ToolLogger;
+  /** Whether array parameters are allowed (exploded template variables); prompt arguments are single strings. */
+  readonly allowArrays: boolean;
+  /** How the owner of the parameters is named in messages ('prompt argument', 'template variable'). */
+  readonly noun: string;
+}
+
+/**
+ * Resolves the parameters of a method whose arguments arrive as strings (URI-template
+ * variables, prompt arguments): each `@Param` gets a scalar schema (string, number,
+ * integer, boolean, enum, date) that is validated with string conversion, plus an
+ * optional completion provider. Pushes problems; returns undefined when it cannot.
+ */
+export function buildMemberParams(cls: Class, declaredOn: Class, methodName: string, params: readonly ParamArgs[], env: MemberParamsEnv): MemberParams | undefined {
+  const where = `${cls.name}.${methodName}`;
+  const before = env.problems.length;
+  const problem = (what: string, fix: string, at = where) => env.problems.push({ where: at, what, fix });
+  const method = (cls.prototype as Record<string, unknown>)[methodName];
+  if (typeof method !== 'function') return void problem('is not a method', 'put the decorator on a method.');
+  const designTypes = Reflect.getMetadata('design:paramtypes', declaredOn.prototype, methodName) as unknown[] | undefined;
+  const arity = Math.max(designTypes?.length ?? 0, (method as (...a: unknown[]) => unknown).length);
+
+  const byIndex = new Map<number, ParamArgs>();
+  for (const p of params) {
+    const at = `${where} param #${p.index}${p.name ? ` '${p.name}'` : ''}`;
+    if (byIndex.has(p.index)) problem('has more than one Toolwright parameter decorator', 'keep one of @Param and @Ctx.', at);
+    byIndex.set(p.index, p);
+    if (p.kind === 'args') problem(`uses @Args(), but a ${env.noun} is a single string`, "take each one with @Param('name').", at);
+  }
+  for (let i = 0; i < arity; i++) {
+    if (!byIndex.has(i)) problem('has no decorator, so Toolwright cannot tell what to pass', "mark it with @Param('name') or @Ctx().", `${where} param #${i}`);
+  }
+  const ctxParams = params.filter((p) => p.kind === 'ctx');
+  if (ctxParams.length > 1) problem('has more than one @Ctx()', 'take the context once.');
+
+  const properties: Record<string, JsonSchema> = {};
+  const required: string[] = [];
+  const bound: BoundParam[] = [];
+  const declared: { param: ParamArgs; required: boolean; schema: JsonSchema }[] = [];
+  const completers: Record<string, CompleteArgument> = {};
+  const ctx = createSchemaContext(where, env.problems);
+  for (const p of params.filter((x) => x.kind === 'param').sort((a, b) => a.index - b.index)) {
+    const at = `${where} param #${p.index} '${p.name}'`;
+    if (!p.name) { problem('has an empty argument name', "name it: @Param('city').", at); continue; }
+    if (properties[p.name]) { problem(`repeats the argument name '${p.name}'`, 'give each @Param a distinct name.', at); continue; }
+    if (!designTypes && !p.options?.type && !p.options?.enum && !p.options?.schema) {
+      problem(
+        'has no type information: decorator metadata was not emitted (esbuild, tsx, vitest and Bun drop it)',
+        'compile with tsc or swc with `emitDecoratorMetadata`/`decoratorMetadata: true`, or give the type: { type: () => String }.',
+        at,
+      );
+      continue;
+    }
+    if (!p.options?.type && !p.options?.enum && !p.options?.schema && isDtoClass(designTypes?.[p.index])) {
+      problem(`is a ${env.noun}, which arrives as one string, but its type is an object`, 'use a string, number, integer, boolean, enum or Date parameter.', at);
+      continue;
+    }
+    const derived = paramSchema(p, designTypes?.[p.index], ctx, at, true);
+    if (!derived) continue;
+    const isArray = derived.schema.type === 'array' || (Array.isArray(derived.schema.type) && derived.schema.type.includes('array'));
+    if (derived.shape.kind === 'dto' || (isArray && !env.allowArrays) || derived.schema.type === 'object') {
+      problem(
+        `is a ${env.noun}, which arrives as one string, but its type is ${isArray ? 'an array' : 'an object'}`,
+        `use a string, number, integer, boolean, enum or Date parameter${env.allowArrays ? ' (or a string array for an exploded {var*})' : ''}.`,
+        at,
+      );
+      continue;
+    }
+    properties[p.name] = derived.schema;
+    const isRequired = p.options?.optional !== true && p.options?.default === undefined;
+    if (isRequired) required.push(p.name);
+    bound.push({ name: p.name, index: p.index, shape: derived.shape, fallback: p.options?.default });
+    declared.push({ param: p, required: isRequired, schema: derived.schema });
+    const complete = p.options?.complete ?? fixedValues(derived.schema);
+    if (complete) completers[p.name] = compileCompleter(complete, `${where} '${p.name}'`, env.logger);
+  }
+  if (env.problems.length > before) return undefined;
+
+  const argsSchema: JsonSchema & { type: 'object' } = { type: 'object', properties, additionalProperties: false };
+  if (required.length > 0) argsSchema.required = required;
+  return {
+    argsSchema,
+    bound,
+    ctxIndex: ctxParams[0]?.index,
+    arity,
+    declared,
+    completers: Object.freeze(completers),
+  };
+}
+
+/** Enum and boolean parameters complete from their values without a provider. */
+function fixedValues(schema: JsonSchema) {
+  const items = schema.type === 'array' && schema.items ? schema.items : schema;
+  if (items.enum) return valuesCompleter(items.enum.filter((v) => v !== null).map(String));
+  if (items.type === 'boolean') return valuesCompleter(['true', 'false']);
+  return undefined;
+}
+
+const SCALARS = new Set<unknown>([String, Number, Boolean, Date, Array, Object]);
+
+/** A class other than the scalar wrappers: it would be derived as a DTO, which cannot come in one string. */
+function isDtoClass(type: unknown): boolean {
+  return typeof type === 'function' && !SCALARS.has(type);
+}

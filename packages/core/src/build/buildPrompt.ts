@@ -1,0 +1,61 @@
+import type { PromptResult } from '../content/PromptMessage';
+import { compileMemberCall } from '../invoke/compileMemberCall';
+import { normalizePromptResult } from '../invoke/normalizePromptResult';
+import type { Class } from '../metadata/Class';
+import type { PromptArgs } from '../metadata/PromptOptions';
+import type { FoundMember } from '../metadata/readMemberMetadata';
+import type { MemberBuildEnv } from './buildResource';
+import { buildMemberParams } from './buildMemberParams';
+import type { PromptArgumentDescriptor, PromptDefinition, PromptDescriptor } from './PromptDefinition';
+import { defaultToolName, TOOL_NAME_PATTERN } from './toolName';
+
+/** Builds one `@Prompt` method: its declared arguments, compiled call and completion providers. */
+export function buildPrompt(cls: Class, found: FoundMember<PromptArgs>, env: MemberBuildEnv): PromptDefinition | undefined {
+  const { member, params, declaredOn } = found;
+  const { methodName, options } = member;
+  const where = `${cls.name}.${methodName}`;
+  const problem = (what: string, fix: string) => void env.problems.push({ where, what, fix });
+  if (member.isStatic) return problem('is static', 'make it an instance method: prompts run on an instance built by the container.');
+  const name = options.name ?? defaultToolName(methodName);
+  if (!TOOL_NAME_PATTERN.test(name)) problem(`its prompt name '${name}' is invalid`, 'use 1-128 characters of A-Z, a-z, 0-9, underscore, dot and hyphen.');
+  const resolved = buildMemberParams(cls, declaredOn, methodName, params, { ...env, allowArrays: false, noun: 'prompt argument' });
+  if (!resolved) return undefined;
+
+  const args: PromptArgumentDescriptor[] = resolved.declared.map(({ param, required }) =>
+    stripUndefined({ name: param.name!, title: param.options?.title, description: param.options?.description, required }),
+  );
+  const descriptor: PromptDescriptor = stripUndefined({
+    name,
+    title: options.title,
+    description: options.description,
+    arguments: args.length > 0 ? args : undefined,
+    icons: options.icons,
+    _meta: options._meta,
+  });
+  const call = compileMemberCall<PromptResult>({
+    kind: 'prompt',
+    name,
+    cls,
+    methodName,
+    params: resolved.bound,
+    ctxIndex: resolved.ctxIndex,
+    arity: resolved.arity,
+    argsSchema: resolved.argsSchema,
+    container: env.container,
+    logger: env.logger,
+    shape: (value) => normalizePromptResult(value, name),
+  });
+  return Object.freeze({
+    name,
+    descriptor,
+    target: cls,
+    methodName,
+    usesContext: resolved.ctxIndex !== undefined,
+    get: (a: Record<string, string> | undefined, ctx: Parameters<PromptDefinition['get']>[1]) => call(a ?? {}, ctx),
+    completers: resolved.completers,
+  });
+}
+
+function stripUndefined<T extends object>(value: T): T {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
+}

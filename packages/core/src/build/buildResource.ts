@@ -1,0 +1,116 @@
+import type { ReadResourceResult } from '../content/ResourceContents';
+import type { ContainerLike } from '../container/ContainerLike';
+import type { ToolContext, ToolLogger } from '../context/ToolContext';
+import { compileMemberCall } from '../invoke/compileMemberCall';
+import { normalizeReadResult } from '../invoke/normalizeReadResult';
+import type { Class } from '../metadata/Class';
+import type { FoundMember } from '../metadata/readMemberMetadata';
+import type { ResourceArgs } from '../metadata/ResourceOptions';
+import { compileUriTemplate, isUriTemplate, type UriTemplateMatcher } from '../uri/compileUriTemplate';
+import type { BuildProblem } from './BuildProblem';
+import { buildMemberParams } from './buildMemberParams';
+import type { ResourceDefinition, ResourceDescriptor, ResourceTemplateDefinition, ResourceTemplateDescriptor } from './ResourceDefinition';
+import { defaultToolName } from './toolName';
+
+export interface MemberBuildEnv {
+  readonly container: ContainerLike;
+  readonly logger: ToolLogger;
+  readonly problems: BuildProblem[];
+}
+
+/** Builds one `@Resource` method: a static resource, or a template when its URI has `{expressions}`. */
+export function buildResource(
+  cls: Class,
+  found: FoundMember<ResourceArgs>,
+  env: MemberBuildEnv,
+): { kind: 'resource'; definition: ResourceDefinition } | { kind: 'template'; definition: ResourceTemplateDefinition } | undefined {
+  const { member, params, declaredOn } = found;
+  const { methodName, options, uri } = member;
+  const where = `${cls.name}.${methodName}`;
+  const problem = (what: string, fix: string) => void env.problems.push({ where, what, fix });
+  if (member.isStatic) return problem('is static', 'make it an instance method: resources are read on an instance built by the container.');
+  if (typeof uri !== 'string' || !/^[A-Za-z][A-Za-z0-9+.-]*:/.test(uri)) {
+    return problem(`its URI '${String(uri)}' has no scheme`, "give an absolute URI such as 'file:///notes/today.md' or 'notes://{id}'.");
+  }
+  const name = options.name ?? defaultToolName(methodName);
+  const isTemplate = isUriTemplate(uri);
+  let matcher: UriTemplateMatcher | undefined;
+  if (isTemplate) {
+    try {
+      matcher = compileUriTemplate(uri);
+    } catch (error) {
+      return problem(`its URI template '${uri}' is invalid: ${(error as Error).message}`, 'write an RFC 6570 template such as `users://{id}/profile`.');
+    }
+  }
+  const resolved = buildMemberParams(cls, declaredOn, methodName, params, { ...env, allowArrays: true, noun: 'template variable' });
+  if (!resolved) return undefined;
+  if (!isTemplate && resolved.bound.length > 0) {
+    return problem(`has @Param '${resolved.bound[0].name}', but its URI '${uri}' is not a template`, 'put the variable in the URI (`notes://{id}`), or remove the parameter.');
+  }
+  for (const b of resolved.bound) {
+    if (matcher && !matcher.variables.includes(b.name)) {
+      problem(`has @Param '${b.name}', but its template '${uri}' has no variable of that name`, `use one of: ${matcher.variables.join(', ') || '(none)'}.`);
+    }
+  }
+  if (isTemplate && options.size !== undefined) problem('gives a `size` for a template', 'remove it: a size belongs to one resource, not to a template.');
+
+  const common = { name, title: options.title, description: options.description, mimeType: options.mimeType, annotations: options.annotations, icons: options.icons, _meta: options._meta };
+  const read = compileMemberCall<unknown>({
+    kind: isTemplate ? 'resource template' : 'resource',
+    name,
+    cls,
+    methodName,
+    params: resolved.bound,
+    ctxIndex: resolved.ctxIndex,
+    arity: resolved.arity,
+    argsSchema: resolved.argsSchema,
+    container: env.container,
+    logger: env.logger,
+    shape: (v) => v,
+  });
+  const usesContext = resolved.ctxIndex !== undefined;
+  const mimeType = options.mimeType;
+  const shape = async (uriRead: string, out: Awaited<ReturnType<typeof read>>) => {
+    if (!out.ok) return out;
+    try {
+      return { ok: true as const, value: normalizeReadResult(out.value, uriRead, mimeType) as ReadResourceResult };
+    } catch (error) {
+      env.logger.error(`resource '${name}' returned contents that cannot be served`, error);
+      return { ok: false as const, error: 'internal' as const, message: `The resource '${name}' failed with an internal error. The server log has the details.` };
+    }
+  };
+
+  if (!matcher) {
+    const descriptor: ResourceDescriptor = stripUndefined({ uri, ...common, size: options.size });
+    return { kind: 'resource', definition: Object.freeze({ uri, name, descriptor, target: cls, methodName, usesContext, read: async (ctx: ToolContext | undefined) => shape(uri, await read({}, ctx)) }) };
+  }
+  const descriptor: ResourceTemplateDescriptor = stripUndefined({ uriTemplate: uri, ...common });
+  const m = matcher;
+  return {
+    kind: 'template',
+    definition: Object.freeze({
+      uriTemplate: uri,
+      name,
+      descriptor,
+      target: cls,
+      methodName,
+      usesContext,
+      variables: m.variables,
+      match: (u: string) => m.match(u),
+      // Variables the method does not take are part of the URI only.
+      read: async (u: string, vars: Record<string, string | string[]>, ctx: Parameters<ResourceTemplateDefinition['read']>[2]) =>
+        shape(u, await read(pick(vars, resolved.bound.map((b) => b.name)), ctx)),
+      completers: resolved.completers,
+    }),
+  };
+}
+
+function pick(values: Record<string, unknown>, names: readonly string[]): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const n of names) if (values[n] !== undefined) out[n] = values[n];
+  return out;
+}
+
+function stripUndefined<T extends object>(value: T): T {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
+}

@@ -1,0 +1,54 @@
+import type { PromptArgs } from '../metadata/PromptOptions';
+import { PROMPTS_KEY, RESOURCES_KEY } from '../metadata/keys';
+import type { Class } from '../metadata/Class';
+import { readMemberMetadata } from '../metadata/readMemberMetadata';
+import type { ResourceArgs } from '../metadata/ResourceOptions';
+import { buildPrompt } from './buildPrompt';
+import { buildResource, type MemberBuildEnv } from './buildResource';
+import type { PromptDefinition } from './PromptDefinition';
+import type { ResourceDefinition, ResourceTemplateDefinition } from './ResourceDefinition';
+
+/** Resources, templates and prompts gathered across the app's classes during one build. */
+export interface MemberCollector {
+  readonly resources: ResourceDefinition[];
+  readonly templates: ResourceTemplateDefinition[];
+  readonly prompts: PromptDefinition[];
+  /** Who claimed each URI, template and prompt name, to report duplicates. */
+  readonly owners: Map<string, string>;
+}
+
+export function createMemberCollector(): MemberCollector {
+  return { resources: [], templates: [], prompts: [], owners: new Map() };
+}
+
+/** Whether a class has `@Resource` or `@Prompt` methods (its own or inherited). */
+export function hasMembers(cls: Class): boolean {
+  return readMemberMetadata(cls, RESOURCES_KEY).length > 0 || readMemberMetadata(cls, PROMPTS_KEY).length > 0;
+}
+
+/** Builds the `@Resource` and `@Prompt` methods of one class into the collector; problems go to `env.problems`. */
+export function collectMembers(cls: Class, env: MemberBuildEnv, into: MemberCollector): void {
+  const claim = (key: string, label: string, where: string): boolean => {
+    const previous = into.owners.get(key);
+    if (previous) {
+      env.problems.push({ where, what: `its ${label} is already used by ${previous}`, fix: 'give one of them another one (the `name` option, or a different URI).' });
+      return false;
+    }
+    into.owners.set(key, where);
+    return true;
+  };
+  for (const found of readMemberMetadata<ResourceArgs>(cls, RESOURCES_KEY)) {
+    const built = buildResource(cls, found, env);
+    if (!built) continue;
+    const where = `${cls.name}.${found.member.methodName}`;
+    if (built.kind === 'resource') {
+      if (claim(`uri:${built.definition.uri}`, `URI '${built.definition.uri}'`, where)) into.resources.push(built.definition);
+    } else if (claim(`template:${built.definition.uriTemplate}`, `URI template '${built.definition.uriTemplate}'`, where)) {
+      into.templates.push(built.definition);
+    }
+  }
+  for (const found of readMemberMetadata<PromptArgs>(cls, PROMPTS_KEY)) {
+    const built = buildPrompt(cls, found, env);
+    if (built && claim(`prompt:${built.name}`, `prompt name '${built.name}'`, `${cls.name}.${found.member.methodName}`)) into.prompts.push(built);
+  }
+}

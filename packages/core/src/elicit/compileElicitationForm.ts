@@ -1,0 +1,60 @@
+import type { ElicitationSchema } from '../context/ClientRequests';
+import type { BuildProblem } from '../build/BuildProblem';
+import { BuildError } from '../errors/BuildError';
+import type { Class } from '../metadata/Class';
+import { dtoSchema } from '../schema/dtoSchema';
+import type { JsonSchema } from '../schema/JsonSchema';
+import { createSchemaContext } from '../schema/SchemaContext';
+import { compileDtoValidator } from '../validation/validateDto';
+import type { ValidationOutcome } from '../validation/ValidationIssue';
+
+/** A form to elicit, compiled once: the schema to send and how to read the accepted content. */
+export interface ElicitationForm {
+  readonly requestedSchema: ElicitationSchema;
+  /** Validates accepted content; for a DTO class the value is an instance of it. */
+  parse(content: unknown): Promise<ValidationOutcome<object>>;
+}
+
+const PRIMITIVES = new Set(['string', 'number', 'integer', 'boolean']);
+const STRING_FORMATS = new Set(['email', 'uri', 'date', 'date-time']);
+
+/**
+ * Compiles an elicitation form from a class-validator DTO (flat properties only) or a raw
+ * schema (sent unchanged). Elicitation allows only primitive properties, enums and
+ * multi-select arrays of enums; anything else throws a `BuildError` that names the property.
+ */
+export function compileElicitationForm(form: Class | ElicitationSchema): ElicitationForm {
+  if (typeof form !== 'function') {
+    const problems = check(form, 'the elicitation schema');
+    if (problems.length > 0) throw new BuildError(problems);
+    // The client checks the content against the schema (the SDK validates it too); it passes through.
+    return Object.freeze({ requestedSchema: form, parse: async (content: unknown) => ({ ok: true as const, value: (content ?? {}) as object }) });
+  }
+  const problems: BuildProblem[] = [];
+  const derived = dtoSchema(form, createSchemaContext(form.name, problems), { direction: 'input' });
+  const requestedSchema: ElicitationSchema = { type: 'object', properties: derived.properties ?? {}, ...(derived.required?.length ? { required: derived.required } : {}) };
+  problems.push(...check(requestedSchema, form.name));
+  if (problems.length > 0) throw new BuildError(problems);
+  const validate = compileDtoValidator(form, { coerce: false });
+  return Object.freeze({ requestedSchema, parse: (content: unknown) => validate(content ?? {}) });
+}
+
+function check(schema: JsonSchema, where: string): BuildProblem[] {
+  const problems: BuildProblem[] = [];
+  if (schema.type !== 'object' || typeof schema.properties !== 'object') {
+    return [{ where, what: 'is not an object schema with properties', fix: "give { type: 'object', properties: { ... } }." }];
+  }
+  for (const [name, p] of Object.entries(schema.properties)) {
+    const at = `${where}.${name}`;
+    const fix = 'use a string, number, integer or boolean property, an enum, or an array of enum values (multi-select); elicitation forms are flat.';
+    if (p.type === 'array') {
+      const items = p.items;
+      if (!items || !(items.enum || items.anyOf || items.oneOf)) problems.push({ where: at, what: 'is an array whose items are not enum values', fix });
+    } else if (typeof p.type !== 'string' || !PRIMITIVES.has(p.type)) {
+      problems.push({ where: at, what: `has type ${JSON.stringify(p.type ?? (p.$ref ? 'a $ref' : 'unknown'))}, which an elicitation form cannot ask for`, fix });
+    } else if (p.format !== undefined && !STRING_FORMATS.has(p.format)) {
+      problems.push({ where: at, what: `has format '${p.format}'`, fix: 'use one of the formats elicitation allows: email, uri, date, date-time.' });
+    }
+  }
+  return problems;
+}

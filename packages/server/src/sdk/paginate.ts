@@ -1,0 +1,34 @@
+import { ErrorCodes, ProtocolError } from './ProtocolError';
+
+/** One page of a list, in the `{ <key>: [...], nextCursor? }` shape of MCP list results. */
+export type Page<K extends string, T> = { [key in K]: readonly T[] } & { nextCursor?: string };
+
+/**
+ * Cuts `items` into pages of `pageSize` (all of them when undefined). Cursors are opaque to
+ * clients (an encoded list name and offset); a malformed one, or one from another list,
+ * is refused with -32602.
+ */
+export function paginate<K extends string, T>(key: K, items: readonly T[], cursor: string | undefined, pageSize: number | undefined): Page<K, T> {
+  let offset = 0;
+  if (cursor !== undefined) {
+    const decoded = decodeCursor(cursor);
+    if (!decoded || decoded.list !== key || decoded.offset > items.length) {
+      throw new ProtocolError(ErrorCodes.InvalidParams, `Invalid cursor for ${key}: use the nextCursor of the previous page, or list again without a cursor.`, { cursor });
+    }
+    offset = decoded.offset;
+  }
+  if (pageSize === undefined) return { [key]: offset === 0 ? items : items.slice(offset) } as unknown as Page<K, T>;
+  const end = Math.min(items.length, offset + pageSize);
+  const page = { [key]: items.slice(offset, end) } as unknown as Page<K, T>;
+  if (end < items.length) page.nextCursor = encodeCursor(key, end);
+  return page;
+}
+
+function encodeCursor(list: string, offset: number): string {
+  return Buffer.from(`${list}:${offset}`).toString('base64url');
+}
+
+function decodeCursor(cursor: string): { list: string; offset: number } | undefined {
+  const m = /^([a-zA-Z]+):(\d+)$/.exec(Buffer.from(cursor, 'base64url').toString('utf8'));
+  return m ? { list: m[1], offset: Number(m[2]) } : undefined;
+}

@@ -1,0 +1,36 @@
+import { CompleteRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import type { Catalog } from '../surface/Catalog';
+import type { Connection } from './Connection';
+import { outcomeError } from './outcomeError';
+import { ErrorCodes, ProtocolError } from './ProtocolError';
+
+const EMPTY = Object.freeze({ completion: Object.freeze({ values: Object.freeze([]) }) });
+
+/**
+ * Serves `completion/complete` for prompt arguments and resource-template variables.
+ * An unknown prompt or template is -32602; an argument without a provider completes to nothing.
+ */
+export function registerCompletionHandler(connection: Connection, catalog: Catalog): void {
+  connection.server.setRequestHandler(CompleteRequestSchema, async (request) => {
+    const { ref, argument, context } = request.params;
+    let completers;
+    if (ref.type === 'ref/prompt') {
+      const prompt = catalog.prompt(ref.name);
+      if (!prompt) throw new ProtocolError(ErrorCodes.InvalidParams, `Unknown prompt '${ref.name}'. Call prompts/list to see the available prompts.`);
+      completers = prompt.completers;
+    } else {
+      const template = catalog.template(ref.uri);
+      if (!template) {
+        // A static resource has no variables: nothing to complete.
+        if (catalog.resource(ref.uri)) return EMPTY as never;
+        throw new ProtocolError(ErrorCodes.InvalidParams, `Unknown resource template '${ref.uri}'. Call resources/templates/list to see the available templates.`);
+      }
+      completers = template.completers;
+    }
+    const complete = completers[argument.name];
+    if (!complete) return EMPTY as never;
+    const outcome = await complete(argument.value, { arguments: context?.arguments ?? {} });
+    if (!outcome.ok) throw outcomeError(outcome);
+    return { completion: outcome.value } as never;
+  });
+}

@@ -1,0 +1,153 @@
+import type { PromptDefinition, Registry, ResourceDefinition, ResourceTemplateDefinition, ToolDefinition } from '@toolwright/core';
+import { paginate, type Page } from '../sdk/paginate';
+
+/** The lists an app serves; each can change at runtime and announces it with its own `list_changed`. */
+export type ListKind = 'tools' | 'resources' | 'prompts';
+
+interface Entry<D> {
+  readonly definition: D;
+  enabled: boolean;
+}
+
+/**
+ * What an app serves right now: the built definitions plus the ones added at runtime,
+ * each enabled or disabled. List results are built once per change and cached page by
+ * page, so listing costs a map lookup. One catalog per app, shared by its connections.
+ */
+export class Catalog {
+  private readonly tools = new Map<string, Entry<ToolDefinition>>();
+  private readonly resources = new Map<string, Entry<ResourceDefinition>>();
+  private readonly templates = new Map<string, Entry<ResourceTemplateDefinition>>();
+  private readonly prompts = new Map<string, Entry<PromptDefinition>>();
+  private readonly pages = new Map<string, object>();
+
+  constructor(
+    registry: Registry,
+    private readonly pageSize: number | undefined,
+    private readonly changed: (kind: ListKind) => void,
+  ) {
+    this.addRegistry(registry, false);
+  }
+
+  /** Adds every definition of a registry built from more classes; names and URIs must be new. */
+  addRegistry(registry: Registry, announce = true): void {
+    const clash = [
+      ...registry.tools.filter((t) => this.tools.has(t.name)).map((t) => `tool '${t.name}'`),
+      ...registry.resources.filter((r) => this.resources.has(r.uri)).map((r) => `resource '${r.uri}'`),
+      ...registry.resourceTemplates.filter((t) => this.templates.has(t.uriTemplate)).map((t) => `resource template '${t.uriTemplate}'`),
+      ...registry.prompts.filter((p) => this.prompts.has(p.name)).map((p) => `prompt '${p.name}'`),
+    ];
+    if (clash.length > 0) throw new Error(`Toolwright: cannot add ${clash.join(', ')}: already served. Remove the old one first, or rename the new one.`);
+    for (const t of registry.tools) this.tools.set(t.name, { definition: t, enabled: true });
+    for (const r of registry.resources) this.resources.set(r.uri, { definition: r, enabled: true });
+    for (const t of registry.resourceTemplates) this.templates.set(t.uriTemplate, { definition: t, enabled: true });
+    for (const p of registry.prompts) this.prompts.set(p.name, { definition: p, enabled: true });
+    if (!announce) return;
+    if (registry.tools.length > 0) this.touch('tools');
+    if (registry.resources.length + registry.resourceTemplates.length > 0) this.touch('resources');
+    if (registry.prompts.length > 0) this.touch('prompts');
+  }
+
+  tool(name: string): ToolDefinition | undefined {
+    return enabled(this.tools.get(name));
+  }
+
+  resource(uri: string): ResourceDefinition | undefined {
+    return enabled(this.resources.get(uri));
+  }
+
+  template(uriTemplate: string): ResourceTemplateDefinition | undefined {
+    return enabled(this.templates.get(uriTemplate));
+  }
+
+  /** The first enabled template that produces `uri`, with its variables. */
+  matchTemplate(uri: string): { template: ResourceTemplateDefinition; variables: Record<string, string | string[]> } | undefined {
+    for (const entry of this.templates.values()) {
+      if (!entry.enabled) continue;
+      const variables = entry.definition.match(uri);
+      if (variables) return { template: entry.definition, variables };
+    }
+    return undefined;
+  }
+
+  prompt(name: string): PromptDefinition | undefined {
+    return enabled(this.prompts.get(name));
+  }
+
+  toolsPage(cursor: string | undefined) {
+    return this.page('tools', cursor, () => [...this.tools.values()].filter((e) => e.enabled).map((e) => e.definition.descriptor));
+  }
+
+  resourcesPage(cursor: string | undefined) {
+    return this.page('resources', cursor, () => [...this.resources.values()].filter((e) => e.enabled).map((e) => e.definition.descriptor));
+  }
+
+  templatesPage(cursor: string | undefined) {
+    return this.page('resourceTemplates', cursor, () => [...this.templates.values()].filter((e) => e.enabled).map((e) => e.definition.descriptor));
+  }
+
+  promptsPage(cursor: string | undefined) {
+    return this.page('prompts', cursor, () => [...this.prompts.values()].filter((e) => e.enabled).map((e) => e.definition.descriptor));
+  }
+
+  get hasResources(): boolean {
+    return this.resources.size > 0 || this.templates.size > 0;
+  }
+
+  get hasPrompts(): boolean {
+    return this.prompts.size > 0;
+  }
+
+  /** Whether any template or prompt exists (then `completion/complete` is served). */
+  get hasCompletions(): boolean {
+    return this.templates.size > 0 || this.prompts.size > 0;
+  }
+
+  /**
+   * Enables or disables a tool (by name), a resource (by URI or template), or a prompt (by
+   * name). Returns false when there is none; announces the change only when there is one.
+   */
+  setEnabled(kind: ListKind, key: string, value: boolean): boolean {
+    const entry = this.entry(kind, key);
+    if (!entry) return false;
+    if (entry.enabled !== value) {
+      entry.enabled = value;
+      this.touch(kind);
+    }
+    return true;
+  }
+
+  /** Removes a tool, resource (URI or template) or prompt for good. Returns false when there is none. */
+  remove(kind: ListKind, key: string): boolean {
+    const removed = kind === 'tools' ? this.tools.delete(key) : kind === 'prompts' ? this.prompts.delete(key) : this.resources.delete(key) || this.templates.delete(key);
+    if (removed) this.touch(kind);
+    return removed;
+  }
+
+  private entry(kind: ListKind, key: string): Entry<unknown> | undefined {
+    if (kind === 'tools') return this.tools.get(key);
+    if (kind === 'prompts') return this.prompts.get(key);
+    return this.resources.get(key) ?? this.templates.get(key);
+  }
+
+  private touch(kind: ListKind): void {
+    for (const k of [...this.pages.keys()]) if (k.startsWith(`${kind === 'resources' ? 'resource' : kind}`)) this.pages.delete(k);
+    this.changed(kind);
+  }
+
+  private page<K extends string, T>(key: K, cursor: string | undefined, items: () => T[]): Page<K, T> {
+    const cacheKey = `${key}\u0000${cursor ?? ''}`;
+    let page = this.pages.get(cacheKey) as Page<K, T> | undefined;
+    if (!page) {
+      const all = (this.pages.get(key) as T[] | undefined) ?? items();
+      this.pages.set(key, all);
+      page = Object.freeze(paginate(key, all, cursor, this.pageSize));
+      this.pages.set(cacheKey, page);
+    }
+    return page;
+  }
+}
+
+function enabled<D>(entry: Entry<D> | undefined): D | undefined {
+  return entry?.enabled ? entry.definition : undefined;
+}

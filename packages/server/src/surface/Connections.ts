@@ -1,0 +1,81 @@
+import type { LogLevel } from '@toolwright/core';
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { Connection } from '../sdk/Connection';
+import type { ListKind } from './Catalog';
+
+const LIST_CHANGED = {
+  tools: 'notifications/tools/list_changed',
+  resources: 'notifications/resources/list_changed',
+  prompts: 'notifications/prompts/list_changed',
+} as const;
+
+/**
+ * The app's live connections, for what goes to all of them (`list_changed`, debounced)
+ * or to some (`resources/updated` to subscribers only). Connections leave when their
+ * server closes, or when a send finds them closed.
+ */
+export class Connections {
+  private readonly live = new Set<Connection>();
+  private readonly pending = new Set<ListKind>();
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly defaultLogLevel: LogLevel,
+    private readonly debounceMs: number,
+  ) {}
+
+  get size(): number {
+    return this.live.size;
+  }
+
+  /** Tracks a new server's connection state until the server closes. */
+  open(server: Server): Connection {
+    const connection: Connection = { server, logLevel: this.defaultLogLevel, subscriptions: new Set() };
+    this.live.add(connection);
+    const previous = server.onclose;
+    server.onclose = () => {
+      this.live.delete(connection);
+      previous?.();
+    };
+    return connection;
+  }
+
+  /**
+   * Announces that a list changed. Changes within `debounceMs` coalesce into one
+   * notification per list, sent to every live connection.
+   */
+  listChanged(kind: ListKind): void {
+    this.pending.add(kind);
+    this.timer ??= setTimeout(() => this.flush(), this.debounceMs);
+    this.timer.unref?.();
+  }
+
+  /** Sends `notifications/resources/updated` to the connections subscribed to `uri`; returns how many. */
+  resourceUpdated(uri: string): number {
+    let sent = 0;
+    for (const c of this.live) {
+      if (!c.subscriptions.has(uri)) continue;
+      sent++;
+      this.send(c, () => c.server.sendResourceUpdated({ uri }));
+    }
+    return sent;
+  }
+
+  private flush(): void {
+    this.timer = undefined;
+    const kinds = [...this.pending];
+    this.pending.clear();
+    for (const c of this.live) {
+      for (const kind of kinds) this.send(c, () => c.server.notification({ method: LIST_CHANGED[kind] }));
+    }
+  }
+
+  private send(c: Connection, send: () => Promise<void>): void {
+    // A connection without a transport (closed, or a stateless request already answered) has left.
+    if (!c.server.transport) {
+      this.live.delete(c);
+      return;
+    }
+    send().catch(() => this.live.delete(c));
+  }
+}

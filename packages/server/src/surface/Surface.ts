@@ -1,0 +1,67 @@
+import { buildRegistry, stderrLogger, type BuildOptions, type LogLevel, type ToolLogger } from '@toolwright/core';
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { ServerCapabilities } from '@modelcontextprotocol/sdk/types.js';
+import type { Registry } from '@toolwright/core';
+import type { Connection } from '../sdk/Connection';
+import type { InvokeEnv } from '../sdk/invokeTool';
+import { registerCompletionHandler } from '../sdk/registerCompletionHandler';
+import { registerLoggingHandler } from '../sdk/registerLoggingHandler';
+import { registerPromptHandlers } from '../sdk/registerPromptHandlers';
+import { registerResourceHandlers } from '../sdk/registerResourceHandlers';
+import { Catalog, type ListKind } from './Catalog';
+import { Connections } from './Connections';
+
+export interface SurfaceOptions {
+  /** Items per page of every list; undefined serves each list in one page. */
+  readonly pageSize?: number;
+  /** The log level of a connection until its client sends `logging/setLevel`. */
+  readonly logLevel?: LogLevel;
+  /** Changes within this many milliseconds make one `list_changed` notification. */
+  readonly listChangedDebounceMs?: number;
+  readonly toolTimeoutMs?: number;
+  readonly logger?: ToolLogger;
+}
+
+/**
+ * Everything an app serves besides the tool handlers themselves: the catalog of tools,
+ * resources and prompts (changeable at runtime), the live connections, the state the call
+ * contexts share, and the handlers for resources, prompts, completions and logging.
+ */
+export class Surface {
+  readonly catalog: Catalog;
+  readonly connections: Connections;
+  readonly env: InvokeEnv;
+
+  constructor(registry: Registry, options: SurfaceOptions = {}) {
+    if (options.pageSize !== undefined && !(Number.isInteger(options.pageSize) && options.pageSize > 0)) {
+      throw new Error(`Toolwright: pageSize must be a positive integer, got ${options.pageSize}.`);
+    }
+    this.connections = new Connections(options.logLevel ?? 'info', options.listChangedDebounceMs ?? 10);
+    this.catalog = new Catalog(registry, options.pageSize, (kind: ListKind) => this.connections.listChanged(kind));
+    this.env = { forms: new WeakMap(), logger: options.logger ?? stderrLogger('context'), toolTimeoutMs: options.toolTimeoutMs };
+  }
+
+  /** The capabilities a new connection declares: what the catalog serves now. */
+  capabilities(): ServerCapabilities {
+    const caps: ServerCapabilities = { tools: { listChanged: true }, logging: {} };
+    if (this.catalog.hasResources) caps.resources = { subscribe: true, listChanged: true };
+    if (this.catalog.hasPrompts) caps.prompts = { listChanged: true };
+    if (this.catalog.hasCompletions) caps.completions = {};
+    return caps;
+  }
+
+  /** Tracks a new server and installs the non-tool handlers its capabilities allow. */
+  attach(server: Server, capabilities: ServerCapabilities): Connection {
+    const connection = this.connections.open(server);
+    registerLoggingHandler(connection);
+    if (capabilities.resources) registerResourceHandlers(connection, this.catalog, this.env);
+    if (capabilities.prompts) registerPromptHandlers(connection, this.catalog, this.env);
+    if (capabilities.completions) registerCompletionHandler(connection, this.catalog);
+    return connection;
+  }
+
+  /** Builds more classes with the app's build options and serves them from now on. */
+  add(options: BuildOptions): void {
+    this.catalog.addRegistry(buildRegistry(options));
+  }
+}
