@@ -10,6 +10,7 @@ module.exports = {
     '^@toolwright/core$': '<rootDir>/packages/core/src/index.ts',
     '^@toolwright/server$': '<rootDir>/packages/server/src/index.ts',
     '^@toolwright/server/(.*)$': '<rootDir>/packages/server/src/$1/index.ts',
+    '^@toolwright/cli$': '<rootDir>/packages/cli/src/index.ts',
   },
   testTimeout: 30000,
 };

@@ -2,12 +2,12 @@ import { createApp, type App } from '@toolwright/server';
 import { NotesTools } from './notes.tools';
 import { WeatherTools } from './weather.tools';
 
-/** The weather app: built once, served over stdio or HTTP by server.ts, or in memory by tests. */
+/** The app: built once, served over stdio or HTTP by server.ts, or in memory by tests. */
 export function createWeatherApp(): Promise<App> {
   return createApp({
     name: 'weather',
     version: '1.0.0',
-    title: 'Weather (Toolwright example)',
+    title: 'Weather',
     instructions: 'Call get_weather once per city. Use calculate for arithmetic instead of computing in your head.',
     tools: [WeatherTools, NotesTools],
   });

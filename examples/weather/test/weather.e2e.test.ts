@@ -7,7 +7,8 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { createTestClient } from '@toolwright/server/testing';
 import { createWeatherApp } from '../src/app';
 
-const text = (result: { content: unknown }) => (result.content as { text: string }[])[0].text;
+type CallResult = Awaited<ReturnType<Client['callTool']>>;
+const text = (result: CallResult) => (result.content as { text: string }[])[0].text;
 
 /** The same assertions for every way of reaching the server. */
 function weatherSuite(connect: () => Promise<Client>): void {
@@ -98,11 +99,11 @@ function weatherSuite(connect: () => Promise<Client>): void {
   });
 }
 
-describe('weather example, in memory', () => {
+describe('weather, in memory', () => {
   weatherSuite(async () => createTestClient(await createWeatherApp()));
 });
 
-describe('weather example, over stdio (node dist/server.js)', () => {
+describe('weather, over stdio (node dist/server.js)', () => {
   weatherSuite(async () => {
     const client = new Client({ name: 'weather-e2e', version: '1.0.0' });
     await client.connect(new StdioClientTransport({ command: process.execPath, args: [join(__dirname, '..', 'dist', 'server.js')], stderr: 'pipe' }));
@@ -110,7 +111,7 @@ describe('weather example, over stdio (node dist/server.js)', () => {
   });
 });
 
-describe('weather demo (the README quick start)', () => {
+describe('weather demo (npm run demo)', () => {
   it('prints the tools and the calls, valid and invalid', async () => {
     const { stdout } = await promisify(execFile)(process.execPath, [join(__dirname, '..', 'dist', 'demo.js')]);
     expect(stdout).toContain('tools/list -> 4 tools');

@@ -1,0 +1,25 @@
+import type { Io } from './Io';
+
+export interface OptionSpec {
+  readonly type: 'string' | 'boolean';
+  readonly short?: string;
+  readonly multiple?: boolean;
+}
+
+export interface ParsedArgs {
+  readonly values: Readonly<Record<string, string | boolean | string[] | undefined>>;
+  readonly positionals: readonly string[];
+  /** Everything after `--`, untouched (arguments for the server). */
+  readonly rest: readonly string[];
+}
+
+/** One `toolwright` command. */
+export interface Command {
+  readonly name: string;
+  /** One line, for the command list. */
+  readonly summary: string;
+  /** The full `--help` text. */
+  readonly help: string;
+  readonly options: Readonly<Record<string, OptionSpec>>;
+  run(args: ParsedArgs, io: Io): Promise<number>;
+}

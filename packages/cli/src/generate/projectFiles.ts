@@ -1,0 +1,110 @@
+import type { ProjectOptions } from './ProjectOptions';
+import { TEMPLATES } from './templates';
+import { DEPENDENCY_VERSIONS, DEV_DEPENDENCY_VERSIONS, type ToolwrightPackage } from './versions';
+
+/** The port and endpoint `npm start` uses for HTTP, and the README's URL. */
+export const HTTP_PORT = 3000;
+export const HTTP_URL = `http://127.0.0.1:${HTTP_PORT}/mcp`;
+
+const json = (value: unknown): string => `${JSON.stringify(value, null, 2)}\n`;
+
+export function packageJson(options: ProjectOptions): string {
+  const http = options.transport === 'http';
+  const listenFlags = http ? ` --http --port ${HTTP_PORT}` : '';
+  const scripts: Record<string, string> = {
+    build: 'tsc -b',
+    start: `node dist/server.js${listenFlags}`,
+    dev: `toolwright dev${http ? ` --${listenFlags}` : ''}`,
+    test: 'npm run build && jest',
+    inspect: 'toolwright inspect --lint',
+  };
+  if (options.template === 'weather') scripts.demo = 'node dist/demo.js';
+  const toolwright = (name: ToolwrightPackage) => options.localPackages?.[name] ?? options.toolwrightVersion;
+  return json({
+    name: options.packageName,
+    version: '0.1.0',
+    private: true,
+    description: TEMPLATES[options.template].summary,
+    type: 'commonjs',
+    main: 'dist/server.js',
+    scripts,
+    engines: { node: '>=20' },
+    dependencies: sortKeys({ '@toolwright/core': toolwright('@toolwright/core'), '@toolwright/server': toolwright('@toolwright/server'), ...DEPENDENCY_VERSIONS }),
+    devDependencies: sortKeys({ '@toolwright/cli': toolwright('@toolwright/cli'), ...DEV_DEPENDENCY_VERSIONS }),
+  });
+}
+
+/**
+ * The build config. Standalone: every option spelled out, decorators on. In the monorepo: the
+ * repo's base config (same options) plus references, so `tsc -b` at the root orders the build.
+ */
+export function tsconfig(options: ProjectOptions): string {
+  if (options.workspaceRoot !== undefined) {
+    const root = options.workspaceRoot;
+    return json({
+      extends: `${root}/tsconfig.base.json`,
+      compilerOptions: { rootDir: 'src', outDir: 'dist', tsBuildInfoFile: 'dist/.tsbuildinfo' },
+      include: ['src'],
+      references: [{ path: `${root}/packages/core` }, { path: `${root}/packages/server` }],
+    });
+  }
+  return json({
+    compilerOptions: {
+      target: 'ES2022',
+      lib: ['ES2022'],
+      module: 'node16',
+      moduleResolution: 'node16',
+      rootDir: 'src',
+      outDir: 'dist',
+      strict: true,
+      // Toolwright reads legacy decorators and the `design:*` metadata tsc emits for them.
+      experimentalDecorators: true,
+      emitDecoratorMetadata: true,
+      esModuleInterop: true,
+      skipLibCheck: true,
+      sourceMap: true,
+      forceConsistentCasingInFileNames: true,
+      types: ['node'],
+    },
+    include: ['src'],
+  });
+}
+
+/** The tests' config: the build's options, plus jest's types and the test folder. */
+export function testTsconfig(options: ProjectOptions): string {
+  const inWorkspace = options.workspaceRoot !== undefined;
+  return json({
+    extends: '../tsconfig.json',
+    compilerOptions: {
+      ...(inWorkspace && { composite: false, declaration: false, declarationMap: false }),
+      rootDir: '..',
+      noEmit: true,
+      types: ['node', 'jest'],
+    },
+    include: ['.', '../src'],
+  });
+}
+
+export function jestConfig(): string {
+  return `/**
+ * Jest through ts-jest: tests are compiled by tsc, like the build, so decorator metadata
+ * is emitted in tests too (esbuild-based runners drop it).
+ * @type {import('jest').Config}
+ */
+module.exports = {
+  testEnvironment: 'node',
+  roots: ['<rootDir>/test'],
+  setupFiles: ['reflect-metadata'],
+  transform: { '^.+\\\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/test/tsconfig.json' }] },
+  testTimeout: 30000,
+};
+`;
+}
+
+export function gitignore(): string {
+  return ['node_modules/', 'dist/', '*.tsbuildinfo', 'coverage/', ''].join('\n');
+}
+
+function sortKeys(record: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(record).sort(([a], [b]) => a.localeCompare(b)));
+}

@@ -1,0 +1,57 @@
+import { CLIENTS, CLIENT_NAMES, clientConfig, type ServerLaunch } from '../config/clientConfig';
+import { HTTP_PORT, HTTP_URL } from './projectFiles';
+import type { ProjectOptions } from './ProjectOptions';
+import { projectNames } from './projectNames';
+import { TEMPLATES } from './templates';
+
+/** The generated project's README: run it, test it, connect a client, find your way around. */
+export function readme(options: ProjectOptions): string {
+  const names = projectNames(options.packageName);
+  const template = TEMPLATES[options.template];
+  const http = options.transport === 'http';
+  const stdioLaunch = (path: string): ServerLaunch => ({ kind: 'stdio', command: 'node', args: [path] });
+  const launchFor = (client: (typeof CLIENT_NAMES)[number]): ServerLaunch =>
+    http ? { kind: 'http', url: HTTP_URL } : stdioLaunch(client === 'vscode' ? '${workspaceFolder}/dist/server.js' : `/absolute/path/to/${names.serverName}/dist/server.js`);
+  const fence = (lang: string, body: string) => `\`\`\`${lang}\n${body.trimEnd()}\n\`\`\``;
+  const callArgs = JSON.stringify(template.exampleCall.args);
+
+  const sections = [
+    `# ${names.title}\n\n${template.summary} An MCP server built with [Toolwright](https://github.com/toolwright/toolwright).`,
+    `## Run it\n\n${fence(
+      'sh',
+      [
+        'npm install',
+        'npm run build',
+        'npm test',
+        http ? `npm start          # Streamable HTTP on ${HTTP_URL}` : 'npm start          # serves MCP over stdio: start it from a client, below',
+      ].join('\n'),
+    )}\n\n\`npm run dev\` rebuilds and restarts the server when a file in \`src/\` changes (tsc in watch mode; logs go to stderr).${
+      http ? '' : `\n\`node dist/server.js --http --port ${HTTP_PORT}\` serves the same tools over Streamable HTTP.`
+    }`,
+    `## Try a tool\n\n${fence(
+      'sh',
+      [
+        `npx toolwright inspect                 # tools, resources and prompts as a client sees them`,
+        `npx toolwright call dist/server.js ${template.exampleCall.tool} --args '${callArgs}'`,
+      ].join('\n'),
+    )}\n\n\`npm run inspect\` also lints the tool descriptions and schemas for LLM-readiness.`,
+    `## Connect a client\n\n${
+      http ? `Start the server first (\`npm start\`). ` : ''
+    }\`npx toolwright config claude|cursor|vscode\` prints these snippets with this project's real paths.\n\n${CLIENT_NAMES.map(
+      (client) => `### ${CLIENTS[client].label}\n\nIn ${CLIENTS[client].file}:\n\n${fence('json', JSON.stringify(clientConfig(client, names.serverName, launchFor(client)), null, 2))}`,
+    ).join('\n\n')}`,
+    `## What's inside\n\n${[
+      '`src/server.ts`: the entry point; serves stdio, or Streamable HTTP with `--http`.',
+      '`src/app.ts`: builds the app from the tool classes.',
+      ...template.contents,
+      '`test/`: end-to-end tests through a real MCP client (`@toolwright/server/testing`), no mocks.',
+    ]
+      .map((line) => `- ${line}`)
+      .join('\n')}`,
+    `## Guard the contract\n\nClients depend on your tool names and schemas. Snapshot them, and let CI fail on a breaking change:\n\n${fence(
+      'sh',
+      ['npx toolwright schema snapshot --out contract.json   # commit this file', 'npx toolwright schema diff contract.json             # exit code 1 on a breaking change'].join('\n'),
+    )}`,
+  ];
+  return `${sections.join('\n\n')}\n`;
+}

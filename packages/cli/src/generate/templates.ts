@@ -1,0 +1,72 @@
+/** The project templates `toolwright new` knows, in the order `--help` lists them. */
+export const TEMPLATE_NAMES = ['minimal', 'weather', 'http', 'full'] as const;
+export type TemplateName = (typeof TEMPLATE_NAMES)[number];
+
+export const TRANSPORTS = ['stdio', 'http'] as const;
+export type Transport = (typeof TRANSPORTS)[number];
+
+export interface TemplateInfo {
+  readonly name: TemplateName;
+  /** One line for `--help`, the prompt and package.json's description. */
+  readonly summary: string;
+  /** The transport `npm start` uses when `--transport` is not given. */
+  readonly transport: Transport;
+  /** What the README says is inside, one bullet per line. */
+  readonly contents: readonly string[];
+  /** A call the README shows with `toolwright call`, and the acceptance test makes. */
+  readonly exampleCall: { readonly tool: string; readonly args: Readonly<Record<string, unknown>> };
+}
+
+export const TEMPLATES: Readonly<Record<TemplateName, TemplateInfo>> = {
+  minimal: {
+    name: 'minimal',
+    summary: 'One tool and an injected service: the smallest complete server.',
+    transport: 'stdio',
+    contents: [
+      '`src/greeting.tools.ts`: the `greet` tool, with a parameter schema from `@Param`.',
+      '`src/greeting.service.ts`: the logic, injected into the tool class by typedi.',
+    ],
+    exampleCall: { tool: 'greet', args: { name: 'Ada' } },
+  },
+  weather: {
+    name: 'weather',
+    summary: "The walkthrough's weather server: get_weather, calculate, get_time and a nested-input search.",
+    transport: 'stdio',
+    contents: [
+      '`src/weather.tools.ts`: `get_weather` (structured output), `calculate` (an enum), `get_time` (the call context).',
+      '`src/weather.service.ts`: a stand-in weather API, injected by typedi.',
+      '`src/notes.tools.ts` and `src/notes.dto.ts`: `search_notes`, whose nested input is a class-validator DTO.',
+      '`src/demo.ts`: a client session over stdio (`npm run demo`).',
+    ],
+    exampleCall: { tool: 'get_weather', args: { location: 'Tokyo' } },
+  },
+  http: {
+    name: 'http',
+    summary: 'A Streamable HTTP server: tools behind bearer-token auth, with a health check.',
+    transport: 'http',
+    contents: [
+      '`src/tasks.tools.ts`: tools that read and change a task list, with the caller from the call context.',
+      '`src/tasks.service.ts`: the task store, injected by typedi.',
+    ],
+    exampleCall: { tool: 'add_task', args: { title: 'Write the docs' } },
+  },
+  full: {
+    name: 'full',
+    summary: 'Tools, dependency injection and the call context together, in several classes.',
+    transport: 'stdio',
+    contents: [
+      '`src/library.tools.ts`: tools that search and lend books, with DTO input and structured output.',
+      '`src/library.service.ts` and `src/clock.service.ts`: services injected by typedi.',
+      '`src/library.dto.ts`: input and output DTOs validated by class-validator.',
+    ],
+    exampleCall: { tool: 'search_books', args: { query: 'dune' } },
+  },
+};
+
+export function isTemplateName(value: string): value is TemplateName {
+  return (TEMPLATE_NAMES as readonly string[]).includes(value);
+}
+
+export function isTransport(value: string): value is Transport {
+  return (TRANSPORTS as readonly string[]).includes(value);
+}

@@ -1,0 +1,24 @@
+/**
+ * The exact versions a generated project pins. The Toolwright packages move together (lerna
+ * fixed mode) at this CLI's version; the rest are the versions this repo is built and tested
+ * with (a test compares them with the workspace's installed packages, so they cannot drift).
+ */
+export const DEPENDENCY_VERSIONS = {
+  '@modelcontextprotocol/sdk': '1.32.2',
+  'class-transformer': '0.5.1',
+  'class-validator': '0.15.1',
+  'reflect-metadata': '0.2.2',
+  typedi: '0.10.0',
+} as const;
+
+export const DEV_DEPENDENCY_VERSIONS = {
+  '@types/jest': '30.0.0',
+  '@types/node': '20.19.43',
+  jest: '30.5.2',
+  'ts-jest': '29.4.15',
+  typescript: '5.9.3',
+} as const;
+
+/** The Toolwright packages a project depends on (`@toolwright/cli` as a dev dependency). */
+export const TOOLWRIGHT_PACKAGES = ['@toolwright/core', '@toolwright/server', '@toolwright/cli'] as const;
+export type ToolwrightPackage = (typeof TOOLWRIGHT_PACKAGES)[number];

@@ -1,0 +1,18 @@
+/**
+ * @toolwright/cli — the `toolwright` command, and the pieces it is made of for programmatic use
+ * (generate projects, diff contracts).
+ */
+export { runCli } from './runCli';
+export { ExitCode } from './cli/ExitCode';
+export type { Io } from './cli/Io';
+export { processIo } from './cli/Io';
+
+export { generateProject } from './generate/generateProject';
+export type { GeneratedFile, ProjectOptions } from './generate/ProjectOptions';
+export { TEMPLATE_NAMES, TEMPLATES, TRANSPORTS } from './generate/templates';
+export type { TemplateName, TemplateInfo, Transport } from './generate/templates';
+export { validateProjectName } from './generate/validateProjectName';
+export { DEPENDENCY_VERSIONS, DEV_DEPENDENCY_VERSIONS, TOOLWRIGHT_PACKAGES } from './generate/versions';
+
+export { clientConfig, CLIENT_NAMES, CLIENTS } from './config/clientConfig';
+export type { ClientName, ServerLaunch } from './config/clientConfig';

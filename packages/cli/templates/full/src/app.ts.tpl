@@ -1,0 +1,13 @@
+import { createApp, type App } from '@toolwright/server';
+import { LibraryTools } from './library.tools';
+
+/** The app: built once, served over stdio or HTTP by server.ts, or in memory by tests. */
+export function {{appFactory}}(): Promise<App> {
+  return createApp({
+    name: '{{serverName}}',
+    version: '0.1.0',
+    title: '{{title}}',
+    instructions: 'A lending library. Search before lending; lend by book id.',
+    tools: [LibraryTools],
+  });
+}

@@ -1,0 +1,9 @@
+import { Service } from 'typedi';
+
+/** The time, behind a service so tests can replace it (`Container.set(ClockService, fake)`). */
+@Service()
+export class ClockService {
+  now(): Date {
+    return new Date();
+  }
+}

@@ -1,0 +1,46 @@
+import 'reflect-metadata';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { createTestClient } from '@toolwright/server/testing';
+import { Container } from 'typedi';
+import { {{appFactory}} } from '../src/app';
+import { ClockService } from '../src/clock.service';
+
+type CallResult = Awaited<ReturnType<Client['callTool']>>;
+const text = (result: CallResult) => (result.content as { text: string }[])[0].text;
+
+describe('{{serverName}} through a real MCP client (in memory)', () => {
+  let client: Client;
+  beforeAll(async () => {
+    // Replace a service: the tools get this clock instead of the real one.
+    Container.set(ClockService, { now: () => new Date('2030-01-01T12:00:00Z') });
+    client = await createTestClient(await {{appFactory}}());
+  });
+  afterAll(() => client.close());
+
+  it('lists the tools with their input and output schemas', async () => {
+    const { tools } = await client.listTools();
+    expect(tools.map((t) => t.name)).toEqual(['search_books', 'lend_book']);
+    expect(tools[0].inputSchema).toMatchObject({
+      required: ['query'],
+      properties: { genre: { type: 'string', enum: ['fiction', 'science', 'history'] }, limit: { type: 'integer', minimum: 1, maximum: 20, default: 5 } },
+    });
+    expect(tools[1].outputSchema).toMatchObject({ required: ['bookId', 'title', 'dueDate', 'renewed'] });
+  });
+
+  it('searches with a DTO input', async () => {
+    const found = JSON.parse(text(await client.callTool({ name: 'search_books', arguments: { query: 'dune', genre: 'fiction' } })));
+    expect(found.map((b: { title: string }) => b.title)).toEqual(['Dune', 'Children of Dune']);
+  });
+
+  it('lends a book with structured output, using the injected clock', async () => {
+    const result = await client.callTool({ name: 'lend_book', arguments: { bookId: 1 } });
+    expect(result.structuredContent).toEqual({ bookId: 1, title: 'Dune', dueDate: '2030-01-22', renewed: false });
+  });
+
+  it('answers a book on loan and bad arguments with tool errors', async () => {
+    expect(text(await client.callTool({ name: 'lend_book', arguments: { bookId: 3 } }))).toBe("'The Guns of August' is on loan. Suggest another book, or try again later.");
+    const bad = await client.callTool({ name: 'search_books', arguments: { query: '', genre: 'poetry' } });
+    expect(bad.isError).toBe(true);
+    expect(text(bad)).toContain('- genre:');
+  });
+});

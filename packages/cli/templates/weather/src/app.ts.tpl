@@ -1,0 +1,14 @@
+import { createApp, type App } from '@toolwright/server';
+import { NotesTools } from './notes.tools';
+import { WeatherTools } from './weather.tools';
+
+/** The app: built once, served over stdio or HTTP by server.ts, or in memory by tests. */
+export function {{appFactory}}(): Promise<App> {
+  return createApp({
+    name: '{{serverName}}',
+    version: '1.0.0',
+    title: '{{title}}',
+    instructions: 'Call get_weather once per city. Use calculate for arithmetic instead of computing in your head.',
+    tools: [WeatherTools, NotesTools],
+  });
+}

@@ -1,0 +1,100 @@
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DEPENDENCY_VERSIONS, DEV_DEPENDENCY_VERSIONS, generateProject, runCli, TEMPLATE_NAMES } from '@toolwright/cli';
+import { memoryIo } from './helpers/memoryIo';
+
+const REPO = join(__dirname, '..', '..', '..');
+
+describe('toolwright new', () => {
+  let tmp: string;
+  beforeEach(() => {
+    tmp = mkdtempSync(join(tmpdir(), 'toolwright-new-'));
+  });
+  afterEach(() => rmSync(tmp, { recursive: true, force: true }));
+
+  it('writes a complete project: pinned dependencies, decorator options, a tool, a service, a test, a README, .gitignore', async () => {
+    const io = memoryIo(tmp);
+    expect(await runCli(['new', 'my-server'], io)).toBe(0);
+    const dir = join(tmp, 'my-server');
+    const files = readdirSync(dir, { recursive: true, encoding: 'utf8' }).sort();
+    expect(files).toEqual(
+      expect.arrayContaining(['.gitignore', 'README.md', 'jest.config.js', 'package.json', 'tsconfig.json', 'src/app.ts', 'src/server.ts', 'src/greeting.tools.ts', 'src/greeting.service.ts', 'test/app.e2e.test.ts', 'test/tsconfig.json']),
+    );
+    const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
+    expect(pkg.name).toBe('my-server');
+    for (const version of Object.values({ ...pkg.dependencies, ...pkg.devDependencies })) expect(version).toMatch(/^\d+\.\d+\.\d+$/);
+    expect(pkg.scripts).toMatchObject({ build: 'tsc -b', start: 'node dist/server.js', test: 'npm run build && jest' });
+    const tsconfig = JSON.parse(readFileSync(join(dir, 'tsconfig.json'), 'utf8'));
+    expect(tsconfig.compilerOptions).toMatchObject({ experimentalDecorators: true, emitDecoratorMetadata: true, strict: true });
+    expect(readFileSync(join(dir, 'src/app.ts'), 'utf8')).toContain("export function createMyServerApp(): Promise<App> {");
+    expect(readFileSync(join(dir, 'src/greeting.tools.ts'), 'utf8')).toContain('constructor(private readonly greetings: GreetingService)');
+    const readme = readFileSync(join(dir, 'README.md'), 'utf8');
+    for (const client of ['### Claude Desktop', '### VS Code', '### Cursor', '"mcpServers"', '"servers"']) expect(readme).toContain(client);
+    expect(io.output()).toContain('Created my-server from the minimal template in my-server');
+  });
+
+  it('configures an HTTP transport: npm start serves HTTP, clients get a URL', async () => {
+    expect(await runCli(['new', 'web', '--transport', 'http', '--name', '@acme/web'], memoryIo(tmp))).toBe(0);
+    const pkg = JSON.parse(readFileSync(join(tmp, 'web', 'package.json'), 'utf8'));
+    expect(pkg.name).toBe('@acme/web');
+    expect(pkg.scripts.start).toBe('node dist/server.js --http --port 3000');
+    expect(pkg.scripts.dev).toBe('toolwright dev -- --http --port 3000');
+    const readme = readFileSync(join(tmp, 'web', 'README.md'), 'utf8');
+    expect(readme).toContain('"url": "http://127.0.0.1:3000/mcp"');
+    expect(readme).toContain('"web": {');
+  });
+
+  it('refuses a non-empty folder without --force, and changes nothing in it', async () => {
+    const dir = join(tmp, 'taken');
+    rmSync(dir, { recursive: true, force: true });
+    require('node:fs').mkdirSync(dir);
+    writeFileSync(join(dir, 'notes.txt'), 'mine');
+    const io = memoryIo(tmp);
+    expect(await runCli(['new', 'taken'], io)).toBe(2);
+    expect(io.errors()).toContain('is not empty (notes.txt). Choose another folder, or pass --force');
+    expect(readdirSync(dir)).toEqual(['notes.txt']);
+
+    expect(await runCli(['new', 'taken', '--force'], memoryIo(tmp))).toBe(0);
+    expect(readFileSync(join(dir, 'notes.txt'), 'utf8')).toBe('mine');
+    expect(existsSync(join(dir, 'src', 'server.ts'))).toBe(true);
+  });
+
+  it.each([
+    [['new', 'x', '--template', 'huge'], "Unknown --template 'huge'. Use one of: minimal, weather, http, full."],
+    [['new', 'x', '--transport', 'sse'], "Unknown --transport 'sse'. Use one of: stdio, http."],
+    [['new', 'x', '--name', 'My Server'], "Invalid --name 'My Server': npm package names are lowercase: try 'my server'."],
+    [['new', 'x', '--name', 'my server'], "Invalid --name 'my server': use lowercase letters, digits"],
+    [['new', 'Bad Folder'], "The folder name 'Bad Folder' is not a valid package name"],
+    [['new'], "Missing <dir>: where to create the project, e.g. 'toolwright new my-server'."],
+    [['new', 'x', '--colour'], "Unknown option '--colour'. See 'toolwright new --help'."],
+  ])('rejects %j with exit code 2 and writes nothing', async (argv, message) => {
+    const io = memoryIo(tmp);
+    expect(await runCli(argv, io)).toBe(2);
+    expect(io.errors()).toContain(message);
+    expect(readdirSync(tmp)).toEqual([]);
+  });
+
+  it('prints help for every form of asking', async () => {
+    for (const argv of [['new', '--help'], ['new', '-h'], ['help', 'new']]) {
+      const io = memoryIo(tmp);
+      expect(await runCli(argv, io)).toBe(0);
+      expect(io.output()).toContain('Usage: toolwright new <dir> [options]');
+    }
+  });
+
+  it.each(TEMPLATE_NAMES)('renders every placeholder of the %s template', (template) => {
+    for (const transport of ['stdio', 'http'] as const) {
+      const files = generateProject({ template, transport, packageName: '@scope/3d-printer', toolwrightVersion: '9.9.9' });
+      for (const file of files) expect(`${file.path}: ${file.content}`).not.toMatch(/\{\{\w+\}\}/);
+      expect(files.find((f) => f.path === 'src/app.ts')?.content).toContain('create_3dPrinterApp');
+    }
+  });
+
+  it('pins the versions this repo is built and tested with', () => {
+    const installed = (name: string) => JSON.parse(readFileSync(join(REPO, 'node_modules', name, 'package.json'), 'utf8')).version;
+    for (const [name, version] of Object.entries({ ...DEPENDENCY_VERSIONS, ...DEV_DEPENDENCY_VERSIONS })) {
+      expect(`${name}@${version}`).toBe(`${name}@${installed(name)}`);
+    }
+  });
+});
