@@ -1,0 +1,1 @@
+export { AccountTools } from '../errors/tool-errors';

@@ -1,0 +1,16 @@
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { createApp, type App } from '@toolwright/server';
+import { createTestClient } from '@toolwright/server/testing';
+import type { Class } from '@toolwright/core';
+
+/** An app of `tools` and a connected test client; `close()` ends the session. */
+export async function connect(tools: Class[], options: Partial<Parameters<typeof createApp>[0]> = {}): Promise<{ app: App; client: Client; close: () => Promise<void> }> {
+  const app = await createApp({ name: 'docs', version: '0.0.0', ...options, tools });
+  const client = await createTestClient(app);
+  return { app, client, close: () => client.close() };
+}
+
+/** The text of a tool result's first content block. */
+export function textOf(result: unknown): string | undefined {
+  return ((result as { content: { text?: string }[] }).content[0] as { text?: string } | undefined)?.text;
+}

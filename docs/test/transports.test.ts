@@ -1,0 +1,45 @@
+import { PassThrough } from 'node:stream';
+import { createApp } from '@toolwright/server';
+import { NoteTools } from '../snippets/transports/note.tools';
+import { serveOver } from '../snippets/transports/streams';
+
+describe('transports page', () => {
+  it('serves newline-delimited JSON-RPC over a pair of streams', async () => {
+    const app = await createApp({ name: 'notes', version: '1.0.0', tools: [NoteTools] });
+    const input = new PassThrough();
+    const output = new PassThrough();
+    const lines: Record<string, unknown>[] = [];
+    let buffer = '';
+    output.on('data', (chunk: Buffer) => {
+      buffer += chunk.toString('utf8');
+      let i: number;
+      while ((i = buffer.indexOf('\n')) >= 0) {
+        lines.push(JSON.parse(buffer.slice(0, i)) as Record<string, unknown>);
+        buffer = buffer.slice(i + 1);
+      }
+    });
+    const listener = await serveOver(app, input, output);
+    const send = (message: object) => input.write(`${JSON.stringify({ jsonrpc: '2.0', ...message })}\n`);
+    const answer = async (id: number) => {
+      for (let tries = 0; tries < 200; tries++) {
+        const found = lines.find((l) => l.id === id);
+        if (found) return found;
+        await new Promise((r) => setTimeout(r, 5));
+      }
+      throw new Error(`no answer to ${id}`);
+    };
+    const log = jest.spyOn(process.stderr, 'write').mockImplementation(() => true);
+
+    send({ id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '0' } } });
+    expect(await answer(1)).toMatchObject({ result: { serverInfo: { name: 'notes', version: '1.0.0' } } });
+    send({ method: 'notifications/initialized' });
+    send({ id: 2, method: 'tools/call', params: { name: 'add_note', arguments: { text: 'buy milk' } } });
+    expect(await answer(2)).toMatchObject({ result: { content: [{ type: 'text', text: 'Saved note #1.' }] } });
+    input.write('this is not json\n');
+    for (let tries = 0; tries < 200 && !lines.some((l) => l.id === null); tries++) await new Promise((r) => setTimeout(r, 5));
+    expect(lines.find((l) => l.id === null)).toMatchObject({ error: { code: -32700 } });
+
+    await listener.close();
+    log.mockRestore();
+  });
+});
