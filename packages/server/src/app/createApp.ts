@@ -10,6 +10,7 @@ import { loadToolClasses } from './loadToolClasses';
 import { serveStdio } from '../stdio/serveStdio';
 import { serveHttp } from '../http/serveHttp';
 import { attachAuthInfo } from '../auth/attachAuthInfo';
+import { lazyJsonSchemaValidator } from '../sdk/lazyJsonSchemaValidator';
 import { Surface } from '../surface/Surface';
 import type { ListControl } from '../surface/ListControl';
 import type { ListKind } from '../surface/Catalog';
@@ -53,7 +54,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     createServer() {
       // Capabilities follow what the app serves when the connection opens (lists can grow at runtime).
       const capabilities = surface.capabilities();
-      const server = new Server(info, { ...serverOptions, capabilities });
+      const server = new Server(info, { ...serverOptions, capabilities, jsonSchemaValidator: lazyJsonSchemaValidator() });
       const connection = surface.attach(server, capabilities);
       registerToolHandlers(server, binding, connection);
       return server;
