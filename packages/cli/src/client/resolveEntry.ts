@@ -17,7 +17,7 @@ export interface ServerEntry {
  * Only compiled JavaScript: TypeScript would need a transpiler, and the fast ones (esbuild, tsx)
  * drop the decorator metadata Toolwright reads.
  */
-export function resolveEntry(cwd: string, entry: string | undefined, serverArgs: readonly string[] = []): ServerEntry {
+export function resolveEntry(cwd: string, entry: string | undefined, serverArgs: readonly string[] = [], options: { mustExist?: boolean } = {}): ServerEntry {
   const projectDir = findProjectDir(cwd);
   let file: string;
   if (entry !== undefined) file = isAbsolute(entry) ? entry : resolve(cwd, entry);
@@ -29,7 +29,7 @@ export function resolveEntry(cwd: string, entry: string | undefined, serverArgs:
   if (/\.(c|m)?tsx?$/.test(file)) {
     throw new UsageError(`${shown} is TypeScript. Build the project ('npm run build') and pass the compiled file, e.g. dist/server.js.`);
   }
-  if (!existsSync(file)) {
+  if (options.mustExist !== false && !existsSync(file)) {
     const hint = entry === undefined ? " (from package.json 'main', or the default dist/server.js)" : '';
     throw new UsageError(`The server entry ${shown}${hint} does not exist. Run 'npm run build' first, or pass the entry file.`);
   }

@@ -1,6 +1,10 @@
 import type { Command } from '../cli/Command';
 import { callCommand } from './callCommand';
+import { configCommand } from './configCommand';
+import { devCommand } from './devCommand';
+import { inspectCommand } from './inspectCommand';
 import { newCommand } from './newCommand';
+import { schemaCommand } from './schemaCommand';
 
 /** Every command, in the order `toolwright --help` lists them. */
-export const COMMANDS: readonly Command[] = [newCommand, callCommand];
+export const COMMANDS: readonly Command[] = [newCommand, devCommand, callCommand, inspectCommand, schemaCommand, configCommand];

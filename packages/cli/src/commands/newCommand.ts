@@ -21,6 +21,7 @@ export const newCommand: Command = {
     name: { type: 'string', short: 'n' },
     force: { type: 'boolean', short: 'f' },
     local: { type: 'boolean' },
+    'pack-dir': { type: 'string' },
     workspace: { type: 'string' },
   },
   help: `Usage: toolwright new <dir> [options]
@@ -38,6 +39,8 @@ ${TEMPLATE_NAMES.map((t) => `                              ${t.padEnd(8)} ${TEMP
   -f, --force               write into a non-empty folder, overwriting files of the same name
       --local               depend on this Toolwright checkout instead of the npm registry:
                             packs its packages into <dir>/local-packages (run 'npm run build' first)
+      --pack-dir <folder>   with --local: pack into this folder instead; projects sharing it
+                            share the tarballs (packed once, repacked after a rebuild)
       --workspace <root>    the project lives inside the Toolwright monorepo at <root>: its
                             tsconfig extends the repo's base config (used for examples/)
   -h, --help                show this help
@@ -78,12 +81,14 @@ Examples:
       throw new UsageError(`${target} is not empty (${shown}). Choose another folder, or pass --force to write into it (files with the same names are overwritten).`);
     }
 
+    if (stringOption(args, 'pack-dir') !== undefined && !booleanOption(args, 'local')) throw new UsageError('--pack-dir only applies with --local.');
     const workspace = stringOption(args, 'workspace');
     const workspaceRoot = workspace === undefined ? undefined : relative(target, resolve(io.cwd, workspace)).split('\\').join('/') || '.';
     let localPackages;
     if (booleanOption(args, 'local')) {
       io.stderr.write(io.err.dim('Packing the local Toolwright packages...\n'));
-      localPackages = await packLocalPackages(target);
+      const packDir = stringOption(args, 'pack-dir');
+      localPackages = await packLocalPackages(target, packDir === undefined ? undefined : resolve(io.cwd, packDir));
     }
     const files = generateProject({ template, transport, packageName: name, toolwrightVersion: cliVersion(), localPackages, workspaceRoot });
     await writeProject(target, files);

@@ -1,23 +1,24 @@
 import { execFile } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { join, relative, resolve, sep } from 'node:path';
 import { promisify } from 'node:util';
 import { UsageError } from '../cli/UsageError';
 import { PACKAGE_ROOT } from './packageRoot';
 import { TOOLWRIGHT_PACKAGES, type ToolwrightPackage } from './versions';
 
-/** Where `--local` puts the packed tarballs, inside the new project. */
+/** Where `--local` puts the packed tarballs by default, inside the new project. */
 export const LOCAL_PACKAGES_DIR = 'local-packages';
 
 /**
  * Packs the Toolwright packages of the checkout this CLI runs from (`npm pack`, so exactly
- * what would be published) into `<project>/local-packages/`, and returns the `file:`
- * specs to depend on them. Tarballs rather than `file:` folder links: a linked folder
+ * what would be published) into `packDir` (default `<project>/local-packages/`), and returns
+ * the `file:` specs, relative to the project, to depend on them. Projects that share a
+ * `packDir` share the same specs, so an npm workspace of them installs one copy. Tarballs rather than `file:` folder links: a linked folder
  * resolves its own dependencies from the checkout, which would load class-validator and
  * typedi twice and lose decorator metadata between the copies.
  */
-export async function packLocalPackages(projectDir: string): Promise<Record<ToolwrightPackage, string>> {
+export async function packLocalPackages(projectDir: string, packDir: string = join(projectDir, LOCAL_PACKAGES_DIR)): Promise<Record<ToolwrightPackage, string>> {
   const packagesDir = resolve(PACKAGE_ROOT, '..');
   const dirs = TOOLWRIGHT_PACKAGES.map((name) => join(packagesDir, name.replace('@toolwright/', '')));
   for (const [i, dir] of dirs.entries()) {
@@ -29,18 +30,47 @@ export async function packLocalPackages(projectDir: string): Promise<Record<Tool
       throw new UsageError(`--local packs built packages, but ${dir}/dist is missing. Run 'npm run build' at the repo root first.`);
     }
   }
-  const destination = join(projectDir, LOCAL_PACKAGES_DIR);
-  await mkdir(destination, { recursive: true });
-  const { stdout } = await promisify(execFile)('npm', ['pack', ...dirs, '--pack-destination', destination, '--json', '--ignore-scripts'], {
-    cwd: resolve(packagesDir, '..'),
-    shell: process.platform === 'win32',
-  });
-  const packed = JSON.parse(stdout) as { name: string; filename: string }[];
+  await mkdir(packDir, { recursive: true });
+  const packed = freshTarballs(dirs, packDir) ?? (await pack(dirs, packDir));
   const specs = {} as Record<ToolwrightPackage, string>;
   for (const name of TOOLWRIGHT_PACKAGES) {
     const entry = packed.find((p) => p.name === name);
     if (!entry) throw new Error(`npm pack did not report ${name}; it reported ${packed.map((p) => p.name).join(', ')}.`);
-    specs[name] = `file:${LOCAL_PACKAGES_DIR}/${entry.filename}`;
+    specs[name] = `file:${relative(projectDir, join(packDir, entry.filename)).split(sep).join('/')}`;
   }
   return specs;
+}
+
+interface Packed {
+  name: string;
+  filename: string;
+}
+
+async function pack(dirs: string[], packDir: string): Promise<Packed[]> {
+  // Run from packDir: inside the monorepo npm would load the whole workspace first.
+  const { stdout } = await promisify(execFile)('npm', ['pack', ...dirs, '--pack-destination', packDir, '--json', '--ignore-scripts'], {
+    cwd: packDir,
+    shell: process.platform === 'win32',
+  });
+  return JSON.parse(stdout) as Packed[];
+}
+
+/**
+ * Tarballs already in packDir that are newer than the build they were packed from, so that
+ * projects sharing a pack folder pack once; undefined when any is missing or stale.
+ */
+function freshTarballs(dirs: string[], packDir: string): Packed[] | undefined {
+  const found: Packed[] = [];
+  for (const dir of dirs) {
+    const { name, version } = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { name: string; version: string };
+    const filename = `${name.replace(/^@/, '').replace('/', '-')}-${version}.tgz`;
+    const tarball = join(packDir, filename);
+    if (!existsSync(tarball) || statSync(tarball).mtimeMs < newestBuild(dir)) return undefined;
+    found.push({ name, filename });
+  }
+  return found;
+}
+
+function newestBuild(dir: string): number {
+  return Math.max(statSync(join(dir, 'package.json')).mtimeMs, ...readdirSync(join(dir, 'dist'), { recursive: true, encoding: 'utf8' }).map((f) => statSync(join(dir, 'dist', f)).mtimeMs));
 }

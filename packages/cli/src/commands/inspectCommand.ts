@@ -1,0 +1,117 @@
+import type { Command, ParsedArgs } from '../cli/Command';
+import { ExitCode } from '../cli/ExitCode';
+import { println, type Io } from '../cli/Io';
+import { booleanOption } from '../cli/parseCommandArgs';
+import type { Style } from '../cli/style';
+import { UsageError } from '../cli/UsageError';
+import type { Contract, Schema } from '../contract/Contract';
+import { loadContract } from '../contract/loadContract';
+import { lintContract, type LintIssue } from '../lint/lintContract';
+
+export const inspectCommand: Command = {
+  name: 'inspect',
+  summary: 'Show tools, resources and prompts as a client sees them; --lint for LLM-readiness',
+  options: {
+    json: { type: 'boolean' },
+    lint: { type: 'boolean' },
+    timeout: { type: 'string' },
+    verbose: { type: 'boolean' },
+  },
+  help: `Usage: toolwright inspect [entry] [--json] [--lint] [-- <server args>]
+
+Start the server over stdio, list everything it serves (tools/list, resources/list,
+resources/templates/list, prompts/list, every page) and print it: the schemas exactly
+as a client receives them.
+
+Arguments:
+  [entry]            the compiled server (default: package.json "main", else dist/server.js)
+
+Options:
+      --json         print the contract as JSON (the format of 'schema snapshot')
+      --lint         check LLM-readiness: missing descriptions on tools and parameters,
+                     vague or near-duplicate names, deep nesting, enums without a
+                     description, untyped parameters, invalid tool names
+      --timeout <ms> how long to wait for each answer (default: 60000)
+      --verbose      show the server's stderr (its logs)
+  -h, --help         show this help
+
+Exit codes: 0 done (with --lint: no errors; warnings allowed), 1 lint errors,
+2 invalid arguments, 3 the server failed to start or answer.`,
+
+  async run(args: ParsedArgs, io: Io): Promise<number> {
+    if (args.positionals.length > 1) throw new UsageError(`Expected at most one entry, got: ${args.positionals.join(' ')}.`);
+    const contract = await loadContract(args, io, args.positionals[0]);
+    const issues = booleanOption(args, 'lint') ? lintContract(contract) : [];
+    if (booleanOption(args, 'json')) {
+      println(io.stdout, JSON.stringify(booleanOption(args, 'lint') ? { ...contract, lint: issues } : contract, null, 2));
+    } else {
+      printContract(contract, io);
+      if (booleanOption(args, 'lint')) printLint(issues, io);
+    }
+    return issues.some((i) => i.severity === 'error') ? ExitCode.Failure : ExitCode.Ok;
+  },
+};
+
+function printContract(contract: Contract, io: Io): void {
+  const o = io.out;
+  const count = (n: number, what: string) => `${n} ${what}${n === 1 ? '' : 's'}`;
+  println(
+    io.stdout,
+    `${o.bold(`${contract.server.name} ${contract.server.version}`)}: ${count(contract.tools.length, 'tool')}, ${count(contract.resources.length + contract.resourceTemplates.length, 'resource')}, ${count(contract.prompts.length, 'prompt')}`,
+  );
+  if (contract.tools.length > 0) println(io.stdout, `\n${o.bold('Tools')}`);
+  for (const tool of contract.tools) {
+    const hints = Object.entries(tool.annotations ?? {})
+      .filter(([key, value]) => key.endsWith('Hint') && value === true)
+      .map(([key]) => key.replace(/Hint$/, '').replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`));
+    println(io.stdout, `\n  ${o.cyan(tool.name)}${tool.title ? ` ${o.dim(`(${tool.title})`)}` : ''}${hints.length ? ` ${o.dim(`[${hints.join(', ')}]`)}` : ''}`);
+    if (tool.description) println(io.stdout, `    ${tool.description}`);
+    printParams(tool.inputSchema, tool.inputSchema, '    ', o, io);
+    if (tool.outputSchema) println(io.stdout, `    ${o.dim('returns')} ${Object.keys(tool.outputSchema.properties ?? {}).join(', ') || 'an object'} ${o.dim('(structured)')}`);
+  }
+  const resources = [...contract.resources.map((r) => ({ id: r.uri, ...r })), ...contract.resourceTemplates.map((r) => ({ id: r.uriTemplate, ...r }))];
+  if (resources.length > 0) println(io.stdout, `\n${o.bold('Resources')}`);
+  for (const r of resources) println(io.stdout, `  ${o.cyan(r.id)}${r.mimeType ? ` ${o.dim(r.mimeType)}` : ''}${r.description ? `\n    ${r.description}` : ''}`);
+  if (contract.prompts.length > 0) println(io.stdout, `\n${o.bold('Prompts')}`);
+  for (const p of contract.prompts) {
+    const params = (p.arguments ?? []).map((a) => (a.required ? a.name : `${a.name}?`)).join(', ');
+    println(io.stdout, `  ${o.cyan(p.name)}(${params})${p.description ? `\n    ${p.description}` : ''}`);
+  }
+}
+
+function printParams(schema: Schema, root: Schema, indent: string, o: Style, io: Io): void {
+  const properties = Object.entries(schema.properties ?? {});
+  if (properties.length === 0) return void println(io.stdout, `${indent}${o.dim('no parameters')}`);
+  const required = new Set(schema.required ?? []);
+  const width = Math.max(...properties.map(([name]) => name.length));
+  for (const [name, property] of properties) {
+    const facts = [typeOf(property, root), required.has(name) ? 'required' : 'optional'];
+    if (property.default !== undefined) facts.push(`default ${JSON.stringify(property.default)}`);
+    for (const key of ['minimum', 'maximum', 'minLength', 'maxLength', 'minItems', 'maxItems', 'pattern', 'format'] as const) {
+      if (property[key] !== undefined) facts.push(`${key} ${String(property[key])}`);
+    }
+    println(io.stdout, `${indent}${name.padEnd(width)}  ${o.dim(facts.join(', '))}${property.description ? `  ${property.description}` : ''}`);
+    const nested = property.type === 'object' ? property : property.items?.type === 'object' ? property.items : undefined;
+    if (nested) printParams(nested, root, `${indent}  ${' '.repeat(width)}  `, o, io);
+  }
+}
+
+function typeOf(schema: Schema, root: Schema): string {
+  if (schema.enum) return schema.enum.map((v) => JSON.stringify(v)).join(' | ');
+  if (schema.$ref) return schema.$ref.replace(/^#\/(\$defs|definitions)\//, '');
+  if (schema.type === 'array') return `${schema.items ? typeOf(schema.items, root) : 'any'}[]`;
+  if (Array.isArray(schema.type)) return schema.type.join(' | ');
+  return schema.type ?? (schema.anyOf || schema.oneOf ? 'union' : 'any');
+}
+
+function printLint(issues: LintIssue[], io: Io): void {
+  const o = io.out;
+  println(io.stdout, `\n${o.bold('Lint')}`);
+  if (issues.length === 0) return void println(io.stdout, `  ${o.green('No problems found.')}`);
+  for (const issue of issues) {
+    const label = issue.severity === 'error' ? o.red('error  ') : o.yellow('warning');
+    println(io.stdout, `  ${label} ${issue.where}: ${issue.message} ${o.dim(`(${issue.rule})`)}`);
+  }
+  const errors = issues.filter((i) => i.severity === 'error').length;
+  println(io.stdout, `\n  ${errors} error${errors === 1 ? '' : 's'}, ${issues.length - errors} warning${issues.length - errors === 1 ? '' : 's'}`);
+}

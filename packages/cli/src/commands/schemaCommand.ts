@@ -1,0 +1,99 @@
+import { readFile, writeFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import type { Command, ParsedArgs } from '../cli/Command';
+import { ExitCode } from '../cli/ExitCode';
+import { println, type Io } from '../cli/Io';
+import { booleanOption, stringOption } from '../cli/parseCommandArgs';
+import { UsageError } from '../cli/UsageError';
+import type { Change } from '../contract/Change';
+import { diffContracts } from '../contract/diffContracts';
+import { loadContract, parseContract } from '../contract/loadContract';
+
+export const schemaCommand: Command = {
+  name: 'schema',
+  summary: 'Snapshot the served contract, or diff it against a snapshot (breaking vs additive)',
+  options: {
+    out: { type: 'string', short: 'o' },
+    entry: { type: 'string' },
+    json: { type: 'boolean' },
+    timeout: { type: 'string' },
+    verbose: { type: 'boolean' },
+  },
+  help: `Usage: toolwright schema snapshot [entry] [--out <file>]
+       toolwright schema diff <old.json> [entry] [--json]
+
+snapshot  Start the server, read its tools, resources and prompts with their schemas as
+          a client sees them, and write them as JSON (to stdout, or --out <file>).
+          Commit the file: it is the contract your clients rely on.
+diff      Compare the served contract with a snapshot and classify every change:
+            breaking  removed tool/resource/prompt/parameter, new required parameter,
+                      narrowed type, tighter bounds, removed enum value, removed output field
+            additive  new tool, new optional parameter, widened type, new enum value
+            info      description and title changes
+          Exits 1 when anything is breaking: run it in CI.
+
+Arguments:
+  [entry]            the compiled server (default: package.json "main", else dist/server.js)
+
+Options:
+  -o, --out <file>   snapshot: write here instead of stdout
+      --json         diff: print the changes as JSON
+      --timeout <ms> how long to wait for each answer (default: 60000)
+      --verbose      show the server's stderr (its logs)
+  -h, --help         show this help
+
+Exit codes: 0 written / no breaking change, 1 breaking changes, 2 invalid arguments or
+snapshot file, 3 the server failed to start or answer.`,
+
+  async run(args: ParsedArgs, io: Io): Promise<number> {
+    const [action, ...rest] = args.positionals;
+    if (action === 'snapshot') {
+      if (rest.length > 1) throw new UsageError(`Expected at most one entry, got: ${rest.join(' ')}.`);
+      const contract = await loadContract(args, io, rest[0]);
+      const text = `${JSON.stringify(contract, null, 2)}\n`;
+      const out = stringOption(args, 'out');
+      if (out === undefined) io.stdout.write(text);
+      else {
+        await writeFile(resolve(io.cwd, out), text);
+        println(io.stderr, `Wrote ${out}: ${contract.tools.length} tools, ${contract.resources.length + contract.resourceTemplates.length} resources, ${contract.prompts.length} prompts.`);
+      }
+      return ExitCode.Ok;
+    }
+    if (action === 'diff') {
+      const [file, entry, ...extra] = rest;
+      if (file === undefined) throw new UsageError("Expected the snapshot to compare with: 'toolwright schema diff contract.json'.");
+      if (extra.length > 0) throw new UsageError(`Unexpected argument '${extra[0]}'.`);
+      let text: string;
+      try {
+        text = await readFile(resolve(io.cwd, file), 'utf8');
+      } catch {
+        throw new UsageError(`Cannot read ${file}. Write it first with 'toolwright schema snapshot --out ${file}'.`);
+      }
+      const before = parseContract(text, file);
+      const after = await loadContract(args, io, entry);
+      const changes = diffContracts(before, after);
+      if (booleanOption(args, 'json')) println(io.stdout, JSON.stringify({ breaking: changes.some((c) => c.severity === 'breaking'), changes }, null, 2));
+      else printChanges(changes, io);
+      return changes.some((c) => c.severity === 'breaking') ? ExitCode.Failure : ExitCode.Ok;
+    }
+    throw new UsageError(action === undefined ? "Expected 'snapshot' or 'diff'. See 'toolwright schema --help'." : `Unknown action '${action}'. Use 'snapshot' or 'diff'.`);
+  },
+};
+
+function printChanges(changes: Change[], io: Io): void {
+  const o = io.out;
+  if (changes.length === 0) return void println(io.stdout, o.green('No changes: the served contract matches the snapshot.'));
+  const groups = [
+    ['breaking', o.red('Breaking changes')],
+    ['additive', o.green('Additive changes')],
+    ['info', o.dim('Other changes')],
+  ] as const;
+  for (const [severity, title] of groups) {
+    const group = changes.filter((c) => c.severity === severity);
+    if (group.length === 0) continue;
+    println(io.stdout, `${title} (${group.length}):`);
+    for (const change of group) println(io.stdout, `  - ${change.where}: ${change.message}`);
+  }
+  const breaking = changes.filter((c) => c.severity === 'breaking').length;
+  println(io.stdout, breaking > 0 ? o.red(`\n${breaking} breaking change${breaking === 1 ? '' : 's'}: existing clients may fail.`) : o.green('\nNo breaking changes.'));
+}

@@ -1,0 +1,30 @@
+import { resolveEntry } from '../client/resolveEntry';
+import { withServer } from '../client/withServer';
+import type { ParsedArgs } from '../cli/Command';
+import type { Io } from '../cli/Io';
+import { booleanOption, stringOption } from '../cli/parseCommandArgs';
+import { UsageError } from '../cli/UsageError';
+import { parseTimeout } from '../commands/callCommand';
+import type { Contract } from './Contract';
+import { readContract } from './readContract';
+
+/** Starts the server named by the command line (or found from package.json) and reads its contract. */
+export async function loadContract(args: ParsedArgs, io: Io, entryArg: string | undefined): Promise<Contract> {
+  const entry = resolveEntry(io.cwd, entryArg, args.rest);
+  if (io.err.enabled) io.stderr.write(io.err.dim(`Starting ${entry.file}...\n`));
+  return withServer(entry, io, { verbose: booleanOption(args, 'verbose'), timeoutMs: parseTimeout(stringOption(args, 'timeout')) }, readContract);
+}
+
+/** Reads a contract file written by `schema snapshot`, with errors that say what is wrong. */
+export function parseContract(text: string, file: string): Contract {
+  let value: Partial<Contract>;
+  try {
+    value = JSON.parse(text) as Partial<Contract>;
+  } catch (error) {
+    throw new UsageError(`${file} is not JSON (${(error as Error).message}). Write it with 'toolwright schema snapshot --out ${file}'.`);
+  }
+  if (value.contractVersion !== 1 || !Array.isArray(value.tools)) {
+    throw new UsageError(`${file} is not a contract written by 'toolwright schema snapshot' (contractVersion 1 with a tools list).`);
+  }
+  return { resources: [], resourceTemplates: [], prompts: [], ...value } as Contract;
+}
