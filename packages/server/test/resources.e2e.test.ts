@@ -118,10 +118,10 @@ describe('resources through a real SDK client (in memory)', () => {
   it('binds template variables to typed, validated parameters', async () => {
     expect(await client.readResource({ uri: 'notes://2' })).toEqual({ contents: [{ uri: 'notes://2', mimeType: 'text/plain', text: 'number:second note' }] });
     const search = await client.readResource({ uri: 'search://items?q=tea&limit=3' });
-    expect(JSON.parse(search.contents[0].text as string)).toEqual({ q: 'tea', limit: 3, by: 'search' });
+    expect(JSON.parse((search.contents[0] as { text: string }).text)).toEqual({ q: 'tea', limit: 3, by: 'search' });
     const defaulted = await client.readResource({ uri: 'search://items?q=tea' });
-    expect(JSON.parse(defaulted.contents[0].text as string)).toEqual({ q: 'tea', limit: 10, by: 'search' });
-    expect((await client.readResource({ uri: 'tree:///a/b%20c/d' })).contents[0].text).toBe('a|b c|d');
+    expect(JSON.parse((defaulted.contents[0] as { text: string }).text)).toEqual({ q: 'tea', limit: 10, by: 'search' });
+    expect(((await client.readResource({ uri: 'tree:///a/b%20c/d' })).contents[0] as { text: string }).text).toBe('a|b c|d');
   });
 
   it('answers invalid variables with -32602 naming the field', async () => {

@@ -9,6 +9,7 @@ import { dtoSchema } from '../schema/dtoSchema';
 import type { JsonSchema } from '../schema/JsonSchema';
 import { paramSchema, type ParamShape } from '../schema/paramSchema';
 import { createSchemaContext, type SchemaContext } from '../schema/SchemaContext';
+import { compileSchemaValidator } from '../validation/compileSchemaValidator';
 import { toolAccess } from './toolAccess';
 import type { BuildProblem } from './BuildProblem';
 import type { ToolDefinition, ToolDescriptor } from './Registry';
@@ -50,7 +51,12 @@ export function buildTool(cls: Class, found: FoundTool, env: ToolBuildEnv): Tool
   const argsParam = params.find((p) => p.kind === 'args');
   const inputClass = resolveClass(options.input, where, env.problems) ?? undefined;
 
-  if (inputClass || argsParam) {
+  if (options.inputSchema !== undefined) {
+    const raw = rawInputSchema(options.inputSchema, params, where, env.problems);
+    if (!raw) return undefined;
+    inputSchema = raw;
+    binding = { kind: 'raw', index: 0, ctxIndex: ctxIndex ?? 1, arity: Math.max(arity, 1) };
+  } else if (inputClass || argsParam) {
     if (params.some((p) => p.kind === 'param')) {
       problem('mixes @Args() with @Param()', 'use either one @Args() DTO for the whole input or one @Param() per argument.');
     }
@@ -175,4 +181,23 @@ function withDefs(schema: ObjectSchema, ctx: SchemaContext): ObjectSchema {
 
 function stripUndefined<T extends object>(value: T): T {
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
+}
+
+/** Checks a raw `inputSchema` (served unchanged) and that the method takes no per-argument decorators. */
+function rawInputSchema(schema: JsonSchema, params: readonly ParamArgs[], where: string, problems: BuildProblem[]): ObjectSchema | undefined {
+  const before = problems.length;
+  if (typeof schema !== 'object' || schema === null || schema.type !== 'object') {
+    problems.push({ where, what: 'has an `inputSchema` whose root is not `type: "object"`', fix: "MCP tool inputs are objects: give { type: 'object', properties: { ... } }." });
+  }
+  if (params.some((p) => p.kind === 'param' || p.kind === 'args')) {
+    problems.push({ where, what: 'has both `inputSchema` and @Param/@Args', fix: 'use one: the method receives the whole argument object with `inputSchema`.' });
+  }
+  if (problems.length === before) {
+    try {
+      compileSchemaValidator(schema);
+    } catch (error) {
+      problems.push({ where, what: `has an \`inputSchema\` Toolwright cannot validate: ${(error as Error).message}`, fix: "keep $ref inside the schema's own $defs ('#/$defs/name')." });
+    }
+  }
+  return problems.length === before ? (structuredClone(schema) as ObjectSchema) : undefined;
 }

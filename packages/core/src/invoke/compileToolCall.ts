@@ -18,7 +18,9 @@ export type ArgumentBinding =
       readonly ctxIndex: number | undefined;
       readonly arity: number;
     }
-  | { readonly kind: 'dto'; readonly cls: Class; readonly index: number; readonly ctxIndex: number | undefined; readonly arity: number };
+  | { readonly kind: 'dto'; readonly cls: Class; readonly index: number; readonly ctxIndex: number | undefined; readonly arity: number }
+  /** `@Tool({ inputSchema })`: the validated argument object is passed as is. */
+  | { readonly kind: 'raw'; readonly index: number; readonly ctxIndex: number | undefined; readonly arity: number };
 
 export interface ToolCallSpec {
   readonly name: string;
@@ -71,6 +73,17 @@ function compileBinder(spec: ToolCallSpec): Bind {
       if (!outcome.ok) return outcome;
       const list = new Array<unknown>(binding.arity);
       list[binding.index] = outcome.value;
+      if (binding.ctxIndex !== undefined) list[binding.ctxIndex] = ctx;
+      return { ok: true, value: list };
+    };
+  }
+
+  if (binding.kind === 'raw') {
+    return async (args, ctx) => {
+      const checked = checkSchema(args);
+      if (!checked.ok) return checked;
+      const list = new Array<unknown>(binding.arity);
+      list[binding.index] = checked.value;
       if (binding.ctxIndex !== undefined) list[binding.ctxIndex] = ctx;
       return { ok: true, value: list };
     };

@@ -1,3 +1,4 @@
+import type { JsonSchema } from '../schema/JsonSchema';
 import type { Class, ClassThunk } from './Class';
 
 /** Hints about a tool's behaviour (MCP `ToolAnnotations`). Clients must treat them as untrusted. */
@@ -54,6 +55,13 @@ export interface ToolOptions {
    * `ctx.signal` so the method can stop its work. Overrides the app's `toolTimeoutMs`.
    */
   timeoutMs?: number;
+  /**
+   * A raw JSON Schema for the input, for shapes a class cannot express. It is served in
+   * `tools/list` exactly as given (`$schema`, `$defs` and all), the arguments are validated
+   * against it, and the method receives the argument object as its first parameter (and
+   * the call context as its second, or where `@Ctx()` says).
+   */
+  inputSchema?: JsonSchema & { type: 'object' };
 }
 
 /** What `@Tool` records on the class. */

@@ -29,6 +29,10 @@ export async function serveHttp(app: App, options: HttpListenOptions): Promise<H
   const port = (server.address() as AddressInfo).port;
   const urlHost = host.includes(':') ? `[${host}]` : host === '0.0.0.0' ? '127.0.0.1' : host;
   const url = `http://${urlHost}:${port}${path}`;
+  if ((options.logLevel ?? 'info') === 'info' || options.logLevel === 'debug') {
+    const write = options.logWrite ?? ((line: string) => process.stderr.write(line));
+    write(`${JSON.stringify({ time: new Date().toISOString(), level: 'info', msg: 'listening', url, mode: options.stateless ? 'stateless' : 'stateful' })}\n`);
+  }
   if (!isLoopbackAddress(host) && host !== 'localhost' && !options.allowedHosts && !options.auth) {
     process.stderr.write(
       `toolwright http: listening on ${host}, beyond this machine, with no allowedHosts and no auth. Anyone who can reach port ${port} can call every tool. Set auth, and allowedHosts to your public name.\n`,
