@@ -1,0 +1,219 @@
+import 'reflect-metadata';
+import { Ctx, Param, Tool, type ToolContext } from '@toolwright/core';
+import { createApp, type App } from '@toolwright/server';
+import { createTestClient } from '@toolwright/server/testing';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import {
+  CallToolResultSchema,
+  ElicitRequestSchema,
+  ListRootsRequestSchema,
+  LoggingMessageNotificationSchema,
+  ProgressNotificationSchema,
+} from '@modelcontextprotocol/sdk/types.js';
+import { IsInt, IsString, Min } from 'class-validator';
+
+class Order {
+  @IsString() item!: string;
+  @IsInt() @Min(1) quantity!: number;
+}
+
+const seen: { aborted?: boolean; reason?: string } = {};
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+class ContextTools {
+  @Tool({ description: 'Logs at every level.' })
+  logsAll(@Ctx() ctx: ToolContext) {
+    ctx.log.debug('d');
+    ctx.log.info('i', { n: 1 });
+    ctx.log.notice('n');
+    ctx.log.warn('w');
+    ctx.log.error('e');
+    ctx.log.log('emergency', 'x');
+    return 'ok';
+  }
+
+  @Tool({ description: 'Reports progress, some of it out of order, and more after it returns.' })
+  async progress(@Ctx() ctx: ToolContext) {
+    await ctx.progress(1, 3, 'one');
+    await ctx.progress(1, 3, 'again');
+    await ctx.progress(0.5);
+    await ctx.progress(2);
+    setTimeout(() => void ctx.progress(3, 3, 'late'), 20);
+    return 'done';
+  }
+
+  @Tool({ description: 'Waits until cancelled.' })
+  async waits(@Ctx() ctx: ToolContext) {
+    await new Promise<void>((resolve) => ctx.signal.addEventListener('abort', () => resolve()));
+    seen.aborted = ctx.signal.aborted;
+    return 'cancelled';
+  }
+
+  @Tool({ description: 'Too slow for its timeout.', timeoutMs: 50 })
+  async slow(@Ctx() ctx: ToolContext) {
+    await sleep(300);
+    seen.reason = String(ctx.signal.reason);
+    return 'finished anyway';
+  }
+
+  @Tool({ description: 'Slow, without a context.' })
+  async slowPlain(@Param('ms', { integer: true }) ms: number) {
+    await sleep(ms);
+    return 'slept';
+  }
+
+  @Tool({ description: 'Orders something after asking.' })
+  async order(@Ctx() ctx: ToolContext) {
+    const answer = await ctx.elicit('What do you want?', Order);
+    if (answer.action !== 'accept') return `no order (${answer.action})`;
+    return `${answer.content instanceof Order} ${answer.content.quantity} x ${answer.content.item}`;
+  }
+
+  @Tool({ description: 'Sends the user to a URL.' })
+  async pay(@Ctx() ctx: ToolContext) {
+    const answer = await ctx.elicitUrl('Please pay', 'https://pay.example.com/x', { elicitationId: 'pay-1' });
+    return answer.action;
+  }
+
+  @Tool({ description: 'Lists roots.' })
+  async roots(@Ctx() ctx: ToolContext) {
+    return (await ctx.listRoots()).map((r) => `${r.name}=${r.uri}`).join(',');
+  }
+}
+
+const textOf = (r: { content: unknown }) => (r.content as { text: string }[])[0].text;
+
+describe('the call context through a real SDK client (in memory)', () => {
+  let app: App;
+  let client: Client;
+  let stderr: jest.SpyInstance;
+  const elicited: unknown[] = [];
+  let elicitAnswer: unknown = { action: 'accept', content: { item: 'tea', quantity: 2 } };
+
+  beforeAll(async () => {
+    app = await createApp({ name: 'ctx', version: '1.0.0', tools: [ContextTools], toolTimeoutMs: 1000 });
+    client = await createTestClient(app, { capabilities: { elicitation: { form: {}, url: {} }, roots: {} } });
+    client.setRequestHandler(ElicitRequestSchema, (request) => {
+      elicited.push(request.params);
+      return elicitAnswer as never;
+    });
+    client.setRequestHandler(ListRootsRequestSchema, () => ({ roots: [{ uri: 'file:///work', name: 'work' }, { uri: 'file:///tmp' }] }));
+  });
+  beforeEach(() => {
+    stderr = jest.spyOn(process.stderr, 'write').mockImplementation(() => true);
+  });
+  afterEach(() => stderr.mockRestore());
+  afterAll(() => client.close());
+
+  it('sends logs at info and above until the client sets a level, then honours it', async () => {
+    const logs: unknown[] = [];
+    client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => void logs.push(n.params));
+    await client.callTool({ name: 'logs_all', arguments: {} });
+    expect(logs).toEqual([
+      { level: 'info', logger: 'logs_all', data: { message: 'i', data: { n: 1 } } },
+      { level: 'notice', logger: 'logs_all', data: 'n' },
+      { level: 'warning', logger: 'logs_all', data: 'w' },
+      { level: 'error', logger: 'logs_all', data: 'e' },
+      { level: 'emergency', logger: 'logs_all', data: 'x' },
+    ]);
+    logs.length = 0;
+    await client.setLoggingLevel('error');
+    await client.callTool({ name: 'logs_all', arguments: {} });
+    expect(logs.map((l) => (l as { level: string }).level)).toEqual(['error', 'emergency']);
+    logs.length = 0;
+    await client.setLoggingLevel('debug');
+    await client.callTool({ name: 'logs_all', arguments: {} });
+    expect(logs).toHaveLength(6);
+  });
+
+  it('keeps each connection at its own log level', async () => {
+    const other = await createTestClient(app);
+    const logs: unknown[] = [];
+    other.setNotificationHandler(LoggingMessageNotificationSchema, (n) => void logs.push(n.params));
+    await other.callTool({ name: 'logs_all', arguments: {} });
+    expect(logs).toHaveLength(5); // the default 'info', although the first client chose 'debug'
+    await other.close();
+  });
+
+  it('sends only increasing progress, only with a token, and nothing after the response', async () => {
+    const progress: unknown[] = [];
+    client.setNotificationHandler(ProgressNotificationSchema, (n) => void progress.push(n.params));
+    await client.request({ method: 'tools/call', params: { name: 'progress', arguments: {}, _meta: { progressToken: 7 } } }, CallToolResultSchema);
+    await sleep(60);
+    expect(progress).toEqual([
+      { progressToken: 7, progress: 1, total: 3, message: 'one' },
+      { progressToken: 7, progress: 2 },
+    ]);
+    expect(stderr.mock.calls.join('')).toContain("'progress' reported progress 1 after 1; progress must increase");
+  });
+
+  it('aborts ctx.signal when the client cancels the call', async () => {
+    const controller = new AbortController();
+    const call = client.callTool({ name: 'waits', arguments: {} }, undefined, { signal: controller.signal });
+    await sleep(30);
+    controller.abort('user gave up');
+    await expect(call).rejects.toThrow();
+    await sleep(20);
+    expect(seen.aborted).toBe(true);
+  });
+
+  it('times a tool out with an isError result and aborts its signal', async () => {
+    const started = Date.now();
+    expect(await client.callTool({ name: 'slow', arguments: {} })).toEqual({ content: [{ type: 'text', text: "Tool 'slow' timed out after 50 ms." }], isError: true });
+    expect(Date.now() - started).toBeLessThan(250);
+    await sleep(300);
+    expect(seen.reason).toContain('timed out after 50 ms');
+  });
+
+  it('applies the app-wide timeout to tools without a context too', async () => {
+    expect(textOf(await client.callTool({ name: 'slow_plain', arguments: { ms: 5 } }))).toBe('slept');
+    expect(await client.callTool({ name: 'slow_plain', arguments: { ms: 1500 } })).toEqual({ content: [{ type: 'text', text: "Tool 'slow_plain' timed out after 1000 ms." }], isError: true });
+  });
+
+  it('elicits a DTO form and returns a validated instance', async () => {
+    elicited.length = 0;
+    elicitAnswer = { action: 'accept', content: { item: 'tea', quantity: 2 } };
+    expect(textOf(await client.callTool({ name: 'order', arguments: {} }))).toBe('true 2 x tea');
+    expect(elicited).toEqual([
+      {
+        mode: 'form',
+        message: 'What do you want?',
+        requestedSchema: { type: 'object', properties: { item: { type: 'string' }, quantity: { type: 'integer', minimum: 1 } }, required: ['item', 'quantity'] },
+      },
+    ]);
+  });
+
+  it('reports decline and cancel, and refuses content that does not fit the form', async () => {
+    elicitAnswer = { action: 'decline' };
+    expect(textOf(await client.callTool({ name: 'order', arguments: {} }))).toBe('no order (decline)');
+    elicitAnswer = { action: 'cancel' };
+    expect(textOf(await client.callTool({ name: 'order', arguments: {} }))).toBe('no order (cancel)');
+    elicitAnswer = { action: 'accept', content: { item: 'tea', quantity: 0 } };
+    const bad = await client.callTool({ name: 'order', arguments: {} });
+    expect(bad.isError).toBe(true);
+  });
+
+  it('elicits in URL mode', async () => {
+    elicited.length = 0;
+    elicitAnswer = { action: 'accept' };
+    expect(textOf(await client.callTool({ name: 'pay', arguments: {} }))).toBe('accept');
+    expect(elicited).toEqual([{ mode: 'url', message: 'Please pay', url: 'https://pay.example.com/x', elicitationId: 'pay-1' }]);
+  });
+
+  it("lists the client's roots", async () => {
+    expect(textOf(await client.callTool({ name: 'roots', arguments: {} }))).toBe('work=file:///work,undefined=file:///tmp');
+  });
+
+  it('refuses with a clear tool error when the client lacks a capability', async () => {
+    const bare = await createTestClient(app, { capabilities: { elicitation: {} } });
+    expect(await bare.callTool({ name: 'pay', arguments: {} })).toEqual({
+      content: [{ type: 'text', text: "'pay' needs to send the user to a URL (URL-mode elicitation), but the client does not support it (no 'elicitation.url' capability). Use a client that supports it." }],
+      isError: true,
+    });
+    expect(textOf(await bare.callTool({ name: 'roots', arguments: {} }))).toContain("no 'roots' capability");
+    await bare.close();
+    const urlOnly = await createTestClient(app, { capabilities: { elicitation: { url: {} } } });
+    expect(textOf(await urlOnly.callTool({ name: 'order', arguments: {} }))).toContain("no 'elicitation' capability");
+    await urlOnly.close();
+  });
+});
