@@ -19,8 +19,13 @@ interface ClassTransformerStorageModule {
   readonly defaultMetadataStorage: MetadataStorage;
 }
 
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const { defaultMetadataStorage: storage } = require('class-transformer/cjs/storage') as ClassTransformerStorageModule;
+let loaded: MetadataStorage | undefined;
+
+/** Loaded on first use, so an app without DTOs never loads class-transformer. */
+function storage(): MetadataStorage {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return (loaded ??= (require('class-transformer/cjs/storage') as ClassTransformerStorageModule).defaultMetadataStorage);
+}
 
 /** What `@Type(...)` says about a property. */
 export interface TypeHint {
@@ -35,7 +40,7 @@ export interface TypeHint {
 
 /** The `@Type(...)` of `propertyName` on `target` or a base class, if any. */
 export function findTypeMetadata(target: Class, propertyName: string): TypeHint | undefined {
-  const metadata = storage.findTypeMetadata(target, propertyName);
+  const metadata = storage().findTypeMetadata(target, propertyName);
   if (!metadata) return undefined;
   const { typeFunction, reflectedType, options } = metadata;
   return Object.freeze({
@@ -49,13 +54,13 @@ export function findTypeMetadata(target: Class, propertyName: string): TypeHint 
  * `plainToInstance` read `first_name` into `firstName`.
  */
 export function inputName(target: Class, propertyName: string): string {
-  const expose = storage.findExposeMetadata(target, propertyName);
+  const expose = storage().findExposeMetadata(target, propertyName);
   const name = expose && expose.options?.toPlainOnly !== true ? expose.options?.name : undefined;
   return name ?? propertyName;
 }
 
 /** Whether `@Exclude()` drops `propertyName` when a plain object is turned into an instance. */
 export function isExcludedFromInput(target: Class, propertyName: string): boolean {
-  const exclude = storage.findExcludeMetadata(target, propertyName);
+  const exclude = storage().findExcludeMetadata(target, propertyName);
   return exclude !== undefined && exclude.options?.toPlainOnly !== true;
 }

@@ -6,8 +6,17 @@
  * neutral `DtoProperty` / `DtoConstraint` records below, so a class-validator upgrade
  * touches this file only.
  */
-import { getMetadataStorage, ValidationTypes, type MetadataStorage } from 'class-validator';
+import type { MetadataStorage } from 'class-validator';
 import type { Class } from '../metadata/Class';
+
+type ClassValidatorModule = typeof import('class-validator');
+let classValidator: ClassValidatorModule | undefined;
+
+/** Loaded on first use, so an app without DTOs never pays class-validator's startup time and memory. */
+export function loadClassValidator(): ClassValidatorModule {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return (classValidator ??= require('class-validator') as ClassValidatorModule);
+}
 
 /** class-validator does not export this record's type from its entry point; derive it from one that it does. */
 type ValidationMetadata = ReturnType<MetadataStorage['getTargetValidationMetadatas']>[number];
@@ -64,7 +73,7 @@ export function hasClassValidatorMetadata(cls: Class): boolean {
 
 function targetMetadatas(cls: Class): ValidationMetadata[] {
   // '' as target schema: we validate classes, never named schemas, so nothing matches it.
-  return getMetadataStorage().getTargetValidationMetadatas(cls, '', false, false);
+  return loadClassValidator().getMetadataStorage().getTargetValidationMetadatas(cls, '', false, false);
 }
 
 function toConstraint(metadata: ValidationMetadata): DtoConstraint {
@@ -79,9 +88,9 @@ function toConstraint(metadata: ValidationMetadata): DtoConstraint {
 
 function kindOf(metadata: ValidationMetadata): string {
   if (metadata.name) return metadata.name;
-  if (metadata.type === ValidationTypes.CUSTOM_VALIDATION && metadata.constraintCls) {
+  if (metadata.type === loadClassValidator().ValidationTypes.CUSTOM_VALIDATION && metadata.constraintCls) {
     // @Validate(SomeConstraint): the name lives on the constraint class's own record.
-    const [registered] = getMetadataStorage().getTargetValidatorConstraints(metadata.constraintCls);
+    const [registered] = loadClassValidator().getMetadataStorage().getTargetValidatorConstraints(metadata.constraintCls);
     if (registered?.name) return registered.name;
   }
   return metadata.type;

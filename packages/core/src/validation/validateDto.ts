@@ -1,6 +1,7 @@
-import { plainToInstance, type ClassTransformOptions } from 'class-transformer';
-import { validate, type ValidationError, type ValidatorOptions } from 'class-validator';
+import type { ClassTransformOptions } from 'class-transformer';
+import type { ValidationError, ValidatorOptions } from 'class-validator';
 import type { Class } from '../metadata/Class';
+import { loadClassValidator } from '../schema/class-validator';
 import { inputName } from '../schema/class-transformer';
 import type { ValidationIssue, ValidationOutcome } from './ValidationIssue';
 
@@ -23,6 +24,9 @@ export const UNKNOWN_PROPERTY_MESSAGE = 'is not allowed (unknown property)';
 export function compileDtoValidator(cls: Class, options: DtoValidatorOptions): DtoValidator {
   const transformOptions: ClassTransformOptions = Object.freeze({ enableImplicitConversion: options.coerce });
   const validatorOptions: ValidatorOptions = Object.freeze({ whitelist: true, forbidNonWhitelisted: true, forbidUnknownValues: true });
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { plainToInstance } = require('class-transformer') as typeof import('class-transformer');
+  const { validate } = loadClassValidator();
   return async (plain) => {
     if (!isPlainObject(plain)) return { ok: false, issues: [{ path: '', message: `must be an object, got ${describe(plain)}` }] };
     const instance = plainToInstance(cls, plain, transformOptions) as object;

@@ -8,7 +8,6 @@ import { InFlight } from './InFlight';
 import type { ListenOptions } from './ListenOptions';
 import { loadToolClasses } from './loadToolClasses';
 import { serveStdio } from '../stdio/serveStdio';
-import { serveHttp } from '../http/serveHttp';
 import { attachAuthInfo } from '../auth/attachAuthInfo';
 import { lazyJsonSchemaValidator } from '../sdk/lazyJsonSchemaValidator';
 import { Surface } from '../surface/Surface';
@@ -79,7 +78,8 @@ export async function createApp(options: AppOptions): Promise<App> {
           return serveStdio(Object.create(app, { connect: { value: connect } }) as App, listen);
         }
         case 'http':
-          return serveHttp(app, listen);
+          // Loaded on first use: the HTTP stack (the SDK transport, hono) costs stdio servers startup time and memory.
+          return (require('../http/serveHttp') as typeof import('../http/serveHttp')).serveHttp(app, listen);
         default:
           throw new Error(`Toolwright: unknown transport '${(listen as { transport: string }).transport}'. Use 'stdio' or 'http'.`);
       }

@@ -1,0 +1,40 @@
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+
+/**
+ * What a server loads before it serves decides its cold start and memory. These run a
+ * fresh node process on the built packages (jest's own module registry would hide this).
+ */
+async function loadedPackages(script: string): Promise<string[]> {
+  const probe = `${script}
+    .then(() => {
+      const names = new Set(Object.keys(require.cache).map((f) => (/node_modules\\/((@[^/]+\\/)?[^/]+)/.exec(f) || [])[1]).filter(Boolean));
+      process.stdout.write(JSON.stringify([...names].sort()));
+    });`;
+  const { stdout } = await promisify(execFile)(process.execPath, ['-e', probe], { cwd: join(__dirname, '..', '..', '..') });
+  return JSON.parse(stdout) as string[];
+}
+
+describe('startup footprint', () => {
+  it('does not load class-validator, class-transformer or the HTTP stack for a stdio app without DTOs', async () => {
+    const packages = await loadedPackages(`
+      require('reflect-metadata');
+      const { Param, Tool } = require('@toolwright/core');
+      const { createApp } = require('@toolwright/server');
+      class Echo { echo(text) { return text; } }
+      Param('text', { type: () => String })(Echo.prototype, 'echo', 0);
+      Tool({ description: 'Echo' })(Echo.prototype, 'echo', Object.getOwnPropertyDescriptor(Echo.prototype, 'echo'));
+      createApp({ name: 'echo', version: '1', tools: [Echo] }).then((app) => app.createServer())`);
+    expect(packages).toEqual(expect.arrayContaining(['@modelcontextprotocol/sdk', 'reflect-metadata']));
+    for (const heavy of ['class-validator', 'class-transformer', 'libphonenumber-js', 'hono', '@hono/node-server', 'express']) {
+      expect(packages).not.toContain(heavy);
+    }
+  });
+
+  it('does not load the HTTP stack for the weather example over stdio', async () => {
+    const packages = await loadedPackages(`require('./examples/weather/dist/app.js').createWeatherApp().then((app) => app.createServer())`);
+    expect(packages).toContain('class-validator');
+    for (const heavy of ['hono', '@hono/node-server', 'express']) expect(packages).not.toContain(heavy);
+  });
+});
