@@ -2,7 +2,7 @@
 module.exports = {
   testEnvironment: 'node',
   setupFiles: ['reflect-metadata'],
-  roots: ['<rootDir>/packages', '<rootDir>/examples', '<rootDir>/test', '<rootDir>/docs'],
+  roots: ['<rootDir>/packages', '<rootDir>/examples', '<rootDir>/docs'],
   testMatch: ['**/test/**/*.test.ts'],
   testPathIgnorePatterns: ['/node_modules/', '/dist/'],
   transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.jest.json' }] },

@@ -7,6 +7,7 @@ import type { JsonSchema } from '../schema/JsonSchema';
 import type { ParamShape } from '../schema/paramSchema';
 import { compileSchemaValidator } from '../validation/compileSchemaValidator';
 import type { ValidationIssue, ValidationOutcome } from '../validation/ValidationIssue';
+import { compileDtoBuilder } from '../validation/compileDtoBuilder';
 import { compileDtoValidator } from '../validation/validateDto';
 import { isToolResult, normalizeResult } from './normalizeResult';
 
@@ -65,14 +66,18 @@ function compileBinder(spec: ToolCallSpec): Bind {
   // sees, and its messages name each field. DTOs then get class-validator's own checks.
   const checkSchema = compileSchemaValidator(spec.inputSchema, { coerce: spec.coerce });
   if (binding.kind === 'dto') {
-    const validate = compileDtoValidator(binding.cls, { coerce: spec.coerce });
+    const build = compileDtoBuilder(binding.cls);
+    const validate = build ? undefined : compileDtoValidator(binding.cls, { coerce: spec.coerce });
     return async (args, ctx) => {
       const checked = checkSchema(args);
       if (!checked.ok) return checked;
-      const outcome = await validate(checked.value);
-      if (!outcome.ok) return outcome;
       const list = new Array<unknown>(binding.arity);
-      list[binding.index] = outcome.value;
+      if (build) list[binding.index] = build(checked.value as Record<string, unknown>);
+      else {
+        const outcome = await validate!(checked.value);
+        if (!outcome.ok) return outcome;
+        list[binding.index] = outcome.value;
+      }
       if (binding.ctxIndex !== undefined) list[binding.ctxIndex] = ctx;
       return { ok: true, value: list };
     };
@@ -118,6 +123,11 @@ function compileConverter(name: string, shape: ParamShape, coerce: boolean): (va
     case 'plain': return (value) => value;
     case 'date': return (value) => new Date(value as string);
     case 'dto': {
+      const build = compileDtoBuilder(shape.cls);
+      if (build) {
+        const one = (value: unknown) => build(value as Record<string, unknown>);
+        return shape.array ? (value) => (value as unknown[]).map(one) : one;
+      }
       const validate = compileDtoValidator(shape.cls, { coerce });
       const one = async (value: unknown, path: string, issues: ValidationIssue[]) => {
         const outcome = await validate(value);

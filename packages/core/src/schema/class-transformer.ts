@@ -64,3 +64,9 @@ export function isExcludedFromInput(target: Class, propertyName: string): boolea
   const exclude = storage().findExcludeMetadata(target, propertyName);
   return exclude !== undefined && exclude.options?.toPlainOnly !== true;
 }
+
+/** Whether `@Transform(...)` changes `propertyName` when a plain object is turned into an instance. */
+export function hasInputTransform(target: Class, propertyName: string): boolean {
+  // 0 is TransformationType.PLAIN_TO_CLASS; the enum lives in the module we load lazily.
+  return storage().findTransformMetadatas(target, propertyName, 0).length > 0;
+}

@@ -33,13 +33,19 @@ class Compiler {
   compile(schema: JsonSchema): Check {
     if (schema.$ref !== undefined) return this.compileRef(schema.$ref);
     const checks: Check[] = [];
-    const types = schema.type === undefined ? undefined : ([] as JsonSchemaType[]).concat(schema.type);
-    if (types) checks.push(this.typeCheck(types));
     if (schema.const !== undefined) checks.push(constCheck(schema.const));
     if (schema.enum) checks.push(enumCheck(schema.enum));
     checks.push(...numberChecks(schema), ...stringChecks(schema), ...this.arrayChecks(schema), ...this.objectChecks(schema));
     checks.push(...this.combinatorChecks(schema));
-    return sequence(checks);
+    const rest = sequence(checks);
+    if (schema.type === undefined) return rest;
+    const typeCheck = this.typeCheck(([] as JsonSchemaType[]).concat(schema.type));
+    return (value, path, issues) => {
+      const before = issues.length;
+      const typed = typeCheck(value, path, issues);
+      // After a wrong type, the other checks would only add noise.
+      return issues.length === before ? rest(typed, path, issues) : typed;
+    };
   }
 
   private compileRef(ref: string): Check {
@@ -173,12 +179,7 @@ function sequence(checks: Check[]): Check {
   if (checks.length === 1) return checks[0];
   return (value, path, issues) => {
     let v = value;
-    const before = issues.length;
-    for (const check of checks) {
-      v = check(v, path, issues);
-      // A wrong type makes the remaining checks meaningless noise.
-      if (issues.length !== before) return v;
-    }
+    for (const check of checks) v = check(v, path, issues);
     return v;
   };
 }
