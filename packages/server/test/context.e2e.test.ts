@@ -81,7 +81,7 @@ class ContextTools {
   }
 }
 
-const textOf = (r: { content: unknown }) => (r.content as { text: string }[])[0].text;
+const textOf = (r: unknown) => (r as { content: { text: string }[] }).content[0].text;
 
 describe('the call context through a real SDK client (in memory)', () => {
   let app: App;
