@@ -1,0 +1,147 @@
+'use strict';
+// Shared helpers for bench/run.js and bench/check-same-tools.js.
+
+const fs = require('node:fs');
+const path = require('node:path');
+const { execFileSync } = require('node:child_process');
+const { Client } = require('@modelcontextprotocol/sdk/client/index.js');
+const { StdioClientTransport } = require('@modelcontextprotocol/sdk/client/stdio.js');
+
+const ROOT = path.resolve(__dirname, '..');
+const DEFAULT_RAW_CMD = 'node bench/raw-server.js';
+const DEFAULT_TOOLWRIGHT_CMD = 'node examples/weather/dist/server.js';
+
+/** Split a command line on whitespace, honouring simple '…' and "…" quoting. */
+function splitCommand(line) {
+  const parts = [];
+  const re = /"([^"]*)"|'([^']*)'|(\S+)/g;
+  let m;
+  while ((m = re.exec(line)) !== null) parts.push(m[1] ?? m[2] ?? m[3]);
+  if (parts.length === 0) throw new Error(`empty command: ${JSON.stringify(line)}`);
+  return parts;
+}
+
+/**
+ * Resolve a target command. `node` is replaced by this process's node binary so
+ * both targets run on the same runtime. Relative paths resolve from the repo root.
+ */
+function makeTarget(label, line) {
+  const [cmd, ...args] = splitCommand(line);
+  const command = cmd === 'node' ? process.execPath : cmd;
+  return { label, line, command, args };
+}
+
+function targetsFromEnv() {
+  return [
+    makeTarget('raw', process.env.BENCH_RAW_CMD || DEFAULT_RAW_CMD),
+    makeTarget('toolwright', process.env.BENCH_TOOLWRIGHT_CMD || DEFAULT_TOOLWRIGHT_CMD),
+  ];
+}
+
+/** For `node script.js` targets, fail early with a clear message if the script is missing. */
+function checkTargetExists(t) {
+  if (t.command !== process.execPath) return null;
+  let script = null;
+  for (const a of t.args) {
+    if (['-e', '--eval', '-p', '--print'].includes(a)) return null;
+    if (!a.startsWith('-')) {
+      script = a;
+      break;
+    }
+  }
+  if (!script || !/\.[cm]?js$/.test(script)) return null;
+  const abs = path.resolve(ROOT, script);
+  if (fs.existsSync(abs)) return null;
+  return `${t.label}: ${abs} does not exist (build it, or override with ${
+    t.label === 'raw' ? 'BENCH_RAW_CMD' : 'BENCH_TOOLWRIGHT_CMD'
+  })`;
+}
+
+/** An expected failure: reported as a one-line message, without a stack. */
+function harnessError(message) {
+  const err = new Error(message);
+  err.harness = true;
+  return err;
+}
+
+/** Spawn the target over stdio and complete the initialize handshake. */
+async function connect(t, name = 'toolwright-bench') {
+  const transport = new StdioClientTransport({
+    command: t.command,
+    args: t.args,
+    cwd: ROOT,
+    env: { ...process.env },
+    stderr: 'inherit',
+  });
+  const client = new Client({ name, version: '1.0.0' });
+  const t0 = process.hrtime.bigint();
+  try {
+    await client.connect(transport);
+  } catch (err) {
+    await transport.close().catch(() => {});
+    throw harnessError(`${t.label} (${t.line}) failed to initialize: ${err && err.message ? err.message : err}`);
+  }
+  const initNs = Number(process.hrtime.bigint() - t0);
+  return { client, transport, pid: transport.pid, initNs };
+}
+
+/** Close the client; reports how long the child took to go away. */
+async function disconnect(conn) {
+  const t0 = process.hrtime.bigint();
+  await conn.client.close();
+  return Number(process.hrtime.bigint() - t0) / 1e6;
+}
+
+let clkTck;
+function clockTicks() {
+  if (clkTck === undefined) {
+    try {
+      clkTck = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
+    } catch {
+      clkTck = 100;
+    }
+  }
+  return clkTck;
+}
+
+/** utime+stime of a process in microseconds (Linux /proc), or null. */
+function procCpuUs(pid) {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // fields[0] is field 3 (state); utime = field 14, stime = field 15
+    const ticks = Number(fields[11]) + Number(fields[12]);
+    return (ticks * 1e6) / clockTicks();
+  } catch {
+    return null;
+  }
+}
+
+/** { hwmKb, rssKb } from /proc/<pid>/status, or nulls off Linux. */
+function procMem(pid) {
+  try {
+    const s = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+    const get = (k) => {
+      const m = new RegExp(`^${k}:\\s+(\\d+) kB`, 'm').exec(s);
+      return m ? Number(m[1]) : null;
+    };
+    return { hwmKb: get('VmHWM'), rssKb: get('VmRSS') };
+  } catch {
+    return { hwmKb: null, rssKb: null };
+  }
+}
+
+module.exports = {
+  ROOT,
+  DEFAULT_RAW_CMD,
+  DEFAULT_TOOLWRIGHT_CMD,
+  splitCommand,
+  makeTarget,
+  targetsFromEnv,
+  checkTargetExists,
+  harnessError,
+  connect,
+  disconnect,
+  procCpuUs,
+  procMem,
+};
