@@ -1,0 +1,142 @@
+#!/usr/bin/env node
+'use strict';
+// Load test over Streamable HTTP (stateful): CLIENTS concurrent SDK clients x CALLS calls each,
+// against the Toolwright server and a hand-written SDK server exposing the same tools
+// (bench/http-servers.js), in the same run, alternating A B B A. Checks:
+//   - zero failed calls
+//   - zero cross-session leaks: every result and every progress notification carries the
+//     caller's own unique tag
+//   - every session closed afterwards (DELETE), and the server heap back near its baseline
+// Reports throughput (calls/s), server CPU per call, and the Toolwright/raw ratio.
+//   npm run bench:http            (builds first)
+//   node bench/http-load.js [--clients 50] [--calls 200] [--rounds 2]
+// PROF=toolwright (or raw) writes a CPU profile of that server to /tmp/prof2;
+// TW_OPTS='{"eventStore":false}' passes listen options to the Toolwright server.
+
+const { fork } = require('node:child_process');
+const path = require('node:path');
+const { Client } = require('@modelcontextprotocol/sdk/client/index.js');
+const { StreamableHTTPClientTransport } = require('@modelcontextprotocol/sdk/client/streamableHttp.js');
+const { CallToolResultSchema } = require('@modelcontextprotocol/sdk/types.js');
+
+const arg = (name, fallback) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 ? Number(process.argv[i + 1]) : fallback;
+};
+const CLIENTS = arg('clients', 50);
+const CALLS = arg('calls', 200);
+const ROUNDS = arg('rounds', 2);
+const mb = (bytes) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+
+function start(kind) {
+  const child = fork(path.join(__dirname, 'http-servers.js'), [kind], { execArgv: ['--expose-gc', ...(process.env.PROF && kind === process.env.PROF ? ['--cpu-prof', '--cpu-prof-dir=/tmp/prof2'] : [])], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const pending = [];
+  child.on('message', (m) => pending.shift()?.(m));
+  const next = () => new Promise((resolve) => pending.push(resolve));
+  const ready = next();
+  return {
+    kind,
+    child,
+    ready: ready.then((m) => m.url),
+    stats: () => {
+      const reply = next();
+      child.send({ type: 'stats' });
+      return reply;
+    },
+    stop: () => new Promise((resolve) => {
+      child.once('exit', resolve);
+      child.kill(process.env.PROF ? 'SIGINT' : 'SIGKILL');
+    }),
+  };
+}
+
+/** One client's session: CALLS calls, each checked to belong to this client. */
+async function runClient(url, c, calls, problems) {
+  const transport = new StreamableHTTPClientTransport(new URL(url));
+  const client = new Client({ name: `load-${c}`, version: '1' });
+  await client.connect(transport);
+  let failed = 0;
+  let leaks = 0;
+  for (let i = 0; i < calls; i++) {
+    try {
+      if (i % 10 === 0) {
+        const tag = `c${c}-${i}`;
+        const seen = [];
+        const result = await client.callTool({ name: 'count_to', arguments: { n: 3, tag } }, CallToolResultSchema, { onprogress: (p) => seen.push(p.message) });
+        if (result.isError || result.content[0].text !== `${tag} counted to 3`) leaks++;
+        if (seen.length !== 3 || seen.some((m) => !m.startsWith(`${tag} `))) leaks++;
+      } else if (i % 2 === 0) {
+        const result = await client.callTool({ name: 'get_weather', arguments: { location: 'Tokyo' } });
+        if (result.isError || !result.content[0].text.includes('"location":"Tokyo"')) failed++;
+      } else {
+        const a = c * 100000 + i;
+        const result = await client.callTool({ name: 'calculate', arguments: { operation: 'add', a, b: 0.5 } });
+        if (result.isError || !result.content[0].text.endsWith(`= ${a + 0.5}`)) leaks++;
+      }
+    } catch (error) {
+      failed++;
+      if (problems.length < 5) problems.push(`client ${c} call ${i}: ${error.message}`);
+    }
+  }
+  await transport.terminateSession();
+  await client.close();
+  return { failed, leaks };
+}
+
+async function load(url, clients, calls) {
+  const problems = [];
+  const started = process.hrtime.bigint();
+  const results = await Promise.all(Array.from({ length: clients }, (_, c) => runClient(url, c, calls, problems)));
+  const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+  return {
+    seconds,
+    calls: clients * calls,
+    failed: results.reduce((n, r) => n + r.failed, 0),
+    leaks: results.reduce((n, r) => n + r.leaks, 0),
+    problems,
+  };
+}
+
+async function measure(kind) {
+  const server = start(kind);
+  const url = await server.ready;
+  await load(url, 10, 50); // warm-up
+  const before = await server.stats();
+  const run = await load(url, CLIENTS, CALLS);
+  const after = await server.stats();
+  await server.stop();
+  return { kind, ...run, rate: run.calls / run.seconds, cpuPerCall: (after.cpuMicros - before.cpuMicros) / run.calls, heapBefore: before.heapUsed, heapAfter: after.heapUsed, sessionsAfter: after.sessions };
+}
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+async function main() {
+  console.log(`Streamable HTTP load: ${CLIENTS} clients x ${CALLS} calls, stateful, ${ROUNDS} round(s), order A B B A`);
+  const runs = { raw: [], toolwright: [] };
+  for (let r = 0; r < ROUNDS; r++) {
+    for (const kind of r % 2 === 0 ? ['raw', 'toolwright'] : ['toolwright', 'raw']) {
+      const m = await measure(kind);
+      runs[kind].push(m);
+      console.log(
+        `  ${kind.padEnd(10)} ${m.rate.toFixed(0).padStart(6)} calls/s  ${(m.cpuPerCall / 1000).toFixed(3)} ms CPU/call  failed ${m.failed}  leaks ${m.leaks}  sessions after ${m.sessionsAfter}  heap ${mb(m.heapBefore)} -> ${mb(m.heapAfter)}`,
+      );
+      for (const p of m.problems) console.log(`    ${p}`);
+    }
+  }
+  const rate = (kind) => median(runs[kind].map((m) => m.rate));
+  const cpu = (kind) => median(runs[kind].map((m) => m.cpuPerCall));
+  console.log(`\nmedian throughput: raw ${rate('raw').toFixed(0)} calls/s, toolwright ${rate('toolwright').toFixed(0)} calls/s -> ratio ${(rate('toolwright') / rate('raw')).toFixed(2)}x`);
+  console.log(`median server CPU per call: raw ${(cpu('raw') / 1000).toFixed(3)} ms, toolwright ${(cpu('toolwright') / 1000).toFixed(3)} ms -> ${(cpu('raw') / cpu('toolwright')).toFixed(2)}x as efficient`);
+  const tw = runs.toolwright;
+  const bad = tw.some((m) => m.failed > 0 || m.leaks > 0 || m.sessionsAfter !== 0 || m.heapAfter - m.heapBefore > 10 * 1024 * 1024);
+  if (bad) {
+    console.error('FAIL: Toolwright had failed calls, leaks, sessions left open, or a heap that did not return near its baseline.');
+    process.exit(1);
+  }
+  console.log('OK: zero failed calls, zero cross-session leaks, all sessions closed, heap back near baseline.');
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

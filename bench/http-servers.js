@@ -1,0 +1,135 @@
+#!/usr/bin/env node
+'use strict';
+// The two servers bench/http-load.js compares, run as forked children:
+//   node bench/http-servers.js toolwright   -> the weather example's tools + count_to, via app.listen({ transport: 'http' })
+//   node bench/http-servers.js raw          -> the same tools by hand on the SDK: node:http + StreamableHTTPServerTransport,
+//                                              one Server + transport per session (the SDK's documented pattern)
+// Each reports its URL over IPC and answers { type: 'stats' } with heap (after gc), CPU and session count.
+
+require('reflect-metadata');
+const http = require('node:http');
+const { randomUUID } = require('node:crypto');
+
+const kind = process.argv[2];
+process.on('SIGINT', () => process.exit(0));
+
+function countTo(n, tag, progress) {
+  return (async () => {
+    for (let i = 1; i <= n; i++) await progress(i, n, `${tag} ${i}/${n}`);
+    return `${tag} counted to ${n}`;
+  })();
+}
+
+async function toolwright() {
+  const { Ctx, Param, Tool } = require('@toolwright/core');
+  const { createApp } = require('@toolwright/server');
+  const { WeatherTools } = require('../examples/weather/dist/weather.tools.js');
+  const { NotesTools } = require('../examples/weather/dist/notes.tools.js');
+  class ProgressTools {
+    countTo(n, tag, ctx) {
+      return countTo(n, tag, (i, total, message) => ctx.progress(i, total, message));
+    }
+  }
+  Param('n', { type: () => Number })(ProgressTools.prototype, 'countTo', 0);
+  Param('tag', { type: () => String })(ProgressTools.prototype, 'countTo', 1);
+  Ctx()(ProgressTools.prototype, 'countTo', 2);
+  Tool({ description: 'Counts to n, reporting progress tagged with tag.' })(ProgressTools.prototype, 'countTo', Object.getOwnPropertyDescriptor(ProgressTools.prototype, 'countTo'));
+  const app = await createApp({ name: 'weather', version: '1.0.0', tools: [WeatherTools, NotesTools, ProgressTools] });
+  const listener = await app.listen({ transport: 'http', port: 0, logLevel: 'warn', exitOnSignal: false, sessions: { maxSessions: 10000 }, ...JSON.parse(process.env.TW_OPTS || '{}') });
+  return { url: listener.url, sessions: () => listener.sessionCount };
+}
+
+async function raw() {
+  const { Server } = require('@modelcontextprotocol/sdk/server/index.js');
+  const { StreamableHTTPServerTransport } = require('@modelcontextprotocol/sdk/server/streamableHttp.js');
+  const { ListToolsRequestSchema, CallToolRequestSchema, McpError, ErrorCode, isInitializeRequest } = require('@modelcontextprotocol/sdk/types.js');
+  const { TOOLS } = require('./tools.js');
+  const tools = [...TOOLS, { name: 'count_to', description: 'Counts to n, reporting progress tagged with tag.', inputSchema: { type: 'object', properties: { n: { type: 'number' }, tag: { type: 'string' } }, required: ['n', 'tag'], additionalProperties: false } }];
+  const text = (t) => ({ content: [{ type: 'text', text: t }] });
+  const fail = (t) => ({ content: [{ type: 'text', text: t }], isError: true });
+  const READINGS = { tokyo: { temperature: 22, conditions: 'partly cloudy', humidity: 65 }, london: { temperature: 14, conditions: 'rainy', humidity: 80 } };
+  const handlers = {
+    get_weather(a) {
+      if (typeof a.location !== 'string' || a.location.length < 1) return fail('Invalid arguments: location must be a non-empty string');
+      const now = READINGS[a.location.trim().toLowerCase()];
+      return now ? text(JSON.stringify({ location: a.location, ...now, unit: 'celsius' })) : fail(`No weather data for '${a.location}'.`);
+    },
+    calculate(a) {
+      const { operation, a: x, b: y } = a;
+      if (!['add', 'subtract', 'multiply', 'divide'].includes(operation) || typeof x !== 'number' || typeof y !== 'number') return fail('Invalid arguments');
+      const r = operation === 'add' ? x + y : operation === 'subtract' ? x - y : operation === 'multiply' ? x * y : y === 0 ? NaN : x / y;
+      return text(`${x} ${operation} ${y} = ${r}`);
+    },
+    async count_to(a, extra) {
+      if (typeof a.n !== 'number' || typeof a.tag !== 'string') return fail('Invalid arguments');
+      const token = extra._meta?.progressToken;
+      const result = await countTo(a.n, a.tag, (progress, total, message) =>
+        token === undefined ? undefined : extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress, total, message } }),
+      );
+      return text(result);
+    },
+  };
+  const newServer = () => {
+    const server = new Server({ name: 'raw-weather', version: '1.0.0' }, { capabilities: { tools: {} } });
+    server.setRequestHandler(ListToolsRequestSchema, () => ({ tools }));
+    server.setRequestHandler(CallToolRequestSchema, (req, extra) => {
+      const handler = handlers[req.params.name];
+      if (!handler) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${req.params.name}`);
+      return handler(req.params.arguments ?? {}, extra);
+    });
+    return server;
+  };
+  const transports = new Map();
+  const readBody = (req) =>
+    new Promise((resolve, reject) => {
+      const chunks = [];
+      req.on('data', (c) => chunks.push(c));
+      req.on('end', () => {
+        try {
+          resolve(chunks.length ? JSON.parse(Buffer.concat(chunks).toString('utf8')) : undefined);
+        } catch (e) {
+          reject(e);
+        }
+      });
+    });
+  const httpServer = http.createServer(async (req, res) => {
+    try {
+      const sid = req.headers['mcp-session-id'];
+      const body = req.method === 'POST' ? await readBody(req) : undefined;
+      let transport = sid ? transports.get(sid) : undefined;
+      if (!transport) {
+        if (sid || req.method !== 'POST' || !isInitializeRequest(body)) {
+          res.writeHead(sid ? 404 : 400, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message: 'Bad session' }, id: null }));
+          return;
+        }
+        transport = new StreamableHTTPServerTransport({ sessionIdGenerator: () => randomUUID(), onsessioninitialized: (id) => transports.set(id, transport) });
+        transport.onclose = () => transport.sessionId && transports.delete(transport.sessionId);
+        await newServer().connect(transport);
+      }
+      await transport.handleRequest(req, res, body);
+    } catch (error) {
+      if (!res.headersSent) res.writeHead(500).end();
+    }
+  });
+  await new Promise((resolve) => httpServer.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${httpServer.address().port}/mcp`, sessions: () => transports.size };
+}
+
+(kind === 'raw' ? raw() : toolwright()).then(
+  (server) => {
+    process.on('message', async (message) => {
+      if (message.type !== 'stats') return;
+      for (let i = 0; i < 4; i++) {
+        global.gc?.();
+        await new Promise((r) => setTimeout(r, 25));
+      }
+      const cpu = process.cpuUsage();
+      process.send({ type: 'stats', heapUsed: process.memoryUsage().heapUsed, cpuMicros: cpu.user + cpu.system, sessions: server.sessions() });
+    });
+    process.send({ type: 'ready', url: server.url });
+  },
+  (error) => {
+    console.error(error);
+    process.exit(1);
+  },
+);
