@@ -24,7 +24,7 @@ describe('toolwright new', () => {
     const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
     expect(pkg.name).toBe('my-server');
     for (const version of Object.values({ ...pkg.dependencies, ...pkg.devDependencies })) expect(version).toMatch(/^\d+\.\d+\.\d+$/);
-    expect(pkg.scripts).toMatchObject({ build: 'tsc -b', start: 'node dist/server.js', test: 'npm run build && jest' });
+    expect(pkg.scripts).toMatchObject({ build: 'tsc -b', start: 'node dist/server.js', test: 'tsc -b && tsc -p test && jest' });
     const tsconfig = JSON.parse(readFileSync(join(dir, 'tsconfig.json'), 'utf8'));
     expect(tsconfig.compilerOptions).toMatchObject({ experimentalDecorators: true, emitDecoratorMetadata: true, strict: true });
     expect(readFileSync(join(dir, 'src/app.ts'), 'utf8')).toContain("export function createMyServerApp(): Promise<App> {");

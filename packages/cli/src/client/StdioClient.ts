@@ -135,7 +135,7 @@ export class StdioClient {
     child.on('exit', (code, signal) => {
       this.exited = { code, signal };
       const how = signal ? `was killed by ${signal}` : `exited with code ${code}`;
-      const tail = this.stderrTail.trim().split('\n').slice(-5).join('\n');
+      const tail = this.stderrTail.trim().split('\n').slice(-20).join('\n');
       this.fail(new ServerError(`The server ${how} before answering${tail ? `. Its last words on stderr:\n${tail}` : '.'}`));
     });
   }

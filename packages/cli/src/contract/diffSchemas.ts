@@ -137,8 +137,10 @@ function compareTypes(before: Schema, after: Schema, narrowed: Severity, widened
   const lost = [...x].filter((t) => !accepts(y, t));
   const gained = [...y].filter((t) => !accepts(x, t));
   const show = (s: Set<string>) => [...s].join(' | ');
-  if (lost.length > 0) add(narrowed, `type narrowed from ${show(x)} to ${show(y)}`);
-  if (gained.length > 0) add(widened, `type widened from ${show(x)} to ${show(y)}`);
+  // Lost and gained types at once break both readers and writers.
+  if (lost.length > 0 && gained.length > 0) add('breaking', `type changed from ${show(x)} to ${show(y)}`);
+  else if (lost.length > 0) add(narrowed, `type narrowed from ${show(x)} to ${show(y)}`);
+  else if (gained.length > 0) add(widened, `type widened from ${show(x)} to ${show(y)}`);
 }
 
 function compareEnums(before: Schema, after: Schema, narrowed: Severity, widened: Severity, add: (s: Severity, m: string) => void): void {
