@@ -1,0 +1,30 @@
+import { execFile } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+
+const BIN = join(__dirname, '..', 'dist', 'bin.js');
+
+describe('npm create toolwright (the create-toolwright binary)', () => {
+  let tmp: string;
+  beforeEach(() => {
+    tmp = mkdtempSync(join(tmpdir(), 'create-toolwright-'));
+  });
+  afterEach(() => rmSync(tmp, { recursive: true, force: true }));
+
+  it('is toolwright new: same flags, same project', async () => {
+    const { stdout } = await promisify(execFile)(process.execPath, [BIN, 'lib', '--template', 'full', '--name', '@acme/lib'], { cwd: tmp });
+    expect(stdout).toContain('Created @acme/lib from the full template in lib');
+    expect(JSON.parse(readFileSync(join(tmp, 'lib', 'package.json'), 'utf8')).name).toBe('@acme/lib');
+    expect(existsSync(join(tmp, 'lib', 'src', 'library.tools.ts'))).toBe(true);
+  });
+
+  it('exits 2 and writes nothing on an invalid template', async () => {
+    await expect(promisify(execFile)(process.execPath, [BIN, 'x', '--template', 'nope'], { cwd: tmp })).rejects.toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining("Unknown --template 'nope'"),
+    });
+    expect(existsSync(join(tmp, 'x'))).toBe(false);
+  });
+});
