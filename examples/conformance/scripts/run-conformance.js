@@ -1,19 +1,31 @@
 #!/usr/bin/env node
 // Runs the official MCP conformance suite (`--suite all`) against the conformance example
 // over Streamable HTTP and exits with the suite's status: 0 only when every check passes.
-// The suite needs Node >= 22 (the root devDependency `node`); the server runs on the Node
-// that runs npm (Node 20 in CI), since `npm run` puts the Node 22 binary first on PATH.
+// The suite needs Node >= 22. It and the npm package `node@22` live in their own folder,
+// `examples/conformance/suite`, outside the workspace, installed here on first use: as a
+// root dependency, `node` would put Node 22 first on PATH for every npm script. The server
+// under test runs on the Node that runs this script (Node 20 in CI).
 'use strict';
-const { spawn } = require('node:child_process');
+const { spawn, spawnSync } = require('node:child_process');
 const { createServer } = require('node:net');
 const { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } = require('node:fs');
 const { tmpdir } = require('node:os');
 const { join } = require('node:path');
 
 const root = join(__dirname, '..', '..', '..');
-const serverNode = process.env.npm_node_execpath || process.execPath;
-const suiteNode = join(root, 'node_modules', 'node', 'bin', 'node');
-const suite = join(root, 'node_modules', '@modelcontextprotocol', 'conformance', 'dist', 'index.js');
+const serverNode = process.execPath;
+const suiteDir = join(root, 'examples', 'conformance', 'suite');
+const suiteNode = join(suiteDir, 'node_modules', 'node', 'bin', 'node');
+const suite = join(suiteDir, 'node_modules', '@modelcontextprotocol', 'conformance', 'dist', 'index.js');
+
+/** Installs the suite and Node 22 from the npm registry (package-lock pinned) unless already there. */
+function installSuite() {
+  if (existsSync(suiteNode) && existsSync(suite)) return;
+  console.log('conformance: installing the suite and Node 22 into examples/conformance/suite (once)');
+  const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+  const result = spawnSync(npm, ['ci', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: suiteDir, stdio: 'inherit' });
+  if (result.status !== 0) throw new Error(`npm ci in ${suiteDir} failed with code ${result.status}`);
+}
 // Known failures, each with its cause; the run also fails when one of them starts passing.
 const baseline = join(root, 'examples', 'conformance', 'expected-failures.yml');
 const SUITE_TIMEOUT_MS = 180_000;
@@ -79,6 +91,7 @@ function judge(out, suiteCode) {
 }
 
 async function main() {
+  installSuite();
   const port = await freePort();
   const server = spawn(serverNode, [join(root, 'examples', 'conformance', 'dist', 'server.js'), '--http', '--port', String(port), '--host', '127.0.0.1'], {
     stdio: ['ignore', 'inherit', process.env.CONFORMANCE_SERVER_LOG ? 'inherit' : 'ignore'],

@@ -6,7 +6,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { Container } from 'typedi';
 import { KitchenTools, ReportTools } from './fixtures/kitchen.tools';
 
-const textOf = (result: { content: unknown }) => (result.content as { text?: string }[])[0]?.text;
+const textOf = (result: Record<string, unknown>) => (result.content as { text?: string }[])[0]?.text;
 
 describe('tools through a real SDK client (in memory)', () => {
   let app: App;
