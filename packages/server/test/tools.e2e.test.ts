@@ -1,5 +1,7 @@
 import 'reflect-metadata';
-import { Param, Tool, type ContainerLike } from '@toolwright/core';
+import { Args, Param, Tool, type ContainerLike } from '@toolwright/core';
+import { Type } from 'class-transformer';
+import { IsOptional, IsString, ValidateNested } from 'class-validator';
 import { createApp, type App } from '@toolwright/server';
 import { createTestClient } from '@toolwright/server/testing';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -215,6 +217,58 @@ describe('apps and containers', () => {
     const app = await createApp({ name: 'k', version: '1', tools: [KitchenTools], coerce: true });
     const client = await createTestClient(app);
     expect(textOf(await client.callTool({ name: 'async_value', arguments: { ms: '1' } }))).toBe('waited 1');
+    await client.close();
+  });
+});
+
+describe('tool descriptors', () => {
+  class Category {
+    @IsString() name!: string;
+    @IsOptional() @ValidateNested({ each: true }) @Type(() => Category) children?: Category[];
+  }
+
+  class CatalogTools {
+    @Tool({
+      name: 'catalog.import-v2',
+      title: 'Import a catalog',
+      description: 'Imports a category tree.',
+      annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+      icons: [{ src: 'https://example.com/icon.png', mimeType: 'image/png', sizes: ['48x48'], theme: 'light' }],
+      _meta: { 'example.com/owner': 'catalog-team' },
+    })
+    importCatalog(@Args() root: Category) {
+      const count = (c: Category): number => 1 + (c.children ?? []).reduce((n, child) => n + count(child), 0);
+      return `${root instanceof Category ? 'Category' : 'plain'} tree of ${count(root)}`;
+    }
+  }
+
+  it('carries title, annotations, icons and _meta as declared', async () => {
+    const client = await createTestClient(await createApp({ name: 'c', version: '1', tools: [CatalogTools] }));
+    const [tool] = (await client.listTools()).tools;
+    expect(tool).toMatchObject({
+      name: 'catalog.import-v2',
+      title: 'Import a catalog',
+      annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+      icons: [{ src: 'https://example.com/icon.png', mimeType: 'image/png', sizes: ['48x48'], theme: 'light' }],
+      _meta: { 'example.com/owner': 'catalog-team' },
+    });
+    await client.close();
+  });
+
+  it('serves a recursive DTO through root-level $defs and validates through the reference', async () => {
+    const client = await createTestClient(await createApp({ name: 'c', version: '1', tools: [CatalogTools] }));
+    const [tool] = (await client.listTools()).tools;
+    const category = {
+      type: 'object',
+      properties: { name: { type: 'string' }, children: { type: 'array', items: { $ref: '#/$defs/Category' } } },
+      required: ['name'],
+      additionalProperties: false,
+    };
+    expect(tool.inputSchema).toEqual({ ...category, $defs: { Category: category } });
+    const ok = await client.callTool({ name: 'catalog.import-v2', arguments: { name: 'a', children: [{ name: 'b', children: [{ name: 'c' }] }] } });
+    expect(textOf(ok)).toBe('Category tree of 3');
+    const bad = await client.callTool({ name: 'catalog.import-v2', arguments: { name: 'a', children: [{ children: [{ name: 5 }] }] } });
+    expect(textOf(bad)).toBe("Invalid arguments for tool 'catalog.import-v2':\n- children[0].name: is required\n- children[0].children[0].name: must be a string (got number 5)");
     await client.close();
   });
 });
