@@ -157,6 +157,19 @@ describe('HTTP bearer auth, RFC 9728 metadata and per-tool authorization', () =>
     expect(invalid.status).toBe(401);
   });
 
+  it('keeps filtering the runtime catalog: a disabled tool stays hidden from callers who may use it', async () => {
+    const names = async () => {
+      const { client } = await connectClient(listener.url, { headers: bearer('writer') });
+      const { tools } = await client.listTools();
+      await client.close();
+      return tools.map((t) => t.name);
+    };
+    app.tools.disable('write_note');
+    expect(await names()).not.toContain('write_note');
+    app.tools.enable('write_note');
+    expect(await names()).toContain('write_note');
+  });
+
   it('the same rules hold in stateless mode', async () => {
     const l = await app.listen({ transport: 'http', port: 0, ...quiet, stateless: true, auth: authOptions() });
     const response = await post(l.url, { jsonrpc: '2.0', id: 1, method: 'tools/list' }, bearer('reader'));

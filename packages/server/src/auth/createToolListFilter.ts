@@ -1,30 +1,33 @@
-import type { AuthInfo, Registry, ToolDescriptor } from '@toolwright/core';
+import type { AuthInfo, ToolDefinition, ToolDescriptor } from '@toolwright/core';
 import { canAccess, rolesOf } from './canAccess';
 
-type ToolList = { readonly tools: readonly ToolDescriptor[] };
+type ToolPage = { readonly tools: readonly ToolDescriptor[]; readonly nextCursor?: string };
 
-const MAX_CACHED_VIEWS = 256;
+const MAX_VIEWS_PER_PAGE = 64;
 
 /**
- * Serves `tools/list` as a given caller may see it. Returns undefined when no tool has
- * rules, so the server keeps answering with the one cached list. Otherwise each distinct
- * set of scopes and roles gets its own frozen list, built once and cached (bounded).
+ * Narrows a `tools/list` page to what one caller may use. A page whose tools have no rules
+ * is returned as is (one WeakMap lookup), so apps without authorization keep serving the
+ * cached list. Otherwise each distinct set of scopes and roles gets its own frozen view of
+ * the page, built once. Pages come from the catalog's cache, so views of a page that
+ * changed are dropped with it.
  */
-export function createToolListFilter(registry: Registry): ((auth: AuthInfo | undefined) => ToolList) | undefined {
-  if (!registry.tools.some((t) => t.access)) return undefined;
-  const views = new Map<string, ToolList>();
-  const build = (auth: AuthInfo | undefined): ToolList =>
-    Object.freeze({ tools: Object.freeze(registry.tools.filter((t) => canAccess(t.access, auth)).map((t) => registry.toolList.tools.find((d) => d.name === t.name)!)) });
-  const anonymous = build(undefined);
-  return (auth) => {
-    if (!auth) return anonymous;
-    const key = `${[...auth.scopes].sort().join(' ')}|${[...rolesOf(auth)].sort().join(' ')}`;
-    let view = views.get(key);
-    if (!view) {
-      if (views.size >= MAX_CACHED_VIEWS) views.delete(views.keys().next().value!);
-      view = build(auth);
-      views.set(key, view);
+export function createToolListFilter(lookup: (name: string) => ToolDefinition | undefined): <P extends ToolPage>(page: P, auth: AuthInfo | undefined) => P {
+  const views = new WeakMap<object, Map<string, ToolPage> | false>();
+  return <P extends ToolPage>(page: P, auth: AuthInfo | undefined): P => {
+    let byCaller = views.get(page);
+    if (byCaller === undefined) {
+      byCaller = page.tools.some((t) => lookup(t.name)?.access) ? new Map() : false;
+      views.set(page, byCaller);
     }
-    return view;
+    if (byCaller === false) return page;
+    const key = auth ? `${[...auth.scopes].sort().join(' ')}|${[...rolesOf(auth)].sort().join(' ')}` : '';
+    let view = byCaller.get(key);
+    if (!view) {
+      if (byCaller.size >= MAX_VIEWS_PER_PAGE) byCaller.delete(byCaller.keys().next().value!);
+      view = Object.freeze({ ...page, tools: Object.freeze(page.tools.filter((t) => canAccess(lookup(t.name)?.access, auth))) });
+      byCaller.set(key, view);
+    }
+    return view as P;
   };
 }

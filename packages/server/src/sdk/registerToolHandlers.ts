@@ -14,7 +14,7 @@ export interface ToolBinding {
   readonly registry: Registry;
   readonly loggers: ReadonlyMap<string, ToolLogger>;
   readonly inFlight: InFlight;
-  /** `tools/list` as one caller may see it; undefined when no tool has authorization rules. */
+  /** Narrows a `tools/list` page to the tools one caller may use (the page itself when none has rules). */
   readonly listFor: ReturnType<typeof createToolListFilter>;
   /** What the app serves now (tools can be added, removed, enabled and disabled at runtime) and the call contexts' shared state. */
   readonly surface: Surface;
@@ -22,7 +22,7 @@ export interface ToolBinding {
 
 export function createToolBinding(registry: Registry, inFlight: InFlight, surface: Surface): ToolBinding {
   const loggers = new Map(registry.tools.map((t) => [t.name, stderrLogger(`tool ${t.name}`)]));
-  return { registry, loggers, inFlight, listFor: createToolListFilter(registry), surface };
+  return { registry, loggers, inFlight, listFor: createToolListFilter((name) => surface.catalog.tool(name)), surface };
 }
 
 /** Serves `tools/list` (the cached result) and `tools/call` on one SDK `Server`. */
@@ -30,7 +30,7 @@ export function registerToolHandlers(server: Server, binding: ToolBinding, conne
   const { inFlight, listFor, surface } = binding;
   // The SDK's result type is mutable; the cached list is frozen and only ever serialized.
   // With authorization rules, each caller gets the (cached) view of the tools it may use.
-  server.setRequestHandler(ListToolsRequestSchema, listFor ? (_request, extra) => listFor(extra.authInfo as AuthInfo | undefined) as never : (request) => surface.catalog.toolsPage(request.params?.cursor) as never);
+  server.setRequestHandler(ListToolsRequestSchema, (request, extra) => listFor(surface.catalog.toolsPage(request.params?.cursor), extra.authInfo as AuthInfo | undefined) as never);
   server.setRequestHandler(CallToolRequestSchema, (request, extra) => {
     const tool = surface.catalog.tool(request.params.name);
     if (!tool) {
