@@ -1,5 +1,5 @@
 import { lintContract } from '../src/lint/lintContract';
-import type { Contract, ToolEntry } from '../src/contract/Contract';
+import type { Contract, Schema, ToolEntry } from '../src/contract/Contract';
 
 const contract = (tools: ToolEntry[], extra: Partial<Contract> = {}): Contract => ({ contractVersion: 1, server: { name: 's', version: '1' }, tools, resources: [], resourceTemplates: [], prompts: [], ...extra });
 const good = 'Get current weather for a city. Use when asked about conditions.';
@@ -38,7 +38,7 @@ describe('inspect --lint rules', () => {
   });
 
   it('warns about objects nested deeper than three levels, once, where it happens', () => {
-    const level = (inner: object) => ({ type: 'object', description: 'a level', properties: { next: inner } });
+    const level = (inner: Schema): Schema => ({ type: 'object', description: 'a level', properties: { next: inner } });
     const deep = level(level(level(level({ type: 'string', description: 'leaf' }))));
     expect(lint([{ name: 'get_weather', description: good, inputSchema: { type: 'object', properties: { root: deep } } }])).toEqual([
       "warning deep-nesting tool 'get_weather' input root.next.next.next",
