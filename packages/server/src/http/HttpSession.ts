@@ -10,8 +10,6 @@ export interface HttpSession {
   readonly eventStore: EventStore | undefined;
   /** Who opened it (see `principalOf`); undefined for anonymous sessions. */
   readonly principal: string | undefined;
-  /** The protocol version negotiated at initialize. */
-  protocolVersion: string | undefined;
   /** When its last request started (ms since epoch). */
   lastSeen: number;
   /** HTTP requests of this session still open (an SSE GET stream counts while it lasts). */

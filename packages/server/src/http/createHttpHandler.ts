@@ -13,7 +13,7 @@ import { createHostPolicy } from './hostPolicy';
 import type { HttpHandlerOptions } from './HttpHandlerOptions';
 import type { HttpSession } from './HttpSession';
 import { InMemoryEventStore } from './InMemoryEventStore';
-import { calledTool, firstMessage, isInitialize, negotiatedVersion } from './jsonRpcShape';
+import { calledTool, firstMessage, isInitialize } from './jsonRpcShape';
 import { createLegacySse } from './legacySse';
 import { createOriginPolicy } from './originPolicy';
 import { principalOf } from './principalOf';
@@ -96,7 +96,6 @@ export function createHttpHandler(app: App, options: HttpHandlerOptions = {}): H
       transport,
       eventStore,
       principal: principalOf(auth),
-      protocolVersion: negotiatedVersion(body),
       lastSeen: Date.now(),
       open: 0,
       closed: false,
@@ -186,9 +185,6 @@ export function createHttpHandler(app: App, options: HttpHandlerOptions = {}): H
         return sendRpcError(res, 404, -32001, 'Session not found: it expired, was closed, or belongs to another caller. Start a new session with initialize.');
       }
       entry.session = session.id;
-      if (typeof version === 'string' && session.protocolVersion !== undefined && version !== session.protocolVersion) {
-        return sendRpcError(res, 400, -32000, `Bad Request: MCP-Protocol-Version '${version}' differs from the version negotiated at initialize ('${session.protocolVersion}').`);
-      }
     } else if (method === 'POST' && isInitialize(body)) {
       session = await openSession(auth, body);
       entry.session = session.id;

@@ -1,5 +1,3 @@
-import { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
-
 type Message = { method?: unknown; id?: unknown; params?: { name?: unknown; protocolVersion?: unknown } };
 
 /** The first message of a POST body (a single message or a batch). */
@@ -11,12 +9,6 @@ export function firstMessage(body: unknown): Message | undefined {
 export function isInitialize(body: unknown): boolean {
   const messages = Array.isArray(body) ? body : [body];
   return messages.some((m) => typeof m === 'object' && m !== null && (m as Message).method === 'initialize' && 'id' in m);
-}
-
-/** The version the SDK's `initialize` handler will answer with: the client's if supported, else the latest. */
-export function negotiatedVersion(body: unknown): string {
-  const requested = firstMessage(body)?.params?.protocolVersion;
-  return typeof requested === 'string' && SUPPORTED_PROTOCOL_VERSIONS.includes(requested) ? requested : LATEST_PROTOCOL_VERSION;
 }
 
 /** The tool a single `tools/call` body names, if it is one. */
