@@ -1,0 +1,19 @@
+#!/usr/bin/env node
+import 'reflect-metadata';
+import { parseListenArgs } from '@toolwright/server';
+import { {{appFactory}} } from './app';
+import { tokenAuth } from './auth';
+
+// `node dist/server.js --http --port 3000` serves Streamable HTTP at /mcp, with health checks at
+// /healthz and /readyz; set MCP_TOKENS to require a bearer token. Without flags: stdio.
+{{appFactory}}()
+  .then((app) => {
+    const listen = parseListenArgs();
+    if (listen.transport === 'stdio') return app.listen(listen);
+    const resource = process.env.MCP_RESOURCE_URL ?? `http://${listen.host ?? '127.0.0.1'}:${listen.port}/mcp`;
+    return app.listen({ ...listen, auth: tokenAuth(process.env, resource) });
+  })
+  .catch((error: unknown) => {
+    console.error(error instanceof Error ? error.message : error);
+    process.exit(1);
+  });

@@ -1,0 +1,41 @@
+import 'reflect-metadata';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { HttpListener } from '@toolwright/server/http';
+import { {{appFactory}} } from '../src/app';
+import { tokenAuth } from '../src/auth';
+
+describe('{{serverName}} over Streamable HTTP, with bearer tokens', () => {
+  let listener: HttpListener;
+  beforeAll(async () => {
+    const app = await {{appFactory}}();
+    // Port 0: a free port, so tests never collide.
+    listener = await app.listen({ transport: 'http', port: 0, exitOnSignal: false, auth: tokenAuth({ MCP_TOKENS: 's3cret=ci' }, 'http://127.0.0.1/mcp') });
+  });
+  afterAll(() => listener.close());
+
+  const connect = async (token: string) => {
+    const client = new Client({ name: 'http-test', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(listener.url), { requestInit: { headers: { Authorization: `Bearer ${token}` } } }));
+    return client;
+  };
+
+  it('serves the tools to a client with a valid token, which becomes the task owner', async () => {
+    const client = await connect('s3cret');
+    const result = await client.callTool({ name: 'add_task', arguments: { title: 'Rotate the tokens' } });
+    expect(JSON.parse((result.content as { text: string }[])[0].text)).toMatchObject({ title: 'Rotate the tokens', owner: 'ci' });
+    await client.close();
+  });
+
+  it('refuses a request without a valid token with 401', async () => {
+    await expect(connect('wrong')).rejects.toThrow(/invalid_token/);
+    const response = await fetch(listener.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    expect(response.status).toBe(401);
+  });
+
+  it('answers the health checks without a token', async () => {
+    const base = listener.url.replace(/\/mcp$/, '');
+    expect((await fetch(`${base}/healthz`)).status).toBe(200);
+    expect((await fetch(`${base}/readyz`)).status).toBe(200);
+  });
+});
