@@ -23,7 +23,7 @@ export { buildRegistry } from './build/buildRegistry';
 export type { BuildOptions } from './build/BuildOptions';
 export type { BuildProblem } from './build/BuildProblem';
 export type { Registry, ToolDefinition, ToolDescriptor } from './build/Registry';
-export type { ToolAccess } from './build/toolAccess';
+export type { AccessRules } from './build/resolveAccess';
 export { defaultToolName } from './build/toolName';
 export { isToolClass } from './metadata/readToolMetadata';
 

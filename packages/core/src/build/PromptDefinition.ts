@@ -1,3 +1,4 @@
+import type { AccessRules } from './resolveAccess';
 import type { PromptResult } from '../content/PromptMessage';
 import type { ToolContext } from '../context/ToolContext';
 import type { MemberOutcome } from '../invoke/MemberOutcome';
@@ -40,6 +41,8 @@ export interface PromptDefinition {
   readonly target: Class;
   readonly methodName: string;
   readonly usesContext: boolean;
+  /** Who may list and get it (`@RequireScopes`, `@RequireRoles`, `@Public`); absent without rules. */
+  readonly access?: AccessRules;
   /** Validates and converts the string arguments, runs the method, normalizes its messages. Never throws. */
   get(args: Record<string, string> | undefined, ctx: ToolContext | undefined): Promise<MemberOutcome<PromptResult>>;
   /** Completion providers by argument name. */

@@ -5,7 +5,7 @@ import type { Icon, ToolAnnotations } from '../metadata/ToolOptions';
 import type { JsonSchema } from '../schema/JsonSchema';
 import type { PromptDefinition } from './PromptDefinition';
 import type { ResourceDefinition, ResourceTemplateDefinition } from './ResourceDefinition';
-import type { ToolAccess } from './toolAccess';
+import type { AccessRules } from './resolveAccess';
 
 /** A tool as `tools/list` shows it. */
 export interface ToolDescriptor {
@@ -30,7 +30,7 @@ export interface ToolDefinition {
   /** Per-tool timeout from `@Tool({ timeoutMs })`; the server enforces it. */
   readonly timeoutMs?: number;
   /** Authorization rules from `@RequireScopes`/`@RequireRoles`/`@Public`; absent when the tool has none. */
-  readonly access?: ToolAccess;
+  readonly access?: AccessRules;
   /**
    * Validates `args`, resolves the class from the container, runs the method and
    * normalizes its return value. Never throws: failures are `isError` results.

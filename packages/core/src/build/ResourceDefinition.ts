@@ -1,3 +1,4 @@
+import type { AccessRules } from './resolveAccess';
 import type { ReadResourceResult } from '../content/ResourceContents';
 import type { ContentAnnotations } from '../content/ToolResult';
 import type { ToolContext } from '../context/ToolContext';
@@ -40,6 +41,8 @@ export interface ResourceDefinition {
   readonly methodName: string;
   /** Whether the method takes `@Ctx()`; the server builds a context only then. */
   readonly usesContext: boolean;
+  /** Who may list and read it (`@RequireScopes`, `@RequireRoles`, `@Public`); absent without rules. */
+  readonly access?: AccessRules;
   /** Runs the method and normalizes its contents. Never throws. */
   read(ctx: ToolContext | undefined): Promise<MemberOutcome<ReadResourceResult>>;
 }
@@ -52,6 +55,7 @@ export interface ResourceTemplateDefinition {
   readonly target: Class;
   readonly methodName: string;
   readonly usesContext: boolean;
+  readonly access?: AccessRules;
   readonly variables: readonly string[];
   /** The template's variables in `uri`, or undefined when the template does not produce it. */
   match(uri: string): Record<string, string | string[]> | undefined;

@@ -5,6 +5,7 @@ import type { Class } from '../metadata/Class';
 import type { PromptArgs } from '../metadata/PromptOptions';
 import type { FoundMember } from '../metadata/readMemberMetadata';
 import type { MemberBuildEnv } from './buildResource';
+import { resolveAccess } from './resolveAccess';
 import { buildMemberParams } from './buildMemberParams';
 import type { PromptArgumentDescriptor, PromptDefinition, PromptDescriptor } from './PromptDefinition';
 import { defaultToolName, TOOL_NAME_PATTERN } from './toolName';
@@ -45,12 +46,14 @@ export function buildPrompt(cls: Class, found: FoundMember<PromptArgs>, env: Mem
     logger: env.logger,
     shape: (value) => normalizePromptResult(value, name),
   });
+  const access = resolveAccess(cls, methodName, where, env.problems);
   return Object.freeze({
     name,
     descriptor,
     target: cls,
     methodName,
     usesContext: resolved.ctxIndex !== undefined,
+    ...(access && { access }),
     get: (a: Record<string, string> | undefined, ctx: Parameters<PromptDefinition['get']>[1]) => call(a ?? {}, ctx),
     completers: resolved.completers,
   });

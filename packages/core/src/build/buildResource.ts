@@ -8,6 +8,7 @@ import type { FoundMember } from '../metadata/readMemberMetadata';
 import type { ResourceArgs } from '../metadata/ResourceOptions';
 import { compileUriTemplate, isUriTemplate, type UriTemplateMatcher } from '../uri/compileUriTemplate';
 import type { BuildProblem } from './BuildProblem';
+import { resolveAccess } from './resolveAccess';
 import { buildMemberParams } from './buildMemberParams';
 import type { ResourceDefinition, ResourceDescriptor, ResourceTemplateDefinition, ResourceTemplateDescriptor } from './ResourceDefinition';
 import { defaultToolName } from './toolName';
@@ -69,6 +70,7 @@ export function buildResource(
     shape: (v) => v,
   });
   const usesContext = resolved.ctxIndex !== undefined;
+  const access = resolveAccess(cls, methodName, where, env.problems);
   const mimeType = options.mimeType;
   const shape = async (uriRead: string, out: Awaited<ReturnType<typeof read>>) => {
     if (!out.ok) return out;
@@ -82,7 +84,7 @@ export function buildResource(
 
   if (!matcher) {
     const descriptor: ResourceDescriptor = stripUndefined({ uri, ...common, size: options.size });
-    return { kind: 'resource', definition: Object.freeze({ uri, name, descriptor, target: cls, methodName, usesContext, read: async (ctx: ToolContext | undefined) => shape(uri, await read({}, ctx)) }) };
+    return { kind: 'resource', definition: Object.freeze({ uri, name, descriptor, target: cls, methodName, usesContext, ...(access && { access }), read: async (ctx: ToolContext | undefined) => shape(uri, await read({}, ctx)) }) };
   }
   const descriptor: ResourceTemplateDescriptor = stripUndefined({ uriTemplate: uri, ...common });
   const m = matcher;
@@ -95,6 +97,7 @@ export function buildResource(
       target: cls,
       methodName,
       usesContext,
+      ...(access && { access }),
       variables: m.variables,
       match: (u: string) => m.match(u),
       // Variables the method does not take are part of the URI only.

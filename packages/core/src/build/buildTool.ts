@@ -10,7 +10,7 @@ import type { JsonSchema } from '../schema/JsonSchema';
 import { paramSchema, type ParamShape } from '../schema/paramSchema';
 import { createSchemaContext, type SchemaContext } from '../schema/SchemaContext';
 import { compileSchemaValidator } from '../validation/compileSchemaValidator';
-import { toolAccess } from './toolAccess';
+import { resolveAccess } from './resolveAccess';
 import type { BuildProblem } from './BuildProblem';
 import type { ToolDefinition, ToolDescriptor } from './Registry';
 import { defaultToolName, TOOL_NAME_PATTERN } from './toolName';
@@ -105,7 +105,7 @@ export function buildTool(cls: Class, found: FoundTool, env: ToolBuildEnv): Tool
     const outputCtx = createSchemaContext(`${where} (output)`, env.problems);
     outputSchema = withDefs(dtoSchema(outputClass, outputCtx, { direction: 'output' }) as ObjectSchema, outputCtx);
   }
-  const access = toolAccess(cls, methodName, where, env.problems);
+  const access = resolveAccess(cls, methodName, where, env.problems);
   if (env.problems.length > before) return undefined;
 
   const descriptor: ToolDescriptor = stripUndefined({

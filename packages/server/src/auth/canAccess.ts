@@ -1,11 +1,11 @@
-import type { AuthInfo, ToolAccess } from '@toolwright/core';
+import type { AuthInfo, AccessRules } from '@toolwright/core';
 
 /**
- * Whether a caller may see and call a tool: public tools and tools without rules are
- * open; otherwise every required scope and, if roles are named, one of the roles
+ * Whether a caller may see and use a tool, resource or prompt: public ones and ones without
+ * rules are open; otherwise every required scope and, if roles are named, one of the roles
  * (`authInfo.extra.roles`). Anonymous callers pass no rule.
  */
-export function canAccess(access: ToolAccess | undefined, auth: AuthInfo | undefined): boolean {
+export function canAccess(access: AccessRules | undefined, auth: AuthInfo | undefined): boolean {
   if (!access || access.public) return true;
   if (!auth) return false;
   for (const scope of access.scopes) if (!auth.scopes.includes(scope)) return false;
@@ -14,8 +14,8 @@ export function canAccess(access: ToolAccess | undefined, auth: AuthInfo | undef
   return access.roles.some((r) => roles.includes(r));
 }
 
-/** The scopes a caller lacks for a tool (empty when none are missing). */
-export function missingScopes(access: ToolAccess | undefined, auth: AuthInfo | undefined): string[] {
+/** The scopes a caller lacks (empty when none are missing). */
+export function missingScopes(access: AccessRules | undefined, auth: AuthInfo | undefined): string[] {
   if (!access || access.public) return [];
   return access.scopes.filter((s) => !auth?.scopes.includes(s));
 }
@@ -25,10 +25,18 @@ export function rolesOf(auth: AuthInfo): readonly string[] {
   return Array.isArray(roles) ? (roles as string[]) : typeof roles === 'string' ? roles.split(/[\s,]+/) : [];
 }
 
-/** Why a call is refused, for the error message (names the missing rule, never the caller's token). */
-export function accessDenial(name: string, access: ToolAccess, auth: AuthInfo | undefined): string {
-  if (!auth) return `Tool '${name}' requires an authenticated caller. Send a bearer token (HTTP) or configure the app's auth provider (stdio).`;
+/**
+ * Why a call is refused, for the error message (names the missing rule, never the caller's
+ * token). `subject` names what was asked for: "Tool 'x'", "Resource 'notes://1'", "Prompt 'y'".
+ */
+export function accessDenial(subject: string, access: AccessRules, auth: AuthInfo | undefined): string {
+  if (!auth) return `${subject} requires an authenticated caller. Send a bearer token (HTTP) or configure the app's auth provider (stdio).`;
   const missing = missingScopes(access, auth);
-  if (missing.length > 0) return `Tool '${name}' requires the scope(s) ${missing.map((s) => `'${s}'`).join(', ')}, which this caller's token lacks. Request a token with them.`;
-  return `Tool '${name}' requires one of the roles ${access.roles.map((r) => `'${r}'`).join(', ')}, which this caller does not have.`;
+  if (missing.length > 0) return `${subject} requires the scope(s) ${missing.map((s) => `'${s}'`).join(', ')}, which this caller's token lacks. Request a token with them.`;
+  return `${subject} requires one of the roles ${access.roles.map((r) => `'${r}'`).join(', ')}, which this caller does not have.`;
+}
+
+/** The authenticated caller of a request, from the SDK's handler extra. */
+export function callerOf(extra: { authInfo?: unknown }): AuthInfo | undefined {
+  return extra.authInfo as AuthInfo | undefined;
 }

@@ -1,4 +1,5 @@
 import { CompleteRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { callerOf, canAccess } from '../auth/canAccess';
 import type { Catalog } from '../surface/Catalog';
 import type { Connection } from './Connection';
 import { outcomeError } from './outcomeError';
@@ -11,15 +12,18 @@ const EMPTY = Object.freeze({ completion: Object.freeze({ values: Object.freeze(
  * An unknown prompt or template is -32602; an argument without a provider completes to nothing.
  */
 export function registerCompletionHandler(connection: Connection, catalog: Catalog): void {
-  connection.server.setRequestHandler(CompleteRequestSchema, async (request) => {
+  connection.server.setRequestHandler(CompleteRequestSchema, async (request, extra) => {
     const { ref, argument, context } = request.params;
+    const caller = callerOf(extra);
     let completers;
     if (ref.type === 'ref/prompt') {
       const prompt = catalog.prompt(ref.name);
-      if (!prompt) throw new ProtocolError(ErrorCodes.InvalidParams, `Unknown prompt '${ref.name}'. Call prompts/list to see the available prompts.`);
+      // A prompt the caller may not use is completed like one that does not exist.
+      if (!prompt || !canAccess(prompt.access, caller)) throw new ProtocolError(ErrorCodes.InvalidParams, `Unknown prompt '${ref.name}'. Call prompts/list to see the available prompts.`);
       completers = prompt.completers;
     } else {
-      const template = catalog.template(ref.uri);
+      const found = catalog.template(ref.uri);
+      const template = found && canAccess(found.access, caller) ? found : undefined;
       if (!template) {
         // A static resource has no variables: nothing to complete.
         if (catalog.resource(ref.uri)) return EMPTY as never;

@@ -3,8 +3,8 @@ import type { Class } from '../metadata/Class';
 import { readOwn } from '../metadata/ownMetadata';
 import type { BuildProblem } from './BuildProblem';
 
-/** Who may see and call a tool. Absent on a tool without rules: everyone who reaches the server may. */
-export interface ToolAccess {
+/** Who may see and use a tool, resource or prompt. Absent without rules: everyone who reaches the server may. */
+export interface AccessRules {
   /** Open to everyone, anonymous callers included. */
   readonly public: boolean;
   /** Every one of these scopes is required. */
@@ -14,11 +14,11 @@ export interface ToolAccess {
 }
 
 /**
- * Resolves a tool's authorization rules from the class chain: class-level rules of the
+ * Resolves a member's (tool, resource, prompt) authorization rules from the class chain: class-level rules of the
  * class and its ancestors, then the method's own (its roles replace the class's; its
  * scopes add to them; `@Public()` clears both).
  */
-export function toolAccess(cls: Class, methodName: string, where: string, problems: BuildProblem[]): ToolAccess | undefined {
+export function resolveAccess(cls: Class, methodName: string, where: string, problems: BuildProblem[]): AccessRules | undefined {
   const classRules: AccessArgs[] = [];
   const methodRules: AccessArgs[] = [];
   for (let c: unknown = cls; typeof c === 'function' && c !== Function.prototype; c = Object.getPrototypeOf(c)) {
