@@ -37,6 +37,22 @@ describe('full through a real MCP client (in memory)', () => {
     expect(result.structuredContent).toEqual({ bookId: 1, title: 'Dune', dueDate: '2030-01-22', renewed: false });
   });
 
+  it('serves the catalogue and single books as resources', async () => {
+    const { resources } = await client.listResources();
+    expect(resources.map((r) => r.uri)).toEqual(['library://catalogue']);
+    const { resourceTemplates } = await client.listResourceTemplates();
+    expect(resourceTemplates.map((r) => r.uriTemplate)).toEqual(['library://books/{id}']);
+    const book = await client.readResource({ uri: 'library://books/2' });
+    expect(JSON.parse((book.contents[0] as { text: string }).text)).toMatchObject({ title: 'A Brief History of Time' });
+    await expect(client.readResource({ uri: 'library://books/99' })).rejects.toThrow('There is no book 99.');
+  });
+
+  it('fills a prompt with the books on the shelf', async () => {
+    const { messages } = await client.getPrompt({ name: 'recommend', arguments: { genre: 'history' } });
+    expect(messages).toHaveLength(1);
+    expect((messages[0].content as { text: string }).text).toContain('Recommend one of these history books');
+  });
+
   it('answers a book on loan and bad arguments with tool errors', async () => {
     expect(text(await client.callTool({ name: 'lend_book', arguments: { bookId: 3 } }))).toBe("'The Guns of August' is on loan. Suggest another book, or try again later.");
     const bad = await client.callTool({ name: 'search_books', arguments: { query: '', genre: 'poetry' } });

@@ -54,12 +54,14 @@ export const TEMPLATES: Readonly<Record<TemplateName, TemplateInfo>> = {
   },
   full: {
     name: 'full',
-    summary: 'Tools, dependency injection and the call context together, in several classes.',
+    summary: 'Tools, resources, prompts, dependency injection and the call context together.',
     transport: 'stdio',
     contents: [
       '`src/library.tools.ts`: tools that search and lend books, with DTO input and structured output.',
       '`src/library.service.ts` and `src/clock.service.ts`: services injected by typedi.',
       '`src/library.dto.ts`: input and output DTOs validated by class-validator.',
+      '`src/library.resources.ts`: the catalogue as a resource, and a `library://books/{id}` resource template.',
+      '`src/library.prompts.ts`: a `recommend` prompt built from the books on the shelf.',
     ],
     exampleCall: { tool: 'search_books', args: { query: 'dune' } },
   },

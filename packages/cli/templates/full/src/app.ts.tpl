@@ -1,4 +1,6 @@
 import { createApp, type App } from '@toolwright/server';
+import { LibraryPrompts } from './library.prompts';
+import { LibraryResources } from './library.resources';
 import { LibraryTools } from './library.tools';
 
 /** The app: built once, served over stdio or HTTP by server.ts, or in memory by tests. */
@@ -7,7 +9,8 @@ export function {{appFactory}}(): Promise<App> {
     name: '{{serverName}}',
     version: '0.1.0',
     title: '{{title}}',
-    instructions: 'A lending library. Search before lending; lend by book id.',
-    tools: [LibraryTools],
+    instructions: 'A lending library. Search before lending; lend by book id. The catalogue is also a resource.',
+    // Tool, resource and prompt classes all go in one list.
+    tools: [LibraryTools, LibraryResources, LibraryPrompts],
   });
 }
