@@ -25,7 +25,7 @@ export type { BuildProblem } from './build/BuildProblem';
 export type { Registry, ToolDefinition, ToolDescriptor } from './build/Registry';
 export type { AccessRules } from './build/resolveAccess';
 export { defaultToolName } from './build/toolName';
-export { isToolClass } from './metadata/readToolMetadata';
+export { isToolClass } from './metadata/readMemberMetadata';
 
 export type { ContainerLike } from './container/ContainerLike';
 export { createDefaultContainer } from './container/defaultContainer';

@@ -6,6 +6,7 @@ import type { ParamArgs } from '../metadata/ParamOptions';
 import type { JsonSchema } from '../schema/JsonSchema';
 import { paramSchema } from '../schema/paramSchema';
 import { createSchemaContext } from '../schema/SchemaContext';
+import { checkParamDecorators, missingMetadataProblem } from './checkParamDecorators';
 import type { BuildProblem } from './BuildProblem';
 import type { CompleteArgument } from './PromptDefinition';
 
@@ -44,18 +45,11 @@ export function buildMemberParams(cls: Class, declaredOn: Class, methodName: str
   const designTypes = Reflect.getMetadata('design:paramtypes', declaredOn.prototype, methodName) as unknown[] | undefined;
   const arity = Math.max(designTypes?.length ?? 0, (method as (...a: unknown[]) => unknown).length);
 
-  const byIndex = new Map<number, ParamArgs>();
+  checkParamDecorators(where, params, arity, env.problems, false);
   for (const p of params) {
-    const at = `${where} param #${p.index}${p.name ? ` '${p.name}'` : ''}`;
-    if (byIndex.has(p.index)) problem('has more than one Toolwright parameter decorator', 'keep one of @Param and @Ctx.', at);
-    byIndex.set(p.index, p);
-    if (p.kind === 'args') problem(`uses @Args(), but a ${env.noun} is a single string`, "take each one with @Param('name').", at);
+    if (p.kind === 'args') problem(`uses @Args(), but a ${env.noun} is a single string`, "take each one with @Param('name').", `${where} param #${p.index}`);
   }
-  for (let i = 0; i < arity; i++) {
-    if (!byIndex.has(i)) problem('has no decorator, so Toolwright cannot tell what to pass', "mark it with @Param('name') or @Ctx().", `${where} param #${i}`);
-  }
-  const ctxParams = params.filter((p) => p.kind === 'ctx');
-  if (ctxParams.length > 1) problem('has more than one @Ctx()', 'take the context once.');
+  const ctxIndex = params.find((p) => p.kind === 'ctx')?.index;
 
   const properties: Record<string, JsonSchema> = {};
   const required: string[] = [];
@@ -65,14 +59,9 @@ export function buildMemberParams(cls: Class, declaredOn: Class, methodName: str
   const ctx = createSchemaContext(where, env.problems);
   for (const p of params.filter((x) => x.kind === 'param').sort((a, b) => a.index - b.index)) {
     const at = `${where} param #${p.index} '${p.name}'`;
-    if (!p.name) { problem('has an empty argument name', "name it: @Param('city').", at); continue; }
-    if (properties[p.name]) { problem(`repeats the argument name '${p.name}'`, 'give each @Param a distinct name.', at); continue; }
+    if (!p.name || properties[p.name]) continue; // reported by checkParamDecorators
     if (!designTypes && !p.options?.type && !p.options?.enum && !p.options?.schema) {
-      problem(
-        'has no type information: decorator metadata was not emitted (esbuild, tsx, vitest and Bun drop it)',
-        'compile with tsc or swc with `emitDecoratorMetadata`/`decoratorMetadata: true`, or give the type: { type: () => String }.',
-        at,
-      );
+      env.problems.push(missingMetadataProblem(at));
       continue;
     }
     if (!p.options?.type && !p.options?.enum && !p.options?.schema && isDtoClass(designTypes?.[p.index])) {
@@ -105,7 +94,7 @@ export function buildMemberParams(cls: Class, declaredOn: Class, methodName: str
   return {
     argsSchema,
     bound,
-    ctxIndex: ctxParams[0]?.index,
+    ctxIndex,
     arity,
     declared,
     completers: Object.freeze(completers),

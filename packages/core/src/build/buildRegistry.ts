@@ -2,11 +2,13 @@ import { createDefaultContainer } from '../container/defaultContainer';
 import { stderrLogger } from '../context/stderrLogger';
 import { BuildError } from '../errors/BuildError';
 import type { Class } from '../metadata/Class';
-import { readToolMetadata } from '../metadata/readToolMetadata';
+import { TOOLS_KEY } from '../metadata/keys';
+import { hasServedMethods, readMemberMetadata } from '../metadata/readMemberMetadata';
+import type { ToolArgs } from '../metadata/ToolOptions';
 import type { BuildOptions } from './BuildOptions';
 import type { BuildProblem } from './BuildProblem';
 import { buildTool } from './buildTool';
-import { collectMembers, createMemberCollector, hasMembers } from './collectMembers';
+import { collectMembers, createMemberCollector } from './collectMembers';
 import type { Registry, ToolDefinition } from './Registry';
 
 /**
@@ -27,17 +29,16 @@ export function buildRegistry(options: BuildOptions): Registry {
       problems.push({ where: `tools[${options.tools.indexOf(cls)}]`, what: `is not a class (got ${typeof cls})`, fix: 'pass the tool classes themselves: `tools: [WeatherTools]`.' });
       continue;
     }
-    const found = readToolMetadata(cls);
-    if (found.length === 0 && !hasMembers(cls)) {
+    if (!hasServedMethods(cls)) {
       problems.push({ where: cls.name, what: 'has no @Tool, @Resource or @Prompt methods', fix: 'decorate at least one method with @Tool(), or remove the class from `tools`.' });
       continue;
     }
     checkContainer(cls, container, problems);
     collectMembers(cls, { container, logger, problems }, members);
-    for (const f of found) {
-      const tool = buildTool(cls, f, { container, coerce: options.coerce === true, logger, problems });
+    for (const found of readMemberMetadata<ToolArgs>(cls, TOOLS_KEY)) {
+      const tool = buildTool(cls, found, { container, coerce: options.coerce === true, logger, problems });
       if (!tool) continue;
-      const where = `${cls.name}.${f.tool.methodName}`;
+      const where = `${cls.name}.${found.member.methodName}`;
       const previous = owners.get(tool.name);
       if (previous) {
         problems.push({ where, what: `its tool name '${tool.name}' is already used by ${previous}`, fix: "give one of them another name: @Tool({ name: 'other_name' })." });

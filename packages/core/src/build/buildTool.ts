@@ -3,13 +3,15 @@ import type { ToolLogger } from '../context/ToolContext';
 import { compileToolCall, type ArgumentBinding } from '../invoke/compileToolCall';
 import type { Class, ClassThunk } from '../metadata/Class';
 import type { ParamArgs } from '../metadata/ParamOptions';
-import type { FoundTool } from '../metadata/readToolMetadata';
+import type { FoundMember } from '../metadata/readMemberMetadata';
+import type { ToolArgs } from '../metadata/ToolOptions';
 import { hasClassValidatorMetadata } from '../schema/class-validator';
 import { dtoSchema } from '../schema/dtoSchema';
 import type { JsonSchema } from '../schema/JsonSchema';
 import { paramSchema, type ParamShape } from '../schema/paramSchema';
 import { createSchemaContext, type SchemaContext } from '../schema/SchemaContext';
 import { compileSchemaValidator } from '../validation/compileSchemaValidator';
+import { checkParamDecorators, missingMetadataProblem } from './checkParamDecorators';
 import { resolveAccess } from './resolveAccess';
 import type { BuildProblem } from './BuildProblem';
 import type { ToolDefinition, ToolDescriptor } from './Registry';
@@ -25,8 +27,8 @@ export interface ToolBuildEnv {
 type ObjectSchema = JsonSchema & { type: 'object' };
 
 /** Builds one tool from its recorded metadata; pushes problems and returns undefined when it cannot. */
-export function buildTool(cls: Class, found: FoundTool, env: ToolBuildEnv): ToolDefinition | undefined {
-  const { tool, params, declaredOn } = found;
+export function buildTool(cls: Class, found: FoundMember<ToolArgs>, env: ToolBuildEnv): ToolDefinition | undefined {
+  const { member: tool, params, declaredOn } = found;
   const { methodName, options } = tool;
   const where = `${cls.name}.${methodName}`;
   const before = env.problems.length;
@@ -42,7 +44,9 @@ export function buildTool(cls: Class, found: FoundTool, env: ToolBuildEnv): Tool
 
   const designTypes = Reflect.getMetadata('design:paramtypes', declaredOn.prototype, methodName) as unknown[] | undefined;
   const arity = Math.max(designTypes?.length ?? 0, (method as (...a: unknown[]) => unknown).length);
-  const byIndex = indexParams(params, where, env.problems);
+  // Undecorated parameters matter only when each argument is a @Param; `input`/`inputSchema` methods take (input, ctx).
+  const oneParamPerArgument = options.inputSchema === undefined && options.input === undefined && !params.some((p) => p.kind === 'args');
+  checkParamDecorators(where, params, oneParamPerArgument ? arity : 0, env.problems, true);
   const ctxIndex = params.find((p) => p.kind === 'ctx')?.index;
 
   const inputCtx = createSchemaContext(where, env.problems);
@@ -66,22 +70,13 @@ export function buildTool(cls: Class, found: FoundTool, env: ToolBuildEnv): Tool
     const dtoIndex = argsParam?.index ?? 0;
     binding = { kind: 'dto', cls: dto, index: dtoIndex, ctxIndex: ctxIndex ?? (argsParam ? undefined : 1), arity: Math.max(arity, dtoIndex + 1) };
   } else {
-    for (let i = 0; i < arity; i++) {
-      if (!byIndex.has(i)) {
-        problem('has no decorator, so Toolwright cannot tell what to pass', "mark it with @Param('name'), @Args() or @Ctx().", `${where} param #${i}`);
-      }
-    }
     const properties: Record<string, JsonSchema> = {};
     const required: string[] = [];
     const bound: { name: string; index: number; shape: ParamShape; fallback: unknown }[] = [];
     for (const p of params.filter((x) => x.kind === 'param').sort((a, b) => a.index - b.index)) {
       const at = `${where} param #${p.index} '${p.name}'`;
       if (!designTypes && !p.options?.type && !p.options?.enum && !p.options?.schema) {
-        problem(
-          'has no type information: decorator metadata was not emitted (esbuild, tsx, vitest and Bun drop it)',
-          'compile with tsc or swc with `emitDecoratorMetadata`/`decoratorMetadata: true`, or give the type: { type: () => String }.',
-          at,
-        );
+        env.problems.push(missingMetadataProblem(at));
         continue;
       }
       const derived = paramSchema(p, designTypes?.[p.index], inputCtx, at, env.coerce);
@@ -120,24 +115,6 @@ export function buildTool(cls: Class, found: FoundTool, env: ToolBuildEnv): Tool
   });
   const call = compileToolCall({ name, cls, methodName, binding, inputSchema, outputSchema, ...env });
   return Object.freeze({ name, descriptor, target: cls, methodName, usesContext: binding.ctxIndex !== undefined, call, ...(access && { access }), ...(options.timeoutMs !== undefined && { timeoutMs: options.timeoutMs }) });
-}
-
-function indexParams(params: readonly ParamArgs[], where: string, problems: BuildProblem[]): Map<number, ParamArgs> {
-  const byIndex = new Map<number, ParamArgs>();
-  const names = new Set<string>();
-  for (const p of params) {
-    const at = `${where} param #${p.index}${p.name ? ` '${p.name}'` : ''}`;
-    if (byIndex.has(p.index)) problems.push({ where: at, what: 'has more than one Toolwright parameter decorator', fix: 'keep one of @Param, @Args and @Ctx.' });
-    byIndex.set(p.index, p);
-    if (p.kind === 'param') {
-      if (!p.name) problems.push({ where: at, what: 'has an empty argument name', fix: "name it: @Param('city')." });
-      else if (names.has(p.name)) problems.push({ where: at, what: `repeats the argument name '${p.name}'`, fix: 'give each @Param a distinct name.' });
-      names.add(p.name ?? '');
-    }
-  }
-  if (params.filter((p) => p.kind === 'ctx').length > 1) problems.push({ where, what: 'has more than one @Ctx()', fix: 'take the context once.' });
-  if (params.filter((p) => p.kind === 'args').length > 1) problems.push({ where, what: 'has more than one @Args()', fix: 'take the whole input as one DTO.' });
-  return byIndex;
 }
 
 function resolveArgsClass(p: ParamArgs, designTypes: unknown[] | undefined, where: string, problems: BuildProblem[]): Class | undefined {

@@ -21,11 +21,6 @@ export function createMemberCollector(): MemberCollector {
   return { resources: [], templates: [], prompts: [], owners: new Map() };
 }
 
-/** Whether a class has `@Resource` or `@Prompt` methods (its own or inherited). */
-export function hasMembers(cls: Class): boolean {
-  return readMemberMetadata(cls, RESOURCES_KEY).length > 0 || readMemberMetadata(cls, PROMPTS_KEY).length > 0;
-}
-
 /** Builds the `@Resource` and `@Prompt` methods of one class into the collector; problems go to `env.problems`. */
 export function collectMembers(cls: Class, env: MemberBuildEnv, into: MemberCollector): void {
   const claim = (key: string, label: string, where: string): boolean => {

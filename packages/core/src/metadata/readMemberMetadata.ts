@@ -1,9 +1,9 @@
 import type { Class } from './Class';
-import { PARAMS_KEY } from './keys';
+import { PARAMS_KEY, PROMPTS_KEY, RESOURCES_KEY, TOOLS_KEY } from './keys';
 import { readOwn } from './ownMetadata';
 import type { ParamArgs } from './ParamOptions';
 
-/** A decorated method (resource, prompt) found on a class or an ancestor, with its parameter records. */
+/** A decorated method (tool, resource, prompt) found on a class or an ancestor, with its parameter records. */
 export interface FoundMember<A extends { readonly methodName: string }> {
   readonly member: A;
   readonly params: readonly ParamArgs[];
@@ -27,4 +27,14 @@ export function readMemberMetadata<A extends { readonly methodName: string }>(cl
     }
   }
   return [...found.values()];
+}
+
+/** Whether a class has at least one `@Tool`, `@Resource` or `@Prompt` method (its own or inherited). */
+export function hasServedMethods(cls: Class): boolean {
+  return [TOOLS_KEY, RESOURCES_KEY, PROMPTS_KEY].some((key) => readMemberMetadata(cls, key).length > 0);
+}
+
+/** Whether a module export is a class Toolwright serves (see `hasServedMethods`). */
+export function isToolClass(value: unknown): value is Class {
+  return typeof value === 'function' && hasServedMethods(value as Class);
 }
