@@ -53,6 +53,13 @@ export interface HttpHandlerOptions {
   eventStore?: EventStoreFactory | false;
   /** Liveness at `GET /healthz`, readiness at `GET /readyz` (503 while shutting down). Default true. */
   health?: boolean;
+  /**
+   * Which Streamable HTTP transport answers the endpoint. `'toolwright'` (default) writes
+   * straight to node's request and response; `'sdk'` uses the SDK's
+   * `StreamableHTTPServerTransport` (node -> web Request/Response -> node on every POST),
+   * kept for comparison and as a fallback. Every rule above applies to both.
+   */
+  httpTransport?: 'toolwright' | 'sdk';
   /** Serve the legacy HTTP+SSE transport (2024-11-05 clients) at `GET /sse` + `POST /messages`. Default false. */
   legacySse?: boolean;
   /** One JSON line per request on stderr at this level or above. Default 'info'. */

@@ -1,12 +1,12 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type { StreamableTransport } from './createStreamableTransport';
 import type { EventStore } from './EventStore';
 
 /** One stateful Streamable HTTP session: its own SDK `Server` and transport. */
 export interface HttpSession {
   readonly id: string;
   readonly server: Server;
-  readonly transport: StreamableHTTPServerTransport;
+  readonly transport: StreamableTransport;
   readonly eventStore: EventStore | undefined;
   /** Who opened it (see `principalOf`); undefined for anonymous sessions. */
   readonly principal: string | undefined;

@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AuthInfo } from '@toolwright/core';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
 import type { App } from '../app/App';
 import { createAuthenticator } from '../auth/authenticateRequest';
 import { missingScopes } from '../auth/canAccess';
 import { protectedResourceMetadata } from '../auth/protectedResourceMetadata';
 import { createCors } from './cors';
+import { createStreamableTransport } from './createStreamableTransport';
 import type { EventStoreFactory } from './EventStore';
 import { createHostPolicy } from './hostPolicy';
 import type { HttpHandlerOptions } from './HttpHandlerOptions';
@@ -43,15 +43,17 @@ const DEFAULTS = { path: '/mcp', maxBodyBytes: 4 * 1024 * 1024, idleTimeoutMs: 3
 const SUPPORTED = new Set<string>(SUPPORTED_PROTOCOL_VERSIONS);
 
 /**
- * Serves an app's MCP endpoint over Streamable HTTP (spec 2025-11-25) on top of the SDK's
- * transport. Everything the SDK leaves to the application happens here, before a request
- * reaches it: Host/Origin checks, CORS, body limits, bearer auth and RFC 9728 metadata,
- * session routing with limits and principal binding, health endpoints and request logs.
+ * Serves an app's MCP endpoint over Streamable HTTP (spec 2025-11-25) through a transport
+ * (`NodeStreamableTransport` by default, the SDK's with `httpTransport: 'sdk'`). Everything
+ * the SDK leaves to the application happens here, before a request reaches it: Host/Origin
+ * checks, CORS, body limits, bearer auth and RFC 9728 metadata, session routing with limits
+ * and principal binding, health endpoints and request logs.
  */
 export function createHttpHandler(app: App, options: HttpHandlerOptions = {}): HttpHandler {
   const mcpPath = options.path ?? DEFAULTS.path;
   const stateless = options.stateless === true;
   const jsonResponse = options.jsonResponse === true;
+  const transportKind = options.httpTransport ?? 'toolwright';
   const maxBody = options.maxBodyBytes ?? DEFAULTS.maxBodyBytes;
   const health = options.health !== false;
   const log = createRequestLogger(options.logLevel, options.logWrite);
@@ -88,7 +90,7 @@ export function createHttpHandler(app: App, options: HttpHandlerOptions = {}): H
   async function openSession(auth: AuthInfo | undefined, body: unknown): Promise<HttpSession> {
     const id = randomUUID();
     const eventStore = eventStores?.(id);
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: () => id, enableJsonResponse: jsonResponse, eventStore });
+    const transport = createStreamableTransport(transportKind, { sessionId: id, jsonResponse, eventStore });
     const server = app.createServer();
     const session: HttpSession = {
       id,
@@ -171,7 +173,7 @@ export function createHttpHandler(app: App, options: HttpHandlerOptions = {}): H
     if (stateless) {
       trackPost(res);
       const server = app.createServer();
-      const transport = new StreamableHTTPServerTransport({ enableJsonResponse: jsonResponse });
+      const transport = createStreamableTransport(transportKind, { sessionId: undefined, jsonResponse, eventStore: undefined });
       res.once('close', () => void server.close());
       await server.connect(transport);
       return transport.handleRequest(req, res, body);

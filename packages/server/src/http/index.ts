@@ -7,3 +7,5 @@ export type { HttpHandlerOptions, SessionOptions, CorsOptions } from './HttpHand
 export type { EventStore, EventStoreFactory } from './EventStore';
 export { InMemoryEventStore } from './InMemoryEventStore';
 export type { LogLevel, RequestLogEntry } from './requestLog';
+export { NodeStreamableTransport } from './NodeStreamableTransport';
+export type { NodeStreamableTransportOptions } from './NodeStreamableTransport';

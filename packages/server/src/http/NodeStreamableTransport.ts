@@ -1,0 +1,385 @@
+import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import type { TLSSocket } from 'node:tls';
+import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
+import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { JSONRPCMessage, MessageExtraInfo, RequestId, RequestInfo } from '@modelcontextprotocol/sdk/types.js';
+import type { EventStore } from './EventStore';
+import { jsonRpcKind } from './jsonRpcKind';
+import { sendRpcError } from './respond';
+import { SseConnection } from './SseConnection';
+
+export interface NodeStreamableTransportOptions {
+  /** The session this transport serves (stateful mode). Omit it for stateless mode: one transport per request. */
+  sessionId?: string;
+  /** Answer POSTs with one `application/json` body; request-related notifications and requests are then dropped. */
+  jsonResponse?: boolean;
+  /** Keeps SSE events for replay after `Last-Event-ID`, and enables priming events for clients >= 2025-11-25. */
+  eventStore?: EventStore;
+  /** The `retry:` (ms) sent in priming events. Default: none (the client's own default). */
+  retryMs?: number;
+  /** A `: keepalive` comment on open SSE streams this often (ms); < 1 disables. Default 15000. */
+  keepAliveMs?: number;
+}
+
+/** The requests of one POST, and where their responses go. */
+interface Exchange {
+  readonly streamId: string;
+  /** Requests not answered yet. */
+  remaining: number;
+  /** SSE mode: the connection events go to now; undefined while the client is away (it may resume). */
+  sse?: SseConnection;
+  /** JSON mode: the response to write once every request is answered. */
+  json?: { readonly res: ServerResponse; readonly ids: RequestId[]; readonly responses: JSONRPCMessage[] };
+}
+
+type Request = IncomingMessage & { auth?: AuthInfo };
+
+const STANDALONE = 'standalone';
+const MAX_BATCH = 100;
+/** What the spec says a server assumes when a request carries no MCP-Protocol-Version. */
+const DEFAULT_VERSION = '2025-03-26';
+/** Priming events (and SSE polling) exist from this revision on; dates compare as strings. */
+const PRIMING_SINCE = '2025-11-25';
+
+/**
+ * A Streamable HTTP server transport (spec 2025-11-25) written directly against node's
+ * `IncomingMessage`/`ServerResponse`. The SDK's `StreamableHTTPServerTransport` converts
+ * every request to a web `Request` and every answer back from a web `Response` stream,
+ * which costs more CPU per call than the call itself; this one writes SSE frames straight
+ * to the socket, and a short exchange in one write.
+ *
+ * It implements the SDK's `Transport`, so an SDK `Server` connects to it as usual. It
+ * expects what `createHttpHandler` does before it: Host/Origin, auth, Accept/Content-Type,
+ * body parsing and size, session lookup and MCP-Protocol-Version checks. What is left here
+ * is the SDK transport's own behaviour: message validation, batches, initialize rules,
+ * SSE or JSON answers routed by request id, the standalone GET stream (one per session),
+ * resumability through an `EventStore`, and DELETE.
+ */
+export class NodeStreamableTransport implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: <T extends JSONRPCMessage>(message: T, extra?: MessageExtraInfo) => void;
+  readonly sessionId: string | undefined;
+
+  private readonly jsonResponse: boolean;
+  private readonly eventStore: EventStore | undefined;
+  private readonly retryMs: number | undefined;
+  private readonly keepAliveMs: number;
+  private readonly exchanges = new Map<string, Exchange>();
+  private readonly byRequest = new Map<RequestId, Exchange>();
+  private standalone: SseConnection | undefined;
+  private keepAlive: NodeJS.Timeout | undefined;
+  private streamCount = 0;
+  private started = false;
+  private initialized = false;
+  private handled = false;
+  private closed = false;
+
+  constructor(options: NodeStreamableTransportOptions = {}) {
+    this.sessionId = options.sessionId;
+    this.jsonResponse = options.jsonResponse === true;
+    this.eventStore = this.jsonResponse ? undefined : options.eventStore;
+    this.retryMs = options.retryMs;
+    this.keepAliveMs = options.keepAliveMs ?? 15_000;
+  }
+
+  async start(): Promise<void> {
+    if (this.started) throw new Error('NodeStreamableTransport: already started. Connect each transport to one Server, once.');
+    this.started = true;
+  }
+
+  /** Answers one HTTP request of this session (or, stateless, the one request of this transport). */
+  async handleRequest(req: Request, res: ServerResponse, parsedBody?: unknown): Promise<void> {
+    if (this.sessionId === undefined) {
+      if (this.handled) throw new Error('NodeStreamableTransport: a stateless transport serves one request. Create a new transport (and Server) per request.');
+      this.handled = true;
+    }
+    if (this.closed) return sendRpcError(res, 404, -32001, 'Session not found: it was closed. Start a new session with initialize.');
+    switch (req.method) {
+      case 'POST':
+        return this.handlePost(req, res, parsedBody);
+      case 'GET':
+        return this.handleGet(req, res);
+      case 'DELETE':
+        res.writeHead(200, this.sessionHeader()).end();
+        return this.close();
+      default:
+        return sendRpcError(res, 405, -32000, 'Method not allowed: use POST, GET or DELETE.', { Allow: 'GET, POST, DELETE' });
+    }
+  }
+
+  async send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
+    const isResponse = 'result' in message || 'error' in message;
+    const related = isResponse ? (message as { id?: RequestId }).id : options?.relatedRequestId;
+    if (related === undefined) {
+      if (isResponse) throw new Error('NodeStreamableTransport: a response without a request id cannot be sent (there is no request to answer).');
+      return this.sendStandalone(message);
+    }
+    const exchange = this.byRequest.get(related);
+    if (!exchange) {
+      // After close, or a notification for a request already answered: nobody can receive it.
+      if (this.closed || !(isResponse || 'id' in message)) return;
+      throw new Error(`NodeStreamableTransport: request ${String(related)} is not open on this ${this.sessionId ? `session (${this.sessionId})` : 'request'}; it was answered or never arrived.`);
+    }
+    if (!this.jsonResponse) {
+      const eventId = this.eventStore ? await this.eventStore.storeEvent(exchange.streamId, message) : undefined;
+      const sse = exchange.sse;
+      if (sse && !(eventId !== undefined && sse.replayed?.has(eventId))) sse.event(message, eventId);
+    }
+    // Only the first response to each id counts (byRequest still maps it to this exchange).
+    if (!isResponse || this.byRequest.get(related) !== exchange) return;
+    this.byRequest.delete(related);
+    if (exchange.json) exchange.json.responses[exchange.json.ids.indexOf(related)] = message;
+    if (--exchange.remaining === 0) this.finish(exchange);
+  }
+
+  /** Ends the SSE stream of a request (the client resumes with Last-Event-ID): the SDK hands this to handlers as `extra.closeSSEStream`. */
+  closeSSEStream(requestId: RequestId): void {
+    const exchange = this.byRequest.get(requestId);
+    if (!exchange?.sse) return;
+    exchange.sse.end();
+    exchange.sse = undefined;
+  }
+
+  /** Ends the GET stream (the client reconnects, resuming after its last event). */
+  readonly closeStandaloneSSEStream = (): void => {
+    this.standalone?.end();
+    this.standalone = undefined;
+  };
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    if (this.keepAlive) clearInterval(this.keepAlive);
+    this.keepAlive = undefined;
+    this.closeStandaloneSSEStream();
+    for (const exchange of this.exchanges.values()) {
+      exchange.sse?.end();
+      const res = exchange.json?.res;
+      if (res && !res.headersSent && !res.destroyed) {
+        sendRpcError(res, 404, -32001, 'Session not found: the session was closed before this request was answered. Start a new session with initialize.');
+      }
+    }
+    this.exchanges.clear();
+    this.byRequest.clear();
+    this.onclose?.();
+  }
+
+  private async handlePost(req: Request, res: ServerResponse, body: unknown): Promise<void> {
+    if (body === undefined) return sendRpcError(res, 400, -32700, 'Parse error: the POST has no JSON body. Send one JSON-RPC message.');
+    const batch = Array.isArray(body);
+    const messages: unknown[] = batch ? body : [body];
+    if (batch && (messages.length === 0 || messages.length > MAX_BATCH)) {
+      return sendRpcError(res, 400, -32600, `Invalid Request: a batch must hold 1 to ${MAX_BATCH} messages.`);
+    }
+    const ids: RequestId[] = [];
+    let initialize: { params: { protocolVersion: string } } | undefined;
+    for (const message of messages) {
+      const kind = jsonRpcKind(message);
+      if (kind === undefined) {
+        return sendRpcError(res, 400, -32700, 'Parse error: Invalid JSON-RPC message. Send {"jsonrpc":"2.0", ...} as a request, notification or response.');
+      }
+      if (kind === 'request') {
+        const m = message as { id: RequestId; method: string; params?: { protocolVersion?: unknown } };
+        ids.push(m.id);
+        if (m.method === 'initialize' && typeof m.params?.protocolVersion === 'string') initialize = m as typeof initialize;
+      }
+    }
+    if (initialize) {
+      if (this.initialized && this.sessionId !== undefined) {
+        return sendRpcError(res, 400, -32600, 'Invalid Request: Server already initialized. This session is set up; start another with an initialize POST without Mcp-Session-Id.');
+      }
+      if (messages.length > 1) return sendRpcError(res, 400, -32600, 'Invalid Request: Only one initialization request is allowed, alone in its POST.');
+      this.initialized = true;
+    } else if (this.sessionId !== undefined && !this.initialized) {
+      return sendRpcError(res, 400, -32000, 'Bad Request: Server not initialized. Send initialize first.');
+    }
+
+    const info = { authInfo: req.auth, requestInfo: requestInfoOf(req) };
+    if (ids.length === 0) {
+      for (const message of messages) this.onmessage?.(message as JSONRPCMessage, info);
+      res.writeHead(202).end();
+      return;
+    }
+
+    const exchange: Exchange = { streamId: String(++this.streamCount), remaining: ids.length };
+    this.exchanges.set(exchange.streamId, exchange);
+    for (const id of ids) this.byRequest.set(id, exchange);
+    if (this.jsonResponse) {
+      exchange.json = { res, ids, responses: [] };
+      for (const message of messages) this.onmessage?.(message as JSONRPCMessage, info);
+      return;
+    }
+
+    const sse = new SseConnection(res, this.sseHeaders());
+    exchange.sse = sse;
+    res.once('close', () => {
+      if (exchange.sse === sse) exchange.sse = undefined;
+    });
+    const version = initialize ? initialize.params.protocolVersion : headerOf(req, 'mcp-protocol-version') ?? DEFAULT_VERSION;
+    const resumable = this.eventStore !== undefined && version >= PRIMING_SINCE;
+    if (resumable) {
+      try {
+        sse.priming(await this.eventStore!.storeEvent(exchange.streamId, {} as JSONRPCMessage), this.retryMs);
+      } catch (error) {
+        this.forget(exchange);
+        this.onerror?.(error as Error);
+        return sendRpcError(res, 500, -32603, 'Internal error: the event store refused to store an event. The server log has the details.');
+      }
+    }
+    sse.flushSoon();
+    this.armKeepAlive();
+    for (const message of messages) {
+      const id = (message as { id?: RequestId }).id;
+      const extra: MessageExtraInfo =
+        resumable && id !== undefined && 'method' in (message as object)
+          ? { ...info, closeSSEStream: () => this.closeSSEStream(id), closeStandaloneSSEStream: this.closeStandaloneSSEStream }
+          : info;
+      this.onmessage?.(message as JSONRPCMessage, extra);
+    }
+  }
+
+  private async handleGet(req: Request, res: ServerResponse): Promise<void> {
+    const lastEventId = headerOf(req, 'last-event-id');
+    if (this.eventStore && lastEventId) return this.replay(lastEventId, res);
+    if (this.standalone?.open) {
+      return sendRpcError(res, 409, -32000, 'Conflict: Only one SSE stream is allowed per session. Close the other GET stream first.');
+    }
+    const sse = new SseConnection(res, this.sseHeaders());
+    sse.flush();
+    this.attach(STANDALONE, sse, res);
+  }
+
+  /** A reconnect with Last-Event-ID: the missed events of that stream, then its live events. */
+  private async replay(lastEventId: string, res: ServerResponse): Promise<void> {
+    const store = this.eventStore!;
+    try {
+      if (store.getStreamIdForEventId) {
+        const known = await store.getStreamIdForEventId(lastEventId);
+        if (!known) {
+          return sendRpcError(res, 400, -32000, `Bad Request: unknown Last-Event-ID '${lastEventId}' (expired or never sent). Send the request again.`);
+        }
+        if ((known === STANDALONE ? this.standalone : this.exchanges.get(known)?.sse)?.open) {
+          return sendRpcError(res, 409, -32000, 'Conflict: Stream already has an active connection. Close it before resuming.');
+        }
+      }
+      // Buffered until the replay is complete, so a failing store can still answer 500.
+      const sse = new SseConnection(res, this.sseHeaders());
+      const replayed = new Set<string>();
+      const streamId = await store.replayEventsAfter(lastEventId, {
+        send: async (eventId, message) => {
+          sse.event(message, eventId);
+          replayed.add(eventId);
+        },
+      });
+      if (this.closed) return sendRpcError(res, 404, -32001, 'Session not found: it was closed. Start a new session with initialize.');
+      sse.replayed = replayed;
+      sse.flush();
+      this.attach(streamId, sse, res);
+    } catch (error) {
+      this.onerror?.(error as Error);
+      if (!res.headersSent) return sendRpcError(res, 500, -32000, 'Internal error: replaying events failed. The server log has the details.');
+      res.end();
+    }
+  }
+
+  /** Makes `sse` the live connection of a stream (the GET stream or a POST's). */
+  private attach(streamId: string, sse: SseConnection, res: ServerResponse): void {
+    if (streamId === STANDALONE) {
+      if (this.standalone !== sse) this.standalone?.end();
+      this.standalone = sse;
+      res.once('close', () => {
+        if (this.standalone === sse) this.standalone = undefined;
+      });
+    } else {
+      const exchange = this.exchanges.get(streamId);
+      // Every request of that POST is answered and its events were just replayed: nothing more will come.
+      if (!exchange) return sse.end();
+      if (exchange.sse !== sse) exchange.sse?.end();
+      exchange.sse = sse;
+      res.once('close', () => {
+        if (exchange.sse === sse) exchange.sse = undefined;
+      });
+    }
+    this.armKeepAlive();
+  }
+
+  private async sendStandalone(message: JSONRPCMessage): Promise<void> {
+    // Stored even with no GET stream open, so a client that reconnects gets it.
+    const eventId = this.eventStore ? await this.eventStore.storeEvent(STANDALONE, message) : undefined;
+    const sse = this.standalone;
+    if (sse && !(eventId !== undefined && sse.replayed?.has(eventId))) sse.event(message, eventId);
+  }
+
+  private finish(exchange: Exchange): void {
+    this.exchanges.delete(exchange.streamId);
+    const json = exchange.json;
+    if (!json) {
+      exchange.sse?.end();
+      return;
+    }
+    if (json.res.destroyed || json.res.headersSent) return;
+    const text = JSON.stringify(json.responses.length === 1 ? json.responses[0] : json.responses);
+    json.res.writeHead(200, { ...this.sessionHeader(), 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) }).end(text);
+  }
+
+  private forget(exchange: Exchange): void {
+    this.exchanges.delete(exchange.streamId);
+    for (const [id, owner] of this.byRequest) if (owner === exchange) this.byRequest.delete(id);
+  }
+
+  private sseHeaders(): OutgoingHttpHeaders {
+    const headers: OutgoingHttpHeaders = { 'content-type': 'text/event-stream', 'cache-control': 'no-cache, no-transform', 'x-accel-buffering': 'no' };
+    if (this.sessionId !== undefined) headers['mcp-session-id'] = this.sessionId;
+    return headers;
+  }
+
+  private sessionHeader(): OutgoingHttpHeaders {
+    return this.sessionId === undefined ? {} : { 'mcp-session-id': this.sessionId };
+  }
+
+  /** One timer per transport pings every open stream; it stops itself once none is left. */
+  private armKeepAlive(): void {
+    if (this.keepAlive || !(this.keepAliveMs >= 1) || this.closed) return;
+    this.keepAlive = setInterval(() => {
+      let open = false;
+      for (const sse of this.openStreams()) {
+        sse.comment('keepalive');
+        open = true;
+      }
+      if (!open) {
+        clearInterval(this.keepAlive);
+        this.keepAlive = undefined;
+      }
+    }, Math.min(this.keepAliveMs, 2 ** 31 - 1));
+    this.keepAlive.unref();
+  }
+
+  private *openStreams(): Iterable<SseConnection> {
+    if (this.standalone?.open) yield this.standalone;
+    for (const exchange of this.exchanges.values()) if (exchange.sse?.open) yield exchange.sse;
+  }
+}
+
+function headerOf(req: IncomingMessage, name: string): string | undefined {
+  const value = req.headers[name];
+  return typeof value === 'string' ? value : undefined;
+}
+
+/** What handlers see as `extra.requestInfo`; the URL is built only if a handler reads it. */
+function requestInfoOf(req: IncomingMessage): RequestInfo {
+  let url: URL | undefined;
+  return {
+    headers: req.headers,
+    get url(): URL {
+      if (url) return url;
+      const scheme = (req.socket as TLSSocket | undefined)?.encrypted ? 'https' : 'http';
+      try {
+        url = new URL(req.url ?? '/', `${scheme}://${req.headers.host ?? 'localhost'}`);
+      } catch {
+        url = new URL(req.url ?? '/', `${scheme}://localhost`);
+      }
+      return url;
+    },
+  };
+}

@@ -1,0 +1,33 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { EventStore } from './EventStore';
+import { NodeStreamableTransport } from './NodeStreamableTransport';
+
+/** What `createHttpHandler` needs of a Streamable HTTP server transport: ours or the SDK's. */
+export interface StreamableTransport extends Transport {
+  handleRequest(req: IncomingMessage & { auth?: AuthInfo }, res: ServerResponse, parsedBody?: unknown): Promise<void>;
+}
+
+/** Which implementation serves the endpoint (see `HttpHandlerOptions.httpTransport`). */
+export type StreamableTransportKind = 'toolwright' | 'sdk';
+
+export interface StreamableTransportSettings {
+  /** Stateful: the session's id. Stateless: undefined. */
+  sessionId: string | undefined;
+  jsonResponse: boolean;
+  eventStore: EventStore | undefined;
+}
+
+/** Creates the transport for one session (or one stateless request). */
+export function createStreamableTransport(kind: StreamableTransportKind, settings: StreamableTransportSettings): StreamableTransport {
+  if (kind === 'toolwright') return new NodeStreamableTransport(settings);
+  // Loaded only when asked for: the SDK's transport brings hono and its node adapter.
+  const { StreamableHTTPServerTransport } = require('@modelcontextprotocol/sdk/server/streamableHttp.js') as typeof import('@modelcontextprotocol/sdk/server/streamableHttp.js');
+  const id = settings.sessionId;
+  return new StreamableHTTPServerTransport({
+    sessionIdGenerator: id === undefined ? undefined : () => id,
+    enableJsonResponse: settings.jsonResponse,
+    eventStore: settings.eventStore,
+  });
+}
