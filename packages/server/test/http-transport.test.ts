@@ -264,6 +264,37 @@ describe('NodeStreamableTransport', () => {
     expect(await old.text()).toMatch(/^event: message\nid: \d+\ndata: /);
   });
 
+  it('ends the answer of a request the client cancelled (the SDK sends no response for it)', async () => {
+    const { url } = await start({ eventStore: new InMemoryEventStore() });
+    const id = await rawSession(url);
+    const headers = { 'mcp-session-id': id, 'mcp-protocol-version': '2025-11-25' };
+    const call = post(url, { jsonrpc: '2.0', id: 11, method: 'tools/call', params: { name: 'progress', arguments: { tag: 'c', ms: 300 } } }, headers);
+    await sleep(50);
+    const cancel = await post(url, { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 11, reason: 'changed my mind' } }, headers);
+    expect(cancel.status).toBe(202);
+    const started = Date.now();
+    const messages = await messagesOf(await call);
+    expect(messages).toEqual([]);
+    expect(Date.now() - started).toBeLessThan(250);
+  });
+
+  it('still answers when the event store fails: the event goes out without an id', async () => {
+    const store = new InMemoryEventStore();
+    const failing = Object.assign(Object.create(store) as InMemoryEventStore, {
+      storeEvent: async (streamId: string, message: Parameters<InMemoryEventStore['storeEvent']>[1]) => {
+        if ('result' in message) throw new Error('disk full');
+        return store.storeEvent(streamId, message);
+      },
+    });
+    const errors: string[] = [];
+    const s = await start({ eventStore: failing });
+    const id = await rawSession(s.url);
+    s.sessions.get(id)!.transport.onerror = (error) => errors.push(error.message);
+    const answer = await post(s.url, { jsonrpc: '2.0', id: 4, method: 'ping' }, { 'mcp-session-id': id, 'mcp-protocol-version': '2025-11-25' });
+    expect(await answer.text()).toMatch(/^id: \d+\ndata: \n\nevent: message\ndata: \{"result":\{\},"jsonrpc":"2.0","id":4\}\n\n$/);
+    expect(errors).toEqual([expect.stringContaining('disk full')]);
+  });
+
   it('stateless: one transport per request, no session id, and a reused one refuses', async () => {
     const { url } = await start({ stateless: true });
     const init = await post(url, initializeBody());

@@ -122,15 +122,12 @@ export class NodeStreamableTransport implements Transport {
       throw new Error(`NodeStreamableTransport: request ${String(related)} is not open on this ${this.sessionId ? `session (${this.sessionId})` : 'request'}; it was answered or never arrived.`);
     }
     if (!this.jsonResponse) {
-      const eventId = this.eventStore ? await this.eventStore.storeEvent(exchange.streamId, message) : undefined;
+      const eventId = await this.store(exchange.streamId, message);
       const sse = exchange.sse;
       if (sse && !(eventId !== undefined && sse.replayed?.has(eventId))) sse.event(message, eventId);
     }
     // Only the first response to each id counts (byRequest still maps it to this exchange).
-    if (!isResponse || this.byRequest.get(related) !== exchange) return;
-    this.byRequest.delete(related);
-    if (exchange.json) exchange.json.responses[exchange.json.ids.indexOf(related)] = message;
-    if (--exchange.remaining === 0) this.finish(exchange);
+    if (isResponse) this.settle(related, exchange, message);
   }
 
   /** Ends the SSE stream of a request (the client resumes with Last-Event-ID): the SDK hands this to handlers as `extra.closeSSEStream`. */
@@ -197,7 +194,10 @@ export class NodeStreamableTransport implements Transport {
 
     const info = { authInfo: req.auth, requestInfo: requestInfoOf(req) };
     if (ids.length === 0) {
-      for (const message of messages) this.onmessage?.(message as JSONRPCMessage, info);
+      for (const message of messages) {
+        this.onmessage?.(message as JSONRPCMessage, info);
+        this.settleCancelled(message);
+      }
       res.writeHead(202).end();
       return;
     }
@@ -207,7 +207,10 @@ export class NodeStreamableTransport implements Transport {
     for (const id of ids) this.byRequest.set(id, exchange);
     if (this.jsonResponse) {
       exchange.json = { res, ids, responses: [] };
-      for (const message of messages) this.onmessage?.(message as JSONRPCMessage, info);
+      for (const message of messages) {
+        this.onmessage?.(message as JSONRPCMessage, info);
+        if (batch) this.settleCancelled(message);
+      }
       return;
     }
 
@@ -236,6 +239,7 @@ export class NodeStreamableTransport implements Transport {
           ? { ...info, closeSSEStream: () => this.closeSSEStream(id), closeStandaloneSSEStream: this.closeStandaloneSSEStream }
           : info;
       this.onmessage?.(message as JSONRPCMessage, extra);
+      if (batch) this.settleCancelled(message);
     }
   }
 
@@ -306,9 +310,44 @@ export class NodeStreamableTransport implements Transport {
 
   private async sendStandalone(message: JSONRPCMessage): Promise<void> {
     // Stored even with no GET stream open, so a client that reconnects gets it.
-    const eventId = this.eventStore ? await this.eventStore.storeEvent(STANDALONE, message) : undefined;
+    const eventId = await this.store(STANDALONE, message);
     const sse = this.standalone;
     if (sse && !(eventId !== undefined && sse.replayed?.has(eventId))) sse.event(message, eventId);
+  }
+
+  /** Marks a request answered (or cancelled: no message); the last one ends its POST's answer. */
+  private settle(id: RequestId, exchange: Exchange, response: JSONRPCMessage | undefined): void {
+    if (this.byRequest.get(id) !== exchange) return;
+    this.byRequest.delete(id);
+    if (exchange.json && response) exchange.json.responses[exchange.json.ids.indexOf(id)] = response;
+    if (--exchange.remaining === 0) this.finish(exchange);
+  }
+
+  /**
+   * The SDK's `Protocol` sends nothing for a request the client cancelled, so without this
+   * its SSE stream (and the session's open-request count) would stay open until the client
+   * hung up. The answer is over once the cancellation has been handed to the `Protocol`.
+   */
+  private settleCancelled(message: unknown): void {
+    const m = message as { method?: unknown; params?: { requestId?: unknown } };
+    if (m.method !== 'notifications/cancelled') return;
+    const id = m.params?.requestId as RequestId | undefined;
+    const exchange = id === undefined ? undefined : this.byRequest.get(id);
+    if (exchange) this.settle(id!, exchange, undefined);
+  }
+
+  /**
+   * Stores an event for replay. A failing store must not lose the live event nor leave the
+   * request unanswered, so the event then goes out without an id (not resumable).
+   */
+  private async store(streamId: string, message: JSONRPCMessage): Promise<string | undefined> {
+    if (!this.eventStore) return undefined;
+    try {
+      return await this.eventStore.storeEvent(streamId, message);
+    } catch (error) {
+      this.onerror?.(new Error(`NodeStreamableTransport: the event store failed to store an event (${(error as Error)?.message}); it was sent without an id and cannot be replayed.`));
+      return undefined;
+    }
   }
 
   private finish(exchange: Exchange): void {
@@ -319,7 +358,10 @@ export class NodeStreamableTransport implements Transport {
       return;
     }
     if (json.res.destroyed || json.res.headersSent) return;
-    const text = JSON.stringify(json.responses.length === 1 ? json.responses[0] : json.responses);
+    const responses = json.responses.filter((r) => r !== undefined);
+    // Every request was cancelled: there is nothing to answer with.
+    if (responses.length === 0) return void json.res.writeHead(202, this.sessionHeader()).end();
+    const text = JSON.stringify(responses.length === 1 ? responses[0] : responses);
     json.res.writeHead(200, { ...this.sessionHeader(), 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) }).end(text);
   }
 
