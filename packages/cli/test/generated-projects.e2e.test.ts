@@ -5,6 +5,8 @@
  * then, in parallel, each is built and runs its own tests, and the installed `toolwright`
  * binary calls a tool over stdio, inspects, snapshots and diffs the contract.
  */
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -98,4 +100,29 @@ describe('generated projects: install, build, test, call over stdio, guard the c
     const json = await toolwright('minimal', 'schema', 'diff', 'contract.json', '--json');
     expect(JSON.parse(json.stdout)).toMatchObject({ breaking: true });
   });
+
+  it('toolwright dev builds with tsc, starts the server, and restarts it after a change', async () => {
+    const project = dir('weather');
+    const dev = spawn(node, [join(root, 'node_modules', '@toolwright', 'cli', 'dist', 'bin.js'), 'dev'], { cwd: project, stdio: ['pipe', 'pipe', 'pipe'] });
+    let stderr = '';
+    dev.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    const starts = () => stderr.match(/\[toolwright dev\] server started/g)?.length ?? 0;
+    const waitFor = async (check: () => boolean, what: string) => {
+      for (const deadline = Date.now() + 60_000; !check(); await new Promise((r) => setTimeout(r, 100))) {
+        if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}:\n${stderr}`);
+      }
+    };
+    try {
+      await waitFor(() => starts() === 1, 'the first start');
+      const source = join(project, 'src', 'weather.tools.ts');
+      writeFileSync(source, readFileSync(source, 'utf8').replace('Perform arithmetic precisely.', 'Perform arithmetic exactly.'));
+      await waitFor(() => starts() === 2, 'the restart after a change');
+      const exited = once(dev, 'exit');
+      dev.kill('SIGINT');
+      expect(await exited).toEqual([0, null]);
+    } finally {
+      dev.kill('SIGKILL');
+    }
+  }, 120_000);
 });
+
