@@ -3,7 +3,7 @@ import type { ToolContext, ToolLogger } from '../context/ToolContext';
 import { ResourceNotFoundError } from '../errors/ResourceNotFoundError';
 import { ToolError } from '../errors/ToolError';
 import type { Class } from '../metadata/Class';
-import type { JsonSchema } from '../schema/JsonSchema';
+import type { MemberParams } from '../build/buildMemberParams';
 import type { ParamShape } from '../schema/paramSchema';
 import { compileSchemaValidator } from '../validation/compileSchemaValidator';
 import type { MemberOutcome } from './MemberOutcome';
@@ -22,11 +22,8 @@ export interface MemberCallSpec {
   readonly name: string;
   readonly cls: Class;
   readonly methodName: string;
-  readonly params: readonly BoundParam[];
-  readonly ctxIndex: number | undefined;
-  readonly arity: number;
-  /** The object schema of the arguments (strings on the wire, converted to the declared types). */
-  readonly argsSchema: JsonSchema;
+  /** The resolved parameters; their `argsSchema` takes strings on the wire, converted to the declared types. */
+  readonly resolved: Pick<MemberParams, 'bound' | 'ctxIndex' | 'arity' | 'argsSchema'>;
   readonly container: ContainerLike;
   readonly logger: ToolLogger;
   /** Shapes the method's return value; may throw to report a value it cannot serve. */
@@ -39,8 +36,9 @@ export interface MemberCallSpec {
  * container resolution, the call, result shaping, and the error policy. Never throws.
  */
 export function compileMemberCall<T>(spec: MemberCallSpec): (args: Record<string, unknown>, ctx: ToolContext | undefined) => Promise<MemberOutcome<T>> {
-  const { kind, name, cls, methodName, params, ctxIndex, arity, container, logger } = spec;
-  const check = compileSchemaValidator(spec.argsSchema, { coerce: true });
+  const { kind, name, cls, methodName, container, logger } = spec;
+  const { bound: params, ctxIndex, arity, argsSchema } = spec.resolved;
+  const check = compileSchemaValidator(argsSchema, { coerce: true });
   return async (args, ctx) => {
     const checked = check(args);
     if (!checked.ok) {
