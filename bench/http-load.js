@@ -9,7 +9,10 @@
 //   - every session closed afterwards (DELETE), and the server heap back near its baseline
 // Reports throughput (calls/s), server CPU per call, and the Toolwright/raw ratio.
 //   npm run bench:http            (builds first)
-//   node bench/http-load.js [--clients 50] [--calls 200] [--rounds 2]
+//   node bench/http-load.js [--clients 50] [--calls 200] [--rounds 2] [--sdk-client]
+// By default the clients are lean raw-HTTP sessions (bench/leanHttpClient.js): the SDK's client
+// costs about three times a server's CPU per call, and on two cores that caps both servers at
+// the same rate. --sdk-client drives the servers with the SDK's Client instead.
 // PROF=toolwright (or raw) writes a CPU profile of that server to /tmp/prof2;
 // TW_OPTS='{"eventStore":false}' passes listen options to the Toolwright server.
 
@@ -18,6 +21,7 @@ const path = require('node:path');
 const { Client } = require('@modelcontextprotocol/sdk/client/index.js');
 const { StreamableHTTPClientTransport } = require('@modelcontextprotocol/sdk/client/streamableHttp.js');
 const { CallToolResultSchema } = require('@modelcontextprotocol/sdk/types.js');
+const { LeanSession } = require('./leanHttpClient');
 
 const arg = (name, fallback) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -26,6 +30,7 @@ const arg = (name, fallback) => {
 const CLIENTS = arg('clients', 50);
 const CALLS = arg('calls', 200);
 const ROUNDS = arg('rounds', 2);
+const SDK_CLIENT = process.argv.includes('--sdk-client');
 const mb = (bytes) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 
 function start(kind) {
@@ -50,8 +55,39 @@ function start(kind) {
   };
 }
 
-/** One client's session: CALLS calls, each checked to belong to this client. */
-async function runClient(url, c, calls, problems) {
+/** One lean session: the same calls and checks as `runSdkClient`, over raw HTTP. */
+async function runLeanClient(url, c, calls, problems) {
+  const session = new LeanSession(url, `load-${c}`);
+  await session.open();
+  let failed = 0;
+  let leaks = 0;
+  for (let i = 0; i < calls; i++) {
+    try {
+      if (i % 10 === 0) {
+        const tag = `c${c}-${i}`;
+        const { result, notifications } = await session.request('tools/call', { name: 'count_to', arguments: { n: 3, tag }, _meta: { progressToken: tag } });
+        if (result.isError || result.content[0].text !== `${tag} counted to 3`) leaks++;
+        const seen = notifications.filter((n) => n.method === 'notifications/progress');
+        if (seen.length !== 3 || seen.some((n) => n.params.progressToken !== tag || !n.params.message.startsWith(`${tag} `))) leaks++;
+      } else if (i % 2 === 0) {
+        const { result } = await session.request('tools/call', { name: 'get_weather', arguments: { location: 'Tokyo' } });
+        if (result.isError || !result.content[0].text.includes('"location":"Tokyo"')) failed++;
+      } else {
+        const a = c * 100000 + i;
+        const { result } = await session.request('tools/call', { name: 'calculate', arguments: { operation: 'add', a, b: 0.5 } });
+        if (result.isError || !result.content[0].text.endsWith(`= ${a + 0.5}`)) leaks++;
+      }
+    } catch (error) {
+      failed++;
+      if (problems.length < 5) problems.push(`client ${c} call ${i}: ${error.message}`);
+    }
+  }
+  await session.close();
+  return { failed, leaks };
+}
+
+/** One SDK client's session: CALLS calls, each checked to belong to this client. */
+async function runSdkClient(url, c, calls, problems) {
   const transport = new StreamableHTTPClientTransport(new URL(url));
   const client = new Client({ name: `load-${c}`, version: '1' });
   await client.connect(transport);
@@ -86,6 +122,7 @@ async function runClient(url, c, calls, problems) {
 async function load(url, clients, calls) {
   const problems = [];
   const started = process.hrtime.bigint();
+  const runClient = SDK_CLIENT ? runSdkClient : runLeanClient;
   const results = await Promise.all(Array.from({ length: clients }, (_, c) => runClient(url, c, calls, problems)));
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
   return {
@@ -111,7 +148,7 @@ async function measure(kind) {
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 async function main() {
-  console.log(`Streamable HTTP load: ${CLIENTS} clients x ${CALLS} calls, stateful, ${ROUNDS} round(s), order A B B A`);
+  console.log(`Streamable HTTP load: ${CLIENTS} ${SDK_CLIENT ? 'SDK' : 'lean'} clients x ${CALLS} calls, stateful, ${ROUNDS} round(s), order A B B A`);
   const runs = { raw: [], toolwright: [] };
   for (let r = 0; r < ROUNDS; r++) {
     for (const kind of r % 2 === 0 ? ['raw', 'toolwright'] : ['toolwright', 'raw']) {
