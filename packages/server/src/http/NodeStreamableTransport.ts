@@ -386,8 +386,18 @@ export class NodeStreamableTransport implements Transport {
     this.keepAlive = setInterval(() => {
       let open = false;
       for (const sse of this.openStreams()) {
-        sse.comment('keepalive');
-        open = true;
+        // A timer callback that throws would take the whole process down: end that stream instead.
+        try {
+          sse.comment('keepalive');
+          open = true;
+        } catch (error) {
+          this.onerror?.(error as Error);
+          try {
+            sse.end();
+          } catch {
+            // The response is unusable; dropping the stream is all that is left to do.
+          }
+        }
       }
       if (!open) {
         clearInterval(this.keepAlive);

@@ -22,7 +22,7 @@ export class SseConnection {
 
   /** False once ended here or the client went away. */
   get open(): boolean {
-    return !this.ended && !this.res.destroyed;
+    return !this.ended && !this.res.destroyed && !this.res.writableEnded;
   }
 
   /** An event carrying one JSON-RPC message (JSON.stringify never emits a raw newline, so one `data:` line suffices). */
