@@ -308,6 +308,7 @@ describe('NodeStreamableTransport', () => {
     const sink = { writeHead: () => sink, end: () => sink, once: () => sink, flushHeaders: () => undefined, destroyed: false } as unknown as ServerResponse;
     await transport.handleRequest(fake, sink);
     await expect(transport.handleRequest(fake, sink)).rejects.toThrow(/stateless transport serves one request/);
+    await transport.close(); // its GET stream on the fake response would otherwise keep its keep-alive timer
   });
 });
 
