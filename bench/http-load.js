@@ -55,26 +55,57 @@ function start(kind) {
   };
 }
 
-/** One lean session: the same calls and checks as `runSdkClient`, over raw HTTP. */
-async function runLeanClient(url, c, calls, problems) {
+/** A session with the lean client: `call(name, args, progressToken?)` -> { result, progress: [{ token, message }] }. */
+async function openLeanSession(url, c) {
   const session = new LeanSession(url, `load-${c}`);
   await session.open();
+  return {
+    async call(name, args, progressToken) {
+      const { result, notifications } = await session.request('tools/call', { name, arguments: args, ...(progressToken && { _meta: { progressToken } }) });
+      const progress = notifications.filter((n) => n.method === 'notifications/progress').map((n) => ({ token: n.params.progressToken, message: n.params.message }));
+      return { result, progress };
+    },
+    close: () => session.close(),
+  };
+}
+
+/** The same with the SDK's Client (its `onprogress` only sees this request's token). */
+async function openSdkSession(url, c) {
+  const transport = new StreamableHTTPClientTransport(new URL(url));
+  const client = new Client({ name: `load-${c}`, version: '1' });
+  await client.connect(transport);
+  return {
+    async call(name, args, progressToken) {
+      const progress = [];
+      const options = progressToken ? { onprogress: (p) => progress.push({ token: progressToken, message: p.message }) } : undefined;
+      const result = await client.callTool({ name, arguments: args }, CallToolResultSchema, options);
+      return { result, progress };
+    },
+    async close() {
+      await transport.terminateSession();
+      await client.close();
+    },
+  };
+}
+
+/** One client's session: CALLS calls, each checked to belong to this client. */
+async function runClient(url, c, calls, problems) {
+  const session = await (SDK_CLIENT ? openSdkSession : openLeanSession)(url, c);
   let failed = 0;
   let leaks = 0;
   for (let i = 0; i < calls; i++) {
     try {
       if (i % 10 === 0) {
         const tag = `c${c}-${i}`;
-        const { result, notifications } = await session.request('tools/call', { name: 'count_to', arguments: { n: 3, tag }, _meta: { progressToken: tag } });
+        const { result, progress } = await session.call('count_to', { n: 3, tag }, tag);
         if (result.isError || result.content[0].text !== `${tag} counted to 3`) leaks++;
-        const seen = notifications.filter((n) => n.method === 'notifications/progress');
-        if (seen.length !== 3 || seen.some((n) => n.params.progressToken !== tag || !n.params.message.startsWith(`${tag} `))) leaks++;
+        if (progress.length !== 3 || progress.some((p) => p.token !== tag || !p.message.startsWith(`${tag} `))) leaks++;
       } else if (i % 2 === 0) {
-        const { result } = await session.request('tools/call', { name: 'get_weather', arguments: { location: 'Tokyo' } });
+        const { result } = await session.call('get_weather', { location: 'Tokyo' });
         if (result.isError || !result.content[0].text.includes('"location":"Tokyo"')) failed++;
       } else {
         const a = c * 100000 + i;
-        const { result } = await session.request('tools/call', { name: 'calculate', arguments: { operation: 'add', a, b: 0.5 } });
+        const { result } = await session.call('calculate', { operation: 'add', a, b: 0.5 });
         if (result.isError || !result.content[0].text.endsWith(`= ${a + 0.5}`)) leaks++;
       }
     } catch (error) {
@@ -86,43 +117,9 @@ async function runLeanClient(url, c, calls, problems) {
   return { failed, leaks };
 }
 
-/** One SDK client's session: CALLS calls, each checked to belong to this client. */
-async function runSdkClient(url, c, calls, problems) {
-  const transport = new StreamableHTTPClientTransport(new URL(url));
-  const client = new Client({ name: `load-${c}`, version: '1' });
-  await client.connect(transport);
-  let failed = 0;
-  let leaks = 0;
-  for (let i = 0; i < calls; i++) {
-    try {
-      if (i % 10 === 0) {
-        const tag = `c${c}-${i}`;
-        const seen = [];
-        const result = await client.callTool({ name: 'count_to', arguments: { n: 3, tag } }, CallToolResultSchema, { onprogress: (p) => seen.push(p.message) });
-        if (result.isError || result.content[0].text !== `${tag} counted to 3`) leaks++;
-        if (seen.length !== 3 || seen.some((m) => !m.startsWith(`${tag} `))) leaks++;
-      } else if (i % 2 === 0) {
-        const result = await client.callTool({ name: 'get_weather', arguments: { location: 'Tokyo' } });
-        if (result.isError || !result.content[0].text.includes('"location":"Tokyo"')) failed++;
-      } else {
-        const a = c * 100000 + i;
-        const result = await client.callTool({ name: 'calculate', arguments: { operation: 'add', a, b: 0.5 } });
-        if (result.isError || !result.content[0].text.endsWith(`= ${a + 0.5}`)) leaks++;
-      }
-    } catch (error) {
-      failed++;
-      if (problems.length < 5) problems.push(`client ${c} call ${i}: ${error.message}`);
-    }
-  }
-  await transport.terminateSession();
-  await client.close();
-  return { failed, leaks };
-}
-
 async function load(url, clients, calls) {
   const problems = [];
   const started = process.hrtime.bigint();
-  const runClient = SDK_CLIENT ? runSdkClient : runLeanClient;
   const results = await Promise.all(Array.from({ length: clients }, (_, c) => runClient(url, c, calls, problems)));
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
   return {
