@@ -71,26 +71,16 @@ function compileBinder(spec: ToolCallSpec): Bind {
     return async (args, ctx) => {
       const checked = checkSchema(args);
       if (!checked.ok) return checked;
-      const list = new Array<unknown>(binding.arity);
-      if (build) list[binding.index] = build(checked.value as Record<string, unknown>);
-      else {
-        const outcome = await validate!(checked.value);
-        if (!outcome.ok) return outcome;
-        list[binding.index] = outcome.value;
-      }
-      if (binding.ctxIndex !== undefined) list[binding.ctxIndex] = ctx;
-      return { ok: true, value: list };
+      if (build) return { ok: true, value: inputAndContext(binding, build(checked.value as Record<string, unknown>), ctx) };
+      const outcome = await validate!(checked.value);
+      return outcome.ok ? { ok: true, value: inputAndContext(binding, outcome.value, ctx) } : outcome;
     };
   }
 
   if (binding.kind === 'raw') {
     return async (args, ctx) => {
       const checked = checkSchema(args);
-      if (!checked.ok) return checked;
-      const list = new Array<unknown>(binding.arity);
-      list[binding.index] = checked.value;
-      if (binding.ctxIndex !== undefined) list[binding.ctxIndex] = ctx;
-      return { ok: true, value: list };
+      return checked.ok ? { ok: true, value: inputAndContext(binding, checked.value, ctx) } : checked;
     };
   }
 
@@ -115,6 +105,14 @@ function compileBinder(spec: ToolCallSpec): Bind {
     if (binding.ctxIndex !== undefined) list[binding.ctxIndex] = ctx;
     return { ok: true, value: list };
   };
+}
+
+/** The argument list of a method that takes its whole input as one value (and maybe the context). */
+function inputAndContext(binding: { arity: number; index: number; ctxIndex: number | undefined }, input: unknown, ctx: ToolContext | undefined): unknown[] {
+  const list = new Array<unknown>(binding.arity);
+  list[binding.index] = input;
+  if (binding.ctxIndex !== undefined) list[binding.ctxIndex] = ctx;
+  return list;
 }
 
 /** Converts one validated argument to what the method receives (Date, DTO instances). */
