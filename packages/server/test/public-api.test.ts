@@ -1,0 +1,29 @@
+/**
+ * The runtime surface of every published entry point, pinned: adding or removing an export
+ * is an API change and should be a deliberate edit of this list. Runs on the built packages,
+ * as users import them (package `exports`, not the sources).
+ */
+import { execFileSync } from 'node:child_process';
+import { join } from 'node:path';
+
+const ENTRY_POINTS: Record<string, string[]> = {
+  '@toolwright/core': [
+    'Args', 'BuildError', 'Ctx', 'LOG_LEVELS', 'MAX_COMPLETION_VALUES', 'Param', 'Prompt', 'Property', 'Public', 'RequireRoles',
+    'RequireScopes', 'Resource', 'ResourceNotFoundError', 'Tool', 'ToolError', 'ToolwrightError', 'assistantMessage', 'audio',
+    'buildRegistry', 'compileElicitationForm', 'compileSchemaValidator', 'compileUriTemplate', 'createDefaultContainer',
+    'defaultToolName', 'embeddedResource', 'image', 'isToolClass', 'resourceLink', 'stderrLogger', 'text', 'userMessage',
+  ],
+  '@toolwright/server': ['ErrorCodes', 'ProtocolError', 'createApp', 'parseListenArgs'],
+  '@toolwright/server/stdio': ['StdioTransport', 'protectStdout', 'serveStdio'],
+  '@toolwright/server/http': ['InMemoryEventStore', 'NodeStreamableTransport', 'createHttpHandler', 'serveHttp'],
+  '@toolwright/server/auth': ['attachAuthInfo', 'canAccess', 'envAuthInfo', 'jwtVerifier'],
+  '@toolwright/server/testing': ['createTestClient'],
+};
+
+describe('public API', () => {
+  it.each(Object.entries(ENTRY_POINTS))('%s exports exactly its documented names', (entry, names) => {
+    const script = `process.stdout.write(JSON.stringify(Object.keys(require(${JSON.stringify(entry)})).sort()))`;
+    const exported = JSON.parse(execFileSync(process.execPath, ['-e', script], { cwd: join(__dirname, '..', '..', '..'), encoding: 'utf8' })) as string[];
+    expect(exported).toEqual([...names].sort());
+  });
+});
