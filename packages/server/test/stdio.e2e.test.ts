@@ -95,6 +95,15 @@ describe('stdio transport (a real child process)', () => {
     expect(await exit).toEqual([0, null]);
   });
 
+  it('ends quietly with code 0 when the client stops reading its output (EPIPE)', async () => {
+    session = await RawSession.start();
+    const exit = once(session.child, 'exit');
+    session.child.stdout.destroy();
+    for (let id = 1; id <= 3; id++) session.send({ jsonrpc: '2.0', id, method: 'tools/list' });
+    expect(await exit).toEqual([0, null]);
+    expect(session.stderr).not.toMatch(/EPIPE|Unhandled|at .*\.js:\d+/);
+  });
+
   it('serves the SDK client over StdioClientTransport', async () => {
     const transport = new StdioClientTransport({ command: process.execPath, args: [SERVER], stderr: 'pipe' });
     const client = new Client({ name: 'sdk', version: '1' });

@@ -9,6 +9,7 @@ import { compileSchemaValidator } from '../validation/compileSchemaValidator';
 import type { ValidationIssue, ValidationOutcome } from '../validation/ValidationIssue';
 import { compileDtoBuilder } from '../validation/compileDtoBuilder';
 import { compileDtoValidator } from '../validation/validateDto';
+import { jsonView } from './jsonView';
 import { isToolResult, normalizeResult } from './normalizeResult';
 
 /** How validated arguments become the method's positional arguments. */
@@ -35,29 +36,48 @@ export interface ToolCallSpec {
   readonly logger: ToolLogger;
 }
 
-type Bind = (args: Record<string, unknown>, ctx: ToolContext | undefined) => Promise<ValidationOutcome<unknown[]>>;
+/** Validated positional arguments, or the issues; a promise only when a DTO needs class-validator. */
+type Bound = ValidationOutcome<unknown[]> | Promise<ValidationOutcome<unknown[]>>;
+type Bind = (args: Record<string, unknown>, ctx: ToolContext | undefined) => Bound;
 
 /**
  * Compiles everything a call needs once: the argument validator and binder, the output
- * validator, and the error policy. The returned function never throws.
+ * validator, and the error policy. The returned function never throws or rejects. It
+ * adds no promise hop of its own when the checks and the method are synchronous.
  */
 export function compileToolCall(spec: ToolCallSpec): (args: unknown, ctx: ToolContext | undefined) => Promise<ToolResult> {
   const { name, cls, methodName, container, logger } = spec;
   const bind = compileBinder(spec);
   const shapeOutput = spec.outputSchema ? compileOutput(spec.outputSchema, name, logger) : normalizeResult;
-
-  return async (rawArgs, ctx) => {
-    const args = rawArgs === undefined || rawArgs === null ? {} : rawArgs;
-    if (typeof args !== 'object' || Array.isArray(args)) return invalid(name, [{ path: '', message: 'must be an object' }]);
+  const fail = (error: unknown): ToolResult => failure(name, error, logger);
+  const shape = (value: unknown): ToolResult => {
     try {
-      const bound = await bind(args as Record<string, unknown>, ctx);
-      if (!bound.ok) return invalid(name, bound.issues);
-      const instance = container.get(cls) as Record<string, (...a: unknown[]) => unknown>;
-      return shapeOutput(await instance[methodName](...bound.value));
+      return shapeOutput(value);
     } catch (error) {
-      return failure(name, error, logger);
+      return fail(error);
     }
   };
+  const run = (bound: ValidationOutcome<unknown[]>): ToolResult | Promise<ToolResult> => {
+    if (!bound.ok) return invalid(name, bound.issues);
+    const instance = container.get(cls) as Record<string, (...a: unknown[]) => unknown>;
+    const returned = instance[methodName](...bound.value);
+    return isThenable(returned) ? Promise.resolve(returned).then(shape, fail) : shapeOutput(returned);
+  };
+
+  return (rawArgs, ctx) => {
+    const args = rawArgs === undefined || rawArgs === null ? {} : rawArgs;
+    if (typeof args !== 'object' || Array.isArray(args)) return Promise.resolve(invalid(name, [{ path: '', message: 'must be an object' }]));
+    try {
+      const bound = bind(args as Record<string, unknown>, ctx);
+      return bound instanceof Promise ? bound.then(run).catch(fail) : Promise.resolve(run(bound));
+    } catch (error) {
+      return Promise.resolve(fail(error));
+    }
+  };
+}
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return typeof value === 'object' && value !== null && typeof (value as PromiseLike<unknown>).then === 'function';
 }
 
 function compileBinder(spec: ToolCallSpec): Bind {
@@ -68,42 +88,40 @@ function compileBinder(spec: ToolCallSpec): Bind {
   if (binding.kind === 'dto') {
     const build = compileDtoBuilder(binding.cls);
     const validate = build ? undefined : compileDtoValidator(binding.cls, { coerce: spec.coerce });
-    return async (args, ctx) => {
+    return (args, ctx) => {
       const checked = checkSchema(args);
       if (!checked.ok) return checked;
       if (build) return { ok: true, value: inputAndContext(binding, build(checked.value as Record<string, unknown>), ctx) };
-      const outcome = await validate!(checked.value);
-      return outcome.ok ? { ok: true, value: inputAndContext(binding, outcome.value, ctx) } : outcome;
+      return validate!(checked.value).then((outcome) => (outcome.ok ? { ok: true, value: inputAndContext(binding, outcome.value, ctx) } : outcome));
     };
   }
 
   if (binding.kind === 'raw') {
-    return async (args, ctx) => {
+    return (args, ctx) => {
       const checked = checkSchema(args);
       return checked.ok ? { ok: true, value: inputAndContext(binding, checked.value, ctx) } : checked;
     };
   }
 
   const converters = binding.params.map((p) => compileConverter(p.name, p.shape, spec.coerce));
-  const hasAsync = binding.params.some((p) => p.shape.kind === 'dto');
-  return async (args, ctx) => {
+  return (args, ctx) => {
     const outcome = checkSchema(args);
     if (!outcome.ok) return outcome;
     const valid = outcome.value as Record<string, unknown>;
     const list = new Array<unknown>(binding.arity);
     const issues: ValidationIssue[] = [];
+    let pending = false;
     for (let i = 0; i < binding.params.length; i++) {
       const p = binding.params[i];
       let value = valid[p.name];
       if (value === undefined && p.fallback !== undefined) value = typeof p.fallback === 'object' ? structuredClone(p.fallback) : p.fallback;
-      list[p.index] = value === undefined ? undefined : converters[i](value, issues);
-    }
-    if (hasAsync) {
-      for (let i = 0; i < list.length; i++) if (list[i] instanceof Promise) list[i] = await list[i];
-      if (issues.length > 0) return { ok: false, issues };
+      const converted = value === undefined ? undefined : converters[i](value, issues);
+      if (converted instanceof Promise) pending = true;
+      list[p.index] = converted;
     }
     if (binding.ctxIndex !== undefined) list[binding.ctxIndex] = ctx;
-    return { ok: true, value: list };
+    if (!pending) return { ok: true, value: list };
+    return Promise.all(list).then((settled): ValidationOutcome<unknown[]> => (issues.length > 0 ? { ok: false, issues } : { ok: true, value: settled }));
   };
 }
 
@@ -145,7 +163,7 @@ function compileOutput(schema: JsonSchema, name: string, logger: ToolLogger): (v
   return (value) => {
     if (isToolResult(value)) return value;
     const text = JSON.stringify(value) ?? 'null';
-    const structured = JSON.parse(text) as unknown;
+    const structured = jsonView(value, text);
     const outcome = validate(structured);
     if (!outcome.ok) {
       logger.error(`tool '${name}' returned a value that does not match its output schema`, outcome.issues);

@@ -205,9 +205,13 @@ function stringChecks(s: JsonSchema): Check[] {
   const rules: [(v: string) => boolean, string][] = [];
   if (s.minLength !== undefined) {
     const min = s.minLength;
-    rules.push([(v) => codePoints(v) >= min, min === 1 ? 'must not be empty' : `must be at least ${min} characters long`]);
+    // A code point takes one or two UTF-16 units, so `length` alone often decides.
+    rules.push([(v) => v.length >= 2 * min || codePoints(v) >= min, min === 1 ? 'must not be empty' : `must be at least ${min} characters long`]);
   }
-  if (s.maxLength !== undefined) rules.push([(v) => codePoints(v) <= s.maxLength!, `must be at most ${s.maxLength} characters long`]);
+  if (s.maxLength !== undefined) {
+    const max = s.maxLength;
+    rules.push([(v) => v.length <= max || codePoints(v) <= max, `must be at most ${max} characters long`]);
+  }
   if (s.pattern !== undefined) {
     const re = new RegExp(s.pattern, 'u');
     rules.push([(v) => re.test(v), `must match the pattern ${s.pattern}`]);

@@ -7,12 +7,16 @@ export class InFlight {
     return this.running;
   }
 
+  /** Counts `work` until it settles; returns `work` itself. */
   track<T>(work: Promise<T>): Promise<T> {
     this.running++;
-    return work.finally(() => {
-      if (--this.running === 0) for (const wake of this.waiters.splice(0)) wake();
-    });
+    work.then(this.settle, this.settle);
+    return work;
   }
+
+  private readonly settle = (): void => {
+    if (--this.running === 0) for (const wake of this.waiters.splice(0)) wake();
+  };
 
   /** Resolves when no call is running, or after `timeoutMs`; true if everything finished. */
   drain(timeoutMs: number): Promise<boolean> {

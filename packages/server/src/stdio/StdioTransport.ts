@@ -3,6 +3,8 @@ import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { ErrorCodes } from '../sdk/ProtocolError';
 
 const MAX_LINE_BYTES = 16 * 1024 * 1024;
+const CARRIAGE_RETURN = 13;
+const RESOLVED = Promise.resolve();
 
 /**
  * Newline-delimited JSON-RPC over a pair of streams.
@@ -11,8 +13,10 @@ const MAX_LINE_BYTES = 16 * 1024 * 1024;
  * error and a message that is not JSON-RPC with -32600 (the SDK only reports them
  * locally), and it checks a message's envelope cheaply instead of parsing it with zod a
  * first time: the SDK's protocol layer validates every message again anyway. Messages
- * sent in the same turn of the event loop leave in one write, which saves a system call
- * per message when many calls finish together.
+ * sent while one batch of input is handled leave in one write (flushed on the next tick),
+ * which saves a system call per message when many calls finish together and costs a
+ * single call nothing. `send` resolves at once unless the output is backed up; then it
+ * resolves when the output has taken the waiting messages.
  */
 export class StdioTransport implements Transport {
   onmessage?: (message: JSONRPCMessage) => void;
@@ -26,9 +30,12 @@ export class StdioTransport implements Transport {
   /** Ids of requests read but not yet answered. */
   private readonly pending = new Set<string | number>();
   private idleWaiters: (() => void)[] = [];
-  /** Serialized messages waiting for the next flush, and the senders waiting on them. */
+  /** Serialized messages waiting for the next flush. */
   private outbox: string[] = [];
-  private sent: (() => void)[] = [];
+  /** Writes handed to the output so far. */
+  private writes = 0;
+  /** While the output is backed up: what `send` returns, settled once the output has taken every write. */
+  private backlog: { promise: Promise<void>; resolve: () => void } | undefined;
 
   constructor(
     private readonly input: NodeJS.ReadableStream,
@@ -43,27 +50,29 @@ export class StdioTransport implements Transport {
   }
 
   send(message: JSONRPCMessage): Promise<void> {
-    if (this.closed) return Promise.resolve();
+    if (this.closed) return RESOLVED;
     const id = (message as { id?: string | number }).id;
     if (id !== undefined && !('method' in message) && this.pending.delete(id) && this.pending.size === 0) {
       for (const wake of this.idleWaiters.splice(0)) wake();
     }
-    this.outbox.push(`${JSON.stringify(message)}\n`);
-    return new Promise((resolve) => {
-      if (this.sent.push(resolve) === 1) setImmediate(this.flush);
-    });
+    if (this.outbox.push(`${JSON.stringify(message)}\n`) === 1) process.nextTick(this.flush);
+    return this.backlog?.promise ?? RESOLVED;
   }
 
   private readonly flush = (): void => {
     if (this.outbox.length === 0) return;
     const chunk = this.outbox.length === 1 ? this.outbox[0] : this.outbox.join('');
-    const senders = this.sent;
     this.outbox = [];
-    this.sent = [];
-    this.write(chunk, () => {
-      for (const done of senders) done();
-    });
+    const write = ++this.writes;
+    if (!this.write(chunk, () => this.taken(write)) && !this.backlog) this.backlog = backlog();
   };
+
+  /** The output took write number `write`; if that was the latest, senders stop waiting. */
+  private taken(write: number): void {
+    if (write !== this.writes || !this.backlog) return;
+    this.backlog.resolve();
+    this.backlog = undefined;
+  }
 
   /** Resolves once every request read so far has been answered (or after `timeoutMs`). */
   idle(timeoutMs: number): Promise<void> {
@@ -93,15 +102,18 @@ export class StdioTransport implements Transport {
     this.onclose?.();
   }
 
-  private readonly onData = (chunk: string | Buffer): void => {
-    this.buffer += chunk;
+  private readonly onData = (chunk: string): void => {
+    const text = this.buffer + chunk;
+    let start = 0;
     let newline: number;
-    while ((newline = this.buffer.indexOf('\n')) !== -1) {
-      const line = this.buffer.slice(0, newline).replace(/\r$/, '');
-      this.buffer = this.buffer.slice(newline + 1);
+    while ((newline = text.indexOf('\n', start)) !== -1) {
+      const end = newline > start && text.charCodeAt(newline - 1) === CARRIAGE_RETURN ? newline - 1 : newline;
+      const line = text.slice(start, end);
+      start = newline + 1;
       if (line.trim() !== '') this.handleLine(line);
       if (this.closed) return;
     }
+    this.buffer = start === 0 ? text : text.slice(start);
     if (this.buffer.length > MAX_LINE_BYTES) {
       this.buffer = '';
       this.reply(null, ErrorCodes.InvalidRequest, `Message too large: a single line may hold at most ${MAX_LINE_BYTES} bytes.`);
@@ -150,4 +162,10 @@ function isJsonRpcEnvelope(value: unknown): value is JSONRPCMessage {
   if (m.jsonrpc !== '2.0') return false;
   if (typeof m.method === 'string') return true;
   return (typeof m.id === 'string' || typeof m.id === 'number') && ('result' in m || 'error' in m);
+}
+
+function backlog(): { promise: Promise<void>; resolve: () => void } {
+  let resolve!: () => void;
+  const promise = new Promise<void>((r) => (resolve = r));
+  return { promise, resolve };
 }

@@ -27,15 +27,20 @@ export async function serveStdio(app: App, options: StdioListenOptions = { trans
       transport.stopReading();
       await transport.idle(drainTimeoutMs);
       await server.close();
+      // Only now: answers to running calls may have hit a broken pipe too.
+      process.stdout.off('error', onOutputError);
       protectedOut?.restore();
       if (exitOnClose) process.exit(0);
     })());
   const onSignal = (): void => void close();
+  // The client stopped reading (EPIPE): nothing more can reach it, so finish running calls and end.
+  const onOutputError = (): void => void close();
 
   transport.oninputend = onSignal;
   transport.onclose = chain(transport.onclose, onSignal);
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
+  if (!custom) process.stdout.on('error', onOutputError);
   return { close };
 }
 

@@ -1,0 +1,106 @@
+import { buildRegistry, Param, Tool, ToolError, type ToolDefinition } from '@toolwright/core';
+import { IsDateString, IsInt, IsOptional, IsString } from 'class-validator';
+import { jsonView } from '../src/invoke/jsonView';
+
+class Stamp {
+  @IsString() city!: string;
+  @IsDateString() at!: string;
+  @IsOptional() @IsInt() count?: number;
+}
+
+class Calls {
+  @Tool({ description: 'Returns a class instance holding a Date.', output: Stamp })
+  stamp() {
+    return Object.assign(new Stamp(), { city: 'Oslo', at: new Date(0), count: undefined });
+  }
+
+  @Tool({ description: 'Returns a plain object.', output: Stamp })
+  plain() {
+    return { city: 'Rome', at: '2026-01-01T00:00:00.000Z', count: 2 };
+  }
+
+  @Tool({ description: 'Throws before returning.' })
+  throwsNow(@Param('refuse') refuse: boolean): string {
+    if (refuse) throw new ToolError('refused at once');
+    return 'ok';
+  }
+
+  @Tool({ description: 'Rejects later.' })
+  async rejectsLater(@Param('refuse') refuse: boolean): Promise<string> {
+    await Promise.resolve();
+    if (refuse) throw new ToolError('refused later');
+    return 'ok later';
+  }
+
+  @Tool({ description: 'Returns a thenable that is not a Promise.' })
+  thenable(): PromiseLike<string> {
+    return { then: (resolve) => Promise.resolve('from a thenable').then(resolve) };
+  }
+}
+
+const text = (result: { content: { type: string; text?: string }[] }): string | undefined => result.content[0]?.text;
+
+describe('compiled tool calls', () => {
+  let tools: Map<string, ToolDefinition>;
+  beforeAll(() => {
+    tools = new Map(buildRegistry({ tools: [Calls] }).tools.map((t) => [t.name, t]));
+  });
+
+  it('sends structuredContent in its JSON form, the same as the text', async () => {
+    const result = await tools.get('stamp')!.call({}, undefined);
+    expect(result.isError).toBeUndefined();
+    expect(result.structuredContent).toEqual({ city: 'Oslo', at: '1970-01-01T00:00:00.000Z' });
+    expect(Object.getPrototypeOf(result.structuredContent)).toBe(Object.prototype);
+    expect(JSON.parse(text(result)!)).toEqual(result.structuredContent);
+  });
+
+  it('sends a plain returned object as it is', async () => {
+    const result = await tools.get('plain')!.call({}, undefined);
+    expect(result.structuredContent).toEqual({ city: 'Rome', at: '2026-01-01T00:00:00.000Z', count: 2 });
+    expect(JSON.parse(text(result)!)).toEqual(result.structuredContent);
+  });
+
+  it.each([
+    ['throws_now', 'refused at once', 'ok'],
+    ['rejects_later', 'refused later', 'ok later'],
+  ])('%s: a ToolError becomes an isError result, and a success a text result', async (name, refusal, success) => {
+    const refused = await tools.get(name)!.call({ refuse: true }, undefined);
+    expect(refused).toEqual({ content: [{ type: 'text', text: refusal }], isError: true });
+    const done = await tools.get(name)!.call({ refuse: false }, undefined);
+    expect(done).toEqual({ content: [{ type: 'text', text: success }] });
+  });
+
+  it('awaits a thenable that is not a Promise', async () => {
+    expect(text(await tools.get('thenable')!.call({}, undefined))).toBe('from a thenable');
+  });
+
+  it('answers bad arguments without running the method, always with a promise', () => {
+    const pending = tools.get('throws_now')!.call({ refuse: 'yes' }, undefined);
+    expect(pending).toBeInstanceOf(Promise);
+    return expect(pending).resolves.toMatchObject({ isError: true });
+  });
+});
+
+describe('jsonView', () => {
+  it.each([
+    ['a plain object', { a: 1, b: ['x', true, null], c: { d: -2.5 } }],
+    ['an array', [1, 'two', { three: 3 }]],
+    ['a null-prototype object', Object.assign(Object.create(null) as object, { a: 1 })],
+    ['a string', 'text'],
+  ])('returns %s itself', (_, value) => {
+    expect(jsonView(value, JSON.stringify(value))).toBe(value);
+  });
+
+  it.each([
+    ['a Date inside', { at: new Date(0) }, { at: '1970-01-01T00:00:00.000Z' }],
+    ['an undefined property', { a: 1, b: undefined }, { a: 1 }],
+    ['NaN', { n: Number.NaN }, { n: null }],
+    ['a class instance', new (class Point { x = 1; })(), { x: 1 }],
+    ['a toJSON method', { toJSON: () => 'custom' }, 'custom'],
+    ['an array hole', [1, , 3], [1, null, 3]], // eslint-disable-line no-sparse-arrays
+  ])('reads %s back from the text', (_, value, expected) => {
+    const view = jsonView(value, JSON.stringify(value));
+    expect(view).not.toBe(value);
+    expect(view).toEqual(expected);
+  });
+});

@@ -1,0 +1,80 @@
+import { PassThrough } from 'node:stream';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { StdioTransport } from '@toolwright/server/stdio';
+
+/** An output that records each write and takes it (calls back) only when told to. */
+class SlowOutput {
+  readonly chunks: string[] = [];
+  private callbacks: (() => void)[] = [];
+  constructor(private readonly accepts: (chunk: string) => boolean) {}
+
+  readonly write = (chunk: string, done: () => void): boolean => {
+    this.chunks.push(chunk);
+    this.callbacks.push(done);
+    return this.accepts(chunk);
+  };
+
+  takeAll(): void {
+    for (const done of this.callbacks.splice(0)) done();
+  }
+}
+
+const response = (id: number): JSONRPCMessage => ({ jsonrpc: '2.0', id, result: {} });
+const settled = async (promise: Promise<unknown>): Promise<boolean> => {
+  let done = false;
+  void promise.then(() => (done = true));
+  await new Promise((resolve) => setImmediate(resolve));
+  return done;
+};
+
+describe('StdioTransport output', () => {
+  it('sends the messages of one turn in a single write, in order', async () => {
+    const output = new SlowOutput(() => true);
+    const transport = new StdioTransport(new PassThrough(), output.write);
+    await transport.start();
+    await Promise.all([transport.send(response(1)), transport.send(response(2)), transport.send(response(3))]);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(output.chunks).toEqual([`${[1, 2, 3].map((id) => JSON.stringify(response(id))).join('\n')}\n`]);
+  });
+
+  it('resolves send at once while the output keeps up', async () => {
+    const output = new SlowOutput(() => true);
+    const transport = new StdioTransport(new PassThrough(), output.write);
+    await transport.start();
+    expect(await settled(transport.send(response(1)))).toBe(true);
+  });
+
+  it('holds send back while the output is backed up, until it has taken every write', async () => {
+    let full = true;
+    const output = new SlowOutput(() => !full);
+    const transport = new StdioTransport(new PassThrough(), output.write);
+    await transport.start();
+    await transport.send(response(1)); // accepted before the output reports it is full
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(output.chunks).toHaveLength(1);
+
+    const second = transport.send(response(2));
+    expect(await settled(second)).toBe(false);
+    full = false;
+    const third = transport.send(response(3));
+    expect(await settled(third)).toBe(false);
+    expect(output.chunks).toHaveLength(3);
+
+    output.takeAll();
+    expect(await settled(second)).toBe(true);
+    expect(await settled(third)).toBe(true);
+    expect(await settled(transport.send(response(4)))).toBe(true);
+  });
+
+  it('reads lines split across chunks and lines ending in \\r\\n', async () => {
+    const input = new PassThrough();
+    const transport = new StdioTransport(input, new SlowOutput(() => true).write);
+    const received: JSONRPCMessage[] = [];
+    transport.onmessage = (message) => received.push(message);
+    await transport.start();
+    input.write('{"jsonrpc":"2.0","method":"a"}\r\n{"jsonrpc":"2.0",');
+    input.write('"method":"b"}\n\n   \n{"jsonrpc":"2.0","method":"c"}\n');
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(received.map((m) => (m as { method: string }).method)).toEqual(['a', 'b', 'c']);
+  });
+});
