@@ -8,6 +8,7 @@ module.exports = {
   transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.jest.json' }] },
   moduleNameMapper: {
     '^@toolwright/core$': '<rootDir>/packages/core/src/index.ts',
+    '^@toolwright/core/(.*)$': '<rootDir>/packages/core/src/$1/index.ts',
     '^@toolwright/server$': '<rootDir>/packages/server/src/index.ts',
     '^@toolwright/server/(.*)$': '<rootDir>/packages/server/src/$1/index.ts',
     '^@toolwright/cli$': '<rootDir>/packages/cli/src/index.ts',

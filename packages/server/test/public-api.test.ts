@@ -13,12 +13,21 @@ const ENTRY_POINTS: Record<string, string[]> = {
     'buildRegistry', 'compileElicitationForm', 'compileSchemaValidator', 'compileUriTemplate', 'createDefaultContainer',
     'defaultToolName', 'embeddedResource', 'image', 'isToolClass', 'resourceLink', 'stderrLogger', 'text', 'userMessage',
   ],
+  // Property and class-transformer's property decorators, then every class-validator decorator (the classes excepted).
+  '@toolwright/core/dto': ['Exclude', 'Expose', 'Property', 'Transform', 'Type', 'registerDecorator', ...classValidatorDecorators()],
   '@toolwright/server': ['ErrorCodes', 'ProtocolError', 'createApp', 'parseListenArgs'],
   '@toolwright/server/stdio': ['StdioTransport', 'protectStdout', 'serveStdio'],
   '@toolwright/server/http': ['InMemoryEventStore', 'NodeStreamableTransport', 'createHttpHandler', 'serveHttp'],
   '@toolwright/server/auth': ['attachAuthInfo', 'canAccess', 'envAuthInfo', 'jwtVerifier'],
   '@toolwright/server/testing': ['createTestClient'],
 };
+
+function classValidatorDecorators(): string[] {
+  const classes = new Set(['MetadataStorage', 'ValidationError', 'ValidationTypes', 'Validator']);
+  return Object.entries(require('class-validator') as Record<string, unknown>)
+    .filter(([name, value]) => /^[A-Z]/.test(name) && typeof value === 'function' && !classes.has(name))
+    .map(([name]) => name);
+}
 
 describe('public API', () => {
   it.each(Object.entries(ENTRY_POINTS))('%s exports exactly the pinned names', (entry, names) => {

@@ -27,6 +27,26 @@ function storage(): MetadataStorage {
   return (loaded ??= (require('class-transformer/cjs/storage') as ClassTransformerStorageModule).defaultMetadataStorage);
 }
 
+/** The property decorators `@toolwright/core/dto` offers. */
+export type ClassTransformerDecoratorName = 'Type' | 'Expose' | 'Exclude' | 'Transform';
+type ClassTransformerModule = typeof import('class-transformer');
+
+/**
+ * class-transformer's own `name`, from `cjs/decorators/<name>.decorator` rather than its
+ * entry point (34 modules), or from the entry point if a release moves it.
+ */
+export function loadClassTransformerDecorator<K extends ClassTransformerDecoratorName>(name: K): ClassTransformerModule[K] {
+  try {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const found = (require(`class-transformer/cjs/decorators/${name.toLowerCase()}.decorator`) as Partial<ClassTransformerModule>)[name];
+    if (found) return found as ClassTransformerModule[K];
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'MODULE_NOT_FOUND') throw error;
+  }
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return (require('class-transformer') as ClassTransformerModule)[name];
+}
+
 /** What `@Type(...)` says about a property. */
 export interface TypeHint {
   /**

@@ -1,10 +1,16 @@
 /**
- * The ONE place that reads class-validator's metadata storage.
+ * The ONE place that knows class-validator's internals: its metadata storage and the
+ * layout of its CommonJS build.
  *
  * class-validator keeps every decorator's arguments in a process-wide storage whose shape
  * is internal and has changed between releases. Everything else in Toolwright sees the
  * neutral `DtoProperty` / `DtoConstraint` records below, so a class-validator upgrade
  * touches this file only.
+ *
+ * class-validator's entry point loads all of its 110+ decorators, validator.js and
+ * libphonenumber-js (about 320 modules, a third of a second on a small machine). Reading
+ * the storage and loading single decorators (for `@toolwright/core/dto`) go through the
+ * modules that hold them instead. Each falls back to the entry point if a release moves them.
  */
 import type { MetadataStorage } from 'class-validator';
 import type { Class } from '../metadata/Class';
@@ -12,10 +18,54 @@ import type { Class } from '../metadata/Class';
 type ClassValidatorModule = typeof import('class-validator');
 let classValidator: ClassValidatorModule | undefined;
 
-/** Loaded on first use, so an app without DTOs never pays class-validator's startup time and memory. */
+/** The whole library, for `validate()`: loaded on first use, by DTOs that need class-validator's own checks. */
 export function loadClassValidator(): ClassValidatorModule {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   return (classValidator ??= require('class-validator') as ClassValidatorModule);
+}
+
+/** One export of class-validator, from the first of `files` (under `class-validator/cjs/`) that has it. */
+function loadExport<K extends keyof ClassValidatorModule>(name: K, files: readonly string[]): ClassValidatorModule[K] {
+  for (const file of files) {
+    try {
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      const found = (require(`class-validator/cjs/${file}`) as Partial<ClassValidatorModule>)[name];
+      if (found !== undefined) return found as ClassValidatorModule[K];
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'MODULE_NOT_FOUND') throw error;
+    }
+  }
+  return loadClassValidator()[name];
+}
+
+let storage: MetadataStorage | undefined;
+let customValidation: string | undefined;
+
+function metadataStorage(): MetadataStorage {
+  return (storage ??= loadExport('getMetadataStorage', ['metadata/MetadataStorage'])());
+}
+
+/** The folders of `cjs/decorator/` that hold one decorator per file, named after it. */
+const DECORATOR_FOLDERS = ['common', 'typechecker', 'string', 'number', 'array', 'object', 'date'];
+/** Decorators whose file is not named after them. */
+const DECORATOR_FILES: Readonly<Record<string, string>> = {
+  ValidatorConstraint: 'decorator/common/Validate',
+  IsMACAddress: 'decorator/string/IsMacAddress',
+  IsTaxId: 'decorator/string/is-tax-id',
+  IsISO4217CurrencyCode: 'decorator/string/is-iso4217-currency-code',
+  IsISO6391: 'decorator/string/isISO6391',
+  registerDecorator: 'register-decorator',
+};
+
+/** Decorator factories (and `registerDecorator`), the only class-validator exports `@toolwright/core/dto` offers. */
+export type ClassValidatorDecoratorName = {
+  [K in keyof ClassValidatorModule]: K extends `${Uppercase<string>}${string}` | 'registerDecorator' ? K : never;
+}[keyof ClassValidatorModule];
+
+/** class-validator's own `name`, loaded from the one module that defines it. */
+export function loadClassValidatorDecorator<K extends ClassValidatorDecoratorName>(name: K): ClassValidatorModule[K] {
+  const file = DECORATOR_FILES[name];
+  return loadExport(name, file ? [file] : DECORATOR_FOLDERS.map((folder) => `decorator/${folder}/${name}`));
 }
 
 /** class-validator does not export this record's type from its entry point; derive it from one that it does. */
@@ -73,7 +123,7 @@ export function hasClassValidatorMetadata(cls: Class): boolean {
 
 function targetMetadatas(cls: Class): ValidationMetadata[] {
   // '' as target schema: we validate classes, never named schemas, so nothing matches it.
-  return loadClassValidator().getMetadataStorage().getTargetValidationMetadatas(cls, '', false, false);
+  return metadataStorage().getTargetValidationMetadatas(cls, '', false, false);
 }
 
 function toConstraint(metadata: ValidationMetadata): DtoConstraint {
@@ -88,9 +138,10 @@ function toConstraint(metadata: ValidationMetadata): DtoConstraint {
 
 function kindOf(metadata: ValidationMetadata): string {
   if (metadata.name) return metadata.name;
-  if (metadata.type === loadClassValidator().ValidationTypes.CUSTOM_VALIDATION && metadata.constraintCls) {
+  customValidation ??= loadExport('ValidationTypes', ['validation/ValidationTypes']).CUSTOM_VALIDATION;
+  if (metadata.type === customValidation && metadata.constraintCls) {
     // @Validate(SomeConstraint): the name lives on the constraint class's own record.
-    const [registered] = loadClassValidator().getMetadataStorage().getTargetValidatorConstraints(metadata.constraintCls);
+    const [registered] = metadataStorage().getTargetValidatorConstraints(metadata.constraintCls);
     if (registered?.name) return registered.name;
   }
   return metadata.type;

@@ -16,7 +16,6 @@ import {
 } from '@toolwright/core';
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import type { ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js';
-import { randomUUID } from 'node:crypto';
 import type { Connection } from './Connection';
 
 export type HandlerExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
@@ -128,7 +127,8 @@ export function createToolContext(name: string, extra: HandlerExtra, connection:
     async elicitUrl(message, url, options) {
       const caps = capabilities().elicitation as { url?: object } | undefined;
       if (!caps?.url) refuse('to send the user to a URL (URL-mode elicitation)', 'elicitation.url');
-      const elicitationId = options?.elicitationId ?? randomUUID();
+      // Web Crypto's global, read at call time: importing node:crypto would cost every server's startup.
+      const elicitationId = options?.elicitationId ?? crypto.randomUUID();
       const result = await fromClient('elicitation', () => server.elicitInput({ mode: 'url', message, url, elicitationId }, related));
       return { action: result.action };
     },
