@@ -12,6 +12,8 @@
  * the storage and loading single decorators (for `@toolwright/core/dto`) go through the
  * modules that hold them instead. Each falls back to the entry point if a release moves them.
  */
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import type { MetadataStorage } from 'class-validator';
 import type { Class } from '../metadata/Class';
 
@@ -24,12 +26,14 @@ export function loadClassValidator(): ClassValidatorModule {
   return (classValidator ??= require('class-validator') as ClassValidatorModule);
 }
 
-/** One export of class-validator, from the first of `files` (under `class-validator/cjs/`) that has it. */
-function loadExport<K extends keyof ClassValidatorModule>(name: K, files: readonly string[]): ClassValidatorModule[K] {
-  for (const file of files) {
+/** One export of class-validator, from `file` (under its `cjs/` folder) if it has it, else from the entry point. */
+function loadExport<K extends keyof ClassValidatorModule>(name: K, file: string | undefined): ClassValidatorModule[K] {
+  const dir = cjsDir();
+  if (file !== undefined && dir !== undefined) {
     try {
+      // An absolute path: no search through node_modules folders for each file.
       // eslint-disable-next-line @typescript-eslint/no-require-imports
-      const found = (require(`class-validator/cjs/${file}`) as Partial<ClassValidatorModule>)[name];
+      const found = (require(join(dir, file)) as Partial<ClassValidatorModule>)[name];
       if (found !== undefined) return found as ClassValidatorModule[K];
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'MODULE_NOT_FOUND') throw error;
@@ -42,7 +46,7 @@ let storage: MetadataStorage | undefined;
 let customValidation: string | undefined;
 
 function metadataStorage(): MetadataStorage {
-  return (storage ??= loadExport('getMetadataStorage', ['metadata/MetadataStorage'])());
+  return (storage ??= loadExport('getMetadataStorage', 'metadata/MetadataStorage')());
 }
 
 /** The folders of `cjs/decorator/` that hold one decorator per file, named after it. */
@@ -64,8 +68,29 @@ export type ClassValidatorDecoratorName = {
 
 /** class-validator's own `name`, loaded from the one module that defines it. */
 export function loadClassValidatorDecorator<K extends ClassValidatorDecoratorName>(name: K): ClassValidatorModule[K] {
-  const file = DECORATOR_FILES[name];
-  return loadExport(name, file ? [file] : DECORATOR_FOLDERS.map((folder) => `decorator/${folder}/${name}`));
+  return loadExport(name, DECORATOR_FILES[name] ?? findDecoratorFile(name));
+}
+
+let cjs: string | null | undefined;
+
+/** class-validator's `cjs/` folder, or undefined if its package.json cannot be resolved. */
+function cjsDir(): string | undefined {
+  if (cjs === undefined) {
+    try {
+      // class-validator has no `exports` map, so its package.json resolves like any file in it.
+      cjs = join(dirname(require.resolve('class-validator/package.json')), 'cjs');
+    } catch {
+      cjs = null;
+    }
+  }
+  return cjs ?? undefined;
+}
+
+/** `decorator/<folder>/<name>`, found with a stat per folder: far cheaper than a `require` that fails. */
+function findDecoratorFile(name: string): string | undefined {
+  const dir = cjsDir();
+  const folder = dir === undefined ? undefined : DECORATOR_FOLDERS.find((f) => existsSync(join(dir, 'decorator', f, `${name}.js`)));
+  return folder && `decorator/${folder}/${name}`;
 }
 
 /** class-validator does not export this record's type from its entry point; derive it from one that it does. */
@@ -138,7 +163,7 @@ function toConstraint(metadata: ValidationMetadata): DtoConstraint {
 
 function kindOf(metadata: ValidationMetadata): string {
   if (metadata.name) return metadata.name;
-  customValidation ??= loadExport('ValidationTypes', ['validation/ValidationTypes']).CUSTOM_VALIDATION;
+  customValidation ??= loadExport('ValidationTypes', 'validation/ValidationTypes').CUSTOM_VALIDATION;
   if (metadata.type === customValidation && metadata.constraintCls) {
     // @Validate(SomeConstraint): the name lives on the constraint class's own record.
     const [registered] = metadataStorage().getTargetValidatorConstraints(metadata.constraintCls);

@@ -8,13 +8,16 @@ type Write = (chunk: string, done: () => void) => boolean;
 export function protectStdout(stdout: NodeJS.WriteStream = process.stdout): { write: Write; restore: () => void } {
   const original = stdout.write;
   const realWrite = original.bind(stdout) as (chunk: string, cb: () => void) => boolean;
-  const toStderr = process.stderr.write.bind(process.stderr);
-  stdout.write = toStderr as typeof stdout.write;
+  // stderr and the console that writes there are made on first use: setting them up costs startup time.
+  stdout.write = ((...args: Parameters<typeof process.stderr.write>) => process.stderr.write(...args)) as typeof stdout.write;
 
   const consoleMethods = ['log', 'info', 'debug', 'trace', 'dir'] as const;
   const saved = consoleMethods.map((m) => console[m]);
-  const errorConsole = new console.Console({ stdout: process.stderr, stderr: process.stderr });
-  for (const m of consoleMethods) (console as unknown as Record<string, unknown>)[m] = errorConsole[m].bind(errorConsole);
+  let errorConsole: Console | undefined;
+  const toStderr = (): Console => (errorConsole ??= new console.Console({ stdout: process.stderr, stderr: process.stderr }));
+  for (const m of consoleMethods) {
+    (console as unknown as Record<string, unknown>)[m] = (...args: unknown[]) => (toStderr()[m] as (...a: unknown[]) => void)(...args);
+  }
 
   return {
     write: (chunk, done) => realWrite(chunk, done),
