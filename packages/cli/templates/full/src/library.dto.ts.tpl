@@ -1,5 +1,4 @@
-import { Property } from '@toolwright/core';
-import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Max, Min, MinLength } from 'class-validator';
+import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Max, Min, MinLength, Property } from '@toolwright/core/dto';
 
 export const GENRES = ['fiction', 'science', 'history'] as const;
 export type Genre = (typeof GENRES)[number];

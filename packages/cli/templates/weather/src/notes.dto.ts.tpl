@@ -1,6 +1,4 @@
-import { Property } from '@toolwright/core';
-import { Type } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsInt, IsNumber, IsOptional, IsString, Max, Min, MinLength, ValidateNested } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsInt, IsNumber, IsOptional, IsString, Max, Min, MinLength, Property, Type, ValidateNested } from '@toolwright/core/dto';
 
 export class NoteFilters {
   @Property({ description: 'Only notes carrying all of these tags.' })
@@ -17,7 +15,7 @@ export class NoteFilters {
   minScore?: number;
 }
 
-/** The whole input of search_notes, validated by class-validator. */
+/** The whole input of search_notes. The decorators are class-validator's, loaded one by one through @toolwright/core/dto. */
 export class SearchNotesInput {
   @Property({ description: 'Words to look for in the note text.' })
   @IsString()

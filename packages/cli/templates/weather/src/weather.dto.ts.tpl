@@ -1,5 +1,4 @@
-import { Property } from '@toolwright/core';
-import { IsIn, IsNumber, IsString } from 'class-validator';
+import { IsIn, IsNumber, IsString, Property } from '@toolwright/core/dto';
 
 /** What get_weather returns: advertised as its outputSchema, sent as structuredContent. */
 export class WeatherReport {
