@@ -1,7 +1,5 @@
 // #region input
-import { Property } from '@toolwright/core';
-import { Type } from 'class-transformer';
-import { ArrayMaxSize, IsIn, IsInt, IsOptional, IsString, Max, Min, MinLength, ValidateNested } from 'class-validator';
+import { ArrayMaxSize, IsIn, IsInt, IsOptional, IsString, Max, Min, MinLength, Property, Type, ValidateNested } from '@toolwright/core/dto';
 
 export class DateRange {
   @Property({ description: 'First year, inclusive' })

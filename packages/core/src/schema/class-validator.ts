@@ -8,7 +8,7 @@
  * touches this file only.
  *
  * class-validator's entry point loads all of its 110+ decorators, validator.js and
- * libphonenumber-js (about 320 modules, a third of a second on a small machine). Reading
+ * libphonenumber-js (about 320 modules, over 100 ms on a small machine). Reading
  * the storage and loading single decorators (for `@toolwright/core/dto`) go through the
  * modules that hold them instead. Each falls back to the entry point if a release moves them.
  */
