@@ -1,3 +1,4 @@
+import { RequireScopes, Tool } from '@toolwright/core';
 import { createApp, type App } from '@toolwright/server';
 import type { HttpListener } from '@toolwright/server/http';
 import { AdminTools, HttpTools, NoteTools } from './fixtures/http.tools';
@@ -122,6 +123,25 @@ describe('HTTP bearer auth, RFC 9728 metadata and per-tool authorization', () =>
     const { client } = await connectClient(listener.url, { headers: bearer('reader') });
     await expect(client.callTool({ name: 'write_note', arguments: {} })).rejects.toThrow(/403|insufficient_scope/);
     await client.close();
+  });
+
+  it('refuses with 403 insufficient_scope for a tool added at runtime too', async () => {
+    class ArchiveTools {
+      @RequireScopes('notes:archive')
+      @Tool({ description: 'Archives the notes.' })
+      archiveNotes() {
+        return 'archived';
+      }
+    }
+    await app.add(ArchiveTools);
+    try {
+      const session = await openRawSession(listener.url, bearer('writer'));
+      const response = await post(listener.url, callBody('archive_notes'), { ...bearer('writer'), 'mcp-session-id': session });
+      expect(response.status).toBe(403);
+      expect(response.headers.get('www-authenticate')).toContain('scope="notes:read notes:write notes:archive"');
+    } finally {
+      app.tools.remove('archive_notes');
+    }
   });
 
   it('refuses a call to a tool needing a role with a JSON-RPC error, and keeps the session usable', async () => {

@@ -1,4 +1,4 @@
-import type { Class, Registry } from '@toolwright/core';
+import type { AccessRules, Class, Registry } from '@toolwright/core';
 import type { ListControl } from '../surface/ListControl';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
@@ -29,6 +29,8 @@ export interface App {
   readonly resources: ListControl;
   /** Prompts by name: enable, disable or remove at runtime. */
   readonly prompts: ListControl;
+  /** The access rules of the tool served under `name` now (tools added, removed or disabled at runtime included). */
+  toolAccess(name: string): AccessRules | undefined;
   /** Builds more decorated classes (or glob patterns) and serves them from now on; names must be new. */
   add(...classes: (Class | string)[]): Promise<void>;
   /**

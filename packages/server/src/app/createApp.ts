@@ -87,6 +87,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     tools: control('tools'),
     resources: control('resources'),
     prompts: control('prompts'),
+    toolAccess: (name: string) => surface.catalog.tool(name)?.access,
     async add(...classes) {
       const more = await loadToolClasses(classes, options.cwd ?? process.cwd());
       surface.add({ tools: more, container: options.container, coerce: options.coerce, logger: options.logger });

@@ -64,7 +64,6 @@ export function createHttpHandler(app: App, options: HttpHandlerOptions = {}): H
   const authenticate = options.auth && metadata ? createAuthenticator(options.auth, metadata.url) : undefined;
   const eventStores: EventStoreFactory | undefined =
     options.eventStore === false || jsonResponse ? undefined : (options.eventStore ?? (() => new InMemoryEventStore()));
-  const hasScopedTools = app.registry.tools.some((t) => t.access && t.access.scopes.length > 0);
 
   const store = new SessionStore(
     { idleTimeoutMs: options.sessions?.idleTimeoutMs ?? DEFAULTS.idleTimeoutMs, maxSessions: options.sessions?.maxSessions ?? DEFAULTS.maxSessions },
@@ -156,8 +155,9 @@ export function createHttpHandler(app: App, options: HttpHandlerOptions = {}): H
         if (typeof first.method === 'string') entry.rpc = first.method;
         if (typeof first.id === 'string' || typeof first.id === 'number') entry.id = first.id;
       }
-      const tool = hasScopedTools ? calledTool(body) : undefined;
-      if (tool !== undefined && metadata) {
+      // Scopes are checked here too, so a caller missing them gets HTTP 403 with the scopes to request.
+      const tool = metadata ? calledTool(body) : undefined;
+      if (tool !== undefined) {
         const refusal = scopeRefusal(tool, auth);
         if (refusal) return sendJson(res, refusal.status, refusal.body, { 'WWW-Authenticate': refusal.challenge });
       }
@@ -205,7 +205,7 @@ export function createHttpHandler(app: App, options: HttpHandlerOptions = {}): H
   }
 
   function scopeRefusal(toolName: string, auth: AuthInfo | undefined) {
-    const access = app.registry.tool(toolName)?.access;
+    const access = app.toolAccess(toolName);
     const missing = missingScopes(access, auth);
     if (missing.length === 0) return undefined;
     const wanted = [...new Set([...(auth?.scopes ?? []), ...missing])].join(' ');
