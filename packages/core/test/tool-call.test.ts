@@ -1,5 +1,5 @@
-import { buildRegistry, Param, Tool, ToolError, type ToolDefinition } from '@toolwright/core';
-import { IsDateString, IsInt, IsOptional, IsString } from 'class-validator';
+import { Args, buildRegistry, Param, Tool, ToolError, type ToolDefinition } from '@toolwright/core';
+import { ArrayMaxSize, IsArray, IsDateString, IsIn, IsInt, IsOptional, IsString, Max, MinLength } from 'class-validator';
 import { jsonView } from '../src/invoke/jsonView';
 
 class Stamp {
@@ -102,5 +102,61 @@ describe('jsonView', () => {
     const view = jsonView(value, JSON.stringify(value));
     expect(view).not.toBe(value);
     expect(view).toEqual(expected);
+  });
+});
+
+describe('custom class-validator messages', () => {
+  class Labelled {
+    @IsString({ message: '$property must be text' }) @MinLength(3, { message: 'Type at least $constraint1 characters for $property, not "$value".' })
+    name!: string;
+
+    @IsIn(['low', 'high'], { message: 'Pick low or high.' })
+    level!: string;
+
+    @IsArray() @ArrayMaxSize(2, { message: 'Two tags at most.' }) @IsString({ each: true, message: 'Each tag must be text.' })
+    tags!: string[];
+
+    @IsOptional() @IsInt() @Max(9)
+    plain?: number;
+  }
+
+  class Plain {
+    @IsString() @MinLength(3) name!: string;
+    @IsIn(['low', 'high']) level!: string;
+    @IsArray() @ArrayMaxSize(2) @IsString({ each: true }) tags!: string[];
+    @IsOptional() @IsInt() @Max(9) plain?: number;
+  }
+
+  class Forms {
+    @Tool({ description: 'With messages.' })
+    labelled(@Args() input: Labelled) {
+      return input.name;
+    }
+
+    @Tool({ description: 'Without messages.' })
+    plain(@Args() input: Plain) {
+      return input.name;
+    }
+  }
+
+  const registry = () => buildRegistry({ tools: [Forms] });
+
+  it("reports the app's own messages, with class-validator's tokens filled in", async () => {
+    const result = await registry().tool('labelled')!.call({ name: 'ab', level: 'mid', tags: ['a', 7, 'c'], plain: 10 }, undefined);
+    expect(text(result)!.split('\n')).toEqual([
+      "Invalid arguments for tool 'labelled':",
+      '- name: Type at least 3 characters for name, not "ab".',
+      '- level: Pick low or high.',
+      '- tags: Two tags at most.',
+      '- tags[1]: Each tag must be text.',
+      '- plain: must be at most 9',
+    ]);
+    const wrongType = await registry().tool('labelled')!.call({ name: 5, level: 'low', tags: [] }, undefined);
+    expect(text(wrongType)).toContain('- name: name must be text');
+  });
+
+  it('keeps the advertised schema plain JSON Schema', () => {
+    const { tool } = registry();
+    expect(JSON.stringify(tool('labelled')!.descriptor.inputSchema)).toBe(JSON.stringify(tool('plain')!.descriptor.inputSchema));
   });
 });

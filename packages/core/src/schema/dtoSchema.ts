@@ -12,6 +12,7 @@ import type { Class } from '../metadata/Class';
 import { readDtoProperties, type DtoConstraint, type DtoProperty } from './class-validator';
 import { findTypeMetadata, inputName, isExcludedFromInput } from './class-transformer';
 import { defaultDtoConverters, mergeDtoConverters, type DtoConverterTable } from './dtoConverters';
+import { compileCustomMessage, setCustomMessages, type CustomMessage } from './customMessages';
 import type { JsonSchema, JsonSchemaType } from './JsonSchema';
 import { documentedProperties, readPropertyDocs, type PropertyDocs } from './propertyDocs';
 import type { SchemaContext } from './SchemaContext';
@@ -161,7 +162,27 @@ function propertySchema(cls: Class, prop: DtoProperty, walk: Walk): DerivedPrope
       'add a type constraint such as @IsString(), @IsInt() or @IsIn([...]), or @Type(() => X) for a class');
   }
   const docs = readPropertyDocs(cls, prop.name);
-  return { schema: docs ? withDocs(schema, docs) : schema, required };
+  if (docs) schema = withDocs(schema, docs);
+  attachMessages(schema, own, cls, prop.name, walk);
+  if (isArray && schema.items) attachMessages(schema.items, each, cls, prop.name, walk);
+  return { schema, required };
+}
+
+/**
+ * A constraint's own `message` replaces Toolwright's for the keywords it produced (for its
+ * `type` only when that is all it produced, as with @IsString), so the model reads what the
+ * app wrote whether the schema or class-validator rejects the value.
+ */
+function attachMessages(schema: JsonSchema, constraints: readonly DtoConstraint[], cls: Class, property: string, walk: Walk): void {
+  const messages: Record<string, CustomMessage> = {};
+  for (const constraint of constraints) {
+    if (constraint.message === undefined) continue;
+    const keywords = Object.keys(walk.converters[constraint.kind]?.(constraint, { type: singleType(schema.type) }) ?? {});
+    const own = keywords.length > 1 ? keywords.filter((k) => k !== 'type') : keywords;
+    const message = compileCustomMessage(constraint.message, property, className(cls), constraint.args);
+    for (const keyword of own) messages[keyword] ??= message;
+  }
+  if (Object.keys(messages).length > 0) setCustomMessages(schema, messages);
 }
 
 /** Decorators that accept a missing value by design, so they never make a property required. */

@@ -1,4 +1,5 @@
 import type { JsonSchema, JsonSchemaType } from '../schema/JsonSchema';
+import { customMessagesOf, type CustomMessage, type CustomMessages } from '../schema/customMessages';
 import { FORMAT_CHECKS } from './formats';
 import type { ValidationIssue, ValidationOutcome } from './ValidationIssue';
 
@@ -32,14 +33,15 @@ class Compiler {
 
   compile(schema: JsonSchema): Check {
     if (schema.$ref !== undefined) return this.compileRef(schema.$ref);
+    const custom = customMessagesOf(schema) ?? {};
     const checks: Check[] = [];
-    if (schema.const !== undefined) checks.push(constCheck(schema.const));
-    if (schema.enum) checks.push(enumCheck(schema.enum));
-    checks.push(...numberChecks(schema), ...stringChecks(schema), ...this.arrayChecks(schema), ...this.objectChecks(schema));
+    if (schema.const !== undefined) checks.push(constCheck(schema.const, custom.const));
+    if (schema.enum) checks.push(enumCheck(schema.enum, custom.enum));
+    checks.push(...numberChecks(schema, custom), ...stringChecks(schema, custom), ...this.arrayChecks(schema, custom), ...this.objectChecks(schema));
     checks.push(...this.combinatorChecks(schema));
     const rest = sequence(checks);
     if (schema.type === undefined) return rest;
-    const typeCheck = this.typeCheck(([] as JsonSchemaType[]).concat(schema.type));
+    const typeCheck = this.typeCheck(([] as JsonSchemaType[]).concat(schema.type), custom.type);
     return (value, path, issues) => {
       const before = issues.length;
       const typed = typeCheck(value, path, issues);
@@ -62,7 +64,7 @@ class Compiler {
     return lazy;
   }
 
-  private typeCheck(types: JsonSchemaType[]): Check {
+  private typeCheck(types: JsonSchemaType[], custom: CustomMessage | undefined): Check {
     const expected = types.map(article).join(' or ');
     const coerce = this.coerce;
     return (value, path, issues) => {
@@ -73,23 +75,19 @@ class Compiler {
           if (converted !== undefined) return converted;
         }
       }
-      issues.push({ path, message: `must be ${expected} (got ${describe(value)})` });
+      issues.push({ path, message: custom ? custom(value) : `must be ${expected} (got ${describe(value)})` });
       return value;
     };
   }
 
-  private arrayChecks(schema: JsonSchema): Check[] {
+  private arrayChecks(schema: JsonSchema, custom: CustomMessages): Check[] {
     const checks: Check[] = [];
     const { minItems, maxItems, uniqueItems } = schema;
-    if (minItems !== undefined || maxItems !== undefined || uniqueItems) {
-      checks.push((value, path, issues) => {
-        if (!Array.isArray(value)) return value;
-        if (minItems !== undefined && value.length < minItems) issues.push({ path, message: `must have at least ${minItems} item${minItems === 1 ? '' : 's'}` });
-        if (maxItems !== undefined && value.length > maxItems) issues.push({ path, message: `must have at most ${maxItems} item${maxItems === 1 ? '' : 's'}` });
-        if (uniqueItems && new Set(value.map((v) => JSON.stringify(v))).size !== value.length) issues.push({ path, message: 'must not contain duplicate items' });
-        return value;
-      });
-    }
+    const rules: Rule<unknown[]>[] = [];
+    if (minItems !== undefined) rules.push(rule((v) => v.length >= minItems, custom.minItems, `must have at least ${minItems} item${minItems === 1 ? '' : 's'}`));
+    if (maxItems !== undefined) rules.push(rule((v) => v.length <= maxItems, custom.maxItems, `must have at most ${maxItems} item${maxItems === 1 ? '' : 's'}`));
+    if (uniqueItems) rules.push(rule((v) => new Set(v.map((item) => JSON.stringify(item))).size === v.length, custom.uniqueItems, 'must not contain duplicate items'));
+    if (rules.length > 0) checks.push(ruleCheck(Array.isArray, rules));
     if (schema.items) {
       const item = this.compile(schema.items);
       checks.push((value, path, issues) => {
@@ -184,62 +182,66 @@ function sequence(checks: Check[]): Check {
   };
 }
 
-function numberChecks(s: JsonSchema): Check[] {
-  const rules: [(n: number) => boolean, string][] = [];
-  if (s.minimum !== undefined) rules.push([(n) => n >= s.minimum!, `must be at least ${s.minimum}`]);
-  if (s.maximum !== undefined) rules.push([(n) => n <= s.maximum!, `must be at most ${s.maximum}`]);
-  if (s.exclusiveMinimum !== undefined) rules.push([(n) => n > s.exclusiveMinimum!, `must be greater than ${s.exclusiveMinimum}`]);
-  if (s.exclusiveMaximum !== undefined) rules.push([(n) => n < s.exclusiveMaximum!, `must be less than ${s.exclusiveMaximum}`]);
-  if (s.multipleOf !== undefined) rules.push([(n) => Number.isInteger(n / s.multipleOf!), `must be a multiple of ${s.multipleOf}`]);
-  if (rules.length === 0) return [];
-  return [
-    (value, path, issues) => {
-      if (typeof value !== 'number') return value;
-      for (const [ok, message] of rules) if (!ok(value)) issues.push({ path, message });
-      return value;
-    },
-  ];
+/** One keyword's test and its message (the app's own, or Toolwright's). */
+interface Rule<T> {
+  readonly ok: (value: T) => boolean;
+  readonly message: (value: T) => string;
 }
 
-function stringChecks(s: JsonSchema): Check[] {
-  const rules: [(v: string) => boolean, string][] = [];
-  if (s.minLength !== undefined) {
-    const min = s.minLength;
-    // A code point takes one or two UTF-16 units, so `length` alone often decides.
-    rules.push([(v) => v.length >= 2 * min || codePoints(v) >= min, min === 1 ? 'must not be empty' : `must be at least ${min} characters long`]);
-  }
-  if (s.maxLength !== undefined) {
-    const max = s.maxLength;
-    rules.push([(v) => v.length <= max || codePoints(v) <= max, `must be at most ${max} characters long`]);
-  }
-  if (s.pattern !== undefined) {
-    const re = new RegExp(s.pattern, 'u');
-    rules.push([(v) => re.test(v), `must match the pattern ${s.pattern}`]);
-  }
-  if (s.format !== undefined && FORMAT_CHECKS[s.format]) rules.push([FORMAT_CHECKS[s.format], `must be a valid ${s.format}`]);
-  if (rules.length === 0) return [];
-  return [
-    (value, path, issues) => {
-      if (typeof value !== 'string') return value;
-      for (const [ok, message] of rules) if (!ok(value)) issues.push({ path, message });
-      return value;
-    },
-  ];
+function rule<T>(ok: (value: T) => boolean, custom: CustomMessage | undefined, message: string): Rule<T> {
+  return { ok, message: custom ?? (() => message) };
 }
 
-function enumCheck(values: readonly unknown[]): Check {
-  const allowed = new Set(values);
-  const list = values.map((v) => JSON.stringify(v)).join(', ');
+/** Runs `rules` on values that pass `applies`; other values are the type check's business. */
+function ruleCheck<T>(applies: (value: unknown) => value is T, rules: readonly Rule<T>[]): Check {
   return (value, path, issues) => {
-    if (!allowed.has(value)) issues.push({ path, message: `must be one of: ${list} (got ${JSON.stringify(value) ?? 'undefined'})` });
+    if (!applies(value)) return value;
+    for (const { ok, message } of rules) if (!ok(value)) issues.push({ path, message: message(value) });
     return value;
   };
 }
 
-function constCheck(expected: unknown): Check {
+const isNumber = (value: unknown): value is number => typeof value === 'number';
+const isString = (value: unknown): value is string => typeof value === 'string';
+
+function numberChecks(s: JsonSchema, custom: CustomMessages): Check[] {
+  const rules: Rule<number>[] = [];
+  const { minimum, maximum, exclusiveMinimum, exclusiveMaximum, multipleOf } = s;
+  if (minimum !== undefined) rules.push(rule((n) => n >= minimum, custom.minimum, `must be at least ${minimum}`));
+  if (maximum !== undefined) rules.push(rule((n) => n <= maximum, custom.maximum, `must be at most ${maximum}`));
+  if (exclusiveMinimum !== undefined) rules.push(rule((n) => n > exclusiveMinimum, custom.exclusiveMinimum, `must be greater than ${exclusiveMinimum}`));
+  if (exclusiveMaximum !== undefined) rules.push(rule((n) => n < exclusiveMaximum, custom.exclusiveMaximum, `must be less than ${exclusiveMaximum}`));
+  if (multipleOf !== undefined) rules.push(rule((n) => Number.isInteger(n / multipleOf), custom.multipleOf, `must be a multiple of ${multipleOf}`));
+  return rules.length === 0 ? [] : [ruleCheck(isNumber, rules)];
+}
+
+function stringChecks(s: JsonSchema, custom: CustomMessages): Check[] {
+  const rules: Rule<string>[] = [];
+  const { minLength: min, maxLength: max, pattern, format } = s;
+  // A code point takes one or two UTF-16 units, so `length` alone often decides.
+  if (min !== undefined) rules.push(rule((v) => v.length >= 2 * min || codePoints(v) >= min, custom.minLength, min === 1 ? 'must not be empty' : `must be at least ${min} characters long`));
+  if (max !== undefined) rules.push(rule((v) => v.length <= max || codePoints(v) <= max, custom.maxLength, `must be at most ${max} characters long`));
+  if (pattern !== undefined) {
+    const re = new RegExp(pattern, 'u');
+    rules.push(rule((v) => re.test(v), custom.pattern, `must match the pattern ${pattern}`));
+  }
+  if (format !== undefined && FORMAT_CHECKS[format]) rules.push(rule(FORMAT_CHECKS[format], custom.format, `must be a valid ${format}`));
+  return rules.length === 0 ? [] : [ruleCheck(isString, rules)];
+}
+
+function enumCheck(values: readonly unknown[], custom: CustomMessage | undefined): Check {
+  const allowed = new Set(values);
+  const list = values.map((v) => JSON.stringify(v)).join(', ');
+  return (value, path, issues) => {
+    if (!allowed.has(value)) issues.push({ path, message: custom ? custom(value) : `must be one of: ${list} (got ${JSON.stringify(value) ?? 'undefined'})` });
+    return value;
+  };
+}
+
+function constCheck(expected: unknown, custom: CustomMessage | undefined): Check {
   const json = JSON.stringify(expected);
   return (value, path, issues) => {
-    if (value !== expected && JSON.stringify(value) !== json) issues.push({ path, message: `must be ${json}` });
+    if (value !== expected && JSON.stringify(value) !== json) issues.push({ path, message: custom ? custom(value) : `must be ${json}` });
     return value;
   };
 }
