@@ -124,8 +124,9 @@ class Compiler {
           if (next !== v) (out ??= { ...value })[key] = next;
         }
         if (forbidExtra || extra) {
-          for (const key of Object.keys(value)) {
-            if (known.has(key)) continue;
+          // for-in, not Object.keys: no array per object per call; inherited keys are skipped below.
+          for (const key in value) {
+            if (known.has(key) || !Object.hasOwn(value, key)) continue;
             if (forbidExtra) issues.push({ path: join(path, key), message: 'is not allowed (unknown property)' });
             else extra!(value[key], join(path, key), issues);
           }
