@@ -11,3 +11,20 @@ export class NoteTools {
   }
 }
 // #endregion context
+
+// #region polling
+export class ExportTools {
+  @Tool({ description: 'Export every note as a file. Takes a while.' })
+  async exportNotes(@Ctx() ctx: ToolContext) {
+    // Free the HTTP connection while the export runs; the client comes back for the result.
+    ctx.closeStream();
+    return await buildExport(ctx.signal);
+  }
+}
+// #endregion polling
+
+async function buildExport(signal: AbortSignal): Promise<string> {
+  await new Promise((resolve) => setTimeout(resolve, 10));
+  signal.throwIfAborted();
+  return 'notes.zip is ready';
+}

@@ -142,8 +142,9 @@ export class ConformanceTools {
     return `Received: ${JSON.stringify(input)}`;
   }
 
-  @Tool({ name: 'test_reconnection', description: 'Takes a moment before it answers (SSE polling scenario).' })
-  async reconnection() {
+  @Tool({ name: 'test_reconnection', description: 'Closes its stream, then answers a moment later (SSE polling scenario).' })
+  async reconnection(@Ctx() ctx: ToolContext) {
+    ctx.closeStream();
     await sleep(100);
     return 'Reconnection test completed';
   }

@@ -61,4 +61,12 @@ export interface ToolContext {
   listRoots(): Promise<Root[]>;
   /** What the client declared it supports at initialize (`sampling`, `elicitation`, `roots`, ...). */
   readonly clientCapabilities: Readonly<Record<string, unknown>>;
+  /**
+   * SSE polling: ends this call's response stream now, so a long call does not hold an HTTP
+   * connection. The client reconnects with `Last-Event-ID` (after the `sseRetryMs` the server
+   * advertised) and receives what follows, the result included. Only over Streamable HTTP
+   * with resumability (an event store, the default) and a 2025-11-25 client; returns false
+   * anywhere else (stdio, JSON responses), and the call goes on either way.
+   */
+  closeStream(): boolean;
 }

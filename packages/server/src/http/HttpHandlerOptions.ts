@@ -51,6 +51,12 @@ export interface HttpHandlerOptions {
    * last 1000 events per session; `false` disables it.
    */
   eventStore?: EventStoreFactory | false;
+  /**
+   * The `retry:` (ms) sent with each SSE stream's first event: how long a client waits before
+   * it reconnects to a stream the server closed (`ctx.closeStream()`). Default: none, the
+   * client's own default.
+   */
+  sseRetryMs?: number;
   /** Liveness at `GET /healthz`, readiness at `GET /readyz` (503 while shutting down). Default true. */
   health?: boolean;
   /**

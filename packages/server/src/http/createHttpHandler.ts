@@ -89,7 +89,7 @@ export function createHttpHandler(app: App, options: HttpHandlerOptions = {}): H
   async function openSession(auth: AuthInfo | undefined, body: unknown): Promise<HttpSession> {
     const id = randomUUID();
     const eventStore = eventStores?.(id);
-    const transport = createStreamableTransport(transportKind, { sessionId: id, jsonResponse, eventStore });
+    const transport = createStreamableTransport(transportKind, { sessionId: id, jsonResponse, eventStore, retryMs: options.sseRetryMs });
     const server = app.createServer();
     const session: HttpSession = {
       id,
@@ -173,7 +173,7 @@ export function createHttpHandler(app: App, options: HttpHandlerOptions = {}): H
     if (stateless) {
       trackPost(res);
       const server = app.createServer();
-      const transport = createStreamableTransport(transportKind, { sessionId: undefined, jsonResponse, eventStore: undefined });
+      const transport = createStreamableTransport(transportKind, { sessionId: undefined, jsonResponse, eventStore: undefined, retryMs: undefined });
       res.once('close', () => void server.close());
       await server.connect(transport);
       return transport.handleRequest(req, res, body);

@@ -17,6 +17,8 @@ export interface StreamableTransportSettings {
   sessionId: string | undefined;
   jsonResponse: boolean;
   eventStore: EventStore | undefined;
+  /** The `retry:` (ms) clients are told to wait before reconnecting to a closed SSE stream. */
+  retryMs: number | undefined;
 }
 
 /** Creates the transport for one session (or one stateless request). */
@@ -29,5 +31,6 @@ export function createStreamableTransport(kind: StreamableTransportKind, setting
     sessionIdGenerator: id === undefined ? undefined : () => id,
     enableJsonResponse: settings.jsonResponse,
     eventStore: settings.eventStore,
+    retryInterval: settings.retryMs,
   });
 }

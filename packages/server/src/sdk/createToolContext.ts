@@ -142,6 +142,12 @@ export function createToolContext(name: string, extra: HandlerExtra, connection:
       return (await fromClient('sampling', () => server.createMessage(params as never, related))) as SamplingResult;
     },
 
+    closeStream() {
+      if (!extra.closeSSEStream) return false;
+      extra.closeSSEStream();
+      return true;
+    },
+
     async listRoots() {
       if (!capabilities().roots) refuse("the client's roots", 'roots');
       const { roots } = await fromClient('roots/list', () => server.listRoots(undefined, related));
