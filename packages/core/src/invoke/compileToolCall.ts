@@ -60,7 +60,7 @@ export function compileToolCall(spec: ToolCallSpec): (args: unknown, ctx: ToolCo
   const run = (bound: ValidationOutcome<unknown[]>): ToolResult | Promise<ToolResult> => {
     if (!bound.ok) return invalid(name, bound.issues);
     const instance = container.get(cls) as Record<string, (...a: unknown[]) => unknown>;
-    const returned = instance[methodName](...bound.value);
+    const returned = instance[methodName].apply(instance, bound.value);
     return isThenable(returned) ? Promise.resolve(returned).then(shape, fail) : shapeOutput(returned);
   };
 

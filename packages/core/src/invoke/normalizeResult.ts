@@ -16,9 +16,13 @@ export function normalizeResult(value: unknown): ToolResult {
     case 'boolean':
     case 'bigint': return { content: [{ type: 'text', text: String(value) }] };
   }
-  if (isToolResult(value)) return value;
-  if (isContentBlock(value)) return { content: [value] };
-  if (Array.isArray(value) && value.length > 0 && value.every(isContentBlock)) return { content: value };
+  if (Array.isArray(value)) {
+    // Checked element by element only when the first one looks like a block: most arrays are data.
+    if (value.length > 0 && isContentBlock(value[0]) && value.every(isContentBlock)) return { content: value };
+  } else if (typeof value === 'object') {
+    if (isToolResult(value)) return value;
+    if (isContentBlock(value)) return { content: [value] };
+  }
   return { content: [{ type: 'text', text: JSON.stringify(value) }] };
 }
 
