@@ -172,12 +172,14 @@ async function sanityCheck(target) {
 }
 
 async function coldStarts(targets, log) {
-  const res = targets.map(() => ({ initMs: [], rssAfterInitKb: [], slowCloses: 0 }));
+  const res = targets.map(() => ({ initMs: [], initCpuMs: [], rssAfterInitKb: [], slowCloses: 0 }));
   for (let i = 0; i < cfg.coldStarts; i++) {
     const order = i % 2 === 0 ? [0, 1] : [1, 0];
     for (const ti of order) {
       const conn = await connect(targets[ti], 'toolwright-bench-cold');
       res[ti].initMs.push(conn.initNs / 1e6);
+      const cpuUs = procCpuUs(conn.pid);
+      res[ti].initCpuMs.push(cpuUs === null ? null : cpuUs / 1000);
       res[ti].rssAfterInitKb.push(procMem(conn.pid).rssKb);
       const closeMs = await disconnect(conn);
       if (closeMs > 1000) res[ti].slowCloses++;
@@ -296,6 +298,8 @@ function summarise(targets, cold, rounds) {
       TARGETS.coldStart,
     ),
   );
+  // The server's own CPU time up to its initialize response: steadier than wall time on a busy machine.
+  rows.push(row('  CPU until initialized', 'ms', cold[0].initCpuMs, cold[1].initCpuMs, 1, { spreadKind: 'IQR' }));
   const mb = (kb) => (kb === null ? null : kb / 1024);
   rows.push({
     ...row('  RSS after initialize', 'MB', cold[0].rssAfterInitKb.map(mb), cold[1].rssAfterInitKb.map(mb), 1, { spreadKind: 'IQR' }),
