@@ -1,5 +1,5 @@
 import { Ctx, Param, Tool, ToolError, type ToolContext } from '@toolwright/core';
-import { IsIn, IsInt, Min } from 'class-validator';
+import { IsIn, IsInt, Min } from '@toolwright/core/dto';
 
 // #region progress
 export class ImportTools {

@@ -1,5 +1,5 @@
 import { audio, Ctx, embeddedResource, image, Param, Property, text, Tool, ToolError, type ElicitationSchema, type ToolContext } from '@toolwright/core';
-import { IsBoolean, IsIn, IsInt, IsNumber, IsString } from 'class-validator';
+import { IsBoolean, IsIn, IsInt, IsNumber, IsString } from '@toolwright/core/dto';
 import { PNG, WAV } from './media';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
