@@ -13,11 +13,18 @@ export function protectStdout(stdout: NodeJS.WriteStream = process.stdout): { wr
 
   const consoleMethods = ['log', 'info', 'debug', 'trace', 'dir'] as const;
   const saved = consoleMethods.map((m) => console[m]);
+  const install = (pick: (m: (typeof consoleMethods)[number]) => unknown): void => {
+    for (const m of consoleMethods) (console as unknown as Record<string, unknown>)[m] = pick(m);
+  };
+  // The first call makes the stderr console and puts its own methods in place.
   let errorConsole: Console | undefined;
-  const toStderr = (): Console => (errorConsole ??= new console.Console({ stdout: process.stderr, stderr: process.stderr }));
-  for (const m of consoleMethods) {
-    (console as unknown as Record<string, unknown>)[m] = (...args: unknown[]) => (toStderr()[m] as (...a: unknown[]) => void)(...args);
-  }
+  install((m) => (...args: unknown[]) => {
+    if (!errorConsole) {
+      const made = (errorConsole = new console.Console({ stdout: process.stderr, stderr: process.stderr }));
+      install((name) => made[name].bind(made));
+    }
+    (errorConsole[m] as (...a: unknown[]) => void)(...args);
+  });
 
   return {
     write: (chunk, done) => realWrite(chunk, done),
