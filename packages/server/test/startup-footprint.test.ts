@@ -1,19 +1,23 @@
 import { execFile } from 'node:child_process';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { promisify } from 'node:util';
+
+const ROOT = join(__dirname, '..', '..', '..');
 
 /**
  * What a server loads before it serves decides its cold start and memory. These run a
  * fresh node process on the built packages (jest's own module registry would hide this).
- */
+ *
+ * The files in node's module cache once `script` (a promise expression) settles, relative to the repo. */
+async function loadedFiles(script: string): Promise<string[]> {
+  const probe = `${script}.then(() => process.stdout.write(JSON.stringify(Object.keys(require.cache))));`;
+  const { stdout } = await promisify(execFile)(process.execPath, ['-e', probe], { cwd: ROOT });
+  return (JSON.parse(stdout) as string[]).map((file) => relative(ROOT, file)).sort();
+}
+
 async function loadedPackages(script: string): Promise<string[]> {
-  const probe = `${script}
-    .then(() => {
-      const names = new Set(Object.keys(require.cache).map((f) => (/node_modules\\/((@[^/]+\\/)?[^/]+)/.exec(f) || [])[1]).filter(Boolean));
-      process.stdout.write(JSON.stringify([...names].sort()));
-    });`;
-  const { stdout } = await promisify(execFile)(process.execPath, ['-e', probe], { cwd: join(__dirname, '..', '..', '..') });
-  return JSON.parse(stdout) as string[];
+  const names = (await loadedFiles(script)).flatMap((f) => /node_modules\/((@[^/]+\/)?[^/]+)/.exec(f)?.[1] ?? []);
+  return [...new Set(names)].sort();
 }
 
 describe('startup footprint', () => {
@@ -36,5 +40,16 @@ describe('startup footprint', () => {
     const packages = await loadedPackages(`require('./examples/weather/dist/app.js').createWeatherApp().then((app) => app.createServer())`);
     expect(packages).toContain('class-validator');
     for (const heavy of ['hono', '@hono/node-server', 'express']) expect(packages).not.toContain(heavy);
+  });
+
+  it('loads each Toolwright package as one bundle (scripts/bundle-packages.js), not module by module', async () => {
+    const files = await loadedFiles(`require('./examples/weather/dist/app.js').createWeatherApp().then((app) => app.createServer())`);
+    expect(files.filter((f) => f.startsWith('packages/'))).toEqual([
+      'packages/core/bundle/all.js',
+      'packages/core/bundle/dto.js',
+      'packages/core/bundle/index.js',
+      'packages/server/bundle/all.js',
+      'packages/server/bundle/index.js',
+    ]);
   });
 });

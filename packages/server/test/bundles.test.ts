@@ -1,0 +1,42 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+/**
+ * Apps load @toolwright/core and @toolwright/server from `bundle/`, which
+ * scripts/bundle-packages.js builds from tsc's output in `dist/` (`npm run build`).
+ * These check that the bundle serves every entry point in full, from one copy of each module.
+ */
+const PACKAGES = join(__dirname, '..', '..');
+
+interface Manifest {
+  readonly name: string;
+  readonly main: string;
+  readonly exports: Record<string, string | { readonly types: string; readonly default: string }>;
+}
+
+function manifest(dir: string): Manifest {
+  return JSON.parse(readFileSync(join(PACKAGES, dir, 'package.json'), 'utf8')) as Manifest;
+}
+
+function load(dir: string, file: string): Record<string, unknown> {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return require(join(PACKAGES, dir, file)) as Record<string, unknown>;
+}
+
+describe.each(['core', 'server'])('the %s bundle', (dir) => {
+  const { name, main, exports } = manifest(dir);
+  const entries = Object.entries(exports).flatMap(([subpath, target]) => (typeof target === 'string' ? [] : [{ subpath, ...target }]));
+
+  it('is what `main` points to', () => expect(main).toBe('bundle/index.js'));
+
+  it.each(entries.map((e) => [`${name}${e.subpath.slice(1)}`, e]))('serves the same exports as tsc compiled for %s', (_, entry) => {
+    const bundled = load(dir, entry.default);
+    const compiled = load(dir, entry.types.replace(/\.d\.ts$/, '.js'));
+    expect(Object.keys(bundled).sort()).toEqual(Object.keys(compiled).sort());
+    for (const key of Object.keys(compiled)) expect(typeof bundled[key]).toBe(typeof compiled[key]);
+  });
+});
+
+it('shares one copy of each module between the entry points of a package', () => {
+  expect(load('core', 'bundle/dto.js').Property).toBe(load('core', 'bundle/index.js').Property);
+});
