@@ -23,11 +23,12 @@ export async function packLocalPackages(projectDir: string, packDir: string = jo
   const dirs = TOOLWRIGHT_PACKAGES.map((name) => join(packagesDir, name.replace('@toolwright/', '')));
   for (const [i, dir] of dirs.entries()) {
     const manifest = join(dir, 'package.json');
-    if (!existsSync(manifest) || (JSON.parse(readFileSync(manifest, 'utf8')) as { name?: string }).name !== TOOLWRIGHT_PACKAGES[i]) {
+    const { name, main } = existsSync(manifest) ? (JSON.parse(readFileSync(manifest, 'utf8')) as { name?: string; main?: string }) : {};
+    if (name !== TOOLWRIGHT_PACKAGES[i]) {
       throw new UsageError(`--local needs a Toolwright checkout, but ${dir} is not ${TOOLWRIGHT_PACKAGES[i]}. Run the CLI from the repo (node packages/cli/dist/bin.js).`);
     }
-    if (!existsSync(join(dir, 'dist', 'index.js'))) {
-      throw new UsageError(`--local packs built packages, but ${dir}/dist is missing. Run 'npm run build' at the repo root first.`);
+    if (!main || !existsSync(join(dir, main))) {
+      throw new UsageError(`--local packs built packages, but ${join(dir, main ?? 'dist')} is missing. Run 'npm run build' at the repo root first.`);
     }
   }
   await mkdir(packDir, { recursive: true });
@@ -71,6 +72,9 @@ function freshTarballs(dirs: string[], packDir: string): Packed[] | undefined {
   return found;
 }
 
+/** The newest of package.json and the build output: tsc's `dist/` and, for the runtime packages, the `bundle/` made from it. */
 function newestBuild(dir: string): number {
-  return Math.max(statSync(join(dir, 'package.json')).mtimeMs, ...readdirSync(join(dir, 'dist'), { recursive: true, encoding: 'utf8' }).map((f) => statSync(join(dir, 'dist', f)).mtimeMs));
+  const outputs = ['dist', 'bundle'].map((out) => join(dir, out)).filter((out) => existsSync(out));
+  const files = outputs.flatMap((out) => readdirSync(out, { recursive: true, encoding: 'utf8' }).map((f) => join(out, f)));
+  return Math.max(statSync(join(dir, 'package.json')).mtimeMs, ...files.map((f) => statSync(f).mtimeMs));
 }
