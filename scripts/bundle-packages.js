@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 'use strict';
 // Bundles the JavaScript that `tsc -b` emitted for each runtime package into one file,
-// `bundle/all.js`, so a server loads three modules of ours at startup instead of about 80
+// `bundle/all.js`, so a server loads a few files of ours at startup instead of about 80
 // (on Node 20 each module costs a resolve, a read and a wrapper compile).
 //
 // Every entry point in a package's `exports` gets a small view, `bundle/<name>.js`, that

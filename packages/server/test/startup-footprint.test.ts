@@ -2,13 +2,13 @@ import { execFile } from 'node:child_process';
 import { join, relative } from 'node:path';
 import { promisify } from 'node:util';
 
-const ROOT = join(__dirname, '..', '..', '..');
-
 /**
  * What a server loads before it serves decides its cold start and memory. These run a
  * fresh node process on the built packages (jest's own module registry would hide this).
- *
- * The files in node's module cache once `script` (a promise expression) settles, relative to the repo. */
+ */
+const ROOT = join(__dirname, '..', '..', '..');
+
+/** The files in node's module cache once `script` (a promise expression) settles, relative to the repo. */
 async function loadedFiles(script: string): Promise<string[]> {
   const probe = `${script}.then(() => process.stdout.write(JSON.stringify(Object.keys(require.cache))));`;
   const { stdout } = await promisify(execFile)(process.execPath, ['-e', probe], { cwd: ROOT });
