@@ -155,6 +155,11 @@ describe('custom class-validator messages', () => {
     expect(text(wrongType)).toContain('- name: name must be text');
   });
 
+  it('says a missing property is required, whatever messages its decorators carry', async () => {
+    const result = await registry().tool('labelled')!.call({ level: 'low', tags: [] }, undefined);
+    expect(text(result)!.split('\n')).toEqual(["Invalid arguments for tool 'labelled':", '- name: is required']);
+  });
+
   it('keeps the advertised schema plain JSON Schema', () => {
     const { tool } = registry();
     expect(JSON.stringify(tool('labelled')!.descriptor.inputSchema)).toBe(JSON.stringify(tool('plain')!.descriptor.inputSchema));
