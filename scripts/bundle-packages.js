@@ -44,9 +44,23 @@ function bundle(pkgDir) {
     outfile: path.join(outDir, 'all.js'),
     logLevel: 'warning',
   });
-  for (const e of entries) {
-    fs.writeFileSync(path.join(pkgDir, e.view), `'use strict';\n// ${pkg.name}${e.subpath.slice(1)}: one entry point of all.js, built by scripts/bundle-packages.js.\nmodule.exports = require('./all.js')[${JSON.stringify(e.subpath)}];\n`);
-  }
+  const bundled = require(path.join(outDir, 'all.js'));
+  for (const e of entries) fs.writeFileSync(path.join(pkgDir, e.view), view(`${pkg.name}${e.subpath.slice(1)}`, e.subpath, Object.keys(bundled[e.subpath])));
+}
+
+/**
+ * The file an entry point resolves to. Node's ESM loader finds a CommonJS module's named
+ * exports by reading its source (cjs-module-lexer), so the names are listed in a statement
+ * that it reads and that never runs; without it `import { Tool } from '@toolwright/core'` fails.
+ */
+function view(specifier, subpath, names) {
+  return [
+    "'use strict';",
+    `// ${specifier}: one entry point of all.js, built by scripts/bundle-packages.js.`,
+    `0 && (module.exports = { ${names.join(', ')} });`,
+    `module.exports = require('./all.js')[${JSON.stringify(subpath)}];`,
+    '',
+  ].join('\n');
 }
 
 /** Where an export's view is written and which compiled module it returns, checked against the `exports` conventions. */

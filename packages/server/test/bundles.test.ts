@@ -1,5 +1,7 @@
+import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 
 /**
  * Apps load @toolwright/core and @toolwright/server from `bundle/`, which
@@ -34,6 +36,13 @@ describe.each(['core', 'server'])('the %s bundle', (dir) => {
     const compiled = load(dir, entry.types.replace(/\.d\.ts$/, '.js'));
     expect(Object.keys(bundled).sort()).toEqual(Object.keys(compiled).sort());
     for (const key of Object.keys(compiled)) expect(typeof bundled[key]).toBe(typeof compiled[key]);
+  });
+
+  it.each(entries.map((e) => [`${name}${e.subpath.slice(1)}`, e]))('gives an ES module every named export of %s', async (specifier, entry) => {
+    const names = Object.keys(load(dir, entry.types.replace(/\.d\.ts$/, '.js')));
+    const source = `import { ${names.join(', ')} } from '${specifier}'; process.stdout.write(JSON.stringify([${names.map((n) => `typeof ${n}`).join(', ')}]));`;
+    const { stdout } = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', source], { cwd: join(PACKAGES, '..') });
+    expect(JSON.parse(stdout)).toEqual(names.map((n) => typeof load(dir, entry.default)[n]));
   });
 });
 
