@@ -54,6 +54,8 @@ function bundle(pkgDir) {
  * that it reads and that never runs; without it `import { Tool } from '@toolwright/core'` fails.
  */
 function view(specifier, subpath, names) {
+  const odd = names.filter((n) => !/^[A-Za-z_$][\w$]*$/.test(n) || n === 'default');
+  if (odd.length > 0) throw new Error(`${specifier}: cannot list the exports ${odd.join(', ')} for ES modules; export plain identifiers.`);
   return [
     "'use strict';",
     `// ${specifier}: one entry point of all.js, built by scripts/bundle-packages.js.`,
