@@ -67,10 +67,9 @@ function view(specifier, subpath, names) {
 
 /** Where an export's view is written and which compiled module it returns, checked against the `exports` conventions. */
 function entryOf(name, subpath, target) {
-  const view = target.default;
-  const types = target.types;
+  const { default: file, types } = target;
   const problem = (what) => new Error(`${name}: exports[${JSON.stringify(subpath)}] ${what}`);
-  if (typeof view !== 'string' || !/^\.\/bundle\/[\w-]+\.js$/.test(view)) throw problem(`"default" must be ./bundle/<name>.js, got ${JSON.stringify(view)}`);
+  if (typeof file !== 'string' || !/^\.\/bundle\/[\w-]+\.js$/.test(file)) throw problem(`"default" must be ./bundle/<name>.js, got ${JSON.stringify(file)}`);
   if (typeof types !== 'string' || !/^\.\/dist\/.+\.d\.ts$/.test(types)) throw problem(`"types" must be ./dist/<path>.d.ts, got ${JSON.stringify(types)}`);
-  return { subpath, view, compiled: types.replace(/\.d\.ts$/, '.js') };
+  return { subpath, view: file, compiled: types.replace(/\.d\.ts$/, '.js') };
 }
