@@ -100,7 +100,7 @@ export function buildTool(cls: Class, found: FoundMember<ToolArgs>, env: ToolBui
     const outputCtx = createSchemaContext(`${where} (output)`, env.problems);
     outputSchema = withDefs(dtoSchema(outputClass, outputCtx, { direction: 'output' }) as ObjectSchema, outputCtx);
   }
-  const access = resolveAccess(cls, methodName, where, env.problems);
+  const access = resolveAccess(found.access, where, env.problems);
   if (env.problems.length > before) return undefined;
 
   const descriptor: ToolDescriptor = stripUndefined({
