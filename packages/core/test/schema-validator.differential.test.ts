@@ -171,6 +171,22 @@ describe('issue 13: generated schemas and values, ours against Ajv 2020-12', () 
     );
   });
 
+  it('agrees on discriminated unions (branches picked by a const tag)', () => {
+    const branch = (tag: string, extra: Record<string, unknown>) => ({ type: 'object', properties: { kind: { const: tag }, ...extra }, required: ['kind', ...Object.keys(extra)], additionalProperties: false });
+    const tagged = fc.record({
+      key: fc.constantFrom('oneOf', 'anyOf'),
+      extras: fc.array(fc.dictionary(fc.constantFrom('a', 'b'), fc.constantFrom({ type: 'number' }, { type: 'string' }), { maxKeys: 2, noNullPrototype: true }), { minLength: 2, maxLength: 3 }),
+    });
+    const value = fc.oneof(json, fc.record({ kind: fc.constantFrom('t0', 't1', 't2', 'x'), a: json, b: json }, { requiredKeys: [] }));
+    fc.assert(
+      fc.property(tagged, fc.array(value, { minLength: 8, maxLength: 8 }), ({ key, extras }, values) => {
+        const agrees = compileReferences({ [key]: extras.map((extra, i) => branch(`t${i}`, extra)) });
+        for (const v of values) agrees(v);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
   it('agrees on local references, recursive ones included', () => {
     const tree = {
       $defs: { node: { type: 'object', properties: { value: { type: 'integer' }, children: { type: 'array', items: { $ref: '#/$defs/node' } } }, required: ['value'] } },

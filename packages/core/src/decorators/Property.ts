@@ -1,5 +1,6 @@
 import { PROPERTY_KEY } from '../metadata/keys';
 import { readOwn } from '../metadata/ownMetadata';
+import type { JsonSchema } from '../schema/JsonSchema';
 import type { PropertyDocs, PropertyDocsRecord } from '../schema/propertyDocs';
 
 /** What `@Property` can say about a DTO property; it all goes into the property's JSON Schema. */
@@ -10,6 +11,13 @@ export interface PropertyOptions {
   readonly default?: unknown;
   readonly examples?: readonly unknown[];
   readonly deprecated?: boolean;
+  /**
+   * The property's JSON Schema, used as given instead of the derived one: for unions of
+   * primitives (`{ anyOf: [{ type: 'string' }, { type: 'number' }] }`) and shapes the
+   * decorators cannot state. It must keep to the schema profile; pair it with `@Allow()` (or
+   * decorators that accept the same values), so class-validator lets the value through.
+   */
+  readonly schema?: JsonSchema;
 }
 
 /**
@@ -22,11 +30,15 @@ export interface PropertyOptions {
  * }
  * ```
  *
- * Validation still comes from class-validator decorators; this only records.
+ * Validation still comes from class-validator decorators (and `schema`, when given); this only records.
  */
 export function Property(options: PropertyOptions): PropertyDecorator {
   // Copied once: later changes to the caller's object must not change the recorded docs.
-  const docs: PropertyDocs = Object.freeze({ ...options, ...(options.examples ? { examples: Object.freeze([...options.examples]) } : {}) });
+  const docs: PropertyDocs = Object.freeze({
+    ...options,
+    ...(options.examples ? { examples: Object.freeze([...options.examples]) } : {}),
+    ...(options.schema ? { schema: structuredClone(options.schema) } : {}),
+  });
   return (target, propertyKey) => {
     if (typeof propertyKey !== 'string') return; // symbol keys never appear in JSON input
     const cls = typeof target === 'function' ? target : target.constructor;

@@ -54,8 +54,16 @@ export interface TypeHint {
    * transformed; at build time there is none, so a function that depends on it throws.
    */
   readonly resolve: () => unknown;
-  /** `@Type(() => Base, { discriminator })`: the actual class depends on the value. */
-  readonly hasDiscriminator: boolean;
+  /** The discriminator of `@Type(() => Base, { discriminator, keepDiscriminatorProperty })`, if any. */
+  readonly discriminator?: Discriminator;
+}
+
+/** Which subclass `plainToInstance` builds: the one whose `name` the value's `property` holds. */
+export interface Discriminator {
+  readonly property: string;
+  readonly subTypes: readonly { readonly name: string; readonly value: Class }[];
+  /** Whether the instance keeps the property (class-transformer deletes it otherwise). */
+  readonly keep: boolean;
 }
 
 /** The `@Type(...)` of `propertyName` on `target` or a base class, if any. */
@@ -63,9 +71,16 @@ export function findTypeMetadata(target: Class, propertyName: string): TypeHint 
   const metadata = storage().findTypeMetadata(target, propertyName);
   if (!metadata) return undefined;
   const { typeFunction, reflectedType, options } = metadata;
+  const discriminator = options?.discriminator;
   return Object.freeze({
     resolve: () => (typeFunction ? typeFunction() : reflectedType) as unknown,
-    hasDiscriminator: options?.discriminator !== undefined,
+    ...(discriminator && {
+      discriminator: Object.freeze({
+        property: discriminator.property,
+        subTypes: Object.freeze(discriminator.subTypes.map((t) => Object.freeze({ name: t.name, value: t.value as Class }))),
+        keep: options?.keepDiscriminatorProperty === true,
+      }),
+    }),
   });
 }
 

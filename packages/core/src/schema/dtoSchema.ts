@@ -10,12 +10,13 @@
  */
 import type { Class } from '../metadata/Class';
 import { readDtoProperties, type DtoConstraint, type DtoProperty } from './class-validator';
-import { findTypeMetadata, inputName, isExcludedFromInput } from './class-transformer';
+import { findTypeMetadata, inputName, isExcludedFromInput, type Discriminator } from './class-transformer';
 import { defaultDtoConverters, mergeDtoConverters, type DtoConverterTable } from './dtoConverters';
 import { compileCustomMessage, setCustomMessages, type CustomMessage } from './customMessages';
 import type { JsonSchema, JsonSchemaType } from './JsonSchema';
 import { documentedProperties, readPropertyDocs, type PropertyDocs } from './propertyDocs';
 import type { SchemaContext } from './SchemaContext';
+import { describeProfileIssues, schemaProfileIssues } from '../validation/schemaProfile';
 
 export interface DtoSchemaOptions {
   /** Converters added to (or replacing) the defaults, by constraint kind. */
@@ -134,6 +135,8 @@ interface DerivedProperty {
 function propertySchema(cls: Class, prop: DtoProperty, walk: Walk): DerivedProperty {
   const at = `${walk.ctx.where} -> ${className(cls)}.${prop.name}`;
   const required = isRequired(prop.constraints);
+  const docs = readPropertyDocs(cls, prop.name);
+  if (docs?.schema) return { schema: givenSchema(docs, at, walk), required };
   const design: unknown = Reflect.getMetadata('design:type', cls.prototype as object, prop.name);
   const hint = resolveTypeHint(cls, prop.name, at, walk.ctx);
   if (hint === HINT_FAILED) return { schema: {}, required };
@@ -147,7 +150,9 @@ function propertySchema(cls: Class, prop: DtoProperty, walk: Walk): DerivedPrope
   // For an array, @Type names the element class; TypeScript says nothing about elements.
   const valueRef = isArray ? hint : hint ?? design;
   if (walk.input) checkTransformPlumbing(prop, valueRef, { isArray, hasHint: hint !== undefined }, at, walk);
-  const valueBase = baseSchema(valueRef, walk);
+  // `@Type(() => Base, { discriminator })`: one of the subclasses, told apart by the discriminator's value.
+  const discriminator = hint === undefined ? undefined : findTypeMetadata(cls, prop.name)?.discriminator;
+  const valueBase = discriminator ? discriminatedSchema(discriminator, walk, at) : baseSchema(valueRef, walk);
 
   let schema: JsonSchema;
   if (isArray) {
@@ -161,7 +166,6 @@ function propertySchema(cls: Class, prop: DtoProperty, walk: Walk): DerivedPrope
     if (!isKnown(schema)) report(walk.ctx, at, `has a type that cannot be known: TypeScript reflects it as ${describeReflected(design)}, and no constraint states a type`,
       'add a type constraint such as @IsString(), @IsInt() or @IsIn([...]), or @Type(() => X) for a class');
   }
-  const docs = readPropertyDocs(cls, prop.name);
   if (docs) schema = withDocs(schema, docs);
   attachMessages(schema, own, cls, prop.name, walk);
   if (isArray && schema.items) attachMessages(schema.items, each, cls, prop.name, walk);
@@ -243,6 +247,44 @@ function baseSchema(ref: unknown, walk: Walk): JsonSchema | undefined {
   if (ref === Date) return { type: 'string', format: 'date-time' }; // JSON carries dates as ISO strings
   if (isDtoClass(ref)) return classRef(ref, walk);
   return undefined;
+}
+
+/**
+ * `oneOf` the subclasses, each with its discriminator property pinned by `const`: the value
+ * `plainToInstance` reads to pick the class. The branches exclude each other, so exactly
+ * one matches a valid value, and its message names the fields of that subclass.
+ */
+function discriminatedSchema(d: Discriminator, walk: Walk, at: string): JsonSchema | undefined {
+  if (d.subTypes.length === 0) {
+    report(walk.ctx, at, `has a @Type discriminator on '${d.property}' with no subTypes`, "list the subclasses: discriminator: { property: 'kind', subTypes: [{ name: 'a', value: A }] }");
+    return undefined;
+  }
+  const variants = d.subTypes.map(({ name, value }): JsonSchema => {
+    if (!isDtoClass(value)) {
+      report(walk.ctx, at, `has a @Type discriminator subtype '${name}' that is not a class`, 'give each subtype `value` a class-validator DTO class');
+      return {};
+    }
+    const base = walk.recursive.has(value) || walk.ctx.expanding.has(value) ? { ...walk.ctx.defs[defineClass(value, walk)] } : classSchema(value, walk);
+    const declared = base.properties?.[d.property];
+    if (d.keep && !declared) {
+      report(walk.ctx, at, `keeps the discriminator '${d.property}' on ${className(value)} (keepDiscriminatorProperty), but ${className(value)} does not declare it, so class-validator rejects every value`,
+        `declare it on ${className(value)} or its base class with a validator such as @IsIn(['${name}']), or drop keepDiscriminatorProperty`);
+    }
+    const tag: JsonSchema = { const: name };
+    const required = base.required?.includes(d.property) ? base.required : [...(base.required ?? []), d.property];
+    return { ...base, properties: { ...base.properties, [d.property]: declared ? mergeSchemas(declared, tag) : tag }, required };
+  });
+  return { oneOf: variants };
+}
+
+/** `@Property({ schema })`, served as given (with the other docs) once its keywords are known to be enforceable. */
+function givenSchema(docs: PropertyDocs, at: string, walk: Walk): JsonSchema {
+  const issues = schemaProfileIssues(docs.schema);
+  if (issues.length > 0) {
+    const { what, fix } = describeProfileIssues(issues);
+    report(walk.ctx, at, `its @Property schema ${what}`, fix);
+  }
+  return withDocs(structuredClone(docs.schema!), docs);
 }
 
 function withDocs(schema: JsonSchema, docs: PropertyDocs): JsonSchema {
@@ -405,8 +447,9 @@ function nestedClasses(cls: Class): Class[] {
   const found: Class[] = [];
   for (const prop of readDtoProperties(cls)) {
     let ref: unknown;
+    const hint = findTypeMetadata(cls, prop.name);
+    for (const sub of hint?.discriminator?.subTypes ?? []) if (isDtoClass(sub.value)) found.push(sub.value);
     try {
-      const hint = findTypeMetadata(cls, prop.name);
       ref = hint ? hint.resolve() : Reflect.getMetadata('design:type', cls.prototype as object, prop.name);
     } catch {
       continue; // reported when the property itself is derived

@@ -1,6 +1,7 @@
 import type { Class } from '../metadata/Class';
 import { PROPERTY_KEY } from '../metadata/keys';
 import { readOwn } from '../metadata/ownMetadata';
+import type { JsonSchema } from './JsonSchema';
 
 /** Documentation of one DTO property, recorded by `@Property(...)`. */
 export interface PropertyDocs {
@@ -9,6 +10,8 @@ export interface PropertyDocs {
   readonly default?: unknown;
   readonly examples?: readonly unknown[];
   readonly deprecated?: boolean;
+  /** `@Property({ schema })`: the property's schema, used instead of the derived one. */
+  readonly schema?: JsonSchema;
 }
 
 /** The record stored as a class's OWN metadata under `toolwright:property`. */

@@ -1,6 +1,7 @@
 import type { Class } from '../metadata/Class';
-import { findTypeMetadata, hasInputTransform, inputName, isExcludedFromInput } from '../schema/class-transformer';
+import { findTypeMetadata, hasInputTransform, inputName, isExcludedFromInput, type Discriminator } from '../schema/class-transformer';
 import { readDtoProperties, type DtoConstraint } from '../schema/class-validator';
+import { readPropertyDocs } from '../schema/propertyDocs';
 
 /** Builds a DTO instance from a value the DTO's schema has already accepted. */
 export type DtoBuilder = (value: Record<string, unknown>) => object;
@@ -12,8 +13,11 @@ export type DtoBuilder = (value: Record<string, unknown>) => object;
 const EXPRESSED_BY_SCHEMA = new Set([
   'isString', 'isInt', 'isBoolean', 'min', 'max', 'minLength', 'maxLength', 'isLength', 'isIn', 'isEnum', 'equals',
   'isOptional', 'isDefined', 'nestedValidation', 'isArray', 'arrayMinSize', 'arrayMaxSize', 'arrayNotEmpty',
-  'isPositive', 'isNegative', 'isObject', 'isDate',
+  'isPositive', 'isNegative', 'isObject', 'isDate', 'whitelistValidation',
 ]);
+
+/** With `@Property({ schema })` the schema is the app's own: only constraints that accept every value stay implied. */
+const ACCEPT_ANY = new Set(['whitelistValidation', 'isOptional', 'isDefined']);
 
 /**
  * The fast path for `@Args` DTOs: when every constraint of the class (and of the classes
@@ -21,7 +25,7 @@ const EXPRESSED_BY_SCHEMA = new Set([
  * `@Type`, a call validates with the compiled schema only and builds the instances here,
  * skipping `plainToInstance` and class-validator's `validate`, which dominate a DTO call's
  * cost. Returns undefined when the class needs the libraries (custom or format validators,
- * `@Transform`, `@Expose` renames, `@Exclude`, discriminators).
+ * `@Transform`, `@Expose` renames, `@Exclude`).
  */
 export function compileDtoBuilder(cls: Class): DtoBuilder | undefined {
   return compile(cls, new Map());
@@ -41,7 +45,8 @@ function compile(cls: Class, cells: Map<Class, Cell>): DtoBuilder | undefined {
   cells.set(cls, cell);
   const props: { name: string; convert: Convert | undefined }[] = [];
   for (const prop of readDtoProperties(cls)) {
-    if (!prop.constraints.every(isExpressed)) return undefined;
+    const given = readPropertyDocs(cls, prop.name)?.schema !== undefined;
+    if (!prop.constraints.every(given ? (c) => ACCEPT_ANY.has(c.kind) : isExpressed)) return undefined;
     if (inputName(cls, prop.name) !== prop.name || isExcludedFromInput(cls, prop.name) || hasInputTransform(cls, prop.name)) return undefined;
     const structural = prop.constraints.find((c) => c.kind === 'nestedValidation' || c.kind === 'isDate');
     if (!structural) {
@@ -66,7 +71,8 @@ function compile(cls: Class, cells: Map<Class, Cell>): DtoBuilder | undefined {
 /** How one element of a nested property is built: a Date, or an instance of the `@Type` class. */
 function elementConverter(cls: Class, property: string, cells: Map<Class, Cell>): Convert | undefined {
   const hint = findTypeMetadata(cls, property);
-  if (!hint || hint.hasDiscriminator) return undefined;
+  if (!hint) return undefined;
+  if (hint.discriminator) return discriminatedConverter(hint.discriminator, cells);
   let target: unknown;
   try {
     target = hint.resolve();
@@ -77,6 +83,28 @@ function elementConverter(cls: Class, property: string, cells: Map<Class, Cell>)
   if (typeof target !== 'function') return undefined;
   const build = compile(target as Class, cells);
   return build && ((value) => build(value as Record<string, unknown>));
+}
+
+/**
+ * Builds the subclass the discriminator names, as `plainToInstance` does: the schema's
+ * `oneOf` has already checked the value against that subclass. Without
+ * `keepDiscriminatorProperty` the instance does not get the property.
+ */
+function discriminatedConverter(d: Discriminator, cells: Map<Class, Cell>): Convert | undefined {
+  const builders = new Map<string, DtoBuilder>();
+  for (const { name, value } of d.subTypes) {
+    const build = compile(value, cells);
+    if (!build) return undefined;
+    builders.set(name, build);
+  }
+  const { property, keep } = d;
+  return (value) => {
+    const plain = value as Record<string, unknown>;
+    const build = builders.get(plain[property] as string)!;
+    if (keep) return build(plain);
+    const { [property]: _dropped, ...rest } = plain;
+    return build(rest);
+  };
 }
 
 function isExpressed(constraint: DtoConstraint): boolean {

@@ -239,6 +239,27 @@ class Compiler {
     return checks;
   }
 
+  /**
+   * A union of object shapes told apart by one property's `const` (a discriminated `@Type`):
+   * the value's tag picks the one branch that can match, so the messages name that branch's
+   * fields ("shape.radius: must be a number") instead of "does not match any allowed shape".
+   * Same outcome as trying every branch: the others fail on the tag.
+   */
+  private discriminatedCheck({ property, branches }: Discriminated): Check {
+    const byTag = new Map(branches.map(({ tag, schema }) => [tag, this.compile(schema)] as const));
+    const tags = [...byTag.keys()].map((t) => JSON.stringify(t)).join(', ');
+    return (value, path, issues) => {
+      if (!isPlainObject(value)) {
+        issues.push({ path, message: `must be an object (got ${describe(value)})` });
+        return value;
+      }
+      const branch = Object.hasOwn(value, property) ? byTag.get(value[property]) : undefined;
+      if (branch) return branch(value, path, issues);
+      issues.push({ path: join(path, property), message: value[property] === undefined ? `is required (one of: ${tags})` : `must be one of: ${tags} (got ${JSON.stringify(value[property])})` });
+      return value;
+    };
+  }
+
   /** `if` / `then` / `else`: the outcome of `if` picks which of the two applies; `if` itself never reports. */
   private conditionalChecks(schema: JsonSchema): Check[] {
     if ((schema.if as SchemaNode | undefined) === undefined) return [];
@@ -260,6 +281,11 @@ class Compiler {
     const checks: Check[] = [];
     if (schema.allOf) checks.push(sequence((schema.allOf as SchemaNode[]).map((s) => this.compile(s))));
     for (const key of ['anyOf', 'oneOf'] as const) {
+      const tagged = discriminatorOf(schema[key] as SchemaNode[] | undefined);
+      if (tagged) {
+        checks.push(this.discriminatedCheck(tagged));
+        continue;
+      }
       const branches = (schema[key] as SchemaNode[] | undefined)?.map((s) => this.compile(s));
       if (!branches) continue;
       const exactlyOne = key === 'oneOf';
@@ -291,6 +317,26 @@ class Compiler {
     }
     return checks;
   }
+}
+
+interface Discriminated {
+  readonly property: string;
+  readonly branches: readonly { readonly tag: unknown; readonly schema: JsonSchema }[];
+}
+
+/**
+ * The shared tag property of union branches that are all `type: 'object'`, all require it
+ * and pin it with distinct primitive `const`s; undefined for any other union.
+ */
+function discriminatorOf(nodes: readonly SchemaNode[] | undefined): Discriminated | undefined {
+  if (!nodes || nodes.length < 2 || nodes.some((n) => typeof n !== 'object' || n.type !== 'object')) return undefined;
+  const schemas = nodes as JsonSchema[];
+  for (const property of schemas[0].required ?? []) {
+    const tags = schemas.map((s) => (s.required?.includes(property) ? s.properties?.[property]?.const : undefined));
+    if (tags.some((t) => t === undefined || (typeof t === 'object' && t !== null)) || new Set(tags).size !== tags.length) continue;
+    return { property, branches: schemas.map((schema, i) => ({ tag: tags[i], schema })) };
+  }
+  return undefined;
 }
 
 function sequence(checks: Check[]): Check {
