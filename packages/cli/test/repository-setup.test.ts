@@ -2,7 +2,7 @@
  * The clone as a way in: after `npm ci`, `npx toolwright` and `npx create-toolwright` work in
  * the repository, and npm installs without asking about install scripts.
  */
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { readFileSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -21,6 +21,13 @@ describe('repository setup', () => {
 
   it('npx toolwright runs the checkout\'s CLI', () => {
     expect(execFileSync('npx', ['--no-install', 'toolwright', '--version'], { cwd: REPO, encoding: 'utf8' }).trim()).toBe(readJson('packages/cli/package.json').version);
+  });
+
+  it('npm test first checks what npm cannot install, and says how to get it', () => {
+    expect(readJson('package.json').scripts.test).toMatch(/^node scripts\/check-prerequisites\.js && /);
+    const result = spawnSync(process.execPath, [join(REPO, 'scripts', 'check-prerequisites.js')], { env: { ...process.env, CHROMIUM_PATH: '/nowhere/chromium' }, encoding: 'utf8' });
+    expect(result.status).toBe(1);
+    expect(result.stderr).toContain("No Chromium at /nowhere/chromium: the docs render check needs it. On Debian or Ubuntu: 'sudo apt-get install -y chromium'");
   });
 
   it('every dependency with an install script is allowed or denied in allowScripts (npm 11 warns about the rest)', () => {
