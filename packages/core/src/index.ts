@@ -48,6 +48,7 @@ export type {
 
 export { ToolwrightError } from './errors/ToolwrightError';
 export { ToolError } from './errors/ToolError';
+export { CallInterrupt } from './errors/CallInterrupt';
 export { BuildError } from './errors/BuildError';
 
 export type { JsonSchema, JsonSchemaType } from './schema/JsonSchema';
