@@ -1,23 +1,43 @@
+import { parseArgs } from 'node:util';
+import { ConfigError } from '@toolwright/core';
 import type { ListenOptions } from './ListenOptions';
+
+const USAGE = 'flags: --stdio (default), or --http [--port 3000] [--host 127.0.0.1] [--stateless] [--json]';
 
 /**
  * Reads listen options from command-line flags, so every server starts the same way:
- * no flags (or `--stdio`) for stdio; `--http [--port 3000] [--host 127.0.0.1] [--stateless] [--json]` for HTTP.
+ * no flags (or `--stdio`) for stdio; `--http [--port 3000] [--host 127.0.0.1] [--stateless] [--json]`
+ * for HTTP. `--port=3000` and `--port 3000` both work; an unknown flag throws a `ConfigError` naming it.
  */
 export function parseListenArgs(argv: readonly string[] = process.argv.slice(2)): ListenOptions {
-  const has = (flag: string) => argv.includes(flag);
-  const value = (flag: string) => {
-    const i = argv.indexOf(flag);
-    return i >= 0 ? argv[i + 1] : undefined;
-  };
-  if (!has('--http')) return { transport: 'stdio' };
-  const port = Number(value('--port') ?? process.env.PORT ?? 3000);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`Toolwright: --port must be a port number (0-65535), got '${value('--port')}'.`);
+  let values: { http?: boolean; port?: string; host?: string; stateless?: boolean; json?: boolean };
+  try {
+    ({ values } = parseArgs({
+      args: [...argv],
+      strict: true,
+      allowPositionals: false,
+      options: {
+        stdio: { type: 'boolean' },
+        http: { type: 'boolean' },
+        port: { type: 'string' },
+        host: { type: 'string' },
+        stateless: { type: 'boolean' },
+        json: { type: 'boolean' },
+      },
+    }));
+  } catch (error) {
+    // node:util's messages name the flag ("Unknown option '--prot'").
+    throw new ConfigError(`Toolwright: ${(error as Error).message.replace(/\. To specify a positional argument.*$/s, '')}. The server takes ${USAGE}.`, { cause: error });
+  }
+  if (!values.http) return { transport: 'stdio' };
+  const raw = values.port ?? process.env.PORT ?? '3000';
+  const port = /^\d+$/.test(raw.trim()) ? Number(raw) : Number.NaN;
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new ConfigError(`Toolwright: --port must be a port number (0-65535), got '${raw}'.`);
   return {
     transport: 'http',
     port,
-    ...(value('--host') !== undefined && { host: value('--host') }),
-    stateless: has('--stateless'),
-    jsonResponse: has('--json'),
+    ...(values.host !== undefined && { host: values.host }),
+    stateless: values.stateless === true,
+    jsonResponse: values.json === true,
   };
 }
