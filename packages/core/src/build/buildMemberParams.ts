@@ -1,6 +1,6 @@
 import type { ToolLogger } from '../context/ToolContext';
 import { compileCompleter, valuesCompleter } from '../invoke/compileCompleter';
-import type { BoundParam } from '../invoke/compileMemberCall';
+import type { BoundParam } from '../invoke/compileParamsBinder';
 import type { Class } from '../metadata/Class';
 import type { ParamArgs } from '../metadata/ParamOptions';
 import type { JsonSchema } from '../schema/JsonSchema';

@@ -5,11 +5,12 @@ import { CallInterrupt } from '../errors/CallInterrupt';
 import { ToolError } from '../errors/ToolError';
 import type { Class } from '../metadata/Class';
 import type { JsonSchema } from '../schema/JsonSchema';
-import type { ParamShape } from '../schema/paramSchema';
 import { compileProfileSchema } from '../validation/compileSchemaValidator';
-import type { ValidationIssue, ValidationOutcome } from '../validation/ValidationIssue';
+import type { ValidationIssue } from '../validation/ValidationIssue';
 import { compileDtoBuilder } from '../validation/compileDtoBuilder';
 import { compileDtoValidator } from '../validation/validateDto';
+import { compileInvocation, type Bind, type Invocation } from './compileInvocation';
+import { compileParamsBinder, type BoundParam } from './compileParamsBinder';
 import { jsonView } from './jsonView';
 import { isToolResult, normalizeResult } from './normalizeResult';
 
@@ -17,7 +18,7 @@ import { isToolResult, normalizeResult } from './normalizeResult';
 export type ArgumentBinding =
   | {
       readonly kind: 'params';
-      readonly params: readonly { name: string; index: number; shape: ParamShape; fallback: unknown }[];
+      readonly params: readonly BoundParam[];
       readonly ctxIndex: number | undefined;
       readonly arity: number;
     }
@@ -37,41 +38,33 @@ export interface ToolCallSpec {
   readonly logger: ToolLogger;
 }
 
-/** Validated positional arguments, or the issues; a promise only when a DTO needs class-validator. */
-type Bound = ValidationOutcome<unknown[]> | Promise<ValidationOutcome<unknown[]>>;
-type Bind = (args: Record<string, unknown>, ctx: ToolContext | undefined) => Bound;
-
 /**
  * Compiles everything a call needs once: the argument validator and binder, the output
- * validator, and the error policy. The returned function never throws; it rejects only to
- * pass on a `CallInterrupt`. It adds no promise hop of its own when the checks and the
- * method are synchronous.
+ * validator, and the error policy, around the one compiled invocation all members share.
+ * The returned function never throws; it rejects only to pass on a `CallInterrupt`. It
+ * adds no promise hop of its own when the checks and the method are synchronous.
  */
 export function compileToolCall(spec: ToolCallSpec): (args: unknown, ctx: ToolContext | undefined) => Promise<ToolResult> {
   const { name, cls, methodName, container, logger } = spec;
-  const bind = compileBinder(spec);
+  const invoke = compileInvocation({ cls, methodName, container, bind: compileBinder(spec) });
   const shapeOutput = spec.outputSchema ? compileOutput(spec.outputSchema, name, logger) : normalizeResult;
   const fail = (error: unknown): ToolResult => failure(name, error, logger);
-  const shape = (value: unknown): ToolResult => {
+  const toResult = (outcome: Invocation): ToolResult => {
+    if (outcome.kind === 'invalid') return invalid(name, outcome.issues);
+    if (outcome.kind === 'threw') return fail(outcome.error);
     try {
-      return shapeOutput(value);
+      return shapeOutput(outcome.value);
     } catch (error) {
       return fail(error);
     }
-  };
-  const run = (bound: ValidationOutcome<unknown[]>): ToolResult | Promise<ToolResult> => {
-    if (!bound.ok) return invalid(name, bound.issues);
-    const instance = container.get(cls) as Record<string, (...a: unknown[]) => unknown>;
-    const returned = instance[methodName].apply(instance, bound.value);
-    return isThenable(returned) ? Promise.resolve(returned).then(shape, fail) : shapeOutput(returned);
   };
 
   return (rawArgs, ctx) => {
     const args = rawArgs === undefined || rawArgs === null ? {} : rawArgs;
     if (typeof args !== 'object' || Array.isArray(args)) return Promise.resolve(invalid(name, [{ path: '', message: 'must be an object' }]));
     try {
-      const bound = bind(args as Record<string, unknown>, ctx);
-      return bound instanceof Promise ? bound.then(run).catch(fail) : Promise.resolve(run(bound));
+      const outcome = invoke(args as Record<string, unknown>, ctx);
+      return outcome instanceof Promise ? outcome.then(toResult) : Promise.resolve(toResult(outcome));
     } catch (error) {
       // A promise whose executor throws rejects: that is how a CallInterrupt gets out.
       return new Promise<ToolResult>((resolve) => resolve(fail(error)));
@@ -79,12 +72,9 @@ export function compileToolCall(spec: ToolCallSpec): (args: unknown, ctx: ToolCo
   };
 }
 
-function isThenable(value: unknown): value is PromiseLike<unknown> {
-  return typeof value === 'object' && value !== null && typeof (value as PromiseLike<unknown>).then === 'function';
-}
-
 function compileBinder(spec: ToolCallSpec): Bind {
   const { binding } = spec;
+  if (binding.kind === 'params') return compileParamsBinder({ schema: spec.inputSchema, params: binding.params, ctxIndex: binding.ctxIndex, arity: binding.arity, coerce: spec.coerce });
   // The advertised schema is checked first, for every tool: it is the contract the model
   // sees, and its messages name each field. DTOs then get class-validator's own checks.
   const checkSchema = compileProfileSchema(spec.inputSchema, { coerce: spec.coerce });
@@ -99,32 +89,9 @@ function compileBinder(spec: ToolCallSpec): Bind {
     };
   }
 
-  if (binding.kind === 'raw') {
-    return (args, ctx) => {
-      const checked = checkSchema(args);
-      return checked.ok ? { ok: true, value: inputAndContext(binding, checked.value, ctx) } : checked;
-    };
-  }
-
-  const converters = binding.params.map((p) => compileConverter(p.name, p.shape, spec.coerce));
   return (args, ctx) => {
-    const outcome = checkSchema(args);
-    if (!outcome.ok) return outcome;
-    const valid = outcome.value as Record<string, unknown>;
-    const list = new Array<unknown>(binding.arity);
-    const issues: ValidationIssue[] = [];
-    let pending = false;
-    for (let i = 0; i < binding.params.length; i++) {
-      const p = binding.params[i];
-      let value = valid[p.name];
-      if (value === undefined && p.fallback !== undefined) value = typeof p.fallback === 'object' ? structuredClone(p.fallback) : p.fallback;
-      const converted = value === undefined ? undefined : converters[i](value, issues);
-      if (converted instanceof Promise) pending = true;
-      list[p.index] = converted;
-    }
-    if (binding.ctxIndex !== undefined) list[binding.ctxIndex] = ctx;
-    if (!pending) return { ok: true, value: list };
-    return Promise.all(list).then((settled): ValidationOutcome<unknown[]> => (issues.length > 0 ? { ok: false, issues } : { ok: true, value: settled }));
+    const checked = checkSchema(args);
+    return checked.ok ? { ok: true, value: inputAndContext(binding, checked.value, ctx) } : checked;
   };
 }
 
@@ -134,31 +101,6 @@ function inputAndContext(binding: { arity: number; index: number; ctxIndex: numb
   list[binding.index] = input;
   if (binding.ctxIndex !== undefined) list[binding.ctxIndex] = ctx;
   return list;
-}
-
-/** Converts one validated argument to what the method receives (Date, DTO instances). */
-function compileConverter(name: string, shape: ParamShape, coerce: boolean): (value: unknown, issues: ValidationIssue[]) => unknown {
-  switch (shape.kind) {
-    case 'plain': return (value) => value;
-    case 'date': return (value) => new Date(value as string);
-    case 'dto': {
-      const build = compileDtoBuilder(shape.cls);
-      if (build) {
-        const one = (value: unknown) => build(value as Record<string, unknown>);
-        return shape.array ? (value) => (value as unknown[]).map(one) : one;
-      }
-      const validate = compileDtoValidator(shape.cls, { coerce });
-      const one = async (value: unknown, path: string, issues: ValidationIssue[]) => {
-        const outcome = await validate(value);
-        if (outcome.ok) return outcome.value;
-        for (const issue of outcome.issues) issues.push({ path: issue.path ? `${path}.${issue.path}` : path, message: issue.message });
-        return undefined;
-      };
-      return shape.array
-        ? (value, issues) => Promise.all((value as unknown[]).map((v, i) => one(v, `${name}[${i}]`, issues)))
-        : (value, issues) => one(value, name, issues);
-    }
-  }
 }
 
 function compileOutput(schema: JsonSchema, name: string, logger: ToolLogger): (value: unknown) => ToolResult {
