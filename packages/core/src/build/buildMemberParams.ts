@@ -25,17 +25,22 @@ export interface MemberParams {
 export interface MemberParamsEnv {
   readonly problems: BuildProblem[];
   readonly logger: ToolLogger;
-  /** Whether array parameters are allowed (exploded template variables); prompt arguments are single strings. */
-  readonly allowArrays: boolean;
-  /** How the owner of the parameters is named in messages ('prompt argument', 'template variable'). */
+  /**
+   * How the arguments arrive: as JSON values (tool arguments; strings converted only with
+   * `coerce`), or as strings (URI-template variables, prompt arguments), where only scalars,
+   * and arrays for exploded template variables, can be expressed.
+   */
+  readonly arrive: { readonly as: 'json'; readonly coerce: boolean } | { readonly as: 'strings'; readonly allowArrays: boolean };
+  /** How the owner of the parameters is named in messages ('tool argument', 'prompt argument', 'template variable'). */
   readonly noun: string;
 }
 
 /**
- * Resolves the parameters of a method whose arguments arrive as strings (URI-template
- * variables, prompt arguments): each `@Param` gets a scalar schema (string, number,
- * integer, boolean, enum, date) that is validated with string conversion, plus an
- * optional completion provider. Pushes problems; returns undefined when it cannot.
+ * The one parameter builder of tools, resource templates and prompts: each `@Param` gets
+ * its schema, required or default, and position. Arguments that arrive as strings (URI-template
+ * variables, prompt arguments) are limited to scalar schemas (string, number, integer,
+ * boolean, enum, date) validated with string conversion, and get completion providers.
+ * Pushes problems; returns undefined when it cannot.
  */
 export function buildMemberParams(cls: Class, declaredOn: Class, methodName: string, params: readonly ParamArgs[], env: MemberParamsEnv): MemberParams | undefined {
   const where = `${cls.name}.${methodName}`;
@@ -46,9 +51,13 @@ export function buildMemberParams(cls: Class, declaredOn: Class, methodName: str
   const designTypes = Reflect.getMetadata('design:paramtypes', declaredOn.prototype, methodName) as unknown[] | undefined;
   const arity = Math.max(designTypes?.length ?? 0, (method as (...a: unknown[]) => unknown).length);
 
-  checkParamDecorators(where, params, arity, env.problems, false);
-  for (const p of params) {
-    if (p.kind === 'args') problem(`uses @Args(), but a ${env.noun} is a single string`, "take each one with @Param('name').", `${where} param #${p.index}`);
+  const strings = env.arrive.as === 'strings' ? env.arrive : undefined;
+  // A tool's decorators are checked by buildTool, which also allows @Args() and raw input schemas.
+  if (strings) {
+    checkParamDecorators(where, params, arity, env.problems, false);
+    for (const p of params) {
+      if (p.kind === 'args') problem(`uses @Args(), but a ${env.noun} is a single string`, "take each one with @Param('name').", `${where} param #${p.index}`);
+    }
   }
   const ctxIndex = params.find((p) => p.kind === 'ctx')?.index;
 
@@ -65,17 +74,17 @@ export function buildMemberParams(cls: Class, declaredOn: Class, methodName: str
       env.problems.push(missingMetadataProblem(at));
       continue;
     }
-    if (!p.options?.type && !p.options?.enum && !p.options?.schema && isDtoClass(designTypes?.[p.index])) {
+    if (strings && !p.options?.type && !p.options?.enum && !p.options?.schema && isDtoClass(designTypes?.[p.index])) {
       problem(`is a ${env.noun}, which arrives as one string, but its type is an object`, 'use a string, number, integer, boolean, enum or Date parameter.', at);
       continue;
     }
-    const derived = paramSchema(p, designTypes?.[p.index], ctx, at, true);
+    const derived = paramSchema(p, designTypes?.[p.index], ctx, at, strings ? true : env.arrive.as === 'json' && env.arrive.coerce);
     if (!derived || (p.options?.schema && !checkSchemaProfile(derived.schema, at, env.problems))) continue;
     const isArray = derived.schema.type === 'array' || (Array.isArray(derived.schema.type) && derived.schema.type.includes('array'));
-    if (derived.shape.kind === 'dto' || (isArray && !env.allowArrays) || derived.schema.type === 'object') {
+    if (strings && (derived.shape.kind === 'dto' || (isArray && !strings.allowArrays) || derived.schema.type === 'object')) {
       problem(
         `is a ${env.noun}, which arrives as one string, but its type is ${isArray ? 'an array' : 'an object'}`,
-        `use a string, number, integer, boolean, enum or Date parameter${env.allowArrays ? ' (or a string array for an exploded {var*})' : ''}.`,
+        `use a string, number, integer, boolean, enum or Date parameter${strings.allowArrays ? ' (or a string array for an exploded {var*})' : ''}.`,
         at,
       );
       continue;
@@ -85,13 +94,16 @@ export function buildMemberParams(cls: Class, declaredOn: Class, methodName: str
     if (isRequired) required.push(p.name);
     bound.push({ name: p.name, index: p.index, shape: derived.shape, fallback: p.options?.default });
     declared.push({ param: p, required: isRequired, schema: derived.schema });
-    const complete = p.options?.complete ?? fixedValues(derived.schema);
+    const complete = strings ? (p.options?.complete ?? fixedValues(derived.schema)) : undefined;
     if (complete) completers[p.name] = compileCompleter(complete, `${where} '${p.name}'`, env.logger);
   }
   if (env.problems.length > before) return undefined;
 
-  const argsSchema: JsonSchema & { type: 'object' } = { type: 'object', properties, additionalProperties: false };
+  let argsSchema: JsonSchema & { type: 'object' } = { type: 'object' };
+  if (bound.length > 0) argsSchema.properties = properties;
   if (required.length > 0) argsSchema.required = required;
+  argsSchema.additionalProperties = false;
+  if (Object.keys(ctx.defs).length > 0) argsSchema = { ...argsSchema, $defs: ctx.defs };
   return {
     argsSchema,
     bound,

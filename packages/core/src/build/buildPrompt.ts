@@ -19,7 +19,7 @@ export function buildPrompt(cls: Class, found: FoundMember<PromptArgs>, env: Mem
   if (member.isStatic) return problem('is static', 'make it an instance method: prompts run on an instance built by the container.');
   const name = options.name ?? defaultToolName(methodName);
   if (!TOOL_NAME_PATTERN.test(name)) problem(`its prompt name '${name}' is invalid`, 'use 1-128 characters of A-Z, a-z, 0-9, underscore, dot and hyphen.');
-  const resolved = buildMemberParams(cls, declaredOn, methodName, params, { ...env, allowArrays: false, noun: 'prompt argument' });
+  const resolved = buildMemberParams(cls, declaredOn, methodName, params, { ...env, arrive: { as: 'strings', allowArrays: false }, noun: 'prompt argument' });
   if (!resolved) return undefined;
 
   const args: PromptArgumentDescriptor[] = resolved.declared.map(({ param, required }) =>

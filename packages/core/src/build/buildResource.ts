@@ -43,7 +43,7 @@ export function buildResource(
       return problem(`its URI template '${uri}' is invalid: ${(error as Error).message}`, 'write an RFC 6570 template such as `users://{id}/profile`.');
     }
   }
-  const resolved = buildMemberParams(cls, declaredOn, methodName, params, { ...env, allowArrays: true, noun: 'template variable' });
+  const resolved = buildMemberParams(cls, declaredOn, methodName, params, { ...env, arrive: { as: 'strings', allowArrays: true }, noun: 'template variable' });
   if (!resolved) return undefined;
   if (!isTemplate && resolved.bound.length > 0) {
     return problem(`has @Param '${resolved.bound[0].name}', but its URI '${uri}' is not a template`, 'put the variable in the URI (`notes://{id}`), or remove the parameter.');

@@ -8,9 +8,9 @@ import type { ToolArgs } from '../metadata/ToolOptions';
 import { hasClassValidatorMetadata } from '../schema/class-validator';
 import { dtoSchema } from '../schema/dtoSchema';
 import type { JsonSchema } from '../schema/JsonSchema';
-import { paramSchema, type ParamShape } from '../schema/paramSchema';
 import { createSchemaContext, type SchemaContext } from '../schema/SchemaContext';
-import { checkParamDecorators, missingMetadataProblem } from './checkParamDecorators';
+import { buildMemberParams } from './buildMemberParams';
+import { checkParamDecorators } from './checkParamDecorators';
 import { checkSchemaProfile } from './checkSchemaProfile';
 import { resolveAccess } from './resolveAccess';
 import type { BuildProblem } from './BuildProblem';
@@ -70,30 +70,10 @@ export function buildTool(cls: Class, found: FoundMember<ToolArgs>, env: ToolBui
     const dtoIndex = argsParam?.index ?? 0;
     binding = { kind: 'dto', cls: dto, index: dtoIndex, ctxIndex: ctxIndex ?? (argsParam ? undefined : 1), arity: Math.max(arity, dtoIndex + 1) };
   } else {
-    const properties: Record<string, JsonSchema> = {};
-    const required: string[] = [];
-    const bound: { name: string; index: number; shape: ParamShape; fallback: unknown }[] = [];
-    for (const p of params.filter((x) => x.kind === 'param').sort((a, b) => a.index - b.index)) {
-      const at = `${where} param #${p.index} '${p.name}'`;
-      if (!designTypes && !p.options?.type && !p.options?.enum && !p.options?.schema) {
-        env.problems.push(missingMetadataProblem(at));
-        continue;
-      }
-      const derived = paramSchema(p, designTypes?.[p.index], inputCtx, at, env.coerce);
-      if (!derived) continue;
-      properties[p.name!] = derived.schema;
-      const optional = p.options?.optional === true || p.options?.default !== undefined;
-      if (!optional) required.push(p.name!);
-      bound.push({ name: p.name!, index: p.index, shape: derived.shape, fallback: p.options?.default });
-    }
-    inputSchema = { type: 'object' };
-    if (bound.length > 0) inputSchema.properties = properties;
-    if (required.length > 0) inputSchema.required = required;
-    inputSchema.additionalProperties = false;
-    inputSchema = withDefs(inputSchema, inputCtx);
-    // Raw `schema` options are served inside the input schema: their keywords must be enforceable too.
-    if (params.some((p) => p.options?.schema)) checkSchemaProfile(inputSchema, `${where} (a @Param schema option)`, env.problems);
-    binding = { kind: 'params', params: bound, ctxIndex, arity };
+    const resolved = buildMemberParams(cls, declaredOn, methodName, params, { problems: env.problems, logger: env.logger, arrive: { as: 'json', coerce: env.coerce }, noun: 'tool argument' });
+    // Without it the problems are reported; the output and access checks below still run, to report theirs too.
+    inputSchema = resolved?.argsSchema ?? { type: 'object' };
+    binding = { kind: 'params', params: resolved?.bound ?? [], ctxIndex, arity };
   }
 
   const outputClass = resolveOutputClass(options.output, declaredOn, methodName, where, env.problems);
