@@ -1,3 +1,4 @@
+import { ConfigError } from '@toolwright/core';
 import { buildRegistry } from '@toolwright/core';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
@@ -81,7 +82,7 @@ export async function createApp(options: AppOptions): Promise<App> {
           // Loaded on first use: the HTTP stack (the SDK transport, hono) costs stdio servers startup time and memory.
           return (require('../http/serveHttp') as typeof import('../http/serveHttp')).serveHttp(app, listen);
         default:
-          throw new Error(`Toolwright: unknown transport '${(listen as { transport: string }).transport}'. Use 'stdio' or 'http'.`);
+          throw new ConfigError(`Toolwright: unknown transport '${(listen as { transport: string }).transport}'. Use 'stdio' or 'http'.`);
       }
     }) as App['listen'],
     tools: control('tools'),

@@ -1,3 +1,4 @@
+import { ConfigError } from '@toolwright/core';
 import { promises as fsPromises } from 'node:fs';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -16,7 +17,7 @@ export async function loadToolClasses(entries: readonly (Class | string)[], cwd:
       continue;
     }
     const files = await expandGlob(entry, cwd);
-    if (files.length === 0) throw new Error(`Toolwright: the pattern '${entry}' matched no files under ${cwd}. Build the project first, or fix the pattern.`);
+    if (files.length === 0) throw new ConfigError(`Toolwright: the pattern '${entry}' matched no files under ${cwd}. Build the project first, or fix the pattern.`);
     for (const file of files) {
       const exports = await loadModule(file);
       for (const value of Object.values(exports)) if (isToolClass(value)) classes.add(value);

@@ -1,3 +1,4 @@
+import { ConfigError } from '@toolwright/core';
 import type { AuthInfo } from '@toolwright/core';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 
@@ -7,6 +8,6 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
  */
 export function attachAuthInfo(transport: Transport, authInfo: AuthInfo): void {
   const deliver = transport.onmessage;
-  if (!deliver) throw new Error('Toolwright: attachAuthInfo needs a connected transport (call it after server.connect).');
+  if (!deliver) throw new ConfigError('Toolwright: attachAuthInfo needs a connected transport (call it after server.connect).');
   transport.onmessage = (message, extra) => deliver(message, { ...extra, authInfo });
 }

@@ -1,3 +1,4 @@
+import { ConfigError } from '@toolwright/core';
 import type { AuthInfo } from '@toolwright/core';
 import type { TokenVerifier } from './TokenVerifier';
 
@@ -28,7 +29,7 @@ export interface JwtVerifierOptions {
  * and `sub` and roles into `extra`.
  */
 export function jwtVerifier(options: JwtVerifierOptions): TokenVerifier {
-  if (!options.jwksUrl && !options.jwks) throw new Error('Toolwright: jwtVerifier needs the issuer\'s keys: pass jwksUrl (e.g. https://auth.example.com/.well-known/jwks.json) or jwks.');
+  if (!options.jwksUrl && !options.jwks) throw new ConfigError('Toolwright: jwtVerifier needs the issuer\'s keys: pass jwksUrl (e.g. https://auth.example.com/.well-known/jwks.json) or jwks.');
   let prepared: Promise<{ jose: Jose; keys: Parameters<Jose['jwtVerify']>[1] }> | undefined;
   const prepare = () =>
     (prepared ??= loadJose().then((jose) => ({

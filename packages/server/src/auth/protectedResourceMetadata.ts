@@ -1,3 +1,4 @@
+import { ConfigError } from '@toolwright/core';
 import type { HttpAuthOptions } from './HttpAuthOptions';
 
 const WELL_KNOWN = '/.well-known/oauth-protected-resource';
@@ -16,10 +17,10 @@ export function protectedResourceMetadata(options: HttpAuthOptions): ProtectedRe
   try {
     resource = new URL(options.resource);
   } catch {
-    throw new Error(`Toolwright: auth.resource must be this server's absolute URL (e.g. 'https://mcp.example.com/mcp'), got '${options.resource}'.`);
+    throw new ConfigError(`Toolwright: auth.resource must be this server's absolute URL (e.g. 'https://mcp.example.com/mcp'), got '${options.resource}'.`);
   }
   if (options.authorizationServers.length === 0) {
-    throw new Error('Toolwright: auth.authorizationServers must name at least one authorization server (its issuer URL), so clients know where to get a token.');
+    throw new ConfigError('Toolwright: auth.authorizationServers must name at least one authorization server (its issuer URL), so clients know where to get a token.');
   }
   const suffix = resource.pathname === '/' ? '' : resource.pathname.replace(/\/$/, '');
   const paths = suffix ? [`${WELL_KNOWN}${suffix}`, WELL_KNOWN] : [WELL_KNOWN];

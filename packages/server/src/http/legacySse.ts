@@ -1,3 +1,4 @@
+import { ConfigError } from '@toolwright/core';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AuthInfo } from '@toolwright/core';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
@@ -26,7 +27,7 @@ interface LegacySession {
 export function createLegacySse(app: App, mcpPath: string) {
   const sessions = new Map<string, LegacySession>();
   if (mcpPath === STREAM_PATH || mcpPath === MESSAGES_PATH) {
-    throw new Error(`Toolwright: legacySse serves ${STREAM_PATH} and ${MESSAGES_PATH}; move the Streamable HTTP endpoint (path) elsewhere, e.g. '/mcp'.`);
+    throw new ConfigError(`Toolwright: legacySse serves ${STREAM_PATH} and ${MESSAGES_PATH}; move the Streamable HTTP endpoint (path) elsewhere, e.g. '/mcp'.`);
   }
 
   return {

@@ -1,16 +1,19 @@
+import { ToolwrightError } from '@toolwright/core';
+
 /**
  * A JSON-RPC error to send as is. The SDK puts a thrown error's integer `code`, its
  * `message` and its `data` on the wire; unlike the SDK's `McpError`, this adds no
  * "MCP error -32602:" prefix to the message.
  */
-export class ProtocolError extends Error {
+export class ProtocolError extends ToolwrightError {
+  static override readonly KIND = 'protocol' as const;
+
   constructor(
     readonly code: number,
     message: string,
     readonly data?: unknown,
   ) {
     super(message);
-    this.name = 'ProtocolError';
   }
 }
 

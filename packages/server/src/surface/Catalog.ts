@@ -1,3 +1,4 @@
+import { ConfigError } from '@toolwright/core';
 import type { PromptDefinition, Registry, ResourceDefinition, ResourceTemplateDefinition, ToolDefinition } from '@toolwright/core';
 import { paginate, type Page } from '../sdk/paginate';
 
@@ -37,7 +38,7 @@ export class Catalog {
       ...registry.resourceTemplates.filter((t) => this.templates.has(t.uriTemplate)).map((t) => `resource template '${t.uriTemplate}'`),
       ...registry.prompts.filter((p) => this.prompts.has(p.name)).map((p) => `prompt '${p.name}'`),
     ];
-    if (clash.length > 0) throw new Error(`Toolwright: cannot add ${clash.join(', ')}: already served. Remove the old one first, or rename the new one.`);
+    if (clash.length > 0) throw new ConfigError(`Toolwright: cannot add ${clash.join(', ')}: already served. Remove the old one first, or rename the new one.`);
     for (const t of registry.tools) this.tools.set(t.name, { definition: t, enabled: true });
     for (const r of registry.resources) this.resources.set(r.uri, { definition: r, enabled: true });
     for (const t of registry.resourceTemplates) this.templates.set(t.uriTemplate, { definition: t, enabled: true });

@@ -1,3 +1,4 @@
+import { ConfigError } from '@toolwright/core';
 import { buildRegistry, stderrLogger, type BuildOptions, type LogLevel, type ToolLogger } from '@toolwright/core';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { ServerCapabilities } from '@modelcontextprotocol/sdk/types.js';
@@ -34,7 +35,7 @@ export class Surface {
 
   constructor(registry: Registry, options: SurfaceOptions = {}) {
     if (options.pageSize !== undefined && !(Number.isInteger(options.pageSize) && options.pageSize > 0)) {
-      throw new Error(`Toolwright: pageSize must be a positive integer, got ${options.pageSize}.`);
+      throw new ConfigError(`Toolwright: pageSize must be a positive integer, got ${options.pageSize}.`);
     }
     this.connections = new Connections(options.logLevel ?? 'info', options.listChangedDebounceMs ?? 10);
     this.catalog = new Catalog(registry, options.pageSize, (kind: ListKind) => this.connections.listChanged(kind));
