@@ -59,6 +59,8 @@ describe('issue 13: keywords outside the schema profile are refused at build', (
   it('refuses them in a raw elicitation schema, and validates accepted content against it', async () => {
     const [problem] = problemsOf(() => compileElicitationForm({ type: 'object', properties: { a: { type: 'string' } }, unevaluatedProperties: false } as never));
     expect(problem.what).toContain('/unevaluatedProperties');
+    // MCP's legacy `enumNames` is an annotation (the conformance suite's SEP-1330 form uses it).
+    expect(() => compileElicitationForm({ type: 'object', properties: { e: { type: 'string', enum: ['a'], enumNames: ['A'] } } } as never)).not.toThrow();
     const form = compileElicitationForm({ type: 'object', properties: { age: { type: 'integer', minimum: 0 } }, required: ['age'] });
     expect(await form.parse({ age: 3 })).toEqual({ ok: true, value: { age: 3 } });
     expect(await form.parse({ age: -1 })).toEqual({ ok: false, issues: [{ path: 'age', message: 'must be at least 0' }] });

@@ -19,8 +19,11 @@ const ASSERTIONS = [
   'required', 'minProperties', 'maxProperties', 'dependentRequired',
   '$ref',
 ] as const;
-/** Keywords that describe and never reject. `format` values outside FORMAT_CHECKS are annotations too, as 2020-12 says. */
-const ANNOTATIONS = ['title', 'description', 'default', 'examples', 'deprecated', 'readOnly', 'writeOnly', '$comment', 'contentMediaType', 'contentEncoding', 'contentSchema'] as const;
+/**
+ * Keywords that describe and never reject. `format` values outside FORMAT_CHECKS are
+ * annotations too, as 2020-12 says; `enumNames` is MCP's legacy titles of an elicitation enum.
+ */
+const ANNOTATIONS = ['title', 'description', 'default', 'examples', 'deprecated', 'readOnly', 'writeOnly', '$comment', 'contentMediaType', 'contentEncoding', 'contentSchema', 'enumNames'] as const;
 
 /** Every keyword of the profile (`$schema` and `$id` are allowed at the root only). */
 export const SUPPORTED_KEYWORDS: ReadonlySet<string> = new Set<string>([...ONE_SCHEMA, ...SCHEMA_MAPS, ...SCHEMA_LISTS, ...ASSERTIONS, ...ANNOTATIONS]);
