@@ -30,7 +30,7 @@ export { isToolClass } from './metadata/readMemberMetadata';
 export type { ContainerLike } from './container/ContainerLike';
 export { createDefaultContainer } from './container/defaultContainer';
 
-export type { ToolContext, ToolLogger, AuthInfo } from './context/ToolContext';
+export type { ToolContext, ToolLogger, AuthInfo, RoundTripOptions } from './context/ToolContext';
 export { stderrLogger } from './context/stderrLogger';
 
 export { text, image, audio, resourceLink, embeddedResource } from './content/content';
