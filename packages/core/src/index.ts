@@ -47,6 +47,8 @@ export type {
 } from './content/ToolResult';
 
 export { ToolwrightError } from './errors/ToolwrightError';
+export type { ToolwrightErrorKind } from './errors/ToolwrightError';
+export { ConfigError } from './errors/ConfigError';
 export { ToolError } from './errors/ToolError';
 export { CallInterrupt } from './errors/CallInterrupt';
 export { BuildError } from './errors/BuildError';

@@ -6,7 +6,7 @@ import { ToolError } from '../errors/ToolError';
 import type { Class } from '../metadata/Class';
 import type { MemberParams } from '../build/buildMemberParams';
 import type { ParamShape } from '../schema/paramSchema';
-import { compileSchemaValidator } from '../validation/compileSchemaValidator';
+import { compileProfileSchema } from '../validation/compileSchemaValidator';
 import type { MemberOutcome } from './MemberOutcome';
 
 /** One `@Param` of a resource template or prompt, as the build resolved it. */
@@ -40,7 +40,7 @@ export interface MemberCallSpec {
 export function compileMemberCall<T>(spec: MemberCallSpec): (args: Record<string, unknown>, ctx: ToolContext | undefined) => Promise<MemberOutcome<T>> {
   const { kind, name, cls, methodName, container, logger } = spec;
   const { bound: params, ctxIndex, arity, argsSchema } = spec.resolved;
-  const check = compileSchemaValidator(argsSchema, { coerce: true });
+  const check = compileProfileSchema(argsSchema, { coerce: true });
   return async (args, ctx) => {
     const checked = check(args);
     if (!checked.ok) {

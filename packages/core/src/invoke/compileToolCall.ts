@@ -6,7 +6,7 @@ import { ToolError } from '../errors/ToolError';
 import type { Class } from '../metadata/Class';
 import type { JsonSchema } from '../schema/JsonSchema';
 import type { ParamShape } from '../schema/paramSchema';
-import { compileSchemaValidator } from '../validation/compileSchemaValidator';
+import { compileProfileSchema } from '../validation/compileSchemaValidator';
 import type { ValidationIssue, ValidationOutcome } from '../validation/ValidationIssue';
 import { compileDtoBuilder } from '../validation/compileDtoBuilder';
 import { compileDtoValidator } from '../validation/validateDto';
@@ -87,7 +87,7 @@ function compileBinder(spec: ToolCallSpec): Bind {
   const { binding } = spec;
   // The advertised schema is checked first, for every tool: it is the contract the model
   // sees, and its messages name each field. DTOs then get class-validator's own checks.
-  const checkSchema = compileSchemaValidator(spec.inputSchema, { coerce: spec.coerce });
+  const checkSchema = compileProfileSchema(spec.inputSchema, { coerce: spec.coerce });
   if (binding.kind === 'dto') {
     const build = compileDtoBuilder(binding.cls);
     const validate = build ? undefined : compileDtoValidator(binding.cls, { coerce: spec.coerce });
@@ -162,7 +162,7 @@ function compileConverter(name: string, shape: ParamShape, coerce: boolean): (va
 }
 
 function compileOutput(schema: JsonSchema, name: string, logger: ToolLogger): (value: unknown) => ToolResult {
-  const validate = compileSchemaValidator(schema);
+  const validate = compileProfileSchema(schema);
   return (value) => {
     if (isToolResult(value)) return value;
     const text = JSON.stringify(value) ?? 'null';
