@@ -4,11 +4,11 @@ import type { RequestStateCodec } from './RequestStateCodec';
 import { RoundTripError } from './RoundTripError';
 
 /** A 2026-07-28 `input_required` result: the client answers `inputRequests` and retries with `requestState`. */
-export interface InputRequiredAnswer {
-  readonly resultType: 'input_required';
-  readonly inputRequests: Record<string, InputRequest>;
-  readonly requestState: string;
-}
+export type InputRequiredAnswer<Q extends InputRequest = InputRequest> = {
+  resultType: 'input_required';
+  inputRequests: Record<string, Q>;
+  requestState: string;
+};
 
 /** What a round reads from the request: the state the client echoed and its answers (both untrusted). */
 export interface RoundRequest {
@@ -32,13 +32,18 @@ export function roundBinding(method: string, target: string, args: unknown, call
  * error (a missing client capability) is answered with that error. Throws `RoundTripError` for
  * a bad state or bad `inputResponses` (JSON-RPC -32602).
  */
-export async function runRound<R>(codec: RequestStateCodec, request: RoundRequest, binding: string, run: (round: InputRound) => Promise<R>): Promise<R | InputRequiredAnswer> {
+export async function runRound<R, Q extends InputRequest = InputRequest>(
+  codec: RequestStateCodec,
+  request: RoundRequest,
+  binding: string,
+  run: (round: InputRound<Q>) => Promise<R>,
+): Promise<R | InputRequiredAnswer<Q>> {
   const { requestState, inputResponses } = request;
   if (inputResponses !== undefined && (typeof inputResponses !== 'object' || inputResponses === null || Array.isArray(inputResponses))) {
     throw new RoundTripError('inputResponses must be an object mapping the keys of the last inputRequests to their results.');
   }
   const previous = requestState === undefined ? undefined : await codec.open(requestState, binding);
-  const round = new InputRound(previous, inputResponses as Record<string, unknown> | undefined);
+  const round = new InputRound<Q>(previous, inputResponses as Record<string, unknown> | undefined);
   let result: R;
   try {
     result = await run(round);
@@ -54,6 +59,6 @@ export async function runRound<R>(codec: RequestStateCodec, request: RoundReques
   return pending ? inputRequired(codec, pending, binding) : result;
 }
 
-async function inputRequired(codec: RequestStateCodec, pending: PendingRound, binding: string): Promise<InputRequiredAnswer> {
+async function inputRequired<Q extends InputRequest>(codec: RequestStateCodec, pending: PendingRound<Q>, binding: string): Promise<InputRequiredAnswer<Q>> {
   return { resultType: 'input_required', inputRequests: pending.inputRequests, requestState: await codec.seal(pending.state, binding) };
 }
