@@ -1,7 +1,6 @@
 import type { AccessRules, Class, Registry } from '@toolwright/core';
 import type { ListControl } from '../surface/ListControl';
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { Server, Transport } from '../sdk/sdk';
 import type { HttpListener } from '../http/HttpListener';
 import type { HttpListenOptions, ListenOptions } from './ListenOptions';
 

@@ -1,6 +1,5 @@
 import { buildRegistry } from '@toolwright/core';
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { Server, type Transport } from '../sdk/sdk';
 import { createToolBinding, registerToolHandlers } from '../sdk/registerToolHandlers';
 import type { App, Listener } from './App';
 import type { AppOptions } from './AppOptions';
@@ -9,7 +8,6 @@ import type { ListenOptions } from './ListenOptions';
 import { loadToolClasses } from './loadToolClasses';
 import { serveStdio } from '../stdio/serveStdio';
 import { attachAuthInfo } from '../auth/attachAuthInfo';
-import { lazyJsonSchemaValidator } from '../sdk/lazyJsonSchemaValidator';
 import { Surface } from '../surface/Surface';
 import type { ListControl } from '../surface/ListControl';
 import type { ListKind } from '../surface/Catalog';
@@ -53,7 +51,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     createServer() {
       // Capabilities follow what the app serves when the connection opens (lists can grow at runtime).
       const capabilities = surface.capabilities();
-      const server = new Server(info, { ...serverOptions, capabilities, jsonSchemaValidator: lazyJsonSchemaValidator() });
+      const server = new Server(info, { ...serverOptions, capabilities });
       const connection = surface.attach(server, capabilities);
       registerToolHandlers(server, binding, connection);
       return server;

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AuthInfo } from '@toolwright/core';
-import { SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
+import { SUPPORTED_PROTOCOL_VERSIONS } from '../sdk/sdk';
 import type { App } from '../app/App';
 import { createAuthenticator } from '../auth/authenticateRequest';
 import { missingScopes } from '../auth/canAccess';

@@ -1,5 +1,5 @@
 import type { LogLevel } from '@toolwright/core';
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { Server } from './sdk';
 
 /** What Toolwright keeps for one connection (one SDK `Server`: a stdio process, an HTTP session). */
 export interface Connection {

@@ -1,5 +1,4 @@
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import type { JSONRPCMessage, Transport } from '../sdk/sdk';
 import { ErrorCodes } from '../sdk/ProtocolError';
 
 const MAX_LINE_BYTES = 16 * 1024 * 1024;

@@ -1,5 +1,5 @@
 import type { LogLevel } from '@toolwright/core';
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { Server } from '../sdk/sdk';
 import type { Connection } from '../sdk/Connection';
 import type { ListKind } from './Catalog';
 

@@ -1,6 +1,5 @@
 import { buildRegistry, stderrLogger, type BuildOptions, type LogLevel, type ToolLogger } from '@toolwright/core';
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import type { ServerCapabilities } from '@modelcontextprotocol/sdk/types.js';
+import type { Server, ServerCapabilities } from '../sdk/sdk';
 import type { Registry } from '@toolwright/core';
 import type { Connection } from '../sdk/Connection';
 import type { InvokeEnv } from '../sdk/invokeTool';
