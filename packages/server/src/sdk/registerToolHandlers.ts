@@ -1,5 +1,5 @@
-import { stderrLogger, type Registry, type ToolLogger } from '@toolwright/core';
-import type { Server, Tool } from '@modelcontextprotocol/server';
+import { stderrLogger, type Registry, type ToolLogger, type ToolResult } from '@toolwright/core';
+import type { Server, ServerContext, Tool } from '@modelcontextprotocol/server';
 import type { Connection } from './Connection';
 import { invokeTool } from './invokeTool';
 import type { Surface } from '../surface/Surface';
@@ -24,19 +24,45 @@ export function createToolBinding(registry: Registry, inFlight: InFlight, surfac
   return { registry, loggers, inFlight, listFor: createListFilter('tools', (t: Tool) => surface.catalog.tool(t.name)?.access), surface };
 }
 
-/** Serves `tools/list` (the cached result) and `tools/call` on one SDK `Server`. */
+/**
+ * Serves `tools/list` (the cached result) and `tools/call` on one SDK `Server`.
+ *
+ * `tools/call` is the hot path, and on a 2025-era connection the SDK's method handler adds
+ * nothing to it but cost: it parses the request with zod twice and the result (which core
+ * already normalized) once more. There it is served as the server's fallback handler, which
+ * the SDK calls as is, after its own era and method checks; the request's params are checked
+ * here (name, arguments), the arguments by the tool's own validator.
+ */
 export function registerToolHandlers(server: Server, binding: ToolBinding, connection: Connection): void {
   const { inFlight, listFor, surface } = binding;
   // With authorization rules, each caller gets the (cached) view of the tools it may use.
   server.setRequestHandler('tools/list', (request, ctx) => listFor(surface.catalog.toolsPage(request.params?.cursor), callerOf(ctx)));
-  server.setRequestHandler('tools/call', (request, ctx) => {
-    const tool = surface.catalog.tool(request.params.name);
+  const call = (params: { name: string; arguments?: Record<string, unknown> }, ctx: ServerContext): Promise<ToolResult> => {
+    const tool = surface.catalog.tool(params.name);
     if (!tool) {
-      throw new ProtocolError(ErrorCodes.InvalidParams, `Unknown tool '${request.params.name}'. Call tools/list to see the available tools.`);
+      throw new ProtocolError(ErrorCodes.InvalidParams, `Unknown tool '${params.name}'. Call tools/list to see the available tools.`);
     }
     if (tool.access && !canAccess(tool.access, callerOf(ctx))) {
       throw new ProtocolError(ErrorCodes.InvalidParams, accessDenial(`Tool '${tool.name}'`, tool.access, callerOf(ctx)));
     }
-    return inFlight.track(invokeTool(tool, request.params.arguments, ctx, connection, surface.env));
-  });
+    return inFlight.track(invokeTool(tool, params.arguments, ctx, connection, surface.env));
+  };
+  server.fallbackRequestHandler = async (request, ctx) => {
+    if (request.method !== 'tools/call') throw new ProtocolError(ErrorCodes.MethodNotFound, 'Method not found');
+    return call(callParams(request.params), ctx);
+  };
+}
+
+/** The params of a `tools/call` the SDK did not parse: a string name and, if any, an object of arguments. */
+function callParams(params: Record<string, unknown> | undefined): { name: string; arguments?: Record<string, unknown> } {
+  const name = params?.name;
+  const args = params?.arguments;
+  if (typeof name !== 'string') throw new ProtocolError(ErrorCodes.InvalidParams, 'Invalid tools/call: params.name must be the name of a tool (a string).');
+  if (args === undefined) return { name };
+  if (!isObject(args)) throw new ProtocolError(ErrorCodes.InvalidParams, 'Invalid tools/call: params.arguments must be an object.');
+  return { name, arguments: args };
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
