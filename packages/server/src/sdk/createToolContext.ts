@@ -17,6 +17,8 @@ import type { Notification, ServerContext } from '@modelcontextprotocol/server';
 import type { Connection } from './Connection';
 import { requestHeadersOf } from './requestHeaders';
 import { jsonObject } from './toWire';
+import { requestEnvelopeOf } from './requestEnvelope';
+import { refuseModernRoundTrip } from './refuseModernRoundTrip';
 
 /** Per-app state the contexts share. */
 export interface ContextEnv {
@@ -44,6 +46,8 @@ export function createToolContext(name: string, sdk: ServerContext, connection: 
   const { mcpReq } = sdk;
   const related = { signal };
   const token = mcpReq._meta?.progressToken;
+  const modern = connection.era === 'modern';
+  const envelope = requestEnvelopeOf(sdk, connection);
   let open = true;
   let lastProgress = -Infinity;
   let warnedProgress = false;
@@ -53,7 +57,9 @@ export function createToolContext(name: string, sdk: ServerContext, connection: 
     mcpReq.notify(notification).catch(() => undefined);
   };
   const log = (level: LogLevel, message: string, data?: unknown): void => {
-    if (SEVERITY.get(level)! < SEVERITY.get(connection.logLevel)!) return;
+    // A 2026-07-28 request without a log level asks for no log notifications at all.
+    const threshold = modern ? envelope.logLevel : connection.logLevel;
+    if (threshold === undefined || SEVERITY.get(level)! < SEVERITY.get(threshold)!) return;
     send({ method: 'notifications/message', params: { level, logger: name, data: data === undefined ? message : { message, data } } });
   };
   const logger: ClientLogger = {
@@ -69,7 +75,7 @@ export function createToolContext(name: string, sdk: ServerContext, connection: 
     log,
   };
 
-  const capabilities = () => server.getClientCapabilities() ?? {};
+  const capabilities = () => (modern ? envelope.clientCapabilities : (server.getClientCapabilities() ?? {}));
   const refuse = (what: string, capability: string): never => {
     throw new ToolError(`'${name}' needs ${what}, but the client does not support it (no '${capability}' capability). Use a client that supports it.`);
   };
@@ -90,6 +96,8 @@ export function createToolContext(name: string, sdk: ServerContext, connection: 
     headers: requestHeadersOf(server.transport, sdk),
     authInfo: sdk.http?.authInfo,
     meta: mcpReq._meta,
+    era: connection.era,
+    envelope,
     log: logger,
     clientCapabilities: capabilities(),
 
@@ -105,6 +113,7 @@ export function createToolContext(name: string, sdk: ServerContext, connection: 
     },
 
     async elicit(message: string, form: Class | ElicitationSchema): Promise<ElicitOutcome<never>> {
+      if (modern) refuseModernRoundTrip(name, 'to ask the user for input (form elicitation)');
       const caps = capabilities().elicitation as { form?: object; url?: object } | undefined;
       // `elicitation: {}` means form mode (2025-06-18 clients); `{ url: {} }` alone means URL mode only.
       if (!caps || (caps.form === undefined && caps.url !== undefined)) refuse('to ask the user for input (form elicitation)', 'elicitation');
@@ -125,6 +134,7 @@ export function createToolContext(name: string, sdk: ServerContext, connection: 
     },
 
     async elicitUrl(message, url, options) {
+      if (modern) refuseModernRoundTrip(name, 'to send the user to a URL (URL-mode elicitation)');
       const caps = capabilities().elicitation as { url?: object } | undefined;
       if (!caps?.url) refuse('to send the user to a URL (URL-mode elicitation)', 'elicitation.url');
       // Web Crypto's global, read at call time: importing node:crypto would cost every server's startup.
@@ -134,6 +144,7 @@ export function createToolContext(name: string, sdk: ServerContext, connection: 
     },
 
     async sample(request, options) {
+      if (modern) refuseModernRoundTrip(name, 'to ask the client model (sampling)');
       if (!capabilities().sampling) refuse('to ask the client model (sampling)', 'sampling');
       const params: SamplingRequest =
         typeof request === 'string'
@@ -154,6 +165,7 @@ export function createToolContext(name: string, sdk: ServerContext, connection: 
     },
 
     async listRoots() {
+      if (modern) refuseModernRoundTrip(name, "the client's roots");
       if (!capabilities().roots) refuse("the client's roots", 'roots');
       const { roots } = await fromClient('roots/list', () => mcpReq.send({ method: 'roots/list' }, related));
       return roots.map((r) => ({ uri: r.uri, ...(r.name !== undefined && { name: r.name }) }));

@@ -25,19 +25,22 @@ export function registerResourceHandlers(connection: Connection, catalog: Catalo
     const context = (name: string, uses: boolean) => (uses ? createToolContext(name, ctx, connection, env) : undefined);
     const resource = catalog.resource(uri);
     let outcome;
+    let found;
     if (resource) {
       refuseUnless(resource.access, `Resource '${uri}'`, ctx);
       const open = context(resource.name, resource.usesContext);
       outcome = await resource.read(open?.ctx).finally(() => open?.close());
     } else {
-      const found = catalog.matchTemplate(uri);
+      found = catalog.matchTemplate(uri);
       if (!found) throw notFound(uri);
       refuseUnless(found.template.access, `Resource '${uri}'`, ctx);
       const open = context(found.template.name, found.template.usesContext);
       outcome = await found.template.read(uri, found.variables, open?.ctx).finally(() => open?.close());
     }
     if (!outcome.ok) throw outcomeError(outcome, { uri });
-    return outcome.value;
+    // `@Resource({ cache })` on a 2026-07-28 read; the app's default for reads fills what it leaves out.
+    const cache = (resource ?? found?.template)?.cache;
+    return cache && connection.era === 'modern' ? { ...outcome.value, ...cache } : outcome.value;
   });
 
   server.setRequestHandler('resources/subscribe', (request, ctx) => {

@@ -31,7 +31,9 @@ export function createToolBinding(registry: Registry, inFlight: InFlight, surfac
  * nothing to it but cost: it parses the request with zod twice and the result (which core
  * already normalized) once more. There it is served as the server's fallback handler, which
  * the SDK calls as is, after its own era and method checks; the request's params are checked
- * here (name, arguments), the arguments by the tool's own validator.
+ * here (name, arguments), the arguments by the tool's own validator. On a 2026-07-28
+ * request it is a method handler, inside the SDK's multi round-trip seam (input_required,
+ * requestState), where the client round trips of that era are served.
  */
 export function registerToolHandlers(server: Server, binding: ToolBinding, connection: Connection): void {
   const { inFlight, listFor, surface } = binding;
@@ -47,6 +49,10 @@ export function registerToolHandlers(server: Server, binding: ToolBinding, conne
     }
     return inFlight.track(invokeTool(tool, params.arguments, ctx, connection, surface.env));
   };
+  if (connection.era === 'modern') {
+    server.setRequestHandler('tools/call', (request, ctx) => call(request.params, ctx));
+    return;
+  }
   server.fallbackRequestHandler = async (request, ctx) => {
     if (request.method !== 'tools/call') throw new ProtocolError(ErrorCodes.MethodNotFound, 'Method not found');
     return call(callParams(request.params), ctx);

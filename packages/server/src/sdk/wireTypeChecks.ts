@@ -4,7 +4,7 @@ import type * as Core from '@toolwright/core';
 /**
  * Compile-time proof that core's wire shapes (declared in core, which never imports the SDK)
  * fit the SDK's: tool, prompt and resource results, content, icons, auth info, log levels,
- * sampling and roots. A change on either side that breaks this fails the build here.
+ * sampling, roots and cache hints. A change on either side that breaks this fails the build here.
  */
 type Assignable<From, To> = [From] extends [To] ? true : false;
 type Expect<T extends true> = T;
@@ -22,6 +22,7 @@ export type WireTypeChecks = [
   Expect<Assignable<Core.SamplingMessage, Sdk.SamplingMessage>>,
   Expect<Assignable<Core.Root, Sdk.Root>>,
   Expect<Assignable<Core.ToolAnnotations, Sdk.ToolAnnotations>>,
+  Expect<Assignable<Core.CacheHint, Sdk.CacheHint>>,
   Expect<Assignable<Sdk.CreateMessageResult, Core.SamplingResult>>,
   Expect<Assignable<Core.CompletionResult, Sdk.CompleteResult['completion']>>,
 ];
