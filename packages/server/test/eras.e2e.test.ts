@@ -178,7 +178,7 @@ describe.each(rows)('$kind, client at $version', ({ kind, version }) => {
     it('holds bearer auth and scopes: 401 without a token, 403 naming the scope the token lacks', async () => {
       const meta = era === 'modern' ? { 'io.modelcontextprotocol/protocolVersion': version, 'io.modelcontextprotocol/clientCapabilities': {} } : undefined;
       const call = { jsonrpc: '2.0', id: 9, method: 'tools/call', params: { name: 'write', arguments: { note: 'x' }, ...(meta && { _meta: meta }) } };
-      const modernHeaders = era === 'modern' ? { 'mcp-protocol-version': version, 'mcp-method': 'tools/call', 'mcp-name': 'write' } : {};
+      const modernHeaders: Record<string, string> = era === 'modern' ? { 'mcp-protocol-version': version, 'mcp-method': 'tools/call', 'mcp-name': 'write' } : {};
       expect((await post(url, call, modernHeaders)).status).toBe(401);
       const refused = await post(url, call, { ...modernHeaders, authorization: 'Bearer reader' });
       expect(refused.status).toBe(403);
