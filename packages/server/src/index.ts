@@ -1,6 +1,6 @@
 /**
  * @toolwright/server — serve a Toolwright app over MCP with the official SDK.
- * The only Toolwright package that imports `@modelcontextprotocol/sdk`.
+ * The only Toolwright package that imports the MCP SDK (`@modelcontextprotocol/server`), all of it in `src/sdk/`.
  */
 export { createApp } from './app/createApp';
 export type { App, Listener } from './app/App';

@@ -1,5 +1,6 @@
 import type { Class } from '../metadata/Class';
 import type { ClientLogger } from './ClientLogger';
+import type { ProtocolEra, RequestEnvelope } from './RequestEnvelope';
 import type { ElicitationSchema, ElicitOutcome, Root, SamplingRequest, SamplingResult, UrlElicitOutcome } from './ClientRequests';
 
 /** Who is calling, as established by the transport's authentication (HTTP bearer token or an app-supplied provider). */
@@ -47,7 +48,14 @@ export interface ToolContext {
   readonly headers?: Readonly<Record<string, string | string[] | undefined>>;
   /** The authenticated caller, when the transport has one. */
   readonly authInfo: AuthInfo | undefined;
-  /** The request's `_meta` (progress token and client-defined metadata). */
+  /**
+   * The protocol era of this request: 'legacy' (a 2025-era session, or per-request 2025 HTTP)
+   * or 'modern' (2026-07-28, stateless). The tool's code is the same in both.
+   */
+  readonly era: ProtocolEra;
+  /** Protocol version, client capabilities and info, log level and trace context of this request. */
+  readonly envelope: RequestEnvelope;
+  /** The request's `_meta` (progress token and client-defined metadata; the protocol's own reserved keys are in `envelope`). */
   readonly meta: Readonly<Record<string, unknown>> | undefined;
   /** Logs to the client (`notifications/message`), filtered by the level it set with `logging/setLevel`. */
   readonly log: ClientLogger;

@@ -2,7 +2,6 @@ import {
   compileElicitationForm,
   LOG_LEVELS,
   ToolError,
-  type AuthInfo,
   type Class,
   type ClientLogger,
   type ElicitationForm,
@@ -14,11 +13,12 @@ import {
   type ToolContext,
   type ToolLogger,
 } from '@toolwright/core';
-import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
-import type { ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js';
+import type { Notification, ServerContext } from '@modelcontextprotocol/server';
 import type { Connection } from './Connection';
-
-export type HandlerExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
+import { requestHeadersOf } from './requestHeaders';
+import { jsonObject } from './toWire';
+import { requestEnvelopeOf } from './requestEnvelope';
+import { refuseModernRoundTrip } from './refuseModernRoundTrip';
 
 /** Per-app state the contexts share. */
 export interface ContextEnv {
@@ -38,23 +38,28 @@ const SEVERITY = new Map<string, number>(LOG_LEVELS.map((level, i) => [level, i]
 
 /**
  * The `@Ctx()` object of one call (tool, resource read or prompt), read from the SDK's
- * handler extra. Notifications and requests to the client carry the call's request id, so
+ * handler context. Notifications and requests to the client carry the call's request id, so
  * over Streamable HTTP they travel on the call's own response stream.
  */
-export function createToolContext(name: string, extra: HandlerExtra, connection: Connection, env: ContextEnv, signal: AbortSignal = extra.signal): OpenContext {
+export function createToolContext(name: string, sdk: ServerContext, connection: Connection, env: ContextEnv, signal: AbortSignal = sdk.mcpReq.signal): OpenContext {
   const { server } = connection;
-  const related = { relatedRequestId: extra.requestId, signal };
-  const token = extra._meta?.progressToken;
+  const { mcpReq } = sdk;
+  const related = { signal };
+  const token = mcpReq._meta?.progressToken;
+  const modern = connection.era === 'modern';
+  const envelope = requestEnvelopeOf(sdk, connection);
   let open = true;
   let lastProgress = -Infinity;
   let warnedProgress = false;
 
-  const send = (notification: ServerNotification): void => {
+  const send = (notification: Notification): void => {
     // A log line or a progress update must never fail the call: a closed stream just drops it.
-    extra.sendNotification(notification).catch(() => undefined);
+    mcpReq.notify(notification).catch(() => undefined);
   };
   const log = (level: LogLevel, message: string, data?: unknown): void => {
-    if (SEVERITY.get(level)! < SEVERITY.get(connection.logLevel)!) return;
+    // A 2026-07-28 request without a log level asks for no log notifications at all.
+    const threshold = modern ? envelope.logLevel : connection.logLevel;
+    if (threshold === undefined || SEVERITY.get(level)! < SEVERITY.get(threshold)!) return;
     send({ method: 'notifications/message', params: { level, logger: name, data: data === undefined ? message : { message, data } } });
   };
   const logger: ClientLogger = {
@@ -70,7 +75,7 @@ export function createToolContext(name: string, extra: HandlerExtra, connection:
     log,
   };
 
-  const capabilities = () => server.getClientCapabilities() ?? {};
+  const capabilities = () => (modern ? envelope.clientCapabilities : (server.getClientCapabilities() ?? {}));
   const refuse = (what: string, capability: string): never => {
     throw new ToolError(`'${name}' needs ${what}, but the client does not support it (no '${capability}' capability). Use a client that supports it.`);
   };
@@ -85,12 +90,14 @@ export function createToolContext(name: string, extra: HandlerExtra, connection:
 
   const ctx: ToolContext = {
     toolName: name,
-    requestId: extra.requestId,
+    requestId: mcpReq.id,
     signal,
-    sessionId: extra.sessionId,
-    headers: extra.requestInfo?.headers,
-    authInfo: extra.authInfo as AuthInfo | undefined,
-    meta: extra._meta,
+    sessionId: sdk.sessionId,
+    headers: requestHeadersOf(server.transport, sdk),
+    authInfo: sdk.http?.authInfo,
+    meta: mcpReq._meta,
+    era: connection.era,
+    envelope,
     log: logger,
     clientCapabilities: capabilities(),
 
@@ -106,6 +113,7 @@ export function createToolContext(name: string, extra: HandlerExtra, connection:
     },
 
     async elicit(message: string, form: Class | ElicitationSchema): Promise<ElicitOutcome<never>> {
+      if (modern) refuseModernRoundTrip(name, 'to ask the user for input (form elicitation)');
       const caps = capabilities().elicitation as { form?: object; url?: object } | undefined;
       // `elicitation: {}` means form mode (2025-06-18 clients); `{ url: {} }` alone means URL mode only.
       if (!caps || (caps.form === undefined && caps.url !== undefined)) refuse('to ask the user for input (form elicitation)', 'elicitation');
@@ -114,7 +122,8 @@ export function createToolContext(name: string, extra: HandlerExtra, connection:
         compiled = compileElicitationForm(form);
         env.forms.set(form, compiled);
       }
-      const result = await fromClient('elicitation', () => server.elicitInput({ message, requestedSchema: compiled.requestedSchema as never }, related));
+      const params = { mode: 'form', message, requestedSchema: compiled.requestedSchema };
+      const result = await fromClient('elicitation', () => mcpReq.send({ method: 'elicitation/create', params }, related));
       if (result.action !== 'accept') return { action: result.action };
       const parsed = await compiled.parse(result.content);
       if (!parsed.ok) {
@@ -125,32 +134,40 @@ export function createToolContext(name: string, extra: HandlerExtra, connection:
     },
 
     async elicitUrl(message, url, options) {
+      if (modern) refuseModernRoundTrip(name, 'to send the user to a URL (URL-mode elicitation)');
       const caps = capabilities().elicitation as { url?: object } | undefined;
       if (!caps?.url) refuse('to send the user to a URL (URL-mode elicitation)', 'elicitation.url');
       // Web Crypto's global, read at call time: importing node:crypto would cost every server's startup.
       const elicitationId = options?.elicitationId ?? crypto.randomUUID();
-      const result = await fromClient('elicitation', () => server.elicitInput({ mode: 'url', message, url, elicitationId }, related));
+      const result = await fromClient('elicitation', () => mcpReq.send({ method: 'elicitation/create', params: { mode: 'url', message, url, elicitationId } }, related));
       return { action: result.action };
     },
 
     async sample(request, options) {
+      if (modern) refuseModernRoundTrip(name, 'to ask the client model (sampling)');
       if (!capabilities().sampling) refuse('to ask the client model (sampling)', 'sampling');
       const params: SamplingRequest =
         typeof request === 'string'
           ? { messages: [{ role: 'user', content: { type: 'text', text: request } }], maxTokens: options?.maxTokens ?? 1000, ...(options?.systemPrompt !== undefined && { systemPrompt: options.systemPrompt }) }
           : request;
-      return (await fromClient('sampling', () => server.createMessage(params as never, related))) as SamplingResult;
+      const { metadata, ...rest } = params;
+      const result: SamplingResult = await fromClient('sampling', () =>
+        server.createMessage({ ...rest, ...(metadata !== undefined && { metadata: jsonObject(metadata) }) }, { ...related, relatedRequestId: mcpReq.id }),
+      );
+      return result;
     },
 
     closeStream() {
-      if (!extra.closeSSEStream) return false;
-      extra.closeSSEStream();
+      const close = sdk.http?.closeSSE;
+      if (!close) return false;
+      close();
       return true;
     },
 
     async listRoots() {
+      if (modern) refuseModernRoundTrip(name, "the client's roots");
       if (!capabilities().roots) refuse("the client's roots", 'roots');
-      const { roots } = await fromClient('roots/list', () => server.listRoots(undefined, related));
+      const { roots } = await fromClient('roots/list', () => mcpReq.send({ method: 'roots/list' }, related));
       return roots.map((r) => ({ uri: r.uri, ...(r.name !== undefined && { name: r.name }) }));
     },
   } as ToolContext;

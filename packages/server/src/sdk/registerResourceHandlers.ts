@@ -1,16 +1,10 @@
-import {
-  ListResourcesRequestSchema,
-  ListResourceTemplatesRequestSchema,
-  ReadResourceRequestSchema,
-  SubscribeRequestSchema,
-  UnsubscribeRequestSchema,
-} from '@modelcontextprotocol/sdk/types.js';
-import type { AccessRules, ResourceDescriptor, ResourceTemplateDescriptor } from '@toolwright/core';
+import type { Resource, ResourceTemplateType, ServerContext } from '@modelcontextprotocol/server';
+import type { AccessRules } from '@toolwright/core';
 import { accessDenial, callerOf, canAccess } from '../auth/canAccess';
 import { createListFilter } from '../auth/createListFilter';
 import type { Catalog } from '../surface/Catalog';
 import type { Connection } from './Connection';
-import { createToolContext, type ContextEnv, type HandlerExtra } from './createToolContext';
+import { createToolContext, type ContextEnv } from './createToolContext';
 import { outcomeError } from './outcomeError';
 import { ErrorCodes, ProtocolError } from './ProtocolError';
 
@@ -21,48 +15,51 @@ import { ErrorCodes, ProtocolError } from './ProtocolError';
  */
 export function registerResourceHandlers(connection: Connection, catalog: Catalog, env: ContextEnv): void {
   const { server } = connection;
-  const resourcesFor = createListFilter('resources', (r: ResourceDescriptor) => catalog.resource(r.uri)?.access);
-  const templatesFor = createListFilter('resourceTemplates', (t: ResourceTemplateDescriptor) => catalog.template(t.uriTemplate)?.access);
-  server.setRequestHandler(ListResourcesRequestSchema, (request, extra) => resourcesFor(catalog.resourcesPage(request.params?.cursor), callerOf(extra)) as never);
-  server.setRequestHandler(ListResourceTemplatesRequestSchema, (request, extra) => templatesFor(catalog.templatesPage(request.params?.cursor), callerOf(extra)) as never);
+  const resourcesFor = createListFilter('resources', (r: Resource) => catalog.resource(r.uri)?.access);
+  const templatesFor = createListFilter('resourceTemplates', (t: ResourceTemplateType) => catalog.template(t.uriTemplate)?.access);
+  server.setRequestHandler('resources/list', (request, ctx) => resourcesFor(catalog.resourcesPage(request.params?.cursor), callerOf(ctx)));
+  server.setRequestHandler('resources/templates/list', (request, ctx) => templatesFor(catalog.templatesPage(request.params?.cursor), callerOf(ctx)));
 
-  server.setRequestHandler(ReadResourceRequestSchema, async (request, extra) => {
+  server.setRequestHandler('resources/read', async (request, ctx) => {
     const { uri } = request.params;
-    const context = (name: string, uses: boolean) => (uses ? createToolContext(name, extra as HandlerExtra, connection, env) : undefined);
+    const context = (name: string, uses: boolean) => (uses ? createToolContext(name, ctx, connection, env) : undefined);
     const resource = catalog.resource(uri);
     let outcome;
+    let found;
     if (resource) {
-      refuseUnless(resource.access, `Resource '${uri}'`, extra);
+      refuseUnless(resource.access, `Resource '${uri}'`, ctx);
       const open = context(resource.name, resource.usesContext);
       outcome = await resource.read(open?.ctx).finally(() => open?.close());
     } else {
-      const found = catalog.matchTemplate(uri);
+      found = catalog.matchTemplate(uri);
       if (!found) throw notFound(uri);
-      refuseUnless(found.template.access, `Resource '${uri}'`, extra);
+      refuseUnless(found.template.access, `Resource '${uri}'`, ctx);
       const open = context(found.template.name, found.template.usesContext);
       outcome = await found.template.read(uri, found.variables, open?.ctx).finally(() => open?.close());
     }
     if (!outcome.ok) throw outcomeError(outcome, { uri });
-    return outcome.value as never;
+    // `@Resource({ cache })` on a 2026-07-28 read; the app's default for reads fills what it leaves out.
+    const cache = (resource ?? found?.template)?.cache;
+    return cache && connection.era === 'modern' ? { ...outcome.value, ...cache } : outcome.value;
   });
 
-  server.setRequestHandler(SubscribeRequestSchema, (request, extra) => {
+  server.setRequestHandler('resources/subscribe', (request, ctx) => {
     const { uri } = request.params;
     const resource = catalog.resource(uri) ?? catalog.matchTemplate(uri)?.template;
     if (!resource) throw notFound(uri);
-    refuseUnless(resource.access, `Resource '${uri}'`, extra);
+    refuseUnless(resource.access, `Resource '${uri}'`, ctx);
     connection.subscriptions.add(uri);
     return {};
   });
-  server.setRequestHandler(UnsubscribeRequestSchema, (request) => {
+  server.setRequestHandler('resources/unsubscribe', (request) => {
     connection.subscriptions.delete(request.params.uri);
     return {};
   });
 }
 
 /** Refuses a caller the resource's `@RequireScopes` / `@RequireRoles` rules leave out. */
-function refuseUnless(access: AccessRules | undefined, subject: string, extra: { authInfo?: unknown }): void {
-  const caller = callerOf(extra);
+function refuseUnless(access: AccessRules | undefined, subject: string, ctx: ServerContext): void {
+  const caller = callerOf(ctx);
   if (access && !canAccess(access, caller)) throw new ProtocolError(ErrorCodes.InvalidParams, accessDenial(subject, access, caller));
 }
 

@@ -1,6 +1,5 @@
-import { buildRegistry, stderrLogger, type BuildOptions, type LogLevel, type ToolLogger } from '@toolwright/core';
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import type { ServerCapabilities } from '@modelcontextprotocol/sdk/types.js';
+import { buildRegistry, stderrLogger, type BuildOptions, type LogLevel, type ProtocolEra, type ToolLogger } from '@toolwright/core';
+import type { Server, ServerCapabilities } from '../sdk/sdk';
 import type { Registry } from '@toolwright/core';
 import type { Connection } from '../sdk/Connection';
 import type { InvokeEnv } from '../sdk/invokeTool';
@@ -51,8 +50,8 @@ export class Surface {
   }
 
   /** Tracks a new server and installs the non-tool handlers its capabilities allow. */
-  attach(server: Server, capabilities: ServerCapabilities): Connection {
-    const connection = this.connections.open(server);
+  attach(server: Server, capabilities: ServerCapabilities, era: ProtocolEra): Connection {
+    const connection = this.connections.open(server, era);
     registerLoggingHandler(connection);
     if (capabilities.resources) registerResourceHandlers(connection, this.catalog, this.env);
     if (capabilities.prompts) registerPromptHandlers(connection, this.catalog, this.env);
