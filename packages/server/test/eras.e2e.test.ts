@@ -95,6 +95,7 @@ describe.each(rows)('$kind, client at $version', ({ kind, version }) => {
       return Object.assign(driven, { client, close: () => client.close() });
     }
     const client = new ModernClient({ name: 'modern', version: '1' }, { capabilities: { elicitation: {} }, versionNegotiation: { mode: 'auto' } });
+    client.setRequestHandler('elicitation/create', () => ({ action: 'accept', content: { name: 'Ada' } }));
     client.setNotificationHandler('notifications/message', (n) => void logs.push(String(n.params.data)));
     client.setNotificationHandler('notifications/tools/list_changed', () => void driven.listChanges++);
     const transport = kind === 'stdio' ? new ModernStdio({ command: process.execPath, args: [FIXTURE], stderr: 'ignore' }) : new ModernHttp(new URL(url), { requestInit: { headers } });
@@ -158,10 +159,9 @@ describe.each(rows)('$kind, client at $version', ({ kind, version }) => {
     expect(textOf(await c.client.callTool({ name: 'echo', arguments: { text: 'after' } }))).toContain('after');
   });
 
-  it('asks the client with ctx.elicit on a 2025 session; a 2026-07-28 request gets a clear error for now', async () => {
+  it('asks the client with ctx.elicit: a request on a 2025 session, an input_required round on a 2026-07-28 request', async () => {
     const result = await c.client.callTool({ name: 'ask', arguments: {} });
-    if (era === 'legacy') expect(textOf(result)).toBe('hello Ada');
-    else expect(result).toMatchObject({ isError: true, content: [{ text: expect.stringContaining('round-trip support') }] });
+    expect(textOf(result)).toBe('hello Ada');
   });
 
   if (kind === 'http') {

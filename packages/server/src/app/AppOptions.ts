@@ -1,4 +1,5 @@
 import type { CacheHint, Class, ContainerLike, Icon, LogLevel, ToolLogger } from '@toolwright/core';
+import type { RequestStateOptions } from '../roundtrip/RequestStateCodec';
 
 export interface AppOptions {
   /** The server's programmatic name, sent in `serverInfo`. */
@@ -49,4 +50,11 @@ export interface AppOptions {
   };
   /** Fail any tool call after this many milliseconds (an `isError` result; `ctx.signal` is aborted). `@Tool({ timeoutMs })` overrides it. Default: none. */
   toolTimeoutMs?: number;
+  /**
+   * How the `requestState` of 2026-07-28 round trips is signed (`ctx.elicit`, `ctx.sample`,
+   * `ctx.listRoots` on a 2026-07-28 request end the round with `input_required`; the client
+   * echoes the state with its answers). Default: a random key per process, which suits stdio
+   * and a single HTTP instance; give every instance behind a load balancer the same `keys`.
+   */
+  requestState?: RequestStateOptions;
 }

@@ -27,6 +27,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     listChangedDebounceMs: options.listChangedDebounceMs,
     toolTimeoutMs: options.toolTimeoutMs,
     logger: options.logger,
+    requestState: options.requestState,
   });
   const binding = createToolBinding(registry, inFlight, surface);
   const control = (kind: ListKind): ListControl =>

@@ -1,10 +1,11 @@
 import type { Resource, ResourceTemplateType, ServerContext } from '@modelcontextprotocol/server';
-import type { AccessRules } from '@toolwright/core';
+import type { AccessRules, ToolContext } from '@toolwright/core';
 import { accessDenial, callerOf, canAccess } from '../auth/canAccess';
 import { createListFilter } from '../auth/createListFilter';
 import type { Catalog } from '../surface/Catalog';
 import type { Connection } from './Connection';
 import { createToolContext, type ContextEnv } from './createToolContext';
+import { runWithRounds } from './runWithRounds';
 import { outcomeError } from './outcomeError';
 import { ErrorCodes, ProtocolError } from './ProtocolError';
 
@@ -22,25 +23,21 @@ export function registerResourceHandlers(connection: Connection, catalog: Catalo
 
   server.setRequestHandler('resources/read', async (request, ctx) => {
     const { uri } = request.params;
-    const context = (name: string, uses: boolean) => (uses ? createToolContext(name, ctx, connection, env) : undefined);
-    const resource = catalog.resource(uri);
-    let outcome;
-    let found;
-    if (resource) {
-      refuseUnless(resource.access, `Resource '${uri}'`, ctx);
-      const open = context(resource.name, resource.usesContext);
-      outcome = await resource.read(open?.ctx).finally(() => open?.close());
-    } else {
-      found = catalog.matchTemplate(uri);
-      if (!found) throw notFound(uri);
-      refuseUnless(found.template.access, `Resource '${uri}'`, ctx);
-      const open = context(found.template.name, found.template.usesContext);
-      outcome = await found.template.read(uri, found.variables, open?.ctx).finally(() => open?.close());
-    }
-    if (!outcome.ok) throw outcomeError(outcome, { uri });
-    // `@Resource({ cache })` on a 2026-07-28 read; the app's default for reads fills what it leaves out.
-    const cache = (resource ?? found?.template)?.cache;
-    return cache && connection.era === 'modern' ? { ...outcome.value, ...cache } : outcome.value;
+    const serving = servingMember(catalog, uri);
+    if (!serving) throw notFound(uri);
+    const { member } = serving;
+    refuseUnless(member.access, `Resource '${uri}'`, ctx);
+    const read = async (toolCtx: ToolContext | undefined) => {
+      const outcome = await serving.read(toolCtx);
+      if (!outcome.ok) throw outcomeError(outcome, { uri });
+      // `@Resource({ cache })` on a 2026-07-28 read; the app's default for reads fills what it leaves out.
+      return member.cache && connection.era === 'modern' ? { ...outcome.value, ...member.cache } : outcome.value;
+    };
+    if (!member.usesContext) return read(undefined);
+    return runWithRounds(connection, ctx, env.requestState, 'resources/read', uri, {}, (round) => {
+      const open = createToolContext(member.name, ctx, connection, env, ctx.mcpReq.signal, round);
+      return read(open.ctx).finally(open.close);
+    });
   });
 
   server.setRequestHandler('resources/subscribe', (request, ctx) => {
@@ -55,6 +52,14 @@ export function registerResourceHandlers(connection: Connection, catalog: Catalo
     connection.subscriptions.delete(request.params.uri);
     return {};
   });
+}
+
+/** The resource or template that serves `uri`, and how to read it with a context. */
+function servingMember(catalog: Catalog, uri: string) {
+  const resource = catalog.resource(uri);
+  if (resource) return { member: resource, read: (ctx: ToolContext | undefined) => resource.read(ctx) };
+  const found = catalog.matchTemplate(uri);
+  return found && { member: found.template, read: (ctx: ToolContext | undefined) => found.template.read(uri, found.variables, ctx) };
 }
 
 /** Refuses a caller the resource's `@RequireScopes` / `@RequireRoles` rules leave out. */

@@ -1,5 +1,6 @@
 import { stderrLogger, type Registry, type ToolLogger, type ToolResult } from '@toolwright/core';
-import type { Server, ServerContext, Tool } from '@modelcontextprotocol/server';
+import type { InputRequest, Server, ServerContext, Tool } from '@modelcontextprotocol/server';
+import type { InputRequiredAnswer } from '../roundtrip/runRound';
 import type { Connection } from './Connection';
 import { invokeTool } from './invokeTool';
 import type { Surface } from '../surface/Surface';
@@ -39,7 +40,7 @@ export function registerToolHandlers(server: Server, binding: ToolBinding, conne
   const { inFlight, listFor, surface } = binding;
   // With authorization rules, each caller gets the (cached) view of the tools it may use.
   server.setRequestHandler('tools/list', (request, ctx) => listFor(surface.catalog.toolsPage(request.params?.cursor), callerOf(ctx)));
-  const call = (params: { name: string; arguments?: Record<string, unknown> }, ctx: ServerContext): Promise<ToolResult> => {
+  const call = (params: { name: string; arguments?: Record<string, unknown> }, ctx: ServerContext): Promise<ToolResult | InputRequiredAnswer<InputRequest>> => {
     const tool = surface.catalog.tool(params.name);
     if (!tool) {
       throw new ProtocolError(ErrorCodes.InvalidParams, `Unknown tool '${params.name}'. Call tools/list to see the available tools.`);

@@ -7,6 +7,7 @@ import { registerCompletionHandler } from '../sdk/registerCompletionHandler';
 import { registerLoggingHandler } from '../sdk/registerLoggingHandler';
 import { registerPromptHandlers } from '../sdk/registerPromptHandlers';
 import { registerResourceHandlers } from '../sdk/registerResourceHandlers';
+import { RequestStateCodec, type RequestStateOptions } from '../roundtrip/RequestStateCodec';
 import { Catalog, type ListKind } from './Catalog';
 import { Connections } from './Connections';
 
@@ -19,6 +20,8 @@ export interface SurfaceOptions {
   readonly listChangedDebounceMs?: number;
   readonly toolTimeoutMs?: number;
   readonly logger?: ToolLogger;
+  /** Keys and lifetime of the signed `requestState` of 2026-07-28 round trips. */
+  readonly requestState?: RequestStateOptions;
 }
 
 /**
@@ -37,7 +40,12 @@ export class Surface {
     }
     this.connections = new Connections(options.logLevel ?? 'info', options.listChangedDebounceMs ?? 10);
     this.catalog = new Catalog(registry, options.pageSize, (kind: ListKind) => this.connections.listChanged(kind));
-    this.env = { forms: new WeakMap(), logger: options.logger ?? stderrLogger('context'), toolTimeoutMs: options.toolTimeoutMs };
+    this.env = {
+      forms: new WeakMap(),
+      logger: options.logger ?? stderrLogger('context'),
+      toolTimeoutMs: options.toolTimeoutMs,
+      requestState: new RequestStateCodec(options.requestState),
+    };
   }
 
   /** The capabilities a new connection declares: what the catalog serves now. */
