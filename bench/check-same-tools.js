@@ -83,7 +83,9 @@ async function listTools(t) {
 }
 
 async function main() {
-  const [rawT, twT] = targetsFromEnv();
+  // Both hand-written servers serve bench/tools.js: compare the first with Toolwright (the last).
+  const targets = targetsFromEnv();
+  const [rawT, twT] = [targets[0], targets[targets.length - 1]];
   for (const t of [rawT, twT]) {
     const missing = checkTargetExists(t);
     if (missing) {

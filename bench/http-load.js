@@ -1,15 +1,19 @@
 #!/usr/bin/env node
 'use strict';
-// Load test over Streamable HTTP (stateful): CLIENTS concurrent SDK clients x CALLS calls each,
-// against the Toolwright server and a hand-written SDK server exposing the same tools
-// (bench/http-servers.js), in the same run, alternating A B B A. Checks:
+// Load test over Streamable HTTP: CLIENTS concurrent clients x CALLS calls each, against the
+// Toolwright server and the same tools written by hand on the SDK v1 and on the SDK v2
+// (bench/http-servers.js), in the same run, rotating which server goes first, for each mode:
+//   stateful   sessions (legacy era), all three servers
+//   stateless  a server per request, no sessions (legacy era), all three servers
+//   modern     2026-07-28 requests (stateless by nature); the v1 SDK cannot serve them
+// Checks:
 //   - zero failed calls
 //   - zero cross-session leaks: every result and every progress notification carries the
 //     caller's own unique tag
 //   - every session closed afterwards (DELETE), and the server heap back near its baseline
-// Reports throughput (calls/s), server CPU per call, and the Toolwright/raw ratio.
+// Reports throughput (calls/s), server CPU per call, and the Toolwright / hand-written ratios.
 //   npm run bench:http            (builds first)
-//   node bench/http-load.js [--clients 50] [--calls 200] [--rounds 2] [--sdk-client]
+//   node bench/http-load.js [--clients 50] [--calls 200] [--rounds 2] [--modes stateful,stateless,modern] [--sdk-client]
 // By default the clients are lean raw-HTTP sessions (bench/leanHttpClient.js): the SDK's client
 // costs about three times a server's CPU per call, and on two cores that caps both servers at
 // the same rate. --sdk-client drives the servers with the SDK's Client instead.
@@ -31,10 +35,16 @@ const CLIENTS = arg('clients', 50);
 const CALLS = arg('calls', 200);
 const ROUNDS = arg('rounds', 2);
 const SDK_CLIENT = process.argv.includes('--sdk-client');
+const modesArg = process.argv.indexOf('--modes');
+const MODES = (modesArg >= 0 ? process.argv[modesArg + 1] : 'stateful,stateless,modern').split(',');
+const KINDS = { stateful: ['raw', 'raw-v2', 'toolwright'], stateless: ['raw', 'raw-v2', 'toolwright'], modern: ['raw-v2', 'toolwright'] };
+const LABELS = { raw: 'raw v1', 'raw-v2': 'raw v2', toolwright: 'toolwright' };
+for (const mode of MODES) if (!KINDS[mode]) throw new Error(`unknown mode ${mode}: use stateful, stateless or modern`);
+if (SDK_CLIENT && MODES.includes('modern')) throw new Error('--sdk-client drives the legacy era only: add --modes stateful,stateless');
 const mb = (bytes) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 
-function start(kind) {
-  const child = fork(path.join(__dirname, 'http-servers.js'), [kind], { execArgv: ['--expose-gc', ...(process.env.PROF && kind === process.env.PROF ? ['--cpu-prof', '--cpu-prof-dir=/tmp/prof2'] : [])], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+function start(kind, mode) {
+  const child = fork(path.join(__dirname, 'http-servers.js'), [kind, mode === 'stateful' ? 'stateful' : 'stateless'], { execArgv: ['--expose-gc', ...(process.env.PROF && kind === process.env.PROF ? ['--cpu-prof', '--cpu-prof-dir=/tmp/prof2'] : [])], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   const pending = [];
   child.on('message', (m) => pending.shift()?.(m));
   const next = () => new Promise((resolve) => pending.push(resolve));
@@ -56,8 +66,8 @@ function start(kind) {
 }
 
 /** A session with the lean client: `call(name, args, progressToken?)` -> { result, progress: [{ token, message }] }. */
-async function openLeanSession(url, c) {
-  const session = new LeanSession(url, `load-${c}`);
+async function openLeanSession(url, c, mode) {
+  const session = new LeanSession(url, `load-${c}`, mode === 'modern' ? 'modern' : 'legacy');
   await session.open();
   return {
     async call(name, args, progressToken) {
@@ -89,8 +99,8 @@ async function openSdkSession(url, c) {
 }
 
 /** One client's session: CALLS calls, each checked to belong to this client. */
-async function runClient(url, c, calls, problems) {
-  const session = await (SDK_CLIENT ? openSdkSession : openLeanSession)(url, c);
+async function runClient(url, c, calls, problems, mode) {
+  const session = await (SDK_CLIENT ? openSdkSession : openLeanSession)(url, c, mode);
   let failed = 0;
   let leaks = 0;
   for (let i = 0; i < calls; i++) {
@@ -117,10 +127,10 @@ async function runClient(url, c, calls, problems) {
   return { failed, leaks };
 }
 
-async function load(url, clients, calls) {
+async function load(url, clients, calls, mode) {
   const problems = [];
   const started = process.hrtime.bigint();
-  const results = await Promise.all(Array.from({ length: clients }, (_, c) => runClient(url, c, calls, problems)));
+  const results = await Promise.all(Array.from({ length: clients }, (_, c) => runClient(url, c, calls, problems, mode)));
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
   return {
     seconds,
@@ -131,12 +141,12 @@ async function load(url, clients, calls) {
   };
 }
 
-async function measure(kind) {
-  const server = start(kind);
+async function measure(kind, mode) {
+  const server = start(kind, mode);
   const url = await server.ready;
-  await load(url, 10, 50); // warm-up
+  await load(url, 10, 50, mode); // warm-up
   const before = await server.stats();
-  const run = await load(url, CLIENTS, CALLS);
+  const run = await load(url, CLIENTS, CALLS, mode);
   const after = await server.stats();
   await server.stop();
   return { kind, ...run, rate: run.calls / run.seconds, cpuPerCall: (after.cpuMicros - before.cpuMicros) / run.calls, heapBefore: before.heapUsed, heapAfter: after.heapUsed, sessionsAfter: after.sessions };
@@ -144,30 +154,39 @@ async function measure(kind) {
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
-async function main() {
-  console.log(`Streamable HTTP load: ${CLIENTS} ${SDK_CLIENT ? 'SDK' : 'lean'} clients x ${CALLS} calls, stateful, ${ROUNDS} round(s), order A B B A`);
-  const runs = { raw: [], toolwright: [] };
+/** One mode: ROUNDS rounds of every server, rotating which goes first; returns the Toolwright runs. */
+async function runMode(mode) {
+  const kinds = KINDS[mode];
+  console.log(`\n${mode}: ${CLIENTS} ${SDK_CLIENT ? 'SDK' : 'lean'} clients x ${CALLS} calls, ${ROUNDS} round(s)`);
+  const runs = Object.fromEntries(kinds.map((k) => [k, []]));
   for (let r = 0; r < ROUNDS; r++) {
-    for (const kind of r % 2 === 0 ? ['raw', 'toolwright'] : ['toolwright', 'raw']) {
-      const m = await measure(kind);
+    for (const kind of kinds.map((_, i) => kinds[(i + r) % kinds.length])) {
+      const m = await measure(kind, mode);
       runs[kind].push(m);
       console.log(
-        `  ${kind.padEnd(10)} ${m.rate.toFixed(0).padStart(6)} calls/s  ${(m.cpuPerCall / 1000).toFixed(3)} ms CPU/call  failed ${m.failed}  leaks ${m.leaks}  sessions after ${m.sessionsAfter}  heap ${mb(m.heapBefore)} -> ${mb(m.heapAfter)}`,
+        `  ${LABELS[kind].padEnd(10)} ${m.rate.toFixed(0).padStart(6)} calls/s  ${(m.cpuPerCall / 1000).toFixed(3)} ms CPU/call  failed ${m.failed}  leaks ${m.leaks}  sessions after ${m.sessionsAfter}  heap ${mb(m.heapBefore)} -> ${mb(m.heapAfter)}`,
       );
       for (const p of m.problems) console.log(`    ${p}`);
     }
   }
   const rate = (kind) => median(runs[kind].map((m) => m.rate));
   const cpu = (kind) => median(runs[kind].map((m) => m.cpuPerCall));
-  console.log(`\nmedian throughput: raw ${rate('raw').toFixed(0)} calls/s, toolwright ${rate('toolwright').toFixed(0)} calls/s -> ratio ${(rate('toolwright') / rate('raw')).toFixed(2)}x`);
-  console.log(`median server CPU per call: raw ${(cpu('raw') / 1000).toFixed(3)} ms, toolwright ${(cpu('toolwright') / 1000).toFixed(3)} ms -> ${(cpu('raw') / cpu('toolwright')).toFixed(2)}x as efficient`);
-  const tw = runs.toolwright;
-  const bad = tw.some((m) => m.failed > 0 || m.leaks > 0 || m.sessionsAfter !== 0 || m.heapAfter - m.heapBefore > 10 * 1024 * 1024);
+  const baselines = kinds.filter((k) => k !== 'toolwright');
+  console.log(`  median throughput: ${kinds.map((k) => `${LABELS[k]} ${rate(k).toFixed(0)}`).join(', ')} calls/s -> toolwright ${baselines.map((k) => `${(rate('toolwright') / rate(k)).toFixed(2)}x ${LABELS[k]}`).join(', ')}`);
+  console.log(`  median server CPU per call: ${kinds.map((k) => `${LABELS[k]} ${(cpu(k) / 1000).toFixed(3)}`).join(', ')} ms -> toolwright ${baselines.map((k) => `${(cpu(k) / cpu('toolwright')).toFixed(2)}x as efficient as ${LABELS[k]}`).join(', ')}`);
+  return runs.toolwright;
+}
+
+async function main() {
+  console.log(`Streamable HTTP load, modes ${MODES.join(', ')}; servers started one at a time`);
+  const toolwright = [];
+  for (const mode of MODES) toolwright.push(...(await runMode(mode)));
+  const bad = toolwright.some((m) => m.failed > 0 || m.leaks > 0 || m.sessionsAfter !== 0 || m.heapAfter - m.heapBefore > 10 * 1024 * 1024);
   if (bad) {
     console.error('FAIL: Toolwright had failed calls, leaks, sessions left open, or a heap that did not return near its baseline.');
     process.exit(1);
   }
-  console.log('OK: zero failed calls, zero cross-session leaks, all sessions closed, heap back near baseline.');
+  console.log('\nOK: zero failed calls, zero cross-session leaks, all sessions closed, heap back near baseline.');
 }
 
 main().catch((error) => {

@@ -1,16 +1,20 @@
 #!/usr/bin/env node
 'use strict';
-// The two servers bench/http-load.js compares, run as forked children:
-//   node bench/http-servers.js toolwright   -> the weather example's tools + count_to, via app.listen({ transport: 'http' })
-//   node bench/http-servers.js raw          -> the same tools by hand on the SDK: node:http + StreamableHTTPServerTransport,
-//                                              one Server + transport per session (the SDK's documented pattern)
-// Each reports its URL over IPC and answers { type: 'stats' } with heap (after gc), CPU and session count.
+// The servers bench/http-load.js compares, run as forked children:
+//   node bench/http-servers.js toolwright MODE -> the weather example's tools + count_to, via app.listen({ transport: 'http' })
+//   node bench/http-servers.js raw MODE        -> the same tools by hand on the SDK v1: node:http + StreamableHTTPServerTransport
+//   node bench/http-servers.js raw-v2 MODE     -> the same tools by hand on the SDK v2 (@modelcontextprotocol/server + /node)
+// MODE is `stateful` (one Server + transport per session, the SDKs' documented pattern) or
+// `stateless` (a Server per request, no sessions; on v2, createMcpHandler, which also serves
+// 2026-07-28 requests). Each reports its URL over IPC and answers { type: 'stats' } with heap
+// (after gc), CPU and session count.
 
 require('reflect-metadata');
 const http = require('node:http');
 const { randomUUID } = require('node:crypto');
 
 const kind = process.argv[2];
+const stateless = process.argv[3] === 'stateless';
 process.on('SIGINT', () => process.exit(0));
 
 function countTo(n, tag, progress) {
@@ -35,14 +39,12 @@ async function toolwright() {
   Ctx()(ProgressTools.prototype, 'countTo', 2);
   Tool({ description: 'Counts to n, reporting progress tagged with tag.' })(ProgressTools.prototype, 'countTo', Object.getOwnPropertyDescriptor(ProgressTools.prototype, 'countTo'));
   const app = await createApp({ name: 'weather', version: '1.0.0', tools: [WeatherTools, NotesTools, ProgressTools] });
-  const listener = await app.listen({ transport: 'http', port: 0, logLevel: 'warn', exitOnSignal: false, sessions: { maxSessions: 10000 }, ...JSON.parse(process.env.TW_OPTS || '{}') });
+  const listener = await app.listen({ transport: 'http', port: 0, logLevel: 'warn', exitOnSignal: false, sessions: { maxSessions: 10000 }, stateless, ...JSON.parse(process.env.TW_OPTS || '{}') });
   return { url: listener.url, sessions: () => listener.sessionCount };
 }
 
-async function raw() {
-  const { Server } = require('@modelcontextprotocol/sdk/server/index.js');
-  const { StreamableHTTPServerTransport } = require('@modelcontextprotocol/sdk/server/streamableHttp.js');
-  const { ListToolsRequestSchema, CallToolRequestSchema, McpError, ErrorCode, isInitializeRequest } = require('@modelcontextprotocol/sdk/types.js');
+/** The hand-written tools, shared by both raw servers; `progress(progress, total, message)` reports on the call. */
+function rawTools() {
   const { TOOLS } = require('./tools.js');
   const tools = [...TOOLS, { name: 'count_to', description: 'Counts to n, reporting progress tagged with tag.', inputSchema: { type: 'object', properties: { n: { type: 'number' }, tag: { type: 'string' } }, required: ['n', 'tag'], additionalProperties: false } }];
   const text = (t) => ({ content: [{ type: 'text', text: t }] });
@@ -60,49 +62,56 @@ async function raw() {
       const r = operation === 'add' ? x + y : operation === 'subtract' ? x - y : operation === 'multiply' ? x * y : y === 0 ? NaN : x / y;
       return text(`${x} ${operation} ${y} = ${r}`);
     },
-    async count_to(a, extra) {
+    async count_to(a, progress) {
       if (typeof a.n !== 'number' || typeof a.tag !== 'string') return fail('Invalid arguments');
-      const token = extra._meta?.progressToken;
-      const result = await countTo(a.n, a.tag, (progress, total, message) =>
-        token === undefined ? undefined : extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress, total, message } }),
-      );
-      return text(result);
+      return text(await countTo(a.n, a.tag, progress));
     },
   };
-  const newServer = () => {
-    const server = new Server({ name: 'raw-weather', version: '1.0.0' }, { capabilities: { tools: {} } });
-    server.setRequestHandler(ListToolsRequestSchema, () => ({ tools }));
-    server.setRequestHandler(CallToolRequestSchema, (req, extra) => {
-      const handler = handlers[req.params.name];
-      if (!handler) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${req.params.name}`);
-      return handler(req.params.arguments ?? {}, extra);
+  return { tools, handlers };
+}
+
+function readBody(req) {
+  return new Promise((resolve, reject) => {
+    const chunks = [];
+    req.on('data', (c) => chunks.push(c));
+    req.on('end', () => {
+      try {
+        resolve(chunks.length ? JSON.parse(Buffer.concat(chunks).toString('utf8')) : undefined);
+      } catch (e) {
+        reject(e);
+      }
     });
-    return server;
-  };
+  });
+}
+
+const badSession = (res, status) =>
+  res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message: 'Bad session' }, id: null }));
+
+/**
+ * Stateful: a Server + transport per session, created on initialize (the SDKs' documented pattern).
+ * Stateless (v1 only; v2 uses createMcpHandler): a Server + transport per POST.
+ */
+async function listenRaw({ newServer, newTransport, isInitializeRequest }) {
   const transports = new Map();
-  const readBody = (req) =>
-    new Promise((resolve, reject) => {
-      const chunks = [];
-      req.on('data', (c) => chunks.push(c));
-      req.on('end', () => {
-        try {
-          resolve(chunks.length ? JSON.parse(Buffer.concat(chunks).toString('utf8')) : undefined);
-        } catch (e) {
-          reject(e);
-        }
-      });
-    });
   const httpServer = http.createServer(async (req, res) => {
     try {
-      const sid = req.headers['mcp-session-id'];
       const body = req.method === 'POST' ? await readBody(req) : undefined;
+      if (stateless) {
+        if (req.method !== 'POST') return void res.writeHead(405).end();
+        const transport = newTransport({ sessionIdGenerator: undefined });
+        const server = newServer();
+        res.on('close', () => {
+          transport.close();
+          server.close();
+        });
+        await server.connect(transport);
+        return void (await transport.handleRequest(req, res, body));
+      }
+      const sid = req.headers['mcp-session-id'];
       let transport = sid ? transports.get(sid) : undefined;
       if (!transport) {
-        if (sid || req.method !== 'POST' || !isInitializeRequest(body)) {
-          res.writeHead(sid ? 404 : 400, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message: 'Bad session' }, id: null }));
-          return;
-        }
-        transport = new StreamableHTTPServerTransport({ sessionIdGenerator: () => randomUUID(), onsessioninitialized: (id) => transports.set(id, transport) });
+        if (sid || req.method !== 'POST' || !isInitializeRequest(body)) return void badSession(res, sid ? 404 : 400);
+        transport = newTransport({ sessionIdGenerator: () => randomUUID(), onsessioninitialized: (id) => transports.set(id, transport) });
         transport.onclose = () => transport.sessionId && transports.delete(transport.sessionId);
         await newServer().connect(transport);
       }
@@ -115,7 +124,56 @@ async function raw() {
   return { url: `http://127.0.0.1:${httpServer.address().port}/mcp`, sessions: () => transports.size };
 }
 
-(kind === 'raw' ? raw() : toolwright()).then(
+/** The hand-written server on the SDK v1. */
+function raw() {
+  const { Server } = require('@modelcontextprotocol/sdk/server/index.js');
+  const { StreamableHTTPServerTransport } = require('@modelcontextprotocol/sdk/server/streamableHttp.js');
+  const { ListToolsRequestSchema, CallToolRequestSchema, McpError, ErrorCode, isInitializeRequest } = require('@modelcontextprotocol/sdk/types.js');
+  const { tools, handlers } = rawTools();
+  const newServer = () => {
+    const server = new Server({ name: 'raw-weather', version: '1.0.0' }, { capabilities: { tools: {} } });
+    server.setRequestHandler(ListToolsRequestSchema, () => ({ tools }));
+    server.setRequestHandler(CallToolRequestSchema, (req, extra) => {
+      const handler = handlers[req.params.name];
+      if (!handler) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${req.params.name}`);
+      const token = extra._meta?.progressToken;
+      return handler(req.params.arguments ?? {}, (progress, total, message) =>
+        token === undefined ? undefined : extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress, total, message } }),
+      );
+    });
+    return server;
+  };
+  return listenRaw({ newServer, newTransport: (options) => new StreamableHTTPServerTransport(options), isInitializeRequest });
+}
+
+/** The same server on the SDK v2: stateful like v1; stateless through createMcpHandler, which serves both eras. */
+async function rawV2() {
+  const { Server, ProtocolError, ProtocolErrorCode, createMcpHandler, isInitializeRequest } = require('@modelcontextprotocol/server');
+  const { NodeStreamableHTTPServerTransport, toNodeHandler } = require('@modelcontextprotocol/node');
+  const { tools, handlers } = rawTools();
+  const newServer = () => {
+    const server = new Server({ name: 'raw-weather-v2', version: '1.0.0' }, { capabilities: { tools: {} } });
+    server.setRequestHandler('tools/list', () => ({ tools }));
+    server.setRequestHandler('tools/call', (req, ctx) => {
+      const handler = handlers[req.params.name];
+      if (!handler) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${req.params.name}`);
+      const token = ctx.mcpReq._meta?.progressToken;
+      return handler(req.params.arguments ?? {}, (progress, total, message) =>
+        token === undefined ? undefined : ctx.mcpReq.notify({ method: 'notifications/progress', params: { progressToken: token, progress, total, message } }),
+      );
+    });
+    return server;
+  };
+  if (!stateless) return listenRaw({ newServer, newTransport: (options) => new NodeStreamableHTTPServerTransport(options), isInitializeRequest });
+  const handle = toNodeHandler(createMcpHandler(newServer, { legacy: 'stateless' }));
+  const httpServer = http.createServer((req, res) => void handle(req, res));
+  await new Promise((resolve) => httpServer.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${httpServer.address().port}/mcp`, sessions: () => 0 };
+}
+
+const SERVERS = { toolwright, raw, 'raw-v2': rawV2 };
+
+SERVERS[kind]().then(
   (server) => {
     process.on('message', async (message) => {
       if (message.type !== 'stats') return;

@@ -9,7 +9,12 @@ const { StdioClientTransport } = require('@modelcontextprotocol/sdk/client/stdio
 
 const ROOT = path.resolve(__dirname, '..');
 const DEFAULT_RAW_CMD = 'node bench/raw-server.js';
+const DEFAULT_RAW_V2_CMD = 'node bench/raw-server-v2.js';
 const DEFAULT_TOOLWRIGHT_CMD = 'node examples/weather/dist/server.js';
+
+/** The protocol era the harness speaks: `legacy` (2025-11-25, initialize) or `modern` (2026-07-28). */
+const ERA = process.env.BENCH_ERA || 'legacy';
+if (ERA !== 'legacy' && ERA !== 'modern') throw new Error(`BENCH_ERA must be legacy or modern, got ${JSON.stringify(ERA)}`);
 
 /** Split a command line on whitespace, honouring simple '…' and "…" quoting. */
 function splitCommand(line) {
@@ -25,16 +30,21 @@ function splitCommand(line) {
  * Resolve a target command. `node` is replaced by this process's node binary so
  * both targets run on the same runtime. Relative paths resolve from the repo root.
  */
-function makeTarget(label, line) {
+function makeTarget(label, line, envVar) {
   const [cmd, ...args] = splitCommand(line);
   const command = cmd === 'node' ? process.execPath : cmd;
-  return { label, line, command, args };
+  return { label, line, command, args, envVar };
 }
 
+/**
+ * The baselines, then Toolwright (always last). The v1 server speaks only the legacy era,
+ * so a modern run compares with the v2 server alone.
+ */
 function targetsFromEnv() {
   return [
-    makeTarget('raw', process.env.BENCH_RAW_CMD || DEFAULT_RAW_CMD),
-    makeTarget('toolwright', process.env.BENCH_TOOLWRIGHT_CMD || DEFAULT_TOOLWRIGHT_CMD),
+    ...(ERA === 'legacy' ? [makeTarget('raw v1', process.env.BENCH_RAW_CMD || DEFAULT_RAW_CMD, 'BENCH_RAW_CMD')] : []),
+    makeTarget('raw v2', process.env.BENCH_RAW_V2_CMD || DEFAULT_RAW_V2_CMD, 'BENCH_RAW_V2_CMD'),
+    makeTarget('toolwright', process.env.BENCH_TOOLWRIGHT_CMD || DEFAULT_TOOLWRIGHT_CMD, 'BENCH_TOOLWRIGHT_CMD'),
   ];
 }
 
@@ -52,9 +62,7 @@ function checkTargetExists(t) {
   if (!script || !/\.[cm]?js$/.test(script)) return null;
   const abs = path.resolve(ROOT, script);
   if (fs.existsSync(abs)) return null;
-  return `${t.label}: ${abs} does not exist (build it, or override with ${
-    t.label === 'raw' ? 'BENCH_RAW_CMD' : 'BENCH_TOOLWRIGHT_CMD'
-  })`;
+  return `${t.label}: ${abs} does not exist (build it, or override with ${t.envVar})`;
 }
 
 /** An expected failure: reported as a one-line message, without a stack. */
@@ -64,19 +72,29 @@ function harnessError(message) {
   return err;
 }
 
-/** Spawn the target over stdio and complete the initialize handshake. */
+/**
+ * A client for the run's era: the SDK v1 `Client` for the legacy era (the clients deployed
+ * today), the SDK v2 `Client` pinned to 2026-07-28 for the modern one.
+ */
+function newClient(t, name) {
+  if (ERA === 'legacy') {
+    const transport = new StdioClientTransport({ command: t.command, args: t.args, cwd: ROOT, env: { ...process.env }, stderr: 'inherit' });
+    return { client: new Client({ name, version: '1.0.0' }), transport };
+  }
+  const v2 = require('@modelcontextprotocol/client');
+  const { StdioClientTransport: StdioClientTransportV2 } = require('@modelcontextprotocol/client/stdio');
+  const transport = new StdioClientTransportV2({ command: t.command, args: t.args, cwd: ROOT, env: { ...process.env }, stderr: 'inherit' });
+  return { client: new v2.Client({ name, version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } }), transport };
+}
+
+/** Spawn the target over stdio and complete the opening exchange (initialize, or server/discover). */
 async function connect(t, name = 'toolwright-bench') {
-  const transport = new StdioClientTransport({
-    command: t.command,
-    args: t.args,
-    cwd: ROOT,
-    env: { ...process.env },
-    stderr: 'inherit',
-  });
-  const client = new Client({ name, version: '1.0.0' });
+  const { client, transport } = newClient(t, name);
   const t0 = process.hrtime.bigint();
   try {
     await client.connect(transport);
+    // A client pinned to 2026-07-28 opens without a handshake: time the first answer instead.
+    if (ERA === 'modern') await client.discover();
   } catch (err) {
     await transport.close().catch(() => {});
     throw harnessError(`${t.label} (${t.line}) failed to initialize: ${err && err.message ? err.message : err}`);
@@ -133,7 +151,9 @@ function procMem(pid) {
 
 module.exports = {
   ROOT,
+  ERA,
   DEFAULT_RAW_CMD,
+  DEFAULT_RAW_V2_CMD,
   DEFAULT_TOOLWRIGHT_CMD,
   splitCommand,
   makeTarget,

@@ -1,135 +1,22 @@
 #!/usr/bin/env node
 'use strict';
-// Hand-written MCP server on the SDK's low-level Server, exposing the same
-// 4 tools as the Toolwright weather example. Baseline for bench/run.js.
-// Arguments are validated by hand (types, required, enum, ranges, unknown keys).
+// Hand-written MCP server on the SDK v1's low-level Server, exposing the same
+// 4 tools as the Toolwright weather example (bench/rawTools.js). Baseline for bench/run.js.
 
 const { Server } = require('@modelcontextprotocol/sdk/server/index.js');
 const { StdioServerTransport } = require('@modelcontextprotocol/sdk/server/stdio.js');
-const {
-  ListToolsRequestSchema,
-  CallToolRequestSchema,
-  McpError,
-  ErrorCode,
-} = require('@modelcontextprotocol/sdk/types.js');
+const { ListToolsRequestSchema, CallToolRequestSchema, McpError, ErrorCode } = require('@modelcontextprotocol/sdk/types.js');
 const { TOOLS } = require('./tools.js');
-
-// Same data and work as the weather example, so both servers answer alike.
-const READINGS = {
-  tokyo: { temperature: 22, conditions: 'Partly cloudy' },
-  paris: { temperature: 14, conditions: 'Light rain' },
-  'new york': { temperature: 18, conditions: 'Sunny' },
-};
-
-const NOTES = [
-  { id: 1, text: 'Pack an umbrella for Paris', tags: ['travel', 'weather'] },
-  { id: 2, text: 'Tokyo trip: check the forecast', tags: ['travel', 'weather', 'japan'] },
-  { id: 3, text: 'Buy a forecast subscription', tags: ['shopping'] },
-];
-
-class ArgError extends Error {}
-
-const isObject = (v) => typeof v === 'object' && v !== null && !Array.isArray(v);
-const isNumber = (v) => typeof v === 'number' && Number.isFinite(v);
-
-function checkObject(v, path, allowed, required) {
-  if (!isObject(v)) throw new ArgError(`${path} must be an object`);
-  for (const k of Object.keys(v)) {
-    if (!allowed.includes(k)) throw new ArgError(`${path} has unknown property '${k}'`);
-  }
-  for (const k of required) {
-    if (v[k] === undefined) throw new ArgError(`${path}.${k} is required`);
-  }
-}
-
-function checkString(v, path, minLength = 0) {
-  if (typeof v !== 'string') throw new ArgError(`${path} must be a string`);
-  if (v.length < minLength) throw new ArgError(`${path} must be at least ${minLength} character(s) long`);
-}
-
-function checkNumber(v, path) {
-  if (!isNumber(v)) throw new ArgError(`${path} must be a number`);
-}
-
-const text = (t) => ({ content: [{ type: 'text', text: t }] });
-const errorResult = (t) => ({ content: [{ type: 'text', text: t }], isError: true });
-
-const handlers = {
-  get_weather(args) {
-    checkObject(args, 'arguments', ['location'], ['location']);
-    checkString(args.location, 'arguments.location', 1);
-    const now = READINGS[args.location.trim().toLowerCase()];
-    if (!now) return errorResult(`No weather data for '${args.location}'. Known cities: ${Object.keys(READINGS).join(', ')}.`);
-    const report = { location: args.location, ...now, unit: 'celsius' };
-    return { content: [{ type: 'text', text: JSON.stringify(report) }], structuredContent: report };
-  },
-
-  calculate(args) {
-    checkObject(args, 'arguments', ['operation', 'a', 'b'], ['operation', 'a', 'b']);
-    const { operation, a, b } = args;
-    if (!['add', 'subtract', 'multiply', 'divide'].includes(operation)) {
-      throw new ArgError('arguments.operation must be one of add, subtract, multiply, divide');
-    }
-    checkNumber(a, 'arguments.a');
-    checkNumber(b, 'arguments.b');
-    switch (operation) {
-      case 'add':
-        return text(String(a + b));
-      case 'subtract':
-        return text(String(a - b));
-      case 'multiply':
-        return text(String(a * b));
-      default:
-        if (b === 0) return errorResult('Division by zero');
-        return text(String(a / b));
-    }
-  },
-
-  get_time(args) {
-    checkObject(args, 'arguments', [], []);
-    return text(new Date().toISOString());
-  },
-
-  search_notes(args) {
-    checkObject(args, 'arguments', ['query', 'filters', 'limit'], ['query', 'filters']);
-    checkString(args.query, 'arguments.query', 1);
-    const f = args.filters;
-    checkObject(f, 'arguments.filters', ['tags', 'minScore'], ['tags']);
-    if (!Array.isArray(f.tags)) throw new ArgError('arguments.filters.tags must be an array');
-    if (f.tags.length > 10) throw new ArgError('arguments.filters.tags must have at most 10 items');
-    f.tags.forEach((t, i) => checkString(t, `arguments.filters.tags[${i}]`));
-    if (f.minScore !== undefined) {
-      checkNumber(f.minScore, 'arguments.filters.minScore');
-      if (f.minScore < 0 || f.minScore > 1) throw new ArgError('arguments.filters.minScore must be between 0 and 1');
-    }
-    if (args.limit !== undefined) {
-      if (!Number.isInteger(args.limit)) throw new ArgError('arguments.limit must be an integer');
-      if (args.limit < 1 || args.limit > 50) throw new ArgError('arguments.limit must be between 1 and 50');
-    }
-    const words = args.query.toLowerCase().split(/\s+/);
-    const minScore = f.minScore ?? 0;
-    const hits = NOTES.filter((n) => f.tags.every((t) => n.tags.includes(t)))
-      .map((n) => ({ ...n, score: words.filter((w) => n.text.toLowerCase().includes(w)).length / words.length }))
-      .filter((n) => n.score > 0 && n.score >= minScore)
-      .slice(0, args.limit ?? 10);
-    return text(JSON.stringify(hits));
-  },
-};
+const { callTool } = require('./rawTools.js');
 
 const server = new Server({ name: 'raw-weather', version: '1.0.0' }, { capabilities: { tools: {} } });
 
 server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: TOOLS }));
 
 server.setRequestHandler(CallToolRequestSchema, (req) => {
-  const { name } = req.params;
-  const handler = Object.prototype.hasOwnProperty.call(handlers, name) ? handlers[name] : undefined;
-  if (!handler) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
-  try {
-    return handler(req.params.arguments ?? {});
-  } catch (err) {
-    if (err instanceof ArgError) return errorResult(`Invalid arguments: ${err.message}`);
-    throw err;
-  }
+  const result = callTool(req.params.name, req.params.arguments);
+  if (!result) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${req.params.name}`);
+  return result;
 });
 
 process.stdin.on('close', () => process.exit(0));

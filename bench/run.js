@@ -1,14 +1,15 @@
 #!/usr/bin/env node
 'use strict';
-// Benchmark: hand-written low-level SDK server (bench/raw-server.js) vs the
-// Toolwright weather example, both as stdio child processes driven by the SDK
-// Client. Both targets run in the same invocation, interleaved round by round.
-// See bench/README.md for the env vars and how to read the output.
+// Benchmark: the Toolwright weather example vs the same server written by hand on the
+// SDK v1 (bench/raw-server.js) and on the SDK v2 (bench/raw-server-v2.js), all as stdio
+// child processes driven by an SDK Client (v1 for the legacy era, v2 for BENCH_ERA=modern).
+// All targets run in the same invocation, interleaved round by round; ratios are
+// Toolwright / each hand-written server. See bench/README.md for the env vars and the output.
 
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const { targetsFromEnv, checkTargetExists, harnessError, connect, disconnect, procCpuUs, procMem } = require('./lib.js');
+const { ERA, targetsFromEnv, checkTargetExists, harnessError, connect, disconnect, procCpuUs, procMem } = require('./lib.js');
 
 const now = () => process.hrtime.bigint();
 
@@ -30,10 +31,12 @@ const cfg = {
   coldStarts: Math.max(1, envInt('BENCH_COLD_STARTS', 15)),
   concurrency: (process.env.BENCH_CONCURRENCY || '1,32').split(',').map((s) => Math.max(1, Number(s.trim()) | 0)),
   assert: process.env.BENCH_ASSERT === '1',
+  era: ERA,
   out: path.resolve(__dirname, '..', process.env.BENCH_OUT || 'bench/results/latest.json'),
 };
 
-const TARGETS = { throughput: 0.95, coldStart: 1.15, rss: 1.1 };
+// Issue 11: nothing slower than a hand-written server on either SDK.
+const TARGETS = { throughput: 1.0, coldStart: 1.0, rss: 1.1 };
 
 const TOOL_CALLS = {
   get_weather: { location: 'Tokyo' },
@@ -171,11 +174,13 @@ async function sanityCheck(target) {
   return out;
 }
 
+/** Target indices in the order of step `i`: rotated, so no target always goes first. */
+const rotation = (n, i) => Array.from({ length: n }, (_, k) => (i + k) % n);
+
 async function coldStarts(targets, log) {
   const res = targets.map(() => ({ initMs: [], initCpuMs: [], rssAfterInitKb: [], slowCloses: 0 }));
   for (let i = 0; i < cfg.coldStarts; i++) {
-    const order = i % 2 === 0 ? [0, 1] : [1, 0];
-    for (const ti of order) {
+    for (const ti of rotation(targets.length, i)) {
       const conn = await connect(targets[ti], 'toolwright-bench-cold');
       res[ti].initMs.push(conn.initNs / 1e6);
       const cpuUs = procCpuUs(conn.pid);
@@ -184,14 +189,14 @@ async function coldStarts(targets, log) {
       const closeMs = await disconnect(conn);
       if (closeMs > 1000) res[ti].slowCloses++;
     }
-    log(`  cold start ${i + 1}/${cfg.coldStarts}: raw ${res[0].initMs[i].toFixed(1)} ms, toolwright ${res[1].initMs[i].toFixed(1)} ms`);
+    log(`  cold start ${i + 1}/${cfg.coldStarts}: ${targets.map((t, ti) => `${t.label} ${res[ti].initMs[i].toFixed(1)} ms`).join(', ')}`);
   }
   return res;
 }
 
 async function loadRound(targets, round, log) {
-  // spawn both, alternating which goes first
-  const order = round % 2 === 0 ? [0, 1] : [1, 0];
+  // spawn all, rotating which goes first
+  const order = rotation(targets.length, round);
   const conns = [];
   for (const ti of order) conns[ti] = await connect(targets[ti], 'toolwright-bench-load');
   const result = targets.map(() => ({ scenarios: {}, hwmKb: null, rssKb: null }));
@@ -202,30 +207,30 @@ async function loadRound(targets, round, log) {
         for (const sc of SCENARIOS) await runSlice(conns[ti], sc.tool, sc.concurrency, 0, cfg.warmupCalls);
       }
     }
-    // Each scenario: BENCH_SLICES slices per server, alternating ABBA ABBA…
-    // (A = whichever starts this round/scenario) so drift hits both equally.
+    // Each scenario: BENCH_SLICES slices per server, in the order A B C, then C B A, and so on
+    // (A = whichever starts this round/scenario), so drift hits every server equally.
     const sliceMs = Math.max(1, Math.round(cfg.durationMs / cfg.slices));
     const sliceCalls = cfg.calls > 0 ? Math.max(1, Math.round(cfg.calls / cfg.slices)) : 0;
     for (const [si, sc] of SCENARIOS.entries()) {
-      const first = (round + si) % 2;
-      const pattern = [first, 1 - first, 1 - first, first];
-      const slices = [[], []];
-      for (let k = 0; k < 2 * cfg.slices; k++) {
-        const ti = pattern[k % 4];
-        slices[ti].push(await runSlice(conns[ti], sc.tool, sc.concurrency, sliceMs, sliceCalls));
+      const first = rotation(targets.length, round + si);
+      const slices = targets.map(() => []);
+      for (let k = 0; k < cfg.slices; k++) {
+        for (const ti of k % 2 === 0 ? first : [...first].reverse()) {
+          slices[ti].push(await runSlice(conns[ti], sc.tool, sc.concurrency, sliceMs, sliceCalls));
+        }
       }
-      for (const ti of [0, 1]) {
+      targets.forEach((t, ti) => {
         const seg = aggregate(slices[ti]);
         result[ti].scenarios[sc.id] = seg;
         if (seg.failures || seg.isErrors) {
-          log(`  WARNING ${targets[ti].label} ${sc.id}: ${seg.failures} failed calls, ${seg.isErrors} isError results` +
+          log(`  WARNING ${t.label} ${sc.id}: ${seg.failures} failed calls, ${seg.isErrors} isError results` +
             (seg.firstFailure ? ` (first: ${seg.firstFailure})` : ''));
         }
-      }
-      const parts = [0, 1].map((ti) => `${targets[ti].label} ${Math.round(result[ti].scenarios[sc.id].throughput)}/s`);
+      });
+      const parts = targets.map((t, ti) => `${t.label} ${Math.round(result[ti].scenarios[sc.id].throughput)}/s`);
       log(`  round ${round + 1}/${cfg.rounds} ${sc.id.padEnd(18)} ${parts.join(', ')}`);
     }
-    for (const ti of [0, 1]) Object.assign(result[ti], procMem(conns[ti].pid));
+    targets.forEach((t, ti) => Object.assign(result[ti], procMem(conns[ti].pid)));
   } finally {
     for (const ti of order) await disconnect(conns[ti]);
   }
@@ -241,7 +246,7 @@ function fmtNum(v, digits = 0) {
 
 /**
  * Rough noise estimate for a throughput ratio: 2 standard errors of the mean
- * log ratio over all adjacent slice pairs (raw slice k vs toolwright slice k),
+ * log ratio over all slice pairs (baseline slice k vs toolwright slice k),
  * as a relative +-fraction.
  */
 function sliceNoise(roundPairs) {
@@ -252,21 +257,26 @@ function sliceNoise(roundPairs) {
   return Math.expm1((2 * sd) / Math.sqrt(logs.length));
 }
 
+/**
+ * One row per metric: every target's median, then per baseline the ratio toolwright/baseline
+ * (the median of the paired per-round or per-spawn ratios) and its range.
+ * Toolwright is the last target; the others are the baselines.
+ */
 function summarise(targets, cold, rounds) {
-  // ratio = median of the paired (same round / same cold-start pair) ratios
-  // toolwright/raw; the raw and toolwright columns are plain medians.
-  const paired = (rawVals, twVals) => rawVals.map((r, i) => ratio(twVals[i], r));
-  const row = (metric, unit, rawVals, twVals, digits, extra = {}) => {
-    const rs = paired(rawVals, twVals);
+  const tw = targets.length - 1;
+  const baselines = targets.slice(0, tw).map((t, bi) => bi);
+  const row = (metric, unit, valuesOf, digits, extra = {}) => {
+    const values = targets.map((t, ti) => valuesOf(ti));
     const lo = extra.spreadKind === 'IQR' ? 0.25 : 0;
     const hi = extra.spreadKind === 'IQR' ? 0.75 : 1;
     return {
       metric,
       unit,
-      raw: median(rawVals),
-      toolwright: median(twVals),
-      ratio: median(rs),
-      spread: [quantile(rs, lo), quantile(rs, hi)],
+      medians: values.map(median),
+      vs: baselines.map((bi) => {
+        const rs = values[bi].map((r, i) => ratio(values[tw][i], r));
+        return { baseline: targets[bi].label, ratio: median(rs), spread: [quantile(rs, lo), quantile(rs, hi)] };
+      }),
       digits,
       ...extra,
     };
@@ -274,76 +284,61 @@ function summarise(targets, cold, rounds) {
   const gate = (r, op, limit) => {
     r.target = `${op} ${limit}`;
     r.gated = true;
-    r.pass = r.ratio === null ? null : op === '>=' ? r.ratio >= limit : r.ratio <= limit;
+    for (const v of r.vs) v.pass = v.ratio === null ? null : op === '>=' ? v.ratio >= limit : v.ratio <= limit;
     return r;
   };
   const rows = [];
 
   for (const sc of SCENARIOS) {
-    const get = (ti, k) => rounds.map((r) => r[ti].scenarios[sc.id][k]);
-    const pair = (k) => [get(0, k), get(1, k)];
-    const tp = gate(row(`throughput ${sc.id}`, 'calls/s', ...pair('throughput'), 0), '>=', TARGETS.throughput);
-    tp.noise = sliceNoise(rounds.map((r) => [r[0].scenarios[sc.id].sliceThroughput, r[1].scenarios[sc.id].sliceThroughput]));
+    const get = (k) => (ti) => rounds.map((r) => r[ti].scenarios[sc.id][k]);
+    const tp = gate(row(`throughput ${sc.id}`, 'calls/s', get('throughput'), 0), '>=', TARGETS.throughput);
+    for (const [bi, v] of tp.vs.entries()) {
+      v.noise = sliceNoise(rounds.map((r) => [r[bi].scenarios[sc.id].sliceThroughput, r[tw].scenarios[sc.id].sliceThroughput]));
+    }
     rows.push(tp);
-    rows.push(row('  p50 latency', 'ms', ...pair('p50Ms'), 3));
-    rows.push(row('  p99 latency', 'ms', ...pair('p99Ms'), 3));
-    rows.push(row('  server CPU/call', 'µs', ...pair('serverCpuUsPerCall'), 1));
-    rows.push({ ...row('  client CPU busy', '%', ...pair('clientCpuPct'), 0), ratio: null, spread: null });
+    rows.push(row('  p50 latency', 'ms', get('p50Ms'), 3));
+    rows.push(row('  p99 latency', 'ms', get('p99Ms'), 3));
+    rows.push(row('  server CPU/call', 'µs', get('serverCpuUsPerCall'), 1));
+    rows.push({ ...row('  client CPU busy', '%', get('clientCpuPct'), 0), vs: [] });
   }
 
-  rows.push(
-    gate(
-      row(`cold start (median of ${cfg.coldStarts})`, 'ms', cold[0].initMs, cold[1].initMs, 1, { spreadKind: 'IQR' }),
-      '<=',
-      TARGETS.coldStart,
-    ),
-  );
+  const coldOf = (k, f = (x) => x) => (ti) => cold[ti][k].map((x) => (x === null ? null : f(x)));
+  rows.push(gate(row(`cold start (median of ${cfg.coldStarts})`, 'ms', coldOf('initMs'), 1, { spreadKind: 'IQR' }), '<=', TARGETS.coldStart));
   // The server's own CPU time up to its initialize response: steadier than wall time on a busy machine.
-  rows.push(row('  CPU until initialized', 'ms', cold[0].initCpuMs, cold[1].initCpuMs, 1, { spreadKind: 'IQR' }));
+  rows.push(row('  CPU until initialized', 'ms', coldOf('initCpuMs'), 1, { spreadKind: 'IQR' }));
   const mb = (kb) => (kb === null ? null : kb / 1024);
-  rows.push({
-    ...row('  RSS after initialize', 'MB', cold[0].rssAfterInitKb.map(mb), cold[1].rssAfterInitKb.map(mb), 1, { spreadKind: 'IQR' }),
-  });
-  rows.push(
-    gate(
-      row(
-        'peak RSS after load (VmHWM)',
-        'MB',
-        rounds.map((r) => mb(r[0].hwmKb)),
-        rounds.map((r) => mb(r[1].hwmKb)),
-        1,
-      ),
-      '<=',
-      TARGETS.rss,
-    ),
-  );
+  rows.push(row('  RSS after initialize', 'MB', coldOf('rssAfterInitKb', mb), 1, { spreadKind: 'IQR' }));
+  rows.push(gate(row('peak RSS after load (VmHWM)', 'MB', (ti) => rounds.map((r) => mb(r[ti].hwmKb)), 1), '<=', TARGETS.rss));
   return rows;
 }
 
-/** PASS / MISS; a throughput miss that the noise estimate could explain is flagged. */
-function verdict(r) {
-  if (r.pass === null) return 'n/a';
-  if (r.pass) return 'PASS';
-  if (r.noise && r.ratio * (1 + r.noise) >= TARGETS.throughput) return 'MISS (within noise)';
+/** PASS / MISS against one baseline; a throughput miss that the noise estimate could explain is flagged. */
+function verdict(v) {
+  if (v.pass === null || v.pass === undefined) return 'n/a';
+  if (v.pass) return 'PASS';
+  if (v.noise && v.ratio * (1 + v.noise) >= TARGETS.throughput) return 'MISS (within noise)';
   return 'MISS';
 }
 
-function printTable(rows) {
-  const head = ['metric', 'unit', 'raw', 'toolwright', 'ratio', 'noise', 'ratio range', 'target', 'result'];
+function printTable(targets, rows) {
+  const baselines = targets.slice(0, -1).map((t) => t.label);
+  const head = ['metric', 'unit', ...targets.map((t) => t.label), ...baselines.flatMap((b) => [`vs ${b}`, 'noise', 'range']), 'target', 'result'];
+  const range = (v, r) => (v.spread && v.spread[0] !== null ? `${v.spread[0].toFixed(3)}..${v.spread[1].toFixed(3)}${r.spreadKind ? ` (${r.spreadKind})` : ''}` : '');
   const lines = rows.map((r) => [
     r.metric,
     r.unit,
-    fmtNum(r.raw, r.digits),
-    fmtNum(r.toolwright, r.digits),
-    r.ratio === null ? '' : r.ratio.toFixed(3),
-    r.noise === null || r.noise === undefined ? '' : `±${(r.noise * 100).toFixed(1)}%`,
-    r.spread && r.spread[0] !== null ? `${r.spread[0].toFixed(3)}..${r.spread[1].toFixed(3)}${r.spreadKind ? ` (${r.spreadKind})` : ''}` : '',
+    ...r.medians.map((m) => fmtNum(m, r.digits)),
+    ...baselines.flatMap((b, bi) => {
+      const v = r.vs[bi];
+      if (!v) return ['', '', ''];
+      return [v.ratio === null ? '' : v.ratio.toFixed(3), v.noise === null || v.noise === undefined ? '' : `±${(v.noise * 100).toFixed(1)}%`, range(v, r)];
+    }),
     r.target || '',
-    r.gated ? verdict(r) : '',
+    r.gated ? r.vs.map(verdict).join(' / ') : '',
   ]);
   const widths = head.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i].length)));
-  const right = new Set([2, 3, 4, 5]);
-  const fmt = (cells) => cells.map((c, i) => (right.has(i) ? c.padStart(widths[i]) : c.padEnd(widths[i]))).join('  ').trimEnd();
+  const numeric = (i) => i >= 2 && i < head.length - 2 && !head[i].startsWith('range');
+  const fmt = (cells) => cells.map((c, i) => (numeric(i) ? c.padStart(widths[i]) : c.padEnd(widths[i]))).join('  ').trimEnd();
   console.log(fmt(head));
   console.log(widths.map((w) => '-'.repeat(w)).join('  '));
   for (const l of lines) console.log(fmt(l));
@@ -360,10 +355,9 @@ async function main() {
   const log = (s) => console.error(s);
   const startedAt = new Date();
   const tStart = now();
-  console.log(`raw:        ${targets[0].line}`);
-  console.log(`toolwright: ${targets[1].line}`);
+  for (const t of targets) console.log(`${`${t.label}:`.padEnd(12)}${t.line}`);
   console.log(
-    `rounds=${cfg.rounds} ${cfg.calls ? `calls=${cfg.calls}` : `duration=${cfg.durationMs}ms`} slices=${cfg.slices} warmupCalls=${cfg.warmupCalls} ` +
+    `era=${cfg.era} rounds=${cfg.rounds} ${cfg.calls ? `calls=${cfg.calls}` : `duration=${cfg.durationMs}ms`} slices=${cfg.slices} warmupCalls=${cfg.warmupCalls} ` +
       `coldStarts=${cfg.coldStarts} concurrency=${cfg.concurrency.join(',')} | node ${process.version}, ` +
       `${os.cpus().length} CPUs, loadavg ${os.loadavg().map((x) => x.toFixed(2)).join(' ')}`,
   );
@@ -371,16 +365,15 @@ async function main() {
   const sanity = [];
   for (const t of targets) sanity.push(await sanityCheck(t));
   for (const tool of Object.keys(TOOL_CALLS)) {
-    if (sanity[0][tool] !== sanity[1][tool]) {
+    if (sanity.some((out) => out[tool] !== sanity[0][tool])) {
       console.log(`note: ${tool} output differs between targets (per-call work may differ):`);
-      console.log(`  raw:        ${sanity[0][tool]}`);
-      console.log(`  toolwright: ${sanity[1][tool]}`);
+      targets.forEach((t, ti) => console.log(`  ${`${t.label}:`.padEnd(12)}${sanity[ti][tool]}`));
     }
   }
 
   log('cold starts…');
   const cold = await coldStarts(targets, log);
-  for (const ti of [0, 1]) {
+  for (const ti of targets.keys()) {
     if (cold[ti].slowCloses) {
       console.log(`note: ${targets[ti].label} took >1 s to exit after stdin closed in ${cold[ti].slowCloses} of ${cfg.coldStarts} spawns`);
     }
@@ -395,13 +388,13 @@ async function main() {
   const rows = summarise(targets, cold, rounds);
   const totalS = Number(now() - tStart) / 1e9;
   console.log('');
-  printTable(rows);
-  const gated = rows.filter((r) => r.gated);
-  const missed = gated.filter((r) => r.pass === false);
+  printTable(targets, rows);
+  const gated = rows.filter((r) => r.gated).flatMap((r) => r.vs.map((v) => ({ ...v, metric: `${r.metric.trim()} vs ${v.baseline}` })));
+  const missed = gated.filter((v) => v.pass === false);
   console.log('');
   console.log(
     `${gated.length - missed.length}/${gated.length} targets held` +
-      (missed.length ? ` (missed: ${missed.map((r) => r.metric).join('; ')})` : '') +
+      (missed.length ? ` (missed: ${missed.map((v) => v.metric).join('; ')})` : '') +
       ` — total ${totalS.toFixed(1)} s, loadavg now ${os.loadavg()[0].toFixed(2)}`,
   );
   const maxClient = Math.max(...rounds.flatMap((r) => r.flatMap((t) => Object.values(t.scenarios).map((s) => s.clientCpuPct))));
@@ -420,14 +413,10 @@ async function main() {
     machine: { node: process.version, platform: process.platform, cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model, loadavgAtEnd: os.loadavg() },
     targets: targets.map((t) => ({ label: t.label, command: t.line })),
     toolCalls: TOOL_CALLS,
-    summary: rows.map(({ digits, ...r }) => ({ ...r, metric: r.metric.trim(), result: r.gated ? verdict(r) : undefined })),
+    summary: rows.map(({ digits, ...r }) => ({ ...r, metric: r.metric.trim(), vs: r.vs.map((v) => ({ ...v, result: r.gated ? verdict(v) : undefined })) })),
     allTargetsHeld: missed.length === 0,
     coldStart: targets.map((t, ti) => ({ label: t.label, ...cold[ti] })),
-    rounds: rounds.map((r, ri) => ({
-      round: ri + 1,
-      raw: r[0],
-      toolwright: r[1],
-    })),
+    rounds: rounds.map((r, ri) => ({ round: ri + 1, ...Object.fromEntries(targets.map((t, ti) => [t.label, r[ti]])) })),
   };
   fs.mkdirSync(path.dirname(cfg.out), { recursive: true });
   fs.writeFileSync(cfg.out, JSON.stringify(report, null, 2) + '\n');

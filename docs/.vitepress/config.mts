@@ -60,6 +60,7 @@ export default defineConfig({
           text: 'Serving',
           items: [
             { text: 'Transports', link: '/guide/transports' },
+            { text: 'Protocol eras', link: '/guide/protocol-eras' },
             { text: 'Streamable HTTP', link: '/guide/http' },
             { text: 'Security and auth', link: '/guide/security' },
             { text: 'Deployment and scaling', link: '/guide/deployment' },

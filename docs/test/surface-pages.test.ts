@@ -17,7 +17,7 @@ describe('Resources page', () => {
     expect((await client.readResource({ uri: 'config://app' })).contents).toEqual([{ uri: 'config://app', mimeType: 'application/json', text: '{"theme":"dark","pageSize":20}' }]);
     expect((await client.readResource({ uri: 'file:///logo.png' })).contents).toEqual([{ uri: 'file:///logo.png', mimeType: 'image/png', blob: 'iVBORw0KGgo=' }]);
     expect((await client.readResource({ uri: 'notes://2' })).contents).toEqual([{ uri: 'notes://2', mimeType: 'text/plain', text: 'Call Ada' }]);
-    await expect(client.readResource({ uri: 'notes://9' })).rejects.toMatchObject({ code: -32002, data: { uri: 'notes://9' } });
+    await expect(client.readResource({ uri: 'notes://9' })).rejects.toMatchObject({ code: -32602, data: { uri: 'notes://9' } });
     await expect(client.readResource({ uri: 'notes://x' })).rejects.toMatchObject({ code: -32602 });
     await client.subscribeResource({ uri: 'notes://1' });
     expect(noteChanged(app, 1)).toBe(1);

@@ -1,11 +1,17 @@
+import type { Class } from '@toolwright/core';
 import { createApp, type App } from '@toolwright/server';
+import { ConformanceDiagnostics } from './conformance.diagnostics';
 import { ConformancePrompts } from './conformance.prompts';
 import { ConformanceResources } from './conformance.resources';
+import { ConformanceRoundTrips } from './conformance.round-trips';
 import { ConformanceTools } from './conformance.tools';
 
 /** The conformance server: built once, served over stdio or HTTP by server.ts, or in memory by tests. */
-export function createConformanceApp(): Promise<App> {
-  return createApp({
+export async function createConformanceApp(): Promise<App> {
+  // The diagnostic tools change the app's lists, so they get the app itself; the other
+  // fixture classes need nothing. One instance of each, made on first use.
+  const instances = new Map<Class, unknown>();
+  const app = await createApp({
     name: 'toolwright-conformance',
     version: '1.0.0',
     title: 'Toolwright conformance server',
@@ -13,6 +19,13 @@ export function createConformanceApp(): Promise<App> {
     websiteUrl: 'https://github.com/modelcontextprotocol/conformance',
     icons: [{ src: 'https://example.com/toolwright.png', mimeType: 'image/png', sizes: ['48x48'] }],
     instructions: 'A test server: every tool, resource and prompt exists to exercise one part of the protocol.',
-    tools: [ConformanceTools, ConformanceResources, ConformancePrompts],
+    tools: [ConformanceTools, ConformanceRoundTrips, ConformanceDiagnostics, ConformanceResources, ConformancePrompts],
+    container: {
+      get<T>(cls: Class<T>): T {
+        if (!instances.has(cls)) instances.set(cls, cls === (ConformanceDiagnostics as Class) ? new ConformanceDiagnostics(() => app) : new cls());
+        return instances.get(cls) as T;
+      },
+    },
   });
+  return app;
 }

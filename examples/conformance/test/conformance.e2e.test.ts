@@ -82,12 +82,25 @@ describe('examples/conformance: every fixture, exact values (in memory)', () => 
         'test_embedded_resource',
         'test_error_handling',
         'test_image_content',
+        'test_input_required_result_capabilities',
+        'test_input_required_result_elicitation',
+        'test_input_required_result_list_roots',
+        'test_input_required_result_multi_round',
+        'test_input_required_result_multiple_inputs',
+        'test_input_required_result_request_state',
+        'test_input_required_result_sampling',
+        'test_input_required_result_tampered_state',
+        'test_logging_tool',
+        'test_missing_capability',
         'test_multiple_content_types',
         'test_reconnection',
         'test_sampling',
         'test_simple_text',
+        'test_streaming_elicitation',
         'test_tool_with_logging',
         'test_tool_with_progress',
+        'test_trigger_prompt_change',
+        'test_trigger_tool_change',
       ].sort(),
     );
     for (const t of tools) {
@@ -236,7 +249,7 @@ describe('examples/conformance: every fixture, exact values (in memory)', () => 
 
   it('serves the prompt fixtures', async () => {
     const { prompts } = await client.listPrompts();
-    expect(prompts.map((p) => p.name)).toEqual(['test_simple_prompt', 'test_prompt_with_arguments', 'test_prompt_with_embedded_resource', 'test_prompt_with_image']);
+    expect(prompts.map((p) => p.name)).toEqual(['test_input_required_result_prompt', 'test_simple_prompt', 'test_prompt_with_arguments', 'test_prompt_with_embedded_resource', 'test_prompt_with_image']);
     expect(prompts.every((p) => p.description)).toBe(true);
     expect(await client.getPrompt({ name: 'test_simple_prompt' })).toEqual({ messages: [{ role: 'user', content: { type: 'text', text: 'This is a simple prompt for testing.' } }] });
     expect(await client.getPrompt({ name: 'test_prompt_with_arguments', arguments: { arg1: 'testValue1', arg2: 'testValue2' } })).toEqual({
@@ -285,7 +298,7 @@ describe('examples/conformance: the built server over stdio and HTTP', () => {
     const client = new Client({ name: 'stdio-test', version: '1.0.0' }, { capabilities: FULL_CAPABILITIES });
     answerLikeTheSuite(client, []);
     await client.connect(new StdioClientTransport({ command: process.execPath, args: [server], stderr: 'ignore' }));
-    expect((await client.listTools()).tools).toHaveLength(14);
+    expect((await client.listTools()).tools).toHaveLength(27);
     expect((await client.callTool({ name: 'test_sampling', arguments: { prompt: 'p' } })).content).toEqual([{ type: 'text', text: 'LLM response: echo(p) max=100' }]);
     expect(((await client.readResource({ uri: 'test://template/7/data' })).contents[0] as { text: string }).text).toBe('{"id":"7","templateTest":true,"data":"Data for ID: 7"}');
     await client.close();

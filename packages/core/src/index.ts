@@ -30,7 +30,8 @@ export { isToolClass } from './metadata/readMemberMetadata';
 export type { ContainerLike } from './container/ContainerLike';
 export { createDefaultContainer } from './container/defaultContainer';
 
-export type { ToolContext, ToolLogger, AuthInfo } from './context/ToolContext';
+export type { ToolContext, ToolLogger, AuthInfo, RoundTripOptions } from './context/ToolContext';
+export type { ProtocolEra, RequestEnvelope } from './context/RequestEnvelope';
 export { stderrLogger } from './context/stderrLogger';
 
 export { text, image, audio, resourceLink, embeddedResource } from './content/content';
@@ -60,6 +61,8 @@ export type { ValidationIssue, ValidationOutcome } from './validation/Validation
 export { Resource } from './decorators/Resource';
 export { Prompt } from './decorators/Prompt';
 export type { ResourceOptions } from './metadata/ResourceOptions';
+export type { CacheHint } from './metadata/CacheHint';
+export { cacheHintProblem } from './metadata/CacheHint';
 export type { PromptOptions } from './metadata/PromptOptions';
 export type { Completer, CompletionValues, CompletionRequestContext } from './metadata/Completer';
 export type { ResourceDefinition, ResourceTemplateDefinition, ResourceDescriptor, ResourceTemplateDescriptor } from './build/ResourceDefinition';

@@ -65,4 +65,12 @@ describe('issue 13: keywords outside the schema profile are refused at build', (
     expect(await form.parse({ age: 3 })).toEqual({ ok: true, value: { age: 3 } });
     expect(await form.parse({ age: -1 })).toEqual({ ok: false, issues: [{ path: 'age', message: 'must be at least 0' }] });
   });
+
+  it("sends MCP's legacy enumNames labels in an elicitation form, checks the rest (regression: SEP-1330 legacyEnum was refused)", async () => {
+    const legacyEnum = { type: 'string', enum: ['opt1', 'opt2'], enumNames: ['Option One', 'Option Two'] } as JsonSchema;
+    const form = compileElicitationForm({ type: 'object', properties: { legacyEnum } });
+    expect(form.requestedSchema.properties.legacyEnum).toEqual(legacyEnum);
+    expect(await form.parse({ legacyEnum: 'opt2' })).toEqual({ ok: true, value: { legacyEnum: 'opt2' } });
+    expect((await form.parse({ legacyEnum: 'Option Two' })).ok).toBe(false);
+  });
 });

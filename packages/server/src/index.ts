@@ -1,10 +1,11 @@
 /**
  * @toolwright/server — serve a Toolwright app over MCP with the official SDK.
- * The only Toolwright package that imports `@modelcontextprotocol/sdk`.
+ * The only Toolwright package that imports the MCP SDK (`@modelcontextprotocol/server`), all of it in `src/sdk/`.
  */
 export { createApp } from './app/createApp';
 export type { App, Listener } from './app/App';
 export type { AppOptions } from './app/AppOptions';
+export type { RequestStateOptions } from './roundtrip/RequestStateCodec';
 export type { ListenOptions, StdioListenOptions, HttpListenOptions } from './app/ListenOptions';
 export { parseListenArgs } from './app/parseListenArgs';
 export { ProtocolError, ErrorCodes } from './sdk/ProtocolError';

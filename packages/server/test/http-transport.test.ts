@@ -3,8 +3,8 @@ import { createServer, type IncomingMessage, type Server as NodeServer, type Ser
 import type { AddressInfo } from 'node:net';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema, ElicitRequestSchema, ElicitResultSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { Server } from '@modelcontextprotocol/server';
 import { createApp } from '@toolwright/server';
 import { InMemoryEventStore, NodeStreamableTransport, type NodeStreamableTransportOptions } from '@toolwright/server/http';
 import { HttpTools } from './fixtures/http.tools';
@@ -19,33 +19,34 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 function mcpServer(): Server {
   const server = new Server({ name: 'transport-test', version: '1' }, { capabilities: { tools: { listChanged: true } } });
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [] }));
-  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+  server.setRequestHandler('tools/list', async () => ({ tools: [] }));
+  server.setRequestHandler('tools/call', async (request, ctx) => {
     const text = (value: unknown) => ({ content: [{ type: 'text' as const, text: typeof value === 'string' ? value : JSON.stringify(value) }] });
     const args = (request.params.arguments ?? {}) as Record<string, unknown>;
     const token = request.params._meta?.progressToken;
     switch (request.params.name) {
       case 'progress': {
         for (let i = 1; i <= 3; i++) {
-          if (token !== undefined) await extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress: i, total: 3, message: String(args.tag) } });
+          if (token !== undefined) await ctx.mcpReq.notify({ method: 'notifications/progress', params: { progressToken: token, progress: i, total: 3, message: String(args.tag) } });
           await sleep(Number(args.ms ?? 1));
         }
         return text(`done ${String(args.tag)}`);
       }
       case 'ask': {
-        const answer = await extra.sendRequest({ method: 'elicitation/create', params: { message: 'Name?', requestedSchema: { type: 'object', properties: { name: { type: 'string' } } } } }, ElicitResultSchema);
+        const answer = await ctx.mcpReq.send({ method: 'elicitation/create', params: { message: 'Name?', requestedSchema: { type: 'object', properties: { name: { type: 'string' } } } } });
         return text(`hello ${String(answer.content?.name)}`);
       }
       case 'pause': {
         // Ends this request's stream; the client resumes with Last-Event-ID and gets the rest.
-        extra.closeSSEStream?.();
+        ctx.http?.closeSSE?.();
         await sleep(30);
-        if (token !== undefined) await extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress: 1 } });
+        if (token !== undefined) await ctx.mcpReq.notify({ method: 'notifications/progress', params: { progressToken: token, progress: 1 } });
         await sleep(30);
-        return text(`resumed (closeSSEStream ${extra.closeSSEStream ? 'given' : 'absent'})`);
+        return text(`resumed (closeSSEStream ${ctx.http?.closeSSE ? 'given' : 'absent'})`);
       }
       case 'info':
-        return text({ sessionId: extra.sessionId ?? null, tag: extra.requestInfo?.headers['x-tag'] ?? null, path: extra.requestInfo?.url?.pathname ?? null, clientId: extra.authInfo?.clientId ?? null });
+        // The transport keeps each open request's headers; it builds no web Request per message.
+        return text({ sessionId: ctx.sessionId ?? null, tag: (server.transport as NodeStreamableTransport).requestHeaders(ctx.mcpReq.id)?.['x-tag'] ?? null, clientId: ctx.http?.authInfo?.clientId ?? null });
       default:
         throw new Error(`unknown tool ${request.params.name}`);
     }
@@ -204,10 +205,10 @@ describe('NodeStreamableTransport', () => {
     await client.close();
   });
 
-  it('gives handlers sessionId, request headers, the URL and authInfo', async () => {
+  it('gives handlers sessionId, request headers and authInfo', async () => {
     const { url } = await start();
     const { client, transport } = await connect(url, { headers: { 'x-tag': 'mine', authorization: 'Bearer alice' } });
-    expect(JSON.parse(textOf(await client.callTool({ name: 'info', arguments: {} })))).toEqual({ sessionId: transport.sessionId, tag: 'mine', path: '/mcp', clientId: 'alice' });
+    expect(JSON.parse(textOf(await client.callTool({ name: 'info', arguments: {} })))).toEqual({ sessionId: transport.sessionId, tag: 'mine', clientId: 'alice' });
     await client.close();
   });
 

@@ -72,7 +72,7 @@ describe('runtime list changes through real SDK clients (in memory)', () => {
     expect(app.resources.remove('mem://a')).toBe(true);
     expect(app.resources.remove('mem://a')).toBe(false);
     await expect(a.getPrompt({ name: 'greet', arguments: { name: 'x' } })).rejects.toMatchObject({ code: -32602 });
-    await expect(a.readResource({ uri: 'mem://a' })).rejects.toMatchObject({ code: -32002 });
+    await expect(a.readResource({ uri: 'mem://a' })).rejects.toMatchObject({ code: -32602 });
     expect((await a.listPrompts()).prompts).toEqual([]);
     await sleep(50);
     expect(events.sort()).toEqual(['a:prompts', 'a:resources', 'b:prompts', 'b:resources']);

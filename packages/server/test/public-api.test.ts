@@ -10,7 +10,7 @@ const ENTRY_POINTS: Record<string, string[]> = {
   '@toolwright/core': [
     'Args', 'BuildError', 'CallInterrupt', 'ConfigError', 'Ctx', 'LOG_LEVELS', 'MAX_COMPLETION_VALUES', 'Param', 'Prompt', 'Property', 'Public', 'RequireRoles',
     'RequireScopes', 'Resource', 'ResourceNotFoundError', 'Tool', 'ToolError', 'ToolwrightError', 'assistantMessage', 'audio',
-    'buildRegistry', 'compileElicitationForm', 'compileSchemaValidator', 'compileUriTemplate', 'createDefaultContainer',
+    'buildRegistry', 'cacheHintProblem', 'compileElicitationForm', 'compileSchemaValidator', 'compileUriTemplate', 'createDefaultContainer',
     'defaultToolName', 'embeddedResource', 'image', 'isToolClass', 'resourceLink', 'stderrLogger', 'text', 'userMessage',
   ],
   // Property and class-transformer's property decorators, then every class-validator decorator (the classes excepted).

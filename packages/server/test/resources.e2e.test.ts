@@ -132,12 +132,12 @@ describe('resources through a real SDK client (in memory)', () => {
     await expect(client.readResource({ uri: 'search://items' })).rejects.toMatchObject({ code: -32602, message: expect.stringContaining('- q: is required') });
   });
 
-  it('answers an unknown URI with -32002 and the uri in data', async () => {
-    await expect(client.readResource({ uri: 'nope://x' })).rejects.toMatchObject({ code: -32002, data: { uri: 'nope://x' }, message: expect.stringContaining('Resource not found: nope://x') });
+  it('answers an unknown URI with -32602 (SDK v2 sends resource-not-found so in every era) and the uri in data', async () => {
+    await expect(client.readResource({ uri: 'nope://x' })).rejects.toMatchObject({ code: -32602, data: { uri: 'nope://x' }, message: expect.stringContaining('Resource not found: nope://x') });
   });
 
-  it('lets a template method say the resource does not exist (-32002)', async () => {
-    await expect(client.readResource({ uri: 'notes://7' })).rejects.toMatchObject({ code: -32002, data: { uri: 'notes://7' }, message: expect.stringContaining('There is no note 7.') });
+  it('lets a template method say the resource does not exist (-32602)', async () => {
+    await expect(client.readResource({ uri: 'notes://7' })).rejects.toMatchObject({ code: -32602, data: { uri: 'notes://7' }, message: expect.stringContaining('There is no note 7.') });
   });
 
   it('hides unexpected errors behind -32603 and logs them to stderr', async () => {
@@ -164,7 +164,7 @@ describe('resources through a real SDK client (in memory)', () => {
 
     await client.unsubscribeResource({ uri: 'notes://1' });
     expect(app.notifyResourceUpdated('notes://1')).toBe(0);
-    await expect(client.subscribeResource({ uri: 'nope://x' })).rejects.toMatchObject({ code: -32002 });
+    await expect(client.subscribeResource({ uri: 'nope://x' })).rejects.toMatchObject({ code: -32602 });
     await other.close();
     await new Promise((r) => setTimeout(r, 10));
     expect(app.notifyResourceUpdated('config://app')).toBe(0);

@@ -2,6 +2,7 @@ import { CallInterrupt } from '@toolwright/core';
 import { InputRound, type InputRequest } from '../src/roundtrip/InputRound';
 import { RequestStateCodec, type RoundState } from '../src/roundtrip/RequestStateCodec';
 import { RoundTripError } from '../src/roundtrip/RoundTripError';
+import { roundBinding, runRound, type InputRequiredAnswer } from '../src/roundtrip/runRound';
 
 const KEY_A = 'a'.repeat(32);
 const KEY_B = 'b'.repeat(40);
@@ -72,7 +73,7 @@ const ACCEPT = { action: 'accept', content: { name: 'Ada' } };
 const REPLY = { role: 'assistant', content: { type: 'text', text: 'Hello' }, model: 'm' };
 
 /** Runs `body` against a round the way the server does: the method may be interrupted, then the round ends. */
-async function runRound(round: InputRound, body: () => Promise<unknown>) {
+async function runBody(round: InputRound, body: () => Promise<unknown>) {
   const outcome = await body().then(
     (value) => ({ value }),
     (error: unknown) => ({ error }),
@@ -85,7 +86,7 @@ describe('InputRound', () => {
 
   it('asks every question the method reaches before it settles, keyed by position or by the given key', async () => {
     const round = new InputRound(undefined, undefined);
-    const { outcome, pending } = await runRound(round, twoQuestions(round));
+    const { outcome, pending } = await runBody(round, twoQuestions(round));
     expect(CallInterrupt.is((outcome as { error: unknown }).error)).toBe(true);
     expect(pending?.inputRequests).toEqual({ 'elicit-1': NAME_FORM, 'sample-2': SAMPLE });
 
@@ -96,20 +97,20 @@ describe('InputRound', () => {
 
   it('answers from the responses to the questions it asked, then from the state, over several rounds', async () => {
     const first = new InputRound(undefined, undefined);
-    const r1 = await runRound(first, async () => first.resolve(NAME_FORM));
+    const r1 = await runBody(first, async () => first.resolve(NAME_FORM));
     // The client answers, and adds a key nobody asked for: it is ignored.
     const second = new InputRound(r1.pending!.state, { 'elicit-1': ACCEPT, extra: { action: 'accept' } });
-    const r2 = await runRound(second, async () => [second.resolve(NAME_FORM), second.resolve(SAMPLE)]);
+    const r2 = await runBody(second, async () => [second.resolve(NAME_FORM), second.resolve(SAMPLE)]);
     expect(r2.pending?.inputRequests).toEqual({ 'sample-2': SAMPLE });
     const third = new InputRound(r2.pending!.state, { 'sample-2': REPLY });
-    const r3 = await runRound(third, async () => [third.resolve(NAME_FORM), third.resolve(SAMPLE)]);
+    const r3 = await runBody(third, async () => [third.resolve(NAME_FORM), third.resolve(SAMPLE)]);
     expect(r3.outcome).toEqual({ value: [ACCEPT, REPLY] });
     expect(r3.pending).toBeUndefined();
   });
 
   it('asks again when the answer is missing or the method now asks something else', async () => {
     const first = new InputRound(undefined, undefined);
-    const { pending } = await runRound(first, async () => first.resolve(NAME_FORM));
+    const { pending } = await runBody(first, async () => first.resolve(NAME_FORM));
     const missing = new InputRound(pending!.state, { wrong_key: ACCEPT });
     expect(() => missing.resolve(NAME_FORM)).toThrow(CallInterrupt);
     const changed = new InputRound(pending!.state, { 'elicit-1': ACCEPT });
@@ -120,10 +121,66 @@ describe('InputRound', () => {
 
   it('refuses a response of the wrong shape with a message naming the key', async () => {
     const first = new InputRound(undefined, undefined);
-    const { pending } = await runRound(first, async () => [first.resolve(NAME_FORM)]);
+    const { pending } = await runBody(first, async () => [first.resolve(NAME_FORM)]);
     expect(() => new InputRound(pending!.state, { 'elicit-1': { action: 'maybe' } }).resolve(NAME_FORM)).toThrow(
       "inputResponses['elicit-1'] is not a valid elicitation/create result: action must be 'accept', 'decline' or 'cancel'.",
     );
     expect(() => new InputRound(pending!.state, { 'elicit-1': 'yes' }).resolve(NAME_FORM)).toThrow(RoundTripError);
+  });
+});
+
+describe('runRound', () => {
+  const codec = new RequestStateCodec({ keys: [KEY_A] });
+  const binding = roundBinding('tools/call', 'greet', { b: 2, a: 1 }, 'client-1');
+  let runs = 0;
+  /** A method that asks a name and a reply together, then the roots, then answers. */
+  const method = async (round: InputRound) => {
+    runs++;
+    const [name, reply] = await Promise.all([Promise.resolve().then(() => round.resolve(NAME_FORM)), Promise.resolve().then(() => round.resolve(SAMPLE))]);
+    const roots = round.resolve({ method: 'roots/list' }) as { roots: { uri: string }[] };
+    return `${(name as typeof ACCEPT).content.name} / ${(reply as typeof REPLY).content.text} / ${roots.roots[0].uri}`;
+  };
+
+  it('runs the method once per round, two questions in the first, one in the second, then the result', async () => {
+    runs = 0;
+    const r1 = (await runRound(codec, {}, binding, method)) as InputRequiredAnswer;
+    expect(r1.resultType).toBe('input_required');
+    expect(Object.keys(r1.inputRequests)).toEqual(['elicit-1', 'sample-2']);
+    const r2 = (await runRound(codec, { requestState: r1.requestState, inputResponses: { 'elicit-1': ACCEPT, 'sample-2': REPLY } }, binding, method)) as InputRequiredAnswer;
+    expect(r2.inputRequests).toEqual({ 'roots-3': { method: 'roots/list' } });
+    expect(r2.requestState).not.toBe(r1.requestState);
+    const r3 = await runRound(codec, { requestState: r2.requestState, inputResponses: { 'roots-3': { roots: [{ uri: 'file:///w' }] } } }, binding, method);
+    expect(r3).toBe('Ada / Hello / file:///w');
+    expect(runs).toBe(3);
+  });
+
+  it('binds the state to the arguments in any key order, and refuses it for other arguments, a replay or a tampered copy', async () => {
+    const r1 = (await runRound(codec, {}, binding, method)) as InputRequiredAnswer;
+    const sameArgs = roundBinding('tools/call', 'greet', { a: 1, b: 2 }, 'client-1');
+    const answers = { 'elicit-1': ACCEPT, 'sample-2': REPLY };
+    await expect(runRound(codec, { requestState: r1.requestState, inputResponses: answers }, roundBinding('tools/call', 'greet', { a: 9, b: 2 }, 'client-1'), method)).rejects.toThrow(/integrity check/);
+    await expect(runRound(codec, { requestState: `${r1.requestState}-TAMPERED`, inputResponses: answers }, sameArgs, method)).rejects.toThrow(/integrity check/);
+    await runRound(codec, { requestState: r1.requestState, inputResponses: answers }, sameArgs, method);
+    await expect(runRound(codec, { requestState: r1.requestState, inputResponses: answers }, sameArgs, method)).rejects.toThrow(/already used/);
+  });
+
+  it('refuses inputResponses that are not an object', async () => {
+    await expect(runRound(codec, { inputResponses: null }, binding, method)).rejects.toThrow('inputResponses must be an object');
+    await expect(runRound(codec, { inputResponses: [1] }, binding, method)).rejects.toThrow(RoundTripError);
+  });
+
+  it('answers with the protocol error an interrupt carries, and asks the question of a method that swallowed the interrupt', async () => {
+    const refusal = new Error('needs sampling');
+    await expect(runRound(codec, {}, binding, async () => { throw new CallInterrupt('no sampling', { cause: refusal }); })).rejects.toBe(refusal);
+    const swallowed = await runRound(codec, {}, binding, async (round) => {
+      try {
+        round.resolve(NAME_FORM);
+      } catch {
+        // an app that catches everything
+      }
+      return 'result of a method that caught it';
+    });
+    expect((swallowed as InputRequiredAnswer).inputRequests).toEqual({ 'elicit-1': NAME_FORM });
+    await expect(runRound(codec, {}, binding, async () => { throw new CallInterrupt('by hand'); })).rejects.toThrow(/without asking the client anything/);
   });
 });

@@ -30,7 +30,7 @@ describe('startup footprint', () => {
       Param('text', { type: () => String })(Echo.prototype, 'echo', 0);
       Tool({ description: 'Echo' })(Echo.prototype, 'echo', Object.getOwnPropertyDescriptor(Echo.prototype, 'echo'));
       createApp({ name: 'echo', version: '1', tools: [Echo] }).then((app) => app.createServer())`);
-    expect(packages).toEqual(expect.arrayContaining(['@modelcontextprotocol/sdk', 'reflect-metadata']));
+    expect(packages).toEqual(expect.arrayContaining(['@modelcontextprotocol/server', 'reflect-metadata']));
     for (const heavy of ['class-validator', 'class-transformer', 'libphonenumber-js', 'hono', '@hono/node-server', 'express']) {
       expect(packages).not.toContain(heavy);
     }

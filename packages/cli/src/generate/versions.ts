@@ -5,6 +5,7 @@
  */
 export const DEPENDENCY_VERSIONS = {
   '@modelcontextprotocol/sdk': '1.32.2',
+  '@modelcontextprotocol/server': '2.4.0',
   'class-transformer': '0.5.1',
   'class-validator': '0.15.1',
   'reflect-metadata': '0.2.2',

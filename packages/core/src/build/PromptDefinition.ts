@@ -29,6 +29,7 @@ export interface CompletionResult {
   values: string[];
   total?: number;
   hasMore?: boolean;
+  [key: string]: unknown;
 }
 
 /** A compiled completion provider: at most 100 values, never throws. */

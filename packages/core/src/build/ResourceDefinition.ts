@@ -4,6 +4,7 @@ import type { ContentAnnotations } from '../content/ToolResult';
 import type { ToolContext } from '../context/ToolContext';
 import type { MemberOutcome } from '../invoke/MemberOutcome';
 import type { Class } from '../metadata/Class';
+import type { CacheHint } from '../metadata/CacheHint';
 import type { Icon } from '../metadata/ToolOptions';
 import type { CompleteArgument } from './PromptDefinition';
 
@@ -43,6 +44,8 @@ export interface ResourceDefinition {
   readonly usesContext: boolean;
   /** Who may list and read it (`@RequireScopes`, `@RequireRoles`, `@Public`); absent without rules. */
   readonly access?: AccessRules;
+  /** `@Resource({ cache })`: the cache hint of its reads for 2026-07-28 clients. */
+  readonly cache?: CacheHint;
   /** Runs the method and normalizes its contents. Never throws. */
   read(ctx: ToolContext | undefined): Promise<MemberOutcome<ReadResourceResult>>;
 }
@@ -57,6 +60,8 @@ export interface ResourceTemplateDefinition {
   readonly usesContext: boolean;
   readonly access?: AccessRules;
   readonly variables: readonly string[];
+  /** `@Resource({ cache })`: the cache hint of its reads for 2026-07-28 clients. */
+  readonly cache?: CacheHint;
   /** The template's variables in `uri`, or undefined when the template does not produce it. */
   match(uri: string): Record<string, string | string[]> | undefined;
   /** Validates and converts the variables, runs the method, normalizes its contents. Never throws. */

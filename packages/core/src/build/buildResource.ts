@@ -5,6 +5,7 @@ import { compileMemberCall } from '../invoke/compileMemberCall';
 import { normalizeReadResult } from '../invoke/normalizeReadResult';
 import type { Class } from '../metadata/Class';
 import type { FoundMember } from '../metadata/readMemberMetadata';
+import { cacheHintProblem } from '../metadata/CacheHint';
 import type { ResourceArgs } from '../metadata/ResourceOptions';
 import { compileUriTemplate, isUriTemplate, type UriTemplateMatcher } from '../uri/compileUriTemplate';
 import type { BuildProblem } from './BuildProblem';
@@ -53,6 +54,8 @@ export function buildResource(
       problem(`has @Param '${b.name}', but its template '${uri}' has no variable of that name`, `use one of: ${matcher.variables.join(', ') || '(none)'}.`);
     }
   }
+  const cacheProblem = options.cache && cacheHintProblem(options.cache);
+  if (cacheProblem) problem(`has an invalid cache hint: ${cacheProblem}`, "use e.g. `cache: { ttlMs: 60000, cacheScope: 'private' }`.");
   if (isTemplate && options.size !== undefined) problem('gives a `size` for a template', 'remove it: a size belongs to one resource, not to a template.');
 
   const common = { name, title: options.title, description: options.description, mimeType: options.mimeType, annotations: options.annotations, icons: options.icons, _meta: options._meta };
@@ -81,7 +84,7 @@ export function buildResource(
 
   if (!matcher) {
     const descriptor: ResourceDescriptor = stripUndefined({ uri, ...common, size: options.size });
-    return { kind: 'resource', definition: Object.freeze({ uri, name, descriptor, target: cls, methodName, usesContext, ...(access && { access }), read: async (ctx: ToolContext | undefined) => shape(uri, await read({}, ctx)) }) };
+    return { kind: 'resource', definition: Object.freeze({ uri, name, descriptor, target: cls, methodName, usesContext, ...(access && { access }), ...(options.cache && { cache: options.cache }), read: async (ctx: ToolContext | undefined) => shape(uri, await read({}, ctx)) }) };
   }
   const descriptor: ResourceTemplateDescriptor = stripUndefined({ uriTemplate: uri, ...common });
   const m = matcher;
@@ -95,6 +98,7 @@ export function buildResource(
       methodName,
       usesContext,
       ...(access && { access }),
+      ...(options.cache && { cache: options.cache }),
       variables: m.variables,
       match: (u: string) => m.match(u),
       // Variables the method does not take are part of the URI only.

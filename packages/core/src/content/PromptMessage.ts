@@ -11,4 +11,5 @@ export interface PromptResult {
   description?: string;
   messages: PromptMessage[];
   _meta?: Record<string, unknown>;
+  [key: string]: unknown;
 }

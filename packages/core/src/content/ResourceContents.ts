@@ -19,4 +19,5 @@ export type ResourceContents = TextResourceContents | BlobResourceContents;
 export interface ReadResourceResult {
   contents: ResourceContents[];
   _meta?: Record<string, unknown>;
+  [key: string]: unknown;
 }

@@ -1,5 +1,6 @@
 import type { Class } from '../metadata/Class';
 import type { ClientLogger } from './ClientLogger';
+import type { ProtocolEra, RequestEnvelope } from './RequestEnvelope';
 import type { ElicitationSchema, ElicitOutcome, Root, SamplingRequest, SamplingResult, UrlElicitOutcome } from './ClientRequests';
 
 /** Who is calling, as established by the transport's authentication (HTTP bearer token or an app-supplied provider). */
@@ -23,6 +24,16 @@ export interface ToolLogger {
   error(message: string, data?: unknown): void;
 }
 
+/** Options of a question to the client (`ctx.elicit`, `ctx.elicitUrl`, `ctx.sample`, `ctx.listRoots`). */
+export interface RoundTripOptions {
+  /**
+   * The question's name in a 2026-07-28 `input_required` round (its `inputRequests` key).
+   * Default: its position among the method's questions (`elicit-1`, `sample-2`, ...).
+   * Ignored in the 2025 era, where the question is a request to the client.
+   */
+  key?: string;
+}
+
 /** The per-call context a tool receives through `@Ctx()`. */
 export interface ToolContext {
   /** The tool's name as clients call it. */
@@ -37,7 +48,14 @@ export interface ToolContext {
   readonly headers?: Readonly<Record<string, string | string[] | undefined>>;
   /** The authenticated caller, when the transport has one. */
   readonly authInfo: AuthInfo | undefined;
-  /** The request's `_meta` (progress token and client-defined metadata). */
+  /**
+   * The protocol era of this request: 'legacy' (a 2025-era session, or per-request 2025 HTTP)
+   * or 'modern' (2026-07-28, stateless). The tool's code is the same in both.
+   */
+  readonly era: ProtocolEra;
+  /** Protocol version, client capabilities and info, log level and trace context of this request. */
+  readonly envelope: RequestEnvelope;
+  /** The request's `_meta` (progress token and client-defined metadata; the protocol's own reserved keys are in `envelope`). */
   readonly meta: Readonly<Record<string, unknown>> | undefined;
   /** Logs to the client (`notifications/message`), filtered by the level it set with `logging/setLevel`. */
   readonly log: ClientLogger;
@@ -50,16 +68,18 @@ export interface ToolContext {
    * Asks the user for input through the client (form-mode elicitation). Pass a class-validator
    * DTO class (the accepted content is validated and returned as an instance) or a raw schema.
    * Throws a `ToolError` (an `isError` result) when the client does not support elicitation.
+   * On a 2026-07-28 request the answer comes in a later round and the method runs again (see
+   * the "Protocol eras" guide); `key` names the question in that round (default: its position).
    */
-  elicit<T extends object>(message: string, form: Class<T>): Promise<ElicitOutcome<T>>;
-  elicit(message: string, form: ElicitationSchema): Promise<ElicitOutcome<Record<string, unknown>>>;
+  elicit<T extends object>(message: string, form: Class<T>, options?: RoundTripOptions): Promise<ElicitOutcome<T>>;
+  elicit(message: string, form: ElicitationSchema, options?: RoundTripOptions): Promise<ElicitOutcome<Record<string, unknown>>>;
   /** Sends the user to a URL (URL-mode elicitation, e.g. for an OAuth flow or a payment). */
-  elicitUrl(message: string, url: string, options?: { elicitationId?: string }): Promise<UrlElicitOutcome>;
+  elicitUrl(message: string, url: string, options?: RoundTripOptions & { elicitationId?: string }): Promise<UrlElicitOutcome>;
   /** Asks the client's model for a completion (`sampling/createMessage`); a string is one user message. */
-  sample(request: SamplingRequest | string, options?: { maxTokens?: number; systemPrompt?: string }): Promise<SamplingResult>;
+  sample(request: SamplingRequest | string, options?: RoundTripOptions & { maxTokens?: number; systemPrompt?: string }): Promise<SamplingResult>;
   /** The client's roots (`roots/list`). */
-  listRoots(): Promise<Root[]>;
-  /** What the client declared it supports at initialize (`sampling`, `elicitation`, `roots`, ...). */
+  listRoots(options?: RoundTripOptions): Promise<Root[]>;
+  /** What the client declared it supports (`sampling`, `elicitation`, `roots`, ...): at initialize, or in a 2026-07-28 request's `_meta`. */
   readonly clientCapabilities: Readonly<Record<string, unknown>>;
   /**
    * SSE polling: ends this call's response stream now, so a long call does not hold an HTTP

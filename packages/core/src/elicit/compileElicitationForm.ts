@@ -28,11 +28,12 @@ const STRING_FORMATS = new Set(['email', 'uri', 'date', 'date-time']);
 export function compileElicitationForm(form: Class | ElicitationSchema): ElicitationForm {
   if (typeof form !== 'function') {
     const problems = check(form, 'the elicitation schema');
-    const profile = schemaProfileIssues(form);
+    const checked = withoutEnumNames(form);
+    const profile = schemaProfileIssues(checked);
     if (profile.length > 0) problems.push({ where: 'the elicitation schema', ...describeProfileIssues(profile) });
     if (problems.length > 0) throw new BuildError(problems);
     // Clients should check the content against the schema; the server does not rely on it.
-    const validate = compileProfileSchema(form);
+    const validate = compileProfileSchema(checked);
     return Object.freeze({ requestedSchema: form, parse: async (content: unknown) => validate(content ?? {}) as ValidationOutcome<object> });
   }
   const problems: BuildProblem[] = [];
@@ -42,6 +43,21 @@ export function compileElicitationForm(form: Class | ElicitationSchema): Elicita
   if (problems.length > 0) throw new BuildError(problems);
   const validate = compileDtoValidator(form, { coerce: false });
   return Object.freeze({ requestedSchema, parse: (content: unknown) => validate(content ?? {}) });
+}
+
+/**
+ * The form without `enumNames`: MCP's legacy titled enums (2025-11-25) label their values
+ * with it, an annotation JSON Schema does not define. The form is sent with it, and checked
+ * and validated without it.
+ */
+function withoutEnumNames(form: ElicitationSchema): ElicitationSchema {
+  const properties = Object.fromEntries(
+    Object.entries(form.properties).map(([name, property]) => {
+      const { enumNames: _labels, ...rest } = property as JsonSchema & { enumNames?: unknown };
+      return [name, rest];
+    }),
+  );
+  return { ...form, properties };
 }
 
 function check(schema: JsonSchema, where: string): BuildProblem[] {

@@ -1,4 +1,5 @@
 import type { ContentAnnotations } from '../content/ToolResult';
+import type { CacheHint } from './CacheHint';
 import type { Icon } from './ToolOptions';
 
 export interface ResourceOptions {
@@ -18,6 +19,8 @@ export interface ResourceOptions {
   annotations?: ContentAnnotations;
   icons?: Icon[];
   _meta?: Record<string, unknown>;
+  /** How long 2026-07-28 clients may reuse what a read returns (`resources/read`). Default: the app's `cache.reads`. */
+  cache?: CacheHint;
 }
 
 /** What `@Resource` records on the class. */

@@ -1,8 +1,8 @@
-import type { AccessRules, Class, Registry } from '@toolwright/core';
+import type { AccessRules, AuthInfo, Class, ProtocolEra, Registry } from '@toolwright/core';
 import type { ListControl } from '../surface/ListControl';
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { Server, Transport } from '../sdk/sdk';
 import type { HttpListener } from '../http/HttpListener';
+import type { ChangeNotifier } from '../surface/Connections';
 import type { HttpListenOptions, ListenOptions } from './ListenOptions';
 
 /** A running listener (stdio or HTTP). */
@@ -16,10 +16,20 @@ export interface App {
   readonly name: string;
   readonly version: string;
   readonly registry: Registry;
-  /** A new SDK `Server` wired to the registry. Use one per connection; never share one. */
-  createServer(): Server;
-  /** Creates a `Server` for this transport and connects it. */
+  /**
+   * A new SDK `Server` wired to the registry, for one era: a 2025-era connection (the
+   * default) or 2026-07-28 requests. Use one per connection (or per request); never share
+   * one. Usable as the SDK's server factory: `createMcpHandler((ctx) => app.createServer(ctx))`.
+   * `authInfo`: the caller of every request it serves, when no transport names one (stdio).
+   */
+  createServer(context?: { era?: ProtocolEra; authInfo?: AuthInfo }): Server;
+  /** Creates a 2025-era `Server` for this transport and connects it. */
   connect(transport: Transport): Promise<Server>;
+  /**
+   * Tells `notifier` of every list change and resource update from now on (for endpoints
+   * whose 2026-07-28 clients listen with `subscriptions/listen`); returns the function that stops it.
+   */
+  addNotifier(notifier: ChangeNotifier): () => void;
   /** Serves over stdio or HTTP. */
   listen(options: HttpListenOptions): Promise<HttpListener>;
   listen(options: ListenOptions): Promise<Listener>;

@@ -1,4 +1,5 @@
-import type { Class, ContainerLike, Icon, LogLevel, ToolLogger } from '@toolwright/core';
+import type { CacheHint, Class, ContainerLike, Icon, LogLevel, ToolLogger } from '@toolwright/core';
+import type { RequestStateOptions } from '../roundtrip/RequestStateCodec';
 
 export interface AppOptions {
   /** The server's programmatic name, sent in `serverInfo`. */
@@ -31,6 +32,29 @@ export interface AppOptions {
   logLevel?: LogLevel;
   /** Runtime list changes within this many milliseconds make one `list_changed` notification. Default 10. */
   listChangedDebounceMs?: number;
+  /**
+   * Cache hints on 2026-07-28 results (`ttlMs`, `cacheScope`); 2025-era results carry none.
+   * `lists` applies to every list unless `tools`, `prompts`, `resources` or
+   * `resourceTemplates` says otherwise; `reads` to `resources/read` unless the resource's
+   * `@Resource({ cache })` does. Defaults: lists and `server/discover` 60 s private (clients
+   * listening with `subscriptions/listen` hear of changes at once), reads 0 (always fresh).
+   */
+  cache?: {
+    lists?: CacheHint;
+    tools?: CacheHint;
+    prompts?: CacheHint;
+    resources?: CacheHint;
+    resourceTemplates?: CacheHint;
+    reads?: CacheHint;
+    discover?: CacheHint;
+  };
   /** Fail any tool call after this many milliseconds (an `isError` result; `ctx.signal` is aborted). `@Tool({ timeoutMs })` overrides it. Default: none. */
   toolTimeoutMs?: number;
+  /**
+   * How the `requestState` of 2026-07-28 round trips is signed (`ctx.elicit`, `ctx.sample`,
+   * `ctx.listRoots` on a 2026-07-28 request end the round with `input_required`; the client
+   * echoes the state with its answers). Default: a random key per process, which suits stdio
+   * and a single HTTP instance; give every instance behind a load balancer the same `keys`.
+   */
+  requestState?: RequestStateOptions;
 }

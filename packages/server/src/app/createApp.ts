@@ -1,7 +1,8 @@
 import { ConfigError } from '@toolwright/core';
 import { buildRegistry } from '@toolwright/core';
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { Server, type Transport } from '../sdk/sdk';
+import { cacheHintsOf } from '../sdk/cacheHintsOf';
+import { FixedCallerServer } from '../sdk/FixedCallerServer';
 import { createToolBinding, registerToolHandlers } from '../sdk/registerToolHandlers';
 import type { App, Listener } from './App';
 import type { AppOptions } from './AppOptions';
@@ -9,8 +10,6 @@ import { InFlight } from './InFlight';
 import type { ListenOptions } from './ListenOptions';
 import { loadToolClasses } from './loadToolClasses';
 import { serveStdio } from '../stdio/serveStdio';
-import { attachAuthInfo } from '../auth/attachAuthInfo';
-import { lazyJsonSchemaValidator } from '../sdk/lazyJsonSchemaValidator';
 import { Surface } from '../surface/Surface';
 import type { ListControl } from '../surface/ListControl';
 import type { ListKind } from '../surface/Catalog';
@@ -29,6 +28,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     listChangedDebounceMs: options.listChangedDebounceMs,
     toolTimeoutMs: options.toolTimeoutMs,
     logger: options.logger,
+    requestState: options.requestState,
   });
   const binding = createToolBinding(registry, inFlight, surface);
   const control = (kind: ListKind): ListControl =>
@@ -46,19 +46,22 @@ export async function createApp(options: AppOptions): Promise<App> {
     icons: options.icons,
   });
   const serverOptions = stripUndefined({ instructions: options.instructions });
+  const cacheHints = cacheHintsOf(options.cache);
 
   const app: App = {
     name: options.name,
     version: options.version,
     registry,
-    createServer() {
+    createServer({ era = 'legacy', authInfo } = {}) {
       // Capabilities follow what the app serves when the connection opens (lists can grow at runtime).
       const capabilities = surface.capabilities();
-      const server = new Server(info, { ...serverOptions, capabilities, jsonSchemaValidator: lazyJsonSchemaValidator() });
-      const connection = surface.attach(server, capabilities);
+      const settings = { ...serverOptions, capabilities, ...(era === 'modern' && { cacheHints }) };
+      const server = authInfo ? new FixedCallerServer(authInfo, info, settings) : new Server(info, settings);
+      const connection = surface.attach(server, capabilities, era);
       registerToolHandlers(server, binding, connection);
       return server;
     },
+    addNotifier: (notifier) => surface.connections.addNotifier(notifier),
     async connect(transport: Transport) {
       const server = app.createServer();
       await server.connect(transport);
@@ -67,17 +70,8 @@ export async function createApp(options: AppOptions): Promise<App> {
     // The overloads on App.listen give HTTP callers the HttpListener that serveHttp returns.
     listen: (async (listen: ListenOptions): Promise<Listener> => {
       switch (listen.transport) {
-        case 'stdio': {
-          const authInfo = await listen.authInfo?.();
-          if (!authInfo) return serveStdio(app, listen);
-          // The stdio caller's identity is fixed for the connection: stamp it on every message.
-          const connect = async (transport: Transport) => {
-            const server = await app.connect(transport);
-            attachAuthInfo(transport, authInfo);
-            return server;
-          };
-          return serveStdio(Object.create(app, { connect: { value: connect } }) as App, listen);
-        }
+        case 'stdio':
+          return serveStdio(app, listen);
         case 'http':
           // Loaded on first use: the HTTP stack (the SDK transport, hono) costs stdio servers startup time and memory.
           return (require('../http/serveHttp') as typeof import('../http/serveHttp')).serveHttp(app, listen);

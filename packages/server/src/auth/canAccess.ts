@@ -36,7 +36,7 @@ export function accessDenial(subject: string, access: AccessRules, auth: AuthInf
   return `${subject} requires one of the roles ${access.roles.map((r) => `'${r}'`).join(', ')}, which this caller does not have.`;
 }
 
-/** The authenticated caller of a request, from the SDK's handler extra. */
-export function callerOf(extra: { authInfo?: unknown }): AuthInfo | undefined {
-  return extra.authInfo as AuthInfo | undefined;
+/** The authenticated caller of a request, from the SDK's handler context. */
+export function callerOf(ctx: { readonly http?: { readonly authInfo?: AuthInfo } }): AuthInfo | undefined {
+  return ctx.http?.authInfo;
 }

@@ -1,4 +1,4 @@
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import type { JSONRPCMessage } from '../sdk/sdk';
 
 /**
  * Keeps the events one session sent, so a client that lost its SSE stream can reconnect

@@ -1,4 +1,4 @@
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { Server } from '../sdk/sdk';
 import type { StreamableTransport } from './createStreamableTransport';
 import type { EventStore } from './EventStore';
 

@@ -1,4 +1,4 @@
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import type { JSONRPCMessage } from '../sdk/sdk';
 import type { EventStore } from './EventStore';
 
 interface StoredEvent {

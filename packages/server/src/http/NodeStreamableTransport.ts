@@ -1,8 +1,7 @@
-import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
-import type { TLSSocket } from 'node:tls';
-import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
-import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { JSONRPCMessage, MessageExtraInfo, RequestId, RequestInfo } from '@modelcontextprotocol/sdk/types.js';
+import type { IncomingHttpHeaders, IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import type { AuthInfo } from '@toolwright/core';
+import type { RequestHeadersSource } from '../sdk/requestHeaders';
+import type { JSONRPCMessage, MessageExtraInfo, RequestId, Transport, TransportSendOptions } from '../sdk/sdk';
 import type { EventStore } from './EventStore';
 import { jsonRpcKind } from './jsonRpcKind';
 import { sendRpcError } from './respond';
@@ -24,6 +23,8 @@ export interface NodeStreamableTransportOptions {
 /** The requests of one POST, and where their responses go. */
 interface Exchange {
   readonly streamId: string;
+  /** The POST's headers, for `ctx.headers` (see `requestHeaders`). */
+  readonly headers: IncomingHttpHeaders;
   /** Requests not answered yet. */
   remaining: number;
   /** SSE mode: the connection events go to now; undefined while the client is away (it may resume). */
@@ -55,7 +56,7 @@ const PRIMING_SINCE = '2025-11-25';
  * SSE or JSON answers routed by request id, the standalone GET stream (one per session),
  * resumability through an `EventStore`, and DELETE.
  */
-export class NodeStreamableTransport implements Transport {
+export class NodeStreamableTransport implements Transport, RequestHeadersSource {
   onclose?: () => void;
   onerror?: (error: Error) => void;
   onmessage?: <T extends JSONRPCMessage>(message: T, extra?: MessageExtraInfo) => void;
@@ -130,7 +131,12 @@ export class NodeStreamableTransport implements Transport {
     if (isResponse) this.settle(related, exchange, message);
   }
 
-  /** Ends the SSE stream of a request (the client resumes with Last-Event-ID): the SDK hands this to handlers as `extra.closeSSEStream`. */
+  /** The headers of the POST that carried request `id`, while it is open. */
+  requestHeaders(id: RequestId): IncomingHttpHeaders | undefined {
+    return this.byRequest.get(id)?.headers;
+  }
+
+  /** Ends the SSE stream of a request (the client resumes with Last-Event-ID): the SDK hands this to handlers as `ctx.http.closeSSE`. */
   closeSSEStream(requestId: RequestId): void {
     const exchange = this.byRequest.get(requestId);
     if (!exchange?.sse) return;
@@ -192,7 +198,7 @@ export class NodeStreamableTransport implements Transport {
       return sendRpcError(res, 400, -32000, 'Bad Request: Server not initialized. Send initialize first.');
     }
 
-    const info = { authInfo: req.auth, requestInfo: requestInfoOf(req) };
+    const info: MessageExtraInfo = { authInfo: req.auth };
     if (ids.length === 0) {
       for (const message of messages) {
         this.onmessage?.(message as JSONRPCMessage, info);
@@ -202,7 +208,7 @@ export class NodeStreamableTransport implements Transport {
       return;
     }
 
-    const exchange: Exchange = { streamId: String(++this.streamCount), remaining: ids.length };
+    const exchange: Exchange = { streamId: String(++this.streamCount), headers: req.headers, remaining: ids.length };
     this.exchanges.set(exchange.streamId, exchange);
     for (const id of ids) this.byRequest.set(id, exchange);
     if (this.jsonResponse) {
@@ -416,22 +422,4 @@ export class NodeStreamableTransport implements Transport {
 function headerOf(req: IncomingMessage, name: string): string | undefined {
   const value = req.headers[name];
   return typeof value === 'string' ? value : undefined;
-}
-
-/** What handlers see as `extra.requestInfo`; the URL is built only if a handler reads it. */
-function requestInfoOf(req: IncomingMessage): RequestInfo {
-  let url: URL | undefined;
-  return {
-    headers: req.headers,
-    get url(): URL {
-      if (url) return url;
-      const scheme = (req.socket as TLSSocket | undefined)?.encrypted ? 'https' : 'http';
-      try {
-        url = new URL(req.url ?? '/', `${scheme}://${req.headers.host ?? 'localhost'}`);
-      } catch {
-        url = new URL(req.url ?? '/', `${scheme}://localhost`);
-      }
-      return url;
-    },
-  };
 }

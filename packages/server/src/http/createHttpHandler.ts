@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AuthInfo } from '@toolwright/core';
-import { SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
+import { SUPPORTED_PROTOCOL_VERSIONS } from '../sdk/sdk';
+import { createModernHttp, isModernHttpRequest, type ModernHttp } from '../sdk/createModernHttp';
 import type { App } from '../app/App';
 import { createAuthenticator } from '../auth/authenticateRequest';
 import { missingScopes } from '../auth/canAccess';
@@ -70,6 +71,17 @@ export function createHttpHandler(app: App, options: HttpHandlerOptions = {}): H
     closeSession,
   );
   const legacy = options.legacySse ? createLegacySse(app, mcpPath) : undefined;
+  // The 2026-07-28 era: made on its first request, so 2025-only traffic never loads it.
+  let modern: ModernHttp | undefined;
+  const modernEra = () =>
+    (modern ??= createModernHttp((context) => app.createServer(context), {
+      jsonResponse,
+      subscribe: (notifier) => app.addNotifier(notifier),
+      // What the SDK refused is answered on the wire; its reasons are for debugging.
+      onerror: (error) => {
+        if (options.logLevel === 'debug') (options.logWrite ?? ((line) => process.stderr.write(line)))(`${JSON.stringify({ time: new Date().toISOString(), level: 'debug', msg: 'mcp', error: error.message })}\n`);
+      },
+    }));
 
   let closing = false;
   let pendingPosts = 0;
@@ -163,6 +175,12 @@ export function createHttpHandler(app: App, options: HttpHandlerOptions = {}): H
       }
     } else if (method === 'GET' && !(req.headers.accept ?? '').includes('text/event-stream')) {
       return sendRpcError(res, 406, -32000, 'Not Acceptable: the Accept header of a GET must list text/event-stream.');
+    }
+
+    // Decided per request, as 2026-07-28 says: a request claiming that era is served without a session.
+    if (method === 'POST' && isModernHttpRequest(req, body)) {
+      trackPost(res);
+      return modernEra().handle(req, res, body, auth);
     }
 
     const version = req.headers['mcp-protocol-version'];
@@ -273,7 +291,7 @@ export function createHttpHandler(app: App, options: HttpHandlerOptions = {}): H
             };
           });
         }
-        await Promise.all([store.closeAll('server shutting down'), legacy?.closeAll()]);
+        await Promise.all([store.closeAll('server shutting down'), legacy?.closeAll(), modern?.close()]);
       },
     },
   });

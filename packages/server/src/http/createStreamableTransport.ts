@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { AuthInfo } from '@toolwright/core';
+import { createSdkStreamableTransport } from '../sdk/createSdkStreamableTransport';
+import type { Transport } from '../sdk/sdk';
 import type { EventStore } from './EventStore';
 import { NodeStreamableTransport } from './NodeStreamableTransport';
 
@@ -23,14 +24,5 @@ export interface StreamableTransportSettings {
 
 /** Creates the transport for one session (or one stateless request). */
 export function createStreamableTransport(kind: StreamableTransportKind, settings: StreamableTransportSettings): StreamableTransport {
-  if (kind === 'toolwright') return new NodeStreamableTransport(settings);
-  // Loaded only when asked for: the SDK's transport brings hono and its node adapter.
-  const { StreamableHTTPServerTransport } = require('@modelcontextprotocol/sdk/server/streamableHttp.js') as typeof import('@modelcontextprotocol/sdk/server/streamableHttp.js');
-  const id = settings.sessionId;
-  return new StreamableHTTPServerTransport({
-    sessionIdGenerator: id === undefined ? undefined : () => id,
-    enableJsonResponse: settings.jsonResponse,
-    eventStore: settings.eventStore,
-    retryInterval: settings.retryMs,
-  });
+  return kind === 'toolwright' ? new NodeStreamableTransport(settings) : createSdkStreamableTransport(settings);
 }

@@ -1,10 +1,10 @@
 import { ConfigError } from '@toolwright/core';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AuthInfo } from '@toolwright/core';
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { SSEServerTransport } from '@modelcontextprotocol/sdk/server/sse.js';
+import type { Server } from '../sdk/sdk';
 import type { App } from '../app/App';
 import type { AuthOutcome } from '../auth/authenticateRequest';
+import { LegacySseTransport } from './LegacySseTransport';
 import { principalOf } from './principalOf';
 import { readJsonBody } from './readJsonBody';
 import type { RequestLogEntry } from './requestLog';
@@ -15,7 +15,7 @@ const MESSAGES_PATH = '/messages';
 
 interface LegacySession {
   readonly server: Server;
-  readonly transport: SSEServerTransport;
+  readonly transport: LegacySseTransport;
   readonly principal: string | undefined;
 }
 
@@ -48,7 +48,7 @@ export function createLegacySse(app: App, mcpPath: string) {
       const path = req.url!.split('?')[0];
       if (path === STREAM_PATH) {
         if (req.method !== 'GET') return sendRpcError(res, 405, -32000, `Method not allowed: open the legacy stream with GET ${STREAM_PATH}.`, { Allow: 'GET' });
-        const transport = new SSEServerTransport(MESSAGES_PATH, res);
+        const transport = new LegacySseTransport(res, MESSAGES_PATH);
         const server = app.createServer();
         sessions.set(transport.sessionId, { server, transport, principal: principalOf(req.auth) });
         entry.session = transport.sessionId;
@@ -68,7 +68,7 @@ export function createLegacySse(app: App, mcpPath: string) {
       }
       const read = await readJsonBody(req, maxBody);
       if (!read.ok) return sendRpcError(res, read.status, read.code, read.message);
-      await session.transport.handlePostMessage(req, res, read.value);
+      session.transport.handlePost(req, res, read.value);
     },
 
     async closeAll(): Promise<void> {

@@ -5,12 +5,12 @@ import { RoundTripError } from './RoundTripError';
 /** A request the server needs the client to answer before the call can complete (2026-07-28 `inputRequests` entry). */
 export interface InputRequest {
   readonly method: 'elicitation/create' | 'sampling/createMessage' | 'roots/list';
-  readonly params?: Readonly<Record<string, unknown>>;
+  readonly params?: object;
 }
 
 /** What ends a round: the questions for the client and the state to echo with the answers. */
-export interface PendingRound {
-  readonly inputRequests: Record<string, InputRequest>;
+export interface PendingRound<Q extends InputRequest = InputRequest> {
+  readonly inputRequests: Record<string, Q>;
   readonly state: RoundState;
 }
 
@@ -26,9 +26,9 @@ const SHORT: Record<InputRequest['method'], string> = { 'elicitation/create': 'e
  * only for the same question (a fingerprint of the request), so a method that asks something
  * else on a later round is asked again.
  */
-export class InputRound {
+export class InputRound<Q extends InputRequest = InputRequest> {
   private readonly answers: Record<string, readonly [string, unknown]> = {};
-  private readonly pending: Record<string, InputRequest> = {};
+  private readonly pending: Record<string, Q> = {};
   private readonly asked: Record<string, string> = {};
   private position = 0;
 
@@ -42,7 +42,7 @@ export class InputRound {
   ) {}
 
   /** The client's answer to `request`, or a `CallInterrupt` once the question is recorded. Synchronous on purpose. */
-  resolve(request: InputRequest, key?: string): unknown {
+  resolve(request: Q, key?: string): unknown {
     this.position++;
     const k = key ?? `${SHORT[request.method]}-${this.position}`;
     const print = fingerprint(request);
@@ -60,7 +60,7 @@ export class InputRound {
   }
 
   /** The questions this round asked and the state for the next one, or undefined when it asked none. */
-  end(): PendingRound | undefined {
+  end(): PendingRound<Q> | undefined {
     if (Object.keys(this.pending).length === 0) return undefined;
     return { inputRequests: this.pending, state: { answers: this.answers, asked: this.asked } };
   }

@@ -1,4 +1,5 @@
 import type { webcrypto } from 'node:crypto';
+import { ConfigError } from '@toolwright/core';
 import { RoundTripError } from './RoundTripError';
 
 /** How `requestState` (the state a 2026-07-28 client echoes back on each round of a call) is protected. */
@@ -51,13 +52,13 @@ export class RequestStateCodec {
 
   constructor(options: RequestStateOptions = {}) {
     const raw = options.keys ?? [crypto.getRandomValues(new Uint8Array(MIN_KEY_BYTES))];
-    if (raw.length === 0) throw new Error('requestState.keys is empty: give at least one key of 32 bytes or more, or leave the option out for a random key per process.');
+    if (raw.length === 0) throw new ConfigError('requestState.keys is empty: give at least one key of 32 bytes or more, or leave the option out for a random key per process.');
     const bytes = raw.map((key, i) => {
       const b = typeof key === 'string' ? encoder.encode(key) : key;
-      if (b.length < MIN_KEY_BYTES) throw new Error(`requestState.keys[${i}] has ${b.length} bytes; an HMAC-SHA256 key needs at least ${MIN_KEY_BYTES} (e.g. 43 characters of base64 from a random source).`);
+      if (b.length < MIN_KEY_BYTES) throw new ConfigError(`requestState.keys[${i}] has ${b.length} bytes; an HMAC-SHA256 key needs at least ${MIN_KEY_BYTES} (e.g. 43 characters of base64 from a random source).`);
       return b;
     });
-    if (options.ttlMs !== undefined && !(options.ttlMs > 0)) throw new Error(`requestState.ttlMs must be a positive number of milliseconds, got ${options.ttlMs}.`);
+    if (options.ttlMs !== undefined && !(options.ttlMs > 0)) throw new ConfigError(`requestState.ttlMs must be a positive number of milliseconds, got ${options.ttlMs}.`);
     this.ttlMs = options.ttlMs ?? DEFAULT_TTL_MS;
     this.keys = Promise.all(bytes.map((b) => crypto.subtle.importKey('raw', b, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign', 'verify'])));
     // An unused codec must not leave an unhandled rejection behind; seal and open report it.

@@ -1,11 +1,16 @@
-import type { LogLevel } from '@toolwright/core';
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { LogLevel, ProtocolEra } from '@toolwright/core';
+import type { Server } from './sdk';
 
-/** What Toolwright keeps for one connection (one SDK `Server`: a stdio process, an HTTP session). */
+/**
+ * What Toolwright keeps for one connection (one SDK `Server`: a stdio process, an HTTP
+ * session, or one per-request 2026-07-28 HTTP exchange).
+ */
 export interface Connection {
   readonly server: Server;
-  /** The lowest level sent to this client; `logging/setLevel` changes it. */
+  /** The era this server instance serves, fixed when it is made. */
+  readonly era: ProtocolEra;
+  /** The lowest level sent to this client; `logging/setLevel` changes it (2025 era). */
   logLevel: LogLevel;
-  /** URIs this client subscribed to (`resources/subscribe`). */
+  /** URIs this client subscribed to (`resources/subscribe`, 2025 era). */
   readonly subscriptions: Set<string>;
 }

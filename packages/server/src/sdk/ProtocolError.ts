@@ -25,4 +25,6 @@ export const ErrorCodes = {
   InvalidParams: -32602,
   InternalError: -32603,
   ResourceNotFound: -32002,
+  /** 2026-07-28: the request needs a client capability the client did not declare. */
+  MissingClientCapability: -32021,
 } as const;

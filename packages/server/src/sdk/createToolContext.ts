@@ -1,24 +1,28 @@
 import {
+  CallInterrupt,
   compileElicitationForm,
   LOG_LEVELS,
   ToolError,
-  type AuthInfo,
   type Class,
   type ClientLogger,
   type ElicitationForm,
   type ElicitationSchema,
   type ElicitOutcome,
   type LogLevel,
+  type RoundTripOptions,
   type SamplingRequest,
   type SamplingResult,
   type ToolContext,
   type ToolLogger,
 } from '@toolwright/core';
-import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
-import type { ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js';
+import { inputRequired, isSpecType, type ClientCapabilities, type InputRequest, type Notification, type ServerContext } from '@modelcontextprotocol/server';
+import type { RequestStateCodec } from '../roundtrip/RequestStateCodec';
 import type { Connection } from './Connection';
-
-export type HandlerExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
+import { ErrorCodes, ProtocolError } from './ProtocolError';
+import type { SdkRound } from './runWithRounds';
+import { requestHeadersOf } from './requestHeaders';
+import { jsonObject } from './toWire';
+import { requestEnvelopeOf } from './requestEnvelope';
 
 /** Per-app state the contexts share. */
 export interface ContextEnv {
@@ -26,6 +30,8 @@ export interface ContextEnv {
   readonly forms: WeakMap<object, ElicitationForm>;
   /** The framework's own log (stderr), for what the client must not see. */
   readonly logger: ToolLogger;
+  /** Signs and verifies the `requestState` of 2026-07-28 round trips. */
+  readonly requestState: RequestStateCodec;
 }
 
 /** A context and the means to end it: after the call's response, progress is no longer sent. */
@@ -38,23 +44,32 @@ const SEVERITY = new Map<string, number>(LOG_LEVELS.map((level, i) => [level, i]
 
 /**
  * The `@Ctx()` object of one call (tool, resource read or prompt), read from the SDK's
- * handler extra. Notifications and requests to the client carry the call's request id, so
+ * handler context. Notifications and requests to the client carry the call's request id, so
  * over Streamable HTTP they travel on the call's own response stream.
+ *
+ * Questions to the client (`elicit`, `elicitUrl`, `sample`, `listRoots`): on a 2025-era
+ * request, a request to the client, awaited; with a `round` (a 2026-07-28 request), the round
+ * answers them from the client's earlier answers or ends the call with `input_required`.
  */
-export function createToolContext(name: string, extra: HandlerExtra, connection: Connection, env: ContextEnv, signal: AbortSignal = extra.signal): OpenContext {
+export function createToolContext(name: string, sdk: ServerContext, connection: Connection, env: ContextEnv, signal: AbortSignal = sdk.mcpReq.signal, round?: SdkRound): OpenContext {
   const { server } = connection;
-  const related = { relatedRequestId: extra.requestId, signal };
-  const token = extra._meta?.progressToken;
+  const { mcpReq } = sdk;
+  const related = { signal };
+  const token = mcpReq._meta?.progressToken;
+  const modern = connection.era === 'modern';
+  const envelope = requestEnvelopeOf(sdk, connection);
   let open = true;
   let lastProgress = -Infinity;
   let warnedProgress = false;
 
-  const send = (notification: ServerNotification): void => {
+  const send = (notification: Notification): void => {
     // A log line or a progress update must never fail the call: a closed stream just drops it.
-    extra.sendNotification(notification).catch(() => undefined);
+    mcpReq.notify(notification).catch(() => undefined);
   };
   const log = (level: LogLevel, message: string, data?: unknown): void => {
-    if (SEVERITY.get(level)! < SEVERITY.get(connection.logLevel)!) return;
+    // A 2026-07-28 request without a log level asks for no log notifications at all.
+    const threshold = modern ? envelope.logLevel : connection.logLevel;
+    if (threshold === undefined || SEVERITY.get(level)! < SEVERITY.get(threshold)!) return;
     send({ method: 'notifications/message', params: { level, logger: name, data: data === undefined ? message : { message, data } } });
   };
   const logger: ClientLogger = {
@@ -70,10 +85,27 @@ export function createToolContext(name: string, extra: HandlerExtra, connection:
     log,
   };
 
-  const capabilities = () => server.getClientCapabilities() ?? {};
-  const refuse = (what: string, capability: string): never => {
-    throw new ToolError(`'${name}' needs ${what}, but the client does not support it (no '${capability}' capability). Use a client that supports it.`);
+  // A 2026-07-28 request declares the client's capabilities in its `_meta`; a 2025 client at
+  // initialize. A 2025 request on a connection that saw no initialize is stateless HTTP.
+  const declared = modern ? envelope.clientCapabilities : server.getClientCapabilities();
+  const capabilities = () => declared ?? {};
+  const refuse = (what: string, capability: string, required: ClientCapabilities): never => {
+    const message = `'${name}' needs ${what}, but the client does not support it (no '${capability}' capability). Use a client that supports it.`;
+    // 2026-07-28: the spec's missing-capability error (-32021); 2025: a tool error.
+    if (modern) throw new CallInterrupt(message, { cause: new ProtocolError(ErrorCodes.MissingClientCapability, message, { requiredCapabilities: required }) });
+    if (!declared) {
+      throw new ToolError(
+        `'${name}' cannot ask the client (${what}): this server serves 2025-era clients over stateless HTTP, where a request cannot wait for the client's answer. Serve sessions (stateful HTTP) or stdio, or use a client of protocol 2026-07-28.`,
+      );
+    }
+    throw new ToolError(message);
   };
+  /**
+   * One question: on a 2026-07-28 request the round's answer (synchronous, so the questions a
+   * method asks together go out in one round), else the client's answer to a request.
+   */
+  const ask = <T>(what: string, question: () => InputRequest, key: string | undefined, send: () => Promise<T>): T | Promise<T> =>
+    round ? (round.resolve(question(), key) as T) : fromClient(what, send);
   const fromClient = async <T>(what: string, request: () => Promise<T>): Promise<T> => {
     try {
       return await request();
@@ -85,12 +117,14 @@ export function createToolContext(name: string, extra: HandlerExtra, connection:
 
   const ctx: ToolContext = {
     toolName: name,
-    requestId: extra.requestId,
+    requestId: mcpReq.id,
     signal,
-    sessionId: extra.sessionId,
-    headers: extra.requestInfo?.headers,
-    authInfo: extra.authInfo as AuthInfo | undefined,
-    meta: extra._meta,
+    sessionId: sdk.sessionId,
+    headers: requestHeadersOf(server.transport, sdk),
+    authInfo: sdk.http?.authInfo,
+    meta: mcpReq._meta,
+    era: connection.era,
+    envelope,
     log: logger,
     clientCapabilities: capabilities(),
 
@@ -105,16 +139,18 @@ export function createToolContext(name: string, extra: HandlerExtra, connection:
       send({ method: 'notifications/progress', params: { progressToken: token, progress, ...(total !== undefined && { total }), ...(message !== undefined && { message }) } });
     },
 
-    async elicit(message: string, form: Class | ElicitationSchema): Promise<ElicitOutcome<never>> {
+    async elicit(message: string, form: Class | ElicitationSchema, options?: RoundTripOptions): Promise<ElicitOutcome<never>> {
       const caps = capabilities().elicitation as { form?: object; url?: object } | undefined;
       // `elicitation: {}` means form mode (2025-06-18 clients); `{ url: {} }` alone means URL mode only.
-      if (!caps || (caps.form === undefined && caps.url !== undefined)) refuse('to ask the user for input (form elicitation)', 'elicitation');
+      if (!caps || (caps.form === undefined && caps.url !== undefined)) refuse('to ask the user for input (form elicitation)', 'elicitation', { elicitation: {} });
       let compiled = env.forms.get(form);
       if (!compiled) {
         compiled = compileElicitationForm(form);
         env.forms.set(form, compiled);
       }
-      const result = await fromClient('elicitation', () => server.elicitInput({ message, requestedSchema: compiled.requestedSchema as never }, related));
+      const params = { mode: 'form' as const, message, requestedSchema: compiled.requestedSchema };
+      const request = { method: 'elicitation/create' as const, params };
+      const result = await ask('elicitation', () => checked(isSpecType.ElicitRequest, request), options?.key, () => mcpReq.send(request, related));
       if (result.action !== 'accept') return { action: result.action };
       const parsed = await compiled.parse(result.content);
       if (!parsed.ok) {
@@ -126,31 +162,40 @@ export function createToolContext(name: string, extra: HandlerExtra, connection:
 
     async elicitUrl(message, url, options) {
       const caps = capabilities().elicitation as { url?: object } | undefined;
-      if (!caps?.url) refuse('to send the user to a URL (URL-mode elicitation)', 'elicitation.url');
+      if (!caps?.url) refuse('to send the user to a URL (URL-mode elicitation)', 'elicitation.url', { elicitation: { url: {} } });
       // Web Crypto's global, read at call time: importing node:crypto would cost every server's startup.
       const elicitationId = options?.elicitationId ?? crypto.randomUUID();
-      const result = await fromClient('elicitation', () => server.elicitInput({ mode: 'url', message, url, elicitationId }, related));
+      // 2026-07-28 URL requests carry no elicitationId: the round's state correlates them.
+      const result = await ask('elicitation', () => inputRequired.elicitUrl({ message, url }), options?.key, () =>
+        mcpReq.send({ method: 'elicitation/create', params: { mode: 'url', message, url, elicitationId } }, related),
+      );
       return { action: result.action };
     },
 
     async sample(request, options) {
-      if (!capabilities().sampling) refuse('to ask the client model (sampling)', 'sampling');
+      if (!capabilities().sampling) refuse('to ask the client model (sampling)', 'sampling', { sampling: {} });
       const params: SamplingRequest =
         typeof request === 'string'
           ? { messages: [{ role: 'user', content: { type: 'text', text: request } }], maxTokens: options?.maxTokens ?? 1000, ...(options?.systemPrompt !== undefined && { systemPrompt: options.systemPrompt }) }
           : request;
-      return (await fromClient('sampling', () => server.createMessage(params as never, related))) as SamplingResult;
+      const { metadata, ...rest } = params;
+      const wire = { ...rest, ...(metadata !== undefined && { metadata: jsonObject(metadata) }) };
+      const result: SamplingResult = await ask('sampling', () => checked(isSpecType.CreateMessageRequest, { method: 'sampling/createMessage', params: wire }), options?.key, () =>
+        server.createMessage(wire, { ...related, relatedRequestId: mcpReq.id }),
+      );
+      return result;
     },
 
     closeStream() {
-      if (!extra.closeSSEStream) return false;
-      extra.closeSSEStream();
+      const close = sdk.http?.closeSSE;
+      if (!close) return false;
+      close();
       return true;
     },
 
-    async listRoots() {
-      if (!capabilities().roots) refuse("the client's roots", 'roots');
-      const { roots } = await fromClient('roots/list', () => server.listRoots(undefined, related));
+    async listRoots(options) {
+      if (!capabilities().roots) refuse("the client's roots", 'roots', { roots: {} });
+      const { roots } = await ask('roots/list', () => inputRequired.listRoots(), options?.key, () => mcpReq.send({ method: 'roots/list' }, related));
       return roots.map((r) => ({ uri: r.uri, ...(r.name !== undefined && { name: r.name }) }));
     },
   } as ToolContext;
@@ -161,4 +206,10 @@ export function createToolContext(name: string, extra: HandlerExtra, connection:
       open = false;
     },
   };
+}
+
+/** `value` as the spec type `guard` checks; a question Toolwright built always passes, so a failure is a bug to report. */
+function checked<T>(guard: (value: unknown) => value is T, value: unknown): T {
+  if (guard(value)) return value;
+  throw new Error(`Toolwright built a client request the protocol schema refuses: ${JSON.stringify(value)}. Please report it.`);
 }

@@ -1,14 +1,14 @@
 import { ErrorCodes, ProtocolError } from './ProtocolError';
 
 /** One page of a list, in the `{ <key>: [...], nextCursor? }` shape of MCP list results. */
-export type Page<K extends string, T> = { [key in K]: readonly T[] } & { nextCursor?: string };
+export type Page<K extends string, T> = { [key in K]: T[] } & { nextCursor?: string };
 
 /**
  * Cuts `items` into pages of `pageSize` (all of them when undefined). Cursors are opaque to
  * clients (an encoded list name and offset); a malformed one, or one from another list,
  * is refused with -32602.
  */
-export function paginate<K extends string, T>(key: K, items: readonly T[], cursor: string | undefined, pageSize: number | undefined): Page<K, T> {
+export function paginate<K extends string, T>(key: K, items: T[], cursor: string | undefined, pageSize: number | undefined): Page<K, T> {
   let offset = 0;
   if (cursor !== undefined) {
     const decoded = decodeCursor(cursor);

@@ -1,20 +1,17 @@
-import { CompleteRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { callerOf, canAccess } from '../auth/canAccess';
 import type { Catalog } from '../surface/Catalog';
 import type { Connection } from './Connection';
 import { outcomeError } from './outcomeError';
 import { ErrorCodes, ProtocolError } from './ProtocolError';
 
-const EMPTY = Object.freeze({ completion: Object.freeze({ values: Object.freeze([]) }) });
-
 /**
  * Serves `completion/complete` for prompt arguments and resource-template variables.
  * An unknown prompt or template is -32602; an argument without a provider completes to nothing.
  */
 export function registerCompletionHandler(connection: Connection, catalog: Catalog): void {
-  connection.server.setRequestHandler(CompleteRequestSchema, async (request, extra) => {
+  connection.server.setRequestHandler('completion/complete', async (request, ctx) => {
     const { ref, argument, context } = request.params;
-    const caller = callerOf(extra);
+    const caller = callerOf(ctx);
     let completers;
     if (ref.type === 'ref/prompt') {
       const prompt = catalog.prompt(ref.name);
@@ -26,15 +23,15 @@ export function registerCompletionHandler(connection: Connection, catalog: Catal
       const template = found && canAccess(found.access, caller) ? found : undefined;
       if (!template) {
         // A static resource has no variables: nothing to complete.
-        if (catalog.resource(ref.uri)) return EMPTY as never;
+        if (catalog.resource(ref.uri)) return { completion: { values: [] } };
         throw new ProtocolError(ErrorCodes.InvalidParams, `Unknown resource template '${ref.uri}'. Call resources/templates/list to see the available templates.`);
       }
       completers = template.completers;
     }
     const complete = completers[argument.name];
-    if (!complete) return EMPTY as never;
+    if (!complete) return { completion: { values: [] } };
     const outcome = await complete(argument.value, { arguments: context?.arguments ?? {} });
     if (!outcome.ok) throw outcomeError(outcome);
-    return { completion: outcome.value } as never;
+    return { completion: outcome.value };
   });
 }

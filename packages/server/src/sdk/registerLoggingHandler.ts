@@ -1,5 +1,3 @@
-import type { LogLevel } from '@toolwright/core';
-import { SetLevelRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { Connection } from './Connection';
 
 /**
@@ -8,8 +6,8 @@ import type { Connection } from './Connection';
  * Toolwright sends logs on the request's own stream and filters them here.
  */
 export function registerLoggingHandler(connection: Connection): void {
-  connection.server.setRequestHandler(SetLevelRequestSchema, (request) => {
-    connection.logLevel = request.params.level as LogLevel;
+  connection.server.setRequestHandler('logging/setLevel', (request) => {
+    connection.logLevel = request.params.level;
     return {};
   });
 }

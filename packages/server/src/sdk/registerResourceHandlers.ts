@@ -1,16 +1,11 @@
-import {
-  ListResourcesRequestSchema,
-  ListResourceTemplatesRequestSchema,
-  ReadResourceRequestSchema,
-  SubscribeRequestSchema,
-  UnsubscribeRequestSchema,
-} from '@modelcontextprotocol/sdk/types.js';
-import type { AccessRules, ResourceDescriptor, ResourceTemplateDescriptor } from '@toolwright/core';
+import type { Resource, ResourceTemplateType, ServerContext } from '@modelcontextprotocol/server';
+import type { AccessRules, ToolContext } from '@toolwright/core';
 import { accessDenial, callerOf, canAccess } from '../auth/canAccess';
 import { createListFilter } from '../auth/createListFilter';
 import type { Catalog } from '../surface/Catalog';
 import type { Connection } from './Connection';
-import { createToolContext, type ContextEnv, type HandlerExtra } from './createToolContext';
+import { createToolContext, type ContextEnv } from './createToolContext';
+import { runWithRounds } from './runWithRounds';
 import { outcomeError } from './outcomeError';
 import { ErrorCodes, ProtocolError } from './ProtocolError';
 
@@ -21,48 +16,55 @@ import { ErrorCodes, ProtocolError } from './ProtocolError';
  */
 export function registerResourceHandlers(connection: Connection, catalog: Catalog, env: ContextEnv): void {
   const { server } = connection;
-  const resourcesFor = createListFilter('resources', (r: ResourceDescriptor) => catalog.resource(r.uri)?.access);
-  const templatesFor = createListFilter('resourceTemplates', (t: ResourceTemplateDescriptor) => catalog.template(t.uriTemplate)?.access);
-  server.setRequestHandler(ListResourcesRequestSchema, (request, extra) => resourcesFor(catalog.resourcesPage(request.params?.cursor), callerOf(extra)) as never);
-  server.setRequestHandler(ListResourceTemplatesRequestSchema, (request, extra) => templatesFor(catalog.templatesPage(request.params?.cursor), callerOf(extra)) as never);
+  const resourcesFor = createListFilter('resources', (r: Resource) => catalog.resource(r.uri)?.access);
+  const templatesFor = createListFilter('resourceTemplates', (t: ResourceTemplateType) => catalog.template(t.uriTemplate)?.access);
+  server.setRequestHandler('resources/list', (request, ctx) => resourcesFor(catalog.resourcesPage(request.params?.cursor), callerOf(ctx)));
+  server.setRequestHandler('resources/templates/list', (request, ctx) => templatesFor(catalog.templatesPage(request.params?.cursor), callerOf(ctx)));
 
-  server.setRequestHandler(ReadResourceRequestSchema, async (request, extra) => {
+  server.setRequestHandler('resources/read', async (request, ctx) => {
     const { uri } = request.params;
-    const context = (name: string, uses: boolean) => (uses ? createToolContext(name, extra as HandlerExtra, connection, env) : undefined);
-    const resource = catalog.resource(uri);
-    let outcome;
-    if (resource) {
-      refuseUnless(resource.access, `Resource '${uri}'`, extra);
-      const open = context(resource.name, resource.usesContext);
-      outcome = await resource.read(open?.ctx).finally(() => open?.close());
-    } else {
-      const found = catalog.matchTemplate(uri);
-      if (!found) throw notFound(uri);
-      refuseUnless(found.template.access, `Resource '${uri}'`, extra);
-      const open = context(found.template.name, found.template.usesContext);
-      outcome = await found.template.read(uri, found.variables, open?.ctx).finally(() => open?.close());
-    }
-    if (!outcome.ok) throw outcomeError(outcome, { uri });
-    return outcome.value as never;
+    const serving = servingMember(catalog, uri);
+    if (!serving) throw notFound(uri);
+    const { member } = serving;
+    refuseUnless(member.access, `Resource '${uri}'`, ctx);
+    const read = async (toolCtx: ToolContext | undefined) => {
+      const outcome = await serving.read(toolCtx);
+      if (!outcome.ok) throw outcomeError(outcome, { uri });
+      // `@Resource({ cache })` on a 2026-07-28 read; the app's default for reads fills what it leaves out.
+      return member.cache && connection.era === 'modern' ? { ...outcome.value, ...member.cache } : outcome.value;
+    };
+    if (!member.usesContext) return read(undefined);
+    return runWithRounds(connection, ctx, env.requestState, 'resources/read', uri, {}, (round) => {
+      const open = createToolContext(member.name, ctx, connection, env, ctx.mcpReq.signal, round);
+      return read(open.ctx).finally(open.close);
+    });
   });
 
-  server.setRequestHandler(SubscribeRequestSchema, (request, extra) => {
+  server.setRequestHandler('resources/subscribe', (request, ctx) => {
     const { uri } = request.params;
     const resource = catalog.resource(uri) ?? catalog.matchTemplate(uri)?.template;
     if (!resource) throw notFound(uri);
-    refuseUnless(resource.access, `Resource '${uri}'`, extra);
+    refuseUnless(resource.access, `Resource '${uri}'`, ctx);
     connection.subscriptions.add(uri);
     return {};
   });
-  server.setRequestHandler(UnsubscribeRequestSchema, (request) => {
+  server.setRequestHandler('resources/unsubscribe', (request) => {
     connection.subscriptions.delete(request.params.uri);
     return {};
   });
 }
 
+/** The resource or template that serves `uri`, and how to read it with a context. */
+function servingMember(catalog: Catalog, uri: string) {
+  const resource = catalog.resource(uri);
+  if (resource) return { member: resource, read: (ctx: ToolContext | undefined) => resource.read(ctx) };
+  const found = catalog.matchTemplate(uri);
+  return found && { member: found.template, read: (ctx: ToolContext | undefined) => found.template.read(uri, found.variables, ctx) };
+}
+
 /** Refuses a caller the resource's `@RequireScopes` / `@RequireRoles` rules leave out. */
-function refuseUnless(access: AccessRules | undefined, subject: string, extra: { authInfo?: unknown }): void {
-  const caller = callerOf(extra);
+function refuseUnless(access: AccessRules | undefined, subject: string, ctx: ServerContext): void {
+  const caller = callerOf(ctx);
   if (access && !canAccess(access, caller)) throw new ProtocolError(ErrorCodes.InvalidParams, accessDenial(subject, access, caller));
 }
 

@@ -1,6 +1,6 @@
-import { stderrLogger, type Registry, type ToolDescriptor, type ToolLogger } from '@toolwright/core';
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { stderrLogger, type Registry, type ToolLogger, type ToolResult } from '@toolwright/core';
+import type { InputRequest, Server, ServerContext, Tool } from '@modelcontextprotocol/server';
+import type { InputRequiredAnswer } from '../roundtrip/runRound';
 import type { Connection } from './Connection';
 import { invokeTool } from './invokeTool';
 import type { Surface } from '../surface/Surface';
@@ -15,30 +15,61 @@ export interface ToolBinding {
   readonly loggers: ReadonlyMap<string, ToolLogger>;
   readonly inFlight: InFlight;
   /** Narrows a `tools/list` page to the tools one caller may use (the page itself when none has rules). */
-  readonly listFor: ReturnType<typeof createListFilter<'tools', ToolDescriptor>>;
+  readonly listFor: ReturnType<typeof createListFilter<'tools', Tool>>;
   /** What the app serves now (tools can be added, removed, enabled and disabled at runtime) and the call contexts' shared state. */
   readonly surface: Surface;
 }
 
 export function createToolBinding(registry: Registry, inFlight: InFlight, surface: Surface): ToolBinding {
   const loggers = new Map(registry.tools.map((t) => [t.name, stderrLogger(`tool ${t.name}`)]));
-  return { registry, loggers, inFlight, listFor: createListFilter('tools', (t: ToolDescriptor) => surface.catalog.tool(t.name)?.access), surface };
+  return { registry, loggers, inFlight, listFor: createListFilter('tools', (t: Tool) => surface.catalog.tool(t.name)?.access), surface };
 }
 
-/** Serves `tools/list` (the cached result) and `tools/call` on one SDK `Server`. */
+/**
+ * Serves `tools/list` (the cached result) and `tools/call` on one SDK `Server`.
+ *
+ * `tools/call` is the hot path, and on a 2025-era connection the SDK's method handler adds
+ * nothing to it but cost: it parses the request with zod twice and the result (which core
+ * already normalized) once more. There it is served as the server's fallback handler, which
+ * the SDK calls as is, after its own era and method checks; the request's params are checked
+ * here (name, arguments), the arguments by the tool's own validator. On a 2026-07-28
+ * request it is a method handler, inside the SDK's multi round-trip seam (input_required,
+ * requestState), where the client round trips of that era are served.
+ */
 export function registerToolHandlers(server: Server, binding: ToolBinding, connection: Connection): void {
   const { inFlight, listFor, surface } = binding;
-  // The SDK's result type is mutable; the cached list is frozen and only ever serialized.
   // With authorization rules, each caller gets the (cached) view of the tools it may use.
-  server.setRequestHandler(ListToolsRequestSchema, (request, extra) => listFor(surface.catalog.toolsPage(request.params?.cursor), callerOf(extra)) as never);
-  server.setRequestHandler(CallToolRequestSchema, (request, extra) => {
-    const tool = surface.catalog.tool(request.params.name);
+  server.setRequestHandler('tools/list', (request, ctx) => listFor(surface.catalog.toolsPage(request.params?.cursor), callerOf(ctx)));
+  const call = (params: { name: string; arguments?: Record<string, unknown> }, ctx: ServerContext): Promise<ToolResult | InputRequiredAnswer<InputRequest>> => {
+    const tool = surface.catalog.tool(params.name);
     if (!tool) {
-      throw new ProtocolError(ErrorCodes.InvalidParams, `Unknown tool '${request.params.name}'. Call tools/list to see the available tools.`);
+      throw new ProtocolError(ErrorCodes.InvalidParams, `Unknown tool '${params.name}'. Call tools/list to see the available tools.`);
     }
-    if (tool.access && !canAccess(tool.access, callerOf(extra))) {
-      throw new ProtocolError(ErrorCodes.InvalidParams, accessDenial(`Tool '${tool.name}'`, tool.access, callerOf(extra)));
+    if (tool.access && !canAccess(tool.access, callerOf(ctx))) {
+      throw new ProtocolError(ErrorCodes.InvalidParams, accessDenial(`Tool '${tool.name}'`, tool.access, callerOf(ctx)));
     }
-    return inFlight.track(invokeTool(tool, request.params.arguments, extra, connection, surface.env)) as never;
-  });
+    return inFlight.track(invokeTool(tool, params.arguments, ctx, connection, surface.env));
+  };
+  if (connection.era === 'modern') {
+    server.setRequestHandler('tools/call', (request, ctx) => call(request.params, ctx));
+    return;
+  }
+  server.fallbackRequestHandler = async (request, ctx) => {
+    if (request.method !== 'tools/call') throw new ProtocolError(ErrorCodes.MethodNotFound, 'Method not found');
+    return call(callParams(request.params), ctx);
+  };
+}
+
+/** The params of a `tools/call` the SDK did not parse: a string name and, if any, an object of arguments. */
+function callParams(params: Record<string, unknown> | undefined): { name: string; arguments?: Record<string, unknown> } {
+  const name = params?.name;
+  const args = params?.arguments;
+  if (typeof name !== 'string') throw new ProtocolError(ErrorCodes.InvalidParams, 'Invalid tools/call: params.name must be the name of a tool (a string).');
+  if (args === undefined) return { name };
+  if (!isObject(args)) throw new ProtocolError(ErrorCodes.InvalidParams, 'Invalid tools/call: params.arguments must be an object.');
+  return { name, arguments: args };
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -1,5 +1,5 @@
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import type { AuthInfo } from '@toolwright/core';
+import type { JSONRPCMessage, MessageExtraInfo, Transport } from '../sdk/sdk';
 import { ErrorCodes } from '../sdk/ProtocolError';
 
 const MAX_LINE_BYTES = 16 * 1024 * 1024;
@@ -19,13 +19,16 @@ const RESOLVED = Promise.resolve();
  * resolves when the output has taken the waiting messages.
  */
 export class StdioTransport implements Transport {
-  onmessage?: (message: JSONRPCMessage) => void;
+  onmessage?: (message: JSONRPCMessage, extra?: MessageExtraInfo) => void;
   onerror?: (error: Error) => void;
   onclose?: () => void;
   /** Called when the input ends. Default: close at once; a server sets it to finish running calls first. */
   oninputend?: () => void;
 
+  /** Handed with every message: who the stdio caller is, when the process that started the server says so. */
+  private extra: MessageExtraInfo | undefined;
   private buffer = '';
+  private started = false;
   private closed = false;
   /** Ids of requests read but not yet answered. */
   private readonly pending = new Set<string | number>();
@@ -42,7 +45,15 @@ export class StdioTransport implements Transport {
     private readonly write: (chunk: string, done: () => void) => boolean,
   ) {}
 
+  /** Every message read from now on carries `authInfo` (handlers see it as the caller). */
+  setCaller(authInfo: AuthInfo | undefined): void {
+    this.extra = authInfo && { authInfo };
+  }
+
+  /** Starts reading; calling it again does nothing (the era entry and the server both start it). */
   async start(): Promise<void> {
+    if (this.started) return;
+    this.started = true;
     this.input.setEncoding('utf8');
     this.input.on('data', this.onData);
     this.input.on('error', this.onInputError);
@@ -135,7 +146,7 @@ export class StdioTransport implements Transport {
     }
     if ('method' in message && 'id' in message) this.pending.add(message.id);
     try {
-      this.onmessage?.(message);
+      this.onmessage?.(message, this.extra);
     } catch (error) {
       this.onerror?.(error as Error);
     }

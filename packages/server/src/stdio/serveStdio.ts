@@ -2,10 +2,15 @@ import type { App, Listener } from '../app/App';
 import type { StdioListenOptions } from '../app/ListenOptions';
 import { protectStdout } from './protectStdout';
 import { StdioTransport } from './StdioTransport';
+import { stderrLogger } from '@toolwright/core';
+import { serveStdioEras } from '../sdk/serveStdioEras';
+
+const log = stderrLogger('stdio');
 
 /**
  * Serves the app over stdio: one connection, newline-delimited JSON-RPC on stdout and
- * nothing else there. Ends when stdin closes or on SIGINT/SIGTERM, after running calls
+ * nothing else there. The first message decides the era: a 2025-era session
+ * (`initialize`) or 2026-07-28 requests (see `serveStdioEras`). Ends when stdin closes or on SIGINT/SIGTERM, after running calls
  * finish (or the drain timeout passes).
  */
 export async function serveStdio(app: App, options: StdioListenOptions = { transport: 'stdio' }): Promise<Listener> {
@@ -14,8 +19,11 @@ export async function serveStdio(app: App, options: StdioListenOptions = { trans
   const protectedOut = custom ? undefined : protectStdout();
   const out = options.stdout;
   const write = protectedOut?.write ?? ((chunk: string, done: () => void) => out!.write(chunk, done));
+  const caller = await options.authInfo?.();
   const transport = new StdioTransport(stdin, write);
-  const server = await app.connect(transport);
+  transport.setCaller(caller);
+  const session = serveStdioEras(transport, ({ era }) => app.createServer({ era, authInfo: caller }), (error) => log.warn(error.message));
+  await transport.start();
   const exitOnClose = options.exitOnClose ?? !custom;
   const drainTimeoutMs = options.drainTimeoutMs ?? 10_000;
 
@@ -26,7 +34,7 @@ export async function serveStdio(app: App, options: StdioListenOptions = { trans
       process.off('SIGTERM', onSignal);
       transport.stopReading();
       await transport.idle(drainTimeoutMs);
-      await server.close();
+      await session.close();
       // Only now: answers to running calls may have hit a broken pipe too.
       process.stdout.off('error', onOutputError);
       protectedOut?.restore();

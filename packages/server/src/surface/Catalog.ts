@@ -1,6 +1,7 @@
 import { ConfigError } from '@toolwright/core';
 import type { PromptDefinition, Registry, ResourceDefinition, ResourceTemplateDefinition, ToolDefinition } from '@toolwright/core';
 import { paginate, type Page } from '../sdk/paginate';
+import { promptToWire, resourceToWire, templateToWire, toolToWire } from '../sdk/toWire';
 
 /** The lists an app serves; each can change at runtime and announces it with its own `list_changed`. */
 export type ListKind = 'tools' | 'resources' | 'prompts';
@@ -76,19 +77,19 @@ export class Catalog {
   }
 
   toolsPage(cursor: string | undefined) {
-    return this.page('tools', cursor, () => [...this.tools.values()].filter((e) => e.enabled).map((e) => e.definition.descriptor));
+    return this.page('tools', cursor, () => [...this.tools.values()].filter((e) => e.enabled).map((e) => toolToWire(e.definition.descriptor)));
   }
 
   resourcesPage(cursor: string | undefined) {
-    return this.page('resources', cursor, () => [...this.resources.values()].filter((e) => e.enabled).map((e) => e.definition.descriptor));
+    return this.page('resources', cursor, () => [...this.resources.values()].filter((e) => e.enabled).map((e) => resourceToWire(e.definition.descriptor)));
   }
 
   templatesPage(cursor: string | undefined) {
-    return this.page('resourceTemplates', cursor, () => [...this.templates.values()].filter((e) => e.enabled).map((e) => e.definition.descriptor));
+    return this.page('resourceTemplates', cursor, () => [...this.templates.values()].filter((e) => e.enabled).map((e) => templateToWire(e.definition.descriptor)));
   }
 
   promptsPage(cursor: string | undefined) {
-    return this.page('prompts', cursor, () => [...this.prompts.values()].filter((e) => e.enabled).map((e) => e.definition.descriptor));
+    return this.page('prompts', cursor, () => [...this.prompts.values()].filter((e) => e.enabled).map((e) => promptToWire(e.definition.descriptor)));
   }
 
   get hasResources(): boolean {

@@ -1,5 +1,5 @@
-import type { LogLevel } from '@toolwright/core';
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { LogLevel, ProtocolEra } from '@toolwright/core';
+import type { Server } from '../sdk/sdk';
 import type { Connection } from '../sdk/Connection';
 import type { ListKind } from './Catalog';
 
@@ -9,13 +9,26 @@ const LIST_CHANGED = {
   prompts: 'notifications/prompts/list_changed',
 } as const;
 
+/** Where list changes and resource updates go for clients no live server instance reaches (2026-07-28 HTTP: `subscriptions/listen` streams). */
+export interface ChangeNotifier {
+  toolsChanged(): void;
+  promptsChanged(): void;
+  resourcesChanged(): void;
+  resourceUpdated(uri: string): void;
+}
+
+const NOTIFY: Record<ListKind, keyof Omit<ChangeNotifier, 'resourceUpdated'>> = { tools: 'toolsChanged', resources: 'resourcesChanged', prompts: 'promptsChanged' };
+
 /**
  * The app's live connections, for what goes to all of them (`list_changed`, debounced)
  * or to some (`resources/updated` to subscribers only). Connections leave when their
- * server closes, or when a send finds them closed.
+ * server closes, or when a send finds them closed. A 2026-07-28 stdio connection gets
+ * everything: the SDK's entry routes it to the client's `subscriptions/listen` streams,
+ * filtered there; notifiers carry the same to per-request HTTP endpoints.
  */
 export class Connections {
   private readonly live = new Set<Connection>();
+  private readonly notifiers = new Set<ChangeNotifier>();
   private readonly pending = new Set<ListKind>();
   private timer: NodeJS.Timeout | undefined;
 
@@ -29,8 +42,8 @@ export class Connections {
   }
 
   /** Tracks a new server's connection state until the server closes. */
-  open(server: Server): Connection {
-    const connection: Connection = { server, logLevel: this.defaultLogLevel, subscriptions: new Set() };
+  open(server: Server, era: ProtocolEra): Connection {
+    const connection: Connection = { server, era, logLevel: this.defaultLogLevel, subscriptions: new Set() };
     this.live.add(connection);
     const previous = server.onclose;
     server.onclose = () => {
@@ -38,6 +51,12 @@ export class Connections {
       previous?.();
     };
     return connection;
+  }
+
+  /** Tells `notifier` every change from now on; returns the function that stops it. */
+  addNotifier(notifier: ChangeNotifier): () => void {
+    this.notifiers.add(notifier);
+    return () => void this.notifiers.delete(notifier);
   }
 
   /**
@@ -53,8 +72,9 @@ export class Connections {
   /** Sends `notifications/resources/updated` to the connections subscribed to `uri`; returns how many. */
   resourceUpdated(uri: string): number {
     let sent = 0;
+    for (const n of this.notifiers) n.resourceUpdated(uri);
     for (const c of this.live) {
-      if (!c.subscriptions.has(uri)) continue;
+      if (c.era === 'legacy' && !c.subscriptions.has(uri)) continue;
       sent++;
       this.send(c, () => c.server.sendResourceUpdated({ uri }));
     }
@@ -65,6 +85,7 @@ export class Connections {
     this.timer = undefined;
     const kinds = [...this.pending];
     this.pending.clear();
+    for (const n of this.notifiers) for (const kind of kinds) n[NOTIFY[kind]]();
     for (const c of this.live) {
       for (const kind of kinds) this.send(c, () => c.server.notification({ method: LIST_CHANGED[kind] }));
     }

@@ -1,7 +1,6 @@
 import { ConfigError } from '@toolwright/core';
-import { buildRegistry, stderrLogger, type BuildOptions, type LogLevel, type ToolLogger } from '@toolwright/core';
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import type { ServerCapabilities } from '@modelcontextprotocol/sdk/types.js';
+import { buildRegistry, stderrLogger, type BuildOptions, type LogLevel, type ProtocolEra, type ToolLogger } from '@toolwright/core';
+import type { Server, ServerCapabilities } from '../sdk/sdk';
 import type { Registry } from '@toolwright/core';
 import type { Connection } from '../sdk/Connection';
 import type { InvokeEnv } from '../sdk/invokeTool';
@@ -9,6 +8,7 @@ import { registerCompletionHandler } from '../sdk/registerCompletionHandler';
 import { registerLoggingHandler } from '../sdk/registerLoggingHandler';
 import { registerPromptHandlers } from '../sdk/registerPromptHandlers';
 import { registerResourceHandlers } from '../sdk/registerResourceHandlers';
+import { RequestStateCodec, type RequestStateOptions } from '../roundtrip/RequestStateCodec';
 import { Catalog, type ListKind } from './Catalog';
 import { Connections } from './Connections';
 
@@ -21,6 +21,8 @@ export interface SurfaceOptions {
   readonly listChangedDebounceMs?: number;
   readonly toolTimeoutMs?: number;
   readonly logger?: ToolLogger;
+  /** Keys and lifetime of the signed `requestState` of 2026-07-28 round trips. */
+  readonly requestState?: RequestStateOptions;
 }
 
 /**
@@ -39,7 +41,12 @@ export class Surface {
     }
     this.connections = new Connections(options.logLevel ?? 'info', options.listChangedDebounceMs ?? 10);
     this.catalog = new Catalog(registry, options.pageSize, (kind: ListKind) => this.connections.listChanged(kind));
-    this.env = { forms: new WeakMap(), logger: options.logger ?? stderrLogger('context'), toolTimeoutMs: options.toolTimeoutMs };
+    this.env = {
+      forms: new WeakMap(),
+      logger: options.logger ?? stderrLogger('context'),
+      toolTimeoutMs: options.toolTimeoutMs,
+      requestState: new RequestStateCodec(options.requestState),
+    };
   }
 
   /** The capabilities a new connection declares: what the catalog serves now. */
@@ -52,8 +59,8 @@ export class Surface {
   }
 
   /** Tracks a new server and installs the non-tool handlers its capabilities allow. */
-  attach(server: Server, capabilities: ServerCapabilities): Connection {
-    const connection = this.connections.open(server);
+  attach(server: Server, capabilities: ServerCapabilities, era: ProtocolEra): Connection {
+    const connection = this.connections.open(server, era);
     registerLoggingHandler(connection);
     if (capabilities.resources) registerResourceHandlers(connection, this.catalog, this.env);
     if (capabilities.prompts) registerPromptHandlers(connection, this.catalog, this.env);

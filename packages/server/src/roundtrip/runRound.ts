@@ -1,0 +1,64 @@
+import { CallInterrupt } from '@toolwright/core';
+import { canonicalJson, InputRound, type InputRequest, type PendingRound } from './InputRound';
+import type { RequestStateCodec } from './RequestStateCodec';
+import { RoundTripError } from './RoundTripError';
+
+/** A 2026-07-28 `input_required` result: the client answers `inputRequests` and retries with `requestState`. */
+export type InputRequiredAnswer<Q extends InputRequest = InputRequest> = {
+  resultType: 'input_required';
+  inputRequests: Record<string, Q>;
+  requestState: string;
+};
+
+/** What a round reads from the request: the state the client echoed and its answers (both untrusted). */
+export interface RoundRequest {
+  readonly requestState?: unknown;
+  readonly inputResponses?: unknown;
+}
+
+/**
+ * What a `requestState` is bound to: the method, its target (tool or prompt name, resource
+ * URI), the arguments, and the caller. A state issued for one of them is refused for any other.
+ */
+export function roundBinding(method: string, target: string, args: unknown, caller: string | undefined): string {
+  return `${method}\n${target}\n${canonicalJson(args ?? {})}\n${caller ?? ''}`;
+}
+
+/**
+ * Runs one round of a 2026-07-28 request: verifies the echoed state, runs the method with an
+ * `InputRound` its `ctx` asks through, and answers with the method's result, or, when the
+ * method asked something the client has not answered yet, with an `input_required` result and
+ * a newly signed state. The method's `CallInterrupt` ends there; one whose cause is a protocol
+ * error (a missing client capability) is answered with that error. Throws `RoundTripError` for
+ * a bad state or bad `inputResponses` (JSON-RPC -32602).
+ */
+export async function runRound<R, Q extends InputRequest = InputRequest>(
+  codec: RequestStateCodec,
+  request: RoundRequest,
+  binding: string,
+  run: (round: InputRound<Q>) => Promise<R>,
+): Promise<R | InputRequiredAnswer<Q>> {
+  const { requestState, inputResponses } = request;
+  if (inputResponses !== undefined && (typeof inputResponses !== 'object' || inputResponses === null || Array.isArray(inputResponses))) {
+    throw new RoundTripError('inputResponses must be an object mapping the keys of the last inputRequests to their results.');
+  }
+  const previous = requestState === undefined ? undefined : await codec.open(requestState, binding);
+  const round = new InputRound<Q>(previous, inputResponses as Record<string, unknown> | undefined);
+  let result: R;
+  try {
+    result = await run(round);
+  } catch (error) {
+    if (!CallInterrupt.is(error)) throw error;
+    if (error.cause !== undefined) throw error.cause;
+    const pending = round.end();
+    if (!pending) throw new Error(`A CallInterrupt ended the method without asking the client anything: only Toolwright's ctx throws it. (${error.message})`);
+    return inputRequired(codec, pending, binding);
+  }
+  // A method that caught the interrupt still ends the round with the question it asked.
+  const pending = round.end();
+  return pending ? inputRequired(codec, pending, binding) : result;
+}
+
+async function inputRequired<Q extends InputRequest>(codec: RequestStateCodec, pending: PendingRound<Q>, binding: string): Promise<InputRequiredAnswer<Q>> {
+  return { resultType: 'input_required', inputRequests: pending.inputRequests, requestState: await codec.seal(pending.state, binding) };
+}

@@ -1,0 +1,33 @@
+import type { InputRequest, ServerContext } from '@modelcontextprotocol/server';
+import type { InputRound } from '../roundtrip/InputRound';
+import type { RequestStateCodec } from '../roundtrip/RequestStateCodec';
+import { RoundTripError } from '../roundtrip/RoundTripError';
+import { roundBinding, runRound, type InputRequiredAnswer } from '../roundtrip/runRound';
+import type { Connection } from './Connection';
+import { ErrorCodes, ProtocolError } from './ProtocolError';
+
+/** A round whose questions are the SDK's input requests (elicitation, sampling, roots). */
+export type SdkRound = InputRound<InputRequest>;
+
+/**
+ * Runs a method that may ask the client something. On a 2025-era request, as is: its `ctx`
+ * questions are requests to the client. On a 2026-07-28 request, as one round of a
+ * multi-round-trip request (`runRound`): the echoed `requestState` is verified, the method runs
+ * with the round its `ctx` asks through, and the answer is its result or `input_required`.
+ * A refused state or answer is JSON-RPC -32602.
+ */
+export function runWithRounds<R>(
+  connection: Connection,
+  sdk: ServerContext,
+  codec: RequestStateCodec,
+  method: string,
+  target: string,
+  args: unknown,
+  run: (round: SdkRound | undefined) => Promise<R>,
+): Promise<R | InputRequiredAnswer<InputRequest>> {
+  if (connection.era !== 'modern') return run(undefined);
+  const request = { requestState: sdk.mcpReq.requestState(), inputResponses: sdk.mcpReq.inputResponses };
+  return runRound<R, InputRequest>(codec, request, roundBinding(method, target, args, sdk.http?.authInfo?.clientId), run).catch((error: unknown) => {
+    throw error instanceof RoundTripError ? new ProtocolError(ErrorCodes.InvalidParams, error.message) : error;
+  });
+}

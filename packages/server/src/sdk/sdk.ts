@@ -1,0 +1,17 @@
+/**
+ * The SDK (`@modelcontextprotocol/server`) as the rest of this package sees it: the types
+ * and values other folders use, named here so every import of the SDK stays in `sdk/`.
+ */
+export { Server, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/server';
+export type {
+  AuthInfo as SdkAuthInfo,
+  ClientCapabilities,
+  Implementation,
+  JSONRPCMessage,
+  MessageExtraInfo,
+  RequestId,
+  ServerCapabilities,
+  ServerContext,
+  Transport,
+  TransportSendOptions,
+} from '@modelcontextprotocol/server';

@@ -1,0 +1,35 @@
+import { serveStdio } from '@modelcontextprotocol/server/stdio';
+import type { JSONRPCMessage, MessageExtraInfo, Server, Transport } from '@modelcontextprotocol/server';
+import { isModernMessage } from './isModernMessage';
+
+/**
+ * Serves one stdio connection in the era its first message asks for. A 2025-era client
+ * (`initialize`, or no claim) gets a server connected straight to the transport, as before
+ * the eras, with nothing added per message. A 2026-07-28 client (or a `server/discover`
+ * probe, after which a client may still fall back to `initialize`) goes to the SDK's stdio
+ * entry, which pins the era, serves `subscriptions/listen` and answers bad claims.
+ *
+ * `transport.start()` must be safe to call again: both paths call it. Its `onmessage` is taken over.
+ */
+export function serveStdioEras(transport: Transport, factory: (context: { era: 'legacy' | 'modern' }) => Server, onerror: (error: Error) => void): { close(): Promise<void> } {
+  let close: () => Promise<void> = async () => undefined;
+  transport.onmessage = (first, extra) => {
+    transport.onmessage = undefined;
+    // Both paths install their own `onmessage` synchronously, so no message can slip past.
+    if (isModernMessage(first)) {
+      const handle = serveStdio(factory, { transport, onerror });
+      close = () => handle.close();
+    } else {
+      const server = factory({ era: 'legacy' });
+      close = () => server.close();
+      server.connect(transport).catch(onerror);
+    }
+    deliver(transport, first, extra);
+  };
+  return { close: () => close() };
+}
+
+/** Hands a message to whoever now reads the transport. */
+function deliver(transport: Transport, message: JSONRPCMessage, extra: MessageExtraInfo | undefined): void {
+  transport.onmessage?.(message, extra);
+}
