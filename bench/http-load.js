@@ -22,6 +22,7 @@ const { Client } = require('@modelcontextprotocol/sdk/client/index.js');
 const { StreamableHTTPClientTransport } = require('@modelcontextprotocol/sdk/client/streamableHttp.js');
 const { CallToolResultSchema } = require('@modelcontextprotocol/sdk/types.js');
 const { LeanSession } = require('./leanHttpClient');
+const { serverNode, serverNodeVersion } = require('./lib.js');
 
 const arg = (name, fallback) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -34,7 +35,7 @@ const SDK_CLIENT = process.argv.includes('--sdk-client');
 const mb = (bytes) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 
 function start(kind) {
-  const child = fork(path.join(__dirname, 'http-servers.js'), [kind], { execArgv: ['--expose-gc', ...(process.env.PROF && kind === process.env.PROF ? ['--cpu-prof', '--cpu-prof-dir=/tmp/prof2'] : [])], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const child = fork(path.join(__dirname, 'http-servers.js'), [kind], { execPath: serverNode(), execArgv: ['--expose-gc', ...(process.env.PROF && kind === process.env.PROF ? ['--cpu-prof', '--cpu-prof-dir=/tmp/prof2'] : [])], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   const pending = [];
   child.on('message', (m) => pending.shift()?.(m));
   const next = () => new Promise((resolve) => pending.push(resolve));
@@ -145,7 +146,7 @@ async function measure(kind) {
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 async function main() {
-  console.log(`Streamable HTTP load: ${CLIENTS} ${SDK_CLIENT ? 'SDK' : 'lean'} clients x ${CALLS} calls, stateful, ${ROUNDS} round(s), order A B B A`);
+  console.log(`Streamable HTTP load: ${CLIENTS} ${SDK_CLIENT ? 'SDK' : 'lean'} clients x ${CALLS} calls, stateful, ${ROUNDS} round(s), order A B B A, servers on node ${serverNodeVersion()}`);
   const runs = { raw: [], toolwright: [] };
   for (let r = 0; r < ROUNDS; r++) {
     for (const kind of r % 2 === 0 ? ['raw', 'toolwright'] : ['toolwright', 'raw']) {

@@ -8,7 +8,7 @@
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const { targetsFromEnv, checkTargetExists, harnessError, connect, disconnect, procCpuUs, procMem } = require('./lib.js');
+const { targetsFromEnv, checkTargetExists, harnessError, connect, disconnect, procCpuUs, procMem, serverNodeVersion } = require('./lib.js');
 
 const now = () => process.hrtime.bigint();
 
@@ -364,7 +364,7 @@ async function main() {
   console.log(`toolwright: ${targets[1].line}`);
   console.log(
     `rounds=${cfg.rounds} ${cfg.calls ? `calls=${cfg.calls}` : `duration=${cfg.durationMs}ms`} slices=${cfg.slices} warmupCalls=${cfg.warmupCalls} ` +
-      `coldStarts=${cfg.coldStarts} concurrency=${cfg.concurrency.join(',')} | node ${process.version}, ` +
+      `coldStarts=${cfg.coldStarts} concurrency=${cfg.concurrency.join(',')} | servers on node ${serverNodeVersion()}, harness on node ${process.version}, ` +
       `${os.cpus().length} CPUs, loadavg ${os.loadavg().map((x) => x.toFixed(2)).join(' ')}`,
   );
 
@@ -417,7 +417,7 @@ async function main() {
     durationS: totalS,
     config: cfg,
     targetsThresholds: TARGETS,
-    machine: { node: process.version, platform: process.platform, cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model, loadavgAtEnd: os.loadavg() },
+    machine: { node: process.version, serverNode: serverNodeVersion(), platform: process.platform, cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model, loadavgAtEnd: os.loadavg() },
     targets: targets.map((t) => ({ label: t.label, command: t.line })),
     toolCalls: TOOL_CALLS,
     summary: rows.map(({ digits, ...r }) => ({ ...r, metric: r.metric.trim(), result: r.gated ? verdict(r) : undefined })),
