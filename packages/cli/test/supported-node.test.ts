@@ -40,8 +40,8 @@ describe('supported Node.js versions', () => {
     afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
     it.each([
-      ['toolwright new', join(REPO, 'packages', 'cli', 'dist', 'bin.js'), 'new', 'app'],
-      ['npm create toolwright', join(REPO, 'packages', 'create-toolwright', 'dist', 'bin.js'), 'app'],
+      ['toolwright new', join(REPO, 'packages', 'cli', 'bin', 'toolwright.js'), 'new', 'app'],
+      ['npm create toolwright', join(REPO, 'packages', 'create-toolwright', 'bin', 'create-toolwright.js'), 'app'],
     ])('%s exits 2 and writes nothing', async (_, bin, ...args) => {
       const result = await onNode18(bin, ...args);
       expect(result).toEqual({ code: 2, stdout: '', stderr: `error: ${unsupportedNodeMessage('18.20.8')}\n` });
