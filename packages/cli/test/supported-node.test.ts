@@ -48,6 +48,12 @@ describe('supported Node.js versions', () => {
       expect(readdirSync(tmp)).toEqual([]);
     });
 
+    it('npm test stops at its prerequisites check, naming the range', async () => {
+      const result = await onNode18(join(REPO, 'scripts', 'check-prerequisites.js'));
+      expect(result.code).toBe(1);
+      expect(result.stderr).toContain(`Node 18.20.8: the repository needs Node ${SUPPORTED_NODE} (https://nodejs.org, or nvm install 24).`);
+    });
+
     it('a server exits 1 at startup', async () => {
       const result = await onNode18(join(REPO, 'examples', 'minimal', 'dist', 'server.js'));
       expect(result).toEqual({ code: 1, stdout: '', stderr: `${captureThrown(() => assertSupportedNode('18.20.8'))}\n` });
