@@ -4,6 +4,7 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const { execFileSync } = require('node:child_process');
+const { nodeBinary } = require('../scripts/nodeVersions.js');
 const { Client } = require('@modelcontextprotocol/sdk/client/index.js');
 const { StdioClientTransport } = require('@modelcontextprotocol/sdk/client/stdio.js');
 
@@ -26,13 +27,34 @@ function splitCommand(line) {
   return parts;
 }
 
+let serverNodePath;
 /**
- * Resolve a target command. `node` is replaced by this process's node binary so
- * both targets run on the same runtime. Relative paths resolve from the repo root.
+ * The node binary the servers run on: this process's, or with BENCH_NODE=<major> (e.g. 24)
+ * that version, from the pinned ones in scripts/node-versions (installed on first use).
+ */
+function serverNode() {
+  if (serverNodePath === undefined) {
+    try {
+      serverNodePath = process.env.BENCH_NODE ? nodeBinary(process.env.BENCH_NODE) : process.execPath;
+    } catch (err) {
+      throw harnessError(`BENCH_NODE=${process.env.BENCH_NODE}: ${err.message}`);
+    }
+  }
+  return serverNodePath;
+}
+
+/** The version of serverNode(), e.g. 'v24.21.0'. */
+function serverNodeVersion() {
+  return serverNode() === process.execPath ? process.version : execFileSync(serverNode(), ['-p', 'process.version'], { encoding: 'utf8' }).trim();
+}
+
+/**
+ * Resolve a target command. `node` is replaced by serverNode() so both targets run on the
+ * same runtime. Relative paths resolve from the repo root.
  */
 function makeTarget(label, line, envVar) {
   const [cmd, ...args] = splitCommand(line);
-  const command = cmd === 'node' ? process.execPath : cmd;
+  const command = cmd === 'node' ? serverNode() : cmd;
   return { label, line, command, args, envVar };
 }
 
@@ -50,7 +72,7 @@ function targetsFromEnv() {
 
 /** For `node script.js` targets, fail early with a clear message if the script is missing. */
 function checkTargetExists(t) {
-  if (t.command !== process.execPath) return null;
+  if (t.command !== serverNode()) return null;
   let script = null;
   for (const a of t.args) {
     if (['-e', '--eval', '-p', '--print'].includes(a)) return null;
@@ -157,6 +179,8 @@ module.exports = {
   DEFAULT_TOOLWRIGHT_CMD,
   splitCommand,
   makeTarget,
+  serverNode,
+  serverNodeVersion,
   targetsFromEnv,
   checkTargetExists,
   harnessError,

@@ -9,8 +9,11 @@ const { join } = require('node:path');
 const root = join(__dirname, '..');
 const problems = [];
 
-const [major] = process.versions.node.split('.').map(Number);
-if (major < 20) problems.push(`Node ${process.versions.node}: the repository needs Node 20 or later (https://nodejs.org, or nvm install 20).`);
+// The supported range, engines.node of every package.json (packages/cli/src/cli/supportedNode.ts).
+const [major, minor] = process.versions.node.split('.').map(Number);
+if (!(major >= 24 || (major === 22 && minor >= 12) || (major === 20 && minor >= 19))) {
+  problems.push(`Node ${process.versions.node}: the repository needs Node ${require('../package.json').engines.node} (https://nodejs.org, or nvm install 24).`);
+}
 
 // The docs render check (docs/scripts/check-render.mjs) drives Debian's Chromium; no browser is downloaded.
 const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -28,4 +31,7 @@ if (problems.length > 0) {
 const suite = join(root, 'examples', 'conformance', 'suite', 'node_modules');
 if (!existsSync(suite)) {
   console.error('Note: this first run installs the MCP conformance suite and the Node 22 it needs (about 240 MB, from the npm registry) into examples/conformance/suite; later runs reuse them.');
+}
+if (!existsSync(join(root, 'scripts', 'node-versions', 'node_modules'))) {
+  console.error('Note: this first run installs Node 22 and 24 (about 380 MB, from the npm registry) into scripts/node-versions, to run the tests on them too (npm run test:nodes); later runs reuse them.');
 }

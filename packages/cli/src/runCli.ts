@@ -4,6 +4,7 @@ import { parseCommandArgs } from './cli/parseCommandArgs';
 import { ServerError, UsageError } from './cli/UsageError';
 import { COMMANDS } from './commands/commands';
 import { cliVersion } from './generate/packageRoot';
+import { unsupportedNodeMessage } from './cli/supportedNode';
 
 function mainHelp(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length)) + 2;
@@ -19,7 +20,8 @@ Run 'toolwright <command> --help' for a command's options.
 Exit codes:
   0  success
   1  the command found a failure (a tool error, lint errors, a breaking change)
-  2  invalid usage (unknown command or flag, invalid name or template, non-empty folder)
+  2  invalid usage (unknown command or flag, invalid name or template, non-empty folder,
+     unsupported Node.js)
   3  the server could not be started or answered with a protocol error
 
 Colours are used only on a terminal; NO_COLOR turns them off, FORCE_COLOR on.`;
@@ -36,6 +38,11 @@ export async function runCli(argv: readonly string[], io: Io): Promise<number> {
   if (name === '--version' || name === '-v') {
     println(io.stdout, cliVersion());
     return ExitCode.Ok;
+  }
+  const unsupported = unsupportedNodeMessage();
+  if (unsupported !== undefined) {
+    println(io.stderr, `${io.err.red('error:')} ${unsupported}`);
+    return ExitCode.Usage;
   }
   const command = COMMANDS.find((c) => c.name === name);
   try {

@@ -7,7 +7,7 @@ export const ExitCode = {
   Ok: 0,
   /** The command ran and found a failure: a tool error, lint errors, a breaking change. */
   Failure: 1,
-  /** Bad command line or input: unknown flag, invalid name or template, non-empty folder. */
+  /** Bad command line or input: unknown flag, invalid name or template, non-empty folder; or an unsupported Node.js. */
   Usage: 2,
   /** The server did not start, crashed, or answered with a protocol error. */
   Server: 3,

@@ -1,3 +1,4 @@
+import { SUPPORTED_NODE } from '../cli/supportedNode';
 import type { ProjectOptions } from './ProjectOptions';
 import { TEMPLATES } from './templates';
 import { DEPENDENCY_VERSIONS, DEV_DEPENDENCY_VERSIONS, INSTALL_SCRIPTS, type ToolwrightPackage } from './versions';
@@ -29,7 +30,7 @@ export function packageJson(options: ProjectOptions): string {
     type: 'commonjs',
     main: 'dist/server.js',
     scripts,
-    engines: { node: '>=20' },
+    engines: { node: SUPPORTED_NODE },
     dependencies: sortKeys({ '@toolwright/core': toolwright('@toolwright/core'), '@toolwright/server': toolwright('@toolwright/server'), ...DEPENDENCY_VERSIONS }),
     devDependencies: sortKeys({ '@toolwright/cli': toolwright('@toolwright/cli'), ...DEV_DEPENDENCY_VERSIONS }),
     // npm 11 asks about every install script; jest's file watcher ships prebuilt and needs none.

@@ -9,6 +9,7 @@ import type { AppOptions } from './AppOptions';
 import { InFlight } from './InFlight';
 import type { ListenOptions } from './ListenOptions';
 import { loadToolClasses } from './loadToolClasses';
+import { assertSupportedNode } from './assertSupportedNode';
 import { serveStdio } from '../stdio/serveStdio';
 import { Surface } from '../surface/Surface';
 import type { ListControl } from '../surface/ListControl';
@@ -19,6 +20,7 @@ import type { ListKind } from '../surface/Catalog';
  * `BuildError` that lists all problems), and returns an `App` ready to serve.
  */
 export async function createApp(options: AppOptions): Promise<App> {
+  assertSupportedNode();
   const tools = await loadToolClasses(options.tools, options.cwd ?? process.cwd());
   const registry = buildRegistry({ tools, container: options.container, coerce: options.coerce, logger: options.logger });
   const inFlight = new InFlight();
