@@ -45,7 +45,7 @@ describe('call, inspect, schema and config against stdio servers', () => {
   it.each([
     [['call', 'dist/server.js', 'calculate', '--args', '{oops'], '--args is not valid JSON'],
     [['call', 'dist/server.js', 'calculate', '--args', '[1]'], '--args must be a JSON object of named arguments, got an array.'],
-    [['call', 'dist/server.js'], 'Expected <entry> and <tool>'],
+    [['call', 'dist/server.js'], 'Expected <server> and <tool>'],
     [['call', 'src/server.ts', 'x'], 'src/server.ts is TypeScript. Build the project'],
     [['call', 'dist/nope.js', 'x'], 'The server entry dist/nope.js does not exist.'],
     [['schema', 'diff'], 'Expected the snapshot to compare with'],

@@ -1,3 +1,4 @@
+import { CONNECT_HELP, CONNECT_OPTIONS } from '../client/ServerTarget';
 import type { Command, ParsedArgs } from '../cli/Command';
 import { count } from '../cli/count';
 import { ExitCode } from '../cli/ExitCode';
@@ -15,8 +16,7 @@ export const inspectCommand: Command = {
   options: {
     json: { type: 'boolean' },
     lint: { type: 'boolean' },
-    timeout: { type: 'string' },
-    verbose: { type: 'boolean' },
+    ...CONNECT_OPTIONS,
   },
   help: `Usage: toolwright inspect [entry] [--json] [--lint] [-- <server args>]
 
@@ -25,15 +25,15 @@ resources/templates/list, prompts/list, every page) and print it: the schemas ex
 as a client receives them.
 
 Arguments:
-  [entry]            the compiled server (default: package.json "main", else dist/server.js)
+  [server]           the compiled server to start over stdio (default: package.json "main",
+                     else dist/server.js), or the URL of a running Streamable HTTP server
 
 Options:
       --json         print the contract as JSON (the format of 'schema snapshot')
       --lint         check LLM-readiness: missing descriptions on tools and parameters,
                      vague or near-duplicate names, deep nesting, enums without a
                      description, untyped parameters, invalid tool names
-      --timeout <ms> how long to wait for each answer (default: 60000)
-      --verbose      show the server's stderr (its logs)
+${CONNECT_HELP}
   -h, --help         show this help
 
 Exit codes: 0 done (with --lint: no errors; warnings allowed), 1 lint errors,
