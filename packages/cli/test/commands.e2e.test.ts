@@ -197,7 +197,7 @@ describe('call, inspect, schema and config against stdio and HTTP servers', () =
 
   it('every command has --help, and the main help lists them with the exit codes', async () => {
     const main = await cli(['--help']);
-    for (const command of ['new', 'dev', 'call', 'inspect', 'schema', 'config']) {
+    for (const command of ['new', 'dev', 'call', 'inspect', 'schema', 'config', 'install']) {
       expect(main.stdout).toContain(`  ${command} `);
       const help = await cli([command, '--help']);
       expect(help).toMatchObject({ code: 0, stderr: '' });

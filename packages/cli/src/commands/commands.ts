@@ -3,8 +3,9 @@ import { callCommand } from './callCommand';
 import { configCommand } from './configCommand';
 import { devCommand } from './devCommand';
 import { inspectCommand } from './inspectCommand';
+import { installCommand } from './installCommand';
 import { newCommand } from './newCommand';
 import { schemaCommand } from './schemaCommand';
 
 /** Every command, in the order `toolwright --help` lists them. */
-export const COMMANDS: readonly Command[] = [newCommand, devCommand, callCommand, inspectCommand, schemaCommand, configCommand];
+export const COMMANDS: readonly Command[] = [newCommand, devCommand, callCommand, inspectCommand, schemaCommand, configCommand, installCommand];
