@@ -2,11 +2,12 @@
  * The commands that talk to a server, run in-process against real stdio servers: the built
  * weather example (a Toolwright server) and a hand-rolled fixture server with exact schemas.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCli } from '@toolwright/cli';
+import { listeningUrl } from './helpers/listeningUrl';
 import { memoryIo } from './helpers/memoryIo';
 
 const WEATHER = join(__dirname, '..', '..', '..', 'examples', 'weather');
@@ -15,16 +16,6 @@ const FULL = join(WEATHER, '..', 'full');
 const HTTP = join(WEATHER, '..', 'http');
 const CONFORMANCE = join(WEATHER, '..', 'conformance');
 
-/** The URL a server started with `--http --port 0` prints in its `listening` log line. */
-async function listeningUrl(server: ChildProcess): Promise<string> {
-  let stderr = '';
-  server.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  for (const deadline = Date.now() + 20_000; ; await new Promise((r) => setTimeout(r, 50))) {
-    const url = /"url":"(http:[^"]+)"/.exec(stderr)?.[1];
-    if (url) return url;
-    if (Date.now() > deadline || server.exitCode !== null) throw new Error(`the server did not start:\n${stderr}`);
-  }
-}
 
 describe('call, inspect, schema and config against stdio and HTTP servers', () => {
   let tmp: string;
