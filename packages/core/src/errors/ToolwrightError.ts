@@ -7,9 +7,10 @@ const BRAND = Symbol.for('toolwright.error');
  * - `tool`: a tool reports a failure the model should see (`ToolError`);
  * - `resource_not_found`: a resource URI names nothing (`ResourceNotFoundError`);
  * - `protocol`: a request breaks the protocol; it becomes a JSON-RPC error with the spec's code;
+ * - `interrupt`: `ctx` ends a call to ask the client first (`CallInterrupt`, passed on by the invokers, never an error result);
  * - `internal`: anything else Toolwright reports.
  */
-export type ToolwrightErrorKind = 'build' | 'config' | 'tool' | 'resource_not_found' | 'protocol' | 'internal';
+export type ToolwrightErrorKind = 'build' | 'config' | 'tool' | 'resource_not_found' | 'protocol' | 'interrupt' | 'internal';
 
 /**
  * Base class of every error Toolwright throws. Branded with a global symbol so `is()`
