@@ -7,6 +7,7 @@ import { inspectCommand } from './inspectCommand';
 import { installCommand } from './installCommand';
 import { newCommand } from './newCommand';
 import { schemaCommand } from './schemaCommand';
+import { testConformanceCommand } from './testConformanceCommand';
 
 /** Every command, in the order `toolwright --help` lists them. */
-export const COMMANDS: readonly Command[] = [newCommand, devCommand, callCommand, inspectCommand, schemaCommand, docsCommand, configCommand, installCommand];
+export const COMMANDS: readonly Command[] = [newCommand, devCommand, callCommand, inspectCommand, schemaCommand, docsCommand, testConformanceCommand, configCommand, installCommand];
