@@ -128,6 +128,13 @@ describe('call, inspect, schema and config against stdio and HTTP servers', () =
     expect(unanswered.stderr).toContain("The server asks: Where do you want to pick up 'A Brief History of Time'?\nNo answer was given, so the request was cancelled. Pass --elicit");
   });
 
+  it('call asks the question on a terminal when no flag answers it', async () => {
+    const io = memoryIo(FULL, { interactive: true, input: 'university\n' });
+    expect(await runCli(['call', 'dist/server.js', 'reserve_book', '--args', '{"bookId":1}'], io)).toBe(0);
+    expect(io.output()).toContain('Branch (Where to pick the book up) [central, harbour, university]');
+    expect(io.output()).toContain("Reserved 'Dune' for pickup at the university branch.\n");
+  });
+
   it('call answers sampling with --sample, and says how when it cannot', async () => {
     const sample = (...flags: string[]) => cli(['call', 'dist/server.js', 'test_sampling', '--args', '{"prompt":"Say hi"}', ...flags], CONFORMANCE);
     const answered = await sample('--sample', 'Hi there');
