@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { runCli } from '@toolwright/cli';
 import { inspectorCommand, nodeRunsInspector } from '../src/dev/inspector';
 import { memoryIo } from './helpers/memoryIo';
+import { waitFor } from './helpers/waitFor';
 
 const CLI = join(__dirname, '..', 'bin', 'toolwright.js');
 const MINIMAL = join(__dirname, '..', '..', '..', 'examples', 'minimal');
@@ -34,22 +35,17 @@ describe('toolwright dev --inspect', () => {
     const dev = spawn(process.execPath, [CLI, 'dev', '--inspect', '--port', String(port)], { cwd: MINIMAL, env: { ...process.env, PATH: `${stubDir}:${process.env.PATH}` }, stdio: ['ignore', 'ignore', 'pipe'] });
     let stderr = '';
     dev.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-    const waitFor = async (check: () => boolean, what: string) => {
-      for (const deadline = Date.now() + 60_000; !check(); await new Promise((r) => setTimeout(r, 100))) {
-        if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}:\n${stderr}`);
-      }
-    };
     try {
-      await waitFor(() => stderr.includes('server started'), 'the server');
+      await waitFor(() => stderr.includes('server started'), 'the server', () => stderr);
       expect(stderr).toContain(`--http --port ${port} --host 127.0.0.1`);
       if (nodeRunsInspector()) {
-        await waitFor(() => existsSync(join(stubDir, 'npx-args')), 'npx');
+        await waitFor(() => existsSync(join(stubDir, 'npx-args')), 'npx', () => stderr);
         expect(readFileSync(join(stubDir, 'npx-args'), 'utf8').trim()).toBe(inspectorCommand(url).slice(1).join(' '));
       } else {
         expect(stderr).toContain(`The server is on ${url}: from a shell with Node 22.19.0+, run\n  ${inspectorCommand(url).join(' ')}`);
       }
       const io = memoryIo(MINIMAL);
-      await waitFor(() => /listening/.test(stderr), 'the HTTP listener');
+      await waitFor(() => /listening/.test(stderr), 'the HTTP listener', () => stderr);
       expect(await runCli(['call', url, 'greet', '--args', '{"name":"Ada"}'], io)).toBe(0);
       expect(io.output()).toBe('Hello, Ada!\n');
       const exited = once(dev, 'exit');

@@ -16,6 +16,7 @@ import { TEMPLATES, TEMPLATE_NAMES, type TemplateName } from '@toolwright/cli';
 import { INSTALL_SCRIPTS } from '../src/generate/versions';
 import { listeningUrl } from './helpers/listeningUrl';
 import { run, transcript, type RunResult } from './helpers/run';
+import { waitFor } from './helpers/waitFor';
 
 const REPO = join(__dirname, '..', '..', '..');
 const node = process.execPath;
@@ -178,16 +179,11 @@ describe('from a clone: the README, then every template through the linked npx t
     let stderr = '';
     dev.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
     const starts = () => stderr.match(/\[toolwright dev\] server started/g)?.length ?? 0;
-    const waitFor = async (check: () => boolean, what: string) => {
-      for (const deadline = Date.now() + 60_000; !check(); await new Promise((r) => setTimeout(r, 100))) {
-        if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}:\n${stderr}`);
-      }
-    };
     try {
-      await waitFor(() => starts() === 1, 'the first start');
+      await waitFor(() => starts() === 1, 'the first start', () => stderr);
       const source = join(project, 'src', 'weather.tools.ts');
       writeFileSync(source, readFileSync(source, 'utf8').replace('Perform arithmetic precisely.', 'Perform arithmetic exactly.'));
-      await waitFor(() => starts() === 2, 'the restart after a change');
+      await waitFor(() => starts() === 2, 'the restart after a change', () => stderr);
       const exited = once(dev, 'exit');
       dev.kill('SIGINT');
       expect(await exited).toEqual([0, null]);

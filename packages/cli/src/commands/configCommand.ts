@@ -2,8 +2,7 @@ import type { Command, ParsedArgs } from '../cli/Command';
 import { ExitCode } from '../cli/ExitCode';
 import { println, type Io } from '../cli/Io';
 import { CLIENT_NAMES, CLIENTS, clientConfig } from '../config/clientConfig';
-import { LAUNCH_OPTIONS, serverLaunch } from '../config/serverLaunch';
-import { HTTP_URL } from '../generate/projectFiles';
+import { LAUNCH_HELP, LAUNCH_OPTIONS, serverLaunch } from '../config/serverLaunch';
 
 export const configCommand: Command = {
   name: 'config',
@@ -15,14 +14,7 @@ Print the JSON that registers this project's server with an MCP client, with rea
 stdio servers are started by the client (node <entry>); HTTP servers are reached by URL
 (Claude Desktop through the mcp-remote bridge).
 
-Arguments:
-  <client>           ${CLIENT_NAMES.map((c) => `${c} (${CLIENTS[c].label})`).join(', ')}
-  [entry]            the compiled server (default: package.json "main", else dist/server.js)
-
-Options:
-  -n, --name <name>  the key in the client's config (default: package name without scope)
-      --http         connect over HTTP (default when package.json's start script uses --http)
-      --url <url>    the HTTP endpoint (default: ${HTTP_URL}); implies --http
+${LAUNCH_HELP}
   -h, --help         show this help
 
 Where the snippet goes:

@@ -7,8 +7,7 @@ import { booleanOption, stringOption } from '../cli/parseCommandArgs';
 import { CLIENT_NAMES, CLIENTS, clientConfig } from '../config/clientConfig';
 import { clientConfigFile } from '../config/clientConfigFile';
 import { mergeClientConfig } from '../config/mergeClientConfig';
-import { HTTP_URL } from '../generate/projectFiles';
-import { LAUNCH_OPTIONS, serverLaunch } from '../config/serverLaunch';
+import { LAUNCH_HELP, LAUNCH_OPTIONS, serverLaunch } from '../config/serverLaunch';
 
 export const installCommand: Command = {
   name: 'install',
@@ -20,14 +19,7 @@ Write the entry that registers this project's server into the client's configura
 (the snippet 'toolwright config' prints), keeping every other server and setting. An entry
 of the same name is replaced. The file as it was is kept next to it as <file>.bak.
 
-Arguments:
-  <client>           ${CLIENT_NAMES.map((c) => `${c} (${CLIENTS[c].label})`).join(', ')}
-  [entry]            the compiled server (default: package.json "main", else dist/server.js)
-
-Options:
-  -n, --name <name>  the key in the client's config (default: package name without scope)
-      --http         connect over HTTP (default when package.json's start script uses --http)
-      --url <url>    the HTTP endpoint (default: ${HTTP_URL}); implies --http
+${LAUNCH_HELP}
       --dry-run      print the file as it would be written, and where; change nothing
       --global       cursor: the user's ~/.cursor/mcp.json instead of the project's
       --file <path>  write this file instead of the client's usual one

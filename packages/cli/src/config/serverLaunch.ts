@@ -6,7 +6,7 @@ import type { Io } from '../cli/Io';
 import { booleanOption, stringOption } from '../cli/parseCommandArgs';
 import { UsageError } from '../cli/UsageError';
 import { HTTP_URL } from '../generate/projectFiles';
-import { CLIENT_NAMES, isClientName, type ClientName, type ServerLaunch } from './clientConfig';
+import { CLIENT_NAMES, CLIENTS, isClientName, type ClientName, type ServerLaunch } from './clientConfig';
 
 /** The options `config` and `install` share: which client, the server's name, and how to reach it. */
 export const LAUNCH_OPTIONS = {
@@ -14,6 +14,15 @@ export const LAUNCH_OPTIONS = {
   http: { type: 'boolean' },
   url: { type: 'string' },
 } satisfies Record<string, OptionSpec>;
+
+export const LAUNCH_HELP = `Arguments:
+  <client>           ${CLIENT_NAMES.map((c) => `${c} (${CLIENTS[c].label})`).join(', ')}
+  [entry]            the compiled server (default: package.json "main", else dist/server.js)
+
+Options:
+  -n, --name <name>  the key in the client's config (default: package name without scope)
+      --http         connect over HTTP (default when package.json's start script uses --http)
+      --url <url>    the HTTP endpoint (default: ${HTTP_URL}); implies --http`;
 
 /** Which client to configure, and how it reaches this project's server, from the command line and package.json. */
 export function serverLaunch(args: ParsedArgs, io: Io): { client: ClientName; name: string; launch: ServerLaunch; projectDir: string } {
