@@ -1,3 +1,4 @@
+import { pathToFileURL } from 'node:url';
 import { Client, ProtocolError, SdkError, StreamableHTTPClientTransport, type Transport } from '@modelcontextprotocol/client';
 import type { Io } from '../cli/Io';
 import { ServerError } from '../cli/UsageError';
@@ -33,7 +34,7 @@ export async function withClient<T>(target: ServerTarget, io: Io, options: Clien
   if (answers) {
     client.setRequestHandler('elicitation/create', (request) => answers.elicit(request.params));
     client.setRequestHandler('sampling/createMessage', (request) => answers.sample(request.params));
-    client.setRequestHandler('roots/list', () => ({ roots: [{ uri: new URL(`file://${io.cwd}`).href, name: 'working directory' }] }));
+    client.setRequestHandler('roots/list', () => ({ roots: [{ uri: pathToFileURL(io.cwd).href, name: 'working directory' }] }));
   }
   const transport: Transport =
     target.kind === 'stdio'
@@ -48,8 +49,9 @@ export async function withClient<T>(target: ServerTarget, io: Io, options: Clien
   try {
     await client.connect(transport, { timeout: options.timeoutMs });
   } catch (error) {
+    const reason = failure(error, 'The server could not be reached');
     await client.close().catch(() => undefined);
-    throw failure(error, 'The server could not be reached');
+    throw reason;
   }
   try {
     return await work(client);
