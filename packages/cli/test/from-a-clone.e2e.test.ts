@@ -25,12 +25,12 @@ const NPM_ENV = { npm_config_prefer_offline: 'true', npm_config_audit: 'false', 
 const OTHERS = TEMPLATE_NAMES.filter((t) => t !== 'minimal');
 
 
-/** The shell blocks of the README section under `heading`, as written. */
-function readmeBlocks(heading: string): string[] {
-  const readme = readFileSync(join(REPO, 'README.md'), 'utf8');
-  const start = readme.indexOf(`\n${heading}\n`);
-  if (start === -1) throw new Error(`README.md has no '${heading}' section.`);
-  const section = readme.slice(start + heading.length + 2).split(/\n#{1,3} /)[0];
+/** The shell blocks of a Markdown file's section under `heading`, as written. */
+function shellBlocks(file: string, heading: string): string[] {
+  const text = readFileSync(join(REPO, file), 'utf8');
+  const start = text.indexOf(`\n${heading}\n`);
+  if (start === -1) throw new Error(`${file} has no '${heading}' section.`);
+  const section = text.slice(start + heading.length + 2).split(/\n#{1,3} /)[0];
   return [...section.matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1]);
 }
 
@@ -55,7 +55,7 @@ describe('from a clone: the README, then every template through the linked npx t
     root = mkdtempSync(join(tmpdir(), 'toolwright-clone-'));
     clone = join(root, 'toolwright');
     step('git clone', await run('git', ['clone', '--quiet', REPO, clone], root));
-    const [setupBlock, serverBlock] = readmeBlocks('### From a clone (today)');
+    const [setupBlock, serverBlock] = shellBlocks('README.md', '### From a clone (today)');
     step('README: set up the clone', await runBlock(setupBlock, clone));
     step('README: create, install, test and call a server', await runBlock(serverBlock, clone));
 
@@ -79,6 +79,14 @@ describe('from a clone: the README, then every template through the linked npx t
     expect(server.stderr).toMatch(/Tests:\s+\d+ passed, \d+ total/);
     expect(server.stdout.trimEnd().split('\n').at(-1)).toBe('Hello, Ada!');
     expect(JSON.parse(readFileSync(join(dir('minimal'), 'package.json'), 'utf8')).dependencies['@toolwright/server']).toMatch(/^file:local-packages\//);
+  });
+
+  it("Getting started's clone route is commands the README runs above", () => {
+    const commands = (blocks: string[]) => blocks.join('\n').split(/\n|&&/).map((c) => c.trim()).filter(Boolean);
+    const run = new Set(commands(shellBlocks('README.md', '### From a clone (today)')));
+    const page = commands(shellBlocks('docs/guide/getting-started.md', '## From a clone (today)'));
+    expect(page.length).toBeGreaterThan(3);
+    expect(page.filter((c) => !run.has(c))).toEqual([]);
   });
 
   it('installs print no install-script warnings: allowScripts covers every dependency with one', () => {
