@@ -8,13 +8,13 @@ import { ask } from '../cli/prompt';
 import { UsageError } from '../cli/UsageError';
 import type { ServerRequestAnswers } from './ServerRequestAnswers';
 
-type ElicitAnswer = ElicitResult;
 type FormProperty = { type?: string; title?: string; description?: string; enum?: unknown[]; default?: unknown; items?: { enum?: unknown[] } };
 
 export const ANSWER_HELP = `Answering the server (a tool that asks the user, or asks the client's model):
       --elicit <json>     the answer to elicitation requests: the form's content as a JSON object
                           ({"confirm":true}), {"action":"decline"}, or an array of answers in
-                          order; @file.json reads it from a file
+                          order (the last one answers any further question); @file.json reads
+                          it from a file
       --field <k=v>       one field of the elicitation answer (repeatable), e.g. --field confirm=true
       --decline           decline every elicitation request
       --sample <text>     the model's reply to sampling requests
@@ -54,7 +54,7 @@ function properties(request: ElicitRequest['params']): Record<string, FormProper
 }
 
 /** The answers given on the command line, in order; empty when none. */
-function elicitAnswers(args: ParsedArgs, io: Io): ElicitAnswer[] {
+function elicitAnswers(args: ParsedArgs, io: Io): ElicitResult[] {
   if (booleanOption(args, 'decline')) return [{ action: 'decline' }];
   const raw = stringOption(args, 'elicit');
   const fieldValues = args.values.field;
