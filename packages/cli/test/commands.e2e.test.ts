@@ -145,6 +145,11 @@ describe('call, inspect, schema and config against stdio and HTTP servers', () =
     expect(unanswered.stderr).toContain("toolwright has no model to answer a sampling request: pass --sample '<reply>'.");
   });
 
+  it('call --protocol 2025-11-25 keeps to the 2025 handshake, elicitation included', async () => {
+    const legacy = await cli(['call', 'dist/server.js', 'reserve_book', '--args', '{"bookId":3}', '--protocol', '2025-11-25', '--field', 'branch=central'], FULL);
+    expect(legacy).toMatchObject({ code: 0, stdout: "Reserved 'The Guns of August' for pickup at the central branch.\n" });
+  });
+
   it('call reads a resource and gets a prompt', async () => {
     const book = await cli(['call', 'dist/server.js', '--resource', 'library://books/2'], FULL);
     expect(JSON.parse(book.stdout)).toMatchObject({ id: 2, title: 'A Brief History of Time' });
@@ -180,6 +185,7 @@ describe('call, inspect, schema and config against stdio and HTTP servers', () =
     [['call', 'http://127.0.0.1:1/mcp', 'x', '--header', 'nocolon'], "--header 'nocolon' is not 'Name: value'"],
     [['call', 'dist/server.js', 'x', '--field', 'novalue'], "--field 'novalue' is not name=value"],
     [['call', 'dist/server.js', 'x', '--resource', 'a://b'], 'Call a tool, or pass --resource, or --prompt: one at a time.'],
+    [['call', 'dist/server.js', 'x', '--protocol', '2024-11-05'], "Unknown --protocol '2024-11-05'. Use auto, 2025-11-25 or 2026-07-28."],
   ])('%j is a usage error (exit 2)', async (argv, message) => {
     const result = await cli(argv);
     expect(result.code).toBe(2);

@@ -24,6 +24,7 @@ export class ChildProcessTransport implements Transport {
   /** Why the connection failed, in words for the user; set once. */
   failure: ServerError | undefined;
   private child: ChildProcess | undefined;
+  private closing = false;
   private buffer = '';
   private stderrTail = '';
 
@@ -41,7 +42,7 @@ export class ChildProcessTransport implements Transport {
     child.stdin!.on('error', () => undefined); // EPIPE after the server exits: reported by 'exit'.
     child.on('exit', (code, signal) => {
       const tail = this.stderrTail.trim().split('\n').slice(-20).join('\n');
-      this.fail(`The server ${signal ? `was killed by ${signal}` : `exited with code ${code}`} before answering${tail ? `. Its last words on stderr:\n${tail}` : '.'}`);
+      if (!this.closing) this.fail(`The server ${signal ? `was killed by ${signal}` : `exited with code ${code}`} before answering${tail ? `. Its last words on stderr:\n${tail}` : '.'}`);
       this.child = undefined;
       this.onclose?.();
     });
@@ -56,6 +57,7 @@ export class ChildProcessTransport implements Transport {
 
   async send(message: JSONRPCMessage): Promise<void> {
     if (this.failure) throw this.failure;
+    if (this.closing) throw new ServerError('The connection to the server is closed.');
     this.child?.stdin?.write(`${JSON.stringify(message)}\n`);
   }
 
@@ -63,7 +65,7 @@ export class ChildProcessTransport implements Transport {
   async close(): Promise<void> {
     const child = this.child;
     if (!child) return;
-    this.failure ??= new ServerError('The connection was closed.');
+    this.closing = true;
     const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
     child.stdin?.end();
     const term = setTimeout(() => child.kill('SIGTERM'), 2000);

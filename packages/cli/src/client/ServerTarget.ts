@@ -13,14 +13,28 @@ export type ServerTarget =
 export const CONNECT_OPTIONS: Readonly<Record<string, OptionSpec>> = {
   header: { type: 'string', short: 'H', multiple: true },
   bearer: { type: 'string' },
+  protocol: { type: 'string' },
   timeout: { type: 'string' },
   verbose: { type: 'boolean' },
 };
 
 export const CONNECT_HELP = `  -H, --header <h>   with a URL: an HTTP header 'Name: value' (repeatable)
       --bearer <t>   with a URL: send 'Authorization: Bearer <t>'
+      --protocol <v> auto (default: 2026-07-28 when the server offers it, else the 2025
+                     handshake), 2025-11-25 (the 2025 handshake only) or 2026-07-28 (only)
       --timeout <ms> how long to wait for each answer (default: 60000)
       --verbose      show the server's stderr (its logs)`;
+
+/** The protocol revisions `--protocol` pins, and how the SDK client negotiates for each. */
+export type ProtocolChoice = 'auto' | 'legacy' | { pin: string };
+
+export function protocolChoice(args: ParsedArgs): ProtocolChoice {
+  const value = stringOption(args, 'protocol') ?? 'auto';
+  if (value === 'auto') return 'auto';
+  if (value === '2025-11-25') return 'legacy';
+  if (value === '2026-07-28') return { pin: value };
+  throw new UsageError(`Unknown --protocol '${value}'. Use auto, 2025-11-25 or 2026-07-28.`);
+}
 
 /**
  * An http(s) URL is a running server; anything else is the compiled entry file to start

@@ -5,13 +5,15 @@ import { ServerError } from '../cli/UsageError';
 import { cliVersion } from '../generate/packageRoot';
 import { ChildProcessTransport } from './ChildProcessTransport';
 import type { ServerRequestAnswers } from './ServerRequestAnswers';
-import type { ServerTarget } from './ServerTarget';
+import type { ProtocolChoice, ServerTarget } from './ServerTarget';
 
 export interface ClientOptions {
   readonly verbose?: boolean;
   readonly timeoutMs?: number;
   /** Answers to elicitation and sampling; without them the client declares neither capability. */
   readonly answers?: ServerRequestAnswers;
+  /** How to pick the protocol era (default 'auto': modern when the server offers it). */
+  readonly protocol?: ProtocolChoice;
   /** What `work` does, for its error message, e.g. "tools/call 'greet'". */
   readonly what?: string;
 }
@@ -28,7 +30,7 @@ export async function withClient<T>(target: ServerTarget, io: Io, options: Clien
     { name: 'toolwright-cli', version: cliVersion() },
     {
       capabilities: answers ? { elicitation: { form: {} }, sampling: {}, roots: {} } : {},
-      versionNegotiation: { mode: 'auto' },
+      versionNegotiation: { mode: options.protocol ?? 'auto' },
     },
   );
   if (answers) {

@@ -1,6 +1,6 @@
 import type { ContentBlock } from '@modelcontextprotocol/client';
 import { cliAnswers, ANSWER_HELP } from '../client/cliAnswers';
-import { CONNECT_HELP, CONNECT_OPTIONS, serverTarget } from '../client/ServerTarget';
+import { CONNECT_HELP, CONNECT_OPTIONS, protocolChoice, serverTarget } from '../client/ServerTarget';
 import { withClient } from '../client/withClient';
 import type { Command, ParsedArgs } from '../cli/Command';
 import { ExitCode } from '../cli/ExitCode';
@@ -72,7 +72,7 @@ Examples:
     const options = { timeout: timeoutMs };
     const what = resource !== undefined ? `resources/read '${resource}'` : prompt !== undefined ? `prompts/get '${prompt}'` : `tools/call '${tool}'`;
 
-    const result = await withClient(target, io, { verbose: booleanOption(args, 'verbose'), timeoutMs, answers, what }, async (client) => {
+    const result = await withClient(target, io, { verbose: booleanOption(args, 'verbose'), timeoutMs, answers, what, protocol: protocolChoice(args) }, async (client) => {
       if (resource !== undefined) return { kind: 'resource' as const, value: await client.readResource({ uri: resource }, options) };
       if (prompt !== undefined) return { kind: 'prompt' as const, value: await client.getPrompt({ name: prompt, arguments: promptArgs(callArgs) }, options) };
       return { kind: 'tool' as const, value: await client.callTool({ name: tool!, arguments: callArgs }, options) };

@@ -1,4 +1,4 @@
-import { serverTarget } from '../client/ServerTarget';
+import { protocolChoice, serverTarget } from '../client/ServerTarget';
 import { withClient } from '../client/withClient';
 import type { ParsedArgs } from '../cli/Command';
 import type { Io } from '../cli/Io';
@@ -13,7 +13,7 @@ export async function loadContract(args: ParsedArgs, io: Io, entryArg: string | 
   const target = serverTarget(args, io, entryArg);
   if (io.err.enabled) io.stderr.write(io.err.dim(`${target.kind === 'stdio' ? 'Starting' : 'Connecting to'} ${target.shown}...\n`));
   const timeoutMs = parseTimeout(stringOption(args, 'timeout'));
-  return withClient(target, io, { verbose: booleanOption(args, 'verbose'), timeoutMs }, (client) => readContract(client, { timeout: timeoutMs }));
+  return withClient(target, io, { verbose: booleanOption(args, 'verbose'), timeoutMs, protocol: protocolChoice(args) }, (client) => readContract(client, { timeout: timeoutMs }));
 }
 
 /** Reads a contract file written by `schema snapshot`, with errors that say what is wrong. */
