@@ -19,6 +19,8 @@ import { run, transcript, type RunResult } from './helpers/run';
 import { waitFor } from './helpers/waitFor';
 
 const REPO = join(__dirname, '..', '..', '..');
+// Each test starts servers and CLI processes, several in a row: minutes on a busy 2-core machine.
+jest.setTimeout(180_000);
 const node = process.execPath;
 /** npm settings for every install here: the cache first, no audit or fund requests. */
 const NPM_ENV = { npm_config_prefer_offline: 'true', npm_config_audit: 'false', npm_config_fund: 'false', npm_config_loglevel: 'error' };
