@@ -12,6 +12,8 @@ import { memoryIo } from './helpers/memoryIo';
 
 const WEATHER = join(__dirname, '..', '..', '..', 'examples', 'weather');
 const FIXTURE = join(__dirname, 'fixtures', 'contract-server.js');
+// Several tests start a server per CLI run, a few runs in a row: slow on a busy machine.
+jest.setTimeout(120_000);
 const FULL = join(WEATHER, '..', 'full');
 const HTTP = join(WEATHER, '..', 'http');
 const CONFORMANCE = join(WEATHER, '..', 'conformance');
