@@ -7,7 +7,6 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -61,31 +60,21 @@ describe('docs: every code block that shows a whole server serves', () => {
   }, 60_000);
 });
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer().once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
-}
-
-/** Runs a compiled server and connects a client: over stdio, or over HTTP on a free port (PORT). */
+/** Runs a compiled server and connects a client: over stdio, or over HTTP on a free port (PORT=0), at the URL it prints. */
 async function serve(file: string, http: boolean): Promise<Client> {
   const client = new Client({ name: 'docs-check', version: '0.0.0' });
   if (!http) {
     await client.connect(new StdioClientTransport({ command: process.execPath, args: [file], stderr: 'ignore' }));
     return client;
   }
-  const port = await freePort();
-  const child: ChildProcess = spawn(process.execPath, [file], { env: { ...process.env, PORT: String(port) }, stdio: ['ignore', 'ignore', 'pipe'] });
+  const child: ChildProcess = spawn(process.execPath, [file], { env: { ...process.env, PORT: '0' }, stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  for (const deadline = Date.now() + 20_000; !stderr.includes('MCP endpoint'); await new Promise((r) => setTimeout(r, 50))) {
+  let url: string | undefined;
+  for (const deadline = Date.now() + 20_000; !(url = /MCP endpoint: (\S+)/.exec(stderr)?.[1]); await new Promise((r) => setTimeout(r, 50))) {
     if (Date.now() > deadline || child.exitCode !== null) throw new Error(`${file} did not start listening:\n${stderr}`);
   }
-  await client.connect(new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${port}/mcp`)));
+  await client.connect(new StreamableHTTPClientTransport(new URL(url)));
   const close = client.close.bind(client);
   client.close = async () => {
     await close();

@@ -1,7 +1,7 @@
 // #region spec
 import 'reflect-metadata';
 import { createApp, type App } from '@toolwright/server';
-import { createTestClient } from '@toolwright/server/testing';
+import { createTestClient, toolError, toolSchema, toolText } from '@toolwright/server/testing';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { AccountTools } from './account.tools';
 
@@ -18,21 +18,17 @@ describe('account tools', () => {
   afterEach(() => client.close());
 
   it('lists the tools with their schemas', async () => {
-    const { tools } = await client.listTools();
-    const withdraw = tools.find((t) => t.name === 'withdraw');
-    expect(withdraw?.inputSchema.required).toEqual(['account', 'amount']);
+    expect((await toolSchema(client, 'withdraw')).required).toEqual(['account', 'amount']);
   });
 
   it('withdraws', async () => {
-    const result = await client.callTool({ name: 'withdraw', arguments: { account: 'alice', amount: 20 } });
-    expect(result.isError).toBeFalsy();
-    expect(result.content).toEqual([{ type: 'text', text: 'Withdrew 20; the balance is now 100.' }]);
+    const result = client.callTool({ name: 'withdraw', arguments: { account: 'alice', amount: 20 } });
+    expect(await toolText(result)).toBe('Withdrew 20; the balance is now 100.');
   });
 
   it('tells the model what was wrong with its arguments', async () => {
-    const result = await client.callTool({ name: 'withdraw', arguments: { account: 'alice', amount: -5 } });
-    expect(result.isError).toBe(true);
-    expect(result.content).toEqual([{ type: 'text', text: "Invalid arguments for tool 'withdraw':\n- amount: must be greater than 0" }]);
+    const result = client.callTool({ name: 'withdraw', arguments: { account: 'alice', amount: -5 } });
+    expect(await toolError(result)).toBe("Invalid arguments for tool 'withdraw':\n- amount: must be greater than 0");
   });
 });
 // #endregion spec

@@ -41,3 +41,12 @@ export class Loan {
   @IsBoolean()
   renewed!: boolean;
 }
+
+export const BRANCHES = ['central', 'harbour', 'university'] as const;
+
+/** The form reserve_book asks the user to fill in (elicitation): flat, one field per question. */
+export class PickupChoice {
+  @Property({ title: 'Branch', description: 'Where to pick the book up' })
+  @IsIn(BRANCHES)
+  branch!: string;
+}

@@ -1,5 +1,6 @@
 import 'reflect-metadata';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { createTestClient } from '@toolwright/server/testing';
 import { Container } from 'typedi';
 import { createFullApp } from '../src/app';
@@ -13,13 +14,15 @@ describe('full through a real MCP client (in memory)', () => {
   beforeAll(async () => {
     // Replace a service: the tools get this clock instead of the real one.
     Container.set(ClockService, { now: () => new Date('2030-01-01T12:00:00Z') });
-    client = await createTestClient(await createFullApp());
+    client = await createTestClient(await createFullApp(), { capabilities: { elicitation: { form: {} } } });
+    // The user's answer to reserve_book's question.
+    client.setRequestHandler(ElicitRequestSchema, async () => ({ action: 'accept', content: { branch: 'harbour' } }));
   });
   afterAll(() => client.close());
 
   it('lists the tools with their input and output schemas', async () => {
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name)).toEqual(['search_books', 'lend_book']);
+    expect(tools.map((t) => t.name)).toEqual(['search_books', 'lend_book', 'reserve_book']);
     expect(tools[0].inputSchema).toMatchObject({
       required: ['query'],
       properties: { genre: { type: 'string', enum: ['fiction', 'science', 'history'] }, limit: { type: 'integer', minimum: 1, maximum: 20, default: 5 } },
@@ -35,6 +38,10 @@ describe('full through a real MCP client (in memory)', () => {
   it('lends a book with structured output, using the injected clock', async () => {
     const result = await client.callTool({ name: 'lend_book', arguments: { bookId: 1 } });
     expect(result.structuredContent).toEqual({ bookId: 1, title: 'Dune', dueDate: '2030-01-22', renewed: false });
+  });
+
+  it('asks the user where to pick up a reserved book', async () => {
+    expect(text(await client.callTool({ name: 'reserve_book', arguments: { bookId: 2 } }))).toBe("Reserved 'A Brief History of Time' for pickup at the harbour branch.");
   });
 
   it('serves the catalogue and single books as resources', async () => {

@@ -2,6 +2,11 @@
 import { processIo } from './cli/Io';
 import { runCli } from './runCli';
 
+// A closed pipe (`toolwright inspect | head`) ends the output, not the program with a stack trace.
+process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+  if (error.code !== 'EPIPE') throw error;
+});
+
 runCli(process.argv.slice(2), processIo()).then(
   (code) => {
     process.exitCode = code;

@@ -2,16 +2,24 @@
  * The commands that talk to a server, run in-process against real stdio servers: the built
  * weather example (a Toolwright server) and a hand-rolled fixture server with exact schemas.
  */
+import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCli } from '@toolwright/cli';
+import { listeningUrl } from './helpers/listeningUrl';
 import { memoryIo } from './helpers/memoryIo';
 
 const WEATHER = join(__dirname, '..', '..', '..', 'examples', 'weather');
 const FIXTURE = join(__dirname, 'fixtures', 'contract-server.js');
+// Several tests start a server per CLI run, a few runs in a row: slow on a busy machine.
+jest.setTimeout(120_000);
+const FULL = join(WEATHER, '..', 'full');
+const HTTP = join(WEATHER, '..', 'http');
+const CONFORMANCE = join(WEATHER, '..', 'conformance');
 
-describe('call, inspect, schema and config against stdio servers', () => {
+
+describe('call, inspect, schema and config against stdio and HTTP servers', () => {
   let tmp: string;
   beforeAll(() => {
     tmp = mkdtempSync(join(tmpdir(), 'toolwright-commands-'));
@@ -45,7 +53,7 @@ describe('call, inspect, schema and config against stdio servers', () => {
   it.each([
     [['call', 'dist/server.js', 'calculate', '--args', '{oops'], '--args is not valid JSON'],
     [['call', 'dist/server.js', 'calculate', '--args', '[1]'], '--args must be a JSON object of named arguments, got an array.'],
-    [['call', 'dist/server.js'], 'Expected <entry> and <tool>'],
+    [['call', 'dist/server.js'], 'Expected <server> and <tool>'],
     [['call', 'src/server.ts', 'x'], 'src/server.ts is TypeScript. Build the project'],
     [['call', 'dist/nope.js', 'x'], 'The server entry dist/nope.js does not exist.'],
     [['schema', 'diff'], 'Expected the snapshot to compare with'],
@@ -110,6 +118,82 @@ describe('call, inspect, schema and config against stdio servers', () => {
     expect((await cli(['schema', 'diff', join(tmp, 'bad.json')])).stderr).toContain("is not a contract written by 'toolwright schema snapshot'");
   });
 
+  it('call answers elicitation from --field, --elicit (inline or a file) and --decline; cancels when nothing answers', async () => {
+    const reserve = (...flags: string[]) => cli(['call', 'dist/server.js', 'reserve_book', '--args', '{"bookId":2}', ...flags], FULL);
+    expect(await reserve('--field', 'branch=harbour')).toMatchObject({ code: 0, stdout: "Reserved 'A Brief History of Time' for pickup at the harbour branch.\n" });
+    expect((await reserve('--elicit', '{"branch":"central"}')).stdout).toContain('at the central branch');
+    writeFileSync(join(tmp, 'answers.json'), '[{"action":"accept","content":{"branch":"university"}}]');
+    expect((await reserve('--elicit', `@${join(tmp, 'answers.json')}`)).stdout).toContain('at the university branch');
+    expect((await reserve('--decline')).stdout).toBe('Nothing reserved: the user chose to decline.\n');
+    const unanswered = await reserve();
+    expect(unanswered.stdout).toBe('Nothing reserved: the user chose to cancel.\n');
+    expect(unanswered.stderr).toContain("The server asks: Where do you want to pick up 'A Brief History of Time'?\nNo answer was given, so the request was cancelled. Pass --elicit");
+  });
+
+  it('call asks the question on a terminal when no flag answers it', async () => {
+    const io = memoryIo(FULL, { interactive: true, input: 'university\n' });
+    expect(await runCli(['call', 'dist/server.js', 'reserve_book', '--args', '{"bookId":1}'], io)).toBe(0);
+    expect(io.output()).toContain('Branch (Where to pick the book up) [central, harbour, university]');
+    expect(io.output()).toContain("Reserved 'Dune' for pickup at the university branch.\n");
+  });
+
+  it('call answers sampling with --sample, and says how when it cannot', async () => {
+    const sample = (...flags: string[]) => cli(['call', 'dist/server.js', 'test_sampling', '--args', '{"prompt":"Say hi"}', ...flags], CONFORMANCE);
+    const answered = await sample('--sample', 'Hi there');
+    expect(answered).toMatchObject({ code: 0 });
+    expect(answered.stdout).toContain('Hi there');
+    const unanswered = await sample();
+    expect(unanswered.code).toBe(1);
+    expect(unanswered.stderr).toContain("toolwright has no model to answer a sampling request: pass --sample '<reply>'.");
+  });
+
+  it('call --protocol 2025-11-25 keeps to the 2025 handshake, elicitation included', async () => {
+    const legacy = await cli(['call', 'dist/server.js', 'reserve_book', '--args', '{"bookId":3}', '--protocol', '2025-11-25', '--field', 'branch=central'], FULL);
+    expect(legacy).toMatchObject({ code: 0, stdout: "Reserved 'The Guns of August' for pickup at the central branch.\n" });
+  });
+
+  it('call reads a resource and gets a prompt', async () => {
+    const book = await cli(['call', 'dist/server.js', '--resource', 'library://books/2'], FULL);
+    expect(JSON.parse(book.stdout)).toMatchObject({ id: 2, title: 'A Brief History of Time' });
+    const missing = await cli(['call', 'dist/server.js', '--resource', 'library://books/99'], FULL);
+    expect(missing.code).toBe(3);
+    expect(missing.stderr).toContain("resources/read 'library://books/99' failed: There is no book 99.");
+    const prompt = await cli(['call', 'dist/server.js', '--prompt', 'recommend', '--args', '{"genre":"history"}'], FULL);
+    expect(prompt.stdout).toMatch(/^user: Recommend one of these history books/);
+  });
+
+  it('call, inspect and schema snapshot reach a Streamable HTTP server by URL, with headers and a bearer token', async () => {
+    const server = spawn(process.execPath, [join(HTTP, 'dist', 'server.js'), '--http', '--port', '0'], { cwd: HTTP, env: { ...process.env, MCP_TOKENS: 's3cret=ci' }, stdio: ['ignore', 'ignore', 'pipe'] });
+    try {
+      const url = await listeningUrl(server);
+      const add = await cli(['call', url, 'add_task', '--bearer', 's3cret', '--header', 'X-Trace: e2e', '--args', '{"title":"Ship it"}'], tmp);
+      expect(add.code).toBe(0);
+      expect(JSON.parse(add.stdout)).toMatchObject({ title: 'Ship it', owner: 'ci' });
+      const inspect = await cli(['inspect', url, '--header', 'Authorization: Bearer s3cret'], tmp);
+      expect(inspect.stdout).toContain('add_task');
+      const snapshot = JSON.parse((await cli(['schema', 'snapshot', url, '--bearer', 's3cret'], tmp)).stdout);
+      expect(snapshot.tools.map((t: { name: string }) => t.name)).toContain('add_task');
+      const refused = await cli(['call', url, 'add_task', '--bearer', 'wrong', '--args', '{"title":"x"}'], tmp);
+      expect(refused.code).toBe(3);
+      expect(refused.stderr).toContain(url);
+    } finally {
+      server.kill();
+    }
+  });
+
+  it.each([
+    [['call', 'http://127.0.0.1:1/mcp', 'x', '--', '--port', '3'], "Server arguments after '--' only apply when toolwright starts the server"],
+    [['call', 'dist/server.js', 'x', '--bearer', 't'], '--header and --bearer apply to a server URL'],
+    [['call', 'http://127.0.0.1:1/mcp', 'x', '--header', 'nocolon'], "--header 'nocolon' is not 'Name: value'"],
+    [['call', 'dist/server.js', 'x', '--field', 'novalue'], "--field 'novalue' is not name=value"],
+    [['call', 'dist/server.js', 'x', '--resource', 'a://b'], 'Call a tool, or pass --resource, or --prompt: one at a time.'],
+    [['call', 'dist/server.js', 'x', '--protocol', '2024-11-05'], "Unknown --protocol '2024-11-05'. Use auto, 2025-11-25 or 2026-07-28."],
+  ])('%j is a usage error (exit 2)', async (argv, message) => {
+    const result = await cli(argv);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(message);
+  });
+
   it('config prints a snippet per client', async () => {
     const vscode = await cli(['config', 'vscode']);
     expect(JSON.parse(vscode.stdout)).toEqual({ servers: { weather: { type: 'stdio', command: 'node', args: ['${workspaceFolder}/dist/server.js'] } } });
@@ -119,7 +203,7 @@ describe('call, inspect, schema and config against stdio servers', () => {
 
   it('every command has --help, and the main help lists them with the exit codes', async () => {
     const main = await cli(['--help']);
-    for (const command of ['new', 'dev', 'call', 'inspect', 'schema', 'config']) {
+    for (const command of ['new', 'dev', 'call', 'inspect', 'schema', 'config', 'install']) {
       expect(main.stdout).toContain(`  ${command} `);
       const help = await cli([command, '--help']);
       expect(help).toMatchObject({ code: 0, stderr: '' });

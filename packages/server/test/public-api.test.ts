@@ -19,7 +19,7 @@ const ENTRY_POINTS: Record<string, string[]> = {
   '@toolwright/server/stdio': ['StdioTransport', 'protectStdout', 'serveStdio'],
   '@toolwright/server/http': ['InMemoryEventStore', 'NodeStreamableTransport', 'createHttpHandler', 'serveHttp'],
   '@toolwright/server/auth': ['attachAuthInfo', 'canAccess', 'envAuthInfo', 'jwtVerifier'],
-  '@toolwright/server/testing': ['createTestClient'],
+  '@toolwright/server/testing': ['createTestClient', 'structuredResult', 'toolError', 'toolSchema', 'toolText'],
 };
 
 function classValidatorDecorators(): string[] {

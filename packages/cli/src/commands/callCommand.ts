@@ -1,51 +1,48 @@
-import { RpcError } from '../client/RpcError';
-import { resolveEntry } from '../client/resolveEntry';
-import { withServer } from '../client/withServer';
+import type { ContentBlock } from '@modelcontextprotocol/client';
+import { cliAnswers, ANSWER_HELP } from '../client/cliAnswers';
+import { CONNECT_HELP, CONNECT_OPTIONS, protocolChoice, serverTarget } from '../client/ServerTarget';
+import { withClient } from '../client/withClient';
 import type { Command, ParsedArgs } from '../cli/Command';
 import { ExitCode } from '../cli/ExitCode';
 import { println, type Io } from '../cli/Io';
 import { booleanOption, stringOption } from '../cli/parseCommandArgs';
-import { ServerError, UsageError } from '../cli/UsageError';
-
-interface ContentBlock {
-  type: string;
-  text?: string;
-  mimeType?: string;
-  data?: string;
-  uri?: string;
-  name?: string;
-  resource?: { uri: string; text?: string };
-}
-
-interface CallToolResult {
-  content?: ContentBlock[];
-  structuredContent?: unknown;
-  isError?: boolean;
-}
+import { UsageError } from '../cli/UsageError';
 
 export const callCommand: Command = {
   name: 'call',
-  summary: 'Call one tool over stdio and print the result',
+  summary: 'Call a tool, read a resource or get a prompt (stdio or HTTP) and print the result',
   options: {
     args: { type: 'string', short: 'a' },
+    resource: { type: 'string' },
+    prompt: { type: 'string' },
     json: { type: 'boolean' },
-    timeout: { type: 'string' },
-    verbose: { type: 'boolean' },
+    elicit: { type: 'string' },
+    field: { type: 'string', multiple: true },
+    decline: { type: 'boolean' },
+    sample: { type: 'string' },
+    ...CONNECT_OPTIONS,
   },
-  help: `Usage: toolwright call <entry> <tool> [--args '<json>'] [options] [-- <server args>]
+  help: `Usage: toolwright call <server> <tool> [--args '<json>'] [options] [-- <server args>]
+       toolwright call <server> --resource <uri>
+       toolwright call <server> --prompt <name> [--args '<json>']
 
-Start the server (node <entry>) over stdio, call one tool, print its result, stop the server.
+Connect to the server, call one tool (or read a resource, or get a prompt), print the
+result, disconnect. A server that toolwright starts is stopped afterwards.
 
 Arguments:
-  <entry>               the compiled server, e.g. dist/server.js
+  <server>              the compiled server to start over stdio (e.g. dist/server.js), or
+                        the URL of a running Streamable HTTP server (http://127.0.0.1:3000/mcp)
   <tool>                the tool's name as clients call it, e.g. get_weather
 
 Options:
-  -a, --args <json>     the arguments, a JSON object (default: {})
-      --json            print the whole CallToolResult as JSON
-      --timeout <ms>    how long to wait for the answer (default: 60000)
-      --verbose         show the server's stderr (its logs)
+  -a, --args <json>     the arguments, a JSON object (default: {}); for a prompt, string values
+      --resource <uri>  read this resource instead of calling a tool
+      --prompt <name>   get this prompt instead of calling a tool
+      --json            print the whole result as JSON
+${CONNECT_HELP}
   -h, --help            show this help
+
+${ANSWER_HELP}
 
 Text content is printed as is, other content as a one-line summary; a result with only
 structuredContent is printed as JSON.
@@ -53,37 +50,59 @@ structuredContent is printed as JSON.
 Exit codes: 0 the tool succeeded, 1 the tool returned an error (isError), 2 invalid
 arguments, 3 the server failed or answered with a protocol error (e.g. unknown tool).
 
-Example:
-  toolwright call dist/server.js get_weather --args '{"location":"Tokyo"}'`,
+Examples:
+  toolwright call dist/server.js get_weather --args '{"location":"Tokyo"}'
+  toolwright call http://127.0.0.1:3000/mcp add_task --bearer s3cret --args '{"title":"Ship"}'
+  toolwright call dist/server.js delete_note --args '{"id":3}' --field confirm=true
+  toolwright call dist/server.js --resource notes://3`,
 
   async run(args: ParsedArgs, io: Io): Promise<number> {
-    const [entryArg, tool, ...extra] = args.positionals;
-    if (entryArg === undefined || tool === undefined) throw new UsageError("Expected <entry> and <tool>, e.g. 'toolwright call dist/server.js get_weather --args '{\"location\":\"Tokyo\"}''.");
+    const [serverArg, tool, ...extra] = args.positionals;
+    const resource = stringOption(args, 'resource');
+    const prompt = stringOption(args, 'prompt');
+    const asked = [tool !== undefined, resource !== undefined, prompt !== undefined].filter(Boolean).length;
+    if (serverArg === undefined || asked === 0) throw new UsageError("Expected <server> and <tool>, e.g. 'toolwright call dist/server.js get_weather --args '{\"location\":\"Tokyo\"}''.");
+    if (asked > 1) throw new UsageError('Call a tool, or pass --resource, or --prompt: one at a time.');
     if (extra.length > 0) throw new UsageError(`Unexpected argument '${extra[0]}'. Pass the tool's arguments as JSON with --args.`);
-    const toolArgs = parseToolArgs(stringOption(args, 'args'));
+    const callArgs = parseToolArgs(stringOption(args, 'args'));
+    if (resource !== undefined && stringOption(args, 'args') !== undefined) throw new UsageError('--args does not apply to --resource: the URI says it all.');
     const timeoutMs = parseTimeout(stringOption(args, 'timeout'));
-    const entry = resolveEntry(io.cwd, entryArg, args.rest);
+    const target = serverTarget(args, io, serverArg);
+    const answers = cliAnswers(args, io);
+    const options = { timeout: timeoutMs };
+    const what = resource !== undefined ? `resources/read '${resource}'` : prompt !== undefined ? `prompts/get '${prompt}'` : `tools/call '${tool}'`;
 
-    const result = await withServer(entry, io, { verbose: booleanOption(args, 'verbose'), timeoutMs }, async (client) => {
-      try {
-        return (await client.request('tools/call', { name: tool, arguments: toolArgs })) as CallToolResult;
-      } catch (error) {
-        if (error instanceof RpcError) throw new ServerError(`tools/call '${tool}' failed: ${error.message}`);
-        throw error;
-      }
+    const result = await withClient(target, io, { verbose: booleanOption(args, 'verbose'), timeoutMs, answers, what, protocol: protocolChoice(args) }, async (client) => {
+      if (resource !== undefined) return { kind: 'resource' as const, value: await client.readResource({ uri: resource }, options) };
+      if (prompt !== undefined) return { kind: 'prompt' as const, value: await client.getPrompt({ name: prompt, arguments: promptArgs(callArgs) }, options) };
+      return { kind: 'tool' as const, value: await client.callTool({ name: tool!, arguments: callArgs }, options) };
     });
 
-    if (booleanOption(args, 'json')) println(io.stdout, JSON.stringify(result, null, 2));
-    else {
-      const target = result.isError ? io.stderr : io.stdout;
-      if (result.isError) println(io.stderr, io.err.red(`Tool '${tool}' returned an error:`));
-      const blocks = result.content ?? [];
-      for (const block of blocks) println(target, describeBlock(block));
-      if (blocks.length === 0 && result.structuredContent !== undefined) println(target, JSON.stringify(result.structuredContent, null, 2));
+    if (booleanOption(args, 'json')) {
+      println(io.stdout, JSON.stringify(result.value, null, 2));
+      return result.kind === 'tool' && result.value.isError ? ExitCode.Failure : ExitCode.Ok;
     }
-    return result.isError ? ExitCode.Failure : ExitCode.Ok;
+    if (result.kind === 'resource') {
+      for (const contents of result.value.contents) println(io.stdout, 'text' in contents ? contents.text : `[${contents.mimeType ?? 'binary'} ${contents.uri}, ${Math.floor((contents.blob.length * 3) / 4)} bytes]`);
+      return ExitCode.Ok;
+    }
+    if (result.kind === 'prompt') {
+      for (const message of result.value.messages) println(io.stdout, `${io.out.bold(`${message.role}:`)} ${describeBlock(message.content)}`);
+      return ExitCode.Ok;
+    }
+    const { isError, content, structuredContent } = result.value;
+    const out = isError ? io.stderr : io.stdout;
+    if (isError) println(io.stderr, io.err.red(`Tool '${tool}' returned an error:`));
+    for (const block of content) println(out, describeBlock(block));
+    if (content.length === 0 && structuredContent !== undefined) println(out, JSON.stringify(structuredContent, null, 2));
+    return isError ? ExitCode.Failure : ExitCode.Ok;
   },
 };
+
+/** Prompt arguments are strings: other JSON values are sent as their JSON text. */
+function promptArgs(args: Record<string, unknown>): Record<string, string> {
+  return Object.fromEntries(Object.entries(args).map(([key, value]) => [key, typeof value === 'string' ? value : JSON.stringify(value)]));
+}
 
 function parseToolArgs(raw: string | undefined): Record<string, unknown> {
   if (raw === undefined) return {};
@@ -107,15 +126,15 @@ export function parseTimeout(raw: string | undefined): number | undefined {
 function describeBlock(block: ContentBlock): string {
   switch (block.type) {
     case 'text':
-      return block.text ?? '';
+      return block.text;
     case 'image':
     case 'audio':
-      return `[${block.type} ${block.mimeType ?? ''}, ${Math.floor(((block.data ?? '').length * 3) / 4)} bytes]`;
+      return `[${block.type} ${block.mimeType}, ${Math.floor((block.data.length * 3) / 4)} bytes]`;
     case 'resource_link':
       return `[resource link ${block.uri}${block.name ? ` (${block.name})` : ''}]`;
     case 'resource':
-      return block.resource?.text ?? `[resource ${block.resource?.uri}]`;
+      return 'text' in block.resource ? block.resource.text : `[resource ${block.resource.uri}]`;
     default:
-      return `[${block.type} content]`;
+      return '[content of an unknown type]';
   }
 }

@@ -1,17 +1,20 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import { relative } from 'node:path';
 import { resolveEntry } from '../client/resolveEntry';
 import type { Command, ParsedArgs } from '../cli/Command';
 import { ExitCode } from '../cli/ExitCode';
 import { println, type Io } from '../cli/Io';
+import { booleanOption, stringOption } from '../cli/parseCommandArgs';
 import { UsageError } from '../cli/UsageError';
+import { INSPECTOR, inspectorCommand, nodeRunsInspector, startInspector } from '../dev/inspector';
 
 export const devCommand: Command = {
   name: 'dev',
   summary: 'Build in watch mode and restart the server after each successful build',
-  options: {},
-  help: `Usage: toolwright dev [entry] [-- <server args>]
+  options: { inspect: { type: 'boolean' }, port: { type: 'string' } },
+  help: `Usage: toolwright dev [entry] [--inspect [--port <n>]] [-- <server args>]
 
 Run the project's own tsc in watch mode (tsc -b -w: the real compiler, so decorator
 metadata is emitted; never esbuild) and (re)start 'node <entry>' after every build without
@@ -19,18 +22,35 @@ errors. Compiler output and Toolwright's messages go to stderr; the server keeps
 stdout, so a client can start 'toolwright dev' as a stdio server (a restart ends its
 session: prefer HTTP while developing).
 
+With --inspect, the server serves Streamable HTTP on 127.0.0.1 (port --port, default a
+free one, the same across restarts) and the MCP Inspector's web UI opens on it: started
+here on Node ${INSPECTOR.node} or later (npx downloads ${INSPECTOR.package}@${INSPECTOR.version}
+once); on an older Node, the exact command to run it from a newer one is printed instead.
+
 Arguments:
   [entry]            the compiled server (default: package.json "main", else dist/server.js)
+
+Options:
+      --inspect      serve HTTP and attach the MCP Inspector
+      --port <n>     with --inspect: the HTTP port (default: a free port)
+  -h, --help         show this help
 
 Examples:
   toolwright dev
   toolwright dev -- --http --port 3000
+  toolwright dev --inspect
 
 Exit codes: 0 stopped with Ctrl-C, 2 invalid arguments or no TypeScript in the project.`,
 
   async run(args: ParsedArgs, io: Io): Promise<number> {
     if (args.positionals.length > 1) throw new UsageError(`Expected at most one entry, got: ${args.positionals.join(' ')}.`);
-    const entry = resolveEntry(io.cwd, args.positionals[0], args.rest, { mustExist: false });
+    const inspect = booleanOption(args, 'inspect');
+    const portOption = stringOption(args, 'port');
+    if (portOption !== undefined && !inspect) throw new UsageError('--port applies with --inspect; otherwise pass the server its own flags: toolwright dev -- --http --port 3000.');
+    if (inspect && args.rest.some((a) => a === '--http' || a === '--port')) throw new UsageError('--inspect chooses the HTTP flags itself; use --port <n> to pick the port.');
+    const port = inspect ? (portOption === undefined ? await freePort() : parsePort(portOption)) : undefined;
+    const serverArgs = port === undefined ? args.rest : [...args.rest, '--http', '--port', String(port), '--host', '127.0.0.1'];
+    const entry = resolveEntry(io.cwd, args.positionals[0], serverArgs, { mustExist: false });
     let tsc: string;
     try {
       tsc = require.resolve('typescript/bin/tsc', { paths: [entry.projectDir] });
@@ -40,6 +60,8 @@ Exit codes: 0 stopped with Ctrl-C, 2 invalid arguments or no TypeScript in the p
     const log = (message: string) => println(io.stderr, io.err.cyan(`[toolwright dev] ${message}`));
     const shown = relative(io.cwd, entry.file) || entry.file;
     let server: ChildProcess | undefined;
+    let inspector: ChildProcess | undefined;
+    let inspectorShown = false;
 
     const stopServer = async (): Promise<void> => {
       const running = server;
@@ -56,7 +78,17 @@ Exit codes: 0 stopped with Ctrl-C, 2 invalid arguments or no TypeScript in the p
       if (!existsSync(entry.file)) return log(`${shown} does not exist after the build; pass the entry file: toolwright dev <entry>`);
       const child = spawn(entry.command, [...entry.args], { cwd: entry.projectDir, stdio: ['inherit', 'inherit', 'inherit'] });
       server = child;
-      log(`server started: node ${shown}${args.rest.length ? ` ${args.rest.join(' ')}` : ''} (pid ${child.pid})`);
+      log(`server started: node ${shown}${serverArgs.length ? ` ${serverArgs.join(' ')}` : ''} (pid ${child.pid})`);
+      if (port !== undefined && !inspectorShown) {
+        inspectorShown = true;
+        const url = `http://127.0.0.1:${port}/mcp`;
+        if (nodeRunsInspector()) {
+          log(`starting the MCP Inspector on ${url}`);
+          inspector = startInspector(url, io.stderr);
+        } else {
+          log(`the MCP Inspector needs Node ${INSPECTOR.node} or later, and this is Node ${process.versions.node}. The server is on ${url}: from a shell with Node ${INSPECTOR.node}+, run\n  ${inspectorCommand(url).join(' ')}`);
+        }
+      }
       child.on('exit', (code, signal) => {
         if (server === child) log(`server exited (${signal ?? `code ${code}`}); waiting for a change`);
       });
@@ -82,6 +114,7 @@ Exit codes: 0 stopped with Ctrl-C, 2 invalid arguments or no TypeScript in the p
         process.off('SIGINT', shutdown);
         process.off('SIGTERM', shutdown);
         watcher.kill('SIGTERM');
+        inspector?.kill('SIGTERM');
         void stopServer().then(() => resolve(ExitCode.Ok));
       };
       process.on('SIGINT', shutdown);
@@ -92,3 +125,19 @@ Exit codes: 0 stopped with Ctrl-C, 2 invalid arguments or no TypeScript in the p
     });
   },
 };
+
+function parsePort(raw: string): number {
+  const port = Number(raw);
+  if (!Number.isInteger(port) || port < 1 || port > 65535) throw new UsageError(`--port must be a port number (1-65535), got '${raw}'.`);
+  return port;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer().once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+}

@@ -1,3 +1,4 @@
+import { CONNECT_HELP, CONNECT_OPTIONS } from '../client/ServerTarget';
 import type { Command, ParsedArgs } from '../cli/Command';
 import { count } from '../cli/count';
 import { ExitCode } from '../cli/ExitCode';
@@ -7,6 +8,7 @@ import type { Style } from '../cli/style';
 import { UsageError } from '../cli/UsageError';
 import type { Contract, Schema } from '../contract/Contract';
 import { loadContract } from '../contract/loadContract';
+import { schemaType } from '../contract/schemaType';
 import { lintContract, type LintIssue } from '../lint/lintContract';
 
 export const inspectCommand: Command = {
@@ -15,8 +17,7 @@ export const inspectCommand: Command = {
   options: {
     json: { type: 'boolean' },
     lint: { type: 'boolean' },
-    timeout: { type: 'string' },
-    verbose: { type: 'boolean' },
+    ...CONNECT_OPTIONS,
   },
   help: `Usage: toolwright inspect [entry] [--json] [--lint] [-- <server args>]
 
@@ -25,15 +26,15 @@ resources/templates/list, prompts/list, every page) and print it: the schemas ex
 as a client receives them.
 
 Arguments:
-  [entry]            the compiled server (default: package.json "main", else dist/server.js)
+  [server]           the compiled server to start over stdio (default: package.json "main",
+                     else dist/server.js), or the URL of a running Streamable HTTP server
 
 Options:
       --json         print the contract as JSON (the format of 'schema snapshot')
       --lint         check LLM-readiness: missing descriptions on tools and parameters,
                      vague or near-duplicate names, deep nesting, enums without a
                      description, untyped parameters, invalid tool names
-      --timeout <ms> how long to wait for each answer (default: 60000)
-      --verbose      show the server's stderr (its logs)
+${CONNECT_HELP}
   -h, --help         show this help
 
 Exit codes: 0 done (with --lint: no errors; warnings allowed), 1 lint errors,
@@ -66,7 +67,7 @@ function printContract(contract: Contract, io: Io): void {
       .map(([key]) => key.replace(/Hint$/, '').replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`));
     println(io.stdout, `\n  ${o.cyan(tool.name)}${tool.title ? ` ${o.dim(`(${tool.title})`)}` : ''}${hints.length ? ` ${o.dim(`[${hints.join(', ')}]`)}` : ''}`);
     if (tool.description) println(io.stdout, `    ${tool.description}`);
-    printParams(tool.inputSchema, tool.inputSchema, '    ', o, io);
+    printParams(tool.inputSchema, '    ', o, io);
     if (tool.outputSchema) println(io.stdout, `    ${o.dim('returns')} ${Object.keys(tool.outputSchema.properties ?? {}).join(', ') || 'an object'} ${o.dim('(structured)')}`);
   }
   const resources = [...contract.resources.map((r) => ({ id: r.uri, ...r })), ...contract.resourceTemplates.map((r) => ({ id: r.uriTemplate, ...r }))];
@@ -79,29 +80,21 @@ function printContract(contract: Contract, io: Io): void {
   }
 }
 
-function printParams(schema: Schema, root: Schema, indent: string, o: Style, io: Io): void {
+function printParams(schema: Schema, indent: string, o: Style, io: Io): void {
   const properties = Object.entries(schema.properties ?? {});
   if (properties.length === 0) return void println(io.stdout, `${indent}${o.dim('no parameters')}`);
   const required = new Set(schema.required ?? []);
   const width = Math.max(...properties.map(([name]) => name.length));
   for (const [name, property] of properties) {
-    const facts = [typeOf(property, root), required.has(name) ? 'required' : 'optional'];
+    const facts = [schemaType(property), required.has(name) ? 'required' : 'optional'];
     if (property.default !== undefined) facts.push(`default ${JSON.stringify(property.default)}`);
     for (const key of ['minimum', 'maximum', 'minLength', 'maxLength', 'minItems', 'maxItems', 'pattern', 'format'] as const) {
       if (property[key] !== undefined) facts.push(`${key} ${String(property[key])}`);
     }
     println(io.stdout, `${indent}${name.padEnd(width)}  ${o.dim(facts.join(', '))}${property.description ? `  ${property.description}` : ''}`);
     const nested = property.type === 'object' ? property : property.items?.type === 'object' ? property.items : undefined;
-    if (nested) printParams(nested, root, `${indent}  ${' '.repeat(width)}  `, o, io);
+    if (nested) printParams(nested, `${indent}  ${' '.repeat(width)}  `, o, io);
   }
-}
-
-function typeOf(schema: Schema, root: Schema): string {
-  if (schema.enum) return schema.enum.map((v) => JSON.stringify(v)).join(' | ');
-  if (schema.$ref) return schema.$ref.replace(/^#\/(\$defs|definitions)\//, '');
-  if (schema.type === 'array') return `${schema.items ? typeOf(schema.items, root) : 'any'}[]`;
-  if (Array.isArray(schema.type)) return schema.type.join(' | ');
-  return schema.type ?? (schema.anyOf || schema.oneOf ? 'union' : 'any');
 }
 
 function printLint(issues: LintIssue[], io: Io): void {

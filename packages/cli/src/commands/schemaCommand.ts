@@ -1,5 +1,6 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
+import { CONNECT_HELP, CONNECT_OPTIONS } from '../client/ServerTarget';
 import type { Command, ParsedArgs } from '../cli/Command';
 import { count } from '../cli/count';
 import { ExitCode } from '../cli/ExitCode';
@@ -17,8 +18,7 @@ export const schemaCommand: Command = {
     out: { type: 'string', short: 'o' },
     entry: { type: 'string' },
     json: { type: 'boolean' },
-    timeout: { type: 'string' },
-    verbose: { type: 'boolean' },
+    ...CONNECT_OPTIONS,
   },
   help: `Usage: toolwright schema snapshot [entry] [--out <file>]
        toolwright schema diff <old.json> [entry] [--json]
@@ -34,13 +34,13 @@ diff      Compare the served contract with a snapshot and classify every change:
           Exits 1 when anything is breaking: run it in CI.
 
 Arguments:
-  [entry]            the compiled server (default: package.json "main", else dist/server.js)
+  [server]           the compiled server to start over stdio (default: package.json "main",
+                     else dist/server.js), or the URL of a running Streamable HTTP server
 
 Options:
   -o, --out <file>   snapshot: write here instead of stdout
       --json         diff: print the changes as JSON
-      --timeout <ms> how long to wait for each answer (default: 60000)
-      --verbose      show the server's stderr (its logs)
+${CONNECT_HELP}
   -h, --help         show this help
 
 Exit codes: 0 written / no breaking change, 1 breaking changes, 2 invalid arguments or

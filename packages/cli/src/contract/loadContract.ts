@@ -1,5 +1,5 @@
-import { resolveEntry } from '../client/resolveEntry';
-import { withServer } from '../client/withServer';
+import { protocolChoice, serverTarget } from '../client/ServerTarget';
+import { withClient } from '../client/withClient';
 import type { ParsedArgs } from '../cli/Command';
 import type { Io } from '../cli/Io';
 import { booleanOption, stringOption } from '../cli/parseCommandArgs';
@@ -8,11 +8,12 @@ import { parseTimeout } from '../commands/callCommand';
 import type { Contract } from './Contract';
 import { readContract } from './readContract';
 
-/** Starts the server named by the command line (or found from package.json) and reads its contract. */
+/** Connects to the server named by the command line (started from an entry file, or at a URL) and reads its contract. */
 export async function loadContract(args: ParsedArgs, io: Io, entryArg: string | undefined): Promise<Contract> {
-  const entry = resolveEntry(io.cwd, entryArg, args.rest);
-  if (io.err.enabled) io.stderr.write(io.err.dim(`Starting ${entry.file}...\n`));
-  return withServer(entry, io, { verbose: booleanOption(args, 'verbose'), timeoutMs: parseTimeout(stringOption(args, 'timeout')) }, readContract);
+  const target = serverTarget(args, io, entryArg);
+  if (io.err.enabled) io.stderr.write(io.err.dim(`${target.kind === 'stdio' ? 'Starting' : 'Connecting to'} ${target.shown}...\n`));
+  const timeoutMs = parseTimeout(stringOption(args, 'timeout'));
+  return withClient(target, io, { verbose: booleanOption(args, 'verbose'), timeoutMs, protocol: protocolChoice(args) }, (client) => readContract(client, { timeout: timeoutMs }));
 }
 
 /** Reads a contract file written by `schema snapshot`, with errors that say what is wrong. */

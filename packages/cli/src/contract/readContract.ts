@@ -1,14 +1,15 @@
-import type { StdioClient } from '../client/StdioClient';
+import type { Client, RequestOptions } from '@modelcontextprotocol/client';
 import type { Contract, PromptEntry, ResourceEntry, ResourceTemplateEntry, ToolEntry } from './Contract';
 
 /** Lists everything the server offers (every page), keeping the fields that make the contract. */
-export async function readContract(client: StdioClient): Promise<Contract> {
-  const capabilities = client.initialize.capabilities;
-  const tools = capabilities.tools ? await client.listAll<ToolEntry>('tools/list', 'tools') : [];
-  const resources = capabilities.resources ? await client.listAll<ResourceEntry>('resources/list', 'resources') : [];
-  const templates = capabilities.resources ? await client.listAll<ResourceTemplateEntry>('resources/templates/list', 'resourceTemplates') : [];
-  const prompts = capabilities.prompts ? await client.listAll<PromptEntry>('prompts/list', 'prompts') : [];
-  const { name, version } = client.initialize.serverInfo;
+export async function readContract(client: Client, options: RequestOptions = {}): Promise<Contract> {
+  const capabilities = client.getServerCapabilities() ?? {};
+  // The SDK types schemas as any JSON value; the contract reads them through its own view of JSON Schema.
+  const tools = (capabilities.tools ? (await client.listTools(undefined, options)).tools : []) as unknown[] as ToolEntry[];
+  const resources: ResourceEntry[] = capabilities.resources ? (await client.listResources(undefined, options)).resources : [];
+  const templates: ResourceTemplateEntry[] = capabilities.resources ? (await client.listResourceTemplates(undefined, options)).resourceTemplates : [];
+  const prompts: PromptEntry[] = capabilities.prompts ? (await client.listPrompts(undefined, options)).prompts : [];
+  const { name, version } = client.getServerVersion() ?? { name: 'unknown', version: 'unknown' };
   return {
     contractVersion: 1,
     server: { name, version },

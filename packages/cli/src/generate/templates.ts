@@ -57,7 +57,7 @@ export const TEMPLATES: Readonly<Record<TemplateName, TemplateInfo>> = {
     summary: 'Tools, resources, prompts, dependency injection and the call context together.',
     transport: 'stdio',
     contents: [
-      '`src/library.tools.ts`: tools that search and lend books, with DTO input and structured output.',
+      '`src/library.tools.ts`: tools that search, lend and reserve books, with DTO input, structured output and a question to the user (elicitation).',
       '`src/library.service.ts` and `src/clock.service.ts`: services injected by typedi.',
       '`src/library.dto.ts`: input and output DTOs validated by class-validator.',
       '`src/library.resources.ts`: the catalogue as a resource, and a `library://books/{id}` resource template.',

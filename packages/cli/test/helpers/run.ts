@@ -7,9 +7,9 @@ export interface RunResult {
 }
 
 /** Runs a command to completion and returns its exit code and output; never throws on a non-zero exit. */
-export function run(command: string, args: readonly string[], cwd: string, timeoutMs = 240_000): Promise<RunResult> {
+export function run(command: string, args: readonly string[], cwd: string, timeoutMs = 240_000, env: NodeJS.ProcessEnv = {}): Promise<RunResult> {
   return new Promise((resolve) => {
-    execFile(command, [...args], { cwd, timeout: timeoutMs, maxBuffer: 64 * 1024 * 1024, env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: undefined } }, (error, stdout, stderr) => {
+    execFile(command, [...args], { cwd, timeout: timeoutMs, maxBuffer: 64 * 1024 * 1024, env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: undefined, ...env } }, (error, stdout, stderr) => {
       const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
       resolve({ code, stdout: String(stdout), stderr: String(stderr) });
     });

@@ -1,7 +1,7 @@
 import { Args, Ctx, Param, Tool, ToolError, type ToolContext } from '@toolwright/core';
 import { Service } from 'typedi';
 import { ClockService } from './clock.service';
-import { Loan, SearchBooksInput } from './library.dto';
+import { Loan, PickupChoice, SearchBooksInput } from './library.dto';
 import { LibraryService, type Book } from './library.service';
 
 const LOAN_DAYS = 21;
@@ -35,5 +35,18 @@ export class LibraryTools {
     ctx.log.info(`lent book ${book.id} (request ${ctx.requestId})`);
     const due = new Date(this.clock.now().getTime() + LOAN_DAYS * 24 * 60 * 60 * 1000);
     return { bookId: book.id, title: book.title, dueDate: due.toISOString().slice(0, 10), renewed: false };
+  }
+
+  @Tool({
+    description: 'Reserve a book, by its id from search_books, asking the user at which branch to pick it up.',
+    annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: false },
+  })
+  async reserveBook(@Param('bookId', { integer: true, minimum: 1, description: 'The book id, from search_books' }) bookId: number, @Ctx() ctx: ToolContext): Promise<string> {
+    const book = this.library.find(bookId);
+    if (!book) throw new ToolError(`No book with id ${bookId}. Call search_books to find the id.`);
+    // Elicitation: the client shows the user a form derived from the PickupChoice class.
+    const answer = await ctx.elicit(`Where do you want to pick up '${book.title}'?`, PickupChoice);
+    if (answer.action !== 'accept') return `Nothing reserved: the user chose to ${answer.action}.`;
+    return `Reserved '${book.title}' for pickup at the ${answer.content.branch} branch.`;
   }
 }

@@ -1,0 +1,102 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { parseJSONRPCMessage, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/client';
+import { ServerError } from '../cli/UsageError';
+
+export interface ChildProcessTransportOptions {
+  readonly command: string;
+  readonly args: readonly string[];
+  readonly cwd?: string;
+  /** Where the server's stderr (its logs) goes, besides the tail kept for error messages. */
+  readonly stderr?: NodeJS.WritableStream;
+}
+
+/**
+ * The SDK client's transport to a server it starts: newline-delimited JSON-RPC over the
+ * child's stdio. Ours rather than the SDK's stdio transport so that a failure says what
+ * happened: a line on stdout that is not JSON-RPC (a stray console.log), or an exit before
+ * answering with the last lines the server wrote to stderr. (Being its own class, it also
+ * probes the server's protocol era in place, without the SDK's extra probe process.)
+ */
+export class ChildProcessTransport implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: (message: JSONRPCMessage) => void;
+  /** Why the connection failed, in words for the user; set once. */
+  failure: ServerError | undefined;
+  private child: ChildProcess | undefined;
+  private closing = false;
+  private buffer = '';
+  private stderrTail = '';
+
+  constructor(private readonly options: ChildProcessTransportOptions) {}
+
+  start(): Promise<void> {
+    const { command, args, cwd } = this.options;
+    const child = spawn(command, [...args], { cwd, stdio: ['pipe', 'pipe', 'pipe'] });
+    this.child = child;
+    child.stdout!.setEncoding('utf8').on('data', (chunk: string) => this.receive(chunk));
+    child.stderr!.on('data', (chunk: Buffer) => {
+      this.stderrTail = (this.stderrTail + chunk.toString()).slice(-4000);
+      this.options.stderr?.write(chunk);
+    });
+    child.stdin!.on('error', () => undefined); // EPIPE after the server exits: reported by 'exit'.
+    child.on('exit', (code, signal) => {
+      const tail = this.stderrTail.trim().split('\n').slice(-20).join('\n');
+      if (!this.closing) this.fail(`The server ${signal ? `was killed by ${signal}` : `exited with code ${code}`} before answering${tail ? `. Its last words on stderr:\n${tail}` : '.'}`);
+      this.child = undefined;
+      this.onclose?.();
+    });
+    return new Promise((resolve, reject) => {
+      child.once('spawn', () => resolve());
+      child.once('error', (error) => {
+        this.fail(`Could not start '${command}': ${error.message}`);
+        reject(this.failure);
+      });
+    });
+  }
+
+  async send(message: JSONRPCMessage): Promise<void> {
+    if (this.failure) throw this.failure;
+    if (this.closing) throw new ServerError('The connection to the server is closed.');
+    this.child?.stdin?.write(`${JSON.stringify(message)}\n`);
+  }
+
+  /** Closes stdin (the stdio way to ask a server to stop), then escalates if it lingers. */
+  async close(): Promise<void> {
+    const child = this.child;
+    if (!child) return;
+    this.closing = true;
+    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+    child.stdin?.end();
+    const term = setTimeout(() => child.kill('SIGTERM'), 2000);
+    const kill = setTimeout(() => child.kill('SIGKILL'), 5000);
+    await exited;
+    clearTimeout(term);
+    clearTimeout(kill);
+  }
+
+  private receive(chunk: string): void {
+    this.buffer += chunk;
+    let newline: number;
+    while ((newline = this.buffer.indexOf('\n')) !== -1) {
+      const line = this.buffer.slice(0, newline).replace(/\r$/, '');
+      this.buffer = this.buffer.slice(newline + 1);
+      if (line.trim() === '') continue;
+      let message: JSONRPCMessage;
+      try {
+        message = parseJSONRPCMessage(JSON.parse(line));
+      } catch {
+        // stdout belongs to the protocol; a stray console.log there breaks real clients too.
+        this.fail(`The server wrote a line to stdout that is not JSON-RPC: ${JSON.stringify(line.slice(0, 200))}. Log to stderr (console.error), never stdout.`);
+        this.onerror?.(this.failure!);
+        void this.close();
+        return;
+      }
+      this.onmessage?.(message);
+    }
+  }
+
+  private fail(message: string): void {
+    this.failure ??= new ServerError(message);
+  }
+}

@@ -1,0 +1,67 @@
+import type { OptionSpec, ParsedArgs } from '../cli/Command';
+import type { Io } from '../cli/Io';
+import { stringOption } from '../cli/parseCommandArgs';
+import { UsageError } from '../cli/UsageError';
+import { resolveEntry } from './resolveEntry';
+
+/** The server a command talks to: a process it starts (stdio), or a URL (Streamable HTTP). */
+export type ServerTarget =
+  | { readonly kind: 'stdio'; readonly command: string; readonly args: readonly string[]; readonly cwd: string; readonly shown: string }
+  | { readonly kind: 'http'; readonly url: URL; readonly headers: Readonly<Record<string, string>>; readonly shown: string };
+
+/** The options of every command that connects to a server. */
+export const CONNECT_OPTIONS: Readonly<Record<string, OptionSpec>> = {
+  header: { type: 'string', short: 'H', multiple: true },
+  bearer: { type: 'string' },
+  protocol: { type: 'string' },
+  timeout: { type: 'string' },
+  verbose: { type: 'boolean' },
+};
+
+export const CONNECT_HELP = `  -H, --header <h>   with a URL: an HTTP header 'Name: value' (repeatable)
+      --bearer <t>   with a URL: send 'Authorization: Bearer <t>'
+      --protocol <v> auto (default: 2026-07-28 when the server offers it, else the 2025
+                     handshake), 2025-11-25 (the 2025 handshake only) or 2026-07-28 (only)
+      --timeout <ms> how long to wait for each answer (default: 60000)
+      --verbose      show the server's stderr (its logs)`;
+
+/** The protocol revisions `--protocol` pins, and how the SDK client negotiates for each. */
+export type ProtocolChoice = 'auto' | 'legacy' | { pin: string };
+
+export function protocolChoice(args: ParsedArgs): ProtocolChoice {
+  const value = stringOption(args, 'protocol') ?? 'auto';
+  if (value === 'auto') return 'auto';
+  if (value === '2025-11-25') return 'legacy';
+  if (value === '2026-07-28') return { pin: value };
+  throw new UsageError(`Unknown --protocol '${value}'. Use auto, 2025-11-25 or 2026-07-28.`);
+}
+
+/**
+ * An http(s) URL is a running server; anything else is the compiled entry file to start
+ * (default: package.json "main", else dist/server.js), with `-- <args>` for it.
+ */
+export function serverTarget(args: ParsedArgs, io: Io, entryArg: string | undefined): ServerTarget {
+  const headerValues = args.values.header;
+  const headerList = Array.isArray(headerValues) ? headerValues : [];
+  const bearer = stringOption(args, 'bearer');
+  if (entryArg !== undefined && /^https?:\/\//i.test(entryArg)) {
+    let url: URL;
+    try {
+      url = new URL(entryArg);
+    } catch {
+      throw new UsageError(`'${entryArg}' is not a valid URL.`);
+    }
+    if (args.rest.length > 0) throw new UsageError(`Server arguments after '--' only apply when toolwright starts the server; ${entryArg} is already running.`);
+    const headers: Record<string, string> = {};
+    for (const header of headerList) {
+      const colon = header.indexOf(':');
+      if (colon <= 0) throw new UsageError(`--header '${header}' is not 'Name: value', e.g. --header 'X-Api-Key: abc'.`);
+      headers[header.slice(0, colon).trim()] = header.slice(colon + 1).trim();
+    }
+    if (bearer !== undefined) headers.Authorization = `Bearer ${bearer}`;
+    return { kind: 'http', url, headers, shown: url.href };
+  }
+  if (headerList.length > 0 || bearer !== undefined) throw new UsageError('--header and --bearer apply to a server URL (http://...), not to a server toolwright starts.');
+  const entry = resolveEntry(io.cwd, entryArg, args.rest);
+  return { kind: 'stdio', command: entry.command, args: entry.args, cwd: entry.projectDir, shown: entry.file };
+}

@@ -1,0 +1,120 @@
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import type { CreateMessageRequest, CreateMessageResult, ElicitRequest, ElicitResult } from '@modelcontextprotocol/client';
+import type { ParsedArgs } from '../cli/Command';
+import { println, type Io } from '../cli/Io';
+import { booleanOption, stringOption } from '../cli/parseCommandArgs';
+import { ask } from '../cli/prompt';
+import { UsageError } from '../cli/UsageError';
+import type { ServerRequestAnswers } from './ServerRequestAnswers';
+
+type FormProperty = { type?: string; title?: string; description?: string; enum?: unknown[]; default?: unknown; items?: { enum?: unknown[] } };
+
+export const ANSWER_HELP = `Answering the server (a tool that asks the user, or asks the client's model):
+      --elicit <json>     the answer to elicitation requests: the form's content as a JSON object
+                          ({"confirm":true}), {"action":"decline"}, or an array of answers in
+                          order (the last one answers any further question); @file.json reads
+                          it from a file
+      --field <k=v>       one field of the elicitation answer (repeatable), e.g. --field confirm=true
+      --decline           decline every elicitation request
+      --sample <text>     the model's reply to sampling requests
+  On a terminal, whatever these do not answer is asked for; otherwise an unanswered elicitation
+  is cancelled (the tool sees 'cancel') and an unanswered sampling request fails.`;
+
+/** The CLI's answers to elicitation and sampling: from flags or a JSON file, else asked on a terminal. */
+export function cliAnswers(args: ParsedArgs, io: Io): ServerRequestAnswers {
+  const queue = elicitAnswers(args, io);
+  const sample = stringOption(args, 'sample');
+  return {
+    async elicit(request: ElicitRequest['params']): Promise<ElicitResult> {
+      println(io.stderr, io.err.dim(`The server asks: ${request.message}`));
+      if (request.mode === 'url') {
+        println(io.stderr, `Open ${request.url} to continue.`);
+        return { action: io.interactive ? 'accept' : 'decline' };
+      }
+      const next = queue.length > 1 ? queue.shift() : queue[0];
+      if (next) return next.action === 'accept' && next.content ? { action: 'accept', content: coerce(next.content as Record<string, unknown>, properties(request)) } : next;
+      if (io.interactive) return { action: 'accept', content: await askForm(io, properties(request)) };
+      println(io.stderr, io.err.yellow("No answer was given, so the request was cancelled. Pass --elicit '<json>', --field name=value or --decline."));
+      return { action: 'cancel' };
+    },
+    async sample(request: CreateMessageRequest['params']): Promise<CreateMessageResult> {
+      const last = request.messages.at(-1)?.content;
+      const text = last && !Array.isArray(last) && last.type === 'text' ? last.text : undefined;
+      println(io.stderr, io.err.dim(`The server asks the model${text === undefined ? '' : `: ${text}`}`));
+      const reply = sample ?? (io.interactive ? await ask(io, 'Reply as the model', '') : undefined);
+      if (reply === undefined) throw new Error("toolwright has no model to answer a sampling request: pass --sample '<reply>'.");
+      return { role: 'assistant', content: { type: 'text', text: reply }, model: 'toolwright-cli' };
+    },
+  };
+}
+
+function properties(request: ElicitRequest['params']): Record<string, FormProperty> {
+  return 'requestedSchema' in request ? ((request.requestedSchema.properties ?? {}) as Record<string, FormProperty>) : {};
+}
+
+/** The answers given on the command line, in order; empty when none. */
+function elicitAnswers(args: ParsedArgs, io: Io): ElicitResult[] {
+  if (booleanOption(args, 'decline')) return [{ action: 'decline' }];
+  const raw = stringOption(args, 'elicit');
+  const fieldValues = args.values.field;
+  const fields = Array.isArray(fieldValues) ? fieldValues : [];
+  if (raw !== undefined && fields.length > 0) throw new UsageError('Pass --elicit or --field, not both.');
+  if (fields.length > 0) {
+    const content: Record<string, string> = {};
+    for (const field of fields) {
+      const eq = field.indexOf('=');
+      if (eq <= 0) throw new UsageError(`--field '${field}' is not name=value, e.g. --field confirm=true.`);
+      content[field.slice(0, eq)] = field.slice(eq + 1);
+    }
+    return [{ action: 'accept', content }];
+  }
+  if (raw === undefined) return [];
+  let text = raw;
+  if (raw.startsWith('@')) {
+    try {
+      text = readFileSync(resolve(io.cwd, raw.slice(1)), 'utf8');
+    } catch (error) {
+      throw new UsageError(`Cannot read --elicit ${raw}: ${(error as Error).message}.`);
+    }
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new UsageError(`--elicit is not valid JSON (${(error as Error).message}). Quote it for your shell, e.g. --elicit '{"confirm":true}'.`);
+  }
+  return (Array.isArray(value) ? value : [value]).map((answer, i) => {
+    if (typeof answer !== 'object' || answer === null) throw new UsageError(`--elicit answer #${i + 1} must be a JSON object, got ${JSON.stringify(answer)}.`);
+    const { action } = answer as { action?: unknown };
+    if (action === 'decline' || action === 'cancel') return { action };
+    if (action === 'accept') return { action, content: (answer as { content?: Record<string, string> }).content ?? {} };
+    if (action !== undefined) throw new UsageError(`--elicit answer #${i + 1} has action ${JSON.stringify(action)}; use accept, decline or cancel.`);
+    return { action: 'accept', content: answer as Record<string, string> };
+  });
+}
+
+/** Turns text answers into the types the form asks for (numbers, booleans, multi-select lists). */
+function coerce(content: Record<string, unknown>, form: Record<string, FormProperty>): Record<string, string | number | boolean | string[]> {
+  const out: Record<string, string | number | boolean | string[]> = {};
+  for (const [key, value] of Object.entries(content)) {
+    const type = form[key]?.type;
+    if (typeof value !== 'string') out[key] = value as string | number | boolean | string[];
+    else if (type === 'number' || type === 'integer') out[key] = Number(value);
+    else if (type === 'boolean') out[key] = /^(true|yes|y|1)$/i.test(value);
+    else if (type === 'array') out[key] = value.split(',').map((v) => v.trim()).filter(Boolean);
+    else out[key] = value;
+  }
+  return out;
+}
+
+/** Asks for each field of the form on the terminal. */
+async function askForm(io: Io, form: Record<string, FormProperty>): Promise<Record<string, string | number | boolean | string[]>> {
+  const content: Record<string, string> = {};
+  for (const [key, property] of Object.entries(form)) {
+    const choices = property.enum ?? property.items?.enum;
+    const label = `${property.title ?? key}${property.description ? ` (${property.description})` : ''}${choices ? ` [${choices.join(', ')}]` : ''}`;
+    content[key] = await ask(io, label, property.default === undefined ? '' : String(property.default));
+  }
+  return coerce(content, form);
+}

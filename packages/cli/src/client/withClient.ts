@@ -1,0 +1,65 @@
+import { pathToFileURL } from 'node:url';
+import { Client, ProtocolError, SdkError, StreamableHTTPClientTransport, type Transport } from '@modelcontextprotocol/client';
+import type { Io } from '../cli/Io';
+import { ServerError } from '../cli/UsageError';
+import { cliVersion } from '../generate/packageRoot';
+import { ChildProcessTransport } from './ChildProcessTransport';
+import type { ServerRequestAnswers } from './ServerRequestAnswers';
+import type { ProtocolChoice, ServerTarget } from './ServerTarget';
+
+export interface ClientOptions {
+  readonly verbose?: boolean;
+  readonly timeoutMs?: number;
+  /** Answers to elicitation and sampling; without them the client declares neither capability. */
+  readonly answers?: ServerRequestAnswers;
+  /** How to pick the protocol era (default 'auto': modern when the server offers it). */
+  readonly protocol?: ProtocolChoice;
+  /** What `work` does, for its error message, e.g. "tools/call 'greet'". */
+  readonly what?: string;
+}
+
+/**
+ * Connects the SDK's client to the server (starting it for stdio), runs `work`, and always
+ * disconnects (stopping a started server). The client negotiates like any SDK v2 client:
+ * the 2026-07-28 era when the server offers it, else the 2025 handshake. The server's own
+ * stderr is shown only with `verbose` (or, when it fails, in the error).
+ */
+export async function withClient<T>(target: ServerTarget, io: Io, options: ClientOptions, work: (client: Client) => Promise<T>): Promise<T> {
+  const answers = options.answers;
+  const client = new Client(
+    { name: 'toolwright-cli', version: cliVersion() },
+    {
+      capabilities: answers ? { elicitation: { form: {} }, sampling: {}, roots: {} } : {},
+      versionNegotiation: { mode: options.protocol ?? 'auto' },
+    },
+  );
+  if (answers) {
+    client.setRequestHandler('elicitation/create', (request) => answers.elicit(request.params));
+    client.setRequestHandler('sampling/createMessage', (request) => answers.sample(request.params));
+    client.setRequestHandler('roots/list', () => ({ roots: [{ uri: pathToFileURL(io.cwd).href, name: 'working directory' }] }));
+  }
+  const transport: Transport =
+    target.kind === 'stdio'
+      ? new ChildProcessTransport({ command: target.command, args: target.args, cwd: target.cwd, stderr: options.verbose ? io.stderr : undefined })
+      : new StreamableHTTPClientTransport(target.url, { requestInit: { headers: { ...target.headers } } });
+  const failure = (error: unknown, what: string): Error => {
+    if (transport instanceof ChildProcessTransport && transport.failure) return transport.failure;
+    if (error instanceof ProtocolError) return new ServerError(`${what}: ${error.message} (JSON-RPC error ${error.code})`);
+    if (error instanceof SdkError || error instanceof TypeError) return new ServerError(`${what}: ${error.message}${target.kind === 'http' ? ` (${target.shown})` : ''}`);
+    return error instanceof Error ? error : new Error(String(error));
+  };
+  try {
+    await client.connect(transport, { timeout: options.timeoutMs });
+  } catch (error) {
+    const reason = failure(error, 'The server could not be reached');
+    await client.close().catch(() => undefined);
+    throw reason;
+  }
+  try {
+    return await work(client);
+  } catch (error) {
+    throw failure(error, `${options.what ?? 'The request'} failed`);
+  } finally {
+    await client.close();
+  }
+}

@@ -1,0 +1,53 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join, relative, resolve } from 'node:path';
+import { CONNECT_HELP, CONNECT_OPTIONS } from '../client/ServerTarget';
+import type { Command, ParsedArgs } from '../cli/Command';
+import { count } from '../cli/count';
+import { ExitCode } from '../cli/ExitCode';
+import { println, type Io } from '../cli/Io';
+import { stringOption } from '../cli/parseCommandArgs';
+import { UsageError } from '../cli/UsageError';
+import { loadContract } from '../contract/loadContract';
+import { llmsTxt } from '../reference/llmsTxt';
+import { referenceMarkdown } from '../reference/referenceMarkdown';
+
+const REFERENCE_FILE = 'reference.md';
+
+export const docsCommand: Command = {
+  name: 'docs',
+  summary: "Write a Markdown reference and an llms.txt of the server's tools, resources and prompts",
+  options: { out: { type: 'string', short: 'o' }, ...CONNECT_OPTIONS },
+  help: `Usage: toolwright docs [server] [--out <dir>] [-- <server args>]
+
+Start the server (or connect to its URL), read what it serves (every tool with its
+parameters and schema, every resource, resource template and prompt, all derived from the
+decorators) and write two files:
+  <dir>/${REFERENCE_FILE}  a Markdown reference, one section per tool, resource and prompt
+  <dir>/llms.txt       an llms.txt (llmstxt.org): one line per item, linking into ${REFERENCE_FILE}
+
+Arguments:
+  [server]           the compiled server to start over stdio (default: package.json "main",
+                     else dist/server.js), or the URL of a running Streamable HTTP server
+
+Options:
+  -o, --out <dir>    where to write (default: docs)
+${CONNECT_HELP}
+  -h, --help         show this help
+
+Exit codes: 0 written, 2 invalid arguments, 3 the server failed to start or answer.`,
+
+  async run(args: ParsedArgs, io: Io): Promise<number> {
+    if (args.positionals.length > 1) throw new UsageError(`Expected at most one server, got: ${args.positionals.join(' ')}.`);
+    const contract = await loadContract(args, io, args.positionals[0]);
+    const dir = resolve(io.cwd, stringOption(args, 'out') ?? 'docs');
+    await mkdir(dir, { recursive: true });
+    await writeFile(join(dir, REFERENCE_FILE), referenceMarkdown(contract));
+    await writeFile(join(dir, 'llms.txt'), llmsTxt(contract, REFERENCE_FILE));
+    const shown = relative(io.cwd, dir).startsWith('..') ? dir : relative(io.cwd, dir) || '.';
+    println(
+      io.stdout,
+      `Wrote ${join(shown, REFERENCE_FILE)} and ${join(shown, 'llms.txt')}: ${count(contract.tools.length, 'tool')}, ${count(contract.resources.length + contract.resourceTemplates.length, 'resource')}, ${count(contract.prompts.length, 'prompt')}.`,
+    );
+    return ExitCode.Ok;
+  },
+};

@@ -1,0 +1,58 @@
+import { copyFile, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
+import type { Command, ParsedArgs } from '../cli/Command';
+import { ExitCode } from '../cli/ExitCode';
+import { println, type Io } from '../cli/Io';
+import { booleanOption, stringOption } from '../cli/parseCommandArgs';
+import { CLIENT_NAMES, CLIENTS, clientConfig } from '../config/clientConfig';
+import { clientConfigFile } from '../config/clientConfigFile';
+import { mergeClientConfig } from '../config/mergeClientConfig';
+import { LAUNCH_HELP, LAUNCH_OPTIONS, serverLaunch } from '../config/serverLaunch';
+
+export const installCommand: Command = {
+  name: 'install',
+  summary: "Add this project's server to Claude Desktop's, Cursor's or VS Code's config file",
+  options: { ...LAUNCH_OPTIONS, 'dry-run': { type: 'boolean' }, global: { type: 'boolean' }, file: { type: 'string' } },
+  help: `Usage: toolwright install <claude|cursor|vscode> [entry] [options]
+
+Write the entry that registers this project's server into the client's configuration file
+(the snippet 'toolwright config' prints), keeping every other server and setting. An entry
+of the same name is replaced. The file as it was is kept next to it as <file>.bak.
+
+${LAUNCH_HELP}
+      --dry-run      print the file as it would be written, and where; change nothing
+      --global       cursor: the user's ~/.cursor/mcp.json instead of the project's
+      --file <path>  write this file instead of the client's usual one
+  -h, --help         show this help
+
+Files:
+${CLIENT_NAMES.map((c) => `  ${CLIENTS[c].label}: ${CLIENTS[c].file}`).join('\n')}
+  (Claude Desktop on Linux: ~/.config/Claude/claude_desktop_config.json)
+
+Restart the client (or reload its MCP servers) to pick the change up.
+
+Exit codes: 0 written (or shown with --dry-run), 2 invalid arguments or a config file that
+is not plain JSON (nothing is written then).`,
+
+  async run(args: ParsedArgs, io: Io): Promise<number> {
+    const { client, name, launch, projectDir } = serverLaunch(args, io);
+    const fileOption = stringOption(args, 'file');
+    const file = fileOption === undefined ? clientConfigFile(client, projectDir, { global: booleanOption(args, 'global'), env: io.env }) : resolve(io.cwd, fileOption);
+    const existing = await readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => {
+      if (error.code === 'ENOENT') return undefined;
+      throw error;
+    });
+    const { text, replaced } = mergeClientConfig(existing, clientConfig(client, name, launch), file);
+    const verb = replaced ? 'Replaced' : 'Added';
+    if (booleanOption(args, 'dry-run')) {
+      io.stdout.write(text);
+      println(io.stderr, io.err.dim(`Dry run: would write ${file} (${verb.toLowerCase()} '${name}'${existing === undefined ? ', a new file' : ''}). Nothing was changed.`));
+      return ExitCode.Ok;
+    }
+    await mkdir(dirname(file), { recursive: true });
+    if (existing !== undefined) await copyFile(file, `${file}.bak`);
+    await writeFile(file, text);
+    println(io.stdout, `${io.out.green(verb)} '${name}' in ${file}${existing === undefined ? '' : ` (the previous file is ${file}.bak)`}. Restart ${CLIENTS[client].label} to use it.`);
+    return ExitCode.Ok;
+  },
+};

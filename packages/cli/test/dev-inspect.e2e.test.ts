@@ -1,0 +1,68 @@
+/**
+ * `toolwright dev --inspect`: the dev loop serves HTTP on a fixed port and attaches the MCP
+ * Inspector, or, on a Node too old for it, prints the exact command. `npx` is replaced by a
+ * stub on PATH that records how it was called, so the test needs no download and no browser.
+ */
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { runCli } from '@toolwright/cli';
+import { inspectorCommand, nodeRunsInspector } from '../src/dev/inspector';
+import { memoryIo } from './helpers/memoryIo';
+import { waitFor } from './helpers/waitFor';
+
+const CLI = join(__dirname, '..', 'bin', 'toolwright.js');
+const MINIMAL = join(__dirname, '..', '..', '..', 'examples', 'minimal');
+
+describe('toolwright dev --inspect', () => {
+  let stubDir: string;
+  beforeAll(() => {
+    stubDir = mkdtempSync(join(tmpdir(), 'toolwright-npx-stub-'));
+    writeFileSync(join(stubDir, 'npx'), `#!/bin/sh\necho "$@" > "${join(stubDir, 'npx-args')}"\nexec sleep 60\n`);
+    chmodSync(join(stubDir, 'npx'), 0o755);
+  });
+  afterAll(() => rmSync(stubDir, { recursive: true, force: true }));
+
+  it('knows which Node runs the Inspector', () => {
+    expect([nodeRunsInspector('20.20.2'), nodeRunsInspector('22.18.0'), nodeRunsInspector('22.19.0'), nodeRunsInspector('24.1.0')]).toEqual([false, false, true, true]);
+  });
+
+  it('serves HTTP on the chosen port, and starts the Inspector on it or says exactly how', async () => {
+    const port = 20_000 + (process.pid % 20_000);
+    const url = `http://127.0.0.1:${port}/mcp`;
+    const dev = spawn(process.execPath, [CLI, 'dev', '--inspect', '--port', String(port)], { cwd: MINIMAL, env: { ...process.env, PATH: `${stubDir}:${process.env.PATH}` }, stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    dev.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    try {
+      await waitFor(() => stderr.includes('server started'), 'the server', () => stderr);
+      expect(stderr).toContain(`--http --port ${port} --host 127.0.0.1`);
+      if (nodeRunsInspector()) {
+        await waitFor(() => existsSync(join(stubDir, 'npx-args')), 'npx', () => stderr);
+        expect(readFileSync(join(stubDir, 'npx-args'), 'utf8').trim()).toBe(inspectorCommand(url).slice(1).join(' '));
+      } else {
+        expect(stderr).toContain(`The server is on ${url}: from a shell with Node 22.19.0+, run\n  ${inspectorCommand(url).join(' ')}`);
+      }
+      const io = memoryIo(MINIMAL);
+      await waitFor(() => /listening/.test(stderr), 'the HTTP listener', () => stderr);
+      expect(await runCli(['call', url, 'greet', '--args', '{"name":"Ada"}'], io)).toBe(0);
+      expect(io.output()).toBe('Hello, Ada!\n');
+      const exited = once(dev, 'exit');
+      dev.kill('SIGINT');
+      expect(await exited).toEqual([0, null]);
+    } finally {
+      dev.kill('SIGKILL');
+    }
+  }, 120_000);
+
+  it.each([
+    [['dev', '--port', '3000'], '--port applies with --inspect'],
+    [['dev', '--inspect', '--', '--http'], '--inspect chooses the HTTP flags itself'],
+    [['dev', '--inspect', '--port', 'x'], "--port must be a port number (1-65535), got 'x'."],
+  ])('%j is a usage error', async (argv, message) => {
+    const io = memoryIo(MINIMAL);
+    expect(await runCli(argv, io)).toBe(2);
+    expect(io.errors()).toContain(message);
+  });
+});

@@ -1,0 +1,67 @@
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { runCli } from '@toolwright/cli';
+import { clientConfigFile } from '../src/config/clientConfigFile';
+import { memoryIo } from './helpers/memoryIo';
+
+describe('toolwright install', () => {
+  let project: string;
+  beforeEach(() => {
+    project = mkdtempSync(join(tmpdir(), 'toolwright-install-'));
+    writeFileSync(join(project, 'package.json'), JSON.stringify({ name: '@acme/notes', main: 'dist/server.js', scripts: { start: 'node dist/server.js' } }));
+    mkdirSync(join(project, 'dist'));
+    writeFileSync(join(project, 'dist', 'server.js'), '');
+  });
+  afterEach(() => rmSync(project, { recursive: true, force: true }));
+
+  const install = async (...argv: string[]) => {
+    const io = memoryIo(project);
+    return { code: await runCli(['install', ...argv], io), stdout: io.output(), stderr: io.errors() };
+  };
+  const read = (path: string) => JSON.parse(readFileSync(path, 'utf8'));
+
+  it('vscode: creates .vscode/mcp.json in the project', async () => {
+    const result = await install('vscode');
+    expect(result.code).toBe(0);
+    const file = join(project, '.vscode', 'mcp.json');
+    expect(result.stdout).toBe(`Added 'notes' in ${file}. Restart VS Code to use it.\n`);
+    expect(read(file)).toEqual({ servers: { notes: { type: 'stdio', command: 'node', args: ['${workspaceFolder}/dist/server.js'] } } });
+    expect(existsSync(`${file}.bak`)).toBe(false);
+  });
+
+  it('keeps every other server and setting, replaces an entry of the same name, and backs the old file up', async () => {
+    const file = join(project, 'claude.json');
+    const before = { globalShortcut: 'Ctrl+Space', mcpServers: { other: { command: 'other-server' }, notes: { command: 'old' } } };
+    writeFileSync(file, JSON.stringify(before));
+    const result = await install('claude', '--file', file);
+    expect(result.stdout).toContain(`Replaced 'notes' in ${file} (the previous file is ${file}.bak)`);
+    expect(read(file)).toEqual({ globalShortcut: 'Ctrl+Space', mcpServers: { other: { command: 'other-server' }, notes: { command: 'node', args: [join(project, 'dist', 'server.js')] } } });
+    expect(read(`${file}.bak`)).toEqual(before);
+  });
+
+  it('--dry-run prints the file it would write and changes nothing', async () => {
+    const file = join(project, '.cursor', 'mcp.json');
+    const result = await install('cursor', '--url', 'http://127.0.0.1:4000/mcp', '--dry-run');
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout)).toEqual({ mcpServers: { notes: { url: 'http://127.0.0.1:4000/mcp' } } });
+    expect(result.stderr).toContain(`Dry run: would write ${file} (added 'notes', a new file). Nothing was changed.`);
+    expect(existsSync(file)).toBe(false);
+  });
+
+  it('refuses a config file that is not plain JSON, and leaves it as it was', async () => {
+    const file = join(project, 'mcp.json');
+    writeFileSync(file, '{ // my servers\n}');
+    const result = await install('vscode', '--file', file);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(`${file} is not plain JSON`);
+    expect(readFileSync(file, 'utf8')).toBe('{ // my servers\n}');
+  });
+
+  it("knows each client's file", () => {
+    expect(clientConfigFile('claude', '/p', { platform: 'darwin', home: '/Users/ada' })).toBe('/Users/ada/Library/Application Support/Claude/claude_desktop_config.json');
+    expect(clientConfigFile('claude', '/p', { platform: 'linux', home: '/home/ada', env: {} })).toBe('/home/ada/.config/Claude/claude_desktop_config.json');
+    expect(clientConfigFile('cursor', '/p', { global: true, home: '/home/ada' })).toBe('/home/ada/.cursor/mcp.json');
+    expect(clientConfigFile('vscode', '/p')).toBe('/p/.vscode/mcp.json');
+  });
+});
