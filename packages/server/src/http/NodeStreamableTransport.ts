@@ -4,8 +4,9 @@ import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage, MessageExtraInfo, RequestId, RequestInfo } from '@modelcontextprotocol/sdk/types.js';
 import type { EventStore } from './EventStore';
-import { jsonRpcKind } from './jsonRpcKind';
-import { sendRpcError } from './respond';
+import { jsonRpcKind } from '../rpc/jsonRpcKind';
+import { invalidMessageError } from '../rpc/invalidMessageError';
+import { sendJson, sendRpcError } from './respond';
 import { SseConnection } from './SseConnection';
 
 export interface NodeStreamableTransportOptions {
@@ -19,6 +20,8 @@ export interface NodeStreamableTransportOptions {
   retryMs?: number;
   /** A `: keepalive` comment on open SSE streams this often (ms); < 1 disables. Default 15000. */
   keepAliveMs?: number;
+  /** Most bytes an SSE stream may hold unsent (a client not reading) before it is dropped. Default 16 MiB. */
+  maxBufferedBytes?: number;
 }
 
 /** The requests of one POST, and where their responses go. */
@@ -65,6 +68,7 @@ export class NodeStreamableTransport implements Transport {
   private readonly eventStore: EventStore | undefined;
   private readonly retryMs: number | undefined;
   private readonly keepAliveMs: number;
+  private readonly maxBufferedBytes: number;
   private readonly exchanges = new Map<string, Exchange>();
   private readonly byRequest = new Map<RequestId, Exchange>();
   private standalone: SseConnection | undefined;
@@ -81,6 +85,7 @@ export class NodeStreamableTransport implements Transport {
     this.eventStore = this.jsonResponse ? undefined : options.eventStore;
     this.retryMs = options.retryMs;
     this.keepAliveMs = options.keepAliveMs ?? 15_000;
+    this.maxBufferedBytes = options.maxBufferedBytes ?? 16 * 1024 * 1024;
   }
 
   async start(): Promise<void> {
@@ -174,7 +179,7 @@ export class NodeStreamableTransport implements Transport {
     for (const message of messages) {
       const kind = jsonRpcKind(message);
       if (kind === undefined) {
-        return sendRpcError(res, 400, -32700, 'Parse error: Invalid JSON-RPC message. Send {"jsonrpc":"2.0", ...} as a request, notification or response.');
+        return sendJson(res, 400, invalidMessageError(message));
       }
       if (kind === 'request') {
         const m = message as { id: RequestId; method: string; params?: { protocolVersion?: unknown } };
@@ -214,7 +219,7 @@ export class NodeStreamableTransport implements Transport {
       return;
     }
 
-    const sse = new SseConnection(res, this.sseHeaders());
+    const sse = new SseConnection(res, this.sseHeaders(), this.maxBufferedBytes);
     exchange.sse = sse;
     res.once('close', () => {
       if (exchange.sse === sse) exchange.sse = undefined;
@@ -249,7 +254,7 @@ export class NodeStreamableTransport implements Transport {
     if (this.standalone?.open) {
       return sendRpcError(res, 409, -32000, 'Conflict: Only one SSE stream is allowed per session. Close the other GET stream first.');
     }
-    const sse = new SseConnection(res, this.sseHeaders());
+    const sse = new SseConnection(res, this.sseHeaders(), this.maxBufferedBytes);
     sse.flush();
     this.attach(STANDALONE, sse, res);
   }
@@ -268,7 +273,7 @@ export class NodeStreamableTransport implements Transport {
         }
       }
       // Buffered until the replay is complete, so a failing store can still answer 500.
-      const sse = new SseConnection(res, this.sseHeaders());
+      const sse = new SseConnection(res, this.sseHeaders(), this.maxBufferedBytes);
       const replayed = new Set<string>();
       const streamId = await store.replayEventsAfter(lastEventId, {
         send: async (eventId, message) => {

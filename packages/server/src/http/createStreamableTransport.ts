@@ -19,6 +19,8 @@ export interface StreamableTransportSettings {
   eventStore: EventStore | undefined;
   /** The `retry:` (ms) clients are told to wait before reconnecting to a closed SSE stream. */
   retryMs: number | undefined;
+  /** Most bytes an SSE stream may hold unsent (ours only; the SDK's has no such limit). */
+  maxBufferedBytes?: number;
 }
 
 /** Creates the transport for one session (or one stateless request). */

@@ -35,7 +35,7 @@ export function createLegacySse(app: App, mcpPath: string) {
     async handle(
       req: IncomingMessage & { auth?: AuthInfo },
       res: ServerResponse,
-      maxBody: number,
+      body: { limit: number; timeoutMs: number },
       authenticate: ((req: IncomingMessage) => Promise<AuthOutcome>) | undefined,
       entry: Partial<RequestLogEntry>,
     ): Promise<void> {
@@ -65,7 +65,7 @@ export function createLegacySse(app: App, mcpPath: string) {
       if (!session || session.principal !== principalOf(req.auth)) {
         return sendRpcError(res, 404, -32001, `Session not found: open a stream with GET ${STREAM_PATH} and post to the URL it names.`);
       }
-      const read = await readJsonBody(req, maxBody);
+      const read = await readJsonBody(req, body.limit, body.timeoutMs);
       if (!read.ok) return sendRpcError(res, read.status, read.code, read.message);
       await session.transport.handlePostMessage(req, res, read.value);
     },

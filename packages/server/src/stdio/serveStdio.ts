@@ -6,7 +6,9 @@ import { StdioTransport } from './StdioTransport';
 /**
  * Serves the app over stdio: one connection, newline-delimited JSON-RPC on stdout and
  * nothing else there. Ends when stdin closes or on SIGINT/SIGTERM, after running calls
- * finish (or the drain timeout passes).
+ * finish; while they do, the client's answers to the server's requests still arrive, new
+ * requests are refused, and a call still running when the drain timeout passes is
+ * answered with an error.
  */
 export async function serveStdio(app: App, options: StdioListenOptions = { transport: 'stdio' }): Promise<Listener> {
   const stdin = options.stdin ?? process.stdin;
@@ -24,8 +26,9 @@ export async function serveStdio(app: App, options: StdioListenOptions = { trans
     (closing ??= (async () => {
       process.off('SIGINT', onSignal);
       process.off('SIGTERM', onSignal);
-      transport.stopReading();
+      transport.drain();
       await transport.idle(drainTimeoutMs);
+      transport.abandon(`Server shutting down: the call did not finish within the drain timeout (${drainTimeoutMs} ms) and was abandoned.`);
       await server.close();
       // Only now: answers to running calls may have hit a broken pipe too.
       process.stdout.off('error', onOutputError);
