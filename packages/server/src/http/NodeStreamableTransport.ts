@@ -122,8 +122,11 @@ export class NodeStreamableTransport implements Transport {
     }
     const exchange = this.byRequest.get(related);
     if (!exchange) {
-      // After close, or a notification for a request already answered: nobody can receive it.
-      if (this.closed || !(isResponse || 'id' in message)) return;
+      if (this.closed) return;
+      // The server cancels its own request (sampling, elicitation) made for a call the client cancelled: that call's stream is gone, the GET stream is left.
+      if ((message as { method?: string }).method === 'notifications/cancelled') return this.sendStandalone(message);
+      // A notification for a request already answered: nobody can receive it.
+      if (!(isResponse || 'id' in message)) return;
       throw new Error(`NodeStreamableTransport: request ${String(related)} is not open on this ${this.sessionId ? `session (${this.sessionId})` : 'request'}; it was answered or never arrived.`);
     }
     if (!this.jsonResponse) {
@@ -133,6 +136,14 @@ export class NodeStreamableTransport implements Transport {
     }
     // Only the first response to each id counts (byRequest still maps it to this exchange).
     if (isResponse) this.settle(related, exchange, message);
+  }
+
+  /**
+   * Answers every request still open with an error (shutdown gave up waiting for it), so
+   * its client hears back instead of seeing its stream cut; later answers are not sent.
+   */
+  async abandon(reason: string): Promise<void> {
+    for (const id of [...this.byRequest.keys()]) await this.send({ jsonrpc: '2.0', id, error: { code: -32000, message: reason } });
   }
 
   /** Ends the SSE stream of a request (the client resumes with Last-Event-ID): the SDK hands this to handlers as `extra.closeSSEStream`. */

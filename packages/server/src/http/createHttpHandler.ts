@@ -7,7 +7,7 @@ import { createAuthenticator } from '../auth/authenticateRequest';
 import { missingScopes } from '../auth/canAccess';
 import { protectedResourceMetadata } from '../auth/protectedResourceMetadata';
 import { createCors } from './cors';
-import { createStreamableTransport } from './createStreamableTransport';
+import { createStreamableTransport, type StreamableTransport } from './createStreamableTransport';
 import type { EventStoreFactory } from './EventStore';
 import { createHostPolicy } from './hostPolicy';
 import type { HttpHandlerOptions } from './HttpHandlerOptions';
@@ -43,6 +43,8 @@ export interface HttpHandler {
 }
 
 const DEFAULTS = { path: '/mcp', maxBodyBytes: 4 * 1024 * 1024, bodyTimeoutMs: 30_000, idleTimeoutMs: 30 * 60_000, maxSessions: 1000 };
+/** How long shutdown waits for abandoned calls' error responses to be written. */
+const ABANDON_GRACE_MS = 1_000;
 const SUPPORTED = new Set<string>(SUPPORTED_PROTOCOL_VERSIONS);
 /** The version a server assumes for a request without MCP-Protocol-Version (spec 2025-11-25, transports). */
 const ASSUMED_VERSION = '2025-03-26';
@@ -80,6 +82,20 @@ export function createHttpHandler(app: App, options: HttpHandlerOptions = {}): H
   let closing = false;
   let pendingPosts = 0;
   let drained: (() => void) | undefined;
+  /** Stateless requests being answered, to abandon on shutdown. */
+  const statelessTransports = new Set<StreamableTransport>();
+
+  /** Resolves once no POST is being answered, or after `timeoutMs`. */
+  function postsDone(timeoutMs: number): Promise<void> {
+    if (pendingPosts === 0) return Promise.resolve();
+    return new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, timeoutMs);
+      drained = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
+  }
 
   async function closeSession(session: HttpSession, _reason: string): Promise<void> {
     if (session.closed) return;
@@ -116,6 +132,10 @@ export function createHttpHandler(app: App, options: HttpHandlerOptions = {}): H
     await server.connect(transport);
     await store.add(session);
     return session;
+  }
+
+  function refuseClosing(res: ServerResponse): void {
+    sendRpcError(res, 503, -32000, 'Service unavailable: the server is shutting down. Retry on another instance.', { Connection: 'close', 'Retry-After': '1' });
   }
 
   /** Counts a POST until its response (JSON or SSE stream) is over, so shutdown can wait for it. */
@@ -162,6 +182,7 @@ export function createHttpHandler(app: App, options: HttpHandlerOptions = {}): H
       body = read.value;
       const invalid = invalidMessageOf(body);
       if (invalid) return sendJson(res, 400, invalid);
+      if (closing && hasRequest(body)) return refuseClosing(res);
       const first = firstMessage(body);
       if (first) {
         if (typeof first.method === 'string') entry.rpc = first.method;
@@ -186,7 +207,11 @@ export function createHttpHandler(app: App, options: HttpHandlerOptions = {}): H
       trackPost(res);
       const server = app.createServer();
       const transport = createStreamableTransport(transportKind, { sessionId: undefined, jsonResponse, eventStore: undefined, retryMs: undefined, maxBufferedBytes: options.maxBufferedBytes });
-      res.once('close', () => void server.close());
+      statelessTransports.add(transport);
+      res.once('close', () => {
+        statelessTransports.delete(transport);
+        void server.close();
+      });
       await server.connect(transport);
       return transport.handleRequest(req, res, body);
     }
@@ -247,7 +272,8 @@ export function createHttpHandler(app: App, options: HttpHandlerOptions = {}): H
       if (cors && cors(req, res)) return;
       const isMcp = path === mcpPath;
       if (isMcp || (legacy && legacy.handles(path))) {
-        if (closing) return sendRpcError(res, 503, -32000, 'Service unavailable: the server is shutting down. Retry on another instance.', { Connection: 'close', 'Retry-After': '1' });
+        // While draining, a session's POSTs still come in: they may carry the client's answers to the server's own requests.
+        if (closing && !(isMcp && req.method === 'POST' && !stateless && req.headers['mcp-session-id'] !== undefined)) return refuseClosing(res);
         // Refusals name the header, not its value: the client knows what it sent, and the answer stays small and free of its text.
         if (!hostAllowed(req)) {
           return sendRpcError(res, 403, -32000, 'Forbidden: the Host header names a host this server does not answer to. Reach it by a loopback name, or list the name in allowedHosts.');
@@ -283,14 +309,13 @@ export function createHttpHandler(app: App, options: HttpHandlerOptions = {}): H
     close: {
       value: async ({ drainTimeoutMs = 10_000 }: { drainTimeoutMs?: number } = {}) => {
         closing = true;
+        await postsDone(drainTimeoutMs);
         if (pendingPosts > 0) {
-          await new Promise<void>((resolve) => {
-            const timer = setTimeout(resolve, drainTimeoutMs);
-            drained = () => {
-              clearTimeout(timer);
-              resolve();
-            };
-          });
+          // Calls still running get an error response rather than a cut stream; give those answers a moment to leave.
+          const reason = `Server shutting down: the call did not finish within the drain timeout (${drainTimeoutMs} ms) and was abandoned.`;
+          const transports = [...[...store.values()].map((s) => s.transport), ...statelessTransports];
+          await Promise.all(transports.map((t) => t.abandon?.(reason)));
+          await postsDone(ABANDON_GRACE_MS);
         }
         await Promise.all([store.closeAll('server shutting down'), legacy?.closeAll()]);
       },
@@ -325,4 +350,9 @@ function hostCount(req: IncomingMessage): number {
   const raw = req.rawHeaders;
   for (let i = 0; i < raw.length; i += 2) if (raw[i].length === 4 && raw[i].toLowerCase() === 'host') count++;
   return count;
+}
+
+/** True if the body holds a request (not only responses and notifications). */
+function hasRequest(body: unknown): boolean {
+  return Array.isArray(body) ? body.some((m) => jsonRpcKind(m) === 'request') : jsonRpcKind(body) === 'request';
 }
