@@ -58,9 +58,9 @@ export async function serveHttp(app: App, options: HttpListenOptions): Promise<H
     (closing ??= (async () => {
       process.off('SIGINT', onSignal);
       process.off('SIGTERM', onSignal);
-      const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
-      server.closeIdleConnections();
+      // Connections stay accepted while running calls drain: clients may still post answers to the server's requests (new requests get 503).
       await mcp.close({ drainTimeoutMs: options.drainTimeoutMs });
+      const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeAllConnections();
       await stopped;
     })());
