@@ -259,13 +259,20 @@ function hasType(value: unknown, type: JsonSchemaType): boolean {
   }
 }
 
+/** Integers and numbers as JSON writes them: one spelling per value, so `0x1`, `+1`, `01`, `1e0`, `1.0` or ` 1` are not the integer 1. */
+const CANONICAL: Partial<Record<JsonSchemaType, RegExp>> = {
+  integer: /^(?:0|-?[1-9]\d*)$/,
+  number: /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/,
+};
+
 function coerceString(value: string, type: JsonSchemaType): unknown {
-  const trimmed = value.trim();
-  if ((type === 'number' || type === 'integer') && trimmed !== '') {
-    const n = Number(trimmed);
-    if (hasType(n, type)) return n;
+  const canonical = CANONICAL[type];
+  if (canonical) {
+    if (!canonical.test(value)) return undefined;
+    const n = Number(value);
+    return hasType(n, type) && (type !== 'integer' || Number.isSafeInteger(n)) ? n : undefined;
   }
-  if (type === 'boolean' && (trimmed === 'true' || trimmed === 'false')) return trimmed === 'true';
+  if (type === 'boolean' && (value === 'true' || value === 'false')) return value === 'true';
   return undefined;
 }
 
