@@ -5,7 +5,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Container } from 'typedi';
-import { ConverterTools } from '../snippets/index/quickstart';
 import { GreetingTools } from '../snippets/tools/greeting.tools';
 import { Priority, TaskTools } from '../snippets/tools/task.tools';
 import { ReportTools } from '../snippets/tools/chart.tools';
@@ -28,27 +27,6 @@ beforeAll(() => {
   stderr = jest.spyOn(process.stderr, 'write').mockImplementation(() => true);
 });
 afterAll(() => stderr.mockRestore());
-
-describe('home page', () => {
-  it('converts temperatures', async () => {
-    const { client, close } = await connect([ConverterTools]);
-    const { tools } = await client.listTools();
-    expect(tools[0]).toMatchObject({
-      name: 'convert_temperature',
-      inputSchema: {
-        type: 'object',
-        properties: { value: { type: 'number' }, to: { type: 'string', enum: ['celsius', 'fahrenheit'] } },
-        required: ['value', 'to'],
-        additionalProperties: false,
-      },
-    });
-    expect(textOf(await client.callTool({ name: 'convert_temperature', arguments: { value: 100, to: 'fahrenheit' } }))).toBe('212.0 °F');
-    const bad = await client.callTool({ name: 'convert_temperature', arguments: { value: '100', to: 'kelvin' } });
-    expect(bad.isError).toBe(true);
-    expect(`${textOf(bad)}\n`).toBe(readFileSync(join(__dirname, '../snippets/index/invalid-call.txt'), 'utf8'));
-    await close();
-  });
-});
 
 describe('tools page', () => {
   it('serves a greeting tool', async () => {

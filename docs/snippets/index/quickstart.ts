@@ -15,8 +15,13 @@ export class ConverterTools {
   }
 }
 
-export async function main() {
+async function main() {
   const app = await createApp({ name: 'converter', version: '1.0.0', tools: [ConverterTools] });
   await app.listen({ transport: 'stdio' });
 }
+
+main().catch((error: unknown) => {
+  console.error(error); // stderr: stdout carries the protocol
+  process.exit(1);
+});
 // #endregion quickstart

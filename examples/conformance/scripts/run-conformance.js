@@ -1,10 +1,22 @@
 #!/usr/bin/env node
-// Runs the official MCP conformance suite (`--suite all`) against the conformance example
-// over Streamable HTTP and exits with the suite's status: 0 only when every check passes.
-// The suite needs Node >= 22. It and the npm package `node@22` live in their own folder,
-// `examples/conformance/suite`, outside the workspace, installed here on first use: as a
-// root dependency, `node` would put Node 22 first on PATH for every npm script. The server
+// Runs the official MCP conformance suite against the conformance example over Streamable
+// HTTP, three times against one server (one endpoint serves both protocol eras):
+//   - 0.1.16 `--suite all` (every 2025-era scenario, pending ones included);
+//   - 0.2.0-alpha.12 `--requirements 2025-11-25` and `--requirements 2026-07-28`: exactly the
+//     scenarios each revision requires, each spoken at its own wire version (an initialize
+//     handshake and sessions for 2025-11-25; stateless requests with `_meta` for 2026-07-28).
+// It exits 0 only when every run passes: no FAILURE check in any required scenario (every
+// scenario for 0.1.16) except the known failures listed, with their cause, in the run's file.
+// The suite has no stdio mode for servers (`server` takes only `--url`); the stdio transport
+// is covered by the example's e2e test with real clients.
+//
+// The suite needs Node >= 22. Both versions and the npm package `node@22` live in their own
+// folder, `examples/conformance/suite`, outside the workspace, installed here on first use: as
+// a root dependency, `node` would put Node 22 first on PATH for every npm script. The server
 // under test runs on the Node that runs this script (Node 20 in CI).
+//
+// `node run-conformance.js [run label ...] [-- suite options]`, e.g. `-- --verbose`; a label
+// (`0.1.16`, `2025-11-25`, `2026-07-28`) picks the runs to do.
 'use strict';
 const { spawn, spawnSync } = require('node:child_process');
 const { createServer } = require('node:net');
@@ -13,22 +25,48 @@ const { tmpdir } = require('node:os');
 const { join } = require('node:path');
 
 const root = join(__dirname, '..', '..', '..');
+const example = join(root, 'examples', 'conformance');
 const serverNode = process.execPath;
-const suiteDir = join(root, 'examples', 'conformance', 'suite');
-const suiteNode = join(suiteDir, 'node_modules', 'node', 'bin', 'node');
-const suite = join(suiteDir, 'node_modules', '@modelcontextprotocol', 'conformance', 'dist', 'index.js');
+const suiteDir = join(example, 'suite');
+const suiteModules = join(suiteDir, 'node_modules');
+const suiteNode = join(suiteModules, 'node', 'bin', 'node');
+const SUITE_TIMEOUT_MS = 180_000;
 
-/** Installs the suite and Node 22 from the npm registry (package-lock pinned) unless already there. */
+/**
+ * The runs. `pkg` is the suite's folder in suite/node_modules (0.2.0-alpha.12 is installed
+ * under an npm alias beside 0.1.16); `requirements` names the revision whose required server
+ * scenarios decide the run (the others are reported, never counted); `knownFailures` lists the
+ * scenarios known to fail, each with its cause. The run also fails when one of them passes.
+ */
+const RUNS = [
+  { label: '0.1.16', pkg: '@modelcontextprotocol/conformance', args: ['--suite', 'all'], knownFailures: 'expected-failures.yml' },
+  {
+    label: '2025-11-25',
+    pkg: 'conformance-next',
+    args: ['--requirements', '2025-11-25'],
+    requirements: '2025-11-25',
+    knownFailures: 'expected-failures.2025-11-25.yml',
+  },
+  {
+    label: '2026-07-28',
+    pkg: 'conformance-next',
+    args: ['--requirements', '2026-07-28'],
+    requirements: '2026-07-28',
+    knownFailures: 'expected-failures.2026-07-28.yml',
+  },
+];
+
+const entryOf = (run) => join(suiteModules, ...run.pkg.split('/'), 'dist', 'index.js');
+const versionOf = (run) => JSON.parse(readFileSync(join(suiteModules, ...run.pkg.split('/'), 'package.json'), 'utf8')).version;
+
+/** Installs the suites and Node 22 from the npm registry (package-lock pinned) unless already there. */
 function installSuite() {
-  if (existsSync(suiteNode) && existsSync(suite)) return;
-  console.log('conformance: installing the suite and Node 22 into examples/conformance/suite (once)');
+  if (existsSync(suiteNode) && RUNS.every((run) => existsSync(entryOf(run)))) return;
+  console.log('conformance: installing the suites and Node 22 into examples/conformance/suite (once)');
   const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
   const result = spawnSync(npm, ['ci', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: suiteDir, stdio: 'inherit' });
   if (result.status !== 0) throw new Error(`npm ci in ${suiteDir} failed with code ${result.status}`);
 }
-// Known failures, each with its cause; the run also fails when one of them starts passing.
-const baseline = join(root, 'examples', 'conformance', 'expected-failures.yml');
-const SUITE_TIMEOUT_MS = 180_000;
 
 function freePort() {
   return new Promise((resolve, reject) => {
@@ -56,44 +94,105 @@ async function waitForHealth(url, child, timeoutMs) {
   throw new Error(`the server did not answer ${url} within ${timeoutMs} ms`);
 }
 
-/** Scenario names listed under `server:` in the known-failures file. */
-function knownFailures() {
-  if (!existsSync(baseline)) return new Set();
-  return new Set(readFileSync(baseline, 'utf8').split('\n').map((l) => /^\s*-\s*([\w-]+)/.exec(l)?.[1]).filter(Boolean));
+/** Scenario names in a YAML list under `key:` (`- name` lines, or `- scenario: name` entries; a `#` comment may follow). */
+function yamlList(file, key) {
+  if (!existsSync(file)) return [];
+  const names = [];
+  let inside = false;
+  for (const line of readFileSync(file, 'utf8').split('\n')) {
+    if (/^\S/.test(line)) inside = line.startsWith(`${key}:`);
+    else if (inside) {
+      const name = /^\s*-\s*(?:scenario:\s*)?([\w/-]+)\s*(?:#.*)?$/.exec(line)?.[1];
+      if (name) names.push(name);
+    }
+  }
+  return names;
+}
+
+/** The server scenarios a revision requires, from the requirement file the suite ships. */
+function requiredScenarios(run) {
+  const file = join(suiteModules, ...run.pkg.split('/'), 'requirements', `${run.requirements}.yaml`);
+  const names = yamlList(file, 'server');
+  if (names.length === 0) throw new Error(`no server scenarios found in ${file}`);
+  return new Set(names);
 }
 
 /**
- * Reads every scenario's checks.json. A FAILURE check fails the run unless its scenario is a
- * known failure; a known failure that passes fails it too (the entry is stale). WARNINGs never fail.
+ * Reads every scenario's checks.json. A FAILURE check in a counted scenario fails the run
+ * unless the scenario is a known failure; a known failure that passes fails it too (the entry
+ * is stale). WARNINGs never fail; scenarios a requirement set does not score are only reported.
  */
-function judge(out, suiteCode) {
+function judge(run, out) {
   const dirs = readdirSync(out);
   if (dirs.length === 0) {
-    console.error(`conformance: the suite wrote no results (exit code ${suiteCode})`);
-    return 1;
+    console.error(`conformance ${run.label}: the suite wrote no results`);
+    return { ok: false, line: `${run.label}: no results` };
   }
+  const required = run.requirements ? requiredScenarios(run) : undefined;
+  const counted = (scenario) => !required || required.has(scenario);
   const failed = new Set();
+  const seen = new Set();
   let checks = 0;
+  let passedChecks = 0;
   for (const dir of dirs) {
     const scenario = /^server-(.+)-\d{4}-\d\d-\d\dT/.exec(dir)?.[1] ?? dir;
-    for (const check of JSON.parse(readFileSync(join(out, dir, 'checks.json'), 'utf8'))) {
+    if (!counted(scenario)) continue;
+    seen.add(scenario);
+    const file = join(out, dir, 'checks.json');
+    // A scenario that threw leaves its folder without checks.json: the suite counts it as failed.
+    const results = existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : [{ status: 'FAILURE' }];
+    for (const check of results) {
+      if (check.status !== 'SUCCESS' && check.status !== 'FAILURE') continue;
       checks++;
-      if (check.status === 'FAILURE') failed.add(scenario);
+      if (check.status === 'SUCCESS') passedChecks++;
+      else failed.add(scenario);
     }
   }
-  const known = knownFailures();
-  const unexpected = [...failed].filter((s) => !known.has(s));
-  const stale = [...known].filter((s) => !failed.has(s));
-  console.log(`conformance: ${dirs.length} scenarios, ${checks} checks; failing scenarios: ${[...failed].join(', ') || 'none'}`);
-  if (unexpected.length > 0) console.error(`conformance: FAILED: ${unexpected.join(', ')} (not known failures)`);
-  if (stale.length > 0) console.error(`conformance: FAILED: ${stale.join(', ')} now pass: remove them from ${baseline}`);
-  return unexpected.length > 0 || stale.length > 0 ? 1 : 0;
+  const missing = required ? [...required].filter((s) => !seen.has(s)) : [];
+  const knownFile = join(example, run.knownFailures);
+  const known = new Set(yamlList(knownFile, 'server'));
+  const unexpected = [...failed, ...missing].filter((s) => !known.has(s));
+  const stale = [...known].filter((s) => !failed.has(s) && !missing.includes(s));
+  const scope = required ? `required by ${run.requirements}` : 'scenarios';
+  const line = `${run.label}: ${seen.size - failed.size}/${seen.size + missing.length} ${scope} passed, ${passedChecks}/${checks} checks`;
+  console.log(`conformance ${line}; failing: ${[...failed, ...missing].join(', ') || 'none'}`);
+  if (missing.length > 0) console.error(`conformance ${run.label}: no results for ${missing.join(', ')}`);
+  if (unexpected.length > 0) console.error(`conformance ${run.label}: FAILED: ${unexpected.join(', ')} (not in ${run.knownFailures})`);
+  if (stale.length > 0) console.error(`conformance ${run.label}: FAILED: ${stale.join(', ')} now pass: remove them from ${knownFile}`);
+  return { ok: unexpected.length === 0 && stale.length === 0, line };
+}
+
+/** Runs one suite invocation to completion (or the timeout) and judges its results. */
+async function runSuite(run, url, extraArgs) {
+  console.log(`\nconformance: @modelcontextprotocol/conformance@${versionOf(run)} ${run.args.join(' ')} against ${url}`);
+  const out = mkdtempSync(join(tmpdir(), 'toolwright-conformance-'));
+  try {
+    await new Promise((resolve) => {
+      const child = spawn(suiteNode, [entryOf(run), 'server', '--url', url, ...run.args, '-o', out, ...extraArgs], { stdio: 'inherit' });
+      const timer = setTimeout(() => {
+        console.error(`conformance ${run.label}: the suite did not finish within ${SUITE_TIMEOUT_MS / 1000} s`);
+        child.kill('SIGKILL');
+      }, SUITE_TIMEOUT_MS);
+      child.on('exit', () => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
+    return judge(run, out);
+  } finally {
+    rmSync(out, { recursive: true, force: true });
+  }
 }
 
 async function main() {
+  const dashDash = process.argv.indexOf('--');
+  const labels = process.argv.slice(2, dashDash === -1 ? undefined : dashDash);
+  const extraArgs = dashDash === -1 ? [] : process.argv.slice(dashDash + 1);
+  const runs = labels.length === 0 ? RUNS : RUNS.filter((run) => labels.includes(run.label));
+  if (runs.length === 0) throw new Error(`no run named ${labels.join(', ')}; the runs are ${RUNS.map((r) => r.label).join(', ')}`);
   installSuite();
   const port = await freePort();
-  const server = spawn(serverNode, [join(root, 'examples', 'conformance', 'dist', 'server.js'), '--http', '--port', String(port), '--host', '127.0.0.1'], {
+  const server = spawn(serverNode, [join(example, 'dist', 'server.js'), '--http', '--port', String(port), '--host', '127.0.0.1'], {
     stdio: ['ignore', 'inherit', process.env.CONFORMANCE_SERVER_LOG ? 'inherit' : 'ignore'],
   });
   const stop = () => {
@@ -103,21 +202,10 @@ async function main() {
   try {
     await waitForHealth(`http://127.0.0.1:${port}/healthz`, server, 15_000);
     const url = `http://127.0.0.1:${port}/mcp`;
-    console.log(`conformance: running @modelcontextprotocol/conformance --suite all against ${url}`);
-    const out = mkdtempSync(join(tmpdir(), 'toolwright-conformance-'));
-    const code = await new Promise((resolve) => {
-      const run = spawn(suiteNode, [suite, 'server', '--url', url, '--suite', 'all', '-o', out, ...process.argv.slice(2)], { stdio: 'inherit' });
-      const timer = setTimeout(() => {
-        console.error(`conformance: the suite did not finish within ${SUITE_TIMEOUT_MS / 1000} s`);
-        run.kill('SIGKILL');
-      }, SUITE_TIMEOUT_MS);
-      run.on('exit', (c, signal) => {
-        clearTimeout(timer);
-        resolve(c ?? (signal ? 1 : 0));
-      });
-    });
-    process.exitCode = judge(out, code);
-    rmSync(out, { recursive: true, force: true });
+    const results = [];
+    for (const run of runs) results.push(await runSuite(run, url, extraArgs));
+    console.log(`\nconformance summary:\n${results.map((r) => `  ${r.ok ? 'ok  ' : 'FAIL'} ${r.line}`).join('\n')}`);
+    process.exitCode = results.every((r) => r.ok) ? 0 : 1;
   } finally {
     stop();
   }

@@ -9,8 +9,8 @@ describe('http over Streamable HTTP, with bearer tokens', () => {
   let listener: HttpListener;
   beforeAll(async () => {
     const app = await createHttpApp();
-    // Port 0: a free port, so tests never collide.
-    listener = await app.listen({ transport: 'http', port: 0, exitOnSignal: false, auth: tokenAuth({ MCP_TOKENS: 's3cret=ci' }, 'http://127.0.0.1/mcp') });
+    // Port 0: a free port, so tests never collide; no request log in the test output.
+    listener = await app.listen({ transport: 'http', port: 0, exitOnSignal: false, logLevel: 'silent', auth: tokenAuth({ MCP_TOKENS: 's3cret=ci' }, 'http://127.0.0.1/mcp') });
   });
   afterAll(() => listener.close());
 

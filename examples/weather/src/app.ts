@@ -6,7 +6,7 @@ import { WeatherTools } from './weather.tools';
 export function createWeatherApp(): Promise<App> {
   return createApp({
     name: 'weather',
-    version: '1.0.0',
+    version: '0.1.0',
     title: 'Weather',
     instructions: 'Call get_weather once per city. Use calculate for arithmetic instead of computing in your head.',
     tools: [WeatherTools, NotesTools],

@@ -1,7 +1,9 @@
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DEPENDENCY_VERSIONS, DEV_DEPENDENCY_VERSIONS, generateProject, runCli, TEMPLATE_NAMES } from '@toolwright/cli';
+import { DEPENDENCY_VERSIONS, DEV_DEPENDENCY_VERSIONS, generateProject, runCli, TEMPLATE_NAMES, validateProjectName } from '@toolwright/cli';
+import { checkoutRoot } from '../src/generate/checkoutRoot';
+import { suggestProjectName } from '../src/generate/validateProjectName';
 import { memoryIo } from './helpers/memoryIo';
 
 const REPO = join(__dirname, '..', '..', '..');
@@ -15,7 +17,7 @@ describe('toolwright new', () => {
 
   it('writes a complete project: pinned dependencies, decorator options, a tool, a service, a test, a README, .gitignore', async () => {
     const io = memoryIo(tmp);
-    expect(await runCli(['new', 'my-server'], io)).toBe(0);
+    expect(await runCli(['new', 'my-server', '--registry'], io)).toBe(0);
     const dir = join(tmp, 'my-server');
     const files = readdirSync(dir, { recursive: true, encoding: 'utf8' }).sort();
     expect(files).toEqual(
@@ -35,7 +37,7 @@ describe('toolwright new', () => {
   });
 
   it('configures an HTTP transport: npm start serves HTTP, clients get a URL', async () => {
-    expect(await runCli(['new', 'web', '--transport', 'http', '--name', '@acme/web'], memoryIo(tmp))).toBe(0);
+    expect(await runCli(['new', 'web', '--transport', 'http', '--name', '@acme/web', '--registry'], memoryIo(tmp))).toBe(0);
     const pkg = JSON.parse(readFileSync(join(tmp, 'web', 'package.json'), 'utf8'));
     expect(pkg.name).toBe('@acme/web');
     expect(pkg.scripts.start).toBe('node dist/server.js --http --port 3000');
@@ -55,7 +57,7 @@ describe('toolwright new', () => {
     expect(io.errors()).toContain('is not empty (notes.txt). Choose another folder, or pass --force');
     expect(readdirSync(dir)).toEqual(['notes.txt']);
 
-    expect(await runCli(['new', 'taken', '--force'], memoryIo(tmp))).toBe(0);
+    expect(await runCli(['new', 'taken', '--force', '--registry'], memoryIo(tmp))).toBe(0);
     expect(readFileSync(join(dir, 'notes.txt'), 'utf8')).toBe('mine');
     expect(existsSync(join(dir, 'src', 'server.ts'))).toBe(true);
   });
@@ -63,9 +65,10 @@ describe('toolwright new', () => {
   it.each([
     [['new', 'x', '--template', 'huge'], "Unknown --template 'huge'. Use one of: minimal, weather, http, full."],
     [['new', 'x', '--transport', 'sse'], "Unknown --transport 'sse'. Use one of: stdio, http."],
-    [['new', 'x', '--name', 'My Server'], "Invalid --name 'My Server': npm package names are lowercase: try 'my server'."],
-    [['new', 'x', '--name', 'my server'], "Invalid --name 'my server': use lowercase letters, digits"],
-    [['new', 'Bad Folder'], "The folder name 'Bad Folder' is not a valid package name"],
+    [['new', 'x', '--name', 'My Server'], "Invalid --name 'My Server': npm package names are lowercase: try 'my-server'."],
+    [['new', 'x', '--name', 'my server'], "Invalid --name 'my server': use lowercase letters, digits, '-', '.', '_' or '~', optionally scoped as '@scope/name', starting with a letter or digit: try 'my-server'."],
+    [['new', 'Bad Folder'], "The folder name 'Bad Folder' is not a valid package name (npm package names are lowercase: try 'bad-folder')"],
+    [['new', 'x', '--local', '--registry'], 'Pass --local or --registry, not both.'],
     [['new'], "Missing <dir>: where to create the project, e.g. 'toolwright new my-server'."],
     [['new', 'x', '--colour'], "Unknown option '--colour'. See 'toolwright new --help'."],
   ])('rejects %j with exit code 2 and writes nothing', async (argv, message) => {
@@ -73,6 +76,30 @@ describe('toolwright new', () => {
     expect(await runCli(argv, io)).toBe(2);
     expect(io.errors()).toContain(message);
     expect(readdirSync(tmp)).toEqual([]);
+  });
+
+  it.each(['Bad Name', 'My Server!', '@Acme/Big Tools', '--Odd..Name--', '@x/ü'])('suggests only names that are valid themselves (%j)', (name) => {
+    const problem = validateProjectName(name)!;
+    const suggestion = /try '([^']+)'/.exec(problem)?.[1];
+    expect(suggestion === undefined || validateProjectName(suggestion) === undefined).toBe(true);
+    expect(suggestion).toBe(suggestProjectName(name));
+  });
+
+  it('from a checkout, depends on tarballs of it by default and says so; --registry pins the published version', async () => {
+    const io = memoryIo(tmp);
+    expect(await runCli(['new', 'local-server', '--pack-dir', 'packs'], io)).toBe(0);
+    expect(io.errors()).toContain(`This toolwright runs from the checkout ${REPO}, whose packages may not be on the npm registry`);
+    const pkg = JSON.parse(readFileSync(join(tmp, 'local-server', 'package.json'), 'utf8'));
+    expect(pkg.dependencies['@toolwright/server']).toMatch(/^file:\.\.\/packs\/toolwright-server-\d+\.\d+\.\d+\.tgz$/);
+    expect(existsSync(join(tmp, 'local-server', pkg.dependencies['@toolwright/server'].slice('file:'.length)))).toBe(true);
+    expect(checkoutRoot(join(tmp, 'node_modules', '@toolwright', 'cli'))).toBeUndefined();
+    expect(checkoutRoot()).toBe(REPO);
+  }, 60_000);
+
+  it.each(TEMPLATE_NAMES)('%s: the server reports the version its package.json has', (template) => {
+    const files = generateProject({ template, transport: 'stdio', packageName: 'x', toolwrightVersion: '9.9.9' });
+    const version = JSON.parse(files.find((f) => f.path === 'package.json')!.content).version;
+    expect(files.find((f) => f.path === 'src/app.ts')?.content).toContain(`version: '${version}',`);
   });
 
   it('prints help for every form of asking', async () => {

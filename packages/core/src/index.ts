@@ -47,7 +47,10 @@ export type {
 } from './content/ToolResult';
 
 export { ToolwrightError } from './errors/ToolwrightError';
+export type { ToolwrightErrorKind } from './errors/ToolwrightError';
+export { ConfigError } from './errors/ConfigError';
 export { ToolError } from './errors/ToolError';
+export { CallInterrupt } from './errors/CallInterrupt';
 export { BuildError } from './errors/BuildError';
 
 export type { JsonSchema, JsonSchemaType } from './schema/JsonSchema';

@@ -1,4 +1,4 @@
-import { Args, buildRegistry, Param, Tool, ToolError, type ToolDefinition } from '@toolwright/core';
+import { Args, buildRegistry, CallInterrupt, Param, Tool, ToolError, type ToolDefinition } from '@toolwright/core';
 import { ArrayMaxSize, IsArray, IsDateString, IsIn, IsInt, IsOptional, IsString, Max, MinLength } from 'class-validator';
 import { jsonView } from '../src/invoke/jsonView';
 
@@ -30,6 +30,14 @@ class Calls {
     await Promise.resolve();
     if (refuse) throw new ToolError('refused later');
     return 'ok later';
+  }
+
+  @Tool({ description: 'Interrupted by the framework at once or later.' })
+  interrupted(@Param('later') later: boolean): string | Promise<string> {
+    if (!later) throw new CallInterrupt('waiting for the client');
+    return Promise.resolve().then(() => {
+      throw new CallInterrupt('waiting for the client later');
+    });
   }
 
   @Tool({ description: 'Returns a thenable that is not a Promise.' })
@@ -68,6 +76,12 @@ describe('compiled tool calls', () => {
     expect(refused).toEqual({ content: [{ type: 'text', text: refusal }], isError: true });
     const done = await tools.get(name)!.call({ refuse: false }, undefined);
     expect(done).toEqual({ content: [{ type: 'text', text: success }] });
+  });
+
+  it('passes on a CallInterrupt (the framework ending the call) instead of making it an error result', async () => {
+    const call = tools.get('interrupted')!.call;
+    await expect(call({ later: false }, undefined)).rejects.toThrow('waiting for the client');
+    await expect(call({ later: true }, undefined)).rejects.toThrow('waiting for the client later');
   });
 
   it('awaits a thenable that is not a Promise', async () => {

@@ -14,7 +14,7 @@ describe('npm create toolwright (the create-toolwright binary)', () => {
   afterEach(() => rmSync(tmp, { recursive: true, force: true }));
 
   it('is toolwright new: same flags, same project', async () => {
-    const { stdout } = await promisify(execFile)(process.execPath, [BIN, 'lib', '--template', 'full', '--name', '@acme/lib'], { cwd: tmp });
+    const { stdout } = await promisify(execFile)(process.execPath, [BIN, 'lib', '--template', 'full', '--name', '@acme/lib', '--registry'], { cwd: tmp });
     expect(stdout).toContain('Created @acme/lib from the full template in lib');
     expect(JSON.parse(readFileSync(join(tmp, 'lib', 'package.json'), 'utf8')).name).toBe('@acme/lib');
     expect(existsSync(join(tmp, 'lib', 'src', 'library.tools.ts'))).toBe(true);

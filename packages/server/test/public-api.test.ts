@@ -8,7 +8,7 @@ import { join } from 'node:path';
 
 const ENTRY_POINTS: Record<string, string[]> = {
   '@toolwright/core': [
-    'Args', 'BuildError', 'Ctx', 'LOG_LEVELS', 'MAX_COMPLETION_VALUES', 'Param', 'Prompt', 'Property', 'Public', 'RequireRoles',
+    'Args', 'BuildError', 'CallInterrupt', 'ConfigError', 'Ctx', 'LOG_LEVELS', 'MAX_COMPLETION_VALUES', 'Param', 'Prompt', 'Property', 'Public', 'RequireRoles',
     'RequireScopes', 'Resource', 'ResourceNotFoundError', 'Tool', 'ToolError', 'ToolwrightError', 'assistantMessage', 'audio',
     'buildRegistry', 'compileElicitationForm', 'compileSchemaValidator', 'compileUriTemplate', 'createDefaultContainer',
     'defaultToolName', 'embeddedResource', 'image', 'isToolClass', 'resourceLink', 'stderrLogger', 'text', 'userMessage',

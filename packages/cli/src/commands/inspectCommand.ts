@@ -1,4 +1,5 @@
 import type { Command, ParsedArgs } from '../cli/Command';
+import { count } from '../cli/count';
 import { ExitCode } from '../cli/ExitCode';
 import { println, type Io } from '../cli/Io';
 import { booleanOption } from '../cli/parseCommandArgs';
@@ -54,7 +55,6 @@ Exit codes: 0 done (with --lint: no errors; warnings allowed), 1 lint errors,
 
 function printContract(contract: Contract, io: Io): void {
   const o = io.out;
-  const count = (n: number, what: string) => `${n} ${what}${n === 1 ? '' : 's'}`;
   println(
     io.stdout,
     `${o.bold(`${contract.server.name} ${contract.server.version}`)}: ${count(contract.tools.length, 'tool')}, ${count(contract.resources.length + contract.resourceTemplates.length, 'resource')}, ${count(contract.prompts.length, 'prompt')}`,
@@ -113,5 +113,5 @@ function printLint(issues: LintIssue[], io: Io): void {
     println(io.stdout, `  ${label} ${issue.where}: ${issue.message} ${o.dim(`(${issue.rule})`)}`);
   }
   const errors = issues.filter((i) => i.severity === 'error').length;
-  println(io.stdout, `\n  ${errors} error${errors === 1 ? '' : 's'}, ${issues.length - errors} warning${issues.length - errors === 1 ? '' : 's'}`);
+  println(io.stdout, `\n  ${count(errors, 'error')}, ${count(issues.length - errors, 'warning')}`);
 }

@@ -5,11 +5,12 @@ import { println, type Io } from '../cli/Io';
 import { booleanOption, stringOption } from '../cli/parseCommandArgs';
 import { ask, choose } from '../cli/prompt';
 import { UsageError } from '../cli/UsageError';
+import { checkoutRoot } from '../generate/checkoutRoot';
 import { generateProject } from '../generate/generateProject';
 import { packLocalPackages } from '../generate/packLocalPackages';
 import { cliVersion } from '../generate/packageRoot';
 import { isTemplateName, isTransport, TEMPLATE_NAMES, TEMPLATES, TRANSPORTS, type TemplateName } from '../generate/templates';
-import { validateProjectName } from '../generate/validateProjectName';
+import { suggestProjectName, validateProjectName } from '../generate/validateProjectName';
 import { blockingEntries, writeProject } from '../generate/writeProject';
 
 export const newCommand: Command = {
@@ -21,6 +22,7 @@ export const newCommand: Command = {
     name: { type: 'string', short: 'n' },
     force: { type: 'boolean', short: 'f' },
     local: { type: 'boolean' },
+    registry: { type: 'boolean' },
     'pack-dir': { type: 'string' },
     workspace: { type: 'string' },
   },
@@ -38,7 +40,10 @@ ${TEMPLATE_NAMES.map((t) => `                              ${t.padEnd(8)} ${TEMP
   -n, --name <name>         npm package name, also the server name (default: the folder's name)
   -f, --force               write into a non-empty folder, overwriting files of the same name
       --local               depend on this Toolwright checkout instead of the npm registry:
-                            packs its packages into <dir>/local-packages (run 'npm run build' first)
+                            packs its packages into <dir>/local-packages (run 'npm run build' first).
+                            The default when this toolwright runs from a checkout (not node_modules)
+      --registry            depend on the published packages from the npm registry, even when
+                            this toolwright runs from a checkout
       --pack-dir <folder>   with --local: pack into this folder instead; projects sharing it
                             share the tarballs (packed once, repacked after a rebuild)
       --workspace <root>    the project lives inside the Toolwright monorepo at <root>: its
@@ -81,11 +86,12 @@ Examples:
       throw new UsageError(`${target} is not empty (${shown}). Choose another folder, or pass --force to write into it (files with the same names are overwritten).`);
     }
 
-    if (stringOption(args, 'pack-dir') !== undefined && !booleanOption(args, 'local')) throw new UsageError('--pack-dir only applies with --local.');
     const workspace = stringOption(args, 'workspace');
     const workspaceRoot = workspace === undefined ? undefined : relative(target, resolve(io.cwd, workspace)).split('\\').join('/') || '.';
+    const local = usesLocalPackages(args, workspace !== undefined, io);
+    if (stringOption(args, 'pack-dir') !== undefined && !local) throw new UsageError('--pack-dir only applies with --local.');
     let localPackages;
-    if (booleanOption(args, 'local')) {
+    if (local) {
       io.stderr.write(io.err.dim('Packing the local Toolwright packages...\n'));
       const packDir = stringOption(args, 'pack-dir');
       localPackages = await packLocalPackages(target, packDir === undefined ? undefined : resolve(io.cwd, packDir));
@@ -106,6 +112,21 @@ Examples:
   },
 };
 
+/**
+ * Whether the project depends on tarballs of this checkout: asked for with --local, or by
+ * default when this CLI runs from a checkout, whose version may not be published (a project
+ * pinned to it would fail 'npm install' with E404). --registry and --workspace opt out.
+ */
+function usesLocalPackages(args: ParsedArgs, inWorkspace: boolean, io: Io): boolean {
+  if (booleanOption(args, 'local') && booleanOption(args, 'registry')) throw new UsageError('Pass --local or --registry, not both.');
+  if (booleanOption(args, 'local')) return true;
+  if (booleanOption(args, 'registry') || inWorkspace) return false;
+  const root = checkoutRoot();
+  if (root === undefined) return false;
+  println(io.stderr, io.err.dim(`This toolwright runs from the checkout ${root}, whose packages may not be on the npm registry: the project depends on tarballs of them (as with --local). Pass --registry to depend on the published ${cliVersion()} instead.`));
+  return true;
+}
+
 function checked<T extends string>(value: string | undefined, is: (v: string) => v is T, flag: string, allowed: readonly string[]): T | undefined {
   if (value === undefined) return undefined;
   if (!is(value)) throw new UsageError(`Unknown --${flag} '${value}'. Use one of: ${allowed.join(', ')}.`);
@@ -123,7 +144,7 @@ async function defaultName(io: Io, target: string): Promise<string> {
   if (!io.interactive) {
     throw new UsageError(`The folder name '${fromDir}' is not a valid package name (${validateProjectName(fromDir)}). Pass --name <name>.`);
   }
-  const suggestion = validateProjectName(fromDir) === undefined ? fromDir : fromDir.toLowerCase().replace(/[^a-z0-9._~-]+/g, '-').replace(/^[^a-z0-9]+/, '') || 'my-mcp-server';
+  const suggestion = validateProjectName(fromDir) === undefined ? fromDir : (suggestProjectName(fromDir) ?? 'my-mcp-server');
   for (;;) {
     const answer = await ask(io, 'Package name', suggestion);
     const problem = validateProjectName(answer);

@@ -1,6 +1,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { Command, ParsedArgs } from '../cli/Command';
+import { count } from '../cli/count';
 import { ExitCode } from '../cli/ExitCode';
 import { println, type Io } from '../cli/Io';
 import { booleanOption, stringOption } from '../cli/parseCommandArgs';
@@ -55,7 +56,7 @@ snapshot file, 3 the server failed to start or answer.`,
       if (out === undefined) io.stdout.write(text);
       else {
         await writeFile(resolve(io.cwd, out), text);
-        println(io.stderr, `Wrote ${out}: ${contract.tools.length} tools, ${contract.resources.length + contract.resourceTemplates.length} resources, ${contract.prompts.length} prompts.`);
+        println(io.stderr, `Wrote ${out}: ${count(contract.tools.length, 'tool')}, ${count(contract.resources.length + contract.resourceTemplates.length, 'resource')}, ${count(contract.prompts.length, 'prompt')}.`);
       }
       return ExitCode.Ok;
     }
@@ -95,5 +96,5 @@ function printChanges(changes: Change[], io: Io): void {
     for (const change of group) println(io.stdout, `  - ${change.where}: ${change.message}`);
   }
   const breaking = changes.filter((c) => c.severity === 'breaking').length;
-  println(io.stdout, breaking > 0 ? o.red(`\n${breaking} breaking change${breaking === 1 ? '' : 's'}: existing clients may fail.`) : o.green('\nNo breaking changes.'));
+  println(io.stdout, breaking > 0 ? o.red(`\n${count(breaking, 'breaking change')}: existing clients may fail.`) : o.green('\nNo breaking changes.'));
 }

@@ -1,6 +1,6 @@
 import type { ProjectOptions } from './ProjectOptions';
 import { TEMPLATES } from './templates';
-import { DEPENDENCY_VERSIONS, DEV_DEPENDENCY_VERSIONS, type ToolwrightPackage } from './versions';
+import { DEPENDENCY_VERSIONS, DEV_DEPENDENCY_VERSIONS, INSTALL_SCRIPTS, type ToolwrightPackage } from './versions';
 
 /** The port and endpoint `npm start` uses for HTTP, and the README's URL. */
 export const HTTP_PORT = 3000;
@@ -32,6 +32,9 @@ export function packageJson(options: ProjectOptions): string {
     engines: { node: '>=20' },
     dependencies: sortKeys({ '@toolwright/core': toolwright('@toolwright/core'), '@toolwright/server': toolwright('@toolwright/server'), ...DEPENDENCY_VERSIONS }),
     devDependencies: sortKeys({ '@toolwright/cli': toolwright('@toolwright/cli'), ...DEV_DEPENDENCY_VERSIONS }),
+    // npm 11 asks about every install script; jest's file watcher ships prebuilt and needs none.
+    // A workspace takes this from its root, which says it for the examples.
+    ...(options.workspaceRoot === undefined && { allowScripts: INSTALL_SCRIPTS }),
   });
 }
 

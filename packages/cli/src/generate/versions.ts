@@ -19,6 +19,12 @@ export const DEV_DEPENDENCY_VERSIONS = {
   typescript: '5.9.3',
 } as const;
 
+/**
+ * npm 11's `allowScripts` for a generated project: every dependency with an install script,
+ * and whether it may run (a test checks the list against an installed project's lockfile).
+ */
+export const INSTALL_SCRIPTS = { '@parcel/watcher': false } as const;
+
 /** The Toolwright packages a project depends on (`@toolwright/cli` as a dev dependency). */
 export const TOOLWRIGHT_PACKAGES = ['@toolwright/core', '@toolwright/server', '@toolwright/cli'] as const;
 export type ToolwrightPackage = (typeof TOOLWRIGHT_PACKAGES)[number];

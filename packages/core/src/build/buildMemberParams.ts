@@ -7,6 +7,7 @@ import type { JsonSchema } from '../schema/JsonSchema';
 import { paramSchema } from '../schema/paramSchema';
 import { createSchemaContext } from '../schema/SchemaContext';
 import { checkParamDecorators, missingMetadataProblem } from './checkParamDecorators';
+import { checkSchemaProfile } from './checkSchemaProfile';
 import type { BuildProblem } from './BuildProblem';
 import type { CompleteArgument } from './PromptDefinition';
 
@@ -69,7 +70,7 @@ export function buildMemberParams(cls: Class, declaredOn: Class, methodName: str
       continue;
     }
     const derived = paramSchema(p, designTypes?.[p.index], ctx, at, true);
-    if (!derived) continue;
+    if (!derived || (p.options?.schema && !checkSchemaProfile(derived.schema, at, env.problems))) continue;
     const isArray = derived.schema.type === 'array' || (Array.isArray(derived.schema.type) && derived.schema.type.includes('array'));
     if (derived.shape.kind === 'dto' || (isArray && !env.allowArrays) || derived.schema.type === 'object') {
       problem(

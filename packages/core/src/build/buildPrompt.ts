@@ -43,7 +43,7 @@ export function buildPrompt(cls: Class, found: FoundMember<PromptArgs>, env: Mem
     logger: env.logger,
     shape: (value) => normalizePromptResult(value, name),
   });
-  const access = resolveAccess(cls, methodName, where, env.problems);
+  const access = resolveAccess(found.access, where, env.problems);
   return Object.freeze({
     name,
     descriptor,

@@ -67,7 +67,7 @@ export function buildResource(
     shape: (v) => v,
   });
   const usesContext = resolved.ctxIndex !== undefined;
-  const access = resolveAccess(cls, methodName, where, env.problems);
+  const access = resolveAccess(found.access, where, env.problems);
   const mimeType = options.mimeType;
   const shape = async (uriRead: string, out: Awaited<ReturnType<typeof read>>) => {
     if (!out.ok) return out;

@@ -10,8 +10,8 @@ import { dtoSchema } from '../schema/dtoSchema';
 import type { JsonSchema } from '../schema/JsonSchema';
 import { paramSchema, type ParamShape } from '../schema/paramSchema';
 import { createSchemaContext, type SchemaContext } from '../schema/SchemaContext';
-import { compileSchemaValidator } from '../validation/compileSchemaValidator';
 import { checkParamDecorators, missingMetadataProblem } from './checkParamDecorators';
+import { checkSchemaProfile } from './checkSchemaProfile';
 import { resolveAccess } from './resolveAccess';
 import type { BuildProblem } from './BuildProblem';
 import type { ToolDefinition, ToolDescriptor } from './Registry';
@@ -57,7 +57,7 @@ export function buildTool(cls: Class, found: FoundMember<ToolArgs>, env: ToolBui
 
   if (options.inputSchema !== undefined) {
     const raw = rawInputSchema(options.inputSchema, params, where, env.problems);
-    if (!raw) return undefined;
+    if (!raw || !checkSchemaProfile(raw, `${where} inputSchema`, env.problems)) return undefined;
     inputSchema = raw;
     binding = { kind: 'raw', index: 0, ctxIndex: ctxIndex ?? 1, arity: Math.max(arity, 1) };
   } else if (inputClass || argsParam) {
@@ -91,6 +91,8 @@ export function buildTool(cls: Class, found: FoundMember<ToolArgs>, env: ToolBui
     if (required.length > 0) inputSchema.required = required;
     inputSchema.additionalProperties = false;
     inputSchema = withDefs(inputSchema, inputCtx);
+    // Raw `schema` options are served inside the input schema: their keywords must be enforceable too.
+    if (params.some((p) => p.options?.schema)) checkSchemaProfile(inputSchema, `${where} (a @Param schema option)`, env.problems);
     binding = { kind: 'params', params: bound, ctxIndex, arity };
   }
 
@@ -100,7 +102,7 @@ export function buildTool(cls: Class, found: FoundMember<ToolArgs>, env: ToolBui
     const outputCtx = createSchemaContext(`${where} (output)`, env.problems);
     outputSchema = withDefs(dtoSchema(outputClass, outputCtx, { direction: 'output' }) as ObjectSchema, outputCtx);
   }
-  const access = resolveAccess(cls, methodName, where, env.problems);
+  const access = resolveAccess(found.access, where, env.problems);
   if (env.problems.length > before) return undefined;
 
   const descriptor: ToolDescriptor = stripUndefined({
@@ -160,7 +162,7 @@ function stripUndefined<T extends object>(value: T): T {
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
 }
 
-/** Checks a raw `inputSchema` (served unchanged) and that the method takes no per-argument decorators. */
+/** Checks a raw `inputSchema` (served unchanged; its keywords are checked by the caller) and that the method takes no per-argument decorators. */
 function rawInputSchema(schema: JsonSchema, params: readonly ParamArgs[], where: string, problems: BuildProblem[]): ObjectSchema | undefined {
   const before = problems.length;
   if (typeof schema !== 'object' || schema === null || schema.type !== 'object') {
@@ -168,13 +170,6 @@ function rawInputSchema(schema: JsonSchema, params: readonly ParamArgs[], where:
   }
   if (params.some((p) => p.kind === 'param' || p.kind === 'args')) {
     problems.push({ where, what: 'has both `inputSchema` and @Param/@Args', fix: 'use one: the method receives the whole argument object with `inputSchema`.' });
-  }
-  if (problems.length === before) {
-    try {
-      compileSchemaValidator(schema);
-    } catch (error) {
-      problems.push({ where, what: `has an \`inputSchema\` Toolwright cannot validate: ${(error as Error).message}`, fix: "keep $ref inside the schema's own $defs ('#/$defs/name')." });
-    }
   }
   return problems.length === before ? (structuredClone(schema) as ObjectSchema) : undefined;
 }

@@ -1,6 +1,5 @@
-import { ACCESS_KEY, type AccessArgs } from '../metadata/AccessArgs';
-import type { Class } from '../metadata/Class';
-import { readOwn } from '../metadata/ownMetadata';
+import type { AccessArgs } from '../metadata/AccessArgs';
+import type { MemberAccessArgs } from '../metadata/readMemberMetadata';
 import type { BuildProblem } from './BuildProblem';
 
 /** Who may see and use a tool, resource or prompt. Absent without rules: everyone who reaches the server may. */
@@ -18,15 +17,7 @@ export interface AccessRules {
  * class and its ancestors, then the method's own (its roles replace the class's; its
  * scopes add to them; `@Public()` clears both).
  */
-export function resolveAccess(cls: Class, methodName: string, where: string, problems: BuildProblem[]): AccessRules | undefined {
-  const classRules: AccessArgs[] = [];
-  const methodRules: AccessArgs[] = [];
-  for (let c: unknown = cls; typeof c === 'function' && c !== Function.prototype; c = Object.getPrototypeOf(c)) {
-    for (const rule of readOwn<readonly AccessArgs[]>(ACCESS_KEY, c as Class) ?? []) {
-      if (rule.methodName === undefined) classRules.push(rule);
-      else if (rule.methodName === methodName) methodRules.push(rule);
-    }
-  }
+export function resolveAccess({ classRules, methodRules }: MemberAccessArgs, where: string, problems: BuildProblem[]): AccessRules | undefined {
   if (classRules.length === 0 && methodRules.length === 0) return undefined;
 
   for (const rule of [...classRules, ...methodRules]) {
@@ -45,7 +36,7 @@ export function resolveAccess(cls: Class, methodName: string, where: string, pro
   if (methodPublic || (methodRules.length === 0 && classRules.some((r) => r.kind === 'public'))) {
     return Object.freeze({ public: true, scopes: Object.freeze([]), roles: Object.freeze([]) });
   }
-  const collect = (rules: AccessArgs[], kind: AccessArgs['kind']) => rules.filter((r) => r.kind === kind).flatMap((r) => r.values);
+  const collect = (rules: readonly AccessArgs[], kind: AccessArgs['kind']) => rules.filter((r) => r.kind === kind).flatMap((r) => r.values);
   const scopes = [...new Set([...collect(classRules, 'scopes'), ...collect(methodRules, 'scopes')])];
   const methodRoles = collect(methodRules, 'roles');
   const roles = [...new Set(methodRoles.length > 0 ? methodRoles : collect(classRules, 'roles'))];

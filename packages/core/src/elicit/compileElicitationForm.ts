@@ -5,6 +5,8 @@ import type { Class } from '../metadata/Class';
 import { dtoSchema } from '../schema/dtoSchema';
 import type { JsonSchema } from '../schema/JsonSchema';
 import { createSchemaContext } from '../schema/SchemaContext';
+import { compileProfileSchema } from '../validation/compileSchemaValidator';
+import { describeProfileIssues, schemaProfileIssues } from '../validation/schemaProfile';
 import { compileDtoValidator } from '../validation/validateDto';
 import type { ValidationOutcome } from '../validation/ValidationIssue';
 
@@ -20,15 +22,18 @@ const STRING_FORMATS = new Set(['email', 'uri', 'date', 'date-time']);
 
 /**
  * Compiles an elicitation form from a class-validator DTO (flat properties only) or a raw
- * schema (sent unchanged). Elicitation allows only primitive properties, enums and
+ * schema (sent unchanged, and the accepted content is validated against it). Elicitation allows only primitive properties, enums and
  * multi-select arrays of enums; anything else throws a `BuildError` that names the property.
  */
 export function compileElicitationForm(form: Class | ElicitationSchema): ElicitationForm {
   if (typeof form !== 'function') {
     const problems = check(form, 'the elicitation schema');
+    const profile = schemaProfileIssues(form);
+    if (profile.length > 0) problems.push({ where: 'the elicitation schema', ...describeProfileIssues(profile) });
     if (problems.length > 0) throw new BuildError(problems);
-    // The client checks the content against the schema (the SDK validates it too); it passes through.
-    return Object.freeze({ requestedSchema: form, parse: async (content: unknown) => ({ ok: true as const, value: (content ?? {}) as object }) });
+    // Clients should check the content against the schema; the server does not rely on it.
+    const validate = compileProfileSchema(form);
+    return Object.freeze({ requestedSchema: form, parse: async (content: unknown) => validate(content ?? {}) as ValidationOutcome<object> });
   }
   const problems: BuildProblem[] = [];
   const derived = dtoSchema(form, createSchemaContext(form.name, problems), { direction: 'input' });

@@ -3,6 +3,7 @@ import { ToolwrightError } from './ToolwrightError';
 
 /** Thrown at startup when the decorated classes cannot be served. Lists every problem at once. */
 export class BuildError extends ToolwrightError {
+  static override readonly KIND = 'build' as const;
   readonly problems: readonly BuildProblem[];
 
   constructor(problems: readonly BuildProblem[]) {

@@ -1,7 +1,5 @@
 import { ToolwrightError } from './ToolwrightError';
 
-const BRAND = Symbol.for('toolwright.toolError');
-
 /**
  * Throw from a tool to report a failure the model should see and can act on
  * ("Division by zero", "City not found"). The message goes to the client as a
@@ -9,13 +7,9 @@ const BRAND = Symbol.for('toolwright.toolError');
  * and its stack is logged to stderr only.
  */
 export class ToolError extends ToolwrightError {
-  readonly [BRAND] = true;
+  static override readonly KIND = 'tool' as const;
 
   constructor(message: string, options?: { cause?: unknown }) {
     super(message, options);
-  }
-
-  static override is(value: unknown): value is ToolError {
-    return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[BRAND] === true;
   }
 }

@@ -1,11 +1,12 @@
 import type { ContainerLike } from '../container/ContainerLike';
 import type { ToolContext, ToolLogger } from '../context/ToolContext';
+import { CallInterrupt } from '../errors/CallInterrupt';
 import { ResourceNotFoundError } from '../errors/ResourceNotFoundError';
 import { ToolError } from '../errors/ToolError';
 import type { Class } from '../metadata/Class';
 import type { MemberParams } from '../build/buildMemberParams';
 import type { ParamShape } from '../schema/paramSchema';
-import { compileSchemaValidator } from '../validation/compileSchemaValidator';
+import { compileProfileSchema } from '../validation/compileSchemaValidator';
 import type { MemberOutcome } from './MemberOutcome';
 
 /** One `@Param` of a resource template or prompt, as the build resolved it. */
@@ -33,12 +34,13 @@ export interface MemberCallSpec {
 /**
  * Compiles the call of a resource or prompt method once: argument validation (strings are
  * converted to numbers and booleans, since URIs and prompt arguments carry only strings),
- * container resolution, the call, result shaping, and the error policy. Never throws.
+ * container resolution, the call, result shaping, and the error policy. Never throws, except
+ * to pass on a `CallInterrupt` (the framework ending the call with a protocol answer).
  */
 export function compileMemberCall<T>(spec: MemberCallSpec): (args: Record<string, unknown>, ctx: ToolContext | undefined) => Promise<MemberOutcome<T>> {
   const { kind, name, cls, methodName, container, logger } = spec;
   const { bound: params, ctxIndex, arity, argsSchema } = spec.resolved;
-  const check = compileSchemaValidator(argsSchema, { coerce: true });
+  const check = compileProfileSchema(argsSchema, { coerce: true });
   return async (args, ctx) => {
     const checked = check(args);
     if (!checked.ok) {
@@ -57,6 +59,7 @@ export function compileMemberCall<T>(spec: MemberCallSpec): (args: Record<string
       const instance = container.get(cls) as Record<string, (...a: unknown[]) => unknown>;
       return { ok: true, value: spec.shape(await instance[methodName](...list)) as T };
     } catch (error) {
+      if (CallInterrupt.is(error)) throw error;
       if (ResourceNotFoundError.is(error)) return { ok: false, error: 'not_found', message: error.message };
       if (ToolError.is(error)) return { ok: false, error: 'internal', message: error.message };
       logger.error(`${kind} '${name}' threw an unexpected error`, error);

@@ -1,11 +1,12 @@
 import type { ContainerLike } from '../container/ContainerLike';
 import type { ToolResult } from '../content/ToolResult';
 import type { ToolContext, ToolLogger } from '../context/ToolContext';
+import { CallInterrupt } from '../errors/CallInterrupt';
 import { ToolError } from '../errors/ToolError';
 import type { Class } from '../metadata/Class';
 import type { JsonSchema } from '../schema/JsonSchema';
 import type { ParamShape } from '../schema/paramSchema';
-import { compileSchemaValidator } from '../validation/compileSchemaValidator';
+import { compileProfileSchema } from '../validation/compileSchemaValidator';
 import type { ValidationIssue, ValidationOutcome } from '../validation/ValidationIssue';
 import { compileDtoBuilder } from '../validation/compileDtoBuilder';
 import { compileDtoValidator } from '../validation/validateDto';
@@ -42,8 +43,9 @@ type Bind = (args: Record<string, unknown>, ctx: ToolContext | undefined) => Bou
 
 /**
  * Compiles everything a call needs once: the argument validator and binder, the output
- * validator, and the error policy. The returned function never throws or rejects. It
- * adds no promise hop of its own when the checks and the method are synchronous.
+ * validator, and the error policy. The returned function never throws; it rejects only to
+ * pass on a `CallInterrupt`. It adds no promise hop of its own when the checks and the
+ * method are synchronous.
  */
 export function compileToolCall(spec: ToolCallSpec): (args: unknown, ctx: ToolContext | undefined) => Promise<ToolResult> {
   const { name, cls, methodName, container, logger } = spec;
@@ -71,7 +73,8 @@ export function compileToolCall(spec: ToolCallSpec): (args: unknown, ctx: ToolCo
       const bound = bind(args as Record<string, unknown>, ctx);
       return bound instanceof Promise ? bound.then(run).catch(fail) : Promise.resolve(run(bound));
     } catch (error) {
-      return Promise.resolve(fail(error));
+      // A promise whose executor throws rejects: that is how a CallInterrupt gets out.
+      return new Promise<ToolResult>((resolve) => resolve(fail(error)));
     }
   };
 }
@@ -84,7 +87,7 @@ function compileBinder(spec: ToolCallSpec): Bind {
   const { binding } = spec;
   // The advertised schema is checked first, for every tool: it is the contract the model
   // sees, and its messages name each field. DTOs then get class-validator's own checks.
-  const checkSchema = compileSchemaValidator(spec.inputSchema, { coerce: spec.coerce });
+  const checkSchema = compileProfileSchema(spec.inputSchema, { coerce: spec.coerce });
   if (binding.kind === 'dto') {
     const build = compileDtoBuilder(binding.cls);
     const validate = build ? undefined : compileDtoValidator(binding.cls, { coerce: spec.coerce });
@@ -159,7 +162,7 @@ function compileConverter(name: string, shape: ParamShape, coerce: boolean): (va
 }
 
 function compileOutput(schema: JsonSchema, name: string, logger: ToolLogger): (value: unknown) => ToolResult {
-  const validate = compileSchemaValidator(schema);
+  const validate = compileProfileSchema(schema);
   return (value) => {
     if (isToolResult(value)) return value;
     const text = JSON.stringify(value) ?? 'null';
@@ -179,6 +182,7 @@ function invalid(name: string, issues: readonly ValidationIssue[]): ToolResult {
 }
 
 function failure(name: string, error: unknown, logger: ToolLogger): ToolResult {
+  if (CallInterrupt.is(error)) throw error;
   if (ToolError.is(error)) return errorResult(error.message);
   logger.error(`tool '${name}' threw an unexpected error`, error);
   return errorResult(`Tool '${name}' failed with an internal error. The server log has the details.`);

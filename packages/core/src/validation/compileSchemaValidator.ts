@@ -1,16 +1,33 @@
 import type { JsonSchema, JsonSchemaType } from '../schema/JsonSchema';
 import { customMessagesOf, type CustomMessage, type CustomMessages } from '../schema/customMessages';
+import { BuildError } from '../errors/BuildError';
 import { FORMAT_CHECKS } from './formats';
+import { jsonEqual, jsonKey } from './jsonEqual';
+import { describeProfileIssues, resolvePointer, schemaProfileIssues } from './schemaProfile';
 import type { ValidationIssue, ValidationOutcome } from './ValidationIssue';
 
+/** A schema position: an object, or `true` (anything) / `false` (nothing) in raw schemas. */
+type SchemaNode = JsonSchema | boolean;
+
 /**
- * Compiles a JSON Schema (the subset Toolwright emits, plus `$ref` into root `$defs`)
- * into a validator closure once, so a call pays only for the checks themselves.
+ * Compiles a JSON Schema of Toolwright's 2020-12 profile (`schemaProfile.ts`) into a
+ * validator closure once, so a call pays only for the checks themselves. A schema with a
+ * keyword outside the profile throws a `BuildError` naming it: no keyword is skipped.
  *
  * With `coerce`, strings are converted where the schema wants a number, integer or
  * boolean ("5" -> 5, "true" -> true); otherwise values are never converted.
  */
 export function compileSchemaValidator(root: JsonSchema, options: { coerce?: boolean } = {}): (value: unknown) => ValidationOutcome {
+  const profile = schemaProfileIssues(root);
+  if (profile.length > 0) throw new BuildError([{ where: 'the schema', ...describeProfileIssues(profile) }]);
+  return compileProfileSchema(root, options);
+}
+
+/**
+ * `compileSchemaValidator` without the profile walk, for schemas known to be in the
+ * profile: derived by Toolwright, or user-supplied and checked at build (`checkSchemaProfile`).
+ */
+export function compileProfileSchema(root: JsonSchema, options: { coerce?: boolean } = {}): (value: unknown) => ValidationOutcome {
   const compiler = new Compiler(root, options.coerce === true);
   const check = compiler.compile(root);
   return (value) => {
@@ -31,14 +48,18 @@ class Compiler {
     private readonly coerce: boolean,
   ) {}
 
-  compile(schema: JsonSchema): Check {
-    if (schema.$ref !== undefined) return this.compileRef(schema.$ref);
+  compile(node: SchemaNode): Check {
+    if (node === true) return (value) => value;
+    if (node === false) return (value, path, issues) => (issues.push({ path, message: 'is not allowed' }), value);
+    const schema = node;
     const custom = customMessagesOf(schema) ?? {};
     const checks: Check[] = [];
+    // Beside other keywords, $ref applies as well (2020-12), not instead.
+    if (schema.$ref !== undefined) checks.push(this.compileRef(schema.$ref));
     if (schema.const !== undefined) checks.push(constCheck(schema.const, custom.const));
     if (schema.enum) checks.push(enumCheck(schema.enum, custom.enum));
     checks.push(...numberChecks(schema, custom), ...stringChecks(schema, custom), ...this.arrayChecks(schema, custom), ...this.objectChecks(schema));
-    checks.push(...this.combinatorChecks(schema));
+    checks.push(...this.combinatorChecks(schema), ...this.conditionalChecks(schema));
     const rest = sequence(checks);
     if (schema.type === undefined) return rest;
     const typeCheck = this.typeCheck(([] as JsonSchemaType[]).concat(schema.type), custom.type);
@@ -53,9 +74,8 @@ class Compiler {
   private compileRef(ref: string): Check {
     const cached = this.refs.get(ref);
     if (cached) return cached;
-    const match = /^#\/\$defs\/(.+)$/.exec(ref);
-    const target = match ? this.root.$defs?.[match[1]] : undefined;
-    if (!target) throw new Error(`Cannot resolve $ref '${ref}': only '#/$defs/<name>' references to the root's $defs are supported.`);
+    const target = resolvePointer(this.root, ref) as SchemaNode | undefined;
+    if (target === undefined) throw new Error(`Cannot resolve $ref '${ref}': only references inside the schema ('#/$defs/<name>') are supported.`);
     let compiled: Check | undefined;
     // Registered before compiling so recursive references find it.
     const lazy: Check = (value, path, issues) => compiled!(value, path, issues);
@@ -86,61 +106,161 @@ class Compiler {
     const rules: Rule<unknown[]>[] = [];
     if (minItems !== undefined) rules.push(rule((v) => v.length >= minItems, custom.minItems, `must have at least ${minItems} item${minItems === 1 ? '' : 's'}`));
     if (maxItems !== undefined) rules.push(rule((v) => v.length <= maxItems, custom.maxItems, `must have at most ${maxItems} item${maxItems === 1 ? '' : 's'}`));
-    if (uniqueItems) rules.push(rule((v) => new Set(v.map((item) => JSON.stringify(item))).size === v.length, custom.uniqueItems, 'must not contain duplicate items'));
+    if (uniqueItems) rules.push(rule((v) => new Set(v.map(jsonKey)).size === v.length, custom.uniqueItems, 'must not contain duplicate items'));
     if (rules.length > 0) checks.push(ruleCheck(Array.isArray, rules));
-    if (schema.items) {
-      const item = this.compile(schema.items);
+    const prefix = (schema.prefixItems as SchemaNode[] | undefined)?.map((s) => this.compile(s)) ?? [];
+    const items = (schema.items as SchemaNode | undefined) === undefined ? undefined : this.compile(schema.items as SchemaNode);
+    if (prefix.length > 0 || items) {
       checks.push((value, path, issues) => {
         if (!Array.isArray(value)) return value;
         let out: unknown[] | undefined;
         for (let i = 0; i < value.length; i++) {
+          const item = i < prefix.length ? prefix[i] : items;
+          if (!item) continue;
           const v = item(value[i], `${path}[${i}]`, issues);
           if (v !== value[i]) (out ??= value.slice())[i] = v;
         }
         return out ?? value;
       });
     }
+    if ((schema.contains as SchemaNode | undefined) !== undefined) checks.push(this.containsCheck(schema));
     return checks;
+  }
+
+  /** `contains` with `minContains` (default 1) and `maxContains`. */
+  private containsCheck(schema: JsonSchema): Check {
+    const matches = this.compile(schema.contains as SchemaNode);
+    const { minContains: min = 1, maxContains: max } = schema;
+    const plural = (n: number) => `${n} item${n === 1 ? '' : 's'}`;
+    return (value, path, issues) => {
+      if (!Array.isArray(value)) return value;
+      let count = 0;
+      for (let i = 0; i < value.length; i++) {
+        const scratch: ValidationIssue[] = [];
+        matches(value[i], path, scratch);
+        if (scratch.length === 0) count++;
+      }
+      if (count < min) issues.push({ path, message: `must contain at least ${plural(min)} matching the allowed item shape (found ${count})` });
+      if (max !== undefined && count > max) issues.push({ path, message: `must contain at most ${plural(max)} matching the allowed item shape (found ${count})` });
+      return value;
+    };
   }
 
   private objectChecks(schema: JsonSchema): Check[] {
     const { properties = {}, required = [], additionalProperties } = schema;
-    if (!schema.properties && !schema.required && additionalProperties === undefined) return [];
-    const props = Object.entries(properties).map(([key, s]) => [key, this.compile(s)] as const);
+    const patterns = Object.entries((schema.patternProperties ?? {}) as Record<string, SchemaNode>).map(([source, s]) => [new RegExp(source, 'u'), this.compile(s)] as const);
+    const checks = this.objectCountChecks(schema);
+    if (!schema.properties && !schema.required && additionalProperties === undefined && patterns.length === 0) return checks;
+    const props = Object.entries(properties as Record<string, SchemaNode>).map(([key, s]) => [key, this.compile(s)] as const);
     const known = new Set(Object.keys(properties));
     const extra = typeof additionalProperties === 'object' ? this.compile(additionalProperties) : undefined;
     const forbidExtra = additionalProperties === false;
+    checks.push((value, path, issues) => {
+      if (!isPlainObject(value)) return value;
+      let out: Record<string, unknown> | undefined;
+      for (const key of required) {
+        if (!Object.hasOwn(value, key) || value[key] === undefined) issues.push({ path: join(path, key), message: 'is required' });
+      }
+      for (const [key, check] of props) {
+        if (!Object.hasOwn(value, key)) continue;
+        const v = value[key];
+        if (v === undefined) continue;
+        const next = check(v, join(path, key), issues);
+        if (next !== v) (out ??= { ...value })[key] = next;
+      }
+      if (forbidExtra || extra || patterns.length > 0) {
+        // for-in, not Object.keys: no array per object per call; inherited keys are skipped below.
+        for (const key in value) {
+          if (!Object.hasOwn(value, key)) continue;
+          let matched = known.has(key);
+          for (const [re, check] of patterns) {
+            if (!re.test(key)) continue;
+            matched = true;
+            const v = (out ?? value)[key];
+            const next = check(v, join(path, key), issues);
+            if (next !== v) (out ??= { ...value })[key] = next;
+          }
+          if (matched) continue;
+          if (forbidExtra) issues.push({ path: join(path, key), message: 'is not allowed (unknown property)' });
+          else if (extra) extra(value[key], join(path, key), issues);
+        }
+      }
+      return out ?? value;
+    });
+    return checks;
+  }
+
+  /** `minProperties`, `maxProperties`, `propertyNames`, `dependentRequired` and `dependentSchemas`. */
+  private objectCountChecks(schema: JsonSchema): Check[] {
+    const checks: Check[] = [];
+    const { minProperties: min, maxProperties: max, dependentRequired } = schema;
+    const plural = (n: number) => `${n} propert${n === 1 ? 'y' : 'ies'}`;
+    if (min !== undefined || max !== undefined) {
+      checks.push((value, path, issues) => {
+        if (!isPlainObject(value)) return value;
+        const count = Object.keys(value).length;
+        if (min !== undefined && count < min) issues.push({ path, message: `must have at least ${plural(min)}` });
+        if (max !== undefined && count > max) issues.push({ path, message: `must have at most ${plural(max)}` });
+        return value;
+      });
+    }
+    if ((schema.propertyNames as SchemaNode | undefined) !== undefined) {
+      const name = this.compile(schema.propertyNames as SchemaNode);
+      checks.push((value, path, issues) => {
+        if (!isPlainObject(value)) return value;
+        for (const key of Object.keys(value)) {
+          const scratch: ValidationIssue[] = [];
+          name(key, '', scratch);
+          if (scratch.length > 0) issues.push({ path: join(path, key), message: `is not an allowed property name (the name ${scratch[0].message})` });
+        }
+        return value;
+      });
+    }
+    if (dependentRequired) {
+      const rules = Object.entries(dependentRequired);
+      checks.push((value, path, issues) => {
+        if (!isPlainObject(value)) return value;
+        for (const [trigger, needed] of rules) {
+          if (!Object.hasOwn(value, trigger)) continue;
+          for (const key of needed) if (!Object.hasOwn(value, key)) issues.push({ path: join(path, key), message: `is required when '${trigger}' is present` });
+        }
+        return value;
+      });
+    }
+    if (schema.dependentSchemas) {
+      const rules = Object.entries(schema.dependentSchemas as Record<string, SchemaNode>).map(([trigger, s]) => [trigger, this.compile(s)] as const);
+      checks.push((value, path, issues) => {
+        if (!isPlainObject(value)) return value;
+        let v = value;
+        for (const [trigger, check] of rules) if (Object.hasOwn(value, trigger)) v = check(v, path, issues) as Record<string, unknown>;
+        return v;
+      });
+    }
+    return checks;
+  }
+
+  /** `if` / `then` / `else`: the outcome of `if` picks which of the two applies; `if` itself never reports. */
+  private conditionalChecks(schema: JsonSchema): Check[] {
+    if ((schema.if as SchemaNode | undefined) === undefined) return [];
+    const test = this.compile(schema.if as SchemaNode);
+    const then = (schema.then as SchemaNode | undefined) === undefined ? undefined : this.compile(schema.then as SchemaNode);
+    const otherwise = (schema.else as SchemaNode | undefined) === undefined ? undefined : this.compile(schema.else as SchemaNode);
+    if (!then && !otherwise) return [];
     return [
       (value, path, issues) => {
-        if (!isPlainObject(value)) return value;
-        let out: Record<string, unknown> | undefined;
-        for (const key of required) {
-          if (value[key] === undefined) issues.push({ path: join(path, key), message: 'is required' });
-        }
-        for (const [key, check] of props) {
-          const v = value[key];
-          if (v === undefined) continue;
-          const next = check(v, join(path, key), issues);
-          if (next !== v) (out ??= { ...value })[key] = next;
-        }
-        if (forbidExtra || extra) {
-          // for-in, not Object.keys: no array per object per call; inherited keys are skipped below.
-          for (const key in value) {
-            if (known.has(key) || !Object.hasOwn(value, key)) continue;
-            if (forbidExtra) issues.push({ path: join(path, key), message: 'is not allowed (unknown property)' });
-            else extra!(value[key], join(path, key), issues);
-          }
-        }
-        return out ?? value;
+        const scratch: ValidationIssue[] = [];
+        test(value, path, scratch);
+        const branch = scratch.length === 0 ? then : otherwise;
+        return branch ? branch(value, path, issues) : value;
       },
     ];
   }
 
   private combinatorChecks(schema: JsonSchema): Check[] {
     const checks: Check[] = [];
-    if (schema.allOf) checks.push(sequence(schema.allOf.map((s) => this.compile(s))));
+    if (schema.allOf) checks.push(sequence((schema.allOf as SchemaNode[]).map((s) => this.compile(s))));
     for (const key of ['anyOf', 'oneOf'] as const) {
-      const branches = schema[key]?.map((s) => this.compile(s));
+      const branches = (schema[key] as SchemaNode[] | undefined)?.map((s) => this.compile(s));
       if (!branches) continue;
       const exactlyOne = key === 'oneOf';
       checks.push((value, path, issues) => {
@@ -160,8 +280,8 @@ class Compiler {
         return result;
       });
     }
-    if (schema.not) {
-      const not = this.compile(schema.not);
+    if ((schema.not as SchemaNode | undefined) !== undefined) {
+      const not = this.compile(schema.not as SchemaNode);
       checks.push((value, path, issues) => {
         const inner: ValidationIssue[] = [];
         not(value, path, inner);
@@ -212,7 +332,7 @@ function numberChecks(s: JsonSchema, custom: CustomMessages): Check[] {
   if (maximum !== undefined) rules.push(rule((n) => n <= maximum, custom.maximum, `must be at most ${maximum}`));
   if (exclusiveMinimum !== undefined) rules.push(rule((n) => n > exclusiveMinimum, custom.exclusiveMinimum, `must be greater than ${exclusiveMinimum}`));
   if (exclusiveMaximum !== undefined) rules.push(rule((n) => n < exclusiveMaximum, custom.exclusiveMaximum, `must be less than ${exclusiveMaximum}`));
-  if (multipleOf !== undefined) rules.push(rule((n) => Number.isInteger(n / multipleOf), custom.multipleOf, `must be a multiple of ${multipleOf}`));
+  if (multipleOf !== undefined) rules.push(rule((n) => isMultipleOf(n, multipleOf), custom.multipleOf, `must be a multiple of ${multipleOf}`));
   return rules.length === 0 ? [] : [ruleCheck(isNumber, rules)];
 }
 
@@ -232,9 +352,11 @@ function stringChecks(s: JsonSchema, custom: CustomMessages): Check[] {
 
 function enumCheck(values: readonly unknown[], custom: CustomMessage | undefined): Check {
   const allowed = new Set(values);
+  // Objects and arrays compare by value (JSON equality), not identity.
+  const structured = values.filter((v) => typeof v === 'object' && v !== null);
   const list = values.map((v) => JSON.stringify(v)).join(', ');
   return (value, path, issues) => {
-    if (!allowed.has(value)) issues.push({ path, message: custom ? custom(value) : `must be one of: ${list} (got ${JSON.stringify(value) ?? 'undefined'})` });
+    if (!allowed.has(value) && !(typeof value === 'object' && value !== null && structured.some((v) => jsonEqual(v, value)))) issues.push({ path, message: custom ? custom(value) : `must be one of: ${list} (got ${JSON.stringify(value) ?? 'undefined'})` });
     return value;
   };
 }
@@ -242,7 +364,7 @@ function enumCheck(values: readonly unknown[], custom: CustomMessage | undefined
 function constCheck(expected: unknown, custom: CustomMessage | undefined): Check {
   const json = JSON.stringify(expected);
   return (value, path, issues) => {
-    if (value !== expected && JSON.stringify(value) !== json) issues.push({ path, message: custom ? custom(value) : `must be ${json}` });
+    if (value !== expected && !jsonEqual(value, expected)) issues.push({ path, message: custom ? custom(value) : `must be ${json}` });
     return value;
   };
 }
@@ -257,6 +379,16 @@ function hasType(value: unknown, type: JsonSchemaType): boolean {
     case 'array': return Array.isArray(value);
     case 'object': return isPlainObject(value);
   }
+}
+
+/** Whether `n` is a multiple of `m`, allowing for binary floating point (0.0075 is a multiple of 0.0001). */
+function isMultipleOf(n: number, m: number): boolean {
+  // Between integers the remainder is exact (a large n / m rounds to an integer that is no proof).
+  if (Number.isInteger(n) && Number.isInteger(m)) return n % m === 0;
+  const q = n / m;
+  if (!Number.isFinite(q)) return false;
+  // Relative, so a tiny value next to 0 is no multiple (8.4e-323 of 0.5).
+  return Number.isInteger(q) || Math.abs(q - Math.round(q)) <= 1e-9 * Math.abs(q);
 }
 
 /** Integers and numbers as JSON writes them: one spelling per value, so `0x1`, `+1`, `01`, `1e0`, `1.0` or ` 1` are not the integer 1. */

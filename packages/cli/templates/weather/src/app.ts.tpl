@@ -6,7 +6,7 @@ import { WeatherTools } from './weather.tools';
 export function {{appFactory}}(): Promise<App> {
   return createApp({
     name: '{{serverName}}',
-    version: '1.0.0',
+    version: '0.1.0',
     title: '{{title}}',
     instructions: 'Call get_weather once per city. Use calculate for arithmetic instead of computing in your head.',
     tools: [WeatherTools, NotesTools],

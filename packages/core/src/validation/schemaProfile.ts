@@ -1,0 +1,150 @@
+/**
+ * The JSON Schema 2020-12 profile Toolwright validates: every keyword a schema may carry is
+ * either enforced by `compileSchemaValidator`, an annotation (no effect on validity), or
+ * refused here, so no keyword is silently skipped. The docs' schema profile lists the same.
+ */
+
+/** Keywords whose value is one subschema. */
+const ONE_SCHEMA = ['items', 'additionalProperties', 'propertyNames', 'contains', 'not', 'if', 'then', 'else'] as const;
+/** Keywords whose value maps names to subschemas. */
+const SCHEMA_MAPS = ['properties', 'patternProperties', '$defs', 'dependentSchemas'] as const;
+/** Keywords whose value is a list of subschemas. */
+const SCHEMA_LISTS = ['allOf', 'anyOf', 'oneOf', 'prefixItems'] as const;
+/** Keywords enforced on the value itself. */
+const ASSERTIONS = [
+  'type', 'enum', 'const',
+  'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf',
+  'minLength', 'maxLength', 'pattern', 'format',
+  'minItems', 'maxItems', 'uniqueItems', 'minContains', 'maxContains',
+  'required', 'minProperties', 'maxProperties', 'dependentRequired',
+  '$ref',
+] as const;
+/** Keywords that describe and never reject. `format` values outside FORMAT_CHECKS are annotations too, as 2020-12 says. */
+const ANNOTATIONS = ['title', 'description', 'default', 'examples', 'deprecated', 'readOnly', 'writeOnly', '$comment', 'contentMediaType', 'contentEncoding', 'contentSchema'] as const;
+
+/** Every keyword of the profile (`$schema` and `$id` are allowed at the root only). */
+export const SUPPORTED_KEYWORDS: ReadonlySet<string> = new Set<string>([...ONE_SCHEMA, ...SCHEMA_MAPS, ...SCHEMA_LISTS, ...ASSERTIONS, ...ANNOTATIONS]);
+
+const DIALECT = 'https://json-schema.org/draft/2020-12/schema';
+
+/** How to replace a keyword from outside the profile (older drafts, dynamic scopes, vocabularies). */
+const REFUSED: Readonly<Record<string, string>> = {
+  unevaluatedProperties: "use `additionalProperties: false` next to `properties` (and `patternProperties`) in the same schema.",
+  unevaluatedItems: 'use `items: false` after `prefixItems`, or an `items` schema.',
+  $dynamicRef: "use `$ref: '#/$defs/name'`.",
+  $dynamicAnchor: "name the schema under `$defs` and use `$ref: '#/$defs/name'`.",
+  $anchor: "name the schema under `$defs` and use `$ref: '#/$defs/name'`.",
+  $recursiveRef: "use `$ref: '#/$defs/name'`.",
+  $recursiveAnchor: "use `$ref: '#/$defs/name'`.",
+  $vocabulary: 'remove it: Toolwright validates the 2020-12 profile in its docs.',
+  definitions: 'rename it to `$defs` (JSON Schema 2020-12) and point `$ref`s at `#/$defs/name`.',
+  dependencies: 'split it into `dependentRequired` (lists of names) and `dependentSchemas` (schemas).',
+  additionalItems: 'use `prefixItems` for the fixed positions and `items` for the rest (JSON Schema 2020-12).',
+};
+
+/** One keyword Toolwright cannot enforce, at a JSON Pointer into the schema. */
+export interface SchemaProfileIssue {
+  readonly pointer: string;
+  readonly what: string;
+  readonly fix: string;
+}
+
+/**
+ * Lists the keywords of `schema` that fall outside the profile. Vendor keywords starting
+ * with `x-` are allowed (they never affect validity).
+ */
+export function schemaProfileIssues(schema: unknown): SchemaProfileIssue[] {
+  const issues: SchemaProfileIssue[] = [];
+  walk(schema, '', true, schema, issues);
+  return issues;
+}
+
+/** One line per issue, for a build problem's `what`. */
+export function describeProfileIssues(issues: readonly SchemaProfileIssue[]): { what: string; fix: string } {
+  return {
+    what: `uses JSON Schema that Toolwright cannot enforce: ${issues.map((i) => `${i.pointer || '(root)'} ${i.what}`).join('; ')}`,
+    fix: [...new Set(issues.map((i) => i.fix))].join(' '),
+  };
+}
+
+function walk(schema: unknown, pointer: string, isRoot: boolean, root: unknown, issues: SchemaProfileIssue[]): void {
+  if (typeof schema === 'boolean') return;
+  if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) {
+    issues.push({ pointer, what: `is ${Array.isArray(schema) ? 'an array' : JSON.stringify(schema)}, not a schema`, fix: 'give a schema object (or true/false) at every schema position.' });
+    return;
+  }
+  const s = schema as Record<string, unknown>;
+  for (const key in s) {
+    if (!Object.hasOwn(s, key)) continue;
+    const value = s[key];
+    if (SUPPORTED_KEYWORDS.has(key)) {
+      if (CHECKED_VALUES.has(key)) checkValue(key, value, `${pointer}/${key}`, root, issues);
+      continue;
+    }
+    if (key.startsWith('x-')) continue;
+    const at = `${pointer}/${escapePointer(key)}`;
+    if (key === '$schema' || key === '$id') {
+      if (!isRoot) issues.push({ pointer: at, what: `sets ${key} inside a subschema`, fix: `remove it: only the root may carry ${key}.` });
+      else if (key === '$schema' && value !== DIALECT && value !== `${DIALECT}#`) {
+        issues.push({ pointer: at, what: `names the dialect ${JSON.stringify(value)}`, fix: `use '${DIALECT}' or leave $schema out (MCP then means 2020-12).` });
+      }
+    } else {
+      issues.push({ pointer: at, what: `has the keyword '${key}', which Toolwright does not enforce`, fix: REFUSED[key] ?? `remove it, or prefix a vendor annotation with 'x-' ('x-${key}').` });
+    }
+  }
+  for (const key of ONE_SCHEMA) {
+    if (s[key] !== undefined) walk(s[key], `${pointer}/${key}`, false, root, issues);
+  }
+  for (const key of SCHEMA_MAPS) {
+    const map = s[key];
+    if (typeof map !== 'object' || map === null) continue;
+    for (const name in map) if (Object.hasOwn(map, name)) walk((map as Record<string, unknown>)[name], `${pointer}/${key}/${escapePointer(name)}`, false, root, issues);
+  }
+  for (const key of SCHEMA_LISTS) {
+    const list = s[key];
+    if (Array.isArray(list)) list.forEach((sub, i) => walk(sub, `${pointer}/${key}/${i}`, false, root, issues));
+  }
+}
+
+/** Keywords whose value needs a check beyond being present. */
+const CHECKED_VALUES: ReadonlySet<string> = new Set(['items', 'exclusiveMinimum', 'exclusiveMaximum', 'pattern', '$ref', ...SCHEMA_MAPS, ...SCHEMA_LISTS]);
+
+function escapePointer(key: string): string {
+  return key.replace(/~/g, '~0').replace(/\//g, '~1');
+}
+
+function checkValue(key: string, value: unknown, at: string, root: unknown, issues: SchemaProfileIssue[]): void {
+  const bad = (what: string, fix: string) => void issues.push({ pointer: at, what, fix });
+  if (key === 'items' && Array.isArray(value)) bad('is a list of schemas (an older draft)', 'use `prefixItems: [...]` for positions (JSON Schema 2020-12).');
+  else if ((key === 'exclusiveMinimum' || key === 'exclusiveMaximum') && typeof value === 'boolean') {
+    bad(`is a boolean (an older draft)`, `give the bound itself: \`${key}: 5\` (JSON Schema 2020-12).`);
+  } else if ((SCHEMA_MAPS as readonly string[]).includes(key) && (typeof value !== 'object' || value === null || Array.isArray(value))) {
+    bad('is not an object of schemas', `give { name: schema } for ${key}.`);
+  } else if ((SCHEMA_LISTS as readonly string[]).includes(key) && (!Array.isArray(value) || (key !== 'prefixItems' && value.length === 0))) {
+    bad('is not a non-empty list of schemas', `give [schema, ...] for ${key}.`);
+  } else if (key === 'pattern' || key === 'patternProperties') {
+    for (const source of key === 'pattern' ? [value] : Object.keys((value as object | null) ?? {})) {
+      try {
+        new RegExp(String(source), 'u');
+      } catch (error) {
+        bad(`has a pattern ${JSON.stringify(source)} that is not a valid regular expression: ${(error as Error).message}`, 'write an ECMAScript regular expression (JSON Schema patterns are ECMA-262, Unicode mode).');
+      }
+    }
+  } else if (key === '$ref') {
+    if (typeof value !== 'string' || !value.startsWith('#')) bad(`points outside the schema (${JSON.stringify(value)})`, "keep $ref inside the schema: '#/$defs/name' (remote references are not fetched).");
+    else if (resolvePointer(root, value) === undefined) bad(`points at ${JSON.stringify(value)}, which the schema does not have`, "add the target under the root's $defs and point at '#/$defs/name'.");
+  }
+}
+
+/** The subschema a local reference (`#`, `#/$defs/name`, any JSON Pointer) points at, if any. */
+export function resolvePointer(root: unknown, ref: string): unknown {
+  if (ref === '#') return root;
+  if (!ref.startsWith('#/')) return undefined;
+  let node: unknown = root;
+  for (const raw of ref.slice(2).split('/')) {
+    const key = decodeURIComponent(raw).replace(/~1/g, '/').replace(/~0/g, '~');
+    if (typeof node !== 'object' || node === null || !Object.hasOwn(node, key)) return undefined;
+    node = (node as Record<string, unknown>)[key];
+  }
+  return node;
+}

@@ -1,0 +1,66 @@
+import { BuildError, buildRegistry, compileElicitationForm, Param, Tool, type JsonSchema } from '@toolwright/core';
+
+function problemsOf(build: () => unknown): { where: string; what: string; fix: string }[] {
+  try {
+    build();
+  } catch (error) {
+    expect(BuildError.is(error)).toBe(true);
+    return [...(error as BuildError).problems];
+  }
+  throw new Error('expected a BuildError');
+}
+
+function rawTool(inputSchema: object): Function {
+  class Raw {
+    run() { return 'ran'; }
+  }
+  Tool({ inputSchema: inputSchema as JsonSchema & { type: 'object' } })(Raw.prototype, 'run', Object.getOwnPropertyDescriptor(Raw.prototype, 'run')!);
+  return Raw;
+}
+
+describe('issue 13: keywords outside the schema profile are refused at build', () => {
+  it.each([
+    [{ type: 'object', unevaluatedProperties: false }, '/unevaluatedProperties', 'additionalProperties: false'],
+    [{ type: 'object', properties: { xs: { type: 'array', items: [{ type: 'string' }] } } }, '/properties/xs/items', 'prefixItems'],
+    [{ type: 'object', definitions: { a: { type: 'string' } } }, '/definitions', '$defs'],
+    [{ type: 'object', properties: { a: { $ref: 'https://example.com/a.json' } } }, '/properties/a/$ref', 'remote references are not fetched'],
+    [{ type: 'object', properties: { a: { $ref: '#/$defs/missing' } } }, '/properties/a/$ref', "root's $defs"],
+    [{ type: 'object', properties: { n: { type: 'number', exclusiveMinimum: true, minimum: 0 } } }, '/properties/n/exclusiveMinimum', 'exclusiveMinimum: 5'],
+    [{ type: 'object', discriminator: { propertyName: 'kind' } }, '/discriminator', "'x-discriminator'"],
+    [{ type: 'object', properties: { s: { type: 'string', pattern: '(' } } }, '/properties/s/pattern', 'ECMAScript regular expression'],
+    [{ $schema: 'http://json-schema.org/draft-07/schema#', type: 'object' }, '/$schema', '2020-12'],
+  ])('%j is refused at %s', (schema, pointer, fix) => {
+    const [problem] = problemsOf(() => buildRegistry({ tools: [rawTool(schema)] as never }));
+    expect(problem.where).toBe('Raw.run inputSchema');
+    expect(problem.what).toContain(`${pointer} `);
+    expect(problem.fix).toContain(fix);
+  });
+
+  it('accepts annotations, vendor x- keywords, the 2020-12 dialect and local references', () => {
+    const schema = {
+      $schema: 'https://json-schema.org/draft/2020-12/schema',
+      type: 'object',
+      title: 'T', description: 'D', $comment: 'c', 'x-internal': true, deprecated: false,
+      properties: { a: { $ref: '#/$defs/a', examples: ['x'], readOnly: false, contentMediaType: 'text/plain' } },
+      $defs: { a: { type: 'string', format: 'not-a-known-format' } },
+    };
+    expect(buildRegistry({ tools: [rawTool(schema)] as never }).tools).toHaveLength(1);
+  });
+
+  it('refuses the same keywords in a @Param schema option', () => {
+    class P {
+      @Tool() run(@Param('filter', { schema: { type: 'object', unevaluatedProperties: false } }) filter: object) { return filter; }
+    }
+    const [problem] = problemsOf(() => buildRegistry({ tools: [P] }));
+    expect(problem.where).toBe('P.run (a @Param schema option)');
+    expect(problem.what).toContain('/properties/filter/unevaluatedProperties');
+  });
+
+  it('refuses them in a raw elicitation schema, and validates accepted content against it', async () => {
+    const [problem] = problemsOf(() => compileElicitationForm({ type: 'object', properties: { a: { type: 'string' } }, unevaluatedProperties: false } as never));
+    expect(problem.what).toContain('/unevaluatedProperties');
+    const form = compileElicitationForm({ type: 'object', properties: { age: { type: 'integer', minimum: 0 } }, required: ['age'] });
+    expect(await form.parse({ age: 3 })).toEqual({ ok: true, value: { age: 3 } });
+    expect(await form.parse({ age: -1 })).toEqual({ ok: false, issues: [{ path: 'age', message: 'must be at least 0' }] });
+  });
+});

@@ -1,0 +1,121 @@
+import { CallInterrupt } from '@toolwright/core';
+import type { RoundState } from './RequestStateCodec';
+import { RoundTripError } from './RoundTripError';
+
+/** A request the server needs the client to answer before the call can complete (2026-07-28 `inputRequests` entry). */
+export interface InputRequest {
+  readonly method: 'elicitation/create' | 'sampling/createMessage' | 'roots/list';
+  readonly params?: Readonly<Record<string, unknown>>;
+}
+
+/** What ends a round: the questions for the client and the state to echo with the answers. */
+export interface PendingRound {
+  readonly inputRequests: Record<string, InputRequest>;
+  readonly state: RoundState;
+}
+
+const SHORT: Record<InputRequest['method'], string> = { 'elicitation/create': 'elicit', 'sampling/createMessage': 'sample', 'roots/list': 'roots' };
+
+/**
+ * One round of a multi-round-trip request (2026-07-28) as the method runs it. Each time the
+ * method asks the client something (`ctx.elicit`, `ctx.sample`, `ctx.listRoots`), `resolve`
+ * returns the client's answer when an earlier round got it, or records the question and
+ * interrupts the method. Every question asked before the method settles goes out in the same
+ * round, so `Promise.all` over several questions asks them together. Questions are keyed by
+ * the caller's key or by their position (`elicit-1`, `sample-2`, ...); an answer is reused
+ * only for the same question (a fingerprint of the request), so a method that asks something
+ * else on a later round is asked again.
+ */
+export class InputRound {
+  private readonly answers: Record<string, readonly [string, unknown]> = {};
+  private readonly pending: Record<string, InputRequest> = {};
+  private readonly asked: Record<string, string> = {};
+  private position = 0;
+
+  /**
+   * @param previous the verified state the client echoed, if this is not the first round
+   * @param responses the client's `inputResponses` (untrusted: each is checked before use)
+   */
+  constructor(
+    private readonly previous: RoundState | undefined,
+    private readonly responses: Readonly<Record<string, unknown>> | undefined,
+  ) {}
+
+  /** The client's answer to `request`, or a `CallInterrupt` once the question is recorded. Synchronous on purpose. */
+  resolve(request: InputRequest, key?: string): unknown {
+    this.position++;
+    const k = key ?? `${SHORT[request.method]}-${this.position}`;
+    const print = fingerprint(request);
+    const earlier = this.previous?.answers[k];
+    if (earlier && earlier[0] === print) return this.keep(k, print, earlier[1]);
+    if (this.previous?.asked[k] === print && this.responses && Object.hasOwn(this.responses, k)) {
+      return this.keep(k, print, checkResponse(request.method, k, this.responses[k]));
+    }
+    if (Object.hasOwn(this.pending, k) && this.asked[k] !== print) {
+      throw new Error(`Two different questions use the key '${k}' in one round: give each ctx.elicit/sample/listRoots call its own key.`);
+    }
+    this.pending[k] = request;
+    this.asked[k] = print;
+    throw new CallInterrupt(`waiting for the client's answer to '${k}' (${request.method})`);
+  }
+
+  /** The questions this round asked and the state for the next one, or undefined when it asked none. */
+  end(): PendingRound | undefined {
+    if (Object.keys(this.pending).length === 0) return undefined;
+    return { inputRequests: this.pending, state: { answers: this.answers, asked: this.asked } };
+  }
+
+  private keep(key: string, print: string, answer: unknown): unknown {
+    this.answers[key] = [print, answer];
+    return answer;
+  }
+}
+
+/** A short digest of a question (FNV-1a over its canonical JSON): it only tells questions apart inside signed state. */
+function fingerprint(request: InputRequest): string {
+  const { elicitationId: _id, ...params } = (request.params ?? {}) as Record<string, unknown>;
+  const text = `${request.method} ${canonicalJson(params)}`;
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
+  return (hash >>> 0).toString(36);
+}
+
+/** JSON with object keys sorted, so equal values give equal text. */
+export function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (typeof value === 'object' && value !== null) {
+    const entries = Object.keys(value)
+      .sort()
+      .filter((k) => (value as Record<string, unknown>)[k] !== undefined)
+      .map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`);
+    return `{${entries.join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** Checks one of the client's `inputResponses` against the shape its method answers with; throws a `RoundTripError`. */
+function checkResponse(method: InputRequest['method'], key: string, response: unknown): unknown {
+  const problem = responseProblem(method, response);
+  if (problem) throw new RoundTripError(`inputResponses['${key}'] is not a valid ${method} result: ${problem}.`);
+  return response;
+}
+
+function responseProblem(method: InputRequest['method'], r: unknown): string | undefined {
+  if (!isObject(r)) return 'it must be an object';
+  switch (method) {
+    case 'elicitation/create':
+      if (r.action !== 'accept' && r.action !== 'decline' && r.action !== 'cancel') return "action must be 'accept', 'decline' or 'cancel'";
+      if (r.content !== undefined && !isObject(r.content)) return 'content must be an object';
+      return undefined;
+    case 'sampling/createMessage':
+      if (r.role !== 'user' && r.role !== 'assistant') return "role must be 'user' or 'assistant'";
+      if (!isObject(r.content) || typeof r.content.type !== 'string') return 'content must be a content block with a type';
+      if (typeof r.model !== 'string') return 'model must be a string';
+      return undefined;
+    case 'roots/list':
+      if (!Array.isArray(r.roots) || r.roots.some((root) => !isObject(root) || typeof root.uri !== 'string')) return 'roots must be an array of { uri }';
+      return undefined;
+  }
+}

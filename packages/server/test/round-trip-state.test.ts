@@ -1,0 +1,129 @@
+import { CallInterrupt } from '@toolwright/core';
+import { InputRound, type InputRequest } from '../src/roundtrip/InputRound';
+import { RequestStateCodec, type RoundState } from '../src/roundtrip/RequestStateCodec';
+import { RoundTripError } from '../src/roundtrip/RoundTripError';
+
+const KEY_A = 'a'.repeat(32);
+const KEY_B = 'b'.repeat(40);
+const STATE: RoundState = { answers: { 'elicit-1': ['x1', { action: 'accept', content: { name: 'Ada' } }] }, asked: { 'sample-2': 'y2' } };
+const BINDING = 'tools/call\nbook\n{"city":"Paris"}\nclient-1';
+
+describe('RequestStateCodec', () => {
+  it('opens what it sealed, for the same request and caller', async () => {
+    const codec = new RequestStateCodec({ keys: [KEY_A] });
+    const token = await codec.seal(STATE, BINDING);
+    expect(await codec.open(token, BINDING)).toEqual(STATE);
+  });
+
+  it('refuses a modified state, a modified signature and a state of another request or caller', async () => {
+    const codec = new RequestStateCodec({ keys: [KEY_A] });
+    const [version, body, mac] = (await codec.seal(STATE, BINDING)).split('.');
+    const forged = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(body, 'base64url').toString()), answers: {} })).toString('base64url');
+    await expect(codec.open(`${version}.${forged}.${mac}`, BINDING)).rejects.toThrow(/integrity check/);
+    await expect(codec.open(`${version}.${body}.${mac.slice(0, -2)}AA`, BINDING)).rejects.toThrow(/integrity check/);
+    await expect(codec.open(`${version}.${body}.${mac}-TAMPERED`, BINDING)).rejects.toThrow(RoundTripError);
+    await expect(codec.open(`${version}.${body}.${mac}`, BINDING.replace('Paris', 'Rome'))).rejects.toThrow(/another request or caller/);
+    await expect(codec.open(`${version}.${body}.${mac}`, BINDING.replace('client-1', 'client-2'))).rejects.toThrow(/another request or caller/);
+    await expect(codec.open('not a state', BINDING)).rejects.toThrow(/not a state this server issued/);
+    await expect(codec.open(42, BINDING)).rejects.toThrow(/must be the string/);
+  });
+
+  it('accepts a state once (a replay is refused)', async () => {
+    const codec = new RequestStateCodec({ keys: [KEY_A] });
+    const token = await codec.seal(STATE, BINDING);
+    await codec.open(token, BINDING);
+    await expect(codec.open(token, BINDING)).rejects.toThrow(/already used/);
+  });
+
+  it('refuses an expired state', async () => {
+    const codec = new RequestStateCodec({ keys: [KEY_A], ttlMs: 1 });
+    const token = await codec.seal(STATE, BINDING);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    await expect(codec.open(token, BINDING)).rejects.toThrow(/expired/);
+  });
+
+  it('rotates keys: the first signs, every one verifies, a dropped key no longer does', async () => {
+    const before = new RequestStateCodec({ keys: [KEY_A] });
+    const during = new RequestStateCodec({ keys: [KEY_B, KEY_A] });
+    const after = new RequestStateCodec({ keys: [KEY_B] });
+    expect(await during.open(await before.seal(STATE, BINDING), BINDING)).toEqual(STATE);
+    expect(await after.open(await during.seal(STATE, BINDING), BINDING)).toEqual(STATE);
+    await expect(after.open(await before.seal(STATE, BINDING), BINDING)).rejects.toThrow(/integrity check/);
+  });
+
+  it('says how to fix a short key, an empty key list or a bad ttl; without keys it makes one per process', async () => {
+    expect(() => new RequestStateCodec({ keys: ['short'] })).toThrow('requestState.keys[0] has 5 bytes; an HMAC-SHA256 key needs at least 32');
+    expect(() => new RequestStateCodec({ keys: [] })).toThrow(/requestState.keys is empty/);
+    expect(() => new RequestStateCodec({ ttlMs: 0 })).toThrow(/ttlMs must be a positive number/);
+    const one = new RequestStateCodec();
+    const other = new RequestStateCodec();
+    const token = await one.seal(STATE, BINDING);
+    await expect(other.open(token, BINDING)).rejects.toThrow(/integrity check/);
+    expect(await one.open(token, BINDING)).toEqual(STATE);
+  });
+});
+
+const NAME_FORM: InputRequest = {
+  method: 'elicitation/create',
+  params: { mode: 'form', message: 'Name?', requestedSchema: { type: 'object', properties: { name: { type: 'string' } } } },
+};
+const SAMPLE: InputRequest = { method: 'sampling/createMessage', params: { messages: [{ role: 'user', content: { type: 'text', text: 'Hi' } }], maxTokens: 10 } };
+const ACCEPT = { action: 'accept', content: { name: 'Ada' } };
+const REPLY = { role: 'assistant', content: { type: 'text', text: 'Hello' }, model: 'm' };
+
+/** Runs `body` against a round the way the server does: the method may be interrupted, then the round ends. */
+async function runRound(round: InputRound, body: () => Promise<unknown>) {
+  const outcome = await body().then(
+    (value) => ({ value }),
+    (error: unknown) => ({ error }),
+  );
+  return { outcome, pending: round.end() };
+}
+
+describe('InputRound', () => {
+  const twoQuestions = (round: InputRound) => () => Promise.all([Promise.resolve().then(() => round.resolve(NAME_FORM)), Promise.resolve().then(() => round.resolve(SAMPLE))]);
+
+  it('asks every question the method reaches before it settles, keyed by position or by the given key', async () => {
+    const round = new InputRound(undefined, undefined);
+    const { outcome, pending } = await runRound(round, twoQuestions(round));
+    expect(CallInterrupt.is((outcome as { error: unknown }).error)).toBe(true);
+    expect(pending?.inputRequests).toEqual({ 'elicit-1': NAME_FORM, 'sample-2': SAMPLE });
+
+    const named = new InputRound(undefined, undefined);
+    expect(() => named.resolve(NAME_FORM, 'user_name')).toThrow(CallInterrupt);
+    expect(Object.keys(named.end()!.inputRequests)).toEqual(['user_name']);
+  });
+
+  it('answers from the responses to the questions it asked, then from the state, over several rounds', async () => {
+    const first = new InputRound(undefined, undefined);
+    const r1 = await runRound(first, async () => first.resolve(NAME_FORM));
+    // The client answers, and adds a key nobody asked for: it is ignored.
+    const second = new InputRound(r1.pending!.state, { 'elicit-1': ACCEPT, extra: { action: 'accept' } });
+    const r2 = await runRound(second, async () => [second.resolve(NAME_FORM), second.resolve(SAMPLE)]);
+    expect(r2.pending?.inputRequests).toEqual({ 'sample-2': SAMPLE });
+    const third = new InputRound(r2.pending!.state, { 'sample-2': REPLY });
+    const r3 = await runRound(third, async () => [third.resolve(NAME_FORM), third.resolve(SAMPLE)]);
+    expect(r3.outcome).toEqual({ value: [ACCEPT, REPLY] });
+    expect(r3.pending).toBeUndefined();
+  });
+
+  it('asks again when the answer is missing or the method now asks something else', async () => {
+    const first = new InputRound(undefined, undefined);
+    const { pending } = await runRound(first, async () => first.resolve(NAME_FORM));
+    const missing = new InputRound(pending!.state, { wrong_key: ACCEPT });
+    expect(() => missing.resolve(NAME_FORM)).toThrow(CallInterrupt);
+    const changed = new InputRound(pending!.state, { 'elicit-1': ACCEPT });
+    const other = { ...NAME_FORM, params: { ...NAME_FORM.params, message: 'Surname?' } };
+    expect(() => changed.resolve(other)).toThrow(CallInterrupt);
+    expect(changed.end()?.inputRequests).toEqual({ 'elicit-1': other });
+  });
+
+  it('refuses a response of the wrong shape with a message naming the key', async () => {
+    const first = new InputRound(undefined, undefined);
+    const { pending } = await runRound(first, async () => [first.resolve(NAME_FORM)]);
+    expect(() => new InputRound(pending!.state, { 'elicit-1': { action: 'maybe' } }).resolve(NAME_FORM)).toThrow(
+      "inputResponses['elicit-1'] is not a valid elicitation/create result: action must be 'accept', 'decline' or 'cancel'.",
+    );
+    expect(() => new InputRound(pending!.state, { 'elicit-1': 'yes' }).resolve(NAME_FORM)).toThrow(RoundTripError);
+  });
+});

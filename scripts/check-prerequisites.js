@@ -1,0 +1,31 @@
+#!/usr/bin/env node
+// `npm test` runs this first: it says, before minutes of tests, what the run needs that npm
+// does not install, and how to get it. Every check is mandatory (in CI too): a missing
+// prerequisite fails here at once rather than at the end of the run.
+'use strict';
+const { existsSync } = require('node:fs');
+const { join } = require('node:path');
+
+const root = join(__dirname, '..');
+const problems = [];
+
+const [major] = process.versions.node.split('.').map(Number);
+if (major < 20) problems.push(`Node ${process.versions.node}: the repository needs Node 20 or later (https://nodejs.org, or nvm install 20).`);
+
+// The docs render check (docs/scripts/check-render.mjs) drives Debian's Chromium; no browser is downloaded.
+const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+if (!existsSync(chromium)) {
+  problems.push(
+    `No Chromium at ${chromium}: the docs render check needs it. On Debian or Ubuntu: 'sudo apt-get install -y chromium' (.ci/run does this); elsewhere, set CHROMIUM_PATH to a Chromium or Chrome binary.`,
+  );
+}
+
+if (problems.length > 0) {
+  console.error(`npm test cannot run on this machine yet:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+  process.exit(1);
+}
+
+const suite = join(root, 'examples', 'conformance', 'suite', 'node_modules');
+if (!existsSync(suite)) {
+  console.error('Note: this first run installs the MCP conformance suite and the Node 22 it needs (about 240 MB, from the npm registry) into examples/conformance/suite; later runs reuse them.');
+}
