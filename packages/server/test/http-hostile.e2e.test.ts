@@ -1,7 +1,7 @@
 import { connect, type Socket } from 'node:net';
 import { createApp, type App } from '@toolwright/server';
 import type { HttpListener } from '@toolwright/server/http';
-import { ERAS } from './fixtures/eras';
+import { BAD_PARAMS, ERAS } from './fixtures/eras';
 import { HttpTools } from './fixtures/http.tools';
 import { ACCEPT_BOTH, initializeBody, openRawSession, post } from './fixtures/httpHelpers';
 
@@ -62,6 +62,12 @@ describe.each(ERAS)('HTTP, every request answered once ($name)', (era) => {
       const response = await post(url, body, headers);
       expect(response.status).toBe(400);
       expect(await response.json()).toEqual({ jsonrpc: '2.0', id, error: { code: -32600, message: expect.stringMatching(/^Invalid Request: /) } });
+    });
+
+    it.each(BAD_PARAMS)('%s with bad params: -32602 naming the field', async (method, params, field) => {
+      const response = await post(url, era.request({ jsonrpc: '2.0', id: 'bad', method, ...(params && { params }) }), method === 'initialize' ? {} : headers);
+      expect(response.status).toBe(200);
+      expect(await response.json()).toEqual({ jsonrpc: '2.0', id: 'bad', error: { code: -32602, message: expect.stringContaining(`Invalid params for ${method}: ${field}`) } });
     });
 
     it('-32700 only for a body that is not JSON', async () => {

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { ERAS } from './fixtures/eras';
+import { BAD_PARAMS, ERAS } from './fixtures/eras';
 import { RawSession } from './fixtures/rawStdio';
 
 const invalid = (id: unknown) => ({ jsonrpc: '2.0', id, error: { code: -32600, message: expect.stringMatching(/^Invalid Request: /) } });
@@ -46,6 +46,16 @@ describe.each(ERAS)('stdio, hostile input ($name)', (era) => {
     expect(await session.response(null)).toMatchObject({ error: { code: -32700 } });
     session.send({ jsonrpc: '2.0', id: 2 });
     expect(await session.waitFor((m) => (m.error as { code?: number } | undefined)?.code === -32600)).toEqual(invalid(null)); // no "method": not a request, so no id to echo
+  });
+
+  it('answers params a method cannot take with -32602 naming the field, not a schema dump', async () => {
+    session = await RawSession.start({ era });
+    BAD_PARAMS.forEach(([method, params], i) => session.send(era.request({ jsonrpc: '2.0', id: `bad${i}`, method, ...(params && { params }) })));
+    for (const [i, [method, , field]] of BAD_PARAMS.entries()) {
+      const answer = await session.response(`bad${i}`);
+      expect(answer).toEqual({ jsonrpc: '2.0', id: `bad${i}`, error: { code: -32602, message: expect.stringContaining(`Invalid params for ${method}: ${field}`) } });
+      expect(JSON.stringify(answer)).not.toMatch(/invalid_type|"path"|expected/);
+    }
   });
 
   it('refuses a second initialize with -32600 and its id, and keeps the first session', async () => {

@@ -21,6 +21,7 @@ import { principalOf } from './principalOf';
 import { readJsonBody } from './readJsonBody';
 import { invalidMessageError, type InvalidMessageError } from '../rpc/invalidMessageError';
 import { jsonRpcKind } from '../rpc/jsonRpcKind';
+import { paramsProblem } from '../rpc/paramsProblem';
 import { createRequestLogger, type RequestLogEntry } from './requestLog';
 import { sendJson, sendRpcError } from './respond';
 import { SessionStore } from './SessionStore';
@@ -182,6 +183,8 @@ export function createHttpHandler(app: App, options: HttpHandlerOptions = {}): H
       body = read.value;
       const invalid = invalidMessageOf(body);
       if (invalid) return sendJson(res, 400, invalid);
+      const problem = paramsProblemOf(body);
+      if (problem) return sendJson(res, 200, problem);
       if (closing && hasRequest(body)) return refuseClosing(res);
       const first = firstMessage(body);
       if (first) {
@@ -355,4 +358,12 @@ function hostCount(req: IncomingMessage): number {
 /** True if the body holds a request (not only responses and notifications). */
 function hasRequest(body: unknown): boolean {
   return Array.isArray(body) ? body.some((m) => jsonRpcKind(m) === 'request') : jsonRpcKind(body) === 'request';
+}
+
+/** A single request whose params its method cannot take, answered with -32602 (the SDK would answer -32603 and a schema dump). */
+function paramsProblemOf(body: unknown) {
+  if (jsonRpcKind(body) !== 'request') return undefined;
+  const request = body as { id: string | number; method: string; params?: unknown };
+  const message = paramsProblem(request.method, request.params);
+  return message && { jsonrpc: '2.0', id: request.id, error: { code: -32602, message } };
 }

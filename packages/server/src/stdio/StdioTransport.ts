@@ -2,6 +2,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage, JSONRPCRequest } from '@modelcontextprotocol/sdk/types.js';
 import { invalidMessageError } from '../rpc/invalidMessageError';
 import { jsonRpcKind } from '../rpc/jsonRpcKind';
+import { paramsProblem } from '../rpc/paramsProblem';
 import { ErrorCodes } from '../sdk/ProtocolError';
 
 const MAX_LINE_BYTES = 16 * 1024 * 1024;
@@ -193,9 +194,11 @@ export class StdioTransport implements Transport {
     }
   }
 
-  /** Why a well-formed request is not handed on, if it is not: a second initialize, or any request once shutdown began. */
+  /** Why a well-formed request is not handed on, if it is not: any request once shutdown began, params its method cannot take, a second initialize. */
   private refusal(request: JSONRPCRequest): { code: number; message: string } | undefined {
     if (this.draining) return { code: SHUTTING_DOWN, message: 'Server shutting down: this request was not started. Send it again to a new server process.' };
+    const problem = paramsProblem(request.method, request.params);
+    if (problem) return { code: ErrorCodes.InvalidParams, message: problem };
     if (request.method !== 'initialize') return undefined;
     if (this.initialized) {
       return { code: ErrorCodes.InvalidRequest, message: 'Invalid Request: Server already initialized. A stdio connection is initialized once; start a new server process to begin again.' };
