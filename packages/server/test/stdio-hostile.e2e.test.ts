@@ -116,6 +116,18 @@ describe.each(ERAS)('stdio, shutdown keeps its promise ($name)', (era) => {
     expect(session.answers('call')).toHaveLength(1);
   });
 
+  it('a call the client cancelled is neither waited for nor answered at shutdown', async () => {
+    session = await RawSession.start({ era });
+    session.send(era.request({ jsonrpc: '2.0', id: 'gone', method: 'tools/call', params: { name: 'ask', arguments: {} } }));
+    await session.waitFor((m) => m.method === 'sampling/createMessage');
+    session.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 'gone' } });
+    const started = Date.now();
+    session.child.stdin.end();
+    expect(await session.exited()).toBe(0);
+    expect(Date.now() - started).toBeLessThan(3000);
+    expect(session.answers('gone')).toEqual([]);
+  });
+
   it('a call that cannot finish within the drain timeout gets an error response, never silence', async () => {
     session = await RawSession.start({ era, env: { DRAIN_MS: '300' } });
     session.send(era.request({ jsonrpc: '2.0', id: 'stuck', method: 'tools/call', params: { name: 'ask', arguments: {} } }));

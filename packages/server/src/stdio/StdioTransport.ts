@@ -186,6 +186,8 @@ export class StdioTransport implements Transport {
       const refusal = this.refusal(request);
       if (refusal) return this.reply(request.id, refusal.code, refusal.message);
       this.pending.add(request.id);
+    } else if (kind === 'notification') {
+      this.forgetCancelled(message as { method: string; params?: { requestId?: unknown } });
     }
     try {
       this.onmessage?.(message as JSONRPCMessage);
@@ -205,6 +207,15 @@ export class StdioTransport implements Transport {
     }
     this.initialized = true;
     return undefined;
+  }
+
+  /** The SDK sends no answer for a request the client cancelled: shutdown must not wait for one, nor answer it. */
+  private forgetCancelled(notification: { method: string; params?: { requestId?: unknown } }): void {
+    if (notification.method !== 'notifications/cancelled') return;
+    const id = notification.params?.requestId;
+    if ((typeof id === 'string' || typeof id === 'number') && this.pending.delete(id) && this.pending.size === 0) {
+      for (const wake of this.idleWaiters.splice(0)) wake();
+    }
   }
 
   private reply(id: string | number | null, code: number, message: string): void {
