@@ -10,8 +10,8 @@ createHttpApp()
   .then((app) => {
     const listen = parseListenArgs();
     if (listen.transport === 'stdio') return app.listen(listen);
-    const resource = process.env.MCP_RESOURCE_URL ?? `http://${listen.host ?? '127.0.0.1'}:${listen.port}/mcp`;
-    return app.listen({ ...listen, auth: tokenAuth(process.env, resource) });
+    // Without MCP_RESOURCE_URL the resource is the URL the server listens on (the real port, even with --port 0).
+    return app.listen({ ...listen, auth: tokenAuth(process.env, process.env.MCP_RESOURCE_URL) });
   })
   .catch((error: unknown) => {
     console.error(error instanceof Error ? error.message : error);

@@ -154,10 +154,11 @@ describe('NodeStreamableTransport', () => {
     const accepted = await post(url, { jsonrpc: '2.0', method: 'notifications/roots/list_changed' }, headers);
     expect(accepted.status).toBe(202);
     expect(await accepted.text()).toBe('');
+    // -32600, with the request's id when it is usable (null for id 1.5).
     for (const bad of [{ jsonrpc: '1.0', id: 1, method: 'ping' }, { jsonrpc: '2.0', id: 1.5, method: 'ping' }, { jsonrpc: '2.0', id: 1, method: 'ping', extra: true }, { jsonrpc: '2.0', id: 1, method: 'ping', params: [] }]) {
       const r = await post(url, bad, headers);
       expect(r.status).toBe(400);
-      expect(await r.json()).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32700 } });
+      expect(await r.json()).toMatchObject({ jsonrpc: '2.0', id: bad.id === 1 ? 1 : null, error: { code: -32600 } });
     }
     const tooMany = await post(url, Array.from({ length: 101 }, (_, i) => ({ jsonrpc: '2.0', id: i, method: 'ping' })), headers);
     expect(tooMany.status).toBe(400);

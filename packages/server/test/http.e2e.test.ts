@@ -108,7 +108,7 @@ describe('Streamable HTTP: serving modes through the SDK client', () => {
 
   it('serves liveness and readiness, and 404 elsewhere', async () => {
     const { url, port } = await listen();
-    expect(await (await fetch(`http://127.0.0.1:${port}/healthz`)).json()).toEqual({ status: 'ok', sessions: 0 });
+    expect(await (await fetch(`http://127.0.0.1:${port}/healthz`)).json()).toEqual({ status: 'ok' });
     expect((await fetch(`http://127.0.0.1:${port}/readyz`)).status).toBe(200);
     const missing = await fetch(`http://127.0.0.1:${port}/nope`);
     expect(missing.status).toBe(404);

@@ -1,54 +1,7 @@
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { once } from 'node:events';
-import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-
-const SERVER = join(__dirname, 'fixtures', 'stdio-server.js');
-
-/** A server child process spoken to in raw JSON lines, to see exactly what reaches stdout. */
-class RawSession {
-  readonly lines: string[] = [];
-  stderr = '';
-  private buffer = '';
-  private waiters: (() => void)[] = [];
-
-  constructor(readonly child: ChildProcessWithoutNullStreams) {
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-      this.buffer += chunk;
-      const parts = this.buffer.split('\n');
-      this.buffer = parts.pop()!;
-      this.lines.push(...parts);
-      for (const wake of this.waiters.splice(0)) wake();
-    });
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (this.stderr += chunk));
-  }
-
-  static async start(): Promise<RawSession> {
-    const session = new RawSession(spawn(process.execPath, [SERVER]));
-    await session.stderrContains('ready');
-    session.send({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
-    await session.response(0);
-    session.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
-    return session;
-  }
-
-  async stderrContains(text: string): Promise<void> {
-    while (!this.stderr.includes(text)) await new Promise((r) => setTimeout(r, 10));
-  }
-
-  send(message: unknown): void {
-    this.child.stdin.write(`${typeof message === 'string' ? message : JSON.stringify(message)}\n`);
-  }
-
-  async response(id: number | null): Promise<Record<string, unknown>> {
-    for (;;) {
-      const found = this.lines.map((l) => JSON.parse(l) as Record<string, unknown>).find((m) => m.id === id && ('result' in m || 'error' in m));
-      if (found) return found;
-      await new Promise<void>((resolve) => this.waiters.push(resolve));
-    }
-  }
-}
+import { RawSession, STDIO_SERVER as SERVER } from './fixtures/rawStdio';
 
 describe('stdio transport (a real child process)', () => {
   let session: RawSession;
@@ -73,7 +26,7 @@ describe('stdio transport (a real child process)', () => {
     session.send({ jsonrpc: '2.0', id: 9, method: 'no/such/method' });
     expect(await session.response(9)).toMatchObject({ error: { code: -32601 } });
     session.send({ jsonrpc: '2.0', id: 10, method: 'tools/list' });
-    expect(await session.response(10)).toMatchObject({ result: { tools: [{ name: 'noisy' }, { name: 'slow' }] } });
+    expect(await session.response(10)).toMatchObject({ result: { tools: [{ name: 'noisy' }, { name: 'slow' }, { name: 'ask' }] } });
   });
 
   it('exits with code 0 when stdin closes, after answering what it already received', async () => {

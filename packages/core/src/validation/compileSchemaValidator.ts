@@ -437,13 +437,20 @@ function isMultipleOf(n: number, m: number): boolean {
   return Number.isInteger(q) || Math.abs(q - Math.round(q)) <= 1e-9 * Math.abs(q);
 }
 
+/** Integers and numbers as JSON writes them: one spelling per value, so `0x1`, `+1`, `01`, `1e0`, `1.0` or ` 1` are not the integer 1. */
+const CANONICAL: Partial<Record<JsonSchemaType, RegExp>> = {
+  integer: /^(?:0|-?[1-9]\d*)$/,
+  number: /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/,
+};
+
 function coerceString(value: string, type: JsonSchemaType): unknown {
-  const trimmed = value.trim();
-  if ((type === 'number' || type === 'integer') && trimmed !== '') {
-    const n = Number(trimmed);
-    if (hasType(n, type)) return n;
+  const canonical = CANONICAL[type];
+  if (canonical) {
+    if (!canonical.test(value)) return undefined;
+    const n = Number(value);
+    return hasType(n, type) && (type !== 'integer' || Number.isSafeInteger(n)) ? n : undefined;
   }
-  if (type === 'boolean' && (trimmed === 'true' || trimmed === 'false')) return trimmed === 'true';
+  if (type === 'boolean' && (value === 'true' || value === 'false')) return value === 'true';
   return undefined;
 }
 

@@ -26,6 +26,8 @@ export interface HttpListenOptions extends HttpHandlerOptions {
   host?: string;
   /** How long shutdown waits for requests being answered, in milliseconds. Default 10000. */
   drainTimeoutMs?: number;
+  /** Most connections open at once; more are refused as they arrive. Keep it under the process's file-descriptor limit. Default 2048. */
+  maxConnections?: number;
   /** On SIGINT/SIGTERM: shut down gracefully, then exit 0. Default true. */
   exitOnSignal?: boolean;
 }

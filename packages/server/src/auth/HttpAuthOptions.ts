@@ -7,8 +7,10 @@ export interface HttpAuthOptions {
   /**
    * This server's canonical resource URL, as clients reach it (e.g. `https://mcp.example.com/mcp`).
    * Tokens must be issued for it (RFC 8707); it is the `resource` in the RFC 9728 metadata.
+   * `app.listen` defaults it to the URL it listens on (with the real port when `port` is 0);
+   * `createHttpHandler` requires it. Set it whenever clients reach the server by another URL.
    */
-  resource: string;
+  resource?: string;
   /** The authorization servers that issue tokens for this resource (RFC 9728 `authorization_servers`). */
   authorizationServers: readonly string[];
   /** Scopes this resource understands, advertised in the metadata. */

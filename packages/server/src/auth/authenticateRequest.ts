@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { AuthInfo } from '@toolwright/core';
 import type { HttpAuthOptions } from './HttpAuthOptions';
+import type { ProtectedResourceMetadata } from './protectedResourceMetadata';
 
 export type AuthOutcome =
   | { readonly ok: true; readonly authInfo: AuthInfo | undefined }
@@ -11,9 +12,10 @@ export type AuthOutcome =
  * token, checks expiry, audience and the endpoint-wide scopes, and builds the
  * `WWW-Authenticate` challenge (with `resource_metadata`, RFC 9728) for refusals.
  */
-export function createAuthenticator(options: HttpAuthOptions, metadataUrl: string): (req: IncomingMessage) => Promise<AuthOutcome> {
+export function createAuthenticator(options: HttpAuthOptions, metadata: ProtectedResourceMetadata): (req: IncomingMessage) => Promise<AuthOutcome> {
   const required = options.requiredScopes ?? [];
-  const resource = normalizeResource(options.resource);
+  const resource = normalizeResource(metadata.resource);
+  const metadataUrl = metadata.url;
   const scopeHint = required.length > 0 ? `, scope="${required.join(' ')}"` : '';
   const refuse = (status: 401 | 403, error: string, description: string, scope = scopeHint): AuthOutcome => ({
     ok: false,

@@ -5,6 +5,8 @@ const WELL_KNOWN = '/.well-known/oauth-protected-resource';
 
 /** The RFC 9728 protected resource metadata document, and where it is served. */
 export interface ProtectedResourceMetadata {
+  /** This server's resource URL (`auth.resource`), which tokens must be issued for. */
+  readonly resource: string;
   /** The metadata's absolute URL: what `WWW-Authenticate` points clients to. */
   readonly url: string;
   /** Request paths that serve it: the path-suffixed form (RFC 9728 §3.1) and the root form. */
@@ -13,6 +15,9 @@ export interface ProtectedResourceMetadata {
 }
 
 export function protectedResourceMetadata(options: HttpAuthOptions): ProtectedResourceMetadata {
+  if (options.resource === undefined) {
+    throw new Error("Toolwright: auth.resource is required with createHttpHandler: set it to this server's URL as clients reach it (e.g. 'https://mcp.example.com/mcp'). app.listen fills it in with the URL it listens on.");
+  }
   let resource: URL;
   try {
     resource = new URL(options.resource);
@@ -32,5 +37,5 @@ export function protectedResourceMetadata(options: HttpAuthOptions): ProtectedRe
   if (options.scopesSupported) document.scopes_supported = [...options.scopesSupported];
   if (options.resourceName) document.resource_name = options.resourceName;
   if (options.resourceDocumentation) document.resource_documentation = options.resourceDocumentation;
-  return Object.freeze({ url: `${resource.origin}${paths[0]}`, paths, document: Object.freeze(document) });
+  return Object.freeze({ resource: options.resource, url: `${resource.origin}${paths[0]}`, paths, document: Object.freeze(document) });
 }

@@ -10,6 +10,21 @@ export interface SessionOptions {
   maxSessions?: number;
 }
 
+/**
+ * How long a client may take, in milliseconds. None of them limits how long a response
+ * lasts: an SSE stream stays open as long as its call or session does.
+ */
+export interface HttpTimeouts {
+  /** From connecting (or the previous response) to the end of the request headers. Default 10000. `app.listen` only. */
+  headersMs?: number;
+  /** From the start of a request to its last body byte. Default 30000. `app.listen` only. */
+  requestMs?: number;
+  /** An idle keep-alive connection is closed after this long. Default 5000. `app.listen` only. */
+  idleMs?: number;
+  /** Reading one POST body, once its headers arrived; a slower one gets 408. Default 30000. Also applies to `createHttpHandler`. */
+  bodyMs?: number;
+}
+
 /** Cross-origin access for browser clients. Off unless given. */
 export interface CorsOptions {
   /** Origins allowed to call cross-origin. Default: `allowedOrigins` (localhost origins unless set). */
@@ -41,6 +56,14 @@ export interface HttpHandlerOptions {
   allowedHosts?: readonly string[];
   /** Largest accepted request body, in bytes; larger ones get 413. Default 4 MiB. */
   maxBodyBytes?: number;
+  /**
+   * Most bytes an SSE stream may hold unsent because its client reads too slowly (or not at
+   * all); past it the stream is closed, and a resumable client reconnects with
+   * `Last-Event-ID` for the rest. Default 16 MiB.
+   */
+  maxBufferedBytes?: number;
+  /** Header, request, keep-alive and body timeouts; see `HttpTimeouts` for the defaults. */
+  timeouts?: HttpTimeouts;
   /** Enables CORS for browser clients (`true`: for `allowedOrigins`). Default off. */
   cors?: boolean | CorsOptions;
   /** Bearer-token authentication and RFC 9728 metadata. Default: none. */

@@ -3,7 +3,7 @@ import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:
 import type { AuthInfo } from '@toolwright/core';
 import type { RequestHeadersSource } from '../sdk/requestHeaders';
 import type { JSONRPCMessage, MessageExtraInfo, RequestId, Transport } from '../sdk/sdk';
-import { jsonRpcKind } from './jsonRpcKind';
+import { jsonRpcKind } from '../rpc/jsonRpcKind';
 import { sendRpcError } from './respond';
 
 /**

@@ -3,8 +3,9 @@ import type { AuthInfo } from '@toolwright/core';
 import type { RequestHeadersSource } from '../sdk/requestHeaders';
 import type { JSONRPCMessage, MessageExtraInfo, RequestId, Transport, TransportSendOptions } from '../sdk/sdk';
 import type { EventStore } from './EventStore';
-import { jsonRpcKind } from './jsonRpcKind';
-import { sendRpcError } from './respond';
+import { jsonRpcKind } from '../rpc/jsonRpcKind';
+import { invalidMessageError } from '../rpc/invalidMessageError';
+import { sendJson, sendRpcError } from './respond';
 import { SseConnection } from './SseConnection';
 
 export interface NodeStreamableTransportOptions {
@@ -18,6 +19,8 @@ export interface NodeStreamableTransportOptions {
   retryMs?: number;
   /** A `: keepalive` comment on open SSE streams this often (ms); < 1 disables. Default 15000. */
   keepAliveMs?: number;
+  /** Most bytes an SSE stream may hold unsent (a client not reading) before it is dropped. Default 16 MiB. */
+  maxBufferedBytes?: number;
 }
 
 /** The requests of one POST, and where their responses go. */
@@ -66,6 +69,7 @@ export class NodeStreamableTransport implements Transport, RequestHeadersSource 
   private readonly eventStore: EventStore | undefined;
   private readonly retryMs: number | undefined;
   private readonly keepAliveMs: number;
+  private readonly maxBufferedBytes: number;
   private readonly exchanges = new Map<string, Exchange>();
   private readonly byRequest = new Map<RequestId, Exchange>();
   private standalone: SseConnection | undefined;
@@ -82,6 +86,7 @@ export class NodeStreamableTransport implements Transport, RequestHeadersSource 
     this.eventStore = this.jsonResponse ? undefined : options.eventStore;
     this.retryMs = options.retryMs;
     this.keepAliveMs = options.keepAliveMs ?? 15_000;
+    this.maxBufferedBytes = options.maxBufferedBytes ?? 16 * 1024 * 1024;
   }
 
   async start(): Promise<void> {
@@ -118,8 +123,11 @@ export class NodeStreamableTransport implements Transport, RequestHeadersSource 
     }
     const exchange = this.byRequest.get(related);
     if (!exchange) {
-      // After close, or a notification for a request already answered: nobody can receive it.
-      if (this.closed || !(isResponse || 'id' in message)) return;
+      if (this.closed) return;
+      // The server cancels its own request (sampling, elicitation) made for a call the client cancelled: that call's stream is gone, the GET stream is left.
+      if ((message as { method?: string }).method === 'notifications/cancelled') return this.sendStandalone(message);
+      // A notification for a request already answered: nobody can receive it.
+      if (!(isResponse || 'id' in message)) return;
       throw new Error(`NodeStreamableTransport: request ${String(related)} is not open on this ${this.sessionId ? `session (${this.sessionId})` : 'request'}; it was answered or never arrived.`);
     }
     if (!this.jsonResponse) {
@@ -134,6 +142,14 @@ export class NodeStreamableTransport implements Transport, RequestHeadersSource 
   /** The headers of the POST that carried request `id`, while it is open. */
   requestHeaders(id: RequestId): IncomingHttpHeaders | undefined {
     return this.byRequest.get(id)?.headers;
+  }
+
+  /**
+   * Answers every request still open with an error (shutdown gave up waiting for it), so
+   * its client hears back instead of seeing its stream cut; later answers are not sent.
+   */
+  async abandon(reason: string): Promise<void> {
+    for (const id of [...this.byRequest.keys()]) await this.send({ jsonrpc: '2.0', id, error: { code: -32000, message: reason } });
   }
 
   /** Ends the SSE stream of a request (the client resumes with Last-Event-ID): the SDK hands this to handlers as `ctx.http.closeSSE`. */
@@ -180,7 +196,7 @@ export class NodeStreamableTransport implements Transport, RequestHeadersSource 
     for (const message of messages) {
       const kind = jsonRpcKind(message);
       if (kind === undefined) {
-        return sendRpcError(res, 400, -32700, 'Parse error: Invalid JSON-RPC message. Send {"jsonrpc":"2.0", ...} as a request, notification or response.');
+        return sendJson(res, 400, invalidMessageError(message));
       }
       if (kind === 'request') {
         const m = message as { id: RequestId; method: string; params?: { protocolVersion?: unknown } };
@@ -220,7 +236,7 @@ export class NodeStreamableTransport implements Transport, RequestHeadersSource 
       return;
     }
 
-    const sse = new SseConnection(res, this.sseHeaders());
+    const sse = new SseConnection(res, this.sseHeaders(), this.maxBufferedBytes);
     exchange.sse = sse;
     res.once('close', () => {
       if (exchange.sse === sse) exchange.sse = undefined;
@@ -255,7 +271,7 @@ export class NodeStreamableTransport implements Transport, RequestHeadersSource 
     if (this.standalone?.open) {
       return sendRpcError(res, 409, -32000, 'Conflict: Only one SSE stream is allowed per session. Close the other GET stream first.');
     }
-    const sse = new SseConnection(res, this.sseHeaders());
+    const sse = new SseConnection(res, this.sseHeaders(), this.maxBufferedBytes);
     sse.flush();
     this.attach(STANDALONE, sse, res);
   }
@@ -274,7 +290,7 @@ export class NodeStreamableTransport implements Transport, RequestHeadersSource 
         }
       }
       // Buffered until the replay is complete, so a failing store can still answer 500.
-      const sse = new SseConnection(res, this.sseHeaders());
+      const sse = new SseConnection(res, this.sseHeaders(), this.maxBufferedBytes);
       const replayed = new Set<string>();
       const streamId = await store.replayEventsAfter(lastEventId, {
         send: async (eventId, message) => {

@@ -63,6 +63,11 @@ export class SessionStore {
     if (this.sessions.size === 0) this.stopSweeper();
   }
 
+  /** The live sessions, least recently used first. */
+  values(): IterableIterator<HttpSession> {
+    return this.sessions.values();
+  }
+
   async closeAll(reason: string): Promise<void> {
     this.stopSweeper();
     const all = [...this.sessions.values()];

@@ -18,6 +18,8 @@ export class SseConnection {
   constructor(
     private readonly res: ServerResponse,
     private readonly headers: OutgoingHttpHeaders,
+    /** Most bytes left unsent (the client reads too slowly) before the stream is dropped; it can resume with Last-Event-ID. */
+    private readonly maxBuffered = Infinity,
   ) {}
 
   /** False once ended here or the client went away. */
@@ -37,7 +39,7 @@ export class SseConnection {
 
   /** A comment line that keeps proxies from timing out an idle stream; skipped while still buffering. */
   comment(text: string): void {
-    if (this.flushed && this.open) this.res.write(`: ${text}\n\n`);
+    if (this.flushed && this.open) this.writeThrough(`: ${text}\n\n`);
   }
 
   /** Flushes at the end of this turn of the event loop, unless the stream ends first. */
@@ -73,7 +75,12 @@ export class SseConnection {
 
   private write(chunk: string): void {
     if (!this.open) return;
-    if (this.flushed) this.res.write(chunk);
+    if (this.flushed) this.writeThrough(chunk);
     else this.buffer += chunk;
+  }
+
+  private writeThrough(chunk: string): void {
+    this.res.write(chunk);
+    if (this.res.writableLength > this.maxBuffered) this.res.destroy();
   }
 }

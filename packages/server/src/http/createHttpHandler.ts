@@ -1,24 +1,28 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AuthInfo } from '@toolwright/core';
-import { SUPPORTED_PROTOCOL_VERSIONS } from '../sdk/sdk';
+import { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from '../sdk/sdk';
 import { createModernHttp, isModernHttpRequest, type ModernHttp } from '../sdk/createModernHttp';
 import type { App } from '../app/App';
 import { createAuthenticator } from '../auth/authenticateRequest';
 import { missingScopes } from '../auth/canAccess';
 import { protectedResourceMetadata } from '../auth/protectedResourceMetadata';
 import { createCors } from './cors';
-import { createStreamableTransport } from './createStreamableTransport';
+import { createStreamableTransport, type StreamableTransport } from './createStreamableTransport';
 import type { EventStoreFactory } from './EventStore';
 import { createHostPolicy } from './hostPolicy';
 import type { HttpHandlerOptions } from './HttpHandlerOptions';
 import type { HttpSession } from './HttpSession';
 import { InMemoryEventStore } from './InMemoryEventStore';
+import { acceptsMediaType } from './acceptsMediaType';
 import { calledTool, firstMessage, isInitialize } from './jsonRpcShape';
 import { createLegacySse } from './legacySse';
 import { createOriginPolicy } from './originPolicy';
 import { principalOf } from './principalOf';
 import { readJsonBody } from './readJsonBody';
+import { invalidMessageError, type InvalidMessageError } from '../rpc/invalidMessageError';
+import { jsonRpcKind } from '../rpc/jsonRpcKind';
+import { paramsProblem } from '../rpc/paramsProblem';
 import { createRequestLogger, type RequestLogEntry } from './requestLog';
 import { sendJson, sendRpcError } from './respond';
 import { SessionStore } from './SessionStore';
@@ -40,8 +44,12 @@ export interface HttpHandler {
   close(options?: { drainTimeoutMs?: number }): Promise<void>;
 }
 
-const DEFAULTS = { path: '/mcp', maxBodyBytes: 4 * 1024 * 1024, idleTimeoutMs: 30 * 60_000, maxSessions: 1000 };
+const DEFAULTS = { path: '/mcp', maxBodyBytes: 4 * 1024 * 1024, bodyTimeoutMs: 30_000, idleTimeoutMs: 30 * 60_000, maxSessions: 1000 };
+/** How long shutdown waits for abandoned calls' error responses to be written. */
+const ABANDON_GRACE_MS = 1_000;
 const SUPPORTED = new Set<string>(SUPPORTED_PROTOCOL_VERSIONS);
+/** The version a server assumes for a request without MCP-Protocol-Version (spec 2025-11-25, transports). */
+const ASSUMED_VERSION = '2025-03-26';
 
 /**
  * Serves an app's MCP endpoint over Streamable HTTP (spec 2025-11-25) through a transport
@@ -56,13 +64,14 @@ export function createHttpHandler(app: App, options: HttpHandlerOptions = {}): H
   const jsonResponse = options.jsonResponse === true;
   const transportKind = options.httpTransport ?? 'toolwright';
   const maxBody = options.maxBodyBytes ?? DEFAULTS.maxBodyBytes;
+  const bodyTimeoutMs = options.timeouts?.bodyMs ?? DEFAULTS.bodyTimeoutMs;
   const health = options.health !== false;
   const log = createRequestLogger(options.logLevel, options.logWrite);
   const hostAllowed = createHostPolicy(options.allowedHosts);
   const originAllowed = createOriginPolicy(options.allowedOrigins);
   const cors = options.cors ? createCors(options.cors === true ? {} : options.cors, originAllowed) : undefined;
   const metadata = options.auth ? protectedResourceMetadata(options.auth) : undefined;
-  const authenticate = options.auth && metadata ? createAuthenticator(options.auth, metadata.url) : undefined;
+  const authenticate = options.auth && metadata ? createAuthenticator(options.auth, metadata) : undefined;
   const eventStores: EventStoreFactory | undefined =
     options.eventStore === false || jsonResponse ? undefined : (options.eventStore ?? (() => new InMemoryEventStore()));
 
@@ -86,6 +95,20 @@ export function createHttpHandler(app: App, options: HttpHandlerOptions = {}): H
   let closing = false;
   let pendingPosts = 0;
   let drained: (() => void) | undefined;
+  /** Stateless requests being answered, to abandon on shutdown. */
+  const statelessTransports = new Set<StreamableTransport>();
+
+  /** Resolves once no POST is being answered, or after `timeoutMs`. */
+  function postsDone(timeoutMs: number): Promise<void> {
+    if (pendingPosts === 0) return Promise.resolve();
+    return new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, timeoutMs);
+      drained = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
+  }
 
   async function closeSession(session: HttpSession, _reason: string): Promise<void> {
     if (session.closed) return;
@@ -99,9 +122,12 @@ export function createHttpHandler(app: App, options: HttpHandlerOptions = {}): H
   }
 
   async function openSession(auth: AuthInfo | undefined, body: unknown): Promise<HttpSession> {
+    // What the SDK's initialize handler answers: the client's version if supported, else the latest.
+    const requested = firstMessage(body)?.params?.protocolVersion;
+    const protocolVersion = typeof requested === 'string' && SUPPORTED.has(requested) ? requested : LATEST_PROTOCOL_VERSION;
     const id = randomUUID();
     const eventStore = eventStores?.(id);
-    const transport = createStreamableTransport(transportKind, { sessionId: id, jsonResponse, eventStore, retryMs: options.sseRetryMs });
+    const transport = createStreamableTransport(transportKind, { sessionId: id, jsonResponse, eventStore, retryMs: options.sseRetryMs, maxBufferedBytes: options.maxBufferedBytes });
     const server = app.createServer();
     const session: HttpSession = {
       id,
@@ -109,6 +135,7 @@ export function createHttpHandler(app: App, options: HttpHandlerOptions = {}): H
       transport,
       eventStore,
       principal: principalOf(auth),
+      protocolVersion,
       lastSeen: Date.now(),
       open: 0,
       closed: false,
@@ -118,6 +145,10 @@ export function createHttpHandler(app: App, options: HttpHandlerOptions = {}): H
     await server.connect(transport);
     await store.add(session);
     return session;
+  }
+
+  function refuseClosing(res: ServerResponse): void {
+    sendRpcError(res, 503, -32000, 'Service unavailable: the server is shutting down. Retry on another instance.', { Connection: 'close', 'Retry-After': '1' });
   }
 
   /** Counts a POST until its response (JSON or SSE stream) is over, so shutdown can wait for it. */
@@ -149,19 +180,24 @@ export function createHttpHandler(app: App, options: HttpHandlerOptions = {}): H
 
     let body: unknown;
     if (method === 'POST') {
-      const accept = req.headers.accept ?? '';
-      if (!accept.includes('application/json') || !accept.includes('text/event-stream')) {
+      const accept = req.headers.accept;
+      if (!acceptsMediaType(accept, 'application/json') || !acceptsMediaType(accept, 'text/event-stream')) {
         return sendRpcError(res, 406, -32000, 'Not Acceptable: the Accept header must list both application/json and text/event-stream.');
       }
       if (!isJsonContentType(req.headers['content-type'])) {
         return sendRpcError(res, 415, -32000, 'Unsupported Media Type: send the body with Content-Type: application/json.');
       }
-      const read = await readJsonBody(req, maxBody);
+      const read = await readJsonBody(req, maxBody, bodyTimeoutMs);
       if (!read.ok) {
-        if (read.status === 413) res.setHeader('Connection', 'close');
+        if (read.status !== 400) res.setHeader('Connection', 'close');
         return sendRpcError(res, read.status, read.code, read.message);
       }
       body = read.value;
+      const invalid = invalidMessageOf(body);
+      if (invalid) return sendJson(res, 400, invalid);
+      const problem = paramsProblemOf(body);
+      if (problem) return sendJson(res, 200, problem);
+      if (closing && hasRequest(body)) return refuseClosing(res);
       const first = firstMessage(body);
       if (first) {
         if (typeof first.method === 'string') entry.rpc = first.method;
@@ -173,7 +209,7 @@ export function createHttpHandler(app: App, options: HttpHandlerOptions = {}): H
         const refusal = scopeRefusal(tool, auth);
         if (refusal) return sendJson(res, refusal.status, refusal.body, { 'WWW-Authenticate': refusal.challenge });
       }
-    } else if (method === 'GET' && !(req.headers.accept ?? '').includes('text/event-stream')) {
+    } else if (method === 'GET' && !acceptsMediaType(req.headers.accept, 'text/event-stream')) {
       return sendRpcError(res, 406, -32000, 'Not Acceptable: the Accept header of a GET must list text/event-stream.');
     }
 
@@ -191,8 +227,12 @@ export function createHttpHandler(app: App, options: HttpHandlerOptions = {}): H
     if (stateless) {
       trackPost(res);
       const server = app.createServer();
-      const transport = createStreamableTransport(transportKind, { sessionId: undefined, jsonResponse, eventStore: undefined, retryMs: undefined });
-      res.once('close', () => void server.close());
+      const transport = createStreamableTransport(transportKind, { sessionId: undefined, jsonResponse, eventStore: undefined, retryMs: undefined, maxBufferedBytes: options.maxBufferedBytes });
+      statelessTransports.add(transport);
+      res.once('close', () => {
+        statelessTransports.delete(transport);
+        void server.close();
+      });
       await server.connect(transport);
       return transport.handleRequest(req, res, body);
     }
@@ -203,6 +243,10 @@ export function createHttpHandler(app: App, options: HttpHandlerOptions = {}): H
       session = store.touch(sessionId);
       if (!session || session.principal !== principalOf(auth)) {
         return sendRpcError(res, 404, -32001, 'Session not found: it expired, was closed, or belongs to another caller. Start a new session with initialize.');
+      }
+      // 2025-03-26 is what the spec says a server assumes when the header is missing, so it counts as none (the conformance suite sends it).
+      if (typeof version === 'string' && version !== session.protocolVersion && version !== ASSUMED_VERSION) {
+        return sendRpcError(res, 400, -32000, `Bad Request: MCP-Protocol-Version '${version}' differs from the version this session negotiated, '${session.protocolVersion}'. Send '${session.protocolVersion}'.`);
       }
       entry.session = session.id;
     } else if (method === 'POST' && isInitialize(body)) {
@@ -245,25 +289,29 @@ export function createHttpHandler(app: App, options: HttpHandlerOptions = {}): H
       res.once('close', () => log({ method: req.method ?? '', path, status: res.statusCode, ms: Math.round((performance.now() - started) * 100) / 100, ...entry }));
     }
     try {
+      if (hostCount(req) > 1) return sendRpcError(res, 400, -32000, 'Bad Request: the request has more than one Host header (RFC 9112 §3.2). Send exactly one.', { Connection: 'close' });
       if (cors && cors(req, res)) return;
       const isMcp = path === mcpPath;
       if (isMcp || (legacy && legacy.handles(path))) {
-        if (closing) return sendRpcError(res, 503, -32000, 'Service unavailable: the server is shutting down. Retry on another instance.', { Connection: 'close', 'Retry-After': '1' });
+        // While draining, a session's POSTs still come in: they may carry the client's answers to the server's own requests.
+        if (closing && !(isMcp && req.method === 'POST' && !stateless && req.headers['mcp-session-id'] !== undefined)) return refuseClosing(res);
+        // Refusals name the header, not its value: the client knows what it sent, and the answer stays small and free of its text.
         if (!hostAllowed(req)) {
-          return sendRpcError(res, 403, -32000, `Forbidden: Host '${req.headers.host ?? ''}' is not allowed. Reach the server by a loopback name, or list the name in allowedHosts.`);
+          return sendRpcError(res, 403, -32000, 'Forbidden: the Host header names a host this server does not answer to. Reach it by a loopback name, or list the name in allowedHosts.');
         }
         if (!originAllowed(req.headers.origin)) {
-          return sendRpcError(res, 403, -32000, `Forbidden: Origin '${req.headers.origin}' is not allowed. List it in allowedOrigins to let that web page call this server.`);
+          return sendRpcError(res, 403, -32000, 'Forbidden: the Origin header names a web origin that is not allowed. List it in allowedOrigins to let that page call this server.');
         }
         if (isMcp) return await handleMcp(req, res, entry);
-        return await legacy!.handle(req, res, maxBody, authenticate, entry);
+        return await legacy!.handle(req, res, { limit: maxBody, timeoutMs: bodyTimeoutMs }, authenticate, entry);
       }
       if (req.method === 'GET' && metadata && metadata.paths.includes(path)) {
         return sendJson(res, 200, metadata.document, { 'Access-Control-Allow-Origin': '*', 'Cache-Control': 'max-age=3600' });
       }
       if (health && req.method === 'GET' && (path === '/healthz' || path === '/readyz')) {
         if (path === '/readyz' && closing) return sendJson(res, 503, { status: 'shutting down' });
-        return sendJson(res, 200, { status: 'ok', sessions: store.size });
+        // No session count here: anyone can read these; the process reads it from `handler.sessionCount`.
+        return sendJson(res, 200, { status: 'ok' });
       }
       if (next) return next();
       sendJson(res, 404, { error: 'not_found', error_description: `Nothing is served at ${path}. The MCP endpoint is ${mcpPath}.` });
@@ -282,14 +330,13 @@ export function createHttpHandler(app: App, options: HttpHandlerOptions = {}): H
     close: {
       value: async ({ drainTimeoutMs = 10_000 }: { drainTimeoutMs?: number } = {}) => {
         closing = true;
+        await postsDone(drainTimeoutMs);
         if (pendingPosts > 0) {
-          await new Promise<void>((resolve) => {
-            const timer = setTimeout(resolve, drainTimeoutMs);
-            drained = () => {
-              clearTimeout(timer);
-              resolve();
-            };
-          });
+          // Calls still running get an error response rather than a cut stream; give those answers a moment to leave.
+          const reason = `Server shutting down: the call did not finish within the drain timeout (${drainTimeoutMs} ms) and was abandoned.`;
+          const transports = [...[...store.values()].map((s) => s.transport), ...statelessTransports];
+          await Promise.all(transports.map((t) => t.abandon?.(reason)));
+          await postsDone(ABANDON_GRACE_MS);
         }
         await Promise.all([store.closeAll('server shutting down'), legacy?.closeAll(), modern?.close()]);
       },
@@ -309,4 +356,32 @@ function isJsonContentType(value: string | undefined): boolean {
   if (!value) return false;
   const semi = value.indexOf(';');
   return (semi === -1 ? value : value.slice(0, semi)).trim().toLowerCase() === 'application/json';
+}
+
+/** The first message of a body that the SDK would not accept, as the error that answers it. */
+function invalidMessageOf(body: unknown): InvalidMessageError | undefined {
+  if (!Array.isArray(body)) return jsonRpcKind(body) === undefined ? invalidMessageError(body) : undefined;
+  for (const message of body) if (jsonRpcKind(message) === undefined) return invalidMessageError(message);
+  return undefined;
+}
+
+/** How many Host headers came (node keeps only the first in `req.headers`). */
+function hostCount(req: IncomingMessage): number {
+  let count = 0;
+  const raw = req.rawHeaders;
+  for (let i = 0; i < raw.length; i += 2) if (raw[i].length === 4 && raw[i].toLowerCase() === 'host') count++;
+  return count;
+}
+
+/** True if the body holds a request (not only responses and notifications). */
+function hasRequest(body: unknown): boolean {
+  return Array.isArray(body) ? body.some((m) => jsonRpcKind(m) === 'request') : jsonRpcKind(body) === 'request';
+}
+
+/** A single request whose params its method cannot take, answered with -32602 (the SDK would answer -32603 and a schema dump). */
+function paramsProblemOf(body: unknown) {
+  if (jsonRpcKind(body) !== 'request') return undefined;
+  const request = body as { id: string | number; method: string; params?: unknown };
+  const message = paramsProblem(request.method, request.params);
+  return message && { jsonrpc: '2.0', id: request.id, error: { code: -32602, message } };
 }

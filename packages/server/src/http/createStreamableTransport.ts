@@ -8,6 +8,8 @@ import { NodeStreamableTransport } from './NodeStreamableTransport';
 /** What `createHttpHandler` needs of a Streamable HTTP server transport: ours or the SDK's. */
 export interface StreamableTransport extends Transport {
   handleRequest(req: IncomingMessage & { auth?: AuthInfo }, res: ServerResponse, parsedBody?: unknown): Promise<void>;
+  /** Answers the requests still open with an error, on shutdown (ours only). */
+  abandon?(reason: string): Promise<void>;
 }
 
 /** Which implementation serves the endpoint (see `HttpHandlerOptions.httpTransport`). */
@@ -20,6 +22,8 @@ export interface StreamableTransportSettings {
   eventStore: EventStore | undefined;
   /** The `retry:` (ms) clients are told to wait before reconnecting to a closed SSE stream. */
   retryMs: number | undefined;
+  /** Most bytes an SSE stream may hold unsent (ours only; the SDK's has no such limit). */
+  maxBufferedBytes?: number;
 }
 
 /** Creates the transport for one session (or one stateless request). */

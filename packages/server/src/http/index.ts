@@ -3,7 +3,7 @@ export { createHttpHandler } from './createHttpHandler';
 export type { HttpHandler } from './createHttpHandler';
 export { serveHttp } from './serveHttp';
 export type { HttpListener } from './HttpListener';
-export type { HttpHandlerOptions, SessionOptions, CorsOptions } from './HttpHandlerOptions';
+export type { HttpHandlerOptions, HttpTimeouts, SessionOptions, CorsOptions } from './HttpHandlerOptions';
 export type { EventStore, EventStoreFactory } from './EventStore';
 export { InMemoryEventStore } from './InMemoryEventStore';
 export type { LogLevel, RequestLogEntry } from './requestLog';

@@ -36,7 +36,7 @@ export function createLegacySse(app: App, mcpPath: string) {
     async handle(
       req: IncomingMessage & { auth?: AuthInfo },
       res: ServerResponse,
-      maxBody: number,
+      body: { limit: number; timeoutMs: number },
       authenticate: ((req: IncomingMessage) => Promise<AuthOutcome>) | undefined,
       entry: Partial<RequestLogEntry>,
     ): Promise<void> {
@@ -66,7 +66,7 @@ export function createLegacySse(app: App, mcpPath: string) {
       if (!session || session.principal !== principalOf(req.auth)) {
         return sendRpcError(res, 404, -32001, `Session not found: open a stream with GET ${STREAM_PATH} and post to the URL it names.`);
       }
-      const read = await readJsonBody(req, maxBody);
+      const read = await readJsonBody(req, body.limit, body.timeoutMs);
       if (!read.ok) return sendRpcError(res, read.status, read.code, read.message);
       session.transport.handlePost(req, res, read.value);
     },

@@ -1,13 +1,14 @@
 import type { IncomingMessage } from 'node:http';
 
-export type BodyOutcome = { ok: true; value: unknown } | { ok: false; status: 400 | 413; code: number; message: string };
+export type BodyOutcome = { ok: true; value: unknown } | { ok: false; status: 400 | 408 | 413; code: number; message: string };
 
 /**
  * Reads and parses a JSON request body, refusing more than `limit` bytes (413) without
- * buffering them: the Content-Length is checked first, then the running total.
+ * buffering them: the Content-Length is checked first, then the running total. A body
+ * that has not fully arrived after `timeoutMs` gets 408, so a stalled client holds no buffer.
  * A body already parsed by a framework (express.json()) is used as is.
  */
-export function readJsonBody(req: IncomingMessage & { body?: unknown }, limit: number): Promise<BodyOutcome> {
+export function readJsonBody(req: IncomingMessage & { body?: unknown }, limit: number, timeoutMs: number): Promise<BodyOutcome> {
   if (req.body !== undefined && (req.readableEnded || req.complete)) return Promise.resolve({ ok: true, value: req.body });
   const declared = Number(req.headers['content-length']);
   if (declared > limit) return Promise.resolve(tooLarge(limit));
@@ -15,9 +16,14 @@ export function readJsonBody(req: IncomingMessage & { body?: unknown }, limit: n
     const chunks: Buffer[] = [];
     let size = 0;
     let done = false;
+    const timer = setTimeout(() => {
+      chunks.length = 0;
+      finish({ ok: false, status: 408, code: -32000, message: `Request Timeout: the body did not arrive within ${timeoutMs} ms. Send it at once, or raise timeouts.bodyMs.` });
+    }, timeoutMs);
     const finish = (outcome: BodyOutcome) => {
       if (done) return;
       done = true;
+      clearTimeout(timer);
       req.off('data', onData);
       req.off('end', onEnd);
       req.off('error', onError);

@@ -2,9 +2,15 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { App } from '../app/App';
 import type { HttpListenOptions } from '../app/ListenOptions';
-import { createHttpHandler } from './createHttpHandler';
+import { createHttpHandler, type HttpHandler } from './createHttpHandler';
 import { isLoopbackAddress } from './hostPolicy';
 import type { HttpListener } from './HttpListener';
+
+/** Defaults of `HttpListenOptions.timeouts`; see the security guide. */
+const DEFAULT_TIMEOUTS = { headersMs: 10_000, requestMs: 30_000, idleMs: 5_000 };
+const DEFAULT_MAX_CONNECTIONS = 2048;
+/** How often node looks for connections past the headers or request timeout. */
+const CHECK_INTERVAL_MS = 1_000;
 
 /**
  * `app.listen({ transport: 'http' })`: a node:http server on `host:port` (default
@@ -14,10 +20,15 @@ import type { HttpListener } from './HttpListener';
 export async function serveHttp(app: App, options: HttpListenOptions): Promise<HttpListener> {
   const host = options.host ?? '127.0.0.1';
   const path = options.path ?? '/mcp';
-  const handler = createHttpHandler(app, options);
-  const server = createServer({ requestTimeout: 0 }, (req, res) => void handler(req, res));
-  // Clients keep connections open between calls; answer them promptly on shutdown.
-  server.keepAliveTimeout = 5_000;
+  const timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
+  let handler: HttpHandler | undefined;
+  const server = createServer(
+    // Node measures both from the request's start until its last byte arrives: neither cuts a response, so SSE streams last.
+    { headersTimeout: timeouts.headersMs, requestTimeout: Math.max(timeouts.requestMs, timeouts.headersMs), connectionsCheckingInterval: CHECK_INTERVAL_MS },
+    (req, res) => void (handler ? handler(req, res) : res.writeHead(503, { 'Retry-After': '1' }).end()),
+  );
+  server.keepAliveTimeout = timeouts.idleMs;
+  server.maxConnections = options.maxConnections ?? DEFAULT_MAX_CONNECTIONS;
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -29,6 +40,9 @@ export async function serveHttp(app: App, options: HttpListenOptions): Promise<H
   const port = (server.address() as AddressInfo).port;
   const urlHost = host.includes(':') ? `[${host}]` : host === '0.0.0.0' ? '127.0.0.1' : host;
   const url = `http://${urlHost}:${port}${path}`;
+  // Built once the port is known (it differs from options.port when that is 0): auth.resource defaults to this URL.
+  handler = createHttpHandler(app, options.auth ? { ...options, auth: { ...options.auth, resource: options.auth.resource ?? url } } : options);
+  const mcp = handler;
   if ((options.logLevel ?? 'info') === 'info' || options.logLevel === 'debug') {
     const write = options.logWrite ?? ((line: string) => process.stderr.write(line));
     write(`${JSON.stringify({ time: new Date().toISOString(), level: 'info', msg: 'listening', url, mode: options.stateless ? 'stateless' : 'stateful' })}\n`);
@@ -44,9 +58,9 @@ export async function serveHttp(app: App, options: HttpListenOptions): Promise<H
     (closing ??= (async () => {
       process.off('SIGINT', onSignal);
       process.off('SIGTERM', onSignal);
+      // Connections stay accepted while running calls drain: clients may still post answers to the server's requests (new requests get 503).
+      await mcp.close({ drainTimeoutMs: options.drainTimeoutMs });
       const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
-      server.closeIdleConnections();
-      await handler.close({ drainTimeoutMs: options.drainTimeoutMs });
       server.closeAllConnections();
       await stopped;
     })());
@@ -64,7 +78,7 @@ export async function serveHttp(app: App, options: HttpListenOptions): Promise<H
     host,
     close,
     get sessionCount() {
-      return handler.sessionCount;
+      return mcp.sessionCount;
     },
   };
 }

@@ -2,12 +2,13 @@
  * The SDK (`@modelcontextprotocol/server`) as the rest of this package sees it: the types
  * and values other folders use, named here so every import of the SDK stays in `sdk/`.
  */
-export { Server, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/server';
+export { LATEST_PROTOCOL_VERSION, Server, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/server';
 export type {
   AuthInfo as SdkAuthInfo,
   ClientCapabilities,
   Implementation,
   JSONRPCMessage,
+  JSONRPCRequest,
   MessageExtraInfo,
   RequestId,
   ServerCapabilities,

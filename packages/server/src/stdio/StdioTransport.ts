@@ -1,18 +1,24 @@
 import type { AuthInfo } from '@toolwright/core';
-import type { JSONRPCMessage, MessageExtraInfo, Transport } from '../sdk/sdk';
+import type { JSONRPCMessage, JSONRPCRequest, MessageExtraInfo, Transport } from '../sdk/sdk';
+import { invalidMessageError } from '../rpc/invalidMessageError';
+import { jsonRpcKind } from '../rpc/jsonRpcKind';
+import { paramsProblem } from '../rpc/paramsProblem';
 import { ErrorCodes } from '../sdk/ProtocolError';
 
 const MAX_LINE_BYTES = 16 * 1024 * 1024;
+const NEWLINE = 10;
 const CARRIAGE_RETURN = 13;
+/** The JSON-RPC server-error code for requests refused or abandoned because the server is stopping. */
+const SHUTTING_DOWN = -32000;
 const RESOLVED = Promise.resolve();
 
 /**
  * Newline-delimited JSON-RPC over a pair of streams.
  *
- * Unlike the SDK's stdio transport it answers a line that is not JSON with a -32700
- * error and a message that is not JSON-RPC with -32600 (the SDK only reports them
- * locally), and it checks a message's envelope cheaply instead of parsing it with zod a
- * first time: the SDK's protocol layer validates every message again anyway. Messages
+ * Unlike the SDK's stdio transport it answers every line: one that is not JSON with
+ * -32700, and one the SDK would drop unanswered (see `jsonRpcKind`) with -32600, so each
+ * request gets exactly one response. The check is done by hand rather than with the SDK's
+ * zod schemas, which the protocol layer runs again anyway. Messages
  * sent while one batch of input is handled leave in one write (flushed on the next tick),
  * which saves a system call per message when many calls finish together and costs a
  * single call nothing. `send` resolves at once unless the output is backed up; then it
@@ -27,9 +33,15 @@ export class StdioTransport implements Transport {
 
   /** Handed with every message: who the stdio caller is, when the process that started the server says so. */
   private extra: MessageExtraInfo | undefined;
-  private buffer = '';
   private started = false;
+  /** The start of a line whose newline has not arrived yet, as it came in. */
+  private parts: Buffer[] = [];
+  private partBytes = 0;
+  /** True while skipping the rest of a line that went over the limit. */
+  private skipping = false;
   private closed = false;
+  private draining = false;
+  private initialized = false;
   /** Ids of requests read but not yet answered. */
   private readonly pending = new Set<string | number>();
   private idleWaiters: (() => void)[] = [];
@@ -54,7 +66,6 @@ export class StdioTransport implements Transport {
   async start(): Promise<void> {
     if (this.started) return;
     this.started = true;
-    this.input.setEncoding('utf8');
     this.input.on('data', this.onData);
     this.input.on('error', this.onInputError);
     this.input.on('end', this.onEnd);
@@ -97,9 +108,18 @@ export class StdioTransport implements Transport {
     });
   }
 
-  /** Stops reading input; requests already read are still answered. */
-  stopReading(): void {
-    this.input.off('data', this.onData);
+  /**
+   * Shutdown has begun: requests read from now on are refused with an error, while
+   * responses (the client answering the server's own requests, such as sampling) and
+   * notifications (cancellations) still reach the server, so running calls can finish.
+   */
+  drain(): void {
+    this.draining = true;
+  }
+
+  /** Answers every request still running with an error (shutdown gave up waiting for it); later answers are not sent. */
+  abandon(reason: string): void {
+    for (const id of this.pending) void this.send({ jsonrpc: '2.0', id, error: { code: SHUTTING_DOWN, message: reason } } as unknown as JSONRPCMessage);
   }
 
   async close(): Promise<void> {
@@ -109,29 +129,56 @@ export class StdioTransport implements Transport {
     this.input.off('data', this.onData);
     this.input.off('error', this.onInputError);
     this.input.off('end', this.onEnd);
-    this.buffer = '';
+    this.parts = [];
     this.onclose?.();
   }
 
-  private readonly onData = (chunk: string): void => {
-    const text = this.buffer + chunk;
+  /**
+   * Splits input into lines in time linear in its size. A line's pieces are kept as the
+   * chunks they came in and joined once at its newline; a line growing past the limit is
+   * dropped at once and the rest of it skipped up to its newline, with one error reply.
+   */
+  private readonly onData = (chunk: Buffer | string): void => {
+    const data = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
     let start = 0;
     let newline: number;
-    while ((newline = text.indexOf('\n', start)) !== -1) {
-      const end = newline > start && text.charCodeAt(newline - 1) === CARRIAGE_RETURN ? newline - 1 : newline;
-      const line = text.slice(start, end);
+    while ((newline = data.indexOf(NEWLINE, start)) !== -1) {
+      const piece = data.subarray(start, newline);
       start = newline + 1;
-      if (line.trim() !== '') this.handleLine(line);
+      if (this.skipping) {
+        this.skipping = false;
+        continue;
+      }
+      if (this.partBytes + piece.length > MAX_LINE_BYTES) {
+        this.tooLarge();
+        continue;
+      }
+      const line = this.parts.length === 0 ? piece : Buffer.concat([...this.parts, piece], this.partBytes + piece.length);
+      this.parts = [];
+      this.partBytes = 0;
+      this.handleLine(line);
       if (this.closed) return;
     }
-    this.buffer = start === 0 ? text : text.slice(start);
-    if (this.buffer.length > MAX_LINE_BYTES) {
-      this.buffer = '';
-      this.reply(null, ErrorCodes.InvalidRequest, `Message too large: a single line may hold at most ${MAX_LINE_BYTES} bytes.`);
+    if (start === data.length || this.skipping) return;
+    if (this.partBytes + data.length - start > MAX_LINE_BYTES) {
+      this.tooLarge();
+      this.skipping = true;
+      return;
     }
+    this.parts.push(data.subarray(start));
+    this.partBytes += data.length - start;
   };
 
-  private handleLine(line: string): void {
+  private tooLarge(): void {
+    this.parts = [];
+    this.partBytes = 0;
+    this.reply(null, ErrorCodes.InvalidRequest, `Message too large: a single line may hold at most ${MAX_LINE_BYTES} bytes.`);
+  }
+
+  private handleLine(bytes: Buffer): void {
+    const end = bytes.length > 0 && bytes[bytes.length - 1] === CARRIAGE_RETURN ? bytes.length - 1 : bytes.length;
+    const line = bytes.toString('utf8', 0, end);
+    if (line.trim() === '') return;
     let message: unknown;
     try {
       message = JSON.parse(line);
@@ -139,16 +186,46 @@ export class StdioTransport implements Transport {
       this.reply(null, ErrorCodes.ParseError, 'Parse error: the line is not valid JSON.');
       return;
     }
-    if (!isJsonRpcEnvelope(message)) {
-      const id = typeof message === 'object' && message !== null ? (message as { id?: unknown }).id : undefined;
-      this.reply(typeof id === 'string' || typeof id === 'number' ? id : null, ErrorCodes.InvalidRequest, 'Invalid Request: expected a JSON-RPC 2.0 message object with "jsonrpc": "2.0".');
+    const kind = jsonRpcKind(message);
+    if (kind === undefined) {
+      const answer = invalidMessageError(message);
+      this.reply(answer.id, answer.error.code, answer.error.message);
       return;
     }
-    if ('method' in message && 'id' in message) this.pending.add(message.id);
+    if (kind === 'request') {
+      const request = message as JSONRPCRequest;
+      const refusal = this.refusal(request);
+      if (refusal) return this.reply(request.id, refusal.code, refusal.message);
+      this.pending.add(request.id);
+    } else if (kind === 'notification') {
+      this.forgetCancelled(message as { method: string; params?: { requestId?: unknown } });
+    }
     try {
-      this.onmessage?.(message, this.extra);
+      this.onmessage?.(message as JSONRPCMessage, this.extra);
     } catch (error) {
       this.onerror?.(error as Error);
+    }
+  }
+
+  /** Why a well-formed request is not handed on, if it is not: any request once shutdown began, params its method cannot take, a second initialize. */
+  private refusal(request: JSONRPCRequest): { code: number; message: string } | undefined {
+    if (this.draining) return { code: SHUTTING_DOWN, message: 'Server shutting down: this request was not started. Send it again to a new server process.' };
+    const problem = paramsProblem(request.method, request.params);
+    if (problem) return { code: ErrorCodes.InvalidParams, message: problem };
+    if (request.method !== 'initialize') return undefined;
+    if (this.initialized) {
+      return { code: ErrorCodes.InvalidRequest, message: 'Invalid Request: Server already initialized. A stdio connection is initialized once; start a new server process to begin again.' };
+    }
+    this.initialized = true;
+    return undefined;
+  }
+
+  /** The SDK sends no answer for a request the client cancelled: shutdown must not wait for one, nor answer it. */
+  private forgetCancelled(notification: { method: string; params?: { requestId?: unknown } }): void {
+    if (notification.method !== 'notifications/cancelled') return;
+    const id = notification.params?.requestId;
+    if ((typeof id === 'string' || typeof id === 'number') && this.pending.delete(id) && this.pending.size === 0) {
+      for (const wake of this.idleWaiters.splice(0)) wake();
     }
   }
 
@@ -165,14 +242,6 @@ export class StdioTransport implements Transport {
     if (this.oninputend) this.oninputend();
     else void this.close();
   };
-}
-
-function isJsonRpcEnvelope(value: unknown): value is JSONRPCMessage {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
-  const m = value as Record<string, unknown>;
-  if (m.jsonrpc !== '2.0') return false;
-  if (typeof m.method === 'string') return true;
-  return (typeof m.id === 'string' || typeof m.id === 'number') && ('result' in m || 'error' in m);
 }
 
 function backlog(): { promise: Promise<void>; resolve: () => void } {

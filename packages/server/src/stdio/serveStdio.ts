@@ -10,8 +10,10 @@ const log = stderrLogger('stdio');
 /**
  * Serves the app over stdio: one connection, newline-delimited JSON-RPC on stdout and
  * nothing else there. The first message decides the era: a 2025-era session
- * (`initialize`) or 2026-07-28 requests (see `serveStdioEras`). Ends when stdin closes or on SIGINT/SIGTERM, after running calls
- * finish (or the drain timeout passes).
+ * (`initialize`) or 2026-07-28 requests (see `serveStdioEras`). Ends when stdin closes or on
+ * SIGINT/SIGTERM, after running calls finish; while they do, the client's answers to the
+ * server's requests still arrive, new requests are refused, and a call still running when
+ * the drain timeout passes is answered with an error.
  */
 export async function serveStdio(app: App, options: StdioListenOptions = { transport: 'stdio' }): Promise<Listener> {
   const stdin = options.stdin ?? process.stdin;
@@ -32,8 +34,9 @@ export async function serveStdio(app: App, options: StdioListenOptions = { trans
     (closing ??= (async () => {
       process.off('SIGINT', onSignal);
       process.off('SIGTERM', onSignal);
-      transport.stopReading();
+      transport.drain();
       await transport.idle(drainTimeoutMs);
+      transport.abandon(`Server shutting down: the call did not finish within the drain timeout (${drainTimeoutMs} ms) and was abandoned.`);
       await session.close();
       // Only now: answers to running calls may have hit a broken pipe too.
       process.stdout.off('error', onOutputError);

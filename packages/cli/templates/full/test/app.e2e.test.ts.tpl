@@ -52,6 +52,11 @@ describe('{{serverName}} through a real MCP client (in memory)', () => {
     const book = await client.readResource({ uri: 'library://books/2' });
     expect(JSON.parse((book.contents[0] as { text: string }).text)).toMatchObject({ title: 'A Brief History of Time' });
     await expect(client.readResource({ uri: 'library://books/99' })).rejects.toThrow('There is no book 99.');
+    // An integer variable has one spelling: others name no book, rather than book 1.
+    for (const id of ['0x1', '1e0', '+1', '01', '1.0', '0b1', '%201']) {
+      await expect(client.readResource({ uri: `library://books/${id}` })).rejects.toThrow(/id/);
+    }
+    expect(JSON.parse(((await client.readResource({ uri: 'library://books/1' })).contents[0] as { text: string }).text)).toHaveProperty('title');
   });
 
   it('fills a prompt with the books on the shelf', async () => {

@@ -7,7 +7,7 @@ import type { HttpAuthOptions } from '@toolwright/server/auth';
  * Static tokens suit a private deployment; for OAuth, use `jwtVerifier` from
  * `@toolwright/server/auth` with your authorization server instead.
  */
-export function tokenAuth(env: NodeJS.ProcessEnv, resource: string): HttpAuthOptions | undefined {
+export function tokenAuth(env: NodeJS.ProcessEnv, resource?: string): HttpAuthOptions | undefined {
   if (!env.MCP_TOKENS) return undefined;
   const clients = new Map(
     env.MCP_TOKENS.split(',').map((pair) => {

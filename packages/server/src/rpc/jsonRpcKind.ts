@@ -35,19 +35,23 @@ export function jsonRpcKind(value: unknown): JsonRpcKind | undefined {
   return undefined;
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
+export function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-function isId(value: unknown): boolean {
-  return typeof value === 'string' || Number.isInteger(value);
+/**
+ * A string, or an integer JSON can carry exactly (|n| < 2^53): the SDK's schemas refuse a
+ * larger one, and it could not be echoed back unchanged anyway.
+ */
+export function isId(value: unknown): value is string | number {
+  return typeof value === 'string' || Number.isSafeInteger(value);
 }
 
-function optionalParams(params: unknown): boolean {
+export function optionalParams(params: unknown): boolean {
   return params === undefined || (isObject(params) && validMeta(params._meta));
 }
 
-function validMeta(meta: unknown): boolean {
+export function validMeta(meta: unknown): boolean {
   if (meta === undefined) return true;
   if (!isObject(meta)) return false;
   if (meta.progressToken !== undefined && !isId(meta.progressToken)) return false;

@@ -1,0 +1,215 @@
+import { connect, type Socket } from 'node:net';
+import { createApp, type App } from '@toolwright/server';
+import type { HttpListener } from '@toolwright/server/http';
+import { BAD_PARAMS, ERAS } from './fixtures/eras';
+import { HttpTools } from './fixtures/http.tools';
+import { ACCEPT_BOTH, initializeBody, openRawSession, post } from './fixtures/httpHelpers';
+
+const quiet = { logLevel: 'silent' as const, exitOnSignal: false };
+
+/** How each HTTP mode is served, and the headers a raw request of it needs. */
+const MODES = [
+  { name: 'stateful SSE', options: {} },
+  { name: 'stateful JSON', options: { jsonResponse: true } },
+  { name: 'stateless', options: { stateless: true } },
+  { name: "stateful, the SDK's transport", options: { httpTransport: 'sdk' } },
+] as const;
+
+/** A raw TCP exchange: writes `text`, resolves with everything read until the server closes (or `waitMs` passes). */
+function rawExchange(port: number, text: string, waitMs = 3000): Promise<{ data: string; closedByServer: boolean }> {
+  return new Promise((resolve) => {
+    const socket = connect(port, '127.0.0.1', () => socket.write(text));
+    let data = '';
+    socket.setEncoding('utf8').on('data', (chunk: string) => (data += chunk));
+    const timer = setTimeout(() => {
+      socket.destroy();
+      resolve({ data, closedByServer: false });
+    }, waitMs);
+    socket.on('close', () => {
+      clearTimeout(timer);
+      resolve({ data, closedByServer: true });
+    });
+    socket.on('error', () => undefined);
+  });
+}
+
+describe.each(ERAS)('HTTP, every request answered once ($name)', (era) => {
+  let app: App;
+  const listeners: HttpListener[] = [];
+  beforeAll(async () => {
+    app = await createApp({ name: 'hostile', version: '1.0.0', tools: [HttpTools] });
+  });
+  afterAll(() => Promise.all(listeners.map((l) => l.close())));
+
+  describe.each(MODES)('$name', (mode) => {
+    let url: string;
+    let headers: Record<string, string>;
+    beforeAll(async () => {
+      const listener = await app.listen({ transport: 'http', port: 0, ...quiet, ...mode.options });
+      listeners.push(listener);
+      url = listener.url;
+      headers = 'stateless' in mode.options ? {} : { 'mcp-session-id': await openRawSession(url), 'mcp-protocol-version': era.version };
+    });
+
+    it.each([
+      ['an id above 2^53', '{"jsonrpc":"2.0","id":1e20,"method":"ping"}', null],
+      ['a progressToken above 2^53', '{"jsonrpc":"2.0","id":7,"method":"ping","params":{"_meta":{"progressToken":1e20}}}', 7],
+      ['a fractional id', '{"jsonrpc":"2.0","id":1.5,"method":"ping"}', null],
+      ['an extra member', '{"jsonrpc":"2.0","id":"x","method":"ping","extra":1}', 'x'],
+      ['params null', '{"jsonrpc":"2.0","id":"p","method":"resources/read","params":null}', 'p'],
+      ['JSON that is not JSON-RPC', '{"hello":"world"}', null],
+    ])('%s: 400 with -32600 and the id when usable', async (_, body, id) => {
+      const response = await post(url, body, headers);
+      expect(response.status).toBe(400);
+      expect(await response.json()).toEqual({ jsonrpc: '2.0', id, error: { code: -32600, message: expect.stringMatching(/^Invalid Request: /) } });
+    });
+
+    it.each(BAD_PARAMS)('%s with bad params: -32602 naming the field', async (method, params, field) => {
+      const response = await post(url, era.request({ jsonrpc: '2.0', id: 'bad', method, ...(params && { params }) }), method === 'initialize' ? {} : headers);
+      expect(response.status).toBe(200);
+      expect(await response.json()).toEqual({ jsonrpc: '2.0', id: 'bad', error: { code: -32602, message: expect.stringContaining(`Invalid params for ${method}: ${field}`) } });
+    });
+
+    it('-32700 only for a body that is not JSON', async () => {
+      const response = await post(url, '{"jsonrpc":', headers);
+      expect(response.status).toBe(400);
+      expect(await response.json()).toMatchObject({ id: null, error: { code: -32700 } });
+    });
+
+    it('Accept is parsed: no substring matches, q=0 refuses, parameters are fine', async () => {
+      const ping = JSON.stringify(era.request({ jsonrpc: '2.0', id: 1, method: 'ping' }));
+      for (const accept of ['application/jsonx, text/event-streamx', 'application/json;q=0, text/event-stream', 'application/json, text/event-stream; q=0', '*/*']) {
+        const refused = await post(url, ping, { ...headers, accept });
+        expect([accept, refused.status]).toEqual([accept, 406]);
+        await refused.text();
+      }
+      const fine = await post(url, ping, { ...headers, accept: 'application/json; q=0.5, text/event-stream;q=1' });
+      expect(fine.status).toBe(200);
+      await fine.text();
+    });
+
+    it('two Host headers: 400', async () => {
+      const port = new URL(url).port;
+      const body = JSON.stringify(era.request({ jsonrpc: '2.0', id: 1, method: 'ping' }));
+      const lines = [`POST /mcp HTTP/1.1`, `Host: 127.0.0.1:${port}`, 'Host: evil.example', 'Content-Type: application/json', `Accept: ${ACCEPT_BOTH}`, `Content-Length: ${body.length}`];
+      for (const [name, value] of Object.entries(headers)) lines.push(`${name}: ${value}`);
+      const { data } = await rawExchange(Number(port), `${lines.join('\r\n')}\r\n\r\n${body}`);
+      expect(data).toMatch(/^HTTP\/1\.1 400 /);
+      expect(data).toContain('more than one Host header');
+    });
+  });
+
+  it('MCP-Protocol-Version must be the one the session negotiated (2025-03-26, what the spec assumes without the header, counts as none)', async () => {
+    const listener = await app.listen({ transport: 'http', port: 0, ...quiet });
+    listeners.push(listener);
+    const session = await openRawSession(listener.url);
+    const ping = era.request({ jsonrpc: '2.0', id: 1, method: 'ping' });
+    const older = await post(listener.url, ping, { 'mcp-session-id': session, 'mcp-protocol-version': '2024-11-05' });
+    expect(older.status).toBe(400);
+    expect(await older.json()).toMatchObject({ error: { code: -32000, message: expect.stringContaining("differs from the version this session negotiated, '2025-11-25'") } });
+    for (const version of [era.version, '2025-03-26']) {
+      const fine = await post(listener.url, ping, { 'mcp-session-id': session, 'mcp-protocol-version': version });
+      expect(fine.status).toBe(200);
+      await fine.text();
+    }
+  });
+});
+
+describe('HTTP listener: port 0 and auth metadata', () => {
+  it('advertises the real port in the RFC 9728 metadata and the challenge when auth.resource is left out', async () => {
+    const app = await createApp({ name: 'port0', version: '1.0.0', tools: [HttpTools] });
+    const listener = await app.listen({
+      transport: 'http',
+      port: 0,
+      ...quiet,
+      auth: { authorizationServers: ['https://auth.example.com'], verifyToken: () => undefined },
+    });
+    try {
+      expect(listener.port).toBeGreaterThan(0);
+      const metadata = await fetch(`http://127.0.0.1:${listener.port}/.well-known/oauth-protected-resource/mcp`);
+      expect(await metadata.json()).toMatchObject({ resource: listener.url });
+      const refused = await post(listener.url, initializeBody());
+      expect(refused.status).toBe(401);
+      expect(refused.headers.get('www-authenticate')).toContain(`resource_metadata="http://127.0.0.1:${listener.port}/.well-known/oauth-protected-resource/mcp"`);
+    } finally {
+      await listener.close();
+    }
+  });
+});
+
+describe('HTTP timeouts and limits: slow and idle clients are let go, long SSE streams are not', () => {
+  let app: App;
+  let listener: HttpListener;
+  let port: number;
+  beforeAll(async () => {
+    app = await createApp({ name: 'timeouts', version: '1.0.0', tools: [HttpTools] });
+    listener = await app.listen({ transport: 'http', port: 0, ...quiet, timeouts: { headersMs: 500, requestMs: 800, idleMs: 300, bodyMs: 600 }, maxConnections: 20 });
+    port = listener.port;
+  });
+  afterAll(() => listener.close());
+
+  it('closes a connection that sends nothing, and one whose headers trickle in (slowloris)', async () => {
+    const idle = rawExchange(port, '', 4000);
+    const slow = new Promise<void>((resolve) => {
+      const socket = connect(port, '127.0.0.1', () => socket.write('POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\n'));
+      const drip = setInterval(() => socket.write(`X-Drip-${Date.now()}: 1\r\n`), 100);
+      const give = setTimeout(() => socket.destroy(), 4000);
+      socket.on('error', () => undefined);
+      socket.on('close', () => {
+        clearInterval(drip);
+        clearTimeout(give);
+        resolve();
+      });
+    });
+    const started = Date.now();
+    expect((await idle).closedByServer).toBe(true);
+    await slow;
+    expect(Date.now() - started).toBeLessThan(3500);
+  });
+
+  it('a body that stalls gets 408 and its connection closed, holding no buffer', async () => {
+    const head = `POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nAccept: ${ACCEPT_BOTH}\r\nContent-Length: 1000\r\n\r\n{"jsonrpc":`;
+    const { data, closedByServer } = await rawExchange(port, head, 4000);
+    expect(closedByServer).toBe(true);
+    expect(data).toMatch(/^HTTP\/1\.1 408 /);
+  });
+
+  it('closes an idle keep-alive connection after idleMs', async () => {
+    const body = JSON.stringify(initializeBody());
+    const request = `POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nAccept: ${ACCEPT_BOTH}\r\nContent-Length: ${body.length}\r\n\r\n${body}`;
+    const started = Date.now();
+    const { data, closedByServer } = await rawExchange(port, request, 4000);
+    expect(data).toMatch(/^HTTP\/1\.1 200 /);
+    expect(closedByServer).toBe(true);
+    expect(Date.now() - started).toBeLessThan(3000);
+  });
+
+  it('keeps an SSE stream open past every timeout', async () => {
+    const session = await openRawSession(listener.url);
+    const controller = new AbortController();
+    const stream = await fetch(listener.url, { headers: { accept: 'text/event-stream', 'mcp-session-id': session, 'mcp-protocol-version': '2025-11-25' }, signal: controller.signal });
+    expect(stream.status).toBe(200);
+    const reader = stream.body!.getReader();
+    // Past the headers, request and idle timeouts, the stream has not ended (a read would resolve done).
+    const read = reader.read().then((r) => (r.done ? 'ended' : 'data'));
+    const outcome = await Promise.race([read, new Promise((r) => setTimeout(() => r('open'), 2500))]);
+    controller.abort();
+    expect(outcome).not.toBe('ended');
+  });
+
+  it('refuses connections beyond maxConnections', async () => {
+    const sockets: Socket[] = [];
+    try {
+      for (let i = 0; i < 30; i++) {
+        const socket = connect(port, '127.0.0.1');
+        socket.on('error', () => undefined);
+        sockets.push(socket);
+      }
+      await new Promise((r) => setTimeout(r, 300));
+      const closed = sockets.filter((s) => s.destroyed || s.readyState === 'closed').length;
+      expect(closed).toBeGreaterThanOrEqual(10);
+    } finally {
+      for (const s of sockets) s.destroy();
+    }
+  });
+});

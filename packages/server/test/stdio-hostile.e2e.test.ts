@@ -1,0 +1,139 @@
+import { readFileSync } from 'node:fs';
+import { BAD_PARAMS, ERAS } from './fixtures/eras';
+import { RawSession } from './fixtures/rawStdio';
+
+const invalid = (id: unknown) => ({ jsonrpc: '2.0', id, error: { code: -32600, message: expect.stringMatching(/^Invalid Request: /) } });
+
+/** Frames the SDK's schemas reject, with the id their answer must carry. */
+const REJECTED: [string, string, unknown][] = [
+  ['an object id', '{"jsonrpc":"2.0","id":{"a":1},"method":"ping"}', null],
+  ['an array id', '{"jsonrpc":"2.0","id":[1],"method":"ping"}', null],
+  ['a null id', '{"jsonrpc":"2.0","id":null,"method":"ping"}', null],
+  ['a boolean id', '{"jsonrpc":"2.0","id":true,"method":"ping"}', null],
+  ['a fractional id', '{"jsonrpc":"2.0","id":1.5,"method":"ping"}', null],
+  ['an id above 2^53', '{"jsonrpc":"2.0","id":1e20,"method":"ping"}', null],
+  ['an extra top-level member', '{"jsonrpc":"2.0","id":"a","method":"ping","extra":1}', 'a'],
+  ['params that are not an object', '{"jsonrpc":"2.0","id":"b","method":"ping","params":[1]}', 'b'],
+  ['params null', '{"jsonrpc":"2.0","id":"c","method":"resources/read","params":null}', 'c'],
+  ['a _meta that is not an object', '{"jsonrpc":"2.0","id":"d","method":"ping","params":{"_meta":5}}', 'd'],
+  ['a progressToken above 2^53', '{"jsonrpc":"2.0","id":"e","method":"ping","params":{"_meta":{"progressToken":1e20}}}', 'e'],
+  ['a JSON value that is no message', '[1,2,3]', null],
+  ['a string', '"hello"', null],
+  ['a response with a non-object result', '{"jsonrpc":"2.0","id":5,"result":7}', null],
+];
+
+describe.each(ERAS)('stdio, hostile input ($name)', (era) => {
+  let session: RawSession;
+  afterEach(() => session?.child.kill('SIGKILL'));
+
+  it('answers every request the SDK would drop exactly once (-32600, its id when usable, else null), and ends at once', async () => {
+    session = await RawSession.start({ era });
+    for (const [, frame] of REJECTED) session.send(frame);
+    session.send(era.request({ jsonrpc: '2.0', id: 'last', method: 'ping' }));
+    await session.response('last');
+    const errors = session.messages().filter((m) => 'error' in m);
+    expect(errors).toEqual(REJECTED.map(([, , id]) => invalid(id)));
+    // Nothing is left pending, so closing stdin ends the process without waiting out the 10 s drain.
+    const started = Date.now();
+    session.child.stdin.end();
+    expect(await session.exited()).toBe(0);
+    expect(Date.now() - started).toBeLessThan(3000);
+  });
+
+  it('-32700 for a line that is not JSON, -32600 for JSON that is not JSON-RPC', async () => {
+    session = await RawSession.start({ era });
+    session.send('{"jsonrpc":"2.0","id":1,');
+    expect(await session.response(null)).toMatchObject({ error: { code: -32700 } });
+    session.send({ jsonrpc: '2.0', id: 2 });
+    expect(await session.waitFor((m) => (m.error as { code?: number } | undefined)?.code === -32600)).toEqual(invalid(null)); // no "method": not a request, so no id to echo
+  });
+
+  it('answers params a method cannot take with -32602 naming the field, not a schema dump', async () => {
+    session = await RawSession.start({ era });
+    BAD_PARAMS.forEach(([method, params], i) => session.send(era.request({ jsonrpc: '2.0', id: `bad${i}`, method, ...(params && { params }) })));
+    for (const [i, [method, , field]] of BAD_PARAMS.entries()) {
+      const answer = await session.response(`bad${i}`);
+      expect(answer).toEqual({ jsonrpc: '2.0', id: `bad${i}`, error: { code: -32602, message: expect.stringContaining(`Invalid params for ${method}: ${field}`) } });
+      expect(JSON.stringify(answer)).not.toMatch(/invalid_type|"path"|expected/);
+    }
+  });
+
+  it('refuses a second initialize with -32600 and its id, and keeps the first session', async () => {
+    session = await RawSession.start({ era });
+    session.send({ jsonrpc: '2.0', id: 'again', method: 'initialize', params: { protocolVersion: era.version, capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
+    expect(await session.response('again')).toEqual({ jsonrpc: '2.0', id: 'again', error: { code: -32600, message: expect.stringContaining('already initialized') } });
+    session.send(era.request({ jsonrpc: '2.0', id: 'ok', method: 'tools/list' }));
+    expect(await session.response('ok')).toHaveProperty('result.tools');
+  });
+
+  it('reads a line too long in bounded memory, answers it once, and serves the next line', async () => {
+    session = await RawSession.start({ era });
+    const piece = 'x'.repeat(1024 * 1024);
+    session.child.stdin.write(`{"jsonrpc":"2.0","id":1,"method":"ping","params":{"pad":"`);
+    for (let i = 0; i < 17; i++) session.child.stdin.write(piece);
+    session.send('"}}');
+    session.send(era.request({ jsonrpc: '2.0', id: 'after', method: 'ping' }));
+    await session.response('after');
+    const errors = session.messages().filter((m) => 'error' in m);
+    expect(errors).toEqual([{ jsonrpc: '2.0', id: null, error: { code: -32600, message: expect.stringContaining('Message too large') } }]);
+    // The peak resident size: the line was dropped as it grew, never held whole nor copied over and over.
+    const peakKiB = Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${session.child.pid}/status`, 'utf8'))![1]);
+    expect(peakKiB).toBeLessThan(200 * 1024);
+  });
+
+  it('reads a long line in time linear in its length', async () => {
+    session = await RawSession.start({ era });
+    const timeLine = async (mib: number, id: string) => {
+      const started = process.hrtime.bigint();
+      const pad = 'y'.repeat(mib * 1024 * 1024);
+      session.send(era.request({ jsonrpc: '2.0', id, method: 'ping', params: { _meta: { pad } } }));
+      await session.response(id);
+      return Number(process.hrtime.bigint() - started) / 1e6;
+    };
+    await timeLine(1, 'warm');
+    const small = await timeLine(3, 'small');
+    const large = await timeLine(12, 'large');
+    // 4x the bytes; a reader that rescans its buffer per chunk took ~15x. Generous for a shared machine.
+    expect(large / small).toBeLessThan(9);
+  });
+});
+
+describe.each(ERAS)('stdio, shutdown keeps its promise ($name)', (era) => {
+  let session: RawSession;
+  afterEach(() => session?.child.kill('SIGKILL'));
+
+  it('while draining, the client still answers the server, the call finishes, and new requests are refused', async () => {
+    session = await RawSession.start({ era });
+    session.send(era.request({ jsonrpc: '2.0', id: 'call', method: 'tools/call', params: { name: 'ask', arguments: {} } }));
+    const sampling = await session.waitFor((m) => m.method === 'sampling/createMessage');
+    session.child.kill('SIGTERM');
+    await new Promise((r) => setTimeout(r, 100));
+    session.send(era.request({ jsonrpc: '2.0', id: 'late', method: 'ping' }));
+    expect(await session.response('late')).toMatchObject({ error: { code: -32000, message: expect.stringContaining('shutting down') } });
+    session.send({ jsonrpc: '2.0', id: sampling.id, result: { role: 'assistant', content: { type: 'text', text: 'hello' }, model: 'm' } });
+    expect(await session.response('call')).toMatchObject({ result: { content: [{ type: 'text', text: 'the client said: hello' }] } });
+    expect(await session.exited()).toBe(0);
+    expect(session.answers('call')).toHaveLength(1);
+  });
+
+  it('a call the client cancelled is neither waited for nor answered at shutdown', async () => {
+    session = await RawSession.start({ era });
+    session.send(era.request({ jsonrpc: '2.0', id: 'gone', method: 'tools/call', params: { name: 'ask', arguments: {} } }));
+    await session.waitFor((m) => m.method === 'sampling/createMessage');
+    session.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 'gone' } });
+    const started = Date.now();
+    session.child.stdin.end();
+    expect(await session.exited()).toBe(0);
+    expect(Date.now() - started).toBeLessThan(3000);
+    expect(session.answers('gone')).toEqual([]);
+  });
+
+  it('a call that cannot finish within the drain timeout gets an error response, never silence', async () => {
+    session = await RawSession.start({ era, env: { DRAIN_MS: '300' } });
+    session.send(era.request({ jsonrpc: '2.0', id: 'stuck', method: 'tools/call', params: { name: 'ask', arguments: {} } }));
+    await session.waitFor((m) => m.method === 'sampling/createMessage');
+    session.child.stdin.end();
+    expect(await session.exited()).toBe(0);
+    expect(session.answers('stuck')).toEqual([{ jsonrpc: '2.0', id: 'stuck', error: { code: -32000, message: expect.stringContaining('did not finish within the drain timeout') } }]);
+  });
+});
