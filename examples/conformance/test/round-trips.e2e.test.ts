@@ -38,9 +38,9 @@ function legacyClient(asked: Asked): LegacyClient {
 
 function modernClient(asked: Asked): ModernClient {
   const client = new ModernClient({ name: 'modern', version: '1.0.0' }, MODERN);
-  client.setRequestHandler('elicitation/create', (r) => (asked.push(`elicit: ${r.params.message}`), answer('elicitation/create', r.params as never)));
-  client.setRequestHandler('sampling/createMessage', (r) => (asked.push('sample'), answer('sampling/createMessage', r.params as never)));
-  client.setRequestHandler('roots/list', () => (asked.push('roots'), answer('roots/list', {})));
+  client.setRequestHandler('elicitation/create', (r) => (asked.push(`elicit: ${r.params.message}`), answer('elicitation/create', r.params as never)) as never);
+  client.setRequestHandler('sampling/createMessage', (r) => (asked.push('sample'), answer('sampling/createMessage', r.params as never)) as never);
+  client.setRequestHandler('roots/list', () => (asked.push('roots'), answer('roots/list', {})) as never);
   return client;
 }
 

@@ -1,6 +1,6 @@
 import { isJSONRPCErrorResponse, isJSONRPCNotification, isJSONRPCRequest, isJSONRPCResultResponse } from '@modelcontextprotocol/sdk/types.js';
 import fc from 'fast-check';
-import { jsonRpcKind } from '../src/http/jsonRpcKind';
+import { jsonRpcKind } from '../src/rpc/jsonRpcKind';
 
 /**
  * Issue 13: the HTTP transport's hand-written JSON-RPC classification against the SDK's
