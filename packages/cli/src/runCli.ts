@@ -1,7 +1,7 @@
 import { ExitCode } from './cli/ExitCode';
 import { println, type Io } from './cli/Io';
 import { parseCommandArgs } from './cli/parseCommandArgs';
-import { ServerError, UsageError } from './cli/UsageError';
+import { ServerError, UnansweredError, UsageError } from './cli/UsageError';
 import { COMMANDS } from './commands/commands';
 import { cliVersion } from './generate/packageRoot';
 import { unsupportedNodeMessage } from './cli/supportedNode';
@@ -61,6 +61,10 @@ export async function runCli(argv: readonly string[], io: Io): Promise<number> {
     if (error instanceof ServerError) {
       println(io.stderr, `${io.err.red('error:')} ${error.message}`);
       return ExitCode.Server;
+    }
+    if (error instanceof UnansweredError) {
+      println(io.stderr, `${io.err.red('error:')} ${error.message}`);
+      return ExitCode.Failure;
     }
     throw error;
   }

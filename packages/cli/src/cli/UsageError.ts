@@ -13,3 +13,11 @@ export class ServerError extends Error {
     this.name = 'ServerError';
   }
 }
+
+/** The CLI could not answer a request the server made (no reply to give); the call fails. Exits with 1. */
+export class UnansweredError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'UnansweredError';
+  }
+}

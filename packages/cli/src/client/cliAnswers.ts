@@ -5,7 +5,7 @@ import type { ParsedArgs } from '../cli/Command';
 import { println, type Io } from '../cli/Io';
 import { booleanOption, stringOption } from '../cli/parseCommandArgs';
 import { ask } from '../cli/prompt';
-import { UsageError } from '../cli/UsageError';
+import { UnansweredError, UsageError } from '../cli/UsageError';
 import type { ServerRequestAnswers } from './ServerRequestAnswers';
 
 type FormProperty = { type?: string; title?: string; description?: string; enum?: unknown[]; default?: unknown; items?: { enum?: unknown[] } };
@@ -43,7 +43,7 @@ export function cliAnswers(args: ParsedArgs, io: Io): ServerRequestAnswers {
       const text = last && !Array.isArray(last) && last.type === 'text' ? last.text : undefined;
       println(io.stderr, io.err.dim(`The server asks the model${text === undefined ? '' : `: ${text}`}`));
       const reply = sample ?? (io.interactive ? await ask(io, 'Reply as the model', '') : undefined);
-      if (reply === undefined) throw new Error("toolwright has no model to answer a sampling request: pass --sample '<reply>'.");
+      if (reply === undefined) throw new UnansweredError("toolwright has no model to answer a sampling request: pass --sample '<reply>'.");
       return { role: 'assistant', content: { type: 'text', text: reply }, model: 'toolwright-cli' };
     },
   };
