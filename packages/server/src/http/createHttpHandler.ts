@@ -195,7 +195,8 @@ export function createHttpHandler(app: App, options: HttpHandlerOptions = {}): H
       body = read.value;
       const invalid = invalidMessageOf(body);
       if (invalid) return sendJson(res, 400, invalid);
-      const problem = paramsProblemOf(body);
+      // Modern requests are checked by the SDK, which also answers the methods 2026-07-28 removed (404, -32601).
+      const problem = isModernHttpRequest(req, body) ? undefined : paramsProblemOf(body);
       if (problem) return sendJson(res, 200, problem);
       if (closing && hasRequest(body)) return refuseClosing(res);
       const first = firstMessage(body);
