@@ -84,3 +84,15 @@ describe('compileSchemaValidator', () => {
     expect(check(5).ok).toBe(false);
   });
 });
+
+describe('multipleOf', () => {
+  const ok = (value: number, multipleOf: number) => compileSchemaValidator({ type: 'number', multipleOf })(value).ok;
+
+  it('accepts decimal steps that binary floating point cannot represent exactly', () => {
+    expect([ok(0.3, 0.1), ok(1.1, 0.01), ok(0.07, 0.01), ok(-2.5, 0.5), ok(10, 5)]).toEqual([true, true, true, true, true]);
+  });
+
+  it('refuses a large value whose quotient has a fraction (regression: -32692901916.77293 passed as a multiple of 5)', () => {
+    expect([ok(-32692901916.77293, 5), ok(1e12 + 0.5, 1), ok(8.4e-323, 0.5), ok(0.35, 0.1)]).toEqual([false, false, false, false]);
+  });
+});

@@ -433,8 +433,9 @@ function isMultipleOf(n: number, m: number): boolean {
   if (Number.isInteger(n) && Number.isInteger(m)) return n % m === 0;
   const q = n / m;
   if (!Number.isFinite(q)) return false;
-  // Relative, so a tiny value next to 0 is no multiple (8.4e-323 of 0.5).
-  return Number.isInteger(q) || Math.abs(q - Math.round(q)) <= 1e-9 * Math.abs(q);
+  // A few units in the last place of q: decimal steps (0.3 of 0.1) pass, while a large
+  // quotient's visible fraction (6538580383.35) and a tiny value next to 0 (8.4e-323 of 0.5) do not.
+  return Number.isInteger(q) || Math.abs(q - Math.round(q)) <= 4 * Number.EPSILON * Math.abs(q);
 }
 
 /** Integers and numbers as JSON writes them: one spelling per value, so `0x1`, `+1`, `01`, `1e0`, `1.0` or ` 1` are not the integer 1. */
