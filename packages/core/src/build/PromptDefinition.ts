@@ -5,6 +5,8 @@ import type { MemberOutcome } from '../invoke/MemberOutcome';
 import type { Class } from '../metadata/Class';
 import type { CompletionRequestContext } from '../metadata/Completer';
 import type { Icon } from '../metadata/ToolOptions';
+import type { CallScope } from '../invoke/compileInvocation';
+import type { MemberPipeline } from '../pipeline/PipelineArgs';
 
 /** One declared argument of a prompt. */
 export interface PromptArgumentDescriptor {
@@ -44,8 +46,10 @@ export interface PromptDefinition {
   readonly usesContext: boolean;
   /** Who may list and get it (`@RequireScopes`, `@RequireRoles`, `@Public`); absent without rules. */
   readonly access?: AccessRules;
+  /** `@UseMiddleware` and `@UseGuards` of the class and method; absent without any. */
+  readonly pipeline?: MemberPipeline;
   /** Validates and converts the string arguments, runs the method, normalizes its messages. Never throws. */
-  get(args: Record<string, string> | undefined, ctx: ToolContext | undefined): Promise<MemberOutcome<PromptResult>>;
+  get(args: Record<string, string> | undefined, ctx: ToolContext | undefined, scope?: CallScope): Promise<MemberOutcome<PromptResult>>;
   /** Completion providers by argument name. */
   readonly completers: Readonly<Record<string, CompleteArgument>>;
 }

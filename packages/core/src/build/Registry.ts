@@ -6,6 +6,8 @@ import type { JsonSchema } from '../schema/JsonSchema';
 import type { PromptDefinition } from './PromptDefinition';
 import type { ResourceDefinition, ResourceTemplateDefinition } from './ResourceDefinition';
 import type { AccessRules } from './resolveAccess';
+import type { CallScope } from '../invoke/compileInvocation';
+import type { MemberPipeline } from '../pipeline/PipelineArgs';
 
 /** A tool as `tools/list` shows it. */
 export interface ToolDescriptor {
@@ -31,11 +33,14 @@ export interface ToolDefinition {
   readonly timeoutMs?: number;
   /** Authorization rules from `@RequireScopes`/`@RequireRoles`/`@Public`; absent when the tool has none. */
   readonly access?: AccessRules;
+  /** `@UseMiddleware` and `@UseGuards` of the class and method; absent without any. */
+  readonly pipeline?: MemberPipeline;
   /**
-   * Validates `args`, resolves the class from the container, runs the method and
-   * normalizes its return value. Never throws: failures are `isError` results.
+   * Validates `args`, resolves the class from the container (or the scope's), runs the
+   * method (inside the scope's middleware) and normalizes its return value. Never throws:
+   * failures are `isError` results.
    */
-  call(args: unknown, ctx: ToolContext | undefined): Promise<ToolResult>;
+  call(args: unknown, ctx: ToolContext | undefined, scope?: CallScope): Promise<ToolResult>;
 }
 
 /** Everything an app serves, built once at startup and frozen. */

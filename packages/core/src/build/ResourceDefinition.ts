@@ -7,6 +7,8 @@ import type { Class } from '../metadata/Class';
 import type { CacheHint } from '../metadata/CacheHint';
 import type { Icon } from '../metadata/ToolOptions';
 import type { CompleteArgument } from './PromptDefinition';
+import type { CallScope } from '../invoke/compileInvocation';
+import type { MemberPipeline } from '../pipeline/PipelineArgs';
 
 /** A static resource as `resources/list` shows it. */
 export interface ResourceDescriptor {
@@ -46,8 +48,10 @@ export interface ResourceDefinition {
   readonly access?: AccessRules;
   /** `@Resource({ cache })`: the cache hint of its reads for 2026-07-28 clients. */
   readonly cache?: CacheHint;
+  /** `@UseMiddleware` and `@UseGuards` of the class and method; absent without any. */
+  readonly pipeline?: MemberPipeline;
   /** Runs the method and normalizes its contents. Never throws. */
-  read(ctx: ToolContext | undefined): Promise<MemberOutcome<ReadResourceResult>>;
+  read(ctx: ToolContext | undefined, scope?: CallScope): Promise<MemberOutcome<ReadResourceResult>>;
 }
 
 /** A resource template resolved by the build: a URI matcher, typed variables and a compiled read. */
@@ -64,8 +68,9 @@ export interface ResourceTemplateDefinition {
   readonly cache?: CacheHint;
   /** The template's variables in `uri`, or undefined when the template does not produce it. */
   match(uri: string): Record<string, string | string[]> | undefined;
+  readonly pipeline?: MemberPipeline;
   /** Validates and converts the variables, runs the method, normalizes its contents. Never throws. */
-  read(uri: string, variables: Record<string, string | string[]>, ctx: ToolContext | undefined): Promise<MemberOutcome<ReadResourceResult>>;
+  read(uri: string, variables: Record<string, string | string[]>, ctx: ToolContext | undefined, scope?: CallScope): Promise<MemberOutcome<ReadResourceResult>>;
   /** Completion providers by variable name. */
   readonly completers: Readonly<Record<string, CompleteArgument>>;
 }

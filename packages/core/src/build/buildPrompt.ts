@@ -6,6 +6,8 @@ import type { PromptArgs } from '../metadata/PromptOptions';
 import type { FoundMember } from '../metadata/readMemberMetadata';
 import type { MemberBuildEnv } from './buildResource';
 import { resolveAccess } from './resolveAccess';
+import { resolvePipeline } from './resolvePipeline';
+import type { CallScope } from '../invoke/compileInvocation';
 import { buildMemberParams } from './buildMemberParams';
 import type { PromptArgumentDescriptor, PromptDefinition, PromptDescriptor } from './PromptDefinition';
 import { defaultToolName, TOOL_NAME_PATTERN } from './toolName';
@@ -44,6 +46,7 @@ export function buildPrompt(cls: Class, found: FoundMember<PromptArgs>, env: Mem
     shape: (value) => normalizePromptResult(value, name),
   });
   const access = resolveAccess(found.access, where, env.problems);
+  const pipeline = resolvePipeline(found.pipeline, where, env.problems);
   return Object.freeze({
     name,
     descriptor,
@@ -51,7 +54,8 @@ export function buildPrompt(cls: Class, found: FoundMember<PromptArgs>, env: Mem
     methodName,
     usesContext: resolved.ctxIndex !== undefined,
     ...(access && { access }),
-    get: (a: Record<string, string> | undefined, ctx: Parameters<PromptDefinition['get']>[1]) => call(a ?? {}, ctx),
+    ...(pipeline && { pipeline }),
+    get: (a: Record<string, string> | undefined, ctx: Parameters<PromptDefinition['get']>[1], scope?: CallScope) => call(a ?? {}, ctx, scope),
     completers: resolved.completers,
   });
 }

@@ -10,6 +10,8 @@ import type { ResourceArgs } from '../metadata/ResourceOptions';
 import { compileUriTemplate, isUriTemplate, type UriTemplateMatcher } from '../uri/compileUriTemplate';
 import type { BuildProblem } from './BuildProblem';
 import { resolveAccess } from './resolveAccess';
+import { resolvePipeline } from './resolvePipeline';
+import type { CallScope } from '../invoke/compileInvocation';
 import { buildMemberParams } from './buildMemberParams';
 import type { ResourceDefinition, ResourceDescriptor, ResourceTemplateDefinition, ResourceTemplateDescriptor } from './ResourceDefinition';
 import { defaultToolName } from './toolName';
@@ -59,7 +61,7 @@ export function buildResource(
   if (isTemplate && options.size !== undefined) problem('gives a `size` for a template', 'remove it: a size belongs to one resource, not to a template.');
 
   const common = { name, title: options.title, description: options.description, mimeType: options.mimeType, annotations: options.annotations, icons: options.icons, _meta: options._meta };
-  const read = compileMemberCall<unknown>({
+  const read = compileMemberCall<ReadResourceResult>({
     kind: isTemplate ? 'resource template' : 'resource',
     name,
     cls,
@@ -71,20 +73,16 @@ export function buildResource(
   });
   const usesContext = resolved.ctxIndex !== undefined;
   const access = resolveAccess(found.access, where, env.problems);
+  const pipeline = resolvePipeline(found.pipeline, where, env.problems);
   const mimeType = options.mimeType;
-  const shape = async (uriRead: string, out: Awaited<ReturnType<typeof read>>) => {
-    if (!out.ok) return out;
-    try {
-      return { ok: true as const, value: normalizeReadResult(out.value, uriRead, mimeType) as ReadResourceResult };
-    } catch (error) {
-      env.logger.error(`resource '${name}' returned contents that cannot be served`, error);
-      return { ok: false as const, error: 'internal' as const, message: `The resource '${name}' failed with an internal error. The server log has the details.` };
-    }
-  };
+  // Contents are shaped for the URI read: what a method returns may leave `uri` to it.
+  const shapeFor = (uriRead: string) => (value: unknown) => normalizeReadResult(value, uriRead, mimeType);
+  const members = { target: cls, methodName, usesContext, ...(access && { access }), ...(pipeline && { pipeline }), ...(options.cache && { cache: options.cache }) };
 
   if (!matcher) {
     const descriptor: ResourceDescriptor = stripUndefined({ uri, ...common, size: options.size });
-    return { kind: 'resource', definition: Object.freeze({ uri, name, descriptor, target: cls, methodName, usesContext, ...(access && { access }), ...(options.cache && { cache: options.cache }), read: async (ctx: ToolContext | undefined) => shape(uri, await read({}, ctx)) }) };
+    const shapeStatic = shapeFor(uri);
+    return { kind: 'resource', definition: Object.freeze({ uri, name, descriptor, ...members, read: (ctx: ToolContext | undefined, scope?: CallScope) => read({}, ctx, scope, shapeStatic) }) };
   }
   const descriptor: ResourceTemplateDescriptor = stripUndefined({ uriTemplate: uri, ...common });
   const m = matcher;
@@ -94,16 +92,11 @@ export function buildResource(
       uriTemplate: uri,
       name,
       descriptor,
-      target: cls,
-      methodName,
-      usesContext,
-      ...(access && { access }),
-      ...(options.cache && { cache: options.cache }),
+      ...members,
       variables: m.variables,
       match: (u: string) => m.match(u),
       // Variables the method does not take are part of the URI only.
-      read: async (u: string, vars: Record<string, string | string[]>, ctx: Parameters<ResourceTemplateDefinition['read']>[2]) =>
-        shape(u, await read(pick(vars, resolved.bound.map((b) => b.name)), ctx)),
+      read: (u: string, vars: Record<string, string | string[]>, ctx: ToolContext | undefined, scope?: CallScope) => read(pick(vars, resolved.bound.map((b) => b.name)), ctx, scope, shapeFor(u)),
       completers: resolved.completers,
     }),
   };

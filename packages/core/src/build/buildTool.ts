@@ -13,6 +13,7 @@ import { buildMemberParams } from './buildMemberParams';
 import { checkParamDecorators } from './checkParamDecorators';
 import { checkSchemaProfile } from './checkSchemaProfile';
 import { resolveAccess } from './resolveAccess';
+import { resolvePipeline } from './resolvePipeline';
 import type { BuildProblem } from './BuildProblem';
 import type { ToolDefinition, ToolDescriptor } from './Registry';
 import { defaultToolName, TOOL_NAME_PATTERN } from './toolName';
@@ -83,6 +84,7 @@ export function buildTool(cls: Class, found: FoundMember<ToolArgs>, env: ToolBui
     outputSchema = withDefs(dtoSchema(outputClass, outputCtx, { direction: 'output' }) as ObjectSchema, outputCtx);
   }
   const access = resolveAccess(found.access, where, env.problems);
+  const pipeline = resolvePipeline(found.pipeline, where, env.problems);
   if (env.problems.length > before) return undefined;
 
   const descriptor: ToolDescriptor = stripUndefined({
@@ -96,7 +98,7 @@ export function buildTool(cls: Class, found: FoundMember<ToolArgs>, env: ToolBui
     _meta: options._meta,
   });
   const call = compileToolCall({ name, cls, methodName, binding, inputSchema, outputSchema, ...env });
-  return Object.freeze({ name, descriptor, target: cls, methodName, usesContext: binding.ctxIndex !== undefined, call, ...(access && { access }), ...(options.timeoutMs !== undefined && { timeoutMs: options.timeoutMs }) });
+  return Object.freeze({ name, descriptor, target: cls, methodName, usesContext: binding.ctxIndex !== undefined, call, ...(access && { access }), ...(pipeline && { pipeline }), ...(options.timeoutMs !== undefined && { timeoutMs: options.timeoutMs }) });
 }
 
 function resolveArgsClass(p: ParamArgs, designTypes: unknown[] | undefined, where: string, problems: BuildProblem[]): Class | undefined {

@@ -4,7 +4,7 @@ import { ResourceNotFoundError } from '../errors/ResourceNotFoundError';
 import { ToolError } from '../errors/ToolError';
 import type { Class } from '../metadata/Class';
 import type { MemberParams } from '../build/buildMemberParams';
-import { compileInvocation, type Invocation } from './compileInvocation';
+import { compileInvocation, type CallScope, type Invocation } from './compileInvocation';
 import { compileParamsBinder } from './compileParamsBinder';
 import type { MemberOutcome } from './MemberOutcome';
 
@@ -28,10 +28,10 @@ export interface MemberCallSpec {
  * prompt arguments carry only strings), then the outcome as a JSON-RPC answer. Never
  * throws, except to pass on a `CallInterrupt` (the framework ending the call with a protocol answer).
  */
-export function compileMemberCall<T>(spec: MemberCallSpec): (args: Record<string, unknown>, ctx: ToolContext | undefined) => Promise<MemberOutcome<T>> {
+export function compileMemberCall<T>(spec: MemberCallSpec): (args: Record<string, unknown>, ctx: ToolContext | undefined, scope?: CallScope, shape?: (value: unknown) => unknown) => Promise<MemberOutcome<T>> {
   const { kind, name, cls, methodName, container, logger } = spec;
   const { bound: params, ctxIndex, arity, argsSchema } = spec.resolved;
-  const invoke = compileInvocation({ cls, methodName, container, bind: compileParamsBinder({ schema: argsSchema, params, ctxIndex, arity, coerce: true }) });
+  const invoke = compileInvocation({ cls, methodName, container, bind: compileParamsBinder({ schema: argsSchema, params, ctxIndex, arity, coerce: true }), shape: spec.shape });
   const failed = (error: unknown): MemberOutcome<T> => {
     if (ResourceNotFoundError.is(error)) return { ok: false, error: 'not_found', message: error.message };
     if (ToolError.is(error)) return { ok: false, error: 'internal', message: error.message };
@@ -44,11 +44,7 @@ export function compileMemberCall<T>(spec: MemberCallSpec): (args: Record<string
       return { ok: false, error: 'invalid_params', message: `Invalid arguments for ${kind} '${name}':\n${lines.join('\n')}` };
     }
     if (outcome.kind === 'threw') return failed(outcome.error);
-    try {
-      return { ok: true, value: spec.shape(outcome.value) as T };
-    } catch (error) {
-      return failed(error);
-    }
+    return { ok: true, value: outcome.value as T };
   };
-  return async (args, ctx) => answer(await invoke(args, ctx));
+  return async (args, ctx, scope, shape) => answer(await invoke(args, ctx, scope, shape));
 }

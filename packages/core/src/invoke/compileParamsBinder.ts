@@ -3,8 +3,8 @@ import type { ParamShape } from '../schema/paramSchema';
 import { compileProfileSchema } from '../validation/compileSchemaValidator';
 import { compileDtoBuilder } from '../validation/compileDtoBuilder';
 import { compileDtoValidator } from '../validation/validateDto';
-import type { ValidationIssue, ValidationOutcome } from '../validation/ValidationIssue';
-import type { Bind } from './compileInvocation';
+import type { ValidationIssue } from '../validation/ValidationIssue';
+import type { Bind, BindOutcome } from './compileInvocation';
 
 /** One `@Param` of a tool, resource template or prompt, as the build resolved it. */
 export interface BoundParam {
@@ -51,8 +51,8 @@ export function compileParamsBinder(binding: ParamsBinding): Bind {
       list[p.index] = converted;
     }
     if (ctxIndex !== undefined) list[ctxIndex] = ctx;
-    if (!pending) return { ok: true, value: list };
-    return Promise.all(list).then((settled): ValidationOutcome<unknown[]> => (issues.length > 0 ? { ok: false, issues } : { ok: true, value: settled }));
+    if (!pending) return { ok: true, value: list, args: valid };
+    return Promise.all(list).then((settled): BindOutcome => (issues.length > 0 ? { ok: false, issues } : { ok: true, value: settled, args: valid }));
   };
 }
 

@@ -9,7 +9,7 @@ import { compileProfileSchema } from '../validation/compileSchemaValidator';
 import type { ValidationIssue } from '../validation/ValidationIssue';
 import { compileDtoBuilder } from '../validation/compileDtoBuilder';
 import { compileDtoValidator } from '../validation/validateDto';
-import { compileInvocation, type Bind, type Invocation } from './compileInvocation';
+import { compileInvocation, type Bind, type CallScope, type Invocation } from './compileInvocation';
 import { compileParamsBinder, type BoundParam } from './compileParamsBinder';
 import { jsonView } from './jsonView';
 import { isToolResult, normalizeResult } from './normalizeResult';
@@ -44,26 +44,22 @@ export interface ToolCallSpec {
  * The returned function never throws; it rejects only to pass on a `CallInterrupt`. It
  * adds no promise hop of its own when the checks and the method are synchronous.
  */
-export function compileToolCall(spec: ToolCallSpec): (args: unknown, ctx: ToolContext | undefined) => Promise<ToolResult> {
+export function compileToolCall(spec: ToolCallSpec): (args: unknown, ctx: ToolContext | undefined, scope?: CallScope) => Promise<ToolResult> {
   const { name, cls, methodName, container, logger } = spec;
-  const invoke = compileInvocation({ cls, methodName, container, bind: compileBinder(spec) });
-  const shapeOutput = spec.outputSchema ? compileOutput(spec.outputSchema, name, logger) : normalizeResult;
+  const shape = spec.outputSchema ? compileOutput(spec.outputSchema, name, logger) : normalizeResult;
+  const invoke = compileInvocation({ cls, methodName, container, bind: compileBinder(spec), shape });
   const fail = (error: unknown): ToolResult => failure(name, error, logger);
   const toResult = (outcome: Invocation): ToolResult => {
     if (outcome.kind === 'invalid') return invalid(name, outcome.issues);
     if (outcome.kind === 'threw') return fail(outcome.error);
-    try {
-      return shapeOutput(outcome.value);
-    } catch (error) {
-      return fail(error);
-    }
+    return outcome.value as ToolResult;
   };
 
-  return (rawArgs, ctx) => {
+  return (rawArgs, ctx, scope) => {
     const args = rawArgs === undefined || rawArgs === null ? {} : rawArgs;
     if (typeof args !== 'object' || Array.isArray(args)) return Promise.resolve(invalid(name, [{ path: '', message: 'must be an object' }]));
     try {
-      const outcome = invoke(args as Record<string, unknown>, ctx);
+      const outcome = invoke(args as Record<string, unknown>, ctx, scope);
       return outcome instanceof Promise ? outcome.then(toResult) : Promise.resolve(toResult(outcome));
     } catch (error) {
       // A promise whose executor throws rejects: that is how a CallInterrupt gets out.
@@ -84,14 +80,15 @@ function compileBinder(spec: ToolCallSpec): Bind {
     return (args, ctx) => {
       const checked = checkSchema(args);
       if (!checked.ok) return checked;
-      if (build) return { ok: true, value: inputAndContext(binding, build(checked.value as Record<string, unknown>), ctx) };
-      return validate!(checked.value).then((outcome) => (outcome.ok ? { ok: true, value: inputAndContext(binding, outcome.value, ctx) } : outcome));
+      const valid = checked.value as Record<string, unknown>;
+      if (build) return { ok: true, value: inputAndContext(binding, build(valid), ctx), args: valid };
+      return validate!(valid).then((outcome) => (outcome.ok ? { ok: true, value: inputAndContext(binding, outcome.value, ctx), args: valid } : outcome));
     };
   }
 
   return (args, ctx) => {
     const checked = checkSchema(args);
-    return checked.ok ? { ok: true, value: inputAndContext(binding, checked.value, ctx) } : checked;
+    return checked.ok ? { ok: true, value: inputAndContext(binding, checked.value, ctx), args: checked.value as Record<string, unknown> } : checked;
   };
 }
 

@@ -3,6 +3,7 @@ import type { Class } from './Class';
 import { PARAMS_KEY, PROMPTS_KEY, RESOURCES_KEY, TOOLS_KEY } from './keys';
 import { readOwnList } from './ownMetadata';
 import type { ParamArgs } from './ParamOptions';
+import { PIPELINE_KEY, type MemberPipeline, type PipelineArgs } from '../pipeline/PipelineArgs';
 
 /** The authorization rules that apply to one member, gathered along the class chain (child first). */
 export interface MemberAccessArgs {
@@ -17,6 +18,8 @@ export interface FoundMember<A extends { readonly methodName: string }> {
   readonly member: A;
   readonly params: readonly ParamArgs[];
   readonly access: MemberAccessArgs;
+  /** Its `@UseMiddleware` and `@UseGuards`, outermost first (ancestor classes, the class, then the method). */
+  readonly pipeline: MemberPipeline;
   /** The class whose prototype declared the decorators (for `design:*` metadata). */
   readonly declaredOn: Class;
 }
@@ -37,6 +40,7 @@ export function readMemberMetadata<A extends { readonly methodName: string }>(cl
       else group(methodRules, rule.methodName, rule);
     }
   }
+  const pipelines = readPipelines(chain);
   const found = new Map<string, FoundMember<A>>();
   for (const owner of chain) {
     const members = readOwnList<A>(key, owner);
@@ -46,11 +50,32 @@ export function readMemberMetadata<A extends { readonly methodName: string }>(cl
     for (const member of members) {
       if (found.has(member.methodName)) continue;
       const access = { classRules, methodRules: methodRules.get(member.methodName) ?? [] };
-      found.set(member.methodName, { member, declaredOn: owner, params: params.get(member.methodName) ?? [], access });
+      found.set(member.methodName, { member, declaredOn: owner, params: params.get(member.methodName) ?? [], access, pipeline: pipelines(member.methodName) });
     }
   }
   return [...found.values()];
 }
+
+/** The pipeline of each method of a class chain (child first): class records of the ancestors first, then method records. */
+function readPipelines(chain: readonly Class[]): (methodName: string) => MemberPipeline {
+  const classLevel: PipelineArgs[] = [];
+  const byMethod = new Map<string, PipelineArgs[]>();
+  for (const owner of [...chain].reverse()) {
+    for (const record of readOwnList<PipelineArgs>(PIPELINE_KEY, owner)) {
+      if (record.methodName === undefined) classLevel.push(record);
+      else group(byMethod, record.methodName, record);
+    }
+  }
+  if (classLevel.length === 0 && byMethod.size === 0) return () => NO_PIPELINE;
+  return (methodName) => {
+    const records = [...classLevel, ...(byMethod.get(methodName) ?? [])];
+    const middleware = records.flatMap((r) => (r.kind === 'middleware' ? r.items : []));
+    const guards = records.flatMap((r) => (r.kind === 'guards' ? r.items : []));
+    return Object.freeze({ middleware: Object.freeze(middleware), guards: Object.freeze(guards) });
+  };
+}
+
+const NO_PIPELINE: MemberPipeline = Object.freeze({ middleware: Object.freeze([]), guards: Object.freeze([]) });
 
 /** Whether a class has at least one `@Tool`, `@Resource` or `@Prompt` method (its own or inherited). */
 export function hasServedMethods(cls: Class): boolean {

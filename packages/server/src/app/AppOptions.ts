@@ -1,4 +1,4 @@
-import type { CacheHint, Class, ContainerLike, Icon, LogLevel, ToolLogger } from '@toolwright/core';
+import type { CacheHint, Class, ContainerLike, Icon, LogLevel, Middleware, ToolLogger } from '@toolwright/core';
 import type { RequestStateOptions } from '../roundtrip/RequestStateCodec';
 
 export interface AppOptions {
@@ -48,6 +48,18 @@ export interface AppOptions {
     reads?: CacheHint;
     discover?: CacheHint;
   };
+  /**
+   * Code around every call of a tool, resource read and prompt get, outermost first; the
+   * members' own `@UseMiddleware` run inside these. A middleware is `(call, next) => result`
+   * or a class with `use(call, next)` that the container builds. See the Middleware guide.
+   */
+  middleware?: readonly Middleware[];
+  /**
+   * Fail any call (tool, resource read, prompt) after this many milliseconds: a tool gets an
+   * `isError` result, a read or prompt a JSON-RPC error; `ctx.signal` is aborted. `toolTimeoutMs`
+   * and `@Tool({ timeoutMs })` override it for tools. Default: none.
+   */
+  timeoutMs?: number;
   /** Fail any tool call after this many milliseconds (an `isError` result; `ctx.signal` is aborted). `@Tool({ timeoutMs })` overrides it. Default: none. */
   toolTimeoutMs?: number;
   /**

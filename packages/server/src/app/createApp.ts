@@ -1,5 +1,5 @@
 import { ConfigError } from '@toolwright/core';
-import { buildRegistry } from '@toolwright/core';
+import { buildRegistry, createDefaultContainer } from '@toolwright/core';
 import { Server, type Transport } from '../sdk/sdk';
 import { cacheHintsOf } from '../sdk/cacheHintsOf';
 import { FixedCallerServer } from '../sdk/FixedCallerServer';
@@ -22,9 +22,15 @@ import type { ListKind } from '../surface/Catalog';
 export async function createApp(options: AppOptions): Promise<App> {
   assertSupportedNode();
   const tools = await loadToolClasses(options.tools, options.cwd ?? process.cwd());
-  const registry = buildRegistry({ tools, container: options.container, coerce: options.coerce, logger: options.logger });
+  const container = options.container ?? createDefaultContainer();
+  checkMiddleware(options.middleware);
+  const registry = buildRegistry({ tools, container, coerce: options.coerce, logger: options.logger });
   const inFlight = new InFlight();
   const surface = new Surface(registry, {
+    container,
+    inFlight,
+    middleware: options.middleware,
+    timeoutMs: options.timeoutMs,
     pageSize: options.pageSize,
     logLevel: options.logLevel,
     listChangedDebounceMs: options.listChangedDebounceMs,
@@ -32,7 +38,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     logger: options.logger,
     requestState: options.requestState,
   });
-  const binding = createToolBinding(registry, inFlight, surface);
+  const binding = createToolBinding(surface);
   const control = (kind: ListKind): ListControl =>
     Object.freeze({
       enable: (key: string) => surface.catalog.setEnabled(kind, key, true),
@@ -87,7 +93,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     toolAccess: (name: string) => surface.catalog.tool(name)?.access,
     async add(...classes) {
       const more = await loadToolClasses(classes, options.cwd ?? process.cwd());
-      surface.add({ tools: more, container: options.container, coerce: options.coerce, logger: options.logger });
+      surface.add({ tools: more, container, coerce: options.coerce, logger: options.logger });
     },
     notifyResourceUpdated: (uri: string) => surface.connections.resourceUpdated(uri),
     get inFlight() {
@@ -96,6 +102,15 @@ export async function createApp(options: AppOptions): Promise<App> {
     drain: (timeoutMs = 10_000) => inFlight.drain(timeoutMs),
   };
   return Object.freeze(app);
+}
+
+/** The app's `middleware` must be functions or classes with `use(call, next)`. */
+function checkMiddleware(middleware: AppOptions['middleware']): void {
+  if (middleware === undefined) return;
+  if (!Array.isArray(middleware)) throw new ConfigError('Toolwright: `middleware` must be an array of middleware: `middleware: [timing(), RateLimit]`.');
+  middleware.forEach((m, i) => {
+    if (typeof m !== 'function') throw new ConfigError(`Toolwright: middleware[${i}] is ${m === null ? 'null' : typeof m}, not a middleware. Pass a function (call, next) => ... or a class with a use(call, next) method.`);
+  });
 }
 
 function stripUndefined<T extends object>(value: T): T {

@@ -1,36 +1,50 @@
-import type { MemberOutcome } from '@toolwright/core';
+import type { PromptDefinition, PromptResult } from '@toolwright/core';
 import type { Prompt } from '@modelcontextprotocol/server';
-import { accessDenial, callerOf, canAccess } from '../auth/canAccess';
+import { callerOf } from '../auth/canAccess';
 import { createListFilter } from '../auth/createListFilter';
+import { guardedList } from '../pipeline/guardedList';
+import type { PipelineEnv } from '../pipeline/PipelineEnv';
+import { serveMember } from '../pipeline/serveMember';
+import type { MemberRef } from '../pipeline/ServedMember';
 import type { Catalog } from '../surface/Catalog';
 import type { Connection } from './Connection';
-import { createToolContext, type ContextEnv } from './createToolContext';
 import { outcomeError } from './outcomeError';
 import { ErrorCodes, ProtocolError } from './ProtocolError';
-import { runWithRounds } from './runWithRounds';
 
 /** Serves `prompts/list` (cached pages) and `prompts/get` (-32602 for an unknown prompt or bad arguments). */
-export function registerPromptHandlers(connection: Connection, catalog: Catalog, env: ContextEnv): void {
+export function registerPromptHandlers(connection: Connection, catalog: Catalog, env: PipelineEnv): void {
   const { server } = connection;
   const promptsFor = createListFilter('prompts', (p: Prompt) => catalog.prompt(p.name)?.access);
-  server.setRequestHandler('prompts/list', (request, ctx) => promptsFor(catalog.promptsPage(request.params?.cursor), callerOf(ctx)));
+  const promptRef = (p: Prompt) => {
+    const prompt = catalog.prompt(p.name);
+    return prompt && refOf(prompt);
+  };
+  server.setRequestHandler('prompts/list', (request, ctx) => guardedList(promptsFor(catalog.promptsPage(request.params?.cursor), callerOf(ctx)), 'prompts', promptRef, ctx, connection, env));
   server.setRequestHandler('prompts/get', async (request, ctx) => {
     const { name } = request.params;
     const prompt = catalog.prompt(name);
     if (!prompt) throw new ProtocolError(ErrorCodes.InvalidParams, `Unknown prompt '${name}'. Call prompts/list to see the available prompts.`);
-    const caller = callerOf(ctx);
-    if (prompt.access && !canAccess(prompt.access, caller)) throw new ProtocolError(ErrorCodes.InvalidParams, accessDenial(`Prompt '${name}'`, prompt.access, caller));
     const args = request.params.arguments;
-    if (!prompt.usesContext) return served(await prompt.get(args, undefined));
-    return runWithRounds(connection, ctx, env.requestState, 'prompts/get', name, args, async (round) => {
-      const open = createToolContext(prompt.name, ctx, connection, env, ctx.mcpReq.signal, round);
-      return served(await prompt.get(args, open.ctx).finally(open.close));
-    });
+    return serveMember<PromptResult>(
+      {
+        ...refOf(prompt),
+        subject: `Prompt '${name}'`,
+        method: 'prompts/get',
+        args,
+        run: async (toolCtx, scope) => {
+          const outcome = await prompt.get(args, toolCtx, scope);
+          if (!outcome.ok) throw outcomeError(outcome);
+          return outcome.value;
+        },
+        timedOut: (ms) => Promise.reject(new ProtocolError(ErrorCodes.InternalError, `Prompt '${name}' timed out after ${ms} ms.`)),
+      },
+      ctx,
+      connection,
+      env,
+    );
   });
 }
 
-/** The prompt's messages, or its failure as a JSON-RPC error. */
-function served<T>(outcome: MemberOutcome<T>): T {
-  if (!outcome.ok) throw outcomeError(outcome);
-  return outcome.value;
+function refOf(prompt: PromptDefinition): MemberRef {
+  return { kind: 'prompt', member: prompt, name: prompt.name };
 }

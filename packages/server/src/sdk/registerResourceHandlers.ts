@@ -1,11 +1,13 @@
 import type { Resource, ResourceTemplateType, ServerContext } from '@modelcontextprotocol/server';
-import type { AccessRules, ToolContext } from '@toolwright/core';
+import type { AccessRules, ReadResourceResult, ResourceDefinition, ResourceTemplateDefinition } from '@toolwright/core';
 import { accessDenial, callerOf, canAccess } from '../auth/canAccess';
 import { createListFilter } from '../auth/createListFilter';
+import { guardedList } from '../pipeline/guardedList';
+import type { PipelineEnv } from '../pipeline/PipelineEnv';
+import { serveMember } from '../pipeline/serveMember';
+import type { MemberRef } from '../pipeline/ServedMember';
 import type { Catalog } from '../surface/Catalog';
 import type { Connection } from './Connection';
-import { createToolContext, type ContextEnv } from './createToolContext';
-import { runWithRounds } from './runWithRounds';
 import { outcomeError } from './outcomeError';
 import { ErrorCodes, ProtocolError } from './ProtocolError';
 
@@ -14,30 +16,41 @@ import { ErrorCodes, ProtocolError } from './ProtocolError';
  * (a static URI first, then the first template that produces it; -32002 with the URI in
  * `data` otherwise) and `resources/subscribe`/`unsubscribe` for this connection.
  */
-export function registerResourceHandlers(connection: Connection, catalog: Catalog, env: ContextEnv): void {
+export function registerResourceHandlers(connection: Connection, catalog: Catalog, env: PipelineEnv): void {
   const { server } = connection;
   const resourcesFor = createListFilter('resources', (r: Resource) => catalog.resource(r.uri)?.access);
   const templatesFor = createListFilter('resourceTemplates', (t: ResourceTemplateType) => catalog.template(t.uriTemplate)?.access);
-  server.setRequestHandler('resources/list', (request, ctx) => resourcesFor(catalog.resourcesPage(request.params?.cursor), callerOf(ctx)));
-  server.setRequestHandler('resources/templates/list', (request, ctx) => templatesFor(catalog.templatesPage(request.params?.cursor), callerOf(ctx)));
+  const resourceRef = (r: Resource) => refOf(catalog.resource(r.uri));
+  const templateRef = (t: ResourceTemplateType) => refOf(catalog.template(t.uriTemplate));
+  server.setRequestHandler('resources/list', (request, ctx) => guardedList(resourcesFor(catalog.resourcesPage(request.params?.cursor), callerOf(ctx)), 'resources', resourceRef, ctx, connection, env));
+  server.setRequestHandler('resources/templates/list', (request, ctx) =>
+    guardedList(templatesFor(catalog.templatesPage(request.params?.cursor), callerOf(ctx)), 'resourceTemplates', templateRef, ctx, connection, env),
+  );
 
   server.setRequestHandler('resources/read', async (request, ctx) => {
     const { uri } = request.params;
     const serving = servingMember(catalog, uri);
     if (!serving) throw notFound(uri);
     const { member } = serving;
-    refuseUnless(member.access, `Resource '${uri}'`, ctx);
-    const read = async (toolCtx: ToolContext | undefined) => {
-      const outcome = await serving.read(toolCtx);
-      if (!outcome.ok) throw outcomeError(outcome, { uri });
-      // `@Resource({ cache })` on a 2026-07-28 read; the app's default for reads fills what it leaves out.
-      return member.cache && connection.era === 'modern' ? { ...outcome.value, ...member.cache } : outcome.value;
-    };
-    if (!member.usesContext) return read(undefined);
-    return runWithRounds(connection, ctx, env.requestState, 'resources/read', uri, {}, (round) => {
-      const open = createToolContext(member.name, ctx, connection, env, ctx.mcpReq.signal, round);
-      return read(open.ctx).finally(open.close);
-    });
+    return serveMember<ReadResourceResult>(
+      {
+        ...refOf(member)!,
+        subject: `Resource '${uri}'`,
+        method: 'resources/read',
+        args: {},
+        uri,
+        run: async (toolCtx, scope) => {
+          const outcome = await serving.read(toolCtx, scope);
+          if (!outcome.ok) throw outcomeError(outcome, { uri });
+          // `@Resource({ cache })` on a 2026-07-28 read; the app's default for reads fills what it leaves out.
+          return member.cache && connection.era === 'modern' ? { ...outcome.value, ...member.cache } : outcome.value;
+        },
+        timedOut: (ms) => Promise.reject(new ProtocolError(ErrorCodes.InternalError, `Reading resource '${uri}' timed out after ${ms} ms.`, { uri })),
+      },
+      ctx,
+      connection,
+      env,
+    );
   });
 
   server.setRequestHandler('resources/subscribe', (request, ctx) => {
@@ -54,12 +67,18 @@ export function registerResourceHandlers(connection: Connection, catalog: Catalo
   });
 }
 
+/** The pipeline's view of a resource (by URI) or template (by URI template). */
+function refOf(member: ResourceDefinition | ResourceTemplateDefinition | undefined): MemberRef | undefined {
+  if (!member) return undefined;
+  return { kind: 'resource', member, name: 'uri' in member ? member.uri : member.uriTemplate };
+}
+
 /** The resource or template that serves `uri`, and how to read it with a context. */
 function servingMember(catalog: Catalog, uri: string) {
   const resource = catalog.resource(uri);
-  if (resource) return { member: resource, read: (ctx: ToolContext | undefined) => resource.read(ctx) };
+  if (resource) return { member: resource, read: resource.read };
   const found = catalog.matchTemplate(uri);
-  return found && { member: found.template, read: (ctx: ToolContext | undefined) => found.template.read(uri, found.variables, ctx) };
+  return found && { member: found.template, read: (ctx: Parameters<ResourceDefinition['read']>[0], scope: Parameters<ResourceDefinition['read']>[1]) => found.template.read(uri, found.variables, ctx, scope) };
 }
 
 /** Refuses a caller the resource's `@RequireScopes` / `@RequireRoles` rules leave out. */

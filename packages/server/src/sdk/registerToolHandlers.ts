@@ -1,28 +1,29 @@
-import { stderrLogger, type Registry, type ToolLogger, type ToolResult } from '@toolwright/core';
-import type { InputRequest, Server, ServerContext, Tool } from '@modelcontextprotocol/server';
-import type { InputRequiredAnswer } from '../roundtrip/runRound';
+import type { ToolDefinition, ToolResult } from '@toolwright/core';
+import type { Server, ServerContext, Tool } from '@modelcontextprotocol/server';
 import type { Connection } from './Connection';
-import { invokeTool } from './invokeTool';
 import type { Surface } from '../surface/Surface';
-import type { InFlight } from '../app/InFlight';
 import { ErrorCodes, ProtocolError } from './ProtocolError';
-import { accessDenial, callerOf, canAccess } from '../auth/canAccess';
+import { callerOf } from '../auth/canAccess';
 import { createListFilter } from '../auth/createListFilter';
+import { guardedList } from '../pipeline/guardedList';
+import { serveMember, type MemberAnswer } from '../pipeline/serveMember';
+import type { MemberRef } from '../pipeline/ServedMember';
 
-/** Per-registry state shared by every connection's `Server`: built once, read per call. */
+/** Per-app state shared by every connection's `Server`: built once, read per call. */
 export interface ToolBinding {
-  readonly registry: Registry;
-  readonly loggers: ReadonlyMap<string, ToolLogger>;
-  readonly inFlight: InFlight;
   /** Narrows a `tools/list` page to the tools one caller may use (the page itself when none has rules). */
   readonly listFor: ReturnType<typeof createListFilter<'tools', Tool>>;
   /** What the app serves now (tools can be added, removed, enabled and disabled at runtime) and the call contexts' shared state. */
   readonly surface: Surface;
 }
 
-export function createToolBinding(registry: Registry, inFlight: InFlight, surface: Surface): ToolBinding {
-  const loggers = new Map(registry.tools.map((t) => [t.name, stderrLogger(`tool ${t.name}`)]));
-  return { registry, loggers, inFlight, listFor: createListFilter('tools', (t: Tool) => surface.catalog.tool(t.name)?.access), surface };
+export function createToolBinding(surface: Surface): ToolBinding {
+  return { listFor: createListFilter('tools', (t: Tool) => surface.catalog.tool(t.name)?.access), surface };
+}
+
+/** The pipeline's view of a tool. */
+export function toolRef(tool: ToolDefinition): MemberRef {
+  return { kind: 'tool', member: tool, name: tool.name, annotations: tool.descriptor.annotations };
 }
 
 /**
@@ -37,18 +38,32 @@ export function createToolBinding(registry: Registry, inFlight: InFlight, surfac
  * requestState), where the client round trips of that era are served.
  */
 export function registerToolHandlers(server: Server, binding: ToolBinding, connection: Connection): void {
-  const { inFlight, listFor, surface } = binding;
-  // With authorization rules, each caller gets the (cached) view of the tools it may use.
-  server.setRequestHandler('tools/list', (request, ctx) => listFor(surface.catalog.toolsPage(request.params?.cursor), callerOf(ctx)));
-  const call = (params: { name: string; arguments?: Record<string, unknown> }, ctx: ServerContext): Promise<ToolResult | InputRequiredAnswer<InputRequest>> => {
-    const tool = surface.catalog.tool(params.name);
+  const { listFor, surface } = binding;
+  const { env, catalog } = surface;
+  const refOf = (t: Tool) => {
+    const tool = catalog.tool(t.name);
+    return tool && toolRef(tool);
+  };
+  // With authorization rules, each caller gets the (cached) view of the tools it may use; guards narrow it further.
+  server.setRequestHandler('tools/list', (request, ctx) => guardedList(listFor(catalog.toolsPage(request.params?.cursor), callerOf(ctx)), 'tools', refOf, ctx, connection, env));
+  const call = (params: { name: string; arguments?: Record<string, unknown> }, ctx: ServerContext): Promise<MemberAnswer<ToolResult>> => {
+    const tool = catalog.tool(params.name);
     if (!tool) {
       throw new ProtocolError(ErrorCodes.InvalidParams, `Unknown tool '${params.name}'. Call tools/list to see the available tools.`);
     }
-    if (tool.access && !canAccess(tool.access, callerOf(ctx))) {
-      throw new ProtocolError(ErrorCodes.InvalidParams, accessDenial(`Tool '${tool.name}'`, tool.access, callerOf(ctx)));
-    }
-    return inFlight.track(invokeTool(tool, params.arguments, ctx, connection, surface.env));
+    return serveMember(
+      {
+        ...toolRef(tool),
+        subject: `Tool '${tool.name}'`,
+        method: 'tools/call',
+        args: params.arguments,
+        run: (toolCtx, scope) => tool.call(params.arguments, toolCtx, scope),
+        timedOut: (ms) => ({ content: [{ type: 'text', text: `Tool '${tool.name}' timed out after ${ms} ms.` }], isError: true }),
+      },
+      ctx,
+      connection,
+      env,
+    );
   };
   if (connection.era === 'modern') {
     server.setRequestHandler('tools/call', (request, ctx) => call(request.params, ctx));

@@ -6,6 +6,7 @@ export { LATEST_PROTOCOL_VERSION, Server, SUPPORTED_PROTOCOL_VERSIONS } from '@m
 export type {
   AuthInfo as SdkAuthInfo,
   ClientCapabilities,
+  InputRequest,
   Implementation,
   JSONRPCMessage,
   JSONRPCRequest,

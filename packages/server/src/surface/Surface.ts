@@ -1,9 +1,10 @@
 import { ConfigError } from '@toolwright/core';
-import { buildRegistry, stderrLogger, type BuildOptions, type LogLevel, type ProtocolEra, type ToolLogger } from '@toolwright/core';
+import { buildRegistry, stderrLogger, type BuildOptions, type ContainerLike, type LogLevel, type Middleware, type ProtocolEra, type ToolLogger } from '@toolwright/core';
 import type { Server, ServerCapabilities } from '../sdk/sdk';
 import type { Registry } from '@toolwright/core';
 import type { Connection } from '../sdk/Connection';
-import type { InvokeEnv } from '../sdk/invokeTool';
+import type { InFlight } from '../app/InFlight';
+import type { OpenCallContainer, PipelineEnv } from '../pipeline/PipelineEnv';
 import { registerCompletionHandler } from '../sdk/registerCompletionHandler';
 import { registerLoggingHandler } from '../sdk/registerLoggingHandler';
 import { registerPromptHandlers } from '../sdk/registerPromptHandlers';
@@ -20,7 +21,17 @@ export interface SurfaceOptions {
   /** Changes within this many milliseconds make one `list_changed` notification. */
   readonly listChangedDebounceMs?: number;
   readonly toolTimeoutMs?: number;
+  /** The default timeout of resource reads and prompts (and of tools, unless `toolTimeoutMs` says otherwise). */
+  readonly timeoutMs?: number;
   readonly logger?: ToolLogger;
+  /** Builds guard and middleware classes, and members when no call scope is open. */
+  readonly container: ContainerLike;
+  /** The app's middleware, around every member's own. */
+  readonly middleware?: readonly Middleware[];
+  /** Counts the running calls of every kind. */
+  readonly inFlight: InFlight;
+  /** Opens the per-call container of apps with request- or session-scoped services. */
+  readonly openContainer?: OpenCallContainer;
   /** Keys and lifetime of the signed `requestState` of 2026-07-28 round trips. */
   readonly requestState?: RequestStateOptions;
 }
@@ -33,9 +44,9 @@ export interface SurfaceOptions {
 export class Surface {
   readonly catalog: Catalog;
   readonly connections: Connections;
-  readonly env: InvokeEnv;
+  readonly env: PipelineEnv;
 
-  constructor(registry: Registry, options: SurfaceOptions = {}) {
+  constructor(registry: Registry, options: SurfaceOptions) {
     if (options.pageSize !== undefined && !(Number.isInteger(options.pageSize) && options.pageSize > 0)) {
       throw new ConfigError(`Toolwright: pageSize must be a positive integer, got ${options.pageSize}.`);
     }
@@ -44,8 +55,13 @@ export class Surface {
     this.env = {
       forms: new WeakMap(),
       logger: options.logger ?? stderrLogger('context'),
-      toolTimeoutMs: options.toolTimeoutMs,
+      toolTimeoutMs: options.toolTimeoutMs ?? options.timeoutMs,
+      timeoutMs: options.timeoutMs,
       requestState: new RequestStateCodec(options.requestState),
+      container: options.container,
+      middleware: Object.freeze([...(options.middleware ?? [])]),
+      inFlight: options.inFlight,
+      openContainer: options.openContainer,
     };
   }
 

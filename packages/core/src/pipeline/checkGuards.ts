@@ -1,0 +1,25 @@
+import type { ContainerLike } from '../container/ContainerLike';
+import type { Class } from '../metadata/Class';
+import type { Guard, GuardClass, GuardFn } from './Guard';
+import type { MemberAccess } from './MemberCall';
+
+/**
+ * Whether every guard lets `access` through, in order, stopping at the first refusal.
+ * A class guard is built by the container. Synchronous while the guards are; a guard that
+ * throws refuses (and the error is the caller's to log).
+ */
+export function checkGuards(guards: readonly Guard[], access: MemberAccess, container: ContainerLike): boolean | Promise<boolean> {
+  for (let i = 0; i < guards.length; i++) {
+    const verdict = runGuard(guards[i], access, container);
+    if (verdict === false) return false;
+    if (verdict !== true) return Promise.resolve(verdict).then((ok) => (ok === true ? checkGuards(guards.slice(i + 1), access, container) : false));
+  }
+  return true;
+}
+
+function runGuard(guard: Guard, access: MemberAccess, container: ContainerLike): unknown {
+  if (typeof (guard as { prototype?: { canActivate?: unknown } }).prototype?.canActivate === 'function') {
+    return container.get(guard as Class<GuardClass>).canActivate(access);
+  }
+  return (guard as GuardFn)(access);
+}

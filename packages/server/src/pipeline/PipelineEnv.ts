@@ -1,0 +1,32 @@
+import type { ContainerLike, MemberAccess, Middleware, ToolContext } from '@toolwright/core';
+import type { InFlight } from '../app/InFlight';
+import type { ContextEnv } from '../sdk/createToolContext';
+
+/**
+ * A container for the services of one call, and its end: request- and session-scoped
+ * services (see `ServiceScopes`). Undefined when every service lives as long as the app.
+ */
+export interface CallContainer {
+  readonly container: ContainerLike;
+  /** Called once the call has answered; disposes what the call alone used. */
+  release(): void;
+}
+
+/** Opens the container of one call from what the call knows: who asks for which member (its session among it), and its context. */
+export type OpenCallContainer = (access: MemberAccess, ctx: ToolContext | undefined) => CallContainer | undefined;
+
+/** Per-app state every call goes through, shared by all connections. */
+export interface PipelineEnv extends ContextEnv {
+  /** The app's container: builds guard and middleware classes, and members when no scope is open. */
+  readonly container: ContainerLike;
+  /** The app's `middleware`, outermost first (around every member's own). */
+  readonly middleware: readonly Middleware[];
+  /** Counts running calls of every kind, for the drain on shutdown. */
+  readonly inFlight: InFlight;
+  /** The app's default timeout for tool calls; undefined for none. */
+  readonly toolTimeoutMs: number | undefined;
+  /** The app's default timeout for resource reads and prompts; undefined for none. */
+  readonly timeoutMs: number | undefined;
+  /** Opens the per-call container when the app has scoped services. */
+  readonly openContainer: OpenCallContainer | undefined;
+}

@@ -1,0 +1,102 @@
+import { composeMiddleware, type CallScope, type MemberAccess, type MemberCall, type MiddlewareChain, type ToolContext } from '@toolwright/core';
+import { accessDenial, callerOf, canAccess } from '../auth/canAccess';
+import type { Connection } from '../sdk/Connection';
+import { createToolContext } from '../sdk/createToolContext';
+import { ErrorCodes, ProtocolError } from '../sdk/ProtocolError';
+import { runWithRounds, type SdkRound } from '../sdk/runWithRounds';
+import type { InputRequest, ServerContext } from '../sdk/sdk';
+import type { InputRequiredAnswer } from '../roundtrip/runRound';
+import { memberAccessOf } from './memberAccessOf';
+import { passesGuards } from './passesGuards';
+import type { PipelineEnv } from './PipelineEnv';
+import type { MemberRef } from './ServedMember';
+import { withTimeout } from './withTimeout';
+
+/** One call of a member, as its protocol handler hands it to the pipeline. */
+export interface MemberRequest<R> extends MemberRef {
+  /** What a refusal names: "Tool 'x'", "Resource 'notes://1'", "Prompt 'y'". */
+  readonly subject: string;
+  /** The protocol method, for the binding of a 2026-07-28 round's state. */
+  readonly method: 'tools/call' | 'resources/read' | 'prompts/get';
+  /** The arguments as sent, for the round binding. */
+  readonly args: unknown;
+  /** For a resource read: the URI asked for. */
+  readonly uri?: string;
+  /** Runs the compiled member with its context (when it takes one) and the scope (middleware, container). */
+  readonly run: (ctx: ToolContext | undefined, scope: CallScope | undefined) => Promise<R>;
+  /** The answer when the call outlives its timeout (a result, or a rejection with a protocol error). */
+  readonly timedOut: (timeoutMs: number) => R | Promise<R>;
+}
+
+export type MemberAnswer<R> = R | InputRequiredAnswer<InputRequest>;
+
+const chains = new WeakMap<object, MiddlewareChain | false>();
+
+/**
+ * The one path of every tool call, resource read and prompt get: access rules and guards,
+ * the call context, 2026-07-28 rounds, the timeout, the per-call container, the middleware
+ * chain, and in-flight tracking for the drain. A member with none of these (no rules, no
+ * `@Ctx()`, no timeout, no middleware, no scoped services) runs its compiled call alone.
+ */
+export function serveMember<R>(request: MemberRequest<R>, sdk: ServerContext, connection: Connection, env: PipelineEnv): Promise<MemberAnswer<R>> {
+  const { member } = request;
+  const caller = callerOf(sdk);
+  if (member.access && !canAccess(member.access, caller)) throw new ProtocolError(ErrorCodes.InvalidParams, accessDenial(request.subject, member.access, caller));
+  const chain = chainOf(member, env);
+  const timeoutMs = member.timeoutMs ?? (request.kind === 'tool' ? env.toolTimeoutMs : env.timeoutMs);
+  const guarded = (member.pipeline?.guards.length ?? 0) > 0;
+  if (!guarded && !chain && !member.usesContext && timeoutMs === undefined && !env.openContainer) return env.inFlight.track(request.run(undefined, undefined));
+  return env.inFlight.track(servePiped(request, sdk, connection, env, chain, timeoutMs, guarded));
+}
+
+async function servePiped<R>(
+  request: MemberRequest<R>,
+  sdk: ServerContext,
+  connection: Connection,
+  env: PipelineEnv,
+  chain: MiddlewareChain | undefined,
+  timeoutMs: number | undefined,
+  guarded: boolean,
+): Promise<MemberAnswer<R>> {
+  const { member } = request;
+  const access = memberAccessOf(request, sdk, connection);
+  if (guarded && !(await passesGuards(member.pipeline!.guards, access, env))) {
+    throw new ProtocolError(ErrorCodes.InvalidParams, `${request.subject} is not available to this caller: a guard refused it.`);
+  }
+  const needsContext = member.usesContext || env.openContainer !== undefined;
+  const attempt = (round: SdkRound | undefined, signal: AbortSignal): Promise<R> => {
+    const open = needsContext ? createToolContext(member.name, sdk, connection, env, signal, round) : undefined;
+    const scoped = env.openContainer?.(access, open?.ctx);
+    const container = scoped?.container ?? env.container;
+    const scope: CallScope | undefined =
+      chain || scoped
+        ? { ...(scoped && { container: scoped.container }), ...(chain && { around: (args, inner, shape) => chain(memberCallOf(access, args, sdk, signal, request.uri), container, inner, shape) }) }
+        : undefined;
+    const ran = request.run(member.usesContext ? open!.ctx : undefined, scope);
+    return open || scoped
+      ? ran.finally(() => {
+          open?.close();
+          scoped?.release();
+        })
+      : ran;
+  };
+  const once = (round: SdkRound | undefined): Promise<R> =>
+    timeoutMs === undefined ? attempt(round, sdk.mcpReq.signal) : withTimeout(timeoutMs, sdk.mcpReq.signal, (signal) => attempt(round, signal), () => request.timedOut(timeoutMs));
+  if (!member.usesContext) return once(undefined);
+  return runWithRounds(connection, sdk, env.requestState, request.method, request.uri ?? request.name, request.args, once);
+}
+
+/** The app's middleware and the member's, composed once per member; undefined when there is none. */
+function chainOf(member: MemberRef['member'], env: PipelineEnv): MiddlewareChain | undefined {
+  let chain = chains.get(member);
+  if (chain === undefined) {
+    const list = [...env.middleware, ...(member.pipeline?.middleware ?? [])];
+    chain = list.length > 0 && composeMiddleware(list);
+    chains.set(member, chain);
+  }
+  return chain || undefined;
+}
+
+function memberCallOf(access: MemberAccess, args: Record<string, unknown>, sdk: ServerContext, signal: AbortSignal, uri: string | undefined): MemberCall {
+  return { ...access, requestId: sdk.mcpReq.id, args, uri, meta: sdk.mcpReq._meta, signal };
+}
