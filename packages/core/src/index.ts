@@ -16,6 +16,16 @@ export { RequireRoles } from './decorators/RequireRoles';
 export { Public } from './decorators/Public';
 export { UseMiddleware } from './decorators/UseMiddleware';
 export { UseGuards } from './decorators/UseGuards';
+export { Scoped } from './decorators/Scoped';
+export { FromCall } from './decorators/FromCall';
+export { OnStart } from './decorators/OnStart';
+export { OnShutdown } from './decorators/OnShutdown';
+export { readHooks } from './metadata/HookArgs';
+export type { HookArgs } from './metadata/HookArgs';
+export type { ServiceLifetime, CallValue } from './metadata/ServiceLifetime';
+export { lifetimeOf } from './metadata/ServiceLifetime';
+export { ServiceScope } from './container/ServiceScope';
+export type { ServiceScopeOptions, SessionInfo } from './container/ServiceScope';
 
 export type { Class, ClassThunk } from './metadata/Class';
 export type { ToolOptions, ToolAnnotations, Icon } from './metadata/ToolOptions';

@@ -9,9 +9,9 @@ import { join } from 'node:path';
 const ENTRY_POINTS: Record<string, string[]> = {
   '@toolwright/core': [
     'Args', 'BuildError', 'CallInterrupt', 'ConfigError', 'Ctx', 'LOG_LEVELS', 'MAX_COMPLETION_VALUES', 'Param', 'Prompt', 'Property', 'Public', 'RequireRoles',
-    'RequireScopes', 'Resource', 'ResourceNotFoundError', 'Tool', 'ToolError', 'ToolwrightError', 'UseGuards', 'UseMiddleware', 'assistantMessage', 'audio',
+    'FromCall', 'OnShutdown', 'OnStart', 'RequireScopes', 'Resource', 'ResourceNotFoundError', 'Scoped', 'ServiceScope', 'Tool', 'ToolError', 'ToolwrightError', 'UseGuards', 'UseMiddleware', 'assistantMessage', 'audio',
     'buildRegistry', 'cacheHintProblem', 'checkGuards', 'compileElicitationForm', 'composeMiddleware', 'compileSchemaValidator', 'compileUriTemplate', 'createDefaultContainer',
-    'defaultToolName', 'embeddedResource', 'image', 'isToolClass', 'resourceLink', 'stderrLogger', 'text', 'userMessage',
+    'defaultToolName', 'embeddedResource', 'image', 'isToolClass', 'lifetimeOf', 'readHooks', 'resourceLink', 'stderrLogger', 'text', 'userMessage',
   ],
   // Property and class-transformer's property decorators, then every class-validator decorator (the classes excepted).
   '@toolwright/core/dto': ['Exclude', 'Expose', 'Property', 'Transform', 'Type', 'registerDecorator', ...classValidatorDecorators()],

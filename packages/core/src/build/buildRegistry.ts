@@ -9,6 +9,8 @@ import type { BuildOptions } from './BuildOptions';
 import type { BuildProblem } from './BuildProblem';
 import { buildTool } from './buildTool';
 import { collectMembers, createMemberCollector } from './collectMembers';
+import { checkLifetimes } from './checkLifetimes';
+import { lifetimeOf } from '../metadata/ServiceLifetime';
 import type { Registry, ToolDefinition } from './Registry';
 
 /**
@@ -33,7 +35,9 @@ export function buildRegistry(options: BuildOptions): Registry {
       problems.push({ where: cls.name, what: 'has no @Tool, @Resource or @Prompt methods', fix: 'decorate at least one method with @Tool(), or remove the class from `tools`.' });
       continue;
     }
-    checkContainer(cls, container, problems);
+    checkLifetimes(cls, problems);
+    // A scoped class is built per request or session, never by the app's container.
+    if (lifetimeOf(cls) === 'app') checkContainer(cls, container, problems);
     collectMembers(cls, { container, logger, problems }, members);
     for (const found of readMemberMetadata<ToolArgs>(cls, TOOLS_KEY)) {
       const tool = buildTool(cls, found, { container, coerce: options.coerce === true, logger, problems });

@@ -7,10 +7,11 @@ const BRAND = Symbol.for('toolwright.error');
  * - `tool`: a tool reports a failure the model should see (`ToolError`);
  * - `resource_not_found`: a resource URI names nothing (`ResourceNotFoundError`);
  * - `protocol`: a request breaks the protocol; it becomes a JSON-RPC error with the spec's code;
+ * - `startup`: a start hook (`onStart`, `@OnStart()`) failed, so the app did not start serving;
  * - `interrupt`: `ctx` ends a call to ask the client first (`CallInterrupt`, passed on by the invokers, never an error result);
  * - `internal`: anything else Toolwright reports.
  */
-export type ToolwrightErrorKind = 'build' | 'config' | 'tool' | 'resource_not_found' | 'protocol' | 'interrupt' | 'internal';
+export type ToolwrightErrorKind = 'build' | 'config' | 'tool' | 'resource_not_found' | 'protocol' | 'startup' | 'interrupt' | 'internal';
 
 /**
  * Base class of every error Toolwright throws. Branded with a global symbol so `is()`

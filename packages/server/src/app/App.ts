@@ -1,4 +1,7 @@
 import type { AccessRules, AuthInfo, Class, ProtocolEra, Registry } from '@toolwright/core';
+
+/** Instances that replace services for one connection's calls: `[[RealService, fake], ...]` or a Map. */
+export type ServiceOverrides = ReadonlyMap<Class, unknown> | readonly (readonly [Class, unknown])[];
 import type { ListControl } from '../surface/ListControl';
 import type { Server, Transport } from '../sdk/sdk';
 import type { HttpListener } from '../http/HttpListener';
@@ -21,10 +24,16 @@ export interface App {
    * default) or 2026-07-28 requests. Use one per connection (or per request); never share
    * one. Usable as the SDK's server factory: `createMcpHandler((ctx) => app.createServer(ctx))`.
    * `authInfo`: the caller of every request it serves, when no transport names one (stdio).
+   * `overrides`: instances that replace services for this server's calls only (tests); the
+   * classes that depend on them are built for this server, never touching the app's container.
    */
-  createServer(context?: { era?: ProtocolEra; authInfo?: AuthInfo }): Server;
+  createServer(context?: { era?: ProtocolEra; authInfo?: AuthInfo; overrides?: ServiceOverrides }): Server;
   /** Creates a 2025-era `Server` for this transport and connects it. */
-  connect(transport: Transport): Promise<Server>;
+  connect(transport: Transport, context?: { overrides?: ServiceOverrides }): Promise<Server>;
+  /** Runs the start hooks (once; `listen` does it first): `onStart` and every `@OnStart()` method. */
+  start(): Promise<void>;
+  /** Runs the shutdown hooks (once; a listener does it after its calls drained): every `@OnShutdown()` method, then `onShutdown`. */
+  stop(): Promise<void>;
   /**
    * Tells `notifier` of every list change and resource update from now on (for endpoints
    * whose 2026-07-28 clients listen with `subscriptions/listen`); returns the function that stops it.

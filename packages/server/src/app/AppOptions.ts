@@ -18,6 +18,15 @@ export interface AppOptions {
    * so CommonJS and ESM both work; every exported class with `@Tool` methods is served.
    */
   tools: readonly (Class | string)[];
+  /**
+   * More classes whose `@OnStart()` / `@OnShutdown()` methods run with the app (a database
+   * pool, a cache), besides the tool classes' own. Built by the container.
+   */
+  services?: readonly Class[];
+  /** Runs before the first request is served (`listen` awaits it); throwing stops startup with the message. */
+  onStart?: () => unknown;
+  /** Runs once the listener has drained its calls on shutdown, after the `@OnShutdown()` methods. */
+  onShutdown?: () => unknown;
   /** Builds tool classes and their dependencies. Default: typedi's `Container`. */
   container?: ContainerLike;
   /** Convert string arguments to numbers/booleans where the schema wants them. Default false. */

@@ -10,6 +10,8 @@ import { InFlight } from './InFlight';
 import type { ListenOptions } from './ListenOptions';
 import { loadToolClasses } from './loadToolClasses';
 import { assertSupportedNode } from './assertSupportedNode';
+import { createLifecycle } from './createLifecycle';
+import { stderrLogger } from '@toolwright/core';
 import { serveStdio } from '../stdio/serveStdio';
 import { Surface } from '../surface/Surface';
 import type { ListControl } from '../surface/ListControl';
@@ -39,6 +41,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     requestState: options.requestState,
   });
   const binding = createToolBinding(surface);
+  const lifecycle = createLifecycle({ classes: [...new Set([...tools, ...(options.services ?? [])])], container, onStart: options.onStart, onShutdown: options.onShutdown, logger: options.logger ?? stderrLogger('lifecycle') });
   const control = (kind: ListKind): ListControl =>
     Object.freeze({
       enable: (key: string) => surface.catalog.setEnabled(kind, key, true),
@@ -60,23 +63,26 @@ export async function createApp(options: AppOptions): Promise<App> {
     name: options.name,
     version: options.version,
     registry,
-    createServer({ era = 'legacy', authInfo } = {}) {
+    createServer({ era = 'legacy', authInfo, overrides } = {}) {
       // Capabilities follow what the app serves when the connection opens (lists can grow at runtime).
       const capabilities = surface.capabilities();
       const settings = { ...serverOptions, capabilities, ...(era === 'modern' && { cacheHints }) };
       const server = authInfo ? new FixedCallerServer(authInfo, info, settings) : new Server(info, settings);
-      const connection = surface.attach(server, capabilities, era);
+      const connection = surface.attach(server, capabilities, era, overrides && new Map(overrides));
       registerToolHandlers(server, binding, connection);
       return server;
     },
     addNotifier: (notifier) => surface.connections.addNotifier(notifier),
-    async connect(transport: Transport) {
-      const server = app.createServer();
+    async connect(transport: Transport, context = {}) {
+      const server = app.createServer(context);
       await server.connect(transport);
       return server;
     },
+    start: lifecycle.start,
+    stop: lifecycle.stop,
     // The overloads on App.listen give HTTP callers the HttpListener that serveHttp returns.
     listen: (async (listen: ListenOptions): Promise<Listener> => {
+      await lifecycle.start();
       switch (listen.transport) {
         case 'stdio':
           return serveStdio(app, listen);

@@ -63,6 +63,7 @@ export async function serveHttp(app: App, options: HttpListenOptions): Promise<H
       const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeAllConnections();
       await stopped;
+      await app.stop();
     })());
   const onSignal = (): void => {
     void close().then(() => {

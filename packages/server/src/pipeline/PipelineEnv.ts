@@ -1,6 +1,7 @@
 import type { ContainerLike, MemberAccess, Middleware, ToolContext } from '@toolwright/core';
 import type { InFlight } from '../app/InFlight';
 import type { ContextEnv } from '../sdk/createToolContext';
+import type { Connection } from '../sdk/Connection';
 
 /**
  * A container for the services of one call, and its end: request- and session-scoped
@@ -12,8 +13,8 @@ export interface CallContainer {
   release(): void;
 }
 
-/** Opens the container of one call from what the call knows: who asks for which member (its session among it), and its context. */
-export type OpenCallContainer = (access: MemberAccess, ctx: ToolContext | undefined) => CallContainer | undefined;
+/** Opens the container of one call from what the call knows: who asks for which member (its session among it), its context, its connection. */
+export type OpenCallContainer = (access: MemberAccess, ctx: ToolContext | undefined, connection: Connection) => CallContainer;
 
 /** Per-app state every call goes through, shared by all connections. */
 export interface PipelineEnv extends ContextEnv {
@@ -27,6 +28,8 @@ export interface PipelineEnv extends ContextEnv {
   readonly toolTimeoutMs: number | undefined;
   /** The app's default timeout for resource reads and prompts; undefined for none. */
   readonly timeoutMs: number | undefined;
-  /** Opens the per-call container when the app has scoped services. */
-  readonly openContainer: OpenCallContainer | undefined;
+  /** Opens the per-call container of apps with scoped services, and of connections with overrides. */
+  readonly openContainer: OpenCallContainer;
+  /** Whether some served class, middleware or guard is `@Scoped` (then every call opens a container). */
+  readonly scopes: { active: boolean };
 }

@@ -45,7 +45,7 @@ export function serveMember<R>(request: MemberRequest<R>, sdk: ServerContext, co
   const chain = chainOf(member, env);
   const timeoutMs = member.timeoutMs ?? (request.kind === 'tool' ? env.toolTimeoutMs : env.timeoutMs);
   const guarded = (member.pipeline?.guards.length ?? 0) > 0;
-  if (!guarded && !chain && !member.usesContext && timeoutMs === undefined && !env.openContainer) return env.inFlight.track(request.run(undefined, undefined));
+  if (!guarded && !chain && !member.usesContext && timeoutMs === undefined && !env.scopes.active && !connection.overrides) return env.inFlight.track(request.run(undefined, undefined));
   return env.inFlight.track(servePiped(request, sdk, connection, env, chain, timeoutMs, guarded));
 }
 
@@ -63,20 +63,21 @@ async function servePiped<R>(
   if (guarded && !(await passesGuards(member.pipeline!.guards, access, env))) {
     throw new ProtocolError(ErrorCodes.InvalidParams, `${request.subject} is not available to this caller: a guard refused it.`);
   }
-  const needsContext = member.usesContext || env.openContainer !== undefined;
+  const scoped = env.scopes.active || connection.overrides !== undefined;
+  const needsContext = member.usesContext || scoped;
   const attempt = (round: SdkRound | undefined, signal: AbortSignal): Promise<R> => {
     const open = needsContext ? createToolContext(member.name, sdk, connection, env, signal, round) : undefined;
-    const scoped = env.openContainer?.(access, open?.ctx);
-    const container = scoped?.container ?? env.container;
+    const opened = scoped ? env.openContainer(access, open?.ctx, connection) : undefined;
+    const container = opened?.container ?? env.container;
     const scope: CallScope | undefined =
-      chain || scoped
-        ? { ...(scoped && { container: scoped.container }), ...(chain && { around: (args, inner, shape) => chain(memberCallOf(access, args, sdk, signal, request.uri), container, inner, shape) }) }
+      chain || opened
+        ? { ...(opened && { container }), ...(chain && { around: (args, inner, shape) => chain(memberCallOf(access, args, sdk, signal, request.uri), container, inner, shape) }) }
         : undefined;
     const ran = request.run(member.usesContext ? open!.ctx : undefined, scope);
-    return open || scoped
+    return open || opened
       ? ran.finally(() => {
           open?.close();
-          scoped?.release();
+          opened?.release();
         })
       : ran;
   };

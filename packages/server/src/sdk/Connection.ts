@@ -1,4 +1,4 @@
-import type { LogLevel, ProtocolEra } from '@toolwright/core';
+import type { Class, LogLevel, ProtocolEra, ServiceScope } from '@toolwright/core';
 import type { Server } from './sdk';
 
 /**
@@ -13,4 +13,8 @@ export interface Connection {
   logLevel: LogLevel;
   /** URIs this client subscribed to (`resources/subscribe`, 2025 era). */
   readonly subscriptions: Set<string>;
+  /** Instances that replace services for this connection's calls (the test kit's `overrides`). */
+  readonly overrides?: ReadonlyMap<Class, unknown>;
+  /** The container of this connection's session-lifetime services, opened by its first call that needs one. */
+  sessionScope?: ServiceScope;
 }

@@ -38,6 +38,7 @@ export async function serveStdio(app: App, options: StdioListenOptions = { trans
       await transport.idle(drainTimeoutMs);
       transport.abandon(`Server shutting down: the call did not finish within the drain timeout (${drainTimeoutMs} ms) and was abandoned.`);
       await session.close();
+      await app.stop();
       // Only now: answers to running calls may have hit a broken pipe too.
       process.stdout.off('error', onOutputError);
       protectedOut?.restore();

@@ -1,4 +1,4 @@
-import type { LogLevel, ProtocolEra } from '@toolwright/core';
+import type { Class, LogLevel, ProtocolEra } from '@toolwright/core';
 import type { Server } from '../sdk/sdk';
 import type { Connection } from '../sdk/Connection';
 import type { ListKind } from './Catalog';
@@ -42,12 +42,14 @@ export class Connections {
   }
 
   /** Tracks a new server's connection state until the server closes. */
-  open(server: Server, era: ProtocolEra): Connection {
-    const connection: Connection = { server, era, logLevel: this.defaultLogLevel, subscriptions: new Set() };
+  open(server: Server, era: ProtocolEra, overrides?: ReadonlyMap<Class, unknown>): Connection {
+    const connection: Connection = { server, era, logLevel: this.defaultLogLevel, subscriptions: new Set(), ...(overrides && { overrides }) };
     this.live.add(connection);
     const previous = server.onclose;
     server.onclose = () => {
       this.live.delete(connection);
+      // Session-lifetime services end with their session.
+      void connection.sessionScope?.dispose();
       previous?.();
     };
     return connection;

@@ -1,10 +1,12 @@
 import { ConfigError } from '@toolwright/core';
-import { buildRegistry, stderrLogger, type BuildOptions, type ContainerLike, type LogLevel, type Middleware, type ProtocolEra, type ToolLogger } from '@toolwright/core';
+import { buildRegistry, stderrLogger, type BuildOptions, type Class, type ContainerLike, type LogLevel, type Middleware, type ProtocolEra, type ToolLogger } from '@toolwright/core';
 import type { Server, ServerCapabilities } from '../sdk/sdk';
 import type { Registry } from '@toolwright/core';
 import type { Connection } from '../sdk/Connection';
 import type { InFlight } from '../app/InFlight';
-import type { OpenCallContainer, PipelineEnv } from '../pipeline/PipelineEnv';
+import type { PipelineEnv } from '../pipeline/PipelineEnv';
+import { createOpenCallContainer } from '../pipeline/openCallContainer';
+import { usesScopedServices } from '../pipeline/usesScopedServices';
 import { registerCompletionHandler } from '../sdk/registerCompletionHandler';
 import { registerLoggingHandler } from '../sdk/registerLoggingHandler';
 import { registerPromptHandlers } from '../sdk/registerPromptHandlers';
@@ -30,8 +32,7 @@ export interface SurfaceOptions {
   readonly middleware?: readonly Middleware[];
   /** Counts the running calls of every kind. */
   readonly inFlight: InFlight;
-  /** Opens the per-call container of apps with request- or session-scoped services. */
-  readonly openContainer?: OpenCallContainer;
+
   /** Keys and lifetime of the signed `requestState` of 2026-07-28 round trips. */
   readonly requestState?: RequestStateOptions;
 }
@@ -61,7 +62,8 @@ export class Surface {
       container: options.container,
       middleware: Object.freeze([...(options.middleware ?? [])]),
       inFlight: options.inFlight,
-      openContainer: options.openContainer,
+      openContainer: createOpenCallContainer(options.container, options.logger ?? stderrLogger('services')),
+      scopes: { active: usesScopedServices(registry, options.middleware ?? []) },
     };
   }
 
@@ -75,8 +77,8 @@ export class Surface {
   }
 
   /** Tracks a new server and installs the non-tool handlers its capabilities allow. */
-  attach(server: Server, capabilities: ServerCapabilities, era: ProtocolEra): Connection {
-    const connection = this.connections.open(server, era);
+  attach(server: Server, capabilities: ServerCapabilities, era: ProtocolEra, overrides?: ReadonlyMap<Class, unknown>): Connection {
+    const connection = this.connections.open(server, era, overrides);
     registerLoggingHandler(connection);
     if (capabilities.resources) registerResourceHandlers(connection, this.catalog, this.env);
     if (capabilities.prompts) registerPromptHandlers(connection, this.catalog, this.env);
@@ -86,6 +88,8 @@ export class Surface {
 
   /** Builds more classes with the app's build options and serves them from now on. */
   add(options: BuildOptions): void {
-    this.catalog.addRegistry(buildRegistry(options));
+    const registry = buildRegistry(options);
+    this.catalog.addRegistry(registry);
+    if (usesScopedServices(registry, [])) this.env.scopes.active = true;
   }
 }

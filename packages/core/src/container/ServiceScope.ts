@@ -1,0 +1,102 @@
+import type { AuthInfo, ToolContext, ToolLogger } from '../context/ToolContext';
+import type { ProtocolEra } from '../context/RequestEnvelope';
+import { ToolwrightError } from '../errors/ToolwrightError';
+import type { Class } from '../metadata/Class';
+import { callValuesOf, lifetimeOf, type CallValue } from '../metadata/ServiceLifetime';
+import type { ContainerLike } from './ContainerLike';
+
+/** What `@FromCall('session')` receives. */
+export interface SessionInfo {
+  /** The 2025-era session id (stateful HTTP); undefined over stdio and for 2026-07-28 requests. */
+  readonly id: string | undefined;
+  readonly era: ProtocolEra;
+}
+
+export interface ServiceScopeOptions {
+  /** The lifetime this scope serves; a request scope also serves session-lifetime classes when it has no session scope. */
+  readonly lifetime: 'session' | 'request';
+  /** Builds app-lifetime classes (the app's container). */
+  readonly parent: ContainerLike;
+  /** The session scope around a request scope, when the request belongs to a session. */
+  readonly session?: ServiceScope;
+  /** Instances to hand out instead of building the class (test doubles); classes depending on them are built by the scope too. */
+  readonly overrides?: ReadonlyMap<Class, unknown>;
+  readonly values?: { readonly context?: ToolContext; readonly caller?: AuthInfo; readonly session?: SessionInfo };
+  readonly logger: ToolLogger;
+}
+
+/**
+ * A container for one session or one request: builds the `@Scoped` classes of its lifetime
+ * (once per scope) from their constructor types, hands `@FromCall` parameters the call's
+ * values, and asks the app's container for everything else. With overrides, every class
+ * that has constructor types is built here (once per scope), so a test double reaches the
+ * classes that depend on it. `dispose()` calls the `dispose` method of what it built, newest first.
+ */
+export class ServiceScope implements ContainerLike {
+  private readonly built = new Map<Class, unknown>();
+  private readonly building = new Set<Class>();
+
+  constructor(private readonly options: ServiceScopeOptions) {}
+
+  get<T>(cls: Class<T>): T {
+    const { overrides, session, lifetime, parent } = this.options;
+    if (overrides?.has(cls)) return overrides.get(cls) as T;
+    const wanted = lifetimeOf(cls);
+    if (lifetime === 'request') {
+      if (wanted === 'request') return this.own(cls);
+      // Session and app lifetimes: the session decides (its overrides included); without one, a session-lifetime class lives for the request.
+      if (session) return session.get(cls);
+      if (wanted === 'session') return this.own(cls);
+    } else {
+      if (wanted === 'request') {
+        throw new ToolwrightError(`${cls.name} is @Scoped('request'), but a longer-lived service depends on it. Make the dependent class @Scoped('request') too.`, { kind: 'config' });
+      }
+      if (wanted === 'session') return this.own(cls);
+    }
+    return overrides && hasConstructorTypes(cls) ? this.own(cls) : parent.get(cls);
+  }
+
+  /** Calls `dispose()` on every instance this scope built, newest first; a failing one is logged and the rest still run. */
+  async dispose(): Promise<void> {
+    const instances = [...this.built.values()].reverse();
+    this.built.clear();
+    for (const instance of instances) {
+      const dispose = (instance as { dispose?: () => unknown }).dispose;
+      if (typeof dispose !== 'function') continue;
+      try {
+        await dispose.call(instance);
+      } catch (error) {
+        this.options.logger.error(`dispose() of ${(instance as object).constructor.name} failed`, error);
+      }
+    }
+  }
+
+  private own<T>(cls: Class<T>): T {
+    if (this.built.has(cls)) return this.built.get(cls) as T;
+    if (this.building.has(cls)) throw new ToolwrightError(`${cls.name} depends on itself through its constructor. Break the cycle.`, { kind: 'config' });
+    this.building.add(cls);
+    try {
+      const types = (Reflect.getMetadata('design:paramtypes', cls) as Class[] | undefined) ?? [];
+      const fromCall = callValuesOf(cls);
+      const args = types.map((type, i) => {
+        const value = fromCall.get(i);
+        return value ? this.callValue(value) : this.get(type);
+      });
+      for (const [i, value] of fromCall) if (i >= types.length) args[i] = this.callValue(value);
+      const instance = new cls(...args);
+      this.built.set(cls, instance);
+      return instance;
+    } finally {
+      this.building.delete(cls);
+    }
+  }
+
+  private callValue(value: CallValue): unknown {
+    const values = this.options.values ?? {};
+    return value === 'context' ? values.context : value === 'caller' ? values.caller : values.session;
+  }
+}
+
+function hasConstructorTypes(cls: Class): boolean {
+  return Reflect.getMetadata('design:paramtypes', cls) !== undefined;
+}

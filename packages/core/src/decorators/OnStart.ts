@@ -1,0 +1,10 @@
+import { recordHook } from './recordHook';
+
+/**
+ * Runs the method when the app starts serving, before the first request (open a pool,
+ * warm a cache). The instance comes from the app's container. Awaited in order; a method
+ * that throws stops startup with its message (the server exits with code 1).
+ */
+export function OnStart(): MethodDecorator {
+  return (target, propertyKey) => recordHook(target, propertyKey, 'start');
+}

@@ -1,0 +1,29 @@
+import { ServiceScope, type ContainerLike, type ToolLogger } from '@toolwright/core';
+import type { Connection } from '../sdk/Connection';
+import type { OpenCallContainer } from './PipelineEnv';
+
+/**
+ * Opens one request's container: a `ServiceScope` for its request-lifetime services, inside
+ * the connection's session scope on a 2025-era connection (a stdio process, an HTTP session),
+ * which lives until the connection closes. A 2026-07-28 request has no session: its
+ * session-lifetime services live for the request. Released when the call has answered.
+ */
+export function createOpenCallContainer(parent: ContainerLike, logger: ToolLogger): OpenCallContainer {
+  return (access, ctx, connection) => {
+    const session = connection.era === 'legacy' ? sessionScopeOf(connection, parent, logger, access.sessionId) : undefined;
+    const request = new ServiceScope({
+      lifetime: 'request',
+      parent,
+      session,
+      overrides: session ? undefined : connection.overrides,
+      values: { context: ctx, caller: access.authInfo, session: { id: access.sessionId, era: access.era } },
+      logger,
+    });
+    return { container: request, release: () => void request.dispose() };
+  };
+}
+
+function sessionScopeOf(connection: Connection, parent: ContainerLike, logger: ToolLogger, sessionId: string | undefined): ServiceScope {
+  connection.sessionScope ??= new ServiceScope({ lifetime: 'session', parent, overrides: connection.overrides, values: { session: { id: sessionId, era: connection.era } }, logger });
+  return connection.sessionScope;
+}

@@ -1,0 +1,134 @@
+import { Ctx, OnShutdown, OnStart, Param, Prompt, Resource, Tool, type ToolContext } from '@toolwright/core';
+import { createApp } from '@toolwright/server';
+import { createTestClient } from '@toolwright/server/testing';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { spawnSync } from 'node:child_process';
+import { Service } from 'typedi';
+
+const textOf = (result: unknown) => ((result as { content: { text?: string }[] }).content[0]?.text ?? '');
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe('lifecycle hooks', () => {
+  const events: string[] = [];
+
+  @Service()
+  class Pool {
+    open = false;
+    @OnStart()
+    async connect() {
+      await sleep(20);
+      this.open = true;
+      events.push('pool open');
+    }
+    @OnShutdown()
+    close() {
+      this.open = false;
+      events.push('pool closed');
+    }
+  }
+
+  @Service()
+  class PoolTools {
+    constructor(private readonly pool: Pool) {}
+    @Tool({ description: 'Works for a while.' })
+    async work(@Param('ms') ms: number) {
+      events.push(`work starts, pool ${this.pool.open ? 'open' : 'closed'}`);
+      await sleep(ms);
+      events.push('work done');
+      return `pool ${this.pool.open ? 'open' : 'closed'}`;
+    }
+  }
+
+  it('awaits start hooks before serving and runs shutdown hooks after running calls drain (HTTP)', async () => {
+    events.length = 0;
+    const app = await createApp({
+      name: 'pool',
+      version: '1',
+      tools: [PoolTools],
+      services: [Pool],
+      onStart: () => void events.push('app start'),
+      onShutdown: () => void events.push('app shutdown'),
+    });
+    const listener = await app.listen({ transport: 'http', port: 0, logLevel: 'silent', exitOnSignal: false });
+    expect(events).toEqual(['app start', 'pool open']);
+    const client = new Client({ name: 'c', version: '1' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${listener.port}/mcp`)));
+    const running = client.callTool({ name: 'work', arguments: { ms: 200 } });
+    await sleep(50);
+    await listener.close();
+    expect(textOf(await running)).toBe('pool open');
+    expect(events).toEqual(['app start', 'pool open', 'work starts, pool open', 'work done', 'pool closed', 'app shutdown']);
+    // Once is enough: a second start or stop does nothing.
+    await app.start();
+    await app.stop();
+    expect(events.filter((e) => e === 'pool open')).toHaveLength(1);
+  });
+
+  it('over stdio: start hooks run before the first message is read, shutdown hooks after stdin ends and calls drain', () => {
+    const script = `
+      require('reflect-metadata');
+      const { OnShutdown, OnStart, Tool } = require('@toolwright/core');
+      const { createApp } = require('@toolwright/server');
+      class T { ping() { return 'pong'; } up() { console.error('start hook'); } down() { console.error('shutdown hook'); } }
+      const d = (n) => Object.getOwnPropertyDescriptor(T.prototype, n);
+      Tool({ description: 'ping' })(T.prototype, 'ping', d('ping'));
+      OnStart()(T.prototype, 'up', d('up'));
+      OnShutdown()(T.prototype, 'down', d('down'));
+      createApp({ name: 'x', version: '1', tools: [T] }).then((app) => app.listen({ transport: 'stdio' }));`;
+    const ping = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' });
+    const run = spawnSync(process.execPath, ['-e', script], { cwd: __dirname, encoding: 'utf8', input: `${ping}\n`, timeout: 20_000 });
+    expect(run.status).toBe(0);
+    expect(JSON.parse(run.stdout)).toEqual({ jsonrpc: '2.0', id: 1, result: {} });
+    expect(run.stderr.trim().split('\n')).toEqual(['start hook', 'shutdown hook']);
+  });
+
+  it('stops startup with the failing hook named, and the server exits with code 1', () => {
+    const script = `
+      require('reflect-metadata');
+      const { Tool } = require('@toolwright/core');
+      const { createApp } = require('@toolwright/server');
+      class T { ping() { return 'pong'; } }
+      Tool({ description: 'ping' })(T.prototype, 'ping', Object.getOwnPropertyDescriptor(T.prototype, 'ping'));
+      createApp({ name: 'x', version: '1', tools: [T], onStart: () => { throw new Error('database unreachable'); } })
+        .then((app) => app.listen({ transport: 'stdio' }))
+        .catch((error) => { console.error(error.message); process.exit(1); });`;
+    const run = spawnSync(process.execPath, ['-e', script], { cwd: __dirname, encoding: 'utf8', input: '', timeout: 20_000 });
+    expect(run.status).toBe(1);
+    expect(run.stdout).toBe('');
+    expect(run.stderr.trim()).toBe('Toolwright: the start hook onStart failed, so the server did not start: database unreachable');
+  });
+});
+
+describe('one pipeline: resource reads and prompts get timeouts and in-flight tracking like tools', () => {
+  class Slow {
+    @Resource('slow://{ms}')
+    async read(@Param('ms', { integer: true }) ms: number, @Ctx() ctx: ToolContext) {
+      await sleep(ms);
+      return ctx.signal.aborted ? 'aborted' : 'read';
+    }
+
+    @Prompt({ description: 'Slow prompt.' })
+    async slowPrompt(@Param('ms') ms: string) {
+      await sleep(Number(ms));
+      return 'prompt';
+    }
+  }
+
+  it('answers a read or prompt that outlives the app timeout with a JSON-RPC error, and counts them while they run', async () => {
+    const app = await createApp({ name: 'slow', version: '1', tools: [Slow], timeoutMs: 100 });
+    const client = await createTestClient(app);
+    expect((await client.readResource({ uri: 'slow://10' })).contents[0]).toMatchObject({ text: 'read' });
+    await expect(client.readResource({ uri: 'slow://1000' })).rejects.toMatchObject({ code: -32603, message: expect.stringContaining("Reading resource 'slow://1000' timed out after 100 ms") });
+    await expect(client.getPrompt({ name: 'slow_prompt', arguments: { ms: '1000' } })).rejects.toMatchObject({ code: -32603, message: expect.stringContaining('timed out after 100 ms') });
+
+    const reading = client.readResource({ uri: 'slow://60' });
+    const prompting = client.getPrompt({ name: 'slow_prompt', arguments: { ms: '60' } });
+    await sleep(20);
+    expect(app.inFlight).toBe(2);
+    expect(await app.drain(1000)).toBe(true);
+    await Promise.all([reading, prompting]);
+    expect(app.inFlight).toBe(0);
+    await client.close();
+  });
+});
