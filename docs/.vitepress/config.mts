@@ -64,6 +64,7 @@ export default defineConfig({
             { text: 'Streamable HTTP', link: '/guide/http' },
             { text: 'Security and auth', link: '/guide/security' },
             { text: 'Deployment and scaling', link: '/guide/deployment' },
+            { text: 'Lifecycle hooks', link: '/guide/lifecycle' },
           ],
         },
         {

@@ -218,6 +218,18 @@ describe('guards in memory', () => {
       return 'tenant data';
     }
 
+    @UseGuards(TenantGuard)
+    @Prompt({ description: 'Tenant prompt.' })
+    report(@Param('month', { complete: () => ['jan', 'feb'] }) month: string) {
+      return `Report for ${month}`;
+    }
+
+    @UseGuards(TenantGuard)
+    @Resource('tenant://data')
+    data() {
+      return 'tenant file';
+    }
+
     @UseGuards(async () => {
       throw new Error('guard crashed');
     })
@@ -241,6 +253,13 @@ describe('guards in memory', () => {
     expect((await anonymous.listTools()).tools.map((t) => t.name)).toEqual(['open']);
     await expect(anonymous.callTool({ name: 'tenant_only', arguments: {} })).rejects.toMatchObject({ code: -32602, message: expect.stringContaining('a guard refused it') });
     await expect(anonymous.callTool({ name: 'broken', arguments: {} })).rejects.toMatchObject({ code: -32602 });
+    // What comes before a call is refused too: completing a guarded prompt's arguments, subscribing to a guarded resource.
+    expect((await acme.complete({ ref: { type: 'ref/prompt', name: 'report' }, argument: { name: 'month', value: 'j' } })).completion.values).toEqual(['jan', 'feb']);
+    await expect(anonymous.complete({ ref: { type: 'ref/prompt', name: 'report' }, argument: { name: 'month', value: 'j' } })).rejects.toMatchObject({ code: -32602 });
+    await acme.subscribeResource({ uri: 'tenant://data' });
+    await expect(anonymous.subscribeResource({ uri: 'tenant://data' })).rejects.toMatchObject({ code: -32602 });
+    expect((await anonymous.listResources()).resources).toEqual([]);
+    expect((await acme.readResource({ uri: 'tenant://data' })).contents[0]).toMatchObject({ text: 'tenant file' });
     await Promise.all([acme.close(), anonymous.close()]);
   });
 });

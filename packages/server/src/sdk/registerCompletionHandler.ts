@@ -1,4 +1,5 @@
-import { callerOf, canAccess } from '../auth/canAccess';
+import { mayUse } from '../pipeline/mayUse';
+import type { PipelineEnv } from '../pipeline/PipelineEnv';
 import type { Catalog } from '../surface/Catalog';
 import type { Connection } from './Connection';
 import { outcomeError } from './outcomeError';
@@ -8,19 +9,18 @@ import { ErrorCodes, ProtocolError } from './ProtocolError';
  * Serves `completion/complete` for prompt arguments and resource-template variables.
  * An unknown prompt or template is -32602; an argument without a provider completes to nothing.
  */
-export function registerCompletionHandler(connection: Connection, catalog: Catalog): void {
+export function registerCompletionHandler(connection: Connection, catalog: Catalog, env: PipelineEnv): void {
   connection.server.setRequestHandler('completion/complete', async (request, ctx) => {
     const { ref, argument, context } = request.params;
-    const caller = callerOf(ctx);
     let completers;
     if (ref.type === 'ref/prompt') {
       const prompt = catalog.prompt(ref.name);
-      // A prompt the caller may not use is completed like one that does not exist.
-      if (!prompt || !canAccess(prompt.access, caller)) throw new ProtocolError(ErrorCodes.InvalidParams, `Unknown prompt '${ref.name}'. Call prompts/list to see the available prompts.`);
+      // A prompt the caller may not use (its rules or guards) is completed like one that does not exist.
+      if (!prompt || !(await mayUse({ kind: 'prompt', member: prompt, name: prompt.name }, ctx, connection, env))) throw new ProtocolError(ErrorCodes.InvalidParams, `Unknown prompt '${ref.name}'. Call prompts/list to see the available prompts.`);
       completers = prompt.completers;
     } else {
       const found = catalog.template(ref.uri);
-      const template = found && canAccess(found.access, caller) ? found : undefined;
+      const template = found && (await mayUse({ kind: 'resource', member: found, name: found.uriTemplate }, ctx, connection, env)) ? found : undefined;
       if (!template) {
         // A static resource has no variables: nothing to complete.
         if (catalog.resource(ref.uri)) return { completion: { values: [] } };

@@ -3,6 +3,7 @@ import type { AccessRules, ReadResourceResult, ResourceDefinition, ResourceTempl
 import { accessDenial, callerOf, canAccess } from '../auth/canAccess';
 import { createListFilter } from '../auth/createListFilter';
 import { guardedList } from '../pipeline/guardedList';
+import { mayUse } from '../pipeline/mayUse';
 import type { PipelineEnv } from '../pipeline/PipelineEnv';
 import { serveMember } from '../pipeline/serveMember';
 import type { MemberRef } from '../pipeline/ServedMember';
@@ -53,11 +54,12 @@ export function registerResourceHandlers(connection: Connection, catalog: Catalo
     );
   });
 
-  server.setRequestHandler('resources/subscribe', (request, ctx) => {
+  server.setRequestHandler('resources/subscribe', async (request, ctx) => {
     const { uri } = request.params;
     const resource = catalog.resource(uri) ?? catalog.matchTemplate(uri)?.template;
     if (!resource) throw notFound(uri);
     refuseUnless(resource.access, `Resource '${uri}'`, ctx);
+    if (!(await mayUse(refOf(resource)!, ctx, connection, env))) throw new ProtocolError(ErrorCodes.InvalidParams, `Resource '${uri}' is not available to this caller: a guard refused it.`);
     connection.subscriptions.add(uri);
     return {};
   });

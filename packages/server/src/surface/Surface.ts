@@ -82,7 +82,7 @@ export class Surface {
     registerLoggingHandler(connection);
     if (capabilities.resources) registerResourceHandlers(connection, this.catalog, this.env);
     if (capabilities.prompts) registerPromptHandlers(connection, this.catalog, this.env);
-    if (capabilities.completions) registerCompletionHandler(connection, this.catalog);
+    if (capabilities.completions) registerCompletionHandler(connection, this.catalog, this.env);
     return connection;
   }
 
