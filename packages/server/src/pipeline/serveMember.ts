@@ -59,19 +59,20 @@ async function servePiped<R>(
   guarded: boolean,
 ): Promise<MemberAnswer<R>> {
   const { member } = request;
-  const access = memberAccessOf(request, sdk, connection);
-  if (guarded && !(await passesGuards(member.pipeline!.guards, access, env))) {
+  const scoped = env.scopes.active || connection.overrides !== undefined;
+  // Who asks for what: read once, and only when a guard, the container or middleware needs it.
+  const access = guarded || scoped || chain ? memberAccessOf(request, sdk, connection) : undefined;
+  if (guarded && !(await passesGuards(member.pipeline!.guards, access!, env))) {
     throw new ProtocolError(ErrorCodes.InvalidParams, `${request.subject} is not available to this caller: a guard refused it.`);
   }
-  const scoped = env.scopes.active || connection.overrides !== undefined;
   const needsContext = member.usesContext || scoped;
   const attempt = (round: SdkRound | undefined, signal: AbortSignal): Promise<R> => {
     const open = needsContext ? createToolContext(member.name, sdk, connection, env, signal, round) : undefined;
-    const opened = scoped ? env.openContainer(access, open?.ctx, connection) : undefined;
+    const opened = scoped ? env.openContainer(access!, open?.ctx, connection) : undefined;
     const container = opened?.container ?? env.container;
     const scope: CallScope | undefined =
       chain || opened
-        ? { ...(opened && { container }), ...(chain && { around: (args, inner, shape) => chain(memberCallOf(access, args, sdk, signal, request.uri), container, inner, shape) }) }
+        ? { ...(opened && { container }), ...(chain && { around: (args, inner, shape) => chain(memberCallOf(access!, args, sdk, signal, request.uri), container, inner, shape) }) }
         : undefined;
     const ran = request.run(member.usesContext ? open!.ctx : undefined, scope);
     return open || opened
