@@ -8,13 +8,14 @@ import { join } from 'node:path';
 
 const ENTRY_POINTS: Record<string, string[]> = {
   '@toolwright/core': [
-    'Args', 'BuildError', 'CallInterrupt', 'ConfigError', 'Ctx', 'LOG_LEVELS', 'MAX_COMPLETION_VALUES', 'Param', 'Prompt', 'Property', 'Public', 'RequireRoles',
+    'Args', 'BuildError', 'CallInterrupt', 'ConfigError', 'Ctx', 'LOG_LEVELS', 'Param', 'Prompt', 'Property', 'Public', 'RequireRoles',
     'RequireScopes', 'Resource', 'ResourceNotFoundError', 'Tool', 'ToolError', 'ToolwrightError', 'assistantMessage', 'audio',
-    'buildRegistry', 'cacheHintProblem', 'compileElicitationForm', 'compileSchemaValidator', 'compileUriTemplate', 'createDefaultContainer',
-    'defaultToolName', 'embeddedResource', 'image', 'isToolClass', 'resourceLink', 'stderrLogger', 'text', 'userMessage',
+    'buildRegistry', 'compileSchemaValidator', 'embeddedResource', 'image', 'resourceLink', 'stderrLogger', 'text', 'userMessage',
   ],
   // Property and class-transformer's property decorators, then every class-validator decorator (the classes excepted).
   '@toolwright/core/dto': ['Exclude', 'Expose', 'Property', 'Transform', 'Type', 'registerDecorator', ...classValidatorDecorators()],
+  // For Toolwright's own packages and tests only (no compatibility promise, no API report), pinned all the same.
+  '@toolwright/core/internal': ['cacheHintProblem', 'compileElicitationForm', 'compileUriTemplate', 'createDefaultContainer', 'defaultToolName', 'isToolClass'],
   '@toolwright/server': ['ErrorCodes', 'ProtocolError', 'createApp', 'parseListenArgs'],
   '@toolwright/server/stdio': ['StdioTransport', 'protectStdout', 'serveStdio'],
   '@toolwright/server/http': ['InMemoryEventStore', 'NodeStreamableTransport', 'createHttpHandler', 'serveHttp'],

@@ -1,6 +1,6 @@
 import { UriTemplate } from '@modelcontextprotocol/sdk/shared/uriTemplate.js';
 import fc from 'fast-check';
-import { compileUriTemplate } from '@toolwright/core';
+import { compileUriTemplate } from '@toolwright/core/internal';
 
 /**
  * Issue 13: our URI-template matcher against the SDK's `UriTemplate`. Generated templates

@@ -1,4 +1,5 @@
-import { cacheHintProblem, type CacheHint } from '@toolwright/core';
+import type { CacheHint } from '@toolwright/core';
+import { cacheHintProblem } from '@toolwright/core/internal';
 import type { ServerOptions } from '@modelcontextprotocol/server';
 import type { AppOptions } from '../app/AppOptions';
 

@@ -1,11 +1,9 @@
 import {
   CallInterrupt,
-  compileElicitationForm,
   LOG_LEVELS,
   ToolError,
   type Class,
   type ClientLogger,
-  type ElicitationForm,
   type ElicitationSchema,
   type ElicitOutcome,
   type LogLevel,
@@ -15,6 +13,7 @@ import {
   type ToolContext,
   type ToolLogger,
 } from '@toolwright/core';
+import { compileElicitationForm, type ElicitationForm } from '@toolwright/core/internal';
 import { inputRequired, isSpecType, type ClientCapabilities, type InputRequest, type Notification, type ServerContext } from '@modelcontextprotocol/server';
 import type { RequestStateCodec } from '../roundtrip/RequestStateCodec';
 import type { Connection } from './Connection';
