@@ -2,6 +2,7 @@ import {
   CallInterrupt,
   LOG_LEVELS,
   ToolError,
+  ToolwrightError,
   type Class,
   type ClientLogger,
   type ElicitationSchema,
@@ -210,5 +211,5 @@ export function createToolContext(name: string, sdk: ServerContext, connection: 
 /** `value` as the spec type `guard` checks; a question Toolwright built always passes, so a failure is a bug to report. */
 function checked<T>(guard: (value: unknown) => value is T, value: unknown): T {
   if (guard(value)) return value;
-  throw new Error(`Toolwright built a client request the protocol schema refuses: ${JSON.stringify(value)}. Please report it.`);
+  throw new ToolwrightError(`Toolwright built a client request the protocol schema refuses: ${JSON.stringify(value)}. Please report it.`);
 }
