@@ -56,6 +56,11 @@ describe('the server throws Toolwright errors with a kind', () => {
     expect((error as Error).message).toMatch(/unknown event id '42'/);
   });
 
+  it("owns the kind 'protocol' with ProtocolError: the base class refuses it", () => {
+    expect(ProtocolError.KIND).toBe('protocol');
+    expect(() => new ToolwrightError('x', { kind: ProtocolError.KIND } as never)).toThrow("the kind 'protocol' belongs to ProtocolError");
+  });
+
   it("'protocol' with -32602 for a round the client sent wrong", () => {
     const error = new RoundTripError('requestState must be the string the server sent.');
     expect(ProtocolError.is(error)).toBe(true);
