@@ -39,7 +39,7 @@ async function toolwright() {
   Ctx()(ProgressTools.prototype, 'countTo', 2);
   Tool({ description: 'Counts to n, reporting progress tagged with tag.' })(ProgressTools.prototype, 'countTo', Object.getOwnPropertyDescriptor(ProgressTools.prototype, 'countTo'));
   const app = await createApp({ name: 'weather', version: '1.0.0', tools: [WeatherTools, NotesTools, ProgressTools] });
-  const listener = await app.listen({ transport: 'http', port: 0, logLevel: 'warn', exitOnSignal: false, sessions: { maxSessions: 10000 }, stateless, ...JSON.parse(process.env.TW_OPTS || '{}') });
+  const listener = await app.listen({ transport: 'http', port: 0, requestLogLevel: 'warn', exitOnSignal: false, sessions: { maxSessions: 10000 }, stateless, ...JSON.parse(process.env.TW_OPTS || '{}') });
   return { url: listener.url, sessions: () => listener.sessionCount };
 }
 

@@ -36,7 +36,7 @@ async function main() {
   const listener = await app.listen({
     transport: 'http',
     port: 0,
-    logLevel: 'silent',
+    requestLogLevel: 'silent',
     exitOnSignal: false,
     sessions: { idleTimeoutMs: IDLE_MS, maxSessions: N + 1 },
   });

@@ -20,7 +20,8 @@ for (const dir of readdirSync(join(root, 'packages')).sort()) {
   const pkg = JSON.parse(readFileSync(pkgFile, 'utf8'));
   for (const [subpath, target] of Object.entries(pkg.exports ?? {})) {
     const types = typeof target === 'object' && target ? target.types : undefined;
-    if (typeof types !== 'string' || subpath === './package.json') continue;
+    // ./internal is for Toolwright's own packages: no compatibility promise, no reference pages.
+    if (typeof types !== 'string' || subpath === './package.json' || subpath === './internal') continue;
     const source = join(root, 'packages', dir, types.replace(/^\.\/dist\//, 'src/').replace(/\.d\.ts$/, '.ts'));
     if (existsSync(source)) entryPoints.push(source);
     else console.warn(`docs:api: ${pkg.name} exports ${subpath}, but ${source} does not exist; skipped.`);

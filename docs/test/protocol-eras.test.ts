@@ -24,7 +24,7 @@ describe('protocol eras page', () => {
     const bookTrip = tools.bookTrip.bind(tools);
     tools.bookTrip = (...args) => (runs++, bookTrip(...args));
     app = await createApp({ name: 'trips', version: '1.0.0', tools: [TripTools], container: { get: <T>() => tools as T }, requestState: { keys: ['k'.repeat(32)] } });
-    listener = await app.listen({ transport: 'http', port: 0, logLevel: 'silent', exitOnSignal: false });
+    listener = await app.listen({ transport: 'http', port: 0, requestLogLevel: 'silent', exitOnSignal: false });
   });
   afterAll(() => listener.close());
 
@@ -58,7 +58,7 @@ describe('protocol eras page: the state between rounds', () => {
   const NEW = 'n'.repeat(32);
   const listeners: HttpListener[] = [];
   const instance = async (env: NodeJS.ProcessEnv) => {
-    const listener = await (await createTripApp(env)).listen({ transport: 'http', port: 0, logLevel: 'silent', exitOnSignal: false });
+    const listener = await (await createTripApp(env)).listen({ transport: 'http', port: 0, requestLogLevel: 'silent', exitOnSignal: false });
     listeners.push(listener);
     return listener.url;
   };

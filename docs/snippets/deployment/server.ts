@@ -17,7 +17,7 @@ export function serveInProduction(app: App) {
       authorizationServers: ['https://auth.example.com'],
       verifyToken: jwtVerifier({ issuer: 'https://auth.example.com', audience: resource, jwksUrl: 'https://auth.example.com/.well-known/jwks.json' }),
     },
-    logLevel: 'info', // one JSON line per request on stderr
+    requestLogLevel: 'info', // one JSON line per request on stderr
     drainTimeoutMs: 20_000, // on SIGTERM: finish running calls for up to 20 s, then exit 0
   });
 }

@@ -306,7 +306,7 @@ describe('examples/conformance: the built server over stdio and HTTP', () => {
 
   it('serves the fixtures over Streamable HTTP, with logs and elicitation on the call stream', async () => {
     const app = await createConformanceApp();
-    const listener = (await app.listen({ transport: 'http', port: 0, logLevel: 'silent', exitOnSignal: false })) as HttpListener;
+    const listener = (await app.listen({ transport: 'http', port: 0, requestLogLevel: 'silent', exitOnSignal: false })) as HttpListener;
     const client = new Client({ name: 'http-test', version: '1.0.0' }, { capabilities: FULL_CAPABILITIES });
     const forms: ElicitRequest['params'][] = [];
     answerLikeTheSuite(client, forms);

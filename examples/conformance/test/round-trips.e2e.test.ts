@@ -62,7 +62,7 @@ describe('client round trips, one ctx API in both eras', () => {
   let app: App;
   const listeners: HttpListener[] = [];
   const httpListener = async (options: Record<string, unknown> = {}) => {
-    const listener = await app.listen({ transport: 'http', port: 0, logLevel: 'silent', exitOnSignal: false, ...options });
+    const listener = await app.listen({ transport: 'http', port: 0, requestLogLevel: 'silent', exitOnSignal: false, ...options });
     listeners.push(listener);
     return listener;
   };
@@ -133,7 +133,7 @@ describe('client round trips, one ctx API in both eras', () => {
 describe('2026-07-28 round trips on the wire', () => {
   let listener: HttpListener;
   beforeAll(async () => {
-    listener = await (await createConformanceApp()).listen({ transport: 'http', port: 0, logLevel: 'silent', exitOnSignal: false });
+    listener = await (await createConformanceApp()).listen({ transport: 'http', port: 0, requestLogLevel: 'silent', exitOnSignal: false });
   });
   afterAll(() => listener.close());
 

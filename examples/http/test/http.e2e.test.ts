@@ -10,7 +10,7 @@ describe('http over Streamable HTTP, with bearer tokens', () => {
   beforeAll(async () => {
     const app = await createHttpApp();
     // Port 0: a free port, so tests never collide; no request log in the test output.
-    listener = await app.listen({ transport: 'http', port: 0, exitOnSignal: false, logLevel: 'silent', auth: tokenAuth({ MCP_TOKENS: 's3cret=ci' }, 'http://127.0.0.1/mcp') });
+    listener = await app.listen({ transport: 'http', port: 0, exitOnSignal: false, requestLogLevel: 'silent', auth: tokenAuth({ MCP_TOKENS: 's3cret=ci' }, 'http://127.0.0.1/mcp') });
   });
   afterAll(() => listener.close());
 

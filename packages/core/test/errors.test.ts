@@ -1,4 +1,4 @@
-import { BuildError, ConfigError, ResourceNotFoundError, ToolError, ToolwrightError } from '@toolwright/core';
+import { BuildError, CallInterrupt, ConfigError, ResourceNotFoundError, ToolError, ToolwrightError } from '@toolwright/core';
 
 describe('issue 13: Toolwright errors carry a kind, and each `is` matches its own kind only', () => {
   const build = new BuildError([{ where: 'A.b', what: 'is wrong', fix: 'fix it.' }]);
@@ -14,7 +14,42 @@ describe('issue 13: Toolwright errors carry a kind, and each `is` matches its ow
       ['ConfigError', 'config'],
     ]);
     expect(new ToolwrightError('x').kind).toBe('internal');
-    expect(new ToolwrightError('x', { kind: 'protocol' }).kind).toBe('protocol');
+    expect(new ToolwrightError('x', { kind: 'internal' }).kind).toBe('internal');
+  });
+
+  it.each([
+    ['build', 'BuildError'],
+    ['config', 'ConfigError'],
+    ['tool', 'ToolError'],
+    ['resource_not_found', 'ResourceNotFoundError'],
+    ['interrupt', 'CallInterrupt'],
+    ['protocol', 'ProtocolError'],
+  ])("refuses the kind '%s' on the base class: it belongs to %s (so BuildError.is cannot match a ToolwrightError)", (kind, owner) => {
+    const make = () => new ToolwrightError('x', { kind } as never);
+    expect(make).toThrow(TypeError);
+    expect(make).toThrow(`ToolwrightError: the kind '${kind}' belongs to ${owner}`);
+  });
+
+  it('BuildError.is(new ToolwrightError(x, { kind: build })) is false: the error cannot be made', () => {
+    let made: unknown;
+    try {
+      made = new ToolwrightError('x', { kind: 'build' } as never);
+    } catch {
+      made = undefined;
+    }
+    expect(BuildError.is(made)).toBe(false);
+  });
+
+  it('refuses another kind on a class that has its own, and an unknown kind', () => {
+    expect(() => new ConfigError('x', { kind: 'internal' })).toThrow("ConfigError always has kind 'config'; drop the kind option ('internal' was given).");
+    expect(() => new ToolwrightError('x', { kind: 'oops' } as never)).toThrow(/unknown kind "oops"; the kinds are 'build', 'config', .*'internal'/);
+    class AppError extends ToolwrightError {}
+    expect(new AppError('x').kind).toBe('internal');
+  });
+
+  it('names the right owner for every kind a class owns', () => {
+    const classes = [BuildError, ConfigError, ToolError, ResourceNotFoundError, CallInterrupt]; // and ProtocolError: server-error-kinds.test.ts
+    for (const cls of classes) expect(() => new ToolwrightError('x', { kind: cls.KIND } as never)).toThrow(`belongs to ${cls.name}`);
   });
 
   it('BuildError.is does not match other Toolwright errors (it used to match all of them)', () => {

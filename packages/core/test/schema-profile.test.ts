@@ -1,4 +1,5 @@
-import { BuildError, buildRegistry, compileElicitationForm, Param, Tool, type JsonSchema } from '@toolwright/core';
+import { BuildError, buildRegistry, Param, Tool, type JsonSchema } from '@toolwright/core';
+import { compileElicitationForm } from '@toolwright/core/internal';
 
 function problemsOf(build: () => unknown): { where: string; what: string; fix: string }[] {
   try {

@@ -1,4 +1,4 @@
-import { defaultToolName } from '@toolwright/core';
+import { defaultToolName } from '@toolwright/core/internal';
 
 describe('defaultToolName', () => {
   it.each([

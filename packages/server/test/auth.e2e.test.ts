@@ -5,7 +5,7 @@ import { AdminTools, HttpTools, NoteTools } from './fixtures/http.tools';
 import { tokenTable } from './fixtures/authTokens';
 import { connectClient, initializeBody, jsonOf, messagesOf, openRawSession, post, textOf } from './fixtures/httpHelpers';
 
-const quiet = { logLevel: 'silent' as const, exitOnSignal: false };
+const quiet = { requestLogLevel: 'silent' as const, exitOnSignal: false };
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 const callBody = (name: string, id = 5) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: {} } });
 

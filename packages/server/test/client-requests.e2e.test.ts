@@ -40,7 +40,7 @@ describe.each(ERAS)('calls that wait on the client ($name)', () => {
     let listener: HttpListener | undefined;
     afterEach(() => listener?.close());
     const start = async (drainTimeoutMs: number) => {
-      listener = await app.listen({ transport: 'http', port: 0, logLevel: 'silent', exitOnSignal: false, drainTimeoutMs, ...mode.options });
+      listener = await app.listen({ transport: 'http', port: 0, requestLogLevel: 'silent', exitOnSignal: false, drainTimeoutMs, ...mode.options });
       const { client, nextAsk } = samplingClient();
       await client.connect(new StreamableHTTPClientTransport(new URL(listener.url)));
       return { client, nextAsk, url: listener.url };
@@ -74,7 +74,7 @@ describe.each(ERAS)('calls that wait on the client ($name)', () => {
 
   it.each([
     ['HTTP', async (): Promise<[Transport, () => Promise<void>]> => {
-      const listener = await app.listen({ transport: 'http', port: 0, logLevel: 'silent', exitOnSignal: false });
+      const listener = await app.listen({ transport: 'http', port: 0, requestLogLevel: 'silent', exitOnSignal: false });
       return [new StreamableHTTPClientTransport(new URL(listener.url)), () => listener.close()];
     }],
     ['stdio', async (): Promise<[Transport, () => Promise<void>]> => [new StdioClientTransport({ command: process.execPath, args: [STDIO_SERVER], stderr: 'ignore' }), async () => undefined]],

@@ -66,14 +66,14 @@ describe.each(rows)('$kind, client at $version', ({ kind, version }) => {
     if (kind === 'stdio') return;
     app = await createErasApp();
     // The protected resource's URL names the port: learn a free one first.
-    const probe = await app.listen({ transport: 'http', port: 0, logLevel: 'silent', exitOnSignal: false });
+    const probe = await app.listen({ transport: 'http', port: 0, requestLogLevel: 'silent', exitOnSignal: false });
     const { port } = probe;
     await probe.close();
     url = `http://127.0.0.1:${port}/mcp`;
     listener = await app.listen({
       transport: 'http',
       port,
-      logLevel: 'silent',
+      requestLogLevel: 'silent',
       exitOnSignal: false,
       auth: { verifyToken: tokenTable(() => url), resource: url, authorizationServers: ['https://auth.example.com'] },
     });
@@ -203,7 +203,7 @@ describe('the 2026-07-28 wire over HTTP, raw', () => {
   const modern = (method: string, name?: string) => ({ 'mcp-protocol-version': '2026-07-28', 'mcp-method': method, ...(name && { 'mcp-name': name }) });
 
   beforeAll(async () => {
-    listener = await (await createErasApp()).listen({ transport: 'http', port: 0, logLevel: 'silent', exitOnSignal: false });
+    listener = await (await createErasApp()).listen({ transport: 'http', port: 0, requestLogLevel: 'silent', exitOnSignal: false });
   });
   afterAll(() => listener.close());
 

@@ -53,7 +53,7 @@ describe('docs snippets for HTTP, security and deployment', () => {
       range: async (list, from) => (lists.get(list) ?? []).slice(from),
       drop: async (list) => void lists.delete(list),
     };
-    const listener = await app.listen({ transport: 'http', port: 0, logLevel: 'silent', exitOnSignal: false, eventStore: sharedEventStore(kv) });
+    const listener = await app.listen({ transport: 'http', port: 0, requestLogLevel: 'silent', exitOnSignal: false, eventStore: sharedEventStore(kv) });
     const id = await openRawSession(listener.url);
     const headers = { 'mcp-session-id': id, 'mcp-protocol-version': '2025-11-25' };
     const raw = await (await post(listener.url, { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'add_note', arguments: { text: 'x' } } }, headers)).text();

@@ -30,7 +30,7 @@ describe.each(ERAS)('HTTP under arbitrary requests ($name): one answer per reque
   afterAll(() => Promise.all(listeners.map((l) => l.close())));
 
   it.each(MODES)('$name', async (mode) => {
-    const listener = await app.listen({ transport: 'http', port: 0, logLevel: 'silent', exitOnSignal: false, ...mode.options });
+    const listener = await app.listen({ transport: 'http', port: 0, requestLogLevel: 'silent', exitOnSignal: false, ...mode.options });
     listeners.push(listener);
     const stateless = 'stateless' in mode.options;
     const session = stateless ? undefined : await openRawSession(listener.url);

@@ -5,7 +5,7 @@ import { BAD_PARAMS, ERAS } from './fixtures/eras';
 import { HttpTools } from './fixtures/http.tools';
 import { ACCEPT_BOTH, initializeBody, openRawSession, post } from './fixtures/httpHelpers';
 
-const quiet = { logLevel: 'silent' as const, exitOnSignal: false };
+const quiet = { requestLogLevel: 'silent' as const, exitOnSignal: false };
 
 /** How each HTTP mode is served, and the headers a raw request of it needs. */
 const MODES = [

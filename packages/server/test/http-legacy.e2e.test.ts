@@ -7,7 +7,7 @@ import { connectClient, textOf } from './fixtures/httpHelpers';
 describe('the legacy HTTP+SSE transport (2024-11-05 clients), behind an option', () => {
   it('serves GET /sse + POST /messages next to Streamable HTTP, with the same Host/Origin checks', async () => {
     const app = await createApp({ name: 'legacy', version: '1.0.0', tools: [HttpTools] });
-    const listener = await app.listen({ transport: 'http', port: 0, logLevel: 'silent', exitOnSignal: false, legacySse: true });
+    const listener = await app.listen({ transport: 'http', port: 0, requestLogLevel: 'silent', exitOnSignal: false, legacySse: true });
     const base = listener.url.replace(/\/mcp$/, '');
 
     const legacy = new Client({ name: 'old-client', version: '1' });
@@ -27,7 +27,7 @@ describe('the legacy HTTP+SSE transport (2024-11-05 clients), behind an option',
 
   it('is off by default', async () => {
     const app = await createApp({ name: 'legacy-off', version: '1.0.0', tools: [HttpTools] });
-    const listener = await app.listen({ transport: 'http', port: 0, logLevel: 'silent', exitOnSignal: false });
+    const listener = await app.listen({ transport: 'http', port: 0, requestLogLevel: 'silent', exitOnSignal: false });
     expect((await fetch(listener.url.replace(/\/mcp$/, '/sse'))).status).toBe(404);
     await listener.close();
   });

@@ -3,7 +3,7 @@ import type { HttpListener } from '@toolwright/server/http';
 import { HttpTools } from './fixtures/http.tools';
 import { ACCEPT_BOTH, connectClient, initializeBody, openRawSession, post, rawRequest, textOf } from './fixtures/httpHelpers';
 
-const quiet = { logLevel: 'silent' as const, exitOnSignal: false };
+const quiet = { requestLogLevel: 'silent' as const, exitOnSignal: false };
 const rpcError = (code: number, text: string) => ({ jsonrpc: '2.0', id: null, error: { code, message: expect.stringContaining(text) } });
 
 describe('Streamable HTTP: every refusal has its status code, and the server keeps serving', () => {
@@ -154,7 +154,7 @@ describe('Streamable HTTP: every refusal has its status code, and the server kee
 
   it('logs one JSON line per request with method, status, duration, session and request id', async () => {
     const lines: string[] = [];
-    const l = await listen({ logLevel: 'info', logWrite: (line: string) => lines.push(line) });
+    const l = await listen({ requestLogLevel: 'info', logWrite: (line: string) => lines.push(line) });
     const id = await openRawSession(l.url);
     const call = await post(l.url, { jsonrpc: '2.0', id: 42, method: 'tools/call', params: { name: 'slow', arguments: { ms: 1 } } }, { 'mcp-session-id': id });
     await call.text();
@@ -165,7 +165,7 @@ describe('Streamable HTTP: every refusal has its status code, and the server kee
     expect(entries.find((e) => e.status === 400)).toMatchObject({ level: 'warn' });
     expect(entries.find((e) => e.rpc === 'initialize')).toMatchObject({ session: id });
     const warnOnly: string[] = [];
-    const w = await listen({ logLevel: 'warn', logWrite: (line: string) => warnOnly.push(line) });
+    const w = await listen({ requestLogLevel: 'warn', logWrite: (line: string) => warnOnly.push(line) });
     await openRawSession(w.url);
     await (await post(w.url, '{', {})).text();
     await new Promise((r) => setTimeout(r, 20));

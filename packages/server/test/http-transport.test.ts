@@ -318,7 +318,7 @@ describe("createHttpHandler's transport choice", () => {
   it("keeps the SDK's transport behind httpTransport: 'sdk', with the same context and rules", async () => {
     const app = await createApp({ name: 'sdk-transport', version: '1.0.0', tools: [HttpTools] });
     for (const options of [{}, { stateless: true }, { jsonResponse: true }]) {
-      const listener = await app.listen({ transport: 'http', port: 0, logLevel: 'silent', exitOnSignal: false, httpTransport: 'sdk', ...options });
+      const listener = await app.listen({ transport: 'http', port: 0, requestLogLevel: 'silent', exitOnSignal: false, httpTransport: 'sdk', ...options });
       const { client, transport } = await connect(listener.url, { headers: { 'x-custom': 'sdk' } });
       const seen = JSON.parse(textOf(await client.callTool({ name: 'whoami', arguments: { value: 'v' } })));
       expect(seen).toMatchObject({ value: 'v', sessionId: transport.sessionId ?? null, custom: 'sdk' });

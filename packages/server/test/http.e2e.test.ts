@@ -9,7 +9,7 @@ import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
 import { HttpTools } from './fixtures/http.tools';
 import { connectClient, initializeBody, jsonOf, messagesOf, post, textOf } from './fixtures/httpHelpers';
 
-const quiet = { logLevel: 'silent' as const, exitOnSignal: false };
+const quiet = { requestLogLevel: 'silent' as const, exitOnSignal: false };
 
 describe('Streamable HTTP: serving modes through the SDK client', () => {
   let app: App;
@@ -145,17 +145,17 @@ describe('createHttpHandler inside existing servers', () => {
   };
 
   it('works as a node:http request listener', async () => {
-    const handler = createHttpHandler(app, { logLevel: 'silent' });
+    const handler = createHttpHandler(app, { requestLogLevel: 'silent' });
     const base = await start(createServer((req, res) => void handler(req, res)));
     await exercise(`${base}/mcp`);
     await handler.close();
   });
 
   it('works as express middleware, next() for other routes, with or without express.json()', async () => {
-    const handler = createHttpHandler(app, { logLevel: 'silent' });
+    const handler = createHttpHandler(app, { requestLogLevel: 'silent' });
     const web = express();
     web.get('/hello', (_req, res) => void res.send('hi'));
-    const parsed = createHttpHandler(app, { logLevel: 'silent', path: '/parsed/mcp' });
+    const parsed = createHttpHandler(app, { requestLogLevel: 'silent', path: '/parsed/mcp' });
     web.all('/parsed/mcp', express.json(), parsed);
     web.use(handler);
     const base = await start(createServer(web));
@@ -166,7 +166,7 @@ describe('createHttpHandler inside existing servers', () => {
   });
 
   it('works under hono on @hono/node-server', async () => {
-    const handler = createHttpHandler(app, { logLevel: 'silent' });
+    const handler = createHttpHandler(app, { requestLogLevel: 'silent' });
     const hono = new Hono<{ Bindings: { incoming: import('node:http').IncomingMessage; outgoing: import('node:http').ServerResponse } }>();
     hono.get('/hello', (c) => c.text('hi'));
     hono.all('/mcp', async (c) => {

@@ -28,6 +28,36 @@ describe('issue 13: parseListenArgs on node:util parseArgs', () => {
   });
 });
 
+describe('HTTP flags need --http', () => {
+  it('refuses --port=3000 alone (it used to serve stdio silently) and says to add --http', () => {
+    const error = catchError(() => parseListenArgs(['--port=3000']));
+    expect(ConfigError.is(error)).toBe(true);
+    expect((error as Error).message).toBe('Toolwright: --port is an HTTP flag: add --http to serve Streamable HTTP (e.g. --http --port=3000), or drop it to serve stdio.');
+  });
+
+  it('refuses every HTTP flag without --http, naming them all', () => {
+    expect(() => parseListenArgs(['--port', '3000', '--stateless'])).toThrow('Toolwright: --port, --stateless are HTTP flags: add --http');
+    expect(() => parseListenArgs(['--host=0.0.0.0'])).toThrow('--host is an HTTP flag');
+    expect(() => parseListenArgs(['--stdio', '--json'])).toThrow('--json is an HTTP flag');
+  });
+
+  it('refuses --stdio with --http', () => {
+    expect(() => parseListenArgs(['--stdio', '--http'])).toThrow('--stdio and --http exclude each other');
+  });
+
+  it('still ignores PORT from the environment for stdio', () => {
+    const saved = process.env.PORT;
+    process.env.PORT = '4567';
+    try {
+      expect(parseListenArgs([])).toEqual({ transport: 'stdio' });
+      expect(parseListenArgs(['--http'])).toMatchObject({ transport: 'http', port: 4567 });
+    } finally {
+      if (saved === undefined) delete process.env.PORT;
+      else process.env.PORT = saved;
+    }
+  });
+});
+
 function catchError(run: () => unknown): unknown {
   try {
     run();

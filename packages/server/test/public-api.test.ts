@@ -8,13 +8,16 @@ import { join } from 'node:path';
 
 const ENTRY_POINTS: Record<string, string[]> = {
   '@toolwright/core': [
-    'Args', 'BuildError', 'CallInterrupt', 'ConfigError', 'Ctx', 'LOG_LEVELS', 'MAX_COMPLETION_VALUES', 'Param', 'Prompt', 'Property', 'Public', 'RequireRoles',
-    'FromCall', 'OnShutdown', 'OnStart', 'RequireScopes', 'Resource', 'ResourceNotFoundError', 'Scoped', 'ServiceScope', 'Tool', 'ToolError', 'ToolwrightError', 'UseGuards', 'UseMiddleware', 'assistantMessage', 'audio',
-    'buildRegistry', 'cacheHintProblem', 'checkGuards', 'compileElicitationForm', 'composeMiddleware', 'compileSchemaValidator', 'compileUriTemplate', 'createDefaultContainer',
-    'defaultToolName', 'embeddedResource', 'image', 'isToolClass', 'lifetimeOf', 'readHooks', 'resourceLink', 'stderrLogger', 'text', 'userMessage',
+    'Args', 'BuildError', 'CallInterrupt', 'ConfigError', 'Ctx', 'LOG_LEVELS', 'Param', 'Prompt', 'Property', 'Public', 'RequireRoles',
+    'FromCall', 'OnShutdown', 'OnStart', 'RequireScopes', 'Resource', 'ResourceNotFoundError', 'Scoped', 'StartupError', 'Tool', 'ToolError', 'ToolwrightError', 'UseGuards', 'UseMiddleware', 'assistantMessage', 'audio',
+    'buildRegistry', 'compileSchemaValidator', 'embeddedResource', 'image', 'resourceLink', 'stderrLogger', 'text', 'userMessage',
   ],
   // Property and class-transformer's property decorators, then every class-validator decorator (the classes excepted).
   '@toolwright/core/dto': ['Exclude', 'Expose', 'Property', 'Transform', 'Type', 'registerDecorator', ...classValidatorDecorators()],
+  // For Toolwright's own packages and tests only (no compatibility promise, no API report), pinned all the same.
+  '@toolwright/core/internal': [
+    'ServiceScope', 'cacheHintProblem', 'checkGuards', 'compileElicitationForm', 'compileUriTemplate', 'composeMiddleware', 'createDefaultContainer', 'defaultToolName', 'isToolClass', 'lifetimeOf', 'readHooks',
+  ],
   '@toolwright/server': ['ErrorCodes', 'ProtocolError', 'createApp', 'parseListenArgs'],
   '@toolwright/server/stdio': ['StdioTransport', 'protectStdout', 'serveStdio'],
   '@toolwright/server/http': ['InMemoryEventStore', 'NodeStreamableTransport', 'createHttpHandler', 'serveHttp'],

@@ -3,7 +3,7 @@ import type { HttpListener } from '@toolwright/server/http';
 import { HttpTools } from './fixtures/http.tools';
 import { connectClient, initializeBody, messagesOf, openRawSession, post, textOf } from './fixtures/httpHelpers';
 
-const quiet = { logLevel: 'silent' as const, exitOnSignal: false };
+const quiet = { requestLogLevel: 'silent' as const, exitOnSignal: false };
 const listRequest = (id: number) => ({ jsonrpc: '2.0', id, method: 'tools/list' });
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 

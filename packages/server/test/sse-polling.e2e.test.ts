@@ -18,7 +18,7 @@ describe('SSE polling: ctx.closeStream()', () => {
   let listener: HttpListener;
   beforeAll(async () => {
     app = await createApp({ name: 'polling', version: '1.0.0', tools: [PollingTools] });
-    listener = await app.listen({ transport: 'http', port: 0, logLevel: 'silent', exitOnSignal: false, sseRetryMs: 20 });
+    listener = await app.listen({ transport: 'http', port: 0, requestLogLevel: 'silent', exitOnSignal: false, sseRetryMs: 20 });
   });
   afterAll(() => listener.close());
 
@@ -45,7 +45,7 @@ describe('SSE polling: ctx.closeStream()', () => {
     const client = await createTestClient(app);
     expect(textOf(await client.callTool({ name: 'poll', arguments: {} }))).toBe('closed: false');
     await client.close();
-    const json = await app.listen({ transport: 'http', port: 0, logLevel: 'silent', exitOnSignal: false, jsonResponse: true });
+    const json = await app.listen({ transport: 'http', port: 0, requestLogLevel: 'silent', exitOnSignal: false, jsonResponse: true });
     const { client: viaJson } = await connectClient(json.url);
     expect(textOf(await viaJson.callTool({ name: 'poll', arguments: {} }))).toBe('closed: false');
     await viaJson.close();

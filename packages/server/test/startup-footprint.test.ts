@@ -48,6 +48,7 @@ describe('startup footprint', () => {
       'packages/core/bundle/all.js',
       'packages/core/bundle/dto.js',
       'packages/core/bundle/index.js',
+      'packages/core/bundle/internal.js',
       'packages/server/bundle/all.js',
       'packages/server/bundle/index.js',
     ]);

@@ -1,6 +1,6 @@
 import type { AuthInfo, ToolContext, ToolLogger } from '../context/ToolContext';
 import type { ProtocolEra } from '../context/RequestEnvelope';
-import { ToolwrightError } from '../errors/ToolwrightError';
+import { ConfigError } from '../errors/ConfigError';
 import type { Class } from '../metadata/Class';
 import { callValuesOf, lifetimeOf, type CallValue } from '../metadata/ServiceLifetime';
 import type { ContainerLike } from './ContainerLike';
@@ -49,7 +49,7 @@ export class ServiceScope implements ContainerLike {
       if (wanted === 'session') return this.own(cls);
     } else {
       if (wanted === 'request') {
-        throw new ToolwrightError(`${cls.name} is @Scoped('request'), but a longer-lived service depends on it. Make the dependent class @Scoped('request') too.`, { kind: 'config' });
+        throw new ConfigError(`${cls.name} is @Scoped('request'), but a longer-lived service depends on it. Make the dependent class @Scoped('request') too.`);
       }
       if (wanted === 'session') return this.own(cls);
     }
@@ -73,7 +73,7 @@ export class ServiceScope implements ContainerLike {
 
   private own<T>(cls: Class<T>): T {
     if (this.built.has(cls)) return this.built.get(cls) as T;
-    if (this.building.has(cls)) throw new ToolwrightError(`${cls.name} depends on itself through its constructor. Break the cycle.`, { kind: 'config' });
+    if (this.building.has(cls)) throw new ConfigError(`${cls.name} depends on itself through its constructor. Break the cycle.`);
     this.building.add(cls);
     try {
       const types = (Reflect.getMetadata('design:paramtypes', cls) as Class[] | undefined) ?? [];

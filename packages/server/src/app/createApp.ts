@@ -1,5 +1,6 @@
 import { ConfigError } from '@toolwright/core';
-import { buildRegistry, createDefaultContainer } from '@toolwright/core';
+import { buildRegistry } from '@toolwright/core';
+import { createDefaultContainer } from '@toolwright/core/internal';
 import { Server, type Transport } from '../sdk/sdk';
 import { cacheHintsOf } from '../sdk/cacheHintsOf';
 import { FixedCallerServer } from '../sdk/FixedCallerServer';

@@ -1,4 +1,5 @@
-import { readHooks, ToolwrightError, type Class, type ContainerLike, type ToolLogger } from '@toolwright/core';
+import { StartupError, type Class, type ContainerLike, type ToolLogger } from '@toolwright/core';
+import { readHooks } from '@toolwright/core/internal';
 
 export interface LifecycleOptions {
   readonly classes: readonly Class[];
@@ -36,7 +37,7 @@ export function createLifecycle({ classes, container, onStart, onShutdown, logge
           try {
             await step.run();
           } catch (error) {
-            throw new ToolwrightError(`Toolwright: the start hook ${step.name} failed, so the server did not start: ${error instanceof Error ? error.message : String(error)}`, { kind: 'startup', cause: error });
+            throw new StartupError(`Toolwright: the start hook ${step.name} failed, so the server did not start: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
           }
         }
       })()),

@@ -2,7 +2,8 @@ import { ConfigError } from '@toolwright/core';
 import { promises as fsPromises } from 'node:fs';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { isToolClass, type Class } from '@toolwright/core';
+import type { Class } from '@toolwright/core';
+import { isToolClass } from '@toolwright/core/internal';
 
 /**
  * Resolves the `tools` option: classes are kept; glob patterns are expanded and each

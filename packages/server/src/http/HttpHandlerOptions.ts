@@ -1,6 +1,6 @@
 import type { HttpAuthOptions } from '../auth/HttpAuthOptions';
 import type { EventStoreFactory } from './EventStore';
-import type { LogLevel } from './requestLog';
+import type { RequestLogLevel } from './requestLog';
 
 /** Session limits for stateful mode. */
 export interface SessionOptions {
@@ -92,7 +92,9 @@ export interface HttpHandlerOptions {
   /** Serve the legacy HTTP+SSE transport (2024-11-05 clients) at `GET /sse` + `POST /messages`. Default false. */
   legacySse?: boolean;
   /** One JSON line per request on stderr at this level or above. Default 'info'. */
-  logLevel?: LogLevel;
+  requestLogLevel?: RequestLogLevel;
+  /** @deprecated The old name of `requestLogLevel`, easy to mistake for the app's MCP `logLevel`; use `requestLogLevel`. */
+  logLevel?: RequestLogLevel;
   /** Where log lines go. Default: stderr. */
   logWrite?: (line: string) => void;
 }

@@ -1,3 +1,4 @@
+import { ToolwrightError } from '@toolwright/core';
 import type { JSONRPCMessage } from '../sdk/sdk';
 import type { EventStore } from './EventStore';
 
@@ -32,7 +33,7 @@ export class InMemoryEventStore implements EventStore {
 
   async replayEventsAfter(lastEventId: string, sink: { send: (eventId: string, message: JSONRPCMessage) => Promise<void> }): Promise<string> {
     const last = this.find(lastEventId);
-    if (!last) throw new Error(`Unknown event id '${lastEventId}'.`);
+    if (!last) throw new ToolwrightError(`InMemoryEventStore: unknown event id '${lastEventId}' (evicted, or never stored here): ask getStreamIdForEventId first.`);
     for (const event of this.events) {
       // Priming events carry no message (an empty object): they are never replayed.
       if (event.seq > last.seq && event.streamId === last.streamId && 'jsonrpc' in event.message) await sink.send(String(event.seq), event.message);

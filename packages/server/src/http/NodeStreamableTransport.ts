@@ -1,5 +1,5 @@
 import type { IncomingHttpHeaders, IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
-import type { AuthInfo } from '@toolwright/core';
+import { ConfigError, ToolwrightError, type AuthInfo } from '@toolwright/core';
 import type { RequestHeadersSource } from '../sdk/requestHeaders';
 import type { JSONRPCMessage, MessageExtraInfo, RequestId, Transport, TransportSendOptions } from '../sdk/sdk';
 import type { EventStore } from './EventStore';
@@ -90,14 +90,14 @@ export class NodeStreamableTransport implements Transport, RequestHeadersSource 
   }
 
   async start(): Promise<void> {
-    if (this.started) throw new Error('NodeStreamableTransport: already started. Connect each transport to one Server, once.');
+    if (this.started) throw new ConfigError('NodeStreamableTransport: already started. Connect each transport to one Server, once.');
     this.started = true;
   }
 
   /** Answers one HTTP request of this session (or, stateless, the one request of this transport). */
   async handleRequest(req: Request, res: ServerResponse, parsedBody?: unknown): Promise<void> {
     if (this.sessionId === undefined) {
-      if (this.handled) throw new Error('NodeStreamableTransport: a stateless transport serves one request. Create a new transport (and Server) per request.');
+      if (this.handled) throw new ConfigError('NodeStreamableTransport: a stateless transport serves one request. Create a new transport (and Server) per request.');
       this.handled = true;
     }
     if (this.closed) return sendRpcError(res, 404, -32001, 'Session not found: it was closed. Start a new session with initialize.');
@@ -118,7 +118,7 @@ export class NodeStreamableTransport implements Transport, RequestHeadersSource 
     const isResponse = 'result' in message || 'error' in message;
     const related = isResponse ? (message as { id?: RequestId }).id : options?.relatedRequestId;
     if (related === undefined) {
-      if (isResponse) throw new Error('NodeStreamableTransport: a response without a request id cannot be sent (there is no request to answer).');
+      if (isResponse) throw new ToolwrightError('NodeStreamableTransport: a response without a request id cannot be sent (there is no request to answer).');
       return this.sendStandalone(message);
     }
     const exchange = this.byRequest.get(related);
@@ -128,7 +128,7 @@ export class NodeStreamableTransport implements Transport, RequestHeadersSource 
       if ((message as { method?: string }).method === 'notifications/cancelled') return this.sendStandalone(message);
       // A notification for a request already answered: nobody can receive it.
       if (!(isResponse || 'id' in message)) return;
-      throw new Error(`NodeStreamableTransport: request ${String(related)} is not open on this ${this.sessionId ? `session (${this.sessionId})` : 'request'}; it was answered or never arrived.`);
+      throw new ToolwrightError(`NodeStreamableTransport: request ${String(related)} is not open on this ${this.sessionId ? `session (${this.sessionId})` : 'request'}; it was answered or never arrived.`);
     }
     if (!this.jsonResponse) {
       const eventId = await this.store(exchange.streamId, message);
@@ -367,7 +367,7 @@ export class NodeStreamableTransport implements Transport, RequestHeadersSource 
     try {
       return await this.eventStore.storeEvent(streamId, message);
     } catch (error) {
-      this.onerror?.(new Error(`NodeStreamableTransport: the event store failed to store an event (${(error as Error)?.message}); it was sent without an id and cannot be replayed.`));
+      this.onerror?.(new ToolwrightError(`NodeStreamableTransport: the event store failed to store an event (${(error as Error)?.message}); it was sent without an id and cannot be replayed.`, { cause: error }));
       return undefined;
     }
   }

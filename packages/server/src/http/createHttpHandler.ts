@@ -23,7 +23,7 @@ import { readJsonBody } from './readJsonBody';
 import { invalidMessageError, type InvalidMessageError } from '../rpc/invalidMessageError';
 import { jsonRpcKind } from '../rpc/jsonRpcKind';
 import { paramsProblem } from '../rpc/paramsProblem';
-import { createRequestLogger, type RequestLogEntry } from './requestLog';
+import { createRequestLogger, requestLogLevelOf, type RequestLogEntry } from './requestLog';
 import { sendJson, sendRpcError } from './respond';
 import { SessionStore } from './SessionStore';
 
@@ -66,7 +66,8 @@ export function createHttpHandler(app: App, options: HttpHandlerOptions = {}): H
   const maxBody = options.maxBodyBytes ?? DEFAULTS.maxBodyBytes;
   const bodyTimeoutMs = options.timeouts?.bodyMs ?? DEFAULTS.bodyTimeoutMs;
   const health = options.health !== false;
-  const log = createRequestLogger(options.logLevel, options.logWrite);
+  const requestLogLevel = requestLogLevelOf(options);
+  const log = createRequestLogger(requestLogLevel, options.logWrite);
   const hostAllowed = createHostPolicy(options.allowedHosts);
   const originAllowed = createOriginPolicy(options.allowedOrigins);
   const cors = options.cors ? createCors(options.cors === true ? {} : options.cors, originAllowed) : undefined;
@@ -88,7 +89,7 @@ export function createHttpHandler(app: App, options: HttpHandlerOptions = {}): H
       subscribe: (notifier) => app.addNotifier(notifier),
       // What the SDK refused is answered on the wire; its reasons are for debugging.
       onerror: (error) => {
-        if (options.logLevel === 'debug') (options.logWrite ?? ((line) => process.stderr.write(line)))(`${JSON.stringify({ time: new Date().toISOString(), level: 'debug', msg: 'mcp', error: error.message })}\n`);
+        if (requestLogLevel === 'debug') (options.logWrite ?? ((line) => process.stderr.write(line)))(`${JSON.stringify({ time: new Date().toISOString(), level: 'debug', msg: 'mcp', error: error.message })}\n`);
       },
     }));
 

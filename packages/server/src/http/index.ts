@@ -6,6 +6,6 @@ export type { HttpListener } from './HttpListener';
 export type { HttpHandlerOptions, HttpTimeouts, SessionOptions, CorsOptions } from './HttpHandlerOptions';
 export type { EventStore, EventStoreFactory } from './EventStore';
 export { InMemoryEventStore } from './InMemoryEventStore';
-export type { LogLevel, RequestLogEntry } from './requestLog';
+export type { RequestLogLevel, RequestLogEntry } from './requestLog';
 export { NodeStreamableTransport } from './NodeStreamableTransport';
 export type { NodeStreamableTransportOptions } from './NodeStreamableTransport';

@@ -5,6 +5,7 @@ import type { HttpListenOptions } from '../app/ListenOptions';
 import { createHttpHandler, type HttpHandler } from './createHttpHandler';
 import { isLoopbackAddress } from './hostPolicy';
 import type { HttpListener } from './HttpListener';
+import { requestLogLevelOf } from './requestLog';
 
 /** Defaults of `HttpListenOptions.timeouts`; see the security guide. */
 const DEFAULT_TIMEOUTS = { headersMs: 10_000, requestMs: 30_000, idleMs: 5_000 };
@@ -21,6 +22,7 @@ export async function serveHttp(app: App, options: HttpListenOptions): Promise<H
   const host = options.host ?? '127.0.0.1';
   const path = options.path ?? '/mcp';
   const timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
+  const requestLogLevel = requestLogLevelOf(options); // checked before the port is taken
   let handler: HttpHandler | undefined;
   const server = createServer(
     // Node measures both from the request's start until its last byte arrives: neither cuts a response, so SSE streams last.
@@ -43,7 +45,7 @@ export async function serveHttp(app: App, options: HttpListenOptions): Promise<H
   // Built once the port is known (it differs from options.port when that is 0): auth.resource defaults to this URL.
   handler = createHttpHandler(app, options.auth ? { ...options, auth: { ...options.auth, resource: options.auth.resource ?? url } } : options);
   const mcp = handler;
-  if ((options.logLevel ?? 'info') === 'info' || options.logLevel === 'debug') {
+  if (requestLogLevel === 'info' || requestLogLevel === 'debug') {
     const write = options.logWrite ?? ((line: string) => process.stderr.write(line));
     write(`${JSON.stringify({ time: new Date().toISOString(), level: 'info', msg: 'listening', url, mode: options.stateless ? 'stateless' : 'stateful' })}\n`);
   }

@@ -1,4 +1,5 @@
-import { ServiceScope, type ContainerLike, type ToolLogger } from '@toolwright/core';
+import { type ContainerLike, type ToolLogger } from '@toolwright/core';
+import { ServiceScope } from '@toolwright/core/internal';
 import type { Connection } from '../sdk/Connection';
 import type { OpenCallContainer } from './PipelineEnv';
 

@@ -1,4 +1,5 @@
-import { checkGuards, type Guard, type MemberAccess } from '@toolwright/core';
+import { type Guard, type MemberAccess } from '@toolwright/core';
+import { checkGuards } from '@toolwright/core/internal';
 import type { PipelineEnv } from './PipelineEnv';
 
 /** Whether the guards let `access` through; a guard that throws refuses, and the error goes to the server log. */

@@ -1,4 +1,5 @@
-import { composeMiddleware, type CallScope, type MemberAccess, type MemberCall, type MiddlewareChain, type ToolContext } from '@toolwright/core';
+import { type CallScope, type MemberAccess, type MemberCall, type ToolContext } from '@toolwright/core';
+import { composeMiddleware, type MiddlewareChain } from '@toolwright/core/internal';
 import { accessDenial, callerOf, canAccess } from '../auth/canAccess';
 import type { Connection } from '../sdk/Connection';
 import { createToolContext } from '../sdk/createToolContext';

@@ -1,4 +1,5 @@
-import { lifetimeOf, type Class, type Middleware, type Registry } from '@toolwright/core';
+import { type Class, type Middleware, type Registry } from '@toolwright/core';
+import { lifetimeOf } from '@toolwright/core/internal';
 
 /** Whether a served class, or a middleware or guard class, has a request or session lifetime: then calls open a container. */
 export function usesScopedServices(registry: Registry, appMiddleware: readonly Middleware[]): boolean {

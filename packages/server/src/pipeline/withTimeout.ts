@@ -8,7 +8,7 @@ export function withTimeout<R>(timeoutMs: number, requestSignal: AbortSignal, ca
   let handle: NodeJS.Timeout | undefined;
   const timedOut = new Promise<R>((resolve) => {
     handle = setTimeout(() => {
-      timer.abort(new Error(`timed out after ${timeoutMs} ms`));
+      timer.abort(new DOMException(`timed out after ${timeoutMs} ms`, 'TimeoutError'));
       resolve(onTimeout());
     }, timeoutMs);
   });

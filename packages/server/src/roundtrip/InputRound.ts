@@ -1,4 +1,4 @@
-import { CallInterrupt } from '@toolwright/core';
+import { CallInterrupt, ConfigError } from '@toolwright/core';
 import type { RoundState } from './RequestStateCodec';
 import { RoundTripError } from './RoundTripError';
 
@@ -52,7 +52,7 @@ export class InputRound<Q extends InputRequest = InputRequest> {
       return this.keep(k, print, checkResponse(request.method, k, this.responses[k]));
     }
     if (Object.hasOwn(this.pending, k) && this.asked[k] !== print) {
-      throw new Error(`Two different questions use the key '${k}' in one round: give each ctx.elicit/sample/listRoots call its own key.`);
+      throw new ConfigError(`Two different questions use the key '${k}' in one round: give each ctx.elicit/sample/listRoots call its own key.`);
     }
     this.pending[k] = request;
     this.asked[k] = print;

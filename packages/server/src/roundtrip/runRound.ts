@@ -1,4 +1,4 @@
-import { CallInterrupt } from '@toolwright/core';
+import { CallInterrupt, ToolwrightError } from '@toolwright/core';
 import { canonicalJson, InputRound, type InputRequest, type PendingRound } from './InputRound';
 import type { RequestStateCodec } from './RequestStateCodec';
 import { RoundTripError } from './RoundTripError';
@@ -51,7 +51,7 @@ export async function runRound<R, Q extends InputRequest = InputRequest>(
     if (!CallInterrupt.is(error)) throw error;
     if (error.cause !== undefined) throw error.cause;
     const pending = round.end();
-    if (!pending) throw new Error(`A CallInterrupt ended the method without asking the client anything: only Toolwright's ctx throws it. (${error.message})`);
+    if (!pending) throw new ToolwrightError(`A CallInterrupt ended the method without asking the client anything: only Toolwright's ctx throws it. (${error.message})`);
     return inputRequired(codec, pending, binding);
   }
   // A method that caught the interrupt still ends the round with the question it asked.

@@ -1,4 +1,5 @@
-import type { Class, LogLevel, ProtocolEra, ServiceScope } from '@toolwright/core';
+import type { Class, LogLevel, ProtocolEra } from '@toolwright/core';
+import type { ServiceScope } from '@toolwright/core/internal';
 import type { Server } from './sdk';
 
 /**

@@ -1,4 +1,5 @@
-import { cacheHintProblem, type CacheHint } from '@toolwright/core';
+import { ConfigError, type CacheHint } from '@toolwright/core';
+import { cacheHintProblem } from '@toolwright/core/internal';
 import type { ServerOptions } from '@modelcontextprotocol/server';
 import type { AppOptions } from '../app/AppOptions';
 
@@ -21,7 +22,7 @@ export function cacheHintsOf(cache: AppOptions['cache'] = {}): NonNullable<Serve
   };
   for (const [operation, hint] of Object.entries(hints)) {
     const problem = cacheHintProblem(hint);
-    if (problem) throw new Error(`Toolwright: the cache hint for ${operation} (app option 'cache') is invalid: ${problem}.`);
+    if (problem) throw new ConfigError(`Toolwright: the cache hint for ${operation} (app option 'cache') is invalid: ${problem}.`);
   }
   return hints;
 }

@@ -1,11 +1,10 @@
 import {
   CallInterrupt,
-  compileElicitationForm,
   LOG_LEVELS,
   ToolError,
+  ToolwrightError,
   type Class,
   type ClientLogger,
-  type ElicitationForm,
   type ElicitationSchema,
   type ElicitOutcome,
   type LogLevel,
@@ -15,6 +14,7 @@ import {
   type ToolContext,
   type ToolLogger,
 } from '@toolwright/core';
+import { compileElicitationForm, type ElicitationForm } from '@toolwright/core/internal';
 import { inputRequired, isSpecType, type ClientCapabilities, type InputRequest, type Notification, type ServerContext } from '@modelcontextprotocol/server';
 import type { RequestStateCodec } from '../roundtrip/RequestStateCodec';
 import type { Connection } from './Connection';
@@ -211,5 +211,5 @@ export function createToolContext(name: string, sdk: ServerContext, connection: 
 /** `value` as the spec type `guard` checks; a question Toolwright built always passes, so a failure is a bug to report. */
 function checked<T>(guard: (value: unknown) => value is T, value: unknown): T {
   if (guard(value)) return value;
-  throw new Error(`Toolwright built a client request the protocol schema refuses: ${JSON.stringify(value)}. Please report it.`);
+  throw new ToolwrightError(`Toolwright built a client request the protocol schema refuses: ${JSON.stringify(value)}. Please report it.`);
 }

@@ -1,4 +1,4 @@
-import type { PromptDescriptor, ResourceDescriptor, ResourceTemplateDescriptor, ToolDescriptor } from '@toolwright/core';
+import { ConfigError, type PromptDescriptor, type ResourceDescriptor, type ResourceTemplateDescriptor, type ToolDescriptor } from '@toolwright/core';
 import type { JSONObject, JSONValue, Prompt, Resource, ResourceTemplateType, Tool } from '@modelcontextprotocol/server';
 
 /**
@@ -34,5 +34,5 @@ function json(value: unknown, at: string): JSONValue {
   if (typeof value === 'number' && Number.isFinite(value)) return value;
   if (Array.isArray(value)) return value.map((v, i) => json(v, `${at}[${i}]`));
   if (typeof value === 'object') return jsonObject(value);
-  throw new TypeError(`Toolwright: '${at}' is not JSON (${typeof value}); a descriptor may hold only JSON values.`);
+  throw new ConfigError(`Toolwright: '${at}' is not JSON (${typeof value}); a descriptor may hold only JSON values.`);
 }

@@ -3,6 +3,7 @@ import type { JSONRPCMessage, JSONRPCRequest, MessageExtraInfo, Transport } from
 import { invalidMessageError } from '../rpc/invalidMessageError';
 import { jsonRpcKind } from '../rpc/jsonRpcKind';
 import { paramsProblem } from '../rpc/paramsProblem';
+import { ProtocolError } from '../sdk/ProtocolError';
 import { ErrorCodes } from '../sdk/ProtocolError';
 
 const MAX_LINE_BYTES = 16 * 1024 * 1024;
@@ -230,7 +231,7 @@ export class StdioTransport implements Transport {
   }
 
   private reply(id: string | number | null, code: number, message: string): void {
-    this.onerror?.(new Error(message));
+    this.onerror?.(new ProtocolError(code, message));
     void this.send({ jsonrpc: '2.0', id, error: { code, message } } as unknown as JSONRPCMessage);
   }
 

@@ -1,0 +1,24 @@
+/**
+ * `@toolwright/core/internal`: the helpers `@toolwright/server`, `@toolwright/cli` and
+ * Toolwright's own tests share with core, and that an app has no use for.
+ *
+ * Not part of the public API: no compatibility promise, no API report, no docs page. Any
+ * release may change or remove these. Apps import from `@toolwright/core`; if you need
+ * something from here, open an issue that says what for.
+ */
+export { cacheHintProblem } from '../metadata/CacheHint';
+export { compileElicitationForm } from '../elicit/compileElicitationForm';
+export type { ElicitationForm } from '../elicit/compileElicitationForm';
+export { compileUriTemplate } from '../uri/compileUriTemplate';
+export type { UriTemplateMatcher } from '../uri/compileUriTemplate';
+export { createDefaultContainer } from '../container/defaultContainer';
+export { defaultToolName } from '../build/toolName';
+export { isToolClass } from '../metadata/readMemberMetadata';
+export { composeMiddleware } from '../pipeline/composeMiddleware';
+export type { MiddlewareChain } from '../pipeline/composeMiddleware';
+export { checkGuards } from '../pipeline/checkGuards';
+export { lifetimeOf } from '../metadata/ServiceLifetime';
+export { readHooks } from '../metadata/HookArgs';
+export type { HookArgs } from '../metadata/HookArgs';
+export { ServiceScope } from '../container/ServiceScope';
+export type { ServiceScopeOptions } from '../container/ServiceScope';

@@ -1,0 +1,54 @@
+/**
+ * The server throws Toolwright errors, never a plain `Error`: `ConfigError` for a wrong option
+ * or argument, `ProtocolError` for what a client sent, `ToolwrightError` (kind 'internal') for
+ * a bug to report. So callers can switch on `error.kind` (docs: Errors). This reads the sources
+ * and fails on a new `new Error(` / `new TypeError(` / `extends Error` outside the allowlist.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+
+const SRC = join(__dirname, '..', 'src');
+const PLAIN = /\bnew (Error|TypeError|RangeError|SyntaxError)\(|\bextends (Error|TypeError|RangeError)\b/;
+
+/** Where a plain error is right, and why. A path ending in '/' allows a folder. */
+const ALLOWED: Record<string, string> = {
+  'testing/': "assertion helpers (toolText, structuredResult, toolSchema...) fail the user's test; a plain Error reads as a failed assertion, not as a server failure",
+};
+
+function sources(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return sources(path);
+    return entry.name.endsWith('.ts') ? [path] : [];
+  });
+}
+
+function allowed(file: string): boolean {
+  return Object.keys(ALLOWED).some((rule) => (rule.endsWith('/') ? file.startsWith(rule) : file === rule));
+}
+
+describe('packages/server/src throws Toolwright errors', () => {
+  const files = sources(SRC).map((path) => ({ path, file: relative(SRC, path).split('\\').join('/') }));
+
+  it('has no plain Error outside the allowlist', () => {
+    const found = files
+      .filter(({ file }) => !allowed(file))
+      .flatMap(({ path, file }) =>
+        readFileSync(path, 'utf8')
+          .split('\n')
+          .map((line, i) => ({ where: `${file}:${i + 1}`, line: line.trim() }))
+          .filter(({ line }) => !line.startsWith('//') && !line.startsWith('*') && PLAIN.test(line)),
+      )
+      .map(({ where, line }) => `${where}: ${line}`);
+    // Fix: throw ConfigError (a wrong option or argument, say which and how to fix it),
+    // ProtocolError (what the client sent) or ToolwrightError (kind 'internal': a bug to report).
+    expect(found).toEqual([]);
+  });
+
+  it('allows only files and folders that exist and still need it', () => {
+    for (const rule of Object.keys(ALLOWED)) {
+      const covered = files.filter(({ file }) => (rule.endsWith('/') ? file.startsWith(rule) : file === rule));
+      expect({ rule, needed: covered.some(({ path }) => PLAIN.test(readFileSync(path, 'utf8'))) }).toEqual({ rule, needed: true });
+    }
+  });
+});
