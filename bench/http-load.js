@@ -19,6 +19,7 @@
 // the same rate. --sdk-client drives the servers with the SDK's Client instead.
 // PROF=toolwright (or raw) writes a CPU profile of that server to /tmp/prof2;
 // TW_OPTS='{"eventStore":false}' passes listen options to the Toolwright server.
+// BENCH_NODE=24 runs the servers on that Node major (see bench/lib.js serverNode()).
 
 const { fork } = require('node:child_process');
 const path = require('node:path');
@@ -26,6 +27,7 @@ const { Client } = require('@modelcontextprotocol/sdk/client/index.js');
 const { StreamableHTTPClientTransport } = require('@modelcontextprotocol/sdk/client/streamableHttp.js');
 const { CallToolResultSchema } = require('@modelcontextprotocol/sdk/types.js');
 const { LeanSession } = require('./leanHttpClient');
+const { serverNode, serverNodeVersion } = require('./lib');
 
 const arg = (name, fallback) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -44,7 +46,7 @@ if (SDK_CLIENT && MODES.includes('modern')) throw new Error('--sdk-client drives
 const mb = (bytes) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 
 function start(kind, mode) {
-  const child = fork(path.join(__dirname, 'http-servers.js'), [kind, mode === 'stateful' ? 'stateful' : 'stateless'], { execArgv: ['--expose-gc', ...(process.env.PROF && kind === process.env.PROF ? ['--cpu-prof', '--cpu-prof-dir=/tmp/prof2'] : [])], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const child = fork(path.join(__dirname, 'http-servers.js'), [kind, mode === 'stateful' ? 'stateful' : 'stateless'], { execPath: serverNode(), execArgv: ['--expose-gc', ...(process.env.PROF && kind === process.env.PROF ? ['--cpu-prof', '--cpu-prof-dir=/tmp/prof2'] : [])], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   const pending = [];
   child.on('message', (m) => pending.shift()?.(m));
   const next = () => new Promise((resolve) => pending.push(resolve));
@@ -178,7 +180,7 @@ async function runMode(mode) {
 }
 
 async function main() {
-  console.log(`Streamable HTTP load, modes ${MODES.join(', ')}; servers started one at a time`);
+  console.log(`Streamable HTTP load, modes ${MODES.join(', ')}; servers started one at a time, on Node ${serverNodeVersion()}${process.env.BENCH_NODE ? ' (BENCH_NODE)' : ''}`);
   const toolwright = [];
   for (const mode of MODES) toolwright.push(...(await runMode(mode)));
   const bad = toolwright.some((m) => m.failed > 0 || m.leaks > 0 || m.sessionsAfter !== 0 || m.heapAfter - m.heapBefore > 10 * 1024 * 1024);

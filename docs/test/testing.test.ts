@@ -1,5 +1,6 @@
-/** The Testing page shows this spec file whole: run it as it is. */
+/** The Testing page shows these spec files whole or in regions: run them as they are. */
 import '../snippets/testing/accounts.spec';
+import '../snippets/testing/kit.spec';
 
 describe('the jest config the Testing page shows', () => {
   it('uses ts-jest and loads reflect-metadata first', () => {

@@ -1,22 +1,19 @@
 import 'reflect-metadata';
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import { createTestClient } from '@toolwright/server/testing';
+import { createTestClient, type LegacyClient } from '@toolwright/server/testing';
 import { Container } from 'typedi';
 import { createFullApp } from '../src/app';
 import { ClockService } from '../src/clock.service';
 
-type CallResult = Awaited<ReturnType<Client['callTool']>>;
+type CallResult = Awaited<ReturnType<LegacyClient['callTool']>>;
 const text = (result: CallResult) => (result.content as { text: string }[])[0].text;
 
 describe('full through a real MCP client (in memory)', () => {
-  let client: Client;
+  let client: LegacyClient;
   beforeAll(async () => {
     // Replace a service: the tools get this clock instead of the real one.
     Container.set(ClockService, { now: () => new Date('2030-01-01T12:00:00Z') });
-    client = await createTestClient(await createFullApp(), { capabilities: { elicitation: { form: {} } } });
-    // The user's answer to reserve_book's question.
-    client.setRequestHandler(ElicitRequestSchema, async () => ({ action: 'accept', content: { branch: 'harbour' } }));
+    // elicitation: the user's answer to reserve_book's question.
+    client = await createTestClient(await createFullApp(), { elicitation: { action: 'accept', content: { branch: 'harbour' } } });
   });
   afterAll(() => client.close());
 

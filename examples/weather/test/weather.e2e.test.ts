@@ -2,17 +2,17 @@ import 'reflect-metadata';
 import { join } from 'node:path';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { createTestClient } from '@toolwright/server/testing';
+import { createTestClient, type TestClient, type TestToolResult } from '@toolwright/server/testing';
 import { createWeatherApp } from '../src/app';
 
-type CallResult = Awaited<ReturnType<Client['callTool']>>;
-const text = (result: CallResult) => (result.content as { text: string }[])[0].text;
+const text = (result: TestToolResult) => result.content![0].text!;
+
+/** The protocol revisions clients speak: the 2025 handshake (most clients today) and 2026-07-28. */
+const PROTOCOLS = ['2025-11-25', '2026-07-28'] as const;
 
 /** The same assertions for every way of reaching the server. */
-function weatherSuite(connect: () => Promise<Client>): void {
-  let client: Client;
+function weatherSuite(connect: () => Promise<TestClient>): void {
+  let client: TestClient;
   beforeAll(async () => {
     client = await connect();
   });
@@ -66,7 +66,7 @@ function weatherSuite(connect: () => Promise<Client>): void {
   it('calculates, and refuses division by zero with a tool error', async () => {
     expect(text(await client.callTool({ name: 'calculate', arguments: { operation: 'multiply', a: 6, b: 7 } }))).toBe('6 multiply 7 = 42');
     const zero = await client.callTool({ name: 'calculate', arguments: { operation: 'divide', a: 1, b: 0 } });
-    expect(zero).toEqual({ content: [{ type: 'text', text: 'Division by zero: b must not be 0 when dividing.' }], isError: true });
+    expect(zero).toMatchObject({ content: [{ type: 'text', text: 'Division by zero: b must not be 0 when dividing.' }], isError: true });
   });
 
   it('names every bad argument', async () => {
@@ -99,16 +99,12 @@ function weatherSuite(connect: () => Promise<Client>): void {
   });
 }
 
-describe('weather, in memory', () => {
-  weatherSuite(async () => createTestClient(await createWeatherApp()));
+describe.each(PROTOCOLS)('weather, in memory, protocol %s', (protocol) => {
+  weatherSuite(async () => createTestClient(await createWeatherApp(), { protocol }));
 });
 
-describe('weather, over stdio (node dist/server.js)', () => {
-  weatherSuite(async () => {
-    const client = new Client({ name: 'weather-e2e', version: '1.0.0' });
-    await client.connect(new StdioClientTransport({ command: process.execPath, args: [join(__dirname, '..', 'dist', 'server.js')], stderr: 'pipe' }));
-    return client;
-  });
+describe.each(PROTOCOLS)('weather, over stdio (node dist/server.js), protocol %s', (protocol) => {
+  weatherSuite(() => createTestClient({ transport: 'stdio', command: process.execPath, args: [join(__dirname, '..', 'dist', 'server.js')], stderr: 'ignore', protocol }));
 });
 
 describe('weather demo (npm run demo)', () => {

@@ -6,6 +6,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runCli } from '@toolwright/cli';
+import { resolveEntry } from '../src/client/resolveEntry';
+import { startHttpServer } from '../src/client/startHttpServer';
 import { CONFORMANCE_PACKAGES } from '../src/conformance/conformanceSuite';
 import { memoryIo } from './helpers/memoryIo';
 
@@ -26,6 +28,16 @@ describe('toolwright test-conformance', () => {
   it('starts the server over HTTP, runs a scenario, and passes (exit 0)', async () => {
     const result = await conformance(join(EXAMPLES, 'conformance'), '--scenario', 'tools-call-simple-text');
     expect(result).toMatchObject({ code: 0, stdout: '2025-11-25: 1/1 scenario passed\n' });
+  }, 300_000);
+
+  it('runs against the URL of a server already running', async () => {
+    const server = await startHttpServer(resolveEntry(join(EXAMPLES, 'conformance'), undefined, []));
+    try {
+      const result = await conformance(EXAMPLES, server.url, '--scenario', 'tools-call-simple-text');
+      expect(result).toMatchObject({ code: 0, stdout: '2025-11-25: 1/1 scenario passed\n' });
+    } finally {
+      await server.stop();
+    }
   }, 300_000);
 
   it('names the failing scenario and exits 1 when the server does not conform', async () => {

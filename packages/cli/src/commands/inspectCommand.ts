@@ -19,11 +19,11 @@ export const inspectCommand: Command = {
     lint: { type: 'boolean' },
     ...CONNECT_OPTIONS,
   },
-  help: `Usage: toolwright inspect [entry] [--json] [--lint] [-- <server args>]
+  help: `Usage: toolwright inspect [server] [--json] [--lint] [-- <server args>]
 
-Start the server over stdio, list everything it serves (tools/list, resources/list,
-resources/templates/list, prompts/list, every page) and print it: the schemas exactly
-as a client receives them.
+Connect to the server (start it over stdio, or reach its URL over Streamable HTTP), list
+everything it serves (tools/list, resources/list, resources/templates/list, prompts/list,
+every page) and print it: the schemas exactly as a client receives them.
 
 Arguments:
   [server]           the compiled server to start over stdio (default: package.json "main",

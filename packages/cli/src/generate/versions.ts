@@ -13,6 +13,8 @@ export const DEPENDENCY_VERSIONS = {
 } as const;
 
 export const DEV_DEPENDENCY_VERSIONS = {
+  // The 2026-07-28 client of the test kit (`createTestClient(app, { protocol: '2026-07-28' })`).
+  '@modelcontextprotocol/client': '2.4.0',
   '@types/jest': '30.0.0',
   '@types/node': '20.19.43',
   jest: '30.5.2',

@@ -6,6 +6,12 @@ export { LATEST_PROTOCOL_VERSION, Server, SUPPORTED_PROTOCOL_VERSIONS } from '@m
 export type {
   AuthInfo as SdkAuthInfo,
   ClientCapabilities,
+  CreateMessageRequestParams,
+  CreateMessageResult,
+  ElicitRequestParams,
+  ElicitResult,
+  LoggingLevel,
+  Root,
   InputRequest,
   Implementation,
   JSONRPCMessage,

@@ -1,6 +1,22 @@
 /** @toolwright/server/testing — drive your app through a real MCP client in your tests. */
 export { createTestClient } from './createTestClient';
-export type { TestClientOptions } from './createTestClient';
+export type {
+  AppTestClientOptions,
+  ElicitationAnswer,
+  HttpTestClientOptions,
+  LegacyClient,
+  MemoryTestClientOptions,
+  ModernClient,
+  RootsAnswer,
+  SamplingAnswer,
+  StdioTestClientOptions,
+  TestAuth,
+  TestClientFor,
+  TestClientOptions,
+  TestEra,
+  TestProtocol,
+} from './createTestClient';
+export type { TestClient, TestContent, TestTool, TestToolResult } from './TestClient';
 export { structuredResult, toolError, toolText } from './toolResults';
 export type { ToolResultLike } from './toolResults';
 export { toolSchema } from './toolSchema';

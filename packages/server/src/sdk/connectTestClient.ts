@@ -1,0 +1,107 @@
+import { parseJSONRPCMessage, type ClientCapabilities, type CreateMessageRequestParams, type CreateMessageResult, type ElicitRequestParams, type ElicitResult, type JSONRPCMessage, type ListRootsResult, type Transport } from '@modelcontextprotocol/server';
+import type { LegacyClient } from './legacyTestClient';
+import type { ModernClient } from './modernTestClient';
+
+export type { LegacyClient, ModernClient };
+
+/** How a test client answers the requests a server sends it (each one declares its capability). */
+export interface TestClientHandlers {
+  elicit?(params: ElicitRequestParams): Promise<ElicitResult>;
+  sample?(params: CreateMessageRequestParams): Promise<CreateMessageResult>;
+  listRoots?(): Promise<ListRootsResult>;
+}
+
+export interface TestClientSetup {
+  /** The 2026-07-28 era (the v2 `Client`, pinned), else the 2025 handshake (the v1 `Client`). */
+  readonly modern: boolean;
+  readonly clientInfo: { name: string; version: string };
+  /** Declared besides those the handlers imply. */
+  readonly capabilities: ClientCapabilities;
+  readonly handlers: TestClientHandlers;
+}
+
+/** Where the client's messages go. */
+export type TestClientWire =
+  /** An in-memory pair; `serve` attaches the server side to its end and returns how to stop it. */
+  | { readonly kind: 'memory'; serve(transport: Transport): { close(): Promise<void> } }
+  /** A process the client starts and talks to over its stdin/stdout. */
+  | { readonly kind: 'stdio'; readonly command: string; readonly args: readonly string[]; readonly cwd?: string; readonly env: Record<string, string>; readonly stderr: 'inherit' | 'ignore' }
+  /** A Streamable HTTP endpoint. */
+  | { readonly kind: 'http'; readonly url: URL; readonly headers: Readonly<Record<string, string>> };
+
+/** What both SDK clients' transports are, as far as the memory pair is concerned. */
+export interface ClientSideTransport {
+  start(): Promise<void>;
+  send(message: JSONRPCMessage): Promise<void>;
+  close(): Promise<void>;
+  onmessage?: (message: never) => void;
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+}
+
+/**
+ * Connects a test client over `wire`: the v1 SDK `Client` for the 2025 era (the one most MCP
+ * clients run today), the v2 `Client` pinned to 2026-07-28 for the modern era, each with the
+ * handlers registered for the server-to-client requests it answers. Each SDK is loaded only
+ * when its era is asked for, so a project testing one era needs only that client package.
+ * `close()` on the client also stops what `wire` started on the server side.
+ */
+export async function connectTestClient(setup: TestClientSetup, wire: TestClientWire): Promise<LegacyClient | ModernClient> {
+  const capabilities: ClientCapabilities = { ...setup.capabilities };
+  if (setup.handlers.elicit) capabilities.elicitation ??= { form: {}, url: {} };
+  if (setup.handlers.sample) capabilities.sampling ??= {};
+  if (setup.handlers.listRoots) capabilities.roots ??= {};
+  const full = { ...setup, capabilities };
+  let stop: () => Promise<void> = async () => undefined;
+  const memory = (parseForClient: (message: unknown) => JSONRPCMessage): ClientSideTransport => {
+    if (wire.kind !== 'memory') throw new Error('not a memory wire');
+    const pair = memoryPair(parseForClient);
+    const served = wire.serve(pair.server);
+    stop = () => served.close();
+    return pair.client;
+  };
+  let client: LegacyClient | ModernClient;
+  try {
+    client = setup.modern
+      ? await (require('./modernTestClient') as typeof import('./modernTestClient')).connectModernClient(full, wire, memory)
+      : await (require('./legacyTestClient') as typeof import('./legacyTestClient')).connectLegacyClient(full, wire, memory);
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  const closeClient = client.close.bind(client);
+  client.close = async () => {
+    await closeClient();
+    await stop();
+  };
+  return client;
+}
+
+/**
+ * Two in-memory transports joined together, each message checked by the receiving side's
+ * schema as a real wire would, and delivered on a later turn (a handler never runs inside
+ * the sender's call). Closing either end closes both.
+ */
+function memoryPair(parseForClient: (message: unknown) => JSONRPCMessage): { server: Transport; client: ClientSideTransport } {
+  let closed = false;
+  const deliver = (receive: () => void): void => {
+    if (!closed) queueMicrotask(receive);
+  };
+  const closeBoth = async (): Promise<void> => {
+    if (closed) return;
+    closed = true;
+    client.onclose?.();
+    server.onclose?.();
+  };
+  const server: Transport = {
+    start: async () => undefined,
+    send: async (message) => deliver(() => client.onmessage?.(parseForClient(message) as never)),
+    close: closeBoth,
+  };
+  const client: ClientSideTransport = {
+    start: async () => undefined,
+    send: async (message) => deliver(() => server.onmessage?.(parseJSONRPCMessage(message))),
+    close: closeBoth,
+  };
+  return { server, client };
+}

@@ -1,0 +1,145 @@
+import { Client as ModernClient } from '@modelcontextprotocol/client';
+import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js';
+import type { App } from '@toolwright/server';
+import { createTestClient, toolError, toolText, type TestClient, type TestClientOptions, type TestProtocol } from '@toolwright/server/testing';
+import { join } from 'node:path';
+
+/**
+ * The test kit through real servers: the same app (fixtures/kit-app.js) in memory, served
+ * over HTTP on a free port, and as a stdio child process; each in both protocol eras, with
+ * the answers to elicitation, sampling and roots given as options, and a caller given as `auth`.
+ */
+const { createKitApp } = require('./fixtures/kit-app.js') as { createKitApp: () => Promise<App> };
+const FIXTURE = join(__dirname, 'fixtures', 'kit-app.js');
+
+type Mode = 'memory' | 'http' | 'stdio';
+const rows = (['memory', 'http', 'stdio'] as const).flatMap((mode) => (['2025-11-25', '2026-07-28'] as const).map((protocol) => ({ mode, protocol })));
+
+describe.each(rows)('$mode, $protocol', ({ mode, protocol }: { mode: Mode; protocol: TestProtocol }) => {
+  let app: App;
+  const clients: TestClient[] = [];
+  beforeAll(async () => {
+    app = await createKitApp();
+  });
+  afterEach(async () => {
+    await Promise.all(clients.splice(0).map((c) => c.close()));
+  });
+
+  /** A client for this row, with `options` on top. */
+  async function connect(options: Omit<TestClientOptions, 'transport' | 'protocol'> = {}): Promise<TestClient> {
+    const client =
+      mode === 'stdio'
+        ? await createTestClient({ ...options, transport: 'stdio', command: process.execPath, args: [FIXTURE], stderr: 'ignore', protocol })
+        : await createTestClient(app, { ...options, transport: mode, protocol });
+    clients.push(client);
+    return client;
+  }
+
+  it('connects with the SDK client of the era and serves the app', async () => {
+    const client = await connect();
+    expect(client).toBeInstanceOf(protocol === '2026-07-28' ? ModernClient : LegacyClient);
+    expect(client.getServerVersion()).toMatchObject({ name: 'kit', version: '1.2.3' });
+    expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['ask', 'visit', 'summarize', 'roots', 'whoami']);
+    expect(await toolText(client.callTool({ name: 'whoami', arguments: {} }))).toBe('anonymous');
+  });
+
+  it('answers elicitation from a list, in order', async () => {
+    const client = await connect({ elicitation: [{ action: 'accept', content: { name: 'Ada' } }, { action: 'accept', content: { city: 'London' } }] });
+    expect(await toolText(client.callTool({ name: 'ask', arguments: {} }))).toBe(`Ada from London (${protocol === '2026-07-28' ? 'modern' : 'legacy'})`);
+  });
+
+  it('answers elicitation with a function of the question, and a URL elicitation', async () => {
+    const asked: string[] = [];
+    const client = await connect({
+      elicitation: (request) => {
+        asked.push(request.message);
+        if (request.mode === 'url') return { action: 'accept' };
+        return request.message === 'Your name?' ? { action: 'accept', content: { name: 'Grace' } } : { action: 'decline' };
+      },
+    });
+    expect(await toolText(client.callTool({ name: 'ask', arguments: {} }))).toMatch(/^Grace from decline/);
+    expect(await toolText(client.callTool({ name: 'visit', arguments: {} }))).toBe('visit: accept');
+    expect(asked).toEqual(['Your name?', 'Your city?', 'Sign in to continue.']);
+  });
+
+  it('answers sampling with text, or with a function', async () => {
+    const text = await connect({ sampling: 'A short summary.' });
+    expect(await toolText(text.callTool({ name: 'summarize', arguments: { text: 'a long text' } }))).toBe('toolwright-test-model: A short summary.');
+    const fn = await connect({ sampling: (request) => ({ role: 'assistant', content: { type: 'text', text: `${request.maxTokens} tokens` }, model: 'mine' }) });
+    expect(await toolText(fn.callTool({ name: 'summarize', arguments: { text: 'x' } }))).toBe('mine: 50 tokens');
+  });
+
+  it('answers roots/list', async () => {
+    const client = await connect({ roots: [{ uri: 'file:///work/a', name: 'a' }, { uri: 'file:///work/b' }] });
+    expect(await toolText(client.callTool({ name: 'roots', arguments: {} }))).toBe('file:///work/a file:///work/b');
+  });
+
+  it('without an answer, declares no capability: the call fails for it', async () => {
+    const client = await connect();
+    const call = client.callTool({ name: 'summarize', arguments: { text: 'x' } });
+    // 2025: a tool error the model reads; 2026-07-28: the request is refused (a missing client capability).
+    if (protocol === '2026-07-28') await expect(call).rejects.toThrow(/no 'sampling' capability/);
+    else expect(await toolError(call)).toMatch(/no 'sampling' capability/);
+  });
+
+  it('acts as the caller given in auth: scopes and roles open tools, and the members see them', async () => {
+    const client = await connect({ auth: { scopes: ['notes:write'], roles: ['admin'], clientId: 'ci' } });
+    expect((await client.listTools()).tools.map((t) => t.name)).toEqual(expect.arrayContaining(['write', 'purge']));
+    expect(await toolText(client.callTool({ name: 'write', arguments: { note: 'n1' } }))).toBe('wrote n1');
+    expect(await toolText(client.callTool({ name: 'purge', arguments: {} }))).toBe('purged');
+    expect(JSON.parse(await toolText(client.callTool({ name: 'whoami', arguments: {} })))).toMatchObject({ clientId: 'ci', scopes: ['notes:write'], roles: ['admin'] });
+  });
+
+  it('a caller without the scope does not see the tool', async () => {
+    const client = await connect({ auth: { scopes: ['notes:read'] } });
+    expect((await client.listTools()).tools.map((t) => t.name)).not.toContain('write');
+  });
+
+  if (mode !== 'stdio') {
+    it('passes claims through to authInfo.extra', async () => {
+      const client = await connect({ auth: { scopes: [], claims: { sub: 'alice', tenant: 't1' } } });
+      expect(JSON.parse(await toolText(client.callTool({ name: 'whoami', arguments: {} })))).toMatchObject({ sub: 'alice', claims: { sub: 'alice', tenant: 't1' } });
+    });
+  }
+});
+
+describe('createTestClient options', () => {
+  let app: App;
+  beforeAll(async () => {
+    app = await createKitApp();
+  });
+
+  it('over HTTP, sends a bearer token to an app that checks tokens itself', async () => {
+    const verifyToken = (token: string) => (token === 'secret' ? { token, clientId: 'c', scopes: ['notes:write'] } : undefined);
+    const listen = { auth: { verifyToken, authorizationServers: ['https://auth.example.com'] } };
+    const client = await createTestClient(app, { transport: 'http', bearer: 'secret', listen });
+    try {
+      expect(await toolText(client.callTool({ name: 'write', arguments: { note: 'x' } }))).toBe('wrote x');
+    } finally {
+      await client.close();
+    }
+    await expect(createTestClient(app, { transport: 'http', bearer: 'wrong', listen })).rejects.toThrow();
+  });
+
+  it('stops the HTTP listener with the client', async () => {
+    const client = await createTestClient(app, { transport: 'http', protocol: '2026-07-28' });
+    const url = (client as unknown as { _transport?: { _url?: URL } })._transport?._url;
+    await client.close();
+    expect(url).toBeInstanceOf(URL);
+    await expect(fetch(url!, { method: 'POST', body: '{}' })).rejects.toThrow();
+  });
+
+  it('says what is wrong with contradicting or impossible options', async () => {
+    await expect(createTestClient(app, { protocol: '2025-11-25', era: 'modern' } as never)).rejects.toThrow(/protocol '2025-11-25' is the legacy era/);
+    await expect(createTestClient(app, { protocol: '2024-11-05' } as never)).rejects.toThrow(/unknown protocol '2024-11-05'/);
+    await expect(createTestClient(app, { transport: 'stdio', command: 'node' } as never)).rejects.toThrow(/without an app/);
+    await expect(createTestClient({ transport: 'stdio', command: process.execPath, args: [FIXTURE], auth: { claims: { a: 1 } } })).rejects.toThrow(/claims cannot reach a stdio server/);
+  });
+
+  it('types the client by the era asked for (compile-time checks)', async () => {
+    const legacy: LegacyClient = await createTestClient(app);
+    const modern: ModernClient = await createTestClient(app, { era: 'modern' });
+    const either: TestClient[] = [legacy, modern];
+    await Promise.all(either.map((c) => c.close()));
+  });
+});
