@@ -7,6 +7,8 @@ export interface Book {
   author: string;
   genre: Genre;
   onLoan: boolean;
+  /** Who borrowed it (the caller's client id), while on loan. */
+  borrower?: string;
 }
 
 /** The catalogue: in memory here, a database in a real server. One instance for the app. */

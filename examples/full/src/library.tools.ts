@@ -1,17 +1,14 @@
-import { Args, Ctx, Param, Tool, ToolError, type ToolContext } from '@toolwright/core';
-import { Service } from 'typedi';
-import { ClockService } from './clock.service';
+import { Args, Ctx, Param, Scoped, Tool, ToolError, type ToolContext } from '@toolwright/core';
 import { Loan, PickupChoice, SearchBooksInput } from './library.dto';
 import { LibraryService, type Book } from './library.service';
+import { LoanDesk } from './loan-desk.service';
 
-const LOAN_DAYS = 21;
-
-@Service()
+// Built per request, because it injects the request-scoped LoanDesk; the library comes from typedi.
+@Scoped('request')
 export class LibraryTools {
-  // Two services, both built and injected by typedi from the constructor's parameter types.
   constructor(
     private readonly library: LibraryService,
-    private readonly clock: ClockService,
+    private readonly desk: LoanDesk,
   ) {}
 
   @Tool({
@@ -27,14 +24,10 @@ export class LibraryTools {
     annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: false },
   })
   lendBook(@Param('bookId', { integer: true, minimum: 1, description: 'The book id, from search_books' }) bookId: number, @Ctx() ctx: ToolContext): Loan {
-    const book = this.library.find(bookId);
-    if (!book) throw new ToolError(`No book with id ${bookId}. Call search_books to find the id.`);
-    if (book.onLoan) throw new ToolError(`'${book.title}' is on loan. Suggest another book, or try again later.`);
-    book.onLoan = true;
-    // The call context: a logger that writes to stderr (never stdout, which carries the protocol).
-    ctx.log.info(`lent book ${book.id} (request ${ctx.requestId})`);
-    const due = new Date(this.clock.now().getTime() + LOAN_DAYS * 24 * 60 * 60 * 1000);
-    return { bookId: book.id, title: book.title, dueDate: due.toISOString().slice(0, 10), renewed: false };
+    const loan = this.desk.lend(bookId);
+    // The call context: log lines go to the client (notifications/message), never to stdout.
+    ctx.log.info(`lent book ${loan.bookId} (request ${ctx.requestId})`);
+    return loan;
   }
 
   @Tool({

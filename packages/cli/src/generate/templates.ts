@@ -58,7 +58,8 @@ export const TEMPLATES: Readonly<Record<TemplateName, TemplateInfo>> = {
     transport: 'stdio',
     contents: [
       '`src/library.tools.ts`: tools that search, lend and reserve books, with DTO input, structured output and a question to the user (elicitation).',
-      '`src/library.service.ts` and `src/clock.service.ts`: services injected by typedi.',
+      '`src/library.service.ts` and `src/clock.service.ts`: services injected by typedi; `src/loan-desk.service.ts`: a request-scoped service that knows its caller.',
+      '`src/audit.middleware.ts`: middleware around every call, recording what was called and how long it took.',
       '`src/library.dto.ts`: input and output DTOs validated by class-validator.',
       '`src/library.resources.ts`: the catalogue as a resource, and a `library://books/{id}` resource template.',
       '`src/library.prompts.ts`: a `recommend` prompt built from the books on the shelf.',

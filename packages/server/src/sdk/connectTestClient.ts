@@ -1,4 +1,5 @@
 import { parseJSONRPCMessage, type ClientCapabilities, type CreateMessageRequestParams, type CreateMessageResult, type ElicitRequestParams, type ElicitResult, type JSONRPCMessage, type ListRootsResult, type Transport } from '@modelcontextprotocol/server';
+import { ToolwrightError } from '@toolwright/core';
 import type { LegacyClient } from './legacyTestClient';
 import type { ModernClient } from './modernTestClient';
 
@@ -54,7 +55,7 @@ export async function connectTestClient(setup: TestClientSetup, wire: TestClient
   const full = { ...setup, capabilities };
   let stop: () => Promise<void> = async () => undefined;
   const memory = (parseForClient: (message: unknown) => JSONRPCMessage): ClientSideTransport => {
-    if (wire.kind !== 'memory') throw new Error('not a memory wire');
+    if (wire.kind !== 'memory') throw new ToolwrightError(`createTestClient: an in-memory transport was asked for a '${wire.kind}' wire. Please report it.`);
     const pair = memoryPair(parseForClient);
     const served = wire.serve(pair.server);
     stop = () => served.close();

@@ -1,4 +1,5 @@
 import { createApp, type App } from '@toolwright/server';
+import { AuditMiddleware } from './audit.middleware';
 import { LibraryPrompts } from './library.prompts';
 import { LibraryResources } from './library.resources';
 import { LibraryTools } from './library.tools';
@@ -12,5 +13,7 @@ export function {{appFactory}}(): Promise<App> {
     instructions: 'A lending library. Search before lending; lend by book id. The catalogue is also a resource.',
     // Tool, resource and prompt classes all go in one list.
     tools: [LibraryTools, LibraryResources, LibraryPrompts],
+    // Around every call, outermost first; classes and methods can add their own with @UseMiddleware.
+    middleware: [AuditMiddleware],
   });
 }

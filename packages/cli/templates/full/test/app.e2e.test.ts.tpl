@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { createTestClient, type LegacyClient } from '@toolwright/server/testing';
 import { Container } from 'typedi';
 import { {{appFactory}} } from '../src/app';
+import { AuditTrail } from '../src/audit.middleware';
 import { ClockService } from '../src/clock.service';
 
 type CallResult = Awaited<ReturnType<LegacyClient['callTool']>>;
@@ -10,10 +11,12 @@ const text = (result: CallResult) => (result.content as { text: string }[])[0].t
 describe('{{serverName}} through a real MCP client (in memory)', () => {
   let client: LegacyClient;
   beforeAll(async () => {
-    // Replace a service: the tools get this clock instead of the real one.
-    Container.set(ClockService, { now: () => new Date('2030-01-01T12:00:00Z') });
-    // elicitation: the user's answer to reserve_book's question.
-    client = await createTestClient(await {{appFactory}}(), { elicitation: { action: 'accept', content: { branch: 'harbour' } } });
+    client = await createTestClient(await {{appFactory}}(), {
+      // Replace a service for this client: the loan desk gets this clock instead of the real one.
+      overrides: [[ClockService, { now: () => new Date('2030-01-01T12:00:00Z') }]],
+      // elicitation: the user's answer to reserve_book's question.
+      elicitation: { action: 'accept', content: { branch: 'harbour' } },
+    });
   });
   afterAll(() => client.close());
 
@@ -60,6 +63,11 @@ describe('{{serverName}} through a real MCP client (in memory)', () => {
     const { messages } = await client.getPrompt({ name: 'recommend', arguments: { genre: 'history' } });
     expect(messages).toHaveLength(1);
     expect((messages[0].content as { text: string }).text).toContain('Recommend one of these history books');
+  });
+
+  it('records every call in the audit trail (the app middleware)', async () => {
+    await client.callTool({ name: 'search_books', arguments: { query: 'history' } });
+    expect(Container.get(AuditTrail).entries.at(-1)).toMatch(/^tool search_books \(\d+ ms\)$/);
   });
 
   it('answers a book on loan and bad arguments with tool errors', async () => {
