@@ -90,3 +90,4 @@ export { composeMiddleware } from './pipeline/composeMiddleware';
 export type { MiddlewareChain } from './pipeline/composeMiddleware';
 export { checkGuards } from './pipeline/checkGuards';
 export type { CallScope } from './invoke/compileInvocation';
+export { toolFailure, toolErrorResult } from './invoke/toolFailure';

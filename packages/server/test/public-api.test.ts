@@ -11,7 +11,7 @@ const ENTRY_POINTS: Record<string, string[]> = {
     'Args', 'BuildError', 'CallInterrupt', 'ConfigError', 'Ctx', 'LOG_LEVELS', 'MAX_COMPLETION_VALUES', 'Param', 'Prompt', 'Property', 'Public', 'RequireRoles',
     'RequireScopes', 'Resource', 'ResourceNotFoundError', 'Tool', 'ToolError', 'ToolwrightError', 'UseGuards', 'UseMiddleware', 'assistantMessage', 'audio',
     'buildRegistry', 'cacheHintProblem', 'checkGuards', 'compileElicitationForm', 'composeMiddleware', 'compileSchemaValidator', 'compileUriTemplate', 'createDefaultContainer',
-    'defaultToolName', 'embeddedResource', 'image', 'isToolClass', 'resourceLink', 'stderrLogger', 'text', 'userMessage',
+    'defaultToolName', 'embeddedResource', 'image', 'isToolClass', 'resourceLink', 'stderrLogger', 'text', 'toolErrorResult', 'toolFailure', 'userMessage',
   ],
   // Property and class-transformer's property decorators, then every class-validator decorator (the classes excepted).
   '@toolwright/core/dto': ['Exclude', 'Expose', 'Property', 'Transform', 'Type', 'registerDecorator', ...classValidatorDecorators()],
@@ -19,6 +19,7 @@ const ENTRY_POINTS: Record<string, string[]> = {
   '@toolwright/server/stdio': ['StdioTransport', 'protectStdout', 'serveStdio'],
   '@toolwright/server/http': ['InMemoryEventStore', 'NodeStreamableTransport', 'createHttpHandler', 'serveHttp'],
   '@toolwright/server/auth': ['attachAuthInfo', 'canAccess', 'envAuthInfo', 'jwtVerifier'],
+  '@toolwright/server/middleware': ['MemoryCacheStore', 'MemoryRateLimitStore', 'cache', 'maxResultSize', 'normalizeErrors', 'rateLimit', 'timing'],
   '@toolwright/server/testing': ['createTestClient', 'structuredResult', 'toolError', 'toolSchema', 'toolText'],
 };
 
