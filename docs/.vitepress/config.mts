@@ -46,6 +46,7 @@ export default defineConfig({
             { text: 'Dependency injection', link: '/guide/dependency-injection' },
             { text: 'The call context', link: '/guide/context' },
             { text: 'Errors', link: '/guide/errors' },
+            { text: 'Middleware and guards', link: '/guide/middleware' },
           ],
         },
         {
@@ -64,6 +65,7 @@ export default defineConfig({
             { text: 'Streamable HTTP', link: '/guide/http' },
             { text: 'Security and auth', link: '/guide/security' },
             { text: 'Deployment and scaling', link: '/guide/deployment' },
+            { text: 'Observability', link: '/guide/observability' },
           ],
         },
         {
