@@ -11,7 +11,8 @@ const { StdioClientTransport } = require('@modelcontextprotocol/sdk/client/stdio
 const ROOT = path.resolve(__dirname, '..');
 const DEFAULT_RAW_CMD = 'node bench/raw-server.js';
 const DEFAULT_RAW_V2_CMD = 'node bench/raw-server-v2.js';
-const DEFAULT_TOOLWRIGHT_CMD = 'node examples/weather/dist/server.js';
+// BENCH_TELEMETRY=1: with a tracer and a meter provider registered (bench/telemetry.js), so every call is traced.
+const DEFAULT_TOOLWRIGHT_CMD = process.env.BENCH_TELEMETRY === '1' ? 'node -r ./bench/telemetry.js examples/weather/dist/server.js' : 'node examples/weather/dist/server.js';
 
 /** The protocol era the harness speaks: `legacy` (2025-11-25, initialize) or `modern` (2026-07-28). */
 const ERA = process.env.BENCH_ERA || 'legacy';

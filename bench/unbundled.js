@@ -14,6 +14,7 @@ const DIST = {
   '@toolwright/server/testing': 'server/dist/testing/index.js',
   '@toolwright/server/http': 'server/dist/http/index.js',
   '@toolwright/server/auth': 'server/dist/auth/index.js',
+  '@toolwright/server/middleware': 'server/dist/middleware/index.js',
 };
 const resolve = Module._resolveFilename;
 Module._resolveFilename = function (request, ...rest) {

@@ -46,6 +46,7 @@ export default defineConfig({
             { text: 'Dependency injection', link: '/guide/dependency-injection' },
             { text: 'The call context', link: '/guide/context' },
             { text: 'Errors', link: '/guide/errors' },
+            { text: 'Middleware and guards', link: '/guide/middleware' },
           ],
         },
         {
@@ -65,6 +66,7 @@ export default defineConfig({
             { text: 'Security and auth', link: '/guide/security' },
             { text: 'Deployment and scaling', link: '/guide/deployment' },
             { text: 'Lifecycle hooks', link: '/guide/lifecycle' },
+            { text: 'Observability', link: '/guide/observability' },
           ],
         },
         {

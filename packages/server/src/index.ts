@@ -6,6 +6,7 @@ export { createApp } from './app/createApp';
 export type { App, Listener } from './app/App';
 export type { AppOptions } from './app/AppOptions';
 export type { RequestStateOptions } from './roundtrip/RequestStateCodec';
+export type { TelemetryOptions } from './telemetry/TelemetryOptions';
 export type { ListenOptions, StdioListenOptions, HttpListenOptions } from './app/ListenOptions';
 export { parseListenArgs } from './app/parseListenArgs';
 export { ProtocolError, ErrorCodes } from './sdk/ProtocolError';

@@ -17,11 +17,13 @@ const ENTRY_POINTS: Record<string, string[]> = {
   // For Toolwright's own packages and tests only (no compatibility promise, no API report), pinned all the same.
   '@toolwright/core/internal': [
     'ServiceScope', 'cacheHintProblem', 'checkGuards', 'compileElicitationForm', 'compileUriTemplate', 'composeMiddleware', 'createDefaultContainer', 'defaultToolName', 'isToolClass', 'lifetimeOf', 'readHooks',
+    'toolErrorResult', 'toolFailure',
   ],
   '@toolwright/server': ['ErrorCodes', 'ProtocolError', 'createApp', 'parseListenArgs'],
   '@toolwright/server/stdio': ['StdioTransport', 'protectStdout', 'serveStdio'],
   '@toolwright/server/http': ['InMemoryEventStore', 'NodeStreamableTransport', 'createHttpHandler', 'serveHttp'],
   '@toolwright/server/auth': ['attachAuthInfo', 'canAccess', 'envAuthInfo', 'jwtVerifier'],
+  '@toolwright/server/middleware': ['MemoryCacheStore', 'MemoryRateLimitStore', 'cache', 'maxResultSize', 'normalizeErrors', 'rateLimit', 'timing'],
   '@toolwright/server/testing': ['createTestClient', 'structuredResult', 'toolError', 'toolSchema', 'toolText'],
 };
 

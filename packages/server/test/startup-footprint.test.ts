@@ -31,7 +31,7 @@ describe('startup footprint', () => {
       Tool({ description: 'Echo' })(Echo.prototype, 'echo', Object.getOwnPropertyDescriptor(Echo.prototype, 'echo'));
       createApp({ name: 'echo', version: '1', tools: [Echo] }).then((app) => app.createServer())`);
     expect(packages).toEqual(expect.arrayContaining(['@modelcontextprotocol/server', 'reflect-metadata']));
-    for (const heavy of ['class-validator', 'class-transformer', 'libphonenumber-js', 'hono', '@hono/node-server', 'express']) {
+    for (const heavy of ['class-validator', 'class-transformer', 'libphonenumber-js', 'hono', '@hono/node-server', 'express', '@opentelemetry/api']) {
       expect(packages).not.toContain(heavy);
     }
   });

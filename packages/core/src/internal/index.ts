@@ -22,3 +22,4 @@ export { readHooks } from '../metadata/HookArgs';
 export type { HookArgs } from '../metadata/HookArgs';
 export { ServiceScope } from '../container/ServiceScope';
 export type { ServiceScopeOptions } from '../container/ServiceScope';
+export { toolFailure, toolErrorResult } from '../invoke/toolFailure';

@@ -37,7 +37,8 @@ export function compileParamsBinder(binding: ParamsBinding): Bind {
   return (args, ctx) => {
     const outcome = checkSchema(args);
     if (!outcome.ok) return outcome;
-    const valid = outcome.value as Record<string, unknown>;
+    let valid = outcome.value as Record<string, unknown>;
+    let filled = false;
     const list = new Array<unknown>(arity);
     const issues: ValidationIssue[] = [];
     let pending = false;
@@ -45,7 +46,13 @@ export function compileParamsBinder(binding: ParamsBinding): Bind {
       const p = params[i];
       let value = valid[p.name];
       // A fresh copy per call: a method that changes its default must not change the next call's.
-      if (value === undefined && p.fallback !== undefined) value = typeof p.fallback === 'object' ? structuredClone(p.fallback) : p.fallback;
+      if (value === undefined && p.fallback !== undefined) {
+        value = typeof p.fallback === 'object' ? structuredClone(p.fallback) : p.fallback;
+        // The validated arguments middleware sees have the defaults too (a copy: the request's own object stays as sent).
+        if (!filled) valid = { ...valid };
+        filled = true;
+        valid[p.name] = typeof p.fallback === 'object' ? structuredClone(p.fallback) : p.fallback;
+      }
       const converted = value === undefined ? undefined : converters[i](value, issues);
       if (converted instanceof Promise) pending = true;
       list[p.index] = converted;

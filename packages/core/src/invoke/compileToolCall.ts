@@ -1,8 +1,6 @@
 import type { ContainerLike } from '../container/ContainerLike';
 import type { ToolResult } from '../content/ToolResult';
 import type { ToolContext, ToolLogger } from '../context/ToolContext';
-import { CallInterrupt } from '../errors/CallInterrupt';
-import { ToolError } from '../errors/ToolError';
 import type { Class } from '../metadata/Class';
 import type { JsonSchema } from '../schema/JsonSchema';
 import { compileProfileSchema } from '../validation/compileSchemaValidator';
@@ -13,6 +11,7 @@ import { compileInvocation, type Bind, type CallScope, type Invocation } from '.
 import { compileParamsBinder, type BoundParam } from './compileParamsBinder';
 import { jsonView } from './jsonView';
 import { isToolResult, normalizeResult } from './normalizeResult';
+import { toolErrorResult as errorResult, toolFailure as failure } from './toolFailure';
 
 /** How validated arguments become the method's positional arguments. */
 export type ArgumentBinding =
@@ -118,15 +117,4 @@ function compileOutput(schema: JsonSchema, name: string, logger: ToolLogger): (v
 function invalid(name: string, issues: readonly ValidationIssue[]): ToolResult {
   const lines = issues.map((i) => `- ${i.path || '(arguments)'}: ${i.message}`);
   return errorResult(`Invalid arguments for tool '${name}':\n${lines.join('\n')}`);
-}
-
-function failure(name: string, error: unknown, logger: ToolLogger): ToolResult {
-  if (CallInterrupt.is(error)) throw error;
-  if (ToolError.is(error)) return errorResult(error.message);
-  logger.error(`tool '${name}' threw an unexpected error`, error);
-  return errorResult(`Tool '${name}' failed with an internal error. The server log has the details.`);
-}
-
-function errorResult(text: string): ToolResult {
-  return { content: [{ type: 'text', text }], isError: true };
 }

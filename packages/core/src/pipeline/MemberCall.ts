@@ -1,4 +1,4 @@
-import type { AuthInfo } from '../context/ToolContext';
+import type { AuthInfo, ToolLogger } from '../context/ToolContext';
 import type { ProtocolEra, RequestEnvelope } from '../context/RequestEnvelope';
 import type { Class } from '../metadata/Class';
 import type { ToolAnnotations } from '../metadata/ToolOptions';
@@ -42,4 +42,6 @@ export interface MemberCall extends MemberAccess {
   readonly meta: Readonly<Record<string, unknown>> | undefined;
   /** Aborted when the client cancels, the connection closes or the call times out. */
   readonly signal: AbortSignal;
+  /** The app's logger (`AppOptions.logger`, default stderr): where middleware reports, never stdout. */
+  readonly logger: ToolLogger;
 }

@@ -1,5 +1,6 @@
 import type { CacheHint, Class, ContainerLike, Icon, LogLevel, Middleware, ToolLogger } from '@toolwright/core';
 import type { RequestStateOptions } from '../roundtrip/RequestStateCodec';
+import type { TelemetryOptions } from '../telemetry/TelemetryOptions';
 
 export interface AppOptions {
   /** The server's programmatic name, sent in `serverInfo`. */
@@ -78,4 +79,6 @@ export interface AppOptions {
    * and a single HTTP instance; give every instance behind a load balancer the same `keys`.
    */
   requestState?: RequestStateOptions;
+  /** OpenTelemetry spans and metrics, when `@opentelemetry/api` is installed and a provider registered (see the Observability guide). */
+  telemetry?: TelemetryOptions;
 }

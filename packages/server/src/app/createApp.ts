@@ -4,6 +4,8 @@ import { createDefaultContainer } from '@toolwright/core/internal';
 import { Server, type Transport } from '../sdk/sdk';
 import { cacheHintsOf } from '../sdk/cacheHintsOf';
 import { FixedCallerServer } from '../sdk/FixedCallerServer';
+import { startTracing, tracedServerClass } from '../sdk/tracedServerClass';
+import { Telemetry } from '../telemetry/Telemetry';
 import { createToolBinding, registerToolHandlers } from '../sdk/registerToolHandlers';
 import type { App, Listener } from './App';
 import type { AppOptions } from './AppOptions';
@@ -43,6 +45,7 @@ export async function createApp(options: AppOptions): Promise<App> {
   });
   const binding = createToolBinding(surface);
   const lifecycle = createLifecycle({ classes: [...new Set([...tools, ...(options.services ?? [])])], container, onStart: options.onStart, onShutdown: options.onShutdown, logger: options.logger ?? stderrLogger('lifecycle') });
+  const telemetry = new Telemetry(options.telemetry);
   const control = (kind: ListKind): ListControl =>
     Object.freeze({
       enable: (key: string) => surface.catalog.setEnabled(kind, key, true),
@@ -68,9 +71,14 @@ export async function createApp(options: AppOptions): Promise<App> {
       // Capabilities follow what the app serves when the connection opens (lists can grow at runtime).
       const capabilities = surface.capabilities();
       const settings = { ...serverOptions, capabilities, ...(era === 'modern' && { cacheHints }) };
-      const server = authInfo ? new FixedCallerServer(authInfo, info, settings) : new Server(info, settings);
+      // Only a connection with telemetry to record gets the traced server class: the others run untouched.
+      const instruments = telemetry.instruments();
+      const server = authInfo
+        ? new (instruments ? tracedServerClass(FixedCallerServer) : FixedCallerServer)(authInfo, info, settings)
+        : new (instruments ? tracedServerClass(Server) : Server)(info, settings);
       const connection = surface.attach(server, capabilities, era, overrides && new Map(overrides));
       registerToolHandlers(server, binding, connection);
+      if (instruments) startTracing(server, instruments, connection);
       return server;
     },
     addNotifier: (notifier) => surface.connections.addNotifier(notifier),

@@ -73,7 +73,7 @@ async function servePiped<R>(
     const container = opened?.container ?? env.container;
     const scope: CallScope | undefined =
       chain || opened
-        ? { ...(opened && { container }), ...(chain && { around: (args, inner, shape) => chain(memberCallOf(access!, args, sdk, signal, request.uri), container, inner, shape) }) }
+        ? { ...(opened && { container }), ...(chain && { around: (args, inner, shape) => chain(memberCallOf(access!, args, sdk, signal, request.uri, env), container, inner, shape) }) }
         : undefined;
     const ran = request.run(member.usesContext ? open!.ctx : undefined, scope);
     return open || opened
@@ -100,6 +100,6 @@ function chainOf(member: MemberRef['member'], env: PipelineEnv): MiddlewareChain
   return chain || undefined;
 }
 
-function memberCallOf(access: MemberAccess, args: Record<string, unknown>, sdk: ServerContext, signal: AbortSignal, uri: string | undefined): MemberCall {
-  return { ...access, requestId: sdk.mcpReq.id, args, uri, meta: sdk.mcpReq._meta, signal };
+function memberCallOf(access: MemberAccess, args: Record<string, unknown>, sdk: ServerContext, signal: AbortSignal, uri: string | undefined, env: PipelineEnv): MemberCall {
+  return { ...access, requestId: sdk.mcpReq.id, args, uri, meta: sdk.mcpReq._meta, signal, logger: env.logger };
 }

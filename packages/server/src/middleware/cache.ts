@@ -1,0 +1,77 @@
+import { createHash } from 'node:crypto';
+import { ConfigError, type MemberCall, type MiddlewareFn } from '@toolwright/core';
+import type { CacheEntry, CacheStore } from './CacheStore';
+import { callerKey } from './callerKey';
+import { canonicalJson } from './canonicalJson';
+import type { Clock } from './Clock';
+import { MemoryCacheStore } from './MemoryCacheStore';
+
+export interface CacheOptions {
+  /** How long a result is served from the cache, in milliseconds. */
+  readonly ttlMs: number;
+  /** Where results live. Default: a bounded `MemoryCacheStore` (1000 results) in this process. */
+  readonly store?: CacheStore;
+  /** Default `Date.now`; tests pass a fake clock. */
+  readonly clock?: Clock;
+  /**
+   * The cache key of a call; `undefined` to leave the call uncached. Default: the caller
+   * (`authInfo.clientId` and the user `extra.sub`, or a hash of the token when it names no
+   * user; else the session; else `'anonymous'`), the member's kind and name,
+   * the URI of a read, and the validated arguments as canonical JSON. Keep the caller in
+   * any key of your own, or one caller may be served another's result.
+   */
+  readonly key?: (call: MemberCall) => string | undefined;
+  /** Cache prompts too. Default false: prompts are cheap to render and often read live data. */
+  readonly prompts?: boolean;
+}
+
+/**
+ * Serves a repeated call from a cache for `ttlMs`: tools marked `readOnlyHint` or
+ * `idempotentHint` (an idempotent tool's repeat within the TTL is answered without running
+ * it), every resource read, and prompts when `prompts: true`. Other members, `isError`
+ * results and calls that throw are never cached. Each hit is a copy, so middleware outside
+ * may change it freely.
+ *
+ * @example
+ * ＠UseMiddleware(cache({ ttlMs: 30_000 }))
+ * ＠Tool({ description: 'Look up a city.', annotations: { readOnlyHint: true } })
+ */
+export function cache(options: CacheOptions): MiddlewareFn {
+  const { ttlMs } = options;
+  if (!(Number.isFinite(ttlMs) && ttlMs > 0)) throw new ConfigError(`cache: ttlMs must be a positive number of milliseconds, got ${ttlMs}.`);
+  const clock = options.clock ?? Date.now;
+  const store = options.store ?? new MemoryCacheStore();
+  const keyOf = options.key ?? defaultKey;
+  const cacheable = (call: MemberCall): boolean =>
+    call.kind === 'resource' || (call.kind === 'prompt' ? options.prompts === true : call.annotations?.readOnlyHint === true || call.annotations?.idempotentHint === true);
+
+  const answer = async (key: string, next: () => Promise<unknown>, held: CacheEntry | undefined): Promise<unknown> => {
+    if (held !== undefined && held.expiresAt > clock()) return structuredClone(held.value);
+    const result = await next();
+    if ((result as { isError?: unknown } | undefined)?.isError !== true) await store.set(key, { value: structuredClone(result), expiresAt: clock() + ttlMs });
+    return result;
+  };
+
+  return function cache(call, next) {
+    if (!cacheable(call)) return next();
+    const key = keyOf(call);
+    if (key === undefined) return next();
+    const held = store.get(key);
+    return held instanceof Promise ? held.then((h) => answer(key, next, h)) : answer(key, next, held);
+  };
+}
+
+function defaultKey(call: MemberCall): string {
+  return `${cacheCaller(call)} ${call.kind}:${call.name} ${call.uri ?? ''} ${canonicalJson(call.args)}`;
+}
+
+/**
+ * The caller part of a cache key. A client id alone may stand for many users (every user
+ * of one client app), so a token that names no user (`extra.sub`) is told apart by a hash
+ * of the token itself: a refreshed token misses the cache, and no user sees another's result.
+ */
+function cacheCaller(call: MemberCall): string {
+  const auth = call.authInfo;
+  if (auth && typeof auth.extra?.sub !== 'string') return `${callerKey(call)}/token:${createHash('sha256').update(auth.token).digest('base64url').slice(0, 22)}`;
+  return callerKey(call);
+}

@@ -1,0 +1,101 @@
+import { PROTOCOL_VERSION_META_KEY, Server, TRACEPARENT_META_KEY, TRACESTATE_META_KEY, BAGGAGE_META_KEY, type JSONRPCRequest, type Result, type ServerContext } from '@modelcontextprotocol/server';
+import type { TelemetryInstruments } from '../telemetry/Telemetry';
+import { traceRequest, type TracedRequest } from '../telemetry/traceRequest';
+import type { Connection } from './Connection';
+import { requestHeadersOf } from './requestHeaders';
+
+type ServerClass = new (...args: any[]) => Server; // eslint-disable-line @typescript-eslint/no-explicit-any
+type Handler = (request: JSONRPCRequest, ctx: ServerContext) => Promise<Result>;
+
+/** A server made by `tracedServerClass`, and what `startTracing` gives it. */
+interface Traced {
+  tracing?: { readonly instruments: TelemetryInstruments; readonly connection: Connection; transport?: 'tcp' | 'pipe' };
+}
+
+const classes = new WeakMap<ServerClass, ServerClass>();
+
+/**
+ * `Base` with every request handler traced: the SDK's handler seam (`_wrapHandler`, which
+ * every `setRequestHandler` goes through, the SDK's own `initialize` and `ping` included)
+ * and the fallback handler (the 2025-era `tools/call` path). Only used for connections
+ * that have telemetry to record, so other connections pay nothing.
+ */
+export function tracedServerClass<T extends ServerClass>(Base: T): T {
+  let traced = classes.get(Base);
+  if (!traced) {
+    traced = class TracedServer extends Base implements Traced {
+      tracing?: Traced['tracing'];
+      private readonly openedAt = performance.now();
+
+      constructor(...args: any[]) { // eslint-disable-line @typescript-eslint/no-explicit-any
+        super(...args);
+        // The fallback handler is a plain field: traced as it is set.
+        let fallback: Handler | undefined = (this as unknown as { fallbackRequestHandler?: Handler }).fallbackRequestHandler;
+        Object.defineProperty(this, 'fallbackRequestHandler', {
+          configurable: true,
+          enumerable: true,
+          get: () => fallback,
+          set: (handler: Handler | undefined) => {
+            fallback = handler && this.traced(handler);
+          },
+        });
+      }
+
+      protected override _wrapHandler(method: string, handler: Handler): Handler {
+        return this.traced(super._wrapHandler(method, handler));
+      }
+
+      protected override _onclose(): void {
+        super._onclose();
+        const tracing = this.tracing;
+        if (!tracing?.instruments.sessionDuration || tracing.connection.era !== 'legacy') return;
+        const version = this.getNegotiatedProtocolVersion();
+        tracing.instruments.sessionDuration.record((performance.now() - this.openedAt) / 1000, {
+          ...(version !== undefined && { 'mcp.protocol.version': version }),
+          'network.transport': tracing.transport ?? 'pipe',
+        });
+      }
+
+      private traced(handler: Handler): Handler {
+        return (request, ctx) => {
+          const tracing = this.tracing;
+          if (!tracing) return handler(request, ctx);
+          const described = describe(this, tracing.connection, request, ctx);
+          tracing.transport = described.headers ? 'tcp' : 'pipe';
+          return traceRequest(tracing.instruments, described, () => handler(request, ctx));
+        };
+      }
+    } as unknown as ServerClass;
+    classes.set(Base, traced);
+  }
+  return traced as T;
+}
+
+/** Starts tracing a server made by `tracedServerClass`, once the connection it serves is known. */
+export function startTracing(server: Server, instruments: TelemetryInstruments, connection: Connection): void {
+  (server as Server & Traced).tracing = { instruments, connection };
+}
+
+function describe(server: Server, connection: Connection, request: JSONRPCRequest, ctx: ServerContext): TracedRequest {
+  const meta = ctx.mcpReq._meta as Record<string, unknown> | undefined;
+  const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
+  const version = connection.era === 'modern' ? envelope?.[PROTOCOL_VERSION_META_KEY] : server.getNegotiatedProtocolVersion();
+  return {
+    method: request.method,
+    id: request.id,
+    params: request.params,
+    sessionId: ctx.sessionId,
+    protocolVersion: typeof version === 'string' ? version : undefined,
+    meta: {
+      ...stringAt(meta, TRACEPARENT_META_KEY, 'traceparent'),
+      ...stringAt(meta, TRACESTATE_META_KEY, 'tracestate'),
+      ...stringAt(meta, BAGGAGE_META_KEY, 'baggage'),
+    },
+    headers: requestHeadersOf(server.transport, ctx),
+  };
+}
+
+function stringAt<K extends string>(meta: Record<string, unknown> | undefined, key: string, as: K): { [k in K]?: string } {
+  const value = meta?.[key];
+  return typeof value === 'string' ? ({ [as]: value } as { [k in K]: string }) : {};
+}

@@ -1,0 +1,134 @@
+import type { Attributes, Context, Span } from '@opentelemetry/api';
+import type { OpenTelemetryApi } from './loadOpenTelemetry';
+import type { TelemetryInstruments } from './Telemetry';
+
+/** What tracing needs of one request, read from the SDK's request and context by the server seam. */
+export interface TracedRequest {
+  readonly method: string;
+  readonly id: string | number | null | undefined;
+  readonly params: Readonly<Record<string, unknown>> | undefined;
+  readonly sessionId: string | undefined;
+  readonly protocolVersion: string | undefined;
+  /** W3C trace context from `params._meta`. */
+  readonly meta: { readonly traceparent?: string; readonly tracestate?: string; readonly baggage?: string };
+  /** The HTTP request's headers; undefined over stdio and in memory. */
+  readonly headers: Readonly<Record<string, string | string[] | undefined>> | undefined;
+}
+
+/**
+ * Serves one request inside a SERVER span named and attributed after OpenTelemetry's MCP
+ * semantic conventions (`{mcp.method.name} {target}`), parented on the trace context of
+ * `params._meta`, else the HTTP `traceparent` header; records its duration in
+ * `mcp.server.operation.duration`. `error.type` is the JSON-RPC error code of an error
+ * answer, `tool_error` for an `isError` tool result.
+ */
+export function traceRequest<R>(instruments: TelemetryInstruments, request: TracedRequest, serve: () => Promise<R>): Promise<R> {
+  const { api, tracer, operationDuration } = instruments;
+  const { method, params } = request;
+  const common: Attributes = { 'mcp.method.name': method };
+  let target: string | undefined;
+  if (method === 'tools/call' && typeof params?.name === 'string') {
+    target = params.name;
+    common['gen_ai.tool.name'] = target;
+    common['gen_ai.operation.name'] = 'execute_tool';
+  } else if (method === 'prompts/get' && typeof params?.name === 'string') {
+    target = params.name;
+    common['gen_ai.prompt.name'] = target;
+  }
+  if (request.protocolVersion !== undefined) common['mcp.protocol.version'] = request.protocolVersion;
+  common['network.transport'] = request.headers ? 'tcp' : 'pipe';
+  if (request.headers) common['network.protocol.name'] = 'http';
+
+  const started = performance.now();
+  let span: Span | undefined;
+  let active: Context | undefined;
+  if (tracer) {
+    const attributes: Attributes = { ...common };
+    if (request.id !== null && request.id !== undefined) attributes['jsonrpc.request.id'] = String(request.id);
+    if (request.sessionId !== undefined) attributes['mcp.session.id'] = request.sessionId;
+    if (typeof params?.uri === 'string' && method.startsWith('resources/')) attributes['mcp.resource.uri'] = params.uri;
+    if (instruments.recordArguments && method === 'tools/call' && params?.arguments !== undefined) attributes['gen_ai.tool.call.arguments'] = JSON.stringify(params.arguments);
+    const parent = parentContext(api, request);
+    span = tracer.startSpan(target === undefined ? method : `${method} ${target}`, { kind: api.SpanKind.SERVER, attributes }, parent);
+    active = api.trace.setSpan(parent, span);
+  }
+
+  const end = (errorType: string | undefined, statusCode: string | undefined, message: string | undefined): void => {
+    const outcome: Attributes = {};
+    if (errorType !== undefined) outcome['error.type'] = errorType;
+    if (statusCode !== undefined) outcome['rpc.response.status_code'] = statusCode;
+    if (span) {
+      span.setAttributes(outcome);
+      if (errorType !== undefined) span.setStatus({ code: api.SpanStatusCode.ERROR, ...(message !== undefined && { message }) });
+      span.end();
+    }
+    operationDuration?.record((performance.now() - started) / 1000, { ...common, ...outcome });
+  };
+
+  let served: Promise<R>;
+  try {
+    served = active ? api.context.with(active, serve) : serve();
+  } catch (error) {
+    served = Promise.reject(error);
+  }
+  return served.then(
+    (result) => {
+      const isError = method === 'tools/call' && (result as { isError?: unknown } | undefined)?.isError === true;
+      if (span && instruments.recordResults && method === 'tools/call' && !isError) span.setAttribute('gen_ai.tool.call.result', resultJson(result));
+      end(isError ? 'tool_error' : undefined, undefined, isError ? textOf(result) : undefined);
+      return result;
+    },
+    (error: unknown) => {
+      // The SDK answers an error without a numeric code as -32603 (internal error).
+      const raw = (error as { code?: unknown } | undefined)?.code;
+      const code = String(Number.isSafeInteger(raw) ? raw : -32603);
+      end(code, code, (error as { message?: unknown } | undefined)?.message as string | undefined);
+      throw error;
+    },
+  );
+}
+
+/** The remote parent: `params._meta`'s trace context, else the HTTP `traceparent` header; the root context when neither is there. */
+function parentContext(api: OpenTelemetryApi, request: TracedRequest): Context {
+  const carrier = request.meta.traceparent !== undefined ? request.meta : headerCarrier(request.headers);
+  if (carrier.traceparent === undefined) return api.ROOT_CONTEXT;
+  // With a propagator registered (the SDKs register W3C trace context and baggage), it reads the carrier.
+  if (api.propagation.fields().length > 0) return api.propagation.extract(api.ROOT_CONTEXT, carrier);
+  const parsed = /^00-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})$/.exec(carrier.traceparent.trim());
+  if (!parsed) return api.ROOT_CONTEXT;
+  const spanContext = {
+    traceId: parsed[1],
+    spanId: parsed[2],
+    traceFlags: parseInt(parsed[3], 16) & 1,
+    isRemote: true,
+    ...(carrier.tracestate !== undefined && { traceState: api.createTraceState(carrier.tracestate) }),
+  };
+  return api.isSpanContextValid(spanContext) ? api.trace.setSpanContext(api.ROOT_CONTEXT, spanContext) : api.ROOT_CONTEXT;
+}
+
+function headerCarrier(headers: TracedRequest['headers']): { traceparent?: string; tracestate?: string; baggage?: string } {
+  if (!headers) return {};
+  const one = (name: string) => {
+    const v = headers[name];
+    return Array.isArray(v) ? v.join(',') : v;
+  };
+  const carrier: { traceparent?: string; tracestate?: string; baggage?: string } = {};
+  const traceparent = one('traceparent');
+  if (traceparent === undefined) return carrier;
+  carrier.traceparent = traceparent;
+  const tracestate = one('tracestate');
+  if (tracestate !== undefined) carrier.tracestate = tracestate;
+  const baggage = one('baggage');
+  if (baggage !== undefined) carrier.baggage = baggage;
+  return carrier;
+}
+
+function resultJson(result: unknown): string {
+  const r = result as { structuredContent?: unknown; content?: unknown } | undefined;
+  return JSON.stringify(r?.structuredContent ?? r?.content ?? null);
+}
+
+function textOf(result: unknown): string | undefined {
+  const first = (result as { content?: { type?: string; text?: unknown }[] } | undefined)?.content?.[0];
+  return first?.type === 'text' && typeof first.text === 'string' ? first.text.slice(0, 500) : undefined;
+}
