@@ -4,6 +4,8 @@ import type { HttpListener } from '@toolwright/server/http';
 import { createTestClient } from '@toolwright/server/testing';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { messagesOf, openRawSession, post } from './fixtures/httpHelpers';
 import { Client as ModernClient, StreamableHTTPClientTransport as ModernHttp } from '@modelcontextprotocol/client';
 import { Container, Service } from 'typedi';
 import { container as tsyringe, injectable, singleton } from 'tsyringe';
@@ -103,6 +105,47 @@ describe('request- and session-scoped services', () => {
     } finally {
       await listener.close();
     }
+  });
+
+  it('disposes a session-scoped service when its HTTP session expires', async () => {
+    const app = await createApp({ name: 'shop', version: '1', tools: [ShopTools] });
+    const listener: HttpListener = await app.listen({ transport: 'http', port: 0, logLevel: 'silent', exitOnSignal: false, sessions: { idleTimeoutMs: 150 } });
+    try {
+      // A raw session (no standing GET stream, which would count as an open request and keep it alive).
+      const url = `http://127.0.0.1:${listener.port}/mcp`;
+      const session = await openRawSession(url);
+      const call = await post(url, { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'add', arguments: { item: 'forgotten' } } }, { 'mcp-session-id': session, 'mcp-protocol-version': '2025-11-25' });
+      expect(JSON.stringify(await messagesOf(call))).toContain('has forgotten');
+      await new Promise((resolve) => setTimeout(resolve, 600));
+      expect(events).toContainEqual(expect.stringMatching(/^cart \d+ disposed with forgotten$/));
+    } finally {
+      await listener.close();
+    }
+  });
+
+  it('scopes services over a stdio connection too: one session for the process, a request scope per call', async () => {
+    const script = `
+      require('reflect-metadata');
+      const { FromCall, Param, Scoped, Tool } = require('@toolwright/core');
+      const { createApp } = require('@toolwright/server');
+      let made = 0;
+      class Counter { constructor() { this.n = 0; this.id = ++made; } }
+      Scoped('session')(Counter);
+      class CounterTools { constructor(counter, ctx) { this.counter = counter; this.ctx = ctx; this.id = ++made; } bump() { return 'tools ' + this.id + ' counter ' + this.counter.id + ' n=' + (++this.counter.n) + ' for ' + this.ctx.toolName; } }
+      Reflect.defineMetadata('design:paramtypes', [Counter, Object], CounterTools);
+      FromCall('context')(CounterTools, undefined, 1);
+      Scoped('request')(CounterTools);
+      Tool({ description: 'bump' })(CounterTools.prototype, 'bump', Object.getOwnPropertyDescriptor(CounterTools.prototype, 'bump'));
+      createApp({ name: 'x', version: '1', tools: [CounterTools] }).then((app) => app.listen({ transport: 'stdio' }));`;
+    const client = new Client({ name: 'stdio', version: '1' });
+    await client.connect(new StdioClientTransport({ command: process.execPath, args: ['-e', script], cwd: __dirname, stderr: 'ignore' }));
+    const one = textOf(await client.callTool({ name: 'bump', arguments: {} }));
+    const two = textOf(await client.callTool({ name: 'bump', arguments: {} }));
+    const counter = /counter (\d+)/.exec(one)![1];
+    expect(one).toMatch(new RegExp(`^tools \\d+ counter ${counter} n=1 for bump$`));
+    expect(two).toMatch(new RegExp(`counter ${counter} n=2 for bump$`));
+    expect(/tools (\d+)/.exec(one)![1]).not.toBe(/tools (\d+)/.exec(two)![1]);
+    await client.close();
   });
 
   it('refuses at build a class built once for the app that injects a request-scoped service', async () => {
