@@ -2,7 +2,25 @@ import 'reflect-metadata';
 import { Ctx, RequireScopes, Tool, type ToolContext } from '@toolwright/core';
 import { createApp, type App } from '@toolwright/server';
 import { createTestClient, toolText } from '@toolwright/server/testing';
+import { Service } from 'typedi';
 import { BookingTools } from '../context/context.tools';
+
+@Service()
+export class Clock {
+  now() {
+    return new Date();
+  }
+}
+
+@Service()
+export class TimeTools {
+  constructor(private readonly clock: Clock) {}
+
+  @Tool({ description: 'The current year.' })
+  year() {
+    return this.clock.now().getUTCFullYear();
+  }
+}
 
 export class NoteTools {
   @Tool({ description: 'Delete every note.' })
@@ -15,7 +33,7 @@ export class NoteTools {
 describe('the test kit', () => {
   let app: App;
   beforeAll(async () => {
-    app = await createApp({ name: 'travel', version: '1.0.0', tools: [BookingTools, NoteTools] });
+    app = await createApp({ name: 'travel', version: '1.0.0', tools: [BookingTools, NoteTools, TimeTools] });
   });
 
   // #region answers
@@ -38,6 +56,14 @@ describe('the test kit', () => {
     await client.close();
   });
   // #endregion auth
+
+  // #region overrides
+  it('replaces a service for one client', async () => {
+    const client = await createTestClient(app, { overrides: [[Clock, { now: () => new Date('2030-06-01T00:00:00Z') }]] });
+    expect(await toolText(client.callTool({ name: 'year', arguments: {} }))).toBe('2030');
+    await client.close();
+  });
+  // #endregion overrides
 
   // #region eras
   describe.each(['2025-11-25', '2026-07-28'] as const)('over HTTP, protocol %s', (protocol) => {
