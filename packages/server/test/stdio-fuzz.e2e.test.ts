@@ -11,6 +11,11 @@ describe.each(ERAS)('stdio under arbitrary input ($name): one answer per request
   let session: RawSession;
   beforeAll(async () => {
     session = await RawSession.start({ era });
+    // A 2026-07-28 connection is pinned by its first request; the frames then come to a modern server.
+    if (era.modern) {
+      session.send(era.alive);
+      await session.response('alive');
+    }
   });
   afterAll(() => session.child.kill('SIGKILL'));
 
@@ -18,7 +23,7 @@ describe.each(ERAS)('stdio under arbitrary input ($name): one answer per request
     let next = 0;
     let batch = 0;
     await fc.assert(
-      fc.asyncProperty(frames(25), async (make) => {
+      fc.asyncProperty(frames(25, era), async (make) => {
         const sent = make(next);
         next += sent.length;
         const from = session.lines.length;

@@ -195,8 +195,8 @@ export function createHttpHandler(app: App, options: HttpHandlerOptions = {}): H
       body = read.value;
       const invalid = invalidMessageOf(body);
       if (invalid) return sendJson(res, 400, invalid);
-      // Modern requests are checked by the SDK, which also answers the methods 2026-07-28 removed (404, -32601).
-      const problem = isModernHttpRequest(req, body) ? undefined : paramsProblemOf(body);
+      // On a modern request the methods 2026-07-28 removed are left to the SDK, which answers them 404 with -32601.
+      const problem = paramsProblemOf(body, isModernHttpRequest(req, body));
       if (problem) return sendJson(res, 200, problem);
       if (closing && hasRequest(body)) return refuseClosing(res);
       const first = firstMessage(body);
@@ -380,9 +380,9 @@ function hasRequest(body: unknown): boolean {
 }
 
 /** A single request whose params its method cannot take, answered with -32602 (the SDK would answer -32603 and a schema dump). */
-function paramsProblemOf(body: unknown) {
+function paramsProblemOf(body: unknown, modern: boolean) {
   if (jsonRpcKind(body) !== 'request') return undefined;
   const request = body as { id: string | number; method: string; params?: unknown };
-  const message = paramsProblem(request.method, request.params);
+  const message = paramsProblem(request.method, request.params, modern);
   return message && { jsonrpc: '2.0', id: request.id, error: { code: -32602, message } };
 }
