@@ -1,9 +1,10 @@
 import { connect, type Socket } from 'node:net';
+import { Ctx, Param, Tool, type ToolContext } from '@toolwright/core';
 import { createApp, type App } from '@toolwright/server';
 import type { HttpListener } from '@toolwright/server/http';
 import { BAD_ENVELOPES, BAD_PARAMS, ERAS } from './fixtures/eras';
 import { HttpTools } from './fixtures/http.tools';
-import { ACCEPT_BOTH, initializeBody, openRawSession, post } from './fixtures/httpHelpers';
+import { ACCEPT_BOTH, initializeBody, messagesOf, openRawSession, post } from './fixtures/httpHelpers';
 
 const quiet = { logLevel: 'silent' as const, exitOnSignal: false };
 
@@ -229,4 +230,76 @@ describe('HTTP timeouts and limits: slow and idle clients are let go, long SSE s
       for (const s of sockets) s.destroy();
     }
   });
+});
+
+/** A call whose response stream carries `count` progress notifications of `size` bytes each before its result. */
+class FloodTools {
+  @Tool({ description: 'Sends many large progress notifications, then answers.' })
+  async flood(@Param('count', { type: () => Number }) count: number, @Param('size', { type: () => Number }) size: number, @Ctx() ctx: ToolContext) {
+    const text = 'x'.repeat(size);
+    for (let i = 1; i <= count; i++) {
+      await ctx.progress(i, count, text);
+      // Paced as real work is: a client that reads keeps up.
+      if (i % 2 === 0) await new Promise((r) => setTimeout(r, 1));
+    }
+    return 'flooded';
+  }
+}
+
+describe.each(ERAS)('HTTP maxBufferedBytes ($name): a client reading too slowly is dropped, one that reads gets everything', (era) => {
+  let listener: HttpListener;
+  const CAP = 256 * 1024;
+  beforeAll(async () => {
+    const app = await createApp({ name: 'flood', version: '1.0.0', tools: [FloodTools] });
+    listener = await app.listen({ transport: 'http', port: 0, ...quiet, maxBufferedBytes: CAP });
+  });
+  afterAll(() => listener.close());
+
+  /** `count` notifications of 64 KiB on the call's SSE stream. */
+  const floodRequest = async (id: string, count: number) => {
+    const message = era.request({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'flood', arguments: { count, size: 65_536 }, _meta: { progressToken: id } } });
+    const headers: Record<string, string> = era.modern ? era.headers(message) : { 'mcp-session-id': await openRawSession(listener.url), 'mcp-protocol-version': era.version };
+    return { body: JSON.stringify(message), headers };
+  };
+
+  it('closes the stream of a client that does not read, instead of buffering the call for it', async () => {
+    // 64 MiB: far more than the socket buffers take.
+    const { body, headers } = await floodRequest('stalled', 1024);
+    const lines = ['POST /mcp HTTP/1.1', `Host: 127.0.0.1:${listener.port}`, 'Content-Type: application/json', `Accept: ${ACCEPT_BOTH}`, `Content-Length: ${Buffer.byteLength(body)}`];
+    for (const [name, value] of Object.entries(headers)) lines.push(`${name}: ${value}`);
+    const rssBefore = process.memoryUsage().rss;
+    const { closed, data } = await new Promise<{ closed: boolean; data: string }>((resolve) => {
+      let data = '';
+      const socket = connect(listener.port, '127.0.0.1', () => {
+        socket.write(`${lines.join('\r\n')}\r\n\r\n${body}`);
+        // Reads nothing for a while: whatever the server writes piles up in its buffers. Then reads what was let through.
+        socket.pause();
+        setTimeout(() => socket.resume(), 3000);
+      });
+      socket.setEncoding('latin1').on('data', (chunk: string) => (data += chunk.slice(-64)));
+      const timer = setTimeout(() => {
+        socket.destroy();
+        resolve({ closed: false, data });
+      }, 20_000);
+      socket.on('error', () => undefined);
+      socket.on('close', () => {
+        clearTimeout(timer);
+        resolve({ closed: true, data });
+      });
+    });
+    // The server ended the stream before the call was over (the result never came).
+    expect(closed).toBe(true);
+    expect(data).not.toContain('flooded');
+    // The 64 MiB were not kept for it (the socket buffers and the cap hold a few MiB at most).
+    expect(process.memoryUsage().rss - rssBefore).toBeLessThan(32 * 1024 * 1024);
+  }, 30_000);
+
+  it('a client that reads gets every notification and the result, with the same cap', async () => {
+    const { body, headers } = await floodRequest('reader', 256);
+    const response = await post(listener.url, body, headers);
+    expect(response.status).toBe(200);
+    const messages = await messagesOf(response);
+    expect(messages.filter((m) => m.method === 'notifications/progress')).toHaveLength(256);
+    expect(messages.at(-1)).toMatchObject({ id: 'reader', result: { content: [{ type: 'text', text: 'flooded' }] } });
+  }, 30_000);
 });
