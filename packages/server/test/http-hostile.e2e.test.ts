@@ -303,3 +303,44 @@ describe.each(ERAS)('HTTP maxBufferedBytes ($name): a client reading too slowly 
     expect(messages.at(-1)).toMatchObject({ id: 'reader', result: { content: [{ type: 'text', text: 'flooded' }] } });
   }, 30_000);
 });
+
+describe('HTTP timeouts: requestMs (node, the whole request) and bodyMs (ours, the body once headers are in) are told apart', () => {
+  // node enforces requestMs as at least headersMs, checked once a second: headersMs is set below requestMs here.
+  /** POSTs a body one byte every 100 ms (3 s in all); resolves with what came back, and when. */
+  const trickle = (port: number): Promise<{ data: string; ms: number }> =>
+    new Promise((resolve) => {
+      const body = JSON.stringify(initializeBody()).padEnd(30, ' ');
+      const started = Date.now();
+      let data = '';
+      let sent = 0;
+      const socket = connect(port, '127.0.0.1', () => {
+        socket.write(`POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nAccept: ${ACCEPT_BOTH}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n`);
+      });
+      const drip = setInterval(() => (sent < body.length && !socket.destroyed ? socket.write(body[sent++]) : undefined), 100);
+      socket.setEncoding('utf8').on('data', (chunk: string) => (data += chunk));
+      socket.on('error', () => undefined);
+      socket.on('close', () => {
+        clearInterval(drip);
+        resolve({ data, ms: Date.now() - started });
+      });
+      setTimeout(() => socket.destroy(), 6000);
+    });
+
+  it.each([
+    ['requestMs', { requestMs: 800, bodyMs: 5000 }, /^HTTP\/1\.1 408 /, 'timeouts.bodyMs', false],
+    ['bodyMs', { requestMs: 5000, bodyMs: 800 }, /^HTTP\/1\.1 408 /, 'timeouts.bodyMs', true],
+  ] as const)('a slowly trickling body is cut by %s', async (_, timeouts, status, ours, oursExpected) => {
+    const app = await createApp({ name: 'trickle', version: '1.0.0', tools: [HttpTools] });
+    const listener = await app.listen({ transport: 'http', port: 0, ...quiet, timeouts: { headersMs: 500, idleMs: 5000, ...timeouts } });
+    try {
+      const { data, ms } = await trickle(listener.port);
+      expect(data).toMatch(status);
+      // Ours says which setting to raise; node's own 408 (requestTimeout) has no JSON-RPC body.
+      expect(data.includes(ours)).toBe(oursExpected);
+      expect(ms).toBeGreaterThanOrEqual(700);
+      expect(ms).toBeLessThan(2500);
+    } finally {
+      await listener.close();
+    }
+  });
+});
