@@ -1,11 +1,16 @@
 #!/usr/bin/env node
-// Soak: the weather example served over stdio and over HTTP (each its own process) under
-// mixed load for SOAK_MINUTES (default 60; hours-scale runs: SOAK_MINUTES=240), well-behaved
-// calls mixed with hostile clients: malformed frames and bodies, ids the SDK rejects, idle
-// sockets, slow headers, stalled bodies, abandoned sessions. Every 5 s it samples each
-// server's resident memory and open file descriptors; at the end it prints a report:
-// duration, requests sent and answered, requests lost (sent with a usable id, never
-// answered), peak and final RSS and fds, and whether the servers were still serving.
+// Soak: bench/soak-server.js served over stdio (one process per era) and over HTTP (one
+// process, both eras) under mixed load for SOAK_MINUTES (default 60; hours-scale runs:
+// SOAK_MINUTES=240). Well-behaved calls in both protocol eras (2025-11-25 sessions and
+// 2026-07-28 requests with their envelope), calls that ask the client's model (sampling) or
+// the user (elicitation), answered as each era does it (a server-to-client request, or an
+// input_required result and a retry), mixed with hostile clients: malformed frames and
+// bodies, ids the SDK rejects, idle sockets, slow headers, stalled bodies, abandoned sessions.
+// Every 5 s it samples each server's resident memory and open file descriptors; at the end
+// it prints a report and exits 1 (FAIL) if a request was lost (sent with a usable id, never
+// answered), a server stopped serving, a hostile socket was not closed by the server, or a
+// server's RSS or fds kept growing (the last quarter of the run above the second by more
+// than 25% and 16 MiB, or 16 fds).
 // Usage: npm run soak  (SOAK_MINUTES=10 npm run soak for a short run)
 'use strict';
 const { spawn } = require('node:child_process');
@@ -15,18 +20,42 @@ const { join } = require('node:path');
 
 const MINUTES = Number(process.env.SOAK_MINUTES ?? 60);
 const END = Date.now() + MINUTES * 60_000;
-const SERVER = join(__dirname, '..', 'examples', 'weather', 'dist', 'server.js');
+const SERVER = join(__dirname, 'soak-server.js');
 const VERSION = '2025-11-25';
+const MODERN = '2026-07-28';
 const ACCEPT = 'application/json, text/event-stream';
+const ENVELOPE = {
+  'io.modelcontextprotocol/protocolVersion': MODERN,
+  'io.modelcontextprotocol/clientCapabilities': { sampling: {}, elicitation: {} },
+  'io.modelcontextprotocol/clientInfo': { name: 'soak', version: '1' },
+};
 
 const GOOD = [
   { method: 'tools/list' },
-  { method: 'ping' },
-  { method: 'tools/call', params: { name: 'get_weather', arguments: { location: 'Tokyo' } } },
-  { method: 'tools/call', params: { name: 'calculate', arguments: { operation: 'add', a: 1, b: 2 } } },
-  { method: 'tools/call', params: { name: 'get_weather', arguments: { location: 42 } } },
+  { method: 'tools/call', params: { name: 'weather', arguments: { location: 'Tokyo' } } },
+  { method: 'tools/call', params: { name: 'add', arguments: { a: 1, b: 2 } } },
+  { method: 'tools/call', params: { name: 'weather', arguments: { location: 42 } } },
+  { method: 'tools/call', params: { name: 'ask', arguments: {} } },
+  { method: 'tools/call', params: { name: 'pick', arguments: {} } },
   { method: 'no/such/method' },
 ];
+/** A request of the era: 2026-07-28 requests carry the envelope in `params._meta`. */
+const inEra = (modern, request) => (modern ? { ...request, params: { ...(request.params ?? {}), _meta: ENVELOPE } } : request);
+/** The HTTP headers a 2026-07-28 request carries. */
+const modernHeaders = (request) => ({
+  'mcp-protocol-version': MODERN,
+  'mcp-method': request.method,
+  ...(request.method === 'tools/call' && { 'mcp-name': request.params.name }),
+});
+/** What the client answers a server's request (or an input request) with. */
+const answerTo = (method) =>
+  method === 'sampling/createMessage' ? { role: 'assistant', content: { type: 'text', text: 'hello' }, model: 'soak' } : method === 'elicitation/create' ? { action: 'accept', content: { colour: 'blue' } } : {};
+/** The retry of an input_required result: the same request with the answers and the state echoed. */
+const retryOf = (request, result, id) => ({
+  ...request,
+  id,
+  params: { ...request.params, inputResponses: Object.fromEntries(Object.entries(result.inputRequests).map(([key, r]) => [key, answerTo(r.method)])), requestState: result.requestState },
+});
 /** Frames the SDK rejects; `answered` is the id their answer must carry. */
 const HOSTILE = [
   (id) => ({ text: `{"jsonrpc":"2.0","id":"${id}","method":"ping","extra":1}`, answered: id }),
@@ -39,8 +68,15 @@ const HOSTILE = [
   () => ({ text: '{"hello":"world"}', answered: null }),
 ];
 
-const stats = { stdio: { sent: 0, answered: 0 }, http: { sent: 0, answered: 0, refused: 0 }, hostileSockets: {}, errors: [] };
-const pending = { stdio: new Map(), http: new Map() };
+const stats = {
+  stdio: { sent: 0, answered: 0, serverRequestsAnswered: 0 },
+  stdioModern: { sent: 0, answered: 0, rounds: 0 },
+  http: { sent: 0, answered: 0, refused: 0, serverRequestsAnswered: 0 },
+  httpModern: { sent: 0, answered: 0, refused: 0, rounds: 0 },
+  hostileSockets: {},
+  errors: [],
+};
+const pending = { stdio: new Map(), stdioModern: new Map(), http: new Map(), httpModern: new Map() };
 let seq = 0;
 const nextId = (prefix) => `${prefix}${++seq}`;
 const pick = (list) => list[Math.floor(Math.random() * list.length)];
@@ -55,9 +91,11 @@ function sample(pid) {
   }
 }
 
-/** Starts the stdio server and its load; `done` settles when the run is over. */
-function stdioLoad() {
+/** Starts a stdio server and its load in one era; `done` settles when the run is over. */
+function stdioLoad(modern) {
+  const name = modern ? 'stdioModern' : 'stdio';
   const child = spawn(process.execPath, [SERVER], { stdio: ['pipe', 'pipe', 'ignore'] });
+  const sentRequests = new Map();
   let buffer = '';
   child.stdout.setEncoding('utf8').on('data', (chunk) => {
     buffer += chunk;
@@ -65,22 +103,40 @@ function stdioLoad() {
     buffer = lines.pop();
     for (const line of lines) {
       const m = JSON.parse(line);
+      // The server asks the client (2025 era): sampling, elicitation. Answered at once.
+      if ('method' in m && 'id' in m) {
+        stats[name].serverRequestsAnswered = (stats[name].serverRequestsAnswered ?? 0) + 1;
+        child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: m.id, result: answerTo(m.method) })}\n`);
+        continue;
+      }
       if (!('result' in m || 'error' in m)) continue;
-      if (m.id !== null && pending.stdio.delete(m.id)) stats.stdio.answered++;
-      else if (m.id === null) stats.stdio.answered++;
+      const request = sentRequests.get(m.id);
+      sentRequests.delete(m.id);
+      // 2026-07-28: an input_required result is answered by a retry, a new request.
+      if (request && m.result?.resultType === 'input_required') {
+        stats[name].rounds++;
+        const id = nextId('sr');
+        send(JSON.stringify(retryOf(request, m.result, id)), id, retryOf(request, m.result, id));
+      }
+      if (m.id !== null && pending[name].delete(m.id)) stats[name].answered++;
+      else if (m.id === null) stats[name].answered++;
     }
   });
-  const send = (text, id) => {
-    stats.stdio.sent++;
-    if (id !== undefined) pending.stdio.set(id, Date.now());
+  const send = (text, id, request) => {
+    stats[name].sent++;
+    if (id !== undefined) pending[name].set(id, Date.now());
+    if (request) sentRequests.set(id, request);
     child.stdin.write(`${text}\n`);
   };
-  send(JSON.stringify({ jsonrpc: '2.0', id: 'init', method: 'initialize', params: { protocolVersion: VERSION, capabilities: {}, clientInfo: { name: 'soak', version: '1' } } }), 'init');
-  child.stdin.write('{"jsonrpc":"2.0","method":"notifications/initialized"}\n');
-  return { child, done: load(send) };
+  if (!modern) {
+    const init = { jsonrpc: '2.0', id: 'init', method: 'initialize', params: { protocolVersion: VERSION, capabilities: { sampling: {}, elicitation: {} }, clientInfo: { name: 'soak', version: '1' } } };
+    send(JSON.stringify(init), 'init');
+    child.stdin.write('{"jsonrpc":"2.0","method":"notifications/initialized"}\n');
+  }
+  return { child, done: load(send, modern) };
 }
 
-async function load(send) {
+async function load(send, modern) {
   while (Date.now() < END) {
     for (let i = 0; i < 50; i++) {
       if (Math.random() < 0.2) {
@@ -88,53 +144,88 @@ async function load(send) {
         send(f.text, f.answered ?? undefined);
       } else {
         const id = nextId('s');
-        send(JSON.stringify({ jsonrpc: '2.0', id, ...pick(GOOD) }), id);
+        const request = inEra(modern, { jsonrpc: '2.0', id, ...pick(GOOD) });
+        send(JSON.stringify(request), id, request);
       }
     }
     await sleep(100);
   }
 }
 
-async function post(url, body, headers) {
+async function post(url, body, headers, onServerRequest) {
   const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', accept: ACCEPT, ...headers }, body, signal: AbortSignal.timeout(15_000) });
-  return { status: response.status, headers: response.headers, text: await response.text() };
+  if (!onServerRequest || !(response.headers.get('content-type') ?? '').includes('text/event-stream')) return { status: response.status, headers: response.headers, text: await response.text() };
+  // An SSE response: the server's own requests (sampling, elicitation) are answered while the stream is open.
+  let text = '';
+  let seen = 0;
+  const decoder = new TextDecoder();
+  for await (const chunk of response.body) {
+    text += decoder.decode(chunk, { stream: true });
+    const lines = text.split('\n');
+    for (; seen < lines.length - 1; seen++) {
+      if (!lines[seen].startsWith('data: {')) continue;
+      const m = JSON.parse(lines[seen].slice(6));
+      if ('method' in m && 'id' in m) await onServerRequest(m);
+    }
+  }
+  return { status: response.status, headers: response.headers, text };
 }
 
 async function openSession(url) {
-  const r = await post(url, JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: VERSION, capabilities: {}, clientInfo: { name: 'soak', version: '1' } } }));
+  const r = await post(url, JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: VERSION, capabilities: { sampling: {}, elicitation: {} }, clientInfo: { name: 'soak', version: '1' } } }));
   const id = r.headers.get('mcp-session-id');
   const headers = { 'mcp-session-id': id, 'mcp-protocol-version': VERSION };
   await post(url, '{"jsonrpc":"2.0","method":"notifications/initialized"}', headers);
   return headers;
 }
 
-/** Counts every answer in an SSE or JSON body against the ids waiting for one. */
-function settle(text) {
+/** Counts every answer in an SSE or JSON body against the ids waiting for one; returns the messages. */
+function settle(text, name) {
   const messages = text.startsWith('{') || text.startsWith('[') ? [].concat(JSON.parse(text)) : text.split('\n').filter((l) => l.startsWith('data: {')).map((l) => JSON.parse(l.slice(6)));
-  for (const m of messages) if (('result' in m || 'error' in m) && pending.http.delete(m.id)) stats.http.answered++;
+  for (const m of messages) if (('result' in m || 'error' in m) && pending[name].delete(m.id)) stats[name].answered++;
+  return messages;
 }
 
-async function httpClient(url) {
-  let headers = await openSession(url);
+async function httpClient(url, modern) {
+  const name = modern ? 'httpModern' : 'http';
+  let headers = modern ? {} : await openSession(url);
+  const answerServer = async (m) => {
+    stats.http.serverRequestsAnswered++;
+    await post(url, JSON.stringify({ jsonrpc: '2.0', id: m.id, result: answerTo(m.method) }), headers);
+  };
+  const exchange = async (text, answered, request) => {
+    stats[name].sent++;
+    if (answered !== null) pending[name].set(answered, Date.now());
+    const r = await post(url, text, modern && request ? { ...headers, ...modernHeaders(request) } : headers, modern ? undefined : answerServer);
+    if (r.status === 200) return settle(r.text, name);
+    const m = JSON.parse(r.text);
+    if (pending[name].delete(m.id)) stats[name].answered++;
+    else stats[name].refused++;
+    return [];
+  };
   while (Date.now() < END) {
     const hostile = Math.random() < 0.2;
-    const id = nextId('h');
-    const frame = hostile ? pick(HOSTILE)(id) : { text: JSON.stringify({ jsonrpc: '2.0', id, ...pick(GOOD) }), answered: id };
-    stats.http.sent++;
-    if (frame.answered !== null) pending.http.set(frame.answered, Date.now());
+    const id = nextId(modern ? 'm' : 'h');
     try {
-      const r = await post(url, frame.text, headers);
-      if (r.status === 200) settle(r.text);
-      else {
-        const m = JSON.parse(r.text);
-        if (pending.http.delete(m.id)) stats.http.answered++;
-        else stats.http.refused++;
+      if (hostile) {
+        const frame = pick(HOSTILE)(id);
+        await exchange(frame.text, frame.answered, undefined);
+      } else {
+        let request = inEra(modern, { jsonrpc: '2.0', id, ...pick(GOOD) });
+        // 2026-07-28 round trips: an input_required result is answered with a retry.
+        for (let round = 0; round < 4 && request; round++) {
+          const messages = await exchange(JSON.stringify(request), request.id, request);
+          const result = messages.find((m) => m.id === request.id)?.result;
+          if (result?.resultType !== 'input_required') break;
+          stats.httpModern.rounds++;
+          request = retryOf(request, result, nextId('mr'));
+        }
       }
     } catch (error) {
-      stats.errors.push(`http: ${error.message}`);
+      stats.errors.push(`${name}: ${error.message}`);
     }
     // Now and then a client walks away from its session (left to expire) or ends it.
-    if (Math.random() < 0.01) {
+    if (!modern && Math.random() < 0.01) {
       if (Math.random() < 0.5) await fetch(url, { method: 'DELETE', headers });
       headers = await openSession(url);
     }
@@ -181,8 +272,18 @@ async function hostileSockets(port) {
   }
 }
 
+/** Whether a series of samples kept growing: the last quarter's median against the second quarter's. */
+function growth(series, field, { ratio, absolute }) {
+  if (series.length < 8) return { grew: false };
+  const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+  const q = Math.floor(series.length / 4);
+  const early = median(series.slice(q, 2 * q).map((s) => s[field]));
+  const late = median(series.slice(3 * q).map((s) => s[field]));
+  return { early: Math.round(early), late: Math.round(late), grew: late > early * ratio && late - early > absolute };
+}
+
 async function main() {
-  const http = spawn(process.execPath, [SERVER, '--http', '--port', '0'], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const http = spawn(process.execPath, [SERVER, '--http'], { stdio: ['ignore', 'ignore', 'pipe'] });
   const url = await new Promise((resolve) => {
     let err = '';
     http.stderr.setEncoding('utf8').on('data', (chunk) => {
@@ -192,35 +293,72 @@ async function main() {
     });
   });
   const port = Number(new URL(url).port);
-  const peaks = { stdio: { rss: 0, fds: 0 }, http: { rss: 0, fds: 0 } };
-  const stdio = stdioLoad();
+  const stdio = stdioLoad(false);
+  const stdioModern = stdioLoad(true);
+  const processes = { stdio: stdio.child.pid, stdioModern: stdioModern.child.pid, http: http.pid };
+  const series = { stdio: [], stdioModern: [], http: [] };
   const samples = setInterval(() => {
-    for (const [name, pid] of [['stdio', stdio.child.pid], ['http', http.pid]]) {
+    for (const [name, pid] of Object.entries(processes)) {
       const s = sample(pid);
-      if (!s) continue;
-      peaks[name].rss = Math.max(peaks[name].rss, s.rss);
-      peaks[name].fds = Math.max(peaks[name].fds, s.fds);
+      if (s) series[name].push(s);
     }
   }, 5000);
   const started = Date.now();
-  await Promise.all([stdio.done, ...Array.from({ length: 8 }, () => httpClient(url)), hostileSockets(port)]);
+  await Promise.all([stdio.done, stdioModern.done, ...Array.from({ length: 6 }, () => httpClient(url, false)), ...Array.from({ length: 4 }, () => httpClient(url, true)), hostileSockets(port)]);
+  const loadEnded = Date.now();
   // Calls still running answer now; the last hostile sockets get the longest timeout (30 s) to be let go.
   await sleep(35_000);
   clearInterval(samples);
-  const final = { stdio: sample(stdio.child.pid), http: sample(http.pid) };
+  const final = Object.fromEntries(Object.entries(processes).map(([name, pid]) => [name, sample(pid)]));
   const alive = await post(url, JSON.stringify({ jsonrpc: '2.0', id: 'alive', method: 'ping' }), await openSession(url)).then((r) => r.status === 200, () => false);
+  const aliveModern = await post(url, JSON.stringify(inEra(true, { jsonrpc: '2.0', id: 'alive', method: 'tools/list' })), modernHeaders({ method: 'tools/list' })).then((r) => r.status === 200, () => false);
   stdio.child.stdin.end();
+  stdioModern.child.stdin.end();
   http.kill('SIGTERM');
+  // Growth is judged on the samples taken under load.
+  const underLoad = (name) => series[name].slice(0, Math.max(1, Math.floor(((loadEnded - started) / 5000) | 0)));
+  const figures = (name) => {
+    // Both HTTP eras are served by one process.
+    const proc = name.startsWith('http') ? 'http' : name;
+    const all = series[proc];
+    const rss = growth(underLoad(proc), 'rss', { ratio: 1.25, absolute: 16 });
+    const fds = growth(underLoad(proc), 'fds', { ratio: 1, absolute: 16 });
+    return {
+      ...stats[name],
+      lost: pending[name].size,
+      peakRssMiB: Math.round(Math.max(0, ...all.map((s) => s.rss))),
+      finalRssMiB: Math.round(final[proc]?.rss ?? 0),
+      rssMiBSecondVsLastQuarter: [rss.early, rss.late],
+      rssKeptGrowing: rss.grew,
+      peakFds: Math.max(0, ...all.map((s) => s.fds)),
+      finalFds: final[proc]?.fds,
+      fdsKeptGrowing: fds.grew,
+    };
+  };
+  const socketsLeftOpen = Object.values(stats.hostileSockets).reduce((n, c) => n + (c.opened - c.closedByServer), 0);
   const report = {
     minutes: Math.round((Date.now() - started) / 600) / 100,
-    stdio: { ...stats.stdio, lost: pending.stdio.size, peakRssMiB: Math.round(peaks.stdio.rss), peakFds: peaks.stdio.fds, finalRssMiB: Math.round(final.stdio?.rss ?? 0), finalFds: final.stdio?.fds },
-    http: { ...stats.http, lost: pending.http.size, peakRssMiB: Math.round(peaks.http.rss), peakFds: peaks.http.fds, finalRssMiB: Math.round(final.http?.rss ?? 0), finalFds: final.http?.fds, stillServing: alive },
+    stdio: figures('stdio'),
+    stdioModern: figures('stdioModern'),
+    http: { ...figures('http'), stillServing: alive },
+    httpModern: { ...figures('httpModern'), stillServing: aliveModern },
     hostileSockets: stats.hostileSockets,
+    socketsLeftOpen,
     clientErrors: stats.errors.length,
     firstErrors: stats.errors.slice(0, 3),
   };
+  const failures = [];
+  for (const name of ['stdio', 'stdioModern', 'http', 'httpModern']) {
+    if (report[name].lost > 0) failures.push(`${name}: ${report[name].lost} requests lost`);
+    if (report[name].rssKeptGrowing) failures.push(`${name}: RSS kept growing ${report[name].rssMiBSecondVsLastQuarter.join(' -> ')} MiB`);
+    if (report[name].fdsKeptGrowing) failures.push(`${name}: open fds kept growing`);
+  }
+  if (!alive || !aliveModern) failures.push('the HTTP server stopped serving');
+  if (socketsLeftOpen > 0) failures.push(`${socketsLeftOpen} hostile sockets were not closed by the server`);
+  report.result = failures.length === 0 ? 'PASS' : 'FAIL';
+  report.failures = failures;
   console.log(JSON.stringify(report, null, 2));
-  process.exit(report.stdio.lost + report.http.lost === 0 && alive ? 0 : 1);
+  process.exit(failures.length === 0 ? 0 : 1);
 }
 
 main().catch((error) => {

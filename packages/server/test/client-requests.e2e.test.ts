@@ -1,4 +1,5 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
@@ -6,7 +7,9 @@ import { CreateMessageRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { createApp, type App } from '@toolwright/server';
 import type { HttpListener } from '@toolwright/server/http';
 import { AskTools } from './fixtures/ask.tools';
-import { ERAS } from './fixtures/eras';
+import { ERAS, type Era } from './fixtures/eras';
+import { HttpTools } from './fixtures/http.tools';
+import { messagesOf, post } from './fixtures/httpHelpers';
 import { STDIO_SERVER } from './fixtures/rawStdio';
 
 /** A client with the sampling capability whose answers the test controls. */
@@ -28,19 +31,154 @@ function samplingClient() {
 }
 
 // Only stateful SSE sessions carry the server's requests to the client: JSON responses and stateless requests have no stream for them.
-const HTTP_MODES = [{ name: 'stateful SSE', options: {} }] as const;
+const HTTP_MODES = [
+  { name: 'stateful SSE', options: {} },
+  { name: "stateful SSE, the SDK's transport", options: { httpTransport: 'sdk' } },
+] as const;
+/** Every mode, for calls that run long without asking the client anything. */
+const ALL_MODES = [
+  ...HTTP_MODES,
+  { name: 'stateful JSON', options: { jsonResponse: true } },
+  { name: 'stateless', options: { stateless: true } },
+  { name: 'stateless JSON', options: { stateless: true, jsonResponse: true } },
+] as const;
+const DRAIN_MESSAGE = 'did not finish within the drain timeout (300 ms)';
+const quiet = { logLevel: 'silent' as const, exitOnSignal: false };
 
-describe.each(ERAS)('calls that wait on the client ($name)', () => {
+/** A 2026-07-28 request over raw HTTP, with its envelope and headers. */
+function modernPost(url: string, era: Era, message: Record<string, unknown>) {
+  const request = era.request(message);
+  return post(url, request, era.headers(request));
+}
+
+describe.each(ERAS.filter((era) => era.modern))('shutdown in the 2026-07-28 era ($name): no server-to-client requests, every call still answered', (era) => {
+  let app: App;
+  let listener: HttpListener | undefined;
+  beforeAll(async () => {
+    app = await createApp({ name: 'asker', version: '1.0.0', tools: [AskTools, HttpTools] });
+  });
+  afterEach(() => listener?.close());
+
+  it.each(ALL_MODES)('$name: a call still running at the drain timeout gets an error response with its id', async (mode) => {
+    listener = await app.listen({ transport: 'http', port: 0, ...quiet, drainTimeoutMs: 300, ...mode.options });
+    const call = modernPost(listener.url, era, { jsonrpc: '2.0', id: 'stuck', method: 'tools/call', params: { name: 'slow', arguments: { ms: 3000 } } });
+    await new Promise((r) => setTimeout(r, 100));
+    await listener.close();
+    const response = await call;
+    expect(response.status).toBe(200);
+    expect(await messagesOf(response)).toEqual([{ jsonrpc: '2.0', id: 'stuck', error: { code: -32000, message: expect.stringContaining(DRAIN_MESSAGE) } }]);
+  });
+
+  it('a call that finishes within the drain is answered; new requests get 503', async () => {
+    listener = await app.listen({ transport: 'http', port: 0, ...quiet, drainTimeoutMs: 10_000 });
+    const call = modernPost(listener.url, era, { jsonrpc: '2.0', id: 'call', method: 'tools/call', params: { name: 'slow', arguments: { ms: 500 } } });
+    await new Promise((r) => setTimeout(r, 100));
+    const closed = listener.close();
+    await new Promise((r) => setTimeout(r, 50));
+    const refused = await modernPost(listener.url, era, { jsonrpc: '2.0', id: 'late', method: 'tools/list' });
+    expect(refused.status).toBe(503);
+    expect(await messagesOf(await call)).toEqual([expect.objectContaining({ id: 'call', result: expect.objectContaining({ content: [{ type: 'text', text: 'slept 500' }] }) })]);
+    await closed;
+  });
+
+  it("while draining, the client's retry carrying its input responses is still served (it answers the server's input request)", async () => {
+    listener = await app.listen({ transport: 'http', port: 0, ...quiet, drainTimeoutMs: 10_000 });
+    // Keeps the drain open meanwhile.
+    const running = modernPost(listener.url, era, { jsonrpc: '2.0', id: 'running', method: 'tools/call', params: { name: 'slow', arguments: { ms: 800 } } });
+    const first = await modernPost(listener.url, era, { jsonrpc: '2.0', id: 'r1', method: 'tools/call', params: { name: 'ask', arguments: {} } });
+    const round = (await first.json()) as { result: { resultType: string; inputRequests: Record<string, unknown>; requestState: string } };
+    expect(round.result.resultType).toBe('input_required');
+    const closed = listener.close();
+    await new Promise((r) => setTimeout(r, 50));
+    const [key] = Object.keys(round.result.inputRequests);
+    const retry = await modernPost(listener.url, era, {
+      jsonrpc: '2.0',
+      id: 'r2',
+      method: 'tools/call',
+      params: { name: 'ask', arguments: {}, inputResponses: { [key]: { role: 'assistant', content: { type: 'text', text: 'late but here' }, model: 'm' } }, requestState: round.result.requestState },
+    });
+    expect(retry.status).toBe(200);
+    expect(await messagesOf(retry)).toEqual([expect.objectContaining({ id: 'r2', result: expect.objectContaining({ content: [{ type: 'text', text: 'the client said: late but here' }] }) })]);
+    await (await running).text();
+    await closed;
+  });
+
+  it('a subscriptions/listen stream does not hold shutdown for the drain timeout', async () => {
+    listener = await app.listen({ transport: 'http', port: 0, ...quiet, drainTimeoutMs: 10_000 });
+    const stream = await modernPost(listener.url, era, { jsonrpc: '2.0', id: 'listen', method: 'subscriptions/listen', params: { notifications: { toolsListChanged: true } } });
+    expect(stream.status).toBe(200);
+    const started = Date.now();
+    await listener.close();
+    listener = undefined;
+    expect(Date.now() - started).toBeLessThan(2000);
+    await stream.text().catch(() => undefined);
+  });
+});
+
+describe.each(ERAS.filter((era) => !era.modern))('calls that wait on the client ($name)', () => {
   let app: App;
   beforeAll(async () => {
-    app = await createApp({ name: 'asker', version: '1.0.0', tools: [AskTools] });
+    app = await createApp({ name: 'asker', version: '1.0.0', tools: [AskTools, HttpTools] });
+  });
+
+  describe.each(ALL_MODES)('over HTTP, $name: a long call', (mode) => {
+    it('still running at the drain timeout gets an error response', async () => {
+      const listener = await app.listen({ transport: 'http', port: 0, ...quiet, drainTimeoutMs: 300, ...mode.options });
+      const client = new Client({ name: 'caller', version: '1' });
+      await client.connect(new StreamableHTTPClientTransport(new URL(listener.url)));
+      const outcome = client.callTool({ name: 'slow', arguments: { ms: 3000 } }).then(
+        () => 'answered',
+        (error: Error) => error.message,
+      );
+      await new Promise((r) => setTimeout(r, 100));
+      await listener.close();
+      expect(await outcome).toContain(DRAIN_MESSAGE);
+      await client.close();
+    });
+  });
+
+  describe('over the legacy HTTP+SSE transport (legacySse)', () => {
+    let listener: HttpListener | undefined;
+    let opened: Client | undefined;
+    afterEach(() => Promise.all([listener?.close(), opened?.close()]));
+    const start = async (drainTimeoutMs: number) => {
+      listener = await app.listen({ transport: 'http', port: 0, ...quiet, drainTimeoutMs, legacySse: true });
+      const { client, nextAsk } = samplingClient();
+      opened = client;
+      await client.connect(new SSEClientTransport(new URL(listener.url.replace(/\/mcp$/, '/sse'))));
+      return { client, nextAsk };
+    };
+
+    it('shutdown waits for the call and still accepts the client answer; new requests get 503', async () => {
+      const { client, nextAsk } = await start(10_000);
+      const call = client.callTool({ name: 'ask', arguments: {} });
+      const ask = await nextAsk(1);
+      const closed = listener!.close();
+      await new Promise((r) => setTimeout(r, 50));
+      await expect(client.callTool({ name: 'slow', arguments: { ms: 1 } })).rejects.toThrow(/503|shutting down/);
+      ask.answer('still here');
+      expect(await call).toMatchObject({ content: [{ type: 'text', text: 'the client said: still here' }] });
+      await closed;
+    });
+
+    it('a call that cannot finish within the drain gets an error response', async () => {
+      const { client, nextAsk } = await start(300);
+      const call = client.callTool({ name: 'ask', arguments: {} });
+      await nextAsk(1);
+      const outcome = call.then(
+        () => 'answered',
+        (error: Error) => error.message,
+      );
+      await listener!.close();
+      expect(await outcome).toContain(DRAIN_MESSAGE);
+    });
   });
 
   describe.each(HTTP_MODES)('over HTTP, $name', (mode) => {
     let listener: HttpListener | undefined;
     afterEach(() => listener?.close());
     const start = async (drainTimeoutMs: number) => {
-      listener = await app.listen({ transport: 'http', port: 0, requestLogLevel: 'silent', exitOnSignal: false, drainTimeoutMs, ...mode.options });
+      listener = await app.listen({ transport: 'http', port: 0, ...quiet, drainTimeoutMs, ...mode.options });
       const { client, nextAsk } = samplingClient();
       await client.connect(new StreamableHTTPClientTransport(new URL(listener.url)));
       return { client, nextAsk, url: listener.url };

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { BAD_PARAMS, ERAS } from './fixtures/eras';
+import { BAD_ENVELOPES, BAD_PARAMS, ERAS } from './fixtures/eras';
 import { RawSession } from './fixtures/rawStdio';
 
 const invalid = (id: unknown) => ({ jsonrpc: '2.0', id, error: { code: -32600, message: expect.stringMatching(/^Invalid Request: /) } });
@@ -29,7 +29,7 @@ describe.each(ERAS)('stdio, hostile input ($name)', (era) => {
   it('answers every request the SDK would drop exactly once (-32600, its id when usable, else null), and ends at once', async () => {
     session = await RawSession.start({ era });
     for (const [, frame] of REJECTED) session.send(frame);
-    session.send(era.request({ jsonrpc: '2.0', id: 'last', method: 'ping' }));
+    session.send(era.request({ jsonrpc: '2.0', id: 'last', method: 'tools/list' }));
     await session.response('last');
     const errors = session.messages().filter((m) => 'error' in m);
     expect(errors).toEqual(REJECTED.map(([, , id]) => invalid(id)));
@@ -53,13 +53,33 @@ describe.each(ERAS)('stdio, hostile input ($name)', (era) => {
     BAD_PARAMS.forEach(([method, params], i) => session.send(era.request({ jsonrpc: '2.0', id: `bad${i}`, method, ...(params && { params }) })));
     for (const [i, [method, , field]] of BAD_PARAMS.entries()) {
       const answer = await session.response(`bad${i}`);
-      expect(answer).toEqual({ jsonrpc: '2.0', id: `bad${i}`, error: { code: -32602, message: expect.stringContaining(`Invalid params for ${method}: ${field}`) } });
+      // A method the era removed is unknown whatever its params, as over HTTP.
+      const expected = era.removed.includes(method) ? { code: -32601, message: expect.any(String) } : { code: -32602, message: expect.stringContaining(`Invalid params for ${method}: ${field}`) };
+      expect(answer).toEqual({ jsonrpc: '2.0', id: `bad${i}`, error: expected });
       expect(JSON.stringify(answer)).not.toMatch(/invalid_type|"path"|expected/);
     }
   });
 
+  (era.modern ? it : it.skip)('answers a bad envelope with its JSON-RPC error and the request\'s id', async () => {
+    session = await RawSession.start({ era });
+    session.send(era.alive);
+    await session.response('alive');
+    BAD_ENVELOPES.forEach(([, meta], i) => session.send({ jsonrpc: '2.0', id: `env${i}`, method: 'tools/list', params: { _meta: meta } }));
+    for (const [i, [, , code]] of BAD_ENVELOPES.entries()) expect(await session.response(`env${i}`)).toMatchObject({ jsonrpc: '2.0', id: `env${i}`, error: { code } });
+  });
+
   it('refuses a second initialize with -32600 and its id, and keeps the first session', async () => {
     session = await RawSession.start({ era });
+    if (era.modern) {
+      // A connection pinned to 2026-07-28 has no initialize: -32601, and it keeps serving.
+      session.send(era.request({ jsonrpc: '2.0', id: 'first', method: 'tools/list' }));
+      await session.response('first');
+      session.send({ jsonrpc: '2.0', id: 'again', method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
+      expect(await session.response('again')).toMatchObject({ jsonrpc: '2.0', id: 'again', error: { code: expect.any(Number) } });
+      session.send(era.request({ jsonrpc: '2.0', id: 'ok', method: 'tools/list' }));
+      expect(await session.response('ok')).toHaveProperty('result.tools');
+      return;
+    }
     session.send({ jsonrpc: '2.0', id: 'again', method: 'initialize', params: { protocolVersion: era.version, capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
     expect(await session.response('again')).toEqual({ jsonrpc: '2.0', id: 'again', error: { code: -32600, message: expect.stringContaining('already initialized') } });
     session.send(era.request({ jsonrpc: '2.0', id: 'ok', method: 'tools/list' }));
@@ -72,7 +92,7 @@ describe.each(ERAS)('stdio, hostile input ($name)', (era) => {
     session.child.stdin.write(`{"jsonrpc":"2.0","id":1,"method":"ping","params":{"pad":"`);
     for (let i = 0; i < 17; i++) session.child.stdin.write(piece);
     session.send('"}}');
-    session.send(era.request({ jsonrpc: '2.0', id: 'after', method: 'ping' }));
+    session.send(era.request({ jsonrpc: '2.0', id: 'after', method: 'tools/list' }));
     await session.response('after');
     const errors = session.messages().filter((m) => 'error' in m);
     expect(errors).toEqual([{ jsonrpc: '2.0', id: null, error: { code: -32600, message: expect.stringContaining('Message too large') } }]);
@@ -91,8 +111,10 @@ describe.each(ERAS)('stdio, hostile input ($name)', (era) => {
       return Number(process.hrtime.bigint() - started) / 1e6;
     };
     await timeLine(1, 'warm');
-    const small = await timeLine(3, 'small');
-    const large = await timeLine(12, 'large');
+    // The fastest of three each: a loaded machine slows single reads, rarely all three.
+    const fastest = async (mib: number, id: string) => Math.min(...[await timeLine(mib, `${id}1`), await timeLine(mib, `${id}2`), await timeLine(mib, `${id}3`)]);
+    const small = await fastest(3, 'small');
+    const large = await fastest(12, 'large');
     // 4x the bytes; a reader that rescans its buffer per chunk took ~15x. Generous for a shared machine.
     expect(large / small).toBeLessThan(9);
   });
@@ -102,8 +124,34 @@ describe.each(ERAS)('stdio, shutdown keeps its promise ($name)', (era) => {
   let session: RawSession;
   afterEach(() => session?.child.kill('SIGKILL'));
 
-  it('while draining, the client still answers the server, the call finishes, and new requests are refused', async () => {
+  /**
+   * Starts a call that is still running when shutdown begins: one waiting on the client's
+   * sampling answer (2025 era), or a slow one (2026-07-28 has no server-to-client requests:
+   * sampling is an input_required result, answered at once).
+   */
+  const startWaitingCall = async (id: string, ms = 60_000) => {
+    if (era.modern) {
+      session.send(era.request({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'slow', arguments: { ms } } }));
+      await new Promise((r) => setTimeout(r, 150));
+      return undefined;
+    }
+    session.send(era.request({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'ask', arguments: {} } }));
+    return session.waitFor((m) => m.method === 'sampling/createMessage');
+  };
+
+  it('while draining, running calls finish (the client still answers the server), and new requests are refused', async () => {
     session = await RawSession.start({ era });
+    if (era.modern) {
+      await startWaitingCall('call', 700);
+      session.child.kill('SIGTERM');
+      await new Promise((r) => setTimeout(r, 100));
+      session.send(era.request({ jsonrpc: '2.0', id: 'late', method: 'tools/list' }));
+      expect(await session.response('late')).toMatchObject({ error: { code: -32000, message: expect.stringContaining('shutting down') } });
+      expect(await session.response('call')).toMatchObject({ result: { content: [{ type: 'text', text: 'slept 700' }] } });
+      expect(await session.exited()).toBe(0);
+      expect(session.answers('call')).toHaveLength(1);
+      return;
+    }
     session.send(era.request({ jsonrpc: '2.0', id: 'call', method: 'tools/call', params: { name: 'ask', arguments: {} } }));
     const sampling = await session.waitFor((m) => m.method === 'sampling/createMessage');
     session.child.kill('SIGTERM');
@@ -118,8 +166,7 @@ describe.each(ERAS)('stdio, shutdown keeps its promise ($name)', (era) => {
 
   it('a call the client cancelled is neither waited for nor answered at shutdown', async () => {
     session = await RawSession.start({ era });
-    session.send(era.request({ jsonrpc: '2.0', id: 'gone', method: 'tools/call', params: { name: 'ask', arguments: {} } }));
-    await session.waitFor((m) => m.method === 'sampling/createMessage');
+    await startWaitingCall('gone');
     session.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 'gone' } });
     const started = Date.now();
     session.child.stdin.end();
@@ -130,8 +177,7 @@ describe.each(ERAS)('stdio, shutdown keeps its promise ($name)', (era) => {
 
   it('a call that cannot finish within the drain timeout gets an error response, never silence', async () => {
     session = await RawSession.start({ era, env: { DRAIN_MS: '300' } });
-    session.send(era.request({ jsonrpc: '2.0', id: 'stuck', method: 'tools/call', params: { name: 'ask', arguments: {} } }));
-    await session.waitFor((m) => m.method === 'sampling/createMessage');
+    await startWaitingCall('stuck');
     session.child.stdin.end();
     expect(await session.exited()).toBe(0);
     expect(session.answers('stuck')).toEqual([{ jsonrpc: '2.0', id: 'stuck', error: { code: -32000, message: expect.stringContaining('did not finish within the drain timeout') } }]);

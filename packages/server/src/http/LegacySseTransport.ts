@@ -6,6 +6,9 @@ import type { JSONRPCMessage, MessageExtraInfo, RequestId, Transport } from '../
 import { jsonRpcKind } from '../rpc/jsonRpcKind';
 import { sendRpcError } from './respond';
 
+/** The JSON-RPC server-error code for calls abandoned because the server is stopping. */
+const SHUTTING_DOWN = -32000;
+
 /**
  * The server side of the HTTP+SSE transport of spec 2024-11-05: one `GET` stream carries
  * every message to the client, after an `endpoint` event naming the URL the client POSTs
@@ -17,9 +20,11 @@ export class LegacySseTransport implements Transport, RequestHeadersSource {
   onmessage?: <T extends JSONRPCMessage>(message: T, extra?: MessageExtraInfo) => void;
   readonly sessionId = randomUUID();
 
-  /** Headers of the POSTs whose requests are not answered yet. */
+  /** Headers of the POSTs whose requests are not answered yet (so also: the calls still running). */
   private readonly headers = new Map<RequestId, IncomingHttpHeaders>();
   private closed = false;
+  /** Called whenever the last running call of this stream is answered (shutdown waits for it). */
+  onidle?: () => void;
 
   constructor(
     private readonly res: ServerResponse,
@@ -39,6 +44,8 @@ export class LegacySseTransport implements Transport, RequestHeadersSource {
     if (kind === undefined) return sendRpcError(res, 400, -32600, 'Invalid Request: post one JSON-RPC message object with "jsonrpc": "2.0".');
     const message = body as JSONRPCMessage;
     if (kind === 'request') this.headers.set((message as { id: RequestId }).id, req.headers);
+    // The SDK answers no request the client cancelled: nobody may wait for it.
+    if (kind === 'notification') this.forgetCancelled(message as { method: string; params?: { requestId?: unknown } });
     res.writeHead(202).end('Accepted');
     this.onmessage?.(message, { authInfo: req.auth });
   }
@@ -47,10 +54,29 @@ export class LegacySseTransport implements Transport, RequestHeadersSource {
     return this.headers.get(id);
   }
 
+  /** Calls still running: requests read and not yet answered. */
+  get pending(): number {
+    return this.headers.size;
+  }
+
   async send(message: JSONRPCMessage): Promise<void> {
     if (this.closed) return;
-    if (!('method' in message) && message.id !== undefined) this.headers.delete(message.id);
+    if (!('method' in message) && message.id !== undefined) {
+      // Answered already (abandoned at shutdown, or cancelled): one response per request.
+      if (!this.headers.delete(message.id)) return;
+      if (this.headers.size === 0) this.onidle?.();
+    }
     this.res.write(`event: message\ndata: ${JSON.stringify(message)}\n\n`);
+  }
+
+  /** Answers every call still running with an error (shutdown gave up waiting for it); later answers to them are dropped. */
+  async abandon(reason: string): Promise<void> {
+    for (const id of [...this.headers.keys()]) await this.send({ jsonrpc: '2.0', id, error: { code: SHUTTING_DOWN, message: reason } } as JSONRPCMessage);
+  }
+
+  private forgetCancelled(notification: { method: string; params?: { requestId?: unknown } }): void {
+    const id = notification.params?.requestId;
+    if (notification.method === 'notifications/cancelled' && (typeof id === 'string' || typeof id === 'number') && this.headers.delete(id) && this.headers.size === 0) this.onidle?.();
   }
 
   async close(): Promise<void> {

@@ -3,6 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AuthInfo } from '@toolwright/core';
 import { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from '../sdk/sdk';
 import { createModernHttp, isModernHttpRequest, type ModernHttp } from '../sdk/createModernHttp';
+import { isModernMessage } from '../sdk/isModernMessage';
 import type { App } from '../app/App';
 import { createAuthenticator } from '../auth/authenticateRequest';
 import { missingScopes } from '../auth/canAccess';
@@ -44,7 +45,7 @@ export interface HttpHandler {
   close(options?: { drainTimeoutMs?: number }): Promise<void>;
 }
 
-const DEFAULTS = { path: '/mcp', maxBodyBytes: 4 * 1024 * 1024, bodyTimeoutMs: 30_000, idleTimeoutMs: 30 * 60_000, maxSessions: 1000 };
+const DEFAULTS = { path: '/mcp', maxBodyBytes: 4 * 1024 * 1024, bodyTimeoutMs: 30_000, idleTimeoutMs: 30 * 60_000, maxSessions: 1000, maxBufferedBytes: 16 * 1024 * 1024 };
 /** How long shutdown waits for abandoned calls' error responses to be written. */
 const ABANDON_GRACE_MS = 1_000;
 const SUPPORTED = new Set<string>(SUPPORTED_PROTOCOL_VERSIONS);
@@ -87,6 +88,7 @@ export function createHttpHandler(app: App, options: HttpHandlerOptions = {}): H
     (modern ??= createModernHttp((context) => app.createServer(context), {
       jsonResponse,
       subscribe: (notifier) => app.addNotifier(notifier),
+      maxBufferedBytes: options.maxBufferedBytes ?? DEFAULTS.maxBufferedBytes,
       // What the SDK refused is answered on the wire; its reasons are for debugging.
       onerror: (error) => {
         if (requestLogLevel === 'debug') (options.logWrite ?? ((line) => process.stderr.write(line)))(`${JSON.stringify({ time: new Date().toISOString(), level: 'debug', msg: 'mcp', error: error.message })}\n`);
@@ -196,10 +198,11 @@ export function createHttpHandler(app: App, options: HttpHandlerOptions = {}): H
       body = read.value;
       const invalid = invalidMessageOf(body);
       if (invalid) return sendJson(res, 400, invalid);
-      // Modern requests are checked by the SDK, which also answers the methods 2026-07-28 removed (404, -32601).
-      const problem = isModernHttpRequest(req, body) ? undefined : paramsProblemOf(body);
+      // On a modern request the methods 2026-07-28 removed are left to the SDK, which answers them 404 with -32601.
+      const problem = paramsProblemOf(body, isModernHttpRequest(req, body));
       if (problem) return sendJson(res, 200, problem);
-      if (closing && hasRequest(body)) return refuseClosing(res);
+      // While draining, only the client's answers get in: responses to the server's requests, and 2026-07-28 retries carrying input responses.
+      if (closing && hasRequest(body) && !isRoundAnswer(body)) return refuseClosing(res);
       const first = firstMessage(body);
       if (first) {
         if (typeof first.method === 'string') entry.rpc = first.method;
@@ -217,7 +220,8 @@ export function createHttpHandler(app: App, options: HttpHandlerOptions = {}): H
 
     // Decided per request, as 2026-07-28 says: a request claiming that era is served without a session.
     if (method === 'POST' && isModernHttpRequest(req, body)) {
-      trackPost(res);
+      // A subscriptions/listen stream stays open until the client or shutdown ends it: shutdown does not wait for it.
+      if (firstMessage(body)?.method !== 'subscriptions/listen') trackPost(res);
       return modernEra().handle(req, res, body, auth);
     }
 
@@ -295,8 +299,8 @@ export function createHttpHandler(app: App, options: HttpHandlerOptions = {}): H
       if (cors && cors(req, res)) return;
       const isMcp = path === mcpPath;
       if (isMcp || (legacy && legacy.handles(path))) {
-        // While draining, a session's POSTs still come in: they may carry the client's answers to the server's own requests.
-        if (closing && !(isMcp && req.method === 'POST' && !stateless && req.headers['mcp-session-id'] !== undefined)) return refuseClosing(res);
+        // While draining, POSTs still come in (refused once read unless they carry the client's answers to the server's own requests).
+        if (closing && req.method !== 'POST') return refuseClosing(res);
         // Refusals name the header, not its value: the client knows what it sent, and the answer stays small and free of its text.
         if (!hostAllowed(req)) {
           return sendRpcError(res, 403, -32000, 'Forbidden: the Host header names a host this server does not answer to. Reach it by a loopback name, or list the name in allowedHosts.');
@@ -305,7 +309,7 @@ export function createHttpHandler(app: App, options: HttpHandlerOptions = {}): H
           return sendRpcError(res, 403, -32000, 'Forbidden: the Origin header names a web origin that is not allowed. List it in allowedOrigins to let that page call this server.');
         }
         if (isMcp) return await handleMcp(req, res, entry);
-        return await legacy!.handle(req, res, { limit: maxBody, timeoutMs: bodyTimeoutMs }, authenticate, entry);
+        return await legacy!.handle(req, res, { limit: maxBody, timeoutMs: bodyTimeoutMs, closing }, authenticate, entry);
       }
       if (req.method === 'GET' && metadata && metadata.paths.includes(path)) {
         return sendJson(res, 200, metadata.document, { 'Access-Control-Allow-Origin': '*', 'Cache-Control': 'max-age=3600' });
@@ -332,12 +336,16 @@ export function createHttpHandler(app: App, options: HttpHandlerOptions = {}): H
     close: {
       value: async ({ drainTimeoutMs = 10_000 }: { drainTimeoutMs?: number } = {}) => {
         closing = true;
+        const started = Date.now();
         await postsDone(drainTimeoutMs);
+        await legacy?.idle(Math.max(0, drainTimeoutMs - (Date.now() - started)));
+        // Calls still running get an error response rather than a cut stream; give those answers a moment to leave.
+        const reason = `Server shutting down: the call did not finish within the drain timeout (${drainTimeoutMs} ms) and was abandoned.`;
+        await legacy?.abandon(reason);
         if (pendingPosts > 0) {
-          // Calls still running get an error response rather than a cut stream; give those answers a moment to leave.
-          const reason = `Server shutting down: the call did not finish within the drain timeout (${drainTimeoutMs} ms) and was abandoned.`;
           const transports = [...[...store.values()].map((s) => s.transport), ...statelessTransports];
           await Promise.all(transports.map((t) => t.abandon?.(reason)));
+          modern?.abandon(reason);
           await postsDone(ABANDON_GRACE_MS);
         }
         await Promise.all([store.closeAll('server shutting down'), legacy?.closeAll(), modern?.close()]);
@@ -375,15 +383,21 @@ function hostCount(req: IncomingMessage): number {
   return count;
 }
 
+/** A 2026-07-28 retry that carries the client's input responses: the client answering the server's input requests. */
+function isRoundAnswer(body: unknown): boolean {
+  const params = (body as { params?: unknown } | null)?.params;
+  return isModernMessage(body) && typeof params === 'object' && params !== null && typeof (params as { inputResponses?: unknown }).inputResponses === 'object';
+}
+
 /** True if the body holds a request (not only responses and notifications). */
 function hasRequest(body: unknown): boolean {
   return Array.isArray(body) ? body.some((m) => jsonRpcKind(m) === 'request') : jsonRpcKind(body) === 'request';
 }
 
 /** A single request whose params its method cannot take, answered with -32602 (the SDK would answer -32603 and a schema dump). */
-function paramsProblemOf(body: unknown) {
+function paramsProblemOf(body: unknown, modern: boolean) {
   if (jsonRpcKind(body) !== 'request') return undefined;
   const request = body as { id: string | number; method: string; params?: unknown };
-  const message = paramsProblem(request.method, request.params);
+  const message = paramsProblem(request.method, request.params, modern);
   return message && { jsonrpc: '2.0', id: request.id, error: { code: -32602, message } };
 }

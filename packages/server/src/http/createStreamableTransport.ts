@@ -8,7 +8,7 @@ import { NodeStreamableTransport } from './NodeStreamableTransport';
 /** What `createHttpHandler` needs of a Streamable HTTP server transport: ours or the SDK's. */
 export interface StreamableTransport extends Transport {
   handleRequest(req: IncomingMessage & { auth?: AuthInfo }, res: ServerResponse, parsedBody?: unknown): Promise<void>;
-  /** Answers the requests still open with an error, on shutdown (ours only). */
+  /** Answers the requests still open with an error, on shutdown (ours; the SDK's as wrapped in createSdkStreamableTransport). */
   abandon?(reason: string): Promise<void>;
 }
 

@@ -9,6 +9,11 @@ import { principalOf } from './principalOf';
 import { readJsonBody } from './readJsonBody';
 import type { RequestLogEntry } from './requestLog';
 import { sendJson, sendRpcError } from './respond';
+import { jsonRpcKind } from '../rpc/jsonRpcKind';
+
+function refuseClosing(res: ServerResponse): void {
+  sendRpcError(res, 503, -32000, 'Service unavailable: the server is shutting down. Retry on another instance.', { Connection: 'close', 'Retry-After': '1' });
+}
 
 const STREAM_PATH = '/sse';
 const MESSAGES_PATH = '/messages';
@@ -36,7 +41,7 @@ export function createLegacySse(app: App, mcpPath: string) {
     async handle(
       req: IncomingMessage & { auth?: AuthInfo },
       res: ServerResponse,
-      body: { limit: number; timeoutMs: number },
+      body: { limit: number; timeoutMs: number; closing: boolean },
       authenticate: ((req: IncomingMessage) => Promise<AuthOutcome>) | undefined,
       entry: Partial<RequestLogEntry>,
     ): Promise<void> {
@@ -47,6 +52,7 @@ export function createLegacySse(app: App, mcpPath: string) {
       }
       const path = req.url!.split('?')[0];
       if (path === STREAM_PATH) {
+        if (body.closing) return refuseClosing(res);
         if (req.method !== 'GET') return sendRpcError(res, 405, -32000, `Method not allowed: open the legacy stream with GET ${STREAM_PATH}.`, { Allow: 'GET' });
         const transport = new LegacySseTransport(res, MESSAGES_PATH);
         const server = app.createServer();
@@ -55,6 +61,8 @@ export function createLegacySse(app: App, mcpPath: string) {
         res.once('close', () => {
           sessions.delete(transport.sessionId);
           void server.close();
+          // Its calls can no longer be answered: a shutdown waiting for them stops waiting.
+          transport.onidle?.();
         });
         await server.connect(transport);
         return;
@@ -68,7 +76,30 @@ export function createLegacySse(app: App, mcpPath: string) {
       }
       const read = await readJsonBody(req, body.limit, body.timeoutMs);
       if (!read.ok) return sendRpcError(res, read.status, read.code, read.message);
+      // While draining, the client's answers (to the server's sampling, elicitation) and notifications still come in; new requests do not.
+      if (body.closing && jsonRpcKind(read.value) === 'request') return refuseClosing(res);
       session.transport.handlePost(req, res, read.value);
+    },
+
+    /** Resolves once no call of any stream is running, or after `timeoutMs`. */
+    idle(timeoutMs: number): Promise<void> {
+      const busy = () => [...sessions.values()].some((s) => s.transport.pending > 0);
+      if (!busy()) return Promise.resolve();
+      return new Promise<void>((resolve) => {
+        const timer = setTimeout(done, timeoutMs);
+        function done() {
+          clearTimeout(timer);
+          for (const s of sessions.values()) s.transport.onidle = undefined;
+          resolve();
+        }
+        const check = () => (busy() ? undefined : done());
+        for (const s of sessions.values()) s.transport.onidle = check;
+      });
+    },
+
+    /** Answers every call still running with an error, on shutdown. */
+    async abandon(reason: string): Promise<void> {
+      await Promise.all([...sessions.values()].map((s) => s.transport.abandon(reason)));
     },
 
     async closeAll(): Promise<void> {

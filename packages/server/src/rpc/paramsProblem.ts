@@ -50,12 +50,21 @@ function argument(value: unknown): string | undefined {
 }
 
 /**
- * Why a well-formed request's params do not fit its method (a message for a -32602
- * answer), or undefined when they do or the method is not one of the spec's.
+ * The request methods of 2026-07-28 (the SDK's wire registry for that revision). The
+ * others checked above (initialize, logging/setLevel, resources/subscribe and
+ * unsubscribe) were removed there: the SDK answers them -32601 (HTTP 404) whatever their
+ * params, so they are not checked on a modern request.
  */
-export function paramsProblem(method: string, params: unknown): string | undefined {
+const MODERN_METHODS = new Set(['tools/call', 'tools/list', 'prompts/get', 'prompts/list', 'resources/list', 'resources/templates/list', 'resources/read', 'completion/complete', 'server/discover', 'subscriptions/listen']);
+
+/**
+ * Why a well-formed request's params do not fit its method (a message for a -32602
+ * answer), or undefined when they do or the method is not one of the spec's (or not one
+ * of `modern` 2026-07-28's, for a request that claims that revision).
+ */
+export function paramsProblem(method: string, params: unknown, modern = false): string | undefined {
   const check = CHECKS[method];
-  if (!check) return undefined;
+  if (!check || (modern && !MODERN_METHODS.has(method))) return undefined;
   // Called only for messages jsonRpcKind accepted: params is an object or absent.
   const problem = check((params ?? {}) as Record<string, unknown>);
   return problem && `Invalid params for ${method}: ${problem}`;

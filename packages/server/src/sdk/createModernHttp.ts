@@ -7,8 +7,23 @@ import { isModernMessage } from './isModernMessage';
 /** Answers the 2026-07-28 requests of one HTTP endpoint. */
 export interface ModernHttp {
   handle(req: IncomingMessage, res: ServerResponse, body: unknown, authInfo: AuthInfo | undefined): Promise<void>;
+  /** Answers every call still running with an error (shutdown gave up waiting for it) and stops it; `subscriptions/listen` streams are left to `close`. */
+  abandon(reason: string): void;
   close(): Promise<void>;
 }
+
+/** One request being answered. */
+interface Exchange {
+  readonly id: string | number;
+  readonly res: ServerResponse;
+  readonly aborted: AbortController;
+  /** Answered by `abandon`: what the SDK still produces for it is dropped. */
+  abandoned: boolean;
+}
+
+/** The JSON-RPC server-error code for calls abandoned because the server is stopping (as on stdio and 2025-era HTTP). */
+const SHUTTING_DOWN = -32000;
+const LISTEN = 'subscriptions/listen';
 
 export interface ModernHttpOptions {
   /** Answer with one JSON body instead of an SSE stream. */
@@ -16,6 +31,8 @@ export interface ModernHttpOptions {
   /** Tells the SDK's `subscriptions/listen` streams of every change; returns the function that stops it. */
   subscribe(notifier: ReturnType<typeof createMcpHandler>['notify']): () => void;
   onerror(error: Error): void;
+  /** Most bytes a response may hold unsent (a client reading a long `subscriptions/listen` stream too slowly) before it is dropped. */
+  maxBufferedBytes: number;
 }
 
 /**
@@ -33,12 +50,39 @@ export function createModernHttp(factory: (context: { era: 'modern' }) => Server
     onerror: options.onerror,
   });
   const unsubscribe = options.subscribe(handler.notify);
+  const calls = new Set<Exchange>();
   return {
     async handle(req, res, body, authInfo) {
       const aborted = new AbortController();
       res.once('close', () => aborted.abort());
-      const response = await handler.fetch(webRequestOf(req, aborted.signal), { parsedBody: body, ...(authInfo && { authInfo }) });
-      await writeResponse(response, res);
+      const id = callIdOf(body);
+      const exchange: Exchange | undefined = id === undefined ? undefined : { id, res, aborted, abandoned: false };
+      if (exchange) {
+        calls.add(exchange);
+        res.once('close', () => calls.delete(exchange));
+      }
+      let response: Response;
+      try {
+        response = await handler.fetch(webRequestOf(req, aborted.signal), { parsedBody: body, ...(authInfo && { authInfo }) });
+      } catch (error) {
+        // Abandoned (its answer is written) or the client went away: nothing more to send.
+        if (exchange?.abandoned || res.destroyed) return;
+        throw error;
+      }
+      if (exchange?.abandoned) return void response.body?.cancel().catch(() => undefined);
+      await writeResponse(response, res, options.maxBufferedBytes, exchange);
+    },
+    abandon(reason) {
+      for (const exchange of calls) {
+        exchange.abandoned = true;
+        calls.delete(exchange);
+        const answer = JSON.stringify({ jsonrpc: '2.0', id: exchange.id, error: { code: SHUTTING_DOWN, message: reason } });
+        const { res } = exchange;
+        if (!res.headersSent) res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(answer) }).end(answer);
+        else if (!res.writableEnded && !res.destroyed) res.end(`event: message\ndata: ${answer}\n\n`);
+        // Stops the handler: the SDK aborts the call's signal when its request is aborted.
+        exchange.aborted.abort();
+      }
     },
     async close() {
       unsubscribe();
@@ -68,16 +112,36 @@ function webRequestOf(req: IncomingMessage, signal: AbortSignal): Request {
   return new Request(new URL(req.url ?? '/', `${scheme}://${req.headers.host ?? 'localhost'}`), { method: req.method, headers, signal });
 }
 
-/** Streams a web `Response` (JSON or SSE) to node's response; stops reading when the client goes away. */
-async function writeResponse(response: Response, res: ServerResponse): Promise<void> {
+/** The id of a request the era serves as a call that shutdown may abandon: not a notification, a response, or a `subscriptions/listen` stream. */
+function callIdOf(body: unknown): string | number | undefined {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return undefined;
+  const { id, method } = body as { id?: unknown; method?: unknown };
+  return (typeof id === 'string' || typeof id === 'number') && typeof method === 'string' && method !== LISTEN ? id : undefined;
+}
+
+/**
+ * Streams a web `Response` (JSON or SSE) to node's response; stops reading when the client
+ * goes away. The SDK queues a stream's events without waiting for the client, so they are
+ * read as they come and what the client has not taken yet is counted: past `maxBuffered`
+ * unsent bytes (a client reading too slowly) the response is dropped, as 2025-era streams are.
+ */
+async function writeResponse(response: Response, res: ServerResponse, maxBuffered: number, exchange: Exchange | undefined): Promise<void> {
   res.writeHead(response.status, Object.fromEntries(response.headers));
   if (!response.body) return void res.end();
   const reader = response.body.getReader();
   res.once('close', () => void reader.cancel().catch(() => undefined));
   try {
-    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) res.write(chunk.value);
+    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
+      if (exchange?.abandoned || res.writableEnded || res.destroyed) break;
+      res.write(chunk.value);
+      if (res.writableLength > maxBuffered) {
+        res.destroy();
+        break;
+      }
+    }
   } catch {
     // The client went away, or the handler ended the stream: nothing more to send.
   }
-  res.end();
+  if (!res.writableEnded && !res.destroyed) res.end();
+  void reader.cancel().catch(() => undefined);
 }

@@ -5,6 +5,7 @@ import { jsonRpcKind } from '../rpc/jsonRpcKind';
 import { paramsProblem } from '../rpc/paramsProblem';
 import { ProtocolError } from '../sdk/ProtocolError';
 import { ErrorCodes } from '../sdk/ProtocolError';
+import { isModernMessage } from '../sdk/isModernMessage';
 
 const MAX_LINE_BYTES = 16 * 1024 * 1024;
 const NEWLINE = 10;
@@ -211,7 +212,7 @@ export class StdioTransport implements Transport {
   /** Why a well-formed request is not handed on, if it is not: any request once shutdown began, params its method cannot take, a second initialize. */
   private refusal(request: JSONRPCRequest): { code: number; message: string } | undefined {
     if (this.draining) return { code: SHUTTING_DOWN, message: 'Server shutting down: this request was not started. Send it again to a new server process.' };
-    const problem = paramsProblem(request.method, request.params);
+    const problem = paramsProblem(request.method, request.params, isModernMessage(request));
     if (problem) return { code: ErrorCodes.InvalidParams, message: problem };
     if (request.method !== 'initialize') return undefined;
     if (this.initialized) {
