@@ -26,7 +26,7 @@ describe('stdio transport (a real child process)', () => {
     session.send({ jsonrpc: '2.0', id: 9, method: 'no/such/method' });
     expect(await session.response(9)).toMatchObject({ error: { code: -32601 } });
     session.send({ jsonrpc: '2.0', id: 10, method: 'tools/list' });
-    expect(await session.response(10)).toMatchObject({ result: { tools: [{ name: 'noisy' }, { name: 'slow' }, { name: 'ask' }] } });
+    expect(await session.response(10)).toMatchObject({ result: { tools: [{ name: 'noisy' }, { name: 'slow' }, { name: 'ask' }, { name: 'whoami' }] } });
   });
 
   it('exits with code 0 when stdin closes, after answering what it already received', async () => {

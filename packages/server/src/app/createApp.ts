@@ -9,7 +9,7 @@ import { Telemetry } from '../telemetry/Telemetry';
 import { createToolBinding, registerToolHandlers } from '../sdk/registerToolHandlers';
 import type { App, Listener } from './App';
 import type { AppOptions } from './AppOptions';
-import { InFlight } from './InFlight';
+import { Pending } from './Pending';
 import type { ListenOptions } from './ListenOptions';
 import { loadToolClasses } from './loadToolClasses';
 import { assertSupportedNode } from './assertSupportedNode';
@@ -30,7 +30,7 @@ export async function createApp(options: AppOptions): Promise<App> {
   const container = options.container ?? createDefaultContainer();
   checkMiddleware(options.middleware);
   const registry = buildRegistry({ tools, container, coerce: options.coerce, logger: options.logger });
-  const inFlight = new InFlight();
+  const inFlight = new Pending<Promise<unknown>>();
   const surface = new Surface(registry, {
     container,
     inFlight,

@@ -1,3 +1,4 @@
+import type { Pending } from '../app/Pending';
 import { randomUUID } from 'node:crypto';
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import type { AuthInfo } from '@toolwright/core';
@@ -23,13 +24,13 @@ export class LegacySseTransport implements Transport, RequestHeadersSource {
   /** Headers of the POSTs whose requests are not answered yet (so also: the calls still running). */
   private readonly headers = new Map<RequestId, IncomingHttpHeaders>();
   private closed = false;
-  /** Called whenever the last running call of this stream is answered (shutdown waits for it). */
-  onidle?: () => void;
 
   constructor(
     private readonly res: ServerResponse,
     /** Where clients POST their messages; the session id is appended. */
     private readonly messagesPath: string,
+    /** The running calls of every legacy stream of the endpoint, which its shutdown drains. */
+    private readonly calls: Pending<string>,
   ) {}
 
   async start(): Promise<void> {
@@ -43,7 +44,11 @@ export class LegacySseTransport implements Transport, RequestHeadersSource {
     const kind = jsonRpcKind(body);
     if (kind === undefined) return sendRpcError(res, 400, -32600, 'Invalid Request: post one JSON-RPC message object with "jsonrpc": "2.0".');
     const message = body as JSONRPCMessage;
-    if (kind === 'request') this.headers.set((message as { id: RequestId }).id, req.headers);
+    if (kind === 'request') {
+      const { id } = message as { id: RequestId };
+      this.headers.set(id, req.headers);
+      this.calls.add(this.callKey(id));
+    }
     // The SDK answers no request the client cancelled: nobody may wait for it.
     if (kind === 'notification') this.forgetCancelled(message as { method: string; params?: { requestId?: unknown } });
     res.writeHead(202).end('Accepted');
@@ -54,17 +59,11 @@ export class LegacySseTransport implements Transport, RequestHeadersSource {
     return this.headers.get(id);
   }
 
-  /** Calls still running: requests read and not yet answered. */
-  get pending(): number {
-    return this.headers.size;
-  }
-
   async send(message: JSONRPCMessage): Promise<void> {
     if (this.closed) return;
     if (!('method' in message) && message.id !== undefined) {
       // Answered already (abandoned at shutdown, or cancelled): one response per request.
-      if (!this.headers.delete(message.id)) return;
-      if (this.headers.size === 0) this.onidle?.();
+      if (!this.settle(message.id)) return;
     }
     this.res.write(`event: message\ndata: ${JSON.stringify(message)}\n\n`);
   }
@@ -76,12 +75,24 @@ export class LegacySseTransport implements Transport, RequestHeadersSource {
 
   private forgetCancelled(notification: { method: string; params?: { requestId?: unknown } }): void {
     const id = notification.params?.requestId;
-    if (notification.method === 'notifications/cancelled' && (typeof id === 'string' || typeof id === 'number') && this.headers.delete(id) && this.headers.size === 0) this.onidle?.();
+    if (notification.method === 'notifications/cancelled' && (typeof id === 'string' || typeof id === 'number')) this.settle(id);
+  }
+
+  /** A call answered, cancelled or abandoned: no longer running. */
+  private settle(id: RequestId): boolean {
+    this.calls.delete(this.callKey(id));
+    return this.headers.delete(id);
+  }
+
+  private callKey(id: RequestId): string {
+    return `${this.sessionId}\n${typeof id}:${String(id)}`;
   }
 
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    // Its calls can no longer be answered: a shutdown waiting for them stops waiting.
+    for (const id of this.headers.keys()) this.calls.delete(this.callKey(id));
     this.headers.clear();
     this.res.end();
     this.onclose?.();

@@ -1,3 +1,4 @@
+import { Pending } from '../app/Pending';
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AuthInfo } from '@toolwright/core';
@@ -96,22 +97,10 @@ export function createHttpHandler(app: App, options: HttpHandlerOptions = {}): H
     }));
 
   let closing = false;
-  let pendingPosts = 0;
-  let drained: (() => void) | undefined;
+  /** The POSTs being answered (their JSON or SSE response not yet over), for the drain. */
+  const posts = new Pending<ServerResponse>();
   /** Stateless requests being answered, to abandon on shutdown. */
   const statelessTransports = new Set<StreamableTransport>();
-
-  /** Resolves once no POST is being answered, or after `timeoutMs`. */
-  function postsDone(timeoutMs: number): Promise<void> {
-    if (pendingPosts === 0) return Promise.resolve();
-    return new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, timeoutMs);
-      drained = () => {
-        clearTimeout(timer);
-        resolve();
-      };
-    });
-  }
 
   async function closeSession(session: HttpSession, _reason: string): Promise<void> {
     if (session.closed) return;
@@ -156,10 +145,8 @@ export function createHttpHandler(app: App, options: HttpHandlerOptions = {}): H
 
   /** Counts a POST until its response (JSON or SSE stream) is over, so shutdown can wait for it. */
   function trackPost(res: ServerResponse): void {
-    pendingPosts++;
-    res.once('close', () => {
-      if (--pendingPosts === 0 && drained) drained();
-    });
+    posts.add(res);
+    res.once('close', () => void posts.delete(res));
   }
 
   async function handleMcp(req: Request, res: ServerResponse, entry: Partial<RequestLogEntry>): Promise<void> {
@@ -337,16 +324,16 @@ export function createHttpHandler(app: App, options: HttpHandlerOptions = {}): H
       value: async ({ drainTimeoutMs = 10_000 }: { drainTimeoutMs?: number } = {}) => {
         closing = true;
         const started = Date.now();
-        await postsDone(drainTimeoutMs);
+        await posts.drain(drainTimeoutMs);
         await legacy?.idle(Math.max(0, drainTimeoutMs - (Date.now() - started)));
         // Calls still running get an error response rather than a cut stream; give those answers a moment to leave.
         const reason = `Server shutting down: the call did not finish within the drain timeout (${drainTimeoutMs} ms) and was abandoned.`;
         await legacy?.abandon(reason);
-        if (pendingPosts > 0) {
+        if (posts.count > 0) {
           const transports = [...[...store.values()].map((s) => s.transport), ...statelessTransports];
           await Promise.all(transports.map((t) => t.abandon?.(reason)));
           modern?.abandon(reason);
-          await postsDone(ABANDON_GRACE_MS);
+          await posts.drain(ABANDON_GRACE_MS);
         }
         await Promise.all([store.closeAll('server shutting down'), legacy?.closeAll(), modern?.close()]);
       },

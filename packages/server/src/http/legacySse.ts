@@ -1,3 +1,4 @@
+import { Pending } from '../app/Pending';
 import { ConfigError } from '@toolwright/core';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AuthInfo } from '@toolwright/core';
@@ -31,6 +32,8 @@ interface LegacySession {
  */
 export function createLegacySse(app: App, mcpPath: string) {
   const sessions = new Map<string, LegacySession>();
+  /** The running calls of every stream, drained on shutdown. */
+  const calls = new Pending<string>();
   if (mcpPath === STREAM_PATH || mcpPath === MESSAGES_PATH) {
     throw new ConfigError(`Toolwright: legacySse serves ${STREAM_PATH} and ${MESSAGES_PATH}; move the Streamable HTTP endpoint (path) elsewhere, e.g. '/mcp'.`);
   }
@@ -54,15 +57,13 @@ export function createLegacySse(app: App, mcpPath: string) {
       if (path === STREAM_PATH) {
         if (body.closing) return refuseClosing(res);
         if (req.method !== 'GET') return sendRpcError(res, 405, -32000, `Method not allowed: open the legacy stream with GET ${STREAM_PATH}.`, { Allow: 'GET' });
-        const transport = new LegacySseTransport(res, MESSAGES_PATH);
+        const transport = new LegacySseTransport(res, MESSAGES_PATH, calls);
         const server = app.createServer();
         sessions.set(transport.sessionId, { server, transport, principal: principalOf(req.auth) });
         entry.session = transport.sessionId;
         res.once('close', () => {
           sessions.delete(transport.sessionId);
           void server.close();
-          // Its calls can no longer be answered: a shutdown waiting for them stops waiting.
-          transport.onidle?.();
         });
         await server.connect(transport);
         return;
@@ -82,19 +83,8 @@ export function createLegacySse(app: App, mcpPath: string) {
     },
 
     /** Resolves once no call of any stream is running, or after `timeoutMs`. */
-    idle(timeoutMs: number): Promise<void> {
-      const busy = () => [...sessions.values()].some((s) => s.transport.pending > 0);
-      if (!busy()) return Promise.resolve();
-      return new Promise<void>((resolve) => {
-        const timer = setTimeout(done, timeoutMs);
-        function done() {
-          clearTimeout(timer);
-          for (const s of sessions.values()) s.transport.onidle = undefined;
-          resolve();
-        }
-        const check = () => (busy() ? undefined : done());
-        for (const s of sessions.values()) s.transport.onidle = check;
-      });
+    idle(timeoutMs: number): Promise<boolean> {
+      return calls.drain(timeoutMs);
     },
 
     /** Answers every call still running with an error, on shutdown. */

@@ -1,3 +1,4 @@
+import { Pending } from '../app/Pending';
 import type { AuthInfo } from '@toolwright/core';
 import type { JSONRPCMessage, JSONRPCRequest, MessageExtraInfo, Transport } from '../sdk/sdk';
 import { invalidMessageError } from '../rpc/invalidMessageError';
@@ -45,8 +46,7 @@ export class StdioTransport implements Transport {
   private draining = false;
   private initialized = false;
   /** Ids of requests read but not yet answered. */
-  private readonly pending = new Set<string | number>();
-  private idleWaiters: (() => void)[] = [];
+  private readonly pending = new Pending<string | number>();
   /** Serialized messages waiting for the next flush. */
   private outbox: string[] = [];
   /** Writes handed to the output so far. */
@@ -76,9 +76,7 @@ export class StdioTransport implements Transport {
   send(message: JSONRPCMessage): Promise<void> {
     if (this.closed) return RESOLVED;
     const id = (message as { id?: string | number }).id;
-    if (id !== undefined && !('method' in message) && this.pending.delete(id) && this.pending.size === 0) {
-      for (const wake of this.idleWaiters.splice(0)) wake();
-    }
+    if (id !== undefined && !('method' in message)) this.pending.delete(id);
     if (this.outbox.push(`${JSON.stringify(message)}\n`) === 1) process.nextTick(this.flush);
     return this.backlog?.promise ?? RESOLVED;
   }
@@ -99,15 +97,8 @@ export class StdioTransport implements Transport {
   }
 
   /** Resolves once every request read so far has been answered (or after `timeoutMs`). */
-  idle(timeoutMs: number): Promise<void> {
-    if (this.pending.size === 0) return Promise.resolve();
-    return new Promise((resolve) => {
-      const timer = setTimeout(resolve, timeoutMs);
-      this.idleWaiters.push(() => {
-        clearTimeout(timer);
-        resolve();
-      });
-    });
+  idle(timeoutMs: number): Promise<boolean> {
+    return this.pending.drain(timeoutMs);
   }
 
   /**
@@ -121,7 +112,7 @@ export class StdioTransport implements Transport {
 
   /** Answers every request still running with an error (shutdown gave up waiting for it); later answers are not sent. */
   abandon(reason: string): void {
-    for (const id of this.pending) void this.send({ jsonrpc: '2.0', id, error: { code: SHUTTING_DOWN, message: reason } } as unknown as JSONRPCMessage);
+    for (const id of this.pending.keys()) void this.send({ jsonrpc: '2.0', id, error: { code: SHUTTING_DOWN, message: reason } } as unknown as JSONRPCMessage);
   }
 
   async close(): Promise<void> {
@@ -226,9 +217,7 @@ export class StdioTransport implements Transport {
   private forgetCancelled(notification: { method: string; params?: { requestId?: unknown } }): void {
     if (notification.method !== 'notifications/cancelled') return;
     const id = notification.params?.requestId;
-    if ((typeof id === 'string' || typeof id === 'number') && this.pending.delete(id) && this.pending.size === 0) {
-      for (const wake of this.idleWaiters.splice(0)) wake();
-    }
+    if (typeof id === 'string' || typeof id === 'number') this.pending.delete(id);
   }
 
   private reply(id: string | number | null, code: number, message: string): void {

@@ -3,7 +3,7 @@ import { buildRegistry, stderrLogger, type BuildOptions, type Class, type Contai
 import type { Server, ServerCapabilities } from '../sdk/sdk';
 import type { Registry } from '@toolwright/core';
 import type { Connection } from '../sdk/Connection';
-import type { InFlight } from '../app/InFlight';
+import type { Pending } from '../app/Pending';
 import type { PipelineEnv } from '../pipeline/PipelineEnv';
 import { createOpenCallContainer } from '../pipeline/openCallContainer';
 import { usesScopedServices } from '../pipeline/usesScopedServices';
@@ -31,7 +31,7 @@ export interface SurfaceOptions {
   /** The app's middleware, around every member's own. */
   readonly middleware?: readonly Middleware[];
   /** Counts the running calls of every kind. */
-  readonly inFlight: InFlight;
+  readonly inFlight: Pending<Promise<unknown>>;
 
   /** Keys and lifetime of the signed `requestState` of 2026-07-28 round trips. */
   readonly requestState?: RequestStateOptions;
