@@ -1,10 +1,10 @@
 import { ConfigError } from '@toolwright/core';
 import { buildRegistry } from '@toolwright/core';
 import { createDefaultContainer } from '@toolwright/core/internal';
-import { Server, type Transport } from '../sdk/sdk';
+import type { Transport } from '../sdk/sdk';
 import { cacheHintsOf } from '../sdk/cacheHintsOf';
-import { FixedCallerServer } from '../sdk/FixedCallerServer';
-import { createToolBinding, registerToolHandlers } from '../sdk/registerToolHandlers';
+import { ToolwrightServer } from '../sdk/ToolwrightServer';
+import { createToolBinding, directToolCall, registerToolHandlers } from '../sdk/registerToolHandlers';
 import type { App, Listener } from './App';
 import type { AppOptions } from './AppOptions';
 import { InFlight } from './InFlight';
@@ -42,6 +42,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     requestState: options.requestState,
   });
   const binding = createToolBinding(surface);
+  const directCall = directToolCall(binding);
   const lifecycle = createLifecycle({ classes: [...new Set([...tools, ...(options.services ?? [])])], container, onStart: options.onStart, onShutdown: options.onShutdown, logger: options.logger ?? stderrLogger('lifecycle') });
   const control = (kind: ListKind): ListControl =>
     Object.freeze({
@@ -68,8 +69,11 @@ export async function createApp(options: AppOptions): Promise<App> {
       // Capabilities follow what the app serves when the connection opens (lists can grow at runtime).
       const capabilities = surface.capabilities();
       const settings = { ...serverOptions, capabilities, ...(era === 'modern' && { cacheHints }) };
-      const server = authInfo ? new FixedCallerServer(authInfo, info, settings) : new Server(info, settings);
-      const connection = surface.attach(server, capabilities, era, overrides && new Map(overrides));
+      const overriding = overrides && new Map(overrides);
+      // A 2025-era connection's plain tool calls skip the SDK's per-message work (see serveDirectCalls).
+      const direct = era === 'legacy' && !overriding ? directCall : undefined;
+      const server = new ToolwrightServer({ caller: authInfo, direct }, info, settings);
+      const connection = surface.attach(server, capabilities, era, overriding);
       registerToolHandlers(server, binding, connection);
       return server;
     },
