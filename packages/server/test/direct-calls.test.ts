@@ -115,3 +115,31 @@ describe('2025-era tool calls served before the SDK (stdio)', () => {
     await s.close();
   });
 });
+
+describe('2025-era tool calls without a server (stateless HTTP)', () => {
+  let stderr: jest.SpyInstance;
+  beforeEach(() => (stderr = jest.spyOn(process.stderr, 'write').mockImplementation(() => true)));
+  afterEach(() => stderr.mockRestore());
+
+  const post = async (url: string, body: unknown) => {
+    const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25' }, body: JSON.stringify(body) });
+    return { status: res.status, type: res.headers.get('content-type'), text: await res.text() };
+  };
+
+  it.each([false, true])('answers a plain call, and makes a server for a batch that needs one (jsonResponse %s)', async (jsonResponse) => {
+    const app = await createApp({ name: 'direct', version: '1.0.0', tools: [DirectTools] });
+    const listener = await app.listen({ transport: 'http', port: 0, host: '127.0.0.1', stateless: true, jsonResponse });
+    const url = `http://127.0.0.1:${listener.port}/mcp`;
+    try {
+      const one = await post(url, call(1, 'echo', { text: 'hi' }));
+      const expected = JSON.stringify({ result: { content: [{ type: 'text', text: 'echo: hi' }] }, jsonrpc: '2.0', id: 1 });
+      expect(one.status).toBe(200);
+      expect(one.text).toBe(jsonResponse ? expected : `event: message\ndata: ${expected}\n\n`);
+      const batch = await post(url, [call(2, 'echo', { text: 'a' }), { jsonrpc: '2.0', id: 3, method: 'tools/list' }, call(4, 'missing')]);
+      expect(batch.status).toBe(200);
+      for (const id of ['"id":2', '"id":3', '"id":4', 'echo: a', '"tools":[', "Unknown tool 'missing'"]) expect(batch.text).toContain(id);
+    } finally {
+      await listener.close();
+    }
+  });
+});

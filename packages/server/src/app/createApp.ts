@@ -10,6 +10,7 @@ import type { AppOptions } from './AppOptions';
 import { InFlight } from './InFlight';
 import type { ListenOptions } from './ListenOptions';
 import { loadToolClasses } from './loadToolClasses';
+import { setDirectCall } from './directCallOf';
 import { assertSupportedNode } from './assertSupportedNode';
 import { createLifecycle } from './createLifecycle';
 import { stderrLogger } from '@toolwright/core';
@@ -112,7 +113,9 @@ export async function createApp(options: AppOptions): Promise<App> {
     },
     drain: (timeoutMs = 10_000) => inFlight.drain(timeoutMs),
   };
-  return Object.freeze(app);
+  Object.freeze(app);
+  setDirectCall(app, directCall);
+  return app;
 }
 
 /** The app's `middleware` must be functions or classes with `use(call, next)`. */

@@ -24,7 +24,7 @@ export class ToolwrightServer extends Server {
   override async connect(transport: Transport): Promise<void> {
     const connecting = super.connect(transport);
     // The SDK installs its `onmessage` before its first await; a refused connect leaves the transport alone.
-    if (this.additions.direct && this.transport === transport) serveDirectCalls(transport, this.additions.direct, this);
+    if (this.additions.direct && this.transport === transport && transport.onmessage) serveDirectCalls(transport, this.additions.direct, transport.onmessage, (error) => this.onerror?.(error));
     await connecting;
     if (this.additions.caller) attachAuthInfo(transport, this.additions.caller);
   }

@@ -1,6 +1,10 @@
-import type { JSONRPCMessage, MessageExtraInfo, RequestId, Server, Transport } from '@modelcontextprotocol/server';
+import type { JSONRPCMessage, MessageExtraInfo, RequestId, Transport } from '@modelcontextprotocol/server';
 import { jsonRpcKind } from '../rpc/jsonRpcKind';
+import type { Server } from '@modelcontextprotocol/server';
 import type { DirectToolCall } from './registerToolHandlers';
+
+/** Where the messages not served here go. */
+export type Deliver = (message: JSONRPCMessage, extra?: MessageExtraInfo) => void;
 
 const INTERNAL_ERROR = -32603;
 const RESOURCE_NOT_FOUND = -32002;
@@ -16,12 +20,11 @@ const INVALID_PARAMS = -32602;
  * the SDK's own, byte for byte: `{ result, jsonrpc, id }`, or the error the SDK would make
  * of a rejection; no answer once the client cancelled the request or the connection closed.
  *
- * Call right after `server.connect(transport)` has installed the SDK's `onmessage` (it does
- * so synchronously); `onerror` gets what the SDK would report as a failed send.
+ * `toSdk` gets every other message: the SDK's `onmessage`, which `server.connect(transport)`
+ * installs synchronously, or a function that makes the server on first need (stateless
+ * HTTP). `onerror` gets what the SDK would report as a failed send.
  */
-export function serveDirectCalls(transport: Transport, direct: DirectToolCall, server: Server): void {
-  const toSdk = transport.onmessage;
-  if (!toSdk) return;
+export function serveDirectCalls(transport: Transport, direct: DirectToolCall, toSdk: Deliver, onerror: (error: Error) => void): void {
   /** Requests served here and not answered yet: true once the client cancelled one. */
   const running = new Map<RequestId, boolean>();
   let closed = false;
@@ -47,7 +50,7 @@ export function serveDirectCalls(transport: Transport, direct: DirectToolCall, s
               return transport.send({ jsonrpc: '2.0', id, error: failure } as JSONRPCMessage);
             },
           )
-          .catch((error: unknown) => server.onerror?.(new Error(`Failed to send response: ${String(error)}`)))
+          .catch((error: unknown) => onerror(new Error(`Failed to send response: ${String(error)}`)))
           .finally(() => running.delete(id));
         return;
       }
@@ -57,4 +60,29 @@ export function serveDirectCalls(transport: Transport, direct: DirectToolCall, s
     }
     toSdk(message, extra);
   };
+}
+
+/**
+ * Stateless 2025-era HTTP: serves one request's transport, making its SDK `Server` only if
+ * a message needs one. A POST of plain tool calls is answered without building a server
+ * (its capabilities, handler tables and context), which is most of a stateless call's cost.
+ * Returns what closes the exchange: the server, once made, or the transport alone.
+ */
+export function serveWithoutServer(transport: Transport, direct: DirectToolCall, makeServer: () => Server, onerror: (error: Error) => void): { close(): Promise<void> } {
+  let server: Server | undefined;
+  serveDirectCalls(
+    transport,
+    direct,
+    (message, extra) => {
+      if (!server) {
+        // The SDK's `connect` calls the `onmessage` it finds first on every message: leave it none.
+        transport.onmessage = undefined;
+        server = makeServer();
+        server.connect(transport).catch(onerror);
+      }
+      transport.onmessage?.(message, extra);
+    },
+    onerror,
+  );
+  return { close: () => (server ? server.close() : transport.close()) };
 }
