@@ -1,3 +1,4 @@
+import { ToolwrightError } from '@toolwright/core';
 import type { JSONRPCMessage, MessageExtraInfo, RequestId, Transport } from '@modelcontextprotocol/server';
 import { jsonRpcKind } from '../rpc/jsonRpcKind';
 import type { Server } from '@modelcontextprotocol/server';
@@ -50,7 +51,7 @@ export function serveDirectCalls(transport: Transport, direct: DirectToolCall, t
               return transport.send({ jsonrpc: '2.0', id, error: failure } as JSONRPCMessage);
             },
           )
-          .catch((error: unknown) => onerror(new Error(`Failed to send response: ${String(error)}`)))
+          .catch((error: unknown) => onerror(new ToolwrightError(`Failed to send response: ${String(error)}`, { cause: error })))
           .finally(() => running.delete(id));
         return;
       }
