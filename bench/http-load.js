@@ -14,6 +14,7 @@
 // Reports throughput (calls/s), server CPU per call, and the Toolwright / hand-written ratios.
 //   npm run bench:http            (builds first)
 //   node bench/http-load.js [--clients 50] [--calls 200] [--rounds 2] [--modes stateful,stateless,modern] [--sdk-client]
+// Each mode ends with PASS/MISS lines against issue 11's targets; BENCH_ASSERT=1 exits 1 on a miss.
 // By default the clients are lean raw-HTTP sessions (bench/leanHttpClient.js): the SDK's client
 // costs about three times a server's CPU per call, and on two cores that caps both servers at
 // the same rate. --sdk-client drives the servers with the SDK's Client instead.
@@ -43,6 +44,10 @@ const KINDS = { stateful: ['raw', 'raw-v2', 'toolwright'], stateless: ['raw', 'r
 const LABELS = { raw: 'raw v1', 'raw-v2': 'raw v2', toolwright: 'toolwright' };
 for (const mode of MODES) if (!KINDS[mode]) throw new Error(`unknown mode ${mode}: use stateful, stateless or modern`);
 if (SDK_CLIENT && MODES.includes('modern')) throw new Error('--sdk-client drives the legacy era only: add --modes stateful,stateless');
+// Issue 11's targets (throughput, Toolwright / hand-written): today's ratios against the SDK v1, and ahead of the SDK v2 on every transport.
+const TARGETS = { stateful: { raw: 1.8, 'raw-v2': 1.0 }, stateless: { raw: 3.4, 'raw-v2': 1.0 }, modern: { 'raw-v2': 1.0 } };
+const ASSERT = process.env.BENCH_ASSERT === '1';
+const verdicts = [];
 const mb = (bytes) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 
 function start(kind, mode) {
@@ -176,6 +181,13 @@ async function runMode(mode) {
   const baselines = kinds.filter((k) => k !== 'toolwright');
   console.log(`  median throughput: ${kinds.map((k) => `${LABELS[k]} ${rate(k).toFixed(0)}`).join(', ')} calls/s -> toolwright ${baselines.map((k) => `${(rate('toolwright') / rate(k)).toFixed(2)}x ${LABELS[k]}`).join(', ')}`);
   console.log(`  median server CPU per call: ${kinds.map((k) => `${LABELS[k]} ${(cpu(k) / 1000).toFixed(3)}`).join(', ')} ms -> toolwright ${baselines.map((k) => `${(cpu(k) / cpu('toolwright')).toFixed(2)}x as efficient as ${LABELS[k]}`).join(', ')}`);
+  for (const k of baselines) {
+    const need = TARGETS[mode][k];
+    const got = rate('toolwright') / rate(k);
+    const verdict = got >= need ? 'PASS' : 'MISS';
+    verdicts.push({ mode, baseline: LABELS[k], need, got, verdict });
+    console.log(`  target: throughput >= ${need.toFixed(1)}x ${LABELS[k]}: ${verdict} (${got.toFixed(2)}x)`);
+  }
   return runs.toolwright;
 }
 
@@ -189,6 +201,9 @@ async function main() {
     process.exit(1);
   }
   console.log('\nOK: zero failed calls, zero cross-session leaks, all sessions closed, heap back near baseline.');
+  const missed = verdicts.filter((v) => v.verdict !== 'PASS');
+  console.log(`${verdicts.length - missed.length}/${verdicts.length} targets held${missed.length ? ` (missed: ${missed.map((v) => `${v.mode} vs ${v.baseline} ${v.got.toFixed(2)}x < ${v.need}x`).join('; ')})` : ''}. Throughput is noisy on a shared machine: read the CPU per call too.`);
+  if (ASSERT && missed.length > 0) process.exit(1);
 }
 
 main().catch((error) => {

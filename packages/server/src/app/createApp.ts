@@ -1,17 +1,18 @@
 import { ConfigError } from '@toolwright/core';
 import { buildRegistry } from '@toolwright/core';
 import { createDefaultContainer } from '@toolwright/core/internal';
-import { Server, type Transport } from '../sdk/sdk';
+import type { Transport } from '../sdk/sdk';
 import { cacheHintsOf } from '../sdk/cacheHintsOf';
-import { FixedCallerServer } from '../sdk/FixedCallerServer';
+import { ToolwrightServer } from '../sdk/ToolwrightServer';
 import { startTracing, tracedServerClass } from '../sdk/tracedServerClass';
 import { Telemetry } from '../telemetry/Telemetry';
-import { createToolBinding, registerToolHandlers } from '../sdk/registerToolHandlers';
+import { createToolBinding, directToolCall, registerToolHandlers, type DirectToolCall } from '../sdk/registerToolHandlers';
 import type { App, Listener } from './App';
 import type { AppOptions } from './AppOptions';
 import { Pending } from './Pending';
 import type { ListenOptions } from './ListenOptions';
 import { loadToolClasses } from './loadToolClasses';
+import { setDirectCall } from './directCallOf';
 import { assertSupportedNode } from './assertSupportedNode';
 import { createLifecycle } from './createLifecycle';
 import { stderrLogger } from '@toolwright/core';
@@ -44,8 +45,11 @@ export async function createApp(options: AppOptions): Promise<App> {
     requestState: options.requestState,
   });
   const binding = createToolBinding(surface);
-  const lifecycle = createLifecycle({ classes: [...new Set([...tools, ...(options.services ?? [])])], container, onStart: options.onStart, onShutdown: options.onShutdown, logger: options.logger ?? stderrLogger('lifecycle') });
   const telemetry = new Telemetry(options.telemetry);
+  const untraced = directToolCall(binding);
+  // For stateless HTTP, which asks per request: while telemetry records, no call skips the SDK's path.
+  const directCall: DirectToolCall = (params, caller) => (telemetry.instruments() ? undefined : untraced(params, caller));
+  const lifecycle = createLifecycle({ classes: [...new Set([...tools, ...(options.services ?? [])])], container, onStart: options.onStart, onShutdown: options.onShutdown, logger: options.logger ?? stderrLogger('lifecycle') });
   const control = (kind: ListKind): ListControl =>
     Object.freeze({
       enable: (key: string) => surface.catalog.setEnabled(kind, key, true),
@@ -71,12 +75,14 @@ export async function createApp(options: AppOptions): Promise<App> {
       // Capabilities follow what the app serves when the connection opens (lists can grow at runtime).
       const capabilities = surface.capabilities();
       const settings = { ...serverOptions, capabilities, ...(era === 'modern' && { cacheHints }) };
+      const overriding = overrides && new Map(overrides);
       // Only a connection with telemetry to record gets the traced server class: the others run untouched.
       const instruments = telemetry.instruments();
-      const server = authInfo
-        ? new (instruments ? tracedServerClass(FixedCallerServer) : FixedCallerServer)(authInfo, info, settings)
-        : new (instruments ? tracedServerClass(Server) : Server)(info, settings);
-      const connection = surface.attach(server, capabilities, era, overrides && new Map(overrides));
+      // A 2025-era connection's plain tool calls skip the SDK's per-message work (see serveDirectCalls);
+      // a traced one keeps every request on the SDK's path, where its span is made.
+      const direct = era === 'legacy' && !overriding && !instruments ? untraced : undefined;
+      const server = new (instruments ? tracedServerClass(ToolwrightServer) : ToolwrightServer)({ caller: authInfo, direct }, info, settings);
+      const connection = surface.attach(server, capabilities, era, overriding);
       registerToolHandlers(server, binding, connection);
       if (instruments) startTracing(server, instruments, connection);
       return server;
@@ -116,7 +122,9 @@ export async function createApp(options: AppOptions): Promise<App> {
     },
     drain: (timeoutMs = 10_000) => inFlight.drain(timeoutMs),
   };
-  return Object.freeze(app);
+  Object.freeze(app);
+  setDirectCall(app, directCall);
+  return app;
 }
 
 /** The app's `middleware` must be functions or classes with `use(call, next)`. */

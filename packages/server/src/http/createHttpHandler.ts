@@ -5,6 +5,8 @@ import type { AuthInfo } from '@toolwright/core';
 import { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from '../sdk/sdk';
 import { createModernHttp, isModernHttpRequest, type ModernHttp } from '../sdk/createModernHttp';
 import { isModernMessage } from '../sdk/isModernMessage';
+import { serveWithoutServer } from '../sdk/serveDirectCalls';
+import { directCallOf } from '../app/directCallOf';
 import type { App } from '../app/App';
 import { createAuthenticator } from '../auth/authenticateRequest';
 import { missingScopes } from '../auth/canAccess';
@@ -219,14 +221,21 @@ export function createHttpHandler(app: App, options: HttpHandlerOptions = {}): H
 
     if (stateless) {
       trackPost(res);
-      const server = app.createServer();
       const transport = createStreamableTransport(transportKind, { sessionId: undefined, jsonResponse, eventStore: undefined, retryMs: undefined, maxBufferedBytes: options.maxBufferedBytes });
       statelessTransports.add(transport);
+      // Our transport: plain tool calls are answered without building a server (see serveWithoutServer).
+      const direct = transportKind === 'toolwright' ? directCallOf(app) : undefined;
+      let exchange: { close(): Promise<void> };
+      if (direct) exchange = serveWithoutServer(transport, direct, () => app.createServer(), ignoreError);
+      else {
+        const server = app.createServer();
+        exchange = server;
+        await server.connect(transport);
+      }
       res.once('close', () => {
         statelessTransports.delete(transport);
-        void server.close();
+        void exchange.close();
       });
-      await server.connect(transport);
       return transport.handleRequest(req, res, body);
     }
 
@@ -341,6 +350,9 @@ export function createHttpHandler(app: App, options: HttpHandlerOptions = {}): H
   });
   return handler;
 }
+
+/** A stateless server made on demand has no `onerror` either: what the SDK would report there goes nowhere. */
+function ignoreError(): void {}
 
 function pathOf(url: string | undefined): string {
   if (!url) return '/';

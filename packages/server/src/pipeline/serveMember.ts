@@ -1,4 +1,4 @@
-import { type CallScope, type MemberAccess, type MemberCall, type ToolContext } from '@toolwright/core';
+import { type AuthInfo, type CallScope, type MemberAccess, type MemberCall, type ToolContext } from '@toolwright/core';
 import { composeMiddleware, type MiddlewareChain } from '@toolwright/core/internal';
 import { accessDenial, callerOf, canAccess } from '../auth/canAccess';
 import type { Connection } from '../sdk/Connection';
@@ -44,10 +44,29 @@ export function serveMember<R>(request: MemberRequest<R>, sdk: ServerContext, co
   const caller = callerOf(sdk);
   if (member.access && !canAccess(member.access, caller)) throw new ProtocolError(ErrorCodes.InvalidParams, accessDenial(request.subject, member.access, caller));
   const chain = chainOf(member, env);
-  const timeoutMs = member.timeoutMs ?? (request.kind === 'tool' ? env.toolTimeoutMs : env.timeoutMs);
+  const timeoutMs = timeoutOf(member, request.kind, env);
   const guarded = (member.pipeline?.guards.length ?? 0) > 0;
   if (!guarded && !chain && !member.usesContext && timeoutMs === undefined && !env.scopes.active && !connection.overrides) return env.inFlight.track(request.run(undefined, undefined));
   return env.inFlight.track(servePiped(request, sdk, connection, env, chain, timeoutMs, guarded));
+}
+
+/**
+ * The fast path of `serveMember` without an SDK request context, for a caller that serves a
+ * request before (or instead of) the SDK: the member's compiled call alone, counted in
+ * flight, when `caller` may use it and the member needs nothing of the pipeline (no guard,
+ * middleware, context, timeout, scoped services or overrides). Undefined otherwise: then
+ * the request takes the SDK's path and `serveMember`, which gives the same answer.
+ */
+export function serveAlone<R>(ref: MemberRef, caller: AuthInfo | undefined, overrides: unknown, env: PipelineEnv, run: () => Promise<R>): Promise<R> | undefined {
+  const { member } = ref;
+  if (member.access && !canAccess(member.access, caller)) return undefined;
+  if (member.usesContext || overrides !== undefined || env.scopes.active || (member.pipeline?.guards.length ?? 0) > 0) return undefined;
+  if (timeoutOf(member, ref.kind, env) !== undefined || chainOf(member, env)) return undefined;
+  return env.inFlight.track(run());
+}
+
+function timeoutOf(member: MemberRef['member'], kind: MemberRef['kind'], env: PipelineEnv): number | undefined {
+  return member.timeoutMs ?? (kind === 'tool' ? env.toolTimeoutMs : env.timeoutMs);
 }
 
 async function servePiped<R>(

@@ -1,4 +1,4 @@
-import type { ToolDefinition, ToolResult } from '@toolwright/core';
+import type { AuthInfo, ToolDefinition, ToolResult } from '@toolwright/core';
 import type { Server, ServerContext, Tool } from '@modelcontextprotocol/server';
 import type { Connection } from './Connection';
 import type { Surface } from '../surface/Surface';
@@ -6,7 +6,7 @@ import { ErrorCodes, ProtocolError } from './ProtocolError';
 import { callerOf } from '../auth/canAccess';
 import { createListFilter } from '../auth/createListFilter';
 import { guardedList } from '../pipeline/guardedList';
-import { serveMember, type MemberAnswer } from '../pipeline/serveMember';
+import { serveAlone, serveMember, type MemberAnswer } from '../pipeline/serveMember';
 import type { MemberRef } from '../pipeline/ServedMember';
 
 /** Per-app state shared by every connection's `Server`: built once, read per call. */
@@ -87,4 +87,23 @@ function callParams(params: Record<string, unknown> | undefined): { name: string
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * A 2025-era `tools/call` served without the SDK (see `serveDirectCalls`): its result, or
+ * undefined when the request needs more than the tool's compiled call (then the SDK serves
+ * it, with the same answer). Only for a tool the caller may use and that needs nothing of
+ * the pipeline; bad params, unknown tools and refusals all go the SDK's way.
+ */
+export type DirectToolCall = (params: unknown, caller: AuthInfo | undefined) => Promise<ToolResult> | undefined;
+
+export function directToolCall(binding: ToolBinding): DirectToolCall {
+  const { catalog, env } = binding.surface;
+  return (params, caller) => {
+    if (!isObject(params)) return undefined;
+    const { name, arguments: args } = params;
+    if (typeof name !== 'string' || (args !== undefined && !isObject(args))) return undefined;
+    const tool = catalog.tool(name);
+    return tool && serveAlone(toolRef(tool), caller, undefined, env, () => tool.call(args, undefined, undefined));
+  };
 }

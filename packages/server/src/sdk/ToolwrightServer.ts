@@ -1,0 +1,31 @@
+import type { AuthInfo } from '@toolwright/core';
+import { Server, type Transport } from '@modelcontextprotocol/server';
+import { attachAuthInfo } from '../auth/attachAuthInfo';
+import type { DirectToolCall } from './registerToolHandlers';
+import { serveDirectCalls } from './serveDirectCalls';
+
+/** What a `ToolwrightServer` adds to the SDK's `Server` when it connects. */
+export interface ToolwrightServerOptions {
+  /** Every request comes from this caller (stdio: the identity the process that started the server vouches for), whichever entry connects it. */
+  readonly caller?: AuthInfo;
+  /** 2025 era: plain `tools/call` requests are served before the SDK's `Protocol` sees them (see `serveDirectCalls`). */
+  readonly direct?: DirectToolCall;
+}
+
+/** The SDK's `Server`, with Toolwright's additions to each transport it connects to. */
+export class ToolwrightServer extends Server {
+  constructor(
+    private readonly additions: ToolwrightServerOptions,
+    ...args: ConstructorParameters<typeof Server>
+  ) {
+    super(...args);
+  }
+
+  override async connect(transport: Transport): Promise<void> {
+    const connecting = super.connect(transport);
+    // The SDK installs its `onmessage` before its first await; a refused connect leaves the transport alone.
+    if (this.additions.direct && this.transport === transport && transport.onmessage) serveDirectCalls(transport, this.additions.direct, transport.onmessage, (error) => this.onerror?.(error));
+    await connecting;
+    if (this.additions.caller) attachAuthInfo(transport, this.additions.caller);
+  }
+}
