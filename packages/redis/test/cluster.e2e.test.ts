@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { Ctx, Param, Resource, Tool, type ToolContext } from '@toolwright/core';
-import { LoggingMessageNotificationSchema, ProgressNotificationSchema, ResourceUpdatedNotificationSchema, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { LoggingMessageNotificationSchema, ResourceUpdatedNotificationSchema, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { startRedisServer, type RedisServer } from './fixtures/redisServer';
 import { connectRoundRobin, eventually, startInstances, stopInstances, textOf, type Instance } from './fixtures/instances';
 
