@@ -121,6 +121,7 @@ export async function createRedisCluster(options: RedisClusterOptions = {}): Pro
     ended: `${prefix}ended`,
     changes: `${prefix}changes`,
     ev: (id: string) => `${prefix}ev:${id}`,
+    relay: (instance: string) => `${prefix}rt:${instance}`,
   };
 
   /** Runs one command, turning every failure into a RedisUnavailableError. */
@@ -135,6 +136,7 @@ export async function createRedisCluster(options: RedisClusterOptions = {}): Pro
   // Pub/sub: one subscriber connection for the whole process.
   const endedListeners = new Set<(id: string) => void>();
   const changeListeners = new Set<(change: ClusterChange) => void>();
+  const relays = new Map<string, (sessionId: string, message: Record<string, unknown>) => void>();
   const watchers = new Map<string, Set<(origin: string, eventId: string, streamId: string, message: JSONRPCMessage) => void>>();
   await subscriber.subscribe(k.ended, k.changes);
   subscriber.on('message', (channel: string, payload: string) => {
@@ -144,6 +146,8 @@ export async function createRedisCluster(options: RedisClusterOptions = {}): Pro
     }
     const nl = payload.indexOf('\n');
     const from = payload.slice(0, nl);
+    const relay = relays.get(channel);
+    if (relay) return relay(from, JSON.parse(payload.slice(nl + 1)) as Record<string, unknown>);
     if (channel === k.changes) {
       if (from === origin) return;
       const change = JSON.parse(payload.slice(nl + 1)) as ClusterChange;
@@ -269,6 +273,18 @@ export async function createRedisCluster(options: RedisClusterOptions = {}): Pro
     onChange(listener) {
       changeListeners.add(listener);
       return () => void changeListeners.delete(listener);
+    },
+    async relay(instance, sessionId, message) {
+      await run(() => redis.publish(k.relay(instance), `${sessionId}\n${JSON.stringify(message)}`));
+    },
+    async onRelay(instance, listener) {
+      const channel = k.relay(instance);
+      relays.set(channel, listener);
+      await subscriber.subscribe(channel);
+      return () => {
+        relays.delete(channel);
+        void subscriber.unsubscribe(channel).catch(() => {});
+      };
     },
     async close() {
       await Promise.allSettled([redis.quit(), subscriber.quit()]);

@@ -74,4 +74,11 @@ export interface Cluster {
   publish(change: ClusterChange): Promise<void>;
   /** Calls `listener` with each change published by another instance; returns the function that stops it. */
   onChange(listener: (change: ClusterChange) => void): () => void;
+  /**
+   * Round trips: hands the client's answer to a server-to-client request (elicitation,
+   * sampling, roots) to the instance that asked, `instance`, for its session `sessionId`.
+   */
+  relay(instance: string, sessionId: string, message: Record<string, unknown>): Promise<void>;
+  /** Calls `listener` with each answer relayed to `instance`; resolves, once listening, to the function that stops it. */
+  onRelay(instance: string, listener: (sessionId: string, message: Record<string, unknown>) => void): Promise<() => void>;
 }

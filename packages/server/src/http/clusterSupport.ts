@@ -50,6 +50,51 @@ export function leaveFanOutToCluster(transport: StreamableTransport): void {
   };
 }
 
+/** The id a server-to-client request of instance `instance` carries across the cluster: the answer names who asked. */
+const roundTripId = (instance: string, id: string | number) => `tw:${instance}:${typeof id === 'number' ? 'n' : 's'}:${id}`;
+const ROUND_TRIP_ID = /^tw:([^:]+):([ns]):(.*)$/s;
+
+/**
+ * Makes a session's server-to-client requests answerable through any instance: their ids
+ * name this instance on the way out (and back to the server's own on the way in), so the
+ * instance a client's answer reaches can relay it here (see `foreignAnswers`). Call after
+ * the server connected to the transport.
+ */
+export function routeRoundTrips(transport: StreamableTransport, instance: string): void {
+  const send = transport.send.bind(transport);
+  transport.send = (message, options) => {
+    const m = message as { id?: string | number; method?: unknown; params?: { requestId?: string | number } };
+    if (typeof m.method === 'string' && m.id !== undefined) return send({ ...message, id: roundTripId(instance, m.id) } as typeof message, options);
+    // The server gives up on its own request (timeout, the call was cancelled): name it as the client knows it.
+    if (m.method === 'notifications/cancelled' && m.params?.requestId !== undefined && options?.relatedRequestId === undefined) {
+      return send({ ...message, params: { ...m.params, requestId: roundTripId(instance, m.params.requestId) } } as typeof message, options);
+    }
+    return send(message, options);
+  };
+  const receive = transport.onmessage;
+  transport.onmessage = (message, extra) => {
+    const m = message as { id?: unknown; method?: unknown };
+    const own = m.method === undefined && typeof m.id === 'string' ? ROUND_TRIP_ID.exec(m.id) : null;
+    if (own && own[1] === instance) message = { ...message, id: own[2] === 'n' ? Number(own[3]) : own[3] } as typeof message;
+    receive?.(message, extra);
+  };
+}
+
+/** Splits a POST's messages into what this instance serves and the answers to requests another instance made. */
+export function foreignAnswers(body: unknown, instance: string): { body: unknown; foreign: { instance: string; message: Record<string, unknown> }[] } {
+  const messages = Array.isArray(body) ? body : [body];
+  const foreign: { instance: string; message: Record<string, unknown> }[] = [];
+  const kept = messages.filter((message) => {
+    const m = message as { id?: unknown; method?: unknown } | null;
+    const owner = m && m.method === undefined && typeof m.id === 'string' ? ROUND_TRIP_ID.exec(m.id) : null;
+    if (!owner || owner[1] === instance) return true;
+    foreign.push({ instance: owner[1], message: message as Record<string, unknown> });
+    return false;
+  });
+  if (foreign.length === 0) return { body, foreign };
+  return { body: Array.isArray(body) ? kept : kept[0], foreign };
+}
+
 /** Publishes every change made on this instance to the cluster; returns the function that stops it. */
 export function publishChanges(app: App, cluster: Cluster, onError: (error: Error) => void): () => void {
   const publish = (change: ClusterChange) => void cluster.publish(change).catch(onError);

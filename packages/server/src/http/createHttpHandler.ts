@@ -29,7 +29,7 @@ import { createRequestLogger, type RequestLogEntry } from './requestLog';
 import { sendJson, sendRpcError } from './respond';
 import { SessionStore } from './SessionStore';
 import type { SessionRecord } from './Cluster';
-import { leaveFanOutToCluster, listenToChanges, publishChanges, refuseClusterDown, restoreRequests, sessionChangesOf } from './clusterSupport';
+import { foreignAnswers, leaveFanOutToCluster, listenToChanges, publishChanges, refuseClusterDown, restoreRequests, routeRoundTrips, sessionChangesOf } from './clusterSupport';
 
 type Request = IncomingMessage & { auth?: AuthInfo; body?: unknown };
 type Next = (error?: unknown) => void;
@@ -98,6 +98,12 @@ export function createHttpHandler(app: App, options: HttpHandlerOptions = {}): H
     const copy = store.touch(id);
     if (copy) void closeSession(copy, 'ended on another instance');
   });
+  // Answers to this instance's server-to-client requests that reached another instance.
+  const stopRelay = cluster?.onRelay(instanceId, (id, message) => {
+    const copy = store.touch(id);
+    if (copy && !copy.closed) copy.transport.onmessage?.(message as never);
+  });
+  stopRelay?.catch(clusterError);
   const legacy = options.legacySse ? createLegacySse(app, mcpPath) : undefined;
   // The 2026-07-28 era: made on its first request, so 2025-only traffic never loads it.
   let modern: ModernHttp | undefined;
@@ -181,6 +187,7 @@ export function createHttpHandler(app: App, options: HttpHandlerOptions = {}): H
     // Runs on DELETE, on eviction/expiry and on shutdown alike.
     transport.onclose = () => void closeSession(session, 'closed');
     await server.connect(transport);
+    if (cluster) routeRoundTrips(transport, instanceId);
     if (record) {
       await (transport as NodeStreamableTransport).restore(restoreRequests(record));
       copiedLevel.set(session, record.logLevel);
@@ -307,6 +314,15 @@ export function createHttpHandler(app: App, options: HttpHandlerOptions = {}): H
         if (record && record.principal === principalOf(auth)) {
           if (method === 'DELETE') await cluster.sessions.end(sessionId);
           else for (const change of sessionChangesOf(body)) await cluster.sessions.update(sessionId, change);
+          if (method === 'POST') {
+            const split = foreignAnswers(body, instanceId);
+            for (const answer of split.foreign) await cluster.relay(answer.instance, sessionId, answer.message);
+            if (split.foreign.length > 0 && (split.body === undefined || (Array.isArray(split.body) && split.body.length === 0))) {
+              res.writeHead(202, { 'mcp-session-id': sessionId }).end();
+              return;
+            }
+            body = split.body;
+          }
         }
       } catch (error) {
         return refuseClusterDown(res, error);
@@ -423,6 +439,7 @@ export function createHttpHandler(app: App, options: HttpHandlerOptions = {}): H
         }
         stopPublishing?.();
         stopEnding?.();
+        void stopRelay?.then((stop) => stop(), () => {});
         await Promise.all([store.closeAll('server shutting down'), legacy?.closeAll(), modern?.close()]);
       },
     },
