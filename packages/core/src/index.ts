@@ -31,6 +31,7 @@ export type { ContainerLike } from './container/ContainerLike';
 export { createDefaultContainer } from './container/defaultContainer';
 
 export type { ToolContext, ToolLogger, AuthInfo, RoundTripOptions } from './context/ToolContext';
+export type { SessionState } from './context/SessionState';
 export type { ProtocolEra, RequestEnvelope } from './context/RequestEnvelope';
 export { stderrLogger } from './context/stderrLogger';
 

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Redis, type RedisOptions } from 'ioredis';
 import type { Cluster, ClusterChange, EventStore, SessionChange, SessionRecord, SharedSessions } from '@toolwright/server/http';
 import { GET_STREAM_ID } from '@toolwright/server/http';
-import { BROADCAST, CREATE, END, STORE_EVENT, TOUCH, UPDATE } from './scripts';
+import { BROADCAST, CREATE, END, SET_STATE, STORE_EVENT, TOUCH, UPDATE } from './scripts';
 
 type JSONRPCMessage = Parameters<EventStore['storeEvent']>[1];
 
@@ -47,10 +47,11 @@ export class RedisUnavailableError extends Error {
 
 interface Scripted extends Redis {
   twCreate(sessions: string, session: string, now: number, ttl: number, max: number, prefix: string, id: string, rec: string): Promise<number>;
-  twTouch(session: string, sessions: string, events: string, now: number, ttl: number, id: string): Promise<[string | null, string | null, string | null] | null>;
+  twTouch(session: string, sessions: string, events: string, state: string, now: number, ttl: number, id: string): Promise<[string | null, string | null, string | null] | null>;
   twUpdate(session: string, kind: string, value: string): Promise<number>;
-  twEnd(session: string, events: string, sessions: string, id: string, channel: string): Promise<number>;
+  twEnd(session: string, events: string, sessions: string, state: string, id: string, channel: string): Promise<number>;
   twStoreEvent(events: string, session: string, maxlen: number, ttl: number, streamId: string, json: string, origin: string, channel: string): Promise<string>;
+  twSetState(state: string, session: string, key: string, json: string): Promise<number>;
   twBroadcast(sessions: string, now: number, prefix: string, json: string, uri: string, maxlen: number, origin: string, change: string, getStream: string): Promise<number>;
 }
 
@@ -86,9 +87,10 @@ export async function createRedisCluster(options: RedisClusterOptions = {}): Pro
   // The subscriber queues its (re)subscriptions while disconnected; it runs no other command.
   const subscriber = new Redis(url, { ...base, enableOfflineQueue: true, commandTimeout: undefined, autoResubscribe: true });
   redis.defineCommand('twCreate', { numberOfKeys: 2, lua: CREATE });
-  redis.defineCommand('twTouch', { numberOfKeys: 3, lua: TOUCH });
+  redis.defineCommand('twTouch', { numberOfKeys: 4, lua: TOUCH });
+  redis.defineCommand('twSetState', { numberOfKeys: 2, lua: SET_STATE });
   redis.defineCommand('twUpdate', { numberOfKeys: 1, lua: UPDATE });
-  redis.defineCommand('twEnd', { numberOfKeys: 3, lua: END });
+  redis.defineCommand('twEnd', { numberOfKeys: 4, lua: END });
   redis.defineCommand('twStoreEvent', { numberOfKeys: 2, lua: STORE_EVENT });
   redis.defineCommand('twBroadcast', { numberOfKeys: 1, lua: BROADCAST });
 
@@ -118,6 +120,7 @@ export async function createRedisCluster(options: RedisClusterOptions = {}): Pro
     sessions: `${prefix}sessions`,
     session: (id: string) => `${prefix}s:${id}`,
     events: (id: string) => `${prefix}e:${id}`,
+    state: (id: string) => `${prefix}st:${id}`,
     ended: `${prefix}ended`,
     changes: `${prefix}changes`,
     ev: (id: string) => `${prefix}ev:${id}`,
@@ -187,7 +190,7 @@ export async function createRedisCluster(options: RedisClusterOptions = {}): Pro
       await run(() => redis.twCreate(k.sessions, k.session(record.id), Date.now(), limits.idleTimeoutMs, limits.maxSessions, prefix, record.id, rec));
     },
     async touch(id, idleTimeoutMs) {
-      const found = await run(() => redis.twTouch(k.session(id), k.sessions, k.events(id), Date.now(), idleTimeoutMs, id));
+      const found = await run(() => redis.twTouch(k.session(id), k.sessions, k.events(id), k.state(id), Date.now(), idleTimeoutMs, id));
       if (!found || !found[0]) return undefined;
       const rec = JSON.parse(found[0]) as { initialize: Record<string, unknown>; protocolVersion: string; principal: string | null };
       const record: SessionRecord = {
@@ -205,7 +208,7 @@ export async function createRedisCluster(options: RedisClusterOptions = {}): Pro
       await run(() => redis.twUpdate(k.session(id), kind, value));
     },
     async end(id) {
-      await run(() => redis.twEnd(k.session(id), k.events(id), k.sessions, id, k.ended));
+      await run(() => redis.twEnd(k.session(id), k.events(id), k.sessions, k.state(id), id, k.ended));
     },
     onEnded(listener) {
       endedListeners.add(listener);
@@ -263,6 +266,24 @@ export async function createRedisCluster(options: RedisClusterOptions = {}): Pro
     },
     sessions,
     eventStore,
+    sessionState(sessionId) {
+      const key = k.state(sessionId);
+      const write = async (field: string, json: string) => {
+        const changed = await run(() => redis.twSetState(key, k.session(sessionId), field, json));
+        if (changed === -1) throw new Error(`ctx.session: session ${sessionId} has ended or expired; its state cannot change.`);
+        return changed;
+      };
+      return {
+        async get<T>(field: string) {
+          const json = await run(() => redis.hget(key, field));
+          return json === null ? undefined : (JSON.parse(json) as T);
+        },
+        async set(field, value) {
+          await write(field, value === undefined ? '' : JSON.stringify(value));
+        },
+        delete: async (field) => (await write(field, '')) > 0,
+      };
+    },
     async publish(change) {
       const [message, uri] =
         'resourceUpdated' in change

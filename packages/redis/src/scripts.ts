@@ -3,7 +3,7 @@
  * a failure never leaves half a session or an event without its TTL.
  *
  * Keys (after the prefix): `s:<id>` the session hash (`rec` JSON, `level`, `subs` as
- * "\n"-delimited URIs), `e:<id>` its events (a stream), `sessions` a sorted set of live
+ * "\n"-delimited URIs), `e:<id>` its events (a stream), `st:<id>` its `ctx.session` values (a hash), `sessions` a sorted set of live
  * session ids scored by expiry time. Channels: `ended`, `changes`, `ev:<id>`.
  * Scripts name keys they build from the prefix, so one Redis primary (or Sentinel) holds
  * them all; Redis Cluster is not supported.
@@ -17,7 +17,7 @@ local evicted = 0
 while redis.call('ZCARD', KEYS[1]) >= max do
   local victim = redis.call('ZPOPMIN', KEYS[1])
   if #victim == 0 then break end
-  redis.call('DEL', p .. 's:' .. victim[1], p .. 'e:' .. victim[1])
+  redis.call('DEL', p .. 's:' .. victim[1], p .. 'e:' .. victim[1], p .. 'st:' .. victim[1])
   redis.call('PUBLISH', p .. 'ended', victim[1])
   evicted = evicted + 1
 end
@@ -28,7 +28,7 @@ if redis.call('PTTL', KEYS[1]) < ttl then redis.call('PEXPIRE', KEYS[1], ttl) en
 return evicted
 `;
 
-/** KEYS: s:<id>, sessions, e:<id>. ARGV: now, ttl, id. Returns [rec, level, subs], or nil when the session is gone. */
+/** KEYS: s:<id>, sessions, e:<id>, st:<id>. ARGV: now, ttl, id. Returns [rec, level, subs], or nil when the session is gone. */
 export const TOUCH = `
 local ttl = tonumber(ARGV[2])
 if redis.call('PEXPIRE', KEYS[1], ttl) == 0 then
@@ -36,6 +36,7 @@ if redis.call('PEXPIRE', KEYS[1], ttl) == 0 then
   return false
 end
 redis.call('PEXPIRE', KEYS[3], ttl)
+redis.call('PEXPIRE', KEYS[4], ttl)
 redis.call('ZADD', KEYS[2], tonumber(ARGV[1]) + ttl, ARGV[3])
 if redis.call('PTTL', KEYS[2]) < ttl then redis.call('PEXPIRE', KEYS[2], ttl) end
 return redis.call('HMGET', KEYS[1], 'rec', 'level', 'subs')
@@ -57,9 +58,9 @@ redis.call('HSET', KEYS[1], 'subs', subs)
 return 1
 `;
 
-/** KEYS: s:<id>, e:<id>, sessions. ARGV: id, channel (ended). */
+/** KEYS: s:<id>, e:<id>, sessions, st:<id>. ARGV: id, channel (ended). */
 export const END = `
-redis.call('DEL', KEYS[1], KEYS[2])
+redis.call('DEL', KEYS[1], KEYS[2], KEYS[4])
 redis.call('ZREM', KEYS[3], ARGV[1])
 redis.call('PUBLISH', ARGV[2], ARGV[1])
 return 1
@@ -110,4 +111,14 @@ for _, sid in ipairs(ids) do
 end
 redis.call('PUBLISH', p .. 'changes', ARGV[6] .. '\\n' .. ARGV[7])
 return told
+`;
+
+/** KEYS: st:<id>, s:<id>. ARGV: key, value JSON ('' deletes). Returns -1 when the session is gone, else how many fields changed. */
+export const SET_STATE = `
+local ttl = redis.call('PTTL', KEYS[2])
+if ttl < 0 then return -1 end
+if ARGV[2] == '' then return redis.call('HDEL', KEYS[1], ARGV[1]) end
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
+redis.call('PEXPIRE', KEYS[1], ttl)
+return 1
 `;

@@ -1,3 +1,4 @@
+import type { SessionState } from '@toolwright/core';
 import type { EventStoreFactory } from './EventStore';
 
 /** The stream id under which a session's GET stream (server-initiated messages) is stored in its `EventStore`. */
@@ -74,6 +75,8 @@ export interface Cluster {
   publish(change: ClusterChange): Promise<void>;
   /** Calls `listener` with each change published by another instance; returns the function that stops it. */
   onChange(listener: (change: ClusterChange) => void): () => void;
+  /** `ctx.session` of a session: kept with it, seen by every instance, ended with it. */
+  sessionState(sessionId: string): SessionState;
   /**
    * Round trips: hands the client's answer to a server-to-client request (elicitation,
    * sampling, roots) to the instance that asked, `instance`, for its session `sessionId`.

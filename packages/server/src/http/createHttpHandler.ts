@@ -11,6 +11,7 @@ import { protectedResourceMetadata } from '../auth/protectedResourceMetadata';
 import { createCors } from './cors';
 import { createStreamableTransport, type StreamableTransport } from './createStreamableTransport';
 import type { NodeStreamableTransport } from './NodeStreamableTransport';
+import { bindSessionState } from '../sdk/sessionState';
 import type { EventStoreFactory } from './EventStore';
 import { createHostPolicy } from './hostPolicy';
 import type { HttpHandlerOptions } from './HttpHandlerOptions';
@@ -173,6 +174,7 @@ export function createHttpHandler(app: App, options: HttpHandlerOptions = {}): H
     });
     if (cluster) leaveFanOutToCluster(transport);
     const server = app.createServer();
+    if (cluster) bindSessionState(server, cluster.sessionState(id));
     const session: HttpSession = {
       id,
       server,
