@@ -8,13 +8,14 @@ import { createBoardApp } from './app';
 async function main(): Promise<void> {
   const at = process.argv.indexOf('--port');
   const port = at === -1 ? 3001 : Number(process.argv[at + 1]);
-  const cluster = await createRedisCluster({ url: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', prefix: 'scale-out:' });
+  // STORES=memory: one instance with the in-memory stores (for comparison; no sharing).
+  const cluster = process.env.STORES === 'memory' ? undefined : await createRedisCluster({ url: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', prefix: 'scale-out:' });
   const app = await createBoardApp();
   const listener = await app.listen({ transport: 'http', port, cluster, exitOnSignal: false, logLevel: 'warn' });
   process.stderr.write(`${process.env.INSTANCE ?? 'instance'} listening on ${listener.url}\n`);
   const stop = async () => {
     await listener.close();
-    await cluster.close();
+    await cluster?.close();
     process.exit(0);
   };
   process.once('SIGTERM', () => void stop());
