@@ -59,6 +59,39 @@ describe('Redis unreachable: clear errors meanwhile, recovery by itself', () => 
     await client.close();
   });
 
+  it('Redis stopped and restarted mid-load: no crash, only 503s meanwhile, every session carries on', async () => {
+    const clients = await Promise.all(Array.from({ length: 8 }, () => connectRoundRobin(urls)));
+    let ok = 0;
+    const errors = new Set<string>();
+    let running = true;
+    const loops = clients.map(async ({ client }, c) => {
+      for (let i = 0; running; i++) {
+        try {
+          const text = textOf(await client.callTool({ name: 'echo', arguments: { text: `${c}:${i}` } }));
+          if (text !== `${c}:${i}`) errors.add(`wrong answer ${text}`);
+          ok++;
+        } catch (error) {
+          errors.add(String((error as Error).message).replace(/\d+/g, 'N').slice(0, 200));
+          await new Promise((r) => setTimeout(r, 20));
+        }
+      }
+    });
+    await new Promise((r) => setTimeout(r, 300));
+    await redis.stop();
+    await new Promise((r) => setTimeout(r, 700));
+    await redis.start();
+    await eventually(() => instances.every((i) => i.cluster.connected), 5000, 'reconnection');
+    const before = ok;
+    await eventually(() => ok > before + 50, 5000, 'calls to succeed again');
+    running = false;
+    await Promise.all(loops);
+    for (const message of errors) expect(message).toMatch(/Service unavailable: the shared session store is unreachable/);
+    expect(errors.size).toBeGreaterThan(0);
+    // Every session is still there, on every instance.
+    for (const { client } of clients) expect(textOf(await client.callTool({ name: 'echo', arguments: { text: 'still here' } }))).toBe('still here');
+    await Promise.all(clients.map(({ client }) => client.close()));
+  }, 30_000);
+
   it('answers 503 within the command timeout while Redis hangs, then recovers', async () => {
     const raw = await openRawSession(urls[0]);
     redis.pause();
