@@ -139,7 +139,7 @@ export async function createRedisCluster(options: RedisClusterOptions = {}): Pro
   // Pub/sub: one subscriber connection for the whole process.
   const endedListeners = new Set<(id: string) => void>();
   const changeListeners = new Set<(change: ClusterChange) => void>();
-  const relays = new Map<string, (sessionId: string, message: Record<string, unknown>) => void>();
+  const relays = new Map<string, Set<(sessionId: string, message: Record<string, unknown>) => void>>();
   const watchers = new Map<string, Set<(origin: string, eventId: string, streamId: string, message: JSONRPCMessage) => void>>();
   await subscriber.subscribe(k.ended, k.changes);
   subscriber.on('message', (channel: string, payload: string) => {
@@ -150,7 +150,11 @@ export async function createRedisCluster(options: RedisClusterOptions = {}): Pro
     const nl = payload.indexOf('\n');
     const from = payload.slice(0, nl);
     const relay = relays.get(channel);
-    if (relay) return relay(from, JSON.parse(payload.slice(nl + 1)) as Record<string, unknown>);
+    if (relay) {
+      const message = JSON.parse(payload.slice(nl + 1)) as Record<string, unknown>;
+      for (const listener of relay) listener(from, message);
+      return;
+    }
     if (channel === k.changes) {
       if (from === origin) return;
       const change = JSON.parse(payload.slice(nl + 1)) as ClusterChange;
@@ -299,12 +303,22 @@ export async function createRedisCluster(options: RedisClusterOptions = {}): Pro
       await run(() => redis.publish(k.relay(instance), `${sessionId}\n${JSON.stringify(message)}`));
     },
     async onRelay(instance, listener) {
-      const channel = k.relay(instance);
-      relays.set(channel, listener);
-      await subscriber.subscribe(channel);
+      const channels = [k.relay(instance), k.relay('*')];
+      for (const channel of channels) {
+        const set = relays.get(channel) ?? new Set();
+        relays.set(channel, set);
+        set.add(listener);
+      }
+      await subscriber.subscribe(...channels);
       return () => {
-        relays.delete(channel);
-        void subscriber.unsubscribe(channel).catch(() => {});
+        for (const channel of channels) {
+          const set = relays.get(channel);
+          set?.delete(listener);
+          if (set?.size === 0) {
+            relays.delete(channel);
+            void subscriber.unsubscribe(channel).catch(() => {});
+          }
+        }
       };
     },
     async close() {

@@ -46,3 +46,41 @@ describe('server-to-client requests answered through another instance', () => {
     await client.close();
   });
 });
+
+class Waiting {
+  static aborted = 0;
+  @Tool({ description: 'Waits until cancelled.' })
+  async waits(@Ctx() ctx: ToolContext) {
+    await new Promise<void>((resolve) => ctx.signal.addEventListener('abort', () => resolve()));
+    Waiting.aborted++;
+    return 'cancelled';
+  }
+}
+
+describe("a client's cancellation that reaches another instance", () => {
+  let redis: RedisServer;
+  let instances: Instance[];
+  beforeAll(async () => {
+    redis = await startRedisServer();
+    instances = await startInstances(3, redis.url, { name: 'cancel', version: '1', tools: [Waiting] });
+  });
+  afterAll(async () => {
+    await stopInstances(instances ?? []);
+    await redis?.close();
+  });
+
+  it('aborts the call on the instance running it', async () => {
+    const { client } = await connectRoundRobin(instances.map((i) => i.url));
+    for (let round = 0; round < 3; round++) {
+      const controller = new AbortController();
+      const call = client.callTool({ name: 'waits', arguments: {} }, undefined, { signal: controller.signal });
+      await new Promise((r) => setTimeout(r, 100));
+      controller.abort('changed my mind');
+      await expect(call).rejects.toThrow();
+      const start = Date.now();
+      while (Waiting.aborted < round + 1 && Date.now() - start < 3000) await new Promise((r) => setTimeout(r, 10));
+      expect(Waiting.aborted).toBe(round + 1);
+    }
+    await client.close();
+  });
+});

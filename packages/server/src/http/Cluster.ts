@@ -80,8 +80,9 @@ export interface Cluster {
   /**
    * Round trips: hands the client's answer to a server-to-client request (elicitation,
    * sampling, roots) to the instance that asked, `instance`, for its session `sessionId`.
+   * `'*'` hands it to every instance (a client's cancellation: the call may run on any).
    */
   relay(instance: string, sessionId: string, message: Record<string, unknown>): Promise<void>;
-  /** Calls `listener` with each answer relayed to `instance`; resolves, once listening, to the function that stops it. */
+  /** Calls `listener` with each message relayed to `instance` (or to `'*'`); resolves, once listening, to the function that stops it. */
   onRelay(instance: string, listener: (sessionId: string, message: Record<string, unknown>) => void): Promise<() => void>;
 }

@@ -149,6 +149,16 @@ export class NodeStreamableTransport implements Transport, RequestHeadersSource 
     }
   }
 
+  /**
+   * A message of this session's client that reached another instance, relayed here by a
+   * cluster (an answer to this server's request, a cancellation): handled as if posted here.
+   */
+  deliver(message: JSONRPCMessage): void {
+    if (this.closed) return;
+    this.onmessage?.(message);
+    this.settleCancelled(message);
+  }
+
   async send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
     const isResponse = 'result' in message || 'error' in message;
     const related = isResponse ? (message as { id?: RequestId }).id : options?.relatedRequestId;

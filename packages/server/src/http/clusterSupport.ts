@@ -95,6 +95,11 @@ export function foreignAnswers(body: unknown, instance: string): { body: unknown
   return { body: Array.isArray(body) ? kept : kept[0], foreign };
 }
 
+/** The client's cancellations in a POST: the call they cancel may run on any instance. */
+export function cancellationsOf(body: unknown): Record<string, unknown>[] {
+  return (Array.isArray(body) ? body : [body]).filter((m) => (m as { method?: unknown } | null)?.method === 'notifications/cancelled') as Record<string, unknown>[];
+}
+
 /** Publishes every change made on this instance to the cluster; returns the function that stops it. */
 export function publishChanges(app: App, cluster: Cluster, onError: (error: Error) => void): () => void {
   const publish = (change: ClusterChange) => void cluster.publish(change).catch(onError);

@@ -30,7 +30,7 @@ import { createRequestLogger, type RequestLogEntry } from './requestLog';
 import { sendJson, sendRpcError } from './respond';
 import { SessionStore } from './SessionStore';
 import type { SessionRecord } from './Cluster';
-import { foreignAnswers, leaveFanOutToCluster, listenToChanges, publishChanges, refuseClusterDown, restoreRequests, routeRoundTrips, sessionChangesOf } from './clusterSupport';
+import { cancellationsOf, foreignAnswers, leaveFanOutToCluster, listenToChanges, publishChanges, refuseClusterDown, restoreRequests, routeRoundTrips, sessionChangesOf } from './clusterSupport';
 
 type Request = IncomingMessage & { auth?: AuthInfo; body?: unknown };
 type Next = (error?: unknown) => void;
@@ -102,7 +102,7 @@ export function createHttpHandler(app: App, options: HttpHandlerOptions = {}): H
   // Answers to this instance's server-to-client requests that reached another instance.
   const stopRelay = cluster?.onRelay(instanceId, (id, message) => {
     const copy = store.touch(id);
-    if (copy && !copy.closed) copy.transport.onmessage?.(message as never);
+    if (copy && !copy.closed) (copy.transport as NodeStreamableTransport).deliver(message as never);
   });
   stopRelay?.catch(clusterError);
   const legacy = options.legacySse ? createLegacySse(app, mcpPath) : undefined;
@@ -319,6 +319,7 @@ export function createHttpHandler(app: App, options: HttpHandlerOptions = {}): H
           if (method === 'POST') {
             const split = foreignAnswers(body, instanceId);
             for (const answer of split.foreign) await cluster.relay(answer.instance, sessionId, answer.message);
+            for (const cancel of cancellationsOf(body)) await cluster.relay('*', sessionId, cancel);
             if (split.foreign.length > 0 && (split.body === undefined || (Array.isArray(split.body) && split.body.length === 0))) {
               res.writeHead(202, { 'mcp-session-id': sessionId }).end();
               return;
