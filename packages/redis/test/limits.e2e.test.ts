@@ -38,6 +38,24 @@ describe('session limits across the cluster, and keys that expire', () => {
     }
   });
 
+  it('keeps a session alive while its GET stream is open, as in memory; expires it once idle', async () => {
+    const instances = await startInstances(2, redis.url, { name: 'idle', version: '1', tools: [Ping] }, { sessions: { idleTimeoutMs: 1500 } });
+    try {
+      const [a, b] = instances;
+      const watched = await openRawSession(a.url);
+      const idle = await openRawSession(a.url);
+      const controller = new AbortController();
+      const get = await fetch(a.url, { headers: { accept: 'text/event-stream', 'mcp-session-id': watched, 'mcp-protocol-version': '2025-11-25' }, signal: controller.signal });
+      expect(get.status).toBe(200);
+      await new Promise((r) => setTimeout(r, 3000));
+      expect((await rpc(b.url, watched, list)).status).toBe(200);
+      expect((await rpc(b.url, idle, list)).status).toBe(404);
+      controller.abort();
+    } finally {
+      await stopInstances(instances);
+    }
+  });
+
   it('10,000 sessions opened and abandoned: Redis keys and memory back to baseline after expiry', async () => {
     const instances = await startInstances(2, redis.url, { name: 'abandon', version: '1', tools: [Ping] }, { sessions: { idleTimeoutMs: 15_000, maxSessions: 20_000 } });
     try {

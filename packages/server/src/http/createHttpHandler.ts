@@ -105,6 +105,19 @@ export function createHttpHandler(app: App, options: HttpHandlerOptions = {}): H
     if (copy && !copy.closed) (copy.transport as NodeStreamableTransport).deliver(message as never);
   });
   stopRelay?.catch(clusterError);
+  // A session with a request or GET stream open here does not expire (as in memory): its record is kept alive meanwhile.
+  const keepOpenAlive = cluster
+    ? setInterval(() => {
+        for (const session of store.values()) {
+          if (session.open === 0 || session.closed) continue;
+          cluster.sessions.touch(session.id, limits.idleTimeoutMs).then(
+            (record) => void (record ? undefined : closeSession(session, 'expired or ended elsewhere')),
+            () => {},
+          );
+        }
+      }, Math.max(500, Math.min(60_000, Math.floor(limits.idleTimeoutMs / 3))))
+    : undefined;
+  keepOpenAlive?.unref();
   const legacy = options.legacySse ? createLegacySse(app, mcpPath) : undefined;
   // The 2026-07-28 era: made on its first request, so 2025-only traffic never loads it.
   let modern: ModernHttp | undefined;
@@ -440,6 +453,7 @@ export function createHttpHandler(app: App, options: HttpHandlerOptions = {}): H
           await Promise.all(transports.map((t) => t.abandon?.(reason)));
           await postsDone(ABANDON_GRACE_MS);
         }
+        if (keepOpenAlive) clearInterval(keepOpenAlive);
         stopPublishing?.();
         stopEnding?.();
         void stopRelay?.then((stop) => stop(), () => {});
