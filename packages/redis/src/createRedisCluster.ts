@@ -50,7 +50,7 @@ interface Scripted extends Redis {
   twTouch(session: string, sessions: string, events: string, state: string, now: number, ttl: number, id: string): Promise<[string | null, string | null, string | null] | null>;
   twUpdate(session: string, kind: string, value: string): Promise<number>;
   twEnd(session: string, events: string, sessions: string, state: string, id: string, channel: string): Promise<number>;
-  twStoreEvent(events: string, session: string, maxlen: number, ttl: number, streamId: string, json: string, origin: string, channel: string): Promise<string>;
+  twStoreEvent(events: string, session: string, maxlen: number, ttl: number, streamId: string, json: string, origin: string, channel: string, getStream: string): Promise<string>;
   twSetState(state: string, session: string, key: string, json: string): Promise<number>;
   twBroadcast(sessions: string, now: number, prefix: string, json: string, uri: string, maxlen: number, origin: string, change: string, getStream: string): Promise<number>;
 }
@@ -231,7 +231,7 @@ export async function createRedisCluster(options: RedisClusterOptions = {}): Pro
       return entry ? fieldsOf(entry[1]) : undefined;
     };
     return {
-      storeEvent: (streamId, message) => run(() => redis.twStoreEvent(key, k.session(sessionId), maxEvents, eventTtlMs, streamId, JSON.stringify(message), self, k.ev(sessionId))),
+      storeEvent: (streamId, message) => run(() => redis.twStoreEvent(key, k.session(sessionId), maxEvents, eventTtlMs, streamId, JSON.stringify(message), self, k.ev(sessionId), GET_STREAM_ID)),
       getStreamIdForEventId: async (eventId) => (await find(eventId))?.s,
       async replayEventsAfter(lastEventId, sink) {
         const last = await find(lastEventId);
@@ -244,7 +244,9 @@ export async function createRedisCluster(options: RedisClusterOptions = {}): Pro
         }
         return last.s;
       },
+      // Only the GET stream's events are published (the transport watches no other stream).
       async watch(streamId, listener) {
+        if (streamId !== GET_STREAM_ID) throw new Error(`@toolwright/redis: only the GET stream ('${GET_STREAM_ID}') can be watched, not '${streamId}'.`);
         const stop = await watchSession(sessionId, (from, eventId, stream, message) => {
           if (from !== self && stream === streamId && 'jsonrpc' in message) listener(eventId, message);
         });

@@ -67,8 +67,9 @@ return 1
 `;
 
 /**
- * KEYS: e:<id>, s:<id>. ARGV: maxlen, default ttl, stream id, message JSON, origin, channel (ev:<id>).
- * The events live as long as their session (its TTL), or the default TTL without one.
+ * KEYS: e:<id>, s:<id>. ARGV: maxlen, default ttl, stream id, message JSON, origin, channel (ev:<id>), GET stream id.
+ * The events live as long as their session (its TTL), or the default TTL without one. Events
+ * of the GET stream are also published, for the instance holding it (POST streams are not watched).
  * Returns the event id (the stream entry id: unique and ordered across instances).
  */
 export const STORE_EVENT = `
@@ -76,7 +77,7 @@ local id = redis.call('XADD', KEYS[1], 'MAXLEN', '~', ARGV[1], '*', 's', ARGV[3]
 local ttl = redis.call('PTTL', KEYS[2])
 if ttl < 0 then ttl = tonumber(ARGV[2]) end
 redis.call('PEXPIRE', KEYS[1], ttl)
-redis.call('PUBLISH', ARGV[6], ARGV[5] .. '\\n' .. id .. '\\n' .. ARGV[3] .. '\\n' .. ARGV[4])
+if ARGV[3] == ARGV[7] then redis.call('PUBLISH', ARGV[6], ARGV[5] .. '\\n' .. id .. '\\n' .. ARGV[3] .. '\\n' .. ARGV[4]) end
 return id
 `;
 

@@ -85,7 +85,8 @@ describe('Redis unreachable: clear errors meanwhile, recovery by itself', () => 
     await eventually(() => ok > before + 50, 5000, 'calls to succeed again');
     running = false;
     await Promise.all(loops);
-    for (const message of errors) expect(message).toMatch(/Service unavailable: the shared session store is unreachable/);
+    // The session lookup, or (when Redis went away between the two) the stream's first event, could not be stored: 503 either way.
+    for (const message of errors) expect(message).toMatch(/Service unavailable: the (shared session store is unreachable|event store failed to store this stream's first event) \(Redis is unreachable: /);
     expect(errors.size).toBeGreaterThan(0);
     // Every session is still there, on every instance.
     for (const { client } of clients) expect(textOf(await client.callTool({ name: 'echo', arguments: { text: 'still here' } }))).toBe('still here');

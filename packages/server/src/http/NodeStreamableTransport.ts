@@ -299,7 +299,9 @@ export class NodeStreamableTransport implements Transport, RequestHeadersSource 
       } catch (error) {
         this.forget(exchange);
         this.onerror?.(error as Error);
-        return sendRpcError(res, 500, -32603, 'Internal error: the event store refused to store an event. The server log has the details.');
+        // Nothing was handed to the server yet: the client can send the same request again.
+        const why = (error as Error)?.message ?? String(error);
+        return sendRpcError(res, 503, -32000, `Service unavailable: the event store failed to store this stream's first event (${why}). Retry shortly.`, { 'Retry-After': '1' });
       }
     }
     sse.flushSoon();
