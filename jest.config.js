@@ -12,6 +12,7 @@ module.exports = {
     '^@toolwright/server$': '<rootDir>/packages/server/src/index.ts',
     '^@toolwright/server/(.*)$': '<rootDir>/packages/server/src/$1/index.ts',
     '^@toolwright/cli$': '<rootDir>/packages/cli/src/index.ts',
+    '^@toolwright/redis$': '<rootDir>/packages/redis/src/index.ts',
   },
   testTimeout: 30000,
 };

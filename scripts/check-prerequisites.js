@@ -23,6 +23,12 @@ if (!existsSync(chromium)) {
   );
 }
 
+// The @toolwright/redis and examples/scale-out tests start Debian's redis-server themselves (free port, temporary directory).
+const redisOnPath = (process.env.PATH ?? '').split(require('node:path').delimiter).some((dir) => dir && existsSync(join(dir, 'redis-server')));
+if (!redisOnPath) {
+  problems.push(`No redis-server on PATH: the Redis tests need it. On Debian or Ubuntu: 'sudo apt-get install -y redis-server' (.ci/run does this); elsewhere, install Redis 7.`);
+}
+
 if (problems.length > 0) {
   console.error(`npm test cannot run on this machine yet:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
   process.exit(1);

@@ -36,6 +36,7 @@ export type { AccessRules } from './build/resolveAccess';
 export type { ContainerLike } from './container/ContainerLike';
 
 export type { ToolContext, ToolLogger, AuthInfo, RoundTripOptions } from './context/ToolContext';
+export type { SessionState } from './context/SessionState';
 export type { ProtocolEra, RequestEnvelope } from './context/RequestEnvelope';
 export { stderrLogger } from './context/stderrLogger';
 

@@ -21,10 +21,11 @@ const ENTRY_POINTS: Record<string, string[]> = {
   ],
   '@toolwright/server': ['ErrorCodes', 'ProtocolError', 'createApp', 'parseListenArgs'],
   '@toolwright/server/stdio': ['StdioTransport', 'protectStdout', 'serveStdio'],
-  '@toolwright/server/http': ['InMemoryEventStore', 'NodeStreamableTransport', 'createHttpHandler', 'serveHttp'],
+  '@toolwright/server/http': ['GET_STREAM_ID', 'InMemoryEventStore', 'NodeStreamableTransport', 'createHttpHandler', 'serveHttp'],
   '@toolwright/server/auth': ['attachAuthInfo', 'canAccess', 'envAuthInfo', 'jwtVerifier'],
   '@toolwright/server/middleware': ['MemoryCacheStore', 'MemoryRateLimitStore', 'cache', 'maxResultSize', 'normalizeErrors', 'rateLimit', 'timing'],
   '@toolwright/server/testing': ['createTestClient', 'structuredResult', 'toolError', 'toolSchema', 'toolText'],
+  '@toolwright/redis': ['RedisUnavailableError', 'createRedisCluster'],
 };
 
 function classValidatorDecorators(): string[] {

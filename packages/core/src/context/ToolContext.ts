@@ -1,3 +1,4 @@
+import type { SessionState } from './SessionState';
 import type { Class } from '../metadata/Class';
 import type { ClientLogger } from './ClientLogger';
 import type { ProtocolEra, RequestEnvelope } from './RequestEnvelope';
@@ -44,6 +45,11 @@ export interface ToolContext {
   readonly signal: AbortSignal;
   /** The transport session id (Streamable HTTP, stateful); undefined over stdio. */
   readonly sessionId: string | undefined;
+  /**
+   * State kept for the client's session (2025-era sessions: stdio, stateful HTTP); undefined
+   * where requests have no session (stateless HTTP, 2026-07-28 requests).
+   */
+  readonly session?: SessionState;
   /** The HTTP request's headers, lower-cased (Streamable HTTP only; undefined over stdio). */
   readonly headers?: Readonly<Record<string, string | string[] | undefined>>;
   /** The authenticated caller, when the transport has one. */

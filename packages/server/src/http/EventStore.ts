@@ -16,6 +16,13 @@ export interface EventStore {
   getStreamIdForEventId?(eventId: string): Promise<string | undefined>;
   /** Sends, in order, every event of the same stream stored after `lastEventId`; returns that stream's id. */
   replayEventsAfter(lastEventId: string, sink: { send: (eventId: string, message: JSONRPCMessage) => Promise<void> }): Promise<string>;
+  /**
+   * Shared stores (several instances serve one session): calls `listener` with each event
+   * of `streamId` that ANOTHER store of the same session stored (another instance, or a
+   * cluster-wide notification), so the instance holding the live stream sends it too.
+   * Resolves once listening, to the function that stops it.
+   */
+  watch?(streamId: string, listener: (eventId: string, message: JSONRPCMessage) => void): Promise<() => void>;
   /** Called once the session has ended: drop everything kept for it. */
   close?(): void | Promise<void>;
 }

@@ -1,4 +1,5 @@
 import type { HttpAuthOptions } from '../auth/HttpAuthOptions';
+import type { Cluster } from './Cluster';
 import type { EventStoreFactory } from './EventStore';
 import type { RequestLogLevel } from './requestLog';
 
@@ -74,6 +75,14 @@ export interface HttpHandlerOptions {
    * last 1000 events per session; `false` disables it.
    */
   eventStore?: EventStoreFactory | false;
+  /**
+   * Several instances behind a load balancer, sharing sessions, events and notifications
+   * through one store (`createRedisCluster` from `@toolwright/redis`): any instance serves
+   * any request of any session, no sticky sessions needed. Its event store is the default
+   * `eventStore`. `sessions` limits then hold across the cluster. Default: none, everything
+   * in this process's memory.
+   */
+  cluster?: Cluster;
   /**
    * The `retry:` (ms) sent with each SSE stream's first event: how long a client waits before
    * it reconnects to a stream the server closed (`ctx.closeStream()`). Default: none, the

@@ -3,6 +3,7 @@ import { ConfigError, ToolwrightError, type AuthInfo } from '@toolwright/core';
 import type { RequestHeadersSource } from '../sdk/requestHeaders';
 import type { JSONRPCMessage, MessageExtraInfo, RequestId, Transport, TransportSendOptions } from '../sdk/sdk';
 import type { EventStore } from './EventStore';
+import { GET_STREAM_ID } from './Cluster';
 import { jsonRpcKind } from '../rpc/jsonRpcKind';
 import { invalidMessageError } from '../rpc/invalidMessageError';
 import { sendJson, sendRpcError } from './respond';
@@ -21,6 +22,11 @@ export interface NodeStreamableTransportOptions {
   keepAliveMs?: number;
   /** Most bytes an SSE stream may hold unsent (a client not reading) before it is dropped. Default 16 MiB. */
   maxBufferedBytes?: number;
+  /**
+   * Put before each POST stream's id. Instances sharing one event store (a cluster) give
+   * each transport a distinct prefix, so two instances' streams of one session never share an id.
+   */
+  streamIdPrefix?: string;
 }
 
 /** The requests of one POST, and where their responses go. */
@@ -38,7 +44,7 @@ interface Exchange {
 
 type Request = IncomingMessage & { auth?: AuthInfo };
 
-const STANDALONE = 'standalone';
+const STANDALONE = GET_STREAM_ID;
 const MAX_BATCH = 100;
 /** What the spec says a server assumes when a request carries no MCP-Protocol-Version. */
 const DEFAULT_VERSION = '2025-03-26';
@@ -72,7 +78,14 @@ export class NodeStreamableTransport implements Transport, RequestHeadersSource 
   private readonly maxBufferedBytes: number;
   private readonly exchanges = new Map<string, Exchange>();
   private readonly byRequest = new Map<RequestId, Exchange>();
+  private readonly streamIdPrefix: string;
+  /** Requests handed to the server by `restore`, whose answers nobody receives. */
+  private readonly restoring = new Map<RequestId, () => void>();
   private standalone: SseConnection | undefined;
+  /** Stops `EventStore.watch` of the GET stream (shared stores), while one is attached. */
+  private unwatch: Promise<() => void> | undefined;
+  /** While a GET stream is being replayed: the watched events that arrived meanwhile. */
+  private caught: { eventId: string; message: JSONRPCMessage }[] | undefined;
   private keepAlive: NodeJS.Timeout | undefined;
   private streamCount = 0;
   private started = false;
@@ -87,6 +100,28 @@ export class NodeStreamableTransport implements Transport, RequestHeadersSource 
     this.retryMs = options.retryMs;
     this.keepAliveMs = options.keepAliveMs ?? 15_000;
     this.maxBufferedBytes = options.maxBufferedBytes ?? 16 * 1024 * 1024;
+    this.streamIdPrefix = options.streamIdPrefix ?? '';
+  }
+
+  /**
+   * Brings the server of a session opened on another instance to that session's state:
+   * hands it `requests` (the session's initialize, then what the client changed since, such
+   * as `logging/setLevel`) as if the client had sent them, and drops the answers. From then
+   * on the session's requests are served as if it had been initialized here.
+   */
+  async restore(requests: readonly { method: string; params?: Record<string, unknown> }[]): Promise<void> {
+    for (const request of requests) {
+      const id = `toolwright-restore-${this.restoring.size}-${request.method}`;
+      await new Promise<void>((resolve) => {
+        this.restoring.set(id, resolve);
+        this.onmessage?.({ jsonrpc: '2.0', id, method: request.method, ...(request.params && { params: request.params }) } as JSONRPCMessage);
+      });
+      this.restoring.delete(id);
+      if (request.method === 'initialize') {
+        this.initialized = true;
+        this.onmessage?.({ jsonrpc: '2.0', method: 'notifications/initialized' } as JSONRPCMessage);
+      }
+    }
   }
 
   async start(): Promise<void> {
@@ -114,9 +149,23 @@ export class NodeStreamableTransport implements Transport, RequestHeadersSource 
     }
   }
 
+  /**
+   * A message of this session's client that reached another instance, relayed here by a
+   * cluster (an answer to this server's request, a cancellation): handled as if posted here.
+   */
+  deliver(message: JSONRPCMessage): void {
+    if (this.closed) return;
+    this.onmessage?.(message);
+    this.settleCancelled(message);
+  }
+
   async send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
     const isResponse = 'result' in message || 'error' in message;
     const related = isResponse ? (message as { id?: RequestId }).id : options?.relatedRequestId;
+    if (related !== undefined && this.restoring.has(related)) {
+      if (isResponse) this.restoring.get(related)!();
+      return;
+    }
     if (related === undefined) {
       if (isResponse) throw new ToolwrightError('NodeStreamableTransport: a response without a request id cannot be sent (there is no request to answer).');
       return this.sendStandalone(message);
@@ -169,6 +218,7 @@ export class NodeStreamableTransport implements Transport, RequestHeadersSource 
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    this.stopWatching();
     if (this.keepAlive) clearInterval(this.keepAlive);
     this.keepAlive = undefined;
     this.closeStandaloneSSEStream();
@@ -224,7 +274,7 @@ export class NodeStreamableTransport implements Transport, RequestHeadersSource 
       return;
     }
 
-    const exchange: Exchange = { streamId: String(++this.streamCount), headers: req.headers, remaining: ids.length };
+    const exchange: Exchange = { streamId: this.streamIdPrefix + String(++this.streamCount), headers: req.headers, remaining: ids.length };
     this.exchanges.set(exchange.streamId, exchange);
     for (const id of ids) this.byRequest.set(id, exchange);
     if (this.jsonResponse) {
@@ -249,7 +299,9 @@ export class NodeStreamableTransport implements Transport, RequestHeadersSource 
       } catch (error) {
         this.forget(exchange);
         this.onerror?.(error as Error);
-        return sendRpcError(res, 500, -32603, 'Internal error: the event store refused to store an event. The server log has the details.');
+        // Nothing was handed to the server yet: the client can send the same request again.
+        const why = (error as Error)?.message ?? String(error);
+        return sendRpcError(res, 503, -32000, `Service unavailable: the event store failed to store this stream's first event (${why}). Retry shortly.`, { 'Retry-After': '1' });
       }
     }
     sse.flushSoon();
@@ -274,14 +326,17 @@ export class NodeStreamableTransport implements Transport, RequestHeadersSource 
     const sse = new SseConnection(res, this.sseHeaders(), this.maxBufferedBytes);
     sse.flush();
     this.attach(STANDALONE, sse, res);
+    this.watchStandalone();
   }
 
   /** A reconnect with Last-Event-ID: the missed events of that stream, then its live events. */
   private async replay(lastEventId: string, res: ServerResponse): Promise<void> {
     const store = this.eventStore!;
+    let caught: { eventId: string; message: JSONRPCMessage }[] | undefined;
     try {
+      let known: string | undefined;
       if (store.getStreamIdForEventId) {
-        const known = await store.getStreamIdForEventId(lastEventId);
+        known = await store.getStreamIdForEventId(lastEventId);
         if (!known) {
           return sendRpcError(res, 400, -32000, `Bad Request: unknown Last-Event-ID '${lastEventId}' (expired or never sent). Send the request again.`);
         }
@@ -292,6 +347,12 @@ export class NodeStreamableTransport implements Transport, RequestHeadersSource 
       // Buffered until the replay is complete, so a failing store can still answer 500.
       const sse = new SseConnection(res, this.sseHeaders(), this.maxBufferedBytes);
       const replayed = new Set<string>();
+      // A shared store: listen before reading, so what another instance stores meanwhile is not missed.
+      if (store.watch && known === STANDALONE) {
+        caught = this.caught = [];
+        this.watchStandalone();
+        await this.unwatch;
+      }
       const streamId = await store.replayEventsAfter(lastEventId, {
         send: async (eventId, message) => {
           sse.event(message, eventId);
@@ -300,12 +361,16 @@ export class NodeStreamableTransport implements Transport, RequestHeadersSource 
       });
       if (this.closed) return sendRpcError(res, 404, -32001, 'Session not found: it was closed. Start a new session with initialize.');
       sse.replayed = replayed;
+      if (caught) for (const event of caught) if (!replayed.has(event.eventId)) sse.event(event.message, event.eventId);
       sse.flush();
       this.attach(streamId, sse, res);
     } catch (error) {
       this.onerror?.(error as Error);
       if (!res.headersSent) return sendRpcError(res, 500, -32000, 'Internal error: replaying events failed. The server log has the details.');
       res.end();
+    } finally {
+      if (this.caught === caught) this.caught = undefined;
+      if (caught && !this.standalone) this.stopWatching();
     }
   }
 
@@ -315,7 +380,9 @@ export class NodeStreamableTransport implements Transport, RequestHeadersSource 
       if (this.standalone !== sse) this.standalone?.end();
       this.standalone = sse;
       res.once('close', () => {
-        if (this.standalone === sse) this.standalone = undefined;
+        if (this.standalone !== sse) return;
+        this.standalone = undefined;
+        this.stopWatching();
       });
     } else {
       const exchange = this.exchanges.get(streamId);
@@ -328,6 +395,29 @@ export class NodeStreamableTransport implements Transport, RequestHeadersSource 
       });
     }
     this.armKeepAlive();
+  }
+
+  /** Shared stores: the events other instances store for the GET stream go out on it too, while it is attached here. */
+  private watchStandalone(): void {
+    const store = this.eventStore;
+    if (!store?.watch || this.unwatch || this.closed) return;
+    this.unwatch = store
+      .watch(STANDALONE, (eventId, message) => {
+        if (this.caught) return void this.caught.push({ eventId, message });
+        const sse = this.standalone;
+        if (sse && !sse.replayed?.has(eventId)) sse.event(message, eventId);
+      })
+      .catch((error) => {
+        this.onerror?.(error as Error);
+        this.unwatch = undefined;
+        return () => {};
+      });
+  }
+
+  private stopWatching(): void {
+    const unwatch = this.unwatch;
+    this.unwatch = undefined;
+    void unwatch?.then((stop) => stop());
   }
 
   private async sendStandalone(message: JSONRPCMessage): Promise<void> {

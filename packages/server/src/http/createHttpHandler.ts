@@ -1,5 +1,6 @@
 import { Pending } from '../app/Pending';
 import { randomUUID } from 'node:crypto';
+import { ConfigError } from '@toolwright/core';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AuthInfo } from '@toolwright/core';
 import { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from '../sdk/sdk';
@@ -13,6 +14,8 @@ import { missingScopes } from '../auth/canAccess';
 import { protectedResourceMetadata } from '../auth/protectedResourceMetadata';
 import { createCors } from './cors';
 import { createStreamableTransport, type StreamableTransport } from './createStreamableTransport';
+import type { NodeStreamableTransport } from './NodeStreamableTransport';
+import { bindSessionState } from '../sdk/sessionState';
 import type { EventStoreFactory } from './EventStore';
 import { createHostPolicy } from './hostPolicy';
 import type { HttpHandlerOptions } from './HttpHandlerOptions';
@@ -30,6 +33,8 @@ import { paramsProblem } from '../rpc/paramsProblem';
 import { createRequestLogger, requestLogLevelOf, type RequestLogEntry } from './requestLog';
 import { sendJson, sendRpcError } from './respond';
 import { SessionStore } from './SessionStore';
+import type { SessionRecord } from './Cluster';
+import { cancellationsOf, foreignAnswers, leaveFanOutToCluster, listenToChanges, publishChanges, refuseClusterDown, restoreRequests, routeRoundTrips, sessionChangesOf } from './clusterSupport';
 
 type Request = IncomingMessage & { auth?: AuthInfo; body?: unknown };
 type Next = (error?: unknown) => void;
@@ -77,20 +82,54 @@ export function createHttpHandler(app: App, options: HttpHandlerOptions = {}): H
   const cors = options.cors ? createCors(options.cors === true ? {} : options.cors, originAllowed) : undefined;
   const metadata = options.auth ? protectedResourceMetadata(options.auth) : undefined;
   const authenticate = options.auth && metadata ? createAuthenticator(options.auth, metadata) : undefined;
+  const cluster = options.cluster;
+  if (cluster && transportKind === 'sdk') {
+    throw new ConfigError("Toolwright: `cluster` needs the toolwright HTTP transport (the SDK's cannot take over a session opened elsewhere). Remove httpTransport: 'sdk'.");
+  }
   const eventStores: EventStoreFactory | undefined =
-    options.eventStore === false || jsonResponse ? undefined : (options.eventStore ?? (() => new InMemoryEventStore()));
+    options.eventStore === false || jsonResponse ? undefined : (options.eventStore ?? cluster?.eventStore ?? (() => new InMemoryEventStore()));
 
-  const store = new SessionStore(
-    { idleTimeoutMs: options.sessions?.idleTimeoutMs ?? DEFAULTS.idleTimeoutMs, maxSessions: options.sessions?.maxSessions ?? DEFAULTS.maxSessions },
-    closeSession,
-  );
+  const limits = { idleTimeoutMs: options.sessions?.idleTimeoutMs ?? DEFAULTS.idleTimeoutMs, maxSessions: options.sessions?.maxSessions ?? DEFAULTS.maxSessions };
+  // With a cluster this holds the local copies of shared sessions: closing one here ends nothing elsewhere.
+  const store = new SessionStore(limits, closeSession);
+  /** Cluster: the POST streams of this instance's copies get ids no other instance uses. */
+  const instanceId = randomUUID().slice(0, 8);
+  /** Cluster: copies being made of sessions opened elsewhere, so concurrent requests make one. */
+  const restoring = new Map<string, Promise<HttpSession>>();
+  /** Cluster: the log level each local copy was last given. */
+  const copiedLevel = new WeakMap<HttpSession, string | undefined>();
+  const clusterError = (error: Error) => process.stderr.write(`toolwright http: cluster: ${error.message}\n`);
+  const stopPublishing = cluster && !stateless ? publishChanges(app, cluster, clusterError) : undefined;
+  const stopEnding = cluster?.sessions.onEnded((id) => {
+    const copy = store.touch(id);
+    if (copy) void closeSession(copy, 'ended on another instance');
+  });
+  // Answers to this instance's server-to-client requests that reached another instance.
+  const stopRelay = cluster?.onRelay(instanceId, (id, message) => {
+    const copy = store.touch(id);
+    if (copy && !copy.closed) (copy.transport as NodeStreamableTransport).deliver(message as never);
+  });
+  stopRelay?.catch(clusterError);
+  // A session with a request or GET stream open here does not expire (as in memory): its record is kept alive meanwhile.
+  const keepOpenAlive = cluster
+    ? setInterval(() => {
+        for (const session of store.values()) {
+          if (session.open === 0 || session.closed) continue;
+          cluster.sessions.touch(session.id, limits.idleTimeoutMs).then(
+            (record) => void (record ? undefined : closeSession(session, 'expired or ended elsewhere')),
+            () => {},
+          );
+        }
+      }, Math.max(500, Math.min(60_000, Math.floor(limits.idleTimeoutMs / 3))))
+    : undefined;
+  keepOpenAlive?.unref();
   const legacy = options.legacySse ? createLegacySse(app, mcpPath) : undefined;
   // The 2026-07-28 era: made on its first request, so 2025-only traffic never loads it.
   let modern: ModernHttp | undefined;
   const modernEra = () =>
     (modern ??= createModernHttp((context) => app.createServer(context), {
       jsonResponse,
-      subscribe: (notifier) => app.addNotifier(notifier),
+      subscribe: (notifier) => listenToChanges(app, cluster, notifier),
       maxBufferedBytes: options.maxBufferedBytes ?? DEFAULTS.maxBufferedBytes,
       // What the SDK refused is answered on the wire; its reasons are for debugging.
       onerror: (error) => {
@@ -117,18 +156,38 @@ export function createHttpHandler(app: App, options: HttpHandlerOptions = {}): H
 
   async function openSession(auth: AuthInfo | undefined, body: unknown): Promise<HttpSession> {
     // What the SDK's initialize handler answers: the client's version if supported, else the latest.
-    const requested = firstMessage(body)?.params?.protocolVersion;
+    const params = firstMessage(body)?.params;
+    const requested = params?.protocolVersion;
     const protocolVersion = typeof requested === 'string' && SUPPORTED.has(requested) ? requested : LATEST_PROTOCOL_VERSION;
     const id = randomUUID();
+    const principal = principalOf(auth);
+    if (cluster) {
+      const record: SessionRecord = { id, initialize: (params ?? {}) as Record<string, unknown>, protocolVersion, principal, subscriptions: [] };
+      await cluster.sessions.create(record, limits);
+    }
+    return startSession(id, principal, protocolVersion);
+  }
+
+  /** The server and transport of a session: a new one, or (cluster) the local copy of one opened elsewhere. */
+  async function startSession(id: string, principal: string | undefined, protocolVersion: string, record?: SessionRecord): Promise<HttpSession> {
     const eventStore = eventStores?.(id);
-    const transport = createStreamableTransport(transportKind, { sessionId: id, jsonResponse, eventStore, retryMs: options.sseRetryMs, maxBufferedBytes: options.maxBufferedBytes });
+    const transport = createStreamableTransport(transportKind, {
+      sessionId: id,
+      jsonResponse,
+      eventStore,
+      retryMs: options.sseRetryMs,
+      maxBufferedBytes: options.maxBufferedBytes,
+      ...(cluster && { streamIdPrefix: `${instanceId}-` }),
+    });
+    if (cluster) leaveFanOutToCluster(transport);
     const server = app.createServer();
+    if (cluster) bindSessionState(server, cluster.sessionState(id));
     const session: HttpSession = {
       id,
       server,
       transport,
       eventStore,
-      principal: principalOf(auth),
+      principal,
       protocolVersion,
       lastSeen: Date.now(),
       open: 0,
@@ -137,7 +196,30 @@ export function createHttpHandler(app: App, options: HttpHandlerOptions = {}): H
     // Runs on DELETE, on eviction/expiry and on shutdown alike.
     transport.onclose = () => void closeSession(session, 'closed');
     await server.connect(transport);
+    if (cluster) routeRoundTrips(transport, instanceId);
+    if (record) {
+      await (transport as NodeStreamableTransport).restore(restoreRequests(record));
+      copiedLevel.set(session, record.logLevel);
+    }
     await store.add(session);
+    return session;
+  }
+
+  /** Cluster: the session's local copy, made from its record if this instance has none yet; its log level brought up to date. */
+  async function copyOf(record: SessionRecord): Promise<HttpSession> {
+    let session = store.touch(record.id);
+    if (!session) {
+      let pending = restoring.get(record.id);
+      if (!pending) {
+        pending = startSession(record.id, record.principal, record.protocolVersion, record).finally(() => restoring.delete(record.id));
+        restoring.set(record.id, pending);
+      }
+      session = await pending;
+    }
+    if (copiedLevel.get(session) !== record.logLevel && record.logLevel) {
+      copiedLevel.set(session, record.logLevel);
+      await (session.transport as NodeStreamableTransport).restore([{ method: 'logging/setLevel', params: { level: record.logLevel } }]);
+    }
     return session;
   }
 
@@ -241,8 +323,35 @@ export function createHttpHandler(app: App, options: HttpHandlerOptions = {}): H
 
     const sessionId = req.headers['mcp-session-id'];
     let session: HttpSession | undefined;
+    if (typeof sessionId === 'string' && cluster) {
+      let record: SessionRecord | undefined;
+      try {
+        record = await cluster.sessions.touch(sessionId, limits.idleTimeoutMs);
+        if (record && record.principal === principalOf(auth)) {
+          if (method === 'DELETE') await cluster.sessions.end(sessionId);
+          else for (const change of sessionChangesOf(body)) await cluster.sessions.update(sessionId, change);
+          if (method === 'POST') {
+            const split = foreignAnswers(body, instanceId);
+            for (const answer of split.foreign) await cluster.relay(answer.instance, sessionId, answer.message);
+            for (const cancel of cancellationsOf(body)) await cluster.relay('*', sessionId, cancel);
+            if (split.foreign.length > 0 && (split.body === undefined || (Array.isArray(split.body) && split.body.length === 0))) {
+              res.writeHead(202, { 'mcp-session-id': sessionId }).end();
+              return;
+            }
+            body = split.body;
+          }
+        }
+      } catch (error) {
+        return refuseClusterDown(res, error);
+      }
+      if (!record) {
+        const stale = store.touch(sessionId);
+        if (stale) void closeSession(stale, 'expired or ended elsewhere');
+      }
+      session = record && record.principal === principalOf(auth) ? await copyOf(record) : undefined;
+    }
     if (typeof sessionId === 'string') {
-      session = store.touch(sessionId);
+      if (!cluster) session = store.touch(sessionId);
       if (!session || session.principal !== principalOf(auth)) {
         return sendRpcError(res, 404, -32001, 'Session not found: it expired, was closed, or belongs to another caller. Start a new session with initialize.');
       }
@@ -252,7 +361,12 @@ export function createHttpHandler(app: App, options: HttpHandlerOptions = {}): H
       }
       entry.session = session.id;
     } else if (method === 'POST' && isInitialize(body)) {
-      session = await openSession(auth, body);
+      try {
+        session = await openSession(auth, body);
+      } catch (error) {
+        if (!cluster) throw error;
+        return refuseClusterDown(res, error);
+      }
       entry.session = session.id;
     } else {
       return sendRpcError(res, 400, -32000, 'Bad Request: the Mcp-Session-Id header is required. Send initialize first and repeat the session id it returns on every request.');
@@ -344,6 +458,10 @@ export function createHttpHandler(app: App, options: HttpHandlerOptions = {}): H
           modern?.abandon(reason);
           await posts.drain(ABANDON_GRACE_MS);
         }
+        if (keepOpenAlive) clearInterval(keepOpenAlive);
+        stopPublishing?.();
+        stopEnding?.();
+        void stopRelay?.then((stop) => stop(), () => {});
         await Promise.all([store.closeAll('server shutting down'), legacy?.closeAll(), modern?.close()]);
       },
     },

@@ -5,6 +5,8 @@ export { serveHttp } from './serveHttp';
 export type { HttpListener } from './HttpListener';
 export type { HttpHandlerOptions, HttpTimeouts, SessionOptions, CorsOptions } from './HttpHandlerOptions';
 export type { EventStore, EventStoreFactory } from './EventStore';
+export { GET_STREAM_ID } from './Cluster';
+export type { Cluster, ClusterChange, SessionChange, SessionRecord, SharedSessions } from './Cluster';
 export { InMemoryEventStore } from './InMemoryEventStore';
 export type { RequestLogLevel, RequestLogEntry } from './requestLog';
 export { NodeStreamableTransport } from './NodeStreamableTransport';

@@ -23,6 +23,7 @@ import type { SdkRound } from './runWithRounds';
 import { requestHeadersOf } from './requestHeaders';
 import { jsonObject } from './toWire';
 import { requestEnvelopeOf } from './requestEnvelope';
+import { sessionStateOf } from './sessionState';
 
 /** Per-app state the contexts share. */
 export interface ContextEnv {
@@ -120,6 +121,7 @@ export function createToolContext(name: string, sdk: ServerContext, connection: 
     requestId: mcpReq.id,
     signal,
     sessionId: sdk.sessionId,
+    session: sessionStateOf(server, !modern && declared !== undefined),
     headers: requestHeadersOf(server.transport, sdk),
     authInfo: sdk.http?.authInfo,
     meta: mcpReq._meta,

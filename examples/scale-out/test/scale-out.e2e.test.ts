@@ -1,0 +1,125 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { ElicitRequestSchema, ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { startRoundRobinProxy, type RoundRobinProxy } from '../src/proxy';
+import { runLoad } from '../src/load';
+
+const SERVER = join(__dirname, '..', 'dist', 'server.js');
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+async function until(check: () => Promise<boolean> | boolean, ms: number, what: string): Promise<void> {
+  const started = Date.now();
+  while (!(await check())) {
+    if (Date.now() - started > ms) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+const answers = (url: string) => fetch(url).then((r) => r.ok, () => false);
+const textOf = (result: unknown) => (result as { content: { text?: string }[] }).content[0]?.text;
+
+describe('examples/scale-out: three instances behind a round-robin proxy, on a real redis-server', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'scale-out-'));
+  let redis: ChildProcess;
+  const instances = new Map<string, ChildProcess>();
+  let proxy: RoundRobinProxy;
+
+  beforeAll(async () => {
+    const redisPort = await freePort();
+    redis = spawn('redis-server', ['--port', String(redisPort), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+    const ports = [await freePort(), await freePort(), await freePort()];
+    ports.forEach((port, i) => {
+      const child = spawn(process.execPath, [SERVER, '--port', String(port)], {
+        stdio: ['ignore', 'ignore', 'inherit'],
+        env: { ...process.env, INSTANCE: `instance-${i + 1}`, REDIS_URL: `redis://127.0.0.1:${redisPort}` },
+      });
+      instances.set(`127.0.0.1:${port}`, child);
+    });
+    for (const host of instances.keys()) await until(() => answers(`http://${host}/healthz`), 15_000, `${host} to listen`);
+    proxy = await startRoundRobinProxy([...instances.keys()].map((host) => `http://${host}/mcp`));
+  }, 30_000);
+
+  afterAll(async () => {
+    await proxy?.close();
+    for (const child of instances.values()) child.kill('SIGKILL');
+    redis?.kill('SIGKILL');
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  async function connect(): Promise<{ client: Client; updates: string[] }> {
+    const transport = new StreamableHTTPClientTransport(new URL(proxy.url), {
+      reconnectionOptions: { initialReconnectionDelay: 50, maxReconnectionDelay: 200, reconnectionDelayGrowFactor: 1.5, maxRetries: 20 },
+    });
+    const client = new Client({ name: 'scale-out-test', version: '1' }, { capabilities: { elicitation: { form: {} } } });
+    const updates: string[] = [];
+    client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => void updates.push(n.params.uri));
+    client.setRequestHandler(ElicitRequestSchema, () => ({ action: 'accept', content: { ok: true } }));
+    await client.connect(transport);
+    return { client, updates };
+  }
+
+  it('serves one session from every instance: calls, session state, progress, elicitation, subscriptions', async () => {
+    const { client, updates } = await connect();
+    const served = new Set<string>();
+    for (let i = 0; i < 6; i++) served.add(textOf(await client.callTool({ name: 'whoami', arguments: {} }))!);
+    expect([...served].sort()).toEqual(['instance-1', 'instance-2', 'instance-3']);
+
+    for (const text of ['a', 'b', 'c']) await client.callTool({ name: 'note', arguments: { text } });
+    const notes = await client.callTool({ name: 'note', arguments: { text: 'd' } });
+    expect(JSON.parse(textOf(notes)!).notes).toEqual(['a', 'b', 'c', 'd']);
+
+    const progress: number[] = [];
+    expect(textOf(await client.callTool({ name: 'work', arguments: { steps: 3 } }, undefined, { onprogress: (p) => void progress.push(p.progress) }))).toMatch(/^worked 3 steps on instance-\d$/);
+    expect(progress).toEqual([1, 2, 3]);
+
+    expect(textOf(await client.callTool({ name: 'confirm', arguments: { question: 'Sure?' } }))).toBe('confirmed');
+
+    await client.subscribeResource({ uri: 'board://status' });
+    await new Promise((r) => setTimeout(r, 200));
+    for (let i = 0; i < 3; i++) await client.callTool({ name: 'announce', arguments: {} });
+    await until(() => updates.length === 3, 3000, 'three resources/updated');
+    await client.close();
+  });
+
+  it('kill -9 of the instance holding the GET stream: the client resumes on another, nothing lost', async () => {
+    const { client, updates } = await connect();
+    await client.subscribeResource({ uri: 'board://status' });
+    await until(() => proxy.routed.some((r) => r.startsWith('GET ')), 3000, 'the GET stream to open');
+    await new Promise((r) => setTimeout(r, 100));
+    const holder = [...proxy.routed].reverse().find((r) => r.startsWith('GET '))!.split(' ')[1];
+    await client.callTool({ name: 'announce', arguments: {} });
+    await until(() => updates.length === 1, 3000, 'the first update');
+
+    instances.get(holder)!.kill('SIGKILL');
+    await new Promise((r) => setTimeout(r, 50));
+    // While the client's GET stream is down: three changes, served by the instances left.
+    for (let i = 0; i < 3; i++) expect(textOf(await client.callTool({ name: 'announce', arguments: {} }))).toBe('announced');
+    await until(() => updates.length === 4, 5000, 'the updates missed while the stream was down');
+    await new Promise((r) => setTimeout(r, 200));
+    expect(updates).toEqual(Array(4).fill('board://status'));
+    // The stream came back on another instance.
+    const again = [...proxy.routed].reverse().find((r) => r.startsWith('GET '))!.split(' ')[1];
+    expect(again).not.toBe(holder);
+    expect(textOf(await client.callTool({ name: 'whoami', arguments: {} }))).toMatch(/^instance-\d$/);
+    await client.close();
+  }, 20_000);
+
+  it('carries concurrent sessions without a failed call or a cross-session leak', async () => {
+    const report = await runLoad(proxy.url, 10, 20);
+    process.stderr.write(`scale-out load (10 x 20, two instances left): ${JSON.stringify(report)}\n`);
+    expect(report).toMatchObject({ calls: 200, failed: 0, leaks: 0 });
+  }, 60_000);
+});

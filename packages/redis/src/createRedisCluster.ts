@@ -1,0 +1,338 @@
+import { randomUUID } from 'node:crypto';
+import { Redis, type RedisOptions } from 'ioredis';
+import type { Cluster, ClusterChange, EventStore, SessionChange, SessionRecord, SharedSessions } from '@toolwright/server/http';
+import { GET_STREAM_ID } from '@toolwright/server/http';
+import { BROADCAST, CREATE, END, SET_STATE, STORE_EVENT, TOUCH, UPDATE } from './scripts';
+
+type JSONRPCMessage = Parameters<EventStore['storeEvent']>[1];
+
+export interface RedisClusterOptions {
+  /** Where Redis is: `redis://[user:password@]host:port[/db]` or `rediss://` for TLS. Default `redis://127.0.0.1:6379`. */
+  url?: string;
+  /** More ioredis options (TLS, Sentinel, ...), merged over Toolwright's. */
+  redis?: RedisOptions;
+  /** Put before every key and channel, so several apps share one Redis. Default `toolwright:`. */
+  prefix?: string;
+  /** Events kept per session for `Last-Event-ID` replay (older ones fall out). Default 1000. */
+  maxEventsPerSession?: number;
+  /** The TTL of events of a session this store does not hold (an `eventStore` used without the cluster's sessions). Default 30 minutes. */
+  eventTtlMs?: number;
+  /** A Redis command unanswered after this long fails (the request gets 503). Default 2000. */
+  commandTimeoutMs?: number;
+  /** `createRedisCluster` fails if Redis is not reachable within this time. Default 5000. */
+  connectTimeoutMs?: number;
+  /** Where connection problems are reported (once per outage, and on recovery). Default: stderr. */
+  logWrite?: (line: string) => void;
+}
+
+/** A `Cluster` on Redis; pass it as `cluster` to `app.listen({ transport: 'http' })` or `createHttpHandler`. */
+export interface RedisCluster extends Cluster {
+  /** The connection that runs the commands (not the subscriber). */
+  readonly redis: Redis;
+  /** True while both connections are up. */
+  readonly connected: boolean;
+  /** The key and channel prefix. */
+  readonly prefix: string;
+  /** Closes both connections. Call after the HTTP listener closed. */
+  close(): Promise<void>;
+}
+
+/** Raised for every command Redis could not run; its message says Redis is unreachable and why. */
+export class RedisUnavailableError extends Error {
+  constructor(cause: unknown) {
+    super(`Redis is unreachable: ${(cause as Error)?.message ?? String(cause)}`);
+    this.name = 'RedisUnavailableError';
+  }
+}
+
+interface Scripted extends Redis {
+  twCreate(sessions: string, session: string, now: number, ttl: number, max: number, prefix: string, id: string, rec: string): Promise<number>;
+  twTouch(session: string, sessions: string, events: string, state: string, now: number, ttl: number, id: string): Promise<[string | null, string | null, string | null] | null>;
+  twUpdate(session: string, kind: string, value: string): Promise<number>;
+  twEnd(session: string, events: string, sessions: string, state: string, id: string, channel: string): Promise<number>;
+  twStoreEvent(events: string, session: string, maxlen: number, ttl: number, streamId: string, json: string, origin: string, channel: string, getStream: string): Promise<string>;
+  twSetState(state: string, session: string, key: string, json: string): Promise<number>;
+  twBroadcast(sessions: string, now: number, prefix: string, json: string, uri: string, maxlen: number, origin: string, change: string, getStream: string): Promise<number>;
+}
+
+const LIST_CHANGED = { tools: 'notifications/tools/list_changed', resources: 'notifications/resources/list_changed', prompts: 'notifications/prompts/list_changed' } as const;
+const EVENT_ID = /^\d+-\d+$/;
+
+/**
+ * Connects to Redis and returns the cluster store every instance of an app shares:
+ * sessions, resumable events, list-change and resource-update fan-out. Resolves once
+ * Redis answers; rejects after `connectTimeoutMs` otherwise.
+ *
+ * While Redis is unreachable, commands fail at once (no offline queue) or after
+ * `commandTimeoutMs`, so requests get a 503 instead of hanging; the connections
+ * reconnect by themselves and serving resumes when Redis is back.
+ */
+export async function createRedisCluster(options: RedisClusterOptions = {}): Promise<RedisCluster> {
+  const prefix = options.prefix ?? 'toolwright:';
+  const maxEvents = options.maxEventsPerSession ?? 1000;
+  const eventTtlMs = options.eventTtlMs ?? 30 * 60_000;
+  const write = options.logWrite ?? ((line: string) => process.stderr.write(line));
+  const origin = randomUUID();
+  const base: RedisOptions = {
+    lazyConnect: true,
+    connectTimeout: options.connectTimeoutMs ?? 5000,
+    commandTimeout: options.commandTimeoutMs ?? 2000,
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 0,
+    retryStrategy: (times) => Math.min(50 * times, 1000),
+    ...options.redis,
+  };
+  const url = options.url ?? 'redis://127.0.0.1:6379';
+  const redis = new Redis(url, base) as Scripted;
+  // The subscriber queues its (re)subscriptions while disconnected; it runs no other command.
+  const subscriber = new Redis(url, { ...base, enableOfflineQueue: true, commandTimeout: undefined, autoResubscribe: true });
+  redis.defineCommand('twCreate', { numberOfKeys: 2, lua: CREATE });
+  redis.defineCommand('twTouch', { numberOfKeys: 4, lua: TOUCH });
+  redis.defineCommand('twSetState', { numberOfKeys: 2, lua: SET_STATE });
+  redis.defineCommand('twUpdate', { numberOfKeys: 1, lua: UPDATE });
+  redis.defineCommand('twEnd', { numberOfKeys: 4, lua: END });
+  redis.defineCommand('twStoreEvent', { numberOfKeys: 2, lua: STORE_EVENT });
+  redis.defineCommand('twBroadcast', { numberOfKeys: 1, lua: BROADCAST });
+
+  let down = false;
+  const report = (error: Error) => {
+    if (down) return;
+    down = true;
+    write(`${JSON.stringify({ time: new Date().toISOString(), level: 'error', msg: 'redis unreachable', error: error.message })}\n`);
+  };
+  for (const connection of [redis, subscriber]) {
+    connection.on('error', report);
+    connection.on('ready', () => {
+      if (!down || redis.status !== 'ready' || subscriber.status !== 'ready') return;
+      down = false;
+      write(`${JSON.stringify({ time: new Date().toISOString(), level: 'info', msg: 'redis reachable again' })}\n`);
+    });
+  }
+  try {
+    await Promise.all([redis.connect(), subscriber.connect()]);
+  } catch (error) {
+    redis.disconnect();
+    subscriber.disconnect();
+    throw new Error(`@toolwright/redis: cannot reach Redis at ${url.replace(/\/\/[^@/]*@/, '//***@')} (${(error as Error).message}). Start redis-server, or set the url.`);
+  }
+
+  const k = {
+    sessions: `${prefix}sessions`,
+    session: (id: string) => `${prefix}s:${id}`,
+    events: (id: string) => `${prefix}e:${id}`,
+    state: (id: string) => `${prefix}st:${id}`,
+    ended: `${prefix}ended`,
+    changes: `${prefix}changes`,
+    ev: (id: string) => `${prefix}ev:${id}`,
+    relay: (instance: string) => `${prefix}rt:${instance}`,
+  };
+
+  /** Runs one command, turning every failure into a RedisUnavailableError. */
+  async function run<T>(command: () => Promise<T>): Promise<T> {
+    try {
+      return await command();
+    } catch (error) {
+      throw error instanceof RedisUnavailableError ? error : new RedisUnavailableError(error);
+    }
+  }
+
+  // Pub/sub: one subscriber connection for the whole process.
+  const endedListeners = new Set<(id: string) => void>();
+  const changeListeners = new Set<(change: ClusterChange) => void>();
+  const relays = new Map<string, Set<(sessionId: string, message: Record<string, unknown>) => void>>();
+  const watchers = new Map<string, Set<(origin: string, eventId: string, streamId: string, message: JSONRPCMessage) => void>>();
+  await subscriber.subscribe(k.ended, k.changes);
+  subscriber.on('message', (channel: string, payload: string) => {
+    if (channel === k.ended) {
+      for (const listener of endedListeners) listener(payload);
+      return;
+    }
+    const nl = payload.indexOf('\n');
+    const from = payload.slice(0, nl);
+    const relay = relays.get(channel);
+    if (relay) {
+      const message = JSON.parse(payload.slice(nl + 1)) as Record<string, unknown>;
+      for (const listener of relay) listener(from, message);
+      return;
+    }
+    if (channel === k.changes) {
+      if (from === origin) return;
+      const change = JSON.parse(payload.slice(nl + 1)) as ClusterChange;
+      for (const listener of changeListeners) listener(change);
+      return;
+    }
+    const session = channel.slice(k.ev('').length);
+    const listeners = watchers.get(session);
+    if (!listeners) return;
+    const nl2 = payload.indexOf('\n', nl + 1);
+    const nl3 = payload.indexOf('\n', nl2 + 1);
+    const eventId = payload.slice(nl + 1, nl2);
+    const streamId = payload.slice(nl2 + 1, nl3);
+    const message = JSON.parse(payload.slice(nl3 + 1)) as JSONRPCMessage;
+    for (const listener of listeners) listener(from, eventId, streamId, message);
+  });
+
+  async function watchSession(session: string, listener: (origin: string, eventId: string, streamId: string, message: JSONRPCMessage) => void): Promise<() => void> {
+    let set = watchers.get(session);
+    if (!set) {
+      set = new Set();
+      watchers.set(session, set);
+      set.add(listener);
+      await subscriber.subscribe(k.ev(session));
+    } else set.add(listener);
+    return () => {
+      const current = watchers.get(session);
+      if (!current?.delete(listener) || current.size > 0) return;
+      watchers.delete(session);
+      void subscriber.unsubscribe(k.ev(session)).catch(() => {});
+    };
+  }
+
+  const sessions: SharedSessions = {
+    async create(record, limits) {
+      const rec = JSON.stringify({ initialize: record.initialize, protocolVersion: record.protocolVersion, principal: record.principal ?? null });
+      await run(() => redis.twCreate(k.sessions, k.session(record.id), Date.now(), limits.idleTimeoutMs, limits.maxSessions, prefix, record.id, rec));
+    },
+    async touch(id, idleTimeoutMs) {
+      const found = await run(() => redis.twTouch(k.session(id), k.sessions, k.events(id), k.state(id), Date.now(), idleTimeoutMs, id));
+      if (!found || !found[0]) return undefined;
+      const rec = JSON.parse(found[0]) as { initialize: Record<string, unknown>; protocolVersion: string; principal: string | null };
+      const record: SessionRecord = {
+        id,
+        initialize: rec.initialize,
+        protocolVersion: rec.protocolVersion,
+        principal: rec.principal ?? undefined,
+        subscriptions: (found[2] ?? '').split('\n').filter((uri) => uri !== ''),
+        ...(found[1] ? { logLevel: found[1] } : {}),
+      };
+      return record;
+    },
+    async update(id, change: SessionChange) {
+      const [kind, value] = 'logLevel' in change ? ['level', change.logLevel] : 'subscribe' in change ? ['subscribe', change.subscribe] : ['unsubscribe', change.unsubscribe];
+      await run(() => redis.twUpdate(k.session(id), kind, value));
+    },
+    async end(id) {
+      await run(() => redis.twEnd(k.session(id), k.events(id), k.sessions, k.state(id), id, k.ended));
+    },
+    onEnded(listener) {
+      endedListeners.add(listener);
+      return () => void endedListeners.delete(listener);
+    },
+  };
+
+  /** One session's events; several instances each make one for the same session. */
+  function eventStore(sessionId: string): EventStore {
+    const self = randomUUID();
+    const stops = new Set<() => void>();
+    const key = k.events(sessionId);
+    const find = async (eventId: string) => {
+      if (!EVENT_ID.test(eventId)) return undefined;
+      const [entry] = await run(() => redis.xrange(key, eventId, eventId));
+      return entry ? fieldsOf(entry[1]) : undefined;
+    };
+    return {
+      storeEvent: (streamId, message) => run(() => redis.twStoreEvent(key, k.session(sessionId), maxEvents, eventTtlMs, streamId, JSON.stringify(message), self, k.ev(sessionId), GET_STREAM_ID)),
+      getStreamIdForEventId: async (eventId) => (await find(eventId))?.s,
+      async replayEventsAfter(lastEventId, sink) {
+        const last = await find(lastEventId);
+        if (!last) throw new Error(`Unknown event id '${lastEventId}'.`);
+        const entries = await run(() => redis.xrange(key, `(${lastEventId}`, '+'));
+        for (const [id, fields] of entries) {
+          const event = fieldsOf(fields);
+          // Priming events carry no message (an empty object): they are never replayed.
+          if (event.s === last.s && event.m !== '{}') await sink.send(id, JSON.parse(event.m) as JSONRPCMessage);
+        }
+        return last.s;
+      },
+      // Only the GET stream's events are published (the transport watches no other stream).
+      async watch(streamId, listener) {
+        if (streamId !== GET_STREAM_ID) throw new Error(`@toolwright/redis: only the GET stream ('${GET_STREAM_ID}') can be watched, not '${streamId}'.`);
+        const stop = await watchSession(sessionId, (from, eventId, stream, message) => {
+          if (from !== self && stream === streamId && 'jsonrpc' in message) listener(eventId, message);
+        });
+        stops.add(stop);
+        return () => {
+          stops.delete(stop);
+          stop();
+        };
+      },
+      // The events stay: other instances serve the session too. Ending the session (DELETE, expiry) removes them.
+      close() {
+        for (const stop of stops) stop();
+        stops.clear();
+      },
+    };
+  }
+
+  return {
+    redis,
+    prefix,
+    get connected() {
+      return redis.status === 'ready' && subscriber.status === 'ready';
+    },
+    sessions,
+    eventStore,
+    sessionState(sessionId) {
+      const key = k.state(sessionId);
+      const write = async (field: string, json: string) => {
+        const changed = await run(() => redis.twSetState(key, k.session(sessionId), field, json));
+        if (changed === -1) throw new Error(`ctx.session: session ${sessionId} has ended or expired; its state cannot change.`);
+        return changed;
+      };
+      return {
+        async get<T>(field: string) {
+          const json = await run(() => redis.hget(key, field));
+          return json === null ? undefined : (JSON.parse(json) as T);
+        },
+        async set(field, value) {
+          await write(field, value === undefined ? '' : JSON.stringify(value));
+        },
+        delete: async (field) => (await write(field, '')) > 0,
+      };
+    },
+    async publish(change) {
+      const [message, uri] =
+        'resourceUpdated' in change
+          ? [{ jsonrpc: '2.0', method: 'notifications/resources/updated', params: { uri: change.resourceUpdated } }, change.resourceUpdated]
+          : [{ jsonrpc: '2.0', method: LIST_CHANGED[change.list] }, ''];
+      await run(() => redis.twBroadcast(k.sessions, Date.now(), prefix, JSON.stringify(message), uri, maxEvents, origin, JSON.stringify(change), GET_STREAM_ID));
+    },
+    onChange(listener) {
+      changeListeners.add(listener);
+      return () => void changeListeners.delete(listener);
+    },
+    async relay(instance, sessionId, message) {
+      await run(() => redis.publish(k.relay(instance), `${sessionId}\n${JSON.stringify(message)}`));
+    },
+    async onRelay(instance, listener) {
+      const channels = [k.relay(instance), k.relay('*')];
+      for (const channel of channels) {
+        const set = relays.get(channel) ?? new Set();
+        relays.set(channel, set);
+        set.add(listener);
+      }
+      await subscriber.subscribe(...channels);
+      return () => {
+        for (const channel of channels) {
+          const set = relays.get(channel);
+          set?.delete(listener);
+          if (set?.size === 0) {
+            relays.delete(channel);
+            void subscriber.unsubscribe(channel).catch(() => {});
+          }
+        }
+      };
+    },
+    async close() {
+      await Promise.allSettled([redis.quit(), subscriber.quit()]);
+      redis.disconnect();
+      subscriber.disconnect();
+    },
+  };
+}
+
+function fieldsOf(fields: string[]): { s: string; m: string } {
+  const out: Record<string, string> = {};
+  for (let i = 0; i + 1 < fields.length; i += 2) out[fields[i]] = fields[i + 1];
+  return { s: out.s ?? '', m: out.m ?? '{}' };
+}

@@ -1,0 +1,6 @@
+/**
+ * @toolwright/redis — run several instances of a Toolwright app behind a load balancer:
+ * sessions, resumable events and notifications shared through Redis.
+ */
+export { createRedisCluster, RedisUnavailableError } from './createRedisCluster';
+export type { RedisCluster, RedisClusterOptions } from './createRedisCluster';

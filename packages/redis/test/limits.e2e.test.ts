@@ -1,0 +1,101 @@
+import 'reflect-metadata';
+import { Tool } from '@toolwright/core';
+import { startRedisServer, type RedisServer } from './fixtures/redisServer';
+import { eventually, startInstances, stopInstances, type Instance } from './fixtures/instances';
+import { HEADERS, openRawSession, rpc } from './fixtures/sse';
+
+class Ping {
+  @Tool({ description: 'Pong.' }) ping() { return 'pong'; }
+}
+
+const list = { jsonrpc: '2.0', id: 9, method: 'tools/list' };
+
+describe('session limits across the cluster, and keys that expire', () => {
+  let redis: RedisServer;
+  beforeAll(async () => {
+    redis = await startRedisServer();
+  });
+  afterAll(() => redis?.close());
+
+  it('holds maxSessions across instances: the least recently used session is ended everywhere', async () => {
+    const instances: Instance[] = await startInstances(2, redis.url, { name: 'limits', version: '1', tools: [Ping] }, { sessions: { maxSessions: 2 } });
+    try {
+      const [a, b] = instances;
+      const first = await openRawSession(a.url);
+      const second = await openRawSession(b.url);
+      expect((await rpc(b.url, first, list)).status).toBe(200);
+      expect((await rpc(a.url, second, list)).status).toBe(200);
+      await new Promise((r) => setTimeout(r, 5));
+      // `first` was used before `second`: it goes when a third session opens.
+      await rpc(a.url, second, list);
+      const third = await openRawSession(a.url);
+      await eventually(async () => (await rpc(a.url, first, list)).status === 404, 2000, 'the evicted session to be gone on A');
+      expect((await rpc(b.url, first, list)).status).toBe(404);
+      expect((await rpc(b.url, second, list)).status).toBe(200);
+      expect((await rpc(b.url, third, list)).status).toBe(200);
+    } finally {
+      await stopInstances(instances);
+    }
+  });
+
+  it('keeps a session alive while its GET stream is open, as in memory; expires it once idle', async () => {
+    const instances = await startInstances(2, redis.url, { name: 'idle', version: '1', tools: [Ping] }, { sessions: { idleTimeoutMs: 1500 } });
+    try {
+      const [a, b] = instances;
+      const watched = await openRawSession(a.url);
+      const idle = await openRawSession(a.url);
+      const controller = new AbortController();
+      const get = await fetch(a.url, { headers: { accept: 'text/event-stream', 'mcp-session-id': watched, 'mcp-protocol-version': '2025-11-25' }, signal: controller.signal });
+      expect(get.status).toBe(200);
+      await new Promise((r) => setTimeout(r, 3000));
+      expect((await rpc(b.url, watched, list)).status).toBe(200);
+      expect((await rpc(b.url, idle, list)).status).toBe(404);
+      controller.abort();
+    } finally {
+      await stopInstances(instances);
+    }
+  });
+
+  it('10,000 sessions opened and abandoned: Redis keys and memory back to baseline after expiry', async () => {
+    const instances = await startInstances(2, redis.url, { name: 'abandon', version: '1', tools: [Ping] }, { sessions: { idleTimeoutMs: 15_000, maxSessions: 20_000 } });
+    try {
+      const admin = instances[0].cluster.redis;
+      await admin.flushall();
+      const baseKeys = await admin.dbsize();
+      const baseMemory = usedMemory(await admin.info('memory'));
+      const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'abandon', version: '1' } } });
+      const total = 10_000;
+      let opened = 0;
+      const started = Date.now();
+      await Promise.all(
+        Array.from({ length: 20 }, async (_, worker) => {
+          for (let i = worker; i < total; i += 20) {
+            const response = await fetch(instances[i % 2].url, { method: 'POST', headers: HEADERS, body });
+            await response.text();
+            if (response.status === 200) opened++;
+          }
+        }),
+      );
+      const openMs = Date.now() - started;
+      expect(opened).toBe(total);
+      const peakKeys = await admin.dbsize();
+      const peakMemory = usedMemory(await admin.info('memory'));
+      expect(await admin.zcard(`${instances[0].cluster.prefix}sessions`)).toBe(total);
+      expect(peakKeys).toBeGreaterThan(total);
+      await eventually(async () => (await admin.dbsize()) === baseKeys, 30_000, 'every session key to expire');
+      const afterMemory = usedMemory(await admin.info('memory'));
+      process.stderr.write(
+        `10k sessions: opened in ${openMs} ms; keys ${baseKeys} -> ${peakKeys} -> ${await admin.dbsize()}; used_memory ${baseMemory} -> ${peakMemory} -> ${afterMemory} bytes\n`,
+      );
+      expect(afterMemory).toBeLessThan(baseMemory + 512 * 1024);
+      // The instances dropped their local copies as well.
+      await eventually(() => instances.every((i) => i.listener.sessionCount === 0), 10_000, 'local copies to be swept');
+    } finally {
+      await stopInstances(instances);
+    }
+  }, 120_000);
+});
+
+function usedMemory(info: string): number {
+  return Number(/used_memory:(\d+)/.exec(info)![1]);
+}

@@ -1,0 +1,128 @@
+import type { ServerResponse } from 'node:http';
+import type { App } from '../app/App';
+import type { ChangeNotifier } from '../surface/Connections';
+import type { Cluster, ClusterChange, SessionChange, SessionRecord } from './Cluster';
+import type { StreamableTransport } from './createStreamableTransport';
+import { sendRpcError } from './respond';
+
+/** Notifications a cluster delivers itself (`Cluster.publish`): a session's local copies must not send them too. */
+const FANNED_OUT = new Set([
+  'notifications/tools/list_changed',
+  'notifications/resources/list_changed',
+  'notifications/prompts/list_changed',
+  'notifications/resources/updated',
+]);
+
+/** Answers a request the cluster's store could not serve (unreachable, timed out): 503, nothing half done. */
+export function refuseClusterDown(res: ServerResponse, error: unknown): void {
+  const why = (error as Error)?.message ?? String(error);
+  sendRpcError(res, 503, -32000, `Service unavailable: the shared session store is unreachable (${why}). Retry shortly; no session was lost.`, { 'Retry-After': '1' });
+}
+
+/** The requests that bring a fresh server to a session's state (see `NodeStreamableTransport.restore`). */
+export function restoreRequests(record: SessionRecord): { method: string; params?: Record<string, unknown> }[] {
+  const requests: { method: string; params?: Record<string, unknown> }[] = [{ method: 'initialize', params: record.initialize }];
+  if (record.logLevel) requests.push({ method: 'logging/setLevel', params: { level: record.logLevel } });
+  // Subscriptions are not replayed: resource updates reach a session through the cluster, which keeps them.
+  return requests;
+}
+
+/** What the requests of a POST change in their session, to record for every instance. */
+export function sessionChangesOf(body: unknown): SessionChange[] {
+  const changes: SessionChange[] = [];
+  for (const message of Array.isArray(body) ? body : [body]) {
+    const m = message as { id?: unknown; method?: unknown; params?: { level?: unknown; uri?: unknown } } | null;
+    if (!m || m.id === undefined || typeof m.method !== 'string') continue;
+    if (m.method === 'logging/setLevel' && typeof m.params?.level === 'string') changes.push({ logLevel: m.params.level });
+    else if (m.method === 'resources/subscribe' && typeof m.params?.uri === 'string') changes.push({ subscribe: m.params.uri });
+    else if (m.method === 'resources/unsubscribe' && typeof m.params?.uri === 'string') changes.push({ unsubscribe: m.params.uri });
+  }
+  return changes;
+}
+
+/** Drops the list changes and resource updates a session's local server sends on its own: the cluster sends them once, from wherever they happened. */
+export function leaveFanOutToCluster(transport: StreamableTransport): void {
+  const send = transport.send.bind(transport);
+  transport.send = (message, options) => {
+    const method = (message as { method?: unknown }).method;
+    if (typeof method === 'string' && FANNED_OUT.has(method) && options?.relatedRequestId === undefined) return Promise.resolve();
+    return send(message, options);
+  };
+}
+
+/** The id a server-to-client request of instance `instance` carries across the cluster: the answer names who asked. */
+const roundTripId = (instance: string, id: string | number) => `tw:${instance}:${typeof id === 'number' ? 'n' : 's'}:${id}`;
+const ROUND_TRIP_ID = /^tw:([^:]+):([ns]):(.*)$/s;
+
+/**
+ * Makes a session's server-to-client requests answerable through any instance: their ids
+ * name this instance on the way out (and back to the server's own on the way in), so the
+ * instance a client's answer reaches can relay it here (see `foreignAnswers`). Call after
+ * the server connected to the transport.
+ */
+export function routeRoundTrips(transport: StreamableTransport, instance: string): void {
+  const send = transport.send.bind(transport);
+  transport.send = (message, options) => {
+    const m = message as { id?: string | number; method?: unknown; params?: { requestId?: string | number } };
+    if (typeof m.method === 'string' && m.id !== undefined) return send({ ...message, id: roundTripId(instance, m.id) } as typeof message, options);
+    // The server gives up on its own request (timeout, the call was cancelled): name it as the client knows it.
+    if (m.method === 'notifications/cancelled' && m.params?.requestId !== undefined && options?.relatedRequestId === undefined) {
+      return send({ ...message, params: { ...m.params, requestId: roundTripId(instance, m.params.requestId) } } as typeof message, options);
+    }
+    return send(message, options);
+  };
+  const receive = transport.onmessage;
+  transport.onmessage = (message, extra) => {
+    const m = message as { id?: unknown; method?: unknown };
+    const own = m.method === undefined && typeof m.id === 'string' ? ROUND_TRIP_ID.exec(m.id) : null;
+    if (own && own[1] === instance) message = { ...message, id: own[2] === 'n' ? Number(own[3]) : own[3] } as typeof message;
+    receive?.(message, extra);
+  };
+}
+
+/** Splits a POST's messages into what this instance serves and the answers to requests another instance made. */
+export function foreignAnswers(body: unknown, instance: string): { body: unknown; foreign: { instance: string; message: Record<string, unknown> }[] } {
+  const messages = Array.isArray(body) ? body : [body];
+  const foreign: { instance: string; message: Record<string, unknown> }[] = [];
+  const kept = messages.filter((message) => {
+    const m = message as { id?: unknown; method?: unknown } | null;
+    const owner = m && m.method === undefined && typeof m.id === 'string' ? ROUND_TRIP_ID.exec(m.id) : null;
+    if (!owner || owner[1] === instance) return true;
+    foreign.push({ instance: owner[1], message: message as Record<string, unknown> });
+    return false;
+  });
+  if (foreign.length === 0) return { body, foreign };
+  return { body: Array.isArray(body) ? kept : kept[0], foreign };
+}
+
+/** The client's cancellations in a POST: the call they cancel may run on any instance. */
+export function cancellationsOf(body: unknown): Record<string, unknown>[] {
+  return (Array.isArray(body) ? body : [body]).filter((m) => (m as { method?: unknown } | null)?.method === 'notifications/cancelled') as Record<string, unknown>[];
+}
+
+/** Publishes every change made on this instance to the cluster; returns the function that stops it. */
+export function publishChanges(app: App, cluster: Cluster, onError: (error: Error) => void): () => void {
+  const publish = (change: ClusterChange) => void cluster.publish(change).catch(onError);
+  return app.addNotifier({
+    toolsChanged: () => publish({ list: 'tools' }),
+    promptsChanged: () => publish({ list: 'prompts' }),
+    resourcesChanged: () => publish({ list: 'resources' }),
+    resourceUpdated: (uri) => publish({ resourceUpdated: uri }),
+  });
+}
+
+/** Tells `notifier` of the changes made on this instance and, with a cluster, on every other. */
+export function listenToChanges(app: App, cluster: Cluster | undefined, notifier: ChangeNotifier): () => void {
+  const local = app.addNotifier(notifier);
+  if (!cluster) return local;
+  const remote = cluster.onChange((change) => {
+    if ('resourceUpdated' in change) notifier.resourceUpdated(change.resourceUpdated);
+    else if (change.list === 'tools') notifier.toolsChanged();
+    else if (change.list === 'prompts') notifier.promptsChanged();
+    else notifier.resourcesChanged();
+  });
+  return () => {
+    local();
+    remote();
+  };
+}

@@ -1,0 +1,40 @@
+import type { SessionState } from '@toolwright/core';
+import type { Server } from './sdk';
+
+/** `ctx.session` of each connection (one SDK `Server`): given by the HTTP layer (a cluster's), or made in memory on first use. */
+const states = new WeakMap<Server, SessionState>();
+
+/** Makes `state` the `ctx.session` of every call this server serves (a cluster store's, for a shared session). */
+export function bindSessionState(server: Server, state: SessionState): void {
+  states.set(server, state);
+}
+
+/** The `ctx.session` of a call on `server`; undefined when its requests have no session (`hasSession` false). */
+export function sessionStateOf(server: Server, hasSession: boolean): SessionState | undefined {
+  if (!hasSession) return undefined;
+  let state = states.get(server);
+  if (!state) {
+    state = new MemorySessionState();
+    states.set(server, state);
+  }
+  return state;
+}
+
+/** The default: a map that lives as long as the connection. Values are copied in and out (JSON), as a shared store would. */
+export class MemorySessionState implements SessionState {
+  private readonly values = new Map<string, string>();
+
+  async get<T = unknown>(key: string): Promise<T | undefined> {
+    const text = this.values.get(key);
+    return text === undefined ? undefined : (JSON.parse(text) as T);
+  }
+
+  async set(key: string, value: unknown): Promise<void> {
+    if (value === undefined) this.values.delete(key);
+    else this.values.set(key, JSON.stringify(value));
+  }
+
+  async delete(key: string): Promise<boolean> {
+    return this.values.delete(key);
+  }
+}
