@@ -13,7 +13,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { TOOLWRIGHT_PACKAGES } from '../src/generate/versions';
+import { INSTALL_SCRIPTS, TOOLWRIGHT_PACKAGES } from '../src/generate/versions';
 import { startLocalRegistry, type LocalRegistry } from './helpers/localRegistry';
 import { commands, REPO, shellBlocks } from './helpers/markdown';
 import { run, transcript, type RunResult } from './helpers/run';
@@ -116,14 +116,20 @@ describe('from the npm registry: the README commands against a local registry of
     expect(manifest.dependencies).toMatchObject({ '@toolwright/core': VERSION, '@toolwright/server': VERSION });
     expect(manifest.devDependencies).toMatchObject({ '@toolwright/cli': VERSION });
     expect(JSON.stringify(manifest)).not.toMatch(/file:|local-packages|\.tgz/);
-    const lock = JSON.parse(readFileSync(join(project(), 'package-lock.json'), 'utf8')) as { packages: Record<string, { version: string; resolved: string; integrity: string }> };
+    const lock = JSON.parse(readFileSync(join(project(), 'package-lock.json'), 'utf8')) as { packages: Record<string, { version: string; integrity: string; hasInstallScript?: boolean }> };
     for (const name of TOOLWRIGHT_PACKAGES) {
       const ours = packed.find((p) => p.name === name)!;
       expect(lock.packages[`node_modules/${name}`]).toMatchObject({ version: VERSION, integrity: ours.integrity });
     }
-    // npm create fetched create-toolwright from here, then each package's tarball once per install.
-    expect(registry.log).toEqual(expect.arrayContaining(['local /create-toolwright', 'local /create-toolwright/-/create-toolwright-0.1.0.tgz'.replace('0.1.0', VERSION)]));
+    // npm create got create-toolwright from here; no request for one of ours went upstream.
+    expect(registry.log).toEqual(expect.arrayContaining(['local /create-toolwright', `local /create-toolwright/-/create-toolwright-${VERSION}.tgz`]));
     expect(registry.log.filter((r) => r.startsWith('upstream /@toolwright') || r.startsWith('upstream /create-toolwright'))).toEqual([]);
+  });
+
+  it('the install prints no install-script warnings: allowScripts covers every dependency with one', () => {
+    const lock = JSON.parse(readFileSync(join(project(), 'package-lock.json'), 'utf8')) as { packages: Record<string, { hasInstallScript?: boolean }> };
+    const withScripts = Object.entries(lock.packages).filter(([, e]) => e.hasInstallScript).map(([path]) => path.replace(/^.*node_modules\//, ''));
+    expect(withScripts.filter((name) => !(name in INSTALL_SCRIPTS))).toEqual([]);
   });
 
   it("Getting started's registry route is the commands the README runs above", () => {
