@@ -73,7 +73,12 @@ describe('from the npm registry: the README commands against a local registry of
     packed = JSON.parse(stdout) as Packed[];
     writeFileSync(join(root, 'npmrc'), '');
     registry = await startLocalRegistry(
-      dirs.map((dir, i) => ({ manifest: JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')), tarball: join(packs, packed[i].filename) })),
+      dirs.map((dir) => {
+        const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { name: string; version: string };
+        const tarball = packed.find((p) => p.name === manifest.name);
+        if (!tarball) throw new Error(`npm pack did not report ${manifest.name}: ${JSON.stringify(packed)}`);
+        return { manifest, tarball: join(packs, tarball.filename) };
+      }),
     );
     env = {
       // As in a terminal: none of the npm_* variables that `npm test` or `npx jest` export to this
