@@ -15,10 +15,10 @@ import { join } from 'node:path';
 import { TEMPLATES, TEMPLATE_NAMES, type TemplateName } from '@toolwright/cli';
 import { INSTALL_SCRIPTS } from '../src/generate/versions';
 import { listeningUrl } from './helpers/listeningUrl';
+import { commands, REPO, shellBlocks } from './helpers/markdown';
 import { run, transcript, type RunResult } from './helpers/run';
 import { waitFor } from './helpers/waitFor';
 
-const REPO = join(__dirname, '..', '..', '..');
 // Each test starts servers and CLI processes, several in a row: minutes on a busy 2-core machine.
 jest.setTimeout(180_000);
 const node = process.execPath;
@@ -26,15 +26,6 @@ const node = process.execPath;
 const NPM_ENV = { npm_config_prefer_offline: 'true', npm_config_audit: 'false', npm_config_fund: 'false', npm_config_loglevel: 'error' };
 const OTHERS = TEMPLATE_NAMES.filter((t) => t !== 'minimal');
 
-
-/** The shell blocks of a Markdown file's section under `heading`, as written. */
-function shellBlocks(file: string, heading: string): string[] {
-  const text = readFileSync(join(REPO, file), 'utf8');
-  const start = text.indexOf(`\n${heading}\n`);
-  if (start === -1) throw new Error(`${file} has no '${heading}' section.`);
-  const section = text.slice(start + heading.length + 2).split(/\n#{1,3} /)[0];
-  return [...section.matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1]);
-}
 
 /** Runs one README block as a bash script that stops at the first failing command. */
 const runBlock = (block: string, cwd: string) => run('bash', ['-euo', 'pipefail', '-c', block], cwd, 600_000, NPM_ENV);
@@ -84,7 +75,6 @@ describe('from a clone: the README, then every template through the linked npx t
   });
 
   it("Getting started's clone route is commands the README runs above", () => {
-    const commands = (blocks: string[]) => blocks.join('\n').split(/\n|&&/).map((c) => c.trim()).filter(Boolean);
     const run = new Set(commands(shellBlocks('README.md', '### From a clone (today)')));
     const page = commands(shellBlocks('docs/guide/getting-started.md', '## From a clone (today)'));
     expect(page.length).toBeGreaterThan(3);
