@@ -1,7 +1,8 @@
 import 'reflect-metadata';
 import { Ctx, Param, Tool, type ToolContext } from '@toolwright/core';
-import type { App } from '@toolwright/server';
-import { createRedisCluster } from '@toolwright/redis';
+import { createApp, type App } from '@toolwright/server';
+import { cache, rateLimit } from '@toolwright/server/middleware';
+import { createRedisCluster, createRedisMiddlewareStores, type RedisCluster } from '@toolwright/redis';
 
 // #region cluster
 export async function serveScaledOut(app: App, port = 3000) {
@@ -40,3 +41,18 @@ export class CartTools {
   }
 }
 // #endregion session-state
+
+// #region middleware-stores
+export function createLimitedApp(cluster: RedisCluster) {
+  const stores = createRedisMiddlewareStores(cluster); // keys under the cluster's prefix, each with a TTL
+  return createApp({
+    name: 'notes',
+    version: '1.0.0',
+    tools: [CartTools],
+    middleware: [
+      cache({ ttlMs: 60_000, store: stores.cache }), // outermost: a cached answer spends no token
+      rateLimit({ capacity: 20, refillPerSecond: 2, store: stores.rateLimit }), // one bucket per caller, cluster-wide
+    ],
+  });
+}
+// #endregion middleware-stores

@@ -4,3 +4,5 @@
  */
 export { createRedisCluster, RedisUnavailableError } from './createRedisCluster';
 export type { RedisCluster, RedisClusterOptions } from './createRedisCluster';
+export { createRedisMiddlewareStores } from './createRedisMiddlewareStores';
+export type { RedisMiddlewareStoreOptions } from './createRedisMiddlewareStores';
