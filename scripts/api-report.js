@@ -8,8 +8,8 @@
 //   ... --reports=<dir>                   read/write the reports under <dir>/<package folder>/ instead
 //
 // API Extractor reads the declarations tsc emitted (`npm run build` first) and writes one
-// `packages/<pkg>/etc/<name>.api.md` per `exports` entry of @toolwright/core and
-// @toolwright/server. `./internal` has no report: it is for Toolwright's own packages and
+// `packages/<pkg>/etc/<name>.api.md` per `exports` entry of @toolwright/core,
+// @toolwright/server and @toolwright/redis. `./internal` has no report: it is for Toolwright's own packages and
 // carries no compatibility promise. The runtime twin of this check is
 // packages/server/test/public-api.test.ts (the names each entry point exports).
 
@@ -19,7 +19,7 @@ const path = require('node:path');
 const { Extractor, ExtractorConfig, CompilerState } = require('@microsoft/api-extractor');
 
 const ROOT = path.resolve(__dirname, '..');
-const PACKAGES = ['packages/core', 'packages/server'];
+const PACKAGES = ['packages/core', 'packages/server', 'packages/redis'];
 const UNREPORTED = new Set(['./package.json', './internal']);
 const QUIET = new Set(['console-preamble', 'console-compiler-version-notice', 'console-api-report-not-copied', 'console-api-report-copied', 'console-api-report-unchanged', 'console-api-report-created']);
 
