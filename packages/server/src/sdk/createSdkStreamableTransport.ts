@@ -43,10 +43,12 @@ export function createSdkStreamableTransport(settings: SdkStreamableTransportSet
     }
     deliver?.(message, extra);
   };
-  // The server installs its reader on connect; it is wrapped so each request is counted first.
+  // The server installs its reader on connect; the SDK's transport gets it wrapped, so each request is
+  // counted first. Reading the property gives what was installed (a reader that wraps it in turn
+  // must not get the counting wrapper back, or each message would loop through both).
   Object.defineProperty(transport, 'onmessage', {
     configurable: true,
-    get: () => (deliver ? receive : undefined),
+    get: () => deliver,
     set: (handler: typeof deliver) => {
       deliver = handler;
       Object.getOwnPropertyDescriptor(Object.getPrototypeOf(transport), 'onmessage')!.set!.call(transport, handler && receive);
