@@ -141,7 +141,7 @@ export function createToolContext(name: string, sdk: ServerContext, connection: 
       send({ method: 'notifications/progress', params: { progressToken: token, progress, ...(total !== undefined && { total }), ...(message !== undefined && { message }) } });
     },
 
-    async elicit(message: string, form: Class | ElicitationSchema, options?: RoundTripOptions): Promise<ElicitOutcome<never>> {
+    async elicit(message: string, form: Class | ElicitationSchema, options?: RoundTripOptions): Promise<ElicitOutcome<object>> {
       const caps = capabilities().elicitation as { form?: object; url?: object } | undefined;
       // `elicitation: {}` means form mode (2025-06-18 clients); `{ url: {} }` alone means URL mode only.
       if (!caps || (caps.form === undefined && caps.url !== undefined)) refuse('to ask the user for input (form elicitation)', 'elicitation', { elicitation: {} });
@@ -159,7 +159,7 @@ export function createToolContext(name: string, sdk: ServerContext, connection: 
         const lines = parsed.issues.map((i) => `- ${i.path || '(form)'}: ${i.message}`);
         throw new ToolError(`The user's answer does not fit the form:\n${lines.join('\n')}`);
       }
-      return { action: 'accept', content: parsed.value as never };
+      return { action: 'accept', content: parsed.value };
     },
 
     async elicitUrl(message, url, options) {
