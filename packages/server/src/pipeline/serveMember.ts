@@ -43,26 +43,26 @@ export function serveMember<R>(request: MemberRequest<R>, sdk: ServerContext, co
   const { member } = request;
   const caller = callerOf(sdk);
   if (member.access && !canAccess(member.access, caller)) throw new ProtocolError(ErrorCodes.InvalidParams, accessDenial(request.subject, member.access, caller));
-  const chain = chainOf(member, env);
-  const timeoutMs = timeoutOf(member, request.kind, env);
+  if (runsAlone(request, connection.overrides, env)) return env.inFlight.track(request.run(undefined, undefined));
   const guarded = (member.pipeline?.guards.length ?? 0) > 0;
-  if (!guarded && !chain && !member.usesContext && timeoutMs === undefined && !env.scopes.active && !connection.overrides) return env.inFlight.track(request.run(undefined, undefined));
-  return env.inFlight.track(servePiped(request, sdk, connection, env, chain, timeoutMs, guarded));
+  return env.inFlight.track(servePiped(request, sdk, connection, env, chainOf(member, env), timeoutOf(member, request.kind, env), guarded));
 }
 
 /**
  * The fast path of `serveMember` without an SDK request context, for a caller that serves a
  * request before (or instead of) the SDK: the member's compiled call alone, counted in
- * flight, when `caller` may use it and the member needs nothing of the pipeline (no guard,
- * middleware, context, timeout, scoped services or overrides). Undefined otherwise: then
- * the request takes the SDK's path and `serveMember`, which gives the same answer.
+ * flight, when `caller` may use it and the member runs alone. Undefined otherwise: then the
+ * request takes the SDK's path and `serveMember`, which gives the same answer.
  */
 export function serveAlone<R>(ref: MemberRef, caller: AuthInfo | undefined, overrides: unknown, env: PipelineEnv, run: () => Promise<R>): Promise<R> | undefined {
-  const { member } = ref;
-  if (member.access && !canAccess(member.access, caller)) return undefined;
-  if (member.usesContext || overrides !== undefined || env.scopes.active || (member.pipeline?.guards.length ?? 0) > 0) return undefined;
-  if (timeoutOf(member, ref.kind, env) !== undefined || chainOf(member, env)) return undefined;
-  return env.inFlight.track(run());
+  if (ref.member.access && !canAccess(ref.member.access, caller)) return undefined;
+  return runsAlone(ref, overrides, env) ? env.inFlight.track(run()) : undefined;
+}
+
+/** Whether a member needs nothing of the pipeline (no guard, middleware, context, timeout, scoped services or overrides): its compiled call alone answers. */
+function runsAlone({ member, kind }: MemberRef, overrides: unknown, env: PipelineEnv): boolean {
+  if (member.usesContext || overrides !== undefined || env.scopes.active || (member.pipeline?.guards.length ?? 0) > 0) return false;
+  return timeoutOf(member, kind, env) === undefined && !chainOf(member, env);
 }
 
 function timeoutOf(member: MemberRef['member'], kind: MemberRef['kind'], env: PipelineEnv): number | undefined {
