@@ -54,7 +54,11 @@ export function createModernHttp(factory: (context: { era: 'modern' }) => Server
   return {
     async handle(req, res, body, authInfo) {
       const aborted = new AbortController();
-      res.once('close', () => aborted.abort());
+      // The client went away before its answer was out: stop the call. Aborting after a finished
+      // answer would only make the SDK build an abort error per request.
+      res.once('close', () => {
+        if (!res.writableFinished) aborted.abort();
+      });
       const id = callIdOf(body);
       const exchange: Exchange | undefined = id === undefined ? undefined : { id, res, aborted, abandoned: false };
       if (exchange) {

@@ -14,7 +14,7 @@ import { ErrorCodes, ProtocolError } from './ProtocolError';
 /** Serves `prompts/list` (cached pages) and `prompts/get` (-32602 for an unknown prompt or bad arguments). */
 export function registerPromptHandlers(connection: Connection, catalog: Catalog, env: PipelineEnv): void {
   const { server } = connection;
-  const promptsFor = createListFilter('prompts', (p: Prompt) => catalog.prompt(p.name)?.access);
+  const promptsFor = promptFilterOf(catalog);
   const promptRef = (p: Prompt) => {
     const prompt = catalog.prompt(p.name);
     return prompt && refOf(prompt);
@@ -43,6 +43,15 @@ export function registerPromptHandlers(connection: Connection, catalog: Catalog,
       env,
     );
   });
+}
+
+const filters = new WeakMap<Catalog, ReturnType<typeof createListFilter<'prompts', Prompt>>>();
+
+/** The catalog's prompt list filter, made once per app: every connection shares its cached views. */
+function promptFilterOf(catalog: Catalog) {
+  let made = filters.get(catalog);
+  if (!made) filters.set(catalog, (made = createListFilter('prompts', (p: Prompt) => catalog.prompt(p.name)?.access)));
+  return made;
 }
 
 function refOf(prompt: PromptDefinition): MemberRef {

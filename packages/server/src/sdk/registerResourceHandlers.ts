@@ -19,8 +19,7 @@ import { ErrorCodes, ProtocolError } from './ProtocolError';
  */
 export function registerResourceHandlers(connection: Connection, catalog: Catalog, env: PipelineEnv): void {
   const { server } = connection;
-  const resourcesFor = createListFilter('resources', (r: Resource) => catalog.resource(r.uri)?.access);
-  const templatesFor = createListFilter('resourceTemplates', (t: ResourceTemplateType) => catalog.template(t.uriTemplate)?.access);
+  const { resourcesFor, templatesFor } = listFiltersOf(catalog);
   const resourceRef = (r: Resource) => refOf(catalog.resource(r.uri));
   const templateRef = (t: ResourceTemplateType) => refOf(catalog.template(t.uriTemplate));
   server.setRequestHandler('resources/list', (request, ctx) => guardedList(resourcesFor(catalog.resourcesPage(request.params?.cursor), callerOf(ctx)), 'resources', resourceRef, ctx, connection, env));
@@ -67,6 +66,22 @@ export function registerResourceHandlers(connection: Connection, catalog: Catalo
     connection.subscriptions.delete(request.params.uri);
     return {};
   });
+}
+
+const filters = new WeakMap<Catalog, ReturnType<typeof createFilters>>();
+
+/** The catalog's list filters, made once per app: every connection (one per 2026-07-28 request) shares their cached views. */
+function listFiltersOf(catalog: Catalog) {
+  let made = filters.get(catalog);
+  if (!made) filters.set(catalog, (made = createFilters(catalog)));
+  return made;
+}
+
+function createFilters(catalog: Catalog) {
+  return {
+    resourcesFor: createListFilter('resources', (r: Resource) => catalog.resource(r.uri)?.access),
+    templatesFor: createListFilter('resourceTemplates', (t: ResourceTemplateType) => catalog.template(t.uriTemplate)?.access),
+  };
 }
 
 /** The pipeline's view of a resource (by URI) or template (by URI template). */
