@@ -27,7 +27,7 @@ describe('server notifications over Streamable HTTP (the session GET stream)', (
 
   beforeAll(async () => {
     app = await createApp({ name: 'board', version: '1', tools: [Board], listChangedDebounceMs: 5 });
-    listener = await app.listen({ transport: 'http', port: 0 });
+    listener = await app.listen({ transport: 'http', port: 0, requestLogLevel: 'silent' });
   });
   afterAll(async () => {
     await Promise.all(clients.map((c) => c.close()));
