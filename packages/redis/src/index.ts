@@ -6,3 +6,4 @@ export { createRedisCluster, RedisUnavailableError } from './createRedisCluster'
 export type { RedisCluster, RedisClusterOptions } from './createRedisCluster';
 export { createRedisMiddlewareStores } from './createRedisMiddlewareStores';
 export type { RedisMiddlewareStoreOptions } from './createRedisMiddlewareStores';
+export { createRedisRequestStateStore } from './createRedisRequestStateStore';

@@ -5,7 +5,7 @@
 export { createApp } from './app/createApp';
 export type { App, Listener } from './app/App';
 export type { AppOptions } from './app/AppOptions';
-export type { RequestStateOptions } from './roundtrip/RequestStateCodec';
+export type { RequestStateOptions, UsedStateStore } from './roundtrip/RequestStateCodec';
 export type { TelemetryOptions } from './telemetry/TelemetryOptions';
 export type { ListenOptions, StdioListenOptions, HttpListenOptions } from './app/ListenOptions';
 export { parseListenArgs } from './app/parseListenArgs';

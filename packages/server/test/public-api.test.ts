@@ -25,7 +25,7 @@ const ENTRY_POINTS: Record<string, string[]> = {
   '@toolwright/server/auth': ['attachAuthInfo', 'canAccess', 'envAuthInfo', 'jwtVerifier'],
   '@toolwright/server/middleware': ['MemoryCacheStore', 'MemoryRateLimitStore', 'cache', 'maxResultSize', 'normalizeErrors', 'rateLimit', 'timing'],
   '@toolwright/server/testing': ['createTestClient', 'structuredResult', 'toolError', 'toolSchema', 'toolText'],
-  '@toolwright/redis': ['RedisUnavailableError', 'createRedisCluster', 'createRedisMiddlewareStores'],
+  '@toolwright/redis': ['RedisUnavailableError', 'createRedisCluster', 'createRedisMiddlewareStores', 'createRedisRequestStateStore'],
 };
 
 function classValidatorDecorators(): string[] {

@@ -1,5 +1,6 @@
 import type { webcrypto } from 'node:crypto';
 import { ConfigError } from '@toolwright/core';
+import { MemoryUsedStateStore } from './MemoryUsedStateStore';
 import { RoundTripError } from './RoundTripError';
 
 /** How `requestState` (the state a 2026-07-28 client echoes back on each round of a call) is protected. */
@@ -14,6 +15,19 @@ export interface RequestStateOptions {
   keys?: readonly (string | Uint8Array)[];
   /** How long a round's state is accepted, in milliseconds. Default 600000 (10 minutes). */
   ttlMs?: number;
+  /**
+   * Where the ids of states already accepted are kept, so a state is accepted once. Default:
+   * in this process, which suits stdio and a single HTTP instance; behind a load balancer,
+   * give every instance one shared store (`createRedisRequestStateStore` of `@toolwright/redis`),
+   * or a state replayed to another instance is accepted there until it expires.
+   */
+  usedStates?: UsedStateStore;
+}
+
+/** Remembers which round states were accepted (see `RequestStateOptions.usedStates`). */
+export interface UsedStateStore {
+  /** Records `id` as used until `expiresAt` (ms since the epoch); true if it was not used before. */
+  claim(id: string, expiresAt: number): boolean | Promise<boolean>;
 }
 
 /** What a round carries to the next one: the answers so far and the questions just asked. */
@@ -25,7 +39,7 @@ export interface RoundState {
 }
 
 interface Sealed extends RoundState {
-  /** A random id: a state is accepted once per process. */
+  /** A random id: a state is accepted once (per process, or per shared `usedStates` store). */
   readonly id: string;
   /** Expiry, in milliseconds since the epoch. */
   readonly exp: number;
@@ -46,9 +60,7 @@ const encoder = new TextEncoder();
 export class RequestStateCodec {
   private readonly keys: Promise<webcrypto.CryptoKey[]>;
   private readonly ttlMs: number;
-  /** Ids of the states already accepted, with their expiry; swept as they expire. */
-  private readonly used = new Map<string, number>();
-  private nextSweep = 0;
+  private readonly used: UsedStateStore;
 
   constructor(options: RequestStateOptions = {}) {
     const raw = options.keys ?? [crypto.getRandomValues(new Uint8Array(MIN_KEY_BYTES))];
@@ -60,6 +72,7 @@ export class RequestStateCodec {
     });
     if (options.ttlMs !== undefined && !(options.ttlMs > 0)) throw new ConfigError(`requestState.ttlMs must be a positive number of milliseconds, got ${options.ttlMs}.`);
     this.ttlMs = options.ttlMs ?? DEFAULT_TTL_MS;
+    this.used = options.usedStates ?? new MemoryUsedStateStore();
     this.keys = Promise.all(bytes.map((b) => crypto.subtle.importKey('raw', b, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign', 'verify'])));
     // An unused codec must not leave an unhandled rejection behind; seal and open report it.
     this.keys.catch(() => undefined);
@@ -92,16 +105,9 @@ export class RequestStateCodec {
     const sealed = JSON.parse(Buffer.from(body.slice(VERSION.length + 1), 'base64url').toString('utf8')) as Sealed;
     const now = Date.now();
     if (sealed.exp <= now) throw new RoundTripError(`requestState expired ${now - sealed.exp} ms ago (a round is accepted for ${this.ttlMs} ms). Start the call again without requestState.`);
-    this.sweep(now);
-    if (this.used.has(sealed.id)) throw new RoundTripError('requestState was already used: each state is accepted once. Send the requestState of the last input_required result, or start the call again without one.');
-    this.used.set(sealed.id, sealed.exp);
+    if (!(await this.used.claim(sealed.id, sealed.exp))) {
+      throw new RoundTripError('requestState was already used: each state is accepted once. Send the requestState of the last input_required result, or start the call again without one.');
+    }
     return { answers: sealed.answers, asked: sealed.asked };
-  }
-
-  /** Forgets the ids of expired states, at most once a second. */
-  private sweep(now: number): void {
-    if (now < this.nextSweep) return;
-    this.nextSweep = now + 1000;
-    for (const [id, exp] of this.used) if (exp <= now) this.used.delete(id);
   }
 }

@@ -1,0 +1,18 @@
+import type { UsedStateStore } from '@toolwright/server';
+import type { RedisCluster } from './createRedisCluster';
+
+/**
+ * The `requestState.usedStates` store on the cluster's Redis: a 2026-07-28 round state is
+ * accepted once across every instance, where each instance alone would accept a state
+ * replayed to it until it expires. One key per accepted state (`rs:<id>`), set only if new,
+ * expiring with the state. While Redis is unreachable the round is refused with an error.
+ */
+export function createRedisRequestStateStore(cluster: RedisCluster): UsedStateStore {
+  const { redis, prefix } = cluster;
+  return {
+    async claim(id, expiresAt) {
+      const ttl = Math.max(1, Math.ceil(expiresAt - Date.now()));
+      return (await redis.set(`${prefix}rs:${id}`, '1', 'PX', ttl, 'NX')) === 'OK';
+    },
+  };
+}
