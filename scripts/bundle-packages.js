@@ -11,6 +11,10 @@
 //
 // Input is tsc's output, never TypeScript: tsc has already emitted the decorator metadata.
 // Types stay in `dist/` (`types` in each export). The source map leads back to `src/`.
+//
+// An entry point in STANDALONE is bundled on its own instead: it must run before the rest of
+// the package is even compiled (`@toolwright/server/compile-cache` caches the compiling of
+// everything loaded after it).
 
 const fs = require('node:fs');
 const path = require('node:path');
@@ -18,6 +22,7 @@ const esbuild = require('esbuild');
 
 const ROOT = path.resolve(__dirname, '..');
 const PACKAGES = ['packages/core', 'packages/server'];
+const STANDALONE = new Set(['@toolwright/server/compile-cache']);
 
 for (const dir of PACKAGES) bundle(path.join(ROOT, dir));
 
@@ -26,26 +31,42 @@ function bundle(pkgDir) {
   const entries = Object.entries(pkg.exports)
     .filter(([subpath]) => subpath !== './package.json')
     .map(([subpath, target]) => entryOf(pkg.name, subpath, target));
+  const shared = entries.filter((e) => !STANDALONE.has(e.specifier));
 
   const outDir = path.join(pkgDir, 'bundle');
   fs.rmSync(outDir, { recursive: true, force: true });
   // Each entry point is a getter over tsc's entry module: evaluated on first access, then cached by the bundle.
-  const contents = entries
+  const contents = shared
     .map((e) => `Object.defineProperty(exports, ${JSON.stringify(e.subpath)}, { enumerable: true, get: () => require(${JSON.stringify(e.compiled)}) });`)
     .join('\n');
+  build({ stdin: { contents, resolveDir: pkgDir, sourcefile: `${pkg.name} entry points` } }, path.join(outDir, 'all.js'));
+  const bundled = require(path.join(outDir, 'all.js'));
+  for (const e of shared) writeView(pkgDir, e, Object.keys(bundled[e.subpath]), `require('./all.js')[${JSON.stringify(e.subpath)}]`);
+
+  for (const e of entries.filter((e) => STANDALONE.has(e.specifier))) {
+    const file = `standalone/${path.basename(e.view)}`;
+    build({ entryPoints: [path.join(pkgDir, e.compiled)] }, path.join(outDir, file));
+    process.env.NODE_DISABLE_COMPILE_CACHE = '1'; // read its export names without turning the cache on in this process
+    writeView(pkgDir, e, Object.keys(require(path.join(outDir, file))), `require(${JSON.stringify(`./${file}`)})`);
+  }
+}
+
+function build(input, outfile) {
   esbuild.buildSync({
-    stdin: { contents, resolveDir: pkgDir, sourcefile: `${pkg.name} entry points` },
+    ...input,
     bundle: true,
     platform: 'node',
     format: 'cjs',
     target: 'node20',
     packages: 'external', // @toolwright/core, the SDK, class-validator, ...: one copy each, shared with the app
     sourcemap: true,
-    outfile: path.join(outDir, 'all.js'),
+    outfile,
     logLevel: 'warning',
   });
-  const bundled = require(path.join(outDir, 'all.js'));
-  for (const e of entries) fs.writeFileSync(path.join(pkgDir, e.view), view(`${pkg.name}${e.subpath.slice(1)}`, e.subpath, Object.keys(bundled[e.subpath])));
+}
+
+function writeView(pkgDir, entry, names, source) {
+  fs.writeFileSync(path.join(pkgDir, entry.view), view(entry.specifier, names, source));
 }
 
 /**
@@ -53,14 +74,14 @@ function bundle(pkgDir) {
  * exports by reading its source (cjs-module-lexer), so the names are listed in a statement
  * that it reads and that never runs; without it `import { Tool } from '@toolwright/core'` fails.
  */
-function view(specifier, subpath, names) {
+function view(specifier, names, source) {
   const odd = names.filter((n) => !/^[A-Za-z_$][\w$]*$/.test(n) || n === 'default');
   if (odd.length > 0) throw new Error(`${specifier}: cannot list the exports ${odd.join(', ')} for ES modules; export plain identifiers.`);
   return [
     "'use strict';",
-    `// ${specifier}: one entry point of all.js, built by scripts/bundle-packages.js.`,
+    `// ${specifier}: an entry point, built by scripts/bundle-packages.js.`,
     `0 && (module.exports = { ${names.join(', ')} });`,
-    `module.exports = require('./all.js')[${JSON.stringify(subpath)}];`,
+    `module.exports = ${source};`,
     '',
   ].join('\n');
 }
@@ -71,5 +92,5 @@ function entryOf(name, subpath, target) {
   const problem = (what) => new Error(`${name}: exports[${JSON.stringify(subpath)}] ${what}`);
   if (typeof file !== 'string' || !/^\.\/bundle\/[\w-]+\.js$/.test(file)) throw problem(`"default" must be ./bundle/<name>.js, got ${JSON.stringify(file)}`);
   if (typeof types !== 'string' || !/^\.\/dist\/.+\.d\.ts$/.test(types)) throw problem(`"types" must be ./dist/<path>.d.ts, got ${JSON.stringify(types)}`);
-  return { subpath, view: file, compiled: types.replace(/\.d\.ts$/, '.js') };
+  return { subpath, specifier: `${name}${subpath.slice(1)}`, view: file, compiled: types.replace(/\.d\.ts$/, '.js') };
 }

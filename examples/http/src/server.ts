@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import '@toolwright/server/compile-cache'; // first: the modules loaded after it start from a code cache
 import 'reflect-metadata';
 import { parseListenArgs } from '@toolwright/server';
 import { createHttpApp } from './app';

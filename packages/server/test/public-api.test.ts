@@ -24,6 +24,7 @@ const ENTRY_POINTS: Record<string, string[]> = {
   '@toolwright/server/http': ['GET_STREAM_ID', 'InMemoryEventStore', 'NodeStreamableTransport', 'createHttpHandler', 'serveHttp'],
   '@toolwright/server/auth': ['attachAuthInfo', 'canAccess', 'envAuthInfo', 'jwtVerifier'],
   '@toolwright/server/middleware': ['MemoryCacheStore', 'MemoryRateLimitStore', 'cache', 'maxResultSize', 'normalizeErrors', 'rateLimit', 'timing'],
+  '@toolwright/server/compile-cache': ['compileCache'],
   '@toolwright/server/testing': ['createTestClient', 'structuredResult', 'toolError', 'toolSchema', 'toolText'],
   '@toolwright/redis': ['RedisUnavailableError', 'createRedisCluster', 'createRedisMiddlewareStores', 'createRedisRequestStateStore'],
 };

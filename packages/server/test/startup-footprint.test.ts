@@ -42,6 +42,13 @@ describe('startup footprint', () => {
     for (const heavy of ['hono', '@hono/node-server', 'express']) expect(packages).not.toContain(heavy);
   });
 
+  it('leaves Web Crypto unloaded until a 2026-07-28 round signs its first state', async () => {
+    const probe = `require('./examples/weather/dist/app.js').createWeatherApp().then((app) => app.createServer())
+      .then(() => process.stdout.write(JSON.stringify(process.moduleLoadList.filter((m) => m.includes('webcrypto')))));`;
+    const { stdout } = await promisify(execFile)(process.execPath, ['-e', probe], { cwd: ROOT });
+    expect(JSON.parse(stdout)).toEqual([]);
+  });
+
   it('loads each Toolwright package as one bundle (scripts/bundle-packages.js), not module by module', async () => {
     const files = await loadedFiles(`require('./examples/weather/dist/app.js').createWeatherApp().then((app) => app.createServer())`);
     expect(files.filter((f) => f.startsWith('packages/'))).toEqual([

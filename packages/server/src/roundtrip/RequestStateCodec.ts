@@ -54,35 +54,46 @@ const encoder = new TextEncoder();
  * Signs and verifies `requestState`. A state is bound to its request (method, name or URI,
  * arguments) and to the caller (the authenticated client id), expires after `ttlMs`, and is
  * accepted once per process: a modified, foreign, expired or replayed state is refused with a
- * `RoundTripError`. Web Crypto's HMAC (global `crypto.subtle`, constant-time verify), so
- * no `node:crypto` import at startup.
+ * `RoundTripError`. Web Crypto's HMAC (global `crypto.subtle`, constant-time verify), set up
+ * on the first round: loading Web Crypto costs a few milliseconds that a server's start
+ * should not pay.
  */
 export class RequestStateCodec {
-  private readonly keys: Promise<webcrypto.CryptoKey[]>;
+  /** The keys' bytes; undefined: a random key, made on first use. */
+  private readonly keyBytes: Uint8Array[] | undefined;
+  private importedKeys: Promise<webcrypto.CryptoKey[]> | undefined;
   private readonly ttlMs: number;
   private readonly used: UsedStateStore;
 
   constructor(options: RequestStateOptions = {}) {
-    const raw = options.keys ?? [crypto.getRandomValues(new Uint8Array(MIN_KEY_BYTES))];
-    if (raw.length === 0) throw new ConfigError('requestState.keys is empty: give at least one key of 32 bytes or more, or leave the option out for a random key per process.');
-    const bytes = raw.map((key, i) => {
-      const b = typeof key === 'string' ? encoder.encode(key) : key;
-      if (b.length < MIN_KEY_BYTES) throw new ConfigError(`requestState.keys[${i}] has ${b.length} bytes; an HMAC-SHA256 key needs at least ${MIN_KEY_BYTES} (e.g. 43 characters of base64 from a random source).`);
-      return b;
-    });
+    const raw = options.keys;
+    if (raw === undefined) this.keyBytes = undefined;
+    else if (raw.length === 0) throw new ConfigError('requestState.keys is empty: give at least one key of 32 bytes or more, or leave the option out for a random key per process.');
+    else {
+      this.keyBytes = raw.map((key, i) => {
+        const b = typeof key === 'string' ? encoder.encode(key) : key;
+        if (b.length < MIN_KEY_BYTES) throw new ConfigError(`requestState.keys[${i}] has ${b.length} bytes; an HMAC-SHA256 key needs at least ${MIN_KEY_BYTES} (e.g. 43 characters of base64 from a random source).`);
+        return b;
+      });
+    }
     if (options.ttlMs !== undefined && !(options.ttlMs > 0)) throw new ConfigError(`requestState.ttlMs must be a positive number of milliseconds, got ${options.ttlMs}.`);
     this.ttlMs = options.ttlMs ?? DEFAULT_TTL_MS;
     this.used = options.usedStates ?? new MemoryUsedStateStore();
-    this.keys = Promise.all(bytes.map((b) => crypto.subtle.importKey('raw', b, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign', 'verify'])));
-    // An unused codec must not leave an unhandled rejection behind; seal and open report it.
-    this.keys.catch(() => undefined);
+  }
+
+  /** The first key signs; every key verifies. */
+  private keys(): Promise<webcrypto.CryptoKey[]> {
+    this.importedKeys ??= Promise.all(
+      (this.keyBytes ?? [crypto.getRandomValues(new Uint8Array(MIN_KEY_BYTES))]).map((b) => crypto.subtle.importKey('raw', b, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign', 'verify'])),
+    );
+    return this.importedKeys;
   }
 
   /** A signed state for the next round of the request `binding` identifies. */
   async seal(state: RoundState, binding: string): Promise<string> {
     const sealed: Sealed = { id: crypto.randomUUID(), exp: Date.now() + this.ttlMs, answers: state.answers, asked: state.asked };
     const body = `${VERSION}.${Buffer.from(JSON.stringify(sealed)).toString('base64url')}`;
-    const [signing] = await this.keys;
+    const [signing] = await this.keys();
     const mac = await crypto.subtle.sign('HMAC', signing, encoder.encode(`${body}\n${binding}`));
     return `${body}.${Buffer.from(mac).toString('base64url')}`;
   }
@@ -95,7 +106,7 @@ export class RequestStateCodec {
     if (dot < 0 || !body.startsWith(`${VERSION}.`)) throw new RoundTripError('requestState is not a state this server issued. Send the requestState of the last input_required result unchanged, or start the call again without one.');
     const mac = Buffer.from(token.slice(dot + 1), 'base64url');
     const data = encoder.encode(`${body}\n${binding}`);
-    const keys = await this.keys;
+    const keys = await this.keys();
     const verdicts = await Promise.all(keys.map((key) => crypto.subtle.verify('HMAC', key, mac, data)));
     if (!verdicts.includes(true)) {
       throw new RoundTripError(
