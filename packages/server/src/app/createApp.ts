@@ -80,10 +80,12 @@ export async function createApp(options: AppOptions): Promise<App> {
       const instruments = telemetry.instruments();
       // A 2025-era connection's plain tool calls skip the SDK's per-message work (see serveDirectCalls);
       // a traced one keeps every request on the SDK's path, where its span is made.
-      const direct = era === 'legacy' && !overriding && !instruments ? untraced : undefined;
-      const server = new (instruments ? tracedServerClass(ToolwrightServer) : ToolwrightServer)({ caller: authInfo, direct }, info, settings);
+      const plain = !overriding && !instruments;
+      const direct = era === 'legacy' && plain ? untraced : undefined;
+      const modernDirect = era === 'modern' && plain ? untraced : undefined;
+      const server = new (instruments ? tracedServerClass(ToolwrightServer) : ToolwrightServer)({ caller: authInfo, direct, modernDirect }, info, settings);
       const connection = surface.attach(server, capabilities, era, overriding);
-      registerToolHandlers(server, binding, connection);
+      registerToolHandlers(server, binding, connection, () => server.modernLane);
       if (instruments) startTracing(server, instruments, connection);
       return server;
     },

@@ -1,6 +1,7 @@
 import type { AuthInfo } from '@toolwright/core';
 import { Server, type Transport } from '@modelcontextprotocol/server';
 import { attachAuthInfo } from '../auth/attachAuthInfo';
+import type { ModernDirectCalls } from './ModernDirectCalls';
 import type { DirectToolCall } from './registerToolHandlers';
 import { serveDirectCalls } from './serveDirectCalls';
 
@@ -10,6 +11,8 @@ export interface ToolwrightServerOptions {
   readonly caller?: AuthInfo;
   /** 2025 era: plain `tools/call` requests are served before the SDK's `Protocol` sees them (see `serveDirectCalls`). */
   readonly direct?: DirectToolCall;
+  /** 2026-07-28: plain `tools/call` requests may be served before the SDK's stdio entry (see `serveModernCalls`). */
+  readonly modernDirect?: DirectToolCall;
 }
 
 /** The SDK's `Server`, with Toolwright's additions to each transport it connects to. */
@@ -19,6 +22,17 @@ export class ToolwrightServer extends Server {
     ...args: ConstructorParameters<typeof Server>
   ) {
     super(...args);
+  }
+
+  /** The lane of plain 2026-07-28 calls of the connection this instance serves, if it serves one. */
+  modernLane: ModernDirectCalls | undefined;
+
+  /** This instance now serves a stdio connection with a lane of plain 2026-07-28 calls: it lends it its calls, or stops it. */
+  attachLane(lane: ModernDirectCalls): void {
+    const direct = this.additions.modernDirect;
+    if (!direct) return lane.detach();
+    this.modernLane = lane;
+    lane.attach({ direct, serverInfo: () => this._outboundServerInfo() });
   }
 
   override async connect(transport: Transport): Promise<void> {

@@ -1,6 +1,7 @@
 import type { AuthInfo, ToolDefinition, ToolResult } from '@toolwright/core';
 import type { Server, ServerContext, Tool } from '@modelcontextprotocol/server';
 import type { Connection } from './Connection';
+import type { ModernDirectCalls } from './ModernDirectCalls';
 import type { Surface } from '../surface/Surface';
 import { ErrorCodes, ProtocolError } from './ProtocolError';
 import { callerOf } from '../auth/canAccess';
@@ -35,9 +36,10 @@ export function toolRef(tool: ToolDefinition): MemberRef {
  * the SDK calls as is, after its own era and method checks; the request's params are checked
  * here (name, arguments), the arguments by the tool's own validator. On a 2026-07-28
  * request it is a method handler, inside the SDK's multi round-trip seam (input_required,
- * requestState), where the client round trips of that era are served.
+ * requestState), where the client round trips of that era are served; a call that the lane
+ * of plain 2026-07-28 calls already ran (see `serveModernCalls`) answers with that result.
  */
-export function registerToolHandlers(server: Server, binding: ToolBinding, connection: Connection): void {
+export function registerToolHandlers(server: Server, binding: ToolBinding, connection: Connection, modernLane?: () => ModernDirectCalls | undefined): void {
   const { listFor, surface } = binding;
   const { env, catalog } = surface;
   const refOf = (t: Tool) => {
@@ -66,7 +68,7 @@ export function registerToolHandlers(server: Server, binding: ToolBinding, conne
     );
   };
   if (connection.era === 'modern') {
-    server.setRequestHandler('tools/call', (request, ctx) => call(request.params, ctx));
+    server.setRequestHandler('tools/call', (request, ctx) => modernLane?.()?.handled(ctx.mcpReq.id) ?? call(request.params, ctx));
     return;
   }
   server.fallbackRequestHandler = async (request, ctx) => {
