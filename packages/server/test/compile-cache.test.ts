@@ -1,8 +1,9 @@
 import { execFile } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { callsImport } from '../src/compile-cache/cjsCompileCache';
 
 /**
  * `@toolwright/server/compile-cache`, in fresh node processes on the built package (jest's
@@ -58,6 +59,19 @@ describe('the compile cache', () => {
     expect(second.output).toEqual(first.output);
   });
 
+  it('writes the entries of a process that keeps running a second after its last compile, not only at exit', async () => {
+    writeModule('main.js', 'module.exports = 1;\n');
+    const script = [
+      "const { compileCache } = require('@toolwright/server/compile-cache');",
+      `require(${JSON.stringify(join(work, 'app', 'main.js'))});`,
+      'const count = () => require("node:fs").readdirSync(compileCache.directory).length;',
+      'const early = count();',
+      'setTimeout(() => { process.stdout.write(JSON.stringify([early, count()])); process.exit(0); }, 1500);',
+    ].join('\n');
+    const { stdout } = await promisify(execFile)(process.execPath, ['-e', script], { cwd: ROOT, env: { ...process.env, TOOLWRIGHT_COMPILE_CACHE: cache } });
+    expect(JSON.parse(stdout)).toEqual([0, 1]);
+  });
+
   it('never runs stale code: a module changed to a source of the same length is compiled again', async () => {
     writeModule('main.js', "module.exports = 'one';\n");
     expect((await run()).output).toBe('one');
@@ -66,6 +80,23 @@ describe('the compile cache', () => {
     const changed = await run();
     expect(changed.output).toBe('two');
     expect(changed.status.counts).toEqual({ hits: 0, misses: 1 });
+  });
+
+  it('keeps the directory from growing without end: past 2000 entries, the oldest half goes', async () => {
+    const dir = join(cache, `${process.version}-${process.arch}`);
+    mkdirSync(dir, { recursive: true });
+    const old = new Date(Date.now() - 86_400_000);
+    for (let i = 0; i < 2000; i++) {
+      writeFileSync(join(dir, `old${i}.bin`), 'x');
+      utimesSync(join(dir, `old${i}.bin`), old, old);
+    }
+    writeModule('main.js', 'module.exports = 1;\n');
+    const run1 = await run();
+    const left = readdirSync(dir);
+    expect(left.length).toBe(1000 + 1);
+    expect(left.filter((f) => !f.startsWith('old'))).toHaveLength(1);
+    expect(run1.status.counts).toEqual({ hits: 0, misses: 1 });
+    expect((await run()).status.counts).toEqual({ hits: 1, misses: 0 });
   });
 
   it('keeps the line and column of every stack frame, also for a module with a hashbang', async () => {
@@ -92,6 +123,22 @@ describe('the compile cache', () => {
     const again = await run();
     expect(again.status.counts).toEqual({ hits: 0, misses: 0 });
     expect(again.output).toBe(42);
+  });
+
+  it.each([
+    ["import('./x')", true],
+    ['const m = await import(url);', true],
+    ["x = 'import(' + y", true],
+    ["if(a){import('b')}", true],
+    ["/* a */ import('x')", true],
+    ["*/ import('x')", true],
+    ['container.import(services)', false],
+    ['  static import(services) {', false],
+    ["  // an inline `import()` of a path", false],
+    ["\t * @param {import('../types').Options} options", false],
+    ['reimport(x)', false],
+  ])('tells whether %j may call import(): %s', (source, expected) => {
+    expect(callsImport(`const a = 1;\n${source}\n`)).toBe(expected);
   });
 
   it('refuses a directory other users can write into, since its entries become code', async () => {
