@@ -68,13 +68,15 @@ export function installCjsCompileCache(directory: string): CompileCacheCounts {
   };
 
   loader.prototype._compile = function compileWithCache(this: LoaderModule, content: string, filename: string, format?: string) {
-    // import() needs the dynamic-import hook of Node's own compile, which V8 drops from cached code.
-    if ((format !== undefined && format !== 'commonjs') || callsImport(content)) return original.call(this, content, filename, format);
+    if (format !== undefined && format !== 'commonjs') return original.call(this, content, filename, format);
     const entry = path.join(directory, `${(zlib.crc32(filename) >>> 0).toString(16)}.bin`);
     const header = Buffer.alloc(HEADER_BYTES);
     header.writeUInt32LE(zlib.crc32(content) >>> 0, 0);
     header.writeUInt32LE(content.length, 4);
     const cachedData = readEntry(entry, header);
+    // import() needs the dynamic-import hook of Node's own compile, which V8 drops from cached code.
+    // Only such modules get no entry, so a module with a valid entry needs no second look.
+    if (!cachedData && callsImport(content)) return original.call(this, content, filename, format);
     // A hashbang is a syntax error inside the wrapper; a comment of the same length keeps the columns.
     const body = content.startsWith('#!') ? `//${content.slice(2)}` : content;
     let script: vm.Script;
