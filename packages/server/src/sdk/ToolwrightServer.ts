@@ -24,14 +24,18 @@ export class ToolwrightServer extends Server {
     super(...args);
   }
 
+  private lane: ModernDirectCalls | undefined;
+
   /** The lane of plain 2026-07-28 calls of the connection this instance serves, if it serves one. */
-  modernLane: ModernDirectCalls | undefined;
+  get modernLane(): ModernDirectCalls | undefined {
+    return this.lane;
+  }
 
   /** This instance now serves a stdio connection with a lane of plain 2026-07-28 calls: it lends it its calls, or stops it. */
   attachLane(lane: ModernDirectCalls): void {
     const direct = this.additions.modernDirect;
     if (!direct) return lane.detach();
-    this.modernLane = lane;
+    this.lane = lane;
     lane.attach({ direct, serverInfo: () => this._outboundServerInfo() });
   }
 
