@@ -84,7 +84,7 @@ describe('the compile cache', () => {
 
   it('keeps the directory from growing without end: past 2000 entries, the oldest half goes', async () => {
     const dir = join(cache, `${process.version}-${process.arch}`);
-    mkdirSync(dir, { recursive: true });
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
     const old = new Date(Date.now() - 86_400_000);
     for (let i = 0; i < 2000; i++) {
       writeFileSync(join(dir, `old${i}.bin`), 'x');
@@ -144,12 +144,21 @@ describe('the compile cache', () => {
   it('refuses a directory other users can write into, since its entries become code', async () => {
     writeModule('main.js', 'module.exports = 1;\n');
     const dir = join(cache, `${process.version}-${process.arch}`);
-    mkdirSync(dir, { recursive: true });
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
     chmodSync(dir, 0o777);
     const refused = await run();
     expect(refused.status).toEqual({ enabled: false, reason: `${dir} is writable by other users; make it private (chmod 700) or set TOOLWRIGHT_COMPILE_CACHE to another directory.` });
     expect(refused.output).toBe(1);
     expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it('refuses a cache directory inside one other users can write into', async () => {
+    writeModule('main.js', 'module.exports = 1;\n');
+    mkdirSync(cache);
+    chmodSync(cache, 0o777);
+    const refused = await run();
+    expect(refused.status).toEqual({ enabled: false, reason: `${cache} is writable by other users; make it private (chmod 700) or set TOOLWRIGHT_COMPILE_CACHE to another directory.` });
+    expect(refused.output).toBe(1);
   });
 
   it.each([

@@ -25,8 +25,9 @@ export function enableCompileCache(): CompileCacheStatus {
   if (process.env.NODE_DISABLE_COMPILE_CACHE) return { enabled: false, reason: 'NODE_DISABLE_COMPILE_CACHE is set.' };
   const conflict = conflictingOption();
   if (conflict) return { enabled: false, reason: `${conflict} is on, and it needs Node to compile each module itself.` };
-  const directory = path.join(setting || path.join(os.tmpdir(), `toolwright-compile-cache-${userTag()}`), `${process.version}-${process.arch}`);
-  const unsafe = prepareDirectory(directory);
+  const base = setting || path.join(os.tmpdir(), `toolwright-compile-cache-${userTag()}`);
+  const directory = path.join(base, `${process.version}-${process.arch}`);
+  const unsafe = prepareDirectory(base, directory);
   if (unsafe) return { enabled: false, reason: unsafe };
   return { enabled: true, directory, counts: installCjsCompileCache(directory) };
 }
@@ -44,14 +45,20 @@ function userTag(): string {
   return process.getuid ? String(process.getuid()) : os.userInfo().username;
 }
 
-/** Creates the directory for this user only; refuses one someone else could write into (its entries become code). */
-function prepareDirectory(directory: string): string | undefined {
+/**
+ * Creates the directory for this user only. Refuses it, and the directory above it, when
+ * someone else could write into them, since its entries become code: each must belong to
+ * this user (or root) and be writable by nobody else.
+ */
+function prepareDirectory(base: string, directory: string): string | undefined {
   try {
     fs.mkdirSync(directory, { recursive: true, mode: 0o700 });
-    const stat = fs.lstatSync(directory);
-    if (!stat.isDirectory()) return `${directory} is not a directory.`;
-    if (process.getuid && stat.uid !== process.getuid()) return `${directory} belongs to another user; set TOOLWRIGHT_COMPILE_CACHE to a directory of your own.`;
-    if (process.platform !== 'win32' && (stat.mode & 0o022) !== 0) return `${directory} is writable by other users; make it private (chmod 700) or set TOOLWRIGHT_COMPILE_CACHE to another directory.`;
+    for (const dir of [base, directory]) {
+      const stat = fs.lstatSync(dir);
+      if (!stat.isDirectory()) return `${dir} is not a directory.`;
+      if (process.getuid && stat.uid !== process.getuid() && stat.uid !== 0) return `${dir} belongs to another user; set TOOLWRIGHT_COMPILE_CACHE to a directory of your own.`;
+      if (process.platform !== 'win32' && (stat.mode & 0o022) !== 0) return `${dir} is writable by other users; make it private (chmod 700) or set TOOLWRIGHT_COMPILE_CACHE to another directory.`;
+    }
     return undefined;
   } catch (error) {
     return `cannot use ${directory}: ${(error as Error).message}`;
