@@ -95,4 +95,8 @@ describe('multipleOf', () => {
   it('refuses a large value whose quotient has a fraction (regression: -32692901916.77293 passed as a multiple of 5)', () => {
     expect([ok(-32692901916.77293, 5), ok(1e12 + 0.5, 1), ok(8.4e-323, 0.5), ok(0.35, 0.1)]).toEqual([false, false, false, false]);
   });
+
+  it('judges an integer past 2^53 by its quotient, as JSON Schema validators do (regression: -135877247725664220 refused as a multiple of 5)', () => {
+    expect([ok(-135877247725664220, 5), ok(9007199254740991, 3), ok(9007199254740990, 3)]).toEqual([true, false, true]);
+  });
 });

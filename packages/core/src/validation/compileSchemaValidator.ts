@@ -429,8 +429,10 @@ function hasType(value: unknown, type: JsonSchemaType): boolean {
 
 /** Whether `n` is a multiple of `m`, allowing for binary floating point (0.0075 is a multiple of 0.0001). */
 function isMultipleOf(n: number, m: number): boolean {
-  // Between integers the remainder is exact (a large n / m rounds to an integer that is no proof).
-  if (Number.isInteger(n) && Number.isInteger(m)) return n % m === 0;
+  // Between safe integers the remainder is exact (a large n / m rounds to an integer that is no
+  // proof). Past 2^53 the number is already a rounding of what the client wrote
+  // (-135877247725664220 arrives as ...224), so the quotient decides, as in Ajv.
+  if (Number.isInteger(n) && Number.isInteger(m) && Number.isSafeInteger(n)) return n % m === 0;
   const q = n / m;
   if (!Number.isFinite(q)) return false;
   // A few units in the last place of q: decimal steps (0.3 of 0.1) pass, while a large
