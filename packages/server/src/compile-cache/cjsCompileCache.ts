@@ -21,11 +21,11 @@ interface LoaderStatics {
   _cache: unknown;
 }
 
-/** What the cache did in this process, for tests and for `compileCache.hits`. */
+/** What the cache did in this process (`compileCache.counts`). */
 export interface CompileCacheCounts {
   /** Modules whose stored code V8 accepted. */
   hits: number;
-  /** Modules compiled from source (no entry, a stale entry, or one V8 refused); stored at exit. */
+  /** Modules compiled from source (no entry, a stale entry, or one V8 refused); their entries are written shortly after. */
   misses: number;
 }
 
@@ -33,7 +33,7 @@ export interface CompileCacheCounts {
 const HEADER_BYTES = 8;
 /** Entries are written this long after the last module compiled from source (or at exit, if sooner). */
 const WRITE_DELAY_MS = 1000;
-/** Past this many entries, the oldest half is removed when entries are written (paths that no longer load keep theirs). */
+/** Past this many entries, the oldest half is removed when entries are written: nothing else removes the entries of paths no longer loaded. */
 const MAX_ENTRIES = 2000;
 /** The wrapper Node puts around a module, on its own line so line and column numbers stay those of the file. */
 const WRAPPER_HEAD = '(function (exports, require, module, __filename, __dirname) {\n';

@@ -16,8 +16,8 @@ export type CompileCacheStatus =
  * `NODE_DISABLE_COMPILE_CACHE=1` turns it off.
  *
  * Node 22.1+ has a cache of its own (`module.enableCompileCache()`), but it stores only what
- * V8 compiled before a module ran; this one stores what had been compiled when the process
- * exited, and saved about a third more of the start-up time of the weather example on Node 24.
+ * V8 compiled before each module ran; this one stores what ran at startup too, and started
+ * the weather example about 10 ms sooner on Node 24.
  */
 export function enableCompileCache(): CompileCacheStatus {
   const setting = process.env.TOOLWRIGHT_COMPILE_CACHE;
