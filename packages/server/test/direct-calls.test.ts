@@ -1,7 +1,7 @@
 import 'reflect-metadata';
-import { PassThrough, Writable } from 'node:stream';
 import { Param, RequireScopes, Tool } from '@toolwright/core';
-import { createApp, type Listener } from '@toolwright/server';
+import { createApp } from '@toolwright/server';
+import { listenInMemory } from './fixtures/memoryStdio';
 
 let release: (() => void) | undefined;
 let calls = 0;
@@ -31,37 +31,14 @@ class DirectTools {
   }
 }
 
-/** A stdio listener on in-memory streams: write lines in, read parsed messages out. */
+/** A 2025-era stdio session on in-memory streams. */
 async function serve(authInfo?: { token: string; clientId: string; scopes: string[] }) {
   const app = await createApp({ name: 'direct', version: '1.0.0', tools: [DirectTools] });
-  const stdin = new PassThrough();
-  const out: Record<string, unknown>[] = [];
-  let buffered = '';
-  const stdout = new Writable({
-    write(chunk, _encoding, done) {
-      buffered += String(chunk);
-      let i: number;
-      while ((i = buffered.indexOf('\n')) >= 0) {
-        out.push(JSON.parse(buffered.slice(0, i)) as Record<string, unknown>);
-        buffered = buffered.slice(i + 1);
-      }
-      done();
-    },
-  });
-  const listener: Listener = await app.listen({ transport: 'stdio', stdin, stdout, exitOnClose: false, ...(authInfo && { authInfo: () => authInfo }) });
-  const send = (message: unknown) => stdin.write(`${JSON.stringify(message)}\n`);
-  const answer = async (id: unknown) => {
-    for (let i = 0; i < 200; i++) {
-      const found = out.find((m) => m.id === id);
-      if (found) return found;
-      await new Promise((resolve) => setTimeout(resolve, 5));
-    }
-    throw new Error(`no answer to ${String(id)}`);
-  };
+  const { send, answer, out, close } = await listenInMemory(app, authInfo);
   send({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } } });
   await answer(0);
   send({ jsonrpc: '2.0', method: 'notifications/initialized' });
-  return { send, answer, out, close: () => listener.close() };
+  return { send, answer, out, close };
 }
 
 const call = (id: number | string, name: string, args?: Record<string, unknown>) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, ...(args && { arguments: args }) } });

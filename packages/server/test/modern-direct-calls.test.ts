@@ -1,7 +1,7 @@
 import 'reflect-metadata';
-import { PassThrough, Writable } from 'node:stream';
 import { Ctx, Param, RequireScopes, Tool, ToolError, image, text, type ToolContext } from '@toolwright/core';
-import { createApp, type Listener } from '@toolwright/server';
+import { createApp } from '@toolwright/server';
+import { listenInMemory } from './fixtures/memoryStdio';
 import { ModernDirectCalls } from '../src/sdk/ModernDirectCalls';
 
 /**
@@ -66,31 +66,8 @@ function envelope(extra: Record<string, unknown> = {}) {
 
 async function serve() {
   const app = await createApp({ name: 'modern-direct', version: '1.0.0', tools: [Tools] });
-  const stdin = new PassThrough();
-  const out: Record<string, unknown>[] = [];
-  let buffered = '';
-  const stdout = new Writable({
-    write(chunk, _encoding, done) {
-      buffered += String(chunk);
-      let i: number;
-      while ((i = buffered.indexOf('\n')) >= 0) {
-        out.push(JSON.parse(buffered.slice(0, i)) as Record<string, unknown>);
-        buffered = buffered.slice(i + 1);
-      }
-      done();
-    },
-  });
-  const listener: Listener = await app.listen({ transport: 'stdio', stdin, stdout, exitOnClose: false, authInfo: () => ({ token: 't', clientId: 'c', scopes: [] }) });
+  const { send, answer, out, close } = await listenInMemory(app, { token: 't', clientId: 'c', scopes: [] });
   let next = 0;
-  const send = (message: unknown) => stdin.write(`${JSON.stringify(message)}\n`);
-  const answer = async (id: unknown) => {
-    for (let i = 0; i < 400; i++) {
-      const found = out.find((m) => m.id === id);
-      if (found) return found;
-      await new Promise((resolve) => setTimeout(resolve, 5));
-    }
-    throw new Error(`no answer to ${String(id)}`);
-  };
   /** Sends a tools/call and returns its answer without its id, as JSON text (key order included). */
   const call = async (params: Record<string, unknown>) => {
     const id = ++next;
@@ -98,7 +75,7 @@ async function serve() {
     const { id: _, ...rest } = await answer(id);
     return JSON.stringify(rest);
   };
-  return { send, answer, call, out, close: () => listener.close() };
+  return { send, answer, call, out, close };
 }
 
 describe('2026-07-28 tool calls served before the SDK (stdio)', () => {

@@ -1,6 +1,6 @@
-import { ToolwrightError } from '@toolwright/core';
 import type { JSONRPCMessage, MessageExtraInfo, RequestId, Transport } from '@modelcontextprotocol/server';
 import { jsonRpcKind } from '../rpc/jsonRpcKind';
+import { EarlyAnswers } from './EarlyAnswers';
 import type { Server } from '@modelcontextprotocol/server';
 import type { DirectToolCall } from './registerToolHandlers';
 
@@ -26,39 +26,25 @@ const INVALID_PARAMS = -32602;
  * HTTP). `onerror` gets what the SDK would report as a failed send.
  */
 export function serveDirectCalls(transport: Transport, direct: DirectToolCall, toSdk: Deliver, onerror: (error: Error) => void): void {
-  /** Requests served here and not answered yet: true once the client cancelled one. */
-  const running = new Map<RequestId, boolean>();
-  let closed = false;
-  const onclose = transport.onclose;
-  transport.onclose = () => {
-    closed = true;
-    onclose?.();
-  };
+  const early = new EarlyAnswers(transport, onerror);
   transport.onmessage = <T extends JSONRPCMessage>(message: T, extra?: MessageExtraInfo) => {
-    const m = message as { method?: unknown; id?: RequestId; params?: { requestId?: unknown } };
-    if (m.method === 'tools/call' && extra?.classification === undefined && !running.has(m.id!) && jsonRpcKind(message) === 'request') {
+    const m = message as { method?: unknown; id?: RequestId; params?: unknown };
+    if (m.method === 'tools/call' && extra?.classification === undefined && !early.has(m.id!) && jsonRpcKind(message) === 'request') {
       const answer = direct(m.params, extra?.authInfo);
       if (answer) {
         const id = m.id!;
-        running.set(id, false);
-        answer
-          .then(
-            (result) => (running.get(id) || closed ? undefined : transport.send({ result, jsonrpc: '2.0', id } as JSONRPCMessage)),
-            (error: { code?: unknown; message?: string; data?: unknown }) => {
-              if (running.get(id) || closed) return undefined;
-              const code = Number.isSafeInteger(error.code) ? (error.code as number) : INTERNAL_ERROR;
-              const failure = { code: code === RESOURCE_NOT_FOUND ? INVALID_PARAMS : code, message: error.message ?? 'Internal error', ...(error.data !== undefined && { data: error.data }) };
-              return transport.send({ jsonrpc: '2.0', id, error: failure } as JSONRPCMessage);
-            },
-          )
-          .catch((error: unknown) => onerror(new ToolwrightError(`Failed to send response: ${String(error)}`, { cause: error })))
-          .finally(() => running.delete(id));
+        early.serve(id, answer, {
+          result: (result) => transport.send({ result, jsonrpc: '2.0', id } as JSONRPCMessage),
+          error: (thrown) => {
+            const error = thrown as { code?: unknown; message?: string; data?: unknown };
+            const code = Number.isSafeInteger(error.code) ? (error.code as number) : INTERNAL_ERROR;
+            const failure = { code: code === RESOURCE_NOT_FOUND ? INVALID_PARAMS : code, message: error.message ?? 'Internal error', ...(error.data !== undefined && { data: error.data }) };
+            return transport.send({ jsonrpc: '2.0', id, error: failure } as JSONRPCMessage);
+          },
+        });
         return;
       }
-    } else if (m.method === 'notifications/cancelled' && running.size > 0) {
-      const id = m.params?.requestId as RequestId;
-      if (running.has(id)) running.set(id, true);
-    }
+    } else early.observe(m);
     toSdk(message, extra);
   };
 }

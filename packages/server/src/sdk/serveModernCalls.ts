@@ -1,7 +1,7 @@
 import { CLIENT_CAPABILITIES_META_KEY, CLIENT_INFO_META_KEY, LOG_LEVEL_META_KEY, PROTOCOL_VERSION_META_KEY } from '@modelcontextprotocol/server';
 import type { JSONRPCMessage, MessageExtraInfo, RequestId, Transport } from '@modelcontextprotocol/server';
-import { ToolwrightError } from '@toolwright/core';
 import { jsonRpcKind } from '../rpc/jsonRpcKind';
+import { EarlyAnswers } from './EarlyAnswers';
 import { modernToolResult } from './modernToolResult';
 import type { ModernDirectCalls } from './ModernDirectCalls';
 import type { Deliver } from './serveDirectCalls';
@@ -25,45 +25,30 @@ const PARAMS_KEYS = new Set(['name', 'arguments', '_meta']);
  * `lane` is shared with the server instances the SDK makes for the connection (see `ToolwrightServer.attachLane`).
  */
 export function serveModernCalls(transport: Transport, lane: ModernDirectCalls, toSdk: Deliver, onerror: (error: Error) => void): void {
-  /** Requests served here and not answered yet: true once the client cancelled one. */
-  const running = new Map<RequestId, boolean>();
-  let closed = false;
-  const onclose = transport.onclose;
-  transport.onclose = () => {
-    closed = true;
-    onclose?.();
-  };
+  const early = new EarlyAnswers(transport, onerror);
   transport.onmessage = <T extends JSONRPCMessage>(message: T, extra?: MessageExtraInfo) => {
     const m = message as { method?: unknown; id?: RequestId; params?: unknown };
     if (m.method === 'tools/call' && extra?.classification === undefined && jsonRpcKind(message) === 'request') {
       const id = m.id!;
       const envelope = plainCallEnvelope(m.params);
-      const calls = envelope === undefined || running.has(id) ? undefined : lane.servingFor(envelope);
+      const calls = envelope === undefined || early.has(id) ? undefined : lane.servingFor(envelope);
       const answer = calls?.direct(m.params, extra?.authInfo);
       if (calls && answer) {
-        running.set(id, false);
         const handOver = () => {
           lane.handOver(id, answer);
           toSdk(message, extra);
         };
-        answer
-          .then(
-            (result) => {
-              if (running.get(id) || closed) return undefined;
-              const wire = modernToolResult(result, calls.serverInfo());
-              return wire ? transport.send({ result: wire, jsonrpc: '2.0', id } as JSONRPCMessage) : handOver();
-            },
-            () => (running.get(id) || closed ? undefined : handOver()),
-          )
-          .catch((error: unknown) => onerror(new ToolwrightError(`Failed to send response: ${String(error)}`, { cause: error })))
-          .finally(() => running.delete(id));
+        early.serve(id, answer, {
+          result: (result) => {
+            const wire = modernToolResult(result, calls.serverInfo());
+            return wire ? transport.send({ result: wire, jsonrpc: '2.0', id } as JSONRPCMessage) : handOver();
+          },
+          error: handOver,
+        });
         return;
       }
       lane.toSdk(id, envelope);
-    } else if (m.method === 'notifications/cancelled' && running.size > 0) {
-      const id = (m.params as { requestId?: unknown } | undefined)?.requestId as RequestId;
-      if (running.has(id)) running.set(id, true);
-    }
+    } else early.observe(m);
     toSdk(message, extra);
   };
 }
