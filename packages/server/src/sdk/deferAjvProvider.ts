@@ -23,7 +23,7 @@ export function deferAjvProvider(): boolean {
 }
 
 /** The SDK's `AjvJsonSchemaValidator`, loaded and constructed on the first `getValidator`. */
-export class DeferredAjvValidator implements jsonSchemaValidator {
+class DeferredAjvValidator implements jsonSchemaValidator {
   #validator?: AjvJsonSchemaValidator;
 
   constructor(private readonly ajv?: ConstructorParameters<typeof AjvJsonSchemaValidator>[0]) {}
