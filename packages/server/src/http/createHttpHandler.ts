@@ -131,6 +131,8 @@ export function createHttpHandler(app: App, options: HttpHandlerOptions = {}): H
       jsonResponse,
       subscribe: (notifier) => listenToChanges(app, cluster, notifier),
       maxBufferedBytes: options.maxBufferedBytes ?? DEFAULTS.maxBufferedBytes,
+      // Our transport: plain tool calls of a kind the SDK has accepted skip its per-request handler (see ModernHttpCalls).
+      direct: transportKind === 'toolwright' ? directCallOf(app) : undefined,
       // What the SDK refused is answered on the wire; its reasons are for debugging.
       onerror: (error) => {
         if (requestLogLevel === 'debug') (options.logWrite ?? ((line) => process.stderr.write(line)))(`${JSON.stringify({ time: new Date().toISOString(), level: 'debug', msg: 'mcp', error: error.message })}\n`);

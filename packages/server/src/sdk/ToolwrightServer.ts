@@ -1,7 +1,7 @@
-import type { AuthInfo } from '@toolwright/core';
-import { Server, type Transport } from '@modelcontextprotocol/server';
+import type { AuthInfo, ToolResult } from '@toolwright/core';
+import { Server, type Implementation, type RequestId, type Transport } from '@modelcontextprotocol/server';
 import { attachAuthInfo } from '../auth/attachAuthInfo';
-import type { ModernDirectCalls } from './ModernDirectCalls';
+import { ModernDirectCalls } from './ModernDirectCalls';
 import type { DirectToolCall } from './registerToolHandlers';
 import { serveDirectCalls } from './serveDirectCalls';
 
@@ -31,12 +31,23 @@ export class ToolwrightServer extends Server {
     return this.lane;
   }
 
+  /** What the SDK stamps into each 2026-07-28 result's `_meta` (`io.modelcontextprotocol/serverInfo`). */
+  get resultServerInfo(): Implementation | undefined {
+    return this._outboundServerInfo();
+  }
+
   /** This instance now serves a stdio connection with a lane of plain 2026-07-28 calls: it lends it its calls, or stops it. */
   attachLane(lane: ModernDirectCalls): void {
     const direct = this.additions.modernDirect;
     if (!direct) return lane.detach();
     this.lane = lane;
-    lane.attach({ direct, serverInfo: () => this._outboundServerInfo() });
+    lane.attach({ direct, serverInfo: () => this.resultServerInfo });
+  }
+
+  /** This instance serves the one 2026-07-28 HTTP request `id`, which the lane already ran: its `tools/call` handler returns `answer`. */
+  answering(id: RequestId, answer: Promise<ToolResult>): void {
+    this.lane = new ModernDirectCalls();
+    this.lane.handOver(id, answer);
   }
 
   override async connect(transport: Transport): Promise<void> {

@@ -1,14 +1,10 @@
-import { CLIENT_CAPABILITIES_META_KEY, CLIENT_INFO_META_KEY, LOG_LEVEL_META_KEY, PROTOCOL_VERSION_META_KEY } from '@modelcontextprotocol/server';
 import type { JSONRPCMessage, MessageExtraInfo, RequestId, Transport } from '@modelcontextprotocol/server';
 import { jsonRpcKind } from '../rpc/jsonRpcKind';
 import { EarlyAnswers } from './EarlyAnswers';
 import { modernToolResult } from './modernToolResult';
+import { plainCallEnvelope } from './plainCallEnvelope';
 import type { ModernDirectCalls } from './ModernDirectCalls';
 import type { Deliver } from './serveDirectCalls';
-
-/** The `_meta` keys of the 2026-07-28 envelope: a plain call's `_meta` holds these and nothing else. */
-const ENVELOPE_KEYS = new Set([PROTOCOL_VERSION_META_KEY, CLIENT_INFO_META_KEY, CLIENT_CAPABILITIES_META_KEY, LOG_LEVEL_META_KEY]);
-const PARAMS_KEYS = new Set(['name', 'arguments', '_meta']);
 
 /**
  * Serves a 2026-07-28 stdio connection's plain `tools/call` requests straight from the
@@ -51,14 +47,4 @@ export function serveModernCalls(transport: Transport, lane: ModernDirectCalls, 
     } else early.observe(m);
     toSdk(message, extra);
   };
-}
-
-/** The envelope of a plain call's params, serialized as sent; undefined for params that carry anything more. */
-function plainCallEnvelope(params: unknown): string | undefined {
-  if (typeof params !== 'object' || params === null) return undefined;
-  for (const key in params) if (!PARAMS_KEYS.has(key)) return undefined;
-  const meta = (params as { _meta?: unknown })._meta;
-  if (typeof meta !== 'object' || meta === null || Array.isArray(meta)) return undefined;
-  for (const key in meta) if (!ENVELOPE_KEYS.has(key)) return undefined;
-  return JSON.stringify(meta);
 }
