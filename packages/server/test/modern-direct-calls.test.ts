@@ -1,6 +1,6 @@
 import 'reflect-metadata';
-import { Ctx, Param, RequireScopes, Tool, ToolError, image, text, type ToolContext } from '@toolwright/core';
 import { createApp } from '@toolwright/server';
+import { LaneTools, laneState } from './fixtures/laneTools';
 import { listenInMemory } from './fixtures/memoryStdio';
 import { ModernDirectCalls } from '../src/sdk/ModernDirectCalls';
 
@@ -10,54 +10,6 @@ import { ModernDirectCalls } from '../src/sdk/ModernDirectCalls';
  * the first request with a fresh envelope always takes the SDK's way, the same request again
  * takes the lane, and `ModernDirectCalls.handled` (called by the SDK's handler) counts which way.
  */
-let release: (() => void) | undefined;
-let runs = 0;
-
-class Tools {
-  @Tool({ description: 'Echoes its text.' })
-  echo(@Param('text') value: string) {
-    runs++;
-    return `echo: ${value}`;
-  }
-
-  @Tool({ description: 'A result with structured content and isError.' })
-  shaped() {
-    return { structuredContent: { b: 1, a: [2] }, isError: false, content: [{ text: 'x', type: 'text' }] };
-  }
-
-  @Tool({ description: 'A result the lane cannot vouch for: extra keys, annotations, an image.' })
-  rich() {
-    return { content: [text('t'), { type: 'text', text: 'u', annotations: { priority: 0.5, audience: ['user'] } }, image('aGk=', 'image/png')], extra: 1 };
-  }
-
-  @Tool({ description: 'Fails with a ToolError.' })
-  refused(): string {
-    throw new ToolError('not today');
-  }
-
-  @Tool({ description: 'Throws a plain error.' })
-  broken(): string {
-    throw new Error('boom');
-  }
-
-  @Tool({ description: 'Uses its context, so it never runs alone.' })
-  withContext(@Ctx() ctx: ToolContext) {
-    return `request ${typeof ctx.requestId}`;
-  }
-
-  @RequireScopes('admin')
-  @Tool({ description: 'Admins only.' })
-  secret() {
-    return 'secret';
-  }
-
-  @Tool({ description: 'Answers when the test says so.' })
-  async slow() {
-    await new Promise<void>((resolve) => (release = resolve));
-    return 'late';
-  }
-}
-
 let envelopes = 0;
 /** A fresh envelope: the SDK has not judged it yet on any connection. */
 function envelope(extra: Record<string, unknown> = {}) {
@@ -65,7 +17,7 @@ function envelope(extra: Record<string, unknown> = {}) {
 }
 
 async function serve() {
-  const app = await createApp({ name: 'modern-direct', version: '1.0.0', tools: [Tools] });
+  const app = await createApp({ name: 'modern-direct', version: '1.0.0', tools: [LaneTools] });
   const { send, answer, out, close } = await listenInMemory(app, { token: 't', clientId: 'c', scopes: [] });
   let next = 0;
   /** Sends a tools/call and returns its answer without its id, as JSON text (key order included). */
@@ -120,9 +72,9 @@ describe('2026-07-28 tool calls served before the SDK (stdio)', () => {
     const s = await serve();
     const meta = envelope();
     await s.call({ name: 'echo', arguments: { text: 'a' }, _meta: meta });
-    const before = runs;
+    const before = laneState.runs;
     await s.call({ name: 'echo', arguments: { text: 'b' }, _meta: meta });
-    expect(runs).toBe(before + 1);
+    expect(laneState.runs).toBe(before + 1);
     await s.close();
   });
 
@@ -174,7 +126,7 @@ describe('2026-07-28 tool calls served before the SDK (stdio)', () => {
     await new Promise((resolve) => setTimeout(resolve, 20));
     s.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 'slow', reason: 'user' } });
     await new Promise((resolve) => setTimeout(resolve, 20));
-    release!();
+    laneState.release!();
     expect(await s.call({ name: 'echo', arguments: { text: 'next' }, _meta: meta })).toContain('echo: next');
     await new Promise((resolve) => setTimeout(resolve, 20));
     expect(s.out.find((m) => m.id === 'slow')).toBeUndefined();

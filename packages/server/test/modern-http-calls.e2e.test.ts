@@ -1,6 +1,6 @@
 import 'reflect-metadata';
-import { Ctx, Param, RequireScopes, Tool, ToolError, image, text, type ToolContext } from '@toolwright/core';
 import { createApp } from '@toolwright/server';
+import { LaneTools, laneState } from './fixtures/laneTools';
 import type { HttpListener } from '../src/http/HttpListener';
 import { ToolwrightServer } from '../src/sdk/ToolwrightServer';
 import { post } from './fixtures/httpHelpers';
@@ -11,55 +11,6 @@ import { post } from './fixtures/httpHelpers';
  * SDK's own: the first request of a kind takes the SDK's way, the same request again the lane,
  * and the server instances the SDK connected count which way each went.
  */
-let release: (() => void) | undefined;
-let runs = 0;
-
-class Tools {
-  @Tool({ description: 'Echoes its text.' })
-  echo(@Param('text') value: string) {
-    runs++;
-    return `echo: ${value}`;
-  }
-
-  @Tool({ description: 'A result with structured content and isError.' })
-  shaped() {
-    return { structuredContent: { b: 1, a: [2] }, isError: false, content: [{ text: 'x', type: 'text' }] };
-  }
-
-  @Tool({ description: 'A result the lane cannot vouch for: extra keys, annotations, an image.' })
-  rich() {
-    runs++;
-    return { content: [text('t'), { type: 'text', text: 'u', annotations: { priority: 0.5, audience: ['user'] } }, image('aGk=', 'image/png')], extra: 1 };
-  }
-
-  @Tool({ description: 'Fails with a ToolError.' })
-  refused(): string {
-    throw new ToolError('not today');
-  }
-
-  @Tool({ description: 'Throws a plain error.' })
-  broken(): string {
-    throw new Error('boom');
-  }
-
-  @Tool({ description: 'Uses its context, so it never runs alone.' })
-  withContext(@Ctx() ctx: ToolContext) {
-    return `request ${typeof ctx.requestId}`;
-  }
-
-  @RequireScopes('admin')
-  @Tool({ description: 'Admins only.' })
-  secret() {
-    return 'secret';
-  }
-
-  @Tool({ description: 'Answers when the test says so.' })
-  async slow() {
-    await new Promise<void>((resolve) => (release = resolve));
-    return 'late';
-  }
-}
-
 let clients = 0;
 /** A fresh envelope: no request of its kind has been answered yet. */
 function envelope() {
@@ -76,7 +27,7 @@ let next = 0;
 beforeAll(async () => {
   stderr = jest.spyOn(process.stderr, 'write').mockImplementation(() => true);
   connects = jest.spyOn(ToolwrightServer.prototype, 'connect');
-  const app = await createApp({ name: 'modern-http-lane', version: '1.0.0', tools: [Tools] });
+  const app = await createApp({ name: 'modern-http-lane', version: '1.0.0', tools: [LaneTools] });
   listener = await app.listen({ transport: 'http', port: 0, requestLogLevel: 'silent', exitOnSignal: false, drainTimeoutMs: 100 });
 });
 afterAll(async () => {
@@ -124,9 +75,9 @@ describe('2026-07-28 tool calls served past the SDK (HTTP)', () => {
   it('runs a tool once, also when it hands the answer to the SDK', async () => {
     const meta = envelope();
     await call({ name: 'rich', arguments: {}, _meta: meta });
-    const before = runs;
+    const before = laneState.runs;
     await call({ name: 'rich', arguments: {}, _meta: meta });
-    expect(runs).toBe(before + 1);
+    expect(laneState.runs).toBe(before + 1);
   });
 
   it('leaves a request whose headers differ from every answered kind to the SDK, which refuses a mismatch (-32020)', async () => {
@@ -158,7 +109,7 @@ describe('2026-07-28 tool calls served past the SDK (HTTP)', () => {
     const meta = envelope();
     const learning = call({ name: 'slow', arguments: {}, _meta: meta });
     await new Promise((resolve) => setTimeout(resolve, 50));
-    release!();
+    laneState.release!();
     await learning;
     const running = call({ name: 'slow', arguments: {}, _meta: meta });
     await new Promise((resolve) => setTimeout(resolve, 50));
@@ -166,7 +117,7 @@ describe('2026-07-28 tool calls served past the SDK (HTTP)', () => {
     const closing = listener.close();
     const answer = await running;
     expect(JSON.parse(answer.body)).toMatchObject({ error: { code: -32000 } });
-    release!();
+    laneState.release!();
     await closing;
   });
 });
