@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { createApp } from '@toolwright/server';
-import { LaneTools, laneState } from './fixtures/laneTools';
+import { LANE_ANSWERS, LaneTools, SDK_CALLS, laneState } from './fixtures/laneTools';
 import { listenInMemory } from './fixtures/memoryStdio';
 import { ModernDirectCalls } from '../src/sdk/ModernDirectCalls';
 
@@ -49,14 +49,7 @@ describe('2026-07-28 tool calls served before the SDK (stdio)', () => {
     return n;
   };
 
-  it.each([
-    ['a text result', 'echo', { text: 'hi' }],
-    ['structured content and isError, in the schema order', 'shaped', {}],
-    ['a result it hands to the SDK to encode', 'rich', {}],
-    ['a ToolError', 'refused', {}],
-    ['a thrown error', 'broken', {}],
-    ['invalid arguments', 'echo', { text: 5 }],
-  ])('answers %s exactly as the SDK does', async (_, name, args) => {
+  it.each(LANE_ANSWERS)('answers %s exactly as the SDK does', async (_, name, args) => {
     const s = await serve();
     const meta = envelope();
     const sdk = await s.call({ name, arguments: args, _meta: meta });
@@ -78,14 +71,7 @@ describe('2026-07-28 tool calls served before the SDK (stdio)', () => {
     await s.close();
   });
 
-  it.each([
-    ['a tool that uses its context', { name: 'withContext', arguments: {} }],
-    ['a tool this caller may not use', { name: 'secret', arguments: {} }],
-    ['an unknown tool', { name: 'missing', arguments: {} }],
-    ['a progress token', { name: 'echo', arguments: { text: 'p' }, _meta: { progressToken: 1 } }],
-    ['round-trip state', { name: 'echo', arguments: { text: 's' }, requestState: 'x' }],
-    ['arguments that are not an object', { name: 'echo', arguments: [1] }],
-  ])('leaves %s to the SDK', async (_, params) => {
+  it.each([...SDK_CALLS, ['arguments that are not an object', { name: 'echo', arguments: [1] }]])('leaves %s to the SDK', async (_, params) => {
     const s = await serve();
     const meta = envelope();
     await s.call({ name: 'echo', arguments: { text: 'learn' }, _meta: meta });

@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { createApp } from '@toolwright/server';
-import { LaneTools, laneState } from './fixtures/laneTools';
+import { LANE_ANSWERS, LaneTools, SDK_CALLS, laneState } from './fixtures/laneTools';
 import type { HttpListener } from '../src/http/HttpListener';
 import { ToolwrightServer } from '../src/sdk/ToolwrightServer';
 import { post } from './fixtures/httpHelpers';
@@ -54,14 +54,7 @@ function viaSdk(): number {
 describe('2026-07-28 tool calls served past the SDK (HTTP)', () => {
   beforeEach(() => viaSdk());
 
-  it.each([
-    ['a text result', 'echo', { text: 'hi' }],
-    ['structured content and isError, in the schema order', 'shaped', {}],
-    ['a result it hands to the SDK to encode', 'rich', {}],
-    ['a ToolError', 'refused', {}],
-    ['a thrown error', 'broken', {}],
-    ['invalid arguments', 'echo', { text: 5 }],
-  ])('answers %s exactly as the SDK does', async (_, name, args) => {
+  it.each(LANE_ANSWERS)('answers %s exactly as the SDK does', async (_, name, args) => {
     const meta = envelope();
     const sdk = await call({ name, arguments: args, _meta: meta });
     expect(sdk).toMatchObject({ status: 200, type: 'application/json' });
@@ -90,13 +83,7 @@ describe('2026-07-28 tool calls served past the SDK (HTTP)', () => {
     expect(viaSdk()).toBe(1);
   });
 
-  it.each([
-    ['a tool that uses its context', { name: 'withContext', arguments: {} }],
-    ['a tool this caller may not use', { name: 'secret', arguments: {} }],
-    ['an unknown tool', { name: 'missing', arguments: {} }],
-    ['a progress token', { name: 'echo', arguments: { text: 'p' }, _meta: { progressToken: 1 } }],
-    ['round-trip state', { name: 'echo', arguments: { text: 's' }, requestState: 'x' }],
-  ])('leaves %s to the SDK', async (_, params) => {
+  it.each(SDK_CALLS)('leaves %s to the SDK', async (_, params) => {
     const meta = envelope();
     const { _meta: extra, ...rest } = params as { _meta?: Record<string, unknown> };
     const first = await call({ ...rest, _meta: { ...meta, ...extra } });
