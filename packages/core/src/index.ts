@@ -27,11 +27,11 @@ export type { Class, ClassThunk } from './metadata/Class';
 export type { ToolOptions, ToolAnnotations, Icon } from './metadata/ToolOptions';
 export type { ParamOptions, TypeRef, EnumLike } from './metadata/ParamOptions';
 
-export { buildRegistry } from './build/buildRegistry';
-export type { BuildOptions } from './build/BuildOptions';
-export type { BuildProblem } from './build/BuildProblem';
-export type { Registry, ToolDefinition, ToolDescriptor } from './build/Registry';
-export type { AccessRules } from './build/resolveAccess';
+export { buildRegistry } from './registry/buildRegistry';
+export type { BuildOptions } from './registry/BuildOptions';
+export type { BuildProblem } from './registry/BuildProblem';
+export type { Registry, ToolDefinition, ToolDescriptor } from './registry/Registry';
+export type { AccessRules } from './registry/resolveAccess';
 
 export type { ContainerLike } from './container/ContainerLike';
 
@@ -71,8 +71,8 @@ export type { ResourceOptions } from './metadata/ResourceOptions';
 export type { CacheHint } from './metadata/CacheHint';
 export type { PromptOptions } from './metadata/PromptOptions';
 export type { Completer, CompletionValues, CompletionRequestContext } from './metadata/Completer';
-export type { ResourceDefinition, ResourceTemplateDefinition, ResourceDescriptor, ResourceTemplateDescriptor } from './build/ResourceDefinition';
-export type { PromptDefinition, PromptDescriptor, PromptArgumentDescriptor, CompletionResult, CompleteArgument } from './build/PromptDefinition';
+export type { ResourceDefinition, ResourceTemplateDefinition, ResourceDescriptor, ResourceTemplateDescriptor } from './registry/ResourceDefinition';
+export type { PromptDefinition, PromptDescriptor, PromptArgumentDescriptor, CompletionResult, CompleteArgument } from './registry/PromptDefinition';
 export type { MemberOutcome, MemberErrorKind } from './invoke/MemberOutcome';
 export { userMessage, assistantMessage } from './content/messages';
 export type { PromptMessage, PromptResult } from './content/PromptMessage';

@@ -1,6 +1,6 @@
 import { dtoSchema } from '../src/schema/dtoSchema';
 import { createSchemaContext } from '../src/schema/SchemaContext';
-import type { BuildProblem } from '../src/build/BuildProblem';
+import type { BuildProblem } from '../src/registry/BuildProblem';
 import { DTO_SCHEMA_TABLE } from './fixtures/dtoSchemaTable';
 
 describe('class-validator decorator -> JSON Schema table', () => {

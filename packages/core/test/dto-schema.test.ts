@@ -14,7 +14,7 @@ import {
   type ValidatorConstraintInterface,
 } from 'class-validator';
 import { hasClassValidatorMetadata, readDtoProperties } from '../src/schema/class-validator';
-import type { BuildProblem } from '../src/build/BuildProblem';
+import type { BuildProblem } from '../src/registry/BuildProblem';
 import { Property } from '../src/decorators/Property';
 import type { Class } from '../src/metadata/Class';
 import { dtoSchema, type DtoSchemaOptions } from '../src/schema/dtoSchema';

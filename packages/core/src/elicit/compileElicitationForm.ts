@@ -1,5 +1,5 @@
 import type { ElicitationSchema } from '../context/ClientRequests';
-import type { BuildProblem } from '../build/BuildProblem';
+import type { BuildProblem } from '../registry/BuildProblem';
 import { BuildError } from '../errors/BuildError';
 import type { Class } from '../metadata/Class';
 import { dtoSchema } from '../schema/dtoSchema';

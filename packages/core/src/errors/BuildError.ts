@@ -1,4 +1,4 @@
-import type { BuildProblem } from '../build/BuildProblem';
+import type { BuildProblem } from '../registry/BuildProblem';
 import { ToolwrightError } from './ToolwrightError';
 
 /** Thrown at startup when the decorated classes cannot be served. Lists every problem at once. */

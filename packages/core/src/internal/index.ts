@@ -12,7 +12,7 @@ export type { ElicitationForm } from '../elicit/compileElicitationForm';
 export { compileUriTemplate } from '../uri/compileUriTemplate';
 export type { UriTemplateMatcher } from '../uri/compileUriTemplate';
 export { createDefaultContainer } from '../container/defaultContainer';
-export { defaultToolName } from '../build/toolName';
+export { defaultToolName } from '../registry/toolName';
 export { isToolClass } from '../metadata/readMemberMetadata';
 export { composeMiddleware } from '../pipeline/composeMiddleware';
 export type { MiddlewareChain } from '../pipeline/composeMiddleware';

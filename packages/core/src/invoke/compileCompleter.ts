@@ -1,4 +1,4 @@
-import type { CompleteArgument } from '../build/PromptDefinition';
+import type { CompleteArgument } from '../registry/PromptDefinition';
 import type { ToolLogger } from '../context/ToolContext';
 import type { Completer } from '../metadata/Completer';
 

@@ -3,7 +3,7 @@ import type { ToolContext, ToolLogger } from '../context/ToolContext';
 import { ResourceNotFoundError } from '../errors/ResourceNotFoundError';
 import { ToolError } from '../errors/ToolError';
 import type { Class } from '../metadata/Class';
-import type { MemberParams } from '../build/buildMemberParams';
+import type { MemberParams } from '../registry/buildMemberParams';
 import { compileInvocation, type CallScope, type Invocation } from './compileInvocation';
 import { compileParamsBinder } from './compileParamsBinder';
 import type { MemberOutcome } from './MemberOutcome';

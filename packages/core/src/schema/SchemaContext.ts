@@ -1,4 +1,4 @@
-import type { BuildProblem } from '../build/BuildProblem';
+import type { BuildProblem } from '../registry/BuildProblem';
 import type { Class } from '../metadata/Class';
 import type { JsonSchema } from './JsonSchema';
 
