@@ -1,9 +1,61 @@
-/** One jest run for every package and example. Tests import packages by their public names, mapped to source. */
-module.exports = {
+/**
+ * One jest run for every package and example. Tests import packages by their public names, mapped to source.
+ *
+ * Two projects. `fast` (`npm run test:fast`) is every test file not listed in SLOW: it runs in jest's
+ * process, offline, from source; a guard fails a fast test that starts a process or loads a build output
+ * (scripts/jest/). `slow` is the files in SLOW, each with what it needs. `jest` (and `npm test`) runs both.
+ * A new test file is fast; list it here only when it is about a process, the build, Redis or a download.
+ */
+const SLOW = {
+  // Processes on the build: `node` on a dist/ or bundle/ file, or on a fixture that requires @toolwright/* (→ bundle/).
+  'docs/test/runnable-snippets.test.ts': 'runs the compiled snippets and built examples with node',
+  'examples/conformance/test/': 'serves dist/server.js over stdio and HTTP',
+  'examples/weather/test/': 'runs dist/server.js and dist/demo.js',
+  'packages/cli/test/docs.e2e.test.ts': 'reads the contract of examples/full/dist/server.js',
+  'packages/cli/test/commands.e2e.test.ts': 'runs the built CLI on generated projects, npm install',
+  'packages/cli/test/dev-inspect.e2e.test.ts': 'runs toolwright dev in a process',
+  'packages/cli/test/from-a-clone.e2e.test.ts': 'packs and npm installs the packages',
+  'packages/cli/test/from-the-registry.e2e.test.ts': 'publishes to a local registry and npm installs',
+  'packages/cli/test/new.test.ts': 'npm packs the packages for a generated project',
+  'packages/cli/test/repository-setup.test.ts': 'runs git, npx toolwright and scripts/check-prerequisites.js',
+  'packages/cli/test/supported-node.test.ts': 'runs the built CLI and server under a pretend Node 18',
+  'packages/cli/test/test-conformance.e2e.test.ts': 'runs the conformance suite (downloaded) on a served example',
+  'packages/core/test/dto-decorators.test.ts': 'loads the weather example from dist/ in a fresh node',
+  'packages/create-toolwright/test/': 'runs the built create-toolwright bin',
+  'packages/server/test/api-report.test.ts': 'runs API Extractor on the built types',
+  'packages/server/test/auth-jwt.e2e.test.ts': 'serves fixtures/auth-server.js in a process',
+  'packages/server/test/bundles.test.ts': 'loads bundle/ and dist/',
+  'packages/server/test/client-requests.e2e.test.ts': 'one row over stdio: fixtures/stdio-server.js in a process',
+  'packages/server/test/compile-cache.test.ts': 'starts servers in fresh processes',
+  'packages/server/test/deferred-modules.test.ts': 'starts servers in fresh processes',
+  'packages/server/test/eras.e2e.test.ts': 'its stdio rows run fixtures/eras-app.js in a process',
+  'packages/server/test/http-example.e2e.test.ts': 'serves examples/weather/dist over HTTP',
+  'packages/server/test/http-fuzz.e2e.test.ts': 'fuzzes fixtures/http-server.js in a process',
+  'packages/server/test/lifecycle.e2e.test.ts': 'exits stdio servers in processes',
+  'packages/server/test/loading.e2e.test.ts': 'loads the packages in a fresh node',
+  'packages/server/test/middleware.e2e.test.ts': 'its stdio rows run fixtures/pipeline-app.js in a process',
+  'packages/server/test/public-api.test.ts': 'lists the built entry points in a fresh node',
+  'packages/server/test/scopes.e2e.test.ts': 'one test serves a script over stdio in a process',
+  'packages/server/test/startup-footprint.test.ts': 'measures what a fresh node loads from dist/ and bundle/',
+  'packages/server/test/stdio-fuzz.e2e.test.ts': 'fuzzes fixtures/stdio-server.js in a process',
+  'packages/server/test/stdio-hostile.e2e.test.ts': 'fixtures/stdio-server.js in a process, raw stdout',
+  'packages/server/test/stdio.e2e.test.ts': 'fixtures/stdio-server.js in a process',
+  'packages/server/test/telemetry.e2e.test.ts': 'one test exports OTLP from fixtures/otlp-app.js in a process',
+  'packages/server/test/test-client.e2e.test.ts': 'its stdio rows run fixtures/kit-app.js in a process',
+  // Redis: these start Debian's redis-server.
+  'docs/test/deployment.test.ts': 'starts redis-server',
+  'examples/scale-out/test/': 'starts redis-server and built instances',
+  'packages/redis/test/': 'starts redis-server',
+};
+
+const glob = (path) => (path.endsWith('/') ? `**/${path}**/*.test.ts` : `**/${path}`);
+
+const shared = {
+  rootDir: __dirname,
+  testTimeout: 30000,
   testEnvironment: 'node',
   setupFiles: ['reflect-metadata'],
   roots: ['<rootDir>/packages', '<rootDir>/examples', '<rootDir>/docs'],
-  testMatch: ['**/test/**/*.test.ts'],
   testPathIgnorePatterns: ['/node_modules/', '/dist/'],
   transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.jest.json' }] },
   moduleNameMapper: {
@@ -14,5 +66,18 @@ module.exports = {
     '^@toolwright/cli$': '<rootDir>/packages/cli/src/index.ts',
     '^@toolwright/redis$': '<rootDir>/packages/redis/src/index.ts',
   },
+};
+
+module.exports = {
   testTimeout: 30000,
+  projects: [
+    {
+      ...shared,
+      displayName: 'fast',
+      testMatch: ['**/test/**/*.test.ts', ...Object.keys(SLOW).map((path) => `!${glob(path)}`)],
+      setupFilesAfterEnv: ['<rootDir>/scripts/jest/fast-guard.js'],
+      resolver: '<rootDir>/scripts/jest/fast-resolver.js',
+    },
+    { ...shared, displayName: 'slow', testMatch: Object.keys(SLOW).map(glob), setupFilesAfterEnv: ['<rootDir>/scripts/jest/slow-unguard.js'] },
+  ],
 };
