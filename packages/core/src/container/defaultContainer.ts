@@ -16,7 +16,7 @@ export function createDefaultContainer(): ContainerLike {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { Container } = require('typedi') as { Container: TypediContainer };
   const plain = new Map<Class, unknown>();
-  return {
+  const container: ContainerLike = {
     get<T>(cls: Class<T>): T {
       if (Container.has(cls) || cls.length > 0) return Container.get(cls);
       let instance = plain.get(cls) as T | undefined;
@@ -27,4 +27,24 @@ export function createDefaultContainer(): ContainerLike {
       return instance;
     },
   };
+  defaults.add(container);
+  return container;
+}
+
+const defaults = new WeakSet<object>();
+
+/**
+ * Whether the container builds a class from its constructor types (`design:paramtypes`), so
+ * a constructor that takes parameters but has none recorded cannot be built right: the
+ * default container and typedi's own. Another container has its own rules (tokens, factories).
+ */
+export function readsConstructorTypes(container: ContainerLike): boolean {
+  if (defaults.has(container)) return true;
+  try {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const typedi = require('typedi') as { Container: unknown; ContainerInstance: new () => unknown };
+    return container === typedi.Container || container instanceof typedi.ContainerInstance;
+  } catch {
+    return false;
+  }
 }

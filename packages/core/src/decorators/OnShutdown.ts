@@ -1,4 +1,5 @@
 import { recordHook } from './recordHook';
+import { refuseStandardDecorator } from './refuseStandardDecorator';
 
 /**
  * Runs the method when the app stops, after running calls have drained (close a pool,
@@ -6,5 +7,8 @@ import { recordHook } from './recordHook';
  * logged and the others still run.
  */
 export function OnShutdown(): MethodDecorator {
-  return (target, propertyKey) => recordHook(target, propertyKey, 'shutdown');
+  return (target, propertyKey) => {
+    refuseStandardDecorator('@OnShutdown()', propertyKey);
+    recordHook(target, propertyKey, 'shutdown');
+  };
 }

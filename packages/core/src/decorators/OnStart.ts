@@ -1,4 +1,5 @@
 import { recordHook } from './recordHook';
+import { refuseStandardDecorator } from './refuseStandardDecorator';
 
 /**
  * Runs the method when the app starts serving, before the first request (open a pool,
@@ -6,5 +7,8 @@ import { recordHook } from './recordHook';
  * that throws stops startup with its message (the server exits with code 1).
  */
 export function OnStart(): MethodDecorator {
-  return (target, propertyKey) => recordHook(target, propertyKey, 'start');
+  return (target, propertyKey) => {
+    refuseStandardDecorator('@OnStart()', propertyKey);
+    recordHook(target, propertyKey, 'start');
+  };
 }

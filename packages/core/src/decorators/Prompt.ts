@@ -1,6 +1,7 @@
 import { PROMPTS_KEY } from '../metadata/keys';
 import { appendOwn } from '../metadata/ownMetadata';
 import type { PromptArgs, PromptOptions } from '../metadata/PromptOptions';
+import { refuseStandardDecorator } from './refuseStandardDecorator';
 
 /**
  * Marks a method as an MCP prompt. Its `@Param`s are the prompt's arguments (prompt
@@ -13,6 +14,7 @@ import type { PromptArgs, PromptOptions } from '../metadata/PromptOptions';
  */
 export function Prompt(options: PromptOptions = {}): MethodDecorator {
   return (target, propertyKey) => {
+    refuseStandardDecorator('@Prompt()', propertyKey);
     const isStatic = typeof target === 'function';
     const owner = isStatic ? target : target.constructor;
     const args: PromptArgs = { methodName: String(propertyKey), options: Object.freeze({ ...options }), isStatic };

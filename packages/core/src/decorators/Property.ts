@@ -2,6 +2,7 @@ import { PROPERTY_KEY } from '../metadata/keys';
 import { readOwn } from '../metadata/ownMetadata';
 import type { JsonSchema } from '../schema/JsonSchema';
 import type { PropertyDocs, PropertyDocsRecord } from '../schema/propertyDocs';
+import { refuseStandardDecorator } from './refuseStandardDecorator';
 
 /** What `@Property` can say about a DTO property; it all goes into the property's JSON Schema. */
 export interface PropertyOptions {
@@ -40,6 +41,7 @@ export function Property(options: PropertyOptions): PropertyDecorator {
     ...(options.schema ? { schema: structuredClone(options.schema) } : {}),
   });
   return (target, propertyKey) => {
+    refuseStandardDecorator('@Property()', propertyKey);
     if (typeof propertyKey !== 'string') return; // symbol keys never appear in JSON input
     const cls = typeof target === 'function' ? target : target.constructor;
     // Read OWN metadata and write a new object: reading through the prototype chain and

@@ -1,4 +1,5 @@
 import { recordAccess } from './recordAccess';
+import { refuseStandardDecorator } from './refuseStandardDecorator';
 
 /**
  * Open to every caller, including anonymous ones: the tool ignores its class's
@@ -6,6 +7,7 @@ import { recordAccess } from './recordAccess';
  */
 export function Public(): ClassDecorator & MethodDecorator {
   return ((target: object, propertyKey?: string | symbol) => {
+    refuseStandardDecorator('@Public()', propertyKey);
     recordAccess(target, propertyKey, { kind: 'public', values: [] });
   }) as ClassDecorator & MethodDecorator;
 }

@@ -1,4 +1,5 @@
 import { recordAccess } from './recordAccess';
+import { refuseStandardDecorator } from './refuseStandardDecorator';
 
 /**
  * The caller must have at least one of these roles (read from `authInfo.extra.roles`).
@@ -11,6 +12,7 @@ import { recordAccess } from './recordAccess';
  */
 export function RequireRoles(...roles: string[]): ClassDecorator & MethodDecorator {
   return ((target: object, propertyKey?: string | symbol) => {
+    refuseStandardDecorator('@RequireRoles()', propertyKey);
     recordAccess(target, propertyKey, { kind: 'roles', values: Object.freeze([...roles]) });
   }) as ClassDecorator & MethodDecorator;
 }

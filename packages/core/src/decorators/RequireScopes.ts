@@ -1,4 +1,5 @@
 import { recordAccess } from './recordAccess';
+import { refuseStandardDecorator } from './refuseStandardDecorator';
 
 /**
  * The caller's token must carry every one of these OAuth scopes. On a class, it applies to
@@ -12,6 +13,7 @@ import { recordAccess } from './recordAccess';
  */
 export function RequireScopes(...scopes: string[]): ClassDecorator & MethodDecorator {
   return ((target: object, propertyKey?: string | symbol) => {
+    refuseStandardDecorator('@RequireScopes()', propertyKey);
     recordAccess(target, propertyKey, { kind: 'scopes', values: Object.freeze([...scopes]) });
   }) as ClassDecorator & MethodDecorator;
 }

@@ -1,6 +1,7 @@
 import { RESOURCES_KEY } from '../metadata/keys';
 import { appendOwn } from '../metadata/ownMetadata';
 import type { ResourceArgs, ResourceOptions } from '../metadata/ResourceOptions';
+import { refuseStandardDecorator } from './refuseStandardDecorator';
 
 /**
  * Marks a method as an MCP resource. A plain URI makes a static resource (listed in
@@ -16,6 +17,7 @@ import type { ResourceArgs, ResourceOptions } from '../metadata/ResourceOptions'
  */
 export function Resource(uri: string, options: ResourceOptions = {}): MethodDecorator {
   return (target, propertyKey) => {
+    refuseStandardDecorator('@Resource()', propertyKey);
     const isStatic = typeof target === 'function';
     const owner = isStatic ? target : target.constructor;
     const args: ResourceArgs = { methodName: String(propertyKey), uri, options: Object.freeze({ ...options }), isStatic };

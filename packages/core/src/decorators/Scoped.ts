@@ -1,4 +1,5 @@
 import { LIFETIME_KEY, type ServiceLifetime } from '../metadata/ServiceLifetime';
+import { refuseStandardDecorator } from './refuseStandardDecorator';
 
 /**
  * Gives a class a shorter life than the app's: a new instance per `'request'` (each tool
@@ -13,7 +14,8 @@ import { LIFETIME_KEY, type ServiceLifetime } from '../metadata/ServiceLifetime'
  * class Transaction { constructor(private readonly db: Database, ＠FromCall('caller') caller: AuthInfo) {} dispose() { ... } }
  */
 export function Scoped(lifetime: Exclude<ServiceLifetime, 'app'>): ClassDecorator {
-  return (target) => {
+  return ((target: object, context?: unknown) => {
+    refuseStandardDecorator(`@Scoped('${lifetime}')`, context);
     Reflect.defineMetadata(LIFETIME_KEY, lifetime, target);
-  };
+  }) as ClassDecorator;
 }

@@ -1,6 +1,7 @@
 import { TOOLS_KEY } from '../metadata/keys';
 import { appendOwn } from '../metadata/ownMetadata';
 import type { ToolArgs, ToolOptions } from '../metadata/ToolOptions';
+import { refuseStandardDecorator } from './refuseStandardDecorator';
 
 /**
  * Marks a method as an MCP tool. Only records; the registry build reads it.
@@ -11,6 +12,7 @@ import type { ToolArgs, ToolOptions } from '../metadata/ToolOptions';
  */
 export function Tool(options: ToolOptions = {}): MethodDecorator {
   return (target, propertyKey) => {
+    refuseStandardDecorator('@Tool()', propertyKey);
     const isStatic = typeof target === 'function';
     const owner = isStatic ? target : target.constructor;
     const args: ToolArgs = { methodName: String(propertyKey), options: Object.freeze({ ...options }), isStatic };

@@ -1,5 +1,6 @@
 import type { Guard } from '../pipeline/Guard';
 import { recordPipeline } from './recordPipeline';
+import { refuseStandardDecorator } from './refuseStandardDecorator';
 
 /**
  * Lets a caller see and use the class's members (on a class) or one member (on a method)
@@ -13,6 +14,7 @@ import { recordPipeline } from './recordPipeline';
  */
 export function UseGuards(...guards: Guard[]): ClassDecorator & MethodDecorator {
   return ((target: object, propertyKey?: string | symbol) => {
+    refuseStandardDecorator('@UseGuards()', propertyKey);
     recordPipeline(target, propertyKey, { kind: 'guards', items: Object.freeze([...guards]) });
   }) as ClassDecorator & MethodDecorator;
 }

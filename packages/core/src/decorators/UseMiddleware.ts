@@ -1,5 +1,6 @@
 import type { Middleware } from '../pipeline/Middleware';
 import { recordPipeline } from './recordPipeline';
+import { refuseStandardDecorator } from './refuseStandardDecorator';
 
 /**
  * Wraps every call of the class's members (on a class) or of one member (on a method) with
@@ -13,6 +14,7 @@ import { recordPipeline } from './recordPipeline';
  */
 export function UseMiddleware(...middleware: Middleware[]): ClassDecorator & MethodDecorator {
   return ((target: object, propertyKey?: string | symbol) => {
+    refuseStandardDecorator('@UseMiddleware()', propertyKey);
     recordPipeline(target, propertyKey, { kind: 'middleware', items: Object.freeze([...middleware]) });
   }) as ClassDecorator & MethodDecorator;
 }

@@ -1,6 +1,7 @@
 import type { ContainerLike } from '../container/ContainerLike';
 import type { ToolLogger } from '../context/ToolContext';
 import type { Class } from '../metadata/Class';
+import type { Middleware } from '../pipeline/Middleware';
 
 export interface BuildOptions {
   /** The classes whose `@Tool` methods are served. */
@@ -12,6 +13,11 @@ export interface BuildOptions {
    * Off by default: a model that sends the wrong type is told so and can correct itself.
    */
   readonly coerce?: boolean;
+  /**
+   * The app's own middleware (`createApp({ middleware })`), checked like the members'
+   * `@UseMiddleware` classes: lifetimes and constructor types.
+   */
+  readonly middleware?: readonly Middleware[];
   /** Where the framework logs (unexpected tool errors with their stack). Default: stderr. */
   readonly logger?: ToolLogger;
 }

@@ -1,4 +1,4 @@
-import { createDefaultContainer } from '../container/defaultContainer';
+import { createDefaultContainer, readsConstructorTypes } from '../container/defaultContainer';
 import { stderrLogger } from '../context/stderrLogger';
 import { BuildError } from '../errors/BuildError';
 import type { Class } from '../metadata/Class';
@@ -9,7 +9,8 @@ import type { BuildOptions } from './BuildOptions';
 import type { BuildProblem } from './BuildProblem';
 import { buildTool } from './buildTool';
 import { collectMembers, createMemberCollector } from './collectMembers';
-import { checkLifetimes } from './checkLifetimes';
+import { checkConstructorTypes, checkLifetimes } from './checkLifetimes';
+import { checkPipelineClasses } from './checkPipelineClasses';
 import { lifetimeOf } from '../metadata/ServiceLifetime';
 import type { Registry, ToolDefinition } from './Registry';
 
@@ -25,6 +26,8 @@ export function buildRegistry(options: BuildOptions): Registry {
   const tools: ToolDefinition[] = [];
   const owners = new Map<string, string>();
   const members = createMemberCollector();
+  const readsTypes = readsConstructorTypes(container);
+  const served: Class[] = [];
 
   for (const cls of dedupe(options.tools)) {
     if (typeof cls !== 'function') {
@@ -35,9 +38,12 @@ export function buildRegistry(options: BuildOptions): Registry {
       problems.push({ where: cls.name, what: 'has no @Tool, @Resource or @Prompt methods', fix: 'decorate at least one method with @Tool(), or remove the class from `tools`.' });
       continue;
     }
+    served.push(cls);
     checkLifetimes(cls, problems);
+    // Without constructor types the container would build it with the wrong arguments, and succeed.
+    const untyped = checkConstructorTypes(cls, problems, readsTypes);
     // A scoped class is built per request or session, never by the app's container.
-    if (lifetimeOf(cls) === 'app') checkContainer(cls, container, problems);
+    if (lifetimeOf(cls) === 'app' && !untyped) checkContainer(cls, container, problems);
     collectMembers(cls, { container, logger, problems }, members);
     for (const found of readMemberMetadata<ToolArgs>(cls, TOOLS_KEY)) {
       const tool = buildTool(cls, found, { container, coerce: options.coerce === true, logger, problems });
@@ -52,6 +58,7 @@ export function buildRegistry(options: BuildOptions): Registry {
       tools.push(tool);
     }
   }
+  checkPipelineClasses(served, options.middleware ?? [], readsTypes, problems);
   if (problems.length > 0) throw new BuildError(problems);
 
   const byName = new Map(tools.map((t) => [t.name, t]));

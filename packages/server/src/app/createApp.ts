@@ -30,7 +30,7 @@ export async function createApp(options: AppOptions): Promise<App> {
   const tools = await loadToolClasses(options.tools, options.cwd ?? process.cwd());
   const container = options.container ?? createDefaultContainer();
   checkMiddleware(options.middleware);
-  const registry = buildRegistry({ tools, container, coerce: options.coerce, logger: options.logger });
+  const registry = buildRegistry({ tools, container, middleware: options.middleware, coerce: options.coerce, logger: options.logger });
   const inFlight = new Pending<Promise<unknown>>();
   const surface = new Surface(registry, {
     container,
