@@ -2,6 +2,7 @@ import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { NodeStreamableTransport } from '@toolwright/server/http';
+import { waitFor } from './fixtures/waitFor';
 
 /**
  * Regression: the keep-alive timer wrote to every open SSE stream and a write that threw
@@ -36,7 +37,8 @@ describe('SSE keep-alive', () => {
       getResponse!.write = () => {
         throw new Error('write failed');
       };
-      await new Promise((r) => setTimeout(r, 80));
+      // The next keep-alive tick writes, fails, and reports it.
+      await waitFor(() => errors.length > 0, 'the failed keep-alive write to be reported');
       expect(errors.map((e) => e.message)).toContain('write failed');
       await reader.cancel();
     } finally {

@@ -63,9 +63,9 @@ describe('Streamable HTTP: serving modes through the SDK client', () => {
 
   it('stateful: the GET stream carries server notifications to the session', async () => {
     const listener = await listen();
-    const { client, transport } = await connectClient(listener.url);
-    // The SDK client opened its GET stream after initialize; a raw GET is refused as a second stream.
-    await new Promise((r) => setTimeout(r, 50));
+    const { client, transport, getStream } = await connectClient(listener.url);
+    // The SDK client opens its GET stream after initialize; once it is open, a raw GET is refused as a second stream.
+    expect(await getStream).toBe(true);
     const get = await fetch(listener.url, { headers: { accept: 'text/event-stream', 'mcp-session-id': transport.sessionId! } });
     expect(get.status).toBe(409);
     await get.body?.cancel();

@@ -5,6 +5,8 @@ import type { HttpListener } from '@toolwright/server/http';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ResourceUpdatedNotificationSchema, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { watchGetStream } from './fixtures/httpHelpers';
+import { signal, waitFor } from './fixtures/waitFor';
 
 class Board {
   @Tool({ description: 'Always there.' }) stable() { return 'stable'; }
@@ -12,13 +14,7 @@ class Board {
   @Resource('board://status', { description: 'Board status' }) status() { return 'green'; }
 }
 
-/** Waits until `check` holds, polling; fails the test after a second. */
-async function eventually(check: () => boolean): Promise<void> {
-  for (let waited = 0; !check(); waited += 10) {
-    if (waited > 1000) throw new Error('timed out waiting for a notification');
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
+const eventually = (check: () => boolean) => waitFor(check, 'a notification');
 
 describe('server notifications over Streamable HTTP (the session GET stream)', () => {
   let app: App;
@@ -39,10 +35,11 @@ describe('server notifications over Streamable HTTP (the session GET stream)', (
     const events: string[] = [];
     client.setNotificationHandler(ToolListChangedNotificationSchema, () => void events.push('tools/list_changed'));
     client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => void events.push(`updated ${n.params.uri}`));
-    await client.connect(new StreamableHTTPClientTransport(new URL(listener.url)));
+    const getStream = signal<boolean>();
+    await client.connect(new StreamableHTTPClientTransport(new URL(listener.url), { fetch: watchGetStream(getStream.resolve) }));
     clients.push(client);
-    // The SDK client opens its GET stream after initialization; give it a moment.
-    await new Promise((r) => setTimeout(r, 100));
+    // The SDK client opens its GET stream after initialization: notifications travel on it.
+    expect(await getStream.promise).toBe(true);
     return { client, events };
   }
 
@@ -60,7 +57,10 @@ describe('server notifications over Streamable HTTP (the session GET stream)', (
     await subscriber.client.subscribeResource({ uri: 'board://status' });
     expect(app.notifyResourceUpdated('board://status')).toBe(1);
     await eventually(() => subscriber.events.includes('updated board://status'));
-    await new Promise((r) => setTimeout(r, 50));
-    expect(bystander.events).toEqual([]);
+    // A later notification to both sessions: had the bystander been sent the update, it would have come first on its stream.
+    app.tools.disable('flaky');
+    await eventually(() => bystander.events.includes('tools/list_changed'));
+    expect(bystander.events).toEqual(['tools/list_changed']);
+    app.tools.enable('flaky');
   });
 });

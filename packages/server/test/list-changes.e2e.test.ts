@@ -8,6 +8,7 @@ import {
   ResourceListChangedNotificationSchema,
   ToolListChangedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
+import { waitFor } from './fixtures/waitFor';
 
 class BaseTools {
   @Tool({ description: 'Always there.' }) stable() { return 'stable'; }
@@ -21,7 +22,6 @@ class PluginTools {
   @Resource('mem://plugin/{id}') pluginItem(@Param('id') id: string) { return id; }
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe('runtime list changes through real SDK clients (in memory)', () => {
   let app: App;
@@ -48,20 +48,25 @@ describe('runtime list changes through real SDK clients (in memory)', () => {
   });
 
   const toolNames = async (client: Client) => (await client.listTools()).tools.map((t) => t.name);
+  /** Waits for `count` notifications, then for a round trip on each client, so that any sent before it has arrived too. */
+  const settle = async (count: number) => {
+    await waitFor(() => events.length >= count, `${count} notifications`, { detail: () => events.join(', ') });
+    await Promise.all([a.ping(), b.ping()]);
+  };
 
   it('disables and enables a tool, telling every connection once per burst', async () => {
     expect(app.tools.disable('flaky')).toBe(true);
     expect(app.tools.disable('flaky')).toBe(true); // no change, no second notification
     expect(await toolNames(a)).toEqual(['stable']);
     await expect(a.callTool({ name: 'flaky', arguments: {} })).rejects.toMatchObject({ code: -32602 });
-    await sleep(50);
+    await settle(2);
     expect(events.sort()).toEqual(['a:tools', 'b:tools']);
 
     events.length = 0;
     app.tools.enable('flaky');
     app.tools.disable('stable');
     app.tools.enable('stable');
-    await sleep(50);
+    await settle(2);
     expect(events.sort()).toEqual(['a:tools', 'b:tools']);
     expect(await toolNames(b)).toEqual(['stable', 'flaky']);
     expect(app.tools.enable('nope')).toBe(false);
@@ -74,7 +79,7 @@ describe('runtime list changes through real SDK clients (in memory)', () => {
     await expect(a.getPrompt({ name: 'greet', arguments: { name: 'x' } })).rejects.toMatchObject({ code: -32602 });
     await expect(a.readResource({ uri: 'mem://a' })).rejects.toMatchObject({ code: -32602 });
     expect((await a.listPrompts()).prompts).toEqual([]);
-    await sleep(50);
+    await settle(4);
     expect(events.sort()).toEqual(['a:prompts', 'a:resources', 'b:prompts', 'b:resources']);
   });
 
@@ -83,7 +88,7 @@ describe('runtime list changes through real SDK clients (in memory)', () => {
     expect(await toolNames(a)).toEqual(['stable', 'flaky', 'plugin']);
     expect((await a.callTool({ name: 'plugin', arguments: {} })).content).toEqual([{ type: 'text', text: 'plugin' }]);
     expect((await a.readResource({ uri: 'mem://plugin/42' })).contents).toEqual([{ uri: 'mem://plugin/42', text: '42' }]);
-    await sleep(50);
+    await settle(4);
     expect(events.sort()).toEqual(['a:resources', 'a:tools', 'b:resources', 'b:tools']);
     await expect(app.add(PluginTools)).rejects.toThrow("cannot add tool 'plugin', resource template 'mem://plugin/{id}': already served");
   });
@@ -92,7 +97,7 @@ describe('runtime list changes through real SDK clients (in memory)', () => {
     const c = await createTestClient(app);
     await c.close();
     app.tools.disable('plugin');
-    await sleep(50);
+    await settle(2);
     expect(events.sort()).toEqual(['a:tools', 'b:tools']);
   });
 });

@@ -14,31 +14,33 @@ function modernPost(url: string, message: Record<string, unknown>) {
   return post(url, request, MODERN.headers(request));
 }
 
-/** The JSON-RPC messages of an SSE stream, as they arrive, until `until` holds for one or the time runs out. */
-async function readStream(response: Response, until: (message: Record<string, unknown>) => boolean, ms = 3000): Promise<Record<string, unknown>[]> {
+type Message = Record<string, unknown>;
+
+/** The JSON-RPC messages of an SSE stream, read as they arrive. */
+function sseMessages(response: Response) {
   const reader = response.body!.getReader();
   const decoder = new TextDecoder();
-  const seen: Record<string, unknown>[] = [];
   let buffer = '';
-  const deadline = Date.now() + ms;
-  try {
-    while (Date.now() < deadline) {
-      const chunk = await Promise.race([reader.read(), new Promise<{ done: true }>((r) => setTimeout(() => r({ done: true }), deadline - Date.now()))]);
-      if (chunk.done) break;
-      buffer += decoder.decode((chunk as { value: Uint8Array }).value, { stream: true });
-      for (let end = buffer.indexOf('\n\n'); end !== -1; end = buffer.indexOf('\n\n')) {
-        const data = buffer.slice(0, end).split('\n').find((line) => line.startsWith('data: '));
-        buffer = buffer.slice(end + 2);
-        if (!data) continue;
-        const message = JSON.parse(data.slice(6)) as Record<string, unknown>;
-        seen.push(message);
-        if (until(message)) return seen;
+  return {
+    /** Reads until a message satisfies `until`; returns the messages this call read, that one last. */
+    async until(until: (message: Message) => boolean): Promise<Message[]> {
+      const read: Message[] = [];
+      for (;;) {
+        for (let end = buffer.indexOf('\n\n'); end !== -1; end = buffer.indexOf('\n\n')) {
+          const data = buffer.slice(0, end).split('\n').find((line) => line.startsWith('data: '));
+          buffer = buffer.slice(end + 2);
+          if (!data) continue;
+          const message = JSON.parse(data.slice(6)) as Message;
+          read.push(message);
+          if (until(message)) return read;
+        }
+        const chunk = await reader.read();
+        if (chunk.done) throw new Error(`the stream ended first, after ${JSON.stringify(read)}`);
+        buffer += decoder.decode(chunk.value, { stream: true });
       }
-    }
-    return seen;
-  } finally {
-    await reader.cancel().catch(() => undefined);
-  }
+    },
+    cancel: () => reader.cancel().catch(() => undefined),
+  };
 }
 
 describe('2026-07-28 over HTTP: subscriptions/listen and cache hints', () => {
@@ -59,12 +61,18 @@ describe('2026-07-28 over HTTP: subscriptions/listen and cache hints', () => {
     const subscribed = await modernPost(listener.url, { jsonrpc: '2.0', id: 'a', method: 'subscriptions/listen', params: { notifications: { resourceSubscriptions: ['mem://config'] } } });
     const other = await modernPost(listener.url, { jsonrpc: '2.0', id: 'b', method: 'subscriptions/listen', params: { notifications: { resourceSubscriptions: ['mem://notes/1'] } } });
     expect([subscribed.status, other.status]).toEqual([200, 200]);
-    await new Promise((r) => setTimeout(r, 100));
+    const [one, two] = [sseMessages(subscribed), sseMessages(other)];
+    // Each stream first acknowledges its subscriptions: from then on, the server sends it updates.
+    const acknowledged = (m: Message) => m.method === 'notifications/subscriptions/acknowledged';
+    await Promise.all([one.until(acknowledged), two.until(acknowledged)]);
     app.notifyResourceUpdated('mem://config');
-    const isUpdate = (m: Record<string, unknown>) => m.method === 'notifications/resources/updated';
-    const got = await readStream(subscribed, isUpdate);
-    expect(got.filter(isUpdate)).toEqual([expect.objectContaining({ params: expect.objectContaining({ uri: 'mem://config' }) })]);
-    expect((await readStream(other, isUpdate, 500)).filter(isUpdate)).toEqual([]);
+    const isUpdate = (m: Message) => m.method === 'notifications/resources/updated';
+    const update = (uri: string) => expect.objectContaining({ params: expect.objectContaining({ uri }) });
+    expect((await one.until(isUpdate)).filter(isUpdate)).toEqual([update('mem://config')]);
+    // The other stream's own update comes after the one it must not get, had it been sent.
+    app.notifyResourceUpdated('mem://notes/1');
+    expect((await two.until(isUpdate)).filter(isUpdate)).toEqual([update('mem://notes/1')]);
+    await Promise.all([one.cancel(), two.cancel()]);
   });
 
   it('puts the app cache option on results: a list override, the default for other lists, reads and discover', async () => {

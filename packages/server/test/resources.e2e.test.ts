@@ -4,6 +4,7 @@ import { createApp, type App } from '@toolwright/server';
 import { createTestClient } from '@toolwright/server/testing';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { waitFor } from './fixtures/waitFor';
 
 const NOTES: Record<number, string> = { 1: 'first note', 2: 'second note' };
 
@@ -158,7 +159,8 @@ describe('resources through a real SDK client (in memory)', () => {
 
     expect(app.notifyResourceUpdated('notes://1')).toBe(1);
     expect(app.notifyResourceUpdated('file:///readme.txt')).toBe(0);
-    await new Promise((r) => setTimeout(r, 20));
+    await waitFor(() => mine.length > 0, 'the update');
+    await other.ping(); // a round trip: an update sent to `other` before it would have arrived
     expect(mine).toEqual(['notes://1']);
     expect(theirs).toEqual([]);
 
@@ -166,8 +168,8 @@ describe('resources through a real SDK client (in memory)', () => {
     expect(app.notifyResourceUpdated('notes://1')).toBe(0);
     await expect(client.subscribeResource({ uri: 'nope://x' })).rejects.toMatchObject({ code: -32602 });
     await other.close();
-    await new Promise((r) => setTimeout(r, 10));
-    expect(app.notifyResourceUpdated('config://app')).toBe(0);
+    // The server drops the closed connection's subscription when it sees the close.
+    await waitFor(() => app.notifyResourceUpdated('config://app') === 0, 'the closed subscription to go');
   });
 });
 

@@ -38,9 +38,15 @@ describe('RequestStateCodec', () => {
 
   it('refuses an expired state', async () => {
     const codec = new RequestStateCodec({ keys: [KEY_A], ttlMs: 1 });
+    const sealedAt = Date.now();
     const token = await codec.seal(STATE, BINDING);
-    await new Promise((resolve) => setTimeout(resolve, 5));
-    await expect(codec.open(token, BINDING)).rejects.toThrow(/expired/);
+    // The clock moves past the 1 ms ttl (the codec reads Date.now).
+    const clock = jest.spyOn(Date, 'now').mockReturnValue(sealedAt + 1000);
+    try {
+      await expect(codec.open(token, BINDING)).rejects.toThrow(/expired/);
+    } finally {
+      clock.mockRestore();
+    }
   });
 
   it('rotates keys: the first signs, every one verifies, a dropped key no longer does', async () => {
