@@ -11,13 +11,14 @@ import {
   ProgressNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import { IsInt, IsString, Min } from 'class-validator';
+import { waitFor } from './fixtures/waitFor';
 
 class Order {
   @IsString() item!: string;
   @IsInt() @Min(1) quantity!: number;
 }
 
-const seen: { aborted?: boolean; reason?: string } = {};
+const seen: { aborted?: boolean; reason?: string; late?: () => Promise<void>; waiting?: () => void; release?: () => void } = {};
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 class ContextTools {
@@ -38,12 +39,13 @@ class ContextTools {
     await ctx.progress(1, 3, 'again');
     await ctx.progress(0.5);
     await ctx.progress(2);
-    setTimeout(() => void ctx.progress(3, 3, 'late'), 20);
+    seen.late = () => ctx.progress(3, 3, 'late'); // the test reports this once it has the response
     return 'done';
   }
 
   @Tool({ description: 'Waits until cancelled.' })
   async waits(@Ctx() ctx: ToolContext) {
+    seen.waiting?.();
     await new Promise<void>((resolve) => ctx.signal.addEventListener('abort', () => resolve()));
     seen.aborted = ctx.signal.aborted;
     return 'cancelled';
@@ -51,7 +53,7 @@ class ContextTools {
 
   @Tool({ description: 'Too slow for its timeout.', timeoutMs: 50 })
   async slow(@Ctx() ctx: ToolContext) {
-    await sleep(300);
+    await new Promise<void>((resolve) => (seen.release = resolve)); // until the test has the timeout result
     seen.reason = String(ctx.signal.reason);
     return 'finished anyway';
   }
@@ -139,7 +141,8 @@ describe('the call context through a real SDK client (in memory)', () => {
     const progress: unknown[] = [];
     client.setNotificationHandler(ProgressNotificationSchema, (n) => void progress.push(n.params));
     await client.request({ method: 'tools/call', params: { name: 'progress', arguments: {}, _meta: { progressToken: 7 } } }, CallToolResultSchema);
-    await sleep(60);
+    await seen.late!();
+    await client.ping(); // a round trip: progress sent before it would have arrived
     expect(progress).toEqual([
       { progressToken: 7, progress: 1, total: 3, message: 'one' },
       { progressToken: 7, progress: 2 },
@@ -149,19 +152,21 @@ describe('the call context through a real SDK client (in memory)', () => {
 
   it('aborts ctx.signal when the client cancels the call', async () => {
     const controller = new AbortController();
+    const waiting = new Promise<void>((resolve) => (seen.waiting = resolve));
     const call = client.callTool({ name: 'waits', arguments: {} }, undefined, { signal: controller.signal });
-    await sleep(30);
+    await waiting; // the tool runs
     controller.abort('user gave up');
     await expect(call).rejects.toThrow();
-    await sleep(20);
+    await waitFor(() => seen.aborted !== undefined, 'the tool to see the cancellation');
     expect(seen.aborted).toBe(true);
   });
 
   it('times a tool out with an isError result and aborts its signal', async () => {
-    const started = Date.now();
+    // The tool waits until released: the timeout result comes while it still runs.
     expect(await client.callTool({ name: 'slow', arguments: {} })).toEqual({ content: [{ type: 'text', text: "Tool 'slow' timed out after 50 ms." }], isError: true });
-    expect(Date.now() - started).toBeLessThan(250);
-    await sleep(300);
+    expect(seen.reason).toBeUndefined();
+    seen.release!();
+    await waitFor(() => seen.reason, 'the tool to finish');
     expect(seen.reason).toContain('timed out after 50 ms');
   });
 

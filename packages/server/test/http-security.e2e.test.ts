@@ -2,6 +2,7 @@ import { createApp, type App } from '@toolwright/server';
 import type { HttpListener } from '@toolwright/server/http';
 import { HttpTools } from './fixtures/http.tools';
 import { ACCEPT_BOTH, connectClient, initializeBody, openRawSession, post, rawRequest, textOf } from './fixtures/httpHelpers';
+import { waitFor } from './fixtures/waitFor';
 
 const quiet = { requestLogLevel: 'silent' as const, exitOnSignal: false };
 const rpcError = (code: number, text: string) => ({ jsonrpc: '2.0', id: null, error: { code, message: expect.stringContaining(text) } });
@@ -159,8 +160,11 @@ describe('Streamable HTTP: every refusal has its status code, and the server kee
     const call = await post(l.url, { jsonrpc: '2.0', id: 42, method: 'tools/call', params: { name: 'slow', arguments: { ms: 1 } } }, { 'mcp-session-id': id });
     await call.text();
     await (await post(l.url, '{', {})).text();
-    await new Promise((r) => setTimeout(r, 20));
-    const entries = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
+    // A request's line is written when its response has finished, which the client may see first.
+    const entries = await waitFor(() => {
+      const logged = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
+      return logged.some((e) => e.rpc === 'tools/call') && logged.some((e) => e.status === 400) && logged;
+    }, 'the call and the refusal logged');
     expect(entries.find((e) => e.rpc === 'tools/call')).toMatchObject({ level: 'info', msg: 'http request', method: 'POST', path: '/mcp', status: 200, session: id, id: 42, ms: expect.any(Number) });
     expect(entries.find((e) => e.status === 400)).toMatchObject({ level: 'warn' });
     expect(entries.find((e) => e.rpc === 'initialize')).toMatchObject({ session: id });
@@ -168,7 +172,7 @@ describe('Streamable HTTP: every refusal has its status code, and the server kee
     const w = await listen({ requestLogLevel: 'warn', logWrite: (line: string) => warnOnly.push(line) });
     await openRawSession(w.url);
     await (await post(w.url, '{', {})).text();
-    await new Promise((r) => setTimeout(r, 20));
+    await waitFor(() => warnOnly.length > 0, 'the refusal logged');
     expect(warnOnly.map((line) => JSON.parse(line).status)).toEqual([400]);
   });
 });

@@ -8,7 +8,8 @@ import { Server } from '@modelcontextprotocol/server';
 import { createApp } from '@toolwright/server';
 import { InMemoryEventStore, NodeStreamableTransport, type NodeStreamableTransportOptions } from '@toolwright/server/http';
 import { HttpTools } from './fixtures/http.tools';
-import { ACCEPT_BOTH, initializeBody, messagesOf, post } from './fixtures/httpHelpers';
+import { ACCEPT_BOTH, initializeBody, messagesOf, post, watchGetStream } from './fixtures/httpHelpers';
+import { signal } from './fixtures/waitFor';
 
 /**
  * The lean transport on its own, under a bare SDK `Server` and a minimal router (no
@@ -16,6 +17,8 @@ import { ACCEPT_BOTH, initializeBody, messagesOf, post } from './fixtures/httpHe
  * stream, DELETE and resumability, over real sockets with the SDK client and raw fetch.
  */
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** The `hold` tool's call: started when it runs, then waits until the test releases it. */
+let held = { started: signal(), release: signal() };
 
 function mcpServer(): Server {
   const server = new Server({ name: 'transport-test', version: '1' }, { capabilities: { tools: { listChanged: true } } });
@@ -44,6 +47,10 @@ function mcpServer(): Server {
         await sleep(30);
         return text(`resumed (closeSSEStream ${ctx.http?.closeSSE ? 'given' : 'absent'})`);
       }
+      case 'hold':
+        held.started.resolve();
+        await held.release.promise;
+        return text('released');
       case 'info':
         // The transport keeps each open request's headers; it builds no web Request per message.
         return text({ sessionId: ctx.sessionId ?? null, tag: (server.transport as NodeStreamableTransport).requestHeaders(ctx.mcpReq.id)?.['x-tag'] ?? null, clientId: ctx.http?.authInfo?.clientId ?? null });
@@ -101,11 +108,16 @@ async function serve(options: NodeStreamableTransportOptions & { stateless?: boo
 }
 
 async function connect(url: string, init?: RequestInit) {
-  const transport = new StreamableHTTPClientTransport(new URL(url), { requestInit: init, reconnectionOptions: { initialReconnectionDelay: 10, maxReconnectionDelay: 50, reconnectionDelayGrowFactor: 1, maxRetries: 5 } });
+  const getStream = signal<boolean>();
+  const transport = new StreamableHTTPClientTransport(new URL(url), {
+    requestInit: init,
+    fetch: watchGetStream(getStream.resolve),
+    reconnectionOptions: { initialReconnectionDelay: 10, maxReconnectionDelay: 50, reconnectionDelayGrowFactor: 1, maxRetries: 5 },
+  });
   const client = new Client({ name: 'transport-test-client', version: '1' }, { capabilities: { elicitation: {} } });
   client.setRequestHandler(ElicitRequestSchema, async () => ({ action: 'accept', content: { name: 'Ada' } }));
   await client.connect(transport);
-  return { client, transport };
+  return { client, transport, getStream: getStream.promise };
 }
 
 async function rawSession(url: string): Promise<string> {
@@ -215,9 +227,9 @@ describe('NodeStreamableTransport', () => {
 
   it('sends server-initiated notifications on the GET stream, allows only one, and DELETE ends the session', async () => {
     const s = await start({ eventStore: new InMemoryEventStore() });
-    const { client, transport } = await connect(s.url);
+    const { client, transport, getStream } = await connect(s.url);
     const changed = new Promise<void>((resolve) => client.setNotificationHandler((require('@modelcontextprotocol/sdk/types.js') as typeof import('@modelcontextprotocol/sdk/types.js')).ToolListChangedNotificationSchema, () => resolve()));
-    await sleep(50); // the client opens its GET stream after initialize
+    expect(await getStream).toBe(true); // the client opens its GET stream after initialize
     const second = await fetch(s.url, { headers: { accept: 'text/event-stream', 'mcp-session-id': transport.sessionId! } });
     expect(second.status).toBe(409);
     await second.text();
@@ -270,14 +282,15 @@ describe('NodeStreamableTransport', () => {
     const { url } = await start({ eventStore: new InMemoryEventStore() });
     const id = await rawSession(url);
     const headers = { 'mcp-session-id': id, 'mcp-protocol-version': '2025-11-25' };
-    const call = post(url, { jsonrpc: '2.0', id: 11, method: 'tools/call', params: { name: 'progress', arguments: { tag: 'c', ms: 300 } } }, headers);
-    await sleep(50);
+    held = { started: signal(), release: signal() };
+    const call = post(url, { jsonrpc: '2.0', id: 11, method: 'tools/call', params: { name: 'hold', arguments: {} } }, headers);
+    await held.started.promise;
     const cancel = await post(url, { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 11, reason: 'changed my mind' } }, headers);
     expect(cancel.status).toBe(202);
-    const started = Date.now();
+    // The answer ends while the tool still runs (it runs until released, below).
     const messages = await messagesOf(await call);
     expect(messages).toEqual([]);
-    expect(Date.now() - started).toBeLessThan(250);
+    held.release.resolve();
   });
 
   it('still answers when the event store fails: the event goes out without an id', async () => {

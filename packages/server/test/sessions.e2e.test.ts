@@ -1,7 +1,8 @@
 import { createApp, type App } from '@toolwright/server';
 import type { HttpListener } from '@toolwright/server/http';
-import { HttpTools } from './fixtures/http.tools';
+import { HttpTools, slowCalls } from './fixtures/http.tools';
 import { connectClient, initializeBody, messagesOf, openRawSession, post, textOf } from './fixtures/httpHelpers';
+import { waitFor } from './fixtures/waitFor';
 
 const quiet = { requestLogLevel: 'silent' as const, exitOnSignal: false };
 const listRequest = (id: number) => ({ jsonrpc: '2.0', id, method: 'tools/list' });
@@ -33,13 +34,14 @@ describe('Streamable HTTP sessions: limits, expiry, shutdown', () => {
     const l = await listen({ sessions: { idleTimeoutMs: 150 } });
     const idle = await openRawSession(l.url);
     const busy = await openRawSession(l.url);
-    for (let i = 0; i < 4; i++) {
-      await sleep(60);
-      const r = await post(l.url, listRequest(i), { 'mcp-session-id': busy });
+    // The busy session is used all along, the idle one not at all, until the server has closed one of them.
+    let i = 0;
+    await waitFor(async () => {
+      const r = await post(l.url, listRequest(i++), { 'mcp-session-id': busy });
       expect(r.status).toBe(200);
       await r.text();
-    }
-    await sleep(60);
+      return l.sessionCount === 1;
+    }, 'a session to expire');
     const expired = await post(l.url, listRequest(9), { 'mcp-session-id': idle });
     expect(expired.status).toBe(404);
     expect(l.sessionCount).toBe(1);
@@ -62,8 +64,12 @@ describe('Streamable HTTP sessions: limits, expiry, shutdown', () => {
 
   it('keeps a session with an open GET stream alive past the idle timeout', async () => {
     const l = await listen({ sessions: { idleTimeoutMs: 100 } });
-    const { client, transport } = await connectClient(l.url);
-    await sleep(300);
+    const { client, transport, getStream } = await connectClient(l.url);
+    expect(await getStream).toBe(true);
+    // A session opened later, with no stream, expires: the client's session has then been idle longer.
+    await openRawSession(l.url);
+    expect(l.sessionCount).toBe(2);
+    await waitFor(() => l.sessionCount === 1, 'the session without a stream to expire');
     expect(textOf(await client.callTool({ name: 'slow', arguments: { ms: 0 } }))).toBe('slept 0');
     expect(transport.sessionId).toBeDefined();
     await client.close();
@@ -74,10 +80,10 @@ describe('Streamable HTTP sessions: limits, expiry, shutdown', () => {
     const { client } = await connectClient(l.url);
     const other = await openRawSession(l.url);
     const running = client.callTool({ name: 'slow', arguments: { ms: 300 } });
-    await sleep(50);
+    await waitFor(() => slowCalls.running > 0, 'the call to run');
     const closed = l.close();
-    await sleep(20);
     const base = l.url.replace('/mcp', '');
+    await waitFor(async () => (await fetch(`${base}/readyz`).catch(() => undefined))?.status !== 200, 'the shutdown to start');
     const refused = await post(l.url, initializeBody()).catch(() => undefined);
     if (refused) expect(refused.status).toBe(503);
     const ready = await fetch(`${base}/readyz`).catch(() => undefined);
