@@ -5,6 +5,7 @@ import type { HttpListener } from '@toolwright/server/http';
 import { BAD_ENVELOPES, BAD_PARAMS, ERAS } from './fixtures/eras';
 import { HttpTools } from './fixtures/http.tools';
 import { ACCEPT_BOTH, initializeBody, messagesOf, openRawSession, post } from './fixtures/httpHelpers';
+import { waitFor } from './fixtures/waitFor';
 
 const quiet = { requestLogLevel: 'silent' as const, exitOnSignal: false };
 
@@ -168,21 +169,24 @@ describe('HTTP timeouts and limits: slow and idle clients are let go, long SSE s
 
   it('closes a connection that sends nothing, and one whose headers trickle in (slowloris)', async () => {
     const idle = rawExchange(port, '', 4000);
-    const slow = new Promise<void>((resolve) => {
+    const slow = new Promise<{ closedByServer: boolean }>((resolve) => {
       const socket = connect(port, '127.0.0.1', () => socket.write('POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\n'));
       const drip = setInterval(() => socket.write(`X-Drip-${Date.now()}: 1\r\n`), 100);
-      const give = setTimeout(() => socket.destroy(), 4000);
+      let gaveUp = false;
+      const give = setTimeout(() => {
+        gaveUp = true;
+        socket.destroy();
+      }, 4000);
       socket.on('error', () => undefined);
       socket.on('close', () => {
         clearInterval(drip);
         clearTimeout(give);
-        resolve();
+        resolve({ closedByServer: !gaveUp });
       });
     });
-    const started = Date.now();
+    // Both closed by the server, before the client gives up (headersMs is 500).
     expect((await idle).closedByServer).toBe(true);
-    await slow;
-    expect(Date.now() - started).toBeLessThan(3500);
+    expect((await slow).closedByServer).toBe(true);
   });
 
   it('a body that stalls gets 408 and its connection closed, holding no buffer', async () => {
@@ -195,11 +199,10 @@ describe('HTTP timeouts and limits: slow and idle clients are let go, long SSE s
   it('closes an idle keep-alive connection after idleMs', async () => {
     const body = JSON.stringify(initializeBody());
     const request = `POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nAccept: ${ACCEPT_BOTH}\r\nContent-Length: ${body.length}\r\n\r\n${body}`;
-    const started = Date.now();
     const { data, closedByServer } = await rawExchange(port, request, 4000);
     expect(data).toMatch(/^HTTP\/1\.1 200 /);
+    // Closed by the server (idleMs is 300), not by the client giving up after 4 s.
     expect(closedByServer).toBe(true);
-    expect(Date.now() - started).toBeLessThan(3000);
   });
 
   it('keeps an SSE stream open past every timeout', async () => {
@@ -223,9 +226,8 @@ describe('HTTP timeouts and limits: slow and idle clients are let go, long SSE s
         socket.on('error', () => undefined);
         sockets.push(socket);
       }
-      await new Promise((r) => setTimeout(r, 300));
-      const closed = sockets.filter((s) => s.destroyed || s.readyState === 'closed').length;
-      expect(closed).toBeGreaterThanOrEqual(10);
+      const closed = () => sockets.filter((s) => s.destroyed || s.readyState === 'closed').length;
+      await waitFor(() => closed() >= 10, 'the connections beyond the 20 to be refused', { detail: () => `${closed()} closed` });
     } finally {
       for (const s of sockets) s.destroy();
     }
@@ -306,11 +308,10 @@ describe.each(ERAS)('HTTP maxBufferedBytes ($name): a client reading too slowly 
 
 describe('HTTP timeouts: requestMs (node, the whole request) and bodyMs (ours, the body once headers are in) are told apart', () => {
   // node enforces requestMs as at least headersMs, checked once a second: headersMs is set below requestMs here.
-  /** POSTs a body one byte every 100 ms (3 s in all); resolves with what came back, and when. */
-  const trickle = (port: number): Promise<{ data: string; ms: number }> =>
+  /** POSTs a body one byte every 100 ms; resolves with what came back, and whether the server cut it before its end. */
+  const trickle = (port: number): Promise<{ data: string; cut: boolean }> =>
     new Promise((resolve) => {
       const body = JSON.stringify(initializeBody()).padEnd(30, ' ');
-      const started = Date.now();
       let data = '';
       let sent = 0;
       const socket = connect(port, '127.0.0.1', () => {
@@ -321,9 +322,13 @@ describe('HTTP timeouts: requestMs (node, the whole request) and bodyMs (ours, t
       socket.on('error', () => undefined);
       socket.on('close', () => {
         clearInterval(drip);
-        resolve({ data, ms: Date.now() - started });
+        resolve({ data, cut: !gaveUp && sent > 0 && sent < body.length });
       });
-      setTimeout(() => socket.destroy(), 6000);
+      let gaveUp = false;
+      setTimeout(() => {
+        gaveUp = true;
+        socket.destroy();
+      }, 6000);
     });
 
   it.each([
@@ -333,12 +338,12 @@ describe('HTTP timeouts: requestMs (node, the whole request) and bodyMs (ours, t
     const app = await createApp({ name: 'trickle', version: '1.0.0', tools: [HttpTools] });
     const listener = await app.listen({ transport: 'http', port: 0, ...quiet, timeouts: { headersMs: 500, idleMs: 5000, ...timeouts } });
     try {
-      const { data, ms } = await trickle(listener.port);
+      const { data, cut } = await trickle(listener.port);
       expect(data).toMatch(status);
       // Ours says which setting to raise; node's own 408 (requestTimeout) has no JSON-RPC body.
       expect(data.includes(ours)).toBe(oursExpected);
-      expect(ms).toBeGreaterThanOrEqual(700);
-      expect(ms).toBeLessThan(2500);
+      // Cut while the body was still coming in.
+      expect(cut).toBe(true);
     } finally {
       await listener.close();
     }
