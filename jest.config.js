@@ -17,6 +17,7 @@ const SLOW = {
   'packages/cli/test/from-a-clone.e2e.test.ts': 'packs and npm installs the packages',
   'packages/cli/test/from-the-registry.e2e.test.ts': 'publishes to a local registry and npm installs',
   'packages/cli/test/new.test.ts': 'npm packs the packages for a generated project',
+  'packages/cli/test/packed-packages.e2e.test.ts': 'npm packs the packages, installs them in a temporary project and runs them',
   'packages/cli/test/repository-setup.test.ts': 'runs git, npx toolwright and scripts/check-prerequisites.js',
   'packages/cli/test/supported-node.test.ts': 'runs the built CLI and server under a pretend Node 18',
   'packages/cli/test/test-conformance.e2e.test.ts': 'runs the conformance suite (downloaded) on a served example',

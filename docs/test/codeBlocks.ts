@@ -16,7 +16,7 @@ export interface CodeBlock {
 /** Every Markdown page of the site, relative to the docs folder. */
 export function docPages(docsDir: string): string[] {
   return readdirSync(docsDir, { recursive: true, encoding: 'utf8' })
-    .filter((path) => path.endsWith('.md') && !/(^|\/)(node_modules|\.vitepress)\//.test(path) && path !== 'CONTRIBUTING.md')
+    .filter((path) => path.endsWith('.md') && !/(^|\/)(node_modules|\.vitepress)\//.test(path))
     .sort();
 }
 

@@ -1,0 +1,82 @@
+/**
+ * The written release policy and the release machinery agree: RELEASING.md's table of supported
+ * versions is what the package.json files declare, its list of reported entry points is what
+ * scripts/api-report.js reports, and lerna is configured as the policy says (fixed mode, every
+ * package every release, conventional commits, the root `version` script that moves our peers).
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { REPO } from './helpers/markdown';
+import { PUBLISHED } from './helpers/published';
+
+const { staleReferences } = require('../../../scripts/sync-versions.js') as {
+  staleReferences: (root?: string) => { version: string; stale: { file: string; field: string; name: string; spec: string }[] };
+};
+
+const text = (path: string) => readFileSync(join(REPO, path), 'utf8');
+const releasing = text('RELEASING.md');
+const manifest = (name: string) => PUBLISHED.find((p) => p.manifest.name === name)!.manifest;
+
+/** The rows of the supported-versions table: first cell (without backticks) -> second cell. */
+function supportedVersions(): Map<string, string> {
+  const table = /<!-- supported-versions: start -->\n([\s\S]*?)<!-- supported-versions: end -->/.exec(releasing)?.[1];
+  if (!table) throw new Error('RELEASING.md has no supported-versions table.');
+  const cell = (c: string) => c.trim().replace(/^`|`$/g, '').replace(/\\\|/g, '|');
+  return new Map(
+    table
+      .trim()
+      .split('\n')
+      .slice(2)
+      .map((row) => row.split(/(?<!\\)\|/).slice(1, 3).map(cell) as [string, string]),
+  );
+}
+
+describe('RELEASING.md and the release configuration', () => {
+  it('the supported Node.js range is engines.node of every published package', () => {
+    const node = supportedVersions().get('Node.js');
+    expect(PUBLISHED.map((p) => [p.manifest.name, p.manifest.engines?.node])).toEqual(PUBLISHED.map((p) => [p.manifest.name, node]));
+  });
+
+  it("the supported MCP SDK versions are @toolwright/server's peer dependencies, optional where the table says so", () => {
+    const server = manifest('@toolwright/server');
+    const sdk = Object.keys(server.peerDependencies!).filter((name) => name.startsWith('@modelcontextprotocol/'));
+    const table = supportedVersions();
+    expect(Object.fromEntries(sdk.map((name) => [name, table.get(name)]))).toEqual(Object.fromEntries(sdk.map((name) => [name, server.peerDependencies![name]])));
+    for (const name of sdk) {
+      const row = releasing.split('\n').find((l) => l.startsWith(`| \`${name}\``))!;
+      expect({ name, optional: row.includes('optional peer') }).toEqual({ name, optional: server.peerDependenciesMeta?.[name]?.optional === true });
+    }
+    // Every SDK package any published package depends on is in the table.
+    const everySdk = PUBLISHED.flatMap((p) => Object.keys({ ...p.manifest.dependencies, ...p.manifest.peerDependencies })).filter((n) => n.startsWith('@modelcontextprotocol/'));
+    expect(everySdk.filter((n) => !table.has(n))).toEqual([]);
+  });
+
+  it('the entry points RELEASING.md calls public are the ones with an API report', () => {
+    for (const folder of ['core', 'server', 'redis']) {
+      const { name, exports } = PUBLISHED.find((p) => p.folder === folder)!.manifest;
+      const reported = Object.keys(exports!).filter((s) => s !== './package.json' && s !== './internal');
+      const row = releasing.split('\n').find((l) => l.startsWith(`| \`${name}\` |`))!;
+      const listed = [...row.split('|')[2].matchAll(/`(\.[^`]*)`/g)].map((m) => m[1]);
+      expect({ name, listed: listed.sort() }).toEqual({ name, listed: reported.sort() });
+      expect(readdirSync(join(REPO, 'packages', folder, 'etc')).length).toBe(reported.length);
+    }
+    expect(text('scripts/api-report.js')).toContain("const PACKAGES = ['packages/core', 'packages/server', 'packages/redis'];");
+  });
+
+  it('lerna: one version for every package, every release, from conventional commits; the root version script syncs the peers', () => {
+    const lerna = JSON.parse(text('lerna.json'));
+    expect(lerna).toMatchObject({ packages: ['packages/*'], npmClient: 'npm', command: { version: { conventionalCommits: true, forcePublish: true, allowBranch: 'main' } } });
+    expect(lerna.version).toMatch(/^\d+\.\d+\.\d+$/);
+    expect(JSON.parse(text('package.json')).scripts).toMatchObject({ version: 'node scripts/sync-versions.js' });
+    expect(staleReferences(REPO)).toEqual({ version: lerna.version, stale: [] });
+    const folders = readdirSync(join(REPO, 'packages')).sort();
+    expect(PUBLISHED.map((p) => p.folder).sort()).toEqual(folders);
+  });
+
+  it('every published package is public, with provenance, for the supported Node.js, and says what it ships', () => {
+    for (const { manifest: m } of PUBLISHED) {
+      expect({ name: m.name, private: m.private, publishConfig: m.publishConfig }).toEqual({ name: m.name, private: undefined, publishConfig: { access: 'public', provenance: true } });
+      expect({ name: m.name, sideEffects: m.sideEffects === false || Array.isArray(m.sideEffects) }).toEqual({ name: m.name, sideEffects: true });
+    }
+  });
+});
