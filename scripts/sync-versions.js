@@ -6,7 +6,10 @@
 // local (a plain "0.1.0"), so `@toolwright/server`'s peer on `@toolwright/core` and
 // `@toolwright/redis`'s peer on `@toolwright/server` would still name the old version. This
 // sets every reference from one of our packages to another, in any dependency field, to the
-// version in lerna.json, and stages the files it changed for lerna's release commit.
+// version in lerna.json, and stages the files it changed for lerna's release commit. The examples
+// (workspaces lerna does not version) depend on our packages at exactly that version too: left
+// behind, npm would look for the old version on the registry when lerna updates the lockfile, and
+// `toolwright new` (which generates four of them) would no longer write them as they are.
 //
 //   node scripts/sync-versions.js           write (what `lerna version` runs)
 //   node scripts/sync-versions.js --check   exit 1, naming each stale reference, if any
@@ -18,9 +21,9 @@ const path = require('node:path');
 const ROOT = path.resolve(__dirname, '..');
 const FIELDS = ['dependencies', 'devDependencies', 'optionalDependencies', 'peerDependencies'];
 
-/** Every published package: its folder, its manifest, and the text it was read from. */
-function packages(root = ROOT) {
-  const dir = path.join(root, 'packages');
+/** The manifests of the folders under `parent` (packages/ or examples/) and the text each was read from. */
+function manifests(root, parent) {
+  const dir = path.join(root, parent);
   return fs
     .readdirSync(dir)
     .filter((name) => fs.existsSync(path.join(dir, name, 'package.json')))
@@ -33,11 +36,11 @@ function packages(root = ROOT) {
 
 /** The references from one of our packages to another that do not name `version`: `{ file, field, name, spec }`. */
 function staleReferences(root = ROOT, version = JSON.parse(fs.readFileSync(path.join(root, 'lerna.json'), 'utf8')).version) {
-  const all = packages(root);
-  const ours = new Set(all.map((p) => p.manifest.name));
+  const packages = manifests(root, 'packages');
+  const ours = new Set(packages.map((p) => p.manifest.name));
   const stale = [];
-  for (const { file, manifest } of all) {
-    if (manifest.version !== version) stale.push({ file, field: 'version', name: manifest.name, spec: manifest.version });
+  for (const { file, manifest } of [...packages, ...manifests(root, 'examples')]) {
+    if (packages.some((p) => p.file === file) && manifest.version !== version) stale.push({ file, field: 'version', name: manifest.name, spec: manifest.version });
     for (const field of FIELDS) {
       for (const [name, spec] of Object.entries(manifest[field] ?? {})) {
         if (ours.has(name) && spec !== version) stale.push({ file, field, name, spec });
