@@ -10,15 +10,16 @@ import { ExitCode } from '../cli/ExitCode';
 import { println, type Io } from '../cli/Io';
 import { booleanOption } from '../cli/parseCommandArgs';
 import { UsageError } from '../cli/UsageError';
-import { CONFORMANCE_PACKAGES, CONFORMANCE_RUNS, type ConformanceRun } from '../conformance/conformanceSuite';
+import { withClient } from '../client/withClient';
+import { CONFORMANCE_PACKAGES, CONFORMANCE_RUNS, FIXTURE_PROBE_TOOL, unmetNeeds, type ConformanceRun, type ScenarioNeed, type ServerOffer } from '../conformance/conformanceSuite';
 import { conformanceDir, installConformanceSuite, type InstalledSuite } from '../conformance/installConformanceSuite';
 import { judgeConformance } from '../conformance/judgeConformance';
 
 export const testConformanceCommand: Command = {
   name: 'test-conformance',
   summary: 'Run the official MCP conformance suite against your server',
-  options: { run: { type: 'string', multiple: true }, scenario: { type: 'string' }, verbose: { type: 'boolean' } },
-  help: `Usage: toolwright test-conformance [server] [--run <label>]... [--scenario <name>] [-- <server args>]
+  options: { run: { type: 'string', multiple: true }, scenario: { type: 'string' }, all: { type: 'boolean' }, verbose: { type: 'boolean' } },
+  help: `Usage: toolwright test-conformance [server] [--run <label>]... [--scenario <name>] [--all] [-- <server args>]
 
 Run the official MCP conformance suite (the server scenarios) against your server, with the
 versions the Toolwright repository tests itself with:
@@ -33,12 +34,17 @@ Arguments:
 Options:
       --run <label>  which run (repeatable; default 2025-11-25):
 ${CONFORMANCE_RUNS.map((r) => `                       ${r.label.padEnd(11)} ${r.args.join(' ')}`).join('\n')}
-      --scenario <name>  only this scenario
+      --scenario <name>  only this scenario (counted whatever it needs)
+      --all          count every scenario, also those that need what the server lacks
       --verbose      show the suite's and the server's output
   -h, --help         show this help
 
 A run passes when every scenario it counts (with --requirements: those the revision
-requires) passes.
+requires) passes. It counts the scenarios that apply to this server: many call the suite's
+own fixture tools, resources and prompts (test_simple_text, test://static-text ...), and a
+few list resources or prompts. Those are run, listed as "not counted" with what they need,
+and counted once the server serves the fixtures (a '${FIXTURE_PROBE_TOOL}' tool) or has
+resources and prompts, or with --all.
 
 Exit codes: 0 every run passed, 1 a scenario failed, 2 invalid arguments, 3 the server or
 the suite could not be started.`,
@@ -61,8 +67,20 @@ the suite could not be started.`,
     const server = entry ? await startHttpServer(entry, verbose ? io.stderr : undefined) : undefined;
     const url = server?.url ?? serverArg!;
     try {
+      // One named scenario, or --all, counts whatever it needs.
+      const offer = scenario || booleanOption(args, 'all') ? EVERYTHING : await serverOffer(url, io);
       let ok = true;
-      for (const run of runs) ok = (await runSuite(suite, run, url, scenario, verbose, io)) && ok;
+      const skipped = new Set<ScenarioNeed>();
+      for (const run of runs) ok = (await runSuite(suite, run, url, scenario, offer, skipped, verbose, io)) && ok;
+      if (skipped.has('fixtures')) {
+        println(
+          io.stderr,
+          io.err.dim(
+            `Scenarios marked "needs the conformance fixtures" call the suite's own test tools, resources and prompts (${FIXTURE_PROBE_TOOL}, test://static-text ...), which only a server written for the suite has. ` +
+              'To run them, serve the fixture classes of the Toolwright repository (examples/conformance/src) from a server of your own and run this command against it; --all counts them here.',
+          ),
+        );
+      }
       return ok ? ExitCode.Ok : ExitCode.Failure;
     } finally {
       await server?.stop();
@@ -70,7 +88,21 @@ the suite could not be started.`,
   },
 };
 
-async function runSuite(suite: InstalledSuite, run: ConformanceRun, url: string, scenario: string | undefined, verbose: boolean, io: Io): Promise<boolean> {
+const EVERYTHING: ServerOffer = { fixtures: true, resources: true, prompts: true };
+
+/** What the server offers that decides which scenarios apply: asked over the 2025 handshake. */
+async function serverOffer(url: string, io: Io): Promise<ServerOffer> {
+  const target = { kind: 'http' as const, url: new URL(url), headers: {}, shown: url };
+  return withClient(target, io, { protocol: 'legacy', what: 'Listing what the server offers' }, async (client) => {
+    const capabilities = client.getServerCapabilities() ?? {};
+    const tools = capabilities.tools ? (await client.listTools()).tools : [];
+    return { fixtures: tools.some((t) => t.name === FIXTURE_PROBE_TOOL), resources: capabilities.resources !== undefined, prompts: capabilities.prompts !== undefined };
+  });
+}
+
+const NEED_LABELS: Readonly<Record<ScenarioNeed, string>> = { fixtures: 'needs the conformance fixtures', resources: 'needs resources', prompts: 'needs prompts' };
+
+async function runSuite(suite: InstalledSuite, run: ConformanceRun, url: string, scenario: string | undefined, offer: ServerOffer, skipped: Set<ScenarioNeed>, verbose: boolean, io: Io): Promise<boolean> {
   println(io.stderr, io.err.dim(`conformance ${run.label}: ${run.args.join(' ')}${scenario ? ` --scenario ${scenario}` : ''} against ${url}`));
   const out = mkdtempSync(join(tmpdir(), 'toolwright-conformance-'));
   try {
@@ -81,10 +113,23 @@ async function runSuite(suite: InstalledSuite, run: ConformanceRun, url: string,
       child.once('exit', () => resolve());
     });
     const requirements = run.requirements && !scenario ? join(suite.modules, ...run.pkg.split('/'), 'requirements', `${run.requirements}.yaml`) : undefined;
-    const { passed, failed, missing } = judgeConformance(out, requirements);
-    const total = passed.length + failed.length + missing.length;
-    const failing = [...failed, ...missing];
-    println(io.stdout, `${run.label}: ${passed.length}/${count(total, 'scenario')} passed${failing.length > 0 ? `; failing: ${failing.join(', ')}` : ''}`);
+    const verdict = judgeConformance(out, requirements);
+    // Scenarios that need what the server lacks are run but not counted, grouped by what they need.
+    const uncounted = new Map<string, string[]>();
+    const counts = (name: string) => {
+      const unmet = unmetNeeds(name, offer);
+      if (unmet.length === 0) return true;
+      for (const need of unmet) skipped.add(need);
+      const label = unmet.map((need) => NEED_LABELS[need]).join(', ');
+      uncounted.set(label, [...(uncounted.get(label) ?? []), name]);
+      return false;
+    };
+    const passed = verdict.passed.filter(counts);
+    const failing = [...verdict.failed, ...verdict.missing].filter(counts);
+    const total = passed.length + failing.length;
+    const applying = uncounted.size > 0 ? ' that apply to this server' : '';
+    println(io.stdout, `${run.label}: ${passed.length}/${count(total, 'scenario')}${applying} passed${failing.length > 0 ? `; failing: ${failing.join(', ')}` : ''}`);
+    for (const [label, names] of uncounted) println(io.stdout, `  not counted (${label}, ${names.length}): ${names.sort().join(', ')}`);
     return total > 0 && failing.length === 0;
   } finally {
     rmSync(out, { recursive: true, force: true });
