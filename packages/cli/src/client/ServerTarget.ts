@@ -3,6 +3,7 @@ import type { Io } from '../cli/Io';
 import { stringOption } from '../cli/parseCommandArgs';
 import { UsageError } from '../cli/UsageError';
 import { resolveEntry } from './resolveEntry';
+import { warnIfStale } from './staleBuild';
 
 /** The server a command talks to: a process it starts (stdio), or a URL (Streamable HTTP). */
 export type ServerTarget =
@@ -63,5 +64,6 @@ export function serverTarget(args: ParsedArgs, io: Io, entryArg: string | undefi
   }
   if (headerList.length > 0 || bearer !== undefined) throw new UsageError('--header and --bearer apply to a server URL (http://...), not to a server toolwright starts.');
   const entry = resolveEntry(io.cwd, entryArg, args.rest);
+  warnIfStale(entry, io);
   return { kind: 'stdio', command: entry.command, args: entry.args, cwd: entry.projectDir, shown: entry.file };
 }

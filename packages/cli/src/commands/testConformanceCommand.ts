@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { resolveEntry } from '../client/resolveEntry';
+import { warnIfStale } from '../client/staleBuild';
 import { startHttpServer } from '../client/startHttpServer';
 import type { Command, ParsedArgs } from '../cli/Command';
 import { count } from '../cli/count';
@@ -62,6 +63,7 @@ the suite could not be started.`,
     const serverArg = args.positionals[0];
     const isUrl = serverArg !== undefined && /^https?:\/\//i.test(serverArg);
     const entry = isUrl ? undefined : resolveEntry(io.cwd, serverArg, args.rest);
+    if (entry) warnIfStale(entry, io);
     const suite = installConformanceSuite(conformanceDir(io.env), io);
 
     const server = entry ? await startHttpServer(entry, verbose ? io.stderr : undefined) : undefined;

@@ -48,9 +48,13 @@ export function readme(options: ProjectOptions): string {
     ]
       .map((line) => `- ${line}`)
       .join('\n')}`,
-    `## Guard the contract\n\nClients depend on your tool names and schemas. Snapshot them, and let CI fail on a breaking change:\n\n${fence(
+    `## Guard the contract\n\nClients depend on your tool names and schemas. Snapshot them, and let CI fail on a breaking change. Both commands start the compiled server, so build first (they warn when \`src/\` is newer than the build):\n\n${fence(
       'sh',
-      ['npx toolwright schema snapshot --out contract.json   # commit this file', 'npx toolwright schema diff contract.json             # exit code 1 on a breaking change'].join('\n'),
+      [
+        'npm run build',
+        'npx toolwright schema snapshot --out contract.json   # commit this file',
+        'npx toolwright schema diff contract.json             # exit code 1 on a breaking change',
+      ].join('\n'),
     )}`,
   ];
   return `${sections.join('\n\n')}\n`;

@@ -1,0 +1,53 @@
+import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { runCli } from '@toolwright/cli';
+import { resolveEntry } from '../src/client/resolveEntry';
+import { staleBuildWarning } from '../src/client/staleBuild';
+import { memoryIo } from './helpers/memoryIo';
+
+/** Issue 30 #6: `schema diff` against a stale build said "No changes". Commands that start the compiled server now say the build is older than src/. */
+describe('a build older than its sources', () => {
+  let project: string;
+  const at = (file: string, seconds: number) => utimesSync(join(project, file), seconds, seconds);
+  beforeEach(() => {
+    project = mkdtempSync(join(tmpdir(), 'toolwright-stale-'));
+    mkdirSync(join(project, 'src', 'tools'), { recursive: true });
+    mkdirSync(join(project, 'dist'));
+    writeFileSync(join(project, 'package.json'), '{ "main": "dist/server.js" }');
+    writeFileSync(join(project, 'src', 'server.ts'), '');
+    writeFileSync(join(project, 'src', 'tools', 'orders.tools.ts'), '');
+    // Never started: it exits at once, which is all these tests need.
+    writeFileSync(join(project, 'dist', 'server.js'), 'process.exit(0);\n');
+    writeFileSync(join(project, 'dist', 'orders.tools.js'), '');
+    writeFileSync(join(project, 'dist', 'tsconfig.tsbuildinfo'), '');
+    for (const file of ['src/server.ts', 'src/tools/orders.tools.ts']) at(file, 1000);
+    for (const file of ['dist/server.js', 'dist/orders.tools.js', 'dist/tsconfig.tsbuildinfo']) at(file, 2000);
+  });
+  afterEach(() => rmSync(project, { recursive: true, force: true }));
+
+  it('says nothing when the build is newer than every source', () => {
+    expect(staleBuildWarning(resolveEntry(project, undefined), project)).toBeUndefined();
+  });
+
+  it('names the source changed after the build, even one the entry does not import directly', () => {
+    at('src/tools/orders.tools.ts', 3000);
+    expect(staleBuildWarning(resolveEntry(project, undefined), project)).toBe(
+      "Warning: src/tools/orders.tools.ts changed after the last build (dist/server.js and the files beside it are older), so this reads the previous build. Run 'npm run build' first.",
+    );
+  });
+
+  it('takes a rebuild that only refreshed the build info (sources touched, not changed) as current', () => {
+    at('src/server.ts', 3000);
+    at('dist/tsconfig.tsbuildinfo', 3001);
+    expect(staleBuildWarning(resolveEntry(project, undefined), project)).toBeUndefined();
+  });
+
+  it('warns on stderr before schema diff reads the server', async () => {
+    at('src/server.ts', 3000);
+    writeFileSync(join(project, 'contract.json'), JSON.stringify({ contractVersion: 1, tools: [], resources: [], resourceTemplates: [], prompts: [] }));
+    const io = memoryIo(project);
+    await runCli(['schema', 'diff', 'contract.json'], io).catch(() => undefined);
+    expect(io.errors()).toContain("Warning: src/server.ts changed after the last build (dist/server.js and the files beside it are older), so this reads the previous build. Run 'npm run build' first.");
+  });
+});
