@@ -141,6 +141,17 @@ describe('resources through a real SDK client (in memory)', () => {
     await expect(client.readResource({ uri: 'notes://7' })).rejects.toMatchObject({ code: -32602, data: { uri: 'notes://7' }, message: expect.stringContaining('There is no note 7.') });
   });
 
+  // Issue 30 #8: the docs said -32002. The SDK answers resource-not-found with -32602 (2026-07-28's code) in both eras; the docs now say so per era.
+  it.each(['2025-11-25', '2026-07-28'] as const)('answers ResourceNotFoundError and an unknown URI with -32602 and the URI, over %s', async (protocol) => {
+    const other = await createTestClient(app, { protocol });
+    try {
+      await expect(other.readResource({ uri: 'notes://7' })).rejects.toMatchObject({ code: -32602, data: { uri: 'notes://7' }, message: expect.stringContaining('There is no note 7.') });
+      await expect(other.readResource({ uri: 'nope://x' })).rejects.toMatchObject({ code: -32602, data: { uri: 'nope://x' } });
+    } finally {
+      await other.close();
+    }
+  });
+
   it('hides unexpected errors behind -32603 and logs them to stderr', async () => {
     const error = await client.readResource({ uri: 'broken://thing' }).catch((e: unknown) => e as { code: number; message: string });
     expect(error).toMatchObject({ code: -32603 });
