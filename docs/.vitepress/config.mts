@@ -75,6 +75,7 @@ export default defineConfig({
             { text: 'Testing your server', link: '/guide/testing' },
             { text: 'The CLI', link: '/guide/cli' },
             { text: 'Compilers and bundlers', link: '/guide/compilers' },
+            { text: 'ESLint rules', link: '/guide/eslint' },
           ],
         },
         {

@@ -5,6 +5,8 @@ export class Greeter {
   constructor(readonly greeting: string) {}
 }
 
+// The hand-written container below builds it, not from constructor types.
+// eslint-disable-next-line @toolwright/injectable-class-decorated
 export class HelloTools {
   constructor(private readonly greeter: Greeter) {}
 

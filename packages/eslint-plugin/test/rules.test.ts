@@ -1,0 +1,146 @@
+import { decoratorSettings } from '../src/rules/decoratorSettings';
+import { dtoPropertyDecorated } from '../src/rules/dtoPropertyDecorated';
+import { injectableClassDecorated } from '../src/rules/injectableClassDecorated';
+import { paramOptionalMatches } from '../src/rules/paramOptionalMatches';
+import { paramTypeSupported } from '../src/rules/paramTypeSupported';
+import { loose, ruleTester } from './ruleTester';
+
+const imports = `import { Param, Tool, Scoped, FromCall, UseMiddleware, UseGuards, Property } from '@toolwright/core';
+import { IsString, IsOptional, IsInt } from 'class-validator';
+import { Type } from 'class-transformer';
+import { Inject, Service } from 'typedi';
+`;
+
+ruleTester().run('dto-property-decorated', loose(dtoPropertyDecorated), {
+  valid: [
+    `${imports} class OrderInput { @IsString() sku!: string; @IsOptional() @IsInt() quantity?: number; }`,
+    // A service with a property-injected dependency is not a DTO.
+    `${imports} @Service() class Orders { @Inject() db!: unknown; private cache = new Map(); }`,
+    `${imports} class Plain { a = 1; b!: string; }`,
+    `${imports} class WithStatic { @IsString() sku!: string; static count = 0; #secret = 1; }`,
+  ],
+  invalid: [
+    {
+      code: `${imports} class OrderInput { @IsString() sku!: string; discountCode!: string; }`,
+      errors: [{ messageId: 'undecorated', data: { name: 'discountCode', dto: 'OrderInput' }, line: 5 }],
+    },
+    {
+      code: `${imports} class Report { @Property({ description: 'x' }) @IsString() title!: string; pages?: number; 'quoted-name'!: string; }`,
+      errors: [{ messageId: 'undecorated', data: { name: 'pages', dto: 'Report' } }, { messageId: 'undecorated', data: { name: 'quoted-name', dto: 'Report' } }],
+    },
+  ],
+});
+
+ruleTester().run('param-optional-matches', loose(paramOptionalMatches), {
+  valid: [
+    `${imports} class T { @Tool() a(@Param('w', { optional: true }) w?: string) {} }`,
+    `${imports} class T { @Tool() a(@Param('w', { default: 'main' }) w: string) {} }`,
+    `${imports} class T { @Tool() a(@Param('w') w: string) {} }`,
+    `${imports} class T { @Tool() a(@Param('w', { optional: true }) w: string | undefined) {} }`,
+    `${imports} class T { @Tool() a(@Param('w', { default: 'main' }) w = 'main') {} }`,
+    // Another package's Param is not Toolwright's.
+    `import { Param } from 'elsewhere'; class T { a(@Param('w') w?: string) {} }`,
+  ],
+  invalid: [
+    {
+      code: `${imports} class T { @Tool() a(@Param('warehouse') warehouse?: string) {} }`,
+      output: `${imports} class T { @Tool() a(@Param('warehouse', { optional: true }) warehouse?: string) {} }`,
+      errors: [{ messageId: 'questionMark', data: { name: 'warehouse', argument: 'warehouse' } }],
+    },
+    {
+      code: `${imports} class T { @Tool() a(@Param('w', { description: 'Which' }) w?: string) {} }`,
+      output: `${imports} class T { @Tool() a(@Param('w', { optional: true, description: 'Which' }) w?: string) {} }`,
+      errors: [{ messageId: 'questionMark' }],
+    },
+    {
+      code: `${imports} class T { @Tool() a(@Param('w', {}) w?: string) {} }`,
+      output: `${imports} class T { @Tool() a(@Param('w', { optional: true }) w?: string) {} }`,
+      errors: [{ messageId: 'questionMark' }],
+    },
+    {
+      code: `${imports} class T { @Tool() a(@Param('w') w = 'main') {} }`,
+      errors: [{ messageId: 'initializer', data: { name: 'w', argument: 'w', value: "'main'" } }],
+    },
+    {
+      code: `${imports} class T { @Tool() a(@Param('w', { optional: true }) w: string) {} }`,
+      errors: [{ messageId: 'notTyped', data: { name: 'w', argument: 'w' } }],
+    },
+  ],
+});
+
+ruleTester().run('param-type-supported', loose(paramTypeSupported), {
+  valid: [
+    `${imports} class T { @Tool() a(@Param('a') a: string, @Param('b') b: number, @Param('c') c: boolean, @Param('d') d: Date) {} }`,
+    `${imports} class Filter { @IsString() q!: string; } class T { @Tool() a(@Param('f') f: Filter) {} }`,
+    `${imports} class T { @Tool() a(@Param('xs', { type: () => [String] }) xs: string[]) {} }`,
+    `${imports} class T { @Tool() a(@Param('u', { schema: { anyOf: [{ type: 'string' }, { type: 'number' }] } }) u: string | number) {} }`,
+    `${imports} class T { @Tool() a(@Param('m', { enum: ['a', 'b'] }) m: 'a' | 'b') {} }`,
+    `${imports} class T { @Tool() a(@Param('w', { optional: true }) w?: string) {} }`,
+    `${imports} class T { @Tool() a(@Param('n', { nullable: true }) n: string | null) {} }`,
+  ],
+  invalid: [
+    {
+      code: `${imports} class T { @Tool() a(@Param('xs') xs: string[]) {} }`,
+      errors: [{ messageId: 'array', data: { name: 'xs', argument: 'xs', element: 'String' } }],
+    },
+    {
+      code: `${imports} class T { @Tool() a(@Param('u') u: string | number) {} }`,
+      errors: [{ messageId: 'unknown', data: { name: 'u', argument: 'u', what: 'the union `string | number`' } }],
+    },
+    {
+      code: `${imports} interface Where { city: string } class T { @Tool() a(@Param('w') w: Where, @Param('x') x: any, @Param('y') y: { a: 1 }) {} }`,
+      errors: [
+        { messageId: 'unknown', data: { name: 'w', argument: 'w', what: 'the interface `Where`' } },
+        { messageId: 'unknown', data: { name: 'x', argument: 'x', what: '`any`' } },
+        { messageId: 'unknown', data: { name: 'y', argument: 'y', what: 'the type `{ a: 1; }`' } },
+      ],
+    },
+    {
+      code: `${imports} class T<K> { @Tool() a(@Param('k') k: K) {} }`,
+      errors: [{ messageId: 'unknown', data: { name: 'k', argument: 'k', what: 'the type parameter `K`' } }],
+    },
+    {
+      code: `${imports} class T { @Tool() a(@Param('m') m: 'add' | 'subtract') {} }`,
+      errors: [{ messageId: 'literals', data: { name: 'm', argument: 'm', emitted: 'String', emittedLower: 'string' } }],
+    },
+    {
+      code: `${imports} class T { @Tool() a(@Param('n') n: string | null) {} }`,
+      errors: [{ messageId: 'nullable', data: { name: 'n', argument: 'n' } }],
+    },
+  ],
+});
+
+ruleTester().run('injectable-class-decorated', loose(injectableClassDecorated), {
+  valid: [
+    `${imports} class Inventory {} @Service() class InventoryTools { constructor(readonly inventory: Inventory) {} @Tool() list() {} }`,
+    `${imports} class InventoryTools { @Tool() list() {} }`,
+    `${imports} class NotServed { constructor(readonly x: string) {} }`,
+    // Values a container cannot look up by type: a default, a function, a primitive.
+    `${imports} class Bookings {} class Trips { constructor(readonly bookings = new Bookings(), readonly app: () => unknown, readonly key: string) {} @Tool() a() {} }`,
+  ],
+  invalid: [
+    {
+      code: `${imports} class Inventory {} class InventoryTools { constructor(readonly inventory: Inventory) {} @Tool() list() {} }`,
+      errors: [{ messageId: 'undecorated', data: { name: 'InventoryTools' } }],
+    },
+    {
+      code: `${imports} class Quota {} class QuotaMiddleware { constructor(readonly quota: Quota) {} use() {} } @UseMiddleware(QuotaMiddleware) @Service() class Notes { @Tool() a() {} }`,
+      errors: [{ messageId: 'undecorated', data: { name: 'QuotaMiddleware' } }],
+    },
+  ],
+});
+
+ruleTester().run('decorator-settings (on)', loose(decoratorSettings), {
+  valid: [`${imports} class T { @Tool() a() {} }`, 'class NotToolwright {}'],
+  invalid: [],
+});
+
+ruleTester('no-decorators').run('decorator-settings (off)', loose(decoratorSettings), {
+  valid: ['class NotToolwright {}'],
+  invalid: [
+    {
+      code: `import { Tool } from '@toolwright/core';\nexport class T { a() {} }`,
+      errors: [{ messageId: 'missing', line: 1 }],
+    },
+  ],
+});
