@@ -54,10 +54,23 @@ describe.each(ERAS)('stdio, hostile input ($name)', (era) => {
     for (const [i, [method, , field]] of BAD_PARAMS.entries()) {
       const answer = await session.response(`bad${i}`);
       // A method the era removed is unknown whatever its params, as over HTTP.
-      const expected = era.removed.includes(method) ? { code: -32601, message: expect.any(String) } : { code: -32602, message: expect.stringContaining(`Invalid params for ${method}: ${field}`) };
+      // A second initialize is refused by the transport whatever its params (see the fresh session below).
+      const expected = era.removed.includes(method)
+        ? { code: -32601, message: expect.any(String) }
+        : method === 'initialize'
+          ? { code: -32600, message: expect.stringContaining('already initialized') }
+          : { code: -32602, message: expect.stringContaining(`Invalid params for ${method}: ${field}`) };
       expect(answer).toEqual({ jsonrpc: '2.0', id: `bad${i}`, error: expected });
       expect(JSON.stringify(answer)).not.toMatch(/invalid_type|"path"|expected/);
     }
+  });
+
+  (era.modern ? it.skip : it)('answers a first initialize with bad params -32602 naming the field, and serves the next one', async () => {
+    session = await RawSession.start({ era: { ...era, stdioOpening: [] } });
+    session.send({ jsonrpc: '2.0', id: 'first', method: 'initialize', params: { protocolVersion: '2025-11-25' } });
+    expect(await session.response('first')).toEqual({ jsonrpc: '2.0', id: 'first', error: { code: -32602, message: expect.stringContaining('Invalid params for initialize: params.capabilities') } });
+    session.send({ jsonrpc: '2.0', id: 'second', method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'x', version: '0' } } });
+    expect(await session.response('second')).toMatchObject({ id: 'second', result: { protocolVersion: '2025-11-25' } });
   });
 
   (era.modern ? it : it.skip)('answers a bad envelope with its JSON-RPC error and the request\'s id', async () => {

@@ -82,10 +82,9 @@ export async function createApp(options: AppOptions): Promise<App> {
       // a traced one keeps every request on the SDK's path, where its span is made.
       const plain = !overriding && !instruments;
       const direct = era === 'legacy' && plain ? untraced : undefined;
-      const modernDirect = era === 'modern' && plain ? untraced : undefined;
-      const server = new (instruments ? tracedServerClass(ToolwrightServer) : ToolwrightServer)({ caller: authInfo, direct, modernDirect }, info, settings);
+      const server = new (instruments ? tracedServerClass(ToolwrightServer) : ToolwrightServer)({ caller: authInfo, direct }, info, settings);
       const connection = surface.attach(server, capabilities, era, overriding);
-      registerToolHandlers(server, binding, connection, () => server.modernLane);
+      registerToolHandlers(server, binding, connection);
       if (instruments) startTracing(server, instruments, connection);
       return server;
     },

@@ -29,7 +29,6 @@ import { principalOf } from './principalOf';
 import { readJsonBody } from './readJsonBody';
 import { invalidMessageError, type InvalidMessageError } from '../rpc/invalidMessageError';
 import { jsonRpcKind } from '../rpc/jsonRpcKind';
-import { paramsProblem } from '../rpc/paramsProblem';
 import { createRequestLogger, requestLogLevelOf, type RequestLogEntry } from './requestLog';
 import { sendJson, sendRpcError } from './respond';
 import { SessionStore } from './SessionStore';
@@ -131,8 +130,6 @@ export function createHttpHandler(app: App, options: HttpHandlerOptions = {}): H
       jsonResponse,
       subscribe: (notifier) => listenToChanges(app, cluster, notifier),
       maxBufferedBytes: options.maxBufferedBytes ?? DEFAULTS.maxBufferedBytes,
-      // Our transport: plain tool calls of a kind the SDK has accepted skip its per-request handler (see ModernHttpCalls).
-      direct: transportKind === 'toolwright' ? directCallOf(app) : undefined,
       // What the SDK refused is answered on the wire; its reasons are for debugging.
       onerror: (error) => {
         if (requestLogLevel === 'debug') (options.logWrite ?? ((line) => process.stderr.write(line)))(`${JSON.stringify({ time: new Date().toISOString(), level: 'debug', msg: 'mcp', error: error.message })}\n`);
@@ -271,9 +268,6 @@ export function createHttpHandler(app: App, options: HttpHandlerOptions = {}): H
       body = read.value;
       const invalid = invalidMessageOf(body);
       if (invalid) return sendJson(res, 400, invalid);
-      // On a modern request the methods 2026-07-28 removed are left to the SDK, which answers them 404 with -32601.
-      const problem = paramsProblemOf(body, isModernHttpRequest(req, body));
-      if (problem) return sendJson(res, 200, problem);
       // While draining, only the client's answers get in: responses to the server's requests, and 2026-07-28 retries carrying input responses.
       if (closing && hasRequest(body) && !isRoundAnswer(body)) return refuseClosing(res);
       const first = firstMessage(body);
@@ -513,10 +507,3 @@ function hasRequest(body: unknown): boolean {
   return Array.isArray(body) ? body.some((m) => jsonRpcKind(m) === 'request') : jsonRpcKind(body) === 'request';
 }
 
-/** A single request whose params its method cannot take, answered with -32602 (the SDK would answer -32603 and a schema dump). */
-function paramsProblemOf(body: unknown, modern: boolean) {
-  if (jsonRpcKind(body) !== 'request') return undefined;
-  const request = body as { id: string | number; method: string; params?: unknown };
-  const message = paramsProblem(request.method, request.params, modern);
-  return message && { jsonrpc: '2.0', id: request.id, error: { code: -32602, message } };
-}

@@ -17,9 +17,10 @@ const byUri: Check = (p) => string(p, 'uri');
 /**
  * What the spec's own methods need in `params`, checked as the SDK's schemas do. The SDK
  * (v1, and v2 as of 2.4.0) answers a failed parse with -32603 and a dump of schema
- * issues; these checks answer -32602 and say what to fix instead.
+ * issues; these checks answer -32602 and say what to fix instead. A `Map`: the method is
+ * a name from the wire.
  */
-const CHECKS: Record<string, Check> = {
+const CHECKS = new Map<string, Check>(Object.entries({
   initialize: (p) =>
     string(p, 'protocolVersion') ??
     (isObject(p.capabilities) ? undefined : 'params.capabilities must be an object (send {} for none).') ??
@@ -43,29 +44,20 @@ const CHECKS: Record<string, Check> = {
     return "params.ref.type must be 'ref/prompt' or 'ref/resource'.";
   },
   'logging/setLevel': (p) => (typeof p.level === 'string' && LEVELS.includes(p.level) ? undefined : `params.level must be one of ${LEVELS.join(', ')}.`),
-};
+} satisfies Record<string, Check>));
 
 function argument(value: unknown): string | undefined {
   return isObject(value) && typeof value.name === 'string' && typeof value.value === 'string' ? undefined : 'params.argument must be an object with a string name and a string value.';
 }
 
 /**
- * The request methods of 2026-07-28 (the SDK's wire registry for that revision). The
- * others checked above (initialize, logging/setLevel, resources/subscribe and
- * unsubscribe) were removed there: the SDK answers them -32601 (HTTP 404) whatever their
- * params, so they are not checked on a modern request.
+ * Why the params of a request the SDK dispatched to a handler do not fit its method (a
+ * message for a -32602 answer), or undefined when they do or the method is not one of the
+ * spec's. The SDK has already checked that the method is served in the request's era.
  */
-const MODERN_METHODS = new Set(['tools/call', 'tools/list', 'prompts/get', 'prompts/list', 'resources/list', 'resources/templates/list', 'resources/read', 'completion/complete', 'server/discover', 'subscriptions/listen']);
-
-/**
- * Why a well-formed request's params do not fit its method (a message for a -32602
- * answer), or undefined when they do or the method is not one of the spec's (or not one
- * of `modern` 2026-07-28's, for a request that claims that revision).
- */
-export function paramsProblem(method: string, params: unknown, modern = false): string | undefined {
-  const check = CHECKS[method];
-  if (!check || (modern && !MODERN_METHODS.has(method))) return undefined;
-  // Called only for messages jsonRpcKind accepted: params is an object or absent.
-  const problem = check((params ?? {}) as Record<string, unknown>);
+export function paramsProblem(method: string, params: unknown): string | undefined {
+  const check = CHECKS.get(method);
+  if (!check) return undefined;
+  const problem = check(isObject(params) ? params : {});
   return problem && `Invalid params for ${method}: ${problem}`;
 }

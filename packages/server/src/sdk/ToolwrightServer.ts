@@ -1,9 +1,10 @@
-import type { AuthInfo, ToolResult } from '@toolwright/core';
-import { Server, type Implementation, type RequestId, type Transport } from '@modelcontextprotocol/server';
+import type { AuthInfo } from '@toolwright/core';
+import { Server, type JSONRPCRequest, type Result, type ServerContext, type Transport } from '@modelcontextprotocol/server';
 import { attachAuthInfo } from '../auth/attachAuthInfo';
-import { ModernDirectCalls } from './ModernDirectCalls';
 import type { DirectToolCall } from './registerToolHandlers';
 import { serveDirectCalls } from './serveDirectCalls';
+import { paramsProblem } from '../rpc/paramsProblem';
+import { ErrorCodes, ProtocolError } from './ProtocolError';
 
 /** What a `ToolwrightServer` adds to the SDK's `Server` when it connects. */
 export interface ToolwrightServerOptions {
@@ -11,8 +12,6 @@ export interface ToolwrightServerOptions {
   readonly caller?: AuthInfo;
   /** 2025 era: plain `tools/call` requests are served before the SDK's `Protocol` sees them (see `serveDirectCalls`). */
   readonly direct?: DirectToolCall;
-  /** 2026-07-28: plain `tools/call` requests may be served before the SDK's stdio entry (see `serveModernCalls`). */
-  readonly modernDirect?: DirectToolCall;
 }
 
 /** The SDK's `Server`, with Toolwright's additions to each transport it connects to. */
@@ -24,30 +23,19 @@ export class ToolwrightServer extends Server {
     super(...args);
   }
 
-  private lane: ModernDirectCalls | undefined;
-
-  /** The lane of plain 2026-07-28 calls of the connection this instance serves, if it serves one. */
-  get modernLane(): ModernDirectCalls | undefined {
-    return this.lane;
-  }
-
-  /** What the SDK stamps into each 2026-07-28 result's `_meta` (`io.modelcontextprotocol/serverInfo`). */
-  get resultServerInfo(): Implementation | undefined {
-    return this._outboundServerInfo();
-  }
-
-  /** This instance now serves a stdio connection with a lane of plain 2026-07-28 calls: it lends it its calls, or stops it. */
-  attachLane(lane: ModernDirectCalls): void {
-    const direct = this.additions.modernDirect;
-    if (!direct) return lane.detach();
-    this.lane = lane;
-    lane.attach({ direct, serverInfo: () => this.resultServerInfo });
-  }
-
-  /** This instance serves the one 2026-07-28 HTTP request `id`, which the lane already ran: its `tools/call` handler returns `answer`. */
-  answering(id: RequestId, answer: Promise<ToolResult>): void {
-    this.lane = new ModernDirectCalls();
-    this.lane.handOver(id, answer);
+  /**
+   * Every handler the SDK dispatches a request to first checks the request's params against
+   * its method, so a client that sends bad params hears -32602 and what to fix (the SDK's own
+   * parse answers -32603 with a dump of schema issues). The SDK has decided by then that the
+   * method exists in the request's era: nothing is answered here that the SDK would not dispatch.
+   */
+  protected override _wrapHandler(method: string, handler: (request: JSONRPCRequest, ctx: ServerContext) => Promise<Result>): (request: JSONRPCRequest, ctx: ServerContext) => Promise<Result> {
+    const wrapped = super._wrapHandler(method, handler);
+    return (request, ctx) => {
+      const problem = paramsProblem(method, request.params);
+      if (problem) throw new ProtocolError(ErrorCodes.InvalidParams, problem);
+      return wrapped(request, ctx);
+    };
   }
 
   override async connect(transport: Transport): Promise<void> {

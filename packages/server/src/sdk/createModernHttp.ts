@@ -1,12 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { TLSSocket } from 'node:tls';
-import type { AuthInfo, ToolResult } from '@toolwright/core';
-import { createMcpHandler, type RequestId, type Server } from '@modelcontextprotocol/server';
+import type { AuthInfo } from '@toolwright/core';
+import { createMcpHandler, type Server } from '@modelcontextprotocol/server';
 import { isModernMessage } from './isModernMessage';
-import { modernToolResult } from './modernToolResult';
-import { ModernHttpCalls } from './ModernHttpCalls';
-import type { DirectToolCall } from './registerToolHandlers';
-import { ToolwrightServer } from './ToolwrightServer';
 
 /** Answers the 2026-07-28 requests of one HTTP endpoint. */
 export interface ModernHttp {
@@ -37,14 +33,6 @@ export interface ModernHttpOptions {
   onerror(error: Error): void;
   /** Most bytes a response may hold unsent (a client reading a long `subscriptions/listen` stream too slowly) before it is dropped. */
   maxBufferedBytes: number;
-  /** The app's plain tool calls, for the lane of plain `tools/call` POSTs (see `ModernHttpCalls`); without it every request goes the SDK's way. */
-  direct?: DirectToolCall;
-}
-
-/** A call the lane ran and could not answer itself, handed to the SDK with its answer. */
-interface HandedOver {
-  readonly id: RequestId;
-  readonly answer: Promise<ToolResult>;
 }
 
 /**
@@ -54,20 +42,9 @@ interface HandedOver {
  * body size) and hands over the parsed body. The SDK checks the envelope, the
  * MCP-Protocol-Version, Mcp-Method and Mcp-Name headers and the client's capabilities
  * (-32020, -32021, -32022), and serves `server/discover` and `subscriptions/listen`.
- * Plain tool calls of a kind the SDK has answered before take a lane (see `ModernHttpCalls`).
  */
 export function createModernHttp(factory: (context: { era: 'modern' }) => Server, options: ModernHttpOptions): ModernHttp {
-  const lane = options.direct && new ModernHttpCalls(options.direct);
-  const handedOver = new WeakMap<Request, HandedOver>();
-  const handler = createMcpHandler(({ requestInfo }) => {
-    const server = factory({ era: 'modern' });
-    if (lane && server instanceof ToolwrightServer) {
-      lane.serverInfo = server.resultServerInfo;
-      const ran = requestInfo && handedOver.get(requestInfo);
-      if (ran) server.answering(ran.id, ran.answer);
-    }
-    return server;
-  }, {
+  const handler = createMcpHandler(() => factory({ era: 'modern' }), {
     legacy: 'reject',
     responseMode: options.jsonResponse ? 'json' : 'auto',
     onerror: options.onerror,
@@ -88,22 +65,7 @@ export function createModernHttp(factory: (context: { era: 'modern' }) => Server
         calls.add(exchange);
         res.once('close', () => calls.delete(exchange));
       }
-      const kind = lane && exchange && ModernHttpCalls.kindOf(req, body);
-      let ran: HandedOver | undefined;
-      if (lane && exchange && kind !== undefined && lane.knows(kind)) {
-        const answer = lane.direct((body as { params: unknown }).params, authInfo);
-        if (answer) {
-          const wire = await answer.then((result) => modernToolResult(result, lane.serverInfo), () => undefined);
-          if (wire) {
-            if (!exchange.abandoned && !res.destroyed) writeJson(res, { result: wire, jsonrpc: '2.0', id: exchange.id });
-            return;
-          }
-          // A result the lane cannot vouch for, or a failure: the SDK encodes it, without running the tool again.
-          ran = { id: exchange.id, answer };
-        }
-      }
       const request = webRequestOf(req, aborted.signal);
-      if (ran) handedOver.set(request, ran);
       let response: Response;
       try {
         response = await handler.fetch(request, { parsedBody: body, ...(authInfo && { authInfo }) });
@@ -113,13 +75,6 @@ export function createModernHttp(factory: (context: { era: 'modern' }) => Server
         throw error;
       }
       if (exchange?.abandoned) return void response.body?.cancel().catch(() => undefined);
-      if (lane && kind !== undefined && !lane.knows(kind) && response.status === 200 && response.headers.get('content-type') === 'application/json') {
-        // A result means the SDK's checks passed: the lane takes the next requests of this kind.
-        const text = await response.text();
-        if (isResultText(text)) lane.learn(kind);
-        if (!res.destroyed) res.writeHead(200, Object.fromEntries(response.headers)).end(text);
-        return;
-      }
       await writeResponse(response, res, options.maxBufferedBytes, exchange);
     },
     abandon(reason) {
@@ -149,22 +104,6 @@ export function createModernHttp(factory: (context: { era: 'modern' }) => Server
 export function isModernHttpRequest(req: IncomingMessage, body: unknown): boolean {
   const header = req.headers['mcp-protocol-version'];
   return isModernMessage(body) || (typeof header === 'string' && header.trim() >= '2026-07-28');
-}
-
-/** A JSON-RPC message as the SDK's JSON response carries it. */
-function writeJson(res: ServerResponse, message: object): void {
-  const text = JSON.stringify(message);
-  res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) }).end(text);
-}
-
-/** Whether a JSON-RPC response's text is a result, not an error. */
-function isResultText(text: string): boolean {
-  try {
-    const message = JSON.parse(text) as { result?: unknown };
-    return typeof message.result === 'object' && message.result !== null;
-  } catch {
-    return false;
-  }
 }
 
 /** The request line and headers as a web `Request`; the body is handed over already parsed. */

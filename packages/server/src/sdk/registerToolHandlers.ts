@@ -1,9 +1,9 @@
 import type { AuthInfo, ToolDefinition, ToolResult } from '@toolwright/core';
 import type { Server, ServerContext, Tool } from '@modelcontextprotocol/server';
 import type { Connection } from './Connection';
-import type { ModernDirectCalls } from './ModernDirectCalls';
 import type { Surface } from '../surface/Surface';
 import { ErrorCodes, ProtocolError } from './ProtocolError';
+import { paramsProblem } from '../rpc/paramsProblem';
 import { callerOf } from '../auth/canAccess';
 import { createListFilter } from '../auth/createListFilter';
 import { guardedList } from '../pipeline/guardedList';
@@ -36,10 +36,9 @@ export function toolRef(tool: ToolDefinition): MemberRef {
  * the SDK calls as is, after its own era and method checks; the request's params are checked
  * here (name, arguments), the arguments by the tool's own validator. On a 2026-07-28
  * request it is a method handler, inside the SDK's multi round-trip seam (input_required,
- * requestState), where the client round trips of that era are served; a call that the lane
- * of plain 2026-07-28 calls already ran (see `serveModernCalls`) answers with that result.
+ * requestState), where the client round trips of that era are served.
  */
-export function registerToolHandlers(server: Server, binding: ToolBinding, connection: Connection, modernLane?: () => ModernDirectCalls | undefined): void {
+export function registerToolHandlers(server: Server, binding: ToolBinding, connection: Connection): void {
   const { listFor, surface } = binding;
   const { env, catalog } = surface;
   const refOf = (t: Tool) => {
@@ -68,7 +67,7 @@ export function registerToolHandlers(server: Server, binding: ToolBinding, conne
     );
   };
   if (connection.era === 'modern') {
-    server.setRequestHandler('tools/call', (request, ctx) => modernLane?.()?.handled(ctx.mcpReq.id) ?? call(request.params, ctx));
+    server.setRequestHandler('tools/call', (request, ctx) => call(request.params, ctx));
     return;
   }
   server.fallbackRequestHandler = async (request, ctx) => {
@@ -79,12 +78,9 @@ export function registerToolHandlers(server: Server, binding: ToolBinding, conne
 
 /** The params of a `tools/call` the SDK did not parse: a string name and, if any, an object of arguments. */
 function callParams(params: Record<string, unknown> | undefined): { name: string; arguments?: Record<string, unknown> } {
-  const name = params?.name;
-  const args = params?.arguments;
-  if (typeof name !== 'string') throw new ProtocolError(ErrorCodes.InvalidParams, 'Invalid tools/call: params.name must be the name of a tool (a string).');
-  if (args === undefined) return { name };
-  if (!isObject(args)) throw new ProtocolError(ErrorCodes.InvalidParams, 'Invalid tools/call: params.arguments must be an object.');
-  return { name, arguments: args };
+  const problem = paramsProblem('tools/call', params);
+  if (problem) throw new ProtocolError(ErrorCodes.InvalidParams, problem);
+  return params as { name: string; arguments?: Record<string, unknown> };
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

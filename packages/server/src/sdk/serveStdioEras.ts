@@ -1,17 +1,13 @@
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import type { JSONRPCMessage, MessageExtraInfo, Server, Transport } from '@modelcontextprotocol/server';
 import { isModernMessage } from './isModernMessage';
-import { ModernDirectCalls } from './ModernDirectCalls';
-import { serveModernCalls } from './serveModernCalls';
-import { ToolwrightServer } from './ToolwrightServer';
 
 /**
  * Serves one stdio connection in the era its first message asks for. A 2025-era client
  * (`initialize`, or no claim) gets a server connected straight to the transport, as before
  * the eras, with nothing added per message. A 2026-07-28 client (or a `server/discover`
  * probe, after which a client may still fall back to `initialize`) goes to the SDK's stdio
- * entry, which pins the era, serves `subscriptions/listen` and answers bad claims; its plain
- * tool calls are served ahead of that entry (see `serveModernCalls`).
+ * entry, which pins the era, serves `subscriptions/listen` and answers bad claims.
  *
  * `transport.start()` must be safe to call again: both paths call it. Its `onmessage` is taken over.
  */
@@ -21,16 +17,8 @@ export function serveStdioEras(transport: Transport, factory: (context: { era: '
     transport.onmessage = undefined;
     // Both paths install their own `onmessage` synchronously, so no message can slip past.
     if (isModernMessage(first)) {
-      const lane = new ModernDirectCalls();
-      const made = (context: { era: 'legacy' | 'modern' }): Server => {
-        const server = factory(context);
-        if (server instanceof ToolwrightServer) server.attachLane(lane);
-        else lane.detach();
-        return server;
-      };
-      const handle = serveStdio(made, { transport, onerror });
+      const handle = serveStdio(factory, { transport, onerror });
       close = () => handle.close();
-      serveModernCalls(transport, lane, transport.onmessage!, onerror);
     } else {
       const server = factory({ era: 'legacy' });
       close = () => server.close();

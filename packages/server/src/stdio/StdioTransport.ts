@@ -3,10 +3,8 @@ import type { AuthInfo } from '@toolwright/core';
 import type { JSONRPCMessage, JSONRPCRequest, MessageExtraInfo, Transport } from '../sdk/sdk';
 import { invalidMessageError } from '../rpc/invalidMessageError';
 import { jsonRpcKind } from '../rpc/jsonRpcKind';
-import { paramsProblem } from '../rpc/paramsProblem';
 import { ProtocolError } from '../sdk/ProtocolError';
 import { ErrorCodes } from '../sdk/ProtocolError';
-import { isModernMessage } from '../sdk/isModernMessage';
 
 const MAX_LINE_BYTES = 16 * 1024 * 1024;
 const NEWLINE = 10;
@@ -44,7 +42,8 @@ export class StdioTransport implements Transport {
   private skipping = false;
   private closed = false;
   private draining = false;
-  private initialized = false;
+  /** An initialize was accepted ('done'), or is being answered (its id): a connection is initialized once. */
+  private initialized: 'done' | { id: string | number } | undefined;
   /** Ids of requests read but not yet answered. */
   private readonly pending = new Pending<string | number>();
   /** Serialized messages waiting for the next flush. */
@@ -76,7 +75,11 @@ export class StdioTransport implements Transport {
   send(message: JSONRPCMessage): Promise<void> {
     if (this.closed) return RESOLVED;
     const id = (message as { id?: string | number }).id;
-    if (id !== undefined && !('method' in message)) this.pending.delete(id);
+    if (id !== undefined && !('method' in message)) {
+      this.pending.delete(id);
+      // A refused initialize leaves the connection open to another one.
+      if (typeof this.initialized === 'object' && this.initialized.id === id) this.initialized = 'result' in message ? 'done' : undefined;
+    }
     if (this.outbox.push(`${JSON.stringify(message)}\n`) === 1) process.nextTick(this.flush);
     return this.backlog?.promise ?? RESOLVED;
   }
@@ -200,16 +203,14 @@ export class StdioTransport implements Transport {
     }
   }
 
-  /** Why a well-formed request is not handed on, if it is not: any request once shutdown began, params its method cannot take, a second initialize. */
+  /** Why a well-formed request is not handed on, if it is not: any request once shutdown began, a second initialize. */
   private refusal(request: JSONRPCRequest): { code: number; message: string } | undefined {
     if (this.draining) return { code: SHUTTING_DOWN, message: 'Server shutting down: this request was not started. Send it again to a new server process.' };
-    const problem = paramsProblem(request.method, request.params, isModernMessage(request));
-    if (problem) return { code: ErrorCodes.InvalidParams, message: problem };
     if (request.method !== 'initialize') return undefined;
-    if (this.initialized) {
+    if (this.initialized !== undefined) {
       return { code: ErrorCodes.InvalidRequest, message: 'Invalid Request: Server already initialized. A stdio connection is initialized once; start a new server process to begin again.' };
     }
-    this.initialized = true;
+    this.initialized = { id: request.id };
     return undefined;
   }
 
