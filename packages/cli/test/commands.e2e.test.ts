@@ -84,6 +84,8 @@ describe('call, inspect, schema and config against stdio and HTTP servers', () =
     expect(result.stdout).toContain("error   tool 'run': no description");
     expect(result.stdout).toContain("error   tool 'run' input q: no description");
     expect(result.stdout).toContain('2 errors, 1 warning');
+    // It says what it cannot see, and where that is checked (issue 30).
+    expect(result.stdout).toContain('run `npm run lint` (@toolwright/eslint-plugin)');
     expect((await cli(['inspect', '--lint'])).code).toBe(0);
   });
 

@@ -21,12 +21,15 @@ describe('toolwright new', () => {
     const dir = join(tmp, 'my-server');
     const files = readdirSync(dir, { recursive: true, encoding: 'utf8' }).sort();
     expect(files).toEqual(
-      expect.arrayContaining(['.gitignore', 'README.md', 'jest.config.js', 'package.json', 'tsconfig.json', 'src/app.ts', 'src/server.ts', 'src/greeting.tools.ts', 'src/greeting.service.ts', 'test/app.e2e.test.ts', 'test/tsconfig.json']),
+      expect.arrayContaining(['.gitignore', 'README.md', 'eslint.config.mjs', 'jest.config.js', 'package.json', 'tsconfig.json', 'src/app.ts', 'src/server.ts', 'src/greeting.tools.ts', 'src/greeting.service.ts', 'test/app.e2e.test.ts', 'test/tsconfig.json']),
     );
     const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
     expect(pkg.name).toBe('my-server');
     for (const version of Object.values({ ...pkg.dependencies, ...pkg.devDependencies })) expect(version).toMatch(/^\d+\.\d+\.\d+$/);
-    expect(pkg.scripts).toMatchObject({ build: 'tsc -b', start: 'node dist/server.js', test: 'tsc -b && tsc -p test && jest' });
+    expect(pkg.scripts).toMatchObject({ build: 'tsc -b', start: 'node dist/server.js', test: 'tsc -b && tsc -p test && eslint . && jest', lint: 'eslint .' });
+    // The lint rules of @toolwright/eslint-plugin run in `npm run lint` and in `npm test` (issue 30).
+    expect(pkg.devDependencies).toMatchObject({ '@toolwright/eslint-plugin': expect.any(String), eslint: expect.any(String), 'typescript-eslint': expect.any(String) });
+    expect(readFileSync(join(dir, 'eslint.config.mjs'), 'utf8')).toContain('toolwright.configs.recommended');
     const tsconfig = JSON.parse(readFileSync(join(dir, 'tsconfig.json'), 'utf8'));
     expect(tsconfig.compilerOptions).toMatchObject({ experimentalDecorators: true, emitDecoratorMetadata: true, strict: true });
     expect(readFileSync(join(dir, 'src/app.ts'), 'utf8')).toContain("export function createMyServerApp(): Promise<App> {");

@@ -33,7 +33,9 @@ Options:
       --json         print the contract as JSON (the format of 'schema snapshot')
       --lint         check LLM-readiness: missing descriptions on tools and parameters,
                      vague or near-duplicate names, deep nesting, enums without a
-                     description, untyped parameters, invalid tool names
+                     description, untyped parameters, invalid tool names. It reads what
+                     the server serves; what only the compiler sees (DTO properties without
+                     a decorator, \`?\` on @Param) is @toolwright/eslint-plugin's: npm run lint
 ${CONNECT_HELP}
   -h, --help         show this help
 
@@ -97,14 +99,21 @@ function printParams(schema: Schema, indent: string, o: Style, io: Io): void {
   }
 }
 
+/** What --lint cannot see from the served contract, said once after its findings. */
+const SOURCE_LINT_HINT = 'These checks read what the server serves. For what only the compiler sees (DTO properties without a decorator, `?` on a @Param, types the build refuses), run `npm run lint` (@toolwright/eslint-plugin).';
+
 function printLint(issues: LintIssue[], io: Io): void {
   const o = io.out;
   println(io.stdout, `\n${o.bold('Lint')}`);
-  if (issues.length === 0) return void println(io.stdout, `  ${o.green('No problems found.')}`);
+  if (issues.length === 0) {
+    println(io.stdout, `  ${o.green('No problems found.')}`);
+    return void println(io.stdout, `  ${o.dim(SOURCE_LINT_HINT)}`);
+  }
   for (const issue of issues) {
     const label = issue.severity === 'error' ? o.red('error  ') : o.yellow('warning');
     println(io.stdout, `  ${label} ${issue.where}: ${issue.message} ${o.dim(`(${issue.rule})`)}`);
   }
   const errors = issues.filter((i) => i.severity === 'error').length;
   println(io.stdout, `\n  ${count(errors, 'error')}, ${count(issues.length - errors, 'warning')}`);
+  println(io.stdout, `  ${o.dim(SOURCE_LINT_HINT)}`);
 }

@@ -1,5 +1,5 @@
 import { TEMPLATES_DIR } from './packageRoot';
-import { gitignore, jestConfig, packageJson, testTsconfig, tsconfig } from './projectFiles';
+import { eslintConfig, gitignore, jestConfig, packageJson, testTsconfig, tsconfig } from './projectFiles';
 import type { GeneratedFile, ProjectOptions } from './ProjectOptions';
 import { projectNames } from './projectNames';
 import { readme } from './readme';
@@ -22,6 +22,7 @@ export function generateProject(options: ProjectOptions, templatesDir: string = 
   files.set('tsconfig.json', tsconfig(options));
   files.set('test/tsconfig.json', testTsconfig(options));
   files.set('jest.config.js', jestConfig());
+  files.set('eslint.config.mjs', eslintConfig());
   files.set('.gitignore', gitignore());
   files.set('README.md', readme(options));
   return [...files].map(([path, content]) => ({ path, content })).sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));

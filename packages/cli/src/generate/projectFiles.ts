@@ -16,8 +16,10 @@ export function packageJson(options: ProjectOptions): string {
     build: 'tsc -b',
     start: `node dist/server.js${listenFlags}`,
     dev: `toolwright dev${http ? ` --${listenFlags}` : ''}`,
-    // Build, type-check the tests (jest only transpiles them, which is much faster), run them.
-    test: 'tsc -b && tsc -p test && jest',
+    // Build, type-check the tests (jest only transpiles them, which is much faster), lint, run them.
+    test: 'tsc -b && tsc -p test && eslint . && jest',
+    // What only the compiler sees: DTO properties without a decorator, `?` on a @Param ...
+    lint: 'eslint .',
     inspect: 'toolwright inspect --lint',
   };
   if (options.template === 'weather') scripts.demo = 'node dist/demo.js';
@@ -32,7 +34,7 @@ export function packageJson(options: ProjectOptions): string {
     scripts,
     engines: { node: SUPPORTED_NODE },
     dependencies: sortKeys({ '@toolwright/core': toolwright('@toolwright/core'), '@toolwright/server': toolwright('@toolwright/server'), ...DEPENDENCY_VERSIONS }),
-    devDependencies: sortKeys({ '@toolwright/cli': toolwright('@toolwright/cli'), ...DEV_DEPENDENCY_VERSIONS }),
+    devDependencies: sortKeys({ '@toolwright/cli': toolwright('@toolwright/cli'), '@toolwright/eslint-plugin': toolwright('@toolwright/eslint-plugin'), ...DEV_DEPENDENCY_VERSIONS }),
     // npm 11 asks about every install script; jest's file watcher ships prebuilt and needs none.
     // A workspace takes this from its root, which says it for the examples.
     ...(options.workspaceRoot === undefined && { allowScripts: INSTALL_SCRIPTS }),
@@ -108,6 +110,19 @@ module.exports = {
   transform: { '^.+\\\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/test/tsconfig.json' }] },
   testTimeout: 30000,
 };
+`;
+}
+
+/**
+ * ESLint with @toolwright/eslint-plugin's recommended config: type-aware, each file read with
+ * the types of its nearest tsconfig.json (src/ the build's, test/ the tests').
+ */
+export function eslintConfig(): string {
+  return `// @ts-check
+import toolwright from '@toolwright/eslint-plugin';
+
+/** \`npm run lint\` (and \`npm test\`): what only the compiler sees, e.g. a DTO property without a decorator. */
+export default [{ ignores: ['dist/', 'coverage/'] }, toolwright.configs.recommended];
 `;
 }
 

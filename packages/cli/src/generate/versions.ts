@@ -17,9 +17,12 @@ export const DEV_DEPENDENCY_VERSIONS = {
   '@modelcontextprotocol/client': '2.4.0',
   '@types/jest': '30.0.0',
   '@types/node': '20.19.43',
+  // `npm run lint`: @toolwright/eslint-plugin's recommended config, type-aware.
+  eslint: '9.39.5',
   jest: '30.5.2',
   'ts-jest': '29.4.15',
   typescript: '5.9.3',
+  'typescript-eslint': '8.72.2',
 } as const;
 
 /**
@@ -28,6 +31,6 @@ export const DEV_DEPENDENCY_VERSIONS = {
  */
 export const INSTALL_SCRIPTS = { '@parcel/watcher': false } as const;
 
-/** The Toolwright packages a project depends on (`@toolwright/cli` as a dev dependency). */
-export const TOOLWRIGHT_PACKAGES = ['@toolwright/core', '@toolwright/server', '@toolwright/cli'] as const;
+/** The Toolwright packages a project depends on (`@toolwright/cli` and `@toolwright/eslint-plugin` as dev dependencies). */
+export const TOOLWRIGHT_PACKAGES = ['@toolwright/core', '@toolwright/server', '@toolwright/cli', '@toolwright/eslint-plugin'] as const;
 export type ToolwrightPackage = (typeof TOOLWRIGHT_PACKAGES)[number];
