@@ -13,10 +13,8 @@
 // Types stay in `dist/` (`types` in each export). The source map leads back to `src/`.
 //
 // An entry point in STANDALONE is bundled on its own instead: it must run before the rest of
-// the package is even compiled (`@toolwright/server/compile-cache` caches the compiling of
-// everything loaded after it). A module in SEPARATE stays a file of its own beside the
-// bundle: `importModule` holds the package's only `import()` calls, and the compile cache
-// leaves a module with such a call to Node (see packages/server/src/compile-cache).
+// the package is even loaded (`@toolwright/server/compile-cache` turns on Node's compile
+// cache for everything loaded after it).
 
 const fs = require('node:fs');
 const path = require('node:path');
@@ -25,7 +23,6 @@ const esbuild = require('esbuild');
 const ROOT = path.resolve(__dirname, '..');
 const PACKAGES = ['packages/core', 'packages/server'];
 const STANDALONE = new Set(['@toolwright/server/compile-cache']);
-const SEPARATE = ['app/importModule'];
 
 (async () => {
   for (const dir of PACKAGES) await bundle(path.join(ROOT, dir));
@@ -47,36 +44,16 @@ async function bundle(pkgDir) {
   const contents = shared
     .map((e) => `Object.defineProperty(exports, ${JSON.stringify(e.subpath)}, { enumerable: true, get: () => require(${JSON.stringify(e.compiled)}) });`)
     .join('\n');
-  const separate = SEPARATE.filter((m) => fs.existsSync(path.join(pkgDir, 'dist', `${m}.js`)));
-  fs.mkdirSync(path.join(outDir, 'separate'), { recursive: true });
-  for (const m of separate) {
-    const code = fs.readFileSync(path.join(pkgDir, 'dist', `${m}.js`), 'utf8').replace(/\n\/\/# sourceMappingURL=.*\n?$/, '\n');
-    fs.writeFileSync(path.join(outDir, 'separate', `${path.basename(m)}.js`), code);
-  }
-  await build({ stdin: { contents, resolveDir: pkgDir, sourcefile: `${pkg.name} entry points` }, plugins: [keepSeparate(pkgDir, separate)] }, path.join(outDir, 'all.js'));
+  await build({ stdin: { contents, resolveDir: pkgDir, sourcefile: `${pkg.name} entry points` } }, path.join(outDir, 'all.js'));
   const bundled = require(path.join(outDir, 'all.js'));
   for (const e of shared) writeView(pkgDir, e, Object.keys(bundled[e.subpath]), `require('./all.js')[${JSON.stringify(e.subpath)}]`);
 
   for (const e of entries.filter((e) => STANDALONE.has(e.specifier))) {
     const file = `standalone/${path.basename(e.view)}`;
     await build({ entryPoints: [path.join(pkgDir, e.compiled)] }, path.join(outDir, file));
-    process.env.NODE_DISABLE_COMPILE_CACHE = '1'; // read its export names without turning the cache on in this process
+    process.env.TOOLWRIGHT_COMPILE_CACHE = 'off'; // read its export names without turning the cache on in this process
     writeView(pkgDir, e, Object.keys(require(path.join(outDir, file))), `require(${JSON.stringify(`./${file}`)})`);
   }
-}
-
-/** An esbuild plugin: imports of a SEPARATE module load its copy in `bundle/separate/` instead of bundling it. */
-function keepSeparate(pkgDir, modules) {
-  const files = new Map(modules.map((m) => [path.join(pkgDir, 'dist', `${m}.js`), `./separate/${path.basename(m)}.js`]));
-  return {
-    name: 'keep-separate',
-    setup(b) {
-      b.onResolve({ filter: /^\./ }, (args) => {
-        const target = files.get(path.resolve(args.resolveDir, args.path.endsWith('.js') ? args.path : `${args.path}.js`));
-        return target && { path: target, external: true };
-      });
-    },
-  };
 }
 
 function build(input, outfile) {

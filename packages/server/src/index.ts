@@ -2,7 +2,6 @@
  * @toolwright/server — serve a Toolwright app over MCP with the official SDK.
  * The only Toolwright package that imports the MCP SDK (`@modelcontextprotocol/server`), all of it in `src/sdk/`.
  */
-import './sdk/deferUnusedModules'; // first: before anything loads the SDK
 export { createApp } from './app/createApp';
 export type { App, Listener } from './app/App';
 export type { AppOptions } from './app/AppOptions';

@@ -1,5 +1,4 @@
 /** @toolwright/server/http — serve an app over Streamable HTTP, or mount it in your own HTTP server. */
-import '../sdk/deferUnusedModules'; // first: before anything loads the SDK
 export { createHttpHandler } from './createHttpHandler';
 export type { HttpHandler } from './createHttpHandler';
 export { serveHttp } from './serveHttp';

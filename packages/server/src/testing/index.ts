@@ -1,5 +1,4 @@
 /** @toolwright/server/testing — drive your app through a real MCP client in your tests. */
-import '../sdk/deferUnusedModules'; // first: before anything loads the SDK
 export { createTestClient } from './createTestClient';
 export type {
   AppTestClientOptions,
