@@ -1,4 +1,6 @@
 import { Args, BuildError, buildRegistry, Ctx, Param, Tool, type ContainerLike } from '@toolwright/core';
+import { Exclude, Type } from 'class-transformer';
+import { IsString, ValidateNested } from 'class-validator';
 
 function problemsOf(tools: Function[], container?: ContainerLike): { where: string; what: string; fix: string }[] {
   try {
@@ -62,6 +64,25 @@ describe('build errors', () => {
     class UsesPlain { @Tool() a(@Args() input: Plain) { return input; } }
     const problems = problemsOf([UsesPlain]);
     expect(problems.some((p) => p.where.includes('Plain') && /class-validator/.test(p.fix))).toBe(true);
+  });
+
+  // Issue 30 #2: an undecorated DTO property vanished from the schema without a word.
+  it('reports a DTO property without a decorator, in inputs, nested DTOs and outputs, when the class fields are emitted (ES2022)', () => {
+    class Address { @IsString() city!: string; zip!: string; }
+    class OrderInput {
+      @IsString() sku!: string;
+      discountCode!: string;
+      @ValidateNested() @Type(() => Address) shipTo!: Address;
+      @Exclude() internal?: string;
+    }
+    class Receipt { @IsString() id!: string; total!: number; }
+    class Orders {
+      @Tool({ output: Receipt }) place(@Args() input: OrderInput) { return { id: input.sku, total: 1 }; }
+    }
+    const problems = problemsOf([Orders]);
+    expect(problems.map((p) => p.where)).toEqual(['Orders.place -> Address.zip', 'Orders.place -> OrderInput.discountCode', 'Orders.place (output) -> Receipt.total']);
+    expect(problems[1].what).toBe('has no decorator, so class-validator never sees it: it is missing from the schema and a value sent for it is refused as an unknown property');
+    expect(problems[1].fix).toMatch(/^add a class-validator decorator such as @IsString\(\).*or @Allow\(\) to accept any value$/);
   });
 
   it('reports @Args whose type is not a class', () => {

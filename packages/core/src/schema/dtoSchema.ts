@@ -86,6 +86,7 @@ function classSchema(cls: Class, walk: Walk): JsonSchema {
       if (derived.required) required.push(key);
     }
     reportDocsWithoutValidation(cls, props, ctx);
+    reportUndecoratedFields(cls, props, ctx);
     return { type: 'object', properties, ...(required.length > 0 ? { required } : {}), additionalProperties: false };
   } finally {
     ctx.expanding.delete(cls);
@@ -305,6 +306,31 @@ function reportDocsWithoutValidation(cls: Class, props: readonly DtoProperty[], 
     report(ctx, `${ctx.where} -> ${className(cls)}.${name}`,
       'has @Property() but no class-validator decorator, so it is not part of the schema and class-validator rejects it as an unknown property',
       'add a class-validator decorator such as @IsString() (or @Allow() to accept any value)');
+  }
+}
+
+/**
+ * A field declared without any decorator (`discountCode!: string`) leaves no metadata, so
+ * class-validator never hears of it: it would be missing from the schema and refused as an
+ * unknown property. Compiled for ES2022 or later (class fields defined, the default of
+ * `target: "ES2022"`), the field is an own property of a new instance, which shows it. A
+ * class whose constructor needs arguments, or throws, is not built here; older targets
+ * leave no trace (the ESLint rule `dto-property-decorated` sees those).
+ */
+function reportUndecoratedFields(cls: Class, props: readonly DtoProperty[], ctx: SchemaContext): void {
+  if (cls.length > 0) return;
+  let instance: object;
+  try {
+    instance = new cls() as object;
+  } catch {
+    return;
+  }
+  const known = new Set([...props.map((p) => p.name), ...documentedProperties(cls)]);
+  for (const name of Object.keys(instance)) {
+    if (known.has(name) || isExcludedFromInput(cls, name)) continue;
+    report(ctx, `${ctx.where} -> ${className(cls)}.${name}`,
+      'has no decorator, so class-validator never sees it: it is missing from the schema and a value sent for it is refused as an unknown property',
+      'add a class-validator decorator such as @IsString() (with @IsOptional() if it may be absent; @ValidateNested() and @Type(() => Child) for a nested DTO), or @Allow() to accept any value');
   }
 }
 
