@@ -8,9 +8,10 @@ import { createApp, type App } from '@toolwright/server';
 import type { HttpListener } from '@toolwright/server/http';
 import { AskTools } from './fixtures/ask.tools';
 import { ERAS, type Era } from './fixtures/eras';
-import { HttpTools } from './fixtures/http.tools';
-import { messagesOf, post } from './fixtures/httpHelpers';
+import { HttpTools, nextSlowCall } from './fixtures/http.tools';
+import { messagesOf, post, shutdownBegun, watchGetStream } from './fixtures/httpHelpers';
 import { STDIO_SERVER } from './fixtures/rawStdio';
+import { signal, waitFor } from './fixtures/waitFor';
 
 /** A client with the sampling capability whose answers the test controls. */
 function samplingClient() {
@@ -61,8 +62,9 @@ describe.each(ERAS.filter((era) => era.modern))('shutdown in the 2026-07-28 era 
 
   it.each(ALL_MODES)('$name: a call still running at the drain timeout gets an error response with its id', async (mode) => {
     listener = await app.listen({ transport: 'http', port: 0, ...quiet, drainTimeoutMs: 300, ...mode.options });
+    const started = nextSlowCall();
     const call = modernPost(listener.url, era, { jsonrpc: '2.0', id: 'stuck', method: 'tools/call', params: { name: 'slow', arguments: { ms: 3000 } } });
-    await new Promise((r) => setTimeout(r, 100));
+    await started;
     await listener.close();
     const response = await call;
     expect(response.status).toBe(200);
@@ -71,10 +73,11 @@ describe.each(ERAS.filter((era) => era.modern))('shutdown in the 2026-07-28 era 
 
   it('a call that finishes within the drain is answered; new requests get 503', async () => {
     listener = await app.listen({ transport: 'http', port: 0, ...quiet, drainTimeoutMs: 10_000 });
+    const started = nextSlowCall();
     const call = modernPost(listener.url, era, { jsonrpc: '2.0', id: 'call', method: 'tools/call', params: { name: 'slow', arguments: { ms: 500 } } });
-    await new Promise((r) => setTimeout(r, 100));
+    await started;
     const closed = listener.close();
-    await new Promise((r) => setTimeout(r, 50));
+    await shutdownBegun(listener.url);
     const refused = await modernPost(listener.url, era, { jsonrpc: '2.0', id: 'late', method: 'tools/list' });
     expect(refused.status).toBe(503);
     expect(await messagesOf(await call)).toEqual([expect.objectContaining({ id: 'call', result: expect.objectContaining({ content: [{ type: 'text', text: 'slept 500' }] }) })]);
@@ -89,7 +92,7 @@ describe.each(ERAS.filter((era) => era.modern))('shutdown in the 2026-07-28 era 
     const round = (await first.json()) as { result: { resultType: string; inputRequests: Record<string, unknown>; requestState: string } };
     expect(round.result.resultType).toBe('input_required');
     const closed = listener.close();
-    await new Promise((r) => setTimeout(r, 50));
+    await shutdownBegun(listener.url);
     const [key] = Object.keys(round.result.inputRequests);
     const retry = await modernPost(listener.url, era, {
       jsonrpc: '2.0',
@@ -104,13 +107,12 @@ describe.each(ERAS.filter((era) => era.modern))('shutdown in the 2026-07-28 era 
   });
 
   it('a subscriptions/listen stream does not hold shutdown for the drain timeout', async () => {
-    listener = await app.listen({ transport: 'http', port: 0, ...quiet, drainTimeoutMs: 10_000 });
+    // Were the open stream to hold shutdown, close() would wait out this drain timeout, and the test time out first.
+    listener = await app.listen({ transport: 'http', port: 0, ...quiet, drainTimeoutMs: 10 * 60_000 });
     const stream = await modernPost(listener.url, era, { jsonrpc: '2.0', id: 'listen', method: 'subscriptions/listen', params: { notifications: { toolsListChanged: true } } });
     expect(stream.status).toBe(200);
-    const started = Date.now();
     await listener.close();
     listener = undefined;
-    expect(Date.now() - started).toBeLessThan(2000);
     await stream.text().catch(() => undefined);
   });
 });
@@ -126,11 +128,12 @@ describe.each(ERAS.filter((era) => !era.modern))('calls that wait on the client 
       const listener = await app.listen({ transport: 'http', port: 0, ...quiet, drainTimeoutMs: 300, ...mode.options });
       const client = new Client({ name: 'caller', version: '1' });
       await client.connect(new StreamableHTTPClientTransport(new URL(listener.url)));
+      const started = nextSlowCall();
       const outcome = client.callTool({ name: 'slow', arguments: { ms: 3000 } }).then(
         () => 'answered',
         (error: Error) => error.message,
       );
-      await new Promise((r) => setTimeout(r, 100));
+      await started;
       await listener.close();
       expect(await outcome).toContain(DRAIN_MESSAGE);
       await client.close();
@@ -154,7 +157,7 @@ describe.each(ERAS.filter((era) => !era.modern))('calls that wait on the client 
       const call = client.callTool({ name: 'ask', arguments: {} });
       const ask = await nextAsk(1);
       const closed = listener!.close();
-      await new Promise((r) => setTimeout(r, 50));
+      await shutdownBegun(listener!.url);
       await expect(client.callTool({ name: 'slow', arguments: { ms: 1 } })).rejects.toThrow(/503|shutting down/);
       ask.answer('still here');
       expect(await call).toMatchObject({ content: [{ type: 'text', text: 'the client said: still here' }] });
@@ -189,7 +192,7 @@ describe.each(ERAS.filter((era) => !era.modern))('calls that wait on the client 
       const call = client.callTool({ name: 'ask', arguments: {} });
       const ask = await nextAsk(1);
       const closed = listener!.close();
-      await new Promise((r) => setTimeout(r, 50));
+      await shutdownBegun(url);
       const refused = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: '{"jsonrpc":"2.0","id":1,"method":"ping"}' });
       expect(refused.status).toBe(503);
       ask.answer('still here');
@@ -211,13 +214,14 @@ describe.each(ERAS.filter((era) => !era.modern))('calls that wait on the client 
   });
 
   it.each([
-    ['HTTP', async (): Promise<[Transport, () => Promise<void>]> => {
+    ['HTTP', async (): Promise<[Transport, () => Promise<void>, Promise<unknown>]> => {
       const listener = await app.listen({ transport: 'http', port: 0, requestLogLevel: 'silent', exitOnSignal: false });
-      return [new StreamableHTTPClientTransport(new URL(listener.url)), () => listener.close()];
+      const getStream = signal<boolean>();
+      return [new StreamableHTTPClientTransport(new URL(listener.url), { fetch: watchGetStream(getStream.resolve) }), () => listener.close(), getStream.promise];
     }],
-    ['stdio', async (): Promise<[Transport, () => Promise<void>]> => [new StdioClientTransport({ command: process.execPath, args: [STDIO_SERVER], stderr: 'ignore' }), async () => undefined]],
+    ['stdio', async (): Promise<[Transport, () => Promise<void>, Promise<unknown>]> => [new StdioClientTransport({ command: process.execPath, args: [STDIO_SERVER], stderr: 'ignore' }), async () => undefined, Promise.resolve()]],
   ])('over %s, cancelling the call cancels the sampling request the server made for it', async (_, open) => {
-    const [transport, stop] = await open();
+    const [transport, stop, ready] = await open();
     const { client, nextAsk } = samplingClient();
     try {
       await client.connect(transport);
@@ -228,14 +232,14 @@ describe.each(ERAS.filter((era) => !era.modern))('calls that wait on the client 
         if ('method' in message && message.method === 'notifications/cancelled') cancelled.push(message.params?.requestId);
         deliver(message, extra);
       };
-      // Give the HTTP client time to open its GET stream, where the server's cancellation goes.
-      await new Promise((r) => setTimeout(r, 100));
+      // The HTTP client opens its GET stream, where the server's cancellation goes.
+      await ready;
       const controller = new AbortController();
       const call = client.callTool({ name: 'ask', arguments: {} }, undefined, { signal: controller.signal }).catch(() => 'aborted');
       const ask = await nextAsk(1);
       controller.abort();
       expect(await call).toBe('aborted');
-      for (let waited = 0; waited < 3000 && cancelled.length === 0; waited += 20) await new Promise((r) => setTimeout(r, 20));
+      await waitFor(() => cancelled.length > 0, "the server's cancellation");
       expect(cancelled).toEqual([ask.id]);
     } finally {
       await client.close();

@@ -1,7 +1,7 @@
 import { createApp, type App } from '@toolwright/server';
 import type { HttpListener } from '@toolwright/server/http';
-import { HttpTools, slowCalls } from './fixtures/http.tools';
-import { connectClient, initializeBody, messagesOf, openRawSession, post, textOf } from './fixtures/httpHelpers';
+import { HttpTools, nextSlowCall } from './fixtures/http.tools';
+import { connectClient, initializeBody, messagesOf, openRawSession, post, shutdownBegun, textOf } from './fixtures/httpHelpers';
 import { waitFor } from './fixtures/waitFor';
 
 const quiet = { requestLogLevel: 'silent' as const, exitOnSignal: false };
@@ -79,11 +79,12 @@ describe('Streamable HTTP sessions: limits, expiry, shutdown', () => {
     const l = await app.listen({ transport: 'http', port: 0, ...quiet });
     const { client } = await connectClient(l.url);
     const other = await openRawSession(l.url);
+    const started = nextSlowCall();
     const running = client.callTool({ name: 'slow', arguments: { ms: 300 } });
-    await waitFor(() => slowCalls.running > 0, 'the call to run');
+    await started;
     const closed = l.close();
     const base = l.url.replace('/mcp', '');
-    await waitFor(async () => (await fetch(`${base}/readyz`).catch(() => undefined))?.status !== 200, 'the shutdown to start');
+    await shutdownBegun(l.url);
     const refused = await post(l.url, initializeBody()).catch(() => undefined);
     if (refused) expect(refused.status).toBe(503);
     const ready = await fetch(`${base}/readyz`).catch(() => undefined);
