@@ -6,6 +6,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { messagesOf, openRawSession, post } from './fixtures/httpHelpers';
+import { waitFor } from './fixtures/waitFor';
 import { Client as ModernClient, StreamableHTTPClientTransport as ModernHttp } from '@modelcontextprotocol/client';
 import { Container, Service } from 'typedi';
 import { container as tsyringe, injectable, singleton } from 'tsyringe';
@@ -94,8 +95,8 @@ describe('request- and session-scoped services', () => {
       expect(textOf(await b.callTool({ name: 'add', arguments: { item: 'b1' } }))).toMatch(/has b1$/);
       expect(textOf(await a.callTool({ name: 'add', arguments: { item: 'a2' } }))).toMatch(/has a1,a2$/);
       await ta.terminateSession();
-      await new Promise((resolve) => setTimeout(resolve, 50));
-      expect(events).toContainEqual(expect.stringMatching(/^cart \d+ disposed with a1,a2$/));
+      const disposedA = (e: string) => /^cart \d+ disposed with a1,a2$/.test(e);
+      await waitFor(() => events.some(disposedA), "session a's cart to be disposed", { detail: () => events.join('\n') });
 
       const modern = new ModernClient({ name: 'm', version: '1' }, { versionNegotiation: { mode: 'auto' } });
       await modern.connect(new ModernHttp(url));
@@ -116,8 +117,9 @@ describe('request- and session-scoped services', () => {
       const session = await openRawSession(url);
       const call = await post(url, { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'add', arguments: { item: 'forgotten' } } }, { 'mcp-session-id': session, 'mcp-protocol-version': '2025-11-25' });
       expect(JSON.stringify(await messagesOf(call))).toContain('has forgotten');
-      await new Promise((resolve) => setTimeout(resolve, 600));
-      expect(events).toContainEqual(expect.stringMatching(/^cart \d+ disposed with forgotten$/));
+      // The session expires after 150 ms idle; its cart is disposed then.
+      const disposed = (e: string) => /^cart \d+ disposed with forgotten$/.test(e);
+      await waitFor(() => events.some(disposed), 'the expired session\'s cart to be disposed', { detail: () => events.join('\n') });
     } finally {
       await listener.close();
     }
