@@ -11,6 +11,7 @@ import type { HttpListener } from '@toolwright/server/http';
 import { join } from 'node:path';
 import { tokenTable } from './fixtures/authTokens';
 import { post } from './fixtures/httpHelpers';
+import { waitFor } from './fixtures/waitFor';
 
 /**
  * The era matrix: one app (fixtures/eras-app.js), over a real stdio child process and real
@@ -168,7 +169,7 @@ describe.each(rows)('$kind, client at $version', ({ kind, version }) => {
     it('announces list changes (2025: to the session; 2026-07-28: to subscriptions/listen)', async () => {
       const subscription = era === 'modern' ? await (c.client as ModernClient).listen({ toolsListChanged: true }) : undefined;
       app!.tools.disable('wait');
-      await new Promise((r) => setTimeout(r, 100));
+      await waitFor(() => c.listChanges > 0, 'the list change');
       expect(c.listChanges).toBe(1);
       expect((await c.client.listTools({})).tools.map((t) => t.name)).not.toContain('wait');
       app!.tools.enable('wait');

@@ -14,6 +14,7 @@ import { createServer as createHttpServer, type IncomingMessage } from 'node:htt
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { Telemetry } from '../src/telemetry/Telemetry';
+import { waitFor } from './fixtures/waitFor';
 
 const TRACE_ID = '4bf92f3577b34da6a3ce929d0e0e4736';
 const PARENT_ID = '00f067aa0ba902b7';
@@ -219,7 +220,7 @@ describe('OpenTelemetry end to end: a stdio server exporting OTLP/HTTP (JSON) to
     await client.connect(new LegacyStdio({ command: process.execPath, args: [join(__dirname, 'fixtures', 'otlp-app.js')], env: { ...process.env, OTLP_URL: `http://127.0.0.1:${port}/v1/traces` } as Record<string, string>, stderr: 'ignore' }));
     try {
       await client.callTool({ name: 'get_weather', arguments: { city: 'Oslo' }, _meta: { traceparent: TRACEPARENT } });
-      for (let i = 0; i < 100 && !spans().some((s) => s.name === 'tools/call get_weather'); i++) await new Promise((r) => setTimeout(r, 50));
+      await waitFor(() => spans().some((s) => s.name === 'tools/call get_weather'), 'the span at the collector', { timeoutMs: 5000 });
     } finally {
       await client.close();
     }
