@@ -2,6 +2,7 @@ import { PassThrough } from 'node:stream';
 import { createApp } from '@toolwright/server';
 import { NoteTools } from '../snippets/transports/note.tools';
 import { serveOver } from '../snippets/transports/streams';
+import { waitFor } from '../../packages/server/test/fixtures/waitFor';
 
 describe('transports page', () => {
   it('serves newline-delimited JSON-RPC over a pair of streams', async () => {
@@ -20,14 +21,7 @@ describe('transports page', () => {
     });
     const listener = await serveOver(app, input, output);
     const send = (message: object) => input.write(`${JSON.stringify({ jsonrpc: '2.0', ...message })}\n`);
-    const answer = async (id: number) => {
-      for (let tries = 0; tries < 200; tries++) {
-        const found = lines.find((l) => l.id === id);
-        if (found) return found;
-        await new Promise((r) => setTimeout(r, 5));
-      }
-      throw new Error(`no answer to ${id}`);
-    };
+    const answer = (id: number) => waitFor(() => lines.find((l) => l.id === id), `the answer to ${id}`);
     const log = jest.spyOn(process.stderr, 'write').mockImplementation(() => true);
 
     send({ id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '0' } } });
@@ -36,8 +30,7 @@ describe('transports page', () => {
     send({ id: 2, method: 'tools/call', params: { name: 'add_note', arguments: { text: 'buy milk' } } });
     expect(await answer(2)).toMatchObject({ result: { content: [{ type: 'text', text: 'Saved note #1.' }] } });
     input.write('this is not json\n');
-    for (let tries = 0; tries < 200 && !lines.some((l) => l.id === null); tries++) await new Promise((r) => setTimeout(r, 5));
-    expect(lines.find((l) => l.id === null)).toMatchObject({ error: { code: -32700 } });
+    expect(await waitFor(() => lines.find((l) => l.id === null), 'the parse error')).toMatchObject({ error: { code: -32700 } });
 
     await listener.close();
     log.mockRestore();
