@@ -40,8 +40,8 @@ describe('stdio transport (a real child process)', () => {
 
   it.each(['SIGTERM', 'SIGINT'] as const)('finishes in-flight calls on %s, then exits 0', async (signal) => {
     session = await RawSession.start();
-    session.send({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'slow', arguments: { ms: 300 } } });
-    await new Promise((r) => setTimeout(r, 50));
+    session.send({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'slow', arguments: { ms: 300 }, _meta: { progressToken: 'p' } } });
+    await session.waitFor((m) => m.method === 'notifications/progress'); // the call runs
     const exit = once(session.child, 'exit');
     session.child.kill(signal);
     expect(await session.response(1)).toMatchObject({ result: { content: [{ type: 'text', text: 'slept 300' }] } });
