@@ -5,6 +5,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { spawnSync } from 'node:child_process';
 import { Service } from 'typedi';
+import { waitFor } from './fixtures/waitFor';
 
 const textOf = (result: unknown) => ((result as { content: { text?: string }[] }).content[0]?.text ?? '');
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -55,7 +56,7 @@ describe('lifecycle hooks', () => {
     const client = new Client({ name: 'c', version: '1' });
     await client.connect(new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${listener.port}/mcp`)));
     const running = client.callTool({ name: 'work', arguments: { ms: 200 } });
-    await sleep(50);
+    await waitFor(() => events.includes('work starts, pool open'), 'the call to run');
     await listener.close();
     expect(textOf(await running)).toBe('pool open');
     expect(events).toEqual(['app start', 'pool open', 'work starts, pool open', 'work done', 'pool closed', 'app shutdown']);
@@ -124,8 +125,7 @@ describe('one pipeline: resource reads and prompts get timeouts and in-flight tr
 
     const reading = client.readResource({ uri: 'slow://60' });
     const prompting = client.getPrompt({ name: 'slow_prompt', arguments: { ms: '60' } });
-    await sleep(20);
-    expect(app.inFlight).toBe(2);
+    await waitFor(() => app.inFlight === 2, 'both to be in flight', { detail: () => `${app.inFlight} in flight` });
     expect(await app.drain(1000)).toBe(true);
     await Promise.all([reading, prompting]);
     expect(app.inFlight).toBe(0);
