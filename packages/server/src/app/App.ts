@@ -1,21 +1,17 @@
 import type { AccessRules, AuthInfo, Class, ProtocolEra, Registry } from '@toolwright/core';
-
-/** Instances that replace services for one connection's calls: `[[RealService, fake], ...]` or a Map. */
-export type ServiceOverrides = ReadonlyMap<Class, unknown> | readonly (readonly [Class, unknown])[];
 import type { ListControl } from '../surface/ListControl';
 import type { Server, Transport } from '../sdk/sdk';
 import type { HttpListener } from '../http/HttpListener';
 import type { ChangeNotifier } from '../surface/Connections';
+import type { Listener } from '../serving/Listener';
+import type { ServerFactory, ServiceOverrides } from '../serving/ServerFactory';
 import type { HttpListenOptions, ListenOptions } from './ListenOptions';
 
-/** A running listener (stdio or HTTP). */
-export interface Listener {
-  /** Stops accepting work, waits for running calls (up to the drain timeout), and closes connections. */
-  close(): Promise<void>;
-}
+export type { Listener } from '../serving/Listener';
+export type { ServiceOverrides } from '../serving/ServerFactory';
 
 /** A built Toolwright app: a frozen registry and the means to serve it. */
-export interface App {
+export interface App extends ServerFactory {
   readonly name: string;
   readonly version: string;
   readonly registry: Registry;

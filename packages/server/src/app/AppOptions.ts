@@ -81,4 +81,11 @@ export interface AppOptions {
   requestState?: RequestStateOptions;
   /** OpenTelemetry spans and metrics, when `@opentelemetry/api` is installed and a provider registered (see the Observability guide). */
   telemetry?: TelemetryOptions;
+  /**
+   * Whether the server may answer some requests without the SDK's per-message work, with the
+   * SDK's answers byte for byte (today: a 2025-11-25 connection's plain `tools/call`). Default:
+   * on, unless the `TOOLWRIGHT_FAST_PATHS` environment variable is `off`. Off, every message
+   * goes the SDK's way. See the Internals page.
+   */
+  fastPaths?: boolean;
 }

@@ -2,17 +2,18 @@ import { ConfigError } from '@toolwright/core';
 import { buildRegistry } from '@toolwright/core';
 import { createDefaultContainer } from '@toolwright/core/internal';
 import type { Transport } from '../sdk/sdk';
-import { cacheHintsOf } from '../sdk/cacheHintsOf';
+import { cacheHintsOf } from './cacheHintsOf';
 import { ToolwrightServer } from '../sdk/ToolwrightServer';
-import { startTracing, tracedServerClass } from '../sdk/tracedServerClass';
+import { startTracing, tracedServerClass } from '../handlers/tracedServerClass';
 import { Telemetry } from '../telemetry/Telemetry';
-import { createToolBinding, directToolCall, registerToolHandlers, type DirectToolCall } from '../sdk/registerToolHandlers';
+import { createToolBinding, directToolCall, registerToolHandlers } from '../handlers/registerToolHandlers';
+import { createFastPaths, fastPathsWanted } from '../lanes/FastPaths';
+import { installFastPaths } from '../lanes/fastPathsOf';
 import type { App, Listener } from './App';
 import type { AppOptions } from './AppOptions';
-import { Pending } from './Pending';
+import { Pending } from '../ground/Pending';
 import type { ListenOptions } from './ListenOptions';
 import { loadToolClasses } from './loadToolClasses';
-import { setDirectCall } from './directCallOf';
 import { assertSupportedNode } from './assertSupportedNode';
 import { createLifecycle } from './createLifecycle';
 import { stderrLogger } from '@toolwright/core';
@@ -46,9 +47,10 @@ export async function createApp(options: AppOptions): Promise<App> {
   });
   const binding = createToolBinding(surface);
   const telemetry = new Telemetry(options.telemetry);
+  // The one place the fast paths are made (see FastPaths); with them off, every message goes the SDK's way.
+  // Stateless HTTP asks per request: while telemetry records, no call skips the SDK's path.
   const untraced = directToolCall(binding);
-  // For stateless HTTP, which asks per request: while telemetry records, no call skips the SDK's path.
-  const directCall: DirectToolCall = (params, caller) => (telemetry.instruments() ? undefined : untraced(params, caller));
+  const fastPaths = fastPathsWanted(options.fastPaths) ? createFastPaths((params, caller) => (telemetry.instruments() ? undefined : untraced(params, caller))) : undefined;
   const lifecycle = createLifecycle({ classes: [...new Set([...tools, ...(options.services ?? [])])], container, onStart: options.onStart, onShutdown: options.onShutdown, logger: options.logger ?? stderrLogger('lifecycle') });
   const control = (kind: ListKind): ListControl =>
     Object.freeze({
@@ -66,6 +68,7 @@ export async function createApp(options: AppOptions): Promise<App> {
   });
   const serverOptions = stripUndefined({ instructions: options.instructions });
   const cacheHints = cacheHintsOf(options.cache);
+  let openListeners = 0;
 
   const app: App = {
     name: options.name,
@@ -78,11 +81,10 @@ export async function createApp(options: AppOptions): Promise<App> {
       const overriding = overrides && new Map(overrides);
       // Only a connection with telemetry to record gets the traced server class: the others run untouched.
       const instruments = telemetry.instruments();
-      // A 2025-era connection's plain tool calls skip the SDK's per-message work (see serveDirectCalls);
+      // A 2025-era connection's plain tool calls skip the SDK's per-message work (see FastPaths);
       // a traced one keeps every request on the SDK's path, where its span is made.
-      const plain = !overriding && !instruments;
-      const direct = era === 'legacy' && plain ? untraced : undefined;
-      const server = new (instruments ? tracedServerClass(ToolwrightServer) : ToolwrightServer)({ caller: authInfo, direct }, info, settings);
+      const intercept = era === 'legacy' && !overriding && !instruments ? fastPaths?.intercept : undefined;
+      const server = new (instruments ? tracedServerClass(ToolwrightServer) : ToolwrightServer)({ caller: authInfo, intercept }, info, settings);
       const connection = surface.attach(server, capabilities, era, overriding);
       registerToolHandlers(server, binding, connection);
       if (instruments) startTracing(server, instruments, connection);
@@ -96,6 +98,16 @@ export async function createApp(options: AppOptions): Promise<App> {
     },
     start: lifecycle.start,
     stop: lifecycle.stop,
+    openListener() {
+      openListeners++;
+      let released = false;
+      return async () => {
+        if (released) return;
+        released = true;
+        // The shutdown hooks run once, after the last listener drained: the others still serve with them.
+        if (--openListeners === 0) await lifecycle.stop();
+      };
+    },
     // The overloads on App.listen give HTTP callers the HttpListener that serveHttp returns.
     listen: (async (listen: ListenOptions): Promise<Listener> => {
       await lifecycle.start();
@@ -124,7 +136,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     drain: (timeoutMs = 10_000) => inFlight.drain(timeoutMs),
   };
   Object.freeze(app);
-  setDirectCall(app, directCall);
+  if (fastPaths) installFastPaths(app, fastPaths);
   return app;
 }
 

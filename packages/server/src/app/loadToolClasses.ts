@@ -36,7 +36,7 @@ async function loadModule(file: string): Promise<Record<string, unknown>> {
       if ((error as { code?: string }).code !== 'ERR_REQUIRE_ESM') throw error;
     }
   }
-  return (await (require('./importModule') as typeof import('./importModule')).importModule(pathToFileURL(file).href)) as Record<string, unknown>;
+  return (await (require('../ground/importModule') as typeof import('../ground/importModule')).importModule(pathToFileURL(file).href)) as Record<string, unknown>;
 }
 
 async function expandGlob(pattern: string, cwd: string): Promise<string[]> {

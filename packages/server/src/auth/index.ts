@@ -7,4 +7,4 @@ export type { TokenVerifier } from './TokenVerifier';
 export type { HttpAuthOptions } from './HttpAuthOptions';
 export type { AuthInfoProvider } from './AuthInfoProvider';
 export { canAccess } from './canAccess';
-export { attachAuthInfo } from './attachAuthInfo';
+export { attachAuthInfo } from '../sdk/attachAuthInfo';

@@ -66,6 +66,6 @@ async function loadJose(): Promise<Jose> {
     return require('jose') as Jose;
   } catch (error) {
     if ((error as { code?: string }).code !== 'ERR_REQUIRE_ESM') throw error;
-    return (await (require('../app/importModule') as typeof import('../app/importModule')).importModule('jose')) as Jose;
+    return (await (require('../ground/importModule') as typeof import('../ground/importModule')).importModule('jose')) as Jose;
   }
 }

@@ -1,4 +1,4 @@
-import type { Listener } from '../app/App';
+import type { Listener } from '../serving/Listener';
 
 /** A running HTTP listener. */
 export interface HttpListener extends Listener {

@@ -1,4 +1,4 @@
-import type { Pending } from '../app/Pending';
+import type { Pending } from '../ground/Pending';
 import { randomUUID } from 'node:crypto';
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import type { AuthInfo } from '@toolwright/core';

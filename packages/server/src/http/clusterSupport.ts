@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import type { App } from '../app/App';
+import type { ServerFactory } from '../serving/ServerFactory';
 import type { ChangeNotifier } from '../surface/Connections';
 import type { Cluster, ClusterChange, SessionChange, SessionRecord } from './Cluster';
 import type { StreamableTransport } from './createStreamableTransport';
@@ -101,7 +101,7 @@ export function cancellationsOf(body: unknown): Record<string, unknown>[] {
 }
 
 /** Publishes every change made on this instance to the cluster; returns the function that stops it. */
-export function publishChanges(app: App, cluster: Cluster, onError: (error: Error) => void): () => void {
+export function publishChanges(app: ServerFactory, cluster: Cluster, onError: (error: Error) => void): () => void {
   const publish = (change: ClusterChange) => void cluster.publish(change).catch(onError);
   return app.addNotifier({
     toolsChanged: () => publish({ list: 'tools' }),
@@ -112,7 +112,7 @@ export function publishChanges(app: App, cluster: Cluster, onError: (error: Erro
 }
 
 /** Tells `notifier` of the changes made on this instance and, with a cluster, on every other. */
-export function listenToChanges(app: App, cluster: Cluster | undefined, notifier: ChangeNotifier): () => void {
+export function listenToChanges(app: ServerFactory, cluster: Cluster | undefined, notifier: ChangeNotifier): () => void {
   const local = app.addNotifier(notifier);
   if (!cluster) return local;
   const remote = cluster.onChange((change) => {

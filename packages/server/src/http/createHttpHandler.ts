@@ -1,21 +1,20 @@
-import { Pending } from '../app/Pending';
+import { Pending } from '../ground/Pending';
 import { randomUUID } from 'node:crypto';
 import { ConfigError } from '@toolwright/core';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AuthInfo } from '@toolwright/core';
 import { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from '../sdk/sdk';
-import { createModernHttp, isModernHttpRequest, type ModernHttp } from '../sdk/createModernHttp';
+import { createModernHttp, isModernHttpRequest, type ModernHttp } from '../serving/createModernHttp';
 import { isModernMessage } from '../sdk/isModernMessage';
-import { serveWithoutServer } from '../sdk/serveDirectCalls';
-import { directCallOf } from '../app/directCallOf';
-import type { App } from '../app/App';
+import { fastPathsOf } from '../lanes/fastPathsOf';
+import type { ServerFactory } from '../serving/ServerFactory';
 import { createAuthenticator } from '../auth/authenticateRequest';
 import { missingScopes } from '../auth/canAccess';
 import { protectedResourceMetadata } from '../auth/protectedResourceMetadata';
 import { createCors } from './cors';
 import { createStreamableTransport, type StreamableTransport } from './createStreamableTransport';
 import type { NodeStreamableTransport } from './NodeStreamableTransport';
-import { bindSessionState } from '../sdk/sessionState';
+import { bindSessionState } from '../pipeline/sessionState';
 import type { EventStoreFactory } from './EventStore';
 import { createHostPolicy } from './hostPolicy';
 import type { HttpHandlerOptions } from './HttpHandlerOptions';
@@ -66,7 +65,7 @@ const ASSUMED_VERSION = '2025-03-26';
  * checks, CORS, body limits, bearer auth and RFC 9728 metadata, session routing with limits
  * and principal binding, health endpoints and request logs.
  */
-export function createHttpHandler(app: App, options: HttpHandlerOptions = {}): HttpHandler {
+export function createHttpHandler(app: ServerFactory, options: HttpHandlerOptions = {}): HttpHandler {
   const mcpPath = options.path ?? DEFAULTS.path;
   const stateless = options.stateless === true;
   const jsonResponse = options.jsonResponse === true;
@@ -301,10 +300,10 @@ export function createHttpHandler(app: App, options: HttpHandlerOptions = {}): H
       trackPost(res);
       const transport = createStreamableTransport(transportKind, { sessionId: undefined, jsonResponse, eventStore: undefined, retryMs: undefined, maxBufferedBytes: options.maxBufferedBytes });
       statelessTransports.add(transport);
-      // Our transport: plain tool calls are answered without building a server (see serveWithoutServer).
-      const direct = transportKind === 'toolwright' ? directCallOf(app) : undefined;
+      // Our transport: plain tool calls may be answered without building a server (see FastPaths).
+      const fastPaths = transportKind === 'toolwright' ? fastPathsOf(app) : undefined;
       let exchange: { close(): Promise<void> };
-      if (direct) exchange = serveWithoutServer(transport, direct, () => app.createServer(), ignoreError);
+      if (fastPaths) exchange = fastPaths.serveStateless(transport, () => app.createServer(), ignoreError);
       else {
         const server = app.createServer();
         exchange = server;

@@ -1,9 +1,9 @@
-import { Pending } from '../app/Pending';
+import { Pending } from '../ground/Pending';
 import { ConfigError } from '@toolwright/core';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AuthInfo } from '@toolwright/core';
 import type { Server } from '../sdk/sdk';
-import type { App } from '../app/App';
+import type { ServerFactory } from '../serving/ServerFactory';
 import type { AuthOutcome } from '../auth/authenticateRequest';
 import { LegacySseTransport } from './LegacySseTransport';
 import { principalOf } from './principalOf';
@@ -30,7 +30,7 @@ interface LegacySession {
  * (one SDK `Server` per stream) and names the URL to POST messages to. Behind the same
  * Host/Origin checks and authentication as the Streamable HTTP endpoint.
  */
-export function createLegacySse(app: App, mcpPath: string) {
+export function createLegacySse(app: ServerFactory, mcpPath: string) {
   const sessions = new Map<string, LegacySession>();
   /** The running calls of every stream, drained on shutdown. */
   const calls = new Pending<string>();

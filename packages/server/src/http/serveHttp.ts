@@ -1,7 +1,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { App } from '../app/App';
-import type { HttpListenOptions } from '../app/ListenOptions';
+import type { ServerFactory } from '../serving/ServerFactory';
+import type { HttpListenOptions } from './HttpListenOptions';
 import { createHttpHandler, type HttpHandler } from './createHttpHandler';
 import { isLoopbackAddress } from './hostPolicy';
 import type { HttpListener } from './HttpListener';
@@ -18,7 +18,7 @@ const CHECK_INTERVAL_MS = 1_000;
  * 127.0.0.1:3000) serving the MCP endpoint, health checks and auth metadata. On SIGINT or
  * SIGTERM it shuts down gracefully and exits 0.
  */
-export async function serveHttp(app: App, options: HttpListenOptions): Promise<HttpListener> {
+export async function serveHttp(app: ServerFactory, options: HttpListenOptions): Promise<HttpListener> {
   const host = options.host ?? '127.0.0.1';
   const path = options.path ?? '/mcp';
   const timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
@@ -39,6 +39,7 @@ export async function serveHttp(app: App, options: HttpListenOptions): Promise<H
       resolve();
     });
   });
+  const release = app.openListener();
   const port = (server.address() as AddressInfo).port;
   const urlHost = host.includes(':') ? `[${host}]` : host === '0.0.0.0' ? '127.0.0.1' : host;
   const url = `http://${urlHost}:${port}${path}`;
@@ -65,7 +66,7 @@ export async function serveHttp(app: App, options: HttpListenOptions): Promise<H
       const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeAllConnections();
       await stopped;
-      await app.stop();
+      await release();
     })());
   const onSignal = (): void => {
     void close().then(() => {

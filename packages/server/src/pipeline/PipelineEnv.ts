@@ -1,7 +1,7 @@
 import type { ContainerLike, MemberAccess, Middleware, ToolContext } from '@toolwright/core';
-import type { Pending } from '../app/Pending';
-import type { ContextEnv } from '../sdk/createToolContext';
-import type { Connection } from '../sdk/Connection';
+import type { Pending } from '../ground/Pending';
+import type { ContextEnv } from './createToolContext';
+import type { Connection } from './Connection';
 
 /**
  * A container for the services of one call, and its end: request- and session-scoped

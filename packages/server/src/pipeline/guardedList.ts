@@ -1,4 +1,4 @@
-import type { Connection } from '../sdk/Connection';
+import type { Connection } from './Connection';
 import type { ServerContext } from '../sdk/sdk';
 import { memberAccessOf } from './memberAccessOf';
 import { passesGuards } from './passesGuards';

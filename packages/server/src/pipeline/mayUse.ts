@@ -1,5 +1,5 @@
 import { callerOf, canAccess } from '../auth/canAccess';
-import type { Connection } from '../sdk/Connection';
+import type { Connection } from './Connection';
 import type { ServerContext } from '../sdk/sdk';
 import { memberAccessOf } from './memberAccessOf';
 import { passesGuards } from './passesGuards';

@@ -1,7 +1,7 @@
 import type { MemberAccess } from '@toolwright/core';
-import type { Connection } from '../sdk/Connection';
+import type { Connection } from './Connection';
 import type { ServerContext } from '../sdk/sdk';
-import { requestEnvelopeOf } from '../sdk/requestEnvelope';
+import { requestEnvelopeOf } from './requestEnvelope';
 import { callerOf } from '../auth/canAccess';
 import type { MemberRef } from './ServedMember';
 

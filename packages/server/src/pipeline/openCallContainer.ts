@@ -1,6 +1,6 @@
 import { type ContainerLike, type ToolLogger } from '@toolwright/core';
 import { ServiceScope } from '@toolwright/core/internal';
-import type { Connection } from '../sdk/Connection';
+import type { Connection } from './Connection';
 import type { OpenCallContainer } from './PipelineEnv';
 
 /**

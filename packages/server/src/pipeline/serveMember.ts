@@ -1,10 +1,10 @@
 import { type AuthInfo, type CallScope, type MemberAccess, type MemberCall, type ToolContext } from '@toolwright/core';
 import { composeMiddleware, type MiddlewareChain } from '@toolwright/core/internal';
 import { accessDenial, callerOf, canAccess } from '../auth/canAccess';
-import type { Connection } from '../sdk/Connection';
-import { createToolContext } from '../sdk/createToolContext';
+import type { Connection } from './Connection';
+import { createToolContext } from './createToolContext';
 import { ErrorCodes, ProtocolError } from '../sdk/ProtocolError';
-import { runWithRounds, type SdkRound } from '../sdk/runWithRounds';
+import { runWithRounds, type SdkRound } from './runWithRounds';
 import type { InputRequest, ServerContext } from '../sdk/sdk';
 import type { InputRequiredAnswer } from '../roundtrip/runRound';
 import { memberAccessOf } from './memberAccessOf';

@@ -1,8 +1,6 @@
 import type { AuthInfo } from '@toolwright/core';
-import { Server, type JSONRPCRequest, type Result, type ServerContext, type Transport } from '@modelcontextprotocol/server';
-import { attachAuthInfo } from '../auth/attachAuthInfo';
-import type { DirectToolCall } from './registerToolHandlers';
-import { serveDirectCalls } from './serveDirectCalls';
+import { Server, type JSONRPCMessage, type JSONRPCRequest, type MessageExtraInfo, type Result, type ServerContext, type Transport } from '@modelcontextprotocol/server';
+import { attachAuthInfo } from './attachAuthInfo';
 import { paramsProblem } from '../rpc/paramsProblem';
 import { ErrorCodes, ProtocolError } from './ProtocolError';
 
@@ -10,8 +8,11 @@ import { ErrorCodes, ProtocolError } from './ProtocolError';
 export interface ToolwrightServerOptions {
   /** Every request comes from this caller (stdio: the identity the process that started the server vouches for), whichever entry connects it. */
   readonly caller?: AuthInfo;
-  /** 2025 era: plain `tools/call` requests are served before the SDK's `Protocol` sees them (see `serveDirectCalls`). */
-  readonly direct?: DirectToolCall;
+  /**
+   * Reads the transport's messages before the SDK's `onmessage` (`toSdk`), which it hands
+   * every message it does not answer itself: the app's fast paths (see `FastPaths`).
+   */
+  readonly intercept?: (transport: Transport, toSdk: (message: JSONRPCMessage, extra?: MessageExtraInfo) => void, onerror: (error: Error) => void) => void;
 }
 
 /** The SDK's `Server`, with Toolwright's additions to each transport it connects to. */
@@ -41,7 +42,7 @@ export class ToolwrightServer extends Server {
   override async connect(transport: Transport): Promise<void> {
     const connecting = super.connect(transport);
     // The SDK installs its `onmessage` before its first await; a refused connect leaves the transport alone.
-    if (this.additions.direct && this.transport === transport && transport.onmessage) serveDirectCalls(transport, this.additions.direct, transport.onmessage, (error) => this.onerror?.(error));
+    if (this.additions.intercept && this.transport === transport && transport.onmessage) this.additions.intercept(transport, transport.onmessage, (error) => this.onerror?.(error));
     await connecting;
     if (this.additions.caller) attachAuthInfo(transport, this.additions.caller);
   }

@@ -1,4 +1,4 @@
-import { Pending } from '../app/Pending';
+import { Pending } from '../ground/Pending';
 import type { AuthInfo } from '@toolwright/core';
 import type { JSONRPCMessage, JSONRPCRequest, MessageExtraInfo, Transport } from '../sdk/sdk';
 import { invalidMessageError } from '../rpc/invalidMessageError';

@@ -1,9 +1,10 @@
-import type { App, Listener } from '../app/App';
-import type { StdioListenOptions } from '../app/ListenOptions';
+import type { Listener } from '../serving/Listener';
+import type { ServerFactory } from '../serving/ServerFactory';
+import type { StdioListenOptions } from './StdioListenOptions';
 import { protectStdout } from './protectStdout';
 import { StdioTransport } from './StdioTransport';
 import { stderrLogger } from '@toolwright/core';
-import { serveStdioEras } from '../sdk/serveStdioEras';
+import { serveStdioEras } from '../serving/serveStdioEras';
 
 const log = stderrLogger('stdio');
 
@@ -15,13 +16,14 @@ const log = stderrLogger('stdio');
  * server's requests still arrive, new requests are refused, and a call still running when
  * the drain timeout passes is answered with an error.
  */
-export async function serveStdio(app: App, options: StdioListenOptions = { transport: 'stdio' }): Promise<Listener> {
+export async function serveStdio(app: ServerFactory, options: StdioListenOptions = { transport: 'stdio' }): Promise<Listener> {
   const stdin = options.stdin ?? process.stdin;
   const custom = options.stdout !== undefined;
   const protectedOut = custom ? undefined : protectStdout();
   const out = options.stdout;
   const write = protectedOut?.write ?? ((chunk: string, done: () => void) => out!.write(chunk, done));
   const caller = await options.authInfo?.();
+  const release = app.openListener();
   const transport = new StdioTransport(stdin, write);
   transport.setCaller(caller);
   const session = serveStdioEras(transport, ({ era }) => app.createServer({ era, authInfo: caller }), (error) => log.warn(error.message));
@@ -38,7 +40,7 @@ export async function serveStdio(app: App, options: StdioListenOptions = { trans
       await transport.idle(drainTimeoutMs);
       transport.abandon(`Server shutting down: the call did not finish within the drain timeout (${drainTimeoutMs} ms) and was abandoned.`);
       await session.close();
-      await app.stop();
+      await release();
       // Only now: answers to running calls may have hit a broken pipe too.
       process.stdout.off('error', onOutputError);
       protectedOut?.restore();

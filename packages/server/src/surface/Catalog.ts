@@ -1,6 +1,6 @@
 import { ConfigError } from '@toolwright/core';
 import type { PromptDefinition, Registry, ResourceDefinition, ResourceTemplateDefinition, ToolDefinition } from '@toolwright/core';
-import { paginate, type Page } from '../sdk/paginate';
+import { paginate, type Page } from './paginate';
 import { promptToWire, resourceToWire, templateToWire, toolToWire } from '../sdk/toWire';
 
 /** The lists an app serves; each can change at runtime and announces it with its own `list_changed`. */

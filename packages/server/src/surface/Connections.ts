@@ -1,6 +1,6 @@
 import type { Class, LogLevel, ProtocolEra } from '@toolwright/core';
 import type { Server } from '../sdk/sdk';
-import type { Connection } from '../sdk/Connection';
+import type { Connection } from '../pipeline/Connection';
 import type { ListKind } from './Catalog';
 
 const LIST_CHANGED = {

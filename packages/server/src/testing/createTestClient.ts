@@ -1,8 +1,8 @@
 import type { AuthInfo } from '@toolwright/core';
 import type { App, ServiceOverrides } from '../app/App';
 import type { HttpListenOptions } from '../app/ListenOptions';
-import { connectTestClient, type LegacyClient, type ModernClient, type TestClientHandlers, type TestClientWire } from '../sdk/connectTestClient';
-import { serveStdioEras } from '../sdk/serveStdioEras';
+import { connectTestClient, type LegacyClient, type ModernClient, type TestClientHandlers, type TestClientWire } from './connectTestClient';
+import { serveStdioEras } from '../serving/serveStdioEras';
 import type { ClientCapabilities, CreateMessageRequestParams, CreateMessageResult, ElicitRequestParams, ElicitResult, Root } from '../sdk/sdk';
 import type { TestClient } from './TestClient';
 

@@ -1,7 +1,7 @@
 import { ConfigError, type CacheHint } from '@toolwright/core';
 import { cacheHintProblem } from '@toolwright/core/internal';
-import type { ServerOptions } from '@modelcontextprotocol/server';
-import type { AppOptions } from '../app/AppOptions';
+import type { ServerOptions } from '../sdk/sdk';
+import type { AppOptions } from './AppOptions';
 
 const LISTS: CacheHint = { ttlMs: 60_000, cacheScope: 'private' };
 const READS: CacheHint = { ttlMs: 0, cacheScope: 'private' };

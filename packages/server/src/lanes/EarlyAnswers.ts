@@ -1,5 +1,5 @@
 import { ToolwrightError } from '@toolwright/core';
-import type { RequestId, Transport } from '@modelcontextprotocol/server';
+import type { RequestId, Transport } from '../sdk/sdk';
 
 /** What to send when an early answer settles. */
 export interface EarlyReply<T> {

@@ -1,5 +1,5 @@
 import type { SessionState } from '@toolwright/core';
-import type { Server } from './sdk';
+import type { Server } from '../sdk/sdk';
 
 /** `ctx.session` of each connection (one SDK `Server`): given by the HTTP layer (a cluster's), or made in memory on first use. */
 const states = new WeakMap<Server, SessionState>();

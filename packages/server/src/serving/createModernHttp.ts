@@ -1,8 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { TLSSocket } from 'node:tls';
 import type { AuthInfo } from '@toolwright/core';
-import { createMcpHandler, type Server } from '@modelcontextprotocol/server';
-import { isModernMessage } from './isModernMessage';
+import { createMcpHandler, type Server } from '../sdk/sdk';
+import { isModernMessage } from '../sdk/isModernMessage';
 
 /** Answers the 2026-07-28 requests of one HTTP endpoint. */
 export interface ModernHttp {

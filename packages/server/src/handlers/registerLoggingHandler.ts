@@ -1,4 +1,4 @@
-import type { Connection } from './Connection';
+import type { Connection } from '../pipeline/Connection';
 
 /**
  * Serves `logging/setLevel` for this connection. It replaces the SDK's own handler, whose

@@ -1,4 +1,4 @@
-import { parseJSONRPCMessage, type ClientCapabilities, type CreateMessageRequestParams, type CreateMessageResult, type ElicitRequestParams, type ElicitResult, type JSONRPCMessage, type ListRootsResult, type Transport } from '@modelcontextprotocol/server';
+import { parseJSONRPCMessage, type ClientCapabilities, type CreateMessageRequestParams, type CreateMessageResult, type ElicitRequestParams, type ElicitResult, type JSONRPCMessage, type ListRootsResult, type Transport } from '../sdk/sdk';
 import { ToolwrightError } from '@toolwright/core';
 import type { LegacyClient } from './legacyTestClient';
 import type { ModernClient } from './modernTestClient';

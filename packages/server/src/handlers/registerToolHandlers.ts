@@ -1,8 +1,8 @@
 import type { AuthInfo, ToolDefinition, ToolResult } from '@toolwright/core';
-import type { Server, ServerContext, Tool } from '@modelcontextprotocol/server';
-import type { Connection } from './Connection';
+import type { Server, ServerContext, Tool } from '../sdk/sdk';
+import type { Connection } from '../pipeline/Connection';
 import type { Surface } from '../surface/Surface';
-import { ErrorCodes, ProtocolError } from './ProtocolError';
+import { ErrorCodes, ProtocolError } from '../sdk/ProtocolError';
 import { paramsProblem } from '../rpc/paramsProblem';
 import { callerOf } from '../auth/canAccess';
 import { createListFilter } from '../auth/createListFilter';

@@ -1,6 +1,6 @@
-import { serveStdio } from '@modelcontextprotocol/server/stdio';
-import type { JSONRPCMessage, MessageExtraInfo, Server, Transport } from '@modelcontextprotocol/server';
-import { isModernMessage } from './isModernMessage';
+import { serveStdio } from '../sdk/stdioEntry';
+import type { JSONRPCMessage, MessageExtraInfo, Server, Transport } from '../sdk/sdk';
+import { isModernMessage } from '../sdk/isModernMessage';
 
 /**
  * Serves one stdio connection in the era its first message asks for. A 2025-era client

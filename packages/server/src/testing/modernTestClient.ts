@@ -1,6 +1,6 @@
-import { Client, parseJSONRPCMessage, StreamableHTTPClientTransport, type Transport } from '@modelcontextprotocol/client';
-import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import type { JSONRPCMessage } from '@modelcontextprotocol/server';
+import { Client, parseJSONRPCMessage, StreamableHTTPClientTransport, type Transport } from '../sdk/client';
+import { StdioClientTransport } from '../sdk/clientStdio';
+import type { JSONRPCMessage } from '../sdk/sdk';
 import type { ClientSideTransport, TestClientSetup, TestClientWire } from './connectTestClient';
 
 /** The 2026-07-28 client a test drives: the v2 SDK's `Client` (`@modelcontextprotocol/client`). */

@@ -1,5 +1,5 @@
 import type { PromptDefinition, PromptResult } from '@toolwright/core';
-import type { Prompt } from '@modelcontextprotocol/server';
+import type { Prompt } from '../sdk/sdk';
 import { callerOf } from '../auth/canAccess';
 import { createListFilter } from '../auth/createListFilter';
 import { guardedList } from '../pipeline/guardedList';
@@ -7,9 +7,9 @@ import type { PipelineEnv } from '../pipeline/PipelineEnv';
 import { serveMember } from '../pipeline/serveMember';
 import type { MemberRef } from '../pipeline/ServedMember';
 import type { Catalog } from '../surface/Catalog';
-import type { Connection } from './Connection';
+import type { Connection } from '../pipeline/Connection';
 import { outcomeError } from './outcomeError';
-import { ErrorCodes, ProtocolError } from './ProtocolError';
+import { ErrorCodes, ProtocolError } from '../sdk/ProtocolError';
 
 /** Serves `prompts/list` (cached pages) and `prompts/get` (-32602 for an unknown prompt or bad arguments). */
 export function registerPromptHandlers(connection: Connection, catalog: Catalog, env: PipelineEnv): void {

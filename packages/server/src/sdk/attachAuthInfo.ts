@@ -1,6 +1,6 @@
 import { ConfigError } from '@toolwright/core';
 import type { AuthInfo } from '@toolwright/core';
-import type { Transport } from '../sdk/sdk';
+import type { Transport } from './sdk';
 
 /**
  * Makes every message a connected transport delivers carry `authInfo`, so handlers see

@@ -1,9 +1,9 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { CreateMessageRequestSchema, ElicitRequestSchema, JSONRPCMessageSchema, ListRootsRequestSchema, type ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
-import type { JSONRPCMessage } from '@modelcontextprotocol/server';
+import { Client } from '../sdk/legacyClient';
+import { StdioClientTransport } from '../sdk/legacyClient';
+import { StreamableHTTPClientTransport } from '../sdk/legacyClient';
+import type { Transport } from '../sdk/legacyClient';
+import { CreateMessageRequestSchema, ElicitRequestSchema, JSONRPCMessageSchema, ListRootsRequestSchema, type ClientCapabilities } from '../sdk/legacyClient';
+import type { JSONRPCMessage } from '../sdk/sdk';
 import type { ClientSideTransport, TestClientSetup, TestClientWire } from './connectTestClient';
 
 /** The 2025-era client a test drives: the v1 SDK's `Client`. */

@@ -1,10 +1,10 @@
-import type { InputRequest, ServerContext } from '@modelcontextprotocol/server';
+import type { InputRequest, ServerContext } from '../sdk/sdk';
 import type { InputRound } from '../roundtrip/InputRound';
 import type { RequestStateCodec } from '../roundtrip/RequestStateCodec';
 import { RoundTripError } from '../roundtrip/RoundTripError';
 import { roundBinding, runRound, type InputRequiredAnswer } from '../roundtrip/runRound';
 import type { Connection } from './Connection';
-import { ErrorCodes, ProtocolError } from './ProtocolError';
+import { ErrorCodes, ProtocolError } from '../sdk/ProtocolError';
 
 /** A round whose questions are the SDK's input requests (elicitation, sampling, roots). */
 export type SdkRound = InputRound<InputRequest>;

@@ -1,4 +1,4 @@
-import type { Resource, ResourceTemplateType, ServerContext } from '@modelcontextprotocol/server';
+import type { Resource, ResourceTemplateType, ServerContext } from '../sdk/sdk';
 import type { AccessRules, ReadResourceResult, ResourceDefinition, ResourceTemplateDefinition } from '@toolwright/core';
 import { accessDenial, callerOf, canAccess } from '../auth/canAccess';
 import { createListFilter } from '../auth/createListFilter';
@@ -8,9 +8,9 @@ import type { PipelineEnv } from '../pipeline/PipelineEnv';
 import { serveMember } from '../pipeline/serveMember';
 import type { MemberRef } from '../pipeline/ServedMember';
 import type { Catalog } from '../surface/Catalog';
-import type { Connection } from './Connection';
+import type { Connection } from '../pipeline/Connection';
 import { outcomeError } from './outcomeError';
-import { ErrorCodes, ProtocolError } from './ProtocolError';
+import { ErrorCodes, ProtocolError } from '../sdk/ProtocolError';
 
 /**
  * Serves `resources/list`, `resources/templates/list` (cached pages), `resources/read`

@@ -1,8 +1,8 @@
-import type { JSONRPCMessage, MessageExtraInfo, RequestId, Transport } from '@modelcontextprotocol/server';
+import type { JSONRPCMessage, MessageExtraInfo, RequestId, Transport } from '../sdk/sdk';
 import { jsonRpcKind } from '../rpc/jsonRpcKind';
 import { EarlyAnswers } from './EarlyAnswers';
-import type { Server } from '@modelcontextprotocol/server';
-import type { DirectToolCall } from './registerToolHandlers';
+import type { Server } from '../sdk/sdk';
+import type { DirectToolCall } from '../handlers/registerToolHandlers';
 
 /** Where the messages not served here go. */
 export type Deliver = (message: JSONRPCMessage, extra?: MessageExtraInfo) => void;

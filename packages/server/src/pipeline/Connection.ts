@@ -1,6 +1,6 @@
 import type { Class, LogLevel, ProtocolEra } from '@toolwright/core';
 import type { ServiceScope } from '@toolwright/core/internal';
-import type { Server } from './sdk';
+import type { Server } from '../sdk/sdk';
 
 /**
  * What Toolwright keeps for one connection (one SDK `Server`: a stdio process, an HTTP

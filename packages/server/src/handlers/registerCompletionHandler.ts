@@ -1,9 +1,9 @@
 import { mayUse } from '../pipeline/mayUse';
 import type { PipelineEnv } from '../pipeline/PipelineEnv';
 import type { Catalog } from '../surface/Catalog';
-import type { Connection } from './Connection';
+import type { Connection } from '../pipeline/Connection';
 import { outcomeError } from './outcomeError';
-import { ErrorCodes, ProtocolError } from './ProtocolError';
+import { ErrorCodes, ProtocolError } from '../sdk/ProtocolError';
 
 /**
  * Serves `completion/complete` for prompt arguments and resource-template variables.

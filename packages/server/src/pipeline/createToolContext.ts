@@ -15,13 +15,13 @@ import {
   type ToolLogger,
 } from '@toolwright/core';
 import { compileElicitationForm, type ElicitationForm } from '@toolwright/core/internal';
-import { inputRequired, isSpecType, type ClientCapabilities, type InputRequest, type Notification, type ServerContext } from '@modelcontextprotocol/server';
+import { inputRequired, isSpecType, type ClientCapabilities, type InputRequest, type Notification, type ServerContext } from '../sdk/sdk';
 import type { RequestStateCodec } from '../roundtrip/RequestStateCodec';
 import type { Connection } from './Connection';
-import { ErrorCodes, ProtocolError } from './ProtocolError';
+import { ErrorCodes, ProtocolError } from '../sdk/ProtocolError';
 import type { SdkRound } from './runWithRounds';
-import { requestHeadersOf } from './requestHeaders';
-import { jsonObject } from './toWire';
+import { requestHeadersOf } from '../sdk/requestHeaders';
+import { jsonObject } from '../sdk/toWire';
 import { requestEnvelopeOf } from './requestEnvelope';
 import { sessionStateOf } from './sessionState';
 

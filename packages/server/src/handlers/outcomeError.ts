@@ -1,5 +1,5 @@
 import type { MemberErrorKind } from '@toolwright/core';
-import { ErrorCodes, ProtocolError } from './ProtocolError';
+import { ErrorCodes, ProtocolError } from '../sdk/ProtocolError';
 
 const CODES: Record<MemberErrorKind, number> = {
   not_found: ErrorCodes.ResourceNotFound,

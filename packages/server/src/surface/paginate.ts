@@ -1,4 +1,4 @@
-import { ErrorCodes, ProtocolError } from './ProtocolError';
+import { ErrorCodes, ProtocolError } from '../sdk/ProtocolError';
 
 /** One page of a list, in the `{ <key>: [...], nextCursor? }` shape of MCP list results. */
 export type Page<K extends string, T> = { [key in K]: T[] } & { nextCursor?: string };

@@ -8,7 +8,7 @@ import {
   TRACEPARENT_META_KEY,
   TRACESTATE_META_KEY,
   type ServerContext,
-} from '@modelcontextprotocol/server';
+} from '../sdk/sdk';
 import type { Connection } from './Connection';
 
 /**

@@ -1,8 +1,8 @@
-import { PROTOCOL_VERSION_META_KEY, Server, TRACEPARENT_META_KEY, TRACESTATE_META_KEY, BAGGAGE_META_KEY, type JSONRPCRequest, type Result, type ServerContext } from '@modelcontextprotocol/server';
+import { PROTOCOL_VERSION_META_KEY, Server, TRACEPARENT_META_KEY, TRACESTATE_META_KEY, BAGGAGE_META_KEY, type JSONRPCRequest, type Result, type ServerContext } from '../sdk/sdk';
 import type { TelemetryInstruments } from '../telemetry/Telemetry';
 import { traceRequest, type TracedRequest } from '../telemetry/traceRequest';
-import type { Connection } from './Connection';
-import { requestHeadersOf } from './requestHeaders';
+import type { Connection } from '../pipeline/Connection';
+import { requestHeadersOf } from '../sdk/requestHeaders';
 
 type ServerClass = new (...args: any[]) => Server; // eslint-disable-line @typescript-eslint/no-explicit-any
 type Handler = (request: JSONRPCRequest, ctx: ServerContext) => Promise<Result>;
