@@ -3,7 +3,7 @@
  * weather example (a Toolwright server) and a hand-rolled fixture server with exact schemas.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCli } from '@toolwright/cli';
@@ -76,6 +76,44 @@ describe('call, inspect, schema and config against stdio and HTTP servers', () =
     const json = JSON.parse((await cli(['inspect', FIXTURE, '--json', '--', join(tmp, file)])).stdout);
     expect(json.tools.map((t: { name: string }) => t.name)).toEqual(['tool_a', 'tool_b', 'tool_c']);
   });
+
+  // Issue 30 #6: schema diff against a stale build said only "No changes".
+  it('schema diff warns when src/ is newer than the build it reads', async () => {
+    const project = join(tmp, 'stale');
+    mkdirSync(join(project, 'src'), { recursive: true });
+    mkdirSync(join(project, 'dist'));
+    writeFileSync(join(project, 'package.json'), '{ "main": "dist/server.js" }');
+    writeFileSync(join(project, 'dist', 'server.js'), 'process.exit(0);\n');
+    writeFileSync(join(project, 'src', 'server.ts'), '');
+    utimesSync(join(project, 'dist', 'server.js'), 1000, 1000);
+    utimesSync(join(project, 'src', 'server.ts'), 2000, 2000);
+    writeFileSync(join(project, 'contract.json'), JSON.stringify({ contractVersion: 1, tools: [], resources: [], resourceTemplates: [], prompts: [] }));
+    const result = await cli(['schema', 'diff', 'contract.json'], project);
+    expect(result.stderr).toContain("Warning: src/server.ts changed after the last build (dist/server.js and the files beside it are older), so this reads the previous build. Run 'npm run build' first.");
+  });
+
+  // Issue 30 #9.
+  it("points to --verbose when a tool's internal error says the server log has the details", async () => {
+    // A real server: the built packages, a tool that throws an unexpected error.
+    const file = join(tmp, 'broken-server.js');
+    writeFileSync(
+      file,
+      `require(${JSON.stringify(require.resolve('reflect-metadata'))});
+const { Tool } = require(${JSON.stringify(join(WEATHER, '..', '..', 'packages/core'))});
+const { createApp } = require(${JSON.stringify(join(WEATHER, '..', '..', 'packages/server'))});
+class Broken { boom() { throw new Error('database password rejected'); } }
+Tool({ description: 'Always fails.' })(Broken.prototype, 'boom');
+createApp({ name: 'broken', version: '1.0.0', tools: [Broken] }).then((app) => app.listen({ transport: 'stdio' }));
+`,
+    );
+    const quiet = await cli(['call', file, 'boom'], tmp);
+    expect(quiet.code).toBe(1);
+    expect(quiet.stderr).toMatch(/log has the details/);
+    expect(quiet.stderr).toContain("Run again with --verbose to see the server's log (its stderr).");
+    const verbose = await cli(['call', file, 'boom', '--verbose'], tmp);
+    expect(verbose.stderr).toContain('database password rejected');
+    expect(verbose.stderr).not.toContain('Run again with --verbose');
+  }, 60_000);
 
   it('inspect --lint exits 1 on errors and names each problem', async () => {
     const file = fixture({ tools: [{ name: 'run', inputSchema: { type: 'object', properties: { q: { type: 'string' } } } }] });

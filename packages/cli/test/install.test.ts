@@ -49,13 +49,31 @@ describe('toolwright install', () => {
     expect(existsSync(file)).toBe(false);
   });
 
-  it('refuses a config file that is not plain JSON, and leaves it as it was', async () => {
+  // Issue 30 #9: VS Code allows comments and trailing commas in .vscode/mcp.json; install refused such a file.
+  it('edits a config file with comments and trailing commas in place, keeping them', async () => {
+    const file = join(project, '.vscode', 'mcp.json');
+    mkdirSync(join(project, '.vscode'));
+    const before = ['{', '  // my servers', '  "servers": {', '    /* the wiki */', '    "wiki": { "type": "stdio", "command": "wiki-server" },', '  },', '  "inputs": [],', '}', ''].join('\n');
+    writeFileSync(file, before);
+    const result = await install('vscode');
+    expect(result.code).toBe(0);
+    const after = readFileSync(file, 'utf8');
+    expect(after).toContain('  // my servers\n');
+    expect(after).toContain('    /* the wiki */\n    "wiki": {');
+    expect(after).toContain('"command": "wiki-server"');
+    expect(after).toContain('"notes": {');
+    expect(after).toContain('"${workspaceFolder}/dist/server.js"');
+    expect(readFileSync(`${file}.bak`, 'utf8')).toBe(before);
+  });
+
+  it('refuses a config file that is not JSON even with comments, and leaves it as it was', async () => {
     const file = join(project, 'mcp.json');
-    writeFileSync(file, '{ // my servers\n}');
+    writeFileSync(file, '{ "servers": { oops }\n');
     const result = await install('vscode', '--file', file);
     expect(result.code).toBe(2);
-    expect(result.stderr).toContain(`${file} is not plain JSON`);
-    expect(readFileSync(file, 'utf8')).toBe('{ // my servers\n}');
+    expect(result.stderr).toContain(`${file} is not valid JSON (with comments): `);
+    expect(result.stderr).toContain('at line 1');
+    expect(readFileSync(file, 'utf8')).toBe('{ "servers": { oops }\n');
   });
 
   it("knows each client's file", () => {

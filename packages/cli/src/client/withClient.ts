@@ -44,6 +44,12 @@ export async function withClient<T>(target: ServerTarget, io: Io, options: Clien
       : new StreamableHTTPClientTransport(target.url, { requestInit: { headers: { ...target.headers } } });
   const failure = (error: unknown, what: string): Error => {
     if (transport instanceof ChildProcessTransport && transport.failure) return transport.failure;
+    const status = httpStatusOf(error);
+    if (target.kind === 'http' && status === 401) {
+      const sent = Object.keys(target.headers).some((h) => h.toLowerCase() === 'authorization');
+      return new ServerError(`${target.shown} requires authorization (HTTP 401)${sent ? ' and refused the credentials sent' : ''}: pass a token with --bearer <token> (or --header 'Authorization: ...').`);
+    }
+    if (target.kind === 'http' && status === 403) return new ServerError(`${target.shown} refused the request (HTTP 403): the token lacks a scope or role it needs.`);
     if (error instanceof ProtocolError) return new ServerError(`${what}: ${error.message} (JSON-RPC error ${error.code})`);
     if (error instanceof SdkError || error instanceof TypeError) return new ServerError(`${what}: ${error.message}${target.kind === 'http' ? ` (${target.shown})` : ''}`);
     return error instanceof Error ? error : new Error(String(error));
@@ -62,4 +68,14 @@ export async function withClient<T>(target: ServerTarget, io: Io, options: Clien
   } finally {
     await client.close();
   }
+}
+
+/** The HTTP status an SDK client error carries (`SdkHttpError.status`, `data.status`), or one named in its message. */
+function httpStatusOf(error: unknown): number | undefined {
+  if (typeof error !== 'object' || error === null) return undefined;
+  const direct = (error as { status?: unknown }).status ?? (error as { data?: { status?: unknown } }).data?.status;
+  if (typeof direct === 'number') return direct;
+  if ((error as { name?: unknown }).name === 'UnauthorizedError') return 401;
+  const named = /\b(?:HTTP |status )(40[13])\b/.exec(String((error as { message?: unknown }).message));
+  return named ? Number(named[1]) : undefined;
 }

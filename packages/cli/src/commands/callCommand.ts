@@ -95,6 +95,9 @@ Examples:
     if (isError) println(io.stderr, io.err.red(`Tool '${tool}' returned an error:`));
     for (const block of content) println(out, describeBlock(block));
     if (content.length === 0 && structuredContent !== undefined) println(out, JSON.stringify(structuredContent, null, 2));
+    // "The server log has the details": over stdio that log is the server's stderr, shown with --verbose.
+    const pointsToLog = isError && content.some((block) => block.type === 'text' && /\blog has the details\b/.test(block.text));
+    if (pointsToLog && target.kind === 'stdio' && !booleanOption(args, 'verbose')) println(io.stderr, io.err.dim("Run again with --verbose to see the server's log (its stderr)."));
     return isError ? ExitCode.Failure : ExitCode.Ok;
   },
 };

@@ -42,8 +42,9 @@ ${TEMPLATE_NAMES.map((t) => `                              ${t.padEnd(8)} ${TEMP
       --local               depend on this Toolwright checkout instead of the npm registry:
                             packs its packages into <dir>/local-packages (run 'npm run build' first).
                             The default when this toolwright runs from a checkout (not node_modules)
-      --registry            depend on the published packages from the npm registry, even when
-                            this toolwright runs from a checkout
+      --registry            depend on the npm registry's @toolwright packages at this CLI's
+                            version, even when this toolwright runs from a checkout ('npm
+                            install' then fails with E404 while that version is unpublished)
       --pack-dir <folder>   with --local: pack into this folder instead; projects sharing it
                             share the tarballs (packed once, repacked after a rebuild)
       --workspace <root>    the project lives inside the Toolwright monorepo at <root>: its
@@ -120,10 +121,14 @@ Examples:
 function usesLocalPackages(args: ParsedArgs, inWorkspace: boolean, io: Io): boolean {
   if (booleanOption(args, 'local') && booleanOption(args, 'registry')) throw new UsageError('Pass --local or --registry, not both.');
   if (booleanOption(args, 'local')) return true;
-  if (booleanOption(args, 'registry') || inWorkspace) return false;
+  if (inWorkspace) return false;
   const root = checkoutRoot();
+  if (booleanOption(args, 'registry')) {
+    if (root !== undefined) println(io.stderr, io.err.yellow(`--registry: the project depends on @toolwright/*@${cliVersion()} from the npm registry. This toolwright runs from a checkout, whose version may not be published: if 'npm install' fails with E404, create the project without --registry (tarballs of this checkout).`));
+    return false;
+  }
   if (root === undefined) return false;
-  println(io.stderr, io.err.dim(`This toolwright runs from the checkout ${root}, whose packages may not be on the npm registry: the project depends on tarballs of them (as with --local). Pass --registry to depend on the published ${cliVersion()} instead.`));
+  println(io.stderr, io.err.dim(`This toolwright runs from the checkout ${root}, whose packages may not be on the npm registry: the project depends on tarballs of them (as with --local). Once @toolwright/*@${cliVersion()} is published, --registry depends on it instead.`));
   return true;
 }
 

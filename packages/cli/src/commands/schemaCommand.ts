@@ -20,8 +20,8 @@ export const schemaCommand: Command = {
     json: { type: 'boolean' },
     ...CONNECT_OPTIONS,
   },
-  help: `Usage: toolwright schema snapshot [entry] [--out <file>]
-       toolwright schema diff <old.json> [entry] [--json]
+  help: `Usage: toolwright schema snapshot [server] [--out <file>]
+       toolwright schema diff <old.json> [server] [--json]
 
 snapshot  Start the server, read its tools, resources and prompts with their schemas as
           a client sees them, and write them as JSON (to stdout, or --out <file>).
@@ -49,7 +49,7 @@ snapshot file, 3 the server failed to start or answer.`,
   async run(args: ParsedArgs, io: Io): Promise<number> {
     const [action, ...rest] = args.positionals;
     if (action === 'snapshot') {
-      if (rest.length > 1) throw new UsageError(`Expected at most one entry, got: ${rest.join(' ')}.`);
+      if (rest.length > 1) throw new UsageError(`Expected at most one server, got: ${rest.join(' ')}.`);
       const contract = await loadContract(args, io, rest[0]);
       const text = `${JSON.stringify(contract, null, 2)}\n`;
       const out = stringOption(args, 'out');

@@ -14,7 +14,7 @@ export interface ClientInfo {
 export const CLIENTS: Readonly<Record<ClientName, ClientInfo>> = {
   claude: {
     label: 'Claude Desktop',
-    file: 'claude_desktop_config.json (macOS: ~/Library/Application Support/Claude/, Windows: %APPDATA%\\Claude\\)',
+    file: 'claude_desktop_config.json (macOS: ~/Library/Application Support/Claude/, Windows: %APPDATA%\\Claude\\, Linux: ~/.config/Claude/)',
   },
   cursor: { label: 'Cursor', file: '.cursor/mcp.json in the project, or ~/.cursor/mcp.json for every project' },
   vscode: { label: 'VS Code', file: '.vscode/mcp.json in the workspace' },

@@ -1,29 +1,33 @@
+import { applyEdits, modify, parse, printParseErrorCode, type ParseError } from 'jsonc-parser';
 import { UsageError } from '../cli/UsageError';
+
+const FORMAT = { formattingOptions: { insertSpaces: true, tabSize: 2, eol: '\n' } };
 
 /**
  * The client's config file with one server entry added or replaced, every other key kept:
- * `entry` is what `clientConfig` returns, `{ <section>: { <name>: {...} } }`.
+ * `entry` is what `clientConfig` returns, `{ <section>: { <name>: {...} } }`. The file may be
+ * JSON with comments and trailing commas (VS Code's `.vscode/mcp.json` allows both): it is
+ * edited in place, so its comments, order and layout stay as they were.
  */
 export function mergeClientConfig(existing: string | undefined, entry: Record<string, unknown>, file: string): { text: string; replaced: boolean } {
-  let config: Record<string, unknown> = {};
-  if (existing !== undefined && existing.trim() !== '') {
-    try {
-      config = JSON.parse(existing) as Record<string, unknown>;
-    } catch (error) {
-      throw new UsageError(`${file} is not plain JSON (${(error as Error).message}); comments are not kept either. Fix it, or add the snippet of 'toolwright config' by hand.`);
-    }
-    if (typeof config !== 'object' || config === null || Array.isArray(config)) throw new UsageError(`${file} does not hold a JSON object. Fix it, or add the snippet of 'toolwright config' by hand.`);
+  if (existing === undefined || existing.trim() === '') return { text: `${JSON.stringify(entry, null, 2)}\n`, replaced: false };
+  const errors: ParseError[] = [];
+  const config = parse(existing, errors, { allowTrailingComma: true, disallowComments: false }) as unknown;
+  if (errors.length > 0) {
+    const [first] = errors;
+    const line = existing.slice(0, first.offset).split('\n').length;
+    throw new UsageError(`${file} is not valid JSON (with comments): ${printParseErrorCode(first.error)} at line ${line}. Fix it, or add the snippet of 'toolwright config' by hand.`);
   }
+  if (typeof config !== 'object' || config === null || Array.isArray(config)) throw new UsageError(`${file} does not hold a JSON object. Fix it, or add the snippet of 'toolwright config' by hand.`);
+  let text = existing;
   let replaced = false;
   for (const [section, servers] of Object.entries(entry)) {
-    const current = config[section];
+    const current = (config as Record<string, unknown>)[section];
     if (current !== undefined && (typeof current !== 'object' || current === null || Array.isArray(current))) throw new UsageError(`${file}: "${section}" is not an object. Fix it, or add the snippet by hand.`);
-    const merged = { ...(current as Record<string, unknown> | undefined) };
     for (const [name, server] of Object.entries(servers as Record<string, unknown>)) {
-      replaced ||= name in merged;
-      merged[name] = server;
+      replaced ||= current !== undefined && Object.hasOwn(current, name);
+      text = applyEdits(text, modify(text, [section, name], server, FORMAT));
     }
-    config[section] = merged;
   }
-  return { text: `${JSON.stringify(config, null, 2)}\n`, replaced };
+  return { text: text.endsWith('\n') ? text : `${text}\n`, replaced };
 }

@@ -1,3 +1,4 @@
+import { count } from '../cli/count';
 import type { Contract, Schema } from '../contract/Contract';
 
 export interface LintIssue {
@@ -37,7 +38,7 @@ export function lintContract(contract: Contract): LintIssue[] {
 
     const description = tool.description?.trim() ?? '';
     if (description === '') report('error', 'tool-description', where, 'no description: the model chooses tools by it. Add @Tool({ description }) saying what it does and when to use it');
-    else if (description.length < MIN_DESCRIPTION) report('warning', 'tool-description', where, `the description is ${description.length} characters; say what it does and when to use it`);
+    else if (description.length < MIN_DESCRIPTION) report('warning', 'tool-description', where, `the description is ${count(description.length, 'character')}; say what it does and when to use it`);
 
     const params = Object.entries(tool.inputSchema.properties ?? {});
     if (params.length > MAX_PARAMS) report('warning', 'too-many-params', where, `${params.length} parameters; models fill long forms badly. Split the tool or group parameters in a DTO`);

@@ -387,7 +387,7 @@ function stringChecks(s: JsonSchema, custom: CustomMessages): Check[] {
   const { minLength: min, maxLength: max, pattern, format } = s;
   // A code point takes one or two UTF-16 units, so `length` alone often decides.
   if (min !== undefined) rules.push(rule((v) => v.length >= 2 * min || codePoints(v) >= min, custom.minLength, min === 1 ? 'must not be empty' : `must be at least ${min} characters long`));
-  if (max !== undefined) rules.push(rule((v) => v.length <= max || codePoints(v) <= max, custom.maxLength, `must be at most ${max} characters long`));
+  if (max !== undefined) rules.push(rule((v) => v.length <= max || codePoints(v) <= max, custom.maxLength, `must be at most ${max} character${max === 1 ? '' : 's'} long`));
   if (pattern !== undefined) {
     const re = new RegExp(pattern, 'u');
     rules.push(rule((v) => re.test(v), custom.pattern, `must match the pattern ${pattern}`));
