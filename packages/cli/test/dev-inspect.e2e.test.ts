@@ -56,6 +56,34 @@ describe('toolwright dev --inspect', () => {
     }
   }, 120_000);
 
+  // Issue 30 #9: killing `npx toolwright dev` by its PID left toolwright dev, tsc -w and the server running.
+  it('stops tsc and the server when the process that started it goes, as npx killed by its PID does', async () => {
+    // A stand-in for npx: starts toolwright dev and passes nothing on when it is killed.
+    const wrapper = spawn(process.execPath, ['-e', `require('child_process').spawn(process.execPath, [${JSON.stringify(CLI)}, 'dev'], { stdio: ['ignore', 'ignore', 'inherit'] }); setInterval(() => {}, 1000);`], { cwd: MINIMAL, stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    wrapper.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    const alive = (pid: number) => {
+      try {
+        process.kill(pid, 0);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    let serverPid: number | undefined;
+    try {
+      await waitFor(() => /server started: .*\(pid (\d+)\)/.test(stderr), 'the server', () => stderr);
+      serverPid = Number(/server started: .*\(pid (\d+)\)/.exec(stderr)![1]);
+      expect(alive(serverPid)).toBe(true);
+      wrapper.kill('SIGKILL');
+      await waitFor(() => stderr.includes('the process that started toolwright dev has gone'), 'toolwright dev to notice', () => stderr);
+      await waitFor(() => !alive(serverPid!), 'the server to stop', () => stderr);
+    } finally {
+      wrapper.kill('SIGKILL');
+      if (serverPid !== undefined && alive(serverPid)) process.kill(serverPid, 'SIGKILL');
+    }
+  }, 120_000);
+
   it.each([
     [['dev', '--port', '3000'], '--port applies with --inspect'],
     [['dev', '--inspect', '--', '--http'], '--inspect chooses the HTTP flags itself'],

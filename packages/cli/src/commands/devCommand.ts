@@ -110,7 +110,17 @@ Exit codes: 0 stopped with Ctrl-C, 2 invalid arguments or no TypeScript in the p
     watcher.stderr.on('data', onOutput);
 
     return new Promise<number>((resolve) => {
+      // Started through npx (or any wrapper) that is killed without passing the signal on, this
+      // process is re-parented: stop then, so tsc -w and the server do not outlive it on their port.
+      const parent = process.ppid;
+      const orphaned = setInterval(() => {
+        if (process.ppid === parent) return;
+        log('the process that started toolwright dev has gone; stopping tsc and the server');
+        shutdown();
+      }, 500);
+      orphaned.unref();
       const shutdown = () => {
+        clearInterval(orphaned);
         process.off('SIGINT', shutdown);
         process.off('SIGTERM', shutdown);
         watcher.kill('SIGTERM');
