@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { Ctx, Param, Resource, Tool, type ToolContext } from '@toolwright/core';
 import { LoggingMessageNotificationSchema, ResourceUpdatedNotificationSchema, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { startRedisServer, type RedisServer } from './fixtures/redisServer';
-import { connectRoundRobin, eventually, startInstances, stopInstances, textOf, type Instance } from './fixtures/instances';
+import { connectRoundRobin, eventually, startInstances, stopInstances, streamWatched, textOf, type Instance } from './fixtures/instances';
 
 class Counter {
   @Tool({ description: 'Echoes its text, with the port of the instance that served it.' })
@@ -74,11 +74,16 @@ describe('three instances sharing sessions, events and notifications through a r
     const clients = await Promise.all([0, 1, 2].map(() => connectRoundRobin(urls)));
     const heard = clients.map(() => 0);
     clients.forEach(({ client }, i) => client.setNotificationHandler(ToolListChangedNotificationSchema, () => void heard[i]++));
-    // The SDK client opens its GET stream after initialization; give it a moment.
-    await new Promise((r) => setTimeout(r, 200));
+    // The SDK client opens its GET stream after initialization; notifications reach it once an instance watches it.
+    await Promise.all(clients.map(({ transport }) => streamWatched(instances[0], transport.sessionId!)));
     instances[2].app.tools.disable('flaky');
     await eventually(() => heard.every((n) => n === 1), 3000, 'tools/list_changed on every client');
-    await new Promise((r) => setTimeout(r, 100));
+    // A later notification on the same streams: a second tools/list_changed for the change would have come before it.
+    const updated = clients.map(() => false);
+    clients.forEach(({ client }, i) => client.setNotificationHandler(ResourceUpdatedNotificationSchema, () => void (updated[i] = true)));
+    await Promise.all(clients.map(({ client }) => client.subscribeResource({ uri: 'board://status' })));
+    instances[1].app.notifyResourceUpdated('board://status');
+    await eventually(() => updated.every(Boolean), 3000, 'resources/updated on every client');
     expect(heard).toEqual([1, 1, 1]);
     instances[2].app.tools.enable('flaky');
     await eventually(() => heard.every((n) => n === 2), 3000, 'the second tools/list_changed');
@@ -90,12 +95,17 @@ describe('three instances sharing sessions, events and notifications through a r
     const events: string[][] = [[], []];
     [subscriber, bystander].forEach(({ client }, i) => client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => void events[i].push(n.params.uri)));
     await subscriber.client.subscribeResource({ uri: 'board://status' });
-    await new Promise((r) => setTimeout(r, 200));
+    await Promise.all([subscriber, bystander].map(({ transport }) => streamWatched(instances[0], transport.sessionId!)));
     instances[1].app.notifyResourceUpdated('board://status');
     await eventually(() => events[0].length === 1, 3000, 'resources/updated');
     await subscriber.client.unsubscribeResource({ uri: 'board://status' });
+    const listed = [0, 0];
+    [subscriber, bystander].forEach(({ client }, i) => client.setNotificationHandler(ToolListChangedNotificationSchema, () => void listed[i]++));
     instances[0].app.notifyResourceUpdated('board://status');
-    await new Promise((r) => setTimeout(r, 200));
+    // A later notification to both: an update sent to either would have come before it.
+    instances[2].app.tools.disable('flaky');
+    await eventually(() => listed.every((n) => n > 0), 3000, 'tools/list_changed on both');
+    instances[2].app.tools.enable('flaky');
     expect(events).toEqual([['board://status'], []]);
     await Promise.all([subscriber.client.close(), bystander.client.close()]);
   });

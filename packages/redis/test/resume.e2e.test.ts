@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { Resource, Tool } from '@toolwright/core';
 import { startRedisServer, type RedisServer } from './fixtures/redisServer';
-import { startInstances, stopInstances, type Instance } from './fixtures/instances';
+import { eventually, startInstances, stopInstances, storedEvents, streamWatched, type Instance } from './fixtures/instances';
 import { openGet, openRawSession, readSse, rpc } from './fixtures/sse';
 
 class Board {
@@ -25,22 +25,24 @@ describe('the GET stream resumed with Last-Event-ID on another instance', () => 
     const [a, b, c] = instances;
     const session = await openRawSession(a.url);
     const first = readSse(await openGet(a.url, session));
-    await new Promise((r) => setTimeout(r, 50));
+    await streamWatched(a, session);
     c.app.tools.disable('flaky');
     const heard = await first.next();
     expect(heard.data).toEqual({ jsonrpc: '2.0', method: 'notifications/tools/list_changed' });
     expect(heard.id).toMatch(/^\d+-\d+$/);
     await first.cancel();
-    await new Promise((r) => setTimeout(r, 50));
+    await streamWatched(a, session, false);
 
-    // While no GET stream is open anywhere: a change on C, a subscription through C and an update on A.
+    // While no GET stream is open anywhere: a change on C, a subscription through C and an update on A, each stored before the next.
+    const stored = await storedEvents(a, session);
     c.app.tools.enable('flaky');
-    await new Promise((r) => setTimeout(r, 30));
+    await eventually(async () => (await storedEvents(a, session)) > stored, 3000, 'the change to be stored');
     const subscribed = await rpc(c.url, session, { jsonrpc: '2.0', id: 2, method: 'resources/subscribe', params: { uri: 'board://status' } });
     expect(subscribed.status).toBe(200);
     await subscribed.text();
+    const beforeUpdate = await storedEvents(a, session);
     a.app.notifyResourceUpdated('board://status');
-    await new Promise((r) => setTimeout(r, 50));
+    await eventually(async () => (await storedEvents(a, session)) > beforeUpdate, 3000, 'the update to be stored');
 
     const resumed = readSse(await openGet(b.url, session, heard.id));
     expect((await resumed.next()).data).toEqual({ jsonrpc: '2.0', method: 'notifications/tools/list_changed' });
@@ -49,10 +51,12 @@ describe('the GET stream resumed with Last-Event-ID on another instance', () => 
     c.app.tools.disable('flaky');
     const live = await resumed.next();
     expect(live.data).toEqual({ jsonrpc: '2.0', method: 'notifications/tools/list_changed' });
-    await new Promise((r) => setTimeout(r, 100));
-    expect(resumed.events).toHaveLength(3);
+    // A last, different event: any repeat of the ones above would have come before it.
+    a.app.notifyResourceUpdated('board://status');
+    expect((await resumed.next()).data).toEqual({ jsonrpc: '2.0', method: 'notifications/resources/updated', params: { uri: 'board://status' } });
+    expect(resumed.events).toHaveLength(4);
     const ids = resumed.events.map((e) => e.id!);
-    expect(new Set(ids).size).toBe(3);
+    expect(new Set(ids).size).toBe(4);
     await resumed.cancel();
   });
 

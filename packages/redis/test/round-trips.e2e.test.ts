@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { Ctx, Tool, type ToolContext } from '@toolwright/core';
 import { CreateMessageRequestSchema, ElicitRequestSchema, ListRootsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { startRedisServer, type RedisServer } from './fixtures/redisServer';
-import { connectRoundRobin, startInstances, stopInstances, textOf, type Instance } from './fixtures/instances';
+import { connectRoundRobin, eventually, startInstances, stopInstances, textOf, type Instance } from './fixtures/instances';
 
 class Asking {
   @Tool({ description: 'Asks the user, the model and the roots, then reports.' })
@@ -48,9 +48,11 @@ describe('server-to-client requests answered through another instance', () => {
 });
 
 class Waiting {
+  static started = 0;
   static aborted = 0;
   @Tool({ description: 'Waits until cancelled.' })
   async waits(@Ctx() ctx: ToolContext) {
+    Waiting.started++;
     await new Promise<void>((resolve) => ctx.signal.addEventListener('abort', () => resolve()));
     Waiting.aborted++;
     return 'cancelled';
@@ -74,11 +76,10 @@ describe("a client's cancellation that reaches another instance", () => {
     for (let round = 0; round < 3; round++) {
       const controller = new AbortController();
       const call = client.callTool({ name: 'waits', arguments: {} }, undefined, { signal: controller.signal });
-      await new Promise((r) => setTimeout(r, 100));
+      await eventually(() => Waiting.started === round + 1, 3000, 'the call to run');
       controller.abort('changed my mind');
       await expect(call).rejects.toThrow();
-      const start = Date.now();
-      while (Waiting.aborted < round + 1 && Date.now() - start < 3000) await new Promise((r) => setTimeout(r, 10));
+      await eventually(() => Waiting.aborted >= round + 1, 3000, 'the instance running it to abort it');
       expect(Waiting.aborted).toBe(round + 1);
     }
     await client.close();
