@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -6,6 +7,7 @@ import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ElicitRequestSchema, ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { createRedisCluster, type RedisCluster } from '@toolwright/redis';
 import { startRoundRobinProxy, type RoundRobinProxy } from '../src/proxy';
 import { runLoad } from '../src/load';
 
@@ -36,6 +38,8 @@ describe('examples/scale-out: three instances behind a round-robin proxy, on a r
   let redis: ChildProcess;
   const instances = new Map<string, ChildProcess>();
   let proxy: RoundRobinProxy;
+  /** A connection of the test's own (another prefix), to see what the instances subscribed to. */
+  let probe: RedisCluster;
 
   beforeAll(async () => {
     const redisPort = await freePort();
@@ -50,16 +54,21 @@ describe('examples/scale-out: three instances behind a round-robin proxy, on a r
     });
     for (const host of instances.keys()) await until(() => answers(`http://${host}/healthz`), 15_000, `${host} to listen`);
     proxy = await startRoundRobinProxy([...instances.keys()].map((host) => `http://${host}/mcp`));
+    probe = await createRedisCluster({ url: `redis://127.0.0.1:${redisPort}`, prefix: 'scale-out-test-probe:', logWrite: () => {} });
   }, 30_000);
 
   afterAll(async () => {
+    await probe?.close();
     await proxy?.close();
     for (const child of instances.values()) child.kill('SIGKILL');
     redis?.kill('SIGKILL');
     rmSync(dir, { recursive: true, force: true });
   });
 
-  async function connect(): Promise<{ client: Client; updates: string[] }> {
+  /** Waits until an instance watches the session's GET stream (subscribed to its event channel): events stored anywhere then reach it. */
+  const streamWatched = (sessionId: string) => until(async () => ((await probe.redis.pubsub('CHANNELS', `*ev:${sessionId}`)) as string[]).length > 0, 5000, 'the GET stream to be watched');
+
+  async function connect(): Promise<{ client: Client; updates: string[]; sessionId: string }> {
     const transport = new StreamableHTTPClientTransport(new URL(proxy.url), {
       reconnectionOptions: { initialReconnectionDelay: 50, maxReconnectionDelay: 200, reconnectionDelayGrowFactor: 1.5, maxRetries: 20 },
     });
@@ -68,11 +77,11 @@ describe('examples/scale-out: three instances behind a round-robin proxy, on a r
     client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => void updates.push(n.params.uri));
     client.setRequestHandler(ElicitRequestSchema, () => ({ action: 'accept', content: { ok: true } }));
     await client.connect(transport);
-    return { client, updates };
+    return { client, updates, sessionId: transport.sessionId! };
   }
 
   it('serves one session from every instance: calls, session state, progress, elicitation, subscriptions', async () => {
-    const { client, updates } = await connect();
+    const { client, updates, sessionId } = await connect();
     const served = new Set<string>();
     for (let i = 0; i < 6; i++) served.add(textOf(await client.callTool({ name: 'whoami', arguments: {} }))!);
     expect([...served].sort()).toEqual(['instance-1', 'instance-2', 'instance-3']);
@@ -88,23 +97,25 @@ describe('examples/scale-out: three instances behind a round-robin proxy, on a r
     expect(textOf(await client.callTool({ name: 'confirm', arguments: { question: 'Sure?' } }))).toBe('confirmed');
 
     await client.subscribeResource({ uri: 'board://status' });
-    await new Promise((r) => setTimeout(r, 200));
+    await streamWatched(sessionId);
     for (let i = 0; i < 3; i++) await client.callTool({ name: 'announce', arguments: {} });
     await until(() => updates.length === 3, 3000, 'three resources/updated');
     await client.close();
   });
 
   it('kill -9 of the instance holding the GET stream: the client resumes on another, nothing lost', async () => {
-    const { client, updates } = await connect();
+    const { client, updates, sessionId } = await connect();
     await client.subscribeResource({ uri: 'board://status' });
     await until(() => proxy.routed.some((r) => r.startsWith('GET ')), 3000, 'the GET stream to open');
-    await new Promise((r) => setTimeout(r, 100));
+    await streamWatched(sessionId);
     const holder = [...proxy.routed].reverse().find((r) => r.startsWith('GET '))!.split(' ')[1];
     await client.callTool({ name: 'announce', arguments: {} });
     await until(() => updates.length === 1, 3000, 'the first update');
 
-    instances.get(holder)!.kill('SIGKILL');
-    await new Promise((r) => setTimeout(r, 50));
+    const killed = instances.get(holder)!;
+    const exited = once(killed, 'exit');
+    killed.kill('SIGKILL');
+    await exited;
     // While the client's GET stream is down: three changes, served by the instances left.
     for (let i = 0; i < 3; i++) expect(textOf(await client.callTool({ name: 'announce', arguments: {} }))).toBe('announced');
     await until(() => updates.length === 4, 5000, 'the updates missed while the stream was down');
