@@ -9,24 +9,25 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as ts from 'typescript';
-import { codeBlocks, docPages } from '../../../docs/test/codeBlocks';
+import { docPages } from '../../../docs/test/codeBlocks';
 import { tsconfig } from '../src/generate/projectFiles';
 
 const REPO = join(__dirname, '..', '..', '..');
 const DOCS = join(REPO, 'docs');
 
-/** The README's TypeScript blocks, with the same fragment marker as the docs pages. */
-function readmeBlocks(): { where: string; code: string; fragment: boolean }[] {
-  const lines = readFileSync(join(REPO, 'README.md'), 'utf8').split('\n');
+/** The TypeScript blocks written inline in a Markdown file (not `<<<` includes), each marked whether a `<!-- fragment -->` line precedes it. */
+function inlineBlocks(file: string, label: string): { where: string; code: string; fragment: boolean }[] {
+  const lines = readFileSync(file, 'utf8').split('\n');
   const blocks: { where: string; code: string; fragment: boolean }[] = [];
   for (let i = 0; i < lines.length; i++) {
-    if (!/^```(ts|typescript)\b/.test(lines[i])) continue;
+    const fence = /^(\s*)(`{3,})(ts|typescript)\b/.exec(lines[i]);
+    if (!fence) continue;
     const start = i;
     const body: string[] = [];
-    for (i++; i < lines.length && !lines[i].startsWith('```'); i++) body.push(lines[i]);
+    for (i++; i < lines.length && !lines[i].trim().startsWith(fence[2]); i++) body.push(lines[i]);
     let j = start - 1;
     while (j >= 0 && lines[j].trim() === '') j--;
-    blocks.push({ where: `README.md:${start + 1}`, code: body.join('\n'), fragment: lines[j]?.trim() === '<!-- fragment -->' });
+    blocks.push({ where: `${label}:${start + 1}`, code: body.join('\n'), fragment: lines[j]?.trim() === '<!-- fragment -->' });
   }
   return blocks;
 }
@@ -54,7 +55,7 @@ function generatedProjectOptions(): ts.CompilerOptions {
 }
 
 describe('every inline TypeScript block of the README and the docs compiles in a generated project', () => {
-  const blocks = [...readmeBlocks(), ...docPages(DOCS).flatMap((page) => codeBlocks(DOCS, page).filter((b) => !b.include).map((b) => ({ ...b, where: `docs/${b.where}` })))];
+  const blocks = [inlineBlocks(join(REPO, 'README.md'), 'README.md'), ...docPages(DOCS).map((page) => inlineBlocks(join(DOCS, page), `docs/${page}`))].flat();
   const whole = blocks.filter((b) => !b.fragment);
 
   it('finds the README showcase among them', () => {
@@ -83,4 +84,17 @@ describe('every inline TypeScript block of the README and the docs compiles in a
     );
     expect(problems).toEqual([]);
   }, 120_000);
+
+  // Issue 30 #10: on a code host the includes show no code; each guide page shows some before anything else.
+  it('each guide page opens with a short inline example, before its first section', () => {
+    // Not the generated tables, nor the internals page for maintainers (it opens with the path of a request).
+    const pages = docPages(DOCS).filter((page) => page.startsWith('guide/') && !page.startsWith('guide/generated/') && !['guide/architecture.md', 'guide/internals.md'].includes(page));
+    const late = pages.filter((page) => {
+      const lines = readFileSync(join(DOCS, page), 'utf8').split('\n');
+      const first = lines.findIndex((line, i) => i > 0 && (/^```/.test(line) || line.startsWith('<<<') || line.startsWith('## ')));
+      return !(first > 0 && first <= 12 && lines[first].startsWith('```'));
+    });
+    expect(pages.length).toBeGreaterThan(20);
+    expect(late).toEqual([]);
+  });
 });
