@@ -34,7 +34,6 @@ export default defineConfig({
           items: [
             { text: 'Why Toolwright', link: '/guide/why' },
             { text: 'Getting started', link: '/guide/getting-started' },
-            { text: 'Architecture', link: '/guide/architecture' },
           ],
         },
         {
@@ -85,6 +84,10 @@ export default defineConfig({
             { text: 'Examples', link: '/guide/examples' },
             { text: 'Migrating', link: '/guide/migrating' },
           ],
+        },
+        {
+          text: 'Maintainers',
+          items: [{ text: 'Internals', link: '/guide/internals' }],
         },
       ],
     },

@@ -15,7 +15,7 @@ import { AccountTools } from '../snippets/errors/tool-errors';
 import { start } from '../snippets/errors/build';
 import { ShopTools } from '../snippets/migrating/shop.tools';
 import { createServer as createSdkServer } from '../snippets/migrating/sdk-server';
-import { inspect } from '../snippets/architecture/registry';
+import { inspect } from '../snippets/internals/registry';
 import { PortableTools } from '../snippets/compilers/explicit';
 import { createTestClient } from '@toolwright/server/testing';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -176,7 +176,7 @@ describe('migrating page', () => {
   });
 });
 
-describe('architecture page', () => {
+describe('internals page', () => {
   it('builds a registry without a server', async () => {
     const { list, result } = await inspect();
     expect(list.tools.map((t) => t.name)).toEqual(['add']);
