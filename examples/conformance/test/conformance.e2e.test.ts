@@ -1,39 +1,19 @@
 import 'reflect-metadata';
-import { join } from 'node:path';
 import type { App } from '@toolwright/server';
 import { createTestClient } from '@toolwright/server/testing';
 import type { HttpListener } from '@toolwright/server/http';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import {
   CallToolResultSchema,
-  CreateMessageRequestSchema,
-  ElicitRequestSchema,
   LoggingMessageNotificationSchema,
   ProgressNotificationSchema,
   type ElicitRequest,
 } from '@modelcontextprotocol/sdk/types.js';
 import { createConformanceApp } from '../src/app';
 import { PNG_BASE64, WAV } from '../src/media';
-
-const FULL_CAPABILITIES = { sampling: {}, elicitation: {} };
-
-/** A client like the suite's: it answers sampling with text and accepts every form with canned content. */
-function answerLikeTheSuite(client: Client, forms: ElicitRequest['params'][]): void {
-  client.setRequestHandler(CreateMessageRequestSchema, (request) => {
-    const first = request.params.messages[0].content as { text: string };
-    return { role: 'assistant', content: { type: 'text', text: `echo(${first.text}) max=${request.params.maxTokens}` }, model: 'test-model' };
-  });
-  client.setRequestHandler(ElicitRequestSchema, (request) => {
-    forms.push(request.params);
-    const props = Object.keys((request.params as { requestedSchema: { properties: object } }).requestedSchema.properties);
-    if (props.includes('username')) return { action: 'accept', content: { username: 'ada', email: 'ada@example.com' } };
-    if (props.includes('verified')) return { action: 'accept', content: { name: 'John Doe', age: 30, score: 95.5, status: 'active', verified: true } };
-    return { action: 'decline' };
-  });
-}
+import { answerLikeTheSuite, FULL_CAPABILITIES } from './suiteClient';
 
 describe('examples/conformance: every fixture, exact values (in memory)', () => {
   let app: App;
@@ -291,19 +271,7 @@ describe('examples/conformance: capability checks instead of hangs', () => {
   });
 });
 
-describe('examples/conformance: the built server over stdio and HTTP', () => {
-  const server = join(__dirname, '..', 'dist', 'server.js');
-
-  it('serves the fixtures over stdio (node dist/server.js)', async () => {
-    const client = new Client({ name: 'stdio-test', version: '1.0.0' }, { capabilities: FULL_CAPABILITIES });
-    answerLikeTheSuite(client, []);
-    await client.connect(new StdioClientTransport({ command: process.execPath, args: [server], stderr: 'ignore' }));
-    expect((await client.listTools()).tools).toHaveLength(27);
-    expect((await client.callTool({ name: 'test_sampling', arguments: { prompt: 'p' } })).content).toEqual([{ type: 'text', text: 'LLM response: echo(p) max=100' }]);
-    expect(((await client.readResource({ uri: 'test://template/7/data' })).contents[0] as { text: string }).text).toBe('{"id":"7","templateTest":true,"data":"Data for ID: 7"}');
-    await client.close();
-  });
-
+describe('examples/conformance: the server over Streamable HTTP', () => {
   it('serves the fixtures over Streamable HTTP, with logs and elicitation on the call stream', async () => {
     const app = await createConformanceApp();
     const listener = (await app.listen({ transport: 'http', port: 0, requestLogLevel: 'silent', exitOnSignal: false })) as HttpListener;

@@ -2,7 +2,6 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DEPENDENCY_VERSIONS, DEV_DEPENDENCY_VERSIONS, generateProject, runCli, TEMPLATE_NAMES, validateProjectName } from '@toolwright/cli';
-import { checkoutRoot } from '../src/generate/checkoutRoot';
 import { suggestProjectName } from '../src/generate/validateProjectName';
 import { memoryIo } from './helpers/memoryIo';
 
@@ -87,17 +86,6 @@ describe('toolwright new', () => {
     expect(suggestion === undefined || validateProjectName(suggestion) === undefined).toBe(true);
     expect(suggestion).toBe(suggestProjectName(name));
   });
-
-  it('from a checkout, depends on tarballs of it by default and says so; --registry pins the published version', async () => {
-    const io = memoryIo(tmp);
-    expect(await runCli(['new', 'local-server', '--pack-dir', 'packs'], io)).toBe(0);
-    expect(io.errors()).toContain(`This toolwright runs from the checkout ${REPO}, whose packages may not be on the npm registry`);
-    const pkg = JSON.parse(readFileSync(join(tmp, 'local-server', 'package.json'), 'utf8'));
-    expect(pkg.dependencies['@toolwright/server']).toMatch(/^file:\.\.\/packs\/toolwright-server-\d+\.\d+\.\d+\.tgz$/);
-    expect(existsSync(join(tmp, 'local-server', pkg.dependencies['@toolwright/server'].slice('file:'.length)))).toBe(true);
-    expect(checkoutRoot(join(tmp, 'node_modules', '@toolwright', 'cli'))).toBeUndefined();
-    expect(checkoutRoot()).toBe(REPO);
-  }, 60_000);
 
   it.each(TEMPLATE_NAMES)('%s: the server reports the version its package.json has', (template) => {
     const files = generateProject({ template, transport: 'stdio', packageName: 'x', toolwrightVersion: '9.9.9' });
