@@ -4,7 +4,8 @@
  * docs/guide/generated/build-errors.md (included by the Errors page), so the page always
  * shows exactly what Toolwright prints. Add a case here when you add a build error.
  */
-import { Args, Ctx, Param, Property, Tool, type ToolContext } from '@toolwright/core';
+import { Args, Ctx, Param, Property, Scoped, Tool, UseMiddleware, type MemberCall, type Next, type ToolContext } from '@toolwright/core';
+import { Service } from 'typedi';
 import { Type } from 'class-transformer';
 import { IsArray, IsBoolean, IsDefined, IsInt, IsString, ValidateNested } from 'class-validator';
 
@@ -33,10 +34,48 @@ class SecondTools {
   @Tool() search(@Param('q') q: string) { return q; }
 }
 
-class Unbuildable {
-  // typedi cannot build a class whose constructor takes a value it does not know.
+class NoConstructorTypes {
+  // A constructor that takes parameters, on a class without a class decorator: no constructor types.
   constructor(private readonly apiKey: string) {}
   @Tool() ping() { return this.apiKey ? 'pong' : 'no key'; }
+}
+
+@Service()
+class Settings {
+  constructor() {
+    throw new Error('API_KEY is not set');
+  }
+}
+@Service()
+class Unbuildable {
+  constructor(private readonly settings: Settings) {}
+  @Tool() ping() { return this.settings ? 'pong' : 'no settings'; }
+}
+
+@Scoped('request')
+class RequestLog {
+  readonly lines: string[] = [];
+}
+@Service()
+class AuditMiddleware {
+  constructor(private readonly log: RequestLog) {}
+  use(call: MemberCall, next: Next) {
+    this.log.lines.push(call.name);
+    return next();
+  }
+}
+@Service()
+@UseMiddleware(AuditMiddleware)
+class AuditedTools {
+  @Tool() ping() { return 'pong'; }
+}
+
+class OrderInput {
+  @IsString() sku!: string;
+  discountCode!: string;
+}
+class UndecoratedProperty {
+  @Tool() order(@Args() input: OrderInput) { return input.sku; }
 }
 
 // --- names and methods ------------------------------------------------------------------------
@@ -167,7 +206,10 @@ export const BUILD_ERROR_CASES: readonly BuildErrorCase[] = [
   { situation: 'Something that is not a class in `tools`', tools: [42] },
   { situation: 'A class without tools in `tools`', tools: [Helpers] },
   { situation: 'Two tools with the same name', tools: [FirstTools, SecondTools] },
+  { situation: 'A constructor that takes services, on a class without a class decorator (or compiled without decorator metadata)', tools: [NoConstructorTypes] },
   { situation: 'The container cannot build the class', tools: [Unbuildable] },
+  { situation: 'A middleware (or guard) class that injects a request-scoped service but is not scoped itself', tools: [AuditedTools] },
+  { situation: 'A DTO property without a decorator (class fields emitted: target ES2022 or later)', tools: [UndecoratedProperty] },
   { situation: 'An invalid tool name', tools: [BadName] },
   { situation: '`@Tool` on a static method', tools: [StaticTool] },
   { situation: '`@Tool` on something that is not a method', tools: [NotAMethod] },
