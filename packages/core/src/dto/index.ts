@@ -4,7 +4,7 @@
  * These are class-validator's and class-transformer's own decorators. Each one loads only
  * the module that defines it, on first use, where importing `class-validator` itself loads
  * all of them plus validator.js and libphonenumber-js. A server whose DTOs import from here
- * starts about a quarter sooner and uses less memory; what the decorators record, and how
+ * starts sooner and uses less memory (figures: bench/README.md); what the decorators record, and how
  * DTOs are validated, is exactly the same. Mixing both imports is fine.
  */
 import 'reflect-metadata';
