@@ -13,10 +13,10 @@ export interface CodeBlock {
   readonly fragment: boolean;
 }
 
-/** Every Markdown page of the site, relative to the docs folder. */
+/** Every hand-written Markdown page of the site, relative to the docs folder (not the API reference `docs:api` generates in api/). */
 export function docPages(docsDir: string): string[] {
   return readdirSync(docsDir, { recursive: true, encoding: 'utf8' })
-    .filter((path) => path.endsWith('.md') && !/(^|\/)(node_modules|\.vitepress)\//.test(path))
+    .filter((path) => path.endsWith('.md') && !/^api\//.test(path) && !/(^|\/)(node_modules|\.vitepress)\//.test(path))
     .sort();
 }
 
