@@ -1,9 +1,5 @@
-import type { ServerResponse } from 'node:http';
-import type { ServerFactory } from '../serving/ServerFactory';
-import type { ChangeNotifier } from '../surface/Connections';
-import type { Cluster, ClusterChange, SessionChange, SessionRecord } from './Cluster';
+import type { SessionChange, SessionRecord } from './Cluster';
 import type { StreamableTransport } from './createStreamableTransport';
-import { sendRpcError } from './respond';
 
 /** Notifications a cluster delivers itself (`Cluster.publish`): a session's local copies must not send them too. */
 const FANNED_OUT = new Set([
@@ -12,12 +8,6 @@ const FANNED_OUT = new Set([
   'notifications/prompts/list_changed',
   'notifications/resources/updated',
 ]);
-
-/** Answers a request the cluster's store could not serve (unreachable, timed out): 503, nothing half done. */
-export function refuseClusterDown(res: ServerResponse, error: unknown): void {
-  const why = (error as Error)?.message ?? String(error);
-  sendRpcError(res, 503, -32000, `Service unavailable: the shared session store is unreachable (${why}). Retry shortly; no session was lost.`, { 'Retry-After': '1' });
-}
 
 /** The requests that bring a fresh server to a session's state (see `NodeStreamableTransport.restore`). */
 export function restoreRequests(record: SessionRecord): { method: string; params?: Record<string, unknown> }[] {
@@ -98,31 +88,4 @@ export function foreignAnswers(body: unknown, instance: string): { body: unknown
 /** The client's cancellations in a POST: the call they cancel may run on any instance. */
 export function cancellationsOf(body: unknown): Record<string, unknown>[] {
   return (Array.isArray(body) ? body : [body]).filter((m) => (m as { method?: unknown } | null)?.method === 'notifications/cancelled') as Record<string, unknown>[];
-}
-
-/** Publishes every change made on this instance to the cluster; returns the function that stops it. */
-export function publishChanges(app: ServerFactory, cluster: Cluster, onError: (error: Error) => void): () => void {
-  const publish = (change: ClusterChange) => void cluster.publish(change).catch(onError);
-  return app.addNotifier({
-    toolsChanged: () => publish({ list: 'tools' }),
-    promptsChanged: () => publish({ list: 'prompts' }),
-    resourcesChanged: () => publish({ list: 'resources' }),
-    resourceUpdated: (uri) => publish({ resourceUpdated: uri }),
-  });
-}
-
-/** Tells `notifier` of the changes made on this instance and, with a cluster, on every other. */
-export function listenToChanges(app: ServerFactory, cluster: Cluster | undefined, notifier: ChangeNotifier): () => void {
-  const local = app.addNotifier(notifier);
-  if (!cluster) return local;
-  const remote = cluster.onChange((change) => {
-    if ('resourceUpdated' in change) notifier.resourceUpdated(change.resourceUpdated);
-    else if (change.list === 'tools') notifier.toolsChanged();
-    else if (change.list === 'prompts') notifier.promptsChanged();
-    else notifier.resourcesChanged();
-  });
-  return () => {
-    local();
-    remote();
-  };
 }

@@ -1,41 +1,34 @@
 import { Pending } from '../ground/Pending';
-import { randomUUID } from 'node:crypto';
 import { ConfigError } from '@toolwright/core';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AuthInfo } from '@toolwright/core';
-import { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from '../sdk/sdk';
-import { createModernHttp, isModernHttpRequest, type ModernHttp } from '../serving/createModernHttp';
-import { isModernMessage } from '../sdk/isModernMessage';
-import { fastPathsOf } from '../lanes/fastPathsOf';
+import { SUPPORTED_PROTOCOL_VERSIONS } from '../sdk/sdk';
+import { isModernHttpRequest } from '../serving/createModernHttp';
 import type { ServerFactory } from '../serving/ServerFactory';
 import { createAuthenticator } from '../auth/authenticateRequest';
-import { missingScopes } from '../auth/canAccess';
 import { protectedResourceMetadata } from '../auth/protectedResourceMetadata';
 import { createCors } from './cors';
-import { createStreamableTransport, type StreamableTransport } from './createStreamableTransport';
-import type { NodeStreamableTransport } from './NodeStreamableTransport';
-import { bindSessionState } from '../pipeline/sessionState';
-import type { EventStoreFactory } from './EventStore';
 import { createHostPolicy } from './hostPolicy';
+import type { EventStoreFactory } from './EventStore';
 import type { HttpHandlerOptions } from './HttpHandlerOptions';
-import type { HttpSession } from './HttpSession';
 import { InMemoryEventStore } from './InMemoryEventStore';
 import { acceptsMediaType } from './acceptsMediaType';
-import { calledTool, firstMessage, isInitialize } from './jsonRpcShape';
-import { createLegacySse } from './legacySse';
+import { calledTool, firstMessage, hasRequest, invalidMessageOf, isRoundAnswer } from './jsonRpcShape';
+import { createLegacySse } from './createLegacySse';
+import { createModernHandler } from './createModernHandler';
+import { createStatefulHandler } from './createStatefulHandler';
+import { createStatelessHandler } from './createStatelessHandler';
 import { createOriginPolicy } from './originPolicy';
-import { principalOf } from './principalOf';
+import { listenToChanges } from './listenToChanges';
 import { readJsonBody } from './readJsonBody';
-import { invalidMessageError, type InvalidMessageError } from '../rpc/invalidMessageError';
-import { jsonRpcKind } from '../rpc/jsonRpcKind';
 import { createRequestLogger, requestLogLevelOf, type RequestLogEntry } from './requestLog';
-import { sendJson, sendRpcError } from './respond';
-import { SessionStore } from './SessionStore';
-import type { SessionRecord } from './Cluster';
-import { cancellationsOf, foreignAnswers, leaveFanOutToCluster, listenToChanges, publishChanges, refuseClusterDown, restoreRequests, routeRoundTrips, sessionChangesOf } from './clusterSupport';
+import { refuseClosing, sendJson, sendRpcError } from './respond';
+import { scopeRefusal } from './scopeRefusal';
+import { shareThroughCluster } from './shareThroughCluster';
+import { singleInstance } from './singleInstance';
 
 type Request = IncomingMessage & { auth?: AuthInfo; body?: unknown };
-type Next = (error?: unknown) => void;
+export type Next = (error?: unknown) => void;
 
 /** A request handler for node:http, express (`app.use(handler)`) and hono (`c.env.incoming/outgoing`). */
 export interface HttpHandler {
@@ -55,15 +48,14 @@ const DEFAULTS = { path: '/mcp', maxBodyBytes: 4 * 1024 * 1024, bodyTimeoutMs: 3
 /** How long shutdown waits for abandoned calls' error responses to be written. */
 const ABANDON_GRACE_MS = 1_000;
 const SUPPORTED = new Set<string>(SUPPORTED_PROTOCOL_VERSIONS);
-/** The version a server assumes for a request without MCP-Protocol-Version (spec 2025-11-25, transports). */
-const ASSUMED_VERSION = '2025-03-26';
 
 /**
  * Serves an app's MCP endpoint over Streamable HTTP (spec 2025-11-25) through a transport
  * (`NodeStreamableTransport` by default, the SDK's with `httpTransport: 'sdk'`). Everything
  * the SDK leaves to the application happens here, before a request reaches it: Host/Origin
- * checks, CORS, body limits, bearer auth and RFC 9728 metadata, session routing with limits
- * and principal binding, health endpoints and request logs.
+ * checks, CORS, body limits, bearer auth and RFC 9728 metadata, health endpoints and request
+ * logs. Then the handler of its mode answers it: stateful sessions, stateless, 2026-07-28,
+ * or the legacy HTTP+SSE transport.
  */
 export function createHttpHandler(app: ServerFactory, options: HttpHandlerOptions = {}): HttpHandler {
   const mcpPath = options.path ?? DEFAULTS.path;
@@ -84,152 +76,35 @@ export function createHttpHandler(app: ServerFactory, options: HttpHandlerOption
   if (cluster && transportKind === 'sdk') {
     throw new ConfigError("Toolwright: `cluster` needs the toolwright HTTP transport (the SDK's cannot take over a session opened elsewhere). Remove httpTransport: 'sdk'.");
   }
-  const eventStores: EventStoreFactory | undefined =
-    options.eventStore === false || jsonResponse ? undefined : (options.eventStore ?? cluster?.eventStore ?? (() => new InMemoryEventStore()));
-
-  const limits = { idleTimeoutMs: options.sessions?.idleTimeoutMs ?? DEFAULTS.idleTimeoutMs, maxSessions: options.sessions?.maxSessions ?? DEFAULTS.maxSessions };
-  // With a cluster this holds the local copies of shared sessions: closing one here ends nothing elsewhere.
-  const store = new SessionStore(limits, closeSession);
-  /** Cluster: the POST streams of this instance's copies get ids no other instance uses. */
-  const instanceId = randomUUID().slice(0, 8);
-  /** Cluster: copies being made of sessions opened elsewhere, so concurrent requests make one. */
-  const restoring = new Map<string, Promise<HttpSession>>();
-  /** Cluster: the log level each local copy was last given. */
-  const copiedLevel = new WeakMap<HttpSession, string | undefined>();
-  const clusterError = (error: Error) => process.stderr.write(`toolwright http: cluster: ${error.message}\n`);
-  const stopPublishing = cluster && !stateless ? publishChanges(app, cluster, clusterError) : undefined;
-  const stopEnding = cluster?.sessions.onEnded((id) => {
-    const copy = store.touch(id);
-    if (copy) void closeSession(copy, 'ended on another instance');
-  });
-  // Answers to this instance's server-to-client requests that reached another instance.
-  const stopRelay = cluster?.onRelay(instanceId, (id, message) => {
-    const copy = store.touch(id);
-    if (copy && !copy.closed) (copy.transport as NodeStreamableTransport).deliver(message as never);
-  });
-  stopRelay?.catch(clusterError);
-  // A session with a request or GET stream open here does not expire (as in memory): its record is kept alive meanwhile.
-  const keepOpenAlive = cluster
-    ? setInterval(() => {
-        for (const session of store.values()) {
-          if (session.open === 0 || session.closed) continue;
-          cluster.sessions.touch(session.id, limits.idleTimeoutMs).then(
-            (record) => void (record ? undefined : closeSession(session, 'expired or ended elsewhere')),
-            () => {},
-          );
-        }
-      }, Math.max(500, Math.min(60_000, Math.floor(limits.idleTimeoutMs / 3))))
-    : undefined;
-  keepOpenAlive?.unref();
-  const legacy = options.legacySse ? createLegacySse(app, mcpPath) : undefined;
-  // The 2026-07-28 era: made on its first request, so 2025-only traffic never loads it.
-  let modern: ModernHttp | undefined;
-  const modernEra = () =>
-    (modern ??= createModernHttp((context) => app.createServer(context), {
-      jsonResponse,
-      subscribe: (notifier) => listenToChanges(app, cluster, notifier),
-      maxBufferedBytes: options.maxBufferedBytes ?? DEFAULTS.maxBufferedBytes,
-      // What the SDK refused is answered on the wire; its reasons are for debugging.
-      onerror: (error) => {
-        if (requestLogLevel === 'debug') (options.logWrite ?? ((line) => process.stderr.write(line)))(`${JSON.stringify({ time: new Date().toISOString(), level: 'debug', msg: 'mcp', error: error.message })}\n`);
-      },
-    }));
 
   let closing = false;
   /** The POSTs being answered (their JSON or SSE response not yet over), for the drain. */
   const posts = new Pending<ServerResponse>();
-  /** Stateless requests being answered, to abandon on shutdown. */
-  const statelessTransports = new Set<StreamableTransport>();
-
-  async function closeSession(session: HttpSession, _reason: string): Promise<void> {
-    if (session.closed) return;
-    session.closed = true;
-    store.remove(session.id);
-    try {
-      await session.server.close();
-    } finally {
-      await session.eventStore?.close?.();
-    }
-  }
-
-  async function openSession(auth: AuthInfo | undefined, body: unknown): Promise<HttpSession> {
-    // What the SDK's initialize handler answers: the client's version if supported, else the latest.
-    const params = firstMessage(body)?.params;
-    const requested = params?.protocolVersion;
-    const protocolVersion = typeof requested === 'string' && SUPPORTED.has(requested) ? requested : LATEST_PROTOCOL_VERSION;
-    const id = randomUUID();
-    const principal = principalOf(auth);
-    if (cluster) {
-      const record: SessionRecord = { id, initialize: (params ?? {}) as Record<string, unknown>, protocolVersion, principal, subscriptions: [] };
-      await cluster.sessions.create(record, limits);
-    }
-    return startSession(id, principal, protocolVersion);
-  }
-
-  /** The server and transport of a session: a new one, or (cluster) the local copy of one opened elsewhere. */
-  async function startSession(id: string, principal: string | undefined, protocolVersion: string, record?: SessionRecord): Promise<HttpSession> {
-    const eventStore = eventStores?.(id);
-    const transport = createStreamableTransport(transportKind, {
-      sessionId: id,
-      jsonResponse,
-      eventStore,
-      retryMs: options.sseRetryMs,
-      maxBufferedBytes: options.maxBufferedBytes,
-      ...(cluster && { streamIdPrefix: `${instanceId}-` }),
-    });
-    if (cluster) leaveFanOutToCluster(transport);
-    const server = app.createServer();
-    if (cluster) bindSessionState(server, cluster.sessionState(id));
-    const session: HttpSession = {
-      id,
-      server,
-      transport,
-      eventStore,
-      principal,
-      protocolVersion,
-      lastSeen: Date.now(),
-      open: 0,
-      closed: false,
-    };
-    // Runs on DELETE, on eviction/expiry and on shutdown alike.
-    transport.onclose = () => void closeSession(session, 'closed');
-    await server.connect(transport);
-    if (cluster) routeRoundTrips(transport, instanceId);
-    if (record) {
-      await (transport as NodeStreamableTransport).restore(restoreRequests(record));
-      copiedLevel.set(session, record.logLevel);
-    }
-    await store.add(session);
-    return session;
-  }
-
-  /** Cluster: the session's local copy, made from its record if this instance has none yet; its log level brought up to date. */
-  async function copyOf(record: SessionRecord): Promise<HttpSession> {
-    let session = store.touch(record.id);
-    if (!session) {
-      let pending = restoring.get(record.id);
-      if (!pending) {
-        pending = startSession(record.id, record.principal, record.protocolVersion, record).finally(() => restoring.delete(record.id));
-        restoring.set(record.id, pending);
-      }
-      session = await pending;
-    }
-    if (copiedLevel.get(session) !== record.logLevel && record.logLevel) {
-      copiedLevel.set(session, record.logLevel);
-      await (session.transport as NodeStreamableTransport).restore([{ method: 'logging/setLevel', params: { level: record.logLevel } }]);
-    }
-    return session;
-  }
-
-  function refuseClosing(res: ServerResponse): void {
-    sendRpcError(res, 503, -32000, 'Service unavailable: the server is shutting down. Retry on another instance.', { Connection: 'close', 'Retry-After': '1' });
-  }
-
-  /** Counts a POST until its response (JSON or SSE stream) is over, so shutdown can wait for it. */
-  function trackPost(res: ServerResponse): void {
+  const trackPost = (res: ServerResponse): void => {
     posts.add(res);
     res.once('close', () => void posts.delete(res));
-  }
+  };
+
+  const legacy = options.legacySse ? createLegacySse(app, { mcpPath, maxBodyBytes: maxBody, bodyTimeoutMs, authenticate, isClosing: () => closing }) : undefined;
+  const limits = { idleTimeoutMs: options.sessions?.idleTimeoutMs ?? DEFAULTS.idleTimeoutMs, maxSessions: options.sessions?.maxSessions ?? DEFAULTS.maxSessions };
+  const stateful = stateless
+    ? undefined
+    : createStatefulHandler(
+        app,
+        { transportKind, jsonResponse, eventStores: eventStoresOf(options), sseRetryMs: options.sseRetryMs, maxBufferedBytes: options.maxBufferedBytes, limits, trackPost },
+        cluster ? shareThroughCluster(app, cluster, limits) : singleInstance,
+      );
+  const era2025 = stateful ?? createStatelessHandler(app, { transportKind, jsonResponse, maxBufferedBytes: options.maxBufferedBytes, trackPost });
+  const modern = createModernHandler(app, {
+    jsonResponse,
+    subscribe: (notifier) => listenToChanges(app, cluster, notifier),
+    maxBufferedBytes: options.maxBufferedBytes ?? DEFAULTS.maxBufferedBytes,
+    // What the SDK refused is answered on the wire; its reasons are for debugging.
+    onerror: (error) => {
+      if (requestLogLevel === 'debug') (options.logWrite ?? ((line) => process.stderr.write(line)))(`${JSON.stringify({ time: new Date().toISOString(), level: 'debug', msg: 'mcp', error: error.message })}\n`);
+    },
+    trackPost,
+  });
 
   async function handleMcp(req: Request, res: ServerResponse, entry: Partial<RequestLogEntry>): Promise<void> {
     const method = req.method ?? 'GET';
@@ -252,144 +127,54 @@ export function createHttpHandler(app: ServerFactory, options: HttpHandlerOption
 
     let body: unknown;
     if (method === 'POST') {
-      const accept = req.headers.accept;
-      if (!acceptsMediaType(accept, 'application/json') || !acceptsMediaType(accept, 'text/event-stream')) {
-        return sendRpcError(res, 406, -32000, 'Not Acceptable: the Accept header must list both application/json and text/event-stream.');
-      }
-      if (!isJsonContentType(req.headers['content-type'])) {
-        return sendRpcError(res, 415, -32000, 'Unsupported Media Type: send the body with Content-Type: application/json.');
-      }
-      const read = await readJsonBody(req, maxBody, bodyTimeoutMs);
-      if (!read.ok) {
-        if (read.status !== 400) res.setHeader('Connection', 'close');
-        return sendRpcError(res, read.status, read.code, read.message);
-      }
-      body = read.value;
-      const invalid = invalidMessageOf(body);
-      if (invalid) return sendJson(res, 400, invalid);
-      // While draining, only the client's answers get in: responses to the server's requests, and 2026-07-28 retries carrying input responses.
-      if (closing && hasRequest(body) && !isRoundAnswer(body)) return refuseClosing(res);
-      const first = firstMessage(body);
-      if (first) {
-        if (typeof first.method === 'string') entry.rpc = first.method;
-        if (typeof first.id === 'string' || typeof first.id === 'number') entry.id = first.id;
-      }
-      // Scopes are checked here too, so a caller missing them gets HTTP 403 with the scopes to request.
-      const tool = metadata ? calledTool(body) : undefined;
-      if (tool !== undefined) {
-        const refusal = scopeRefusal(tool, auth);
-        if (refusal) return sendJson(res, refusal.status, refusal.body, { 'WWW-Authenticate': refusal.challenge });
-      }
+      const read = await readPost(req, res, auth, entry);
+      if (!read) return;
+      body = read.body;
     } else if (method === 'GET' && !acceptsMediaType(req.headers.accept, 'text/event-stream')) {
       return sendRpcError(res, 406, -32000, 'Not Acceptable: the Accept header of a GET must list text/event-stream.');
     }
 
     // Decided per request, as 2026-07-28 says: a request claiming that era is served without a session.
-    if (method === 'POST' && isModernHttpRequest(req, body)) {
-      // A subscriptions/listen stream stays open until the client or shutdown ends it: shutdown does not wait for it.
-      if (firstMessage(body)?.method !== 'subscriptions/listen') trackPost(res);
-      return modernEra().handle(req, res, body, auth);
-    }
+    if (method === 'POST' && isModernHttpRequest(req, body)) return modern.handle({ req, res, body, auth, entry });
 
     const version = req.headers['mcp-protocol-version'];
     if (typeof version === 'string' && !SUPPORTED.has(version)) {
       return sendRpcError(res, 400, -32000, `Bad Request: unsupported MCP-Protocol-Version '${version}'. Supported: ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')}.`);
     }
-
-    if (stateless) {
-      trackPost(res);
-      const transport = createStreamableTransport(transportKind, { sessionId: undefined, jsonResponse, eventStore: undefined, retryMs: undefined, maxBufferedBytes: options.maxBufferedBytes });
-      statelessTransports.add(transport);
-      // Our transport: plain tool calls may be answered without building a server (see FastPaths).
-      const fastPaths = transportKind === 'toolwright' ? fastPathsOf(app) : undefined;
-      let exchange: { close(): Promise<void> };
-      if (fastPaths) exchange = fastPaths.serveStateless(transport, () => app.createServer(), ignoreError);
-      else {
-        const server = app.createServer();
-        exchange = server;
-        await server.connect(transport);
-      }
-      res.once('close', () => {
-        statelessTransports.delete(transport);
-        void exchange.close();
-      });
-      return transport.handleRequest(req, res, body);
-    }
-
-    const sessionId = req.headers['mcp-session-id'];
-    let session: HttpSession | undefined;
-    if (typeof sessionId === 'string' && cluster) {
-      let record: SessionRecord | undefined;
-      try {
-        record = await cluster.sessions.touch(sessionId, limits.idleTimeoutMs);
-        if (record && record.principal === principalOf(auth)) {
-          if (method === 'DELETE') await cluster.sessions.end(sessionId);
-          else for (const change of sessionChangesOf(body)) await cluster.sessions.update(sessionId, change);
-          if (method === 'POST') {
-            const split = foreignAnswers(body, instanceId);
-            for (const answer of split.foreign) await cluster.relay(answer.instance, sessionId, answer.message);
-            for (const cancel of cancellationsOf(body)) await cluster.relay('*', sessionId, cancel);
-            if (split.foreign.length > 0 && (split.body === undefined || (Array.isArray(split.body) && split.body.length === 0))) {
-              res.writeHead(202, { 'mcp-session-id': sessionId }).end();
-              return;
-            }
-            body = split.body;
-          }
-        }
-      } catch (error) {
-        return refuseClusterDown(res, error);
-      }
-      if (!record) {
-        const stale = store.touch(sessionId);
-        if (stale) void closeSession(stale, 'expired or ended elsewhere');
-      }
-      session = record && record.principal === principalOf(auth) ? await copyOf(record) : undefined;
-    }
-    if (typeof sessionId === 'string') {
-      if (!cluster) session = store.touch(sessionId);
-      if (!session || session.principal !== principalOf(auth)) {
-        return sendRpcError(res, 404, -32001, 'Session not found: it expired, was closed, or belongs to another caller. Start a new session with initialize.');
-      }
-      // 2025-03-26 is what the spec says a server assumes when the header is missing, so it counts as none (the conformance suite sends it).
-      if (typeof version === 'string' && version !== session.protocolVersion && version !== ASSUMED_VERSION) {
-        return sendRpcError(res, 400, -32000, `Bad Request: MCP-Protocol-Version '${version}' differs from the version this session negotiated, '${session.protocolVersion}'. Send '${session.protocolVersion}'.`);
-      }
-      entry.session = session.id;
-    } else if (method === 'POST' && isInitialize(body)) {
-      try {
-        session = await openSession(auth, body);
-      } catch (error) {
-        if (!cluster) throw error;
-        return refuseClusterDown(res, error);
-      }
-      entry.session = session.id;
-    } else {
-      return sendRpcError(res, 400, -32000, 'Bad Request: the Mcp-Session-Id header is required. Send initialize first and repeat the session id it returns on every request.');
-    }
-
-    session.open++;
-    const current = session;
-    res.once('close', () => {
-      current.open--;
-      current.lastSeen = Date.now();
-    });
-    if (method === 'POST') trackPost(res);
-    await session.transport.handleRequest(req, res, body);
+    return era2025.handle({ req, res, body, auth, entry });
   }
 
-  function scopeRefusal(toolName: string, auth: AuthInfo | undefined) {
-    const access = app.toolAccess(toolName);
-    const missing = missingScopes(access, auth);
-    if (missing.length === 0) return undefined;
-    const wanted = [...new Set([...(auth?.scopes ?? []), ...missing])].join(' ');
-    const status = auth ? 403 : 401;
-    const error = auth ? 'insufficient_scope' : 'invalid_request';
-    const description = `Tool '${toolName}' requires the scope(s): ${missing.join(' ')}.`;
-    return {
-      status,
-      challenge: `Bearer error="${error}", error_description="${description.replace(/"/g, "'")}", scope="${wanted}", resource_metadata="${metadata!.url}"`,
-      body: { error, error_description: description },
-    };
+  /** A POST's body, once its headers, size, JSON, messages and the scopes of the tool it calls passed; undefined once refused. */
+  async function readPost(req: Request, res: ServerResponse, auth: AuthInfo | undefined, entry: Partial<RequestLogEntry>): Promise<{ body: unknown } | undefined> {
+    const accept = req.headers.accept;
+    if (!acceptsMediaType(accept, 'application/json') || !acceptsMediaType(accept, 'text/event-stream')) {
+      return void sendRpcError(res, 406, -32000, 'Not Acceptable: the Accept header must list both application/json and text/event-stream.');
+    }
+    if (!isJsonContentType(req.headers['content-type'])) {
+      return void sendRpcError(res, 415, -32000, 'Unsupported Media Type: send the body with Content-Type: application/json.');
+    }
+    const read = await readJsonBody(req, maxBody, bodyTimeoutMs);
+    if (!read.ok) {
+      if (read.status !== 400) res.setHeader('Connection', 'close');
+      return void sendRpcError(res, read.status, read.code, read.message);
+    }
+    const body = read.value;
+    const invalid = invalidMessageOf(body);
+    if (invalid) return void sendJson(res, 400, invalid);
+    // While draining, only the client's answers get in: responses to the server's requests, and 2026-07-28 retries carrying input responses.
+    if (closing && hasRequest(body) && !isRoundAnswer(body)) return void refuseClosing(res);
+    const first = firstMessage(body);
+    if (first) {
+      if (typeof first.method === 'string') entry.rpc = first.method;
+      if (typeof first.id === 'string' || typeof first.id === 'number') entry.id = first.id;
+    }
+    // Scopes are checked here too, so a caller missing them gets HTTP 403 with the scopes to request.
+    const tool = metadata ? calledTool(body) : undefined;
+    if (tool !== undefined) {
+      const refusal = scopeRefusal(app, metadata!.url, tool, auth);
+      if (refusal) return void sendJson(res, refusal.status, refusal.body, { 'WWW-Authenticate': refusal.challenge });
+    }
+    return { body };
   }
 
   async function handle(req: Request, res: ServerResponse, next?: Next): Promise<void> {
@@ -414,7 +199,7 @@ export function createHttpHandler(app: ServerFactory, options: HttpHandlerOption
           return sendRpcError(res, 403, -32000, 'Forbidden: the Origin header names a web origin that is not allowed. List it in allowedOrigins to let that page call this server.');
         }
         if (isMcp) return await handleMcp(req, res, entry);
-        return await legacy!.handle(req, res, { limit: maxBody, timeoutMs: bodyTimeoutMs, closing }, authenticate, entry);
+        return await legacy!.handle(req, res, entry);
       }
       if (req.method === 'GET' && metadata && metadata.paths.includes(path)) {
         return sendJson(res, 200, metadata.document, { 'Access-Control-Allow-Origin': '*', 'Cache-Control': 'max-age=3600' });
@@ -434,38 +219,36 @@ export function createHttpHandler(app: ServerFactory, options: HttpHandlerOption
     }
   }
 
+  async function close({ drainTimeoutMs = 10_000 }: { drainTimeoutMs?: number } = {}): Promise<void> {
+    closing = true;
+    const started = Date.now();
+    await posts.drain(drainTimeoutMs);
+    await legacy?.idle(Math.max(0, drainTimeoutMs - (Date.now() - started)));
+    // Calls still running get an error response rather than a cut stream; give those answers a moment to leave.
+    const reason = `Server shutting down: the call did not finish within the drain timeout (${drainTimeoutMs} ms) and was abandoned.`;
+    await legacy?.abandon(reason);
+    if (posts.count > 0) {
+      await era2025.abandon(reason);
+      await modern.abandon(reason);
+      await posts.drain(ABANDON_GRACE_MS);
+    }
+    await Promise.all([era2025.close(), legacy?.closeAll(), modern.close()]);
+  }
+
   const handler = handle as HttpHandler;
   Object.defineProperties(handler, {
-    sessionCount: { get: () => store.size },
+    sessionCount: { get: () => stateful?.sessionCount ?? 0 },
     closing: { get: () => closing },
-    close: {
-      value: async ({ drainTimeoutMs = 10_000 }: { drainTimeoutMs?: number } = {}) => {
-        closing = true;
-        const started = Date.now();
-        await posts.drain(drainTimeoutMs);
-        await legacy?.idle(Math.max(0, drainTimeoutMs - (Date.now() - started)));
-        // Calls still running get an error response rather than a cut stream; give those answers a moment to leave.
-        const reason = `Server shutting down: the call did not finish within the drain timeout (${drainTimeoutMs} ms) and was abandoned.`;
-        await legacy?.abandon(reason);
-        if (posts.count > 0) {
-          const transports = [...[...store.values()].map((s) => s.transport), ...statelessTransports];
-          await Promise.all(transports.map((t) => t.abandon?.(reason)));
-          modern?.abandon(reason);
-          await posts.drain(ABANDON_GRACE_MS);
-        }
-        if (keepOpenAlive) clearInterval(keepOpenAlive);
-        stopPublishing?.();
-        stopEnding?.();
-        void stopRelay?.then((stop) => stop(), () => {});
-        await Promise.all([store.closeAll('server shutting down'), legacy?.closeAll(), modern?.close()]);
-      },
-    },
+    close: { value: close },
   });
   return handler;
 }
 
-/** A stateless server made on demand has no `onerror` either: what the SDK would report there goes nowhere. */
-function ignoreError(): void {}
+/** The event stores of stateful sessions, for resumable SSE streams (none for JSON responses). */
+function eventStoresOf(options: HttpHandlerOptions): EventStoreFactory | undefined {
+  if (options.eventStore === false || options.jsonResponse === true) return undefined;
+  return options.eventStore ?? options.cluster?.eventStore ?? (() => new InMemoryEventStore());
+}
 
 function pathOf(url: string | undefined): string {
   if (!url) return '/';
@@ -480,13 +263,6 @@ function isJsonContentType(value: string | undefined): boolean {
   return (semi === -1 ? value : value.slice(0, semi)).trim().toLowerCase() === 'application/json';
 }
 
-/** The first message of a body that the SDK would not accept, as the error that answers it. */
-function invalidMessageOf(body: unknown): InvalidMessageError | undefined {
-  if (!Array.isArray(body)) return jsonRpcKind(body) === undefined ? invalidMessageError(body) : undefined;
-  for (const message of body) if (jsonRpcKind(message) === undefined) return invalidMessageError(message);
-  return undefined;
-}
-
 /** How many Host headers came (node keeps only the first in `req.headers`). */
 function hostCount(req: IncomingMessage): number {
   let count = 0;
@@ -494,15 +270,3 @@ function hostCount(req: IncomingMessage): number {
   for (let i = 0; i < raw.length; i += 2) if (raw[i].length === 4 && raw[i].toLowerCase() === 'host') count++;
   return count;
 }
-
-/** A 2026-07-28 retry that carries the client's input responses: the client answering the server's input requests. */
-function isRoundAnswer(body: unknown): boolean {
-  const params = (body as { params?: unknown } | null)?.params;
-  return isModernMessage(body) && typeof params === 'object' && params !== null && typeof (params as { inputResponses?: unknown }).inputResponses === 'object';
-}
-
-/** True if the body holds a request (not only responses and notifications). */
-function hasRequest(body: unknown): boolean {
-  return Array.isArray(body) ? body.some((m) => jsonRpcKind(m) === 'request') : jsonRpcKind(body) === 'request';
-}
-

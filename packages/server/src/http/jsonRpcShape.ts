@@ -1,3 +1,7 @@
+import { isModernMessage } from '../sdk/isModernMessage';
+import { invalidMessageError, type InvalidMessageError } from '../rpc/invalidMessageError';
+import { jsonRpcKind } from '../rpc/jsonRpcKind';
+
 type Message = { method?: unknown; id?: unknown; params?: { name?: unknown; protocolVersion?: unknown } };
 
 /** The first message of a POST body (a single message or a batch). */
@@ -16,4 +20,22 @@ export function calledTool(body: unknown): string | undefined {
   if (Array.isArray(body)) return undefined;
   const message = firstMessage(body);
   return message?.method === 'tools/call' && typeof message.params?.name === 'string' ? message.params.name : undefined;
+}
+
+/** The first message of a body that the SDK would not accept, as the error that answers it. */
+export function invalidMessageOf(body: unknown): InvalidMessageError | undefined {
+  if (!Array.isArray(body)) return jsonRpcKind(body) === undefined ? invalidMessageError(body) : undefined;
+  for (const message of body) if (jsonRpcKind(message) === undefined) return invalidMessageError(message);
+  return undefined;
+}
+
+/** True if the body holds a request (not only responses and notifications). */
+export function hasRequest(body: unknown): boolean {
+  return Array.isArray(body) ? body.some((m) => jsonRpcKind(m) === 'request') : jsonRpcKind(body) === 'request';
+}
+
+/** A 2026-07-28 retry that carries the client's input responses: the client answering the server's input requests. */
+export function isRoundAnswer(body: unknown): boolean {
+  const params = (body as { params?: unknown } | null)?.params;
+  return isModernMessage(body) && typeof params === 'object' && params !== null && typeof (params as { inputResponses?: unknown }).inputResponses === 'object';
 }

@@ -18,3 +18,8 @@ export function sendJson(res: ServerResponse, status: number, body: unknown, hea
 export function sendRpcError(res: ServerResponse, status: number, code: number, message: string, headers?: Record<string, string>): void {
   sendJson(res, status, { jsonrpc: '2.0', error: { code, message }, id: null }, headers);
 }
+
+/** Refuses a request while the server shuts down: the client should retry elsewhere. */
+export function refuseClosing(res: ServerResponse): void {
+  sendRpcError(res, 503, -32000, 'Service unavailable: the server is shutting down. Retry on another instance.', { Connection: 'close', 'Retry-After': '1' });
+}

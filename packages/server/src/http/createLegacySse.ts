@@ -9,15 +9,21 @@ import { LegacySseTransport } from './LegacySseTransport';
 import { principalOf } from './principalOf';
 import { readJsonBody } from './readJsonBody';
 import type { RequestLogEntry } from './requestLog';
-import { sendJson, sendRpcError } from './respond';
+import { refuseClosing, sendJson, sendRpcError } from './respond';
 import { jsonRpcKind } from '../rpc/jsonRpcKind';
-
-function refuseClosing(res: ServerResponse): void {
-  sendRpcError(res, 503, -32000, 'Service unavailable: the server is shutting down. Retry on another instance.', { Connection: 'close', 'Retry-After': '1' });
-}
 
 const STREAM_PATH = '/sse';
 const MESSAGES_PATH = '/messages';
+
+export interface LegacySseOptions {
+  /** The Streamable HTTP endpoint, which must not be one of the legacy paths. */
+  mcpPath: string;
+  maxBodyBytes: number;
+  bodyTimeoutMs: number;
+  authenticate: ((req: IncomingMessage) => Promise<AuthOutcome>) | undefined;
+  /** True once the server started shutting down: new streams and requests are then refused. */
+  isClosing(): boolean;
+}
 
 interface LegacySession {
   readonly server: Server;
@@ -30,7 +36,8 @@ interface LegacySession {
  * (one SDK `Server` per stream) and names the URL to POST messages to. Behind the same
  * Host/Origin checks and authentication as the Streamable HTTP endpoint.
  */
-export function createLegacySse(app: ServerFactory, mcpPath: string) {
+export function createLegacySse(app: ServerFactory, options: LegacySseOptions) {
+  const { mcpPath, authenticate } = options;
   const sessions = new Map<string, LegacySession>();
   /** The running calls of every stream, drained on shutdown. */
   const calls = new Pending<string>();
@@ -41,13 +48,8 @@ export function createLegacySse(app: ServerFactory, mcpPath: string) {
   return {
     handles: (path: string) => path === STREAM_PATH || path === MESSAGES_PATH,
 
-    async handle(
-      req: IncomingMessage & { auth?: AuthInfo },
-      res: ServerResponse,
-      body: { limit: number; timeoutMs: number; closing: boolean },
-      authenticate: ((req: IncomingMessage) => Promise<AuthOutcome>) | undefined,
-      entry: Partial<RequestLogEntry>,
-    ): Promise<void> {
+    async handle(req: IncomingMessage & { auth?: AuthInfo }, res: ServerResponse, entry: Partial<RequestLogEntry>): Promise<void> {
+      const closing = options.isClosing();
       if (authenticate) {
         const outcome = await authenticate(req);
         if (!outcome.ok) return sendJson(res, outcome.status, outcome.body, { 'WWW-Authenticate': outcome.challenge });
@@ -55,7 +57,7 @@ export function createLegacySse(app: ServerFactory, mcpPath: string) {
       }
       const path = req.url!.split('?')[0];
       if (path === STREAM_PATH) {
-        if (body.closing) return refuseClosing(res);
+        if (closing) return refuseClosing(res);
         if (req.method !== 'GET') return sendRpcError(res, 405, -32000, `Method not allowed: open the legacy stream with GET ${STREAM_PATH}.`, { Allow: 'GET' });
         const transport = new LegacySseTransport(res, MESSAGES_PATH, calls);
         const server = app.createServer();
@@ -75,10 +77,10 @@ export function createLegacySse(app: ServerFactory, mcpPath: string) {
       if (!session || session.principal !== principalOf(req.auth)) {
         return sendRpcError(res, 404, -32001, `Session not found: open a stream with GET ${STREAM_PATH} and post to the URL it names.`);
       }
-      const read = await readJsonBody(req, body.limit, body.timeoutMs);
+      const read = await readJsonBody(req, options.maxBodyBytes, options.bodyTimeoutMs);
       if (!read.ok) return sendRpcError(res, read.status, read.code, read.message);
       // While draining, the client's answers (to the server's sampling, elicitation) and notifications still come in; new requests do not.
-      if (body.closing && jsonRpcKind(read.value) === 'request') return refuseClosing(res);
+      if (closing && jsonRpcKind(read.value) === 'request') return refuseClosing(res);
       session.transport.handlePost(req, res, read.value);
     },
 

@@ -1,0 +1,18 @@
+import type { AuthInfo } from '@toolwright/core';
+import { missingScopes } from '../auth/canAccess';
+import type { ServerFactory } from '../serving/ServerFactory';
+
+/** The answer to a call of `toolName` by a caller missing some of its scopes (401 or 403 with the scopes to request); undefined if none is missing. */
+export function scopeRefusal(app: ServerFactory, metadataUrl: string, toolName: string, auth: AuthInfo | undefined) {
+  const missing = missingScopes(app.toolAccess(toolName), auth);
+  if (missing.length === 0) return undefined;
+  const wanted = [...new Set([...(auth?.scopes ?? []), ...missing])].join(' ');
+  const status = auth ? 403 : 401;
+  const error = auth ? 'insufficient_scope' : 'invalid_request';
+  const description = `Tool '${toolName}' requires the scope(s): ${missing.join(' ')}.`;
+  return {
+    status,
+    challenge: `Bearer error="${error}", error_description="${description.replace(/"/g, "'")}", scope="${wanted}", resource_metadata="${metadataUrl}"`,
+    body: { error, error_description: description },
+  };
+}

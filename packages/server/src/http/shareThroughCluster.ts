@@ -1,0 +1,149 @@
+import { randomUUID } from 'node:crypto';
+import type { ServerResponse } from 'node:http';
+import { bindSessionState } from '../pipeline/sessionState';
+import type { ServerFactory } from '../serving/ServerFactory';
+import type { Cluster, ClusterChange, SessionRecord } from './Cluster';
+import { cancellationsOf, foreignAnswers, leaveFanOutToCluster, restoreRequests, routeRoundTrips, sessionChangesOf } from './clusterSupport';
+import type { HttpSession } from './HttpSession';
+import type { NodeStreamableTransport } from './NodeStreamableTransport';
+import { sendRpcError } from './respond';
+import type { SessionLimits } from './SessionStore';
+import type { LocalSessions, SessionSharing } from './SessionSharing';
+
+/**
+ * Sessions shared by the instances of `cluster`: the record in the shared store is the
+ * truth, and each instance serves a session through a local copy (a server and transport)
+ * made from it. Closing a copy here ends nothing elsewhere.
+ */
+export function shareThroughCluster(app: ServerFactory, cluster: Cluster, limits: SessionLimits): SessionSharing {
+  /** The POST streams of this instance's copies get ids no other instance uses. */
+  const instanceId = randomUUID().slice(0, 8);
+  /** Copies being made of sessions opened elsewhere, so concurrent requests make one. */
+  const restoring = new Map<string, Promise<HttpSession>>();
+  /** The log level each local copy was last given. */
+  const copiedLevel = new WeakMap<HttpSession, string | undefined>();
+
+  /** The session's local copy, made from its record if this instance has none yet; its log level brought up to date. */
+  async function copyOf(record: SessionRecord, local: LocalSessions): Promise<HttpSession> {
+    let session = local.touch(record.id);
+    if (!session) {
+      let pending = restoring.get(record.id);
+      if (!pending) {
+        pending = local.start(record).finally(() => restoring.delete(record.id));
+        restoring.set(record.id, pending);
+      }
+      session = await pending;
+    }
+    if (copiedLevel.get(session) !== record.logLevel && record.logLevel) {
+      copiedLevel.set(session, record.logLevel);
+      await (session.transport as NodeStreamableTransport).restore([{ method: 'logging/setLevel', params: { level: record.logLevel } }]);
+    }
+    return session;
+  }
+
+  return {
+    streamIdPrefix: `${instanceId}-`,
+
+    listen(local) {
+      const onError = (error: Error) => process.stderr.write(`toolwright http: cluster: ${error.message}\n`);
+      const stopPublishing = publishChanges(app, cluster, onError);
+      const stopEnding = cluster.sessions.onEnded((id) => {
+        const copy = local.touch(id);
+        if (copy) void local.close(copy, 'ended on another instance');
+      });
+      // Answers to this instance's server-to-client requests that reached another instance.
+      const stopRelay = cluster.onRelay(instanceId, (id, message) => {
+        const copy = local.touch(id);
+        if (copy && !copy.closed) (copy.transport as NodeStreamableTransport).deliver(message as never);
+      });
+      stopRelay.catch(onError);
+      const keepOpenAlive = keepOpenSessionsAlive(cluster, limits, local);
+      return () => {
+        clearInterval(keepOpenAlive);
+        stopPublishing();
+        stopEnding();
+        void stopRelay.then((stop) => stop(), () => {});
+      };
+    },
+
+    create: (record) => cluster.sessions.create(record, limits),
+
+    async find(id, { method, body, principal, res }, local) {
+      let record: SessionRecord | undefined;
+      try {
+        record = await cluster.sessions.touch(id, limits.idleTimeoutMs);
+        if (record && record.principal === principal) {
+          if (method === 'DELETE') await cluster.sessions.end(id);
+          else for (const change of sessionChangesOf(body)) await cluster.sessions.update(id, change);
+          if (method === 'POST') {
+            const split = foreignAnswers(body, instanceId);
+            for (const answer of split.foreign) await cluster.relay(answer.instance, id, answer.message);
+            for (const cancel of cancellationsOf(body)) await cluster.relay('*', id, cancel);
+            if (split.foreign.length > 0 && (split.body === undefined || (Array.isArray(split.body) && split.body.length === 0))) {
+              res.writeHead(202, { 'mcp-session-id': id }).end();
+              return undefined;
+            }
+            body = split.body;
+          }
+        }
+      } catch (error) {
+        refuseClusterDown(res, error);
+        return undefined;
+      }
+      if (!record) {
+        const stale = local.touch(id);
+        if (stale) void local.close(stale, 'expired or ended elsewhere');
+      }
+      return { session: record && record.principal === principal ? await copyOf(record, local) : undefined, body };
+    },
+
+    wire(id, server, transport) {
+      leaveFanOutToCluster(transport);
+      bindSessionState(server, cluster.sessionState(id));
+    },
+
+    async connected(session, record) {
+      routeRoundTrips(session.transport, instanceId);
+      if (!record) return;
+      await (session.transport as NodeStreamableTransport).restore(restoreRequests(record));
+      copiedLevel.set(session, record.logLevel);
+    },
+
+    refuse: refuseClusterDown,
+  };
+}
+
+/** A session with a request or GET stream open here does not expire (as in memory): its record is kept alive meanwhile. */
+function keepOpenSessionsAlive(cluster: Cluster, limits: SessionLimits, local: LocalSessions): NodeJS.Timeout {
+  const timer = setInterval(
+    () => {
+      for (const session of local.values()) {
+        if (session.open === 0 || session.closed) continue;
+        cluster.sessions.touch(session.id, limits.idleTimeoutMs).then(
+          (record) => void (record ? undefined : local.close(session, 'expired or ended elsewhere')),
+          () => {},
+        );
+      }
+    },
+    Math.max(500, Math.min(60_000, Math.floor(limits.idleTimeoutMs / 3))),
+  );
+  timer.unref();
+  return timer;
+}
+
+/** Publishes every change made on this instance to the cluster; returns the function that stops it. */
+function publishChanges(app: ServerFactory, cluster: Cluster, onError: (error: Error) => void): () => void {
+  const publish = (change: ClusterChange) => void cluster.publish(change).catch(onError);
+  return app.addNotifier({
+    toolsChanged: () => publish({ list: 'tools' }),
+    promptsChanged: () => publish({ list: 'prompts' }),
+    resourcesChanged: () => publish({ list: 'resources' }),
+    resourceUpdated: (uri) => publish({ resourceUpdated: uri }),
+  });
+}
+
+/** Answers a request the cluster's store could not serve (unreachable, timed out): 503, nothing half done. */
+function refuseClusterDown(res: ServerResponse, error: unknown): void {
+  const why = (error as Error)?.message ?? String(error);
+  sendRpcError(res, 503, -32000, `Service unavailable: the shared session store is unreachable (${why}). Retry shortly; no session was lost.`, { 'Retry-After': '1' });
+}
