@@ -5,7 +5,7 @@ import type { Transport } from '../sdk/sdk';
 import type { EventStore } from './EventStore';
 import { NodeStreamableTransport } from './NodeStreamableTransport';
 
-/** What `createHttpHandler` needs of a Streamable HTTP server transport: ours or the SDK's. */
+/** What the stateful and stateless handlers need of a Streamable HTTP server transport: ours or the SDK's. */
 export interface StreamableTransport extends Transport {
   handleRequest(req: IncomingMessage & { auth?: AuthInfo }, res: ServerResponse, parsedBody?: unknown): Promise<void>;
   /** Answers the requests still open with an error, on shutdown (ours; the SDK's as wrapped in createSdkStreamableTransport). */

@@ -3,12 +3,12 @@ import type { ServerResponse } from 'node:http';
 import { bindSessionState } from '../pipeline/sessionState';
 import type { ServerFactory } from '../serving/ServerFactory';
 import type { Cluster, ClusterChange, SessionRecord } from './Cluster';
-import { cancellationsOf, foreignAnswers, leaveFanOutToCluster, restoreRequests, routeRoundTrips, sessionChangesOf } from './clusterSupport';
+import { cancellationsOf, foreignAnswers, leaveFanOutToCluster, restoreRequests, routeRoundTrips, sessionChangesOf } from './clusterMessages';
 import type { HttpSession } from './HttpSession';
 import type { NodeStreamableTransport } from './NodeStreamableTransport';
 import { sendRpcError } from './respond';
 import type { SessionLimits } from './SessionStore';
-import type { LocalSessions, SessionSharing } from './SessionSharing';
+import type { LocalSessions, SessionRequest, SessionSharing } from './SessionSharing';
 
 /**
  * Sessions shared by the instances of `cluster`: the record in the shared store is the
@@ -41,6 +41,33 @@ export function shareThroughCluster(app: ServerFactory, cluster: Cluster, limits
     return session;
   }
 
+  /**
+   * The record of the session a request names, once what the request changes in it is
+   * recorded and the client's answers and cancellations meant for other instances are
+   * relayed to them, with the body left for this instance; undefined once the request has
+   * been answered (the store is unreachable, or nothing is left for this instance).
+   */
+  async function settle(id: string, { method, body, principal, res }: SessionRequest): Promise<{ record: SessionRecord | undefined; body: unknown } | undefined> {
+    try {
+      const record = await cluster.sessions.touch(id, limits.idleTimeoutMs);
+      if (!record || record.principal !== principal) return { record, body };
+      if (method === 'DELETE') await cluster.sessions.end(id);
+      else for (const change of sessionChangesOf(body)) await cluster.sessions.update(id, change);
+      if (method !== 'POST') return { record, body };
+      const split = foreignAnswers(body, instanceId);
+      for (const answer of split.foreign) await cluster.relay(answer.instance, id, answer.message);
+      for (const cancel of cancellationsOf(body)) await cluster.relay('*', id, cancel);
+      if (split.foreign.length > 0 && (split.body === undefined || (Array.isArray(split.body) && split.body.length === 0))) {
+        res.writeHead(202, { 'mcp-session-id': id }).end();
+        return undefined;
+      }
+      return { record, body: split.body };
+    } catch (error) {
+      refuseClusterDown(res, error);
+      return undefined;
+    }
+  }
+
   return {
     streamIdPrefix: `${instanceId}-`,
 
@@ -68,33 +95,15 @@ export function shareThroughCluster(app: ServerFactory, cluster: Cluster, limits
 
     create: (record) => cluster.sessions.create(record, limits),
 
-    async find(id, { method, body, principal, res }, local) {
-      let record: SessionRecord | undefined;
-      try {
-        record = await cluster.sessions.touch(id, limits.idleTimeoutMs);
-        if (record && record.principal === principal) {
-          if (method === 'DELETE') await cluster.sessions.end(id);
-          else for (const change of sessionChangesOf(body)) await cluster.sessions.update(id, change);
-          if (method === 'POST') {
-            const split = foreignAnswers(body, instanceId);
-            for (const answer of split.foreign) await cluster.relay(answer.instance, id, answer.message);
-            for (const cancel of cancellationsOf(body)) await cluster.relay('*', id, cancel);
-            if (split.foreign.length > 0 && (split.body === undefined || (Array.isArray(split.body) && split.body.length === 0))) {
-              res.writeHead(202, { 'mcp-session-id': id }).end();
-              return undefined;
-            }
-            body = split.body;
-          }
-        }
-      } catch (error) {
-        refuseClusterDown(res, error);
-        return undefined;
-      }
+    async find(id, request, local) {
+      const settled = await settle(id, request);
+      if (!settled) return undefined;
+      const { record, body } = settled;
       if (!record) {
         const stale = local.touch(id);
         if (stale) void local.close(stale, 'expired or ended elsewhere');
       }
-      return { session: record && record.principal === principal ? await copyOf(record, local) : undefined, body };
+      return { session: record && record.principal === request.principal ? await copyOf(record, local) : undefined, body };
     },
 
     wire(id, server, transport) {
