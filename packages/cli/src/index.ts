@@ -5,6 +5,7 @@
 export { runCli } from './runCli';
 export { ExitCode } from './cli/ExitCode';
 export type { Io } from './cli/Io';
+export type { Style } from './cli/style';
 export { processIo } from './cli/Io';
 
 export { generateProject } from './generate/generateProject';
@@ -13,6 +14,7 @@ export { TEMPLATE_NAMES, TEMPLATES, TRANSPORTS } from './generate/templates';
 export type { TemplateName, TemplateInfo, Transport } from './generate/templates';
 export { validateProjectName } from './generate/validateProjectName';
 export { DEPENDENCY_VERSIONS, DEV_DEPENDENCY_VERSIONS, TOOLWRIGHT_PACKAGES } from './generate/versions';
+export type { ToolwrightPackage } from './generate/versions';
 
 export { clientConfig, CLIENT_NAMES, CLIENTS } from './config/clientConfig';
-export type { ClientName, ServerLaunch } from './config/clientConfig';
+export type { ClientInfo, ClientName, ServerLaunch } from './config/clientConfig';

@@ -11,6 +11,7 @@ export { Param } from './decorators/Param';
 export { Args } from './decorators/Args';
 export { Ctx } from './decorators/Ctx';
 export { Property } from './decorators/Property';
+export type { PropertyOptions } from './decorators/Property';
 export { RequireScopes } from './decorators/RequireScopes';
 export { RequireRoles } from './decorators/RequireRoles';
 export { Public } from './decorators/Public';
@@ -46,6 +47,7 @@ export type {
   ToolResult,
   ContentBlock,
   ContentAnnotations,
+  ContentBlockBase,
   TextContent,
   ImageContent,
   AudioContent,

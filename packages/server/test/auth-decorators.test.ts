@@ -1,5 +1,5 @@
 import { buildRegistry, Public, RequireRoles, RequireScopes, Tool } from '@toolwright/core';
-import { canAccess } from '@toolwright/server/auth';
+import { canAccess } from '../src/auth/canAccess';
 
 @RequireScopes('a:read')
 @RequireRoles('staff')

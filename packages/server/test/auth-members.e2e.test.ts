@@ -1,6 +1,6 @@
 import { Param, Prompt, RequireScopes, Resource, type AuthInfo } from '@toolwright/core';
 import { createApp, type App } from '@toolwright/server';
-import { attachAuthInfo } from '@toolwright/server/auth';
+import { attachAuthInfo } from '../src/sdk/attachAuthInfo';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 

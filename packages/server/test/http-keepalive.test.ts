@@ -1,7 +1,7 @@
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { NodeStreamableTransport } from '@toolwright/server/http';
+import { NodeStreamableTransport } from '../src/http/NodeStreamableTransport';
 import { waitFor } from './fixtures/waitFor';
 
 /**

@@ -6,7 +6,8 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { Server } from '@modelcontextprotocol/server';
 import { createApp } from '@toolwright/server';
-import { InMemoryEventStore, NodeStreamableTransport, type NodeStreamableTransportOptions } from '@toolwright/server/http';
+import { InMemoryEventStore } from '@toolwright/server/http';
+import { NodeStreamableTransport, type NodeStreamableTransportOptions } from '../src/http/NodeStreamableTransport';
 import { HttpTools } from './fixtures/http.tools';
 import { ACCEPT_BOTH, initializeBody, messagesOf, post, watchGetStream } from './fixtures/httpHelpers';
 import { signal } from './fixtures/waitFor';

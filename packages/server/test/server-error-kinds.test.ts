@@ -5,7 +5,8 @@
  */
 import { ConfigError, ToolwrightError } from '@toolwright/core';
 import { createApp } from '@toolwright/server';
-import { createHttpHandler, InMemoryEventStore, NodeStreamableTransport } from '@toolwright/server/http';
+import { createHttpHandler, InMemoryEventStore } from '@toolwright/server/http';
+import { NodeStreamableTransport } from '../src/http/NodeStreamableTransport';
 import { ProtocolError } from '../src/sdk/ProtocolError';
 import { assertSupportedNode } from '../src/app/assertSupportedNode';
 import { InputRound } from '../src/roundtrip/InputRound';

@@ -10,15 +10,16 @@ export interface ContentAnnotations {
   lastModified?: string;
 }
 
-interface Block {
+/** What every content block may carry: annotations for the client and `_meta`. */
+export interface ContentBlockBase {
   annotations?: ContentAnnotations;
   _meta?: Record<string, unknown>;
 }
 
-export interface TextContent extends Block { type: 'text'; text: string }
-export interface ImageContent extends Block { type: 'image'; data: string; mimeType: string }
-export interface AudioContent extends Block { type: 'audio'; data: string; mimeType: string }
-export interface ResourceLinkContent extends Block {
+export interface TextContent extends ContentBlockBase { type: 'text'; text: string }
+export interface ImageContent extends ContentBlockBase { type: 'image'; data: string; mimeType: string }
+export interface AudioContent extends ContentBlockBase { type: 'audio'; data: string; mimeType: string }
+export interface ResourceLinkContent extends ContentBlockBase {
   type: 'resource_link';
   uri: string;
   name: string;
@@ -27,7 +28,7 @@ export interface ResourceLinkContent extends Block {
   mimeType?: string;
   size?: number;
 }
-export interface EmbeddedResourceContent extends Block {
+export interface EmbeddedResourceContent extends ContentBlockBase {
   type: 'resource';
   resource: { uri: string; mimeType?: string; text: string; _meta?: Record<string, unknown> } | { uri: string; mimeType?: string; blob: string; _meta?: Record<string, unknown> };
 }

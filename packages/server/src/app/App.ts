@@ -8,7 +8,7 @@ import type { ServerFactory, ServiceOverrides } from '../serving/ServerFactory';
 import type { HttpListenOptions, ListenOptions } from './ListenOptions';
 
 export type { Listener } from '../serving/Listener';
-export type { ServiceOverrides } from '../serving/ServerFactory';
+export type { ServerFactory, ServerSetup, ServiceOverrides } from '../serving/ServerFactory';
 
 /** A built Toolwright app: a frozen registry and the means to serve it. */
 export interface App extends ServerFactory {

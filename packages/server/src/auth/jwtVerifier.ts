@@ -3,7 +3,8 @@ import type { AuthInfo } from '@toolwright/core';
 import type { TokenVerifier } from './TokenVerifier';
 
 type Jose = typeof import('jose', { with: { 'resolution-mode': 'import' } });
-type JwkSet = { keys: Record<string, unknown>[] };
+/** A JSON Web Key Set (RFC 7517): `{ keys: [...] }`. */
+export type JwkSet = { keys: Record<string, unknown>[] };
 
 export interface JwtVerifierOptions {
   /** The token issuer (`iss`), e.g. `https://auth.example.com/`. */

@@ -1,6 +1,6 @@
 /** @toolwright/server/http — serve an app over Streamable HTTP, or mount it in your own HTTP server. */
 export { createHttpHandler } from './createHttpHandler';
-export type { HttpHandler } from './createHttpHandler';
+export type { HttpHandler, Next as HttpNext } from './createHttpHandler';
 export { serveHttp } from './serveHttp';
 export type { HttpListener } from './HttpListener';
 export type { HttpHandlerOptions, HttpTimeouts, SessionOptions, CorsOptions } from './HttpHandlerOptions';
@@ -9,5 +9,3 @@ export { GET_STREAM_ID } from './Cluster';
 export type { Cluster, ClusterChange, SessionChange, SessionRecord, SharedSessions } from './Cluster';
 export { InMemoryEventStore } from './InMemoryEventStore';
 export type { RequestLogLevel, RequestLogEntry } from './requestLog';
-export { NodeStreamableTransport } from './NodeStreamableTransport';
-export type { NodeStreamableTransportOptions } from './NodeStreamableTransport';

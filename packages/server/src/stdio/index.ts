@@ -2,3 +2,4 @@
 export { serveStdio } from './serveStdio';
 export { StdioTransport } from './StdioTransport';
 export { protectStdout } from './protectStdout';
+export type { StdoutWrite } from './protectStdout';

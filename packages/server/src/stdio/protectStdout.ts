@@ -1,11 +1,12 @@
-type Write = (chunk: string, done: () => void) => boolean;
+/** Writes `chunk` to the real stdout, calling `done` once it is out; false when the stream asks to wait (`drain`). */
+export type StdoutWrite = (chunk: string, done: () => void) => boolean;
 
 /**
  * Reserves stdout for the protocol: from now on `console.log`/`info`/`debug`/`trace`/`dir`
  * and any `process.stdout.write` by the app or its libraries go to stderr. Returns the only
  * writer that still reaches the real stdout, for the transport, and a function that undoes it.
  */
-export function protectStdout(stdout: NodeJS.WriteStream = process.stdout): { write: Write; restore: () => void } {
+export function protectStdout(stdout: NodeJS.WriteStream = process.stdout): { write: StdoutWrite; restore: () => void } {
   const original = stdout.write;
   const realWrite = original.bind(stdout) as (chunk: string, cb: () => void) => boolean;
   // stderr and the console that writes there are made on first use: setting them up costs startup time.

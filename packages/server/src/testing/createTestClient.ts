@@ -13,7 +13,8 @@ export type TestProtocol = '2025-11-25' | '2026-07-28';
 /** The same choice by era name: 'legacy' is 2025-11-25, 'modern' is 2026-07-28. */
 export type TestEra = 'legacy' | 'modern';
 
-type Awaitable<T> = T | Promise<T>;
+/** A value, or a promise of one. */
+export type Awaitable<T> = T | Promise<T>;
 
 /**
  * The user's answer to `ctx.elicit` / `ctx.elicitUrl`: one answer for every question, a list
@@ -46,7 +47,7 @@ export interface TestAuth {
   expiresAt?: number;
 }
 
-interface CommonTestClientOptions {
+export interface CommonTestClientOptions {
   /** The protocol revision to speak (default '2025-11-25'). Same as `era`. */
   protocol?: TestProtocol;
   /** 'legacy' (2025-11-25, the default) or 'modern' (2026-07-28). Same as `protocol`. */

@@ -2,6 +2,8 @@
 export { createTestClient } from './createTestClient';
 export type {
   AppTestClientOptions,
+  Awaitable,
+  CommonTestClientOptions,
   ElicitationAnswer,
   HttpTestClientOptions,
   LegacyClient,
@@ -16,7 +18,7 @@ export type {
   TestEra,
   TestProtocol,
 } from './createTestClient';
-export type { TestClient, TestContent, TestTool, TestToolResult } from './TestClient';
+export type { TestClient, TestContent, TestPageParams, TestRecord, TestTool, TestToolResult } from './TestClient';
 export { structuredResult, toolError, toolText } from './toolResults';
 export type { ToolResultLike } from './toolResults';
 export { toolSchema } from './toolSchema';

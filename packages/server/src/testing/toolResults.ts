@@ -3,6 +3,7 @@
  * test compares, or throws an error that shows what the result was instead. They accept the
  * result or the promise of it: `expect(await toolError(client.callTool(...))).toBe('...')`.
  */
+import type { Awaitable } from './createTestClient';
 
 /** The shape of a `CallToolResult`, as far as these helpers read it (any SDK version's). */
 export interface ToolResultLike {
@@ -11,8 +12,6 @@ export interface ToolResultLike {
   readonly isError?: unknown;
   readonly structuredContent?: unknown;
 }
-
-type Awaitable<T> = T | Promise<T>;
 
 /** The text of a result's text blocks, joined by newlines. */
 function textOf(result: ToolResultLike): string {
