@@ -2,6 +2,7 @@ import { PassThrough } from 'node:stream';
 import { createApp } from '@toolwright/server';
 import { NoteTools } from '../snippets/transports/note.tools';
 import { serveOver } from '../snippets/transports/streams';
+import { sdkEntry } from '../snippets/transports/sdk-entry';
 import { waitFor } from '../../packages/server/test/fixtures/waitFor';
 
 describe('transports page', () => {
@@ -34,5 +35,22 @@ describe('transports page', () => {
 
     await listener.close();
     log.mockRestore();
+  });
+
+  it("hands app.createServer to the SDK's own entry as its server factory", async () => {
+    const app = await createApp({ name: 'notes', version: '1.0.0', tools: [NoteTools] });
+    const handler = sdkEntry(app);
+    const post = (body: object) =>
+      handler.fetch(
+        new Request('http://localhost/mcp', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25' },
+          body: JSON.stringify({ jsonrpc: '2.0', ...body }),
+        }),
+      );
+    const response = await post({ id: 1, method: 'tools/call', params: { name: 'add_note', arguments: { text: 'buy milk' } } });
+    expect(response.status).toBe(200);
+    expect(await response.text()).toContain('Saved note #1.');
+    await handler.close();
   });
 });

@@ -3,7 +3,7 @@
  * The only Toolwright package that imports the MCP SDK (`@modelcontextprotocol/server`), all of it in `src/sdk/`.
  */
 export { createApp } from './app/createApp';
-export type { App, Listener, ServerFactory, ServerSetup, ServiceOverrides } from './app/App';
+export type { App, Listener, McpServerHandle, ServerFactory, ServerSetup, ServiceOverrides } from './app/App';
 export type { ChangeNotifier } from './surface/Connections';
 export type { ListControl } from './surface/ListControl';
 export type { AppOptions } from './app/AppOptions';

@@ -1,14 +1,14 @@
-import type { AccessRules, AuthInfo, Class, ProtocolEra, Registry } from '@toolwright/core';
+import type { AccessRules, Class, Registry } from '@toolwright/core';
 import type { ListControl } from '../surface/ListControl';
-import type { Server, Transport } from '../sdk/sdk';
+import type { Transport } from '../sdk/sdk';
 import type { HttpListener } from '../http/HttpListener';
 import type { ChangeNotifier } from '../surface/Connections';
 import type { Listener } from '../serving/Listener';
-import type { ServerFactory, ServiceOverrides } from '../serving/ServerFactory';
+import type { McpServerHandle, ServerFactory, ServerSetup, ServiceOverrides } from '../serving/ServerFactory';
 import type { HttpListenOptions, ListenOptions } from './ListenOptions';
 
 export type { Listener } from '../serving/Listener';
-export type { ServerFactory, ServerSetup, ServiceOverrides } from '../serving/ServerFactory';
+export type { McpServerHandle, ServerFactory, ServerSetup, ServiceOverrides } from '../serving/ServerFactory';
 
 /** A built Toolwright app: a frozen registry and the means to serve it. */
 export interface App extends ServerFactory {
@@ -16,16 +16,17 @@ export interface App extends ServerFactory {
   readonly version: string;
   readonly registry: Registry;
   /**
-   * A new SDK `Server` wired to the registry, for one era: a 2025-era connection (the
+   * A new MCP server wired to the registry, for one era: a 2025-era connection (the
    * default) or 2026-07-28 requests. Use one per connection (or per request); never share
-   * one. Usable as the SDK's server factory: `createMcpHandler((ctx) => app.createServer(ctx))`.
+   * one. It is the SDK's `Server` at runtime, so an SDK entry takes it from a server factory:
+   * `createMcpHandler(({ era }) => app.createServer({ era }) as Server)`.
    * `authInfo`: the caller of every request it serves, when no transport names one (stdio).
    * `overrides`: instances that replace services for this server's calls only (tests); the
    * classes that depend on them are built for this server, never touching the app's container.
    */
-  createServer(context?: { era?: ProtocolEra; authInfo?: AuthInfo; overrides?: ServiceOverrides }): Server;
-  /** Creates a 2025-era `Server` for this transport and connects it. */
-  connect(transport: Transport, context?: { overrides?: ServiceOverrides }): Promise<Server>;
+  createServer(setup?: ServerSetup): McpServerHandle;
+  /** Creates a 2025-era server for this transport (any SDK `Transport`), connects it and returns it. */
+  connect(transport: Transport, context?: { overrides?: ServiceOverrides }): Promise<McpServerHandle>;
   /** Runs the start hooks (once; `listen` does it first): `onStart` and every `@OnStart()` method. */
   start(): Promise<void>;
   /** Runs the shutdown hooks (once; a listener does it after its calls drained): every `@OnShutdown()` method, then `onShutdown`. */

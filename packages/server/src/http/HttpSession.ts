@@ -1,11 +1,11 @@
-import type { Server } from '../sdk/sdk';
+import type { McpServerHandle } from '../serving/ServerFactory';
 import type { StreamableTransport } from './createStreamableTransport';
 import type { EventStore } from './EventStore';
 
-/** One stateful Streamable HTTP session: its own SDK `Server` and transport. */
+/** One stateful Streamable HTTP session: its own server and transport. */
 export interface HttpSession {
   readonly id: string;
-  readonly server: Server;
+  readonly server: McpServerHandle;
   readonly transport: StreamableTransport;
   readonly eventStore: EventStore | undefined;
   /** Who opened it (see `principalOf`); undefined for anonymous sessions. */

@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import type { Server } from '../sdk/sdk';
+import type { McpServerHandle } from '../serving/ServerFactory';
 import type { SessionRecord } from './Cluster';
 import type { StreamableTransport } from './createStreamableTransport';
 import type { HttpSession } from './HttpSession';
@@ -40,7 +40,7 @@ export interface SessionSharing {
    */
   find(id: string, request: SessionRequest, local: LocalSessions): Promise<{ session: HttpSession | undefined; body: unknown } | undefined>;
   /** Wires a session's new server and transport, before they connect. */
-  wire(id: string, server: Server, transport: StreamableTransport): void;
+  wire(id: string, server: McpServerHandle, transport: StreamableTransport): void;
   /** Finishes a session's start once connected; `record` when it is a copy of one opened elsewhere. */
   connected(session: HttpSession, record: SessionRecord | undefined): Promise<void>;
   /** Answers a request whose session could not be opened (or rethrows). */

@@ -2,8 +2,7 @@ import { Pending } from '../ground/Pending';
 import { ConfigError } from '@toolwright/core';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AuthInfo } from '@toolwright/core';
-import type { Server } from '../sdk/sdk';
-import type { ServerFactory } from '../serving/ServerFactory';
+import type { McpServerHandle, ServerFactory } from '../serving/ServerFactory';
 import type { AuthOutcome } from '../auth/authenticateRequest';
 import { LegacySseTransport } from './LegacySseTransport';
 import { principalOf } from './principalOf';
@@ -26,7 +25,7 @@ export interface LegacySseOptions {
 }
 
 interface LegacySession {
-  readonly server: Server;
+  readonly server: McpServerHandle;
   readonly transport: LegacySseTransport;
   readonly principal: string | undefined;
 }

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import { bindSessionState } from '../pipeline/sessionState';
+import { sdkServer } from '../sdk/sdkServer';
 import type { ServerFactory } from '../serving/ServerFactory';
 import type { Cluster, ClusterChange, SessionRecord } from './Cluster';
 import { cancellationsOf, foreignAnswers, leaveFanOutToCluster, restoreRequests, routeRoundTrips, sessionChangesOf } from './clusterMessages';
@@ -108,7 +109,7 @@ export function shareThroughCluster(app: ServerFactory, cluster: Cluster, limits
 
     wire(id, server, transport) {
       leaveFanOutToCluster(transport);
-      bindSessionState(server, cluster.sessionState(id));
+      bindSessionState(sdkServer(server), cluster.sessionState(id));
     },
 
     async connected(session, record) {

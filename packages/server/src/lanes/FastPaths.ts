@@ -1,4 +1,5 @@
-import type { Server, Transport } from '../sdk/sdk';
+import type { Transport } from '../sdk/sdk';
+import type { McpServerHandle } from '../serving/ServerFactory';
 import type { DirectToolCall } from '../handlers/registerToolHandlers';
 import { serveDirectCalls, serveWithoutServer, type Deliver } from './serveDirectCalls';
 
@@ -18,10 +19,10 @@ export interface FastPaths {
    */
   intercept(transport: Transport, toSdk: Deliver, onerror: (error: Error) => void): void;
   /**
-   * Serves one stateless 2025-era exchange, making its SDK `Server` only when a message needs
+   * Serves one stateless 2025-era exchange, making its server only when a message needs
    * one. Returns what closes the exchange.
    */
-  serveStateless(transport: Transport, makeServer: () => Server, onerror: (error: Error) => void): { close(): Promise<void> };
+  serveStateless(transport: Transport, makeServer: () => McpServerHandle, onerror: (error: Error) => void): { close(): Promise<void> };
 }
 
 /** The fast paths of an app whose plain tool calls `direct` serves. */

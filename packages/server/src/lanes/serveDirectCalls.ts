@@ -1,7 +1,7 @@
 import type { JSONRPCMessage, MessageExtraInfo, RequestId, Transport } from '../sdk/sdk';
 import { jsonRpcKind } from '../rpc/jsonRpcKind';
 import { EarlyAnswers } from './EarlyAnswers';
-import type { Server } from '../sdk/sdk';
+import type { McpServerHandle } from '../serving/ServerFactory';
 import type { DirectToolCall } from '../handlers/registerToolHandlers';
 
 /** Where the messages not served here go. */
@@ -55,8 +55,8 @@ export function serveDirectCalls(transport: Transport, direct: DirectToolCall, t
  * (its capabilities, handler tables and context), which is most of a stateless call's cost.
  * Returns what closes the exchange: the server, once made, or the transport alone.
  */
-export function serveWithoutServer(transport: Transport, direct: DirectToolCall, makeServer: () => Server, onerror: (error: Error) => void): { close(): Promise<void> } {
-  let server: Server | undefined;
+export function serveWithoutServer(transport: Transport, direct: DirectToolCall, makeServer: () => McpServerHandle, onerror: (error: Error) => void): { close(): Promise<void> } {
+  let server: McpServerHandle | undefined;
   serveDirectCalls(
     transport,
     direct,

@@ -1,11 +1,11 @@
 import type { AccessRules, AuthInfo, Class, ProtocolEra } from '@toolwright/core';
-import type { Server } from '../sdk/sdk';
+import type { Transport } from '../sdk/sdk';
 import type { ChangeNotifier } from '../surface/Connections';
 
 /** Instances that replace services for one connection's calls: `[[RealService, fake], ...]` or a Map. */
 export type ServiceOverrides = ReadonlyMap<Class, unknown> | readonly (readonly [Class, unknown])[];
 
-/** Who and what one SDK `Server` serves. */
+/** Who and what one MCP server serves. */
 export interface ServerSetup {
   /** A 2025-era connection (the default) or 2026-07-28 requests. */
   era?: ProtocolEra;
@@ -16,12 +16,27 @@ export interface ServerSetup {
 }
 
 /**
- * What a transport needs of an app: SDK servers wired to it, its access rules and change
+ * One MCP server wired to an app, for one connection (or one request): connect it to a
+ * transport, close it when done; never share one between clients. Toolwright's own type, so
+ * that no SDK class is part of Toolwright's API (the SDK is a peer within a version range).
+ * At runtime it is the SDK's `Server` (`@modelcontextprotocol/server`), so where an SDK entry
+ * takes a server factory, hand it over as one:
+ * `createMcpHandler(({ era }) => app.createServer({ era }) as Server)`.
+ */
+export interface McpServerHandle {
+  /** Serves `transport` (any SDK `Transport`): starts it and answers its messages. */
+  connect(transport: Transport): Promise<void>;
+  /** Stops serving: closes the transport it serves. */
+  close(): Promise<void>;
+}
+
+/**
+ * What a transport needs of an app: MCP servers wired to it, its access rules and change
  * notices, and a say in when its shutdown hooks run. An `App` is one.
  */
 export interface ServerFactory {
-  /** A new SDK `Server` wired to the app, for one connection (or one request). Never share one. */
-  createServer(setup?: ServerSetup): Server;
+  /** A new MCP server wired to the app, for one connection (or one request). Never share one. */
+  createServer(setup?: ServerSetup): McpServerHandle;
   /** The access rules of the tool served under `name` now. */
   toolAccess(name: string): AccessRules | undefined;
   /** Tells `notifier` of every list change and resource update from now on; returns the function that stops it. */

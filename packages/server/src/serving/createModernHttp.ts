@@ -1,7 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { TLSSocket } from 'node:tls';
 import type { AuthInfo } from '@toolwright/core';
-import { createMcpHandler, type Server } from '../sdk/sdk';
+import { createMcpHandler } from '../sdk/sdk';
+import { sdkServer } from '../sdk/sdkServer';
+import type { McpServerHandle } from './ServerFactory';
 import { isModernMessage } from '../sdk/isModernMessage';
 
 /** Answers the 2026-07-28 requests of one HTTP endpoint. */
@@ -43,8 +45,8 @@ export interface ModernHttpOptions {
  * MCP-Protocol-Version, Mcp-Method and Mcp-Name headers and the client's capabilities
  * (-32020, -32021, -32022), and serves `server/discover` and `subscriptions/listen`.
  */
-export function createModernHttp(factory: (context: { era: 'modern' }) => Server, options: ModernHttpOptions): ModernHttp {
-  const handler = createMcpHandler(() => factory({ era: 'modern' }), {
+export function createModernHttp(factory: (context: { era: 'modern' }) => McpServerHandle, options: ModernHttpOptions): ModernHttp {
+  const handler = createMcpHandler(() => sdkServer(factory({ era: 'modern' })), {
     legacy: 'reject',
     responseMode: options.jsonResponse ? 'json' : 'auto',
     onerror: options.onerror,

@@ -1,5 +1,7 @@
 import { serveStdio } from '../sdk/stdioEntry';
-import type { JSONRPCMessage, MessageExtraInfo, Server, Transport } from '../sdk/sdk';
+import type { JSONRPCMessage, MessageExtraInfo, Transport } from '../sdk/sdk';
+import { sdkServer } from '../sdk/sdkServer';
+import type { McpServerHandle } from './ServerFactory';
 import { isModernMessage } from '../sdk/isModernMessage';
 
 /**
@@ -11,13 +13,13 @@ import { isModernMessage } from '../sdk/isModernMessage';
  *
  * `transport.start()` must be safe to call again: both paths call it. Its `onmessage` is taken over.
  */
-export function serveStdioEras(transport: Transport, factory: (context: { era: 'legacy' | 'modern' }) => Server, onerror: (error: Error) => void): { close(): Promise<void> } {
+export function serveStdioEras(transport: Transport, factory: (context: { era: 'legacy' | 'modern' }) => McpServerHandle, onerror: (error: Error) => void): { close(): Promise<void> } {
   let close: () => Promise<void> = async () => undefined;
   transport.onmessage = (first, extra) => {
     transport.onmessage = undefined;
     // Both paths install their own `onmessage` synchronously, so no message can slip past.
     if (isModernMessage(first)) {
-      const handle = serveStdio(factory, { transport, onerror });
+      const handle = serveStdio((context) => sdkServer(factory(context)), { transport, onerror });
       close = () => handle.close();
     } else {
       const server = factory({ era: 'legacy' });
