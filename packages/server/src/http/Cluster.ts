@@ -1,7 +1,12 @@
 import type { SessionState } from '@toolwright/core';
 import type { EventStoreFactory } from './EventStore';
 
-/** The stream id under which a session's GET stream (server-initiated messages) is stored in its `EventStore`. */
+/**
+ * The cluster integration constant: the stream id under which a session's GET stream
+ * (server-initiated messages) is stored in its `EventStore`. A `Cluster` implementation needs
+ * it: `watch` is asked for this stream only, and messages fanned out to a session's clients
+ * are stored under it (`@toolwright/redis` uses it so).
+ */
 export const GET_STREAM_ID = 'standalone';
 
 /**
