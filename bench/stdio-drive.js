@@ -19,7 +19,8 @@ const ARGS = { get_weather: { location: 'Tokyo' }, search_notes: { query: 'tokyo
 const child = spawn(cmd === 'node' ? process.execPath : cmd, args, { stdio: ['pipe', 'pipe', 'inherit'], cwd: process.env.DRIVE_CWD || process.cwd() });
 const tick = 100; // CLK_TCK
 const cpu = () => { const f = fs.readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1].split(' '); return (+f[11] + +f[12]) * (1000 / tick); };
-let buf = '', waiting = new Map(), id = 0;
+let buf = '', id = 0;
+const waiting = new Map();
 child.stdout.on('data', (d) => { buf += d; let i; while ((i = buf.indexOf('\n')) >= 0) { const line = buf.slice(0, i); buf = buf.slice(i + 1); const m = JSON.parse(line); const w = waiting.get(m.id); if (w) { waiting.delete(m.id); w(m); } } });
 const modernMeta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {}, 'io.modelcontextprotocol/clientInfo': { name: 'd', version: '1' } };
 function req(method, params) { const i = ++id; if (era === 'modern') params = { ...params, _meta: modernMeta }; return new Promise((r) => { waiting.set(i, r); child.stdin.write(JSON.stringify({ jsonrpc: '2.0', id: i, method, params }) + '\n'); }); }

@@ -4,7 +4,6 @@ import '../snippets/testing/kit.spec';
 
 describe('the jest config the Testing page shows', () => {
   it('uses ts-jest and loads reflect-metadata first', () => {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
     const config = require('../snippets/testing/jest.config.js') as { setupFiles: string[]; transform: Record<string, [string, unknown]> };
     expect(config.setupFiles).toEqual(['reflect-metadata']);
     expect(Object.values(config.transform)[0][0]).toBe('ts-jest');

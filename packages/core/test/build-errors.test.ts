@@ -1,8 +1,8 @@
-import { Args, BuildError, buildRegistry, Ctx, Param, Tool, type ContainerLike } from '@toolwright/core';
+import { Args, BuildError, buildRegistry, Ctx, Param, Tool, type Class, type ContainerLike } from '@toolwright/core';
 import { Exclude, Type } from 'class-transformer';
 import { IsString, ValidateNested } from 'class-validator';
 
-function problemsOf(tools: Function[], container?: ContainerLike): { where: string; what: string; fix: string }[] {
+function problemsOf(tools: Class[], container?: ContainerLike): { where: string; what: string; fix: string }[] {
   try {
     buildRegistry({ tools: tools as never, container });
   } catch (error) {

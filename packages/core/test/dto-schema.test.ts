@@ -159,7 +159,6 @@ describe('dtoSchema: nested classes', () => {
     }
     class Person {
       @IsString() name!: string;
-      // eslint-disable-next-line @typescript-eslint/no-use-before-define
       @IsOptional() @ValidateNested() @Type(() => Company) employer?: CompanyShape;
     }
     class Company {

@@ -1,8 +1,8 @@
-import { buildRegistry, Param, RequireScopes, Tool } from '@toolwright/core';
+import { buildRegistry, Param, RequireScopes, Tool, type Class } from '@toolwright/core';
 
 /** Declares `n` tools spread over classes of `perClass` tools each, as tsc emits the decorators. */
-function declareTools(n: number, perClass: number): Function[] {
-  const classes: Function[] = [];
+function declareTools(n: number, perClass: number): Class[] {
+  const classes: Class[] = [];
   for (let start = 0; start < n; start += perClass) {
     const cls = class {};
     const proto = cls.prototype as Record<string, unknown>;

@@ -1,4 +1,4 @@
-import { BuildError, buildRegistry, Param, Tool, type JsonSchema } from '@toolwright/core';
+import { BuildError, buildRegistry, Param, Tool, type Class, type JsonSchema } from '@toolwright/core';
 import { compileElicitationForm } from '@toolwright/core/internal';
 
 function problemsOf(build: () => unknown): { where: string; what: string; fix: string }[] {
@@ -11,7 +11,7 @@ function problemsOf(build: () => unknown): { where: string; what: string; fix: s
   throw new Error('expected a BuildError');
 }
 
-function rawTool(inputSchema: object): Function {
+function rawTool(inputSchema: object): Class {
   class Raw {
     run() { return 'ran'; }
   }

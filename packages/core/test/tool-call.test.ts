@@ -111,7 +111,7 @@ describe('jsonView', () => {
     ['NaN', { n: Number.NaN }, { n: null }],
     ['a class instance', new (class Point { x = 1; })(), { x: 1 }],
     ['a toJSON method', { toJSON: () => 'custom' }, 'custom'],
-    ['an array hole', [1, , 3], [1, null, 3]], // eslint-disable-line no-sparse-arrays
+    ['an array hole', [1, , 3], [1, null, 3]], // eslint-disable-line no-sparse-arrays -- the hole is the case: JSON writes it as null
   ])('reads %s back from the text', (_, value, expected) => {
     const view = jsonView(value, JSON.stringify(value));
     expect(view).not.toBe(value);

@@ -21,7 +21,6 @@ function manifest(dir: string): Manifest {
 }
 
 function load(dir: string, file: string): Record<string, unknown> {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
   return require(join(PACKAGES, dir, file)) as Record<string, unknown>;
 }
 

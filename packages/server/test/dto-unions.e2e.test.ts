@@ -62,7 +62,7 @@ describe('issue 13: unions in DTOs through a real client', () => {
 
   it('advertises a discriminated @Type as oneOf with a const discriminator, arrays of it, and a @Property schema union', async () => {
     const { tools } = await client.listTools();
-    const draw = tools.find((t) => t.name === 'draw')!.inputSchema as Record<string, any>;
+    const draw = tools.find((t) => t.name === 'draw')!.inputSchema as { properties: Record<string, unknown>; required?: string[] };
     const circle = { type: 'object', properties: { radius: { type: 'number' }, kind: { const: 'circle' } }, required: ['radius', 'kind'], additionalProperties: false };
     const square = { type: 'object', properties: { side: { type: 'number' }, kind: { const: 'square' } }, required: ['side', 'kind'], additionalProperties: false };
     expect(draw.properties.shape).toEqual({ oneOf: [circle, square] });

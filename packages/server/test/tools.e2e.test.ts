@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { Args, Param, Tool, type ContainerLike } from '@toolwright/core';
+import { Args, Param, Tool, type Class, type ContainerLike } from '@toolwright/core';
 import { Type } from 'class-transformer';
 import { IsOptional, IsString, ValidateNested } from 'class-validator';
 import { createApp, type App } from '@toolwright/server';
@@ -189,7 +189,7 @@ describe('apps and containers', () => {
   });
 
   it('uses any container with a get(cls) method', async () => {
-    const built: Function[] = [];
+    const built: Class[] = [];
     const container: ContainerLike = { get: (cls) => (built.push(cls), new cls()) };
     const app = await createApp({ name: 'c', version: '1', tools: [AlphaTools], container });
     const client = await createTestClient(app);

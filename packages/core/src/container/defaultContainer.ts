@@ -13,7 +13,6 @@ interface TypediContainer {
  * typedi is loaded only when this default is used, so apps with another container need not install it.
  */
 export function createDefaultContainer(): ContainerLike {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { Container } = require('typedi') as { Container: TypediContainer };
   const plain = new Map<Class, unknown>();
   const container: ContainerLike = {
@@ -41,7 +40,6 @@ const defaults = new WeakSet<object>();
 export function readsConstructorTypes(container: ContainerLike): boolean {
   if (defaults.has(container)) return true;
   try {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
     const typedi = require('typedi') as { Container: unknown; ContainerInstance: new () => unknown };
     return container === typedi.Container || container instanceof typedi.ContainerInstance;
   } catch {

@@ -56,7 +56,7 @@ export function compileInvocation({ cls, methodName, container, bind, shape: def
     const from = scope?.container ?? container;
     const callMethod = (): unknown => {
       const instance = from.get(cls) as Record<string, (...a: unknown[]) => unknown>;
-      return instance[methodName].apply(instance, bound.value);
+      return instance[methodName](...bound.value);
     };
     const returned = (value: unknown): Invocation => ({ kind: 'returned', value: shape(value) });
     if (scope?.around) {

@@ -23,7 +23,6 @@ let loaded: MetadataStorage | undefined;
 
 /** Loaded on first use, so an app without DTOs never loads class-transformer. */
 function storage(): MetadataStorage {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
   return (loaded ??= (require('class-transformer/cjs/storage') as ClassTransformerStorageModule).defaultMetadataStorage);
 }
 
@@ -37,13 +36,11 @@ type ClassTransformerModule = typeof import('class-transformer');
  */
 export function loadClassTransformerDecorator<K extends ClassTransformerDecoratorName>(name: K): ClassTransformerModule[K] {
   try {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
     const found = (require(`class-transformer/cjs/decorators/${name.toLowerCase()}.decorator`) as Partial<ClassTransformerModule>)[name];
     if (found) return found as ClassTransformerModule[K];
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'MODULE_NOT_FOUND') throw error;
   }
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
   return (require('class-transformer') as ClassTransformerModule)[name];
 }
 

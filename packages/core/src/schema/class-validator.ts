@@ -22,7 +22,6 @@ let classValidator: ClassValidatorModule | undefined;
 
 /** The whole library, for `validate()`: loaded on first use, by DTOs that need class-validator's own checks. */
 export function loadClassValidator(): ClassValidatorModule {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
   return (classValidator ??= require('class-validator') as ClassValidatorModule);
 }
 
@@ -32,7 +31,6 @@ function loadExport<K extends keyof ClassValidatorModule>(name: K, file: string 
   if (file !== undefined && dir !== undefined) {
     try {
       // An absolute path: no search through node_modules folders for each file.
-      // eslint-disable-next-line @typescript-eslint/no-require-imports
       const found = (require(join(dir, file)) as Partial<ClassValidatorModule>)[name];
       if (found !== undefined) return found as ClassValidatorModule[K];
     } catch (error) {

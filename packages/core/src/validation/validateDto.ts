@@ -24,7 +24,6 @@ export const UNKNOWN_PROPERTY_MESSAGE = 'is not allowed (unknown property)';
 export function compileDtoValidator(cls: Class, options: DtoValidatorOptions): DtoValidator {
   const transformOptions: ClassTransformOptions = Object.freeze({ enableImplicitConversion: options.coerce });
   const validatorOptions: ValidatorOptions = Object.freeze({ whitelist: true, forbidNonWhitelisted: true, forbidUnknownValues: true });
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { plainToInstance } = require('class-transformer') as typeof import('class-transformer');
   const { validate } = loadClassValidator();
   return async (plain) => {

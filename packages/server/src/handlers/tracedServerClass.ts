@@ -4,7 +4,8 @@ import { traceRequest, type TracedRequest } from '../telemetry/traceRequest';
 import type { Connection } from '../pipeline/Connection';
 import { requestHeadersOf } from '../sdk/requestHeaders';
 
-type ServerClass = new (...args: any[]) => Server; // eslint-disable-line @typescript-eslint/no-explicit-any
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a mixin's base must be a constructor of any[] (TS2545)
+type ServerClass = new (...args: any[]) => Server;
 type Handler = (request: JSONRPCRequest, ctx: ServerContext) => Promise<Result>;
 
 /** A server made by `tracedServerClass`, and what `startTracing` gives it. */
@@ -27,7 +28,8 @@ export function tracedServerClass<T extends ServerClass>(Base: T): T {
       tracing?: Traced['tracing'];
       private readonly openedAt = performance.now();
 
-      constructor(...args: any[]) { // eslint-disable-line @typescript-eslint/no-explicit-any
+      // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a mixin's constructor takes any[] (TS2545)
+      constructor(...args: any[]) {
         super(...args);
         // The fallback handler is a plain field: traced as it is set.
         let fallback: Handler | undefined = (this as unknown as { fallbackRequestHandler?: Handler }).fallbackRequestHandler;

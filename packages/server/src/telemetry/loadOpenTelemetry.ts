@@ -15,7 +15,6 @@ export function loadOpenTelemetry(): OpenTelemetryApi | undefined {
   if (loaded === undefined) {
     if (!(REGISTERED in globalThis)) return undefined;
     try {
-      // eslint-disable-next-line @typescript-eslint/no-require-imports
       loaded = require('@opentelemetry/api') as OpenTelemetryApi;
     } catch {
       loaded = null;
