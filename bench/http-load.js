@@ -51,7 +51,11 @@ const verdicts = [];
 const mb = (bytes) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 
 function start(kind, mode) {
-  const child = fork(path.join(__dirname, 'http-servers.js'), [kind, mode === 'stateful' ? 'stateful' : 'stateless'], { execPath: serverNode(), execArgv: ['--expose-gc', ...(process.env.PROF && kind === process.env.PROF ? ['--cpu-prof', '--cpu-prof-dir=/tmp/prof2'] : [])], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const child = fork(path.join(__dirname, 'http-servers.js'), [kind, mode === 'stateful' ? 'stateful' : 'stateless'], {
+    execPath: serverNode(),
+    execArgv: ['--expose-gc', ...(process.env.PROF && kind === process.env.PROF ? ['--cpu-prof', '--cpu-prof-dir=/tmp/prof2'] : [])],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
   const pending = [];
   child.on('message', (m) => pending.shift()?.(m));
   const next = () => new Promise((resolve) => pending.push(resolve));
@@ -65,10 +69,11 @@ function start(kind, mode) {
       child.send({ type: 'stats' });
       return reply;
     },
-    stop: () => new Promise((resolve) => {
-      child.once('exit', resolve);
-      child.kill(process.env.PROF ? 'SIGINT' : 'SIGKILL');
-    }),
+    stop: () =>
+      new Promise((resolve) => {
+        child.once('exit', resolve);
+        child.kill(process.env.PROF ? 'SIGINT' : 'SIGKILL');
+      }),
   };
 }
 
@@ -156,7 +161,15 @@ async function measure(kind, mode) {
   const run = await load(url, CLIENTS, CALLS, mode);
   const after = await server.stats();
   await server.stop();
-  return { kind, ...run, rate: run.calls / run.seconds, cpuPerCall: (after.cpuMicros - before.cpuMicros) / run.calls, heapBefore: before.heapUsed, heapAfter: after.heapUsed, sessionsAfter: after.sessions };
+  return {
+    kind,
+    ...run,
+    rate: run.calls / run.seconds,
+    cpuPerCall: (after.cpuMicros - before.cpuMicros) / run.calls,
+    heapBefore: before.heapUsed,
+    heapAfter: after.heapUsed,
+    sessionsAfter: after.sessions,
+  };
 }
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -179,8 +192,12 @@ async function runMode(mode) {
   const rate = (kind) => median(runs[kind].map((m) => m.rate));
   const cpu = (kind) => median(runs[kind].map((m) => m.cpuPerCall));
   const baselines = kinds.filter((k) => k !== 'toolwright');
-  console.log(`  median throughput: ${kinds.map((k) => `${LABELS[k]} ${rate(k).toFixed(0)}`).join(', ')} calls/s -> toolwright ${baselines.map((k) => `${(rate('toolwright') / rate(k)).toFixed(2)}x ${LABELS[k]}`).join(', ')}`);
-  console.log(`  median server CPU per call: ${kinds.map((k) => `${LABELS[k]} ${(cpu(k) / 1000).toFixed(3)}`).join(', ')} ms -> toolwright ${baselines.map((k) => `${(cpu(k) / cpu('toolwright')).toFixed(2)}x as efficient as ${LABELS[k]}`).join(', ')}`);
+  console.log(
+    `  median throughput: ${kinds.map((k) => `${LABELS[k]} ${rate(k).toFixed(0)}`).join(', ')} calls/s -> toolwright ${baselines.map((k) => `${(rate('toolwright') / rate(k)).toFixed(2)}x ${LABELS[k]}`).join(', ')}`,
+  );
+  console.log(
+    `  median server CPU per call: ${kinds.map((k) => `${LABELS[k]} ${(cpu(k) / 1000).toFixed(3)}`).join(', ')} ms -> toolwright ${baselines.map((k) => `${(cpu(k) / cpu('toolwright')).toFixed(2)}x as efficient as ${LABELS[k]}`).join(', ')}`,
+  );
   for (const k of baselines) {
     const need = TARGETS[mode][k];
     const got = rate('toolwright') / rate(k);
@@ -202,7 +219,9 @@ async function main() {
   }
   console.log('\nOK: zero failed calls, zero cross-session leaks, all sessions closed, heap back near baseline.');
   const missed = verdicts.filter((v) => v.verdict !== 'PASS');
-  console.log(`${verdicts.length - missed.length}/${verdicts.length} targets held${missed.length ? ` (missed: ${missed.map((v) => `${v.mode} vs ${v.baseline} ${v.got.toFixed(2)}x < ${v.need}x`).join('; ')})` : ''}. Throughput is noisy on a shared machine: read the CPU per call too.`);
+  console.log(
+    `${verdicts.length - missed.length}/${verdicts.length} targets held${missed.length ? ` (missed: ${missed.map((v) => `${v.mode} vs ${v.baseline} ${v.got.toFixed(2)}x < ${v.need}x`).join('; ')})` : ''}. Throughput is noisy on a shared machine: read the CPU per call too.`,
+  );
   if (ASSERT && missed.length > 0) process.exit(1);
 }
 

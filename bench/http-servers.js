@@ -39,14 +39,29 @@ async function toolwright() {
   Ctx()(ProgressTools.prototype, 'countTo', 2);
   Tool({ description: 'Counts to n, reporting progress tagged with tag.' })(ProgressTools.prototype, 'countTo', Object.getOwnPropertyDescriptor(ProgressTools.prototype, 'countTo'));
   const app = await createApp({ name: 'weather', version: '1.0.0', tools: [WeatherTools, NotesTools, ProgressTools] });
-  const listener = await app.listen({ transport: 'http', port: 0, requestLogLevel: 'warn', exitOnSignal: false, sessions: { maxSessions: 10000 }, stateless, ...JSON.parse(process.env.TW_OPTS || '{}') });
+  const listener = await app.listen({
+    transport: 'http',
+    port: 0,
+    requestLogLevel: 'warn',
+    exitOnSignal: false,
+    sessions: { maxSessions: 10000 },
+    stateless,
+    ...JSON.parse(process.env.TW_OPTS || '{}'),
+  });
   return { url: listener.url, sessions: () => listener.sessionCount };
 }
 
 /** The hand-written tools, shared by both raw servers; `progress(progress, total, message)` reports on the call. */
 function rawTools() {
   const { TOOLS } = require('./tools.js');
-  const tools = [...TOOLS, { name: 'count_to', description: 'Counts to n, reporting progress tagged with tag.', inputSchema: { type: 'object', properties: { n: { type: 'number' }, tag: { type: 'string' } }, required: ['n', 'tag'], additionalProperties: false } }];
+  const tools = [
+    ...TOOLS,
+    {
+      name: 'count_to',
+      description: 'Counts to n, reporting progress tagged with tag.',
+      inputSchema: { type: 'object', properties: { n: { type: 'number' }, tag: { type: 'string' } }, required: ['n', 'tag'], additionalProperties: false },
+    },
+  ];
   const text = (t) => ({ content: [{ type: 'text', text: t }] });
   const fail = (t) => ({ content: [{ type: 'text', text: t }], isError: true });
   const READINGS = { tokyo: { temperature: 22, conditions: 'partly cloudy', humidity: 65 }, london: { temperature: 14, conditions: 'rainy', humidity: 80 } };
@@ -84,8 +99,7 @@ function readBody(req) {
   });
 }
 
-const badSession = (res, status) =>
-  res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message: 'Bad session' }, id: null }));
+const badSession = (res, status) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message: 'Bad session' }, id: null }));
 
 /**
  * Stateful: a Server + transport per session, created on initialize (the SDKs' documented pattern).

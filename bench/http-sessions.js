@@ -41,12 +41,10 @@ async function main() {
     sessions: { idleTimeoutMs: IDLE_MS, maxSessions: N + 1 },
   });
   const open = () =>
-    fetch(listener.url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: INIT }).then(
-      async (r) => {
-        if (r.status !== 200) throw new Error(`initialize answered ${r.status}`);
-        await r.text();
-      },
-    );
+    fetch(listener.url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: INIT }).then(async (r) => {
+      if (r.status !== 200) throw new Error(`initialize answered ${r.status}`);
+      await r.text();
+    });
   for (let i = 0; i < 200; i++) await open(); // warm up code paths
   while (listener.sessionCount > 0) await sleep(200);
   const baseline = await heap();

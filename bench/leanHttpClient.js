@@ -42,7 +42,12 @@ class LeanSession {
           if (!data) return resolve([]);
           if (String(res.headers['content-type']).startsWith('text/event-stream')) {
             // One JSON message per `data:` line; priming events carry empty data.
-            return resolve(data.split('\n').filter((l) => l.startsWith('data:') && l.length > 6).map((l) => JSON.parse(l.slice(5))));
+            return resolve(
+              data
+                .split('\n')
+                .filter((l) => l.startsWith('data:') && l.length > 6)
+                .map((l) => JSON.parse(l.slice(5))),
+            );
           }
           return resolve([].concat(JSON.parse(data)));
         });
@@ -57,11 +62,11 @@ class LeanSession {
     const id = this.nextId++;
     const messages =
       this.era === 'modern'
-      ? await this.send({ jsonrpc: '2.0', id, method, params: { ...params, _meta: { ...params._meta, ...this.envelope } } }, 'POST', {
-          'mcp-method': method,
-          ...(params.name !== undefined && { 'mcp-name': params.name }),
-        })
-      : await this.send({ jsonrpc: '2.0', id, method, params });
+        ? await this.send({ jsonrpc: '2.0', id, method, params: { ...params, _meta: { ...params._meta, ...this.envelope } } }, 'POST', {
+            'mcp-method': method,
+            ...(params.name !== undefined && { 'mcp-name': params.name }),
+          })
+        : await this.send({ jsonrpc: '2.0', id, method, params });
     const response = messages.find((m) => m.id === id && ('result' in m || 'error' in m));
     if (!response) throw new Error(`no response to ${method} #${id}`);
     if (response.error) throw new Error(`${method}: ${response.error.code} ${response.error.message}`);

@@ -223,8 +223,7 @@ async function loadRound(targets, round, log) {
         const seg = aggregate(slices[ti]);
         result[ti].scenarios[sc.id] = seg;
         if (seg.failures || seg.isErrors) {
-          log(`  WARNING ${t.label} ${sc.id}: ${seg.failures} failed calls, ${seg.isErrors} isError results` +
-            (seg.firstFailure ? ` (first: ${seg.firstFailure})` : ''));
+          log(`  WARNING ${t.label} ${sc.id}: ${seg.failures} failed calls, ${seg.isErrors} isError results` + (seg.firstFailure ? ` (first: ${seg.firstFailure})` : ''));
         }
       });
       const parts = targets.map((t, ti) => `${t.label} ${Math.round(result[ti].scenarios[sc.id].throughput)}/s`);
@@ -302,13 +301,22 @@ function summarise(targets, cold, rounds) {
     rows.push({ ...row('  client CPU busy', '%', get('clientCpuPct'), 0), vs: [] });
   }
 
-  const coldOf = (k, f = (x) => x) => (ti) => cold[ti][k].map((x) => (x === null ? null : f(x)));
+  const coldOf =
+    (k, f = (x) => x) =>
+    (ti) =>
+      cold[ti][k].map((x) => (x === null ? null : f(x)));
   rows.push(gate(row(`cold start (median of ${cfg.coldStarts})`, 'ms', coldOf('initMs'), 1, { spreadKind: 'IQR' }), '<=', TARGETS.coldStart));
   // The server's own CPU time up to its initialize response: steadier than wall time on a busy machine.
   rows.push(row('  CPU until initialized', 'ms', coldOf('initCpuMs'), 1, { spreadKind: 'IQR' }));
   const mb = (kb) => (kb === null ? null : kb / 1024);
   rows.push(row('  RSS after initialize', 'MB', coldOf('rssAfterInitKb', mb), 1, { spreadKind: 'IQR' }));
-  rows.push(gate(row('peak RSS after load (VmHWM)', 'MB', (ti) => rounds.map((r) => mb(r[ti].hwmKb)), 1), '<=', TARGETS.rss));
+  rows.push(
+    gate(
+      row('peak RSS after load (VmHWM)', 'MB', (ti) => rounds.map((r) => mb(r[ti].hwmKb)), 1),
+      '<=',
+      TARGETS.rss,
+    ),
+  );
   return rows;
 }
 
@@ -338,7 +346,11 @@ function printTable(targets, rows) {
   ]);
   const widths = head.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i].length)));
   const numeric = (i) => i >= 2 && i < head.length - 2 && !head[i].startsWith('range');
-  const fmt = (cells) => cells.map((c, i) => (numeric(i) ? c.padStart(widths[i]) : c.padEnd(widths[i]))).join('  ').trimEnd();
+  const fmt = (cells) =>
+    cells
+      .map((c, i) => (numeric(i) ? c.padStart(widths[i]) : c.padEnd(widths[i])))
+      .join('  ')
+      .trimEnd();
   console.log(fmt(head));
   console.log(widths.map((w) => '-'.repeat(w)).join('  '));
   for (const l of lines) console.log(fmt(l));
@@ -359,7 +371,10 @@ async function main() {
   console.log(
     `era=${cfg.era} rounds=${cfg.rounds} ${cfg.calls ? `calls=${cfg.calls}` : `duration=${cfg.durationMs}ms`} slices=${cfg.slices} warmupCalls=${cfg.warmupCalls} ` +
       `coldStarts=${cfg.coldStarts} concurrency=${cfg.concurrency.join(',')} | node ${process.version}, ` +
-      `${os.cpus().length} CPUs, loadavg ${os.loadavg().map((x) => x.toFixed(2)).join(' ')}`,
+      `${os.cpus().length} CPUs, loadavg ${os
+        .loadavg()
+        .map((x) => x.toFixed(2))
+        .join(' ')}`,
   );
 
   const sanity = [];
@@ -400,8 +415,7 @@ async function main() {
   const maxClient = Math.max(...rounds.flatMap((r) => r.flatMap((t) => Object.values(t.scenarios).map((s) => s.clientCpuPct))));
   if (maxClient > 90) {
     console.log(
-      `note: the harness client used up to ${maxClient.toFixed(0)}% of a core; at that level it may be the bottleneck ` +
-        'and throughput ratios understate server differences (see server CPU/call).',
+      `note: the harness client used up to ${maxClient.toFixed(0)}% of a core; at that level it may be the bottleneck ` + 'and throughput ratios understate server differences (see server CPU/call).',
     );
   }
 

@@ -59,7 +59,10 @@ async function main() {
   let worst = 0;
   const builds = {};
   for (const n of SIZES) {
-    for (const [layout, perClass] of [['one class', n], [`${PER_CLASS}/class`, PER_CLASS]]) {
+    for (const [layout, perClass] of [
+      ['one class', n],
+      [`${PER_CLASS}/class`, PER_CLASS],
+    ]) {
       const { decorate, build, serve } = await measure(n, perClass);
       // createApp builds the registry itself: the separate build is shown, not counted twice.
       const total = decorate + serve;
@@ -67,7 +70,15 @@ async function main() {
         worst = Math.max(worst, total);
         builds[perClass === n ? 'one' : 'spread'] = build;
       }
-      const row = [String(n).padEnd(8), layout.padEnd(13), decorate.toFixed(1).padStart(11), build.toFixed(1).padStart(9), serve.toFixed(1).padStart(18), total.toFixed(1).padStart(9), ((total * 1000) / n).toFixed(0).padStart(8)];
+      const row = [
+        String(n).padEnd(8),
+        layout.padEnd(13),
+        decorate.toFixed(1).padStart(11),
+        build.toFixed(1).padStart(9),
+        serve.toFixed(1).padStart(18),
+        total.toFixed(1).padStart(9),
+        ((total * 1000) / n).toFixed(0).padStart(8),
+      ];
       console.log(row.join(' '));
     }
   }
@@ -75,7 +86,9 @@ async function main() {
   console.log(`\n${largest} tools decorated, built and listed in at most ${worst.toFixed(0)} ms: ${worst < TARGET_MS ? 'PASS' : 'MISS'} (target < ${TARGET_MS} ms)`);
   // The build is linear in the members of a class (issue 13): quadratic reads made one class ~30x slower than the spread.
   const linear = builds.one < 4 * builds.spread + 200;
-  console.log(`${largest} tools built in one class in ${builds.one.toFixed(0)} ms, over ${largest / PER_CLASS} classes in ${builds.spread.toFixed(0)} ms: ${linear ? 'PASS' : 'MISS'} (one class < 4x the spread + 200 ms)`);
+  console.log(
+    `${largest} tools built in one class in ${builds.one.toFixed(0)} ms, over ${largest / PER_CLASS} classes in ${builds.spread.toFixed(0)} ms: ${linear ? 'PASS' : 'MISS'} (one class < 4x the spread + 200 ms)`,
+  );
   if (process.env.BENCH_ASSERT === '1' && (worst >= TARGET_MS || !linear)) process.exitCode = 1;
 }
 

@@ -49,7 +49,11 @@ const modernHeaders = (request) => ({
 });
 /** What the client answers a server's request (or an input request) with. */
 const answerTo = (method) =>
-  method === 'sampling/createMessage' ? { role: 'assistant', content: { type: 'text', text: 'hello' }, model: 'soak' } : method === 'elicitation/create' ? { action: 'accept', content: { colour: 'blue' } } : {};
+  method === 'sampling/createMessage'
+    ? { role: 'assistant', content: { type: 'text', text: 'hello' }, model: 'soak' }
+    : method === 'elicitation/create'
+      ? { action: 'accept', content: { colour: 'blue' } }
+      : {};
 /** The retry of an input_required result: the same request with the answers and the state echoed. */
 const retryOf = (request, result, id) => ({
   ...request,
@@ -129,7 +133,12 @@ function stdioLoad(modern) {
     child.stdin.write(`${text}\n`);
   };
   if (!modern) {
-    const init = { jsonrpc: '2.0', id: 'init', method: 'initialize', params: { protocolVersion: VERSION, capabilities: { sampling: {}, elicitation: {} }, clientInfo: { name: 'soak', version: '1' } } };
+    const init = {
+      jsonrpc: '2.0',
+      id: 'init',
+      method: 'initialize',
+      params: { protocolVersion: VERSION, capabilities: { sampling: {}, elicitation: {} }, clientInfo: { name: 'soak', version: '1' } },
+    };
     send(JSON.stringify(init), 'init');
     child.stdin.write('{"jsonrpc":"2.0","method":"notifications/initialized"}\n');
   }
@@ -172,7 +181,10 @@ async function post(url, body, headers, onServerRequest) {
 }
 
 async function openSession(url) {
-  const r = await post(url, JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: VERSION, capabilities: { sampling: {}, elicitation: {} }, clientInfo: { name: 'soak', version: '1' } } }));
+  const r = await post(
+    url,
+    JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: VERSION, capabilities: { sampling: {}, elicitation: {} }, clientInfo: { name: 'soak', version: '1' } } }),
+  );
   const id = r.headers.get('mcp-session-id');
   const headers = { 'mcp-session-id': id, 'mcp-protocol-version': VERSION };
   await post(url, '{"jsonrpc":"2.0","method":"notifications/initialized"}', headers);
@@ -181,7 +193,13 @@ async function openSession(url) {
 
 /** Counts every answer in an SSE or JSON body against the ids waiting for one; returns the messages. */
 function settle(text, name) {
-  const messages = text.startsWith('{') || text.startsWith('[') ? [].concat(JSON.parse(text)) : text.split('\n').filter((l) => l.startsWith('data: {')).map((l) => JSON.parse(l.slice(6)));
+  const messages =
+    text.startsWith('{') || text.startsWith('[')
+      ? [].concat(JSON.parse(text))
+      : text
+          .split('\n')
+          .filter((l) => l.startsWith('data: {'))
+          .map((l) => JSON.parse(l.slice(6)));
   for (const m of messages) if (('result' in m || 'error' in m) && pending[name].delete(m.id)) stats[name].answered++;
   return messages;
 }
@@ -310,8 +328,14 @@ async function main() {
   await sleep(35_000);
   clearInterval(samples);
   const final = Object.fromEntries(Object.entries(processes).map(([name, pid]) => [name, sample(pid)]));
-  const alive = await post(url, JSON.stringify({ jsonrpc: '2.0', id: 'alive', method: 'ping' }), await openSession(url)).then((r) => r.status === 200, () => false);
-  const aliveModern = await post(url, JSON.stringify(inEra(true, { jsonrpc: '2.0', id: 'alive', method: 'tools/list' })), modernHeaders({ method: 'tools/list' })).then((r) => r.status === 200, () => false);
+  const alive = await post(url, JSON.stringify({ jsonrpc: '2.0', id: 'alive', method: 'ping' }), await openSession(url)).then(
+    (r) => r.status === 200,
+    () => false,
+  );
+  const aliveModern = await post(url, JSON.stringify(inEra(true, { jsonrpc: '2.0', id: 'alive', method: 'tools/list' })), modernHeaders({ method: 'tools/list' })).then(
+    (r) => r.status === 200,
+    () => false,
+  );
   stdio.child.stdin.end();
   stdioModern.child.stdin.end();
   http.kill('SIGTERM');

@@ -27,7 +27,14 @@ const { Extractor, ExtractorConfig, CompilerState } = require('@microsoft/api-ex
 const ROOT = path.resolve(__dirname, '..');
 const PACKAGES_REPORTED = ['packages/core', 'packages/server', 'packages/redis'];
 const UNREPORTED = new Set(['./package.json', './internal']);
-const QUIET = new Set(['console-preamble', 'console-compiler-version-notice', 'console-api-report-not-copied', 'console-api-report-copied', 'console-api-report-unchanged', 'console-api-report-created']);
+const QUIET = new Set([
+  'console-preamble',
+  'console-compiler-version-notice',
+  'console-api-report-not-copied',
+  'console-api-report-copied',
+  'console-api-report-unchanged',
+  'console-api-report-created',
+]);
 
 const args = process.argv.slice(2);
 const update = args.includes('--update');
@@ -98,7 +105,9 @@ if (unexported.length > 0) {
 }
 if (failed.length > 0) fail(`api-report: API Extractor reported errors for ${failed.map((e) => e.specifier).join(', ')} (above).`);
 if (update) {
-  console.log(`api-report: ${entries.length} reports written${changed.length > 0 ? `, ${changed.length} changed: ${changed.map((e) => e.report).join(', ')}` : ', none changed'} (${seconds} s). Commit them with the change.`);
+  console.log(
+    `api-report: ${entries.length} reports written${changed.length > 0 ? `, ${changed.length} changed: ${changed.map((e) => e.report).join(', ')}` : ', none changed'} (${seconds} s). Commit them with the change.`,
+  );
 } else if (changed.length > 0) {
   fail(
     [

@@ -41,9 +41,7 @@ async function bundle(pkgDir) {
   const outDir = path.join(pkgDir, 'bundle');
   fs.rmSync(outDir, { recursive: true, force: true });
   // Each entry point is a getter over tsc's entry module: evaluated on first access, then cached by the bundle.
-  const contents = shared
-    .map((e) => `Object.defineProperty(exports, ${JSON.stringify(e.subpath)}, { enumerable: true, get: () => require(${JSON.stringify(e.compiled)}) });`)
-    .join('\n');
+  const contents = shared.map((e) => `Object.defineProperty(exports, ${JSON.stringify(e.subpath)}, { enumerable: true, get: () => require(${JSON.stringify(e.compiled)}) });`).join('\n');
   await build({ stdin: { contents, resolveDir: pkgDir, sourcefile: `${pkg.name} entry points` } }, path.join(outDir, 'all.js'));
   const bundled = require(path.join(outDir, 'all.js'));
   for (const e of shared) writeView(pkgDir, e, Object.keys(bundled[e.subpath]), `require('./all.js')[${JSON.stringify(e.subpath)}]`);
@@ -82,13 +80,7 @@ function writeView(pkgDir, entry, names, source) {
 function view(specifier, names, source) {
   const odd = names.filter((n) => !/^[A-Za-z_$][\w$]*$/.test(n) || n === 'default');
   if (odd.length > 0) throw new Error(`${specifier}: cannot list the exports ${odd.join(', ')} for ES modules; export plain identifiers.`);
-  return [
-    "'use strict';",
-    `// ${specifier}: an entry point, built by scripts/bundle-packages.js.`,
-    `0 && (module.exports = { ${names.join(', ')} });`,
-    `module.exports = ${source};`,
-    '',
-  ].join('\n');
+  return ["'use strict';", `// ${specifier}: an entry point, built by scripts/bundle-packages.js.`, `0 && (module.exports = { ${names.join(', ')} });`, `module.exports = ${source};`, ''].join('\n');
 }
 
 /** Where an export's view is written and which compiled module it returns, checked against the `exports` conventions. */

@@ -39,5 +39,7 @@ if (!existsSync(suite)) {
   console.error('Note: this first run installs the MCP conformance suite and the Node 22 it needs (about 240 MB, from the npm registry) into examples/conformance/suite; later runs reuse them.');
 }
 if (!existsSync(join(root, 'scripts', 'node-versions', 'node_modules'))) {
-  console.error('Note: this first run installs Node 22 and 24 (about 380 MB, from the npm registry) into scripts/node-versions, to run the tests on them too (npm run test:nodes); later runs reuse them.');
+  console.error(
+    'Note: this first run installs Node 22 and 24 (about 380 MB, from the npm registry) into scripts/node-versions, to run the tests on them too (npm run test:nodes); later runs reuse them.',
+  );
 }

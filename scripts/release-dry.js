@@ -94,7 +94,10 @@ function version(clone) {
     const entry = lock.packages[`packages/${folder}`];
     if (entry?.version !== next) problems.push(`package-lock.json: packages/${folder} is at ${entry?.version}, not ${next}`);
   }
-  const changed = capture('git', ['status', '--porcelain'], { cwd: clone }).split('\n').filter(Boolean).map((l) => l.slice(3));
+  const changed = capture('git', ['status', '--porcelain'], { cwd: clone })
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => l.slice(3));
   for (const file of ['CHANGELOG.md', ...packages.map((p) => `packages/${p.folder}/CHANGELOG.md`)]) {
     if (!changed.includes(file)) problems.push(`${file} has no new entry`);
   }
@@ -105,7 +108,13 @@ function version(clone) {
 
   const entry = fs.readFileSync(path.join(clone, 'CHANGELOG.md'), 'utf8').split(/\n(?=#{1,2} \[?\d)/)[1] ?? '';
   say(`    the next release is ${next} (from ${before}); it changes ${changed.length} files: ${changed.join(', ')}`);
-  say(`    its CHANGELOG.md entry begins:\n${entry.split('\n').slice(0, 12).map((l) => `      ${l}`).join('\n')}`);
+  say(
+    `    its CHANGELOG.md entry begins:\n${entry
+      .split('\n')
+      .slice(0, 12)
+      .map((l) => `      ${l}`)
+      .join('\n')}`,
+  );
 }
 
 /** Step 4: npm publish --dry-run of each package, from outside the workspace (inside, npm would load all of it first). */
@@ -121,7 +130,8 @@ function publish(dir) {
     });
     const report = JSON.parse(out.slice(out.indexOf('{')));
     const result = report[manifest.name] ?? report;
-    if (result.name !== manifest.name || result.version !== manifest.version) fail(`release:dry: npm publish --dry-run reported ${result.name}@${result.version}, not ${manifest.name}@${manifest.version}`);
+    if (result.name !== manifest.name || result.version !== manifest.version)
+      fail(`release:dry: npm publish --dry-run reported ${result.name}@${result.version}, not ${manifest.name}@${manifest.version}`);
     say(`    ${result.name}@${result.version}: ${result.entryCount} files, ${(result.size / 1024).toFixed(0)} kB packed (${result.filename})`);
   }
 }

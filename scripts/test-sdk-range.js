@@ -55,7 +55,13 @@ for (const end of ends.length > 0 ? ends : ['lowest', 'highest']) {
       stdio: 'inherit',
       env: { ...process.env, TOOLWRIGHT_SDK_DIR: dir, TOOLWRIGHT_SDK_LOG: log },
     });
-    const resolved = fs.existsSync(log) ? fs.readFileSync(log, 'utf8').trim().split('\n').map((line) => line.split('\t')) : [];
+    const resolved = fs.existsSync(log)
+      ? fs
+          .readFileSync(log, 'utf8')
+          .trim()
+          .split('\n')
+          .map((line) => line.split('\t'))
+      : [];
     const outside = resolved.filter(([, file]) => !file.startsWith(dir + path.sep));
     if (resolved.length === 0) fail('test-sdk-range: the tests resolved no SDK module through the range resolver.');
     if (outside.length > 0) fail(`test-sdk-range: resolved outside the installed versions: ${outside.map((r) => r.join(' -> ')).join(', ')}`);

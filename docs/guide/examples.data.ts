@@ -15,7 +15,12 @@ export interface ExampleInfo {
 declare const data: ExampleInfo[];
 export { data };
 
-const list = (dir: string, suffix: string) => (existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith(suffix)).sort() : []);
+const list = (dir: string, suffix: string) =>
+  existsSync(dir)
+    ? readdirSync(dir)
+        .filter((f) => f.endsWith(suffix))
+        .sort()
+    : [];
 
 export default {
   watch: ['../../examples/*/package.json'],

@@ -29,7 +29,12 @@ function htmlFiles(dir) {
 
 /** @param {string} s */
 const decodeEntities = (s) =>
-  s.replace(/&amp;/g, '&').replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>');
+  s
+    .replace(/&amp;/g, '&')
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>');
 
 /** @type {Map<string, Set<string>>} ids per html file, read once */
 const idCache = new Map();
@@ -85,7 +90,10 @@ if (broken.length > 0) {
     const [page, problem] = b.split(/: (.*)/s);
     byProblem.set(problem, [...(byProblem.get(problem) ?? []), page]);
   }
-  const lines = [...byProblem].map(([problem, all]) => { const pages = [...new Set(all)]; return `${problem}\n      linked from ${pages.slice(0, 3).join(', ')}${pages.length > 3 ? ` and ${pages.length - 3} more` : ''}`; });
+  const lines = [...byProblem].map(([problem, all]) => {
+    const pages = [...new Set(all)];
+    return `${problem}\n      linked from ${pages.slice(0, 3).join(', ')}${pages.length > 3 ? ` and ${pages.length - 3} more` : ''}`;
+  });
   console.error(`check-links: ${byProblem.size} broken internal link(s) in ${files.length} pages:\n  ${lines.join('\n  ')}`);
   process.exit(1);
 }

@@ -32,7 +32,16 @@ if (!existsSync(executablePath)) {
   fail(`no Chromium at ${executablePath}. Install Debian's package (\`apt-get install -y chromium\`; .ci/run does this) or set CHROMIUM_PATH.`);
 }
 
-const TYPES = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.json': 'application/json', '.svg': 'image/svg+xml', '.woff2': 'font/woff2', '.png': 'image/png', '.ico': 'image/x-icon' };
+const TYPES = {
+  '.html': 'text/html',
+  '.js': 'text/javascript',
+  '.css': 'text/css',
+  '.json': 'application/json',
+  '.svg': 'image/svg+xml',
+  '.woff2': 'font/woff2',
+  '.png': 'image/png',
+  '.ico': 'image/x-icon',
+};
 
 const server = createServer((req, res) => {
   const pathname = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
@@ -93,9 +102,11 @@ try {
     }
     if (spec.sidebar && !(await page.locator('.VPSidebar a[href*="/guide/"]').first().isVisible())) problems.push(`${at}: no visible sidebar`);
     // Hydration: the client-side app must take over (the search button works only then).
-    await page.waitForFunction(() => Boolean((/** @type {any} */ (document.querySelector('#app')))?.__vue_app__), undefined, { timeout: 10_000 }).catch(() => {
-      problems.push(`${at}: the page did not hydrate`);
-    });
+    await page
+      .waitForFunction(() => Boolean(/** @type {any} */ (document.querySelector('#app'))?.__vue_app__), undefined, { timeout: 10_000 })
+      .catch(() => {
+        problems.push(`${at}: the page did not hydrate`);
+      });
     problems.push(...errors.map((e) => `${at}: ${e}`));
     console.log(`check-render: ${at} '${title}', ${count} code blocks${errors.length ? `, ${errors.length} error(s)` : ''}`);
     await page.close();

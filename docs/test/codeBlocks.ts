@@ -54,5 +54,8 @@ function region(source: string, name: string | undefined, where: string): string
   const start = lines.findIndex((l) => new RegExp(`^\\s*// #region ${name}\\s*$`).test(l));
   const end = lines.findIndex((l, i) => i > start && new RegExp(`^\\s*// #endregion ${name}\\s*$`).test(l));
   if (start === -1 || end === -1) throw new Error(`${where} includes region '${name}', which its file does not have.`);
-  return lines.slice(start + 1, end).filter((l) => !marker(l)).join('\n');
+  return lines
+    .slice(start + 1, end)
+    .filter((l) => !marker(l))
+    .join('\n');
 }

@@ -22,7 +22,16 @@ export function compiledFiles(files: readonly string[]): Map<string, string> {
  */
 export function compileSnippets(files: readonly string[]): Map<string, string> {
   const configPath = join(DOCS, 'tsconfig.json');
-  const config = ts.getParsedCommandLineOfConfigFile(configPath, {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: (d) => { throw new Error(ts.flattenDiagnosticMessageText(d.messageText, '\n')); } })!;
+  const config = ts.getParsedCommandLineOfConfigFile(
+    configPath,
+    {},
+    {
+      ...ts.sys,
+      onUnRecoverableConfigFileDiagnostic: (d) => {
+        throw new Error(ts.flattenDiagnosticMessageText(d.messageText, '\n'));
+      },
+    },
+  )!;
   // Inside the repo's node_modules, so that the compiled files find the packages as a project's would.
   const outDir = join(DOCS, '..', 'node_modules', '.cache', 'toolwright-docs-snippets');
   rmSync(outDir, { recursive: true, force: true });

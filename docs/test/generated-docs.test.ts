@@ -13,8 +13,7 @@ import { BUILD_ERROR_CASES, MESSAGE_EXAMPLE } from '../snippets/errors/buildErro
 
 const GENERATED = join(__dirname, '..', 'guide', 'generated');
 const WRITE = process.env.DOCS_WRITE_TABLES === '1';
-const header = (source: string) =>
-  `<!-- Generated from ${source} by docs/test/generated-docs.test.ts. Do not edit: run \`npm run docs:tables\`. -->\n\n`;
+const header = (source: string) => `<!-- Generated from ${source} by docs/test/generated-docs.test.ts. Do not edit: run \`npm run docs:tables\`. -->\n\n`;
 
 /** Inline code that survives a markdown table cell and Vue's template compiler. */
 function code(text: string): string {
@@ -43,12 +42,7 @@ function renderParamTable(): string {
     const [param, ...options] = row.ts.split(/\s{2,}/);
     return `| ${code(param)} | ${options.length ? code(options.join(' ')) : ''} | ${code(json(row.schema))} | ${row.required ? 'yes' : 'no'} |`;
   });
-  return (
-    header('packages/core/test/fixtures/paramSchemaTable.ts') +
-    '| Parameter | `@Param` options | JSON Schema of the argument | Required |\n| --- | --- | --- | --- |\n' +
-    rows.join('\n') +
-    '\n'
-  );
+  return header('packages/core/test/fixtures/paramSchemaTable.ts') + '| Parameter | `@Param` options | JSON Schema of the argument | Required |\n| --- | --- | --- | --- |\n' + rows.join('\n') + '\n';
 }
 
 function renderDtoTable(): string {
@@ -83,18 +77,11 @@ function renderBuildErrors(): string {
       rows.push(`| ${i === 0 ? cell(c.situation) : ''} | ${code(p.where)} ${cell(p.what)} | ${cell(p.fix)} |`);
     });
   }
-  return (
-    header('docs/snippets/errors/buildErrorCases.ts') +
-    '| Situation | Message: where, what | Fix |\n| --- | --- | --- |\n' +
-    rows.join('\n') +
-    '\n'
-  );
+  return header('docs/snippets/errors/buildErrorCases.ts') + '| Situation | Message: where, what | Fix |\n| --- | --- | --- |\n' + rows.join('\n') + '\n';
 }
 
 function renderBuildErrorMessage(): string {
-  return (
-    header('docs/snippets/errors/buildErrorCases.ts') + '```text\n' + buildError([MESSAGE_EXAMPLE]).message + '\n```\n'
-  );
+  return header('docs/snippets/errors/buildErrorCases.ts') + '```text\n' + buildError([MESSAGE_EXAMPLE]).message + '\n```\n';
 }
 
 const FILES: Record<string, () => string> = {

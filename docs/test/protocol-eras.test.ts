@@ -67,14 +67,24 @@ describe('protocol eras page: the state between rounds', () => {
   let id = 0;
   /** One 2026-07-28 tools/call of book_trip, as raw JSON-RPC over HTTP. */
   async function bookTrip(url: string, extra: Record<string, unknown> = {}) {
-    const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': { elicitation: {}, sampling: {} }, 'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' } };
+    const meta = {
+      'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+      'io.modelcontextprotocol/clientCapabilities': { elicitation: {}, sampling: {} },
+      'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' },
+    };
     const res = await fetch(url, {
       method: 'POST',
       headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'book_trip' },
       body: JSON.stringify({ jsonrpc: '2.0', id: ++id, method: 'tools/call', params: { name: 'book_trip', arguments: { to: 'Rome' }, ...extra, _meta: meta } }),
     });
     const body = await res.text();
-    const line = res.headers.get('content-type')?.startsWith('text/event-stream') ? body.split('\n').filter((l) => l.startsWith('data:') && l.length > 6).pop()!.slice(5) : body;
+    const line = res.headers.get('content-type')?.startsWith('text/event-stream')
+      ? body
+          .split('\n')
+          .filter((l) => l.startsWith('data:') && l.length > 6)
+          .pop()!
+          .slice(5)
+      : body;
     return JSON.parse(line) as { result?: { requestState?: string; inputRequests?: object; content?: unknown }; error?: { code: number; message: string } };
   }
   const answers = { 'elicit-1': SEATS, 'sample-2': TIP };

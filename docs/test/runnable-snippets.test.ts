@@ -33,18 +33,24 @@ describe('docs: every code block that shows a whole server serves', () => {
     for (const page of ['index.md', 'guide/tools.md', 'guide/http.md']) expect(where.some((w) => w.startsWith(`${page}:`))).toBe(true);
   });
 
-  it.each(runnable.map((b) => [b.where, b] as const))('%s is the whole snippet file, and it serves', async (_, block: CodeBlock) => {
-    if (!block.include) throw new Error(`${block.where} shows a whole server inline: move it into docs/snippets and include it (so it is type-checked and run), or mark it with <!-- fragment -->.`);
-    const whole = readFileSync(block.include.file, 'utf8').replace(/^\s*\/\/ #(end)?region.*\n/gm, '').trim();
-    expect(block.code.trim()).toBe(whole);
-    const client = await serve(compiled.get(block.include.file)!, /transport: 'http'/.test(block.code));
-    try {
-      const { tools } = await client.listTools();
-      expect(tools.length).toBeGreaterThan(0);
-    } finally {
-      await client.close();
-    }
-  }, 60_000);
+  it.each(runnable.map((b) => [b.where, b] as const))(
+    '%s is the whole snippet file, and it serves',
+    async (_, block: CodeBlock) => {
+      if (!block.include) throw new Error(`${block.where} shows a whole server inline: move it into docs/snippets and include it (so it is type-checked and run), or mark it with <!-- fragment -->.`);
+      const whole = readFileSync(block.include.file, 'utf8')
+        .replace(/^\s*\/\/ #(end)?region.*\n/gm, '')
+        .trim();
+      expect(block.code.trim()).toBe(whole);
+      const client = await serve(compiled.get(block.include.file)!, /transport: 'http'/.test(block.code));
+      try {
+        const { tools } = await client.listTools();
+        expect(tools.length).toBeGreaterThan(0);
+      } finally {
+        await client.close();
+      }
+    },
+    60_000,
+  );
 
   it('the home page server converts, and answers bad arguments as its page shows', async () => {
     const home = runnable.find((b) => b.where.startsWith('index.md:'))!;

@@ -5,7 +5,7 @@ import { CartTools, OrderTools } from '../snippets/dependency-injection/scopes';
 import { createStatusApp, Pool } from '../snippets/lifecycle/lifecycle';
 import { Container } from 'typedi';
 
-const textOf = (result: unknown) => ((result as { content: { text?: string }[] }).content[0]?.text ?? '');
+const textOf = (result: unknown) => (result as { content: { text?: string }[] }).content[0]?.text ?? '';
 
 describe('the scopes snippets', () => {
   it('serves request- and session-scoped classes', async () => {

@@ -37,7 +37,10 @@ export class AsyncBookTools {
   // An async method's return type is reflected as Promise: name the output class.
   @Tool({ description: 'Fetch the newest books.', output: SearchBooksResult })
   async newestBooks(): Promise<SearchBooksResult> {
-    const books = [...BOOKS].sort((a, b) => b.year - a.year).slice(0, 2).map(({ title, year }) => ({ title, year }));
+    const books = [...BOOKS]
+      .sort((a, b) => b.year - a.year)
+      .slice(0, 2)
+      .map(({ title, year }) => ({ title, year }));
     return { books, total: books.length };
   }
 }

@@ -20,14 +20,17 @@ const SHAPES = {
 };
 
 export class DrawInput {
-  @ValidateNested() @Type(() => Object, SHAPES)
+  @ValidateNested()
+  @Type(() => Object, SHAPES)
   shape!: Circle | Square;
 
-  @ValidateNested({ each: true }) @Type(() => Object, SHAPES)
+  @ValidateNested({ each: true })
+  @Type(() => Object, SHAPES)
   more!: (Circle | Square)[];
 
   @Property({ schema: { anyOf: [{ type: 'string', maxLength: 20 }, { type: 'number' }] } })
-  @Allow() @IsDefined()
+  @Allow()
+  @IsDefined()
   label!: string | number;
 
   @IsIn(['svg', 'png'])

@@ -28,16 +28,22 @@ class Helpers {
 }
 
 class FirstTools {
-  @Tool() search(@Param('q') q: string) { return q; }
+  @Tool() search(@Param('q') q: string) {
+    return q;
+  }
 }
 class SecondTools {
-  @Tool() search(@Param('q') q: string) { return q; }
+  @Tool() search(@Param('q') q: string) {
+    return q;
+  }
 }
 
 class NoConstructorTypes {
   // A constructor that takes parameters, on a class without a class decorator: no constructor types.
   constructor(private readonly apiKey: string) {}
-  @Tool() ping() { return this.apiKey ? 'pong' : 'no key'; }
+  @Tool() ping() {
+    return this.apiKey ? 'pong' : 'no key';
+  }
 }
 
 @Service()
@@ -49,7 +55,9 @@ class Settings {
 @Service()
 class Unbuildable {
   constructor(private readonly settings: Settings) {}
-  @Tool() ping() { return this.settings ? 'pong' : 'no settings'; }
+  @Tool() ping() {
+    return this.settings ? 'pong' : 'no settings';
+  }
 }
 
 @Scoped('request')
@@ -67,7 +75,9 @@ class AuditMiddleware {
 @Service()
 @UseMiddleware(AuditMiddleware)
 class AuditedTools {
-  @Tool() ping() { return 'pong'; }
+  @Tool() ping() {
+    return 'pong';
+  }
 }
 
 class OrderInput {
@@ -75,15 +85,21 @@ class OrderInput {
   discountCode!: string;
 }
 class UndecoratedProperty {
-  @Tool() order(@Args() input: OrderInput) { return input.sku; }
+  @Tool() order(@Args() input: OrderInput) {
+    return input.sku;
+  }
 }
 
 // --- names and methods ------------------------------------------------------------------------
 class BadName {
-  @Tool({ name: 'get weather!' }) getWeather() { return 'sunny'; }
+  @Tool({ name: 'get weather!' }) getWeather() {
+    return 'sunny';
+  }
 }
 class StaticTool {
-  @Tool() static ping() { return 'pong'; }
+  @Tool() static ping() {
+    return 'pong';
+  }
 }
 class NotAMethod {
   value = 1;
@@ -93,48 +109,93 @@ class NotAMethod {
 
 // --- parameters -------------------------------------------------------------------------------
 class Undecorated {
-  @Tool() greet(name: string) { return `hello ${name}`; }
+  @Tool() greet(name: string) {
+    return `hello ${name}`;
+  }
 }
 class TwoDecorators {
-  @Tool() greet(@Param('name') @Ctx() name: string) { return `hello ${name}`; }
+  @Tool() greet(@Param('name') @Ctx() name: string) {
+    return `hello ${name}`;
+  }
 }
 class EmptyName {
-  @Tool() greet(@Param('') name: string) { return `hello ${name}`; }
+  @Tool() greet(@Param('') name: string) {
+    return `hello ${name}`;
+  }
 }
 class RepeatedName {
-  @Tool() add(@Param('n') a: number, @Param('n') b: number) { return a + b; }
+  @Tool() add(@Param('n') a: number, @Param('n') b: number) {
+    return a + b;
+  }
 }
 class TwoContexts {
-  @Tool() ping(@Ctx() a: ToolContext, @Ctx() b: ToolContext) { return a === b ? 'same' : 'different'; }
+  @Tool() ping(@Ctx() a: ToolContext, @Ctx() b: ToolContext) {
+    return a === b ? 'same' : 'different';
+  }
 }
 class MixedArgs {
-  @Tool() search(@Args() input: SearchInput, @Param('limit') limit: number) { return `${input.query} ${limit}`; }
+  @Tool() search(@Args() input: SearchInput, @Param('limit') limit: number) {
+    return `${input.query} ${limit}`;
+  }
 }
 class TwoArgs {
-  @Tool() search(@Args() a: SearchInput, @Args() b: SearchInput) { return a.query + b.query; }
+  @Tool() search(@Args() a: SearchInput, @Args() b: SearchInput) {
+    return a.query + b.query;
+  }
 }
 class ArgsNotDto {
-  @Tool() search(@Args() input: { query: string }) { return input.query; }
+  @Tool() search(@Args() input: { query: string }) {
+    return input.query;
+  }
 }
 class ArgsThunkThrows {
-  @Tool() search(@Args(() => { throw new Error('SearchInput is not defined yet'); }) input: SearchInput) { return input.query; }
+  @Tool() search(
+    @Args(() => {
+      throw new Error('SearchInput is not defined yet');
+    })
+    input: SearchInput,
+  ) {
+    return input.query;
+  }
 }
 class OutputUnresolvable {
-  @Tool({ output: () => { throw new Error('Report is not defined yet'); } }) report() { return {}; }
+  @Tool({
+    output: () => {
+      throw new Error('Report is not defined yet');
+    },
+  })
+  report() {
+    return {};
+  }
 }
 
 // --- parameter types --------------------------------------------------------------------------
 class ArrayWithoutType {
-  @Tool() tag(@Param('tags') tags: string[]) { return tags.join(','); }
+  @Tool() tag(@Param('tags') tags: string[]) {
+    return tags.join(',');
+  }
 }
 class UnionWithoutType {
-  @Tool() set(@Param('mode') mode: 'fast' | 'safe' | 42) { return String(mode); }
+  @Tool() set(@Param('mode') mode: 'fast' | 'safe' | 42) {
+    return String(mode);
+  }
 }
 class ThunkThrows {
-  @Tool() find(@Param('filter', { type: () => { throw new Error('Filter is not defined yet'); } }) filter: unknown) { return filter; }
+  @Tool() find(
+    @Param('filter', {
+      type: () => {
+        throw new Error('Filter is not defined yet');
+      },
+    })
+    filter: unknown,
+  ) {
+    return filter;
+  }
 }
 class NoMetadata {
-  @Tool() greet(@Param('name') name: string) { return `hello ${name}`; }
+  @Tool() greet(@Param('name') name: string) {
+    return `hello ${name}`;
+  }
 }
 // What esbuild, tsx, vitest and Bun produce: the decorators run, but no `design:paramtypes`.
 Reflect.deleteMetadata('design:paramtypes', NoMetadata.prototype, 'greet');
@@ -144,7 +205,9 @@ class NotValidated {
   query!: string;
 }
 class DtoWithoutValidators {
-  @Tool() search(@Args() input: NotValidated) { return input.query; }
+  @Tool() search(@Args() input: NotValidated) {
+    return input.query;
+  }
 }
 
 class Filter {
@@ -155,14 +218,18 @@ class MissingValidateNested {
   @IsString() query!: string;
 }
 class NestedWithoutValidateNested {
-  @Tool() search(@Args() input: MissingValidateNested) { return input.query; }
+  @Tool() search(@Args() input: MissingValidateNested) {
+    return input.query;
+  }
 }
 
 class MissingType {
   @ValidateNested() filter!: Filter;
 }
 class NestedWithoutType {
-  @Tool() search(@Args() input: MissingType) { return input.filter.tag; }
+  @Tool() search(@Args() input: MissingType) {
+    return input.filter.tag;
+  }
 }
 
 class UnknownElements {
@@ -170,14 +237,18 @@ class UnknownElements {
   @Property({ description: 'Tags' }) tags!: string[];
 }
 class DocumentedButNotValidated {
-  @Tool() search(@Args() input: UnknownElements) { return input.tags; }
+  @Tool() search(@Args() input: UnknownElements) {
+    return input.tags;
+  }
 }
 
 class Contradiction {
   @IsString() @IsInt() value!: string;
 }
 class ContradictingConstraints {
-  @Tool() set(@Args() input: Contradiction) { return input.value; }
+  @Tool() set(@Args() input: Contradiction) {
+    return input.value;
+  }
 }
 
 class UnknownType {
@@ -185,21 +256,31 @@ class UnknownType {
   @ValidateNested() extra!: Record<string, unknown>;
 }
 class PropertyTypeUnknown {
-  @Tool() set(@Args() input: UnknownType) { return input.flags; }
+  @Tool() set(@Args() input: UnknownType) {
+    return input.flags;
+  }
 }
 
 class UnknownElementType {
   @IsArray() tags!: string[];
 }
 class ArrayPropertyWithoutElementType {
-  @Tool() tag(@Args() input: UnknownElementType) { return input.tags; }
+  @Tool() tag(@Args() input: UnknownElementType) {
+    return input.tags;
+  }
 }
 
 class TypeThrows {
-  @ValidateNested() @Type(() => { throw new Error('Filter is not defined yet'); }) filter!: Filter;
+  @ValidateNested()
+  @Type(() => {
+    throw new Error('Filter is not defined yet');
+  })
+  filter!: Filter;
 }
 class TypeFunctionThrows {
-  @Tool() search(@Args() input: TypeThrows) { return input.filter; }
+  @Tool() search(@Args() input: TypeThrows) {
+    return input.filter;
+  }
 }
 
 export const BUILD_ERROR_CASES: readonly BuildErrorCase[] = [

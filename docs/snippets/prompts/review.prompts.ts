@@ -3,10 +3,7 @@ import { assistantMessage, embeddedResource, image, Param, Prompt, userMessage }
 // #region basic
 export class ReviewPrompts {
   @Prompt({ description: 'Ask for a code review' })
-  review(
-    @Param('code', { description: 'The code to review' }) code: string,
-    @Param('strictness', { enum: ['gentle', 'strict'], default: 'gentle' }) strictness: string,
-  ) {
+  review(@Param('code', { description: 'The code to review' }) code: string, @Param('strictness', { enum: ['gentle', 'strict'], default: 'gentle' }) strictness: string) {
     return `Please give a ${strictness} review of this code:\n\n${code}`;
   }
   // #endregion basic

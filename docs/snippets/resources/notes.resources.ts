@@ -1,6 +1,9 @@
 import { Param, Resource, ResourceNotFoundError } from '@toolwright/core';
 
-const NOTES = new Map<number, string>([[1, 'Buy milk'], [2, 'Call Ada']]);
+const NOTES = new Map<number, string>([
+  [1, 'Buy milk'],
+  [2, 'Call Ada'],
+]);
 
 // #region static
 export class NoteResources {

@@ -10,7 +10,7 @@ export class TaskTools {
   @Tool({
     name: 'tasks.add',
     title: 'Add a task',
-    description: 'Add a task to the user\'s list. Use when the user asks to remember or schedule something.',
+    description: "Add a task to the user's list. Use when the user asks to remember or schedule something.",
     annotations: { destructiveHint: false, openWorldHint: false },
   })
   addTask(

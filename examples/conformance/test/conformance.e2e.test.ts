@@ -5,12 +5,7 @@ import type { HttpListener } from '@toolwright/server/http';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import {
-  CallToolResultSchema,
-  LoggingMessageNotificationSchema,
-  ProgressNotificationSchema,
-  type ElicitRequest,
-} from '@modelcontextprotocol/sdk/types.js';
+import { CallToolResultSchema, LoggingMessageNotificationSchema, ProgressNotificationSchema, type ElicitRequest } from '@modelcontextprotocol/sdk/types.js';
 import { createConformanceApp } from '../src/app';
 import { PNG_BASE64, WAV } from '../src/media';
 import { answerLikeTheSuite, FULL_CAPABILITIES } from './suiteClient';
@@ -108,7 +103,9 @@ describe('examples/conformance: every fixture, exact values (in memory)', () => 
     expect(ok.content).toEqual([{ type: 'text', text: 'Received: {"name":"Ann","address":{"street":"1 Main St","city":"Paris"}}' }]);
     const bad = await call('json_schema_2020_12_tool', { name: 1, extra: true });
     expect(bad.isError).toBe(true);
-    expect((bad.content as { text: string }[])[0].text).toBe("Invalid arguments for tool 'json_schema_2020_12_tool':\n- name: must be a string (got number 1)\n- extra: is not allowed (unknown property)");
+    expect((bad.content as { text: string }[])[0].text).toBe(
+      "Invalid arguments for tool 'json_schema_2020_12_tool':\n- name: must be a string (got number 1)\n- extra: is not allowed (unknown property)",
+    );
   });
 
   it('returns the exact content fixtures', async () => {
@@ -149,10 +146,7 @@ describe('examples/conformance: every fixture, exact values (in memory)', () => 
   it('reports progress 0, 50, 100 of 100 only when asked to', async () => {
     const progress: unknown[] = [];
     client.setNotificationHandler(ProgressNotificationSchema, (n) => void progress.push(n.params));
-    await client.request(
-      { method: 'tools/call', params: { name: 'test_tool_with_progress', arguments: {}, _meta: { progressToken: 'tok-1' } } },
-      CallToolResultSchema,
-    );
+    await client.request({ method: 'tools/call', params: { name: 'test_tool_with_progress', arguments: {}, _meta: { progressToken: 'tok-1' } } }, CallToolResultSchema);
     await client.ping(); // a round trip: progress sent before it has arrived
     expect(progress).toEqual([
       { progressToken: 'tok-1', progress: 0, total: 100 },
@@ -183,9 +177,7 @@ describe('examples/conformance: every fixture, exact values (in memory)', () => 
   it('elicits SEP-1034 defaults on every primitive type', async () => {
     forms.length = 0;
     const result = await call('test_elicitation_sep1034_defaults', {});
-    expect((result.content as { text: string }[])[0].text).toBe(
-      'Elicitation completed: action=accept, content={"name":"John Doe","age":30,"score":95.5,"status":"active","verified":true}',
-    );
+    expect((result.content as { text: string }[])[0].text).toBe('Elicitation completed: action=accept, content={"name":"John Doe","age":30,"score":95.5,"status":"active","verified":true}');
     expect((forms[0] as { requestedSchema: unknown }).requestedSchema).toEqual({
       type: 'object',
       properties: {
@@ -229,7 +221,13 @@ describe('examples/conformance: every fixture, exact values (in memory)', () => 
 
   it('serves the prompt fixtures', async () => {
     const { prompts } = await client.listPrompts();
-    expect(prompts.map((p) => p.name)).toEqual(['test_input_required_result_prompt', 'test_simple_prompt', 'test_prompt_with_arguments', 'test_prompt_with_embedded_resource', 'test_prompt_with_image']);
+    expect(prompts.map((p) => p.name)).toEqual([
+      'test_input_required_result_prompt',
+      'test_simple_prompt',
+      'test_prompt_with_arguments',
+      'test_prompt_with_embedded_resource',
+      'test_prompt_with_image',
+    ]);
     expect(prompts.every((p) => p.description)).toBe(true);
     expect(await client.getPrompt({ name: 'test_simple_prompt' })).toEqual({ messages: [{ role: 'user', content: { type: 'text', text: 'This is a simple prompt for testing.' } }] });
     expect(await client.getPrompt({ name: 'test_prompt_with_arguments', arguments: { arg1: 'testValue1', arg2: 'testValue2' } })).toEqual({

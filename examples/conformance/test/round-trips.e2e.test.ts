@@ -44,7 +44,7 @@ function modernClient(asked: Asked): ModernClient {
   return client;
 }
 
-const text = (result: { content?: unknown }) => ((result.content as { text: string }[])[0]).text;
+const text = (result: { content?: unknown }) => (result.content as { text: string }[])[0].text;
 
 /** The round-trip fixtures, driven the same way through any connected client of either era. */
 async function exercise(client: LegacyClient | ModernClient, asked: Asked) {
@@ -151,9 +151,19 @@ describe('2026-07-28 round trips on the wire', () => {
     });
     const body = await res.text();
     const json = res.headers.get('content-type')?.startsWith('text/event-stream')
-      ? JSON.parse(body.split('\n').filter((l) => l.startsWith('data:') && l.length > 6).pop()!.slice(5))
+      ? JSON.parse(
+          body
+            .split('\n')
+            .filter((l) => l.startsWith('data:') && l.length > 6)
+            .pop()!
+            .slice(5),
+        )
       : JSON.parse(body);
-    return { status: res.status, ...json } as { status: number; result?: Record<string, unknown> & { requestState?: string; inputRequests?: Record<string, { method: string }> }; error?: { code: number; message: string; data?: unknown } };
+    return { status: res.status, ...json } as {
+      status: number;
+      result?: Record<string, unknown> & { requestState?: string; inputRequests?: Record<string, { method: string }> };
+      error?: { code: number; message: string; data?: unknown };
+    };
   }
   const NAME = { action: 'accept', content: { name: 'Ada' } };
 

@@ -38,7 +38,13 @@ async function scenario(name: string, count: number, env: Record<string, string>
   const children: ChildProcess[] = ports.map((port, i) =>
     spawn(process.execPath, [join(__dirname, 'server.js'), '--port', String(port)], { stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, ...env, INSTANCE: `i${i}` } }),
   );
-  for (const port of ports) await until(() => fetch(`http://127.0.0.1:${port}/healthz`).then((r) => r.ok, () => false));
+  for (const port of ports)
+    await until(() =>
+      fetch(`http://127.0.0.1:${port}/healthz`).then(
+        (r) => r.ok,
+        () => false,
+      ),
+    );
   const proxy = count > 1 ? await startRoundRobinProxy(ports.map((p) => `http://127.0.0.1:${p}/mcp`)) : undefined;
   const url = proxy?.url ?? `http://127.0.0.1:${ports[0]}/mcp`;
   await runLoad(url, 5, 20); // warm-up

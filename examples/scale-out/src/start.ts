@@ -13,7 +13,10 @@ async function main(): Promise<void> {
     spawn(process.execPath, [join(__dirname, 'server.js'), '--port', String(port)], { stdio: ['ignore', 'inherit', 'inherit'], env: { ...process.env, INSTANCE: `instance-${i + 1}` } }),
   );
   await new Promise((r) => setTimeout(r, 1000));
-  const proxy = await startRoundRobinProxy(ports.map((p) => `http://127.0.0.1:${p}/mcp`), Number(process.env.PORT ?? 3000));
+  const proxy = await startRoundRobinProxy(
+    ports.map((p) => `http://127.0.0.1:${p}/mcp`),
+    Number(process.env.PORT ?? 3000),
+  );
   process.stderr.write(`proxy listening on ${proxy.url} (round robin over ${ports.join(', ')})\n`);
   const stop = () => {
     for (const child of children) child.kill('SIGTERM');

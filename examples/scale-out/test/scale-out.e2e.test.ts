@@ -30,7 +30,11 @@ async function until(check: () => Promise<boolean> | boolean, ms: number, what: 
   }
 }
 
-const answers = (url: string) => fetch(url).then((r) => r.ok, () => false);
+const answers = (url: string) =>
+  fetch(url).then(
+    (r) => r.ok,
+    () => false,
+  );
 const textOf = (result: unknown) => (result as { content: { text?: string }[] }).content[0]?.text;
 
 describe('examples/scale-out: three instances behind a round-robin proxy, on a real redis-server', () => {
@@ -108,7 +112,10 @@ describe('examples/scale-out: three instances behind a round-robin proxy, on a r
     await client.subscribeResource({ uri: 'board://status' });
     await until(() => proxy.routed.some((r) => r.startsWith('GET ')), 3000, 'the GET stream to open');
     await streamWatched(sessionId);
-    const holder = [...proxy.routed].reverse().find((r) => r.startsWith('GET '))!.split(' ')[1];
+    const holder = [...proxy.routed]
+      .reverse()
+      .find((r) => r.startsWith('GET '))!
+      .split(' ')[1];
     await client.callTool({ name: 'announce', arguments: {} });
     await until(() => updates.length === 1, 3000, 'the first update');
 
@@ -122,7 +129,10 @@ describe('examples/scale-out: three instances behind a round-robin proxy, on a r
     await new Promise((r) => setTimeout(r, 200));
     expect(updates).toEqual(Array(4).fill('board://status'));
     // The stream came back on another instance.
-    const again = [...proxy.routed].reverse().find((r) => r.startsWith('GET '))!.split(' ')[1];
+    const again = [...proxy.routed]
+      .reverse()
+      .find((r) => r.startsWith('GET '))!
+      .split(' ')[1];
     expect(again).not.toBe(holder);
     expect(textOf(await client.callTool({ name: 'whoami', arguments: {} }))).toMatch(/^instance-\d$/);
     await client.close();

@@ -48,7 +48,10 @@ async function main(): Promise<void> {
 }
 
 function indent(text: string): string {
-  return text.split('\n').map((l) => `< ${l}`).join('\n');
+  return text
+    .split('\n')
+    .map((l) => `< ${l}`)
+    .join('\n');
 }
 
 main().catch((error: unknown) => {

@@ -53,7 +53,14 @@ describe('CLI answers are true', () => {
   });
 
   it('counts characters in the singular for one', () => {
-    const contract = { contractVersion: 1 as const, server: { name: 's', version: '1' }, tools: [{ name: 'get_report', description: 'x', inputSchema: { type: 'object' as const } }], resources: [], resourceTemplates: [], prompts: [] };
+    const contract = {
+      contractVersion: 1 as const,
+      server: { name: 's', version: '1' },
+      tools: [{ name: 'get_report', description: 'x', inputSchema: { type: 'object' as const } }],
+      resources: [],
+      resourceTemplates: [],
+      prompts: [],
+    };
     expect(lintContract(contract).find((i) => i.rule === 'tool-description')?.message).toMatch(/^the description is 1 character;/);
   });
 

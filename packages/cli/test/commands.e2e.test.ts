@@ -18,7 +18,6 @@ const FULL = join(WEATHER, '..', 'full');
 const HTTP = join(WEATHER, '..', 'http');
 const CONFORMANCE = join(WEATHER, '..', 'conformance');
 
-
 describe('call, inspect, schema and config against stdio and HTTP servers', () => {
   let tmp: string;
   beforeAll(() => {
@@ -89,7 +88,9 @@ describe('call, inspect, schema and config against stdio and HTTP servers', () =
     utimesSync(join(project, 'src', 'server.ts'), 2000, 2000);
     writeFileSync(join(project, 'contract.json'), JSON.stringify({ contractVersion: 1, tools: [], resources: [], resourceTemplates: [], prompts: [] }));
     const result = await cli(['schema', 'diff', 'contract.json'], project);
-    expect(result.stderr).toContain("Warning: src/server.ts changed after the last build (dist/server.js and the files beside it are older), so this reads the previous build. Run 'npm run build' first.");
+    expect(result.stderr).toContain(
+      "Warning: src/server.ts changed after the last build (dist/server.js and the files beside it are older), so this reads the previous build. Run 'npm run build' first.",
+    );
   });
 
   // Issue 30 #9.
@@ -203,7 +204,11 @@ createApp({ name: 'broken', version: '1.0.0', tools: [Broken] }).then((app) => a
   });
 
   it('call, inspect and schema snapshot reach a Streamable HTTP server by URL, with headers and a bearer token', async () => {
-    const server = spawn(process.execPath, [join(HTTP, 'dist', 'server.js'), '--http', '--port', '0'], { cwd: HTTP, env: { ...process.env, MCP_TOKENS: 's3cret=ci' }, stdio: ['ignore', 'ignore', 'pipe'] });
+    const server = spawn(process.execPath, [join(HTTP, 'dist', 'server.js'), '--http', '--port', '0'], {
+      cwd: HTTP,
+      env: { ...process.env, MCP_TOKENS: 's3cret=ci' },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
     try {
       const url = await listeningUrl(server);
       const add = await cli(['call', url, 'add_task', '--bearer', 's3cret', '--header', 'X-Trace: e2e', '--args', '{"title":"Ship it"}'], tmp);

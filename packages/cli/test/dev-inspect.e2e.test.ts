@@ -32,20 +32,36 @@ describe('toolwright dev --inspect', () => {
   it('serves HTTP on the chosen port, and starts the Inspector on it or says exactly how', async () => {
     const port = 20_000 + (process.pid % 20_000);
     const url = `http://127.0.0.1:${port}/mcp`;
-    const dev = spawn(process.execPath, [CLI, 'dev', '--inspect', '--port', String(port)], { cwd: MINIMAL, env: { ...process.env, PATH: `${stubDir}:${process.env.PATH}` }, stdio: ['ignore', 'ignore', 'pipe'] });
+    const dev = spawn(process.execPath, [CLI, 'dev', '--inspect', '--port', String(port)], {
+      cwd: MINIMAL,
+      env: { ...process.env, PATH: `${stubDir}:${process.env.PATH}` },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
     let stderr = '';
     dev.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
     try {
-      await waitFor(() => stderr.includes('server started'), 'the server', () => stderr);
+      await waitFor(
+        () => stderr.includes('server started'),
+        'the server',
+        () => stderr,
+      );
       expect(stderr).toContain(`--http --port ${port} --host 127.0.0.1`);
       if (nodeRunsInspector()) {
-        await waitFor(() => existsSync(join(stubDir, 'npx-args')), 'npx', () => stderr);
+        await waitFor(
+          () => existsSync(join(stubDir, 'npx-args')),
+          'npx',
+          () => stderr,
+        );
         expect(readFileSync(join(stubDir, 'npx-args'), 'utf8').trim()).toBe(inspectorCommand(url).slice(1).join(' '));
       } else {
         expect(stderr).toContain(`The server is on ${url}: from a shell with Node 22.19.0+, run\n  ${inspectorCommand(url).join(' ')}`);
       }
       const io = memoryIo(MINIMAL);
-      await waitFor(() => /listening/.test(stderr), 'the HTTP listener', () => stderr);
+      await waitFor(
+        () => /listening/.test(stderr),
+        'the HTTP listener',
+        () => stderr,
+      );
       expect(await runCli(['call', url, 'greet', '--args', '{"name":"Ada"}'], io)).toBe(0);
       expect(io.output()).toBe('Hello, Ada!\n');
       const exited = once(dev, 'exit');
@@ -59,7 +75,11 @@ describe('toolwright dev --inspect', () => {
   // Issue 30 #9: killing `npx toolwright dev` by its PID left toolwright dev, tsc -w and the server running.
   it('stops tsc and the server when the process that started it goes, as npx killed by its PID does', async () => {
     // A stand-in for npx: starts toolwright dev and passes nothing on when it is killed.
-    const wrapper = spawn(process.execPath, ['-e', `require('child_process').spawn(process.execPath, [${JSON.stringify(CLI)}, 'dev'], { stdio: ['ignore', 'ignore', 'inherit'] }); setInterval(() => {}, 1000);`], { cwd: MINIMAL, stdio: ['ignore', 'ignore', 'pipe'] });
+    const wrapper = spawn(
+      process.execPath,
+      ['-e', `require('child_process').spawn(process.execPath, [${JSON.stringify(CLI)}, 'dev'], { stdio: ['ignore', 'ignore', 'inherit'] }); setInterval(() => {}, 1000);`],
+      { cwd: MINIMAL, stdio: ['ignore', 'ignore', 'pipe'] },
+    );
     let stderr = '';
     wrapper.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
     const alive = (pid: number) => {
@@ -72,12 +92,24 @@ describe('toolwright dev --inspect', () => {
     };
     let serverPid: number | undefined;
     try {
-      await waitFor(() => /server started: .*\(pid (\d+)\)/.test(stderr), 'the server', () => stderr);
+      await waitFor(
+        () => /server started: .*\(pid (\d+)\)/.test(stderr),
+        'the server',
+        () => stderr,
+      );
       serverPid = Number(/server started: .*\(pid (\d+)\)/.exec(stderr)![1]);
       expect(alive(serverPid)).toBe(true);
       wrapper.kill('SIGKILL');
-      await waitFor(() => stderr.includes('the process that started toolwright dev has gone'), 'toolwright dev to notice', () => stderr);
-      await waitFor(() => !alive(serverPid!), 'the server to stop', () => stderr);
+      await waitFor(
+        () => stderr.includes('the process that started toolwright dev has gone'),
+        'toolwright dev to notice',
+        () => stderr,
+      );
+      await waitFor(
+        () => !alive(serverPid!),
+        'the server to stop',
+        () => stderr,
+      );
     } finally {
       wrapper.kill('SIGKILL');
       if (serverPid !== undefined && alive(serverPid)) process.kill(serverPid, 'SIGKILL');

@@ -27,8 +27,18 @@ describe('schema diff classification', () => {
     ['added enum value', object({ a: { type: 'string', enum: ['x'] } }), object({ a: { type: 'string', enum: ['x', 'y'] } }), [`additive: tool 't' input a: enum value "y" added`]],
     ['tighter maximum', object({ a: { type: 'number', maximum: 10 } }), object({ a: { type: 'number', maximum: 5 } }), ["breaking: tool 't' input a: maximum changed from 10 to 5"]],
     ['looser minLength', object({ a: { type: 'string', minLength: 3 } }), object({ a: { type: 'string' } }), ["additive: tool 't' input a: minLength 3 removed"]],
-    ['nested and array paths', object({ f: object({ tags: { type: 'array', items: { type: 'string' } } }) }), object({ f: object({ tags: { type: 'array', items: { type: 'integer' } } }) }), ["breaking: tool 't' input f.tags[]: type changed from string to integer"]],
-    ['$ref into $defs', object({ f: { $ref: '#/$defs/F' } }, [], { $defs: { F: object({ n: { type: 'number' } }) } }), object({ f: { $ref: '#/$defs/F' } }, [], { $defs: { F: object({ n: { type: 'string' } }) } }), ["breaking: tool 't' input f.n: type changed from number to string"]],
+    [
+      'nested and array paths',
+      object({ f: object({ tags: { type: 'array', items: { type: 'string' } } }) }),
+      object({ f: object({ tags: { type: 'array', items: { type: 'integer' } } }) }),
+      ["breaking: tool 't' input f.tags[]: type changed from string to integer"],
+    ],
+    [
+      '$ref into $defs',
+      object({ f: { $ref: '#/$defs/F' } }, [], { $defs: { F: object({ n: { type: 'number' } }) } }),
+      object({ f: { $ref: '#/$defs/F' } }, [], { $defs: { F: object({ n: { type: 'string' } }) } }),
+      ["breaking: tool 't' input f.n: type changed from number to string"],
+    ],
     ['description only', object({ a: { type: 'string', description: 'x' } }), object({ a: { type: 'string', description: 'y' } }), ["info: tool 't' input a: description changed"]],
   ])('input: %s', (_, before, after, expected) => {
     expect(summary(contract([tool(before)]), contract([tool(after)]))).toEqual(expected);

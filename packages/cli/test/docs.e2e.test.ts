@@ -44,7 +44,12 @@ describe('toolwright docs', () => {
     expect(llms).toContain('- [library://books/{id}](reference.md#librarybooksid): One book by id, as JSON');
     for (const [, heading, id] of llms.matchAll(/- \[([^\]]+)\]\(reference\.md#([^)]+)\)/g)) {
       expect(reference).toContain(`\n### ${heading}\n`);
-      expect(id).toBe(heading.toLowerCase().replace(/[^a-z0-9 _-]/g, '').replace(/ /g, '-'));
+      expect(id).toBe(
+        heading
+          .toLowerCase()
+          .replace(/[^a-z0-9 _-]/g, '')
+          .replace(/ /g, '-'),
+      );
     }
   });
 });

@@ -26,7 +26,6 @@ const node = process.execPath;
 const NPM_ENV = { npm_config_prefer_offline: 'true', npm_config_audit: 'false', npm_config_fund: 'false', npm_config_loglevel: 'error' };
 const OTHERS = TEMPLATE_NAMES.filter((t) => t !== 'minimal');
 
-
 /** Runs one README block as a bash script that stops at the first failing command. */
 const runBlock = (block: string, cwd: string) => run('bash', ['-euo', 'pipefail', '-c', block], cwd, 600_000, NPM_ENV);
 
@@ -54,7 +53,8 @@ describe('from a clone: the README, then every template through the linked npx t
 
     projects = join(root, 'projects');
     mkdirSync(projects);
-    for (const template of OTHERS) step(`npx toolwright new ${template}`, await run('npx', ['--no-install', 'toolwright', 'new', join(projects, template), '--template', template, '--pack-dir', join(projects, 'packs')], clone));
+    for (const template of OTHERS)
+      step(`npx toolwright new ${template}`, await run('npx', ['--no-install', 'toolwright', 'new', join(projects, template), '--template', template, '--pack-dir', join(projects, 'packs')], clone));
     writeFileSync(join(projects, 'package.json'), JSON.stringify({ private: true, workspaces: OTHERS, allowScripts: INSTALL_SCRIPTS }));
     step('npm install (the other templates)', await run('npm', ['install'], projects, 600_000, NPM_ENV));
     await Promise.all(OTHERS.map(async (template) => projectTests.set(template, await run('npm', ['test'], dir(template)))));
@@ -83,7 +83,9 @@ describe('from a clone: the README, then every template through the linked npx t
 
   it('installs print no install-script warnings: allowScripts covers every dependency with one', () => {
     const lock = JSON.parse(readFileSync(join(projects, 'package-lock.json'), 'utf8')) as { packages: Record<string, { hasInstallScript?: boolean }> };
-    const withScripts = Object.entries(lock.packages).filter(([, e]) => e.hasInstallScript).map(([path]) => path.replace(/^.*node_modules\//, ''));
+    const withScripts = Object.entries(lock.packages)
+      .filter(([, e]) => e.hasInstallScript)
+      .map(([path]) => path.replace(/^.*node_modules\//, ''));
     expect(withScripts.filter((name) => !(name in INSTALL_SCRIPTS))).toEqual([]);
   });
 
@@ -180,10 +182,18 @@ describe('from a clone: the README, then every template through the linked npx t
     dev.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
     const starts = () => stderr.match(/\[toolwright dev\] server started/g)?.length ?? 0;
     try {
-      await waitFor(() => starts() === 1, 'the first start', () => stderr);
+      await waitFor(
+        () => starts() === 1,
+        'the first start',
+        () => stderr,
+      );
       const source = join(project, 'src', 'weather.tools.ts');
       writeFileSync(source, readFileSync(source, 'utf8').replace('Perform arithmetic precisely.', 'Perform arithmetic exactly.'));
-      await waitFor(() => starts() === 2, 'the restart after a change', () => stderr);
+      await waitFor(
+        () => starts() === 2,
+        'the restart after a change',
+        () => stderr,
+      );
       const exited = once(dev, 'exit');
       dev.kill('SIGINT');
       expect(await exited).toEqual([0, null]);
@@ -192,4 +202,3 @@ describe('from a clone: the README, then every template through the linked npx t
     }
   }, 120_000);
 });
-

@@ -83,7 +83,11 @@ describe('from the npm registry: the README commands against a local registry of
     env = {
       // As in a terminal: none of the npm_* variables that `npm test` or `npx jest` export to this
       // process (they pass empty strings for unset options, and an empty npm_config_yes cancels npm create).
-      ...Object.fromEntries(Object.keys(process.env).filter((k) => /^npm_/i.test(k)).map((k) => [k, undefined])),
+      ...Object.fromEntries(
+        Object.keys(process.env)
+          .filter((k) => /^npm_/i.test(k))
+          .map((k) => [k, undefined]),
+      ),
       // A user configuration of its own, as on a fresh machine (the user's ~/.npmrc may say yes=false, for one).
       npm_config_userconfig: join(root, 'npmrc'),
       npm_config_registry: registry.url,
@@ -133,7 +137,9 @@ describe('from the npm registry: the README commands against a local registry of
 
   it('the install prints no install-script warnings: allowScripts covers every dependency with one', () => {
     const lock = JSON.parse(readFileSync(join(project(), 'package-lock.json'), 'utf8')) as { packages: Record<string, { hasInstallScript?: boolean }> };
-    const withScripts = Object.entries(lock.packages).filter(([, e]) => e.hasInstallScript).map(([path]) => path.replace(/^.*node_modules\//, ''));
+    const withScripts = Object.entries(lock.packages)
+      .filter(([, e]) => e.hasInstallScript)
+      .map(([path]) => path.replace(/^.*node_modules\//, ''));
     expect(withScripts.filter((name) => !(name in INSTALL_SCRIPTS))).toEqual([]);
   });
 

@@ -1,7 +1,15 @@
 import { lintContract } from '../src/lint/lintContract';
 import type { Contract, Schema, ToolEntry } from '../src/contract/Contract';
 
-const contract = (tools: ToolEntry[], extra: Partial<Contract> = {}): Contract => ({ contractVersion: 1, server: { name: 's', version: '1' }, tools, resources: [], resourceTemplates: [], prompts: [], ...extra });
+const contract = (tools: ToolEntry[], extra: Partial<Contract> = {}): Contract => ({
+  contractVersion: 1,
+  server: { name: 's', version: '1' },
+  tools,
+  resources: [],
+  resourceTemplates: [],
+  prompts: [],
+  ...extra,
+});
 const good = 'Get current weather for a city. Use when asked about conditions.';
 const lint = (tools: ToolEntry[], extra?: Partial<Contract>) => lintContract(contract(tools, extra)).map((i) => `${i.severity} ${i.rule} ${i.where}`);
 

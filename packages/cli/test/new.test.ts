@@ -20,7 +20,20 @@ describe('toolwright new', () => {
     const dir = join(tmp, 'my-server');
     const files = readdirSync(dir, { recursive: true, encoding: 'utf8' }).sort();
     expect(files).toEqual(
-      expect.arrayContaining(['.gitignore', 'README.md', 'eslint.config.mjs', 'jest.config.js', 'package.json', 'tsconfig.json', 'src/app.ts', 'src/server.ts', 'src/greeting.tools.ts', 'src/greeting.service.ts', 'test/app.e2e.test.ts', 'test/tsconfig.json']),
+      expect.arrayContaining([
+        '.gitignore',
+        'README.md',
+        'eslint.config.mjs',
+        'jest.config.js',
+        'package.json',
+        'tsconfig.json',
+        'src/app.ts',
+        'src/server.ts',
+        'src/greeting.tools.ts',
+        'src/greeting.service.ts',
+        'test/app.e2e.test.ts',
+        'test/tsconfig.json',
+      ]),
     );
     const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
     expect(pkg.name).toBe('my-server');
@@ -31,7 +44,7 @@ describe('toolwright new', () => {
     expect(readFileSync(join(dir, 'eslint.config.mjs'), 'utf8')).toContain('toolwright.configs.recommended');
     const tsconfig = JSON.parse(readFileSync(join(dir, 'tsconfig.json'), 'utf8'));
     expect(tsconfig.compilerOptions).toMatchObject({ experimentalDecorators: true, emitDecoratorMetadata: true, strict: true });
-    expect(readFileSync(join(dir, 'src/app.ts'), 'utf8')).toContain("export function createMyServerApp(): Promise<App> {");
+    expect(readFileSync(join(dir, 'src/app.ts'), 'utf8')).toContain('export function createMyServerApp(): Promise<App> {');
     expect(readFileSync(join(dir, 'src/greeting.tools.ts'), 'utf8')).toContain('constructor(private readonly greetings: GreetingService)');
     const readme = readFileSync(join(dir, 'README.md'), 'utf8');
     for (const client of ['### Claude Desktop', '### VS Code', '### Cursor', '"mcpServers"', '"servers"']) expect(readme).toContain(client);
@@ -68,7 +81,10 @@ describe('toolwright new', () => {
     [['new', 'x', '--template', 'huge'], "Unknown --template 'huge'. Use one of: minimal, weather, http, full."],
     [['new', 'x', '--transport', 'sse'], "Unknown --transport 'sse'. Use one of: stdio, http."],
     [['new', 'x', '--name', 'My Server'], "Invalid --name 'My Server': npm package names are lowercase: try 'my-server'."],
-    [['new', 'x', '--name', 'my server'], "Invalid --name 'my server': use lowercase letters, digits, '-', '.', '_' or '~', optionally scoped as '@scope/name', starting with a letter or digit: try 'my-server'."],
+    [
+      ['new', 'x', '--name', 'my server'],
+      "Invalid --name 'my server': use lowercase letters, digits, '-', '.', '_' or '~', optionally scoped as '@scope/name', starting with a letter or digit: try 'my-server'.",
+    ],
     [['new', 'Bad Folder'], "The folder name 'Bad Folder' is not a valid package name (npm package names are lowercase: try 'bad-folder')"],
     [['new', 'x', '--local', '--registry'], 'Pass --local or --registry, not both.'],
     [['new'], "Missing <dir>: where to create the project, e.g. 'toolwright new my-server'."],
@@ -94,7 +110,11 @@ describe('toolwright new', () => {
   });
 
   it('prints help for every form of asking', async () => {
-    for (const argv of [['new', '--help'], ['new', '-h'], ['help', 'new']]) {
+    for (const argv of [
+      ['new', '--help'],
+      ['new', '-h'],
+      ['help', 'new'],
+    ]) {
       const io = memoryIo(tmp);
       expect(await runCli(argv, io)).toBe(0);
       expect(io.output()).toContain('Usage: toolwright new <dir> [options]');

@@ -21,12 +21,16 @@ const tsBlocks = (text: string) => [...text.matchAll(/^```ts\n([\s\S]*?)^```/gm)
 
 /** Type-checks each snippet as an ES module file beside its package (top-level await allowed); returns the errors per file. */
 function compile(snippets: ReadonlyMap<string, string>): Map<string, string> {
-  const config = ts.getParsedCommandLineOfConfigFile(join(REPO, 'tsconfig.json'), {}, {
-    ...ts.sys,
-    onUnRecoverableConfigFileDiagnostic: (d) => {
-      throw new Error(ts.flattenDiagnosticMessageText(d.messageText, '\n'));
+  const config = ts.getParsedCommandLineOfConfigFile(
+    join(REPO, 'tsconfig.json'),
+    {},
+    {
+      ...ts.sys,
+      onUnRecoverableConfigFileDiagnostic: (d) => {
+        throw new Error(ts.flattenDiagnosticMessageText(d.messageText, '\n'));
+      },
     },
-  })!;
+  )!;
   const options: ts.CompilerOptions = { ...config.options, noEmit: true };
   expect(options).toMatchObject({ experimentalDecorators: true, emitDecoratorMetadata: true, strict: true });
   const host = ts.createCompilerHost(options);
@@ -63,7 +67,7 @@ describe('package READMEs, licenses and changelogs', () => {
       expect(readFileSync(join(dir, 'LICENSE'), 'utf8')).toBe(rootLicense);
     });
 
-    it('its CHANGELOG is one lerna version can extend: lerna\'s header line, then an entry for this version', () => {
+    it("its CHANGELOG is one lerna version can extend: lerna's header line, then an entry for this version", () => {
       const changelog = readFileSync(join(dir, 'CHANGELOG.md'), 'utf8');
       // lerna keeps what follows this line and writes its header and the new entry above it.
       expect(changelog).toContain('See [Conventional Commits](https://conventionalcommits.org) for commit guidelines.\n\n');
@@ -93,7 +97,7 @@ describe('package READMEs, licenses and changelogs', () => {
     });
   });
 
-  it('the README examples compile (tsc, the repository\'s tsconfig: decorators with metadata, @toolwright/* from source); a broken one would not', () => {
+  it("the README examples compile (tsc, the repository's tsconfig: decorators with metadata, @toolwright/* from source); a broken one would not", () => {
     const snippets = new Map(PUBLISHED.map(({ dir }) => [join(dir, 'README.example.mts'), tsBlocks(section(readme(dir), 'Example') ?? '')[0] ?? '']));
     // The control: a wrong option type, which must be reported against its own file.
     const broken = join(REPO, 'packages', 'core', 'README.broken.mts');

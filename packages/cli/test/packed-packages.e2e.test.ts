@@ -43,8 +43,7 @@ function filesPattern(entry: string): RegExp {
 }
 
 /** Whether `files` (with its `!` exclusions, last match wins) admits a packed path. */
-const admitted = (files: readonly string[], path: string) =>
-  files.reduce((inside, entry) => (filesPattern(entry).test(path) ? !entry.startsWith('!') : inside), false);
+const admitted = (files: readonly string[], path: string) => files.reduce((inside, entry) => (filesPattern(entry).test(path) ? !entry.startsWith('!') : inside), false);
 
 /** Every file an `exports`, `main`, `types` or `bin` entry names, without `./`. */
 function promisedFiles(m: Manifest): string[] {
@@ -142,13 +141,20 @@ describe('the packed packages, installed from their tarballs into a project outs
     project = join(root, 'consumer');
     for (const dir of [packs, project, join(project, 'src')]) mkdirSync(dir);
     // Run from the pack folder: inside the monorepo npm would load the whole workspace first.
-    const { stdout } = await promisify(execFile)('npm', ['pack', ...PUBLISHED.map((p) => p.dir), '--pack-destination', packs, '--json', '--ignore-scripts'], { cwd: packs, maxBuffer: 64 * 1024 * 1024 });
+    const { stdout } = await promisify(execFile)('npm', ['pack', ...PUBLISHED.map((p) => p.dir), '--pack-destination', packs, '--json', '--ignore-scripts'], {
+      cwd: packs,
+      maxBuffer: 64 * 1024 * 1024,
+    });
     packed = JSON.parse(stdout) as Packed[];
 
     writeFileSync(join(root, 'npmrc'), '');
     env = {
       // As in a terminal: none of the npm_* variables `npm test` or `npx jest` export, a user config and cache of its own.
-      ...Object.fromEntries(Object.keys(process.env).filter((k) => /^npm_/i.test(k)).map((k) => [k, undefined])),
+      ...Object.fromEntries(
+        Object.keys(process.env)
+          .filter((k) => /^npm_/i.test(k))
+          .map((k) => [k, undefined]),
+      ),
       npm_config_userconfig: join(root, 'npmrc'),
       npm_config_cache: join(root, 'npm-cache'),
       npm_config_registry: 'https://registry.npmjs.org/',
@@ -163,8 +169,16 @@ describe('the packed packages, installed from their tarballs into a project outs
       '@modelcontextprotocol/sdk': DEPENDENCY_VERSIONS['@modelcontextprotocol/sdk'],
       '@modelcontextprotocol/client': DEV_DEPENDENCY_VERSIONS['@modelcontextprotocol/client'],
     };
-    const rest = { 'class-transformer': DEPENDENCY_VERSIONS['class-transformer'], 'class-validator': DEPENDENCY_VERSIONS['class-validator'], 'reflect-metadata': DEPENDENCY_VERSIONS['reflect-metadata'], typedi: DEPENDENCY_VERSIONS.typedi };
-    writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'packed-consumer', private: true, type: 'commonjs', dependencies: { ...deps, ...sdk, ...rest }, allowScripts: { '@parcel/watcher': false } }, null, 2));
+    const rest = {
+      'class-transformer': DEPENDENCY_VERSIONS['class-transformer'],
+      'class-validator': DEPENDENCY_VERSIONS['class-validator'],
+      'reflect-metadata': DEPENDENCY_VERSIONS['reflect-metadata'],
+      typedi: DEPENDENCY_VERSIONS.typedi,
+    };
+    writeFileSync(
+      join(project, 'package.json'),
+      JSON.stringify({ name: 'packed-consumer', private: true, type: 'commonjs', dependencies: { ...deps, ...sdk, ...rest }, allowScripts: { '@parcel/watcher': false } }, null, 2),
+    );
     writeFileSync(
       join(project, 'tsconfig.json'),
       JSON.stringify({
@@ -196,7 +210,10 @@ describe('the packed packages, installed from their tarballs into a project outs
   });
 
   describe.each(PUBLISHED.map((p) => [p.manifest.name, p] as const))('%s', (name, { manifest }) => {
-    const files = () => tarball(name).files.map((f) => f.path).sort();
+    const files = () =>
+      tarball(name)
+        .files.map((f) => f.path)
+        .sort();
 
     it('packs at the checkout version, with README, LICENSE, CHANGELOG and package.json', () => {
       expect(tarball(name).version).toBe(manifest.version);
@@ -219,7 +236,12 @@ describe('the packed packages, installed from their tarballs into a project outs
       for (const [subpath, target] of Object.entries(manifest.exports ?? {})) {
         if (typeof target === 'string') continue;
         expect({ subpath, conditions: Object.keys(target) }).toEqual({ subpath, conditions: ['types', 'default'] });
-        expect(target.types.replace(/^\.\//, '').replace(/\.d\.ts$/, '')).toBe(target.default.replace(/^\.\/(bundle|dist)\//, 'dist/').replace(/\.js$/, '').replace(/^dist\/(?!index$)([^/]+)$/, 'dist/$1/index'));
+        expect(target.types.replace(/^\.\//, '').replace(/\.d\.ts$/, '')).toBe(
+          target.default
+            .replace(/^\.\/(bundle|dist)\//, 'dist/')
+            .replace(/\.js$/, '')
+            .replace(/^dist\/(?!index$)([^/]+)$/, 'dist/$1/index'),
+        );
       }
       if (manifest.exports) expect(manifest.exports['./package.json']).toBe('./package.json');
     });

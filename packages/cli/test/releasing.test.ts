@@ -27,7 +27,13 @@ function supportedVersions(): Map<string, string> {
       .trim()
       .split('\n')
       .slice(2)
-      .map((row) => row.split(/(?<!\\)\|/).slice(1, 3).map(cell) as [string, string]),
+      .map(
+        (row) =>
+          row
+            .split(/(?<!\\)\|/)
+            .slice(1, 3)
+            .map(cell) as [string, string],
+      ),
   );
 }
 

@@ -19,7 +19,7 @@ describe('repository setup', () => {
     expect(realpathSync(join(REPO, 'node_modules', '.bin', bin))).toBe(realpathSync(join(REPO, dir, target)));
   });
 
-  it('npx toolwright runs the checkout\'s CLI', () => {
+  it("npx toolwright runs the checkout's CLI", () => {
     expect(execFileSync('npx', ['--no-install', 'toolwright', '--version'], { cwd: REPO, encoding: 'utf8' }).trim()).toBe(readJson('packages/cli/package.json').version);
   });
 

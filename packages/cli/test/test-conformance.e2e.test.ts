@@ -46,17 +46,21 @@ describe('toolwright test-conformance', () => {
   }, 120_000);
 
   // examples/minimal, weather, http and full are exactly what `toolwright new` writes for each template (examples.test.ts).
-  it.each(['minimal', 'weather', 'http', 'full'])('passes out of the box for a project of the %s template, listing the scenarios that do not apply', async (template) => {
-    const result = await conformance(join(EXAMPLES, template), '--run', '2025-11-25', '--run', '2026-07-28', '--run', '0.1.16');
-    expect(result.code).toBe(0);
-    const lines = result.stdout.split('\n');
-    for (const run of ['2025-11-25', '2026-07-28', '0.1.16']) {
-      expect(lines).toContainEqual(expect.stringMatching(new RegExp(`^${run}: (\\d+)/\\1 scenarios that apply to this server passed$`)));
-    }
-    expect(result.stdout).toMatch(/^ {2}not counted \(needs the conformance fixtures, \d+\): .*tools-call-simple-text/m);
-    expect(result.stderr).toContain('examples/conformance/src');
-    if (template !== 'full') expect(result.stdout).toMatch(/^ {2}not counted \(needs resources, 1\): resources-list$/m);
-  }, 300_000);
+  it.each(['minimal', 'weather', 'http', 'full'])(
+    'passes out of the box for a project of the %s template, listing the scenarios that do not apply',
+    async (template) => {
+      const result = await conformance(join(EXAMPLES, template), '--run', '2025-11-25', '--run', '2026-07-28', '--run', '0.1.16');
+      expect(result.code).toBe(0);
+      const lines = result.stdout.split('\n');
+      for (const run of ['2025-11-25', '2026-07-28', '0.1.16']) {
+        expect(lines).toContainEqual(expect.stringMatching(new RegExp(`^${run}: (\\d+)/\\1 scenarios that apply to this server passed$`)));
+      }
+      expect(result.stdout).toMatch(/^ {2}not counted \(needs the conformance fixtures, \d+\): .*tools-call-simple-text/m);
+      expect(result.stderr).toContain('examples/conformance/src');
+      if (template !== 'full') expect(result.stdout).toMatch(/^ {2}not counted \(needs resources, 1\): resources-list$/m);
+    },
+    300_000,
+  );
 
   it('counts every scenario for a server that serves the fixtures, and with --all', async () => {
     const fixtures = await conformance(join(EXAMPLES, 'conformance'), '--run', '2026-07-28');

@@ -43,17 +43,7 @@ export { stderrLogger } from './context/stderrLogger';
 
 export { text, image, audio, resourceLink, embeddedResource } from './content/content';
 export type { BinaryData } from './content/content';
-export type {
-  ToolResult,
-  ContentBlock,
-  ContentAnnotations,
-  ContentBlockBase,
-  TextContent,
-  ImageContent,
-  AudioContent,
-  ResourceLinkContent,
-  EmbeddedResourceContent,
-} from './content/ToolResult';
+export type { ToolResult, ContentBlock, ContentAnnotations, ContentBlockBase, TextContent, ImageContent, AudioContent, ResourceLinkContent, EmbeddedResourceContent } from './content/ToolResult';
 
 export { ToolwrightError } from './errors/ToolwrightError';
 export type { ToolwrightErrorKind } from './errors/ToolwrightError';

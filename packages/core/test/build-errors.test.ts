@@ -16,9 +16,15 @@ function problemsOf(tools: Class[], container?: ContainerLike): { where: string;
 describe('build errors', () => {
   it('reports every problem at once, each with where, what and fix', () => {
     class Broken {
-      @Tool() a(@Param('xs') xs: string[]) { return xs; }
-      @Tool() b(@Param('u') u: string | number) { return u; }
-      @Tool({ name: 'bad name!' }) c() { return 1; }
+      @Tool() a(@Param('xs') xs: string[]) {
+        return xs;
+      }
+      @Tool() b(@Param('u') u: string | number) {
+        return u;
+      }
+      @Tool({ name: 'bad name!' }) c() {
+        return 1;
+      }
     }
     const problems = problemsOf([Broken]);
     expect(problems.map((p) => p.where)).toEqual(["Broken.a param #0 'xs'", "Broken.b param #0 'u'", 'Broken.c']);
@@ -32,26 +38,50 @@ describe('build errors', () => {
   });
 
   it('reports duplicate tool names across classes', () => {
-    class One { @Tool() getTime() { return 1; } }
-    class Two { @Tool({ name: 'get_time' }) now() { return 2; } }
+    class One {
+      @Tool() getTime() {
+        return 1;
+      }
+    }
+    class Two {
+      @Tool({ name: 'get_time' }) now() {
+        return 2;
+      }
+    }
     const [p] = problemsOf([One, Two]);
     expect(p).toMatchObject({ where: 'Two.now', what: "its tool name 'get_time' is already used by One.getTime" });
   });
 
   it('rejects names longer than 128 characters and accepts dots and hyphens', () => {
-    class Long { @Tool({ name: 'x'.repeat(129) }) a() { return 1; } }
+    class Long {
+      @Tool({ name: 'x'.repeat(129) }) a() {
+        return 1;
+      }
+    }
     expect(problemsOf([Long])[0].what).toMatch(/is invalid/);
-    class Ok { @Tool({ name: 'ns.get-thing_2' }) a() { return 1; } }
+    class Ok {
+      @Tool({ name: 'ns.get-thing_2' }) a() {
+        return 1;
+      }
+    }
     expect(buildRegistry({ tools: [Ok] }).tools[0].name).toBe('ns.get-thing_2');
   });
 
   it('reports parameters without a decorator', () => {
-    class Missing { @Tool() a(@Param('x') x: string, y: string) { return x + y; } }
+    class Missing {
+      @Tool() a(@Param('x') x: string, y: string) {
+        return x + y;
+      }
+    }
     expect(problemsOf([Missing])).toEqual([expect.objectContaining({ where: 'Missing.a param #1', what: expect.stringContaining('has no decorator') })]);
   });
 
   it('reports missing decorator metadata, as under esbuild/tsx', () => {
-    class NoMeta { @Tool() a(@Param('x') x: string) { return x; } }
+    class NoMeta {
+      @Tool() a(@Param('x') x: string) {
+        return x;
+      }
+    }
     Reflect.deleteMetadata('design:paramtypes', NoMeta.prototype, 'a');
     const [p] = problemsOf([NoMeta]);
     expect(p.where).toBe("NoMeta.a param #0 'x'");
@@ -60,24 +90,38 @@ describe('build errors', () => {
   });
 
   it('reports a DTO without class-validator decorators', () => {
-    class Plain { name!: string; }
-    class UsesPlain { @Tool() a(@Args() input: Plain) { return input; } }
+    class Plain {
+      name!: string;
+    }
+    class UsesPlain {
+      @Tool() a(@Args() input: Plain) {
+        return input;
+      }
+    }
     const problems = problemsOf([UsesPlain]);
     expect(problems.some((p) => p.where.includes('Plain') && /class-validator/.test(p.fix))).toBe(true);
   });
 
   // Issue 30 #2: an undecorated DTO property vanished from the schema without a word.
   it('reports a DTO property without a decorator, in inputs, nested DTOs and outputs, when the class fields are emitted (ES2022)', () => {
-    class Address { @IsString() city!: string; zip!: string; }
+    class Address {
+      @IsString() city!: string;
+      zip!: string;
+    }
     class OrderInput {
       @IsString() sku!: string;
       discountCode!: string;
       @ValidateNested() @Type(() => Address) shipTo!: Address;
       @Exclude() internal?: string;
     }
-    class Receipt { @IsString() id!: string; total!: number; }
+    class Receipt {
+      @IsString() id!: string;
+      total!: number;
+    }
     class Orders {
-      @Tool({ output: Receipt }) place(@Args() input: OrderInput) { return { id: input.sku, total: 1 }; }
+      @Tool({ output: Receipt }) place(@Args() input: OrderInput) {
+        return { id: input.sku, total: 1 };
+      }
     }
     const problems = problemsOf([Orders]);
     expect(problems.map((p) => p.where)).toEqual(['Orders.place -> Address.zip', 'Orders.place -> OrderInput.discountCode', 'Orders.place (output) -> Receipt.total']);
@@ -86,25 +130,43 @@ describe('build errors', () => {
   });
 
   it('reports @Args whose type is not a class', () => {
-    class NotDto { @Tool() a(@Args() input: Record<string, string>) { return input; } }
+    class NotDto {
+      @Tool() a(@Args() input: Record<string, string>) {
+        return input;
+      }
+    }
     expect(problemsOf([NotDto])[0].what).toMatch(/@Args\(\) needs a class-validator DTO class/);
   });
 
   it('reports mixing @Args with @Param, repeated names and two @Ctx', () => {
     class Mixed {
-      @Tool() a(@Args() input: object, @Param('x') x: string) { return [input, x]; }
-      @Tool() b(@Param('x') x: string, @Param('x') y: string) { return x + y; }
-      @Tool() c(@Ctx() a: unknown, @Ctx() b: unknown) { return [a, b]; }
+      @Tool() a(@Args() input: object, @Param('x') x: string) {
+        return [input, x];
+      }
+      @Tool() b(@Param('x') x: string, @Param('x') y: string) {
+        return x + y;
+      }
+      @Tool() c(@Ctx() a: unknown, @Ctx() b: unknown) {
+        return [a, b];
+      }
     }
     const whats = problemsOf([Mixed]).map((p) => p.what);
-    expect(whats).toEqual(expect.arrayContaining([expect.stringContaining('mixes @Args() with @Param()'), expect.stringContaining("repeats the argument name 'x'"), expect.stringContaining('more than one @Ctx()')]));
+    expect(whats).toEqual(
+      expect.arrayContaining([expect.stringContaining('mixes @Args() with @Param()'), expect.stringContaining("repeats the argument name 'x'"), expect.stringContaining('more than one @Ctx()')]),
+    );
   });
 
   it('reports a class the container cannot build', () => {
-    class Db { query() { return 1; } }
+    class Db {
+      query() {
+        return 1;
+      }
+    }
     class NeedsDb {
       constructor(private readonly db: Db) {}
-      @Tool() a() { return this.db.query(); }
+      @Tool() a() {
+        return this.db.query();
+      }
     }
     const [p] = problemsOf([NeedsDb]);
     expect(p.where).toBe('NeedsDb');
@@ -114,14 +176,29 @@ describe('build errors', () => {
   });
 
   it('reports classes without tools and static tool methods', () => {
-    class Empty { }
-    class Static { @Tool() static a() { return 1; } }
+    class Empty {}
+    class Static {
+      @Tool() static a() {
+        return 1;
+      }
+    }
     const problems = problemsOf([Empty, Static]);
     expect(problems.map((p) => p.where)).toEqual(['Empty', 'Static.a']);
   });
 
   it('reports a type thunk that throws (e.g. a class not yet defined)', () => {
-    class Thunky { @Tool() a(@Param('x', { type: () => { throw new ReferenceError('Later is not defined'); } }) x: unknown) { return x; } }
+    class Thunky {
+      @Tool() a(
+        @Param('x', {
+          type: () => {
+            throw new ReferenceError('Later is not defined');
+          },
+        })
+        x: unknown,
+      ) {
+        return x;
+      }
+    }
     expect(problemsOf([Thunky])[0].what).toContain('Later is not defined');
   });
 });

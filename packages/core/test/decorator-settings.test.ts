@@ -58,10 +58,16 @@ describe('decorator settings the build can see (issue 30, items 4 and 5)', () =>
   });
 
   it('leaves a constructor without types alone for a container with its own rules', () => {
-    class Inventory { all() { return []; } }
+    class Inventory {
+      all() {
+        return [];
+      }
+    }
     class Tools {
       constructor(readonly inventory: Inventory) {}
-      @core.Tool({ description: 'x' }) x() { return this.inventory.all(); }
+      @core.Tool({ description: 'x' }) x() {
+        return this.inventory.all();
+      }
     }
     const registry = buildRegistry({ tools: [Tools], container: { get: (cls) => (cls === Tools ? new Tools(new Inventory()) : new cls()) as never } });
     expect(registry.tools).toHaveLength(1);
@@ -71,13 +77,20 @@ describe('decorator settings the build can see (issue 30, items 4 and 5)', () =>
     class Db {}
     @core.Scoped('request')
     class Scoped {
-      constructor(readonly db: Db, @core.FromCall('context') readonly ctx: unknown) {}
-      @core.Tool({ description: 'x' }) x() { return 1; }
+      constructor(
+        readonly db: Db,
+        @core.FromCall('context') readonly ctx: unknown,
+      ) {}
+      @core.Tool({ description: 'x' }) x() {
+        return 1;
+      }
     }
     @core.Scoped('request')
     class OnlyCall {
       constructor(@core.FromCall('context') readonly ctx: unknown) {}
-      @core.Tool({ description: 'y' }) y() { return 1; }
+      @core.Tool({ description: 'y' }) y() {
+        return 1;
+      }
     }
     Reflect.deleteMetadata('design:paramtypes', Scoped);
     Reflect.deleteMetadata('design:paramtypes', OnlyCall);

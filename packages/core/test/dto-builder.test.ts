@@ -19,11 +19,21 @@ class TreeNode {
   @IsOptional() @ValidateNested({ each: true }) @Type(() => TreeNode) children?: TreeNode[];
 }
 
-class WithEmail { @IsEmail() email!: string; }
-class WithDecimals { @IsNumber({ maxDecimalPlaces: 2 }) price!: number; }
-class WithRename { @Expose({ name: 'first_name' }) @IsString() firstName!: string; }
-class WithTransform { @Transform(({ value }) => String(value).trim()) @IsString() name!: string; }
-class NestsEmail { @ValidateNested() @Type(() => WithEmail) contact!: WithEmail; }
+class WithEmail {
+  @IsEmail() email!: string;
+}
+class WithDecimals {
+  @IsNumber({ maxDecimalPlaces: 2 }) price!: number;
+}
+class WithRename {
+  @Expose({ name: 'first_name' }) @IsString() firstName!: string;
+}
+class WithTransform {
+  @Transform(({ value }) => String(value).trim()) @IsString() name!: string;
+}
+class NestsEmail {
+  @ValidateNested() @Type(() => WithEmail) contact!: WithEmail;
+}
 
 describe('compileDtoBuilder (the DTO fast path)', () => {
   it('builds instances, nested instances and dates, keeping initializer defaults', () => {
@@ -53,7 +63,11 @@ describe('compileDtoBuilder (the DTO fast path)', () => {
   });
 
   it('still runs class-validator for constraints beyond the schema', async () => {
-    class PriceTools { @Tool() setPrice(@Args() input: WithDecimals) { return input.price; } }
+    class PriceTools {
+      @Tool() setPrice(@Args() input: WithDecimals) {
+        return input.price;
+      }
+    }
     const tool = buildRegistry({ tools: [PriceTools] }).tools[0];
     expect(await tool.call({ price: 1.5 }, undefined)).toEqual({ content: [{ type: 'text', text: '1.5' }] });
     const bad = await tool.call({ price: 1.234 }, undefined);
@@ -62,7 +76,11 @@ describe('compileDtoBuilder (the DTO fast path)', () => {
   });
 
   it('gives fast-path tools the same instances and errors', async () => {
-    class QueryTools { @Tool() search(@Args() q: Query) { return { isQuery: q instanceof Query, tag: q.tags[0] instanceof Tag, limit: q.limit }; } }
+    class QueryTools {
+      @Tool() search(@Args() q: Query) {
+        return { isQuery: q instanceof Query, tag: q.tags[0] instanceof Tag, limit: q.limit };
+      }
+    }
     const tool = buildRegistry({ tools: [QueryTools] }).tools[0];
     const ok = await tool.call({ text: 'x', tags: [{ name: 'a' }] }, undefined);
     expect(JSON.parse((ok.content[0] as { text: string }).text)).toEqual({ isQuery: true, tag: true, limit: 10 });

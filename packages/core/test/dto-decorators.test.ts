@@ -13,7 +13,9 @@ const ROOT = join(__dirname, '..', '..', '..');
 function classValidatorDecorators(): ClassValidatorDecoratorName[] {
   const dir = join(ROOT, 'node_modules', 'class-validator', 'cjs', 'decorator');
   const files = [...readFileSync(join(dir, 'decorators.js'), 'utf8').matchAll(/require\("\.\/([^"]+)"\)/g)].map((m) => m[1]);
-  const names = files.flatMap((file) => Object.keys(require(join(dir, file)) as object).filter((name) => /^[A-Z]/.test(name) && typeof ClassValidator[name as keyof typeof ClassValidator] === 'function'));
+  const names = files.flatMap((file) =>
+    Object.keys(require(join(dir, file)) as object).filter((name) => /^[A-Z]/.test(name) && typeof ClassValidator[name as keyof typeof ClassValidator] === 'function'),
+  );
   return [...names, 'registerDecorator'] as ClassValidatorDecoratorName[];
 }
 

@@ -25,7 +25,15 @@ class Square {
   @IsInt() side!: number;
   @IsOptional() @IsBoolean() filled?: boolean;
 }
-const SHAPES = { discriminator: { property: 'kind', subTypes: [{ name: 'circle', value: Circle }, { name: 'square', value: Square }] } };
+const SHAPES = {
+  discriminator: {
+    property: 'kind',
+    subTypes: [
+      { name: 'circle', value: Circle },
+      { name: 'square', value: Square },
+    ],
+  },
+};
 
 class Order {
   @IsString() @MaxLength(6) id!: string;
@@ -38,10 +46,19 @@ class Order {
 }
 
 class Tools {
-  @Tool() order(@Args() input: Order) { return input; }
+  @Tool() order(@Args() input: Order) {
+    return input;
+  }
 }
 
-const scalar = fc.oneof(fc.constant(null), fc.boolean(), fc.integer({ min: -2, max: 12 }), fc.constantFrom(0.5, -1, 3), fc.string({ maxLength: 7 }), fc.constantFrom('low', 'high', 'circle', 'square'));
+const scalar = fc.oneof(
+  fc.constant(null),
+  fc.boolean(),
+  fc.integer({ min: -2, max: 12 }),
+  fc.constantFrom(0.5, -1, 3),
+  fc.string({ maxLength: 7 }),
+  fc.constantFrom('low', 'high', 'circle', 'square'),
+);
 /** Mostly the valid value, sometimes anything: about a third of the orders are valid. */
 const mostly = <T>(valid: fc.Arbitrary<T>) => fc.oneof({ weight: 8, arbitrary: valid }, { weight: 1, arbitrary: scalar });
 const tag = fc.record({ name: mostly(fc.string({ minLength: 1, maxLength: 4 })), weight: mostly(fc.integer({ min: 0, max: 9 })), junk: scalar }, { requiredKeys: ['name'] }).map((t) => {

@@ -1,18 +1,5 @@
 import { Exclude, Expose, Type } from 'class-transformer';
-import {
-  IsDate,
-  IsDefined,
-  IsInt,
-  IsNumber,
-  IsOptional,
-  IsString,
-  Min,
-  Validate,
-  ValidateIf,
-  ValidateNested,
-  ValidatorConstraint,
-  type ValidatorConstraintInterface,
-} from 'class-validator';
+import { IsDate, IsDefined, IsInt, IsNumber, IsOptional, IsString, Min, Validate, ValidateIf, ValidateNested, ValidatorConstraint, type ValidatorConstraintInterface } from 'class-validator';
 import { hasClassValidatorMetadata, readDtoProperties } from '../src/schema/class-validator';
 import type { BuildProblem } from '../src/registry/BuildProblem';
 import { Property } from '../src/decorators/Property';
@@ -353,9 +340,7 @@ describe('dtoSchema: build problems', () => {
     class Dto {
       @IsString() @IsInt() value!: string;
     }
-    expect(derive(Dto).problems).toEqual([
-      expect.objectContaining({ where: 'Tools.run -> Dto.value', what: expect.stringContaining('require different types') }),
-    ]);
+    expect(derive(Dto).problems).toEqual([expect.objectContaining({ where: 'Tools.run -> Dto.value', what: expect.stringContaining('require different types') })]);
   });
 
   it('reports @Property on a field without class-validator decorators', () => {

@@ -13,7 +13,9 @@ function problemsOf(build: () => unknown): { where: string; what: string; fix: s
 
 function rawTool(inputSchema: object): Class {
   class Raw {
-    run() { return 'ran'; }
+    run() {
+      return 'ran';
+    }
   }
   Tool({ inputSchema: inputSchema as JsonSchema & { type: 'object' } })(Raw.prototype, 'run', Object.getOwnPropertyDescriptor(Raw.prototype, 'run')!);
   return Raw;
@@ -41,7 +43,11 @@ describe('issue 13: keywords outside the schema profile are refused at build', (
     const schema = {
       $schema: 'https://json-schema.org/draft/2020-12/schema',
       type: 'object',
-      title: 'T', description: 'D', $comment: 'c', 'x-internal': true, deprecated: false,
+      title: 'T',
+      description: 'D',
+      $comment: 'c',
+      'x-internal': true,
+      deprecated: false,
       properties: { a: { $ref: '#/$defs/a', examples: ['x'], readOnly: false, contentMediaType: 'text/plain' } },
       $defs: { a: { type: 'string', format: 'not-a-known-format' } },
     };
@@ -50,7 +56,9 @@ describe('issue 13: keywords outside the schema profile are refused at build', (
 
   it('refuses the same keywords in a @Param schema option', () => {
     class P {
-      @Tool() run(@Param('filter', { schema: { type: 'object', unevaluatedProperties: false } }) filter: object) { return filter; }
+      @Tool() run(@Param('filter', { schema: { type: 'object', unevaluatedProperties: false } }) filter: object) {
+        return filter;
+      }
     }
     const [problem] = problemsOf(() => buildRegistry({ tools: [P] }));
     expect(problem.where).toBe("P.run param #0 'filter'");

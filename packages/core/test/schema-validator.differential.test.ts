@@ -68,9 +68,28 @@ interface SuiteGroup {
  * appears, run its draft2020-12 files here as the draft4 ones are.
  */
 const SAME_IN_2020 = [
-  'additionalProperties', 'allOf', 'anyOf', 'enum', 'items', 'maxItems', 'maxLength', 'maxProperties', 'maximum',
-  'minItems', 'minLength', 'minProperties', 'minimum', 'multipleOf', 'not', 'oneOf', 'pattern', 'patternProperties',
-  'properties', 'required', 'type', 'uniqueItems',
+  'additionalProperties',
+  'allOf',
+  'anyOf',
+  'enum',
+  'items',
+  'maxItems',
+  'maxLength',
+  'maxProperties',
+  'maximum',
+  'minItems',
+  'minLength',
+  'minProperties',
+  'minimum',
+  'multipleOf',
+  'not',
+  'oneOf',
+  'pattern',
+  'patternProperties',
+  'properties',
+  'required',
+  'type',
+  'uniqueItems',
 ];
 
 describe('issue 13: the validator agrees with the JSON Schema Test Suite and Ajv', () => {
@@ -169,17 +188,26 @@ const { schema } = fc.letrec<{ schema: unknown; object: Record<string, unknown> 
 describe('issue 13: generated schemas and values, ours against Ajv 2020-12', () => {
   it('accepts and refuses what the 2020-12 references do', () => {
     fc.assert(
-      fc.property(schema.filter((s) => typeof s === 'object'), fc.array(json, { minLength: 6, maxLength: 6 }), (s, values) => {
-        expect(schemaProfileIssues(s)).toEqual([]);
-        const agrees = compileReferences(s);
-        for (const value of values) agrees(value);
-      }),
+      fc.property(
+        schema.filter((s) => typeof s === 'object'),
+        fc.array(json, { minLength: 6, maxLength: 6 }),
+        (s, values) => {
+          expect(schemaProfileIssues(s)).toEqual([]);
+          const agrees = compileReferences(s);
+          for (const value of values) agrees(value);
+        },
+      ),
       { numRuns: 1500 },
     );
   });
 
   it('agrees on discriminated unions (branches picked by a const tag)', () => {
-    const branch = (tag: string, extra: Record<string, unknown>) => ({ type: 'object', properties: { kind: { const: tag }, ...extra }, required: ['kind', ...Object.keys(extra)], additionalProperties: false });
+    const branch = (tag: string, extra: Record<string, unknown>) => ({
+      type: 'object',
+      properties: { kind: { const: tag }, ...extra },
+      required: ['kind', ...Object.keys(extra)],
+      additionalProperties: false,
+    });
     const tagged = fc.record({
       key: fc.constantFrom('oneOf', 'anyOf'),
       extras: fc.array(fc.dictionary(fc.constantFrom('a', 'b'), fc.constantFrom({ type: 'number' }, { type: 'string' }), { maxKeys: 2, noNullPrototype: true }), { minLength: 2, maxLength: 3 }),
@@ -212,7 +240,13 @@ describe('issue 13: the derived schemas of the type and decorator tables, ours a
     ...DTO_SCHEMA_TABLE.map((row) => [`${row.decorator} value: ${row.tsType}`, dtoSchema(row.dto, createSchemaContext('Table.row', []))] as [string, JsonSchema]),
   ];
   /** Values near the tables' bounds and types, as the argument `v` or `value`. */
-  const near = fc.oneof(json, fc.integer({ min: -200, max: 200 }), fc.double({ noNaN: true, noDefaultInfinity: true }), fc.string({ maxLength: 12 }), fc.array(fc.string({ maxLength: 3 }), { maxLength: 4 }));
+  const near = fc.oneof(
+    json,
+    fc.integer({ min: -200, max: 200 }),
+    fc.double({ noNaN: true, noDefaultInfinity: true }),
+    fc.string({ maxLength: 12 }),
+    fc.array(fc.string({ maxLength: 3 }), { maxLength: 4 }),
+  );
   const argument = near.chain((x) => fc.constantFrom({ v: x }, { value: x }, { v: x, extra: 1 }, {}));
 
   it.each(rows)('%s is in the profile and validates as Ajv does', (_name, schema) => {

@@ -55,10 +55,20 @@ describe('compileSchemaValidator', () => {
   it('coerces only the canonical spelling of a number: one string per value', () => {
     const integer = compileSchemaValidator({ type: 'integer' }, { coerce: true });
     for (const spelling of ['0x1', '1e0', '+1', '01', '1.0', '0b1', ' 1', '1 ', '-0', '', '9007199254740993']) expect([spelling, integer(spelling).ok]).toEqual([spelling, false]);
-    for (const [spelling, value] of [['1', 1], ['0', 0], ['-12', -12]] as const) expect(integer(spelling)).toEqual({ ok: true, value });
+    for (const [spelling, value] of [
+      ['1', 1],
+      ['0', 0],
+      ['-12', -12],
+    ] as const)
+      expect(integer(spelling)).toEqual({ ok: true, value });
     const number = compileSchemaValidator({ type: 'number' }, { coerce: true });
     for (const spelling of ['0x1', '+1.5', '.5', '1.', 'Infinity', 'NaN', ' 2']) expect([spelling, number(spelling).ok]).toEqual([spelling, false]);
-    for (const [spelling, value] of [['1.5', 1.5], ['-0.25', -0.25], ['2e3', 2000]] as const) expect(number(spelling)).toEqual({ ok: true, value });
+    for (const [spelling, value] of [
+      ['1.5', 1.5],
+      ['-0.25', -0.25],
+      ['2e3', 2000],
+    ] as const)
+      expect(number(spelling)).toEqual({ ok: true, value });
     const flag = compileSchemaValidator({ type: 'boolean' }, { coerce: true });
     expect(flag(' true').ok).toBe(false);
   });

@@ -109,7 +109,13 @@ describe('jsonView', () => {
     ['a Date inside', { at: new Date(0) }, { at: '1970-01-01T00:00:00.000Z' }],
     ['an undefined property', { a: 1, b: undefined }, { a: 1 }],
     ['NaN', { n: Number.NaN }, { n: null }],
-    ['a class instance', new (class Point { x = 1; })(), { x: 1 }],
+    [
+      'a class instance',
+      new (class Point {
+        x = 1;
+      })(),
+      { x: 1 },
+    ],
     ['a toJSON method', { toJSON: () => 'custom' }, 'custom'],
     ['an array hole', [1, , 3], [1, null, 3]], // eslint-disable-line no-sparse-arrays -- the hole is the case: JSON writes it as null
   ])('reads %s back from the text', (_, value, expected) => {
@@ -121,16 +127,21 @@ describe('jsonView', () => {
 
 describe('custom class-validator messages', () => {
   class Labelled {
-    @IsString({ message: '$property must be text' }) @MinLength(3, { message: 'Type at least $constraint1 characters for $property, not "$value".' })
+    @IsString({ message: '$property must be text' })
+    @MinLength(3, { message: 'Type at least $constraint1 characters for $property, not "$value".' })
     name!: string;
 
     @IsIn(['low', 'high'], { message: 'Pick low or high.' })
     level!: string;
 
-    @IsArray() @ArrayMaxSize(2, { message: 'Two tags at most.' }) @IsString({ each: true, message: 'Each tag must be text.' })
+    @IsArray()
+    @ArrayMaxSize(2, { message: 'Two tags at most.' })
+    @IsString({ each: true, message: 'Each tag must be text.' })
     tags!: string[];
 
-    @IsOptional() @IsInt() @Max(9)
+    @IsOptional()
+    @IsInt()
+    @Max(9)
     plain?: number;
   }
 
@@ -156,7 +167,9 @@ describe('custom class-validator messages', () => {
   const registry = () => buildRegistry({ tools: [Forms] });
 
   it("reports the app's own messages, with class-validator's tokens filled in", async () => {
-    const result = await registry().tool('labelled')!.call({ name: 'ab', level: 'mid', tags: ['a', 7, 'c'], plain: 10 }, undefined);
+    const result = await registry()
+      .tool('labelled')!
+      .call({ name: 'ab', level: 'mid', tags: ['a', 7, 'c'], plain: 10 }, undefined);
     expect(text(result)!.split('\n')).toEqual([
       "Invalid arguments for tool 'labelled':",
       '- name: Type at least 3 characters for name, not "ab".',

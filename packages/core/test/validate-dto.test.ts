@@ -21,7 +21,10 @@ class Order {
 
 const validOrder = () => ({
   id: 'o-1',
-  items: [{ name: 'apple', qty: 2 }, { name: 'pear', qty: 1 }],
+  items: [
+    { name: 'apple', qty: 2 },
+    { name: 'pear', qty: 1 },
+  ],
   filters: { tags: ['fresh'] },
   at: '2024-05-01T10:00:00.000Z',
 });
@@ -61,7 +64,10 @@ describe('compileDtoValidator: invalid input', () => {
   it('reports one issue per failed constraint, with dotted and indexed paths', async () => {
     const outcome = await validate({
       id: 'o-3',
-      items: [{ name: 'apple', qty: 1 }, { name: 3, qty: 0 }],
+      items: [
+        { name: 'apple', qty: 1 },
+        { name: 3, qty: 0 },
+      ],
       filters: { tags: ['a', 'b', 7] },
       at: 'yesterday',
     });

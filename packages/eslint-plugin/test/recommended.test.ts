@@ -9,7 +9,9 @@ const REPO = join(__dirname, '..', '..', '..');
 async function lint(cwd: string, folders: readonly string[]): Promise<ESLint.LintResult[]> {
   const eslint = new ESLint({ cwd, overrideConfigFile: true, overrideConfig: [configs.recommended] });
   const files = folders.flatMap((folder) =>
-    (readdirSync(join(cwd, folder), { recursive: true }) as string[]).filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts') && !f.split('/').includes('node_modules') && !f.split('/').includes('dist')).map((f) => join(cwd, folder, f)),
+    (readdirSync(join(cwd, folder), { recursive: true }) as string[])
+      .filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts') && !f.split('/').includes('node_modules') && !f.split('/').includes('dist'))
+      .map((f) => join(cwd, folder, f)),
   );
   const results: ESLint.LintResult[] = [];
   for (const file of files) results.push(...(await eslint.lintText(readFileSync(file, 'utf8'), { filePath: file })));
@@ -34,7 +36,9 @@ describe('the recommended config', () => {
     const examples = readdirSync(join(REPO, 'examples')).flatMap((name) => ['src', 'test'].map((folder) => join('examples', name, folder)).filter((folder) => existsSync(join(REPO, folder))));
     const results = await lint(REPO, [...examples, 'docs/snippets']);
     // The build-error page's cases are mistakes on purpose.
-    const found = results.filter((r) => !r.filePath.endsWith('buildErrorCases.ts')).flatMap((r) => r.messages.map((m) => `${r.filePath.slice(REPO.length + 1)}:${m.line} ${m.ruleId ?? 'fatal'}: ${m.message}`));
+    const found = results
+      .filter((r) => !r.filePath.endsWith('buildErrorCases.ts'))
+      .flatMap((r) => r.messages.map((m) => `${r.filePath.slice(REPO.length + 1)}:${m.line} ${m.ruleId ?? 'fatal'}: ${m.message}`));
     expect(results.length).toBeGreaterThan(40);
     expect(found).toEqual([]);
   }, 300_000);

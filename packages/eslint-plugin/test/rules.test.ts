@@ -26,7 +26,10 @@ ruleTester().run('dto-property-decorated', loose(dtoPropertyDecorated), {
     },
     {
       code: `${imports} class Report { @Property({ description: 'x' }) @IsString() title!: string; pages?: number; 'quoted-name'!: string; }`,
-      errors: [{ messageId: 'undecorated', data: { name: 'pages', dto: 'Report' } }, { messageId: 'undecorated', data: { name: 'quoted-name', dto: 'Report' } }],
+      errors: [
+        { messageId: 'undecorated', data: { name: 'pages', dto: 'Report' } },
+        { messageId: 'undecorated', data: { name: 'quoted-name', dto: 'Report' } },
+      ],
     },
   ],
 });

@@ -18,9 +18,13 @@ class Counter {
     return 'done';
   }
 
-  @Tool({ description: 'Comes and goes.' }) flaky() { return 'flaky'; }
+  @Tool({ description: 'Comes and goes.' }) flaky() {
+    return 'flaky';
+  }
 
-  @Resource('board://status', { description: 'Board status' }) status() { return 'green'; }
+  @Resource('board://status', { description: 'Board status' }) status() {
+    return 'green';
+  }
 }
 
 describe('three instances sharing sessions, events and notifications through a real redis-server', () => {

@@ -5,7 +5,9 @@ import { connectRoundRobin, eventually, startInstances, stopInstances, textOf, t
 import { openRawSession, rpc } from './fixtures/sse';
 
 class Echo {
-  @Tool({ description: 'Echoes.' }) echo(@Param('text') text: string) { return text; }
+  @Tool({ description: 'Echoes.' }) echo(@Param('text') text: string) {
+    return text;
+  }
 }
 
 const call = (id: number) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'echo', arguments: { text: `t${id}` } } });
@@ -70,7 +72,11 @@ describe('Redis unreachable: clear errors meanwhile, recovery by itself', () => 
           if (text !== `${c}:${i}`) errors.add(`wrong answer ${text}`);
           ok++;
         } catch (error) {
-          errors.add(String((error as Error).message).replace(/\d+/g, 'N').slice(0, 200));
+          errors.add(
+            String((error as Error).message)
+              .replace(/\d+/g, 'N')
+              .slice(0, 200),
+          );
           await new Promise((r) => setTimeout(r, 20));
         }
       }
@@ -85,7 +91,8 @@ describe('Redis unreachable: clear errors meanwhile, recovery by itself', () => 
     running = false;
     await Promise.all(loops);
     // The session lookup, or (when Redis went away between the two) the stream's first event, could not be stored: 503 either way.
-    for (const message of errors) expect(message).toMatch(/Service unavailable: the (shared session store is unreachable|event store failed to store this stream's first event) \(Redis is unreachable: /);
+    for (const message of errors)
+      expect(message).toMatch(/Service unavailable: the (shared session store is unreachable|event store failed to store this stream's first event) \(Redis is unreachable: /);
     expect(errors.size).toBeGreaterThan(0);
     // Every session is still there, on every instance.
     for (const { client } of clients) expect(textOf(await client.callTool({ name: 'echo', arguments: { text: 'still here' } }))).toBe('still here');

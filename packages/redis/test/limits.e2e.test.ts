@@ -8,7 +8,9 @@ import { HEADERS, openRawSession, rpc } from './fixtures/sse';
 const IDLE_MS = 45_000;
 
 class Ping {
-  @Tool({ description: 'Pong.' }) ping() { return 'pong'; }
+  @Tool({ description: 'Pong.' }) ping() {
+    return 'pong';
+  }
 }
 
 const list = { jsonrpc: '2.0', id: 9, method: 'tools/list' };
@@ -63,46 +65,48 @@ describe('session limits across the cluster, and keys that expire', () => {
     }
   });
 
-  it('10,000 sessions opened and abandoned: Redis keys and memory back to baseline after expiry', async () => {
-    const instances = await startInstances(2, redis.url, { name: 'abandon', version: '1', tools: [Ping] }, { sessions: { idleTimeoutMs: IDLE_MS, maxSessions: 20_000 } });
-    try {
-      const admin = instances[0].cluster.redis;
-      await admin.flushall();
-      const baseKeys = await admin.dbsize();
-      const baseMemory = usedMemory(await admin.info('memory'));
-      const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'abandon', version: '1' } } });
-      const total = 10_000;
-      let opened = 0;
-      const started = Date.now();
-      await Promise.all(
-        Array.from({ length: 20 }, async (_, worker) => {
-          for (let i = worker; i < total; i += 20) {
-            const response = await fetch(instances[i % 2].url, { method: 'POST', headers: HEADERS, body });
-            await response.text();
-            if (response.status === 200) opened++;
-          }
-        }),
-      );
-      const openMs = Date.now() - started;
-      expect(opened).toBe(total);
-      const peakKeys = await admin.dbsize();
-      const peakMemory = usedMemory(await admin.info('memory'));
-      // None expired yet (the idle timeout leaves room for a loaded machine to open them all).
-      expect(await admin.zcard(`${instances[0].cluster.prefix}sessions`)).toBe(total);
-      expect(peakKeys).toBeGreaterThan(total);
-      await eventually(async () => (await admin.dbsize()) === baseKeys, IDLE_MS + 30_000, 'every session key to expire');
-      const afterMemory = usedMemory(await admin.info('memory'));
-      process.stderr.write(
-        `10k sessions: opened in ${openMs} ms; keys ${baseKeys} -> ${peakKeys} -> ${await admin.dbsize()}; used_memory ${baseMemory} -> ${peakMemory} -> ${afterMemory} bytes\n`,
-      );
-      expect(afterMemory).toBeLessThan(baseMemory + 512 * 1024);
-      // The instances dropped their local copies as well.
-      // Each instance sweeps every half idle timeout.
-      await eventually(() => instances.every((i) => i.listener.sessionCount === 0), IDLE_MS, 'local copies to be swept');
-    } finally {
-      await stopInstances(instances);
-    }
-  }, 3 * IDLE_MS + 60_000);
+  it(
+    '10,000 sessions opened and abandoned: Redis keys and memory back to baseline after expiry',
+    async () => {
+      const instances = await startInstances(2, redis.url, { name: 'abandon', version: '1', tools: [Ping] }, { sessions: { idleTimeoutMs: IDLE_MS, maxSessions: 20_000 } });
+      try {
+        const admin = instances[0].cluster.redis;
+        await admin.flushall();
+        const baseKeys = await admin.dbsize();
+        const baseMemory = usedMemory(await admin.info('memory'));
+        const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'abandon', version: '1' } } });
+        const total = 10_000;
+        let opened = 0;
+        const started = Date.now();
+        await Promise.all(
+          Array.from({ length: 20 }, async (_, worker) => {
+            for (let i = worker; i < total; i += 20) {
+              const response = await fetch(instances[i % 2].url, { method: 'POST', headers: HEADERS, body });
+              await response.text();
+              if (response.status === 200) opened++;
+            }
+          }),
+        );
+        const openMs = Date.now() - started;
+        expect(opened).toBe(total);
+        const peakKeys = await admin.dbsize();
+        const peakMemory = usedMemory(await admin.info('memory'));
+        // None expired yet (the idle timeout leaves room for a loaded machine to open them all).
+        expect(await admin.zcard(`${instances[0].cluster.prefix}sessions`)).toBe(total);
+        expect(peakKeys).toBeGreaterThan(total);
+        await eventually(async () => (await admin.dbsize()) === baseKeys, IDLE_MS + 30_000, 'every session key to expire');
+        const afterMemory = usedMemory(await admin.info('memory'));
+        process.stderr.write(`10k sessions: opened in ${openMs} ms; keys ${baseKeys} -> ${peakKeys} -> ${await admin.dbsize()}; used_memory ${baseMemory} -> ${peakMemory} -> ${afterMemory} bytes\n`);
+        expect(afterMemory).toBeLessThan(baseMemory + 512 * 1024);
+        // The instances dropped their local copies as well.
+        // Each instance sweeps every half idle timeout.
+        await eventually(() => instances.every((i) => i.listener.sessionCount === 0), IDLE_MS, 'local copies to be swept');
+      } finally {
+        await stopInstances(instances);
+      }
+    },
+    3 * IDLE_MS + 60_000,
+  );
 });
 
 function usedMemory(info: string): number {

@@ -5,8 +5,12 @@ import { eventually, startInstances, stopInstances, storedEvents, streamWatched,
 import { openGet, openRawSession, readSse, rpc } from './fixtures/sse';
 
 class Board {
-  @Tool({ description: 'Comes and goes.' }) flaky() { return 'flaky'; }
-  @Resource('board://status', { description: 'Board status' }) status() { return 'green'; }
+  @Tool({ description: 'Comes and goes.' }) flaky() {
+    return 'flaky';
+  }
+  @Resource('board://status', { description: 'Board status' }) status() {
+    return 'green';
+  }
 }
 
 describe('the GET stream resumed with Last-Event-ID on another instance', () => {

@@ -40,7 +40,12 @@ describe('server-to-client requests answered through another instance', () => {
       const text = textOf(await client.callTool({ name: 'ask', arguments: {} }))!;
       expect(text).toMatch(/^tea \/ hi \/ file:\/\/\/work on 127\.0\.0\.1:\d+$/);
       // The call and its three answers went to more than one instance.
-      const targets = new Set(sent.slice(before).filter((s) => s.startsWith('POST')).map((s) => s.split(' ')[1]));
+      const targets = new Set(
+        sent
+          .slice(before)
+          .filter((s) => s.startsWith('POST'))
+          .map((s) => s.split(' ')[1]),
+      );
       expect(targets.size).toBeGreaterThan(1);
     }
     await client.close();

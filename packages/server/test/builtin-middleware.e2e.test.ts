@@ -7,7 +7,7 @@ import { cache, maxResultSize, MemoryCacheStore, MemoryRateLimitStore, normalize
 import { createTestClient } from '@toolwright/server/testing';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 
-const textOf = (result: unknown) => ((result as { content: { text?: string }[] }).content[0]?.text ?? '');
+const textOf = (result: unknown) => (result as { content: { text?: string }[] }).content[0]?.text ?? '';
 const jsonOf = (result: unknown): unknown => JSON.parse(textOf(result));
 
 /** A clock the test moves by hand. */

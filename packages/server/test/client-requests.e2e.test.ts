@@ -18,11 +18,13 @@ function samplingClient() {
   const client = new Client({ name: 'sampler', version: '1' }, { capabilities: { sampling: {} } });
   const asked: { id: unknown; answer: (text: string) => void }[] = [];
   const waiters: (() => void)[] = [];
-  client.setRequestHandler(CreateMessageRequestSchema, (_request, extra) =>
-    new Promise((resolve) => {
-      asked.push({ id: extra.requestId, answer: (text) => resolve({ role: 'assistant', content: { type: 'text', text }, model: 'test' }) });
-      for (const wake of waiters.splice(0)) wake();
-    }),
+  client.setRequestHandler(
+    CreateMessageRequestSchema,
+    (_request, extra) =>
+      new Promise((resolve) => {
+        asked.push({ id: extra.requestId, answer: (text) => resolve({ role: 'assistant', content: { type: 'text', text }, model: 'test' }) });
+        for (const wake of waiters.splice(0)) wake();
+      }),
   );
   const nextAsk = async (n: number) => {
     while (asked.length < n) await new Promise<void>((resolve) => waiters.push(resolve));
@@ -193,7 +195,11 @@ describe.each(ERAS.filter((era) => !era.modern))('calls that wait on the client 
       const ask = await nextAsk(1);
       const closed = listener!.close();
       await shutdownBegun(url);
-      const refused = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: '{"jsonrpc":"2.0","id":1,"method":"ping"}' });
+      const refused = await fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body: '{"jsonrpc":"2.0","id":1,"method":"ping"}',
+      });
       expect(refused.status).toBe(503);
       ask.answer('still here');
       expect(await call).toMatchObject({ content: [{ type: 'text', text: 'the client said: still here' }] });
@@ -214,12 +220,22 @@ describe.each(ERAS.filter((era) => !era.modern))('calls that wait on the client 
   });
 
   it.each([
-    ['HTTP', async (): Promise<[Transport, () => Promise<void>, Promise<unknown>]> => {
-      const listener = await app.listen({ transport: 'http', port: 0, requestLogLevel: 'silent', exitOnSignal: false });
-      const getStream = signal<boolean>();
-      return [new StreamableHTTPClientTransport(new URL(listener.url), { fetch: watchGetStream(getStream.resolve) }), () => listener.close(), getStream.promise];
-    }],
-    ['stdio', async (): Promise<[Transport, () => Promise<void>, Promise<unknown>]> => [new StdioClientTransport({ command: process.execPath, args: [STDIO_SERVER], stderr: 'ignore' }), async () => undefined, Promise.resolve()]],
+    [
+      'HTTP',
+      async (): Promise<[Transport, () => Promise<void>, Promise<unknown>]> => {
+        const listener = await app.listen({ transport: 'http', port: 0, requestLogLevel: 'silent', exitOnSignal: false });
+        const getStream = signal<boolean>();
+        return [new StreamableHTTPClientTransport(new URL(listener.url), { fetch: watchGetStream(getStream.resolve) }), () => listener.close(), getStream.promise];
+      },
+    ],
+    [
+      'stdio',
+      async (): Promise<[Transport, () => Promise<void>, Promise<unknown>]> => [
+        new StdioClientTransport({ command: process.execPath, args: [STDIO_SERVER], stderr: 'ignore' }),
+        async () => undefined,
+        Promise.resolve(),
+      ],
+    ],
   ])('over %s, cancelling the call cancels the sampling request the server made for it', async (_, open) => {
     const [transport, stop, ready] = await open();
     const { client, nextAsk } = samplingClient();

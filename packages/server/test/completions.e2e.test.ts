@@ -22,7 +22,12 @@ class TravelPrompts {
   pick(
     @Param('item', { complete: () => MANY }) item: string,
     @Param('exact', { complete: async () => ({ values: ['a', 'b'], total: 1000, hasMore: true }) }) exact: string,
-    @Param('fails', { complete: () => { throw new Error('db down: postgres://secret'); } }) fails: string,
+    @Param('fails', {
+      complete: () => {
+        throw new Error('db down: postgres://secret');
+      },
+    })
+    fails: string,
   ) {
     return item + exact + fails;
   }

@@ -3,13 +3,7 @@ import { Ctx, Param, Tool, type ToolContext } from '@toolwright/core';
 import { createApp, type App } from '@toolwright/server';
 import { createTestClient } from '@toolwright/server/testing';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import {
-  CallToolResultSchema,
-  ElicitRequestSchema,
-  ListRootsRequestSchema,
-  LoggingMessageNotificationSchema,
-  ProgressNotificationSchema,
-} from '@modelcontextprotocol/sdk/types.js';
+import { CallToolResultSchema, ElicitRequestSchema, ListRootsRequestSchema, LoggingMessageNotificationSchema, ProgressNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { IsInt, IsString, Min } from 'class-validator';
 import { waitFor } from './fixtures/waitFor';
 
@@ -212,7 +206,9 @@ describe('the call context through a real SDK client (in memory)', () => {
   it('refuses with a clear tool error when the client lacks a capability', async () => {
     const bare = await createTestClient(app, { capabilities: { elicitation: {} } });
     expect(await bare.callTool({ name: 'pay', arguments: {} })).toEqual({
-      content: [{ type: 'text', text: "'pay' needs to send the user to a URL (URL-mode elicitation), but the client does not support it (no 'elicitation.url' capability). Use a client that supports it." }],
+      content: [
+        { type: 'text', text: "'pay' needs to send the user to a URL (URL-mode elicitation), but the client does not support it (no 'elicitation.url' capability). Use a client that supports it." },
+      ],
       isError: true,
     });
     expect(textOf(await bare.callTool({ name: 'roots', arguments: {} }))).toContain("no 'roots' capability");

@@ -99,7 +99,11 @@ describe('2025-era tool calls without a server (stateless HTTP)', () => {
   afterEach(() => stderr.mockRestore());
 
   const post = async (url: string, body: unknown) => {
-    const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25' }, body: JSON.stringify(body) });
+    const res = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25' },
+      body: JSON.stringify(body),
+    });
     return { status: res.status, type: res.headers.get('content-type'), text: await res.text() };
   };
 

@@ -8,11 +8,15 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 abstract class Shape {}
 class Circle extends Shape {
   @IsNumber() radius!: number;
-  area() { return Math.PI * this.radius ** 2; }
+  area() {
+    return Math.PI * this.radius ** 2;
+  }
 }
 class Square extends Shape {
   @IsNumber() side!: number;
-  area() { return this.side ** 2; }
+  area() {
+    return this.side ** 2;
+  }
 }
 /** A subtype with a format check: this DTO needs class-transformer and class-validator (no fast path). */
 class Contact {
@@ -23,7 +27,15 @@ class Phone {
   @IsIn(['phone']) kind!: 'phone';
   @IsString() number!: string;
 }
-const SHAPES = { discriminator: { property: 'kind', subTypes: [{ name: 'circle', value: Circle }, { name: 'square', value: Square }] } };
+const SHAPES = {
+  discriminator: {
+    property: 'kind',
+    subTypes: [
+      { name: 'circle', value: Circle },
+      { name: 'square', value: Square },
+    ],
+  },
+};
 
 class DrawInput {
   @ValidateNested() @Type(() => Shape, SHAPES) shape!: Circle | Square;
@@ -32,7 +44,16 @@ class DrawInput {
 }
 class ReachInput {
   @ValidateNested()
-  @Type(() => Object, { discriminator: { property: 'kind', subTypes: [{ name: 'email', value: Contact }, { name: 'phone', value: Phone }] }, keepDiscriminatorProperty: true })
+  @Type(() => Object, {
+    discriminator: {
+      property: 'kind',
+      subTypes: [
+        { name: 'email', value: Contact },
+        { name: 'phone', value: Phone },
+      ],
+    },
+    keepDiscriminatorProperty: true,
+  })
   via!: Contact | Phone;
 }
 
@@ -72,7 +93,14 @@ describe('issue 13: unions in DTOs through a real client', () => {
   });
 
   it('accepts a valid subtype and instantiates the subclass the discriminator names (regression: "shape.radius: is not allowed")', async () => {
-    const out = await call('draw', { shape: { kind: 'circle', radius: 1 }, more: [{ kind: 'square', side: 2 }, { kind: 'circle', radius: 3 }], label: 7 });
+    const out = await call('draw', {
+      shape: { kind: 'circle', radius: 1 },
+      more: [
+        { kind: 'square', side: 2 },
+        { kind: 'circle', radius: 3 },
+      ],
+      label: 7,
+    });
     expect(out).toMatchObject({ isError: false, structured: { kinds: ['Circle', 'Square', 'Circle'], area: 3, label: 7 } });
     const input = seen.at(-1) as DrawInput;
     expect(input.shape).toBeInstanceOf(Circle);

@@ -51,11 +51,15 @@ function offering(transport: Transport, version: string): Transport {
 }
 
 /** `callTool` with request options: v1 takes a result schema first, v2 does not. */
-function callTool(c: Driven, params: { name: string; arguments: Record<string, unknown>; _meta?: Record<string, unknown> }, options: { signal?: AbortSignal; onprogress?: (p: { progress: number }) => void }) {
+function callTool(
+  c: Driven,
+  params: { name: string; arguments: Record<string, unknown>; _meta?: Record<string, unknown> },
+  options: { signal?: AbortSignal; onprogress?: (p: { progress: number }) => void },
+) {
   return c.client instanceof ModernClient ? c.client.callTool(params, options) : c.client.callTool(params, undefined, options);
 }
 
-const textOf = (result: unknown) => ((result as { content: { text?: string }[] }).content[0]?.text ?? '');
+const textOf = (result: unknown) => (result as { content: { text?: string }[] }).content[0]?.text ?? '';
 
 describe.each(rows)('$kind, client at $version', ({ kind, version }) => {
   const era: Era = version === '2026-07-28' ? 'modern' : 'legacy';
@@ -193,7 +197,11 @@ describe.each(rows)('$kind, client at $version', ({ kind, version }) => {
 
 describe('the 2026-07-28 wire over HTTP, raw', () => {
   let listener: HttpListener;
-  const envelope = (version = '2026-07-28') => ({ 'io.modelcontextprotocol/protocolVersion': version, 'io.modelcontextprotocol/clientCapabilities': {}, 'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' } });
+  const envelope = (version = '2026-07-28') => ({
+    'io.modelcontextprotocol/protocolVersion': version,
+    'io.modelcontextprotocol/clientCapabilities': {},
+    'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' },
+  });
   const rpc = (method: string, params: Record<string, unknown> = {}, version?: string) => ({ jsonrpc: '2.0', id: 1, method, params: { ...params, _meta: envelope(version) } });
   const send = async (body: unknown, headers: Record<string, string>) => {
     const response = await post(listener.url, body, headers);
@@ -210,7 +218,12 @@ describe('the 2026-07-28 wire over HTTP, raw', () => {
 
   it('answers server/discover with versions, capabilities and instructions', async () => {
     const { message } = await send(rpc('server/discover'), modern('server/discover'));
-    expect(message.result).toMatchObject({ supportedVersions: ['2026-07-28'], instructions: 'Call echo first.', capabilities: { tools: { listChanged: true }, prompts: {}, resources: {} }, resultType: 'complete' });
+    expect(message.result).toMatchObject({
+      supportedVersions: ['2026-07-28'],
+      instructions: 'Call echo first.',
+      capabilities: { tools: { listChanged: true }, prompts: {}, resources: {} },
+      resultType: 'complete',
+    });
   });
 
   it('puts resultType and cache hints on results: the app default on lists, @Resource({ cache }) on its reads', async () => {
@@ -232,7 +245,9 @@ describe('the 2026-07-28 wire over HTTP, raw', () => {
   });
 
   it('answers a 2025-era tools/call with a malformed name or arguments with -32602', async () => {
-    const session = (await post(listener.url, { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } })).headers.get('mcp-session-id')!;
+    const session = (
+      await post(listener.url, { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } })
+    ).headers.get('mcp-session-id')!;
     await post(listener.url, { jsonrpc: '2.0', method: 'notifications/initialized' }, { 'mcp-session-id': session });
     for (const params of [{ arguments: {} }, { name: 'echo', arguments: [1] }]) {
       const { message } = await send({ jsonrpc: '2.0', id: 2, method: 'tools/call', params }, { 'mcp-session-id': session, 'mcp-protocol-version': '2025-11-25' });

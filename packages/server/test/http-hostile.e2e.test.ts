@@ -89,7 +89,7 @@ describe.each(ERAS)('HTTP, every request answered once ($name)', (era) => {
       expect(await messagesOf(response)).toEqual([{ jsonrpc: '2.0', id: 'bad', error: { code: -32602, message: expect.stringContaining(`Invalid params for ${method}: ${field}`) } }]);
     });
 
-    (era.modern ? it : it.skip).each(BAD_ENVELOPES)('a bad envelope (%s): 400 with its JSON-RPC error and the request\'s id', async (_, meta, code) => {
+    (era.modern ? it : it.skip).each(BAD_ENVELOPES)("a bad envelope (%s): 400 with its JSON-RPC error and the request's id", async (_, meta, code) => {
       const message = { jsonrpc: '2.0', id: 'env', method: 'tools/list', params: { _meta: meta } };
       const response = await post(url, message, headersFor(message));
       expect(response.status).toBe(400);

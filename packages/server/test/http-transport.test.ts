@@ -54,7 +54,11 @@ function mcpServer(): Server {
         return text('released');
       case 'info':
         // The transport keeps each open request's headers; it builds no web Request per message.
-        return text({ sessionId: ctx.sessionId ?? null, tag: (server.transport as NodeStreamableTransport).requestHeaders(ctx.mcpReq.id)?.['x-tag'] ?? null, clientId: ctx.http?.authInfo?.clientId ?? null });
+        return text({
+          sessionId: ctx.sessionId ?? null,
+          tag: (server.transport as NodeStreamableTransport).requestHeaders(ctx.mcpReq.id)?.['x-tag'] ?? null,
+          clientId: ctx.http?.authInfo?.clientId ?? null,
+        });
       default:
         throw new Error(`unknown tool ${request.params.name}`);
     }
@@ -168,12 +172,21 @@ describe('NodeStreamableTransport', () => {
     expect(accepted.status).toBe(202);
     expect(await accepted.text()).toBe('');
     // -32600, with the request's id when it is usable (null for id 1.5).
-    for (const bad of [{ jsonrpc: '1.0', id: 1, method: 'ping' }, { jsonrpc: '2.0', id: 1.5, method: 'ping' }, { jsonrpc: '2.0', id: 1, method: 'ping', extra: true }, { jsonrpc: '2.0', id: 1, method: 'ping', params: [] }]) {
+    for (const bad of [
+      { jsonrpc: '1.0', id: 1, method: 'ping' },
+      { jsonrpc: '2.0', id: 1.5, method: 'ping' },
+      { jsonrpc: '2.0', id: 1, method: 'ping', extra: true },
+      { jsonrpc: '2.0', id: 1, method: 'ping', params: [] },
+    ]) {
       const r = await post(url, bad, headers);
       expect(r.status).toBe(400);
       expect(await r.json()).toMatchObject({ jsonrpc: '2.0', id: bad.id === 1 ? 1 : null, error: { code: -32600 } });
     }
-    const tooMany = await post(url, Array.from({ length: 101 }, (_, i) => ({ jsonrpc: '2.0', id: i, method: 'ping' })), headers);
+    const tooMany = await post(
+      url,
+      Array.from({ length: 101 }, (_, i) => ({ jsonrpc: '2.0', id: i, method: 'ping' })),
+      headers,
+    );
     expect(tooMany.status).toBe(400);
     expect(await tooMany.json()).toMatchObject({ error: { code: -32600 } });
     const again = await post(url, initializeBody(9), headers);
@@ -229,7 +242,9 @@ describe('NodeStreamableTransport', () => {
   it('sends server-initiated notifications on the GET stream, allows only one, and DELETE ends the session', async () => {
     const s = await start({ eventStore: new InMemoryEventStore() });
     const { client, transport, getStream } = await connect(s.url);
-    const changed = new Promise<void>((resolve) => client.setNotificationHandler((require('@modelcontextprotocol/sdk/types.js') as typeof import('@modelcontextprotocol/sdk/types.js')).ToolListChangedNotificationSchema, () => resolve()));
+    const changed = new Promise<void>((resolve) =>
+      client.setNotificationHandler((require('@modelcontextprotocol/sdk/types.js') as typeof import('@modelcontextprotocol/sdk/types.js')).ToolListChangedNotificationSchema, () => resolve()),
+    );
     expect(await getStream).toBe(true); // the client opens its GET stream after initialize
     const second = await fetch(s.url, { headers: { accept: 'text/event-stream', 'mcp-session-id': transport.sessionId! } });
     expect(second.status).toBe(409);

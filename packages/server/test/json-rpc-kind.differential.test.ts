@@ -24,7 +24,6 @@ function sdkKind(sdk: Guards, message: unknown): string | undefined {
   return undefined;
 }
 
-
 const odd = fc.constantFrom(null, true, 1.5, -1, 0, 'x', [], {}, [1]);
 const id = fc.oneof(fc.integer({ min: -3, max: 3 }), fc.constantFrom('a', ''), odd);
 const meta = fc.oneof(
@@ -91,10 +90,10 @@ describe('issue 13: JSON-RPC classification agrees with the SDK message schemas'
     expect(seen).toEqual(new Set(['request', 'notification', 'response', undefined]));
   });
 
-  it.each([
-    [{ jsonrpc: '2.0', id: 1, result: { _meta: { progressToken: null } } }],
-    [{ jsonrpc: '2.0', id: 1, result: { _meta: { 'io.modelcontextprotocol/related-task': { taskId: 1 } } } }],
-  ])('refuses %j, which 2.x accepts and 1.x refuses', (m) => {
-    expect([sdkKind(v2, m), sdkKind(v1, m), jsonRpcKind(m)]).toEqual(['response', undefined, undefined]);
-  });
+  it.each([[{ jsonrpc: '2.0', id: 1, result: { _meta: { progressToken: null } } }], [{ jsonrpc: '2.0', id: 1, result: { _meta: { 'io.modelcontextprotocol/related-task': { taskId: 1 } } } }]])(
+    'refuses %j, which 2.x accepts and 1.x refuses',
+    (m) => {
+      expect([sdkKind(v2, m), sdkKind(v1, m), jsonRpcKind(m)]).toEqual(['response', undefined, undefined]);
+    },
+  );
 });

@@ -63,7 +63,11 @@ describe('the floors of @toolwright/server', () => {
   });
 
   it('never imports an index.ts from inside src (index files only re-export)', () => {
-    const inward = files.flatMap((file) => importsOf(file).filter((s) => s.startsWith('.') && /(^|\/)(index)?$|\/\.\.?$/.test(s.replace(/\/index$/, '/')) && s !== '.').map((s) => `${relative(SRC, file)} imports ${s}`));
+    const inward = files.flatMap((file) =>
+      importsOf(file)
+        .filter((s) => s.startsWith('.') && /(^|\/)(index)?$|\/\.\.?$/.test(s.replace(/\/index$/, '/')) && s !== '.')
+        .map((s) => `${relative(SRC, file)} imports ${s}`),
+    );
     expect(inward).toEqual([]);
   });
 });

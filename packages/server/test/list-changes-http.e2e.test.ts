@@ -9,9 +9,15 @@ import { watchGetStream } from './fixtures/httpHelpers';
 import { signal, waitFor } from './fixtures/waitFor';
 
 class Board {
-  @Tool({ description: 'Always there.' }) stable() { return 'stable'; }
-  @Tool({ description: 'Comes and goes.' }) flaky() { return 'flaky'; }
-  @Resource('board://status', { description: 'Board status' }) status() { return 'green'; }
+  @Tool({ description: 'Always there.' }) stable() {
+    return 'stable';
+  }
+  @Tool({ description: 'Comes and goes.' }) flaky() {
+    return 'flaky';
+  }
+  @Resource('board://status', { description: 'Board status' }) status() {
+    return 'green';
+  }
 }
 
 const eventually = (check: () => boolean) => waitFor(check, 'a notification');

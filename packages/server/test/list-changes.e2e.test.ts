@@ -3,25 +3,32 @@ import { Param, Prompt, Resource, Tool } from '@toolwright/core';
 import { createApp, type App } from '@toolwright/server';
 import { createTestClient } from '@toolwright/server/testing';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import {
-  PromptListChangedNotificationSchema,
-  ResourceListChangedNotificationSchema,
-  ToolListChangedNotificationSchema,
-} from '@modelcontextprotocol/sdk/types.js';
+import { PromptListChangedNotificationSchema, ResourceListChangedNotificationSchema, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { waitFor } from './fixtures/waitFor';
 
 class BaseTools {
-  @Tool({ description: 'Always there.' }) stable() { return 'stable'; }
-  @Tool({ description: 'Comes and goes.' }) flaky() { return 'flaky'; }
-  @Resource('mem://a') a() { return 'a'; }
-  @Prompt({ description: 'Greets.' }) greet(@Param('name') name: string) { return `Hi ${name}`; }
+  @Tool({ description: 'Always there.' }) stable() {
+    return 'stable';
+  }
+  @Tool({ description: 'Comes and goes.' }) flaky() {
+    return 'flaky';
+  }
+  @Resource('mem://a') a() {
+    return 'a';
+  }
+  @Prompt({ description: 'Greets.' }) greet(@Param('name') name: string) {
+    return `Hi ${name}`;
+  }
 }
 
 class PluginTools {
-  @Tool({ description: 'Added at runtime.' }) plugin() { return 'plugin'; }
-  @Resource('mem://plugin/{id}') pluginItem(@Param('id') id: string) { return id; }
+  @Tool({ description: 'Added at runtime.' }) plugin() {
+    return 'plugin';
+  }
+  @Resource('mem://plugin/{id}') pluginItem(@Param('id') id: string) {
+    return id;
+  }
 }
-
 
 describe('runtime list changes through real SDK clients (in memory)', () => {
   let app: App;
@@ -33,7 +40,10 @@ describe('runtime list changes through real SDK clients (in memory)', () => {
     app = await createApp({ name: 'changing', version: '1.0.0', tools: [BaseTools], listChangedDebounceMs: 20 });
     a = await createTestClient(app);
     b = await createTestClient(app);
-    for (const [name, client] of [['a', a], ['b', b]] as const) {
+    for (const [name, client] of [
+      ['a', a],
+      ['b', b],
+    ] as const) {
       client.setNotificationHandler(ToolListChangedNotificationSchema, () => void events.push(`${name}:tools`));
       client.setNotificationHandler(ResourceListChangedNotificationSchema, () => void events.push(`${name}:resources`));
       client.setNotificationHandler(PromptListChangedNotificationSchema, () => void events.push(`${name}:prompts`));
@@ -103,16 +113,36 @@ describe('runtime list changes through real SDK clients (in memory)', () => {
 });
 
 class ManyTools {
-  @Tool({ description: '1' }) t1() { return 1; }
-  @Tool({ description: '2' }) t2() { return 2; }
-  @Tool({ description: '3' }) t3() { return 3; }
-  @Tool({ description: '4' }) t4() { return 4; }
-  @Tool({ description: '5' }) t5() { return 5; }
-  @Resource('r://1') r1() { return '1'; }
-  @Resource('r://2') r2() { return '2'; }
-  @Resource('r://3') r3() { return '3'; }
-  @Resource('t://{a}') ta(@Param('a') x: string) { return x; }
-  @Prompt({ description: 'p' }) p1() { return 'p'; }
+  @Tool({ description: '1' }) t1() {
+    return 1;
+  }
+  @Tool({ description: '2' }) t2() {
+    return 2;
+  }
+  @Tool({ description: '3' }) t3() {
+    return 3;
+  }
+  @Tool({ description: '4' }) t4() {
+    return 4;
+  }
+  @Tool({ description: '5' }) t5() {
+    return 5;
+  }
+  @Resource('r://1') r1() {
+    return '1';
+  }
+  @Resource('r://2') r2() {
+    return '2';
+  }
+  @Resource('r://3') r3() {
+    return '3';
+  }
+  @Resource('t://{a}') ta(@Param('a') x: string) {
+    return x;
+  }
+  @Prompt({ description: 'p' }) p1() {
+    return 'p';
+  }
 }
 
 describe('pagination through a real SDK client (in memory)', () => {

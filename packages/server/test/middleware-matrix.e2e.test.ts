@@ -8,7 +8,7 @@ import type { HttpListener } from '@toolwright/server/http';
 import { join } from 'node:path';
 import { tokenTable } from './fixtures/authTokens';
 
-const textOf = (result: unknown) => ((result as { content: { text?: string }[] }).content[0]?.text ?? '');
+const textOf = (result: unknown) => (result as { content: { text?: string }[] }).content[0]?.text ?? '';
 
 /**
  * The matrix: the same app (fixtures/pipeline-app.js) over a real stdio child and real HTTP on
@@ -25,7 +25,13 @@ describe.each(rows)('middleware and guards over $kind, $era era', ({ kind, era }
   beforeAll(async () => {
     if (kind === 'stdio') return;
     const app = await createPipelineApp();
-    listener = await app.listen({ transport: 'http', port: 0, logLevel: 'silent', exitOnSignal: false, auth: { verifyToken: tokenTable(() => url), allowAnonymous: true, authorizationServers: ['https://auth.example.com'] } });
+    listener = await app.listen({
+      transport: 'http',
+      port: 0,
+      logLevel: 'silent',
+      exitOnSignal: false,
+      auth: { verifyToken: tokenTable(() => url), allowAnonymous: true, authorizationServers: ['https://auth.example.com'] },
+    });
     url = `http://127.0.0.1:${listener.port}/mcp`;
   });
   afterAll(() => listener?.close());
@@ -49,7 +55,14 @@ describe.each(rows)('middleware and guards over $kind, $era era', ({ kind, era }
       expect(textOf(await client.callTool({ name: 'refused', arguments: {} }))).toBe('app(class(answered by middleware))');
       expect(textOf(await client.callTool({ name: 'failing', arguments: {} }))).toBe('app(class(caught: boom))');
       const seen = textOf(await client.callTool({ name: 'seen', arguments: { count: 5 } }));
-      expect(JSON.parse(seen.slice('app(class('.length, -2))).toEqual({ kind: 'tool', name: 'seen', args: { count: 5 }, era, version: era === 'modern' ? '2026-07-28' : '2025-11-25', hasSignal: true });
+      expect(JSON.parse(seen.slice('app(class('.length, -2))).toEqual({
+        kind: 'tool',
+        name: 'seen',
+        args: { count: 5 },
+        era,
+        version: era === 'modern' ? '2026-07-28' : '2025-11-25',
+        hasSignal: true,
+      });
       expect((await client.readResource({ uri: 'pages://home' })).contents[0]).toMatchObject({ uri: 'pages://home', text: 'app(class(page home))' });
     } finally {
       await client.close();

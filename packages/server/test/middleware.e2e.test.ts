@@ -5,7 +5,7 @@ import { createApp, type App } from '@toolwright/server';
 import { createTestClient } from '@toolwright/server/testing';
 import { Container, Service } from 'typedi';
 
-const textOf = (result: unknown) => ((result as { content: { text?: string }[] }).content[0]?.text ?? '');
+const textOf = (result: unknown) => (result as { content: { text?: string }[] }).content[0]?.text ?? '';
 
 describe('middleware in memory: order, short-circuit, errors, injected classes', () => {
   @Service()

@@ -27,7 +27,10 @@ function sseMessages(response: Response) {
       const read: Message[] = [];
       for (;;) {
         for (let end = buffer.indexOf('\n\n'); end !== -1; end = buffer.indexOf('\n\n')) {
-          const data = buffer.slice(0, end).split('\n').find((line) => line.startsWith('data: '));
+          const data = buffer
+            .slice(0, end)
+            .split('\n')
+            .find((line) => line.startsWith('data: '));
           buffer = buffer.slice(end + 2);
           if (!data) continue;
           const message = JSON.parse(data.slice(6)) as Message;

@@ -9,7 +9,13 @@ describe('issue 13: parseListenArgs on node:util parseArgs', () => {
 
   it('reads --port=3000 as well as --port 3000, and the other HTTP flags', () => {
     expect(parseListenArgs(['--http', '--port=4000'])).toEqual({ transport: 'http', port: 4000, stateless: false, jsonResponse: false });
-    expect(parseListenArgs(['--http', '--port', '4001', '--host', '0.0.0.0', '--stateless', '--json'])).toEqual({ transport: 'http', port: 4001, host: '0.0.0.0', stateless: true, jsonResponse: true });
+    expect(parseListenArgs(['--http', '--port', '4001', '--host', '0.0.0.0', '--stateless', '--json'])).toEqual({
+      transport: 'http',
+      port: 4001,
+      host: '0.0.0.0',
+      stateless: true,
+      jsonResponse: true,
+    });
     expect(parseListenArgs(['--http', '--host=::1'])).toMatchObject({ host: '::1' });
   });
 

@@ -56,7 +56,10 @@ describe('middleware and guard classes that inject request-scoped services', () 
     }
     @Service()
     class Timing {
-      constructor(readonly clock: Clock, readonly deep: Deep) {}
+      constructor(
+        readonly clock: Clock,
+        readonly deep: Deep,
+      ) {}
       use(_call: MemberCall, next: Next) {
         return next();
       }

@@ -136,10 +136,18 @@ describe('prompt build errors', () => {
       x!: number;
     }
     class Bad {
-      @Prompt() list(@Param('items', { type: () => [String] }) items: string[]) { return items.join(); }
-      @Prompt() obj(@Param('p') p: Point) { return String(p); }
-      @Prompt() undecorated(code: string) { return code; }
-      @Prompt({ name: 'has space' }) named() { return ''; }
+      @Prompt() list(@Param('items', { type: () => [String] }) items: string[]) {
+        return items.join();
+      }
+      @Prompt() obj(@Param('p') p: Point) {
+        return String(p);
+      }
+      @Prompt() undecorated(code: string) {
+        return code;
+      }
+      @Prompt({ name: 'has space' }) named() {
+        return '';
+      }
     }
     let error: BuildError | undefined;
     try {

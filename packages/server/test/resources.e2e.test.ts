@@ -9,7 +9,14 @@ import { waitFor } from './fixtures/waitFor';
 const NOTES: Record<number, string> = { 1: 'first note', 2: 'second note' };
 
 class LibraryResources {
-  @Resource('config://app', { title: 'App config', description: 'The app configuration', mimeType: 'application/json', size: 13, annotations: { audience: ['assistant'], priority: 0.8 }, icons: [{ src: 'https://example.com/c.png', mimeType: 'image/png' }] })
+  @Resource('config://app', {
+    title: 'App config',
+    description: 'The app configuration',
+    mimeType: 'application/json',
+    size: 13,
+    annotations: { audience: ['assistant'], priority: 0.8 },
+    icons: [{ src: 'https://example.com/c.png', mimeType: 'image/png' }],
+  })
   config() {
     return { debug: false };
   }
@@ -26,7 +33,10 @@ class LibraryResources {
 
   @Resource('mem://several')
   several() {
-    return [{ text: 'a', mimeType: 'text/plain' }, { uri: 'mem://several#2', blob: new Uint8Array([1, 2]) }];
+    return [
+      { text: 'a', mimeType: 'text/plain' },
+      { uri: 'mem://several#2', blob: new Uint8Array([1, 2]) },
+    ];
   }
 
   @Resource('notes://{id}', { description: 'A note by id', mimeType: 'text/plain' })
@@ -187,12 +197,24 @@ describe('resources through a real SDK client (in memory)', () => {
 describe('resource build errors', () => {
   it('reports every problem at once with where and how to fix', () => {
     class Bad {
-      @Resource('notes://{id}') wrongName(@Param('nid') nid: string) { return nid; }
-      @Resource('static://x') staticWithParam(@Param('id') id: string) { return id; }
-      @Resource('no-scheme') noScheme() { return ''; }
-      @Resource('dup://x') one() { return ''; }
-      @Resource('dup://x') two() { return ''; }
-      @Resource('bad://{a') unbalanced() { return ''; }
+      @Resource('notes://{id}') wrongName(@Param('nid') nid: string) {
+        return nid;
+      }
+      @Resource('static://x') staticWithParam(@Param('id') id: string) {
+        return id;
+      }
+      @Resource('no-scheme') noScheme() {
+        return '';
+      }
+      @Resource('dup://x') one() {
+        return '';
+      }
+      @Resource('dup://x') two() {
+        return '';
+      }
+      @Resource('bad://{a') unbalanced() {
+        return '';
+      }
     }
     let error: BuildError | undefined;
     try {

@@ -164,7 +164,9 @@ describe('runRound', () => {
     const r1 = (await runRound(codec, {}, binding, method)) as InputRequiredAnswer;
     const sameArgs = roundBinding('tools/call', 'greet', { a: 1, b: 2 }, 'client-1');
     const answers = { 'elicit-1': ACCEPT, 'sample-2': REPLY };
-    await expect(runRound(codec, { requestState: r1.requestState, inputResponses: answers }, roundBinding('tools/call', 'greet', { a: 9, b: 2 }, 'client-1'), method)).rejects.toThrow(/integrity check/);
+    await expect(runRound(codec, { requestState: r1.requestState, inputResponses: answers }, roundBinding('tools/call', 'greet', { a: 9, b: 2 }, 'client-1'), method)).rejects.toThrow(
+      /integrity check/,
+    );
     await expect(runRound(codec, { requestState: `${r1.requestState}-TAMPERED`, inputResponses: answers }, sameArgs, method)).rejects.toThrow(/integrity check/);
     await runRound(codec, { requestState: r1.requestState, inputResponses: answers }, sameArgs, method);
     await expect(runRound(codec, { requestState: r1.requestState, inputResponses: answers }, sameArgs, method)).rejects.toThrow(/already used/);
@@ -177,7 +179,11 @@ describe('runRound', () => {
 
   it('answers with the protocol error an interrupt carries, and asks the question of a method that swallowed the interrupt', async () => {
     const refusal = new Error('needs sampling');
-    await expect(runRound(codec, {}, binding, async () => { throw new CallInterrupt('no sampling', { cause: refusal }); })).rejects.toBe(refusal);
+    await expect(
+      runRound(codec, {}, binding, async () => {
+        throw new CallInterrupt('no sampling', { cause: refusal });
+      }),
+    ).rejects.toBe(refusal);
     const swallowed = await runRound(codec, {}, binding, async (round) => {
       try {
         round.resolve(NAME_FORM);
@@ -187,6 +193,10 @@ describe('runRound', () => {
       return 'result of a method that caught it';
     });
     expect((swallowed as InputRequiredAnswer).inputRequests).toEqual({ 'elicit-1': NAME_FORM });
-    await expect(runRound(codec, {}, binding, async () => { throw new CallInterrupt('by hand'); })).rejects.toThrow(/without asking the client anything/);
+    await expect(
+      runRound(codec, {}, binding, async () => {
+        throw new CallInterrupt('by hand');
+      }),
+    ).rejects.toThrow(/without asking the client anything/);
   });
 });

@@ -16,8 +16,18 @@ const SCHEMAS: Record<string, { schema: JsonSchema & { type: 'object' }; good: o
     bad: { kind: 'email', phone: '1' },
     message: 'address: is required',
   },
-  prefix_items: { schema: { type: 'object', properties: { point: { type: 'array', prefixItems: [{ type: 'number' }, { type: 'string' }] } } }, good: { point: [1, 'a'] }, bad: { point: ['a', 1] }, message: 'point[0]: must be a number' },
-  contains: { schema: { type: 'object', properties: { tags: { type: 'array', contains: { const: 'urgent' } } } }, good: { tags: ['x', 'urgent'] }, bad: { tags: ['x'] }, message: 'tags: must contain at least 1 item' },
+  prefix_items: {
+    schema: { type: 'object', properties: { point: { type: 'array', prefixItems: [{ type: 'number' }, { type: 'string' }] } } },
+    good: { point: [1, 'a'] },
+    bad: { point: ['a', 1] },
+    message: 'point[0]: must be a number',
+  },
+  contains: {
+    schema: { type: 'object', properties: { tags: { type: 'array', contains: { const: 'urgent' } } } },
+    good: { tags: ['x', 'urgent'] },
+    bad: { tags: ['x'] },
+    message: 'tags: must contain at least 1 item',
+  },
 };
 
 describe('issue 13: every keyword of a raw inputSchema is enforced through a real client', () => {

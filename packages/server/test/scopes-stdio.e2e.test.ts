@@ -2,7 +2,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 
 /** Scopes over a real stdio process, apart from scopes.e2e.test.ts so that file stays in the fast loop. */
-const textOf = (result: unknown) => ((result as { content: { text?: string }[] }).content[0]?.text ?? '');
+const textOf = (result: unknown) => (result as { content: { text?: string }[] }).content[0]?.text ?? '';
 
 describe('request- and session-scoped services over stdio', () => {
   it('scopes services over a stdio connection too: one session for the process, a request scope per call', async () => {

@@ -10,7 +10,7 @@ import { Client as ModernClient, StreamableHTTPClientTransport as ModernHttp } f
 import { Container, Service } from 'typedi';
 import { container as tsyringe, injectable, singleton } from 'tsyringe';
 
-const textOf = (result: unknown) => ((result as { content: { text?: string }[] }).content[0]?.text ?? '');
+const textOf = (result: unknown) => (result as { content: { text?: string }[] }).content[0]?.text ?? '';
 
 /** What every scoped instance did, across the tests of one describe. */
 const events: string[] = [];
@@ -114,11 +114,15 @@ describe('request- and session-scoped services', () => {
       // A raw session (no standing GET stream, which would count as an open request and keep it alive).
       const url = `http://127.0.0.1:${listener.port}/mcp`;
       const session = await openRawSession(url);
-      const call = await post(url, { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'add', arguments: { item: 'forgotten' } } }, { 'mcp-session-id': session, 'mcp-protocol-version': '2025-11-25' });
+      const call = await post(
+        url,
+        { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'add', arguments: { item: 'forgotten' } } },
+        { 'mcp-session-id': session, 'mcp-protocol-version': '2025-11-25' },
+      );
       expect(JSON.stringify(await messagesOf(call))).toContain('has forgotten');
       // The session expires after 150 ms idle; its cart is disposed then.
       const disposed = (e: string) => /^cart \d+ disposed with forgotten$/.test(e);
-      await waitFor(() => events.some(disposed), 'the expired session\'s cart to be disposed', { detail: () => events.join('\n') });
+      await waitFor(() => events.some(disposed), "the expired session's cart to be disposed", { detail: () => events.join('\n') });
     } finally {
       await listener.close();
     }

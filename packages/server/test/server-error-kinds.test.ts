@@ -32,13 +32,25 @@ describe('the server throws Toolwright errors with a kind', () => {
       async () => createHttpHandler(await createApp({ name: 'x', version: '1', tools: [HttpTools] }), { auth: { authorizationServers: ['https://as.example'], verifyToken: async () => undefined } }),
       /auth\.resource is required/,
     ],
-    ['a transport started twice', async () => { const t = new NodeStreamableTransport(); await t.start(); await t.start(); }, /already started/],
+    [
+      'a transport started twice',
+      async () => {
+        const t = new NodeStreamableTransport();
+        await t.start();
+        await t.start();
+      },
+      /already started/,
+    ],
     ['a value JSON cannot carry in a descriptor', () => jsonObject({ meta: { at: () => 1 } }), /'at' is not JSON/],
     [
       'two different questions with one key',
       () => {
         const round = new InputRound(undefined, undefined);
-        try { round.resolve({ method: 'roots/list' } as never, 'k'); } catch { /* the interrupt that records the question */ }
+        try {
+          round.resolve({ method: 'roots/list' } as never, 'k');
+        } catch {
+          /* the interrupt that records the question */
+        }
         round.resolve({ method: 'elicitation/create', params: { message: 'other' } } as never, 'k');
       },
       /Two different questions use the key 'k'/,

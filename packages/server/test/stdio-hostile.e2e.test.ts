@@ -72,7 +72,7 @@ describe.each(ERAS)('stdio, hostile input ($name)', (era) => {
     expect(await session.response('second')).toMatchObject({ id: 'second', result: { protocolVersion: '2025-11-25' } });
   });
 
-  (era.modern ? it : it.skip)('answers a bad envelope with its JSON-RPC error and the request\'s id', async () => {
+  (era.modern ? it : it.skip)("answers a bad envelope with its JSON-RPC error and the request's id", async () => {
     session = await RawSession.start({ era });
     session.send(era.alive);
     await session.response('alive');

@@ -30,7 +30,14 @@ describe('OpenTelemetry end to end: a stdio server exporting OTLP/HTTP (JSON) to
   it('delivers the tool call span with its name and attributes', async () => {
     const { port } = collector.address() as AddressInfo;
     const client = new LegacyClient({ name: 'otlp-test', version: '1' });
-    await client.connect(new LegacyStdio({ command: process.execPath, args: [join(__dirname, 'fixtures', 'otlp-app.js')], env: { ...process.env, OTLP_URL: `http://127.0.0.1:${port}/v1/traces` } as Record<string, string>, stderr: 'ignore' }));
+    await client.connect(
+      new LegacyStdio({
+        command: process.execPath,
+        args: [join(__dirname, 'fixtures', 'otlp-app.js')],
+        env: { ...process.env, OTLP_URL: `http://127.0.0.1:${port}/v1/traces` } as Record<string, string>,
+        stderr: 'ignore',
+      }),
+    );
     try {
       await client.callTool({ name: 'get_weather', arguments: { city: 'Oslo' }, _meta: { traceparent: TRACEPARENT } });
       await waitFor(() => spans().some((s) => s.name === 'tools/call get_weather'), 'the span at the collector', { timeoutMs: 5000 });

@@ -80,7 +80,9 @@ describe('OpenTelemetry, with a tracer and a meter provider registered', () => {
     await client.close();
 
     const spans = exporter.getFinishedSpans();
-    expect(spans.map((s) => s.name)).toEqual(expect.arrayContaining(['initialize', 'tools/call get_weather', 'tools/call refuse', 'resources/read', 'prompts/get brief', 'tools/list', 'tools/call nope', 'lookup']));
+    expect(spans.map((s) => s.name)).toEqual(
+      expect.arrayContaining(['initialize', 'tools/call get_weather', 'tools/call refuse', 'resources/read', 'prompts/get brief', 'tools/list', 'tools/call nope', 'lookup']),
+    );
 
     const call = spanNamed(spans, 'tools/call get_weather');
     expect(call.kind).toBe(1); // SpanKind.SERVER

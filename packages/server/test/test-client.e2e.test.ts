@@ -44,7 +44,12 @@ describe.each(rows)('$mode, $protocol', ({ mode, protocol }: { mode: Mode; proto
   });
 
   it('answers elicitation from a list, in order', async () => {
-    const client = await connect({ elicitation: [{ action: 'accept', content: { name: 'Ada' } }, { action: 'accept', content: { city: 'London' } }] });
+    const client = await connect({
+      elicitation: [
+        { action: 'accept', content: { name: 'Ada' } },
+        { action: 'accept', content: { city: 'London' } },
+      ],
+    });
     expect(await toolText(client.callTool({ name: 'ask', arguments: {} }))).toBe(`Ada from London (${protocol === '2026-07-28' ? 'modern' : 'legacy'})`);
   });
 

@@ -171,8 +171,16 @@ describe('tools through a real SDK client (in memory)', () => {
 });
 
 describe('apps and containers', () => {
-  class AlphaTools { @Tool({ description: 'a' }) alpha() { return 'a'; } }
-  class BetaTools { @Tool({ description: 'b' }) beta(@Param('x') x: string) { return x; } }
+  class AlphaTools {
+    @Tool({ description: 'a' }) alpha() {
+      return 'a';
+    }
+  }
+  class BetaTools {
+    @Tool({ description: 'b' }) beta(@Param('x') x: string) {
+      return x;
+    }
+  }
 
   it('keeps two apps in one process apart', async () => {
     const [a, b] = await Promise.all([createApp({ name: 'a', version: '1', tools: [AlphaTools] }), createApp({ name: 'b', version: '1', tools: [BetaTools] })]);

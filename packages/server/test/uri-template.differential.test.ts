@@ -30,7 +30,13 @@ const RULES: Record<string, { first: string; sep: string; named: boolean }> = {
 function expand(text: string, vars: Record<string, string>): string {
   return text.replace(/\{([+#./;?]?)([^}]*)\}/g, (_m, op: string, list: string) => {
     const { first, sep, named } = RULES[op];
-    return first + list.split(',').map((name) => (named ? `${name}=${vars[name]}` : vars[name])).join(sep);
+    return (
+      first +
+      list
+        .split(',')
+        .map((name) => (named ? `${name}=${vars[name]}` : vars[name]))
+        .join(sep)
+    );
   });
 }
 

@@ -102,7 +102,11 @@ function coerce(content: Record<string, unknown>, form: Record<string, FormPrope
     if (typeof value !== 'string') out[key] = value as string | number | boolean | string[];
     else if (type === 'number' || type === 'integer') out[key] = Number(value);
     else if (type === 'boolean') out[key] = /^(true|yes|y|1)$/i.test(value);
-    else if (type === 'array') out[key] = value.split(',').map((v) => v.trim()).filter(Boolean);
+    else if (type === 'array')
+      out[key] = value
+        .split(',')
+        .map((v) => v.trim())
+        .filter(Boolean);
     else out[key] = value;
   }
   return out;

@@ -14,7 +14,13 @@ function newestFile(dir: string, keep: (name: string) => boolean): { file: strin
   }
   for (const entry of entries) {
     const path = join(dir, entry.name);
-    const found = entry.isDirectory() ? (entry.name === 'node_modules' ? undefined : newestFile(path, keep)) : entry.isFile() && keep(entry.name) ? { file: path, mtimeMs: statSync(path).mtimeMs } : undefined;
+    const found = entry.isDirectory()
+      ? entry.name === 'node_modules'
+        ? undefined
+        : newestFile(path, keep)
+      : entry.isFile() && keep(entry.name)
+        ? { file: path, mtimeMs: statSync(path).mtimeMs }
+        : undefined;
     if (found && (!newest || found.mtimeMs > newest.mtimeMs)) newest = found;
   }
   return newest;

@@ -24,7 +24,9 @@ export async function startHttpServer(entry: ServerEntry, stderr?: NodeJS.Writab
     if (url) return { url, stop };
     if (child.exitCode !== null || Date.now() > deadline) {
       await stop();
-      throw new ServerError(`${entry.file} did not start serving HTTP${child.exitCode !== null ? ` (exit ${child.exitCode})` : ` within ${timeoutMs} ms`}. A Toolwright server serves HTTP with '--http --port 0' (parseListenArgs); for another server, start it yourself and pass its URL. Its stderr:\n${log.trim().split('\n').slice(-20).join('\n')}`);
+      throw new ServerError(
+        `${entry.file} did not start serving HTTP${child.exitCode !== null ? ` (exit ${child.exitCode})` : ` within ${timeoutMs} ms`}. A Toolwright server serves HTTP with '--http --port 0' (parseListenArgs); for another server, start it yourself and pass its URL. Its stderr:\n${log.trim().split('\n').slice(-20).join('\n')}`,
+      );
     }
   }
 }

@@ -47,7 +47,9 @@ export async function withClient<T>(target: ServerTarget, io: Io, options: Clien
     const status = httpStatusOf(error);
     if (target.kind === 'http' && status === 401) {
       const sent = Object.keys(target.headers).some((h) => h.toLowerCase() === 'authorization');
-      return new ServerError(`${target.shown} requires authorization (HTTP 401)${sent ? ' and refused the credentials sent' : ''}: pass a token with --bearer <token> (or --header 'Authorization: ...').`);
+      return new ServerError(
+        `${target.shown} requires authorization (HTTP 401)${sent ? ' and refused the credentials sent' : ''}: pass a token with --bearer <token> (or --header 'Authorization: ...').`,
+      );
     }
     if (target.kind === 'http' && status === 403) return new ServerError(`${target.shown} refused the request (HTTP 403): the token lacks a scope or role it needs.`);
     if (error instanceof ProtocolError) return new ServerError(`${what}: ${error.message} (JSON-RPC error ${error.code})`);

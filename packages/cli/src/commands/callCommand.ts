@@ -61,7 +61,7 @@ Examples:
     const resource = stringOption(args, 'resource');
     const prompt = stringOption(args, 'prompt');
     const asked = [tool !== undefined, resource !== undefined, prompt !== undefined].filter(Boolean).length;
-    if (serverArg === undefined || asked === 0) throw new UsageError("Expected <server> and <tool>, e.g. 'toolwright call dist/server.js get_weather --args '{\"location\":\"Tokyo\"}''.");
+    if (serverArg === undefined || asked === 0) throw new UsageError('Expected <server> and <tool>, e.g. \'toolwright call dist/server.js get_weather --args \'{"location":"Tokyo"}\'\'.');
     if (asked > 1) throw new UsageError('Call a tool, or pass --resource, or --prompt: one at a time.');
     if (extra.length > 0) throw new UsageError(`Unexpected argument '${extra[0]}'. Pass the tool's arguments as JSON with --args.`);
     const callArgs = parseToolArgs(stringOption(args, 'args'));
@@ -83,7 +83,8 @@ Examples:
       return result.kind === 'tool' && result.value.isError ? ExitCode.Failure : ExitCode.Ok;
     }
     if (result.kind === 'resource') {
-      for (const contents of result.value.contents) println(io.stdout, 'text' in contents ? contents.text : `[${contents.mimeType ?? 'binary'} ${contents.uri}, ${Math.floor((contents.blob.length * 3) / 4)} bytes]`);
+      for (const contents of result.value.contents)
+        println(io.stdout, 'text' in contents ? contents.text : `[${contents.mimeType ?? 'binary'} ${contents.uri}, ${Math.floor((contents.blob.length * 3) / 4)} bytes]`);
       return ExitCode.Ok;
     }
     if (result.kind === 'prompt') {
@@ -115,7 +116,8 @@ function parseToolArgs(raw: string | undefined): Record<string, unknown> {
   } catch (error) {
     throw new UsageError(`--args is not valid JSON (${(error as Error).message}). Quote it for your shell, e.g. --args '{"location":"Tokyo"}'.`);
   }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new UsageError(`--args must be a JSON object of named arguments, got ${Array.isArray(value) ? 'an array' : JSON.stringify(value)}.`);
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    throw new UsageError(`--args must be a JSON object of named arguments, got ${Array.isArray(value) ? 'an array' : JSON.stringify(value)}.`);
   return value as Record<string, unknown>;
 }
 

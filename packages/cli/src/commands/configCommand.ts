@@ -27,8 +27,12 @@ Exit codes: 0 printed, 2 invalid arguments.`,
   async run(args: ParsedArgs, io: Io): Promise<number> {
     const { client, name, launch } = serverLaunch(args, io);
     println(io.stdout, JSON.stringify(clientConfig(client, name, launch), null, 2));
-    println(io.stderr, io.err.dim(`Add this to ${CLIENTS[client].file}${client === 'vscode' && launch.kind === 'stdio' ? ' (${workspaceFolder} is the folder with package.json)' : ''}, or run 'toolwright install ${client}'.`));
+    println(
+      io.stderr,
+      io.err.dim(
+        `Add this to ${CLIENTS[client].file}${client === 'vscode' && launch.kind === 'stdio' ? ' (${workspaceFolder} is the folder with package.json)' : ''}, or run 'toolwright install ${client}'.`,
+      ),
+    );
     return ExitCode.Ok;
   },
 };
-

@@ -86,7 +86,9 @@ Exit codes: 0 stopped with Ctrl-C, 2 invalid arguments or no TypeScript in the p
           log(`starting the MCP Inspector on ${url}`);
           inspector = startInspector(url, io.stderr);
         } else {
-          log(`the MCP Inspector needs Node ${INSPECTOR.node} or later, and this is Node ${process.versions.node}. The server is on ${url}: from a shell with Node ${INSPECTOR.node}+, run\n  ${inspectorCommand(url).join(' ')}`);
+          log(
+            `the MCP Inspector needs Node ${INSPECTOR.node} or later, and this is Node ${process.versions.node}. The server is on ${url}: from a shell with Node ${INSPECTOR.node}+, run\n  ${inspectorCommand(url).join(' ')}`,
+          );
         }
       }
       child.on('exit', (code, signal) => {

@@ -100,7 +100,8 @@ function printParams(schema: Schema, indent: string, o: Style, io: Io): void {
 }
 
 /** What --lint cannot see from the served contract, said once after its findings. */
-const SOURCE_LINT_HINT = 'These checks read what the server serves. For what only the compiler sees (DTO properties without a decorator, `?` on a @Param, types the build refuses), run `npm run lint` (@toolwright/eslint-plugin).';
+const SOURCE_LINT_HINT =
+  'These checks read what the server serves. For what only the compiler sees (DTO properties without a decorator, `?` on a @Param, types the build refuses), run `npm run lint` (@toolwright/eslint-plugin).';
 
 function printLint(issues: LintIssue[], io: Io): void {
   const o = io.out;

@@ -124,11 +124,22 @@ function usesLocalPackages(args: ParsedArgs, inWorkspace: boolean, io: Io): bool
   if (inWorkspace) return false;
   const root = checkoutRoot();
   if (booleanOption(args, 'registry')) {
-    if (root !== undefined) println(io.stderr, io.err.yellow(`--registry: the project depends on @toolwright/*@${cliVersion()} from the npm registry. This toolwright runs from a checkout, whose version may not be published: if 'npm install' fails with E404, create the project without --registry (tarballs of this checkout).`));
+    if (root !== undefined)
+      println(
+        io.stderr,
+        io.err.yellow(
+          `--registry: the project depends on @toolwright/*@${cliVersion()} from the npm registry. This toolwright runs from a checkout, whose version may not be published: if 'npm install' fails with E404, create the project without --registry (tarballs of this checkout).`,
+        ),
+      );
     return false;
   }
   if (root === undefined) return false;
-  println(io.stderr, io.err.dim(`This toolwright runs from the checkout ${root}, whose packages may not be on the npm registry: the project depends on tarballs of them (as with --local). Once @toolwright/*@${cliVersion()} is published, --registry depends on it instead.`));
+  println(
+    io.stderr,
+    io.err.dim(
+      `This toolwright runs from the checkout ${root}, whose packages may not be on the npm registry: the project depends on tarballs of them (as with --local). Once @toolwright/*@${cliVersion()} is published, --registry depends on it instead.`,
+    ),
+  );
   return true;
 }
 
@@ -139,7 +150,12 @@ function checked<T extends string>(value: string | undefined, is: (v: string) =>
 }
 
 function askTemplate(io: Io): Promise<TemplateName> {
-  return choose(io, 'Template', TEMPLATE_NAMES.map((t) => ({ value: t, hint: TEMPLATES[t].summary })), 'minimal');
+  return choose(
+    io,
+    'Template',
+    TEMPLATE_NAMES.map((t) => ({ value: t, hint: TEMPLATES[t].summary })),
+    'minimal',
+  );
 }
 
 /** The folder's name, when it makes a valid package name; otherwise ask (terminal) or explain. */
@@ -157,4 +173,3 @@ async function defaultName(io: Io, target: string): Promise<string> {
     println(io.stdout, `  ${problem}.`);
   }
 }
-

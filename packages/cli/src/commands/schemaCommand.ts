@@ -56,7 +56,10 @@ snapshot file, 3 the server failed to start or answer.`,
       if (out === undefined) io.stdout.write(text);
       else {
         await writeFile(resolve(io.cwd, out), text);
-        println(io.stderr, `Wrote ${out}: ${count(contract.tools.length, 'tool')}, ${count(contract.resources.length + contract.resourceTemplates.length, 'resource')}, ${count(contract.prompts.length, 'prompt')}.`);
+        println(
+          io.stderr,
+          `Wrote ${out}: ${count(contract.tools.length, 'tool')}, ${count(contract.resources.length + contract.resourceTemplates.length, 'resource')}, ${count(contract.prompts.length, 'prompt')}.`,
+        );
       }
       return ExitCode.Ok;
     }

@@ -104,7 +104,16 @@ async function serverOffer(url: string, io: Io): Promise<ServerOffer> {
 
 const NEED_LABELS: Readonly<Record<ScenarioNeed, string>> = { fixtures: 'needs the conformance fixtures', resources: 'needs resources', prompts: 'needs prompts' };
 
-async function runSuite(suite: InstalledSuite, run: ConformanceRun, url: string, scenario: string | undefined, offer: ServerOffer, skipped: Set<ScenarioNeed>, verbose: boolean, io: Io): Promise<boolean> {
+async function runSuite(
+  suite: InstalledSuite,
+  run: ConformanceRun,
+  url: string,
+  scenario: string | undefined,
+  offer: ServerOffer,
+  skipped: Set<ScenarioNeed>,
+  verbose: boolean,
+  io: Io,
+): Promise<boolean> {
   println(io.stderr, io.err.dim(`conformance ${run.label}: ${run.args.join(' ')}${scenario ? ` --scenario ${scenario}` : ''} against ${url}`));
   const out = mkdtempSync(join(tmpdir(), 'toolwright-conformance-'));
   try {

@@ -23,7 +23,8 @@ export function mergeClientConfig(existing: string | undefined, entry: Record<st
   let replaced = false;
   for (const [section, servers] of Object.entries(entry)) {
     const current = (config as Record<string, unknown>)[section];
-    if (current !== undefined && (typeof current !== 'object' || current === null || Array.isArray(current))) throw new UsageError(`${file}: "${section}" is not an object. Fix it, or add the snippet by hand.`);
+    if (current !== undefined && (typeof current !== 'object' || current === null || Array.isArray(current)))
+      throw new UsageError(`${file}: "${section}" is not an object. Fix it, or add the snippet by hand.`);
     for (const [name, server] of Object.entries(servers as Record<string, unknown>)) {
       replaced ||= current !== undefined && Object.hasOwn(current, name);
       text = applyEdits(text, modify(text, [section, name], server, FORMAT));

@@ -40,7 +40,11 @@ export function installConformanceSuite(dir: string, io: Io): InstalledSuite {
   }
   const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
   // A folder with a lockfile (the repository's own suite folder) installs exactly that.
-  const result = spawnSync(npm, [existsSync(join(dir, 'package-lock.json')) ? 'ci' : 'install', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: dir, stdio: ['ignore', 'inherit', 'inherit'], shell: process.platform === 'win32' });
+  const result = spawnSync(npm, [existsSync(join(dir, 'package-lock.json')) ? 'ci' : 'install', '--no-audit', '--no-fund', '--loglevel=error'], {
+    cwd: dir,
+    stdio: ['ignore', 'inherit', 'inherit'],
+    shell: process.platform === 'win32',
+  });
   if (result.status !== 0) throw new ServerError(`Installing with npm in ${dir} failed (exit ${result.status}). Check the network to the npm registry, then run the command again.`);
   return suite;
 }

@@ -23,7 +23,8 @@ export function diffContracts(before: Contract, after: Contract): Change[] {
       else if (!x.outputSchema && y.outputSchema) push('additive', where, 'outputSchema added');
       else if (x.outputSchema && y.outputSchema) changes.push(...diffSchemas(x.outputSchema, y.outputSchema, `${where} output`, 'output'));
       const hint = (a: Record<string, unknown> | undefined, key: string) => a?.[key];
-      if (hint(x.annotations, 'readOnlyHint') === true && hint(y.annotations, 'readOnlyHint') !== true) push('breaking', where, 'no longer read-only (readOnlyHint): clients may now ask before calling it');
+      if (hint(x.annotations, 'readOnlyHint') === true && hint(y.annotations, 'readOnlyHint') !== true)
+        push('breaking', where, 'no longer read-only (readOnlyHint): clients may now ask before calling it');
       if (hint(x.annotations, 'destructiveHint') === false && hint(y.annotations, 'destructiveHint') !== false) push('breaking', where, 'now possibly destructive (destructiveHint)');
     },
   });
@@ -80,4 +81,3 @@ function pairUp<T>(before: readonly T[], after: readonly T[], key: (item: T) => 
   }
   for (const item of next.values()) on.added(item);
 }
-

@@ -13,10 +13,22 @@ export async function readContract(client: Client, options: RequestOptions = {})
   return {
     contractVersion: 1,
     server: { name, version },
-    tools: byKey(tools.map((t) => pick(t, ['name', 'title', 'description', 'inputSchema', 'outputSchema', 'annotations'])), 'name'),
-    resources: byKey(resources.map((r) => pick(r, ['uri', 'name', 'title', 'description', 'mimeType'])), 'uri'),
-    resourceTemplates: byKey(templates.map((r) => pick(r, ['uriTemplate', 'name', 'title', 'description', 'mimeType'])), 'uriTemplate'),
-    prompts: byKey(prompts.map((p) => pick(p, ['name', 'title', 'description', 'arguments'])), 'name'),
+    tools: byKey(
+      tools.map((t) => pick(t, ['name', 'title', 'description', 'inputSchema', 'outputSchema', 'annotations'])),
+      'name',
+    ),
+    resources: byKey(
+      resources.map((r) => pick(r, ['uri', 'name', 'title', 'description', 'mimeType'])),
+      'uri',
+    ),
+    resourceTemplates: byKey(
+      templates.map((r) => pick(r, ['uriTemplate', 'name', 'title', 'description', 'mimeType'])),
+      'uriTemplate',
+    ),
+    prompts: byKey(
+      prompts.map((p) => pick(p, ['name', 'title', 'description', 'arguments'])),
+      'name',
+    ),
   };
 }
 

@@ -19,21 +19,17 @@ export function readme(options: ProjectOptions): string {
     `# ${names.title}\n\n${template.summary} An MCP server built with [Toolwright](https://github.com/toolwright/toolwright).`,
     `## Run it\n\n${fence(
       'sh',
-      [
-        'npm install',
-        'npm run build',
-        'npm test',
-        http ? `npm start          # Streamable HTTP on ${HTTP_URL}` : 'npm start          # serves MCP over stdio: start it from a client, below',
-      ].join('\n'),
+      ['npm install', 'npm run build', 'npm test', http ? `npm start          # Streamable HTTP on ${HTTP_URL}` : 'npm start          # serves MCP over stdio: start it from a client, below'].join(
+        '\n',
+      ),
     )}\n\n\`npm run dev\` rebuilds and restarts the server when a file in \`src/\` changes (tsc in watch mode; logs go to stderr).${
       http ? '' : `\n\`node dist/server.js --http --port ${HTTP_PORT}\` serves the same tools over Streamable HTTP.`
     }`,
     `## Try a tool\n\n${fence(
       'sh',
-      [
-        `npx toolwright inspect                 # tools, resources and prompts as a client sees them`,
-        `npx toolwright call dist/server.js ${template.exampleCall.tool} --args '${callArgs}'`,
-      ].join('\n'),
+      [`npx toolwright inspect                 # tools, resources and prompts as a client sees them`, `npx toolwright call dist/server.js ${template.exampleCall.tool} --args '${callArgs}'`].join(
+        '\n',
+      ),
     )}\n\n\`npm run inspect\` also lints the tool descriptions and schemas for LLM-readiness.`,
     `## Connect a client\n\n${
       http ? `Start the server first (\`npm start\`). ` : ''
@@ -50,11 +46,9 @@ export function readme(options: ProjectOptions): string {
       .join('\n')}`,
     `## Guard the contract\n\nClients depend on your tool names and schemas. Snapshot them, and let CI fail on a breaking change. Both commands start the compiled server, so build first (they warn when \`src/\` is newer than the build):\n\n${fence(
       'sh',
-      [
-        'npm run build',
-        'npx toolwright schema snapshot --out contract.json   # commit this file',
-        'npx toolwright schema diff contract.json             # exit code 1 on a breaking change',
-      ].join('\n'),
+      ['npm run build', 'npx toolwright schema snapshot --out contract.json   # commit this file', 'npx toolwright schema diff contract.json             # exit code 1 on a breaking change'].join(
+        '\n',
+      ),
     )}`,
   ];
   return `${sections.join('\n\n')}\n`;

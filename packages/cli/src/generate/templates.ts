@@ -22,10 +22,7 @@ export const TEMPLATES: Readonly<Record<TemplateName, TemplateInfo>> = {
     name: 'minimal',
     summary: 'One tool and an injected service: the smallest complete server.',
     transport: 'stdio',
-    contents: [
-      '`src/greeting.tools.ts`: the `greet` tool, with a parameter schema from `@Param`.',
-      '`src/greeting.service.ts`: the logic, injected into the tool class by typedi.',
-    ],
+    contents: ['`src/greeting.tools.ts`: the `greet` tool, with a parameter schema from `@Param`.', '`src/greeting.service.ts`: the logic, injected into the tool class by typedi.'],
     exampleCall: { tool: 'greet', args: { name: 'Ada' } },
   },
   weather: {

@@ -17,7 +17,12 @@ export function validateProjectName(name: string): string | undefined {
 
 /** A valid package name made from `name` (lowercased, other characters replaced by '-'), or undefined when nothing usable is left. */
 export function suggestProjectName(name: string): string | undefined {
-  const part = (s: string) => s.toLowerCase().replace(/[^a-z0-9._~-]+/g, '-').replace(/^[^a-z0-9]+/, '').replace(/-+$/, '');
+  const part = (s: string) =>
+    s
+      .toLowerCase()
+      .replace(/[^a-z0-9._~-]+/g, '-')
+      .replace(/^[^a-z0-9]+/, '')
+      .replace(/-+$/, '');
   const scoped = /^@([^/]+)\/(.+)$/.exec(name);
   const suggestion = scoped ? `@${part(scoped[1])}/${part(scoped[2])}` : part(name);
   return suggestion.length > 0 && suggestion.length <= 214 && NPM_NAME.test(suggestion) && /[a-z0-9]/.test(suggestion) ? suggestion : undefined;

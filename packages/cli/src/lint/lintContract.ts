@@ -10,7 +10,28 @@ export interface LintIssue {
 }
 
 /** Words that tell a model nothing about what a tool does or what a parameter holds. */
-const VAGUE_TOOL_NAMES = new Set(['run', 'do', 'execute', 'exec', 'process', 'handle', 'handler', 'tool', 'action', 'helper', 'call', 'invoke', 'main', 'test', 'get', 'set', 'data', 'util', 'misc', 'query']);
+const VAGUE_TOOL_NAMES = new Set([
+  'run',
+  'do',
+  'execute',
+  'exec',
+  'process',
+  'handle',
+  'handler',
+  'tool',
+  'action',
+  'helper',
+  'call',
+  'invoke',
+  'main',
+  'test',
+  'get',
+  'set',
+  'data',
+  'util',
+  'misc',
+  'query',
+]);
 const VAGUE_PARAM_NAMES = new Set(['data', 'input', 'value', 'val', 'arg', 'args', 'param', 'params', 'obj', 'object', 'thing', 'stuff', 'x', 'payload', 'options', 'opts']);
 const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
 const MAX_DEPTH = 3;

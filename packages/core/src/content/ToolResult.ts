@@ -16,9 +16,20 @@ export interface ContentBlockBase {
   _meta?: Record<string, unknown>;
 }
 
-export interface TextContent extends ContentBlockBase { type: 'text'; text: string }
-export interface ImageContent extends ContentBlockBase { type: 'image'; data: string; mimeType: string }
-export interface AudioContent extends ContentBlockBase { type: 'audio'; data: string; mimeType: string }
+export interface TextContent extends ContentBlockBase {
+  type: 'text';
+  text: string;
+}
+export interface ImageContent extends ContentBlockBase {
+  type: 'image';
+  data: string;
+  mimeType: string;
+}
+export interface AudioContent extends ContentBlockBase {
+  type: 'audio';
+  data: string;
+  mimeType: string;
+}
 export interface ResourceLinkContent extends ContentBlockBase {
   type: 'resource_link';
   uri: string;

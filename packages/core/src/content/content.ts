@@ -1,11 +1,4 @@
-import type {
-  AudioContent,
-  ContentAnnotations,
-  EmbeddedResourceContent,
-  ImageContent,
-  ResourceLinkContent,
-  TextContent,
-} from './ToolResult';
+import type { AudioContent, ContentAnnotations, EmbeddedResourceContent, ImageContent, ResourceLinkContent, TextContent } from './ToolResult';
 
 /** Binary data for image/audio/blob helpers: a Buffer/Uint8Array (encoded for you) or a base64 string. */
 export type BinaryData = Uint8Array | string;
@@ -39,10 +32,7 @@ export function resourceLink(link: Omit<ResourceLinkContent, 'type'>): ResourceL
 }
 
 /** A resource embedded in the result: text, or binary data (sent as a base64 blob). */
-export function embeddedResource(
-  resource: { uri: string; mimeType?: string } & ({ text: string } | { blob: BinaryData }),
-  annotations?: ContentAnnotations,
-): EmbeddedResourceContent {
+export function embeddedResource(resource: { uri: string; mimeType?: string } & ({ text: string } | { blob: BinaryData }), annotations?: ContentAnnotations): EmbeddedResourceContent {
   const inner = 'text' in resource ? { ...resource } : { uri: resource.uri, mimeType: resource.mimeType, blob: base64(resource.blob) };
   if (inner.mimeType === undefined) delete inner.mimeType;
   return annotated({ type: 'resource', resource: inner }, annotations);

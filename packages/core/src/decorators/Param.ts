@@ -14,11 +14,7 @@ export function Param(name: string, options: ParamOptions = {}): ParameterDecora
   };
 }
 
-export function recordParam(
-  target: object,
-  propertyKey: string | symbol | undefined,
-  args: Omit<ParamArgs, 'methodName'>,
-): void {
+export function recordParam(target: object, propertyKey: string | symbol | undefined, args: Omit<ParamArgs, 'methodName'>): void {
   const owner = typeof target === 'function' ? target : target.constructor;
   appendOwn(PARAMS_KEY, owner, Object.freeze({ ...args, methodName: String(propertyKey) }));
 }

@@ -10,7 +10,10 @@ import { ToolwrightError } from './ToolwrightError';
 export class ResourceNotFoundError extends ToolwrightError {
   static override readonly KIND = 'resource_not_found' as const;
 
-  constructor(readonly uri: string, message = `Resource not found: ${uri}`) {
+  constructor(
+    readonly uri: string,
+    message = `Resource not found: ${uri}`,
+  ) {
     super(message);
   }
 }

@@ -18,7 +18,10 @@ export function compileCompleter(completer: Completer, where: string, logger: To
       const cut = all.length > values.length;
       if (!Array.isArray(out)) {
         const o = out as { total?: number; hasMore?: boolean };
-        return { ok: true, value: { values, ...(o.total !== undefined ? { total: o.total } : cut ? { total: all.length } : {}), ...(o.hasMore !== undefined || cut ? { hasMore: o.hasMore ?? cut } : {}) } };
+        return {
+          ok: true,
+          value: { values, ...(o.total !== undefined ? { total: o.total } : cut ? { total: all.length } : {}), ...(o.hasMore !== undefined || cut ? { hasMore: o.hasMore ?? cut } : {}) },
+        };
       }
       return { ok: true, value: cut ? { values, total: all.length, hasMore: true } : { values } };
     } catch (error) {

@@ -5,9 +5,7 @@ import type { Class } from '../metadata/Class';
 import type { ValidationIssue } from '../validation/ValidationIssue';
 
 /** Valid arguments laid out for the method (`value`, the context included) and as validated (`args`); or the issues. */
-export type BindOutcome =
-  | { readonly ok: true; readonly value: unknown[]; readonly args: Record<string, unknown> }
-  | { readonly ok: false; readonly issues: readonly ValidationIssue[] };
+export type BindOutcome = { readonly ok: true; readonly value: unknown[]; readonly args: Record<string, unknown> } | { readonly ok: false; readonly issues: readonly ValidationIssue[] };
 /** A bind outcome; a promise only when a check is asynchronous (class-validator). */
 export type Bound = BindOutcome | Promise<BindOutcome>;
 /** Validates a call's arguments and lays them out as the method's positional arguments, the context included. */
@@ -15,9 +13,7 @@ export type Bind = (args: Record<string, unknown>, ctx: ToolContext | undefined)
 
 /** What one call of a member method came to: its shaped result, the argument issues, or what it threw. */
 export type Invocation =
-  | { readonly kind: 'returned'; readonly value: unknown }
-  | { readonly kind: 'invalid'; readonly issues: readonly ValidationIssue[] }
-  | { readonly kind: 'threw'; readonly error: unknown };
+  { readonly kind: 'returned'; readonly value: unknown } | { readonly kind: 'invalid'; readonly issues: readonly ValidationIssue[] } | { readonly kind: 'threw'; readonly error: unknown };
 
 /** What the server gives one call besides its arguments and context; absent on the fast path. */
 export interface CallScope {

@@ -28,7 +28,9 @@ export interface MemberCallSpec {
  * prompt arguments carry only strings), then the outcome as a JSON-RPC answer. Never
  * throws, except to pass on a `CallInterrupt` (the framework ending the call with a protocol answer).
  */
-export function compileMemberCall<T>(spec: MemberCallSpec): (args: Record<string, unknown>, ctx: ToolContext | undefined, scope?: CallScope, shape?: (value: unknown) => unknown) => Promise<MemberOutcome<T>> {
+export function compileMemberCall<T>(
+  spec: MemberCallSpec,
+): (args: Record<string, unknown>, ctx: ToolContext | undefined, scope?: CallScope, shape?: (value: unknown) => unknown) => Promise<MemberOutcome<T>> {
   const { kind, name, cls, methodName, container, logger } = spec;
   const { bound: params, ctxIndex, arity, argsSchema } = spec.resolved;
   const invoke = compileInvocation({ cls, methodName, container, bind: compileParamsBinder({ schema: argsSchema, params, ctxIndex, arity, coerce: true }), shape: spec.shape });

@@ -66,8 +66,10 @@ export function compileParamsBinder(binding: ParamsBinding): Bind {
 /** Converts one validated argument to what the method receives (Date, DTO instances). */
 function compileConverter(name: string, shape: ParamShape, coerce: boolean): (value: unknown, issues: ValidationIssue[]) => unknown {
   switch (shape.kind) {
-    case 'plain': return (value) => value;
-    case 'date': return (value) => new Date(value as string);
+    case 'plain':
+      return (value) => value;
+    case 'date':
+      return (value) => new Date(value as string);
     case 'dto': {
       const build = compileDtoBuilder(shape.cls);
       if (build) {
@@ -81,9 +83,7 @@ function compileConverter(name: string, shape: ParamShape, coerce: boolean): (va
         for (const issue of outcome.issues) issues.push({ path: issue.path ? `${path}.${issue.path}` : path, message: issue.message });
         return undefined;
       };
-      return shape.array
-        ? (value, issues) => Promise.all((value as unknown[]).map((v, i) => one(v, `${name}[${i}]`, issues)))
-        : (value, issues) => one(value, name, issues);
+      return shape.array ? (value, issues) => Promise.all((value as unknown[]).map((v, i) => one(v, `${name}[${i}]`, issues))) : (value, issues) => one(value, name, issues);
     }
   }
 }

@@ -11,10 +11,12 @@ const BLOCK_TYPES = new Set(['text', 'image', 'audio', 'resource', 'resource_lin
 export function normalizeResult(value: unknown): ToolResult {
   if (value === undefined || value === null) return { content: [] };
   switch (typeof value) {
-    case 'string': return { content: [{ type: 'text', text: value }] };
+    case 'string':
+      return { content: [{ type: 'text', text: value }] };
     case 'number':
     case 'boolean':
-    case 'bigint': return { content: [{ type: 'text', text: String(value) }] };
+    case 'bigint':
+      return { content: [{ type: 'text', text: String(value) }] };
   }
   if (Array.isArray(value)) {
     // Checked element by element only when the first one looks like a block: most arrays are data.
@@ -37,10 +39,14 @@ export function isContentBlock(value: unknown): value is ContentBlock {
   const block = value as Record<string, unknown>;
   if (typeof block.type !== 'string' || !BLOCK_TYPES.has(block.type)) return false;
   switch (block.type) {
-    case 'text': return typeof block.text === 'string';
+    case 'text':
+      return typeof block.text === 'string';
     case 'image':
-    case 'audio': return typeof block.data === 'string' && typeof block.mimeType === 'string';
-    case 'resource': return typeof block.resource === 'object' && block.resource !== null;
-    default: return typeof block.uri === 'string' && typeof block.name === 'string';
+    case 'audio':
+      return typeof block.data === 'string' && typeof block.mimeType === 'string';
+    case 'resource':
+      return typeof block.resource === 'object' && block.resource !== null;
+    default:
+      return typeof block.uri === 'string' && typeof block.name === 'string';
   }
 }

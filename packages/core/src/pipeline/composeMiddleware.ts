@@ -22,7 +22,10 @@ export function composeMiddleware(list: readonly Middleware[]): MiddlewareChain 
       if (i === steps.length) return inner();
       let called = false;
       const next: Next = () => {
-        if (called) return Promise.reject(new ToolwrightError(`Middleware #${i} (${nameOf(list[i])}) called next() twice in one call of '${call.name}'. Call it once, and keep its promise if you need the result again.`));
+        if (called)
+          return Promise.reject(
+            new ToolwrightError(`Middleware #${i} (${nameOf(list[i])}) called next() twice in one call of '${call.name}'. Call it once, and keep its promise if you need the result again.`),
+          );
         called = true;
         return at(i + 1);
       };

@@ -96,7 +96,16 @@ export function buildResource(
       variables: m.variables,
       match: (u: string) => m.match(u),
       // Variables the method does not take are part of the URI only.
-      read: (u: string, vars: Record<string, string | string[]>, ctx: ToolContext | undefined, scope?: CallScope) => read(pick(vars, resolved.bound.map((b) => b.name)), ctx, scope, shapeFor(u)),
+      read: (u: string, vars: Record<string, string | string[]>, ctx: ToolContext | undefined, scope?: CallScope) =>
+        read(
+          pick(
+            vars,
+            resolved.bound.map((b) => b.name),
+          ),
+          ctx,
+          scope,
+          shapeFor(u),
+        ),
       completers: resolved.completers,
     }),
   };

@@ -98,7 +98,17 @@ export function buildTool(cls: Class, found: FoundMember<ToolArgs>, env: ToolBui
     _meta: options._meta,
   });
   const call = compileToolCall({ name, cls, methodName, binding, inputSchema, outputSchema, ...env });
-  return Object.freeze({ name, descriptor, target: cls, methodName, usesContext: binding.ctxIndex !== undefined, call, ...(access && { access }), ...(pipeline && { pipeline }), ...(options.timeoutMs !== undefined && { timeoutMs: options.timeoutMs }) });
+  return Object.freeze({
+    name,
+    descriptor,
+    target: cls,
+    methodName,
+    usesContext: binding.ctxIndex !== undefined,
+    call,
+    ...(access && { access }),
+    ...(pipeline && { pipeline }),
+    ...(options.timeoutMs !== undefined && { timeoutMs: options.timeoutMs }),
+  });
 }
 
 function resolveArgsClass(p: ParamArgs, designTypes: unknown[] | undefined, where: string, problems: BuildProblem[]): Class | undefined {
@@ -111,7 +121,9 @@ function resolveArgsClass(p: ParamArgs, designTypes: unknown[] | undefined, wher
     return undefined;
   }
   if (typeof cls === 'function' && cls !== Object && cls !== Array && cls !== String && cls !== Number && cls !== Boolean && cls !== Promise) return cls as Class;
-  const why = designTypes ? `its type is reflected as ${typeof cls === 'function' ? cls.name : String(cls)}, not a DTO class` : 'decorator metadata was not emitted (esbuild, tsx, vitest and Bun drop it)';
+  const why = designTypes
+    ? `its type is reflected as ${typeof cls === 'function' ? cls.name : String(cls)}, not a DTO class`
+    : 'decorator metadata was not emitted (esbuild, tsx, vitest and Bun drop it)';
   problems.push({ where: at, what: `@Args() needs a class-validator DTO class, but ${why}`, fix: 'declare the parameter with a DTO class type, or name it: @Args(() => SearchInput).' });
   return undefined;
 }

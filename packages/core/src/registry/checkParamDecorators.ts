@@ -7,13 +7,7 @@ import type { BuildProblem } from './BuildProblem';
  * names, at most one `@Ctx()` (and one `@Args()` where allowed), and, up to `arity`, no
  * parameter left undecorated (Toolwright could not tell what to pass).
  */
-export function checkParamDecorators(
-  where: string,
-  params: readonly ParamArgs[],
-  arity: number,
-  problems: BuildProblem[],
-  allowArgs: boolean,
-): Map<number, ParamArgs> {
+export function checkParamDecorators(where: string, params: readonly ParamArgs[], arity: number, problems: BuildProblem[], allowArgs: boolean): Map<number, ParamArgs> {
   const decorators = allowArgs ? '@Param, @Args and @Ctx' : '@Param and @Ctx';
   const byIndex = new Map<number, ParamArgs>();
   const names = new Set<string>();
@@ -28,7 +22,11 @@ export function checkParamDecorators(
   }
   for (let i = 0; i < arity; i++) {
     if (!byIndex.has(i)) {
-      problems.push({ where: `${where} param #${i}`, what: 'has no decorator, so Toolwright cannot tell what to pass', fix: `mark it with ${allowArgs ? "@Param('name'), @Args() or @Ctx()" : "@Param('name') or @Ctx()"}.` });
+      problems.push({
+        where: `${where} param #${i}`,
+        what: 'has no decorator, so Toolwright cannot tell what to pass',
+        fix: `mark it with ${allowArgs ? "@Param('name'), @Args() or @Ctx()" : "@Param('name') or @Ctx()"}.`,
+      });
     }
   }
   if (params.filter((p) => p.kind === 'ctx').length > 1) problems.push({ where, what: 'has more than one @Ctx()', fix: 'take the context once.' });

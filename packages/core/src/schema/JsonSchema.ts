@@ -25,7 +25,7 @@ export interface JsonSchema {
   format?: string;
   // arrays
   items?: JsonSchema;
-  prefixItems?: (JsonSchema)[];
+  prefixItems?: JsonSchema[];
   contains?: JsonSchema;
   minContains?: number;
   maxContains?: number;

@@ -33,17 +33,17 @@ const num = (c: DtoConstraint, index: number): number | undefined => {
   const value = c.args[index];
   return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
 };
-const only = (schema: JsonSchema): DtoConverter => () => ({ ...schema });
+const only =
+  (schema: JsonSchema): DtoConverter =>
+  () => ({ ...schema });
 const str = (extra: JsonSchema = {}): DtoConverter => only({ type: 'string', ...extra });
 const pattern = (source: string): DtoConverter => str({ pattern: source });
-const withDefined = (schema: JsonSchema): JsonSchema =>
-  Object.fromEntries(Object.entries(schema).filter(([, value]) => value !== undefined)) as JsonSchema;
+const withDefined = (schema: JsonSchema): JsonSchema => Object.fromEntries(Object.entries(schema).filter(([, value]) => value !== undefined)) as JsonSchema;
 
 /** class-validator's locale-dependent checks equal a plain ASCII pattern only for en-US (its default). */
 const enUsPattern =
   (source: string): DtoConverter =>
-  (c) =>
-    ({ type: 'string', ...(arg<string>(c, 0) === undefined || arg<string>(c, 0) === 'en-US' ? { pattern: source } : {}) });
+  (c) => ({ type: 'string', ...(arg<string>(c, 0) === undefined || arg<string>(c, 0) === 'en-US' ? { pattern: source } : {}) });
 
 /** `@Matches(/re/flags)` or `@Matches('re', 'flags')`. */
 const matches: DtoConverter = (c) => {

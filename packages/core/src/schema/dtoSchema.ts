@@ -69,9 +69,12 @@ function classSchema(cls: Class, walk: Walk): JsonSchema {
   const { ctx } = walk;
   const props = readDtoProperties(cls);
   if (props.length === 0) {
-    report(ctx, `${ctx.where} -> ${className(cls)}`,
+    report(
+      ctx,
+      `${ctx.where} -> ${className(cls)}`,
       'is used as a DTO but has no class-validator decorators, so its schema cannot be derived and class-validator rejects every value of it',
-      'add class-validator decorators such as @IsString() to each property');
+      'add class-validator decorators such as @IsString() to each property',
+    );
     return { type: 'object', additionalProperties: false };
   }
   ctx.expanding.add(cls);
@@ -149,7 +152,7 @@ function propertySchema(cls: Class, prop: DtoProperty, walk: Walk): DerivedPrope
   const isArray = design === Array || each.length > 0 || nested?.each === true || impliesArray(own, walk);
 
   // For an array, @Type names the element class; TypeScript says nothing about elements.
-  const valueRef = isArray ? hint : hint ?? design;
+  const valueRef = isArray ? hint : (hint ?? design);
   if (walk.input) checkTransformPlumbing(prop, valueRef, { isArray, hasHint: hint !== undefined }, at, walk);
   // `@Type(() => Base, { discriminator })`: one of the subclasses, told apart by the discriminator's value.
   const discriminator = hint === undefined ? undefined : findTypeMetadata(cls, prop.name)?.discriminator;
@@ -160,12 +163,22 @@ function propertySchema(cls: Class, prop: DtoProperty, walk: Walk): DerivedPrope
     const items = applyConstraints(valueBase, each, walk, at);
     schema = applyConstraints({ type: 'array' }, own, walk, at) ?? { type: 'array' };
     if (isKnown(items)) schema = { ...schema, items };
-    else report(walk.ctx, at, 'is an array, but its element type cannot be known (TypeScript emits only `Array`)',
-      'add @Type(() => X) for the element class, or an `each: true` constraint such as @IsString({ each: true })');
+    else
+      report(
+        walk.ctx,
+        at,
+        'is an array, but its element type cannot be known (TypeScript emits only `Array`)',
+        'add @Type(() => X) for the element class, or an `each: true` constraint such as @IsString({ each: true })',
+      );
   } else {
     schema = applyConstraints(valueBase, own, walk, at) ?? {};
-    if (!isKnown(schema)) report(walk.ctx, at, `has a type that cannot be known: TypeScript reflects it as ${describeReflected(design)}, and no constraint states a type`,
-      'add a type constraint such as @IsString(), @IsInt() or @IsIn([...]), or @Type(() => X) for a class');
+    if (!isKnown(schema))
+      report(
+        walk.ctx,
+        at,
+        `has a type that cannot be known: TypeScript reflects it as ${describeReflected(design)}, and no constraint states a type`,
+        'add a type constraint such as @IsString(), @IsInt() or @IsIn([...]), or @Type(() => X) for a class',
+      );
   }
   if (docs) schema = withDocs(schema, docs);
   attachMessages(schema, own, cls, prop.name, walk);
@@ -213,8 +226,12 @@ function resolveTypeHint(cls: Class, property: string, at: string, ctx: SchemaCo
   try {
     return hint.resolve();
   } catch (error) {
-    report(ctx, at, `its @Type() function threw at startup: ${(error as Error).message}`,
-      'make it return a fixed class, @Type(() => X): Toolwright calls it once without a value, so it cannot depend on the input');
+    report(
+      ctx,
+      at,
+      `its @Type() function threw at startup: ${(error as Error).message}`,
+      'make it return a fixed class, @Type(() => X): Toolwright calls it once without a value, so it cannot depend on the input',
+    );
     return HINT_FAILED;
   }
 }
@@ -229,14 +246,22 @@ function checkTransformPlumbing(prop: DtoProperty, valueRef: unknown, shape: { i
   const nestedClass = isDtoClass(valueRef) ? valueRef : undefined;
   if (nestedClass && !kinds.has('nestedValidation')) {
     const name = className(nestedClass);
-    report(walk.ctx, at, `holds ${name}${shape.isArray ? '[]' : ''}, but has no @ValidateNested(), so the decorators of ${name} never run`,
-      `add @ValidateNested(${shape.isArray ? '{ each: true }' : ''})`);
+    report(
+      walk.ctx,
+      at,
+      `holds ${name}${shape.isArray ? '[]' : ''}, but has no @ValidateNested(), so the decorators of ${name} never run`,
+      `add @ValidateNested(${shape.isArray ? '{ each: true }' : ''})`,
+    );
   }
   const needsInstance = (nestedClass !== undefined && kinds.has('nestedValidation')) || (valueRef === Date && kinds.has('isDate'));
   if (needsInstance && !shape.hasHint && !walk.coerce) {
     const target = className(valueRef as Class);
-    report(walk.ctx, at, `expects an instance of ${target} but has no @Type(() => ${target}), so class-transformer leaves the JSON value as it is and validation always fails`,
-      `add @Type(() => ${target}) from class-transformer`);
+    report(
+      walk.ctx,
+      at,
+      `expects an instance of ${target} but has no @Type(() => ${target}), so class-transformer leaves the JSON value as it is and validation always fails`,
+      `add @Type(() => ${target}) from class-transformer`,
+    );
   }
 }
 
@@ -268,8 +293,12 @@ function discriminatedSchema(d: Discriminator, walk: Walk, at: string): JsonSche
     const base = walk.recursive.has(value) || walk.ctx.expanding.has(value) ? { ...walk.ctx.defs[defineClass(value, walk)] } : classSchema(value, walk);
     const declared = base.properties?.[d.property];
     if (d.keep && !declared) {
-      report(walk.ctx, at, `keeps the discriminator '${d.property}' on ${className(value)} (keepDiscriminatorProperty), but ${className(value)} does not declare it, so class-validator rejects every value`,
-        `declare it on ${className(value)} or its base class with a validator such as @IsIn(['${name}']), or drop keepDiscriminatorProperty`);
+      report(
+        walk.ctx,
+        at,
+        `keeps the discriminator '${d.property}' on ${className(value)} (keepDiscriminatorProperty), but ${className(value)} does not declare it, so class-validator rejects every value`,
+        `declare it on ${className(value)} or its base class with a validator such as @IsIn(['${name}']), or drop keepDiscriminatorProperty`,
+      );
     }
     const tag: JsonSchema = { const: name };
     const required = base.required?.includes(d.property) ? base.required : [...(base.required ?? []), d.property];
@@ -303,9 +332,12 @@ function reportDocsWithoutValidation(cls: Class, props: readonly DtoProperty[], 
   const validated = new Set(props.map((p) => p.name));
   for (const name of documentedProperties(cls)) {
     if (validated.has(name)) continue;
-    report(ctx, `${ctx.where} -> ${className(cls)}.${name}`,
+    report(
+      ctx,
+      `${ctx.where} -> ${className(cls)}.${name}`,
       'has @Property() but no class-validator decorator, so it is not part of the schema and class-validator rejects it as an unknown property',
-      'add a class-validator decorator such as @IsString() (or @Allow() to accept any value)');
+      'add a class-validator decorator such as @IsString() (or @Allow() to accept any value)',
+    );
   }
 }
 
@@ -328,9 +360,12 @@ function reportUndecoratedFields(cls: Class, props: readonly DtoProperty[], ctx:
   const known = new Set([...props.map((p) => p.name), ...documentedProperties(cls)]);
   for (const name of Object.keys(instance)) {
     if (known.has(name) || isExcludedFromInput(cls, name)) continue;
-    report(ctx, `${ctx.where} -> ${className(cls)}.${name}`,
+    report(
+      ctx,
+      `${ctx.where} -> ${className(cls)}.${name}`,
       'has no decorator, so class-validator never sees it: it is missing from the schema and a value sent for it is refused as an unknown property',
-      'add a class-validator decorator such as @IsString() (with @IsOptional() if it may be absent; @ValidateNested() and @Type(() => Child) for a nested DTO), or @Allow() to accept any value');
+      'add a class-validator decorator such as @IsString() (with @IsOptional() if it may be absent; @ValidateNested() and @Type(() => Child) for a nested DTO), or @Allow() to accept any value',
+    );
   }
 }
 
@@ -373,8 +408,7 @@ function commonTypes(fragments: readonly JsonSchema[], constraints: readonly Dto
     if (types) common = common ? intersectTypes(common, types) : types;
   }
   if (common && common.length === 0) {
-    report(ctx, at, `has constraints that require different types (${constraints.map((c) => c.kind).join(', ')}), so no value can pass them all`,
-      'keep the constraints of one type');
+    report(ctx, at, `has constraints that require different types (${constraints.map((c) => c.kind).join(', ')}), so no value can pass them all`, 'keep the constraints of one type');
   }
   return common;
 }
@@ -502,10 +536,7 @@ function reaches(edges: ReadonlyMap<Class, readonly Class[]>, from: readonly Cla
 // helpers
 
 /** Built-in constructors TypeScript reflects for non-DTO types. */
-const BUILT_INS = new Set<unknown>([
-  Object, Function, Array, String, Number, Boolean, Symbol, BigInt, Date, RegExp, Promise, Map, Set, WeakMap, WeakSet, Error,
-  ArrayBuffer, Uint8Array,
-]);
+const BUILT_INS = new Set<unknown>([Object, Function, Array, String, Number, Boolean, Symbol, BigInt, Date, RegExp, Promise, Map, Set, WeakMap, WeakSet, Error, ArrayBuffer, Uint8Array]);
 
 function isDtoClass(ref: unknown): ref is Class {
   // Arrow functions have no prototype: a thunk is not a class.

@@ -6,10 +6,7 @@ import type { JsonSchema } from './JsonSchema';
 import type { SchemaContext } from './SchemaContext';
 
 /** How a parameter's value is turned into what the method receives, after validation. */
-export type ParamShape =
-  | { readonly kind: 'plain' }
-  | { readonly kind: 'date' }
-  | { readonly kind: 'dto'; readonly cls: Class; readonly array: boolean };
+export type ParamShape = { readonly kind: 'plain' } | { readonly kind: 'date' } | { readonly kind: 'dto'; readonly cls: Class; readonly array: boolean };
 
 export interface DerivedParam {
   readonly schema: JsonSchema;
@@ -113,4 +110,3 @@ function describeType(type: unknown): string {
   if (typeof type === 'function') return type.name || 'an anonymous function';
   return String(type);
 }
-

@@ -80,7 +80,12 @@ export function compileUriTemplate(template: string): UriTemplateMatcher {
         groups.forEach((g, i) => {
           const raw = found[i + 1];
           if (raw === undefined) return;
-          values[g.name] = g.explode ? raw.split(g.sep).filter((v, j) => j > 0 || v !== '').map(decodeURIComponent) : decodeURIComponent(raw);
+          values[g.name] = g.explode
+            ? raw
+                .split(g.sep)
+                .filter((v, j) => j > 0 || v !== '')
+                .map(decodeURIComponent)
+            : decodeURIComponent(raw);
         });
       } catch {
         return undefined; // malformed percent-encoding: not a URI this template produces

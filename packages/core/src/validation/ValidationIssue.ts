@@ -5,6 +5,4 @@ export interface ValidationIssue {
 }
 
 /** The outcome of validating (and possibly transforming) a value. */
-export type ValidationOutcome<T = unknown> =
-  | { readonly ok: true; readonly value: T }
-  | { readonly ok: false; readonly issues: readonly ValidationIssue[] };
+export type ValidationOutcome<T = unknown> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly issues: readonly ValidationIssue[] };

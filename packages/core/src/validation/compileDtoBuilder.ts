@@ -11,9 +11,29 @@ export type DtoBuilder = (value: Record<string, unknown>) => object;
  * schema check has passed, class-validator would find nothing more to reject.
  */
 const EXPRESSED_BY_SCHEMA = new Set([
-  'isString', 'isInt', 'isBoolean', 'min', 'max', 'minLength', 'maxLength', 'isLength', 'isIn', 'isEnum', 'equals',
-  'isOptional', 'isDefined', 'nestedValidation', 'isArray', 'arrayMinSize', 'arrayMaxSize', 'arrayNotEmpty',
-  'isPositive', 'isNegative', 'isObject', 'isDate', 'whitelistValidation',
+  'isString',
+  'isInt',
+  'isBoolean',
+  'min',
+  'max',
+  'minLength',
+  'maxLength',
+  'isLength',
+  'isIn',
+  'isEnum',
+  'equals',
+  'isOptional',
+  'isDefined',
+  'nestedValidation',
+  'isArray',
+  'arrayMinSize',
+  'arrayMaxSize',
+  'arrayNotEmpty',
+  'isPositive',
+  'isNegative',
+  'isObject',
+  'isDate',
+  'whitelistValidation',
 ]);
 
 /** With `@Property({ schema })` the schema is the app's own: only constraints that accept every value stay implied. */

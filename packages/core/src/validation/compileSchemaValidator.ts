@@ -301,7 +301,8 @@ class Compiler {
             if (!exactlyOne) break;
           } else firstIssues ??= branchIssues;
         }
-        if (matched === 0) issues.push(...(branches.length === 1 && firstIssues ? firstIssues : [{ path, message: `does not match any allowed shape${firstIssues?.[0] ? ` (${firstIssues[0].message})` : ''}` }]));
+        if (matched === 0)
+          issues.push(...(branches.length === 1 && firstIssues ? firstIssues : [{ path, message: `does not match any allowed shape${firstIssues?.[0] ? ` (${firstIssues[0].message})` : ''}` }]));
         else if (exactlyOne && matched > 1) issues.push({ path, message: 'matches more than one allowed shape' });
         return result;
       });
@@ -402,7 +403,8 @@ function enumCheck(values: readonly unknown[], custom: CustomMessage | undefined
   const structured = values.filter((v) => typeof v === 'object' && v !== null);
   const list = values.map((v) => JSON.stringify(v)).join(', ');
   return (value, path, issues) => {
-    if (!allowed.has(value) && !(typeof value === 'object' && value !== null && structured.some((v) => jsonEqual(v, value)))) issues.push({ path, message: custom ? custom(value) : `must be one of: ${list} (got ${JSON.stringify(value) ?? 'undefined'})` });
+    if (!allowed.has(value) && !(typeof value === 'object' && value !== null && structured.some((v) => jsonEqual(v, value))))
+      issues.push({ path, message: custom ? custom(value) : `must be one of: ${list} (got ${JSON.stringify(value) ?? 'undefined'})` });
     return value;
   };
 }
@@ -417,13 +419,20 @@ function constCheck(expected: unknown, custom: CustomMessage | undefined): Check
 
 function hasType(value: unknown, type: JsonSchemaType): boolean {
   switch (type) {
-    case 'string': return typeof value === 'string';
-    case 'number': return typeof value === 'number' && Number.isFinite(value);
-    case 'integer': return typeof value === 'number' && Number.isInteger(value);
-    case 'boolean': return typeof value === 'boolean';
-    case 'null': return value === null;
-    case 'array': return Array.isArray(value);
-    case 'object': return isPlainObject(value);
+    case 'string':
+      return typeof value === 'string';
+    case 'number':
+      return typeof value === 'number' && Number.isFinite(value);
+    case 'integer':
+      return typeof value === 'number' && Number.isInteger(value);
+    case 'boolean':
+      return typeof value === 'boolean';
+    case 'null':
+      return value === null;
+    case 'array':
+      return Array.isArray(value);
+    case 'object':
+      return isPlainObject(value);
   }
 }
 

@@ -12,11 +12,27 @@ const SCHEMA_MAPS = ['properties', 'patternProperties', '$defs', 'dependentSchem
 const SCHEMA_LISTS = ['allOf', 'anyOf', 'oneOf', 'prefixItems'] as const;
 /** Keywords enforced on the value itself. */
 const ASSERTIONS = [
-  'type', 'enum', 'const',
-  'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf',
-  'minLength', 'maxLength', 'pattern', 'format',
-  'minItems', 'maxItems', 'uniqueItems', 'minContains', 'maxContains',
-  'required', 'minProperties', 'maxProperties', 'dependentRequired',
+  'type',
+  'enum',
+  'const',
+  'minimum',
+  'maximum',
+  'exclusiveMinimum',
+  'exclusiveMaximum',
+  'multipleOf',
+  'minLength',
+  'maxLength',
+  'pattern',
+  'format',
+  'minItems',
+  'maxItems',
+  'uniqueItems',
+  'minContains',
+  'maxContains',
+  'required',
+  'minProperties',
+  'maxProperties',
+  'dependentRequired',
   '$ref',
 ] as const;
 /**
@@ -32,7 +48,7 @@ const DIALECT = 'https://json-schema.org/draft/2020-12/schema';
 
 /** How to replace a keyword from outside the profile (older drafts, dynamic scopes, vocabularies). */
 const REFUSED: Readonly<Record<string, string>> = {
-  unevaluatedProperties: "use `additionalProperties: false` next to `properties` (and `patternProperties`) in the same schema.",
+  unevaluatedProperties: 'use `additionalProperties: false` next to `properties` (and `patternProperties`) in the same schema.',
   unevaluatedItems: 'use `items: false` after `prefixItems`, or an `items` schema.',
   $dynamicRef: "use `$ref: '#/$defs/name'`.",
   $dynamicAnchor: "name the schema under `$defs` and use `$ref: '#/$defs/name'`.",
@@ -130,11 +146,15 @@ function checkValue(key: string, value: unknown, at: string, root: unknown, issu
       try {
         new RegExp(String(source), 'u');
       } catch (error) {
-        bad(`has a pattern ${JSON.stringify(source)} that is not a valid regular expression: ${(error as Error).message}`, 'write an ECMAScript regular expression (JSON Schema patterns are ECMA-262, Unicode mode).');
+        bad(
+          `has a pattern ${JSON.stringify(source)} that is not a valid regular expression: ${(error as Error).message}`,
+          'write an ECMAScript regular expression (JSON Schema patterns are ECMA-262, Unicode mode).',
+        );
       }
     }
   } else if (key === '$ref') {
-    if (typeof value !== 'string' || !value.startsWith('#')) bad(`points outside the schema (${JSON.stringify(value)})`, "keep $ref inside the schema: '#/$defs/name' (remote references are not fetched).");
+    if (typeof value !== 'string' || !value.startsWith('#'))
+      bad(`points outside the schema (${JSON.stringify(value)})`, "keep $ref inside the schema: '#/$defs/name' (remote references are not fetched).");
     else if (resolvePointer(root, value) === undefined) bad(`points at ${JSON.stringify(value)}, which the schema does not have`, "add the target under the root's $defs and point at '#/$defs/name'.");
   }
 }

@@ -16,8 +16,7 @@ function bindingOf(param: Parameter): { id: TSESTree.Identifier; initializer?: T
 function admitsUndefined(id: TSESTree.Identifier): boolean {
   const annotation = id.typeAnnotation?.typeAnnotation;
   if (!annotation) return true;
-  const admits = (t: TSESTree.TypeNode): boolean =>
-    t.type === 'TSUndefinedKeyword' || t.type === 'TSAnyKeyword' || t.type === 'TSUnknownKeyword' || (t.type === 'TSUnionType' && t.types.some(admits));
+  const admits = (t: TSESTree.TypeNode): boolean => t.type === 'TSUndefinedKeyword' || t.type === 'TSAnyKeyword' || t.type === 'TSUnknownKeyword' || (t.type === 'TSUnionType' && t.types.some(admits));
   return admits(annotation);
 }
 
@@ -33,8 +32,7 @@ export const paramOptionalMatches = createRule({
     fixable: 'code',
     docs: { description: "A `@Param` is optional exactly when its parameter is: TypeScript's `?` and default values are invisible at run time" },
     messages: {
-      questionMark:
-        "'{{name}}' is optional in TypeScript (`?`), but Toolwright cannot see that: the argument is required. Fix: @Param('{{argument}}', { optional: true }) (or `default: ...`).",
+      questionMark: "'{{name}}' is optional in TypeScript (`?`), but Toolwright cannot see that: the argument is required. Fix: @Param('{{argument}}', { optional: true }) (or `default: ...`).",
       initializer:
         "'{{name}}' has a default value in TypeScript, but Toolwright cannot see it: the argument is required. Fix: give the default to Toolwright instead, @Param('{{argument}}', { default: {{value}} }), and drop the initializer.",
       notTyped:

@@ -3,11 +3,7 @@ import * as ts from 'typescript';
 import { createRule } from '../createRule';
 import { objectArgument, propertyOf, readImports, toolwrightDecorator, type FileImports } from '../imports';
 
-type Verdict =
-  | { kind: 'ok' }
-  | { kind: 'array'; element: string }
-  | { kind: 'unknown'; what: string }
-  | { kind: 'literals'; emitted: 'String' | 'Number' };
+type Verdict = { kind: 'ok' } | { kind: 'array'; element: string } | { kind: 'unknown'; what: string } | { kind: 'literals'; emitted: 'String' | 'Number' };
 
 /** What the decorator metadata of a parameter of this type tells Toolwright at run time. */
 function judge(members: readonly ts.Type[], checker: ts.TypeChecker): Verdict {
@@ -59,7 +55,8 @@ export const paramTypeSupported = createRule({
     type: 'problem',
     docs: { description: 'A `@Param` type Toolwright can read at run time, or an explicit `type`, `enum`, `nullable` or `schema` option', requiresTypeChecking: true },
     messages: {
-      array: "'{{name}}' is an array, but its element type cannot be known at run time (TypeScript emits only `Array`). Fix: give the element type: @Param('{{argument}}', { type: () => [{{element}}] }).",
+      array:
+        "'{{name}}' is an array, but its element type cannot be known at run time (TypeScript emits only `Array`). Fix: give the element type: @Param('{{argument}}', { type: () => [{{element}}] }).",
       unknown:
         "'{{name}}' has a type that cannot be inferred at run time ({{what}}: TypeScript emits `Object`). Fix: state it: @Param('{{argument}}', { type: () => String }), `enum: [...]` for literal unions, `nullable: true` for `| null`, or `schema: {...}`.",
       literals: "'{{name}}' is a union of literals, but TypeScript emits only `{{emitted}}`, so any {{emittedLower}} would pass. Fix: list the values: @Param('{{argument}}', { enum: [...] }).",
@@ -97,7 +94,8 @@ export const paramTypeSupported = createRule({
         const verdict = judge(rest, checker);
         if (verdict.kind === 'array') context.report({ node: id, messageId: 'array', data: { ...data, element: verdict.element } });
         else if (verdict.kind === 'unknown') context.report({ node: id, messageId: 'unknown', data: { ...data, what: verdict.what } });
-        else if (verdict.kind === 'literals') context.report({ node: id, messageId: 'literals', data: { ...data, emitted: verdict.emitted, emittedLower: verdict.emitted === 'String' ? 'string' : 'number' } });
+        else if (verdict.kind === 'literals')
+          context.report({ node: id, messageId: 'literals', data: { ...data, emitted: verdict.emitted, emittedLower: verdict.emitted === 'String' ? 'string' : 'number' } });
       },
     };
   },

@@ -10,5 +10,8 @@ const SUPPORTED = '^20.19.0 || ^22.12.0 || >=24';
 export function assertSupportedNode(version: string = process.versions.node): void {
   const [major = 0, minor = 0] = version.split('.').map(Number);
   const supported = major >= 24 || (major === 22 && minor >= 12) || (major === 20 && minor >= 19);
-  if (!supported) throw new ConfigError(`Toolwright cannot start this server: it needs Node.js ${SUPPORTED}, and this is Node.js ${version}. Start it with Node.js 24 (the active LTS) or another supported version.`);
+  if (!supported)
+    throw new ConfigError(
+      `Toolwright cannot start this server: it needs Node.js ${SUPPORTED}, and this is Node.js ${version}. Start it with Node.js 24 (the active LTS) or another supported version.`,
+    );
 }

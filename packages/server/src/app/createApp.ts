@@ -51,7 +51,13 @@ export async function createApp(options: AppOptions): Promise<App> {
   // Stateless HTTP asks per request: while telemetry records, no call skips the SDK's path.
   const untraced = directToolCall(binding);
   const fastPaths = fastPathsWanted(options.fastPaths) ? createFastPaths((params, caller) => (telemetry.instruments() ? undefined : untraced(params, caller))) : undefined;
-  const lifecycle = createLifecycle({ classes: [...new Set([...tools, ...(options.services ?? [])])], container, onStart: options.onStart, onShutdown: options.onShutdown, logger: options.logger ?? stderrLogger('lifecycle') });
+  const lifecycle = createLifecycle({
+    classes: [...new Set([...tools, ...(options.services ?? [])])],
+    container,
+    onStart: options.onStart,
+    onShutdown: options.onShutdown,
+    logger: options.logger ?? stderrLogger('lifecycle'),
+  });
   const control = (kind: ListKind): ListControl =>
     Object.freeze({
       enable: (key: string) => surface.catalog.setEnabled(kind, key, true),
@@ -145,7 +151,8 @@ function checkMiddleware(middleware: AppOptions['middleware']): void {
   if (middleware === undefined) return;
   if (!Array.isArray(middleware)) throw new ConfigError('Toolwright: `middleware` must be an array of middleware: `middleware: [timing(), RateLimit]`.');
   middleware.forEach((m, i) => {
-    if (typeof m !== 'function') throw new ConfigError(`Toolwright: middleware[${i}] is ${m === null ? 'null' : typeof m}, not a middleware. Pass a function (call, next) => ... or a class with a use(call, next) method.`);
+    if (typeof m !== 'function')
+      throw new ConfigError(`Toolwright: middleware[${i}] is ${m === null ? 'null' : typeof m}, not a middleware. Pass a function (call, next) => ... or a class with a use(call, next) method.`);
   });
 }
 

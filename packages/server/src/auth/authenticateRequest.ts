@@ -28,7 +28,12 @@ export function createAuthenticator(options: HttpAuthOptions, metadata: Protecte
     const header = req.headers.authorization;
     if (header === undefined) {
       if (options.allowAnonymous) return { ok: true, authInfo: undefined };
-      return { ok: false, status: 401, challenge: `Bearer resource_metadata="${metadataUrl}"${scopeHint}`, body: { error: 'invalid_request', error_description: 'This server requires a bearer token in the Authorization header.' } };
+      return {
+        ok: false,
+        status: 401,
+        challenge: `Bearer resource_metadata="${metadataUrl}"${scopeHint}`,
+        body: { error: 'invalid_request', error_description: 'This server requires a bearer token in the Authorization header.' },
+      };
     }
     const match = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i.exec(header);
     if (!match) return refuse(401, 'invalid_request', 'The Authorization header must be "Bearer <token>".');
@@ -44,7 +49,8 @@ export function createAuthenticator(options: HttpAuthOptions, metadata: Protecte
       return refuse(401, 'invalid_token', 'The access token was issued for another resource.');
     }
     const missing = required.filter((s) => !authInfo!.scopes.includes(s));
-    if (missing.length > 0) return refuse(403, 'insufficient_scope', `The access token lacks the scope(s): ${missing.join(' ')}.`, `, scope="${[...new Set([...required, ...authInfo.scopes])].join(' ')}"`);
+    if (missing.length > 0)
+      return refuse(403, 'insufficient_scope', `The access token lacks the scope(s): ${missing.join(' ')}.`, `, scope="${[...new Set([...required, ...authInfo.scopes])].join(' ')}"`);
     return { ok: true, authInfo: { ...authInfo, token: authInfo.token || match[1] } };
   };
 }

@@ -30,7 +30,7 @@ export interface JwtVerifierOptions {
  * and `sub` and roles into `extra`.
  */
 export function jwtVerifier(options: JwtVerifierOptions): TokenVerifier {
-  if (!options.jwksUrl && !options.jwks) throw new ConfigError('Toolwright: jwtVerifier needs the issuer\'s keys: pass jwksUrl (e.g. https://auth.example.com/.well-known/jwks.json) or jwks.');
+  if (!options.jwksUrl && !options.jwks) throw new ConfigError("Toolwright: jwtVerifier needs the issuer's keys: pass jwksUrl (e.g. https://auth.example.com/.well-known/jwks.json) or jwks.");
   let prepared: Promise<{ jose: Jose; keys: Parameters<Jose['jwtVerify']>[1] }> | undefined;
   const prepare = () =>
     (prepared ??= loadJose().then((jose) => ({

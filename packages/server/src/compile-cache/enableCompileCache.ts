@@ -3,12 +3,11 @@ import * as nodeModule from 'node:module';
 /** What `@toolwright/server/compile-cache` did when it was imported. */
 export type CompileCacheStatus =
   /** Node caches the code it compiles for every module loaded from now on, in `directory`. */
-  | { readonly enabled: true; readonly directory: string }
-  | { readonly enabled: false; readonly reason: string };
+  { readonly enabled: true; readonly directory: string } | { readonly enabled: false; readonly reason: string };
 
 /** `module.enableCompileCache` (Node 22.1+), which the Node 20 typings do not declare. */
 type EnableCompileCache = (directory?: string) => { status: number; message?: string; directory?: string };
-const nodeCache = (nodeModule as unknown as { enableCompileCache?: EnableCompileCache; constants?: { compileCacheStatus?: Record<string, number> } });
+const nodeCache = nodeModule as unknown as { enableCompileCache?: EnableCompileCache; constants?: { compileCacheStatus?: Record<string, number> } };
 
 /**
  * Turns on Node's own on-disk code cache (`module.enableCompileCache()`, Node 22.1+), so later

@@ -95,7 +95,12 @@ function servingMember(catalog: Catalog, uri: string) {
   const resource = catalog.resource(uri);
   if (resource) return { member: resource, read: resource.read };
   const found = catalog.matchTemplate(uri);
-  return found && { member: found.template, read: (ctx: Parameters<ResourceDefinition['read']>[0], scope: Parameters<ResourceDefinition['read']>[1]) => found.template.read(uri, found.variables, ctx, scope) };
+  return (
+    found && {
+      member: found.template,
+      read: (ctx: Parameters<ResourceDefinition['read']>[0], scope: Parameters<ResourceDefinition['read']>[1]) => found.template.read(uri, found.variables, ctx, scope),
+    }
+  );
 }
 
 /** Refuses a caller the resource's `@RequireScopes` / `@RequireRoles` rules leave out. */

@@ -177,7 +177,9 @@ export class NodeStreamableTransport implements Transport, RequestHeadersSource 
       if ((message as { method?: string }).method === 'notifications/cancelled') return this.sendStandalone(message);
       // A notification for a request already answered: nobody can receive it.
       if (!(isResponse || 'id' in message)) return;
-      throw new ToolwrightError(`NodeStreamableTransport: request ${String(related)} is not open on this ${this.sessionId ? `session (${this.sessionId})` : 'request'}; it was answered or never arrived.`);
+      throw new ToolwrightError(
+        `NodeStreamableTransport: request ${String(related)} is not open on this ${this.sessionId ? `session (${this.sessionId})` : 'request'}; it was answered or never arrived.`,
+      );
     }
     if (!this.jsonResponse) {
       const eventId = await this.store(exchange.streamId, message);
@@ -291,7 +293,7 @@ export class NodeStreamableTransport implements Transport, RequestHeadersSource 
     res.once('close', () => {
       if (exchange.sse === sse) exchange.sse = undefined;
     });
-    const version = initialize ? initialize.params.protocolVersion : headerOf(req, 'mcp-protocol-version') ?? DEFAULT_VERSION;
+    const version = initialize ? initialize.params.protocolVersion : (headerOf(req, 'mcp-protocol-version') ?? DEFAULT_VERSION);
     const resumable = this.eventStore !== undefined && version >= PRIMING_SINCE;
     if (resumable) {
       try {
@@ -309,9 +311,7 @@ export class NodeStreamableTransport implements Transport, RequestHeadersSource 
     for (const message of messages) {
       const id = (message as { id?: RequestId }).id;
       const extra: MessageExtraInfo =
-        resumable && id !== undefined && 'method' in (message as object)
-          ? { ...info, closeSSEStream: () => this.closeSSEStream(id), closeStandaloneSSEStream: this.closeStandaloneSSEStream }
-          : info;
+        resumable && id !== undefined && 'method' in (message as object) ? { ...info, closeSSEStream: () => this.closeSSEStream(id), closeStandaloneSSEStream: this.closeStandaloneSSEStream } : info;
       this.onmessage?.(message as JSONRPCMessage, extra);
       if (batch) this.settleCancelled(message);
     }
@@ -457,7 +457,9 @@ export class NodeStreamableTransport implements Transport, RequestHeadersSource 
     try {
       return await this.eventStore.storeEvent(streamId, message);
     } catch (error) {
-      this.onerror?.(new ToolwrightError(`NodeStreamableTransport: the event store failed to store an event (${(error as Error)?.message}); it was sent without an id and cannot be replayed.`, { cause: error }));
+      this.onerror?.(
+        new ToolwrightError(`NodeStreamableTransport: the event store failed to store an event (${(error as Error)?.message}); it was sent without an id and cannot be replayed.`, { cause: error }),
+      );
       return undefined;
     }
   }
@@ -495,27 +497,30 @@ export class NodeStreamableTransport implements Transport, RequestHeadersSource 
   /** One timer per transport pings every open stream; it stops itself once none is left. */
   private armKeepAlive(): void {
     if (this.keepAlive || !(this.keepAliveMs >= 1) || this.closed) return;
-    this.keepAlive = setInterval(() => {
-      let open = false;
-      for (const sse of this.openStreams()) {
-        // A timer callback that throws would take the whole process down: end that stream instead.
-        try {
-          sse.comment('keepalive');
-          open = true;
-        } catch (error) {
-          this.onerror?.(error as Error);
+    this.keepAlive = setInterval(
+      () => {
+        let open = false;
+        for (const sse of this.openStreams()) {
+          // A timer callback that throws would take the whole process down: end that stream instead.
           try {
-            sse.end();
-          } catch {
-            // The response is unusable; dropping the stream is all that is left to do.
+            sse.comment('keepalive');
+            open = true;
+          } catch (error) {
+            this.onerror?.(error as Error);
+            try {
+              sse.end();
+            } catch {
+              // The response is unusable; dropping the stream is all that is left to do.
+            }
           }
         }
-      }
-      if (!open) {
-        clearInterval(this.keepAlive);
-        this.keepAlive = undefined;
-      }
-    }, Math.min(this.keepAliveMs, 2 ** 31 - 1));
+        if (!open) {
+          clearInterval(this.keepAlive);
+          this.keepAlive = undefined;
+        }
+      },
+      Math.min(this.keepAliveMs, 2 ** 31 - 1),
+    );
     this.keepAlive.unref();
   }
 

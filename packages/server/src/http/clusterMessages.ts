@@ -2,12 +2,7 @@ import type { SessionChange, SessionRecord } from './Cluster';
 import type { StreamableTransport } from './createStreamableTransport';
 
 /** Notifications a cluster delivers itself (`Cluster.publish`): a session's local copies must not send them too. */
-const FANNED_OUT = new Set([
-  'notifications/tools/list_changed',
-  'notifications/resources/list_changed',
-  'notifications/prompts/list_changed',
-  'notifications/resources/updated',
-]);
+const FANNED_OUT = new Set(['notifications/tools/list_changed', 'notifications/resources/list_changed', 'notifications/prompts/list_changed', 'notifications/resources/updated']);
 
 /** The requests that bring a fresh server to a session's state (see `NodeStreamableTransport.restore`). */
 export function restoreRequests(record: SessionRecord): { method: string; params?: Record<string, unknown> }[] {

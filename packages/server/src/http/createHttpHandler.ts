@@ -101,7 +101,8 @@ export function createHttpHandler(app: ServerFactory, options: HttpHandlerOption
     maxBufferedBytes: options.maxBufferedBytes ?? DEFAULTS.maxBufferedBytes,
     // What the SDK refused is answered on the wire; its reasons are for debugging.
     onerror: (error) => {
-      if (requestLogLevel === 'debug') (options.logWrite ?? ((line) => process.stderr.write(line)))(`${JSON.stringify({ time: new Date().toISOString(), level: 'debug', msg: 'mcp', error: error.message })}\n`);
+      if (requestLogLevel === 'debug')
+        (options.logWrite ?? ((line) => process.stderr.write(line)))(`${JSON.stringify({ time: new Date().toISOString(), level: 'debug', msg: 'mcp', error: error.message })}\n`);
     },
     trackPost,
   });

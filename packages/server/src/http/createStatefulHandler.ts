@@ -101,7 +101,12 @@ export function createStatefulHandler(app: ServerFactory, options: StatefulHandl
       }
       // 2025-03-26 is what the spec says a server assumes when the header is missing, so it counts as none (the conformance suite sends it).
       if (typeof version === 'string' && version !== session.protocolVersion && version !== ASSUMED_VERSION) {
-        return sendRpcError(res, 400, -32000, `Bad Request: MCP-Protocol-Version '${version}' differs from the version this session negotiated, '${session.protocolVersion}'. Send '${session.protocolVersion}'.`);
+        return sendRpcError(
+          res,
+          400,
+          -32000,
+          `Bad Request: MCP-Protocol-Version '${version}' differs from the version this session negotiated, '${session.protocolVersion}'. Send '${session.protocolVersion}'.`,
+        );
       }
       entry.session = session.id;
     } else if (method === 'POST' && isInitialize(body)) {

@@ -17,7 +17,13 @@ export function createStatelessHandler(app: ServerFactory, options: StatelessHan
   return {
     async handle({ req, res, body }: McpRequest): Promise<void> {
       options.trackPost(res);
-      const transport = createStreamableTransport(options.transportKind, { sessionId: undefined, jsonResponse: options.jsonResponse, eventStore: undefined, retryMs: undefined, maxBufferedBytes: options.maxBufferedBytes });
+      const transport = createStreamableTransport(options.transportKind, {
+        sessionId: undefined,
+        jsonResponse: options.jsonResponse,
+        eventStore: undefined,
+        retryMs: undefined,
+        maxBufferedBytes: options.maxBufferedBytes,
+      });
       transports.add(transport);
       // Our transport: plain tool calls may be answered without building a server (see FastPaths).
       const fastPaths = options.transportKind === 'toolwright' ? fastPathsOf(app) : undefined;

@@ -19,7 +19,9 @@ export function requestLogLevelOf(options: Pick<HttpHandlerOptions, 'requestLogL
   const level = requestLogLevel ?? logLevel ?? 'info';
   if (!LEVELS.includes(level)) {
     const name = requestLogLevel !== undefined ? 'requestLogLevel' : 'logLevel';
-    throw new ConfigError(`HTTP options: ${name} must be one of ${LEVELS.map((l) => `'${l}'`).join(', ')}, got ${JSON.stringify(level)}. (The MCP log level of ctx.log is createApp's logLevel option.)`);
+    throw new ConfigError(
+      `HTTP options: ${name} must be one of ${LEVELS.map((l) => `'${l}'`).join(', ')}, got ${JSON.stringify(level)}. (The MCP log level of ctx.log is createApp's logLevel option.)`,
+    );
   }
   return level;
 }

@@ -90,7 +90,10 @@ export function shareThroughCluster(app: ServerFactory, cluster: Cluster, limits
         clearInterval(keepOpenAlive);
         stopPublishing();
         stopEnding();
-        void stopRelay.then((stop) => stop(), () => {});
+        void stopRelay.then(
+          (stop) => stop(),
+          () => {},
+        );
       };
     },
 

@@ -25,10 +25,12 @@ export function maxResultSize(options: MaxResultSizeOptions): MiddlewareFn {
     if (json.length * 3 <= bytes) return result;
     const size = Buffer.byteLength(json, 'utf8');
     if (size <= bytes) return result;
-    call.logger.warn(`${subjectOf(call)} produced a result of ${size} bytes, over maxResultSize's ${bytes}; the caller got an error instead`, { kind: call.kind, name: call.name, bytes: size, limit: bytes });
-    return refuseCall(
-      call.kind,
-      `The result of ${subjectOf(call)} is too large to send (${size} bytes, the limit is ${bytes}). Ask for less: narrower arguments, a smaller page or range.`,
-    );
+    call.logger.warn(`${subjectOf(call)} produced a result of ${size} bytes, over maxResultSize's ${bytes}; the caller got an error instead`, {
+      kind: call.kind,
+      name: call.name,
+      bytes: size,
+      limit: bytes,
+    });
+    return refuseCall(call.kind, `The result of ${subjectOf(call)} is too large to send (${size} bytes, the limit is ${bytes}). Ask for less: narrower arguments, a smaller page or range.`);
   };
 }

@@ -152,7 +152,12 @@ export function createToolContext(name: string, sdk: ServerContext, connection: 
       }
       const params = { mode: 'form' as const, message, requestedSchema: compiled.requestedSchema };
       const request = { method: 'elicitation/create' as const, params };
-      const result = await ask('elicitation', () => checked(isSpecType.ElicitRequest, request), options?.key, () => mcpReq.send(request, related));
+      const result = await ask(
+        'elicitation',
+        () => checked(isSpecType.ElicitRequest, request),
+        options?.key,
+        () => mcpReq.send(request, related),
+      );
       if (result.action !== 'accept') return { action: result.action };
       const parsed = await compiled.parse(result.content);
       if (!parsed.ok) {
@@ -168,8 +173,11 @@ export function createToolContext(name: string, sdk: ServerContext, connection: 
       // Web Crypto's global, read at call time: importing node:crypto would cost every server's startup.
       const elicitationId = options?.elicitationId ?? crypto.randomUUID();
       // 2026-07-28 URL requests carry no elicitationId: the round's state correlates them.
-      const result = await ask('elicitation', () => inputRequired.elicitUrl({ message, url }), options?.key, () =>
-        mcpReq.send({ method: 'elicitation/create', params: { mode: 'url', message, url, elicitationId } }, related),
+      const result = await ask(
+        'elicitation',
+        () => inputRequired.elicitUrl({ message, url }),
+        options?.key,
+        () => mcpReq.send({ method: 'elicitation/create', params: { mode: 'url', message, url, elicitationId } }, related),
       );
       return { action: result.action };
     },
@@ -178,12 +186,19 @@ export function createToolContext(name: string, sdk: ServerContext, connection: 
       if (!capabilities().sampling) refuse('to ask the client model (sampling)', 'sampling', { sampling: {} });
       const params: SamplingRequest =
         typeof request === 'string'
-          ? { messages: [{ role: 'user', content: { type: 'text', text: request } }], maxTokens: options?.maxTokens ?? 1000, ...(options?.systemPrompt !== undefined && { systemPrompt: options.systemPrompt }) }
+          ? {
+              messages: [{ role: 'user', content: { type: 'text', text: request } }],
+              maxTokens: options?.maxTokens ?? 1000,
+              ...(options?.systemPrompt !== undefined && { systemPrompt: options.systemPrompt }),
+            }
           : request;
       const { metadata, ...rest } = params;
       const wire = { ...rest, ...(metadata !== undefined && { metadata: jsonObject(metadata) }) };
-      const result: SamplingResult = await ask('sampling', () => checked(isSpecType.CreateMessageRequest, { method: 'sampling/createMessage', params: wire }), options?.key, () =>
-        server.createMessage(wire, { ...related, relatedRequestId: mcpReq.id }),
+      const result: SamplingResult = await ask(
+        'sampling',
+        () => checked(isSpecType.CreateMessageRequest, { method: 'sampling/createMessage', params: wire }),
+        options?.key,
+        () => server.createMessage(wire, { ...related, relatedRequestId: mcpReq.id }),
       );
       return result;
     },
@@ -197,7 +212,12 @@ export function createToolContext(name: string, sdk: ServerContext, connection: 
 
     async listRoots(options) {
       if (!capabilities().roots) refuse("the client's roots", 'roots', { roots: {} });
-      const { roots } = await ask('roots/list', () => inputRequired.listRoots(), options?.key, () => mcpReq.send({ method: 'roots/list' }, related));
+      const { roots } = await ask(
+        'roots/list',
+        () => inputRequired.listRoots(),
+        options?.key,
+        () => mcpReq.send({ method: 'roots/list' }, related),
+      );
       return roots.map((r) => ({ uri: r.uri, ...(r.name !== undefined && { name: r.name }) }));
     },
   } as ToolContext;

@@ -33,7 +33,10 @@ export function requestEnvelopeOf(ctx: ServerContext, connection: Connection): R
     return {
       protocolVersion: typeof version === 'string' ? version : undefined,
       clientCapabilities: isObject(capabilities) ? capabilities : {},
-      clientInfo: isObject(info) && typeof info.name === 'string' && typeof info.version === 'string' ? { name: info.name, version: info.version, ...(typeof info.title === 'string' && { title: info.title }) } : undefined,
+      clientInfo:
+        isObject(info) && typeof info.name === 'string' && typeof info.version === 'string'
+          ? { name: info.name, version: info.version, ...(typeof info.title === 'string' && { title: info.title }) }
+          : undefined,
       logLevel: isLogLevel(level) ? level : undefined,
       trace,
     };

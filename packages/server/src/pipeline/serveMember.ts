@@ -103,7 +103,14 @@ async function servePiped<R>(
       : ran;
   };
   const once = (round: SdkRound | undefined): Promise<R> =>
-    timeoutMs === undefined ? attempt(round, sdk.mcpReq.signal) : withTimeout(timeoutMs, sdk.mcpReq.signal, (signal) => attempt(round, signal), () => request.timedOut(timeoutMs));
+    timeoutMs === undefined
+      ? attempt(round, sdk.mcpReq.signal)
+      : withTimeout(
+          timeoutMs,
+          sdk.mcpReq.signal,
+          (signal) => attempt(round, signal),
+          () => request.timedOut(timeoutMs),
+        );
   if (!member.usesContext) return once(undefined);
   return runWithRounds(connection, sdk, env.requestState, request.method, request.uri ?? request.name, request.args, once);
 }

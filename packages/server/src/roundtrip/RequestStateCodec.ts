@@ -72,7 +72,8 @@ export class RequestStateCodec {
     else {
       this.keyBytes = raw.map((key, i) => {
         const b = typeof key === 'string' ? encoder.encode(key) : key;
-        if (b.length < MIN_KEY_BYTES) throw new ConfigError(`requestState.keys[${i}] has ${b.length} bytes; an HMAC-SHA256 key needs at least ${MIN_KEY_BYTES} (e.g. 43 characters of base64 from a random source).`);
+        if (b.length < MIN_KEY_BYTES)
+          throw new ConfigError(`requestState.keys[${i}] has ${b.length} bytes; an HMAC-SHA256 key needs at least ${MIN_KEY_BYTES} (e.g. 43 characters of base64 from a random source).`);
         return b;
       });
     }
@@ -103,7 +104,8 @@ export class RequestStateCodec {
     if (typeof token !== 'string') throw new RoundTripError('requestState must be the string the server sent in its input_required result.');
     const dot = token.lastIndexOf('.');
     const body = token.slice(0, dot);
-    if (dot < 0 || !body.startsWith(`${VERSION}.`)) throw new RoundTripError('requestState is not a state this server issued. Send the requestState of the last input_required result unchanged, or start the call again without one.');
+    if (dot < 0 || !body.startsWith(`${VERSION}.`))
+      throw new RoundTripError('requestState is not a state this server issued. Send the requestState of the last input_required result unchanged, or start the call again without one.');
     const mac = Buffer.from(token.slice(dot + 1), 'base64url');
     const data = encoder.encode(`${body}\n${binding}`);
     const keys = await this.keys();

@@ -36,7 +36,9 @@ function reasonOf(value: unknown): string {
     if (value.params !== undefined && !isObject(value.params)) return '"params" must be an object when present.';
     if (!optionalParams(value.params)) return '"params._meta" must be an object; its progressToken a string or integer.';
     const extra = Object.keys(value).filter((key) => !KEYS.has(key));
-    return extra.length > 0 ? `unexpected member(s) ${extra.map((k) => JSON.stringify(k)).join(', ')}; a request holds only jsonrpc, id, method and params.` : 'the message is not a JSON-RPC request or notification.';
+    return extra.length > 0
+      ? `unexpected member(s) ${extra.map((k) => JSON.stringify(k)).join(', ')}; a request holds only jsonrpc, id, method and params.`
+      : 'the message is not a JSON-RPC request or notification.';
   }
   if ('result' in value) {
     if (!isObject(value.result) || !validMeta(value.result._meta)) return '"result" must be an object (with a well-formed "_meta", if any).';

@@ -20,31 +20,37 @@ const byUri: Check = (p) => string(p, 'uri');
  * issues; these checks answer -32602 and say what to fix instead. A `Map`: the method is
  * a name from the wire.
  */
-const CHECKS = new Map<string, Check>(Object.entries({
-  initialize: (p) =>
-    string(p, 'protocolVersion') ??
-    (isObject(p.capabilities) ? undefined : 'params.capabilities must be an object (send {} for none).') ??
-    (isObject(p.clientInfo) ? (string(p.clientInfo, 'name', 'params.clientInfo') ?? string(p.clientInfo, 'version', 'params.clientInfo')) : 'params.clientInfo must be an object with a name and a version.'),
-  'tools/list': list,
-  'tools/call': (p) => string(p, 'name') ?? optional(p, 'arguments', 'object'),
-  'resources/list': list,
-  'resources/templates/list': list,
-  'resources/read': byUri,
-  'resources/subscribe': byUri,
-  'resources/unsubscribe': byUri,
-  'prompts/list': list,
-  'prompts/get': (p) =>
-    string(p, 'name') ??
-    (p.arguments === undefined || (isObject(p.arguments) && Object.values(p.arguments).every((v) => typeof v === 'string')) ? undefined : 'params.arguments must be an object of string values when present.'),
-  'completion/complete': (p) => {
-    const ref = p.ref;
-    if (!isObject(ref)) return "params.ref must be an object: { type: 'ref/prompt', name } or { type: 'ref/resource', uri }.";
-    if (ref.type === 'ref/prompt') return string(ref, 'name', 'params.ref') ?? argument(p.argument);
-    if (ref.type === 'ref/resource') return string(ref, 'uri', 'params.ref') ?? argument(p.argument);
-    return "params.ref.type must be 'ref/prompt' or 'ref/resource'.";
-  },
-  'logging/setLevel': (p) => (typeof p.level === 'string' && LEVELS.includes(p.level) ? undefined : `params.level must be one of ${LEVELS.join(', ')}.`),
-} satisfies Record<string, Check>));
+const CHECKS = new Map<string, Check>(
+  Object.entries({
+    initialize: (p) =>
+      string(p, 'protocolVersion') ??
+      (isObject(p.capabilities) ? undefined : 'params.capabilities must be an object (send {} for none).') ??
+      (isObject(p.clientInfo)
+        ? (string(p.clientInfo, 'name', 'params.clientInfo') ?? string(p.clientInfo, 'version', 'params.clientInfo'))
+        : 'params.clientInfo must be an object with a name and a version.'),
+    'tools/list': list,
+    'tools/call': (p) => string(p, 'name') ?? optional(p, 'arguments', 'object'),
+    'resources/list': list,
+    'resources/templates/list': list,
+    'resources/read': byUri,
+    'resources/subscribe': byUri,
+    'resources/unsubscribe': byUri,
+    'prompts/list': list,
+    'prompts/get': (p) =>
+      string(p, 'name') ??
+      (p.arguments === undefined || (isObject(p.arguments) && Object.values(p.arguments).every((v) => typeof v === 'string'))
+        ? undefined
+        : 'params.arguments must be an object of string values when present.'),
+    'completion/complete': (p) => {
+      const ref = p.ref;
+      if (!isObject(ref)) return "params.ref must be an object: { type: 'ref/prompt', name } or { type: 'ref/resource', uri }.";
+      if (ref.type === 'ref/prompt') return string(ref, 'name', 'params.ref') ?? argument(p.argument);
+      if (ref.type === 'ref/resource') return string(ref, 'uri', 'params.ref') ?? argument(p.argument);
+      return "params.ref.type must be 'ref/prompt' or 'ref/resource'.";
+    },
+    'logging/setLevel': (p) => (typeof p.level === 'string' && LEVELS.includes(p.level) ? undefined : `params.level must be one of ${LEVELS.join(', ')}.`),
+  } satisfies Record<string, Check>),
+);
 
 function argument(value: unknown): string | undefined {
   return isObject(value) && typeof value.name === 'string' && typeof value.value === 'string' ? undefined : 'params.argument must be an object with a string name and a string value.';

@@ -9,7 +9,8 @@ import { serveStdioEras } from '../serving/serveStdioEras';
 const log = stderrLogger('stdio');
 
 /** The one line a server started on a terminal prints. */
-const TERMINAL_NOTE = 'serving MCP over stdio: waiting for JSON-RPC messages on stdin. An MCP client starts this process (npx toolwright config claude); to try a tool: npx toolwright call <entry> <tool>. Ctrl+C stops it.';
+const TERMINAL_NOTE =
+  'serving MCP over stdio: waiting for JSON-RPC messages on stdin. An MCP client starts this process (npx toolwright config claude); to try a tool: npx toolwright call <entry> <tool>. Ctrl+C stops it.';
 
 /**
  * Serves the app over stdio: one connection, newline-delimited JSON-RPC on stdout and
@@ -29,7 +30,11 @@ export async function serveStdio(app: ServerFactory, options: StdioListenOptions
   const release = app.openListener();
   const transport = new StdioTransport(stdin, write);
   transport.setCaller(caller);
-  const session = serveStdioEras(transport, ({ era }) => app.createServer({ era, authInfo: caller }), (error) => log.warn(error.message));
+  const session = serveStdioEras(
+    transport,
+    ({ era }) => app.createServer({ era, authInfo: caller }),
+    (error) => log.warn(error.message),
+  );
   await transport.start();
   // Started by hand on a terminal, a stdio server waits in silence for JSON-RPC, which looks hung: say so once, on stderr.
   if ((stdin as { isTTY?: boolean }).isTTY === true) log.info(TERMINAL_NOTE);

@@ -59,7 +59,9 @@ export class Telemetry {
       const advice = { explicitBucketBoundaries: DURATION_BUCKETS };
       this.meters = {
         provider,
-        operation: live ? meter.createHistogram('mcp.server.operation.duration', { unit: 's', description: 'MCP request duration as observed on the server, from receipt until the response is sent.', advice }) : undefined,
+        operation: live
+          ? meter.createHistogram('mcp.server.operation.duration', { unit: 's', description: 'MCP request duration as observed on the server, from receipt until the response is sent.', advice })
+          : undefined,
         session: live ? meter.createHistogram('mcp.server.session.duration', { unit: 's', description: 'The duration of the MCP session as observed on the MCP server.', advice }) : undefined,
       };
     }

@@ -33,8 +33,13 @@ export interface TestClient {
   listResources(params?: TestPageParams): Promise<TestRecord & { resources: (TestRecord & { uri: string; name: string; mimeType?: string })[]; nextCursor?: string }>;
   listResourceTemplates(params?: TestPageParams): Promise<TestRecord & { resourceTemplates: (TestRecord & { uriTemplate: string; name: string; mimeType?: string })[]; nextCursor?: string }>;
   readResource(params: { uri: string }): Promise<TestRecord & { contents: (TestRecord & { uri: string; mimeType?: string; text?: string; blob?: string })[] }>;
-  listPrompts(params?: TestPageParams): Promise<TestRecord & { prompts: (TestRecord & { name: string; description?: string; arguments?: (TestRecord & { name: string; required?: boolean })[] })[]; nextCursor?: string }>;
-  getPrompt(params: { name: string; arguments?: Record<string, string> }): Promise<TestRecord & { description?: string; messages: (TestRecord & { role: 'user' | 'assistant'; content: TestContent })[] }>;
+  listPrompts(
+    params?: TestPageParams,
+  ): Promise<TestRecord & { prompts: (TestRecord & { name: string; description?: string; arguments?: (TestRecord & { name: string; required?: boolean })[] })[]; nextCursor?: string }>;
+  getPrompt(params: {
+    name: string;
+    arguments?: Record<string, string>;
+  }): Promise<TestRecord & { description?: string; messages: (TestRecord & { role: 'user' | 'assistant'; content: TestContent })[] }>;
   complete(params: {
     ref: { type: 'ref/prompt'; name: string } | { type: 'ref/resource'; uri: string };
     argument: { name: string; value: string };

@@ -1,4 +1,14 @@
-import { parseJSONRPCMessage, type ClientCapabilities, type CreateMessageRequestParams, type CreateMessageResult, type ElicitRequestParams, type ElicitResult, type JSONRPCMessage, type ListRootsResult, type Transport } from '../sdk/sdk';
+import {
+  parseJSONRPCMessage,
+  type ClientCapabilities,
+  type CreateMessageRequestParams,
+  type CreateMessageResult,
+  type ElicitRequestParams,
+  type ElicitResult,
+  type JSONRPCMessage,
+  type ListRootsResult,
+  type Transport,
+} from '../sdk/sdk';
 import { ToolwrightError } from '@toolwright/core';
 import type { LegacyClient } from './legacyTestClient';
 import type { ModernClient } from './modernTestClient';

@@ -110,9 +110,13 @@ export type TestClientOptions = AppTestClientOptions | StdioTestClientOptions;
 export type TestClientFor<P extends TestProtocol | undefined, E extends TestEra | undefined = undefined> = [P] extends ['2026-07-28']
   ? ModernClient
   : [E] extends ['modern']
-    ? [P] extends [undefined] ? ModernClient : TestClient
+    ? [P] extends [undefined]
+      ? ModernClient
+      : TestClient
     : [P] extends ['2025-11-25' | undefined]
-      ? [E] extends ['legacy' | undefined] ? LegacyClient : TestClient
+      ? [E] extends ['legacy' | undefined]
+        ? LegacyClient
+        : TestClient
       : TestClient;
 
 /**
@@ -126,7 +130,9 @@ export function createTestClient<P extends TestProtocol | undefined = undefined,
   app: App,
   options?: AppTestClientOptions & { protocol?: P; era?: E },
 ): Promise<TestClientFor<P, E>>;
-export function createTestClient<P extends TestProtocol | undefined = undefined, E extends TestEra | undefined = undefined>(options: StdioTestClientOptions & { protocol?: P; era?: E }): Promise<TestClientFor<P, E>>;
+export function createTestClient<P extends TestProtocol | undefined = undefined, E extends TestEra | undefined = undefined>(
+  options: StdioTestClientOptions & { protocol?: P; era?: E },
+): Promise<TestClientFor<P, E>>;
 export async function createTestClient(target: App | StdioTestClientOptions, given?: AppTestClientOptions): Promise<LegacyClient | ModernClient | TestClient> {
   const options: TestClientOptions = isApp(target) ? (given ?? {}) : target;
   const modern = eraOf(options) === 'modern';
@@ -143,14 +149,20 @@ export async function createTestClient(target: App | StdioTestClientOptions, giv
   }
   const app = target as App;
   if (options.transport === 'http') {
-    if ((options as { overrides?: unknown }).overrides) throw new Error("createTestClient: overrides apply in memory (the default transport), where the test owns the server; over 'http' the listener builds its servers.");
+    if ((options as { overrides?: unknown }).overrides)
+      throw new Error("createTestClient: overrides apply in memory (the default transport), where the test owns the server; over 'http' the listener builds its servers.");
     return connectOverHttp(app, options, setup, authInfo);
   }
   const { overrides } = options;
   const wire: TestClientWire = {
     kind: 'memory',
     // The first message picks the era, as over stdio.
-    serve: (transport) => serveStdioEras(transport, ({ era }) => app.createServer({ era, authInfo, overrides }), () => undefined),
+    serve: (transport) =>
+      serveStdioEras(
+        transport,
+        ({ era }) => app.createServer({ era, authInfo, overrides }),
+        () => undefined,
+      ),
   };
   return connectTestClient(setup, wire);
 }
@@ -179,7 +191,8 @@ async function connectOverHttp(app: App, options: HttpTestClientOptions, setup: 
 }
 
 function stdioWire(options: StdioTestClientOptions): TestClientWire {
-  if (options.auth?.claims) throw new Error('createTestClient: auth.claims cannot reach a stdio server (it reads its caller from MCP_SCOPES, MCP_ROLES and MCP_CLIENT_ID); use scopes, roles and clientId.');
+  if (options.auth?.claims)
+    throw new Error('createTestClient: auth.claims cannot reach a stdio server (it reads its caller from MCP_SCOPES, MCP_ROLES and MCP_CLIENT_ID); use scopes, roles and clientId.');
   const env: Record<string, string> = {};
   for (const [name, value] of Object.entries(process.env)) if (value !== undefined) env[name] = value;
   if (options.auth) {
