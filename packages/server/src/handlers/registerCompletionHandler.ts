@@ -16,7 +16,8 @@ export function registerCompletionHandler(connection: Connection, catalog: Catal
     if (ref.type === 'ref/prompt') {
       const prompt = catalog.prompt(ref.name);
       // A prompt the caller may not use (its rules or guards) is completed like one that does not exist.
-      if (!prompt || !(await mayUse({ kind: 'prompt', member: prompt, name: prompt.name }, ctx, connection, env))) throw new ProtocolError(ErrorCodes.InvalidParams, `Unknown prompt '${ref.name}'. Call prompts/list to see the available prompts.`);
+      if (!prompt || !(await mayUse({ kind: 'prompt', member: prompt, name: prompt.name }, ctx, connection, env)))
+        throw new ProtocolError(ErrorCodes.InvalidParams, `Unknown prompt '${ref.name}'. Call prompts/list to see the available prompts.`);
       completers = prompt.completers;
     } else {
       const found = catalog.template(ref.uri);
@@ -28,7 +29,8 @@ export function registerCompletionHandler(connection: Connection, catalog: Catal
       }
       completers = template.completers;
     }
-    const complete = completers[argument.name];
+    // The argument's name comes from the wire: only the member's own completers count.
+    const complete = Object.hasOwn(completers, argument.name) ? completers[argument.name] : undefined;
     if (!complete) return { completion: { values: [] } };
     const outcome = await complete(argument.value, { arguments: context?.arguments ?? {} });
     if (!outcome.ok) throw outcomeError(outcome);

@@ -46,7 +46,7 @@ export class InputRound<Q extends InputRequest = InputRequest> {
     this.position++;
     const k = key ?? `${SHORT[request.method]}-${this.position}`;
     const print = fingerprint(request);
-    const earlier = this.previous?.answers[k];
+    const earlier = this.previous && Object.hasOwn(this.previous.answers, k) ? this.previous.answers[k] : undefined;
     if (earlier && earlier[0] === print) return this.keep(k, print, earlier[1]);
     if (this.previous?.asked[k] === print && this.responses && Object.hasOwn(this.responses, k)) {
       return this.keep(k, print, checkResponse(request.method, k, this.responses[k]));
