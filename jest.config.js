@@ -1,9 +1,9 @@
 /**
  * One jest run for every package and example. Tests import packages by their public names, mapped to source.
  *
- * Two projects. `fast` (`npm run test:fast`) is every test file not listed in SLOW: it runs in jest's
- * process, offline, from source; a guard fails a fast test that starts a process or loads a build output
- * (scripts/jest/). `slow` is the files in SLOW, each with what it needs. `jest` (and `npm test`) runs both.
+ * Two projects. `fast` (`npm run test:fast`, which runs jest.fast.config.js) is every test file not listed
+ * in SLOW: it runs in jest's process, offline, from source; a guard fails a fast test that starts a process
+ * or loads a build output (scripts/jest/). `slow` is the files in SLOW, each with what it needs. `jest` (and `npm test`) runs both.
  * A new test file is fast; list it here only when it is about a process, the build, Redis or a download.
  */
 const SLOW = {
