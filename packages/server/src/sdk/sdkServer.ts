@@ -1,3 +1,4 @@
+import { ToolwrightError } from '@toolwright/core';
 import { Server } from './sdk';
 
 /**
@@ -7,5 +8,5 @@ import { Server } from './sdk';
  */
 export function sdkServer(server: object): Server {
   if (server instanceof Server) return server;
-  throw new TypeError(`Expected a server made by app.createServer() (an MCP SDK Server); got ${server.constructor?.name ?? typeof server}. Please report it.`);
+  throw new ToolwrightError(`Expected a server made by app.createServer() (an MCP SDK Server); got ${server.constructor?.name ?? typeof server}. Please report it.`);
 }
