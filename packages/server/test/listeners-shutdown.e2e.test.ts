@@ -64,7 +64,7 @@ describe('the fast-path switch', () => {
         return 'hi';
       }
     }
-    expect(fastPathsOf(await createApp({ name: 'on', version: '1.0.0', tools: [Tools] }))).toBeDefined();
+    expect(fastPathsOf(await createApp({ name: 'on', version: '1.0.0', tools: [Tools], fastPaths: true }))).toBeDefined();
     expect(fastPathsOf(await createApp({ name: 'off', version: '1.0.0', tools: [Tools], fastPaths: false }))).toBeUndefined();
   });
 });
