@@ -48,10 +48,7 @@ async function main(): Promise<void> {
 }
 
 function indent(text: string): string {
-  return text
-    .split('\n')
-    .map((l) => `< ${l}`)
-    .join('\n');
+  return text.split('\n').map((l) => `< ${l}`).join('\n');
 }
 
 main().catch((error: unknown) => {

@@ -15,7 +15,7 @@ const NOTES: Note[] = [
 
 export class NotesTools {
   @Tool({
-    description: "Search the user's notes by text, filtered by tags. Returns matching notes with a relevance score.",
+    description: 'Search the user\'s notes by text, filtered by tags. Returns matching notes with a relevance score.',
     annotations: { readOnlyHint: true, openWorldHint: false },
   })
   searchNotes(@Args() input: SearchNotesInput) {
