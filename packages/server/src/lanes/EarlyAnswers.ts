@@ -8,9 +8,9 @@ export interface EarlyReply<T> {
 }
 
 /**
- * The requests a lane answers itself, before the SDK sees them, on one transport (see
- * `serveDirectCalls`, `serveModernCalls`). As with the SDK, nothing is sent for a request the
- * client cancelled or once the connection closed.
+ * The requests a fast path answers itself, before the SDK sees them, on one transport (see
+ * `serveDirectCalls`). As with the SDK, nothing is sent for a request the client cancelled or
+ * once the connection closed.
  */
 export class EarlyAnswers {
   /** Requests served here and not answered yet: true once the client cancelled one. */
