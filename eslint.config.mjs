@@ -18,6 +18,7 @@ export default tseslint.config(
       'docs/.vitepress/dist/',
       'docs/.vitepress/cache/',
       'docs/api/',
+      'docs/.inline-snippets/',
       'examples/conformance/suite/',
       'scripts/node-versions/node_modules/',
     ],

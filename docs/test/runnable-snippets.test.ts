@@ -2,11 +2,12 @@
  * A code block that shows a whole server (it imports 'reflect-metadata' and calls `listen`)
  * claims that, copied as it is, it serves. For every such block on every page this check
  * compiles the snippet file the block includes, runs it as a process and lists its tools
- * through a real MCP client. A block that is only part of a program says so with an
- * `<!-- fragment -->` line just before it.
+ * through a real MCP client. A block written inline (a page's opening example) is written
+ * to a file under docs/.inline-snippets/ (ignored by git) and run the same way. A block that
+ * is only part of a program says so with an `<!-- fragment -->` line just before it.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -16,6 +17,7 @@ import { codeBlocks, docPages, type CodeBlock } from './codeBlocks';
 import { textOf } from './helpers';
 
 const DOCS = join(__dirname, '..');
+const INLINE = join(DOCS, '.inline-snippets');
 
 /** Blocks that claim to be a whole server, unless marked as a fragment. */
 const runnable = docPages(DOCS)
@@ -24,9 +26,15 @@ const runnable = docPages(DOCS)
 
 describe('docs: every code block that shows a whole server serves', () => {
   let compiled: Map<string, string>;
+  /** The file each inline block is written to. */
+  const inline = new Map(runnable.filter((b) => !b.include).map((b) => [b.where, join(INLINE, `${b.where.replace(/[^\w]+/g, '-')}.ts`)]));
   beforeAll(() => {
-    compiled = compiledFiles([...new Set(runnable.flatMap((b) => (b.include ? [b.include.file] : [])))]);
+    rmSync(INLINE, { recursive: true, force: true });
+    mkdirSync(INLINE, { recursive: true });
+    for (const block of runnable) if (!block.include) writeFileSync(inline.get(block.where)!, block.code);
+    compiled = compiledFiles([...new Set(runnable.flatMap((b) => (b.include ? [b.include.file] : [])))].concat([...inline.values()]));
   }, 120_000);
+  afterAll(() => rmSync(INLINE, { recursive: true, force: true }));
 
   it('finds the servers on the home page, the Tools page and the Streamable HTTP page', () => {
     const where = runnable.map((b) => b.where);
@@ -34,14 +42,15 @@ describe('docs: every code block that shows a whole server serves', () => {
   });
 
   it.each(runnable.map((b) => [b.where, b] as const))(
-    '%s is the whole snippet file, and it serves',
+    '%s is the whole snippet file (or the whole inline block), and it serves',
     async (_, block: CodeBlock) => {
-      if (!block.include) throw new Error(`${block.where} shows a whole server inline: move it into docs/snippets and include it (so it is type-checked and run), or mark it with <!-- fragment -->.`);
-      const whole = readFileSync(block.include.file, 'utf8')
-        .replace(/^\s*\/\/ #(end)?region.*\n/gm, '')
-        .trim();
-      expect(block.code.trim()).toBe(whole);
-      const client = await serve(compiled.get(block.include.file)!, /transport: 'http'/.test(block.code));
+      if (block.include) {
+        const whole = readFileSync(block.include.file, 'utf8')
+          .replace(/^\s*\/\/ #(end)?region.*\n/gm, '')
+          .trim();
+        expect(block.code.trim()).toBe(whole);
+      }
+      const client = await serve(compiled.get(block.include?.file ?? inline.get(block.where)!)!, /transport: 'http'/.test(block.code));
       try {
         const { tools } = await client.listTools();
         expect(tools.length).toBeGreaterThan(0);
