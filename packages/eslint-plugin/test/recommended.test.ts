@@ -35,9 +35,10 @@ describe('the recommended config', () => {
   it('flags nothing in the examples (each one what a template generates) and the docs snippets', async () => {
     const examples = readdirSync(join(REPO, 'examples')).flatMap((name) => ['src', 'test'].map((folder) => join('examples', name, folder)).filter((folder) => existsSync(join(REPO, folder))));
     const results = await lint(REPO, [...examples, 'docs/snippets']);
-    // The build-error page's cases are mistakes on purpose.
+    // The build-error page's cases are mistakes on purpose; the Compilers page's tsconfig.json is itself a snippet (no sources
+    // of its own), which the type-aware parser cannot load: eslint.config.mjs leaves both out the same way.
     const found = results
-      .filter((r) => !r.filePath.endsWith('buildErrorCases.ts'))
+      .filter((r) => !r.filePath.endsWith('buildErrorCases.ts') && !r.filePath.includes('/docs/snippets/compilers/'))
       .flatMap((r) => r.messages.map((m) => `${r.filePath.slice(REPO.length + 1)}:${m.line} ${m.ruleId ?? 'fatal'}: ${m.message}`));
     expect(results.length).toBeGreaterThan(40);
     expect(found).toEqual([]);
