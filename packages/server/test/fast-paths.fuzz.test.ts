@@ -10,7 +10,7 @@ import { initializeBody, messagesOf, openRawSession, post } from './fixtures/htt
  * The rule of the lane seam: a fast path stays only while its answers are the SDK's. The
  * same generated messages go to an app with its fast paths on and to one with them off
  * (every message the SDK's way); the transcripts must be identical, byte for byte on stdio,
- * and in status, content type and messages over HTTP. FUZZ_SEED repeats a run (the seed is
+ * and in status, headers and messages over HTTP. FUZZ_SEED repeats a run (the seed is
  * printed when a run fails); FUZZ_MESSAGES sets how many messages stdio gets.
  */
 const SEED = Number(process.env.FUZZ_SEED ?? Math.floor(Math.random() * 2 ** 31));
@@ -62,12 +62,16 @@ async function stdioTranscript(fastPaths: boolean, lines: readonly string[]): Pr
   return written;
 }
 
-/** What an HTTP exchange answers, with what differs by design (session ids, SSE event ids) left out. */
+/** Response headers that differ by design between two runs. */
+const VARYING_HEADERS = new Set(['date', 'keep-alive', 'mcp-session-id']);
+
+/** What an HTTP exchange answers: status, headers and messages, with what differs by design (dates, session ids, SSE event ids) left out. */
 async function httpAnswer(url: string, line: string, headers: Record<string, string>): Promise<string> {
   const response = await post(url, line, headers);
   const type = response.headers.get('content-type') ?? '';
+  const shown = [...response.headers].filter(([name]) => !VARYING_HEADERS.has(name)).map(([name, value]) => `${name}: ${value}`);
   const body = type.startsWith('text/event-stream') || type.startsWith('application/json') ? JSON.stringify(await messagesOf(response).catch(() => 'unparsable')) : await response.text();
-  return `${response.status} ${type} ${body}`;
+  return `${response.status} ${shown.join('; ')} ${body}`;
 }
 
 async function httpTranscript(fastPaths: boolean, lines: readonly string[], stateless: boolean): Promise<string[]> {
