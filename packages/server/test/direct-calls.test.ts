@@ -78,16 +78,22 @@ describe('2025-era tool calls served before the SDK (stdio)', () => {
 
   it('sends nothing for a call the client cancelled, and keeps serving', async () => {
     const s = await serve();
+    release = undefined;
     s.send(call('a', 'slow'));
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    // Waits on events, not time: the call has started when the tool holds its release; a ping
+    // answered after the cancellation means the server has read it.
+    while (!release) await new Promise((resolve) => setImmediate(resolve));
     s.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 'a', reason: 'user' } });
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    s.send({ jsonrpc: '2.0', id: 'read', method: 'ping' });
+    await s.answer('read');
     release!();
     const before = calls;
     s.send(call('b', 'echo', { text: 'next' }));
     expect(await s.answer('b')).toMatchObject({ result: { content: [{ text: 'echo: next' }] } });
     expect(calls).toBe(before + 1);
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    // The cancelled call has finished (released before 'b' was sent); a last round trip flushes anything it wrote.
+    s.send({ jsonrpc: '2.0', id: 'flush', method: 'ping' });
+    await s.answer('flush');
     expect(s.out.find((m) => m.id === 'a')).toBeUndefined();
     await s.close();
   });
