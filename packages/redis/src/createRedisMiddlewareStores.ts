@@ -1,38 +1,69 @@
+import { createHash } from 'node:crypto';
+import type { Redis } from 'ioredis';
 import type { CacheEntry, CacheStore, RateLimitStore, TokenBucket } from '@toolwright/server/middleware';
 import type { RedisCluster } from './createRedisCluster';
+import { TAKE_TOKEN } from './TAKE_TOKEN';
 
 export interface RedisMiddlewareStoreOptions {
-  /** How long an untouched rate-limit bucket is kept; a caller back after that starts with a full bucket. Default 1 hour. */
+  /**
+   * The longest an untouched rate-limit bucket is kept. Default: until it would be full again
+   * (then dropping it changes nothing). A shorter time saves Redis memory but lets a caller who
+   * comes back after it start with a full bucket, sooner than the limit's refill allows.
+   */
   bucketTtlMs?: number;
+}
+
+interface Scripted extends Redis {
+  twTakeToken(bucket: string, capacity: number, refillPerMs: number, maxTtlMs: number): Promise<string>;
 }
 
 /**
  * The stores of `rateLimit()` and `cache()` (from `@toolwright/server/middleware`) on the
  * cluster's Redis, so every instance counts the same buckets and serves the same cached
- * results. Keys carry the cluster's prefix and a TTL: a bucket lives `bucketTtlMs` after its
- * last call, a cached result until it expires. While Redis is unreachable a call that needs a
+ * results. A call takes its token in one Lua script (refill and spend, on the Redis server's
+ * clock), so concurrent calls on any number of instances spend each token once. Keys carry the
+ * cluster's prefix and a TTL: a bucket lives until it would be full again (or `bucketTtlMs`),
+ * a cached result until it expires; cache keys are SHA-256 digests of the middleware's key
+ * (which holds the caller and the arguments). While Redis is unreachable a call that needs a
  * store fails with an error result that says so, as any failing middleware does.
  */
 export function createRedisMiddlewareStores(cluster: RedisCluster, options: RedisMiddlewareStoreOptions = {}): { rateLimit: RateLimitStore; cache: CacheStore } {
-  const { redis, prefix } = cluster;
-  const bucketTtlMs = options.bucketTtlMs ?? 60 * 60 * 1000;
-  const read = async <T>(key: string): Promise<T | undefined> => {
-    const json = await redis.get(key);
-    return json === null ? undefined : (JSON.parse(json) as T);
-  };
+  const { prefix } = cluster;
+  const redis = cluster.redis as Scripted;
+  const maxTtlMs = options.bucketTtlMs ?? 0;
+  if (!(Number.isFinite(maxTtlMs) && maxTtlMs >= 0)) throw new Error(`createRedisMiddlewareStores: bucketTtlMs must be a positive number of milliseconds, got ${options.bucketTtlMs}.`);
+  if (typeof redis.twTakeToken !== 'function') redis.defineCommand('twTakeToken', { numberOfKeys: 1, lua: TAKE_TOKEN });
+  const bucketKey = (key: string) => `${prefix}rl:${key}`;
+  const cacheKey = (key: string) => `${prefix}cache:${createHash('sha256').update(key).digest('base64url')}`;
+
   return {
     rateLimit: {
-      get: (key) => read<TokenBucket>(`${prefix}rl:${key}`),
-      set: async (key, bucket) => {
-        await redis.set(`${prefix}rl:${key}`, JSON.stringify(bucket), 'PX', bucketTtlMs);
+      async take(key, rule) {
+        return Number(await redis.twTakeToken(bucketKey(key), rule.capacity, rule.refillPerSecond / 1000, Math.ceil(maxTtlMs)));
+      },
+      // `rateLimit` uses `take` alone; these read and write the same bucket, `updatedAt` on the Redis server's clock.
+      async get(key) {
+        const [tokens, at] = await redis.hmget(bucketKey(key), 'tokens', 'at');
+        return tokens === null || at === null ? undefined : { tokens: Number(tokens), updatedAt: Number(at) };
+      },
+      async set(key, bucket: TokenBucket) {
+        await redis
+          .multi()
+          .hset(bucketKey(key), 'tokens', String(bucket.tokens), 'at', String(bucket.updatedAt))
+          .pexpire(bucketKey(key), maxTtlMs > 0 ? Math.ceil(maxTtlMs) : 60 * 60 * 1000)
+          .exec();
       },
     },
     cache: {
-      get: (key) => read<CacheEntry>(`${prefix}cache:${key}`),
-      set: async (key, entry) => {
+      async get(key) {
+        const json = await redis.get(cacheKey(key));
+        return json === null ? undefined : (JSON.parse(json) as CacheEntry);
+      },
+      // Two instances that miss together both run the member and both write: the last result stays, each a valid answer for the key.
+      async set(key, entry) {
         // The entry's own expiry is on the cache's clock; Redis keeps it that long from now, at least a millisecond.
         const ttl = Math.max(1, Math.ceil(entry.expiresAt - Date.now()));
-        await redis.set(`${prefix}cache:${key}`, JSON.stringify(entry), 'PX', ttl);
+        await redis.set(cacheKey(key), JSON.stringify(entry), 'PX', ttl);
       },
     },
   };

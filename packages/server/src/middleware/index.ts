@@ -6,7 +6,7 @@ export { timing } from './timing';
 export type { TimingOptions, CallTiming } from './timing';
 export { rateLimit } from './rateLimit';
 export type { RateLimitOptions } from './rateLimit';
-export type { RateLimitStore, TokenBucket } from './RateLimitStore';
+export type { RateLimitStore, TokenBucket, TokenBucketRule } from './RateLimitStore';
 export { MemoryRateLimitStore } from './MemoryRateLimitStore';
 export type { MemoryRateLimitStoreOptions } from './MemoryRateLimitStore';
 export { cache } from './cache';

@@ -37,23 +37,31 @@ export function rateLimit(options: RateLimitOptions): MiddlewareFn {
   if (!(Number.isFinite(refillPerSecond) && refillPerSecond > 0)) throw new ConfigError(`rateLimit: refillPerSecond must be a positive number, got ${refillPerSecond}.`);
   const clock = options.clock ?? Date.now;
   const fullAfterMs = (capacity / refillPerSecond) * 1000;
-  const store = options.store ?? new MemoryRateLimitStore({ idleMs: fullAfterMs });
+  const store: RateLimitStore = options.store ?? new MemoryRateLimitStore({ idleMs: fullAfterMs });
   const keyOf = options.key ?? ((call: MemberCall) => `${callerKey(call)} ${call.kind}:${call.name}`);
 
-  const spend = (call: MemberCall, next: () => Promise<unknown>, key: string, held: TokenBucket | undefined): unknown => {
-    const now = clock();
-    const tokens = held ? Math.min(capacity, held.tokens + (Math.max(0, now - held.updatedAt) / 1000) * refillPerSecond) : capacity;
-    if (tokens >= 1) {
-      const saved = store.set(key, { tokens: tokens - 1, updatedAt: now });
-      return saved instanceof Promise ? saved.then(next) : next();
-    }
+  const refuse = (call: MemberCall, tokens: number): unknown => {
     const retryMs = Math.ceil(((1 - tokens) / refillPerSecond) * 1000);
     const retryS = Math.ceil(retryMs / 100) / 10;
     return refuseCall(call.kind, `Rate limit reached for ${subjectOf(call)}: at most ${capacity} calls at once, ${refillPerSecond} per second after that. Retry in ${retryS} s.`);
   };
 
+  const spend = (call: MemberCall, next: () => Promise<unknown>, key: string, held: TokenBucket | undefined): unknown => {
+    const now = clock();
+    const tokens = held ? Math.min(capacity, held.tokens + (Math.max(0, now - held.updatedAt) / 1000) * refillPerSecond) : capacity;
+    if (tokens < 1) return refuse(call, tokens);
+    const saved = store.set(key, { tokens: tokens - 1, updatedAt: now });
+    return saved instanceof Promise ? saved.then(next) : next();
+  };
+  // A store that takes a token atomically (a shared one) decides alone: no read-then-write race between instances.
+  const taken = (call: MemberCall, next: () => Promise<unknown>, tokens: number): unknown => (tokens >= 1 ? next() : refuse(call, tokens));
+
   return function rateLimit(call, next) {
     const key = keyOf(call);
+    if (store.take) {
+      const tokens = store.take(key, { capacity, refillPerSecond, now: clock() });
+      return tokens instanceof Promise ? tokens.then((t) => taken(call, next, t)) : taken(call, next, tokens);
+    }
     const held = store.get(key);
     return held instanceof Promise ? held.then((b) => spend(call, next, key, b)) : spend(call, next, key, held);
   };
