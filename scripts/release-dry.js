@@ -132,6 +132,10 @@ function publish(dir) {
     const result = report[manifest.name] ?? report;
     if (result.name !== manifest.name || result.version !== manifest.version)
       fail(`release:dry: npm publish --dry-run reported ${result.name}@${result.version}, not ${manifest.name}@${manifest.version}`);
+    // TypeScript's build info names this machine's paths and helps no user: `files` excludes it (`!**/*.tsbuildinfo`).
+    const buildInfo = (result.files ?? []).map((f) => f.path).filter((f) => /\.tsbuildinfo$/.test(f));
+    if (buildInfo.length > 0)
+      fail(`release:dry: ${manifest.name} would publish TypeScript build info (${buildInfo.join(', ')}). Add "!**/*.tsbuildinfo" to the "files" of packages/${path.basename(pkg)}/package.json.`);
     say(`    ${result.name}@${result.version}: ${result.entryCount} files, ${(result.size / 1024).toFixed(0)} kB packed (${result.filename})`);
   }
 }
