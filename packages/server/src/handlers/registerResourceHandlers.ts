@@ -11,6 +11,7 @@ import type { Catalog } from '../surface/Catalog';
 import type { Connection } from '../pipeline/Connection';
 import { outcomeError } from './outcomeError';
 import { ErrorCodes, ProtocolError } from '../sdk/ProtocolError';
+import { subscriptionRefusal } from './subscriptionRefusal';
 
 /**
  * Serves `resources/list`, `resources/templates/list` (cached pages), `resources/read`
@@ -55,10 +56,14 @@ export function registerResourceHandlers(connection: Connection, catalog: Catalo
 
   server.setRequestHandler('resources/subscribe', async (request, ctx) => {
     const { uri } = request.params;
+    const malformed = subscriptionRefusal(uri, new Set());
+    if (malformed) throw malformed;
     const resource = catalog.resource(uri) ?? catalog.matchTemplate(uri)?.template;
     if (!resource) throw notFound(uri);
     refuseUnless(resource.access, `Resource '${uri}'`, ctx);
     if (!(await mayUse(refOf(resource)!, ctx, connection, env))) throw new ProtocolError(ErrorCodes.InvalidParams, `Resource '${uri}' is not available to this caller: a guard refused it.`);
+    const refused = subscriptionRefusal(uri, connection.subscriptions);
+    if (refused) throw refused;
     connection.subscriptions.add(uri);
     return {};
   });
