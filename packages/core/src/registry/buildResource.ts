@@ -8,6 +8,7 @@ import type { FoundMember } from '../metadata/readMemberMetadata';
 import { cacheHintProblem } from '../metadata/CacheHint';
 import type { ResourceArgs } from '../metadata/ResourceOptions';
 import { compileUriTemplate, isUriTemplate, type UriTemplateMatcher } from '../uri/compileUriTemplate';
+import { UriTemplateError } from '../uri/UriTemplateError';
 import type { BuildProblem } from './BuildProblem';
 import { resolveAccess } from './resolveAccess';
 import { resolvePipeline } from './resolvePipeline';
@@ -43,7 +44,8 @@ export function buildResource(
     try {
       matcher = compileUriTemplate(uri);
     } catch (error) {
-      return problem(`its URI template '${uri}' is invalid: ${(error as Error).message}`, 'write an RFC 6570 template such as `users://{id}/profile`.');
+      const fix = error instanceof UriTemplateError ? error.fix : 'write an RFC 6570 template such as `users://{id}/profile`.';
+      return problem(`its URI template '${uri}' is invalid: ${(error as Error).message}`, fix);
     }
   }
   const resolved = buildMemberParams(cls, declaredOn, methodName, params, { ...env, arrive: { as: 'strings', allowArrays: true }, noun: 'template variable' });
