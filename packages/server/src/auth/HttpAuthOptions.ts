@@ -15,13 +15,23 @@ export interface HttpAuthOptions {
   authorizationServers: readonly string[];
   /** Scopes this resource understands, advertised in the metadata. */
   scopesSupported?: readonly string[];
-  /** Scopes every request needs, whatever it calls. Default none. */
+  /**
+   * Scopes every request needs, whatever it calls (403 `insufficient_scope` otherwise).
+   * Default none. Cannot be combined with `allowAnonymous` (a `ConfigError` at startup):
+   * put scopes on the members that need them instead.
+   */
   requiredScopes?: readonly string[];
   /**
    * Let requests without an Authorization header through as anonymous callers: they see
-   * and call only tools without rules and `@Public()` ones. A present but invalid token still gets 401. Default false.
+   * and call only tools without rules and `@Public()` ones. A present but invalid token still
+   * gets 401. Not with `requiredScopes`, which every caller must hold. Default false.
    */
   allowAnonymous?: boolean;
+  /**
+   * The clock skew tolerated when checking `authInfo.expiresAt`, in seconds. Default: the
+   * verifier's (`jwtVerifier`'s `clockToleranceSeconds`), else 30.
+   */
+  clockToleranceSeconds?: number;
   /** A human-readable name for the metadata (`resource_name`). */
   resourceName?: string;
   /** A page documenting this server (`resource_documentation`). */

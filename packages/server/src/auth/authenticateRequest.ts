@@ -1,27 +1,59 @@
 import type { IncomingMessage } from 'node:http';
+import { ConfigError } from '@toolwright/core';
 import type { AuthInfo } from '@toolwright/core';
 import type { HttpAuthOptions } from './HttpAuthOptions';
 import type { ProtectedResourceMetadata } from './protectedResourceMetadata';
+import { DEFAULT_CLOCK_TOLERANCE_SECONDS, isExpired } from './isExpired';
+import { logSafe } from './logSafe';
 
 export type AuthOutcome =
   | { readonly ok: true; readonly authInfo: AuthInfo | undefined }
-  | { readonly ok: false; readonly status: 401 | 403; readonly challenge: string; readonly body: { error: string; error_description: string } };
+  | {
+      readonly ok: false;
+      readonly status: 401 | 403;
+      readonly challenge: string;
+      readonly body: { error: string; error_description: string };
+      /** Why, for the request log only (one line, control characters escaped): never sent to the client. */
+      readonly detail?: string;
+    };
+
+/** The `error_description` of each refusal: fixed text, so nothing the caller sent reaches a header or the body. */
+const DESCRIPTIONS = {
+  missing: 'This server requires a bearer token in the Authorization header.',
+  malformed: 'The Authorization header must be "Bearer <token>".',
+  invalid: 'The access token is invalid.',
+  expired: 'The access token has expired.',
+  foreign: 'The access token was issued for another resource.',
+  scope: 'The access token lacks a scope this server requires.',
+} as const;
 
 /**
  * Compiles the bearer check for one endpoint: reads `Authorization: Bearer`, verifies the
- * token, checks expiry, audience and the endpoint-wide scopes, and builds the
- * `WWW-Authenticate` challenge (with `resource_metadata`, RFC 9728) for refusals.
+ * token, checks expiry (with the verifier's clock tolerance), audience and the endpoint-wide
+ * scopes, and builds the `WWW-Authenticate` challenge (with `resource_metadata`, RFC 9728) for
+ * refusals. A refusal's `error_description` is one of a few fixed texts: what the verifier
+ * said (jose quotes the token's own, unverified header in some messages) goes to the request
+ * log as the outcome's `detail`, never into a header or the body.
+ * Throws a `ConfigError` for options that contradict each other.
  */
 export function createAuthenticator(options: HttpAuthOptions, metadata: ProtectedResourceMetadata): (req: IncomingMessage) => Promise<AuthOutcome> {
-  const required = options.requiredScopes ?? [];
+  const required = (options.requiredScopes ?? []).map((scope, i) => checkScope(scope, i));
+  if (options.allowAnonymous && required.length > 0) {
+    throw new ConfigError(
+      `Toolwright: auth.allowAnonymous and auth.requiredScopes (${required.join(' ')}) cannot be combined: requiredScopes must be held by every request, and an anonymous caller holds no scope. ` +
+        'Remove allowAnonymous to require a token with these scopes of every caller, or remove requiredScopes and put the scopes on the tools, resources and prompts that need them (@RequireScopes), leaving the rest open to anonymous callers.',
+    );
+  }
+  const tolerance = toleranceOf(options);
   const resource = normalizeResource(metadata.resource);
-  const metadataUrl = metadata.url;
+  const metadataUrl = quotable(metadata.url);
   const scopeHint = required.length > 0 ? `, scope="${required.join(' ')}"` : '';
-  const refuse = (status: 401 | 403, error: string, description: string, scope = scopeHint): AuthOutcome => ({
+  const refuse = (status: 401 | 403, error: string, description: string, detail?: string, scope = scopeHint): AuthOutcome => ({
     ok: false,
     status,
-    challenge: `Bearer error="${error}", error_description="${description.replace(/"/g, "'")}"${scope}, resource_metadata="${metadataUrl}"`,
+    challenge: `Bearer error="${error}", error_description="${description}"${scope}, resource_metadata="${metadataUrl}"`,
     body: { error, error_description: description },
+    ...(detail !== undefined && { detail }),
   });
 
   return async (req) => {
@@ -32,27 +64,54 @@ export function createAuthenticator(options: HttpAuthOptions, metadata: Protecte
         ok: false,
         status: 401,
         challenge: `Bearer resource_metadata="${metadataUrl}"${scopeHint}`,
-        body: { error: 'invalid_request', error_description: 'This server requires a bearer token in the Authorization header.' },
+        body: { error: 'invalid_request', error_description: DESCRIPTIONS.missing },
       };
     }
     const match = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i.exec(header);
-    if (!match) return refuse(401, 'invalid_request', 'The Authorization header must be "Bearer <token>".');
+    if (!match) return refuse(401, 'invalid_request', DESCRIPTIONS.malformed);
     let authInfo: AuthInfo | undefined;
     try {
       authInfo = await options.verifyToken(match[1]);
     } catch (error) {
-      return refuse(401, 'invalid_token', `The access token is invalid: ${(error as Error).message ?? 'verification failed'}.`);
+      return refuse(401, 'invalid_token', DESCRIPTIONS.invalid, `token refused by the verifier: ${logSafe(error)}`);
     }
-    if (!authInfo) return refuse(401, 'invalid_token', 'The access token is invalid.');
-    if (authInfo.expiresAt !== undefined && authInfo.expiresAt * 1000 <= Date.now()) return refuse(401, 'invalid_token', 'The access token has expired.');
+    if (!authInfo) return refuse(401, 'invalid_token', DESCRIPTIONS.invalid, 'token refused by the verifier (it returned no caller)');
+    if (isExpired(authInfo.expiresAt, tolerance)) return refuse(401, 'invalid_token', DESCRIPTIONS.expired, `token expired at ${logSafe(authInfo.expiresAt)} (clock tolerance ${tolerance} s)`);
     if (authInfo.resource !== undefined && normalizeResource(String(authInfo.resource)) !== resource) {
-      return refuse(401, 'invalid_token', 'The access token was issued for another resource.');
+      return refuse(401, 'invalid_token', DESCRIPTIONS.foreign, `token issued for ${logSafe(String(authInfo.resource))}`);
     }
     const missing = required.filter((s) => !authInfo!.scopes.includes(s));
-    if (missing.length > 0)
-      return refuse(403, 'insufficient_scope', `The access token lacks the scope(s): ${missing.join(' ')}.`, `, scope="${[...new Set([...required, ...authInfo.scopes])].join(' ')}"`);
+    if (missing.length > 0) {
+      // Scopes to request: the required ones and those the token has (as far as they can be quoted: a verifier's scopes are not ours).
+      const wanted = [...new Set([...required, ...authInfo.scopes.filter(isScopeToken)])].join(' ');
+      return refuse(403, 'insufficient_scope', DESCRIPTIONS.scope, `token lacks the scope(s) ${missing.join(' ')}`, `, scope="${wanted}"`);
+    }
     return { ok: true, authInfo: { ...authInfo, token: authInfo.token || match[1] } };
   };
+}
+
+/** A scope as RFC 6749 §3.3 defines it (`%x21 / %x23-5B / %x5D-7E`, no space): safe inside a quoted header value. */
+const SCOPE_TOKEN = /^[\x21\x23-\x5b\x5d-\x7e]+$/;
+const isScopeToken = (scope: unknown): scope is string => typeof scope === 'string' && SCOPE_TOKEN.test(scope);
+
+function checkScope(scope: string, i: number): string {
+  if (isScopeToken(scope)) return scope;
+  throw new ConfigError(
+    `Toolwright: auth.requiredScopes[${i}] is ${JSON.stringify(scope)}, which is not a scope (RFC 6749 §3.3: printable ASCII without spaces, '"' or '\\'). Name each scope on its own.`,
+  );
+}
+
+/** A value for a quoted header parameter: anything but printable ASCII, '"' and '\' is percent-encoded. */
+function quotable(value: string): string {
+  return value.replace(/[^\x20\x21\x23-\x5b\x5d-\x7e]/gu, (c) => encodeURIComponent(c));
+}
+
+function toleranceOf(options: HttpAuthOptions): number {
+  const seconds = options.clockToleranceSeconds ?? options.verifyToken.clockToleranceSeconds ?? DEFAULT_CLOCK_TOLERANCE_SECONDS;
+  if (!(Number.isFinite(seconds) && seconds >= 0)) {
+    throw new ConfigError(`Toolwright: auth.clockToleranceSeconds must be a number of seconds, 0 or more, got ${String(seconds)}. The default is ${DEFAULT_CLOCK_TOLERANCE_SECONDS}.`);
+  }
+  return seconds;
 }
 
 /** RFC 8707 resource comparison: ignore a fragment and a single trailing slash. */

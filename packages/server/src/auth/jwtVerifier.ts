@@ -1,5 +1,6 @@
-import { ConfigError } from '@toolwright/core';
+import { ConfigError, ToolwrightError } from '@toolwright/core';
 import type { AuthInfo } from '@toolwright/core';
+import { DEFAULT_CLOCK_TOLERANCE_SECONDS } from './isExpired';
 import type { TokenVerifier } from './TokenVerifier';
 
 type Jose = typeof import('jose', { with: { 'resolution-mode': 'import' } });
@@ -17,8 +18,17 @@ export interface JwtVerifierOptions {
   jwks?: JwkSet;
   /** Accepted signing algorithms. Default: RS256, PS256, ES256, EdDSA. */
   algorithms?: string[];
-  /** Tolerated clock skew in seconds. Default 30. */
+  /**
+   * Tolerated clock skew in seconds, for `exp` and `nbf` here and for `expiresAt` at the
+   * endpoint (the verifier carries it). Default 30.
+   */
   clockToleranceSeconds?: number;
+  /**
+   * The `typ` header a token must have, e.g. `'at+jwt'` to accept only RFC 9068 access tokens
+   * (`application/at+jwt` matches too), so an ID token or another JWT the issuer signed with
+   * the same keys is refused. Default: any `typ` (many issuers send `JWT` for access tokens).
+   */
+  typ?: string;
   /** Claim holding roles (array or space-separated string). Default `roles`. */
   rolesClaim?: string;
 }
@@ -26,11 +36,17 @@ export interface JwtVerifierOptions {
 /**
  * A ready `TokenVerifier` for JWT access tokens: checks the signature against the
  * issuer's JWKS, the issuer, the audience (this server, RFC 8707), expiry (required) and
- * not-before; then maps `scope`/`scp` to scopes, `client_id`/`azp`/`sub` to the client,
- * and `sub` and roles into `extra`.
+ * not-before with `clockToleranceSeconds`, the `typ` header when `typ` is set, and that `sub`
+ * is a non-empty string (sessions, round states and per-caller limits are bound to it); then
+ * maps `scope`/`scp` to scopes, `client_id`/`azp`/`sub` (the first that is a string) to the
+ * client, and `sub` and roles into `extra`.
  */
 export function jwtVerifier(options: JwtVerifierOptions): TokenVerifier {
   if (!options.jwksUrl && !options.jwks) throw new ConfigError("Toolwright: jwtVerifier needs the issuer's keys: pass jwksUrl (e.g. https://auth.example.com/.well-known/jwks.json) or jwks.");
+  const clockToleranceSeconds = options.clockToleranceSeconds ?? DEFAULT_CLOCK_TOLERANCE_SECONDS;
+  if (!(Number.isFinite(clockToleranceSeconds) && clockToleranceSeconds >= 0)) {
+    throw new ConfigError(`Toolwright: jwtVerifier's clockToleranceSeconds must be a number of seconds, 0 or more, got ${String(options.clockToleranceSeconds)}.`);
+  }
   let prepared: Promise<{ jose: Jose; keys: Parameters<Jose['jwtVerify']>[1] }> | undefined;
   const prepare = () =>
     (prepared ??= loadJose().then((jose) => ({
@@ -39,23 +55,26 @@ export function jwtVerifier(options: JwtVerifierOptions): TokenVerifier {
     })));
   const rolesClaim = options.rolesClaim ?? 'roles';
 
-  return async (token) => {
+  const verify = async (token: string): Promise<AuthInfo> => {
     const { jose, keys } = await prepare();
     const { payload } = await jose.jwtVerify(token, keys as never, {
       issuer: options.issuer,
       audience: options.audience,
       algorithms: options.algorithms ?? ['RS256', 'PS256', 'ES256', 'EdDSA'],
-      clockTolerance: options.clockToleranceSeconds ?? 30,
-      requiredClaims: ['exp'],
+      clockTolerance: clockToleranceSeconds,
+      requiredClaims: ['exp', 'sub'],
+      ...(options.typ !== undefined && { typ: options.typ }),
     });
+    if (typeof payload.sub !== 'string' || payload.sub === '') throw new ToolwrightError(`the "sub" claim must be a non-empty string, got ${typeof payload.sub}`);
     const scope = payload.scope ?? payload.scp;
     const scopes = Array.isArray(scope) ? scope.map(String) : typeof scope === 'string' ? scope.split(' ').filter(Boolean) : [];
     const rawRoles = payload[rolesClaim];
     const roles = Array.isArray(rawRoles) ? rawRoles.map(String) : typeof rawRoles === 'string' ? rawRoles.split(' ').filter(Boolean) : [];
-    const clientId = String(payload.client_id ?? payload.azp ?? payload.sub ?? '');
+    const clientId = [payload.client_id, payload.azp, payload.sub].find((v): v is string => typeof v === 'string' && v !== '')!;
     const info: AuthInfo = { token, clientId, scopes, expiresAt: payload.exp, extra: { sub: payload.sub, roles, claims: payload } };
     return info;
   };
+  return Object.assign(verify, { clockToleranceSeconds });
 }
 
 /**

@@ -121,7 +121,10 @@ export function createHttpHandler(app: ServerFactory, options: HttpHandlerOption
     let auth: AuthInfo | undefined;
     if (authenticate) {
       const outcome = await authenticate(req);
-      if (!outcome.ok) return sendJson(res, outcome.status, outcome.body, { 'WWW-Authenticate': outcome.challenge });
+      if (!outcome.ok) {
+        entry.error = outcome.detail;
+        return sendJson(res, outcome.status, outcome.body, { 'WWW-Authenticate': outcome.challenge });
+      }
       auth = outcome.authInfo;
       req.auth = auth;
     }

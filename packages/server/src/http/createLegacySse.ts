@@ -51,7 +51,10 @@ export function createLegacySse(app: ServerFactory, options: LegacySseOptions) {
       const closing = options.isClosing();
       if (authenticate) {
         const outcome = await authenticate(req);
-        if (!outcome.ok) return sendJson(res, outcome.status, outcome.body, { 'WWW-Authenticate': outcome.challenge });
+        if (!outcome.ok) {
+          entry.error = outcome.detail;
+          return sendJson(res, outcome.status, outcome.body, { 'WWW-Authenticate': outcome.challenge });
+        }
         req.auth = outcome.authInfo;
       }
       const path = req.url!.split('?')[0];

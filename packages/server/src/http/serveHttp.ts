@@ -44,7 +44,14 @@ export async function serveHttp(app: ServerFactory, options: HttpListenOptions):
   const urlHost = host.includes(':') ? `[${host}]` : host === '0.0.0.0' ? '127.0.0.1' : host;
   const url = `http://${urlHost}:${port}${path}`;
   // Built once the port is known (it differs from options.port when that is 0): auth.resource defaults to this URL.
-  handler = createHttpHandler(app, options.auth ? { ...options, auth: { ...options.auth, resource: options.auth.resource ?? url } } : options);
+  try {
+    handler = createHttpHandler(app, options.auth ? { ...options, auth: { ...options.auth, resource: options.auth.resource ?? url } } : options);
+  } catch (error) {
+    // A refused option (a ConfigError) leaves no port open behind it.
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await release();
+    throw error;
+  }
   const mcp = handler;
   if (requestLogLevel === 'info' || requestLogLevel === 'debug') {
     const write = options.logWrite ?? ((line: string) => process.stderr.write(line));
