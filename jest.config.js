@@ -11,6 +11,7 @@ const SLOW = {
   'docs/test/runnable-snippets.test.ts': 'runs the compiled snippets and built examples with node',
   'examples/conformance/test/conformance-built.e2e.test.ts': 'serves dist/server.js over stdio',
   'examples/conformance/test/round-trips.e2e.test.ts': 'serves dist/server.js over stdio',
+  'examples/interop/test/': 'third-party MCP clients (some on Node 22) drive the built examples in processes',
   'examples/weather/test/': 'runs dist/server.js and dist/demo.js',
   'packages/cli/test/docs.e2e.test.ts': 'reads the contract of examples/full/dist/server.js',
   'packages/cli/test/commands.e2e.test.ts': 'runs the built CLI on generated projects, npm install',
@@ -66,6 +67,9 @@ const shared = {
     '^@toolwright/server/(.*)$': '<rootDir>/packages/server/src/$1/index.ts',
     '^@toolwright/cli$': '<rootDir>/packages/cli/src/index.ts',
     '^@toolwright/redis$': '<rootDir>/packages/redis/src/index.ts',
+    '^@toolwright/express$': '<rootDir>/packages/express/src/index.ts',
+    '^@toolwright/fastify$': '<rootDir>/packages/fastify/src/index.ts',
+    '^@toolwright/nestjs$': '<rootDir>/packages/nestjs/src/index.ts',
   },
 };
 

@@ -62,6 +62,7 @@ export default defineConfig({
             { text: 'Transports', link: '/guide/transports' },
             { text: 'Protocol eras', link: '/guide/protocol-eras' },
             { text: 'Streamable HTTP', link: '/guide/http' },
+            { text: 'Express, Fastify, NestJS', link: '/guide/frameworks' },
             { text: 'Security and auth', link: '/guide/security' },
             { text: 'Deployment and scaling', link: '/guide/deployment' },
             { text: 'Lifecycle hooks', link: '/guide/lifecycle' },

@@ -1,0 +1,88 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { ErrorRequestHandler, NextFunction, Request, RequestHandler, Response } from 'express';
+import type { App } from '@toolwright/server';
+import { createHttpHandler, type HttpHandler } from '@toolwright/server/http';
+import { bodyParserRefusal } from './bodyParserRefusal';
+import type { ToolwrightExpressOptions } from './ToolwrightExpressOptions';
+
+/**
+ * Express middleware serving an app's MCP endpoint, with its lifecycle: the request handler,
+ * then the error handler that answers `express.json()`'s refusals on the endpoint. Express
+ * takes the pair as one (`app.use(mcp)`).
+ */
+export interface ToolwrightMiddleware extends Array<RequestHandler | ErrorRequestHandler> {
+  /** Settles once the app's start hooks ran (requests wait for it); rejects with a `StartupError` when one failed. */
+  readonly ready: Promise<void>;
+  /** Live 2025-11-25 sessions. */
+  readonly sessionCount: number;
+  /**
+   * Graceful stop: new MCP requests get 503, running calls get `drainTimeoutMs` to finish,
+   * sessions and their SSE streams end, then the app's shutdown hooks run. Call it before
+   * `server.close()`, which waits for those streams.
+   */
+  close(): Promise<void>;
+}
+
+/**
+ * Mounts a Toolwright app in an Express 5 app: `app.use(toolwrightMiddleware(mcpApp))` or
+ * `app.use('/mcp', toolwrightMiddleware(mcpApp))`. Both protocol eras, sessions,
+ * Host/Origin checks and auth as `app.listen({ transport: 'http' })` serves them; other
+ * requests go on to the app's own routes. A body `express.json()` already parsed is used as
+ * is (its limit then applies); its parse errors on the endpoint are answered as JSON-RPC errors.
+ */
+export function toolwrightMiddleware(app: App, options: ToolwrightExpressOptions = {}): ToolwrightMiddleware {
+  const { drainTimeoutMs, ...handlerOptions } = options;
+  const handler: HttpHandler = createHttpHandler(app, { ...handlerOptions, health: options.health ?? false });
+  const mcpPath = options.path ?? '/mcp';
+  const release = app.openListener();
+  const ready = app.start();
+  let failed: unknown;
+  // A failed start hook is reported by `ready` (and each request's 503); it is not an unhandled rejection.
+  ready.catch((error: unknown) => (failed = error));
+
+  const handle: RequestHandler = (req: Request, res: Response, next: NextFunction) => {
+    // Mounted under a path, express hides it from req.url; the handler matches the full path.
+    const mountedUrl = req.url;
+    req.url = req.originalUrl;
+    const onward = (error?: unknown): void => {
+      req.url = mountedUrl;
+      next(error);
+    };
+    if (failed !== undefined) return void refuseNotStarted(req, res, onward, mcpPath);
+    ready.then(
+      () => handler(req as IncomingMessage, res as ServerResponse, onward),
+      () => refuseNotStarted(req, res, onward, mcpPath),
+    );
+  };
+  // express.json() before the middleware refused the body: answer MCP clients in JSON-RPC, not with the app's error page.
+  const answerParseErrors: ErrorRequestHandler = (error: unknown, req: Request, res: Response, next: NextFunction) => {
+    const refusal = pathOf(req.originalUrl) === mcpPath ? bodyParserRefusal(error) : undefined;
+    if (!refusal || res.headersSent) return next(error);
+    // A body too large was not read to its end: the connection cannot carry another request.
+    if (refusal.status === 413) res.set('Connection', 'close');
+    res.status(refusal.status).json(refusal.body);
+  };
+
+  let closing: Promise<void> | undefined;
+  const close = (): Promise<void> =>
+    (closing ??= (async () => {
+      await handler.close({ drainTimeoutMs });
+      await release();
+    })());
+
+  return Object.defineProperties([handle, answerParseErrors] as unknown as ToolwrightMiddleware, {
+    ready: { value: ready },
+    sessionCount: { get: () => handler.sessionCount },
+    close: { value: close },
+  });
+}
+
+function refuseNotStarted(req: Request, res: Response, next: (error?: unknown) => void, mcpPath: string): void {
+  if (pathOf(req.originalUrl) !== mcpPath) return next();
+  res.status(503).json({ jsonrpc: '2.0', error: { code: -32000, message: 'Service unavailable: the MCP server did not start (a start hook failed). Its log has the details.' }, id: null });
+}
+
+function pathOf(url: string): string {
+  const q = url.indexOf('?');
+  return q === -1 ? url : url.slice(0, q);
+}

@@ -1,0 +1,154 @@
+import 'reflect-metadata';
+import express from 'express';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createApp } from '@toolwright/server';
+import { toolwrightMiddleware, type ToolwrightMiddleware } from '@toolwright/express';
+import { GreeterTools } from './fixtures/greeterTools';
+import { ERAS, INITIALIZE, connectEra, post } from './fixtures/mcpClients';
+
+/**
+ * A real Express 5 app on 127.0.0.1 with its own routes and `express.json()`, the MCP
+ * endpoint mounted at the root or under `/mcp`, driven by the v1 SDK client (2025-11-25,
+ * sessions) and the v2 client (2026-07-28).
+ */
+async function serve(mount: 'root' | '/mcp', options: Parameters<typeof toolwrightMiddleware>[1] = {}): Promise<{ base: string; url: string; mcp: ToolwrightMiddleware; server: Server }> {
+  const app = await createApp({ name: 'greeter', version: '1.0.0', tools: [GreeterTools] });
+  const web = express();
+  web.use(express.json({ limit: '2kb' }));
+  web.get('/hello', (_req, res) => void res.json({ from: 'express' }));
+  web.post('/echo', (req, res) => void res.json({ body: req.body as unknown }));
+  const mcp = toolwrightMiddleware(app, { requestLogLevel: 'silent', ...options });
+  if (mount === 'root') web.use(mcp);
+  else web.use('/mcp', mcp);
+  await mcp.ready;
+  const server = await new Promise<Server>((resolve) => {
+    const s = web.listen(0, '127.0.0.1', () => resolve(s));
+  });
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return { base, url: `${base}/mcp`, mcp, server };
+}
+
+async function stop(served: { mcp: ToolwrightMiddleware; server: Server }): Promise<void> {
+  await served.mcp.close();
+  await new Promise<void>((resolve) => served.server.close(() => resolve()));
+}
+
+describe.each(['root', '/mcp'] as const)('Express 5, middleware mounted at %s', (mount) => {
+  let served: Awaited<ReturnType<typeof serve>>;
+  beforeAll(async () => {
+    served = await serve(mount, { timeouts: { bodyMs: 2000 } });
+  });
+  afterAll(() => stop(served));
+
+  it.each(ERAS)('a %s client lists and calls tools; bad arguments are a tool error', async (era) => {
+    const client = await connectEra(era, served.url);
+    try {
+      expect(await client.listToolNames()).toEqual(['add', 'greet']);
+      expect((await client.callTool('greet', { name: 'Ada' })).content[0].text).toBe('Hello, Ada!');
+      expect(JSON.parse((await client.callTool('add', { a: 2, b: 3 })).content[0].text!)).toEqual({ sum: 5 });
+      const bad = await client.callTool('add', { a: 'two', b: 3 });
+      expect(bad.isError).toBe(true);
+      expect(bad.content[0].text).toMatch(/a/);
+      if (era === '2025-11-25') expect(client.sessionId).toEqual(expect.any(String));
+    } finally {
+      await client.close();
+    }
+  });
+
+  it("the app's own routes still answer beside the endpoint, and unknown paths get Express's 404", async () => {
+    expect(await (await fetch(`${served.base}/hello`)).json()).toEqual({ from: 'express' });
+    const echoed = await fetch(`${served.base}/echo`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"x":1}' });
+    expect(await echoed.json()).toEqual({ body: { x: 1 } });
+    const missing = await fetch(`${served.base}/nowhere`);
+    expect(missing.status).toBe(404);
+    expect(missing.headers.get('content-type')).toMatch(/text\/html/);
+    // Toolwright's health routes are off by default in an Express app: its own routes (or 404) answer.
+    expect((await fetch(`${served.base}/healthz`)).status).toBe(404);
+  });
+
+  it('a body express.json() already parsed is used as is, not read again', async () => {
+    // Read twice, the stream would have no data left and the request would wait for the body timeout.
+    const response = await post(served.url, INITIALIZE);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('mcp-session-id')).toEqual(expect.any(String));
+    expect(await response.text()).toContain('"protocolVersion":"2025-11-25"');
+  });
+
+  it("express.json()'s refusals on the endpoint are JSON-RPC errors without the parser's text", async () => {
+    const broken = await post(served.url, '{"jsonrpc": "2.0", "id": 1, "method": "secret-body-text');
+    expect(broken.status).toBe(400);
+    const body = (await broken.json()) as { error: { code: number; message: string } };
+    expect(body).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error: the request body is not valid JSON.' } });
+    const large = await post(served.url, JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping', params: { pad: 'x'.repeat(4000) } }));
+    expect(large.status).toBe(413);
+    expect(((await large.json()) as { error: { code: number; message: string } }).error.message).toMatch(/exceeds 2048 bytes/);
+    // Elsewhere in the app, the same error stays with Express's own handler.
+    const elsewhere = await fetch(`${served.base}/echo`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{' });
+    expect(elsewhere.status).toBe(400);
+    expect(elsewhere.headers.get('content-type')).toMatch(/text\/html/);
+  });
+
+  it("keeps Toolwright's defences: a foreign Host or Origin is refused, a wrong media type is 415", async () => {
+    const origin = await post(served.url, INITIALIZE, { origin: 'https://evil.example' });
+    expect(origin.status).toBe(403);
+    const media = await fetch(served.url, { method: 'POST', headers: { 'content-type': 'text/plain', accept: 'application/json, text/event-stream' }, body: INITIALIZE });
+    expect(media.status).toBe(415);
+    const host = await new Promise<number>((resolve, reject) => {
+      const request = require('node:http').request(
+        served.url,
+        { method: 'POST', headers: { host: 'evil.example', 'content-type': 'application/json', accept: 'application/json, text/event-stream' } },
+        (res: import('node:http').IncomingMessage) => {
+          res.resume();
+          resolve(res.statusCode!);
+        },
+      );
+      request.on('error', reject);
+      request.end(INITIALIZE);
+    });
+    expect(host).toBe(403);
+  });
+});
+
+describe('Express 5, closing', () => {
+  it('close() ends the sessions and refuses new MCP requests, then the server closes', async () => {
+    const served = await serve('root');
+    const client = await connectEra('2025-11-25', served.url);
+    expect(served.mcp.sessionCount).toBe(1);
+    await served.mcp.close();
+    expect(served.mcp.sessionCount).toBe(0);
+    const refused = await post(served.url, INITIALIZE);
+    expect(refused.status).toBe(503);
+    expect((await fetch(`${served.base}/hello`)).status).toBe(200);
+    await new Promise<void>((resolve) => served.server.close(() => resolve()));
+    await client.close().catch(() => undefined);
+  });
+
+  it('a start hook that fails is reported by ready, and the endpoint answers 503 while the app routes still work', async () => {
+    const app = await createApp({
+      name: 'broken',
+      version: '1.0.0',
+      tools: [GreeterTools],
+      onStart: () => {
+        throw new Error('no database');
+      },
+    });
+    const web = express();
+    web.use(express.json());
+    web.get('/hello', (_req, res) => void res.json({ from: 'express' }));
+    const mcp = toolwrightMiddleware(app, { requestLogLevel: 'silent' });
+    web.use(mcp);
+    await expect(mcp.ready).rejects.toThrow(/no database/);
+    const server = await new Promise<Server>((resolve) => {
+      const s = web.listen(0, '127.0.0.1', () => resolve(s));
+    });
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    try {
+      expect((await post(`${base}/mcp`, INITIALIZE)).status).toBe(503);
+      expect((await fetch(`${base}/hello`)).status).toBe(200);
+    } finally {
+      await mcp.close();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  });
+});
