@@ -32,11 +32,15 @@ if (unknown.length > 0) fail(`test-sdk-range: unknown argument ${unknown.join(',
 
 const server = JSON.parse(fs.readFileSync(path.join(ROOT, 'packages/server/package.json'), 'utf8'));
 const ranges = Object.entries(server.peerDependencies).filter(([name]) => name.startsWith('@modelcontextprotocol/'));
+// The SDK v1 is no peer of the server: the tests use its client only as an independent reference
+// (an old HTTP+SSE client, say), at the version the repository pins, at both ends.
+const root = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
+const references = [['@modelcontextprotocol/sdk', root.devDependencies['@modelcontextprotocol/sdk']]];
 const versionsOf = new Map(ranges.map(([name, range]) => [name, published(name, range)]));
 
 const results = [];
 for (const end of ends.length > 0 ? ends : ['lowest', 'highest']) {
-  const pick = new Map(ranges.map(([name]) => [name, end === 'lowest' ? versionsOf.get(name)[0] : versionsOf.get(name).at(-1)]));
+  const pick = new Map([...ranges.map(([name]) => [name, end === 'lowest' ? versionsOf.get(name)[0] : versionsOf.get(name).at(-1)]), ...references]);
   const label = [...pick].map(([name, version]) => `${name.replace('@modelcontextprotocol/', '')}@${version}`).join(' ');
   console.log(`\ntest-sdk-range: ${end}: ${label}`);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), `toolwright-sdk-${end}-`));

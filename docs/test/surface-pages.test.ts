@@ -1,7 +1,6 @@
 /** Runs the snippets of the Resources, Prompts, Completions and Call context pages through a real MCP client. */
 import { createApp } from '@toolwright/server';
 import { createTestClient } from '@toolwright/server/testing';
-import { CreateMessageRequestSchema, ElicitRequestSchema, ListRootsRequestSchema, ProgressNotificationSchema, CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { NoteResources } from '../snippets/resources/notes.resources';
 import { noteChanged } from '../snippets/resources/updates';
 import { ReviewPrompts } from '../snippets/prompts/review.prompts';
@@ -55,8 +54,8 @@ describe('Call context page', () => {
   it('reports progress and logs', async () => {
     const client = await createTestClient(await createApp({ name: 'docs', version: '0.0.0', tools: [ImportTools] }));
     const progress: number[] = [];
-    client.setNotificationHandler(ProgressNotificationSchema, (n) => void progress.push(n.params.progress));
-    const result = await client.request({ method: 'tools/call', params: { name: 'import_folder', arguments: { files: ['a', 'b'] }, _meta: { progressToken: 1 } } }, CallToolResultSchema);
+    client.setNotificationHandler('notifications/progress', (n) => void progress.push(n.params.progress));
+    const result = await client.request({ method: 'tools/call', params: { name: 'import_folder', arguments: { files: ['a', 'b'] }, _meta: { progressToken: 1 } } });
     expect(textOf(result)).toBe('imported 2 files');
     expect(progress).toEqual([1, 2]);
     await client.close();
@@ -64,9 +63,9 @@ describe('Call context page', () => {
 
   it('elicits, samples and lists roots', async () => {
     const client = await createTestClient(await createApp({ name: 'docs', version: '0.0.0', tools: [BookingTools] }), { capabilities: { elicitation: {}, sampling: {}, roots: {} } });
-    client.setRequestHandler(ElicitRequestSchema, () => ({ action: 'accept', content: { cabin: 'business', seats: 2 } }));
-    client.setRequestHandler(CreateMessageRequestSchema, () => ({ role: 'assistant', content: { type: 'text', text: 'Short.' }, model: 'm' }));
-    client.setRequestHandler(ListRootsRequestSchema, () => ({ roots: [{ uri: 'file:///src' }] }));
+    client.setRequestHandler('elicitation/create', () => ({ action: 'accept', content: { cabin: 'business', seats: 2 } }));
+    client.setRequestHandler('sampling/createMessage', () => ({ role: 'assistant', content: { type: 'text', text: 'Short.' }, model: 'm' }));
+    client.setRequestHandler('roots/list', () => ({ roots: [{ uri: 'file:///src' }] }));
     expect(textOf(await client.callTool({ name: 'book_flight', arguments: { to: 'Oslo' } }))).toBe('Booked 2 business seat(s) to Oslo.');
     expect(textOf(await client.callTool({ name: 'summarize', arguments: { text: 'long' } }))).toBe('Short.');
     expect(textOf(await client.callTool({ name: 'folders', arguments: {} }))).toBe('["file:///src"]');

@@ -2,7 +2,7 @@
 import 'reflect-metadata';
 import { createApp, type App } from '@toolwright/server';
 import { createTestClient, toolError, toolSchema, toolText } from '@toolwright/server/testing';
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Client } from '@modelcontextprotocol/client';
 import { AccountTools } from './account.tools';
 
 describe('account tools', () => {

@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Client } from '@modelcontextprotocol/client';
 import { createTestClient } from '@toolwright/server/testing';
 import { createHttpApp } from '../src/app';
 

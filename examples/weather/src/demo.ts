@@ -1,10 +1,11 @@
 /**
  * A client session against the weather server, for the README's quick start:
  * starts `dist/server.js` as a child process over stdio, lists the tools and makes a few
- * calls, valid and invalid, printing what an MCP client sees.
+ * calls, valid and invalid, printing what an MCP client sees. The client is the SDK's
+ * (`@modelcontextprotocol/client`, a dev dependency: the server itself never loads it).
  */
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { Client, ProtocolError } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { join } from 'node:path';
 
 const calls: { title: string; name: string; arguments?: Record<string, unknown> }[] = [
@@ -41,7 +42,7 @@ async function main(): Promise<void> {
       console.log(`${result.isError ? '< isError: true\n' : ''}${indent(text)}`);
       if (result.structuredContent) console.log(`< structuredContent: ${JSON.stringify(result.structuredContent)}`);
     } catch (error) {
-      console.log(`< JSON-RPC error: ${(error as Error).message}`);
+      console.log(error instanceof ProtocolError ? `< JSON-RPC error ${error.code}: ${error.message}` : `< failed: ${(error as Error).message}`);
     }
   }
   await client.close();

@@ -42,12 +42,14 @@ describe('CLI answers are true', () => {
     it('says it requires authorization and how to pass a token, not that it could not be reached', async () => {
       const result = await cli(tmp, 'call', url, 'greet');
       expect(result.code).toBe(3);
-      expect(result.stderr).toContain(`${url} requires authorization (HTTP 401): pass a token with --bearer <token>`);
+      expect(result.stderr).toContain(`${url} requires authorization (HTTP 401): put a token in TOOLWRIGHT_BEARER`);
       expect(result.stderr).not.toContain('could not be reached');
     });
 
     it('says the token sent was refused', async () => {
-      const result = await cli(tmp, 'inspect', url, '--bearer', 'expired');
+      const io = { ...memoryIo(tmp), env: { TOOLWRIGHT_BEARER: 'expired' } };
+      await runCli(['inspect', url], io);
+      const result = { stderr: io.errors() };
       expect(result.stderr).toContain('requires authorization (HTTP 401) and refused the credentials sent');
     });
   });

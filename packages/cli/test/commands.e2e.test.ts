@@ -25,8 +25,8 @@ describe('call, inspect, schema and config against stdio and HTTP servers', () =
   });
   afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
-  const cli = async (argv: string[], cwd = WEATHER) => {
-    const io = memoryIo(cwd);
+  const cli = async (argv: string[], cwd = WEATHER, env: NodeJS.ProcessEnv = {}) => {
+    const io = { ...memoryIo(cwd), env };
     const code = await runCli(argv, io);
     return { code, stdout: io.output(), stderr: io.errors() };
   };
@@ -211,14 +211,14 @@ createApp({ name: 'broken', version: '1.0.0', tools: [Broken] }).then((app) => a
     });
     try {
       const url = await listeningUrl(server);
-      const add = await cli(['call', url, 'add_task', '--bearer', 's3cret', '--header', 'X-Trace: e2e', '--args', '{"title":"Ship it"}'], tmp);
+      const add = await cli(['call', url, 'add_task', '--header', 'X-Trace: e2e', '--args', '{"title":"Ship it"}'], tmp, { TOOLWRIGHT_BEARER: 's3cret' });
       expect(add.code).toBe(0);
       expect(JSON.parse(add.stdout)).toMatchObject({ title: 'Ship it', owner: 'ci' });
       const inspect = await cli(['inspect', url, '--header', 'Authorization: Bearer s3cret'], tmp);
       expect(inspect.stdout).toContain('add_task');
-      const snapshot = JSON.parse((await cli(['schema', 'snapshot', url, '--bearer', 's3cret'], tmp)).stdout);
+      const snapshot = JSON.parse((await cli(['schema', 'snapshot', url, '--bearer-env', 'TASKS_TOKEN'], tmp, { TASKS_TOKEN: 's3cret' })).stdout);
       expect(snapshot.tools.map((t: { name: string }) => t.name)).toContain('add_task');
-      const refused = await cli(['call', url, 'add_task', '--bearer', 'wrong', '--args', '{"title":"x"}'], tmp);
+      const refused = await cli(['call', url, 'add_task', '--args', '{"title":"x"}'], tmp, { TOOLWRIGHT_BEARER: 'wrong' });
       expect(refused.code).toBe(3);
       expect(refused.stderr).toContain(url);
     } finally {
@@ -226,9 +226,35 @@ createApp({ name: 'broken', version: '1.0.0', tools: [Broken] }).then((app) => a
     }
   });
 
+  // Issue 31 #12: the http template served every caller without a token when MCP_TOKENS was unset.
+  it('the http project fails closed: without MCP_TOKENS its HTTP server refuses to start, unless MCP_ALLOW_ANONYMOUS=1', async () => {
+    const env: NodeJS.ProcessEnv = { ...process.env };
+    delete env.MCP_TOKENS;
+    delete env.MCP_ALLOW_ANONYMOUS;
+    const refused = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
+      const child = spawn(process.execPath, [join(HTTP, 'dist', 'server.js'), '--http', '--port', '0'], { cwd: HTTP, env, stdio: ['ignore', 'ignore', 'pipe'] });
+      let stderr = '';
+      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+      child.on('exit', (code) => resolve({ code, stderr }));
+    });
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('MCP_TOKENS is not set, so the HTTP server would let every caller in without a token: it does not start.');
+    expect(refused.stderr).not.toContain('"msg":"listening"');
+
+    const open = spawn(process.execPath, [join(HTTP, 'dist', 'server.js'), '--http', '--port', '0'], { cwd: HTTP, env: { ...env, MCP_ALLOW_ANONYMOUS: '1' }, stdio: ['ignore', 'ignore', 'pipe'] });
+    try {
+      const url = await listeningUrl(open);
+      const add = await cli(['call', url, 'add_task', '--args', '{"title":"Anonymous"}'], tmp);
+      expect(add.code).toBe(0);
+      expect(JSON.parse(add.stdout)).toMatchObject({ title: 'Anonymous', owner: 'anonymous' });
+    } finally {
+      open.kill();
+    }
+  });
+
   it.each([
     [['call', 'http://127.0.0.1:1/mcp', 'x', '--', '--port', '3'], "Server arguments after '--' only apply when toolwright starts the server"],
-    [['call', 'dist/server.js', 'x', '--bearer', 't'], '--header and --bearer apply to a server URL'],
+    [['call', 'dist/server.js', 'x', '--bearer-env', 'T'], '--header and --bearer-env apply to a server URL'],
     [['call', 'http://127.0.0.1:1/mcp', 'x', '--header', 'nocolon'], "--header 'nocolon' is not 'Name: value'"],
     [['call', 'dist/server.js', 'x', '--field', 'novalue'], "--field 'novalue' is not name=value"],
     [['call', 'dist/server.js', 'x', '--resource', 'a://b'], 'Call a tool, or pass --resource, or --prompt: one at a time.'],

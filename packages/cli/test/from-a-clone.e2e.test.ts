@@ -163,7 +163,7 @@ describe('from a clone: the README, then every template through the linked npx t
     };
     try {
       const [tasks, library] = await Promise.all([start('http'), start('full')]);
-      const added = await toolwright('http', 'call', tasks, 'add_task', '--bearer', 's3cret', '--args', '{"title":"Ship it"}');
+      const added = await run('npx', ['--no-install', 'toolwright', 'call', tasks, 'add_task', '--args', '{"title":"Ship it"}'], dir('http'), undefined, { TOOLWRIGHT_BEARER: 's3cret' });
       expect(added.code).toBe(0);
       expect(JSON.parse(added.stdout)).toMatchObject({ title: 'Ship it', owner: 'ci' });
       expect((await toolwright('http', 'call', tasks, 'add_task', '--args', '{"title":"x"}')).code).toBe(3);

@@ -166,7 +166,6 @@ describe('the packed packages, installed from their tarballs into a project outs
     const deps = Object.fromEntries(packed.map((p) => [p.name, `file:../packs/${p.filename}`]));
     const sdk = {
       '@modelcontextprotocol/server': DEPENDENCY_VERSIONS['@modelcontextprotocol/server'],
-      '@modelcontextprotocol/sdk': DEPENDENCY_VERSIONS['@modelcontextprotocol/sdk'],
       '@modelcontextprotocol/client': DEV_DEPENDENCY_VERSIONS['@modelcontextprotocol/client'],
     };
     const rest = {

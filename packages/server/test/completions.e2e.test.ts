@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { Param, Prompt, Resource } from '@toolwright/core';
 import { createApp } from '@toolwright/server';
 import { createTestClient } from '@toolwright/server/testing';
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Client } from '@modelcontextprotocol/client';
 
 const CITIES = ['Paris', 'Partille', 'Prague', 'Porto', 'Tokyo'];
 const MANY = Array.from({ length: 250 }, (_, i) => `item${i}`);

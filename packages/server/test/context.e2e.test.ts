@@ -2,8 +2,7 @@ import 'reflect-metadata';
 import { Ctx, Param, Tool, type ToolContext } from '@toolwright/core';
 import { createApp, type App } from '@toolwright/server';
 import { createTestClient } from '@toolwright/server/testing';
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { CallToolResultSchema, ElicitRequestSchema, ListRootsRequestSchema, LoggingMessageNotificationSchema, ProgressNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import type { Client } from '@modelcontextprotocol/client';
 import { IsInt, IsString, Min } from 'class-validator';
 import { waitFor } from './fixtures/waitFor';
 
@@ -89,11 +88,11 @@ describe('the call context through a real SDK client (in memory)', () => {
   beforeAll(async () => {
     app = await createApp({ name: 'ctx', version: '1.0.0', tools: [ContextTools], toolTimeoutMs: 1000 });
     client = await createTestClient(app, { capabilities: { elicitation: { form: {}, url: {} }, roots: {} } });
-    client.setRequestHandler(ElicitRequestSchema, (request) => {
+    client.setRequestHandler('elicitation/create', (request) => {
       elicited.push(request.params);
       return elicitAnswer as never;
     });
-    client.setRequestHandler(ListRootsRequestSchema, () => ({ roots: [{ uri: 'file:///work', name: 'work' }, { uri: 'file:///tmp' }] }));
+    client.setRequestHandler('roots/list', () => ({ roots: [{ uri: 'file:///work', name: 'work' }, { uri: 'file:///tmp' }] }));
   });
   beforeEach(() => {
     stderr = jest.spyOn(process.stderr, 'write').mockImplementation(() => true);
@@ -103,7 +102,7 @@ describe('the call context through a real SDK client (in memory)', () => {
 
   it('sends logs at info and above until the client sets a level, then honours it', async () => {
     const logs: unknown[] = [];
-    client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => void logs.push(n.params));
+    client.setNotificationHandler('notifications/message', (n) => void logs.push(n.params));
     await client.callTool({ name: 'logs_all', arguments: {} });
     expect(logs).toEqual([
       { level: 'info', logger: 'logs_all', data: { message: 'i', data: { n: 1 } } },
@@ -125,7 +124,7 @@ describe('the call context through a real SDK client (in memory)', () => {
   it('keeps each connection at its own log level', async () => {
     const other = await createTestClient(app);
     const logs: unknown[] = [];
-    other.setNotificationHandler(LoggingMessageNotificationSchema, (n) => void logs.push(n.params));
+    other.setNotificationHandler('notifications/message', (n) => void logs.push(n.params));
     await other.callTool({ name: 'logs_all', arguments: {} });
     expect(logs).toHaveLength(5); // the default 'info', although the first client chose 'debug'
     await other.close();
@@ -133,8 +132,8 @@ describe('the call context through a real SDK client (in memory)', () => {
 
   it('sends only increasing progress, only with a token, and nothing after the response', async () => {
     const progress: unknown[] = [];
-    client.setNotificationHandler(ProgressNotificationSchema, (n) => void progress.push(n.params));
-    await client.request({ method: 'tools/call', params: { name: 'progress', arguments: {}, _meta: { progressToken: 7 } } }, CallToolResultSchema);
+    client.setNotificationHandler('notifications/progress', (n) => void progress.push(n.params));
+    await client.request({ method: 'tools/call', params: { name: 'progress', arguments: {}, _meta: { progressToken: 7 } } });
     await seen.late!();
     await client.ping(); // a round trip: progress sent before it would have arrived
     expect(progress).toEqual([
@@ -147,7 +146,7 @@ describe('the call context through a real SDK client (in memory)', () => {
   it('aborts ctx.signal when the client cancels the call', async () => {
     const controller = new AbortController();
     const waiting = new Promise<void>((resolve) => (seen.waiting = resolve));
-    const call = client.callTool({ name: 'waits', arguments: {} }, undefined, { signal: controller.signal });
+    const call = client.callTool({ name: 'waits', arguments: {} }, { signal: controller.signal });
     await waiting; // the tool runs
     controller.abort('user gave up');
     await expect(call).rejects.toThrow();

@@ -3,7 +3,7 @@ import { Args, Tool } from '@toolwright/core';
 import { Allow, IsDefined, IsEmail, IsIn, IsNumber, IsOptional, IsString, Property, Type, ValidateNested } from '@toolwright/core/dto';
 import { createApp } from '@toolwright/server';
 import { createTestClient } from '@toolwright/server/testing';
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Client } from '@modelcontextprotocol/client';
 
 abstract class Shape {}
 class Circle extends Shape {

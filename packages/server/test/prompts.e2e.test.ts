@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { assistantMessage, BuildError, buildRegistry, embeddedResource, image, Param, Prompt, ToolError, userMessage } from '@toolwright/core';
 import { createApp, type App } from '@toolwright/server';
 import { createTestClient } from '@toolwright/server/testing';
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Client } from '@modelcontextprotocol/client';
 
 enum Tone {
   Formal = 'formal',

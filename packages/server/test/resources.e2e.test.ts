@@ -2,8 +2,7 @@ import 'reflect-metadata';
 import { BuildError, buildRegistry, Ctx, Param, Resource, ResourceNotFoundError, type ToolContext } from '@toolwright/core';
 import { createApp, type App } from '@toolwright/server';
 import { createTestClient } from '@toolwright/server/testing';
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import type { Client } from '@modelcontextprotocol/client';
 import { waitFor } from './fixtures/waitFor';
 
 const NOTES: Record<number, string> = { 1: 'first note', 2: 'second note' };
@@ -173,8 +172,8 @@ describe('resources through a real SDK client (in memory)', () => {
     const other = await createTestClient(app);
     const mine: string[] = [];
     const theirs: string[] = [];
-    client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => void mine.push(n.params.uri));
-    other.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => void theirs.push(n.params.uri));
+    client.setNotificationHandler('notifications/resources/updated', (n) => void mine.push(n.params.uri));
+    other.setNotificationHandler('notifications/resources/updated', (n) => void theirs.push(n.params.uri));
     await client.subscribeResource({ uri: 'notes://1' });
     await other.subscribeResource({ uri: 'config://app' });
 

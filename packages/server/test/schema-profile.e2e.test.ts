@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { Tool, type JsonSchema } from '@toolwright/core';
 import { createApp } from '@toolwright/server';
 import { createTestClient } from '@toolwright/server/testing';
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Client } from '@modelcontextprotocol/client';
 
 /** Issue 13: a raw `inputSchema` keyword the validator skipped let a call that breaks it run the method. */
 const SCHEMAS: Record<string, { schema: JsonSchema & { type: 'object' }; good: object; bad: object; message: string }> = {

@@ -1,5 +1,4 @@
-import { Client as ModernClient } from '@modelcontextprotocol/client';
-import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js';
+import { Client } from '@modelcontextprotocol/client';
 import type { App } from '@toolwright/server';
 import { createTestClient, toolError, toolText, type TestClient, type TestClientOptions, type TestProtocol } from '@toolwright/server/testing';
 import { join } from 'node:path';
@@ -35,9 +34,10 @@ describe.each(rows)('$mode, $protocol', ({ mode, protocol }: { mode: Mode; proto
     return client;
   }
 
-  it('connects with the SDK client of the era and serves the app', async () => {
+  it('connects with the SDK v2 client, which speaks the era asked for, and serves the app', async () => {
     const client = await connect();
-    expect(client).toBeInstanceOf(protocol === '2026-07-28' ? ModernClient : LegacyClient);
+    expect(client).toBeInstanceOf(Client);
+    expect((client as Client).getNegotiatedProtocolVersion()).toBe(protocol);
     expect(client.getServerVersion()).toMatchObject({ name: 'kit', version: '1.2.3' });
     expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['ask', 'visit', 'summarize', 'roots', 'whoami']);
     expect(await toolText(client.callTool({ name: 'whoami', arguments: {} }))).toBe('anonymous');
@@ -141,9 +141,9 @@ describe('createTestClient options', () => {
     await expect(createTestClient({ transport: 'stdio', command: process.execPath, args: [FIXTURE], auth: { claims: { a: 1 } } })).rejects.toThrow(/claims cannot reach a stdio server/);
   });
 
-  it('types the client by the era asked for (compile-time checks)', async () => {
-    const legacy: LegacyClient = await createTestClient(app);
-    const modern: ModernClient = await createTestClient(app, { era: 'modern' });
+  it('types the client as the SDK v2 Client in both eras (compile-time checks)', async () => {
+    const legacy: Client = await createTestClient(app);
+    const modern: Client = await createTestClient(app, { era: 'modern' });
     const either: TestClient[] = [legacy, modern];
     await Promise.all(either.map((c) => c.close()));
   });

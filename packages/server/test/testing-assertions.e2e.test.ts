@@ -1,6 +1,6 @@
 /** The test kit's one-line assertions, on results from a real client against the kitchen fixtures. */
 import 'reflect-metadata';
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Client } from '@modelcontextprotocol/client';
 import { createApp } from '@toolwright/server';
 import { createTestClient, structuredResult, toolError, toolSchema, toolText } from '@toolwright/server/testing';
 import { KitchenTools, ReportTools } from './fixtures/kitchen.tools';

@@ -1,7 +1,8 @@
 import type { OptionSpec, ParsedArgs } from '../cli/Command';
-import type { Io } from '../cli/Io';
+import { println, type Io } from '../cli/Io';
 import { stringOption } from '../cli/parseCommandArgs';
 import { UsageError } from '../cli/UsageError';
+import { bearerToken, BEARER_ENV, isLoopbackHost } from './bearerToken';
 import { resolveEntry } from './resolveEntry';
 import { warnIfStale } from './staleBuild';
 
@@ -13,6 +14,8 @@ export type ServerTarget =
 /** The options of every command that connects to a server. */
 export const CONNECT_OPTIONS: Readonly<Record<string, OptionSpec>> = {
   header: { type: 'string', short: 'H', multiple: true },
+  'bearer-env': { type: 'string' },
+  // Refused with the way to pass a token instead (see bearerToken).
   bearer: { type: 'string' },
   protocol: { type: 'string' },
   timeout: { type: 'string' },
@@ -20,7 +23,9 @@ export const CONNECT_OPTIONS: Readonly<Record<string, OptionSpec>> = {
 };
 
 export const CONNECT_HELP = `  -H, --header <h>   with a URL: an HTTP header 'Name: value' (repeatable)
-      --bearer <t>   with a URL: send 'Authorization: Bearer <t>'
+      --bearer-env <NAME>
+                     with a URL: send 'Authorization: Bearer <token>', the token read from
+                     the environment variable NAME (default: ${BEARER_ENV}, when set)
       --protocol <v> auto (default: 2026-07-28 when the server offers it, else the 2025
                      handshake), 2025-11-25 (the 2025 handshake only) or 2026-07-28 (only)
       --timeout <ms> how long to wait for each answer (default: 60000)
@@ -44,7 +49,6 @@ export function protocolChoice(args: ParsedArgs): ProtocolChoice {
 export function serverTarget(args: ParsedArgs, io: Io, entryArg: string | undefined): ServerTarget {
   const headerValues = args.values.header;
   const headerList = Array.isArray(headerValues) ? headerValues : [];
-  const bearer = stringOption(args, 'bearer');
   if (entryArg !== undefined && /^https?:\/\//i.test(entryArg)) {
     let url: URL;
     try {
@@ -59,10 +63,30 @@ export function serverTarget(args: ParsedArgs, io: Io, entryArg: string | undefi
       if (colon <= 0) throw new UsageError(`--header '${header}' is not 'Name: value', e.g. --header 'X-Api-Key: abc'.`);
       headers[header.slice(0, colon).trim()] = header.slice(colon + 1).trim();
     }
-    if (bearer !== undefined) headers.Authorization = `Bearer ${bearer}`;
+    const hasAuthorizationHeader = Object.keys(headers).some((name) => name.toLowerCase() === 'authorization');
+    if (hasAuthorizationHeader) {
+      println(
+        io.stderr,
+        io.err.yellow(
+          `Warning: --header 'Authorization: ...' puts the credentials on the command line, where other users of this machine can read them (ps). Use ${BEARER_ENV} or --bearer-env NAME for a bearer token.`,
+        ),
+      );
+    }
+    const bearer = bearerToken(args, io);
+    if (bearer !== undefined) {
+      if (hasAuthorizationHeader) throw new UsageError(`Both --header 'Authorization: ...' and a bearer token (${bearer.from}) were given: pass one of them.`);
+      headers.Authorization = `Bearer ${bearer.token}`;
+    }
+    if ((bearer !== undefined || hasAuthorizationHeader) && url.protocol === 'http:' && !isLoopbackHost(url.hostname)) {
+      println(
+        io.stderr,
+        io.err.yellow(`Warning: sending credentials over plain http:// to ${url.host}: anyone on the network path can read the token and replay it. Use https:// for a server on another machine.`),
+      );
+    }
     return { kind: 'http', url, headers, shown: url.href };
   }
-  if (headerList.length > 0 || bearer !== undefined) throw new UsageError('--header and --bearer apply to a server URL (http://...), not to a server toolwright starts.');
+  if (headerList.length > 0 || stringOption(args, 'bearer-env') !== undefined) throw new UsageError('--header and --bearer-env apply to a server URL (http://...), not to a server toolwright starts.');
+  bearerToken(args, io); // refuses --bearer <token> here too
   const entry = resolveEntry(io.cwd, entryArg, args.rest);
   warnIfStale(entry, io);
   return { kind: 'stdio', command: entry.command, args: entry.args, cwd: entry.projectDir, shown: entry.file };

@@ -3,11 +3,18 @@ import { ServerError } from '../cli/UsageError';
 import type { ServerEntry } from './resolveEntry';
 
 /**
- * Starts a Toolwright server over Streamable HTTP on a free port (`--http --port 0`) and
- * resolves with its URL, read from the `listening` line it logs on stderr.
+ * Starts a Toolwright server over Streamable HTTP on a free port of 127.0.0.1 (`--http --port 0
+ * --host 127.0.0.1`) and resolves with its URL, read from the `listening` line it logs on stderr.
+ * The server is this machine's only, for the client the CLI runs: a generated http project,
+ * which refuses to start without `MCP_TOKENS`, is told `MCP_ALLOW_ANONYMOUS=1` unless the
+ * environment says otherwise (with `MCP_TOKENS` set, its tokens still apply).
  */
 export async function startHttpServer(entry: ServerEntry, stderr?: NodeJS.WritableStream, timeoutMs = 30_000): Promise<{ url: string; stop(): Promise<void> }> {
-  const child: ChildProcess = spawn(entry.command, [...entry.args, '--http', '--port', '0', '--host', '127.0.0.1'], { cwd: entry.projectDir, stdio: ['ignore', 'ignore', 'pipe'] });
+  const child: ChildProcess = spawn(entry.command, [...entry.args, '--http', '--port', '0', '--host', '127.0.0.1'], {
+    cwd: entry.projectDir,
+    env: { ...process.env, MCP_ALLOW_ANONYMOUS: process.env.MCP_ALLOW_ANONYMOUS ?? '1' },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   let log = '';
   child.stderr!.on('data', (chunk: Buffer) => {
     log = (log + chunk.toString()).slice(-8000);

@@ -4,6 +4,7 @@ import type { Io } from '../cli/Io';
 import { ServerError } from '../cli/UsageError';
 import { cliVersion } from '../generate/packageRoot';
 import { ChildProcessTransport } from './ChildProcessTransport';
+import { BEARER_ENV } from './bearerToken';
 import type { ServerRequestAnswers } from './ServerRequestAnswers';
 import type { ProtocolChoice, ServerTarget } from './ServerTarget';
 
@@ -48,7 +49,7 @@ export async function withClient<T>(target: ServerTarget, io: Io, options: Clien
     if (target.kind === 'http' && status === 401) {
       const sent = Object.keys(target.headers).some((h) => h.toLowerCase() === 'authorization');
       return new ServerError(
-        `${target.shown} requires authorization (HTTP 401)${sent ? ' and refused the credentials sent' : ''}: pass a token with --bearer <token> (or --header 'Authorization: ...').`,
+        `${target.shown} requires authorization (HTTP 401)${sent ? ' and refused the credentials sent' : ''}: put a token in ${BEARER_ENV} (${BEARER_ENV}=<token> toolwright ...) or in a variable named by --bearer-env NAME.`,
       );
     }
     if (target.kind === 'http' && status === 403) return new ServerError(`${target.shown} refused the request (HTTP 403): the token lacks a scope or role it needs.`);

@@ -52,7 +52,7 @@ arguments, 3 the server failed or answered with a protocol error (e.g. unknown t
 
 Examples:
   toolwright call dist/server.js get_weather --args '{"location":"Tokyo"}'
-  toolwright call http://127.0.0.1:3000/mcp add_task --bearer s3cret --args '{"title":"Ship"}'
+  TOOLWRIGHT_BEARER=s3cret toolwright call http://127.0.0.1:3000/mcp add_task --args '{"title":"Ship"}'
   toolwright call dist/server.js delete_note --args '{"id":3}' --field confirm=true
   toolwright call dist/server.js --resource notes://3`,
 

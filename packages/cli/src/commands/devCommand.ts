@@ -76,7 +76,10 @@ Exit codes: 0 stopped with Ctrl-C, 2 invalid arguments or no TypeScript in the p
     const startServer = async (): Promise<void> => {
       await stopServer();
       if (!existsSync(entry.file)) return log(`${shown} does not exist after the build; pass the entry file: toolwright dev <entry>`);
-      const child = spawn(entry.command, [...entry.args], { cwd: entry.projectDir, stdio: ['inherit', 'inherit', 'inherit'] });
+      // --inspect serves on 127.0.0.1 for the inspector, which sends no token: a generated http project
+      // (which refuses to start without MCP_TOKENS) is told MCP_ALLOW_ANONYMOUS=1, unless the environment says otherwise.
+      const env = inspect ? { ...process.env, MCP_ALLOW_ANONYMOUS: process.env.MCP_ALLOW_ANONYMOUS ?? '1' } : process.env;
+      const child = spawn(entry.command, [...entry.args], { cwd: entry.projectDir, env, stdio: ['inherit', 'inherit', 'inherit'] });
       server = child;
       log(`server started: node ${shown}${serverArgs.length ? ` ${serverArgs.join(' ')}` : ''} (pid ${child.pid})`);
       if (port !== undefined && !inspectorShown) {

@@ -1,3 +1,5 @@
+import { MCP_REMOTE_VERSION } from '../generate/versions';
+
 /** The MCP clients `toolwright config` and generated READMEs know how to configure. */
 export const CLIENT_NAMES = ['claude', 'cursor', 'vscode'] as const;
 export type ClientName = (typeof CLIENT_NAMES)[number];
@@ -22,14 +24,15 @@ export const CLIENTS: Readonly<Record<ClientName, ClientInfo>> = {
 
 /**
  * The configuration object for one client. Claude Desktop's config file only starts local
- * processes, so an HTTP server is reached through the `mcp-remote` bridge there.
+ * processes, so an HTTP server is reached through the `mcp-remote` bridge there, at an exact
+ * version (`npx -y` would otherwise run whatever the registry has today).
  */
 export function clientConfig(client: ClientName, serverName: string, launch: ServerLaunch): Record<string, unknown> {
   switch (client) {
     case 'claude':
       return {
         mcpServers: {
-          [serverName]: launch.kind === 'stdio' ? { command: launch.command, args: [...launch.args] } : { command: 'npx', args: ['-y', 'mcp-remote', launch.url] },
+          [serverName]: launch.kind === 'stdio' ? { command: launch.command, args: [...launch.args] } : { command: 'npx', args: ['-y', `mcp-remote@${MCP_REMOTE_VERSION}`, launch.url] },
         },
       };
     case 'cursor':

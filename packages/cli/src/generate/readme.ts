@@ -4,6 +4,11 @@ import type { ProjectOptions } from './ProjectOptions';
 import { projectNames } from './projectNames';
 import { TEMPLATES } from './templates';
 
+/** What the http template's README says about its tokens: the server fails closed without them. */
+const ANONYMOUS_NOTE =
+  'Over HTTP the server asks every caller for a bearer token from `MCP_TOKENS` (`MCP_TOKENS="s3cret=ci" npm start`; clients send `Authorization: Bearer s3cret`). ' +
+  'Without `MCP_TOKENS` it refuses to start; `MCP_ALLOW_ANONYMOUS=1 npm start` (or `npm run dev`) serves without authentication on purpose, for a client on this machine.';
+
 /** The generated project's README: run it, test it, connect a client, find your way around. */
 export function readme(options: ProjectOptions): string {
   const names = projectNames(options.packageName);
@@ -24,7 +29,7 @@ export function readme(options: ProjectOptions): string {
       ),
     )}\n\n\`npm run dev\` rebuilds and restarts the server when a file in \`src/\` changes (tsc in watch mode; logs go to stderr).${
       http ? '' : `\n\`node dist/server.js --http --port ${HTTP_PORT}\` serves the same tools over Streamable HTTP.`
-    }`,
+    }${template.name === 'http' ? `\n\n${ANONYMOUS_NOTE}` : ''}`,
     `## Try a tool\n\n${fence(
       'sh',
       [`npx toolwright inspect                 # tools, resources and prompts as a client sees them`, `npx toolwright call dist/server.js ${template.exampleCall.tool} --args '${callArgs}'`].join(

@@ -44,7 +44,7 @@ export const TEMPLATES: Readonly<Record<TemplateName, TemplateInfo>> = {
     contents: [
       '`src/tasks.tools.ts`: tools that read and change a task list, with the caller from the call context.',
       '`src/tasks.service.ts`: the task store, injected by typedi.',
-      '`src/auth.ts`: bearer tokens from `MCP_TOKENS` (`MCP_TOKENS="s3cret=ci" npm start`); swap in `jwtVerifier` for OAuth.',
+      '`src/auth.ts`: bearer tokens from `MCP_TOKENS` (`MCP_TOKENS="s3cret=ci" npm start`); without it the HTTP server refuses to start, unless `MCP_ALLOW_ANONYMOUS=1` asks for no auth on purpose. Swap in `jwtVerifier` for OAuth.',
       'Health checks at `/healthz` and `/readyz`, and the OAuth protected-resource metadata, come with the HTTP transport.',
     ],
     exampleCall: { tool: 'add_task', args: { title: 'Write the docs' } },

@@ -4,7 +4,6 @@
  * with (a test compares them with the workspace's installed packages, so they cannot drift).
  */
 export const DEPENDENCY_VERSIONS = {
-  '@modelcontextprotocol/sdk': '1.32.2',
   '@modelcontextprotocol/server': '2.4.0',
   'class-transformer': '0.5.1',
   'class-validator': '0.15.1',
@@ -13,7 +12,7 @@ export const DEPENDENCY_VERSIONS = {
 } as const;
 
 export const DEV_DEPENDENCY_VERSIONS = {
-  // The 2026-07-28 client of the test kit (`createTestClient(app, { protocol: '2026-07-28' })`).
+  // The test kit's client, in both eras (`createTestClient`): tests only, so a dev dependency.
   '@modelcontextprotocol/client': '2.4.0',
   '@types/jest': '30.0.0',
   '@types/node': '20.19.43',
@@ -34,3 +33,10 @@ export const INSTALL_SCRIPTS = { '@parcel/watcher': false } as const;
 /** The Toolwright packages a project depends on (`@toolwright/cli` and `@toolwright/eslint-plugin` as dev dependencies). */
 export const TOOLWRIGHT_PACKAGES = ['@toolwright/core', '@toolwright/server', '@toolwright/cli', '@toolwright/eslint-plugin'] as const;
 export type ToolwrightPackage = (typeof TOOLWRIGHT_PACKAGES)[number];
+
+/**
+ * The `mcp-remote` bridge Claude Desktop's config runs for an HTTP server (`npx -y mcp-remote@…`),
+ * pinned exactly: `npx -y` runs whatever version the registry has, and mcp-remote has shipped a
+ * critical remote-code-execution bug (CVE-2025-6514, fixed in 0.1.16). Raise it deliberately.
+ */
+export const MCP_REMOTE_VERSION = '0.15.1';

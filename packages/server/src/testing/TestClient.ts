@@ -8,7 +8,7 @@ export type TestRecord = { readonly [key: string]: unknown };
 /** A content block of a result or a prompt message. */
 export type TestContent = TestRecord & { type: string; text?: string; data?: string; mimeType?: string };
 
-/** A `tools/call` result, as both clients type it (the v1 client also allows the 2024 `toolResult` shape). */
+/** A `tools/call` result. */
 export type TestToolResult = TestRecord & { content?: TestContent[]; structuredContent?: unknown; isError?: boolean };
 
 export type TestTool = TestRecord & {
@@ -22,9 +22,9 @@ export type TestTool = TestRecord & {
 };
 
 /**
- * The calls both SDK clients have, with the same arguments: what a test that runs against
- * both eras (`protocol` known only at run time) can use. The object is the SDK's own client
- * (v1 `Client` or v2 `Client`); a literal `protocol` gives its whole API.
+ * The calls a test client makes in both eras, with the same arguments: the part of the SDK's
+ * `Client` that helpers written for any client (this kit's, or another MCP client) can rely on.
+ * `createTestClient` returns the whole SDK v2 `Client`, which has all of these.
  */
 export interface TestClient {
   /** Read the result with `toolText`, `toolError` or `structuredResult`. */

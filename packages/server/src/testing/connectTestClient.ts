@@ -10,10 +10,12 @@ import {
   type Transport,
 } from '../sdk/sdk';
 import { ToolwrightError } from '@toolwright/core';
-import type { LegacyClient } from './legacyTestClient';
-import type { ModernClient } from './modernTestClient';
+import type { Client } from '../sdk/client';
 
-export type { LegacyClient, ModernClient };
+/** The 2025-era client a test drives: the v2 SDK's `Client` (`@modelcontextprotocol/client`), in its 'legacy' mode (the 2025 handshake). */
+export type LegacyClient = Client;
+/** The 2026-07-28 client a test drives: the v2 SDK's `Client` (`@modelcontextprotocol/client`), pinned to 2026-07-28. */
+export type ModernClient = Client;
 
 /** How a test client answers the requests a server sends it (each one declares its capability). */
 export interface TestClientHandlers {
@@ -23,7 +25,7 @@ export interface TestClientHandlers {
 }
 
 export interface TestClientSetup {
-  /** The 2026-07-28 era (the v2 `Client`, pinned), else the 2025 handshake (the v1 `Client`). */
+  /** The 2026-07-28 era (the `Client` pinned to it), else the 2025 handshake (the `Client` in its 'legacy' mode). */
   readonly modern: boolean;
   readonly clientInfo: { name: string; version: string };
   /** Declared besides those the handlers imply. */
@@ -40,7 +42,7 @@ export type TestClientWire =
   /** A Streamable HTTP endpoint. */
   | { readonly kind: 'http'; readonly url: URL; readonly headers: Readonly<Record<string, string>> };
 
-/** What both SDK clients' transports are, as far as the memory pair is concerned. */
+/** What the SDK client's transports are, as far as the memory pair is concerned. */
 export interface ClientSideTransport {
   start(): Promise<void>;
   send(message: JSONRPCMessage): Promise<void>;
@@ -51,13 +53,13 @@ export interface ClientSideTransport {
 }
 
 /**
- * Connects a test client over `wire`: the v1 SDK `Client` for the 2025 era (the one most MCP
- * clients run today), the v2 `Client` pinned to 2026-07-28 for the modern era, each with the
- * handlers registered for the server-to-client requests it answers. Each SDK is loaded only
- * when its era is asked for, so a project testing one era needs only that client package.
+ * Connects a test client over `wire`: the SDK v2 `Client` (`@modelcontextprotocol/client`), in
+ * its 'legacy' mode for the 2025 era (the `initialize` handshake, 2025-11-25) or pinned to
+ * 2026-07-28 for the modern era, with the handlers registered for the server-to-client
+ * requests it answers. The client package is loaded only when a test client is asked for.
  * `close()` on the client also stops what `wire` started on the server side.
  */
-export async function connectTestClient(setup: TestClientSetup, wire: TestClientWire): Promise<LegacyClient | ModernClient> {
+export async function connectTestClient(setup: TestClientSetup, wire: TestClientWire): Promise<Client> {
   const capabilities: ClientCapabilities = { ...setup.capabilities };
   if (setup.handlers.elicit) capabilities.elicitation ??= { form: {}, url: {} };
   if (setup.handlers.sample) capabilities.sampling ??= {};
@@ -71,11 +73,10 @@ export async function connectTestClient(setup: TestClientSetup, wire: TestClient
     stop = () => served.close();
     return pair.client;
   };
-  let client: LegacyClient | ModernClient;
+  let client: Client;
   try {
-    client = setup.modern
-      ? await (require('./modernTestClient') as typeof import('./modernTestClient')).connectModernClient(full, wire, memory)
-      : await (require('./legacyTestClient') as typeof import('./legacyTestClient')).connectLegacyClient(full, wire, memory);
+    // Loaded here, not at import: the test kit's helpers (toolText, toolSchema ...) work without the client package.
+    client = await (require('./sdkTestClient') as typeof import('./sdkTestClient')).connectSdkClient(full, wire, memory);
   } catch (error) {
     await stop();
     throw error;

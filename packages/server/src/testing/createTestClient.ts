@@ -4,7 +4,6 @@ import type { HttpListenOptions } from '../app/ListenOptions';
 import { connectTestClient, type LegacyClient, type ModernClient, type TestClientHandlers, type TestClientWire } from './connectTestClient';
 import { serveStdioEras } from '../serving/serveStdioEras';
 import type { ClientCapabilities, CreateMessageRequestParams, CreateMessageResult, ElicitRequestParams, ElicitResult, Root } from '../sdk/sdk';
-import type { TestClient } from './TestClient';
 
 export type { LegacyClient, ModernClient };
 
@@ -103,21 +102,11 @@ export type AppTestClientOptions = MemoryTestClientOptions | HttpTestClientOptio
 export type TestClientOptions = AppTestClientOptions | StdioTestClientOptions;
 
 /**
- * The client a test gets: the v1 SDK `Client` for the 2025 era, the v2 `Client`
- * (`@modelcontextprotocol/client`) for 2026-07-28, and, when the era is only known at run
- * time (a test run against both), the calls both have (`TestClient`).
+ * The client a test gets: the SDK v2 `Client` (`@modelcontextprotocol/client`) in both eras,
+ * speaking the 2025 handshake or pinned to 2026-07-28. The type parameters are the options'
+ * `protocol` and `era`; the client's type is the same for every choice.
  */
-export type TestClientFor<P extends TestProtocol | undefined, E extends TestEra | undefined = undefined> = [P] extends ['2026-07-28']
-  ? ModernClient
-  : [E] extends ['modern']
-    ? [P] extends [undefined]
-      ? ModernClient
-      : TestClient
-    : [P] extends ['2025-11-25' | undefined]
-      ? [E] extends ['legacy' | undefined]
-        ? LegacyClient
-        : TestClient
-      : TestClient;
+export type TestClientFor<P extends TestProtocol | undefined, E extends TestEra | undefined = undefined> = [P, E] extends [TestProtocol | undefined, TestEra | undefined] ? ModernClient : never;
 
 /**
  * A real SDK client connected to the app, already initialized, for your own tests. By
@@ -133,7 +122,7 @@ export function createTestClient<P extends TestProtocol | undefined = undefined,
 export function createTestClient<P extends TestProtocol | undefined = undefined, E extends TestEra | undefined = undefined>(
   options: StdioTestClientOptions & { protocol?: P; era?: E },
 ): Promise<TestClientFor<P, E>>;
-export async function createTestClient(target: App | StdioTestClientOptions, given?: AppTestClientOptions): Promise<LegacyClient | ModernClient | TestClient> {
+export async function createTestClient(target: App | StdioTestClientOptions, given?: AppTestClientOptions): Promise<ModernClient> {
   const options: TestClientOptions = isApp(target) ? (given ?? {}) : target;
   const modern = eraOf(options) === 'modern';
   const setup = {
@@ -167,7 +156,7 @@ export async function createTestClient(target: App | StdioTestClientOptions, giv
   return connectTestClient(setup, wire);
 }
 
-async function connectOverHttp(app: App, options: HttpTestClientOptions, setup: Parameters<typeof connectTestClient>[0], authInfo: AuthInfo | undefined): Promise<LegacyClient | ModernClient> {
+async function connectOverHttp(app: App, options: HttpTestClientOptions, setup: Parameters<typeof connectTestClient>[0], authInfo: AuthInfo | undefined): Promise<ModernClient> {
   if (authInfo && options.listen?.auth) throw new Error('createTestClient: pass either auth (the caller the app sees) or listen.auth with a bearer token, not both.');
   const auth = authInfo && {
     verifyToken: (token: string) => (token === authInfo.token ? authInfo : undefined),

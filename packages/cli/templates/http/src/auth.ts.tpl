@@ -3,12 +3,21 @@ import type { HttpAuthOptions } from '@toolwright/server/auth';
 
 /**
  * Bearer-token auth for the HTTP endpoint, from `MCP_TOKENS`: `token=client` pairs separated
- * by commas, e.g. `MCP_TOKENS="s3cret=ci,0ther=alice"`. Undefined (no auth) when it is unset.
+ * by commas, e.g. `MCP_TOKENS="s3cret=ci,0ther=alice"`. Without `MCP_TOKENS` it fails closed:
+ * it throws (the server refuses to start) unless `MCP_ALLOW_ANONYMOUS=1` asks for a server
+ * without auth on purpose, and then returns undefined (every caller is let in).
  * Static tokens suit a private deployment; for OAuth, use `jwtVerifier` from
  * `@toolwright/server/auth` with your authorization server instead.
  */
 export function tokenAuth(env: NodeJS.ProcessEnv, resource?: string): HttpAuthOptions | undefined {
-  if (!env.MCP_TOKENS) return undefined;
+  if (!env.MCP_TOKENS) {
+    if (env.MCP_ALLOW_ANONYMOUS === '1') return undefined;
+    throw new Error(
+      'MCP_TOKENS is not set, so the HTTP server would let every caller in without a token: it does not start. ' +
+        'Set MCP_TOKENS to token=client pairs (MCP_TOKENS="s3cret=ci" npm start), ' +
+        'or set MCP_ALLOW_ANONYMOUS=1 to serve without authentication on purpose (a local test, never a shared network).',
+    );
+  }
   const clients = new Map(
     env.MCP_TOKENS.split(',').map((pair) => {
       const [token, clientId] = pair.split('=').map((s) => s.trim());

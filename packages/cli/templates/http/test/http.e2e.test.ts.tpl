@@ -1,6 +1,5 @@
 import 'reflect-metadata';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import type { HttpListener } from '@toolwright/server/http';
 import { {{appFactory}} } from '../src/app';
 import { tokenAuth } from '../src/auth';
@@ -31,6 +30,12 @@ describe('{{serverName}} over Streamable HTTP, with bearer tokens', () => {
     await expect(connect('wrong')).rejects.toThrow(/invalid_token/);
     const response = await fetch(listener.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
     expect(response.status).toBe(401);
+  });
+
+  it('fails closed: without MCP_TOKENS it refuses to serve, unless anonymous access is asked for', () => {
+    expect(() => tokenAuth({})).toThrow(/MCP_TOKENS is not set.*MCP_ALLOW_ANONYMOUS=1/);
+    expect(() => tokenAuth({ MCP_ALLOW_ANONYMOUS: 'yes' })).toThrow(/MCP_TOKENS is not set/);
+    expect(tokenAuth({ MCP_ALLOW_ANONYMOUS: '1' })).toBeUndefined();
   });
 
   it('answers the health checks without a token', async () => {

@@ -114,6 +114,6 @@ describe('{{serverName}} demo (npm run demo)', () => {
     expect(stdout).toContain('< 10 divide 4 = 2.5');
     expect(stdout).toContain('< Division by zero: b must not be 0 when dividing.');
     expect(stdout).toContain('- operation: must be one of');
-    expect(stdout).toContain("JSON-RPC error: MCP error -32602: Unknown tool 'get_stock_price'");
+    expect(stdout).toContain("JSON-RPC error -32602: Unknown tool 'get_stock_price'");
   });
 });
