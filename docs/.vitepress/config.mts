@@ -61,6 +61,7 @@ export default defineConfig({
           items: [
             { text: 'Transports', link: '/guide/transports' },
             { text: 'Protocol eras', link: '/guide/protocol-eras' },
+            { text: 'MCP clients', link: '/guide/clients' },
             { text: 'Streamable HTTP', link: '/guide/http' },
             { text: 'Express, Fastify, NestJS', link: '/guide/frameworks' },
             { text: 'Security and auth', link: '/guide/security' },
