@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Redis, type RedisOptions } from 'ioredis';
 import type { Cluster, ClusterChange, EventStore, SessionChange, SessionRecord, SharedSessions } from '@toolwright/server/http';
 import { GET_STREAM_ID } from '@toolwright/server/http';
+import { createRedisRequestStateStore } from './createRedisRequestStateStore';
 import { BROADCAST, CREATE, END, SET_STATE, STORE_EVENT, TOUCH, UPDATE } from './scripts';
 
 type JSONRPCMessage = Parameters<EventStore['storeEvent']>[1];
@@ -272,6 +273,7 @@ export async function createRedisCluster(options: RedisClusterOptions = {}): Pro
     },
     sessions,
     eventStore,
+    usedStates: createRedisRequestStateStore({ redis, prefix }),
     sessionState(sessionId) {
       const key = k.state(sessionId);
       const write = async (field: string, json: string) => {

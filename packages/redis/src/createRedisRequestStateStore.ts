@@ -6,8 +6,11 @@ import type { RedisCluster } from './createRedisCluster';
  * accepted once across every instance, where each instance alone would accept a state
  * replayed to it until it expires. One key per accepted state (`rs:<id>`), set only if new,
  * expiring with the state. While Redis is unreachable the round is refused with an error.
+ * A cluster from `createRedisCluster` brings one (`cluster.usedStates`), which an app
+ * serving HTTP with that cluster uses by default; call this for an app that reaches Redis
+ * without serving through the cluster.
  */
-export function createRedisRequestStateStore(cluster: RedisCluster): UsedStateStore {
+export function createRedisRequestStateStore(cluster: Pick<RedisCluster, 'redis' | 'prefix'>): UsedStateStore {
   const { redis, prefix } = cluster;
   return {
     async claim(id, expiresAt) {

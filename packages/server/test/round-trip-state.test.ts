@@ -1,6 +1,7 @@
 import { CallInterrupt } from '@toolwright/core';
 import { InputRound, type InputRequest } from '../src/roundtrip/InputRound';
 import { RequestStateCodec, type RoundState } from '../src/roundtrip/RequestStateCodec';
+import { roundCaller } from '../src/roundtrip/roundCaller';
 import { RoundTripError } from '../src/roundtrip/RoundTripError';
 import { roundBinding, runRound, type InputRequiredAnswer } from '../src/roundtrip/runRound';
 
@@ -16,17 +17,59 @@ describe('RequestStateCodec', () => {
     expect(await codec.open(token, BINDING)).toEqual(STATE);
   });
 
-  it('refuses a modified state, a modified signature and a state of another request or caller', async () => {
+  it('refuses a modified state and a state of another request or caller', async () => {
     const codec = new RequestStateCodec({ keys: [KEY_A] });
-    const [version, body, mac] = (await codec.seal(STATE, BINDING)).split('.');
-    const forged = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(body, 'base64url').toString()), answers: {} })).toString('base64url');
-    await expect(codec.open(`${version}.${forged}.${mac}`, BINDING)).rejects.toThrow(/integrity check/);
-    await expect(codec.open(`${version}.${body}.${mac.slice(0, -2)}AA`, BINDING)).rejects.toThrow(/integrity check/);
-    await expect(codec.open(`${version}.${body}.${mac}-TAMPERED`, BINDING)).rejects.toThrow(RoundTripError);
-    await expect(codec.open(`${version}.${body}.${mac}`, BINDING.replace('Paris', 'Rome'))).rejects.toThrow(/another request or caller/);
-    await expect(codec.open(`${version}.${body}.${mac}`, BINDING.replace('client-1', 'client-2'))).rejects.toThrow(/another request or caller/);
+    const token = await codec.seal(STATE, BINDING);
+    const [version, payload] = token.split('.');
+    const bytes = Buffer.from(payload, 'base64url');
+    for (const at of [0, 12, 20, bytes.length - 1]) {
+      const flipped = Buffer.from(bytes);
+      flipped[at] ^= 1;
+      await expect(codec.open(`${version}.${flipped.toString('base64url')}`, BINDING)).rejects.toThrow(/integrity check/);
+    }
+    await expect(codec.open(`${token}-TAMPERED`, BINDING)).rejects.toThrow(RoundTripError);
+    await expect(codec.open(token, BINDING.replace('Paris', 'Rome'))).rejects.toThrow(/another request or caller/);
+    await expect(codec.open(token, BINDING.replace('client-1', 'client-2'))).rejects.toThrow(/another request or caller/);
     await expect(codec.open('not a state', BINDING)).rejects.toThrow(/not a state this server issued/);
+    await expect(codec.open('v2.AAAA', BINDING)).rejects.toThrow(/not a state this server issued/);
     await expect(codec.open(42, BINDING)).rejects.toThrow(/must be the string/);
+    expect(await codec.open(token, BINDING)).toEqual(STATE);
+  });
+
+  it('encrypts the state: the answers it carries cannot be read from it, and each seal differs', async () => {
+    const codec = new RequestStateCodec({ keys: [KEY_A] });
+    const token = await codec.seal(STATE, BINDING);
+    const decoded = token
+      .split('.')
+      .map((part) => Buffer.from(part, 'base64url').toString('latin1'))
+      .join('');
+    expect(`${token}${decoded}`).not.toMatch(/Ada|accept|elicit-1/);
+    expect(await codec.seal(STATE, BINDING)).not.toBe(token);
+  });
+
+  it('binds the caller by client and subject (roundCaller)', () => {
+    const alice = { token: 't1', clientId: 'app', scopes: [], extra: { sub: 'alice' } };
+    expect(roundCaller({ ...alice, token: 'refreshed' })).toBe(roundCaller(alice));
+    expect(roundCaller({ ...alice, extra: { sub: 'bob' } })).not.toBe(roundCaller(alice));
+    expect(roundCaller({ ...alice, clientId: 'other' })).not.toBe(roundCaller(alice));
+    // No subject: the token tells callers apart.
+    expect(roundCaller({ ...alice, extra: {} })).not.toBe(roundCaller({ ...alice, token: 't2', extra: {} }));
+    expect(roundCaller({ ...alice, extra: { sub: 42 } })).not.toBe(roundCaller({ ...alice, token: 't2', extra: { sub: 42 } }));
+    expect(roundCaller(undefined)).toBeUndefined();
+  });
+
+  it("takes a cluster's shared used-state store, unless the app named its own", async () => {
+    const shared = new Set<string>();
+    const store = { claim: (id: string) => !shared.has(id) && Boolean(shared.add(id)) };
+    const a = new RequestStateCodec({ keys: [KEY_A] });
+    const b = new RequestStateCodec({ keys: [KEY_A] });
+    expect(a.shareUsedStates(store)).toBe(true);
+    expect(b.shareUsedStates(store)).toBe(true);
+    const token = await a.seal(STATE, BINDING);
+    await b.open(token, BINDING);
+    await expect(a.open(token, BINDING)).rejects.toThrow(/already used/);
+    const own = new RequestStateCodec({ keys: [KEY_A], usedStates: { claim: () => true } });
+    expect(own.shareUsedStates(store)).toBe(false);
   });
 
   it('accepts a state once (a replay is refused)', async () => {
@@ -59,7 +102,7 @@ describe('RequestStateCodec', () => {
   });
 
   it('says how to fix a short key, an empty key list or a bad ttl; without keys it makes one per process', async () => {
-    expect(() => new RequestStateCodec({ keys: ['short'] })).toThrow('requestState.keys[0] has 5 bytes; an HMAC-SHA256 key needs at least 32');
+    expect(() => new RequestStateCodec({ keys: ['short'] })).toThrow('requestState.keys[0] has 5 bytes; a key needs at least 32');
     expect(() => new RequestStateCodec({ keys: [] })).toThrow(/requestState.keys is empty/);
     expect(() => new RequestStateCodec({ ttlMs: 0 })).toThrow(/ttlMs must be a positive number/);
     const one = new RequestStateCodec();

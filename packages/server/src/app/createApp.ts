@@ -131,6 +131,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     resources: control('resources'),
     prompts: control('prompts'),
     toolAccess: (name: string) => surface.catalog.tool(name)?.access,
+    shareUsedStates: (store) => void surface.env.requestState.shareUsedStates(store),
     async add(...classes) {
       const more = await loadToolClasses(classes, options.cwd ?? process.cwd());
       surface.add({ tools: more, container, coerce: options.coerce, logger: options.logger });

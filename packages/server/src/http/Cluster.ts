@@ -1,4 +1,5 @@
 import type { SessionState } from '@toolwright/core';
+import type { UsedStateStore } from '../roundtrip/RequestStateCodec';
 import type { EventStoreFactory } from './EventStore';
 
 /**
@@ -82,6 +83,12 @@ export interface Cluster {
   onChange(listener: (change: ClusterChange) => void): () => void;
   /** `ctx.session` of a session: kept with it, seen by every instance, ended with it. */
   sessionState(sessionId: string): SessionState;
+  /**
+   * The 2026-07-28 round states already accepted, shared by the instances, so a state is
+   * accepted once across the cluster. The app uses it unless its `requestState.usedStates`
+   * names another store. `createRedisCluster` brings one.
+   */
+  readonly usedStates?: UsedStateStore;
   /**
    * Round trips: hands the client's answer to a server-to-client request (elicitation,
    * sampling, roots) to the instance that asked, `instance`, for its session `sessionId`.

@@ -76,6 +76,8 @@ export function createHttpHandler(app: ServerFactory, options: HttpHandlerOption
   if (cluster && transportKind === 'sdk') {
     throw new ConfigError("Toolwright: `cluster` needs the toolwright HTTP transport (the SDK's cannot take over a session opened elsewhere). Remove httpTransport: 'sdk'.");
   }
+  // A 2026-07-28 round state is accepted once across the cluster, not once per instance.
+  if (cluster?.usedStates) app.shareUsedStates?.(cluster.usedStates);
 
   let closing = false;
   /** The POSTs being answered (their JSON or SSE response not yet over), for the drain. */

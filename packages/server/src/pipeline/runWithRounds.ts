@@ -2,6 +2,7 @@ import type { InputRequest, ServerContext } from '../sdk/sdk';
 import type { InputRound } from '../roundtrip/InputRound';
 import type { RequestStateCodec } from '../roundtrip/RequestStateCodec';
 import { RoundTripError } from '../roundtrip/RoundTripError';
+import { roundCaller } from '../roundtrip/roundCaller';
 import { roundBinding, runRound, type InputRequiredAnswer } from '../roundtrip/runRound';
 import type { Connection } from './Connection';
 import { ErrorCodes, ProtocolError } from '../sdk/ProtocolError';
@@ -27,7 +28,7 @@ export function runWithRounds<R>(
 ): Promise<R | InputRequiredAnswer<InputRequest>> {
   if (connection.era !== 'modern') return run(undefined);
   const request = { requestState: sdk.mcpReq.requestState(), inputResponses: sdk.mcpReq.inputResponses };
-  return runRound<R, InputRequest>(codec, request, roundBinding(method, target, args, sdk.http?.authInfo?.clientId), run).catch((error: unknown) => {
+  return runRound<R, InputRequest>(codec, request, roundBinding(method, target, args, roundCaller(sdk.http?.authInfo)), run).catch((error: unknown) => {
     throw error instanceof RoundTripError ? new ProtocolError(ErrorCodes.InvalidParams, error.message) : error;
   });
 }

@@ -6,20 +6,22 @@ import { RoundTripError } from './RoundTripError';
 /** How `requestState` (the state a 2026-07-28 client echoes back on each round of a call) is protected. */
 export interface RequestStateOptions {
   /**
-   * HMAC-SHA256 keys, at least 32 bytes each (a string's UTF-8 bytes count). The first key
-   * signs; every key verifies. To rotate, put the new key first and keep the old one until
-   * the states it signed have expired (`ttlMs`). Every instance behind a load balancer needs
-   * the same keys. Default: one random key per process, which suits stdio and a single
-   * HTTP instance.
+   * Secret keys, at least 32 bytes each (a string's UTF-8 bytes count), from which the
+   * AES-256-GCM keys that seal the state are derived (HKDF-SHA256). The first key seals;
+   * every key opens. To rotate, put the new key first and keep the old one until the states
+   * it sealed have expired (`ttlMs`). Every instance behind a load balancer needs the same
+   * keys. Default: one random key per process, which suits stdio and a single HTTP instance.
    */
   keys?: readonly (string | Uint8Array)[];
   /** How long a round's state is accepted, in milliseconds. Default 600000 (10 minutes). */
   ttlMs?: number;
   /**
    * Where the ids of states already accepted are kept, so a state is accepted once. Default:
-   * in this process, which suits stdio and a single HTTP instance; behind a load balancer,
-   * give every instance one shared store (`createRedisRequestStateStore` of `@toolwright/redis`),
-   * or a state replayed to another instance is accepted there until it expires.
+   * the `cluster`'s store when the app serves HTTP with one (`createRedisCluster` brings
+   * one), else this process's, which suits stdio and a single HTTP instance. Behind a load
+   * balancer without a cluster, give every instance one shared store
+   * (`createRedisRequestStateStore` of `@toolwright/redis`), or a state replayed to another
+   * instance is accepted there until it expires.
    */
   usedStates?: UsedStateStore;
 }
@@ -45,25 +47,34 @@ interface Sealed extends RoundState {
   readonly exp: number;
 }
 
-const VERSION = 'v1';
+const VERSION = 'v2';
 const MIN_KEY_BYTES = 32;
+const IV_BYTES = 12;
+const TAG_BYTES = 16;
 const DEFAULT_TTL_MS = 600_000;
+/** HKDF's `info`: the AES key derived from a configured key serves this purpose only. */
+const KEY_INFO = new TextEncoder().encode('toolwright requestState AES-256-GCM v2');
 const encoder = new TextEncoder();
+const decoder = new TextDecoder('utf-8', { fatal: true });
 
 /**
- * Signs and verifies `requestState`. A state is bound to its request (method, name or URI,
- * arguments) and to the caller (the authenticated client id), expires after `ttlMs`, and is
- * accepted once per process: a modified, foreign, expired or replayed state is refused with a
- * `RoundTripError`. Web Crypto's HMAC (global `crypto.subtle`, constant-time verify), set up
- * on the first round: loading Web Crypto costs a few milliseconds that a server's start
- * should not pay.
+ * Seals and opens `requestState`. The state is encrypted and authenticated (AES-256-GCM, a
+ * random IV each time), so the answers of earlier rounds it carries (a password, a one-time
+ * code a form asked for) cannot be read by whoever holds it, only echoed. It is bound to its
+ * request (method, name or URI, arguments) and to the caller (client and subject, see
+ * `roundCaller`) as the cipher's additional data, expires after `ttlMs`, and is accepted once
+ * (per process, or per shared `usedStates` store): a modified, foreign, expired or replayed
+ * state is refused with a `RoundTripError`. Web Crypto (global `crypto.subtle`), set up on
+ * the first round: loading it costs a few milliseconds that a server's start should not pay.
  */
 export class RequestStateCodec {
   /** The keys' bytes; undefined: a random key, made on first use. */
   private readonly keyBytes: Uint8Array[] | undefined;
   private importedKeys: Promise<webcrypto.CryptoKey[]> | undefined;
   private readonly ttlMs: number;
-  private readonly used: UsedStateStore;
+  private used: UsedStateStore;
+  /** Whether the app named its store (then a cluster's does not replace it). */
+  private readonly ownStore: boolean;
 
   constructor(options: RequestStateOptions = {}) {
     const raw = options.keys;
@@ -73,49 +84,70 @@ export class RequestStateCodec {
       this.keyBytes = raw.map((key, i) => {
         const b = typeof key === 'string' ? encoder.encode(key) : key;
         if (b.length < MIN_KEY_BYTES)
-          throw new ConfigError(`requestState.keys[${i}] has ${b.length} bytes; an HMAC-SHA256 key needs at least ${MIN_KEY_BYTES} (e.g. 43 characters of base64 from a random source).`);
+          throw new ConfigError(`requestState.keys[${i}] has ${b.length} bytes; a key needs at least ${MIN_KEY_BYTES} (e.g. 43 characters of base64 from a random source).`);
         return b;
       });
     }
     if (options.ttlMs !== undefined && !(options.ttlMs > 0)) throw new ConfigError(`requestState.ttlMs must be a positive number of milliseconds, got ${options.ttlMs}.`);
     this.ttlMs = options.ttlMs ?? DEFAULT_TTL_MS;
+    this.ownStore = options.usedStates !== undefined;
     this.used = options.usedStates ?? new MemoryUsedStateStore();
   }
 
-  /** The first key signs; every key verifies. */
+  /**
+   * Records accepted states in `store` from now on (a cluster's, shared by every instance),
+   * unless the app named its own `usedStates`. Returns whether the store was taken.
+   */
+  shareUsedStates(store: UsedStateStore): boolean {
+    if (this.ownStore) return false;
+    this.used = store;
+    return true;
+  }
+
+  /** The first key seals; every key opens. Each is an AES-256-GCM key derived from a configured key with HKDF-SHA256. */
   private keys(): Promise<webcrypto.CryptoKey[]> {
     this.importedKeys ??= Promise.all(
-      (this.keyBytes ?? [crypto.getRandomValues(new Uint8Array(MIN_KEY_BYTES))]).map((b) => crypto.subtle.importKey('raw', b, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign', 'verify'])),
+      (this.keyBytes ?? [crypto.getRandomValues(new Uint8Array(MIN_KEY_BYTES))]).map(async (b) => {
+        const secret = await crypto.subtle.importKey('raw', b, 'HKDF', false, ['deriveKey']);
+        return crypto.subtle.deriveKey({ name: 'HKDF', hash: 'SHA-256', salt: new Uint8Array(0), info: KEY_INFO }, secret, { name: 'AES-GCM', length: 256 }, false, ['encrypt', 'decrypt']);
+      }),
     );
     return this.importedKeys;
   }
 
-  /** A signed state for the next round of the request `binding` identifies. */
+  /** A sealed state for the next round of the request `binding` identifies. */
   async seal(state: RoundState, binding: string): Promise<string> {
     const sealed: Sealed = { id: crypto.randomUUID(), exp: Date.now() + this.ttlMs, answers: state.answers, asked: state.asked };
-    const body = `${VERSION}.${Buffer.from(JSON.stringify(sealed)).toString('base64url')}`;
-    const [signing] = await this.keys();
-    const mac = await crypto.subtle.sign('HMAC', signing, encoder.encode(`${body}\n${binding}`));
-    return `${body}.${Buffer.from(mac).toString('base64url')}`;
+    const [key] = await this.keys();
+    const iv = crypto.getRandomValues(new Uint8Array(IV_BYTES));
+    const box = await crypto.subtle.encrypt({ name: 'AES-GCM', iv, additionalData: additionalData(binding), tagLength: TAG_BYTES * 8 }, key, encoder.encode(JSON.stringify(sealed)));
+    return `${VERSION}.${Buffer.concat([iv, new Uint8Array(box)]).toString('base64url')}`;
   }
 
-  /** The state a client echoed, verified for the request `binding` identifies; throws `RoundTripError`. */
+  /** The state a client echoed, opened for the request `binding` identifies; throws `RoundTripError`. */
   async open(token: unknown, binding: string): Promise<RoundState> {
     if (typeof token !== 'string') throw new RoundTripError('requestState must be the string the server sent in its input_required result.');
-    const dot = token.lastIndexOf('.');
-    const body = token.slice(0, dot);
-    if (dot < 0 || !body.startsWith(`${VERSION}.`))
+    const bytes = token.startsWith(`${VERSION}.`) ? Buffer.from(token.slice(VERSION.length + 1), 'base64url') : undefined;
+    if (!bytes || bytes.length < IV_BYTES + TAG_BYTES)
       throw new RoundTripError('requestState is not a state this server issued. Send the requestState of the last input_required result unchanged, or start the call again without one.');
-    const mac = Buffer.from(token.slice(dot + 1), 'base64url');
-    const data = encoder.encode(`${body}\n${binding}`);
-    const keys = await this.keys();
-    const verdicts = await Promise.all(keys.map((key) => crypto.subtle.verify('HMAC', key, mac, data)));
-    if (!verdicts.includes(true)) {
+    const iv = bytes.subarray(0, IV_BYTES);
+    const box = bytes.subarray(IV_BYTES);
+    const aad = additionalData(binding);
+    let sealed: Sealed | undefined;
+    for (const key of await this.keys()) {
+      try {
+        const plain = await crypto.subtle.decrypt({ name: 'AES-GCM', iv, additionalData: aad, tagLength: TAG_BYTES * 8 }, key, box);
+        sealed = JSON.parse(decoder.decode(plain)) as Sealed;
+        break;
+      } catch {
+        // Not this key (or not this request or caller, or modified): try the next.
+      }
+    }
+    if (!sealed) {
       throw new RoundTripError(
-        'requestState failed its integrity check: it was modified, belongs to another request or caller, or was signed with a key this server does not have. Start the call again without requestState.',
+        'requestState failed its integrity check: it was modified, belongs to another request or caller, or was sealed with a key this server does not have. Start the call again without requestState.',
       );
     }
-    const sealed = JSON.parse(Buffer.from(body.slice(VERSION.length + 1), 'base64url').toString('utf8')) as Sealed;
     const now = Date.now();
     if (sealed.exp <= now) throw new RoundTripError(`requestState expired ${now - sealed.exp} ms ago (a round is accepted for ${this.ttlMs} ms). Start the call again without requestState.`);
     if (!(await this.used.claim(sealed.id, sealed.exp))) {
@@ -123,4 +155,9 @@ export class RequestStateCodec {
     }
     return { answers: sealed.answers, asked: sealed.asked };
   }
+}
+
+/** The cipher's additional data: what the state is bound to, authenticated but not carried. */
+function additionalData(binding: string): Uint8Array {
+  return encoder.encode(`toolwright requestState ${VERSION}\n${binding}`);
 }

@@ -18,7 +18,8 @@ export interface RoundRequest {
 
 /**
  * What a `requestState` is bound to: the method, its target (tool or prompt name, resource
- * URI), the arguments, and the caller. A state issued for one of them is refused for any other.
+ * URI), the arguments, and the caller (`roundCaller`: client and subject). A state issued for
+ * one of them is refused for any other.
  */
 export function roundBinding(method: string, target: string, args: unknown, caller: string | undefined): string {
   return `${method}\n${target}\n${canonicalJson(args ?? {})}\n${caller ?? ''}`;
@@ -28,7 +29,7 @@ export function roundBinding(method: string, target: string, args: unknown, call
  * Runs one round of a 2026-07-28 request: verifies the echoed state, runs the method with an
  * `InputRound` its `ctx` asks through, and answers with the method's result, or, when the
  * method asked something the client has not answered yet, with an `input_required` result and
- * a newly signed state. The method's `CallInterrupt` ends there; one whose cause is a protocol
+ * a newly sealed state. The method's `CallInterrupt` ends there; one whose cause is a protocol
  * error (a missing client capability) is answered with that error. Throws `RoundTripError` for
  * a bad state or bad `inputResponses` (JSON-RPC -32602).
  */

@@ -1,4 +1,5 @@
 import type { AccessRules, AuthInfo, Class, ProtocolEra } from '@toolwright/core';
+import type { UsedStateStore } from '../roundtrip/RequestStateCodec';
 import type { Transport } from '../sdk/sdk';
 import type { ChangeNotifier } from '../surface/Connections';
 
@@ -39,6 +40,12 @@ export interface ServerFactory {
   createServer(setup?: ServerSetup): McpServerHandle;
   /** The access rules of the tool served under `name` now. */
   toolAccess(name: string): AccessRules | undefined;
+  /**
+   * Records the 2026-07-28 round states the app accepts in `store` from now on (a cluster's,
+   * shared by every instance), unless the app's `requestState.usedStates` names its own.
+   * `createHttpHandler` calls it with `cluster.usedStates`.
+   */
+  shareUsedStates?(store: UsedStateStore): void;
   /** Tells `notifier` of every list change and resource update from now on; returns the function that stops it. */
   addNotifier(notifier: ChangeNotifier): () => void;
   /**

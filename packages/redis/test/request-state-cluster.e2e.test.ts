@@ -1,0 +1,77 @@
+import 'reflect-metadata';
+import { Ctx, Tool, type ToolContext } from '@toolwright/core';
+import { createApp } from '@toolwright/server';
+import type { HttpListener } from '@toolwright/server/http';
+import { createRedisCluster, type RedisCluster } from '@toolwright/redis';
+import { randomUUID } from 'node:crypto';
+import { startRedisServer, type RedisServer } from './fixtures/redisServer';
+
+const VERSION = '2026-07-28';
+const ENVELOPE = {
+  'io.modelcontextprotocol/protocolVersion': VERSION,
+  'io.modelcontextprotocol/clientCapabilities': { sampling: {} },
+  'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' },
+};
+
+class Asker {
+  @Tool({ description: 'Asks the client model one question.' })
+  async ask(@Ctx() ctx: ToolContext) {
+    const answer = await ctx.sample('Say something.');
+    return `the model said: ${(answer.content as { text: string }).text}`;
+  }
+}
+
+type Answer = { result?: Record<string, unknown>; error?: { code: number; message: string } };
+
+/** A 2026-07-28 tools/call of `ask` over raw HTTP; its JSON-RPC answer. */
+async function callAsk(url: string, extra: Record<string, unknown> = {}): Promise<Answer> {
+  const body = { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'ask', arguments: {}, ...extra, _meta: ENVELOPE } };
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': VERSION, 'mcp-method': 'tools/call', 'mcp-name': 'ask' },
+    body: JSON.stringify(body),
+  });
+  const text = await response.text();
+  const data = text.split('\n').find((line) => line.startsWith('data: '));
+  return JSON.parse(data ? data.slice(6) : text) as Answer;
+}
+
+describe('an app serving HTTP with a cluster records accepted round states in it by default', () => {
+  let redis: RedisServer;
+  let cluster: RedisCluster;
+  const listeners: HttpListener[] = [];
+  const keys = [randomUUID() + randomUUID()];
+
+  /** One instance: the same keys everywhere, the cluster given to listen, no requestState.usedStates. */
+  const instance = async (mode: { stateless: boolean }) => {
+    const app = await createApp({ name: 'asker', version: '1', tools: [Asker], requestState: { keys } });
+    const listener = await app.listen({ transport: 'http', port: 0, requestLogLevel: 'silent', exitOnSignal: false, cluster, ...mode });
+    listeners.push(listener);
+    return listener.url;
+  };
+
+  beforeAll(async () => {
+    redis = await startRedisServer();
+    cluster = await createRedisCluster({ url: redis.url, prefix: `rsc-${randomUUID().slice(0, 8)}:`, logWrite: () => {} });
+  });
+  afterAll(async () => {
+    for (const listener of listeners) await listener.close();
+    await cluster?.close();
+    await redis?.close();
+  });
+
+  it.each([
+    ['stateless', { stateless: true }],
+    ['stateful', { stateless: false }],
+  ])('refuses a state replayed to another instance (%s instances)', async (_mode, mode) => {
+    const [a, b] = [await instance(mode), await instance(mode)];
+    const round = await callAsk(a);
+    expect(round.result).toMatchObject({ resultType: 'input_required' });
+    const { inputRequests, requestState } = round.result as { inputRequests: Record<string, unknown>; requestState: string };
+    const answer = { inputResponses: { [Object.keys(inputRequests)[0]]: { role: 'assistant', content: { type: 'text', text: 'hello' }, model: 'm' } }, requestState };
+    expect((await callAsk(a, answer)).result).toMatchObject({ content: [{ type: 'text', text: 'the model said: hello' }] });
+    const replayed = await callAsk(b, answer);
+    expect(replayed.error).toMatchObject({ code: -32602, message: expect.stringContaining('already used') });
+    expect((await cluster.redis.keys(`${cluster.prefix}rs:*`)).length).toBeGreaterThan(0);
+  });
+});
