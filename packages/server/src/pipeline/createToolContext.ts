@@ -14,10 +14,10 @@ import {
   type ToolContext,
   type ToolLogger,
 } from '@toolwright/core';
-import { compileElicitationForm, type ElicitationForm } from '@toolwright/core/internal';
 import { inputRequired, isSpecType, type ClientCapabilities, type InputRequest, type Notification, type ServerContext } from '../sdk/sdk';
 import type { RequestStateCodec } from '../roundtrip/RequestStateCodec';
 import type { Connection } from './Connection';
+import type { ElicitationForms } from './ElicitationForms';
 import { ErrorCodes, ProtocolError } from '../sdk/ProtocolError';
 import type { SdkRound } from './runWithRounds';
 import { requestHeadersOf } from '../sdk/requestHeaders';
@@ -27,8 +27,8 @@ import { sessionStateOf } from './sessionState';
 
 /** Per-app state the contexts share. */
 export interface ContextEnv {
-  /** Elicitation forms, compiled on first use per DTO class or schema object. */
-  readonly forms: WeakMap<object, ElicitationForm>;
+  /** Elicitation forms, compiled on first use per DTO class or schema content. */
+  readonly forms: ElicitationForms;
   /** The framework's own log (stderr), for what the client must not see. */
   readonly logger: ToolLogger;
   /** Signs and verifies the `requestState` of 2026-07-28 round trips. */
@@ -145,11 +145,7 @@ export function createToolContext(name: string, sdk: ServerContext, connection: 
       const caps = capabilities().elicitation as { form?: object; url?: object } | undefined;
       // `elicitation: {}` means form mode (2025-06-18 clients); `{ url: {} }` alone means URL mode only.
       if (!caps || (caps.form === undefined && caps.url !== undefined)) refuse('to ask the user for input (form elicitation)', 'elicitation', { elicitation: {} });
-      let compiled = env.forms.get(form);
-      if (!compiled) {
-        compiled = compileElicitationForm(form);
-        env.forms.set(form, compiled);
-      }
+      const compiled = env.forms.of(form);
       const params = { mode: 'form' as const, message, requestedSchema: compiled.requestedSchema };
       const request = { method: 'elicitation/create' as const, params };
       const result = await ask(

@@ -6,6 +6,7 @@ import type { Connection } from '../pipeline/Connection';
 import type { Pending } from '../ground/Pending';
 import type { PipelineEnv } from '../pipeline/PipelineEnv';
 import { createOpenCallContainer } from '../pipeline/openCallContainer';
+import { ElicitationForms } from '../pipeline/ElicitationForms';
 import { usesScopedServices } from '../pipeline/usesScopedServices';
 import { registerCompletionHandler } from '../handlers/registerCompletionHandler';
 import { registerLoggingHandler } from '../handlers/registerLoggingHandler';
@@ -54,7 +55,7 @@ export class Surface {
     this.connections = new Connections(options.logLevel ?? 'info', options.listChangedDebounceMs ?? 10);
     this.catalog = new Catalog(registry, options.pageSize, (kind: ListKind) => this.connections.listChanged(kind));
     this.env = {
-      forms: new WeakMap(),
+      forms: new ElicitationForms(),
       logger: options.logger ?? stderrLogger('context'),
       toolTimeoutMs: options.toolTimeoutMs ?? options.timeoutMs,
       timeoutMs: options.timeoutMs,
