@@ -1,0 +1,66 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import { createHttpHandler } from '@toolwright/server/http';
+import { parserRefusal } from './parserRefusal';
+import type { ToolwrightPluginOptions } from './ToolwrightPluginOptions';
+
+const DEFAULT_MAX_BODY = 4 * 1024 * 1024;
+const WELL_KNOWN = '/.well-known/oauth-protected-resource';
+
+/**
+ * Serves a Toolwright app's MCP endpoint from a Fastify 5 app:
+ * `fastify.register(toolwrightPlugin, { app, path: '/mcp' })`. Fastify parses the body (its
+ * JSON parser, with `maxBodyBytes` as the route's `bodyLimit`); the request is then handed to
+ * Toolwright's handler (`reply.hijack()`), which serves both protocol eras with every option and
+ * defence of `app.listen({ transport: 'http' })`. `fastify.close()` drains running calls and ends
+ * the sessions before the server closes; the app's start hooks run while the plugin registers.
+ */
+export const toolwrightPlugin: FastifyPluginAsync<ToolwrightPluginOptions> = async (fastify: FastifyInstance, options: ToolwrightPluginOptions) => {
+  const { app, drainTimeoutMs, ...handlerOptions } = options;
+  if (!app || typeof app.openListener !== 'function') {
+    throw new TypeError('Toolwright: toolwrightPlugin needs the app to serve: fastify.register(toolwrightPlugin, { app: await createApp({ ... }) }).');
+  }
+  const route = options.path ?? '/mcp';
+  const fullPath = `${fastify.prefix}${route}`;
+  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY;
+  const handler = createHttpHandler(app, { ...handlerOptions, path: fullPath, maxBodyBytes, health: options.health ?? false });
+  await app.start();
+  const release = app.openListener();
+
+  const serve = (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
+    reply.hijack();
+    const raw = request.raw as IncomingMessage & { body?: unknown };
+    // Fastify read the stream already: the handler takes the parsed body instead of reading again.
+    if (request.body !== undefined) raw.body = request.body;
+    return handler(raw, reply.raw as ServerResponse, () => {
+      reply.raw.writeHead(404, { 'Content-Type': 'application/json' }).end(JSON.stringify({ error: 'not_found' }));
+    });
+  };
+
+  fastify.all(route, { bodyLimit: maxBodyBytes }, serve);
+  // RFC 9728 metadata lives at the root of the origin; with a prefix, serve it from your root app.
+  if (options.auth && fastify.prefix === '') {
+    fastify.get(`${WELL_KNOWN}${fullPath === '/' ? '' : fullPath}`, serve);
+    if (fullPath !== '/') fastify.get(WELL_KNOWN, serve);
+  }
+  if (options.health === true) {
+    fastify.get('/healthz', serve);
+    fastify.get('/readyz', serve);
+  }
+
+  // Only this plugin's routes: Fastify's refusals of a body on the endpoint are answered as JSON-RPC errors.
+  fastify.setErrorHandler((error, _request, reply) => {
+    const refusal = parserRefusal(error, maxBodyBytes);
+    if (!refusal) throw error;
+    if (refusal.status === 413) void reply.header('Connection', 'close');
+    return reply.code(refusal.status).send(refusal.body);
+  });
+
+  // Before the server stops listening: open SSE streams would keep it from closing.
+  fastify.addHook('preClose', async () => {
+    await handler.close({ drainTimeoutMs });
+  });
+  fastify.addHook('onClose', async () => {
+    await release();
+  });
+};

@@ -1,0 +1,129 @@
+import 'reflect-metadata';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { createApp } from '@toolwright/server';
+import { toolwrightPlugin, type ToolwrightPluginOptions } from '@toolwright/fastify';
+import { GreeterTools } from '../../express/test/fixtures/greeterTools';
+import { ERAS, INITIALIZE, connectEra, post } from '../../express/test/fixtures/mcpClients';
+
+/**
+ * A real Fastify 5 app on 127.0.0.1 with its own routes, the MCP endpoint registered as a
+ * plugin (at the root, or under a prefix), driven by the v1 SDK client (2025-11-25, sessions)
+ * and the v2 client (2026-07-28).
+ */
+async function serve(prefix: string, options: Partial<ToolwrightPluginOptions> = {}): Promise<{ base: string; url: string; fastify: FastifyInstance }> {
+  const app = await createApp({ name: 'greeter', version: '1.0.0', tools: [GreeterTools] });
+  const fastify = Fastify();
+  fastify.get('/hello', async () => ({ from: 'fastify' }));
+  fastify.post('/echo', async (request) => ({ body: request.body }));
+  await fastify.register(toolwrightPlugin, { app, requestLogLevel: 'silent', maxBodyBytes: 2048, timeouts: { bodyMs: 2000 }, ...options, ...(prefix ? { prefix } : {}) });
+  await fastify.listen({ port: 0, host: '127.0.0.1' });
+  const { port } = fastify.server.address() as { port: number };
+  const base = `http://127.0.0.1:${port}`;
+  return { base, url: `${base}${prefix}/mcp`, fastify };
+}
+
+describe.each(['', '/api'])('Fastify 5, plugin registered with prefix %j', (prefix) => {
+  let served: Awaited<ReturnType<typeof serve>>;
+  beforeAll(async () => {
+    served = await serve(prefix);
+  });
+  afterAll(() => served.fastify.close());
+
+  it.each(ERAS)('a %s client lists and calls tools; bad arguments are a tool error', async (era) => {
+    const client = await connectEra(era, served.url);
+    try {
+      expect(await client.listToolNames()).toEqual(['add', 'greet']);
+      expect((await client.callTool('greet', { name: 'Ada' })).content[0].text).toBe('Hello, Ada!');
+      expect(JSON.parse((await client.callTool('add', { a: 2, b: 3 })).content[0].text!)).toEqual({ sum: 5 });
+      const bad = await client.callTool('add', { a: 'two', b: 3 });
+      expect(bad.isError).toBe(true);
+      if (era === '2025-11-25') expect(client.sessionId).toEqual(expect.any(String));
+    } finally {
+      await client.close();
+    }
+  });
+
+  it("the app's own routes still answer beside the endpoint", async () => {
+    expect(await (await fetch(`${served.base}/hello`)).json()).toEqual({ from: 'fastify' });
+    const echoed = await fetch(`${served.base}/echo`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"x":1}' });
+    expect(await echoed.json()).toEqual({ body: { x: 1 } });
+    expect((await fetch(`${served.base}/healthz`)).status).toBe(404);
+  });
+
+  it('the body Fastify parsed is used as is, not read again', async () => {
+    // Read twice, the stream would have no data left: the handler would answer 408 after bodyMs.
+    const response = await post(served.url, INITIALIZE);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('mcp-session-id')).toEqual(expect.any(String));
+    expect(await response.text()).toContain('"protocolVersion":"2025-11-25"');
+  });
+
+  it("Fastify's body refusals on the endpoint are JSON-RPC errors without the parser's text; elsewhere Fastify's own", async () => {
+    const broken = await post(served.url, '{"jsonrpc": "2.0", "id": 1, "method": "secret-body-text');
+    expect(broken.status).toBe(400);
+    expect(await broken.json()).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error: the request body is not valid JSON.' } });
+    const large = await post(served.url, JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping', params: { pad: 'x'.repeat(4000) } }));
+    expect(large.status).toBe(413);
+    expect(((await large.json()) as { error: { message: string } }).error.message).toMatch(/exceeds 2048 bytes/);
+    const media = await fetch(served.url, { method: 'POST', headers: { 'content-type': 'application/xml', accept: 'application/json, text/event-stream' }, body: '<x/>' });
+    expect(media.status).toBe(415);
+    expect(((await media.json()) as { error: { code: number } }).error.code).toBe(-32000);
+    // A text/plain body Fastify parses to a string: Toolwright refuses its media type.
+    const text = await fetch(served.url, { method: 'POST', headers: { 'content-type': 'text/plain', accept: 'application/json, text/event-stream' }, body: INITIALIZE });
+    expect(text.status).toBe(415);
+    const elsewhere = await fetch(`${served.base}/echo`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{' });
+    expect(elsewhere.status).toBe(400);
+    expect(((await elsewhere.json()) as { code?: string }).code).toMatch(/^FST_ERR_CTP_/);
+  });
+
+  it("keeps Toolwright's defences: a foreign Origin or Host is refused; an unknown method is 405", async () => {
+    expect((await post(served.url, INITIALIZE, { origin: 'https://evil.example' })).status).toBe(403);
+    const host = await new Promise<number>((resolve, reject) => {
+      const request = require('node:http').request(
+        served.url,
+        { method: 'POST', headers: { host: 'evil.example', 'content-type': 'application/json', accept: 'application/json, text/event-stream' } },
+        (res: import('node:http').IncomingMessage) => {
+          res.resume();
+          resolve(res.statusCode!);
+        },
+      );
+      request.on('error', reject);
+      request.end(INITIALIZE);
+    });
+    expect(host).toBe(403);
+    const put = await fetch(served.url, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: INITIALIZE });
+    expect(put.status).toBe(405);
+    expect(put.headers.get('allow')).toBe('GET, POST, DELETE');
+  });
+});
+
+describe('Fastify 5, lifecycle', () => {
+  it('fastify.close() ends the sessions and their SSE streams, then closes the server', async () => {
+    const served = await serve('');
+    const client = await connectEra('2025-11-25', served.url);
+    // The v1 client keeps a standalone GET stream open: close() must end it for the server to close.
+    await served.fastify.close();
+    await expect(fetch(`${served.base}/hello`)).rejects.toThrow();
+    await client.close().catch(() => undefined);
+  });
+
+  it('a failing start hook fails fastify.ready() with its message', async () => {
+    const app = await createApp({
+      name: 'broken',
+      version: '1.0.0',
+      tools: [GreeterTools],
+      onStart: () => {
+        throw new Error('no database');
+      },
+    });
+    const fastify = Fastify();
+    await expect(fastify.register(toolwrightPlugin, { app, requestLogLevel: 'silent' })).rejects.toThrow(/no database/);
+    await fastify.close();
+  });
+
+  it('refuses registration without an app, saying how to pass one', async () => {
+    const fastify = Fastify();
+    await expect(fastify.register(toolwrightPlugin, {} as ToolwrightPluginOptions)).rejects.toThrow(/needs the app to serve/);
+    await fastify.close();
+  });
+});
