@@ -27,6 +27,7 @@ const SLOW = {
   'packages/create-toolwright/test/': 'runs the built create-toolwright bin',
   'packages/server/test/api-report.test.ts': 'runs API Extractor on the built types',
   'packages/server/test/auth-jwt.e2e.test.ts': 'serves fixtures/auth-server.js in a process',
+  'packages/server/test/auth-jwt-claims.e2e.test.ts': 'serves fixtures/jwt-claims-server.js in a process',
   'packages/server/test/bundles.test.ts': 'loads bundle/ and dist/',
   'packages/server/test/client-requests.e2e.test.ts': 'one row over stdio: fixtures/stdio-server.js in a process',
   'packages/server/test/compile-cache.test.ts': 'starts servers in fresh processes',
