@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { Redis, type RedisOptions } from 'ioredis';
 import type { Cluster, ClusterChange, EventStore, SessionChange, SessionRecord, SharedSessions } from '@toolwright/server/http';
 import { GET_STREAM_ID } from '@toolwright/server/http';
@@ -16,6 +16,14 @@ export interface RedisClusterOptions {
   prefix?: string;
   /** Events kept per session for `Last-Event-ID` replay (older ones fall out). Default 1000. */
   maxEventsPerSession?: number;
+  /** Bytes of events kept per session (older ones fall out; an event bigger than this alone is sent but not kept). Default 4 MiB. */
+  maxEventBytesPerSession?: number;
+  /** Bytes of events kept for all sessions together; past it, the session storing an event drops its own oldest first. Default 256 MiB. */
+  maxEventBytesTotal?: number;
+  /** Resource subscriptions one session may hold (`resources/subscribe`); one more is refused. Default 100. */
+  maxSubscriptionsPerSession?: number;
+  /** Longest subscribed URI, in bytes; a longer one is refused. Default 2048. */
+  maxSubscriptionUriBytes?: number;
   /** The TTL of events of a session this store does not hold (an `eventStore` used without the cluster's sessions). Default 30 minutes. */
   eventTtlMs?: number;
   /** A Redis command unanswered after this long fails (the request gets 503). Default 2000. */
@@ -47,13 +55,81 @@ export class RedisUnavailableError extends Error {
 }
 
 interface Scripted extends Redis {
-  twCreate(sessions: string, session: string, now: number, ttl: number, max: number, prefix: string, id: string, rec: string): Promise<number>;
-  twTouch(session: string, sessions: string, events: string, state: string, now: number, ttl: number, id: string): Promise<[string | null, string | null, string | null] | null>;
-  twUpdate(session: string, kind: string, value: string): Promise<number>;
-  twEnd(session: string, events: string, sessions: string, state: string, id: string, channel: string): Promise<number>;
-  twStoreEvent(events: string, session: string, maxlen: number, ttl: number, streamId: string, json: string, origin: string, channel: string, getStream: string): Promise<string>;
+  twCreate(
+    sessions: string,
+    session: string,
+    owner: string,
+    now: number,
+    ttl: number,
+    max: number,
+    prefix: string,
+    id: string,
+    rec: string,
+    perOwner: number,
+    principal: string,
+    ownerKey: string,
+  ): Promise<number>;
+  twTouch(
+    session: string,
+    sessions: string,
+    events: string,
+    state: string,
+    subs: string,
+    now: number,
+    ttl: number,
+    id: string,
+    principal: string,
+    prefix: string,
+  ): Promise<[string | null, string | null] | 0 | null>;
+  twUpdate(session: string, subs: string, kind: string, value: string, maxSubs: number): Promise<number>;
+  twEnd(session: string, id: string, channel: string, prefix: string): Promise<number>;
+  twStoreEvent(
+    session: string,
+    maxlen: number,
+    ttl: number,
+    streamId: string,
+    json: string,
+    origin: string,
+    channel: string,
+    getStream: string,
+    prefix: string,
+    sessionId: string,
+    maxBytes: number,
+    maxTotal: number,
+    now: number,
+  ): Promise<string>;
   twSetState(state: string, session: string, key: string, json: string): Promise<number>;
-  twBroadcast(sessions: string, now: number, prefix: string, json: string, uri: string, maxlen: number, origin: string, change: string, getStream: string): Promise<number>;
+  twBroadcast(
+    sessions: string,
+    now: number,
+    prefix: string,
+    json: string,
+    uri: string,
+    maxlen: number,
+    origin: string,
+    change: string,
+    getStream: string,
+    maxBytes: number,
+    maxTotal: number,
+  ): Promise<number>;
+}
+
+/** A subscription the cluster refuses by its caps: the client gets its message as invalid params. */
+class SubscriptionRefusedError extends Error {
+  readonly refused = true;
+  constructor(message: string) {
+    super(message);
+    this.name = 'SubscriptionRefusedError';
+  }
+}
+
+/** Whether `text` holds a C0 control character or DEL (a line break could smuggle several URIs into one). */
+function hasControl(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 0x20 || code === 0x7f) return true;
+  }
+  return false;
 }
 
 const LIST_CHANGED = { tools: 'notifications/tools/list_changed', resources: 'notifications/resources/list_changed', prompts: 'notifications/prompts/list_changed' } as const;
@@ -71,6 +147,10 @@ const EVENT_ID = /^\d+-\d+$/;
 export async function createRedisCluster(options: RedisClusterOptions = {}): Promise<RedisCluster> {
   const prefix = options.prefix ?? 'toolwright:';
   const maxEvents = options.maxEventsPerSession ?? 1000;
+  const maxEventBytes = options.maxEventBytesPerSession ?? 4 * 1024 * 1024;
+  const maxEventBytesTotal = options.maxEventBytesTotal ?? 256 * 1024 * 1024;
+  const maxSubscriptions = options.maxSubscriptionsPerSession ?? 100;
+  const maxUriBytes = options.maxSubscriptionUriBytes ?? 2048;
   const eventTtlMs = options.eventTtlMs ?? 30 * 60_000;
   const write = options.logWrite ?? ((line: string) => process.stderr.write(line));
   const origin = randomUUID();
@@ -87,12 +167,12 @@ export async function createRedisCluster(options: RedisClusterOptions = {}): Pro
   const redis = new Redis(url, base) as Scripted;
   // The subscriber queues its (re)subscriptions while disconnected; it runs no other command.
   const subscriber = new Redis(url, { ...base, enableOfflineQueue: true, commandTimeout: undefined, autoResubscribe: true });
-  redis.defineCommand('twCreate', { numberOfKeys: 2, lua: CREATE });
-  redis.defineCommand('twTouch', { numberOfKeys: 4, lua: TOUCH });
+  redis.defineCommand('twCreate', { numberOfKeys: 3, lua: CREATE });
+  redis.defineCommand('twTouch', { numberOfKeys: 5, lua: TOUCH });
   redis.defineCommand('twSetState', { numberOfKeys: 2, lua: SET_STATE });
-  redis.defineCommand('twUpdate', { numberOfKeys: 1, lua: UPDATE });
-  redis.defineCommand('twEnd', { numberOfKeys: 4, lua: END });
-  redis.defineCommand('twStoreEvent', { numberOfKeys: 2, lua: STORE_EVENT });
+  redis.defineCommand('twUpdate', { numberOfKeys: 2, lua: UPDATE });
+  redis.defineCommand('twEnd', { numberOfKeys: 1, lua: END });
+  redis.defineCommand('twStoreEvent', { numberOfKeys: 1, lua: STORE_EVENT });
   redis.defineCommand('twBroadcast', { numberOfKeys: 1, lua: BROADCAST });
 
   let down = false;
@@ -122,6 +202,9 @@ export async function createRedisCluster(options: RedisClusterOptions = {}): Pro
     session: (id: string) => `${prefix}s:${id}`,
     events: (id: string) => `${prefix}e:${id}`,
     state: (id: string) => `${prefix}st:${id}`,
+    subs: (id: string) => `${prefix}sub:${id}`,
+    /** An owner's index, unprefixed (the session hash names it): its principal or address hashed, so no caller's text becomes a key. */
+    owner: (owner: string) => `o:${createHash('sha256').update(owner).digest('hex').slice(0, 32)}`,
     ended: `${prefix}ended`,
     changes: `${prefix}changes`,
     ev: (id: string) => `${prefix}ev:${id}`,
@@ -192,28 +275,53 @@ export async function createRedisCluster(options: RedisClusterOptions = {}): Pro
   const sessions: SharedSessions = {
     async create(record, limits) {
       const rec = JSON.stringify({ initialize: record.initialize, protocolVersion: record.protocolVersion, principal: record.principal ?? null });
-      await run(() => redis.twCreate(k.sessions, k.session(record.id), Date.now(), limits.idleTimeoutMs, limits.maxSessions, prefix, record.id, rec));
+      const ownerKey = k.owner(record.owner ?? `principal ${record.principal ?? ''}`);
+      const created = await run(() =>
+        redis.twCreate(
+          k.sessions,
+          k.session(record.id),
+          prefix + ownerKey,
+          Date.now(),
+          limits.idleTimeoutMs,
+          limits.maxSessions,
+          prefix,
+          record.id,
+          rec,
+          limits.maxSessionsPerPrincipal,
+          record.principal ?? '',
+          ownerKey,
+        ),
+      );
+      return created >= 0;
     },
-    async touch(id, idleTimeoutMs) {
-      const found = await run(() => redis.twTouch(k.session(id), k.sessions, k.events(id), k.state(id), Date.now(), idleTimeoutMs, id));
-      if (!found || !found[0]) return undefined;
+    async touch(id, idleTimeoutMs, principal) {
+      const found = await run(() => redis.twTouch(k.session(id), k.sessions, k.events(id), k.state(id), k.subs(id), Date.now(), idleTimeoutMs, id, principal ?? '', prefix));
+      if (!Array.isArray(found) || !found[0]) return undefined;
       const rec = JSON.parse(found[0]) as { initialize: Record<string, unknown>; protocolVersion: string; principal: string | null };
       const record: SessionRecord = {
         id,
         initialize: rec.initialize,
         protocolVersion: rec.protocolVersion,
         principal: rec.principal ?? undefined,
-        subscriptions: (found[2] ?? '').split('\n').filter((uri) => uri !== ''),
         ...(found[1] ? { logLevel: found[1] } : {}),
       };
       return record;
     },
     async update(id, change: SessionChange) {
       const [kind, value] = 'logLevel' in change ? ['level', change.logLevel] : 'subscribe' in change ? ['subscribe', change.subscribe] : ['unsubscribe', change.unsubscribe];
-      await run(() => redis.twUpdate(k.session(id), kind, value));
+      if (kind === 'subscribe') {
+        if (hasControl(value)) throw new SubscriptionRefusedError('Invalid params: a subscribed URI cannot hold control characters (such as a line break). Send the URI as resources/list gives it.');
+        if (Buffer.byteLength(value) > maxUriBytes) {
+          throw new SubscriptionRefusedError(`Invalid params: a subscribed URI may be at most ${maxUriBytes} bytes long (maxSubscriptionUriBytes). Subscribe to a shorter URI.`);
+        }
+      }
+      const done = await run(() => redis.twUpdate(k.session(id), k.subs(id), kind, value, maxSubscriptions));
+      if (done === -1) {
+        throw new SubscriptionRefusedError(`Invalid params: this session already holds the most subscriptions it may (${maxSubscriptions}, maxSubscriptionsPerSession). Unsubscribe from a URI first.`);
+      }
     },
     async end(id) {
-      await run(() => redis.twEnd(k.session(id), k.events(id), k.sessions, k.state(id), id, k.ended));
+      await run(() => redis.twEnd(k.session(id), id, k.ended, prefix));
     },
     onEnded(listener) {
       endedListeners.add(listener);
@@ -232,7 +340,24 @@ export async function createRedisCluster(options: RedisClusterOptions = {}): Pro
       return entry ? fieldsOf(entry[1]) : undefined;
     };
     return {
-      storeEvent: (streamId, message) => run(() => redis.twStoreEvent(key, k.session(sessionId), maxEvents, eventTtlMs, streamId, JSON.stringify(message), self, k.ev(sessionId), GET_STREAM_ID)),
+      storeEvent: (streamId, message) =>
+        run(() =>
+          redis.twStoreEvent(
+            k.session(sessionId),
+            maxEvents,
+            eventTtlMs,
+            streamId,
+            JSON.stringify(message),
+            self,
+            k.ev(sessionId),
+            GET_STREAM_ID,
+            prefix,
+            sessionId,
+            maxEventBytes,
+            maxEventBytesTotal,
+            Date.now(),
+          ),
+        ),
       getStreamIdForEventId: async (eventId) => (await find(eventId))?.s,
       async replayEventsAfter(lastEventId, sink) {
         const last = await find(lastEventId);
@@ -297,7 +422,7 @@ export async function createRedisCluster(options: RedisClusterOptions = {}): Pro
         'resourceUpdated' in change
           ? [{ jsonrpc: '2.0', method: 'notifications/resources/updated', params: { uri: change.resourceUpdated } }, change.resourceUpdated]
           : [{ jsonrpc: '2.0', method: LIST_CHANGED[change.list] }, ''];
-      await run(() => redis.twBroadcast(k.sessions, Date.now(), prefix, JSON.stringify(message), uri, maxEvents, origin, JSON.stringify(change), GET_STREAM_ID));
+      await run(() => redis.twBroadcast(k.sessions, Date.now(), prefix, JSON.stringify(message), uri, maxEvents, origin, JSON.stringify(change), GET_STREAM_ID, maxEventBytes, maxEventBytesTotal));
     },
     onChange(listener) {
       changeListeners.add(listener);

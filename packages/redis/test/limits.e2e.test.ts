@@ -68,7 +68,12 @@ describe('session limits across the cluster, and keys that expire', () => {
   it(
     '10,000 sessions opened and abandoned: Redis keys and memory back to baseline after expiry',
     async () => {
-      const instances = await startInstances(2, redis.url, { name: 'abandon', version: '1', tools: [Ping] }, { sessions: { idleTimeoutMs: IDLE_MS, maxSessions: 20_000 } });
+      const instances = await startInstances(
+        2,
+        redis.url,
+        { name: 'abandon', version: '1', tools: [Ping] },
+        { sessions: { idleTimeoutMs: IDLE_MS, maxSessions: 20_000, maxSessionsPerPrincipal: 20_000, initializeRate: false } },
+      );
       try {
         const admin = instances[0].cluster.redis;
         await admin.flushall();

@@ -97,7 +97,7 @@ describe('Streamable HTTP sessions: limits, expiry, shutdown', () => {
   });
 
   it('opening and abandoning 1,000 sessions (evicted at 100) leaves the heap near where it started', async () => {
-    const l = await listen({ sessions: { maxSessions: 100 } });
+    const l = await listen({ sessions: { maxSessions: 100, initializeRate: false } });
     const gc = (globalThis as { gc?: () => void }).gc;
     const settle = async () => {
       for (let i = 0; i < 3; i++) {

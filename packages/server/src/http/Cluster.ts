@@ -23,10 +23,19 @@ export interface SessionRecord {
   readonly protocolVersion: string;
   /** Who opened it (see `principalOf`); undefined for anonymous sessions. */
   readonly principal: string | undefined;
+  /**
+   * Whose share of sessions it counts against (`sessions.maxSessionsPerPrincipal`): the
+   * principal, or the client address of an anonymous caller. Given to `create`; a store may
+   * leave it out of what `touch` returns.
+   */
+  readonly owner?: string;
   /** The client's last `logging/setLevel`, if any. */
   readonly logLevel?: string;
-  /** URIs the client subscribed to (`resources/subscribe`). */
-  readonly subscriptions: readonly string[];
+  /**
+   * URIs the client subscribed to (`resources/subscribe`), as given to `create` (none). The
+   * store keeps the live set for `publish`; `touch` need not return it.
+   */
+  readonly subscriptions?: readonly string[];
 }
 
 /** A change the client made to its session, recorded for every instance. */
@@ -40,14 +49,22 @@ export type SessionChange = { readonly logLevel: string } | { readonly subscribe
  */
 export interface SharedSessions {
   /**
-   * Stores a new session that expires after `idleTimeoutMs` without a request. If the
-   * cluster already holds `maxSessions`, the least recently used ones are ended first
-   * (their instances are told through `onEnded`).
+   * Stores a new session that expires after `idleTimeoutMs` without a request. If its
+   * owner (`record.owner`) already holds `maxSessionsPerPrincipal`, the owner's least
+   * recently used ones are ended first (their instances are told through `onEnded`); never
+   * another owner's. Resolves false, storing nothing, when the cluster holds `maxSessions`.
    */
-  create(record: SessionRecord, limits: { readonly idleTimeoutMs: number; readonly maxSessions: number }): Promise<void>;
-  /** The session, its expiry pushed back by `idleTimeoutMs`; undefined if it is unknown, expired or ended. */
-  touch(id: string, idleTimeoutMs: number): Promise<SessionRecord | undefined>;
-  /** Records a change the client made (applied before the request is answered). */
+  create(record: SessionRecord, limits: { readonly idleTimeoutMs: number; readonly maxSessions: number; readonly maxSessionsPerPrincipal: number }): Promise<boolean>;
+  /**
+   * The session, its expiry pushed back by `idleTimeoutMs`, if `principal` opened it;
+   * undefined if it is unknown, expired, ended or another principal's (whose request then
+   * keeps nothing alive: the check comes first).
+   */
+  touch(id: string, idleTimeoutMs: number, principal: string | undefined): Promise<SessionRecord | undefined>;
+  /**
+   * Records a change the client made, once the session's server accepted it (before the
+   * client hears so). Rejects when the store refuses it (a subscription past its caps).
+   */
   update(id: string, change: SessionChange): Promise<void>;
   /** Ends it on every instance (DELETE). */
   end(id: string): Promise<void>;

@@ -1,14 +1,41 @@
+import type { IncomingMessage } from 'node:http';
 import type { HttpAuthOptions } from '../auth/HttpAuthOptions';
 import type { Cluster } from './Cluster';
 import type { EventStoreFactory } from './EventStore';
+import type { InitializeRate } from './InitializeRateLimit';
 import type { RequestLogLevel } from './requestLog';
 
-/** Session limits for stateful mode. */
+/**
+ * Session limits for stateful mode. One caller can never close another caller's session:
+ * each principal (an anonymous caller: each client address) has its own share, and the
+ * total only refuses new sessions.
+ */
 export interface SessionOptions {
   /** A session with no request for this long is closed. Default 30 minutes. */
   idleTimeoutMs?: number;
-  /** At most this many live sessions; opening one more closes the longest-idle. Default 1000. */
+  /**
+   * Live sessions in all, a last resort: once reached, `initialize` gets HTTP 503 with
+   * Retry-After until a session ends or expires. No open session is closed to make room.
+   * Default 1000. With a `cluster`, it holds across the cluster.
+   */
   maxSessions?: number;
+  /**
+   * Live sessions of one principal (an anonymous caller: of one client address). Opening one
+   * more closes that caller's own least recently used session. Default 100.
+   */
+  maxSessionsPerPrincipal?: number;
+  /**
+   * How fast one principal (an anonymous caller: one client address) may send `initialize`:
+   * past it, HTTP 429 with Retry-After and a JSON-RPC error. Counted by each instance.
+   * Default `{ burst: 30, perMinute: 120 }`; `false` turns it off.
+   */
+  initializeRate?: InitializeRate | false;
+  /**
+   * The client address an anonymous caller is counted by. Default: the connection's remote
+   * address. Behind a reverse proxy every client has the proxy's address: return the
+   * client's from the header your proxy sets (only if the proxy overwrites it).
+   */
+  clientAddressOf?: (req: IncomingMessage) => string | undefined;
 }
 
 /**
@@ -32,6 +59,20 @@ export interface CorsOptions {
   origins?: readonly string[];
   /** How long browsers may cache a preflight, in seconds. Default 600. */
   maxAgeSeconds?: number;
+}
+
+/**
+ * What the default in-memory event stores keep for `Last-Event-ID` replay. Past a limit the
+ * oldest events fall out: a session's own first, never another session's. A `cluster` keeps
+ * events in its own store, with its own limits (`createRedisCluster`).
+ */
+export interface EventStoreLimits {
+  /** Events kept per session. Default 1000. */
+  maxEventsPerSession?: number;
+  /** Bytes of events kept per session; an event bigger than this alone is sent but not kept. Default 4 MiB. */
+  maxBytesPerSession?: number;
+  /** Bytes of events kept by all sessions of the endpoint together. Default 64 MiB. */
+  maxBytesTotal?: number;
 }
 
 /** How the Streamable HTTP endpoint behaves; shared by `app.listen({ transport: 'http' })` and `createHttpHandler`. */
@@ -71,10 +112,12 @@ export interface HttpHandlerOptions {
   auth?: HttpAuthOptions;
   /**
    * Resumability (stateful SSE mode): a store per session that keeps sent events so a client
-   * reconnecting with `Last-Event-ID` gets what it missed. Default: an in-memory store of the
-   * last 1000 events per session; `false` disables it.
+   * reconnecting with `Last-Event-ID` gets what it missed. Default: an in-memory store per
+   * session within `eventStoreLimits`; `false` disables it.
    */
   eventStore?: EventStoreFactory | false;
+  /** What the default in-memory event stores keep; see `EventStoreLimits`. */
+  eventStoreLimits?: EventStoreLimits;
   /**
    * Several instances behind a load balancer, sharing sessions, events and notifications
    * through one store (`createRedisCluster` from `@toolwright/redis`): any instance serves

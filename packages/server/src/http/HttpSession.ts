@@ -10,6 +10,8 @@ export interface HttpSession {
   readonly eventStore: EventStore | undefined;
   /** Who opened it (see `principalOf`); undefined for anonymous sessions. */
   readonly principal: string | undefined;
+  /** Whose share of sessions it counts against (`sessions.maxSessionsPerPrincipal`): the principal, or the client address of an anonymous caller. */
+  readonly owner: string;
   /** The protocol version initialize negotiated: requests must send it as MCP-Protocol-Version, if they send one. */
   readonly protocolVersion: string;
   /** When its last request started (ms since epoch). */

@@ -6,7 +6,9 @@ import type { HttpSession } from './HttpSession';
 
 /** The sessions this instance holds, as the stateful handler lends them to a `SessionSharing`. */
 export interface LocalSessions {
-  /** The local session (or copy) with this id, marked as just used. */
+  /** The local session (or copy) with this id, not marked as used. */
+  get(id: string): HttpSession | undefined;
+  /** The local session (or copy) with this id, marked as just used: only once the caller is known to own it. */
   touch(id: string): HttpSession | undefined;
   values(): Iterable<HttpSession>;
   /** Starts a local copy of a session opened elsewhere, from its record. */
@@ -28,15 +30,22 @@ export interface SessionRequest {
  * found, and what its server and transport need to be served from any instance.
  */
 export interface SessionSharing {
+  /**
+   * What the local store holds: the sessions themselves (`'truth'`: it enforces every
+   * limit and refuses a session when full), or copies of sessions kept elsewhere
+   * (`'copies'`: the cluster enforces the limits; a full local store drops its longest-idle copy).
+   */
+  readonly localStore: 'truth' | 'copies';
   /** Starts every POST stream id of this instance's transports, so no two instances use the same one. */
   readonly streamIdPrefix: string | undefined;
   /** Starts hearing of what other instances do to the sessions held here; returns the function that stops it. */
   listen(local: LocalSessions): () => void;
-  /** Records a session being opened, before it starts here. */
-  create(record: SessionRecord): Promise<void>;
+  /** Records a session being opened, before it starts here; false when there is no room for it (`maxSessions`). */
+  create(record: SessionRecord): Promise<boolean>;
   /**
-   * The local session a request names (undefined if unknown, expired or ended) and the part
-   * of its body left for it; undefined once the request has been answered here.
+   * The local session a request names (undefined if unknown, expired, ended or another
+   * caller's) and the part of its body left for it; undefined once the request has been
+   * answered here. The session is marked as used only when the request's principal owns it.
    */
   find(id: string, request: SessionRequest, local: LocalSessions): Promise<{ session: HttpSession | undefined; body: unknown } | undefined>;
   /** Wires a session's new server and transport, before they connect. */

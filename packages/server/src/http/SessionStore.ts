@@ -1,21 +1,30 @@
 import type { HttpSession } from './HttpSession';
+import { SessionLimitError } from './SessionLimitError';
 
 export interface SessionLimits {
   readonly idleTimeoutMs: number;
+  /** Live sessions in all: past it a new one is refused (`SessionLimitError`), or with `whenFull: 'evict'` the least recently used goes. */
   readonly maxSessions: number;
+  /** Live sessions of one owner (principal, or anonymous client address): opening one more closes that owner's least recently used. */
+  readonly maxSessionsPerPrincipal: number;
 }
 
 /**
- * The live sessions of one endpoint. The map is kept in least-recently-used order (a
+ * The live sessions of one endpoint. The maps are kept in least-recently-used order (a
  * touched session moves to the end), so the longest-idle session is always found first.
+ * Each owner holds at most `maxSessionsPerPrincipal`: one more closes that owner's own
+ * longest-idle session, never another owner's. The total is a last resort: a full store
+ * refuses new sessions (`whenFull: 'refuse'`, the truth kept here), or, when it only
+ * holds copies of sessions kept elsewhere (a cluster), drops the longest-idle copy.
  * Idle sessions are swept on a timer that never keeps the process alive.
  */
 export class SessionStore {
   private readonly sessions = new Map<string, HttpSession>();
+  private readonly byOwner = new Map<string, Map<string, HttpSession>>();
   private sweeper: NodeJS.Timeout | undefined;
 
   constructor(
-    private readonly limits: SessionLimits,
+    private readonly limits: SessionLimits & { readonly whenFull: 'refuse' | 'evict' },
     private readonly closeSession: (session: HttpSession, reason: string) => Promise<void>,
   ) {}
 
@@ -23,30 +32,66 @@ export class SessionStore {
     return this.sessions.size;
   }
 
-  /** The session with this id, marked as just used; undefined if unknown or closed. */
+  /** The session with this id, as it is (not marked as used); undefined if unknown or closed. */
+  get(id: string): HttpSession | undefined {
+    return this.sessions.get(id);
+  }
+
+  /** The session with this id, marked as just used; undefined if unknown or closed. Call once its caller is known to own it. */
   touch(id: string): HttpSession | undefined {
     const session = this.sessions.get(id);
     if (!session) return undefined;
     this.sessions.delete(id);
     this.sessions.set(id, session);
+    const own = this.byOwner.get(session.owner);
+    if (own) {
+      own.delete(id);
+      own.set(id, session);
+    }
     session.lastSeen = Date.now();
     return session;
   }
 
-  /** Adds a session, first closing the longest-idle one if the store is full. */
+  /**
+   * Adds a session: first closes its owner's longest-idle sessions past the owner's share;
+   * then, if the store is still full, refuses it with a `SessionLimitError` (or drops the
+   * longest-idle copy, `whenFull: 'evict'`).
+   */
   async add(session: HttpSession): Promise<void> {
-    while (this.sessions.size >= this.limits.maxSessions) {
-      const victim = this.longestIdle();
+    const own = this.byOwner.get(session.owner);
+    while (own && own.size >= this.limits.maxSessionsPerPrincipal) {
+      const victim = longestIdle(own.values());
       if (!victim) break;
-      this.sessions.delete(victim.id);
-      await this.closeSession(victim, 'evicted: too many sessions');
+      this.remove(victim.id);
+      await this.closeSession(victim, 'evicted: its owner opened too many sessions');
+    }
+    while (this.sessions.size >= this.limits.maxSessions) {
+      if (this.limits.whenFull === 'refuse') throw new SessionLimitError(this.limits.maxSessions);
+      const victim = longestIdle(this.sessions.values());
+      if (!victim) break;
+      this.remove(victim.id);
+      await this.closeSession(victim, 'evicted: too many local copies');
     }
     this.sessions.set(session.id, session);
+    const mine = this.byOwner.get(session.owner) ?? new Map<string, HttpSession>();
+    mine.set(session.id, session);
+    this.byOwner.set(session.owner, mine);
     this.startSweeper();
   }
 
+  /** Whether one more session may open without exceeding the total (its owner's share is made room for by `add`). */
+  hasRoomFor(owner: string): boolean {
+    if (this.sessions.size < this.limits.maxSessions) return true;
+    return (this.byOwner.get(owner)?.size ?? 0) >= this.limits.maxSessionsPerPrincipal;
+  }
+
   remove(id: string): void {
+    const session = this.sessions.get(id);
+    if (!session) return;
     this.sessions.delete(id);
+    const own = this.byOwner.get(session.owner);
+    own?.delete(id);
+    if (own?.size === 0) this.byOwner.delete(session.owner);
     if (this.sessions.size === 0) this.stopSweeper();
   }
 
@@ -57,7 +102,7 @@ export class SessionStore {
       if (session.open === 0 && now - session.lastSeen >= this.limits.idleTimeoutMs) expired.push(session);
     }
     for (const session of expired) {
-      this.sessions.delete(session.id);
+      this.remove(session.id);
       await this.closeSession(session, 'expired: idle timeout');
     }
     if (this.sessions.size === 0) this.stopSweeper();
@@ -72,17 +117,8 @@ export class SessionStore {
     this.stopSweeper();
     const all = [...this.sessions.values()];
     this.sessions.clear();
+    this.byOwner.clear();
     await Promise.all(all.map((s) => this.closeSession(s, reason)));
-  }
-
-  /** Prefers a session with no open request; falls back to the least recently used. */
-  private longestIdle(): HttpSession | undefined {
-    let first: HttpSession | undefined;
-    for (const session of this.sessions.values()) {
-      first ??= session;
-      if (session.open === 0) return session;
-    }
-    return first;
   }
 
   private startSweeper(): void {
@@ -96,4 +132,14 @@ export class SessionStore {
     if (this.sweeper) clearInterval(this.sweeper);
     this.sweeper = undefined;
   }
+}
+
+/** Prefers a session with no open request; falls back to the least recently used. */
+function longestIdle(sessions: Iterable<HttpSession>): HttpSession | undefined {
+  let first: HttpSession | undefined;
+  for (const session of sessions) {
+    first ??= session;
+    if (session.open === 0) return session;
+  }
+  return first;
 }

@@ -25,6 +25,48 @@ export function sessionChangesOf(body: unknown): SessionChange[] {
   return changes;
 }
 
+/** The ids `NodeStreamableTransport.restore` gives the requests it replays: their changes are recorded already. */
+const RESTORED = 'toolwright-restore-';
+
+/**
+ * Records in the cluster what a session's requests change in it (log level, subscriptions),
+ * once its server accepted them: a change is written when the request's success response
+ * goes out, before the client reads it, so a request the server refused (unknown resource,
+ * missing scope, a guard) records nothing. If `record` rejects, the client gets an error
+ * instead of the success: the store's own message when it refused the change by its caps
+ * (`refused: true` on the error), else that the shared store could not record it. Call after
+ * the server connected to the transport.
+ */
+export function recordAcceptedChanges(transport: StreamableTransport, record: (change: SessionChange) => Promise<void>): void {
+  const pending = new Map<string | number, SessionChange>();
+  const receive = transport.onmessage;
+  transport.onmessage = (message, extra) => {
+    const id = (message as { id?: unknown }).id;
+    const [change] = sessionChangesOf(message);
+    if (change && (typeof id === 'number' || (typeof id === 'string' && !id.startsWith(RESTORED)))) pending.set(id, change);
+    receive?.(message, extra);
+  };
+  const send = transport.send.bind(transport);
+  transport.send = async (message, options) => {
+    const m = message as { id?: unknown; method?: unknown; result?: unknown };
+    const change = m.method === undefined && (typeof m.id === 'string' || typeof m.id === 'number') ? pending.get(m.id) : undefined;
+    if (!change) return send(message, options);
+    const id = m.id as string | number;
+    pending.delete(id);
+    if (m.result === undefined) return send(message, options);
+    try {
+      await record(change);
+    } catch (error) {
+      const refused = (error as { refused?: unknown } | null)?.refused === true;
+      const answer = refused
+        ? { code: -32602, message: (error as Error).message }
+        : { code: -32603, message: 'Internal error: the shared session store could not record this change (it is unreachable). Retry shortly.' };
+      return send({ jsonrpc: '2.0', id, error: answer } as typeof message, options);
+    }
+    return send(message, options);
+  };
+}
+
 /** Drops the list changes and resource updates a session's local server sends on its own: the cluster sends them once, from wherever they happened. */
 export function leaveFanOutToCluster(transport: StreamableTransport): void {
   const send = transport.send.bind(transport);

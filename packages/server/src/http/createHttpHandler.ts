@@ -11,7 +11,10 @@ import { createCors } from './cors';
 import { createHostPolicy } from './hostPolicy';
 import type { EventStoreFactory } from './EventStore';
 import type { HttpHandlerOptions } from './HttpHandlerOptions';
-import { InMemoryEventStore } from './InMemoryEventStore';
+import { EventBudget } from './EventBudget';
+import { DEFAULT_EVENT_LIMITS, InMemoryEventStore } from './InMemoryEventStore';
+import { InitializeRateLimit } from './InitializeRateLimit';
+import type { SessionLimits } from './SessionStore';
 import { acceptsMediaType } from './acceptsMediaType';
 import { calledTool, firstMessage, hasRequest, invalidMessageOf, isRoundAnswer } from './jsonRpcShape';
 import { createLegacySse } from './createLegacySse';
@@ -44,7 +47,15 @@ export interface HttpHandler {
   close(options?: { drainTimeoutMs?: number }): Promise<void>;
 }
 
-const DEFAULTS = { path: '/mcp', maxBodyBytes: 4 * 1024 * 1024, bodyTimeoutMs: 30_000, idleTimeoutMs: 30 * 60_000, maxSessions: 1000, maxBufferedBytes: 16 * 1024 * 1024 };
+const DEFAULTS = {
+  path: '/mcp',
+  maxBodyBytes: 4 * 1024 * 1024,
+  bodyTimeoutMs: 30_000,
+  idleTimeoutMs: 30 * 60_000,
+  maxSessions: 1000,
+  maxSessionsPerPrincipal: 100,
+  maxBufferedBytes: 16 * 1024 * 1024,
+};
 /** How long shutdown waits for abandoned calls' error responses to be written. */
 const ABANDON_GRACE_MS = 1_000;
 const SUPPORTED = new Set<string>(SUPPORTED_PROTOCOL_VERSIONS);
@@ -88,12 +99,23 @@ export function createHttpHandler(app: ServerFactory, options: HttpHandlerOption
   };
 
   const legacy = options.legacySse ? createLegacySse(app, { mcpPath, maxBodyBytes: maxBody, bodyTimeoutMs, authenticate, isClosing: () => closing }) : undefined;
-  const limits = { idleTimeoutMs: options.sessions?.idleTimeoutMs ?? DEFAULTS.idleTimeoutMs, maxSessions: options.sessions?.maxSessions ?? DEFAULTS.maxSessions };
+  const limits = sessionLimitsOf(options);
+  const initializeRate = options.sessions?.initializeRate === false ? undefined : new InitializeRateLimit(options.sessions?.initializeRate);
   const stateful = stateless
     ? undefined
     : createStatefulHandler(
         app,
-        { transportKind, jsonResponse, eventStores: eventStoresOf(options), sseRetryMs: options.sseRetryMs, maxBufferedBytes: options.maxBufferedBytes, limits, trackPost },
+        {
+          transportKind,
+          jsonResponse,
+          eventStores: eventStoresOf(options),
+          sseRetryMs: options.sseRetryMs,
+          maxBufferedBytes: options.maxBufferedBytes,
+          limits,
+          initializeRate,
+          clientAddressOf: options.sessions?.clientAddressOf,
+          trackPost,
+        },
         cluster ? shareThroughCluster(app, cluster, limits) : singleInstance,
       );
   const era2025 = stateful ?? createStatelessHandler(app, { transportKind, jsonResponse, maxBufferedBytes: options.maxBufferedBytes, trackPost });
@@ -250,10 +272,28 @@ export function createHttpHandler(app: ServerFactory, options: HttpHandlerOption
   return handler;
 }
 
-/** The event stores of stateful sessions, for resumable SSE streams (none for JSON responses). */
+/** The session limits, each checked: a limit that is not a positive number would refuse every session (or none). */
+function sessionLimitsOf(options: HttpHandlerOptions): SessionLimits {
+  const limits = {
+    idleTimeoutMs: options.sessions?.idleTimeoutMs ?? DEFAULTS.idleTimeoutMs,
+    maxSessions: options.sessions?.maxSessions ?? DEFAULTS.maxSessions,
+    maxSessionsPerPrincipal: options.sessions?.maxSessionsPerPrincipal ?? Math.min(DEFAULTS.maxSessionsPerPrincipal, options.sessions?.maxSessions ?? DEFAULTS.maxSessions),
+  };
+  for (const [name, value] of Object.entries(limits)) {
+    if (!(value > 0)) throw new ConfigError(`Toolwright: sessions.${name} must be a positive number of ${name === 'idleTimeoutMs' ? 'milliseconds' : 'sessions'}, not ${String(value)}.`);
+  }
+  return limits;
+}
+
+/** The event stores of stateful sessions, for resumable SSE streams (none for JSON responses); the default ones share one byte budget. */
 function eventStoresOf(options: HttpHandlerOptions): EventStoreFactory | undefined {
   if (options.eventStore === false || options.jsonResponse === true) return undefined;
-  return options.eventStore ?? options.cluster?.eventStore ?? (() => new InMemoryEventStore());
+  const given = options.eventStore ?? options.cluster?.eventStore;
+  if (given) return given;
+  const limits = options.eventStoreLimits ?? {};
+  const budget = new EventBudget(limits.maxBytesTotal ?? DEFAULT_EVENT_LIMITS.maxBytesTotal);
+  const store = { maxEvents: limits.maxEventsPerSession, maxBytes: limits.maxBytesPerSession, budget };
+  return () => new InMemoryEventStore(store);
 }
 
 function pathOf(url: string | undefined): string {

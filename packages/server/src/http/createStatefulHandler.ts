@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AuthInfo } from '@toolwright/core';
 import { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from '../sdk/sdk';
 import type { ServerFactory } from '../serving/ServerFactory';
@@ -8,8 +9,11 @@ import type { EventStoreFactory } from './EventStore';
 import type { HttpSession } from './HttpSession';
 import { firstMessage, isInitialize } from './jsonRpcShape';
 import type { McpRequest, ModeHandler, TrackPost } from './ModeHandler';
+import type { InitializeRateLimit } from './InitializeRateLimit';
 import { principalOf } from './principalOf';
-import { sendRpcError } from './respond';
+import { sendJson, sendRpcError } from './respond';
+import { SessionLimitError } from './SessionLimitError';
+import { sessionOwnerOf } from './sessionOwnerOf';
 import { SessionStore, type SessionLimits } from './SessionStore';
 import type { LocalSessions, SessionSharing } from './SessionSharing';
 
@@ -21,6 +25,10 @@ export interface StatefulHandlerOptions {
   sseRetryMs: number | undefined;
   maxBufferedBytes: number | undefined;
   limits: SessionLimits;
+  /** The `initialize` rate per owner; undefined: none. */
+  initializeRate: InitializeRateLimit | undefined;
+  /** The client address an anonymous caller's sessions and initialize rate are counted by. */
+  clientAddressOf: ((req: IncomingMessage) => string | undefined) | undefined;
   trackPost: TrackPost;
 }
 
@@ -34,11 +42,14 @@ const ASSUMED_VERSION = '2025-03-26';
  * it, within the session limits. `sharing` says where sessions are recorded and found.
  */
 export function createStatefulHandler(app: ServerFactory, options: StatefulHandlerOptions, sharing: SessionSharing): ModeHandler & { readonly sessionCount: number } {
-  const store = new SessionStore(options.limits, closeSession);
+  // Copies of sessions kept in a cluster are a cache: the cluster holds each owner to its share, and a full store drops its longest-idle copy.
+  const copies = sharing.localStore === 'copies';
+  const store = new SessionStore(copies ? { ...options.limits, maxSessionsPerPrincipal: Number.POSITIVE_INFINITY, whenFull: 'evict' } : { ...options.limits, whenFull: 'refuse' }, closeSession);
   const local: LocalSessions = {
+    get: (id) => store.get(id),
     touch: (id) => store.touch(id),
     values: () => store.values(),
-    start: (record) => startSession(record.id, record.principal, record.protocolVersion, record),
+    start: (record) => startSession(record.id, record.principal, record.owner ?? sessionOwnerOf(record.principal, undefined), record.protocolVersion, record),
     close: closeSession,
   };
   const stopListening = sharing.listen(local);
@@ -54,19 +65,21 @@ export function createStatefulHandler(app: ServerFactory, options: StatefulHandl
     }
   }
 
-  async function openSession(auth: AuthInfo | undefined, body: unknown): Promise<HttpSession> {
+  async function openSession(auth: AuthInfo | undefined, body: unknown, owner: string): Promise<HttpSession> {
     // What the SDK's initialize handler answers: the client's version if supported, else the latest.
     const params = firstMessage(body)?.params;
     const requested = params?.protocolVersion;
     const protocolVersion = typeof requested === 'string' && SUPPORTED.has(requested) ? requested : LATEST_PROTOCOL_VERSION;
     const id = randomUUID();
     const principal = principalOf(auth);
-    await sharing.create({ id, initialize: (params ?? {}) as Record<string, unknown>, protocolVersion, principal, subscriptions: [] });
-    return startSession(id, principal, protocolVersion);
+    if (!copies && !store.hasRoomFor(owner)) throw new SessionLimitError(options.limits.maxSessions);
+    const created = await sharing.create({ id, initialize: (params ?? {}) as Record<string, unknown>, protocolVersion, principal, owner, subscriptions: [] });
+    if (!created) throw new SessionLimitError(options.limits.maxSessions);
+    return startSession(id, principal, owner, protocolVersion);
   }
 
   /** The server and transport of a session: a new one, or the local copy of one opened elsewhere (`record`). */
-  async function startSession(id: string, principal: string | undefined, protocolVersion: string, record?: SessionRecord): Promise<HttpSession> {
+  async function startSession(id: string, principal: string | undefined, owner: string, protocolVersion: string, record?: SessionRecord): Promise<HttpSession> {
     const eventStore = options.eventStores?.(id);
     const transport = createStreamableTransport(options.transportKind, {
       sessionId: id,
@@ -78,12 +91,18 @@ export function createStatefulHandler(app: ServerFactory, options: StatefulHandl
     });
     const server = app.createServer();
     sharing.wire(id, server, transport);
-    const session: HttpSession = { id, server, transport, eventStore, principal, protocolVersion, lastSeen: Date.now(), open: 0, closed: false };
+    const session: HttpSession = { id, server, transport, eventStore, principal, owner, protocolVersion, lastSeen: Date.now(), open: 0, closed: false };
     // Runs on DELETE, on eviction/expiry and on shutdown alike.
     transport.onclose = () => void closeSession(session, 'closed');
     await server.connect(transport);
     await sharing.connected(session, record);
-    await store.add(session);
+    try {
+      await store.add(session);
+    } catch (error) {
+      session.closed = true;
+      await server.close().finally(() => eventStore?.close?.());
+      throw error;
+    }
     return session;
   }
 
@@ -96,6 +115,7 @@ export function createStatefulHandler(app: ServerFactory, options: StatefulHandl
       const found = await sharing.find(sessionId, { method, body, principal: principalOf(auth), res }, local);
       if (!found) return;
       ({ session, body } = found);
+      // `find` touched the session only if this caller owns it: a foreign caller keeps no session alive.
       if (!session || session.principal !== principalOf(auth)) {
         return sendRpcError(res, 404, -32001, 'Session not found: it expired, was closed, or belongs to another caller. Start a new session with initialize.');
       }
@@ -110,9 +130,13 @@ export function createStatefulHandler(app: ServerFactory, options: StatefulHandl
       }
       entry.session = session.id;
     } else if (method === 'POST' && isInitialize(body)) {
+      const owner = sessionOwnerOf(principalOf(auth), (options.clientAddressOf ?? remoteAddressOf)(req));
+      const wait = options.initializeRate?.take(owner) ?? 0;
+      if (wait > 0) return refuseTooFast(res, body, wait);
       try {
-        session = await openSession(auth, body);
+        session = await openSession(auth, body, owner);
       } catch (error) {
+        if (error instanceof SessionLimitError) return sendRpcError(res, 503, -32000, error.message, { 'Retry-After': '30' });
         return sharing.refuse(res, error);
       }
       entry.session = session.id;
@@ -143,4 +167,25 @@ export function createStatefulHandler(app: ServerFactory, options: StatefulHandl
       return store.closeAll('server shutting down');
     },
   };
+}
+
+const remoteAddressOf = (req: IncomingMessage): string | undefined => req.socket?.remoteAddress;
+
+/** HTTP 429 for an `initialize` sent faster than `sessions.initializeRate` allows, with the JSON-RPC error for its id. */
+function refuseTooFast(res: ServerResponse, body: unknown, waitSeconds: number): void {
+  const id = firstMessage(body)?.id;
+  sendJson(
+    res,
+    429,
+    {
+      jsonrpc: '2.0',
+      id: typeof id === 'string' || typeof id === 'number' ? id : null,
+      error: {
+        code: -32000,
+        message: `Too many requests: this caller opened sessions faster than sessions.initializeRate allows. Retry after ${waitSeconds} s, or reuse the session you have.`,
+        data: { retryAfterSeconds: waitSeconds },
+      },
+    },
+    { 'Retry-After': String(waitSeconds) },
+  );
 }

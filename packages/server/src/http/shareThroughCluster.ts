@@ -4,7 +4,7 @@ import { bindSessionState } from '../pipeline/sessionState';
 import { sdkServer } from '../sdk/sdkServer';
 import type { ServerFactory } from '../serving/ServerFactory';
 import type { Cluster, ClusterChange, SessionRecord } from './Cluster';
-import { cancellationsOf, foreignAnswers, leaveFanOutToCluster, restoreRequests, routeRoundTrips, sessionChangesOf } from './clusterMessages';
+import { cancellationsOf, foreignAnswers, leaveFanOutToCluster, recordAcceptedChanges, restoreRequests, routeRoundTrips } from './clusterMessages';
 import type { HttpSession } from './HttpSession';
 import type { NodeStreamableTransport } from './NodeStreamableTransport';
 import { sendRpcError } from './respond';
@@ -43,17 +43,17 @@ export function shareThroughCluster(app: ServerFactory, cluster: Cluster, limits
   }
 
   /**
-   * The record of the session a request names, once what the request changes in it is
-   * recorded and the client's answers and cancellations meant for other instances are
-   * relayed to them, with the body left for this instance; undefined once the request has
-   * been answered (the store is unreachable, or nothing is left for this instance).
+   * The record of the session a request names (if the request's principal opened it), once
+   * the client's answers and cancellations meant for other instances are relayed to them,
+   * with the body left for this instance; undefined once the request has been answered (the
+   * store is unreachable, or nothing is left for this instance). What the request changes in
+   * the session is recorded once its server accepted it (see `recordAcceptedChanges`).
    */
   async function settle(id: string, { method, body, principal, res }: SessionRequest): Promise<{ record: SessionRecord | undefined; body: unknown } | undefined> {
     try {
-      const record = await cluster.sessions.touch(id, limits.idleTimeoutMs);
-      if (!record || record.principal !== principal) return { record, body };
+      const record = await cluster.sessions.touch(id, limits.idleTimeoutMs, principal);
+      if (!record || record.principal !== principal) return { record: undefined, body };
       if (method === 'DELETE') await cluster.sessions.end(id);
-      else for (const change of sessionChangesOf(body)) await cluster.sessions.update(id, change);
       if (method !== 'POST') return { record, body };
       const split = foreignAnswers(body, instanceId);
       for (const answer of split.foreign) await cluster.relay(answer.instance, id, answer.message);
@@ -70,18 +70,19 @@ export function shareThroughCluster(app: ServerFactory, cluster: Cluster, limits
   }
 
   return {
+    localStore: 'copies',
     streamIdPrefix: `${instanceId}-`,
 
     listen(local) {
       const onError = (error: Error) => process.stderr.write(`toolwright http: cluster: ${error.message}\n`);
       const stopPublishing = publishChanges(app, cluster, onError);
       const stopEnding = cluster.sessions.onEnded((id) => {
-        const copy = local.touch(id);
+        const copy = local.get(id);
         if (copy) void local.close(copy, 'ended on another instance');
       });
       // Answers to this instance's server-to-client requests that reached another instance.
       const stopRelay = cluster.onRelay(instanceId, (id, message) => {
-        const copy = local.touch(id);
+        const copy = local.get(id);
         if (copy && !copy.closed) (copy.transport as NodeStreamableTransport).deliver(message as never);
       });
       stopRelay.catch(onError);
@@ -104,10 +105,12 @@ export function shareThroughCluster(app: ServerFactory, cluster: Cluster, limits
       if (!settled) return undefined;
       const { record, body } = settled;
       if (!record) {
-        const stale = local.touch(id);
-        if (stale) void local.close(stale, 'expired or ended elsewhere');
+        // Gone from the cluster: its copy here goes too; unless it is another caller's, whose request proves nothing.
+        const stale = local.get(id);
+        if (stale && stale.principal === request.principal) void local.close(stale, 'expired or ended elsewhere');
+        return { session: undefined, body };
       }
-      return { session: record && record.principal === request.principal ? await copyOf(record, local) : undefined, body };
+      return { session: await copyOf(record, local), body };
     },
 
     wire(id, server, transport) {
@@ -117,9 +120,11 @@ export function shareThroughCluster(app: ServerFactory, cluster: Cluster, limits
 
     async connected(session, record) {
       routeRoundTrips(session.transport, instanceId);
-      if (!record) return;
-      await (session.transport as NodeStreamableTransport).restore(restoreRequests(record));
-      copiedLevel.set(session, record.logLevel);
+      if (record) {
+        await (session.transport as NodeStreamableTransport).restore(restoreRequests(record));
+        copiedLevel.set(session, record.logLevel);
+      }
+      recordAcceptedChanges(session.transport, (change) => cluster.sessions.update(session.id, change));
     },
 
     refuse: refuseClusterDown,
@@ -132,7 +137,7 @@ function keepOpenSessionsAlive(cluster: Cluster, limits: SessionLimits, local: L
     () => {
       for (const session of local.values()) {
         if (session.open === 0 || session.closed) continue;
-        cluster.sessions.touch(session.id, limits.idleTimeoutMs).then(
+        cluster.sessions.touch(session.id, limits.idleTimeoutMs, session.principal).then(
           (record) => void (record ? undefined : local.close(session, 'expired or ended elsewhere')),
           () => {},
         );

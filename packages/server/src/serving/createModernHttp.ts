@@ -3,8 +3,9 @@ import type { TLSSocket } from 'node:tls';
 import type { AuthInfo } from '@toolwright/core';
 import { createMcpHandler } from '../sdk/sdk';
 import { sdkServer } from '../sdk/sdkServer';
-import type { McpServerHandle } from './ServerFactory';
+import type { McpServerHandle, ServerSetup } from './ServerFactory';
 import { isModernMessage } from '../sdk/isModernMessage';
+import { listenedResources, listenRefusal, type RefusedSubscription } from './listenRefusal';
 
 /** Answers the 2026-07-28 requests of one HTTP endpoint. */
 export interface ModernHttp {
@@ -43,9 +44,11 @@ export interface ModernHttpOptions {
  * which has done every HTTP rule first (Host/Origin, auth, scopes, Accept, Content-Type,
  * body size) and hands over the parsed body. The SDK checks the envelope, the
  * MCP-Protocol-Version, Mcp-Method and Mcp-Name headers and the client's capabilities
- * (-32020, -32021, -32022), and serves `server/discover` and `subscriptions/listen`.
+ * (-32020, -32021, -32022), and serves `server/discover` and `subscriptions/listen`; the
+ * resources a `subscriptions/listen` names pass the app's `resources/subscribe` checks first
+ * (`listenRefusal`), so no caller hears of a resource it may not read.
  */
-export function createModernHttp(factory: (context: { era: 'modern' }) => McpServerHandle, options: ModernHttpOptions): ModernHttp {
+export function createModernHttp(factory: (setup: ServerSetup) => McpServerHandle, options: ModernHttpOptions): ModernHttp {
   const handler = createMcpHandler(() => sdkServer(factory({ era: 'modern' })), {
     legacy: 'reject',
     responseMode: options.jsonResponse ? 'json' : 'auto',
@@ -55,6 +58,11 @@ export function createModernHttp(factory: (context: { era: 'modern' }) => McpSer
   const calls = new Set<Exchange>();
   return {
     async handle(req, res, body, authInfo) {
+      const listened = listenedResources(body);
+      if (listened) {
+        const refused = await listenRefusal(factory, listened, authInfo);
+        if (refused) return refuseListen(res, body, refused);
+      }
       const aborted = new AbortController();
       // The client went away before its answer was out: stop the call. Aborting after a finished
       // answer would only make the SDK build an abort error per request.
@@ -106,6 +114,14 @@ export function createModernHttp(factory: (context: { era: 'modern' }) => McpSer
 export function isModernHttpRequest(req: IncomingMessage, body: unknown): boolean {
   const header = req.headers['mcp-protocol-version'];
   return isModernMessage(body) || (typeof header === 'string' && header.trim() >= '2026-07-28');
+}
+
+/** Answers a `subscriptions/listen` naming a resource the caller may not subscribe to with that refusal (-32002 goes to 2026-07-28 clients as -32602, as the SDK sends it). */
+function refuseListen(res: ServerResponse, body: unknown, refused: RefusedSubscription): void {
+  const id = (body as { id?: unknown }).id;
+  const error = { code: refused.code === -32002 ? -32602 : refused.code, message: refused.message, ...(refused.data !== undefined && { data: refused.data }) };
+  const text = JSON.stringify({ jsonrpc: '2.0', id: typeof id === 'string' || typeof id === 'number' ? id : null, error });
+  res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) }).end(text);
 }
 
 /** The request line and headers as a web `Request`; the body is handed over already parsed. */
