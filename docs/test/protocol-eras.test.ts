@@ -103,6 +103,6 @@ describe('protocol eras page: the state between rounds', () => {
   });
 
   it('says at startup what is wrong with a key', async () => {
-    await expect(createTripApp({ STATE_KEY: 'short' })).rejects.toThrow('requestState.keys[0] has 5 bytes; an HMAC-SHA256 key needs at least 32');
+    await expect(createTripApp({ STATE_KEY: 'short' })).rejects.toThrow('requestState.keys[0] has 5 bytes; a key needs at least 32');
   });
 });
