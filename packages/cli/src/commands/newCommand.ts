@@ -9,6 +9,7 @@ import { checkoutRoot } from '../generate/checkoutRoot';
 import { generateProject } from '../generate/generateProject';
 import { packLocalPackages } from '../generate/packLocalPackages';
 import { cliVersion } from '../generate/packageRoot';
+import { TOKENS_START } from '../generate/readme';
 import { isTemplateName, isTransport, TEMPLATE_NAMES, TEMPLATES, TRANSPORTS, type TemplateName } from '../generate/templates';
 import { suggestProjectName, validateProjectName } from '../generate/validateProjectName';
 import { blockingEntries, writeProject } from '../generate/writeProject';
@@ -108,7 +109,9 @@ Examples:
     if (shown !== '.') println(io.stdout, `  cd ${shown.includes(' ') ? JSON.stringify(shown) : shown}`);
     println(io.stdout, '  npm install');
     println(io.stdout, '  npm test');
-    println(io.stdout, `  npm start${transport === 'http' ? '        # http://127.0.0.1:3000/mcp' : '        # or connect a client: npx toolwright config claude'}`);
+    // The http template's server refuses to serve HTTP without tokens (or MCP_ALLOW_ANONYMOUS=1).
+    const start = template === 'http' ? `  ${TOKENS_START}` : '  npm start';
+    println(io.stdout, `${start}${transport === 'http' ? '        # http://127.0.0.1:3000/mcp' : '        # or connect a client: npx toolwright config claude'}`);
     return ExitCode.Ok;
   },
 };

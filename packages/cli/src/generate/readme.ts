@@ -4,6 +4,9 @@ import type { ProjectOptions } from './ProjectOptions';
 import { projectNames } from './projectNames';
 import { TEMPLATES } from './templates';
 
+/** How the http template's server starts: with a token, or it refuses (see its src/auth.ts). */
+export const TOKENS_START = 'MCP_TOKENS="s3cret=ci" npm start';
+
 /** What the http template's README says about its tokens: the server fails closed without them. */
 const ANONYMOUS_NOTE =
   'Over HTTP the server asks every caller for a bearer token from `MCP_TOKENS` (`MCP_TOKENS="s3cret=ci" npm start`; clients send `Authorization: Bearer s3cret`). ' +
@@ -24,9 +27,12 @@ export function readme(options: ProjectOptions): string {
     `# ${names.title}\n\n${template.summary} An MCP server built with [Toolwright](https://github.com/toolwright/toolwright).`,
     `## Run it\n\n${fence(
       'sh',
-      ['npm install', 'npm run build', 'npm test', http ? `npm start          # Streamable HTTP on ${HTTP_URL}` : 'npm start          # serves MCP over stdio: start it from a client, below'].join(
-        '\n',
-      ),
+      [
+        'npm install',
+        'npm run build',
+        'npm test',
+        http ? `${template.name === 'http' ? TOKENS_START : 'npm start'}          # Streamable HTTP on ${HTTP_URL}` : 'npm start          # serves MCP over stdio: start it from a client, below',
+      ].join('\n'),
     )}\n\n\`npm run dev\` rebuilds and restarts the server when a file in \`src/\` changes (tsc in watch mode; logs go to stderr).${
       http ? '' : `\n\`node dist/server.js --http --port ${HTTP_PORT}\` serves the same tools over Streamable HTTP.`
     }${template.name === 'http' ? `\n\n${ANONYMOUS_NOTE}` : ''}`,
@@ -37,7 +43,7 @@ export function readme(options: ProjectOptions): string {
       ),
     )}\n\n\`npm run inspect\` also lints the tool descriptions and schemas for LLM-readiness.`,
     `## Connect a client\n\n${
-      http ? `Start the server first (\`npm start\`). ` : ''
+      http ? `Start the server first (\`${template.name === 'http' ? TOKENS_START : 'npm start'}\`). ` : ''
     }\`npx toolwright config claude|cursor|vscode\` prints these snippets with this project's real paths.\n\n${CLIENT_NAMES.map(
       (client) => `### ${CLIENTS[client].label}\n\nIn ${CLIENTS[client].file}:\n\n${fence('json', JSON.stringify(clientConfig(client, names.serverName, launchFor(client)), null, 2))}`,
     ).join('\n\n')}`,
