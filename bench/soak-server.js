@@ -1,7 +1,8 @@
 // The server the soak runs (bench/soak.js), in plain JavaScript: decorators applied by hand.
 // Fast calls, a tool that asks the client's model (sampling) and one that asks the user
-// (elicitation), in whichever era the client speaks. `--http` serves HTTP on a free port
-// and prints {"url":...} on stderr; otherwise stdio.
+// (elicitation), in whichever era the client speaks. `--http` serves HTTP on a free port,
+// prints {"url":...} on stderr, then its memory every few seconds (see reportMemory);
+// otherwise stdio.
 'use strict';
 require('reflect-metadata');
 const { Ctx, Param, Tool } = require('@toolwright/core');
@@ -38,10 +39,36 @@ Tool({ description: "Asks the client's model (sampling)." })(SoakTools.prototype
 Ctx()(SoakTools.prototype, 'pick', 0);
 Tool({ description: 'Asks the user (elicitation).' })(SoakTools.prototype, 'pick', method('pick'));
 
+/**
+ * Every SOAK_MEMORY_MS (default 5000) the HTTP server prints its memory on stderr, one JSON
+ * line: RSS, heap used (after a full GC when run with --expose-gc, so garbage waiting for
+ * the collector is not read as growth), external and array buffers, and its live sessions.
+ */
+function reportMemory(listener) {
+  const every = Number(process.env.SOAK_MEMORY_MS ?? 5000);
+  const MiB = (n) => Math.round((n / 1048576) * 10) / 10;
+  setInterval(() => {
+    if (typeof global.gc === 'function') global.gc();
+    const m = process.memoryUsage();
+    const memory = { rss: MiB(m.rss), heapUsed: MiB(m.heapUsed), heapTotal: MiB(m.heapTotal), external: MiB(m.external), arrayBuffers: MiB(m.arrayBuffers), sessions: listener.sessionCount };
+    process.stderr.write(`${JSON.stringify({ memory })}\n`);
+  }, every).unref();
+}
+
 const http = process.argv.includes('--http');
+/**
+ * The soak's clients walk away from some sessions without ending them; they are closed after
+ * this long idle. One minute, so their number is steady within a soak's warm-up (with the
+ * default 30 minutes, they pile up to the session limits first). SOAK_SESSION_IDLE_MS changes it.
+ */
+const SESSION_IDLE_MS = Number(process.env.SOAK_SESSION_IDLE_MS ?? 60_000);
 createApp({ name: 'soak', version: '1.0.0', tools: [SoakTools] })
-  .then((app) => app.listen(http ? { transport: 'http', port: 0, logLevel: 'silent' } : { transport: 'stdio' }))
-  .then((listener) => http && process.stderr.write(`${JSON.stringify({ url: listener.url })}\n`))
+  .then((app) => app.listen(http ? { transport: 'http', port: 0, logLevel: 'silent', sessions: { idleTimeoutMs: SESSION_IDLE_MS } } : { transport: 'stdio' }))
+  .then((listener) => {
+    if (!http) return;
+    process.stderr.write(`${JSON.stringify({ url: listener.url })}\n`);
+    reportMemory(listener);
+  })
   .catch((error) => {
     console.error(error);
     process.exit(1);

@@ -1,22 +1,35 @@
 #!/usr/bin/env node
 // Soak: bench/soak-server.js served over stdio (one process per era) and over HTTP (one
 // process, both eras) under mixed load for SOAK_MINUTES (default 60; hours-scale runs:
-// SOAK_MINUTES=240). Well-behaved calls in both protocol eras (2025-11-25 sessions and
+// SOAK_MINUTES=240; `npm run soak:ci` runs 10). Well-behaved calls in both protocol eras (2025-11-25 sessions and
 // 2026-07-28 requests with their envelope), calls that ask the client's model (sampling) or
 // the user (elicitation), answered as each era does it (a server-to-client request, or an
 // input_required result and a retry), mixed with hostile clients: malformed frames and
 // bodies, ids the SDK rejects, idle sockets, slow headers, stalled bodies, abandoned sessions.
-// Every 5 s it samples each server's resident memory and open file descriptors; at the end
-// it prints a report and exits 1 (FAIL) if a request was lost (sent with a usable id, never
-// answered), a server stopped serving, a hostile socket was not closed by the server, or a
-// server's RSS or fds kept growing (the last quarter of the run above the second by more
-// than 25% and 16 MiB, or 16 fds).
-// Usage: npm run soak  (SOAK_MINUTES=10 npm run soak for a short run)
+// The stdio clients send 50 frames every 100 ms, holding back while 1000 requests wait for
+// an answer (STDIO_WINDOW). Every 5 s it samples each server's resident memory and open file descriptors, and the HTTP
+// server reports its own memory (heap used after a full GC: it runs with --expose-gc). At the
+// end it prints a report, with the HTTP server's memory minute by minute, and exits 1 (FAIL)
+// if a request was lost (sent with a usable id, never answered), a server stopped serving, a
+// hostile socket was not closed by the server, or memory kept growing after the warm-up:
+// over the second half of the load, the Theil-Sen slope of the HTTP server's heap (after GC)
+// or of any server's RSS, carried over that half, adds more than bench/memoryTrend.js allows
+// (heap: 4 MiB or 10%; RSS: 16 MiB or 10%), or the open fds of the last quarter exceed the
+// second quarter's by 16.
+// Sessions: the soak server closes a session idle for SOAK_SESSION_IDLE_MS (default 60000),
+// so the sessions clients walk away from reach a steady number within the warm-up. With the
+// default idle timeout (30 minutes) they pile up to the session limits first, by design.
+// SOAK_MEMORY_LOG=file appends each of the HTTP server's memory reports to file (JSON lines);
+// `node bench/memoryTrend.js file` judges and tabulates it. SOAK_SERVER_FLAGS replaces the HTTP
+// server's node flags (default --expose-gc), e.g. add --heapsnapshot-signal=SIGUSR2 and compare
+// snapshots with bench/heap-diff.js.
+// Usage: npm run soak  (npm run soak:ci for the 10-minute run CI can afford; needs a build)
 'use strict';
 const { spawn } = require('node:child_process');
 const { readFileSync, readdirSync } = require('node:fs');
 const net = require('node:net');
 const { join } = require('node:path');
+const { curve, trend } = require('./memoryTrend');
 
 const MINUTES = Number(process.env.SOAK_MINUTES ?? 60);
 const END = Date.now() + MINUTES * 60_000;
@@ -89,7 +102,7 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 function sample(pid) {
   try {
     const rss = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))[1]) / 1024;
-    return { rss, fds: readdirSync(`/proc/${pid}/fd`).length };
+    return { t: Date.now(), rss, fds: readdirSync(`/proc/${pid}/fd`).length };
   } catch {
     return undefined;
   }
@@ -142,11 +155,23 @@ function stdioLoad(modern) {
     send(JSON.stringify(init), 'init');
     child.stdin.write('{"jsonrpc":"2.0","method":"notifications/initialized"}\n');
   }
-  return { child, done: load(send, modern) };
+  return { child, done: load(send, modern, () => pending[name].size) };
 }
 
-async function load(send, modern) {
+/**
+ * Requests a stdio client leaves unanswered at most: past it, it waits before sending more.
+ * Without it, a server slower than the load (a busy machine) gathers an endless backlog,
+ * which reads as lost requests and growing memory though nothing leaks.
+ */
+const STDIO_WINDOW = 1000;
+
+/** 50 frames every 100 ms while fewer than STDIO_WINDOW requests wait for their answer. */
+async function load(send, modern, waiting) {
   while (Date.now() < END) {
+    if (waiting() >= STDIO_WINDOW) {
+      await sleep(20);
+      continue;
+    }
     for (let i = 0; i < 50; i++) {
       if (Math.random() < 0.2) {
         const f = pick(HOSTILE)(nextId('sh'));
@@ -290,7 +315,7 @@ async function hostileSockets(port) {
   }
 }
 
-/** Whether a series of samples kept growing: the last quarter's median against the second quarter's. */
+/** Whether a series of counts (open fds) kept growing: the last quarter's median against the second quarter's. */
 function growth(series, field, { ratio, absolute }) {
   if (series.length < 8) return { grew: false };
   const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -301,13 +326,23 @@ function growth(series, field, { ratio, absolute }) {
 }
 
 async function main() {
-  const http = spawn(process.execPath, [SERVER, '--http'], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const flags = (process.env.SOAK_SERVER_FLAGS ?? '--expose-gc').split(' ').filter(Boolean);
+  const http = spawn(process.execPath, [...flags, SERVER, '--http'], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const memory = [];
   const url = await new Promise((resolve) => {
     let err = '';
     http.stderr.setEncoding('utf8').on('data', (chunk) => {
       err += chunk;
-      const m = /"url":"([^"]+)"/.exec(err);
-      if (m) resolve(m[1]);
+      const lines = err.split('\n');
+      err = lines.pop();
+      for (const line of lines) {
+        const m = /^\{"url":"([^"]+)"/.exec(line);
+        if (m) resolve(m[1]);
+        else if (line.startsWith('{"memory":')) {
+          memory.push({ t: Date.now(), ...JSON.parse(line).memory });
+          if (process.env.SOAK_MEMORY_LOG) require('node:fs').appendFileSync(process.env.SOAK_MEMORY_LOG, `${JSON.stringify(memory.at(-1))}\n`);
+        } else process.stderr.write(`soak-server: ${line}\n`);
+      }
     });
   });
   const port = Number(new URL(url).port);
@@ -345,15 +380,18 @@ async function main() {
     // Both HTTP eras are served by one process.
     const proc = name.startsWith('http') ? 'http' : name;
     const all = series[proc];
-    const rss = growth(underLoad(proc), 'rss', { ratio: 1.25, absolute: 16 });
+    // The HTTP server's own reports carry its heap after GC; the stdio servers are read from /proc.
+    const rss = trend(proc === 'http' ? memory : all, 'rss', started, loadEnded);
+    const heap = proc === 'http' ? trend(memory, 'heapUsed', started, loadEnded) : undefined;
     const fds = growth(underLoad(proc), 'fds', { ratio: 1, absolute: 16 });
     return {
       ...stats[name],
       lost: pending[name].size,
       peakRssMiB: Math.round(Math.max(0, ...all.map((s) => s.rss))),
       finalRssMiB: Math.round(final[proc]?.rss ?? 0),
-      rssMiBSecondVsLastQuarter: [rss.early, rss.late],
+      rssTrend: rss,
       rssKeptGrowing: rss.grew,
+      ...(heap && { heapTrend: heap, heapKeptGrowing: heap.grew }),
       peakFds: Math.max(0, ...all.map((s) => s.fds)),
       finalFds: final[proc]?.fds,
       fdsKeptGrowing: fds.grew,
@@ -366,6 +404,8 @@ async function main() {
     stdioModern: figures('stdioModern'),
     http: { ...figures('http'), stillServing: alive },
     httpModern: { ...figures('httpModern'), stillServing: aliveModern },
+    // minute, RSS MiB, heap used after GC MiB, live sessions: the HTTP server, one row a minute.
+    httpMemoryByMinute: curve(memory, started).map((r) => [r.minute, r.rssMiB, r.heapUsedMiB, r.sessions]),
     hostileSockets: stats.hostileSockets,
     socketsLeftOpen,
     clientErrors: stats.errors.length,
@@ -374,7 +414,11 @@ async function main() {
   const failures = [];
   for (const name of ['stdio', 'stdioModern', 'http', 'httpModern']) {
     if (report[name].lost > 0) failures.push(`${name}: ${report[name].lost} requests lost`);
-    if (report[name].rssKeptGrowing) failures.push(`${name}: RSS kept growing ${report[name].rssMiBSecondVsLastQuarter.join(' -> ')} MiB`);
+    for (const kind of ['rss', 'heap']) {
+      const t = report[name][`${kind}Trend`];
+      if (t?.grew)
+        failures.push(`${name}: ${kind === 'rss' ? 'RSS' : 'heap used after GC'} kept growing after the warm-up: +${t.riseMiB} MiB over the last ${t.judgedMinutes} min (allowed ${t.allowedMiB})`);
+    }
     if (report[name].fdsKeptGrowing) failures.push(`${name}: open fds kept growing`);
   }
   if (!alive || !aliveModern) failures.push('the HTTP server stopped serving');
