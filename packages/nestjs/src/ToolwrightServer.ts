@@ -1,0 +1,71 @@
+import { Inject, Injectable, type BeforeApplicationShutdown, type OnModuleInit } from '@nestjs/common';
+import { HttpAdapterHost, ModuleRef } from '@nestjs/core';
+import { ConfigError } from '@toolwright/core';
+import { createApp, type App } from '@toolwright/server';
+import { toolwrightMiddleware, type ToolwrightMiddleware } from '@toolwright/express';
+import { nestContainer } from './nestContainer';
+import { nestPipeline } from './nestPipeline';
+import type { ToolwrightModuleOptions } from './ToolwrightModuleOptions';
+
+/** The injection token of the options given to `ToolwrightModule.forRoot`. */
+export const TOOLWRIGHT_OPTIONS = Symbol('toolwright:options');
+
+/**
+ * The Toolwright app of a `ToolwrightModule`, built once Nest has built the tool providers
+ * (`onModuleInit`) and mounted on the Nest app's own HTTP server; its sessions end when the
+ * Nest app closes (`beforeApplicationShutdown`, before the server stops). Inject it to reach
+ * the app (`server.app.tools.disable(...)`, `server.app.notifyResourceUpdated(...)`).
+ */
+@Injectable()
+export class ToolwrightServer implements OnModuleInit, BeforeApplicationShutdown {
+  private built: App | undefined;
+  private mounted: ToolwrightMiddleware | undefined;
+
+  constructor(
+    @Inject(TOOLWRIGHT_OPTIONS) private readonly options: ToolwrightModuleOptions,
+    private readonly moduleRef: ModuleRef,
+    private readonly adapterHost: HttpAdapterHost,
+  ) {}
+
+  /** The Toolwright app; there once the module has initialized. */
+  get app(): App {
+    if (!this.built) throw new ConfigError('Toolwright: the app is built when the Nest module initializes; read ToolwrightServer.app after app.init() (or listen()).');
+    return this.built;
+  }
+
+  /** Live 2025-11-25 sessions. */
+  get sessionCount(): number {
+    return this.mounted?.sessionCount ?? 0;
+  }
+
+  /** Builds the app with Nest's container and Nest's guards and interceptors, then mounts the endpoint (Nest calls it). */
+  async onModuleInit(): Promise<void> {
+    const { tools, services, imports: _imports, providers: _providers, http, middleware, ...appOptions } = this.options;
+    this.built = await createApp({
+      ...appOptions,
+      tools,
+      services,
+      container: nestContainer(this.moduleRef),
+      // Nest's own guards and interceptors go outermost, as around a Nest route.
+      middleware: [nestPipeline(this.moduleRef), ...(middleware ?? [])],
+    });
+    const adapter = this.adapterHost.httpAdapter;
+    if (!adapter) return; // an application context without HTTP (tests, scripts): the app is built, nothing is served
+    if (adapter.getType() !== 'express') {
+      throw new ConfigError(
+        `Toolwright: ToolwrightModule mounts the MCP endpoint on the Express platform (@nestjs/platform-express); this app runs on '${adapter.getType()}'. ` +
+          'On Fastify, register @toolwright/fastify on the Fastify instance yourself, with the app from ToolwrightServer.',
+      );
+    }
+    this.mounted = toolwrightMiddleware(this.built, http);
+    (adapter.getInstance() as { use(handlers: unknown): void }).use(this.mounted);
+    await this.mounted.ready;
+  }
+
+  /** Drains running calls and ends the sessions, then runs the app's shutdown hooks (Nest calls it on `close()`). */
+  async beforeApplicationShutdown(): Promise<void> {
+    // Ends the sessions and their SSE streams, so the HTTP server Nest closes next can close.
+    await this.mounted?.close();
+    if (!this.mounted) await this.built?.stop();
+  }
+}

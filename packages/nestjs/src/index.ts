@@ -1,0 +1,6 @@
+/** @toolwright/nestjs — serve Nest providers as MCP tools, on the Nest app's own port. */
+export { ToolwrightModule } from './ToolwrightModule';
+export { ToolwrightServer, TOOLWRIGHT_OPTIONS } from './ToolwrightServer';
+export type { ToolwrightModuleOptions } from './ToolwrightModuleOptions';
+export { nestContainer } from './nestContainer';
+export { nestPipeline, TOOLWRIGHT_CONTEXT } from './nestPipeline';

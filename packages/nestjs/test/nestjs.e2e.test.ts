@@ -1,0 +1,193 @@
+import 'reflect-metadata';
+import {
+  Controller,
+  Get,
+  Injectable,
+  Module,
+  SetMetadata,
+  UnauthorizedException,
+  UseGuards,
+  UseInterceptors,
+  type CallHandler,
+  type CanActivate,
+  type ExecutionContext,
+  type INestApplication,
+  type NestInterceptor,
+} from '@nestjs/common';
+import { NestFactory, Reflector } from '@nestjs/core';
+import { Param, Tool, type MemberCall } from '@toolwright/core';
+import { ToolwrightModule, ToolwrightServer, TOOLWRIGHT_CONTEXT } from '@toolwright/nestjs';
+import { map, type Observable } from 'rxjs';
+import { ERAS, INITIALIZE, connectEra, post } from '../../express/test/fixtures/mcpClients';
+
+/**
+ * A real Nest 11 app on the Express platform, 127.0.0.1 port 0: tool classes are Nest
+ * providers injecting a service from another module; Nest guards and interceptors from
+ * @nestjs/common wrap their calls; a Nest controller answers beside /mcp. Driven by the v1
+ * SDK client (2025-11-25, sessions) and the v2 client (2026-07-28).
+ */
+@Injectable()
+class Ledger {
+  readonly seen: string[] = [];
+  record(what: string) {
+    this.seen.push(what);
+  }
+}
+
+@Module({ providers: [Ledger], exports: [Ledger] })
+class LedgerModule {}
+
+const SECRET = 'secret';
+const Secret = () => SetMetadata(SECRET, true);
+
+/** Refuses members marked @Secret(), read with Nest's Reflector from the context's handler. */
+@Injectable()
+class SecretGuard implements CanActivate {
+  constructor(private readonly reflector: Reflector) {}
+  canActivate(context: ExecutionContext): boolean {
+    return !this.reflector.get<boolean>(SECRET, context.getHandler());
+  }
+}
+
+/** Wants a 'ticket' argument: the kind of guard that throws a Nest exception with a message for the client. */
+@Injectable()
+class TicketGuard implements CanActivate {
+  canActivate(context: ExecutionContext): boolean {
+    if (context.getType<string>() !== TOOLWRIGHT_CONTEXT) return true;
+    const { ticket } = context.switchToRpc().getData<{ ticket?: string }>();
+    if (ticket !== 'ok') throw new UnauthorizedException('Show a valid ticket first.');
+    return true;
+  }
+}
+
+/** Records each call in the Ledger (injected), and tags the result it passes on. */
+@Injectable()
+class AuditInterceptor implements NestInterceptor {
+  constructor(private readonly ledger: Ledger) {}
+  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
+    const call = context.switchToRpc().getContext<MemberCall>();
+    this.ledger.record(`${context.getClass().name}.${context.getHandler().name}:${call.name}`);
+    return next.handle().pipe(map((result) => ({ ...(result as object), _meta: { audited: true } })));
+  }
+}
+
+@Injectable()
+@UseInterceptors(AuditInterceptor)
+class ShopTools {
+  constructor(private readonly ledger: Ledger) {}
+
+  @Tool({ description: 'Greet someone by name.' })
+  greet(@Param('name') name: string) {
+    return `Hello, ${name}! (${this.ledger.seen.length} calls audited)`;
+  }
+
+  @Tool({ description: 'Add two numbers exactly.' })
+  add(@Param('a') a: number, @Param('b') b: number) {
+    return { sum: a + b };
+  }
+
+  @Tool({ description: 'Never callable: a Nest guard refuses it.' })
+  @Secret()
+  @UseGuards(SecretGuard)
+  vault() {
+    return 'the vault is open';
+  }
+
+  @Tool({ description: 'Callable with a ticket.' })
+  @UseGuards(TicketGuard)
+  enter(@Param('ticket') ticket: string) {
+    return `welcome (${ticket})`;
+  }
+}
+
+@Controller()
+class StatusController {
+  @Get('status')
+  status() {
+    return { up: true };
+  }
+}
+
+@Module({
+  imports: [ToolwrightModule.forRoot({ name: 'shop', version: '1.0.0', tools: [ShopTools], imports: [LedgerModule], http: { requestLogLevel: 'silent' } })],
+  controllers: [StatusController],
+})
+class AppModule {}
+
+async function start(): Promise<{ nest: INestApplication; base: string; url: string }> {
+  const nest = await NestFactory.create(AppModule, { logger: false });
+  await nest.listen(0, '127.0.0.1');
+  const base = (await nest.getUrl()).replace('[::1]', '127.0.0.1');
+  return { nest, base, url: `${base}/mcp` };
+}
+
+describe('NestJS 11 (Express platform): ToolwrightModule.forRoot', () => {
+  let served: Awaited<ReturnType<typeof start>>;
+  beforeAll(async () => {
+    served = await start();
+  });
+  afterAll(() => served.nest.close());
+
+  it.each(ERAS)('a %s client lists and calls tools built by Nest, with injected services; bad arguments are a tool error', async (era) => {
+    const client = await connectEra(era, served.url);
+    try {
+      expect(await client.listToolNames()).toEqual(['add', 'enter', 'greet', 'vault']);
+      expect((await client.callTool('greet', { name: 'Ada' })).content[0].text).toMatch(/^Hello, Ada! \(\d+ calls audited\)$/);
+      expect(JSON.parse((await client.callTool('add', { a: 2, b: 3 })).content[0].text!)).toEqual({ sum: 5 });
+      const bad = await client.callTool('add', { a: 'two', b: 3 });
+      expect(bad.isError).toBe(true);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it.each(ERAS)("%s: Nest guards from @nestjs/common refuse calls; a guard's Nest exception keeps its message", async (era) => {
+    const client = await connectEra(era, served.url);
+    try {
+      const vault = await client.callTool('vault', {});
+      expect(vault.isError).toBe(true);
+      expect(vault.content[0].text).toMatch(/Forbidden: tool 'vault' is not allowed/);
+      expect(vault.content[0].text).not.toContain('the vault is open');
+      const noTicket = await client.callTool('enter', { ticket: 'forged' });
+      expect(noTicket).toMatchObject({ isError: true, content: [{ type: 'text', text: 'Show a valid ticket first.' }] });
+      expect((await client.callTool('enter', { ticket: 'ok' })).content[0].text).toBe('welcome (ok)');
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('a Nest interceptor on the tool class wraps every call: it sees the class, the method and the call, and may change the result', async () => {
+    const ledger = served.nest.get(Ledger);
+    const before = ledger.seen.length;
+    const client = await connectEra('2026-07-28', served.url);
+    try {
+      const result = await client.callTool('add', { a: 1, b: 1 });
+      expect((result as { _meta?: Record<string, unknown> })._meta).toMatchObject({ audited: true });
+      expect(ledger.seen.slice(before)).toEqual(['ShopTools.add:add']);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it("the Nest app's own routes answer beside /mcp on the same port; ToolwrightServer gives the app", async () => {
+    expect(await (await fetch(`${served.base}/status`)).json()).toEqual({ up: true });
+    expect((await fetch(`${served.base}/nowhere`)).status).toBe(404);
+    expect(served.nest.get(ToolwrightServer).app.name).toBe('shop');
+    const broken = await post(served.url, '{"jsonrpc": "2.0", "id": 1, ');
+    expect(broken.status).toBe(400);
+    expect(((await broken.json()) as { error: { code: number } }).error.code).toBe(-32700);
+  });
+});
+
+describe('NestJS 11: closing', () => {
+  it('nest.close() ends the MCP sessions and their streams before the server closes', async () => {
+    const served = await start();
+    const client = await connectEra('2025-11-25', served.url);
+    const server = served.nest.get(ToolwrightServer);
+    expect(server.sessionCount).toBe(1);
+    await served.nest.close();
+    expect(server.sessionCount).toBe(0);
+    await expect(post(served.url, INITIALIZE)).rejects.toThrow();
+    await client.close().catch(() => undefined);
+  });
+});
