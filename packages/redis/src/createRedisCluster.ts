@@ -3,6 +3,7 @@ import { Redis, type RedisOptions } from 'ioredis';
 import type { Cluster, ClusterChange, EventStore, SessionChange, SessionRecord, SharedSessions } from '@toolwright/server/http';
 import { GET_STREAM_ID } from '@toolwright/server/http';
 import { createRedisRequestStateStore } from './createRedisRequestStateStore';
+import { connectRedis } from './connectRedis';
 import { BROADCAST, CREATE, END, SET_STATE, STORE_EVENT, TOUCH, UPDATE } from './scripts';
 
 type JSONRPCMessage = Parameters<EventStore['storeEvent']>[1];
@@ -189,13 +190,7 @@ export async function createRedisCluster(options: RedisClusterOptions = {}): Pro
       write(`${JSON.stringify({ time: new Date().toISOString(), level: 'info', msg: 'redis reachable again' })}\n`);
     });
   }
-  try {
-    await Promise.all([redis.connect(), subscriber.connect()]);
-  } catch (error) {
-    redis.disconnect();
-    subscriber.disconnect();
-    throw new Error(`@toolwright/redis: cannot reach Redis at ${url.replace(/\/\/[^@/]*@/, '//***@')} (${(error as Error).message}). Start redis-server, or set the url.`);
-  }
+  await connectRedis(redis, subscriber, { url, prefix, secrets: [options.redis?.password] });
 
   const k = {
     sessions: `${prefix}sessions`,
