@@ -83,14 +83,14 @@ describe('the same authorization over stdio, with the caller from the environmen
     const client = await connect({ MCP_SCOPES: 'notes:read' });
     expect((await client.listTools()).tools.map((t) => t.name).sort()).toEqual(['note_count', 'read_notes']);
     expect(textOf(await client.callTool({ name: 'read_notes', arguments: {} }))).toBe('notes');
-    await expect(client.callTool({ name: 'write_note', arguments: {} })).rejects.toThrow("Tool 'write_note' requires the scope(s) 'notes:write'");
+    await expect(client.callTool({ name: 'write_note', arguments: {} })).rejects.toThrow("Unknown tool 'write_note'. Call tools/list to see the available tools.");
     await client.close();
   });
 
   it('treats a caller without variables as anonymous: public tools only', async () => {
     const client = await connect({});
     expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['note_count']);
-    await expect(client.callTool({ name: 'read_notes', arguments: {} })).rejects.toThrow("Tool 'read_notes' requires an authenticated caller");
+    await expect(client.callTool({ name: 'read_notes', arguments: {} })).rejects.toThrow("Unknown tool 'read_notes'. Call tools/list to see the available tools.");
     await client.close();
   });
 

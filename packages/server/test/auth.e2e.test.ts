@@ -28,7 +28,8 @@ describe('HTTP bearer auth, RFC 9728 metadata and per-tool authorization', () =>
   });
 
   beforeAll(async () => {
-    app = await createApp({ name: 'auth', version: '1.0.0', tools: [HttpTools, NoteTools, AdminTools] });
+    // Scope hints on: a call missing scopes gets 403 insufficient_scope naming them (step-up authorization).
+    app = await createApp({ name: 'auth', version: '1.0.0', tools: [HttpTools, NoteTools, AdminTools], scopeHints: true });
     // Learn a free port first: the resource URL contains it.
     const probe = await app.listen({ transport: 'http', port: 0, ...quiet });
     const port = probe.port;
@@ -144,9 +145,9 @@ describe('HTTP bearer auth, RFC 9728 metadata and per-tool authorization', () =>
     }
   });
 
-  it('refuses a call to a tool needing a role with a JSON-RPC error, and keeps the session usable', async () => {
+  it('refuses a call to a tool needing a role as one of an unknown tool (scope hints name scopes, never roles), and keeps the session usable', async () => {
     const { client } = await connectClient(listener.url, { headers: bearer('reader') });
-    await expect(client.callTool({ name: 'restart', arguments: {} })).rejects.toThrow("Tool 'restart' requires one of the roles 'admin', 'operator'");
+    await expect(client.callTool({ name: 'restart', arguments: {} })).rejects.toThrow("Unknown tool 'restart'. Call tools/list to see the available tools.");
     expect(textOf(await client.callTool({ name: 'read_notes', arguments: {} }))).toBe('notes');
     await client.close();
     const { client: ops } = await connectClient(listener.url, { headers: bearer('admin') });

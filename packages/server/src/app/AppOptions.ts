@@ -88,4 +88,19 @@ export interface AppOptions {
    * goes the SDK's way. See the Internals page.
    */
   fastPaths?: boolean;
+  /**
+   * The longest URI `resources/read` and `resources/subscribe` match against the resource
+   * templates, in characters; a longer one (that is no static resource's URI) gets JSON-RPC
+   * error -32602 before any template runs. Default 2048.
+   */
+  maxUriLength?: number;
+  /**
+   * Step-up authorization: over HTTP with `auth`, answer a `tools/call` of a tool whose
+   * `@RequireScopes` the caller's token lacks with 403 and `WWW-Authenticate: Bearer
+   * error="insufficient_scope", scope="..."` (401 for an anonymous caller), naming the scopes
+   * to request, as the MCP authorization spec describes. Default false: a member the caller
+   * may not use (its scopes, roles or guards) is answered exactly as one that does not exist,
+   * on every transport, so no caller can list what is hidden from it by probing names.
+   */
+  scopeHints?: boolean;
 }

@@ -44,6 +44,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     toolTimeoutMs: options.toolTimeoutMs,
     logger: options.logger,
     requestState: options.requestState,
+    maxUriLength: options.maxUriLength,
   });
   const binding = createToolBinding(surface);
   const telemetry = new Telemetry(options.telemetry);
@@ -132,6 +133,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     prompts: control('prompts'),
     toolAccess: (name: string) => surface.catalog.tool(name)?.access,
     shareUsedStates: (store) => void surface.env.requestState.shareUsedStates(store),
+    scopeHints: options.scopeHints === true,
     async add(...classes) {
       const more = await loadToolClasses(classes, options.cwd ?? process.cwd());
       surface.add({ tools: more, container, coerce: options.coerce, logger: options.logger });

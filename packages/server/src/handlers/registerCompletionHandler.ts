@@ -4,10 +4,13 @@ import type { Catalog } from '../surface/Catalog';
 import type { Connection } from '../pipeline/Connection';
 import { outcomeError } from './outcomeError';
 import { ErrorCodes, ProtocolError } from '../sdk/ProtocolError';
+import { unknownPrompt } from './unknownPrompt';
 
 /**
  * Serves `completion/complete` for prompt arguments and resource-template variables.
- * An unknown prompt or template is -32602; an argument without a provider completes to nothing.
+ * An unknown prompt or template is -32602, and so is one the caller may not use (its access
+ * rules or guards), with the same message; a static resource (nothing to complete) and an
+ * argument without a provider complete to nothing.
  */
 export function registerCompletionHandler(connection: Connection, catalog: Catalog, env: PipelineEnv): void {
   connection.server.setRequestHandler('completion/complete', async (request, ctx) => {
@@ -16,15 +19,15 @@ export function registerCompletionHandler(connection: Connection, catalog: Catal
     if (ref.type === 'ref/prompt') {
       const prompt = catalog.prompt(ref.name);
       // A prompt the caller may not use (its rules or guards) is completed like one that does not exist.
-      if (!prompt || !(await mayUse({ kind: 'prompt', member: prompt, name: prompt.name }, ctx, connection, env)))
-        throw new ProtocolError(ErrorCodes.InvalidParams, `Unknown prompt '${ref.name}'. Call prompts/list to see the available prompts.`);
+      if (!prompt || !(await mayUse({ kind: 'prompt', member: prompt, name: prompt.name }, ctx, connection, env))) throw unknownPrompt(ref.name);
       completers = prompt.completers;
     } else {
       const found = catalog.template(ref.uri);
       const template = found && (await mayUse({ kind: 'resource', member: found, name: found.uriTemplate }, ctx, connection, env)) ? found : undefined;
       if (!template) {
-        // A static resource has no variables: nothing to complete.
-        if (catalog.resource(ref.uri)) return { completion: { values: [] } };
+        // A static resource has no variables: nothing to complete (when the caller may use it).
+        const resource = catalog.resource(ref.uri);
+        if (resource && (await mayUse({ kind: 'resource', member: resource, name: resource.uri }, ctx, connection, env))) return { completion: { values: [] } };
         throw new ProtocolError(ErrorCodes.InvalidParams, `Unknown resource template '${ref.uri}'. Call resources/templates/list to see the available templates.`);
       }
       completers = template.completers;

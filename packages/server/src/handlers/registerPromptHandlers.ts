@@ -10,8 +10,9 @@ import type { Catalog } from '../surface/Catalog';
 import type { Connection } from '../pipeline/Connection';
 import { outcomeError } from './outcomeError';
 import { ErrorCodes, ProtocolError } from '../sdk/ProtocolError';
+import { unknownPrompt } from './unknownPrompt';
 
-/** Serves `prompts/list` (cached pages) and `prompts/get` (-32602 for an unknown prompt or bad arguments). */
+/** Serves `prompts/list` (cached pages) and `prompts/get` (-32602 for an unknown prompt, one the caller may not use, or bad arguments). */
 export function registerPromptHandlers(connection: Connection, catalog: Catalog, env: PipelineEnv): void {
   const { server } = connection;
   const promptsFor = promptFilterOf(catalog);
@@ -23,12 +24,12 @@ export function registerPromptHandlers(connection: Connection, catalog: Catalog,
   server.setRequestHandler('prompts/get', async (request, ctx) => {
     const { name } = request.params;
     const prompt = catalog.prompt(name);
-    if (!prompt) throw new ProtocolError(ErrorCodes.InvalidParams, `Unknown prompt '${name}'. Call prompts/list to see the available prompts.`);
+    if (!prompt) throw unknownPrompt(name);
     const args = request.params.arguments;
     return serveMember<PromptResult>(
       {
         ...refOf(prompt),
-        subject: `Prompt '${name}'`,
+        unknown: () => unknownPrompt(name),
         method: 'prompts/get',
         args,
         run: async (toolCtx, scope) => {

@@ -1,6 +1,6 @@
-import type { Resource, ResourceTemplateType, ServerContext } from '../sdk/sdk';
-import type { AccessRules, ReadResourceResult, ResourceDefinition, ResourceTemplateDefinition } from '@toolwright/core';
-import { accessDenial, callerOf, canAccess } from '../auth/canAccess';
+import type { Resource, ResourceTemplateType } from '../sdk/sdk';
+import type { ReadResourceResult, ResourceDefinition, ResourceTemplateDefinition } from '@toolwright/core';
+import { callerOf } from '../auth/canAccess';
 import { createListFilter } from '../auth/createListFilter';
 import { guardedList } from '../pipeline/guardedList';
 import { mayUse } from '../pipeline/mayUse';
@@ -16,7 +16,9 @@ import { subscriptionRefusal } from './subscriptionRefusal';
 /**
  * Serves `resources/list`, `resources/templates/list` (cached pages), `resources/read`
  * (a static URI first, then the first template that produces it; -32002 with the URI in
- * `data` otherwise) and `resources/subscribe`/`unsubscribe` for this connection.
+ * `data` otherwise, and for a resource the caller may not use) and
+ * `resources/subscribe`/`unsubscribe` for this connection. A URI longer than the app's
+ * `maxUriLength` that is no static resource's gets -32602 before any template runs.
  */
 export function registerResourceHandlers(connection: Connection, catalog: Catalog, env: PipelineEnv): void {
   const { server } = connection;
@@ -30,13 +32,13 @@ export function registerResourceHandlers(connection: Connection, catalog: Catalo
 
   server.setRequestHandler('resources/read', async (request, ctx) => {
     const { uri } = request.params;
-    const serving = servingMember(catalog, uri);
+    const serving = servingMember(catalog, uri, env.maxUriLength);
     if (!serving) throw notFound(uri);
     const { member } = serving;
     return serveMember<ReadResourceResult>(
       {
         ...refOf(member)!,
-        subject: `Resource '${uri}'`,
+        unknown: () => notFound(uri),
         method: 'resources/read',
         args: {},
         uri,
@@ -58,10 +60,9 @@ export function registerResourceHandlers(connection: Connection, catalog: Catalo
     const { uri } = request.params;
     const malformed = subscriptionRefusal(uri, new Set());
     if (malformed) throw malformed;
-    const resource = catalog.resource(uri) ?? catalog.matchTemplate(uri)?.template;
-    if (!resource) throw notFound(uri);
-    refuseUnless(resource.access, `Resource '${uri}'`, ctx);
-    if (!(await mayUse(refOf(resource)!, ctx, connection, env))) throw new ProtocolError(ErrorCodes.InvalidParams, `Resource '${uri}' is not available to this caller: a guard refused it.`);
+    const resource = servingMember(catalog, uri, env.maxUriLength)?.member;
+    // One the caller may not use (its access rules or guards) is answered as one that does not exist.
+    if (!resource || !(await mayUse(refOf(resource)!, ctx, connection, env))) throw notFound(uri);
     const refused = subscriptionRefusal(uri, connection.subscriptions);
     if (refused) throw refused;
     connection.subscriptions.add(uri);
@@ -95,10 +96,11 @@ function refOf(member: ResourceDefinition | ResourceTemplateDefinition | undefin
   return { kind: 'resource', member, name: 'uri' in member ? member.uri : member.uriTemplate };
 }
 
-/** The resource or template that serves `uri`, and how to read it with a context. */
-function servingMember(catalog: Catalog, uri: string) {
+/** The resource or template that serves `uri`, and how to read it with a context. Templates match only URIs within `maxUriLength`. */
+function servingMember(catalog: Catalog, uri: string, maxUriLength: number) {
   const resource = catalog.resource(uri);
   if (resource) return { member: resource, read: resource.read };
+  if (uri.length > maxUriLength) throw tooLong(uri, maxUriLength);
   const found = catalog.matchTemplate(uri);
   return (
     found && {
@@ -108,10 +110,12 @@ function servingMember(catalog: Catalog, uri: string) {
   );
 }
 
-/** Refuses a caller the resource's `@RequireScopes` / `@RequireRoles` rules leave out. */
-function refuseUnless(access: AccessRules | undefined, subject: string, ctx: ServerContext): void {
-  const caller = callerOf(ctx);
-  if (access && !canAccess(access, caller)) throw new ProtocolError(ErrorCodes.InvalidParams, accessDenial(subject, access, caller));
+/** A URI past the cap: refused without running a template, and without echoing it. */
+function tooLong(uri: string, maxUriLength: number): ProtocolError {
+  return new ProtocolError(
+    ErrorCodes.InvalidParams,
+    `Invalid params: the URI is ${uri.length} characters long; this server reads URIs of at most ${maxUriLength} characters (the app's maxUriLength).`,
+  );
 }
 
 function notFound(uri: string): ProtocolError {

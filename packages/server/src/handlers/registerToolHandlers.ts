@@ -49,13 +49,12 @@ export function registerToolHandlers(server: Server, binding: ToolBinding, conne
   server.setRequestHandler('tools/list', (request, ctx) => guardedList(listFor(catalog.toolsPage(request.params?.cursor), callerOf(ctx)), 'tools', refOf, ctx, connection, env));
   const call = (params: { name: string; arguments?: Record<string, unknown> }, ctx: ServerContext): Promise<MemberAnswer<ToolResult>> => {
     const tool = catalog.tool(params.name);
-    if (!tool) {
-      throw new ProtocolError(ErrorCodes.InvalidParams, `Unknown tool '${params.name}'. Call tools/list to see the available tools.`);
-    }
+    const unknown = () => new ProtocolError(ErrorCodes.InvalidParams, `Unknown tool '${params.name}'. Call tools/list to see the available tools.`);
+    if (!tool) throw unknown();
     return serveMember(
       {
         ...toolRef(tool),
-        subject: `Tool '${tool.name}'`,
+        unknown,
         method: 'tools/call',
         args: params.arguments,
         run: (toolCtx, scope) => tool.call(params.arguments, toolCtx, scope),

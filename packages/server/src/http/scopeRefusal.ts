@@ -2,8 +2,13 @@ import type { AuthInfo } from '@toolwright/core';
 import { missingScopes } from '../auth/canAccess';
 import type { ServerFactory } from '../serving/ServerFactory';
 
-/** The answer to a call of `toolName` by a caller missing some of its scopes (401 or 403 with the scopes to request); undefined if none is missing. */
+/**
+ * The answer to a call of `toolName` by a caller missing some of its scopes (401 or 403 with
+ * the scopes to request), when the app gives scope hints; undefined if none is missing, and
+ * without hints (then the call is answered as one of an unknown tool, which hides the tool).
+ */
 export function scopeRefusal(app: ServerFactory, metadataUrl: string, toolName: string, auth: AuthInfo | undefined) {
+  if (app.scopeHints !== true) return undefined;
   const missing = missingScopes(app.toolAccess(toolName), auth);
   if (missing.length === 0) return undefined;
   const wanted = [...new Set([...(auth?.scopes ?? []), ...missing])].join(' ');

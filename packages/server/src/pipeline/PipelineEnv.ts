@@ -32,4 +32,6 @@ export interface PipelineEnv extends ContextEnv {
   readonly openContainer: OpenCallContainer;
   /** Whether some served class, middleware or guard is `@Scoped` (then every call opens a container). */
   readonly scopes: { active: boolean };
+  /** The longest URI matched against the resource templates (the app's `maxUriLength`). */
+  readonly maxUriLength: number;
 }

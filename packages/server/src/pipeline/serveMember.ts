@@ -1,9 +1,8 @@
 import { type AuthInfo, type CallScope, type MemberAccess, type MemberCall, type ToolContext } from '@toolwright/core';
 import { composeMiddleware, type MiddlewareChain } from '@toolwright/core/internal';
-import { accessDenial, callerOf, canAccess } from '../auth/canAccess';
+import { callerOf, canAccess } from '../auth/canAccess';
 import type { Connection } from './Connection';
 import { createToolContext } from './createToolContext';
-import { ErrorCodes, ProtocolError } from '../sdk/ProtocolError';
 import { runWithRounds, type SdkRound } from './runWithRounds';
 import type { InputRequest, ServerContext } from '../sdk/sdk';
 import type { InputRequiredAnswer } from '../roundtrip/runRound';
@@ -15,8 +14,11 @@ import { withTimeout } from './withTimeout';
 
 /** One call of a member, as its protocol handler hands it to the pipeline. */
 export interface MemberRequest<R> extends MemberRef {
-  /** What a refusal names: "Tool 'x'", "Resource 'notes://1'", "Prompt 'y'". */
-  readonly subject: string;
+  /**
+   * The error for a name this server does not serve. A caller the member's access rules or
+   * guards refuse gets exactly this error, so a hidden member cannot be told from a missing one.
+   */
+  readonly unknown: () => Error;
   /** The protocol method, for the binding of a 2026-07-28 round's state. */
   readonly method: 'tools/call' | 'resources/read' | 'prompts/get';
   /** The arguments as sent, for the round binding. */
@@ -34,7 +36,8 @@ export type MemberAnswer<R> = R | InputRequiredAnswer<InputRequest>;
 const chains = new WeakMap<object, MiddlewareChain | false>();
 
 /**
- * The one path of every tool call, resource read and prompt get: access rules and guards,
+ * The one path of every tool call, resource read and prompt get: access rules and guards
+ * (a refused caller gets the answer for an unknown name),
  * the call context, 2026-07-28 rounds, the timeout, the per-call container, the middleware
  * chain, and in-flight tracking for the drain. A member with none of these (no rules, no
  * `@Ctx()`, no timeout, no middleware, no scoped services) runs its compiled call alone.
@@ -42,7 +45,7 @@ const chains = new WeakMap<object, MiddlewareChain | false>();
 export function serveMember<R>(request: MemberRequest<R>, sdk: ServerContext, connection: Connection, env: PipelineEnv): Promise<MemberAnswer<R>> {
   const { member } = request;
   const caller = callerOf(sdk);
-  if (member.access && !canAccess(member.access, caller)) throw new ProtocolError(ErrorCodes.InvalidParams, accessDenial(request.subject, member.access, caller));
+  if (member.access && !canAccess(member.access, caller)) throw request.unknown();
   if (runsAlone(request, connection.overrides, env)) return env.inFlight.track(request.run(undefined, undefined));
   const guarded = (member.pipeline?.guards.length ?? 0) > 0;
   return env.inFlight.track(servePiped(request, sdk, connection, env, chainOf(member, env), timeoutOf(member, request.kind, env), guarded));
@@ -82,9 +85,7 @@ async function servePiped<R>(
   const scoped = env.scopes.active || connection.overrides !== undefined;
   // Who asks for what: read once, and only when a guard, the container or middleware needs it.
   const access = guarded || scoped || chain ? memberAccessOf(request, sdk, connection) : undefined;
-  if (guarded && !(await passesGuards(member.pipeline!.guards, access!, env))) {
-    throw new ProtocolError(ErrorCodes.InvalidParams, `${request.subject} is not available to this caller: a guard refused it.`);
-  }
+  if (guarded && !(await passesGuards(member.pipeline!.guards, access!, env))) throw request.unknown();
   const needsContext = member.usesContext || scoped;
   const attempt = (round: SdkRound | undefined, signal: AbortSignal): Promise<R> => {
     const open = needsContext ? createToolContext(member.name, sdk, connection, env, signal, round) : undefined;

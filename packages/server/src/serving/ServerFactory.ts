@@ -46,6 +46,11 @@ export interface ServerFactory {
    * `createHttpHandler` calls it with `cluster.usedStates`.
    */
   shareUsedStates?(store: UsedStateStore): void;
+  /**
+   * Whether an HTTP `tools/call` missing scopes gets 403 `insufficient_scope` naming them
+   * (`createApp({ scopeHints: true })`); otherwise it is answered as for an unknown tool.
+   */
+  readonly scopeHints?: boolean;
   /** Tells `notifier` of every list change and resource update from now on; returns the function that stops it. */
   addNotifier(notifier: ChangeNotifier): () => void;
   /**

@@ -36,7 +36,11 @@ export interface SurfaceOptions {
 
   /** Keys and lifetime of the signed `requestState` of 2026-07-28 round trips. */
   readonly requestState?: RequestStateOptions;
+  /** The longest URI matched against the resource templates. Default 2048. */
+  readonly maxUriLength?: number;
 }
+
+const DEFAULT_MAX_URI_LENGTH = 2048;
 
 /**
  * Everything an app serves besides the tool handlers themselves: the catalog of tools,
@@ -52,6 +56,9 @@ export class Surface {
     if (options.pageSize !== undefined && !(Number.isInteger(options.pageSize) && options.pageSize > 0)) {
       throw new ConfigError(`Toolwright: pageSize must be a positive integer, got ${options.pageSize}.`);
     }
+    if (options.maxUriLength !== undefined && !(Number.isInteger(options.maxUriLength) && options.maxUriLength > 0)) {
+      throw new ConfigError(`Toolwright: maxUriLength must be a positive integer (characters), got ${options.maxUriLength}. The default is ${DEFAULT_MAX_URI_LENGTH}.`);
+    }
     this.connections = new Connections(options.logLevel ?? 'info', options.listChangedDebounceMs ?? 10);
     this.catalog = new Catalog(registry, options.pageSize, (kind: ListKind) => this.connections.listChanged(kind));
     this.env = {
@@ -65,6 +72,7 @@ export class Surface {
       inFlight: options.inFlight,
       openContainer: createOpenCallContainer(options.container, options.logger ?? stderrLogger('services')),
       scopes: { active: usesScopedServices(registry, options.middleware ?? []) },
+      maxUriLength: options.maxUriLength ?? DEFAULT_MAX_URI_LENGTH,
     };
   }
 
