@@ -4,6 +4,7 @@ import type { Cluster, ClusterChange, EventStore, SessionChange, SessionRecord, 
 import { GET_STREAM_ID } from '@toolwright/server/http';
 import { createRedisRequestStateStore } from './createRedisRequestStateStore';
 import { connectRedis } from './connectRedis';
+import { redisWarnings } from './redisWarnings';
 import { BROADCAST, CREATE, END, SET_STATE, STORE_EVENT, TOUCH, UPDATE } from './scripts';
 
 type JSONRPCMessage = Parameters<EventStore['storeEvent']>[1];
@@ -191,6 +192,7 @@ export async function createRedisCluster(options: RedisClusterOptions = {}): Pro
     });
   }
   await connectRedis(redis, subscriber, { url, prefix, secrets: [options.redis?.password] });
+  for (const warning of redisWarnings(url, options.redis)) write(`${JSON.stringify({ time: new Date().toISOString(), level: 'warn', msg: warning })}\n`);
 
   const k = {
     sessions: `${prefix}sessions`,
