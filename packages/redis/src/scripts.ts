@@ -110,6 +110,7 @@ redis.call('PEXPIRE', KEYS[4], ttl)
 redis.call('PEXPIRE', KEYS[5], ttl)
 redis.call('ZADD', KEYS[2], now + ttl, ARGV[3])
 if redis.call('PTTL', KEYS[2]) < ttl then redis.call('PEXPIRE', KEYS[2], ttl) end
+if redis.call('PTTL', p .. 'eb') < ttl then redis.call('PEXPIRE', p .. 'eb', ttl) end
 local owner = redis.call('HGET', KEYS[1], 'owner')
 if owner then
   redis.call('ZADD', p .. owner, now + ttl, ARGV[3])
