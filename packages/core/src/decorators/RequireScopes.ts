@@ -4,7 +4,8 @@ import { refuseStandardDecorator } from './refuseStandardDecorator';
 /**
  * The caller's token must carry every one of these OAuth scopes. On a class, it applies to
  * each of its tools (a method's own scopes add to it). A caller without them does not see
- * the tool in `tools/list`, and calling it is refused (over HTTP: 403 `insufficient_scope`).
+ * the tool in `tools/list`, and calling it is answered as a call of a tool that does not exist
+ * (over HTTP with `createApp({ scopeHints: true })`: 403 `insufficient_scope` naming the scopes).
  *
  * @example
  * ＠RequireScopes('notes:write')
