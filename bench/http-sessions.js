@@ -38,7 +38,8 @@ async function main() {
     port: 0,
     requestLogLevel: 'silent',
     exitOnSignal: false,
-    sessions: { idleTimeoutMs: IDLE_MS, maxSessions: N + 1 },
+    // One client opens them all: the per-caller share and initialize rate are lifted.
+    sessions: { idleTimeoutMs: IDLE_MS, maxSessions: N + 1, maxSessionsPerPrincipal: N + 1, initializeRate: false },
   });
   const open = () =>
     fetch(listener.url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: INIT }).then(async (r) => {

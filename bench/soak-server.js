@@ -62,8 +62,15 @@ const http = process.argv.includes('--http');
  * default 30 minutes, they pile up to the session limits first). SOAK_SESSION_IDLE_MS changes it.
  */
 const SESSION_IDLE_MS = Number(process.env.SOAK_SESSION_IDLE_MS ?? 60_000);
+/**
+ * Every soak client is anonymous and comes from 127.0.0.1: to the server they are one caller,
+ * whose share of sessions and initialize rate (sessions.maxSessionsPerPrincipal,
+ * sessions.initializeRate) would make it close its own busy sessions and refuse new ones. The
+ * soak stands for many clients, so those per-caller limits are lifted; maxSessions still holds.
+ */
+const ONE_ADDRESS = { maxSessionsPerPrincipal: 1000, initializeRate: false };
 createApp({ name: 'soak', version: '1.0.0', tools: [SoakTools] })
-  .then((app) => app.listen(http ? { transport: 'http', port: 0, logLevel: 'silent', sessions: { idleTimeoutMs: SESSION_IDLE_MS } } : { transport: 'stdio' }))
+  .then((app) => app.listen(http ? { transport: 'http', port: 0, logLevel: 'silent', sessions: { idleTimeoutMs: SESSION_IDLE_MS, ...ONE_ADDRESS } } : { transport: 'stdio' }))
   .then((listener) => {
     if (!http) return;
     process.stderr.write(`${JSON.stringify({ url: listener.url })}\n`);
