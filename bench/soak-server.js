@@ -69,7 +69,10 @@ const SESSION_IDLE_MS = Number(process.env.SOAK_SESSION_IDLE_MS ?? 60_000);
  * soak stands for many clients, so those per-caller limits are lifted; maxSessions still holds.
  */
 const ONE_ADDRESS = { maxSessionsPerPrincipal: 1000, initializeRate: false };
-createApp({ name: 'soak', version: '1.0.0', tools: [SoakTools] })
+// A round's requestState is accepted once: the ids of those accepted are kept until they
+// expire (default 10 minutes), so that set grows for 10 minutes first. The soak's rounds are
+// answered within milliseconds; one minute lets the set reach its steady size in the warm-up.
+createApp({ name: 'soak', version: '1.0.0', tools: [SoakTools], requestState: { ttlMs: Number(process.env.SOAK_STATE_TTL_MS ?? 60_000) } })
   .then((app) => app.listen(http ? { transport: 'http', port: 0, logLevel: 'silent', sessions: { idleTimeoutMs: SESSION_IDLE_MS, ...ONE_ADDRESS } } : { transport: 'stdio' }))
   .then((listener) => {
     if (!http) return;
