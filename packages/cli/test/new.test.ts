@@ -14,6 +14,15 @@ describe('toolwright new', () => {
   });
   afterEach(() => rmSync(tmp, { recursive: true, force: true }));
 
+  // Issue 31 #13: projects shipped @modelcontextprotocol/sdk (express and more) as a runtime dependency for the test kit alone.
+  it.each(TEMPLATE_NAMES)("%s: ships no SDK v1, and the test kit's client only as a dev dependency", (template) => {
+    const files = generateProject({ template, transport: template === 'http' ? 'http' : 'stdio', packageName: 'p', toolwrightVersion: '0.1.0' });
+    const pkg = JSON.parse(files.find((f) => f.path === 'package.json')!.content) as Record<string, Record<string, string>>;
+    expect(Object.keys(pkg.dependencies).filter((name) => name.startsWith('@modelcontextprotocol/'))).toEqual(['@modelcontextprotocol/server']);
+    expect(pkg.devDependencies['@modelcontextprotocol/client']).toBe(DEV_DEPENDENCY_VERSIONS['@modelcontextprotocol/client']);
+    expect(files.filter((f) => f.content.includes('@modelcontextprotocol/sdk')).map((f) => f.path)).toEqual([]);
+  });
+
   it('writes a complete project: pinned dependencies, decorator options, a tool, a service, a test, a README, .gitignore', async () => {
     const io = memoryIo(tmp);
     expect(await runCli(['new', 'my-server', '--registry'], io)).toBe(0);

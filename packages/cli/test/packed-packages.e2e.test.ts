@@ -261,6 +261,17 @@ describe('the packed packages, installed from their tarballs into a project outs
     }
   });
 
+  // Issue 31 #13: the SDK v1 (express and more) came with the test kit's 2025-11-25 client. No package lists it
+  // now, none installs it, and kit.js below drives a 2025-11-25 session without it.
+  it('installs no SDK v1: no package depends on @modelcontextprotocol/sdk, even as an optional peer', () => {
+    for (const { manifest } of PUBLISHED) {
+      const installed = JSON.parse(readFileSync(join(project, 'node_modules', manifest.name, 'package.json'), 'utf8')) as Record<string, Record<string, string> | undefined>;
+      const lists = ['dependencies', 'peerDependencies', 'optionalDependencies'].filter((field) => installed[field]?.['@modelcontextprotocol/sdk'] !== undefined);
+      expect({ name: manifest.name, lists }).toEqual({ name: manifest.name, lists: [] });
+    }
+    expect(existsSync(join(project, 'node_modules', '@modelcontextprotocol', 'sdk'))).toBe(false);
+  });
+
   it('tsc compiled both consumers against the installed types (decorators with metadata)', () => {
     expect(steps.get('tsc')).toMatchObject({ code: 0, stdout: '' });
     for (const file of ['tools.js', 'server.js', 'kit.js', 'tools.mjs', 'server.mjs', 'kit.mjs']) expect(existsSync(join(project, 'dist', file))).toBe(true);
