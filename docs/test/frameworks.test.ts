@@ -7,6 +7,13 @@ import { ERAS, connectEra } from '../../packages/express/test/fixtures/mcpClient
 
 /** The Frameworks page's snippets, run as the page shows them (port 0), driven by the SDK clients in both eras. */
 describe('frameworks guide', () => {
+  // The snippets log each request to stderr, as a server should.
+  let stderr: jest.SpyInstance;
+  beforeAll(() => {
+    stderr = jest.spyOn(process.stderr, 'write').mockImplementation(() => true);
+  });
+  afterAll(() => stderr.mockRestore());
+
   it.each(ERAS)('Express: the snippet serves /mcp beside /status (%s)', async (era) => {
     const { server, close } = await startExpress(0);
     await new Promise((resolve) => (server.listening ? resolve(undefined) : server.once('listening', resolve)));

@@ -13,9 +13,10 @@ import {
   type ExecutionContext,
   type INestApplication,
   type NestInterceptor,
+  type Type,
 } from '@nestjs/common';
 import { NestFactory, Reflector } from '@nestjs/core';
-import { Param, Tool, type MemberCall } from '@toolwright/core';
+import { Param, Tool, UseGuards as UseToolwrightGuards, type GuardClass, type MemberAccess, type MemberCall } from '@toolwright/core';
 import { ToolwrightModule, ToolwrightServer, TOOLWRIGHT_CONTEXT } from '@toolwright/nestjs';
 import { map, type Observable } from 'rxjs';
 import { ERAS, INITIALIZE, connectEra, post } from '../../express/test/fixtures/mcpClients';
@@ -60,6 +61,14 @@ class TicketGuard implements CanActivate {
   }
 }
 
+/** Fails with an internal error: its text is for the log, never for the client. */
+@Injectable()
+class BrokenGuard implements CanActivate {
+  canActivate(): boolean {
+    throw new Error('connection to db://admin:hunter2@10.0.0.5 refused');
+  }
+}
+
 /** Records each call in the Ledger (injected), and tags the result it passes on. */
 @Injectable()
 class AuditInterceptor implements NestInterceptor {
@@ -93,6 +102,12 @@ class ShopTools {
     return 'the vault is open';
   }
 
+  @Tool({ description: 'Guarded by a guard that crashes.' })
+  @UseGuards(BrokenGuard)
+  fragile() {
+    return 'never';
+  }
+
   @Tool({ description: 'Callable with a ticket.' })
   @UseGuards(TicketGuard)
   enter(@Param('ticket') ticket: string) {
@@ -114,8 +129,43 @@ class StatusController {
 })
 class AppModule {}
 
-async function start(): Promise<{ nest: INestApplication; base: string; url: string }> {
-  const nest = await NestFactory.create(AppModule, { logger: false });
+/** A Nest service a Toolwright guard injects. */
+@Injectable()
+class Policy {
+  readonly hidden = new Set(['audit_log']);
+}
+
+/** A Toolwright guard class (decides at list time too), built by Nest with what it injects. */
+@Injectable()
+class PolicyGuard implements GuardClass {
+  constructor(private readonly policy: Policy) {}
+  canActivate(access: MemberAccess): boolean {
+    return !this.policy.hidden.has(access.name);
+  }
+}
+
+@Injectable()
+class AdminTools {
+  @Tool({ description: 'Read the audit log.' })
+  @UseToolwrightGuards(PolicyGuard)
+  audit_log() {
+    return 'entries';
+  }
+
+  @Tool({ description: 'Say who is there.' })
+  @UseToolwrightGuards(PolicyGuard)
+  whoami() {
+    return 'admin';
+  }
+}
+
+@Module({
+  imports: [ToolwrightModule.forRoot({ name: 'admin', version: '1.0.0', tools: [AdminTools], providers: [Policy, PolicyGuard], http: { requestLogLevel: 'silent' } })],
+})
+class AdminModule {}
+
+async function start(module: Type = AppModule): Promise<{ nest: INestApplication; base: string; url: string }> {
+  const nest = await NestFactory.create(module, { logger: false });
   await nest.listen(0, '127.0.0.1');
   const base = (await nest.getUrl()).replace('[::1]', '127.0.0.1');
   return { nest, base, url: `${base}/mcp` };
@@ -131,7 +181,7 @@ describe('NestJS 11 (Express platform): ToolwrightModule.forRoot', () => {
   it.each(ERAS)('a %s client lists and calls tools built by Nest, with injected services; bad arguments are a tool error', async (era) => {
     const client = await connectEra(era, served.url);
     try {
-      expect(await client.listToolNames()).toEqual(['add', 'enter', 'greet', 'vault']);
+      expect(await client.listToolNames()).toEqual(['add', 'enter', 'fragile', 'greet', 'vault']);
       expect((await client.callTool('greet', { name: 'Ada' })).content[0].text).toMatch(/^Hello, Ada! \(\d+ calls audited\)$/);
       expect(JSON.parse((await client.callTool('add', { a: 2, b: 3 })).content[0].text!)).toEqual({ sum: 5 });
       const bad = await client.callTool('add', { a: 'two', b: 3 });
@@ -151,6 +201,10 @@ describe('NestJS 11 (Express platform): ToolwrightModule.forRoot', () => {
       const noTicket = await client.callTool('enter', { ticket: 'forged' });
       expect(noTicket).toMatchObject({ isError: true, content: [{ type: 'text', text: 'Show a valid ticket first.' }] });
       expect((await client.callTool('enter', { ticket: 'ok' })).content[0].text).toBe('welcome (ok)');
+      // Not a Nest HttpException: the client learns the call failed, not the guard's internals.
+      const fragile = await client.callTool('fragile', {});
+      expect(fragile.isError).toBe(true);
+      expect(JSON.stringify(fragile)).not.toMatch(/hunter2|db:\/\/|never/);
     } finally {
       await client.close();
     }
@@ -189,5 +243,22 @@ describe('NestJS 11: closing', () => {
     expect(server.sessionCount).toBe(0);
     await expect(post(served.url, INITIALIZE)).rejects.toThrow();
     await client.close().catch(() => undefined);
+  });
+});
+
+describe('NestJS 11: Toolwright guard classes are built by Nest', () => {
+  it.each(ERAS)('%s: a @UseGuards class from @toolwright/core gets its Nest dependency, hides the tool from the list and refuses its call', async (era) => {
+    const served = await start(AdminModule);
+    const client = await connectEra(era, served.url);
+    try {
+      expect(await client.listToolNames()).toEqual(['whoami']);
+      expect((await client.callTool('whoami', {})).content[0].text).toBe('admin');
+      const hidden = await client.callTool('audit_log', {}).catch((error: Error) => ({ isError: true, content: [{ type: 'text', text: error.message }] }));
+      expect(hidden.isError).toBe(true);
+      expect(JSON.stringify(hidden)).not.toContain('entries');
+    } finally {
+      await client.close();
+      await served.nest.close();
+    }
   });
 });

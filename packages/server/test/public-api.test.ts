@@ -69,6 +69,9 @@ const ENTRY_POINTS: Record<string, string[]> = {
   '@toolwright/server/compile-cache': ['compileCache'],
   '@toolwright/server/testing': ['createTestClient', 'structuredResult', 'toolError', 'toolSchema', 'toolText'],
   '@toolwright/redis': ['RedisUnavailableError', 'createRedisCluster', 'createRedisMiddlewareStores', 'createRedisRequestStateStore'],
+  '@toolwright/express': ['toolwrightMiddleware'],
+  '@toolwright/fastify': ['toolwrightPlugin'],
+  '@toolwright/nestjs': ['TOOLWRIGHT_CONTEXT', 'TOOLWRIGHT_OPTIONS', 'ToolwrightModule', 'ToolwrightServer', 'nestContainer', 'nestPipeline'],
 };
 
 function classValidatorDecorators(): string[] {
