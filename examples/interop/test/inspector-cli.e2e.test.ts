@@ -109,9 +109,9 @@ describe('MCP Inspector CLI (@modelcontextprotocol/inspector 2.12.0)', () => {
   }
 
   it.each([
-    [undefined, 'legacy', '2025-11-25'],
-    ['modern', 'modern', '2026-07-28'],
-  ] as const)('stdio, --protocol-era %s: lists, calls good and bad, every run in %s %s', async (flag, era, version) => {
+    ['no --protocol-era (the default)', undefined, 'legacy', '2025-11-25'],
+    ['--protocol-era modern', 'modern', 'modern', '2026-07-28'],
+  ] as const)('stdio, %s: lists, calls good and bad, every run in %s %s', async (_label, flag, era, version) => {
     const eras = await weatherCalls(flag, overStdio);
     expect(eras).toEqual(Array(5).fill(expect.objectContaining({ era, version })));
   });
@@ -122,9 +122,9 @@ describe('MCP Inspector CLI (@modelcontextprotocol/inspector 2.12.0)', () => {
   });
 
   it.each([
-    [undefined, 'legacy', '2025-11-25'],
-    ['modern', 'modern', '2026-07-28'],
-  ] as const)('Streamable HTTP, --protocol-era %s: lists, calls good and bad, every run in %s %s', async (flag, era, version) => {
+    ['no --protocol-era (the default)', undefined, 'legacy', '2025-11-25'],
+    ['--protocol-era modern', 'modern', 'modern', '2026-07-28'],
+  ] as const)('Streamable HTTP, %s: lists, calls good and bad, every run in %s %s', async (_label, flag, era, version) => {
     const eras = await weatherCalls(flag, await overHttp());
     expect(eras).toEqual(Array(5).fill(expect.objectContaining({ era, version })));
   });
