@@ -10,7 +10,7 @@ import type { App } from '@toolwright/server';
 import type { HttpListener } from '@toolwright/server/http';
 import { join } from 'node:path';
 import { tokenTable } from './fixtures/authTokens';
-import { post } from './fixtures/httpHelpers';
+import { messagesOf, openRawSession, post } from './fixtures/httpHelpers';
 import { waitFor } from './fixtures/waitFor';
 
 /**
@@ -180,14 +180,18 @@ describe.each(rows)('$kind, client at $version', ({ kind, version }) => {
       await subscription?.close();
     });
 
-    it('holds bearer auth and scopes: 401 without a token, 403 naming the scope the token lacks', async () => {
+    it('holds bearer auth and scopes: 401 without a token; a tool the token lacks scopes for is answered as an unknown tool', async () => {
       const meta = era === 'modern' ? { 'io.modelcontextprotocol/protocolVersion': version, 'io.modelcontextprotocol/clientCapabilities': {} } : undefined;
       const call = { jsonrpc: '2.0', id: 9, method: 'tools/call', params: { name: 'write', arguments: { note: 'x' }, ...(meta && { _meta: meta }) } };
       const modernHeaders: Record<string, string> = era === 'modern' ? { 'mcp-protocol-version': version, 'mcp-method': 'tools/call', 'mcp-name': 'write' } : {};
       expect((await post(url, call, modernHeaders)).status).toBe(401);
-      const refused = await post(url, call, { ...modernHeaders, authorization: 'Bearer reader' });
-      expect(refused.status).toBe(403);
-      expect(refused.headers.get('www-authenticate')).toContain('scope="notes:read notes:write"');
+      // No scope hints (createApp({ scopeHints: true }) would answer 403 naming the scope): the tool stays hidden.
+      const reader = { authorization: 'Bearer reader' };
+      const session: Record<string, string> = era === 'modern' ? {} : { 'mcp-session-id': await openRawSession(url, reader), 'mcp-protocol-version': '2025-11-25' };
+      const refused = await post(url, call, { ...modernHeaders, ...reader, ...session });
+      expect(refused.status).toBe(200);
+      const [answer] = await messagesOf(refused);
+      expect(answer).toMatchObject({ id: 9, error: { code: -32602, message: "Unknown tool 'write'. Call tools/list to see the available tools." } });
       const writer = await connect('writer');
       expect(textOf(await writer.client.callTool({ name: 'write', arguments: { note: 'x' } }))).toBe('wrote x');
       await writer.close();
