@@ -152,3 +152,56 @@ describe('Express 5, closing', () => {
     }
   });
 });
+
+describe('Express 5, middleware mounted before express.json()', () => {
+  it('reads the body itself, within maxBodyBytes, and leaves other bodies to express.json()', async () => {
+    const app = await createApp({ name: 'greeter', version: '1.0.0', tools: [GreeterTools] });
+    const web = express();
+    const mcp = toolwrightMiddleware(app, { requestLogLevel: 'silent', maxBodyBytes: 1024 });
+    web.use(mcp);
+    web.use(express.json());
+    web.post('/echo', (req, res) => void res.json({ body: req.body as unknown }));
+    const server = await new Promise<Server>((resolve) => {
+      const s = web.listen(0, '127.0.0.1', () => resolve(s));
+    });
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    try {
+      const client = await connectEra('2026-07-28', `${base}/mcp`);
+      expect((await client.callTool('greet', { name: 'Ada' })).content[0].text).toBe('Hello, Ada!');
+      await client.close();
+      const large = await post(`${base}/mcp`, JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping', params: { pad: 'x'.repeat(2000) } }));
+      expect(large.status).toBe(413);
+      expect(((await large.json()) as { error: { message: string } }).error.message).toMatch(/exceeds 1024 bytes/);
+      const echoed = await fetch(`${base}/echo`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"x":1}' });
+      expect(await echoed.json()).toEqual({ body: { x: 1 } });
+    } finally {
+      await mcp.close();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  });
+});
+
+describe('Express 5, with bearer auth', () => {
+  it.each(ERAS)('%s: no token is 401 with the challenge; the RFC 9728 metadata is served at the root; a token gets in', async (era) => {
+    const hour = Math.floor(Date.now() / 1000) + 3600;
+    const served = await serve('root', {
+      auth: {
+        resource: 'https://mcp.example.com/mcp',
+        authorizationServers: ['https://auth.example.com'],
+        verifyToken: (token) => (token === 'good' ? { token, clientId: 'app', scopes: [], expiresAt: hour } : undefined),
+      },
+    });
+    try {
+      const anonymous = await post(served.url, INITIALIZE);
+      expect(anonymous.status).toBe(401);
+      expect(anonymous.headers.get('www-authenticate')).toContain('resource_metadata="https://mcp.example.com/.well-known/oauth-protected-resource/mcp"');
+      const metadata = await fetch(`${served.base}/.well-known/oauth-protected-resource/mcp`);
+      expect(await metadata.json()).toMatchObject({ resource: 'https://mcp.example.com/mcp', authorization_servers: ['https://auth.example.com'] });
+      const client = await connectEra(era, served.url, { authorization: 'Bearer good' });
+      expect((await client.callTool('greet', { name: 'Ada' })).content[0].text).toBe('Hello, Ada!');
+      await client.close();
+    } finally {
+      await stop(served);
+    }
+  });
+});

@@ -127,3 +127,30 @@ describe('Fastify 5, lifecycle', () => {
     await fastify.close();
   });
 });
+
+describe('Fastify 5, with bearer auth', () => {
+  it.each(ERAS)('%s: no token is 401 with the challenge; the RFC 9728 metadata route answers; a token gets in', async (era) => {
+    const hour = Math.floor(Date.now() / 1000) + 3600;
+    const served = await serve('', {
+      auth: {
+        resource: 'https://mcp.example.com/mcp',
+        authorizationServers: ['https://auth.example.com'],
+        verifyToken: (token) => (token === 'good' ? { token, clientId: 'app', scopes: [], expiresAt: hour } : undefined),
+      },
+    });
+    try {
+      const anonymous = await post(served.url, INITIALIZE);
+      expect(anonymous.status).toBe(401);
+      expect(anonymous.headers.get('www-authenticate')).toContain('resource_metadata="https://mcp.example.com/.well-known/oauth-protected-resource/mcp"');
+      for (const path of ['/.well-known/oauth-protected-resource/mcp', '/.well-known/oauth-protected-resource']) {
+        const metadata = await fetch(`${served.base}${path}`);
+        expect(await metadata.json()).toMatchObject({ resource: 'https://mcp.example.com/mcp', authorization_servers: ['https://auth.example.com'] });
+      }
+      const client = await connectEra(era, served.url, { authorization: 'Bearer good' });
+      expect((await client.callTool('greet', { name: 'Ada' })).content[0].text).toBe('Hello, Ada!');
+      await client.close();
+    } finally {
+      await served.fastify.close();
+    }
+  });
+});
