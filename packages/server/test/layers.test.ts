@@ -13,7 +13,7 @@ export const FLOORS: readonly (readonly [floor: string, folders: readonly string
   ['pipeline', ['pipeline']],
   ['handlers', ['handlers', 'surface']],
   ['serving', ['serving', 'lanes']],
-  ['transports', ['http', 'stdio']],
+  ['transports', ['http', 'fetch', 'stdio']],
   ['app', ['app', 'index.ts']],
   ['entries', ['testing', 'middleware', 'compile-cache']],
 ];

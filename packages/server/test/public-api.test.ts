@@ -64,6 +64,7 @@ const ENTRY_POINTS: Record<string, string[]> = {
   '@toolwright/server': ['ErrorCodes', 'ProtocolError', 'createApp', 'parseListenArgs'],
   '@toolwright/server/stdio': ['StdioTransport', 'protectStdout', 'serveStdio'],
   '@toolwright/server/http': ['GET_STREAM_ID', 'InMemoryEventStore', 'createHttpHandler', 'serveHttp'],
+  '@toolwright/server/fetch': ['createFetchHandler'],
   '@toolwright/server/auth': ['envAuthInfo', 'jwtVerifier'],
   '@toolwright/server/middleware': ['MemoryCacheStore', 'MemoryRateLimitStore', 'cache', 'maxResultSize', 'normalizeErrors', 'rateLimit', 'timing'],
   '@toolwright/server/compile-cache': ['compileCache'],

@@ -1,4 +1,3 @@
-import type { IncomingMessage } from 'node:http';
 import { ConfigError } from '@toolwright/core';
 import type { AuthInfo } from '@toolwright/core';
 import type { HttpAuthOptions } from './HttpAuthOptions';
@@ -16,6 +15,11 @@ export type AuthOutcome =
       /** Why, for the request log only (one line, control characters escaped): never sent to the client. */
       readonly detail?: string;
     };
+
+/** Where the bearer token is read: node's `IncomingMessage` is one, and a fetch handler passes `{ headers: { authorization } }`. */
+export interface BearerSource {
+  readonly headers: { readonly authorization?: string | undefined };
+}
 
 /** The `error_description` of each refusal: fixed text, so nothing the caller sent reaches a header or the body. */
 const DESCRIPTIONS = {
@@ -36,7 +40,7 @@ const DESCRIPTIONS = {
  * log as the outcome's `detail`, never into a header or the body.
  * Throws a `ConfigError` for options that contradict each other.
  */
-export function createAuthenticator(options: HttpAuthOptions, metadata: ProtectedResourceMetadata): (req: IncomingMessage) => Promise<AuthOutcome> {
+export function createAuthenticator(options: HttpAuthOptions, metadata: ProtectedResourceMetadata): (req: BearerSource) => Promise<AuthOutcome> {
   const required = (options.requiredScopes ?? []).map((scope, i) => checkScope(scope, i));
   if (options.allowAnonymous && required.length > 0) {
     throw new ConfigError(

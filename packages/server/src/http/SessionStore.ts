@@ -1,6 +1,17 @@
 import type { HttpSession } from './HttpSession';
 import { SessionLimitError } from './SessionLimitError';
 
+/** What the store needs of a session: the node listener's `HttpSession` and the fetch handler's sessions are ones. */
+export interface StoredSession {
+  readonly id: string;
+  /** Whose share of sessions it counts against (see `sessionOwnerOf`). */
+  readonly owner: string;
+  /** When its last request started (ms since epoch). */
+  lastSeen: number;
+  /** HTTP requests of this session still open: an idle sweep passes it by while any is. */
+  open: number;
+}
+
 export interface SessionLimits {
   readonly idleTimeoutMs: number;
   /** Live sessions in all: past it a new one is refused (`SessionLimitError`), or with `whenFull: 'evict'` the least recently used goes. */
@@ -18,14 +29,14 @@ export interface SessionLimits {
  * holds copies of sessions kept elsewhere (a cluster), drops the longest-idle copy.
  * Idle sessions are swept on a timer that never keeps the process alive.
  */
-export class SessionStore {
-  private readonly sessions = new Map<string, HttpSession>();
-  private readonly byOwner = new Map<string, Map<string, HttpSession>>();
-  private sweeper: NodeJS.Timeout | undefined;
+export class SessionStore<S extends StoredSession = HttpSession> {
+  private readonly sessions = new Map<string, S>();
+  private readonly byOwner = new Map<string, Map<string, S>>();
+  private sweeper: ReturnType<typeof setInterval> | undefined;
 
   constructor(
     private readonly limits: SessionLimits & { readonly whenFull: 'refuse' | 'evict' },
-    private readonly closeSession: (session: HttpSession, reason: string) => Promise<void>,
+    private readonly closeSession: (session: S, reason: string) => Promise<void>,
   ) {}
 
   get size(): number {
@@ -33,12 +44,12 @@ export class SessionStore {
   }
 
   /** The session with this id, as it is (not marked as used); undefined if unknown or closed. */
-  get(id: string): HttpSession | undefined {
+  get(id: string): S | undefined {
     return this.sessions.get(id);
   }
 
   /** The session with this id, marked as just used; undefined if unknown or closed. Call once its caller is known to own it. */
-  touch(id: string): HttpSession | undefined {
+  touch(id: string): S | undefined {
     const session = this.sessions.get(id);
     if (!session) return undefined;
     this.sessions.delete(id);
@@ -57,7 +68,7 @@ export class SessionStore {
    * then, if the store is still full, refuses it with a `SessionLimitError` (or drops the
    * longest-idle copy, `whenFull: 'evict'`).
    */
-  async add(session: HttpSession): Promise<void> {
+  async add(session: S): Promise<void> {
     const own = this.byOwner.get(session.owner);
     while (own && own.size >= this.limits.maxSessionsPerPrincipal) {
       const victim = longestIdle(own.values());
@@ -73,7 +84,7 @@ export class SessionStore {
       await this.closeSession(victim, 'evicted: too many local copies');
     }
     this.sessions.set(session.id, session);
-    const mine = this.byOwner.get(session.owner) ?? new Map<string, HttpSession>();
+    const mine = this.byOwner.get(session.owner) ?? new Map<string, S>();
     mine.set(session.id, session);
     this.byOwner.set(session.owner, mine);
     this.startSweeper();
@@ -97,7 +108,7 @@ export class SessionStore {
 
   /** Closes every session with no open request that has been idle longer than the timeout. */
   async sweep(now = Date.now()): Promise<void> {
-    const expired: HttpSession[] = [];
+    const expired: S[] = [];
     for (const session of this.sessions.values()) {
       if (session.open === 0 && now - session.lastSeen >= this.limits.idleTimeoutMs) expired.push(session);
     }
@@ -109,7 +120,7 @@ export class SessionStore {
   }
 
   /** The live sessions, least recently used first. */
-  values(): IterableIterator<HttpSession> {
+  values(): IterableIterator<S> {
     return this.sessions.values();
   }
 
@@ -125,7 +136,8 @@ export class SessionStore {
     if (this.sweeper) return;
     const every = Math.max(10, Math.min(60_000, Math.floor(this.limits.idleTimeoutMs / 2)));
     this.sweeper = setInterval(() => void this.sweep(), every);
-    this.sweeper.unref();
+    // node and Bun: never keep the process alive for it (Deno and workerd timers have no unref).
+    (this.sweeper as { unref?: () => void }).unref?.();
   }
 
   private stopSweeper(): void {
@@ -135,8 +147,8 @@ export class SessionStore {
 }
 
 /** Prefers a session with no open request; falls back to the least recently used. */
-function longestIdle(sessions: Iterable<HttpSession>): HttpSession | undefined {
-  let first: HttpSession | undefined;
+function longestIdle<S extends StoredSession>(sessions: Iterable<S>): S | undefined {
+  let first: S | undefined;
   for (const session of sessions) {
     first ??= session;
     if (session.open === 0) return session;

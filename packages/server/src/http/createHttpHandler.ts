@@ -2,21 +2,20 @@ import { Pending } from '../ground/Pending';
 import { ConfigError } from '@toolwright/core';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AuthInfo } from '@toolwright/core';
-import { SUPPORTED_PROTOCOL_VERSIONS } from '../sdk/sdk';
-import { isModernHttpRequest } from '../serving/createModernHttp';
 import type { ServerFactory } from '../serving/ServerFactory';
 import { createAuthenticator } from '../auth/authenticateRequest';
 import { protectedResourceMetadata } from '../auth/protectedResourceMetadata';
 import { createCors } from './cors';
-import { createHostPolicy } from './hostPolicy';
+import { isLoopbackAddress } from './hostPolicy';
+import type { HttpRefusal } from './HttpRefusal';
+import { createRequestRules } from './createRequestRules';
 import type { EventStoreFactory } from './EventStore';
 import type { HttpHandlerOptions } from './HttpHandlerOptions';
 import { EventBudget } from './EventBudget';
 import { DEFAULT_EVENT_LIMITS, InMemoryEventStore } from './InMemoryEventStore';
 import { InitializeRateLimit } from './InitializeRateLimit';
-import type { SessionLimits } from './SessionStore';
-import { acceptsMediaType } from './acceptsMediaType';
-import { calledTool, firstMessage, hasRequest, invalidMessageOf, isRoundAnswer } from './jsonRpcShape';
+import { sessionLimitsOf } from './sessionLimitsOf';
+import { firstMessage } from './jsonRpcShape';
 import { createLegacySse } from './createLegacySse';
 import { createModernHandler } from './createModernHandler';
 import { createStatefulHandler } from './createStatefulHandler';
@@ -26,7 +25,6 @@ import { listenToChanges } from './listenToChanges';
 import { readJsonBody } from './readJsonBody';
 import { createRequestLogger, requestLogLevelOf, type RequestLogEntry } from './requestLog';
 import { refuseClosing, sendJson, sendRpcError } from './respond';
-import { scopeRefusal } from './scopeRefusal';
 import { shareThroughCluster } from './shareThroughCluster';
 import { singleInstance } from './singleInstance';
 
@@ -51,14 +49,10 @@ const DEFAULTS = {
   path: '/mcp',
   maxBodyBytes: 4 * 1024 * 1024,
   bodyTimeoutMs: 30_000,
-  idleTimeoutMs: 30 * 60_000,
-  maxSessions: 1000,
-  maxSessionsPerPrincipal: 100,
   maxBufferedBytes: 16 * 1024 * 1024,
 };
 /** How long shutdown waits for abandoned calls' error responses to be written. */
 const ABANDON_GRACE_MS = 1_000;
-const SUPPORTED = new Set<string>(SUPPORTED_PROTOCOL_VERSIONS);
 
 /**
  * Serves an app's MCP endpoint over Streamable HTTP (spec 2025-11-25) through a transport
@@ -78,10 +72,9 @@ export function createHttpHandler(app: ServerFactory, options: HttpHandlerOption
   const health = options.health !== false;
   const requestLogLevel = requestLogLevelOf(options);
   const log = createRequestLogger(requestLogLevel, options.logWrite);
-  const hostAllowed = createHostPolicy(options.allowedHosts);
-  const originAllowed = createOriginPolicy(options.allowedOrigins);
-  const cors = options.cors ? createCors(options.cors === true ? {} : options.cors, originAllowed) : undefined;
+  const cors = options.cors ? createCors(options.cors === true ? {} : options.cors, createOriginPolicy(options.allowedOrigins)) : undefined;
   const metadata = options.auth ? protectedResourceMetadata(options.auth) : undefined;
+  const rules = createRequestRules(app, { mcpPath, stateless, allowedHosts: options.allowedHosts, allowedOrigins: options.allowedOrigins, metadata });
   const authenticate = options.auth && metadata ? createAuthenticator(options.auth, metadata) : undefined;
   const cluster = options.cluster;
   if (cluster && transportKind === 'sdk') {
@@ -99,7 +92,7 @@ export function createHttpHandler(app: ServerFactory, options: HttpHandlerOption
   };
 
   const legacy = options.legacySse ? createLegacySse(app, { mcpPath, maxBodyBytes: maxBody, bodyTimeoutMs, authenticate, isClosing: () => closing }) : undefined;
-  const limits = sessionLimitsOf(options);
+  const limits = sessionLimitsOf(options.sessions);
   const initializeRate = options.sessions?.initializeRate === false ? undefined : new InitializeRateLimit(options.sessions?.initializeRate);
   const stateful = stateless
     ? undefined
@@ -133,14 +126,8 @@ export function createHttpHandler(app: ServerFactory, options: HttpHandlerOption
 
   async function handleMcp(req: Request, res: ServerResponse, entry: Partial<RequestLogEntry>): Promise<void> {
     const method = req.method ?? 'GET';
-    if (method !== 'POST' && method !== 'GET' && method !== 'DELETE') {
-      return sendRpcError(res, 405, -32000, `Method not allowed: use POST (messages), GET (the server's SSE stream) or DELETE (end the session) on ${mcpPath}.`, {
-        Allow: stateless ? 'POST' : 'GET, POST, DELETE',
-      });
-    }
-    if (stateless && method !== 'POST') {
-      return sendRpcError(res, 405, -32000, 'Method not allowed: this server is stateless (no sessions, no server-initiated stream); use POST.', { Allow: 'POST' });
-    }
+    const refused = rules.method(method);
+    if (refused) return send(res, refused);
 
     let auth: AuthInfo | undefined;
     if (authenticate) {
@@ -158,49 +145,35 @@ export function createHttpHandler(app: ServerFactory, options: HttpHandlerOption
       const read = await readPost(req, res, auth, entry);
       if (!read) return;
       body = read.body;
-    } else if (method === 'GET' && !acceptsMediaType(req.headers.accept, 'text/event-stream')) {
-      return sendRpcError(res, 406, -32000, 'Not Acceptable: the Accept header of a GET must list text/event-stream.');
+    } else if (method === 'GET') {
+      const refusal = rules.getHeaders(req.headers.accept);
+      if (refusal) return send(res, refusal);
     }
 
+    const version = headerOf(req.headers['mcp-protocol-version']);
     // Decided per request, as 2026-07-28 says: a request claiming that era is served without a session.
-    if (method === 'POST' && isModernHttpRequest(req, body)) return modern.handle({ req, res, body, auth, entry });
-
-    const version = req.headers['mcp-protocol-version'];
-    if (typeof version === 'string' && !SUPPORTED.has(version)) {
-      return sendRpcError(res, 400, -32000, `Bad Request: unsupported MCP-Protocol-Version '${version}'. Supported: ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')}.`);
-    }
+    if (method === 'POST' && rules.isModern(version, body)) return modern.handle({ req, res, body, auth, entry });
+    const unsupported = rules.version(version);
+    if (unsupported) return send(res, unsupported);
     return era2025.handle({ req, res, body, auth, entry });
   }
 
   /** A POST's body, once its headers, size, JSON, messages and the scopes of the tool it calls passed; undefined once refused. */
   async function readPost(req: Request, res: ServerResponse, auth: AuthInfo | undefined, entry: Partial<RequestLogEntry>): Promise<{ body: unknown } | undefined> {
-    const accept = req.headers.accept;
-    if (!acceptsMediaType(accept, 'application/json') || !acceptsMediaType(accept, 'text/event-stream')) {
-      return void sendRpcError(res, 406, -32000, 'Not Acceptable: the Accept header must list both application/json and text/event-stream.');
-    }
-    if (!isJsonContentType(req.headers['content-type'])) {
-      return void sendRpcError(res, 415, -32000, 'Unsupported Media Type: send the body with Content-Type: application/json.');
-    }
+    const refusedHeaders = rules.postHeaders(req.headers.accept, req.headers['content-type']);
+    if (refusedHeaders) return void send(res, refusedHeaders);
     const read = await readJsonBody(req, maxBody, bodyTimeoutMs);
     if (!read.ok) {
       if (read.status !== 400) res.setHeader('Connection', 'close');
       return void sendRpcError(res, read.status, read.code, read.message);
     }
     const body = read.value;
-    const invalid = invalidMessageOf(body);
-    if (invalid) return void sendJson(res, 400, invalid);
-    // While draining, only the client's answers get in: responses to the server's requests, and 2026-07-28 retries carrying input responses.
-    if (closing && hasRequest(body) && !isRoundAnswer(body)) return void refuseClosing(res);
+    const refusedBody = rules.body(body, auth, closing);
+    if (refusedBody) return void send(res, refusedBody);
     const first = firstMessage(body);
     if (first) {
       if (typeof first.method === 'string') entry.rpc = first.method;
       if (typeof first.id === 'string' || typeof first.id === 'number') entry.id = first.id;
-    }
-    // Scopes are checked here too, so a caller missing them gets HTTP 403 with the scopes to request.
-    const tool = metadata ? calledTool(body) : undefined;
-    if (tool !== undefined) {
-      const refusal = scopeRefusal(app, metadata!.url, tool, auth);
-      if (refusal) return void sendJson(res, refusal.status, refusal.body, { 'WWW-Authenticate': refusal.challenge });
     }
     return { body };
   }
@@ -214,31 +187,24 @@ export function createHttpHandler(app: ServerFactory, options: HttpHandlerOption
     }
     try {
       if (hostCount(req) > 1) return sendRpcError(res, 400, -32000, 'Bad Request: the request has more than one Host header (RFC 9112 §3.2). Send exactly one.', { Connection: 'close' });
-      if (cors && cors(req, res)) return;
+      const corsAnswer = cors?.(req.headers.origin, req.method);
+      if (corsAnswer) {
+        for (const [name, value] of Object.entries(corsAnswer.headers)) res.setHeader(name, value);
+        if (corsAnswer.preflight) return void res.writeHead(204).end();
+      }
       const isMcp = path === mcpPath;
       if (isMcp || (legacy && legacy.handles(path))) {
         // While draining, POSTs still come in (refused once read unless they carry the client's answers to the server's own requests).
         if (closing && req.method !== 'POST') return refuseClosing(res);
-        // Refusals name the header, not its value: the client knows what it sent, and the answer stays small and free of its text.
-        if (!hostAllowed(req)) {
-          return sendRpcError(res, 403, -32000, 'Forbidden: the Host header names a host this server does not answer to. Reach it by a loopback name, or list the name in allowedHosts.');
-        }
-        if (!originAllowed(req.headers.origin)) {
-          return sendRpcError(res, 403, -32000, 'Forbidden: the Origin header names a web origin that is not allowed. List it in allowedOrigins to let that page call this server.');
-        }
+        const refused = rules.host(req.headers.host, isLoopbackAddress(req.socket.localAddress)) ?? rules.origin(req.headers.origin);
+        if (refused) return send(res, refused);
         if (isMcp) return await handleMcp(req, res, entry);
         return await legacy!.handle(req, res, entry);
       }
-      if (req.method === 'GET' && metadata && metadata.paths.includes(path)) {
-        return sendJson(res, 200, metadata.document, { 'Access-Control-Allow-Origin': '*', 'Cache-Control': 'max-age=3600' });
-      }
-      if (health && req.method === 'GET' && (path === '/healthz' || path === '/readyz')) {
-        if (path === '/readyz' && closing) return sendJson(res, 503, { status: 'shutting down' });
-        // No session count here: anyone can read these; the process reads it from `handler.sessionCount`.
-        return sendJson(res, 200, { status: 'ok' });
-      }
+      const answer = rules.other(req.method ?? 'GET', path, closing, health);
+      if (answer) return send(res, answer);
       if (next) return next();
-      sendJson(res, 404, { error: 'not_found', error_description: `Nothing is served at ${path}. The MCP endpoint is ${mcpPath}.` });
+      send(res, rules.notFound(path));
     } catch (error) {
       entry.error = (error as Error)?.message;
       process.stderr.write(`toolwright http: request failed: ${(error as Error)?.stack ?? String(error)}\n`);
@@ -272,19 +238,6 @@ export function createHttpHandler(app: ServerFactory, options: HttpHandlerOption
   return handler;
 }
 
-/** The session limits, each checked: a limit that is not a positive number would refuse every session (or none). */
-function sessionLimitsOf(options: HttpHandlerOptions): SessionLimits {
-  const limits = {
-    idleTimeoutMs: options.sessions?.idleTimeoutMs ?? DEFAULTS.idleTimeoutMs,
-    maxSessions: options.sessions?.maxSessions ?? DEFAULTS.maxSessions,
-    maxSessionsPerPrincipal: options.sessions?.maxSessionsPerPrincipal ?? Math.min(DEFAULTS.maxSessionsPerPrincipal, options.sessions?.maxSessions ?? DEFAULTS.maxSessions),
-  };
-  for (const [name, value] of Object.entries(limits)) {
-    if (!(value > 0)) throw new ConfigError(`Toolwright: sessions.${name} must be a positive number of ${name === 'idleTimeoutMs' ? 'milliseconds' : 'sessions'}, not ${String(value)}.`);
-  }
-  return limits;
-}
-
 /** The event stores of stateful sessions, for resumable SSE streams (none for JSON responses); the default ones share one byte budget. */
 function eventStoresOf(options: HttpHandlerOptions): EventStoreFactory | undefined {
   if (options.eventStore === false || options.jsonResponse === true) return undefined;
@@ -302,11 +255,12 @@ function pathOf(url: string | undefined): string {
   return q === -1 ? url : url.slice(0, q);
 }
 
-/** `application/json`, optionally with parameters; never a substring match (`application/jsonx`). */
-function isJsonContentType(value: string | undefined): boolean {
-  if (!value) return false;
-  const semi = value.indexOf(';');
-  return (semi === -1 ? value : value.slice(0, semi)).trim().toLowerCase() === 'application/json';
+function send(res: ServerResponse, answer: HttpRefusal): void {
+  sendJson(res, answer.status, answer.body, answer.headers as Record<string, string> | undefined);
+}
+
+function headerOf(value: string | string[] | undefined): string | undefined {
+  return typeof value === 'string' ? value : undefined;
 }
 
 /** How many Host headers came (node keeps only the first in `req.headers`). */

@@ -1,21 +1,20 @@
-import type { IncomingMessage } from 'node:http';
-
 const LOOPBACK_HOSTS = ['localhost', '127.0.0.1', '[::1]'];
 
 /**
  * Compiles the Host rule once. A request that arrived on a loopback address must name a
  * loopback host: a DNS-rebinding page resolves its own name to 127.0.0.1, and its requests
  * then carry that foreign name in Host. With `allowedHosts`, every request must name one
- * of them. Ports are ignored.
+ * of them. Ports are ignored. `arrivedOnLoopback`: the connection came in on a loopback
+ * address (node: the socket's local address), or the runtime cannot tell (a fetch handler).
  */
-export function createHostPolicy(allowedHosts: readonly string[] | undefined): (req: IncomingMessage) => boolean {
+export function createHostPolicy(allowedHosts: readonly string[] | undefined): (host: string | undefined, arrivedOnLoopback: boolean) => boolean {
   const allowed = new Set((allowedHosts ?? []).map((h) => h.toLowerCase()));
   const loopback = new Set(LOOPBACK_HOSTS);
   if (allowedHosts) for (const h of LOOPBACK_HOSTS) allowed.add(h);
-  return (req) => {
-    const name = hostName(req.headers.host);
+  return (host, arrivedOnLoopback) => {
+    const name = hostName(host);
     if (allowedHosts) return name !== undefined && allowed.has(name);
-    return !isLoopbackAddress(req.socket.localAddress) || (name !== undefined && loopback.has(name));
+    return !arrivedOnLoopback || (name !== undefined && loopback.has(name));
   };
 }
 

@@ -1,11 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { TLSSocket } from 'node:tls';
 import type { AuthInfo } from '@toolwright/core';
-import { createMcpHandler } from '../sdk/sdk';
-import { sdkServer } from '../sdk/sdkServer';
 import type { McpServerHandle, ServerSetup } from './ServerFactory';
 import { isModernMessage } from '../sdk/isModernMessage';
-import { listenedResources, listenRefusal, type RefusedSubscription } from './listenRefusal';
+import { createModernFetch, type ModernFetchOptions } from './createModernFetch';
 
 /** Answers the 2026-07-28 requests of one HTTP endpoint. */
 export interface ModernHttp {
@@ -28,19 +26,15 @@ interface Exchange {
 const SHUTTING_DOWN = -32000;
 const LISTEN = 'subscriptions/listen';
 
-export interface ModernHttpOptions {
-  /** Answer with one JSON body instead of an SSE stream. */
-  jsonResponse: boolean;
-  /** Tells the SDK's `subscriptions/listen` streams of every change; returns the function that stops it. */
-  subscribe(notifier: ReturnType<typeof createMcpHandler>['notify']): () => void;
-  onerror(error: Error): void;
+export interface ModernHttpOptions extends ModernFetchOptions {
   /** Most bytes a response may hold unsent (a client reading a long `subscriptions/listen` stream too slowly) before it is dropped. */
   maxBufferedBytes: number;
 }
 
 /**
- * The 2026-07-28 era of an endpoint: the SDK's per-request handler (`createMcpHandler`, no
- * 2025-era traffic), one server instance per request. It runs behind `createHttpHandler`,
+ * The 2026-07-28 era of an endpoint on node: the runtime-neutral `createModernFetch` (the
+ * SDK's per-request handler, one server instance per request) behind a node request and
+ * response, with the calls shutdown may abandon. It runs behind `createHttpHandler`,
  * which has done every HTTP rule first (Host/Origin, auth, scopes, Accept, Content-Type,
  * body size) and hands over the parsed body. The SDK checks the envelope, the
  * MCP-Protocol-Version, Mcp-Method and Mcp-Name headers and the client's capabilities
@@ -49,20 +43,10 @@ export interface ModernHttpOptions {
  * (`listenRefusal`), so no caller hears of a resource it may not read.
  */
 export function createModernHttp(factory: (setup: ServerSetup) => McpServerHandle, options: ModernHttpOptions): ModernHttp {
-  const handler = createMcpHandler(() => sdkServer(factory({ era: 'modern' })), {
-    legacy: 'reject',
-    responseMode: options.jsonResponse ? 'json' : 'auto',
-    onerror: options.onerror,
-  });
-  const unsubscribe = options.subscribe(handler.notify);
+  const handler = createModernFetch(factory, options);
   const calls = new Set<Exchange>();
   return {
     async handle(req, res, body, authInfo) {
-      const listened = listenedResources(body);
-      if (listened) {
-        const refused = await listenRefusal(factory, listened, authInfo);
-        if (refused) return refuseListen(res, body, refused);
-      }
       const aborted = new AbortController();
       // The client went away before its answer was out: stop the call. Aborting after a finished
       // answer would only make the SDK build an abort error per request.
@@ -78,7 +62,7 @@ export function createModernHttp(factory: (setup: ServerSetup) => McpServerHandl
       const request = webRequestOf(req, aborted.signal);
       let response: Response;
       try {
-        response = await handler.fetch(request, { parsedBody: body, ...(authInfo && { authInfo }) });
+        response = await handler.fetch(request, body, authInfo);
       } catch (error) {
         // Abandoned (its answer is written) or the client went away: nothing more to send.
         if (exchange?.abandoned || res.destroyed) return;
@@ -100,7 +84,6 @@ export function createModernHttp(factory: (setup: ServerSetup) => McpServerHandl
       }
     },
     async close() {
-      unsubscribe();
       await handler.close();
     },
   };
@@ -114,14 +97,6 @@ export function createModernHttp(factory: (setup: ServerSetup) => McpServerHandl
 export function isModernHttpRequest(req: IncomingMessage, body: unknown): boolean {
   const header = req.headers['mcp-protocol-version'];
   return isModernMessage(body) || (typeof header === 'string' && header.trim() >= '2026-07-28');
-}
-
-/** Answers a `subscriptions/listen` naming a resource the caller may not subscribe to with that refusal (-32002 goes to 2026-07-28 clients as -32602, as the SDK sends it). */
-function refuseListen(res: ServerResponse, body: unknown, refused: RefusedSubscription): void {
-  const id = (body as { id?: unknown }).id;
-  const error = { code: refused.code === -32002 ? -32602 : refused.code, message: refused.message, ...(refused.data !== undefined && { data: refused.data }) };
-  const text = JSON.stringify({ jsonrpc: '2.0', id: typeof id === 'string' || typeof id === 'number' ? id : null, error });
-  res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) }).end(text);
 }
 
 /** The request line and headers as a web `Request`; the body is handed over already parsed. */

@@ -1,0 +1,11 @@
+import type { AuthInfo } from '@toolwright/core';
+
+/** Serves the 2025-era requests of the fetch handler in one mode (stateless, or sessions). */
+export interface FetchMode {
+  /** Answers a request that passed every rule of the endpoint; `body` is the parsed POST body (undefined for GET and DELETE). */
+  handle(request: Request, body: unknown, auth: AuthInfo | undefined): Promise<Response>;
+  /** Live sessions (0 when stateless). */
+  readonly sessionCount: number;
+  /** Ends everything the mode holds (sessions and their streams). */
+  close(): Promise<void>;
+}

@@ -1,0 +1,167 @@
+import type { AuthInfo } from '@toolwright/core';
+import { createAuthenticator } from '../auth/authenticateRequest';
+import { protectedResourceMetadata } from '../auth/protectedResourceMetadata';
+import { createModernFetch } from '../serving/createModernFetch';
+import type { ServerFactory } from '../serving/ServerFactory';
+import { createCors } from '../http/cors';
+import { createRequestRules } from '../http/createRequestRules';
+import { CLOSING_REFUSAL, rpcRefusal } from '../http/HttpRefusal';
+import { InitializeRateLimit } from '../http/InitializeRateLimit';
+import { sessionLimitsOf } from '../http/sessionLimitsOf';
+import { createOriginPolicy } from '../http/originPolicy';
+import { createFetchSessions } from './createFetchSessions';
+import { createFetchStateless } from './createFetchStateless';
+import type { FetchHandlerOptions } from './FetchHandlerOptions';
+import { jsonAnswer } from './jsonAnswer';
+import { readRequestBody } from './readRequestBody';
+
+/** A web-standard request handler: `Deno.serve(handler)`, `Bun.serve({ fetch: handler })`, `export default { fetch: handler }` on Workers. */
+export interface FetchHandler {
+  /** Answers one request; never rejects (a failure is a 500 whose details go to `logError`). */
+  (request: Request): Promise<Response>;
+  /** Live 2025-era sessions (0 when stateless). */
+  readonly sessionCount: number;
+  /** True once `close()` started: new requests get 503 and `/readyz` reports not ready. */
+  readonly closing: boolean;
+  /** Stops serving: refuses new requests, closes every session and the 2026-07-28 `subscriptions/listen` streams. */
+  close(): Promise<void>;
+}
+
+const DEFAULTS = { path: '/mcp', maxBodyBytes: 4 * 1024 * 1024, bodyTimeoutMs: 30_000, maxUrlLength: 8192 };
+
+/**
+ * Serves an app's MCP endpoint as a web-standard `(request: Request) => Promise<Response>`, for
+ * any runtime with `fetch` (Deno, Bun, Cloudflare Workers, node through an adapter): the
+ * 2026-07-28 era (stateless by design) and the 2025-11-25 era, stateless or with sessions, from
+ * the same classes. The endpoint's rules are the node listener's own (`createRequestRules`):
+ * Host and Origin, method, Accept and Content-Type, body and URL limits, bearer auth with RFC
+ * 9728 metadata, per-member scopes, health endpoints; then the handler of the request's era
+ * answers it.
+ */
+export function createFetchHandler(app: ServerFactory, options: FetchHandlerOptions = {}): FetchHandler {
+  const mcpPath = options.path ?? DEFAULTS.path;
+  const stateless = options.stateless === true;
+  const jsonResponse = options.jsonResponse === true;
+  const maxBody = options.maxBodyBytes ?? DEFAULTS.maxBodyBytes;
+  const bodyTimeoutMs = options.timeouts?.bodyMs ?? DEFAULTS.bodyTimeoutMs;
+  const maxUrlLength = options.maxUrlLength ?? DEFAULTS.maxUrlLength;
+  const health = options.health !== false;
+  const logError = options.logError ?? ((message: string) => console.error(message));
+  const metadata = options.auth ? protectedResourceMetadata(options.auth) : undefined;
+  const authenticate = options.auth && metadata ? createAuthenticator(options.auth, metadata) : undefined;
+  const rules = createRequestRules(app, { mcpPath, stateless, allowedHosts: options.allowedHosts, allowedOrigins: options.allowedOrigins, metadata });
+  const cors = options.cors ? createCors(options.cors === true ? {} : options.cors, createOriginPolicy(options.allowedOrigins)) : undefined;
+  const initializeRate = options.sessions?.initializeRate === false ? undefined : new InitializeRateLimit(options.sessions?.initializeRate);
+  const era2025 = stateless
+    ? createFetchStateless(app, { jsonResponse })
+    : createFetchSessions(app, {
+        jsonResponse,
+        eventStores: jsonResponse ? undefined : options.eventStore,
+        sseRetryMs: options.sseRetryMs,
+        limits: sessionLimitsOf(options.sessions),
+        initializeRate,
+        clientAddressOf: options.sessions?.clientAddressOf,
+      });
+  const modern = createModernFetch((setup) => app.createServer(setup), {
+    jsonResponse,
+    subscribe: (notifier) => app.addNotifier(notifier),
+    onerror: () => {},
+  });
+  let closing = false;
+
+  async function handleMcp(request: Request, corsHeaders: Readonly<Record<string, string>> | undefined): Promise<Response> {
+    const method = request.method;
+    const headers = request.headers;
+    const refused = rules.method(method);
+    if (refused) return jsonAnswer(refused, corsHeaders);
+
+    let auth: AuthInfo | undefined;
+    if (authenticate) {
+      const outcome = await authenticate({ headers: { authorization: headers.get('authorization') ?? undefined } });
+      if (!outcome.ok) {
+        if (outcome.detail) logError(`toolwright fetch: ${method} ${mcpPath} refused: ${outcome.detail}`);
+        return jsonAnswer({ status: outcome.status, body: outcome.body, headers: { 'WWW-Authenticate': outcome.challenge } }, corsHeaders);
+      }
+      auth = outcome.authInfo;
+    }
+
+    let body: unknown;
+    if (method === 'POST') {
+      const refusedHeaders = rules.postHeaders(headerOf(headers, 'accept'), headerOf(headers, 'content-type'));
+      if (refusedHeaders) return jsonAnswer(refusedHeaders, corsHeaders);
+      const read = await readRequestBody(request, maxBody, bodyTimeoutMs);
+      if (!read.ok) return jsonAnswer(rpcRefusal(read.status, read.code, read.message), corsHeaders);
+      body = read.value;
+      const refusedBody = rules.body(body, auth, closing);
+      if (refusedBody) return jsonAnswer(refusedBody, corsHeaders);
+    } else {
+      if (closing) return jsonAnswer(CLOSING_REFUSAL, corsHeaders);
+      if (method === 'GET') {
+        const refusedGet = rules.getHeaders(headerOf(headers, 'accept'));
+        if (refusedGet) return jsonAnswer(refusedGet, corsHeaders);
+      }
+    }
+
+    // The body is read: the mode gets the request line, headers and abort signal, and the parsed body.
+    const forward = new Request(request.url, { method, headers, signal: request.signal });
+    const version = headerOf(headers, 'mcp-protocol-version');
+    let response: Response;
+    if (method === 'POST' && rules.isModern(version, body)) response = await modern.fetch(forward, body, auth);
+    else {
+      const unsupported = rules.version(version);
+      if (unsupported) return jsonAnswer(unsupported, corsHeaders);
+      response = await era2025.handle(forward, body, auth);
+    }
+    return withHeaders(response, corsHeaders);
+  }
+
+  async function handle(request: Request): Promise<Response> {
+    let corsHeaders: Readonly<Record<string, string>> | undefined;
+    try {
+      if (request.url.length > maxUrlLength) {
+        return jsonAnswer(rpcRefusal(414, -32000, `URI Too Long: the request URL exceeds ${maxUrlLength} characters. Send a shorter one, or raise maxUrlLength.`));
+      }
+      const url = new URL(request.url);
+      const path = url.pathname;
+      const origin = headerOf(request.headers, 'origin');
+      const corsAnswer = cors?.(origin, request.method);
+      if (corsAnswer?.preflight) return new Response(null, { status: 204, headers: corsAnswer.headers });
+      corsHeaders = corsAnswer?.headers;
+      if (path === mcpPath) {
+        // A Request carries no local address: the Host rule is the loopback one unless allowedHosts names the hosts served.
+        const refused = rules.host(headerOf(request.headers, 'host') ?? url.host, true) ?? rules.origin(origin);
+        if (refused) return jsonAnswer(refused, corsHeaders);
+        return await handleMcp(request, corsHeaders);
+      }
+      return jsonAnswer(rules.other(request.method, path, closing, health) ?? rules.notFound(path), corsHeaders);
+    } catch (error) {
+      logError(`toolwright fetch: request failed: ${(error as Error)?.stack ?? String(error)}`);
+      return jsonAnswer(rpcRefusal(500, -32603, 'Internal error: the server failed to handle this request. Its log has the details.'), corsHeaders);
+    }
+  }
+
+  async function close(): Promise<void> {
+    closing = true;
+    await Promise.all([era2025.close(), modern.close()]);
+  }
+
+  const handler = handle as FetchHandler;
+  Object.defineProperties(handler, {
+    sessionCount: { get: () => era2025.sessionCount },
+    closing: { get: () => closing },
+    close: { value: close },
+  });
+  return handler;
+}
+
+function headerOf(headers: Headers, name: string): string | undefined {
+  return headers.get(name) ?? undefined;
+}
+
+/** The response with the CORS headers added (a fetch response's headers may be immutable: copied then). */
+function withHeaders(response: Response, extra: Readonly<Record<string, string>> | undefined): Response {
+  if (!extra) return response;
+  const headers = new Headers(response.headers);
+  for (const [name, value] of Object.entries(extra)) headers.set(name, value);
+  return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
+}

@@ -1,0 +1,57 @@
+import type { AuthInfo } from '@toolwright/core';
+import { createMcpHandler } from '../sdk/sdk';
+import { sdkServer } from '../sdk/sdkServer';
+import { listenedResources, listenRefusal, type RefusedSubscription } from './listenRefusal';
+import type { McpServerHandle, ServerSetup } from './ServerFactory';
+
+/** The 2026-07-28 requests of one endpoint, answered over web `Request`/`Response`. */
+export interface ModernFetch {
+  /** Answers a request whose HTTP rules passed; `body` is its parsed body, `request` carries method, headers and the abort signal. */
+  fetch(request: Request, body: unknown, authInfo: AuthInfo | undefined): Promise<Response>;
+  close(): Promise<void>;
+}
+
+export interface ModernFetchOptions {
+  /** Answer with one JSON body instead of an SSE stream. */
+  jsonResponse: boolean;
+  /** Tells the SDK's `subscriptions/listen` streams of every change; returns the function that stops it. */
+  subscribe(notifier: ReturnType<typeof createMcpHandler>['notify']): () => void;
+  onerror(error: Error): void;
+}
+
+/**
+ * The 2026-07-28 era over web `Request`/`Response`: the SDK's per-request handler
+ * (`createMcpHandler`, no 2025-era traffic), one server instance per request, behind the HTTP
+ * rules of the endpoint. The resources a `subscriptions/listen` names pass the app's
+ * `resources/subscribe` checks first (`listenRefusal`), so no caller hears of a resource it
+ * may not read. Runtime-neutral: the fetch handler calls it as it is.
+ */
+export function createModernFetch(factory: (setup: ServerSetup) => McpServerHandle, options: ModernFetchOptions): ModernFetch {
+  const handler = createMcpHandler(() => sdkServer(factory({ era: 'modern' })), {
+    legacy: 'reject',
+    responseMode: options.jsonResponse ? 'json' : 'auto',
+    onerror: options.onerror,
+  });
+  const unsubscribe = options.subscribe(handler.notify);
+  return {
+    async fetch(request, body, authInfo) {
+      const listened = listenedResources(body);
+      if (listened) {
+        const refused = await listenRefusal(factory, listened, authInfo);
+        if (refused) return refuseListen(body, refused);
+      }
+      return handler.fetch(request, { parsedBody: body, ...(authInfo && { authInfo }) });
+    },
+    async close() {
+      unsubscribe();
+      await handler.close();
+    },
+  };
+}
+
+/** The answer to a `subscriptions/listen` naming a resource the caller may not subscribe to (-32002 goes to 2026-07-28 clients as -32602, as the SDK sends it). */
+function refuseListen(body: unknown, refused: RefusedSubscription): Response {
+  const id = (body as { id?: unknown }).id;
+  const error = { code: refused.code === -32002 ? -32602 : refused.code, message: refused.message, ...(refused.data !== undefined && { data: refused.data }) };
+  return Response.json({ jsonrpc: '2.0', id: typeof id === 'string' || typeof id === 'number' ? id : null, error });
+}

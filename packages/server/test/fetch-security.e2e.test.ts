@@ -1,0 +1,178 @@
+import { Client as ModernClient, StreamableHTTPClientTransport as ModernHttp } from '@modelcontextprotocol/client';
+import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport as LegacyHttp } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { createApp, type App } from '@toolwright/server';
+import { createFetchHandler, type FetchHandler, type FetchHandlerOptions } from '@toolwright/server/fetch';
+import { tokenTable } from './fixtures/authTokens';
+import { ACCEPT_BOTH, initializeBody } from './fixtures/httpHelpers';
+import { fetchThrough } from './fixtures/serveFetch';
+
+/**
+ * The defences of the fetch handler, the node listener's own rules over `Request`/`Response`:
+ * Host and Origin, method and media types, body and URL limits, bearer auth with RFC 9728
+ * metadata, and per-member scopes.
+ */
+const { createErasApp, ErasTools } = require('./fixtures/eras-app.js') as { createErasApp: () => Promise<App>; ErasTools: new () => unknown };
+const URL_ = 'http://localhost/mcp';
+const handlers: FetchHandler[] = [];
+
+async function handlerFor(options: FetchHandlerOptions = {}, app?: App): Promise<FetchHandler> {
+  const handler = createFetchHandler(app ?? (await createErasApp()), { logError: () => {}, ...options });
+  handlers.push(handler);
+  return handler;
+}
+afterAll(() => Promise.all(handlers.map((h) => h.close())));
+
+function postTo(handler: FetchHandler, body: unknown, headers: Record<string, string> = {}, url = URL_): Promise<Response> {
+  return handler(new Request(url, { method: 'POST', headers: { 'content-type': 'application/json', accept: ACCEPT_BOTH, ...headers }, body: typeof body === 'string' ? body : JSON.stringify(body) }));
+}
+
+const errorOf = async (response: Response) => ((await response.json()) as { error: { code: number; message: string } }).error;
+
+describe('fetch handler: Host and Origin', () => {
+  it('refuses a Host that is not a loopback name by default (DNS rebinding), without echoing it', async () => {
+    const handler = await handlerFor();
+    const response = await postTo(handler, initializeBody(), {}, 'http://rebound.attacker.example/mcp');
+    expect(response.status).toBe(403);
+    const error = await errorOf(response);
+    expect(error.message).toContain('Host header');
+    expect(error.message).not.toContain('attacker');
+    expect((await postTo(handler, initializeBody())).status).toBe(200);
+  });
+
+  it('answers the hosts listed in allowedHosts, and only them', async () => {
+    const handler = await handlerFor({ allowedHosts: ['mcp.example.com'], stateless: true });
+    expect((await postTo(handler, initializeBody(), {}, 'https://mcp.example.com/mcp')).status).toBe(200);
+    expect((await postTo(handler, initializeBody(), {}, 'https://other.example.com/mcp')).status).toBe(403);
+  });
+
+  it('refuses a foreign Origin and lets a localhost page in', async () => {
+    const handler = await handlerFor({ stateless: true });
+    const refused = await postTo(handler, initializeBody(), { origin: 'https://evil.example' });
+    expect(refused.status).toBe(403);
+    expect((await errorOf(refused)).message).toContain('Origin header');
+    expect((await postTo(handler, initializeBody(), { origin: 'http://localhost:5173' })).status).toBe(200);
+  });
+
+  it('answers CORS preflights for allowed origins only', async () => {
+    const handler = await handlerFor({ stateless: true, cors: true });
+    const preflight = await handler(new Request(URL_, { method: 'OPTIONS', headers: { origin: 'http://localhost:5173', 'access-control-request-method': 'POST' } }));
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get('access-control-allow-origin')).toBe('http://localhost:5173');
+    const foreign = await handler(new Request(URL_, { method: 'OPTIONS', headers: { origin: 'https://evil.example' } }));
+    expect(foreign.headers.get('access-control-allow-origin')).toBeNull();
+  });
+});
+
+describe('fetch handler: request limits and shape', () => {
+  it('refuses a body over maxBodyBytes by its Content-Length (413)', async () => {
+    const handler = await handlerFor({ maxBodyBytes: 1024, stateless: true });
+    const big = { ...initializeBody(), padding: 'x'.repeat(2000) };
+    const response = await postTo(handler, big);
+    expect(response.status).toBe(413);
+    expect((await errorOf(response)).message).toContain('1024 bytes');
+  });
+
+  it('refuses a streamed body once it passes maxBodyBytes, without a Content-Length (413)', async () => {
+    const handler = await handlerFor({ maxBodyBytes: 1024, stateless: true });
+    let sent = 0;
+    const endless = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        sent += 512;
+        controller.enqueue(new TextEncoder().encode(' '.repeat(512)));
+      },
+    });
+    const request = new Request(URL_, { method: 'POST', headers: { 'content-type': 'application/json', accept: ACCEPT_BOTH }, body: endless, duplex: 'half' } as RequestInit);
+    expect(request.headers.get('content-length')).toBeNull();
+    expect((await handler(request)).status).toBe(413);
+    // It stopped reading soon after the limit instead of buffering the stream.
+    expect(sent).toBeLessThan(16 * 1024);
+  });
+
+  it('refuses a body that does not arrive within timeouts.bodyMs (408)', async () => {
+    const handler = await handlerFor({ timeouts: { bodyMs: 100 }, stateless: true });
+    const stalled = new ReadableStream<Uint8Array>({ start: (c) => c.enqueue(new TextEncoder().encode('{"jsonrpc"')) });
+    const request = new Request(URL_, { method: 'POST', headers: { 'content-type': 'application/json', accept: ACCEPT_BOTH }, body: stalled, duplex: 'half' } as RequestInit);
+    expect((await handler(request)).status).toBe(408);
+  });
+
+  it('refuses a URL longer than maxUrlLength (414)', async () => {
+    const handler = await handlerFor({ maxUrlLength: 200, stateless: true });
+    expect((await postTo(handler, initializeBody(), {}, `${URL_}?q=${'a'.repeat(300)}`)).status).toBe(414);
+    expect((await postTo(handler, initializeBody(), {}, `${URL_}?q=short`)).status).toBe(200);
+  });
+
+  it('refuses wrong methods, media types, JSON and messages as the node listener does', async () => {
+    const handler = await handlerFor({ stateless: true });
+    expect((await handler(new Request(URL_, { method: 'PUT' }))).status).toBe(405);
+    const get = await handler(new Request(URL_, { headers: { accept: 'text/event-stream' } }));
+    expect(get.status).toBe(405);
+    expect(get.headers.get('allow')).toBe('POST');
+    expect((await postTo(handler, initializeBody(), { accept: 'application/json' })).status).toBe(406);
+    expect((await postTo(handler, initializeBody(), { 'content-type': 'text/plain' })).status).toBe(415);
+    const unparsable = await postTo(handler, '{"jsonrpc":');
+    expect(unparsable.status).toBe(400);
+    expect((await errorOf(unparsable)).code).toBe(-32700);
+    expect((await postTo(handler, { jsonrpc: '1.0', id: 1, method: 'x' })).status).toBe(400);
+    expect((await postTo(handler, initializeBody(), { 'mcp-protocol-version': '1999-01-01' })).status).toBe(400);
+  });
+
+  it('serves /healthz, 404 elsewhere, and 503 once closing', async () => {
+    const handler = await handlerFor({ stateless: true });
+    expect((await handler(new Request('http://localhost/healthz'))).status).toBe(200);
+    expect((await handler(new Request('http://localhost/elsewhere'))).status).toBe(404);
+    await handler.close();
+    expect((await handler(new Request('http://localhost/readyz'))).status).toBe(503);
+    expect((await postTo(handler, initializeBody())).status).toBe(503);
+  });
+});
+
+describe('fetch handler: bearer auth, RFC 9728 metadata and scopes', () => {
+  const resource = 'https://mcp.example.com/mcp';
+  const auth = { verifyToken: tokenTable(() => resource), resource, authorizationServers: ['https://auth.example.com'] };
+  const call = { jsonrpc: '2.0', id: 9, method: 'tools/call', params: { name: 'write', arguments: { note: 'x' } } };
+  const host = 'https://mcp.example.com';
+
+  it('answers 401 with a challenge naming the metadata, and serves the metadata document', async () => {
+    const handler = await handlerFor({ auth, allowedHosts: ['mcp.example.com'] });
+    const refused = await postTo(handler, initializeBody(), {}, resource);
+    expect(refused.status).toBe(401);
+    expect(refused.headers.get('www-authenticate')).toBe('Bearer resource_metadata="https://mcp.example.com/.well-known/oauth-protected-resource/mcp"');
+    const metadata = await handler(new Request(`${host}/.well-known/oauth-protected-resource/mcp`));
+    expect(metadata.status).toBe(200);
+    expect(await metadata.json()).toEqual({ resource, authorization_servers: ['https://auth.example.com'], bearer_methods_supported: ['header'] });
+    const bad = await postTo(handler, initializeBody(), { authorization: 'Bearer nobody' }, resource);
+    expect(bad.status).toBe(401);
+    expect(bad.headers.get('www-authenticate')).toContain('error="invalid_token"');
+    expect((await postTo(handler, initializeBody(), { authorization: 'Bearer expired' }, resource)).status).toBe(401);
+    expect((await postTo(handler, initializeBody(), { authorization: 'Bearer elsewhere' }, resource)).status).toBe(401);
+  });
+
+  it('holds per-member scopes in both eras: hidden without hints, 403 naming the scope with scopeHints', async () => {
+    const hinted = await createApp({ name: 'eras', version: '1.0.0', tools: [ErasTools as never], scopeHints: true });
+    const handler = await handlerFor({ auth, allowedHosts: ['mcp.example.com'], stateless: true }, hinted);
+    const refused = await postTo(handler, call, { authorization: 'Bearer reader' }, resource);
+    expect(refused.status).toBe(403);
+    expect(refused.headers.get('www-authenticate')).toContain('scope="notes:read notes:write"');
+    const anonymous = await postTo(handler, call, {}, resource);
+    expect(anonymous.status).toBe(401);
+
+    const plain = await handlerFor({ auth, allowedHosts: ['mcp.example.com'] });
+    for (const era of ['legacy', 'modern'] as const) {
+      for (const [token, allowed] of [
+        ['reader', false],
+        ['writer', true],
+      ] as const) {
+        const options = { fetch: fetchThrough(plain), requestInit: { headers: { authorization: `Bearer ${token}` } } };
+        const client = era === 'legacy' ? new LegacyClient({ name: 'c', version: '1' }) : new ModernClient({ name: 'c', version: '1' }, { versionNegotiation: { mode: 'auto' } });
+        await client.connect(era === 'legacy' ? new LegacyHttp(new URL(resource), options) : new ModernHttp(new URL(resource), options));
+        const names = (await client.listTools()).tools.map((t) => t.name);
+        expect(names.includes('write')).toBe(allowed);
+        if (allowed) expect(((await client.callTool({ name: 'write', arguments: { note: 'x' } })) as { content: { text: string }[] }).content[0].text).toBe('wrote x');
+        // Answered as for a tool that does not exist: the caller learns nothing of it.
+        else await expect(client.callTool({ name: 'write', arguments: { note: 'x' } })).rejects.toThrow("Unknown tool 'write'");
+        await client.close();
+      }
+    }
+  });
+});
