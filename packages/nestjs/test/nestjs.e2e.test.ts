@@ -15,9 +15,9 @@ import {
   type NestInterceptor,
   type Type,
 } from '@nestjs/common';
-import { NestFactory, Reflector } from '@nestjs/core';
+import { ModuleRef, NestFactory, Reflector } from '@nestjs/core';
 import { Param, Tool, UseGuards as UseToolwrightGuards, type GuardClass, type MemberAccess, type MemberCall } from '@toolwright/core';
-import { ToolwrightModule, ToolwrightServer, TOOLWRIGHT_CONTEXT } from '@toolwright/nestjs';
+import { nestContainer, ToolwrightModule, ToolwrightServer, TOOLWRIGHT_CONTEXT } from '@toolwright/nestjs';
 import { map, type Observable } from 'rxjs';
 import { ERAS, INITIALIZE, connectEra, post } from '../../express/test/fixtures/mcpClients';
 
@@ -259,6 +259,21 @@ describe('NestJS 11: Toolwright guard classes are built by Nest', () => {
     } finally {
       await client.close();
       await served.nest.close();
+    }
+  });
+});
+
+describe("NestJS 11: Nest's container", () => {
+  it('builds the app in an application context without HTTP, and refuses a class Nest does not provide, naming the fix', async () => {
+    const context = await NestFactory.createApplicationContext(AdminModule, { logger: false });
+    try {
+      expect(context.get(ToolwrightServer).app.name).toBe('admin');
+      class Unprovided {}
+      const container = nestContainer(context.get(ModuleRef));
+      expect(container.get(Policy)).toBe(context.get(Policy));
+      expect(() => container.get(Unprovided)).toThrow(/Nest has no provider Unprovided\. Add it to ToolwrightModule\.forRoot\(\{ providers: \[Unprovided\] \}\)/);
+    } finally {
+      await context.close();
     }
   });
 });
