@@ -297,18 +297,25 @@ async function hostileSockets(port) {
     });
     const opened = Date.now();
     let byUs = false;
-    // The server ends the connection (FIN); what we would do ourselves after 60 s does not count.
-    socket.on('end', () => {
-      if (byUs) return;
+    // The server ends the connection (FIN), or resets it (RST: 'close' without 'end'); what we
+    // would do ourselves after 60 s does not count.
+    let seen = false;
+    const closedByServer = () => {
+      if (byUs || seen) return;
+      seen = true;
       counts.closedByServer++;
       counts.slowestCloseSeconds = Math.max(counts.slowestCloseSeconds, Math.round((Date.now() - opened) / 1000));
-    });
+    };
+    socket.on('end', closedByServer);
     socket.on('close', () => {
+      closedByServer();
       clearInterval(drip);
       counts.open--;
     });
     setTimeout(() => {
+      if (socket.destroyed) return;
       byUs = true;
+      counts.closedByUs = (counts.closedByUs ?? 0) + 1;
       socket.destroy();
     }, 60_000).unref();
     await sleep(500);
