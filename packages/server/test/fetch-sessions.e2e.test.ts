@@ -84,6 +84,21 @@ describe('fetch handler sessions', () => {
     expect(handler.sessionCount).toBe(3);
   });
 
+  it('hands clientAddressOf the very request the runtime passed (Deno and Bun give the address beside it)', async () => {
+    const addresses = new WeakMap<Request, string>();
+    const handler = await handlerFor({ sessions: { maxSessionsPerPrincipal: 1, initializeRate: false, clientAddressOf: (request) => addresses.get(request) } });
+    const from = (address: string) => {
+      const request = new Request(URL_, { method: 'POST', headers: { 'content-type': 'application/json', accept: ACCEPT_BOTH }, body: JSON.stringify(initializeBody(1, VERSION)) });
+      addresses.set(request, address);
+      return handler(request);
+    };
+    const first = (await from('10.0.0.1')).headers.get('mcp-session-id')!;
+    await from('10.0.0.2');
+    // Two owners, one session each: neither closed the other's.
+    expect(handler.sessionCount).toBe(2);
+    expect((await listOn(handler, first)).status).toBe(200);
+  });
+
   it('refuses a new session with 503 and Retry-After once maxSessions are open, closing none', async () => {
     const handler = await handlerFor({ sessions: { maxSessions: 2, initializeRate: false, clientAddressOf: (request) => request.headers.get('x-client') ?? undefined } });
     const first = await open(handler, { 'x-client': 'one' });

@@ -102,15 +102,14 @@ export function createFetchHandler(app: ServerFactory, options: FetchHandlerOpti
       }
     }
 
-    // The body is read: the mode gets the request line, headers and abort signal, and the parsed body.
-    const forward = new Request(request.url, { method, headers, signal: request.signal });
+    // The body is read: the modes take the parsed body, and the request as the runtime passed it (`clientAddressOf` may know it by identity).
     const version = headerOf(headers, 'mcp-protocol-version');
     let response: Response;
-    if (method === 'POST' && rules.isModern(version, body)) response = await modern.fetch(forward, body, auth);
+    if (method === 'POST' && rules.isModern(version, body)) response = await modern.fetch(request, body, auth);
     else {
       const unsupported = rules.version(version);
       if (unsupported) return jsonAnswer(unsupported, corsHeaders);
-      response = await era2025.handle(forward, body, auth);
+      response = await era2025.handle(request, body, auth);
     }
     return withHeaders(response, corsHeaders);
   }
