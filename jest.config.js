@@ -11,6 +11,7 @@ const SLOW = {
   'docs/test/runnable-snippets.test.ts': 'runs the compiled snippets and built examples with node',
   'examples/conformance/test/conformance-built.e2e.test.ts': 'serves dist/server.js over stdio',
   'examples/conformance/test/round-trips.e2e.test.ts': 'serves dist/server.js over stdio',
+  'examples/edge/test/': 'serves the built example on Deno and Bun in processes',
   'examples/interop/test/': 'third-party MCP clients (some on Node 22) drive the built examples in processes',
   'examples/weather/test/': 'runs dist/server.js and dist/demo.js',
   'packages/cli/test/docs.e2e.test.ts': 'reads the contract of examples/full/dist/server.js',

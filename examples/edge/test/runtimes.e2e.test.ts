@@ -1,0 +1,127 @@
+import { Client as ModernClient, StreamableHTTPClientTransport as ModernHttp } from '@modelcontextprotocol/client';
+import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport as LegacyHttp } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { createFetchHandler } from '@toolwright/server/fetch';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { request as httpRequest } from 'node:http';
+import { join } from 'node:path';
+
+/**
+ * The example served by real Deno and Bun processes (`Deno.serve(handler)`,
+ * `Bun.serve({ fetch })`), each running what tsc emitted (dist/, decorator metadata
+ * included), driven from node over 127.0.0.1 by the v1 SDK client (2025-11-25, a session) and
+ * the v2 client (2026-07-28). The tools' schemas must be those node serves from the same build.
+ */
+const ROOT = join(__dirname, '..');
+const BIN = join(ROOT, '..', '..', 'node_modules', '.bin');
+const RUNTIMES = [
+  { name: 'Deno', command: join(BIN, 'deno'), args: ['run', '--allow-net', '--allow-read', '--allow-env', '--allow-sys', 'deno.mjs'] },
+  { name: 'Bun', command: join(BIN, 'bun'), args: ['bun.mjs'] },
+];
+const { createEdgeApp } = require('../dist/app.js') as { createEdgeApp: typeof import('../src/app').createEdgeApp };
+
+/** The tools as node serves them from the same build, in process. */
+async function nodeTools(): Promise<unknown[]> {
+  const handler = createFetchHandler(await createEdgeApp());
+  const client = new ModernClient({ name: 'node', version: '1' }, { versionNegotiation: { mode: 'auto' } });
+  await client.connect(new ModernHttp(new URL('http://localhost/mcp'), { fetch: (input, init) => handler(new Request(input, init)) }));
+  const { tools } = await client.listTools();
+  await client.close();
+  await handler.close();
+  return tools;
+}
+
+/** Starts the runtime on a free port; resolves with its endpoint once it listens. */
+function start(command: string, args: string[], env: Record<string, string> = {}): Promise<{ url: string; child: ChildProcess; stderr: () => string }> {
+  const child = spawn(command, args, { cwd: ROOT, env: { ...process.env, PORT: '0', NO_COLOR: '1', ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  return new Promise((resolve, reject) => {
+    child.stderr!.setEncoding('utf8').on('data', (chunk: string) => {
+      stderr += chunk;
+      const match = /listening on (\S+)/.exec(stderr);
+      if (match) resolve({ url: match[1], child, stderr: () => stderr });
+    });
+    child.once('exit', (code) => reject(new Error(`${command} exited ${code}: ${stderr}`)));
+    child.once('error', reject);
+  });
+}
+
+function stop(child: ChildProcess | undefined): Promise<void> {
+  if (!child || child.exitCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    child.once('exit', () => resolve());
+    child.kill('SIGTERM');
+  });
+}
+
+/** A POST with a Host header of our choosing (fetch cannot set one). */
+function postWithHost(url: string, host: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
+    const req = httpRequest(
+      url,
+      { method: 'POST', headers: { host, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'content-length': Buffer.byteLength(body) } },
+      (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      },
+    );
+    req.once('error', reject);
+    req.end(body);
+  });
+}
+
+const textOf = (result: unknown) => (result as { content: { text?: string }[] }).content[0]?.text ?? '';
+
+describe.each(RUNTIMES)('the example on $name', ({ command, args }) => {
+  let served: Awaited<ReturnType<typeof start>> | undefined;
+  let expected: unknown[];
+
+  beforeAll(async () => {
+    expected = await nodeTools();
+    served = await start(command, args);
+  });
+  afterAll(() => stop(served?.child));
+
+  it('serves a 2025-11-25 client in a session, with the schemas node serves', async () => {
+    const client = new LegacyClient({ name: 'legacy', version: '1' });
+    const transport = new LegacyHttp(new URL(served!.url));
+    await client.connect(transport);
+    expect(transport.sessionId).toMatch(/^[0-9a-f-]{36}$/);
+    expect(client.getServerVersion()?.name).toBe('edge');
+    const { tools } = await client.listTools();
+    expect(tools).toEqual(expected);
+    expect(textOf(await client.callTool({ name: 'repeat', arguments: { note: 'hi', count: 2, loud: true } }))).toBe('legacy: HI HI');
+    const progress: number[] = [];
+    const counted = await client.callTool({ name: 'count', arguments: { n: 3 } }, undefined, { onprogress: (p) => void progress.push(p.progress) });
+    expect(textOf(counted)).toBe('counted to 3');
+    expect(progress).toEqual([1, 2, 3]);
+    await transport.terminateSession();
+    await client.close();
+  });
+
+  it('serves a 2026-07-28 client, with the schemas node serves', async () => {
+    const client = new ModernClient({ name: 'modern', version: '1' }, { versionNegotiation: { mode: 'auto' } });
+    await client.connect(new ModernHttp(new URL(served!.url)));
+    expect(client.getNegotiatedProtocolVersion()).toBe('2026-07-28');
+    const { tools } = await client.listTools();
+    expect(tools).toEqual(expected);
+    expect(textOf(await client.callTool({ name: 'repeat', arguments: { note: 'hi', count: 3, loud: false } }))).toBe('modern: hi hi hi');
+    // The decorator metadata made `count` an integer: 1.5 is refused by the schema.
+    expect((await client.callTool({ name: 'repeat', arguments: { note: 'hi', count: 1.5, loud: false } })).isError).toBe(true);
+    await client.close();
+  });
+
+  it('keeps the DNS-rebinding defence: a foreign Host gets 403', async () => {
+    expect(await postWithHost(served!.url, 'rebound.attacker.example')).toBe(403);
+    expect(await postWithHost(served!.url, `localhost:${new URL(served!.url).port}`)).toBe(200);
+  });
+});
+
+it('the tools carry the types only decorator metadata gives', async () => {
+  const tools = (await nodeTools()) as { name: string; inputSchema: { properties: Record<string, { type?: string }> } }[];
+  const repeat = tools.find((t) => t.name === 'repeat')!;
+  expect(repeat.inputSchema.properties.count.type).toBe('integer');
+  expect(repeat.inputSchema.properties.loud.type).toBe('boolean');
+  expect(repeat.inputSchema.properties.note.type).toBe('string');
+});
