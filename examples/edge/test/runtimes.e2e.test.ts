@@ -3,6 +3,7 @@ import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.j
 import { StreamableHTTPClientTransport as LegacyHttp } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { createFetchHandler } from '@toolwright/server/fetch';
 import { spawn, type ChildProcess } from 'node:child_process';
+import { generateKeyPairSync, sign, type KeyObject } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
 import { join } from 'node:path';
 
@@ -117,6 +118,59 @@ describe.each(RUNTIMES)('the example on $name', ({ command, args }) => {
     expect(await postWithHost(served!.url, `localhost:${new URL(served!.url).port}`)).toBe(200);
   });
 });
+
+describe.each(RUNTIMES)('bearer JWTs on $name (jwtVerifier: jose on Web Crypto)', ({ command, args }) => {
+  const keys = generateKeyPairSync('rsa', { modulusLength: 2048 });
+  const jwks = { keys: [{ ...keys.publicKey.export({ format: 'jwk' }), kid: 'k1', alg: 'RS256', use: 'sig' }] };
+  let served: Awaited<ReturnType<typeof start>> | undefined;
+
+  beforeAll(async () => {
+    served = await start(command, args, { JWKS: JSON.stringify(jwks), ISSUER, RESOURCE });
+  });
+  afterAll(() => stop(served?.child));
+
+  it('serves callers with a valid token in both eras', async () => {
+    const headers = { authorization: `Bearer ${jwt(keys.privateKey, {})}` };
+    const legacy = new LegacyClient({ name: 'legacy', version: '1' });
+    await legacy.connect(new LegacyHttp(new URL(served!.url), { requestInit: { headers } }));
+    expect(textOf(await legacy.callTool({ name: 'repeat', arguments: { note: 'jwt', count: 1, loud: false } }))).toBe('legacy: jwt');
+    await legacy.close();
+    const modern = new ModernClient({ name: 'modern', version: '1' }, { versionNegotiation: { mode: 'auto' } });
+    await modern.connect(new ModernHttp(new URL(served!.url), { requestInit: { headers } }));
+    expect(textOf(await modern.callTool({ name: 'repeat', arguments: { note: 'jwt', count: 1, loud: false } }))).toBe('modern: jwt');
+    await modern.close();
+  });
+
+  it('refuses a missing, forged, foreign or expired token with 401 and the RFC 9728 challenge, and serves the metadata', async () => {
+    const status = async (token?: string) => {
+      const response = await fetch(served!.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...(token && { authorization: `Bearer ${token}` }) },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } }),
+      });
+      await response.body?.cancel();
+      return { status: response.status, challenge: response.headers.get('www-authenticate') };
+    };
+    expect(await status()).toEqual({ status: 401, challenge: 'Bearer resource_metadata="https://mcp.example.test/.well-known/oauth-protected-resource/mcp"' });
+    const forged = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey;
+    expect((await status(jwt(forged, {}))).status).toBe(401);
+    expect((await status(jwt(keys.privateKey, { aud: 'https://other.example.test/mcp' }))).status).toBe(401);
+    expect((await status(jwt(keys.privateKey, { exp: Math.floor(Date.now() / 1000) - 600 }))).challenge).toContain('error="invalid_token"');
+    const metadata = await fetch(new URL('/.well-known/oauth-protected-resource/mcp', served!.url));
+    expect(await metadata.json()).toMatchObject({ resource: RESOURCE, authorization_servers: [ISSUER] });
+  });
+});
+
+const ISSUER = 'https://issuer.example.test';
+const RESOURCE = 'https://mcp.example.test/mcp';
+const b64 = (value: object | Buffer) => (Buffer.isBuffer(value) ? value : Buffer.from(JSON.stringify(value))).toString('base64url');
+
+/** An RS256 JWT for RESOURCE from ISSUER, signed here with node:crypto. */
+function jwt(key: KeyObject, claims: Record<string, unknown>): string {
+  const now = Math.floor(Date.now() / 1000);
+  const body = `${b64({ alg: 'RS256', typ: 'JWT', kid: 'k1' })}.${b64({ iss: ISSUER, aud: RESOURCE, sub: 'alice', client_id: 'app-1', iat: now, exp: now + 600, ...claims })}`;
+  return `${body}.${b64(sign('sha256', Buffer.from(body), key))}`;
+}
 
 it('the tools carry the types only decorator metadata gives', async () => {
   const tools = (await nodeTools()) as { name: string; inputSchema: { properties: Record<string, { type?: string }> } }[];
