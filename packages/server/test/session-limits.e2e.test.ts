@@ -95,6 +95,16 @@ describe('session limits per caller (issue 31, item 1)', () => {
     await openRawSession(l.url, from('10.0.0.1'));
   });
 
+  it('does not rate-limit anonymous callers on a loopback address, which every local client shares (their share of sessions still holds)', async () => {
+    const app2 = await createApp({ name: 'local', version: '1.0.0', tools: [HttpTools] });
+    const l = await app2.listen({ transport: 'http', port: 0, ...quiet, sessions: { maxSessionsPerPrincipal: 4, initializeRate: { burst: 1, perMinute: 1 } } });
+    listeners.push(l);
+    const first = await openRawSession(l.url);
+    for (let i = 0; i < 4; i++) await openRawSession(l.url);
+    expect(l.sessionCount).toBe(4);
+    expect(await statusOf(l.url, first, {})).toBe(404);
+  });
+
   it("a request naming another principal's session gets 404 and does not keep that session alive", async () => {
     const l = await listen({ idleTimeoutMs: 300, initializeRate: false });
     const alice = await openRawSession(l.url, bearer('alice'));

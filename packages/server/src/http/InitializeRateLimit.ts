@@ -1,3 +1,5 @@
+import { isLoopbackAnonymous } from './sessionOwnerOf';
+
 /** How fast one owner may open sessions: a token bucket of `burst` initialize requests, refilled at `perMinute`. */
 export interface InitializeRate {
   /** Initialize requests one principal (or anonymous client address) may send at once. Default 30. */
@@ -32,8 +34,9 @@ export class InitializeRateLimit {
     this.perMs = Math.max(1e-9, (rate.perMinute ?? DEFAULT_INITIALIZE_RATE.perMinute) / 60_000);
   }
 
-  /** Takes one token for `owner`: 0 if it had one, else how many seconds until it has. */
+  /** Takes one token for `owner`: 0 if it had one (or needs none: see `isLoopbackAnonymous`), else how many seconds until it has. */
   take(owner: string, now = Date.now()): number {
+    if (isLoopbackAnonymous(owner)) return 0;
     const bucket = this.buckets.get(owner);
     const tokens = bucket ? Math.min(this.burst, bucket.tokens + (now - bucket.at) * this.perMs) : this.burst;
     if (bucket) this.buckets.delete(owner); // re-inserted last: the map stays in least-recently-used order
