@@ -228,6 +228,28 @@ describe('issue 31: a hidden member answers exactly as an unknown one', () => {
       expect(anonymous.status).toBe(401);
       await anonymous.text();
     });
+
+    it('quotes only the scopes that are scope tokens: a verifier scope with a quote or a line break cannot break the challenge', async () => {
+      const odd = await createApp({ name: 'odd', version: '1', tools: [Members], scopeHints: true, logger: silentLogger() });
+      const oddCaller: AuthInfo = { ...PLAIN, token: 'odd', scopes: ['notes', 'x"y', 'line\r\nbreak'] };
+      const l = await odd.listen({
+        transport: 'http',
+        port: 0,
+        requestLogLevel: 'silent',
+        exitOnSignal: false,
+        auth: { ...authOptions(), verifyToken: (token: string) => (token === 'odd' ? oddCaller : undefined) },
+      });
+      try {
+        const message = { jsonrpc: '2.0', id: 8, method: 'tools/call', params: { name: 'tool_scope', arguments: {} } };
+        const session = await openRawSession(l.url, { authorization: 'Bearer odd' });
+        const refused = await post(l.url, message, { authorization: 'Bearer odd', 'mcp-session-id': session, 'mcp-protocol-version': '2025-11-25' });
+        expect(refused.status).toBe(403);
+        expect(refused.headers.get('www-authenticate')).toMatch(/ scope="notes admin",/);
+        await refused.text();
+      } finally {
+        await l.close();
+      }
+    });
   });
 });
 

@@ -4,6 +4,7 @@ import type { HttpAuthOptions } from './HttpAuthOptions';
 import type { ProtectedResourceMetadata } from './protectedResourceMetadata';
 import { DEFAULT_CLOCK_TOLERANCE_SECONDS, isExpired } from './isExpired';
 import { logSafe } from './logSafe';
+import { isScopeToken } from './isScopeToken';
 
 export type AuthOutcome =
   | { readonly ok: true; readonly authInfo: AuthInfo | undefined }
@@ -93,10 +94,6 @@ export function createAuthenticator(options: HttpAuthOptions, metadata: Protecte
     return { ok: true, authInfo: { ...authInfo, token: authInfo.token || match[1] } };
   };
 }
-
-/** A scope as RFC 6749 §3.3 defines it (`%x21 / %x23-5B / %x5D-7E`, no space): safe inside a quoted header value. */
-const SCOPE_TOKEN = /^[\x21\x23-\x5b\x5d-\x7e]+$/;
-const isScopeToken = (scope: unknown): scope is string => typeof scope === 'string' && SCOPE_TOKEN.test(scope);
 
 function checkScope(scope: string, i: number): string {
   if (isScopeToken(scope)) return scope;

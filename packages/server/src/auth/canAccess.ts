@@ -25,17 +25,6 @@ export function rolesOf(auth: AuthInfo): readonly string[] {
   return Array.isArray(roles) ? (roles as string[]) : typeof roles === 'string' ? roles.split(/[\s,]+/) : [];
 }
 
-/**
- * Why a call is refused, for the error message (names the missing rule, never the caller's
- * token). `subject` names what was asked for: "Tool 'x'", "Resource 'notes://1'", "Prompt 'y'".
- */
-export function accessDenial(subject: string, access: AccessRules, auth: AuthInfo | undefined): string {
-  if (!auth) return `${subject} requires an authenticated caller. Send a bearer token (HTTP) or configure the app's auth provider (stdio).`;
-  const missing = missingScopes(access, auth);
-  if (missing.length > 0) return `${subject} requires the scope(s) ${missing.map((s) => `'${s}'`).join(', ')}, which this caller's token lacks. Request a token with them.`;
-  return `${subject} requires one of the roles ${access.roles.map((r) => `'${r}'`).join(', ')}, which this caller does not have.`;
-}
-
 /** The authenticated caller of a request, from the SDK's handler context. */
 export function callerOf(ctx: { readonly http?: { readonly authInfo?: AuthInfo } }): AuthInfo | undefined {
   return ctx.http?.authInfo;

@@ -1,5 +1,6 @@
 import type { AuthInfo } from '@toolwright/core';
 import { missingScopes } from '../auth/canAccess';
+import { isScopeToken } from '../auth/isScopeToken';
 import type { ServerFactory } from '../serving/ServerFactory';
 
 /**
@@ -11,7 +12,8 @@ export function scopeRefusal(app: ServerFactory, metadataUrl: string, toolName: 
   if (app.scopeHints !== true) return undefined;
   const missing = missingScopes(app.toolAccess(toolName), auth);
   if (missing.length === 0) return undefined;
-  const wanted = [...new Set([...(auth?.scopes ?? []), ...missing])].join(' ');
+  // Scopes to request: the missing ones and those the token has, as far as they can be quoted (a verifier's scopes are not ours).
+  const wanted = [...new Set([...(auth?.scopes ?? []), ...missing].filter(isScopeToken))].join(' ');
   const status = auth ? 403 : 401;
   const error = auth ? 'insufficient_scope' : 'invalid_request';
   const description = `Tool '${toolName}' requires the scope(s): ${missing.join(' ')}.`;
