@@ -106,7 +106,7 @@ describe('fetch handler sessions', () => {
     const refused = await send(handler, 'POST', initializeBody(1, VERSION), { 'x-client': 'three' });
     expect(refused.status).toBe(503);
     expect(refused.headers.get('retry-after')).toBe('30');
-    expect((await refused.json()).error.message).toContain('sessions.maxSessions');
+    expect(((await refused.json()) as { error: { message: string } }).error.message).toContain('sessions.maxSessions');
     expect((await listOn(handler, first, { 'x-client': 'one' })).status).toBe(200);
   });
 
