@@ -1,4 +1,5 @@
 import { buildRegistry, Param, Tool } from '@toolwright/core';
+import { compiledRegistry } from '@toolwright/core/internal';
 
 export class MathTools {
   @Tool({ description: 'Add two numbers.' })
@@ -11,7 +12,7 @@ export class MathTools {
 export async function inspect() {
   const registry = buildRegistry({ tools: [MathTools] }); // pure: reads decorators, derives schemas, compiles calls
   const list = registry.toolList; // the frozen tools/list result, served as is
-  const result = await registry.tool('add')!.call({ a: 2, b: 3 }, undefined); // what tools/call runs
+  const result = await compiledRegistry(registry).tool('add')!.call({ a: 2, b: 3 }, undefined); // what tools/call runs
   return { list, result }; // result: { content: [{ type: 'text', text: '5' }] }
 }
 // #endregion registry

@@ -64,8 +64,7 @@ export type { CacheHint } from './metadata/CacheHint';
 export type { PromptOptions } from './metadata/PromptOptions';
 export type { Completer, CompletionValues, CompletionRequestContext } from './metadata/Completer';
 export type { ResourceDefinition, ResourceTemplateDefinition, ResourceDescriptor, ResourceTemplateDescriptor } from './registry/ResourceDefinition';
-export type { PromptDefinition, PromptDescriptor, PromptArgumentDescriptor, CompletionResult, CompleteArgument } from './registry/PromptDefinition';
-export type { MemberOutcome, MemberErrorKind } from './invoke/MemberOutcome';
+export type { PromptDefinition, PromptDescriptor, PromptArgumentDescriptor } from './registry/PromptDefinition';
 export { userMessage, assistantMessage } from './content/messages';
 export type { PromptMessage, PromptResult } from './content/PromptMessage';
 export type { ReadResourceResult, ResourceContents, TextResourceContents, BlobResourceContents } from './content/ResourceContents';
@@ -77,4 +76,3 @@ export type { MemberKind, MemberAccess, MemberCall } from './pipeline/MemberCall
 export type { Middleware, MiddlewareFn, MiddlewareClass, Next } from './pipeline/Middleware';
 export type { Guard, GuardFn, GuardClass } from './pipeline/Guard';
 export type { MemberPipeline } from './pipeline/PipelineArgs';
-export type { CallScope } from './invoke/compileInvocation';

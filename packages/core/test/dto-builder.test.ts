@@ -1,4 +1,5 @@
 import { Args, buildRegistry, Tool } from '@toolwright/core';
+import { compiledRegistry } from '@toolwright/core/internal';
 import { Expose, Transform, Type } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsDate, IsEmail, IsInt, IsNumber, IsOptional, IsString, Max, Min, ValidateNested } from 'class-validator';
 import { compileDtoBuilder } from '../src/validation/compileDtoBuilder';
@@ -68,7 +69,7 @@ describe('compileDtoBuilder (the DTO fast path)', () => {
         return input.price;
       }
     }
-    const tool = buildRegistry({ tools: [PriceTools] }).tools[0];
+    const tool = compiledRegistry(buildRegistry({ tools: [PriceTools] })).tools[0];
     expect(await tool.call({ price: 1.5 }, undefined)).toEqual({ content: [{ type: 'text', text: '1.5' }] });
     const bad = await tool.call({ price: 1.234 }, undefined);
     expect(bad.isError).toBe(true);
@@ -81,7 +82,7 @@ describe('compileDtoBuilder (the DTO fast path)', () => {
         return { isQuery: q instanceof Query, tag: q.tags[0] instanceof Tag, limit: q.limit };
       }
     }
-    const tool = buildRegistry({ tools: [QueryTools] }).tools[0];
+    const tool = compiledRegistry(buildRegistry({ tools: [QueryTools] })).tools[0];
     const ok = await tool.call({ text: 'x', tags: [{ name: 'a' }] }, undefined);
     expect(JSON.parse((ok.content[0] as { text: string }).text)).toEqual({ isQuery: true, tag: true, limit: 10 });
     const bad = await tool.call({ text: 'x', tags: [{ name: 1 }, {}, {}, {}], limit: 0 }, undefined);

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Args, buildRegistry, Tool } from '@toolwright/core';
+import { compiledRegistry } from '@toolwright/core/internal';
 import * as dto from '@toolwright/core/dto';
 import * as ClassTransformer from 'class-transformer';
 import * as ClassValidator from 'class-validator';
@@ -63,7 +64,7 @@ describe('@toolwright/core/dto', () => {
         return input instanceof FromLibraries ? 'built' : 'not built';
       }
     }
-    const registry = buildRegistry({ tools: [Mail] });
+    const registry = compiledRegistry(buildRegistry({ tools: [Mail] }));
     const [viaDto, viaLibraries] = ['via_dto', 'via_libraries'].map((name) => registry.tool(name)!);
     expect(viaDto.descriptor.inputSchema).toEqual(viaLibraries.descriptor.inputSchema);
 

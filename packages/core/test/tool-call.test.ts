@@ -1,4 +1,5 @@
-import { Args, buildRegistry, CallInterrupt, Param, Tool, ToolError, type ToolDefinition } from '@toolwright/core';
+import { Args, buildRegistry, CallInterrupt, Param, Tool, ToolError } from '@toolwright/core';
+import { compiledRegistry, type CompiledTool } from '@toolwright/core/internal';
 import { ArrayMaxSize, IsArray, IsDateString, IsIn, IsInt, IsOptional, IsString, Max, MinLength } from 'class-validator';
 import { jsonView } from '../src/invoke/jsonView';
 
@@ -49,9 +50,9 @@ class Calls {
 const text = (result: { content: { type: string; text?: string }[] }): string | undefined => result.content[0]?.text;
 
 describe('compiled tool calls', () => {
-  let tools: Map<string, ToolDefinition>;
+  let tools: Map<string, CompiledTool>;
   beforeAll(() => {
-    tools = new Map(buildRegistry({ tools: [Calls] }).tools.map((t) => [t.name, t]));
+    tools = new Map(compiledRegistry(buildRegistry({ tools: [Calls] })).tools.map((t) => [t.name, t]));
   });
 
   it('sends structuredContent in its JSON form, the same as the text', async () => {
@@ -164,7 +165,7 @@ describe('custom class-validator messages', () => {
     }
   }
 
-  const registry = () => buildRegistry({ tools: [Forms] });
+  const registry = () => compiledRegistry(buildRegistry({ tools: [Forms] }));
 
   it("reports the app's own messages, with class-validator's tokens filled in", async () => {
     const result = await registry()

@@ -87,7 +87,7 @@ describe('2025-era tool calls served before the SDK (stdio)', () => {
     s.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 'a', reason: 'user' } });
     s.send({ jsonrpc: '2.0', id: 'read', method: 'ping' });
     await s.answer('read');
-    release!();
+    (release as () => void)();
     const before = calls;
     s.send(call('b', 'echo', { text: 'next' }));
     expect(await s.answer('b')).toMatchObject({ result: { content: [{ text: 'echo: next' }] } });

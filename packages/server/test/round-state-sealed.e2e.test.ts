@@ -17,6 +17,7 @@ class Vault {
   async open(@Ctx() ctx: ToolContext) {
     const login = await ctx.elicit('Password?', { type: 'object', properties: { password: { type: 'string' } }, required: ['password'] });
     const reply = await ctx.sample('Say the magic word.');
+    if (login.action !== 'accept') return 'not opened';
     return `opened for ${(login.content as { password: string }).password.length}-character password; the model said ${(reply.content as { text: string }).text}`;
   }
 }

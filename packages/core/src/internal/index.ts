@@ -23,3 +23,7 @@ export type { HookArgs } from '../metadata/HookArgs';
 export { ServiceScope } from '../container/ServiceScope';
 export type { ServiceScopeOptions } from '../container/ServiceScope';
 export { toolFailure, toolErrorResult } from '../invoke/toolFailure';
+export { compiledRegistry } from '../registry/CompiledRegistry';
+export type { CompiledRegistry, CompiledTool, CompiledResource, CompiledResourceTemplate, CompiledPrompt, CompleteArgument, CompletionResult } from '../registry/CompiledRegistry';
+export type { MemberOutcome, MemberErrorKind } from '../invoke/MemberOutcome';
+export type { CallScope } from '../invoke/compileInvocation';

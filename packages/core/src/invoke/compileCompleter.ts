@@ -1,4 +1,4 @@
-import type { CompleteArgument } from '../registry/PromptDefinition';
+import type { CompleteArgument } from '../registry/CompiledRegistry';
 import type { ToolLogger } from '../context/ToolContext';
 import type { Completer } from '../metadata/Completer';
 

@@ -1,12 +1,9 @@
-import type { ToolResult } from '../content/ToolResult';
-import type { ToolContext } from '../context/ToolContext';
 import type { Class } from '../metadata/Class';
 import type { Icon, ToolAnnotations } from '../metadata/ToolOptions';
 import type { JsonSchema } from '../schema/JsonSchema';
 import type { PromptDefinition } from './PromptDefinition';
 import type { ResourceDefinition, ResourceTemplateDefinition } from './ResourceDefinition';
 import type { AccessRules } from './resolveAccess';
-import type { CallScope } from '../invoke/compileInvocation';
 import type { MemberPipeline } from '../pipeline/PipelineArgs';
 
 /** A tool as `tools/list` shows it. */
@@ -21,7 +18,7 @@ export interface ToolDescriptor {
   readonly _meta?: Record<string, unknown>;
 }
 
-/** A tool resolved by the build: its descriptor and a compiled call. */
+/** A tool resolved by the build, as an app may inspect it: its descriptor, its class and method, and its rules. */
 export interface ToolDefinition {
   readonly name: string;
   readonly descriptor: ToolDescriptor;
@@ -35,15 +32,9 @@ export interface ToolDefinition {
   readonly access?: AccessRules;
   /** `@UseMiddleware` and `@UseGuards` of the class and method; absent without any. */
   readonly pipeline?: MemberPipeline;
-  /**
-   * Validates `args`, resolves the class from the container (or the scope's), runs the
-   * method (inside the scope's middleware) and normalizes its return value. Never throws:
-   * failures are `isError` results.
-   */
-  call(args: unknown, ctx: ToolContext | undefined, scope?: CallScope): Promise<ToolResult>;
 }
 
-/** Everything an app serves, built once at startup and frozen. */
+/** Everything an app serves, built once at startup and frozen: what `app.registry` shows of it. Serving it is the server's job. */
 export interface Registry {
   readonly tools: readonly ToolDefinition[];
   /** Looks a tool up by the name clients call. */

@@ -1,13 +1,8 @@
 import type { AccessRules } from './resolveAccess';
-import type { ReadResourceResult } from '../content/ResourceContents';
 import type { ContentAnnotations } from '../content/ToolResult';
-import type { ToolContext } from '../context/ToolContext';
-import type { MemberOutcome } from '../invoke/MemberOutcome';
 import type { Class } from '../metadata/Class';
 import type { CacheHint } from '../metadata/CacheHint';
 import type { Icon } from '../metadata/ToolOptions';
-import type { CompleteArgument } from './PromptDefinition';
-import type { CallScope } from '../invoke/compileInvocation';
 import type { MemberPipeline } from '../pipeline/PipelineArgs';
 
 /** A static resource as `resources/list` shows it. */
@@ -50,11 +45,9 @@ export interface ResourceDefinition {
   readonly cache?: CacheHint;
   /** `@UseMiddleware` and `@UseGuards` of the class and method; absent without any. */
   readonly pipeline?: MemberPipeline;
-  /** Runs the method and normalizes its contents. Never throws. */
-  read(ctx: ToolContext | undefined, scope?: CallScope): Promise<MemberOutcome<ReadResourceResult>>;
 }
 
-/** A resource template resolved by the build: a URI matcher, typed variables and a compiled read. */
+/** A resource template resolved by the build: its descriptor, variables and URI matcher. */
 export interface ResourceTemplateDefinition {
   readonly uriTemplate: string;
   readonly name: string;
@@ -69,8 +62,4 @@ export interface ResourceTemplateDefinition {
   /** The template's variables in `uri`, or undefined when the template does not produce it. */
   match(uri: string): Record<string, string | string[]> | undefined;
   readonly pipeline?: MemberPipeline;
-  /** Validates and converts the variables, runs the method, normalizes its contents. Never throws. */
-  read(uri: string, variables: Record<string, string | string[]>, ctx: ToolContext | undefined, scope?: CallScope): Promise<MemberOutcome<ReadResourceResult>>;
-  /** Completion providers by variable name. */
-  readonly completers: Readonly<Record<string, CompleteArgument>>;
 }

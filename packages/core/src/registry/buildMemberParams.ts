@@ -9,7 +9,7 @@ import { createSchemaContext } from '../schema/SchemaContext';
 import { checkParamDecorators, missingMetadataProblem } from './checkParamDecorators';
 import { checkSchemaProfile } from './checkSchemaProfile';
 import type { BuildProblem } from './BuildProblem';
-import type { CompleteArgument } from './PromptDefinition';
+import type { CompleteArgument } from './CompiledRegistry';
 
 /** The resolved parameters of a resource-template or prompt method. */
 export interface MemberParams {

@@ -9,11 +9,12 @@ import { resolveAccess } from './resolveAccess';
 import { resolvePipeline } from './resolvePipeline';
 import type { CallScope } from '../invoke/compileInvocation';
 import { buildMemberParams } from './buildMemberParams';
-import type { PromptArgumentDescriptor, PromptDefinition, PromptDescriptor } from './PromptDefinition';
+import type { PromptArgumentDescriptor, PromptDescriptor } from './PromptDefinition';
+import type { CompiledPrompt } from './CompiledRegistry';
 import { defaultToolName, TOOL_NAME_PATTERN } from './toolName';
 
 /** Builds one `@Prompt` method: its declared arguments, compiled call and completion providers. */
-export function buildPrompt(cls: Class, found: FoundMember<PromptArgs>, env: MemberBuildEnv): PromptDefinition | undefined {
+export function buildPrompt(cls: Class, found: FoundMember<PromptArgs>, env: MemberBuildEnv): CompiledPrompt | undefined {
   const { member, params, declaredOn } = found;
   const { methodName, options } = member;
   const where = `${cls.name}.${methodName}`;
@@ -55,7 +56,7 @@ export function buildPrompt(cls: Class, found: FoundMember<PromptArgs>, env: Mem
     usesContext: resolved.ctxIndex !== undefined,
     ...(access && { access }),
     ...(pipeline && { pipeline }),
-    get: (a: Record<string, string> | undefined, ctx: Parameters<PromptDefinition['get']>[1], scope?: CallScope) => call(a ?? {}, ctx, scope),
+    get: (a: Record<string, string> | undefined, ctx: Parameters<CompiledPrompt['get']>[1], scope?: CallScope) => call(a ?? {}, ctx, scope),
     completers: resolved.completers,
   });
 }

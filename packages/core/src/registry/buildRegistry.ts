@@ -12,7 +12,8 @@ import { collectMembers, createMemberCollector } from './collectMembers';
 import { checkConstructorTypes, checkLifetimes } from './checkLifetimes';
 import { checkPipelineClasses } from './checkPipelineClasses';
 import { lifetimeOf } from '../metadata/ServiceLifetime';
-import type { Registry, ToolDefinition } from './Registry';
+import type { Registry } from './Registry';
+import { markCompiled, type CompiledTool } from './CompiledRegistry';
 
 /**
  * Reads the decorators of the given classes once, derives every schema, compiles every
@@ -23,7 +24,7 @@ export function buildRegistry(options: BuildOptions): Registry {
   const problems: BuildProblem[] = [];
   const container = options.container ?? createDefaultContainer();
   const logger = options.logger ?? stderrLogger('tools');
-  const tools: ToolDefinition[] = [];
+  const tools: CompiledTool[] = [];
   const owners = new Map<string, string>();
   const members = createMemberCollector();
   const readsTypes = readsConstructorTypes(container);
@@ -63,14 +64,16 @@ export function buildRegistry(options: BuildOptions): Registry {
 
   const byName = new Map(tools.map((t) => [t.name, t]));
   const toolList = deepFreeze(structuredClone({ tools: tools.map((t) => t.descriptor) }));
-  return Object.freeze({
-    tools: Object.freeze(tools),
-    tool: (name: string) => byName.get(name),
-    toolList,
-    resources: Object.freeze(members.resources),
-    resourceTemplates: Object.freeze(members.templates),
-    prompts: Object.freeze(members.prompts),
-  });
+  return markCompiled(
+    Object.freeze({
+      tools: Object.freeze(tools),
+      tool: (name: string) => byName.get(name),
+      toolList,
+      resources: Object.freeze(members.resources),
+      resourceTemplates: Object.freeze(members.templates),
+      prompts: Object.freeze(members.prompts),
+    }),
+  );
 }
 
 function checkContainer(cls: Class, container: NonNullable<BuildOptions['container']>, problems: BuildProblem[]): void {

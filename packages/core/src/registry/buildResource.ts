@@ -14,7 +14,8 @@ import { resolveAccess } from './resolveAccess';
 import { resolvePipeline } from './resolvePipeline';
 import type { CallScope } from '../invoke/compileInvocation';
 import { buildMemberParams } from './buildMemberParams';
-import type { ResourceDefinition, ResourceDescriptor, ResourceTemplateDefinition, ResourceTemplateDescriptor } from './ResourceDefinition';
+import type { ResourceDescriptor, ResourceTemplateDescriptor } from './ResourceDefinition';
+import type { CompiledResource, CompiledResourceTemplate } from './CompiledRegistry';
 import { defaultToolName } from './toolName';
 
 export interface MemberBuildEnv {
@@ -28,7 +29,7 @@ export function buildResource(
   cls: Class,
   found: FoundMember<ResourceArgs>,
   env: MemberBuildEnv,
-): { kind: 'resource'; definition: ResourceDefinition } | { kind: 'template'; definition: ResourceTemplateDefinition } | undefined {
+): { kind: 'resource'; definition: CompiledResource } | { kind: 'template'; definition: CompiledResourceTemplate } | undefined {
   const { member, params, declaredOn } = found;
   const { methodName, options, uri } = member;
   const where = `${cls.name}.${methodName}`;

@@ -15,7 +15,8 @@ import { checkSchemaProfile } from './checkSchemaProfile';
 import { resolveAccess } from './resolveAccess';
 import { resolvePipeline } from './resolvePipeline';
 import type { BuildProblem } from './BuildProblem';
-import type { ToolDefinition, ToolDescriptor } from './Registry';
+import type { ToolDescriptor } from './Registry';
+import type { CompiledTool } from './CompiledRegistry';
 import { defaultToolName, TOOL_NAME_PATTERN } from './toolName';
 
 export interface ToolBuildEnv {
@@ -28,7 +29,7 @@ export interface ToolBuildEnv {
 type ObjectSchema = JsonSchema & { type: 'object' };
 
 /** Builds one tool from its recorded metadata; pushes problems and returns undefined when it cannot. */
-export function buildTool(cls: Class, found: FoundMember<ToolArgs>, env: ToolBuildEnv): ToolDefinition | undefined {
+export function buildTool(cls: Class, found: FoundMember<ToolArgs>, env: ToolBuildEnv): CompiledTool | undefined {
   const { member: tool, params, declaredOn } = found;
   const { methodName, options } = tool;
   const where = `${cls.name}.${methodName}`;

@@ -5,14 +5,13 @@ import { readMemberMetadata } from '../metadata/readMemberMetadata';
 import type { ResourceArgs } from '../metadata/ResourceOptions';
 import { buildPrompt } from './buildPrompt';
 import { buildResource, type MemberBuildEnv } from './buildResource';
-import type { PromptDefinition } from './PromptDefinition';
-import type { ResourceDefinition, ResourceTemplateDefinition } from './ResourceDefinition';
+import type { CompiledPrompt, CompiledResource, CompiledResourceTemplate } from './CompiledRegistry';
 
 /** Resources, templates and prompts gathered across the app's classes during one build. */
 export interface MemberCollector {
-  readonly resources: ResourceDefinition[];
-  readonly templates: ResourceTemplateDefinition[];
-  readonly prompts: PromptDefinition[];
+  readonly resources: CompiledResource[];
+  readonly templates: CompiledResourceTemplate[];
+  readonly prompts: CompiledPrompt[];
   /** Who claimed each URI, template and prompt name, to report duplicates. */
   readonly owners: Map<string, string>;
 }

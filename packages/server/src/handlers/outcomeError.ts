@@ -1,4 +1,4 @@
-import type { MemberErrorKind } from '@toolwright/core';
+import type { MemberErrorKind } from '@toolwright/core/internal';
 import { ErrorCodes, ProtocolError } from '../sdk/ProtocolError';
 
 const CODES: Record<MemberErrorKind, number> = {

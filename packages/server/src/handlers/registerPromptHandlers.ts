@@ -1,4 +1,5 @@
-import type { PromptDefinition, PromptResult } from '@toolwright/core';
+import type { PromptResult } from '@toolwright/core';
+import type { CompiledPrompt } from '@toolwright/core/internal';
 import type { Prompt } from '../sdk/sdk';
 import { callerOf } from '../auth/canAccess';
 import { createListFilter } from '../auth/createListFilter';
@@ -55,6 +56,6 @@ function promptFilterOf(catalog: Catalog) {
   return made;
 }
 
-function refOf(prompt: PromptDefinition): MemberRef {
+function refOf(prompt: CompiledPrompt): MemberRef {
   return { kind: 'prompt', member: prompt, name: prompt.name };
 }

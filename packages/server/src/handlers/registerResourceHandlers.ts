@@ -1,5 +1,6 @@
 import type { Resource, ResourceTemplateType } from '../sdk/sdk';
-import type { ReadResourceResult, ResourceDefinition, ResourceTemplateDefinition } from '@toolwright/core';
+import type { ReadResourceResult } from '@toolwright/core';
+import type { CompiledResource, CompiledResourceTemplate } from '@toolwright/core/internal';
 import { callerOf } from '../auth/canAccess';
 import { createListFilter } from '../auth/createListFilter';
 import { guardedList } from '../pipeline/guardedList';
@@ -91,7 +92,7 @@ function createFilters(catalog: Catalog) {
 }
 
 /** The pipeline's view of a resource (by URI) or template (by URI template). */
-function refOf(member: ResourceDefinition | ResourceTemplateDefinition | undefined): MemberRef | undefined {
+function refOf(member: CompiledResource | CompiledResourceTemplate | undefined): MemberRef | undefined {
   if (!member) return undefined;
   return { kind: 'resource', member, name: 'uri' in member ? member.uri : member.uriTemplate };
 }
@@ -105,7 +106,7 @@ function servingMember(catalog: Catalog, uri: string, maxUriLength: number) {
   return (
     found && {
       member: found.template,
-      read: (ctx: Parameters<ResourceDefinition['read']>[0], scope: Parameters<ResourceDefinition['read']>[1]) => found.template.read(uri, found.variables, ctx, scope),
+      read: (ctx: Parameters<CompiledResource['read']>[0], scope: Parameters<CompiledResource['read']>[1]) => found.template.read(uri, found.variables, ctx, scope),
     }
   );
 }

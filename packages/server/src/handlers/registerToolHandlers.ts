@@ -1,4 +1,5 @@
-import type { AuthInfo, ToolDefinition, ToolResult } from '@toolwright/core';
+import type { AuthInfo, ToolResult } from '@toolwright/core';
+import type { CompiledTool } from '@toolwright/core/internal';
 import type { Server, ServerContext, Tool } from '../sdk/sdk';
 import type { Connection } from '../pipeline/Connection';
 import type { Surface } from '../surface/Surface';
@@ -23,7 +24,7 @@ export function createToolBinding(surface: Surface): ToolBinding {
 }
 
 /** The pipeline's view of a tool. */
-export function toolRef(tool: ToolDefinition): MemberRef {
+export function toolRef(tool: CompiledTool): MemberRef {
   return { kind: 'tool', member: tool, name: tool.name, annotations: tool.descriptor.annotations };
 }
 

@@ -1,5 +1,5 @@
-import { type AuthInfo, type CallScope, type MemberAccess, type MemberCall, type ToolContext } from '@toolwright/core';
-import { composeMiddleware, type MiddlewareChain } from '@toolwright/core/internal';
+import { type AuthInfo, type MemberAccess, type MemberCall, type ToolContext } from '@toolwright/core';
+import { composeMiddleware, type CallScope, type MiddlewareChain } from '@toolwright/core/internal';
 import { callerOf, canAccess } from '../auth/canAccess';
 import type { Connection } from './Connection';
 import { createToolContext } from './createToolContext';

@@ -1,5 +1,6 @@
 import type * as Sdk from '@modelcontextprotocol/server';
 import type * as Core from '@toolwright/core';
+import type { CompletionResult } from '@toolwright/core/internal';
 
 /**
  * Compile-time proof that core's wire shapes (declared in core, which never imports the SDK)
@@ -24,5 +25,5 @@ export type WireTypeChecks = [
   Expect<Assignable<Core.ToolAnnotations, Sdk.ToolAnnotations>>,
   Expect<Assignable<Core.CacheHint, Sdk.CacheHint>>,
   Expect<Assignable<Sdk.CreateMessageResult, Core.SamplingResult>>,
-  Expect<Assignable<Core.CompletionResult, Sdk.CompleteResult['completion']>>,
+  Expect<Assignable<CompletionResult, Sdk.CompleteResult['completion']>>,
 ];

@@ -1,5 +1,5 @@
 import { ConfigError } from '@toolwright/core';
-import type { PromptDefinition, Registry, ResourceDefinition, ResourceTemplateDefinition, ToolDefinition } from '@toolwright/core';
+import type { CompiledPrompt, CompiledRegistry, CompiledResource, CompiledResourceTemplate, CompiledTool } from '@toolwright/core/internal';
 import { paginate, type Page } from './paginate';
 import { promptToWire, resourceToWire, templateToWire, toolToWire } from '../sdk/toWire';
 
@@ -17,14 +17,14 @@ interface Entry<D> {
  * page, so listing costs a map lookup. One catalog per app, shared by its connections.
  */
 export class Catalog {
-  private readonly tools = new Map<string, Entry<ToolDefinition>>();
-  private readonly resources = new Map<string, Entry<ResourceDefinition>>();
-  private readonly templates = new Map<string, Entry<ResourceTemplateDefinition>>();
-  private readonly prompts = new Map<string, Entry<PromptDefinition>>();
+  private readonly tools = new Map<string, Entry<CompiledTool>>();
+  private readonly resources = new Map<string, Entry<CompiledResource>>();
+  private readonly templates = new Map<string, Entry<CompiledResourceTemplate>>();
+  private readonly prompts = new Map<string, Entry<CompiledPrompt>>();
   private readonly pages = new Map<string, object>();
 
   constructor(
-    registry: Registry,
+    registry: CompiledRegistry,
     private readonly pageSize: number | undefined,
     private readonly changed: (kind: ListKind) => void,
   ) {
@@ -32,7 +32,7 @@ export class Catalog {
   }
 
   /** Adds every definition of a registry built from more classes; names and URIs must be new. */
-  addRegistry(registry: Registry, announce = true): void {
+  addRegistry(registry: CompiledRegistry, announce = true): void {
     const clash = [
       ...registry.tools.filter((t) => this.tools.has(t.name)).map((t) => `tool '${t.name}'`),
       ...registry.resources.filter((r) => this.resources.has(r.uri)).map((r) => `resource '${r.uri}'`),
@@ -50,20 +50,20 @@ export class Catalog {
     if (registry.prompts.length > 0) this.touch('prompts');
   }
 
-  tool(name: string): ToolDefinition | undefined {
+  tool(name: string): CompiledTool | undefined {
     return enabled(this.tools.get(name));
   }
 
-  resource(uri: string): ResourceDefinition | undefined {
+  resource(uri: string): CompiledResource | undefined {
     return enabled(this.resources.get(uri));
   }
 
-  template(uriTemplate: string): ResourceTemplateDefinition | undefined {
+  template(uriTemplate: string): CompiledResourceTemplate | undefined {
     return enabled(this.templates.get(uriTemplate));
   }
 
   /** The first enabled template that produces `uri`, with its variables. */
-  matchTemplate(uri: string): { template: ResourceTemplateDefinition; variables: Record<string, string | string[]> } | undefined {
+  matchTemplate(uri: string): { template: CompiledResourceTemplate; variables: Record<string, string | string[]> } | undefined {
     for (const entry of this.templates.values()) {
       if (!entry.enabled) continue;
       const variables = entry.definition.match(uri);
@@ -72,7 +72,7 @@ export class Catalog {
     return undefined;
   }
 
-  prompt(name: string): PromptDefinition | undefined {
+  prompt(name: string): CompiledPrompt | undefined {
     return enabled(this.prompts.get(name));
   }
 

@@ -1,6 +1,7 @@
 import { ConfigError } from '@toolwright/core';
 import { buildRegistry, stderrLogger, type BuildOptions, type Class, type ContainerLike, type LogLevel, type Middleware, type ProtocolEra, type ToolLogger } from '@toolwright/core';
 import type { Server, ServerCapabilities } from '../sdk/sdk';
+import { compiledRegistry } from '@toolwright/core/internal';
 import type { Registry } from '@toolwright/core';
 import type { Connection } from '../pipeline/Connection';
 import type { Pending } from '../ground/Pending';
@@ -60,7 +61,7 @@ export class Surface {
       throw new ConfigError(`Toolwright: maxUriLength must be a positive integer (characters), got ${options.maxUriLength}. The default is ${DEFAULT_MAX_URI_LENGTH}.`);
     }
     this.connections = new Connections(options.logLevel ?? 'info', options.listChangedDebounceMs ?? 10);
-    this.catalog = new Catalog(registry, options.pageSize, (kind: ListKind) => this.connections.listChanged(kind));
+    this.catalog = new Catalog(compiledRegistry(registry), options.pageSize, (kind: ListKind) => this.connections.listChanged(kind));
     this.env = {
       forms: new ElicitationForms(),
       logger: options.logger ?? stderrLogger('context'),
@@ -98,7 +99,7 @@ export class Surface {
   /** Builds more classes with the app's build options and serves them from now on. */
   add(options: BuildOptions): void {
     const registry = buildRegistry(options);
-    this.catalog.addRegistry(registry);
+    this.catalog.addRegistry(compiledRegistry(registry));
     if (usesScopedServices(registry, [])) this.env.scopes.active = true;
   }
 }
