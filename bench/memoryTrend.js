@@ -6,6 +6,13 @@
 // A series fails when that slope, carried over the judged window, adds more than the larger of
 // `absoluteMiB` and `ratio` of the series' median in that window: a longer run judges a longer
 // window and so catches a slower leak.
+// Memory holds the live sessions' state (heap: about 80 KiB each in the soak), and how many are
+// live follows the throughput, which on a shared machine changes with whatever else runs. So
+// where samples carry `sessions` (the HTTP server's), a series fails only when what the
+// sessions do not explain grows too: the memory per session is estimated (Theil-Sen of the
+// series against sessions), taken out, and the rest judged by the same rule. Sessions that are
+// never closed would hide there, so their number is judged as well: it fails when it rises over
+// the window by more than 100, or by half its median when that is more.
 //
 // As a script it judges a memory log written by `SOAK_MEMORY_LOG=file node bench/soak.js`
 // (one JSON line per sample: t, rss, heapUsed, ... in MiB) and prints the per-minute curve:
@@ -16,6 +23,7 @@
 const RULES = {
   heapUsed: { absoluteMiB: 4, ratio: 0.1 },
   rss: { absoluteMiB: 16, ratio: 0.1 },
+  sessions: { absoluteMiB: 100, ratio: 0.5 },
 };
 
 const median = (xs) => {
@@ -48,7 +56,7 @@ function trend(samples, field, startMs, endMs, rule = RULES[field]) {
   const rise = slope * minutes;
   const allowed = Math.max(rule.absoluteMiB, rule.ratio * level);
   const round = (n) => Math.round(n * 100) / 100;
-  return {
+  const verdict = {
     field,
     samples: window.length,
     judgedMinutes: round(minutes),
@@ -58,6 +66,11 @@ function trend(samples, field, startMs, endMs, rule = RULES[field]) {
     allowedMiB: round(allowed),
     grew: rise > allowed,
   };
+  if (field === 'sessions' || !window.every((s) => typeof s.sessions === 'number')) return verdict;
+  // The heap the live sessions do not explain.
+  const perSession = Math.max(0, theilSen(window.map((s) => ({ x: s.sessions, y: s[field] }))));
+  const rest = theilSen(window.map((s) => ({ x: (s.t - from) / 60_000, y: s[field] - perSession * s.sessions }))) * minutes;
+  return { ...verdict, perSessionKiB: Math.round(perSession * 1024), riseBeyondSessionsMiB: round(rest), grew: rise > allowed && rest > allowed };
 }
 
 /** One row per minute of the run: the last sample of each minute. */

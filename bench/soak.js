@@ -14,7 +14,8 @@
 // hostile socket was not closed by the server, or memory kept growing after the warm-up:
 // over the second half of the load, the Theil-Sen slope of the HTTP server's heap (after GC)
 // or of any server's RSS, carried over that half, adds more than bench/memoryTrend.js allows
-// (heap: 4 MiB or 10%; RSS: 16 MiB or 10%), or the open fds of the last quarter exceed the
+// (heap: 4 MiB or 10%; RSS: 16 MiB or 10%; for the HTTP server, beyond what the number of live
+// sessions explains, and that number may not rise by more than 100 or half), or the open fds of the last quarter exceed the
 // second quarter's by 16.
 // Sessions: the soak server closes a session idle for SOAK_SESSION_IDLE_MS (default 60000),
 // so the sessions clients walk away from reach a steady number within the warm-up. With the
@@ -390,6 +391,7 @@ async function main() {
     // The HTTP server's own reports carry its heap after GC; the stdio servers are read from /proc.
     const rss = trend(proc === 'http' ? memory : all, 'rss', started, loadEnded);
     const heap = proc === 'http' ? trend(memory, 'heapUsed', started, loadEnded) : undefined;
+    const sessions = proc === 'http' ? trend(memory, 'sessions', started, loadEnded) : undefined;
     const fds = growth(underLoad(proc), 'fds', { ratio: 1, absolute: 16 });
     return {
       ...stats[name],
@@ -398,7 +400,7 @@ async function main() {
       finalRssMiB: Math.round(final[proc]?.rss ?? 0),
       rssTrend: rss,
       rssKeptGrowing: rss.grew,
-      ...(heap && { heapTrend: heap, heapKeptGrowing: heap.grew }),
+      ...(heap && { heapTrend: heap, heapKeptGrowing: heap.grew, sessionsTrend: sessions }),
       peakFds: Math.max(0, ...all.map((s) => s.fds)),
       finalFds: final[proc]?.fds,
       fdsKeptGrowing: fds.grew,
@@ -426,6 +428,9 @@ async function main() {
       if (t?.grew)
         failures.push(`${name}: ${kind === 'rss' ? 'RSS' : 'heap used after GC'} kept growing after the warm-up: +${t.riseMiB} MiB over the last ${t.judgedMinutes} min (allowed ${t.allowedMiB})`);
     }
+    const live = report[name].sessionsTrend;
+    if (live?.grew)
+      failures.push(`${name}: live sessions kept growing after the warm-up: +${live.riseMiB} over the last ${live.judgedMinutes} min (allowed ${live.allowedMiB}): are idle sessions closed?`);
     if (report[name].fdsKeptGrowing) failures.push(`${name}: open fds kept growing`);
   }
   if (!alive || !aliveModern) failures.push('the HTTP server stopped serving');
