@@ -4,7 +4,7 @@ import { jwtVerifier, type HttpAuthOptions, type JwkSet } from '@toolwright/serv
  * Bearer auth from the environment, when `JWKS` is set: JWTs from `ISSUER` for `RESOURCE`,
  * checked by `jwtVerifier` (jose, on the runtime's Web Crypto). Undefined otherwise (no auth).
  */
-export function authFromEnv(env: Readonly<Record<string, string | undefined>>): HttpAuthOptions | undefined {
+export function authFromEnv(env: { readonly JWKS?: string; readonly ISSUER?: string; readonly RESOURCE?: string }): HttpAuthOptions | undefined {
   if (!env.JWKS) return undefined;
   const issuer = env.ISSUER ?? 'https://issuer.example.test';
   const resource = env.RESOURCE ?? 'https://mcp.example.test/mcp';

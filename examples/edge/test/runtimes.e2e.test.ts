@@ -2,7 +2,7 @@ import { Client as ModernClient, StreamableHTTPClientTransport as ModernHttp } f
 import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as LegacyHttp } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { createFetchHandler } from '@toolwright/server/fetch';
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { generateKeyPairSync, sign, type KeyObject } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
 import { join } from 'node:path';
@@ -10,15 +10,21 @@ import { join } from 'node:path';
 /**
  * The example served by real Deno and Bun processes (`Deno.serve(handler)`,
  * `Bun.serve({ fetch })`), each running what tsc emitted (dist/, decorator metadata
- * included), driven from node over 127.0.0.1 by the v1 SDK client (2025-11-25, a session) and
- * the v2 client (2026-07-28). The tools' schemas must be those node serves from the same build.
+ * included), and by workerd (Miniflare) running the Worker bundled from that output, driven
+ * from node over 127.0.0.1 by the v1 SDK client (2025-11-25, with a session where the runtime
+ * keeps them) and the v2 client (2026-07-28). The tools' schemas must be those node serves from the same build.
  */
 const ROOT = join(__dirname, '..');
 const BIN = join(ROOT, '..', '..', 'node_modules', '.bin');
 const RUNTIMES = [
-  { name: 'Deno', command: join(BIN, 'deno'), args: ['run', '--allow-net', '--allow-read', '--allow-env', '--allow-sys', 'deno.mjs'] },
-  { name: 'Bun', command: join(BIN, 'bun'), args: ['bun.mjs'] },
+  { name: 'Deno', command: join(BIN, 'deno'), args: ['run', '--allow-net', '--allow-read', '--allow-env', '--allow-sys', 'deno.mjs'], sessions: true },
+  { name: 'Bun', command: join(BIN, 'bun'), args: ['bun.mjs'], sessions: true },
+  // Cloudflare's workerd (through Miniflare), running the Worker bundled from tsc's output; stateless, as Workers are.
+  { name: 'workerd', command: process.execPath, args: ['scripts/serve-workerd.mjs'], sessions: false },
 ];
+
+// The Worker's bundle, from what tsc emitted (the test run builds dist/ first).
+beforeAll(() => execFileSync(process.execPath, [join(ROOT, 'scripts', 'bundle-worker.mjs')], { stdio: 'inherit' }));
 const { createEdgeApp } = require('../dist/app.js') as { createEdgeApp: typeof import('../src/app').createEdgeApp };
 
 /** The tools as node serves them from the same build, in process. */
@@ -74,7 +80,7 @@ function postWithHost(url: string, host: string): Promise<number> {
 
 const textOf = (result: unknown) => (result as { content: { text?: string }[] }).content[0]?.text ?? '';
 
-describe.each(RUNTIMES)('the example on $name', ({ command, args }) => {
+describe.each(RUNTIMES)('the example on $name', ({ command, args, sessions }) => {
   let served: Awaited<ReturnType<typeof start>> | undefined;
   let expected: unknown[];
 
@@ -84,11 +90,12 @@ describe.each(RUNTIMES)('the example on $name', ({ command, args }) => {
   });
   afterAll(() => stop(served?.child));
 
-  it('serves a 2025-11-25 client in a session, with the schemas node serves', async () => {
+  it(`serves a 2025-11-25 client ${sessions ? 'in a session' : 'without a session'}, with the schemas node serves`, async () => {
     const client = new LegacyClient({ name: 'legacy', version: '1' });
     const transport = new LegacyHttp(new URL(served!.url));
     await client.connect(transport);
-    expect(transport.sessionId).toMatch(/^[0-9a-f-]{36}$/);
+    if (sessions) expect(transport.sessionId).toMatch(/^[0-9a-f-]{36}$/);
+    else expect(transport.sessionId).toBeUndefined();
     expect(client.getServerVersion()?.name).toBe('edge');
     const { tools } = await client.listTools();
     expect(tools).toEqual(expected);
@@ -97,7 +104,7 @@ describe.each(RUNTIMES)('the example on $name', ({ command, args }) => {
     const counted = await client.callTool({ name: 'count', arguments: { n: 3 } }, undefined, { onprogress: (p) => void progress.push(p.progress) });
     expect(textOf(counted)).toBe('counted to 3');
     expect(progress).toEqual([1, 2, 3]);
-    await transport.terminateSession();
+    if (sessions) await transport.terminateSession();
     await client.close();
   });
 

@@ -1,0 +1,23 @@
+// Serves the Worker (dist-worker/worker.mjs, from `npm run build`) on workerd through Miniflare,
+// on 127.0.0.1 (PORT, default any free port), with the nodejs_compat flag. Bindings: JWKS,
+// ISSUER, RESOURCE, ALLOWED_HOSTS from the environment, when set.
+import { Miniflare } from 'miniflare';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const bindings = Object.fromEntries(['JWKS', 'ISSUER', 'RESOURCE', 'ALLOWED_HOSTS'].filter((name) => process.env[name]).map((name) => [name, process.env[name]]));
+const mf = new Miniflare({
+  modules: true,
+  scriptPath: join(root, 'dist-worker', 'worker.mjs'),
+  compatibilityDate: '2026-07-01',
+  compatibilityFlags: ['nodejs_compat'],
+  bindings,
+  host: '127.0.0.1',
+  port: Number(process.env.PORT ?? 0),
+});
+const url = await mf.ready;
+console.error(`listening on ${new URL('/mcp', url).href}`);
+const stop = () => void mf.dispose().then(() => process.exit(0));
+process.once('SIGTERM', stop);
+process.once('SIGINT', stop);
