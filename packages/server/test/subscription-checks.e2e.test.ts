@@ -3,6 +3,7 @@ import { createApp, type App } from '@toolwright/server';
 import type { HttpListener } from '@toolwright/server/http';
 import { MODERN } from './fixtures/eras';
 import { messagesOf, openRawSession, post } from './fixtures/httpHelpers';
+import { listenInMemory } from './fixtures/memoryStdio';
 
 /**
  * Issue 31, item 3, on one instance: a subscription is taken only once the app accepted it
@@ -105,6 +106,42 @@ describe('subscriptions are checked before they are taken (issue 31, item 3)', (
       const { value } = await reader.read();
       expect(new TextDecoder().decode(value)).toContain('notifications/subscriptions/acknowledged');
       await reader.cancel();
+    });
+  });
+
+  describe('2026-07-28 subscriptions/listen over stdio', () => {
+    const outsider = { token: 'outsider', clientId: 'client', scopes: [] as string[] };
+
+    it.each([
+      ['an unknown resource', 'nothing://here'],
+      ['a resource whose scope the caller lacks', 'secret://plans'],
+      ['a resource whose guard refuses the caller', 'guarded://data'],
+      ['a URI with a line break', 'files://a\nsecret://plans'],
+    ])('refuses to listen to %s, as resources/subscribe would', async (_what, uri) => {
+      const stdio = await listenInMemory(app, outsider);
+      try {
+        stdio.send(MODERN.request({ jsonrpc: '2.0', id: 'listen', method: 'subscriptions/listen', params: { notifications: { resourceSubscriptions: ['open://status', uri] } } }));
+        expect(await stdio.answer('listen')).toMatchObject({ jsonrpc: '2.0', id: 'listen', error: { code: -32602 } });
+        // The connection still serves.
+        stdio.send(MODERN.request({ jsonrpc: '2.0', id: 'after', method: 'resources/list' }));
+        expect(await stdio.answer('after')).toHaveProperty('result.resources');
+      } finally {
+        await stdio.close();
+      }
+    });
+
+    it('listens to resources the caller may subscribe to', async () => {
+      const stdio = await listenInMemory(app, { ...outsider, token: 'insider', scopes: ['secret:read'] });
+      try {
+        stdio.send(MODERN.request({ jsonrpc: '2.0', id: 'listen', method: 'subscriptions/listen', params: { notifications: { resourceSubscriptions: ['open://status', 'secret://plans'] } } }));
+        for (let i = 0; i < 400 && !stdio.out.some((m) => m.method === 'notifications/subscriptions/acknowledged'); i++) await new Promise((resolve) => setTimeout(resolve, 5));
+        expect(stdio.out.some((m) => m.method === 'notifications/subscriptions/acknowledged')).toBe(true);
+        expect(stdio.out.find((m) => m.id === 'listen' && 'error' in m)).toBeUndefined();
+        // The open stream does not hold shutdown for the drain timeout (10 s).
+        expect(await Promise.race([stdio.close().then(() => 'closed'), new Promise((resolve) => setTimeout(resolve, 5000, 'still draining'))])).toBe('closed');
+      } finally {
+        await stdio.close();
+      }
     });
   });
 });

@@ -1,7 +1,7 @@
 import type { AuthInfo } from '@toolwright/core';
 import { createMcpHandler } from '../sdk/sdk';
 import { sdkServer } from '../sdk/sdkServer';
-import { listenedResources, listenRefusal, type RefusedSubscription } from './listenRefusal';
+import { listenedResources, listenRefusal, listenRefusalMessage } from './listenRefusal';
 import type { McpServerHandle, ServerSetup } from './ServerFactory';
 
 /** The 2026-07-28 requests of one endpoint, answered over web `Request`/`Response`. */
@@ -38,7 +38,7 @@ export function createModernFetch(factory: (setup: ServerSetup) => McpServerHand
       const listened = listenedResources(body);
       if (listened) {
         const refused = await listenRefusal(factory, listened, authInfo);
-        if (refused) return refuseListen(body, refused);
+        if (refused) return Response.json(listenRefusalMessage(body, refused));
       }
       return handler.fetch(request, { parsedBody: body, ...(authInfo && { authInfo }) });
     },
@@ -47,11 +47,4 @@ export function createModernFetch(factory: (setup: ServerSetup) => McpServerHand
       await handler.close();
     },
   };
-}
-
-/** The answer to a `subscriptions/listen` naming a resource the caller may not subscribe to (-32002 goes to 2026-07-28 clients as -32602, as the SDK sends it). */
-function refuseListen(body: unknown, refused: RefusedSubscription): Response {
-  const id = (body as { id?: unknown }).id;
-  const error = { code: refused.code === -32002 ? -32602 : refused.code, message: refused.message, ...(refused.data !== undefined && { data: refused.data }) };
-  return Response.json({ jsonrpc: '2.0', id: typeof id === 'string' || typeof id === 'number' ? id : null, error });
 }

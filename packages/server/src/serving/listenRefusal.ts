@@ -49,6 +49,13 @@ export async function listenRefusal(factory: (setup: ServerSetup) => McpServerHa
   }
 }
 
+/** The JSON-RPC error answering a `subscriptions/listen` refused for one of its resources (-32002 goes to 2026-07-28 clients as -32602, as the SDK sends it). */
+export function listenRefusalMessage(request: unknown, refused: RefusedSubscription): JSONRPCMessage {
+  const id = (request as { id?: unknown }).id;
+  const error = { code: refused.code === -32002 ? -32602 : refused.code, message: refused.message, ...(refused.data !== undefined && { data: refused.data }) };
+  return { jsonrpc: '2.0', id: typeof id === 'string' || typeof id === 'number' ? id : null, error } as JSONRPCMessage;
+}
+
 /** The client end of an in-process exchange with one server: requests in, their answers back. */
 class Link implements Transport {
   onmessage?: Transport['onmessage'];

@@ -3,6 +3,7 @@ import type { JSONRPCMessage, MessageExtraInfo, Transport } from '../sdk/sdk';
 import { sdkServer } from '../sdk/sdkServer';
 import type { McpServerHandle } from './ServerFactory';
 import { isModernMessage } from '../sdk/isModernMessage';
+import { listenedResources, listenRefusal, listenRefusalMessage } from './listenRefusal';
 
 /**
  * Serves one stdio connection in the era its first message asks for. A 2025-era client
@@ -21,6 +22,7 @@ export function serveStdioEras(transport: Transport, factory: (context: { era: '
     if (isModernMessage(first)) {
       const handle = serveStdio((context) => sdkServer(factory(context)), { transport, onerror });
       close = () => handle.close();
+      checkListens(transport, () => factory({ era: 'legacy' }), onerror);
     } else {
       const server = factory({ era: 'legacy' });
       close = () => server.close();
@@ -29,6 +31,23 @@ export function serveStdioEras(transport: Transport, factory: (context: { era: '
     deliver(transport, first, extra);
   };
   return { close: () => close() };
+}
+
+/**
+ * The SDK's stdio entry serves `subscriptions/listen` itself and would take any URI: the
+ * resources a listen names pass the app's own `resources/subscribe` checks first (existence,
+ * scopes, roles, guards), as over HTTP, so the caller hears of none it may not read.
+ */
+function checkListens(transport: Transport, checkingServer: () => McpServerHandle, onerror: (error: Error) => void): void {
+  const serve = transport.onmessage;
+  if (!serve) return;
+  transport.onmessage = (message, extra) => {
+    const listened = listenedResources(message);
+    if (!listened) return serve(message, extra);
+    listenRefusal(checkingServer, listened, undefined)
+      .then((refused) => (refused ? transport.send(listenRefusalMessage(message, refused)) : serve(message, extra)))
+      .catch(onerror);
+  };
 }
 
 /** Hands a message to whoever now reads the transport. */

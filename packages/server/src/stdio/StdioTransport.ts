@@ -192,7 +192,8 @@ export class StdioTransport implements Transport {
       const request = message as JSONRPCRequest;
       const refusal = this.refusal(request);
       if (refusal) return this.reply(request.id, refusal.code, refusal.message);
-      this.pending.add(request.id);
+      // A subscriptions/listen stream lasts until the client or shutdown ends it: shutdown does not wait for it (as over HTTP).
+      if (request.method !== 'subscriptions/listen') this.pending.add(request.id);
     } else if (kind === 'notification') {
       this.forgetCancelled(message as { method: string; params?: { requestId?: unknown } });
     }
