@@ -64,7 +64,7 @@ export default defineConfig({
             { text: 'MCP clients', link: '/guide/clients' },
             { text: 'Streamable HTTP', link: '/guide/http' },
             { text: 'Express, Fastify, NestJS', link: '/guide/frameworks' },
-            { text: 'Fetch handler: Deno, Bun', link: '/guide/fetch' },
+            { text: 'Fetch handler: Deno, Bun, Workers', link: '/guide/fetch' },
             { text: 'Security and auth', link: '/guide/security' },
             { text: 'Deployment and scaling', link: '/guide/deployment' },
             { text: 'Lifecycle hooks', link: '/guide/lifecycle' },
