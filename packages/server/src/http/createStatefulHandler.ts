@@ -1,19 +1,20 @@
 import { randomUUID } from 'node:crypto';
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage } from 'node:http';
 import type { AuthInfo } from '@toolwright/core';
-import { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from '../sdk/sdk';
 import type { ServerFactory } from '../serving/ServerFactory';
 import type { SessionRecord } from './Cluster';
 import { createStreamableTransport, type StreamableTransportKind } from './createStreamableTransport';
 import type { EventStoreFactory } from './EventStore';
 import type { HttpSession } from './HttpSession';
 import { firstMessage, isInitialize } from './jsonRpcShape';
+import type { HttpRefusal } from './HttpRefusal';
 import type { McpRequest, ModeHandler, TrackPost } from './ModeHandler';
 import type { InitializeRateLimit } from './InitializeRateLimit';
 import { principalOf } from './principalOf';
-import { sendJson, sendRpcError } from './respond';
+import { sendJson } from './respond';
 import { SessionLimitError } from './SessionLimitError';
 import { sessionOwnerOf } from './sessionOwnerOf';
+import { sessionRules } from './sessionRules';
 import { SessionStore, type SessionLimits } from './SessionStore';
 import type { LocalSessions, SessionSharing } from './SessionSharing';
 
@@ -31,10 +32,6 @@ export interface StatefulHandlerOptions {
   clientAddressOf: ((req: IncomingMessage) => string | undefined) | undefined;
   trackPost: TrackPost;
 }
-
-const SUPPORTED = new Set<string>(SUPPORTED_PROTOCOL_VERSIONS);
-/** The version a server assumes for a request without MCP-Protocol-Version (spec 2025-11-25, transports). */
-const ASSUMED_VERSION = '2025-03-26';
 
 /**
  * Stateful Streamable HTTP (2025-11-25): `initialize` opens a session (its own SDK `Server`
@@ -66,10 +63,8 @@ export function createStatefulHandler(app: ServerFactory, options: StatefulHandl
   }
 
   async function openSession(auth: AuthInfo | undefined, body: unknown, owner: string): Promise<HttpSession> {
-    // What the SDK's initialize handler answers: the client's version if supported, else the latest.
     const params = firstMessage(body)?.params;
-    const requested = params?.protocolVersion;
-    const protocolVersion = typeof requested === 'string' && SUPPORTED.has(requested) ? requested : LATEST_PROTOCOL_VERSION;
+    const protocolVersion = sessionRules.negotiatedVersion(body);
     const id = randomUUID();
     const principal = principalOf(auth);
     if (!copies && !store.hasRoomFor(owner)) throw new SessionLimitError(options.limits.maxSessions);
@@ -116,32 +111,23 @@ export function createStatefulHandler(app: ServerFactory, options: StatefulHandl
       if (!found) return;
       ({ session, body } = found);
       // `find` touched the session only if this caller owns it: a foreign caller keeps no session alive.
-      if (!session || session.principal !== principalOf(auth)) {
-        return sendRpcError(res, 404, -32001, 'Session not found: it expired, was closed, or belongs to another caller. Start a new session with initialize.');
-      }
-      // 2025-03-26 is what the spec says a server assumes when the header is missing, so it counts as none (the conformance suite sends it).
-      if (typeof version === 'string' && version !== session.protocolVersion && version !== ASSUMED_VERSION) {
-        return sendRpcError(
-          res,
-          400,
-          -32000,
-          `Bad Request: MCP-Protocol-Version '${version}' differs from the version this session negotiated, '${session.protocolVersion}'. Send '${session.protocolVersion}'.`,
-        );
-      }
+      if (!session || session.principal !== principalOf(auth)) return send(res, sessionRules.notFound);
+      const mismatch = sessionRules.version(typeof version === 'string' ? version : undefined, session.protocolVersion);
+      if (mismatch) return send(res, mismatch);
       entry.session = session.id;
     } else if (method === 'POST' && isInitialize(body)) {
       const owner = sessionOwnerOf(principalOf(auth), (options.clientAddressOf ?? remoteAddressOf)(req));
       const wait = options.initializeRate?.take(owner) ?? 0;
-      if (wait > 0) return refuseTooFast(res, body, wait);
+      if (wait > 0) return send(res, sessionRules.tooFast(body, wait));
       try {
         session = await openSession(auth, body, owner);
       } catch (error) {
-        if (error instanceof SessionLimitError) return sendRpcError(res, 503, -32000, error.message, { 'Retry-After': '30' });
+        if (error instanceof SessionLimitError) return send(res, sessionRules.full(error));
         return sharing.refuse(res, error);
       }
       entry.session = session.id;
     } else {
-      return sendRpcError(res, 400, -32000, 'Bad Request: the Mcp-Session-Id header is required. Send initialize first and repeat the session id it returns on every request.');
+      return send(res, sessionRules.required);
     }
 
     session.open++;
@@ -171,21 +157,6 @@ export function createStatefulHandler(app: ServerFactory, options: StatefulHandl
 
 const remoteAddressOf = (req: IncomingMessage): string | undefined => req.socket?.remoteAddress;
 
-/** HTTP 429 for an `initialize` sent faster than `sessions.initializeRate` allows, with the JSON-RPC error for its id. */
-function refuseTooFast(res: ServerResponse, body: unknown, waitSeconds: number): void {
-  const id = firstMessage(body)?.id;
-  sendJson(
-    res,
-    429,
-    {
-      jsonrpc: '2.0',
-      id: typeof id === 'string' || typeof id === 'number' ? id : null,
-      error: {
-        code: -32000,
-        message: `Too many requests: this caller opened sessions faster than sessions.initializeRate allows. Retry after ${waitSeconds} s, or reuse the session you have.`,
-        data: { retryAfterSeconds: waitSeconds },
-      },
-    },
-    { 'Retry-After': String(waitSeconds) },
-  );
+function send(res: McpRequest['res'], answer: HttpRefusal): void {
+  sendJson(res, answer.status, answer.body, answer.headers as Record<string, string> | undefined);
 }

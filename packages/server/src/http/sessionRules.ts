@@ -1,0 +1,51 @@
+import { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from '../sdk/sdk';
+import { rpcRefusal, type HttpRefusal } from './HttpRefusal';
+import { firstMessage } from './jsonRpcShape';
+import { SessionLimitError } from './SessionLimitError';
+
+const SUPPORTED = new Set<string>(SUPPORTED_PROTOCOL_VERSIONS);
+/** The version a server assumes for a request without MCP-Protocol-Version (spec 2025-11-25, transports). */
+const ASSUMED_VERSION = '2025-03-26';
+
+/** The answers about 2025-era sessions that the node listener and the fetch handler give alike. */
+export const sessionRules = {
+  /** An unknown session, or one of another caller (to whom it does not exist). */
+  notFound: rpcRefusal(404, -32001, 'Session not found: it expired, was closed, or belongs to another caller. Start a new session with initialize.'),
+  /** A request other than initialize without Mcp-Session-Id. */
+  required: rpcRefusal(400, -32000, 'Bad Request: the Mcp-Session-Id header is required. Send initialize first and repeat the session id it returns on every request.'),
+
+  /** The version `initialize` negotiates, as the SDK answers it: the client's if supported, else the latest. */
+  negotiatedVersion(body: unknown): string {
+    const requested = firstMessage(body)?.params?.protocolVersion;
+    return typeof requested === 'string' && SUPPORTED.has(requested) ? requested : LATEST_PROTOCOL_VERSION;
+  },
+
+  /** A request whose MCP-Protocol-Version is not the one its session negotiated (2025-03-26, the assumed default, counts as none: the conformance suite sends it). */
+  version(header: string | undefined, negotiated: string): HttpRefusal | undefined {
+    if (header === undefined || header === negotiated || header === ASSUMED_VERSION) return undefined;
+    return rpcRefusal(400, -32000, `Bad Request: MCP-Protocol-Version '${header}' differs from the version this session negotiated, '${negotiated}'. Send '${negotiated}'.`);
+  },
+
+  /** No room for one more session (`sessions.maxSessions`): 503, no open session is closed. */
+  full(error: SessionLimitError): HttpRefusal {
+    return rpcRefusal(503, -32000, error.message, { 'Retry-After': '30' });
+  },
+
+  /** HTTP 429 for an `initialize` sent faster than `sessions.initializeRate` allows, with the JSON-RPC error for its id. */
+  tooFast(body: unknown, waitSeconds: number): HttpRefusal {
+    const id = firstMessage(body)?.id;
+    return {
+      status: 429,
+      body: {
+        jsonrpc: '2.0',
+        id: typeof id === 'string' || typeof id === 'number' ? id : null,
+        error: {
+          code: -32000,
+          message: `Too many requests: this caller opened sessions faster than sessions.initializeRate allows. Retry after ${waitSeconds} s, or reuse the session you have.`,
+          data: { retryAfterSeconds: waitSeconds },
+        },
+      },
+      headers: { 'Retry-After': String(waitSeconds) },
+    };
+  },
+};
