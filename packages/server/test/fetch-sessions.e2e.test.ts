@@ -1,5 +1,6 @@
 import type { App } from '@toolwright/server';
 import { createFetchHandler, type FetchHandler, type FetchHandlerOptions } from '@toolwright/server/fetch';
+import { InMemoryEventStore } from '@toolwright/server/http';
 import { tokenTable } from './fixtures/authTokens';
 import { ACCEPT_BOTH, initializeBody, messagesOf } from './fixtures/httpHelpers';
 import { waitFor } from './fixtures/waitFor';
@@ -131,6 +132,25 @@ describe('fetch handler sessions', () => {
     expect(handler.sessionCount).toBe(1);
     await waitFor(() => handler.sessionCount === 0, 'the idle session to expire');
     expect((await listOn(handler, idle)).status).toBe(404);
+  });
+
+  it("resumes a call's SSE stream with Last-Event-ID from the session's event store", async () => {
+    const handler = await handlerFor({ eventStore: () => new InMemoryEventStore(), sessions: { initializeRate: false } });
+    const id = await open(handler);
+    const headers = { 'mcp-session-id': id, 'mcp-protocol-version': VERSION };
+    const call = await send(handler, 'POST', { jsonrpc: '2.0', id: 5, method: 'tools/call', params: { name: 'work', arguments: { steps: 2 }, _meta: { progressToken: 'p' } } }, headers);
+    const text = await call.text();
+    const ids = [...text.matchAll(/^id: (.+)$/gm)].map((m) => m[1]);
+    // Each event carries an id: progress and log notifications, then the result.
+    expect(ids.length).toBeGreaterThanOrEqual(3);
+    const resumed = await handler(new Request(URL_, { headers: { ...headers, accept: 'text/event-stream', 'last-event-id': ids[0] } }));
+    expect(resumed.status).toBe(200);
+    const reader = resumed.body!.getReader();
+    let replayed = '';
+    // The replay holds every event after the first, the result last.
+    while (!replayed.includes('"id":5')) replayed += new TextDecoder().decode((await reader.read()).value);
+    await reader.cancel();
+    expect([...replayed.matchAll(/^id: (.+)$/gm)].map((m) => m[1])).toEqual(ids.slice(1));
   });
 
   it('keeps a session with an open SSE stream from expiring while the stream lasts', async () => {
