@@ -153,6 +153,20 @@ describe('fetch handler sessions', () => {
     expect([...replayed.matchAll(/^id: (.+)$/gm)].map((m) => m[1])).toEqual(ids.slice(1));
   });
 
+  it('close() lets a running call answer before it ends the sessions, and refuses new requests meanwhile', async () => {
+    const handler = await handlerFor({ sessions: { initializeRate: false } });
+    const id = await open(handler);
+    const headers = { 'mcp-session-id': id, 'mcp-protocol-version': VERSION };
+    const running = await send(handler, 'POST', { jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'wait', arguments: { ms: 300 } } }, headers);
+    const closed = handler.close();
+    expect(handler.closing).toBe(true);
+    expect((await send(handler, 'POST', { jsonrpc: '2.0', id: 8, method: 'tools/list' }, headers)).status).toBe(503);
+    const [answer] = (await messagesOf(running)).filter((m) => m.id === 7);
+    expect(answer).toMatchObject({ result: { content: [{ type: 'text', text: 'waited' }] } });
+    await closed;
+    expect(handler.sessionCount).toBe(0);
+  });
+
   it('keeps a session with an open SSE stream from expiring while the stream lasts', async () => {
     const handler = await handlerFor({ sessions: { idleTimeoutMs: 100, initializeRate: false } });
     const id = await open(handler);

@@ -1,4 +1,5 @@
 import type { AuthInfo } from '@toolwright/core';
+import { Pending } from '../ground/Pending';
 import { createAuthenticator } from '../auth/authenticateRequest';
 import { protectedResourceMetadata } from '../auth/protectedResourceMetadata';
 import { createModernFetch } from '../serving/createModernFetch';
@@ -7,6 +8,7 @@ import { createCors } from '../http/cors';
 import { createRequestRules } from '../http/createRequestRules';
 import { CLOSING_REFUSAL, rpcRefusal } from '../http/HttpRefusal';
 import { InitializeRateLimit } from '../http/InitializeRateLimit';
+import { firstMessage } from '../http/jsonRpcShape';
 import { sessionLimitsOf } from '../http/sessionLimitsOf';
 import { createOriginPolicy } from '../http/originPolicy';
 import { createFetchSessions } from './createFetchSessions';
@@ -14,6 +16,7 @@ import { createFetchStateless } from './createFetchStateless';
 import type { FetchHandlerOptions } from './FetchHandlerOptions';
 import { jsonAnswer } from './jsonAnswer';
 import { readRequestBody } from './readRequestBody';
+import { whenBodyEnds } from './whenBodyEnds';
 
 /** A web-standard request handler: `Deno.serve(handler)`, `Bun.serve({ fetch: handler })`, `export default { fetch: handler }` on Workers. */
 export interface FetchHandler {
@@ -23,8 +26,11 @@ export interface FetchHandler {
   readonly sessionCount: number;
   /** True once `close()` started: new requests get 503 and `/readyz` reports not ready. */
   readonly closing: boolean;
-  /** Stops serving: refuses new requests, closes every session and the 2026-07-28 `subscriptions/listen` streams. */
-  close(): Promise<void>;
+  /**
+   * Graceful stop: refuses new requests (503), waits up to `drainTimeoutMs` (default 10000) for
+   * the POSTs being answered, then closes every session and `subscriptions/listen` stream.
+   */
+  close(options?: { drainTimeoutMs?: number }): Promise<void>;
 }
 
 const DEFAULTS = { path: '/mcp', maxBodyBytes: 4 * 1024 * 1024, bodyTimeoutMs: 30_000, maxUrlLength: 8192 };
@@ -68,6 +74,8 @@ export function createFetchHandler(app: ServerFactory, options: FetchHandlerOpti
     onerror: () => {},
   });
   let closing = false;
+  /** The POSTs being answered (their JSON or SSE response not yet over), for the drain. */
+  const posts = new Pending<object>();
 
   async function handleMcp(request: Request, corsHeaders: Readonly<Record<string, string>> | undefined): Promise<Response> {
     const method = request.method;
@@ -104,13 +112,22 @@ export function createFetchHandler(app: ServerFactory, options: FetchHandlerOpti
 
     // The body is read: the modes take the parsed body, and the request as the runtime passed it (`clientAddressOf` may know it by identity).
     const version = headerOf(headers, 'mcp-protocol-version');
-    let response: Response;
-    if (method === 'POST' && rules.isModern(version, body)) response = await modern.fetch(request, body, auth);
-    else {
+    const modernEra = method === 'POST' && rules.isModern(version, body);
+    if (!modernEra) {
       const unsupported = rules.version(version);
       if (unsupported) return jsonAnswer(unsupported, corsHeaders);
-      response = await era2025.handle(request, body, auth);
     }
+    // A POST counts until its answer is out; a subscriptions/listen stream lasts until the client or shutdown ends it: the drain does not wait for it.
+    const post = method === 'POST' && firstMessage(body)?.method !== 'subscriptions/listen' ? {} : undefined;
+    if (post) posts.add(post);
+    let response: Response;
+    try {
+      response = modernEra ? await modern.fetch(request, body, auth) : await era2025.handle(request, body, auth);
+    } catch (error) {
+      if (post) posts.delete(post);
+      throw error;
+    }
+    if (post) response = whenBodyEnds(response, () => void posts.delete(post));
     return withHeaders(response, corsHeaders);
   }
 
@@ -139,8 +156,9 @@ export function createFetchHandler(app: ServerFactory, options: FetchHandlerOpti
     }
   }
 
-  async function close(): Promise<void> {
+  async function close({ drainTimeoutMs = 10_000 }: { drainTimeoutMs?: number } = {}): Promise<void> {
     closing = true;
+    await posts.drain(drainTimeoutMs);
     await Promise.all([era2025.close(), modern.close()]);
   }
 
