@@ -31,4 +31,41 @@ describe('the legacy HTTP+SSE transport (2024-11-05 clients), behind an option',
     expect((await fetch(listener.url.replace(/\/mcp$/, '/sse'))).status).toBe(404);
     await listener.close();
   });
+
+  it("holds each caller to its share of streams (its own oldest ends, never another's), refuses past the total, and limits the rate", async () => {
+    const app = await createApp({ name: 'legacy-limits', version: '1.0.0', tools: [HttpTools] });
+    const listener = await app.listen({
+      transport: 'http',
+      port: 0,
+      requestLogLevel: 'silent',
+      exitOnSignal: false,
+      legacySse: true,
+      sessions: { maxSessions: 3, maxSessionsPerPrincipal: 2, initializeRate: { burst: 4, perMinute: 1 }, clientAddressOf: (req) => req.headers['x-client'] as string | undefined },
+    });
+    const base = listener.url.replace(/\/mcp$/, '');
+    const open = async (client: string) => {
+      const response = await fetch(`${base}/sse`, { headers: { accept: 'text/event-stream', 'x-client': client } });
+      if (response.status !== 200) return { status: response.status, ended: Promise.resolve(true) };
+      const reader = response.body!.getReader();
+      await reader.read(); // the endpoint event
+      const ended = (async () => {
+        for (;;) if ((await reader.read()).done) return true;
+      })();
+      return { status: 200, ended, stop: () => reader.cancel() };
+    };
+    const other = await open('10.0.0.1');
+    const first = await open('10.0.0.2');
+    await open('10.0.0.2');
+    const third = await open('10.0.0.2'); // past its share of 2: its own first stream ends
+    expect(third.status).toBe(200);
+    expect(await first.ended).toBe(true);
+    const otherState = await Promise.race([other.ended, new Promise((resolve) => setImmediate(resolve, 'open'))]);
+    expect(otherState).toBe('open');
+    // Three streams are open: the total refuses a fourth, whoever asks.
+    expect((await open('10.0.0.3')).status).toBe(503);
+    // 10.0.0.2 has used its burst of 4 (three streams and nothing since refill); one more is too fast.
+    await open('10.0.0.2');
+    expect((await open('10.0.0.2')).status).toBe(429);
+    await listener.close();
+  });
 });

@@ -91,9 +91,20 @@ export function createHttpHandler(app: ServerFactory, options: HttpHandlerOption
     res.once('close', () => void posts.delete(res));
   };
 
-  const legacy = options.legacySse ? createLegacySse(app, { mcpPath, maxBodyBytes: maxBody, bodyTimeoutMs, authenticate, isClosing: () => closing }) : undefined;
   const limits = sessionLimitsOf(options.sessions);
   const initializeRate = options.sessions?.initializeRate === false ? undefined : new InitializeRateLimit(options.sessions?.initializeRate);
+  const legacy = options.legacySse
+    ? createLegacySse(app, {
+        mcpPath,
+        maxBodyBytes: maxBody,
+        bodyTimeoutMs,
+        authenticate,
+        isClosing: () => closing,
+        limits,
+        initializeRate,
+        clientAddressOf: options.sessions?.clientAddressOf,
+      })
+    : undefined;
   const stateful = stateless
     ? undefined
     : createStatefulHandler(

@@ -10,6 +10,8 @@ import { readJsonBody } from './readJsonBody';
 import type { RequestLogEntry } from './requestLog';
 import { refuseClosing, sendJson, sendRpcError } from './respond';
 import { jsonRpcKind } from '../rpc/jsonRpcKind';
+import type { InitializeRateLimit } from './InitializeRateLimit';
+import { sessionOwnerOf } from './sessionOwnerOf';
 
 const STREAM_PATH = '/sse';
 const MESSAGES_PATH = '/messages';
@@ -22,12 +24,20 @@ export interface LegacySseOptions {
   authenticate: ((req: IncomingMessage) => Promise<AuthOutcome>) | undefined;
   /** True once the server started shutting down: new streams and requests are then refused. */
   isClosing(): boolean;
+  /** The endpoint's session limits, which its streams count against too: each stream is a session. */
+  limits: { readonly maxSessions: number; readonly maxSessionsPerPrincipal: number };
+  initializeRate: InitializeRateLimit | undefined;
+  clientAddressOf: ((req: IncomingMessage) => string | undefined) | undefined;
 }
 
 interface LegacySession {
   readonly server: McpServerHandle;
   readonly transport: LegacySseTransport;
   readonly principal: string | undefined;
+  /** Whose share of sessions it counts against: the principal, or an anonymous caller's client address. */
+  readonly owner: string;
+  /** Ends the stream (and with it the session). */
+  end(): void;
 }
 
 /**
@@ -61,9 +71,27 @@ export function createLegacySse(app: ServerFactory, options: LegacySseOptions) {
       if (path === STREAM_PATH) {
         if (closing) return refuseClosing(res);
         if (req.method !== 'GET') return sendRpcError(res, 405, -32000, `Method not allowed: open the legacy stream with GET ${STREAM_PATH}.`, { Allow: 'GET' });
+        const principal = principalOf(req.auth);
+        const owner = sessionOwnerOf(principal, (options.clientAddressOf ?? ((r) => r.socket?.remoteAddress))(req));
+        const wait = options.initializeRate?.take(owner) ?? 0;
+        if (wait > 0) {
+          return sendRpcError(res, 429, -32000, `Too many requests: this caller opened streams faster than sessions.initializeRate allows. Retry after ${wait} s, or reuse the stream you have.`, {
+            'Retry-After': String(wait),
+          });
+        }
+        // One stream more than the caller's share ends the caller's own oldest, never another's.
+        const own = [...sessions.values()].filter((s) => s.owner === owner);
+        const oldest = own.length >= options.limits.maxSessionsPerPrincipal ? own[0] : undefined;
+        if (!oldest && sessions.size >= options.limits.maxSessions) {
+          return sendRpcError(res, 503, -32000, 'Service unavailable: the server holds sessions.maxSessions sessions. Retry later.', { 'Retry-After': '30' });
+        }
+        if (oldest) {
+          sessions.delete(oldest.transport.sessionId);
+          oldest.end();
+        }
         const transport = new LegacySseTransport(res, MESSAGES_PATH, calls);
         const server = app.createServer();
-        sessions.set(transport.sessionId, { server, transport, principal: principalOf(req.auth) });
+        sessions.set(transport.sessionId, { server, transport, principal, owner, end: () => res.end() });
         entry.session = transport.sessionId;
         res.once('close', () => {
           sessions.delete(transport.sessionId);
