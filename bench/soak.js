@@ -206,11 +206,28 @@ async function post(url, body, headers, onServerRequest) {
   return { status: response.status, headers: response.headers, text };
 }
 
+/**
+ * Opens a 2025-11-25 session. An initialize the server refuses (429 past its initialize rate,
+ * 503 at its session limit) is sent again after its Retry-After (at most 5 s), as a client
+ * would (up to 60 times), instead of going on without a session (every request then refused,
+never answered).
+ */
 async function openSession(url) {
-  const r = await post(
-    url,
-    JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: VERSION, capabilities: { sampling: {}, elicitation: {} }, clientInfo: { name: 'soak', version: '1' } } }),
-  );
+  let r;
+  for (let tries = 0; tries < 60; tries++) {
+    r = await post(
+      url,
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id: 0,
+        method: 'initialize',
+        params: { protocolVersion: VERSION, capabilities: { sampling: {}, elicitation: {} }, clientInfo: { name: 'soak', version: '1' } },
+      }),
+    );
+    if (r.headers.get('mcp-session-id')) break;
+    stats.http.initializeRefused = (stats.http.initializeRefused ?? 0) + 1;
+    await sleep(Math.min(5, Number(r.headers.get('retry-after')) || 1) * 1000);
+  }
   const id = r.headers.get('mcp-session-id');
   const headers = { 'mcp-session-id': id, 'mcp-protocol-version': VERSION };
   await post(url, '{"jsonrpc":"2.0","method":"notifications/initialized"}', headers);
