@@ -61,13 +61,13 @@ function stop(child: ChildProcess | undefined): Promise<void> {
   });
 }
 
-/** A POST with a Host header of our choosing (fetch cannot set one). */
+/** A POST with a Host header of our choosing (fetch cannot set one), on a connection of its own: a kept-alive one the server closed would hang up. */
 function postWithHost(url: string, host: string): Promise<number> {
   return new Promise((resolve, reject) => {
     const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
     const req = httpRequest(
       url,
-      { method: 'POST', headers: { host, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'content-length': Buffer.byteLength(body) } },
+      { method: 'POST', agent: false, headers: { host, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'content-length': Buffer.byteLength(body) } },
       (res) => {
         res.resume();
         resolve(res.statusCode ?? 0);
