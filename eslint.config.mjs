@@ -11,6 +11,7 @@ export default tseslint.config(
     ignores: [
       '**/node_modules/',
       '**/dist/',
+      'examples/edge/dist-worker/',
       'packages/*/bundle/',
       '**/coverage/',
       '.bench/',
@@ -55,6 +56,11 @@ export default tseslint.config(
     // The docs site's render check runs code in the browser page.
     files: ['docs/scripts/**', 'docs/.vitepress/**'],
     languageOptions: { globals: { ...globals.node, ...globals.browser } },
+  },
+  {
+    // The edge example's entries run on Deno and Bun, whose globals they use.
+    files: ['examples/edge/deno.mjs', 'examples/edge/bun.mjs'],
+    languageOptions: { globals: { ...globals.node, Deno: 'readonly', Bun: 'readonly' } },
   },
   {
     // Tests and jest setup: jest's globals.
