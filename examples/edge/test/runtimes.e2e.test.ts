@@ -19,6 +19,14 @@ const BIN = join(ROOT, '..', '..', 'node_modules', '.bin');
 const RUNTIMES = [
   { name: 'Deno', command: join(BIN, 'deno'), args: ['run', '--allow-net', '--allow-read', '--allow-env', '--allow-sys', 'deno.mjs'], sessions: true },
   { name: 'Bun', command: join(BIN, 'bun'), args: ['bun.mjs'], sessions: true },
+  // `export default app`: `deno serve` serves the App's own `fetch` (the fetch handler with its defaults).
+  {
+    name: 'Deno (deno serve, export default app)',
+    command: join(BIN, 'deno'),
+    args: ['serve', '--allow-net', '--allow-read', '--allow-env', '--allow-sys', '--host', '127.0.0.1', '--port', '0', 'deno-serve.mjs'],
+    sessions: true,
+    auth: false,
+  },
   // Cloudflare's workerd (through Miniflare), running the Worker bundled from tsc's output; stateless, as Workers are.
   { name: 'workerd', command: process.execPath, args: ['scripts/serve-workerd.mjs'], sessions: false },
 ];
@@ -45,8 +53,9 @@ function start(command: string, args: string[], env: Record<string, string> = {}
   return new Promise((resolve, reject) => {
     child.stderr!.setEncoding('utf8').on('data', (chunk: string) => {
       stderr += chunk;
-      const match = /listening on (\S+)/.exec(stderr);
-      if (match) resolve({ url: match[1], child, stderr: () => stderr });
+      // Ours print the endpoint; `deno serve` its origin ("Listening on http://127.0.0.1:port/").
+      const match = /listening on (\S+)/i.exec(stderr);
+      if (match) resolve({ url: new URL('/mcp', match[1]).href, child, stderr: () => stderr });
     });
     child.once('exit', (code) => reject(new Error(`${command} exited ${code}: ${stderr}`)));
     child.once('error', reject);
@@ -126,7 +135,8 @@ describe.each(RUNTIMES)('the example on $name', ({ command, args, sessions }) =>
   });
 });
 
-describe.each(RUNTIMES)('bearer JWTs on $name (jwtVerifier: jose on Web Crypto)', ({ command, args }) => {
+// `export default app` takes the defaults: no auth from the environment.
+describe.each(RUNTIMES.filter((runtime) => runtime.auth !== false))('bearer JWTs on $name (jwtVerifier: jose on Web Crypto)', ({ command, args }) => {
   const keys = generateKeyPairSync('rsa', { modulusLength: 2048 });
   const jwks = { keys: [{ ...keys.publicKey.export({ format: 'jwk' }), kid: 'k1', alg: 'RS256', use: 'sig' }] };
   let served: Awaited<ReturnType<typeof start>> | undefined;

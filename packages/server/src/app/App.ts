@@ -36,6 +36,16 @@ export interface App extends ServerFactory {
    * whose 2026-07-28 clients listen with `subscriptions/listen`); returns the function that stops it.
    */
   addNotifier(notifier: ChangeNotifier): () => void;
+  /**
+   * Answers one web-standard request: the app's endpoint as `createFetchHandler(app)` serves it
+   * with every option at its default (`/mcp`, both eras, 2025-era sessions in this process's
+   * memory, loopback Host names only), made on the first request once the start hooks ran.
+   * So a module can `export default app` where the runtime serves a default export's `fetch`
+   * (`deno serve`; Bun takes an object with `stop()` for a running server: there,
+   * `export default { fetch: app.fetch }`). It needs no `this`. Other settings (public host names, `stateless` for
+   * Workers, auth, a cluster): `createFetchHandler(app, options)` from `@toolwright/server/fetch`.
+   */
+  fetch(request: Request): Promise<Response>;
   /** Serves over stdio or HTTP. */
   listen(options: HttpListenOptions): Promise<HttpListener>;
   listen(options: ListenOptions): Promise<Listener>;

@@ -76,6 +76,7 @@ export async function createApp(options: AppOptions): Promise<App> {
   const serverOptions = stripUndefined({ instructions: options.instructions });
   const cacheHints = cacheHintsOf(options.cache);
   let openListeners = 0;
+  let fetchEntry: ((request: Request) => Promise<Response>) | undefined;
 
   const app: App = {
     name: options.name,
@@ -128,6 +129,11 @@ export async function createApp(options: AppOptions): Promise<App> {
           throw new ConfigError(`Toolwright: unknown transport '${(listen as { transport: string }).transport}'. Use 'stdio' or 'http'.`);
       }
     }) as App['listen'],
+    fetch(request: Request) {
+      // Loaded on first use, as the HTTP listener is: nothing in the fetch path needs node's modules, so edge runtimes can take it.
+      fetchEntry ??= (require('../fetch/createAppFetch') as typeof import('../fetch/createAppFetch')).createAppFetch(app);
+      return fetchEntry(request);
+    },
     tools: control('tools'),
     resources: control('resources'),
     prompts: control('prompts'),

@@ -1,0 +1,27 @@
+import type { ServerFactory } from '../serving/ServerFactory';
+import { rpcRefusal } from '../http/HttpRefusal';
+import { createFetchHandler, type FetchHandler } from './createFetchHandler';
+import { jsonAnswer } from './jsonAnswer';
+
+/**
+ * `app.fetch`: the app's default fetch handler (`createFetchHandler(app)`, every option at its
+ * default), made on the first request, after the app's start hooks ran once. A start hook that
+ * fails answers that request, and every later one, with a 500 (its reason goes to
+ * `console.error`, never to the client), as a listener that failed to start would serve nothing.
+ */
+export function createAppFetch(app: ServerFactory & { start(): Promise<void> }): (request: Request) => Promise<Response> {
+  let ready: Promise<FetchHandler> | undefined;
+  let reported = false;
+  return async (request) => {
+    ready ??= app.start().then(() => createFetchHandler(app));
+    let handler: FetchHandler;
+    try {
+      handler = await ready;
+    } catch (error) {
+      if (!reported) console.error(`toolwright fetch: the app did not start: ${(error as Error)?.message ?? String(error)}`);
+      reported = true;
+      return jsonAnswer(rpcRefusal(500, -32603, 'Internal error: the server failed to start. Its log has the details.'));
+    }
+    return handler(request);
+  };
+}
