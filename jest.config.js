@@ -72,11 +72,20 @@ const shared = {
     '^@toolwright/express$': '<rootDir>/packages/express/src/index.ts',
     '^@toolwright/fastify$': '<rootDir>/packages/fastify/src/index.ts',
     '^@toolwright/nestjs$': '<rootDir>/packages/nestjs/src/index.ts',
+    '^@toolwright/hono$': '<rootDir>/packages/hono/src/index.ts',
+    '^@toolwright/next$': '<rootDir>/packages/next/src/index.ts',
   },
 };
 
+/**
+ * Two test files at a time even on a 2-core machine (jest's default there is one): most slow suites wait on
+ * child processes, npm or timers rather than use the CPU, so a second worker fills that time.
+ */
+const maxWorkers = Math.max(2, require('node:os').availableParallelism() - 1);
+
 module.exports = {
   testTimeout: 30000,
+  maxWorkers,
   projects: [
     {
       ...shared,

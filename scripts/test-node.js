@@ -2,7 +2,7 @@
 'use strict';
 // Runs the jest suite on other Node.js versions without touching the machine's Node:
 //
-//   node scripts/test-node.js <major>... [--project=<template>] [jest arguments]
+//   node scripts/test-node.js <major>... [--project=<template>] [--version-sensitive] [jest arguments]
 //   npm run test:node -- 24                    (builds first; the build is version-independent)
 //   npm run test:node -- 22 24 packages/server  (one version after the other, jest filters apply)
 //
@@ -10,6 +10,8 @@
 // first on PATH, so what the tests spawn (servers, the CLI, npm and what it runs) runs on it
 // too. `--project=<template>` then generates that template against this checkout
 // (`toolwright new --local`), installs it and runs its `npm test` on the same version.
+// `--version-sensitive` runs only the suites that lean on the runtime (scripts/versionSensitiveSuites.js):
+// `npm run test:nodes` uses it, since the machine's Node already ran every suite.
 // Exits non-zero when anything fails on any version.
 
 const { existsSync, mkdtempSync, rmSync } = require('node:fs');
@@ -17,6 +19,7 @@ const { tmpdir } = require('node:os');
 const { spawnSync } = require('node:child_process');
 const { delimiter, dirname, join, relative } = require('node:path');
 const { nodeBinary } = require('./nodeVersions.js');
+const { SUITES } = require('./versionSensitiveSuites.js');
 
 const ROOT = join(__dirname, '..');
 const JEST = join(ROOT, 'node_modules', 'jest', 'bin', 'jest.js');
@@ -26,10 +29,11 @@ const BUILT = ['packages/cli/dist/bin.js', 'packages/server/bundle/all.js', 'exa
 function main(argv) {
   const majors = [];
   while (/^\d+$/.test(argv[0] ?? '')) majors.push(argv.shift());
-  if (majors.length === 0) return fail('usage: node scripts/test-node.js <major>... [--project=<template>] [jest arguments], e.g. npm run test:node -- 24');
+  if (majors.length === 0) return fail('usage: node scripts/test-node.js <major>... [--project=<template>] [--version-sensitive] [jest arguments], e.g. npm run test:node -- 24');
   const projectFlag = argv.find((a) => a.startsWith('--project='));
   const project = projectFlag?.slice('--project='.length);
-  const jestArgs = argv.filter((a) => a !== projectFlag);
+  const versionSensitive = argv.includes('--version-sensitive');
+  const jestArgs = [...argv.filter((a) => a !== projectFlag && a !== '--version-sensitive'), ...(versionSensitive ? SUITES : [])];
   const unbuilt = BUILT.filter((file) => !existsSync(join(ROOT, file)));
   if (unbuilt.length > 0) return fail(`${unbuilt.join(', ')} missing: run \`npm run build\` first (once; the build is the same for every Node.js version)`);
 
