@@ -1,9 +1,11 @@
 import type { IncomingHttpHeaders, IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import { ConfigError, ToolwrightError, type AuthInfo } from '@toolwright/core';
 import type { RequestHeadersSource } from '../sdk/requestHeaders';
-import type { JSONRPCMessage, MessageExtraInfo, RequestId, Transport, TransportSendOptions } from '../sdk/sdk';
+import type { JSONRPCMessage, MessageExtraInfo, RequestId, TransportSendOptions } from '../sdk/sdk';
 import type { EventStore } from './EventStore';
 import { GET_STREAM_ID } from './Cluster';
+import { restoreId } from './clusterMessages';
+import type { RestoreRequest, SessionTransport } from './HttpSession';
 import { jsonRpcKind } from '../rpc/jsonRpcKind';
 import { invalidMessageError } from '../rpc/invalidMessageError';
 import { sendJson, sendRpcError } from './respond';
@@ -65,7 +67,7 @@ const PRIMING_SINCE = '2025-11-25';
  * SSE or JSON answers routed by request id, the standalone GET stream (one per session),
  * resumability through an `EventStore`, and DELETE.
  */
-export class NodeStreamableTransport implements Transport, RequestHeadersSource {
+export class NodeStreamableTransport implements SessionTransport, RequestHeadersSource {
   onclose?: () => void;
   onerror?: (error: Error) => void;
   onmessage?: <T extends JSONRPCMessage>(message: T, extra?: MessageExtraInfo) => void;
@@ -109,9 +111,9 @@ export class NodeStreamableTransport implements Transport, RequestHeadersSource 
    * as `logging/setLevel`) as if the client had sent them, and drops the answers. From then
    * on the session's requests are served as if it had been initialized here.
    */
-  async restore(requests: readonly { method: string; params?: Record<string, unknown> }[]): Promise<void> {
+  async restore(requests: readonly RestoreRequest[]): Promise<void> {
     for (const request of requests) {
-      const id = `toolwright-restore-${this.restoring.size}-${request.method}`;
+      const id = restoreId(this.restoring.size, request.method);
       await new Promise<void>((resolve) => {
         this.restoring.set(id, resolve);
         this.onmessage?.({ jsonrpc: '2.0', id, method: request.method, ...(request.params && { params: request.params }) } as JSONRPCMessage);

@@ -1,19 +1,21 @@
-import type { ServerResponse } from 'node:http';
 import type { McpServerHandle } from '../serving/ServerFactory';
 import type { SessionRecord } from './Cluster';
-import type { StreamableTransport } from './createStreamableTransport';
-import type { HttpSession } from './HttpSession';
+import type { HttpRefusal } from './HttpRefusal';
+import type { HttpSession, SessionTransport } from './HttpSession';
 
-/** The sessions this instance holds, as the stateful handler lends them to a `SessionSharing`. */
+/** A session as `SessionSharing` sees it, whichever runtime's transport serves it. */
+export type SharedSession = HttpSession<SessionTransport>;
+
+/** The sessions this instance holds, as the session pool lends them to a `SessionSharing`. */
 export interface LocalSessions {
   /** The local session (or copy) with this id, not marked as used. */
-  get(id: string): HttpSession | undefined;
+  get(id: string): SharedSession | undefined;
   /** The local session (or copy) with this id, marked as just used: only once the caller is known to own it. */
-  touch(id: string): HttpSession | undefined;
-  values(): Iterable<HttpSession>;
+  touch(id: string): SharedSession | undefined;
+  values(): Iterable<SharedSession>;
   /** Starts a local copy of a session opened elsewhere, from its record. */
-  start(record: SessionRecord): Promise<HttpSession>;
-  close(session: HttpSession, reason: string): Promise<void>;
+  start(record: SessionRecord): Promise<SharedSession>;
+  close(session: SharedSession, reason: string): Promise<void>;
 }
 
 /** A request naming a session, as `SessionSharing.find` sees it. */
@@ -21,13 +23,20 @@ export interface SessionRequest {
   readonly method: string;
   readonly body: unknown;
   readonly principal: string | undefined;
-  readonly res: ServerResponse;
 }
 
 /**
- * What the stateful handler's sessions share with the other instances of a cluster
- * (`shareThroughCluster`), or with none (`singleInstance`): where a session is recorded and
- * found, and what its server and transport need to be served from any instance.
+ * What a request naming a session comes to: the local session (undefined if unknown, expired,
+ * ended or another caller's) and the part of its body left for it; or an answer decided
+ * without it (the shared store is unreachable: 503; only answers for other instances: 202).
+ */
+export type SessionFound = { readonly session: SharedSession | undefined; readonly body: unknown } | { readonly answer: HttpRefusal };
+
+/**
+ * What the sessions of an endpoint (the node listener's or the fetch handler's) share with the
+ * other instances of a cluster (`shareThroughCluster`), or with none (`singleInstance`): where a
+ * session is recorded and found, and what its server and transport need to be served from any
+ * instance. Nothing here touches a runtime's request or response: answers are `HttpRefusal`s.
  */
 export interface SessionSharing {
   /**
@@ -42,16 +51,12 @@ export interface SessionSharing {
   listen(local: LocalSessions): () => void;
   /** Records a session being opened, before it starts here; false when there is no room for it (`maxSessions`). */
   create(record: SessionRecord): Promise<boolean>;
-  /**
-   * The local session a request names (undefined if unknown, expired, ended or another
-   * caller's) and the part of its body left for it; undefined once the request has been
-   * answered here. The session is marked as used only when the request's principal owns it.
-   */
-  find(id: string, request: SessionRequest, local: LocalSessions): Promise<{ session: HttpSession | undefined; body: unknown } | undefined>;
+  /** The local session a request names; it is marked as used only when the request's principal owns it. */
+  find(id: string, request: SessionRequest, local: LocalSessions): Promise<SessionFound>;
   /** Wires a session's new server and transport, before they connect. */
-  wire(id: string, server: McpServerHandle, transport: StreamableTransport): void;
+  wire(id: string, server: McpServerHandle, transport: SessionTransport): void;
   /** Finishes a session's start once connected; `record` when it is a copy of one opened elsewhere. */
-  connected(session: HttpSession, record: SessionRecord | undefined): Promise<void>;
-  /** Answers a request whose session could not be opened (or rethrows). */
-  refuse(res: ServerResponse, error: unknown): void;
+  connected(session: SharedSession, record: SessionRecord | undefined): Promise<void>;
+  /** The answer to a request whose session could not be opened (or rethrows). */
+  refuse(error: unknown): HttpRefusal;
 }

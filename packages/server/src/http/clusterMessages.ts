@@ -1,12 +1,12 @@
 import type { SessionChange, SessionRecord } from './Cluster';
-import type { StreamableTransport } from './createStreamableTransport';
+import type { RestoreRequest, SessionTransport } from './HttpSession';
 
 /** Notifications a cluster delivers itself (`Cluster.publish`): a session's local copies must not send them too. */
 const FANNED_OUT = new Set(['notifications/tools/list_changed', 'notifications/resources/list_changed', 'notifications/prompts/list_changed', 'notifications/resources/updated']);
 
-/** The requests that bring a fresh server to a session's state (see `NodeStreamableTransport.restore`). */
-export function restoreRequests(record: SessionRecord): { method: string; params?: Record<string, unknown> }[] {
-  const requests: { method: string; params?: Record<string, unknown> }[] = [{ method: 'initialize', params: record.initialize }];
+/** The requests that bring a fresh server to a session's state (see `SessionTransport.restore`). */
+export function restoreRequests(record: SessionRecord): RestoreRequest[] {
+  const requests: RestoreRequest[] = [{ method: 'initialize', params: record.initialize }];
   if (record.logLevel) requests.push({ method: 'logging/setLevel', params: { level: record.logLevel } });
   // Subscriptions are not replayed: resource updates reach a session through the cluster, which keeps them.
   return requests;
@@ -25,8 +25,13 @@ export function sessionChangesOf(body: unknown): SessionChange[] {
   return changes;
 }
 
-/** The ids `NodeStreamableTransport.restore` gives the requests it replays: their changes are recorded already. */
+/** The ids a `SessionTransport.restore` gives the requests it replays (see `restoreId`): their changes are recorded already. */
 const RESTORED = 'toolwright-restore-';
+
+/** The id of the `index`th request a transport's `restore` replays. */
+export function restoreId(index: number, method: string): string {
+  return `${RESTORED}${index}-${method}`;
+}
 
 /**
  * Records in the cluster what a session's requests change in it (log level, subscriptions),
@@ -37,7 +42,7 @@ const RESTORED = 'toolwright-restore-';
  * (`refused: true` on the error), else that the shared store could not record it. Call after
  * the server connected to the transport.
  */
-export function recordAcceptedChanges(transport: StreamableTransport, record: (change: SessionChange) => Promise<void>): void {
+export function recordAcceptedChanges(transport: SessionTransport, record: (change: SessionChange) => Promise<void>): void {
   const pending = new Map<string | number, SessionChange>();
   const receive = transport.onmessage;
   transport.onmessage = (message, extra) => {
@@ -68,7 +73,7 @@ export function recordAcceptedChanges(transport: StreamableTransport, record: (c
 }
 
 /** Drops the list changes and resource updates a session's local server sends on its own: the cluster sends them once, from wherever they happened. */
-export function leaveFanOutToCluster(transport: StreamableTransport): void {
+export function leaveFanOutToCluster(transport: SessionTransport): void {
   const send = transport.send.bind(transport);
   transport.send = (message, options) => {
     const method = (message as { method?: unknown }).method;
@@ -87,7 +92,7 @@ const ROUND_TRIP_ID = /^tw:([^:]+):([ns]):(.*)$/s;
  * instance a client's answer reaches can relay it here (see `foreignAnswers`). Call after
  * the server connected to the transport.
  */
-export function routeRoundTrips(transport: StreamableTransport, instance: string): void {
+export function routeRoundTrips(transport: SessionTransport, instance: string): void {
   const send = transport.send.bind(transport);
   transport.send = (message, options) => {
     const m = message as { id?: string | number; method?: unknown; params?: { requestId?: string | number } };

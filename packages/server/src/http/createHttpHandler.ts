@@ -120,7 +120,7 @@ export function createHttpHandler(app: ServerFactory, options: HttpHandlerOption
           clientAddressOf: options.sessions?.clientAddressOf,
           trackPost,
         },
-        cluster ? shareThroughCluster(app, cluster, limits) : singleInstance,
+        cluster ? shareThroughCluster(app, cluster, limits, (message) => void process.stderr.write(`${message}\n`)) : singleInstance,
       );
   const era2025 = stateful ?? createStatelessHandler(app, { transportKind, jsonResponse, maxBufferedBytes: options.maxBufferedBytes, trackPost });
   const modern = createModernHandler(app, {

@@ -1,12 +1,12 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AuthInfo } from '@toolwright/core';
 import { createSdkStreamableTransport } from '../sdk/createSdkStreamableTransport';
-import type { Transport } from '../sdk/sdk';
 import type { EventStore } from './EventStore';
+import type { SessionTransport } from './HttpSession';
 import { NodeStreamableTransport } from './NodeStreamableTransport';
 
 /** What the stateful and stateless handlers need of a Streamable HTTP server transport: ours or the SDK's. */
-export interface StreamableTransport extends Transport {
+export interface StreamableTransport extends SessionTransport {
   handleRequest(req: IncomingMessage & { auth?: AuthInfo }, res: ServerResponse, parsedBody?: unknown): Promise<void>;
   /** Answers the requests still open with an error, on shutdown (ours; the SDK's as wrapped in createSdkStreamableTransport). */
   abandon?(reason: string): Promise<void>;

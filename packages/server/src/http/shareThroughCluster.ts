@@ -1,31 +1,34 @@
-import { randomUUID } from 'node:crypto';
-import type { ServerResponse } from 'node:http';
+import { ConfigError } from '@toolwright/core';
 import { bindSessionState } from '../pipeline/sessionState';
 import { sdkServer } from '../sdk/sdkServer';
 import type { ServerFactory } from '../serving/ServerFactory';
 import type { Cluster, ClusterChange, SessionRecord } from './Cluster';
 import { cancellationsOf, foreignAnswers, leaveFanOutToCluster, recordAcceptedChanges, restoreRequests, routeRoundTrips } from './clusterMessages';
-import type { HttpSession } from './HttpSession';
-import type { NodeStreamableTransport } from './NodeStreamableTransport';
-import { sendRpcError } from './respond';
+import { rpcRefusal, type HttpRefusal } from './HttpRefusal';
+import type { SessionTransport } from './HttpSession';
 import type { SessionLimits } from './SessionStore';
-import type { LocalSessions, SessionRequest, SessionSharing } from './SessionSharing';
+import type { LocalSessions, SessionRequest, SessionSharing, SharedSession } from './SessionSharing';
+
+/** What a cluster needs of a session's transport beyond a `SessionTransport`'s basics. */
+type ClusterTransport = SessionTransport & Required<Pick<SessionTransport, 'restore' | 'deliver'>>;
 
 /**
  * Sessions shared by the instances of `cluster`: the record in the shared store is the
  * truth, and each instance serves a session through a local copy (a server and transport)
- * made from it. Closing a copy here ends nothing elsewhere.
+ * made from it. Closing a copy here ends nothing elsewhere. Runtime-neutral: the node listener
+ * and the fetch handler share sessions through it alike, each with its own transport.
+ * `logError` hears of what failed in the background (publishing, relaying).
  */
-export function shareThroughCluster(app: ServerFactory, cluster: Cluster, limits: SessionLimits): SessionSharing {
+export function shareThroughCluster(app: ServerFactory, cluster: Cluster, limits: SessionLimits, logError: (message: string) => void): SessionSharing {
   /** The POST streams of this instance's copies get ids no other instance uses. */
-  const instanceId = randomUUID().slice(0, 8);
+  const instanceId = crypto.randomUUID().slice(0, 8);
   /** Copies being made of sessions opened elsewhere, so concurrent requests make one. */
-  const restoring = new Map<string, Promise<HttpSession>>();
+  const restoring = new Map<string, Promise<SharedSession>>();
   /** The log level each local copy was last given. */
-  const copiedLevel = new WeakMap<HttpSession, string | undefined>();
+  const copiedLevel = new WeakMap<SharedSession, string | undefined>();
 
   /** The session's local copy, made from its record if this instance has none yet; its log level brought up to date. */
-  async function copyOf(record: SessionRecord, local: LocalSessions): Promise<HttpSession> {
+  async function copyOf(record: SessionRecord, local: LocalSessions): Promise<SharedSession> {
     let session = local.touch(record.id);
     if (!session) {
       let pending = restoring.get(record.id);
@@ -37,7 +40,7 @@ export function shareThroughCluster(app: ServerFactory, cluster: Cluster, limits
     }
     if (copiedLevel.get(session) !== record.logLevel && record.logLevel) {
       copiedLevel.set(session, record.logLevel);
-      await (session.transport as NodeStreamableTransport).restore([{ method: 'logging/setLevel', params: { level: record.logLevel } }]);
+      await clusterTransport(session).restore([{ method: 'logging/setLevel', params: { level: record.logLevel } }]);
     }
     return session;
   }
@@ -45,11 +48,11 @@ export function shareThroughCluster(app: ServerFactory, cluster: Cluster, limits
   /**
    * The record of the session a request names (if the request's principal opened it), once
    * the client's answers and cancellations meant for other instances are relayed to them,
-   * with the body left for this instance; undefined once the request has been answered (the
-   * store is unreachable, or nothing is left for this instance). What the request changes in
-   * the session is recorded once its server accepted it (see `recordAcceptedChanges`).
+   * with the body left for this instance; or the answer, when the store is unreachable (503) or
+   * nothing is left for this instance (202). What the request changes in the session is
+   * recorded once its server accepted it (see `recordAcceptedChanges`).
    */
-  async function settle(id: string, { method, body, principal, res }: SessionRequest): Promise<{ record: SessionRecord | undefined; body: unknown } | undefined> {
+  async function settle(id: string, { method, body, principal }: SessionRequest): Promise<{ record: SessionRecord | undefined; body: unknown } | { answer: HttpRefusal }> {
     try {
       const record = await cluster.sessions.touch(id, limits.idleTimeoutMs, principal);
       if (!record || record.principal !== principal) return { record: undefined, body };
@@ -59,13 +62,11 @@ export function shareThroughCluster(app: ServerFactory, cluster: Cluster, limits
       for (const answer of split.foreign) await cluster.relay(answer.instance, id, answer.message);
       for (const cancel of cancellationsOf(body)) await cluster.relay('*', id, cancel);
       if (split.foreign.length > 0 && (split.body === undefined || (Array.isArray(split.body) && split.body.length === 0))) {
-        res.writeHead(202, { 'mcp-session-id': id }).end();
-        return undefined;
+        return { answer: { status: 202, body: undefined, headers: { 'mcp-session-id': id } } };
       }
       return { record, body: split.body };
     } catch (error) {
-      refuseClusterDown(res, error);
-      return undefined;
+      return { answer: refuseClusterDown(error) };
     }
   }
 
@@ -74,7 +75,7 @@ export function shareThroughCluster(app: ServerFactory, cluster: Cluster, limits
     streamIdPrefix: `${instanceId}-`,
 
     listen(local) {
-      const onError = (error: Error) => process.stderr.write(`toolwright http: cluster: ${error.message}\n`);
+      const onError = (error: Error) => logError(`toolwright http: cluster: ${error.message}`);
       const stopPublishing = publishChanges(app, cluster, onError);
       const stopEnding = cluster.sessions.onEnded((id) => {
         const copy = local.get(id);
@@ -83,7 +84,7 @@ export function shareThroughCluster(app: ServerFactory, cluster: Cluster, limits
       // Answers to this instance's server-to-client requests that reached another instance.
       const stopRelay = cluster.onRelay(instanceId, (id, message) => {
         const copy = local.get(id);
-        if (copy && !copy.closed) (copy.transport as NodeStreamableTransport).deliver(message as never);
+        if (copy && !copy.closed) clusterTransport(copy).deliver(message as never);
       });
       stopRelay.catch(onError);
       const keepOpenAlive = keepOpenSessionsAlive(cluster, limits, local);
@@ -102,7 +103,7 @@ export function shareThroughCluster(app: ServerFactory, cluster: Cluster, limits
 
     async find(id, request, local) {
       const settled = await settle(id, request);
-      if (!settled) return undefined;
+      if ('answer' in settled) return settled;
       const { record, body } = settled;
       if (!record) {
         // Gone from the cluster: its copy here goes too; unless it is another caller's, whose request proves nothing.
@@ -114,6 +115,11 @@ export function shareThroughCluster(app: ServerFactory, cluster: Cluster, limits
     },
 
     wire(id, server, transport) {
+      if (!transport.restore || !transport.deliver) {
+        throw new ConfigError(
+          "Toolwright: `cluster` needs a session transport that can take over a session opened elsewhere (restore, deliver); the SDK's node transport cannot. Remove httpTransport: 'sdk'.",
+        );
+      }
       leaveFanOutToCluster(transport);
       bindSessionState(sdkServer(server), cluster.sessionState(id));
     },
@@ -121,7 +127,7 @@ export function shareThroughCluster(app: ServerFactory, cluster: Cluster, limits
     async connected(session, record) {
       routeRoundTrips(session.transport, instanceId);
       if (record) {
-        await (session.transport as NodeStreamableTransport).restore(restoreRequests(record));
+        await clusterTransport(session).restore(restoreRequests(record));
         copiedLevel.set(session, record.logLevel);
       }
       recordAcceptedChanges(session.transport, (change) => cluster.sessions.update(session.id, change));
@@ -132,7 +138,7 @@ export function shareThroughCluster(app: ServerFactory, cluster: Cluster, limits
 }
 
 /** A session with a request or GET stream open here does not expire (as in memory): its record is kept alive meanwhile. */
-function keepOpenSessionsAlive(cluster: Cluster, limits: SessionLimits, local: LocalSessions): NodeJS.Timeout {
+function keepOpenSessionsAlive(cluster: Cluster, limits: SessionLimits, local: LocalSessions): ReturnType<typeof setInterval> {
   const timer = setInterval(
     () => {
       for (const session of local.values()) {
@@ -145,7 +151,8 @@ function keepOpenSessionsAlive(cluster: Cluster, limits: SessionLimits, local: L
     },
     Math.max(500, Math.min(60_000, Math.floor(limits.idleTimeoutMs / 3))),
   );
-  timer.unref();
+  // node and Bun: never keep the process alive for it (Deno and workerd timers have no unref).
+  (timer as { unref?: () => void }).unref?.();
   return timer;
 }
 
@@ -160,8 +167,13 @@ function publishChanges(app: ServerFactory, cluster: Cluster, onError: (error: E
   });
 }
 
-/** Answers a request the cluster's store could not serve (unreachable, timed out): 503, nothing half done. */
-function refuseClusterDown(res: ServerResponse, error: unknown): void {
+/** The answer to a request the cluster's store could not serve (unreachable, timed out): 503, nothing half done. */
+function refuseClusterDown(error: unknown): HttpRefusal {
   const why = (error as Error)?.message ?? String(error);
-  sendRpcError(res, 503, -32000, `Service unavailable: the shared session store is unreachable (${why}). Retry shortly; no session was lost.`, { 'Retry-After': '1' });
+  return rpcRefusal(503, -32000, `Service unavailable: the shared session store is unreachable (${why}). Retry shortly; no session was lost.`, { 'Retry-After': '1' });
+}
+
+/** The session's transport, which `wire` checked can serve a cluster. */
+function clusterTransport(session: SharedSession): ClusterTransport {
+  return session.transport as ClusterTransport;
 }

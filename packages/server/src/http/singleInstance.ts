@@ -1,6 +1,6 @@
 import type { SessionSharing } from './SessionSharing';
 
-/** Sessions shared with no other instance: each lives in this process's memory alone. */
+/** Sessions shared with no other instance: each lives in this process's (or isolate's) memory alone. */
 export const singleInstance: SessionSharing = {
   localStore: 'truth',
   streamIdPrefix: undefined,
@@ -10,7 +10,7 @@ export const singleInstance: SessionSharing = {
   find: async (id, request, local) => ({ session: local.get(id)?.principal === request.principal ? local.touch(id) : undefined, body: request.body }),
   wire: () => {},
   connected: async () => {},
-  refuse: (_res, error) => {
+  refuse: (error) => {
     throw error;
   },
 };

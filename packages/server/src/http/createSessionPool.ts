@@ -1,0 +1,169 @@
+import type { AuthInfo } from '@toolwright/core';
+import type { ServerFactory } from '../serving/ServerFactory';
+import type { SessionRecord } from './Cluster';
+import type { EventStore, EventStoreFactory } from './EventStore';
+import type { HttpRefusal } from './HttpRefusal';
+import type { HttpSession, SessionTransport } from './HttpSession';
+import type { InitializeRateLimit } from './InitializeRateLimit';
+import { firstMessage, isInitialize } from './jsonRpcShape';
+import { principalOf } from './principalOf';
+import { SessionLimitError } from './SessionLimitError';
+import { sessionOwnerOf } from './sessionOwnerOf';
+import { sessionRules } from './sessionRules';
+import type { LocalSessions, SessionSharing } from './SessionSharing';
+import { SessionStore, type SessionLimits } from './SessionStore';
+
+export interface SessionPoolOptions<T extends SessionTransport> {
+  limits: SessionLimits;
+  /** The `initialize` rate per owner; undefined: none. */
+  initializeRate: InitializeRateLimit | undefined;
+  /** A store per session for resumable SSE streams; undefined: none. */
+  eventStores: EventStoreFactory | undefined;
+  /** The transport of a new session (or of the local copy of one opened elsewhere). */
+  createTransport(sessionId: string, eventStore: EventStore | undefined, streamIdPrefix: string | undefined): T;
+}
+
+/** What the pool needs of a 2025-era request to the endpoint, whichever runtime it came through. */
+export interface SessionCall {
+  readonly method: string;
+  /** The parsed POST body; undefined for GET and DELETE. */
+  readonly body: unknown;
+  readonly auth: AuthInfo | undefined;
+  /** Its Mcp-Session-Id header, if any. */
+  readonly sessionId: string | undefined;
+  /** Its MCP-Protocol-Version header, if any. */
+  readonly protocolVersion: string | undefined;
+  /** The client address an anonymous caller is counted by; asked only when the request opens a session. */
+  clientAddress(): string | undefined;
+}
+
+/** The session a request is served in (with the part of its body left for it), or the answer it gets instead. */
+export type SessionOutcome<T extends SessionTransport> = { readonly session: HttpSession<T>; readonly body: unknown } | { readonly answer: HttpRefusal };
+
+/** The 2025-era sessions of one endpoint: the node listener's and the fetch handler's alike. */
+export interface SessionPool<T extends SessionTransport> {
+  /**
+   * The session a request names (its owner's only, at the version it negotiated), or the new
+   * one its `initialize` opens within the limits and the `initialize` rate; else the answer:
+   * 404 (unknown, expired or another caller's), 400 (no session id, version mismatch), 429,
+   * 503 (full, or the shared store unreachable).
+   */
+  resolve(call: SessionCall): Promise<SessionOutcome<T>>;
+  /** Counts an HTTP request (or SSE stream) of the session as open, so no idle sweep closes it; returns the function that ends it (once). */
+  begin(session: HttpSession<T>): () => void;
+  readonly size: number;
+  values(): Iterable<HttpSession<T>>;
+  /** Stops hearing from other instances and closes every session. */
+  close(): Promise<void>;
+}
+
+/**
+ * The sessions of an endpoint, whatever answers its HTTP: one `SessionStore` (each owner's
+ * share, the total, the idle sweep), the session rules, and `sharing`, which says where sessions
+ * are recorded and found (this instance alone, or a cluster). The runtime's side only hands the
+ * request to `session.transport`.
+ */
+export function createSessionPool<T extends SessionTransport>(app: ServerFactory, options: SessionPoolOptions<T>, sharing: SessionSharing): SessionPool<T> {
+  // Copies of sessions kept in a cluster are a cache: the cluster holds each owner to its share, and a full store drops its longest-idle copy.
+  const copies = sharing.localStore === 'copies';
+  const store = new SessionStore<HttpSession<T>>(
+    copies ? { ...options.limits, maxSessionsPerPrincipal: Number.POSITIVE_INFINITY, whenFull: 'evict' } : { ...options.limits, whenFull: 'refuse' },
+    closeSession,
+  );
+  const local: LocalSessions = {
+    get: (id) => store.get(id),
+    touch: (id) => store.touch(id),
+    values: () => store.values(),
+    start: (record) => startSession(record.id, record.principal, record.owner ?? sessionOwnerOf(record.principal, undefined), record.protocolVersion, record),
+    close: (session, reason) => closeSession(session as HttpSession<T>, reason),
+  };
+  const stopListening = sharing.listen(local);
+
+  async function closeSession(session: HttpSession<T>, _reason: string): Promise<void> {
+    if (session.closed) return;
+    session.closed = true;
+    store.remove(session.id);
+    try {
+      await session.server.close();
+    } finally {
+      await session.eventStore?.close?.();
+    }
+  }
+
+  async function openSession(body: unknown, principal: string | undefined, owner: string): Promise<HttpSession<T>> {
+    if (!copies && !store.hasRoomFor(owner)) throw new SessionLimitError(options.limits.maxSessions);
+    const protocolVersion = sessionRules.negotiatedVersion(body);
+    const id = crypto.randomUUID();
+    const params = firstMessage(body)?.params;
+    const created = await sharing.create({ id, initialize: (params ?? {}) as Record<string, unknown>, protocolVersion, principal, owner, subscriptions: [] });
+    if (!created) throw new SessionLimitError(options.limits.maxSessions);
+    return startSession(id, principal, owner, protocolVersion);
+  }
+
+  /** The server and transport of a session: a new one, or the local copy of one opened elsewhere (`record`). */
+  async function startSession(id: string, principal: string | undefined, owner: string, protocolVersion: string, record?: SessionRecord): Promise<HttpSession<T>> {
+    const eventStore = options.eventStores?.(id);
+    const transport = options.createTransport(id, eventStore, sharing.streamIdPrefix);
+    const server = app.createServer();
+    sharing.wire(id, server, transport);
+    const session: HttpSession<T> = { id, server, transport, eventStore, principal, owner, protocolVersion, lastSeen: Date.now(), open: 0, closed: false };
+    // Runs on DELETE, on eviction or expiry and on shutdown alike.
+    transport.onclose = () => void closeSession(session, 'closed');
+    await server.connect(transport);
+    await sharing.connected(session, record);
+    try {
+      await store.add(session);
+    } catch (error) {
+      session.closed = true;
+      await server.close().finally(() => eventStore?.close?.());
+      throw error;
+    }
+    return session;
+  }
+
+  async function resolve(call: SessionCall): Promise<SessionOutcome<T>> {
+    const principal = principalOf(call.auth);
+    if (call.sessionId !== undefined) {
+      const found = await sharing.find(call.sessionId, { method: call.method, body: call.body, principal }, local);
+      if ('answer' in found) return found;
+      // `find` touched the session only if this caller owns it: a foreign caller keeps no session alive.
+      const session = found.session as HttpSession<T> | undefined;
+      if (!session || session.principal !== principal) return { answer: sessionRules.notFound };
+      const mismatch = sessionRules.version(call.protocolVersion, session.protocolVersion);
+      if (mismatch) return { answer: mismatch };
+      return { session, body: found.body };
+    }
+    if (call.method !== 'POST' || !isInitialize(call.body)) return { answer: sessionRules.required };
+    const owner = sessionOwnerOf(principal, call.clientAddress());
+    const wait = options.initializeRate?.take(owner) ?? 0;
+    if (wait > 0) return { answer: sessionRules.tooFast(call.body, wait) };
+    try {
+      return { session: await openSession(call.body, principal, owner), body: call.body };
+    } catch (error) {
+      if (error instanceof SessionLimitError) return { answer: sessionRules.full(error) };
+      return { answer: sharing.refuse(error) };
+    }
+  }
+
+  return {
+    resolve,
+    begin(session) {
+      session.open++;
+      let ended = false;
+      return () => {
+        if (ended) return;
+        ended = true;
+        session.open--;
+        session.lastSeen = Date.now();
+      };
+    },
+    get size() {
+      return store.size;
+    },
+    values: () => store.values(),
+    close() {
+      stopListening();
+      return store.closeAll('server shutting down');
+    },
+  };
+}
