@@ -57,6 +57,10 @@ export default defineConfig({
           ],
         },
         {
+          text: 'Extensions',
+          items: [{ text: 'Writing an extension', link: '/guide/extensions' }],
+        },
+        {
           text: 'Serving',
           items: [
             { text: 'Transports', link: '/guide/transports' },

@@ -17,6 +17,7 @@ export { RequireRoles } from './decorators/RequireRoles';
 export { Public } from './decorators/Public';
 export { UseMiddleware } from './decorators/UseMiddleware';
 export { UseGuards } from './decorators/UseGuards';
+export { RequireClientExtension } from './decorators/RequireClientExtension';
 export { Scoped } from './decorators/Scoped';
 export { FromCall } from './decorators/FromCall';
 export { OnStart } from './decorators/OnStart';
@@ -40,6 +41,7 @@ export type { ToolContext, ToolLogger, AuthInfo, RoundTripOptions } from './cont
 export type { SessionState } from './context/SessionState';
 export type { ProtocolEra, RequestEnvelope } from './context/RequestEnvelope';
 export { stderrLogger } from './context/stderrLogger';
+export { clientExtension, clientExtensionIds } from './context/clientExtension';
 
 export { text, image, audio, resourceLink, embeddedResource } from './content/content';
 export type { BinaryData } from './content/content';

@@ -119,6 +119,7 @@ describe('decorator settings the build can see (issue 30, items 4 and 5)', () =>
     ['@UseGuards()', () => core.UseGuards()],
     ['@RequireRoles()', () => core.RequireRoles('a')],
     ['@RequireScopes()', () => core.RequireScopes('a')],
+    ['@RequireClientExtension()', () => core.RequireClientExtension('com.example/x')],
     ['@Public()', () => core.Public()],
     ['@OnStart()', () => core.OnStart()],
     ['@OnShutdown()', () => core.OnShutdown()],

@@ -12,3 +12,5 @@ export type { TelemetryOptions } from './telemetry/TelemetryOptions';
 export type { ListenOptions, StdioListenOptions, HttpListenOptions } from './app/ListenOptions';
 export { parseListenArgs } from './app/parseListenArgs';
 export { ProtocolError, ErrorCodes } from './sdk/ProtocolError';
+export { defineExtension } from './extensions/defineExtension';
+export type { Extension, ExtensionContext, ExtensionRequest, ExtensionNotification, ParamsSchema } from './extensions/Extension';

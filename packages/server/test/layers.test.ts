@@ -11,7 +11,7 @@ export const FLOORS: readonly (readonly [floor: string, folders: readonly string
   ['sdk facade', ['sdk']],
   ['services', ['auth', 'roundtrip', 'telemetry']],
   ['pipeline', ['pipeline']],
-  ['handlers', ['handlers', 'surface']],
+  ['handlers', ['handlers', 'surface', 'extensions']],
   ['serving', ['serving', 'lanes']],
   ['transports', ['http', 'fetch', 'stdio']],
   ['app', ['app', 'index.ts']],

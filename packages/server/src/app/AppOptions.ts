@@ -1,6 +1,7 @@
 import type { CacheHint, Class, ContainerLike, Icon, LogLevel, Middleware, ToolLogger } from '@toolwright/core';
 import type { RequestStateOptions } from '../roundtrip/RequestStateCodec';
 import type { TelemetryOptions } from '../telemetry/TelemetryOptions';
+import type { Extension } from '../extensions/Extension';
 
 export interface AppOptions {
   /** The server's programmatic name, sent in `serverInfo`. */
@@ -19,6 +20,13 @@ export interface AppOptions {
    * so CommonJS and ESM both work; every exported class with `@Tool` methods is served.
    */
   tools: readonly (Class | string)[];
+  /**
+   * MCP extensions the app serves (SEP-2133): each is advertised in `capabilities.extensions`
+   * (`initialize` and `server/discover`), its methods are served through the SDK, and the
+   * classes it brings are served with `tools`. Make one with `defineExtension`; see the
+   * Extensions guide.
+   */
+  extensions?: readonly Extension[];
   /**
    * More classes whose `@OnStart()` / `@OnShutdown()` methods run with the app (a database
    * pool, a cache), besides the tool classes' own. Built by the container.

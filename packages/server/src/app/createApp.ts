@@ -19,6 +19,7 @@ import { createLifecycle } from './createLifecycle';
 import { stderrLogger } from '@toolwright/core';
 import { serveStdio } from '../stdio/serveStdio';
 import { Surface } from '../surface/Surface';
+import { ServedExtensions } from '../extensions/ServedExtensions';
 import type { ListControl } from '../surface/ListControl';
 import type { ListKind } from '../surface/Catalog';
 
@@ -28,7 +29,8 @@ import type { ListKind } from '../surface/Catalog';
  */
 export async function createApp(options: AppOptions): Promise<App> {
   assertSupportedNode();
-  const tools = await loadToolClasses(options.tools, options.cwd ?? process.cwd());
+  const extensions = new ServedExtensions(options.extensions ?? [], options.logger ?? stderrLogger('extensions'));
+  const tools = [...(await loadToolClasses(options.tools, options.cwd ?? process.cwd())), ...(await extensions.prepare())];
   const container = options.container ?? createDefaultContainer();
   checkMiddleware(options.middleware);
   const registry = buildRegistry({ tools, container, middleware: options.middleware, coerce: options.coerce, logger: options.logger });
@@ -84,7 +86,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     registry,
     createServer({ era = 'legacy', authInfo, overrides } = {}) {
       // Capabilities follow what the app serves when the connection opens (lists can grow at runtime).
-      const capabilities = surface.capabilities();
+      const capabilities = extensions.withCapabilities(surface.capabilities());
       const settings = { ...serverOptions, capabilities, ...(era === 'modern' && { cacheHints }) };
       const overriding = overrides && new Map(overrides);
       // Only a connection with telemetry to record gets the traced server class: the others run untouched.
@@ -94,6 +96,7 @@ export async function createApp(options: AppOptions): Promise<App> {
       const intercept = era === 'legacy' && !overriding && !instruments ? fastPaths?.intercept : undefined;
       const server = new (instruments ? tracedServerClass(ToolwrightServer) : ToolwrightServer)({ caller: authInfo, intercept }, info, settings);
       const connection = surface.attach(server, capabilities, era, overriding);
+      extensions.attach(connection);
       registerToolHandlers(server, binding, connection);
       if (instruments) startTracing(server, instruments, connection);
       return server;

@@ -43,6 +43,7 @@ export type {
   ServerCapabilities,
   ServerContext,
   ServerOptions,
+  StandardSchemaV1,
   Tool,
   Transport,
   TransportSendOptions,

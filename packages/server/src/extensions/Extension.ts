@@ -1,0 +1,105 @@
+import type { AuthInfo, Class, JsonSchema, ProtocolEra, RequestEnvelope } from '@toolwright/core';
+
+/**
+ * A Standard Schema (https://standardschema.dev): zod 4, valibot, arktype and others are one.
+ * Only its validating half is used here.
+ */
+export interface ParamsSchema<Output = unknown> {
+  readonly '~standard': {
+    readonly version: 1;
+    readonly vendor: string;
+    readonly validate: (
+      value: unknown,
+    ) => { readonly value: Output; readonly issues?: undefined } | { readonly issues: readonly { readonly message: string; readonly path?: readonly unknown[] }[] } | Promise<unknown>;
+  };
+}
+
+/** What an extension's request and notification handlers know of the request they serve. */
+export interface ExtensionContext {
+  /** The extension this method belongs to. */
+  readonly extension: string;
+  /** The JSON-RPC method, as the client sent it. */
+  readonly method: string;
+  /** The JSON-RPC id of the request (undefined for a notification). */
+  readonly requestId: string | number | undefined;
+  /** 'legacy' (a 2025-era session or per-request 2025 HTTP) or 'modern' (2026-07-28). */
+  readonly era: ProtocolEra;
+  /** Protocol version, client capabilities and info, log level and trace context of this request. */
+  readonly envelope: RequestEnvelope;
+  /** The authenticated caller, when the transport has one. */
+  readonly authInfo: AuthInfo | undefined;
+  /** The 2025-era session (stateful HTTP); undefined elsewhere. */
+  readonly sessionId: string | undefined;
+  /** The HTTP request's headers, lower-cased (Streamable HTTP only). */
+  readonly headers: Readonly<Record<string, string | string[] | undefined>> | undefined;
+  /** The request's `_meta` without the protocol's reserved keys (those are in `envelope`). */
+  readonly meta: Readonly<Record<string, unknown>> | undefined;
+  /** Aborted when the client cancels the request or the connection closes. */
+  readonly signal: AbortSignal;
+  /**
+   * The settings the client declared for extension `id` (default: this one), or undefined
+   * when it did not declare it: per session in the 2025 era, per request in 2026-07-28.
+   */
+  clientExtension(id?: string): Readonly<Record<string, unknown>> | undefined;
+  /**
+   * Sends a notification to the client, related to this request (over Streamable HTTP it
+   * travels on the request's own response stream). A closed stream drops it silently.
+   * Undefined in a notification handler (a notification has no answer to travel with).
+   */
+  readonly notify?: (method: string, params?: Record<string, unknown>) => Promise<void>;
+}
+
+/**
+ * One request method an extension adds (`skills/list`, `acme/search`). The SDK parses the
+ * request, checks the era and dispatches it to `handle`; what `handle` returns is the
+ * result. Throw a `ProtocolError` for a JSON-RPC error with a spec code; any other error is
+ * answered `-32603 Internal error` (its message goes to the server log, never to the client).
+ */
+export interface ExtensionRequest<Params = Record<string, unknown>, Result extends object = Record<string, unknown>> {
+  /**
+   * The params' shape: a JSON Schema (checked with Toolwright's validator, so a bad request
+   * gets -32602 naming each field) or a Standard Schema such as a zod object. Default: any
+   * object. The protocol's `_meta` is removed before the check.
+   */
+  readonly params?: JsonSchema | ParamsSchema<Params>;
+  /** Serves the request. */
+  handle(params: Params, ctx: ExtensionContext): Result | Promise<Result>;
+}
+
+/** One notification method a client may send for an extension. */
+export interface ExtensionNotification<Params = Record<string, unknown>> {
+  readonly params?: JsonSchema | ParamsSchema<Params>;
+  /** Handles the notification; an error goes to the server log (a notification has no answer). */
+  handle(params: Params, ctx: ExtensionContext): void | Promise<void>;
+}
+
+/**
+ * An MCP extension (SEP-2133) as an app serves it: its identifier and settings, advertised in
+ * `capabilities.extensions` of `initialize` and `server/discover`; the methods and
+ * notifications it adds; the classes (tools, resources, prompts) it brings along. Build one
+ * with `defineExtension`, and serve it with `createApp({ extensions: [...] })`.
+ */
+export interface Extension {
+  /** The identifier, `{vendor-prefix}/{name}` with a reverse-DNS prefix: `'com.acme/search'`, `'io.modelcontextprotocol/ui'`. */
+  readonly id: string;
+  /** The settings advertised under the identifier (a JSON object; default `{}`). */
+  readonly settings?: Readonly<Record<string, unknown>>;
+  /** The request methods it adds, by method name. Read as own keys only. */
+  readonly requests?: Readonly<Record<string, ExtensionRequest<never, object>>>;
+  /** The notifications from the client it handles, by method name. */
+  readonly notifications?: Readonly<Record<string, ExtensionNotification<never>>>;
+  /** Decorated classes served with the app's own (tools, resources and prompts the extension brings). */
+  readonly classes?: readonly Class[];
+  /**
+   * Whether its methods are served only to clients that declared the extension (per session
+   * in the 2025 era, per request in 2026-07-28). Others get JSON-RPC error -32021 naming the
+   * missing `extensions` capability. Default false: any client may call them.
+   */
+  readonly requireClientDeclaration?: boolean;
+  /**
+   * Runs once in `createApp`, before the app is built (load files, check configuration).
+   * Throwing stops `createApp` with the error (a `BuildError` or `ConfigError` names what to fix).
+   * May return more classes to serve.
+   */
+  prepare?(): void | readonly Class[] | Promise<void | readonly Class[]>;
+}
