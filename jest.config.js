@@ -72,6 +72,7 @@ const shared = {
     '^@toolwright/express$': '<rootDir>/packages/express/src/index.ts',
     '^@toolwright/fastify$': '<rootDir>/packages/fastify/src/index.ts',
     '^@toolwright/nestjs$': '<rootDir>/packages/nestjs/src/index.ts',
+    '^@toolwright/oauth$': '<rootDir>/packages/oauth/src/index.ts',
     '^@toolwright/hono$': '<rootDir>/packages/hono/src/index.ts',
     '^@toolwright/next$': '<rootDir>/packages/next/src/index.ts',
   },

@@ -1,0 +1,71 @@
+import type { CryptoKey } from './webCrypto';
+import type { OAuthClient } from './OAuthClient';
+import type { ConsentView, SignInHook } from './OAuthServerOptions';
+import type { OAuthStore } from './OAuthStore';
+import type { TokenSigner } from './tokenSigner';
+
+/** Where each endpoint is: absolute URLs for the metadata, paths for routing. */
+export interface Endpoints {
+  readonly authorize: string;
+  readonly consent: string;
+  readonly token: string;
+  readonly register: string;
+  readonly revoke: string;
+  readonly jwks: string;
+}
+
+/** What the endpoints share: the resolved options, the store, the signer and the clock. */
+export interface OAuthContext {
+  readonly issuer: string;
+  readonly urls: Endpoints;
+  readonly paths: Endpoints;
+  readonly resources: readonly string[];
+  readonly scopes: readonly string[];
+  readonly consent: boolean;
+  readonly registration: boolean;
+  readonly clientDocuments: boolean;
+  readonly store: OAuthStore;
+  readonly signer: TokenSigner;
+  readonly rotationKey: CryptoKey;
+  readonly rolesClaim: string;
+  readonly ttl: { readonly access: number; readonly refresh: number; readonly grant: number; readonly grace: number; readonly code: number; readonly signIn: number; readonly client: number };
+  readonly signIn: SignInHook;
+  readonly renderConsent?: (view: ConsentView) => string;
+  now(): number;
+  /** The client of a client_id: registered, or fetched from its metadata document. */
+  findClient(clientId: string): Promise<{ client: OAuthClient } | { error: string }>;
+}
+
+/** A pending sign-in: the validated authorization request, kept until the user decides. */
+export interface SignInRecord {
+  readonly clientId: string;
+  readonly redirectUri: string;
+  readonly state?: string;
+  readonly codeChallenge: string;
+  readonly scopes: readonly string[];
+  readonly resource: string;
+  /** Set once the app's hook signed the user in; the consent page then decides. */
+  readonly outcome?: { subject: string; scopes?: readonly string[]; roles?: readonly string[]; claims?: Record<string, unknown> };
+  /** SHA-256 of the consent page's CSRF token. */
+  readonly csrfHash?: string;
+}
+
+/** What a user granted a client: every code, refresh token and access token of one sign-in belongs to one grant; removing it revokes them all. */
+export interface GrantRecord {
+  readonly id: string;
+  readonly clientId: string;
+  readonly subject: string;
+  readonly scopes: readonly string[];
+  readonly roles: readonly string[];
+  readonly claims: Record<string, unknown>;
+  readonly resource: string;
+  /** Milliseconds: the grant's end, whatever refreshes happen. */
+  readonly expiresAt: number;
+  /** Whether the client may refresh (its grant_types include refresh_token). */
+  readonly refresh: boolean;
+}
+
+export async function readJson<T>(store: OAuthStore, key: string): Promise<T | undefined> {
+  const raw = await store.get(key);
+  return raw === undefined ? undefined : (JSON.parse(raw) as T);
+}

@@ -1,0 +1,94 @@
+import type { OAuthClient } from './OAuthClient';
+import { inferApplicationType, redirectUriProblem, type ApplicationType } from './redirectUris';
+
+const GRANT_TYPES = new Set(['authorization_code', 'refresh_token']);
+const AUTH_METHODS = new Set(['none', 'client_secret_basic', 'client_secret_post']);
+
+export type ClientMetadataResult =
+  | { ok: true; client: Omit<OAuthClient, 'clientId' | 'source' | 'clientSecretHash'>; echo: Record<string, unknown> }
+  | { ok: false; error: 'invalid_redirect_uri' | 'invalid_client_metadata'; description: string };
+
+/**
+ * Checks client metadata (RFC 7591 §2, the fields this server acts on) from a registration
+ * request or a client ID metadata document; what it returns is what the client is known by.
+ * `documentOnly`: a metadata document's client cannot hold a secret, so only `none` is allowed.
+ */
+export function checkClientMetadata(raw: unknown, options: { documentOnly?: boolean } = {}): ClientMetadataResult {
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return bad('the client metadata must be a JSON object');
+  const meta = raw as Record<string, unknown>;
+  const field = (name: string): unknown => (Object.hasOwn(meta, name) ? meta[name] : undefined);
+
+  const redirectUris = field('redirect_uris');
+  if (!Array.isArray(redirectUris) || redirectUris.length === 0 || redirectUris.length > 20) {
+    return { ok: false, error: 'invalid_redirect_uri', description: 'redirect_uris must be an array of 1 to 20 redirect URIs' };
+  }
+  const declaredType = field('application_type');
+  if (declaredType !== undefined && declaredType !== 'web' && declaredType !== 'native') return bad('application_type must be "web" or "native"');
+  const applicationType: ApplicationType = (declaredType as ApplicationType | undefined) ?? inferApplicationType(redirectUris.filter((u): u is string => typeof u === 'string'));
+  for (const uri of redirectUris) {
+    const problem = redirectUriProblem(uri, applicationType);
+    if (problem) return { ok: false, error: 'invalid_redirect_uri', description: problem };
+  }
+
+  const grantTypes = field('grant_types') ?? ['authorization_code'];
+  if (!Array.isArray(grantTypes) || grantTypes.length === 0 || !grantTypes.every((g) => typeof g === 'string' && GRANT_TYPES.has(g))) {
+    return bad('grant_types may hold only "authorization_code" and "refresh_token"');
+  }
+  if (!grantTypes.includes('authorization_code')) return bad('grant_types must include "authorization_code"');
+  const responseTypes = field('response_types') ?? ['code'];
+  if (!Array.isArray(responseTypes) || !responseTypes.every((r) => r === 'code')) return bad('response_types may hold only "code"');
+
+  const method = field('token_endpoint_auth_method') ?? (options.documentOnly ? 'none' : 'client_secret_basic');
+  if (typeof method !== 'string' || !AUTH_METHODS.has(method)) return bad('token_endpoint_auth_method must be "none", "client_secret_basic" or "client_secret_post"');
+  if (options.documentOnly && method !== 'none') return bad('a client ID metadata document must use token_endpoint_auth_method "none" (this server does not take private_key_jwt)');
+  if (options.documentOnly && (field('client_secret') !== undefined || field('client_secret_expires_at') !== undefined)) return bad('a client ID metadata document must not hold a client secret');
+
+  const text = (name: string, max: number): string | undefined | Error => {
+    const value = field(name);
+    if (value === undefined) return undefined;
+    if (typeof value !== 'string' || value.length > max) return new Error(`${name} must be a string of at most ${max} characters`);
+    return value;
+  };
+  const url = (name: string): string | undefined | Error => {
+    const value = text(name, 2000);
+    if (value === undefined || value instanceof Error) return value;
+    try {
+      if (new URL(value).protocol === 'https:') return value;
+    } catch {
+      /* reported below */
+    }
+    return new Error(`${name} must be an https URL`);
+  };
+  const clientName = text('client_name', 200);
+  const clientUri = url('client_uri');
+  const logoUri = url('logo_uri');
+  const scope = text('scope', 1000);
+  for (const value of [clientName, clientUri, logoUri, scope]) if (value instanceof Error) return bad(value.message);
+
+  const client = {
+    redirectUris: redirectUris as string[],
+    applicationType,
+    grantTypes: grantTypes as string[],
+    tokenEndpointAuthMethod: method as OAuthClient['tokenEndpointAuthMethod'],
+    ...(typeof clientName === 'string' && { clientName }),
+    ...(typeof clientUri === 'string' && { clientUri }),
+    ...(typeof logoUri === 'string' && { logoUri }),
+    ...(typeof scope === 'string' && { scope }),
+  };
+  const echo: Record<string, unknown> = {
+    redirect_uris: client.redirectUris,
+    application_type: applicationType,
+    grant_types: client.grantTypes,
+    response_types: ['code'],
+    token_endpoint_auth_method: method,
+    ...(client.clientName !== undefined && { client_name: client.clientName }),
+    ...(client.clientUri !== undefined && { client_uri: client.clientUri }),
+    ...(client.logoUri !== undefined && { logo_uri: client.logoUri }),
+    ...(client.scope !== undefined && { scope: client.scope }),
+  };
+  return { ok: true, client, echo };
+}
+
+function bad(description: string): ClientMetadataResult {
+  return { ok: false, error: 'invalid_client_metadata', description };
+}

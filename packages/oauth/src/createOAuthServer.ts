@@ -1,0 +1,189 @@
+import { ConfigError } from '@toolwright/core';
+import type { HttpAuthOptions, TokenVerifier } from '@toolwright/server/auth';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { clientDocuments, isDocumentClientId } from './cimd/clientDocuments';
+import { nodeDocumentFetcher } from './cimd/nodeDocumentFetcher';
+import { authorize, completeSignIn, consent } from './endpoints/authorize';
+import { authorizationServerMetadata, metadataPaths } from './endpoints/metadata';
+import { register } from './endpoints/register';
+import { revoke } from './endpoints/revoke';
+import { token } from './endpoints/token';
+import { accessTokenVerifier } from './accessTokenVerifier';
+import { MemoryOAuthStore } from './MemoryOAuthStore';
+import type { OAuthClient } from './OAuthClient';
+import type { Endpoints, OAuthContext } from './OAuthContext';
+import { readJson } from './OAuthContext';
+import { json, OPEN_CORS } from './oauthResponses';
+import type { OAuthServerOptions, SignInOutcome } from './OAuthServerOptions';
+import { toWebRequest, writeWebResponse } from './nodeAdapter';
+import { createTokenSigner } from './tokenSigner';
+import { hmacKey, randomToken } from './webCrypto';
+
+/** A running authorization server: its endpoints as a fetch handler, and what the MCP endpoint needs to accept its tokens. */
+export interface OAuthServer {
+  readonly issuer: string;
+  /** The RFC 8414 metadata document. */
+  readonly metadata: Readonly<Record<string, unknown>>;
+  /**
+   * The MCP endpoint's `auth` option: tokens of this server are verified (`jwtVerifier` on its
+   * keys, audience = the resource, and the grant not revoked), and the RFC 9728 metadata names
+   * this issuer. Pass it to `createFetchHandler`, `createHttpHandler` or `app.listen`.
+   */
+  readonly auth: HttpAuthOptions & { resource: string };
+  /** Checks an access token of this server for the first resource: signature, issuer, audience, expiry, and that its grant was not revoked. */
+  readonly verifyToken: TokenVerifier;
+  /** The `auth` option for another of the `resource`s this server issues tokens for. */
+  authFor(resource: string): HttpAuthOptions & { resource: string };
+  /** Answers a request for one of the authorization server's paths; undefined for any other path. */
+  handle(request: Request): Promise<Response | undefined>;
+  /** A fetch handler serving these endpoints in front of `next` (the MCP fetch handler). */
+  fetch(next: (request: Request) => Promise<Response>): (request: Request) => Promise<Response>;
+  /** A node request listener serving these endpoints in front of `next` (`createHttpHandler`'s handler). */
+  node(next: (req: IncomingMessage, res: ServerResponse) => unknown): (req: IncomingMessage, res: ServerResponse) => Promise<void>;
+  /** Finishes a sign-in your own login page took over (when `signIn` returned a Response): answers with the consent page or the redirect to the client. */
+  completeSignIn(signInId: string, outcome: SignInOutcome): Promise<Response>;
+}
+
+/**
+ * An OAuth 2.1 authorization server for an MCP endpoint, on web-standard Request/Response:
+ * metadata (RFC 8414, OpenID discovery paths), client ID metadata documents and dynamic
+ * registration (RFC 7591), the authorization code flow with PKCE S256 only, exact redirect
+ * URIs (RFC 8252 loopback ports), `iss` in responses (RFC 9207), resource indicators (RFC
+ * 8707), short-lived JWT access tokens, rotating refresh tokens with reuse detection, and
+ * revocation (RFC 7009). The app signs users in (`signIn`); this server never sees passwords.
+ */
+export async function createOAuthServer(options: OAuthServerOptions): Promise<OAuthServer> {
+  const issuerUrl = parseUrl(options.issuer, 'issuer');
+  if (issuerUrl.search || issuerUrl.hash) throw new ConfigError(`Toolwright oauth: issuer must have no query or fragment, got '${options.issuer}'.`);
+  if (issuerUrl.protocol !== 'https:' && !['127.0.0.1', 'localhost', '[::1]'].includes(issuerUrl.hostname)) {
+    throw new ConfigError(`Toolwright oauth: issuer must be an https URL (http only on localhost), got '${options.issuer}'.`);
+  }
+  const issuer = options.issuer.replace(/\/$/, '');
+  const issuerPath = new URL(issuer).pathname.replace(/\/$/, '');
+  const resources = typeof options.resource === 'string' ? [options.resource] : [...options.resource];
+  if (resources.length === 0) throw new ConfigError('Toolwright oauth: resource must name the MCP endpoint tokens are for (e.g. https://mcp.example.com/mcp).');
+  for (const resource of resources) {
+    const url = parseUrl(resource, 'resource');
+    if (url.hash) throw new ConfigError(`Toolwright oauth: resource must have no fragment (RFC 8707), got '${resource}'.`);
+  }
+  if (typeof options.signIn !== 'function') throw new ConfigError('Toolwright oauth: signIn is required: the function that tells who the user is (the authorization server does not own users).');
+  if (options.secret !== undefined && options.secret.length < 32) throw new ConfigError('Toolwright oauth: secret must be at least 32 characters.');
+  const scopes = [...(options.scopes ?? [])];
+  for (const scope of scopes) if (!/^[\x21\x23-\x5b\x5d-\x7e]+$/.test(scope)) throw new ConfigError(`Toolwright oauth: scope '${scope}' is not a valid scope token (RFC 6749 §3.3).`);
+
+  const now = options.now ?? Date.now;
+  const store = options.store ?? new MemoryOAuthStore({ now });
+  const signer = await createTokenSigner(options.signingKey);
+  const rotationKey = await hmacKey(new TextEncoder().encode(options.secret ?? randomToken(32)));
+  const paths: Endpoints = {
+    authorize: `${issuerPath}/authorize`,
+    consent: `${issuerPath}/authorize/consent`,
+    token: `${issuerPath}/token`,
+    register: `${issuerPath}/register`,
+    revoke: `${issuerPath}/revoke`,
+    jwks: `${issuerPath}/jwks.json`,
+  };
+  const origin = new URL(issuer).origin;
+  const urls = Object.fromEntries(Object.entries(paths).map(([name, path]) => [name, `${origin}${path}`])) as unknown as Endpoints;
+  const documentsOn = options.clientDocuments !== false;
+  const documentOptions = options.clientDocuments === false ? {} : (options.clientDocuments ?? {});
+  const lookupDocument = documentsOn ? clientDocuments(store, documentOptions.fetcher ?? nodeDocumentFetcher(), documentOptions, now) : undefined;
+
+  const context: OAuthContext = {
+    issuer,
+    urls,
+    paths,
+    resources,
+    scopes,
+    consent: options.consent !== false,
+    registration: options.registration !== false,
+    clientDocuments: documentsOn,
+    store,
+    signer,
+    rotationKey,
+    rolesClaim: options.rolesClaim ?? 'roles',
+    ttl: {
+      access: options.accessTokenTtlSeconds ?? 300,
+      refresh: options.refreshTokenTtlSeconds ?? 30 * 86_400,
+      grant: options.grantTtlSeconds ?? 90 * 86_400,
+      grace: options.refreshGraceSeconds ?? 10,
+      code: 60,
+      signIn: 600,
+      client: 180 * 86_400,
+    },
+    signIn: options.signIn,
+    ...(options.renderConsent && { renderConsent: options.renderConsent }),
+    now,
+    async findClient(clientId) {
+      if (clientId.length > 2048) return { error: 'client_id is too long' };
+      if (isDocumentClientId(clientId)) return lookupDocument ? lookupDocument(clientId) : { error: 'client ID metadata documents are turned off on this server' };
+      const client = await readJson<OAuthClient>(store, `client:${clientId}`);
+      return client ? { client } : { error: `no client is registered as '${clientId}'` };
+    },
+  };
+
+  const metadata = Object.freeze(authorizationServerMetadata(context));
+  const routes = new Map<string, (request: Request) => Promise<Response>>();
+  for (const path of metadataPaths(issuerPath)) routes.set(path, async () => json(metadata, 200, { 'Cache-Control': 'public, max-age=3600' }));
+  routes.set(paths.jwks, async () => json(signer.jwks, 200, { 'Cache-Control': 'public, max-age=3600' }));
+  routes.set(paths.authorize, (request) => authorize(context, request));
+  routes.set(paths.consent, (request) => consent(context, request));
+  routes.set(paths.token, (request) => token(context, request));
+  routes.set(paths.revoke, (request) => revoke(context, request));
+  if (context.registration) routes.set(paths.register, (request) => register(context, request));
+  const preflight = new Set([...metadataPaths(issuerPath), paths.jwks, paths.token, paths.revoke, paths.register]);
+
+  const verifyToken = accessTokenVerifier(context, resources[0]!);
+
+  function authFor(resource: string): HttpAuthOptions & { resource: string } {
+    if (!resources.includes(resource)) throw new ConfigError(`Toolwright oauth: authFor('${resource}'): this server issues tokens only for ${resources.join(', ')}.`);
+    return {
+      verifyToken: resource === resources[0] ? verifyToken : accessTokenVerifier(context, resource),
+      resource,
+      authorizationServers: [issuer],
+      ...(scopes.length > 0 && { scopesSupported: scopes }),
+    };
+  }
+
+  const handle = async (request: Request): Promise<Response | undefined> => {
+    const path = new URL(request.url).pathname;
+    const route = routes.get(path);
+    if (!route) return undefined;
+    if (request.method === 'OPTIONS') return new Response(null, { status: 204, headers: preflight.has(path) ? OPEN_CORS : {} });
+    try {
+      return await route(request);
+    } catch (error) {
+      console.error(`toolwright oauth: ${request.method} ${path} failed: ${(error as Error)?.stack ?? String(error)}`);
+      return json({ error: 'server_error', error_description: 'the authorization server failed; its log has the details' }, 500);
+    }
+  };
+
+  const server: OAuthServer = {
+    issuer,
+    metadata,
+    auth: authFor(resources[0]!),
+    verifyToken,
+    authFor,
+    handle,
+    fetch: (next) => async (request) => (await handle(request)) ?? next(request),
+    node: (next) => async (req, res) => {
+      const path = (req.url ?? '/').split('?')[0]!;
+      if (!routes.has(path)) {
+        await next(req, res);
+        return;
+      }
+      const response = await handle(await toWebRequest(req, origin));
+      await writeWebResponse(res, response!);
+    },
+    completeSignIn: (signInId, outcome) => completeSignIn(context, signInId, outcome),
+  };
+  return Object.freeze(server);
+}
+
+function parseUrl(value: string, name: string): URL {
+  try {
+    return new URL(value);
+  } catch {
+    throw new ConfigError(`Toolwright oauth: ${name} must be an absolute URL, got '${value}'.`);
+  }
+}

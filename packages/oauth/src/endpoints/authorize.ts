@@ -1,0 +1,189 @@
+import { isDocumentClientId } from '../cimd/clientDocuments';
+import type { GrantRecord, OAuthContext, SignInRecord } from '../OAuthContext';
+import { readJson } from '../OAuthContext';
+import type { SignInOutcome, SignInRequest } from '../OAuthServerOptions';
+import { PAGE_HEADERS, errorPage, readForm, redirect } from '../oauthResponses';
+import { isS256Challenge } from '../pkce';
+import { matchRedirectUri } from '../redirectUris';
+import { randomToken, sameString, sha256 } from '../webCrypto';
+import { consentPage } from './consentPage';
+import type { CodeRecord } from './token';
+
+const CSRF_COOKIE = 'tw_oauth_consent';
+
+/**
+ * The authorization endpoint. Until the client and its redirect URI are known to be valid,
+ * errors are shown on a page (never redirected: no open redirect); after, they go back to the
+ * client with `error`, `state` and `iss` (RFC 9207). A valid request becomes a pending
+ * sign-in that the app's `signIn` hook decides.
+ */
+export async function authorize(context: OAuthContext, request: Request): Promise<Response> {
+  if (request.method !== 'GET') return errorPage('Method not allowed', 'The authorization endpoint takes GET.', 405);
+  const params = new URL(request.url).searchParams;
+  for (const name of ['client_id', 'redirect_uri', 'response_type', 'code_challenge', 'code_challenge_method', 'state', 'scope', 'resource']) {
+    if (params.getAll(name).length > 1) return errorPage('Invalid request', `The parameter ${name} is repeated.`);
+  }
+  const clientId = params.get('client_id');
+  if (!clientId) return errorPage('Invalid request', 'The request names no client (client_id).');
+  const found = await context.findClient(clientId);
+  if ('error' in found) return errorPage('Unknown client', `This client cannot sign in here: ${found.error}.`);
+  const client = found.client;
+  const redirectUri = params.get('redirect_uri');
+  if (!redirectUri) return errorPage('Invalid request', 'The request has no redirect_uri.');
+  if (!matchRedirectUri(client.redirectUris, redirectUri)) return errorPage('Invalid redirect', 'The redirect_uri is not one this client registered.');
+
+  const state = params.get('state') ?? undefined;
+  const fail = (error: string, description: string) => redirect(callbackUrl(context, redirectUri, { error, error_description: description, state }));
+  if (state !== undefined && state.length > 1024) return fail('invalid_request', 'state is longer than 1024 characters');
+  if (params.get('response_type') !== 'code') return fail('unsupported_response_type', 'response_type must be code');
+  const challenge = params.get('code_challenge');
+  if (!challenge) return fail('invalid_request', 'PKCE is required: send code_challenge and code_challenge_method=S256');
+  if (params.get('code_challenge_method') !== 'S256') return fail('invalid_request', 'code_challenge_method must be S256 (plain is not accepted)');
+  if (!isS256Challenge(challenge)) return fail('invalid_request', 'code_challenge must be 43 base64url characters (an S256 digest)');
+  const resource = params.get('resource') ?? context.resources[0]!;
+  if (!context.resources.includes(resource)) return fail('invalid_target', `resource must be one of: ${context.resources.join(', ')}`);
+  const scopes = (params.get('scope') ?? '').split(' ').filter(Boolean);
+  const unknown = scopes.filter((s) => !context.scopes.includes(s));
+  if (unknown.length > 0) return fail('invalid_scope', `unknown scope: ${unknown.join(' ')}`);
+  if (client.scope !== undefined) {
+    const allowed = client.scope.split(' ');
+    const beyond = scopes.filter((s) => !allowed.includes(s));
+    if (beyond.length > 0) return fail('invalid_scope', `this client registered no scope ${beyond.join(' ')}`);
+  }
+
+  const id = randomToken(24);
+  const record: SignInRecord = { clientId, redirectUri, ...(state !== undefined && { state }), codeChallenge: challenge, scopes, resource };
+  await context.store.set(`signin:${id}`, JSON.stringify(record), context.ttl.signIn);
+  const signIn: SignInRequest = {
+    id,
+    client: {
+      id: clientId,
+      kind: isDocumentClientId(clientId) && client.source === 'document' ? 'document' : 'registered',
+      ...(client.clientName !== undefined && { name: client.clientName }),
+      ...(client.clientUri !== undefined && { uri: client.clientUri }),
+      ...(client.logoUri !== undefined && { logoUri: client.logoUri }),
+    },
+    redirectUri,
+    scopes,
+    resource,
+  };
+  const outcome = await context.signIn(request, signIn);
+  if (outcome instanceof Response) return outcome;
+  return completeSignIn(context, id, outcome);
+}
+
+/** Continues a pending sign-in once the user is known: the consent page, or straight back to the client. */
+export async function completeSignIn(context: OAuthContext, id: string, outcome: SignInOutcome): Promise<Response> {
+  const record = await readJson<SignInRecord>(context.store, `signin:${id}`);
+  if (!record) return errorPage('Sign-in expired', 'This sign-in is unknown or has expired. Start again from your application.');
+  if ('deny' in outcome) {
+    await context.store.delete(`signin:${id}`);
+    return redirect(callbackUrl(context, record.redirectUri, { error: 'access_denied', error_description: outcome.reason ?? 'the user was not signed in', state: record.state }));
+  }
+  if (typeof outcome.subject !== 'string' || outcome.subject === '') throw new TypeError('Toolwright oauth: the signIn outcome needs a non-empty subject (the user id).');
+  const signedIn: SignInRecord = { ...record, outcome: { subject: outcome.subject, scopes: outcome.scopes, roles: outcome.roles, claims: outcome.claims ? { ...outcome.claims } : undefined } };
+  if (!context.consent) return issueCode(context, id, signedIn);
+
+  const csrf = randomToken(24);
+  await context.store.set(`signin:${id}`, JSON.stringify({ ...signedIn, csrfHash: await sha256(csrf) }), context.ttl.signIn);
+  const found = await context.findClient(record.clientId);
+  const client = 'client' in found ? found.client : undefined;
+  const view = {
+    clientName: client?.clientName ?? record.clientId,
+    clientId: record.clientId,
+    ...(client?.clientUri !== undefined && { clientUri: client.clientUri }),
+    redirectUri: record.redirectUri,
+    scopes: grantedScopes(context, record.scopes, outcome.scopes),
+    resource: record.resource,
+    action: context.urls.consent,
+    fields: { sign_in: id, csrf },
+  };
+  const secure = context.issuer.startsWith('https:') ? '; Secure' : '';
+  return new Response((context.renderConsent ?? consentPage)(view), {
+    status: 200,
+    headers: { ...PAGE_HEADERS, 'Set-Cookie': `${CSRF_COOKIE}=${csrf}; Path=${context.paths.consent}; HttpOnly; SameSite=Strict; Max-Age=${context.ttl.signIn}${secure}` },
+  });
+}
+
+/** The consent form's answer: checked against the CSRF cookie, the form token and the request's Origin, then used once. */
+export async function consent(context: OAuthContext, request: Request): Promise<Response> {
+  if (request.method !== 'POST') return errorPage('Method not allowed', 'Answer the consent page with its form.', 405);
+  const origin = request.headers.get('origin');
+  if (origin !== null && origin !== new URL(context.issuer).origin) return errorPage('Forbidden', 'This form was posted from another site.', 403);
+  const form = await readForm(request);
+  const id = form?.get('sign_in');
+  const csrf = form?.get('csrf');
+  const decision = form?.get('decision');
+  if (!form || !id || !csrf || (decision !== 'allow' && decision !== 'deny')) return errorPage('Invalid request', 'The consent form is incomplete.');
+  const cookie = cookieOf(request, CSRF_COOKIE);
+  const record = await readJson<SignInRecord>(context.store, `signin:${id}`);
+  if (!record?.outcome || !record.csrfHash) return errorPage('Sign-in expired', 'This sign-in is unknown or has expired. Start again from your application.');
+  const hash = await sha256(csrf);
+  if (cookie === undefined || !sameString(cookie, csrf) || !sameString(hash, record.csrfHash))
+    return errorPage('Forbidden', 'The consent form could not be verified (CSRF check). Start again from your application.', 403);
+  if (!(await context.store.add(`signin-done:${id}`, '1', context.ttl.signIn))) return errorPage('Already answered', 'This sign-in was already answered.');
+  await context.store.delete(`signin:${id}`);
+  const clear = { 'Set-Cookie': `${CSRF_COOKIE}=; Path=${context.paths.consent}; HttpOnly; SameSite=Strict; Max-Age=0` };
+  if (decision === 'deny') return redirect(callbackUrl(context, record.redirectUri, { error: 'access_denied', error_description: 'the user denied access', state: record.state }), clear);
+  const response = await issueCode(context, id, record);
+  response.headers.append('Set-Cookie', clear['Set-Cookie']);
+  return response;
+}
+
+async function issueCode(context: OAuthContext, signInId: string, record: SignInRecord): Promise<Response> {
+  await context.store.delete(`signin:${signInId}`);
+  const outcome = record.outcome!;
+  const found = await context.findClient(record.clientId);
+  if ('error' in found) return errorPage('Unknown client', `This client cannot sign in here: ${found.error}.`);
+  const now = context.now();
+  const grant: GrantRecord = {
+    id: randomToken(16),
+    clientId: record.clientId,
+    subject: outcome.subject,
+    scopes: grantedScopes(context, record.scopes, outcome.scopes),
+    roles: [...(outcome.roles ?? [])],
+    claims: withoutReserved(outcome.claims ?? {}),
+    resource: record.resource,
+    expiresAt: now + context.ttl.grant * 1000,
+    refresh: found.client.grantTypes.includes('refresh_token'),
+  };
+  await context.store.set(`grant:${grant.id}`, JSON.stringify(grant), context.ttl.grant);
+  const code = randomToken(32);
+  const codeRecord: CodeRecord = {
+    grantId: grant.id,
+    clientId: record.clientId,
+    redirectUri: record.redirectUri,
+    codeChallenge: record.codeChallenge,
+    resource: record.resource,
+    expiresAt: now + context.ttl.code * 1000,
+  };
+  await context.store.set(`code:${await sha256(code)}`, JSON.stringify(codeRecord), context.ttl.code);
+  return redirect(callbackUrl(context, record.redirectUri, { code, state: record.state }));
+}
+
+/** What is granted: the scopes asked for that the user may hold; all the user may hold when none were asked for. */
+function grantedScopes(context: OAuthContext, asked: readonly string[], allowed: readonly string[] | undefined): string[] {
+  const mayHold = allowed ?? context.scopes;
+  return asked.length === 0 ? mayHold.filter((s) => context.scopes.includes(s)) : asked.filter((s) => mayHold.includes(s));
+}
+
+const RESERVED = new Set(['iss', 'aud', 'sub', 'exp', 'iat', 'nbf', 'jti', 'scope', 'client_id', 'sid', 'azp']);
+
+function withoutReserved(claims: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(claims).filter(([name]) => !RESERVED.has(name)));
+}
+
+function callbackUrl(context: OAuthContext, redirectUri: string, params: Record<string, string | undefined>): string {
+  const url = new URL(redirectUri);
+  for (const [name, value] of Object.entries(params)) if (value !== undefined) url.searchParams.set(name, value);
+  url.searchParams.set('iss', context.issuer);
+  return url.href;
+}
+
+function cookieOf(request: Request, name: string): string | undefined {
+  for (const part of (request.headers.get('cookie') ?? '').split(';')) {
+    const [key, ...rest] = part.trim().split('=');
+    if (key === name) return rest.join('=');
+  }
+  return undefined;
+}

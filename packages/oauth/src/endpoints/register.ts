@@ -1,0 +1,37 @@
+import { checkClientMetadata } from '../clientMetadata';
+import type { OAuthClient } from '../OAuthClient';
+import type { OAuthContext } from '../OAuthContext';
+import { json, oauthError, readText } from '../oauthResponses';
+import { randomToken, sha256 } from '../webCrypto';
+
+const MAX_BODY = 16 * 1024;
+
+/** Dynamic client registration (RFC 7591): checks the metadata, makes a client id (and a secret for a confidential client). */
+export async function register(context: OAuthContext, request: Request): Promise<Response> {
+  if (request.method !== 'POST') return oauthError('invalid_request', 'register with POST and a JSON body', 405, { Allow: 'POST' });
+  const type = (request.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
+  if (type !== 'application/json') return oauthError('invalid_client_metadata', 'send the client metadata as application/json');
+  const text = await readText(request, MAX_BODY);
+  if (text === undefined) return oauthError('invalid_client_metadata', `the client metadata is larger than ${MAX_BODY} bytes`, 413);
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    return oauthError('invalid_client_metadata', 'the body is not JSON');
+  }
+  const checked = checkClientMetadata(body);
+  if (!checked.ok) return oauthError(checked.error, checked.description);
+  const clientId = `twc_${randomToken(18)}`;
+  const secret = checked.client.tokenEndpointAuthMethod === 'none' ? undefined : randomToken(32);
+  const client: OAuthClient = { ...checked.client, clientId, source: 'registered', ...(secret && { clientSecretHash: await sha256(secret) }) };
+  await context.store.set(`client:${clientId}`, JSON.stringify(client), context.ttl.client);
+  return json(
+    {
+      client_id: clientId,
+      client_id_issued_at: Math.floor(context.now() / 1000),
+      ...(secret && { client_secret: secret, client_secret_expires_at: 0 }),
+      ...checked.echo,
+    },
+    201,
+  );
+}

@@ -1,0 +1,38 @@
+import { authenticateClient } from '../clientAuthentication';
+import { loadGrant, revokeGrant } from '../grants';
+import type { OAuthContext } from '../OAuthContext';
+import { readJson } from '../OAuthContext';
+import { OPEN_CORS, oauthError, readForm } from '../oauthResponses';
+import { sha256 } from '../webCrypto';
+
+/**
+ * Token revocation (RFC 7009): a refresh token or an access token of this client revokes its
+ * whole grant. Unknown, expired or foreign tokens get 200 too (nothing tells a caller whether a
+ * token existed).
+ */
+export async function revoke(context: OAuthContext, request: Request, onRevoked?: (grantId: string) => Promise<void>): Promise<Response> {
+  if (request.method !== 'POST') return oauthError('invalid_request', 'the revocation endpoint takes POST', 405, { Allow: 'POST' });
+  const form = await readForm(request);
+  if (!form) return oauthError('invalid_request', 'send an application/x-www-form-urlencoded body');
+  const token = form.get('token');
+  if (!token) return oauthError('invalid_request', 'send token');
+  const authenticated = await authenticateClient(context, request, form);
+  if (!authenticated.ok) return oauthError(authenticated.error, authenticated.description, authenticated.status);
+  const grantId = await grantOf(context, token);
+  if (grantId) {
+    const grant = await loadGrant(context, grantId);
+    if (grant && grant.clientId === authenticated.client.clientId) {
+      await revokeGrant(context, grantId);
+      await onRevoked?.(grantId);
+    }
+  }
+  return new Response(null, { status: 200, headers: { 'Cache-Control': 'no-store', ...OPEN_CORS } });
+}
+
+async function grantOf(context: OAuthContext, token: string): Promise<string | undefined> {
+  const refresh = await readJson<{ grantId: string }>(context.store, `rt:${await sha256(token)}`);
+  if (refresh) return refresh.grantId;
+  // An access token: its signature is checked before its sid is trusted.
+  const claims = await context.signer.verifySignature(token);
+  return claims && claims.iss === context.issuer && typeof claims.sid === 'string' ? claims.sid : undefined;
+}

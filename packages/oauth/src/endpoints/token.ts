@@ -1,0 +1,67 @@
+import { authenticateClient } from '../clientAuthentication';
+import { issueTokens, loadGrant, refreshGrant, revokeGrant } from '../grants';
+import type { OAuthContext } from '../OAuthContext';
+import { readJson } from '../OAuthContext';
+import { json, oauthError, readForm } from '../oauthResponses';
+import { verifyPkce } from '../pkce';
+import { sha256 } from '../webCrypto';
+
+/** An authorization code's record: `code:<sha256>`. */
+export interface CodeRecord {
+  readonly grantId: string;
+  readonly clientId: string;
+  readonly redirectUri: string;
+  readonly codeChallenge: string;
+  readonly resource: string;
+  readonly expiresAt: number;
+}
+
+/** The token endpoint: `authorization_code` (PKCE S256, exact redirect URI, resource) and `refresh_token` (rotation). */
+export async function token(context: OAuthContext, request: Request): Promise<Response> {
+  if (request.method !== 'POST') return oauthError('invalid_request', 'the token endpoint takes POST', 405, { Allow: 'POST' });
+  const form = await readForm(request);
+  if (!form) return oauthError('invalid_request', 'send an application/x-www-form-urlencoded body of at most 16 KiB');
+  for (const name of ['grant_type', 'code', 'code_verifier', 'redirect_uri', 'refresh_token', 'resource', 'scope', 'client_id']) {
+    if (form.getAll(name).length > 1) return oauthError('invalid_request', `${name} is repeated`);
+  }
+  const authenticated = await authenticateClient(context, request, form);
+  if (!authenticated.ok) {
+    return oauthError(authenticated.error, authenticated.description, authenticated.status, authenticated.status === 401 ? { 'WWW-Authenticate': 'Basic realm="token"' } : {});
+  }
+  const client = authenticated.client;
+  const grantType = form.get('grant_type');
+  if (!grantType || !client.grantTypes.includes(grantType)) {
+    return oauthError('unauthorized_client', `grant_type '${grantType ?? ''}' is not one this client registered (${client.grantTypes.join(', ')})`);
+  }
+  const resource = form.get('resource') ?? undefined;
+
+  if (grantType === 'authorization_code') {
+    const code = form.get('code');
+    const verifier = form.get('code_verifier');
+    const redirectUri = form.get('redirect_uri');
+    if (!code || !verifier || !redirectUri) return oauthError('invalid_request', 'send code, code_verifier and redirect_uri');
+    const hash = await sha256(code);
+    const record = await readJson<CodeRecord>(context.store, `code:${hash}`);
+    if (!record || record.expiresAt <= context.now()) return oauthError('invalid_grant', 'the authorization code is not valid (unknown or expired)');
+    // A code works once: a second use is a replay, and what the first issued is revoked (RFC 6749 §4.1.2).
+    if (!(await context.store.add(`code-used:${hash}`, '1', context.ttl.code))) {
+      await revokeGrant(context, record.grantId);
+      return oauthError('invalid_grant', 'the authorization code was already used: the tokens issued for it are revoked');
+    }
+    await context.store.delete(`code:${hash}`);
+    if (record.clientId !== client.clientId) return oauthError('invalid_grant', 'the authorization code was issued to another client');
+    if (record.redirectUri !== redirectUri) return oauthError('invalid_grant', 'redirect_uri differs from the one of the authorization request');
+    if (resource !== undefined && resource !== record.resource) return oauthError('invalid_target', `the code is for resource ${record.resource}, not ${resource}`);
+    if (!(await verifyPkce(verifier, record.codeChallenge))) return oauthError('invalid_grant', 'code_verifier does not match the code_challenge (PKCE S256)');
+    const grant = await loadGrant(context, record.grantId);
+    if (!grant) return oauthError('invalid_grant', 'the grant of this code was revoked');
+    return json(await issueTokens(context, grant));
+  }
+
+  // refresh_token
+  const refreshToken = form.get('refresh_token');
+  if (!refreshToken) return oauthError('invalid_request', 'send refresh_token');
+  const refreshed = await refreshGrant(context, refreshToken, client.clientId, form.get('scope') ?? undefined, resource);
+  if (!refreshed.ok) return oauthError(refreshed.description.startsWith('scope') ? 'invalid_scope' : 'invalid_grant', refreshed.description);
+  return json(refreshed.tokens);
+}

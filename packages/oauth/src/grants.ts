@@ -1,0 +1,90 @@
+import type { GrantRecord, OAuthContext } from './OAuthContext';
+import { readJson } from './OAuthContext';
+import { hmac, randomToken, sha256 } from './webCrypto';
+
+/** A refresh token's record: `rt:<sha256>`. */
+interface RefreshRecord {
+  readonly grantId: string;
+  readonly clientId: string;
+  readonly expiresAt: number;
+}
+
+export type TokenResponse = { access_token: string; token_type: 'Bearer'; expires_in: number; scope: string; refresh_token?: string };
+
+const REFRESH_PREFIX = 'twr_';
+
+export async function loadGrant(context: OAuthContext, grantId: string): Promise<GrantRecord | undefined> {
+  const grant = await readJson<GrantRecord>(context.store, `grant:${grantId}`);
+  return grant && grant.expiresAt > context.now() ? grant : undefined;
+}
+
+/** Removes a grant: its refresh tokens stop working now and its access tokens at the next check. */
+export async function revokeGrant(context: OAuthContext, grantId: string): Promise<void> {
+  await context.store.delete(`grant:${grantId}`);
+}
+
+/** A fresh access token for the grant and, when it may refresh, the refresh token `refreshToken` (made here when not given). */
+export async function issueTokens(context: OAuthContext, grant: GrantRecord, refreshToken?: string): Promise<TokenResponse> {
+  const now = context.now();
+  const iat = Math.floor(now / 1000);
+  const expiresIn = context.ttl.access;
+  const claims: Record<string, unknown> = {
+    ...grant.claims,
+    iss: context.issuer,
+    aud: grant.resource,
+    sub: grant.subject,
+    client_id: grant.clientId,
+    scope: grant.scopes.join(' '),
+    sid: grant.id,
+    jti: randomToken(16),
+    iat,
+  };
+  if (grant.roles.length > 0) claims[context.rolesClaim] = [...grant.roles];
+  claims.exp = iat + expiresIn;
+  const access = await context.signer.sign(claims);
+  const response: TokenResponse = { access_token: access, token_type: 'Bearer', expires_in: expiresIn, scope: grant.scopes.join(' ') };
+  if (grant.refresh) {
+    const token = refreshToken ?? `${REFRESH_PREFIX}${randomToken(32)}`;
+    const expiresAt = Math.min(grant.expiresAt, now + context.ttl.refresh * 1000);
+    const record: RefreshRecord = { grantId: grant.id, clientId: grant.clientId, expiresAt };
+    await context.store.set(`rt:${await sha256(token)}`, JSON.stringify(record), Math.max(1, Math.ceil((expiresAt - now) / 1000)));
+    response.refresh_token = token;
+  }
+  return response;
+}
+
+export type RefreshOutcome = { ok: true; tokens: TokenResponse } | { ok: false; description: string };
+
+/**
+ * Rotates a refresh token: the first use marks it used and issues its successor; a use within
+ * the grace window (a concurrent refresh of the same client) gets the same successor, which is
+ * derived from the used token with the rotation key, so racing refreshes all agree; a use
+ * after the window is a replay: the whole grant is revoked.
+ */
+export async function refreshGrant(context: OAuthContext, token: string, clientId: string, scope: string | undefined, resource: string | undefined): Promise<RefreshOutcome> {
+  const hash = await sha256(token);
+  const record = await readJson<RefreshRecord>(context.store, `rt:${hash}`);
+  const now = context.now();
+  if (!record || record.expiresAt <= now) return { ok: false, description: 'the refresh token is not valid (unknown, expired or revoked)' };
+  if (record.clientId !== clientId) return { ok: false, description: 'the refresh token was issued to another client' };
+  const grant = await loadGrant(context, record.grantId);
+  if (!grant) return { ok: false, description: 'the grant of this refresh token was revoked or has ended: sign in again' };
+  if (resource !== undefined && resource !== grant.resource) return { ok: false, description: `the refresh token is for resource ${grant.resource}, not ${resource}` };
+  let scopes = grant.scopes;
+  if (scope !== undefined && scope !== '') {
+    const asked = scope.split(' ').filter(Boolean);
+    const extra = asked.filter((s) => !grant.scopes.includes(s));
+    if (extra.length > 0) return { ok: false, description: `scope ${extra.join(' ')} was not granted; a refresh can only narrow the scope` };
+    scopes = asked;
+  }
+  const firstUse = await context.store.add(`rt-used:${hash}`, String(now), Math.max(1, Math.ceil((record.expiresAt - now) / 1000)));
+  if (!firstUse) {
+    const usedAt = Number(await context.store.get(`rt-used:${hash}`));
+    if (!(now - usedAt <= context.ttl.grace * 1000)) {
+      await revokeGrant(context, grant.id);
+      return { ok: false, description: 'the refresh token was already used: every token of this grant is revoked; sign in again' };
+    }
+  }
+  const successor = `${REFRESH_PREFIX}${await hmac(context.rotationKey, `successor:${hash}`)}`;
+  return { ok: true, tokens: await issueTokens(context, { ...grant, scopes }, successor) };
+}

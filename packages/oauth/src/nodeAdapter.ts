@@ -1,0 +1,38 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+
+const MAX_BODY = 64 * 1024;
+
+/** A node request as a web `Request` for `base` (the issuer's origin: the URL never comes from the Host header). Bodies past 64 KiB are cut off (the endpoints refuse them). */
+export async function toWebRequest(req: IncomingMessage, base: string): Promise<Request> {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (value === undefined) continue;
+    for (const item of Array.isArray(value) ? value : [value]) headers.append(name, item);
+  }
+  const method = req.method ?? 'GET';
+  let body: Uint8Array | undefined;
+  if (method !== 'GET' && method !== 'HEAD') {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for await (const chunk of req as AsyncIterable<Buffer>) {
+      size += chunk.length;
+      if (size > MAX_BODY) break;
+      chunks.push(chunk);
+    }
+    body = new Uint8Array(Buffer.concat(chunks));
+    headers.delete('content-length');
+  }
+  return new Request(new URL(req.url ?? '/', base), { method, headers, body });
+}
+
+/** Writes a web `Response` to a node response (every Set-Cookie kept). */
+export async function writeWebResponse(res: ServerResponse, response: Response): Promise<void> {
+  const headers: Record<string, string | string[]> = {};
+  response.headers.forEach((value, name) => {
+    if (name !== 'set-cookie') headers[name] = value;
+  });
+  const cookies = response.headers.getSetCookie();
+  if (cookies.length > 0) headers['set-cookie'] = cookies;
+  res.writeHead(response.status, headers);
+  res.end(response.body ? Buffer.from(await response.arrayBuffer()) : undefined);
+}

@@ -1,0 +1,80 @@
+/** Answers of the OAuth endpoints: JSON (never cached), OAuth errors (RFC 6749 §5.2) and redirects. */
+
+/** Endpoints a browser-based client calls from another origin (metadata, register, token, revoke): no cookies are read there. */
+export const OPEN_CORS: Readonly<Record<string, string>> = {
+  'Access-Control-Allow-Origin': '*',
+  'Access-Control-Allow-Methods': 'GET, POST, OPTIONS',
+  'Access-Control-Allow-Headers': 'Authorization, Content-Type, MCP-Protocol-Version',
+  'Access-Control-Max-Age': '600',
+};
+
+export function json(body: unknown, status = 200, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { 'Content-Type': 'application/json', 'Cache-Control': 'no-store', Pragma: 'no-cache', ...OPEN_CORS, ...headers },
+  });
+}
+
+export function oauthError(error: string, description: string, status = 400, headers: Record<string, string> = {}): Response {
+  return json({ error, error_description: description }, status, headers);
+}
+
+/** A redirect for the browser; the Location was validated before. */
+export function redirect(location: string, headers: Record<string, string> = {}): Response {
+  return new Response(null, { status: 302, headers: { Location: location, 'Cache-Control': 'no-store', 'Referrer-Policy': 'no-referrer', ...headers } });
+}
+
+/** Headers of every HTML page: no framing (clickjacking), no scripts, nothing cached or leaked by Referer. */
+export const PAGE_HEADERS: Readonly<Record<string, string>> = {
+  'Content-Type': 'text/html; charset=utf-8',
+  'Cache-Control': 'no-store',
+  'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'; img-src https: data:; frame-ancestors 'none'; base-uri 'none'",
+  'X-Frame-Options': 'DENY',
+  'X-Content-Type-Options': 'nosniff',
+  'Referrer-Policy': 'no-referrer',
+};
+
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+/** An error page shown in the browser when redirecting back is not safe (unknown client, unregistered redirect URI). */
+export function errorPage(title: string, detail: string, status = 400): Response {
+  const body = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(title)}</title></head><body><main><h1>${escapeHtml(title)}</h1><p>${escapeHtml(detail)}</p></main></body></html>`;
+  return new Response(body, { status, headers: { ...PAGE_HEADERS } });
+}
+
+/** Reads an `application/x-www-form-urlencoded` body of at most `maxBytes`; undefined for another type or a larger body. */
+export async function readForm(request: Request, maxBytes = 16 * 1024): Promise<URLSearchParams | undefined> {
+  const type = (request.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
+  if (type !== 'application/x-www-form-urlencoded') return undefined;
+  const text = await readText(request, maxBytes);
+  return text === undefined ? undefined : new URLSearchParams(text);
+}
+
+/** The body as text, or undefined past `maxBytes` (read no further than that). */
+export async function readText(request: Request, maxBytes: number): Promise<string | undefined> {
+  const declared = Number(request.headers.get('content-length') ?? '0');
+  if (declared > maxBytes) return undefined;
+  if (!request.body) return '';
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > maxBytes) {
+      await reader.cancel();
+      return undefined;
+    }
+    chunks.push(value);
+  }
+  const all = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    all.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return new TextDecoder().decode(all);
+}
