@@ -1,4 +1,5 @@
 import type { HttpAuthOptions } from '../auth/HttpAuthOptions';
+import type { Cluster } from '../http/Cluster';
 import type { EventStoreFactory } from '../http/EventStore';
 import type { CorsOptions } from '../http/HttpHandlerOptions';
 import type { InitializeRate } from '../http/InitializeRateLimit';
@@ -58,8 +59,16 @@ export interface FetchHandlerOptions {
   cors?: boolean | CorsOptions;
   /** Bearer-token authentication and RFC 9728 metadata (`auth.resource` is required). Default: none. */
   auth?: HttpAuthOptions;
-  /** Resumable SSE streams of stateful sessions: a store per session. Default none. */
+  /** Resumable SSE streams of stateful sessions: a store per session. Default none (with a `cluster`: its event store). */
   eventStore?: EventStoreFactory;
+  /**
+   * Several instances sharing 2025-era sessions, events and notifications through one store
+   * (`createRedisCluster` from `@toolwright/redis`), as the node listener's `cluster`: any
+   * instance, fetch handler or node listener, serves any request of any session. With
+   * `stateless` there are no sessions to share: 2026-07-28 `subscriptions/listen` streams still
+   * hear of every instance's changes, and round states are accepted once across the cluster.
+   */
+  cluster?: Cluster;
   /** The `retry:` (ms) sent with each SSE stream's first event. Default: the client's own. */
   sseRetryMs?: number;
   /** Liveness at `GET /healthz`, readiness at `GET /readyz` (503 while shutting down). Default true. */

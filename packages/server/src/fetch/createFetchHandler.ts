@@ -9,8 +9,11 @@ import { createRequestRules } from '../http/createRequestRules';
 import { CLOSING_REFUSAL, rpcRefusal } from '../http/HttpRefusal';
 import { InitializeRateLimit } from '../http/InitializeRateLimit';
 import { firstMessage } from '../http/jsonRpcShape';
+import { listenToChanges } from '../http/listenToChanges';
 import { sessionLimitsOf } from '../http/sessionLimitsOf';
 import { createOriginPolicy } from '../http/originPolicy';
+import { shareThroughCluster } from '../http/shareThroughCluster';
+import { singleInstance } from '../http/singleInstance';
 import { createFetchSessions } from './createFetchSessions';
 import { createFetchStateless } from './createFetchStateless';
 import type { FetchHandlerOptions } from './FetchHandlerOptions';
@@ -58,20 +61,29 @@ export function createFetchHandler(app: ServerFactory, options: FetchHandlerOpti
   const rules = createRequestRules(app, { mcpPath, stateless, allowedHosts: options.allowedHosts, allowedOrigins: options.allowedOrigins, metadata });
   const cors = options.cors ? createCors(options.cors === true ? {} : options.cors, createOriginPolicy(options.allowedOrigins)) : undefined;
   const initializeRate = options.sessions?.initializeRate === false ? undefined : new InitializeRateLimit(options.sessions?.initializeRate);
+  const cluster = options.cluster;
+  // A 2026-07-28 round state is accepted once across the cluster, not once per instance.
+  if (cluster?.usedStates) app.shareUsedStates?.(cluster.usedStates);
+  const limits = sessionLimitsOf(options.sessions);
   const era2025 = stateless
     ? createFetchStateless(app, { jsonResponse })
-    : createFetchSessions(app, {
-        jsonResponse,
-        eventStores: jsonResponse ? undefined : options.eventStore,
-        sseRetryMs: options.sseRetryMs,
-        limits: sessionLimitsOf(options.sessions),
-        initializeRate,
-        clientAddressOf: options.sessions?.clientAddressOf,
-      });
+    : createFetchSessions(
+        app,
+        {
+          jsonResponse,
+          eventStores: jsonResponse ? undefined : (options.eventStore ?? cluster?.eventStore),
+          sseRetryMs: options.sseRetryMs,
+          limits,
+          initializeRate,
+          clientAddressOf: options.sessions?.clientAddressOf,
+        },
+        cluster ? shareThroughCluster(app, cluster, limits, logError) : singleInstance,
+      );
   const modern = createModernFetch((setup) => app.createServer(setup), {
     jsonResponse,
-    subscribe: (notifier) => app.addNotifier(notifier),
+    subscribe: (notifier) => listenToChanges(app, cluster, notifier),
     onerror: () => {},
+    tools: app,
   });
   let closing = false;
   /** The POSTs being answered (their JSON or SSE response not yet over), for the drain. */

@@ -33,6 +33,11 @@ export function restoreId(index: number, method: string): string {
   return `${RESTORED}${index}-${method}`;
 }
 
+/** Whether a message id is one `restoreId` made: the answer goes to no client. */
+export function isRestoreId(id: unknown): boolean {
+  return typeof id === 'string' && id.startsWith(RESTORED);
+}
+
 /**
  * Records in the cluster what a session's requests change in it (log level, subscriptions),
  * once its server accepted them: a change is written when the request's success response
@@ -48,7 +53,7 @@ export function recordAcceptedChanges(transport: SessionTransport, record: (chan
   transport.onmessage = (message, extra) => {
     const id = (message as { id?: unknown }).id;
     const [change] = sessionChangesOf(message);
-    if (change && (typeof id === 'number' || (typeof id === 'string' && !id.startsWith(RESTORED)))) pending.set(id, change);
+    if (change && (typeof id === 'number' || (typeof id === 'string' && !isRestoreId(id)))) pending.set(id, change);
     receive?.(message, extra);
   };
   const send = transport.send.bind(transport);

@@ -2,6 +2,14 @@ import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/
 import type { AuthInfo } from '@toolwright/core';
 import type { EventStore, Transport } from '@modelcontextprotocol/server';
 
+/**
+ * The stream id under which the SDK's web-standard transport stores the events of a session's
+ * GET stream in its `EventStore` (what `getStreamIdForEventId` and `replayEventsAfter` give back
+ * for it). Not exported by the SDK: `test/web-transport-facts.test.ts` pins it, so an SDK that
+ * names it otherwise fails there first.
+ */
+export const SDK_GET_STREAM_ID = '_GET_stream';
+
 export interface WebStandardTransportSettings {
   /** Stateful: the session's id. Stateless: undefined. */
   sessionId: string | undefined;

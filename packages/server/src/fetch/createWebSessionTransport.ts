@@ -1,0 +1,153 @@
+import { GET_STREAM_ID } from '../http/Cluster';
+import { isRestoreId, restoreId } from '../http/clusterMessages';
+import type { EventStore } from '../http/EventStore';
+import type { SessionTransport } from '../http/HttpSession';
+import { createWebStandardTransport, SDK_GET_STREAM_ID, type WebStandardTransport, type WebStandardTransportSettings } from '../sdk/createWebStandardTransport';
+import type { JSONRPCMessage } from '../sdk/sdk';
+import { whenBodyEnds } from './whenBodyEnds';
+
+/** A 2025-era session's transport over web `Request`/`Response`, able to serve a session opened on another instance. */
+export type WebSessionTransport = WebStandardTransport & Required<Pick<SessionTransport, 'restore' | 'deliver'>>;
+
+const RESTORE_HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+
+/**
+ * The SDK's web-standard transport for one session (`createWebStandardTransport`), with what
+ * a cluster needs of it, as `NodeStreamableTransport` has on node:
+ *
+ * - `restore` replays a session's `initialize` (and log level) into the fresh server of a local
+ *   copy, through the transport's own `handleRequest`, and drops the answers;
+ * - `deliver` hands the server a message of its client that reached another instance;
+ * - the session's event store sees the GET stream under `GET_STREAM_ID`, the id a cluster
+ *   stores fanned-out notifications under; and while a GET stream is open here, the events
+ *   other instances store for it (`EventStore.watch`) go out on it, with their ids.
+ */
+export function createWebSessionTransport(settings: WebStandardTransportSettings & { sessionId: string }): WebSessionTransport {
+  const shared = settings.eventStore ? sharedStore(settings.eventStore) : undefined;
+  const transport = createWebStandardTransport({ ...settings, eventStore: shared?.store }) as WebSessionTransport;
+  // The SDK's own: a cluster wraps `send` (round trips, fan-out) once the server connects, and an event watched here must not go through that again.
+  const send = transport.send.bind(transport);
+  const handle = transport.handleRequest.bind(transport);
+  const report = (error: unknown) => transport.onerror?.(error as Error);
+  const watchGet = shared?.inner.watch
+    ? watcher(
+        shared.inner,
+        (eventId, message) => {
+          shared.known.set(message, eventId);
+          send(message).catch(report);
+        },
+        report,
+      )
+    : undefined;
+
+  async function post(message: Record<string, unknown>, inSession: boolean): Promise<void> {
+    const headers: Record<string, string> = inSession ? { ...RESTORE_HEADERS, 'mcp-session-id': settings.sessionId } : RESTORE_HEADERS;
+    const response = await handle(new Request('http://localhost/mcp', { method: 'POST', headers, body: JSON.stringify(message) }), { parsedBody: message });
+    // Read to its end: the server has answered then.
+    await response.arrayBuffer();
+    if (response.status >= 300) throw new Error(`could not restore session ${settings.sessionId}: ${message.method as string} answered HTTP ${response.status}`);
+  }
+
+  transport.restore = async (requests) => {
+    for (const [index, request] of requests.entries()) {
+      const initialize = request.method === 'initialize';
+      await post({ jsonrpc: '2.0', id: restoreId(index, request.method), method: request.method, ...(request.params && { params: request.params }) }, !initialize);
+      if (initialize) await post({ jsonrpc: '2.0', method: 'notifications/initialized' }, true);
+    }
+  };
+  transport.deliver = (message) => transport.onmessage?.(message);
+  if (watchGet) {
+    transport.handleRequest = async (request, options) => {
+      if (request.method !== 'GET') return handle(request, options);
+      const hold = await watchGet();
+      let response: Response;
+      try {
+        response = await handle(request, options);
+      } catch (error) {
+        hold.release(false);
+        throw error;
+      }
+      const streaming = response.status === 200 && response.body !== null;
+      hold.release(streaming);
+      return streaming ? whenBodyEnds(response, hold.stop) : response;
+    };
+  }
+  return transport;
+}
+
+/**
+ * The session's event store as the SDK's transport is given it: the GET stream under
+ * `GET_STREAM_ID`; the answers to replayed (`restore`) requests not kept; and an event a
+ * watch brought (stored already, by another instance) given its own id again, not stored twice.
+ */
+function sharedStore(inner: EventStore): { store: EventStore; inner: EventStore; known: WeakMap<object, string> } {
+  const known = new WeakMap<object, string>();
+  const toStore = (streamId: string) => (streamId === SDK_GET_STREAM_ID ? GET_STREAM_ID : streamId);
+  const toSdk = (streamId: string) => (streamId === GET_STREAM_ID ? SDK_GET_STREAM_ID : streamId);
+  let dropped = 0;
+  const store: EventStore = {
+    async storeEvent(streamId, message) {
+      const id = known.get(message);
+      if (id !== undefined) {
+        known.delete(message);
+        return id;
+      }
+      if (isRestoreId((message as { id?: unknown }).id)) return `toolwright-restored-${++dropped}`;
+      return inner.storeEvent(toStore(streamId), message);
+    },
+    ...(inner.getStreamIdForEventId && {
+      getStreamIdForEventId: async (eventId: string) => {
+        const streamId = await inner.getStreamIdForEventId!(eventId);
+        return streamId === undefined ? undefined : toSdk(streamId);
+      },
+    }),
+    replayEventsAfter: async (lastEventId, sink) => toSdk(await inner.replayEventsAfter(lastEventId, sink)),
+    close: () => inner.close?.(),
+  };
+  return { store, inner, known };
+}
+
+/**
+ * Watches the session's GET stream while a GET request is answered here and while its stream
+ * lasts. Events that arrive while a GET is being answered (a replay reads the store meanwhile)
+ * are held, then sent once its stream is in place: the SDK skips those it replayed.
+ */
+function watcher(store: EventStore, push: (eventId: string, message: JSONRPCMessage) => void, report: (error: unknown) => void): () => Promise<{ release(streaming: boolean): void; stop(): void }> {
+  let users = 0;
+  let unwatch: Promise<() => void> | undefined;
+  let holders = 0;
+  let held: { eventId: string; message: JSONRPCMessage }[] = [];
+  const onEvent = (eventId: string, message: JSONRPCMessage) => (holders > 0 ? void held.push({ eventId, message }) : push(eventId, message));
+  const stop = () => {
+    if (--users > 0) return;
+    const current = unwatch;
+    unwatch = undefined;
+    void current?.then((end) => end());
+  };
+  return async () => {
+    users++;
+    holders++;
+    unwatch ??= store.watch!(GET_STREAM_ID, onEvent).catch((error: unknown) => {
+      report(error);
+      return () => {};
+    });
+    await unwatch;
+    let stopped = false;
+    const stopOnce = () => {
+      if (stopped) return;
+      stopped = true;
+      stop();
+    };
+    return {
+      release(streaming) {
+        if (--holders === 0) {
+          const events = held;
+          held = [];
+          for (const event of events) push(event.eventId, event.message);
+        }
+        if (!streaming) stopOnce();
+      },
+      stop: stopOnce,
+    };
+  };
+}
