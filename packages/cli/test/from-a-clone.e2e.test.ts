@@ -2,7 +2,7 @@
  * Acceptance: a newcomer's first hour, as the README tells it. In a temporary folder: clone
  * this repository, run the README's "From a clone" commands word for word (read from the
  * README, not retyped), which set the clone up and create, install, test and call a server
- * next to it through the linked `npx toolwright`. Then generate the other templates the same
+ * next to it through the linked `npx toolwright`. Then generate the other standalone templates the same
  * way (sharing one pack folder and one install, to keep CI fast), build and test each, and
  * drive them with the installed CLI: over stdio and over HTTP, including a tool that elicits.
  * npm runs offline where its cache allows (the clone's `npm ci` reuses the cache CI just filled).
@@ -12,7 +12,7 @@ import { once } from 'node:events';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { TEMPLATES, TEMPLATE_NAMES, type TemplateName } from '@toolwright/cli';
+import { STANDALONE_TEMPLATE_NAMES, TEMPLATES, type TemplateName } from '@toolwright/cli';
 import { INSTALL_SCRIPTS } from '../src/generate/versions';
 import { listeningUrl } from './helpers/listeningUrl';
 import { commands, REPO, shellBlocks } from './helpers/markdown';
@@ -24,6 +24,8 @@ jest.setTimeout(180_000);
 const node = process.execPath;
 /** npm settings for every install here: the cache first, no audit or fund requests. */
 const NPM_ENV = { npm_config_prefer_offline: 'true', npm_config_audit: 'false', npm_config_fund: 'false', npm_config_loglevel: 'error' };
+// The standalone templates; the edge, express and nest ones (heavy installs) have host-templates.e2e.test.ts.
+const TEMPLATE_NAMES = STANDALONE_TEMPLATE_NAMES;
 const OTHERS = TEMPLATE_NAMES.filter((t) => t !== 'minimal');
 
 /** Runs one README block as a bash script that stops at the first failing command. */

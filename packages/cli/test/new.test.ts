@@ -1,7 +1,7 @@
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DEPENDENCY_VERSIONS, DEV_DEPENDENCY_VERSIONS, generateProject, runCli, TEMPLATE_NAMES, validateProjectName } from '@toolwright/cli';
+import { DEPENDENCY_VERSIONS, DEV_DEPENDENCY_VERSIONS, generateProject, runCli, TEMPLATE_NAMES, TEMPLATES, validateProjectName } from '@toolwright/cli';
 import { suggestProjectName } from '../src/generate/validateProjectName';
 import { memoryIo } from './helpers/memoryIo';
 
@@ -87,7 +87,7 @@ describe('toolwright new', () => {
   });
 
   it.each([
-    [['new', 'x', '--template', 'huge'], "Unknown --template 'huge'. Use one of: minimal, weather, http, full."],
+    [['new', 'x', '--template', 'huge'], "Unknown --template 'huge'. Use one of: minimal, weather, http, full, edge, express, nest."],
     [['new', 'x', '--transport', 'sse'], "Unknown --transport 'sse'. Use one of: stdio, http."],
     [['new', 'x', '--name', 'My Server'], "Invalid --name 'My Server': npm package names are lowercase: try 'my-server'."],
     [
@@ -115,7 +115,39 @@ describe('toolwright new', () => {
   it.each(TEMPLATE_NAMES)('%s: the server reports the version its package.json has', (template) => {
     const files = generateProject({ template, transport: 'stdio', packageName: 'x', toolwrightVersion: '9.9.9' });
     const version = JSON.parse(files.find((f) => f.path === 'package.json')!.content).version;
-    expect(files.find((f) => f.path === 'src/app.ts')?.content).toContain(`version: '${version}',`);
+    // The nest template gives the server's identity to ToolwrightModule.forRoot, in its app module.
+    const identity = template === 'nest' ? 'src/app.module.ts' : 'src/app.ts';
+    expect(files.find((f) => f.path === identity)?.content).toContain(`version: '${version}',`);
+  });
+
+  it.each(['edge', 'express', 'nest'] as const)('%s: depends on its host packages at the versions this repo tests, and allows their install scripts', (template) => {
+    const files = generateProject({ template, transport: 'http', packageName: 'x', toolwrightVersion: '9.9.9' });
+    const pkg = JSON.parse(files.find((f) => f.path === 'package.json')!.content) as {
+      dependencies: Record<string, string>;
+      devDependencies: Record<string, string>;
+      allowScripts: Record<string, boolean>;
+      scripts: Record<string, string>;
+    };
+    const host = TEMPLATES[template].host!;
+    expect(pkg.dependencies).toMatchObject({ ...host.dependencies, ...Object.fromEntries(host.toolwrightPackages.map((name) => [name, '9.9.9'])) });
+    expect(pkg.devDependencies).toMatchObject(host.devDependencies);
+    expect(pkg.allowScripts).toMatchObject(host.installScripts);
+    expect(pkg.scripts).toMatchObject(host.scripts);
+    const gitignore = files.find((f) => f.path === '.gitignore')!.content;
+    for (const output of host.outputs) expect(gitignore.split('\n')).toContain(output);
+    const installed = (name: string) => JSON.parse(readFileSync(join(REPO, 'node_modules', name, 'package.json'), 'utf8')).version;
+    for (const [name, version] of Object.entries({ ...host.dependencies, ...host.devDependencies })) expect(`${name}@${version}`).toBe(`${name}@${installed(name)}`);
+  });
+
+  it('the docs and READMEs that list the templates name every one of them', () => {
+    const read = (path: string) => readFileSync(join(REPO, path), 'utf8');
+    expect(read('docs/guide/cli.md')).toContain(`--template ${TEMPLATE_NAMES.join('|')}`);
+    const gettingStarted = read('docs/guide/getting-started.md');
+    for (const template of TEMPLATE_NAMES) expect({ template, listed: gettingStarted.includes(`| \`${template}\` |`) }).toEqual({ template, listed: true });
+    expect(gettingStarted).toContain(`--template ${TEMPLATE_NAMES.join('|')}`);
+    const readme = read('README.md');
+    for (const template of TEMPLATE_NAMES.filter((t) => t !== 'minimal')) expect({ template, listed: readme.includes(template) }).toEqual({ template, listed: true });
+    expect(read('packages/create-toolwright/README.md')).toContain(TEMPLATE_NAMES.filter((t) => t !== 'minimal' && t !== 'weather').join(', '));
   });
 
   it('prints help for every form of asking', async () => {

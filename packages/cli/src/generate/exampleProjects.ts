@@ -1,13 +1,13 @@
 import type { ProjectOptions } from './ProjectOptions';
-import { TEMPLATE_NAMES } from './templates';
+import { STANDALONE_TEMPLATE_NAMES } from './templates';
 
 /**
- * The servers in the repo's `examples/`: one per template, generated with these options and
+ * The servers in the repo's `examples/`: one per standalone template (examples/edge is written by hand), generated with these options and
  * never edited by hand. A test regenerates them and fails on any difference;
  * `node packages/cli/scripts/regenerate-examples.js` rewrites them after a template change.
  */
 export function exampleProjects(toolwrightVersion: string): { dir: string; options: ProjectOptions }[] {
-  return TEMPLATE_NAMES.map((template) => ({
+  return STANDALONE_TEMPLATE_NAMES.map((template) => ({
     dir: `examples/${template}`,
     options: {
       template,

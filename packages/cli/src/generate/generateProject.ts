@@ -22,8 +22,8 @@ export function generateProject(options: ProjectOptions, templatesDir: string = 
   files.set('tsconfig.json', tsconfig(options));
   files.set('test/tsconfig.json', testTsconfig(options));
   files.set('jest.config.js', jestConfig());
-  files.set('eslint.config.mjs', eslintConfig());
-  files.set('.gitignore', gitignore());
+  files.set('eslint.config.mjs', eslintConfig(options));
+  files.set('.gitignore', gitignore(options));
   files.set('README.md', readme(options));
   return [...files].map(([path, content]) => ({ path, content })).sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }

@@ -5,7 +5,10 @@ import { join, relative, resolve, sep } from 'node:path';
 import { promisify } from 'node:util';
 import { UsageError } from '../cli/UsageError';
 import { PACKAGE_ROOT } from './packageRoot';
-import { TOOLWRIGHT_PACKAGES, type ToolwrightPackage } from './versions';
+import { ADAPTER_PACKAGES, TOOLWRIGHT_PACKAGES, type ToolwrightPackage } from './versions';
+
+/** Every package a template may depend on: packed together, so projects of any template share one pack folder. */
+const PACKED: readonly ToolwrightPackage[] = [...TOOLWRIGHT_PACKAGES, ...ADAPTER_PACKAGES];
 
 /** Where `--local` puts the packed tarballs by default, inside the new project. */
 export const LOCAL_PACKAGES_DIR = 'local-packages';
@@ -20,12 +23,12 @@ export const LOCAL_PACKAGES_DIR = 'local-packages';
  */
 export async function packLocalPackages(projectDir: string, packDir: string = join(projectDir, LOCAL_PACKAGES_DIR)): Promise<Record<ToolwrightPackage, string>> {
   const packagesDir = resolve(PACKAGE_ROOT, '..');
-  const dirs = TOOLWRIGHT_PACKAGES.map((name) => join(packagesDir, name.replace('@toolwright/', '')));
+  const dirs = PACKED.map((name) => join(packagesDir, name.replace('@toolwright/', '')));
   for (const [i, dir] of dirs.entries()) {
     const manifest = join(dir, 'package.json');
     const { name, main } = existsSync(manifest) ? (JSON.parse(readFileSync(manifest, 'utf8')) as { name?: string; main?: string }) : {};
-    if (name !== TOOLWRIGHT_PACKAGES[i]) {
-      throw new UsageError(`--local needs a Toolwright checkout, but ${dir} is not ${TOOLWRIGHT_PACKAGES[i]}. Run the CLI from the repo (node packages/cli/dist/bin.js).`);
+    if (name !== PACKED[i]) {
+      throw new UsageError(`--local needs a Toolwright checkout, but ${dir} is not ${PACKED[i]}. Run the CLI from the repo (node packages/cli/dist/bin.js).`);
     }
     if (!main || !existsSync(join(dir, main))) {
       throw new UsageError(`--local packs built packages, but ${join(dir, main ?? 'dist')} is missing. Run 'npm run build' at the repo root first.`);
@@ -34,7 +37,7 @@ export async function packLocalPackages(projectDir: string, packDir: string = jo
   await mkdir(packDir, { recursive: true });
   const packed = freshTarballs(dirs, packDir) ?? (await pack(dirs, packDir));
   const specs = {} as Record<ToolwrightPackage, string>;
-  for (const name of TOOLWRIGHT_PACKAGES) {
+  for (const name of PACKED) {
     const entry = packed.find((p) => p.name === name);
     if (!entry) throw new Error(`npm pack did not report ${name}; it reported ${packed.map((p) => p.name).join(', ')}.`);
     specs[name] = `file:${relative(projectDir, join(packDir, entry.filename)).split(sep).join('/')}`;

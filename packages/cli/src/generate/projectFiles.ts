@@ -23,7 +23,10 @@ export function packageJson(options: ProjectOptions): string {
     inspect: 'toolwright inspect --lint',
   };
   if (options.template === 'weather') scripts.demo = 'node dist/demo.js';
+  const host = TEMPLATES[options.template].host;
+  Object.assign(scripts, host?.scripts);
   const toolwright = (name: ToolwrightPackage) => options.localPackages?.[name] ?? options.toolwrightVersion;
+  const adapters = Object.fromEntries((host?.toolwrightPackages ?? []).map((name) => [name, toolwright(name)]));
   return json({
     name: options.packageName,
     version: '0.1.0',
@@ -33,11 +36,22 @@ export function packageJson(options: ProjectOptions): string {
     main: 'dist/server.js',
     scripts,
     engines: { node: SUPPORTED_NODE },
-    dependencies: sortKeys({ '@toolwright/core': toolwright('@toolwright/core'), '@toolwright/server': toolwright('@toolwright/server'), ...DEPENDENCY_VERSIONS }),
-    devDependencies: sortKeys({ '@toolwright/cli': toolwright('@toolwright/cli'), '@toolwright/eslint-plugin': toolwright('@toolwright/eslint-plugin'), ...DEV_DEPENDENCY_VERSIONS }),
+    dependencies: sortKeys({
+      '@toolwright/core': toolwright('@toolwright/core'),
+      '@toolwright/server': toolwright('@toolwright/server'),
+      ...adapters,
+      ...DEPENDENCY_VERSIONS,
+      ...host?.dependencies,
+    }),
+    devDependencies: sortKeys({
+      '@toolwright/cli': toolwright('@toolwright/cli'),
+      '@toolwright/eslint-plugin': toolwright('@toolwright/eslint-plugin'),
+      ...DEV_DEPENDENCY_VERSIONS,
+      ...host?.devDependencies,
+    }),
     // npm 11 asks about every install script; jest's file watcher ships prebuilt and needs none.
     // A workspace takes this from its root, which says it for the examples.
-    ...(options.workspaceRoot === undefined && { allowScripts: INSTALL_SCRIPTS }),
+    ...(options.workspaceRoot === undefined && { allowScripts: installScripts(options) }),
   });
 }
 
@@ -117,19 +131,25 @@ module.exports = {
  * ESLint with @toolwright/eslint-plugin's recommended config: type-aware, each file read with
  * the types of its nearest tsconfig.json (src/ the build's, test/ the tests').
  */
-export function eslintConfig(): string {
+/** npm 11's `allowScripts` for a project of this template: every project's, and its host's. */
+export function installScripts(options: Pick<ProjectOptions, 'template'>): Record<string, boolean> {
+  return sortKeys({ ...INSTALL_SCRIPTS, ...TEMPLATES[options.template].host?.installScripts });
+}
+
+export function eslintConfig(options: Pick<ProjectOptions, 'template'>): string {
+  const ignores = ['dist/', 'coverage/', ...(TEMPLATES[options.template].host?.outputs ?? [])];
   return `// @ts-check
 import toolwright from '@toolwright/eslint-plugin';
 
 /** \`npm run lint\` (and \`npm test\`): what only the compiler sees, e.g. a DTO property without a decorator. */
-export default [{ ignores: ['dist/', 'coverage/'] }, toolwright.configs.recommended];
+export default [{ ignores: [${ignores.map((i) => `'${i}'`).join(', ')}] }, toolwright.configs.recommended];
 `;
 }
 
-export function gitignore(): string {
-  return ['node_modules/', 'dist/', '*.tsbuildinfo', 'coverage/', ''].join('\n');
+export function gitignore(options: Pick<ProjectOptions, 'template'>): string {
+  return ['node_modules/', 'dist/', '*.tsbuildinfo', 'coverage/', ...(TEMPLATES[options.template].host?.outputs ?? []), ''].join('\n');
 }
 
-function sortKeys(record: Record<string, string>): Record<string, string> {
+function sortKeys<T>(record: Record<string, T>): Record<string, T> {
   return Object.fromEntries(Object.entries(record).sort(([a], [b]) => a.localeCompare(b)));
 }

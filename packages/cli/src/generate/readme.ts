@@ -31,7 +31,11 @@ export function readme(options: ProjectOptions): string {
         'npm install',
         'npm run build',
         'npm test',
-        http ? `${template.name === 'http' ? TOKENS_START : 'npm start'}          # Streamable HTTP on ${HTTP_URL}` : 'npm start          # serves MCP over stdio: start it from a client, below',
+        template.host && http
+          ? template.host.start
+          : http
+            ? `${template.name === 'http' ? TOKENS_START : 'npm start'}          # Streamable HTTP on ${HTTP_URL}`
+            : 'npm start          # serves MCP over stdio: start it from a client, below',
       ].join('\n'),
     )}\n\n\`npm run dev\` rebuilds and restarts the server when a file in \`src/\` changes (tsc in watch mode; logs go to stderr).${
       http ? '' : `\n\`node dist/server.js --http --port ${HTTP_PORT}\` serves the same tools over Streamable HTTP.`
@@ -48,8 +52,8 @@ export function readme(options: ProjectOptions): string {
       (client) => `### ${CLIENTS[client].label}\n\nIn ${CLIENTS[client].file}:\n\n${fence('json', JSON.stringify(clientConfig(client, names.serverName, launchFor(client)), null, 2))}`,
     ).join('\n\n')}`,
     `## What's inside\n\n${[
-      '`src/server.ts`: the entry point; serves stdio, or Streamable HTTP with `--http`.',
-      '`src/app.ts`: builds the app from the tool classes.',
+      template.host?.serverFile ?? '`src/server.ts`: the entry point; serves stdio, or Streamable HTTP with `--http`.',
+      template.host?.appFile ?? '`src/app.ts`: builds the app from the tool classes.',
       ...template.contents,
       '`test/`: end-to-end tests through a real MCP client (`@toolwright/server/testing`), no mocks.',
     ]

@@ -1,6 +1,16 @@
+import type { ToolwrightPackage } from './versions';
+import { EDGE_VERSIONS, EXPRESS_VERSIONS, NEST_VERSIONS } from './versions';
+
 /** The project templates `toolwright new` knows, in the order `--help` lists them. */
-export const TEMPLATE_NAMES = ['minimal', 'weather', 'http', 'full'] as const;
+export const TEMPLATE_NAMES = ['minimal', 'weather', 'http', 'full', 'edge', 'express', 'nest'] as const;
 export type TemplateName = (typeof TEMPLATE_NAMES)[number];
+
+/**
+ * The templates whose server is a Node process of its own (`app.listen`), each with its twin in
+ * the repo's `examples/`. The others serve the app inside a host: an edge runtime (a Worker) or
+ * a web framework (Express, NestJS), and still serve stdio from `dist/server.js` for local clients.
+ */
+export const STANDALONE_TEMPLATE_NAMES = ['minimal', 'weather', 'http', 'full'] as const satisfies readonly TemplateName[];
 
 export const TRANSPORTS = ['stdio', 'http'] as const;
 export type Transport = (typeof TRANSPORTS)[number];
@@ -15,6 +25,29 @@ export interface TemplateInfo {
   readonly contents: readonly string[];
   /** A call the README shows with `toolwright call`, and the acceptance test makes. */
   readonly exampleCall: { readonly tool: string; readonly args: Readonly<Record<string, unknown>> };
+  /** What the template's host adds to a project; absent for the standalone templates. */
+  readonly host?: TemplateHost;
+}
+
+/** What a template that serves inside a host (edge runtime, web framework) adds to the common project. */
+export interface TemplateHost {
+  /** The README's line for `npm start`: what it serves, where. */
+  readonly start: string;
+  /** What `src/server.ts` does, for the README. */
+  readonly serverFile: string;
+  /** What `src/app.ts` does, for the README, when it is more than building the app from the tool classes. */
+  readonly appFile?: string;
+  /** Toolwright packages beyond core and server (`@toolwright/express`, ...). */
+  readonly toolwrightPackages: readonly ToolwrightPackage[];
+  /** Exact versions of the host's packages, runtime and dev. */
+  readonly dependencies: Readonly<Record<string, string>>;
+  readonly devDependencies: Readonly<Record<string, string>>;
+  /** npm scripts that replace or add to every project's. */
+  readonly scripts: Readonly<Record<string, string>>;
+  /** npm 11 `allowScripts` entries the host's packages need (true: the script must run). */
+  readonly installScripts: Readonly<Record<string, boolean>>;
+  /** Build outputs beside dist/ that git, eslint and prettier skip. */
+  readonly outputs: readonly string[];
 }
 
 export const TEMPLATES: Readonly<Record<TemplateName, TemplateInfo>> = {
@@ -62,6 +95,74 @@ export const TEMPLATES: Readonly<Record<TemplateName, TemplateInfo>> = {
       '`src/library.prompts.ts`: a `recommend` prompt built from the books on the shelf.',
     ],
     exampleCall: { tool: 'search_books', args: { query: 'dune' } },
+  },
+  edge: {
+    name: 'edge',
+    summary: 'A Cloudflare Worker: the app as a web-standard fetch handler, bundled from tsc output, tested on workerd.',
+    transport: 'http',
+    contents: [
+      '`src/text.tools.ts`: `word_count` (structured output, `src/word-count.dto.ts`) and `slugify`, pure tools that run on any runtime.',
+      '`test/worker.e2e.test.ts`: the app through the fetch handler in memory on Node, and the bundled Worker on workerd, in both protocol eras, with the same schemas.',
+      '`src/worker.ts`: the Worker (`export default { fetch }`), stateless, through `createFetchHandler` from `@toolwright/server/fetch`.',
+      '`scripts/bundle-worker.mjs`: bundles the JavaScript tsc emitted (decorator metadata included) into `dist-worker/worker.mjs`; never the TypeScript.',
+      '`scripts/serve-workerd.mjs`: serves the bundle on workerd, the runtime of Cloudflare Workers, through Miniflare (`npm start`).',
+      '`wrangler.jsonc`: the Worker for `npx wrangler deploy` (the bundle as is, with `nodejs_compat`).',
+    ],
+    exampleCall: { tool: 'word_count', args: { text: 'Deploy anywhere' } },
+    host: {
+      start: 'npm start          # the Worker on workerd (Miniflare), http://127.0.0.1:3000/mcp',
+      serverFile: '`src/server.ts`: the same app on Node: stdio, or Streamable HTTP with `--http` (what `toolwright call`, `inspect` and `dev` start).',
+      toolwrightPackages: [],
+      dependencies: {},
+      devDependencies: EDGE_VERSIONS,
+      // The tests run the bundle on workerd: `npm test` builds it first.
+      scripts: { build: 'tsc -b && node scripts/bundle-worker.mjs', start: 'node scripts/serve-workerd.mjs', test: 'npm run build && tsc -p test && eslint . && jest' },
+      installScripts: { esbuild: true, workerd: true },
+      outputs: ['dist-worker/', '.wrangler/'],
+    },
+  },
+  express: {
+    name: 'express',
+    summary: 'An Express 5 app with the MCP endpoint mounted beside its own routes (@toolwright/express).',
+    transport: 'http',
+    contents: [
+      '`src/web.ts`: the Express app: a REST route (`GET /api/todos`) and the MCP endpoint (`/mcp`) from `toolwrightMiddleware`, on one port.',
+      '`src/todos.tools.ts`: `list_todos` and `add_todo`, on the same `TodoService` the REST route reads.',
+      '`src/todo.service.ts`: the todo store, injected by typedi.',
+    ],
+    exampleCall: { tool: 'add_todo', args: { title: 'Ship it' } },
+    host: {
+      start: 'npm start          # Express on http://127.0.0.1:3000: /api/todos and /mcp',
+      serverFile: '`src/server.ts`: the entry point: Express with `--http` (`npm start`), else the same tools over stdio.',
+      toolwrightPackages: ['@toolwright/express'],
+      dependencies: EXPRESS_VERSIONS.dependencies,
+      devDependencies: EXPRESS_VERSIONS.devDependencies,
+      scripts: {},
+      installScripts: {},
+      outputs: [],
+    },
+  },
+  nest: {
+    name: 'nest',
+    summary: 'A NestJS app whose providers are MCP tools: ToolwrightModule, Nest guards, the endpoint on the app port.',
+    transport: 'http',
+    contents: [
+      '`src/app.module.ts`: the Nest module: `ToolwrightModule.forRoot(...)` beside a controller.',
+      '`src/todos.tools.ts`: `list_todos` and `add_todo`, an `@Injectable()` provider built by Nest, guarded by `src/writable.guard.ts` (a Nest guard).',
+      '`src/todos.service.ts`, `src/todos.module.ts` and `src/todos.controller.ts`: the store, shared by the tools and the REST route `GET /todos`.',
+    ],
+    exampleCall: { tool: 'add_todo', args: { title: 'Ship it' } },
+    host: {
+      start: 'npm start          # Nest on http://127.0.0.1:3000: /todos and /mcp',
+      serverFile: '`src/server.ts`: the entry point: the Nest app with `--http` (`npm start`), else an application context serving the tools over stdio.',
+      appFile: '`src/app.ts`: creates the Nest application from `AppModule` (the server and the tests share it).',
+      toolwrightPackages: ['@toolwright/nestjs', '@toolwright/express'],
+      dependencies: NEST_VERSIONS,
+      devDependencies: {},
+      scripts: {},
+      installScripts: {},
+      outputs: [],
+    },
   },
 };
 

@@ -24,15 +24,38 @@ export const DEV_DEPENDENCY_VERSIONS = {
   'typescript-eslint': '8.72.2',
 } as const;
 
+/** The edge template's build and local runtime: esbuild bundles tsc's output; Miniflare runs it on workerd. */
+export const EDGE_VERSIONS = {
+  esbuild: '0.21.5',
+  miniflare: '4.20260730.0',
+} as const;
+
+/** The express template's framework. */
+export const EXPRESS_VERSIONS = {
+  dependencies: { express: '5.3.0' },
+  devDependencies: { '@types/express': '5.0.6' },
+} as const;
+
+/** The nest template's framework (Nest 11 on its Express platform). */
+export const NEST_VERSIONS = {
+  '@nestjs/common': '11.2.10',
+  '@nestjs/core': '11.2.10',
+  '@nestjs/platform-express': '11.2.10',
+  rxjs: '7.8.2',
+} as const;
+
 /**
  * npm 11's `allowScripts` for a generated project: every dependency with an install script,
  * and whether it may run (a test checks the list against an installed project's lockfile).
  */
 export const INSTALL_SCRIPTS = { '@parcel/watcher': false } as const;
 
-/** The Toolwright packages a project depends on (`@toolwright/cli` and `@toolwright/eslint-plugin` as dev dependencies). */
+/** The Toolwright packages every project depends on (`@toolwright/cli` and `@toolwright/eslint-plugin` as dev dependencies). */
 export const TOOLWRIGHT_PACKAGES = ['@toolwright/core', '@toolwright/server', '@toolwright/cli', '@toolwright/eslint-plugin'] as const;
-export type ToolwrightPackage = (typeof TOOLWRIGHT_PACKAGES)[number];
+
+/** The framework adapters, which only their templates depend on. */
+export const ADAPTER_PACKAGES = ['@toolwright/express', '@toolwright/nestjs'] as const;
+export type ToolwrightPackage = (typeof TOOLWRIGHT_PACKAGES)[number] | (typeof ADAPTER_PACKAGES)[number];
 
 /**
  * The `mcp-remote` bridge Claude Desktop's config runs for an HTTP server (`npx -y mcp-remote@…`),
