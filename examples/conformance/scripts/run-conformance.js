@@ -5,6 +5,9 @@
 //   - 0.2.0-alpha.12 `--requirements 2025-11-25` and `--requirements 2026-07-28`: exactly the
 //     scenarios each revision requires, each spoken at its own wire version (an initialize
 //     handshake and sessions for 2025-11-25; stateless requests with `_meta` for 2026-07-28).
+// Then once more on an edge runtime: the same app as a Cloudflare Worker on workerd (through
+// Miniflare: scripts/serve-conformance-workerd.mjs bundles tsc's output and serves it stateless
+// through the fetch handler), `--requirements 2026-07-28` only (a Worker keeps no sessions).
 // It exits 0 only when every run passes: no FAILURE check in any required scenario (every
 // scenario for 0.1.16) except the known failures listed, with their cause, in the run's file.
 // The suite has no stdio mode for servers (`server` takes only `--url`); the stdio transport
@@ -15,8 +18,8 @@
 // a root dependency, `node` would put Node 22 first on PATH for every npm script. The server
 // under test runs on the Node that runs this script (Node 20 in CI).
 //
-// `node run-conformance.js [run label ...] [-- suite options]`, e.g. `-- --verbose`; a label
-// (`0.1.16`, `2025-11-25`, `2026-07-28`) picks the runs to do.
+// `node run-conformance.js [label ...] [-- suite options]`, e.g. `-- --verbose`; a run label
+// (`0.1.16`, `2025-11-25`, `2026-07-28`) picks the runs to do, a target (`node`, `workerd`) the servers.
 'use strict';
 const { spawn, spawnSync } = require('node:child_process');
 const { createServer } = require('node:net');
@@ -55,6 +58,52 @@ const RUNS = [
     knownFailures: 'expected-failures.2026-07-28.yml',
   },
 ];
+
+/**
+ * The servers the runs go against, each started on a free port of 127.0.0.1: `start(port)` spawns
+ * it, `ready` tells when it answers. `runs` names the runs it takes; `knownFailures` (optional)
+ * replaces a run's file of known failures for this target.
+ */
+const TARGETS = [
+  {
+    name: 'node',
+    start: (port) => spawn(serverNode, [join(example, 'dist', 'server.js'), '--http', '--port', String(port), '--host', '127.0.0.1'], { stdio: ['ignore', 'inherit', serverLog()] }),
+    ready: (port, child) => waitForHealth(`http://127.0.0.1:${port}/healthz`, child, 15_000),
+    runs: RUNS.map((run) => run.label),
+    knownFailures: {},
+  },
+  {
+    name: 'workerd',
+    start: (port) => spawn(serverNode, [join(__dirname, 'serve-conformance-workerd.mjs')], { env: { ...process.env, PORT: String(port) }, stdio: ['ignore', 'inherit', 'pipe'] }),
+    ready: (port, child) => waitForLine(child, /listening on /, 60_000),
+    runs: ['2026-07-28'],
+    knownFailures: { '2026-07-28': 'expected-failures.workerd.2026-07-28.yml' },
+  },
+];
+
+const serverLog = () => (process.env.CONFORMANCE_SERVER_LOG ? 'inherit' : 'ignore');
+
+/** Resolves once the child prints a line matching `pattern` on stderr (then passes the rest on when CONFORMANCE_SERVER_LOG is set). */
+function waitForLine(child, pattern, timeoutMs) {
+  return new Promise((resolve, reject) => {
+    let seen = '';
+    const timer = setTimeout(() => reject(new Error(`the server did not print ${pattern} within ${timeoutMs} ms:\n${seen}`)), timeoutMs);
+    child.stderr.setEncoding('utf8').on('data', (chunk) => {
+      if (process.env.CONFORMANCE_SERVER_LOG) process.stderr.write(chunk);
+      if (seen === undefined) return;
+      seen += chunk;
+      if (pattern.test(seen)) {
+        seen = undefined;
+        clearTimeout(timer);
+        resolve();
+      }
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`the server exited early with code ${code}:\n${seen ?? ''}`));
+    });
+  });
+}
 
 const entryOf = (run) => join(suiteModules, ...run.pkg.split('/'), 'dist', 'index.js');
 const versionOf = (run) => JSON.parse(readFileSync(join(suiteModules, ...run.pkg.split('/'), 'package.json'), 'utf8')).version;
@@ -122,7 +171,7 @@ function requiredScenarios(run) {
  * unless the scenario is a known failure; a known failure that passes fails it too (the entry
  * is stale). WARNINGs never fail; scenarios a requirement set does not score are only reported.
  */
-function judge(run, out) {
+function judge(run, out, knownFailures = run.knownFailures) {
   const dirs = readdirSync(out);
   if (dirs.length === 0) {
     console.error(`conformance ${run.label}: the suite wrote no results`);
@@ -149,7 +198,7 @@ function judge(run, out) {
     }
   }
   const missing = required ? [...required].filter((s) => !seen.has(s)) : [];
-  const knownFile = join(example, run.knownFailures);
+  const knownFile = join(example, knownFailures);
   const known = new Set(yamlList(knownFile, 'server'));
   const unexpected = [...failed, ...missing].filter((s) => !known.has(s));
   const stale = [...known].filter((s) => !failed.has(s) && !missing.includes(s));
@@ -157,13 +206,13 @@ function judge(run, out) {
   const line = `${run.label}: ${seen.size - failed.size}/${seen.size + missing.length} ${scope} passed, ${passedChecks}/${checks} checks`;
   console.log(`conformance ${line}; failing: ${[...failed, ...missing].join(', ') || 'none'}`);
   if (missing.length > 0) console.error(`conformance ${run.label}: no results for ${missing.join(', ')}`);
-  if (unexpected.length > 0) console.error(`conformance ${run.label}: FAILED: ${unexpected.join(', ')} (not in ${run.knownFailures})`);
+  if (unexpected.length > 0) console.error(`conformance ${run.label}: FAILED: ${unexpected.join(', ')} (not in ${knownFailures})`);
   if (stale.length > 0) console.error(`conformance ${run.label}: FAILED: ${stale.join(', ')} now pass: remove them from ${knownFile}`);
   return { ok: unexpected.length === 0 && stale.length === 0, line };
 }
 
 /** Runs one suite invocation to completion (or the timeout) and judges its results. */
-async function runSuite(run, url, extraArgs) {
+async function runSuite(run, url, extraArgs, knownFailures) {
   console.log(`\nconformance: @modelcontextprotocol/conformance@${versionOf(run)} ${run.args.join(' ')} against ${url}`);
   const out = mkdtempSync(join(tmpdir(), 'toolwright-conformance-'));
   try {
@@ -178,7 +227,7 @@ async function runSuite(run, url, extraArgs) {
         resolve();
       });
     });
-    return judge(run, out);
+    return judge(run, out, knownFailures);
   } finally {
     rmSync(out, { recursive: true, force: true });
   }
@@ -188,27 +237,38 @@ async function main() {
   const dashDash = process.argv.indexOf('--');
   const labels = process.argv.slice(2, dashDash === -1 ? undefined : dashDash);
   const extraArgs = dashDash === -1 ? [] : process.argv.slice(dashDash + 1);
-  const runs = labels.length === 0 ? RUNS : RUNS.filter((run) => labels.includes(run.label));
-  if (runs.length === 0) throw new Error(`no run named ${labels.join(', ')}; the runs are ${RUNS.map((r) => r.label).join(', ')}`);
+  const unknown = labels.filter((label) => !RUNS.some((run) => run.label === label) && !TARGETS.some((target) => target.name === label));
+  if (unknown.length > 0) throw new Error(`no run or target named ${unknown.join(', ')}; the runs are ${RUNS.map((r) => r.label).join(', ')}, the targets ${TARGETS.map((t) => t.name).join(', ')}`);
+  const runLabels = labels.filter((label) => RUNS.some((run) => run.label === label));
+  const targetNames = labels.filter((label) => TARGETS.some((target) => target.name === label));
+  const targets = TARGETS.filter((target) => targetNames.length === 0 || targetNames.includes(target.name));
   installSuite();
-  const port = await freePort();
-  const server = spawn(serverNode, [join(example, 'dist', 'server.js'), '--http', '--port', String(port), '--host', '127.0.0.1'], {
-    stdio: ['ignore', 'inherit', process.env.CONFORMANCE_SERVER_LOG ? 'inherit' : 'ignore'],
-  });
-  const stop = () => {
-    if (server.exitCode === null) server.kill('SIGTERM');
-  };
-  process.on('exit', stop);
-  try {
-    await waitForHealth(`http://127.0.0.1:${port}/healthz`, server, 15_000);
-    const url = `http://127.0.0.1:${port}/mcp`;
-    const results = [];
-    for (const run of runs) results.push(await runSuite(run, url, extraArgs));
-    console.log(`\nconformance summary:\n${results.map((r) => `  ${r.ok ? 'ok  ' : 'FAIL'} ${r.line}`).join('\n')}`);
-    process.exitCode = results.every((r) => r.ok) ? 0 : 1;
-  } finally {
-    stop();
+  const results = [];
+  for (const target of targets) {
+    const runs = RUNS.filter((run) => target.runs.includes(run.label) && (runLabels.length === 0 || runLabels.includes(run.label)));
+    if (runs.length === 0) continue;
+    const port = await freePort();
+    const started = Date.now();
+    const server = target.start(port);
+    const stop = () => {
+      if (server.exitCode === null) server.kill('SIGTERM');
+    };
+    process.on('exit', stop);
+    try {
+      await target.ready(port, server);
+      const url = `http://127.0.0.1:${port}/mcp`;
+      for (const run of runs) {
+        const result = await runSuite(run, url, extraArgs, target.knownFailures[run.label]);
+        results.push({ ...result, line: `${target.name} ${result.line}` });
+      }
+    } finally {
+      stop();
+      process.off('exit', stop);
+    }
+    console.log(`conformance ${target.name}: ${((Date.now() - started) / 1000).toFixed(1)} s, server start included`);
   }
+  console.log(`\nconformance summary:\n${results.map((r) => `  ${r.ok ? 'ok  ' : 'FAIL'} ${r.line}`).join('\n')}`);
+  process.exitCode = results.length > 0 && results.every((r) => r.ok) ? 0 : 1;
 }
 
 main().catch((error) => {

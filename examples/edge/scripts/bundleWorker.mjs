@@ -1,0 +1,49 @@
+// bundleWorker(): one ES module for workerd from JavaScript tsc emitted (decorator metadata
+// included). esbuild only joins JavaScript here; it never sees TypeScript, so no metadata is lost.
+// Used by bundle-worker.mjs (this example's Worker) and by examples/conformance's runner (the
+// conformance app as a Worker).
+import { build } from 'esbuild';
+import { readFile } from 'node:fs/promises';
+import { builtinModules } from 'node:module';
+
+/**
+ * Toolwright loads optional modules with an `import()` of a name known at run time (`jose` for
+ * jwtVerifier, tool files named by glob). A Worker can only import what the bundle holds:
+ * `jose` is bundled, anything else is refused with a message.
+ */
+const staticImports = {
+  name: 'static-imports',
+  setup(build) {
+    build.onLoad({ filter: /[\\/]server[\\/]bundle[\\/]all\.js$/ }, async (args) => {
+      const source = await readFile(args.path, 'utf8');
+      const dynamic = 'return import(specifier);';
+      if (!source.includes(dynamic)) throw new Error(`bundleWorker: ${args.path} no longer has '${dynamic}'; update examples/edge/scripts/bundleWorker.mjs.`);
+      const fixed =
+        "return specifier === 'jose' ? import('jose') : Promise.reject(new Error(`Cannot import ${specifier} in a Worker: only what the bundle holds is there. Name tool classes in createApp({ tools }) instead of a glob.`));";
+      return { contents: source.replace(dynamic, fixed), loader: 'js' };
+    });
+  },
+};
+
+/**
+ * Bundles `entry` (ES module source whose default export is the Worker, `{ fetch }`), resolved
+ * from `resolveDir`, into `outfile`. Node's built-in modules are left to the runtime (the Worker
+ * runs with the nodejs_compat flag), and so are the server's optional peers for Node alone (its
+ * node HTTP transport, the test kit's client), which are required only when used.
+ */
+export async function bundleWorker({ entry, resolveDir, outfile }) {
+  await build({
+    stdin: { contents: entry, resolveDir, sourcefile: 'worker-entry.mjs' },
+    bundle: true,
+    format: 'esm',
+    platform: 'browser',
+    conditions: ['workerd', 'worker', 'browser'],
+    mainFields: ['module', 'main'],
+    external: [...builtinModules, ...builtinModules.map((m) => `node:${m}`), '@modelcontextprotocol/node', '@modelcontextprotocol/client', '@modelcontextprotocol/client/*'],
+    outfile,
+    // The CommonJS packages require node's modules: workerd gives them through process.getBuiltinModule.
+    banner: { js: 'const require = (id) => globalThis.process.getBuiltinModule(id);' },
+    plugins: [staticImports],
+    logLevel: 'warning',
+  });
+}
