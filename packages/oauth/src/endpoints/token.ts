@@ -48,7 +48,7 @@ export async function token(context: OAuthContext, request: Request): Promise<Re
       await revokeGrant(context, record.grantId);
       return oauthError('invalid_grant', 'the authorization code was already used: the tokens issued for it are revoked');
     }
-    await context.store.delete(`code:${hash}`);
+    // The code's record stays until it expires: a replay must still find the grant to revoke.
     if (record.clientId !== client.clientId) return oauthError('invalid_grant', 'the authorization code was issued to another client');
     if (record.redirectUri !== redirectUri) return oauthError('invalid_grant', 'redirect_uri differs from the one of the authorization request');
     if (resource !== undefined && resource !== record.resource) return oauthError('invalid_target', `the code is for resource ${record.resource}, not ${resource}`);

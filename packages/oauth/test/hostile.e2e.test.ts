@@ -1,0 +1,189 @@
+import { TestBrowser, consentForm } from './fixtures/browser';
+import { CALLBACK, authorizeUrl, codeFor, mcpStatus, pkcePair, registerClient, tokenRequest } from './fixtures/rawFlow';
+import { serveOAuth, testClock, type Served } from './fixtures/serveOAuth';
+
+/** What an attacker tries against the authorization server, over real HTTP on 127.0.0.1 (node listener). */
+describe('the authorization server refuses', () => {
+  let served: Served;
+  const clock = testClock();
+  beforeAll(async () => {
+    served = await serveOAuth('node', { now: clock.now, extraResources: ['/other-mcp'] });
+  });
+  afterAll(() => served.close());
+
+  it('a wrong PKCE verifier, and the code is spent by the attempt', async () => {
+    const { clientId, code, verifier } = await codeFor(served.base);
+    const wrong = await tokenRequest(served.base, { grant_type: 'authorization_code', client_id: clientId, code, code_verifier: pkcePair().verifier, redirect_uri: CALLBACK });
+    expect(wrong).toEqual({ status: 400, body: { error: 'invalid_grant', error_description: expect.stringMatching(/code_verifier does not match/) } });
+    const late = await tokenRequest(served.base, { grant_type: 'authorization_code', client_id: clientId, code, code_verifier: verifier, redirect_uri: CALLBACK });
+    expect(late.body.error).toBe('invalid_grant');
+  });
+
+  it('a reused authorization code, and revokes the tokens the first use issued', async () => {
+    const { clientId, code, verifier } = await codeFor(served.base);
+    const form = { grant_type: 'authorization_code', client_id: clientId, code, code_verifier: verifier, redirect_uri: CALLBACK };
+    const first = await tokenRequest(served.base, form);
+    expect(first.status).toBe(200);
+    expect(await mcpStatus(served.mcpUrl, String(first.body.access_token))).not.toBe(401);
+    const replay = await tokenRequest(served.base, form);
+    expect(replay).toEqual({ status: 400, body: { error: 'invalid_grant', error_description: expect.stringMatching(/already used.*revoked/) } });
+    expect(await mcpStatus(served.mcpUrl, String(first.body.access_token))).toBe(401);
+    const refresh = await tokenRequest(served.base, { grant_type: 'refresh_token', client_id: clientId, refresh_token: String(first.body.refresh_token) });
+    expect(refresh.body.error).toBe('invalid_grant');
+  });
+
+  it('a redirect URI that was not registered: an error page, never a redirect; another loopback port is the same URI (RFC 8252)', async () => {
+    const { body } = await registerClient(served.base);
+    const { challenge } = pkcePair();
+    for (const redirect of ['https://evil.example/callback', 'http://127.0.0.1:8976/other', 'http://127.0.0.1:8976/callback?x=1', 'http://localhost.evil.example:8976/callback']) {
+      const response = await fetch(authorizeUrl(served.base, { client_id: String(body.client_id), code_challenge: challenge, redirect_uri: redirect }), { redirect: 'manual' });
+      expect(response.status).toBe(400);
+      expect(response.headers.get('location')).toBeNull();
+      expect(await response.text()).toMatch(/not one this client registered/);
+    }
+    const otherPort = await new TestBrowser().authorize(
+      authorizeUrl(served.base, { client_id: String(body.client_id), code_challenge: challenge, redirect_uri: 'http://127.0.0.1:50123/callback' }),
+      'http://127.0.0.1:50123/',
+    );
+    expect(otherPort.searchParams.get('code')).toEqual(expect.any(String));
+  });
+
+  it('a token request whose redirect_uri differs from the authorization request', async () => {
+    const { clientId, code, verifier } = await codeFor(served.base);
+    const response = await tokenRequest(served.base, { grant_type: 'authorization_code', client_id: clientId, code, code_verifier: verifier, redirect_uri: 'http://127.0.0.1:9999/callback' });
+    expect(response.body).toEqual({ error: 'invalid_grant', error_description: expect.stringMatching(/redirect_uri differs/) });
+  });
+
+  it('authorization requests without PKCE S256, with an unknown scope or resource: back to the client with the error, state and iss', async () => {
+    const { body } = await registerClient(served.base);
+    const clientId = String(body.client_id);
+    const { challenge } = pkcePair();
+    const cases: [Record<string, string | undefined>, string][] = [
+      [{ code_challenge: undefined }, 'invalid_request'],
+      [{ code_challenge: challenge, code_challenge_method: 'plain' }, 'invalid_request'],
+      [{ code_challenge: 'short' }, 'invalid_request'],
+      [{ code_challenge: challenge, scope: 'notes:admin' }, 'invalid_scope'],
+      [{ code_challenge: challenge, resource: 'https://other.example/mcp' }, 'invalid_target'],
+      [{ code_challenge: challenge, response_type: 'token' }, 'unsupported_response_type'],
+    ];
+    for (const [params, error] of cases) {
+      const response = await fetch(authorizeUrl(served.base, { client_id: clientId, ...params }), { redirect: 'manual' });
+      expect(response.status).toBe(302);
+      const location = new URL(response.headers.get('location')!);
+      expect(`${location.origin}${location.pathname}`).toBe(CALLBACK);
+      expect(Object.fromEntries(location.searchParams)).toMatchObject({ error, state: 'st-1', iss: served.oauth.issuer });
+    }
+  });
+
+  it('a token for another resource (RFC 8707 audience) at this MCP endpoint', async () => {
+    const other = `${served.base}/other-mcp`;
+    const { clientId, code, verifier } = await codeFor(served.base, { resource: other });
+    const tokens = await tokenRequest(served.base, { grant_type: 'authorization_code', client_id: clientId, code, code_verifier: verifier, redirect_uri: CALLBACK, resource: other });
+    expect(tokens.status).toBe(200);
+    expect(JSON.parse(Buffer.from(String(tokens.body.access_token).split('.')[1]!, 'base64url').toString()).aud).toBe(other);
+    expect(await mcpStatus(served.mcpUrl, String(tokens.body.access_token))).toBe(401);
+  });
+
+  it('a refresh token used after the grace window: the whole grant is revoked; concurrent refreshes within it all succeed with one successor', async () => {
+    const { clientId, code, verifier } = await codeFor(served.base);
+    const first = await tokenRequest(served.base, { grant_type: 'authorization_code', client_id: clientId, code, code_verifier: verifier, redirect_uri: CALLBACK });
+    const refresh = { grant_type: 'refresh_token', client_id: clientId, refresh_token: String(first.body.refresh_token) };
+    const racing = await Promise.all(Array.from({ length: 10 }, () => tokenRequest(served.base, refresh)));
+    expect(racing.map((r) => r.status)).toEqual(new Array(10).fill(200));
+    const successors = new Set(racing.map((r) => r.body.refresh_token));
+    expect(successors.size).toBe(1);
+    const successor = String([...successors][0]);
+    expect(successor).not.toBe(refresh.refresh_token);
+    expect(await mcpStatus(served.mcpUrl, String(racing[9]!.body.access_token))).not.toBe(401);
+
+    clock.advance(11); // past the 10 s grace window
+    const replay = await tokenRequest(served.base, refresh);
+    expect(replay).toEqual({ status: 400, body: { error: 'invalid_grant', error_description: expect.stringMatching(/already used.*revoked/) } });
+    // The family is gone: the successor and every access token of the grant.
+    expect((await tokenRequest(served.base, { ...refresh, refresh_token: successor })).body.error).toBe('invalid_grant');
+    expect(await mcpStatus(served.mcpUrl, String(racing[9]!.body.access_token))).toBe(401);
+  });
+
+  it("another client's refresh token, code, or revocation", async () => {
+    const victim = await codeFor(served.base);
+    const attacker = String((await registerClient(served.base)).body.client_id);
+    const stolen = await tokenRequest(served.base, { grant_type: 'authorization_code', client_id: attacker, code: victim.code, code_verifier: victim.verifier, redirect_uri: CALLBACK });
+    expect(stolen.body.error).toBe('invalid_grant');
+
+    const own = await codeFor(served.base);
+    const tokens = await tokenRequest(served.base, { grant_type: 'authorization_code', client_id: own.clientId, code: own.code, code_verifier: own.verifier, redirect_uri: CALLBACK });
+    const foreignRefresh = await tokenRequest(served.base, { grant_type: 'refresh_token', client_id: attacker, refresh_token: String(tokens.body.refresh_token) });
+    expect(foreignRefresh.body).toEqual({ error: 'invalid_grant', error_description: expect.stringMatching(/another client/) });
+    const revoke = await fetch(`${served.base}/revoke`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ client_id: attacker, token: String(tokens.body.access_token) }),
+    });
+    expect(revoke.status).toBe(200); // RFC 7009: says nothing...
+    expect(await mcpStatus(served.mcpUrl, String(tokens.body.access_token))).not.toBe(401); // ...and revoked nothing
+  });
+
+  it('registrations with unsafe redirect URIs or unsupported methods (RFC 7591 errors)', async () => {
+    const cases: [Record<string, unknown>, string][] = [
+      [{ redirect_uris: ['http://127.0.0.1:8976/callback'], application_type: 'web' }, 'invalid_redirect_uri'],
+      [{ redirect_uris: ['http://app.example/callback'] }, 'invalid_redirect_uri'],
+      [{ redirect_uris: ['https://app.example/callback#frag'] }, 'invalid_redirect_uri'],
+      [{ redirect_uris: ['javascript:alert(1)'] }, 'invalid_redirect_uri'],
+      [{ redirect_uris: ['https://user:pw@app.example/cb'] }, 'invalid_redirect_uri'],
+      [{ redirect_uris: [] }, 'invalid_redirect_uri'],
+      [{ grant_types: ['client_credentials'] }, 'invalid_client_metadata'],
+      [{ token_endpoint_auth_method: 'private_key_jwt' }, 'invalid_client_metadata'],
+      [{ application_type: 'desktop' }, 'invalid_client_metadata'],
+    ];
+    for (const [metadata, error] of cases) {
+      const { status, body } = await registerClient(served.base, metadata);
+      expect({ metadata, status, error: body.error }).toEqual({ metadata, status: 400, error });
+    }
+    const native = await registerClient(served.base, { redirect_uris: ['com.example.notes:/callback', 'http://[::1]/cb'] });
+    expect(native.body).toMatchObject({ application_type: 'native' });
+  });
+
+  it('a consent form without its CSRF cookie, from another origin, or answered twice; Deny goes back as access_denied', async () => {
+    const { body } = await registerClient(served.base);
+    const { challenge } = pkcePair();
+    const open = async () => {
+      const browser = new TestBrowser();
+      const page = await browser.request(authorizeUrl(served.base, { client_id: String(body.client_id), code_challenge: challenge }));
+      expect(page.headers.get('x-frame-options')).toBe('DENY');
+      expect(page.headers.get('content-security-policy')).toMatch(/frame-ancestors 'none'/);
+      const html = await page.text();
+      expect(html).toContain('Raw client');
+      return { browser, form: consentForm(html) };
+    };
+    const noCookie = await open();
+    const forged = await fetch(new URL(noCookie.form.action, served.base), {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ ...noCookie.form.fields, decision: 'allow' }),
+      redirect: 'manual',
+    });
+    expect(forged.status).toBe(403);
+    const crossSite = await open();
+    const fromElsewhere = await crossSite.browser.request(new URL(crossSite.form.action, served.base).href, {
+      method: 'POST',
+      form: { ...crossSite.form.fields, decision: 'allow' },
+      origin: 'https://evil.example',
+    });
+    expect(fromElsewhere.status).toBe(403);
+    const denied = await open();
+    const action = new URL(denied.form.action, served.base).href;
+    const answer = await denied.browser.request(action, { method: 'POST', form: { ...denied.form.fields, decision: 'deny' }, origin: served.base });
+    expect(answer.status).toBe(302);
+    expect(Object.fromEntries(new URL(answer.headers.get('location')!).searchParams)).toMatchObject({ error: 'access_denied', state: 'st-1', iss: served.oauth.issuer });
+    const twice = await denied.browser.request(action, { method: 'POST', form: { ...denied.form.fields, decision: 'allow' }, origin: served.base });
+    expect(twice.status).toBeGreaterThanOrEqual(400);
+  });
+
+  it.each(['__proto__', 'constructor', 'toString', 'valueOf', 'hasOwnProperty'])('%s as a client_id or a path', async (name) => {
+    const { challenge } = pkcePair();
+    const page = await fetch(authorizeUrl(served.base, { client_id: name, code_challenge: challenge }), { redirect: 'manual' });
+    expect(page.status).toBe(400);
+    expect(await tokenRequest(served.base, { grant_type: 'authorization_code', client_id: name, code: 'x', code_verifier: 'y', redirect_uri: CALLBACK })).toMatchObject({ status: 401 });
+    expect((await fetch(`${served.base}/${name}`)).status).toBe(404);
+  });
+});
