@@ -5,9 +5,10 @@
 //   - 0.2.0-alpha.12 `--requirements 2025-11-25` and `--requirements 2026-07-28`: exactly the
 //     scenarios each revision requires, each spoken at its own wire version (an initialize
 //     handshake and sessions for 2025-11-25; stateless requests with `_meta` for 2026-07-28).
-// Then once more on an edge runtime: the same app as a Cloudflare Worker on workerd (through
-// Miniflare: scripts/serve-conformance-workerd.mjs bundles tsc's output and serves it stateless
-// through the fetch handler), `--requirements 2026-07-28` only (a Worker keeps no sessions).
+// Then on edge runtimes, the same app through the fetch handler: as a Cloudflare Worker on workerd
+// (through Miniflare: scripts/serve-conformance-workerd.mjs bundles tsc's output and serves it
+// stateless), `--requirements 2026-07-28` only (a Worker keeps no sessions); and on Deno
+// (scripts/serve-conformance-deno.mjs, sessions in memory), both revisions' requirements.
 // It exits 0 only when every run passes: no FAILURE check in any required scenario (every
 // scenario for 0.1.16) except the known failures listed, with their cause, in the run's file.
 // The suite has no stdio mode for servers (`server` takes only `--url`); the stdio transport
@@ -19,7 +20,7 @@
 // under test runs on the Node that runs this script (Node 20 in CI).
 //
 // `node run-conformance.js [label ...] [-- suite options]`, e.g. `-- --verbose`; a run label
-// (`0.1.16`, `2025-11-25`, `2026-07-28`) picks the runs to do, a target (`node`, `workerd`) the servers.
+// (`0.1.16`, `2025-11-25`, `2026-07-28`) picks the runs to do, a target (`node`, `workerd`, `deno`) the servers.
 'use strict';
 const { spawn, spawnSync } = require('node:child_process');
 const { createServer } = require('node:net');
@@ -78,6 +79,17 @@ const TARGETS = [
     ready: (port, child) => waitForLine(child, /listening on /, 60_000),
     runs: ['2026-07-28'],
     knownFailures: { '2026-07-28': 'expected-failures.workerd.2026-07-28.yml' },
+  },
+  {
+    name: 'deno',
+    start: (port) =>
+      spawn(join(root, 'node_modules', '.bin', 'deno'), ['run', '--allow-net', '--allow-read', '--allow-env', '--allow-sys', join(__dirname, 'serve-conformance-deno.mjs')], {
+        env: { ...process.env, PORT: String(port), NO_COLOR: '1' },
+        stdio: ['ignore', 'inherit', 'pipe'],
+      }),
+    ready: (port, child) => waitForLine(child, /listening on /, 60_000),
+    runs: ['2025-11-25', '2026-07-28'],
+    knownFailures: { '2025-11-25': 'expected-failures.deno.2025-11-25.yml', '2026-07-28': 'expected-failures.deno.2026-07-28.yml' },
   },
 ];
 
