@@ -148,4 +148,13 @@ export class ConformanceTools {
     await sleep(100);
     return 'Reconnection test completed';
   }
+
+  @Tool({ name: 'test_custom_headers', description: 'Routes by region: the region also travels as the Mcp-Param-Region HTTP header (SEP-2243).' })
+  customHeaders(
+    @Param('region', { description: "Where to run, e.g. 'eu-west-1'", header: 'Region' }) region: string,
+    @Param('priority', { description: 'Queue priority', type: () => Number, integer: true, optional: true, header: 'Priority' }) priority: number | undefined,
+    @Param('query', { description: 'What to look up (body only)', type: () => String, optional: true }) query: string | undefined,
+  ) {
+    return `region=${region} priority=${priority ?? 'none'} query=${query ?? ''}`;
+  }
 }

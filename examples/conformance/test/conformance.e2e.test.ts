@@ -51,6 +51,7 @@ describe('examples/conformance: every fixture, exact values (in memory)', () => 
       [
         'json_schema_2020_12_tool',
         'test_audio_content',
+        'test_custom_headers',
         'test_elicitation',
         'test_elicitation_sep1034_defaults',
         'test_elicitation_sep1330_enums',

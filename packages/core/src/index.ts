@@ -28,6 +28,7 @@ export type { SessionInfo } from './container/ServiceScope';
 export type { Class, ClassThunk } from './metadata/Class';
 export type { ToolOptions, ToolAnnotations, Icon } from './metadata/ToolOptions';
 export type { ParamOptions, TypeRef, EnumLike } from './metadata/ParamOptions';
+export type { ParamHeader } from './headers/paramHeaders';
 
 export { buildRegistry } from './registry/buildRegistry';
 export type { BuildOptions } from './registry/BuildOptions';

@@ -51,6 +51,7 @@ const ENTRY_POINTS: Record<string, string[]> = {
   // For Toolwright's own packages and tests only (no compatibility promise, no API report), pinned all the same.
   '@toolwright/core/internal': [
     'ServiceScope',
+    'X_MCP_HEADER',
     'cacheHintProblem',
     'checkGuards',
     'compileElicitationForm',
@@ -62,6 +63,7 @@ const ENTRY_POINTS: Record<string, string[]> = {
     'isToolClass',
     'lifetimeOf',
     'readHooks',
+    'scanParamHeaders',
     'toolErrorResult',
     'toolFailure',
   ],

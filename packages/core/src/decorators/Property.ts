@@ -13,6 +13,11 @@ export interface PropertyOptions {
   readonly examples?: readonly unknown[];
   readonly deprecated?: boolean;
   /**
+   * Mirrors the property into the HTTP header `Mcp-Param-<header>` (SEP-2243, 2026-07-28) when
+   * the DTO is a tool's input: a top-level string, integer or boolean property. See `@Param({ header })`.
+   */
+  readonly header?: string;
+  /**
    * The property's JSON Schema, used as given instead of the derived one: for unions of
    * primitives (`{ anyOf: [{ type: 'string' }, { type: 'number' }] }`) and shapes the
    * decorators cannot state. It must keep to the schema profile; pair it with `@Allow()` (or

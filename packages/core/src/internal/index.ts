@@ -27,3 +27,5 @@ export { compiledRegistry } from '../registry/CompiledRegistry';
 export type { CompiledRegistry, CompiledTool, CompiledResource, CompiledResourceTemplate, CompiledPrompt, CompleteArgument, CompletionResult } from '../registry/CompiledRegistry';
 export type { MemberOutcome, MemberErrorKind } from '../invoke/MemberOutcome';
 export type { CallScope } from '../invoke/compileInvocation';
+export { scanParamHeaders, X_MCP_HEADER } from '../headers/paramHeaders';
+export type { ParamHeader, ParamHeaderScan } from '../headers/paramHeaders';

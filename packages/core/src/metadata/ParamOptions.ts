@@ -44,6 +44,13 @@ export interface ParamOptions {
   minItems?: number;
   maxItems?: number;
   uniqueItems?: boolean;
+  /**
+   * Mirrors the argument into the HTTP header `Mcp-Param-<header>` (SEP-2243, protocol
+   * 2026-07-28): the schema gets `x-mcp-header`, clients send the value in the header too (so
+   * gateways can route on it), and the server refuses a request whose header and body disagree.
+   * Only for string, integer and boolean parameters; header names ignore case and must be unique.
+   */
+  header?: string;
   /** A raw JSON Schema for this parameter, used as given instead of the derived one. */
   schema?: JsonSchema;
   /**

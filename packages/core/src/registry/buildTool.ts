@@ -18,6 +18,7 @@ import type { BuildProblem } from './BuildProblem';
 import type { ToolDescriptor } from './Registry';
 import type { CompiledTool } from './CompiledRegistry';
 import { defaultToolName, TOOL_NAME_PATTERN } from './toolName';
+import { scanParamHeaders } from '../headers/paramHeaders';
 
 export interface ToolBuildEnv {
   readonly container: ContainerLike;
@@ -78,6 +79,8 @@ export function buildTool(cls: Class, found: FoundMember<ToolArgs>, env: ToolBui
     binding = { kind: 'params', params: resolved?.bound ?? [], ctxIndex, arity };
   }
 
+  const headers = scanParamHeaders(inputSchema);
+  if (!headers.ok) for (const what of headers.problems) problem(`its input schema: ${what}`, 'fix the declaration: clients drop a tool whose x-mcp-header breaks a rule of SEP-2243.');
   const outputClass = resolveOutputClass(options.output, declaredOn, methodName, where, env.problems);
   let outputSchema: ObjectSchema | undefined;
   if (outputClass) {

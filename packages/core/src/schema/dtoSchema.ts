@@ -15,6 +15,7 @@ import { defaultDtoConverters, mergeDtoConverters, type DtoConverterTable } from
 import { compileCustomMessage, setCustomMessages, type CustomMessage } from './customMessages';
 import type { JsonSchema, JsonSchemaType } from './JsonSchema';
 import { documentedProperties, readPropertyDocs, type PropertyDocs } from './propertyDocs';
+import { X_MCP_HEADER } from '../headers/paramHeaders';
 import type { SchemaContext } from './SchemaContext';
 import { describeProfileIssues, schemaProfileIssues } from '../validation/schemaProfile';
 
@@ -324,6 +325,7 @@ function withDocs(schema: JsonSchema, docs: PropertyDocs): JsonSchema {
   if (docs.default !== undefined) out.default = docs.default;
   if (docs.examples !== undefined) out.examples = [...docs.examples];
   if (docs.deprecated !== undefined) out.deprecated = docs.deprecated;
+  if (docs.header !== undefined) out[X_MCP_HEADER] = docs.header;
   return out;
 }
 

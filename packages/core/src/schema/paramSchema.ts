@@ -4,6 +4,7 @@ import { dtoSchema } from './dtoSchema';
 import { enumType, enumValues } from './enumValues';
 import type { JsonSchema } from './JsonSchema';
 import type { SchemaContext } from './SchemaContext';
+import { X_MCP_HEADER } from '../headers/paramHeaders';
 
 /** How a parameter's value is turned into what the method receives, after validation. */
 export type ParamShape = { readonly kind: 'plain' } | { readonly kind: 'date' } | { readonly kind: 'dto'; readonly cls: Class; readonly array: boolean };
@@ -99,6 +100,7 @@ function withDocs(schema: JsonSchema, o: ParamOptions): JsonSchema {
   if (o.description !== undefined) schema.description = o.description;
   if (o.default !== undefined) schema.default = o.default;
   if (o.examples !== undefined) schema.examples = [...o.examples];
+  if (o.header !== undefined) schema[X_MCP_HEADER] = o.header;
   return schema;
 }
 

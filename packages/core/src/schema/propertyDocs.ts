@@ -10,6 +10,8 @@ export interface PropertyDocs {
   readonly default?: unknown;
   readonly examples?: readonly unknown[];
   readonly deprecated?: boolean;
+  /** `@Property({ header })`: the `x-mcp-header` of the property (SEP-2243). */
+  readonly header?: string;
   /** `@Property({ schema })`: the property's schema, used instead of the derived one. */
   readonly schema?: JsonSchema;
 }

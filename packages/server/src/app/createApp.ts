@@ -20,6 +20,7 @@ import { stderrLogger } from '@toolwright/core';
 import { serveStdio } from '../stdio/serveStdio';
 import { Surface } from '../surface/Surface';
 import { ServedExtensions } from '../extensions/ServedExtensions';
+import { paramHeadersOf } from './paramHeadersOf';
 import type { ListControl } from '../surface/ListControl';
 import type { ListKind } from '../surface/Catalog';
 
@@ -141,6 +142,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     resources: control('resources'),
     prompts: control('prompts'),
     toolAccess: (name: string) => surface.catalog.tool(name)?.access,
+    toolParamHeaders: (name: string) => paramHeadersOf(surface.catalog.tool(name)),
     shareUsedStates: (store) => void surface.env.requestState.shareUsedStates(store),
     scopeHints: options.scopeHints === true,
     async add(...classes) {

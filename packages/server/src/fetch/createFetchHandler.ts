@@ -84,6 +84,7 @@ export function createFetchHandler(app: ServerFactory, options: FetchHandlerOpti
     subscribe: (notifier) => listenToChanges(app, cluster, notifier),
     onerror: () => {},
     tools: app,
+    tools: app,
   });
   let closing = false;
   /** The POSTs being answered (their JSON or SSE response not yet over), for the drain. */

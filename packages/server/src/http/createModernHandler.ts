@@ -18,7 +18,7 @@ export function createModernHandler(app: ServerFactory, options: ModernHandlerOp
     async handle({ req, res, body, auth }: McpRequest): Promise<void> {
       // A subscriptions/listen stream stays open until the client or shutdown ends it: shutdown does not wait for it.
       if (firstMessage(body)?.method !== 'subscriptions/listen') trackPost(res);
-      modern ??= createModernHttp((context) => app.createServer(context), era);
+      modern ??= createModernHttp((context) => app.createServer(context), { ...era, tools: app });
       return modern.handle(req, res, body, auth);
     },
     async abandon(reason) {

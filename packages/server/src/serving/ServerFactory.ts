@@ -1,4 +1,4 @@
-import type { AccessRules, AuthInfo, Class, ProtocolEra } from '@toolwright/core';
+import type { AccessRules, AuthInfo, Class, ParamHeader, ProtocolEra } from '@toolwright/core';
 import type { UsedStateStore } from '../roundtrip/RequestStateCodec';
 import type { Transport } from '../sdk/sdk';
 import type { ChangeNotifier } from '../surface/Connections';
@@ -40,6 +40,12 @@ export interface ServerFactory {
   createServer(setup?: ServerSetup): McpServerHandle;
   /** The access rules of the tool served under `name` now. */
   toolAccess(name: string): AccessRules | undefined;
+  /**
+   * The arguments of the tool served under `name` now that travel as `Mcp-Param-*` HTTP
+   * headers too (`x-mcp-header`, SEP-2243): a 2026-07-28 HTTP `tools/call` whose headers
+   * disagree with its body is refused with 400 and -32020 before the tool runs.
+   */
+  toolParamHeaders?(name: string): readonly ParamHeader[] | undefined;
   /**
    * Records the 2026-07-28 round states the app accepts in `store` from now on (a cluster's,
    * shared by every instance), unless the app's `requestState.usedStates` names its own.

@@ -2,7 +2,8 @@ import type { AuthInfo } from '@toolwright/core';
 import { createMcpHandler } from '../sdk/sdk';
 import { sdkServer } from '../sdk/sdkServer';
 import { listenedResources, listenRefusal, listenRefusalMessage } from './listenRefusal';
-import type { McpServerHandle, ServerSetup } from './ServerFactory';
+import type { McpServerHandle, ServerFactory, ServerSetup } from './ServerFactory';
+import { paramHeaderMismatch } from './paramHeaderMismatch';
 
 /** The 2026-07-28 requests of one endpoint, answered over web `Request`/`Response`. */
 export interface ModernFetch {
@@ -17,6 +18,8 @@ export interface ModernFetchOptions {
   /** Tells the SDK's `subscriptions/listen` streams of every change; returns the function that stops it. */
   subscribe(notifier: ReturnType<typeof createMcpHandler>['notify']): () => void;
   onerror(error: Error): void;
+  /** The app's tools, for the `Mcp-Param-*` header check of a `tools/call` (SEP-2243); without it, none is made. */
+  tools?: Pick<ServerFactory, 'toolAccess' | 'toolParamHeaders'>;
 }
 
 /**
@@ -24,7 +27,9 @@ export interface ModernFetchOptions {
  * (`createMcpHandler`, no 2025-era traffic), one server instance per request, behind the HTTP
  * rules of the endpoint. The resources a `subscriptions/listen` names pass the app's
  * `resources/subscribe` checks first (`listenRefusal`), so no caller hears of a resource it
- * may not read. Runtime-neutral: the fetch handler calls it as it is.
+ * may not read. A `tools/call` whose `Mcp-Param-*` headers disagree with its arguments is
+ * refused before the SDK dispatches it (`paramHeaderMismatch`), as the SDK's entry does for
+ * the tools of an `McpServer`. Runtime-neutral: the fetch handler calls it as it is.
  */
 export function createModernFetch(factory: (setup: ServerSetup) => McpServerHandle, options: ModernFetchOptions): ModernFetch {
   const handler = createMcpHandler(() => sdkServer(factory({ era: 'modern' })), {
@@ -40,6 +45,8 @@ export function createModernFetch(factory: (setup: ServerSetup) => McpServerHand
         const refused = await listenRefusal(factory, listened, authInfo);
         if (refused) return Response.json(listenRefusalMessage(body, refused));
       }
+      const mismatch = options.tools && paramHeaderMismatch(options.tools, body, request.headers, authInfo);
+      if (mismatch) return mismatch;
       return handler.fetch(request, { parsedBody: body, ...(authInfo && { authInfo }) });
     },
     async close() {
