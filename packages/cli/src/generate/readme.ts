@@ -40,6 +40,7 @@ export function readme(options: ProjectOptions): string {
     )}\n\n\`npm run dev\` rebuilds and restarts the server when a file in \`src/\` changes (tsc in watch mode; logs go to stderr).${
       http ? '' : `\n\`node dist/server.js --http --port ${HTTP_PORT}\` serves the same tools over Streamable HTTP.`
     }${template.name === 'http' ? `\n\n${ANONYMOUS_NOTE}` : ''}`,
+    ...(template.host?.section ? [template.host.section] : []),
     `## Try a tool\n\n${fence(
       'sh',
       [`npx toolwright inspect                 # tools, resources and prompts as a client sees them`, `npx toolwright call dist/server.js ${template.exampleCall.tool} --args '${callArgs}'`].join(
@@ -55,7 +56,7 @@ export function readme(options: ProjectOptions): string {
       template.host?.serverFile ?? '`src/server.ts`: the entry point; serves stdio, or Streamable HTTP with `--http`.',
       template.host?.appFile ?? '`src/app.ts`: builds the app from the tool classes.',
       ...template.contents,
-      '`test/`: end-to-end tests through a real MCP client (`@toolwright/server/testing`), no mocks.',
+      template.host?.tests ?? '`test/`: end-to-end tests through a real MCP client (`@toolwright/server/testing`), no mocks.',
     ]
       .map((line) => `- ${line}`)
       .join('\n')}`,

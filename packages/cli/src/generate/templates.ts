@@ -37,6 +37,10 @@ export interface TemplateHost {
   readonly serverFile: string;
   /** What `src/app.ts` does, for the README, when it is more than building the app from the tool classes. */
   readonly appFile?: string;
+  /** What `test/` holds, for the README. */
+  readonly tests: string;
+  /** A README section after "Run it" (markdown, with its own `##` heading), e.g. how to deploy. */
+  readonly section?: string;
   /** Toolwright packages beyond core and server (`@toolwright/express`, ...). */
   readonly toolwrightPackages: readonly ToolwrightPackage[];
   /** Exact versions of the host's packages, runtime and dev. */
@@ -102,7 +106,6 @@ export const TEMPLATES: Readonly<Record<TemplateName, TemplateInfo>> = {
     transport: 'http',
     contents: [
       '`src/text.tools.ts`: `word_count` (structured output, `src/word-count.dto.ts`) and `slugify`, pure tools that run on any runtime.',
-      '`test/worker.e2e.test.ts`: the app through the fetch handler in memory on Node, and the bundled Worker on workerd, in both protocol eras, with the same schemas.',
       '`src/worker.ts`: the Worker (`export default { fetch }`), stateless, through `createFetchHandler` from `@toolwright/server/fetch`.',
       '`scripts/bundle-worker.mjs`: bundles the JavaScript tsc emitted (decorator metadata included) into `dist-worker/worker.mjs`; never the TypeScript.',
       '`scripts/serve-workerd.mjs`: serves the bundle on workerd, the runtime of Cloudflare Workers, through Miniflare (`npm start`).',
@@ -112,6 +115,18 @@ export const TEMPLATES: Readonly<Record<TemplateName, TemplateInfo>> = {
     host: {
       start: 'npm start          # the Worker on workerd (Miniflare), http://127.0.0.1:3000/mcp',
       serverFile: '`src/server.ts`: the same app on Node: stdio, or Streamable HTTP with `--http` (what `toolwright call`, `inspect` and `dev` start).',
+      tests:
+        '`test/worker.e2e.test.ts`: a real MCP client drives the app through the fetch handler in memory on Node, and the bundled Worker on workerd, in both protocol eras, and checks that both serve the same schemas. No mocks.',
+      section: [
+        '## Deploy to Cloudflare Workers',
+        '',
+        '```sh',
+        'npm run build         # tsc, then dist-worker/worker.mjs bundled from its output',
+        'npx wrangler deploy   # uploads that bundle as is (wrangler.jsonc); needs a Cloudflare account',
+        '```',
+        '',
+        'Set `ALLOWED_HOSTS` to the host name clients use (e.g. `npx wrangler deploy --var ALLOWED_HOSTS:<name>.<account>.workers.dev`): the Worker answers loopback names only until then, a defence against DNS rebinding. Add `auth` (e.g. `jwtVerifier` from `@toolwright/server/auth`) in `src/worker.ts` before you expose tools that change anything. The Worker is stateless: 2026-07-28 clients and 2025-11-25 clients without sessions. `npm run dev` serves the same app on Node instead (`src/server.ts`); `npm start` is the Worker itself, on workerd.',
+      ].join('\n'),
       toolwrightPackages: [],
       dependencies: {},
       devDependencies: EDGE_VERSIONS,
@@ -134,6 +149,7 @@ export const TEMPLATES: Readonly<Record<TemplateName, TemplateInfo>> = {
     host: {
       start: 'npm start          # Express on http://127.0.0.1:3000: /api/todos and /mcp',
       serverFile: '`src/server.ts`: the entry point: Express with `--http` (`npm start`), else the same tools over stdio.',
+      tests: '`test/web.e2e.test.ts`: the Express app on a real port, driven by a real MCP client in both protocol eras, beside its REST route. No mocks.',
       toolwrightPackages: ['@toolwright/express'],
       dependencies: EXPRESS_VERSIONS.dependencies,
       devDependencies: EXPRESS_VERSIONS.devDependencies,
@@ -156,6 +172,7 @@ export const TEMPLATES: Readonly<Record<TemplateName, TemplateInfo>> = {
       start: 'npm start          # Nest on http://127.0.0.1:3000: /todos and /mcp',
       serverFile: '`src/server.ts`: the entry point: the Nest app with `--http` (`npm start`), else an application context serving the tools over stdio.',
       appFile: '`src/app.ts`: creates the Nest application from `AppModule` (the server and the tests share it).',
+      tests: '`test/app.e2e.test.ts`: the Nest app on a real port, driven by a real MCP client in both protocol eras, its guard included, beside its controller. No mocks.',
       toolwrightPackages: ['@toolwright/nestjs', '@toolwright/express'],
       dependencies: NEST_VERSIONS,
       devDependencies: {},

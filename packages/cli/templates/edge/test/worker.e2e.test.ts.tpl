@@ -81,7 +81,9 @@ describe('{{serverName}} through the fetch handler', () => {
   });
 
   it('answers only loopback Host names unless ALLOWED_HOSTS lists more (DNS rebinding)', async () => {
-    const response = await handler(new Request('http://evil.example/mcp', { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: '{}' }));
+    const response = await handler(
+      new Request('http://evil.example/mcp', { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: '{}' }),
+    );
     expect(response.status).toBe(403);
   });
 });

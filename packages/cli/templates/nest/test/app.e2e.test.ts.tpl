@@ -34,7 +34,7 @@ describe('{{serverName}}: Nest serves its controller and the MCP endpoint on one
     expect(todos.map((t) => t.title)).toContain(`Ship it (${era})`);
   });
 
-  it("runs the Nest guard before each call: read-only mode refuses add_todo, as the client reads", async () => {
+  it('runs the Nest guard before each call: read-only mode refuses add_todo, as the client reads', async () => {
     const client = await connect('2026-07-28');
     const store = nest.get(TodosService);
     store.readOnly = true;
