@@ -1,19 +1,11 @@
 import type { AuthInfo } from '@toolwright/core';
 import { Pending } from '../ground/Pending';
-import { createAuthenticator } from '../auth/authenticateRequest';
-import { protectedResourceMetadata } from '../auth/protectedResourceMetadata';
 import { createModernFetch } from '../serving/createModernFetch';
 import type { ServerFactory } from '../serving/ServerFactory';
-import { createCors } from '../http/cors';
-import { createRequestRules } from '../http/createRequestRules';
+import { endpointSettingsOf } from '../http/endpointSettingsOf';
 import { CLOSING_REFUSAL, rpcRefusal } from '../http/HttpRefusal';
-import { InitializeRateLimit } from '../http/InitializeRateLimit';
 import { firstMessage } from '../http/jsonRpcShape';
 import { listenToChanges } from '../http/listenToChanges';
-import { sessionLimitsOf } from '../http/sessionLimitsOf';
-import { createOriginPolicy } from '../http/originPolicy';
-import { shareThroughCluster } from '../http/shareThroughCluster';
-import { singleInstance } from '../http/singleInstance';
 import { createFetchSessions } from './createFetchSessions';
 import { createFetchStateless } from './createFetchStateless';
 import type { FetchHandlerOptions } from './FetchHandlerOptions';
@@ -36,7 +28,7 @@ export interface FetchHandler {
   close(options?: { drainTimeoutMs?: number }): Promise<void>;
 }
 
-const DEFAULTS = { path: '/mcp', maxBodyBytes: 4 * 1024 * 1024, bodyTimeoutMs: 30_000, maxUrlLength: 8192 };
+const DEFAULTS = { maxUrlLength: 8192 };
 
 /**
  * Serves an app's MCP endpoint as a web-standard `(request: Request) => Promise<Response>`, for
@@ -48,42 +40,28 @@ const DEFAULTS = { path: '/mcp', maxBodyBytes: 4 * 1024 * 1024, bodyTimeoutMs: 3
  * answers it.
  */
 export function createFetchHandler(app: ServerFactory, options: FetchHandlerOptions = {}): FetchHandler {
-  const mcpPath = options.path ?? DEFAULTS.path;
-  const stateless = options.stateless === true;
-  const jsonResponse = options.jsonResponse === true;
-  const maxBody = options.maxBodyBytes ?? DEFAULTS.maxBodyBytes;
-  const bodyTimeoutMs = options.timeouts?.bodyMs ?? DEFAULTS.bodyTimeoutMs;
-  const maxUrlLength = options.maxUrlLength ?? DEFAULTS.maxUrlLength;
-  const health = options.health !== false;
   const logError = options.logError ?? ((message: string) => console.error(message));
-  const metadata = options.auth ? protectedResourceMetadata(options.auth) : undefined;
-  const authenticate = options.auth && metadata ? createAuthenticator(options.auth, metadata) : undefined;
-  const rules = createRequestRules(app, { mcpPath, stateless, allowedHosts: options.allowedHosts, allowedOrigins: options.allowedOrigins, metadata });
-  const cors = options.cors ? createCors(options.cors === true ? {} : options.cors, createOriginPolicy(options.allowedOrigins)) : undefined;
-  const initializeRate = options.sessions?.initializeRate === false ? undefined : new InitializeRateLimit(options.sessions?.initializeRate);
+  const { mcpPath, stateless, jsonResponse, maxBodyBytes: maxBody, bodyTimeoutMs, health, rules, authenticate, cors, limits, initializeRate, sharing } = endpointSettingsOf(app, options, logError);
+  const maxUrlLength = options.maxUrlLength ?? DEFAULTS.maxUrlLength;
   const cluster = options.cluster;
-  // A 2026-07-28 round state is accepted once across the cluster, not once per instance.
-  if (cluster?.usedStates) app.shareUsedStates?.(cluster.usedStates);
-  const limits = sessionLimitsOf(options.sessions);
   const era2025 = stateless
     ? createFetchStateless(app, { jsonResponse })
     : createFetchSessions(
         app,
         {
           jsonResponse,
-          eventStores: jsonResponse ? undefined : (options.eventStore ?? cluster?.eventStore),
+          eventStores: jsonResponse || options.eventStore === false ? undefined : (options.eventStore ?? cluster?.eventStore),
           sseRetryMs: options.sseRetryMs,
           limits,
           initializeRate,
           clientAddressOf: options.sessions?.clientAddressOf,
         },
-        cluster ? shareThroughCluster(app, cluster, limits, logError) : singleInstance,
+        sharing,
       );
   const modern = createModernFetch((setup) => app.createServer(setup), {
     jsonResponse,
     subscribe: (notifier) => listenToChanges(app, cluster, notifier),
     onerror: () => {},
-    tools: app,
     tools: app,
   });
   let closing = false;

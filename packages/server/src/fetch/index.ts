@@ -2,3 +2,4 @@
 export { createFetchHandler } from './createFetchHandler';
 export type { FetchHandler } from './createFetchHandler';
 export type { FetchHandlerOptions, FetchSessionOptions } from './FetchHandlerOptions';
+export type { EndpointOptions, EndpointSessionOptions } from '../http/EndpointOptions';

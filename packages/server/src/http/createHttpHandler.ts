@@ -3,30 +3,22 @@ import { ConfigError } from '@toolwright/core';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AuthInfo } from '@toolwright/core';
 import type { ServerFactory } from '../serving/ServerFactory';
-import { createAuthenticator } from '../auth/authenticateRequest';
-import { protectedResourceMetadata } from '../auth/protectedResourceMetadata';
-import { createCors } from './cors';
 import { isLoopbackAddress } from './hostPolicy';
 import type { HttpRefusal } from './HttpRefusal';
-import { createRequestRules } from './createRequestRules';
 import type { EventStoreFactory } from './EventStore';
 import type { HttpHandlerOptions } from './HttpHandlerOptions';
 import { EventBudget } from './EventBudget';
 import { DEFAULT_EVENT_LIMITS, InMemoryEventStore } from './InMemoryEventStore';
-import { InitializeRateLimit } from './InitializeRateLimit';
-import { sessionLimitsOf } from './sessionLimitsOf';
 import { firstMessage } from './jsonRpcShape';
 import { createLegacySse } from './createLegacySse';
 import { createModernHandler } from './createModernHandler';
 import { createStatefulHandler } from './createStatefulHandler';
 import { createStatelessHandler } from './createStatelessHandler';
-import { createOriginPolicy } from './originPolicy';
+import { endpointSettingsOf } from './endpointSettingsOf';
 import { listenToChanges } from './listenToChanges';
 import { readJsonBody } from './readJsonBody';
 import { createRequestLogger, requestLogLevelOf, type RequestLogEntry } from './requestLog';
 import { refuseClosing, sendJson, sendRpcError } from './respond';
-import { shareThroughCluster } from './shareThroughCluster';
-import { singleInstance } from './singleInstance';
 
 type Request = IncomingMessage & { auth?: AuthInfo; body?: unknown };
 export type Next = (error?: unknown) => void;
@@ -45,12 +37,7 @@ export interface HttpHandler {
   close(options?: { drainTimeoutMs?: number }): Promise<void>;
 }
 
-const DEFAULTS = {
-  path: '/mcp',
-  maxBodyBytes: 4 * 1024 * 1024,
-  bodyTimeoutMs: 30_000,
-  maxBufferedBytes: 16 * 1024 * 1024,
-};
+const DEFAULTS = { maxBufferedBytes: 16 * 1024 * 1024 };
 /** How long shutdown waits for abandoned calls' error responses to be written. */
 const ABANDON_GRACE_MS = 1_000;
 
@@ -63,25 +50,27 @@ const ABANDON_GRACE_MS = 1_000;
  * or the legacy HTTP+SSE transport.
  */
 export function createHttpHandler(app: ServerFactory, options: HttpHandlerOptions = {}): HttpHandler {
-  const mcpPath = options.path ?? DEFAULTS.path;
-  const stateless = options.stateless === true;
-  const jsonResponse = options.jsonResponse === true;
   const transportKind = options.httpTransport ?? 'toolwright';
-  const maxBody = options.maxBodyBytes ?? DEFAULTS.maxBodyBytes;
-  const bodyTimeoutMs = options.timeouts?.bodyMs ?? DEFAULTS.bodyTimeoutMs;
-  const health = options.health !== false;
-  const requestLogLevel = requestLogLevelOf(options);
-  const log = createRequestLogger(requestLogLevel, options.logWrite);
-  const cors = options.cors ? createCors(options.cors === true ? {} : options.cors, createOriginPolicy(options.allowedOrigins)) : undefined;
-  const metadata = options.auth ? protectedResourceMetadata(options.auth) : undefined;
-  const rules = createRequestRules(app, { mcpPath, stateless, allowedHosts: options.allowedHosts, allowedOrigins: options.allowedOrigins, metadata });
-  const authenticate = options.auth && metadata ? createAuthenticator(options.auth, metadata) : undefined;
   const cluster = options.cluster;
   if (cluster && transportKind === 'sdk') {
     throw new ConfigError("Toolwright: `cluster` needs the toolwright HTTP transport (the SDK's cannot take over a session opened elsewhere). Remove httpTransport: 'sdk'.");
   }
-  // A 2026-07-28 round state is accepted once across the cluster, not once per instance.
-  if (cluster?.usedStates) app.shareUsedStates?.(cluster.usedStates);
+  const {
+    mcpPath,
+    stateless,
+    jsonResponse,
+    maxBodyBytes: maxBody,
+    bodyTimeoutMs,
+    health,
+    rules,
+    authenticate,
+    cors,
+    limits,
+    initializeRate,
+    sharing,
+  } = endpointSettingsOf(app, options, (message) => void process.stderr.write(`${message}\n`));
+  const requestLogLevel = requestLogLevelOf(options);
+  const log = createRequestLogger(requestLogLevel, options.logWrite);
 
   let closing = false;
   /** The POSTs being answered (their JSON or SSE response not yet over), for the drain. */
@@ -91,8 +80,6 @@ export function createHttpHandler(app: ServerFactory, options: HttpHandlerOption
     res.once('close', () => void posts.delete(res));
   };
 
-  const limits = sessionLimitsOf(options.sessions);
-  const initializeRate = options.sessions?.initializeRate === false ? undefined : new InitializeRateLimit(options.sessions?.initializeRate);
   const legacy = options.legacySse
     ? createLegacySse(app, {
         mcpPath,
@@ -120,7 +107,7 @@ export function createHttpHandler(app: ServerFactory, options: HttpHandlerOption
           clientAddressOf: options.sessions?.clientAddressOf,
           trackPost,
         },
-        cluster ? shareThroughCluster(app, cluster, limits, (message) => void process.stderr.write(`${message}\n`)) : singleInstance,
+        sharing,
       );
   const era2025 = stateful ?? createStatelessHandler(app, { transportKind, jsonResponse, maxBufferedBytes: options.maxBufferedBytes, trackPost });
   const modern = createModernHandler(app, {

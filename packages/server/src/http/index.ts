@@ -4,6 +4,7 @@ export type { HttpHandler, Next as HttpNext } from './createHttpHandler';
 export { serveHttp } from './serveHttp';
 export type { HttpListener } from './HttpListener';
 export type { HttpHandlerOptions, HttpTimeouts, SessionOptions, CorsOptions, EventStoreLimits } from './HttpHandlerOptions';
+export type { EndpointOptions, EndpointSessionOptions } from './EndpointOptions';
 export type { InitializeRate } from './InitializeRateLimit';
 export type { EventStore, EventStoreFactory } from './EventStore';
 export { GET_STREAM_ID } from './Cluster';
