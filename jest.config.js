@@ -27,6 +27,7 @@ const SLOW = {
   'packages/cli/test/test-conformance.e2e.test.ts': 'runs the conformance suite (downloaded) on a served example',
   'packages/core/test/dto-decorators-built.test.ts': 'loads the weather example from dist/ in a fresh node',
   'packages/create-toolwright/test/': 'runs the built create-toolwright bin',
+  'packages/oauth/test/jwt-verifier.e2e.test.ts': "runs the server's built jwtVerifier in a fresh node",
   'packages/server/test/api-report.test.ts': 'runs API Extractor on the built types',
   'packages/server/test/auth-jwt.e2e.test.ts': 'serves fixtures/auth-server.js in a process',
   'packages/server/test/auth-jwt-claims.e2e.test.ts': 'serves fixtures/jwt-claims-server.js in a process',
