@@ -28,12 +28,7 @@ export interface FetchSessionsOptions {
 export function createFetchSessions(app: ServerFactory, options: FetchSessionsOptions, sharing: SessionSharing): FetchMode {
   const pool = createSessionPool(
     app,
-    {
-      limits: options.limits,
-      initializeRate: options.initializeRate,
-      eventStores: options.eventStores,
-      createTransport: (sessionId, eventStore) => createWebSessionTransport({ sessionId, jsonResponse: options.jsonResponse, eventStore, retryMs: options.sseRetryMs }),
-    },
+    { ...options, createTransport: (sessionId, eventStore) => createWebSessionTransport({ sessionId, jsonResponse: options.jsonResponse, eventStore, retryMs: options.sseRetryMs }) },
     sharing,
   );
 

@@ -36,9 +36,7 @@ export function createStatefulHandler(app: ServerFactory, options: StatefulHandl
   const pool = createSessionPool(
     app,
     {
-      limits: options.limits,
-      initializeRate: options.initializeRate,
-      eventStores: options.eventStores,
+      ...options,
       createTransport: (sessionId, eventStore, streamIdPrefix) =>
         createStreamableTransport(options.transportKind, {
           sessionId,
