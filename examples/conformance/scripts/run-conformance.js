@@ -183,10 +183,11 @@ function requiredScenarios(run) {
  * unless the scenario is a known failure; a known failure that passes fails it too (the entry
  * is stale). WARNINGs never fail; scenarios a requirement set does not score are only reported.
  */
-function judge(run, out, knownFailures = run.knownFailures) {
+function judge(run, out, knownFailures = run.knownFailures, target = 'node') {
+  const name = `${target} ${run.label}`;
   const dirs = readdirSync(out);
   if (dirs.length === 0) {
-    console.error(`conformance ${run.label}: the suite wrote no results`);
+    console.error(`conformance ${name}: the suite wrote no results`);
     return { ok: false, line: `${run.label}: no results` };
   }
   const required = run.requirements ? requiredScenarios(run) : undefined;
@@ -216,33 +217,67 @@ function judge(run, out, knownFailures = run.knownFailures) {
   const stale = [...known].filter((s) => !failed.has(s) && !missing.includes(s));
   const scope = required ? `required by ${run.requirements}` : 'scenarios';
   const line = `${run.label}: ${seen.size - failed.size}/${seen.size + missing.length} ${scope} passed, ${passedChecks}/${checks} checks`;
-  console.log(`conformance ${line}; failing: ${[...failed, ...missing].join(', ') || 'none'}`);
-  if (missing.length > 0) console.error(`conformance ${run.label}: no results for ${missing.join(', ')}`);
-  if (unexpected.length > 0) console.error(`conformance ${run.label}: FAILED: ${unexpected.join(', ')} (not in ${knownFailures})`);
-  if (stale.length > 0) console.error(`conformance ${run.label}: FAILED: ${stale.join(', ')} now pass: remove them from ${knownFile}`);
+  console.log(`conformance ${target} ${line}; failing: ${[...failed, ...missing].join(', ') || 'none'}`);
+  if (missing.length > 0) console.error(`conformance ${name}: no results for ${missing.join(', ')}`);
+  if (unexpected.length > 0) console.error(`conformance ${name}: FAILED: ${unexpected.join(', ')} (not in ${knownFailures})`);
+  if (stale.length > 0) console.error(`conformance ${name}: FAILED: ${stale.join(', ')} now pass: remove them from ${knownFile}`);
   return { ok: unexpected.length === 0 && stale.length === 0, line };
 }
 
-/** Runs one suite invocation to completion (or the timeout) and judges its results. */
-async function runSuite(run, url, extraArgs, knownFailures) {
-  console.log(`\nconformance: @modelcontextprotocol/conformance@${versionOf(run)} ${run.args.join(' ')} against ${url}`);
+/**
+ * Runs one suite invocation to completion (or the timeout) and judges its results. The suite's
+ * output is printed in one piece when it ends, since the targets run at the same time.
+ */
+async function runSuite(run, url, extraArgs, knownFailures, target) {
   const out = mkdtempSync(join(tmpdir(), 'toolwright-conformance-'));
+  let output = `\nconformance ${target}: @modelcontextprotocol/conformance@${versionOf(run)} ${run.args.join(' ')} against ${url}\n`;
   try {
     await new Promise((resolve) => {
-      const child = spawn(suiteNode, [entryOf(run), 'server', '--url', url, ...run.args, '-o', out, ...extraArgs], { stdio: 'inherit' });
+      const child = spawn(suiteNode, [entryOf(run), 'server', '--url', url, ...run.args, '-o', out, ...extraArgs], { stdio: ['ignore', 'pipe', 'pipe'] });
+      child.stdout.setEncoding('utf8').on('data', (chunk) => (output += chunk));
+      child.stderr.setEncoding('utf8').on('data', (chunk) => (output += chunk));
       const timer = setTimeout(() => {
-        console.error(`conformance ${run.label}: the suite did not finish within ${SUITE_TIMEOUT_MS / 1000} s`);
+        output += `conformance ${target} ${run.label}: the suite did not finish within ${SUITE_TIMEOUT_MS / 1000} s\n`;
         child.kill('SIGKILL');
       }, SUITE_TIMEOUT_MS);
-      child.on('exit', () => {
+      child.on('close', () => {
         clearTimeout(timer);
         resolve();
       });
     });
-    return judge(run, out, knownFailures);
+    process.stdout.write(output);
+    return judge(run, out, knownFailures, target);
   } finally {
     rmSync(out, { recursive: true, force: true });
   }
+}
+
+/** Starts one target's server, does its runs one after the other, stops it. */
+async function runTarget(target, runs, extraArgs) {
+  const port = await freePort();
+  const started = Date.now();
+  const server = target.start(port);
+  const stop = () => {
+    if (server.exitCode === null) server.kill('SIGTERM');
+  };
+  process.on('exit', stop);
+  const results = [];
+  try {
+    await target.ready(port, server);
+    const url = `http://127.0.0.1:${port}/mcp`;
+    for (const run of runs) {
+      const result = await runSuite(run, url, extraArgs, target.knownFailures[run.label], target.name);
+      results.push({ ...result, line: `${target.name} ${result.line}` });
+    }
+  } catch (error) {
+    console.error(`conformance ${target.name}: ${error.message}`);
+    results.push({ ok: false, line: `${target.name}: ${error.message.split('\n')[0]}` });
+  } finally {
+    stop();
+    process.off('exit', stop);
+  }
+  console.log(`conformance ${target.name}: ${((Date.now() - started) / 1000).toFixed(1)} s, server start included`);
+  return results;
 }
 
 async function main() {
@@ -255,30 +290,14 @@ async function main() {
   const targetNames = labels.filter((label) => TARGETS.some((target) => target.name === label));
   const targets = TARGETS.filter((target) => targetNames.length === 0 || targetNames.includes(target.name));
   installSuite();
-  const results = [];
-  for (const target of targets) {
-    const runs = RUNS.filter((run) => target.runs.includes(run.label) && (runLabels.length === 0 || runLabels.includes(run.label)));
-    if (runs.length === 0) continue;
-    const port = await freePort();
-    const started = Date.now();
-    const server = target.start(port);
-    const stop = () => {
-      if (server.exitCode === null) server.kill('SIGTERM');
-    };
-    process.on('exit', stop);
-    try {
-      await target.ready(port, server);
-      const url = `http://127.0.0.1:${port}/mcp`;
-      for (const run of runs) {
-        const result = await runSuite(run, url, extraArgs, target.knownFailures[run.label]);
-        results.push({ ...result, line: `${target.name} ${result.line}` });
-      }
-    } finally {
-      stop();
-      process.off('exit', stop);
-    }
-    console.log(`conformance ${target.name}: ${((Date.now() - started) / 1000).toFixed(1)} s, server start included`);
-  }
+  // The targets run at the same time: the suite mostly waits (on its scenarios' timers and the
+  // server), so on two cores this takes about as long as the longest target alone.
+  const started = Date.now();
+  const jobs = targets
+    .map((target) => ({ target, runs: RUNS.filter((run) => target.runs.includes(run.label) && (runLabels.length === 0 || runLabels.includes(run.label))) }))
+    .filter(({ runs }) => runs.length > 0);
+  const results = (await Promise.all(jobs.map(({ target, runs }) => runTarget(target, runs, extraArgs)))).flat();
+  console.log(`conformance: ${((Date.now() - started) / 1000).toFixed(1)} s in all`);
   console.log(`\nconformance summary:\n${results.map((r) => `  ${r.ok ? 'ok  ' : 'FAIL'} ${r.line}`).join('\n')}`);
   process.exitCode = results.length > 0 && results.every((r) => r.ok) ? 0 : 1;
 }
