@@ -139,6 +139,14 @@ describe('toolwright new', () => {
     for (const [name, version] of Object.entries({ ...host.dependencies, ...host.devDependencies })) expect(`${name}@${version}`).toBe(`${name}@${installed(name)}`);
   });
 
+  it('edge: npm start is the Worker on workerd whatever --transport says, and the README says so', () => {
+    for (const transport of ['stdio', 'http'] as const) {
+      const files = generateProject({ template: 'edge', transport, packageName: 'x', toolwrightVersion: '9.9.9' });
+      expect(JSON.parse(files.find((f) => f.path === 'package.json')!.content).scripts.start).toBe('node scripts/serve-workerd.mjs');
+      expect(files.find((f) => f.path === 'README.md')!.content).toContain(TEMPLATES.edge.host!.start);
+    }
+  });
+
   it('the docs and READMEs that list the templates name every one of them', () => {
     const read = (path: string) => readFileSync(join(REPO, path), 'utf8');
     expect(read('docs/guide/cli.md')).toContain(`--template ${TEMPLATE_NAMES.join('|')}`);

@@ -111,7 +111,8 @@ Examples:
     println(io.stdout, '  npm test');
     // The http template's server refuses to serve HTTP without tokens (or MCP_ALLOW_ANONYMOUS=1).
     const start = template === 'http' ? `  ${TOKENS_START}` : '  npm start';
-    println(io.stdout, `${start}${transport === 'http' ? '        # http://127.0.0.1:3000/mcp' : '        # or connect a client: npx toolwright config claude'}`);
+    const servesHttp = transport === 'http' || TEMPLATES[template].host?.scripts.start !== undefined;
+    println(io.stdout, `${start}${servesHttp ? '        # http://127.0.0.1:3000/mcp' : '        # or connect a client: npx toolwright config claude'}`);
     return ExitCode.Ok;
   },
 };

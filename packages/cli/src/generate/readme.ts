@@ -31,7 +31,8 @@ export function readme(options: ProjectOptions): string {
         'npm install',
         'npm run build',
         'npm test',
-        template.host && http
+        // A host whose own start script (the edge Worker) ignores --transport.
+        template.host && (http || template.host.scripts.start !== undefined)
           ? template.host.start
           : http
             ? `${template.name === 'http' ? TOKENS_START : 'npm start'}          # Streamable HTTP on ${HTTP_URL}`
