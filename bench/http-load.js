@@ -21,6 +21,10 @@
 // PROF=toolwright (or raw) writes a CPU profile of that server to /tmp/prof2;
 // TW_OPTS='{"eventStore":false}' passes listen options to the Toolwright server.
 // BENCH_NODE=24 runs the servers on that Node major (see bench/lib.js serverNode()).
+// BENCH_HTTP_MODE=fetch compares the web-standard handlers on node instead, each behind the same
+// Node adapter (@hono/node-server): Toolwright's fetch handler (createFetchHandler), Toolwright's
+// native node listener, and the SDK v2's own web-standard handlers (createMcpHandler; a
+// WebStandardStreamableHTTPServerTransport per session), reported as the fetch handler's ratios.
 
 const { fork } = require('node:child_process');
 const path = require('node:path');
@@ -40,12 +44,22 @@ const ROUNDS = arg('rounds', 2);
 const SDK_CLIENT = process.argv.includes('--sdk-client');
 const modesArg = process.argv.indexOf('--modes');
 const MODES = (modesArg >= 0 ? process.argv[modesArg + 1] : 'stateful,stateless,modern').split(',');
-const KINDS = { stateful: ['raw', 'raw-v2', 'toolwright'], stateless: ['raw', 'raw-v2', 'toolwright'], modern: ['raw-v2', 'toolwright'] };
-const LABELS = { raw: 'raw v1', 'raw-v2': 'raw v2', toolwright: 'toolwright' };
+const FETCH = process.env.BENCH_HTTP_MODE === 'fetch';
+if (process.env.BENCH_HTTP_MODE && !FETCH) throw new Error(`unknown BENCH_HTTP_MODE ${process.env.BENCH_HTTP_MODE}: use fetch, or leave it unset`);
+const FETCH_KINDS = ['raw-v2-fetch', 'toolwright', 'toolwright-fetch'];
+const KINDS = FETCH
+  ? { stateful: FETCH_KINDS, stateless: FETCH_KINDS, modern: FETCH_KINDS }
+  : { stateful: ['raw', 'raw-v2', 'toolwright'], stateless: ['raw', 'raw-v2', 'toolwright'], modern: ['raw-v2', 'toolwright'] };
+/** The server the ratios are of: Toolwright's node listener, or (fetch) its fetch handler. */
+const SUBJECT = FETCH ? 'toolwright-fetch' : 'toolwright';
+const LABELS = { raw: 'raw v1', 'raw-v2': 'raw v2', toolwright: FETCH ? 'tw node' : 'toolwright', 'toolwright-fetch': 'tw fetch', 'raw-v2-fetch': 'v2 fetch' };
 for (const mode of MODES) if (!KINDS[mode]) throw new Error(`unknown mode ${mode}: use stateful, stateless or modern`);
 if (SDK_CLIENT && MODES.includes('modern')) throw new Error('--sdk-client drives the legacy era only: add --modes stateful,stateless');
 // Issue 11's targets (throughput, Toolwright / hand-written): today's ratios against the SDK v1, and ahead of the SDK v2 on every transport.
-const TARGETS = { stateful: { raw: 1.8, 'raw-v2': 1.0 }, stateless: { raw: 3.4, 'raw-v2': 1.0 }, modern: { 'raw-v2': 1.0 } };
+// Issue 24's (fetch): the fetch handler at least the SDK v2's own web-standard handler's throughput.
+const TARGETS = FETCH
+  ? { stateful: { 'raw-v2-fetch': 1.0 }, stateless: { 'raw-v2-fetch': 1.0 }, modern: { 'raw-v2-fetch': 1.0 } }
+  : { stateful: { raw: 1.8, 'raw-v2': 1.0 }, stateless: { raw: 3.4, 'raw-v2': 1.0 }, modern: { 'raw-v2': 1.0 } };
 const ASSERT = process.env.BENCH_ASSERT === '1';
 const verdicts = [];
 const mb = (bytes) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
@@ -191,30 +205,32 @@ async function runMode(mode) {
   }
   const rate = (kind) => median(runs[kind].map((m) => m.rate));
   const cpu = (kind) => median(runs[kind].map((m) => m.cpuPerCall));
-  const baselines = kinds.filter((k) => k !== 'toolwright');
+  const baselines = kinds.filter((k) => k !== SUBJECT);
   console.log(
-    `  median throughput: ${kinds.map((k) => `${LABELS[k]} ${rate(k).toFixed(0)}`).join(', ')} calls/s -> toolwright ${baselines.map((k) => `${(rate('toolwright') / rate(k)).toFixed(2)}x ${LABELS[k]}`).join(', ')}`,
+    `  median throughput: ${kinds.map((k) => `${LABELS[k]} ${rate(k).toFixed(0)}`).join(', ')} calls/s -> ${LABELS[SUBJECT]} ${baselines.map((k) => `${(rate(SUBJECT) / rate(k)).toFixed(2)}x ${LABELS[k]}`).join(', ')}`,
   );
   console.log(
-    `  median server CPU per call: ${kinds.map((k) => `${LABELS[k]} ${(cpu(k) / 1000).toFixed(3)}`).join(', ')} ms -> toolwright ${baselines.map((k) => `${(cpu(k) / cpu('toolwright')).toFixed(2)}x as efficient as ${LABELS[k]}`).join(', ')}`,
+    `  median server CPU per call: ${kinds.map((k) => `${LABELS[k]} ${(cpu(k) / 1000).toFixed(3)}`).join(', ')} ms -> ${LABELS[SUBJECT]} ${baselines.map((k) => `${(cpu(k) / cpu(SUBJECT)).toFixed(2)}x as efficient as ${LABELS[k]}`).join(', ')}`,
   );
-  for (const k of baselines) {
+  for (const k of baselines.filter((b) => TARGETS[mode][b] !== undefined)) {
     const need = TARGETS[mode][k];
-    const got = rate('toolwright') / rate(k);
+    const got = rate(SUBJECT) / rate(k);
     const verdict = got >= need ? 'PASS' : 'MISS';
     verdicts.push({ mode, baseline: LABELS[k], need, got, verdict });
     console.log(`  target: throughput >= ${need.toFixed(1)}x ${LABELS[k]}: ${verdict} (${got.toFixed(2)}x)`);
   }
-  return runs.toolwright;
+  return runs[SUBJECT];
 }
 
 async function main() {
-  console.log(`Streamable HTTP load, modes ${MODES.join(', ')}; servers started one at a time, on Node ${serverNodeVersion()}${process.env.BENCH_NODE ? ' (BENCH_NODE)' : ''}`);
+  console.log(
+    `Streamable HTTP load${FETCH ? ' (BENCH_HTTP_MODE=fetch: web-standard handlers behind @hono/node-server)' : ''}, modes ${MODES.join(', ')}; servers started one at a time, on Node ${serverNodeVersion()}${process.env.BENCH_NODE ? ' (BENCH_NODE)' : ''}`,
+  );
   const toolwright = [];
   for (const mode of MODES) toolwright.push(...(await runMode(mode)));
   const bad = toolwright.some((m) => m.failed > 0 || m.leaks > 0 || m.sessionsAfter !== 0 || m.heapAfter - m.heapBefore > 10 * 1024 * 1024);
   if (bad) {
-    console.error('FAIL: Toolwright had failed calls, leaks, sessions left open, or a heap that did not return near its baseline.');
+    console.error(`FAIL: ${LABELS[SUBJECT]} had failed calls, leaks, sessions left open, or a heap that did not return near its baseline.`);
     process.exit(1);
   }
   console.log('\nOK: zero failed calls, zero cross-session leaks, all sessions closed, heap back near baseline.');

@@ -4,6 +4,11 @@
 //   node bench/http-servers.js toolwright MODE -> the weather example's tools + count_to, via app.listen({ transport: 'http' })
 //   node bench/http-servers.js raw MODE        -> the same tools by hand on the SDK v1: node:http + StreamableHTTPServerTransport
 //   node bench/http-servers.js raw-v2 MODE     -> the same tools by hand on the SDK v2 (@modelcontextprotocol/server + /node)
+//   node bench/http-servers.js toolwright-fetch MODE -> the Toolwright app through createFetchHandler, behind a Node adapter
+//   node bench/http-servers.js raw-v2-fetch MODE     -> the hand-written SDK v2 server through the SDK's own web-standard
+//                                                        handlers (createMcpHandler; WebStandardStreamableHTTPServerTransport
+//                                                        per session), behind the same Node adapter
+// The Node adapter of both fetch kinds is @hono/node-server's getRequestListener (node request -> Request, Response -> node).
 // MODE is `stateful` (one Server + transport per session, the SDKs' documented pattern) or
 // `stateless` (a Server per request, no sessions; on v2, createMcpHandler, which also serves
 // 2026-07-28 requests). Each reports its URL over IPC and answers { type: 'stats' } with heap
@@ -24,7 +29,8 @@ function countTo(n, tag, progress) {
   })();
 }
 
-async function toolwright() {
+/** The Toolwright app every Toolwright kind serves. */
+async function toolwrightApp() {
   const { Ctx, Param, Tool } = require('@toolwright/core');
   const { createApp } = require('@toolwright/server');
   const { WeatherTools } = require('../examples/weather/dist/weather.tools.js');
@@ -38,7 +44,11 @@ async function toolwright() {
   Param('tag', { type: () => String })(ProgressTools.prototype, 'countTo', 1);
   Ctx()(ProgressTools.prototype, 'countTo', 2);
   Tool({ description: 'Counts to n, reporting progress tagged with tag.' })(ProgressTools.prototype, 'countTo', Object.getOwnPropertyDescriptor(ProgressTools.prototype, 'countTo'));
-  const app = await createApp({ name: 'weather', version: '1.0.0', tools: [WeatherTools, NotesTools, ProgressTools] });
+  return createApp({ name: 'weather', version: '1.0.0', tools: [WeatherTools, NotesTools, ProgressTools] });
+}
+
+async function toolwright() {
+  const app = await toolwrightApp();
   const listener = await app.listen({
     transport: 'http',
     port: 0,
@@ -160,12 +170,11 @@ function raw() {
   return listenRaw({ newServer, newTransport: (options) => new StreamableHTTPServerTransport(options), isInitializeRequest });
 }
 
-/** The same server on the SDK v2: stateful like v1; stateless through createMcpHandler, which serves both eras. */
-async function rawV2() {
-  const { Server, ProtocolError, ProtocolErrorCode, createMcpHandler, isInitializeRequest } = require('@modelcontextprotocol/server');
-  const { NodeStreamableHTTPServerTransport, toNodeHandler } = require('@modelcontextprotocol/node');
+/** A factory of the hand-written server on the SDK v2 (a new `Server` per call). */
+function rawV2Server() {
+  const { Server, ProtocolError, ProtocolErrorCode } = require('@modelcontextprotocol/server');
   const { tools, handlers } = rawTools();
-  const newServer = () => {
+  return () => {
     const server = new Server({ name: 'raw-weather-v2', version: '1.0.0' }, { capabilities: { tools: {} } });
     server.setRequestHandler('tools/list', () => ({ tools }));
     server.setRequestHandler('tools/call', (req, ctx) => {
@@ -178,6 +187,13 @@ async function rawV2() {
     });
     return server;
   };
+}
+
+/** The same server on the SDK v2: stateful like v1; stateless through createMcpHandler, which serves both eras. */
+async function rawV2() {
+  const { createMcpHandler, isInitializeRequest } = require('@modelcontextprotocol/server');
+  const { NodeStreamableHTTPServerTransport, toNodeHandler } = require('@modelcontextprotocol/node');
+  const newServer = rawV2Server();
   if (!stateless) return listenRaw({ newServer, newTransport: (options) => new NodeStreamableHTTPServerTransport(options), isInitializeRequest });
   const handle = toNodeHandler(createMcpHandler(newServer, { legacy: 'stateless' }));
   const httpServer = http.createServer((req, res) => void handle(req, res));
@@ -185,7 +201,67 @@ async function rawV2() {
   return { url: `http://127.0.0.1:${httpServer.address().port}/mcp`, sessions: () => 0 };
 }
 
-const SERVERS = { toolwright, raw, 'raw-v2': rawV2 };
+/**
+ * Serves a web-standard handler on node through @hono/node-server's adapter, the way a team
+ * running a fetch handler on node would; the client's address is kept by request, for the
+ * handlers that count anonymous callers by it.
+ */
+async function listenFetch(handle, addresses) {
+  const { getRequestListener } = require('@hono/node-server');
+  const listener = getRequestListener((request, env) => {
+    addresses?.set(request, env.incoming.socket.remoteAddress);
+    return handle(request);
+  });
+  const httpServer = http.createServer(listener);
+  await new Promise((resolve) => httpServer.listen(0, '127.0.0.1', resolve));
+  return `http://127.0.0.1:${httpServer.address().port}/mcp`;
+}
+
+/** The Toolwright app through its fetch handler (`createFetchHandler`), behind the Node adapter. */
+async function toolwrightFetch() {
+  const { createFetchHandler } = require('@toolwright/server/fetch');
+  const app = await toolwrightApp();
+  await app.start();
+  const addresses = new WeakMap();
+  const handler = createFetchHandler(app, {
+    stateless,
+    sessions: { maxSessions: 10000, clientAddressOf: (request) => addresses.get(request) },
+    ...JSON.parse(process.env.TW_OPTS || '{}'),
+  });
+  return { url: await listenFetch(handler, addresses), sessions: () => handler.sessionCount };
+}
+
+/**
+ * The hand-written SDK v2 server through the SDK's own web-standard handlers, behind the same
+ * adapter: `createMcpHandler(...).fetch` (both eras, a server per request) when stateless; when
+ * stateful, a `WebStandardStreamableHTTPServerTransport` and `Server` per session (the SDK's
+ * documented pattern).
+ */
+async function rawV2Fetch() {
+  const { createMcpHandler, isInitializeRequest, WebStandardStreamableHTTPServerTransport } = require('@modelcontextprotocol/server');
+  const newServer = rawV2Server();
+  if (stateless) {
+    const handler = createMcpHandler(newServer, { legacy: 'stateless' });
+    return { url: await listenFetch((request) => handler.fetch(request)), sessions: () => 0 };
+  }
+  const transports = new Map();
+  const refuse = (status) => Response.json({ jsonrpc: '2.0', error: { code: -32000, message: 'Bad session' }, id: null }, { status });
+  const url = await listenFetch(async (request) => {
+    const sid = request.headers.get('mcp-session-id');
+    const existing = sid ? transports.get(sid) : undefined;
+    if (existing) return existing.handleRequest(request);
+    if (sid || request.method !== 'POST') return refuse(sid ? 404 : 400);
+    const body = await request.json();
+    if (!isInitializeRequest(body)) return refuse(400);
+    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: () => randomUUID(), onsessioninitialized: (id) => transports.set(id, transport) });
+    transport.onclose = () => transport.sessionId && transports.delete(transport.sessionId);
+    await newServer().connect(transport);
+    return transport.handleRequest(request, { parsedBody: body });
+  });
+  return { url, sessions: () => transports.size };
+}
+
+const SERVERS = { toolwright, raw, 'raw-v2': rawV2, 'toolwright-fetch': toolwrightFetch, 'raw-v2-fetch': rawV2Fetch };
 
 SERVERS[kind]().then(
   (server) => {
