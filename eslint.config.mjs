@@ -11,6 +11,8 @@ export default tseslint.config(
     ignores: [
       '**/node_modules/',
       '**/dist/',
+      '**/.next/',
+      '**/next-env.d.ts',
       'examples/edge/dist-worker/',
       'packages/*/bundle/',
       '**/coverage/',

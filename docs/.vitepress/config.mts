@@ -58,7 +58,10 @@ export default defineConfig({
         },
         {
           text: 'Extensions',
-          items: [{ text: 'Writing an extension', link: '/guide/extensions' }],
+          items: [
+            { text: 'Writing an extension', link: '/guide/extensions' },
+            { text: 'Skills', link: '/guide/skills' },
+          ],
         },
         {
           text: 'Serving',

@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import type { AddressInfo } from 'node:net';
 import { startExpress } from '../snippets/frameworks/express';
 import { startFastify } from '../snippets/frameworks/fastify';
+import { startHono } from '../snippets/frameworks/hono';
 import { startNest } from '../snippets/frameworks/nestjs';
 import { ERAS, connectEra } from '../../packages/express/test/fixtures/mcpClients';
 
@@ -38,6 +39,21 @@ describe('frameworks guide', () => {
       await client.close();
     } finally {
       await fastify.close();
+    }
+  });
+
+  it.each(ERAS)('Hono: the snippet serves /mcp beside /status, behind its bearer middleware (%s)', async (era) => {
+    const { server, close } = await startHono(0);
+    await new Promise((resolve) => (server.listening ? resolve(undefined) : server.once('listening', resolve)));
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    try {
+      expect(await (await fetch(`${base}/status`)).json()).toEqual({ up: true });
+      await expect(connectEra(era, `${base}/mcp`)).rejects.toThrow();
+      const client = await connectEra(era, `${base}/mcp`, { authorization: 'Bearer dev-token' });
+      expect((await client.callTool('greet', { name: 'Ada' })).content[0].text).toBe('Hello, Ada!');
+      await client.close();
+    } finally {
+      await close();
     }
   });
 

@@ -1,5 +1,6 @@
 import type { Class } from '@toolwright/core';
-import { createApp, type App } from '@toolwright/server';
+import { join } from 'node:path';
+import { createApp, skills, type App } from '@toolwright/server';
 import { ConformanceDiagnostics } from './conformance.diagnostics';
 import { ConformancePrompts } from './conformance.prompts';
 import { ConformanceResources } from './conformance.resources';
@@ -20,6 +21,8 @@ export async function createConformanceApp(): Promise<App> {
     icons: [{ src: 'https://example.com/toolwright.png', mimeType: 'image/png', sizes: ['48x48'] }],
     instructions: 'A test server: every tool, resource and prompt exists to exercise one part of the protocol.',
     tools: [ConformanceTools, ConformanceRoundTrips, ConformanceDiagnostics, ConformanceResources, ConformancePrompts],
+    // The Agent Skills in ../skills (SEP-2640): skills/list, skills/get, skill:// resources, directory reads.
+    extensions: [skills({ dir: join(__dirname, '..', 'skills') })],
     container: {
       get<T>(cls: Class<T>): T {
         if (!instances.has(cls)) instances.set(cls, cls === (ConformanceDiagnostics as Class) ? new ConformanceDiagnostics(() => app) : new cls());

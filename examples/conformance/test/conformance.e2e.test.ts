@@ -42,6 +42,7 @@ describe('examples/conformance: every fixture, exact values (in memory)', () => 
       prompts: { listChanged: true },
       completions: {},
       logging: {},
+      extensions: { 'io.modelcontextprotocol/skills': { directoryRead: true } },
     });
   });
 
@@ -205,7 +206,13 @@ describe('examples/conformance: every fixture, exact values (in memory)', () => 
   });
 
   it('serves the resource fixtures', async () => {
-    expect((await client.listResources()).resources.map((r) => r.uri)).toEqual(['test://static-text', 'test://static-binary', 'test://watched-resource']);
+    expect((await client.listResources()).resources.map((r) => r.uri)).toEqual([
+      'test://static-text',
+      'test://static-binary',
+      'test://watched-resource',
+      'skill://conformance-review/SKILL.md',
+      'skill://release-notes/SKILL.md',
+    ]);
     expect(await client.readResource({ uri: 'test://static-text' })).toEqual({
       contents: [{ uri: 'test://static-text', mimeType: 'text/plain', text: 'This is the content of the static text resource.' }],
     });
@@ -215,6 +222,7 @@ describe('examples/conformance: every fixture, exact values (in memory)', () => 
     });
     expect((await client.listResourceTemplates()).resourceTemplates).toEqual([
       { uriTemplate: 'test://template/{id}/data', name: 'template_data', description: 'Data for an id', mimeType: 'application/json' },
+      { uriTemplate: 'skill://{+path}', name: 'skill_file', description: 'A file of one of the skills this server serves (see skills/list for each skill and its files).' },
     ]);
     expect(await client.subscribeResource({ uri: 'test://watched-resource' })).toEqual({});
     expect(await client.unsubscribeResource({ uri: 'test://watched-resource' })).toEqual({});

@@ -13,4 +13,6 @@ export type { ListenOptions, StdioListenOptions, HttpListenOptions } from './app
 export { parseListenArgs } from './app/parseListenArgs';
 export { ProtocolError, ErrorCodes } from './sdk/ProtocolError';
 export { defineExtension } from './extensions/defineExtension';
+export { skills, SKILLS_EXTENSION } from './extensions/skills/skills';
+export type { SkillsOptions } from './extensions/skills/skills';
 export type { Extension, ExtensionContext, ExtensionRequest, ExtensionNotification, ParamsSchema } from './extensions/Extension';

@@ -67,7 +67,7 @@ const ENTRY_POINTS: Record<string, string[]> = {
     'toolErrorResult',
     'toolFailure',
   ],
-  '@toolwright/server': ['ErrorCodes', 'ProtocolError', 'createApp', 'defineExtension', 'parseListenArgs'],
+  '@toolwright/server': ['ErrorCodes', 'ProtocolError', 'SKILLS_EXTENSION', 'createApp', 'defineExtension', 'parseListenArgs', 'skills'],
   '@toolwright/server/stdio': ['StdioTransport', 'protectStdout', 'serveStdio'],
   '@toolwright/server/http': ['EventBudget', 'GET_STREAM_ID', 'InMemoryEventStore', 'createHttpHandler', 'serveHttp'],
   '@toolwright/server/fetch': ['createFetchHandler'],

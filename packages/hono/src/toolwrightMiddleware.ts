@@ -1,0 +1,98 @@
+import type { Context, MiddlewareHandler, Next } from 'hono';
+import type { App } from '@toolwright/server';
+import { createFetchHandler } from '@toolwright/server/fetch';
+import { runtimeClientAddress } from './runtimeClientAddress';
+import type { ToolwrightHonoOptions } from './ToolwrightHonoOptions';
+
+/** A Hono middleware serving an app's MCP endpoint, with its lifecycle. */
+export interface ToolwrightHonoMiddleware extends MiddlewareHandler {
+  /** Settles once the app's start hooks ran (requests wait for it); rejects with a `StartupError` when one failed. */
+  readonly ready: Promise<void>;
+  /** Live 2025-11-25 sessions. */
+  readonly sessionCount: number;
+  /**
+   * Graceful stop: new MCP requests get 503, running calls get `drainTimeoutMs` to finish,
+   * sessions and their SSE streams end, then the app's shutdown hooks run. Call it before
+   * closing the server, which waits for those streams.
+   */
+  close(): Promise<void>;
+}
+
+const WELL_KNOWN = '/.well-known/oauth-protected-resource';
+const HEALTH = new Set(['/healthz', '/readyz']);
+
+/**
+ * Mounts a Toolwright app in a Hono app: `web.use(toolwrightMiddleware(mcpApp))`, or
+ * `web.all('/mcp', mcp)` behind your own middleware (`web.use('/mcp', bearerAuth(...))`). It
+ * sits on `createFetchHandler`: both protocol eras, sessions or stateless, Host/Origin checks,
+ * body and URL limits, bearer auth with RFC 9728 metadata, per-member scopes, on every runtime
+ * Hono runs on. Requests to other paths go on to the app's own routes.
+ */
+export function toolwrightMiddleware(app: App, options: ToolwrightHonoOptions = {}): ToolwrightHonoMiddleware {
+  const { drainTimeoutMs, clientAddress = runtimeClientAddress, ...fetchOptions } = options;
+  const mcpPath = options.path ?? '/mcp';
+  const health = options.health === true;
+  // The fetch handler knows a request, not Hono's context: the address is found through it.
+  const contexts = new WeakMap<Request, Context>();
+  const handler = createFetchHandler(app, {
+    ...fetchOptions,
+    path: mcpPath,
+    health,
+    sessions: {
+      ...fetchOptions.sessions,
+      clientAddressOf: (request) => {
+        const c = contexts.get(request);
+        return fetchOptions.sessions?.clientAddressOf?.(request) ?? (c ? clientAddress(c) : undefined);
+      },
+    },
+  });
+  const release = app.openListener();
+  const ready = app.start();
+  let failed = false;
+  // A failed start hook is reported by `ready` (and each request's 503); it is not an unhandled rejection.
+  ready.catch(() => (failed = true));
+
+  const middleware = async (c: Context, next: Next): Promise<Response | void> => {
+    const path = c.req.path;
+    const mine = path === mcpPath || (c.req.method === 'GET' && ((options.auth !== undefined && path.startsWith(WELL_KNOWN)) || (health && HEALTH.has(path))));
+    if (!mine) return next();
+    if (path === mcpPath) {
+      if (!failed) await ready.catch(() => undefined);
+      if (failed) return notStarted();
+    }
+    const request = await requestOf(c);
+    contexts.set(request, c);
+    const response = await handler(request);
+    // Metadata for another resource, or health turned off: not this endpoint's to answer.
+    if (path !== mcpPath && response.status === 404) return next();
+    return response;
+  };
+
+  let closing: Promise<void> | undefined;
+  const close = (): Promise<void> =>
+    (closing ??= (async () => {
+      await handler.close({ drainTimeoutMs });
+      await release();
+    })());
+
+  return Object.defineProperties(middleware as ToolwrightHonoMiddleware, {
+    ready: { value: ready },
+    sessionCount: { get: () => handler.sessionCount },
+    close: { value: close },
+  });
+}
+
+/**
+ * The request to hand on: Hono's own, or, when a middleware before this one read its body
+ * (`await c.req.json()`), a copy carrying the body Hono kept.
+ */
+async function requestOf(c: Context): Promise<Request> {
+  const raw = c.req.raw;
+  if (!raw.bodyUsed) return raw;
+  return new Request(raw.url, { method: raw.method, headers: raw.headers, body: await c.req.arrayBuffer(), signal: raw.signal });
+}
+
+function notStarted(): Response {
+  const body = { jsonrpc: '2.0', error: { code: -32000, message: 'Service unavailable: the MCP server did not start (a start hook failed). Its log has the details.' }, id: null };
+  return new Response(JSON.stringify(body), { status: 503, headers: { 'Content-Type': 'application/json' } });
+}

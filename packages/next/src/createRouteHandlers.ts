@@ -1,0 +1,101 @@
+import type { App } from '@toolwright/server';
+import { createFetchHandler, type FetchHandler } from '@toolwright/server/fetch';
+import type { RouteHandlersOptions } from './RouteHandlersOptions';
+
+/** A Next.js route handler: takes the request (a `NextRequest` is one), answers a `Response`. */
+export type RouteHandler = (request: Request) => Promise<Response>;
+
+/**
+ * The App Router route handlers of an MCP endpoint: `export const { GET, POST, DELETE } =
+ * createRouteHandlers(app)` in `app/mcp/route.ts`. Add `OPTIONS` with `cors`.
+ */
+export interface RouteHandlers {
+  /** The server's SSE stream of a 2025-11-25 session; RFC 9728 metadata in a `.well-known` route. */
+  readonly GET: RouteHandler;
+  /** Every JSON-RPC message, both protocol eras. */
+  readonly POST: RouteHandler;
+  /** Ends a 2025-11-25 session. */
+  readonly DELETE: RouteHandler;
+  /** CORS preflight (with the `cors` option). */
+  readonly OPTIONS: RouteHandler;
+  /** Settles once the app is built and its start hooks ran; rejects when either failed (requests then get 503). */
+  readonly ready: Promise<void>;
+  /** Live 2025-11-25 sessions in this process. */
+  readonly sessionCount: number;
+  /** Graceful stop (for a SIGTERM handler): new requests get 503, running calls get `drainTimeoutMs` (default 10000) to finish, sessions end, then the app's shutdown hooks run. */
+  close(options?: { drainTimeoutMs?: number }): Promise<void>;
+}
+
+/**
+ * Serves a Toolwright app from Next.js App Router route handlers, on `createFetchHandler`:
+ * both protocol eras, 2025-11-25 sessions in the server process's memory (or `stateless: true`
+ * where instances do not share memory, as on Vercel), Host/Origin checks, body and URL limits,
+ * bearer auth with RFC 9728 metadata, per-member scopes. `app` may be the app, or the promise
+ * `createApp` returns: the handlers wait for it, and run the app's start hooks once.
+ */
+export function createRouteHandlers(app: App | Promise<App>, options: RouteHandlersOptions = {}): RouteHandlers {
+  const mcpPath = options.path ?? '/mcp';
+  const logError = options.logError ?? ((message: string) => console.error(message));
+  const opened = Promise.resolve(app).then(async (built) => {
+    const handler = createFetchHandler(built, { ...options, path: mcpPath, health: options.health === true, logError });
+    const release = built.openListener();
+    await built.start();
+    return { handler, release };
+  });
+  let failed = false;
+  let live: FetchHandler | undefined;
+  const ready = opened.then(
+    ({ handler }) => {
+      live = handler;
+    },
+    (error: unknown) => {
+      failed = true;
+      logError(`toolwright next: the MCP server did not start: ${(error as Error)?.stack ?? String(error)}`);
+      throw error;
+    },
+  );
+  // A failed start is reported by `ready` and each request's 503; it is not an unhandled rejection.
+  ready.catch(() => undefined);
+  let warned = false;
+
+  const handle: RouteHandler = async (request) => {
+    if (!live && !failed) await ready.catch(() => undefined);
+    if (!live) return answer(503, { jsonrpc: '2.0', error: { code: -32000, message: 'Service unavailable: the MCP server did not start. Its log has the details.' }, id: null });
+    const path = new URL(request.url).pathname;
+    if (path !== mcpPath && !path.startsWith('/.well-known/')) {
+      if (!warned) {
+        warned = true;
+        logError(`toolwright next: a route handler for ${mcpPath} was called at ${path}; set createRouteHandlers(app, { path: '${path}' }).`);
+      }
+      return answer(404, {
+        error: 'not_found',
+        error_description: `This route serves the MCP endpoint at ${mcpPath}, not ${path}: set createRouteHandlers(app, { path: '${path}' }), or move the route to app${mcpPath}/route.ts.`,
+      });
+    }
+    return live(request);
+  };
+
+  let closing: Promise<void> | undefined;
+  const close = (closeOptions?: { drainTimeoutMs?: number }): Promise<void> =>
+    (closing ??= (async () => {
+      const { handler, release } = await opened;
+      await handler.close(closeOptions);
+      await release();
+    })());
+
+  return Object.freeze({
+    GET: handle,
+    POST: handle,
+    DELETE: handle,
+    OPTIONS: handle,
+    ready,
+    get sessionCount() {
+      return live?.sessionCount ?? 0;
+    },
+    close,
+  });
+}
+
+function answer(status: number, body: unknown): Response {
+  return new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
+}

@@ -1,0 +1,151 @@
+import 'reflect-metadata';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { createApp } from '@toolwright/server';
+import { createFetchHandler } from '@toolwright/server/fetch';
+import { ERAS, INITIALIZE, connectEra, post, rawPost } from '../../hono/test/fixtures/v2Clients';
+import { NoteTools } from './fixture/lib/tools';
+
+/**
+ * The real Next.js from npm: the fixture app (app/mcp/route.ts exporting the handlers of
+ * createRouteHandlers) is built once with `next build` (Next's own compiler, SWC, over the
+ * decorated tool classes) and served by `next start` on 127.0.0.1, driven by the MCP SDK v2
+ * client in both eras. Needs the packages built (`npm run build`): Next loads them from node_modules.
+ */
+/** What `ctx.era` says in each protocol era. */
+const ERA_NAME = { '2025-11-25': 'legacy', '2026-07-28': 'modern' } as const;
+const FIXTURE = join(__dirname, 'fixture');
+const NEXT = require.resolve('next/dist/bin/next');
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+/** `next start` on a free port of 127.0.0.1, once it says it is ready. */
+async function nextStart(env: Record<string, string> = {}): Promise<{ child: ChildProcess; url: string; output: () => string }> {
+  const port = await freePort();
+  const child = spawn(process.execPath, [NEXT, 'start', '-H', '127.0.0.1', '-p', String(port)], {
+    cwd: FIXTURE,
+    env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`next start did not get ready in 30 s:\n${output}`)), 30_000);
+    const check = () => {
+      if (/Ready in/.test(output)) {
+        clearTimeout(timer);
+        resolve();
+      }
+    };
+    child.stdout!.on('data', check);
+    child.once('exit', (code) => reject(new Error(`next start exited (${code}):\n${output}`)));
+  });
+  return { child, url: `http://127.0.0.1:${port}/mcp`, output: () => output };
+}
+
+function stop(child: ChildProcess | undefined): Promise<void> {
+  if (!child || child.exitCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    child.once('exit', () => resolve());
+    child.kill('SIGTERM');
+  });
+}
+
+/** tools/list of the same classes compiled by tsc (ts-jest), served in this process through the fetch handler. */
+async function tscSchemas(): Promise<unknown> {
+  const handler = createFetchHandler(await createApp({ name: 'next-notes', version: '1.0.0', tools: [NoteTools] }), { logError: () => {} });
+  const client = new Client({ name: 'tsc', version: '1' }, { versionNegotiation: { mode: 'auto' } });
+  await client.connect(new StreamableHTTPClientTransport(new URL('http://127.0.0.1/mcp'), { fetch: (url, init) => handler(new Request(url, init)) }));
+  const { tools } = await client.listTools();
+  await client.close();
+  await handler.close();
+  return tools;
+}
+
+let buildSeconds = 0;
+beforeAll(() => {
+  expect(existsSync(require.resolve('@toolwright/next'))).toBe(true);
+  const started = Date.now();
+  const build = spawnSync(process.execPath, [NEXT, 'build'], { cwd: FIXTURE, env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' }, encoding: 'utf8', timeout: 240_000 });
+  buildSeconds = (Date.now() - started) / 1000;
+  if (build.status !== 0) throw new Error(`next build failed (${build.status}):\n${build.stdout}\n${build.stderr}`);
+  expect(build.stdout).toMatch(/ƒ \/mcp/);
+}, 300_000);
+
+describe('Next.js 16 App Router: createRouteHandlers in app/mcp/route.ts, next build + next start', () => {
+  let served: Awaited<ReturnType<typeof nextStart>> | undefined;
+  beforeAll(async () => {
+    served = await nextStart();
+  });
+  afterAll(() => stop(served?.child));
+
+  it.each(ERAS)('a %s client lists and calls tools; bad arguments are a tool error', async (era) => {
+    const client = await connectEra(era, served!.url);
+    try {
+      expect(await client.listToolNames()).toEqual(['repeat', 'shout']);
+      expect((await client.callTool('repeat', { note: 'hi', count: 2, loud: true })).content[0].text).toBe(`${ERA_NAME[era]}: HI HI`);
+      expect((await client.callTool('shout', { level: 'high', times: 2, word: 'go' })).content[0].text).toBe('gogo!');
+      const bad = await client.callTool('repeat', { note: 'hi', count: 2.5 });
+      expect(bad.isError).toBe(true);
+      if (era === '2025-11-25') expect(client.sessionId).toEqual(expect.any(String));
+    } finally {
+      await client.close();
+    }
+  });
+
+  it("decorator metadata survives Next's compiler: the schemas equal those of the same classes compiled by tsc", async () => {
+    const client = await connectEra('2026-07-28', served!.url);
+    try {
+      expect(await client.listTools()).toEqual(await tscSchemas());
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('the fetch handler defences hold: foreign Host 403, foreign Origin 403, bad JSON -32700, wrong method 405', async () => {
+    const host = await rawPost(served!.url, INITIALIZE, { host: 'evil.example' });
+    expect(host.status).toBe(403);
+    expect((await post(served!.url, INITIALIZE, { origin: 'https://evil.example' })).status).toBe(403);
+    const broken = await post(served!.url, '{"jsonrpc": "2.0", "id": 1, ');
+    expect([broken.status, ((await broken.json()) as { error: { code: number } }).error.code]).toEqual([400, -32700]);
+    // PUT is not exported by the route: Next answers 405 itself.
+    expect((await fetch(served!.url, { method: 'PUT', body: '{}' })).status).toBe(405);
+  });
+});
+
+describe('Next.js 16: the same build served stateless (as on Vercel, where instances share no memory)', () => {
+  let served: Awaited<ReturnType<typeof nextStart>> | undefined;
+  beforeAll(async () => {
+    served = await nextStart({ MCP_STATELESS: '1' });
+  });
+  afterAll(() => stop(served?.child));
+
+  it.each(ERAS)('a %s client is served without a session', async (era) => {
+    const client = await connectEra(era, served!.url);
+    try {
+      expect((await client.callTool('repeat', { note: 'x', count: 1 })).content[0].text).toBe(`${ERA_NAME[era]}: x`);
+      expect(client.sessionId).toBeUndefined();
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('GET (a session stream) is refused with 405', async () => {
+    expect((await fetch(served!.url, { headers: { accept: 'text/event-stream' } })).status).toBe(405);
+  });
+});
+
+afterAll(() => {
+  // The build's duration, for the report of slow suites.
+  process.stderr.write(`next build took ${buildSeconds.toFixed(1)} s\n`);
+});

@@ -1,0 +1,62 @@
+import { Param, Resource, ResourceNotFoundError, type Class, type ReadResourceResult } from '@toolwright/core';
+import type { SkillIndex } from './SkillIndex';
+import { SKILL_SCHEME } from './SkillIndex';
+
+/** Reads a published file's bytes from the skills folder. */
+export type ReadSkillFile = (path: string) => Promise<Uint8Array>;
+
+/**
+ * A class of resources, made from the skills an app serves, that the app builds like any
+ * other: each `SKILL.md` a static resource (listed with the skill's name and description,
+ * `text/markdown`), and every published file readable through the template `skill://{+path}`.
+ * A read checks the bytes against the published digest and size, so a client never gets a
+ * file that differs from what `skills/list` announced.
+ */
+export function skillResourceClass(index: SkillIndex, readFile: ReadSkillFile): Class {
+  const read = async (uri: string): Promise<ReadResourceResult> => {
+    const file = index.files.get(uri);
+    if (!file) throw new ResourceNotFoundError(uri);
+    const bytes = await readFile(file.path);
+    const digest = `sha256:${Buffer.from(await crypto.subtle.digest('SHA-256', bytes)).toString('hex')}`;
+    if (bytes.byteLength !== file.size || digest !== file.digest) {
+      throw new Error(`skill file ${file.path} changed on disk since the server published it; restart the server to publish the new version`);
+    }
+    const text = textOf(bytes, file.mimeType);
+    return { contents: [text === undefined ? { uri, mimeType: file.mimeType, blob: Buffer.from(bytes).toString('base64') } : { uri, mimeType: file.mimeType, text }] };
+  };
+
+  class SkillResources {}
+  const proto = SkillResources.prototype as unknown as Record<string, unknown>;
+  const define = (key: string, value: (...args: never[]) => unknown): PropertyDescriptor => {
+    Object.defineProperty(proto, key, { value, writable: true, configurable: true });
+    return Object.getOwnPropertyDescriptor(proto, key)!;
+  };
+  index.entries.forEach((entry, i) => {
+    const key = `skill${i}`;
+    const manifest = index.files.get(entry.uri);
+    const descriptor = define(key, () => read(entry.uri));
+    Resource(entry.uri, {
+      name: entry.frontmatter.name,
+      description: entry.frontmatter.description,
+      mimeType: 'text/markdown',
+      ...(manifest && { size: manifest.size }),
+    })(proto, key, descriptor);
+  });
+  const file = define('file', (path: string) => read(`${SKILL_SCHEME}${path}`));
+  Reflect.defineMetadata('design:paramtypes', [String], proto, 'file');
+  Param('path', { type: () => String, description: 'The path of a file of a skill, after skill://' })(proto, 'file', 0);
+  Resource(`${SKILL_SCHEME}{+path}`, { name: 'skill_file', description: 'A file of one of the skills this server serves (see skills/list for each skill and its files).' })(proto, 'file', file);
+  return SkillResources;
+}
+
+const TEXT = /^(?:text\/|application\/(?:json|yaml|toml|xml|sql)|image\/svg\+xml)/;
+
+/** The bytes as text when the type is textual and they are valid UTF-8; otherwise undefined (sent as a blob). */
+function textOf(bytes: Uint8Array, mimeType: string): string | undefined {
+  if (!TEXT.test(mimeType)) return undefined;
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,124 @@
+import { isAbsolute, resolve } from 'node:path';
+import { BuildError, ConfigError } from '@toolwright/core';
+import type { CacheHint } from '@toolwright/core';
+import { cacheHintProblem } from '@toolwright/core/internal';
+import { ErrorCodes, ProtocolError } from '../../sdk/ProtocolError';
+import { paginate } from '../../surface/paginate';
+import { defineExtension } from '../defineExtension';
+import type { Extension, ExtensionContext } from '../Extension';
+import { SkillIndex } from './SkillIndex';
+import { skillResourceClass } from './skillResourceClass';
+
+/** The Skills extension's identifier (SEP-2640). */
+export const SKILLS_EXTENSION = 'io.modelcontextprotocol/skills';
+
+export interface SkillsOptions {
+  /** The folder of skill folders, each with a `SKILL.md` (`skills/code-review/SKILL.md`); relative to `process.cwd()`. */
+  readonly dir: string;
+  /** An organisational prefix: `'acme'` serves `skill://acme/<skill>/...`. Default: none. */
+  readonly prefix?: string;
+  /** Entries per `skills/list` page (a skill is never split across pages) and children per directory page. Default 100. */
+  readonly pageSize?: number;
+  /** Serve `resources/directory/read` on the skills' folders (and declare `directoryRead`). Default true. */
+  readonly directoryRead?: boolean;
+  /** The most files and bytes one skill may publish. Default: SEP-2640's 512 files and 16 MiB; beyond them the build fails. */
+  readonly limits?: { readonly files?: number; readonly bytes?: number };
+  /** How long 2026-07-28 clients may reuse `skills/list`, `skills/get` and directory results. Default `{ ttlMs: 0, cacheScope: 'private' }`. */
+  readonly cache?: CacheHint;
+}
+
+/**
+ * Serves a folder of Agent Skills (SEP-2640): `skills/list` (paged, a skill's entry never
+ * split), `skills/get`, each skill's `SKILL.md` in `resources/list`, every published file
+ * through `resources/read` at `skill://<skill-path>/<file>` with its `sha256:` digest and size
+ * in the skill's entry, and `resources/directory/read` on the skills' folders. The folder is
+ * read once, in `createApp`: a `SKILL.md` whose frontmatter breaks a rule (a `name` that is
+ * not the folder's name, a missing `description`, ...) or a skill over the limits fails it
+ * with a `BuildError` naming the file and the rule.
+ *
+ * @example
+ * const app = await createApp({ name: 'helper', version: '1.0.0', tools: [Tools], extensions: [skills({ dir: 'skills' })] });
+ */
+export function skills(options: SkillsOptions): Extension {
+  const problems = optionProblems(options);
+  if (problems.length > 0) throw new ConfigError(`Toolwright: skills(...) options are not valid:\n${problems.map((p) => `- ${p}`).join('\n')}`);
+  const root = isAbsolute(options.dir) ? options.dir : resolve(process.cwd(), options.dir);
+  const pageSize = options.pageSize ?? 100;
+  const directoryRead = options.directoryRead !== false;
+  const cache = { ttlMs: options.cache?.ttlMs ?? 0, cacheScope: options.cache?.cacheScope ?? 'private' };
+  let index: SkillIndex | undefined;
+  const served = (): SkillIndex => {
+    if (!index) throw new ProtocolError(ErrorCodes.InternalError, 'Internal error');
+    return index;
+  };
+  const cached = <T extends object>(result: T, ctx: ExtensionContext): T => (ctx.era === 'modern' ? { ...result, ...cache } : result);
+  const cursorParams = { type: 'object', properties: { cursor: { type: 'string' } } } as const;
+
+  return defineExtension({
+    id: SKILLS_EXTENSION,
+    settings: directoryRead ? { directoryRead: true } : {},
+    requests: {
+      'skills/list': {
+        params: cursorParams,
+        handle: ({ cursor }: { cursor?: string }, ctx) => cached(paginate('skills', [...served().entries], cursor, pageSize), ctx),
+      },
+      'skills/get': {
+        params: { type: 'object', properties: { uri: { type: 'string' } }, required: ['uri'] },
+        handle: ({ uri }: { uri: string }, ctx) => {
+          const skill = served().byManifest.get(uri);
+          if (!skill) throw new ProtocolError(ErrorCodes.InvalidParams, `Unknown skill: ${uri}. Call skills/list for the skills this server serves (each by the URI of its SKILL.md).`, { uri });
+          return cached({ skill }, ctx);
+        },
+      },
+      ...(directoryRead && {
+        'resources/directory/read': {
+          params: { type: 'object', properties: { uri: { type: 'string' }, cursor: { type: 'string' } }, required: ['uri'] },
+          handle: ({ uri, cursor }: { uri: string; cursor?: string }, ctx: ExtensionContext) => {
+            const children = served().directories.get(uri);
+            if (!children)
+              throw new ProtocolError(
+                ErrorCodes.InvalidParams,
+                `Not a directory: ${uri}. Directory reads take the folder of a skill (its SKILL.md URI without '/SKILL.md') or one of its subfolders.`,
+                { uri },
+              );
+            return cached(paginate('resources', [...children], cursor, pageSize), ctx);
+          },
+        },
+      }),
+    },
+    async prepare() {
+      const { loadSkills, nodeSkillFiles, SkillCatalogError } = require('../../sdk/skillsEntry') as typeof import('../../sdk/skillsEntry');
+      let catalog: Awaited<ReturnType<typeof loadSkills>>;
+      try {
+        catalog = await loadSkills(root, { strict: true, pageSize, onWarning: () => undefined, ...(options.prefix && { prefix: options.prefix }), ...(options.limits && { limits: options.limits }) });
+      } catch (error) {
+        if (!SkillCatalogError.isInstance(error)) throw error;
+        throw new BuildError(
+          error.problems.map((p) => ({
+            where: `skills ${p.path || root}`,
+            // Under `strict` nothing is skipped: the build stops instead.
+            what: p.message.replace(/ \(skill skipped\)$/, ''),
+            fix: 'fix the skill as SEP-2640 asks (the SKILL.md frontmatter needs a name equal to its folder name and a description), or move it out of the skills folder.',
+          })),
+        );
+      }
+      index = new SkillIndex(catalog.entries, options.prefix);
+      const files = nodeSkillFiles(root);
+      return [skillResourceClass(index, (path) => files.read(path))];
+    },
+  });
+}
+
+function optionProblems(options: SkillsOptions): string[] {
+  if (typeof options !== 'object' || options === null) return ["pass the skills folder: skills({ dir: 'skills' })."];
+  const problems: string[] = [];
+  if (typeof options.dir !== 'string' || options.dir.length === 0) problems.push("dir must name the folder of skill folders, e.g. skills({ dir: 'skills' }).");
+  if (options.prefix !== undefined && !/^[a-z0-9](?:[a-z0-9._-]*[a-z0-9])?$/.test(options.prefix))
+    problems.push(`prefix ${JSON.stringify(options.prefix)} must be one path segment of lowercase letters, digits, '.', '_' or '-'.`);
+  if (options.pageSize !== undefined && !(Number.isInteger(options.pageSize) && options.pageSize > 0)) problems.push(`pageSize must be a positive integer, got ${String(options.pageSize)}.`);
+  if (options.cache) {
+    const problem = cacheHintProblem(options.cache);
+    if (problem) problems.push(`cache: ${problem}.`);
+  }
+  return problems;
+}
