@@ -72,6 +72,8 @@ export default defineConfig({
             { text: 'Streamable HTTP', link: '/guide/http' },
             { text: 'Express, Fastify, NestJS', link: '/guide/frameworks' },
             { text: 'Fetch handler: Deno, Bun, Workers', link: '/guide/fetch' },
+            { text: 'Hono', link: '/guide/hono' },
+            { text: 'Next.js and Vercel', link: '/guide/nextjs' },
             { text: 'Security and auth', link: '/guide/security' },
             { text: 'Deployment and scaling', link: '/guide/deployment' },
             { text: 'Lifecycle hooks', link: '/guide/lifecycle' },

@@ -78,6 +78,8 @@ const ENTRY_POINTS: Record<string, string[]> = {
   '@toolwright/redis': ['RedisUnavailableError', 'createRedisCluster', 'createRedisMiddlewareStores', 'createRedisRequestStateStore'],
   '@toolwright/express': ['toolwrightMiddleware'],
   '@toolwright/fastify': ['toolwrightPlugin'],
+  '@toolwright/hono': ['toolwrightMiddleware'],
+  '@toolwright/next': ['createRouteHandlers'],
   '@toolwright/nestjs': ['TOOLWRIGHT_CONTEXT', 'TOOLWRIGHT_OPTIONS', 'ToolwrightModule', 'ToolwrightServer', 'nestContainer', 'nestPipeline'],
 };
 
