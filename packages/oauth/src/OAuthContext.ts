@@ -3,6 +3,7 @@ import type { OAuthClient } from './OAuthClient';
 import type { ConsentView, SignInHook } from './OAuthServerOptions';
 import type { OAuthStore } from './OAuthStore';
 import type { TokenSigner } from './tokenSigner';
+import type { Upstream } from './upstream/createUpstream';
 
 /** Where each endpoint is: absolute URLs for the metadata, paths for routing. */
 export interface Endpoints {
@@ -12,6 +13,8 @@ export interface Endpoints {
   readonly register: string;
   readonly revoke: string;
   readonly jwks: string;
+  /** Where an upstream provider sends the browser back. */
+  readonly callback: string;
 }
 
 /** What the endpoints share: the resolved options, the store, the signer and the clock. */
@@ -29,8 +32,10 @@ export interface OAuthContext {
   readonly rotationKey: CryptoKey;
   readonly rolesClaim: string;
   readonly ttl: { readonly access: number; readonly refresh: number; readonly grant: number; readonly grace: number; readonly code: number; readonly signIn: number; readonly client: number };
-  readonly signIn: SignInHook;
+  readonly signIn?: SignInHook;
   readonly renderConsent?: (view: ConsentView) => string;
+  /** The upstream provider users sign in with, when this server proxies one. */
+  readonly upstream?: Upstream;
   now(): number;
   /** The client of a client_id: registered, or fetched from its metadata document. */
   findClient(clientId: string): Promise<{ client: OAuthClient } | { error: string }>;
@@ -48,6 +53,8 @@ export interface SignInRecord {
   readonly outcome?: { subject: string; scopes?: readonly string[]; roles?: readonly string[]; claims?: Record<string, unknown> };
   /** SHA-256 of the consent page's CSRF token. */
   readonly csrfHash?: string;
+  /** The upstream tokens of this sign-in, sealed for `signin:<id>`. */
+  readonly upstream?: string;
 }
 
 /** What a user granted a client: every code, refresh token and access token of one sign-in belongs to one grant; removing it revokes them all. */

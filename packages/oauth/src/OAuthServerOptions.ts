@@ -1,5 +1,6 @@
 import type { ClientDocumentOptions } from './cimd/clientDocuments';
 import type { OAuthStore } from './OAuthStore';
+import type { UpstreamProvider } from './upstream/UpstreamProvider';
 
 /** A sign-in the authorization server asks the app to decide: which client wants what. */
 export interface SignInRequest {
@@ -40,8 +41,16 @@ export interface OAuthServerOptions {
   issuer: string;
   /** The MCP endpoint(s) tokens are for (RFC 8707 `resource`; the token's `aud`), e.g. `https://mcp.example.com/mcp`. The first is the default. */
   resource: string | readonly string[];
-  /** Who the user is: see `SignInHook`. */
-  signIn: SignInHook;
+  /** Who the user is: see `SignInHook`. Not with `upstream`, which signs users in instead. */
+  signIn?: SignInHook;
+  /**
+   * Sign users in at an upstream identity provider instead (`githubUpstream`, `googleUpstream`,
+   * `entraUpstream`, `auth0Upstream`, `oktaUpstream`, `keycloakUpstream`, `oidcUpstream`):
+   * register this server there with the callback `{issuer}/callback`. Its tokens are kept
+   * encrypted (with `secret`) and never given to MCP clients; revoking a grant here revokes
+   * them there where the provider allows.
+   */
+  upstream?: UpstreamProvider;
   /** Scopes clients may ask for (`scopes_supported`). Default none. */
   scopes?: readonly string[];
   /** Show the consent page (client name, redirect, scopes; Allow/Deny) after sign-in. Default true. */

@@ -9,6 +9,7 @@ import { register } from './endpoints/register';
 import { revoke } from './endpoints/revoke';
 import { token } from './endpoints/token';
 import { accessTokenVerifier } from './accessTokenVerifier';
+import { loadGrant } from './grants';
 import { MemoryOAuthStore } from './MemoryOAuthStore';
 import type { OAuthClient } from './OAuthClient';
 import type { Endpoints, OAuthContext } from './OAuthContext';
@@ -17,6 +18,9 @@ import { json, OPEN_CORS } from './oauthResponses';
 import type { OAuthServerOptions, SignInOutcome } from './OAuthServerOptions';
 import { toWebRequest, writeWebResponse } from './nodeAdapter';
 import { createTokenSigner } from './tokenSigner';
+import { createUpstream } from './upstream/createUpstream';
+import { sealingKey } from './upstream/sealing';
+import type { UpstreamTokens } from './upstream/UpstreamProvider';
 import { hmacKey, randomToken } from './webCrypto';
 
 /** A running authorization server: its endpoints as a fetch handler, and what the MCP endpoint needs to accept its tokens. */
@@ -40,6 +44,11 @@ export interface OAuthServer {
   fetch(next: (request: Request) => Promise<Response>): (request: Request) => Promise<Response>;
   /** A node request listener serving these endpoints in front of `next` (`createHttpHandler`'s handler). */
   node(next: (req: IncomingMessage, res: ServerResponse) => unknown): (req: IncomingMessage, res: ServerResponse) => Promise<void>;
+  /**
+   * The upstream provider's tokens of the caller's grant (`ctx.authInfo` in a tool), for calling
+   * the provider's API on the user's behalf; undefined without `upstream` or once revoked.
+   */
+  upstreamTokens(authInfo: { extra?: Record<string, unknown> }): Promise<UpstreamTokens | undefined>;
   /** Finishes a sign-in your own login page took over (when `signIn` returned a Response): answers with the consent page or the redirect to the client. */
   completeSignIn(signInId: string, outcome: SignInOutcome): Promise<Response>;
 }
@@ -66,7 +75,14 @@ export async function createOAuthServer(options: OAuthServerOptions): Promise<OA
     const url = parseUrl(resource, 'resource');
     if (url.hash) throw new ConfigError(`Toolwright oauth: resource must have no fragment (RFC 8707), got '${resource}'.`);
   }
-  if (typeof options.signIn !== 'function') throw new ConfigError('Toolwright oauth: signIn is required: the function that tells who the user is (the authorization server does not own users).');
+  if (options.upstream && options.signIn) throw new ConfigError('Toolwright oauth: set signIn or upstream, not both: with upstream, users sign in at the upstream provider.');
+  if (!options.upstream && typeof options.signIn !== 'function') {
+    throw new ConfigError(
+      'Toolwright oauth: signIn is required (the function that tells who the user is: the authorization server does not own users), or upstream to sign users in at an identity provider.',
+    );
+  }
+  if (options.upstream && options.secret === undefined)
+    console.warn('toolwright oauth: upstream tokens are encrypted with a random key made at start (no secret given): they are lost on restart and unreadable by other instances. Set secret.');
   if (options.secret !== undefined && options.secret.length < 32) throw new ConfigError('Toolwright oauth: secret must be at least 32 characters.');
   const scopes = [...(options.scopes ?? [])];
   for (const scope of scopes) if (!/^[\x21\x23-\x5b\x5d-\x7e]+$/.test(scope)) throw new ConfigError(`Toolwright oauth: scope '${scope}' is not a valid scope token (RFC 6749 §3.3).`);
@@ -74,7 +90,8 @@ export async function createOAuthServer(options: OAuthServerOptions): Promise<OA
   const now = options.now ?? Date.now;
   const store = options.store ?? new MemoryOAuthStore({ now });
   const signer = await createTokenSigner(options.signingKey);
-  const rotationKey = await hmacKey(new TextEncoder().encode(options.secret ?? randomToken(32)));
+  const secret = options.secret ?? randomToken(32);
+  const rotationKey = await hmacKey(new TextEncoder().encode(secret));
   const paths: Endpoints = {
     authorize: `${issuerPath}/authorize`,
     consent: `${issuerPath}/authorize/consent`,
@@ -82,6 +99,7 @@ export async function createOAuthServer(options: OAuthServerOptions): Promise<OA
     register: `${issuerPath}/register`,
     revoke: `${issuerPath}/revoke`,
     jwks: `${issuerPath}/jwks.json`,
+    callback: `${issuerPath}/callback`,
   };
   const origin = new URL(issuer).origin;
   const urls = Object.fromEntries(Object.entries(paths).map(([name, path]) => [name, `${origin}${path}`])) as unknown as Endpoints;
@@ -111,7 +129,8 @@ export async function createOAuthServer(options: OAuthServerOptions): Promise<OA
       signIn: 600,
       client: 180 * 86_400,
     },
-    signIn: options.signIn,
+    ...(options.signIn && { signIn: options.signIn }),
+    ...(options.upstream && { upstream: createUpstream(options.upstream, { callbackUrl: urls.callback, store, sealKey: await sealingKey(secret), now }) }),
     ...(options.renderConsent && { renderConsent: options.renderConsent }),
     now,
     async findClient(clientId) {
@@ -131,6 +150,13 @@ export async function createOAuthServer(options: OAuthServerOptions): Promise<OA
   routes.set(paths.token, (request) => token(context, request));
   routes.set(paths.revoke, (request) => revoke(context, request));
   if (context.registration) routes.set(paths.register, (request) => register(context, request));
+  const upstream = context.upstream;
+  if (upstream) {
+    routes.set(paths.callback, async (request) => {
+      const answer = await upstream.callback(request);
+      return answer instanceof Response ? answer : completeSignIn(context, answer.signInId, answer.outcome, answer.sealed);
+    });
+  }
   const preflight = new Set([...metadataPaths(issuerPath), paths.jwks, paths.token, paths.revoke, paths.register]);
 
   const verifyToken = accessTokenVerifier(context, resources[0]!);
@@ -176,6 +202,12 @@ export async function createOAuthServer(options: OAuthServerOptions): Promise<OA
       await writeWebResponse(res, response!);
     },
     completeSignIn: (signInId, outcome) => completeSignIn(context, signInId, outcome),
+    async upstreamTokens(authInfo) {
+      const sid = (authInfo.extra?.claims as { sid?: unknown } | undefined)?.sid;
+      if (!upstream || typeof sid !== 'string' || !(await loadGrant(context, sid))) return undefined;
+      const sealed = await store.get(`upstream:${sid}`);
+      return sealed === undefined ? undefined : upstream.unseal(sealed, `grant:${sid}`);
+    },
   };
   return Object.freeze(server);
 }

@@ -21,6 +21,14 @@ export async function loadGrant(context: OAuthContext, grantId: string): Promise
 /** Removes a grant: its refresh tokens stop working now and its access tokens at the next check. */
 export async function revokeGrant(context: OAuthContext, grantId: string): Promise<void> {
   await context.store.delete(`grant:${grantId}`);
+  if (!context.upstream) return;
+  const sealed = await context.store.get(`upstream:${grantId}`);
+  if (sealed === undefined) return;
+  await context.store.delete(`upstream:${grantId}`);
+  // The upstream provider's tokens go too, where it allows; its failure does not undo the revocation here.
+  await context.upstream.revoke(sealed, `grant:${grantId}`).catch((error: unknown) => {
+    console.error(`toolwright oauth: revoking the upstream tokens of a grant at ${context.upstream!.provider.name} failed: ${(error as Error)?.message ?? String(error)}`);
+  });
 }
 
 /** A fresh access token for the grant and, when it may refresh, the refresh token `refreshToken` (made here when not given). */

@@ -11,3 +11,5 @@ export type { ClientDocumentOptions } from './cimd/clientDocuments';
 export { DocumentRefusedError } from './cimd/ClientDocumentFetcher';
 export type { ClientDocumentFetcher, FetchedDocument } from './cimd/ClientDocumentFetcher';
 export { isPublicAddress } from './cimd/isPublicAddress';
+export type { UpstreamProvider, UpstreamTokens } from './upstream/UpstreamProvider';
+export { auth0Upstream, entraUpstream, githubUpstream, googleUpstream, keycloakUpstream, oidcUpstream, oktaUpstream } from './upstream/presets';

@@ -67,13 +67,14 @@ export async function authorize(context: OAuthContext, request: Request): Promis
     scopes,
     resource,
   };
-  const outcome = await context.signIn(request, signIn);
+  if (context.upstream) return context.upstream.start(id);
+  const outcome = await context.signIn!(request, signIn);
   if (outcome instanceof Response) return outcome;
   return completeSignIn(context, id, outcome);
 }
 
 /** Continues a pending sign-in once the user is known: the consent page, or straight back to the client. */
-export async function completeSignIn(context: OAuthContext, id: string, outcome: SignInOutcome): Promise<Response> {
+export async function completeSignIn(context: OAuthContext, id: string, outcome: SignInOutcome, upstreamSealed?: string): Promise<Response> {
   const record = await readJson<SignInRecord>(context.store, `signin:${id}`);
   if (!record) return errorPage('Sign-in expired', 'This sign-in is unknown or has expired. Start again from your application.');
   if ('deny' in outcome) {
@@ -81,7 +82,11 @@ export async function completeSignIn(context: OAuthContext, id: string, outcome:
     return redirect(callbackUrl(context, record.redirectUri, { error: 'access_denied', error_description: outcome.reason ?? 'the user was not signed in', state: record.state }));
   }
   if (typeof outcome.subject !== 'string' || outcome.subject === '') throw new TypeError('Toolwright oauth: the signIn outcome needs a non-empty subject (the user id).');
-  const signedIn: SignInRecord = { ...record, outcome: { subject: outcome.subject, scopes: outcome.scopes, roles: outcome.roles, claims: outcome.claims ? { ...outcome.claims } : undefined } };
+  const signedIn: SignInRecord = {
+    ...record,
+    ...(upstreamSealed !== undefined && { upstream: upstreamSealed }),
+    outcome: { subject: outcome.subject, scopes: outcome.scopes, roles: outcome.roles, claims: outcome.claims ? { ...outcome.claims } : undefined },
+  };
   if (!context.consent) return issueCode(context, id, signedIn);
 
   const csrf = randomToken(24);
@@ -148,6 +153,10 @@ async function issueCode(context: OAuthContext, signInId: string, record: SignIn
     refresh: found.client.grantTypes.includes('refresh_token'),
   };
   await context.store.set(`grant:${grant.id}`, JSON.stringify(grant), context.ttl.grant);
+  if (record.upstream !== undefined && context.upstream) {
+    const tokens = await context.upstream.unseal(record.upstream, `signin:${signInId}`);
+    if (tokens) await context.store.set(`upstream:${grant.id}`, await context.upstream.seal(tokens, `grant:${grant.id}`), context.ttl.grant);
+  }
   const code = randomToken(32);
   const codeRecord: CodeRecord = {
     grantId: grant.id,

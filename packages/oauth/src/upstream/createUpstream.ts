@@ -1,0 +1,205 @@
+import type { OAuthStore } from '../OAuthStore';
+import type { SignInOutcome } from '../OAuthServerOptions';
+import { errorPage, redirect } from '../oauthResponses';
+import { randomToken, sha256, type CryptoKey } from '../webCrypto';
+import { seal, unseal } from './sealing';
+import type { UpstreamProvider, UpstreamTokens } from './UpstreamProvider';
+
+interface Endpoints {
+  authorization: string;
+  token: string;
+  userinfo?: string;
+  revocation?: string;
+  issuer?: string;
+}
+
+/** What is kept between the redirect upstream and the callback: `upstream-state:<state>`. */
+interface PendingUpstream {
+  signInId: string;
+  verifier: string;
+  nonce: string;
+}
+
+export interface Upstream {
+  readonly provider: UpstreamProvider;
+  /** Sends the browser to the upstream provider for pending sign-in `signInId`. */
+  start(signInId: string): Promise<Response>;
+  /** The upstream provider's answer at `{issuer}/callback`: the user's outcome and the upstream tokens (sealed for `signin:<id>`). */
+  callback(request: Request): Promise<{ signInId: string; outcome: SignInOutcome; sealed?: string } | Response>;
+  /** Revokes a grant's upstream tokens where the provider allows. */
+  revoke(sealed: string, label: string): Promise<void>;
+  unseal(sealed: string, label: string): Promise<UpstreamTokens | undefined>;
+  seal(tokens: UpstreamTokens, label: string): Promise<string>;
+}
+
+/**
+ * The proxy to an upstream provider: this server is its confidential client. The browser goes
+ * upstream with this server's own PKCE, state and nonce; the callback exchanges the code
+ * (server to server), reads who the user is from the ID token (issuer, audience, nonce and
+ * expiry checked; received straight from the token endpoint over TLS, OIDC Core §3.1.3.7) and
+ * userinfo, and maps it. The upstream tokens are sealed (AES-GCM) and never leave this server.
+ */
+export function createUpstream(provider: UpstreamProvider, options: { callbackUrl: string; store: OAuthStore; sealKey: CryptoKey; now: () => number; fetch?: typeof fetch }): Upstream {
+  const http = options.fetch ?? fetch;
+  let endpoints: Promise<Endpoints> | undefined;
+  const resolve = (): Promise<Endpoints> =>
+    (endpoints ??= (async () => {
+      if (!provider.issuer) {
+        if (!provider.authorizationEndpoint || !provider.tokenEndpoint) throw new Error(`upstream ${provider.name}: set issuer (OpenID discovery) or authorizationEndpoint and tokenEndpoint`);
+        return { authorization: provider.authorizationEndpoint, token: provider.tokenEndpoint, userinfo: provider.userinfoEndpoint, revocation: provider.revocationEndpoint };
+      }
+      const response = await http(`${provider.issuer.replace(/\/$/, '')}/.well-known/openid-configuration`, { headers: { accept: 'application/json' } });
+      if (!response.ok) throw new Error(`upstream ${provider.name}: discovery answered HTTP ${response.status}`);
+      const document = (await response.json()) as Record<string, unknown>;
+      // Mix-up defence: the document must be the configured issuer's own.
+      if (document.issuer !== provider.issuer) throw new Error(`upstream ${provider.name}: discovery names issuer ${String(document.issuer)}, not ${provider.issuer}`);
+      const text = (name: string) => (typeof document[name] === 'string' ? (document[name] as string) : undefined);
+      return {
+        issuer: provider.issuer,
+        authorization: provider.authorizationEndpoint ?? text('authorization_endpoint')!,
+        token: provider.tokenEndpoint ?? text('token_endpoint')!,
+        userinfo: provider.userinfoEndpoint ?? text('userinfo_endpoint'),
+        revocation: provider.revocationEndpoint ?? text('revocation_endpoint'),
+      };
+    })().catch((error: unknown) => {
+      endpoints = undefined; // discovery is tried again on the next sign-in
+      throw error;
+    }));
+
+  const clientAuth = (body: URLSearchParams): Record<string, string> => {
+    if (provider.clientAuthMethod === 'client_secret_basic') {
+      return { authorization: `Basic ${btoa(`${encodeURIComponent(provider.clientId)}:${encodeURIComponent(provider.clientSecret)}`)}` };
+    }
+    body.set('client_id', provider.clientId);
+    body.set('client_secret', provider.clientSecret);
+    return {};
+  };
+
+  const revoke = async (tokens: UpstreamTokens): Promise<void> => {
+    if (provider.revoke) return provider.revoke(tokens, provider);
+    const { revocation } = await resolve();
+    if (!revocation) return; // the provider has no revocation endpoint: its tokens expire on their own
+    for (const [token, hint] of [
+      [tokens.refresh_token, 'refresh_token'],
+      [tokens.access_token, 'access_token'],
+    ] as const) {
+      if (!token) continue;
+      const body = new URLSearchParams({ token, token_type_hint: hint });
+      const headers = clientAuth(body);
+      await http(revocation, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers }, body });
+    }
+  };
+
+  return {
+    provider,
+    async start(signInId) {
+      const { authorization } = await resolve();
+      const state = randomToken(24);
+      const verifier = randomToken(32);
+      const nonce = randomToken(16);
+      const pending: PendingUpstream = { signInId, verifier, nonce };
+      await options.store.set(`upstream-state:${await sha256(state)}`, JSON.stringify(pending), 600);
+      const challenge = await sha256(verifier);
+      const url = new URL(authorization);
+      const params: Record<string, string> = {
+        ...provider.authorizeParams,
+        response_type: 'code',
+        client_id: provider.clientId,
+        redirect_uri: options.callbackUrl,
+        scope: provider.scopes.join(' '),
+        state,
+        code_challenge: challenge,
+        code_challenge_method: 'S256',
+        ...(provider.scopes.includes('openid') && { nonce }),
+      };
+      for (const [name, value] of Object.entries(params)) url.searchParams.set(name, value);
+      return redirect(url.href);
+    },
+
+    async callback(request) {
+      const params = new URL(request.url).searchParams;
+      const state = params.get('state');
+      if (!state) return errorPage('Invalid sign-in', 'The identity provider answered without state.');
+      const key = `upstream-state:${await sha256(state)}`;
+      const raw = await options.store.get(key);
+      // Each state is answered once.
+      if (!raw || !(await options.store.add(`${key}:used`, '1', 600))) return errorPage('Sign-in expired', 'This sign-in is unknown, expired or already answered. Start again from your application.');
+      await options.store.delete(key);
+      const pending = JSON.parse(raw) as PendingUpstream;
+      const { token: tokenEndpoint, userinfo, issuer } = await resolve();
+      const iss = params.get('iss');
+      if (issuer && iss !== null && iss !== issuer) return errorPage('Invalid sign-in', 'The answer came from another identity provider (RFC 9207 iss).');
+      const upstreamError = params.get('error');
+      if (upstreamError) return { signInId: pending.signInId, outcome: { deny: true, reason: `the identity provider answered ${upstreamError}` } };
+      const code = params.get('code');
+      if (!code) return errorPage('Invalid sign-in', 'The identity provider answered without a code.');
+
+      const body = new URLSearchParams({ grant_type: 'authorization_code', code, redirect_uri: options.callbackUrl, code_verifier: pending.verifier });
+      const headers = clientAuth(body);
+      const response = await http(tokenEndpoint, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json', ...headers }, body });
+      const tokens = (await response.json().catch(() => ({}))) as UpstreamTokens & { error?: string };
+      if (!response.ok || typeof tokens.access_token !== 'string') {
+        return { signInId: pending.signInId, outcome: { deny: true, reason: `the identity provider refused the code (${tokens.error ?? `HTTP ${response.status}`})` } };
+      }
+      let claims: Record<string, unknown> = {};
+      if (typeof tokens.id_token === 'string') {
+        const idClaims = decodeJwt(tokens.id_token);
+        const audience = Array.isArray(idClaims?.aud) ? idClaims.aud : [idClaims?.aud];
+        const valid =
+          idClaims &&
+          (issuer === undefined || idClaims.iss === issuer) &&
+          audience.includes(provider.clientId) &&
+          idClaims.nonce === pending.nonce &&
+          typeof idClaims.exp === 'number' &&
+          idClaims.exp * 1000 > options.now() - 30_000;
+        if (!valid) return errorPage('Invalid sign-in', 'The identity provider’s ID token failed its checks (issuer, audience, nonce or expiry).');
+        claims = { ...idClaims };
+      }
+      if (userinfo) {
+        const info = await http(userinfo, { headers: { authorization: `Bearer ${tokens.access_token}`, accept: 'application/json', ...provider.userinfoHeaders } });
+        if (info.ok) {
+          const fetched = (await info.json()) as Record<string, unknown>;
+          // userinfo must be about the same user as the ID token (OIDC Core §5.3.2).
+          if (claims.sub !== undefined && fetched.sub !== undefined && fetched.sub !== claims.sub) return errorPage('Invalid sign-in', 'The identity provider’s userinfo names another user.');
+          claims = { ...fetched, ...claims };
+        }
+      }
+      const outcome = provider.map ? await provider.map(claims) : defaultOutcome(provider, claims);
+      const kept: UpstreamTokens = {
+        access_token: tokens.access_token,
+        ...(tokens.refresh_token && { refresh_token: tokens.refresh_token }),
+        ...(tokens.expires_in && { expires_in: tokens.expires_in }),
+        ...(tokens.scope && { scope: tokens.scope }),
+      };
+      return { signInId: pending.signInId, outcome, sealed: await seal(options.sealKey, kept, `signin:${pending.signInId}`) };
+    },
+
+    async revoke(sealed, label) {
+      const tokens = await unseal<UpstreamTokens>(options.sealKey, sealed, label);
+      if (tokens) await revoke(tokens);
+    },
+    unseal: (sealed, label) => unseal<UpstreamTokens>(options.sealKey, sealed, label),
+    seal: (tokens, label) => seal(options.sealKey, tokens, label),
+  };
+}
+
+function defaultOutcome(provider: UpstreamProvider, claims: Record<string, unknown>): SignInOutcome {
+  const subject = claims[provider.subjectClaim ?? 'sub'];
+  if ((typeof subject !== 'string' && typeof subject !== 'number') || subject === '') return { deny: true, reason: `the identity provider named no ${provider.subjectClaim ?? 'sub'}` };
+  const groups = claims[provider.groupsClaim ?? 'groups'];
+  const roles = Array.isArray(groups) ? groups.map(String) : [];
+  const email = typeof claims.email === 'string' ? claims.email : undefined;
+  return { subject: `${provider.name}:${String(subject)}`, roles, ...(email && { claims: { email } }) };
+}
+
+function decodeJwt(token: string): Record<string, unknown> | undefined {
+  try {
+    const payload = token.split('.')[1]!;
+    return JSON.parse(new TextDecoder().decode(Uint8Array.from(atob(payload.replace(/-/g, '+').replace(/_/g, '/') + '='.repeat((4 - (payload.length % 4)) % 4)), (c) => c.charCodeAt(0)))) as Record<
+      string,
+      unknown
+    >;
+  } catch {
+    return undefined;
+  }
+}
