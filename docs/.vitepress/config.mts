@@ -60,6 +60,7 @@ export default defineConfig({
           text: 'Extensions',
           items: [
             { text: 'Writing an extension', link: '/guide/extensions' },
+            { text: 'MCP Apps', link: '/guide/apps' },
             { text: 'Skills', link: '/guide/skills' },
           ],
         },

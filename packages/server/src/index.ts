@@ -14,5 +14,6 @@ export { parseListenArgs } from './app/parseListenArgs';
 export { ProtocolError, ErrorCodes } from './sdk/ProtocolError';
 export { defineExtension } from './extensions/defineExtension';
 export { skills, SKILLS_EXTENSION } from './extensions/skills/skills';
+export { apps } from './extensions/apps/apps';
 export type { SkillsOptions } from './extensions/skills/skills';
 export type { Extension, ExtensionContext, ExtensionRequest, ExtensionNotification, ParamsSchema } from './extensions/Extension';

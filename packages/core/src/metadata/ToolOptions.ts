@@ -1,5 +1,6 @@
 import type { JsonSchema } from '../schema/JsonSchema';
 import type { Class, ClassThunk } from './Class';
+import type { ToolUiOptions } from '../apps/McpApps';
 
 /** Hints about a tool's behaviour (MCP `ToolAnnotations`). Clients must treat them as untrusted. */
 export interface ToolAnnotations {
@@ -38,6 +39,13 @@ export interface ToolOptions {
   icons?: Icon[];
   /** Free-form metadata passed through in `tools/list` as `_meta`. */
   _meta?: Record<string, unknown>;
+  /**
+   * The MCP App view (SEP-1865) this tool's results are shown in: `_meta.ui.resourceUri` (and
+   * the flat `_meta["ui/resourceUri"]` some hosts read) name it, `visibility` says whether the
+   * model, the view or both may call the tool. Return meaningful text too: a client without
+   * the MCP Apps extension shows only that.
+   */
+  ui?: ToolUiOptions;
   /**
    * The class of the returned object (a class-validator DTO), or an arrow function returning it.
    * The tool then advertises an `outputSchema`, and its results carry `structuredContent`

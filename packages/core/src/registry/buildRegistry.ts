@@ -1,5 +1,6 @@
 import { createDefaultContainer, readsConstructorTypes } from '../container/defaultContainer';
 import { stderrLogger } from '../context/stderrLogger';
+import { checkViewLinks } from '../apps/checkViewLinks';
 import { BuildError } from '../errors/BuildError';
 import type { Class } from '../metadata/Class';
 import { TOOLS_KEY } from '../metadata/keys';
@@ -60,6 +61,7 @@ export function buildRegistry(options: BuildOptions): Registry {
     }
   }
   checkPipelineClasses(served, options.middleware ?? [], readsTypes, problems);
+  checkViewLinks(tools, members.resources, problems);
   if (problems.length > 0) throw new BuildError(problems);
 
   const byName = new Map(tools.map((t) => [t.name, t]));

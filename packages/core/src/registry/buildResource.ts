@@ -3,6 +3,7 @@ import type { ContainerLike } from '../container/ContainerLike';
 import type { ToolContext, ToolLogger } from '../context/ToolContext';
 import { compileMemberCall } from '../invoke/compileMemberCall';
 import { normalizeReadResult } from '../invoke/normalizeReadResult';
+import { MCP_APP_MIME_TYPE } from '../apps/McpApps';
 import type { Class } from '../metadata/Class';
 import type { FoundMember } from '../metadata/readMemberMetadata';
 import { cacheHintProblem } from '../metadata/CacheHint';
@@ -79,7 +80,7 @@ export function buildResource(
   const pipeline = resolvePipeline(found.pipeline, where, env.problems);
   const mimeType = options.mimeType;
   // Contents are shaped for the URI read: what a method returns may leave `uri` to it.
-  const shapeFor = (uriRead: string) => (value: unknown) => normalizeReadResult(value, uriRead, mimeType);
+  const shapeFor = (uriRead: string) => (value: unknown) => withViewMeta(normalizeReadResult(value, uriRead, mimeType), mimeType, options._meta);
   const members = { target: cls, methodName, usesContext, ...(access && { access }), ...(pipeline && { pipeline }), ...(options.cache && { cache: options.cache }) };
 
   if (!matcher) {
@@ -122,4 +123,14 @@ function pick(values: Record<string, unknown>, names: readonly string[]): Record
 
 function stripUndefined<T extends object>(value: T): T {
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
+}
+
+/**
+ * An MCP App view's `_meta.ui` (CSP, permissions, domain, border) on each content it reads as
+ * well as in `resources/list`: hosts read it from the content they render. A content that
+ * sets its own `_meta` keeps it.
+ */
+function withViewMeta(result: ReadResourceResult, mimeType: string | undefined, meta: Record<string, unknown> | undefined): ReadResourceResult {
+  if (mimeType !== MCP_APP_MIME_TYPE || !meta || !Object.hasOwn(meta, 'ui')) return result;
+  return { ...result, contents: result.contents.map((c) => (c._meta ? c : { ...c, _meta: { ui: meta.ui } })) };
 }

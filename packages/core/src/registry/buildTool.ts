@@ -19,6 +19,7 @@ import type { ToolDescriptor } from './Registry';
 import type { CompiledTool } from './CompiledRegistry';
 import { defaultToolName, TOOL_NAME_PATTERN } from './toolName';
 import { scanParamHeaders } from '../headers/paramHeaders';
+import { toolUiOf, withAppGuard } from '../apps/toolUi';
 
 export interface ToolBuildEnv {
   readonly container: ContainerLike;
@@ -88,7 +89,10 @@ export function buildTool(cls: Class, found: FoundMember<ToolArgs>, env: ToolBui
     outputSchema = withDefs(dtoSchema(outputClass, outputCtx, { direction: 'output' }) as ObjectSchema, outputCtx);
   }
   const access = resolveAccess(found.access, where, env.problems);
-  const pipeline = resolvePipeline(found.pipeline, where, env.problems);
+  const ui = options.ui === undefined ? undefined : toolUiOf(options.ui, where, env.problems);
+  const resolvedPipeline = resolvePipeline(found.pipeline, where, env.problems);
+  // A tool only the view calls is for clients that can show views.
+  const pipeline = ui?.appOnly ? withAppGuard(resolvedPipeline) : resolvedPipeline;
   if (env.problems.length > before) return undefined;
 
   const descriptor: ToolDescriptor = stripUndefined({
@@ -99,7 +103,7 @@ export function buildTool(cls: Class, found: FoundMember<ToolArgs>, env: ToolBui
     inputSchema,
     outputSchema,
     annotations: options.annotations,
-    _meta: options._meta,
+    _meta: ui ? { ...options._meta, ...ui.meta } : options._meta,
   });
   const call = compileToolCall({ name, cls, methodName, binding, inputSchema, outputSchema, ...env });
   return Object.freeze({
