@@ -29,3 +29,5 @@ export type { MemberOutcome, MemberErrorKind } from '../invoke/MemberOutcome';
 export type { CallScope } from '../invoke/compileInvocation';
 export { scanParamHeaders, X_MCP_HEADER } from '../headers/paramHeaders';
 export type { ParamHeader, ParamHeaderScan } from '../headers/paramHeaders';
+export { toolTaskMode } from '../metadata/toolTaskMode';
+export type { TaskMode } from '../metadata/toolTaskMode';

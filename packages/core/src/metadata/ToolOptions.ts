@@ -70,6 +70,17 @@ export interface ToolOptions {
    * the call context as its second, or where `@Ctx()` says).
    */
   inputSchema?: JsonSchema & { type: 'object' };
+  /**
+   * Run the call as a task (the `io.modelcontextprotocol/tasks` extension of 2026-07-28):
+   * `tools/call` answers at once with a task handle, the method runs on, and the client polls
+   * `tasks/get` for its progress and result, answers its questions with `tasks/update` and
+   * stops it with `tasks/cancel`. Served by an app that serves the `tasks()` extension.
+   * - `true` or `'optional'`: a task when the client declared the extension, a plain call otherwise;
+   * - `'required'`: only as a task (a 2026-07-28 client that did not declare it gets -32021).
+   * The method is written as for a plain call: `ctx.signal` is aborted by `tasks/cancel`,
+   * `ctx.progress` becomes the task's status message, `ctx.elicit` and friends its input requests.
+   */
+  task?: boolean | 'optional' | 'required';
 }
 
 /** What `@Tool` records on the class. */

@@ -1,4 +1,4 @@
-import type { AuthInfo, Class, JsonSchema, ProtocolEra, RequestEnvelope } from '@toolwright/core';
+import type { AuthInfo, Class, JsonSchema, ProtocolEra, RequestEnvelope, ToolDefinition } from '@toolwright/core';
 
 /**
  * A Standard Schema (https://standardschema.dev): zod 4, valibot, arktype and others are one.
@@ -36,6 +36,8 @@ export interface ExtensionContext {
   readonly meta: Readonly<Record<string, unknown>> | undefined;
   /** Aborted when the client cancels the request or the connection closes. */
   readonly signal: AbortSignal;
+  /** The request's `inputResponses` (2026-07-28), which the SDK takes out of the params. */
+  readonly inputResponses?: Readonly<Record<string, unknown>>;
   /**
    * The settings the client declared for extension `id` (default: this one), or undefined
    * when it did not declare it: per session in the 2025 era, per request in 2026-07-28.
@@ -47,6 +49,33 @@ export interface ExtensionContext {
    * Undefined in a notification handler (a notification has no answer to travel with).
    */
   readonly notify?: (method: string, params?: Record<string, unknown>) => Promise<void>;
+  /**
+   * Runs a tool call of this app as the client calling now would (access rules, guards,
+   * middleware, validation, the tool's own rounds), with `override` changing how the run talks
+   * to the world. Its answer is the `tools/call` result (or a 2026-07-28 `input_required`).
+   * Undefined on a 2025-era connection and in a notification handler.
+   */
+  readonly callTool?: (params: { name: string; arguments?: Record<string, unknown> }, override?: ToolRunOverride) => Promise<Record<string, unknown>>;
+}
+
+/** What an extension changes about one run of a tool call (`aroundToolCall`'s `next`, `ctx.callTool`). */
+export interface ToolRunOverride {
+  /** Replaces the request's abort signal: the method's `ctx.signal`. */
+  readonly signal?: AbortSignal;
+  /** Receives what the method sends the client (`notifications/progress`, `notifications/message`) instead of the client. */
+  readonly onNotify?: (notification: { readonly method: string; readonly params?: Readonly<Record<string, unknown>> }) => void;
+  /** The progress token the method's `ctx.progress` reports under (default: the request's). */
+  readonly progressToken?: string | number;
+  /** A 2026-07-28 round: the `requestState` and `inputResponses` the run reads instead of the request's. */
+  readonly round?: { readonly requestState?: string; readonly inputResponses?: Readonly<Record<string, unknown>> };
+}
+
+/** A `tools/call` as `aroundToolCall` sees it. */
+export interface ToolCallRequest {
+  readonly name: string;
+  readonly arguments: Record<string, unknown> | undefined;
+  /** The tool the app serves under `name`; undefined when it serves none (`next()` then answers the error). */
+  readonly tool: ToolDefinition | undefined;
 }
 
 /**
@@ -102,4 +131,10 @@ export interface Extension {
    * May return more classes to serve.
    */
   prepare?(): void | readonly Class[] | Promise<void | readonly Class[]>;
+  /**
+   * Wraps the app's `tools/call` on 2026-07-28 requests: `next(override?)` runs the call
+   * through the pipeline and gives its result; what this returns is the answer. With several
+   * extensions, the first listed is outermost. Throw a `ProtocolError` for a JSON-RPC error.
+   */
+  aroundToolCall?(call: ToolCallRequest, ctx: ExtensionContext, next: (override?: ToolRunOverride) => Promise<Record<string, unknown>>): Promise<Record<string, unknown>>;
 }

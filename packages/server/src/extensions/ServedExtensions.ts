@@ -1,12 +1,12 @@
 import { ConfigError, clientExtension, type Class, type ToolLogger } from '@toolwright/core';
 import { callerOf } from '../auth/canAccess';
-import type { Connection } from '../pipeline/Connection';
+import type { Connection, ToolCallParams } from '../pipeline/Connection';
 import { requestEnvelopeOf } from '../pipeline/requestEnvelope';
 import { ErrorCodes, ProtocolError } from '../sdk/ProtocolError';
 import { requestHeadersOf } from '../sdk/requestHeaders';
 import type { Notification, ServerCapabilities, ServerContext, StandardSchemaV1 } from '../sdk/sdk';
 import { describe } from './defineExtension';
-import type { Extension, ExtensionContext, ExtensionNotification, ExtensionRequest } from './Extension';
+import type { Extension, ExtensionContext, ExtensionNotification, ExtensionRequest, ToolRunOverride } from './Extension';
 import { extensionProblems } from './extensionProblems';
 import { paramsSchemaOf } from './paramsSchemaOf';
 
@@ -77,6 +77,18 @@ export class ServedExtensions {
     for (const [method, served] of this.notifications) {
       server.setNotificationHandler(method, { params: served.schema }, (params, notification) => this.hear(method, served, params, notification, connection));
     }
+    const wrapping = this.extensions.filter((e) => e.aroundToolCall);
+    if (wrapping.length > 0) {
+      connection.aroundToolCall = (params, tool, sdk, next) => {
+        const layer = (i: number, current: ServerContext): Promise<Record<string, unknown>> => {
+          if (i === wrapping.length) return next(current);
+          const extension = wrapping[i]!;
+          const call = { name: params.name, arguments: params.arguments, tool };
+          return extension.aroundToolCall!(call, contextOf(extension, 'tools/call', current, connection), (override) => layer(i + 1, overridden(current, override)));
+        };
+        return layer(0, sdk);
+      };
+    }
   }
 
   private collect<H extends { readonly params?: object }>(extension: Extension, kind: 'requests' | 'notifications', into: Map<string, ServedMethod<H>>, problems: string[]): void {
@@ -146,9 +158,28 @@ function contextOf(extension: Extension, method: string, sdk: ServerContext, con
     headers: requestHeadersOf(connection.server.transport, sdk),
     meta: sdk.mcpReq._meta,
     signal: sdk.mcpReq.signal,
+    ...(sdk.mcpReq.inputResponses && { inputResponses: sdk.mcpReq.inputResponses as Readonly<Record<string, unknown>> }),
     clientExtension: (id = extension.id) => clientExtension(envelope, id),
     notify: (notifyMethod, params) => sdk.mcpReq.notify({ method: notifyMethod, ...(params && { params }) }).catch(() => undefined),
+    ...(connection.callTool && { callTool: (params: ToolCallParams, override?: ToolRunOverride) => connection.callTool!(params, overridden(sdk, override)) }),
   };
+}
+
+/** The SDK's handler context of a request, with what an extension changes for one tool run. */
+function overridden(sdk: ServerContext, override: ToolRunOverride | undefined): ServerContext {
+  if (!override) return sdk;
+  const { signal, onNotify, progressToken, round } = override;
+  const { mcpReq } = sdk;
+  return {
+    ...sdk,
+    mcpReq: {
+      ...mcpReq,
+      ...(signal && { signal }),
+      ...(onNotify && { notify: (notification: Notification) => Promise.resolve(onNotify(notification as Parameters<typeof onNotify>[0])) }),
+      ...(progressToken !== undefined && { _meta: { ...mcpReq._meta, progressToken } }),
+      ...(round && { requestState: () => round.requestState, inputResponses: round.inputResponses }),
+    },
+  } as ServerContext;
 }
 
 /** A notification's context: the session's view of the client (2025 era), or what the notification's `_meta` says (2026-07-28). */

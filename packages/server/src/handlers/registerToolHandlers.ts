@@ -67,7 +67,12 @@ export function registerToolHandlers(server: Server, binding: ToolBinding, conne
     );
   };
   if (connection.era === 'modern') {
-    server.setRequestHandler('tools/call', (request, ctx) => call(request.params, ctx));
+    const answer = (params: { name: string; arguments?: Record<string, unknown> }, ctx: ServerContext) => call(params, ctx) as Promise<Record<string, unknown>>;
+    connection.callTool = answer;
+    server.setRequestHandler('tools/call', (request, ctx) => {
+      const around = connection.aroundToolCall;
+      return (around ? around(request.params, catalog.tool(request.params.name), ctx, (sdk) => answer(request.params, sdk)) : call(request.params, ctx)) as Promise<MemberAnswer<ToolResult>>;
+    });
     return;
   }
   server.fallbackRequestHandler = async (request, ctx) => {

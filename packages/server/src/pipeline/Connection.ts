@@ -1,6 +1,6 @@
-import type { Class, LogLevel, ProtocolEra } from '@toolwright/core';
+import type { Class, LogLevel, ProtocolEra, ToolDefinition } from '@toolwright/core';
 import type { ServiceScope } from '@toolwright/core/internal';
-import type { Server } from '../sdk/sdk';
+import type { Server, ServerContext } from '../sdk/sdk';
 
 /**
  * What Toolwright keeps for one connection (one SDK `Server`: a stdio process, an HTTP
@@ -18,4 +18,14 @@ export interface Connection {
   readonly overrides?: ReadonlyMap<Class, unknown>;
   /** The container of this connection's session-lifetime services, opened by its first call that needs one. */
   sessionScope?: ServiceScope;
+  /** This connection's `tools/call` as the pipeline serves it (2026-07-28 connections), for extensions that run a call themselves. */
+  callTool?: (params: ToolCallParams, sdk: ServerContext) => Promise<Record<string, unknown>>;
+  /** The extensions' `aroundToolCall`, composed (set when one has it): wraps each 2026-07-28 `tools/call`. */
+  aroundToolCall?: (params: ToolCallParams, tool: ToolDefinition | undefined, sdk: ServerContext, next: (sdk: ServerContext) => Promise<Record<string, unknown>>) => Promise<Record<string, unknown>>;
+}
+
+/** The params of a `tools/call`. */
+export interface ToolCallParams {
+  readonly name: string;
+  readonly arguments?: Record<string, unknown>;
 }

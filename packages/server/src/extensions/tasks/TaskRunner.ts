@@ -1,0 +1,113 @@
+import type { ToolLogger } from '@toolwright/core';
+import type { ToolRunOverride } from '../Extension';
+import { TERMINAL, type StoredTask, type TaskInputRequest, type TaskStore } from './TaskStore';
+
+/** Runs one round of a task's tool call with what the runner changes about it; resolves with the call's answer. */
+export type TaskRun = (override: ToolRunOverride) => Promise<Record<string, unknown>>;
+
+/** A task's next version, stamped now: `lastUpdatedAt` and the expiry move on. */
+export function touched(task: StoredTask, change: Partial<StoredTask>, now = Date.now()): StoredTask {
+  return { ...task, ...change, lastUpdatedAt: new Date(now).toISOString(), expiresAt: now + task.ttlMs };
+}
+
+/**
+ * Runs the tool calls of tasks in this process and writes what becomes of them to the store:
+ * the result (`completed`, `isError` results too), the questions it waits on
+ * (`input_required`), or the protocol error that ended it (`failed`). A task that is
+ * already terminal (cancelled meanwhile) is never written again. Progress and log messages
+ * of the run become the task's `statusMessage`.
+ */
+export class TaskRunner {
+  private readonly running = new Map<string, AbortController>();
+
+  constructor(
+    private readonly store: TaskStore,
+    private readonly logger: ToolLogger,
+  ) {
+    store.onCancel?.((taskId) => this.abort(taskId));
+  }
+
+  /** Starts a round of `task` (not awaited: the caller answers its client at once). */
+  start(task: StoredTask, run: TaskRun): void {
+    void this.round(task, run);
+  }
+
+  /** Aborts the run of `taskId` if it runs here (its `ctx.signal`). */
+  abort(taskId: string): void {
+    this.running.get(taskId)?.abort(new Error('The task was cancelled (tasks/cancel).'));
+  }
+
+  /** How many task runs this process has going. */
+  get active(): number {
+    return this.running.size;
+  }
+
+  private async round(task: StoredTask, run: TaskRun): Promise<void> {
+    const id = task.taskId;
+    const controller = new AbortController();
+    this.running.set(id, controller);
+    const override: ToolRunOverride = {
+      signal: controller.signal,
+      progressToken: id,
+      onNotify: (notification) => this.status(id, messageOf(notification)),
+      ...(task.requestState !== undefined && { round: { requestState: task.requestState, inputResponses: task.inputResponses ?? {} } }),
+    };
+    try {
+      await this.settle(id, await run(override));
+    } catch (error) {
+      await this.fail(id, error).catch((e: unknown) => this.logger.error(`task ${id}: its failure could not be stored`, e));
+    } finally {
+      if (this.running.get(id) === controller) this.running.delete(id);
+    }
+  }
+
+  private async settle(id: string, answer: Record<string, unknown>): Promise<void> {
+    if (answer.resultType === 'input_required') {
+      const inputRequests = answer.inputRequests as Record<string, TaskInputRequest>;
+      const requestState = answer.requestState as string;
+      await this.write(id, { status: 'input_required', inputRequests, inputResponses: {}, requestState });
+      return;
+    }
+    const { resultType: _complete, ...result } = answer;
+    await this.write(id, { status: 'completed', result, inputRequests: undefined, inputResponses: undefined, requestState: undefined });
+  }
+
+  private async fail(id: string, error: unknown): Promise<void> {
+    const code = (error as { code?: unknown } | undefined)?.code;
+    let failure: StoredTask['error'];
+    if (error instanceof Error && typeof code === 'number' && Number.isSafeInteger(code)) {
+      const data = (error as { data?: unknown }).data;
+      failure = { code, message: error.message, ...(data !== undefined && { data }) };
+    } else {
+      this.logger.error(`task ${id}: its run threw; the task failed with -32603`, error);
+      failure = { code: -32603, message: 'Internal error' };
+    }
+    await this.write(id, { status: 'failed', error: failure, inputRequests: undefined, inputResponses: undefined, requestState: undefined });
+  }
+
+  private write(id: string, change: Partial<StoredTask>): Promise<StoredTask | undefined> {
+    return this.store.update(id, (task) => (TERMINAL.has(task.status) ? undefined : touched(task, change)));
+  }
+
+  private status(id: string, message: string | undefined): void {
+    if (message === undefined) return;
+    this.store
+      .update(id, (task) => (TERMINAL.has(task.status) || task.statusMessage === message ? undefined : touched(task, { statusMessage: message })))
+      .catch((error: unknown) => this.logger.warn(`task ${id}: its status message could not be stored`, error));
+  }
+}
+
+/** The status message a progress or log notification of the run gives its task. */
+function messageOf({ method, params }: { readonly method: string; readonly params?: Readonly<Record<string, unknown>> }): string | undefined {
+  if (method === 'notifications/progress') {
+    if (typeof params?.message === 'string') return params.message;
+    return typeof params?.total === 'number' ? `${String(params.progress)} of ${params.total}` : `${String(params?.progress)}`;
+  }
+  if (method === 'notifications/message') {
+    const data = params?.data;
+    if (typeof data === 'string') return data;
+    const message = (data as { message?: unknown } | undefined)?.message;
+    return typeof message === 'string' ? message : undefined;
+  }
+  return undefined;
+}

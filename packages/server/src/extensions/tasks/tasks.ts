@@ -1,0 +1,185 @@
+import { ConfigError, stderrLogger, type JsonSchema, type ToolLogger } from '@toolwright/core';
+import { toolTaskMode } from '@toolwright/core/internal';
+import { canAccess } from '../../auth/canAccess';
+import { defineExtension } from '../defineExtension';
+import type { Extension, ExtensionContext } from '../Extension';
+import { roundCaller } from '../../roundtrip/roundCaller';
+import { ErrorCodes, ProtocolError } from '../../sdk/ProtocolError';
+import { MemoryTaskStore } from './MemoryTaskStore';
+import { newTaskId } from './newTaskId';
+import { TaskRunner, touched } from './TaskRunner';
+import { TERMINAL, type StoredTask, type TaskInputRequest, type TaskStore } from './TaskStore';
+import { ACK, createTaskResult, detailedTask } from './taskWire';
+
+/** The identifier of the tasks extension (SEP-2663). */
+export const TASKS_EXTENSION_ID = 'io.modelcontextprotocol/tasks';
+
+/** JSON-RPC error of a routing header that disagrees with the body (SEP-2243). */
+const HEADER_MISMATCH = -32020;
+
+export interface TasksOptions {
+  /** Where tasks are kept. Default: a `MemoryTaskStore` (this process only). */
+  readonly store?: TaskStore;
+  /** How long a task stays readable after its last change, in ms (the `ttlMs` clients see). Default 1 hour. */
+  readonly ttlMs?: number;
+  /** How often clients should poll `tasks/get`, in ms (`pollIntervalMs`). Default 1000. */
+  readonly pollIntervalMs?: number;
+  /** Where failures of task runs are logged. Default: stderr. */
+  readonly logger?: ToolLogger;
+}
+
+const TASK_ID_FIELD: JsonSchema = { type: 'string', minLength: 1 };
+const TASK_ID: JsonSchema = { type: 'object', properties: { taskId: TASK_ID_FIELD }, required: ['taskId'] };
+
+/**
+ * The tasks extension (`io.modelcontextprotocol/tasks`, 2026-07-28): a tool marked
+ * `@Tool({ task: true | 'optional' | 'required' })` called by a client that declared the
+ * extension answers at once with a task handle, once the store has the task; its run goes on,
+ * and the client reads it with `tasks/get`, answers its questions with `tasks/update` and
+ * stops it with `tasks/cancel`. Tasks are bound to the caller (client and subject): another
+ * caller's `tasks/*` get -32602, as for a task that does not exist.
+ *
+ * @example
+ * const app = await createApp({ name: 'reports', version: '1.0.0', tools: [ReportTools], extensions: [tasks({ ttlMs: 86_400_000 })] });
+ */
+export function tasks(options: TasksOptions = {}): Extension {
+  const ttlMs = positive('ttlMs', options.ttlMs, 3_600_000);
+  const pollIntervalMs = positive('pollIntervalMs', options.pollIntervalMs, 1000);
+  const store = options.store ?? new MemoryTaskStore();
+  const runner = new TaskRunner(store, options.logger ?? stderrLogger('tasks'));
+
+  /** The caller's own task `taskId`, after the routing header check; -32602 for any other. */
+  const owned = async (taskId: string, ctx: ExtensionContext): Promise<StoredTask> => {
+    checkRoutingHeader(ctx, taskId);
+    const task = await store.get(taskId);
+    if (!task || task.owner !== ownerOf(ctx)) {
+      throw new ProtocolError(
+        ErrorCodes.InvalidParams,
+        `No task '${taskId.slice(0, 64)}' for this caller: it does not exist, it expired, or another caller created it. Use the taskId that tools/call returned.`,
+      );
+    }
+    return task;
+  };
+
+  return defineExtension({
+    id: TASKS_EXTENSION_ID,
+    settings: {},
+    requireClientDeclaration: true,
+    requests: {
+      'tasks/get': {
+        params: TASK_ID,
+        handle: async ({ taskId }: { taskId: string }, ctx) => detailedTask(await owned(taskId, ctx)),
+      },
+      'tasks/update': {
+        // The SDK takes `inputResponses` out of the params (ctx.inputResponses) and checks it is an object.
+        params: TASK_ID,
+        handle: async ({ taskId }: { taskId: string }, ctx) => {
+          await owned(taskId, ctx);
+          const inputResponses = ctx.inputResponses ?? {};
+          let resumed: StoredTask | undefined;
+          await store.update(taskId, (task) => {
+            resumed = undefined;
+            const next = answered(task, inputResponses);
+            if (next?.status === 'working') resumed = next;
+            return next;
+          });
+          if (resumed) {
+            const task = resumed;
+            const callTool = ctx.callTool;
+            if (!callTool) throw new ProtocolError(ErrorCodes.InvalidRequest, 'tasks/update resumes a task only on 2026-07-28 requests.');
+            runner.start(task, (override) => callTool({ name: task.tool, ...(task.arguments && { arguments: task.arguments }) }, override));
+          }
+          return ACK;
+        },
+      },
+      'tasks/cancel': {
+        params: TASK_ID,
+        handle: async ({ taskId }: { taskId: string }, ctx) => {
+          const task = await owned(taskId, ctx);
+          if (TERMINAL.has(task.status)) return ACK;
+          await store.update(taskId, (t) => (TERMINAL.has(t.status) ? undefined : touched(t, { status: 'cancelled', inputRequests: undefined, inputResponses: undefined, requestState: undefined })));
+          runner.abort(taskId);
+          await store.publishCancel?.(taskId);
+          return ACK;
+        },
+      },
+    },
+    async aroundToolCall(call, ctx, next) {
+      const { tool } = call;
+      const mode = tool && toolTaskMode(tool.target, tool.methodName);
+      if (!mode) return next();
+      if (!ctx.clientExtension()) {
+        if (mode === 'optional') return next();
+        throw new ProtocolError(
+          ErrorCodes.MissingClientCapability,
+          `Tool '${call.name}' runs only as a task, and the client did not declare the tasks extension. Declare '${TASKS_EXTENSION_ID}' in capabilities.extensions to call it.`,
+          { requiredCapabilities: { extensions: { [TASKS_EXTENSION_ID]: {} } } },
+        );
+      }
+      // A caller the tool's rules refuse gets the unknown-tool answer from the pipeline, and no task.
+      if (tool.access && !canAccess(tool.access, ctx.authInfo)) return next();
+      const now = Date.now();
+      const stamp = new Date(now).toISOString();
+      const task: StoredTask = {
+        taskId: newTaskId(),
+        owner: ownerOf(ctx),
+        status: 'working',
+        createdAt: stamp,
+        lastUpdatedAt: stamp,
+        ttlMs,
+        pollIntervalMs,
+        expiresAt: now + ttlMs,
+        tool: call.name,
+        ...(call.arguments && { arguments: call.arguments }),
+      };
+      // The handle goes out only once the store has the task (SEP-2663: durably created).
+      await store.create(task);
+      runner.start(task, next);
+      return createTaskResult(task);
+    },
+  });
+}
+
+/** The task after the client's answers: the ones to pending questions kept, the rest ignored; `working` again once none is pending. Undefined when nothing changes. */
+function answered(task: StoredTask, responses: Record<string, unknown>): StoredTask | undefined {
+  if (task.status !== 'input_required' || !task.inputRequests) return undefined;
+  const pending: Record<string, TaskInputRequest> = own(task.inputRequests);
+  const gathered: Record<string, unknown> = own(task.inputResponses ?? {});
+  let changed = false;
+  for (const [key, value] of Object.entries(responses)) {
+    if (!Object.hasOwn(pending, key)) continue;
+    delete pending[key];
+    Object.defineProperty(gathered, key, { value, enumerable: true, writable: true, configurable: true });
+    changed = true;
+  }
+  if (!changed) return undefined;
+  const done = Object.keys(pending).length === 0;
+  return touched(task, { status: done ? 'working' : 'input_required', inputRequests: pending, inputResponses: gathered });
+}
+
+/** A copy without a prototype, so no key from the wire reads an inherited member. */
+function own<T>(record: Readonly<Record<string, T>>): Record<string, T> {
+  const copy = Object.create(null) as Record<string, T>;
+  for (const [key, value] of Object.entries(record)) Object.defineProperty(copy, key, { value, enumerable: true, writable: true, configurable: true });
+  return copy;
+}
+
+/** Who a task belongs to: the caller's client and subject; '' for an anonymous caller (then the unguessable id is the only key). */
+function ownerOf(ctx: ExtensionContext): string {
+  return roundCaller(ctx.authInfo) ?? '';
+}
+
+/** Over HTTP, `tasks/*` carry `Mcp-Name: <taskId>` for routing (SEP-2663); a missing or different one is refused (-32020). */
+function checkRoutingHeader(ctx: ExtensionContext, taskId: string): void {
+  if (!ctx.headers) return;
+  const raw = ctx.headers['mcp-name'];
+  const value = (Array.isArray(raw) ? raw[0] : raw)?.trim();
+  if (value === undefined) throw new ProtocolError(HEADER_MISMATCH, `${ctx.method} over HTTP needs the header 'Mcp-Name: <taskId>' (SEP-2663); it is missing.`);
+  if (value !== taskId) throw new ProtocolError(HEADER_MISMATCH, `The Mcp-Name header does not match params.taskId of ${ctx.method}: send the same task id in both.`);
+}
+
+function positive(name: string, value: number | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (!Number.isSafeInteger(value) || value <= 0) throw new ConfigError(`Toolwright: tasks({ ${name} }) must be a positive whole number of milliseconds; got ${String(value)}.`);
+  return value;
+}

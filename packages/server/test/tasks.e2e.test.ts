@@ -1,0 +1,328 @@
+import 'reflect-metadata';
+import { Ctx, Param, Tool, ToolError, type ToolContext } from '@toolwright/core';
+import { createApp, MemoryTaskStore, tasks, TASKS_EXTENSION_ID, type App } from '@toolwright/server';
+import { createFetchHandler, type FetchHandler } from '@toolwright/server/fetch';
+import { createTestClient, toolText } from '@toolwright/server/testing';
+
+/**
+ * The tasks extension (SEP-2663) through the real SDK v2 client, in memory and over HTTP:
+ * a task tool called by a 2026-07-28 client that declared the extension answers with a task
+ * handle; tasks/get shows progress, questions and the result; tasks/update answers the
+ * questions; tasks/cancel aborts the run. Hostile ids, another caller's task, and what clients
+ * that did not declare the extension (or speak 2025-11-25) get.
+ *
+ * The SDK v2 client (2.4) refuses a `tools/call` answer of `resultType: "task"` ("Unsupported
+ * result type"), so the calls that create tasks are raw 2026-07-28 JSON-RPC over the app's
+ * fetch handler, in process; everything else goes through the SDK client.
+ */
+const declaring = { elicitation: {}, extensions: { [TASKS_EXTENSION_ID]: {} } };
+const CONFIRM = { type: 'object', properties: { confirm: { type: 'boolean' } }, required: ['confirm'] } as const;
+const runs = { aborted: 0 };
+
+class Jobs {
+  @Tool({ description: 'Counts to `steps`, reporting progress, waiting for a gate between steps.', task: true })
+  async count(@Param('steps') steps: number, @Ctx() ctx: ToolContext) {
+    for (let i = 1; i <= steps; i++) {
+      await gate(ctx.signal);
+      await ctx.progress(i, steps, `step ${i} of ${steps}`);
+    }
+    return `counted to ${steps}`;
+  }
+
+  @Tool({ description: 'Waits until cancelled.', task: 'required' })
+  async forever(@Ctx() ctx: ToolContext) {
+    await new Promise((_, reject) =>
+      ctx.signal.addEventListener('abort', () => {
+        runs.aborted++;
+        reject(new Error('aborted'));
+      }),
+    );
+    return 'never';
+  }
+
+  @Tool({ description: 'Asks for confirmation, then deletes.', task: 'required' })
+  async remove(@Param('file') file: string, @Ctx() ctx: ToolContext) {
+    const answer = await ctx.elicit(`Delete ${file}?`, CONFIRM as never, { key: 'confirm' });
+    return answer.action === 'accept' && (answer.content as { confirm?: boolean }).confirm ? `deleted ${file}` : `kept ${file}`;
+  }
+
+  @Tool({ description: 'Asks two questions at once.', task: true })
+  async pair(@Ctx() ctx: ToolContext) {
+    const [a, b] = await Promise.all([ctx.elicit('First?', CONFIRM as never, { key: 'first' }), ctx.elicit('Second?', CONFIRM as never, { key: 'second' })]);
+    return `${a.action}+${b.action}`;
+  }
+
+  @Tool({ description: 'Fails as a tool.', task: true })
+  broken() {
+    throw new ToolError('the job broke: try a smaller input');
+  }
+
+  @Tool({ description: 'A plain tool.' })
+  greet(@Param('name') name: string) {
+    return `Hello, ${name}!`;
+  }
+}
+
+/** Lets the `count` tool take its next step. */
+let openGate: () => void = () => undefined;
+let gateOpen = true;
+function gate(signal: AbortSignal): Promise<void> {
+  if (gateOpen) return Promise.resolve();
+  return new Promise((resolve, reject) => {
+    openGate = resolve;
+    signal.addEventListener('abort', () => reject(new Error('aborted')));
+  });
+}
+
+const JSON_RESULT = { '~standard': { version: 1 as const, vendor: 'test', validate: (value: unknown) => ({ value: value as Record<string, unknown> }) } };
+type Client = Awaited<ReturnType<typeof createTestClient>>;
+const request = (client: Client, method: string, params: Record<string, unknown>) => client.request({ method, params } as never, JSON_RESULT as never) as Promise<Record<string, unknown>>;
+const codeOf = (promise: Promise<unknown>) =>
+  promise.then(
+    () => 'answered',
+    (error: { code?: number | string; message: string; data?: { status?: number; text?: string } }) => {
+      if (typeof error.code === 'number') return { code: error.code, message: error.message };
+      const body = JSON.parse(error.data?.text ?? '{}') as { error?: { code: number; message: string } };
+      return { code: body.error?.code, message: body.error?.message };
+    },
+  );
+
+let handler: FetchHandler;
+let authed: FetchHandler;
+let nextId = 1;
+/** One raw 2026-07-28 request through the fetch handler (headers and `_meta` as a client sends them); the JSON-RPC result, or a throw with its error. */
+async function raw(method: string, params: Record<string, unknown>, token?: string, capabilities: object = declaring): Promise<Record<string, unknown>> {
+  const name = method === 'tools/call' ? params.name : params.taskId;
+  const meta = {
+    'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+    'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' },
+    'io.modelcontextprotocol/clientCapabilities': capabilities,
+  };
+  const response = await (token ? authed : handler)(
+    new Request('http://localhost/mcp', {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-protocol-version': '2026-07-28',
+        'mcp-method': method,
+        ...(typeof name === 'string' && { 'mcp-name': name }),
+        ...(token && { authorization: `Bearer ${token}` }),
+      },
+      body: JSON.stringify({ jsonrpc: '2.0', id: nextId++, method, params: { ...params, _meta: meta } }),
+    }),
+  );
+  const text = await response.text();
+  const json = text.startsWith('{')
+    ? text
+    : text
+        .split('\n')
+        .find((line) => line.startsWith('data: {'))!
+        .slice(6);
+  const message = JSON.parse(json) as { result?: Record<string, unknown>; error?: { code: number; message: string } };
+  if (message.error) throw Object.assign(new Error(`${message.error.code} ${message.error.message}`), { code: message.error.code });
+  return message.result!;
+}
+const create = (name: string, args: Record<string, unknown>, token?: string) => raw('tools/call', { name, arguments: args }, token);
+
+/** Polls tasks/get until `done` says so (each poll is a real request; no clock involved). */
+async function until(client: Client, taskId: string, done: (task: Record<string, unknown>) => boolean): Promise<Record<string, unknown>> {
+  for (let i = 0; i < 500; i++) {
+    const task = await request(client, 'tasks/get', { taskId });
+    if (done(task)) return task;
+    await new Promise((r) => setImmediate(r));
+  }
+  throw new Error(`task ${taskId} never got there`);
+}
+/** An acknowledgement: resultType complete and nothing of the task. */
+const isAck = (answer: Record<string, unknown>) => answer.resultType === 'complete' && ['taskId', 'status', 'result', 'error', 'inputRequests'].every((key) => !(key in answer));
+const terminal = (t: Record<string, unknown>) => ['completed', 'failed', 'cancelled'].includes(t.status as string);
+
+describe('tasks', () => {
+  let app: App;
+  const store = new MemoryTaskStore();
+  beforeAll(async () => {
+    app = await createApp({
+      name: 'jobs',
+      version: '1.0.0',
+      tools: [Jobs],
+      extensions: [tasks({ store, ttlMs: 60_000, pollIntervalMs: 250 })],
+      logger: { debug() {}, info() {}, warn() {}, error() {} },
+    });
+    const verifyToken = (token: string) => ({ token, clientId: 'app', scopes: [], extra: { sub: token } });
+    handler = createFetchHandler(app, { logError: () => undefined });
+    authed = createFetchHandler(app, { auth: { verifyToken, resource: 'http://localhost/mcp', authorizationServers: ['https://auth.example'] }, logError: () => undefined });
+  });
+  afterAll(async () => {
+    await handler.close();
+    await authed.close();
+  });
+
+  describe.each(['memory', 'http'] as const)('2026-07-28 over %s', (transport) => {
+    let client: Client;
+    let plain: Client;
+    beforeAll(async () => {
+      client = await createTestClient(app, { protocol: '2026-07-28', transport, capabilities: declaring } as never);
+      plain = await createTestClient(app, { protocol: '2026-07-28', transport } as never);
+    });
+    afterAll(async () => {
+      await client.close();
+      await plain.close();
+    });
+
+    it('advertises the extension', () => {
+      expect(client.getServerCapabilities()?.extensions).toEqual({ [TASKS_EXTENSION_ID]: {} });
+    });
+
+    it('answers a task tool with a flat handle the store already has, then the result through tasks/get', async () => {
+      gateOpen = false;
+      const handle = await create('count', { steps: 2 });
+      expect(handle).toMatchObject({ resultType: 'task', status: 'working', ttlMs: 60_000, pollIntervalMs: 250 });
+      for (const key of ['task', 'result', 'error', 'inputRequests', 'requestState', 'ttl', 'pollInterval']) expect(handle).not.toHaveProperty(key);
+      expect(handle.createdAt).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d/);
+      const taskId = handle.taskId as string;
+      expect(taskId).toMatch(/^[A-Za-z0-9_-]{22}$/);
+      expect(await raw('tasks/get', { taskId })).toMatchObject({ resultType: 'complete', taskId, status: 'working' });
+      gateOpen = true;
+      openGate();
+      const done = await until(client, taskId, terminal);
+      expect(done).toMatchObject({ status: 'completed', statusMessage: 'step 2 of 2', result: { content: [{ type: 'text', text: 'counted to 2' }] } });
+      expect(done).not.toHaveProperty('requestState');
+      expect(done.result).not.toHaveProperty('resultType');
+    });
+
+    it('shows progress as the status message while the task runs', async () => {
+      gateOpen = false;
+      const { taskId } = await create('count', { steps: 3 });
+      openGate();
+      const progressed = await until(client, taskId as string, (t) => t.statusMessage === 'step 1 of 3');
+      expect(progressed.status).toBe('working');
+      gateOpen = true;
+      openGate();
+      expect(await until(client, taskId as string, terminal)).toMatchObject({ status: 'completed' });
+    });
+
+    it('stores a tool error as a completed task with isError', async () => {
+      const { taskId } = await create('broken', {});
+      expect(await until(client, taskId as string, terminal)).toMatchObject({
+        status: 'completed',
+        result: { isError: true, content: [{ type: 'text', text: 'the job broke: try a smaller input' }] },
+      });
+    });
+
+    it('turns ctx.elicit into the task input requests, answered by tasks/update', async () => {
+      const { taskId } = await create('remove', { file: 'a.txt' });
+      const waiting = await until(client, taskId as string, (t) => t.status !== 'working');
+      expect(waiting).toMatchObject({ status: 'input_required', inputRequests: { confirm: { method: 'elicitation/create', params: { message: 'Delete a.txt?' } } } });
+      expect(waiting).not.toHaveProperty('requestState');
+      // A key the task did not ask is acknowledged and ignored; so are Object.prototype names.
+      const stray = JSON.parse('{"other":{"action":"accept"},"__proto__":{"action":"accept"},"constructor":{"action":"accept"}}') as Record<string, unknown>;
+      expect(isAck(await raw('tasks/update', { taskId, inputResponses: stray }))).toBe(true);
+      expect(await request(client, 'tasks/get', { taskId: taskId as string })).toMatchObject({ status: 'input_required' });
+      await request(client, 'tasks/update', { taskId, inputResponses: { confirm: { action: 'accept', content: { confirm: true } } } });
+      expect(await until(client, taskId as string, terminal)).toMatchObject({ status: 'completed', result: { content: [{ text: 'deleted a.txt' }] } });
+    });
+
+    it('keeps a task waiting until every question is answered (partial updates)', async () => {
+      const { taskId } = await create('pair', {});
+      const waiting = await until(client, taskId as string, (t) => t.status !== 'working');
+      expect(Object.keys(waiting.inputRequests as object).sort()).toEqual(['first', 'second']);
+      await request(client, 'tasks/update', { taskId, inputResponses: { first: { action: 'accept', content: { confirm: true } } } });
+      const half = await request(client, 'tasks/get', { taskId: taskId as string });
+      expect(half).toMatchObject({ status: 'input_required' });
+      expect(Object.keys(half.inputRequests as object)).toEqual(['second']);
+      await request(client, 'tasks/update', { taskId, inputResponses: { second: { action: 'decline' } } });
+      expect(await until(client, taskId as string, terminal)).toMatchObject({ status: 'completed', result: { content: [{ text: 'accept+decline' }] } });
+    });
+
+    it('cancels a running task (its ctx.signal aborts), and acknowledges a cancel of a finished one', async () => {
+      const before = runs.aborted;
+      const { taskId } = await create('forever', {});
+      expect(isAck(await raw('tasks/cancel', { taskId }))).toBe(true);
+      expect(await until(client, taskId as string, terminal)).toMatchObject({ status: 'cancelled' });
+      expect(runs.aborted).toBe(before + 1);
+      expect(isAck(await raw('tasks/cancel', { taskId }))).toBe(true);
+      expect(await raw('tasks/get', { taskId })).toMatchObject({ resultType: 'complete', status: 'cancelled' });
+    });
+
+    it('answers plain tools as before, and optional task tools synchronously to a client that did not declare the extension', async () => {
+      expect(await toolText(client.callTool({ name: 'greet', arguments: { name: 'Ada' } }))).toBe('Hello, Ada!');
+      expect(await toolText(plain.callTool({ name: 'count', arguments: { steps: 1 } }))).toBe('counted to 1');
+    });
+
+    it('refuses a required task tool and the tasks methods to a client that did not declare the extension (-32021)', async () => {
+      const refused = await codeOf(plain.callTool({ name: 'forever', arguments: {} }));
+      expect(refused).toMatchObject({ code: -32021, message: expect.stringContaining(TASKS_EXTENSION_ID) });
+      for (const method of ['tasks/get', 'tasks/cancel']) expect(await codeOf(request(plain, method, { taskId: 'x' }))).toMatchObject({ code: -32021 });
+    });
+
+    it('answers -32602 for unknown ids, Object.prototype names and bad params; tasks/list and tasks/result do not exist', async () => {
+      for (const taskId of ['nope', '__proto__', 'constructor', 'toString', 'valueOf', 'hasOwnProperty']) {
+        for (const method of ['tasks/get', 'tasks/cancel']) expect(await codeOf(request(client, method, { taskId }))).toMatchObject({ code: -32602 });
+        expect(await codeOf(request(client, 'tasks/update', { taskId, inputResponses: {} }))).toMatchObject({ code: -32602 });
+      }
+      expect(await codeOf(request(client, 'tasks/get', { taskId: 42 }))).toMatchObject({ code: -32602 });
+      expect(await codeOf(request(client, 'tasks/update', { taskId: 'x', inputResponses: 'yes' }))).toMatchObject({ code: -32602 });
+      for (const method of ['tasks/list', 'tasks/result']) expect(await codeOf(raw(method, { taskId: 'x' }))).toMatchObject({ code: -32601 });
+    });
+  });
+
+  it('binds a task to its caller: another caller cannot read, answer or cancel it', async () => {
+    const { taskId } = await create('remove', { file: 'b.txt' }, 'alice');
+    for (let i = 0; i < 500 && (await raw('tasks/get', { taskId }, 'alice')).status !== 'input_required'; i++) await new Promise((r) => setImmediate(r));
+    for (const token of ['mallory', undefined]) {
+      for (const [method, params] of [
+        ['tasks/get', { taskId }],
+        ['tasks/cancel', { taskId }],
+        ['tasks/update', { taskId, inputResponses: { confirm: { action: 'accept', content: { confirm: true } } } }],
+      ] as const) {
+        expect(await codeOf(raw(method, params, token))).toMatchObject({ code: -32602 });
+      }
+    }
+    expect(await raw('tasks/get', { taskId }, 'alice')).toMatchObject({ status: 'input_required' });
+    expect(isAck(await raw('tasks/cancel', { taskId }, 'alice'))).toBe(true);
+  });
+
+  it('checks the Mcp-Name routing header of tasks/* over HTTP (-32020)', async () => {
+    const { taskId } = await create('forever', {});
+    const send = (headers: Record<string, string>) =>
+      handler(
+        new Request('http://localhost/mcp', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tasks/get', ...headers },
+          body: JSON.stringify({
+            jsonrpc: '2.0',
+            id: 1,
+            method: 'tasks/get',
+            params: {
+              taskId,
+              _meta: {
+                'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+                'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' },
+                'io.modelcontextprotocol/clientCapabilities': declaring,
+              },
+            },
+          }),
+        }),
+      ).then(async (r) => JSON.stringify(await r.text()));
+    expect(await send({ 'mcp-name': 'someone-else' })).toContain('-32020');
+    expect(await send({})).toContain('-32020');
+    expect(await send({ 'mcp-name': `  ${taskId as string}  ` })).toContain('working');
+    await raw('tasks/cancel', { taskId });
+  });
+
+  it('makes no task for a client that did not declare the extension: optional tools answer as plain calls, required ones -32021', async () => {
+    expect(await raw('tools/call', { name: 'count', arguments: { steps: 1 } }, undefined, {})).toMatchObject({ resultType: 'complete', content: [{ text: 'counted to 1' }] });
+    const refused = await codeOf(raw('tools/call', { name: 'forever', arguments: {} }, undefined, {}));
+    expect(refused).toMatchObject({ code: -32021 });
+  });
+
+  it('serves task tools as plain calls to a 2025-11-25 client', async () => {
+    const legacy = await createTestClient(app, { protocol: '2025-11-25', capabilities: { elicitation: {} } } as never);
+    try {
+      expect(await toolText(legacy.callTool({ name: 'count', arguments: { steps: 2 } }))).toBe('counted to 2');
+    } finally {
+      await legacy.close();
+    }
+  });
+});
