@@ -1,19 +1,29 @@
+/** The callbacks of the responses `whenBodyEnds` made, so a second call adds to them instead of wrapping the body again. */
+const watched = new WeakMap<Response, (() => void)[]>();
+
 /**
  * The same response, whose body calls `done` once when it ends: read to the end, cancelled by
  * the client, or failed. A response without a body calls it at once. Lets a mode count an
- * open SSE stream, and close a per-request server once its answer is out.
+ * open SSE stream, and close a per-request server once its answer is out. A response this
+ * function made already takes `done` as it is (one wrapper, however many watch it).
  */
 export function whenBodyEnds(response: Response, done: () => void): Response {
+  const callbacks = watched.get(response);
+  if (callbacks) {
+    callbacks.push(done);
+    return response;
+  }
+  if (!response.body) {
+    done();
+    return response;
+  }
+  const all = [done];
   let called = false;
   const once = () => {
     if (called) return;
     called = true;
-    done();
+    for (const callback of all) callback();
   };
-  if (!response.body) {
-    once();
-    return response;
-  }
   const reader = response.body.getReader();
   const body = new ReadableStream<Uint8Array>({
     async pull(controller) {
@@ -33,5 +43,7 @@ export function whenBodyEnds(response: Response, done: () => void): Response {
       await reader.cancel(reason).catch(() => undefined);
     },
   });
-  return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
+  const wrapped = new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
+  watched.set(wrapped, all);
+  return wrapped;
 }
