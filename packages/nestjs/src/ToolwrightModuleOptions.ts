@@ -13,8 +13,9 @@ export interface ToolwrightModuleOptions extends Omit<AppOptions, 'tools' | 'ser
   /** More providers of this module: what the tools inject that no imported module exports, Toolwright guard and middleware classes. */
   providers?: Provider[];
   /**
-   * How the MCP endpoint is served on the Nest app's own HTTP server (the Express platform):
-   * every option of `createHttpHandler`. `path` is the full path (a global prefix does not apply). Default `/mcp`.
+   * How the MCP endpoint is served on the Nest app's own HTTP server (the Express or the Fastify
+   * platform): every option of `createHttpHandler`. `path` is the full path (a global prefix
+   * does not apply). Default `/mcp`. On Fastify, the body limit is Nest's (its JSON parser's `bodyLimit`).
    */
   http?: ToolwrightExpressOptions;
 }

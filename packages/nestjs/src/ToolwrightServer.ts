@@ -3,6 +3,7 @@ import { HttpAdapterHost, ModuleRef } from '@nestjs/core';
 import { ConfigError } from '@toolwright/core';
 import { createApp, type App } from '@toolwright/server';
 import { toolwrightMiddleware, type ToolwrightMiddleware } from '@toolwright/express';
+import { toolwrightPlugin, type ToolwrightPluginOptions } from '@toolwright/fastify';
 import { nestContainer } from './nestContainer';
 import { nestPipeline } from './nestPipeline';
 import type { ToolwrightModuleOptions } from './ToolwrightModuleOptions';
@@ -20,6 +21,8 @@ export const TOOLWRIGHT_OPTIONS = Symbol('toolwright:options');
 export class ToolwrightServer implements OnModuleInit, BeforeApplicationShutdown {
   private built: App | undefined;
   private mounted: ToolwrightMiddleware | undefined;
+  /** Served by the Fastify plugin, which drains and stops the app when Fastify closes. */
+  private onFastify = false;
 
   constructor(
     @Inject(TOOLWRIGHT_OPTIONS) private readonly options: ToolwrightModuleOptions,
@@ -33,7 +36,7 @@ export class ToolwrightServer implements OnModuleInit, BeforeApplicationShutdown
     return this.built;
   }
 
-  /** Live 2025-11-25 sessions. */
+  /** Live 2025-11-25 sessions, on the Express platform (on Fastify the plugin keeps its count: 0 here). */
   get sessionCount(): number {
     return this.mounted?.sessionCount ?? 0;
   }
@@ -51,10 +54,12 @@ export class ToolwrightServer implements OnModuleInit, BeforeApplicationShutdown
     });
     const adapter = this.adapterHost.httpAdapter;
     if (!adapter) return; // an application context without HTTP (tests, scripts): the app is built, nothing is served
-    if (adapter.getType() !== 'express') {
+    const platform = adapter.getType();
+    if (platform === 'fastify') return this.mountOnFastify(adapter.getInstance(), this.built);
+    if (platform !== 'express') {
       throw new ConfigError(
-        `Toolwright: ToolwrightModule mounts the MCP endpoint on the Express platform (@nestjs/platform-express); this app runs on '${adapter.getType()}'. ` +
-          'On Fastify, register @toolwright/fastify on the Fastify instance yourself, with the app from ToolwrightServer.',
+        `Toolwright: ToolwrightModule mounts the MCP endpoint on the Express (@nestjs/platform-express) or Fastify (@nestjs/platform-fastify) platform; this app runs on '${platform}'. ` +
+          'Build it in an application context (NestFactory.createApplicationContext) and serve ToolwrightServer.app yourself.',
       );
     }
     this.mounted = toolwrightMiddleware(this.built, http);
@@ -62,10 +67,20 @@ export class ToolwrightServer implements OnModuleInit, BeforeApplicationShutdown
     await this.mounted.ready;
   }
 
+  /**
+   * The Fastify platform: `@toolwright/fastify`'s plugin on Nest's Fastify instance, registered
+   * before Nest's not-found handler; Fastify loads it (and the app's start hooks run) before
+   * it listens. `fastify.close()`, which Nest's `close()` calls, drains and ends the sessions.
+   */
+  private async mountOnFastify(fastify: unknown, app: App): Promise<void> {
+    this.onFastify = true;
+    await (fastify as { register(plugin: typeof toolwrightPlugin, options: ToolwrightPluginOptions): PromiseLike<unknown> }).register(toolwrightPlugin, { ...this.options.http, app });
+  }
+
   /** Drains running calls and ends the sessions, then runs the app's shutdown hooks (Nest calls it on `close()`). */
   async beforeApplicationShutdown(): Promise<void> {
     // Ends the sessions and their SSE streams, so the HTTP server Nest closes next can close.
     await this.mounted?.close();
-    if (!this.mounted) await this.built?.stop();
+    if (!this.mounted && !this.onFastify) await this.built?.stop();
   }
 }
