@@ -1,0 +1,176 @@
+import 'reflect-metadata';
+import {
+  Controller,
+  Get,
+  Injectable,
+  Module,
+  SetMetadata,
+  UnauthorizedException,
+  UseGuards,
+  UseInterceptors,
+  type CallHandler,
+  type CanActivate,
+  type ExecutionContext,
+  type NestInterceptor,
+} from '@nestjs/common';
+import { NestFactory, Reflector } from '@nestjs/core';
+import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import { OnShutdown, Param, Tool } from '@toolwright/core';
+import { ToolwrightModule, ToolwrightServer, TOOLWRIGHT_CONTEXT } from '@toolwright/nestjs';
+import { map, type Observable } from 'rxjs';
+import { ERAS, INITIALIZE, connectEra, post, rawPost } from '../../hono/test/fixtures/v2Clients';
+
+/**
+ * A real Nest 11 app on the Fastify platform (@nestjs/platform-fastify), 127.0.0.1 port 0: the
+ * MCP endpoint on Nest's own Fastify instance beside a Nest controller, tool classes built by
+ * Nest, a Nest guard and interceptor around calls. Driven by the MCP SDK v2 client in both eras.
+ */
+@Injectable()
+class Ledger {
+  readonly seen: string[] = [];
+  readonly events: string[] = [];
+}
+
+@Module({ providers: [Ledger], exports: [Ledger] })
+class LedgerModule {}
+
+const SECRET = 'secret';
+
+/** Refuses members marked secret, read with Nest's Reflector. */
+@Injectable()
+class SecretGuard implements CanActivate {
+  constructor(private readonly reflector: Reflector) {}
+  canActivate(context: ExecutionContext): boolean {
+    return !this.reflector.get<boolean>(SECRET, context.getHandler());
+  }
+}
+
+/** Wants a ticket argument; a Nest exception's message reaches the client. */
+@Injectable()
+class TicketGuard implements CanActivate {
+  canActivate(context: ExecutionContext): boolean {
+    if (context.getType<string>() !== TOOLWRIGHT_CONTEXT) return true;
+    if (context.switchToRpc().getData<{ ticket?: string }>().ticket !== 'ok') throw new UnauthorizedException('Show a valid ticket first.');
+    return true;
+  }
+}
+
+@Injectable()
+class AuditInterceptor implements NestInterceptor {
+  constructor(private readonly ledger: Ledger) {}
+  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
+    this.ledger.seen.push(`${context.getClass().name}.${context.getHandler().name}`);
+    return next.handle().pipe(map((result) => ({ ...(result as object), _meta: { audited: true } })));
+  }
+}
+
+@Injectable()
+@UseInterceptors(AuditInterceptor)
+class ShopTools {
+  constructor(private readonly ledger: Ledger) {}
+
+  @Tool({ description: 'Greet someone by name.' })
+  greet(@Param('name') name: string) {
+    return `Hello, ${name}!`;
+  }
+
+  @Tool({ description: 'Never callable: a Nest guard refuses it.' })
+  @SetMetadata(SECRET, true)
+  @UseGuards(SecretGuard)
+  vault() {
+    return 'the vault is open';
+  }
+
+  @Tool({ description: 'Callable with a ticket.' })
+  @UseGuards(TicketGuard)
+  enter(@Param('ticket') ticket: string) {
+    return `welcome (${ticket})`;
+  }
+
+  @OnShutdown()
+  bye() {
+    this.ledger.events.push('shutdown');
+  }
+}
+
+@Controller()
+class StatusController {
+  @Get('status')
+  status() {
+    return { up: true, platform: 'fastify' };
+  }
+}
+
+@Module({
+  imports: [ToolwrightModule.forRoot({ name: 'shop', version: '1.0.0', tools: [ShopTools], imports: [LedgerModule], http: { requestLogLevel: 'silent' } })],
+  controllers: [StatusController],
+})
+class AppModule {}
+
+async function start(): Promise<{ nest: NestFastifyApplication; base: string; url: string }> {
+  const nest = await NestFactory.create<NestFastifyApplication>(AppModule, new FastifyAdapter(), { logger: false });
+  await nest.listen(0, '127.0.0.1');
+  const base = (await nest.getUrl()).replace('[::1]', '127.0.0.1');
+  return { nest, base, url: `${base}/mcp` };
+}
+
+describe('NestJS 11 on the Fastify platform: ToolwrightModule.forRoot', () => {
+  let served: Awaited<ReturnType<typeof start>>;
+  beforeAll(async () => {
+    served = await start();
+  });
+  afterAll(() => served.nest.close());
+
+  it.each(ERAS)('a %s client lists and calls tools built by Nest; a Nest interceptor wraps the call; bad arguments are a tool error', async (era) => {
+    const client = await connectEra(era, served.url);
+    try {
+      expect(await client.listToolNames()).toEqual(['enter', 'greet', 'vault']);
+      const greeting = await client.callTool('greet', { name: 'Ada' });
+      expect(greeting.content[0].text).toBe('Hello, Ada!');
+      expect((greeting as { _meta?: unknown })._meta).toMatchObject({ audited: true });
+      expect(served.nest.get(Ledger).seen).toContain('ShopTools.greet');
+      expect((await client.callTool('greet', { name: 42 })).isError).toBe(true);
+      if (era === '2025-11-25') expect(client.sessionId).toEqual(expect.any(String));
+    } finally {
+      await client.close();
+    }
+  });
+
+  it.each(ERAS)('%s: Nest guards refuse calls; a guard exception keeps its message', async (era) => {
+    const client = await connectEra(era, served.url);
+    try {
+      const vault = await client.callTool('vault', {});
+      expect(vault.isError).toBe(true);
+      expect(vault.content[0].text).toMatch(/Forbidden: tool 'vault' is not allowed/);
+      expect(await client.callTool('enter', { ticket: 'forged' })).toMatchObject({ isError: true, content: [{ type: 'text', text: 'Show a valid ticket first.' }] });
+      expect((await client.callTool('enter', { ticket: 'ok' })).content[0].text).toBe('welcome (ok)');
+    } finally {
+      await client.close();
+    }
+  });
+
+  it("Nest's own routes answer beside /mcp; Fastify's body refusals on the endpoint are JSON-RPC errors; a foreign Host is refused", async () => {
+    expect(await (await fetch(`${served.base}/status`)).json()).toEqual({ up: true, platform: 'fastify' });
+    expect((await fetch(`${served.base}/nowhere`)).status).toBe(404);
+    const broken = await post(served.url, '{"jsonrpc": "2.0", "id": 1, "method": "secret-body-text');
+    expect(broken.status).toBe(400);
+    const text = await broken.text();
+    expect(JSON.parse(text)).toMatchObject({ error: { code: -32700 }, id: null });
+    expect(text).not.toContain('secret-body-text');
+    expect((await rawPost(served.url, INITIALIZE, { host: 'evil.example' })).status).toBe(403);
+    expect(served.nest.get(ToolwrightServer).app.name).toBe('shop');
+  });
+});
+
+describe('NestJS 11 on the Fastify platform: closing', () => {
+  it("nest.close() ends the open session (its stream too), then runs the app's shutdown hooks", async () => {
+    const served = await start();
+    const ledger = served.nest.get(Ledger);
+    const client = await connectEra('2025-11-25', served.url);
+    expect((await client.callTool('greet', { name: 'x' })).content[0].text).toBe('Hello, x!');
+    await served.nest.close();
+    expect(ledger.events).toEqual(['shutdown']);
+    await expect(post(served.url, INITIALIZE)).rejects.toThrow();
+    await client.close().catch(() => undefined);
+  });
+});
