@@ -7,3 +7,5 @@ export type { RedisCluster, RedisClusterOptions } from './createRedisCluster';
 export { createRedisMiddlewareStores } from './createRedisMiddlewareStores';
 export type { RedisMiddlewareStoreOptions } from './createRedisMiddlewareStores';
 export { createRedisRequestStateStore } from './createRedisRequestStateStore';
+export { RedisTaskStore } from './RedisTaskStore';
+export type { RedisTaskStoreOptions } from './RedisTaskStore';

@@ -1,0 +1,98 @@
+import type { StoredTask, TaskStore } from '@toolwright/server';
+import type { Redis } from 'ioredis';
+
+/** Sets the key to the new JSON only if it still holds the JSON the change was computed from. */
+const COMPARE_AND_SET = `if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3]) return 1 end return 0`;
+const MAX_RACES = 50;
+
+export interface RedisTaskStoreOptions {
+  /** The connection that runs the commands (a cluster's `redis`). */
+  readonly redis: Redis;
+  /** The key and channel prefix (a cluster's `prefix`). Default 'toolwright:'. */
+  readonly prefix?: string;
+}
+
+/**
+ * The tasks of every instance in Redis (`tasks({ store })`): one key per task
+ * (`<prefix>task:<id>`, JSON) expiring with the task, so any instance, and one started later,
+ * answers `tasks/get`, `tasks/update` and `tasks/cancel` for a task another one created.
+ * Changes are compare-and-set (a racing writer makes the change run again on what won), and a
+ * cancel is published on `<prefix>task-cancel` so the instance running the task aborts it.
+ *
+ * @example
+ * const cluster = await createRedisCluster({ url: process.env.REDIS_URL });
+ * const app = await createApp({ ..., extensions: [tasks({ store: new RedisTaskStore(cluster) })] });
+ */
+export class RedisTaskStore implements TaskStore {
+  private readonly redis: Redis;
+  private readonly prefix: string;
+  private subscriber: Redis | undefined;
+  private readonly listeners = new Set<(taskId: string) => void>();
+
+  constructor(options: RedisTaskStoreOptions) {
+    this.redis = options.redis;
+    this.prefix = options.prefix ?? 'toolwright:';
+  }
+
+  async create(task: StoredTask): Promise<void> {
+    const stored = await this.redis.set(this.key(task.taskId), JSON.stringify(task), 'PX', ttlOf(task), 'NX');
+    if (stored !== 'OK') throw new Error(`@toolwright/redis: task id ${task.taskId} is taken; task ids must be new`);
+  }
+
+  async get(taskId: string): Promise<StoredTask | undefined> {
+    const json = await this.redis.get(this.key(taskId));
+    return json === null ? undefined : (JSON.parse(json) as StoredTask);
+  }
+
+  async update(taskId: string, change: (task: StoredTask) => StoredTask | undefined): Promise<StoredTask | undefined> {
+    const key = this.key(taskId);
+    for (let race = 0; race < MAX_RACES; race++) {
+      const json = await this.redis.get(key);
+      if (json === null) return undefined;
+      const task = JSON.parse(json) as StoredTask;
+      const next = change(task);
+      if (!next) return task;
+      const written = await this.redis.eval(COMPARE_AND_SET, 1, key, json, JSON.stringify(next), ttlOf(next));
+      if (written === 1) return next;
+    }
+    throw new Error(`@toolwright/redis: task ${taskId} changed ${MAX_RACES} times while one change was being written; try again`);
+  }
+
+  async publishCancel(taskId: string): Promise<void> {
+    await this.redis.publish(this.channel, taskId);
+  }
+
+  onCancel(listener: (taskId: string) => void): () => void {
+    this.listeners.add(listener);
+    if (!this.subscriber) {
+      const subscriber = this.redis.duplicate();
+      this.subscriber = subscriber;
+      subscriber.on('message', (channel: string, taskId: string) => {
+        if (channel === this.channel) for (const l of this.listeners) l(taskId);
+      });
+      subscriber.on('error', () => undefined);
+      void subscriber.subscribe(this.channel).catch(() => undefined);
+    }
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Closes the subscriber it opened for cancels (the command connection is the caller's). */
+  async close(): Promise<void> {
+    const subscriber = this.subscriber;
+    this.subscriber = undefined;
+    if (subscriber) await subscriber.quit().catch(() => subscriber.disconnect());
+  }
+
+  private key(taskId: string): string {
+    return `${this.prefix}task:${taskId}`;
+  }
+
+  private get channel(): string {
+    return `${this.prefix}task-cancel`;
+  }
+}
+
+/** Milliseconds until the task expires (at least 1: Redis refuses PX 0). */
+function ttlOf(task: StoredTask): number {
+  return Math.max(1, Math.ceil(task.expiresAt - Date.now()));
+}

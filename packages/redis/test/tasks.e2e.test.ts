@@ -1,0 +1,171 @@
+import 'reflect-metadata';
+import { Ctx, Param, Tool, type ToolContext } from '@toolwright/core';
+import { RedisTaskStore } from '@toolwright/redis';
+import { createApp, tasks, TASKS_EXTENSION_ID, type App } from '@toolwright/server';
+import { createFetchHandler, type FetchHandler } from '@toolwright/server/fetch';
+import { Redis } from 'ioredis';
+import { startRedisServer, type RedisServer } from './fixtures/redisServer';
+
+/**
+ * Tasks shared through a real redis-server: instances of one app, each with its own Redis
+ * connection, answer tasks/get, tasks/update and tasks/cancel for a task another created; an
+ * instance started after the creator stopped reads it too; a cancel sent to one instance aborts
+ * the run on the instance that runs it; racing writers never lose a change.
+ */
+const CONFIRM = { type: 'object', properties: { confirm: { type: 'boolean' } }, required: ['confirm'] } as const;
+const aborted: string[] = [];
+
+class Jobs {
+  @Tool({ description: 'Asks for confirmation, then deletes.', task: 'required' })
+  async remove(@Param('file') file: string, @Ctx() ctx: ToolContext) {
+    const answer = await ctx.elicit(`Delete ${file}?`, CONFIRM as never, { key: 'confirm' });
+    return answer.action === 'accept' ? `deleted ${file}` : `kept ${file}`;
+  }
+
+  @Tool({ description: 'Waits until cancelled.', task: 'required' })
+  async forever(@Param('label') label: string, @Ctx() ctx: ToolContext) {
+    await new Promise((_, reject) =>
+      ctx.signal.addEventListener('abort', () => {
+        aborted.push(label);
+        reject(new Error('aborted'));
+      }),
+    );
+  }
+
+  @Tool({ description: 'Answers at once.', task: true })
+  quick(@Param('n') n: number) {
+    return `quick ${n}`;
+  }
+}
+
+interface Instance {
+  readonly app: App;
+  readonly handler: FetchHandler;
+  readonly redis: Redis;
+  readonly store: RedisTaskStore;
+}
+
+const declaring = { elicitation: {}, extensions: { [TASKS_EXTENSION_ID]: {} } };
+let nextId = 1;
+
+async function instance(url: string): Promise<Instance> {
+  const redis = new Redis(url, { maxRetriesPerRequest: 1 });
+  const store = new RedisTaskStore({ redis, prefix: 'tw-test:' });
+  const app = await createApp({
+    name: 'jobs',
+    version: '1.0.0',
+    tools: [Jobs],
+    extensions: [tasks({ store, ttlMs: 60_000 })],
+    // Every instance seals and opens a task's round state with the same key.
+    requestState: { keys: ['a shared key of at least thirty-two bytes!'] },
+    logger: { debug() {}, info() {}, warn() {}, error() {} },
+  });
+  return { app, redis, store, handler: createFetchHandler(app, { logError: () => undefined }) };
+}
+
+async function close(i: Instance): Promise<void> {
+  await i.handler.close();
+  await i.store.close();
+  i.redis.disconnect();
+}
+
+/** One raw 2026-07-28 request to an instance; the result, or a throw carrying the JSON-RPC error code. */
+async function raw(to: Instance, method: string, params: Record<string, unknown>): Promise<Record<string, unknown>> {
+  const name = method === 'tools/call' ? params.name : params.taskId;
+  const meta = {
+    'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+    'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' },
+    'io.modelcontextprotocol/clientCapabilities': declaring,
+  };
+  const response = await to.handler(
+    new Request('http://localhost/mcp', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': method, 'mcp-name': String(name) },
+      body: JSON.stringify({ jsonrpc: '2.0', id: nextId++, method, params: { ...params, _meta: meta } }),
+    }),
+  );
+  const text = await response.text();
+  const json = text.startsWith('{')
+    ? text
+    : text
+        .split('\n')
+        .find((line) => line.startsWith('data: {'))!
+        .slice(6);
+  const message = JSON.parse(json) as { result?: Record<string, unknown>; error?: { code: number; message: string } };
+  if (message.error) throw Object.assign(new Error(`${message.error.code} ${message.error.message}`), { code: message.error.code });
+  return message.result!;
+}
+
+async function until(to: Instance, taskId: string, done: (task: Record<string, unknown>) => boolean): Promise<Record<string, unknown>> {
+  for (let i = 0; i < 1000; i++) {
+    const task = await raw(to, 'tasks/get', { taskId });
+    if (done(task)) return task;
+    await new Promise((r) => setTimeout(r, 5));
+  }
+  throw new Error(`task ${taskId} never got there`);
+}
+const terminal = (t: Record<string, unknown>) => ['completed', 'failed', 'cancelled'].includes(t.status as string);
+
+describe('tasks in Redis', () => {
+  let server: RedisServer;
+  let a: Instance;
+  let b: Instance;
+  beforeAll(async () => {
+    server = await startRedisServer();
+    [a, b] = await Promise.all([instance(server.url), instance(server.url)]);
+  });
+  afterAll(async () => {
+    await Promise.all([a, b].map(close));
+    await server.close();
+  });
+
+  it('answers on one instance for a task another created: get, update (the answering instance runs the rest), result', async () => {
+    const { taskId } = await raw(a, 'tools/call', { name: 'remove', arguments: { file: 'x.txt' } });
+    // Durable before the handle: the other instance finds it at once.
+    expect(await raw(b, 'tasks/get', { taskId })).toMatchObject({ taskId });
+    const waiting = await until(b, taskId as string, (t) => t.status !== 'working');
+    expect(waiting).toMatchObject({ status: 'input_required', inputRequests: { confirm: { method: 'elicitation/create' } } });
+    await raw(b, 'tasks/update', { taskId, inputResponses: { confirm: { action: 'accept', content: { confirm: true } } } });
+    expect(await until(a, taskId as string, terminal)).toMatchObject({ status: 'completed', result: { content: [{ text: 'deleted x.txt' }] } });
+  });
+
+  it('aborts the run on the instance that runs it when another instance gets tasks/cancel', async () => {
+    const { taskId } = await raw(a, 'tools/call', { name: 'forever', arguments: { label: 'cross' } });
+    await raw(b, 'tasks/cancel', { taskId });
+    expect(await until(a, taskId as string, terminal)).toMatchObject({ status: 'cancelled' });
+    for (let i = 0; i < 1000 && !aborted.includes('cross'); i++) await new Promise((r) => setTimeout(r, 5));
+    expect(aborted).toContain('cross');
+  });
+
+  it('answers tasks/get on an instance started after the creator stopped', async () => {
+    const creator = await instance(server.url);
+    const { taskId } = await raw(creator, 'tools/call', { name: 'quick', arguments: { n: 7 } });
+    await until(creator, taskId as string, terminal);
+    await close(creator);
+    const later = await instance(server.url);
+    try {
+      expect(await raw(later, 'tasks/get', { taskId })).toMatchObject({ status: 'completed', result: { content: [{ text: 'quick 7' }] } });
+    } finally {
+      await close(later);
+    }
+  });
+
+  it('refuses unknown ids and Object.prototype names with -32602, and keeps tasks in keys that expire', async () => {
+    for (const taskId of ['nope', '__proto__', 'constructor', 'toString']) {
+      await expect(raw(b, 'tasks/get', { taskId })).rejects.toMatchObject({ code: -32602 });
+    }
+    const { taskId } = await raw(a, 'tools/call', { name: 'quick', arguments: { n: 1 } });
+    const ttl = await a.redis.pttl(`tw-test:task:${taskId as string}`);
+    expect(ttl).toBeGreaterThan(0);
+    expect(ttl).toBeLessThanOrEqual(60_000);
+  });
+
+  it('loses no change when instances write one task at once (compare-and-set)', async () => {
+    const { taskId } = await raw(a, 'tools/call', { name: 'forever', arguments: { label: 'race' } });
+    const writers = [a, b].flatMap((i) => Array.from({ length: 20 }, (_, n) => i.store.update(taskId as string, (t) => ({ ...t, statusMessage: `${t.statusMessage ?? ''}|${n}` }))));
+    await Promise.all(writers);
+    const stored = await a.store.get(taskId as string);
+    expect(stored!.statusMessage!.split('|').length - 1).toBe(40);
+    await raw(a, 'tasks/cancel', { taskId });
+  });
+});
