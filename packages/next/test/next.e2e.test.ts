@@ -121,17 +121,34 @@ describe('Next.js 16 App Router: createRouteHandlers in app/mcp/route.ts, next b
     // PUT is not exported by the route: Next answers 405 itself.
     expect((await fetch(served!.url, { method: 'PUT', body: '{}' })).status).toBe(405);
   });
+
+  it('handlers exported from a route at another path answer 404 saying which path to set', async () => {
+    const elsewhere = await post(served!.url.replace(/\/mcp$/, '/elsewhere'), INITIALIZE);
+    expect(elsewhere.status).toBe(404);
+    expect(await elsewhere.json()).toEqual({
+      error: 'not_found',
+      error_description: "This route serves the MCP endpoint at /mcp, not /elsewhere: set createRouteHandlers(app, { path: '/elsewhere' }), or move the route to app/mcp/route.ts.",
+    });
+  });
 });
 
-describe('Next.js 16: the same build served stateless (as on Vercel, where instances share no memory)', () => {
+describe('Next.js 16: the same build served stateless (as on Vercel, where instances share no memory), with bearer auth', () => {
   let served: Awaited<ReturnType<typeof nextStart>> | undefined;
   beforeAll(async () => {
-    served = await nextStart({ MCP_STATELESS: '1' });
+    served = await nextStart({ MCP_STATELESS: '1', MCP_TOKEN: 'good' });
   });
   afterAll(() => stop(served?.child));
 
-  it.each(ERAS)('a %s client is served without a session', async (era) => {
-    const client = await connectEra(era, served!.url);
+  it('without a token: 401 with the RFC 9728 challenge; the metadata is served by the .well-known route', async () => {
+    const refused = await post(served!.url, INITIALIZE);
+    expect(refused.status).toBe(401);
+    expect(refused.headers.get('www-authenticate')).toMatch(/^Bearer .*resource_metadata="http:\/\/127\.0\.0\.1\/\.well-known\/oauth-protected-resource\/mcp"/);
+    const metadata = await fetch(served!.url.replace(/\/mcp$/, '/.well-known/oauth-protected-resource/mcp'));
+    expect(await metadata.json()).toMatchObject({ resource: 'http://127.0.0.1/mcp', authorization_servers: ['https://issuer.example.test'] });
+  });
+
+  it.each(ERAS)('a %s client with the token is served without a session', async (era) => {
+    const client = await connectEra(era, served!.url, { authorization: 'Bearer good' });
     try {
       expect((await client.callTool('repeat', { note: 'x', count: 1 })).content[0].text).toBe(`${ERA_NAME[era]}: x`);
       expect(client.sessionId).toBeUndefined();
@@ -141,7 +158,7 @@ describe('Next.js 16: the same build served stateless (as on Vercel, where insta
   });
 
   it('GET (a session stream) is refused with 405', async () => {
-    expect((await fetch(served!.url, { headers: { accept: 'text/event-stream' } })).status).toBe(405);
+    expect((await fetch(served!.url, { headers: { accept: 'text/event-stream', authorization: 'Bearer good' } })).status).toBe(405);
   });
 });
 
