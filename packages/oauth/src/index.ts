@@ -13,3 +13,5 @@ export type { ClientDocumentFetcher, FetchedDocument } from './cimd/ClientDocume
 export { isPublicAddress } from './cimd/isPublicAddress';
 export type { UpstreamProvider, UpstreamTokens } from './upstream/UpstreamProvider';
 export { auth0Upstream, entraUpstream, githubUpstream, googleUpstream, keycloakUpstream, oidcUpstream, oktaUpstream } from './upstream/presets';
+export type { UpstreamCredentials } from './upstream/presets';
+export type { ApplicationType } from './redirectUris';

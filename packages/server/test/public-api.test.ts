@@ -85,6 +85,20 @@ const ENTRY_POINTS: Record<string, string[]> = {
   '@toolwright/hono': ['toolwrightMiddleware'],
   '@toolwright/next': ['createRouteHandlers'],
   '@toolwright/nestjs': ['TOOLWRIGHT_CONTEXT', 'TOOLWRIGHT_OPTIONS', 'ToolwrightModule', 'ToolwrightServer', 'nestContainer', 'nestPipeline'],
+  '@toolwright/oauth': [
+    'DocumentRefusedError',
+    'MemoryOAuthStore',
+    'auth0Upstream',
+    'createOAuthServer',
+    'entraUpstream',
+    'githubUpstream',
+    'googleUpstream',
+    'isPublicAddress',
+    'keycloakUpstream',
+    'nodeDocumentFetcher',
+    'oidcUpstream',
+    'oktaUpstream',
+  ],
 };
 
 function classValidatorDecorators(): string[] {
