@@ -1,11 +1,12 @@
 import type { Class } from '@toolwright/core';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { createApp, skills, type App } from '@toolwright/server';
+import { createApp, skills, tasks, type App } from '@toolwright/server';
 import { ConformanceDiagnostics } from './conformance.diagnostics';
 import { ConformancePrompts } from './conformance.prompts';
 import { ConformanceResources } from './conformance.resources';
 import { ConformanceRoundTrips } from './conformance.round-trips';
+import { ConformanceTasks } from './conformance.tasks';
 import { ConformanceTools } from './conformance.tools';
 
 /** The example's skills folder, where the runtime has the example's files (not in a Worker bundle, which has no __dirname). */
@@ -28,10 +29,11 @@ export async function createConformanceApp(): Promise<App> {
     websiteUrl: 'https://github.com/modelcontextprotocol/conformance',
     icons: [{ src: 'https://example.com/toolwright.png', mimeType: 'image/png', sizes: ['48x48'] }],
     instructions: 'A test server: every tool, resource and prompt exists to exercise one part of the protocol.',
-    tools: [ConformanceTools, ConformanceRoundTrips, ConformanceDiagnostics, ConformanceResources, ConformancePrompts],
+    tools: [ConformanceTools, ConformanceRoundTrips, ConformanceDiagnostics, ConformanceResources, ConformancePrompts, ConformanceTasks],
     // The Agent Skills in ../skills (SEP-2640): skills/list, skills/get, skill:// resources, directory
     // reads. A runtime without the example's files (the Worker bundle on workerd) serves none.
-    extensions: skillsDir ? [skills({ dir: skillsDir })] : [],
+    // Tasks (SEP-2663): the @Tool({ task }) fixtures of ConformanceTasks run as tasks for clients that declare the extension.
+    extensions: [tasks(), ...(skillsDir ? [skills({ dir: skillsDir })] : [])],
     container: {
       get<T>(cls: Class<T>): T {
         if (!instances.has(cls)) instances.set(cls, cls === (ConformanceDiagnostics as Class) ? new ConformanceDiagnostics(() => app) : new cls());

@@ -42,7 +42,7 @@ describe('examples/conformance: every fixture, exact values (in memory)', () => 
       prompts: { listChanged: true },
       completions: {},
       logging: {},
-      extensions: { 'io.modelcontextprotocol/skills': { directoryRead: true } },
+      extensions: { 'io.modelcontextprotocol/skills': { directoryRead: true }, 'io.modelcontextprotocol/tasks': {} },
     });
   });
 
@@ -50,7 +50,13 @@ describe('examples/conformance: every fixture, exact values (in memory)', () => 
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual(
       [
+        'confirm_delete',
+        'failing_job',
+        'greet',
         'json_schema_2020_12_tool',
+        'multi_input',
+        'protocol_error_job',
+        'slow_compute',
         'test_audio_content',
         'test_custom_headers',
         'test_elicitation',
