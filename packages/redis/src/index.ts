@@ -9,3 +9,5 @@ export type { RedisMiddlewareStoreOptions } from './createRedisMiddlewareStores'
 export { createRedisRequestStateStore } from './createRedisRequestStateStore';
 export { RedisTaskStore } from './RedisTaskStore';
 export type { RedisTaskStoreOptions } from './RedisTaskStore';
+export { createRedisOAuthStore } from './createRedisOAuthStore';
+export type { RedisOAuthStore } from './createRedisOAuthStore';
