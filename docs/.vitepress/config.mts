@@ -62,6 +62,7 @@ export default defineConfig({
             { text: 'Writing an extension', link: '/guide/extensions' },
             { text: 'MCP Apps', link: '/guide/apps' },
             { text: 'Skills', link: '/guide/skills' },
+            { text: 'Tasks', link: '/guide/tasks' },
           ],
         },
         {
