@@ -1,3 +1,4 @@
+import { ToolwrightError } from '@toolwright/core';
 import { GET_STREAM_ID } from '../http/Cluster';
 import { isRestoreId, restoreId } from '../http/clusterMessages';
 import type { EventStore } from '../http/EventStore';
@@ -45,7 +46,11 @@ export function createWebSessionTransport(settings: WebStandardTransportSettings
     const response = await handle(new Request('http://localhost/mcp', { method: 'POST', headers, body: JSON.stringify(message) }), { parsedBody: message });
     // Read to its end: the server has answered then.
     await response.arrayBuffer();
-    if (response.status >= 300) throw new Error(`could not restore session ${settings.sessionId}: ${message.method as string} answered HTTP ${response.status}`);
+    if (response.status >= 300) {
+      throw new ToolwrightError(
+        `Toolwright: could not restore session ${settings.sessionId} from its record: the replayed ${message.method as string} was answered HTTP ${response.status}. Please report it.`,
+      );
+    }
   }
 
   transport.restore = async (requests) => {
