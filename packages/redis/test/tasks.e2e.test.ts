@@ -45,20 +45,21 @@ interface Instance {
   readonly store: RedisTaskStore;
 }
 
+const silent = { debug() {}, info() {}, warn() {}, error() {} };
 const declaring = { elicitation: {}, extensions: { [TASKS_EXTENSION_ID]: {} } };
 let nextId = 1;
 
-async function instance(url: string): Promise<Instance> {
+async function instance(url: string, heartbeatTimeoutMs?: number): Promise<Instance> {
   const redis = new Redis(url, { maxRetriesPerRequest: 1 });
   const store = new RedisTaskStore({ redis, prefix: 'tw-test:' });
   const app = await createApp({
     name: 'jobs',
     version: '1.0.0',
     tools: [Jobs],
-    extensions: [tasks({ store, ttlMs: 60_000 })],
+    extensions: [tasks({ store, ttlMs: 60_000, ...(heartbeatTimeoutMs && { heartbeatTimeoutMs }), logger: silent })],
     // Every instance seals and opens a task's round state with the same key.
     requestState: { keys: ['a shared key of at least thirty-two bytes!'] },
-    logger: { debug() {}, info() {}, warn() {}, error() {} },
+    logger: silent,
   });
   return { app, redis, store, handler: createFetchHandler(app, { logError: () => undefined }) };
 }
@@ -147,6 +148,22 @@ describe('tasks in Redis', () => {
       expect(await raw(later, 'tasks/get', { taskId })).toMatchObject({ status: 'completed', result: { content: [{ text: 'quick 7' }] } });
     } finally {
       await close(later);
+    }
+  });
+
+  it('marks a working task failed once the instance running it is cut off from Redis (its heartbeat stops)', async () => {
+    const doomed = await instance(server.url, 300);
+    const watcher = await instance(server.url, 300);
+    try {
+      const { taskId } = await raw(doomed, 'tools/call', { name: 'forever', arguments: { label: 'doomed' } });
+      expect(await raw(watcher, 'tasks/get', { taskId })).toMatchObject({ status: 'working' });
+      doomed.redis.disconnect();
+      const failed = await until(watcher, taskId as string, terminal);
+      expect(failed).toMatchObject({ status: 'failed', error: { code: -32603, message: expect.stringContaining('stopped before it finished') } });
+      expect(failed).not.toHaveProperty('result');
+    } finally {
+      await close(doomed);
+      await close(watcher);
     }
   });
 

@@ -7,7 +7,7 @@ export type TaskRun = (override: ToolRunOverride) => Promise<Record<string, unkn
 
 /** A task's next version, stamped now: `lastUpdatedAt` and the expiry move on. */
 export function touched(task: StoredTask, change: Partial<StoredTask>, now = Date.now()): StoredTask {
-  return { ...task, ...change, lastUpdatedAt: new Date(now).toISOString(), expiresAt: now + task.ttlMs };
+  return { ...task, heartbeatAt: now, ...change, lastUpdatedAt: new Date(now).toISOString(), expiresAt: now + task.ttlMs };
 }
 
 /**
@@ -23,6 +23,8 @@ export class TaskRunner {
   constructor(
     private readonly store: TaskStore,
     private readonly logger: ToolLogger,
+    /** How often a running task's `heartbeatAt` is renewed, in ms. */
+    private readonly heartbeatMs: number,
   ) {
     store.onCancel?.((taskId) => this.abort(taskId));
   }
@@ -46,6 +48,9 @@ export class TaskRunner {
     const id = task.taskId;
     const controller = new AbortController();
     this.running.set(id, controller);
+    // While the run goes on, its instance says so; a task whose heartbeat stops failed with its instance.
+    const beat = setInterval(() => this.beat(id), this.heartbeatMs);
+    beat.unref?.();
     const override: ToolRunOverride = {
       signal: controller.signal,
       progressToken: id,
@@ -57,6 +62,7 @@ export class TaskRunner {
     } catch (error) {
       await this.fail(id, error).catch((e: unknown) => this.logger.error(`task ${id}: its failure could not be stored`, e));
     } finally {
+      clearInterval(beat);
       if (this.running.get(id) === controller) this.running.delete(id);
     }
   }
@@ -87,6 +93,17 @@ export class TaskRunner {
 
   private write(id: string, change: Partial<StoredTask>): Promise<StoredTask | undefined> {
     return this.store.update(id, (task) => (TERMINAL.has(task.status) ? undefined : touched(task, change)));
+  }
+
+  /** Whether the run of `taskId` goes on in this process. */
+  runs(taskId: string): boolean {
+    return this.running.has(taskId);
+  }
+
+  private beat(id: string): void {
+    this.store
+      .update(id, (task) => (task.status === 'working' ? { ...task, heartbeatAt: Date.now() } : undefined))
+      .catch((error: unknown) => this.logger.warn(`task ${id}: its heartbeat could not be stored`, error));
   }
 
   private status(id: string, message: string | undefined): void {

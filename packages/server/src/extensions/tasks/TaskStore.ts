@@ -35,6 +35,8 @@ export interface StoredTask {
   readonly requestState?: string;
   /** The tool's result (status `completed`; `isError` results too). */
   readonly result?: Record<string, unknown>;
+  /** Epoch milliseconds of the last sign of life of the instance running it (status `working`). */
+  readonly heartbeatAt?: number;
   /** The protocol error that ended the task (status `failed`). */
   readonly error?: { readonly code: number; readonly message: string; readonly data?: unknown };
 }

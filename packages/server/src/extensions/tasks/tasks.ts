@@ -24,6 +24,12 @@ export interface TasksOptions {
   readonly ttlMs?: number;
   /** How often clients should poll `tasks/get`, in ms (`pollIntervalMs`). Default 1000. */
   readonly pollIntervalMs?: number;
+  /**
+   * How long a `working` task may go without a sign of life from the instance running it
+   * before a `tasks/get` on any instance marks it `failed` (the instance died or lost the
+   * store), in ms. The runner renews it every third of that. Default 30000.
+   */
+  readonly heartbeatTimeoutMs?: number;
   /** Where failures of task runs are logged. Default: stderr. */
   readonly logger?: ToolLogger;
 }
@@ -46,7 +52,20 @@ export function tasks(options: TasksOptions = {}): Extension {
   const ttlMs = positive('ttlMs', options.ttlMs, 3_600_000);
   const pollIntervalMs = positive('pollIntervalMs', options.pollIntervalMs, 1000);
   const store = options.store ?? new MemoryTaskStore();
-  const runner = new TaskRunner(store, options.logger ?? stderrLogger('tasks'));
+  const heartbeatTimeoutMs = positive('heartbeatTimeoutMs', options.heartbeatTimeoutMs, 30_000);
+  const runner = new TaskRunner(store, options.logger ?? stderrLogger('tasks'), Math.max(1, Math.floor(heartbeatTimeoutMs / 3)));
+
+  /** The task, or its failed version when the instance running it has gone silent for longer than the heartbeat timeout. */
+  const alive = async (task: StoredTask): Promise<StoredTask> => {
+    const now = Date.now();
+    if (task.status !== 'working' || runner.runs(task.taskId) || now - (task.heartbeatAt ?? now) <= heartbeatTimeoutMs) return task;
+    const failed = await store.update(task.taskId, (t) =>
+      t.status === 'working' && now - (t.heartbeatAt ?? now) > heartbeatTimeoutMs
+        ? touched(t, { status: 'failed', error: { code: ErrorCodes.InternalError, message: 'The server instance running this task stopped before it finished. Call the tool again.' } })
+        : undefined,
+    );
+    return failed ?? task;
+  };
 
   /** The caller's own task `taskId`, after the routing header check; -32602 for any other. */
   const owned = async (taskId: string, ctx: ExtensionContext): Promise<StoredTask> => {
@@ -68,7 +87,7 @@ export function tasks(options: TasksOptions = {}): Extension {
     requests: {
       'tasks/get': {
         params: TASK_ID,
-        handle: async ({ taskId }: { taskId: string }, ctx) => detailedTask(await owned(taskId, ctx)),
+        handle: async ({ taskId }: { taskId: string }, ctx) => detailedTask(await alive(await owned(taskId, ctx))),
       },
       'tasks/update': {
         // The SDK takes `inputResponses` out of the params (ctx.inputResponses) and checks it is an object.
@@ -129,6 +148,7 @@ export function tasks(options: TasksOptions = {}): Extension {
         ttlMs,
         pollIntervalMs,
         expiresAt: now + ttlMs,
+        heartbeatAt: now,
         tool: call.name,
         ...(call.arguments && { arguments: call.arguments }),
       };
