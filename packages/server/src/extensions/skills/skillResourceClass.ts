@@ -1,4 +1,4 @@
-import { Param, Resource, ResourceNotFoundError, type Class, type ReadResourceResult } from '@toolwright/core';
+import { Param, Resource, ResourceNotFoundError, ToolwrightError, type Class, type ReadResourceResult } from '@toolwright/core';
 import type { SkillIndex } from './SkillIndex';
 import { SKILL_SCHEME } from './SkillIndex';
 
@@ -19,7 +19,7 @@ export function skillResourceClass(index: SkillIndex, readFile: ReadSkillFile): 
     const bytes = await readFile(file.path);
     const digest = `sha256:${Buffer.from(await crypto.subtle.digest('SHA-256', bytes)).toString('hex')}`;
     if (bytes.byteLength !== file.size || digest !== file.digest) {
-      throw new Error(`skill file ${file.path} changed on disk since the server published it; restart the server to publish the new version`);
+      throw new ToolwrightError(`skill file ${file.path} changed on disk since the server published it; restart the server to publish the new version`);
     }
     const text = textOf(bytes, file.mimeType);
     return { contents: [text === undefined ? { uri, mimeType: file.mimeType, blob: Buffer.from(bytes).toString('base64') } : { uri, mimeType: file.mimeType, text }] };
