@@ -74,7 +74,9 @@ async function tscSchemas(): Promise<unknown> {
 
 let buildSeconds = 0;
 beforeAll(() => {
-  expect(existsSync(require.resolve('@toolwright/next'))).toBe(true);
+  // Next loads the packages as a project would, from node_modules: their build outputs.
+  const built = ['packages/next/dist/index.js', 'packages/server/bundle/fetch.js', 'packages/core/bundle/index.js'].filter((file) => !existsSync(join(__dirname, '..', '..', '..', file)));
+  if (built.length > 0) throw new Error(`Build the packages first (npm run build): ${built.join(', ')} missing.`);
   const started = Date.now();
   const build = spawnSync(process.execPath, [NEXT, 'build'], { cwd: FIXTURE, env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' }, encoding: 'utf8', timeout: 240_000 });
   buildSeconds = (Date.now() - started) / 1000;
