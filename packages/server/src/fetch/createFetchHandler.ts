@@ -2,6 +2,7 @@ import type { AuthInfo } from '@toolwright/core';
 import { Pending } from '../ground/Pending';
 import { createModernFetch } from '../serving/createModernFetch';
 import type { ServerFactory } from '../serving/ServerFactory';
+import { authRefusal } from '../http/authRefusal';
 import { endpointSettingsOf } from '../http/endpointSettingsOf';
 import { CLOSING_REFUSAL, rpcRefusal } from '../http/HttpRefusal';
 import { firstMessage } from '../http/jsonRpcShape';
@@ -79,7 +80,7 @@ export function createFetchHandler(app: ServerFactory, options: FetchHandlerOpti
       const outcome = await authenticate({ headers: { authorization: headers.get('authorization') ?? undefined } });
       if (!outcome.ok) {
         if (outcome.detail) logError(`toolwright fetch: ${method} ${mcpPath} refused: ${outcome.detail}`);
-        return jsonAnswer({ status: outcome.status, body: outcome.body, headers: { 'WWW-Authenticate': outcome.challenge } }, corsHeaders);
+        return jsonAnswer(authRefusal(outcome), corsHeaders);
       }
       auth = outcome.authInfo;
     }

@@ -4,7 +4,6 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AuthInfo } from '@toolwright/core';
 import type { ServerFactory } from '../serving/ServerFactory';
 import { isLoopbackAddress } from './hostPolicy';
-import type { HttpRefusal } from './HttpRefusal';
 import type { EventStoreFactory } from './EventStore';
 import type { HttpHandlerOptions } from './HttpHandlerOptions';
 import { EventBudget } from './EventBudget';
@@ -14,11 +13,12 @@ import { createLegacySse } from './createLegacySse';
 import { createModernHandler } from './createModernHandler';
 import { createStatefulHandler } from './createStatefulHandler';
 import { createStatelessHandler } from './createStatelessHandler';
+import { authRefusal } from './authRefusal';
 import { endpointSettingsOf } from './endpointSettingsOf';
 import { listenToChanges } from './listenToChanges';
 import { readJsonBody } from './readJsonBody';
 import { createRequestLogger, requestLogLevelOf, type RequestLogEntry } from './requestLog';
-import { refuseClosing, sendJson, sendRpcError } from './respond';
+import { refuseClosing, sendAnswer, sendRpcError } from './respond';
 
 type Request = IncomingMessage & { auth?: AuthInfo; body?: unknown };
 export type Next = (error?: unknown) => void;
@@ -125,14 +125,14 @@ export function createHttpHandler(app: ServerFactory, options: HttpHandlerOption
   async function handleMcp(req: Request, res: ServerResponse, entry: Partial<RequestLogEntry>): Promise<void> {
     const method = req.method ?? 'GET';
     const refused = rules.method(method);
-    if (refused) return send(res, refused);
+    if (refused) return sendAnswer(res, refused);
 
     let auth: AuthInfo | undefined;
     if (authenticate) {
       const outcome = await authenticate(req);
       if (!outcome.ok) {
         entry.error = outcome.detail;
-        return sendJson(res, outcome.status, outcome.body, { 'WWW-Authenticate': outcome.challenge });
+        return sendAnswer(res, authRefusal(outcome));
       }
       auth = outcome.authInfo;
       req.auth = auth;
@@ -145,21 +145,21 @@ export function createHttpHandler(app: ServerFactory, options: HttpHandlerOption
       body = read.body;
     } else if (method === 'GET') {
       const refusal = rules.getHeaders(req.headers.accept);
-      if (refusal) return send(res, refusal);
+      if (refusal) return sendAnswer(res, refusal);
     }
 
     const version = headerOf(req.headers['mcp-protocol-version']);
     // Decided per request, as 2026-07-28 says: a request claiming that era is served without a session.
     if (method === 'POST' && rules.isModern(version, body)) return modern.handle({ req, res, body, auth, entry });
     const unsupported = rules.version(version);
-    if (unsupported) return send(res, unsupported);
+    if (unsupported) return sendAnswer(res, unsupported);
     return era2025.handle({ req, res, body, auth, entry });
   }
 
   /** A POST's body, once its headers, size, JSON, messages and the scopes of the tool it calls passed; undefined once refused. */
   async function readPost(req: Request, res: ServerResponse, auth: AuthInfo | undefined, entry: Partial<RequestLogEntry>): Promise<{ body: unknown } | undefined> {
     const refusedHeaders = rules.postHeaders(req.headers.accept, req.headers['content-type']);
-    if (refusedHeaders) return void send(res, refusedHeaders);
+    if (refusedHeaders) return void sendAnswer(res, refusedHeaders);
     const read = await readJsonBody(req, maxBody, bodyTimeoutMs);
     if (!read.ok) {
       if (read.status !== 400) res.setHeader('Connection', 'close');
@@ -167,7 +167,7 @@ export function createHttpHandler(app: ServerFactory, options: HttpHandlerOption
     }
     const body = read.value;
     const refusedBody = rules.body(body, auth, closing);
-    if (refusedBody) return void send(res, refusedBody);
+    if (refusedBody) return void sendAnswer(res, refusedBody);
     const first = firstMessage(body);
     if (first) {
       if (typeof first.method === 'string') entry.rpc = first.method;
@@ -195,14 +195,14 @@ export function createHttpHandler(app: ServerFactory, options: HttpHandlerOption
         // While draining, POSTs still come in (refused once read unless they carry the client's answers to the server's own requests).
         if (closing && req.method !== 'POST') return refuseClosing(res);
         const refused = rules.host(req.headers.host, isLoopbackAddress(req.socket.localAddress)) ?? rules.origin(req.headers.origin);
-        if (refused) return send(res, refused);
+        if (refused) return sendAnswer(res, refused);
         if (isMcp) return await handleMcp(req, res, entry);
         return await legacy!.handle(req, res, entry);
       }
       const answer = rules.other(req.method ?? 'GET', path, closing, health);
-      if (answer) return send(res, answer);
+      if (answer) return sendAnswer(res, answer);
       if (next) return next();
-      send(res, rules.notFound(path));
+      sendAnswer(res, rules.notFound(path));
     } catch (error) {
       entry.error = (error as Error)?.message;
       process.stderr.write(`toolwright http: request failed: ${(error as Error)?.stack ?? String(error)}\n`);
@@ -251,10 +251,6 @@ function pathOf(url: string | undefined): string {
   if (!url) return '/';
   const q = url.indexOf('?');
   return q === -1 ? url : url.slice(0, q);
-}
-
-function send(res: ServerResponse, answer: HttpRefusal): void {
-  sendJson(res, answer.status, answer.body, answer.headers as Record<string, string> | undefined);
 }
 
 function headerOf(value: string | string[] | undefined): string | undefined {

@@ -8,7 +8,8 @@ import { LegacySseTransport } from './LegacySseTransport';
 import { principalOf } from './principalOf';
 import { readJsonBody } from './readJsonBody';
 import type { RequestLogEntry } from './requestLog';
-import { refuseClosing, sendJson, sendRpcError } from './respond';
+import { authRefusal } from './authRefusal';
+import { refuseClosing, sendAnswer, sendRpcError } from './respond';
 import { jsonRpcKind } from '../rpc/jsonRpcKind';
 import type { InitializeRateLimit } from './InitializeRateLimit';
 import { sessionOwnerOf } from './sessionOwnerOf';
@@ -63,7 +64,7 @@ export function createLegacySse(app: ServerFactory, options: LegacySseOptions) {
         const outcome = await authenticate(req);
         if (!outcome.ok) {
           entry.error = outcome.detail;
-          return sendJson(res, outcome.status, outcome.body, { 'WWW-Authenticate': outcome.challenge });
+          return sendAnswer(res, authRefusal(outcome));
         }
         req.auth = outcome.authInfo;
       }

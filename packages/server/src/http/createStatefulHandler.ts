@@ -3,10 +3,9 @@ import type { ServerFactory } from '../serving/ServerFactory';
 import { createSessionPool } from './createSessionPool';
 import { createStreamableTransport, type StreamableTransportKind } from './createStreamableTransport';
 import type { EventStoreFactory } from './EventStore';
-import type { HttpRefusal } from './HttpRefusal';
 import type { McpRequest, ModeHandler, TrackPost } from './ModeHandler';
 import type { InitializeRateLimit } from './InitializeRateLimit';
-import { sendJson } from './respond';
+import { sendAnswer } from './respond';
 import type { SessionLimits } from './SessionStore';
 import type { SessionSharing } from './SessionSharing';
 
@@ -60,7 +59,7 @@ export function createStatefulHandler(app: ServerFactory, options: StatefulHandl
       protocolVersion: headerOf(req, 'mcp-protocol-version'),
       clientAddress: () => clientAddressOf(req),
     });
-    if ('answer' in outcome) return send(res, outcome.answer);
+    if ('answer' in outcome) return sendAnswer(res, outcome.answer);
     const { session } = outcome;
     entry.session = session.id;
     res.once('close', pool.begin(session));
@@ -85,10 +84,4 @@ const remoteAddressOf = (req: IncomingMessage): string | undefined => req.socket
 function headerOf(req: IncomingMessage, name: string): string | undefined {
   const value = req.headers[name];
   return typeof value === 'string' ? value : undefined;
-}
-
-function send(res: McpRequest['res'], answer: HttpRefusal): void {
-  // An answer without a body (202: only answers for other instances): the status and headers alone.
-  if (answer.body === undefined) return void res.writeHead(answer.status, answer.headers).end();
-  sendJson(res, answer.status, answer.body, answer.headers as Record<string, string> | undefined);
 }

@@ -1,4 +1,5 @@
 import type { ServerResponse } from 'node:http';
+import type { HttpRefusal } from './HttpRefusal';
 
 /** Sends a JSON body with the given status (and extra headers). */
 export function sendJson(res: ServerResponse, status: number, body: unknown, headers?: Record<string, string>): void {
@@ -22,4 +23,10 @@ export function sendRpcError(res: ServerResponse, status: number, code: number, 
 /** Refuses a request while the server shuts down: the client should retry elsewhere. */
 export function refuseClosing(res: ServerResponse): void {
   sendRpcError(res, 503, -32000, 'Service unavailable: the server is shutting down. Retry on another instance.', { Connection: 'close', 'Retry-After': '1' });
+}
+
+/** Writes a decided answer (`HttpRefusal`); one without a body (`body: undefined`) as its status and headers alone. */
+export function sendAnswer(res: ServerResponse, answer: HttpRefusal): void {
+  if (answer.body === undefined) return void res.writeHead(answer.status, answer.headers).end();
+  sendJson(res, answer.status, answer.body, answer.headers as Record<string, string> | undefined);
 }
