@@ -10,7 +10,7 @@
 //
 // API Extractor reads the declarations tsc emitted (`npm run build` first) and writes one
 // `packages/<pkg>/etc/<name>.api.md` per `exports` entry of @toolwright/core,
-// @toolwright/server, @toolwright/redis and the framework adapters (@toolwright/express, @toolwright/fastify, @toolwright/nestjs, @toolwright/hono, @toolwright/next). `./internal` has no report: it is for Toolwright's own packages and
+// @toolwright/server, @toolwright/redis and the framework adapters (@toolwright/express, @toolwright/fastify, @toolwright/nestjs, @toolwright/hono, @toolwright/next), and @toolwright/oauth. `./internal` has no report: it is for Toolwright's own packages and
 // carries no compatibility promise. The runtime twin of this check is
 // packages/server/test/public-api.test.ts (the names each entry point exports).
 //
