@@ -1,3 +1,4 @@
+import { ToolwrightError } from '@toolwright/core';
 import type { OAuthStore } from './OAuthStore';
 
 /**
@@ -48,7 +49,7 @@ export class MemoryOAuthStore implements OAuthStore {
     const max = this.options.maxEntries ?? 100_000;
     if (this.entries.size >= max && !this.entries.has(key)) {
       this.sweep();
-      if (this.entries.size >= max) throw new Error(`MemoryOAuthStore is full (${max} live entries): raise maxEntries or use a shared store.`);
+      if (this.entries.size >= max) throw new ToolwrightError(`Toolwright oauth: MemoryOAuthStore is full (${max} live entries): raise maxEntries or use a shared store.`);
     }
     this.entries.set(key, { value, expiresAt: this.now() + ttlSeconds * 1000 });
   }

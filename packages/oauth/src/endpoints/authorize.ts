@@ -1,3 +1,4 @@
+import { ToolwrightError } from '@toolwright/core';
 import { isDocumentClientId } from '../cimd/clientDocuments';
 import type { GrantRecord, OAuthContext, SignInRecord } from '../OAuthContext';
 import { readJson } from '../OAuthContext';
@@ -81,7 +82,7 @@ export async function completeSignIn(context: OAuthContext, id: string, outcome:
     await context.store.delete(`signin:${id}`);
     return redirect(callbackUrl(context, record.redirectUri, { error: 'access_denied', error_description: outcome.reason ?? 'the user was not signed in', state: record.state }));
   }
-  if (typeof outcome.subject !== 'string' || outcome.subject === '') throw new TypeError('Toolwright oauth: the signIn outcome needs a non-empty subject (the user id).');
+  if (typeof outcome.subject !== 'string' || outcome.subject === '') throw new ToolwrightError('Toolwright oauth: the signIn outcome needs a non-empty subject (the user id).');
   const signedIn: SignInRecord = {
     ...record,
     ...(upstreamSealed !== undefined && { upstream: upstreamSealed }),

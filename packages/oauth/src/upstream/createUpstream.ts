@@ -1,3 +1,4 @@
+import { ToolwrightError } from '@toolwright/core';
 import type { OAuthStore } from '../OAuthStore';
 import type { SignInOutcome } from '../OAuthServerOptions';
 import { errorPage, redirect } from '../oauthResponses';
@@ -45,14 +46,15 @@ export function createUpstream(provider: UpstreamProvider, options: { callbackUr
   const resolve = (): Promise<Endpoints> =>
     (endpoints ??= (async () => {
       if (!provider.issuer) {
-        if (!provider.authorizationEndpoint || !provider.tokenEndpoint) throw new Error(`upstream ${provider.name}: set issuer (OpenID discovery) or authorizationEndpoint and tokenEndpoint`);
+        if (!provider.authorizationEndpoint || !provider.tokenEndpoint)
+          throw new ToolwrightError(`Toolwright oauth: upstream ${provider.name}: set issuer (OpenID discovery) or authorizationEndpoint and tokenEndpoint`);
         return { authorization: provider.authorizationEndpoint, token: provider.tokenEndpoint, userinfo: provider.userinfoEndpoint, revocation: provider.revocationEndpoint };
       }
       const response = await http(`${provider.issuer.replace(/\/$/, '')}/.well-known/openid-configuration`, { headers: { accept: 'application/json' } });
-      if (!response.ok) throw new Error(`upstream ${provider.name}: discovery answered HTTP ${response.status}`);
+      if (!response.ok) throw new ToolwrightError(`Toolwright oauth: upstream ${provider.name}: discovery answered HTTP ${response.status}`);
       const document = (await response.json()) as Record<string, unknown>;
       // Mix-up defence: the document must be the configured issuer's own.
-      if (document.issuer !== provider.issuer) throw new Error(`upstream ${provider.name}: discovery names issuer ${String(document.issuer)}, not ${provider.issuer}`);
+      if (document.issuer !== provider.issuer) throw new ToolwrightError(`Toolwright oauth: upstream ${provider.name}: discovery names issuer ${String(document.issuer)}, not ${provider.issuer}`);
       const text = (name: string) => (typeof document[name] === 'string' ? (document[name] as string) : undefined);
       return {
         issuer: provider.issuer,
