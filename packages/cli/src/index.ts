@@ -13,7 +13,7 @@ export type { GeneratedFile, ProjectOptions } from './generate/ProjectOptions';
 export { STANDALONE_TEMPLATE_NAMES, TEMPLATE_NAMES, TEMPLATES, TRANSPORTS } from './generate/templates';
 export type { TemplateHost, TemplateName, TemplateInfo, Transport } from './generate/templates';
 export { validateProjectName } from './generate/validateProjectName';
-export { ADAPTER_PACKAGES, DEPENDENCY_VERSIONS, DEV_DEPENDENCY_VERSIONS, TOOLWRIGHT_PACKAGES } from './generate/versions';
+export { ADAPTER_DEPENDENCIES, ADAPTER_PACKAGES, DEPENDENCY_VERSIONS, DEV_DEPENDENCY_VERSIONS, TOOLWRIGHT_PACKAGES } from './generate/versions';
 export type { ToolwrightPackage } from './generate/versions';
 
 export { clientConfig, CLIENT_NAMES, CLIENTS } from './config/clientConfig';

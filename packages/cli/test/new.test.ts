@@ -1,7 +1,19 @@
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DEPENDENCY_VERSIONS, DEV_DEPENDENCY_VERSIONS, generateProject, runCli, TEMPLATE_NAMES, TEMPLATES, validateProjectName } from '@toolwright/cli';
+import {
+  ADAPTER_DEPENDENCIES,
+  ADAPTER_PACKAGES,
+  DEPENDENCY_VERSIONS,
+  DEV_DEPENDENCY_VERSIONS,
+  generateProject,
+  runCli,
+  TEMPLATE_NAMES,
+  TEMPLATES,
+  TOOLWRIGHT_PACKAGES,
+  validateProjectName,
+  type ToolwrightPackage,
+} from '@toolwright/cli';
 import { suggestProjectName } from '../src/generate/validateProjectName';
 import { memoryIo } from './helpers/memoryIo';
 
@@ -87,7 +99,7 @@ describe('toolwright new', () => {
   });
 
   it.each([
-    [['new', 'x', '--template', 'huge'], "Unknown --template 'huge'. Use one of: minimal, weather, http, full, edge, express, nest."],
+    [['new', 'x', '--template', 'huge'], "Unknown --template 'huge'. Use one of: minimal, weather, http, full, edge, express, nest, next."],
     [['new', 'x', '--transport', 'sse'], "Unknown --transport 'sse'. Use one of: stdio, http."],
     [['new', 'x', '--name', 'My Server'], "Invalid --name 'My Server': npm package names are lowercase: try 'my-server'."],
     [
@@ -120,7 +132,7 @@ describe('toolwright new', () => {
     expect(files.find((f) => f.path === identity)?.content).toContain(`version: '${version}',`);
   });
 
-  it.each(['edge', 'express', 'nest'] as const)('%s: depends on its host packages at the versions this repo tests, and allows their install scripts', (template) => {
+  it.each(['edge', 'express', 'nest', 'next'] as const)('%s: depends on its host packages at the versions this repo tests, and allows their install scripts', (template) => {
     const files = generateProject({ template, transport: 'http', packageName: 'x', toolwrightVersion: '9.9.9' });
     const pkg = JSON.parse(files.find((f) => f.path === 'package.json')!.content) as {
       dependencies: Record<string, string>;
@@ -145,6 +157,25 @@ describe('toolwright new', () => {
       expect(JSON.parse(files.find((f) => f.path === 'package.json')!.content).scripts.start).toBe('node scripts/serve-workerd.mjs');
       expect(files.find((f) => f.path === 'README.md')!.content).toContain(TEMPLATES.edge.host!.start);
     }
+  });
+
+  it("lists the Toolwright packages each adapter depends on as the adapters' package.json do, and a project on tarballs depends on them too", () => {
+    for (const name of ADAPTER_PACKAGES) {
+      const manifest = JSON.parse(readFileSync(join(REPO, 'packages', name.replace('@toolwright/', ''), 'package.json'), 'utf8')) as { dependencies?: Record<string, string> };
+      const ours = Object.keys(manifest.dependencies ?? {}).filter((dep) => dep.startsWith('@toolwright/'));
+      expect({ name, dependencies: [...(ADAPTER_DEPENDENCIES[name] ?? [])].sort() }).toEqual({ name, dependencies: ours.sort() });
+    }
+    const tarball = (name: string) => `file:packs/${name.replace('@toolwright/', 'toolwright-')}-9.9.9.tgz`;
+    const localPackages = Object.fromEntries([...TOOLWRIGHT_PACKAGES, ...ADAPTER_PACKAGES].map((name) => [name, tarball(name)])) as Record<ToolwrightPackage, string>;
+    const local = generateProject({ template: 'nest', transport: 'http', packageName: 'x', toolwrightVersion: '9.9.9', localPackages });
+    const fromTarballs = JSON.parse(local.find((f) => f.path === 'package.json')!.content).dependencies as Record<string, string>;
+    for (const name of ['@toolwright/nestjs', ...(ADAPTER_DEPENDENCIES['@toolwright/nestjs'] ?? [])]) expect(fromTarballs[name]).toBe(tarball(name));
+    const registry = generateProject({ template: 'nest', transport: 'http', packageName: 'x', toolwrightVersion: '9.9.9' });
+    expect(Object.keys(JSON.parse(registry.find((f) => f.path === 'package.json')!.content).dependencies).filter((name) => name.startsWith('@toolwright/'))).toEqual([
+      '@toolwright/core',
+      '@toolwright/nestjs',
+      '@toolwright/server',
+    ]);
   });
 
   it('the docs and READMEs that list the templates name every one of them', () => {

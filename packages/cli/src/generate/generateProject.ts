@@ -5,6 +5,7 @@ import { projectNames } from './projectNames';
 import { readme } from './readme';
 import { readTemplateFiles } from './readTemplateFiles';
 import { renderTemplate } from './renderTemplate';
+import { TEMPLATES } from './templates';
 
 /**
  * Every file of a new project, sorted by path. Pure apart from reading the templates: the
@@ -19,8 +20,9 @@ export function generateProject(options: ProjectOptions, templatesDir: string = 
     files.set(path, renderTemplate(source, values, `${options.template}/${path}`));
   }
   files.set('package.json', packageJson(options));
-  files.set('tsconfig.json', tsconfig(options));
-  files.set('test/tsconfig.json', testTsconfig(options));
+  const buildTsconfig = TEMPLATES[options.template].host?.buildTsconfig ?? 'tsconfig.json';
+  files.set(buildTsconfig, tsconfig(options));
+  files.set('test/tsconfig.json', testTsconfig(options, buildTsconfig));
   files.set('jest.config.js', jestConfig());
   files.set('eslint.config.mjs', eslintConfig(options));
   files.set('.gitignore', gitignore(options));

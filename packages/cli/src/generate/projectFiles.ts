@@ -1,7 +1,7 @@
 import { SUPPORTED_NODE } from '../cli/supportedNode';
 import type { ProjectOptions } from './ProjectOptions';
 import { TEMPLATES } from './templates';
-import { DEPENDENCY_VERSIONS, DEV_DEPENDENCY_VERSIONS, INSTALL_SCRIPTS, type ToolwrightPackage } from './versions';
+import { ADAPTER_DEPENDENCIES, DEPENDENCY_VERSIONS, DEV_DEPENDENCY_VERSIONS, INSTALL_SCRIPTS, type ToolwrightPackage } from './versions';
 
 /** The port and endpoint `npm start` uses for HTTP, and the README's URL. */
 export const HTTP_PORT = 3000;
@@ -26,13 +26,15 @@ export function packageJson(options: ProjectOptions): string {
   const host = TEMPLATES[options.template].host;
   Object.assign(scripts, host?.scripts);
   const toolwright = (name: ToolwrightPackage) => options.localPackages?.[name] ?? options.toolwrightVersion;
-  const adapters = Object.fromEntries((host?.toolwrightPackages ?? []).map((name) => [name, toolwright(name)]));
+  const direct = host?.toolwrightPackages ?? [];
+  const listed = options.localPackages ? [...direct, ...direct.flatMap((name) => ADAPTER_DEPENDENCIES[name] ?? [])] : direct;
+  const adapters = Object.fromEntries(listed.map((name) => [name, toolwright(name)]));
   return json({
     name: options.packageName,
     version: '0.1.0',
     private: true,
     description: TEMPLATES[options.template].summary,
-    type: 'commonjs',
+    ...(!host?.untypedPackage && { type: 'commonjs' }),
     main: 'dist/server.js',
     scripts,
     engines: { node: SUPPORTED_NODE },
@@ -96,10 +98,10 @@ export function tsconfig(options: ProjectOptions): string {
  * `isolatedModules` makes ts-jest transpile file by file (seconds instead of a full type
  * check per run); `npm test` type-checks the tests with `tsc -p test` first instead.
  */
-export function testTsconfig(options: ProjectOptions): string {
+export function testTsconfig(options: ProjectOptions, buildTsconfig = 'tsconfig.json'): string {
   const inWorkspace = options.workspaceRoot !== undefined;
   return json({
-    extends: '../tsconfig.json',
+    extends: `../${buildTsconfig}`,
     compilerOptions: {
       ...(inWorkspace && { composite: false, declaration: false, declarationMap: false }),
       rootDir: '..',

@@ -1,8 +1,8 @@
 import type { ToolwrightPackage } from './versions';
-import { EDGE_VERSIONS, EXPRESS_VERSIONS, NEST_VERSIONS } from './versions';
+import { EDGE_VERSIONS, EXPRESS_VERSIONS, NEST_VERSIONS, NEXT_VERSIONS } from './versions';
 
 /** The project templates `toolwright new` knows, in the order `--help` lists them. */
-export const TEMPLATE_NAMES = ['minimal', 'weather', 'http', 'full', 'edge', 'express', 'nest'] as const;
+export const TEMPLATE_NAMES = ['minimal', 'weather', 'http', 'full', 'edge', 'express', 'nest', 'next'] as const;
 export type TemplateName = (typeof TEMPLATE_NAMES)[number];
 
 /**
@@ -52,6 +52,16 @@ export interface TemplateHost {
   readonly installScripts: Readonly<Record<string, boolean>>;
   /** Build outputs beside dist/ that git, eslint and prettier skip. */
   readonly outputs: readonly string[];
+  /**
+   * The file of the tsc build of `src/` (to `dist/`, for `dist/server.js`), when the template's
+   * own `tsconfig.json` belongs to its host (Next.js reads and rewrites that one).
+   */
+  readonly buildTsconfig?: string;
+  /**
+   * Leave `"type"` out of package.json (node then loads `dist/` as CommonJS all the same): Next's
+   * compiler refuses the TypeScript's `import`s in a package that says `"type": "commonjs"`.
+   */
+  readonly untypedPackage?: boolean;
 }
 
 export const TEMPLATES: Readonly<Record<TemplateName, TemplateInfo>> = {
@@ -173,12 +183,43 @@ export const TEMPLATES: Readonly<Record<TemplateName, TemplateInfo>> = {
       serverFile: '`src/server.ts`: the entry point: the Nest app with `--http` (`npm start`), else an application context serving the tools over stdio.',
       appFile: '`src/app.ts`: creates the Nest application from `AppModule` (the server and the tests share it).',
       tests: '`test/app.e2e.test.ts`: the Nest app on a real port, driven by a real MCP client in both protocol eras, its guard included, beside its controller. No mocks.',
-      toolwrightPackages: ['@toolwright/nestjs', '@toolwright/express'],
+      toolwrightPackages: ['@toolwright/nestjs'],
       dependencies: NEST_VERSIONS,
       devDependencies: {},
       scripts: {},
       installScripts: {},
       outputs: [],
+    },
+  },
+  next: {
+    name: 'next',
+    summary: 'A Next.js App Router route serving MCP (@toolwright/next), compiled by next build with decorator metadata.',
+    transport: 'http',
+    contents: [
+      '`app/mcp/route.ts`: the route: `export const { GET, POST, DELETE }` from `src/mcp.ts`, which makes them with `createRouteHandlers` (sessions in memory; `MCP_STATELESS=1` on Vercel).',
+      '`src/text.tools.ts`: `word_count` (structured output, `src/word-count.dto.ts`) and `slugify`.',
+      "`next.config.mjs`: the Toolwright packages in `serverExternalPackages`; `tsconfig.json` is Next's, with `experimentalDecorators` and `emitDecoratorMetadata`, which its compiler reads.",
+    ],
+    exampleCall: { tool: 'word_count', args: { text: 'Deploy anywhere' } },
+    host: {
+      start: 'npm start          # next start on http://127.0.0.1:3000/mcp',
+      serverFile:
+        '`src/server.ts`: the same app on Node without Next: stdio, or Streamable HTTP with `--http` (what `toolwright call` and `inspect` start), built by `tsc -p tsconfig.server.json` into `dist/`.',
+      tests:
+        '`test/route.e2e.test.ts`: a real MCP client drives the route handlers in memory and the app `next build` compiled, served by `next start`, in both protocol eras, and checks that both compilers give the same schemas. No mocks.',
+      toolwrightPackages: ['@toolwright/next'],
+      dependencies: NEXT_VERSIONS.dependencies,
+      devDependencies: NEXT_VERSIONS.devDependencies,
+      scripts: {
+        build: 'tsc -p tsconfig.server.json && next build',
+        start: 'next start -H 127.0.0.1 -p 3000',
+        dev: 'next dev -H 127.0.0.1 -p 3000',
+        test: 'npm run build && tsc -p test && eslint . && jest',
+      },
+      installScripts: {},
+      outputs: ['.next/', 'next-env.d.ts'],
+      buildTsconfig: 'tsconfig.server.json',
+      untypedPackage: true,
     },
   },
 };

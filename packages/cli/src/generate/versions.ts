@@ -44,6 +44,13 @@ export const NEST_VERSIONS = {
   rxjs: '7.8.2',
 } as const;
 
+/** The next template's framework: Next.js (App Router) and the React it renders with. */
+export const NEXT_VERSIONS = {
+  dependencies: { next: '16.4.6', react: '19.3.1', 'react-dom': '19.3.1' },
+  // Next's build type-checks with TypeScript and asks for React's types.
+  devDependencies: { '@types/react': '19.3.3' },
+} as const;
+
 /**
  * npm 11's `allowScripts` for a generated project: every dependency with an install script,
  * and whether it may run (a test checks the list against an installed project's lockfile).
@@ -54,8 +61,17 @@ export const INSTALL_SCRIPTS = { '@parcel/watcher': false } as const;
 export const TOOLWRIGHT_PACKAGES = ['@toolwright/core', '@toolwright/server', '@toolwright/cli', '@toolwright/eslint-plugin'] as const;
 
 /** The framework adapters, which only their templates depend on. */
-export const ADAPTER_PACKAGES = ['@toolwright/express', '@toolwright/nestjs'] as const;
+export const ADAPTER_PACKAGES = ['@toolwright/express', '@toolwright/fastify', '@toolwright/nestjs', '@toolwright/next'] as const;
 export type ToolwrightPackage = (typeof TOOLWRIGHT_PACKAGES)[number] | (typeof ADAPTER_PACKAGES)[number];
+
+/**
+ * The Toolwright packages an adapter depends on (a test compares them with the adapters'
+ * package.json). A project on tarballs of a checkout lists them too: npm would look for
+ * `@toolwright/express@0.1.0` on the registry otherwise. From the registry, npm installs them itself.
+ */
+export const ADAPTER_DEPENDENCIES: Readonly<Partial<Record<ToolwrightPackage, readonly ToolwrightPackage[]>>> = {
+  '@toolwright/nestjs': ['@toolwright/express', '@toolwright/fastify'],
+};
 
 /**
  * The `mcp-remote` bridge Claude Desktop's config runs for an HTTP server (`npx -y mcp-remote@…`),
