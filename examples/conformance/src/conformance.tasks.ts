@@ -72,4 +72,15 @@ export class ConformanceTasks {
     const [first, second] = await Promise.all([ctx.elicit('First detail?', DetailForm, { key: 'first' }), ctx.elicit('Second detail?', DetailForm, { key: 'second' })]);
     return `Got ${first.action === 'accept' ? (first.content.name ?? '') : first.action} and ${second.action === 'accept' ? (second.content.name ?? '') : second.action}.`;
   }
+
+  @Tool({
+    name: 'test_tool_with_task',
+    description: "Asks the user's name as a plain round trip, then works on as a task and greets them.",
+    task: { mode: 'required', inputFirst: true },
+  })
+  async toolWithTask(@Ctx() ctx: ToolContext) {
+    const answer = await ctx.elicit('What is your name?', DetailForm, { key: 'user_name' });
+    await sleep(200, ctx.signal);
+    return answer.action === 'accept' ? `Hello, ${answer.content.name ?? 'stranger'}, your task is done.` : `No name given (${answer.action}).`;
+  }
 }

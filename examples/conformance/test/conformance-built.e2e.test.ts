@@ -11,7 +11,7 @@ describe('examples/conformance: the built server over stdio', () => {
     const client = new Client({ name: 'stdio-test', version: '1.0.0' }, { capabilities: FULL_CAPABILITIES });
     answerLikeTheSuite(client, []);
     await client.connect(new StdioClientTransport({ command: process.execPath, args: [server], stderr: 'ignore' }));
-    expect((await client.listTools()).tools).toHaveLength(34);
+    expect((await client.listTools()).tools).toHaveLength(35);
     expect((await client.callTool({ name: 'test_sampling', arguments: { prompt: 'p' } })).content).toEqual([{ type: 'text', text: 'LLM response: echo(p) max=100' }]);
     expect(((await client.readResource({ uri: 'test://template/7/data' })).contents[0] as { text: string }).text).toBe('{"id":"7","templateTest":true,"data":"Data for ID: 7"}');
     await client.close();

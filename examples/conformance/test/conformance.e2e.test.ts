@@ -82,6 +82,7 @@ describe('examples/conformance: every fixture, exact values (in memory)', () => 
         'test_streaming_elicitation',
         'test_tool_with_logging',
         'test_tool_with_progress',
+        'test_tool_with_task',
         'test_trigger_prompt_change',
         'test_trigger_tool_change',
       ].sort(),

@@ -16,6 +16,7 @@ import { createTestClient, toolText } from '@toolwright/server/testing';
  * fetch handler, in process; everything else goes through the SDK client.
  */
 const declaring = { elicitation: {}, extensions: { [TASKS_EXTENSION_ID]: {} } };
+const NAME = { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] } as const;
 const CONFIRM = { type: 'object', properties: { confirm: { type: 'boolean' } }, required: ['confirm'] } as const;
 const runs = { aborted: 0 };
 
@@ -50,6 +51,13 @@ class Jobs {
   async pair(@Ctx() ctx: ToolContext) {
     const [a, b] = await Promise.all([ctx.elicit('First?', CONFIRM as never, { key: 'first' }), ctx.elicit('Second?', CONFIRM as never, { key: 'second' })]);
     return `${a.action}+${b.action}`;
+  }
+
+  @Tool({ description: 'Asks a name as a plain round trip, then works on as a task.', task: { mode: 'required', inputFirst: true } })
+  async welcome(@Ctx() ctx: ToolContext) {
+    const answer = await ctx.elicit('Your name?', NAME as never, { key: 'user_name' });
+    await gate(ctx.signal);
+    return `Welcome, ${(answer.content as { name?: string } | undefined)?.name ?? 'stranger'}!`;
   }
 
   @Tool({ description: 'Fails as a tool.', task: true })
@@ -309,6 +317,21 @@ describe('tasks', () => {
     expect(await send({})).toContain('-32020');
     expect(await send({ 'mcp-name': `  ${taskId as string}  ` })).toContain('working');
     await raw('tasks/cancel', { taskId });
+  });
+
+  it('asks the first questions of an inputFirst tool as a plain round trip, and makes the task on the round that runs past them', async () => {
+    gateOpen = false;
+    const first = await create('welcome', {});
+    expect(first).toMatchObject({ resultType: 'input_required', inputRequests: { user_name: { method: 'elicitation/create' } } });
+    expect(first).not.toHaveProperty('taskId');
+    const handle = await raw('tools/call', { name: 'welcome', arguments: {}, inputResponses: { user_name: { action: 'accept', content: { name: 'Ada' } } }, requestState: first.requestState });
+    expect(handle).toMatchObject({ resultType: 'task', status: 'working' });
+    expect(handle).not.toHaveProperty('requestState');
+    gateOpen = true;
+    openGate();
+    let done: Record<string, unknown> = {};
+    for (let i = 0; i < 500 && !terminal(done); i++) done = await raw('tasks/get', { taskId: handle.taskId });
+    expect(done).toMatchObject({ status: 'completed', result: { content: [{ text: 'Welcome, Ada!' }] } });
   });
 
   it('makes no task for a client that did not declare the extension: optional tools answer as plain calls, required ones -32021', async () => {

@@ -79,8 +79,11 @@ export interface ToolOptions {
    * - `'required'`: only as a task (a 2026-07-28 client that did not declare it gets -32021).
    * The method is written as for a plain call: `ctx.signal` is aborted by `tasks/cancel`,
    * `ctx.progress` becomes the task's status message, `ctx.elicit` and friends its input requests.
+   * - `{ mode, inputFirst: true }`: the questions the method asks before it does anything else
+   *   go out as a plain 2026-07-28 round trip (`input_required` on `tools/call`); the task
+   *   starts with the round that runs past them.
    */
-  task?: boolean | 'optional' | 'required';
+  task?: boolean | 'optional' | 'required' | { readonly mode?: 'optional' | 'required'; readonly inputFirst?: boolean };
 }
 
 /** What `@Tool` records on the class. */

@@ -3,14 +3,20 @@ import { TOOLS_KEY } from './keys';
 import { readMemberMetadata } from './readMemberMetadata';
 import type { ToolArgs } from './ToolOptions';
 
-/** How a tool runs as a task (`@Tool({ task })`): undefined for a plain tool. */
-export type TaskMode = 'optional' | 'required';
+/** How a tool runs as a task (`@Tool({ task })`). */
+export interface TaskMode {
+  /** 'optional': a task when the client declared the extension; 'required': only as a task. */
+  readonly mode: 'optional' | 'required';
+  /** Its first questions are a plain round trip; the task starts after them. */
+  readonly inputFirst: boolean;
+}
 
 const modes = new WeakMap<Class, ReadonlyMap<string, TaskMode>>();
 
 /**
  * The `task` option `@Tool` recorded for `methodName` of `cls` (read once per class):
- * `true` and `'optional'` are 'optional', `'required'` is 'required', anything else none.
+ * `true` and `'optional'` are optional, `'required'` required, an object says both; undefined
+ * for a plain tool.
  */
 export function toolTaskMode(cls: Class, methodName: string): TaskMode | undefined {
   let byMethod = modes.get(cls);
@@ -18,8 +24,9 @@ export function toolTaskMode(cls: Class, methodName: string): TaskMode | undefin
     const found = new Map<string, TaskMode>();
     for (const { member } of readMemberMetadata<ToolArgs>(cls, TOOLS_KEY)) {
       const task = member.options.task;
-      if (task === true || task === 'optional') found.set(member.methodName, 'optional');
-      else if (task === 'required') found.set(member.methodName, 'required');
+      if (task === true || task === 'optional') found.set(member.methodName, { mode: 'optional', inputFirst: false });
+      else if (task === 'required') found.set(member.methodName, { mode: 'required', inputFirst: false });
+      else if (typeof task === 'object' && task !== null) found.set(member.methodName, { mode: task.mode === 'required' ? 'required' : 'optional', inputFirst: task.inputFirst === true });
     }
     byMethod = found;
     modes.set(cls, byMethod);

@@ -5,6 +5,13 @@ import { TERMINAL, type StoredTask, type TaskInputRequest, type TaskStore } from
 /** Runs one round of a task's tool call with what the runner changes about it; resolves with the call's answer. */
 export type TaskRun = (override: ToolRunOverride) => Promise<Record<string, unknown>>;
 
+/** A round begun by `TaskRunner.begin`: its task id, its abort controller and its answer. */
+export interface RunningRound {
+  readonly id: string;
+  readonly controller: AbortController;
+  readonly answer: Promise<Record<string, unknown>>;
+}
+
 /** A task's next version, stamped now: `lastUpdatedAt` and the expiry move on. */
 export function touched(task: StoredTask, change: Partial<StoredTask>, now = Date.now()): StoredTask {
   return { ...task, heartbeatAt: now, ...change, lastUpdatedAt: new Date(now).toISOString(), expiresAt: now + task.ttlMs };
@@ -31,7 +38,47 @@ export class TaskRunner {
 
   /** Starts a round of `task` (not awaited: the caller answers its client at once). */
   start(task: StoredTask, run: TaskRun): void {
-    void this.round(task, run);
+    void this.follow(this.begin(task, run));
+  }
+
+  /**
+   * Starts a round of `task` without writing anything yet: `follow` it once the store has the
+   * task, or `drop` it when its answer is not the task's (a first round that only asked).
+   */
+  begin(task: StoredTask, run: TaskRun): RunningRound {
+    const id = task.taskId;
+    const controller = new AbortController();
+    this.running.set(id, controller);
+    const override: ToolRunOverride = {
+      signal: controller.signal,
+      progressToken: id,
+      onNotify: (notification) => this.status(id, messageOf(notification)),
+      ...(task.requestState !== undefined && { round: { requestState: task.requestState, inputResponses: task.inputResponses ?? {} } }),
+    };
+    const answer = run(override);
+    answer.catch(() => undefined);
+    return { id, controller, answer };
+  }
+
+  /** Forgets a round begun for no task. */
+  drop(round: RunningRound): void {
+    if (this.running.get(round.id) === round.controller) this.running.delete(round.id);
+  }
+
+  /** Writes what becomes of a begun round to its task, renewing the task's heartbeat meanwhile. */
+  async follow(round: RunningRound): Promise<void> {
+    const { id } = round;
+    // While the run goes on, its instance says so; a task whose heartbeat stops failed with its instance.
+    const beat = setInterval(() => this.beat(id), this.heartbeatMs);
+    beat.unref?.();
+    try {
+      await this.settle(id, await round.answer);
+    } catch (error) {
+      await this.fail(id, error).catch((e: unknown) => this.logger.error(`task ${id}: its failure could not be stored`, e));
+    } finally {
+      clearInterval(beat);
+      this.drop(round);
+    }
   }
 
   /** Aborts the run of `taskId` if it runs here (its `ctx.signal`). */
@@ -42,29 +89,6 @@ export class TaskRunner {
   /** How many task runs this process has going. */
   get active(): number {
     return this.running.size;
-  }
-
-  private async round(task: StoredTask, run: TaskRun): Promise<void> {
-    const id = task.taskId;
-    const controller = new AbortController();
-    this.running.set(id, controller);
-    // While the run goes on, its instance says so; a task whose heartbeat stops failed with its instance.
-    const beat = setInterval(() => this.beat(id), this.heartbeatMs);
-    beat.unref?.();
-    const override: ToolRunOverride = {
-      signal: controller.signal,
-      progressToken: id,
-      onNotify: (notification) => this.status(id, messageOf(notification)),
-      ...(task.requestState !== undefined && { round: { requestState: task.requestState, inputResponses: task.inputResponses ?? {} } }),
-    };
-    try {
-      await this.settle(id, await run(override));
-    } catch (error) {
-      await this.fail(id, error).catch((e: unknown) => this.logger.error(`task ${id}: its failure could not be stored`, e));
-    } finally {
-      clearInterval(beat);
-      if (this.running.get(id) === controller) this.running.delete(id);
-    }
   }
 
   private async settle(id: string, answer: Record<string, unknown>): Promise<void> {

@@ -30,6 +30,11 @@ export interface TasksOptions {
    * store), in ms. The runner renews it every third of that. Default 30000.
    */
   readonly heartbeatTimeoutMs?: number;
+  /**
+   * For `@Tool({ task: { inputFirst: true } })`: how long the first round may take to ask its
+   * questions (answered as a plain round trip, no task) before it becomes a task, in ms. Default 250.
+   */
+  readonly inputFirstMs?: number;
   /** Where failures of task runs are logged. Default: stderr. */
   readonly logger?: ToolLogger;
 }
@@ -52,6 +57,7 @@ export function tasks(options: TasksOptions = {}): Extension {
   const ttlMs = positive('ttlMs', options.ttlMs, 3_600_000);
   const pollIntervalMs = positive('pollIntervalMs', options.pollIntervalMs, 1000);
   const store = options.store ?? new MemoryTaskStore();
+  const inputFirstMs = positive('inputFirstMs', options.inputFirstMs, 250);
   const heartbeatTimeoutMs = positive('heartbeatTimeoutMs', options.heartbeatTimeoutMs, 30_000);
   const runner = new TaskRunner(store, options.logger ?? stderrLogger('tasks'), Math.max(1, Math.floor(heartbeatTimeoutMs / 3)));
 
@@ -128,7 +134,7 @@ export function tasks(options: TasksOptions = {}): Extension {
       const mode = tool && toolTaskMode(tool.target, tool.methodName);
       if (!mode) return next();
       if (!ctx.clientExtension()) {
-        if (mode === 'optional') return next();
+        if (mode.mode === 'optional') return next();
         throw new ProtocolError(
           ErrorCodes.MissingClientCapability,
           `Tool '${call.name}' runs only as a task, and the client did not declare the tasks extension. Declare '${TASKS_EXTENSION_ID}' in capabilities.extensions to call it.`,
@@ -152,9 +158,33 @@ export function tasks(options: TasksOptions = {}): Extension {
         tool: call.name,
         ...(call.arguments && { arguments: call.arguments }),
       };
+      const round = runner.begin(task, next);
+      if (mode.inputFirst) {
+        // Questions asked before the method does anything else go out as a plain round trip, without a task.
+        let timer: ReturnType<typeof setTimeout> | undefined;
+        const window = new Promise<undefined>((resolve) => (timer = setTimeout(resolve, inputFirstMs, undefined)));
+        const early = await Promise.race([
+          round.answer.then(
+            (answer) => answer,
+            () => undefined,
+          ),
+          window,
+        ]);
+        clearTimeout(timer);
+        if (early?.resultType === 'input_required') {
+          runner.drop(round);
+          return early;
+        }
+      }
       // The handle goes out only once the store has the task (SEP-2663: durably created).
-      await store.create(task);
-      runner.start(task, next);
+      try {
+        await store.create(task);
+      } catch (error) {
+        round.controller.abort(new Error('The task could not be stored.'));
+        runner.drop(round);
+        throw error;
+      }
+      void runner.follow(round);
       return createTaskResult(task);
     },
   });
