@@ -38,7 +38,7 @@ export function readme(options: ProjectOptions): string {
             ? `${template.name === 'http' ? TOKENS_START : 'npm start'}          # Streamable HTTP on ${HTTP_URL}`
             : 'npm start          # serves MCP over stdio: start it from a client, below',
       ].join('\n'),
-    )}\n\n\`npm run dev\` rebuilds and restarts the server when a file in \`src/\` changes (tsc in watch mode; logs go to stderr).${
+    )}\n\n${template.host?.dev ?? '`npm run dev` rebuilds and restarts the server when a file in `src/` changes (tsc in watch mode; logs go to stderr).'}${
       http ? '' : `\n\`node dist/server.js --http --port ${HTTP_PORT}\` serves the same tools over Streamable HTTP.`
     }${template.name === 'http' ? `\n\n${ANONYMOUS_NOTE}` : ''}`,
     ...(template.host?.section ? [template.host.section] : []),

@@ -39,6 +39,8 @@ export interface TemplateHost {
   readonly appFile?: string;
   /** What `test/` holds, for the README. */
   readonly tests: string;
+  /** What `npm run dev` does, for the README, when it is not `toolwright dev`. */
+  readonly dev?: string;
   /** A README section after "Run it" (markdown, with its own `##` heading), e.g. how to deploy. */
   readonly section?: string;
   /** Toolwright packages beyond core and server (`@toolwright/express`, ...). */
@@ -205,6 +207,7 @@ export const TEMPLATES: Readonly<Record<TemplateName, TemplateInfo>> = {
       start: 'npm start          # next start on http://127.0.0.1:3000/mcp',
       serverFile:
         '`src/server.ts`: the same app on Node without Next: stdio, or Streamable HTTP with `--http` (what `toolwright call` and `inspect` start), built by `tsc -p tsconfig.server.json` into `dist/`.',
+      dev: '`npm run dev` is `next dev` on http://127.0.0.1:3000/mcp: Next recompiles a changed file on the next request.',
       tests:
         '`test/route.e2e.test.ts`: a real MCP client drives the route handlers in memory and the app `next build` compiled, served by `next start`, in both protocol eras, and checks that both compilers give the same schemas. No mocks.',
       toolwrightPackages: ['@toolwright/next'],
