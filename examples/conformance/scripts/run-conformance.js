@@ -58,6 +58,26 @@ const RUNS = [
     requirements: '2026-07-28',
     knownFailures: 'expected-failures.2026-07-28.yml',
   },
+  {
+    // The tasks extension (SEP-2663): extension scenarios are on no revision's timeline, so each
+    // is run by name (`--scenario`, `--force`), and all of them are counted.
+    label: 'tasks',
+    pkg: 'conformance-next',
+    args: ['--spec-version', '2026-07-28', '--force'],
+    scenarios: [
+      'tasks-lifecycle',
+      'tasks-capability-negotiation',
+      'tasks-wire-fields',
+      'tasks-request-state-removal',
+      'tasks-mrtr-input',
+      'tasks-request-headers',
+      'tasks-dispatch-and-envelope',
+      'tasks-status-notifications',
+      'tasks-required-task-error',
+      'tasks-mrtr-composition',
+    ],
+    knownFailures: 'expected-failures.tasks.yml',
+  },
 ];
 
 /**
@@ -190,7 +210,7 @@ function judge(run, out, knownFailures = run.knownFailures, target = 'node') {
     console.error(`conformance ${name}: the suite wrote no results`);
     return { ok: false, line: `${run.label}: no results` };
   }
-  const required = run.requirements ? requiredScenarios(run) : undefined;
+  const required = run.scenarios ? new Set(run.scenarios) : run.requirements ? requiredScenarios(run) : undefined;
   const counted = (scenario) => !required || required.has(scenario);
   const failed = new Set();
   const seen = new Set();
@@ -215,7 +235,7 @@ function judge(run, out, knownFailures = run.knownFailures, target = 'node') {
   const known = new Set(yamlList(knownFile, 'server'));
   const unexpected = [...failed, ...missing].filter((s) => !known.has(s));
   const stale = [...known].filter((s) => !failed.has(s) && !missing.includes(s));
-  const scope = required ? `required by ${run.requirements}` : 'scenarios';
+  const scope = run.scenarios ? 'scenarios' : required ? `required by ${run.requirements}` : 'scenarios';
   const line = `${run.label}: ${seen.size - failed.size}/${seen.size + missing.length} ${scope} passed, ${passedChecks}/${checks} checks`;
   console.log(`conformance ${target} ${line}; failing: ${[...failed, ...missing].join(', ') || 'none'}`);
   if (missing.length > 0) console.error(`conformance ${name}: no results for ${missing.join(', ')}`);
@@ -232,8 +252,16 @@ async function runSuite(run, url, extraArgs, knownFailures, target) {
   const out = mkdtempSync(join(tmpdir(), 'toolwright-conformance-'));
   let output = `\nconformance ${target}: @modelcontextprotocol/conformance@${versionOf(run)} ${run.args.join(' ')} against ${url}\n`;
   try {
-    await new Promise((resolve) => {
-      const child = spawn(suiteNode, [entryOf(run), 'server', '--url', url, ...run.args, '-o', out, ...extraArgs], { stdio: ['ignore', 'pipe', 'pipe'] });
+    for (const scenario of run.scenarios ?? [undefined]) await invoke(scenario ? ['--scenario', scenario] : []);
+    process.stdout.write(output);
+    return judge(run, out, knownFailures, target);
+  } finally {
+    rmSync(out, { recursive: true, force: true });
+  }
+
+  function invoke(scenarioArgs) {
+    return new Promise((resolve) => {
+      const child = spawn(suiteNode, [entryOf(run), 'server', '--url', url, ...scenarioArgs, ...run.args, '-o', out, ...extraArgs], { stdio: ['ignore', 'pipe', 'pipe'] });
       child.stdout.setEncoding('utf8').on('data', (chunk) => (output += chunk));
       child.stderr.setEncoding('utf8').on('data', (chunk) => (output += chunk));
       const timer = setTimeout(() => {
@@ -245,10 +273,6 @@ async function runSuite(run, url, extraArgs, knownFailures, target) {
         resolve();
       });
     });
-    process.stdout.write(output);
-    return judge(run, out, knownFailures, target);
-  } finally {
-    rmSync(out, { recursive: true, force: true });
   }
 }
 
