@@ -19,7 +19,7 @@ const SLOW = {
   'packages/cli/test/dev-inspect.e2e.test.ts': 'runs toolwright dev in a process',
   'packages/cli/test/from-a-clone.e2e.test.ts': 'packs and npm installs the packages',
   'packages/cli/test/from-the-registry.e2e.test.ts': 'publishes to a local registry and npm installs',
-  'packages/cli/test/host-templates.e2e.test.ts': 'generates the edge, express and nest templates, npm installs them, runs their tests and servers',
+  'packages/cli/test/host-templates.e2e.test.ts': 'generates the edge, express, nest and next templates, npm installs them, runs their tests and servers',
   'packages/cli/test/new-from-a-checkout.test.ts': 'npm packs the packages for a generated project',
   'packages/cli/test/packed-packages.e2e.test.ts': 'npm packs the packages, installs them in a temporary project and runs them',
   'packages/cli/test/repository-setup.test.ts': 'runs git, npx toolwright and scripts/check-prerequisites.js',
