@@ -26,6 +26,7 @@ const SUITES = [
   // Web Crypto and jose: JWTs, sealed request state.
   'packages/server/test/auth-jwt\\.e2e',
   'packages/server/test/round-state-sealed\\.e2e',
+  'packages/oauth/test/oauth-flow\\.e2e',
   // The built output in a fresh node: loading, bundles, the compile cache, the version gate.
   'packages/server/test/loading\\.e2e',
   'packages/server/test/bundles\\.test',
@@ -37,6 +38,7 @@ const SUITES = [
   'packages/express/test/',
   'packages/fastify/test/',
   'packages/nestjs/test/',
+  'packages/hono/test/',
   'examples/(weather|minimal|http|full)/test/.*\\.e2e',
   'examples/edge/test/',
   // Redis over Node's sockets.
