@@ -4,14 +4,13 @@
 // as a Worker serves it. Prints `listening on <url>` on stderr; SIGTERM stops it.
 // `node serve-conformance-workerd.mjs` (PORT, default any free port).
 import { Miniflare } from 'miniflare';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { bundleWorker } from '../../edge/scripts/bundleWorker.mjs';
 
 const example = join(dirname(fileURLToPath(import.meta.url)), '..');
-const out = mkdtempSync(join(tmpdir(), 'toolwright-conformance-worker-'));
+// Beside tsc's output it is made from (dist/ is a build folder, never committed).
+const out = join(example, 'dist', 'worker');
 const scriptPath = join(out, 'worker.mjs');
 await bundleWorker({
   entry: `import 'reflect-metadata';
@@ -40,10 +39,6 @@ const mf = new Miniflare({
 });
 const url = await mf.ready;
 console.error(`listening on ${new URL('/mcp', url).href}`);
-const stop = () =>
-  void mf.dispose().finally(() => {
-    rmSync(out, { recursive: true, force: true });
-    process.exit(0);
-  });
+const stop = () => void mf.dispose().finally(() => process.exit(0));
 process.once('SIGTERM', stop);
 process.once('SIGINT', stop);
