@@ -1,4 +1,4 @@
-import type { ToolLogger } from '@toolwright/core';
+import { ToolwrightError, type ToolLogger } from '@toolwright/core';
 import type { ToolRunOverride } from '../Extension';
 import { TERMINAL, type StoredTask, type TaskInputRequest, type TaskStore } from './TaskStore';
 
@@ -83,7 +83,7 @@ export class TaskRunner {
 
   /** Aborts the run of `taskId` if it runs here (its `ctx.signal`). */
   abort(taskId: string): void {
-    this.running.get(taskId)?.abort(new Error('The task was cancelled (tasks/cancel).'));
+    this.running.get(taskId)?.abort(new ToolwrightError('The task was cancelled (tasks/cancel).'));
   }
 
   /** How many task runs this process has going. */

@@ -1,4 +1,4 @@
-import { ConfigError, stderrLogger, type JsonSchema, type ToolLogger } from '@toolwright/core';
+import { ConfigError, stderrLogger, ToolwrightError, type JsonSchema, type ToolLogger } from '@toolwright/core';
 import { toolTaskMode } from '@toolwright/core/internal';
 import { canAccess } from '../../auth/canAccess';
 import { defineExtension } from '../defineExtension';
@@ -180,7 +180,7 @@ export function tasks(options: TasksOptions = {}): Extension {
       try {
         await store.create(task);
       } catch (error) {
-        round.controller.abort(new Error('The task could not be stored.'));
+        round.controller.abort(new ToolwrightError('The task could not be stored.'));
         runner.drop(round);
         throw error;
       }
