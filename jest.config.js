@@ -27,9 +27,9 @@ const SLOW = {
   'packages/cli/test/test-conformance.e2e.test.ts': 'runs the conformance suite (downloaded) on a served example',
   'packages/core/test/dto-decorators-built.test.ts': 'loads the weather example from dist/ in a fresh node',
   'packages/create-toolwright/test/': 'runs the built create-toolwright bin',
+  'packages/next/test/next.e2e.test.ts': 'builds the Next.js fixture app (next build) and serves it with next start',
   'packages/oauth/test/upstream-proxy.e2e.test.ts': 'serves the upstream OpenID provider (oidc-provider, an ES module) in a process',
   'packages/oauth/test/jwt-verifier.e2e.test.ts': "runs the server's built jwtVerifier in a fresh node",
-  'packages/next/test/next.e2e.test.ts': 'builds the Next.js fixture app (next build) and serves it with next start',
   'packages/server/test/api-report.test.ts': 'runs API Extractor on the built types',
   'packages/server/test/auth-jwt.e2e.test.ts': 'serves fixtures/auth-server.js in a process',
   'packages/server/test/auth-jwt-claims.e2e.test.ts': 'serves fixtures/jwt-claims-server.js in a process',
@@ -79,8 +79,7 @@ const shared = {
     '^@toolwright/hono$': '<rootDir>/packages/hono/src/index.ts',
     '^@toolwright/next$': '<rootDir>/packages/next/src/index.ts',
     '^@toolwright/oauth$': '<rootDir>/packages/oauth/src/index.ts',
-    '^@toolwright/hono$': '<rootDir>/packages/hono/src/index.ts',
-    '^@toolwright/next$': '<rootDir>/packages/next/src/index.ts',
+    '^@toolwright/openapi$': '<rootDir>/packages/openapi/src/index.ts',
   },
 };
 
