@@ -19,6 +19,7 @@ const declaring = { elicitation: {}, extensions: { [TASKS_EXTENSION_ID]: {} } };
 const NAME = { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] } as const;
 const CONFIRM = { type: 'object', properties: { confirm: { type: 'boolean' } }, required: ['confirm'] } as const;
 const runs = { aborted: 0 };
+const seen: string[] = [];
 
 class Jobs {
   @Tool({ description: 'Counts to `steps`, reporting progress, waiting for a gate between steps.', task: true })
@@ -150,10 +151,16 @@ describe('tasks', () => {
   let app: App;
   const store = new MemoryTaskStore();
   beforeAll(async () => {
+    // The app's middleware runs around every run of a task as around a plain call.
+    const middleware = async (call: { name: string; args: Readonly<Record<string, unknown>> }, next: () => Promise<unknown>) => {
+      seen.push(`${call.name} ${JSON.stringify(call.args)}`);
+      return next();
+    };
     app = await createApp({
       name: 'jobs',
       version: '1.0.0',
       tools: [Jobs],
+      middleware: [middleware],
       extensions: [tasks({ store, ttlMs: 60_000, pollIntervalMs: 250 })],
       logger: { debug() {}, info() {}, warn() {}, error() {} },
     });
@@ -229,6 +236,9 @@ describe('tasks', () => {
       expect(await request(client, 'tasks/get', { taskId: taskId as string })).toMatchObject({ status: 'input_required' });
       await request(client, 'tasks/update', { taskId, inputResponses: { confirm: { action: 'accept', content: { confirm: true } } } });
       expect(await until(client, taskId as string, terminal)).toMatchObject({ status: 'completed', result: { content: [{ text: 'deleted a.txt' }] } });
+      // Both runs (the one that asked, the one with the answer) went through the app's middleware.
+      expect(seen.filter((line) => line === 'remove {"file":"a.txt"}').length).toBeGreaterThanOrEqual(2);
+      seen.length = 0;
     });
 
     it('keeps a task waiting until every question is answered (partial updates)', async () => {
