@@ -10,7 +10,7 @@
 //
 // API Extractor reads the declarations tsc emitted (`npm run build` first) and writes one
 // `packages/<pkg>/etc/<name>.api.md` per `exports` entry of @toolwright/core,
-// @toolwright/server, @toolwright/redis and the framework adapters (@toolwright/express, @toolwright/fastify, @toolwright/nestjs, @toolwright/hono, @toolwright/next), and @toolwright/oauth. `./internal` has no report: it is for Toolwright's own packages and
+// @toolwright/server, @toolwright/redis and the framework adapters (@toolwright/express, @toolwright/fastify, @toolwright/nestjs, @toolwright/hono, @toolwright/next), @toolwright/oauth and @toolwright/openapi. `./internal` has no report: it is for Toolwright's own packages and
 // carries no compatibility promise. The runtime twin of this check is
 // packages/server/test/public-api.test.ts (the names each entry point exports).
 //
@@ -25,7 +25,7 @@ const path = require('node:path');
 const { Extractor, ExtractorConfig, CompilerState } = require('@microsoft/api-extractor');
 
 const ROOT = path.resolve(__dirname, '..');
-const PACKAGES_REPORTED = ['packages/core', 'packages/server', 'packages/redis', 'packages/express', 'packages/fastify', 'packages/nestjs', 'packages/hono', 'packages/next', 'packages/oauth'];
+const PACKAGES_REPORTED = ['packages/core', 'packages/server', 'packages/redis', 'packages/express', 'packages/fastify', 'packages/nestjs', 'packages/hono', 'packages/next', 'packages/oauth', 'packages/openapi'];
 const UNREPORTED = new Set(['./package.json', './internal']);
 const QUIET = new Set([
   'console-preamble',

@@ -58,7 +58,7 @@ describe('RELEASING.md and the release configuration', () => {
   });
 
   it('the entry points RELEASING.md calls public are the ones with an API report', () => {
-    for (const folder of ['core', 'server', 'redis', 'express', 'fastify', 'nestjs', 'hono', 'next', 'oauth']) {
+    for (const folder of ['core', 'server', 'redis', 'express', 'fastify', 'nestjs', 'hono', 'next', 'oauth', 'openapi']) {
       const { name, exports } = PUBLISHED.find((p) => p.folder === folder)!.manifest;
       const reported = Object.keys(exports!).filter((s) => s !== './package.json' && s !== './internal');
       const row = releasing.split('\n').find((l) => l.startsWith(`| \`${name}\` |`))!;
@@ -67,7 +67,7 @@ describe('RELEASING.md and the release configuration', () => {
       expect(readdirSync(join(REPO, 'packages', folder, 'etc')).length).toBe(reported.length);
     }
     expect(text('scripts/api-report.js')).toContain(
-      "const PACKAGES_REPORTED = ['packages/core', 'packages/server', 'packages/redis', 'packages/express', 'packages/fastify', 'packages/nestjs', 'packages/hono', 'packages/next', 'packages/oauth'];",
+      "const PACKAGES_REPORTED = ['packages/core', 'packages/server', 'packages/redis', 'packages/express', 'packages/fastify', 'packages/nestjs', 'packages/hono', 'packages/next', 'packages/oauth', 'packages/openapi'];",
     );
   });
 

@@ -85,6 +85,7 @@ const ENTRY_POINTS: Record<string, string[]> = {
   '@toolwright/hono': ['toolwrightMiddleware'],
   '@toolwright/next': ['createRouteHandlers'],
   '@toolwright/nestjs': ['TOOLWRIGHT_CONTEXT', 'TOOLWRIGHT_OPTIONS', 'ToolwrightModule', 'ToolwrightServer', 'nestContainer', 'nestPipeline'],
+  '@toolwright/openapi': ['fromOpenApi'],
   '@toolwright/oauth': [
     'DocumentRefusedError',
     'MemoryOAuthStore',

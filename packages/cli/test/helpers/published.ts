@@ -22,7 +22,7 @@ export interface Manifest {
 }
 
 /** Every package `lerna publish` uploads: its folder under packages/ and its manifest. */
-export const PUBLISHED = ['core', 'server', 'redis', 'express', 'fastify', 'nestjs', 'hono', 'next', 'oauth', 'cli', 'create-toolwright', 'eslint-plugin'].map((folder) => {
+export const PUBLISHED = ['core', 'server', 'redis', 'express', 'fastify', 'nestjs', 'hono', 'next', 'oauth', 'openapi', 'cli', 'create-toolwright', 'eslint-plugin'].map((folder) => {
   const dir = join(REPO, 'packages', folder);
   return { folder, dir, manifest: JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as Manifest };
 });

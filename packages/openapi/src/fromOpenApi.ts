@@ -1,0 +1,92 @@
+import $RefParser from '@apidevtools/json-schema-ref-parser';
+import { ConfigError, Tool, type Class, type ToolContext } from '@toolwright/core';
+import { callOperation, type CallSettings } from './callOperation';
+import { collectOperations } from './collectOperations';
+import type { FromOpenApiOptions } from './FromOpenApiOptions';
+import type { OpenApiOperation, SkippedOperation } from './OpenApiOperation';
+
+/** A tool class made from an OpenAPI description: serve it with `createApp({ tools: [it] })`. */
+export type OpenApiTools = Class & {
+  /** The operations served, one tool each. */
+  readonly operations: readonly OpenApiOperation[];
+  /** The operations of the description left out, each with the reason (filtered ones are not listed). */
+  readonly skipped: readonly SkippedOperation[];
+};
+
+/**
+ * Turns an OpenAPI 3.0 or 3.1 description into a tool class: one tool per operation, its input
+ * schema made of the path, query and header parameters (by name) and the JSON request body
+ * (`body`). `$ref`s are resolved, external files and URLs included, by
+ * `@apidevtools/json-schema-ref-parser`; recursive schemas become `$defs`. Calls go to
+ * `options.baseUrl` with the server's own credentials; HTTP errors, timeouts and oversized
+ * responses are `isError` results.
+ *
+ * @param document - the description as an object, or a file path or URL to read it from.
+ */
+export async function fromOpenApi(document: string | object, options: FromOpenApiOptions): Promise<OpenApiTools> {
+  let bundled: Record<string, unknown>;
+  try {
+    bundled = (await $RefParser.bundle(typeof document === 'string' ? document : structuredClone(document))) as Record<string, unknown>;
+  } catch (error) {
+    throw new ConfigError(`Toolwright: the OpenAPI description cannot be read: ${(error as Error).message}. Fix the document or its $refs.`);
+  }
+  const version = bundled.openapi;
+  if (typeof version !== 'string' || !/^3\.[01]\./.test(version)) {
+    throw new ConfigError(
+      `Toolwright: fromOpenApi() reads OpenAPI 3.0 and 3.1 descriptions, and this one says openapi: ${JSON.stringify(version ?? bundled.swagger ?? null)}. Convert it to OpenAPI 3.x first.`,
+    );
+  }
+  const settings = settingsOf(bundled, options);
+  const { operations, skipped } = collectOperations(bundled, options);
+
+  const OpenApiToolSet = class OpenApiTools {};
+  operations.forEach((op, i) => {
+    const methodName = `operation${i}`;
+    Object.defineProperty(OpenApiToolSet.prototype, methodName, {
+      value: (input: Record<string, unknown>, ctx: ToolContext | undefined) => callOperation(op, input, ctx, settings),
+      writable: true,
+      configurable: true,
+    });
+    const decorate = Tool({ name: op.toolName, title: op.title, description: op.description, inputSchema: op.inputSchema, annotations: op.annotations });
+    decorate(OpenApiToolSet.prototype, methodName, Object.getOwnPropertyDescriptor(OpenApiToolSet.prototype, methodName)!);
+  });
+  return Object.assign(OpenApiToolSet, { operations: Object.freeze(operations), skipped: Object.freeze(skipped) });
+}
+
+function settingsOf(document: Record<string, unknown>, options: FromOpenApiOptions): CallSettings {
+  let base = options.baseUrl;
+  if (base === undefined && options.useDocumentServers === true) {
+    const first = Array.isArray(document.servers) ? (document.servers[0] as { url?: unknown } | undefined) : undefined;
+    base = typeof first?.url === 'string' ? first.url : undefined;
+  }
+  if (base === undefined) {
+    throw new ConfigError("Toolwright: fromOpenApi() needs the API's base URL. Pass `baseUrl: 'https://api.example.com'` (or `useDocumentServers: true` to trust the description's `servers`).");
+  }
+  let url: URL;
+  try {
+    url = new URL(base);
+  } catch {
+    throw new ConfigError(`Toolwright: fromOpenApi()'s base URL ${JSON.stringify(base)} is not an absolute URL. Give one such as 'https://api.example.com/v1'.`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ConfigError(`Toolwright: fromOpenApi()'s base URL must be http: or https:, not ${url.protocol}.`);
+  if (url.search || url.hash) throw new ConfigError("Toolwright: fromOpenApi()'s base URL has a query or fragment. Give the origin and path only; put fixed query values in `auth` or the operations.");
+  for (const [key, limit] of [
+    ['timeoutMs', options.timeoutMs],
+    ['maxResponseBytes', options.maxResponseBytes],
+    ['errorBodyChars', options.errorBodyChars],
+  ] as const) {
+    if (limit !== undefined && (!Number.isInteger(limit) || limit <= 0)) throw new ConfigError(`Toolwright: fromOpenApi()'s ${key} is ${String(limit)}. Give a positive integer.`);
+  }
+  const auth = options.auth;
+  return {
+    baseUrl: url.href.replace(/\/+$/, ''),
+    fetch: options.fetch ?? globalThis.fetch,
+    timeoutMs: options.timeoutMs ?? 30_000,
+    maxResponseBytes: options.maxResponseBytes ?? 1024 * 1024,
+    errorBodyChars: options.errorBodyChars ?? 2000,
+    headers: Object.fromEntries(Object.entries(options.headers ?? {}).map(([k, v]) => [k.toLowerCase(), v])),
+    ...(auth && {
+      auth: auth.type === 'bearer' ? { in: 'header' as const, name: 'authorization', value: auth.token, prefix: 'Bearer ' } : { in: auth.in, name: auth.name, value: auth.value, prefix: '' },
+    }),
+  };
+}
