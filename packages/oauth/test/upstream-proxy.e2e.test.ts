@@ -58,7 +58,7 @@ describe('sign-in through an upstream OpenID Connect provider', () => {
 
     const client = new Client({ name: 't', version: '1' });
     await client.connect(new StreamableHTTPClientTransport(new URL(served.mcpUrl), { authProvider: provider }));
-    const who = JSON.parse((await client.callTool({ name: 'whoami', arguments: {} })).content[0]!.text as string) as Record<string, unknown>;
+    const who = JSON.parse(((await client.callTool({ name: 'whoami', arguments: {} })).content[0] as { text: string }).text) as Record<string, unknown>;
     expect(who).toMatchObject({ sub: 'corp:root' });
     // The upstream groups became roles: the admin-only tool is there and runs.
     expect((await client.listTools()).tools.map((t) => t.name).sort()).toEqual(['add_note', 'purge', 'whoami']);

@@ -105,7 +105,7 @@ describe('MCP Apps', () => {
 
     it('gives a client without the extension meaningful text from a view tool', async () => {
       const result = await plain.callTool({ name: 'show_counter', arguments: {} });
-      expect(result.content?.[0]?.text).toContain('The counter is at');
+      expect(result.content?.[0]).toMatchObject({ type: 'text', text: expect.stringContaining('The counter is at') });
     });
   });
 

@@ -90,14 +90,14 @@ export interface ExtensionRequest<Params = Record<string, unknown>, Result exten
    * gets -32602 naming each field) or a Standard Schema such as a zod object. Default: any
    * object. The protocol's `_meta` is removed before the check.
    */
-  readonly params?: JsonSchema | ParamsSchema<Params>;
+  readonly params?: JsonSchema | ParamsSchema;
   /** Serves the request. */
   handle(params: Params, ctx: ExtensionContext): Result | Promise<Result>;
 }
 
 /** One notification method a client may send for an extension. */
 export interface ExtensionNotification<Params = Record<string, unknown>> {
-  readonly params?: JsonSchema | ParamsSchema<Params>;
+  readonly params?: JsonSchema | ParamsSchema;
   /** Handles the notification; an error goes to the server log (a notification has no answer). */
   handle(params: Params, ctx: ExtensionContext): void | Promise<void>;
 }
