@@ -83,7 +83,12 @@ export class TaskRunner {
 
   /** Aborts the run of `taskId` if it runs here (its `ctx.signal`). */
   abort(taskId: string): void {
-    this.running.get(taskId)?.abort(new ToolwrightError('The task was cancelled (tasks/cancel).'));
+    try {
+      this.running.get(taskId)?.abort(new ToolwrightError('The task was cancelled (tasks/cancel).'));
+    } catch (error) {
+      // A runtime that ties I/O to one request (Cloudflare Workers) refuses to abort another request's run: the task is cancelled all the same.
+      this.logger.warn(`task ${taskId}: its run could not be aborted here`, error);
+    }
   }
 
   /** How many task runs this process has going. */
