@@ -174,6 +174,17 @@ describe.each(['legacy', 'modern'] as const)('fromOpenApi through the SDK v2 cli
     await client.close();
   });
 
+  it('refuses header values that would split the request, and arguments for the server credential', async () => {
+    const client = await createTestClient(app, { era });
+    const split = await client.callTool({ name: 'getPet', arguments: { petId: 'p', 'X-Trace': 'a\r\nX-Evil: 1' } });
+    expect(split.isError).toBe(true);
+    expect(textOf(split)).toMatch(/^GET \/pets\/\{petId\} could not be sent/);
+    const key = await client.callTool({ name: 'getPet', arguments: { petId: 'p', api_key: 'client-key' } });
+    expect(key.isError).toBe(true);
+    expect(seen).toHaveLength(0);
+    await client.close();
+  });
+
   it('encodes path arguments so they cannot leave their segment', async () => {
     const client = await createTestClient(app, { era });
     await client.callTool({ name: 'getPet', arguments: { petId: '../admin?x=1#frag' } });
@@ -244,6 +255,11 @@ describe('fromOpenApi options', () => {
   it('filters routes and renames tools by operationId', async () => {
     const tools = await fromOpenApi(document, { baseUrl, include: (r) => r.path.startsWith('/pets'), names: { getPet: 'pet_get', hasOwnProperty: 'x' } });
     expect(tools.operations.map((o) => o.toolName).sort()).toEqual(['createPet', 'pet_get']);
+  });
+
+  it('refuses an invalid or duplicate tool name with a ConfigError naming the operations', async () => {
+    await expect(fromOpenApi(document, { baseUrl, names: { getPet: 'bad name!' } })).rejects.toThrow(/"bad name!" given in `names` for GET \/pets\/\{petId\} is invalid/);
+    await expect(fromOpenApi(document, { baseUrl, names: { getPet: 'slow' } })).rejects.toThrow(/GET \/pets\/\{petId\} and GET \/slow would both be the tool "slow"/);
   });
 
   it('sends a bearer token from the server, which the client cannot override', async () => {
