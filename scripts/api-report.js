@@ -25,7 +25,18 @@ const path = require('node:path');
 const { Extractor, ExtractorConfig, CompilerState } = require('@microsoft/api-extractor');
 
 const ROOT = path.resolve(__dirname, '..');
-const PACKAGES_REPORTED = ['packages/core', 'packages/server', 'packages/redis', 'packages/express', 'packages/fastify', 'packages/nestjs', 'packages/hono', 'packages/next', 'packages/oauth', 'packages/openapi'];
+const PACKAGES_REPORTED = [
+  'packages/core',
+  'packages/server',
+  'packages/redis',
+  'packages/express',
+  'packages/fastify',
+  'packages/nestjs',
+  'packages/hono',
+  'packages/next',
+  'packages/oauth',
+  'packages/openapi',
+];
 const UNREPORTED = new Set(['./package.json', './internal']);
 const QUIET = new Set([
   'console-preamble',
