@@ -1,4 +1,5 @@
 import { ConfigError, type JsonSchema } from '@toolwright/core';
+import { defineOwn } from './defineOwn';
 import { resolveRef } from './resolveRef';
 
 /** Keywords whose value is one subschema. */
@@ -34,13 +35,18 @@ export class SchemaConverter {
     for (const key of Object.keys(s)) {
       if (DROPPED.has(key)) continue;
       const value = s[key];
-      if (ONE.includes(key) && typeof value === 'object' && value !== null && !Array.isArray(value)) out[key] = this.convert(value, `${at}/${key}`);
+      if (ONE.includes(key) && typeof value === 'object' && value !== null && !Array.isArray(value)) defineOwn(out, key, this.convert(value, `${at}/${key}`));
       else if (MAPS.includes(key) && typeof value === 'object' && value !== null) {
         const map: Record<string, JsonSchema> = {};
-        for (const name of Object.keys(value)) map[name] = this.convert((value as Record<string, unknown>)[name], `${at}/${key}/${name}`);
-        out[key] = map;
-      } else if (LISTS.includes(key) && Array.isArray(value)) out[key] = value.map((sub, i) => this.convert(sub, `${at}/${key}/${i}`));
-      else out[key] = value;
+        for (const name of Object.keys(value)) defineOwn(map, name, this.convert((value as Record<string, unknown>)[name], `${at}/${key}/${name}`));
+        defineOwn(out, key, map);
+      } else if (LISTS.includes(key) && Array.isArray(value))
+        defineOwn(
+          out,
+          key,
+          value.map((sub, i) => this.convert(sub, `${at}/${key}/${i}`)),
+        );
+      else defineOwn(out, key, value);
     }
     if (s.example !== undefined && out.examples === undefined) out.examples = [s.example];
     for (const [bound, exclusive] of [
@@ -83,7 +89,7 @@ export class SchemaConverter {
     this.used.add(key);
     this.keys.set(ref, key);
     // Registered before converting, so a schema that refers to itself ends at its own key.
-    this.defs[key] = this.convert(target, ref);
+    defineOwn(this.defs, key, this.convert(target, ref));
     return key;
   }
 }

@@ -20,7 +20,7 @@ export async function callOperation(op: OpenApiOperation, input: Record<string, 
   const where = `${op.method.toUpperCase()} ${op.path}`;
   let path = op.path;
   const query = new URLSearchParams();
-  const headers: Record<string, string> = { accept: 'application/json', ...settings.headers };
+  const sent: [string, string][] = [];
   for (const arg of op.arguments) {
     if (!Object.hasOwn(input, arg.name)) continue;
     const value = input[arg.name];
@@ -36,24 +36,32 @@ export async function callOperation(op: OpenApiOperation, input: Record<string, 
       if (Array.isArray(value) && !arg.json) for (const v of value) query.append(arg.name, scalar(v));
       else query.append(arg.name, arg.json ? JSON.stringify(value) : scalar(value));
     } else {
-      headers[arg.name.toLowerCase()] = arg.json ? JSON.stringify(value) : Array.isArray(value) ? value.map(scalar).join(',') : scalar(value);
+      sent.push([arg.name, arg.json ? JSON.stringify(value) : Array.isArray(value) ? value.map(scalar).join(',') : scalar(value)]);
     }
   }
-  if (settings.auth) {
-    const secret = settings.auth.prefix + (await secretOf(settings.auth.value));
-    if (settings.auth.in === 'header') headers[settings.auth.name.toLowerCase()] = secret;
-    else query.set(settings.auth.name, secret);
-  }
-  let body: string | undefined;
-  if (op.hasBody && input.body !== undefined) {
-    body = JSON.stringify(input.body);
-    headers['content-type'] = 'application/json';
-  }
-  const search = query.toString();
-  const url = `${settings.baseUrl}${path}${search ? `?${search}` : ''}`;
   const timeout = AbortSignal.timeout(settings.timeoutMs);
   const signal = ctx?.signal ? AbortSignal.any([ctx.signal, timeout]) : timeout;
   try {
+    const headers = new Headers(sent);
+    headers.set('accept', 'application/json');
+    for (const [name, value] of Object.entries(settings.headers)) headers.set(name, value);
+    if (settings.auth) {
+      let secret: string;
+      try {
+        secret = settings.auth.prefix + (await secretOf(settings.auth.value));
+      } catch {
+        return failure(`${where} was not sent: the server could not get its credential for the API. This is the server's configuration (its \`auth\` option), not your arguments.`);
+      }
+      if (settings.auth.in === 'header') headers.set(settings.auth.name, secret);
+      else query.set(settings.auth.name, secret);
+    }
+    let body: string | undefined;
+    if (op.hasBody && input.body !== undefined) {
+      body = JSON.stringify(input.body);
+      headers.set('content-type', 'application/json');
+    }
+    const search = query.toString();
+    const url = `${settings.baseUrl}${path}${search ? `?${search}` : ''}`;
     const response = await settings.fetch(url, { method: op.method.toUpperCase(), headers, body, signal, redirect: 'manual' });
     const read = await readLimited(response, settings.maxResponseBytes);
     if (read === undefined) {

@@ -1,6 +1,7 @@
 import { ConfigError, type JsonSchema } from '@toolwright/core';
 import type { FromOpenApiOptions } from './FromOpenApiOptions';
 import type { ArgumentPlacement, OpenApiOperation, SkippedOperation } from './OpenApiOperation';
+import { defineOwn } from './defineOwn';
 import { resolveRef } from './resolveRef';
 import { SchemaConverter } from './SchemaConverter';
 import { isValidToolName, toolNameFor } from './toolName';
@@ -108,7 +109,7 @@ function buildOperation(document: Obj, item: Obj, op: Obj, where: string, option
       json = true;
     }
     const converted = converter.convert(schema ?? {}, `${where} parameter '${name}'`);
-    properties[name] = typeof p.description === 'string' && typeof converted === 'object' ? { ...converted, description: p.description } : converted;
+    defineOwn(properties, name, typeof p.description === 'string' && typeof converted === 'object' ? { ...converted, description: p.description } : converted);
     if (p.required === true || location === 'path') required.push(name);
     placements.push({ name, in: location, json });
   }

@@ -262,6 +262,50 @@ describe('fromOpenApi options', () => {
     await expect(fromOpenApi(document, { baseUrl, names: { getPet: 'slow' } })).rejects.toThrow(/GET \/pets\/\{petId\} and GET \/slow would both be the tool "slow"/);
   });
 
+  it('keeps parameters and schema properties named after Object.prototype members as plain arguments', async () => {
+    const hostile = {
+      openapi: '3.1.0',
+      info: { title: 'h', version: '1' },
+      paths: {
+        '/echo': {
+          post: {
+            operationId: 'echo',
+            parameters: ['__proto__', 'constructor', 'toString'].map((name) => ({ name, in: 'query', schema: { type: 'string' } })),
+            requestBody: { content: { 'application/json': { schema: JSON.parse('{"type":"object","properties":{"__proto__":{"type":"integer"}},"additionalProperties":false}') } } },
+          },
+        },
+      },
+    };
+    const app = await createApp({ name: 'h', version: '1', tools: [await fromOpenApi(hostile, { baseUrl })] });
+    // What the server serves (the SDK client's result parsing drops a `__proto__` key on its side).
+    const served = app.registry.tools[0]!.descriptor.inputSchema as { properties: Record<string, { properties?: object }> };
+    expect(Object.keys(served.properties.body!.properties!)).toEqual(['__proto__']);
+    const client = await createTestClient(app, { era: 'modern' });
+    expect(Object.keys(served.properties).sort()).toEqual(['__proto__', 'body', 'constructor', 'toString']);
+    const args = JSON.parse('{"__proto__":"p","constructor":"c","toString":"t","body":{"__proto__":3}}') as Record<string, unknown>;
+    const ok = await client.callTool({ name: 'echo', arguments: args });
+    expect(ok.isError).toBeFalsy();
+    // A top-level `__proto__` argument does not reach the tool through the SDK's request parsing; the others do.
+    expect(seen.at(-1)).toMatchObject({ url: '/echo?constructor=c&toString=t', body: '{"__proto__":3}' });
+    const bad = await client.callTool({ name: 'echo', arguments: JSON.parse('{"body":{"__proto__":"not an integer"}}') as Record<string, unknown> });
+    expect(bad.isError).toBe(true);
+    await client.close();
+  });
+
+  it("answers with isError, and sends nothing, when the server's credential function fails", async () => {
+    const failing = async (): Promise<string> => {
+      throw new Error('vault down: secret-detail');
+    };
+    const app = await createApp({ name: 'f', version: '1', tools: [await fromOpenApi(document, { baseUrl, auth: { type: 'bearer', token: failing } })] });
+    const client = await createTestClient(app, { era: 'modern' });
+    const result = await client.callTool({ name: 'getPet', arguments: { petId: 'p' } });
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toContain('could not get its credential');
+    expect(textOf(result)).not.toContain('secret-detail');
+    expect(seen).toHaveLength(0);
+    await client.close();
+  });
+
   it('sends a bearer token from the server, which the client cannot override', async () => {
     const app = await createApp({ name: 'b', version: '1', tools: [await fromOpenApi(document, { baseUrl, auth: { type: 'bearer', token: async () => 'tok-1' } })] });
     const client = await createTestClient(app, { era: 'modern' });
