@@ -18,6 +18,8 @@ interface Seen {
   body: string;
 }
 const seen: Seen[] = [];
+/** Requests whose connection closed before the API answered them. */
+const abandoned: string[] = [];
 let server: Server;
 let baseUrl: string;
 
@@ -96,6 +98,9 @@ beforeAll(async () => {
         res.on('error', () => undefined);
         pump();
       } else if (path === '/slow') {
+        res.on('close', () => {
+          if (!res.writableEnded) abandoned.push(req.url ?? '');
+        });
         setTimeout(() => res.writeHead(200).end('late'), 5_000).unref();
       } else if (path === '/teapot') {
         res.writeHead(418, { 'content-type': 'text/plain' }).end(`short and stout ${'y'.repeat(5000)}`);
@@ -122,6 +127,12 @@ beforeEach(() => {
 async function appFor(options: Partial<FromOpenApiOptions> = {}): Promise<App> {
   const tools = await fromOpenApi(document, { baseUrl, auth: { type: 'apiKey', in: 'query', name: 'api_key', value: 'server-secret' }, timeoutMs: 300, maxResponseBytes: 256 * 1024, ...options });
   return await createApp({ name: 'pets', version: '1', tools: [tools] });
+}
+
+/** Resolves once \`check\` holds, polling; fails after 5 s. */
+async function until(check: () => boolean): Promise<void> {
+  for (let i = 0; i < 500 && !check(); i++) await new Promise((resolve) => setTimeout(resolve, 10));
+  if (!check()) throw new Error('the condition never held');
 }
 
 const textOf = (result: unknown) => (result as { content: { text?: string }[] }).content[0]?.text ?? '';
@@ -303,6 +314,18 @@ describe('fromOpenApi options', () => {
     expect(textOf(result)).toContain('could not get its credential');
     expect(textOf(result)).not.toContain('secret-detail');
     expect(seen).toHaveLength(0);
+    await client.close();
+  });
+
+  it.each(['legacy', 'modern'] as const)('aborts the request when the %s client cancels the call', async (era) => {
+    const app = await appFor({ timeoutMs: 60_000 });
+    const client = await createTestClient(app, { era });
+    const controller = new AbortController();
+    const call = client.callTool({ name: 'slow', arguments: {} }, { signal: controller.signal }).catch((error: Error) => error);
+    await until(() => seen.some((s) => s.url.startsWith('/slow')));
+    controller.abort();
+    expect(await call).toBeInstanceOf(Error);
+    await until(() => abandoned.some((url) => url.startsWith('/slow')));
     await client.close();
   });
 
