@@ -20,7 +20,7 @@
 // under test runs on the Node that runs this script (Node 20 in CI).
 //
 // `node run-conformance.js [label ...] [-- suite options]`, e.g. `-- --verbose`; a run label
-// (`0.1.16`, `2025-11-25`, `2026-07-28`) picks the runs to do, a target (`node`, `workerd`, `deno`) the servers.
+// (`0.1.16`, `2025-11-25`, `2026-07-28`, `tasks`, `extensions`) picks the runs to do, a target (`node`, `workerd`, `deno`) the servers.
 'use strict';
 const { spawn, spawnSync } = require('node:child_process');
 const { createServer } = require('node:net');
@@ -77,6 +77,15 @@ const RUNS = [
       'tasks-mrtr-composition',
     ],
     knownFailures: 'expected-failures.tasks.yml',
+  },
+  {
+    // The other extensions the example serves (Skills, SEP-2640) and the Mcp-Param header check
+    // (SEP-2243), which the 2026-07-28 requirement set leaves unscored: run by name, all counted.
+    label: 'extensions',
+    pkg: 'conformance-next',
+    args: ['--spec-version', '2026-07-28', '--force'],
+    scenarios: ['sep-2640-skills-directory', 'sep-2640-skills-enumeration', 'sep-2640-skills-manifest', 'http-custom-header-server-validation'],
+    knownFailures: 'expected-failures.extensions.yml',
   },
 ];
 
