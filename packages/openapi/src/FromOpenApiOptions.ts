@@ -34,7 +34,7 @@ export interface FromOpenApiOptions {
   useDocumentServers?: boolean;
   /** Which operations become tools. Default: every supported operation. */
   include?: (route: OpenApiRoute) => boolean;
-  /** Tool names by `operationId` (or by `'get /pets/{petId}'` for an operation without one), replacing the generated name. */
+  /** Tool names by `operationId`, or by method and path (`'get /pets/{petId}'`, which wins), replacing the generated name. */
   names?: Readonly<Record<string, string>>;
   /** Credentials the server adds to every request. */
   auth?: OpenApiAuth;

@@ -28,7 +28,7 @@ export function collectOperations(document: Obj, options: FromOpenApiOptions): {
       const route = { method, path, operationId, tags: Array.isArray(op.tags) ? op.tags.filter((t): t is string => typeof t === 'string') : [] };
       if (options.include && !options.include(route)) continue;
       const where = `${method.toUpperCase()} ${path}`;
-      const override = options.names && overrideFor(options.names, operationId ?? `${method} ${path}`);
+      const override = options.names && (overrideFor(options.names, `${method} ${path}`) ?? (operationId === undefined ? undefined : overrideFor(options.names, operationId)));
       const toolName = override ?? toolNameFor(method, path, operationId);
       if (!isValidToolName(toolName)) {
         throw new ConfigError(`Toolwright: the tool name ${JSON.stringify(toolName)} given in \`names\` for ${where} is invalid. Use 1-128 characters of A-Z, a-z, 0-9, underscore, dot and hyphen.`);

@@ -264,8 +264,12 @@ describe('fromOpenApi options', () => {
   });
 
   it('filters routes and renames tools by operationId', async () => {
-    const tools = await fromOpenApi(document, { baseUrl, include: (r) => r.path.startsWith('/pets'), names: { getPet: 'pet_get', hasOwnProperty: 'x' } });
-    expect(tools.operations.map((o) => o.toolName).sort()).toEqual(['createPet', 'pet_get']);
+    const tools = await fromOpenApi(document, {
+      baseUrl,
+      include: (r) => r.path.startsWith('/pets'),
+      names: { getPet: 'pet_get', 'post /pets': 'pet_create', createPet: 'ignored', hasOwnProperty: 'x' },
+    });
+    expect(tools.operations.map((o) => o.toolName).sort()).toEqual(['pet_create', 'pet_get']);
   });
 
   it('refuses an invalid or duplicate tool name with a ConfigError naming the operations', async () => {
