@@ -7,6 +7,7 @@ export type { App, Listener, McpServerHandle, ServerFactory, ServerSetup, Servic
 export type { ChangeNotifier } from './surface/Connections';
 export type { ListControl } from './surface/ListControl';
 export type { AppOptions } from './app/AppOptions';
+export type { Mount } from './compose/Mount';
 export type { RequestStateOptions, UsedStateStore } from './roundtrip/RequestStateCodec';
 export type { TelemetryOptions } from './telemetry/TelemetryOptions';
 export type { ListenOptions, StdioListenOptions, HttpListenOptions } from './app/ListenOptions';

@@ -14,7 +14,7 @@ export const FLOORS: readonly (readonly [floor: string, folders: readonly string
   ['handlers', ['handlers', 'surface', 'extensions']],
   ['serving', ['serving', 'lanes']],
   ['transports', ['http', 'fetch', 'stdio']],
-  ['app', ['app', 'index.ts']],
+  ['app', ['app', 'compose', 'index.ts']],
   ['entries', ['testing', 'middleware', 'compile-cache']],
 ];
 

@@ -2,6 +2,7 @@ import type { CacheHint, Class, ContainerLike, Icon, LogLevel, Middleware, ToolL
 import type { RequestStateOptions } from '../roundtrip/RequestStateCodec';
 import type { TelemetryOptions } from '../telemetry/TelemetryOptions';
 import type { Extension } from '../extensions/Extension';
+import type { Mount } from '../compose/Mount';
 
 export interface AppOptions {
   /** The server's programmatic name, sent in `serverInfo`. */
@@ -20,6 +21,14 @@ export interface AppOptions {
    * so CommonJS and ESM both work; every exported class with `@Tool` methods is served.
    */
   tools: readonly (Class | string)[];
+  /**
+   * Other apps served inside this one, each under a namespace: their tools and prompts as
+   * `<namespace>_<name>`, their resources and templates under their own URIs, their
+   * middleware, guards, scopes and timeouts kept (inside this app's middleware), their list
+   * changes passed on live. A name or URI served twice is a `BuildError` naming both members.
+   * See the Composition guide.
+   */
+  mount?: readonly Mount[];
   /**
    * MCP extensions the app serves (SEP-2133): each is advertised in `capabilities.extensions`
    * (`initialize` and `server/discover`), its methods are served through the SDK, and the

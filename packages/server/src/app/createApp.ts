@@ -23,6 +23,8 @@ import { ServedExtensions } from '../extensions/ServedExtensions';
 import { paramHeadersOf } from './paramHeadersOf';
 import type { ListControl } from '../surface/ListControl';
 import type { ListKind } from '../surface/Catalog';
+import { mountApps } from '../compose/mountApps';
+import { registerMountSource } from '../compose/MountSource';
 
 /**
  * Builds an app: loads the tool classes, derives and checks every schema once (throwing a
@@ -49,6 +51,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     requestState: options.requestState,
     maxUriLength: options.maxUriLength,
   });
+  mountApps(options.mount, surface, options.logger ?? stderrLogger('mount'));
   const binding = createToolBinding(surface);
   const telemetry = new Telemetry(options.telemetry);
   // The one place the fast paths are made (see FastPaths); with them off, every message goes the SDK's way.
@@ -58,8 +61,8 @@ export async function createApp(options: AppOptions): Promise<App> {
   const lifecycle = createLifecycle({
     classes: [...new Set([...tools, ...(options.services ?? [])])],
     container,
-    onStart: options.onStart,
-    onShutdown: options.onShutdown,
+    onStart: options.mount?.length ? () => startMounted(options) : options.onStart,
+    onShutdown: options.mount?.length ? () => stopMounted(options) : options.onShutdown,
     logger: options.logger ?? stderrLogger('lifecycle'),
   });
   const control = (kind: ListKind): ListControl =>
@@ -156,8 +159,28 @@ export async function createApp(options: AppOptions): Promise<App> {
     drain: (timeoutMs = 10_000) => inFlight.drain(timeoutMs),
   };
   Object.freeze(app);
+  registerMountSource(app, {
+    catalog: surface.catalog,
+    middleware: surface.env.middleware,
+    toolTimeoutMs: surface.env.toolTimeoutMs,
+    timeoutMs: surface.env.timeoutMs,
+    scopes: surface.env.scopes,
+    addNotifier: app.addNotifier,
+  });
   if (fastPaths) installFastPaths(app, fastPaths);
   return app;
+}
+
+/** A mounting app's start: the mounted apps' hooks first (they serve inside it), then its own `onStart`. */
+async function startMounted(options: AppOptions): Promise<void> {
+  for (const m of options.mount ?? []) await m.app.start();
+  await options.onStart?.();
+}
+
+/** A mounting app's shutdown: its own `onShutdown`, then the mounted apps' hooks. */
+async function stopMounted(options: AppOptions): Promise<void> {
+  await options.onShutdown?.();
+  for (const m of [...(options.mount ?? [])].reverse()) await m.app.stop();
 }
 
 /** The app's `middleware` must be functions or classes with `use(call, next)`. */

@@ -6,6 +6,9 @@ import { promptToWire, resourceToWire, templateToWire, toolToWire } from '../sdk
 /** The lists an app serves; each can change at runtime and announces it with its own `list_changed`. */
 export type ListKind = 'tools' | 'resources' | 'prompts';
 
+/** The four lists of definitions, as a registry or a mounted app brings them. */
+export type CatalogParts = Pick<CompiledRegistry, 'tools' | 'resources' | 'resourceTemplates' | 'prompts'>;
+
 interface Entry<D> {
   readonly definition: D;
   enabled: boolean;
@@ -32,7 +35,7 @@ export class Catalog {
   }
 
   /** Adds every definition of a registry built from more classes; names and URIs must be new. */
-  addRegistry(registry: CompiledRegistry, announce = true): void {
+  addRegistry(registry: CatalogParts, announce = true): void {
     const clash = [
       ...registry.tools.filter((t) => this.tools.has(t.name)).map((t) => `tool '${t.name}'`),
       ...registry.resources.filter((r) => this.resources.has(r.uri)).map((r) => `resource '${r.uri}'`),
@@ -48,6 +51,12 @@ export class Catalog {
     if (registry.tools.length > 0) this.touch('tools');
     if (registry.resources.length + registry.resourceTemplates.length > 0) this.touch('resources');
     if (registry.prompts.length > 0) this.touch('prompts');
+  }
+
+  /** The definitions enabled now (what an app that mounts this one serves of it). */
+  enabledParts(): CatalogParts {
+    const on = <D>(map: Map<string, Entry<D>>) => [...map.values()].filter((e) => e.enabled).map((e) => e.definition);
+    return { tools: on(this.tools), resources: on(this.resources), resourceTemplates: on(this.templates), prompts: on(this.prompts) };
   }
 
   tool(name: string): CompiledTool | undefined {

@@ -1,0 +1,188 @@
+import { BuildError, ConfigError, type BuildProblem, type Class, type ToolLogger } from '@toolwright/core';
+import type { CompiledPrompt, CompiledResource, CompiledResourceTemplate, CompiledTool } from '@toolwright/core/internal';
+import type { Catalog, CatalogParts, ListKind } from '../surface/Catalog';
+import type { Surface } from '../surface/Surface';
+import type { Mount } from './Mount';
+import { mountSourceOf, type MountSource } from './MountSource';
+
+const NAMESPACE = /^[A-Za-z0-9_.-]{1,64}$/;
+const MAX_TOOL_NAME = 128;
+
+interface Member {
+  readonly target: Class;
+  readonly methodName: string;
+  readonly timeoutMs?: number;
+  readonly pipeline?: CompiledTool['pipeline'];
+}
+
+/** Who serves a name or URI, for a collision message: `Class.method`, with the mount's namespace. */
+interface Owner {
+  readonly key: string;
+  readonly label: string;
+  readonly who: string;
+}
+
+/**
+ * Serves each mounted app's members from `surface`'s catalog: tools and prompts renamed
+ * `<namespace>_<name>`, resources and templates under their own URIs, each run inside the
+ * mounted app's middleware and timeouts (and the parent's, around those). The names and URIs
+ * are checked against the parent's own and each other's first: every clash is one problem of
+ * the `BuildError`. Later list changes in a mounted app reach the parent's clients.
+ * Returns the function that stops following them.
+ */
+export function mountApps(mounts: readonly Mount[] | undefined, surface: Surface, logger: ToolLogger): () => void {
+  if (mounts === undefined) return () => undefined;
+  if (!Array.isArray(mounts)) throw new ConfigError("Toolwright: `mount` must be an array: `mount: [{ app: billingApp, namespace: 'billing' }]`.");
+  const mounted = mounts.map((m, i) => new MountedApp(sourceOf(m, i), m.namespace));
+  const problems: BuildProblem[] = [];
+  const owners = new Map<string, Owner>();
+  const claim = (owner: Owner) => {
+    const first = owners.get(owner.key);
+    if (first)
+      problems.push({
+        where: owner.label,
+        what: `served by both ${first.who} and ${owner.who}`,
+        fix: "rename one of them (its decorator's `name` or `uri`), choose another namespace, or disable one before mounting.",
+      });
+    else owners.set(owner.key, owner);
+  };
+  for (const owner of ownersOf(surface.catalog.enabledParts(), 'this app')) claim(owner);
+  for (const m of mounted) {
+    const parts = m.parts();
+    for (const t of parts.tools) {
+      if (t.name.length > MAX_TOOL_NAME)
+        problems.push({
+          where: `tool '${t.name}'`,
+          what: `is ${t.name.length} characters long under namespace '${m.namespace}'; tool names may have at most ${MAX_TOOL_NAME}`,
+          fix: 'choose a shorter namespace or tool name.',
+        });
+    }
+    for (const owner of ownersOf(parts, `mount '${m.namespace}'`)) claim(owner);
+  }
+  if (problems.length > 0) throw new BuildError(problems);
+  for (const m of mounted) m.serve(surface, logger);
+  return () => mounted.forEach((m) => m.stop());
+}
+
+function sourceOf(mount: Mount, index: number): MountSource {
+  if (typeof mount !== 'object' || mount === null) throw new ConfigError(`Toolwright: mount[${index}] must be { app, namespace }, got ${mount === null ? 'null' : typeof mount}.`);
+  const source = mountSourceOf(mount.app);
+  if (!source) throw new ConfigError(`Toolwright: mount[${index}].app is not an app made by createApp(). Build it with \`await createApp({ ... })\` and pass the result.`);
+  if (typeof mount.namespace !== 'string' || !NAMESPACE.test(mount.namespace)) {
+    throw new ConfigError(
+      `Toolwright: mount[${index}].namespace must be 1-64 letters, digits, '_', '.' or '-' (it prefixes tool names as '<namespace>_<name>'), got ${JSON.stringify(mount.namespace)}.`,
+    );
+  }
+  return source;
+}
+
+function ownersOf(parts: CatalogParts, where: string): Owner[] {
+  const who = (m: Member) => `${m.target.name}.${m.methodName} (${where})`;
+  return [
+    ...parts.tools.map((t) => ({ key: `tool\u0000${t.name}`, label: `tool '${t.name}'`, who: who(t) })),
+    ...parts.prompts.map((p) => ({ key: `prompt\u0000${p.name}`, label: `prompt '${p.name}'`, who: who(p) })),
+    ...parts.resources.map((r) => ({ key: `resource\u0000${r.uri}`, label: `resource '${r.uri}'`, who: who(r) })),
+    ...parts.resourceTemplates.map((t) => ({ key: `template\u0000${t.uriTemplate}`, label: `resource template '${t.uriTemplate}'`, who: who(t) })),
+  ];
+}
+
+/** One mounted app: its definitions as the parent serves them, kept in step with its catalog. */
+class MountedApp {
+  private readonly wrapped = new WeakMap<object, object>();
+  private served: CatalogParts = { tools: [], resources: [], resourceTemplates: [], prompts: [] };
+  private unfollow: (() => void) | undefined;
+
+  constructor(
+    private readonly source: MountSource,
+    readonly namespace: string,
+  ) {}
+
+  /** The mounted app's enabled definitions, renamed and wrapped for the parent. */
+  parts(): CatalogParts {
+    const now = this.source.catalog.enabledParts();
+    return {
+      tools: now.tools.map((t) => this.wrap(t, () => this.tool(t))),
+      resources: now.resources.map((r) => this.wrap(r, () => Object.freeze({ ...r, ...this.runWith(r, this.source.timeoutMs) }) as CompiledResource)),
+      resourceTemplates: now.resourceTemplates.map((t) => this.wrap(t, () => Object.freeze({ ...t, ...this.runWith(t, this.source.timeoutMs) }) as CompiledResourceTemplate)),
+      prompts: now.prompts.map((p) => this.wrap(p, () => this.prompt(p))),
+    };
+  }
+
+  /** Adds the definitions to the parent's catalog and follows the mounted app's changes. */
+  serve(surface: Surface, logger: ToolLogger): void {
+    this.served = this.parts();
+    surface.catalog.addRegistry(this.served, false);
+    if (this.source.scopes.active) surface.env.scopes.active = true;
+    const resync = (kind: ListKind) => this.resync(kind, surface, logger);
+    this.unfollow = this.source.addNotifier({
+      toolsChanged: () => resync('tools'),
+      promptsChanged: () => resync('prompts'),
+      resourcesChanged: () => resync('resources'),
+      resourceUpdated: (uri) => void surface.connections.resourceUpdated(uri),
+    });
+  }
+
+  stop(): void {
+    this.unfollow?.();
+  }
+
+  /** Replaces what the parent serves of one list with the mounted app's list now. */
+  private resync(kind: ListKind, surface: Surface, logger: ToolLogger): void {
+    const { catalog } = surface;
+    const next = this.parts();
+    const old = this.served;
+    if (kind === 'tools') for (const t of old.tools) catalog.remove('tools', t.name);
+    if (kind === 'prompts') for (const p of old.prompts) catalog.remove('prompts', p.name);
+    if (kind === 'resources') for (const r of [...old.resources.map((x) => x.uri), ...old.resourceTemplates.map((x) => x.uriTemplate)]) catalog.remove('resources', r);
+    const added: CatalogParts = {
+      tools: kind === 'tools' ? addEach(catalog, next.tools, (t) => ({ ...EMPTY, tools: [t] }), logger, this.namespace) : old.tools,
+      prompts: kind === 'prompts' ? addEach(catalog, next.prompts, (p) => ({ ...EMPTY, prompts: [p] }), logger, this.namespace) : old.prompts,
+      resources: kind === 'resources' ? addEach(catalog, next.resources, (r) => ({ ...EMPTY, resources: [r] }), logger, this.namespace) : old.resources,
+      resourceTemplates: kind === 'resources' ? addEach(catalog, next.resourceTemplates, (t) => ({ ...EMPTY, resourceTemplates: [t] }), logger, this.namespace) : old.resourceTemplates,
+    };
+    if (this.source.scopes.active) surface.env.scopes.active = true;
+    this.served = added;
+  }
+
+  private tool(t: CompiledTool): CompiledTool {
+    const name = `${this.namespace}_${t.name}`;
+    return Object.freeze({ ...t, name, descriptor: { ...t.descriptor, name }, ...this.runWith(t, this.source.toolTimeoutMs) });
+  }
+
+  private prompt(p: CompiledPrompt): CompiledPrompt {
+    const name = `${this.namespace}_${p.name}`;
+    return Object.freeze({ ...p, name, descriptor: { ...p.descriptor, name }, ...this.runWith(p, this.source.timeoutMs) });
+  }
+
+  /** The mounted app's middleware around the member's own, and its default timeout. */
+  private runWith(member: Member, timeoutMs: number | undefined): Partial<Member> {
+    const middleware = this.source.middleware;
+    return {
+      ...(middleware.length > 0 && { pipeline: { middleware: [...middleware, ...(member.pipeline?.middleware ?? [])], guards: member.pipeline?.guards ?? [] } }),
+      ...(member.timeoutMs === undefined && timeoutMs !== undefined && { timeoutMs }),
+    };
+  }
+
+  /** One wrapper per definition, so the pipeline's per-member caches keep working across list changes. */
+  private wrap<D extends object>(definition: D, make: () => D): D {
+    let made = this.wrapped.get(definition) as D | undefined;
+    if (!made) this.wrapped.set(definition, (made = make()));
+    return made;
+  }
+}
+
+const EMPTY: CatalogParts = { tools: [], resources: [], resourceTemplates: [], prompts: [] };
+
+/** Adds each definition alone, so one that clashes at runtime is logged and left out while the others are served. */
+function addEach<D>(catalog: Catalog, definitions: readonly D[], part: (d: D) => CatalogParts, logger: ToolLogger, namespace: string): D[] {
+  const added: D[] = [];
+  for (const d of definitions) {
+    try {
+      catalog.addRegistry(part(d));
+      added.push(d);
+    } catch (error) {
+      logger.error?.(`mount '${namespace}': ${(error as Error).message}`);
+    }
+  }
+  return added;
+}
