@@ -66,8 +66,10 @@ describe('RELEASING.md and the release configuration', () => {
       expect({ name, listed: listed.sort() }).toEqual({ name, listed: reported.sort() });
       expect(readdirSync(join(REPO, 'packages', folder, 'etc')).length).toBe(reported.length);
     }
-    expect(text('scripts/api-report.js')).toContain(
-      "const PACKAGES_REPORTED = ['packages/core', 'packages/server', 'packages/redis', 'packages/express', 'packages/fastify', 'packages/nestjs', 'packages/hono', 'packages/next', 'packages/oauth', 'packages/openapi'];",
+    // Whatever line breaks the formatter gives the list.
+    const reportedList = /const PACKAGES_REPORTED = \[([^\]]*)\];/.exec(text('scripts/api-report.js'))?.[1].replace(/\s+/g, ' ').replace(/,\s*$/, '').trim();
+    expect(reportedList).toBe(
+      "'packages/core', 'packages/server', 'packages/redis', 'packages/express', 'packages/fastify', 'packages/nestjs', 'packages/hono', 'packages/next', 'packages/oauth', 'packages/openapi'",
     );
   });
 
