@@ -356,19 +356,29 @@ describe('fromOpenApi options', () => {
     await expect(fromOpenApi({ openapi: '3.1.0', paths: { '/a': { get: { parameters: [{ $ref: '#/nope' }] } } } }, { baseUrl })).rejects.toThrow(/cannot be read|points at nothing/);
   });
 
-  it('resolves external $refs in other files, recursive ones included', async () => {
+  it('reads a YAML description and resolves external $refs in other files, recursive ones included', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'toolwright-openapi-'));
     try {
       writeFileSync(join(dir, 'schemas.json'), JSON.stringify({ Node: { type: 'object', properties: { label: { type: 'string' }, next: { $ref: '#/Node' } } } }));
+      // A YAML description, as most are written.
       writeFileSync(
-        join(dir, 'api.json'),
-        JSON.stringify({
-          openapi: '3.1.0',
-          info: { title: 't', version: '1' },
-          paths: { '/nodes': { post: { operationId: 'addNode', requestBody: { required: true, content: { 'application/json': { schema: { $ref: './schemas.json#/Node' } } } } } } },
-        }),
+        join(dir, 'api.yaml'),
+        [
+          'openapi: 3.1.0',
+          'info: { title: t, version: "1" }',
+          'paths:',
+          '  /nodes:',
+          '    post:',
+          '      operationId: addNode',
+          '      requestBody:',
+          '        required: true',
+          '        content:',
+          '          application/json:',
+          "            schema: { $ref: './schemas.json#/Node' }",
+          '',
+        ].join('\n'),
       );
-      const app = await createApp({ name: 'ext', version: '1', tools: [await fromOpenApi(join(dir, 'api.json'), { baseUrl })] });
+      const app = await createApp({ name: 'ext', version: '1', tools: [await fromOpenApi(join(dir, 'api.yaml'), { baseUrl })] });
       const client = await createTestClient(app, { era: 'modern' });
       const [tool] = (await client.listTools()).tools;
       type Node = { properties: { next: { $ref: string } } };
