@@ -58,7 +58,7 @@ class Jobs {
   async welcome(@Ctx() ctx: ToolContext) {
     const answer = await ctx.elicit('Your name?', NAME as never, { key: 'user_name' });
     await gate(ctx.signal);
-    return `Welcome, ${(answer.content as { name?: string } | undefined)?.name ?? 'stranger'}!`;
+    return `Welcome, ${(answer.action === 'accept' ? (answer.content as { name?: string }).name : undefined) ?? 'stranger'}!`;
   }
 
   @Tool({ description: 'Fails as a tool.', task: true })
