@@ -78,6 +78,7 @@ export default defineConfig({
             { text: 'Next.js and Vercel', link: '/guide/nextjs' },
             { text: 'Security and auth', link: '/guide/security' },
             { text: 'OAuth sign-in', link: '/guide/oauth' },
+            { text: 'Composition: mounting apps', link: '/guide/composition' },
             { text: 'OpenAPI descriptions', link: '/guide/openapi' },
             { text: 'Deployment and scaling', link: '/guide/deployment' },
             { text: 'Lifecycle hooks', link: '/guide/lifecycle' },
