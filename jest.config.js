@@ -27,6 +27,7 @@ const SLOW = {
   'packages/cli/test/test-conformance.e2e.test.ts': 'runs the conformance suite (downloaded) on a served example',
   'packages/core/test/dto-decorators-built.test.ts': 'loads the weather example from dist/ in a fresh node',
   'packages/create-toolwright/test/': 'runs the built create-toolwright bin',
+  'packages/nestjs/test/without-fastify.e2e.test.ts': 'runs the built @toolwright/nestjs in a fresh node, in a project without @toolwright/fastify',
   'packages/next/test/next.e2e.test.ts': 'builds the Next.js fixture app (next build) and serves it with next start',
   'packages/oauth/test/upstream-proxy.e2e.test.ts': 'serves the upstream OpenID provider (oidc-provider, an ES module) in a process',
   'packages/oauth/test/jwt-verifier.e2e.test.ts': "runs the server's built jwtVerifier in a fresh node",

@@ -1,3 +1,4 @@
 /** @toolwright/fastify — serve a Toolwright app's MCP endpoint from a Fastify 5 app. */
-export { toolwrightPlugin } from './toolwrightPlugin';
+export { toolwrightPlugin, createToolwrightPlugin } from './toolwrightPlugin';
+export type { ToolwrightFastifyPlugin } from './toolwrightPlugin';
 export type { ToolwrightPluginOptions } from './ToolwrightPluginOptions';

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import { createHttpHandler } from '@toolwright/server/http';
+import { createHttpHandler, type HttpHandler } from '@toolwright/server/http';
 import { parserRefusal } from './parserRefusal';
 import type { ToolwrightPluginOptions } from './ToolwrightPluginOptions';
 
@@ -16,6 +16,30 @@ const WELL_KNOWN = '/.well-known/oauth-protected-resource';
  * the sessions before the server closes; the app's start hooks run while the plugin registers.
  */
 export const toolwrightPlugin: FastifyPluginAsync<ToolwrightPluginOptions> = async (fastify: FastifyInstance, options: ToolwrightPluginOptions) => {
+  await serveEndpoint(fastify, options);
+};
+
+/** `toolwrightPlugin` with its options bound, and a view of the endpoint it serves once registered. */
+export interface ToolwrightFastifyPlugin extends FastifyPluginAsync {
+  /** Live 2025-11-25 sessions of the endpoint (0 before the plugin is registered). */
+  readonly sessionCount: number;
+}
+
+/**
+ * The plugin for one endpoint, to register once: `const mcp = createToolwrightPlugin({ app });
+ * await fastify.register(mcp);`, then `mcp.sessionCount`. Fastify keeps a plugin's routes and
+ * decorations inside its own context, so the endpoint's state is read here instead.
+ */
+export function createToolwrightPlugin(options: ToolwrightPluginOptions): ToolwrightFastifyPlugin {
+  let served: HttpHandler | undefined;
+  const plugin: FastifyPluginAsync = async (fastify) => {
+    if (served) throw new Error('Toolwright: this plugin from createToolwrightPlugin() is registered already; call createToolwrightPlugin() once per endpoint.');
+    served = await serveEndpoint(fastify, options);
+  };
+  return Object.defineProperty(plugin, 'sessionCount', { get: () => served?.sessionCount ?? 0 }) as ToolwrightFastifyPlugin;
+}
+
+async function serveEndpoint(fastify: FastifyInstance, options: ToolwrightPluginOptions): Promise<HttpHandler> {
   const { app, drainTimeoutMs, ...handlerOptions } = options;
   if (!app || typeof app.openListener !== 'function') {
     throw new TypeError('Toolwright: toolwrightPlugin needs the app to serve: fastify.register(toolwrightPlugin, { app: await createApp({ ... }) }).');
@@ -63,4 +87,5 @@ export const toolwrightPlugin: FastifyPluginAsync<ToolwrightPluginOptions> = asy
   fastify.addHook('onClose', async () => {
     await release();
   });
-};
+  return handler;
+}

@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { createApp } from '@toolwright/server';
-import { toolwrightPlugin, type ToolwrightPluginOptions } from '@toolwright/fastify';
+import { createToolwrightPlugin, toolwrightPlugin, type ToolwrightPluginOptions } from '@toolwright/fastify';
 import { GreeterTools } from '../../express/test/fixtures/greeterTools';
 import { ERAS, INITIALIZE, connectEra, post } from '../../express/test/fixtures/mcpClients';
 
@@ -119,6 +119,27 @@ describe('Fastify 5, lifecycle', () => {
     const fastify = Fastify();
     await expect(fastify.register(toolwrightPlugin, { app, requestLogLevel: 'silent' })).rejects.toThrow(/no database/);
     await fastify.close();
+  });
+
+  it('createToolwrightPlugin() counts the live sessions of its endpoint, under a prefix too, and refuses a second registration', async () => {
+    const app = await createApp({ name: 'greeter', version: '1.0.0', tools: [GreeterTools] });
+    const mcp = createToolwrightPlugin({ app, requestLogLevel: 'silent' });
+    const fastify = Fastify();
+    expect(mcp.sessionCount).toBe(0);
+    await fastify.register(mcp, { prefix: '/api' });
+    await fastify.listen({ port: 0, host: '127.0.0.1' });
+    const { port } = fastify.server.address() as { port: number };
+    const client = await connectEra('2025-11-25', `http://127.0.0.1:${port}/api/mcp`);
+    expect(mcp.sessionCount).toBe(1);
+    const modern = await connectEra('2026-07-28', `http://127.0.0.1:${port}/api/mcp`);
+    expect((await modern.callTool('greet', { name: 'Ada' })).content[0].text).toBe('Hello, Ada!');
+    expect(mcp.sessionCount).toBe(1);
+    await modern.close();
+    await expect(Fastify().register(mcp)).rejects.toThrow(/registered already/);
+    // fastify.close() ends the sessions.
+    await fastify.close();
+    expect(mcp.sessionCount).toBe(0);
+    await client.close().catch(() => undefined);
   });
 
   it('refuses registration without an app, saying how to pass one', async () => {

@@ -3,7 +3,8 @@ import { HttpAdapterHost, ModuleRef } from '@nestjs/core';
 import { ConfigError } from '@toolwright/core';
 import { createApp, type App } from '@toolwright/server';
 import { toolwrightMiddleware, type ToolwrightMiddleware } from '@toolwright/express';
-import { toolwrightPlugin, type ToolwrightPluginOptions } from '@toolwright/fastify';
+import type { ToolwrightFastifyPlugin } from '@toolwright/fastify';
+import { loadFastifyPlugin } from './loadFastifyPlugin';
 import { nestContainer } from './nestContainer';
 import { nestPipeline } from './nestPipeline';
 import type { ToolwrightModuleOptions } from './ToolwrightModuleOptions';
@@ -22,7 +23,7 @@ export class ToolwrightServer implements OnModuleInit, BeforeApplicationShutdown
   private built: App | undefined;
   private mounted: ToolwrightMiddleware | undefined;
   /** Served by the Fastify plugin, which drains and stops the app when Fastify closes. */
-  private onFastify = false;
+  private onFastify: ToolwrightFastifyPlugin | undefined;
 
   constructor(
     @Inject(TOOLWRIGHT_OPTIONS) private readonly options: ToolwrightModuleOptions,
@@ -36,9 +37,9 @@ export class ToolwrightServer implements OnModuleInit, BeforeApplicationShutdown
     return this.built;
   }
 
-  /** Live 2025-11-25 sessions, on the Express platform (on Fastify the plugin keeps its count: 0 here). */
+  /** Live 2025-11-25 sessions of the MCP endpoint, on either platform. */
   get sessionCount(): number {
-    return this.mounted?.sessionCount ?? 0;
+    return this.mounted?.sessionCount ?? this.onFastify?.sessionCount ?? 0;
   }
 
   /** Builds the app with Nest's container and Nest's guards and interceptors, then mounts the endpoint (Nest calls it). */
@@ -68,13 +69,14 @@ export class ToolwrightServer implements OnModuleInit, BeforeApplicationShutdown
   }
 
   /**
-   * The Fastify platform: `@toolwright/fastify`'s plugin on Nest's Fastify instance, registered
-   * before Nest's not-found handler; Fastify loads it (and the app's start hooks run) before
-   * it listens. `fastify.close()`, which Nest's `close()` calls, drains and ends the sessions.
+   * The Fastify platform: `@toolwright/fastify`'s plugin (loaded only here: an optional peer)
+   * on Nest's Fastify instance, registered before Nest's not-found handler; Fastify loads it
+   * (and the app's start hooks run) before it listens. `fastify.close()`, which Nest's `close()`
+   * calls, drains and ends the sessions.
    */
   private async mountOnFastify(fastify: unknown, app: App): Promise<void> {
-    this.onFastify = true;
-    await (fastify as { register(plugin: typeof toolwrightPlugin, options: ToolwrightPluginOptions): PromiseLike<unknown> }).register(toolwrightPlugin, { ...this.options.http, app });
+    this.onFastify = loadFastifyPlugin()({ ...this.options.http, app });
+    await (fastify as { register(plugin: ToolwrightFastifyPlugin): PromiseLike<unknown> }).register(this.onFastify);
   }
 
   /** Drains running calls and ends the sessions, then runs the app's shutdown hooks (Nest calls it on `close()`). */

@@ -163,12 +163,16 @@ describe('NestJS 11 on the Fastify platform: ToolwrightModule.forRoot', () => {
 });
 
 describe('NestJS 11 on the Fastify platform: closing', () => {
-  it("nest.close() ends the open session (its stream too), then runs the app's shutdown hooks", async () => {
+  it("ToolwrightServer.sessionCount counts the sessions; nest.close() ends the open session (its stream too), then runs the app's shutdown hooks", async () => {
     const served = await start();
     const ledger = served.nest.get(Ledger);
+    const server = served.nest.get(ToolwrightServer);
+    expect(server.sessionCount).toBe(0);
     const client = await connectEra('2025-11-25', served.url);
     expect((await client.callTool('greet', { name: 'x' })).content[0].text).toBe('Hello, x!');
+    expect(server.sessionCount).toBe(1);
     await served.nest.close();
+    expect(server.sessionCount).toBe(0);
     expect(ledger.events).toEqual(['shutdown']);
     await expect(post(served.url, INITIALIZE)).rejects.toThrow();
     await client.close().catch(() => undefined);
