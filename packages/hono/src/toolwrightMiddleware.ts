@@ -46,6 +46,7 @@ export function toolwrightMiddleware(app: App, options: ToolwrightHonoOptions = 
       },
     },
   });
+  const oauthPaths = app.oauth && new Set(app.oauth.paths);
   const release = app.openListener();
   const ready = app.start();
   let failed = false;
@@ -54,7 +55,8 @@ export function toolwrightMiddleware(app: App, options: ToolwrightHonoOptions = 
 
   const middleware = async (c: Context, next: Next): Promise<Response | void> => {
     const path = c.req.path;
-    const mine = path === mcpPath || (c.req.method === 'GET' && ((options.auth !== undefined && path.startsWith(WELL_KNOWN)) || (health && HEALTH.has(path))));
+    const mine =
+      path === mcpPath || oauthPaths?.has(path) === true || (c.req.method === 'GET' && (((options.auth ?? app.oauth) !== undefined && path.startsWith(WELL_KNOWN)) || (health && HEALTH.has(path))));
     if (!mine) return next();
     if (path === mcpPath) {
       if (!failed) await ready.catch(() => undefined);

@@ -1,5 +1,5 @@
 import { ConfigError } from '@toolwright/core';
-import type { HttpAuthOptions, TokenVerifier } from '@toolwright/server/auth';
+import type { AuthorizationServerMount, HttpAuthOptions, TokenVerifier } from '@toolwright/server/auth';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { clientDocuments, isDocumentClientId } from './cimd/clientDocuments';
 import { nodeDocumentFetcher } from './cimd/nodeDocumentFetcher';
@@ -24,22 +24,27 @@ import type { UpstreamTokens } from './upstream/UpstreamProvider';
 import { hmacKey, randomToken } from './webCrypto';
 
 /** A running authorization server: its endpoints as a fetch handler, and what the MCP endpoint needs to accept its tokens. */
-export interface OAuthServer {
+export interface OAuthServer extends AuthorizationServerMount {
   readonly issuer: string;
   /** The RFC 8414 metadata document. */
   readonly metadata: Readonly<Record<string, unknown>>;
   /**
    * The MCP endpoint's `auth` option: tokens of this server are verified (`jwtVerifier` on its
    * keys, audience = the resource, and the grant not revoked), and the RFC 9728 metadata names
-   * this issuer. Pass it to `createFetchHandler`, `createHttpHandler` or `app.listen`.
+   * this issuer. `createApp({ oauth })` uses it; or pass it to `createFetchHandler`,
+   * `createHttpHandler` or `app.listen` yourself.
    */
   readonly auth: HttpAuthOptions & { resource: string };
   /** Checks an access token of this server for the first resource: signature, issuer, audience, expiry, and that its grant was not revoked. */
   readonly verifyToken: TokenVerifier;
   /** The `auth` option for another of the `resource`s this server issues tokens for. */
   authFor(resource: string): HttpAuthOptions & { resource: string };
+  /** The paths it answers (metadata, authorize, consent, token, register, revoke, keys, callback). */
+  readonly paths: readonly string[];
   /** Answers a request for one of the authorization server's paths; undefined for any other path. */
   handle(request: Request): Promise<Response | undefined>;
+  /** Answers a node request for one of `paths` (as `createApp({ oauth })` has the node listener do). */
+  handleNode(req: IncomingMessage, res: ServerResponse): Promise<void>;
   /** A fetch handler serving these endpoints in front of `next` (the MCP fetch handler). */
   fetch(next: (request: Request) => Promise<Response>): (request: Request) => Promise<Response>;
   /** A node request listener serving these endpoints in front of `next` (`createHttpHandler`'s handler). */
@@ -184,6 +189,11 @@ export async function createOAuthServer(options: OAuthServerOptions): Promise<OA
     }
   };
 
+  const handleNode = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const response = (await handle(await toWebRequest(req, origin))) ?? json({ error: 'not_found', error_description: 'no such endpoint on this authorization server' }, 404);
+    await writeWebResponse(res, response);
+  };
+
   const server: OAuthServer = {
     issuer,
     metadata,
@@ -192,14 +202,15 @@ export async function createOAuthServer(options: OAuthServerOptions): Promise<OA
     authFor,
     handle,
     fetch: (next) => async (request) => (await handle(request)) ?? next(request),
+    paths: Object.freeze([...routes.keys()]),
+    handleNode,
     node: (next) => async (req, res) => {
       const path = (req.url ?? '/').split('?')[0]!;
       if (!routes.has(path)) {
         await next(req, res);
         return;
       }
-      const response = await handle(await toWebRequest(req, origin));
-      await writeWebResponse(res, response!);
+      await handleNode(req, res);
     },
     completeSignIn: (signInId, outcome) => completeSignIn(context, signInId, outcome),
     async upstreamTokens(authInfo) {

@@ -11,7 +11,12 @@ export async function toWebRequest(req: IncomingMessage, base: string): Promise<
   }
   const method = req.method ?? 'GET';
   let body: Uint8Array | undefined;
-  if (method !== 'GET' && method !== 'HEAD') {
+  const parsed = (req as { body?: unknown }).body;
+  if (method !== 'GET' && method !== 'HEAD' && parsed !== undefined && req.readableEnded) {
+    // A framework's body parser read the stream first (express.urlencoded(), express.json()): its result is sent on as the body it came from.
+    body = new TextEncoder().encode(typeof parsed === 'string' ? parsed : isForm(headers) ? new URLSearchParams(parsed as Record<string, string>).toString() : JSON.stringify(parsed));
+    headers.delete('content-length');
+  } else if (method !== 'GET' && method !== 'HEAD') {
     const chunks: Buffer[] = [];
     let size = 0;
     for await (const chunk of req as AsyncIterable<Buffer>) {
@@ -35,4 +40,8 @@ export async function writeWebResponse(res: ServerResponse, response: Response):
   if (cookies.length > 0) headers['set-cookie'] = cookies;
   res.writeHead(response.status, headers);
   res.end(response.body ? Buffer.from(await response.arrayBuffer()) : undefined);
+}
+
+function isForm(headers: Headers): boolean {
+  return (headers.get('content-type') ?? '').toLowerCase().startsWith('application/x-www-form-urlencoded');
 }

@@ -3,6 +3,7 @@ import type { RequestStateOptions } from '../roundtrip/RequestStateCodec';
 import type { TelemetryOptions } from '../telemetry/TelemetryOptions';
 import type { Extension } from '../extensions/Extension';
 import type { Mount } from '../compose/Mount';
+import type { AuthorizationServerMount } from '../auth/AuthorizationServerMount';
 
 export interface AppOptions {
   /** The server's programmatic name, sent in `serverInfo`. */
@@ -120,4 +121,10 @@ export interface AppOptions {
    * on every transport, so no caller can list what is hidden from it by probing names.
    */
   scopeHints?: boolean;
+  /**
+   * An OAuth authorization server to serve beside the MCP endpoint (`createOAuthServer` from
+   * `@toolwright/oauth`): `app.listen`, `app.fetch`, `createHttpHandler`, `createFetchHandler`
+   * and the adapters answer its paths, and the endpoint takes its tokens unless given `auth`.
+   */
+  oauth?: AuthorizationServerMount;
 }

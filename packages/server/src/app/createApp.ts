@@ -21,9 +21,12 @@ import { serveStdio } from '../stdio/serveStdio';
 import { Surface } from '../surface/Surface';
 import { ServedExtensions } from '../extensions/ServedExtensions';
 import { paramHeadersOf } from './paramHeadersOf';
+import { viewFileReader } from '../extensions/apps/viewFileReader';
 import type { ListControl } from '../surface/ListControl';
 import type { ListKind } from '../surface/Catalog';
 import { mountApps } from '../compose/mountApps';
+import { mountLater } from '../compose/mountLater';
+import type { Mount } from '../compose/Mount';
 import { registerMountSource } from '../compose/MountSource';
 
 /**
@@ -36,7 +39,8 @@ export async function createApp(options: AppOptions): Promise<App> {
   const tools = [...(await loadToolClasses(options.tools, options.cwd ?? process.cwd())), ...(await extensions.prepare())];
   const container = options.container ?? createDefaultContainer();
   checkMiddleware(options.middleware);
-  const registry = buildRegistry({ tools, container, middleware: options.middleware, coerce: options.coerce, logger: options.logger });
+  const readViewFile = viewFileReader();
+  const registry = buildRegistry({ tools, container, middleware: options.middleware, coerce: options.coerce, logger: options.logger, readViewFile });
   const inFlight = new Pending<Promise<unknown>>();
   const surface = new Surface(registry, {
     container,
@@ -51,7 +55,9 @@ export async function createApp(options: AppOptions): Promise<App> {
     requestState: options.requestState,
     maxUriLength: options.maxUriLength,
   });
+  const mounts = [...(options.mount ?? [])];
   mountApps(options.mount, surface, options.logger ?? stderrLogger('mount'));
+  const phase = { started: false, stopped: false };
   const binding = createToolBinding(surface);
   const telemetry = new Telemetry(options.telemetry);
   // The one place the fast paths are made (see FastPaths); with them off, every message goes the SDK's way.
@@ -61,8 +67,8 @@ export async function createApp(options: AppOptions): Promise<App> {
   const lifecycle = createLifecycle({
     classes: [...new Set([...tools, ...(options.services ?? [])])],
     container,
-    onStart: options.mount?.length ? () => startMounted(options) : options.onStart,
-    onShutdown: options.mount?.length ? () => stopMounted(options) : options.onShutdown,
+    onStart: () => startMounted(mounts, options, phase),
+    onShutdown: () => stopMounted(mounts, options, phase),
     logger: options.logger ?? stderrLogger('lifecycle'),
   });
   const control = (kind: ListKind): ListControl =>
@@ -148,9 +154,11 @@ export async function createApp(options: AppOptions): Promise<App> {
     toolParamHeaders: (name: string) => paramHeadersOf(surface.catalog.tool(name)),
     shareUsedStates: (store) => void surface.env.requestState.shareUsedStates(store),
     scopeHints: options.scopeHints === true,
+    ...(options.oauth && { oauth: options.oauth }),
+    mount: (...more) => mountLater(more, surface, options.logger ?? stderrLogger('mount'), mounts, phase),
     async add(...classes) {
       const more = await loadToolClasses(classes, options.cwd ?? process.cwd());
-      surface.add({ tools: more, container, coerce: options.coerce, logger: options.logger });
+      surface.add({ tools: more, container, coerce: options.coerce, logger: options.logger, readViewFile });
     },
     notifyResourceUpdated: (uri: string) => surface.connections.resourceUpdated(uri),
     get inFlight() {
@@ -171,16 +179,18 @@ export async function createApp(options: AppOptions): Promise<App> {
   return app;
 }
 
-/** A mounting app's start: the mounted apps' hooks first (they serve inside it), then its own `onStart`. */
-async function startMounted(options: AppOptions): Promise<void> {
-  for (const m of options.mount ?? []) await m.app.start();
+/** An app's start: the mounted apps' hooks first (they serve inside it), then its own `onStart`. */
+async function startMounted(mounts: readonly Mount[], options: AppOptions, phase: { started: boolean }): Promise<void> {
+  phase.started = true;
+  for (const m of mounts) await m.app.start();
   await options.onStart?.();
 }
 
-/** A mounting app's shutdown: its own `onShutdown`, then the mounted apps' hooks. */
-async function stopMounted(options: AppOptions): Promise<void> {
+/** An app's shutdown: its own `onShutdown`, then the mounted apps' hooks. */
+async function stopMounted(mounts: readonly Mount[], options: AppOptions, phase: { stopped: boolean }): Promise<void> {
+  phase.stopped = true;
   await options.onShutdown?.();
-  for (const m of [...(options.mount ?? [])].reverse()) await m.app.stop();
+  for (const m of [...mounts].reverse()) await m.app.stop();
 }
 
 /** The app's `middleware` must be functions or classes with `use(call, next)`. */

@@ -6,3 +6,4 @@ export type { EnvAuthInfoOptions } from './envAuthInfo';
 export type { TokenVerifier } from './TokenVerifier';
 export type { HttpAuthOptions } from './HttpAuthOptions';
 export type { AuthInfoProvider } from './AuthInfoProvider';
+export type { AuthorizationServerMount } from './AuthorizationServerMount';

@@ -44,6 +44,7 @@ export function createFetchHandler(app: ServerFactory, options: FetchHandlerOpti
   const logError = options.logError ?? ((message: string) => console.error(message));
   const { mcpPath, stateless, jsonResponse, maxBodyBytes: maxBody, bodyTimeoutMs, health, rules, authenticate, cors, limits, initializeRate, sharing } = endpointSettingsOf(app, options, logError);
   const maxUrlLength = options.maxUrlLength ?? DEFAULTS.maxUrlLength;
+  const oauthPaths = app.oauth && new Set(app.oauth.paths);
   const cluster = options.cluster;
   const era2025 = stateless
     ? createFetchStateless(app, { jsonResponse })
@@ -135,6 +136,7 @@ export function createFetchHandler(app: ServerFactory, options: FetchHandlerOpti
       const corsAnswer = cors?.(origin, request.method);
       if (corsAnswer?.preflight) return new Response(null, { status: 204, headers: corsAnswer.headers });
       corsHeaders = corsAnswer?.headers;
+      if (oauthPaths?.has(path)) return (await app.oauth!.handle(request)) ?? jsonAnswer(rules.notFound(path), corsHeaders);
       if (path === mcpPath) {
         // A Request carries no local address: the Host rule is the loopback one unless allowedHosts names the hosts served.
         const refused = rules.host(headerOf(request.headers, 'host') ?? url.host, true) ?? rules.origin(origin);

@@ -69,6 +69,7 @@ export function createHttpHandler(app: ServerFactory, options: HttpHandlerOption
     initializeRate,
     sharing,
   } = endpointSettingsOf(app, options, (message) => void process.stderr.write(`${message}\n`));
+  const oauthPaths = app.oauth && new Set(app.oauth.paths);
   const requestLogLevel = requestLogLevelOf(options);
   const log = createRequestLogger(requestLogLevel, options.logWrite);
 
@@ -190,6 +191,7 @@ export function createHttpHandler(app: ServerFactory, options: HttpHandlerOption
         for (const [name, value] of Object.entries(corsAnswer.headers)) res.setHeader(name, value);
         if (corsAnswer.preflight) return void res.writeHead(204).end();
       }
+      if (oauthPaths?.has(path)) return await app.oauth!.handleNode(req, res);
       const isMcp = path === mcpPath;
       if (isMcp || (legacy && legacy.handles(path))) {
         // While draining, POSTs still come in (refused once read unless they carry the client's answers to the server's own requests).

@@ -43,7 +43,8 @@ const DEFAULTS = { path: '/mcp', maxBodyBytes: 4 * 1024 * 1024, bodyTimeoutMs: 3
 export function endpointSettingsOf<Req>(app: ServerFactory, options: EndpointOptions<Req>, logError: (message: string) => void): EndpointSettings {
   const mcpPath = options.path ?? DEFAULTS.path;
   const stateless = options.stateless === true;
-  const metadata = options.auth ? protectedResourceMetadata(options.auth) : undefined;
+  const auth = options.auth ?? app.oauth?.auth;
+  const metadata = auth ? protectedResourceMetadata(auth) : undefined;
   const limits = sessionLimitsOf(options.sessions);
   const cluster = options.cluster;
   if (cluster?.usedStates) app.shareUsedStates?.(cluster.usedStates);
@@ -55,7 +56,7 @@ export function endpointSettingsOf<Req>(app: ServerFactory, options: EndpointOpt
     bodyTimeoutMs: options.timeouts?.bodyMs ?? DEFAULTS.bodyTimeoutMs,
     health: options.health !== false,
     rules: createRequestRules(app, { mcpPath, stateless, allowedHosts: options.allowedHosts, allowedOrigins: options.allowedOrigins, metadata }),
-    authenticate: options.auth && metadata ? createAuthenticator(options.auth, metadata) : undefined,
+    authenticate: auth && metadata ? createAuthenticator(auth, metadata) : undefined,
     cors: options.cors ? createCors(options.cors === true ? {} : options.cors, createOriginPolicy(options.allowedOrigins)) : undefined,
     limits,
     initializeRate: options.sessions?.initializeRate === false ? undefined : new InitializeRateLimit(options.sessions?.initializeRate),

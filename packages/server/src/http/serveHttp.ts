@@ -57,7 +57,7 @@ export async function serveHttp(app: ServerFactory, options: HttpListenOptions):
     const write = options.logWrite ?? ((line: string) => process.stderr.write(line));
     write(`${JSON.stringify({ time: new Date().toISOString(), level: 'info', msg: 'listening', url, mode: options.stateless ? 'stateless' : 'stateful' })}\n`);
   }
-  if (!isLoopbackAddress(host) && host !== 'localhost' && !options.allowedHosts && !options.auth) {
+  if (!isLoopbackAddress(host) && host !== 'localhost' && !options.allowedHosts && !options.auth && !app.oauth) {
     process.stderr.write(
       `toolwright http: listening on ${host}, beyond this machine, with no allowedHosts and no auth. Anyone who can reach port ${port} can call every tool. Set auth, and allowedHosts to your public name.\n`,
     );

@@ -2,6 +2,7 @@ import type { AccessRules, AuthInfo, Class, ParamHeader, ProtocolEra } from '@to
 import type { UsedStateStore } from '../roundtrip/RequestStateCodec';
 import type { Transport } from '../sdk/sdk';
 import type { ChangeNotifier } from '../surface/Connections';
+import type { AuthorizationServerMount } from '../auth/AuthorizationServerMount';
 
 /** Instances that replace services for one connection's calls: `[[RealService, fake], ...]` or a Map. */
 export type ServiceOverrides = ReadonlyMap<Class, unknown> | readonly (readonly [Class, unknown])[];
@@ -57,6 +58,8 @@ export interface ServerFactory {
    * (`createApp({ scopeHints: true })`); otherwise it is answered as for an unknown tool.
    */
   readonly scopeHints?: boolean;
+  /** The authorization server served beside the endpoint (`createApp({ oauth })`): its paths first, its tokens by default. */
+  readonly oauth?: AuthorizationServerMount;
   /** Tells `notifier` of every list change and resource update from now on; returns the function that stops it. */
   addNotifier(notifier: ChangeNotifier): () => void;
   /**
