@@ -25,6 +25,8 @@ export { Scoped } from './decorators/Scoped';
 export { FromCall } from './decorators/FromCall';
 export { OnStart } from './decorators/OnStart';
 export { OnShutdown } from './decorators/OnShutdown';
+export { TransformTools } from './decorators/TransformTools';
+export type { ToolTransform, ToolTransforms, ArgumentTransform } from './transform/ToolTransform';
 export type { ServiceLifetime, CallValue } from './metadata/ServiceLifetime';
 export type { SessionInfo } from './container/ServiceScope';
 

@@ -31,3 +31,5 @@ export { scanParamHeaders, X_MCP_HEADER } from '../headers/paramHeaders';
 export type { ParamHeader, ParamHeaderScan } from '../headers/paramHeaders';
 export { toolTaskMode } from '../metadata/toolTaskMode';
 export type { TaskMode } from '../metadata/toolTaskMode';
+export { transformTool } from '../transform/transformTool';
+export { invalidArguments } from '../invoke/compileToolCall';

@@ -49,14 +49,14 @@ export function compileToolCall(spec: ToolCallSpec): (args: unknown, ctx: ToolCo
   const invoke = compileInvocation({ cls, methodName, container, bind: compileBinder(spec), shape });
   const fail = (error: unknown): ToolResult => failure(name, error, logger);
   const toResult = (outcome: Invocation): ToolResult => {
-    if (outcome.kind === 'invalid') return invalid(name, outcome.issues);
+    if (outcome.kind === 'invalid') return invalidArguments(name, outcome.issues);
     if (outcome.kind === 'threw') return fail(outcome.error);
     return outcome.value as ToolResult;
   };
 
   return (rawArgs, ctx, scope) => {
     const args = rawArgs === undefined || rawArgs === null ? {} : rawArgs;
-    if (typeof args !== 'object' || Array.isArray(args)) return Promise.resolve(invalid(name, [{ path: '', message: 'must be an object' }]));
+    if (typeof args !== 'object' || Array.isArray(args)) return Promise.resolve(invalidArguments(name, [{ path: '', message: 'must be an object' }]));
     try {
       const outcome = invoke(args as Record<string, unknown>, ctx, scope);
       return outcome instanceof Promise ? outcome.then(toResult) : Promise.resolve(toResult(outcome));
@@ -114,7 +114,8 @@ function compileOutput(schema: JsonSchema, name: string, logger: ToolLogger): (v
   };
 }
 
-function invalid(name: string, issues: readonly ValidationIssue[]): ToolResult {
+/** The `isError` result of a call whose arguments were refused, one line per field. */
+export function invalidArguments(name: string, issues: readonly ValidationIssue[]): ToolResult {
   const lines = issues.map((i) => `- ${i.path || '(arguments)'}: ${i.message}`);
   return errorResult(`Invalid arguments for tool '${name}':\n${lines.join('\n')}`);
 }

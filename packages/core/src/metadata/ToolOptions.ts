@@ -71,6 +71,13 @@ export interface ToolOptions {
    */
   inputSchema?: JsonSchema & { type: 'object' };
   /**
+   * A raw JSON Schema for the structured result, for shapes a class cannot express (instead
+   * of `output`). It is served in `tools/list` as given; a plain object the method returns is
+   * validated against it and sent as `structuredContent` (plus the same JSON as text); a
+   * `ToolResult` the method returns is sent as is, so its `structuredContent` must match.
+   */
+  outputSchema?: JsonSchema & { type: 'object' };
+  /**
    * Run the call as a task (the `io.modelcontextprotocol/tasks` extension of 2026-07-28):
    * `tools/call` answers at once with a task handle, the method runs on, and the client polls
    * `tasks/get` for its progress and result, answers its questions with `tasks/update` and

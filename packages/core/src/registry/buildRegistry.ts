@@ -15,6 +15,8 @@ import { checkPipelineClasses } from './checkPipelineClasses';
 import { lifetimeOf } from '../metadata/ServiceLifetime';
 import type { Registry } from './Registry';
 import { markCompiled, type CompiledTool } from './CompiledRegistry';
+import { readTransforms } from '../transform/readTransforms';
+import { transformTool } from '../transform/transformTool';
 
 /**
  * Reads the decorators of the given classes once, derives every schema, compiles every
@@ -48,12 +50,16 @@ export function buildRegistry(options: BuildOptions): Registry {
     if (lifetimeOf(cls) === 'app' && !untyped) checkContainer(cls, container, problems);
     collectMembers(cls, { container, logger, problems }, members);
     for (const found of readMemberMetadata<ToolArgs>(cls, TOOLS_KEY)) {
-      const tool = buildTool(cls, found, { container, coerce: options.coerce === true, logger, problems });
-      if (!tool) continue;
       const where = `${cls.name}.${found.member.methodName}`;
       const previous = owners.get(tool.name);
       if (previous) {
         problems.push({ where, what: `its tool name '${tool.name}' is already used by ${previous}`, fix: "give one of them another name: @Tool({ name: 'other_name' })." });
+      const built = buildTool(cls, found, { container, coerce: options.coerce === true, logger, problems });
+      if (built) ownNames.push(built.name);
+      else allBuilt = false;
+      const transform = built && transforms.of(built.name);
+      const tool = built && transform ? transformTool(built, transform, where, problems) : built;
+      if (!tool) continue;
         continue;
       }
       owners.set(tool.name, where);
@@ -62,6 +68,13 @@ export function buildRegistry(options: BuildOptions): Registry {
   }
   checkPipelineClasses(served, options.middleware ?? [], readsTypes, problems);
   checkViewLinks(tools, members.resources, problems);
+    for (const name of allBuilt ? transforms.unused() : []) {
+      problems.push({
+        where: cls.name,
+        what: `@TransformTools names tool '${name}', which the class does not serve`,
+        fix: `use one of its tool names (before any rename): ${ownNames.join(', ') || '(none)'}.`,
+      });
+    }
   if (problems.length > 0) throw new BuildError(problems);
 
   const byName = new Map(tools.map((t) => [t.name, t]));

@@ -82,9 +82,15 @@ export function buildTool(cls: Class, found: FoundMember<ToolArgs>, env: ToolBui
 
   const headers = scanParamHeaders(inputSchema);
   if (!headers.ok) for (const what of headers.problems) problem(`its input schema: ${what}`, 'fix the declaration: clients drop a tool whose x-mcp-header breaks a rule of SEP-2243.');
-  const outputClass = resolveOutputClass(options.output, declaredOn, methodName, where, env.problems);
+  const outputClass = options.outputSchema !== undefined ? undefined : resolveOutputClass(options.output, declaredOn, methodName, where, env.problems);
   let outputSchema: ObjectSchema | undefined;
-  if (outputClass) {
+  if (options.outputSchema !== undefined) {
+    const raw = options.outputSchema as unknown;
+    if (options.output !== undefined) problem('has both `output` and `outputSchema`', 'use one: a DTO class, or a raw JSON Schema.');
+    else if (typeof raw !== 'object' || raw === null || (raw as JsonSchema).type !== 'object') {
+      problem('has an `outputSchema` whose root is not `type: "object"`', "MCP structured results are objects: give { type: 'object', properties: { ... } }.");
+    } else if (checkSchemaProfile(raw as JsonSchema, `${where} outputSchema`, env.problems)) outputSchema = structuredClone(raw) as ObjectSchema;
+  } else if (outputClass) {
     const outputCtx = createSchemaContext(`${where} (output)`, env.problems);
     outputSchema = withDefs(dtoSchema(outputClass, outputCtx, { direction: 'output' }) as ObjectSchema, outputCtx);
   }

@@ -6,6 +6,7 @@ import type { ChangeNotifier } from '../surface/Connections';
 import type { Listener } from '../serving/Listener';
 import type { McpServerHandle, ServerFactory, ServerSetup, ServiceOverrides } from '../serving/ServerFactory';
 import type { HttpListenOptions, ListenOptions } from './ListenOptions';
+import type { Mount } from '../compose/Mount';
 
 export type { Listener } from '../serving/Listener';
 export type { McpServerHandle, ServerFactory, ServerSetup, ServiceOverrides } from '../serving/ServerFactory';
@@ -57,6 +58,13 @@ export interface App extends ServerFactory {
   readonly prompts: ListControl;
   /** The access rules of the tool served under `name` now (tools added, removed or disabled at runtime included). */
   toolAccess(name: string): AccessRules | undefined;
+  /**
+   * Mounts more apps, as the `mount` option does: `await app.mount({ app: billing, namespace: 'billing' })`.
+   * While the app serves, the mounted apps' start hooks run first and clients then get
+   * list-changed notifications; after the app stopped it throws a `ConfigError`. A clash is a
+   * `BuildError`, and then nothing is mounted.
+   */
+  mount(...mounts: Mount[]): Promise<void>;
   /** Builds more decorated classes (or glob patterns) and serves them from now on; names must be new. */
   add(...classes: (Class | string)[]): Promise<void>;
   /**

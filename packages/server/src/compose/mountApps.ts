@@ -1,5 +1,5 @@
-import { BuildError, ConfigError, type BuildProblem, type Class, type ToolLogger } from '@toolwright/core';
-import type { CompiledPrompt, CompiledResource, CompiledResourceTemplate, CompiledTool } from '@toolwright/core/internal';
+import { BuildError, ConfigError, type BuildProblem, type Class, type ToolLogger, type ToolTransforms } from '@toolwright/core';
+import { transformTool, type CompiledPrompt, type CompiledResource, type CompiledResourceTemplate, type CompiledTool } from '@toolwright/core/internal';
 import type { Catalog, CatalogParts, ListKind } from '../surface/Catalog';
 import type { Surface } from '../surface/Surface';
 import type { Mount } from './Mount';
@@ -31,10 +31,19 @@ interface Owner {
  * Returns the function that stops following them.
  */
 export function mountApps(mounts: readonly Mount[] | undefined, surface: Surface, logger: ToolLogger): () => void {
-  if (mounts === undefined) return () => undefined;
+  return prepareMounts(mounts, surface, logger)(false);
+}
+
+/**
+ * `mountApps` in two steps: checks the mounts against what `surface` serves now (throwing the
+ * `BuildError` or `ConfigError`), and returns the function that starts serving them, telling connected clients when `announce`
+ * (and returns the function that stops following them).
+ */
+export function prepareMounts(mounts: readonly Mount[] | undefined, surface: Surface, logger: ToolLogger): (announce: boolean) => () => void {
+  if (mounts === undefined) return () => () => undefined;
   if (!Array.isArray(mounts)) throw new ConfigError("Toolwright: `mount` must be an array: `mount: [{ app: billingApp, namespace: 'billing' }]`.");
-  const mounted = mounts.map((m, i) => new MountedApp(sourceOf(m, i), m.namespace));
   const problems: BuildProblem[] = [];
+  const mounted = mounts.map((m, i) => new MountedApp(sourceOf(m, i), m.namespace, transformsOf(m, i), problems));
   const owners = new Map<string, Owner>();
   const claim = (owner: Owner) => {
     const first = owners.get(owner.key);
@@ -49,6 +58,7 @@ export function mountApps(mounts: readonly Mount[] | undefined, surface: Surface
   for (const owner of ownersOf(surface.catalog.enabledParts(), 'this app')) claim(owner);
   for (const m of mounted) {
     const parts = m.parts();
+    m.checkTransformNames();
     for (const t of parts.tools) {
       if (t.name.length > MAX_TOOL_NAME)
         problems.push({
@@ -60,8 +70,10 @@ export function mountApps(mounts: readonly Mount[] | undefined, surface: Surface
     for (const owner of ownersOf(parts, `mount '${m.namespace}'`)) claim(owner);
   }
   if (problems.length > 0) throw new BuildError(problems);
-  for (const m of mounted) m.serve(surface, logger);
-  return () => mounted.forEach((m) => m.stop());
+  return (announce) => {
+    for (const m of mounted) m.serve(surface, logger, announce);
+    return () => mounted.forEach((m) => m.stop());
+  };
 }
 
 function sourceOf(mount: Mount, index: number): MountSource {
@@ -88,20 +100,44 @@ function ownersOf(parts: CatalogParts, where: string): Owner[] {
 
 /** One mounted app: its definitions as the parent serves them, kept in step with its catalog. */
 class MountedApp {
-  private readonly wrapped = new WeakMap<object, object>();
+  private readonly wrapped = new WeakMap<object, object | null>();
   private served: CatalogParts = { tools: [], resources: [], resourceTemplates: [], prompts: [] };
   private unfollow: (() => void) | undefined;
+  private readonly transformed = new Set<string>();
 
   constructor(
     private readonly source: MountSource,
     readonly namespace: string,
+    private readonly transforms: ToolTransforms,
+    /** Where transform problems go: the build's list, then (for list changes) the log. */
+    private problems: BuildProblem[],
   ) {}
+
+  /** Every tool name of `transforms` must be one the mounted app serves. */
+  checkTransformNames(): void {
+    for (const name of Object.keys(this.transforms)) {
+      if (this.transformed.has(name)) continue;
+      this.problems.push({
+        where: `mount '${this.namespace}'`,
+        what: `its transforms name tool '${name}', which the mounted app does not serve`,
+        fix: `use the mounted app's own tool names (without the namespace): ${
+          this.source.catalog
+            .enabledParts()
+            .tools.map((t) => t.name)
+            .join(', ') || '(none)'
+        }.`,
+      });
+    }
+  }
 
   /** The mounted app's enabled definitions, renamed and wrapped for the parent. */
   parts(): CatalogParts {
     const now = this.source.catalog.enabledParts();
     return {
-      tools: now.tools.map((t) => this.wrap(t, () => this.tool(t))),
+      tools: now.tools.flatMap((t) => {
+        const made = this.wrap(t, () => this.tool(t));
+        return made ? [made] : [];
+      }),
       resources: now.resources.map((r) => this.wrap(r, () => Object.freeze({ ...r, ...this.runWith(r, this.source.timeoutMs) }) as CompiledResource)),
       resourceTemplates: now.resourceTemplates.map((t) => this.wrap(t, () => Object.freeze({ ...t, ...this.runWith(t, this.source.timeoutMs) }) as CompiledResourceTemplate)),
       prompts: now.prompts.map((p) => this.wrap(p, () => this.prompt(p))),
@@ -109,9 +145,11 @@ class MountedApp {
   }
 
   /** Adds the definitions to the parent's catalog and follows the mounted app's changes. */
-  serve(surface: Surface, logger: ToolLogger): void {
+  serve(surface: Surface, logger: ToolLogger, announce: boolean): void {
     this.served = this.parts();
-    surface.catalog.addRegistry(this.served, false);
+    // From now on a transform that fails on a changed tool is logged; the tool is left out.
+    this.problems = loggedProblems(logger, this.namespace);
+    surface.catalog.addRegistry(this.served, announce);
     if (this.source.scopes.active) surface.env.scopes.active = true;
     const resync = (kind: ListKind) => this.resync(kind, surface, logger);
     this.unfollow = this.source.addNotifier({
@@ -144,9 +182,18 @@ class MountedApp {
     this.served = added;
   }
 
-  private tool(t: CompiledTool): CompiledTool {
-    const name = `${this.namespace}_${t.name}`;
-    return Object.freeze({ ...t, name, descriptor: { ...t.descriptor, name }, ...this.runWith(t, this.source.toolTimeoutMs) });
+  /** The tool as the parent serves it: transformed, renamed into the namespace; undefined when its transform is wrong. */
+  private tool(original: CompiledTool): CompiledTool | null {
+    if (!Object.hasOwn(this.transforms, original.name)) {
+      const name = `${this.namespace}_${original.name}`;
+      return Object.freeze({ ...original, name, descriptor: { ...original.descriptor, name }, ...this.runWith(original, this.source.toolTimeoutMs) });
+    }
+    this.transformed.add(original.name);
+    const transform = this.transforms[original.name]!;
+    // Renamed into the namespace by the transform itself, so its messages name the tool as clients call it.
+    const name = `${this.namespace}_${typeof transform?.name === 'string' ? transform.name : original.name}`;
+    const t = transformTool(original, { ...transform, name }, `mount '${this.namespace}', tool '${original.name}'`, this.problems);
+    return t ? Object.freeze({ ...t, ...this.runWith(t, this.source.toolTimeoutMs) }) : null;
   }
 
   private prompt(p: CompiledPrompt): CompiledPrompt {
@@ -164,11 +211,31 @@ class MountedApp {
   }
 
   /** One wrapper per definition, so the pipeline's per-member caches keep working across list changes. */
-  private wrap<D extends object>(definition: D, make: () => D): D {
-    let made = this.wrapped.get(definition) as D | undefined;
-    if (!made) this.wrapped.set(definition, (made = make()));
+  private wrap<D extends object, M extends D | null>(definition: D, make: () => M): M {
+    if (this.wrapped.has(definition)) return this.wrapped.get(definition) as M;
+    const made = make();
+    this.wrapped.set(definition, made);
     return made;
   }
+}
+
+function transformsOf(mount: Mount, index: number): ToolTransforms {
+  const transforms = mount.transforms;
+  if (transforms === undefined) return {};
+  if (typeof transforms !== 'object' || transforms === null || Array.isArray(transforms)) {
+    throw new ConfigError(`Toolwright: mount[${index}].transforms must map tool names to transforms: { create_invoice: { description: '...' } }.`);
+  }
+  return transforms;
+}
+
+/** A problem list that logs each problem pushed to it. */
+function loggedProblems(logger: ToolLogger, namespace: string): BuildProblem[] {
+  const list: BuildProblem[] = [];
+  list.push = (...items: BuildProblem[]) => {
+    for (const p of items) logger.error?.(`mount '${namespace}': ${p.where} ${p.what}; ${p.fix}`);
+    return 0;
+  };
+  return list;
 }
 
 const EMPTY: CatalogParts = { tools: [], resources: [], resourceTemplates: [], prompts: [] };

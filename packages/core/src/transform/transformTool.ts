@@ -1,0 +1,144 @@
+import type { ToolContext } from '../context/ToolContext';
+import type { ToolResult } from '../content/ToolResult';
+import type { CompiledTool } from '../registry/CompiledRegistry';
+import type { BuildProblem } from '../registry/BuildProblem';
+import type { ToolDescriptor } from '../registry/Registry';
+import { TOOL_NAME_PATTERN } from '../registry/toolName';
+import type { JsonSchema } from '../schema/JsonSchema';
+import { compileProfileSchema } from '../validation/compileSchemaValidator';
+import { describeProfileIssues, schemaProfileIssues } from '../validation/schemaProfile';
+import type { ValidationIssue } from '../validation/ValidationIssue';
+import { invalidArguments } from '../invoke/compileToolCall';
+import { toolErrorResult } from '../invoke/toolFailure';
+import type { ArgumentTransform, ToolTransform } from './ToolTransform';
+
+type Check = (value: unknown) => { ok: true } | { ok: false; issues: readonly ValidationIssue[] };
+/** Bounds a narrowing may only lower (upper bounds) or raise (lower bounds). */
+const UPPER = ['maximum', 'exclusiveMaximum', 'maxLength', 'maxItems', 'maxProperties'] as const;
+const LOWER = ['minimum', 'exclusiveMinimum', 'minLength', 'minItems', 'minProperties'] as const;
+
+/**
+ * The one place tool transforms are applied (decorator, mount, OpenAPI and proxy sources):
+ * returns `tool` as clients should see it, with hidden arguments out of its input schema and
+ * filled in on each call, narrowed arguments checked before the tool's own checks, and the
+ * new name and description. Every problem is pushed at `where`; then it returns undefined.
+ */
+export function transformTool(tool: CompiledTool, transform: ToolTransform, where: string, problems: BuildProblem[]): CompiledTool | undefined {
+  const before = problems.length;
+  const problem = (what: string, fix: string) => problems.push({ where, what, fix });
+  if (typeof transform !== 'object' || transform === null)
+    return void problem(`its transform is ${transform === null ? 'null' : typeof transform}`, 'give an object: { name?, description?, arguments? }.');
+  const name = transform.name ?? tool.name;
+  if (typeof name !== 'string' || !TOOL_NAME_PATTERN.test(name)) problem(`its new name ${JSON.stringify(name)} is invalid`, 'use 1-128 characters of A-Z, a-z, 0-9, underscore, dot and hyphen.');
+  const schema = tool.descriptor.inputSchema as JsonSchema & { type: 'object' };
+  const properties: Record<string, JsonSchema> = { ...(schema.properties ?? {}) };
+  let required = schema.required ?? [];
+  const hidden: { name: string; value?: unknown; compute?: (ctx: ToolContext) => unknown }[] = [];
+  const narrowed: { name: string; check: Check }[] = [];
+  const argumentChanges = transform.arguments ?? {};
+  for (const arg of Object.keys(argumentChanges)) {
+    const change = argumentChanges[arg] as ArgumentTransform;
+    const at = `argument '${arg}'`;
+    if (!Object.hasOwn(properties, arg)) {
+      problem(`its transform names ${at}, which the tool does not have`, `use one of: ${Object.keys(properties).join(', ') || '(it has none)'}.`);
+      continue;
+    }
+    const original = properties[arg]!;
+    const hides = Object.hasOwn(change, 'value') || change.compute !== undefined;
+    if (Object.hasOwn(change, 'value') && change.compute !== undefined) problem(`its transform gives ${at} both \`value\` and \`compute\``, 'keep one.');
+    if (change.compute !== undefined && typeof change.compute !== 'function') problem(`its transform's \`compute\` for ${at} is not a function`, 'give (ctx) => value.');
+    if (hides && (change.narrow !== undefined || change.description !== undefined))
+      problem(`its transform hides ${at} and also narrows or describes it`, 'a hidden argument is not shown: drop `narrow` and `description`.');
+    if (hides) {
+      if (Object.hasOwn(change, 'value')) {
+        const outcome = compileProfileSchema(argumentSchema(schema, arg, original))({ [arg]: change.value });
+        if (!outcome.ok)
+          problem(`its transform's value for ${at} does not fit the argument's schema: ${outcome.issues.map((i) => `${i.path || arg}: ${i.message}`).join('; ')}`, 'give a value the tool accepts.');
+      }
+      delete properties[arg];
+      required = required.filter((r) => r !== arg);
+      hidden.push({ name: arg, ...(Object.hasOwn(change, 'value') ? { value: change.value } : { compute: change.compute }) });
+      continue;
+    }
+    let shown: JsonSchema = original;
+    if (change.narrow !== undefined) {
+      const narrow = change.narrow;
+      const issues = typeof narrow === 'object' && narrow !== null ? schemaProfileIssues(narrow) : [];
+      if (typeof narrow !== 'object' || narrow === null) problem(`its transform's \`narrow\` for ${at} is not a schema`, "give keywords such as { enum: ['a', 'b'] } or { maximum: 10 }.");
+      else if (issues.length > 0) problem(`its transform's \`narrow\` for ${at}: ${describeProfileIssues(issues).what}`, describeProfileIssues(issues).fix);
+      else {
+        const widens = widened(original, narrow);
+        if (widens) problem(`its transform's \`narrow\` for ${at} widens the schema (${widens})`, 'a transform may only narrow what the tool accepts.');
+        const fits = compileProfileSchema(argumentSchema(schema, arg, original));
+        for (const v of [...(narrow.enum ?? []), ...(Object.hasOwn(narrow, 'const') ? [narrow.const] : [])]) {
+          if (!fits({ [arg]: v }).ok) problem(`its transform's \`narrow\` for ${at} allows ${JSON.stringify(v)}, which the tool does not accept`, 'list only values the tool accepts.');
+        }
+        const check = compileProfileSchema(narrow);
+        narrowed.push({ name: arg, check: (value) => check(value) });
+        shown = { ...original, ...narrow };
+      }
+    }
+    if (change.description !== undefined) shown = { ...shown, description: change.description };
+    properties[arg] = shown;
+  }
+  const description = typeof transform.description === 'function' ? transform.description(tool.descriptor.description) : (transform.description ?? tool.descriptor.description);
+  if (description !== undefined && typeof description !== 'string') problem("its transform's description is not a string", 'give a string, or a function returning one.');
+  if (problems.length > before) return undefined;
+
+  const inputSchema = { ...schema, properties, ...(required.length > 0 ? { required } : {}) };
+  if (required.length === 0) delete inputSchema.required;
+  const descriptor: ToolDescriptor = { ...tool.descriptor, name, inputSchema, ...(description !== undefined && { description }), ...(transform.title !== undefined && { title: transform.title }) };
+  const call = hidden.length === 0 && narrowed.length === 0 ? tool.call : transformedCall(tool, name, hidden, narrowed);
+  return Object.freeze({ ...tool, name, descriptor, call, usesContext: tool.usesContext || hidden.some((h) => h.compute !== undefined) });
+}
+
+/** Refuses hidden arguments a client sent, checks the narrowed ones, fills in the hidden ones, then calls the tool. */
+function transformedCall(
+  tool: CompiledTool,
+  name: string,
+  hidden: readonly { name: string; value?: unknown; compute?: (ctx: ToolContext) => unknown }[],
+  narrowed: readonly { name: string; check: Check }[],
+): CompiledTool['call'] {
+  return async (rawArgs, ctx, scope): Promise<ToolResult> => {
+    const args = rawArgs === undefined || rawArgs === null ? {} : rawArgs;
+    if (typeof args !== 'object' || Array.isArray(args)) return tool.call(rawArgs, ctx, scope);
+    const given = args as Record<string, unknown>;
+    const issues: ValidationIssue[] = [];
+    for (const h of hidden) if (Object.hasOwn(given, h.name)) issues.push({ path: h.name, message: 'is set by the server and may not be sent; leave it out' });
+    for (const n of narrowed) {
+      if (!Object.hasOwn(given, n.name)) continue;
+      const outcome = n.check(given[n.name]);
+      if (!outcome.ok) for (const i of outcome.issues) issues.push({ path: i.path ? `${n.name}${i.path.startsWith('[') ? '' : '.'}${i.path}` : n.name, message: i.message });
+    }
+    if (issues.length > 0) return invalidArguments(name, issues);
+    const filled: Record<string, unknown> = { ...given };
+    for (const h of hidden) {
+      let value = h.value;
+      try {
+        if (h.compute) value = await h.compute(ctx as ToolContext);
+      } catch {
+        return toolErrorResult(`Tool '${name}' failed: the server could not work out its argument '${h.name}'. This is the server's configuration, not your arguments.`);
+      }
+      Object.defineProperty(filled, h.name, { value, enumerable: true, writable: true, configurable: true });
+    }
+    return tool.call(filled, ctx, scope);
+  };
+}
+
+/** An object schema with just `arg`, keeping the root's `$defs` for its `$ref`s. */
+function argumentSchema(root: JsonSchema, arg: string, schema: JsonSchema): JsonSchema {
+  return { type: 'object', properties: Object.fromEntries([[arg, schema]]) as Record<string, JsonSchema>, ...(root.$defs && { $defs: root.$defs }) };
+}
+
+/** The first bound `narrow` loosens, as text, or undefined. */
+function widened(original: JsonSchema, narrow: JsonSchema): string | undefined {
+  for (const k of UPPER)
+    if (typeof original[k] === 'number' && typeof narrow[k] === 'number' && (narrow[k] as number) > (original[k] as number)) return `${k} ${String(narrow[k])} > ${String(original[k])}`;
+  for (const k of LOWER)
+    if (typeof original[k] === 'number' && typeof narrow[k] === 'number' && (narrow[k] as number) < (original[k] as number)) return `${k} ${String(narrow[k])} < ${String(original[k])}`;
+  if (narrow.type !== undefined && original.type !== undefined && JSON.stringify(narrow.type) !== JSON.stringify(original.type)) {
+    const from = ([] as unknown[]).concat(original.type);
+    if (!([] as unknown[]).concat(narrow.type).every((t) => from.includes(t) || (t === 'integer' && from.includes('number')))) return `type ${JSON.stringify(narrow.type)}`;
+  }
+  return undefined;
+}
