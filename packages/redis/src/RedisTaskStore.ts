@@ -16,8 +16,9 @@ export interface RedisTaskStoreOptions {
  * The tasks of every instance in Redis (`tasks({ store })`): one key per task
  * (`<prefix>task:<id>`, JSON) expiring with the task, so any instance, and one started later,
  * answers `tasks/get`, `tasks/update` and `tasks/cancel` for a task another one created.
- * Changes are compare-and-set (a racing writer makes the change run again on what won), and a
- * cancel is published on `<prefix>task-cancel` so the instance running the task aborts it.
+ * Changes are compare-and-set (a racing writer makes the change run again on what won); a
+ * cancel is published on `<prefix>task-cancel` so the instance running the task aborts it, and
+ * each write on `<prefix>task-change` so any instance's `subscriptions/listen` streams hear of it.
  *
  * @example
  * const cluster = await createRedisCluster({ url: process.env.REDIS_URL });
@@ -28,6 +29,7 @@ export class RedisTaskStore implements TaskStore {
   private readonly prefix: string;
   private subscriber: Redis | undefined;
   private readonly listeners = new Set<(taskId: string) => void>();
+  private readonly watchers = new Set<(task: StoredTask) => void>();
 
   constructor(options: RedisTaskStoreOptions) {
     this.redis = options.redis;
@@ -37,6 +39,7 @@ export class RedisTaskStore implements TaskStore {
   async create(task: StoredTask): Promise<void> {
     const stored = await this.redis.set(this.key(task.taskId), JSON.stringify(task), 'PX', ttlOf(task), 'NX');
     if (stored !== 'OK') throw new Error(`@toolwright/redis: task id ${task.taskId} is taken; task ids must be new`);
+    this.announce(task);
   }
 
   async get(taskId: string): Promise<StoredTask | undefined> {
@@ -53,7 +56,10 @@ export class RedisTaskStore implements TaskStore {
       const next = change(task);
       if (!next) return task;
       const written = await this.redis.eval(COMPARE_AND_SET, 1, key, json, JSON.stringify(next), ttlOf(next));
-      if (written === 1) return next;
+      if (written === 1) {
+        this.announce(next);
+        return next;
+      }
     }
     throw new Error(`@toolwright/redis: task ${taskId} changed ${MAX_RACES} times while one change was being written; try again`);
   }
@@ -64,16 +70,40 @@ export class RedisTaskStore implements TaskStore {
 
   onCancel(listener: (taskId: string) => void): () => void {
     this.listeners.add(listener);
-    if (!this.subscriber) {
-      const subscriber = this.redis.duplicate();
-      this.subscriber = subscriber;
-      subscriber.on('message', (channel: string, taskId: string) => {
-        if (channel === this.channel) for (const l of this.listeners) l(taskId);
-      });
-      subscriber.on('error', () => undefined);
-      void subscriber.subscribe(this.channel).catch(() => undefined);
-    }
+    this.subscribe();
     return () => this.listeners.delete(listener);
+  }
+
+  onChange(listener: (task: StoredTask) => void): () => void {
+    this.watchers.add(listener);
+    this.subscribe();
+    return () => this.watchers.delete(listener);
+  }
+
+  /** Publishes a written task when any listener is registered here (`tasks()` registers one, so every instance serving tasks publishes). */
+  private announce(task: StoredTask): void {
+    if (this.watchers.size === 0) return;
+    this.redis.publish(this.changes, JSON.stringify(task)).catch(() => undefined);
+  }
+
+  private subscribe(): void {
+    if (this.subscriber) return;
+    const subscriber = this.redis.duplicate();
+    this.subscriber = subscriber;
+    subscriber.on('message', (channel: string, message: string) => {
+      if (channel === this.channel) for (const l of this.listeners) l(message);
+      else if (channel === this.changes && this.watchers.size > 0) {
+        let task: StoredTask;
+        try {
+          task = JSON.parse(message) as StoredTask;
+        } catch {
+          return;
+        }
+        for (const w of this.watchers) w(task);
+      }
+    });
+    subscriber.on('error', () => undefined);
+    void subscriber.subscribe(this.channel, this.changes).catch(() => undefined);
   }
 
   /** Closes the subscriber it opened for cancels (the command connection is the caller's). */
@@ -89,6 +119,10 @@ export class RedisTaskStore implements TaskStore {
 
   private get channel(): string {
     return `${this.prefix}task-cancel`;
+  }
+
+  private get changes(): string {
+    return `${this.prefix}task-change`;
   }
 }
 

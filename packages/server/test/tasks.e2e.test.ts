@@ -359,3 +359,152 @@ describe('tasks', () => {
     }
   });
 });
+
+describe('task status notifications on subscriptions/listen (2026-07-28, real HTTP)', () => {
+  let app: App;
+  let fetchHandler: FetchHandler;
+  let client: Client;
+  const received: Record<string, unknown>[] = [];
+  const NOTIFICATION = { '~standard': { version: 1 as const, vendor: 'test', validate: (value: unknown) => ({ value: value as Record<string, unknown> }) } };
+  beforeAll(async () => {
+    app = await createApp({ name: 'jobs', version: '1.0.0', tools: [Jobs], extensions: [tasks({ ttlMs: 60_000 })], logger: { debug() {}, info() {}, warn() {}, error() {} } });
+    fetchHandler = createFetchHandler(app, { logError: () => undefined });
+    client = await createTestClient(app, { protocol: '2026-07-28', transport: 'http', capabilities: declaring } as never);
+    (client as unknown as { setNotificationHandler(method: string, schemas: object, handler: (n: { params: Record<string, unknown> }) => void): void }).setNotificationHandler(
+      'notifications/tasks',
+      { params: NOTIFICATION },
+      (notification) => void received.push((notification as { params?: Record<string, unknown> }).params ?? (notification as unknown as Record<string, unknown>)),
+    );
+  });
+  afterAll(async () => {
+    await client.close();
+    await fetchHandler.close();
+  });
+
+  const createHere = async (name: string, args: Record<string, unknown>) => {
+    const response = await fetchHandler(
+      new Request('http://localhost/mcp', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': name },
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'tools/call',
+          params: {
+            name,
+            arguments: args,
+            _meta: {
+              'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+              'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' },
+              'io.modelcontextprotocol/clientCapabilities': declaring,
+            },
+          },
+        }),
+      }),
+    );
+    const text = await response.text();
+    const json = text.startsWith('{')
+      ? text
+      : text
+          .split('\n')
+          .find((l) => l.startsWith('data: {'))!
+          .slice(6);
+    return (JSON.parse(json) as { result: { taskId: string } }).result.taskId;
+  };
+  const heard = async (done: (params: Record<string, unknown>) => boolean) => {
+    for (let i = 0; i < 1000; i++) {
+      const found = received.find(done);
+      if (found) return found;
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    throw new Error(`never heard it; heard ${JSON.stringify(received)}`);
+  };
+
+  it('acknowledges the caller’s task ids and sends each status change (progress, questions, result) as notifications/tasks', async () => {
+    const taskId = await createHere('remove', { file: 'n.txt' });
+    const subscription = await (client as unknown as { listen(filter: object): Promise<{ honoredFilter: Record<string, unknown>; close(): Promise<void> }> }).listen({
+      taskIds: [taskId, 'not-a-task'],
+    });
+    try {
+      const asking = await heard((p) => p.taskId === taskId && p.status === 'input_required');
+      expect(asking).toMatchObject({ inputRequests: { confirm: { method: 'elicitation/create' } } });
+      expect(asking).not.toHaveProperty('resultType');
+      expect((asking._meta as Record<string, unknown>)['io.modelcontextprotocol/subscriptionId']).toEqual(expect.any(String));
+      await request(client, 'tasks/update', { taskId, inputResponses: { confirm: { action: 'accept', content: { confirm: true } } } });
+      expect(await heard((p) => p.taskId === taskId && p.status === 'completed')).toMatchObject({ result: { content: [{ text: 'deleted n.txt' }] } });
+      expect(received.some((p) => p.taskId === 'not-a-task')).toBe(false);
+    } finally {
+      await subscription.close();
+    }
+  });
+
+  it('merges the task ids into the acknowledgement beside the protocol’s own keys, and keeps the protocol’s notifications', async () => {
+    gateOpen = false;
+    const taskId = await createHere('count', { steps: 2 });
+    const response = await fetch(`${(client as unknown as { transport: { _url: URL } }).transport._url.href}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'subscriptions/listen' },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 'sub-1',
+        method: 'subscriptions/listen',
+        params: {
+          notifications: { toolsListChanged: true, taskIds: [taskId] },
+          _meta: {
+            'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+            'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' },
+            'io.modelcontextprotocol/clientCapabilities': declaring,
+          },
+        },
+      }),
+    });
+    const reader = response.body!.getReader();
+    const decoder = new TextDecoder();
+    let text = '';
+    const read = async (until: (t: string) => boolean) => {
+      while (!until(text)) {
+        const chunk = await reader.read();
+        if (chunk.done) break;
+        text += decoder.decode(chunk.value);
+      }
+    };
+    await read((t) => t.includes('"status":"working"'));
+    const ack = JSON.parse(
+      text
+        .split('\n')
+        .find((l) => l.startsWith('data: ') && l.includes('acknowledged'))!
+        .slice(6),
+    ) as { params: { notifications: object } };
+    expect(ack.params.notifications).toEqual({ toolsListChanged: true, taskIds: [taskId] });
+    app.tools.disable('greet');
+    gateOpen = true;
+    openGate();
+    await read((t) => t.includes('notifications/tools/list_changed') && t.includes('"status":"completed"'));
+    app.tools.enable('greet');
+    await reader.cancel();
+  });
+
+  it('refuses task ids from a listen that did not declare the extension (-32021) and bad task ids (-32602)', async () => {
+    const listen = (notifications: object, capabilities: object) =>
+      fetch(`${(client as unknown as { transport: { _url: URL } }).transport._url.href}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'subscriptions/listen' },
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 7,
+          method: 'subscriptions/listen',
+          params: {
+            notifications,
+            _meta: {
+              'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+              'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' },
+              'io.modelcontextprotocol/clientCapabilities': capabilities,
+            },
+          },
+        }),
+      }).then((r) => r.json() as Promise<{ error?: { code: number } }>);
+    expect((await listen({ taskIds: ['x'] }, {})).error?.code).toBe(-32021);
+    expect((await listen({ taskIds: 'x' }, declaring)).error?.code).toBe(-32602);
+    expect((await listen({ taskIds: [1] }, declaring)).error?.code).toBe(-32602);
+  });
+});

@@ -9,6 +9,8 @@ export interface TaskMode {
   readonly mode: 'optional' | 'required';
   /** Its first questions are a plain round trip; the task starts after them. */
   readonly inputFirst: boolean;
+  /** Another instance may run the call again from the start when the instance running it stops. */
+  readonly restartable: boolean;
 }
 
 const modes = new WeakMap<Class, ReadonlyMap<string, TaskMode>>();
@@ -24,9 +26,12 @@ export function toolTaskMode(cls: Class, methodName: string): TaskMode | undefin
     const found = new Map<string, TaskMode>();
     for (const { member } of readMemberMetadata<ToolArgs>(cls, TOOLS_KEY)) {
       const task = member.options.task;
-      if (task === true || task === 'optional') found.set(member.methodName, { mode: 'optional', inputFirst: false });
-      else if (task === 'required') found.set(member.methodName, { mode: 'required', inputFirst: false });
-      else if (typeof task === 'object' && task !== null) found.set(member.methodName, { mode: task.mode === 'required' ? 'required' : 'optional', inputFirst: task.inputFirst === true });
+      if (task === true || task === 'optional') found.set(member.methodName, { mode: 'optional', inputFirst: false, restartable: false });
+      else if (task === 'required') found.set(member.methodName, { mode: 'required', inputFirst: false, restartable: false });
+      else if (typeof task === 'object' && task !== null) {
+        const { mode, inputFirst, restartable } = task as { mode?: unknown; inputFirst?: unknown; restartable?: unknown };
+        found.set(member.methodName, { mode: mode === 'required' ? 'required' : 'optional', inputFirst: inputFirst === true, restartable: restartable === true });
+      }
     }
     byMethod = found;
     modes.set(cls, byMethod);

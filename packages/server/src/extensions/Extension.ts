@@ -70,6 +70,30 @@ export interface ToolRunOverride {
   readonly round?: { readonly requestState?: string; readonly inputResponses?: Readonly<Record<string, unknown>> };
 }
 
+/** What an extension's part of a 2026-07-28 `subscriptions/listen` stream knows and can do. */
+export interface ExtensionListenContext {
+  /** The extension serving this part. */
+  readonly extension: string;
+  /** The authenticated caller, when the transport has one. */
+  readonly authInfo: AuthInfo | undefined;
+  /** The settings the client declared for extension `id` (default: this one) on the listen request, or undefined. */
+  clientExtension(id?: string): Readonly<Record<string, unknown>> | undefined;
+  /** Sends a notification on the stream (after its acknowledgement, stamped with the subscription id). */
+  notify(method: string, params: Record<string, unknown>): void;
+}
+
+/** An extension's part of `subscriptions/listen`: the filter keys it serves beside the protocol's own (`taskIds` of the tasks extension). */
+export interface ExtensionListen {
+  /** The keys of `params.notifications` it serves. */
+  readonly keys: readonly string[];
+  /**
+   * Opens its part of one stream when the filter names one of its keys: resolves with what it
+   * agreed to send (merged into `notifications/subscriptions/acknowledged`) and the means to
+   * stop. Throw a `ProtocolError` to refuse the whole request.
+   */
+  open(filter: Readonly<Record<string, unknown>>, ctx: ExtensionListenContext): Promise<{ readonly honored: Readonly<Record<string, unknown>>; close(): void }>;
+}
+
 /** A `tools/call` as `aroundToolCall` sees it. */
 export interface ToolCallRequest {
   readonly name: string;
@@ -137,4 +161,6 @@ export interface Extension {
    * extensions, the first listed is outermost. Throw a `ProtocolError` for a JSON-RPC error.
    */
   aroundToolCall?(call: ToolCallRequest, ctx: ExtensionContext, next: (override?: ToolRunOverride) => Promise<Record<string, unknown>>): Promise<Record<string, unknown>>;
+  /** Serves filter keys of its own on 2026-07-28 `subscriptions/listen` streams over HTTP (the tasks extension's `taskIds`). */
+  readonly listen?: ExtensionListen;
 }

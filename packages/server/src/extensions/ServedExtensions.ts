@@ -8,6 +8,7 @@ import type { Notification, ServerCapabilities, ServerContext, StandardSchemaV1 
 import { describe } from './defineExtension';
 import type { Extension, ExtensionContext, ExtensionNotification, ExtensionRequest, ToolRunOverride } from './Extension';
 import { extensionProblems } from './extensionProblems';
+import { listenOpenerFor, recordListenOpener, type ListenOpener } from './listenHooks';
 import { paramsSchemaOf } from './paramsSchemaOf';
 
 interface ServedMethod<H> {
@@ -26,6 +27,7 @@ export class ServedExtensions {
   private readonly requests = new Map<string, ServedMethod<ExtensionRequest<never, object>>>();
   private readonly notifications = new Map<string, ServedMethod<ExtensionNotification<never>>>();
   private readonly advertised: Readonly<Record<string, Readonly<Record<string, unknown>>>> | undefined;
+  private readonly listenOpener: ListenOpener | undefined;
 
   constructor(
     readonly extensions: readonly Extension[],
@@ -49,6 +51,7 @@ export class ServedExtensions {
     const advertised: Record<string, Readonly<Record<string, unknown>>> = Object.create(null) as Record<string, Readonly<Record<string, unknown>>>;
     for (const e of extensions) Object.defineProperty(advertised, e.id, { value: structuredClone(e.settings ?? {}), enumerable: true });
     this.advertised = extensions.length > 0 ? Object.freeze({ ...advertised }) : undefined;
+    this.listenOpener = listenOpenerFor(extensions);
   }
 
   /** `capabilities` with `extensions` (each identifier with its settings) added; as given when the app serves none. */
@@ -71,6 +74,7 @@ export class ServedExtensions {
   /** Registers the extensions' methods and notifications on one connection's SDK `Server`. */
   attach(connection: Connection): void {
     const { server } = connection;
+    if (this.listenOpener && connection.era === 'modern') recordListenOpener(server, this.listenOpener);
     for (const [method, served] of this.requests) {
       server.setRequestHandler(method, { params: served.schema }, (params, ctx) => this.serve(method, served, params, ctx, connection));
     }

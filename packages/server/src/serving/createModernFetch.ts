@@ -1,6 +1,7 @@
 import type { AuthInfo } from '@toolwright/core';
 import { createMcpHandler } from '../sdk/sdk';
 import { sdkServer } from '../sdk/sdkServer';
+import { extendedListen, type ExtendedListens } from './extendedListen';
 import { listenedResources, listenRefusal, listenRefusalMessage } from './listenRefusal';
 import type { McpServerHandle, ServerFactory, ServerSetup } from './ServerFactory';
 import { paramHeaderMismatch } from './paramHeaderMismatch';
@@ -38,6 +39,7 @@ export function createModernFetch(factory: (setup: ServerSetup) => McpServerHand
     onerror: options.onerror,
   });
   const unsubscribe = options.subscribe(handler.notify);
+  const extendedListens: ExtendedListens = new Set();
   return {
     async fetch(request, body, authInfo) {
       const listened = listenedResources(body);
@@ -47,9 +49,12 @@ export function createModernFetch(factory: (setup: ServerSetup) => McpServerHand
       }
       const mismatch = options.tools && paramHeaderMismatch(options.tools, body, request.headers, authInfo);
       if (mismatch) return mismatch;
-      return handler.fetch(request, { parsedBody: body, ...(authInfo && { authInfo }) });
+      const sdk = () => handler.fetch(request, { parsedBody: body, ...(authInfo && { authInfo }) });
+      // A listen naming an extension's keys (the tasks extension's taskIds) gets the extensions' notifications merged in.
+      return (await extendedListen(factory, body, authInfo, extendedListens, sdk)) ?? sdk();
     },
     async close() {
+      for (const close of [...extendedListens]) close();
       unsubscribe();
       await handler.close();
     },

@@ -8,6 +8,7 @@ import type { StoredTask, TaskStore } from './TaskStore';
 export class MemoryTaskStore implements TaskStore {
   private readonly tasks = new Map<string, StoredTask>();
   private readonly listeners = new Set<(taskId: string) => void>();
+  private readonly watchers = new Set<(task: StoredTask) => void>();
   private writes = 0;
 
   constructor(private readonly now: () => number = Date.now) {}
@@ -15,6 +16,7 @@ export class MemoryTaskStore implements TaskStore {
   async create(task: StoredTask): Promise<void> {
     if (++this.writes % 256 === 0) this.sweep();
     this.tasks.set(task.taskId, task);
+    this.changed(task);
   }
 
   async get(taskId: string): Promise<StoredTask | undefined> {
@@ -30,7 +32,10 @@ export class MemoryTaskStore implements TaskStore {
     const task = await this.get(taskId);
     if (!task) return undefined;
     const next = change(task);
-    if (next) this.tasks.set(taskId, next);
+    if (next) {
+      this.tasks.set(taskId, next);
+      this.changed(next);
+    }
     return next ?? task;
   }
 
@@ -41,6 +46,15 @@ export class MemoryTaskStore implements TaskStore {
   onCancel(listener: (taskId: string) => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
+  }
+
+  onChange(listener: (task: StoredTask) => void): () => void {
+    this.watchers.add(listener);
+    return () => this.watchers.delete(listener);
+  }
+
+  private changed(task: StoredTask): void {
+    for (const watcher of this.watchers) watcher(task);
   }
 
   /** How many tasks it holds (expired ones included until they are swept). */

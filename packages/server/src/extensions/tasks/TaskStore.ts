@@ -39,6 +39,10 @@ export interface StoredTask {
   readonly heartbeatAt?: number;
   /** The protocol error that ended the task (status `failed`). */
   readonly error?: { readonly code: number; readonly message: string; readonly data?: unknown };
+  /** Whether another instance may run the call again from the start when the instance running it stops (`@Tool({ task: { restartable: true } })`). */
+  readonly restartable?: boolean;
+  /** Which run of the call this is: 1, and one more each time an instance restarts it. */
+  readonly attempt?: number;
 }
 
 /**
@@ -61,6 +65,12 @@ export interface TaskStore {
   publishCancel?(taskId: string): Promise<void>;
   /** Listens for `publishCancel` from any instance; returns the means to stop listening. */
   onCancel?(listener: (taskId: string) => void): () => void;
+  /**
+   * Listens for every task written from now on (`create` and each `update` that changed it), by
+   * any instance sharing the store: what `subscriptions/listen` streams send as
+   * `notifications/tasks`. Returns the means to stop listening. Without it, clients poll.
+   */
+  onChange?(listener: (task: StoredTask) => void): () => void;
 }
 
 export const TERMINAL: ReadonlySet<TaskStatus> = new Set(['completed', 'failed', 'cancelled']);

@@ -35,6 +35,14 @@ export interface TasksOptions {
    * questions (answered as a plain round trip, no task) before it becomes a task, in ms. Default 250.
    */
   readonly inputFirstMs?: number;
+  /**
+   * How many runs a restartable task (`@Tool({ task: { restartable: true } })`) may have in all:
+   * when the instance running it stops, the next `tasks/get` on any instance runs the call again
+   * from the start, until this many runs began; then it is marked `failed`. Default 3.
+   */
+  readonly maxAttempts?: number;
+  /** Most task ids one `subscriptions/listen` stream may name. Default 100. */
+  readonly maxListenedTasks?: number;
   /** Where failures of task runs are logged. Default: stderr. */
   readonly logger?: ToolLogger;
 }
@@ -59,18 +67,46 @@ export function tasks(options: TasksOptions = {}): Extension {
   const store = options.store ?? new MemoryTaskStore();
   const inputFirstMs = positive('inputFirstMs', options.inputFirstMs, 250);
   const heartbeatTimeoutMs = positive('heartbeatTimeoutMs', options.heartbeatTimeoutMs, 30_000);
-  const runner = new TaskRunner(store, options.logger ?? stderrLogger('tasks'), Math.max(1, Math.floor(heartbeatTimeoutMs / 3)));
+  const maxAttempts = positive('maxAttempts', options.maxAttempts, 3);
+  const maxListened = positive('maxListenedTasks', options.maxListenedTasks, 100);
+  const logger = options.logger ?? stderrLogger('tasks');
+  const runner = new TaskRunner(store, logger, Math.max(1, Math.floor(heartbeatTimeoutMs / 3)));
+  const watchers = new TaskWatchers(store);
 
-  /** The task, or its failed version when the instance running it has gone silent for longer than the heartbeat timeout. */
-  const alive = async (task: StoredTask): Promise<StoredTask> => {
+  /**
+   * The task, or what becomes of it when the instance running it has gone silent for longer than
+   * the heartbeat timeout: a restartable one with runs left is claimed here (compare-and-set: one
+   * instance wins) and its call runs again from the start; any other is marked failed.
+   */
+  const alive = async (task: StoredTask, callTool?: ExtensionContext['callTool']): Promise<StoredTask> => {
     const now = Date.now();
-    if (task.status !== 'working' || runner.runs(task.taskId) || now - (task.heartbeatAt ?? now) <= heartbeatTimeoutMs) return task;
-    const failed = await store.update(task.taskId, (t) =>
-      t.status === 'working' && now - (t.heartbeatAt ?? now) > heartbeatTimeoutMs
-        ? touched(t, { status: 'failed', error: { code: ErrorCodes.InternalError, message: 'The server instance running this task stopped before it finished. Call the tool again.' } })
-        : undefined,
-    );
-    return failed ?? task;
+    const stale = (t: StoredTask) => t.status === 'working' && now - (t.heartbeatAt ?? now) > heartbeatTimeoutMs;
+    if (!stale(task) || runner.runs(task.taskId)) return task;
+    let claimed: StoredTask | undefined;
+    const next = await store.update(task.taskId, (t) => {
+      claimed = undefined;
+      if (!stale(t)) return undefined;
+      const attempt = (t.attempt ?? 1) + 1;
+      if (t.restartable && callTool && attempt <= maxAttempts) {
+        claimed = touched(t, {
+          attempt,
+          statusMessage: `Restarted (run ${attempt} of at most ${maxAttempts}): the server instance running it stopped.`,
+          inputRequests: undefined,
+          inputResponses: undefined,
+          requestState: undefined,
+        });
+        return claimed;
+      }
+      const message = t.restartable
+        ? `The server instances running this task stopped ${attempt - 1} times before it finished. Call the tool again.`
+        : 'The server instance running this task stopped before it finished. Call the tool again.';
+      return touched(t, { status: 'failed', error: { code: ErrorCodes.InternalError, message } });
+    });
+    if (claimed && next === claimed && callTool) {
+      const run = claimed;
+      runner.start(run, (override) => callTool({ name: run.tool, ...(run.arguments && { arguments: run.arguments }) }, override));
+    }
+    return next ?? task;
   };
 
   /** The caller's own task `taskId`, after the routing header check; -32602 for any other. */
@@ -93,7 +129,7 @@ export function tasks(options: TasksOptions = {}): Extension {
     requests: {
       'tasks/get': {
         params: TASK_ID,
-        handle: async ({ taskId }: { taskId: string }, ctx) => detailedTask(await alive(await owned(taskId, ctx))),
+        handle: async ({ taskId }: { taskId: string }, ctx) => detailedTask(await alive(await owned(taskId, ctx), ctx.callTool)),
       },
       'tasks/update': {
         // The SDK takes `inputResponses` out of the params (ctx.inputResponses) and checks it is an object.
@@ -129,6 +165,60 @@ export function tasks(options: TasksOptions = {}): Extension {
         },
       },
     },
+    listen: {
+      keys: ['taskIds'],
+      async open(filter, ctx) {
+        const ids = filter.taskIds;
+        if (!Array.isArray(ids) || !ids.every((id): id is string => typeof id === 'string')) {
+          throw new ProtocolError(ErrorCodes.InvalidParams, 'subscriptions/listen: notifications.taskIds must be an array of task ids (strings) that tools/call returned.');
+        }
+        if (!ctx.clientExtension()) {
+          throw new ProtocolError(
+            ErrorCodes.MissingClientCapability,
+            `Task status notifications belong to extension '${TASKS_EXTENSION_ID}', which the listen request did not declare. Declare it in capabilities.extensions to use notifications.taskIds.`,
+            { requiredCapabilities: { extensions: { [TASKS_EXTENSION_ID]: {} } } },
+          );
+        }
+        const wanted = [...new Set(ids)];
+        if (wanted.length > maxListened)
+          throw new ProtocolError(ErrorCodes.InvalidParams, `subscriptions/listen names ${wanted.length} task ids; at most ${maxListened} are served per stream. Open several streams.`);
+        const owner = roundCaller(ctx.authInfo) ?? '';
+        const found = await Promise.all(wanted.map((id) => store.get(id)));
+        // Tasks that do not exist or belong to another caller are left out of the acknowledgement, as tasks/get refuses them.
+        const mine = found.filter((task): task is StoredTask => task !== undefined && task.owner === owner);
+        const sent = new Map<string, string>();
+        const send = (task: StoredTask) => {
+          const version = `${task.status}|${task.lastUpdatedAt}|${task.statusMessage ?? ''}`;
+          if (sent.get(task.taskId) === version) return;
+          sent.set(task.taskId, version);
+          const { resultType: _result, ...detailed } = detailedTask(task);
+          ctx.notify('notifications/tasks', detailed);
+        };
+        const stop = watchers.watch(
+          mine.map((t) => t.taskId),
+          send,
+        );
+        // The state each task has now, so that a client that listens after its last poll misses nothing.
+        for (const task of mine) send(task);
+        // A listener does not poll: the tasks whose instance stopped are checked as tasks/get would, every heartbeat timeout.
+        const check = setInterval(() => {
+          for (const id of sent.keys()) {
+            void store
+              .get(id)
+              .then((task) => task && alive(task))
+              .catch((error: unknown) => logger.warn(`task ${id}: its liveness could not be checked`, error));
+          }
+        }, heartbeatTimeoutMs);
+        (check as { unref?: () => void }).unref?.();
+        return {
+          honored: mine.length > 0 ? { taskIds: mine.map((t) => t.taskId) } : {},
+          close: () => {
+            clearInterval(check);
+            stop();
+          },
+        };
+      },
+    },
     async aroundToolCall(call, ctx, next) {
       const { tool } = call;
       const mode = tool && toolTaskMode(tool.target, tool.methodName);
@@ -157,6 +247,7 @@ export function tasks(options: TasksOptions = {}): Extension {
         heartbeatAt: now,
         tool: call.name,
         ...(call.arguments && { arguments: call.arguments }),
+        ...(mode.restartable && { restartable: true, attempt: 1 }),
       };
       const round = runner.begin(task, next);
       if (mode.inputFirst) {
@@ -188,6 +279,35 @@ export function tasks(options: TasksOptions = {}): Extension {
       return createTaskResult(task);
     },
   });
+}
+
+/** Who listens for which tasks on this instance: one listener on the store, dispatched by task id. */
+class TaskWatchers {
+  private readonly byTask = new Map<string, Set<(task: StoredTask) => void>>();
+
+  constructor(store: TaskStore) {
+    // Registered at once, so that a store shared between instances (Redis) publishes every write for the others' listeners.
+    store.onChange?.((task) => {
+      const listeners = this.byTask.get(task.taskId);
+      if (listeners) for (const listener of listeners) listener(task);
+    });
+  }
+
+  /** Calls `listener` with each new version of the tasks `ids`; returns the means to stop. */
+  watch(ids: readonly string[], listener: (task: StoredTask) => void): () => void {
+    for (const id of ids) {
+      let listeners = this.byTask.get(id);
+      if (!listeners) this.byTask.set(id, (listeners = new Set()));
+      listeners.add(listener);
+    }
+    return () => {
+      for (const id of ids) {
+        const listeners = this.byTask.get(id);
+        listeners?.delete(listener);
+        if (listeners?.size === 0) this.byTask.delete(id);
+      }
+    };
+  }
 }
 
 /** The task after the client's answers: the ones to pending questions kept, the rest ignored; `working` again once none is pending. Undefined when nothing changes. */
