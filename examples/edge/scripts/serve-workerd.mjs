@@ -1,4 +1,4 @@
-// Serves the Worker (dist-worker/worker.mjs, from `npm run build`) on workerd through Miniflare,
+// Serves the Worker (dist-worker/worker.mjs, from `npm run build`; WORKER=hono-worker.mjs for the Hono app) on workerd through Miniflare,
 // on 127.0.0.1 (PORT, default any free port), with the nodejs_compat flag. Bindings: JWKS,
 // ISSUER, RESOURCE, ALLOWED_HOSTS from the environment, when set.
 import { Miniflare } from 'miniflare';
@@ -9,7 +9,7 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const bindings = Object.fromEntries(['JWKS', 'ISSUER', 'RESOURCE', 'ALLOWED_HOSTS'].filter((name) => process.env[name]).map((name) => [name, process.env[name]]));
 const mf = new Miniflare({
   modules: true,
-  scriptPath: join(root, 'dist-worker', 'worker.mjs'),
+  scriptPath: join(root, 'dist-worker', process.env.WORKER ?? 'worker.mjs'),
   compatibilityDate: '2026-07-01',
   compatibilityFlags: ['nodejs_compat'],
   bindings,

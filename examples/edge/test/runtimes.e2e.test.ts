@@ -10,7 +10,8 @@ import { join } from 'node:path';
 /**
  * The example served by real Deno and Bun processes (`Deno.serve(handler)`,
  * `Bun.serve({ fetch })`), each running what tsc emitted (dist/, decorator metadata
- * included), and by workerd (Miniflare) running the Worker bundled from that output, driven
+ * included), and by workerd (Miniflare) running the Worker bundled from that output; then the
+ * same app mounted in a Hono app (`@toolwright/hono`) on each of the three runtimes; driven
  * from node over 127.0.0.1 by the v1 SDK client (2025-11-25, with a session where the runtime
  * keeps them) and the v2 client (2026-07-28). The tools' schemas must be those node serves from the same build.
  */
@@ -29,6 +30,10 @@ const RUNTIMES = [
   },
   // Cloudflare's workerd (through Miniflare), running the Worker bundled from tsc's output; stateless, as Workers are.
   { name: 'workerd', command: process.execPath, args: ['scripts/serve-workerd.mjs'], sessions: false },
+  // The app mounted in a Hono app (@toolwright/hono) beside a route of Hono's own, on each runtime.
+  { name: 'Hono on Deno', command: join(BIN, 'deno'), args: ['run', '--allow-net', '--allow-read', '--allow-env', '--allow-sys', 'hono-deno.mjs'], sessions: true, auth: false, hono: true },
+  { name: 'Hono on Bun', command: join(BIN, 'bun'), args: ['hono-bun.mjs'], sessions: true, auth: false, hono: true },
+  { name: 'Hono on workerd', command: process.execPath, args: ['scripts/serve-workerd.mjs'], env: { WORKER: 'hono-worker.mjs' }, sessions: false, auth: false, hono: true },
 ];
 
 // The Worker's bundle, from what tsc emitted (the test run builds dist/ first).
@@ -89,13 +94,13 @@ function postWithHost(url: string, host: string): Promise<number> {
 
 const textOf = (result: unknown) => (result as { content: { text?: string }[] }).content[0]?.text ?? '';
 
-describe.each(RUNTIMES)('the example on $name', ({ command, args, sessions }) => {
+describe.each(RUNTIMES)('the example on $name', ({ command, args, env, sessions, hono }) => {
   let served: Awaited<ReturnType<typeof start>> | undefined;
   let expected: unknown[];
 
   beforeAll(async () => {
     expected = await nodeTools();
-    served = await start(command, args);
+    served = await start(command, args, env);
   });
   afterAll(() => stop(served?.child));
 
@@ -128,6 +133,13 @@ describe.each(RUNTIMES)('the example on $name', ({ command, args, sessions }) =>
     expect((await client.callTool({ name: 'repeat', arguments: { note: 'hi', count: 1.5, loud: false } })).isError).toBe(true);
     await client.close();
   });
+
+  if (hono) {
+    it("Hono's own route answers beside /mcp", async () => {
+      const response = await fetch(new URL('/', served!.url));
+      expect(await response.json()).toEqual({ up: true, served: 'by hono' });
+    });
+  }
 
   it('keeps the DNS-rebinding defence: a foreign Host gets 403', async () => {
     expect(await postWithHost(served!.url, 'rebound.attacker.example')).toBe(403);
