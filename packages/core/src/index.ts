@@ -20,7 +20,7 @@ export { UseGuards } from './decorators/UseGuards';
 export { RequireClientExtension } from './decorators/RequireClientExtension';
 export { UiResource } from './decorators/UiResource';
 export { UI_EXTENSION, MCP_APP_MIME_TYPE } from './apps/McpApps';
-export type { UiResourceOptions, UiCsp, UiPermissions, UiVisibility, ToolUiOptions } from './apps/McpApps';
+export type { UiResourceOptions, UiFileOptions, UiCsp, UiPermissions, UiVisibility, ToolUiOptions } from './apps/McpApps';
 export { Scoped } from './decorators/Scoped';
 export { FromCall } from './decorators/FromCall';
 export { OnStart } from './decorators/OnStart';
@@ -36,7 +36,7 @@ export type { ParamOptions, TypeRef, EnumLike } from './metadata/ParamOptions';
 export type { ParamHeader } from './headers/paramHeaders';
 
 export { buildRegistry } from './registry/buildRegistry';
-export type { BuildOptions } from './registry/BuildOptions';
+export type { BuildOptions, ReadViewFile } from './registry/BuildOptions';
 export type { BuildProblem } from './registry/BuildProblem';
 export type { Registry, ToolDefinition, ToolDescriptor } from './registry/Registry';
 export type { AccessRules } from './registry/resolveAccess';

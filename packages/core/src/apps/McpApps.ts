@@ -41,6 +41,17 @@ export interface UiResourceOptions {
   prefersBorder?: boolean;
 }
 
+/** `@UiResource` on a class: the view's HTML is a file, read once when the app is built. */
+export interface UiFileOptions extends UiResourceOptions {
+  /**
+   * The HTML file: an absolute path, a `file:` URL (`new URL('./view.html', import.meta.url)`),
+   * or a path relative to the directory of the module that declares the class. The file is
+   * read once by `createApp` (UTF-8, at most 5 MiB) and served from memory; a missing or
+   * unreadable file fails the build with a `BuildError` naming the path.
+   */
+  file: string | URL;
+}
+
 /** Who may see and call a tool linked to a view: the model, the view (app), or both (the default). */
 export type UiVisibility = 'model' | 'app';
 

@@ -30,4 +30,14 @@ export interface ResourceArgs {
   readonly uri: string;
   readonly options: Readonly<ResourceOptions>;
   readonly isStatic: boolean;
+  /** A view served from an HTML file (`@UiResource` on a class): no method is called to read it. */
+  readonly file?: ViewFile;
+}
+
+/** Where a file-backed view's HTML is: the file as given, and the module that declared it (for relative paths). */
+export interface ViewFile {
+  /** An absolute path, a `file:` URL, or a path relative to `declaredIn`'s directory. */
+  readonly path: string;
+  /** The module whose class declared the view (a path or a `file:` URL), when the runtime says (V8 call sites). */
+  readonly declaredIn?: string;
 }

@@ -20,4 +20,13 @@ export interface BuildOptions {
   readonly middleware?: readonly Middleware[];
   /** Where the framework logs (unexpected tool errors with their stack). Default: stderr. */
   readonly logger?: ToolLogger;
+  /**
+   * Reads the HTML of a view declared with `@UiResource(uri, { file })`, once, at build; throws
+   * an `Error` saying what is wrong with the file (it becomes a build problem). `createApp`
+   * gives one that reads from disk; without it such a view is a build problem.
+   */
+  readonly readViewFile?: ReadViewFile;
 }
+
+/** `(path, declaredIn)`: the view's `file` as written, and the module that declared it (path or `file:` URL), for relative paths. */
+export type ReadViewFile = (path: string, declaredIn: string | undefined) => string;

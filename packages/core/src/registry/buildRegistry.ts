@@ -48,7 +48,7 @@ export function buildRegistry(options: BuildOptions): Registry {
     const untyped = checkConstructorTypes(cls, problems, readsTypes);
     // A scoped class is built per request or session, never by the app's container.
     if (lifetimeOf(cls) === 'app' && !untyped) checkContainer(cls, container, problems);
-    collectMembers(cls, { container, logger, problems }, members);
+    collectMembers(cls, { container, logger, problems, readViewFile: options.readViewFile }, members);
     for (const found of readMemberMetadata<ToolArgs>(cls, TOOLS_KEY)) {
       const where = `${cls.name}.${found.member.methodName}`;
       const previous = owners.get(tool.name);

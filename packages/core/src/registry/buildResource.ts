@@ -8,6 +8,8 @@ import type { Class } from '../metadata/Class';
 import type { FoundMember } from '../metadata/readMemberMetadata';
 import { cacheHintProblem } from '../metadata/CacheHint';
 import type { ResourceArgs } from '../metadata/ResourceOptions';
+import type { ReadViewFile } from './BuildOptions';
+import { buildFileView } from './buildFileView';
 import { compileUriTemplate, isUriTemplate, type UriTemplateMatcher } from '../uri/compileUriTemplate';
 import { UriTemplateError } from '../uri/UriTemplateError';
 import type { BuildProblem } from './BuildProblem';
@@ -23,6 +25,8 @@ export interface MemberBuildEnv {
   readonly container: ContainerLike;
   readonly logger: ToolLogger;
   readonly problems: BuildProblem[];
+  /** Reads a file-backed view's HTML (see `BuildOptions.readViewFile`). */
+  readonly readViewFile?: ReadViewFile;
 }
 
 /** Builds one `@Resource` method: a static resource, or a template when its URI has `{expressions}`. */
@@ -32,6 +36,7 @@ export function buildResource(
   env: MemberBuildEnv,
 ): { kind: 'resource'; definition: CompiledResource } | { kind: 'template'; definition: CompiledResourceTemplate } | undefined {
   const { member, params, declaredOn } = found;
+  if (member.file) return buildFileView(cls, found, member.file, env);
   const { methodName, options, uri } = member;
   const where = `${cls.name}.${methodName}`;
   const problem = (what: string, fix: string) => void env.problems.push({ where, what, fix });
