@@ -1,5 +1,6 @@
 import type { ClientDocumentOptions } from './cimd/clientDocuments';
 import type { OAuthStore } from './OAuthStore';
+import type { OAuthRateLimitOptions } from './rateLimits';
 import type { UpstreamProvider } from './upstream/UpstreamProvider';
 
 /** A sign-in the authorization server asks the app to decide: which client wants what. */
@@ -77,6 +78,12 @@ export interface OAuthServerOptions {
   rolesClaim?: string;
   /** Replaces the consent page's HTML (values are escaped for you in the default). */
   renderConsent?: (view: ConsentView) => string;
+  /**
+   * Rate limits per client address at `/register`, `/token` and `/revoke`, `/authorize` and its
+   * consent form: 429 with `Retry-After` past them. On by default (in memory); `false` turns
+   * them off. See `OAuthRateLimitOptions` for the rates, a shared store and the client address.
+   */
+  rateLimit?: OAuthRateLimitOptions | false;
   /** The clock, in milliseconds (tests). Default `Date.now`. */
   now?: () => number;
 }

@@ -14,7 +14,8 @@ import { MemoryOAuthStore } from './MemoryOAuthStore';
 import type { OAuthClient } from './OAuthClient';
 import type { Endpoints, OAuthContext } from './OAuthContext';
 import { readJson } from './OAuthContext';
-import { json, OPEN_CORS } from './oauthResponses';
+import { errorPage, json, oauthError, OPEN_CORS } from './oauthResponses';
+import { createRateLimiter, type RateLimitedEndpoint } from './rateLimits';
 import type { OAuthServerOptions, SignInOutcome } from './OAuthServerOptions';
 import { toWebRequest, writeWebResponse } from './nodeAdapter';
 import { createTokenSigner } from './tokenSigner';
@@ -148,6 +149,18 @@ export async function createOAuthServer(options: OAuthServerOptions): Promise<OA
 
   const metadata = Object.freeze(authorizationServerMetadata(context));
   const routes = new Map<string, (request: Request) => Promise<Response>>();
+  const limitOf = new Map<string, RateLimitedEndpoint>([
+    [paths.register, 'register'],
+    [paths.token, 'token'],
+    [paths.revoke, 'token'],
+    [paths.authorize, 'authorize'],
+    [paths.consent, 'authorize'],
+    [paths.callback, 'authorize'],
+  ]);
+  const takeRequest = createRateLimiter(options.rateLimit, now);
+  const clientAddressOf = options.rateLimit ? options.rateLimit.clientAddressOf : undefined;
+  /** The remote address of each request the node listener converted. */
+  const socketAddresses = new WeakMap<Request, string>();
   for (const path of metadataPaths(issuerPath)) routes.set(path, async () => json(metadata, 200, { 'Cache-Control': 'public, max-age=3600' }));
   routes.set(paths.jwks, async () => json(signer.jwks, 200, { 'Cache-Control': 'public, max-age=3600' }));
   routes.set(paths.authorize, (request) => authorize(context, request));
@@ -182,6 +195,11 @@ export async function createOAuthServer(options: OAuthServerOptions): Promise<OA
     if (!route) return undefined;
     if (request.method === 'OPTIONS') return new Response(null, { status: 204, headers: preflight.has(path) ? OPEN_CORS : {} });
     try {
+      const limited = limitOf.get(path);
+      if (limited) {
+        const waitSeconds = await takeRequest(limited, clientAddressOf?.(request) ?? socketAddresses.get(request));
+        if (waitSeconds > 0) return tooManyRequests(limited, path, waitSeconds);
+      }
       return await route(request);
     } catch (error) {
       console.error(`toolwright oauth: ${request.method} ${path} failed: ${(error as Error)?.stack ?? String(error)}`);
@@ -190,7 +208,9 @@ export async function createOAuthServer(options: OAuthServerOptions): Promise<OA
   };
 
   const handleNode = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
-    const response = (await handle(await toWebRequest(req, origin))) ?? json({ error: 'not_found', error_description: 'no such endpoint on this authorization server' }, 404);
+    const request = await toWebRequest(req, origin);
+    if (req.socket?.remoteAddress) socketAddresses.set(request, req.socket.remoteAddress);
+    const response = (await handle(request)) ?? json({ error: 'not_found', error_description: 'no such endpoint on this authorization server' }, 404);
     await writeWebResponse(res, response);
   };
 
@@ -221,6 +241,17 @@ export async function createOAuthServer(options: OAuthServerOptions): Promise<OA
     },
   };
   return Object.freeze(server);
+}
+
+function tooManyRequests(endpoint: RateLimitedEndpoint, path: string, waitSeconds: number): Response {
+  const headers = { 'Retry-After': String(waitSeconds) };
+  const what = `Too many requests to ${path} from this address: retry in ${waitSeconds} s.`;
+  if (endpoint === 'authorize') {
+    const page = errorPage('Too many requests', what, 429);
+    page.headers.set('Retry-After', String(waitSeconds));
+    return page;
+  }
+  return oauthError('too_many_requests', what, 429, headers);
 }
 
 function parseUrl(value: string, name: string): URL {

@@ -15,3 +15,4 @@ export type { UpstreamProvider, UpstreamTokens } from './upstream/UpstreamProvid
 export { auth0Upstream, entraUpstream, githubUpstream, googleUpstream, keycloakUpstream, oidcUpstream, oktaUpstream } from './upstream/presets';
 export type { UpstreamCredentials } from './upstream/presets';
 export type { ApplicationType } from './redirectUris';
+export type { OAuthRate, OAuthRateLimitOptions } from './rateLimits';

@@ -1,5 +1,5 @@
 import { generateKeyPairSync, randomUUID } from 'node:crypto';
-import { createRedisCluster, createRedisOAuthStore, type RedisCluster } from '@toolwright/redis';
+import { createRedisCluster, createRedisMiddlewareStores, createRedisOAuthStore, type RedisCluster } from '@toolwright/redis';
 import { CALLBACK, codeFor, mcpStatus, tokenRequest } from '../../oauth/test/fixtures/rawFlow';
 import { serveOAuth, testClock, type Served } from '../../oauth/test/fixtures/serveOAuth';
 import { startRedisServer, type RedisServer } from './fixtures/redisServer';
@@ -20,7 +20,13 @@ describe('@toolwright/oauth on Redis (createRedisOAuthStore), two instances', ()
     redis = await startRedisServer();
     cluster = await createRedisCluster({ url: redis.url, prefix: `oauth-${randomUUID().slice(0, 8)}:`, logWrite: () => {} });
     const signingKey = { ...generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ format: 'jwk' }), kid: 'shared', alg: 'ES256' };
-    const shared = { store: createRedisOAuthStore(cluster), signingKey, secret: randomUUID() + randomUUID(), now: clock.now };
+    // Rate limits shared through the middleware stores' bucket (one Lua step per request), by a client address the test names.
+    const rateLimit = {
+      store: createRedisMiddlewareStores(cluster).rateLimit,
+      register: { burst: 3, perMinute: 1 },
+      clientAddressOf: (request: Request) => request.headers.get('x-test-client') ?? undefined,
+    };
+    const shared = { store: createRedisOAuthStore(cluster), signingKey, secret: randomUUID() + randomUUID(), now: clock.now, rateLimit };
     a = await serveOAuth('node', shared);
     // B answers for A's public URL, as an instance behind the same load balancer does.
     b = await serveOAuth('node', { ...shared, issuer: a.oauth.issuer, resource: a.mcpUrl });
@@ -58,5 +64,20 @@ describe('@toolwright/oauth on Redis (createRedisOAuthStore), two instances', ()
     expect((await tokenRequest(b.base, refresh)).body).toEqual({ error: 'invalid_grant', error_description: expect.stringMatching(/already used/) });
     expect((await tokenRequest(a.base, { ...refresh, refresh_token: successor })).body.error).toBe('invalid_grant');
     expect(await mcpStatus(a.mcpUrl, String(racing[3]!.body.access_token))).toBe(401);
+  });
+
+  it('rate limits count across both instances: the burst spent on one is spent on the other', async () => {
+    const register = (base: string) =>
+      fetch(`${base}/register`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-test-client': '203.0.113.50' },
+        body: JSON.stringify({ redirect_uris: [CALLBACK], token_endpoint_auth_method: 'none' }),
+      });
+    const statuses = [];
+    for (const base of [a.base, b.base, a.base, b.base]) statuses.push((await register(base)).status);
+    expect(statuses).toEqual([201, 201, 201, 429]);
+    const refused = await register(a.base);
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
   });
 });
