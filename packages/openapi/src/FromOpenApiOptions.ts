@@ -1,3 +1,5 @@
+import type { ToolTransforms } from '@toolwright/core';
+
 /** A secret the server holds: the value itself, or a function that returns it for each request (a rotating token). */
 export type OpenApiSecret = string | (() => string | Promise<string>);
 
@@ -7,7 +9,29 @@ export type OpenApiSecret = string | (() => string | Promise<string>);
  * carry it (the `Authorization` header, the API key's header or query name) is left out of
  * the input schemas, so no MCP client can set or override it.
  */
-export type OpenApiAuth = { type: 'bearer'; token: OpenApiSecret } | { type: 'apiKey'; in: 'header' | 'query'; name: string; value: OpenApiSecret };
+export type OpenApiAuth = { type: 'bearer'; token: OpenApiSecret } | { type: 'apiKey'; in: 'header' | 'query'; name: string; value: OpenApiSecret } | OAuthClientCredentials;
+
+/**
+ * OAuth 2.0 client credentials (RFC 6749 section 4.4): the server asks `tokenUrl` for an access
+ * token with its own client id and secret, sends it as a bearer token, keeps it until shortly
+ * before `expires_in` runs out (one request for it however many calls wait), and asks again
+ * then, or once when the API answers 401.
+ */
+export interface OAuthClientCredentials {
+  type: 'oauth2';
+  /** The authorization server's token endpoint (https:, or http: on a loopback host). */
+  tokenUrl: string;
+  clientId: string;
+  clientSecret: OpenApiSecret;
+  /** Scopes asked for (the `scope` parameter). */
+  scopes?: readonly string[];
+  /** Extra token request parameters, e.g. `{ audience: 'https://api.example.com' }` or `{ resource: ... }`. */
+  params?: Readonly<Record<string, string>>;
+  /** How the client authenticates: HTTP Basic (`client_secret_basic`, the default) or form fields (`client_secret_post`). */
+  clientAuth?: 'basic' | 'body';
+  /** Renew this many seconds before the token expires. Default 30. */
+  renewBeforeSeconds?: number;
+}
 
 /** One operation of the description, as the `include` filter and `operations` list see it. */
 export interface OpenApiRoute {
@@ -48,4 +72,33 @@ export interface FromOpenApiOptions {
   errorBodyChars?: number;
   /** The `fetch` used for requests. Default: the platform's. */
   fetch?: typeof fetch;
+  /**
+   * Give each tool the success response's JSON object schema as its `outputSchema` (results then
+   * carry `structuredContent` checked against it; a response that does not match is an `isError`
+   * result). Default true; turn it off for an API whose responses stray from its description.
+   */
+  outputSchemas?: boolean;
+  /** Changes to the generated tools by tool name: rename, new description, hidden or narrowed arguments (see the Transforms guide). */
+  transforms?: ToolTransforms;
+  /**
+   * Which GET operations become resources instead of tools, and which operations are left out:
+   * the first rule that matches an operation decides; an operation no rule matches is a tool.
+   */
+  routes?: readonly RouteMap[];
+}
+
+/** One rule of `routes`: which operations it matches (all given conditions must hold) and what they become. */
+export interface RouteMap {
+  /** Lower-case methods, e.g. ['get']. Default: any. */
+  methods?: readonly string[];
+  /** Matches the path template (`/pets/{petId}`): a regular expression, or a string the path must start with. */
+  path?: RegExp | string;
+  /** The operation has at least one of these tags. */
+  tags?: readonly string[];
+  /**
+   * 'tool'; 'exclude' (not served); 'resource': a GET becomes a resource read at the API's URL
+   * (`<baseUrl>/pets`), or a resource template when the path has parameters
+   * (`<baseUrl>/pets/{petId}`). A 'resource' rule matching another method is a `ConfigError`.
+   */
+  to: 'tool' | 'resource' | 'exclude';
 }

@@ -6,13 +6,15 @@ export interface ArgumentPlacement {
   /** The parameter's name in the description, which is also the argument's name. */
   readonly name: string;
   /** Where the value is sent. */
-  readonly in: 'path' | 'query' | 'header';
+  readonly in: 'path' | 'query' | 'header' | 'cookie';
   /** Sent as JSON text (a parameter described with `content: application/json`). */
   readonly json: boolean;
 }
 
-/** One operation served as a tool. */
+/** One operation served as a tool, or (a GET matched by a `routes` rule) as a resource. */
 export interface OpenApiOperation extends OpenApiRoute {
+  /** What it is served as. */
+  readonly servedAs: 'tool' | 'resource';
   /** The name clients call (from `operationId`, or `names`). */
   readonly toolName: string;
   /** The operation's `summary`. */
@@ -25,8 +27,14 @@ export interface OpenApiOperation extends OpenApiRoute {
   readonly annotations: ToolAnnotations;
   /** Where each argument other than `body` goes. */
   readonly arguments: readonly ArgumentPlacement[];
-  /** Whether the tool takes a `body` argument, sent as JSON. */
+  /** Whether the tool takes a `body` argument. */
   readonly hasBody: boolean;
+  /** How `body` is sent: JSON, `application/x-www-form-urlencoded` or `multipart/form-data`. */
+  readonly bodyEncoding: 'json' | 'form' | 'multipart';
+  /** Fields of a multipart body that are files: the argument takes them as base64 text. */
+  readonly binaryFields: readonly string[];
+  /** JSON Schema of the success response's JSON object, when the description gives one (the tool's `outputSchema`). */
+  readonly outputSchema?: JsonSchema & { type: 'object' };
 }
 
 /** An operation of the description that is not served, and why. */

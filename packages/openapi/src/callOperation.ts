@@ -1,4 +1,5 @@
-import type { ToolContext, ToolResult } from '@toolwright/core';
+import { compileSchemaValidator, type ToolContext, type ToolResult, type ValidationOutcome } from '@toolwright/core';
+import type { ClientCredentialsToken } from './clientCredentials';
 import type { OpenApiSecret } from './FromOpenApiOptions';
 import type { OpenApiOperation } from './OpenApiOperation';
 
@@ -10,8 +11,12 @@ export interface CallSettings {
   readonly maxResponseBytes: number;
   readonly errorBodyChars: number;
   readonly headers: Readonly<Record<string, string>>;
-  readonly auth?: { readonly in: 'header' | 'query'; readonly name: string; readonly value: OpenApiSecret; readonly prefix: string };
+  readonly auth?:
+    { readonly in: 'header' | 'query'; readonly name: string; readonly value: OpenApiSecret; readonly prefix: string } | { readonly in: 'oauth2'; readonly token: ClientCredentialsToken };
 }
+
+/** Each operation's output validator, compiled on its first call. */
+const outputValidators = new WeakMap<object, (value: unknown) => ValidationOutcome>();
 
 const failure = (text: string): ToolResult => ({ content: [{ type: 'text', text }], isError: true });
 
@@ -21,6 +26,7 @@ export async function callOperation(op: OpenApiOperation, input: Record<string, 
   let path = op.path;
   const query = new URLSearchParams();
   const sent: [string, string][] = [];
+  const cookies: string[] = [];
   for (const arg of op.arguments) {
     if (!Object.hasOwn(input, arg.name)) continue;
     const value = input[arg.name];
@@ -35,34 +41,46 @@ export async function callOperation(op: OpenApiOperation, input: Record<string, 
     } else if (arg.in === 'query') {
       if (Array.isArray(value) && !arg.json) for (const v of value) query.append(arg.name, scalar(v));
       else query.append(arg.name, arg.json ? JSON.stringify(value) : scalar(value));
+    } else if (arg.in === 'cookie') {
+      cookies.push(`${arg.name}=${encodeURIComponent(arg.json ? JSON.stringify(value) : Array.isArray(value) ? value.map(scalar).join(',') : scalar(value))}`);
     } else {
       sent.push([arg.name, arg.json ? JSON.stringify(value) : Array.isArray(value) ? value.map(scalar).join(',') : scalar(value)]);
     }
   }
+  if (cookies.length > 0) sent.push(['cookie', cookies.join('; ')]);
   const timeout = AbortSignal.timeout(settings.timeoutMs);
   const signal = ctx?.signal ? AbortSignal.any([ctx.signal, timeout]) : timeout;
   try {
     const headers = new Headers(sent);
     headers.set('accept', 'application/json');
     for (const [name, value] of Object.entries(settings.headers)) headers.set(name, value);
-    if (settings.auth) {
-      let secret: string;
+    const auth = settings.auth;
+    let oauthToken: string | undefined;
+    if (auth) {
       try {
-        secret = settings.auth.prefix + (await secretOf(settings.auth.value));
+        if (auth.in === 'oauth2') headers.set('authorization', `Bearer ${(oauthToken = await auth.token.get())}`);
+        else if (auth.in === 'header') headers.set(auth.name, auth.prefix + (await secretOf(auth.value)));
+        else query.set(auth.name, auth.prefix + (await secretOf(auth.value)));
       } catch {
         return failure(`${where} was not sent: the server could not get its credential for the API. This is the server's configuration (its \`auth\` option), not your arguments.`);
       }
-      if (settings.auth.in === 'header') headers.set(settings.auth.name, secret);
-      else query.set(settings.auth.name, secret);
     }
-    let body: string | undefined;
-    if (op.hasBody && input.body !== undefined) {
-      body = JSON.stringify(input.body);
-      headers.set('content-type', 'application/json');
-    }
+    const body = op.hasBody && input.body !== undefined ? encodeBody(op, input.body, headers) : undefined;
     const search = query.toString();
     const url = `${settings.baseUrl}${path}${search ? `?${search}` : ''}`;
-    const response = await settings.fetch(url, { method: op.method.toUpperCase(), headers, body, signal, redirect: 'manual' });
+    const init = { method: op.method.toUpperCase(), headers, body, signal, redirect: 'manual' } as const;
+    let response = await settings.fetch(url, init);
+    if (response.status === 401 && auth?.in === 'oauth2' && oauthToken !== undefined) {
+      // The API refused the kept token (revoked, or expired early): one new token, one retry.
+      await response.body?.cancel();
+      auth.token.invalidate(oauthToken);
+      try {
+        headers.set('authorization', `Bearer ${await auth.token.get()}`);
+      } catch {
+        return failure(`${where} was not sent: the server could not get its credential for the API. This is the server's configuration (its \`auth\` option), not your arguments.`);
+      }
+      response = await settings.fetch(url, { ...init, body: op.hasBody && input.body !== undefined ? encodeBody(op, input.body, headers) : undefined });
+    }
     const read = await readLimited(response, settings.maxResponseBytes);
     if (read === undefined) {
       return failure(
@@ -77,6 +95,18 @@ export async function callOperation(op: OpenApiOperation, input: Record<string, 
       );
     }
     const structured = jsonObject(read, response.headers.get('content-type'));
+    if (op.outputSchema) {
+      if (!structured) return failure(`${where} answered HTTP ${response.status} with ${response.headers.get('content-type') ?? 'no content type'}, not the JSON object its description promises.`);
+      let validate = outputValidators.get(op);
+      if (!validate) outputValidators.set(op, (validate = compileSchemaValidator(op.outputSchema)));
+      const outcome = validate(structured);
+      if (!outcome.ok) {
+        const lines = outcome.issues.slice(0, 5).map((i) => `- ${i.path || '(response)'}: ${i.message}`);
+        return failure(
+          `${where} answered with JSON that does not match its described response:\n${lines.join('\n')}\nThe API strays from its description; the server can turn output schemas off (outputSchemas: false).`,
+        );
+      }
+    }
     return { content: [{ type: 'text', text: read }], ...(structured && { structuredContent: structured }) };
   } catch (error) {
     if (timeout.aborted) return failure(`${where} did not answer within ${settings.timeoutMs} ms. Try again later, or raise timeoutMs.`);
@@ -85,6 +115,34 @@ export async function callOperation(op: OpenApiOperation, input: Record<string, 
     const detail = typeof cause?.code === 'string' ? cause.code : typeof cause?.message === 'string' ? cause.message : (error as Error).message;
     return failure(`${where} could not be sent: ${detail}. Check that the API is reachable.`);
   }
+}
+
+/** The request body in the operation's encoding; sets its content type (multipart's comes with its boundary from fetch). */
+function encodeBody(op: OpenApiOperation, value: unknown, headers: Headers): string | URLSearchParams | FormData {
+  if (op.bodyEncoding === 'json') {
+    headers.set('content-type', 'application/json');
+    return JSON.stringify(value);
+  }
+  const fields = typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {};
+  if (op.bodyEncoding === 'form') {
+    const form = new URLSearchParams();
+    for (const [name, v] of Object.entries(fields)) {
+      if (v === undefined) continue;
+      if (Array.isArray(v)) for (const item of v) form.append(name, scalar(item));
+      else form.append(name, scalar(v));
+    }
+    headers.set('content-type', 'application/x-www-form-urlencoded');
+    return form;
+  }
+  const form = new FormData();
+  for (const [name, v] of Object.entries(fields)) {
+    if (v === undefined) continue;
+    if (op.binaryFields.includes(name) && typeof v === 'string') form.append(name, new Blob([Buffer.from(v, 'base64')]), name);
+    else if (Array.isArray(v)) for (const item of v) form.append(name, scalar(item));
+    else form.append(name, scalar(v));
+  }
+  headers.delete('content-type');
+  return form;
 }
 
 function scalar(value: unknown): string {

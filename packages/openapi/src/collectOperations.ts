@@ -1,5 +1,5 @@
-import { ConfigError, type JsonSchema } from '@toolwright/core';
-import type { FromOpenApiOptions } from './FromOpenApiOptions';
+import { ConfigError, compileSchemaValidator, type JsonSchema } from '@toolwright/core';
+import type { FromOpenApiOptions, OpenApiRoute, RouteMap } from './FromOpenApiOptions';
 import type { ArgumentPlacement, OpenApiOperation, SkippedOperation } from './OpenApiOperation';
 import { defineOwn } from './defineOwn';
 import { resolveRef } from './resolveRef';
@@ -27,6 +27,8 @@ export function collectOperations(document: Obj, options: FromOpenApiOptions): {
       const operationId = typeof op.operationId === 'string' ? op.operationId : undefined;
       const route = { method, path, operationId, tags: Array.isArray(op.tags) ? op.tags.filter((t): t is string => typeof t === 'string') : [] };
       if (options.include && !options.include(route)) continue;
+      const servedAs = routeFor(route, options.routes);
+      if (servedAs === 'exclude') continue;
       const where = `${method.toUpperCase()} ${path}`;
       const override = options.names && (overrideFor(options.names, `${method} ${path}`) ?? (operationId === undefined ? undefined : overrideFor(options.names, operationId)));
       const toolName = override ?? toolNameFor(method, path, operationId);
@@ -49,6 +51,7 @@ export function collectOperations(document: Obj, options: FromOpenApiOptions): {
       const description = typeof op.description === 'string' ? op.description : summary;
       operations.push({
         ...route,
+        servedAs,
         toolName,
         ...(summary !== undefined && { title: summary }),
         ...(description !== undefined && { description }),
@@ -65,6 +68,21 @@ export function collectOperations(document: Obj, options: FromOpenApiOptions): {
   return { operations, skipped };
 }
 
+/** What the first matching `routes` rule makes of an operation; a tool when none matches. */
+function routeFor(route: OpenApiRoute, routes: FromOpenApiOptions['routes']): RouteMap['to'] {
+  for (const [i, rule] of (routes ?? []).entries()) {
+    if (rule.methods && !rule.methods.includes(route.method)) continue;
+    if (rule.path instanceof RegExp ? !rule.path.test(route.path) : typeof rule.path === 'string' && !route.path.startsWith(rule.path)) continue;
+    if (rule.tags && !rule.tags.some((t) => route.tags.includes(t))) continue;
+    if (rule.to !== 'tool' && rule.to !== 'resource' && rule.to !== 'exclude') throw new ConfigError(`Toolwright: routes[${i}].to is ${JSON.stringify(rule.to)}; use 'tool', 'resource' or 'exclude'.`);
+    if (rule.to === 'resource' && route.method !== 'get') {
+      throw new ConfigError(`Toolwright: routes[${i}] maps ${route.method.toUpperCase()} ${route.path} to a resource; only GET operations can be read as resources. Add methods: ['get'] to the rule.`);
+    }
+    return rule.to;
+  }
+  return 'tool';
+}
+
 function overrideFor(names: Readonly<Record<string, string>>, key: string): string | undefined {
   return Object.hasOwn(names, key) ? names[key] : undefined;
 }
@@ -74,7 +92,10 @@ function deref(document: Obj, value: unknown, at: string): Obj {
   return isObj(target) ? target : {};
 }
 
-type Built = Pick<OpenApiOperation, 'inputSchema' | 'arguments' | 'hasBody'> | { reason: string };
+type Built = Pick<OpenApiOperation, 'inputSchema' | 'arguments' | 'hasBody' | 'bodyEncoding' | 'binaryFields' | 'outputSchema'> | { reason: string };
+/** Request body media types served, by preference. */
+const FORM = 'application/x-www-form-urlencoded';
+const MULTIPART = 'multipart/form-data';
 
 function buildOperation(document: Obj, item: Obj, op: Obj, where: string, options: FromOpenApiOptions): Built {
   const converter = new SchemaConverter(document);
@@ -93,11 +114,7 @@ function buildOperation(document: Obj, item: Obj, op: Obj, where: string, option
   for (const p of byKey.values()) {
     const name = p.name as string;
     const location = p.in as string;
-    if (location === 'cookie') {
-      if (p.required === true) return { reason: `its required cookie parameter '${name}' is not supported` };
-      continue;
-    }
-    if (location !== 'path' && location !== 'query' && location !== 'header') return { reason: `its parameter '${name}' is in '${location}', which is not supported` };
+    if (location !== 'path' && location !== 'query' && location !== 'header' && location !== 'cookie') return { reason: `its parameter '${name}' is in '${location}', which is not supported` };
     if (isServerCredential(location, name, options)) continue;
     if (Object.hasOwn(properties, name) || name === 'body') return { reason: `two of its inputs are named '${name}'` };
     let schema: unknown = p.schema;
@@ -114,15 +131,26 @@ function buildOperation(document: Obj, item: Obj, op: Obj, where: string, option
     placements.push({ name, in: location, json });
   }
   let hasBody = false;
+  let bodyEncoding: OpenApiOperation['bodyEncoding'] = 'json';
+  let binaryFields: string[] = [];
   if (op.requestBody !== undefined) {
     const body = deref(document, op.requestBody, `${where} requestBody`);
     const content = isObj(body.content) ? body.content : {};
-    const type = Object.keys(content).find((t) => t === 'application/json' || /^application\/[^;]*\+json$/.test(t) || t.startsWith('application/json;'));
+    const types = Object.keys(content);
+    const json = types.find((t) => t === 'application/json' || /^application\/[^;]*\+json$/.test(t) || t.startsWith('application/json;'));
+    const type = json ?? types.find((t) => t.split(';')[0]!.trim() === FORM) ?? types.find((t) => t.split(';')[0]!.trim() === MULTIPART);
     if (type === undefined) {
-      if (body.required === true) return { reason: `its request body is ${Object.keys(content).join(', ') || 'without a media type'}; only JSON bodies are supported` };
+      if (body.required === true) return { reason: `its request body is ${types.join(', ') || 'without a media type'}; only JSON, form and multipart bodies are supported` };
     } else {
       const media = content[type] as Obj;
-      const converted = converter.convert(media.schema ?? {}, `${where} requestBody`);
+      let converted = converter.convert(media.schema ?? {}, `${where} requestBody`);
+      if (type !== json) {
+        bodyEncoding = type.startsWith(FORM) ? 'form' : 'multipart';
+        const fields = formFields(document, converted, converter);
+        if (!fields) return { reason: `its ${type} request body is not described as an object with properties` };
+        if (bodyEncoding === 'multipart') ({ schema: converted, binary: binaryFields } = withBase64Files(fields));
+        else converted = fields;
+      }
       properties.body = typeof body.description === 'string' && typeof converted === 'object' ? { ...converted, description: body.description } : converted;
       if (body.required === true) required.push('body');
       hasBody = true;
@@ -136,7 +164,59 @@ function buildOperation(document: Obj, item: Obj, op: Obj, where: string, option
     additionalProperties: false,
     ...(defs && { $defs: defs }),
   } as JsonSchema & { type: 'object' };
-  return { inputSchema, arguments: placements, hasBody };
+  const outputSchema = options.outputSchemas === false ? undefined : responseSchema(document, op, where);
+  return { inputSchema, arguments: placements, hasBody, bodyEncoding, binaryFields, ...(outputSchema && { outputSchema }) };
+}
+
+/** A form body's object schema (a `$ref` followed), or undefined when it has no properties. */
+function formFields(document: Obj, schema: JsonSchema, converter: SchemaConverter): JsonSchema | undefined {
+  let s: unknown = schema;
+  if (isObj(s) && typeof s.$ref === 'string') s = converter.definitions()?.[s.$ref.slice('#/$defs/'.length)];
+  return isObj(s) && isObj(s.properties) ? (s as JsonSchema) : undefined;
+}
+
+/** A multipart schema whose file fields (`format: binary`, or a `contentMediaType`) take base64 text, and their names. */
+function withBase64Files(schema: JsonSchema): { schema: JsonSchema; binary: string[] } {
+  const properties: Record<string, JsonSchema> = {};
+  const binary: string[] = [];
+  for (const name of Object.keys(schema.properties ?? {})) {
+    const field = schema.properties![name]!;
+    const isFile = field.type === 'string' && (field.format === 'binary' || field.format === 'byte' || typeof field.contentMediaType === 'string');
+    if (isFile) binary.push(name);
+    defineOwn(properties, name, isFile ? { type: 'string', contentEncoding: 'base64', description: `${field.description ? `${field.description} ` : ''}(a file: its bytes as base64)`.trim() } : field);
+  }
+  return { schema: { ...schema, properties }, binary };
+}
+
+/** The success response's JSON object schema, as a tool's `outputSchema`: only when it is an object the validator can check. */
+function responseSchema(document: Obj, op: Obj, where: string): (JsonSchema & { type: 'object' }) | undefined {
+  const responses = isObj(op.responses) ? op.responses : {};
+  const status = Object.keys(responses)
+    .filter((code) => /^2(\d\d|XX)$/i.test(code))
+    .sort()[0];
+  if (status === undefined) return undefined;
+  const response = deref(document, responses[status], `${where} responses/${status}`);
+  const content = isObj(response.content) ? response.content : {};
+  const type = Object.keys(content).find((t) => t === 'application/json' || /^application\/[^;]*\+json$/.test(t) || t.startsWith('application/json;'));
+  const media = type === undefined ? undefined : content[type];
+  if (!isObj(media) || !isObj(media.schema)) return undefined;
+  const converter = new SchemaConverter(document);
+  let schema: JsonSchema;
+  try {
+    schema = converter.convert(media.schema, `${where} responses/${status}`);
+  } catch {
+    return undefined;
+  }
+  const defs = converter.definitions();
+  const root = typeof schema.$ref === 'string' && defs ? defs[schema.$ref.slice('#/$defs/'.length)] : schema;
+  if (!isObj(root) || root.type !== 'object') return undefined;
+  const output = { ...schema, type: 'object' as const, ...(defs && { $defs: defs }) };
+  try {
+    compileSchemaValidator(output);
+  } catch {
+    return undefined; // a keyword the validator would not enforce: better no output schema than a wrong one
+  }
+  return output;
 }
 
 function isServerCredential(location: string, name: string, options: FromOpenApiOptions): boolean {

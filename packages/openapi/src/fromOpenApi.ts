@@ -1,5 +1,6 @@
 import $RefParser from '@apidevtools/json-schema-ref-parser';
-import { ConfigError, Tool, type Class, type ToolContext } from '@toolwright/core';
+import { ConfigError, Ctx, Param, Resource, ResourceNotFoundError, Tool, ToolError, TransformTools, type Class, type ToolContext } from '@toolwright/core';
+import { ClientCredentialsToken } from './clientCredentials';
 import { callOperation, type CallSettings } from './callOperation';
 import { collectOperations } from './collectOperations';
 import type { FromOpenApiOptions } from './FromOpenApiOptions';
@@ -42,14 +43,24 @@ export async function fromOpenApi(document: string | object, options: FromOpenAp
   const OpenApiToolSet = class OpenApiTools {};
   operations.forEach((op, i) => {
     const methodName = `operation${i}`;
+    if (op.servedAs === 'resource') return serveAsResource(OpenApiToolSet, methodName, op, settings);
     Object.defineProperty(OpenApiToolSet.prototype, methodName, {
       value: (input: Record<string, unknown>, ctx: ToolContext | undefined) => callOperation(op, input, ctx, settings),
       writable: true,
       configurable: true,
     });
-    const decorate = Tool({ name: op.toolName, title: op.title, description: op.description, inputSchema: op.inputSchema, annotations: op.annotations });
+    const decorate = Tool({
+      name: op.toolName,
+      title: op.title,
+      description: op.description,
+      inputSchema: op.inputSchema,
+      ...(op.outputSchema && { outputSchema: op.outputSchema }),
+      annotations: op.annotations,
+    });
     decorate(OpenApiToolSet.prototype, methodName, Object.getOwnPropertyDescriptor(OpenApiToolSet.prototype, methodName)!);
   });
+  // Recorded as on any local class; the build applies them (and reports a name that matches no tool).
+  if (options.transforms !== undefined) TransformTools(options.transforms)(OpenApiToolSet);
   return Object.assign(OpenApiToolSet, { operations: Object.freeze(operations), skipped: Object.freeze(skipped) });
 }
 
@@ -86,7 +97,54 @@ function settingsOf(document: Record<string, unknown>, options: FromOpenApiOptio
     errorBodyChars: options.errorBodyChars ?? 2000,
     headers: Object.fromEntries(Object.entries(options.headers ?? {}).map(([k, v]) => [k.toLowerCase(), v])),
     ...(auth && {
-      auth: auth.type === 'bearer' ? { in: 'header' as const, name: 'authorization', value: auth.token, prefix: 'Bearer ' } : { in: auth.in, name: auth.name, value: auth.value, prefix: '' },
+      auth:
+        auth.type === 'oauth2'
+          ? { in: 'oauth2' as const, token: new ClientCredentialsToken(auth, options.fetch ?? globalThis.fetch, options.timeoutMs ?? 30_000) }
+          : auth.type === 'bearer'
+            ? { in: 'header' as const, name: 'authorization', value: auth.token, prefix: 'Bearer ' }
+            : { in: auth.in, name: auth.name, value: auth.value, prefix: '' },
     }),
   };
+}
+
+/** RFC 6570 variable names: a path parameter named otherwise cannot be a template variable. */
+const VARIABLE = /^[A-Za-z0-9_]+(?:\.[A-Za-z0-9_]+)*$/;
+
+/**
+ * Serves a GET as a resource read at the API's own URL (`<baseUrl>/pets`), or as a template
+ * when its path has parameters (`<baseUrl>/pets/{petId}`): a read sends the request; a 404 is
+ * "resource not found", another failure an error with the status and body excerpt.
+ */
+function serveAsResource(target: Class, methodName: string, op: OpenApiOperation, settings: CallSettings): void {
+  const pathParams = op.arguments.filter((a) => a.in === 'path').map((a) => a.name);
+  const requiredOther = (op.inputSchema.required ?? []).filter((r) => !pathParams.includes(r));
+  const where = `${op.method.toUpperCase()} ${op.path}`;
+  if (requiredOther.length > 0) {
+    throw new ConfigError(`Toolwright: routes map ${where} to a resource, but it requires ${requiredOther.join(', ')}, which a resource URI cannot carry. Map it to a tool.`);
+  }
+  const bad = pathParams.find((p) => !VARIABLE.test(p));
+  if (bad !== undefined) throw new ConfigError(`Toolwright: routes map ${where} to a resource, but its path parameter '${bad}' cannot be a URI template variable. Map it to a tool.`);
+  const uri = `${settings.baseUrl}${op.path}`;
+  Object.defineProperty(target.prototype, methodName, {
+    value: async (...args: unknown[]) => {
+      const ctx = args[pathParams.length] as ToolContext | undefined;
+      const input = Object.fromEntries(pathParams.map((p, i) => [p, args[i]]));
+      const result = await callOperation(op, input, ctx, settings);
+      const text = result.content[0]?.type === 'text' ? result.content[0].text : '';
+      if (result.isError) {
+        const read = pathParams.reduce((u, p) => u.split(`{${p}}`).join(encodeURIComponent(String(input[p]))), uri);
+        throw /HTTP 404\b/.test(text) ? new ResourceNotFoundError(read, text) : new ToolError(text);
+      }
+      return text;
+    },
+    writable: true,
+    configurable: true,
+  });
+  pathParams.forEach((name, i) => Param(name, { type: () => String })(target.prototype, methodName, i));
+  Ctx()(target.prototype, methodName, pathParams.length);
+  Resource(uri, { name: op.toolName, ...(op.title !== undefined && { title: op.title }), ...(op.description !== undefined && { description: op.description }), mimeType: 'application/json' })(
+    target.prototype,
+    methodName,
+    Object.getOwnPropertyDescriptor(target.prototype, methodName)!,
+  );
 }
