@@ -1,4 +1,7 @@
 import 'reflect-metadata';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
 import { Ctx, Param, Tool, type ToolContext } from '@toolwright/core';
 import { RedisTaskStore } from '@toolwright/redis';
 import { createApp, tasks, TASKS_EXTENSION_ID, type App } from '@toolwright/server';
@@ -36,6 +39,17 @@ class Jobs {
   quick(@Param('n') n: number) {
     return `quick ${n}`;
   }
+
+  // The same tools as fixtures/task-instance.js, whose runs never end: here a run finishes at once.
+  @Tool({ description: 'Runs again on another instance when its own stops.', task: { mode: 'required', restartable: true } })
+  resumable(@Param('label') label: string) {
+    return `finished ${label} in process ${process.pid}`;
+  }
+
+  @Tool({ description: 'Fails with its instance.', task: 'required' })
+  fragile(@Param('label') label: string) {
+    return `finished ${label}`;
+  }
 }
 
 interface Instance {
@@ -49,9 +63,9 @@ const silent = { debug() {}, info() {}, warn() {}, error() {} };
 const declaring = { elicitation: {}, extensions: { [TASKS_EXTENSION_ID]: {} } };
 let nextId = 1;
 
-async function instance(url: string, heartbeatTimeoutMs?: number): Promise<Instance> {
+async function instance(url: string, heartbeatTimeoutMs?: number, prefix = 'tw-test:'): Promise<Instance> {
   const redis = new Redis(url, { maxRetriesPerRequest: 1 });
-  const store = new RedisTaskStore({ redis, prefix: 'tw-test:' });
+  const store = new RedisTaskStore({ redis, prefix });
   const app = await createApp({
     name: 'jobs',
     version: '1.0.0',
@@ -103,21 +117,124 @@ async function until(to: Instance, taskId: string, done: (task: Record<string, u
     if (done(task)) return task;
     await new Promise((r) => setTimeout(r, 5));
   }
-  throw new Error(`task ${taskId} never got there`);
+  throw new Error(`task ${taskId} never got there: ${JSON.stringify(await raw(to, 'tasks/get', { taskId }))}`);
 }
 const terminal = (t: Record<string, unknown>) => ['completed', 'failed', 'cancelled'].includes(t.status as string);
+
+/** An instance of the app in a process of its own (fixtures/task-instance.js, on the built packages), to be killed. */
+async function processInstance(redisUrl: string, prefix: string, heartbeatMs: number): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(process.execPath, [join(__dirname, 'fixtures', 'task-instance.js')], {
+    env: { ...process.env, REDIS_URL: redisUrl, TASK_PREFIX: prefix, HEARTBEAT_MS: String(heartbeatMs) },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const url = await new Promise<string>((resolve, reject) => {
+    createInterface({ input: child.stdout! }).once('line', resolve);
+    child.once('exit', (code) => reject(new Error(`fixtures/task-instance.js exited with ${code}`)));
+  });
+  return { child, url };
+}
+
+/** A raw 2026-07-28 request over real HTTP. */
+async function overHttp(url: string, method: string, params: Record<string, unknown>): Promise<Record<string, unknown>> {
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': '2026-07-28',
+      'mcp-method': method,
+      'mcp-name': String(params.name ?? params.taskId),
+    },
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: nextId++,
+      method,
+      params: {
+        ...params,
+        _meta: {
+          'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+          'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' },
+          'io.modelcontextprotocol/clientCapabilities': declaring,
+        },
+      },
+    }),
+  });
+  const text = await response.text();
+  const json = text.startsWith('{')
+    ? text
+    : text
+        .split('\n')
+        .find((line) => line.startsWith('data: {'))!
+        .slice(6);
+  return (JSON.parse(json) as { result: Record<string, unknown> }).result;
+}
 
 describe('tasks in Redis', () => {
   let server: RedisServer;
   let a: Instance;
   let b: Instance;
+  let c: Instance;
   beforeAll(async () => {
     server = await startRedisServer();
-    [a, b] = await Promise.all([instance(server.url), instance(server.url)]);
+    [a, b, c] = await Promise.all([instance(server.url), instance(server.url), instance(server.url)]);
   });
   afterAll(async () => {
-    await Promise.all([a, b].map(close));
+    await Promise.all([a, b, c].map(close));
     await server.close();
+  });
+
+  it('serves one task through three instances: created on one, polled and answered on another, cancelled on the third', async () => {
+    const { taskId } = await raw(a, 'tools/call', { name: 'remove', arguments: { file: 'three.txt' } });
+    const waiting = await until(b, taskId as string, (t) => t.status === 'input_required');
+    expect(waiting.inputRequests).toMatchObject({ confirm: { method: 'elicitation/create' } });
+    expect(await raw(c, 'tasks/get', { taskId })).toMatchObject({ status: 'input_required' });
+    await raw(b, 'tasks/update', { taskId, inputResponses: { confirm: { action: 'accept', content: { confirm: true } } } });
+    expect(await until(c, taskId as string, terminal)).toMatchObject({ status: 'completed', result: { content: [{ text: 'deleted three.txt' }] } });
+
+    const long = await raw(b, 'tools/call', { name: 'forever', arguments: { label: 'three' } });
+    expect(await raw(a, 'tasks/get', { taskId: long.taskId })).toMatchObject({ status: 'working' });
+    await raw(c, 'tasks/cancel', { taskId: long.taskId });
+    expect(await until(a, long.taskId as string, terminal)).toMatchObject({ status: 'cancelled' });
+    for (let i = 0; i < 1000 && !aborted.includes('three'); i++) await new Promise((r) => setTimeout(r, 5));
+    expect(aborted).toContain('three');
+  });
+
+  it('runs 1,000 concurrent tasks over three instances: every one completes once with its own result, none lost, each key expiring with its task', async () => {
+    const instances = [a, b, c];
+    const handles = await Promise.all(Array.from({ length: 1000 }, (_, n) => raw(instances[n % 3], 'tools/call', { name: 'quick', arguments: { n } })));
+    const ids = handles.map((h) => h.taskId as string);
+    expect(new Set(ids).size).toBe(1000);
+    // What Redis holds for each (a tasks/get per task would only repeat the same read at ten times the cost); every tenth through another instance's tasks/get.
+    let stored = await Promise.all(ids.map((id) => a.store.get(id)));
+    for (let i = 0; i < 200 && stored.some((t) => t?.status !== 'completed'); i++) {
+      await new Promise((r) => setTimeout(r, 10));
+      stored = await Promise.all(ids.map((id) => a.store.get(id)));
+    }
+    stored.forEach((task, n) => expect(task).toMatchObject({ taskId: ids[n], status: 'completed', result: { content: [{ text: `quick ${n}` }] } }));
+    const sampled = await Promise.all(ids.filter((_, n) => n % 10 === 0).map((taskId, k) => raw(instances[(k + 1) % 3], 'tasks/get', { taskId })));
+    sampled.forEach((task, k) => expect(task).toMatchObject({ status: 'completed', result: { content: [{ text: `quick ${k * 10}` }] } }));
+    // Each task is one key in Redis, and every key expires with its task: memory stays bounded by the ttl.
+    const ttls = await Promise.all(ids.map((id) => a.redis.pttl(`tw-test:task:${id}`)));
+    expect(ttls.every((ttl) => ttl > 0 && ttl <= 60_000)).toBe(true);
+  });
+
+  it('an instance killed mid-task: another instance runs a restartable task again to its end, and marks any other failed', async () => {
+    const prefix = 'tw-kill:';
+    const [survivor, doomed] = await Promise.all([instance(server.url, 1200, prefix), processInstance(server.url, prefix, 1200)]);
+    try {
+      const restartable = await overHttp(doomed.url, 'tools/call', { name: 'resumable', arguments: { label: 'report' } });
+      const plain = await overHttp(doomed.url, 'tools/call', { name: 'fragile', arguments: { label: 'export' } });
+      // Both run in the doomed process, whose progress the survivor reads from Redis.
+      await until(survivor, restartable.taskId as string, (t) => String(t.statusMessage).includes(`process ${doomed.child.pid}`));
+      doomed.child.kill('SIGKILL');
+      const finished = await until(survivor, restartable.taskId as string, terminal);
+      expect(finished).toMatchObject({ status: 'completed', result: { content: [{ text: `finished report in process ${process.pid}` }] } });
+      const failed = await until(survivor, plain.taskId as string, terminal);
+      expect(failed).toMatchObject({ status: 'failed', error: { code: -32603, message: expect.stringContaining('stopped before it finished') } });
+    } finally {
+      doomed.child.kill('SIGKILL');
+      await close(survivor);
+    }
   });
 
   it('answers on one instance for a task another created: get, update (the answering instance runs the rest), result', async () => {

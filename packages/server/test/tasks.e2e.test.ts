@@ -66,6 +66,12 @@ class Jobs {
     throw new ToolError('the job broke: try a smaller input');
   }
 
+  @Tool({ description: 'Says it started at once, then waits until cancelled.', task: true })
+  async eager(@Ctx() ctx: ToolContext) {
+    await ctx.progress(0, 1, 'started');
+    await new Promise((_, reject) => ctx.signal.addEventListener('abort', () => reject(new Error('aborted'))));
+  }
+
   @Tool({ description: 'A plain tool.' })
   greet(@Param('name') name: string) {
     return `Hello, ${name}!`;
@@ -217,6 +223,12 @@ describe('tasks', () => {
       expect(await until(client, taskId as string, terminal)).toMatchObject({ status: 'completed' });
     });
 
+    it('keeps a status message sent before the store had the task (the first thing the method does)', async () => {
+      const { taskId } = await create('eager', {});
+      expect(await until(client, taskId as string, (t) => t.statusMessage !== undefined)).toMatchObject({ status: 'working', statusMessage: 'started' });
+      await raw('tasks/cancel', { taskId });
+    });
+
     it('stores a tool error as a completed task with isError', async () => {
       const { taskId } = await create('broken', {});
       expect(await until(client, taskId as string, terminal)).toMatchObject({
@@ -356,6 +368,23 @@ describe('tasks', () => {
       expect(await toolText(legacy.callTool({ name: 'count', arguments: { steps: 2 } }))).toBe('counted to 2');
     } finally {
       await legacy.close();
+    }
+  });
+
+  it("lists task tools with 2025-11-25's execution.taskSupport 'optional' (that era serves them as plain calls), and without it on 2026-07-28", async () => {
+    const legacy = await createTestClient(app, { protocol: '2025-11-25' } as never);
+    const modern = await createTestClient(app, { protocol: '2026-07-28', capabilities: declaring } as never);
+    try {
+      const byName = (tools: { name: string; execution?: unknown }[]) => new Map(tools.map((t) => [t.name, t.execution]));
+      const old = byName((await legacy.listTools()).tools as never);
+      expect(old.get('count')).toEqual({ taskSupport: 'optional' });
+      // Required on 2026-07-28, but a plain call on 2025-11-25: 'required' would make SDK v1 clients refuse to call it.
+      expect(old.get('forever')).toEqual({ taskSupport: 'optional' });
+      expect(old.get('greet')).toBeUndefined();
+      for (const tool of (await modern.listTools()).tools) expect(tool).not.toHaveProperty('execution');
+    } finally {
+      await legacy.close();
+      await modern.close();
     }
   });
 });

@@ -89,8 +89,14 @@ export interface ToolOptions {
    * - `{ mode, inputFirst: true }`: the questions the method asks before it does anything else
    *   go out as a plain 2026-07-28 round trip (`input_required` on `tools/call`); the task
    *   starts with the round that runs past them.
+   * - `{ mode, restartable: true }`: the call may run again from the start: when the instance
+   *   running it stops, the next `tasks/get` on any instance sharing the task store runs it
+   *   again (up to `tasks({ maxAttempts })` runs). Without it, such a task is marked `failed`.
+   *   Mark only calls that are safe to repeat.
+   * In `tools/list` of the 2025-11-25 era a task tool carries `execution: { taskSupport: 'optional' }`
+   * (that era serves it as a plain call); 2026-07-28 has no such field.
    */
-  task?: boolean | 'optional' | 'required' | { readonly mode?: 'optional' | 'required'; readonly inputFirst?: boolean };
+  task?: boolean | 'optional' | 'required' | { readonly mode?: 'optional' | 'required'; readonly inputFirst?: boolean; readonly restartable?: boolean };
 }
 
 /** What `@Tool` records on the class. */

@@ -15,6 +15,8 @@ export interface ToolDescriptor {
   readonly inputSchema: JsonSchema & { type: 'object' };
   readonly outputSchema?: JsonSchema & { type: 'object' };
   readonly annotations?: ToolAnnotations;
+  /** 2025-11-25 `execution` (`@Tool({ task })`): `{ taskSupport: 'optional' }` for a task tool. */
+  readonly execution?: { readonly taskSupport: 'optional' };
   readonly _meta?: Record<string, unknown>;
 }
 

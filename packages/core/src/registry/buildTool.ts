@@ -109,6 +109,8 @@ export function buildTool(cls: Class, found: FoundMember<ToolArgs>, env: ToolBui
     inputSchema,
     outputSchema,
     annotations: options.annotations,
+    // 2025-11-25's field (2026-07-28 has none: the SDK drops it there). That era serves a task tool as a plain call, so even a required one is 'optional'.
+    execution: options.task ? { taskSupport: 'optional' as const } : undefined,
     _meta: ui ? { ...options._meta, ...ui.meta } : options._meta,
   });
   const call = compileToolCall({ name, cls, methodName, binding, inputSchema, outputSchema, ...env });

@@ -26,6 +26,7 @@ export function touched(task: StoredTask, change: Partial<StoredTask>, now = Dat
  */
 export class TaskRunner {
   private readonly running = new Map<string, AbortController>();
+  private readonly held = new WeakMap<AbortController, { stored: boolean; message?: string }>();
 
   constructor(
     private readonly store: TaskStore,
@@ -49,10 +50,17 @@ export class TaskRunner {
     const id = task.taskId;
     const controller = new AbortController();
     this.running.set(id, controller);
+    // Until the store has the task (`follow`), its latest status message waits here: a write before would find no task.
+    const held: { stored: boolean; message?: string } = { stored: false };
+    this.held.set(controller, held);
     const override: ToolRunOverride = {
       signal: controller.signal,
       progressToken: id,
-      onNotify: (notification) => this.status(id, messageOf(notification)),
+      onNotify: (notification) => {
+        const message = messageOf(notification);
+        if (held.stored) this.status(id, message);
+        else if (message !== undefined) held.message = message;
+      },
       ...(task.requestState !== undefined && { round: { requestState: task.requestState, inputResponses: task.inputResponses ?? {} } }),
     };
     const answer = run(override);
@@ -68,6 +76,11 @@ export class TaskRunner {
   /** Writes what becomes of a begun round to its task, renewing the task's heartbeat meanwhile. */
   async follow(round: RunningRound): Promise<void> {
     const { id } = round;
+    const held = this.held.get(round.controller);
+    if (held) {
+      held.stored = true;
+      this.status(id, held.message);
+    }
     // While the run goes on, its instance says so; a task whose heartbeat stops failed with its instance.
     const beat = setInterval(() => this.beat(id), this.heartbeatMs);
     beat.unref?.();
