@@ -8,7 +8,11 @@ export interface OAuthClient {
   readonly redirectUris: readonly string[];
   readonly applicationType: ApplicationType;
   readonly grantTypes: readonly string[];
-  readonly tokenEndpointAuthMethod: 'none' | 'client_secret_basic' | 'client_secret_post';
+  readonly tokenEndpointAuthMethod: 'none' | 'client_secret_basic' | 'client_secret_post' | 'private_key_jwt';
+  /** The public keys a `private_key_jwt` client signs its assertions with (RFC 7523), given inline... */
+  readonly jwks?: { readonly keys: readonly Record<string, unknown>[] };
+  /** ...or where they are published (fetched through the same guards as metadata documents). */
+  readonly jwksUri?: string;
   /** SHA-256 of the client secret (confidential clients only). */
   readonly clientSecretHash?: string;
   readonly clientName?: string;

@@ -1,3 +1,4 @@
+import type { ClientDocumentFetcher } from './cimd/ClientDocumentFetcher';
 import type { CryptoKey } from './webCrypto';
 import type { OAuthClient } from './OAuthClient';
 import type { ConsentView, SignInHook } from './OAuthServerOptions';
@@ -37,6 +38,8 @@ export interface OAuthContext {
   /** The upstream provider users sign in with, when this server proxies one. */
   readonly upstream?: Upstream;
   now(): number;
+  /** The guarded fetcher of metadata documents, also used for `private_key_jwt` clients' `jwks_uri`. */
+  documentFetcher(): ClientDocumentFetcher;
   /** The client of a client_id: registered, or fetched from its metadata document. */
   findClient(clientId: string): Promise<{ client: OAuthClient } | { error: string }>;
 }

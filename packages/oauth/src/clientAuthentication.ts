@@ -1,3 +1,4 @@
+import { JWT_BEARER_ASSERTION, verifyClientAssertion } from './clientAssertion';
 import type { OAuthClient } from './OAuthClient';
 import type { OAuthContext } from './OAuthContext';
 import { sameString, sha256 } from './webCrypto';
@@ -6,8 +7,8 @@ export type ClientAuthentication = { ok: true; client: OAuthClient } | { ok: fal
 
 /**
  * Who is calling the token or revocation endpoint: `client_secret_basic` (Authorization:
- * Basic), `client_secret_post`, or a public client naming itself with `client_id`. A client
- * must use the method it registered with.
+ * Basic), `client_secret_post`, `private_key_jwt` (a signed client assertion, RFC 7523), or a
+ * public client naming itself with `client_id`. A client must use the method it registered with.
  */
 export async function authenticateClient(context: OAuthContext, request: Request, form: URLSearchParams): Promise<ClientAuthentication> {
   let clientId = form.get('client_id') ?? undefined;
@@ -28,6 +29,19 @@ export async function authenticateClient(context: OAuthContext, request: Request
     clientId = basicId;
     secret = safeDecode(decoded.slice(colon + 1));
     method = 'client_secret_basic';
+  } else if (form.has('client_assertion') || form.has('client_assertion_type')) {
+    const assertion = form.get('client_assertion');
+    if (form.get('client_assertion_type') !== JWT_BEARER_ASSERTION || !assertion) {
+      return { ok: false, status: 401, error: 'invalid_client', description: `send client_assertion with client_assertion_type ${JWT_BEARER_ASSERTION}` };
+    }
+    if (form.getAll('client_assertion').length > 1) return { ok: false, status: 400, error: 'invalid_request', description: 'client_assertion is repeated' };
+    // The client is the assertion's subject; a client_id beside it must name the same client (checked against iss and sub once verified).
+    const subject = unverifiedSubject(assertion);
+    if (subject === undefined) return { ok: false, status: 401, error: 'invalid_client', description: 'the client assertion names no client (sub)' };
+    if (clientId !== undefined && clientId !== subject) return { ok: false, status: 400, error: 'invalid_request', description: 'client_id differs from the client assertion’s sub' };
+    clientId = subject;
+    method = 'private_key_jwt';
+    secret = assertion;
   } else if (form.has('client_secret')) {
     secret = form.get('client_secret')!;
     method = 'client_secret_post';
@@ -38,6 +52,10 @@ export async function authenticateClient(context: OAuthContext, request: Request
   const client = found.client;
   if (client.tokenEndpointAuthMethod !== method) {
     return { ok: false, status: 401, error: 'invalid_client', description: `this client authenticates with ${client.tokenEndpointAuthMethod}, not ${method}` };
+  }
+  if (method === 'private_key_jwt') {
+    const checked = await verifyClientAssertion(context, client, secret!, context.documentFetcher);
+    return checked.ok ? { ok: true, client } : { ok: false, status: 401, error: 'invalid_client', description: checked.description };
   }
   if (method !== 'none' && !(client.clientSecretHash && secret !== undefined && sameString(await sha256(secret), client.clientSecretHash))) {
     return { ok: false, status: 401, error: 'invalid_client', description: 'the client secret is wrong' };
@@ -50,5 +68,16 @@ function safeDecode(text: string): string {
     return decodeURIComponent(text.replace(/\+/g, ' '));
   } catch {
     return text;
+  }
+}
+
+/** The `sub` of a JWS before its signature is checked: only to find the client whose keys check it. */
+function unverifiedSubject(assertion: string): string | undefined {
+  try {
+    const payload = assertion.split('.')[1] ?? '';
+    const claims = JSON.parse(atob(payload.replace(/-/g, '+').replace(/_/g, '/') + '='.repeat((4 - (payload.length % 4)) % 4))) as { sub?: unknown };
+    return typeof claims.sub === 'string' && claims.sub !== '' ? claims.sub : undefined;
+  } catch {
+    return undefined;
   }
 }

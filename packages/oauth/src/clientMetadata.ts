@@ -2,7 +2,8 @@ import type { OAuthClient } from './OAuthClient';
 import { inferApplicationType, redirectUriProblem, type ApplicationType } from './redirectUris';
 
 const GRANT_TYPES = new Set(['authorization_code', 'refresh_token']);
-const AUTH_METHODS = new Set(['none', 'client_secret_basic', 'client_secret_post']);
+const AUTH_METHODS = new Set(['none', 'client_secret_basic', 'client_secret_post', 'private_key_jwt']);
+const PRIVATE_JWK_MEMBERS = ['d', 'p', 'q', 'dp', 'dq', 'qi', 'oth', 'k'];
 
 export type ClientMetadataResult =
   | { ok: true; client: Omit<OAuthClient, 'clientId' | 'source' | 'clientSecretHash'>; echo: Record<string, unknown> }
@@ -39,8 +40,12 @@ export function checkClientMetadata(raw: unknown, options: { documentOnly?: bool
   if (!Array.isArray(responseTypes) || !responseTypes.every((r) => r === 'code')) return bad('response_types may hold only "code"');
 
   const method = field('token_endpoint_auth_method') ?? (options.documentOnly ? 'none' : 'client_secret_basic');
-  if (typeof method !== 'string' || !AUTH_METHODS.has(method)) return bad('token_endpoint_auth_method must be "none", "client_secret_basic" or "client_secret_post"');
-  if (options.documentOnly && method !== 'none') return bad('a client ID metadata document must use token_endpoint_auth_method "none" (this server does not take private_key_jwt)');
+  if (typeof method !== 'string' || !AUTH_METHODS.has(method)) return bad('token_endpoint_auth_method must be "none", "client_secret_basic", "client_secret_post" or "private_key_jwt"');
+  if (options.documentOnly && method !== 'none' && method !== 'private_key_jwt') {
+    return bad('a client ID metadata document must use token_endpoint_auth_method "none" or "private_key_jwt" (a document cannot hold a secret)');
+  }
+  const keys = clientKeys(field('jwks'), field('jwks_uri'), method === 'private_key_jwt');
+  if (keys instanceof Error) return bad(keys.message);
   if (options.documentOnly && (field('client_secret') !== undefined || field('client_secret_expires_at') !== undefined)) return bad('a client ID metadata document must not hold a client secret');
 
   const text = (name: string, max: number): string | undefined | Error => {
@@ -74,6 +79,7 @@ export function checkClientMetadata(raw: unknown, options: { documentOnly?: bool
     ...(typeof clientUri === 'string' && { clientUri }),
     ...(typeof logoUri === 'string' && { logoUri }),
     ...(typeof scope === 'string' && { scope }),
+    ...keys,
   };
   const echo: Record<string, unknown> = {
     redirect_uris: client.redirectUris,
@@ -85,8 +91,33 @@ export function checkClientMetadata(raw: unknown, options: { documentOnly?: bool
     ...(client.clientUri !== undefined && { client_uri: client.clientUri }),
     ...(client.logoUri !== undefined && { logo_uri: client.logoUri }),
     ...(client.scope !== undefined && { scope: client.scope }),
+    ...(keys.jwks && { jwks: keys.jwks }),
+    ...(keys.jwksUri !== undefined && { jwks_uri: keys.jwksUri }),
   };
   return { ok: true, client, echo };
+}
+
+/** A `private_key_jwt` client's public keys: exactly one of `jwks` (at most 10 public keys) or `jwks_uri` (https). Other clients register none. */
+function clientKeys(jwks: unknown, jwksUri: unknown, required: boolean): { jwks?: { keys: Record<string, unknown>[] }; jwksUri?: string } | Error {
+  if (!required) return jwks === undefined && jwksUri === undefined ? {} : new Error('jwks and jwks_uri are only for token_endpoint_auth_method "private_key_jwt"');
+  if ((jwks === undefined) === (jwksUri === undefined)) return new Error('a private_key_jwt client must register its public keys: exactly one of jwks or jwks_uri');
+  if (jwksUri !== undefined) {
+    if (typeof jwksUri !== 'string' || jwksUri.length > 2000) return new Error('jwks_uri must be an https URL');
+    try {
+      if (new URL(jwksUri).protocol === 'https:') return { jwksUri };
+    } catch {
+      /* reported below */
+    }
+    return new Error('jwks_uri must be an https URL');
+  }
+  const keys = (jwks as { keys?: unknown } | null)?.keys;
+  if (typeof jwks !== 'object' || !Array.isArray(keys) || keys.length === 0 || keys.length > 10) return new Error('jwks must be a JWK set: { "keys": [1 to 10 public keys] }');
+  for (const key of keys) {
+    if (typeof key !== 'object' || key === null || Array.isArray(key) || typeof (key as { kty?: unknown }).kty !== 'string') return new Error('each key in jwks must be a JWK object with a kty');
+    if (PRIVATE_JWK_MEMBERS.some((member) => Object.hasOwn(key, member))) return new Error('jwks must hold public keys only (a key has private members): never send a private key');
+  }
+  if (JSON.stringify(jwks).length > 10_000) return new Error('jwks is larger than 10000 characters');
+  return { jwks: { keys: keys as Record<string, unknown>[] } };
 }
 
 function bad(description: string): ClientMetadataResult {

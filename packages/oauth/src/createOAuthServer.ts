@@ -111,7 +111,9 @@ export async function createOAuthServer(options: OAuthServerOptions): Promise<OA
   const urls = Object.fromEntries(Object.entries(paths).map(([name, path]) => [name, `${origin}${path}`])) as unknown as Endpoints;
   const documentsOn = options.clientDocuments !== false;
   const documentOptions = options.clientDocuments === false ? {} : (options.clientDocuments ?? {});
-  const lookupDocument = documentsOn ? clientDocuments(store, documentOptions.fetcher ?? nodeDocumentFetcher(), documentOptions, now) : undefined;
+  let fetcher = documentOptions.fetcher;
+  const documentFetcher = () => (fetcher ??= nodeDocumentFetcher());
+  const lookupDocument = documentsOn ? clientDocuments(store, documentFetcher(), documentOptions, now) : undefined;
 
   const context: OAuthContext = {
     issuer,
@@ -139,6 +141,7 @@ export async function createOAuthServer(options: OAuthServerOptions): Promise<OA
     ...(options.upstream && { upstream: createUpstream(options.upstream, { callbackUrl: urls.callback, store, sealKey: await sealingKey(secret), now }) }),
     ...(options.renderConsent && { renderConsent: options.renderConsent }),
     now,
+    documentFetcher,
     async findClient(clientId) {
       if (clientId.length > 2048) return { error: 'client_id is too long' };
       if (isDocumentClientId(clientId)) return lookupDocument ? lookupDocument(clientId) : { error: 'client ID metadata documents are turned off on this server' };

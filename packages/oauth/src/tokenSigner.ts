@@ -3,7 +3,8 @@ import { base64url, sha256, type CryptoKey } from './webCrypto';
 
 type Jwk = Record<string, unknown>;
 
-const ALGORITHMS: Readonly<Record<string, { import: Record<string, unknown>; sign: Record<string, unknown> }>> = {
+/** The JWS algorithms this server signs and verifies with, as Web Crypto names them. */
+export const ALGORITHMS: Readonly<Record<string, { import: Record<string, unknown>; sign: Record<string, unknown> }>> = {
   ES256: { import: { name: 'ECDSA', namedCurve: 'P-256' }, sign: { name: 'ECDSA', hash: 'SHA-256' } },
   RS256: { import: { name: 'RSASSA-PKCS1-v1_5', hash: 'SHA-256' }, sign: { name: 'RSASSA-PKCS1-v1_5' } },
   PS256: { import: { name: 'RSA-PSS', hash: 'SHA-256' }, sign: { name: 'RSA-PSS', saltLength: 32 } },
@@ -28,7 +29,7 @@ function encodeJson(value: unknown): string {
   return base64url(encoder.encode(JSON.stringify(value)));
 }
 
-function decodeBase64url(text: string): Uint8Array {
+export function decodeBase64url(text: string): Uint8Array {
   const binary = atob(text.replace(/-/g, '+').replace(/_/g, '/') + '='.repeat((4 - (text.length % 4)) % 4));
   return Uint8Array.from(binary, (c) => c.charCodeAt(0));
 }

@@ -1,4 +1,7 @@
 import type { OAuthContext } from '../OAuthContext';
+import { ALGORITHMS } from '../tokenSigner';
+
+const ALGORITHM_NAMES = Object.keys(ALGORITHMS);
 
 /** The RFC 8414 authorization server metadata (also served at the OpenID Connect discovery paths clients probe). */
 export function authorizationServerMetadata(context: OAuthContext): Record<string, unknown> {
@@ -13,8 +16,10 @@ export function authorizationServerMetadata(context: OAuthContext): Record<strin
     response_modes_supported: ['query'],
     grant_types_supported: ['authorization_code', 'refresh_token'],
     code_challenge_methods_supported: ['S256'],
-    token_endpoint_auth_methods_supported: ['none', 'client_secret_basic', 'client_secret_post'],
-    revocation_endpoint_auth_methods_supported: ['none', 'client_secret_basic', 'client_secret_post'],
+    token_endpoint_auth_methods_supported: ['none', 'client_secret_basic', 'client_secret_post', 'private_key_jwt'],
+    token_endpoint_auth_signing_alg_values_supported: [...ALGORITHM_NAMES],
+    revocation_endpoint_auth_methods_supported: ['none', 'client_secret_basic', 'client_secret_post', 'private_key_jwt'],
+    revocation_endpoint_auth_signing_alg_values_supported: [...ALGORITHM_NAMES],
     ...(context.scopes.length > 0 && { scopes_supported: [...context.scopes] }),
     authorization_response_iss_parameter_supported: true,
     client_id_metadata_document_supported: context.clientDocuments,

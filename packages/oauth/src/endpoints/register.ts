@@ -22,7 +22,8 @@ export async function register(context: OAuthContext, request: Request): Promise
   const checked = checkClientMetadata(body);
   if (!checked.ok) return oauthError(checked.error, checked.description);
   const clientId = `twc_${randomToken(18)}`;
-  const secret = checked.client.tokenEndpointAuthMethod === 'none' ? undefined : randomToken(32);
+  const method = checked.client.tokenEndpointAuthMethod;
+  const secret = method === 'client_secret_basic' || method === 'client_secret_post' ? randomToken(32) : undefined;
   const client: OAuthClient = { ...checked.client, clientId, source: 'registered', ...(secret && { clientSecretHash: await sha256(secret) }) };
   await context.store.set(`client:${clientId}`, JSON.stringify(client), context.ttl.client);
   return json(

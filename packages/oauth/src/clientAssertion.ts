@@ -1,0 +1,123 @@
+import type { ClientDocumentFetcher } from './cimd/ClientDocumentFetcher';
+import type { OAuthClient } from './OAuthClient';
+import type { OAuthContext } from './OAuthContext';
+import { ALGORITHMS, decodeBase64url } from './tokenSigner';
+import { sha256 } from './webCrypto';
+
+/** RFC 7523 §2.2: the client assertion type of `private_key_jwt`. */
+export const JWT_BEARER_ASSERTION = 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer';
+
+/** Clock skew allowed on `exp`, `nbf` and `iat`, in seconds. */
+const SKEW_SECONDS = 30;
+/** An assertion may live at most this long (from `iat`, or from now): a short-lived proof, not a credential. */
+const MAX_LIFETIME_SECONDS = 600;
+/** How long a client's `jwks_uri` keys are kept before they are fetched again. */
+const JWKS_CACHE_SECONDS = 300;
+/** An unknown `kid` fetches the keys again only when the cached ones are at least this old (no fetch per bad request). */
+const JWKS_REFETCH_SECONDS = 60;
+
+type Jwk = Record<string, unknown>;
+type Checked = { ok: true } | { ok: false; description: string };
+
+/**
+ * Verifies a `private_key_jwt` client assertion (RFC 7523 §3, OpenID Connect Core §9): a JWS
+ * signed with one of the client's registered keys (`jwks`, or `jwks_uri` fetched through the
+ * SSRF-guarded document fetcher), `iss` and `sub` the client id, `aud` this server's issuer or
+ * token endpoint, a short `exp`, and a `jti` used once (the store's `add`, across instances).
+ */
+export async function verifyClientAssertion(context: OAuthContext, client: OAuthClient, assertion: string, fetcher: () => ClientDocumentFetcher): Promise<Checked> {
+  const fail = (description: string): Checked => ({ ok: false, description: `the client assertion ${description}` });
+  const parts = assertion.split('.');
+  if (parts.length !== 3 || assertion.length > 8192) return fail('is not a compact JWS');
+  let header: Record<string, unknown>;
+  let claims: Record<string, unknown>;
+  try {
+    header = JSON.parse(new TextDecoder().decode(decodeBase64url(parts[0]!))) as Record<string, unknown>;
+    claims = JSON.parse(new TextDecoder().decode(decodeBase64url(parts[1]!))) as Record<string, unknown>;
+  } catch {
+    return fail('is not a compact JWS (its header or claims are not base64url JSON)');
+  }
+  if (typeof header !== 'object' || header === null || typeof claims !== 'object' || claims === null) return fail('is not a compact JWS');
+  const alg = header.alg;
+  // Only the asymmetric algorithms: never `none`, never an HMAC keyed with something public.
+  if (typeof alg !== 'string' || !Object.hasOwn(ALGORITHMS, alg)) return fail(`is signed with '${String(alg)}'; use one of ${Object.keys(ALGORITHMS).join(', ')}`);
+  if (Object.hasOwn(header, 'crit')) return fail('has a crit header this server does not understand');
+
+  const now = context.now() / 1000;
+  if (claims.iss !== client.clientId || claims.sub !== client.clientId) return fail('must have iss and sub equal to the client_id');
+  const audience = Array.isArray(claims.aud) ? claims.aud : [claims.aud];
+  if (!audience.some((aud) => aud === context.issuer || aud === context.urls.token)) return fail(`must have aud ${context.issuer} (or the token endpoint ${context.urls.token})`);
+  if (typeof claims.exp !== 'number' || claims.exp + SKEW_SECONDS <= now) return fail('has expired (or has no exp)');
+  const issuedAt = typeof claims.iat === 'number' ? claims.iat : now;
+  if (issuedAt - SKEW_SECONDS > now) return fail('was issued in the future (iat)');
+  if (claims.exp - issuedAt > MAX_LIFETIME_SECONDS || claims.exp - now > MAX_LIFETIME_SECONDS) return fail(`lives longer than ${MAX_LIFETIME_SECONDS} s (exp)`);
+  if (typeof claims.nbf === 'number' && claims.nbf - SKEW_SECONDS > now) return fail('is not valid yet (nbf)');
+  if (typeof claims.jti !== 'string' || claims.jti === '' || claims.jti.length > 256) return fail('needs a jti (a unique id, so it cannot be replayed)');
+
+  const kid = typeof header.kid === 'string' ? header.kid : undefined;
+  const keys = await clientKeys(context, client, kid, fetcher);
+  if ('error' in keys) return fail(`could not be checked: ${keys.error}`);
+  const candidates = keys.keys.filter((key) => (kid === undefined || key.kid === kid) && fitsAlgorithm(key, alg) && key.use !== 'enc');
+  if (candidates.length === 0) return fail(`names no registered key for ${alg}${kid === undefined ? '' : ` with kid '${kid}'`}`);
+  const algorithm = ALGORITHMS[alg]!;
+  const signed = new TextEncoder().encode(`${parts[0]}.${parts[1]}`);
+  const signature = decodeBase64url(parts[2]!);
+  let valid = false;
+  for (const jwk of candidates) {
+    try {
+      const key = await crypto.subtle.importKey('jwk', publicMembers(jwk) as never, algorithm.import as never, false, ['verify']);
+      if (await crypto.subtle.verify(algorithm.sign as never, key, signature, signed)) {
+        valid = true;
+        break;
+      }
+    } catch {
+      // A key that does not import for this algorithm verifies nothing.
+    }
+  }
+  if (!valid) return fail('has a signature that none of the client’s keys verifies');
+  // Used once, across every instance sharing the store, for as long as it could still be accepted.
+  const ttl = Math.max(1, Math.ceil(claims.exp + SKEW_SECONDS - now));
+  if (!(await context.store.add(`assertion:${await sha256(`${client.clientId}\n${claims.jti}`)}`, '1', ttl))) return fail('was used before (its jti is spent): make a new one per request');
+  return { ok: true };
+}
+
+function fitsAlgorithm(jwk: Jwk, alg: string): boolean {
+  if (typeof jwk.alg === 'string' && jwk.alg !== alg) return false;
+  if (alg === 'ES256') return jwk.kty === 'EC' && jwk.crv === 'P-256';
+  if (alg === 'EdDSA') return jwk.kty === 'OKP' && jwk.crv === 'Ed25519';
+  return jwk.kty === 'RSA';
+}
+
+/** Only the public members Web Crypto needs (an `alg`, `use` or `key_ops` the import would argue with are left out). */
+function publicMembers(jwk: Jwk): Jwk {
+  const members = jwk.kty === 'EC' ? ['kty', 'crv', 'x', 'y'] : jwk.kty === 'OKP' ? ['kty', 'crv', 'x'] : ['kty', 'n', 'e'];
+  return Object.fromEntries(members.filter((m) => Object.hasOwn(jwk, m)).map((m) => [m, jwk[m]]));
+}
+
+/** The client's public keys: its registered `jwks`, or its `jwks_uri` (cached in the store; fetched again for an unknown `kid` once the cache is a minute old). */
+async function clientKeys(context: OAuthContext, client: OAuthClient, kid: string | undefined, fetcher: () => ClientDocumentFetcher): Promise<{ keys: Jwk[] } | { error: string }> {
+  if (client.jwks) return { keys: [...client.jwks.keys] };
+  if (!client.jwksUri) return { error: 'the client registered no jwks or jwks_uri' };
+  const cacheKey = `client-jwks:${await sha256(client.jwksUri)}`;
+  const cachedRaw = await context.store.get(cacheKey);
+  const cached = cachedRaw ? (JSON.parse(cachedRaw) as { keys: Jwk[]; fetchedAt: number }) : undefined;
+  const known = cached && (kid === undefined || cached.keys.some((key) => key.kid === kid));
+  if (cached && (known || context.now() - cached.fetchedAt < JWKS_REFETCH_SECONDS * 1000)) return { keys: cached.keys };
+  let body: string | undefined;
+  try {
+    const fetched = await fetcher()(new URL(client.jwksUri));
+    body = fetched.body;
+  } catch (error) {
+    return { error: `its jwks_uri was refused: ${(error as Error).message}` };
+  }
+  let set: unknown;
+  try {
+    set = JSON.parse(body ?? '');
+  } catch {
+    return { error: 'its jwks_uri is not JSON' };
+  }
+  const keys = (set as { keys?: unknown })?.keys;
+  if (!Array.isArray(keys) || !keys.every((key) => typeof key === 'object' && key !== null && !Array.isArray(key))) return { error: 'its jwks_uri holds no JWK set ({ "keys": [...] })' };
+  await context.store.set(cacheKey, JSON.stringify({ keys, fetchedAt: context.now() }), JWKS_CACHE_SECONDS);
+  return { keys: keys as Jwk[] };
+}

@@ -1,0 +1,175 @@
+import { randomUUID } from 'node:crypto';
+import type { AuthorizationServerMetadata } from '@modelcontextprotocol/client';
+import { ClientKey } from './fixtures/clientKey';
+import { MemoryClientProvider } from './fixtures/clientProvider';
+import { jsonRoute, startDocumentHost } from './fixtures/documentHost';
+import { CALLBACK, codeFor, mcpStatus, registerClient, tokenRequest } from './fixtures/rawFlow';
+import { serveOAuth, testClock, type Served } from './fixtures/serveOAuth';
+import { resultOf, signInClient } from './fixtures/signIn';
+
+const ASSERTION_TYPE = 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer';
+
+/** The SDK v2 client as a confidential client: it registers its public key and signs an assertion for each token request. */
+class KeyedClientProvider extends MemoryClientProvider {
+  assertions = 0;
+  constructor(private readonly key: ClientKey) {
+    super(CALLBACK, { client_name: 'Keyed client' });
+  }
+  override get clientMetadata() {
+    return { ...super.clientMetadata, token_endpoint_auth_method: 'private_key_jwt', jwks: this.key.jwks } as never;
+  }
+  addClientAuthentication = (_headers: Headers, params: URLSearchParams, _url: string | URL, metadata?: AuthorizationServerMetadata): void => {
+    this.assertions++;
+    params.set('client_assertion_type', ASSERTION_TYPE);
+    params.set('client_assertion', this.key.assertion(this.info!.client_id, String(metadata!.issuer)));
+  };
+}
+
+/** private_key_jwt client authentication (RFC 7523) at /token and /revoke. */
+describe('private_key_jwt', () => {
+  let served: Served;
+  const clock = testClock();
+  beforeAll(async () => {
+    served = await serveOAuth('node', { now: clock.now });
+  });
+  afterAll(() => served.close());
+
+  async function keyedClient(key = new ClientKey(undefined, clock.now)): Promise<{ key: ClientKey; clientId: string }> {
+    const { status, body } = await registerClient(served.base, { token_endpoint_auth_method: 'private_key_jwt', jwks: key.jwks });
+    expect(status).toBe(201);
+    expect(body).toMatchObject({ token_endpoint_auth_method: 'private_key_jwt', jwks: key.jwks });
+    expect(body.client_secret).toBeUndefined();
+    return { key, clientId: String(body.client_id) };
+  }
+
+  it('the metadata says so', () => {
+    expect(served.oauth.metadata).toMatchObject({
+      token_endpoint_auth_methods_supported: expect.arrayContaining(['private_key_jwt']),
+      token_endpoint_auth_signing_alg_values_supported: expect.arrayContaining(['ES256', 'RS256', 'EdDSA']),
+    });
+  });
+
+  it('the SDK v2 client registers its key, signs in with an assertion per token request, calls a tool and refreshes', async () => {
+    const key = new ClientKey(undefined, clock.now);
+    const provider = new KeyedClientProvider(key);
+    const client = await signInClient(served.mcpUrl, provider);
+    expect(provider.info).toMatchObject({ token_endpoint_auth_method: 'private_key_jwt' });
+    expect(resultOf(await client.callTool({ name: 'whoami', arguments: {} }))).toMatchObject({ sub: 'ada', clientId: provider.info!.client_id });
+    clock.advance(400); // the access token expires; the SDK refreshes, with a new assertion
+    expect(resultOf(await client.callTool({ name: 'whoami', arguments: {} }))).toMatchObject({ sub: 'ada' });
+    expect(provider.assertions).toBe(2);
+    expect(provider.tokensSaved).toHaveLength(2);
+    await client.close();
+  });
+
+  it('refuses a replayed assertion (its jti), a wrong key, audience, lifetime or algorithm, and no assertion at all', async () => {
+    const { key, clientId } = await keyedClient();
+    const { code, verifier } = await codeFor(served.base, {}, clientId);
+    const exchange = (form: Record<string, string>) => tokenRequest(served.base, { grant_type: 'authorization_code', code, code_verifier: verifier, redirect_uri: CALLBACK, ...form });
+    const withAssertion = (assertion: string) => exchange({ client_assertion_type: ASSERTION_TYPE, client_assertion: assertion });
+    const refusals: [string, Promise<{ status: number; body: Record<string, unknown> }>, RegExp][] = [
+      ['no assertion', exchange({ client_id: clientId }), /authenticates with private_key_jwt, not none/],
+      ['another key', withAssertion(new ClientKey(key.kid, clock.now).assertion(clientId, served.oauth.issuer)), /signature that none of the client’s keys verifies/],
+      ['another audience', withAssertion(key.assertion(clientId, 'https://elsewhere.example')), /must have aud/],
+      ['expired', withAssertion(key.assertion(clientId, served.oauth.issuer, { exp: Math.floor(clock.now() / 1000) - 120 })), /has expired/],
+      ['a long life', withAssertion(key.assertion(clientId, served.oauth.issuer, { exp: Math.floor(clock.now() / 1000) + 3600 })), /lives longer than 600 s/],
+      ['no jti', withAssertion(key.assertion(clientId, served.oauth.issuer, { jti: undefined })), /needs a jti/],
+      ['another issuer', withAssertion(key.assertion(clientId, served.oauth.issuer, { iss: 'someone' })), /iss and sub equal to the client_id/],
+      ['alg none', withAssertion(key.assertion(clientId, served.oauth.issuer, {}, { alg: 'none' }).replace(/\.[^.]+$/, '.')), /signed with 'none'/],
+      ['HS256', withAssertion(key.assertion(clientId, served.oauth.issuer, {}, { alg: 'HS256' })), /signed with 'HS256'/],
+      ['an unknown kid', withAssertion(key.assertion(clientId, served.oauth.issuer, {}, { kid: 'other' })), /no registered key for ES256 with kid 'other'/],
+      ['a wrong assertion type', exchange({ client_assertion_type: 'urn:other', client_assertion: key.assertion(clientId, served.oauth.issuer) }), /client_assertion_type/],
+    ];
+    for (const [name, pending, reason] of refusals) {
+      const { status, body } = await pending;
+      expect({ name, status, error: body.error, description: body.error_description }).toEqual({ name, status: 401, error: 'invalid_client', description: expect.stringMatching(reason) });
+    }
+    // None of those spent the code; a good assertion does, once. Its replay is refused before the code is looked at.
+    const assertion = key.assertion(clientId, `${served.base}/token`);
+    const tokens = await withAssertion(assertion);
+    expect(tokens.status).toBe(200);
+    expect(await mcpStatus(served.mcpUrl, String(tokens.body.access_token))).not.toBe(401);
+    const replay = await tokenRequest(served.base, {
+      grant_type: 'refresh_token',
+      refresh_token: String(tokens.body.refresh_token),
+      client_assertion_type: ASSERTION_TYPE,
+      client_assertion: assertion,
+    });
+    expect(replay).toEqual({ status: 401, body: { error: 'invalid_client', error_description: expect.stringMatching(/was used before/) } });
+  });
+
+  it('revocation takes the assertion too', async () => {
+    const { key, clientId } = await keyedClient();
+    const { code, verifier } = await codeFor(served.base, {}, clientId);
+    const assertion = () => ({ client_assertion_type: ASSERTION_TYPE, client_assertion: key.assertion(clientId, served.oauth.issuer) });
+    const tokens = await tokenRequest(served.base, { grant_type: 'authorization_code', code, code_verifier: verifier, redirect_uri: CALLBACK, ...assertion() });
+    const revoke = await fetch(`${served.base}/revoke`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ token: String(tokens.body.refresh_token), ...assertion() }),
+    });
+    expect(revoke.status).toBe(200);
+    expect(await mcpStatus(served.mcpUrl, String(tokens.body.access_token))).toBe(401);
+  });
+
+  it('registration refuses a private_key_jwt client without keys, with a private key, or with a plain-http jwks_uri', async () => {
+    const key = new ClientKey();
+    const cases: [Record<string, unknown>, RegExp][] = [
+      [{ token_endpoint_auth_method: 'private_key_jwt' }, /exactly one of jwks or jwks_uri/],
+      [{ token_endpoint_auth_method: 'private_key_jwt', jwks: { keys: [key.privateKey.export({ format: 'jwk' })] } }, /public keys only/],
+      [{ token_endpoint_auth_method: 'private_key_jwt', jwks_uri: 'http://keys.example/jwks.json' }, /jwks_uri must be an https URL/],
+      [{ token_endpoint_auth_method: 'none', jwks: key.jwks }, /only for token_endpoint_auth_method "private_key_jwt"/],
+    ];
+    for (const [metadata, reason] of cases) {
+      const { status, body } = await registerClient(served.base, metadata);
+      expect({ status, error: body.error, description: body.error_description }).toEqual({ status: 400, error: 'invalid_client_metadata', description: expect.stringMatching(reason) });
+    }
+  });
+});
+
+describe('private_key_jwt with a client ID metadata document and its jwks_uri', () => {
+  it('fetches the keys through the guarded fetcher, caches them, and fetches again for a new kid', async () => {
+    const host = await startDocumentHost();
+    const clock = testClock();
+    const served = await serveOAuth('node', { now: clock.now, clientDocuments: { fetcher: host.fetcher() } });
+    try {
+      const clientId = `https://client.example/${randomUUID()}.json`;
+      let key = new ClientKey(undefined, clock.now);
+      host.routes.set(
+        clientId.slice('https://'.length),
+        jsonRoute({
+          client_id: clientId,
+          client_name: 'Keyed document client',
+          redirect_uris: [CALLBACK],
+          token_endpoint_auth_method: 'private_key_jwt',
+          jwks_uri: 'https://client.example/jwks.json',
+        }),
+      );
+      host.routes.set('client.example/jwks.json', (_req, res) => void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(key.jwks)));
+      const signIn = async () => {
+        const { code, verifier } = await codeFor(served.base, {}, clientId);
+        return tokenRequest(served.base, {
+          grant_type: 'authorization_code',
+          code,
+          code_verifier: verifier,
+          redirect_uri: CALLBACK,
+          client_assertion_type: ASSERTION_TYPE,
+          client_assertion: key.assertion(clientId, served.oauth.issuer),
+        });
+      };
+      expect((await signIn()).status).toBe(200);
+      expect((await signIn()).status).toBe(200);
+      expect(host.hits.filter((hit) => hit.includes('/jwks.json'))).toHaveLength(1);
+      // The client rotates its key: a new kid is fetched (the cached set is not older than a minute yet, so at first it is refused).
+      key = new ClientKey(undefined, clock.now);
+      const refused = await signIn();
+      expect(refused.body).toMatchObject({ error: 'invalid_client', error_description: expect.stringMatching(/no registered key/) });
+      clock.advance(61);
+      expect((await signIn()).status).toBe(200);
+      expect(host.hits.filter((hit) => hit.includes('/jwks.json'))).toHaveLength(2);
+    } finally {
+      await served.close();
+      await host.close();
+    }
+  });
+});
