@@ -1,5 +1,6 @@
 import { ToolwrightError, type ToolLogger } from '@toolwright/core';
 import type { ToolRunOverride } from '../Extension';
+import { inTaskSpan } from './taskSpan';
 import { TERMINAL, type StoredTask, type TaskInputRequest, type TaskStore } from './TaskStore';
 
 /** Runs one round of a task's tool call with what the runner changes about it; resolves with the call's answer. */
@@ -63,7 +64,7 @@ export class TaskRunner {
       },
       ...(task.requestState !== undefined && { round: { requestState: task.requestState, inputResponses: task.inputResponses ?? {} } }),
     };
-    const answer = run(override);
+    const answer = inTaskSpan(task, () => run(override));
     answer.catch(() => undefined);
     return { id, controller, answer };
   }

@@ -43,6 +43,8 @@ export interface StoredTask {
   readonly restartable?: boolean;
   /** Which run of the call this is: 1, and one more each time an instance restarts it. */
   readonly attempt?: number;
+  /** The W3C `traceparent` of the `tools/call` span that created it, which each run's span links to (when traced). */
+  readonly traceparent?: string;
 }
 
 /**

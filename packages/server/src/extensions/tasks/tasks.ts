@@ -8,6 +8,7 @@ import { ErrorCodes, ProtocolError } from '../../sdk/ProtocolError';
 import { MemoryTaskStore } from './MemoryTaskStore';
 import { newTaskId } from './newTaskId';
 import { TaskRunner, touched } from './TaskRunner';
+import { activeTraceparent } from './taskSpan';
 import { TERMINAL, type StoredTask, type TaskInputRequest, type TaskStore } from './TaskStore';
 import { ACK, createTaskResult, detailedTask } from './taskWire';
 
@@ -235,6 +236,8 @@ export function tasks(options: TasksOptions = {}): Extension {
       if (tool.access && !canAccess(tool.access, ctx.authInfo)) return next();
       const now = Date.now();
       const stamp = new Date(now).toISOString();
+      // Each run's span links to this request's span (when traced), on whichever instance runs it.
+      const traceparent = activeTraceparent();
       const task: StoredTask = {
         taskId: newTaskId(),
         owner: ownerOf(ctx),
@@ -248,7 +251,9 @@ export function tasks(options: TasksOptions = {}): Extension {
         tool: call.name,
         ...(call.arguments && { arguments: call.arguments }),
         ...(mode.restartable && { restartable: true, attempt: 1 }),
+        ...(traceparent && { traceparent }),
       };
+
       const round = runner.begin(task, next);
       if (mode.inputFirst) {
         // Questions asked before the method does anything else go out as a plain round trip, without a task.
