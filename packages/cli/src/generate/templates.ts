@@ -2,7 +2,7 @@ import type { ToolwrightPackage } from './versions';
 import { EDGE_VERSIONS, EXPRESS_VERSIONS, NEST_VERSIONS, NEXT_VERSIONS } from './versions';
 
 /** The project templates `toolwright new` knows, in the order `--help` lists them. */
-export const TEMPLATE_NAMES = ['minimal', 'weather', 'http', 'full', 'edge', 'express', 'nest', 'next'] as const;
+export const TEMPLATE_NAMES = ['minimal', 'weather', 'http', 'full', 'app', 'edge', 'express', 'nest', 'next'] as const;
 export type TemplateName = (typeof TEMPLATE_NAMES)[number];
 
 /**
@@ -10,7 +10,7 @@ export type TemplateName = (typeof TEMPLATE_NAMES)[number];
  * the repo's `examples/`. The others serve the app inside a host: an edge runtime (a Worker) or
  * a web framework (Express, NestJS), and still serve stdio from `dist/server.js` for local clients.
  */
-export const STANDALONE_TEMPLATE_NAMES = ['minimal', 'weather', 'http', 'full'] as const satisfies readonly TemplateName[];
+export const STANDALONE_TEMPLATE_NAMES = ['minimal', 'weather', 'http', 'full', 'app'] as const satisfies readonly TemplateName[];
 
 export const TRANSPORTS = ['stdio', 'http'] as const;
 export type Transport = (typeof TRANSPORTS)[number];
@@ -111,6 +111,19 @@ export const TEMPLATES: Readonly<Record<TemplateName, TemplateInfo>> = {
       '`src/library.prompts.ts`: a `recommend` prompt built from the books on the shelf.',
     ],
     exampleCall: { tool: 'search_books', args: { query: 'dune' } },
+  },
+  app: {
+    name: 'app',
+    summary: 'An MCP App: a tool whose result the host shows in an interactive view, with tools only the view calls.',
+    transport: 'stdio',
+    contents: [
+      '`src/counter.app.ts`: the view (`@UiResource` with `views/counter.html`), `show_counter` (the model calls it, the host shows the view) and `add_to_counter`, `reset_counter` (only the view calls them).',
+      '`views/counter.html`: the view, one HTML file: it talks to the host over `postMessage` (MCP Apps, SEP-1865) and calls the tools when its buttons are pressed.',
+      '`src/counter.dto.ts`: what the tools return (their output schema): the view reads `count`, clients without views show `text`.',
+      '`src/counter.service.ts`: the count, injected by typedi.',
+      'Hosts that render views (Claude, ChatGPT, VS Code, Goose, ...) show it; other clients get the text of each result.',
+    ],
+    exampleCall: { tool: 'show_counter', args: {} },
   },
   edge: {
     name: 'edge',
