@@ -20,6 +20,7 @@ import type { OAuthServerOptions, SignInOutcome } from './OAuthServerOptions';
 import { toWebRequest, writeWebResponse } from './nodeAdapter';
 import { createTokenSigner } from './tokenSigner';
 import { createUpstream } from './upstream/createUpstream';
+import { upstreamTokenKeeper } from './upstream/upstreamTokenKeeper';
 import { sealingKey } from './upstream/sealing';
 import type { UpstreamTokens } from './upstream/UpstreamProvider';
 import { hmacKey, randomToken } from './webCrypto';
@@ -52,9 +53,13 @@ export interface OAuthServer extends AuthorizationServerMount {
   node(next: (req: IncomingMessage, res: ServerResponse) => unknown): (req: IncomingMessage, res: ServerResponse) => Promise<void>;
   /**
    * The upstream provider's tokens of the caller's grant (`ctx.authInfo` in a tool), for calling
-   * the provider's API on the user's behalf; undefined without `upstream` or once revoked.
+   * the provider's API on the user's behalf; undefined without `upstream` or once revoked. An
+   * access token that has expired, or will within `minValiditySeconds` (default 30), is first
+   * refreshed with the upstream refresh token: once per grant however many calls ask at once,
+   * on any instance sharing the store. When the provider refuses the refresh, the grant is
+   * revoked (the client signs in again) and this answers undefined.
    */
-  upstreamTokens(authInfo: { extra?: Record<string, unknown> }): Promise<UpstreamTokens | undefined>;
+  upstreamTokens(authInfo: { extra?: Record<string, unknown> }, options?: { minValiditySeconds?: number }): Promise<UpstreamTokens | undefined>;
   /** Finishes a sign-in your own login page took over (when `signIn` returned a Response): answers with the consent page or the redirect to the client. */
   completeSignIn(signInId: string, outcome: SignInOutcome): Promise<Response>;
 }
@@ -181,6 +186,7 @@ export async function createOAuthServer(options: OAuthServerOptions): Promise<OA
   const preflight = new Set([...metadataPaths(issuerPath), paths.jwks, paths.token, paths.revoke, paths.register]);
 
   const verifyToken = accessTokenVerifier(context, resources[0]!);
+  const keepUpstreamTokens = upstream && upstreamTokenKeeper(context, upstream);
 
   function authFor(resource: string): HttpAuthOptions & { resource: string } {
     if (!resources.includes(resource)) throw new ConfigError(`Toolwright oauth: authFor('${resource}'): this server issues tokens only for ${resources.join(', ')}.`);
@@ -236,11 +242,10 @@ export async function createOAuthServer(options: OAuthServerOptions): Promise<OA
       await handleNode(req, res);
     },
     completeSignIn: (signInId, outcome) => completeSignIn(context, signInId, outcome),
-    async upstreamTokens(authInfo) {
+    async upstreamTokens(authInfo, tokenOptions = {}) {
       const sid = (authInfo.extra?.claims as { sid?: unknown } | undefined)?.sid;
-      if (!upstream || typeof sid !== 'string' || !(await loadGrant(context, sid))) return undefined;
-      const sealed = await store.get(`upstream:${sid}`);
-      return sealed === undefined ? undefined : upstream.unseal(sealed, `grant:${sid}`);
+      if (!keepUpstreamTokens || typeof sid !== 'string' || !(await loadGrant(context, sid))) return undefined;
+      return keepUpstreamTokens(sid, tokenOptions.minValiditySeconds ?? 30);
     },
   };
   return Object.freeze(server);

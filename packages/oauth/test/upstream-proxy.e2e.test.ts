@@ -1,11 +1,14 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport, UnauthorizedError } from '@modelcontextprotocol/client';
-import { oidcUpstream } from '@toolwright/oauth';
+import { MemoryOAuthStore, oidcUpstream, type OAuthServerOptions } from '@toolwright/oauth';
 import { TestBrowser } from './fixtures/browser';
 import { MemoryClientProvider } from './fixtures/clientProvider';
-import { CALLBACK } from './fixtures/rawFlow';
-import { serveOAuth, type Served } from './fixtures/serveOAuth';
+import { CALLBACK, tokenRequest } from './fixtures/rawFlow';
+import { serveOAuth, testClock, type Served } from './fixtures/serveOAuth';
+import { signInClient } from './fixtures/signIn';
+
+const UPSTREAM_SECRET = 'upstream-client-secret-for-tests-only';
 
 /** Starts the real OpenID provider (oidc-provider) in its own process; resolves with its issuer URL. */
 function startUpstream(callback: string): Promise<{ issuer: string; child: ChildProcess }> {
@@ -30,20 +33,51 @@ function startUpstream(callback: string): Promise<{ issuer: string; child: Child
  */
 describe('sign-in through an upstream OpenID Connect provider', () => {
   let served: Served;
+  /** A second instance answering for the same public URL, sharing the store and the secret (as two instances on Redis do). */
+  let twin: Served;
   let upstream: { issuer: string; child: ChildProcess };
+  const clock = testClock();
+  const store = new MemoryOAuthStore({ now: clock.now });
   beforeAll(async () => {
+    let shared: Partial<OAuthServerOptions> = {};
     served = await serveOAuth('node', async (base) => {
       upstream = await startUpstream(`${base}/callback`);
-      return {
+      shared = {
+        now: clock.now,
+        store,
         secret: 'a-test-secret-of-at-least-32-characters',
-        upstream: oidcUpstream({ name: 'corp', issuer: upstream.issuer, clientId: 'toolwright', clientSecret: 'upstream-client-secret-for-tests-only', scopes: ['openid', 'email', 'groups'] }),
+        upstream: oidcUpstream({
+          name: 'corp',
+          issuer: upstream.issuer,
+          clientId: 'toolwright',
+          clientSecret: UPSTREAM_SECRET,
+          // offline_access for an upstream refresh token, which OpenID providers grant only with prompt=consent.
+          scopes: ['openid', 'email', 'groups', 'offline_access'],
+          authorizeParams: { prompt: 'consent' },
+        }),
       };
+      return shared;
     });
+    twin = await serveOAuth('node', { ...shared, issuer: served.oauth.issuer, resource: served.mcpUrl });
   }, 30_000);
   afterAll(async () => {
-    await served.close();
+    await served?.close();
+    await twin?.close();
     upstream?.child.kill();
   });
+
+  /** Signs an SDK client in through the upstream provider; the claims of its access token (what a tool's ctx.authInfo holds). */
+  async function signedInClaims(): Promise<{ claims: Record<string, unknown>; refreshToken: string; clientId: string }> {
+    const provider = new MemoryClientProvider(CALLBACK, { client_name: 'Proxy client' });
+    const client = await signInClient(served.mcpUrl, provider);
+    await client.close();
+    const tokens = provider.tokens()!;
+    return {
+      claims: JSON.parse(Buffer.from(tokens.access_token.split('.')[1]!, 'base64url').toString()) as Record<string, unknown>,
+      refreshToken: tokens.refresh_token!,
+      clientId: provider.info!.client_id,
+    };
+  }
 
   it('signs in, maps groups to roles, never hands out the upstream tokens, and revokes them upstream', async () => {
     const provider = new MemoryClientProvider(CALLBACK, { client_name: 'Proxy client' });
@@ -84,5 +118,44 @@ describe('sign-in through an upstream OpenID Connect provider', () => {
     expect(revoked.status).toBe(200);
     expect((await userinfo()).status).toBe(401);
     expect(await served.oauth.upstreamTokens({ extra: { claims } })).toBeUndefined();
+  });
+
+  it('refreshes an expired upstream access token once, however many calls on both instances ask at once', async () => {
+    const { claims } = await signedInClaims();
+    const first = (await served.oauth.upstreamTokens({ extra: { claims } }))!;
+    expect(first.refresh_token).toEqual(expect.any(String));
+    expect(first.expires_at).toBeGreaterThan(clock.now() / 1000);
+    // Not stale yet: the same tokens, nothing refreshed.
+    expect((await twin.oauth.upstreamTokens({ extra: { claims } }))!.access_token).toBe(first.access_token);
+
+    clock.advance(first.expires_in! + 1);
+    const racing = await Promise.all(Array.from({ length: 10 }, (_, i) => (i % 2 ? twin : served).oauth.upstreamTokens({ extra: { claims } })));
+    const accessTokens = new Set(racing.map((tokens) => tokens!.access_token));
+    // Each refresh at the provider issues a new access token: one token for all ten means one refresh.
+    expect(accessTokens.size).toBe(1);
+    const fresh = racing[0]!;
+    expect(fresh.access_token).not.toBe(first.access_token);
+    expect(fresh.expires_at).toBeGreaterThan(clock.now() / 1000);
+    expect((await fetch(`${upstream.issuer}/me`, { headers: { authorization: `Bearer ${fresh.access_token}` } })).status).toBe(200);
+    // Kept for the grant: a later call reads the refreshed tokens.
+    expect((await served.oauth.upstreamTokens({ extra: { claims } }))!.access_token).toBe(fresh.access_token);
+  });
+
+  it('a refresh the provider refuses ends the grant here too: the client signs in again', async () => {
+    const { claims, refreshToken, clientId } = await signedInClaims();
+    const tokens = (await served.oauth.upstreamTokens({ extra: { claims } }))!;
+    // The user (or an admin) revokes the upstream refresh token at the provider.
+    const revoked = await fetch(`${upstream.issuer}/token/revocation`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ token: tokens.refresh_token!, token_type_hint: 'refresh_token', client_id: 'toolwright', client_secret: UPSTREAM_SECRET }),
+    });
+    expect(revoked.status).toBe(200);
+    clock.advance(tokens.expires_in! + 1);
+    const errors = jest.spyOn(console, 'error').mockImplementation(() => {});
+    expect(await twin.oauth.upstreamTokens({ extra: { claims } })).toBeUndefined();
+    expect(errors.mock.calls.map(String).join('\n')).toMatch(/corp refused to refresh a grant's upstream tokens: the grant is revoked/);
+    errors.mockRestore();
+    expect((await tokenRequest(served.base, { grant_type: 'refresh_token', client_id: clientId, refresh_token: refreshToken })).body.error).toBe('invalid_grant');
   });
 });

@@ -7,6 +7,8 @@ export interface UpstreamTokens {
   readonly refresh_token?: string;
   readonly id_token?: string;
   readonly expires_in?: number;
+  /** When the access token expires, in seconds since the epoch (from `expires_in` when it was issued); absent when the provider did not say. */
+  readonly expires_at?: number;
   readonly scope?: string;
 }
 

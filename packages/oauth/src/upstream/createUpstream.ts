@@ -31,6 +31,8 @@ export interface Upstream {
   revoke(sealed: string, label: string): Promise<void>;
   unseal(sealed: string, label: string): Promise<UpstreamTokens | undefined>;
   seal(tokens: UpstreamTokens, label: string): Promise<string>;
+  /** New tokens for `tokens.refresh_token` from the provider's token endpoint; `refused` when the provider refused the refresh token (the user must sign in again). */
+  refresh(tokens: UpstreamTokens): Promise<UpstreamTokens | 'refused'>;
 }
 
 /**
@@ -167,12 +169,7 @@ export function createUpstream(provider: UpstreamProvider, options: { callbackUr
         }
       }
       const outcome = provider.map ? await provider.map(claims) : defaultOutcome(provider, claims);
-      const kept: UpstreamTokens = {
-        access_token: tokens.access_token,
-        ...(tokens.refresh_token && { refresh_token: tokens.refresh_token }),
-        ...(tokens.expires_in && { expires_in: tokens.expires_in }),
-        ...(tokens.scope && { scope: tokens.scope }),
-      };
+      const kept = keptTokens(tokens, undefined, options.now());
       return { signInId: pending.signInId, outcome, sealed: await seal(options.sealKey, kept, `signin:${pending.signInId}`) };
     },
 
@@ -180,8 +177,31 @@ export function createUpstream(provider: UpstreamProvider, options: { callbackUr
       const tokens = await unseal<UpstreamTokens>(options.sealKey, sealed, label);
       if (tokens) await revoke(tokens);
     },
+    async refresh(tokens) {
+      if (!tokens.refresh_token) return 'refused';
+      const { token: tokenEndpoint } = await resolve();
+      const body = new URLSearchParams({ grant_type: 'refresh_token', refresh_token: tokens.refresh_token });
+      const headers = clientAuth(body);
+      const response = await http(tokenEndpoint, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json', ...headers }, body });
+      const fresh = (await response.json().catch(() => ({}))) as UpstreamTokens & { error?: string };
+      if (response.ok && typeof fresh.access_token === 'string') return keptTokens(fresh, tokens.refresh_token, options.now());
+      if (fresh.error === 'invalid_grant' || fresh.error === 'unauthorized_client') return 'refused';
+      throw new ToolwrightError(`Toolwright oauth: refreshing the upstream tokens at ${provider.name} failed (${fresh.error ?? `HTTP ${response.status}`}); try again later.`);
+    },
     unseal: (sealed, label) => unseal<UpstreamTokens>(options.sealKey, sealed, label),
     seal: (tokens, label) => seal(options.sealKey, tokens, label),
+  };
+}
+
+/** What is kept of a token response: the tokens, their scope, and when the access token expires (`expires_at`, seconds since the epoch). A provider that rotates nothing keeps the refresh token it had. */
+function keptTokens(tokens: UpstreamTokens, previousRefresh: string | undefined, now: number): UpstreamTokens {
+  const refresh = tokens.refresh_token ?? previousRefresh;
+  const expiresIn = typeof tokens.expires_in === 'number' && tokens.expires_in > 0 ? tokens.expires_in : undefined;
+  return {
+    access_token: tokens.access_token,
+    ...(refresh && { refresh_token: refresh }),
+    ...(expiresIn !== undefined && { expires_in: expiresIn, expires_at: Math.floor(now / 1000) + expiresIn }),
+    ...(tokens.scope && { scope: tokens.scope }),
   };
 }
 
