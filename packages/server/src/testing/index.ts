@@ -22,4 +22,6 @@ export type { TestClient, TestContent, TestPageParams, TestRecord, TestTool, Tes
 export { structuredResult, toolError, toolText } from './toolResults';
 export type { ToolResultLike } from './toolResults';
 export { toolSchema } from './toolSchema';
+export { createTaskClient } from './createTaskClient';
+export type { PollOptions, RunTaskOptions, TaskCallAnswer, TaskClient, TaskClientOptions, TaskClientTarget, TaskRequestError, TaskState } from './createTaskClient';
 export type { ToolLister } from './toolSchema';
