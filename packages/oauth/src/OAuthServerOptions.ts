@@ -72,7 +72,7 @@ export interface OAuthServerOptions {
   refreshGraceSeconds?: number;
   /** Open dynamic client registration (RFC 7591) at `/register`. Default true. */
   registration?: boolean;
-  /** Client ID metadata documents; `false` turns them off. Default on, with `nodeDocumentFetcher()`. */
+  /** Client ID metadata documents; `false` turns them off. Default on, with the runtime's fetcher (`nodeDocumentFetcher()` on node, `fetchDocumentFetcher()` elsewhere). */
   clientDocuments?: ClientDocumentOptions | false;
   /** The access token claim that carries roles (`jwtVerifier`'s `rolesClaim`). Default `roles`. */
   rolesClaim?: string;

@@ -2,7 +2,7 @@ import { ConfigError } from '@toolwright/core';
 import type { AuthorizationServerMount, HttpAuthOptions, TokenVerifier } from '@toolwright/server/auth';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { clientDocuments, isDocumentClientId } from './cimd/clientDocuments';
-import { nodeDocumentFetcher } from './cimd/nodeDocumentFetcher';
+import { defaultDocumentFetcher } from './cimd/defaultDocumentFetcher';
 import { authorize, completeSignIn, consent } from './endpoints/authorize';
 import { authorizationServerMetadata, metadataPaths } from './endpoints/metadata';
 import { register } from './endpoints/register';
@@ -117,8 +117,8 @@ export async function createOAuthServer(options: OAuthServerOptions): Promise<OA
   const documentsOn = options.clientDocuments !== false;
   const documentOptions = options.clientDocuments === false ? {} : (options.clientDocuments ?? {});
   let fetcher = documentOptions.fetcher;
-  const documentFetcher = () => (fetcher ??= nodeDocumentFetcher());
-  const lookupDocument = documentsOn ? clientDocuments(store, documentFetcher(), documentOptions, now) : undefined;
+  const documentFetcher = () => (fetcher ??= defaultDocumentFetcher());
+  const lookupDocument = documentsOn ? clientDocuments(store, (url, etag) => documentFetcher()(url, etag), documentOptions, now) : undefined;
 
   const context: OAuthContext = {
     issuer,

@@ -7,6 +7,8 @@ export { MemoryOAuthStore } from './MemoryOAuthStore';
 export type { OAuthClient } from './OAuthClient';
 export { nodeDocumentFetcher } from './cimd/nodeDocumentFetcher';
 export type { NodeDocumentFetcherOptions } from './cimd/nodeDocumentFetcher';
+export { fetchDocumentFetcher } from './cimd/fetchDocumentFetcher';
+export type { FetchDocumentFetcherOptions } from './cimd/fetchDocumentFetcher';
 export type { ClientDocumentOptions } from './cimd/clientDocuments';
 export { DocumentRefusedError } from './cimd/ClientDocumentFetcher';
 export type { ClientDocumentFetcher, FetchedDocument } from './cimd/ClientDocumentFetcher';

@@ -10,7 +10,7 @@ export interface FetchedDocument {
 
 /**
  * Fetches a client ID metadata document, or throws `DocumentRefusedError` saying why not.
- * The default (`nodeDocumentFetcher`) runs on node; on other runtimes pass your own.
+ * The default is `nodeDocumentFetcher` on node and `fetchDocumentFetcher` on Deno, Bun and Workers.
  */
 export type ClientDocumentFetcher = (url: URL, etag?: string) => Promise<FetchedDocument>;
 

@@ -6,7 +6,7 @@ import { DocumentRefusedError, type ClientDocumentFetcher } from './ClientDocume
 
 /** Client ID metadata documents: how they are fetched and how long they are kept. */
 export interface ClientDocumentOptions {
-  /** Fetches a document. Default `nodeDocumentFetcher()` (node only; on other runtimes pass one, or set `clientDocuments: false`). */
+  /** Fetches a document. Default: `nodeDocumentFetcher()` on node, `fetchDocumentFetcher()` on Deno, Bun and Workers. */
   fetcher?: ClientDocumentFetcher;
   /** A document is kept at least this long, whatever its Cache-Control says (seconds). Default 60. */
   minCacheSeconds?: number;

@@ -1,5 +1,6 @@
 import type { Agent, IncomingMessage } from 'node:http';
 import { isPublicAddress } from './isPublicAddress';
+import { maxAgeOf } from './maxAgeOf';
 import { DocumentRefusedError, type ClientDocumentFetcher, type FetchedDocument } from './ClientDocumentFetcher';
 
 export interface NodeDocumentFetcherOptions {
@@ -164,16 +165,4 @@ function readLimited(response: IncomingMessage, maxBytes: number, url: URL, sign
       fail(new DocumentRefusedError(`reading ${url.href} failed: ${error.message}`));
     });
   });
-}
-
-function maxAgeOf(header: string | undefined): number | undefined {
-  if (!header) return undefined;
-  const directives = header
-    .toLowerCase()
-    .split(',')
-    .map((d) => d.trim());
-  if (directives.includes('no-store') || directives.includes('no-cache')) return 0;
-  const maxAge = directives.find((d) => d.startsWith('max-age='));
-  const seconds = maxAge ? Number(maxAge.slice('max-age='.length)) : NaN;
-  return Number.isFinite(seconds) && seconds >= 0 ? seconds : undefined;
 }
