@@ -1,4 +1,5 @@
 import type { ContentBlock } from '@modelcontextprotocol/client';
+import { callAsTask, TASKS_EXTENSION } from '../client/callAsTask';
 import { cliAnswers, ANSWER_HELP } from '../client/cliAnswers';
 import { CONNECT_HELP, CONNECT_OPTIONS, protocolChoice, serverTarget } from '../client/ServerTarget';
 import { withClient } from '../client/withClient';
@@ -47,6 +48,11 @@ ${ANSWER_HELP}
 Text content is printed as is, other content as a one-line summary; a result with only
 structuredContent is printed as JSON.
 
+Tasks: a 2026-07-28 HTTP server that serves the tasks extension may answer a call with a
+task: toolwright polls it (at the server's pollIntervalMs, at most every 2 s), prints its
+status messages to stderr, answers its input requests as above, and prints its result.
+Ctrl-C cancels the task (tasks/cancel). A failed or cancelled task exits with 3.
+
 Exit codes: 0 the tool succeeded, 1 the tool returned an error (isError), 2 invalid
 arguments, 3 the server failed or answered with a protocol error (e.g. unknown tool).
 
@@ -75,6 +81,17 @@ Examples:
     const result = await withClient(target, io, { verbose: booleanOption(args, 'verbose'), timeoutMs, answers, what, protocol: protocolChoice(args) }, async (client) => {
       if (resource !== undefined) return { kind: 'resource' as const, value: await client.readResource({ uri: resource }, options) };
       if (prompt !== undefined) return { kind: 'prompt' as const, value: await client.getPrompt({ name: prompt, arguments: promptArgs(callArgs) }, options) };
+      // A 2026-07-28 HTTP server that serves tasks may answer with a task: it is polled, its questions answered, its result printed.
+      if (target.kind === 'http' && client.getServerCapabilities()?.extensions?.[TASKS_EXTENSION] !== undefined && (client.getNegotiatedProtocolVersion() ?? '') >= '2026-07-28') {
+        const interrupted = new AbortController();
+        const onSigint = () => interrupted.abort();
+        process.once('SIGINT', onSigint);
+        try {
+          return { kind: 'tool' as const, value: await callAsTask(tool!, callArgs, io, { url: target.url, headers: target.headers, answers, signal: interrupted.signal }) };
+        } finally {
+          process.removeListener('SIGINT', onSigint);
+        }
+      }
       return { kind: 'tool' as const, value: await client.callTool({ name: tool!, arguments: callArgs }, options) };
     });
 

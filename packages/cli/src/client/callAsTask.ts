@@ -1,0 +1,131 @@
+import { pathToFileURL } from 'node:url';
+import type { CallToolResult, CreateMessageRequest, ElicitRequest } from '@modelcontextprotocol/client';
+import { println, type Io } from '../cli/Io';
+import { ServerError } from '../cli/UsageError';
+import { cliVersion } from '../generate/packageRoot';
+import type { ServerRequestAnswers } from './ServerRequestAnswers';
+
+/** The tasks extension (SEP-2663), which a 2026-07-28 server advertises in `capabilities.extensions`. */
+export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
+const VERSION = '2026-07-28';
+const TERMINAL = new Set(['completed', 'failed', 'cancelled']);
+
+interface Task {
+  readonly taskId: string;
+  readonly status: string;
+  readonly statusMessage?: string;
+  readonly pollIntervalMs?: number;
+  readonly inputRequests?: Readonly<Record<string, { readonly method: string; readonly params?: Record<string, unknown> }>>;
+  readonly result?: CallToolResult;
+  readonly error?: { readonly code: number; readonly message: string };
+}
+
+export interface TaskCallOptions {
+  readonly url: URL;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly answers: ServerRequestAnswers;
+  /** Most milliseconds between polls (the server's `pollIntervalMs` is honoured up to it). Default 2000. */
+  readonly maxPollMs?: number;
+  /** Aborted to cancel the task (Ctrl-C): `tasks/cancel` is sent and the call ends. */
+  readonly signal?: AbortSignal;
+}
+
+/**
+ * Calls a tool on a 2026-07-28 HTTP server that serves tasks, as a client that declared the
+ * extension (the SDK's client does not take a task handle yet, so this speaks the wire): a
+ * result answered at once is returned as is; a task is polled (at the server's
+ * `pollIntervalMs`), its status messages printed to stderr, its input requests answered as the
+ * CLI answers elicitation and sampling, and its result returned. A cancelled or failed task
+ * is a `ServerError`; the signal cancels the task.
+ */
+export async function callAsTask(tool: string, args: Record<string, unknown>, io: Io, options: TaskCallOptions): Promise<CallToolResult> {
+  let nextId = 1;
+  const request = async (method: string, params: Record<string, unknown>, name: string): Promise<Record<string, unknown>> => {
+    const response = await fetch(options.url, {
+      method: 'POST',
+      headers: { ...options.headers, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': VERSION, 'mcp-method': method, 'mcp-name': name },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: nextId++,
+        method,
+        params: {
+          ...params,
+          _meta: {
+            'io.modelcontextprotocol/protocolVersion': VERSION,
+            'io.modelcontextprotocol/clientInfo': { name: 'toolwright-cli', version: cliVersion() },
+            'io.modelcontextprotocol/clientCapabilities': { elicitation: { form: {} }, sampling: {}, roots: {}, extensions: { [TASKS_EXTENSION]: {} } },
+          },
+        },
+      }),
+    });
+    const message = answerOf(await response.text());
+    if (!message) throw new ServerError(`${method} '${name}': the server answered HTTP ${response.status} without a JSON-RPC answer.`);
+    if (message.error) throw new ServerError(`${method} '${name}': ${message.error.message} (JSON-RPC error ${message.error.code})`);
+    return message.result ?? {};
+  };
+
+  const first = await request('tools/call', { name: tool, arguments: args }, tool);
+  if (first.resultType !== 'task') return first as unknown as CallToolResult;
+  const taskId = first.taskId as string;
+  println(io.stderr, io.err.dim(`Task ${taskId} started; polling it${options.signal ? ' (Ctrl-C cancels it)' : ''}.`));
+  let cancelled = false;
+  const cancel = () => {
+    cancelled = true;
+    void request('tasks/cancel', { taskId }, taskId).catch(() => undefined);
+  };
+  options.signal?.addEventListener('abort', cancel, { once: true });
+  try {
+    const answered = new Set<string>();
+    let shown = `${String(first.status)}|${String(first.statusMessage ?? '')}`;
+    let task = first as unknown as Task;
+    for (;;) {
+      if (cancelled) throw new ServerError(`Task ${taskId} of '${tool}' was cancelled.`);
+      const wait = Math.min(task.pollIntervalMs ?? 1000, options.maxPollMs ?? 2000);
+      await new Promise((resolve) => setTimeout(resolve, wait));
+      task = (await request('tasks/get', { taskId }, taskId)) as unknown as Task;
+      const now = `${task.status}|${task.statusMessage ?? ''}`;
+      if (now !== shown && task.statusMessage) println(io.stderr, io.err.dim(`[${task.status}] ${task.statusMessage}`));
+      shown = now;
+      if (task.status === 'completed') return task.result ?? { content: [] };
+      if (task.status === 'failed') throw new ServerError(`Task ${taskId} of '${tool}' failed: ${task.error?.message ?? 'no reason given'} (JSON-RPC error ${task.error?.code ?? -32603})`);
+      if (task.status === 'cancelled') throw new ServerError(`Task ${taskId} of '${tool}' was cancelled${task.statusMessage ? `: ${task.statusMessage}` : ''}.`);
+      if (task.status !== 'input_required' || TERMINAL.has(task.status)) continue;
+      const responses: Record<string, unknown> = {};
+      for (const [key, asked] of Object.entries(task.inputRequests ?? {})) {
+        if (answered.has(key)) continue;
+        answered.add(key);
+        Object.defineProperty(responses, key, { value: await answer(asked.method, asked.params ?? {}, options.answers, io), enumerable: true });
+      }
+      if (Object.keys(responses).length > 0) await request('tasks/update', { taskId, inputResponses: responses }, taskId);
+    }
+  } finally {
+    options.signal?.removeEventListener('abort', cancel);
+  }
+}
+
+async function answer(method: string, params: Record<string, unknown>, answers: ServerRequestAnswers, io: Io): Promise<unknown> {
+  switch (method) {
+    case 'elicitation/create':
+      return answers.elicit(params as ElicitRequest['params']);
+    case 'sampling/createMessage':
+      return answers.sample(params as CreateMessageRequest['params']);
+    case 'roots/list':
+      return { roots: [{ uri: pathToFileURL(io.cwd).href, name: 'working directory' }] };
+    default:
+      throw new ServerError(`The task asks '${method}', which toolwright call cannot answer.`);
+  }
+}
+
+/** The answer in a response body: JSON, or the SSE message that carries a result or an error. */
+function answerOf(text: string): { result?: Record<string, unknown>; error?: { code: number; message: string } } | undefined {
+  const candidates = text.startsWith('{') ? [text] : text.split('\n').flatMap((line) => (line.startsWith('data: ') ? [line.slice(6)] : []));
+  for (const candidate of candidates) {
+    try {
+      const message = JSON.parse(candidate) as { id?: unknown; result?: Record<string, unknown>; error?: { code: number; message: string } };
+      if (message.id !== undefined && (message.result || message.error)) return message;
+    } catch {
+      // Not JSON: look further.
+    }
+  }
+  return undefined;
+}
