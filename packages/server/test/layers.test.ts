@@ -15,7 +15,7 @@ export const FLOORS: readonly (readonly [floor: string, folders: readonly string
   ['serving', ['serving', 'lanes']],
   ['transports', ['http', 'fetch', 'stdio']],
   ['app', ['app', 'compose', 'index.ts']],
-  ['entries', ['testing', 'middleware', 'compile-cache']],
+  ['entries', ['testing', 'middleware', 'compile-cache', 'proxy']],
 ];
 
 const SRC = join(__dirname, '..', 'src');

@@ -24,6 +24,7 @@ import { requestHeadersOf } from '../sdk/requestHeaders';
 import { jsonObject } from '../sdk/toWire';
 import { requestEnvelopeOf } from './requestEnvelope';
 import { sessionStateOf } from './sessionState';
+import { bindContextConnection } from './contextConnection';
 
 /** Per-app state the contexts share. */
 export interface ContextEnv {
@@ -217,6 +218,7 @@ export function createToolContext(name: string, sdk: ServerContext, connection: 
       return roots.map((r) => ({ uri: r.uri, ...(r.name !== undefined && { name: r.name }) }));
     },
   } as ToolContext;
+  bindContextConnection(ctx, connection);
 
   return {
     ctx,

@@ -1,0 +1,311 @@
+import { ConfigError, type AuthInfo, type ToolContext, type ToolLogger } from '@toolwright/core';
+import type { CompiledRegistry } from '@toolwright/core/internal';
+import type { Client, ClientCapabilities } from '../../sdk/proxyClient';
+import { Catalog, type CatalogParts, type ListKind } from '../../surface/Catalog';
+import type { ChangeNotifier } from '../../surface/Connections';
+import { connectionOfContext } from '../../pipeline/contextConnection';
+import { registerMountSource } from '../MountSource';
+import { openUpstream } from './openUpstream';
+import { proxyDefinitions, type ProxyRuntime, type UpstreamLists } from './proxyDefinitions';
+import type { ProxyOptions } from './ProxyOptions';
+import { UpstreamSession } from './UpstreamSession';
+
+const EMPTY: CatalogParts = { tools: [], resources: [], resourceTemplates: [], prompts: [] };
+const ALL_QUESTIONS: ClientCapabilities = { elicitation: { form: {}, url: {} }, sampling: {}, roots: {} };
+
+/**
+ * An upstream MCP server as a member source of an app: mount it like an app,
+ * `createApp({ mount: [{ app: await proxyServer({ url }), namespace: 'docs' }] })`.
+ * Its own session lists the upstream and follows its list changes (reconnecting with
+ * backoff when it drops); each downstream session gets an upstream session of its own
+ * (callers without a session: one per caller), opened on its first call and closed with it.
+ */
+export class ProxiedServer {
+  private readonly catalog: Catalog;
+  private readonly notifiers = new Set<ChangeNotifier>();
+  private readonly byConnection = new WeakMap<object, Promise<UpstreamSession>>();
+  private readonly byCaller = new Map<string, Promise<UpstreamSession>>();
+  private readonly sessions = new Set<UpstreamSession>();
+  private readonly target: new () => object;
+  private readonly runtime: ProxyRuntime;
+  private ownSession: Client | undefined;
+  private lists: UpstreamLists = { tools: [], resources: [], resourceTemplates: [], prompts: [] };
+  private served: CatalogParts = EMPTY;
+  private stopped = false;
+  private retry: NodeJS.Timeout | undefined;
+  private sweep: NodeJS.Timeout | undefined;
+  private quiet = false;
+  private name: string;
+
+  /** @internal Made by `proxyServer()`. */
+  constructor(
+    private readonly options: ProxyOptions,
+    private readonly logger: ToolLogger,
+  ) {
+    this.name = `upstream '${options.name ?? ('url' in options ? String(options.url) : options.command)}'`;
+    this.catalog = new Catalog(EMPTY as CompiledRegistry, undefined, (kind) => this.announce(kind));
+    const name = `Proxy(${options.name ?? 'upstream'})`;
+    this.target = { [name]: class {} }[name];
+    this.runtime = {
+      label: () => this.label,
+      logger,
+      requestTimeoutMs: options.requestTimeoutMs ?? 600_000,
+      run: (ctx, send) => this.sessionFor(ctx).then((session) => session.run(ctx, send)),
+      control: () => this.ownSession,
+    };
+    registerMountSource(this, {
+      catalog: this.catalog,
+      middleware: [],
+      scopes: { active: false },
+      addNotifier: (notifier) => {
+        this.notifiers.add(notifier);
+        return () => void this.notifiers.delete(notifier);
+      },
+    });
+  }
+
+  /** "upstream '<name>'": the name logs and messages give the upstream (`options.name`, else the name it reports). */
+  get label(): string {
+    return this.name;
+  }
+
+  /** Whether the proxy's own session is connected, the protocol revision it speaks, and how many upstream sessions serve downstream clients now. */
+  get status(): { readonly connected: boolean; readonly protocolVersion: string | undefined; readonly sessions: number } {
+    return { connected: this.ownSession !== undefined, protocolVersion: this.ownSession?.getNegotiatedProtocolVersion(), sessions: this.sessions.size };
+  }
+
+  /** @internal Connects the proxy's own session and lists the upstream (`proxyServer()` does it). Throws when the upstream cannot be reached. */
+  async connect(): Promise<void> {
+    this.stopped = false;
+    const client = await openUpstream(this.options, {}, () => undefined, {
+      elicit: () => Promise.reject(new Error('the proxy runs no calls on this session')),
+      sample: () => Promise.reject(new Error('the proxy runs no calls on this session')),
+      listRoots: async () => ({ roots: [] }),
+      log: () => undefined,
+      changed: (kind) => void this.refresh(kind).catch((error: unknown) => this.logger.warn(`${this.label}: relisting ${kind} failed: ${(error as Error).message}`)),
+      resourceUpdated: (uri) => this.notifiers.forEach((n) => n.resourceUpdated(uri)),
+      closed: () => this.dropped(client),
+    });
+    this.ownSession = client;
+    if (this.options.name === undefined) this.name = `upstream '${client.getServerVersion()?.name ?? 'upstream'}'`;
+    await this.refresh('tools');
+    await this.refresh('resources');
+    await this.refresh('prompts');
+    this.sweep ??= setInterval(() => this.closeIdle(), Math.min(60_000, this.idleMs)).unref();
+  }
+
+  /** For a mounting app's start: reconnects a proxy that was stopped. */
+  async start(): Promise<void> {
+    if (this.stopped || !this.ownSession) await this.connect();
+  }
+
+  /** Closes the proxy's session and every upstream session (child processes end). */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.retry);
+    clearInterval(this.sweep);
+    this.sweep = undefined;
+    const own = this.ownSession;
+    this.ownSession = undefined;
+    await own?.close().catch(() => undefined);
+    await Promise.all([...this.sessions].map((s) => s.close()));
+    this.sessions.clear();
+    this.byCaller.clear();
+  }
+
+  private get idleMs(): number {
+    return this.options.idleSessionMs ?? 300_000;
+  }
+
+  /** Fetches one of the upstream's lists again and serves it in place of the old one. */
+  private async refresh(kind: ListKind): Promise<void> {
+    const client = this.ownSession;
+    if (!client) return;
+    const caps = client.getServerCapabilities() ?? {};
+    const opts = { cacheMode: 'bypass' as const, timeout: this.runtime.requestTimeoutMs };
+    if (kind === 'tools') this.lists = { ...this.lists, tools: caps.tools ? (await client.listTools(undefined, opts)).tools : [] };
+    if (kind === 'prompts') this.lists = { ...this.lists, prompts: caps.prompts ? (await client.listPrompts(undefined, opts)).prompts : [] };
+    if (kind === 'resources') {
+      const resources = caps.resources ? (await client.listResources(undefined, opts)).resources : [];
+      const resourceTemplates = caps.resources ? (await client.listResourceTemplates(undefined, opts)).resourceTemplates : [];
+      this.lists = { ...this.lists, resources, resourceTemplates };
+    }
+    this.replace(kind, proxyDefinitions(this.lists, this.target, this.runtime));
+  }
+
+  /** Swaps one list's definitions in the catalog and announces the change once. */
+  private replace(kind: ListKind, next: CatalogParts): void {
+    const old = this.served;
+    this.quiet = true;
+    try {
+      if (kind === 'tools') old.tools.forEach((t) => this.catalog.remove('tools', t.name));
+      if (kind === 'prompts') old.prompts.forEach((p) => this.catalog.remove('prompts', p.name));
+      if (kind === 'resources') [...old.resources.map((r) => r.uri), ...old.resourceTemplates.map((t) => t.uriTemplate)].forEach((k) => this.catalog.remove('resources', k));
+      const part: CatalogParts = {
+        tools: kind === 'tools' ? next.tools : [],
+        prompts: kind === 'prompts' ? next.prompts : [],
+        resources: kind === 'resources' ? next.resources : [],
+        resourceTemplates: kind === 'resources' ? next.resourceTemplates : [],
+      };
+      this.catalog.addRegistry(part, false);
+      this.served = {
+        tools: kind === 'tools' ? next.tools : old.tools,
+        prompts: kind === 'prompts' ? next.prompts : old.prompts,
+        resources: kind === 'resources' ? next.resources : old.resources,
+        resourceTemplates: kind === 'resources' ? next.resourceTemplates : old.resourceTemplates,
+      };
+    } finally {
+      this.quiet = false;
+    }
+    this.announce(kind);
+  }
+
+  private announce(kind: ListKind): void {
+    if (this.quiet) return;
+    for (const n of this.notifiers) {
+      if (kind === 'tools') n.toolsChanged();
+      else if (kind === 'prompts') n.promptsChanged();
+      else n.resourcesChanged();
+    }
+  }
+
+  /** The proxy's own session dropped: reconnect with backoff, then list everything again. */
+  private dropped(client: Client): void {
+    if (this.ownSession !== client) return;
+    this.ownSession = undefined;
+    if (this.stopped) return;
+    this.logger.warn(`${this.label} closed the connection; reconnecting`);
+    const { initialDelayMs = 250, maxDelayMs = 30_000, factor = 2 } = this.options.reconnect ?? {};
+    let delay = initialDelayMs;
+    const attempt = () => {
+      if (this.stopped) return;
+      this.connect().then(
+        () => this.logger.info(`${this.label}: reconnected`),
+        (error: unknown) => {
+          this.logger.warn(`${this.label}: reconnect failed (${(error as Error).message}); next try in ${delay} ms`);
+          schedule();
+        },
+      );
+    };
+    const schedule = () => {
+      const wait = delay * (0.5 + Math.random() / 2);
+      delay = Math.min(maxDelayMs, delay * factor);
+      this.retry = setTimeout(attempt, wait);
+      this.retry.unref();
+    };
+    schedule();
+  }
+
+  /**
+   * The upstream session of the downstream session `ctx` belongs to (opened on its first call,
+   * closed when that session closes), or, for a caller without a session (2026-07-28 requests,
+   * stateless HTTP), the caller's own (closed after `idleSessionMs` unused).
+   */
+  private sessionFor(ctx: ToolContext): Promise<UpstreamSession> {
+    const connection = connectionOfContext(ctx);
+    const perConnection = connection !== undefined && ctx.session !== undefined;
+    const key = perConnection ? undefined : callerKey(ctx.authInfo);
+    const existing = perConnection ? this.byConnection.get(connection) : this.byCaller.get(key!);
+    if (existing) {
+      return existing.then((session) => {
+        if (!session.closed) {
+          session.caller = ctx.authInfo;
+          return session;
+        }
+        if (perConnection) this.byConnection.delete(connection);
+        else if (this.byCaller.get(key!) === existing) this.byCaller.delete(key!);
+        return this.sessionFor(ctx);
+      });
+    }
+    if (this.sessions.size >= (this.options.maxSessions ?? 100)) {
+      return Promise.reject(new Error(`${this.label} already serves ${this.sessions.size} sessions (maxSessions); try again later`));
+    }
+    const capabilities = perConnection ? questionsOf(ctx.clientCapabilities) : ALL_QUESTIONS;
+    let session: UpstreamSession | undefined;
+    const forget = () => {
+      if (session) this.sessions.delete(session);
+      if (perConnection) {
+        if (this.byConnection.get(connection) === opening) this.byConnection.delete(connection);
+      } else if (this.byCaller.get(key!) === opening) this.byCaller.delete(key!);
+    };
+    const opening = UpstreamSession.open(this.options, capabilities, ctx.authInfo, forget).then(
+      (opened) => {
+        session = opened;
+        this.sessions.add(opened);
+        if (perConnection) {
+          // The upstream session ends with the downstream one.
+          const previous = connection.server.onclose;
+          connection.server.onclose = () => {
+            forget();
+            void opened.close();
+            previous?.();
+          };
+        }
+        return opened;
+      },
+      (error: unknown) => {
+        forget();
+        throw error;
+      },
+    );
+    if (perConnection) this.byConnection.set(connection, opening);
+    else this.byCaller.set(key!, opening);
+    return opening;
+  }
+
+  private closeIdle(): void {
+    const now = Date.now();
+    for (const [key, opening] of this.byCaller) {
+      void opening.then(
+        (session) => {
+          if (now - session.lastUsed >= this.idleMs && this.byCaller.get(key) === opening) {
+            this.byCaller.delete(key);
+            this.sessions.delete(session);
+            void session.close();
+          }
+        },
+        () => undefined,
+      );
+    }
+  }
+}
+
+/** Callers share an upstream session only with themselves: same client and subject. */
+function callerKey(auth: AuthInfo | undefined): string {
+  if (!auth) return 'anonymous';
+  const sub = auth.extra?.sub;
+  return JSON.stringify([auth.clientId, typeof sub === 'string' ? sub : '']);
+}
+
+/** The questions a downstream client can answer, declared to the upstream as its own. */
+function questionsOf(capabilities: Readonly<Record<string, unknown>>): ClientCapabilities {
+  const out: Record<string, unknown> = {};
+  for (const key of ['elicitation', 'sampling', 'roots']) if (Object.hasOwn(capabilities, key)) out[key] = capabilities[key];
+  return out as ClientCapabilities;
+}
+
+/** Checks `proxyServer()`'s options; throws a `ConfigError` that says what to fix. */
+export function checkProxyOptions(options: ProxyOptions): void {
+  if (typeof options !== 'object' || options === null) throw new ConfigError("Toolwright: proxyServer() takes { url } or { command, args }: proxyServer({ url: 'https://mcp.example.com/mcp' }).");
+  const hasUrl = 'url' in options && options.url !== undefined;
+  const hasCommand = 'command' in options && options.command !== undefined;
+  if (hasUrl === hasCommand) throw new ConfigError('Toolwright: proxyServer() needs exactly one of `url` (a Streamable HTTP endpoint) and `command` (a server to start over stdio).');
+  if (hasUrl) {
+    let url: URL;
+    try {
+      url = new URL((options as { url: string | URL }).url);
+    } catch {
+      throw new ConfigError(`Toolwright: proxyServer()'s url ${JSON.stringify(String((options as { url: unknown }).url))} is not an absolute URL. Give one such as 'https://mcp.example.com/mcp'.`);
+    }
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ConfigError(`Toolwright: proxyServer()'s url must be http: or https:, not ${url.protocol}.`);
+  } else if (typeof (options as { command: unknown }).command !== 'string' || (options as { command: string }).command === '') {
+    throw new ConfigError("Toolwright: proxyServer()'s `command` must be a non-empty string (the program to start), with its arguments in `args`.");
+  }
+  for (const key of ['requestTimeoutMs', 'maxSessions', 'idleSessionMs'] as const) {
+    const value = options[key];
+    if (value !== undefined && (!Number.isInteger(value) || value <= 0)) throw new ConfigError(`Toolwright: proxyServer()'s ${key} is ${String(value)}. Give a positive integer.`);
+  }
+  if (options.protocol !== undefined && !['auto', '2025-11-25', '2026-07-28'].includes(options.protocol)) {
+    throw new ConfigError(`Toolwright: proxyServer()'s protocol is ${JSON.stringify(options.protocol)}. Give 'auto', '2025-11-25' or '2026-07-28'.`);
+  }
+}

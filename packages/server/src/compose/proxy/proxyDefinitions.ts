@@ -1,0 +1,201 @@
+import type { Class, PromptResult, ReadResourceResult, ToolContext, ToolLogger, ToolResult } from '@toolwright/core';
+import {
+  compileUriTemplate,
+  toolErrorResult,
+  type CallScope,
+  type CompiledPrompt,
+  type CompiledResource,
+  type CompiledResourceTemplate,
+  type CompiledTool,
+  type CompleteArgument,
+  type MemberOutcome,
+  type UriTemplateMatcher,
+} from '@toolwright/core/internal';
+import { LOG_LEVEL_META_KEY, type Client, type Prompt, type Resource, type ResourceTemplateType, type UpstreamTool } from '../../sdk/proxyClient';
+import { connectionOfContext } from '../../pipeline/contextConnection';
+import { isModern } from './UpstreamSession';
+import type { CatalogParts } from '../../surface/Catalog';
+import { upstreamFailure } from './upstreamFailure';
+
+/** What the definitions of a proxy need of it. */
+export interface ProxyRuntime {
+  /** "upstream 'name'", for messages. */
+  label(): string;
+  readonly logger: ToolLogger;
+  readonly requestTimeoutMs: number;
+  /** Sends a request on the upstream session of `ctx`'s downstream session or caller. */
+  run<R>(ctx: ToolContext, send: (client: Client, signal: AbortSignal) => Promise<R>): Promise<R>;
+  /** The proxy's own session (completions go there), or undefined while it reconnects. */
+  control(): Client | undefined;
+}
+
+/** The upstream's lists, as last fetched. */
+export interface UpstreamLists {
+  readonly tools: readonly UpstreamTool[];
+  readonly resources: readonly Resource[];
+  readonly resourceTemplates: readonly ResourceTemplateType[];
+  readonly prompts: readonly Prompt[];
+}
+
+const TRACE_KEYS = ['traceparent', 'tracestate', 'baggage'] as const;
+
+/**
+ * The upstream's members as definitions of the shape an app's catalog holds (the compose
+ * contract): each descriptor as the upstream sent it, each member forwarding to the upstream
+ * under the name or URI the upstream gave it (kept here, so a renamed definition still reaches
+ * it). Arguments are passed on as given: the upstream validates them.
+ */
+export function proxyDefinitions(lists: UpstreamLists, target: Class, runtime: ProxyRuntime): CatalogParts {
+  const completions = (ref: Record<string, unknown>, names: readonly string[]): Record<string, CompleteArgument> => Object.fromEntries(names.map((name) => [name, completer(runtime, ref, name)]));
+  const templates: CompiledResourceTemplate[] = [];
+  for (const t of lists.resourceTemplates) {
+    let matcher: UriTemplateMatcher;
+    try {
+      matcher = compileUriTemplate(t.uriTemplate);
+    } catch (error) {
+      runtime.logger.warn(`${runtime.label()}: resource template '${t.uriTemplate}' is not served: ${(error as Error).message}`);
+      continue;
+    }
+    templates.push({
+      uriTemplate: t.uriTemplate,
+      name: t.name,
+      descriptor: t as CompiledResourceTemplate['descriptor'],
+      target,
+      methodName: t.name,
+      usesContext: true,
+      variables: matcher.variables,
+      match: (uri) => matcher.match(uri),
+      completers: completions({ type: 'ref/resource', uri: t.uriTemplate }, matcher.variables),
+      read: (uri, _variables, ctx, scope) => read(runtime, uri, ctx, scope),
+    });
+  }
+  return {
+    tools: lists.tools.map((t): CompiledTool => ({
+      name: t.name,
+      descriptor: t as CompiledTool['descriptor'],
+      target,
+      methodName: t.name,
+      usesContext: true,
+      call: (args, ctx, scope) => callTool(runtime, t.name, args, ctx, scope),
+    })),
+    resources: lists.resources.map((r): CompiledResource => ({
+      uri: r.uri,
+      name: r.name,
+      descriptor: r as CompiledResource['descriptor'],
+      target,
+      methodName: r.name,
+      usesContext: true,
+      read: (ctx, scope) => read(runtime, r.uri, ctx, scope),
+    })),
+    resourceTemplates: templates,
+    prompts: lists.prompts.map((p): CompiledPrompt => ({
+      name: p.name,
+      descriptor: p as CompiledPrompt['descriptor'],
+      target,
+      methodName: p.name,
+      usesContext: true,
+      completers: completions(
+        { type: 'ref/prompt', name: p.name },
+        (p.arguments ?? []).map((a) => a.name),
+      ),
+      get: (args, ctx, scope) => getPrompt(runtime, p.name, args, ctx, scope),
+    })),
+  };
+}
+
+async function callTool(runtime: ProxyRuntime, name: string, args: unknown, ctx: ToolContext | undefined, scope: CallScope | undefined): Promise<ToolResult> {
+  const what = `tools/call '${name}'`;
+  if (!ctx) return toolErrorResult(`${what} needs a call context; the proxy serves calls through Toolwright's pipeline only.`);
+  const input = (typeof args === 'object' && args !== null && !Array.isArray(args) ? args : {}) as Record<string, unknown>;
+  const forward = (): Promise<ToolResult> =>
+    runtime
+      .run(ctx, (client, signal) =>
+        client.callTool(
+          { name, arguments: input, ...metaFor(ctx, client) },
+          { signal, timeout: runtime.requestTimeoutMs, resetTimeoutOnProgress: true, onprogress: (p) => void ctx.progress(p.progress, p.total, p.message) },
+        ),
+      )
+      .then((result) => result as ToolResult);
+  try {
+    return scope?.around ? ((await scope.around(input, forward, shapeResult)) as ToolResult) : await forward();
+  } catch (error) {
+    return toolErrorResult(upstreamFailure(runtime.label(), what, error, ctx.signal).message);
+  }
+}
+
+async function read(runtime: ProxyRuntime, uri: string, ctx: ToolContext | undefined, scope: CallScope | undefined): Promise<MemberOutcome<ReadResourceResult>> {
+  return outcome(runtime, `resources/read '${uri}'`, ctx, scope, {}, (client, signal) =>
+    client.readResource({ uri, ...metaFor(ctx, client) }, { signal, timeout: runtime.requestTimeoutMs }).then((r) => r as ReadResourceResult),
+  );
+}
+
+async function getPrompt(
+  runtime: ProxyRuntime,
+  name: string,
+  args: Record<string, string> | undefined,
+  ctx: ToolContext | undefined,
+  scope: CallScope | undefined,
+): Promise<MemberOutcome<PromptResult>> {
+  return outcome(runtime, `prompts/get '${name}'`, ctx, scope, args ?? {}, (client, signal) =>
+    client.getPrompt({ name, ...(args && { arguments: args }), ...metaFor(ctx, client) }, { signal, timeout: runtime.requestTimeoutMs }).then((r) => r as PromptResult),
+  );
+}
+
+/** A read or get forwarded (inside the middleware, when there is any), as the protocol outcome the server answers with. */
+async function outcome<T>(
+  runtime: ProxyRuntime,
+  what: string,
+  ctx: ToolContext | undefined,
+  scope: CallScope | undefined,
+  args: Record<string, unknown>,
+  send: (client: Client, signal: AbortSignal) => Promise<T>,
+): Promise<MemberOutcome<T>> {
+  if (!ctx) return { ok: false, error: 'internal', message: `${what} needs a call context.` };
+  const forward = () => runtime.run(ctx, send);
+  try {
+    const value = scope?.around ? ((await scope.around(args, forward, (v) => v)) as T) : await forward();
+    return { ok: true, value };
+  } catch (error) {
+    const failure = upstreamFailure(runtime.label(), what, error, ctx.signal);
+    return { ok: false, error: failure.kind, message: failure.message };
+  }
+}
+
+/** `completion/complete` for one argument, asked of the upstream on the proxy's own session. */
+function completer(runtime: ProxyRuntime, ref: Record<string, unknown>, argument: string): CompleteArgument {
+  return async (value, context) => {
+    const client = runtime.control();
+    if (!client) return { ok: true, value: { values: [] } };
+    if (!client.getServerCapabilities()?.completions) return { ok: true, value: { values: [] } };
+    try {
+      const result = await client.complete({ ref: ref as never, argument: { name: argument, value }, context: { arguments: { ...context.arguments } } }, { timeout: runtime.requestTimeoutMs });
+      return { ok: true, value: result.completion };
+    } catch (error) {
+      const failure = upstreamFailure(runtime.label(), `completion/complete '${argument}'`, error, undefined);
+      return { ok: false, error: failure.kind, message: failure.message };
+    }
+  };
+}
+
+/**
+ * The `_meta` of an upstream request: the downstream request's trace context (so the
+ * upstream's spans join the same trace) and, to a 2026-07-28 upstream, the downstream
+ * client's log level (that era asks for log lines per request).
+ */
+function metaFor(ctx: ToolContext | undefined, client: Client): { _meta?: Record<string, unknown> } {
+  const picked: Record<string, unknown> = {};
+  const meta = ctx?.meta;
+  if (meta) for (const key of TRACE_KEYS) if (Object.hasOwn(meta, key)) picked[key] = meta[key];
+  if (ctx && isModern(client)) {
+    const connection = connectionOfContext(ctx);
+    const level = ctx.era === 'modern' ? ctx.envelope.logLevel : connection?.logLevel;
+    if (level !== undefined) picked[LOG_LEVEL_META_KEY] = level;
+  }
+  return Object.keys(picked).length > 0 ? { _meta: picked } : {};
+}
+
+/** What a middleware returns of its own, as a tool result: a result as is, a string as text, anything else as JSON text. */
+function shapeResult(value: unknown): unknown {
+  if (typeof value === 'object' && value !== null && Array.isArray((value as { content?: unknown }).content)) return value;
+  return { content: [{ type: 'text', text: typeof value === 'string' ? value : JSON.stringify(value) }] };
+}

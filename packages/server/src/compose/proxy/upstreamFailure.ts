@@ -1,0 +1,31 @@
+import { CallInterrupt, ToolError } from '@toolwright/core';
+import type { MemberErrorKind } from '@toolwright/core/internal';
+import { UpstreamClosedError } from './UpstreamSession';
+
+/** Why an upstream request failed, in words for the downstream client, and what kind of protocol error it is. */
+export interface UpstreamFailure {
+  readonly message: string;
+  readonly kind: MemberErrorKind;
+}
+
+/**
+ * Describes what an upstream request threw. A 2026-07-28 round's interrupt is thrown on (it
+ * ends the downstream call with `input_required`). Nothing from the upstream's internals but
+ * its JSON-RPC error message goes to the client.
+ */
+export function upstreamFailure(upstream: string, what: string, error: unknown, signal: AbortSignal | undefined): UpstreamFailure {
+  if (CallInterrupt.is(error)) throw error;
+  if (ToolError.is(error)) return { message: error.message, kind: 'internal' };
+  const e = error as { code?: unknown; message?: unknown };
+  const message = typeof e?.message === 'string' ? e.message : String(error);
+  if (typeof e?.code === 'number') {
+    const kind: MemberErrorKind = e.code === -32002 ? 'not_found' : e.code === -32602 ? 'invalid_params' : 'internal';
+    return { message: `${upstream} refused ${what}: ${message} (JSON-RPC ${e.code}).`, kind };
+  }
+  if (signal?.aborted) return { message: `${what} was cancelled before ${upstream} answered.`, kind: 'internal' };
+  if (error instanceof UpstreamClosedError || e?.code === 'CONNECTION_CLOSED' || e?.code === 'NOT_CONNECTED') {
+    return { message: `${upstream} closed the connection before answering ${what}. The proxy reconnects on the next request: try again.`, kind: 'internal' };
+  }
+  if (e?.code === 'REQUEST_TIMEOUT') return { message: `${upstream} did not answer ${what} in time (requestTimeoutMs). Try again, or raise the proxy's requestTimeoutMs.`, kind: 'internal' };
+  return { message: `${upstream} could not be reached for ${what}: ${message}. Check that it is running; the proxy retries on the next request.`, kind: 'internal' };
+}
