@@ -236,6 +236,39 @@ describe.each([
   });
 });
 
+describe('proxy with mount transforms', () => {
+  it('renames a proxied tool, hides an argument with a constant and narrows another, as for a mounted app', async () => {
+    const upstream = await upstreamApp();
+    const listener = await upstream.listen({ transport: 'http', port: 0, host: '127.0.0.1', ...quiet });
+    const proxy = await proxyServer({ url: listener.url });
+    const front = await createApp({
+      name: 'front',
+      version: '1.0.0',
+      tools: [],
+      mount: [
+        {
+          app: proxy,
+          namespace: 'up',
+          transforms: { echo: { name: 'say', description: 'Say the fixed text.', arguments: { text: { value: 'fixed' } } }, work: { arguments: { steps: { narrow: { maximum: 0 } } } } },
+        },
+      ],
+    });
+    for (const era of ['legacy', 'modern'] as const) {
+      const client = await createTestClient(front, { era });
+      const { tools } = await client.listTools();
+      expect(tools.find((t) => t.name === 'up_say')).toMatchObject({ description: 'Say the fixed text.', inputSchema: { properties: {} } });
+      expect(tools.some((t) => t.name === 'up_echo')).toBe(false);
+      expect(jsonOf(await client.callTool({ name: 'up_say', arguments: {} }))).toEqual({ echoed: 'fixed' });
+      const refused = await client.callTool({ name: 'up_work', arguments: { steps: 3 } });
+      expect(refused.isError).toBe(true);
+      expect(JSON.stringify(refused.content)).toContain('steps');
+      await client.close();
+    }
+    await proxy.stop();
+    await listener.close();
+  });
+});
+
 describe('proxy credentials, reconnects and options', () => {
   it('asks the credentials hook per caller and never forwards the downstream bearer over HTTP', async () => {
     const upstream = await upstreamApp();
