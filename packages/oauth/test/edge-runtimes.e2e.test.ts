@@ -1,0 +1,97 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { MemoryClientProvider } from './fixtures/clientProvider';
+import { CALLBACK, authorizeUrl, pkcePair } from './fixtures/rawFlow';
+import { resultOf, signInClient } from './fixtures/signIn';
+
+const FIXTURES = join(__dirname, 'fixtures', 'edge');
+const BIN = join(__dirname, '..', '..', '..', 'node_modules', '.bin');
+const bundles = mkdtempSync(join(tmpdir(), 'tw-oauth-worker-'));
+
+/**
+ * The authorization server on the edge runtimes: `createApp({ oauth })` served by
+ * `createFetchHandler` in real Deno and Bun processes and in workerd (Miniflare), from the build;
+ * the SDK v2 client on node discovers it, registers, signs in and calls a tool; metadata documents
+ * on loopback addresses and local names are refused by the runtime's document fetcher.
+ */
+const RUNTIMES = [
+  { name: 'Deno', command: join(BIN, 'deno'), args: ['run', '--allow-net', '--allow-read', '--allow-env', '--allow-sys', 'deno-oauth.mjs'] },
+  { name: 'Bun', command: join(BIN, 'bun'), args: ['bun-oauth.mjs'] },
+  { name: 'workerd', command: process.execPath, args: ['workerd-oauth.mjs', bundles] },
+];
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+function start(command: string, args: string[], port: number): Promise<{ child: ChildProcess }> {
+  const child = spawn(command, args, { cwd: FIXTURES, env: { ...process.env, PORT: String(port), NO_COLOR: '1' }, stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  return new Promise((resolve, reject) => {
+    child.stderr!.setEncoding('utf8').on('data', (chunk: string) => {
+      stderr += chunk;
+      if (/listening on/i.test(stderr)) resolve({ child });
+    });
+    child.once('exit', (code) => reject(new Error(`${command} exited ${code}: ${stderr}`)));
+    child.once('error', reject);
+  });
+}
+
+afterAll(() => rmSync(bundles, { recursive: true, force: true }));
+
+// The runtimes start at once (their start-up overlaps), each on a free port of its own.
+const served = new Map<string, { base: string; child: ChildProcess }>();
+beforeAll(async () => {
+  await Promise.all(
+    RUNTIMES.map(async ({ name, command, args }) => {
+      const port = await freePort();
+      served.set(name, { base: `http://127.0.0.1:${port}`, child: (await start(command, args, port)).child });
+    }),
+  );
+}, 30_000);
+afterAll(() =>
+  Promise.all(
+    [...served.values()].map(
+      ({ child }) =>
+        new Promise<void>((resolve) => {
+          if (child.exitCode !== null) return resolve();
+          child.once('exit', () => resolve());
+          child.kill('SIGTERM');
+        }),
+    ),
+  ),
+);
+
+describe.each(RUNTIMES)('the authorization server on $name', ({ name }) => {
+  let base: string;
+  beforeAll(() => {
+    base = served.get(name)!.base;
+  });
+
+  it('signs the SDK v2 client in (discovery, registration, PKCE, consent) and serves its scoped call', async () => {
+    const provider = new MemoryClientProvider(CALLBACK, { client_name: 'Edge client' });
+    const client = await signInClient(`${base}/mcp`, provider);
+    expect(provider.tokens()!.access_token.split('.')).toHaveLength(3);
+    expect(resultOf(await client.callTool({ name: 'whoami', arguments: {} }))).toEqual({ sub: 'edge-user', clientId: provider.info!.client_id, scopes: ['notes:read'] });
+    await client.close();
+  });
+
+  it('refuses client ID metadata documents on loopback addresses and local names (the runtime’s fetch-based document fetcher)', async () => {
+    for (const [clientId, reason] of [
+      ['https://127.0.0.1/client.json', /127\.0\.0\.1 is not a public address/],
+      ['https://localhost/client.json', /localhost is not a public address \(a local or private name\)/],
+    ] as const) {
+      const response = await fetch(authorizeUrl(base, { client_id: clientId, code_challenge: pkcePair().challenge }), { redirect: 'manual' });
+      expect(response.status).toBe(400);
+      expect(await response.text()).toMatch(reason);
+    }
+  });
+});
