@@ -15,7 +15,7 @@ describe('toolwright docs', () => {
     out = mkdtempSync(join(tmpdir(), 'toolwright-docs-'));
     const io = memoryIo(FULL);
     expect(await runCli(['docs', '--out', out], io)).toBe(0);
-    expect(io.output()).toBe(`Wrote ${join(out, 'reference.md')} and ${join(out, 'llms.txt')}: 3 tools, 2 resources, 1 prompt.\n`);
+    expect(io.output()).toBe(`Wrote ${join(out, 'reference.md')} and ${join(out, 'llms.txt')}: 4 tools, 2 resources, 1 prompt.\n`);
     reference = readFileSync(join(out, 'reference.md'), 'utf8');
     llms = readFileSync(join(out, 'llms.txt'), 'utf8');
   });
@@ -39,7 +39,7 @@ describe('toolwright docs', () => {
   });
 
   it('writes an llms.txt whose links point at the reference headings', () => {
-    expect(llms).toMatch(/^# full\n\n> An MCP server \(version 0\.1\.0\) with 3 tools, 2 resources and 1 prompt\./);
+    expect(llms).toMatch(/^# full\n\n> An MCP server \(version 0\.1\.0\) with 4 tools, 2 resources and 1 prompt\./);
     expect(llms).toContain('- [reserve_book](reference.md#reserve_book): Reserve a book, by its id from search_books');
     expect(llms).toContain('- [library://books/{id}](reference.md#librarybooksid): One book by id, as JSON');
     for (const [, heading, id] of llms.matchAll(/- \[([^\]]+)\]\(reference\.md#([^)]+)\)/g)) {

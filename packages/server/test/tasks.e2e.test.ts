@@ -19,6 +19,7 @@ const declaring = { elicitation: {}, extensions: { [TASKS_EXTENSION_ID]: {} } };
 const NAME = { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] } as const;
 const CONFIRM = { type: 'object', properties: { confirm: { type: 'boolean' } }, required: ['confirm'] } as const;
 const runs = { aborted: 0 };
+const logged: string[] = [];
 const seen: string[] = [];
 
 class Jobs {
@@ -70,6 +71,11 @@ class Jobs {
   async eager(@Ctx() ctx: ToolContext) {
     await ctx.progress(0, 1, 'started');
     await new Promise((_, reject) => ctx.signal.addEventListener('abort', () => reject(new Error('aborted'))));
+  }
+
+  @Tool({ description: 'Waits until cancelled, then rejects with its signal’s reason.', task: true })
+  async patient(@Ctx() ctx: ToolContext) {
+    await new Promise((_, reject) => ctx.signal.addEventListener('abort', () => reject(ctx.signal.reason)));
   }
 
   @Tool({ description: 'A plain tool.' })
@@ -168,7 +174,7 @@ describe('tasks', () => {
       tools: [Jobs],
       middleware: [middleware],
       extensions: [tasks({ store, ttlMs: 60_000, pollIntervalMs: 250 })],
-      logger: { debug() {}, info() {}, warn() {}, error() {} },
+      logger: { debug() {}, info() {}, warn() {}, error: (message: string) => void logged.push(message) },
     });
     const verifyToken = (token: string) => ({ token, clientId: 'app', scopes: [], extra: { sub: token } });
     handler = createFetchHandler(app, { logError: () => undefined });
@@ -227,6 +233,14 @@ describe('tasks', () => {
       const { taskId } = await create('eager', {});
       expect(await until(client, taskId as string, (t) => t.statusMessage !== undefined)).toMatchObject({ status: 'working', statusMessage: 'started' });
       await raw('tasks/cancel', { taskId });
+    });
+
+    it('logs nothing when a cancelled method rejects with its signal’s reason', async () => {
+      const { taskId } = await create('patient', {});
+      await raw('tasks/cancel', { taskId });
+      expect(await until(client, taskId as string, terminal)).toMatchObject({ status: 'cancelled' });
+      await new Promise((r) => setTimeout(r, 20));
+      expect(logged.filter((line) => line.includes('patient'))).toEqual([]);
     });
 
     it('stores a tool error as a completed task with isError', async () => {

@@ -1,4 +1,5 @@
-import { ToolwrightError, type ToolLogger } from '@toolwright/core';
+import { CallInterrupt, type ToolLogger } from '@toolwright/core';
+import { ErrorCodes, ProtocolError } from '../../sdk/ProtocolError';
 import type { ToolRunOverride } from '../Extension';
 import { inTaskSpan } from './taskSpan';
 import { TERMINAL, type StoredTask, type TaskInputRequest, type TaskStore } from './TaskStore';
@@ -98,7 +99,8 @@ export class TaskRunner {
   /** Aborts the run of `taskId` if it runs here (its `ctx.signal`). */
   abort(taskId: string): void {
     try {
-      this.running.get(taskId)?.abort(new ToolwrightError('The task was cancelled (tasks/cancel).'));
+      // A CallInterrupt: a method that rejects with its signal's reason is ended by the framework, not logged as failing.
+      this.running.get(taskId)?.abort(new CallInterrupt('The task was cancelled (tasks/cancel).', { cause: new ProtocolError(ErrorCodes.InternalError, 'The task was cancelled.') }));
     } catch (error) {
       // A runtime that ties I/O to one request (Cloudflare Workers) refuses to abort another request's run: the task is cancelled all the same.
       this.logger.warn(`task ${taskId}: its run could not be aborted here`, error);
