@@ -25,4 +25,22 @@ describe('whenBodyEnds', () => {
     whenBodyEnds(new Response(null, { status: 202 }), () => void calls.push('empty'));
     expect(calls).toEqual(['a', 'b', 'empty']);
   });
+
+  it('calls them at once for a JSON answer, which the SDK makes whole, and hands that response on unwrapped', async () => {
+    const calls: string[] = [];
+    const json = Response.json({ jsonrpc: '2.0', id: 1, result: {} });
+    expect(whenBodyEnds(json, () => void calls.push('json'))).toBe(json);
+    const withCharset = new Response('{}', { headers: { 'content-type': 'Application/JSON; charset=utf-8' } });
+    expect(whenBodyEnds(withCharset, () => void calls.push('charset'))).toBe(withCharset);
+    expect(calls).toEqual(['json', 'charset']);
+    // Not JSON: an event stream (or any other body) is watched until it ends.
+    const sse = new Response('data: {}\n\n', { headers: { 'content-type': 'text/event-stream' } });
+    const watched = whenBodyEnds(sse, () => void calls.push('sse'));
+    expect(watched).not.toBe(sse);
+    expect(calls).toEqual(['json', 'charset']);
+    await watched.text();
+    expect(calls).toEqual(['json', 'charset', 'sse']);
+    const lookalike = new Response('{}', { headers: { 'content-type': 'application/jsonl' } });
+    expect(whenBodyEnds(lookalike, () => void calls.push('jsonl'))).not.toBe(lookalike);
+  });
 });

@@ -39,9 +39,12 @@ export async function readRequestBody(request: Request, limit: number, timeoutMs
   return parse(chunks.length === 1 ? chunks[0] : concat(chunks, size));
 }
 
+/** Stateless (no `stream` option): one serves every request. */
+const decoder = new TextDecoder();
+
 function parse(bytes: Uint8Array): BodyOutcome {
   try {
-    return { ok: true, value: JSON.parse(new TextDecoder().decode(bytes)) };
+    return { ok: true, value: JSON.parse(decoder.decode(bytes)) };
   } catch {
     return { ok: false, status: 400, code: -32700, message: 'Parse error: the request body is not valid JSON.' };
   }

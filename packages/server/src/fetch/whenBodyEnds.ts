@@ -3,9 +3,11 @@ const watched = new WeakMap<Response, (() => void)[]>();
 
 /**
  * The same response, whose body calls `done` once when it ends: read to the end, cancelled by
- * the client, or failed. A response without a body calls it at once. Lets a mode count an
- * open SSE stream, and close a per-request server once its answer is out. A response this
- * function made already takes `done` as it is (one wrapper, however many watch it).
+ * the client, or failed. A response without a body, or with a JSON one (the SDK makes those
+ * whole, with `Response.json`), calls it at once and is returned as it is: wrapping a body in
+ * a stream of our own costs a stream and a promise per chunk, paid on every JSON answer. Lets
+ * a mode count an open SSE stream, and close a per-request server once its answer is out. A
+ * response this function made already takes `done` as it is (one wrapper, however many watch it).
  */
 export function whenBodyEnds(response: Response, done: () => void): Response {
   const callbacks = watched.get(response);
@@ -13,7 +15,7 @@ export function whenBodyEnds(response: Response, done: () => void): Response {
     callbacks.push(done);
     return response;
   }
-  if (!response.body) {
+  if (!response.body || isJson(response.headers.get('content-type'))) {
     done();
     return response;
   }
@@ -46,4 +48,9 @@ export function whenBodyEnds(response: Response, done: () => void): Response {
   const wrapped = new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
   watched.set(wrapped, all);
   return wrapped;
+}
+
+/** `application/json`, with or without parameters. */
+function isJson(contentType: string | null): boolean {
+  return contentType !== null && /^application\/json\s*(?:;|$)/i.test(contentType);
 }
