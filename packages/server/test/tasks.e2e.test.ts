@@ -527,6 +527,58 @@ describe('task status notifications on subscriptions/listen (2026-07-28, real HT
     await reader.cancel();
   });
 
+  it('closes the server it makes to ask the extensions (its connection is not left among the app’s)', async () => {
+    const made: { closed: boolean }[] = [];
+    const factory = Object.create(app) as App;
+    Object.defineProperty(factory, 'createServer', {
+      value: (setup: Parameters<App['createServer']>[0]) => {
+        const server = app.createServer(setup) as unknown as { onclose?: () => void };
+        const entry = { closed: false };
+        made.push(entry);
+        const inner = server.onclose;
+        server.onclose = () => {
+          entry.closed = true;
+          inner?.();
+        };
+        return server;
+      },
+    });
+    const counted = createFetchHandler(factory, { logError: () => undefined });
+    try {
+      const taskId = await createHere('forever', {});
+      const aborted = new AbortController();
+      const response = await counted(
+        new Request('http://localhost/mcp', {
+          method: 'POST',
+          signal: aborted.signal,
+          headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'subscriptions/listen' },
+          body: JSON.stringify({
+            jsonrpc: '2.0',
+            id: 'sub-2',
+            method: 'subscriptions/listen',
+            params: {
+              notifications: { taskIds: [taskId] },
+              _meta: {
+                'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+                'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' },
+                'io.modelcontextprotocol/clientCapabilities': declaring,
+              },
+            },
+          }),
+        }),
+      );
+      const reader = response.body!.getReader();
+      await reader.read();
+      await reader.cancel();
+      await request(client, 'tasks/cancel', { taskId });
+      // The first server made for the listen is the one that asked the extensions (the SDK makes its own after it).
+      expect(made.length).toBeGreaterThan(0);
+      expect(made[0].closed).toBe(true);
+    } finally {
+      await counted.close();
+    }
+  });
+
   it('refuses task ids from a listen that did not declare the extension (-32021) and bad task ids (-32602)', async () => {
     const listen = (notifications: object, capabilities: object) =>
       fetch(`${(client as unknown as { transport: { _url: URL } }).transport._url.href}`, {

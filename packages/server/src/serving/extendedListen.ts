@@ -1,5 +1,6 @@
 import type { AuthInfo } from '@toolwright/core';
 import { listenOpenerOf, type OpenedListen } from '../extensions/listenHooks';
+import type { Transport } from '../sdk/sdk';
 import type { McpServerHandle, ServerSetup } from './ServerFactory';
 
 const SUBSCRIPTION_ID = 'io.modelcontextprotocol/subscriptionId';
@@ -28,10 +29,12 @@ export async function extendedListen(
 ): Promise<Response | undefined> {
   const listen = listenOf(body);
   if (!listen || Object.keys(listen.filter).every((key) => PROTOCOL_KEYS.has(key))) return undefined;
-  // The app's extensions are wired to each server it makes: make one to ask them, and close it.
+  // The app's extensions are wired to each server it makes: make one to ask them, and close it
+  // (connected to nothing, so that closing it ends its connection's bookkeeping as any close does).
   const server = factory({ era: 'modern', ...(authInfo && { authInfo }) });
   const opener = listenOpenerOf(server);
-  void server.close().catch(() => undefined);
+  await server.connect(new Nowhere());
+  await server.close();
   if (!opener) return undefined;
   const stream = new MergedStream(listen.id);
   let opened: OpenedListen | undefined;
@@ -48,6 +51,16 @@ export async function extendedListen(
     return response;
   }
   return stream.respond(response, opened, open);
+}
+
+/** A transport that carries nothing: a server connected to it only starts and closes. */
+class Nowhere implements Transport {
+  onclose?: () => void;
+  async start(): Promise<void> {}
+  async send(): Promise<void> {}
+  async close(): Promise<void> {
+    this.onclose?.();
+  }
 }
 
 /** The id, filter and `_meta` of a `subscriptions/listen` request, or undefined for any other message. */
