@@ -79,7 +79,7 @@ const ENTRY_POINTS: Record<string, string[]> = {
   '@toolwright/server/middleware': ['MemoryCacheStore', 'MemoryRateLimitStore', 'cache', 'maxResultSize', 'normalizeErrors', 'rateLimit', 'timing'],
   '@toolwright/server/compile-cache': ['compileCache'],
   '@toolwright/server/proxy': ['proxyServer'],
-  '@toolwright/server/testing': ['createTestClient', 'structuredResult', 'toolError', 'toolSchema', 'toolText'],
+  '@toolwright/server/testing': ['createTaskClient', 'createTestClient', 'structuredResult', 'toolError', 'toolSchema', 'toolText'],
   '@toolwright/redis': ['RedisTaskStore', 'RedisUnavailableError', 'createRedisCluster', 'createRedisMiddlewareStores', 'createRedisOAuthStore', 'createRedisRequestStateStore'],
   '@toolwright/express': ['toolwrightMiddleware'],
   '@toolwright/fastify': ['toolwrightPlugin'],
