@@ -24,14 +24,16 @@ export function redirect(location: string, headers: Record<string, string> = {})
   return new Response(null, { status: 302, headers: { Location: location, 'Cache-Control': 'no-store', 'Referrer-Policy': 'no-referrer', ...headers } });
 }
 
-/** Headers of every HTML page: no framing (clickjacking), no scripts, nothing cached or leaked by Referer. */
+/** Headers of every HTML page: no framing (clickjacking), no scripts, nothing cached, no Referer to other sites. */
 export const PAGE_HEADERS: Readonly<Record<string, string>> = {
   'Content-Type': 'text/html; charset=utf-8',
   'Cache-Control': 'no-store',
   'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'; img-src https: data:; frame-ancestors 'none'; base-uri 'none'",
   'X-Frame-Options': 'DENY',
   'X-Content-Type-Options': 'nosniff',
-  'Referrer-Policy': 'no-referrer',
+  // Not `no-referrer`: under it browsers send `Origin: null` with the consent form's POST, which the Origin check must refuse.
+  // `same-origin` still sends nothing to any other site.
+  'Referrer-Policy': 'same-origin',
 };
 
 export function escapeHtml(text: string): string {

@@ -1,5 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { chromium } from 'playwright-core';
 import { Client, StreamableHTTPClientTransport, UnauthorizedError } from '@modelcontextprotocol/client';
 import { MemoryOAuthStore, oidcUpstream, type OAuthServerOptions } from '@toolwright/oauth';
 import { TestBrowser } from './fixtures/browser';
@@ -120,6 +122,53 @@ describe('sign-in through an upstream OpenID Connect provider', () => {
     expect(await served.oauth.upstreamTokens({ extra: { claims } })).toBeUndefined();
   });
 
+  it('headless Chromium signs in as a user would: the provider’s login and consent pages, then Toolwright’s consent page by keyboard', async () => {
+    const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+    if (!existsSync(executablePath)) throw new Error(`No Chromium at ${executablePath}: install Debian's package (apt-get install -y chromium) or set CHROMIUM_PATH.`);
+    const provider = new MemoryClientProvider(CALLBACK, { client_name: 'Browser client' });
+    const transport = new StreamableHTTPClientTransport(new URL(served.mcpUrl), { authProvider: provider });
+    await expect(new Client({ name: 't', version: '1' }).connect(transport)).rejects.toBeInstanceOf(UnauthorizedError);
+    const browser = await chromium.launch({ executablePath, args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'] });
+    try {
+      const page = await browser.newPage();
+      // The MCP client's loopback redirect URI: the browser is sent there with the code, as to a desktop client's listener.
+      const landed = page.waitForRequest((request) => request.url().startsWith(CALLBACK), { timeout: 20_000 }).then((request) => new URL(request.url()));
+      page.setDefaultTimeout(10_000);
+      await page.goto(provider.authorizationUrl!.href);
+      // The identity provider's own pages (one URL for both): sign in, then allow this server (offline access).
+      for (let pages = 0; pages < 4; pages++) {
+        const shown = await page.waitForSelector('input[name="login"], form[action$="/authorize/consent"], button.login-submit').catch(async (error: Error) => {
+          throw new Error(`${error.message}\nat ${page.url()}: ${(await page.textContent('body'))?.slice(0, 500)}`);
+        });
+        if ((await shown.evaluate((element) => element.tagName)) === 'FORM') break;
+        if (await page.$('input[name="login"]')) {
+          await page.fill('input[name="login"]', 'root');
+          await page.fill('input[name="password"]', 'any');
+        }
+        const before = page.url() + (await page.content()).length;
+        await page.click('button[type="submit"]');
+        await page.waitForFunction((previous) => location.href + document.documentElement.outerHTML.length !== previous, before).catch(() => undefined);
+        await page.waitForLoadState();
+      }
+      // Toolwright's consent page: the client, the redirect and the scopes, and Allow focused first: Enter allows.
+      await page.waitForSelector('form[action$="/authorize/consent"]');
+      expect(await page.title()).toBe('Allow Browser client?');
+      expect(await page.textContent('main')).toContain(CALLBACK);
+      expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Allow');
+      await page.keyboard.press('Enter');
+      const callback = await landed;
+      expect(callback.searchParams.get('iss')).toBe(served.oauth.issuer);
+      await transport.finishAuth(callback.searchParams);
+    } finally {
+      await browser.close();
+    }
+    const client = new Client({ name: 't', version: '1' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(served.mcpUrl), { authProvider: provider }));
+    expect(JSON.parse(((await client.callTool({ name: 'whoami', arguments: {} })).content[0] as { text: string }).text)).toMatchObject({ sub: 'corp:root' });
+    await client.close();
+  });
+
+  // The tests below move the clock past the upstream tokens' expiry: sign-ins (whose ID tokens must look current) come before.
   it('refreshes an expired upstream access token once, however many calls on both instances ask at once', async () => {
     const { claims } = await signedInClaims();
     const first = (await served.oauth.upstreamTokens({ extra: { claims } }))!;
