@@ -46,6 +46,7 @@ const SLOW = {
   'packages/server/test/loading.e2e.test.ts': 'loads the packages in a fresh node',
   'packages/server/test/middleware-matrix.e2e.test.ts': 'its stdio rows run fixtures/pipeline-app.js in a process',
   'packages/server/test/public-api.test.ts': 'lists the built entry points in a fresh node',
+  'packages/server/test/proxy-upstreams.e2e.test.ts': 'proxies server-everything (npm, installed on first use) and fixtures/stdio-server.js in processes',
   'packages/server/test/scopes-stdio.e2e.test.ts': 'serves a script over stdio in a process',
   'packages/server/test/startup-footprint.test.ts': 'measures what a fresh node loads from dist/ and bundle/',
   'packages/server/test/stdio-fuzz.e2e.test.ts': 'fuzzes fixtures/stdio-server.js in a process',

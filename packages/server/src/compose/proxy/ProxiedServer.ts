@@ -77,11 +77,12 @@ export class ProxiedServer {
   /** @internal Connects the proxy's own session and lists the upstream (`proxyServer()` does it). Throws when the upstream cannot be reached. */
   async connect(): Promise<void> {
     this.stopped = false;
-    const client = await openUpstream(this.options, {}, () => undefined, {
+    // It declares every question a client can answer, so the upstream lists what it serves to a capable client.
+    const client = await openUpstream(this.options, ALL_QUESTIONS, () => undefined, {
       elicit: () => Promise.reject(new Error('the proxy runs no calls on this session')),
       sample: () => Promise.reject(new Error('the proxy runs no calls on this session')),
       listRoots: async () => ({ roots: [] }),
-      log: () => undefined,
+      notification: () => undefined,
       changed: (kind) => void this.refresh(kind).catch((error: unknown) => this.logger.warn(`${this.label}: relisting ${kind} failed: ${(error as Error).message}`)),
       resourceUpdated: (uri) => this.notifiers.forEach((n) => n.resourceUpdated(uri)),
       closed: () => this.dropped(client),

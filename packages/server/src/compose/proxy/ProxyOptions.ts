@@ -15,7 +15,7 @@ export interface ProxyCommonOptions {
    * 2026-07-28 when it offers it, else 2025-11-25; a revision pins it.
    */
   readonly protocol?: UpstreamProtocol;
-  /** Longest wait for one upstream answer, in ms, restarted by each progress notification (default 600000). The parent's `toolTimeoutMs` applies too. */
+  /** Longest wait for one upstream answer, in ms (default 600000). The parent's `toolTimeoutMs` applies too, and cancels the upstream request. */
   readonly requestTimeoutMs?: number;
   /** Reconnecting after the upstream drops: first delay, cap and factor of the backoff (defaults 250 ms, 30 s, 2; jittered). */
   readonly reconnect?: { readonly initialDelayMs?: number; readonly maxDelayMs?: number; readonly factor?: number };

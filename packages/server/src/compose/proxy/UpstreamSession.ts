@@ -7,6 +7,8 @@ import type { ProxyOptions } from './ProxyOptions';
 /** One downstream call running on an upstream session: where the upstream's questions and log lines for it go. */
 interface RunningCall {
   readonly ctx: ToolContext;
+  /** The progress token of its upstream request (the proxy's own). */
+  readonly token: string;
   readonly abort: AbortController;
   /** A 2026-07-28 round's interrupt (the downstream client must answer first): ends the call with `input_required`. */
   interrupt?: unknown;
@@ -25,6 +27,8 @@ const running = new AsyncLocalStorage<RunningCall>();
  */
 export class UpstreamSession {
   private readonly calls = new Set<RunningCall>();
+  private readonly byToken = new Map<string, RunningCall>();
+  private sent = 0;
   private client: Client | undefined;
   private ended = false;
   /** The downstream caller this session speaks for now (read for each upstream HTTP request's credentials). */
@@ -49,24 +53,28 @@ export class UpstreamSession {
   }
 
   /** Runs `send` for the downstream call `ctx`: cancelled with it, its questions answered by its client. */
-  async run<R>(ctx: ToolContext, send: (client: Client, signal: AbortSignal) => Promise<R>): Promise<R> {
+  async run<R>(ctx: ToolContext, send: (client: Client, signal: AbortSignal, progressToken: string) => Promise<R>): Promise<R> {
     if (this.ended || !this.client) throw new UpstreamClosedError();
     this.lastUsed = Date.now();
-    const call: RunningCall = { ctx, abort: new AbortController() };
+    const call: RunningCall = { ctx, token: `proxy-${++this.sent}`, abort: new AbortController() };
     const cancel = () => call.abort.abort(ctx.signal.reason);
     if (ctx.signal.aborted) cancel();
     else ctx.signal.addEventListener('abort', cancel, { once: true });
     this.calls.add(call);
+    this.byToken.set(call.token, call);
     try {
-      return await running.run(call, () => send(this.client!, call.abort.signal));
+      return await running.run(call, () => send(this.client!, call.abort.signal, call.token));
     } catch (error) {
       if (call.interrupt !== undefined) throw call.interrupt;
+      // The SDK reports an aborted request with its own error: say what ended it.
+      if (call.abort.signal.reason instanceof UpstreamClosedError) throw call.abort.signal.reason;
       // Not an answer of the upstream's (a JSON-RPC error) nor a cancellation: the session is
       // unusable (the upstream restarted and forgot it, the process died). The next call opens another.
       if (typeof (error as { code?: unknown })?.code !== 'number' && !ctx.signal.aborted) this.end();
       throw error;
     } finally {
       this.calls.delete(call);
+      this.byToken.delete(call.token);
       ctx.signal.removeEventListener('abort', cancel);
       this.lastUsed = Date.now();
     }
@@ -88,7 +96,7 @@ export class UpstreamSession {
   private relay(): UpstreamRelay {
     return {
       elicit: (params) =>
-        this.ask(async (ctx) => {
+        this.ask('elicitation', async (ctx) => {
           const message = typeof params.message === 'string' ? params.message : '';
           if (params.mode === 'url') {
             const url = typeof params.url === 'string' ? params.url : '';
@@ -96,13 +104,22 @@ export class UpstreamSession {
           }
           return { ...(await ctx.elicit(message, params.requestedSchema as ElicitationSchema)) };
         }),
-      sample: (params) => this.ask(async (ctx) => (await ctx.sample(params as unknown as SamplingRequest)) as unknown as Record<string, unknown>),
-      listRoots: () => this.ask(async (ctx) => ({ roots: await ctx.listRoots() })),
-      log: ({ level, logger, data }) => {
-        const call = this.target();
-        if (!call || !LEVELS.has(level)) return;
-        if (typeof data === 'string') call.ctx.log.log(level as LogLevel, data);
-        else call.ctx.log.log(level as LogLevel, logger ?? 'upstream', data);
+      sample: (params) => this.ask('sampling', async (ctx) => (await ctx.sample(params as unknown as SamplingRequest)) as unknown as Record<string, unknown>),
+      listRoots: () => this.ask('roots', async (ctx) => ({ roots: await ctx.listRoots() })),
+      notification: (method, params) => {
+        if (method === 'notifications/progress') {
+          const call = typeof params.progressToken === 'string' ? this.byToken.get(params.progressToken) : undefined;
+          const { progress, total, message } = params;
+          if (call && call.ctx.meta?.progressToken !== undefined && typeof progress === 'number') {
+            void call.ctx.progress(progress, typeof total === 'number' ? total : undefined, typeof message === 'string' ? message : undefined);
+          }
+        } else if (method === 'notifications/message') {
+          const call = this.target();
+          const { level, logger, data } = params;
+          if (!call || typeof level !== 'string' || !LEVELS.has(level)) return;
+          if (typeof data === 'string') call.ctx.log.log(level as LogLevel, data);
+          else call.ctx.log.log(level as LogLevel, typeof logger === 'string' ? logger : 'upstream', data);
+        }
       },
       closed: () => {
         this.ended = true;
@@ -121,16 +138,22 @@ export class UpstreamSession {
     return last;
   }
 
-  private async ask<T>(question: (ctx: ToolContext) => Promise<T>): Promise<T> {
+  /**
+   * Asks the client of the call the question is for. A client without the capability is not
+   * asked, and its call goes on: the upstream gets an error (it may have asked on its own,
+   * e.g. for roots after connecting, not for this call).
+   */
+  private async ask<T>(capability: 'elicitation' | 'sampling' | 'roots', question: (ctx: ToolContext) => Promise<T>): Promise<T> {
     const call = this.target();
     if (!call) throw new Error('No call of this client is running, so there is no one to ask: the proxy answers questions only during a tools/call, prompts/get or resources/read.');
+    if (!Object.hasOwn(call.ctx.clientCapabilities, capability)) throw new Error(`The client does not support ${capability}.`);
     try {
       return await question(call.ctx);
     } catch (error) {
       // A 2026-07-28 downstream answers in a later round: end this attempt; the retry asks again and gets the answer.
       if (CallInterrupt.is(error)) {
         call.interrupt ??= error;
-        call.abort.abort(error);
+        call.abort.abort(new Error('the client answers in its next request (a 2026-07-28 round); this attempt ends here'));
       }
       throw error;
     }

@@ -8,7 +8,12 @@ export interface UpstreamRelay {
   elicit(params: Record<string, unknown>): Promise<Record<string, unknown>>;
   sample(params: Record<string, unknown>): Promise<Record<string, unknown>>;
   listRoots(): Promise<Record<string, unknown>>;
-  log(params: { level: string; logger?: string; data?: unknown }): void;
+  /**
+   * Each notification of the upstream, as it arrives: before the SDK client handles it, and so
+   * in order with responses (the client hands notifications to its handlers a turn later than
+   * responses, which would lose the progress and log lines sent just before a result).
+   */
+  notification(method: string, params: Record<string, unknown>): void;
   /** Only the proxy's own session follows list changes. */
   changed?(kind: ListKind): void;
   resourceUpdated?(uri: string): void;
@@ -42,10 +47,17 @@ export async function openUpstream(options: ProxyOptions, capabilities: ClientCa
   if (capabilities.elicitation) client.setRequestHandler('elicitation/create', (request) => relay.elicit(request.params as Record<string, unknown>) as never);
   if (capabilities.sampling) client.setRequestHandler('sampling/createMessage', (request) => relay.sample(request.params as Record<string, unknown>) as never);
   if (capabilities.roots) client.setRequestHandler('roots/list', () => relay.listRoots() as never);
-  client.setNotificationHandler('notifications/message', (notification) => relay.log(notification.params));
   if (relay.resourceUpdated) client.setNotificationHandler('notifications/resources/updated', (notification) => relay.resourceUpdated!(notification.params.uri));
   client.onclose = () => relay.closed();
-  await client.connect(transportFor(options, caller));
+  // The proxy's own progress tokens are unknown to the client, which reports them here: not a fault.
+  client.onerror = () => undefined;
+  const transport = transportFor(options, caller);
+  // The client calls a handler already set on the transport before its own, for each message.
+  transport.onmessage = (message) => {
+    const m = message as { method?: unknown; id?: unknown; params?: unknown };
+    if (typeof m.method === 'string' && m.id === undefined && typeof m.params === 'object' && m.params !== null) relay.notification(m.method, m.params as Record<string, unknown>);
+  };
+  await client.connect(transport);
   return client;
 }
 

@@ -24,7 +24,7 @@ export interface ProxyRuntime {
   readonly logger: ToolLogger;
   readonly requestTimeoutMs: number;
   /** Sends a request on the upstream session of `ctx`'s downstream session or caller. */
-  run<R>(ctx: ToolContext, send: (client: Client, signal: AbortSignal) => Promise<R>): Promise<R>;
+  run<R>(ctx: ToolContext, send: (client: Client, signal: AbortSignal, progressToken: string) => Promise<R>): Promise<R>;
   /** The proxy's own session (completions go there), or undefined while it reconnects. */
   control(): Client | undefined;
 }
@@ -107,15 +107,13 @@ async function callTool(runtime: ProxyRuntime, name: string, args: unknown, ctx:
   const what = `tools/call '${name}'`;
   if (!ctx) return toolErrorResult(`${what} needs a call context; the proxy serves calls through Toolwright's pipeline only.`);
   const input = (typeof args === 'object' && args !== null && !Array.isArray(args) ? args : {}) as Record<string, unknown>;
+  // Progress goes by the proxy's own token (see UpstreamSession), so none is lost to the client's ordering.
   const forward = (): Promise<ToolResult> =>
-    runtime
-      .run(ctx, (client, signal) =>
-        client.callTool(
-          { name, arguments: input, ...metaFor(ctx, client) },
-          { signal, timeout: runtime.requestTimeoutMs, resetTimeoutOnProgress: true, onprogress: (p) => void ctx.progress(p.progress, p.total, p.message) },
-        ),
-      )
-      .then((result) => result as ToolResult);
+    runtime.run(ctx, async (client, signal, progressToken) => {
+      const meta = metaFor(ctx, client);
+      const params = { name, arguments: input, _meta: { ...meta._meta, ...(ctx.meta?.progressToken !== undefined && { progressToken }) } };
+      return (await client.callTool(params, { signal, timeout: runtime.requestTimeoutMs })) as ToolResult;
+    });
   try {
     return scope?.around ? ((await scope.around(input, forward, shapeResult)) as ToolResult) : await forward();
   } catch (error) {

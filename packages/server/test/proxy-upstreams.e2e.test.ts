@@ -1,0 +1,184 @@
+import 'reflect-metadata';
+import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { createApp, type App } from '@toolwright/server';
+import { proxyServer, type ProxiedServer, type ProxyOptions } from '@toolwright/server/proxy';
+import { createTestClient } from '@toolwright/server/testing';
+import { waitFor } from './fixtures/waitFor';
+
+/**
+ * Issue 28, proxy, with upstreams in processes: the official reference server
+ * `@modelcontextprotocol/server-everything` (npm, installed on first use into
+ * test/fixtures/everything, outside the workspace) over stdio and over Streamable HTTP, and a
+ * Toolwright app over stdio (fixtures/stdio-server.js, on the build). The SDK v2 client drives
+ * the parent app in both eras: tools (descriptors, progress, sampling, elicitation, roots),
+ * resources, templates, prompts, completions; killing the upstream mid-call gives a clear
+ * error, and the next call gets a new upstream process.
+ */
+const EVERYTHING_DIR = join(__dirname, 'fixtures', 'everything');
+const EVERYTHING = join(EVERYTHING_DIR, 'node_modules', '@modelcontextprotocol', 'server-everything', 'dist', 'index.js');
+const STDIO_FIXTURE = join(__dirname, 'fixtures', 'stdio-server.js');
+const silent = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined };
+
+beforeAll(() => {
+  if (existsSync(EVERYTHING)) return;
+  const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+  const result = spawnSync(npm, ['ci', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: EVERYTHING_DIR, stdio: 'inherit' });
+  if (result.status !== 0) throw new Error(`npm ci in ${EVERYTHING_DIR} failed with code ${result.status}`);
+}, 180_000);
+
+/** The processes this one started whose command line mentions `what` (the proxy's upstream children). */
+function childrenRunning(what: string): number[] {
+  try {
+    return execFileSync('pgrep', ['-P', String(process.pid), '-f', what], { encoding: 'utf8' })
+      .split('\n')
+      .filter(Boolean)
+      .map(Number);
+  } catch {
+    return [];
+  }
+}
+
+async function mounted(options: ProxyOptions, namespace: string): Promise<{ proxy: ProxiedServer; front: App }> {
+  const proxy = await proxyServer({ logger: silent, ...options });
+  const front = await createApp({ name: 'front', version: '1.0.0', tools: [], mount: [{ app: proxy, namespace }], logger: silent });
+  return { proxy, front };
+}
+
+const textOf = (result: { content?: unknown }) => (result.content as { type: string; text?: string }[]).map((c) => c.text ?? '').join('\n');
+
+describe('server-everything over stdio, behind the proxy', () => {
+  let proxy: ProxiedServer;
+  let front: App;
+
+  beforeAll(async () => {
+    ({ proxy, front } = await mounted({ command: process.execPath, args: [EVERYTHING, 'stdio'], stderr: 'ignore', protocol: '2025-11-25', name: 'everything' }, 'ev'));
+  }, 30_000);
+  afterAll(() => proxy.stop());
+
+  describe.each(['legacy', 'modern'] as const)('downstream %s era', (era) => {
+    it('serves its tools, resources, templates and prompts with their descriptors', async () => {
+      const client = await createTestClient(front, { era });
+      const { tools } = await client.listTools();
+      expect(tools.find((t) => t.name === 'ev_echo')).toMatchObject({ inputSchema: { properties: { message: { type: 'string' } } }, annotations: expect.any(Object) });
+      expect(tools.find((t) => t.name === 'ev_get-structured-content')).toMatchObject({ outputSchema: expect.objectContaining({ type: 'object' }) });
+      expect(textOf(await client.callTool({ name: 'ev_echo', arguments: { message: 'hi' } }))).toBe('Echo: hi');
+      const structured = await client.callTool({ name: 'ev_get-structured-content', arguments: { location: 'Chicago' } });
+      expect(structured.structuredContent).toMatchObject({ temperature: expect.any(Number) });
+      const { resources } = await client.listResources();
+      expect(resources.length).toBeGreaterThan(0);
+      expect((await client.readResource({ uri: resources[0]!.uri })).contents[0]).toMatchObject({ uri: resources[0]!.uri });
+      expect((await client.listResourceTemplates()).resourceTemplates.map((t) => t.uriTemplate)).toContain('demo://resource/dynamic/text/{resourceId}');
+      expect((await client.readResource({ uri: 'demo://resource/dynamic/text/3' })).contents[0]).toMatchObject({ uri: 'demo://resource/dynamic/text/3' });
+      const prompt = await client.getPrompt({ name: 'ev_args-prompt', arguments: { city: 'Paris' } });
+      expect(JSON.stringify(prompt.messages)).toContain('Paris');
+      const completion = await client.complete({ ref: { type: 'ref/prompt', name: 'ev_completable-prompt' }, argument: { name: 'department', value: 'E' } });
+      expect(completion.completion.values).toContain('Engineering');
+      await client.close();
+    });
+
+    it('relays progress, sampling, elicitation and roots to the calling client', async () => {
+      const client = await createTestClient(front, {
+        era,
+        sampling: 'a sampled answer',
+        elicitation: { action: 'accept', content: { name: 'Ada' } },
+        roots: [{ uri: 'file:///work', name: 'work' }],
+      });
+      const progress: unknown[] = [];
+      const long = await client.callTool({ name: 'ev_trigger-long-running-operation', arguments: { duration: 0.2, steps: 2 } }, {
+        onprogress: (p: unknown) => progress.push(p),
+      } as never);
+      expect(long.isError).toBeFalsy();
+      if (era === 'legacy') expect(progress).toEqual([expect.objectContaining({ progress: 1, total: 2 }), expect.objectContaining({ progress: 2, total: 2 })]);
+      expect(textOf(await client.callTool({ name: 'ev_trigger-sampling-request', arguments: { prompt: 'hello' } }))).toContain('a sampled answer');
+      expect(textOf(await client.callTool({ name: 'ev_trigger-elicitation-request', arguments: {} }))).toContain('- Name: Ada');
+      expect(textOf(await client.callTool({ name: 'ev_get-roots-list', arguments: {} }))).toContain('file:///work');
+      await client.close();
+    });
+  });
+
+  it('gives a clear error when the upstream process dies mid-call, and a new process serves the next call', async () => {
+    const client = await createTestClient(front);
+    const before = childrenRunning('server-everything');
+    const call = client.callTool({ name: 'ev_trigger-long-running-operation', arguments: { duration: 30, steps: 30 } });
+    const started = await waitFor(
+      () =>
+        childrenRunning('server-everything')
+          .filter((pid) => !before.includes(pid))
+          .slice(0, 1)[0],
+      'the upstream session process',
+    );
+    process.kill(started, 'SIGKILL');
+    const result = await call;
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toBe("upstream 'everything' closed the connection before answering tools/call 'trigger-long-running-operation'. The proxy reconnects on the next request: try again.");
+    expect(textOf(await client.callTool({ name: 'ev_echo', arguments: { message: 'again' } }))).toBe('Echo: again');
+    await client.close();
+  });
+});
+
+describe('server-everything over Streamable HTTP, behind the proxy', () => {
+  let child: ChildProcess;
+  let proxy: ProxiedServer;
+  let front: App;
+
+  beforeAll(async () => {
+    const port = await freePort();
+    child = spawn(process.execPath, [EVERYTHING, 'streamableHttp'], { env: { ...process.env, PORT: String(port) }, stdio: ['ignore', 'ignore', 'pipe'] });
+    let log = '';
+    child.stderr!.on('data', (chunk: Buffer) => (log += chunk.toString()));
+    await waitFor(() => log.includes('listening'), 'server-everything to listen', { detail: () => log });
+    ({ proxy, front } = await mounted({ url: `http://127.0.0.1:${port}/mcp`, name: 'everything-http', bearer: 'upstream-key' }, 'ev'));
+  }, 30_000);
+  afterAll(async () => {
+    await proxy.stop();
+    child.kill();
+  });
+
+  it.each(['legacy', 'modern'] as const)('downstream %s era: calls, sampling and a template read go through', async (era) => {
+    const client = await createTestClient(front, { era, sampling: 'over http' });
+    expect(textOf(await client.callTool({ name: 'ev_get-sum', arguments: { a: 2, b: 5 } }))).toContain('7');
+    expect(textOf(await client.callTool({ name: 'ev_trigger-sampling-request', arguments: { prompt: 'hello' } }))).toContain('over http');
+    expect((await client.readResource({ uri: 'demo://resource/dynamic/text/1' })).contents[0]).toMatchObject({ uri: 'demo://resource/dynamic/text/1' });
+    await client.close();
+  });
+});
+
+describe('a Toolwright app over stdio behind the proxy (2026-07-28 negotiated)', () => {
+  let proxy: ProxiedServer;
+  let front: App;
+
+  beforeAll(async () => {
+    ({ proxy, front } = await mounted({ command: process.execPath, args: [STDIO_FIXTURE], stderr: 'ignore', name: 'fixture' }, 'tw'));
+  }, 30_000);
+  afterAll(() => proxy.stop());
+
+  it('negotiates 2026-07-28 with it', () => {
+    expect(proxy.status.protocolVersion).toBe('2026-07-28');
+  });
+
+  it.each(['legacy', 'modern'] as const)('downstream %s era: progress, sampling, a resource and a prompt', async (era) => {
+    const client = await createTestClient(front, { era, sampling: 'from the client' });
+    const progress: unknown[] = [];
+    const slow = await client.callTool({ name: 'tw_slow', arguments: { ms: 1 } }, { onprogress: (p: unknown) => progress.push(p) } as never);
+    expect(textOf(slow)).toBe('slept 1');
+    if (era === 'legacy') expect(progress).toEqual([expect.objectContaining({ progress: 0, total: 1, message: 'started' })]);
+    expect(textOf(await client.callTool({ name: 'tw_ask', arguments: {} }))).toBe('the client said: from the client');
+    expect((await client.readResource({ uri: 'fixture://readme' })).contents[0]).toMatchObject({ uri: 'fixture://readme' });
+    expect((await client.listPrompts()).prompts.map((p) => p.name)).toContain('tw_note');
+    await client.close();
+  });
+});
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
