@@ -18,7 +18,8 @@ export interface RedisTaskStoreOptions {
  * answers `tasks/get`, `tasks/update` and `tasks/cancel` for a task another one created.
  * Changes are compare-and-set (a racing writer makes the change run again on what won); a
  * cancel is published on `<prefix>task-cancel` so the instance running the task aborts it, and
- * each write on `<prefix>task-change` so any instance's `subscriptions/listen` streams hear of it.
+ * the id of each written task on `<prefix>task-change` so any instance's `subscriptions/listen`
+ * streams hear of it (and read it).
  *
  * @example
  * const cluster = await createRedisCluster({ url: process.env.REDIS_URL });
@@ -29,7 +30,7 @@ export class RedisTaskStore implements TaskStore {
   private readonly prefix: string;
   private subscriber: Redis | undefined;
   private readonly listeners = new Set<(taskId: string) => void>();
-  private readonly watchers = new Set<(task: StoredTask) => void>();
+  private readonly watchers = new Set<(taskId: string) => void>();
 
   constructor(options: RedisTaskStoreOptions) {
     this.redis = options.redis;
@@ -74,16 +75,16 @@ export class RedisTaskStore implements TaskStore {
     return () => this.listeners.delete(listener);
   }
 
-  onChange(listener: (task: StoredTask) => void): () => void {
+  onChange(listener: (taskId: string) => void): () => void {
     this.watchers.add(listener);
     this.subscribe();
     return () => this.watchers.delete(listener);
   }
 
-  /** Publishes a written task when any listener is registered here (`tasks()` registers one, so every instance serving tasks publishes). */
+  /** Publishes the id of a written task when any listener is registered here (`tasks()` registers one, so every instance serving tasks publishes). */
   private announce(task: StoredTask): void {
     if (this.watchers.size === 0) return;
-    this.redis.publish(this.changes, JSON.stringify(task)).catch(() => undefined);
+    this.redis.publish(this.changes, task.taskId).catch(() => undefined);
   }
 
   private subscribe(): void {
@@ -92,15 +93,7 @@ export class RedisTaskStore implements TaskStore {
     this.subscriber = subscriber;
     subscriber.on('message', (channel: string, message: string) => {
       if (channel === this.channel) for (const l of this.listeners) l(message);
-      else if (channel === this.changes && this.watchers.size > 0) {
-        let task: StoredTask;
-        try {
-          task = JSON.parse(message) as StoredTask;
-        } catch {
-          return;
-        }
-        for (const w of this.watchers) w(task);
-      }
+      else if (channel === this.changes) for (const w of this.watchers) w(message);
     });
     subscriber.on('error', () => undefined);
     void subscriber.subscribe(this.channel, this.changes).catch(() => undefined);

@@ -199,6 +199,44 @@ describe('tasks in Redis', () => {
     expect(aborted).toContain('three');
   });
 
+  it('sends notifications/tasks on a subscriptions/listen stream of one instance for a task another runs', async () => {
+    const { taskId } = await raw(a, 'tools/call', { name: 'remove', arguments: { file: 'heard.txt' } });
+    const response = await c.handler(
+      new Request('http://localhost/mcp', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'subscriptions/listen' },
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 'listen-c',
+          method: 'subscriptions/listen',
+          params: {
+            notifications: { taskIds: [taskId] },
+            _meta: {
+              'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+              'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' },
+              'io.modelcontextprotocol/clientCapabilities': declaring,
+            },
+          },
+        }),
+      }),
+    );
+    const reader = response.body!.getReader();
+    const decoder = new TextDecoder();
+    let text = '';
+    const read = async (until: (t: string) => boolean) => {
+      while (!until(text)) {
+        const chunk = await reader.read();
+        if (chunk.done) throw new Error(`the stream ended: ${text}`);
+        text += decoder.decode(chunk.value);
+      }
+    };
+    await read((t) => t.includes('"status":"input_required"'));
+    await raw(b, 'tasks/update', { taskId, inputResponses: { confirm: { action: 'accept', content: { confirm: true } } } });
+    await read((t) => t.includes('"status":"completed"'));
+    expect(text).toContain('deleted heard.txt');
+    await reader.cancel();
+  });
+
   it('runs 1,000 concurrent tasks over three instances: every one completes once with its own result, none lost, each key expiring with its task', async () => {
     const instances = [a, b, c];
     const handles = await Promise.all(Array.from({ length: 1000 }, (_, n) => raw(instances[n % 3], 'tools/call', { name: 'quick', arguments: { n } })));

@@ -3,6 +3,7 @@ import { Ctx, Param, Tool, ToolError, type ToolContext } from '@toolwright/core'
 import { createApp, MemoryTaskStore, tasks, TASKS_EXTENSION_ID, type App } from '@toolwright/server';
 import { createFetchHandler, type FetchHandler } from '@toolwright/server/fetch';
 import { createTestClient, toolText } from '@toolwright/server/testing';
+import { extendedListen, MAX_EXTENDED_LISTENS, type ExtendedListens } from '../src/serving/extendedListen';
 
 /**
  * The tasks extension (SEP-2663) through the real SDK v2 client, in memory and over HTTP:
@@ -601,5 +602,26 @@ describe('task status notifications on subscriptions/listen (2026-07-28, real HT
     expect((await listen({ taskIds: ['x'] }, {})).error?.code).toBe(-32021);
     expect((await listen({ taskIds: 'x' }, declaring)).error?.code).toBe(-32602);
     expect((await listen({ taskIds: [1] }, declaring)).error?.code).toBe(-32602);
+  });
+});
+
+describe('extended subscriptions/listen streams', () => {
+  it('are bounded per endpoint: past the limit a listen naming task ids is refused (-32603), as the SDK refuses its own', async () => {
+    const app = await createApp({ name: 'jobs', version: '1.0.0', tools: [Jobs], extensions: [tasks()], logger: { debug() {}, info() {}, warn() {}, error() {} } });
+    const open: ExtendedListens = new Set(Array.from({ length: MAX_EXTENDED_LISTENS }, () => () => undefined));
+    const body = {
+      jsonrpc: '2.0',
+      id: 9,
+      method: 'subscriptions/listen',
+      params: { notifications: { taskIds: ['x'] }, _meta: { 'io.modelcontextprotocol/clientCapabilities': declaring } },
+    };
+    const refused = await extendedListen(
+      (setup) => app.createServer(setup),
+      body,
+      undefined,
+      open,
+      () => Promise.reject(new Error('not reached')),
+    );
+    expect(await refused!.json()).toEqual({ jsonrpc: '2.0', id: 9, error: { code: -32603, message: 'Subscription limit reached' } });
   });
 });

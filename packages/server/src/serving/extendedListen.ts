@@ -9,6 +9,9 @@ const KEEP_ALIVE_MS = 15_000;
 /** The filter keys of the protocol itself, which the SDK serves. */
 const PROTOCOL_KEYS = new Set(['toolsListChanged', 'promptsListChanged', 'resourcesListChanged', 'resourceSubscriptions']);
 
+/** Most streams with an extension part open at once per endpoint (as the SDK bounds its own listen streams). */
+export const MAX_EXTENDED_LISTENS = 1024;
+
 /** Streams of `subscriptions/listen` with an extension part, closed gracefully when the endpoint closes. */
 export type ExtendedListens = Set<() => void>;
 
@@ -29,6 +32,7 @@ export async function extendedListen(
 ): Promise<Response | undefined> {
   const listen = listenOf(body);
   if (!listen || Object.keys(listen.filter).every((key) => PROTOCOL_KEYS.has(key))) return undefined;
+  if (open.size >= MAX_EXTENDED_LISTENS) return Response.json({ jsonrpc: '2.0', id: listen.id, error: { code: -32603, message: 'Subscription limit reached' } });
   // The app's extensions are wired to each server it makes: make one to ask them, and close it
   // (connected to nothing, so that closing it ends its connection's bookkeeping as any close does).
   const server = factory({ era: 'modern', ...(authInfo && { authInfo }) });

@@ -8,7 +8,7 @@ import type { StoredTask, TaskStore } from './TaskStore';
 export class MemoryTaskStore implements TaskStore {
   private readonly tasks = new Map<string, StoredTask>();
   private readonly listeners = new Set<(taskId: string) => void>();
-  private readonly watchers = new Set<(task: StoredTask) => void>();
+  private readonly watchers = new Set<(taskId: string) => void>();
   private writes = 0;
 
   constructor(private readonly now: () => number = Date.now) {}
@@ -48,13 +48,13 @@ export class MemoryTaskStore implements TaskStore {
     return () => this.listeners.delete(listener);
   }
 
-  onChange(listener: (task: StoredTask) => void): () => void {
+  onChange(listener: (taskId: string) => void): () => void {
     this.watchers.add(listener);
     return () => this.watchers.delete(listener);
   }
 
   private changed(task: StoredTask): void {
-    for (const watcher of this.watchers) watcher(task);
+    for (const watcher of this.watchers) watcher(task.taskId);
   }
 
   /** How many tasks it holds (expired ones included until they are swept). */

@@ -68,11 +68,12 @@ export interface TaskStore {
   /** Listens for `publishCancel` from any instance; returns the means to stop listening. */
   onCancel?(listener: (taskId: string) => void): () => void;
   /**
-   * Listens for every task written from now on (`create` and each `update` that changed it), by
-   * any instance sharing the store: what `subscriptions/listen` streams send as
-   * `notifications/tasks`. Returns the means to stop listening. Without it, clients poll.
+   * Listens for the ids of the tasks written from now on (`create` and each `update` that changed
+   * one), by any instance sharing the store; the listener reads the ones it cares about. What
+   * `subscriptions/listen` streams send as `notifications/tasks`. Returns the means to stop
+   * listening. Without it, clients poll.
    */
-  onChange?(listener: (task: StoredTask) => void): () => void;
+  onChange?(listener: (taskId: string) => void): () => void;
 }
 
 export const TERMINAL: ReadonlySet<TaskStatus> = new Set(['completed', 'failed', 'cancelled']);

@@ -72,7 +72,7 @@ export function tasks(options: TasksOptions = {}): Extension {
   const maxListened = positive('maxListenedTasks', options.maxListenedTasks, 100);
   const logger = options.logger ?? stderrLogger('tasks');
   const runner = new TaskRunner(store, logger, Math.max(1, Math.floor(heartbeatTimeoutMs / 3)));
-  const watchers = new TaskWatchers(store);
+  const watchers = new TaskWatchers(store, logger);
 
   /**
    * The task, or what becomes of it when the instance running it has gone silent for longer than
@@ -290,12 +290,25 @@ export function tasks(options: TasksOptions = {}): Extension {
 class TaskWatchers {
   private readonly byTask = new Map<string, Set<(task: StoredTask) => void>>();
 
-  constructor(store: TaskStore) {
+  constructor(
+    private readonly store: TaskStore,
+    private readonly logger: ToolLogger,
+  ) {
     // Registered at once, so that a store shared between instances (Redis) publishes every write for the others' listeners.
-    store.onChange?.((task) => {
-      const listeners = this.byTask.get(task.taskId);
-      if (listeners) for (const listener of listeners) listener(task);
+    store.onChange?.((taskId) => {
+      if (this.byTask.has(taskId)) void this.read(taskId);
     });
+  }
+
+  /** Reads a changed task the listeners here care about, and hands it to them. */
+  private async read(taskId: string): Promise<void> {
+    try {
+      const task = await this.store.get(taskId);
+      const listeners = this.byTask.get(taskId);
+      if (task && listeners) for (const listener of listeners) listener(task);
+    } catch (error) {
+      this.logger.warn(`task ${taskId}: its change could not be read for its listeners`, error);
+    }
   }
 
   /** Calls `listener` with each new version of the tasks `ids`; returns the means to stop. */
