@@ -27,7 +27,11 @@ export type OpenApiTools = Class & {
 export async function fromOpenApi(document: string | object, options: FromOpenApiOptions): Promise<OpenApiTools> {
   let bundled: Record<string, unknown>;
   try {
-    bundled = (await $RefParser.bundle(typeof document === 'string' ? document : structuredClone(document))) as Record<string, unknown>;
+    // A document already in memory with only local `$ref`s needs no bundling (GitHub's: seconds saved).
+    bundled =
+      typeof document === 'object' && document !== null && !hasOutsideRef(document)
+        ? (document as Record<string, unknown>)
+        : ((await $RefParser.bundle(typeof document === 'string' ? document : structuredClone(document))) as Record<string, unknown>);
   } catch (error) {
     throw new ConfigError(`Toolwright: the OpenAPI description cannot be read: ${(error as Error).message}. Fix the document or its $refs.`);
   }
@@ -147,4 +151,25 @@ function serveAsResource(target: Class, methodName: string, op: OpenApiOperation
     methodName,
     Object.getOwnPropertyDescriptor(target.prototype, methodName)!,
   );
+}
+
+/** Whether any `$ref` in `value` points outside the document (a file or URL). Iterative: descriptions nest deeply. */
+function hasOutsideRef(value: object): boolean {
+  const stack: unknown[] = [value];
+  const seen = new Set<object>();
+  while (stack.length > 0) {
+    const node = stack.pop();
+    if (typeof node !== 'object' || node === null || seen.has(node)) continue;
+    seen.add(node);
+    if (Array.isArray(node)) {
+      for (const item of node) stack.push(item);
+      continue;
+    }
+    for (const key of Object.keys(node)) {
+      const child = (node as Record<string, unknown>)[key];
+      if (key === '$ref' && typeof child === 'string' && !child.startsWith('#')) return true;
+      if (typeof child === 'object' && child !== null) stack.push(child);
+    }
+  }
+  return false;
 }
