@@ -34,6 +34,7 @@ const SLOW = {
   'packages/oauth/test/jwt-verifier.e2e.test.ts': "runs the server's built jwtVerifier in a fresh node",
   'packages/oauth/test/edge-runtimes.e2e.test.ts': 'serves the built authorization server on Deno, Bun and workerd in processes',
   'packages/server/test/apps-browser.e2e.test.ts': "drives examples/app's view in Debian's headless Chromium",
+  'packages/server/test/apps-browser.e2e.test.ts': "drives examples/app's view in Debian's headless Chromium",
   'packages/server/test/api-report.test.ts': 'runs API Extractor on the built types',
   'packages/server/test/auth-jwt.e2e.test.ts': 'serves fixtures/auth-server.js in a process',
   'packages/server/test/auth-jwt-claims.e2e.test.ts': 'serves fixtures/jwt-claims-server.js in a process',
