@@ -85,7 +85,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     websiteUrl: options.websiteUrl,
     icons: options.icons,
   });
-  const serverOptions = stripUndefined({ instructions: options.instructions });
+  const instructions = options.instructions;
   const cacheHints = cacheHintsOf(options.cache);
   let openListeners = 0;
   let fetchEntry: ((request: Request) => Promise<Response>) | undefined;
@@ -97,7 +97,8 @@ export async function createApp(options: AppOptions): Promise<App> {
     createServer({ era = 'legacy', authInfo, overrides } = {}) {
       // Capabilities follow what the app serves when the connection opens (lists can grow at runtime).
       const capabilities = extensions.withCapabilities(surface.capabilities());
-      const settings = { ...serverOptions, capabilities, ...(era === 'modern' && { cacheHints }) };
+      // A plain literal: spreading here cost more than the SDK's own `new Server()` (a server is made per 2026-07-28 HTTP request).
+      const settings = era === 'modern' ? { instructions, capabilities, cacheHints } : { instructions, capabilities };
       const overriding = overrides && new Map(overrides);
       // Only a connection with telemetry to record gets the traced server class: the others run untouched.
       const instruments = telemetry.instruments();

@@ -43,7 +43,8 @@ export class Connections {
 
   /** Tracks a new server's connection state until the server closes. */
   open(server: Server, era: ProtocolEra, overrides?: ReadonlyMap<Class, unknown>): Connection {
-    const connection: Connection = { server, era, logLevel: this.defaultLogLevel, subscriptions: new Set(), ...(overrides && { overrides }) };
+    // One literal, one shape for every connection (no spread: a server is made per 2026-07-28 HTTP request).
+    const connection: Connection = { server, era, logLevel: this.defaultLogLevel, subscriptions: new Set(), overrides };
     this.live.add(connection);
     const previous = server.onclose;
     server.onclose = () => {
