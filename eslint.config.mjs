@@ -14,6 +14,7 @@ export default tseslint.config(
       '**/.next/',
       '**/next-env.d.ts',
       'examples/edge/dist-worker/',
+      '**/.wrangler/',
       'packages/*/bundle/',
       '**/coverage/',
       '.bench/',

@@ -12,6 +12,8 @@ const mf = new Miniflare({
   scriptPath: join(root, 'dist-worker', process.env.WORKER ?? 'worker.mjs'),
   compatibilityDate: '2026-07-01',
   compatibilityFlags: ['nodejs_compat'],
+  // No Request.cf object: Miniflare would fetch one from Cloudflare first (none here: no network).
+  cf: false,
   bindings,
   host: '127.0.0.1',
   port: Number(process.env.PORT ?? 0),

@@ -5,6 +5,7 @@ import { createFetchHandler } from '@toolwright/server/fetch';
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { generateKeyPairSync, sign, type KeyObject } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
+import { createServer } from 'node:net';
 import { join } from 'node:path';
 
 /**
@@ -16,8 +17,27 @@ import { join } from 'node:path';
  * keeps them) and the v2 client (2026-07-28). The tools' schemas must be those node serves from the same build.
  */
 const ROOT = join(__dirname, '..');
+const { nodeBinary } = require('../../../scripts/nodeVersions.js') as { nodeBinary(major: string): string };
 const BIN = join(ROOT, '..', '..', 'node_modules', '.bin');
-const RUNTIMES = [
+/** A runtime serving the example: how to start it, and what it serves. */
+interface Runtime {
+  name: string;
+  command: string;
+  args: string[];
+  env?: Record<string, string>;
+  /** Takes `--port <free port>` (it cannot listen on port 0). */
+  port?: boolean;
+  /** Keeps 2025-11-25 sessions. */
+  sessions: boolean;
+  /** False: serves without the environment's bearer JWTs. */
+  auth?: boolean;
+  /** The Hono app (with its own route beside /mcp). */
+  hono?: boolean;
+  /** The same bundle as a row before it: only the bearer JWT tests run on it. */
+  plainAlready?: boolean;
+}
+
+const RUNTIMES: Runtime[] = [
   { name: 'Deno', command: join(BIN, 'deno'), args: ['run', '--allow-net', '--allow-read', '--allow-env', '--allow-sys', 'deno.mjs'], sessions: true },
   { name: 'Bun', command: join(BIN, 'bun'), args: ['bun.mjs'], sessions: true },
   // `export default app`: `deno serve` serves the App's own `fetch` (the fetch handler with its defaults).
@@ -28,8 +48,19 @@ const RUNTIMES = [
     sessions: true,
     auth: false,
   },
-  // Cloudflare's workerd (through Miniflare), running the Worker bundled from tsc's output; stateless, as Workers are.
-  { name: 'workerd', command: process.execPath, args: ['scripts/serve-workerd.mjs'], sessions: false },
+  // Cloudflare's workerd, running the Worker bundled from tsc's output; stateless, as Workers are. Served here by wrangler
+  // itself (`wrangler dev`, local: no account, no network; it needs Node 22) from wrangler.toml, and below, with bearer
+  // JWTs and as the Hono app, by scripts/serve-workerd.mjs (Miniflare, which wrangler dev runs too).
+  {
+    name: 'workerd (wrangler dev)',
+    command: nodeBinary('22'),
+    args: [join(ROOT, '..', '..', 'node_modules', 'wrangler', 'bin', 'wrangler.js'), 'dev', '--local', '--ip', '127.0.0.1', '--inspector-port', '0', '--show-interactive-dev-session=false'],
+    env: { WRANGLER_SEND_METRICS: 'false' },
+    port: true,
+    sessions: false,
+    auth: false,
+  },
+  { name: 'workerd (Miniflare)', command: process.execPath, args: ['scripts/serve-workerd.mjs'], sessions: false, plainAlready: true },
   // The app mounted in a Hono app (@toolwright/hono) beside a route of Hono's own, on each runtime.
   { name: 'Hono on Deno', command: join(BIN, 'deno'), args: ['run', '--allow-net', '--allow-read', '--allow-env', '--allow-sys', 'hono-deno.mjs'], sessions: true, auth: false, hono: true },
   { name: 'Hono on Bun', command: join(BIN, 'bun'), args: ['hono-bun.mjs'], sessions: true, auth: false, hono: true },
@@ -51,18 +82,31 @@ async function nodeTools(): Promise<unknown[]> {
   return tools;
 }
 
-/** Starts the runtime on a free port; resolves with its endpoint once it listens. */
-function start(command: string, args: string[], env: Record<string, string> = {}): Promise<{ url: string; child: ChildProcess; stderr: () => string }> {
-  const child = spawn(command, args, { cwd: ROOT, env: { ...process.env, PORT: '0', NO_COLOR: '1', ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
-  let stderr = '';
-  return new Promise((resolve, reject) => {
-    child.stderr!.setEncoding('utf8').on('data', (chunk: string) => {
-      stderr += chunk;
-      // Ours print the endpoint; `deno serve` its origin ("Listening on http://127.0.0.1:port/").
-      const match = /listening on (\S+)/i.exec(stderr);
-      if (match) resolve({ url: new URL('/mcp', match[1]).href, child, stderr: () => stderr });
+/** A port free right now, for a server that cannot take port 0 (wrangler dev). */
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
     });
-    child.once('exit', (code) => reject(new Error(`${command} exited ${code}: ${stderr}`)));
+  });
+}
+
+/** Starts the runtime on a free port (given as `--port` when `port`); resolves with its endpoint once it listens. */
+async function start(command: string, args: string[], env: Record<string, string> = {}, port = false): Promise<{ url: string; child: ChildProcess; stderr: () => string }> {
+  const portArgs = port ? ['--port', String(await freePort())] : [];
+  const child = spawn(command, [...args, ...portArgs], { cwd: ROOT, env: { ...process.env, PORT: '0', NO_COLOR: '1', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  return new Promise((resolve, reject) => {
+    const listen = (chunk: string) => {
+      output += chunk;
+      // Ours print the endpoint; `deno serve` its origin ("Listening on http://127.0.0.1:port/"); wrangler "Ready on http://127.0.0.1:port".
+      const match = /(?:listening|ready) on (\S+)/i.exec(output);
+      if (match) resolve({ url: new URL('/mcp', match[1]).href, child, stderr: () => output });
+    };
+    child.stderr!.setEncoding('utf8').on('data', listen);
+    child.stdout!.setEncoding('utf8').on('data', listen);
+    child.once('exit', (code) => reject(new Error(`${command} exited ${code}: ${output}`)));
     child.once('error', reject);
   });
 }
@@ -94,13 +138,14 @@ function postWithHost(url: string, host: string): Promise<number> {
 
 const textOf = (result: unknown) => (result as { content: { text?: string }[] }).content[0]?.text ?? '';
 
-describe.each(RUNTIMES)('the example on $name', ({ command, args, env, sessions, hono }) => {
+// The plain Worker on Miniflare is served with bearer JWTs below (the same bundle runs through wrangler dev here).
+describe.each(RUNTIMES.filter((runtime) => !runtime.plainAlready))('the example on $name', ({ command, args, env, port, sessions, hono }) => {
   let served: Awaited<ReturnType<typeof start>> | undefined;
   let expected: unknown[];
 
   beforeAll(async () => {
     expected = await nodeTools();
-    served = await start(command, args, env);
+    served = await start(command, args, env, port);
   });
   afterAll(() => stop(served?.child));
 
