@@ -20,7 +20,7 @@
 // under test runs on the Node that runs this script (Node 20 in CI).
 //
 // `node run-conformance.js [label ...] [-- suite options]`, e.g. `-- --verbose`; a run label
-// (`0.1.16`, `2025-11-25`, `2026-07-28`, `tasks`, `extensions`) picks the runs to do, a target (`node`, `workerd`, `deno`) the servers.
+// (`0.1.16`, `2025-11-25`, `2026-07-28`, `tasks`, `extensions`) picks the runs to do, a target (`node`, `mounted`, `workerd`, `deno`) the servers.
 'use strict';
 const { spawn, spawnSync } = require('node:child_process');
 const { createServer } = require('node:net');
@@ -100,6 +100,14 @@ const TARGETS = [
     start: (port) => spawn(serverNode, [join(example, 'dist', 'server.js'), '--http', '--port', String(port), '--host', '127.0.0.1'], { stdio: ['ignore', 'inherit', serverLog()] }),
     ready: (port, child) => waitForHealth(`http://127.0.0.1:${port}/healthz`, child, 15_000),
     runs: RUNS.map((run) => run.label),
+    knownFailures: {},
+  },
+  {
+    // Two example apps under one endpoint: the conformance example with the weather example mounted into it.
+    name: 'mounted',
+    start: (port) => spawn(serverNode, [join(__dirname, 'serve-conformance-mounted.js'), String(port)], { stdio: ['ignore', 'inherit', serverLog()] }),
+    ready: (port, child) => waitForHealth(`http://127.0.0.1:${port}/healthz`, child, 15_000),
+    runs: ['2025-11-25', '2026-07-28'],
     knownFailures: {},
   },
   {
