@@ -1,0 +1,252 @@
+#!/usr/bin/env node
+// `npm run bench:edge`: Toolwright's fetch handler against the SDK v2's own web-standard handler
+// (createMcpHandler(...).fetch), same tools, same runtime, same run (bench/edge/handlers.js):
+//   1. throughput and CPU per call on workerd (the npm `workerd` binary, each Worker bundled by
+//      build-workers.mjs), in both eras (2026-07-28; 2025-11-25 stateless), closed loop;
+//   2. cold start, from spawning the runtime to the first answered tools/call, on workerd, Deno and Bun.
+// Results are ratios toolwright / sdk (above 1: Toolwright is faster or starts sooner), with the
+// absolute figures beside them (noise on a shared machine: read the ratios).
+// Options: --seconds S (per slice, default 2), --rounds R (default 3), --spawns N (default 5),
+// --concurrency C (default 16), --skip-throughput, --skip-cold.
+import { spawn } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
+import { createRequire } from 'node:module';
+import { createServer } from 'node:net';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { buildWorkers, WORKERS_DIR } from './build-workers.mjs';
+
+const require = createRequire(import.meta.url);
+const here = dirname(fileURLToPath(import.meta.url));
+const BIN = join(here, '..', '..', 'node_modules', '.bin');
+const WORKERD = require('workerd').default;
+const KINDS = ['toolwright', 'sdk'];
+
+const arg = (name, fallback) => {
+  const at = process.argv.indexOf(`--${name}`);
+  return at >= 0 ? Number(process.argv[at + 1]) : fallback;
+};
+const SECONDS = arg('seconds', 2);
+const ROUNDS = arg('rounds', 3);
+const SPAWNS = arg('spawns', 5);
+const CONCURRENCY = arg('concurrency', 16);
+const TICK_MS = 1000 / 100; // /proc clock ticks (USER_HZ)
+
+// ---- the requests ----
+
+const ENVELOPE = {
+  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+  'io.modelcontextprotocol/clientCapabilities': {},
+  'io.modelcontextprotocol/clientInfo': { name: 'bench-edge', version: '1' },
+};
+const ARGS = { location: 'Tokyo' };
+const ERAS = {
+  '2026-07-28': {
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_weather', arguments: ARGS, _meta: ENVELOPE } }),
+    headers: { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'get_weather' },
+  },
+  // Stateless 2025-11-25: a call needs no session (each request stands alone).
+  '2025-11-25': {
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_weather', arguments: ARGS } }),
+    headers: { 'mcp-protocol-version': '2025-11-25' },
+  },
+};
+
+/** One POST; resolves with the tool's text, rejects on a refusal or a JSON-RPC error. */
+function call(url, era, agent) {
+  const { body, headers } = ERAS[era];
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      url,
+      { method: 'POST', agent, headers: { ...headers, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'content-length': Buffer.byteLength(body) } },
+      (res) => {
+        let data = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk) => (data += chunk));
+        res.on('end', () => {
+          const line = data.split('\n').find((l) => l.startsWith('data:') && l.length > 6);
+          let message;
+          try {
+            message = JSON.parse(line ? line.slice(5) : data);
+          } catch {
+            return reject(new Error(`HTTP ${res.statusCode}: ${data.slice(0, 200)}`));
+          }
+          if (!message.result) return reject(new Error(`HTTP ${res.statusCode}: ${data.slice(0, 200)}`));
+          resolve(message.result.content[0].text);
+        });
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+// ---- the runtimes ----
+
+function freePort() {
+  return new Promise((resolve) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** A workerd config serving one Worker bundle on 127.0.0.1:port, with nodejs_compat. */
+function workerdConfig(kind, port) {
+  const file = join(WORKERS_DIR, `${kind}-${port}.capnp`);
+  writeFileSync(
+    file,
+    `using Workerd = import "/workerd/workerd.capnp";
+const config :Workerd.Config = (
+  services = [(name = "main", worker = .worker)],
+  sockets = [(name = "http", address = "127.0.0.1:${port}", http = (), service = "main")],
+);
+const worker :Workerd.Worker = (
+  modules = [(name = "worker.mjs", esModule = embed "${kind}.mjs")],
+  compatibilityDate = "2026-07-01",
+  compatibilityFlags = ["nodejs_compat"],
+);
+`,
+  );
+  return file;
+}
+
+const RUNTIMES = {
+  workerd: (kind, port) => [WORKERD, ['serve', workerdConfig(kind, port)]],
+  Deno: (kind) => [join(BIN, 'deno'), ['run', '--allow-net', '--allow-read', '--allow-env', '--allow-sys', join(here, 'serve.mjs'), kind]],
+  Bun: (kind) => [join(BIN, 'bun'), [join(here, 'serve.mjs'), kind]],
+};
+
+/** Spawns a runtime serving `kind`; resolves once a tools/call is answered, with the time that took. */
+async function start(runtime, kind, era = '2026-07-28') {
+  const port = await freePort();
+  const [command, args] = RUNTIMES[runtime](kind, port);
+  const url = `http://127.0.0.1:${port}/mcp`;
+  const began = process.hrtime.bigint();
+  const child = spawn(command, args, { env: { ...process.env, PORT: String(port), NO_COLOR: '1' }, stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr.on('data', (chunk) => (stderr += chunk));
+  let exited = false;
+  child.once('exit', () => (exited = true));
+  for (;;) {
+    if (exited) throw new Error(`${runtime} (${kind}) exited: ${stderr}`);
+    const agent = new http.Agent({ keepAlive: false });
+    try {
+      const text = await call(url, era, agent);
+      return { child, url, coldMs: Number(process.hrtime.bigint() - began) / 1e6, text };
+    } catch (error) {
+      if (error.code !== 'ECONNREFUSED' && error.code !== 'ECONNRESET') {
+        child.kill();
+        throw error;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 2));
+    }
+  }
+}
+
+function stop(child) {
+  if (child.exitCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    child.once('exit', resolve);
+    child.kill('SIGKILL');
+  });
+}
+
+/** CPU time of a process (all its threads) so far, in ms. */
+function cpuMs(pid) {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * TICK_MS;
+}
+
+/** CONCURRENCY callers in a closed loop for `seconds`: calls answered, and the server's CPU spent. */
+async function slice(server, era, seconds) {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: CONCURRENCY });
+  const cpuBefore = cpuMs(server.child.pid);
+  const until = performance.now() + seconds * 1000;
+  let calls = 0;
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (performance.now() < until) {
+        await call(server.url, era, agent);
+        calls++;
+      }
+    }),
+  );
+  const cpu = cpuMs(server.child.pid) - cpuBefore;
+  agent.destroy();
+  return { calls, ms: seconds * 1000, cpu };
+}
+
+const median = (values) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+};
+const fmt = (value, digits = 0) => value.toFixed(digits);
+
+async function throughput() {
+  const servers = {};
+  for (const kind of KINDS) servers[kind] = await start('workerd', kind);
+  if (servers.toolwright.text !== servers.sdk.text) console.log(`note: the answers differ:\n  toolwright: ${servers.toolwright.text}\n  sdk:        ${servers.sdk.text}`);
+  const rows = [];
+  try {
+    for (const era of Object.keys(ERAS)) {
+      // Warm-up: the same number of calls on each (a time-based one gives the slower fewer calls to compile).
+      for (const kind of KINDS) for (let i = 0; i < 300; i++) await call(servers[kind].url, era);
+      const per = { toolwright: [], sdk: [] };
+      for (let round = 0; round < ROUNDS; round++) {
+        // A B B A: drift on the machine hits both alike.
+        const order = round % 2 ? ['sdk', 'toolwright'] : ['toolwright', 'sdk'];
+        for (const kind of [...order, ...[...order].reverse()]) per[kind].push(await slice(servers[kind], era, SECONDS / 2));
+      }
+      const summary = Object.fromEntries(
+        KINDS.map((kind) => {
+          const calls = per[kind].reduce((sum, s) => sum + s.calls, 0);
+          const ms = per[kind].reduce((sum, s) => sum + s.ms, 0);
+          const cpu = per[kind].reduce((sum, s) => sum + s.cpu, 0);
+          return [kind, { callsPerSecond: (calls / ms) * 1000, cpuMsPerCall: cpu / calls }];
+        }),
+      );
+      rows.push({ era, ...summary });
+    }
+  } finally {
+    for (const kind of KINDS) await stop(servers[kind].child);
+  }
+  console.log(`\nworkerd ${require('workerd').compatibilityDate}, stateless, ${CONCURRENCY} callers, ${ROUNDS} rounds of ${SECONDS}s per handler and era (tools/call get_weather)`);
+  console.log('era         toolwright calls/s   sdk calls/s   ratio   toolwright CPU ms/call   sdk CPU ms/call   ratio (sdk/toolwright)');
+  for (const { era, toolwright, sdk } of rows) {
+    console.log(
+      `${era}  ${fmt(toolwright.callsPerSecond).padStart(18)}   ${fmt(sdk.callsPerSecond).padStart(11)}   ${fmt(toolwright.callsPerSecond / sdk.callsPerSecond, 2).padStart(5)}x` +
+        `   ${fmt(toolwright.cpuMsPerCall, 3).padStart(22)}   ${fmt(sdk.cpuMsPerCall, 3).padStart(15)}   ${fmt(sdk.cpuMsPerCall / toolwright.cpuMsPerCall, 2).padStart(5)}x`,
+    );
+  }
+  return rows;
+}
+
+async function coldStarts() {
+  const rows = [];
+  for (const runtime of Object.keys(RUNTIMES)) {
+    const times = { toolwright: [], sdk: [] };
+    for (let i = 0; i < SPAWNS; i++) {
+      // Alternating which goes first.
+      for (const kind of i % 2 ? ['sdk', 'toolwright'] : KINDS) {
+        const served = await start(runtime, kind);
+        times[kind].push(served.coldMs);
+        await stop(served.child);
+      }
+    }
+    rows.push({ runtime, toolwright: median(times.toolwright), sdk: median(times.sdk) });
+  }
+  console.log(`\ncold start: spawn to the first answered tools/call (2026-07-28), median of ${SPAWNS} spawns each`);
+  console.log('runtime   toolwright ms   sdk ms   ratio (sdk/toolwright)');
+  for (const { runtime, toolwright, sdk } of rows) console.log(`${runtime.padEnd(8)}  ${fmt(toolwright).padStart(13)}   ${fmt(sdk).padStart(6)}   ${fmt(sdk / toolwright, 2).padStart(5)}x`);
+  return rows;
+}
+
+await buildWorkers();
+const result = { date: new Date().toISOString() };
+if (!process.argv.includes('--skip-throughput')) result.throughput = await throughput();
+if (!process.argv.includes('--skip-cold')) result.coldStart = await coldStarts();
+writeFileSync(join(WORKERS_DIR, 'latest.json'), `${JSON.stringify(result, null, 2)}\n`);
