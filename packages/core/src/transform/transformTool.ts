@@ -7,7 +7,7 @@ import { TOOL_NAME_PATTERN } from '../registry/toolName';
 import type { JsonSchema } from '../schema/JsonSchema';
 import { compileProfileSchema } from '../validation/compileSchemaValidator';
 import { describeProfileIssues, schemaProfileIssues } from '../validation/schemaProfile';
-import type { ValidationIssue } from '../validation/ValidationIssue';
+import type { ValidationIssue, ValidationOutcome } from '../validation/ValidationIssue';
 import { invalidArguments } from '../invoke/compileToolCall';
 import { toolErrorResult } from '../invoke/toolFailure';
 import type { ArgumentTransform, ToolTransform } from './ToolTransform';
@@ -50,8 +50,9 @@ export function transformTool(tool: CompiledTool, transform: ToolTransform, wher
     if (hides && (change.narrow !== undefined || change.description !== undefined))
       problem(`its transform hides ${at} and also narrows or describes it`, 'a hidden argument is not shown: drop `narrow` and `description`.');
     if (hides) {
-      if (Object.hasOwn(change, 'value')) {
-        const outcome = compileProfileSchema(argumentSchema(schema, arg, original))({ [arg]: change.value });
+      const fits = fitsOriginal(schema, arg, original);
+      if (Object.hasOwn(change, 'value') && fits) {
+        const outcome = fits({ [arg]: change.value });
         if (!outcome.ok)
           problem(`its transform's value for ${at} does not fit the argument's schema: ${outcome.issues.map((i) => `${i.path || arg}: ${i.message}`).join('; ')}`, 'give a value the tool accepts.');
       }
@@ -69,9 +70,9 @@ export function transformTool(tool: CompiledTool, transform: ToolTransform, wher
       else {
         const widens = widened(original, narrow);
         if (widens) problem(`its transform's \`narrow\` for ${at} widens the schema (${widens})`, 'a transform may only narrow what the tool accepts.');
-        const fits = compileProfileSchema(argumentSchema(schema, arg, original));
-        for (const v of [...(narrow.enum ?? []), ...(Object.hasOwn(narrow, 'const') ? [narrow.const] : [])]) {
-          if (!fits({ [arg]: v }).ok) problem(`its transform's \`narrow\` for ${at} allows ${JSON.stringify(v)}, which the tool does not accept`, 'list only values the tool accepts.');
+        const fits = fitsOriginal(schema, arg, original);
+        for (const v of fits ? [...(narrow.enum ?? []), ...(Object.hasOwn(narrow, 'const') ? [narrow.const] : [])] : []) {
+          if (!fits!({ [arg]: v }).ok) problem(`its transform's \`narrow\` for ${at} allows ${JSON.stringify(v)}, which the tool does not accept`, 'list only values the tool accepts.');
         }
         const check = compileProfileSchema(narrow);
         narrowed.push({ name: arg, check: (value) => check(value) });
@@ -123,6 +124,21 @@ function transformedCall(
     }
     return tool.call(filled, ctx, scope);
   };
+}
+
+/**
+ * A validator of `{ [arg]: value }` against the argument's own schema, or undefined when that
+ * schema is outside the profile (a proxied server's may be): then constants and enum values
+ * are left for the tool itself to check on each call.
+ */
+function fitsOriginal(root: JsonSchema, arg: string, schema: JsonSchema): ((value: unknown) => ValidationOutcome) | undefined {
+  const wrapped = argumentSchema(root, arg, schema);
+  if (schemaProfileIssues(wrapped).length > 0) return undefined;
+  try {
+    return compileProfileSchema(wrapped);
+  } catch {
+    return undefined;
+  }
 }
 
 /** An object schema with just `arg`, keeping the root's `$defs` for its `$ref`s. */
