@@ -381,6 +381,14 @@ describe('tasks', () => {
     const legacy = await createTestClient(app, { protocol: '2025-11-25', capabilities: { elicitation: {} } } as never);
     try {
       expect(await toolText(legacy.callTool({ name: 'count', arguments: { steps: 2 } }))).toBe('counted to 2');
+      // That era's status updates: the method's progress, as notifications/progress on the call.
+      const progress: unknown[] = [];
+      const call = (legacy as unknown as { callTool(p: object, o: object): Promise<unknown> }).callTool(
+        { name: 'count', arguments: { steps: 3 } },
+        { onprogress: (p: { message?: string }) => void progress.push(p.message) },
+      );
+      expect(await toolText(call as never)).toBe('counted to 3');
+      expect(progress).toEqual(['step 1 of 3', 'step 2 of 3', 'step 3 of 3']);
     } finally {
       await legacy.close();
     }
