@@ -70,7 +70,8 @@ export type ToolwrightPackage = (typeof TOOLWRIGHT_PACKAGES)[number] | (typeof A
  * `@toolwright/express@0.1.0` on the registry otherwise. From the registry, npm installs them itself.
  */
 export const ADAPTER_DEPENDENCIES: Readonly<Partial<Record<ToolwrightPackage, readonly ToolwrightPackage[]>>> = {
-  '@toolwright/nestjs': ['@toolwright/express', '@toolwright/fastify'],
+  // @toolwright/fastify is an optional peer (the Fastify platform only): the nest template runs on Express.
+  '@toolwright/nestjs': ['@toolwright/express'],
 };
 
 /**
