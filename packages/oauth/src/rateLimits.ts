@@ -3,7 +3,9 @@ import type { RateLimitStore } from '@toolwright/server/middleware';
 
 /** How fast one client address may call an endpoint: a token bucket of `burst` requests, refilled at `perMinute`. */
 export interface OAuthRate {
+  /** Requests one address may send at once. */
   burst: number;
+  /** Requests it may send per minute once the burst is spent. */
   perMinute: number;
 }
 

@@ -2,6 +2,7 @@ import { DocumentRefusedError, type ClientDocumentFetcher, type FetchedDocument 
 import { isPublicAddress } from './isPublicAddress';
 import { maxAgeOf } from './maxAgeOf';
 
+/** The limits of `fetchDocumentFetcher`, and how it resolves host names. */
 export interface FetchDocumentFetcherOptions {
   /** The whole fetch, redirects included, in milliseconds. Default 5000. */
   timeoutMs?: number;
