@@ -1,13 +1,19 @@
 // Vercel AI SDK's MCP client (@ai-sdk/mcp): createMCPClient -> tools() -> tool.execute(args, { toolCallId, messages }),
 // the path generateText takes when a model calls a tool; resources and prompts through the client's own methods.
 // options.discovery: false asks for the 2025 handshake (`protocolVersionDiscovery`), otherwise the client probes 2026-07-28.
-import { createMCPClient } from '@ai-sdk/mcp';
+// options.apps: declare MCP Apps (`mcpAppClientCapabilities`), as a host that renders views does; its MCP App helpers read the tools and views.
+import { createMCPClient, mcpAppClientCapabilities, readMCPAppResource, splitMCPAppTools } from '@ai-sdk/mcp';
 import { StdioMCPTransport } from '@ai-sdk/mcp/mcp-stdio';
 import { runPlan, unsupported } from './runPlan.mjs';
 
 await runPlan(async ({ target, options = {} }) => {
   const transport = target.stdio ? new StdioMCPTransport({ command: target.stdio.command, args: target.stdio.args, stderr: 'ignore' }) : { type: 'http', url: target.http.url };
-  const client = await createMCPClient({ transport, clientName: 'toolwright-interop', ...(options.discovery === false && { protocolVersionDiscovery: false }) });
+  const client = await createMCPClient({
+    transport,
+    clientName: 'toolwright-interop',
+    ...(options.discovery === false && { protocolVersionDiscovery: false }),
+    ...(options.apps && { capabilities: mcpAppClientCapabilities }),
+  });
   let calls = 0;
   return {
     async step(step) {
@@ -21,6 +27,14 @@ await runPlan(async ({ target, options = {} }) => {
           if (!Object.hasOwn(tools, step.name)) throw new Error(`tools() has no '${step.name}'`);
           return await tools[step.name].execute(step.arguments, { toolCallId: `call-${++calls}`, messages: [] });
         }
+        case 'splitMcpAppTools': {
+          const { modelVisible, appVisible } = splitMCPAppTools(await client.listTools());
+          return { modelVisible: modelVisible.tools.map((t) => t.name), appVisible: appVisible.tools.map((t) => t.name) };
+        }
+        case 'readMcpAppResource':
+          return await readMCPAppResource({ client, uri: step.uri });
+        case 'callRawTool':
+          return await client.callTool({ name: step.name, arguments: step.arguments });
         case 'listResources':
           return (await client.listResources()).resources;
         case 'readResource':

@@ -10,6 +10,7 @@ const EXAMPLES = join(__dirname, '..', '..', '..');
 export const SERVERS = {
   weather: join(EXAMPLES, 'weather', 'dist', 'server.js'),
   full: join(EXAMPLES, 'full', 'dist', 'server.js'),
+  app: join(EXAMPLES, 'app', 'dist', 'server.js'),
 } as const;
 
 /** drivers/recordStdio.js: puts a stdio server behind a recorder of every line each way. */

@@ -13,7 +13,11 @@ export type Step =
   | { readonly op: 'listResources' }
   | { readonly op: 'readResource'; readonly uri: string }
   | { readonly op: 'listPrompts' }
-  | { readonly op: 'getPrompt'; readonly name: string; readonly arguments: Record<string, string> };
+  | { readonly op: 'getPrompt'; readonly name: string; readonly arguments: Record<string, string> }
+  // MCP Apps helpers of a client library (@ai-sdk/mcp): tools split by visibility, a view read for rendering, a raw tools/call.
+  | { readonly op: 'splitMcpAppTools' }
+  | { readonly op: 'readMcpAppResource'; readonly uri: string }
+  | { readonly op: 'callRawTool'; readonly name: string; readonly arguments: Record<string, unknown> };
 
 /** What a step gave back through the library: its value, or the error the library threw. */
 export type Outcome = { readonly op: Step['op']; readonly value: unknown } | { readonly op: Step['op']; readonly error: string };
