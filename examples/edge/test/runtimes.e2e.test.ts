@@ -82,6 +82,9 @@ async function nodeTools(): Promise<unknown[]> {
   return tools;
 }
 
+/** How long a runtime may take to listen: Miniflare and wrangler start two processes each, slow on a busy machine. */
+const START_TIMEOUT_MS = 90_000;
+
 /** A port free right now, for a server that cannot take port 0 (wrangler dev). */
 function freePort(): Promise<number> {
   return new Promise((resolve) => {
@@ -146,7 +149,7 @@ describe.each(RUNTIMES.filter((runtime) => !runtime.plainAlready))('the example 
   beforeAll(async () => {
     expected = await nodeTools();
     served = await start(command, args, env, port);
-  });
+  }, START_TIMEOUT_MS);
   afterAll(() => stop(served?.child));
 
   it(`serves a 2025-11-25 client ${sessions ? 'in a session' : 'without a session'}, with the schemas node serves`, async () => {
@@ -200,7 +203,7 @@ describe.each(RUNTIMES.filter((runtime) => runtime.auth !== false))('bearer JWTs
 
   beforeAll(async () => {
     served = await start(command, args, { JWKS: JSON.stringify(jwks), ISSUER, RESOURCE });
-  });
+  }, START_TIMEOUT_MS);
   afterAll(() => stop(served?.child));
 
   it('serves callers with a valid token in both eras', async () => {
