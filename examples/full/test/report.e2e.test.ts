@@ -33,7 +33,7 @@ describe('overdue_report, the long-running tool', () => {
         onStatus: (task) => seen.push(task.statusMessage ?? task.status),
         answer: ({ method, params }) => {
           expect(method).toBe('elicitation/create');
-          expect(params?.message).toBe("5 overdue loans at harbour. Include the members' contacts in the report?");
+          expect(params?.message).toBe("Include the members' contacts in the overdue report for harbour?");
           return { action: 'accept', content: { includeContacts: true } };
         },
       },
