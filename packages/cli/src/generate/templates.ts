@@ -104,6 +104,7 @@ export const TEMPLATES: Readonly<Record<TemplateName, TemplateInfo>> = {
     transport: 'stdio',
     contents: [
       '`src/library.tools.ts`: tools that search, lend and reserve books, with DTO input, structured output and a question to the user (elicitation).',
+      '`src/report.tools.ts`: `overdue_report`, a long-running tool (`@Tool({ task: true })`): clients that declared the tasks extension get a task to poll, with its question, progress and cancellation; others get a plain call. `src/shelf-scanner.service.ts` is the slow part, replaced in tests.',
       '`src/library.service.ts` and `src/clock.service.ts`: services injected by typedi; `src/loan-desk.service.ts`: a request-scoped service that knows its caller.',
       '`src/audit.middleware.ts`: middleware around every call, recording what was called and how long it took.',
       '`src/library.dto.ts`: input and output DTOs validated by class-validator.',

@@ -50,3 +50,10 @@ export class PickupChoice {
   @IsIn(BRANCHES)
   branch!: string;
 }
+
+/** The question overdue_report asks before it writes the report (a task's input request, for task clients). */
+export class ReportOptions {
+  @Property({ title: 'Include contacts', description: "Add each member's email to the report" })
+  @IsBoolean()
+  includeContacts!: boolean;
+}

@@ -22,7 +22,7 @@ describe('{{serverName}} through a real MCP client (in memory)', () => {
 
   it('lists the tools with their input and output schemas', async () => {
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name)).toEqual(['search_books', 'lend_book', 'reserve_book']);
+    expect(tools.map((t) => t.name)).toEqual(['search_books', 'lend_book', 'reserve_book', 'overdue_report']);
     expect(tools[0].inputSchema).toMatchObject({
       required: ['query'],
       properties: { genre: { type: 'string', enum: ['fiction', 'science', 'history'] }, limit: { type: 'integer', minimum: 1, maximum: 20, default: 5 } },
