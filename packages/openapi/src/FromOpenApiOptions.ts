@@ -18,10 +18,13 @@ export type OpenApiAuth = { type: 'bearer'; token: OpenApiSecret } | { type: 'ap
  * then, or once when the API answers 401.
  */
 export interface OAuthClientCredentials {
+  /** Selects OAuth client credentials. */
   type: 'oauth2';
   /** The authorization server's token endpoint (https:, or http: on a loopback host). */
   tokenUrl: string;
+  /** The server's client id at the authorization server. */
   clientId: string;
+  /** Its client secret: the value, or a function that returns it for each token request. */
   clientSecret: OpenApiSecret;
   /** Scopes asked for (the `scope` parameter). */
   scopes?: readonly string[];

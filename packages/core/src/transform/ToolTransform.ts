@@ -28,6 +28,7 @@ export interface ArgumentTransform {
 export interface ToolTransform {
   /** The new name (a mounted tool then gets its namespace in front of it). */
   readonly name?: string;
+  /** The new title (for UIs). */
   readonly title?: string;
   /** The new description, or a function of the current one. */
   readonly description?: string | ((current: string | undefined) => string);
