@@ -19,7 +19,8 @@ export interface ParamHeaderRefusal {
  * Whether a 2026-07-28 `tools/call`'s `Mcp-Param-*` headers agree with its `arguments`
  * (SEP-2243): for each declared argument the body carries (not null), the header must be
  * there and hold the same value, plainly or as `=?base64?<canonical Base64 of UTF-8>?=`;
- * numbers compare by value (`42.0` is `42`), booleans as `true`/`false`. An argument the body
+ * a number declared `integer` (or `number`) compares by value (`42.0` is `42`), anything else
+ * as text (a number sent for a `string` parameter too), booleans as `true`/`false`. An argument the body
  * leaves out needs no header. Header values arrive with surrounding whitespace already
  * removed (as HTTP field parsing requires). The refusal names the header and the argument,
  * never the values (they may be secrets).
@@ -36,7 +37,9 @@ export function paramHeaderRefusal(declared: readonly ParamHeader[], args: unkno
       return refusal(name, argument, `the body carries '${argument}' but the ${name} header is missing: a client sends every declared argument it sends in the body as its header too`);
     const decoded = decode(sent);
     if (decoded === undefined) return refusal(name, argument, `the ${name} header is not valid '=?base64?...?=' (canonical Base64 of UTF-8 text, padded with '=')`);
-    const same = typeof value === 'number' && DECIMAL.test(decoded) ? Number(decoded) === value : decoded === expected;
+    // Numerically only where the schema declares a number: a number sent for a string parameter compares as its text.
+    const numeric = (d.type as string) === 'integer' || (d.type as string) === 'number';
+    const same = numeric && typeof value === 'number' && DECIMAL.test(decoded) ? Number(decoded) === value : decoded === expected;
     if (!same) return refusal(name, argument, `the ${name} header does not hold the value of '${argument}' in the body`);
   }
   return undefined;
