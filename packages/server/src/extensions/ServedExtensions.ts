@@ -8,7 +8,7 @@ import type { Notification, ServerCapabilities, ServerContext, StandardSchemaV1 
 import { describe } from './defineExtension';
 import type { Extension, ExtensionContext, ExtensionNotification, ExtensionRequest, ToolRunOverride } from './Extension';
 import { extensionProblems } from './extensionProblems';
-import { listenOpenerFor, recordListenOpener, type ListenOpener } from './listenHooks';
+import { listenOpenerFor, recordListenOpener, type ListenOpener } from './ListenOpener';
 import { paramsSchemaOf } from './paramsSchemaOf';
 
 interface ServedMethod<H> {

@@ -1,5 +1,5 @@
 import type { AuthInfo } from '@toolwright/core';
-import { listenOpenerOf, type OpenedListen } from '../extensions/listenHooks';
+import { listenOpenerOf, type OpenedListen } from '../extensions/ListenOpener';
 import type { Transport } from '../sdk/sdk';
 import type { McpServerHandle, ServerSetup } from './ServerFactory';
 
