@@ -99,7 +99,7 @@ describe('toolwright new', () => {
   });
 
   it.each([
-    [['new', 'x', '--template', 'huge'], "Unknown --template 'huge'. Use one of: minimal, weather, http, full, app, edge, express, nest, next."],
+    [['new', 'x', '--template', 'huge'], "Unknown --template 'huge'. Use one of: minimal, weather, http, full, app, edge, express, nest, next, oauth."],
     [['new', 'x', '--transport', 'sse'], "Unknown --transport 'sse'. Use one of: stdio, http."],
     [['new', 'x', '--name', 'My Server'], "Invalid --name 'My Server': npm package names are lowercase: try 'my-server'."],
     [

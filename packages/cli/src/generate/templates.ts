@@ -2,7 +2,7 @@ import type { ToolwrightPackage } from './versions';
 import { EDGE_VERSIONS, EXPRESS_VERSIONS, NEST_VERSIONS, NEXT_VERSIONS } from './versions';
 
 /** The project templates `toolwright new` knows, in the order `--help` lists them. */
-export const TEMPLATE_NAMES = ['minimal', 'weather', 'http', 'full', 'app', 'edge', 'express', 'nest', 'next'] as const;
+export const TEMPLATE_NAMES = ['minimal', 'weather', 'http', 'full', 'app', 'edge', 'express', 'nest', 'next', 'oauth'] as const;
 export type TemplateName = (typeof TEMPLATE_NAMES)[number];
 
 /**
@@ -237,6 +237,39 @@ export const TEMPLATES: Readonly<Record<TemplateName, TemplateInfo>> = {
       outputs: ['.next/', 'next-env.d.ts'],
       buildTsconfig: 'tsconfig.server.json',
       untypedPackage: true,
+    },
+  },
+  oauth: {
+    name: 'oauth',
+    summary: 'A Streamable HTTP server that MCP clients sign in to with OAuth: its own authorization server (@toolwright/oauth), scoped tools.',
+    transport: 'http',
+    contents: [
+      '`src/app.ts`: the app and its OAuth authorization server (`createOAuthServer`), served beside `/mcp` by `createApp({ oauth })`: discovery, registration, PKCE, consent, tokens, refresh, revocation.',
+      '`src/signIn.ts`: who signs in: a development sign-in (everyone is `DEV_USER`), or any OpenID Connect provider from `OIDC_ISSUER`, `OIDC_CLIENT_ID` and `OIDC_CLIENT_SECRET`.',
+      '`src/notes.tools.ts`: `whoami`, `list_notes` (needs `notes:read`) and `add_note` (needs `notes:write`), each for the signed-in user; `src/notes.service.ts`: the notes, injected by typedi.',
+    ],
+    exampleCall: { tool: 'whoami', args: {} },
+    host: {
+      start: 'npm start          # http://127.0.0.1:3000: /mcp, and the OAuth sign-in beside it',
+      serverFile:
+        '`src/server.ts`: the entry point: with `--http`, the endpoint and its authorization server (issuer `MCP_ISSUER`, default `http://127.0.0.1:<port>`); else the same tools over stdio, without sign-in (so without the scoped tools: give the stdio caller an identity with `envAuthInfo` from `@toolwright/server/auth`).',
+      tests:
+        '`test/oauth.e2e.test.ts`: the server on a real port; a real MCP client is refused without a token, then registers, signs in with PKCE through the consent page, and calls the scoped tools. No mocks.',
+      section: [
+        '## Sign-in',
+        '',
+        'MCP clients (Claude, VS Code, Cursor, the SDKs) find the authorization server from the 401 of `/mcp`, register, and open the sign-in page in the browser. Out of the box everyone signs in as `DEV_USER` (default `developer`) after a consent page: for your machine only. Before you deploy:',
+        '',
+        '- set `MCP_ISSUER` to the public URL (`https://mcp.example.com`): every token and redirect names it;',
+        '- sign users in for real: `OIDC_ISSUER`, `OIDC_CLIENT_ID` and `OIDC_CLIENT_SECRET` for an OpenID Connect provider (register `<MCP_ISSUER>/callback` there), a preset in `src/signIn.ts` (GitHub, Google, Entra ID, Auth0, Okta, Keycloak), or your own login;',
+        '- set `OAUTH_SECRET` (32+ characters), and for more than one instance a shared store, signing key and rate-limit store: see https://github.com/toolwright/toolwright/blob/main/docs/guide/oauth.md.',
+      ].join('\n'),
+      toolwrightPackages: ['@toolwright/oauth'],
+      dependencies: {},
+      devDependencies: {},
+      scripts: {},
+      installScripts: {},
+      outputs: [],
     },
   },
 };

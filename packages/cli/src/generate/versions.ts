@@ -60,8 +60,8 @@ export const INSTALL_SCRIPTS = { '@parcel/watcher': false } as const;
 /** The Toolwright packages every project depends on (`@toolwright/cli` and `@toolwright/eslint-plugin` as dev dependencies). */
 export const TOOLWRIGHT_PACKAGES = ['@toolwright/core', '@toolwright/server', '@toolwright/cli', '@toolwright/eslint-plugin'] as const;
 
-/** The framework adapters, which only their templates depend on. */
-export const ADAPTER_PACKAGES = ['@toolwright/express', '@toolwright/fastify', '@toolwright/nestjs', '@toolwright/next'] as const;
+/** The framework adapters and the OAuth server, which only their templates depend on. */
+export const ADAPTER_PACKAGES = ['@toolwright/express', '@toolwright/fastify', '@toolwright/nestjs', '@toolwright/next', '@toolwright/oauth'] as const;
 export type ToolwrightPackage = (typeof TOOLWRIGHT_PACKAGES)[number] | (typeof ADAPTER_PACKAGES)[number];
 
 /**
