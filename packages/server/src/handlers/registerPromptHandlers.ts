@@ -29,7 +29,10 @@ export function registerPromptHandlers(connection: Connection, catalog: Catalog,
     const args = request.params.arguments;
     return serveMember<PromptResult>(
       {
-        ...refOf(prompt),
+        // Every key written out (no spread): the pipeline reads this object on every call.
+        kind: 'prompt',
+        member: prompt,
+        name: prompt.name,
         unknown: () => unknownPrompt(name),
         method: 'prompts/get',
         args,

@@ -38,7 +38,10 @@ export function registerResourceHandlers(connection: Connection, catalog: Catalo
     const { member } = serving;
     return serveMember<ReadResourceResult>(
       {
-        ...refOf(member)!,
+        // Every key written out (no spread): the pipeline reads this object on every call.
+        kind: 'resource',
+        member,
+        name: 'uri' in member ? member.uri : member.uriTemplate,
         unknown: () => notFound(uri),
         method: 'resources/read',
         args: {},

@@ -52,9 +52,14 @@ export function registerToolHandlers(server: Server, binding: ToolBinding, conne
     const tool = catalog.tool(params.name);
     const unknown = () => new ProtocolError(ErrorCodes.InvalidParams, `Unknown tool '${params.name}'. Call tools/list to see the available tools.`);
     if (!tool) throw unknown();
+    // One literal with every key written out: a spread of toolRef(tool) here made each later key a
+    // megamorphic store through the runtime, and serveMember's reads of it megamorphic loads.
     return serveMember(
       {
-        ...toolRef(tool),
+        kind: 'tool',
+        member: tool,
+        name: tool.name,
+        annotations: tool.descriptor.annotations,
         unknown,
         method: 'tools/call',
         args: params.arguments,

@@ -49,7 +49,7 @@ export function createModernFetch(factory: (setup: ServerSetup) => McpServerHand
       }
       const mismatch = options.tools && paramHeaderMismatch(options.tools, body, request.headers, authInfo);
       if (mismatch) return mismatch;
-      const sdk = () => handler.fetch(request, { parsedBody: body, ...(authInfo && { authInfo }) });
+      const sdk = () => handler.fetch(request, authInfo ? { parsedBody: body, authInfo } : { parsedBody: body });
       // A listen naming an extension's keys (the tasks extension's taskIds) gets the extensions' notifications merged in.
       return (await extendedListen(factory, body, authInfo, extendedListens, sdk)) ?? sdk();
     },
