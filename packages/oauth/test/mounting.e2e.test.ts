@@ -1,9 +1,11 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
-import { createApp, type App, type HttpListener } from '@toolwright/server';
+import { Hono } from 'hono';
+import { createApp, type App, type Listener } from '@toolwright/server';
 import { createOAuthServer, type OAuthServer } from '@toolwright/oauth';
 import { toolwrightMiddleware } from '@toolwright/express';
+import { toolwrightMiddleware as honoMiddleware } from '@toolwright/hono';
 import { serveFetch } from '../../server/test/fixtures/serveFetch';
 import { MemoryClientProvider } from './fixtures/clientProvider';
 import { NotesTools } from './fixtures/notesTools';
@@ -42,7 +44,7 @@ describe('createApp({ oauth }) serves the authorization server beside the MCP en
     const port = await freePort();
     const base = `http://127.0.0.1:${port}`;
     const { app } = await notesApp(base);
-    const listener: HttpListener = await app.listen({ transport: 'http', port, exitOnSignal: false, requestLogLevel: 'silent' });
+    const listener: Listener = await app.listen({ transport: 'http', port, exitOnSignal: false, requestLogLevel: 'silent' });
     try {
       await signsIn(base);
       const metadata = await fetch(`${base}/.well-known/oauth-authorization-server`);
@@ -83,6 +85,24 @@ describe('createApp({ oauth }) serves the authorization server beside the MCP en
       await mcp.close();
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
+    }
+  });
+
+  it('the Hono adapter, beside a route of Hono’s own', async () => {
+    let handler: ((request: Request) => Promise<Response>) | undefined;
+    const served = await serveFetch((request) => handler!(request));
+    const { app } = await notesApp(served.url);
+    const web = new Hono();
+    const mcp = honoMiddleware(app, { logError: () => {} });
+    web.use(mcp);
+    web.get('/hello', (c) => c.text('hello'));
+    handler = (request) => Promise.resolve(web.fetch(request));
+    try {
+      await signsIn(served.url);
+      expect(await (await fetch(`${served.url}/hello`)).text()).toBe('hello');
+    } finally {
+      await mcp.close();
+      await served.close();
     }
   });
 });
