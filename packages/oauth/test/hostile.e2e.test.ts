@@ -150,6 +150,8 @@ describe('the authorization server refuses', () => {
       const browser = new TestBrowser();
       const page = await browser.request(authorizeUrl(served.base, { client_id: String(body.client_id), code_challenge: challenge }));
       expect(page.headers.get('x-frame-options')).toBe('DENY');
+      // Not no-referrer: under it browsers post the form with Origin: null, which the Origin check refuses (found in Chromium).
+      expect(page.headers.get('referrer-policy')).toBe('same-origin');
       expect(page.headers.get('content-security-policy')).toMatch(/frame-ancestors 'none'/);
       const html = await page.text();
       expect(html).toContain('Raw client');
