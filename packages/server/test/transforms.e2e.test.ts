@@ -92,6 +92,15 @@ describe.each(sources)('%s', (_label, make, toolName) => {
   });
 });
 
+it('in an app that coerces arguments, a string past a narrowed bound is refused too', async () => {
+  const client = await createTestClient(await createApp({ name: 'c', version: '1', tools: [MyOrders], coerce: true }), { auth: { claims: { sub: 'ann' } } });
+  const refused = await client.callTool({ name: 'find_orders', arguments: { status: 'open', limit: '50' } });
+  expect((refused.content as { text: string }[])[0]!.text).toMatch(/^Invalid arguments for tool 'find_orders':\n- limit: .*10/);
+  const coerced = await client.callTool({ name: 'find_orders', arguments: { status: 'open', limit: '5' } });
+  expect(coerced.structuredContent ?? JSON.parse((coerced.content as { text: string }[])[0]!.text)).toEqual({ tenant: 'ann', region: 'eu', status: 'open', limit: 5 });
+  await client.close();
+});
+
 describe('transform build checks', () => {
   const build = async (t: ToolTransforms) => {
     @TransformTools(t)

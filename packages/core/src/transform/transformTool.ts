@@ -74,8 +74,9 @@ export function transformTool(tool: CompiledTool, transform: ToolTransform, wher
         for (const v of fits ? [...(narrow.enum ?? []), ...(Object.hasOwn(narrow, 'const') ? [narrow.const] : [])] : []) {
           if (!fits!({ [arg]: v }).ok) problem(`its transform's \`narrow\` for ${at} allows ${JSON.stringify(v)}, which the tool does not accept`, 'list only values the tool accepts.');
         }
-        const check = compileProfileSchema(narrow);
-        narrowed.push({ name: arg, check: (value) => check(value) });
+        // Checked merged with the argument's own schema, coercing as a `coerce` app would, so "50" meets `maximum: 10` too.
+        const check = fitsOriginal(schema, arg, { ...original, ...narrow }, true) ?? compileProfileSchema(argumentSchema({}, arg, narrow));
+        narrowed.push({ name: arg, check: (value) => check({ [arg]: value }) });
         shown = { ...original, ...narrow };
       }
     }
@@ -109,7 +110,7 @@ function transformedCall(
     for (const n of narrowed) {
       if (!Object.hasOwn(given, n.name)) continue;
       const outcome = n.check(given[n.name]);
-      if (!outcome.ok) for (const i of outcome.issues) issues.push({ path: i.path ? `${n.name}${i.path.startsWith('[') ? '' : '.'}${i.path}` : n.name, message: i.message });
+      if (!outcome.ok) issues.push(...outcome.issues);
     }
     if (issues.length > 0) return invalidArguments(name, issues);
     const filled: Record<string, unknown> = { ...given };
@@ -131,11 +132,11 @@ function transformedCall(
  * schema is outside the profile (a proxied server's may be): then constants and enum values
  * are left for the tool itself to check on each call.
  */
-function fitsOriginal(root: JsonSchema, arg: string, schema: JsonSchema): ((value: unknown) => ValidationOutcome) | undefined {
+function fitsOriginal(root: JsonSchema, arg: string, schema: JsonSchema, coerce = false): ((value: unknown) => ValidationOutcome) | undefined {
   const wrapped = argumentSchema(root, arg, schema);
   if (schemaProfileIssues(wrapped).length > 0) return undefined;
   try {
-    return compileProfileSchema(wrapped);
+    return compileProfileSchema(wrapped, { coerce });
   } catch {
     return undefined;
   }
