@@ -289,6 +289,18 @@ describe('proxy credentials, reconnects and options', () => {
     });
     await client.callTool({ name: 'up_echo', arguments: { text: 'x' } });
     expect(seen.authorization).toBe('Bearer exchanged-for-alice');
+    // Without credentials of its own, the proxy sends none: the downstream bearer is not passed on.
+    const bare = await proxyServer({ url: listener.url });
+    const plain = await createApp({ name: 'plain', version: '1.0.0', tools: [], mount: [{ app: bare, namespace: 'up' }] });
+    const other = await createTestClient(plain, {
+      transport: 'http',
+      bearer: 'downstream-token',
+      listen: { auth: { verifyToken: async (token: string) => ({ token, clientId: 'alice', scopes: [] }), authorizationServers: ['https://auth.example.com'] } },
+    });
+    await other.callTool({ name: 'up_echo', arguments: { text: 'x' } });
+    expect(seen.authorization).toBeUndefined();
+    await other.close();
+    await bare.stop();
     expect(asked).toContain(undefined);
     expect(asked).toContain('alice');
     await client.close();
