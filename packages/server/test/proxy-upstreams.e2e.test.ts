@@ -162,6 +162,7 @@ describe('a Toolwright app over stdio behind the proxy (2026-07-28 negotiated)',
   it.each(['legacy', 'modern'] as const)('downstream %s era: progress, sampling, a resource and a prompt', async (era) => {
     const client = await createTestClient(front, { era, sampling: 'from the client' });
     const progress: unknown[] = [];
+    // Regression: over stdio the progress sent just before a result was lost (the SDK client hands notifications to their handlers a turn after responses).
     const slow = await client.callTool({ name: 'tw_slow', arguments: { ms: 1 } }, { onprogress: (p: unknown) => progress.push(p) } as never);
     expect(textOf(slow)).toBe('slept 1');
     if (era === 'legacy') expect(progress).toEqual([expect.objectContaining({ progress: 0, total: 1, message: 'started' })]);

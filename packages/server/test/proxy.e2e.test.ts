@@ -42,6 +42,12 @@ class Upstream {
     return 'done';
   }
 
+  @Tool({ description: 'Reports three steps and answers at once.' })
+  async quick(@Ctx() ctx: ToolContext) {
+    for (let i = 1; i <= 3; i++) await ctx.progress(i, 3);
+    return 'quick';
+  }
+
   @Tool({ description: 'Asks the user for a name, then the model for a greeting.' })
   async greet(@Ctx() ctx: ToolContext) {
     const answer = await ctx.elicit('Your name?', { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] });
@@ -137,7 +143,7 @@ describe.each([
         _meta: { 'example.com/owner': 'upstream' },
         inputSchema: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] },
       });
-      expect(tools.map((t) => t.name).sort()).toEqual(['up_count', 'up_echo', 'up_greet', 'up_work']);
+      expect(tools.map((t) => t.name).sort()).toEqual(['up_count', 'up_echo', 'up_greet', 'up_quick', 'up_work']);
       expect((await client.listResources()).resources).toEqual([expect.objectContaining({ uri: 'up://readme', mimeType: 'text/plain', description: 'The readme.' })]);
       expect((await client.listResourceTemplates()).resourceTemplates).toEqual([expect.objectContaining({ uriTemplate: 'up://items/{id}' })]);
       expect((await client.listPrompts()).prompts).toEqual([expect.objectContaining({ name: 'up_hello', arguments: [expect.objectContaining({ name: 'who', required: true })] })]);
@@ -205,6 +211,15 @@ describe.each([
     await client.close();
   });
 
+  it('relays every progress notification sent just before the result', async () => {
+    const client = await createTestClient(front, { era: 'legacy' });
+    const progress: unknown[] = [];
+    const result = await client.callTool({ name: 'up_quick', arguments: {} }, { onprogress: (p: unknown) => progress.push(p) } as never);
+    expect(result.content).toEqual([{ type: 'text', text: 'quick' }]);
+    expect(progress).toEqual([1, 2, 3].map((n) => ({ progress: n, total: 3 })));
+    await client.close();
+  });
+
   it('gives each downstream session its own upstream session, also with two clients at once', async () => {
     const a = await createTestClient(front, { era: 'legacy' });
     const b = await createTestClient(front, { era: 'legacy' });
@@ -233,6 +248,31 @@ describe.each([
     upstream.tools.remove('later');
     await waitFor(async () => !(await client.listTools()).tools.some((t) => t.name === 'up_later'), 'up_later to go');
     await client.close();
+  });
+});
+
+const PROTO_NAMES = ['__proto__', 'constructor', 'toString', 'valueOf', 'hasOwnProperty'];
+
+class ProtoNamed {}
+for (const name of PROTO_NAMES) {
+  const method = `m${PROTO_NAMES.indexOf(name)}`;
+  Object.defineProperty(ProtoNamed.prototype, method, { value: () => `tool ${name}`, writable: true, configurable: true });
+  Tool({ name, description: `A tool named ${name}.` })(ProtoNamed.prototype, method, Object.getOwnPropertyDescriptor(ProtoNamed.prototype, method)!);
+}
+
+describe('proxy of members whose names are Object.prototype members', () => {
+  it.each(['legacy', 'modern'] as const)('%s era: lists and calls each by its own name, and refuses a name the upstream does not serve', async (era) => {
+    const upstream = await createApp({ name: 'protos', version: '1.0.0', tools: [ProtoNamed] });
+    const listener = await upstream.listen({ transport: 'http', port: 0, host: '127.0.0.1', ...quiet });
+    const proxy = await proxyServer({ url: listener.url });
+    const front = await createApp({ name: 'front', version: '1.0.0', tools: [], mount: [{ app: proxy, namespace: 'p' }] });
+    const client = await createTestClient(front, { era });
+    expect((await client.listTools()).tools.map((t) => t.name).sort()).toEqual(PROTO_NAMES.map((n) => `p_${n}`).sort());
+    for (const name of PROTO_NAMES) expect((await client.callTool({ name: `p_${name}`, arguments: {} })).content).toEqual([{ type: 'text', text: `tool ${name}` }]);
+    await expect(client.callTool({ name: '__proto__', arguments: {} })).rejects.toThrow(/Unknown tool/);
+    await client.close();
+    await proxy.stop();
+    await listener.close();
   });
 });
 
