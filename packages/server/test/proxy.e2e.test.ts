@@ -238,6 +238,17 @@ describe.each([
     await b.close();
   });
 
+  (negotiated === '2025-11-25' ? it : it.skip)('passes the upstream resource updates to the clients that subscribed (2025-era upstream)', async () => {
+    const client = await createTestClient(front, { era: 'legacy' });
+    const updated: string[] = [];
+    client.setNotificationHandler('notifications/resources/updated', (n) => void updated.push(n.params.uri));
+    await client.subscribeResource({ uri: 'up://readme' });
+    upstream.notifyResourceUpdated('up://readme');
+    await waitFor(() => updated.length > 0, 'resources/updated from the parent');
+    expect(updated).toEqual(['up://readme']);
+    await client.close();
+  });
+
   it('follows the upstream list changes', async () => {
     const client = await createTestClient(front, { era: 'legacy' });
     const changed: string[] = [];

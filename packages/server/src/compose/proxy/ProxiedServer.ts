@@ -8,9 +8,11 @@ import { registerMountSource } from '../MountSource';
 import { openUpstream } from './openUpstream';
 import { proxyDefinitions, type ProxyRuntime, type UpstreamLists } from './proxyDefinitions';
 import type { ProxyOptions } from './ProxyOptions';
-import { UpstreamSession } from './UpstreamSession';
+import { isModern, UpstreamSession } from './UpstreamSession';
 
 const EMPTY: CatalogParts = { tools: [], resources: [], resourceTemplates: [], prompts: [] };
+/** Static resources whose updates the proxy's own session subscribes to, at most. */
+const MAX_FOLLOWED = 100;
 const ALL_QUESTIONS: ClientCapabilities = { elicitation: { form: {}, url: {} }, sampling: {}, roots: {} };
 
 /**
@@ -26,6 +28,8 @@ export class ProxiedServer {
   private readonly byConnection = new WeakMap<object, Promise<UpstreamSession>>();
   private readonly byCaller = new Map<string, Promise<UpstreamSession>>();
   private readonly sessions = new Set<UpstreamSession>();
+  /** URIs the proxy's own session subscribed to (a 2025-era upstream's `resources/updated` reach the parent's subscribers). */
+  private readonly followed = new Set<string>();
   private readonly target: new () => object;
   private readonly runtime: ProxyRuntime;
   private ownSession: Client | undefined;
@@ -88,6 +92,7 @@ export class ProxiedServer {
       closed: () => this.dropped(client),
     });
     this.ownSession = client;
+    this.followed.clear();
     if (this.options.name === undefined) this.name = `upstream '${client.getServerVersion()?.name ?? 'upstream'}'`;
     await this.refresh('tools');
     await this.refresh('resources');
@@ -132,6 +137,24 @@ export class ProxiedServer {
       this.lists = { ...this.lists, resources, resourceTemplates };
     }
     this.replace(kind, proxyDefinitions(this.lists, this.target, this.runtime));
+    if (kind === 'resources' && caps.resources?.subscribe && !isModern(client))
+      await this.follow(
+        client,
+        this.lists.resources.map((r) => r.uri),
+      );
+  }
+
+  /**
+   * Subscribes the proxy's own session to the upstream's static resources (the first
+   * MAX_FOLLOWED), so their `resources/updated` reach the parent's clients that subscribed.
+   */
+  private async follow(client: Client, uris: readonly string[]): Promise<void> {
+    for (const uri of uris) {
+      if (this.followed.size >= MAX_FOLLOWED) return;
+      if (this.followed.has(uri)) continue;
+      this.followed.add(uri);
+      await client.subscribeResource({ uri }, { timeout: this.runtime.requestTimeoutMs }).catch(() => this.followed.delete(uri));
+    }
   }
 
   /** Swaps one list's definitions in the catalog and announces the change once. */
