@@ -1,5 +1,6 @@
 import { compileSchemaValidator, type ToolContext, type ToolResult, type ValidationOutcome } from '@toolwright/core';
 import type { ClientCredentialsToken } from './clientCredentials';
+import { readLimited } from './readLimited';
 import type { OpenApiSecret } from './FromOpenApiOptions';
 import type { OpenApiOperation } from './OpenApiOperation';
 
@@ -151,30 +152,6 @@ function scalar(value: unknown): string {
 
 async function secretOf(secret: OpenApiSecret): Promise<string> {
   return typeof secret === 'function' ? await secret() : secret;
-}
-
-/** The body as text, or undefined when it is longer than `limit` bytes (then the rest is not read). */
-async function readLimited(response: Response, limit: number): Promise<string | undefined> {
-  if (!response.body) return '';
-  const declared = Number(response.headers.get('content-length'));
-  if (Number.isFinite(declared) && declared > limit) {
-    await response.body.cancel();
-    return undefined;
-  }
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > limit) {
-      await reader.cancel();
-      return undefined;
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks).toString('utf8');
 }
 
 function jsonObject(text: string, contentType: string | null): Record<string, unknown> | undefined {

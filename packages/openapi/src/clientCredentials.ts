@@ -1,5 +1,6 @@
 import { ConfigError } from '@toolwright/core';
 import type { OAuthClientCredentials } from './FromOpenApiOptions';
+import { readLimited } from './readLimited';
 
 /** The most of a token endpoint's answer read: a token response is small. */
 const MAX_TOKEN_RESPONSE = 64 * 1024;
@@ -52,7 +53,8 @@ export class ClientCredentialsToken {
     }
     const started = Date.now();
     const response = await this.fetchFn(this.url, { method: 'POST', headers, body: form, redirect: 'manual', signal: AbortSignal.timeout(this.timeoutMs) });
-    const text = await readCapped(response);
+    const text = await readLimited(response, MAX_TOKEN_RESPONSE);
+    if (text === undefined) throw new Error('the token endpoint answered with more than 64 KiB');
     let body: { access_token?: unknown; expires_in?: unknown; token_type?: unknown; error?: unknown } = {};
     try {
       body = JSON.parse(text) as typeof body;
@@ -87,22 +89,4 @@ function checkedTokenUrl(raw: string): URL {
     throw new ConfigError(`Toolwright: fromOpenApi()'s oauth2 tokenUrl must be https: (http: only on a loopback host), since the client secret is sent to it; got ${url.protocol}.`);
   }
   return url;
-}
-
-async function readCapped(response: Response): Promise<string> {
-  if (!response.body) return '';
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > MAX_TOKEN_RESPONSE) {
-      await reader.cancel();
-      throw new Error('the token endpoint answered with more than 64 KiB');
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks).toString('utf8');
 }
