@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
 import { join, relative } from 'node:path';
 import { promisify } from 'node:util';
 
@@ -46,6 +46,15 @@ describe('startup footprint', () => {
     const probe = `require('./examples/weather/dist/app.js').createWeatherApp().then((app) => app.createServer())
       .then(() => process.stdout.write(JSON.stringify(process.moduleLoadList.filter((m) => m.includes('webcrypto')))));`;
     const { stdout } = await promisify(execFile)(process.execPath, ['-e', probe], { cwd: ROOT });
+    expect(JSON.parse(stdout)).toEqual([]);
+  });
+
+  it('leaves node:crypto unloaded at startup (the hand-written SDK servers never load it)', () => {
+    // The probe is read from stdin: `node -e` loads node:crypto itself.
+    const probe = `require('./examples/weather/dist/app.js').createWeatherApp().then((app) => { app.createServer(); app.createServer({ era: 'modern' }); })
+      .then(() => process.stdout.write(JSON.stringify(process.moduleLoadList.filter((m) => /^NativeModule (crypto|internal\\/crypto\\/)/.test(m)))));`;
+    const { stdout, stderr } = spawnSync(process.execPath, ['-'], { cwd: ROOT, input: probe, encoding: 'utf8' });
+    expect(stderr).toBe('');
     expect(JSON.parse(stdout)).toEqual([]);
   });
 

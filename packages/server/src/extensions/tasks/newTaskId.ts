@@ -1,6 +1,7 @@
-import { randomBytes } from 'node:crypto';
-
-/** A task id nobody can guess: 128 random bits, base64url (22 characters). */
+/**
+ * A task id nobody can guess: 128 random bits, base64url (22 characters). Web Crypto's global,
+ * read at call time: importing `node:crypto` would cost every server's startup.
+ */
 export function newTaskId(): string {
-  return randomBytes(16).toString('base64url');
+  return Buffer.from(crypto.getRandomValues(new Uint8Array(16))).toString('base64url');
 }
