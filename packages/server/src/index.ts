@@ -17,7 +17,19 @@ export { defineExtension } from './extensions/defineExtension';
 export { skills, SKILLS_EXTENSION } from './extensions/skills/skills';
 export { apps } from './extensions/apps/apps';
 export type { SkillsOptions } from './extensions/skills/skills';
-export type { Extension, ExtensionContext, ExtensionListen, ExtensionListenContext, ExtensionRequest, ExtensionNotification, ParamsSchema, ToolCallRequest, ToolRunOverride } from './extensions/Extension';
+export type {
+  Extension,
+  ExtensionApp,
+  ExtensionContext,
+  ExtensionListen,
+  ExtensionListenContext,
+  ExtensionRequest,
+  ExtensionNotification,
+  ExtensionStop,
+  ParamsSchema,
+  ToolCallRequest,
+  ToolRunOverride,
+} from './extensions/Extension';
 export { tasks, TASKS_EXTENSION_ID } from './extensions/tasks/tasks';
 export type { TasksOptions } from './extensions/tasks/tasks';
 export { MemoryTaskStore } from './extensions/tasks/MemoryTaskStore';

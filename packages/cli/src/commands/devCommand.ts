@@ -18,7 +18,8 @@ export const devCommand: Command = {
 
 Run the project's own tsc in watch mode (tsc -b -w: the real compiler, so decorator
 metadata is emitted; never esbuild) and (re)start 'node <entry>' after every build without
-errors. Compiler output and Toolwright's messages go to stderr; the server keeps stdin and
+errors, with TOOLWRIGHT_DEV=1 (skills({ dir }) then serves edits to its skills without a
+restart, telling clients). Compiler output and Toolwright's messages go to stderr; the server keeps stdin and
 stdout, so a client can start 'toolwright dev' as a stdio server (a restart ends its
 session: prefer HTTP while developing).
 
@@ -78,7 +79,8 @@ Exit codes: 0 stopped with Ctrl-C, 2 invalid arguments or no TypeScript in the p
       if (!existsSync(entry.file)) return log(`${shown} does not exist after the build; pass the entry file: toolwright dev <entry>`);
       // --inspect serves on 127.0.0.1 for the inspector, which sends no token: a generated http project
       // (which refuses to start without MCP_TOKENS) is told MCP_ALLOW_ANONYMOUS=1, unless the environment says otherwise.
-      const env = inspect ? { ...process.env, MCP_ALLOW_ANONYMOUS: process.env.MCP_ALLOW_ANONYMOUS ?? '1' } : process.env;
+      // TOOLWRIGHT_DEV=1: the server serves what changes without a restart where it can (skills({ dir }) watches its folder).
+      const env = { ...process.env, TOOLWRIGHT_DEV: '1', ...(inspect && { MCP_ALLOW_ANONYMOUS: process.env.MCP_ALLOW_ANONYMOUS ?? '1' }) };
       const child = spawn(entry.command, [...entry.args], { cwd: entry.projectDir, env, stdio: ['inherit', 'inherit', 'inherit'] });
       server = child;
       log(`server started: node ${shown}${serverArgs.length ? ` ${serverArgs.join(' ')}` : ''} (pid ${child.pid})`);

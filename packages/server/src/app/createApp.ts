@@ -67,8 +67,15 @@ export async function createApp(options: AppOptions): Promise<App> {
   const lifecycle = createLifecycle({
     classes: [...new Set([...tools, ...(options.services ?? [])])],
     container,
-    onStart: () => startMounted(mounts, options, phase),
-    onShutdown: () => stopMounted(mounts, options, phase),
+    // The extensions start after the app's own hooks, with the app (built below by then), and stop first.
+    onStart: async () => {
+      await startMounted(mounts, options, phase);
+      await extensions.start(app);
+    },
+    onShutdown: async () => {
+      await extensions.stop();
+      await stopMounted(mounts, options, phase);
+    },
     logger: options.logger ?? stderrLogger('lifecycle'),
   });
   const control = (kind: ListKind): ListControl =>

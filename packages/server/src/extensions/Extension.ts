@@ -1,4 +1,5 @@
-import type { AuthInfo, Class, JsonSchema, ProtocolEra, RequestEnvelope, ToolDefinition } from '@toolwright/core';
+import type { AuthInfo, Class, JsonSchema, ProtocolEra, RequestEnvelope, ToolDefinition, ToolLogger } from '@toolwright/core';
+import type { ListControl } from '../surface/ListControl';
 
 /**
  * A Standard Schema (https://standardschema.dev): zod 4, valibot, arktype and others are one.
@@ -94,6 +95,23 @@ export interface ExtensionListen {
   open(filter: Readonly<Record<string, unknown>>, ctx: ExtensionListenContext): Promise<{ readonly honored: Readonly<Record<string, unknown>>; close(): void }>;
 }
 
+/** What an extension's `start` hook may change of the app while it runs. */
+export interface ExtensionApp {
+  /** Serves more decorated classes from now on (checked like the app's own). */
+  add(...classes: Class[]): Promise<void>;
+  /** Tools by name. */
+  readonly tools: ListControl;
+  /** Resources by URI, templates by their URI template. */
+  readonly resources: ListControl;
+  /** Prompts by name. */
+  readonly prompts: ListControl;
+  /** The app's logger (`createApp({ logger })`), for what the extension reports while it runs. */
+  readonly logger: ToolLogger;
+}
+
+/** Undoes what an extension's `start` set up; runs when the app stops. */
+export type ExtensionStop = () => void | Promise<void>;
+
 /** A `tools/call` as `aroundToolCall` sees it. */
 export interface ToolCallRequest {
   readonly name: string;
@@ -155,6 +173,12 @@ export interface Extension {
    * May return more classes to serve.
    */
   prepare?(): void | readonly Class[] | Promise<void | readonly Class[]>;
+  /**
+   * Runs when the app starts (`app.start()`, which `listen` calls), with what the extension may
+   * change while the app runs: serve more classes, remove or hide members (each change sends its
+   * `list_changed`). What it returns runs when the app stops (close a file watcher, say).
+   */
+  start?(app: ExtensionApp): void | ExtensionStop | Promise<void | ExtensionStop>;
   /**
    * Wraps the app's `tools/call` on 2026-07-28 requests: `next(override?)` runs the call
    * through the pipeline and gives its result; what this returns is the answer. With several

@@ -6,7 +6,7 @@ import { ErrorCodes, ProtocolError } from '../sdk/ProtocolError';
 import { requestHeadersOf } from '../sdk/requestHeaders';
 import type { Notification, ServerCapabilities, ServerContext, StandardSchemaV1 } from '../sdk/sdk';
 import { describe } from './defineExtension';
-import type { Extension, ExtensionContext, ExtensionNotification, ExtensionRequest, ToolRunOverride } from './Extension';
+import type { Extension, ExtensionApp, ExtensionContext, ExtensionNotification, ExtensionRequest, ExtensionStop, ToolRunOverride } from './Extension';
 import { extensionProblems } from './extensionProblems';
 import { listenOpenerFor, recordListenOpener, type ListenOpener } from './ListenOpener';
 import { paramsSchemaOf } from './paramsSchemaOf';
@@ -28,6 +28,7 @@ export class ServedExtensions {
   private readonly notifications = new Map<string, ServedMethod<ExtensionNotification<never>>>();
   private readonly advertised: Readonly<Record<string, Readonly<Record<string, unknown>>>> | undefined;
   private readonly listenOpener: ListenOpener | undefined;
+  private readonly stops: ExtensionStop[] = [];
 
   constructor(
     readonly extensions: readonly Extension[],
@@ -69,6 +70,26 @@ export class ServedExtensions {
       if (more) classes.push(...more);
     }
     return classes;
+  }
+
+  /** Runs every extension's `start` with the app, in order, keeping what each returns to stop it. */
+  async start(app: Omit<ExtensionApp, 'logger'>): Promise<void> {
+    const live: ExtensionApp = Object.freeze({ add: (...classes: Class[]) => app.add(...classes), tools: app.tools, resources: app.resources, prompts: app.prompts, logger: this.logger });
+    for (const extension of this.extensions) {
+      const stop = await extension.start?.(live);
+      if (typeof stop === 'function') this.stops.push(stop);
+    }
+  }
+
+  /** Undoes the extensions' `start`, last started first; a failure is logged and the others still stop. */
+  async stop(): Promise<void> {
+    for (const stop of this.stops.splice(0).reverse()) {
+      try {
+        await stop();
+      } catch (error) {
+        this.logger.error('an extension failed to stop', { error: error instanceof Error ? error.message : String(error) });
+      }
+    }
   }
 
   /** Registers the extensions' methods and notifications on one connection's SDK `Server`. */

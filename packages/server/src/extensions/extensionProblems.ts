@@ -53,7 +53,7 @@ const PROTOCOL_NOTIFICATIONS: ReadonlySet<string> = new Set([
 export function extensionProblems(extension: Extension): string[] {
   if (typeof extension !== 'object' || extension === null) return ['an extension is an object made with defineExtension({ id, ... }).'];
   const problems: string[] = [];
-  const { id, settings, requests, notifications, classes, prepare } = extension;
+  const { id, settings, requests, notifications, classes, prepare, start } = extension;
   if (typeof id !== 'string' || !ID.test(id)) {
     problems.push(`id ${JSON.stringify(id)} is not an extension identifier: use '{vendor-prefix}/{name}' with a reverse-DNS prefix you own, e.g. 'com.acme/search'.`);
   }
@@ -65,6 +65,7 @@ export function extensionProblems(extension: Extension): string[] {
   problems.push(...methodProblems('requests', requests, PROTOCOL_METHODS), ...methodProblems('notifications', notifications, PROTOCOL_NOTIFICATIONS));
   if (classes !== undefined && (!Array.isArray(classes) || classes.some((c) => typeof c !== 'function'))) problems.push('classes must be an array of decorated classes.');
   if (prepare !== undefined && typeof prepare !== 'function') problems.push('prepare must be a function.');
+  if (start !== undefined && typeof start !== 'function') problems.push('start must be a function.');
   return problems;
 }
 

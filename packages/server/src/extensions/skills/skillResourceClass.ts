@@ -2,6 +2,9 @@ import { Param, Resource, ResourceNotFoundError, ToolwrightError, type Class, ty
 import type { SkillIndex } from './SkillIndex';
 import { SKILL_SCHEME } from './SkillIndex';
 
+/** The resource template every published file is read through. */
+export const SKILL_FILE_TEMPLATE = `${SKILL_SCHEME}{+path}`;
+
 /** Reads a published file's bytes from the skills folder. */
 export type ReadSkillFile = (path: string) => Promise<Uint8Array>;
 
@@ -45,7 +48,7 @@ export function skillResourceClass(index: SkillIndex, readFile: ReadSkillFile): 
   const file = define('file', (path: string) => read(`${SKILL_SCHEME}${path}`));
   Reflect.defineMetadata('design:paramtypes', [String], proto, 'file');
   Param('path', { type: () => String, description: 'The path of a file of a skill, after skill://' })(proto, 'file', 0);
-  Resource(`${SKILL_SCHEME}{+path}`, { name: 'skill_file', description: 'A file of one of the skills this server serves (see skills/list for each skill and its files).' })(proto, 'file', file);
+  Resource(SKILL_FILE_TEMPLATE, { name: 'skill_file', description: 'A file of one of the skills this server serves (see skills/list for each skill and its files).' })(proto, 'file', file);
   return SkillResources;
 }
 

@@ -5,9 +5,11 @@ import { cacheHintProblem } from '@toolwright/core/internal';
 import { ErrorCodes, ProtocolError } from '../../sdk/ProtocolError';
 import { paginate } from '../../surface/paginate';
 import { defineExtension } from '../defineExtension';
-import type { Extension, ExtensionContext } from '../Extension';
+import type { Extension, ExtensionApp, ExtensionContext } from '../Extension';
+import type { SkillCatalog } from '../../sdk/skillsEntry';
 import { SkillIndex } from './SkillIndex';
-import { skillResourceClass } from './skillResourceClass';
+import { SKILL_FILE_TEMPLATE, skillResourceClass } from './skillResourceClass';
+import { watchSkills } from './watchSkills';
 
 /** The Skills extension's identifier (SEP-2640). */
 export const SKILLS_EXTENSION = 'io.modelcontextprotocol/skills';
@@ -25,6 +27,13 @@ export interface SkillsOptions {
   readonly limits?: { readonly files?: number; readonly bytes?: number };
   /** How long 2026-07-28 clients may reuse `skills/list`, `skills/get` and directory results. Default `{ ttlMs: 0, cacheScope: 'private' }`. */
   readonly cache?: CacheHint;
+  /**
+   * Watch the folder while the app runs, and serve what changes (a skill added, removed or
+   * edited) without a restart: `skills/list` and `resources/list` change and clients get
+   * `notifications/resources/list_changed`. A change that breaks a rule is logged and the last
+   * good skills keep being served. Default: on under `toolwright dev` (`TOOLWRIGHT_DEV=1`), off elsewhere.
+   */
+  readonly watch?: boolean;
 }
 
 /**
@@ -34,7 +43,8 @@ export interface SkillsOptions {
  * in the skill's entry, and `resources/directory/read` on the skills' folders. The folder is
  * read once, in `createApp`: a `SKILL.md` whose frontmatter breaks a rule (a `name` that is
  * not the folder's name, a missing `description`, ...) or a skill over the limits fails it
- * with a `BuildError` naming the file and the rule.
+ * with a `BuildError` naming the file and the rule. With `watch` (on under `toolwright dev`),
+ * edits are served while the app runs, and clients are told.
  *
  * @example
  * const app = await createApp({ name: 'helper', version: '1.0.0', tools: [Tools], extensions: [skills({ dir: 'skills' })] });
@@ -46,7 +56,12 @@ export function skills(options: SkillsOptions): Extension {
   const pageSize = options.pageSize ?? 100;
   const directoryRead = options.directoryRead !== false;
   const cache = { ttlMs: options.cache?.ttlMs ?? 0, cacheScope: options.cache?.cacheScope ?? 'private' };
+  const watch = options.watch ?? process.env.TOOLWRIGHT_DEV === '1';
   let index: SkillIndex | undefined;
+  let catalog: SkillCatalog | undefined;
+  /** The resource keys the current catalog serves (its SKILL.md URIs and the file template), removed before a reload serves the new ones. */
+  let publishedKeys: readonly string[] = [];
+  let reload: ((app: ExtensionApp) => Promise<void>) | undefined;
   const served = (): SkillIndex => {
     if (!index) throw new ProtocolError(ErrorCodes.InternalError, 'Internal error');
     return index;
@@ -88,7 +103,6 @@ export function skills(options: SkillsOptions): Extension {
     },
     async prepare() {
       const { loadSkills, nodeSkillFiles, SkillCatalogError } = require('../../sdk/skillsEntry') as typeof import('../../sdk/skillsEntry');
-      let catalog: Awaited<ReturnType<typeof loadSkills>>;
       try {
         catalog = await loadSkills(root, { strict: true, pageSize, onWarning: () => undefined, ...(options.prefix && { prefix: options.prefix }), ...(options.limits && { limits: options.limits }) });
       } catch (error) {
@@ -102,10 +116,25 @@ export function skills(options: SkillsOptions): Extension {
           })),
         );
       }
-      index = new SkillIndex(catalog.entries, options.prefix);
       const files = nodeSkillFiles(root);
-      return [skillResourceClass(index, (path) => files.read(path))];
+      const publish = () => {
+        index = new SkillIndex(catalog!.entries, options.prefix);
+        const cls = skillResourceClass(index, (path) => files.read(path));
+        publishedKeys = [...index.entries.map((e) => e.uri), SKILL_FILE_TEMPLATE];
+        return cls;
+      };
+      reload = async (app) => {
+        const changes = await catalog!.reload();
+        if (changes.added.length + changes.removed.length + changes.changed.length === 0) return;
+        // The SKILL.md resources and the file template are served again from the new catalog: lists change, clients are told.
+        for (const key of publishedKeys) app.resources.remove(key);
+        await app.add(publish());
+      };
+      return [publish()];
     },
+    ...(watch && {
+      start: (app: ExtensionApp) => watchSkills(root, () => reload!(app), app.logger),
+    }),
   });
 }
 
