@@ -15,6 +15,7 @@ import { waitFor } from './helpers/waitFor';
 
 const CLI = join(__dirname, '..', 'bin', 'toolwright.js');
 const MINIMAL = join(__dirname, '..', '..', '..', 'examples', 'minimal');
+const APP = join(__dirname, '..', '..', '..', 'examples', 'app');
 
 describe('toolwright dev --inspect', () => {
   let stubDir: string;
@@ -113,6 +114,33 @@ describe('toolwright dev --inspect', () => {
     } finally {
       wrapper.kill('SIGKILL');
       if (serverPid !== undefined && alive(serverPid)) process.kill(serverPid, 'SIGKILL');
+    }
+  }, 120_000);
+
+  it('restarts the server when an MCP App view under views/ changes (tsc does not see it)', async () => {
+    const view = join(APP, 'views', 'counter.html');
+    const html = readFileSync(view, 'utf8');
+    const dev = spawn(process.execPath, [CLI, 'dev', '--', '--http', '--port', '0'], { cwd: APP, stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    dev.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    const starts = () => stderr.match(/server started/g)?.length ?? 0;
+    try {
+      await waitFor(
+        () => /listening/.test(stderr),
+        'the server',
+        () => stderr,
+      );
+      writeFileSync(view, html); // the same bytes: a save in an editor
+      await waitFor(
+        () => starts() === 2 && stderr.includes('views/ changed; restarting the server'),
+        'the restart',
+        () => stderr,
+      );
+      const exited = once(dev, 'exit');
+      dev.kill('SIGINT');
+      expect(await exited).toEqual([0, null]);
+    } finally {
+      dev.kill('SIGKILL');
     }
   }, 120_000);
 

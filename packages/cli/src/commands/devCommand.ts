@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, watch, type FSWatcher } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
-import { relative } from 'node:path';
+import { join, relative } from 'node:path';
 import { resolveEntry } from '../client/resolveEntry';
 import type { Command, ParsedArgs } from '../cli/Command';
 import { ExitCode } from '../cli/ExitCode';
@@ -19,7 +19,7 @@ export const devCommand: Command = {
 Run the project's own tsc in watch mode (tsc -b -w: the real compiler, so decorator
 metadata is emitted; never esbuild) and (re)start 'node <entry>' after every build without
 errors, with TOOLWRIGHT_DEV=1 (skills({ dir }) then serves edits to its skills without a
-restart, telling clients). Compiler output and Toolwright's messages go to stderr; the server keeps stdin and
+restart, telling clients); a change under views/ (MCP App views from files) restarts it. Compiler output and Toolwright's messages go to stderr; the server keeps stdin and
 stdout, so a client can start 'toolwright dev' as a stdio server (a restart ends its
 session: prefer HTTP while developing).
 
@@ -115,6 +115,10 @@ Exit codes: 0 stopped with Ctrl-C, 2 invalid arguments or no TypeScript in the p
     };
     watcher.stdout.on('data', onOutput);
     watcher.stderr.on('data', onOutput);
+    const views = watchViews(join(entry.projectDir, 'views'), () => {
+      log('views/ changed; restarting the server');
+      restarting = restarting.then(startServer);
+    });
 
     return new Promise<number>((resolve) => {
       // Started through npx (or any wrapper) that is killed without passing the signal on, this
@@ -131,6 +135,7 @@ Exit codes: 0 stopped with Ctrl-C, 2 invalid arguments or no TypeScript in the p
         process.off('SIGINT', shutdown);
         process.off('SIGTERM', shutdown);
         watcher.kill('SIGTERM');
+        views?.close();
         inspector?.kill('SIGTERM');
         void stopServer().then(() => resolve(ExitCode.Ok));
       };
@@ -142,6 +147,22 @@ Exit codes: 0 stopped with Ctrl-C, 2 invalid arguments or no TypeScript in the p
     });
   },
 };
+
+/**
+ * MCP App views from files (`@UiResource(uri, { file })`) are read when the server starts, and
+ * tsc does not see them: a change under the project's `views/` folder restarts the server once
+ * the burst of events settles. Undefined when the project has no such folder.
+ */
+function watchViews(dir: string, restart: () => void): FSWatcher | undefined {
+  if (!existsSync(dir)) return undefined;
+  let timer: NodeJS.Timeout | undefined;
+  const watcher = watch(dir, { recursive: true }, () => {
+    clearTimeout(timer);
+    timer = setTimeout(restart, 150);
+  });
+  watcher.on('error', () => undefined);
+  return watcher;
+}
 
 function parsePort(raw: string): number {
   const port = Number(raw);

@@ -119,7 +119,7 @@ export const TEMPLATES: Readonly<Record<TemplateName, TemplateInfo>> = {
     transport: 'stdio',
     contents: [
       '`src/counter.app.ts`: the view (`@UiResource` with `views/counter.html`), `show_counter` (the model calls it, the host shows the view) and `add_to_counter`, `reset_counter` (only the view calls them).',
-      '`views/counter.html`: the view, one HTML file: it talks to the host over `postMessage` (MCP Apps, SEP-1865) and calls the tools when its buttons are pressed.',
+      '`views/counter.html`: the view, one HTML file: it talks to the host over `postMessage` (MCP Apps, SEP-1865) and calls the tools when its buttons are pressed. Read when the server starts; `npm run dev` restarts it when the file changes.',
       '`src/counter.dto.ts`: what the tools return (their output schema): the view reads `count`, clients without views show `text`.',
       '`src/counter.service.ts`: the count, injected by typedi.',
       'Hosts that render views (Claude, ChatGPT, VS Code, Goose, ...) show it; other clients get the text of each result.',
