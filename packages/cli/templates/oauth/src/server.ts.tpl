@@ -15,7 +15,8 @@ async function main(): Promise<void> {
   }
   const port = listen.port ?? 3000;
   const issuer = process.env.MCP_ISSUER ?? `http://127.0.0.1:${port}`;
-  await (await {{appFactory}}(issuer)).listen({ ...listen, port });
+  const listener = await (await {{appFactory}}(issuer)).listen({ ...listen, port });
+  console.error(`listening on ${listener.url}`);
 }
 
 main().catch((error: unknown) => {
