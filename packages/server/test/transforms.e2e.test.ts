@@ -156,7 +156,7 @@ class FrontDesk {
 describe('app.mount()', () => {
   it('before the app serves: the same as the mount option', async () => {
     const app = await createApp({ name: 'front', version: '1', tools: [FrontDesk] });
-    await app.mount({ app: await createApp({ name: 'o', version: '1', tools: [OrderTools] }), namespace: 'shop', transforms });
+    await app.mount(await createApp({ name: 'o', version: '1', tools: [OrderTools] }), { namespace: 'shop', transforms });
     const client = await createTestClient(app, { auth: { claims: { sub: 'bob' } } });
     expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['hello', 'shop_find_orders', 'shop_ping']);
     expect((await client.callTool({ name: 'shop_ping', arguments: {} })).content).toEqual([{ type: 'text', text: 'pong' }]);

@@ -59,12 +59,13 @@ export interface App extends ServerFactory {
   /** The access rules of the tool served under `name` now (tools added, removed or disabled at runtime included). */
   toolAccess(name: string): AccessRules | undefined;
   /**
-   * Mounts more apps, as the `mount` option does: `await app.mount({ app: billing, namespace: 'billing' })`.
+   * Mounts more apps, as the `mount` option does: `await app.mount(billing, { namespace: 'billing' })`,
+   * or several at once: `await app.mount({ app: billing, namespace: 'billing' }, { app: support, namespace: 'support' })`.
    * While the app serves, the mounted apps' start hooks run first and clients then get
    * list-changed notifications; after the app stopped it throws a `ConfigError`. A clash is a
    * `BuildError`, and then nothing is mounted.
    */
-  mount(...mounts: Mount[]): Promise<void>;
+  mount(...mounts: Mount[] | [app: Mount['app'], options: Omit<Mount, 'app'>]): Promise<void>;
   /** Builds more decorated classes (or glob patterns) and serves them from now on; names must be new. */
   add(...classes: (Class | string)[]): Promise<void>;
   /**

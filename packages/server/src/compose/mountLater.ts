@@ -2,6 +2,10 @@ import { ConfigError, type ToolLogger } from '@toolwright/core';
 import type { Surface } from '../surface/Surface';
 import type { Mount } from './Mount';
 import { prepareMounts } from './mountApps';
+import { mountSourceOf } from './MountSource';
+
+/** What `app.mount` takes: mounts, or one app and its options. */
+type MountArgs = readonly Mount[] | readonly [app: Mount['app'], options: Omit<Mount, 'app'>];
 
 /**
  * `app.mount(...)`: mounts more apps into a built app. Before it serves, that is the same as
@@ -9,11 +13,22 @@ import { prepareMounts } from './mountApps';
  * clients get list-changed notifications) after the mounted apps' start hooks ran. Once it
  * stopped, it refuses. Clashes are a `BuildError`, and nothing is mounted then.
  */
-export async function mountLater(more: readonly Mount[], surface: Surface, logger: ToolLogger, mounts: Mount[], phase: { readonly started: boolean; readonly stopped: boolean }): Promise<void> {
+export async function mountLater(args: MountArgs, surface: Surface, logger: ToolLogger, mounts: Mount[], phase: { readonly started: boolean; readonly stopped: boolean }): Promise<void> {
   if (phase.stopped) throw new ConfigError('Toolwright: app.mount() was called after the app stopped. Mount apps before the app serves, or while it serves.');
+  const more = mountsOf(args);
   const serve = prepareMounts(more, surface, logger);
   if (phase.started) for (const m of more) await m.app.start();
   if (phase.stopped) throw new ConfigError("Toolwright: the app stopped while app.mount() ran the mounted apps' start hooks; nothing was mounted.");
   serve(true);
   mounts.push(...more);
+}
+
+/** `app.mount(otherApp, { namespace })` as one mount; `app.mount(...mounts)` as they are. */
+function mountsOf(args: MountArgs): readonly Mount[] {
+  if (args.length !== 2 || mountSourceOf(args[0]) === undefined) return args as readonly Mount[];
+  const options = args[1] as unknown;
+  if (typeof options !== 'object' || options === null) {
+    throw new ConfigError(`Toolwright: app.mount(app, options) needs options such as { namespace: 'billing' }, got ${options === null ? 'null' : typeof options}.`);
+  }
+  return [{ ...(options as Omit<Mount, 'app'>), app: args[0] as Mount['app'] }];
 }
