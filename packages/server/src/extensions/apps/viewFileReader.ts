@@ -1,7 +1,7 @@
 import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { ReadViewFile } from '@toolwright/core';
+import { ConfigError, type ReadViewFile } from '@toolwright/core';
 
 /** The largest view file read (5 MiB): a view is a page of HTML, not an asset store. */
 export const MAX_VIEW_FILE_BYTES = 5 * 1024 * 1024;
@@ -10,7 +10,7 @@ export const MAX_VIEW_FILE_BYTES = 5 * 1024 * 1024;
  * The reader `createApp` gives the build for `@UiResource(uri, { file })` views: resolves the
  * path (absolute, `file:` URL, or relative to the declaring module's directory), reads a
  * regular file of at most 5 MiB as strict UTF-8, once per path (views sharing a file share
- * one read). Throws an `Error` saying what is wrong, with the resolved path.
+ * one read). Throws a `ConfigError` saying what is wrong, with the resolved path.
  */
 export function viewFileReader(): ReadViewFile {
   const cache = new Map<string, string>();
@@ -28,7 +28,7 @@ function resolveViewPath(path: string, declaredIn: string | undefined): string {
   if (path.startsWith('file:')) return fileURLToPath(path);
   if (isAbsolute(path)) return path;
   if (declaredIn === undefined) {
-    throw new Error(`'${path}' is relative, and the module that declares the class is unknown here (no V8 call sites); give an absolute path, e.g. join(__dirname, '${path}')`);
+    throw new ConfigError(`'${path}' is relative, and the module that declares the class is unknown here (no V8 call sites); give an absolute path, e.g. join(__dirname, '${path}')`);
   }
   const module = declaredIn.startsWith('file:') ? fileURLToPath(declaredIn) : declaredIn;
   return resolve(dirname(module), path);
@@ -41,13 +41,13 @@ function readViewFile(file: string): string {
     fd = openSync(file, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    throw new Error(code === 'ENOENT' ? `no file at ${file}` : `${file} cannot be opened (${code ?? (error as Error).message})`);
+    throw new ConfigError(code === 'ENOENT' ? `no file at ${file}` : `${file} cannot be opened (${code ?? (error as Error).message})`);
   }
   try {
     // Checked on the open descriptor, so the file read is the file checked.
     const stat = fstatSync(fd);
-    if (!stat.isFile()) throw new Error(`${file} is not a regular file`);
-    if (stat.size > MAX_VIEW_FILE_BYTES) throw new Error(`${file} is ${stat.size} bytes, more than the ${MAX_VIEW_FILE_BYTES} a view may be`);
+    if (!stat.isFile()) throw new ConfigError(`${file} is not a regular file`);
+    if (stat.size > MAX_VIEW_FILE_BYTES) throw new ConfigError(`${file} is ${stat.size} bytes, more than the ${MAX_VIEW_FILE_BYTES} a view may be`);
     const bytes = Buffer.alloc(stat.size);
     let read = 0;
     while (read < bytes.length) {
@@ -58,7 +58,7 @@ function readViewFile(file: string): string {
     try {
       return new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(bytes.subarray(0, read));
     } catch {
-      throw new Error(`${file} is not UTF-8 text`);
+      throw new ConfigError(`${file} is not UTF-8 text`);
     }
   } finally {
     closeSync(fd);
