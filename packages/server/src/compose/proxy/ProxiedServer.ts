@@ -1,4 +1,4 @@
-import { ConfigError, type AuthInfo, type ToolContext, type ToolLogger } from '@toolwright/core';
+import { ConfigError, ToolwrightError, type AuthInfo, type ToolContext, type ToolLogger } from '@toolwright/core';
 import type { CompiledRegistry } from '@toolwright/core/internal';
 import type { Client, ClientCapabilities } from '../../sdk/proxyClient';
 import { Catalog, type CatalogParts, type ListKind } from '../../surface/Catalog';
@@ -83,8 +83,8 @@ export class ProxiedServer {
     this.stopped = false;
     // It declares every question a client can answer, so the upstream lists what it serves to a capable client.
     const client = await openUpstream(this.options, ALL_QUESTIONS, () => undefined, {
-      elicit: () => Promise.reject(new Error('the proxy runs no calls on this session')),
-      sample: () => Promise.reject(new Error('the proxy runs no calls on this session')),
+      elicit: () => Promise.reject(new ToolwrightError('the proxy runs no calls on this session')),
+      sample: () => Promise.reject(new ToolwrightError('the proxy runs no calls on this session')),
       listRoots: async () => ({ roots: [] }),
       notification: () => undefined,
       changed: (kind) => void this.refresh(kind).catch((error: unknown) => this.logger.warn(`${this.label}: relisting ${kind} failed: ${(error as Error).message}`)),
@@ -242,7 +242,7 @@ export class ProxiedServer {
       });
     }
     if (this.sessions.size >= (this.options.maxSessions ?? 100)) {
-      return Promise.reject(new Error(`${this.label} already serves ${this.sessions.size} sessions (maxSessions); try again later`));
+      return Promise.reject(new ToolwrightError(`${this.label} already serves ${this.sessions.size} sessions (maxSessions); try again later`));
     }
     const capabilities = perConnection ? questionsOf(ctx.clientCapabilities) : ALL_QUESTIONS;
     let session: UpstreamSession | undefined;

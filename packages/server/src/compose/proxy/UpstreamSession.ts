@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { CallInterrupt, LOG_LEVELS, type AuthInfo, type ElicitationSchema, type LogLevel, type SamplingRequest, type ToolContext } from '@toolwright/core';
+import { CallInterrupt, LOG_LEVELS, ToolwrightError, type AuthInfo, type ElicitationSchema, type LogLevel, type SamplingRequest, type ToolContext } from '@toolwright/core';
 import type { Client, ClientCapabilities } from '../../sdk/proxyClient';
 import { openUpstream, type UpstreamRelay } from './openUpstream';
 import type { ProxyOptions } from './ProxyOptions';
@@ -145,15 +145,15 @@ export class UpstreamSession {
    */
   private async ask<T>(capability: 'elicitation' | 'sampling' | 'roots', question: (ctx: ToolContext) => Promise<T>): Promise<T> {
     const call = this.target();
-    if (!call) throw new Error('No call of this client is running, so there is no one to ask: the proxy answers questions only during a tools/call, prompts/get or resources/read.');
-    if (!Object.hasOwn(call.ctx.clientCapabilities, capability)) throw new Error(`The client does not support ${capability}.`);
+    if (!call) throw new ToolwrightError('No call of this client is running, so there is no one to ask: the proxy answers questions only during a tools/call, prompts/get or resources/read.');
+    if (!Object.hasOwn(call.ctx.clientCapabilities, capability)) throw new ToolwrightError(`The client does not support ${capability}.`);
     try {
       return await question(call.ctx);
     } catch (error) {
       // A 2026-07-28 downstream answers in a later round: end this attempt; the retry asks again and gets the answer.
       if (CallInterrupt.is(error)) {
         call.interrupt ??= error;
-        call.abort.abort(new Error('the client answers in its next request (a 2026-07-28 round); this attempt ends here'));
+        call.abort.abort(new ToolwrightError('the client answers in its next request (a 2026-07-28 round); this attempt ends here'));
       }
       throw error;
     }
@@ -167,9 +167,8 @@ export function isModern(client: Client): boolean {
 }
 
 /** The upstream connection ended while a call used it. */
-export class UpstreamClosedError extends Error {
+export class UpstreamClosedError extends ToolwrightError {
   constructor() {
     super('the upstream connection closed');
-    this.name = 'UpstreamClosedError';
   }
 }
