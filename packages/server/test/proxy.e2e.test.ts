@@ -45,6 +45,7 @@ class Upstream {
   @Tool({ description: 'Reports three steps and answers at once.' })
   async quick(@Ctx() ctx: ToolContext) {
     for (let i = 1; i <= 3; i++) await ctx.progress(i, 3);
+    ctx.log.info('quick is done');
     return 'quick';
   }
 
@@ -211,12 +212,19 @@ describe.each([
     await client.close();
   });
 
-  it('relays every progress notification sent just before the result', async () => {
-    const client = await createTestClient(front, { era: 'legacy' });
+  it.each(['legacy', 'modern'] as const)('%s downstream: relays every progress notification and log line sent just before the result', async (era) => {
+    const client = await createTestClient(front, { era });
+    // A 2025-era client sets its log level on the session; a 2026-07-28 client asks for log lines per request.
+    if (era === 'legacy') await client.setLoggingLevel('info');
+    const _meta = era === 'modern' ? { 'io.modelcontextprotocol/logLevel': 'info' } : undefined;
+    const logs: unknown[] = [];
+    client.setNotificationHandler('notifications/message', (n) => void logs.push(n.params));
     const progress: unknown[] = [];
-    const result = await client.callTool({ name: 'up_quick', arguments: {} }, { onprogress: (p: unknown) => progress.push(p) } as never);
+    const result = await client.callTool({ name: 'up_quick', arguments: {}, ...(_meta && { _meta }) }, { onprogress: (p: unknown) => progress.push(p) } as never);
     expect(result.content).toEqual([{ type: 'text', text: 'quick' }]);
     expect(progress).toEqual([1, 2, 3].map((n) => ({ progress: n, total: 3 })));
+    await waitFor(() => logs.length > 0, 'the log line');
+    expect(logs).toEqual([expect.objectContaining({ level: 'info', data: 'quick is done' })]);
     await client.close();
   });
 
