@@ -93,7 +93,6 @@ export default defineConfig({
             { text: 'Composition: mounting apps', link: '/guide/composition' },
             { text: 'OpenAPI descriptions', link: '/guide/openapi' },
             { text: 'Proxy: other MCP servers', link: '/guide/proxy' },
-            { text: 'Proxy: other MCP servers', link: '/guide/proxy' },
             { text: 'Transforms', link: '/guide/transforms' },
             { text: 'Deployment and scaling', link: '/guide/deployment' },
             { text: 'Lifecycle hooks', link: '/guide/lifecycle' },

@@ -197,7 +197,7 @@ describe.each([
     client.setNotificationHandler('notifications/message', (n) => void logs.push(n.params));
     const progress: unknown[] = [];
     const abort = new AbortController();
-    const call = client.callTool({ name: 'up_work', arguments: { steps: 2 } }, { signal: abort.signal, onprogress: (p) => progress.push(p) } as never);
+    const call = client.callTool({ name: 'up_work', arguments: { steps: 2 } }, { signal: abort.signal, onprogress: (p: unknown) => progress.push(p) } as never);
     await waitFor(() => progress.length === 2, 'two progress notifications');
     expect(progress).toEqual([
       { progress: 1, total: 2, message: 'step 1' },

@@ -21,7 +21,10 @@ class Reports {
     return { total: 'three' };
   }
 
-  @Tool({ description: 'Arguments named like Object.prototype members.', inputSchema: { type: 'object', properties: { constructor: { type: 'string' }, toString: { type: 'integer', maximum: 9 } } } })
+  @Tool({
+    description: 'Arguments named like Object.prototype members.',
+    inputSchema: { type: 'object', properties: { constructor: { type: 'string' as const }, toString: { type: 'integer' as const, maximum: 9 } } },
+  })
   odd(input: Record<string, unknown>) {
     return { seen: Object.entries(input) };
   }

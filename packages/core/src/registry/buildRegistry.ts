@@ -49,25 +49,25 @@ export function buildRegistry(options: BuildOptions): Registry {
     // A scoped class is built per request or session, never by the app's container.
     if (lifetimeOf(cls) === 'app' && !untyped) checkContainer(cls, container, problems);
     collectMembers(cls, { container, logger, problems, readViewFile: options.readViewFile }, members);
+    const transforms = readTransforms(cls);
+    const ownNames: string[] = [];
+    let allBuilt = true;
     for (const found of readMemberMetadata<ToolArgs>(cls, TOOLS_KEY)) {
       const where = `${cls.name}.${found.member.methodName}`;
-      const previous = owners.get(tool.name);
-      if (previous) {
-        problems.push({ where, what: `its tool name '${tool.name}' is already used by ${previous}`, fix: "give one of them another name: @Tool({ name: 'other_name' })." });
       const built = buildTool(cls, found, { container, coerce: options.coerce === true, logger, problems });
       if (built) ownNames.push(built.name);
       else allBuilt = false;
       const transform = built && transforms.of(built.name);
       const tool = built && transform ? transformTool(built, transform, where, problems) : built;
       if (!tool) continue;
+      const previous = owners.get(tool.name);
+      if (previous) {
+        problems.push({ where, what: `its tool name '${tool.name}' is already used by ${previous}`, fix: "give one of them another name: @Tool({ name: 'other_name' })." });
         continue;
       }
       owners.set(tool.name, where);
       tools.push(tool);
     }
-  }
-  checkPipelineClasses(served, options.middleware ?? [], readsTypes, problems);
-  checkViewLinks(tools, members.resources, problems);
     for (const name of allBuilt ? transforms.unused() : []) {
       problems.push({
         where: cls.name,
@@ -75,6 +75,9 @@ export function buildRegistry(options: BuildOptions): Registry {
         fix: `use one of its tool names (before any rename): ${ownNames.join(', ') || '(none)'}.`,
       });
     }
+  }
+  checkPipelineClasses(served, options.middleware ?? [], readsTypes, problems);
+  checkViewLinks(tools, members.resources, problems);
   if (problems.length > 0) throw new BuildError(problems);
 
   const byName = new Map(tools.map((t) => [t.name, t]));
