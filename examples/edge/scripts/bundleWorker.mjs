@@ -26,6 +26,20 @@ const staticImports = {
 };
 
 /**
+ * class-transformer ships two builds, each with its own metadata storage: CommonJS (`main`) and
+ * ES modules (`module`, which a browser-like bundle picks for `import ... from 'class-transformer'`).
+ * Toolwright reads `@Type`, `@Expose` and `@Exclude` from the CommonJS build's storage, so the
+ * app's own imports of class-transformer are resolved to that build too: one storage, where
+ * `@Type(() => X)` is found however it was imported.
+ */
+const oneClassTransformer = {
+  name: 'one-class-transformer',
+  setup(build) {
+    build.onResolve({ filter: /^class-transformer$/ }, (args) => build.resolve('class-transformer/cjs/index.js', { kind: args.kind, resolveDir: args.resolveDir, importer: args.importer }));
+  },
+};
+
+/**
  * Bundles `entry` (ES module source whose default export is the Worker, `{ fetch }`), resolved
  * from `resolveDir`, into `outfile`. Node's built-in modules are left to the runtime (the Worker
  * runs with the nodejs_compat flag), and so are the server's optional peers for Node alone (its
@@ -43,7 +57,7 @@ export async function bundleWorker({ entry, resolveDir, outfile }) {
     outfile,
     // The CommonJS packages require node's modules: workerd gives them through process.getBuiltinModule.
     banner: { js: 'const require = (id) => globalThis.process.getBuiltinModule(id);' },
-    plugins: [staticImports],
+    plugins: [staticImports, oneClassTransformer],
     logLevel: 'warning',
   });
 }

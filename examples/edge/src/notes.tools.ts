@@ -1,4 +1,5 @@
-import { Ctx, Param, Tool, type ToolContext } from '@toolwright/core';
+import { Args, Ctx, Param, Tool, type ToolContext } from '@toolwright/core';
+import { BoardInput, Card, Owner } from './board.dto';
 
 /**
  * The tools the edge runtimes serve. The parameter types are known only from decorator
@@ -22,5 +23,12 @@ export class NoteTools {
   async count(@Param('n', { integer: true, minimum: 1, maximum: 10 }) n: number, @Ctx() ctx: ToolContext): Promise<string> {
     for (let i = 1; i <= n; i++) await ctx.progress(i, n, `at ${i}`);
     return `counted to ${n}`;
+  }
+
+  @Tool({ description: 'Plans a board from nested input: an owner and a list of cards.' })
+  plan(@Args() input: BoardInput): string {
+    // plainToInstance built the nested classes (`@Type`): the methods and prototypes are there.
+    const built = input.owner instanceof Owner && input.cards.every((card) => card instanceof Card);
+    return `${input.owner.name}: ${input.cards.map((card) => card.label()).join(', ')}${built ? '' : ' (not built)'}`;
   }
 }

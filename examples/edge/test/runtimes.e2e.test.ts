@@ -182,6 +182,20 @@ describe.each(RUNTIMES.filter((runtime) => !runtime.plainAlready))('the example 
     await client.close();
   });
 
+  // Nested DTOs: `@Type(() => X)` from @toolwright/core/dto and from class-transformer itself, built by plainToInstance
+  // (the tool checks the instances) and validated by class-validator; in a Worker bundle too, where a computed require() has no module.
+  it('builds and validates nested DTOs (@Type, @ValidateNested) as node does', async () => {
+    const client = new ModernClient({ name: 'modern', version: '1' }, { versionNegotiation: { mode: 'auto' } });
+    await client.connect(new ModernHttp(new URL(served!.url)));
+    const plan = (args: unknown) => client.callTool({ name: 'plan', arguments: args as Record<string, unknown> });
+    expect(textOf(await plan({ owner: { name: 'Ada' }, cards: [{ title: 'a', points: 3 }, { title: 'b' }] }))).toBe('Ada: a (3), b');
+    const refused = await plan({ owner: { name: 'Ada' }, cards: [{ title: 'a' }, { title: 'b', points: 40 }] });
+    expect(refused.isError).toBe(true);
+    expect(textOf(refused)).toContain('cards[1].points');
+    expect(textOf(await plan({ owner: {}, cards: [{ title: 'a' }] }))).toContain('owner.name');
+    await client.close();
+  });
+
   if (hono) {
     it("Hono's own route answers beside /mcp", async () => {
       const response = await fetch(new URL('/', served!.url));
@@ -255,4 +269,8 @@ it('the tools carry the types only decorator metadata gives', async () => {
   expect(repeat.inputSchema.properties.count.type).toBe('integer');
   expect(repeat.inputSchema.properties.loud.type).toBe('boolean');
   expect(repeat.inputSchema.properties.note.type).toBe('string');
+  // `@Type(() => Card)` gives the array's items, which design:type (Array) cannot.
+  const plan = tools.find((t) => t.name === 'plan')! as unknown as { inputSchema: { properties: { owner: { required: string[] }; cards: { items: { required: string[] } } } } };
+  expect(plan.inputSchema.properties.owner.required).toEqual(['name']);
+  expect(plan.inputSchema.properties.cards.items.required).toEqual(['title']);
 });

@@ -1,22 +1,43 @@
 /**
- * The ONE place that reads class-transformer's internal metadata storage.
+ * The ONE place that knows class-transformer's internals: its metadata storage and the
+ * layout of its CommonJS build.
  *
  * class-transformer 0.5.1 records `@Type`, `@Expose` and `@Exclude` in a singleton it does
- * not export from its entry point; it lives in `class-transformer/cjs/storage`. We load the
- * CommonJS build on purpose: it is the copy `plainToInstance` (package `main`) writes to and
- * reads from. A bundler that picks the `module` (esm5) build would create a second,
- * empty storage.
+ * not export from its entry point; it lives in `class-transformer/cjs/storage`. Everything
+ * Toolwright takes from class-transformer (that storage, the decorators of
+ * `@toolwright/core/dto`, `plainToInstance`) comes from the CommonJS build, by literal paths:
+ *
+ * - one build, so one storage. The package also ships an ES module build (its `module`
+ *   field) with a storage of its own; a bundler that picked it for one of these and not the
+ *   others would write metadata where the schema and `plainToInstance` never read it;
+ * - literal paths, so a bundler (a Worker's bundle) holds every module. A computed
+ *   `require()` is left to the runtime, and a Worker has none.
  */
+import type { ClassTransformer, ClassTransformOptions } from 'class-transformer';
 import type { MetadataStorage } from 'class-transformer/types/MetadataStorage';
 import type { Class } from '../metadata/Class';
 
 /**
- * The subpath ships no typings and TypeScript refuses a `declare module` augmentation of
- * an untyped module from inside a module file (TS2665), so the typing is given here, at
- * the single `require` that loads it.
+ * The subpaths ship no typings and TypeScript refuses a `declare module` augmentation of
+ * an untyped module from inside a module file (TS2665), so the typings are given here, at
+ * the `require`s that load them.
  */
 interface ClassTransformerStorageModule {
   readonly defaultMetadataStorage: MetadataStorage;
+}
+interface ClassTransformerClassModule {
+  readonly ClassTransformer: new () => Pick<ClassTransformer, 'plainToInstance'>;
+}
+type ClassTransformerModule = typeof import('class-transformer');
+
+/** A module of the CommonJS build, or undefined when a release has moved it (then the entry point serves). */
+function fromCjsBuild<T>(load: () => unknown): Partial<T> | undefined {
+  try {
+    return (load() as Partial<T> | undefined) ?? undefined;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'MODULE_NOT_FOUND') throw error;
+    return undefined;
+  }
 }
 
 let loaded: MetadataStorage | undefined;
@@ -28,20 +49,36 @@ function storage(): MetadataStorage {
 
 /** The property decorators `@toolwright/core/dto` offers. */
 export type ClassTransformerDecoratorName = 'Type' | 'Expose' | 'Exclude' | 'Transform';
-type ClassTransformerModule = typeof import('class-transformer');
+
+/** The module of each decorator in the CommonJS build, each `require` with a literal path (see the file's comment). */
+const DECORATOR_MODULES: { readonly [K in ClassTransformerDecoratorName]: () => unknown } = {
+  Type: () => require('class-transformer/cjs/decorators/type.decorator'),
+  Expose: () => require('class-transformer/cjs/decorators/expose.decorator'),
+  Exclude: () => require('class-transformer/cjs/decorators/exclude.decorator'),
+  Transform: () => require('class-transformer/cjs/decorators/transform.decorator'),
+};
 
 /**
  * class-transformer's own `name`, from `cjs/decorators/<name>.decorator` rather than its
  * entry point (34 modules), or from the entry point if a release moves it.
  */
 export function loadClassTransformerDecorator<K extends ClassTransformerDecoratorName>(name: K): ClassTransformerModule[K] {
-  try {
-    const found = (require(`class-transformer/cjs/decorators/${name.toLowerCase()}.decorator`) as Partial<ClassTransformerModule>)[name];
-    if (found) return found as ClassTransformerModule[K];
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'MODULE_NOT_FOUND') throw error;
-  }
-  return (require('class-transformer') as ClassTransformerModule)[name];
+  const found = fromCjsBuild<ClassTransformerModule>(DECORATOR_MODULES[name])?.[name];
+  return found ?? (require('class-transformer') as ClassTransformerModule)[name];
+}
+
+/** Turns a JSON value into an instance of `cls` (nested classes and dates as `@Type` says). */
+export type PlainToInstance = (cls: Class, plain: unknown, options: ClassTransformOptions) => unknown;
+
+/**
+ * class-transformer's `plainToInstance`, from the build whose storage the decorators write to
+ * (`cjs/ClassTransformer`: 10 modules where the entry point loads 34).
+ */
+export function loadPlainToInstance(): PlainToInstance {
+  const Transformer = fromCjsBuild<ClassTransformerClassModule>(() => require('class-transformer/cjs/ClassTransformer'))?.ClassTransformer;
+  if (Transformer === undefined) return (require('class-transformer') as ClassTransformerModule).plainToInstance as PlainToInstance;
+  const transformer = new Transformer();
+  return (cls, plain, options) => transformer.plainToInstance(cls, plain, options);
 }
 
 /** What `@Type(...)` says about a property. */

@@ -2,7 +2,7 @@ import type { ClassTransformOptions } from 'class-transformer';
 import type { ValidationError, ValidatorOptions } from 'class-validator';
 import type { Class } from '../metadata/Class';
 import { loadClassValidator } from '../schema/class-validator';
-import { inputName } from '../schema/class-transformer';
+import { inputName, loadPlainToInstance } from '../schema/class-transformer';
 import type { ValidationIssue, ValidationOutcome } from './ValidationIssue';
 
 export interface DtoValidatorOptions {
@@ -24,7 +24,7 @@ export const UNKNOWN_PROPERTY_MESSAGE = 'is not allowed (unknown property)';
 export function compileDtoValidator(cls: Class, options: DtoValidatorOptions): DtoValidator {
   const transformOptions: ClassTransformOptions = Object.freeze({ enableImplicitConversion: options.coerce });
   const validatorOptions: ValidatorOptions = Object.freeze({ whitelist: true, forbidNonWhitelisted: true, forbidUnknownValues: true });
-  const { plainToInstance } = require('class-transformer') as typeof import('class-transformer');
+  const plainToInstance = loadPlainToInstance();
   const { validate } = loadClassValidator();
   return async (plain) => {
     if (!isPlainObject(plain)) return { ok: false, issues: [{ path: '', message: `must be an object, got ${describe(plain)}` }] };
