@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { createHttpHandler, type HttpHandler } from '@toolwright/server/http';
+import { authorizationServerRoutes } from './authorizationServerRoutes';
 import { parserRefusal } from './parserRefusal';
 import type { ToolwrightPluginOptions } from './ToolwrightPluginOptions';
 
@@ -12,7 +13,9 @@ const WELL_KNOWN = '/.well-known/oauth-protected-resource';
  * `fastify.register(toolwrightPlugin, { app, path: '/mcp' })`. Fastify parses the body (its
  * JSON parser, with `maxBodyBytes` as the route's `bodyLimit`); the request is then handed to
  * Toolwright's handler (`reply.hijack()`), which serves both protocol eras with every option and
- * defence of `app.listen({ transport: 'http' })`. `fastify.close()` drains running calls and ends
+ * defence of `app.listen({ transport: 'http' })`. An app built with `createApp({ oauth })` has its
+ * authorization server's paths served too (bodies unparsed: it reads them itself), and the
+ * endpoint takes its tokens. `fastify.close()` drains running calls and ends
  * the sessions before the server closes; the app's start hooks run while the plugin registers.
  */
 export const toolwrightPlugin: FastifyPluginAsync<ToolwrightPluginOptions> = async (fastify: FastifyInstance, options: ToolwrightPluginOptions) => {
@@ -48,9 +51,6 @@ async function serveEndpoint(fastify: FastifyInstance, options: ToolwrightPlugin
   const fullPath = `${fastify.prefix}${route}`;
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY;
   const handler = createHttpHandler(app, { ...handlerOptions, path: fullPath, maxBodyBytes, health: options.health ?? false });
-  await app.start();
-  const release = app.openListener();
-
   const serve = (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
     reply.hijack();
     const raw = request.raw as IncomingMessage & { body?: unknown };
@@ -62,8 +62,9 @@ async function serveEndpoint(fastify: FastifyInstance, options: ToolwrightPlugin
   };
 
   fastify.all(route, { bodyLimit: maxBodyBytes }, serve);
+  if (app.oauth) await authorizationServerRoutes(fastify, app.oauth.paths, serve);
   // RFC 9728 metadata lives at the root of the origin; with a prefix, serve it from your root app.
-  if (options.auth && fastify.prefix === '') {
+  if ((options.auth ?? app.oauth) && fastify.prefix === '') {
     fastify.get(`${WELL_KNOWN}${fullPath === '/' ? '' : fullPath}`, serve);
     if (fullPath !== '/') fastify.get(WELL_KNOWN, serve);
   }
@@ -71,6 +72,8 @@ async function serveEndpoint(fastify: FastifyInstance, options: ToolwrightPlugin
     fastify.get('/healthz', serve);
     fastify.get('/readyz', serve);
   }
+  await app.start();
+  const release = app.openListener();
 
   // Only this plugin's routes: Fastify's refusals of a body on the endpoint are answered as JSON-RPC errors.
   fastify.setErrorHandler((error, _request, reply) => {

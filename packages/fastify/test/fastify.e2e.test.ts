@@ -1,9 +1,13 @@
 import 'reflect-metadata';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { createApp } from '@toolwright/server';
+import { createOAuthServer } from '@toolwright/oauth';
 import { createToolwrightPlugin, toolwrightPlugin, type ToolwrightPluginOptions } from '@toolwright/fastify';
 import { GreeterTools } from '../../express/test/fixtures/greeterTools';
 import { ERAS, INITIALIZE, connectEra, post } from '../../express/test/fixtures/mcpClients';
+import { expectServedOAuth } from '../../oauth/test/fixtures/expectServedOAuth';
+import { freePort } from '../../oauth/test/fixtures/freePort';
+import { NotesTools } from '../../oauth/test/fixtures/notesTools';
 
 /**
  * A real Fastify 5 app on 127.0.0.1 with its own routes, the MCP endpoint registered as a
@@ -173,5 +177,37 @@ describe('Fastify 5, with bearer auth', () => {
     } finally {
       await served.fastify.close();
     }
+  });
+});
+
+describe('Fastify 5, an app built with createApp({ oauth })', () => {
+  const notesOAuth = (issuer: string) => createOAuthServer({ issuer, resource: `${issuer}/mcp`, scopes: ['notes:read', 'notes:write'], signIn: () => ({ subject: 'ada' }) });
+
+  it('serves the authorization server beside /mcp: the SDK v2 client registers, signs in with PKCE and calls a scoped tool; its defences hold', async () => {
+    const port = await freePort();
+    const base = `http://127.0.0.1:${port}`;
+    const app = await createApp({ name: 'notes', version: '1.0.0', tools: [NotesTools], oauth: await notesOAuth(base) });
+    const fastify = Fastify();
+    // The app's own form parser and routes: the authorization server's bodies still reach it unparsed.
+    fastify.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) => done(null, Object.fromEntries(new URLSearchParams(body as string))));
+    fastify.post('/login', async (request) => ({ form: request.body }));
+    await fastify.register(toolwrightPlugin, { app, requestLogLevel: 'silent' });
+    await fastify.listen({ port, host: '127.0.0.1' });
+    try {
+      await expectServedOAuth({ mcpUrl: `${base}/mcp`, issuer: base });
+      const login = await fetch(`${base}/login`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'user=ada' });
+      expect(await login.json()).toEqual({ form: { user: 'ada' } });
+    } finally {
+      await fastify.close();
+    }
+  });
+
+  it('refuses a prefix, whose paths could not hold the metadata, naming the full path to give instead', async () => {
+    const app = await createApp({ name: 'notes', version: '1.0.0', tools: [NotesTools], oauth: await notesOAuth('http://127.0.0.1:1') });
+    const prefixed = Fastify();
+    await expect(prefixed.register(toolwrightPlugin, { app, requestLogLevel: 'silent', prefix: '/api' })).rejects.toThrow(
+      /lie outside the plugin's prefix '\/api'.*fastify\.register\(toolwrightPlugin, \{ app, path: '\/api\/mcp' \}\)/,
+    );
+    await prefixed.close();
   });
 });
