@@ -17,8 +17,12 @@ import { NestFactory, Reflector } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { OnShutdown, Param, Tool } from '@toolwright/core';
 import { ToolwrightModule, ToolwrightServer, TOOLWRIGHT_CONTEXT } from '@toolwright/nestjs';
+import { createOAuthServer } from '@toolwright/oauth';
 import { map, type Observable } from 'rxjs';
 import { ERAS, INITIALIZE, connectEra, post, rawPost } from '../../hono/test/fixtures/v2Clients';
+import { expectServedOAuth } from '../../oauth/test/fixtures/expectServedOAuth';
+import { freePort } from '../../oauth/test/fixtures/freePort';
+import { NotesTools } from '../../oauth/test/fixtures/notesTools';
 
 /**
  * A real Nest 11 app on the Fastify platform (@nestjs/platform-fastify), 127.0.0.1 port 0: the
@@ -176,5 +180,23 @@ describe('NestJS 11 on the Fastify platform: closing', () => {
     expect(ledger.events).toEqual(['shutdown']);
     await expect(post(served.url, INITIALIZE)).rejects.toThrow();
     await client.close().catch(() => undefined);
+  });
+});
+
+describe('NestJS 11 on the Fastify platform: ToolwrightModule.forRoot({ oauth })', () => {
+  it("serves the authorization server on Nest's Fastify instance, past Nest's body parsers: the SDK v2 client registers, signs in with PKCE and calls a scoped tool", async () => {
+    const port = await freePort();
+    const base = `http://127.0.0.1:${port}`;
+    const oauth = await createOAuthServer({ issuer: base, resource: `${base}/mcp`, scopes: ['notes:read', 'notes:write'], signIn: () => ({ subject: 'ada' }) });
+    class OAuthModule {}
+    Module({ imports: [ToolwrightModule.forRoot({ name: 'notes', version: '1.0.0', tools: [NotesTools], oauth, http: { requestLogLevel: 'silent' } })], controllers: [StatusController] })(OAuthModule);
+    const nest = await NestFactory.create<NestFastifyApplication>(OAuthModule, new FastifyAdapter(), { logger: false });
+    await nest.listen(port, '127.0.0.1');
+    try {
+      await expectServedOAuth({ mcpUrl: `${base}/mcp`, issuer: base });
+      expect(await (await fetch(`${base}/status`)).json()).toEqual({ up: true, platform: 'fastify' });
+    } finally {
+      await nest.close();
+    }
   });
 });

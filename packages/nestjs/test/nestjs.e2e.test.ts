@@ -18,8 +18,12 @@ import {
 import { ModuleRef, NestFactory, Reflector } from '@nestjs/core';
 import { Param, Tool, UseGuards as UseToolwrightGuards, type GuardClass, type MemberAccess, type MemberCall } from '@toolwright/core';
 import { nestContainer, ToolwrightModule, ToolwrightServer, TOOLWRIGHT_CONTEXT } from '@toolwright/nestjs';
+import { createOAuthServer } from '@toolwright/oauth';
 import { map, type Observable } from 'rxjs';
 import { ERAS, INITIALIZE, connectEra, post } from '../../express/test/fixtures/mcpClients';
+import { expectServedOAuth } from '../../oauth/test/fixtures/expectServedOAuth';
+import { freePort } from '../../oauth/test/fixtures/freePort';
+import { NotesTools } from '../../oauth/test/fixtures/notesTools';
 
 /**
  * A real Nest 11 app on the Express platform, 127.0.0.1 port 0: tool classes are Nest
@@ -274,6 +278,26 @@ describe("NestJS 11: Nest's container", () => {
       expect(() => container.get(Unprovided)).toThrow(/Nest has no provider Unprovided\. Add it to ToolwrightModule\.forRoot\(\{ providers: \[Unprovided\] \}\)/);
     } finally {
       await context.close();
+    }
+  });
+});
+
+describe('NestJS 11 (Express platform): ToolwrightModule.forRoot({ oauth })', () => {
+  it.each([
+    ['parsed bodies', {}],
+    ['rawBody: true', { rawBody: true }],
+  ])("serves the authorization server on the Nest app's port, behind Nest's body parsers (%s): the SDK v2 client registers, signs in with PKCE and calls a scoped tool", async (_kept, nestOptions) => {
+    const port = await freePort();
+    const base = `http://127.0.0.1:${port}`;
+    const oauth = await createOAuthServer({ issuer: base, resource: `${base}/mcp`, scopes: ['notes:read', 'notes:write'], signIn: () => ({ subject: 'ada' }) });
+    class OAuthModule {}
+    Module({ imports: [ToolwrightModule.forRoot({ name: 'notes', version: '1.0.0', tools: [NotesTools], oauth, http: { requestLogLevel: 'silent' } })] })(OAuthModule);
+    const nest = await NestFactory.create(OAuthModule, { logger: false, ...nestOptions });
+    await nest.listen(port, '127.0.0.1');
+    try {
+      await expectServedOAuth({ mcpUrl: `${base}/mcp`, issuer: base });
+    } finally {
+      await nest.close();
     }
   });
 });

@@ -13,8 +13,8 @@ export async function toWebRequest(req: IncomingMessage, base: string): Promise<
   let body: Uint8Array | undefined;
   const parsed = (req as { body?: unknown }).body;
   if (method !== 'GET' && method !== 'HEAD' && parsed !== undefined && req.readableEnded) {
-    // A framework's body parser read the stream first (express.urlencoded(), express.json()): its result is sent on as the body it came from.
-    body = new TextEncoder().encode(typeof parsed === 'string' ? parsed : isForm(headers) ? new URLSearchParams(parsed as Record<string, string>).toString() : JSON.stringify(parsed));
+    // A framework's body parser read the stream first (express.urlencoded(), express.json(), Nest's): its result is sent on as the body it came from.
+    body = new TextEncoder().encode(typeof parsed === 'string' ? parsed : isForm(headers) ? formOf(parsed) : JSON.stringify(parsed));
     headers.delete('content-length');
   } else if (method !== 'GET' && method !== 'HEAD') {
     const chunks: Buffer[] = [];
@@ -40,6 +40,18 @@ export async function writeWebResponse(res: ServerResponse, response: Response):
   if (cookies.length > 0) headers['set-cookie'] = cookies;
   res.writeHead(response.status, headers);
   res.end(response.body ? Buffer.from(await response.arrayBuffer()) : undefined);
+}
+
+/**
+ * A parsed form as it was sent: a parameter the parser gathered into an array (`a=1&a=2`) is
+ * repeated again, so the endpoints still refuse repeated parameters (RFC 6749 §3.1).
+ */
+function formOf(parsed: unknown): string {
+  const form = new URLSearchParams();
+  for (const [name, value] of Object.entries(parsed as Record<string, unknown>)) {
+    for (const item of Array.isArray(value) ? value : [value]) form.append(name, String(item));
+  }
+  return form.toString();
 }
 
 function isForm(headers: Headers): boolean {
