@@ -1,8 +1,17 @@
 import type { StoredTask, TaskStore } from '@toolwright/server';
 import type { Redis } from 'ioredis';
 
-/** Sets the key to the new JSON only if it still holds the JSON the change was computed from. */
-const COMPARE_AND_SET = `if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3]) return 1 end return 0`;
+/**
+ * Sets the key to the new JSON only if it still holds the JSON the change was computed from,
+ * and keeps the set of working tasks (scored by heartbeat) in step: ARGV[4] is the heartbeat
+ * of a working task, '' for any other.
+ */
+const COMPARE_AND_SET = `if redis.call('GET', KEYS[1]) == ARGV[1] then
+  redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3])
+  if ARGV[4] == '' then redis.call('ZREM', KEYS[2], ARGV[5]) else redis.call('ZADD', KEYS[2], ARGV[4], ARGV[5]) end
+  return 1
+end
+return 0`;
 const MAX_RACES = 50;
 
 export interface RedisTaskStoreOptions {
@@ -19,7 +28,9 @@ export interface RedisTaskStoreOptions {
  * Changes are compare-and-set (a racing writer makes the change run again on what won); a
  * cancel is published on `<prefix>task-cancel` so the instance running the task aborts it, and
  * the id of each written task on `<prefix>task-change` so any instance's `subscriptions/listen`
- * streams hear of it (and read it).
+ * streams hear of it (and read it). Working tasks are also in the sorted set
+ * `<prefix>task-working` (scored by heartbeat), which sweepers read to find the ones whose
+ * instance stopped; queued tasks wait in the list `<prefix>task-queue` for a worker.
  *
  * @example
  * const cluster = await createRedisCluster({ url: process.env.REDIS_URL });
@@ -40,6 +51,7 @@ export class RedisTaskStore implements TaskStore {
   async create(task: StoredTask): Promise<void> {
     const stored = await this.redis.set(this.key(task.taskId), JSON.stringify(task), 'PX', ttlOf(task), 'NX');
     if (stored !== 'OK') throw new Error(`@toolwright/redis: task id ${task.taskId} is taken; task ids must be new`);
+    if (task.status === 'working') await this.redis.zadd(this.working, heartbeatOf(task), task.taskId);
     this.announce(task);
   }
 
@@ -56,7 +68,8 @@ export class RedisTaskStore implements TaskStore {
       const task = JSON.parse(json) as StoredTask;
       const next = change(task);
       if (!next) return task;
-      const written = await this.redis.eval(COMPARE_AND_SET, 1, key, json, JSON.stringify(next), ttlOf(next));
+      const score = next.status === 'working' ? String(heartbeatOf(next)) : '';
+      const written = await this.redis.eval(COMPARE_AND_SET, 2, key, this.working, json, JSON.stringify(next), ttlOf(next), score, taskId);
       if (written === 1) {
         this.announce(next);
         return next;
@@ -79,6 +92,24 @@ export class RedisTaskStore implements TaskStore {
     this.watchers.add(listener);
     this.subscribe();
     return () => this.watchers.delete(listener);
+  }
+
+  async enqueue(taskId: string): Promise<void> {
+    await this.redis.rpush(this.queue, taskId);
+  }
+
+  async dequeue(): Promise<string | undefined> {
+    return (await this.redis.lpop(this.queue)) ?? undefined;
+  }
+
+  async stale(before: number, limit: number): Promise<string[]> {
+    const ids = await this.redis.zrangebyscore(this.working, '-inf', `(${before}`, 'LIMIT', 0, limit);
+    if (ids.length === 0) return ids;
+    // Tasks that expired (their key gone) leave the set here.
+    const present = await Promise.all(ids.map((id) => this.redis.exists(this.key(id))));
+    const gone = ids.filter((_, i) => present[i] === 0);
+    if (gone.length > 0) await this.redis.zrem(this.working, ...gone);
+    return ids.filter((_, i) => present[i] === 1);
   }
 
   /** Publishes the id of a written task when any listener is registered here (`tasks()` registers one, so every instance serving tasks publishes). */
@@ -117,6 +148,21 @@ export class RedisTaskStore implements TaskStore {
   private get changes(): string {
     return `${this.prefix}task-change`;
   }
+
+  /** The sorted set of working tasks, scored by their last heartbeat (what `stale` reads). */
+  private get working(): string {
+    return `${this.prefix}task-working`;
+  }
+
+  /** The list workers take queued task ids from. */
+  private get queue(): string {
+    return `${this.prefix}task-queue`;
+  }
+}
+
+/** The task's last sign of life, epoch ms. */
+function heartbeatOf(task: StoredTask): number {
+  return task.heartbeatAt ?? Date.parse(task.lastUpdatedAt);
 }
 
 /** Milliseconds until the task expires (at least 1: Redis refuses PX 0). */

@@ -33,4 +33,4 @@ export type {
 export { tasks, TASKS_EXTENSION_ID } from './extensions/tasks/tasks';
 export type { TasksOptions } from './extensions/tasks/tasks';
 export { MemoryTaskStore } from './extensions/tasks/MemoryTaskStore';
-export type { TaskStore, StoredTask, TaskStatus, TaskInputRequest } from './extensions/tasks/TaskStore';
+export type { TaskStore, StoredTask, TaskStatus, TaskInputRequest, StoredCaller, StoredClient } from './extensions/tasks/TaskStore';

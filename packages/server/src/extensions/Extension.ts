@@ -68,7 +68,15 @@ export interface ToolRunOverride {
   /** The progress token the method's `ctx.progress` reports under (default: the request's). */
   readonly progressToken?: string | number;
   /** A 2026-07-28 round: the `requestState` and `inputResponses` the run reads instead of the request's. */
-  readonly round?: { readonly requestState?: string; readonly inputResponses?: Readonly<Record<string, unknown>> };
+  readonly round?: {
+    readonly requestState?: string;
+    readonly inputResponses?: Readonly<Record<string, unknown>>;
+    /**
+     * Answers the extension kept itself (a task's, in its store): a question asked again gets its
+     * answer back without a round. Each is checked as a client's answer would be.
+     */
+    readonly answers?: Readonly<Record<string, { readonly request: { readonly method: string; readonly params?: object }; readonly response: unknown }>>;
+  };
 }
 
 /** What an extension's part of a 2026-07-28 `subscriptions/listen` stream knows and can do. */
@@ -107,6 +115,15 @@ export interface ExtensionApp {
   readonly prompts: ListControl;
   /** The app's logger (`createApp({ logger })`), for what the extension reports while it runs. */
   readonly logger: ToolLogger;
+  /**
+   * Runs a `tools/call` of this app outside any request, as `caller` (undefined: anonymous) on a
+   * 2026-07-28 request whose `_meta` the params give (the client's declared capabilities under
+   * `io.modelcontextprotocol/clientCapabilities`): the path a client's call takes (access rules,
+   * guards, middleware, validation, the extensions' `aroundToolCall`), with no client to send
+   * anything to. Resolves with the `tools/call` result; a JSON-RPC error rejects with its code.
+   * For work a request started that another process finishes (a task worker).
+   */
+  callTool(params: { name: string; arguments?: Record<string, unknown>; _meta?: Record<string, unknown> }, caller: AuthInfo | undefined): Promise<Record<string, unknown>>;
 }
 
 /** Undoes what an extension's `start` set up; runs when the app stops. */

@@ -1,4 +1,4 @@
-import { ConfigError, clientExtension, type Class, type ToolLogger } from '@toolwright/core';
+import { ConfigError, clientExtension, type AuthInfo, type Class, type ToolLogger } from '@toolwright/core';
 import { callerOf } from '../auth/canAccess';
 import type { Connection, ToolCallParams } from '../pipeline/Connection';
 import { requestEnvelopeOf } from '../pipeline/requestEnvelope';
@@ -6,6 +6,9 @@ import { ErrorCodes, ProtocolError } from '../sdk/ProtocolError';
 import { requestHeadersOf } from '../sdk/requestHeaders';
 import type { Notification, ServerCapabilities, ServerContext, StandardSchemaV1 } from '../sdk/sdk';
 import { describe } from './defineExtension';
+import { knownAnswers } from '../roundtrip/InputRound';
+import { KNOWN_ANSWERS } from '../roundtrip/knownAnswersKey';
+import { detachedCall, type DetachedCallParams, type DetachedServers } from './detachedCall';
 import type { Extension, ExtensionApp, ExtensionContext, ExtensionNotification, ExtensionRequest, ExtensionStop, ToolRunOverride } from './Extension';
 import { extensionProblems } from './extensionProblems';
 import { listenOpenerFor, recordListenOpener, type ListenOpener } from './ListenOpener';
@@ -73,8 +76,15 @@ export class ServedExtensions {
   }
 
   /** Runs every extension's `start` with the app, in order, keeping what each returns to stop it. */
-  async start(app: Omit<ExtensionApp, 'logger'>): Promise<void> {
-    const live: ExtensionApp = Object.freeze({ add: (...classes: Class[]) => app.add(...classes), tools: app.tools, resources: app.resources, prompts: app.prompts, logger: this.logger });
+  async start(app: Omit<ExtensionApp, 'logger' | 'callTool'> & { createServer: DetachedServers }): Promise<void> {
+    const live: ExtensionApp = Object.freeze({
+      add: (...classes: Class[]) => app.add(...classes),
+      tools: app.tools,
+      resources: app.resources,
+      prompts: app.prompts,
+      logger: this.logger,
+      callTool: (params: DetachedCallParams, caller: AuthInfo | undefined) => detachedCall((setup) => app.createServer(setup), params, caller),
+    });
     for (const extension of this.extensions) {
       const stop = await extension.start?.(live);
       if (typeof stop === 'function') this.stops.push(stop);
@@ -203,6 +213,7 @@ function overridden(sdk: ServerContext, override: ToolRunOverride | undefined): 
       ...(onNotify && { notify: (notification: Notification) => Promise.resolve(onNotify(notification as Parameters<typeof onNotify>[0])) }),
       ...(progressToken !== undefined && { _meta: { ...mcpReq._meta, progressToken } }),
       ...(round && { requestState: () => round.requestState, inputResponses: round.inputResponses }),
+      ...(round?.answers && { [KNOWN_ANSWERS]: knownAnswers(round.answers as Parameters<typeof knownAnswers>[0]) }),
     },
   } as ServerContext;
 }

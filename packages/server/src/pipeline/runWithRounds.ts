@@ -1,6 +1,7 @@
 import type { InputRequest, ServerContext } from '../sdk/sdk';
 import type { InputRound } from '../roundtrip/InputRound';
-import type { RequestStateCodec } from '../roundtrip/RequestStateCodec';
+import type { RequestStateCodec, RoundState } from '../roundtrip/RequestStateCodec';
+import { KNOWN_ANSWERS } from '../roundtrip/knownAnswersKey';
 import { RoundTripError } from '../roundtrip/RoundTripError';
 import { roundCaller } from '../roundtrip/roundCaller';
 import { roundBinding, runRound, type InputRequiredAnswer } from '../roundtrip/runRound';
@@ -27,7 +28,8 @@ export function runWithRounds<R>(
   run: (round: SdkRound | undefined) => Promise<R>,
 ): Promise<R | InputRequiredAnswer<InputRequest>> {
   if (connection.era !== 'modern') return run(undefined);
-  const request = { requestState: sdk.mcpReq.requestState(), inputResponses: sdk.mcpReq.inputResponses };
+  const known = (sdk.mcpReq as { [KNOWN_ANSWERS]?: RoundState['answers'] })[KNOWN_ANSWERS];
+  const request = { requestState: sdk.mcpReq.requestState(), inputResponses: sdk.mcpReq.inputResponses, ...(known && { known }) };
   return runRound<R, InputRequest>(codec, request, roundBinding(method, target, args, roundCaller(sdk.http?.authInfo)), run).catch((error: unknown) => {
     throw error instanceof RoundTripError ? new ProtocolError(ErrorCodes.InvalidParams, error.message) : error;
   });

@@ -71,6 +71,19 @@ export class InputRound<Q extends InputRequest = InputRequest> {
   }
 }
 
+/**
+ * The answers a caller that keeps them itself (the tasks extension, in its store) already has,
+ * as a round's earlier answers: each response is checked as a client's would be (throws a
+ * `RoundTripError`), and reused only for the same question.
+ */
+export function knownAnswers(known: Readonly<Record<string, { readonly request: InputRequest; readonly response: unknown }>>): RoundState['answers'] {
+  const answers: Record<string, readonly [string, unknown]> = Object.create(null) as Record<string, readonly [string, unknown]>;
+  for (const [key, { request, response }] of Object.entries(known)) {
+    answers[key] = [fingerprint(request), checkResponse(request.method, key, response)];
+  }
+  return answers;
+}
+
 /** A short digest of a question (FNV-1a over its canonical JSON): it only tells questions apart inside signed state. */
 function fingerprint(request: InputRequest): string {
   const { elicitationId: _id, ...params } = (request.params ?? {}) as Record<string, unknown>;

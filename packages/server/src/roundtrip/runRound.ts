@@ -1,6 +1,6 @@
 import { CallInterrupt, ToolwrightError } from '@toolwright/core';
 import { canonicalJson, InputRound, type InputRequest, type PendingRound } from './InputRound';
-import type { RequestStateCodec } from './RequestStateCodec';
+import type { RequestStateCodec, RoundState } from './RequestStateCodec';
 import { RoundTripError } from './RoundTripError';
 
 /** A 2026-07-28 `input_required` result: the client answers `inputRequests` and retries with `requestState`. */
@@ -14,6 +14,8 @@ export type InputRequiredAnswer<Q extends InputRequest = InputRequest> = {
 export interface RoundRequest {
   readonly requestState?: unknown;
   readonly inputResponses?: unknown;
+  /** Answers the server kept itself (trusted, see `knownAnswers`), reused as earlier rounds' answers. */
+  readonly known?: RoundState['answers'];
 }
 
 /**
@@ -43,7 +45,9 @@ export async function runRound<R, Q extends InputRequest = InputRequest>(
   if (inputResponses !== undefined && (typeof inputResponses !== 'object' || inputResponses === null || Array.isArray(inputResponses))) {
     throw new RoundTripError('inputResponses must be an object mapping the keys of the last inputRequests to their results.');
   }
-  const previous = requestState === undefined ? undefined : await codec.open(requestState, binding);
+  const opened = requestState === undefined ? undefined : await codec.open(requestState, binding);
+  const { known } = request;
+  const previous = known ? { answers: { ...known, ...opened?.answers }, asked: opened?.asked ?? {} } : opened;
   const round = new InputRound<Q>(previous, inputResponses as Record<string, unknown> | undefined);
   let result: R;
   try {

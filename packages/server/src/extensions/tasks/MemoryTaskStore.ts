@@ -9,6 +9,7 @@ export class MemoryTaskStore implements TaskStore {
   private readonly tasks = new Map<string, StoredTask>();
   private readonly listeners = new Set<(taskId: string) => void>();
   private readonly watchers = new Set<(taskId: string) => void>();
+  private readonly queue: string[] = [];
   private writes = 0;
 
   constructor(private readonly now: () => number = Date.now) {}
@@ -51,6 +52,24 @@ export class MemoryTaskStore implements TaskStore {
   onChange(listener: (taskId: string) => void): () => void {
     this.watchers.add(listener);
     return () => this.watchers.delete(listener);
+  }
+
+  async enqueue(taskId: string): Promise<void> {
+    this.queue.push(taskId);
+  }
+
+  async dequeue(): Promise<string | undefined> {
+    return this.queue.shift();
+  }
+
+  async stale(before: number, limit: number): Promise<string[]> {
+    const now = this.now();
+    const ids: string[] = [];
+    for (const task of this.tasks.values()) {
+      if (ids.length >= limit) break;
+      if (task.status === 'working' && task.expiresAt > now && (task.heartbeatAt ?? 0) < before) ids.push(task.taskId);
+    }
+    return ids;
   }
 
   private changed(task: StoredTask): void {

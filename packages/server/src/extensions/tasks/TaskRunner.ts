@@ -28,6 +28,8 @@ export function touched(task: StoredTask, change: Partial<StoredTask>, now = Dat
  */
 export class TaskRunner {
   private readonly running = new Map<string, AbortController>();
+  /** The run (`attempt`) of each task this process runs: its writes apply only while the task is still on that run. */
+  private readonly attempts = new Map<string, number>();
   private readonly held = new WeakMap<AbortController, { stored: boolean; message?: string }>();
 
   constructor(
@@ -52,6 +54,7 @@ export class TaskRunner {
     const id = task.taskId;
     const controller = new AbortController();
     this.running.set(id, controller);
+    this.attempts.set(id, task.attempt ?? 1);
     // Until the store has the task (`follow`), its latest status message waits here: a write before would find no task.
     const held: { stored: boolean; message?: string } = { stored: false };
     this.held.set(controller, held);
@@ -63,7 +66,9 @@ export class TaskRunner {
         if (held.stored) this.status(id, message);
         else if (message !== undefined) held.message = message;
       },
-      ...(task.requestState !== undefined && { round: { requestState: task.requestState, inputResponses: task.inputResponses ?? {} } }),
+      // The answers the client gave so far come back from the store, not from a sealed state: a run
+      // started again (after its instance stopped, as another caller identity) gets them all the same.
+      ...(task.answers && { round: { answers: task.answers } }),
     };
     const answer = inTaskSpan(task, () => run(override));
     answer.catch(() => undefined);
@@ -72,7 +77,15 @@ export class TaskRunner {
 
   /** Forgets a round begun for no task. */
   drop(round: RunningRound): void {
-    if (this.running.get(round.id) === round.controller) this.running.delete(round.id);
+    if (this.running.get(round.id) !== round.controller) return;
+    this.running.delete(round.id);
+    this.attempts.delete(round.id);
+  }
+
+  /** Whether `task` is still on the run this process started (another instance may have restarted it since). */
+  private ours(task: StoredTask): boolean {
+    const attempt = this.attempts.get(task.taskId);
+    return attempt === undefined || (task.attempt ?? 1) === attempt;
   }
 
   /** Writes what becomes of a begun round to its task, renewing the task's heartbeat meanwhile. */
@@ -120,7 +133,7 @@ export class TaskRunner {
       return;
     }
     const { resultType: _complete, ...result } = answer;
-    await this.write(id, { status: 'completed', result, inputRequests: undefined, inputResponses: undefined, requestState: undefined });
+    await this.write(id, { status: 'completed', result, inputRequests: undefined, inputResponses: undefined, requestState: undefined, answers: undefined });
   }
 
   private async fail(id: string, error: unknown): Promise<void> {
@@ -133,11 +146,11 @@ export class TaskRunner {
       this.logger.error(`task ${id}: its run threw; the task failed with -32603`, error);
       failure = { code: -32603, message: 'Internal error' };
     }
-    await this.write(id, { status: 'failed', error: failure, inputRequests: undefined, inputResponses: undefined, requestState: undefined });
+    await this.write(id, { status: 'failed', error: failure, inputRequests: undefined, inputResponses: undefined, requestState: undefined, answers: undefined });
   }
 
   private write(id: string, change: Partial<StoredTask>): Promise<StoredTask | undefined> {
-    return this.store.update(id, (task) => (TERMINAL.has(task.status) ? undefined : touched(task, change)));
+    return this.store.update(id, (task) => (TERMINAL.has(task.status) || !this.ours(task) ? undefined : touched(task, change)));
   }
 
   /** Whether the run of `taskId` goes on in this process. */
@@ -146,15 +159,21 @@ export class TaskRunner {
   }
 
   private beat(id: string): void {
+    let lost = false;
     this.store
-      .update(id, (task) => (task.status === 'working' ? { ...task, heartbeatAt: Date.now() } : undefined))
+      .update(id, (task) => {
+        lost = !this.ours(task);
+        return task.status === 'working' && !lost ? { ...task, heartbeatAt: Date.now() } : undefined;
+      })
+      // Another instance took the task over (this one was silent too long): this run stops, so one run goes on.
+      .then(() => lost && this.abort(id))
       .catch((error: unknown) => this.logger.warn(`task ${id}: its heartbeat could not be stored`, error));
   }
 
   private status(id: string, message: string | undefined): void {
     if (message === undefined) return;
     this.store
-      .update(id, (task) => (TERMINAL.has(task.status) || task.statusMessage === message ? undefined : touched(task, { statusMessage: message })))
+      .update(id, (task) => (TERMINAL.has(task.status) || task.statusMessage === message || !this.ours(task) ? undefined : touched(task, { statusMessage: message })))
       .catch((error: unknown) => this.logger.warn(`task ${id}: its status message could not be stored`, error));
   }
 }

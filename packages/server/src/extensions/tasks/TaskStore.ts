@@ -45,6 +45,42 @@ export interface StoredTask {
   readonly attempt?: number;
   /** The W3C `traceparent` of the `tools/call` span that created it, which each run's span links to (when traced). */
   readonly traceparent?: string;
+  /**
+   * Who called, as the server verified it when the task was created (never the bearer token):
+   * a run outside any request (a worker's, a sweeper's restart) runs as this caller.
+   * Undefined for an anonymous caller.
+   */
+  readonly caller?: StoredCaller;
+  /** What the calling client declared on the request that created the task, for runs outside any request. */
+  readonly client?: StoredClient;
+  /** Waiting on the queue for a worker (`tasks({ queue: true })`, or a restart a sweeper queued): no instance runs it yet. */
+  readonly queued?: boolean;
+  /**
+   * Every question the client answered so far (through `tasks/update`), with its answer: a run
+   * started again after its instance stopped gets them back from `ctx.elicit` and friends
+   * instead of asking the client again. Dropped once the task ends.
+   */
+  readonly answers?: Record<string, { readonly request: TaskInputRequest; readonly response: unknown }>;
+}
+
+/** The caller of a task as the verifier described it when the task was created: `AuthInfo` without its token. */
+export interface StoredCaller {
+  readonly clientId: string;
+  /** The scopes granted then (rules and guards of a later run check these). */
+  readonly scopes: readonly string[];
+  /** Seconds since the epoch: a run outside a request does not start after it. */
+  readonly expiresAt?: number;
+  /** The resource (RFC 8707) the token was issued for. */
+  readonly resource?: string;
+  /** The verifier's claims (`sub`, `roles`, ...), as JSON. */
+  readonly extra?: Record<string, unknown>;
+}
+
+/** The client's side of the request that created a task (its 2026-07-28 envelope). */
+export interface StoredClient {
+  readonly capabilities: Readonly<Record<string, unknown>>;
+  readonly info?: { readonly name: string; readonly version: string; readonly title?: string };
+  readonly logLevel?: string;
 }
 
 /**
@@ -74,6 +110,20 @@ export interface TaskStore {
    * listening. Without it, clients poll.
    */
   onChange?(listener: (taskId: string) => void): () => void;
+  /**
+   * Puts a task (already stored, `queued: true`) on the queue that workers take from. A store
+   * without a queue runs each task on the instance that accepted it (and restarts it where a
+   * sweeper or a poll finds it stopped).
+   */
+  enqueue?(taskId: string): Promise<void>;
+  /** Takes the id of the next queued task (each id goes to one taker), or undefined when the queue is empty. */
+  dequeue?(): Promise<string | undefined>;
+  /**
+   * The ids of `working` tasks whose `heartbeatAt` is before `before` (epoch ms), at most `limit`:
+   * what a sweeper checks, so that a task whose instance stopped ends (or runs again) even when
+   * nobody polls it.
+   */
+  stale?(before: number, limit: number): Promise<string[]>;
 }
 
 export const TERMINAL: ReadonlySet<TaskStatus> = new Set(['completed', 'failed', 'cancelled']);

@@ -1,15 +1,16 @@
-import { ConfigError, stderrLogger, ToolwrightError, type JsonSchema, type ToolLogger } from '@toolwright/core';
+import { ConfigError, stderrLogger, ToolwrightError, type AuthInfo, type JsonSchema, type ToolLogger } from '@toolwright/core';
 import { toolTaskMode } from '@toolwright/core/internal';
 import { canAccess } from '../../auth/canAccess';
 import { defineExtension } from '../defineExtension';
-import type { Extension, ExtensionContext } from '../Extension';
+import type { Extension, ExtensionApp, ExtensionContext, ToolRunOverride } from '../Extension';
+import { CLIENT_CAPABILITIES_META_KEY, CLIENT_INFO_META_KEY, LOG_LEVEL_META_KEY } from '../../sdk/sdk';
 import { roundCaller } from '../../roundtrip/roundCaller';
 import { ErrorCodes, ProtocolError } from '../../sdk/ProtocolError';
 import { MemoryTaskStore } from './MemoryTaskStore';
 import { newTaskId } from './newTaskId';
-import { TaskRunner, touched } from './TaskRunner';
+import { TaskRunner, touched, type TaskRun } from './TaskRunner';
 import { activeTraceparent } from './taskSpan';
-import { TERMINAL, type StoredTask, type TaskInputRequest, type TaskStore } from './TaskStore';
+import { TERMINAL, type StoredCaller, type StoredClient, type StoredTask, type TaskInputRequest, type TaskStore } from './TaskStore';
 import { ACK, createTaskResult, detailedTask } from './taskWire';
 
 /** The identifier of the tasks extension (SEP-2663). */
@@ -46,7 +47,28 @@ export interface TasksOptions {
   readonly maxListenedTasks?: number;
   /** Where failures of task runs are logged. Default: stderr. */
   readonly logger?: ToolLogger;
+  /**
+   * Queue new tasks for workers instead of running them on the instance that accepted them:
+   * the task is stored (`working`), its id put on the store's queue, and the handle returned;
+   * a worker (any started instance with `worker` on, or `toolwright worker`) takes it and runs
+   * it as the caller who created it. Needs a store with a queue (`MemoryTaskStore`,
+   * `RedisTaskStore`). `inputFirst` tools then ask their first questions through the task too.
+   * Default false.
+   */
+  readonly queue?: boolean;
+  /**
+   * Whether this instance, once started (`listen` starts it; `toolwright worker` starts an app
+   * without serving), takes queued tasks and runs them, at most `concurrency` task runs at once
+   * (runs started by its own requests count), looking at the queue every `pollMs`. Every started
+   * instance also sweeps: a `working` task whose instance went silent for `heartbeatTimeoutMs`
+   * runs again here (restartable, with runs left; a queued one no worker took) or is marked
+   * failed, whether or not anybody polls it. Default true (`{ concurrency: 16, pollMs: 200 }`).
+   */
+  readonly worker?: boolean | { readonly concurrency?: number; readonly pollMs?: number };
 }
+
+/** The `_meta` key of a run this extension started outside any request (its value: a one-time id only this process knows). */
+const RUN_META = 'dev.toolwright/task-run';
 
 const TASK_ID_FIELD: JsonSchema = { type: 'string', minLength: 1 };
 const TASK_ID: JsonSchema = { type: 'object', properties: { taskId: TASK_ID_FIELD }, required: ['taskId'] };
@@ -73,6 +95,28 @@ export function tasks(options: TasksOptions = {}): Extension {
   const logger = options.logger ?? stderrLogger('tasks');
   const runner = new TaskRunner(store, logger, Math.max(1, Math.floor(heartbeatTimeoutMs / 3)));
   const watchers = new TaskWatchers(store, logger);
+  const queue = options.queue === true;
+  if (queue && !(store.enqueue && store.dequeue))
+    throw new ConfigError('Toolwright: tasks({ queue: true }) needs a store with a queue (enqueue and dequeue): MemoryTaskStore or RedisTaskStore of @toolwright/redis.');
+  const work = options.worker ?? true;
+  const concurrency = positive('worker.concurrency', typeof work === 'object' ? work.concurrency : undefined, 16);
+  const pollMs = positive('worker.pollMs', typeof work === 'object' ? work.pollMs : undefined, 200);
+  /** The app, once started: runs calls outside any request (worker, sweeper). */
+  let app: ExtensionApp | undefined;
+  /** What each run started outside a request changes about its call, by the one-time id its `_meta` carries. */
+  const detachedRuns = new Map<string, ToolRunOverride>();
+
+  /** Runs `task`'s call outside any request, as the caller who created it (undefined before the app started). */
+  const detached = (task: StoredTask): TaskRun | undefined => {
+    const host = app;
+    if (!host) return undefined;
+    return (override) => {
+      const nonce = newTaskId();
+      detachedRuns.set(nonce, override);
+      const call = { name: task.tool, ...(task.arguments && { arguments: task.arguments }), _meta: { ...clientMeta(task.client), [RUN_META]: nonce } };
+      return host.callTool(call, authOf(task.caller)).finally(() => detachedRuns.delete(nonce));
+    };
+  };
 
   /**
    * The task, or what becomes of it when the instance running it has gone silent for longer than
@@ -83,31 +127,90 @@ export function tasks(options: TasksOptions = {}): Extension {
     const now = Date.now();
     const stale = (t: StoredTask) => t.status === 'working' && now - (t.heartbeatAt ?? now) > heartbeatTimeoutMs;
     if (!stale(task) || runner.runs(task.taskId)) return task;
+    // The poller's own call path when it polls (the same caller: tasks are bound to it), else a run outside any request.
+    const runs = callTool
+      ? (t: StoredTask): TaskRun =>
+          (override) =>
+            callTool({ name: t.tool, ...(t.arguments && { arguments: t.arguments }) }, override)
+      : detached;
+    const canRun = runs(task) !== undefined;
     let claimed: StoredTask | undefined;
     const next = await store.update(task.taskId, (t) => {
       claimed = undefined;
       if (!stale(t)) return undefined;
       const attempt = (t.attempt ?? 1) + 1;
-      if (t.restartable && callTool && attempt <= maxAttempts) {
+      const expired = t.caller?.expiresAt !== undefined && t.caller.expiresAt * 1000 <= now;
+      // A queued task no worker took never ran: running it now is its first run, restartable or not.
+      if ((t.restartable || t.queued) && canRun && attempt <= maxAttempts && !expired) {
         claimed = touched(t, {
           attempt,
-          statusMessage: `Restarted (run ${attempt} of at most ${maxAttempts}): the server instance running it stopped.`,
+          queued: undefined,
+          statusMessage: t.queued
+            ? `Started here (run ${attempt} of at most ${maxAttempts}): no worker took it from the queue in time.`
+            : `Restarted (run ${attempt} of at most ${maxAttempts}): the server instance running it stopped.`,
           inputRequests: undefined,
           inputResponses: undefined,
           requestState: undefined,
         });
         return claimed;
       }
-      const message = t.restartable
-        ? `The server instances running this task stopped ${attempt - 1} times before it finished. Call the tool again.`
-        : 'The server instance running this task stopped before it finished. Call the tool again.';
-      return touched(t, { status: 'failed', error: { code: ErrorCodes.InternalError, message } });
+      const message = expired
+        ? "The server instance running this task stopped, and the caller's credentials had expired since: the task cannot run again for them. Call the tool again."
+        : t.queued
+          ? `No worker took this task from the queue in ${attempt - 1} tries. Start a worker (toolwright worker) and call the tool again.`
+          : t.restartable
+            ? `The server instances running this task stopped ${attempt - 1} times before it finished. Call the tool again.`
+            : 'The server instance running this task stopped before it finished. Call the tool again.';
+      return touched(t, { status: 'failed', error: { code: ErrorCodes.InternalError, message }, queued: undefined, answers: undefined });
     });
-    if (claimed && next === claimed && callTool) {
-      const run = claimed;
-      runner.start(run, (override) => callTool({ name: run.tool, ...(run.arguments && { arguments: run.arguments }) }, override));
-    }
+    const run = claimed && next === claimed ? runs(claimed) : undefined;
+    if (claimed && run) runner.start(claimed, run);
     return next ?? task;
+  };
+
+  /** Takes queued tasks while this instance has room for more runs. */
+  let taking = false;
+  const take = async (): Promise<void> => {
+    if (taking || !app || !store.dequeue) return;
+    taking = true;
+    try {
+      while (runner.active < concurrency) {
+        const id = await store.dequeue();
+        if (id === undefined) return;
+        let claimed: StoredTask | undefined;
+        await store.update(id, (t) => {
+          claimed = undefined;
+          if (!t.queued || t.status !== 'working') return undefined;
+          claimed = touched(t, { queued: undefined });
+          return claimed;
+        });
+        const run = claimed && detached(claimed);
+        if (claimed && run) runner.start(claimed, run);
+      }
+    } catch (error) {
+      logger.warn('tasks: the queue could not be read', error);
+    } finally {
+      taking = false;
+    }
+  };
+
+  /** Ends (or runs again) the tasks whose instance went silent, whether or not anybody polls them. */
+  let sweeping = false;
+  const sweep = async (): Promise<void> => {
+    if (sweeping || !store.stale) return;
+    sweeping = true;
+    try {
+      const ids = await store.stale(Date.now() - heartbeatTimeoutMs, 100);
+      for (const id of ids) {
+        if (runner.runs(id)) continue;
+        const task = await store.get(id);
+        if (task) await alive(task);
+      }
+    } catch (error) {
+      logger.warn('tasks: the sweep for stopped tasks failed', error);
+    } finally {
+      sweeping = false;
+    }
   };
 
   /** The caller's own task `taskId`, after the routing header check; -32602 for any other. */
@@ -159,7 +262,11 @@ export function tasks(options: TasksOptions = {}): Extension {
         handle: async ({ taskId }: { taskId: string }, ctx) => {
           const task = await owned(taskId, ctx);
           if (TERMINAL.has(task.status)) return ACK;
-          await store.update(taskId, (t) => (TERMINAL.has(t.status) ? undefined : touched(t, { status: 'cancelled', inputRequests: undefined, inputResponses: undefined, requestState: undefined })));
+          await store.update(taskId, (t) =>
+            TERMINAL.has(t.status)
+              ? undefined
+              : touched(t, { status: 'cancelled', queued: undefined, inputRequests: undefined, inputResponses: undefined, requestState: undefined, answers: undefined }),
+          );
           runner.abort(taskId);
           await store.publishCancel?.(taskId);
           return ACK;
@@ -220,7 +327,25 @@ export function tasks(options: TasksOptions = {}): Extension {
         };
       },
     },
+    start(started) {
+      app = started;
+      const timers: ReturnType<typeof setInterval>[] = [];
+      if (store.stale) timers.push(setInterval(() => void sweep(), Math.max(1, Math.floor(heartbeatTimeoutMs / 3))));
+      if (work !== false && store.dequeue) timers.push(setInterval(() => void take(), pollMs));
+      for (const timer of timers) (timer as { unref?: () => void }).unref?.();
+      return () => {
+        for (const timer of timers) clearInterval(timer);
+        app = undefined;
+      };
+    },
     async aroundToolCall(call, ctx, next) {
+      // A run this extension started outside any request (worker, sweeper): the one-time id names its override.
+      const nonce = ctx.meta?.[RUN_META];
+      const override = typeof nonce === 'string' ? detachedRuns.get(nonce) : undefined;
+      if (override) {
+        detachedRuns.delete(nonce as string);
+        return next(override);
+      }
       const { tool } = call;
       const mode = tool && toolTaskMode(tool.target, tool.methodName);
       if (!mode) return next();
@@ -252,7 +377,17 @@ export function tasks(options: TasksOptions = {}): Extension {
         ...(call.arguments && { arguments: call.arguments }),
         ...(mode.restartable && { restartable: true, attempt: 1 }),
         ...(traceparent && { traceparent }),
+        ...storedCallerOf(ctx.authInfo),
+        client: storedClientOf(ctx),
       };
+      if (queue) {
+        // Stored, then queued: a worker takes it; should the queue refuse the id, a sweeper runs it once it looks stalled.
+        const queued: StoredTask = { ...task, queued: true };
+        await store.create(queued);
+        await store.enqueue!(task.taskId).catch((error: unknown) => logger.warn(`task ${task.taskId}: it could not be queued; a sweeper starts it`, error));
+        if (app) void take();
+        return createTaskResult(queued);
+      }
 
       const round = runner.begin(task, next);
       if (mode.inputFirst) {
@@ -333,16 +468,18 @@ function answered(task: StoredTask, responses: Record<string, unknown>): StoredT
   if (task.status !== 'input_required' || !task.inputRequests) return undefined;
   const pending: Record<string, TaskInputRequest> = own(task.inputRequests);
   const gathered: Record<string, unknown> = own(task.inputResponses ?? {});
+  const answers: NonNullable<StoredTask['answers']> = own(task.answers ?? {});
   let changed = false;
   for (const [key, value] of Object.entries(responses)) {
     if (!Object.hasOwn(pending, key)) continue;
+    Object.defineProperty(answers, key, { value: { request: pending[key], response: value }, enumerable: true, writable: true, configurable: true });
     delete pending[key];
     Object.defineProperty(gathered, key, { value, enumerable: true, writable: true, configurable: true });
     changed = true;
   }
   if (!changed) return undefined;
   const done = Object.keys(pending).length === 0;
-  return touched(task, { status: done ? 'working' : 'input_required', inputRequests: pending, inputResponses: gathered });
+  return touched(task, { status: done ? 'working' : 'input_required', inputRequests: pending, inputResponses: gathered, answers });
 }
 
 /** A copy without a prototype, so no key from the wire reads an inherited member. */
@@ -350,6 +487,54 @@ function own<T>(record: Readonly<Record<string, T>>): Record<string, T> {
   const copy = Object.create(null) as Record<string, T>;
   for (const [key, value] of Object.entries(record)) Object.defineProperty(copy, key, { value, enumerable: true, writable: true, configurable: true });
   return copy;
+}
+
+/** The caller as the verifier described it, without its token, for runs outside any request; nothing for an anonymous caller. */
+function storedCallerOf(auth: AuthInfo | undefined): { caller?: StoredCaller } {
+  if (!auth) return {};
+  let extra: Record<string, unknown> | undefined;
+  try {
+    extra = auth.extra === undefined ? undefined : (JSON.parse(JSON.stringify(auth.extra)) as Record<string, unknown>);
+  } catch {
+    extra = undefined;
+  }
+  return {
+    caller: {
+      clientId: auth.clientId,
+      scopes: [...auth.scopes],
+      ...(auth.expiresAt !== undefined && { expiresAt: auth.expiresAt }),
+      ...(auth.resource && { resource: String(auth.resource) }),
+      ...(extra && { extra }),
+    },
+  };
+}
+
+/** The caller of a run outside any request: the stored one, with no token (`''`). */
+function authOf(caller: StoredCaller | undefined): AuthInfo | undefined {
+  if (!caller) return undefined;
+  return {
+    token: '',
+    clientId: caller.clientId,
+    scopes: [...caller.scopes],
+    ...(caller.expiresAt !== undefined && { expiresAt: caller.expiresAt }),
+    ...(caller.resource !== undefined && { resource: new URL(caller.resource) }),
+    ...(caller.extra && { extra: caller.extra }),
+  };
+}
+
+/** What the client declared on the request that created a task. */
+function storedClientOf(ctx: ExtensionContext): StoredClient {
+  const { clientCapabilities, clientInfo, logLevel } = ctx.envelope;
+  return { capabilities: clientCapabilities, ...(clientInfo && { info: clientInfo }), ...(logLevel && { logLevel }) };
+}
+
+/** The 2026-07-28 envelope of a run outside any request: what the client declared then. */
+function clientMeta(client: StoredClient | undefined): Record<string, unknown> {
+  return {
+    [CLIENT_CAPABILITIES_META_KEY]: client?.capabilities ?? {},
+    [CLIENT_INFO_META_KEY]: client?.info ?? { name: 'toolwright-task-worker', version: '1' },
+    ...(client?.logLevel && { [LOG_LEVEL_META_KEY]: client.logLevel }),
+  };
 }
 
 /** Who a task belongs to: the caller's client and subject; '' for an anonymous caller (then the unguessable id is the only key). */
