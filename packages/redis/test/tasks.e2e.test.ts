@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { Ctx, Param, Tool, type ToolContext } from '@toolwright/core';
 import { RedisTaskStore } from '@toolwright/redis';
-import { createApp, tasks, TASKS_EXTENSION_ID, type App } from '@toolwright/server';
+import { createApp, tasks, TASKS_EXTENSION_ID, type App, type StoredTask, type TasksOptions } from '@toolwright/server';
 import { createFetchHandler, type FetchHandler } from '@toolwright/server/fetch';
 import { Redis } from 'ioredis';
 import { startRedisServer, type RedisServer } from './fixtures/redisServer';
@@ -17,6 +17,7 @@ import { startRedisServer, type RedisServer } from './fixtures/redisServer';
  */
 const CONFIRM = { type: 'object', properties: { confirm: { type: 'boolean' } }, required: ['confirm'] } as const;
 const aborted: string[] = [];
+const runsOf = new Map<string, number>();
 
 class Jobs {
   @Tool({ description: 'Asks for confirmation, then deletes.', task: 'required' })
@@ -46,6 +47,12 @@ class Jobs {
     return `finished ${label} in process ${process.pid}`;
   }
 
+  @Tool({ description: 'Counts its runs.', task: 'required' })
+  counted(@Param('label') label: string) {
+    runsOf.set(label, (runsOf.get(label) ?? 0) + 1);
+    return `counted ${label}`;
+  }
+
   @Tool({ description: 'Fails with its instance.', task: 'required' })
   fragile(@Param('label') label: string) {
     return `finished ${label}`;
@@ -63,14 +70,14 @@ const silent = { debug() {}, info() {}, warn() {}, error() {} };
 const declaring = { elicitation: {}, extensions: { [TASKS_EXTENSION_ID]: {} } };
 let nextId = 1;
 
-async function instance(url: string, heartbeatTimeoutMs?: number, prefix = 'tw-test:'): Promise<Instance> {
+async function instance(url: string, heartbeatTimeoutMs?: number, prefix = 'tw-test:', options: TasksOptions = {}): Promise<Instance> {
   const redis = new Redis(url, { maxRetriesPerRequest: 1 });
   const store = new RedisTaskStore({ redis, prefix });
   const app = await createApp({
     name: 'jobs',
     version: '1.0.0',
     tools: [Jobs],
-    extensions: [tasks({ store, ttlMs: 60_000, ...(heartbeatTimeoutMs && { heartbeatTimeoutMs }), logger: silent })],
+    extensions: [tasks({ store, ttlMs: 60_000, ...(heartbeatTimeoutMs && { heartbeatTimeoutMs }), logger: silent, ...options })],
     // Every instance seals and opens a task's round state with the same key.
     requestState: { keys: ['a shared key of at least thirty-two bytes!'] },
     logger: silent,
@@ -272,6 +279,68 @@ describe('tasks in Redis', () => {
     } finally {
       doomed.child.kill('SIGKILL');
       await close(survivor);
+    }
+  });
+
+  it('a worker, with nobody polling, finishes a restartable task whose accepting process was killed, and marks a plain one failed', async () => {
+    const prefix = 'tw-sweep:';
+    const [worker, doomed] = await Promise.all([instance(server.url, 1200, prefix), processInstance(server.url, prefix, 1200)]);
+    await worker.app.start();
+    const read = async (taskId: string, done: (t: StoredTask) => boolean) => {
+      for (let i = 0; i < 1000; i++) {
+        const task = await worker.store.get(taskId);
+        if (task && done(task)) return task;
+        await new Promise((r) => setTimeout(r, 10));
+      }
+      throw new Error(`task ${taskId} never got there: ${JSON.stringify(await worker.store.get(taskId))}`);
+    };
+    try {
+      const restartable = await overHttp(doomed.url, 'tools/call', { name: 'resumable', arguments: { label: 'sweep' } });
+      const plain = await overHttp(doomed.url, 'tools/call', { name: 'fragile', arguments: { label: 'sweep' } });
+      await read(restartable.taskId as string, (t) => String(t.statusMessage).includes(`process ${doomed.child.pid}`));
+      doomed.child.kill('SIGKILL');
+      // Read from Redis directly: no tasks/get reaches any instance.
+      expect(await read(restartable.taskId as string, (t) => t.status !== 'working')).toMatchObject({
+        status: 'completed',
+        attempt: 2,
+        result: { content: [{ text: `finished sweep in process ${process.pid}` }] },
+      });
+      expect(await read(plain.taskId as string, (t) => t.status !== 'working')).toMatchObject({
+        status: 'failed',
+        error: { code: -32603, message: expect.stringContaining('stopped before it finished') },
+      });
+      // Ended tasks leave the set of working tasks the sweepers read.
+      expect(await worker.redis.zscore(`${prefix}task-working`, restartable.taskId as string)).toBeNull();
+    } finally {
+      doomed.child.kill('SIGKILL');
+      await worker.app.stop();
+      await close(worker);
+    }
+  });
+
+  it('two workers take 200 queued tasks: each runs exactly once', async () => {
+    const prefix = 'tw-queue:';
+    const [front, one, two] = await Promise.all([
+      instance(server.url, undefined, prefix, { queue: true, worker: false }),
+      instance(server.url, undefined, prefix, { worker: { pollMs: 5, concurrency: 8 } }),
+      instance(server.url, undefined, prefix, { worker: { pollMs: 5, concurrency: 8 } }),
+    ]);
+    await Promise.all([one.app.start(), two.app.start()]);
+    try {
+      const labels = Array.from({ length: 200 }, (_, n) => `q${n}`);
+      const handles = await Promise.all(labels.map((label) => raw(front, 'tools/call', { name: 'counted', arguments: { label } })));
+      const ids = handles.map((h) => h.taskId as string);
+      let stored = await Promise.all(ids.map((id) => front.store.get(id)));
+      for (let i = 0; i < 500 && stored.some((t) => t?.status !== 'completed'); i++) {
+        await new Promise((r) => setTimeout(r, 10));
+        stored = await Promise.all(ids.map((id) => front.store.get(id)));
+      }
+      stored.forEach((task, n) => expect(task).toMatchObject({ status: 'completed', result: { content: [{ text: `counted q${n}` }] } }));
+      expect(labels.map((label) => runsOf.get(label))).toEqual(labels.map(() => 1));
+      expect(await front.redis.llen(`${prefix}task-queue`)).toBe(0);
+    } finally {
+      await Promise.all([one.app.stop(), two.app.stop()]);
+      await Promise.all([front, one, two].map(close));
     }
   });
 
