@@ -8,6 +8,7 @@ import { installCommand } from './installCommand';
 import { newCommand } from './newCommand';
 import { schemaCommand } from './schemaCommand';
 import { testConformanceCommand } from './testConformanceCommand';
+import { workerCommand } from './workerCommand';
 
 /** Every command, in the order `toolwright --help` lists them. */
-export const COMMANDS: readonly Command[] = [newCommand, devCommand, callCommand, inspectCommand, schemaCommand, docsCommand, testConformanceCommand, configCommand, installCommand];
+export const COMMANDS: readonly Command[] = [newCommand, devCommand, callCommand, inspectCommand, schemaCommand, docsCommand, testConformanceCommand, workerCommand, configCommand, installCommand];
