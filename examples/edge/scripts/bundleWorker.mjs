@@ -14,13 +14,20 @@ import { builtinModules } from 'node:module';
 const staticImports = {
   name: 'static-imports',
   setup(build) {
-    build.onLoad({ filter: /[\\/]server[\\/]bundle[\\/]all\.js$/ }, async (args) => {
+    const dynamic = 'return import(specifier);';
+    const fixed =
+      "return specifier === 'jose' ? import('jose') : Promise.reject(new Error(`Cannot import ${specifier} in a Worker: only what the bundle holds is there. Name tool classes in createApp({ tools }) instead of a glob.`));";
+    let replaced = 0;
+    // Whichever of the server's bundle files holds it (the package may split its bundle in several files).
+    build.onLoad({ filter: /[\\/]server[\\/]bundle[\\/][\w-]+\.js$/ }, async (args) => {
       const source = await readFile(args.path, 'utf8');
-      const dynamic = 'return import(specifier);';
-      if (!source.includes(dynamic)) throw new Error(`bundleWorker: ${args.path} no longer has '${dynamic}'; update examples/edge/scripts/bundleWorker.mjs.`);
-      const fixed =
-        "return specifier === 'jose' ? import('jose') : Promise.reject(new Error(`Cannot import ${specifier} in a Worker: only what the bundle holds is there. Name tool classes in createApp({ tools }) instead of a glob.`));";
+      if (!source.includes(dynamic)) return undefined;
+      replaced++;
       return { contents: source.replace(dynamic, fixed), loader: 'js' };
+    });
+    build.onEnd((result) => {
+      if (result.errors.length === 0 && replaced === 0)
+        throw new Error(`bundleWorker: no file of @toolwright/server's bundle has '${dynamic}' any more; update examples/edge/scripts/bundleWorker.mjs.`);
     });
   },
 };
