@@ -1,5 +1,6 @@
 import type { App } from '@toolwright/server';
 import { createFetchHandler, type FetchHandler } from '@toolwright/server/fetch';
+import { authorizationServerPaths } from './authorizationServerPaths';
 import type { RouteHandlersOptions } from './RouteHandlersOptions';
 
 /** A Next.js route handler: takes the request (a `NextRequest` is one), answers a `Response`. */
@@ -31,7 +32,9 @@ export interface RouteHandlers {
  * both protocol eras, 2025-11-25 sessions in the server process's memory (or `stateless: true`
  * where instances do not share memory, as on Vercel), Host/Origin checks, body and URL limits,
  * bearer auth with RFC 9728 metadata, per-member scopes. `app` may be the app, or the promise
- * `createApp` returns: the handlers wait for it, and run the app's start hooks once.
+ * `createApp` returns: the handlers wait for it, and run the app's start hooks once. An app built
+ * with `createApp({ oauth })` has the same handlers answer its authorization server: export them
+ * from the routes of its paths too (a catch-all under the issuer's path, and one under `.well-known`).
  */
 export function createRouteHandlers(app: App | Promise<App>, options: RouteHandlersOptions = {}): RouteHandlers {
   const mcpPath = options.path ?? '/mcp';
@@ -40,13 +43,15 @@ export function createRouteHandlers(app: App | Promise<App>, options: RouteHandl
     const handler = createFetchHandler(built, { ...options, path: mcpPath, health: options.health === true, logError });
     const release = built.openListener();
     await built.start();
-    return { handler, release };
+    return { handler, release, isOAuthPath: authorizationServerPaths(built) };
   });
   let failed = false;
   let live: FetchHandler | undefined;
+  let isOAuthPath: (path: string) => boolean = () => false;
   const ready = opened.then(
-    ({ handler }) => {
-      live = handler;
+    (served) => {
+      live = served.handler;
+      isOAuthPath = served.isOAuthPath;
     },
     (error: unknown) => {
       failed = true;
@@ -62,7 +67,7 @@ export function createRouteHandlers(app: App | Promise<App>, options: RouteHandl
     if (!live && !failed) await ready.catch(() => undefined);
     if (!live) return answer(503, { jsonrpc: '2.0', error: { code: -32000, message: 'Service unavailable: the MCP server did not start. Its log has the details.' }, id: null });
     const path = new URL(request.url).pathname;
-    if (path !== mcpPath && !path.startsWith('/.well-known/')) {
+    if (path !== mcpPath && !path.startsWith('/.well-known/') && !isOAuthPath(path)) {
       if (!warned) {
         warned = true;
         logError(`toolwright next: a route handler for ${mcpPath} was called at ${path}; set createRouteHandlers(app, { path: '${path}' }).`);

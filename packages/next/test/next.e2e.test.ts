@@ -1,12 +1,13 @@
 import 'reflect-metadata';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { createApp } from '@toolwright/server';
 import { createFetchHandler } from '@toolwright/server/fetch';
 import { ERAS, INITIALIZE, connectEra, post, rawPost } from '../../hono/test/fixtures/v2Clients';
+import { expectServedOAuth } from '../../oauth/test/fixtures/expectServedOAuth';
+import { freePort } from '../../oauth/test/fixtures/freePort';
 import { NoteTools } from './fixture/lib/tools';
 
 /**
@@ -20,17 +21,9 @@ const ERA_NAME = { '2025-11-25': 'legacy', '2026-07-28': 'modern' } as const;
 const FIXTURE = join(__dirname, 'fixture');
 const NEXT = require.resolve('next/dist/bin/next');
 
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
-/** `next start` on a free port of 127.0.0.1, once it says it is ready. */
-async function nextStart(env: Record<string, string> = {}): Promise<{ child: ChildProcess; url: string; output: () => string }> {
-  const port = await freePort();
+/** `next start` on a free port of 127.0.0.1 (or the one given), once it says it is ready. */
+async function nextStart(env: Record<string, string> = {}, port?: number): Promise<{ child: ChildProcess; url: string; output: () => string }> {
+  port ??= await freePort();
   const child = spawn(process.execPath, [NEXT, 'start', '-H', '127.0.0.1', '-p', String(port)], {
     cwd: FIXTURE,
     env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1', ...env },
@@ -75,7 +68,9 @@ async function tscSchemas(): Promise<unknown> {
 let buildSeconds = 0;
 beforeAll(() => {
   // Next loads the packages as a project would, from node_modules: their build outputs.
-  const built = ['packages/next/dist/index.js', 'packages/server/bundle/fetch.js', 'packages/core/bundle/index.js'].filter((file) => !existsSync(join(__dirname, '..', '..', '..', file)));
+  const built = ['packages/next/dist/index.js', 'packages/oauth/dist/index.js', 'packages/server/bundle/fetch.js', 'packages/core/bundle/index.js'].filter(
+    (file) => !existsSync(join(__dirname, '..', '..', '..', file)),
+  );
   if (built.length > 0) throw new Error(`Build the packages first (npm run build): ${built.join(', ')} missing.`);
   const started = Date.now();
   const build = spawnSync(process.execPath, [NEXT, 'build'], { cwd: FIXTURE, env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' }, encoding: 'utf8', timeout: 240_000 });
@@ -161,6 +156,24 @@ describe('Next.js 16: the same build served stateless (as on Vercel, where insta
 
   it('GET (a session stream) is refused with 405', async () => {
     expect((await fetch(served!.url, { headers: { accept: 'text/event-stream', authorization: 'Bearer good' } })).status).toBe(405);
+  });
+});
+
+describe('Next.js 16: the same build with createApp({ oauth }), the authorization server at /oauth served by catch-all routes', () => {
+  let served: Awaited<ReturnType<typeof nextStart>> | undefined;
+  let origin = '';
+  beforeAll(async () => {
+    // The issuer is in every token and redirect: the port is chosen before next starts.
+    const port = await freePort();
+    origin = `http://127.0.0.1:${port}`;
+    served = await nextStart({ MCP_OAUTH_ORIGIN: origin }, port);
+  });
+  afterAll(() => stop(served?.child));
+
+  it('the SDK v2 client discovers, registers, signs in with PKCE and calls a scoped tool; the authorization server keeps its defences', async () => {
+    await expectServedOAuth({ mcpUrl: served!.url, issuer: `${origin}/oauth` });
+    // Every route shares the one app of the server process: the codes /oauth/authorize stored were redeemed at /oauth/token, and /mcp took the tokens.
+    expect(served!.output()).not.toMatch(/toolwright next: a route handler/);
   });
 });
 
