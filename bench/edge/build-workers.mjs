@@ -1,4 +1,4 @@
-// Bundles each handler of handlers.js into a Worker (`export default { fetch }`) for workerd, with
+// Bundles each handler of handlers.js (its own file, so each bundle holds one) into a Worker (`export default { fetch }`) for workerd, with
 // the edge example's bundler (examples/edge/scripts/bundleWorker.mjs: esbuild over tsc's
 // JavaScript, never TypeScript, so decorator metadata survives). Output: .bench/edge/<kind>.mjs.
 import { mkdirSync } from 'node:fs';
@@ -14,7 +14,7 @@ export async function buildWorkers(kinds = ['toolwright', 'sdk']) {
   await Promise.all(
     kinds.map((kind) =>
       bundleWorker({
-        entry: `import handlers from './handlers.js';\nconst serve = handlers.${kind}();\nexport default { fetch: (request) => serve(request) };\n`,
+        entry: `import handlers from './${kind}Handler.js';\nconst serve = handlers.${kind}();\nexport default { fetch: (request) => serve(request) };\n`,
         resolveDir: here,
         outfile: join(WORKERS_DIR, `${kind}.mjs`),
       }),
