@@ -1,16 +1,29 @@
 #!/usr/bin/env node
 'use strict';
-// Bundles the JavaScript that `tsc -b` emitted for each runtime package into one file,
-// `bundle/all.js`, so a server loads a few files of ours at startup instead of about 80
-// (on Node 20 each module costs a resolve, a read and a wrapper compile).
+// Bundles the JavaScript that `tsc -b` emitted for each runtime package, so a server loads a few
+// files of ours at startup instead of about 80 (on Node 20 each module costs a resolve, a read and
+// a wrapper compile), and holds in memory only the code it can run.
 //
-// Every entry point in a package's `exports` gets a small view, `bundle/<name>.js`, that
-// returns its part of the one bundle. All entry points therefore share one copy of each
-// module. Entry points other than the main one load on first access, so an app that never
-// imports `@toolwright/server/http` does not run that code.
+// A package's modules go into two bundles, each module into exactly one, so all entry points share
+// one copy of each module:
+// - `bundle/all.js`: what the package's STARTUP entry points load (for @toolwright/server, `.` and
+//   `./stdio`: what a stdio server runs). Node keeps a script's whole source text in memory for lazy
+//   compilation, so code that a stdio server never runs (HTTP, fetch, the test kit, auth,
+//   middleware, the proxy) stays out of it.
+// - `bundle/lazy.js`: every other module, read from disk when one of them is first needed: an entry
+//   point such as `@toolwright/server/http`, or a `require()` inside a function (`app.listen({
+//   transport: 'http' })` loads the HTTP listener that way).
+// A module in one bundle that imports a module of the other gets it through the other bundle's
+// module table (`require('./all.js')['dist/app/App.js']`), never a copy.
+//
+// Every entry point gets a small view, `bundle/<name>.js`, that returns its part of a bundle. An
+// entry whose tsc module only re-exports (house rule: `index.ts` re-exports and nothing else) gets
+// one getter per export, so a module runs when the first of its exports is read: a server that
+// never reads `tasks` does not run the tasks extension. Its plain `require('x')` lines (side-effect
+// imports such as reflect-metadata) still run when the entry is loaded.
 //
 // Input is tsc's output, never TypeScript: tsc has already emitted the decorator metadata.
-// Types stay in `dist/` (`types` in each export). The source map leads back to `src/`.
+// Types stay in `dist/` (`types` in each export). The source maps lead back to `src/`.
 //
 // An entry point in STANDALONE is bundled on its own instead: it must run before the rest of
 // the package is even loaded (`@toolwright/server/compile-cache` turns on Node's compile
@@ -19,36 +32,70 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const esbuild = require('esbuild');
+const ts = require('typescript');
 
 const ROOT = path.resolve(__dirname, '..');
 const PACKAGES = ['packages/core', 'packages/server'];
+/** The entry points whose modules go into `all.js`; a package not named here has all its modules in `all.js`. */
+const STARTUP = new Map([['@toolwright/server', ['.', './stdio']]]);
 const STANDALONE = new Set(['@toolwright/server/compile-cache']);
+const BUNDLES = { startup: 'all.js', lazy: 'lazy.js' };
 
-(async () => {
-  for (const dir of PACKAGES) await bundle(path.join(ROOT, dir));
-})().catch((error) => {
-  console.error(error);
-  process.exit(1);
-});
+if (require.main === module) {
+  (async () => {
+    // Arguments: other package folders (e.g. a copy, to compare builds); the default is PACKAGES.
+    const dirs = process.argv.length > 2 ? process.argv.slice(2) : PACKAGES;
+    for (const dir of dirs) await bundle(path.resolve(ROOT, dir));
+  })().catch((error) => {
+    console.error(error);
+    process.exit(1);
+  });
+}
 
 async function bundle(pkgDir) {
   const pkg = JSON.parse(fs.readFileSync(path.join(pkgDir, 'package.json'), 'utf8'));
+  const startup = STARTUP.get(pkg.name);
   const entries = Object.entries(pkg.exports)
     .filter(([subpath]) => subpath !== './package.json')
-    .map(([subpath, target]) => entryOf(pkg.name, subpath, target));
+    .map(([subpath, target]) => entryOf(pkgDir, pkg.name, subpath, target));
   const shared = entries.filter((e) => !STANDALONE.has(e.specifier));
 
   const outDir = path.join(pkgDir, 'bundle');
   fs.rmSync(outDir, { recursive: true, force: true });
-  // Each entry point is a getter over tsc's entry module: evaluated on first access, then cached by the bundle.
-  const contents = shared.map((e) => `Object.defineProperty(exports, ${JSON.stringify(e.subpath)}, { enumerable: true, get: () => require(${JSON.stringify(e.compiled)}) });`).join('\n');
-  await build({ stdin: { contents, resolveDir: pkgDir, sourcefile: `${pkg.name} entry points` } }, path.join(outDir, 'all.js'));
-  const bundled = require(path.join(outDir, 'all.js'));
-  for (const e of shared) writeView(pkgDir, e, Object.keys(bundled[e.subpath]), `require('./all.js')[${JSON.stringify(e.subpath)}]`);
+
+  const graph = moduleGraph(shared.map((e) => e.file));
+  const inStartup = startup === undefined ? () => true : (e) => startup.includes(e.subpath);
+  const startupModules = loadedBy(
+    shared.filter(inStartup).map((e) => e.file),
+    graph,
+  );
+  const parts = [
+    { file: BUNDLES.startup, modules: startupModules, entries: shared.filter(inStartup) },
+    { file: BUNDLES.lazy, modules: new Set([...graph.imports.keys()].filter((file) => !startupModules.has(file))), entries: shared.filter((e) => !inStartup(e)) },
+  ].filter((part) => part.modules.size > 0 || part.entries.length > 0);
+  for (const part of parts) {
+    part.sources = part.entries.map((e) => entrySource(e));
+    // Every module this bundle's code requires: its own modules' imports and its entry points'.
+    part.needs = new Set([...part.modules].flatMap((file) => [...graph.imports.get(file)]).concat(part.sources.flatMap((s) => s.requires)));
+  }
+  for (const part of parts) {
+    const others = parts.filter((p) => p !== part);
+    // The modules of this bundle that another bundle requires: its module table.
+    const table = [...part.modules].filter((file) => others.some((o) => o.needs.has(file)));
+    const contents = [
+      ...part.sources.map((s) => s.code),
+      ...table.map((file) => `Object.defineProperty(exports, ${JSON.stringify(keyOf(pkgDir, file))}, { get: () => require(${JSON.stringify(file)}) });`),
+    ].join('\n');
+    await build({ stdin: { contents, resolveDir: pkgDir, sourcefile: `${pkg.name} ${part.file}` }, plugins: [otherBundles(pkgDir, others)] }, path.join(outDir, part.file));
+  }
+  for (const part of parts) {
+    const bundled = require(path.join(outDir, part.file));
+    for (const e of part.entries) writeView(pkgDir, e, Object.keys(bundled[e.subpath]), `require('./${part.file}')[${JSON.stringify(e.subpath)}]`);
+  }
 
   for (const e of entries.filter((e) => STANDALONE.has(e.specifier))) {
     const file = `standalone/${path.basename(e.view)}`;
-    await build({ entryPoints: [path.join(pkgDir, e.compiled)] }, path.join(outDir, file));
+    await build({ entryPoints: [e.file] }, path.join(outDir, file));
     process.env.TOOLWRIGHT_COMPILE_CACHE = 'off'; // read its export names without turning the cache on in this process
     writeView(pkgDir, e, Object.keys(require(path.join(outDir, file))), `require(${JSON.stringify(`./${file}`)})`);
   }
@@ -68,6 +115,169 @@ function build(input, outfile) {
   });
 }
 
+/** An esbuild plugin: a module that lives in another bundle is read from that bundle's module table. */
+function otherBundles(pkgDir, others) {
+  const home = new Map(others.flatMap((o) => [...o.modules].map((file) => [file, o.file])));
+  return {
+    name: 'other-bundles',
+    setup(b) {
+      b.onResolve({ filter: /^(\.\.?)?\// }, (args) => {
+        if (args.namespace === 'other-bundle') return { path: args.path, external: true };
+        const file = resolveLocal(args.resolveDir, args.path);
+        return file && home.has(file) ? { path: keyOf(pkgDir, file), namespace: 'other-bundle', pluginData: home.get(file) } : undefined;
+      });
+      b.onLoad({ filter: /.*/, namespace: 'other-bundle' }, (args) => ({
+        contents: `module.exports = require(${JSON.stringify(`./${args.pluginData}`)})[${JSON.stringify(args.path)}];`,
+        resolveDir: pkgDir,
+        loader: 'js',
+      }));
+    },
+  };
+}
+
+/**
+ * What a bundle exports for an entry point (`code`) and the files that code requires: lazy getters
+ * over the modules the entry re-exports, or the entry's whole module.
+ */
+function entrySource(entry) {
+  const reexports = reexportsOf(entry.file);
+  if (!reexports) {
+    return { code: `Object.defineProperty(exports, ${JSON.stringify(entry.subpath)}, { enumerable: true, get: () => require(${JSON.stringify(entry.file)}) });`, requires: [entry.file] };
+  }
+  const local = (specifier) => (specifier.startsWith('.') ? resolveLocal(path.dirname(entry.file), specifier) : specifier);
+  const req = (specifier) => `require(${JSON.stringify(local(specifier))})`;
+  const name = entry.subpath === '.' ? 'mainEntry' : `${entry.subpath.slice(2).replace(/\W/g, '_')}Entry`;
+  const code = [
+    `const ${name} = {};`,
+    ...reexports.effects.map((specifier) => `${req(specifier)};`),
+    `Object.defineProperty(${name}, '__esModule', { value: true });`,
+    ...reexports.names.map(
+      ({ name: exported, specifier, member }) => `Object.defineProperty(${name}, ${JSON.stringify(exported)}, { enumerable: true, get: () => ${req(specifier)}[${JSON.stringify(member)}] });`,
+    ),
+    `Object.defineProperty(exports, ${JSON.stringify(entry.subpath)}, { enumerable: true, value: ${name} });`,
+  ].join('\n');
+  const requires = [...reexports.effects, ...reexports.names.map((n) => n.specifier)].filter((s) => s.startsWith('.')).map(local);
+  return { code, requires };
+}
+
+/**
+ * The re-exports of a tsc-emitted CommonJS module, or null when it does anything else. tsc writes
+ * `export { a as b } from './x'` as `var x_1 = require("./x");` and
+ * `Object.defineProperty(exports, "b", { enumerable: true, get: function () { return x_1.a; } });`.
+ */
+function reexportsOf(file) {
+  const source = ts.createSourceFile(file, fs.readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true, ts.ScriptKind.JS);
+  const modules = new Map();
+  const effects = [];
+  const names = [];
+  for (const statement of source.statements) {
+    if (ts.isVariableStatement(statement)) {
+      for (const d of statement.declarationList.declarations) {
+        const specifier = d.initializer && requiredSpecifier(d.initializer);
+        if (!ts.isIdentifier(d.name) || !specifier) return null;
+        modules.set(d.name.text, specifier);
+      }
+      continue;
+    }
+    if (!ts.isExpressionStatement(statement)) return null;
+    const e = statement.expression;
+    if (ts.isStringLiteral(e)) continue; // "use strict"
+    const specifier = requiredSpecifier(e);
+    if (specifier) {
+      effects.push(specifier);
+      continue;
+    }
+    if (isVoidExportsAssignment(e)) continue; // exports.a = exports.b = void 0;
+    const getter = reexportGetter(e);
+    if (getter === '__esModule') continue;
+    if (!getter || !modules.has(getter.module)) return null;
+    names.push({ name: getter.name, specifier: modules.get(getter.module), member: getter.member });
+  }
+  return { effects, names };
+}
+
+function requiredSpecifier(node) {
+  return ts.isCallExpression(node) && ts.isIdentifier(node.expression) && node.expression.text === 'require' && node.arguments.length === 1 && ts.isStringLiteral(node.arguments[0])
+    ? node.arguments[0].text
+    : undefined;
+}
+
+function isVoidExportsAssignment(node) {
+  if (!ts.isBinaryExpression(node) || node.operatorToken.kind !== ts.SyntaxKind.EqualsToken) return false;
+  if (!ts.isPropertyAccessExpression(node.left) || !ts.isIdentifier(node.left.expression) || node.left.expression.text !== 'exports') return false;
+  return ts.isVoidExpression(node.right) || isVoidExportsAssignment(node.right);
+}
+
+/** `Object.defineProperty(exports, "name", { enumerable: true, get: function () { return module_1.member; } })`, or '__esModule'. */
+function reexportGetter(node) {
+  if (!ts.isCallExpression(node) || node.expression.getText() !== 'Object.defineProperty') return undefined;
+  const [target, key, descriptor] = node.arguments;
+  if (!target || !ts.isIdentifier(target) || target.text !== 'exports' || !key || !ts.isStringLiteral(key)) return undefined;
+  if (key.text === '__esModule') return '__esModule';
+  if (!descriptor || !ts.isObjectLiteralExpression(descriptor)) return undefined;
+  const get = descriptor.properties.find((p) => p.name?.getText() === 'get');
+  const fn = get && ts.isPropertyAssignment(get) ? get.initializer : undefined;
+  const body = fn && ts.isFunctionExpression(fn) ? fn.body.statements : [];
+  const returned = body.length === 1 && ts.isReturnStatement(body[0]) ? body[0].expression : undefined;
+  if (!returned || !ts.isPropertyAccessExpression(returned) || !ts.isIdentifier(returned.expression)) return undefined;
+  return { name: key.text, module: returned.expression.text, member: returned.name.text };
+}
+
+/**
+ * The package's modules reached from these files, each with the modules it requires: `imports`
+ * (every literal `require` of a file of the package) and `loads` (those it runs when it runs: a
+ * `require` outside any function, which is also how tsc writes an import or a re-export).
+ */
+function moduleGraph(entryFiles) {
+  const graph = { imports: new Map(), loads: new Map() };
+  const visit = (file) => {
+    if (graph.imports.has(file)) return;
+    const imports = new Set();
+    const loads = new Set();
+    graph.imports.set(file, imports);
+    graph.loads.set(file, loads);
+    const walk = (node, inFunction) => {
+      const specifier = requiredSpecifier(node);
+      if (specifier?.startsWith('.')) {
+        const target = resolveLocal(path.dirname(file), specifier);
+        if (!target) throw new Error(`${file}: cannot resolve require(${JSON.stringify(specifier)})`);
+        imports.add(target);
+        if (!inFunction) loads.add(target);
+      }
+      ts.forEachChild(node, (child) => walk(child, inFunction || ts.isFunctionLike(node)));
+    };
+    walk(ts.createSourceFile(file, fs.readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, false, ts.ScriptKind.JS), false);
+    for (const target of imports) visit(target);
+  };
+  for (const file of entryFiles) visit(file);
+  return graph;
+}
+
+/** The modules that loading these files runs (for an entry's re-exports: may run, on first read). */
+function loadedBy(files, graph) {
+  const loaded = new Set();
+  const add = (file) => {
+    if (loaded.has(file)) return;
+    loaded.add(file);
+    for (const next of graph.loads.get(file)) add(next);
+  };
+  for (const file of files) add(file);
+  return loaded;
+}
+
+function resolveLocal(dir, specifier) {
+  try {
+    return require.resolve(path.resolve(dir, specifier));
+  } catch {
+    return undefined;
+  }
+}
+
+/** A module's key in its bundle's module table: its path in the package. */
+function keyOf(pkgDir, file) {
+  return path.relative(pkgDir, file).split(path.sep).join('/');
+}
+
 function writeView(pkgDir, entry, names, source) {
   fs.writeFileSync(path.join(pkgDir, entry.view), view(entry.specifier, names, source));
 }
@@ -84,10 +294,13 @@ function view(specifier, names, source) {
 }
 
 /** Where an export's view is written and which compiled module it returns, checked against the `exports` conventions. */
-function entryOf(name, subpath, target) {
+function entryOf(pkgDir, name, subpath, target) {
   const { default: file, types } = target;
   const problem = (what) => new Error(`${name}: exports[${JSON.stringify(subpath)}] ${what}`);
   if (typeof file !== 'string' || !/^\.\/bundle\/[\w-]+\.js$/.test(file)) throw problem(`"default" must be ./bundle/<name>.js, got ${JSON.stringify(file)}`);
   if (typeof types !== 'string' || !/^\.\/dist\/.+\.d\.ts$/.test(types)) throw problem(`"types" must be ./dist/<path>.d.ts, got ${JSON.stringify(types)}`);
-  return { subpath, specifier: `${name}${subpath.slice(1)}`, view: file, compiled: types.replace(/\.d\.ts$/, '.js') };
+  if (Object.values(BUNDLES).includes(path.basename(file))) throw problem(`"default" must not be named like a bundle (${Object.values(BUNDLES).join(', ')})`);
+  return { subpath, specifier: `${name}${subpath.slice(1)}`, view: file, file: path.join(pkgDir, types.replace(/\.d\.ts$/, '.js')) };
 }
+
+module.exports = { moduleGraph, loadedBy, reexportsOf };

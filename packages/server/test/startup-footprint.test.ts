@@ -1,4 +1,5 @@
 import { execFile, spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { promisify } from 'node:util';
 
@@ -58,8 +59,10 @@ describe('startup footprint', () => {
     expect(JSON.parse(stdout)).toEqual([]);
   });
 
-  it('loads each Toolwright package as one bundle (scripts/bundle-packages.js), not module by module', async () => {
-    const files = await loadedFiles(`require('./examples/weather/dist/app.js').createWeatherApp().then((app) => app.createServer())`);
+  it("serves stdio from the startup bundles: packages/*/bundle/all.js, never the server's lazy.js", () => {
+    const { answers, files } = stdioStart(`require('./examples/weather/dist/app.js').createWeatherApp().then((app) => app.listen({ transport: 'stdio' }))`, 'get_weather', { location: 'Tokyo' });
+    expect(answers.map((a) => a.id)).toEqual([0, 1, 2]);
+    expect(answers.every((a) => !('error' in a))).toBe(true);
     expect(files.filter((f) => f.startsWith('packages/'))).toEqual([
       'packages/core/bundle/all.js',
       'packages/core/bundle/dto.js',
@@ -69,4 +72,81 @@ describe('startup footprint', () => {
       'packages/server/bundle/index.js',
     ]);
   });
+
+  it('loads the lazy bundle when an HTTP entry point is imported (so the test above can fail)', async () => {
+    const files = await loadedFiles(`Promise.resolve(require('@toolwright/server/http'))`);
+    expect(files).toContain('packages/server/bundle/lazy.js');
+  });
+
+  it('runs no HTTP, fetch, test-kit, auth, middleware, proxy, OAuth or tasks module on a stdio start (tsc output, module by module)', () => {
+    // The app module from dist/, the rest from the bundles: require.cache then lists each server module that ran.
+    const { answers, files } = stdioStart(
+      `require('reflect-metadata');
+      const { Param, Tool } = require('@toolwright/core');
+      const { createApp } = require('./packages/server/dist/app/createApp.js');
+      class Echo { echo(text) { return text; } }
+      Param('text', { type: () => String })(Echo.prototype, 'echo', 0);
+      Tool({ description: 'Echo' })(Echo.prototype, 'echo', Object.getOwnPropertyDescriptor(Echo.prototype, 'echo'));
+      createApp({ name: 'echo', version: '1', tools: [Echo] }).then((app) => app.listen({ transport: 'stdio' }))`,
+      'echo',
+      { text: 'hi' },
+    );
+    expect(answers.every((a) => !('error' in a))).toBe(true);
+    const modules = files.flatMap((f) => /^packages\/server\/dist\/(.+)\.js$/.exec(f)?.[1] ?? []);
+    expect(modules).toEqual(expect.arrayContaining(['app/createApp', 'stdio/serveStdio', 'handlers/registerToolHandlers']));
+    const unused = /^(http|fetch|testing|middleware|proxy|compose\/proxy|extensions\/(tasks|skills))\/|^auth\/(?!canAccess$|createListFilter$)|^sdk\/(client|createSdkStreamableTransport)/;
+    expect(modules.filter((m) => unused.test(m))).toEqual([]);
+    const packages = files.flatMap((f) => /node_modules\/((@[^/]+\/)?[^/]+)/.exec(f)?.[1] ?? []);
+    for (const heavy of ['jose', '@toolwright/oauth', '@modelcontextprotocol/node', '@modelcontextprotocol/client', 'hono', '@hono/node-server', 'express', '@opentelemetry/api']) {
+      expect(packages).not.toContain(heavy);
+    }
+  });
+
+  it("keeps the server's HTTP, fetch, test-kit, auth, middleware and proxy code out of its startup bundle, each module in one bundle", () => {
+    const sources = (file: string) =>
+      (JSON.parse(readFileSync(join(ROOT, 'packages', 'server', 'bundle', `${file}.map`), 'utf8')) as { sources: string[] }).sources.flatMap((s) => /\/src\/(.+)\.ts$/.exec(s)?.[1] ?? []);
+    const startup = sources('all.js');
+    const lazy = sources('lazy.js');
+    expect(startup).toEqual(expect.arrayContaining(['app/createApp', 'stdio/serveStdio', 'stdio/StdioTransport']));
+    const stdioNeverRuns = /^(http|fetch|testing|middleware|proxy|compose\/proxy)\/|^auth\/(?!canAccess$|createListFilter$)/;
+    expect(startup.filter((m) => stdioNeverRuns.test(m))).toEqual([]);
+    expect(lazy).toEqual(expect.arrayContaining(['http/serveHttp', 'fetch/createFetchHandler', 'testing/createTestClient', 'middleware/rateLimit', 'auth/jwtVerifier', 'compose/proxy/proxyServer']));
+    expect(lazy.filter((m) => startup.includes(m))).toEqual([]);
+  });
 });
+
+interface Answer {
+  readonly id: number;
+  readonly result?: unknown;
+  readonly error?: unknown;
+}
+
+/**
+ * A real stdio start: `script` (which listens on stdio) reads an initialize, a tools/call of each
+ * era, then end of input; the files in node's module cache when the process exits, relative to the repo.
+ */
+function stdioStart(script: string, tool: string, args: Record<string, unknown>): { answers: Answer[]; files: string[] } {
+  const meta = {
+    'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+    'io.modelcontextprotocol/clientCapabilities': {},
+    'io.modelcontextprotocol/clientInfo': { name: 'footprint', version: '1' },
+  };
+  const input = [
+    { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'footprint', version: '1' } } },
+    { jsonrpc: '2.0', method: 'notifications/initialized' },
+    { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: tool, arguments: args } },
+    { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: tool, arguments: args, _meta: meta } },
+  ]
+    .map((m) => `${JSON.stringify(m)}\n`)
+    .join('');
+  const probe = `process.on('exit', () => process.stderr.write('\\nFILES ' + JSON.stringify(Object.keys(require.cache))));\n${script};`;
+  const { stdout, stderr } = spawnSync(process.execPath, ['-e', probe], { cwd: ROOT, input, encoding: 'utf8' });
+  const listed = /\nFILES (.+)$/.exec(stderr);
+  if (!listed) throw new Error(`the stdio probe listed no files; stderr:\n${stderr}`);
+  const answers = stdout
+    .split('\n')
+    .filter((line) => line.startsWith('{'))
+    .map((line) => JSON.parse(line) as Answer)
+    .sort((a, b) => a.id - b.id);
+  return { answers, files: (JSON.parse(listed[1]) as string[]).map((file) => relative(ROOT, file)).sort() };
+}
