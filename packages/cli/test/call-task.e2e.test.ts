@@ -23,6 +23,12 @@ class Exports {
     return answer.action === 'accept' && (answer.content as { confirm?: boolean }).confirm ? `exported ${rows} rows` : 'left as it was';
   }
 
+  @Tool({ description: 'Asks where to send the export; a plain call, never a task.' })
+  async destination(@Ctx() ctx: ToolContext) {
+    const answer = await ctx.elicit('Send it where?', { type: 'object', properties: { to: { type: 'string' } }, required: ['to'] } as never);
+    return answer.action === 'accept' ? `sending to ${(answer.content as { to: string }).to}` : 'kept here';
+  }
+
   @Tool({ description: 'Fails as a tool.', task: true })
   broken() {
     throw new ToolError('the export broke: try fewer rows');
@@ -57,6 +63,14 @@ describe('toolwright call on a task tool', () => {
     const broken = await cli('call', listener.url, 'broken');
     expect(broken.code).toBe(1);
     expect(broken.stderr).toContain('the export broke: try fewer rows');
+  });
+
+  it('answers the questions of a plain call on the same server round by round (2026-07-28 input_required), then prints its result', async () => {
+    // Regression: on a server that serves tasks, a plain call's input_required answer was printed as a result and crashed the CLI (exit 70).
+    const result = await cli('call', listener.url, 'destination', '--field', 'to=archive');
+    expect(result).toMatchObject({ code: 0, stdout: 'sending to archive\n' });
+    expect(result.stderr).toContain('The server asks: Send it where?');
+    expect(result.stderr).not.toContain('started; polling');
   });
 
   it('calls it as a plain call on the 2025-11-25 era (the server serves task tools synchronously there)', async () => {

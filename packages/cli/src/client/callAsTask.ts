@@ -33,14 +33,14 @@ export interface TaskCallOptions {
 /**
  * Calls a tool on a 2026-07-28 HTTP server that serves tasks, as a client that declared the
  * extension (the SDK's client does not take a task handle yet, so this speaks the wire): a
- * result answered at once is returned as is; a task is polled (at the server's
+ * plain call's questions are answered round by round and its result returned; a task is polled (at the server's
  * `pollIntervalMs`), its status messages printed to stderr, its input requests answered as the
  * CLI answers elicitation and sampling, and its result returned. A cancelled or failed task
  * is a `ServerError`; the signal cancels the task.
  */
 export async function callAsTask(tool: string, args: Record<string, unknown>, io: Io, options: TaskCallOptions): Promise<CallToolResult> {
   let nextId = 1;
-  const request = async (method: string, params: Record<string, unknown>, name: string): Promise<Record<string, unknown>> => {
+  const request: Request = async (method, params, name) => {
     const response = await fetch(options.url, {
       method: 'POST',
       headers: { ...options.headers, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': VERSION, 'mcp-method': method, 'mcp-name': name },
@@ -64,7 +64,7 @@ export async function callAsTask(tool: string, args: Record<string, unknown>, io
     return message.result ?? {};
   };
 
-  const first = await request('tools/call', { name: tool, arguments: args }, tool);
+  const first = await callRounds(request, tool, args, options.answers, io);
   if (first.resultType !== 'task') return first as unknown as CallToolResult;
   const taskId = first.taskId as string;
   println(io.stderr, io.err.dim(`Task ${taskId} started; polling it${options.signal ? ' (Ctrl-C cancels it)' : ''}.`));
@@ -100,6 +100,30 @@ export async function callAsTask(tool: string, args: Record<string, unknown>, io
     }
   } finally {
     options.signal?.removeEventListener('abort', cancel);
+  }
+}
+
+type Request = (method: string, params: Record<string, unknown>, name: string) => Promise<Record<string, unknown>>;
+
+/** Most rounds of questions one plain call may ask before the CLI gives up (the SDK's own limit). */
+const MAX_ROUNDS = 8;
+
+/**
+ * `tools/call` as a 2026-07-28 multi-round request: a tool that runs as a plain call and asks
+ * (elicitation, sampling, roots) answers `resultType: 'input_required'`; its questions are
+ * answered and the call sent again with the answers and the server's `requestState`, until
+ * it answers a result or a task.
+ */
+async function callRounds(request: Request, tool: string, args: Record<string, unknown>, answers: ServerRequestAnswers, io: Io): Promise<Record<string, unknown>> {
+  let params: Record<string, unknown> = { name: tool, arguments: args };
+  for (let round = 0; ; round++) {
+    const result = await request('tools/call', params, tool);
+    if (result.resultType !== 'input_required') return result;
+    if (round >= MAX_ROUNDS) throw new ServerError(`tools/call '${tool}': the server still asked after ${MAX_ROUNDS} rounds of answers.`);
+    const inputResponses: Record<string, unknown> = {};
+    const asked = (result.inputRequests ?? {}) as NonNullable<Task['inputRequests']>;
+    for (const [key, question] of Object.entries(asked)) Object.defineProperty(inputResponses, key, { value: await answer(question.method, question.params ?? {}, answers, io), enumerable: true });
+    params = { name: tool, arguments: args, inputResponses, ...(result.requestState === undefined ? {} : { requestState: result.requestState }) };
   }
 }
 
