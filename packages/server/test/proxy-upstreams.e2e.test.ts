@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { createApp, type App } from '@toolwright/server';
@@ -20,6 +21,7 @@ import { waitFor } from './fixtures/waitFor';
 const EVERYTHING_DIR = join(__dirname, 'fixtures', 'everything');
 const EVERYTHING = join(EVERYTHING_DIR, 'node_modules', '@modelcontextprotocol', 'server-everything', 'dist', 'index.js');
 const STDIO_FIXTURE = join(__dirname, 'fixtures', 'stdio-server.js');
+const MARKED_FIXTURE = join(__dirname, 'fixtures', 'proxy-stdio-upstream.js');
 const silent = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined };
 
 beforeAll(() => {
@@ -116,6 +118,67 @@ describe('server-everything over stdio, behind the proxy', () => {
     expect(textOf(result)).toBe("upstream 'everything' closed the connection before answering tools/call 'trigger-long-running-operation'. The proxy reconnects on the next request: try again.");
     expect(textOf(await client.callTool({ name: 'ev_echo', arguments: { message: 'again' } }))).toBe('Echo: again');
     await client.close();
+  });
+});
+
+describe('concurrent sessionless callers behind the proxy (a 2025-era Toolwright app over stdio)', () => {
+  // Over stdio nothing ties a 2025-era upstream's log line or question to its request: a
+  // sessionless caller's call has an upstream session to itself, so each goes to its own call.
+  let proxy: ProxiedServer;
+  let front: App;
+  const cancelLog = join(mkdtempSync(join(tmpdir(), 'proxy-')), 'cancelled.log');
+
+  beforeAll(async () => {
+    ({ proxy, front } = await mounted({ command: process.execPath, args: [MARKED_FIXTURE], env: { CANCEL_LOG: cancelLog }, stderr: 'ignore', protocol: '2025-11-25', name: 'marked' }, 'mk'));
+  }, 30_000);
+  afterAll(() => proxy.stop());
+
+  const alice = { clientId: 'app', claims: { sub: 'alice' } };
+  const bob = { clientId: 'app', claims: { sub: 'bob' } };
+  const callerOf = (who: 'A' | 'B', auth: typeof alice | undefined) =>
+    createTestClient(front, {
+      transport: 'http',
+      era: 'modern',
+      ...(auth && { auth: { ...auth, token: `${who}-token` } }),
+      elicitation: (request) => ({ action: 'accept', content: { answer: `${who}'s answer to ${request.message}` } }),
+    });
+
+  it.each([
+    ['the same subject', alice, alice],
+    ['different subjects', alice, bob],
+    ['no identity', undefined, undefined],
+  ] as const)('callers with %s: log lines, progress and questions reach only the call that caused them', async (_, authA, authB) => {
+    const clients = { A: await callerOf('A', authA), B: await callerOf('B', authB) };
+    const heard = { A: [] as string[], B: [] as string[] };
+    const calls = (['A', 'B'] as const).map((who) => {
+      clients[who].setNotificationHandler('notifications/message', (n) => void heard[who].push(String(n.params.data)));
+      const params = { name: 'mk_marked', arguments: { tag: who }, _meta: { 'io.modelcontextprotocol/logLevel': 'info' } };
+      return clients[who].callTool(params, { onprogress: (p: { message?: string }) => heard[who].push(String(p.message)) } as never);
+    });
+    const [a, b] = await Promise.all(calls);
+    expect(textOf(a!)).toBe("A got A's answer to Question for A");
+    expect(textOf(b!)).toBe("B got B's answer to Question for B");
+    for (const who of ['A', 'B'] as const) {
+      expect(heard[who]).toEqual(expect.arrayContaining([`log for ${who}`, `progress for ${who}`]));
+      const other = who === 'A' ? 'B' : 'A';
+      expect(heard[who].filter((line) => line.includes(`for ${other}`))).toEqual([]);
+    }
+    await Promise.all([clients.A.close(), clients.B.close()]);
+  });
+
+  it('a cancellation reaches only the upstream call of the caller that cancelled', async () => {
+    const clients = { A: await callerOf('A', alice), B: await callerOf('B', alice) };
+    const aborts = { A: new AbortController(), B: new AbortController() };
+    const calls = (['A', 'B'] as const).map((who) => clients[who].callTool({ name: 'mk_hold', arguments: { tag: who } }, { signal: aborts[who].signal }).catch(() => 'aborted'));
+    await waitFor(() => proxy.status.sessions >= 2, 'both upstream calls to start');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    aborts.A.abort();
+    await waitFor(() => existsSync(cancelLog) && readFileSync(cancelLog, 'utf8').includes('cancelled A'), "A's upstream call to end");
+    expect(readFileSync(cancelLog, 'utf8')).not.toContain('cancelled B');
+    aborts.B.abort();
+    await waitFor(() => readFileSync(cancelLog, 'utf8').includes('cancelled B'), "B's upstream call to end");
+    expect(await Promise.all(calls)).toEqual(['aborted', 'aborted']);
+    await Promise.all([clients.A.close(), clients.B.close()]);
   });
 });
 

@@ -4,6 +4,7 @@ import type { Client, ClientCapabilities } from '../../sdk/proxyClient';
 import { Catalog, type CatalogParts, type ListKind } from '../../surface/Catalog';
 import type { ChangeNotifier } from '../../surface/Connections';
 import { connectionOfContext } from '../../pipeline/contextConnection';
+import type { Connection } from '../../pipeline/Connection';
 import { registerMountSource } from '../MountSource';
 import { openUpstream } from './openUpstream';
 import { proxyDefinitions, type ProxyRuntime, type UpstreamLists } from './proxyDefinitions';
@@ -26,8 +27,11 @@ export class ProxiedServer {
   private readonly catalog: Catalog;
   private readonly notifiers = new Set<ChangeNotifier>();
   private readonly byConnection = new WeakMap<object, Promise<UpstreamSession>>();
-  private readonly byCaller = new Map<string, Promise<UpstreamSession>>();
+  /** Idle upstream sessions of callers without a connection of their own, by caller (client ID and subject). */
+  private readonly idle = new Map<string, UpstreamSession[]>();
   private readonly sessions = new Set<UpstreamSession>();
+  /** Upstream sessions being opened now (they count towards `maxSessions`). */
+  private opening = 0;
   /** URIs the proxy's own session subscribed to (a 2025-era upstream's `resources/updated` reach the parent's subscribers). */
   private readonly followed = new Set<string>();
   private readonly target: new () => object;
@@ -54,7 +58,14 @@ export class ProxiedServer {
       label: () => this.label,
       logger,
       requestTimeoutMs: options.requestTimeoutMs ?? 600_000,
-      run: (ctx, send) => this.sessionFor(ctx).then((session) => session.run(ctx, send)),
+      run: async (ctx, send) => {
+        const lease = await this.lease(ctx);
+        try {
+          return await lease.session.run(ctx, send);
+        } finally {
+          lease.release();
+        }
+      },
       control: () => this.ownSession,
     };
     registerMountSource(this, {
@@ -116,7 +127,7 @@ export class ProxiedServer {
     await own?.close().catch(() => undefined);
     await Promise.all([...this.sessions].map((s) => s.close()));
     this.sessions.clear();
-    this.byCaller.clear();
+    this.idle.clear();
   }
 
   private get idleMs(): number {
@@ -221,82 +232,120 @@ export class ProxiedServer {
   }
 
   /**
-   * The upstream session of the downstream session `ctx` belongs to (opened on its first call,
-   * closed when that session closes), or, for a caller without a session (2026-07-28 requests,
-   * stateless HTTP), the caller's own (closed after `idleSessionMs` unused).
+   * An upstream session for the downstream call `ctx`, leased until `release()`. A client with
+   * a connection of its own (a 2025-era session, or a stdio or in-memory connection: one
+   * client each) has one upstream session, opened on its first call and closed with the
+   * connection. A caller without one (2026-07-28 and stateless HTTP requests) leases a session
+   * that serves that call alone: an idle one of the same caller (client ID and subject), else a
+   * new one; so whatever an upstream session sends outside a request (a 2025-era upstream's log
+   * lines and questions) belongs to exactly one downstream call.
    */
-  private sessionFor(ctx: ToolContext): Promise<UpstreamSession> {
+  private async lease(ctx: ToolContext): Promise<Lease> {
     const connection = connectionOfContext(ctx);
-    const perConnection = connection !== undefined && ctx.session !== undefined;
-    const key = perConnection ? undefined : callerKey(ctx.authInfo);
-    const existing = perConnection ? this.byConnection.get(connection) : this.byCaller.get(key!);
+    if (connection !== undefined && (ctx.session !== undefined || ctx.headers === undefined)) {
+      return { session: await this.connectionSession(ctx, connection), release: () => undefined };
+    }
+    const key = callerKey(ctx.authInfo);
+    const idle = this.idle.get(key);
+    while (idle && idle.length > 0) {
+      const session = idle.pop()!;
+      if (session.closed) continue;
+      session.caller = ctx.authInfo;
+      return { session, release: () => this.giveBack(key, session) };
+    }
+    this.idle.delete(key);
+    const session = await this.open(ctx.authInfo, ALL_QUESTIONS);
+    return { session, release: () => this.giveBack(key, session) };
+  }
+
+  /** A sessionless caller's call ended: its upstream session waits for the caller's next call (until `idleSessionMs`). */
+  private giveBack(key: string, session: UpstreamSession): void {
+    if (session.closed) return;
+    // Anonymous callers cannot be told apart: a 2025-era upstream session keeps state, so it serves one call only.
+    if (this.stopped || (key === ANONYMOUS && !session.stateless)) {
+      this.sessions.delete(session);
+      void session.close();
+      return;
+    }
+    const idle = this.idle.get(key);
+    if (idle) idle.push(session);
+    else this.idle.set(key, [session]);
+  }
+
+  /** The upstream session of a downstream connection: opened on its first call, closed when the connection closes. */
+  private connectionSession(ctx: ToolContext, connection: Connection): Promise<UpstreamSession> {
+    const existing = this.byConnection.get(connection);
     if (existing) {
       return existing.then((session) => {
-        if (!session.closed) {
-          session.caller = ctx.authInfo;
-          return session;
-        }
-        if (perConnection) this.byConnection.delete(connection);
-        else if (this.byCaller.get(key!) === existing) this.byCaller.delete(key!);
-        return this.sessionFor(ctx);
+        if (!session.closed) return session;
+        if (this.byConnection.get(connection) === existing) this.byConnection.delete(connection);
+        return this.connectionSession(ctx, connection);
       });
     }
-    if (this.sessions.size >= (this.options.maxSessions ?? 100)) {
-      return Promise.reject(new ToolwrightError(`${this.label} already serves ${this.sessions.size} sessions (maxSessions); try again later`));
-    }
-    const capabilities = perConnection ? questionsOf(ctx.clientCapabilities) : ALL_QUESTIONS;
-    let session: UpstreamSession | undefined;
-    const forget = () => {
-      if (session) this.sessions.delete(session);
-      if (perConnection) {
-        if (this.byConnection.get(connection) === opening) this.byConnection.delete(connection);
-      } else if (this.byCaller.get(key!) === opening) this.byCaller.delete(key!);
-    };
-    const opening = UpstreamSession.open(this.options, capabilities, ctx.authInfo, forget).then(
-      (opened) => {
-        session = opened;
-        this.sessions.add(opened);
-        if (perConnection) {
-          // The upstream session ends with the downstream one.
-          const previous = connection.server.onclose;
-          connection.server.onclose = () => {
-            forget();
-            void opened.close();
-            previous?.();
-          };
-        }
-        return opened;
-      },
-      (error: unknown) => {
-        forget();
-        throw error;
-      },
-    );
-    if (perConnection) this.byConnection.set(connection, opening);
-    else this.byCaller.set(key!, opening);
+    const opening = this.open(ctx.authInfo, questionsOf(ctx.clientCapabilities), () => {
+      if (this.byConnection.get(connection) === opening) this.byConnection.delete(connection);
+    }).then((opened) => {
+      const previous = connection.server.onclose;
+      connection.server.onclose = () => {
+        this.sessions.delete(opened);
+        void opened.close();
+        previous?.();
+      };
+      return opened;
+    });
+    this.byConnection.set(connection, opening);
+    opening.catch(() => {
+      if (this.byConnection.get(connection) === opening) this.byConnection.delete(connection);
+    });
     return opening;
   }
 
+  /** Opens an upstream session (within `maxSessions`), forgotten when it ends. */
+  private async open(caller: AuthInfo | undefined, capabilities: ClientCapabilities, onEnd?: () => void): Promise<UpstreamSession> {
+    if (this.sessions.size + this.opening >= (this.options.maxSessions ?? 100)) {
+      throw new ToolwrightError(`${this.label} already serves ${this.sessions.size} sessions (maxSessions); try again later`);
+    }
+    this.opening++;
+    let session: UpstreamSession | undefined;
+    try {
+      session = await UpstreamSession.open(this.options, capabilities, caller, () => {
+        if (session) this.sessions.delete(session);
+        onEnd?.();
+      });
+    } finally {
+      this.opening--;
+    }
+    this.sessions.add(session);
+    return session;
+  }
+
+  /** Closes the sessionless callers' upstream sessions unused for `idleSessionMs`. */
   private closeIdle(): void {
     const now = Date.now();
-    for (const [key, opening] of this.byCaller) {
-      void opening.then(
-        (session) => {
-          if (now - session.lastUsed >= this.idleMs && this.byCaller.get(key) === opening) {
-            this.byCaller.delete(key);
-            this.sessions.delete(session);
-            void session.close();
-          }
-        },
-        () => undefined,
-      );
+    for (const [key, idle] of this.idle) {
+      const keep = idle.filter((session) => {
+        if (!session.closed && now - session.lastUsed < this.idleMs) return true;
+        this.sessions.delete(session);
+        void session.close();
+        return false;
+      });
+      if (keep.length > 0) this.idle.set(key, keep);
+      else this.idle.delete(key);
     }
   }
 }
 
+/** A session leased for one call; `release` gives it back when the call ends. */
+interface Lease {
+  readonly session: UpstreamSession;
+  release(): void;
+}
+
+const ANONYMOUS = 'anonymous';
+
 /** Callers share an upstream session only with themselves: same client and subject. */
 function callerKey(auth: AuthInfo | undefined): string {
-  if (!auth) return 'anonymous';
+  if (!auth) return ANONYMOUS;
   const sub = auth.extra?.sub;
   return JSON.stringify([auth.clientId, typeof sub === 'string' ? sub : '']);
 }

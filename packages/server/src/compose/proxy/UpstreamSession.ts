@@ -52,6 +52,11 @@ export class UpstreamSession {
     return this.ended;
   }
 
+  /** Whether the upstream keeps nothing of this session between requests (it speaks 2026-07-28). */
+  get stateless(): boolean {
+    return this.client !== undefined && isModern(this.client);
+  }
+
   /** Runs `send` for the downstream call `ctx`: cancelled with it, its questions answered by its client. */
   async run<R>(ctx: ToolContext, send: (client: Client, signal: AbortSignal, progressToken: string) => Promise<R>): Promise<R> {
     if (this.ended || !this.client) throw new UpstreamClosedError();
