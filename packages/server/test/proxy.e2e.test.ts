@@ -246,15 +246,27 @@ describe.each([
     await b.close();
   });
 
-  (negotiated === '2025-11-25' ? it : it.skip)('passes the upstream resource updates to the clients that subscribed (2025-era upstream)', async () => {
-    const client = await createTestClient(front, { era: 'legacy' });
+  it.each(['legacy', 'modern'] as const)('%s downstream: passes the upstream updates of static and template resources to the clients that subscribed, and to no other', async (era) => {
+    const client = await createTestClient(front, { era });
+    const bystander = await createTestClient(front, { era });
     const updated: string[] = [];
+    const overheard: string[] = [];
     client.setNotificationHandler('notifications/resources/updated', (n) => void updated.push(n.params.uri));
-    await client.subscribeResource({ uri: 'up://readme' });
-    upstream.notifyResourceUpdated('up://readme');
-    await waitFor(() => updated.length > 0, 'resources/updated from the parent');
-    expect(updated).toEqual(['up://readme']);
-    await client.close();
+    bystander.setNotificationHandler('notifications/resources/updated', (n) => void overheard.push(n.params.uri));
+    // A 2025-era client subscribes per URI; a 2026-07-28 client names them on a subscriptions/listen stream.
+    const uris = ['up://readme', 'up://items/42'];
+    const subscription = era === 'legacy' ? await Promise.all(uris.map((uri) => client.subscribeResource({ uri }))) : await client.listen({ resourceSubscriptions: uris });
+    if (era === 'legacy') await bystander.subscribeResource({ uri: 'up://items/7' });
+    else await bystander.listen({ resourceSubscriptions: ['up://items/7'] });
+    await waitFor(() => {
+      upstream.notifyResourceUpdated('up://readme');
+      upstream.notifyResourceUpdated('up://items/42');
+      return updated.includes('up://readme') && updated.includes('up://items/42');
+    }, 'resources/updated from the parent for both URIs');
+    expect([...new Set(updated)].sort()).toEqual(['up://items/42', 'up://readme']);
+    expect(overheard).toEqual([]);
+    if (!Array.isArray(subscription)) await subscription.close();
+    await Promise.all([client.close(), bystander.close()]);
   });
 
   it('follows the upstream list changes', async () => {

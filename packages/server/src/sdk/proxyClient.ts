@@ -10,6 +10,7 @@ export type {
   ClientCapabilities,
   CompleteResult,
   GetPromptResult,
+  McpSubscription,
   Prompt,
   ReadResourceResult as UpstreamReadResult,
   Resource,

@@ -9,11 +9,10 @@ import { registerMountSource } from '../MountSource';
 import { openUpstream } from './openUpstream';
 import { proxyDefinitions, type ProxyRuntime, type UpstreamLists } from './proxyDefinitions';
 import type { ProxyOptions } from './ProxyOptions';
-import { isModern, UpstreamSession } from './UpstreamSession';
+import { UpstreamSession } from './UpstreamSession';
+import { MAX_FOLLOWED, UpstreamFollower } from './UpstreamFollower';
 
 const EMPTY: CatalogParts = { tools: [], resources: [], resourceTemplates: [], prompts: [] };
-/** Static resources whose updates the proxy's own session subscribes to, at most. */
-const MAX_FOLLOWED = 100;
 const ALL_QUESTIONS: ClientCapabilities = { elicitation: { form: {}, url: {} }, sampling: {}, roots: {} };
 
 /**
@@ -32,8 +31,8 @@ export class ProxiedServer {
   private readonly sessions = new Set<UpstreamSession>();
   /** Upstream sessions being opened now (they count towards `maxSessions`). */
   private opening = 0;
-  /** URIs the proxy's own session subscribed to (a 2025-era upstream's `resources/updated` reach the parent's subscribers). */
-  private readonly followed = new Set<string>();
+  /** What the proxy's own session follows: list changes and resource updates. */
+  private follower: UpstreamFollower | undefined;
   private readonly target: new () => object;
   private readonly runtime: ProxyRuntime;
   private ownSession: Client | undefined;
@@ -67,6 +66,7 @@ export class ProxiedServer {
         }
       },
       control: () => this.ownSession,
+      wanted: (uri) => this.follower?.want(uri),
     };
     registerMountSource(this, {
       catalog: this.catalog,
@@ -103,11 +103,15 @@ export class ProxiedServer {
       closed: () => this.dropped(client),
     });
     this.ownSession = client;
-    this.followed.clear();
+    this.follower?.close();
+    this.follower = new UpstreamFollower(client, this.runtime.requestTimeoutMs, this.logger, this.label);
     if (this.options.name === undefined) this.name = `upstream '${client.getServerVersion()?.name ?? 'upstream'}'`;
     await this.refresh('tools');
     await this.refresh('resources');
     await this.refresh('prompts');
+    // A 2026-07-28 upstream's list changes come on a stream the follower opens (and opens again when it drops).
+    await client.autoOpenedSubscription?.close();
+    this.follower.start();
     this.sweep ??= setInterval(() => this.closeIdle(), Math.min(60_000, this.idleMs)).unref();
   }
 
@@ -124,6 +128,7 @@ export class ProxiedServer {
     this.sweep = undefined;
     const own = this.ownSession;
     this.ownSession = undefined;
+    this.follower?.close();
     await own?.close().catch(() => undefined);
     await Promise.all([...this.sessions].map((s) => s.close()));
     this.sessions.clear();
@@ -148,24 +153,7 @@ export class ProxiedServer {
       this.lists = { ...this.lists, resources, resourceTemplates };
     }
     this.replace(kind, proxyDefinitions(this.lists, this.target, this.runtime));
-    if (kind === 'resources' && caps.resources?.subscribe && !isModern(client))
-      await this.follow(
-        client,
-        this.lists.resources.map((r) => r.uri),
-      );
-  }
-
-  /**
-   * Subscribes the proxy's own session to the upstream's static resources (the first
-   * MAX_FOLLOWED), so their `resources/updated` reach the parent's clients that subscribed.
-   */
-  private async follow(client: Client, uris: readonly string[]): Promise<void> {
-    for (const uri of uris) {
-      if (this.followed.size >= MAX_FOLLOWED) return;
-      if (this.followed.has(uri)) continue;
-      this.followed.add(uri);
-      await client.subscribeResource({ uri }, { timeout: this.runtime.requestTimeoutMs }).catch(() => this.followed.delete(uri));
-    }
+    if (kind === 'resources') for (const r of this.lists.resources.slice(0, MAX_FOLLOWED)) this.follower?.want(r.uri);
   }
 
   /** Swaps one list's definitions in the catalog and announces the change once. */

@@ -27,6 +27,8 @@ export interface ProxyRuntime {
   run<R>(ctx: ToolContext, send: (client: Client, signal: AbortSignal, progressToken: string) => Promise<R>): Promise<R>;
   /** The proxy's own session (completions go there), or undefined while it reconnects. */
   control(): Client | undefined;
+  /** A client read or subscribed to `uri` of a template: the proxy's own session follows its updates. */
+  wanted(uri: string): void;
 }
 
 /** The upstream's lists, as last fetched. */
@@ -64,7 +66,12 @@ export function proxyDefinitions(lists: UpstreamLists, target: Class, runtime: P
       methodName: t.name,
       usesContext: true,
       variables: matcher.variables,
-      match: (uri) => matcher.match(uri),
+      match: (uri) => {
+        const variables = matcher.match(uri);
+        // Reads and subscriptions (both eras) find their member by matching: follow what clients want.
+        if (variables) runtime.wanted(uri);
+        return variables;
+      },
       completers: completions({ type: 'ref/resource', uri: t.uriTemplate }, matcher.variables),
       read: (uri, _variables, ctx, scope) => read(runtime, uri, ctx, scope),
     });
