@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { Ctx, Param, Prompt, Resource, Tool, type MemberCall, type ToolContext } from '@toolwright/core';
+import { Ctx, Param, Prompt, RequireScopes, Resource, Tool, type MemberCall, type ToolContext } from '@toolwright/core';
 import { createApp, type App } from '@toolwright/server';
 import type { HttpListener } from '@toolwright/server/http';
 import { proxyServer, type ProxiedServer } from '@toolwright/server/proxy';
@@ -84,6 +84,26 @@ class Extra {
   @Tool({ description: 'Added later.' })
   later() {
     return 'later';
+  }
+}
+
+/** Tools an upstream lists only to callers with a scope. */
+class Scoped {
+  @Tool({ description: 'Says which upstream token the call carried.' })
+  whoami(@Ctx() ctx: ToolContext) {
+    return ctx.authInfo?.clientId ?? 'none';
+  }
+
+  @Tool({ description: 'Only for scope a.' })
+  @RequireScopes('a')
+  onlyA() {
+    return 'a';
+  }
+
+  @Tool({ description: 'Only for scope b.' })
+  @RequireScopes('b')
+  onlyB() {
+    return 'b';
   }
 }
 
@@ -375,6 +395,34 @@ describe('proxy credentials, reconnects and options', () => {
     expect(asked).toContain(undefined);
     expect(asked).toContain('alice');
     await client.close();
+    await proxy.stop();
+    await listener.close();
+  });
+
+  it("serves every caller the lists of its own session, never those a caller's credentials show upstream", async () => {
+    const upstream = await createApp({ name: 'scoped', version: '1.0.0', tools: [Scoped] });
+    const scopesOf: Record<string, string[]> = { 'proxy-token': [], 'token-for-alice': ['a'], 'token-for-bob': ['b'] };
+    const listener = await upstream.listen({
+      transport: 'http',
+      port: 0,
+      host: '127.0.0.1',
+      ...quiet,
+      auth: {
+        verifyToken: async (token: string) => (Object.hasOwn(scopesOf, token) ? { token, clientId: token, scopes: scopesOf[token]! } : undefined),
+        authorizationServers: ['https://auth.example.com'],
+      },
+    });
+    const proxy = await proxyServer({ url: listener.url, credentials: (caller) => ({ authorization: `Bearer ${caller ? `token-for-${caller.clientId}` : 'proxy-token'}` }) });
+    const front = await createApp({ name: 'front', version: '1.0.0', tools: [], mount: [{ app: proxy, namespace: 'sc' }] });
+    for (const era of ['legacy', 'modern'] as const) {
+      const alice = await createTestClient(front, { era, auth: { clientId: 'alice' } });
+      const bob = await createTestClient(front, { era, auth: { clientId: 'bob' } });
+      // Alice's calls go upstream with her credentials, whose list would show onlyA.
+      expect((await alice.callTool({ name: 'sc_whoami', arguments: {} })).content).toEqual([{ type: 'text', text: 'token-for-alice' }]);
+      for (const client of [alice, bob]) expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['sc_whoami']);
+      await expect(bob.callTool({ name: 'sc_onlyA', arguments: {} })).rejects.toThrow(/Unknown tool/);
+      await Promise.all([alice.close(), bob.close()]);
+    }
     await proxy.stop();
     await listener.close();
   });
