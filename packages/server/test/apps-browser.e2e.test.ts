@@ -85,7 +85,9 @@ describe('an MCP App view in headless Chromium, in a host-like sandboxed iframe'
   });
 
   /** Waits until the view shows `count`. */
-  const shows = (view: Frame, count: string) => view.waitForFunction(`document.getElementById('count').textContent === '${count}'`);
+  // A function, not a string: the view's CSP has no 'unsafe-eval', so a string predicate cannot run in its frame.
+  type ViewGlobals = { document: { getElementById(id: string): { textContent: string | null } | null } };
+  const shows = (view: Frame, count: string) => view.waitForFunction((c) => (globalThis as unknown as ViewGlobals).document.getElementById('count')?.textContent === c, count);
 
   /** The view's frame, once the host has put it in the iframe. */
   async function viewFrame(): Promise<Frame> {
