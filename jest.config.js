@@ -53,6 +53,7 @@ const SLOW = {
   'packages/server/test/stdio-fuzz.e2e.test.ts': 'fuzzes fixtures/stdio-server.js in a process',
   'packages/server/test/stdio-hostile.e2e.test.ts': 'fixtures/stdio-server.js in a process, raw stdout',
   'packages/server/test/stdio.e2e.test.ts': 'fixtures/stdio-server.js in a process',
+  'packages/server/test/tasks-stdio.e2e.test.ts': 'serves fixtures/tasks-stdio-app.js over stdio in a process',
   'packages/server/test/telemetry-otlp.e2e.test.ts': 'exports OTLP from fixtures/otlp-app.js in a process',
   'packages/server/test/test-client.e2e.test.ts': 'its stdio rows run fixtures/kit-app.js in a process',
   // Redis: these start Debian's redis-server.

@@ -1,7 +1,8 @@
 import { serveStdio } from '../sdk/stdioEntry';
 import type { JSONRPCMessage, MessageExtraInfo, Transport } from '../sdk/sdk';
 import { sdkServer } from '../sdk/sdkServer';
-import type { McpServerHandle } from './ServerFactory';
+import type { McpServerHandle, ServerSetup } from './ServerFactory';
+import { extendStdioListens } from './extendStdioListens';
 import { isModernMessage } from '../sdk/isModernMessage';
 import { listenedResources, listenRefusal, listenRefusalMessage } from './listenRefusal';
 
@@ -23,6 +24,7 @@ export function serveStdioEras(transport: Transport, factory: (context: { era: '
       const handle = serveStdio((context) => sdkServer(factory(context)), { transport, onerror });
       close = () => handle.close();
       checkListens(transport, () => factory({ era: 'legacy' }), onerror);
+      extendStdioListens(transport, factory as (setup: ServerSetup) => McpServerHandle, onerror);
     } else {
       const server = factory({ era: 'legacy' });
       close = () => server.close();
