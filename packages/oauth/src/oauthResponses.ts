@@ -1,4 +1,5 @@
 /** Answers of the OAuth endpoints: JSON (never cached), OAuth errors (RFC 6749 §5.2) and redirects. */
+import { readText } from './readText';
 
 /** Endpoints a browser-based client calls from another origin (metadata, register, token, revoke): no cookies are read there. */
 export const OPEN_CORS: Readonly<Record<string, string>> = {
@@ -52,31 +53,4 @@ export async function readForm(request: Request, maxBytes = 16 * 1024): Promise<
   if (type !== 'application/x-www-form-urlencoded') return undefined;
   const text = await readText(request, maxBytes);
   return text === undefined ? undefined : new URLSearchParams(text);
-}
-
-/** The body as text, or undefined past `maxBytes` (read no further than that). */
-export async function readText(request: Request, maxBytes: number): Promise<string | undefined> {
-  const declared = Number(request.headers.get('content-length') ?? '0');
-  if (declared > maxBytes) return undefined;
-  if (!request.body) return '';
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > maxBytes) {
-      await reader.cancel();
-      return undefined;
-    }
-    chunks.push(value);
-  }
-  const all = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    all.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return new TextDecoder().decode(all);
 }

@@ -1,6 +1,7 @@
 import { DocumentRefusedError, type ClientDocumentFetcher, type FetchedDocument } from './ClientDocumentFetcher';
 import { isPublicAddress } from './isPublicAddress';
 import { maxAgeOf } from './maxAgeOf';
+import { readText } from '../readText';
 
 /** The limits of `fetchDocumentFetcher`, and how it resolves host names. */
 export interface FetchDocumentFetcherOptions {
@@ -117,31 +118,9 @@ export function fetchDocumentFetcher(options: FetchDocumentFetcherOptions = {}):
 }
 
 async function readLimited(response: Response, maxBytes: number, url: URL): Promise<string> {
-  if (Number(response.headers.get('content-length') ?? 0) > maxBytes) {
-    await response.body?.cancel();
-    throw new DocumentRefusedError(`${url.href} is larger than ${maxBytes} bytes`);
-  }
-  if (!response.body) return '';
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > maxBytes) {
-      await reader.cancel();
-      throw new DocumentRefusedError(`${url.href} is larger than ${maxBytes} bytes`);
-    }
-    chunks.push(value);
-  }
-  const all = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    all.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return new TextDecoder().decode(all);
+  const text = await readText(response, maxBytes);
+  if (text === undefined) throw new DocumentRefusedError(`${url.href} is larger than ${maxBytes} bytes`);
+  return text;
 }
 
 function isIpLiteral(hostname: string): boolean {

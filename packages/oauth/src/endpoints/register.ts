@@ -1,7 +1,8 @@
 import { checkClientMetadata } from '../clientMetadata';
 import type { OAuthClient } from '../OAuthClient';
 import type { OAuthContext } from '../OAuthContext';
-import { json, oauthError, readText } from '../oauthResponses';
+import { json, oauthError } from '../oauthResponses';
+import { readText } from '../readText';
 import { randomToken, sha256 } from '../webCrypto';
 
 const MAX_BODY = 16 * 1024;
