@@ -202,6 +202,6 @@ export interface Extension {
    * extensions, the first listed is outermost. Throw a `ProtocolError` for a JSON-RPC error.
    */
   aroundToolCall?(call: ToolCallRequest, ctx: ExtensionContext, next: (override?: ToolRunOverride) => Promise<Record<string, unknown>>): Promise<Record<string, unknown>>;
-  /** Serves filter keys of its own on 2026-07-28 `subscriptions/listen` streams over HTTP (the tasks extension's `taskIds`). */
+  /** Serves filter keys of its own on 2026-07-28 `subscriptions/listen` streams, over HTTP and stdio (the tasks extension's `taskIds`). */
   readonly listen?: ExtensionListen;
 }

@@ -28,8 +28,10 @@ export interface TasksOptions {
   readonly pollIntervalMs?: number;
   /**
    * How long a `working` task may go without a sign of life from the instance running it
-   * before a `tasks/get` on any instance marks it `failed` (the instance died or lost the
-   * store), in ms. The runner renews it every third of that. Default 30000.
+   * (the instance died or lost the store), in ms, before it runs again (restartable) or is
+   * marked `failed`: on the next `tasks/get` on any instance, or by the sweep of any started
+   * instance, whichever comes first. The runner renews it every third of that, and sweeps
+   * run as often. Default 30000.
    */
   readonly heartbeatTimeoutMs?: number;
   /**
@@ -181,6 +183,10 @@ export function tasks(options: TasksOptions = {}): Extension {
         await store.update(id, (t) => {
           claimed = undefined;
           if (!t.queued || t.status !== 'working') return undefined;
+          if (t.caller?.expiresAt !== undefined && t.caller.expiresAt * 1000 <= Date.now()) {
+            const message = "The caller's credentials expired before a worker took this task: it does not run for them. Call the tool again.";
+            return touched(t, { status: 'failed', queued: undefined, error: { code: ErrorCodes.InternalError, message } });
+          }
           claimed = touched(t, { queued: undefined });
           return claimed;
         });
