@@ -88,6 +88,7 @@ async function bundle(pkgDir) {
     ].join('\n');
     await build({ stdin: { contents, resolveDir: pkgDir, sourcefile: `${pkg.name} ${part.file}` }, plugins: [otherBundles(pkgDir, others)] }, path.join(outDir, part.file));
   }
+  for (const part of parts) compileWithFile(path.join(outDir, part.file));
   for (const part of parts) {
     const bundled = require(path.join(outDir, part.file));
     for (const e of part.entries) writeView(pkgDir, e, Object.keys(bundled[e.subpath]), `require('./${part.file}')[${JSON.stringify(e.subpath)}]`);
@@ -113,6 +114,36 @@ function build(input, outfile) {
     outfile,
     logLevel: 'warning',
   });
+}
+
+/**
+ * esbuild wraps each module in a method, `__commonJS({ "dist/x.js"(exports, module) { ... } })`. V8
+ * compiles a method on its first call, and Node's compile cache (22.1+) saves only what V8 compiled
+ * with the file, so no module body came from the cache: each start compiled them all again. A
+ * function expression in parentheses is compiled with the file, so each wrapper becomes
+ * `"dist/x.js": (function (exports, module) { ... })`. Only the wrapper's first and last lines
+ * change, and no line moves, so the source map still holds.
+ */
+function compileWithFile(file) {
+  const text = fs.readFileSync(file, 'utf8');
+  const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true, ts.ScriptKind.JS);
+  const edits = [];
+  for (const statement of source.statements) {
+    if (!ts.isVariableStatement(statement)) continue;
+    for (const { initializer: call } of statement.declarationList.declarations) {
+      if (!call || !ts.isCallExpression(call) || call.expression.getText() !== '__commonJS') continue;
+      const [wrapper] = call.arguments;
+      const method = wrapper && ts.isObjectLiteralExpression(wrapper) && wrapper.properties.length === 1 ? wrapper.properties[0] : undefined;
+      if (!method || !ts.isMethodDeclaration(method) || !method.body) {
+        throw new Error(`${file}: esbuild's module wrapper changed shape (${call.getText().slice(0, 80)}...); update compileWithFile in scripts/bundle-packages.js.`);
+      }
+      edits.push({ at: method.name.end, text: ': (function ' }, { at: method.body.end, text: ')' });
+    }
+  }
+  if (edits.length === 0 && text.includes('__commonJS')) throw new Error(`${file}: found no module wrapper to rewrite; update compileWithFile in scripts/bundle-packages.js.`);
+  let out = text;
+  for (const { at, text: insert } of edits.sort((a, b) => b.at - a.at)) out = out.slice(0, at) + insert + out.slice(at);
+  fs.writeFileSync(file, out);
 }
 
 /** An esbuild plugin: a module that lives in another bundle is read from that bundle's module table. */

@@ -1,0 +1,97 @@
+#!/usr/bin/env node
+// Cold start as work done, not wall time: each run spawns a stdio server whose input is the first
+// request of an era (`initialize`, or 2026-07-28's `server/discover`) and then end of input, so it
+// starts, answers and exits. Its CPU time (`perf stat -e task-clock`, all threads) or its instruction
+// count (valgrind's callgrind, all threads; about 50 times slower) is what the start cost. On a
+// machine busy with other work, wall time says more about the neighbours than about the server.
+//   node bench/cold-start-cpu.js [--meter cpu|callgrind] [--era legacy|modern] [--runs 10] [--node <binary>] [-- <server script> ...]
+// Without scripts it compares raw v2 (bench/raw-server-v2.js) with the weather example. The servers
+// alternate, first one way then the other; the ratio is the median of the per-pair ratios. The first
+// run of each server is a warm-up, not counted (it fills Node's compile cache where one is on).
+'use strict';
+const { spawn } = require('node:child_process');
+const path = require('node:path');
+
+const ROOT = path.resolve(__dirname, '..');
+const argv = process.argv.slice(2);
+const sep = argv.indexOf('--');
+const flags = sep < 0 ? argv : argv.slice(0, sep);
+const flag = (name, fallback) => {
+  const i = flags.indexOf(`--${name}`);
+  return i < 0 ? fallback : flags[i + 1];
+};
+const meter = flag('meter', 'cpu');
+const era = flag('era', 'legacy');
+const runs = Number(flag('runs', 10));
+const node = flag('node', process.execPath);
+const scripts = sep < 0 ? ['bench/raw-server-v2.js', 'examples/weather/dist/server.js'] : argv.slice(sep + 1);
+if (!['cpu', 'callgrind'].includes(meter) || !['legacy', 'modern'].includes(era)) throw new Error('usage: --meter cpu|callgrind --era legacy|modern');
+
+const FIRST =
+  era === 'legacy'
+    ? { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'cold-start', version: '1' } } }
+    : {
+        jsonrpc: '2.0',
+        id: 0,
+        method: 'server/discover',
+        params: {
+          _meta: {
+            'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+            'io.modelcontextprotocol/clientCapabilities': {},
+            'io.modelcontextprotocol/clientInfo': { name: 'cold-start', version: '1' },
+          },
+        },
+      };
+
+/** One start: resolves to the CPU milliseconds or the instructions it took. */
+function start(script) {
+  const target = [node, path.resolve(ROOT, script)];
+  const [cmd, ...args] = meter === 'cpu' ? ['perf', 'stat', '-x', ',', '-e', 'task-clock', ...target] : ['valgrind', '--tool=callgrind', '--callgrind-out-file=/dev/null', ...target];
+  return new Promise((resolve, reject) => {
+    const child = spawn(cmd, args, { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    child.stdin.end(`${JSON.stringify(FIRST)}\n`);
+    child.on('error', reject);
+    child.on('exit', (code) => {
+      const answer = stdout.split('\n').find((line) => line.startsWith('{'));
+      if (code !== 0 || !answer || 'error' in JSON.parse(answer)) return reject(new Error(`${script} (exit ${code}):\n${stdout.slice(0, 500)}\n${stderr.slice(-1500)}`));
+      const figure = meter === 'cpu' ? /^([\d.]+),msec,task-clock/m.exec(stderr) : /Collected : (\d+)/.exec(stderr);
+      if (!figure) return reject(new Error(`${script}: no ${meter} figure in:\n${stderr.slice(-1500)}`));
+      resolve(Number(figure[1]));
+    });
+  });
+}
+
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+
+(async () => {
+  const version = await new Promise((resolve) => {
+    const c = spawn(node, ['--version']);
+    let out = '';
+    c.stdout.on('data', (d) => (out += d));
+    c.on('exit', () => resolve(out.trim()));
+  });
+  for (const script of scripts) await start(script); // warm-up: fills the compile cache where one is on
+  const samples = scripts.map(() => []);
+  for (let run = 0; run < runs; run++) {
+    const order = run % 2 ? [...scripts.keys()].reverse() : [...scripts.keys()];
+    for (const i of order) samples[i].push(await start(scripts[i]));
+  }
+  const unit = meter === 'cpu' ? 'ms CPU' : 'instructions';
+  console.log(`cold start, ${era} era, node ${version}, ${runs} runs each, ${unit} from spawn to exit after the first answer; medians`);
+  scripts.forEach((s, i) => console.log(`${s.padEnd(36)} ${(meter === 'cpu' ? median(samples[i]).toFixed(1) : `${(median(samples[i]) / 1e6).toFixed(1)} M`).padStart(10)}`));
+  for (let i = 1; i < scripts.length; i++) {
+    const ratios = samples[i].map((x, k) => x / samples[0][k]);
+    const sorted = [...ratios].sort((a, b) => a - b);
+    console.log(`${scripts[i]} / ${scripts[0]}: ${median(ratios).toFixed(3)}x (pair ratios ${sorted[0].toFixed(2)} to ${sorted[sorted.length - 1].toFixed(2)})`);
+  }
+})().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
