@@ -146,6 +146,54 @@ describe('tasks run outside their request', () => {
     expect(await stored(store, 'orphan-restartable', terminal)).toMatchObject({ status: 'completed', attempt: 2, result: { content: [{ text: 'web/alice scopes=reports:write token=""' }] } });
   });
 
+  it('starts a queued task no worker took, by a sweep; fails one whose caller expired instead of running it for them', async () => {
+    const alone = new MemoryTaskStore();
+    const queuing = await instance(alone, { queue: true, worker: false });
+    await queuing.app.start();
+    try {
+      const { taskId } = await raw(queuing.handler, 'tools/call', { name: 'whoami', arguments: {} });
+      expect(await stored(alone, taskId as string, terminal)).toMatchObject({
+        status: 'completed',
+        attempt: 2,
+        statusMessage: expect.stringContaining('no worker took it'),
+        result: { content: [{ text: 'web/alice scopes=reports:write token=""' }] },
+      });
+      const stamp = new Date(Date.now() - 60_000).toISOString();
+      const caller = { clientId: 'web', scopes: ['reports:write'], extra: { sub: 'alice' }, expiresAt: Math.floor(Date.now() / 1000) - 1 };
+      await alone.create({
+        taskId: 'expired',
+        owner: 'x',
+        status: 'working',
+        createdAt: stamp,
+        lastUpdatedAt: stamp,
+        ttlMs: 60_000,
+        pollIntervalMs: 1000,
+        expiresAt: Date.now() + 60_000,
+        heartbeatAt: Date.now() - 60_000,
+        tool: 'whoami',
+        caller,
+        queued: true,
+      });
+      expect(await stored(alone, 'expired', terminal)).toMatchObject({ status: 'failed', error: { message: expect.stringContaining('credentials had expired') } });
+    } finally {
+      await queuing.app.stop();
+      await queuing.handler.close();
+    }
+  });
+
+  it('keeps only answers to pending questions: Object.prototype names in inputResponses are ignored', async () => {
+    counts.runs = 0;
+    const { taskId } = await raw(worker.handler, 'tools/call', { name: 'confirm_then_work', arguments: { file: 'b.txt' } });
+    await stored(store, taskId as string, (t) => t.status === 'input_required');
+    // Parsed from JSON, as the wire delivers it: `__proto__` is an own key there.
+    const hostile = JSON.parse('{"__proto__":{"action":"accept"},"constructor":{"action":"accept"},"toString":{"action":"accept"},"hasOwnProperty":{"action":"accept"}}') as object;
+    await raw(worker.handler, 'tasks/update', { taskId, inputResponses: hostile });
+    const task = await store.get(taskId as string);
+    expect(task).toMatchObject({ status: 'input_required', inputRequests: { confirm: { method: 'elicitation/create' } } });
+    expect(Object.keys(task!.answers ?? {})).toEqual([]);
+    await raw(worker.handler, 'tasks/cancel', { taskId });
+  });
+
   it('gives a run started again the answers the client already gave: the client is not asked again', async () => {
     counts.runs = 0;
     const shared = new MemoryTaskStore();

@@ -64,7 +64,8 @@ export interface TasksOptions {
    * (runs started by its own requests count), looking at the queue every `pollMs`. Every started
    * instance also sweeps: a `working` task whose instance went silent for `heartbeatTimeoutMs`
    * runs again here (restartable, with runs left; a queued one no worker took) or is marked
-   * failed, whether or not anybody polls it. Default true (`{ concurrency: 16, pollMs: 200 }`).
+   * failed, whether or not anybody polls it. Default: on (`{ concurrency: 16, pollMs: 200 }`)
+   * when `queue` is, else off (nothing to take: the sweeps go on all the same).
    */
   readonly worker?: boolean | { readonly concurrency?: number; readonly pollMs?: number };
 }
@@ -100,7 +101,7 @@ export function tasks(options: TasksOptions = {}): Extension {
   const queue = options.queue === true;
   if (queue && !(store.enqueue && store.dequeue))
     throw new ConfigError('Toolwright: tasks({ queue: true }) needs a store with a queue (enqueue and dequeue): MemoryTaskStore or RedisTaskStore of @toolwright/redis.');
-  const work = options.worker ?? true;
+  const work = options.worker ?? queue;
   const concurrency = positive('worker.concurrency', typeof work === 'object' ? work.concurrency : undefined, 16);
   const pollMs = positive('worker.pollMs', typeof work === 'object' ? work.pollMs : undefined, 200);
   /** The app, once started: runs calls outside any request (worker, sweeper). */
@@ -391,7 +392,7 @@ export function tasks(options: TasksOptions = {}): Extension {
         const queued: StoredTask = { ...task, queued: true };
         await store.create(queued);
         await store.enqueue!(task.taskId).catch((error: unknown) => logger.warn(`task ${task.taskId}: it could not be queued; a sweeper starts it`, error));
-        if (app) void take();
+        if (app && work !== false) void take();
         return createTaskResult(queued);
       }
 
