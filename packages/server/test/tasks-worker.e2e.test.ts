@@ -181,7 +181,7 @@ describe('tasks run outside their request', () => {
     }
   });
 
-  it('keeps only answers to pending questions: Object.prototype names in inputResponses are ignored', async () => {
+  it('keeps only well-formed answers to pending questions: Object.prototype names are ignored, a bad answer is refused with -32602', async () => {
     counts.runs = 0;
     const { taskId } = await raw(worker.handler, 'tools/call', { name: 'confirm_then_work', arguments: { file: 'b.txt' } });
     await stored(store, taskId as string, (t) => t.status === 'input_required');
@@ -191,6 +191,12 @@ describe('tasks run outside their request', () => {
     const task = await store.get(taskId as string);
     expect(task).toMatchObject({ status: 'input_required', inputRequests: { confirm: { method: 'elicitation/create' } } });
     expect(Object.keys(task!.answers ?? {})).toEqual([]);
+    // An answer of the wrong shape is refused where it is given; the task waits on.
+    await expect(raw(worker.handler, 'tasks/update', { taskId, inputResponses: { confirm: { action: 'maybe' } } })).rejects.toMatchObject({
+      code: -32602,
+      message: expect.stringContaining("inputResponses['confirm'] is not a valid elicitation/create result"),
+    });
+    expect(await store.get(taskId as string)).toMatchObject({ status: 'input_required' });
     await raw(worker.handler, 'tasks/cancel', { taskId });
   });
 

@@ -5,6 +5,8 @@ import { defineExtension } from '../defineExtension';
 import type { Extension, ExtensionApp, ExtensionContext, ToolRunOverride } from '../Extension';
 import { CLIENT_CAPABILITIES_META_KEY, CLIENT_INFO_META_KEY, LOG_LEVEL_META_KEY } from '../../sdk/sdk';
 import { roundCaller } from '../../roundtrip/roundCaller';
+import { knownAnswers, type InputRequest } from '../../roundtrip/InputRound';
+import { RoundTripError } from '../../roundtrip/RoundTripError';
 import { ErrorCodes, ProtocolError } from '../../sdk/ProtocolError';
 import { MemoryTaskStore } from './MemoryTaskStore';
 import { newTaskId } from './newTaskId';
@@ -246,8 +248,9 @@ export function tasks(options: TasksOptions = {}): Extension {
         // The SDK takes `inputResponses` out of the params (ctx.inputResponses) and checks it is an object.
         params: TASK_ID,
         handle: async ({ taskId }: { taskId: string }, ctx) => {
-          await owned(taskId, ctx);
+          const current = await owned(taskId, ctx);
           const inputResponses = ctx.inputResponses ?? {};
+          checkAnswers(current, inputResponses);
           let resumed: StoredTask | undefined;
           await store.update(taskId, (task) => {
             resumed = undefined;
@@ -487,6 +490,21 @@ function answered(task: StoredTask, responses: Record<string, unknown>): StoredT
   if (!changed) return undefined;
   const done = Object.keys(pending).length === 0;
   return touched(task, { status: done ? 'working' : 'input_required', inputRequests: pending, inputResponses: gathered, answers });
+}
+
+/** Each answer to a pending question has the shape its method answers with, or the client hears -32602 and the task waits on. */
+function checkAnswers(task: StoredTask, responses: Readonly<Record<string, unknown>>): void {
+  const pending = task.status === 'input_required' ? task.inputRequests : undefined;
+  if (!pending) return;
+  for (const [key, response] of Object.entries(responses)) {
+    if (!Object.hasOwn(pending, key)) continue;
+    try {
+      knownAnswers({ [key]: { request: pending[key] as InputRequest, response } });
+    } catch (error) {
+      if (error instanceof RoundTripError) throw new ProtocolError(ErrorCodes.InvalidParams, `tasks/update: ${error.message}`);
+      throw error;
+    }
+  }
 }
 
 /** A copy without a prototype, so no key from the wire reads an inherited member. */
