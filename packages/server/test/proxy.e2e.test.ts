@@ -16,7 +16,7 @@ import { waitFor } from './fixtures/waitFor';
  * (configured and per caller, never the downstream token), the parent's middleware and
  * scopes, an upstream that drops and comes back.
  */
-const seen: { authorization?: string; calls: number } = { calls: 0 };
+const seen: { authorization?: string; calls: number; greetRuns: number } = { calls: 0, greetRuns: 0 };
 
 class Upstream {
   @Tool({
@@ -51,6 +51,7 @@ class Upstream {
 
   @Tool({ description: 'Asks the user for a name, then the model for a greeting.' })
   async greet(@Ctx() ctx: ToolContext) {
+    seen.greetRuns++;
     const answer = await ctx.elicit('Your name?', { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] });
     if (answer.action !== 'accept') return `no name (${answer.action})`;
     const sampled = await ctx.sample(`Greet ${String(answer.content.name)}`);
@@ -202,8 +203,11 @@ describe.each([
         elicitation: { action: 'accept', content: { name: 'Ada' } },
         sampling: 'Welcome!',
       });
+      const runs = seen.greetRuns;
       const result = await client.callTool({ name: 'up_greet', arguments: {} });
       expect(result.content).toEqual([{ type: 'text', text: 'Ada: Welcome!' }]);
+      // A 2025-era upstream's tool runs once: the questions go to a 2026-07-28 client round by round, its answers to the waiting call.
+      if (negotiated === '2025-11-25') expect(seen.greetRuns - runs).toBe(1);
       const declining = await createTestClient(front, { era, elicitation: { action: 'decline' }, sampling: 'x' });
       expect((await declining.callTool({ name: 'up_greet', arguments: {} })).content).toEqual([{ type: 'text', text: 'no name (decline)' }]);
       await Promise.all([client.close(), declining.close()]);
@@ -423,6 +427,19 @@ describe('proxy credentials, reconnects and options', () => {
       await expect(bob.callTool({ name: 'sc_onlyA', arguments: {} })).rejects.toThrow(/Unknown tool/);
       await Promise.all([alice.close(), bob.close()]);
     }
+    await proxy.stop();
+    await listener.close();
+  });
+
+  it('cancels the waiting upstream call of a 2026-07-28 client that never answers its question (after requestTimeoutMs)', async () => {
+    const upstream = await upstreamApp();
+    const listener = await upstream.listen({ transport: 'http', port: 0, host: '127.0.0.1', ...quiet });
+    const proxy = await proxyServer({ url: listener.url, protocol: '2025-11-25', requestTimeoutMs: 400, logger: silent });
+    const front = await createApp({ name: 'front', version: '1.0.0', tools: [], mount: [{ app: proxy, namespace: 'up' }] });
+    const client = await createTestClient(front, { era: 'modern', elicitation: () => new Promise<never>(() => undefined) });
+    void client.callTool({ name: 'up_greet', arguments: {} }).catch(() => undefined);
+    await waitFor(() => upstream.inFlight === 1, 'the upstream call to wait for the answer');
+    await waitFor(() => upstream.inFlight === 0, 'the abandoned upstream call to end');
     await proxy.stop();
     await listener.close();
   });

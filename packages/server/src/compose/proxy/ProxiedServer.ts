@@ -9,7 +9,7 @@ import { registerMountSource } from '../MountSource';
 import { openUpstream } from './openUpstream';
 import { proxyDefinitions, type ProxyRuntime, type UpstreamLists } from './proxyDefinitions';
 import type { ProxyOptions } from './ProxyOptions';
-import { UpstreamSession } from './UpstreamSession';
+import { UpstreamSession, type Parking } from './UpstreamSession';
 import { MAX_FOLLOWED, UpstreamFollower } from './UpstreamFollower';
 
 const EMPTY: CatalogParts = { tools: [], resources: [], resourceTemplates: [], prompts: [] };
@@ -31,6 +31,10 @@ export class ProxiedServer {
   private readonly sessions = new Set<UpstreamSession>();
   /** Upstream sessions being opened now (they count towards `maxSessions`). */
   private opening = 0;
+  /** Calls of 2025-era upstream sessions waiting for a 2026-07-28 client's answer, by caller and request. */
+  private readonly parked = new Map<string, ParkedCall>();
+  private readonly connectionIds = new WeakMap<Connection, number>();
+  private connections = 0;
   /** What the proxy's own session follows: list changes and resource updates. */
   private follower: UpstreamFollower | undefined;
   private readonly target: new () => object;
@@ -57,13 +61,16 @@ export class ProxiedServer {
       label: () => this.label,
       logger,
       requestTimeoutMs: options.requestTimeoutMs ?? 600_000,
-      run: async (ctx, send) => {
-        const lease = await this.lease(ctx);
-        try {
-          return await lease.session.run(ctx, send);
-        } finally {
-          lease.release();
+      run: async (ctx, request, send) => {
+        const key = this.parkKey(ctx, request);
+        const parked = key === undefined ? undefined : this.parked.get(key);
+        if (parked) {
+          this.parked.delete(key!);
+          clearTimeout(parked.timer);
+          return this.settle(key, parked.lease, parked.resume(ctx) as Promise<never>);
         }
+        const lease = await this.lease(ctx);
+        return this.settle(key, lease, lease.session.run(ctx, send, key === undefined ? undefined : this.parking(key, lease)));
       },
       control: () => this.ownSession,
       wanted: (uri) => this.follower?.want(uri),
@@ -133,6 +140,8 @@ export class ProxiedServer {
     await Promise.all([...this.sessions].map((s) => s.close()));
     this.sessions.clear();
     this.idle.clear();
+    for (const parked of this.parked.values()) clearTimeout(parked.timer);
+    this.parked.clear();
   }
 
   private get idleMs(): number {
@@ -246,6 +255,52 @@ export class ProxiedServer {
     return { session, release: () => this.giveBack(key, session) };
   }
 
+  /**
+   * Who may resume a parked call of `request`: a 2026-07-28 caller with an identity (client ID
+   * and subject), or the one client of a stdio or in-memory connection. An anonymous HTTP caller
+   * cannot be told from another, so its calls are run again on the retry instead.
+   */
+  private parkKey(ctx: ToolContext, request: string): string | undefined {
+    if (ctx.era !== 'modern') return undefined;
+    if (ctx.authInfo) return `${callerKey(ctx.authInfo)}\n${request}`;
+    const connection = connectionOfContext(ctx);
+    if (connection === undefined || ctx.headers !== undefined) return undefined;
+    let id = this.connectionIds.get(connection);
+    if (id === undefined) this.connectionIds.set(connection, (id = ++this.connections));
+    return `connection ${id}\n${request}`;
+  }
+
+  /** Keeps a call waiting for its client's answer under `key` (one per key, at most `maxSessions`), cancelled after `requestTimeoutMs`. */
+  private parking<R>(key: string, lease: Lease): Parking<R> {
+    return {
+      park: (resume, abandon) => {
+        if (this.stopped || this.parked.has(key) || this.parked.size >= (this.options.maxSessions ?? 100)) return false;
+        const entry: ParkedCall = {
+          lease,
+          resume: resume as ParkedCall['resume'],
+          timer: setTimeout(() => {
+            if (this.parked.get(key) !== entry) return;
+            this.parked.delete(key);
+            abandon();
+            lease.release();
+          }, this.runtime.requestTimeoutMs),
+        };
+        entry.timer.unref();
+        this.parked.set(key, entry);
+        return true;
+      },
+    };
+  }
+
+  /** Gives the lease back when the call ended, not when it was parked. */
+  private async settle<R>(key: string | undefined, lease: Lease, running: Promise<R>): Promise<R> {
+    try {
+      return await running;
+    } finally {
+      if (key === undefined || this.parked.get(key)?.lease !== lease) lease.release();
+    }
+  }
+
   /** A sessionless caller's call ended: its upstream session waits for the caller's next call (until `idleSessionMs`). */
   private giveBack(key: string, session: UpstreamSession): void {
     if (session.closed) return;
@@ -321,6 +376,13 @@ export class ProxiedServer {
       else this.idle.delete(key);
     }
   }
+}
+
+/** A call parked until its client's retry. */
+interface ParkedCall {
+  readonly lease: Lease;
+  readonly resume: (ctx: ToolContext) => Promise<unknown>;
+  readonly timer: NodeJS.Timeout;
 }
 
 /** A session leased for one call; `release` gives it back when the call ends. */

@@ -6,12 +6,23 @@ import type { ProxyOptions } from './ProxyOptions';
 
 /** One downstream call running on an upstream session: where the upstream's questions and log lines for it go. */
 interface RunningCall {
-  readonly ctx: ToolContext;
+  /** The downstream request it serves now (a parked call's retry takes it over). */
+  ctx: ToolContext;
   /** The progress token of its upstream request (the proxy's own). */
   readonly token: string;
   readonly abort: AbortController;
-  /** A 2026-07-28 round's interrupt (the downstream client must answer first): ends the call with `input_required`. */
-  interrupt?: unknown;
+  /** The questions the upstream asked during the call, in order, to ask again on a resume. */
+  readonly asked: ((ctx: ToolContext) => Promise<unknown>)[];
+  /** Ends the wait for the upstream's answer with a 2026-07-28 round's interrupt (set while it waits). */
+  pause?: (interrupt: unknown) => void;
+  /** The upstream's question waiting for the downstream client's answer in its next request. */
+  waiting?: { resolve(value: unknown): void; reject(error: unknown): void };
+}
+
+/** Where a call waiting for its 2026-07-28 client's answer is kept until the retry. */
+export interface Parking<R> {
+  /** Keeps the call: `resume` continues it in the retry's context, `abandon` cancels it. False when it cannot be kept (it is then run again on the retry). */
+  park(resume: (ctx: ToolContext) => Promise<R>, abandon: () => void): boolean;
 }
 
 const LEVELS = new Set<string>(LOG_LEVELS);
@@ -57,20 +68,49 @@ export class UpstreamSession {
     return this.client !== undefined && isModern(this.client);
   }
 
-  /** Runs `send` for the downstream call `ctx`: cancelled with it, its questions answered by its client. */
-  async run<R>(ctx: ToolContext, send: (client: Client, signal: AbortSignal, progressToken: string) => Promise<R>): Promise<R> {
+  /**
+   * Runs `send` for the downstream call `ctx`: cancelled with it, its questions answered by its
+   * client. When a 2026-07-28 client must answer a question of a 2025-era upstream in its next
+   * request, `parking` (if given, and if it takes the call) keeps the upstream request running:
+   * the retry resumes it with the answer instead of starting it again.
+   */
+  async run<R>(ctx: ToolContext, send: (client: Client, signal: AbortSignal, progressToken: string) => Promise<R>, parking?: Parking<R>): Promise<R> {
     if (this.ended || !this.client) throw new UpstreamClosedError();
     this.lastUsed = Date.now();
-    const call: RunningCall = { ctx, token: `proxy-${++this.sent}`, abort: new AbortController() };
+    const call: RunningCall = { ctx, token: `proxy-${++this.sent}`, abort: new AbortController(), asked: [] };
+    this.calls.add(call);
+    this.byToken.set(call.token, call);
+    const outcome = running.run(call, () => send(this.client!, call.abort.signal, call.token));
+    // Settled while parked, it is read on the resume (or never, when the call is abandoned).
+    outcome.catch(() => undefined);
+    return this.follow(call, outcome, this.stateless ? undefined : parking);
+  }
+
+  /** Waits for the upstream's answer to `call`, or parks the call when its client must answer a question first. */
+  private async follow<R>(call: RunningCall, outcome: Promise<R>, parking: Parking<R> | undefined): Promise<R> {
+    const { ctx } = call;
     const cancel = () => call.abort.abort(ctx.signal.reason);
     if (ctx.signal.aborted) cancel();
     else ctx.signal.addEventListener('abort', cancel, { once: true });
-    this.calls.add(call);
-    this.byToken.set(call.token, call);
+    let parked = false;
     try {
-      return await running.run(call, () => send(this.client!, call.abort.signal, call.token));
+      const paused = new Promise<never>((_resolve, reject) => (call.pause = reject));
+      paused.catch(() => undefined);
+      return await Promise.race([outcome, paused]);
     } catch (error) {
-      if (call.interrupt !== undefined) throw call.interrupt;
+      if (call.waiting && CallInterrupt.is(error)) {
+        parked =
+          parking?.park(
+            (next) => this.resume(call, outcome, parking, next),
+            () => this.abandon(call),
+          ) === true;
+        if (parked) throw error;
+        // Not parked: the upstream attempt ends here; the client's retry runs it again with the answer.
+        call.waiting.reject(error);
+        call.waiting = undefined;
+        call.abort.abort(new ToolwrightError('the client answers in its next request (a 2026-07-28 round); this attempt ends here'));
+        throw error;
+      }
       // The SDK reports an aborted request with its own error: say what ended it.
       if (call.abort.signal.reason instanceof UpstreamClosedError) throw call.abort.signal.reason;
       // Not an answer of the upstream's (a JSON-RPC error) nor a cancellation: the session is
@@ -78,11 +118,63 @@ export class UpstreamSession {
       if (typeof (error as { code?: unknown })?.code !== 'number' && !ctx.signal.aborted) this.end();
       throw error;
     } finally {
-      this.calls.delete(call);
-      this.byToken.delete(call.token);
+      call.pause = undefined;
       ctx.signal.removeEventListener('abort', cancel);
+      if (!parked) this.finish(call);
       this.lastUsed = Date.now();
     }
+  }
+
+  /**
+   * Continues a parked call in the client's retry `ctx`: its progress, log lines and questions go
+   * to that request from now on. The questions the call asked are asked again in order, as a
+   * rerun would ask them (so they keep their keys): the earlier ones are answered from the
+   * round's state, the last one by the client's new answer, which goes to the waiting upstream.
+   */
+  private async resume<R>(call: RunningCall, outcome: Promise<R>, parking: Parking<R>, ctx: ToolContext): Promise<R> {
+    call.ctx = ctx;
+    const waiting = call.waiting!;
+    call.waiting = undefined;
+    let answer: unknown;
+    try {
+      const last = call.asked.length - 1;
+      for (let i = 0; i < last; i++) {
+        // An earlier question that failed failed for the upstream already: only its place in the round matters.
+        await call.asked[i]!(ctx).catch((error: unknown) => {
+          if (CallInterrupt.is(error)) throw error;
+        });
+      }
+      answer = await call.asked[last]!(ctx);
+    } catch (error) {
+      if (
+        CallInterrupt.is(error) &&
+        parking.park(
+          (next) => this.resume(call, outcome, parking, next),
+          () => this.abandon(call),
+        )
+      ) {
+        // This request did not answer (a duplicate of the call, say): the question stays open.
+        call.waiting = waiting;
+        throw error;
+      }
+      waiting.reject(error);
+      return this.follow(call, outcome, parking);
+    }
+    waiting.resolve(answer);
+    return this.follow(call, outcome, parking);
+  }
+
+  /** A parked call whose client did not come back: its upstream request is cancelled. */
+  private abandon(call: RunningCall): void {
+    call.waiting?.reject(new ToolwrightError('the client did not answer'));
+    call.waiting = undefined;
+    call.abort.abort(new ToolwrightError('the client did not answer the question of its 2026-07-28 round in time'));
+    this.finish(call);
+  }
+
+  private finish(call: RunningCall): void {
+    this.calls.delete(call);
+    this.byToken.delete(call.token);
   }
 
   async close(): Promise<void> {
@@ -152,13 +244,19 @@ export class UpstreamSession {
     const call = this.target();
     if (!call) throw new ToolwrightError('No call of this client is running, so there is no one to ask: the proxy answers questions only during a tools/call, prompts/get or resources/read.');
     if (!Object.hasOwn(call.ctx.clientCapabilities, capability)) throw new ToolwrightError(`The client does not support ${capability}.`);
+    if (call.waiting) throw new ToolwrightError('The upstream asked a second question while its first waits for the client: the proxy relays one question at a time.');
+    // Asked again on a resume, in order, so each keeps its key in the client's round.
+    call.asked.push(question);
     try {
       return await question(call.ctx);
     } catch (error) {
-      // A 2026-07-28 downstream answers in a later round: end this attempt; the retry asks again and gets the answer.
-      if (CallInterrupt.is(error)) {
-        call.interrupt ??= error;
-        call.abort.abort(new ToolwrightError('the client answers in its next request (a 2026-07-28 round); this attempt ends here'));
+      // A 2026-07-28 downstream answers in a later round: the call pauses (parked, or ended to be run again).
+      if (CallInterrupt.is(error) && call.pause) {
+        const pause = call.pause;
+        return new Promise<T>((resolve, reject) => {
+          call.waiting = { resolve: resolve as (value: unknown) => void, reject };
+          pause(error);
+        });
       }
       throw error;
     }

@@ -16,6 +16,7 @@ import { connectionOfContext } from '../../pipeline/contextConnection';
 import { isModern } from './UpstreamSession';
 import type { CatalogParts } from '../../surface/Catalog';
 import { upstreamFailure } from './upstreamFailure';
+import { canonicalJson } from '../../roundtrip/InputRound';
 
 /** What the definitions of a proxy need of it. */
 export interface ProxyRuntime {
@@ -23,8 +24,8 @@ export interface ProxyRuntime {
   label(): string;
   readonly logger: ToolLogger;
   readonly requestTimeoutMs: number;
-  /** Sends a request on the upstream session of `ctx`'s downstream session or caller. */
-  run<R>(ctx: ToolContext, send: (client: Client, signal: AbortSignal, progressToken: string) => Promise<R>): Promise<R>;
+  /** Sends a request on the upstream session of `ctx`'s downstream session or caller; `request` names it (method, target, arguments) for a 2026-07-28 client's retry. */
+  run<R>(ctx: ToolContext, request: string, send: (client: Client, signal: AbortSignal, progressToken: string) => Promise<R>): Promise<R>;
   /** The proxy's own session (completions go there), or undefined while it reconnects. */
   control(): Client | undefined;
   /** A client read or subscribed to `uri` of a template: the proxy's own session follows its updates. */
@@ -116,7 +117,7 @@ async function callTool(runtime: ProxyRuntime, name: string, args: unknown, ctx:
   const input = (typeof args === 'object' && args !== null && !Array.isArray(args) ? args : {}) as Record<string, unknown>;
   // Progress goes by the proxy's own token (see UpstreamSession), so none is lost to the client's ordering.
   const forward = (): Promise<ToolResult> =>
-    runtime.run(ctx, async (client, signal, progressToken) => {
+    runtime.run(ctx, requestName('tools/call', name, input), async (client, signal, progressToken) => {
       const meta = metaFor(ctx, client);
       const params = { name, arguments: input, _meta: { ...meta._meta, ...(ctx.meta?.progressToken !== undefined && { progressToken }) } };
       return (await client.callTool(params, { signal, timeout: runtime.requestTimeoutMs })) as ToolResult;
@@ -129,7 +130,7 @@ async function callTool(runtime: ProxyRuntime, name: string, args: unknown, ctx:
 }
 
 async function read(runtime: ProxyRuntime, uri: string, ctx: ToolContext | undefined, scope: CallScope | undefined): Promise<MemberOutcome<ReadResourceResult>> {
-  return outcome(runtime, `resources/read '${uri}'`, ctx, scope, {}, (client, signal) =>
+  return outcome(runtime, `resources/read '${uri}'`, requestName('resources/read', uri, {}), ctx, scope, {}, (client, signal) =>
     client.readResource({ uri, ...metaFor(ctx, client) }, { signal, timeout: runtime.requestTimeoutMs }).then((r) => r as ReadResourceResult),
   );
 }
@@ -141,7 +142,7 @@ async function getPrompt(
   ctx: ToolContext | undefined,
   scope: CallScope | undefined,
 ): Promise<MemberOutcome<PromptResult>> {
-  return outcome(runtime, `prompts/get '${name}'`, ctx, scope, args ?? {}, (client, signal) =>
+  return outcome(runtime, `prompts/get '${name}'`, requestName('prompts/get', name, args ?? {}), ctx, scope, args ?? {}, (client, signal) =>
     client.getPrompt({ name, ...(args && { arguments: args }), ...metaFor(ctx, client) }, { signal, timeout: runtime.requestTimeoutMs }).then((r) => r as PromptResult),
   );
 }
@@ -150,13 +151,14 @@ async function getPrompt(
 async function outcome<T>(
   runtime: ProxyRuntime,
   what: string,
+  request: string,
   ctx: ToolContext | undefined,
   scope: CallScope | undefined,
   args: Record<string, unknown>,
   send: (client: Client, signal: AbortSignal) => Promise<T>,
 ): Promise<MemberOutcome<T>> {
   if (!ctx) return { ok: false, error: 'internal', message: `${what} needs a call context.` };
-  const forward = () => runtime.run(ctx, send);
+  const forward = () => runtime.run(ctx, request, send);
   try {
     const value = scope?.around ? ((await scope.around(args, forward, (v) => v)) as T) : await forward();
     return { ok: true, value };
@@ -197,6 +199,11 @@ function metaFor(ctx: ToolContext | undefined, client: Client): { _meta?: Record
     if (level !== undefined) picked[LOG_LEVEL_META_KEY] = level;
   }
   return Object.keys(picked).length > 0 ? { _meta: picked } : {};
+}
+
+/** A request as a 2026-07-28 client's retry repeats it: method, target and arguments. */
+function requestName(method: string, target: string, args: unknown): string {
+  return `${method}\n${target}\n${canonicalJson(args)}`;
 }
 
 /** What a middleware returns of its own, as a tool result: a result as is, a string as text, anything else as JSON text. */
