@@ -101,6 +101,29 @@ describe('server-everything over stdio, behind the proxy', () => {
     });
   });
 
+  it.each(['legacy', 'modern'] as const)('downstream %s era: relays URL-mode elicitation, explains a -32042 refusal, and leaves out a tool that runs only as a task', async (era) => {
+    const asked: unknown[] = [];
+    const client = await createTestClient(front, {
+      era,
+      elicitation: (request) => {
+        asked.push(request);
+        return { action: 'accept' };
+      },
+    });
+    const tools = (await client.listTools()).tools.map((t) => t.name);
+    expect(tools).toContain('ev_trigger-url-elicitation');
+    // taskSupport 'required': every plain call would be refused, and the proxy relays no tasks.
+    expect(tools).not.toContain('ev_simulate-research-query');
+    const result = await client.callTool({ name: 'ev_trigger-url-elicitation', arguments: { url: 'https://example.com/connect', elicitationId: 'e-1' } });
+    expect(result.isError).toBeFalsy();
+    // The upstream's elicitationId reaches a 2025-era client; a 2026-07-28 input request carries none.
+    expect(asked).toEqual([expect.objectContaining({ mode: 'url', url: 'https://example.com/connect', ...(era === 'legacy' && { elicitationId: 'e-1' }) })]);
+    const refused = await client.callTool({ name: 'ev_trigger-url-elicitation', arguments: { url: 'https://example.com/connect', errorPath: true } });
+    expect(refused.isError).toBe(true);
+    expect(textOf(refused)).toMatch(/\(JSON-RPC -32042\)\. The user must open https:\/\/modelcontextprotocol\.io first, then call again\.$/);
+    await client.close();
+  });
+
   it('gives a clear error when the upstream process dies mid-call, and a new process serves the next call', async () => {
     const client = await createTestClient(front);
     const before = childrenRunning('server-everything');

@@ -78,7 +78,7 @@ export function proxyDefinitions(lists: UpstreamLists, target: Class, runtime: P
     });
   }
   return {
-    tools: lists.tools.map((t): CompiledTool => ({
+    tools: servedTools(lists.tools, runtime).map((t): CompiledTool => ({
       name: t.name,
       descriptor: t as CompiledTool['descriptor'],
       target,
@@ -109,6 +109,29 @@ export function proxyDefinitions(lists: UpstreamLists, target: Class, runtime: P
       get: (args, ctx, scope) => getPrompt(runtime, p.name, args, ctx, scope),
     })),
   };
+}
+
+/**
+ * The upstream tools the proxy can serve, as plain calls: the proxy relays no tasks (it asks the
+ * upstream for none), so a 2025-era `execution.taskSupport` is dropped from the descriptor, and a
+ * tool the upstream runs only as a task (`'required'`, which every plain call of it would be
+ * refused) is not served, with a warning naming it.
+ */
+function servedTools(tools: readonly UpstreamTool[], runtime: ProxyRuntime): UpstreamTool[] {
+  const served: UpstreamTool[] = [];
+  for (const tool of tools) {
+    const support = (tool as { execution?: { taskSupport?: unknown } }).execution?.taskSupport;
+    if (support === 'required') {
+      runtime.logger.warn(`${runtime.label()}: tool '${tool.name}' is not served: it runs only as a task, and the proxy relays no tasks.`);
+      continue;
+    }
+    if (support === undefined) served.push(tool);
+    else {
+      const { execution: _execution, ...plain } = tool as UpstreamTool & { execution?: unknown };
+      served.push(plain as UpstreamTool);
+    }
+  }
+  return served;
 }
 
 async function callTool(runtime: ProxyRuntime, name: string, args: unknown, ctx: ToolContext | undefined, scope: CallScope | undefined): Promise<ToolResult> {

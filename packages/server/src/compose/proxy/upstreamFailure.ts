@@ -20,7 +20,7 @@ export function upstreamFailure(upstream: string, what: string, error: unknown, 
   const message = typeof e?.message === 'string' ? e.message : String(error);
   if (typeof e?.code === 'number') {
     const kind: MemberErrorKind = e.code === -32002 ? 'not_found' : e.code === -32602 ? 'invalid_params' : 'internal';
-    return { message: `${upstream} refused ${what}: ${message} (JSON-RPC ${e.code}).`, kind };
+    return { message: `${upstream} refused ${what}: ${message} (JSON-RPC ${e.code}).${e.code === URL_ELICITATION_REQUIRED ? urlsToOpen(error) : ''}`, kind };
   }
   if (signal?.aborted) return { message: `${what} was cancelled before ${upstream} answered.`, kind: 'internal' };
   if (error instanceof UpstreamClosedError || e?.code === 'CONNECTION_CLOSED' || e?.code === 'NOT_CONNECTED') {
@@ -28,4 +28,18 @@ export function upstreamFailure(upstream: string, what: string, error: unknown, 
   }
   if (e?.code === 'REQUEST_TIMEOUT') return { message: `${upstream} did not answer ${what} in time (requestTimeoutMs). Try again, or raise the proxy's requestTimeoutMs.`, kind: 'internal' };
   return { message: `${upstream} could not be reached for ${what}: ${message}. Check that it is running; the proxy retries on the next request.`, kind: 'internal' };
+}
+
+/** JSON-RPC error of a call that needs the user to open a URL first (2025-11-25 URL-mode elicitation). */
+const URL_ELICITATION_REQUIRED = -32042;
+
+/** The http(s) URLs a -32042 error asks the user to open (at most three), as a sentence; empty when it names none. */
+function urlsToOpen(error: unknown): string {
+  const data = (error as { data?: { elicitations?: unknown } }).data;
+  const listed = Array.isArray(data?.elicitations) ? (data.elicitations as unknown[]) : [];
+  const urls = listed
+    .map((item) => (typeof item === 'object' && item !== null ? (item as { url?: unknown }).url : undefined))
+    .filter((url): url is string => typeof url === 'string' && /^https?:\/\//.test(url))
+    .slice(0, 3);
+  return urls.length === 0 ? '' : ` The user must open ${urls.join(', ')} first, then call again.`;
 }
