@@ -120,7 +120,12 @@ export class UpstreamSession {
     } finally {
       call.pause = undefined;
       ctx.signal.removeEventListener('abort', cancel);
-      if (!parked) this.finish(call);
+      if (!parked) {
+        // A question that came as the call ended has no one to answer it now.
+        call.waiting?.reject(new ToolwrightError('the call ended before its client could answer'));
+        call.waiting = undefined;
+        this.finish(call);
+      }
       this.lastUsed = Date.now();
     }
   }
