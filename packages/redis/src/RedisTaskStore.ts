@@ -13,6 +13,12 @@ const COMPARE_AND_SET = `if redis.call('GET', KEYS[1]) == ARGV[1] then
 end
 return 0`;
 const MAX_RACES = 50;
+/** Stores a new task (never over an existing key) and, when it is working, adds it to the set of working tasks, in one step. */
+const CREATE = `if redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2], 'NX') then
+  if ARGV[3] ~= '' then redis.call('ZADD', KEYS[2], ARGV[3], ARGV[4]) end
+  return 1
+end
+return 0`;
 
 export interface RedisTaskStoreOptions {
   /** The connection that runs the commands (a cluster's `redis`). */
@@ -49,9 +55,9 @@ export class RedisTaskStore implements TaskStore {
   }
 
   async create(task: StoredTask): Promise<void> {
-    const stored = await this.redis.set(this.key(task.taskId), JSON.stringify(task), 'PX', ttlOf(task), 'NX');
-    if (stored !== 'OK') throw new Error(`@toolwright/redis: task id ${task.taskId} is taken; task ids must be new`);
-    if (task.status === 'working') await this.redis.zadd(this.working, heartbeatOf(task), task.taskId);
+    const score = task.status === 'working' ? String(heartbeatOf(task)) : '';
+    const stored = await this.redis.eval(CREATE, 2, this.key(task.taskId), this.working, JSON.stringify(task), ttlOf(task), score, task.taskId);
+    if (stored !== 1) throw new Error(`@toolwright/redis: task id ${task.taskId} is taken; task ids must be new`);
     this.announce(task);
   }
 
