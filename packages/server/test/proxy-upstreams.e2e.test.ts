@@ -193,13 +193,13 @@ describe('concurrent sessionless callers behind the proxy (a 2025-era Toolwright
     const clients = { A: await callerOf('A', alice), B: await callerOf('B', alice) };
     const aborts = { A: new AbortController(), B: new AbortController() };
     const calls = (['A', 'B'] as const).map((who) => clients[who].callTool({ name: 'mk_hold', arguments: { tag: who } }, { signal: aborts[who].signal }).catch(() => 'aborted'));
-    await waitFor(() => proxy.status.sessions >= 2, 'both upstream calls to start');
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    const logged = () => (existsSync(cancelLog) ? readFileSync(cancelLog, 'utf8') : '');
+    await waitFor(() => logged().includes('started A') && logged().includes('started B'), 'both upstream calls to start');
     aborts.A.abort();
-    await waitFor(() => existsSync(cancelLog) && readFileSync(cancelLog, 'utf8').includes('cancelled A'), "A's upstream call to end");
-    expect(readFileSync(cancelLog, 'utf8')).not.toContain('cancelled B');
+    await waitFor(() => logged().includes('cancelled A'), "A's upstream call to end");
+    expect(logged()).not.toContain('cancelled B');
     aborts.B.abort();
-    await waitFor(() => readFileSync(cancelLog, 'utf8').includes('cancelled B'), "B's upstream call to end");
+    await waitFor(() => logged().includes('cancelled B'), "B's upstream call to end");
     expect(await Promise.all(calls)).toEqual(['aborted', 'aborted']);
     await Promise.all([clients.A.close(), clients.B.close()]);
   });
