@@ -15,13 +15,21 @@ export interface ProxyCommonOptions {
    * 2026-07-28 when it offers it, else 2025-11-25; a revision pins it.
    */
   readonly protocol?: UpstreamProtocol;
-  /** Longest wait for one upstream answer, in ms (default 600000). The parent's `toolTimeoutMs` applies too, and cancels the upstream request. */
+  /**
+   * Longest wait for one upstream answer, in ms (default 600000), and for a 2026-07-28 client's
+   * answer to a 2025-era upstream's question (the waiting upstream call is then cancelled). The
+   * parent's `toolTimeoutMs` applies too, and cancels the upstream request.
+   */
   readonly requestTimeoutMs?: number;
   /** Reconnecting after the upstream drops: first delay, cap and factor of the backoff (defaults 250 ms, 30 s, 2; jittered). */
   readonly reconnect?: { readonly initialDelayMs?: number; readonly maxDelayMs?: number; readonly factor?: number };
-  /** Upstream sessions open at once, one per downstream session or caller (default 100); a call beyond it is an `isError` result. */
+  /**
+   * Upstream sessions open at once (one per downstream connection, one per running call of a
+   * caller without one), and calls waiting for a 2026-07-28 client's answer, each (default 100).
+   * A call beyond it is an `isError` result; a question beyond it makes the call run again on the retry.
+   */
   readonly maxSessions?: number;
-  /** An upstream session opened for callers without a session of their own (2026-07-28, stateless HTTP) closes after this long unused (default 300000 ms). */
+  /** An idle upstream session of a caller without a session of its own (2026-07-28, stateless HTTP) closes after this long unused (default 300000 ms). */
   readonly idleSessionMs?: number;
   /** Where the proxy logs upstream failures and reconnects (stderr by default). */
   readonly logger?: ToolLogger;
