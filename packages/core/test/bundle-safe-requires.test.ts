@@ -73,7 +73,7 @@ describe('modules core loads, as a bundler sees them', () => {
     expect(board.cards[0]).toBeInstanceOf(Card);
     // The schema and the call read the same storage: both nested classes are described, built and validated.
     const plan = compiledRegistry(buildRegistry({ tools: [Boards] })).tool('plan')!;
-    const schema = plan.descriptor.inputSchema as { properties: { owner: { required: string[] }; cards: { items: { required: string[] } } } };
+    const schema = plan.descriptor.inputSchema as unknown as { properties: { owner: { required: string[] }; cards: { items: { required: string[] } } } };
     expect(schema.properties.owner.required).toEqual(['name']);
     expect(schema.properties.cards.items.required).toEqual(['title']);
     expect(await plan.call({ owner: { name: 'Ada' }, cards: [{ title: 'a' }] }, undefined)).toEqual({ content: [{ type: 'text', text: 'hi Ada' }] });
