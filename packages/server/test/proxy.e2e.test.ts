@@ -431,6 +431,29 @@ describe('proxy credentials, reconnects and options', () => {
     await listener.close();
   });
 
+  it('listens again when a 2026-07-28 upstream drops its subscriptions/listen stream, so updates and list changes keep coming', async () => {
+    const upstream = await upstreamApp();
+    let listener = await upstream.listen({ transport: 'http', port: 0, host: '127.0.0.1', ...quiet, drainTimeoutMs: 1 });
+    const port = listener.port;
+    const proxy = await proxyServer({ url: listener.url, protocol: '2026-07-28', logger: silent });
+    const front = await createApp({ name: 'front', version: '1.0.0', tools: [], mount: [{ app: proxy, namespace: 'up' }] });
+    const client = await createTestClient(front);
+    const updated: string[] = [];
+    client.setNotificationHandler('notifications/resources/updated', (n) => void updated.push(n.params.uri));
+    await client.subscribeResource({ uri: 'up://readme' });
+    await listener.close();
+    listener = await upstream.listen({ transport: 'http', port, host: '127.0.0.1', ...quiet });
+    await waitFor(() => {
+      upstream.notifyResourceUpdated('up://readme');
+      return updated.length > 0;
+    }, 'an update after the upstream came back');
+    await upstream.add(Extra);
+    await waitFor(async () => (await client.listTools()).tools.some((t) => t.name === 'up_later'), 'the list change after the upstream came back');
+    await client.close();
+    await proxy.stop();
+    await listener.close();
+  });
+
   it('cancels the waiting upstream call of a 2026-07-28 client that never answers its question (after requestTimeoutMs)', async () => {
     const upstream = await upstreamApp();
     const listener = await upstream.listen({ transport: 'http', port: 0, host: '127.0.0.1', ...quiet });
