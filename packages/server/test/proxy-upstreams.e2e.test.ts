@@ -189,6 +189,22 @@ describe('concurrent sessionless callers behind the proxy (a 2025-era Toolwright
     await Promise.all([clients.A.close(), clients.B.close()]);
   });
 
+  it('stateless 2025-11-25 HTTP callers of the same subject: log lines and progress reach only the call that caused them', async () => {
+    const clients = await Promise.all(
+      (['A', 'B'] as const).map((who) => createTestClient(front, { transport: 'http', era: 'legacy', auth: { ...alice, token: `${who}-token` }, listen: { stateless: true } })),
+    );
+    const heard = { A: [] as string[], B: [] as string[] };
+    const calls = (['A', 'B'] as const).map((who, i) => {
+      clients[i]!.setNotificationHandler('notifications/message', (n) => void heard[who].push(String(n.params.data)));
+      return clients[i]!.callTool({ name: 'mk_noted', arguments: { tag: who } }, { onprogress: (p: { message?: string }) => heard[who].push(String(p.message)) } as never);
+    });
+    expect((await Promise.all(calls)).map((r) => textOf(r))).toEqual(['A done', 'B done']);
+    expect(heard.A).toEqual(expect.arrayContaining(['log for A', 'progress for A']));
+    expect(heard.B).toEqual(expect.arrayContaining(['log for B', 'progress for B']));
+    expect([...heard.A.filter((l) => l.includes('for B')), ...heard.B.filter((l) => l.includes('for A'))]).toEqual([]);
+    await Promise.all(clients.map((c) => c.close()));
+  });
+
   it('a cancellation reaches only the upstream call of the caller that cancelled', async () => {
     const clients = { A: await callerOf('A', alice), B: await callerOf('B', alice) };
     const aborts = { A: new AbortController(), B: new AbortController() };
