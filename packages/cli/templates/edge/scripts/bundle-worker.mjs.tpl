@@ -16,14 +16,37 @@ import { fileURLToPath } from 'node:url';
 const staticImports = {
   name: 'static-imports',
   setup(build) {
-    build.onLoad({ filter: /[\\/]server[\\/]bundle[\\/]all\.js$/ }, async (args) => {
+    const dynamic = 'return import(specifier);';
+    const fixed =
+      "return specifier === 'jose' ? import('jose') : Promise.reject(new Error(`Cannot import ${specifier} in a Worker: only what the bundle holds is there. Name tool classes in createApp({ tools }) instead of a glob.`));";
+    let seen = 0;
+    let replaced = 0;
+    // Whichever of the server's bundle files holds it (the package may split its bundle in several files).
+    build.onLoad({ filter: /[\\/]server[\\/]bundle[\\/][\w-]+\.js$/ }, async (args) => {
+      seen++;
       const source = await readFile(args.path, 'utf8');
-      const dynamic = 'return import(specifier);';
-      if (!source.includes(dynamic)) throw new Error(`bundle-worker: ${args.path} no longer has '${dynamic}'; update scripts/bundle-worker.mjs.`);
-      const fixed =
-        "return specifier === 'jose' ? import('jose') : Promise.reject(new Error(`Cannot import ${specifier} in a Worker: only what the bundle holds is there. Name tool classes in createApp({ tools }) instead of a glob.`));";
+      if (!source.includes(dynamic)) return undefined;
+      replaced++;
       return { contents: source.replace(dynamic, fixed), loader: 'js' };
     });
+    build.onEnd((result) => {
+      if (result.errors.length === 0 && seen > 0 && replaced === 0)
+        throw new Error(`bundle-worker: no file of @toolwright/server's bundle has '${dynamic}' any more; update scripts/bundle-worker.mjs.`);
+    });
+  },
+};
+
+/**
+ * class-transformer ships two builds, each with its own metadata storage: CommonJS (`main`) and
+ * ES modules (`module`, which a browser-like bundle picks for `import ... from 'class-transformer'`).
+ * Toolwright reads `@Type`, `@Expose` and `@Exclude` from the CommonJS build's storage, so the
+ * app's own imports of class-transformer are resolved to that build too: one storage, where
+ * `@Type(() => X)` is found however it was imported.
+ */
+const oneClassTransformer = {
+  name: 'one-class-transformer',
+  setup(build) {
+    build.onResolve({ filter: /^class-transformer$/ }, (args) => build.resolve('class-transformer/cjs/index.js', { kind: args.kind, resolveDir: args.resolveDir, importer: args.importer }));
   },
 };
 
@@ -41,6 +64,6 @@ await build({
   outfile: join(root, 'dist-worker', 'worker.mjs'),
   // The CommonJS packages require node's modules: workerd gives them through process.getBuiltinModule.
   banner: { js: 'const require = (id) => globalThis.process.getBuiltinModule(id);' },
-  plugins: [staticImports],
+  plugins: [staticImports, oneClassTransformer],
   logLevel: 'warning',
 });
