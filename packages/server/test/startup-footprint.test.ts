@@ -113,6 +113,16 @@ describe('startup footprint', () => {
     expect(lazy).toEqual(expect.arrayContaining(['http/serveHttp', 'fetch/createFetchHandler', 'testing/createTestClient', 'middleware/rateLimit', 'auth/jwtVerifier', 'compose/proxy/proxyServer']));
     expect(lazy.filter((m) => startup.includes(m))).toEqual([]);
   });
+
+  it.each(['core/bundle/all.js', 'server/bundle/all.js', 'server/bundle/lazy.js'])(
+    "writes each module of %s as a parenthesized function, which V8 compiles with the file (so Node's compile cache holds it)",
+    (file) => {
+      const source = readFileSync(join(ROOT, 'packages', file), 'utf8');
+      const wrappers = source.match(/= __commonJS\(\{\n {2}"[^"\n]+"/g) ?? [];
+      expect(wrappers.length).toBeGreaterThan(20);
+      expect(source.match(/= __commonJS\(\{\n {2}"[^"\n]+": \(function /g)).toHaveLength(wrappers.length);
+    },
+  );
 });
 
 interface Answer {
