@@ -30,6 +30,7 @@ const SLOW = {
   'packages/nestjs/test/without-fastify.e2e.test.ts': 'runs the built @toolwright/nestjs in a fresh node, in a project without @toolwright/fastify',
   'packages/next/test/next.e2e.test.ts': 'builds the Next.js fixture app (next build) and serves it with next start',
   'packages/openapi/test/github-description.e2e.test.ts': 'npm packs @octokit/openapi (a download on first use) for the GitHub description',
+  'packages/openapi/test/petstore-prism.e2e.test.ts': 'serves a Petstore 3.1 description with Stoplight Prism (npm installed on first use) in a process',
   'packages/oauth/test/upstream-proxy.e2e.test.ts': 'serves the upstream OpenID provider (oidc-provider, an ES module) in a process',
   'packages/oauth/test/jwt-verifier.e2e.test.ts': "runs the server's built jwtVerifier in a fresh node",
   'packages/oauth/test/edge-runtimes.e2e.test.ts': 'serves the built authorization server on Deno, Bun and workerd in processes',
