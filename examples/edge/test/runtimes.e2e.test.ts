@@ -8,6 +8,9 @@ import { request as httpRequest } from 'node:http';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 
+// Retried, not skipped: wrangler dev on a loaded 2-core machine has answered one request 500 now and then (its local proxy; cause not found, noted in the closing note of 2026-12-03). A real regression fails every attempt.
+jest.retryTimes(2, { logErrorsBeforeRetry: true });
+
 /**
  * The example served by real Deno and Bun processes (`Deno.serve(handler)`,
  * `Bun.serve({ fetch })`), each running what tsc emitted (dist/, decorator metadata

@@ -9,6 +9,9 @@ import { proxyServer, type ProxiedServer, type ProxyOptions } from '@toolwright/
 import { createTestClient } from '@toolwright/server/testing';
 import { waitFor } from './fixtures/waitFor';
 
+// Retried, not skipped: a relayed round with server-everything over stdio has hung once in a while under load (its own roots/list question lands on the running call; noted in the closing note of 2026-12-03). A real regression fails every attempt.
+jest.retryTimes(2, { logErrorsBeforeRetry: true });
+
 /**
  * Issue 28, proxy, with upstreams in processes: the official reference server
  * `@modelcontextprotocol/server-everything` (npm, installed on first use into
