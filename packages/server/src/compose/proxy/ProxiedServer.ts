@@ -86,7 +86,7 @@ export class ProxiedServer {
     });
   }
 
-  /** "upstream '<name>'": the name logs and messages give the upstream (`options.name`, else the name it reports). */
+  /** `upstream '<name>'`: the name logs and messages give the upstream (`options.name`, else the name it reports). */
   get label(): string {
     return this.name;
   }
