@@ -3,6 +3,7 @@ import { listenOpenerOf, type OpenedListen } from '../extensions/ListenOpener';
 import type { JSONRPCMessage, MessageExtraInfo, Transport } from '../sdk/sdk';
 import { MAX_EXTENDED_LISTENS } from './extendedListen';
 import type { McpServerHandle, ServerSetup } from './ServerFactory';
+import { NowhereTransport } from './NowhereTransport';
 
 const SUBSCRIPTION_ID = 'io.modelcontextprotocol/subscriptionId';
 const ACKNOWLEDGED = 'notifications/subscriptions/acknowledged';
@@ -104,7 +105,7 @@ export function extendStdioListens(transport: Transport, factory: (setup: Server
     const server = factory({ era: 'modern', ...(authInfo && { authInfo }) });
     const opener = listenOpenerOf(server);
     // Connected to nothing, so that closing it ends its connection's bookkeeping as any close does.
-    await server.connect(new Nowhere());
+    await server.connect(new NowhereTransport());
     await server.close();
     if (!opener) return serve(listen.message, extra);
     // In place before the extensions open: each sends the state of its tasks at once, which waits for the acknowledgement.
@@ -155,14 +156,4 @@ function cancelledRequest(message: JSONRPCMessage): string | number | undefined 
   if (method !== 'notifications/cancelled') return undefined;
   const id = params?.requestId;
   return typeof id === 'string' || typeof id === 'number' ? id : undefined;
-}
-
-/** A transport that carries nothing: a server connected to it only starts and closes. */
-class Nowhere implements Transport {
-  onclose?: () => void;
-  async start(): Promise<void> {}
-  async send(): Promise<void> {}
-  async close(): Promise<void> {
-    this.onclose?.();
-  }
 }

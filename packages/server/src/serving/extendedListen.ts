@@ -1,7 +1,7 @@
 import type { AuthInfo } from '@toolwright/core';
 import { listenOpenerOf, type OpenedListen } from '../extensions/ListenOpener';
-import type { Transport } from '../sdk/sdk';
 import type { McpServerHandle, ServerSetup } from './ServerFactory';
+import { NowhereTransport } from './NowhereTransport';
 
 const SUBSCRIPTION_ID = 'io.modelcontextprotocol/subscriptionId';
 const ACKNOWLEDGED = 'notifications/subscriptions/acknowledged';
@@ -37,7 +37,7 @@ export async function extendedListen(
   // (connected to nothing, so that closing it ends its connection's bookkeeping as any close does).
   const server = factory({ era: 'modern', ...(authInfo && { authInfo }) });
   const opener = listenOpenerOf(server);
-  await server.connect(new Nowhere());
+  await server.connect(new NowhereTransport());
   await server.close();
   if (!opener) return undefined;
   const stream = new MergedStream(listen.id);
@@ -55,16 +55,6 @@ export async function extendedListen(
     return response;
   }
   return stream.respond(response, opened, open);
-}
-
-/** A transport that carries nothing: a server connected to it only starts and closes. */
-class Nowhere implements Transport {
-  onclose?: () => void;
-  async start(): Promise<void> {}
-  async send(): Promise<void> {}
-  async close(): Promise<void> {
-    this.onclose?.();
-  }
 }
 
 /** The id, filter and `_meta` of a `subscriptions/listen` request, or undefined for any other message. */
