@@ -247,9 +247,15 @@ function settle(text, name) {
   return messages;
 }
 
+/** Mean time a 2025-11-25 HTTP client keeps its session before walking away from it. */
+const SESSION_LIFE_MS = 2000;
+/** When a client next walks away from its session: SESSION_LIFE_MS on average, spread ±50%. */
+const nextWalkAway = () => Date.now() + SESSION_LIFE_MS * (0.5 + Math.random());
+
 async function httpClient(url, modern) {
   const name = modern ? 'httpModern' : 'http';
   let headers = modern ? {} : await openSession(url);
+  let walkAwayAt = nextWalkAway();
   const answerServer = async (m) => {
     stats.http.serverRequestsAnswered++;
     await post(url, JSON.stringify({ jsonrpc: '2.0', id: m.id, result: answerTo(m.method) }), headers);
@@ -285,8 +291,12 @@ async function httpClient(url, modern) {
     } catch (error) {
       stats.errors.push(`${name}: ${error.message}`);
     }
-    // Now and then a client walks away from its session (left to expire) or ends it.
-    if (!modern && Math.random() < 0.01) {
+    // Now and then a client walks away from its session (left to expire) or ends it: on a clock,
+    // not per request, so the number of live sessions does not follow the machine's load (CI
+    // runs other tests beside the soak; clients that speed up when they finish would otherwise
+    // open sessions faster in the judged half and read as sessions kept open).
+    if (!modern && Date.now() >= walkAwayAt) {
+      walkAwayAt = nextWalkAway();
       if (Math.random() < 0.5) await fetch(url, { method: 'DELETE', headers });
       headers = await openSession(url);
     }
