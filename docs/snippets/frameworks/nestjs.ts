@@ -64,3 +64,38 @@ export async function startNest(port = 3000) {
   return nest; // nest.close() ends the MCP sessions, then closes the server
 }
 // #endregion nest
+
+// #region async
+/** Your settings provider; with @nestjs/config it would be its ConfigService. */
+@Injectable()
+export class Settings {
+  readonly publicUrl = process.env.PUBLIC_URL ?? 'http://127.0.0.1:3000';
+  readonly apiToken = process.env.MCP_TOKEN ?? '';
+}
+
+@Module({ providers: [Settings], exports: [Settings] })
+export class SettingsModule {}
+
+@Module({
+  imports: [
+    ToolwrightModule.forRootAsync({
+      tools: [ShopTools], // the wiring stays here: Nest needs the providers before the factory runs
+      providers: [Inventory],
+      imports: [SettingsModule],
+      inject: [Settings],
+      useFactory: (settings: Settings) => ({
+        name: 'shop',
+        version: '1.0.0',
+        http: {
+          auth: {
+            resource: `${settings.publicUrl}/mcp`,
+            authorizationServers: ['https://auth.example.com'],
+            verifyToken: (token) => (token === settings.apiToken ? { token, clientId: 'ops', scopes: ['staff'], extra: { sub: 'ops' } } : undefined),
+          },
+        },
+      }),
+    }),
+  ],
+})
+export class ConfiguredAppModule {}
+// #endregion async

@@ -2,5 +2,6 @@
 export { ToolwrightModule } from './ToolwrightModule';
 export { ToolwrightServer, TOOLWRIGHT_OPTIONS } from './ToolwrightServer';
 export type { ToolwrightModuleOptions } from './ToolwrightModuleOptions';
+export type { ToolwrightModuleAsyncOptions, ToolwrightModuleSettings } from './ToolwrightModuleAsyncOptions';
 export { nestContainer } from './nestContainer';
 export { nestPipeline, TOOLWRIGHT_CONTEXT } from './nestPipeline';

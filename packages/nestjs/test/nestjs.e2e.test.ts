@@ -301,3 +301,73 @@ describe('NestJS 11 (Express platform): ToolwrightModule.forRoot({ oauth })', ()
     }
   });
 });
+
+/** Settings a Nest provider holds, as a `ConfigService` would (read when the module initializes, not when it is declared). */
+@Injectable()
+class Settings {
+  readonly serverName = 'configured-shop';
+  readonly apiToken = 'from-settings';
+  async load(): Promise<{ name: string; token: string }> {
+    await new Promise((resolve) => setImmediate(resolve));
+    return { name: this.serverName, token: this.apiToken };
+  }
+}
+
+@Module({ providers: [Settings], exports: [Settings] })
+class SettingsModule {}
+
+@Module({
+  imports: [
+    ToolwrightModule.forRootAsync({
+      tools: [ShopTools],
+      imports: [LedgerModule, SettingsModule],
+      inject: [Settings],
+      useFactory: async (settings: Settings) => {
+        const { name, token } = await settings.load();
+        const hour = Math.floor(Date.now() / 1000) + 3600;
+        return {
+          name,
+          version: '2.0.0',
+          http: {
+            requestLogLevel: 'silent',
+            auth: {
+              resource: 'http://127.0.0.1/mcp',
+              authorizationServers: ['https://auth.example.com'],
+              verifyToken: (given) => (given === token ? { token: given, clientId: 'nest', scopes: [], expiresAt: hour, extra: { sub: 'ada' } } : undefined),
+            },
+          },
+        };
+      },
+    }),
+  ],
+})
+class AsyncAppModule {}
+
+describe('NestJS 11: ToolwrightModule.forRootAsync', () => {
+  it.each(ERAS)("%s: the settings come from a factory Nest calls with another module's provider (name, bearer auth); the tools are Nest providers as with forRoot", async (era) => {
+    const served = await start(AsyncAppModule);
+    try {
+      expect(served.nest.get(ToolwrightServer).app.name).toBe('configured-shop');
+      expect((await post(served.url, INITIALIZE)).status).toBe(401);
+      expect((await post(served.url, INITIALIZE, { authorization: 'Bearer wrong' })).status).toBe(401);
+      const client = await connectEra(era, served.url, { authorization: 'Bearer from-settings' });
+      try {
+        expect(await client.listToolNames()).toEqual(['add', 'enter', 'fragile', 'greet', 'vault']);
+        expect((await client.callTool('greet', { name: 'Ada' })).content[0].text).toMatch(/^Hello, Ada! \(\d+ calls audited\)$/);
+      } finally {
+        await client.close();
+      }
+    } finally {
+      await served.nest.close();
+    }
+  });
+
+  it('refuses a factory that returns the wiring (tools, providers...), and a missing factory, naming the fix', async () => {
+    expect(() => ToolwrightModule.forRootAsync({ tools: [AdminTools] } as never)).toThrow(/forRootAsync needs useFactory.*use ToolwrightModule\.forRoot/);
+    class MisplacedModule {}
+    Module({ imports: [ToolwrightModule.forRootAsync({ tools: [AdminTools], providers: [Policy, PolicyGuard], useFactory: () => ({ name: 'x', version: '1', tools: [AdminTools] }) as never })] })(
+      MisplacedModule,
+    );
+    await expect(NestFactory.createApplicationContext(MisplacedModule, { logger: false, abortOnError: false })).rejects.toThrow(/returned tools; give it to forRootAsync itself/);
+  });
+});
