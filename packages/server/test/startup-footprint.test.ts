@@ -102,6 +102,33 @@ describe('startup footprint', () => {
     }
   });
 
+  it('runs no stdio, composition, tracing or view-file module for an app answering through fetch until one is used (tsc output, module by module)', async () => {
+    // The weather example's tools, served by app.fetch (a Worker's path): stdio, mount, telemetry and
+    // @UiResource's file reader are loaded by the apps that use them, never by createApp itself.
+    const served = `
+      require('reflect-metadata');
+      const { createApp } = require('./packages/server/dist/app/createApp.js');
+      const { WeatherTools } = require('./examples/weather/dist/weather.tools.js');
+      const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {}, 'io.modelcontextprotocol/clientInfo': { name: 'footprint', version: '1' } };
+      const call = (app) => app.fetch(new Request('http://127.0.0.1/mcp', { method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'get_weather' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_weather', arguments: { location: 'Tokyo' }, _meta: meta } }) }))
+        .then((response) => response.json()).then((answer) => { if (!answer.result || answer.result.isError) throw new Error(JSON.stringify(answer)); });`;
+    const modules = (files: string[]) => files.flatMap((f) => /^packages\/server\/dist\/(.+)\.js$/.exec(f)?.[1] ?? []);
+    // compose/MountSource stays: it records every app as one that others may mount.
+    const lazy = /^stdio\/|^compose\/(?!MountSource$)|^handlers\/tracedServerClass$|^telemetry\/traceRequest$|^extensions\/apps\/viewFileReader$/;
+    const plain = modules(await loadedFiles(`${served}\ncreateApp({ name: 'w', version: '1', tools: [WeatherTools] }).then(call)`));
+    expect(plain).toEqual(expect.arrayContaining(['app/createApp', 'fetch/createAppFetch', 'handlers/registerToolHandlers']));
+    expect(plain.filter((m) => lazy.test(m))).toEqual([]);
+    // The same app mounting another loads composition (so the check above can fail).
+    const mounting = modules(
+      await loadedFiles(
+        `${served}\ncreateApp({ name: 'inner', version: '1', tools: [WeatherTools] }).then((inner) => createApp({ name: 'w', version: '1', tools: [], mount: [{ app: inner, namespace: 'inner' }] })).then(() => undefined)`,
+      ),
+    );
+    expect(mounting).toContain('compose/mountApps');
+  });
+
   it("keeps the server's HTTP, fetch, test-kit, auth, middleware and proxy code out of its startup bundle, each module in one bundle", () => {
     const sources = (file: string) =>
       (JSON.parse(readFileSync(join(ROOT, 'packages', 'server', 'bundle', `${file}.map`), 'utf8')) as { sources: string[] }).sources.flatMap((s) => /\/src\/(.+)\.ts$/.exec(s)?.[1] ?? []);

@@ -4,7 +4,7 @@ import { createDefaultContainer } from '@toolwright/core/internal';
 import type { Transport } from '../sdk/sdk';
 import { cacheHintsOf } from './cacheHintsOf';
 import { ToolwrightServer } from '../sdk/ToolwrightServer';
-import { startTracing, tracedServerClass } from '../handlers/tracedServerClass';
+import type * as TracedServerClass from '../handlers/tracedServerClass';
 import { Telemetry } from '../telemetry/Telemetry';
 import { createToolBinding, directToolCall, registerToolHandlers } from '../handlers/registerToolHandlers';
 import { createFastPaths, fastPathsWanted } from '../lanes/FastPaths';
@@ -17,15 +17,12 @@ import { loadToolClasses } from './loadToolClasses';
 import { assertSupportedNode } from './assertSupportedNode';
 import { createLifecycle } from './createLifecycle';
 import { stderrLogger } from '@toolwright/core';
-import { serveStdio } from '../stdio/serveStdio';
 import { Surface } from '../surface/Surface';
 import { ServedExtensions } from '../extensions/ServedExtensions';
 import { paramHeadersOf } from './paramHeadersOf';
-import { viewFileReader } from '../extensions/apps/viewFileReader';
+import type { ReadViewFile } from '@toolwright/core';
 import type { ListControl } from '../surface/ListControl';
 import type { ListKind } from '../surface/Catalog';
-import { mountApps } from '../compose/mountApps';
-import { mountLater } from '../compose/mountLater';
 import type { Mount } from '../compose/Mount';
 import { registerMountSource } from '../compose/MountSource';
 
@@ -39,7 +36,10 @@ export async function createApp(options: AppOptions): Promise<App> {
   const tools = [...(await loadToolClasses(options.tools, options.cwd ?? process.cwd())), ...(await extensions.prepare())];
   const container = options.container ?? createDefaultContainer();
   checkMiddleware(options.middleware);
-  const readViewFile = viewFileReader();
+  // The view file reader (node:fs) is loaded by the first `@UiResource({ file })` the build reads.
+  let viewFiles: ReadViewFile | undefined;
+  const readViewFile: ReadViewFile = (path, declaredIn) =>
+    (viewFiles ??= (require('../extensions/apps/viewFileReader') as typeof import('../extensions/apps/viewFileReader')).viewFileReader())(path, declaredIn);
   const registry = buildRegistry({ tools, container, middleware: options.middleware, coerce: options.coerce, logger: options.logger, readViewFile });
   const inFlight = new Pending<Promise<unknown>>();
   const surface = new Surface(registry, {
@@ -56,7 +56,8 @@ export async function createApp(options: AppOptions): Promise<App> {
     maxUriLength: options.maxUriLength,
   });
   const mounts = [...(options.mount ?? [])];
-  mountApps(options.mount, surface, options.logger ?? stderrLogger('mount'));
+  // Composition is loaded by the apps that mount others (a server that mounts nothing never runs it).
+  if (options.mount !== undefined) (require('../compose/mountApps') as typeof import('../compose/mountApps')).mountApps(options.mount, surface, options.logger ?? stderrLogger('mount'));
   const phase = { started: false, stopped: false };
   const binding = createToolBinding(surface);
   const telemetry = new Telemetry(options.telemetry);
@@ -112,11 +113,13 @@ export async function createApp(options: AppOptions): Promise<App> {
       // A 2025-era connection's plain tool calls skip the SDK's per-message work (see FastPaths);
       // a traced one keeps every request on the SDK's path, where its span is made.
       const intercept = era === 'legacy' && !overriding && !instruments ? fastPaths?.intercept : undefined;
-      const server = new (instruments ? tracedServerClass(ToolwrightServer) : ToolwrightServer)({ caller: authInfo, intercept }, info, settings);
+      // The tracing code is loaded by the first connection that records (an app without telemetry never runs it).
+      const tracing = instruments && (require('../handlers/tracedServerClass') as typeof TracedServerClass);
+      const server = new (tracing ? tracing.tracedServerClass(ToolwrightServer) : ToolwrightServer)({ caller: authInfo, intercept }, info, settings);
       const connection = surface.attach(server, capabilities, era, overriding);
       extensions.attach(connection);
       registerToolHandlers(server, binding, connection);
-      if (instruments) startTracing(server, instruments, connection);
+      if (tracing) tracing.startTracing(server, instruments, connection);
       return server;
     },
     addNotifier: (notifier) => surface.connections.addNotifier(notifier),
@@ -142,7 +145,8 @@ export async function createApp(options: AppOptions): Promise<App> {
       await lifecycle.start();
       switch (listen.transport) {
         case 'stdio':
-          return serveStdio(app, listen);
+          // Loaded on first use too: an HTTP or fetch server never runs the stdio transport.
+          return (require('../stdio/serveStdio') as typeof import('../stdio/serveStdio')).serveStdio(app, listen);
         case 'http':
           // Loaded on first use: the HTTP stack (the SDK transport, hono) costs stdio servers startup time and memory.
           return (require('../http/serveHttp') as typeof import('../http/serveHttp')).serveHttp(app, listen);
@@ -163,7 +167,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     shareUsedStates: (store) => void surface.env.requestState.shareUsedStates(store),
     scopeHints: options.scopeHints === true,
     ...(options.oauth && { oauth: options.oauth }),
-    mount: (...more) => mountLater(more, surface, options.logger ?? stderrLogger('mount'), mounts, phase),
+    mount: (...more) => (require('../compose/mountLater') as typeof import('../compose/mountLater')).mountLater(more, surface, options.logger ?? stderrLogger('mount'), mounts, phase),
     async add(...classes) {
       const more = await loadToolClasses(classes, options.cwd ?? process.cwd());
       surface.add({ tools: more, container, coerce: options.coerce, logger: options.logger, readViewFile });
