@@ -31,7 +31,9 @@ describe('Streamable HTTP sessions: limits, expiry, shutdown', () => {
   });
 
   it('closes a session idle for longer than the timeout: its id then gets 404', async () => {
-    const l = await listen({ sessions: { idleTimeoutMs: 150 } });
+    // A timeout far above the few milliseconds between the busy session's requests, so a loaded
+    // machine (CI runs two test files at once) does not let the busy one idle out too.
+    const l = await listen({ sessions: { idleTimeoutMs: 1000 } });
     const idle = await openRawSession(l.url);
     const busy = await openRawSession(l.url);
     // The busy session is used all along, the idle one not at all, until the server has closed one of them.
@@ -63,7 +65,8 @@ describe('Streamable HTTP sessions: limits, expiry, shutdown', () => {
   });
 
   it('keeps a session with an open GET stream alive past the idle timeout', async () => {
-    const l = await listen({ sessions: { idleTimeoutMs: 100 } });
+    // Far above the gap between the client's initialize and its next message on a loaded machine.
+    const l = await listen({ sessions: { idleTimeoutMs: 1000 } });
     const { client, transport, getStream } = await connectClient(l.url);
     expect(await getStream).toBe(true);
     // A session opened later, with no stream, expires: the client's session has then been idle longer.
@@ -116,7 +119,7 @@ describe('Streamable HTTP sessions: limits, expiry, shutdown', () => {
     // Without --expose-gc the numbers are noisy; the bound only has to catch a per-session leak (~50+ KB each).
     if (gc) expect(after - before).toBeLessThan(20 * 1024 * 1024);
     expect(l.sessionCount).toBeLessThanOrEqual(100);
-  });
+  }, 90_000); // 1,050 sessions: seconds on a quiet machine, far more beside other work
 });
 
 describe('Streamable HTTP resumability', () => {
