@@ -1,0 +1,90 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+/**
+ * What scripts/bundleWorker.mjs leaves out of a Worker (workerd parses the whole script on each
+ * cold start): class-validator's unused decorators with validator.js and libphonenumber-js, jose
+ * when nothing imports `@toolwright/server/auth`, @opentelemetry/api when nothing but Toolwright
+ * imports it. The Workers it builds are served and called in runtimes.e2e.test.ts. Needs dist/ (`tsc -b`).
+ */
+const ROOT = join(__dirname, '..');
+const BUNDLER = join(ROOT, 'scripts', 'bundleWorker.mjs');
+
+let dir: string;
+// Inside the example, so the files written here resolve its packages.
+beforeAll(() => (dir = mkdtempSync(join(ROOT, '.bundle-test-'))));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** Runs `script` (ES module source, with `bundleWorker` and `dtoNamesOf` in scope) in node; its stdout. */
+function run(script: string): string {
+  const source = `import { bundleWorker, dtoNamesOf } from ${JSON.stringify(`file://${BUNDLER}`)};\n${script}`;
+  return execFileSync(process.execPath, ['--input-type=module', '-e', source], { cwd: ROOT, encoding: 'utf8' });
+}
+
+/**
+ * The Worker bundle of `entry` (resolved from the example's folder): the module paths it holds (from
+ * esbuild's comments), and the class-validator decorators it defines (esbuild keeps an empty shell
+ * for each module of class-validator's ES build that it prunes, so a decorator is there when its function is).
+ */
+function bundled(name: string, entry: string): { modules: string[]; decorators: string[] } {
+  const outfile = join(dir, `${name}.mjs`);
+  run(`await bundleWorker({ entry: ${JSON.stringify(entry)}, resolveDir: ${JSON.stringify(ROOT)}, outfile: ${JSON.stringify(outfile)} });`);
+  const text = readFileSync(outfile, 'utf8');
+  return {
+    modules: [...text.matchAll(/^\/\/ (\S+)$/gm)].map(([, path]) => path),
+    decorators: [...text.matchAll(/^function ((?:Is|Array|Min|Max|Validate)[A-Za-z]*?)\d*\(/gm)].map(([, decorator]) => decorator),
+  };
+}
+
+const has = (modules: string[], pattern: RegExp) => modules.some((m) => pattern.test(m));
+
+describe("the edge example's Worker bundler", () => {
+  it('reads the names a file takes from class-validator or @toolwright/core/dto, and gives up on any other use', () => {
+    const cases = {
+      cjs: 'const dto_1 = require("@toolwright/core/dto");\n(0, dto_1.IsString)(); (0, dto_1.Min)(1); dto_1.Property;',
+      esm: "import { IsEmail, type ValidationOptions, Max as Most } from 'class-validator';\nimport '@toolwright/core/dto';",
+      whole: 'const cv = require("class-validator");\nuse(cv);',
+      namespace: "import * as cv from 'class-validator';",
+      computed: 'const cv = require("class-validator");\ncv[name]();',
+      none: 'const x = 1;',
+    };
+    const out = JSON.parse(
+      run(`const cases = ${JSON.stringify(cases)};
+      console.log(JSON.stringify(Object.fromEntries(Object.entries(cases).map(([k, v]) => [k, dtoNamesOf(v) ? [...dtoNamesOf(v)].sort() : null]))));`),
+    ) as Record<string, string[] | null>;
+    expect(out).toEqual({
+      cjs: ['IsString', 'Min', 'Property'],
+      esm: ['IsEmail', 'Max', 'ValidationOptions'],
+      whole: null,
+      namespace: null,
+      computed: null,
+      none: [],
+    });
+  });
+
+  it("holds only the class-validator decorators the app's DTOs use, and jose because the Worker imports @toolwright/server/auth", () => {
+    const { modules, decorators } = bundled('worker', "import 'reflect-metadata';\nimport worker from './dist/worker.js';\nexport default worker.default;\n");
+    // board.dto.ts's decorators (and ValidateBy, which they are made with), and no other.
+    expect(decorators.sort()).toEqual(['ArrayMaxSize', 'ArrayMinSize', 'IsInt', 'IsOptional', 'IsString', 'Max', 'Min', 'MinLength', 'ValidateBy', 'ValidateNested']);
+    expect(has(modules, /node_modules\/libphonenumber-js\//)).toBe(false);
+    expect(has(modules, /node_modules\/validator\/lib\/isEmail\.js$/)).toBe(false);
+    expect(has(modules, /node_modules\/jose\//)).toBe(true);
+    expect(has(modules, /node_modules\/@opentelemetry\/api\//)).toBe(false);
+  });
+
+  it('leaves jose out of a Worker without auth, and keeps a decorator (with its validator.js check) that a DTO imports from class-validator itself', () => {
+    writeFileSync(
+      join(dir, 'contact.js'),
+      `"use strict";\nconst class_validator_1 = require("class-validator");\nclass Contact {}\n(0, class_validator_1.IsEmail)()(Contact.prototype, 'email');\nexports.Contact = Contact;\n`,
+    );
+    const { modules, decorators } = bundled(
+      'plain',
+      `import 'reflect-metadata';\nimport { createEdgeHandler } from './dist/handler.js';\nimport ${JSON.stringify(join(dir, 'contact.js'))};\nexport default { fetch: (request) => createEdgeHandler({ stateless: true }).then((serve) => serve(request)) };\n`,
+    );
+    expect(has(modules, /node_modules\/jose\//)).toBe(false);
+    expect(decorators).toContain('IsEmail');
+    expect(has(modules, /node_modules\/validator\/lib\/isEmail\.js$/)).toBe(true);
+    expect(has(modules, /node_modules\/libphonenumber-js\//)).toBe(false);
+  });
+});
