@@ -2,7 +2,7 @@ import { apps, createApp, type App } from '@toolwright/server';
 import { CounterApp } from './counter.app';
 
 /** The app: built once, served over stdio or HTTP by server.ts, or in memory by tests. */
-export function createAppApp(): Promise<App> {
+export function createMcpApp(): Promise<App> {
   return createApp({
     name: 'app',
     version: '0.1.0',

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/client';
 import { MCP_APP_MIME_TYPE, UI_EXTENSION } from '@toolwright/core';
 import { createTestClient } from '@toolwright/server/testing';
-import { createAppApp } from '../src/app';
+import { createMcpApp } from '../src/app';
 
 type CallResult = Awaited<ReturnType<Client['callTool']>>;
 const text = (result: CallResult) => (result.content as { text: string }[])[0].text;
@@ -15,7 +15,7 @@ describe('app through real MCP clients (in memory)', () => {
   let host: Client;
   let plain: Client;
   beforeAll(async () => {
-    const app = await createAppApp();
+    const app = await createMcpApp();
     host = await createTestClient(app, { capabilities: rendersViews });
     plain = await createTestClient(app);
   });

@@ -209,6 +209,17 @@ describe('toolwright new', () => {
     }
   });
 
+  it.each([
+    ['@scope/3d-printer', 'create_3dPrinterApp'],
+    ['weather-server', 'createWeatherServerApp'],
+    ['notes-app', 'createNotesApp'],
+    ['app', 'createMcpApp'],
+    ['@acme/app', 'createMcpApp'],
+  ])('names the app factory of %s %s (never App twice, never createApp itself)', (packageName, factory) => {
+    const files = generateProject({ template: 'weather', transport: 'stdio', packageName, toolwrightVersion: '9.9.9' });
+    expect(files.find((f) => f.path === 'src/app.ts')?.content).toContain(`export function ${factory}(`);
+  });
+
   it('pins the versions this repo is built and tested with', () => {
     const installed = (name: string) => JSON.parse(readFileSync(join(REPO, 'node_modules', name, 'package.json'), 'utf8')).version;
     for (const [name, version] of Object.entries({ ...DEPENDENCY_VERSIONS, ...DEV_DEPENDENCY_VERSIONS })) {

@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { MCP_APP_MIME_TYPE, UI_EXTENSION } from '@toolwright/core';
 import { createTestClient } from '@toolwright/server/testing';
 import { chromium, type Browser, type Frame, type Page } from 'playwright-core';
-import { createAppApp } from '../../../examples/app/src/app';
+import { createMcpApp } from '../../../examples/app/src/app';
 
 /**
  * An MCP App view in a browser, as a host runs it: headless Chromium (Debian's, driven by
@@ -63,7 +63,7 @@ describe('an MCP App view in headless Chromium, in a host-like sandboxed iframe'
 
   beforeAll(async () => {
     if (!existsSync(executablePath)) throw new Error(`No Chromium at ${executablePath}: install Debian's package (apt-get install -y chromium; .ci/run does) or set CHROMIUM_PATH.`);
-    const app = await createAppApp();
+    const app = await createMcpApp();
     client = await createTestClient(app, { transport: 'http', capabilities: { extensions: { [UI_EXTENSION]: { mimeTypes: [MCP_APP_MIME_TYPE] } } } } as never);
     browser = await chromium.launch({ executablePath, args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'] });
     page = await browser.newPage();

@@ -19,7 +19,17 @@ export function projectNames(packageName: string): ProjectNames {
     packageName,
     serverName,
     title: capitalized.join(' '),
-    // An identifier may not start with a digit: `3d-printer` -> create_3dPrinterApp would be invalid.
-    appFactory: `create${/^[0-9]/.test(pascal) ? '_' : ''}${pascal}App`,
+    appFactory: appFactoryName(pascal),
   };
+}
+
+/**
+ * `create` + the name + `App`, without saying App twice (`notes-app` -> createNotesApp) and
+ * without taking the name of Toolwright's own `createApp` (`app` -> createMcpApp). An identifier
+ * may not start with a digit: `3d-printer` -> create_3dPrinterApp.
+ */
+function appFactoryName(pascal: string): string {
+  if (pascal === 'App' || pascal === '') return 'createMcpApp';
+  const stem = /^[0-9]/.test(pascal) ? `_${pascal}` : pascal;
+  return stem.endsWith('App') ? `create${stem}` : `create${stem}App`;
 }
