@@ -2,30 +2,45 @@
 // workerd: dist-worker/worker.mjs. esbuild only joins JavaScript here; it never sees the
 // TypeScript, so no metadata is lost (esbuild drops it from TypeScript). Node's built-in modules
 // are left to the runtime: the Worker runs with the nodejs_compat flag.
+//
+// A Worker parses its whole script on every cold start, so the bundle leaves out what the app can
+// never run. It is built twice: the first build (not written) says what the app's code reaches,
+// the second leaves out the optional modules nothing reaches:
+// - jose, unless the app imports `@toolwright/server/auth` (jwtVerifier loads it);
+// - @opentelemetry/api, unless code other than Toolwright's imports it (Toolwright records spans
+//   only once a provider is registered with the API, which needs the app's own import of it);
+// - class-validator's decorators that no DTO uses, with validator.js and libphonenumber-js that
+//   they bring (see usedClassValidator below).
 import { build } from 'esbuild';
 import { readFile } from 'node:fs/promises';
-import { builtinModules } from 'node:module';
-import { dirname, join } from 'node:path';
+import { builtinModules, createRequire } from 'node:module';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+const SERVER_BUNDLE = /[\\/]server[\\/]bundle[\\/][\w-]+\.js$/;
+const CORE_BUNDLE = /[\\/]core[\\/]bundle[\\/][\w-]+\.js$/;
+
 /**
- * Toolwright loads optional modules with an `import()` of a name known only at run time (`jose`
- * for jwtVerifier, tool files named by a glob). A Worker can import only what its bundle holds:
- * `jose` is bundled, anything else is refused with a message saying what to do.
+ * Toolwright loads optional modules with an `import()` of a name known at run time (`jose` for
+ * jwtVerifier, tool files named by glob). A Worker can only import what the bundle holds:
+ * `jose` is bundled when the app imports `@toolwright/server/auth`, anything else is refused with a message.
  */
-const staticImports = {
+const staticImports = (withJose) => ({
   name: 'static-imports',
   setup(build) {
-    const dynamic = 'return import(specifier);';
-    const fixed =
-      "return specifier === 'jose' ? import('jose') : Promise.reject(new Error(`Cannot import ${specifier} in a Worker: only what the bundle holds is there. Name tool classes in createApp({ tools }) instead of a glob.`));";
+    // No `;` after it: the bundle may be minified (`{return import(specifier)}`).
+    const dynamic = 'return import(specifier)';
+    const refuse = 'Promise.reject(new Error(`Cannot import ${specifier} in a Worker: only what the bundle holds is there. Name tool classes in createApp({ tools }) instead of a glob.`))';
+    const fixed = withJose ? `return specifier === 'jose' ? import('jose') : ${refuse}` : `return ${refuse}`;
     let seen = 0;
     let replaced = 0;
     // Whichever of the server's bundle files holds it (the package may split its bundle in several files).
-    build.onLoad({ filter: /[\\/]server[\\/]bundle[\\/][\w-]+\.js$/ }, async (args) => {
+    build.onLoad({ filter: SERVER_BUNDLE }, async (args) => {
       seen++;
-      const source = await readFile(args.path, 'utf8');
-      if (!source.includes(dynamic)) return undefined;
+      let source = await readFile(args.path, 'utf8');
+      // jwtVerifier's own `require("jose")`, unreachable when nothing imports @toolwright/server/auth.
+      if (!withJose) source = source.replaceAll('require("jose")', '(() => { throw new Error("jose is not in this Worker bundle: nothing imports @toolwright/server/auth."); })()');
+      if (!source.includes(dynamic)) return { contents: source, loader: 'js' };
       replaced++;
       return { contents: source.replace(dynamic, fixed), loader: 'js' };
     });
@@ -34,7 +49,7 @@ const staticImports = {
         throw new Error(`bundle-worker: no file of @toolwright/server's bundle has '${dynamic}' any more; update scripts/bundle-worker.mjs.`);
     });
   },
-};
+});
 
 /**
  * class-transformer ships two builds, each with its own metadata storage: CommonJS (`main`) and
@@ -50,20 +65,125 @@ const oneClassTransformer = {
   },
 };
 
+/** `@opentelemetry/api` left out: Toolwright's `require` of it throws, which it reads as "not installed". */
+const noTelemetry = {
+  name: 'no-telemetry',
+  setup(build) {
+    build.onResolve({ filter: /^@opentelemetry\/api$/ }, () => ({ path: '@opentelemetry/api', namespace: 'toolwright-left-out' }));
+    build.onLoad({ filter: /.*/, namespace: 'toolwright-left-out' }, () => ({
+      contents: "throw new Error('@opentelemetry/api is not in this Worker bundle: nothing in the app imports it.');",
+      loader: 'js',
+    }));
+  },
+};
+
+/**
+ * class-validator's entry point (CommonJS, or ES modules required from CommonJS, as tsc's output
+ * does) brings all its 110+ decorators, validator.js and libphonenumber-js: 650 kB. Here
+ * `class-validator` is a module that re-exports, from class-validator's ES build, only the names
+ * the bundle uses: those Toolwright's core reads (its metadata storage, `ValidationTypes`,
+ * `validate`) and the decorators the app's files take from `class-validator` or
+ * `@toolwright/core/dto`. esbuild drops the rest. The decorators record in the storage
+ * class-validator keeps on `globalThis`, which every build of it shares.
+ */
+const usedClassValidator = (names) => ({
+  name: 'used-class-validator',
+  setup(build) {
+    build.onResolve({ filter: /^class-validator$/ }, async (args) => {
+      const esm = await build.resolve('class-validator/esm2015/index.js', { kind: 'import-statement', resolveDir: args.resolveDir });
+      if (esm.errors.length > 0) return undefined; // a release without that build: the whole library, as before
+      return { path: esm.path, namespace: 'toolwright-class-validator', pluginData: esm.path };
+    });
+    build.onLoad({ filter: /.*/, namespace: 'toolwright-class-validator' }, (args) => ({
+      contents: `export { ${[...names].join(', ')} } from ${JSON.stringify(args.pluginData)};\n`,
+      resolveDir: dirname(args.pluginData),
+      loader: 'js',
+    }));
+  },
+});
+
+/** What Toolwright's core takes from class-validator (packages/core/src/schema/class-validator.ts, validateDto.ts). */
+const CORE_NEEDS = ['getMetadataStorage', 'ValidationTypes', 'validate'];
+
+/**
+ * The names a file takes from class-validator or `@toolwright/core/dto`, from tsc's CommonJS
+ * (`const x = require("class-validator")` and `x.Name`) or ES module syntax (`import { Name } from`).
+ * undefined when the file uses either module in another way (the whole module then stays in).
+ */
+function dtoNamesOf(source) {
+  const names = new Set();
+  const mentions = [...source.matchAll(/(["'])(class-validator|@toolwright\/core\/dto)\1/g)].length;
+  let understood = 0;
+  for (const [, binding] of source.matchAll(/\b(?:const|let|var)\s+([\w$]+)\s*=\s*require\((["'])(?:class-validator|@toolwright\/core\/dto)\2\)\s*;/g)) {
+    understood++;
+    const uses = [...source.matchAll(new RegExp(`(?<![\\w$.])${binding.replace(/\$/g, '\\$')}(?![\\w$])(\\.[\\w$]+)?`, 'g'))];
+    // Every use but the declaration must read one export by name.
+    if (uses.filter(([, member]) => member === undefined).length !== 1) return undefined;
+    for (const [, member] of uses) if (member) names.add(member.slice(1));
+  }
+  for (const [, list] of source.matchAll(/\b(?:import|export)\s*(?:type\s*)?\{([^}]*)\}\s*from\s*(["'])(?:class-validator|@toolwright\/core\/dto)\2/g)) {
+    understood++;
+    for (const item of list.split(',')) {
+      const [name] = item
+        .trim()
+        .replace(/^type\s+/, '')
+        .split(/\s+as\s+/);
+      if (name) names.add(name);
+    }
+  }
+  understood += [...source.matchAll(/\bimport\s*(["'])(?:class-validator|@toolwright\/core\/dto)\1/g)].length;
+  return understood === mentions ? names : undefined;
+}
+
+/** What the Worker's code reaches, from a first build's metafile. */
+async function reachOf(metafile, resolveDir) {
+  const inputs = Object.entries(metafile.inputs).filter(([file]) => !file.includes(':'));
+  const jose = inputs.some(([file]) => /[\\/]server[\\/]bundle[\\/]auth\.js$/.test(file));
+  const isOtel = (file) => /[\\/]node_modules[\\/]@opentelemetry[\\/]api[\\/]/.test(file);
+  const telemetry = inputs.some(([file, { imports }]) => !isOtel(file) && !SERVER_BUNDLE.test(file) && imports.some((i) => isOtel(i.path)));
+  let classValidator = new Set(CORE_NEEDS);
+  for (const [file] of inputs) {
+    if (CORE_BUNDLE.test(file) || /[\\/]node_modules[\\/](class-validator|validator|libphonenumber-js)[\\/]/.test(file)) continue;
+    const source = await readFile(resolve(file), 'utf8').catch(() => '');
+    if (!/["'](?:class-validator|@toolwright\/core\/dto)["']/.test(source)) continue;
+    const names = dtoNamesOf(source);
+    if (names === undefined) {
+      classValidator = undefined;
+      break;
+    }
+    for (const name of names) classValidator.add(name);
+  }
+  if (classValidator) {
+    // Keep what class-validator exports (`@toolwright/core/dto` also has Property, Type, ...).
+    const exported = new Set(Object.keys(createRequire(resolve(resolveDir, 'worker-entry.js'))('class-validator')));
+    classValidator = new Set([...classValidator].filter((name) => exported.has(name)));
+  }
+  return { jose, telemetry, classValidator };
+}
+
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-await build({
-  stdin: { contents: "import 'reflect-metadata';\nimport worker from './dist/worker.js';\nexport default worker.default;\n", resolveDir: root, sourcefile: 'worker-entry.mjs' },
+const entry = "import 'reflect-metadata';\nimport worker from './dist/worker.js';\nexport default worker.default;\n";
+const resolveDir = root;
+const outfile = join(root, 'dist-worker', 'worker.mjs');
+
+// Node's built-ins come from the runtime. The server's optional peers for Node alone (its node
+// HTTP transport, the test kit's client) are required only when used, which a Worker never does.
+const options = {
+  stdin: { contents: entry, resolveDir, sourcefile: 'worker-entry.mjs' },
   bundle: true,
   format: 'esm',
   platform: 'browser',
   conditions: ['workerd', 'worker', 'browser'],
   mainFields: ['module', 'main'],
-  // Node's built-ins come from the runtime. The server's optional peers for Node alone (its node
-  // HTTP transport, the test kit's client) are required only when used, which a Worker never does.
   external: [...builtinModules, ...builtinModules.map((m) => `node:${m}`), '@modelcontextprotocol/node', '@modelcontextprotocol/client', '@modelcontextprotocol/client/*'],
-  outfile: join(root, 'dist-worker', 'worker.mjs'),
+  outfile,
   // The CommonJS packages require node's modules: workerd gives them through process.getBuiltinModule.
   banner: { js: 'const require = (id) => globalThis.process.getBuiltinModule(id);' },
-  plugins: [staticImports, oneClassTransformer],
   logLevel: 'warning',
+};
+const first = await build({ ...options, plugins: [staticImports(true), oneClassTransformer], write: false, metafile: true, logLevel: 'silent' });
+const reach = await reachOf(first.metafile, resolveDir);
+await build({
+  ...options,
+  plugins: [staticImports(reach.jose), oneClassTransformer, ...(reach.telemetry ? [] : [noTelemetry]), ...(reach.classValidator ? [usedClassValidator(reach.classValidator)] : [])],
 });
