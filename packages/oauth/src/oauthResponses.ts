@@ -1,5 +1,5 @@
 /** Answers of the OAuth endpoints: JSON (never cached), OAuth errors (RFC 6749 §5.2) and redirects. */
-import { readText } from './readText';
+import { readCappedText } from '@toolwright/core/internal';
 
 /** Endpoints a browser-based client calls from another origin (metadata, register, token, revoke): no cookies are read there. */
 export const OPEN_CORS: Readonly<Record<string, string>> = {
@@ -51,6 +51,6 @@ export function errorPage(title: string, detail: string, status = 400): Response
 export async function readForm(request: Request, maxBytes = 16 * 1024): Promise<URLSearchParams | undefined> {
   const type = (request.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
   if (type !== 'application/x-www-form-urlencoded') return undefined;
-  const text = await readText(request, maxBytes);
+  const text = await readCappedText(request, maxBytes);
   return text === undefined ? undefined : new URLSearchParams(text);
 }

@@ -1,6 +1,6 @@
 import { compileSchemaValidator, type ToolContext, type ToolResult, type ValidationOutcome } from '@toolwright/core';
 import type { ClientCredentialsToken } from './clientCredentials';
-import { readLimited } from './readLimited';
+import { readCappedText } from '@toolwright/core/internal';
 import type { OpenApiSecret } from './FromOpenApiOptions';
 import type { OpenApiOperation } from './OpenApiOperation';
 
@@ -82,7 +82,7 @@ export async function callOperation(op: OpenApiOperation, input: Record<string, 
       }
       response = await settings.fetch(url, { ...init, body: op.hasBody && input.body !== undefined ? encodeBody(op, input.body, headers) : undefined });
     }
-    const read = await readLimited(response, settings.maxResponseBytes);
+    const read = await readCappedText(response, settings.maxResponseBytes);
     if (read === undefined) {
       return failure(
         `${where} answered with more than ${settings.maxResponseBytes} bytes (HTTP ${response.status}); the response was cut off. Ask for less (a filter, a page size), or raise maxResponseBytes.`,

@@ -1,6 +1,6 @@
 import { ConfigError } from '@toolwright/core';
 import type { OAuthClientCredentials } from './FromOpenApiOptions';
-import { readLimited } from './readLimited';
+import { readCappedText } from '@toolwright/core/internal';
 
 /** The most of a token endpoint's answer read: a token response is small. */
 const MAX_TOKEN_RESPONSE = 64 * 1024;
@@ -53,7 +53,7 @@ export class ClientCredentialsToken {
     }
     const started = Date.now();
     const response = await this.fetchFn(this.url, { method: 'POST', headers, body: form, redirect: 'manual', signal: AbortSignal.timeout(this.timeoutMs) });
-    const text = await readLimited(response, MAX_TOKEN_RESPONSE);
+    const text = await readCappedText(response, MAX_TOKEN_RESPONSE);
     if (text === undefined) throw new Error('the token endpoint answered with more than 64 KiB');
     let body: { access_token?: unknown; expires_in?: unknown; token_type?: unknown; error?: unknown } = {};
     try {

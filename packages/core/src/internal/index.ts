@@ -33,3 +33,4 @@ export { toolTaskMode } from '../metadata/toolTaskMode';
 export type { TaskMode } from '../metadata/toolTaskMode';
 export { transformTool } from '../transform/transformTool';
 export { invalidArguments } from '../invoke/compileToolCall';
+export { readCappedText } from '../http/readCappedText';

@@ -1,7 +1,7 @@
 import { DocumentRefusedError, type ClientDocumentFetcher, type FetchedDocument } from './ClientDocumentFetcher';
 import { isPublicAddress } from './isPublicAddress';
 import { maxAgeOf } from './maxAgeOf';
-import { readText } from '../readText';
+import { readCappedText } from '@toolwright/core/internal';
 
 /** The limits of `fetchDocumentFetcher`, and how it resolves host names. */
 export interface FetchDocumentFetcherOptions {
@@ -118,7 +118,7 @@ export function fetchDocumentFetcher(options: FetchDocumentFetcherOptions = {}):
 }
 
 async function readLimited(response: Response, maxBytes: number, url: URL): Promise<string> {
-  const text = await readText(response, maxBytes);
+  const text = await readCappedText(response, maxBytes);
   if (text === undefined) throw new DocumentRefusedError(`${url.href} is larger than ${maxBytes} bytes`);
   return text;
 }

@@ -2,7 +2,7 @@ import { checkClientMetadata } from '../clientMetadata';
 import type { OAuthClient } from '../OAuthClient';
 import type { OAuthContext } from '../OAuthContext';
 import { json, oauthError } from '../oauthResponses';
-import { readText } from '../readText';
+import { readCappedText } from '@toolwright/core/internal';
 import { randomToken, sha256 } from '../webCrypto';
 
 const MAX_BODY = 16 * 1024;
@@ -12,7 +12,7 @@ export async function register(context: OAuthContext, request: Request): Promise
   if (request.method !== 'POST') return oauthError('invalid_request', 'register with POST and a JSON body', 405, { Allow: 'POST' });
   const type = (request.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
   if (type !== 'application/json') return oauthError('invalid_client_metadata', 'send the client metadata as application/json');
-  const text = await readText(request, MAX_BODY);
+  const text = await readCappedText(request, MAX_BODY);
   if (text === undefined) return oauthError('invalid_client_metadata', `the client metadata is larger than ${MAX_BODY} bytes`, 413);
   let body: unknown;
   try {

@@ -1,9 +1,9 @@
 /**
  * A request's or response's body as UTF-8 text, or undefined when it is larger than `maxBytes`:
  * a declared `Content-Length` past the cap is refused unread, and a body is read no further
- * than the cap (the rest is cancelled).
+ * than the cap (the rest is cancelled). Web streams only: it runs wherever `fetch` does.
  */
-export async function readText(message: Request | Response, maxBytes: number): Promise<string | undefined> {
+export async function readCappedText(message: Request | Response, maxBytes: number): Promise<string | undefined> {
   if (Number(message.headers.get('content-length') ?? '0') > maxBytes) {
     await message.body?.cancel();
     return undefined;
