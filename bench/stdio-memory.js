@@ -3,11 +3,11 @@
 // collection (just after the first answer, and after load), RSS, and the peak RSS (VmHWM) the load
 // left. The live heap is what peak RSS follows (V8 lets the old generation grow to a multiple of
 // what survived the last full collection), and unlike a peak it barely moves with the machine's load.
-//   node bench/stdio-memory.js [--era legacy|modern] [--rounds 3] [--calls 3000] [-- <server command> ...]
+//   node bench/stdio-memory.js [--era legacy|modern] [--rounds 3] [--calls 3000] [--node <binary>] [-- <server script> ...]
 // Without server commands it compares raw v2 (bench/raw-server-v2.js) with the weather example.
 // Each server runs as `node --expose-gc -r bench/gc-probe.js <script>`; the preload answers SIGUSR2.
 'use strict';
-const { spawn } = require('node:child_process');
+const { execFileSync, spawn } = require('node:child_process');
 const fs = require('node:fs');
 const path = require('node:path');
 
@@ -22,6 +22,7 @@ const flag = (name, fallback) => {
 const era = flag('era', 'modern');
 const rounds = Number(flag('rounds', 3));
 const calls = Number(flag('calls', 3000));
+const node = flag('node', process.execPath);
 const commands = sep < 0 ? ['bench/raw-server-v2.js', 'examples/weather/dist/server.js'] : argv.slice(sep + 1);
 const SCENARIOS = [
   ['get_weather', 1],
@@ -37,7 +38,7 @@ const MODERN_META = {
 };
 
 function start(script) {
-  const child = spawn(process.execPath, ['--expose-gc', '-r', path.join(__dirname, 'gc-probe.js'), path.resolve(ROOT, script)], { stdio: ['pipe', 'pipe', 'pipe'], cwd: ROOT });
+  const child = spawn(node, ['--expose-gc', '-r', path.join(__dirname, 'gc-probe.js'), path.resolve(ROOT, script)], { stdio: ['pipe', 'pipe', 'pipe'], cwd: ROOT });
   const waiting = new Map();
   const probes = [];
   let nextId = 0;
@@ -111,6 +112,7 @@ const median = (xs) => {
 };
 
 (async () => {
+  const nodeVersion = execFileSync(node, ['--version'], { encoding: 'utf8' }).trim();
   const results = commands.map(() => []);
   for (let round = 0; round < rounds; round++) {
     // Rotate which server goes first; they run one after the other, so each has the machine to itself.
@@ -134,7 +136,7 @@ const median = (xs) => {
     }
   }
   const keys = ['liveAfterStart', 'rssAfterStart', 'liveAfterLoad', 'peakRss'];
-  console.log(`era=${era} rounds=${rounds} calls=${calls} per scenario (${SCENARIOS.map(([t, c]) => `${t}@${c}`).join(', ')}), node ${process.version}; MB, medians`);
+  console.log(`era=${era} rounds=${rounds} calls=${calls} per scenario (${SCENARIOS.map(([t, c]) => `${t}@${c}`).join(', ')}), node ${nodeVersion}; MB, medians`);
   console.log(['server'.padEnd(36), ...keys.map((k) => k.padStart(15))].join(''));
   commands.forEach((c, i) =>
     console.log(

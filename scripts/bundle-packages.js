@@ -4,16 +4,18 @@
 // files of ours at startup instead of about 80 (on Node 20 each module costs a resolve, a read and
 // a wrapper compile), and holds in memory only the code it can run.
 //
-// A package's modules go into two bundles, each module into exactly one, so all entry points share
-// one copy of each module:
+// A package's modules go into up to three bundles, each module into exactly one, so all entry points
+// share one copy of each module:
 // - `bundle/all.js`: what the package's STARTUP entry points load (for @toolwright/server, `.` and
 //   `./stdio`: what a stdio server runs). Node keeps a script's whole source text in memory for lazy
 //   compilation, so code that a stdio server never runs (HTTP, fetch, the test kit, auth,
 //   middleware, the proxy) stays out of it.
+// - `bundle/extensions.js`: modules a startup entry re-exports that only some apps run (ON_DEMAND:
+//   tasks, skills, elicitation forms), read when the first of them is needed.
 // - `bundle/lazy.js`: every other module, read from disk when one of them is first needed: an entry
 //   point such as `@toolwright/server/http`, or a `require()` inside a function (`app.listen({
 //   transport: 'http' })` loads the HTTP listener that way).
-// A module in one bundle that imports a module of the other gets it through the other bundle's
+// A module in one bundle that imports a module of another gets it through that bundle's
 // module table (`require('./all.js')['dist/app/App.js']`), never a copy.
 //
 // Every entry point gets a small view, `bundle/<name>.js`, that returns its part of a bundle. An
@@ -39,7 +41,17 @@ const PACKAGES = ['packages/core', 'packages/server'];
 /** The entry points whose modules go into `all.js`; a package not named here has all its modules in `all.js`. */
 const STARTUP = new Map([['@toolwright/server', ['.', './stdio']]]);
 const STANDALONE = new Set(['@toolwright/server/compile-cache']);
-const BUNDLES = { startup: 'all.js', lazy: 'lazy.js' };
+/**
+ * Modules that a startup entry re-exports but that run only in apps that use them (tasks, skills,
+ * elicitation forms, per-request service scopes): not in `all.js` unless a startup module loads
+ * them when it runs, but in `extensions.js`, read when the first of them is needed. Paths are
+ * prefixes of a module's path in the package.
+ */
+const ON_DEMAND = new Map([
+  ['@toolwright/server', ['dist/extensions/tasks/', 'dist/extensions/skills/']],
+  ['@toolwright/core', ['dist/metadata/toolTaskMode.js', 'dist/elicit/', 'dist/container/ServiceScope.js']],
+]);
+const BUNDLES = { startup: 'all.js', onDemand: 'extensions.js', lazy: 'lazy.js' };
 
 if (require.main === module) {
   (async () => {
@@ -65,13 +77,24 @@ async function bundle(pkgDir) {
 
   const graph = moduleGraph(shared.map((e) => e.file));
   const inStartup = startup === undefined ? () => true : (e) => startup.includes(e.subpath);
-  const startupModules = loadedBy(
-    shared.filter(inStartup).map((e) => e.file),
+  const prefixes = ON_DEMAND.get(pkg.name) ?? [];
+  const onDemand = (file) => prefixes.some((prefix) => keyOf(pkgDir, file).startsWith(prefix));
+  const startupEntries = shared.filter(inStartup).map((e) => e.file);
+  // An entry's re-exports of on-demand modules do not count; anything else that loads one does.
+  const startupModules = loadedBy(startupEntries, graph, (from, to) => startupEntries.includes(from) && onDemand(to));
+  const extensionModules = loadedBy(
+    [...graph.imports.keys()].filter((file) => onDemand(file) && !startupModules.has(file)),
     graph,
+    (_, to) => startupModules.has(to),
   );
   const parts = [
     { file: BUNDLES.startup, modules: startupModules, entries: shared.filter(inStartup) },
-    { file: BUNDLES.lazy, modules: new Set([...graph.imports.keys()].filter((file) => !startupModules.has(file))), entries: shared.filter((e) => !inStartup(e)) },
+    { file: BUNDLES.onDemand, modules: extensionModules, entries: [] },
+    {
+      file: BUNDLES.lazy,
+      modules: new Set([...graph.imports.keys()].filter((file) => !startupModules.has(file) && !extensionModules.has(file))),
+      entries: shared.filter((e) => !inStartup(e)),
+    },
   ].filter((part) => part.modules.size > 0 || part.entries.length > 0);
   for (const part of parts) {
     part.sources = part.entries.map((e) => entrySource(e));
@@ -110,6 +133,12 @@ function build(input, outfile) {
     format: 'cjs',
     target: 'node20',
     packages: 'external', // @toolwright/core, the SDK, class-validator, ...: one copy each, shared with the app
+    // Node keeps a script's source text in the heap as long as the script lives, and the compile
+    // cache hashes all of it at every start: no indentation, no comments, no line breaks (a quarter of
+    // the text). Names stay (stack traces and `fn.name` read them); the source map leads a frame back
+    // to src/ (`node --enable-source-maps`).
+    minifyWhitespace: true,
+    minifySyntax: true,
     sourcemap: true,
     outfile,
     logLevel: 'warning',
@@ -121,8 +150,8 @@ function build(input, outfile) {
  * compiles a method on its first call, and Node's compile cache (22.1+) saves only what V8 compiled
  * with the file, so no module body came from the cache: each start compiled them all again. A
  * function expression in parentheses is compiled with the file, so each wrapper becomes
- * `"dist/x.js": (function (exports, module) { ... })`. Only the wrapper's first and last lines
- * change, and no line moves, so the source map still holds.
+ * `"dist/x.js":(function(exports, module) { ... })`. The text is inserted, so the source map's
+ * columns after each insertion move with it (`shiftColumns`).
  */
 function compileWithFile(file) {
   const text = fs.readFileSync(file, 'utf8');
@@ -137,13 +166,91 @@ function compileWithFile(file) {
       if (!method || !ts.isMethodDeclaration(method) || !method.body) {
         throw new Error(`${file}: esbuild's module wrapper changed shape (${call.getText().slice(0, 80)}...); update compileWithFile in scripts/bundle-packages.js.`);
       }
-      edits.push({ at: method.name.end, text: ': (function ' }, { at: method.body.end, text: ')' });
+      edits.push({ at: method.name.end, text: ':(function' }, { at: method.body.end, text: ')' });
     }
   }
   if (edits.length === 0 && text.includes('__commonJS')) throw new Error(`${file}: found no module wrapper to rewrite; update compileWithFile in scripts/bundle-packages.js.`);
-  let out = text;
-  for (const { at, text: insert } of edits.sort((a, b) => b.at - a.at)) out = out.slice(0, at) + insert + out.slice(at);
-  fs.writeFileSync(file, out);
+  edits.sort((a, b) => a.at - b.at);
+  let out = '';
+  let from = 0;
+  for (const { at, text: insert } of edits) {
+    out += text.slice(from, at) + insert;
+    from = at;
+  }
+  fs.writeFileSync(file, out + text.slice(from));
+  const mapFile = `${file}.map`;
+  const map = JSON.parse(fs.readFileSync(mapFile, 'utf8'));
+  map.mappings = shiftColumns(map.mappings, text, edits);
+  fs.writeFileSync(mapFile, JSON.stringify(map));
+}
+
+const BASE64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+
+/**
+ * A source map's `mappings` after text was inserted into the generated file: each segment's
+ * generated column moves right by the length inserted before it on its line. Only the first field
+ * of a segment (the column, relative to the segment before it on the same line) changes; the
+ * others are relative to the previous segment anywhere in the file and stay as they are.
+ */
+function shiftColumns(mappings, text, edits) {
+  // Where each edit lands: its line and column in the text before the insertions.
+  const lineStarts = [0];
+  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) lineStarts.push(i + 1);
+  const byLine = new Map();
+  let line = 0;
+  for (const { at, text: insert } of edits) {
+    while (line + 1 < lineStarts.length && lineStarts[line + 1] <= at) line++;
+    if (!byLine.has(line)) byLine.set(line, []);
+    byLine.get(line).push({ column: at - lineStarts[line], length: insert.length });
+  }
+  return mappings
+    .split(';')
+    .map((segments, index) => {
+      const inserts = byLine.get(index);
+      if (!inserts || segments === '') return segments;
+      let column = 0;
+      let shiftedBefore = 0;
+      return segments
+        .split(',')
+        .map((segment) => {
+          const [delta, rest] = readVlq(segment);
+          column += delta;
+          // Text inserted at a segment's own column comes before it.
+          const shifted = column + inserts.filter((i) => i.column <= column).reduce((sum, i) => sum + i.length, 0);
+          const out = writeVlq(shifted - shiftedBefore) + rest;
+          shiftedBefore = shifted;
+          return out;
+        })
+        .join(',');
+    })
+    .join(';');
+}
+
+/** The first base64 VLQ number of a segment, and the rest of the segment. */
+function readVlq(segment) {
+  let value = 0;
+  let shift = 0;
+  let i = 0;
+  for (;;) {
+    const digit = BASE64.indexOf(segment[i++]);
+    if (digit < 0) throw new Error(`not a source map segment: ${JSON.stringify(segment)}`);
+    value += (digit & 31) << shift;
+    shift += 5;
+    if ((digit & 32) === 0) break;
+  }
+  return [value & 1 ? -(value >>> 1) : value >>> 1, segment.slice(i)];
+}
+
+function writeVlq(number) {
+  let value = number < 0 ? (-number << 1) | 1 : number << 1;
+  let out = '';
+  do {
+    let digit = value & 31;
+    value >>>= 5;
+    if (value > 0) digit |= 32;
+    out += BASE64[digit];
+  } while (value > 0);
+  return out;
 }
 
 /** An esbuild plugin: a module that lives in another bundle is read from that bundle's module table. */
@@ -284,13 +391,16 @@ function moduleGraph(entryFiles) {
   return graph;
 }
 
-/** The modules that loading these files runs (for an entry's re-exports: may run, on first read). */
-function loadedBy(files, graph) {
+/**
+ * The modules that loading these files runs (for an entry's re-exports: may run, on first read),
+ * leaving out the loads that `skip(from, to)` names.
+ */
+function loadedBy(files, graph, skip = () => false) {
   const loaded = new Set();
   const add = (file) => {
     if (loaded.has(file)) return;
     loaded.add(file);
-    for (const next of graph.loads.get(file)) add(next);
+    for (const next of graph.loads.get(file)) if (!skip(file, next)) add(next);
   };
   for (const file of files) add(file);
   return loaded;

@@ -1,6 +1,8 @@
 import { execFile, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { SourceMap, type SourceMapPayload } from 'node:module';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 
 /**
@@ -141,13 +143,47 @@ describe('startup footprint', () => {
     expect(lazy.filter((m) => startup.includes(m))).toEqual([]);
   });
 
-  it.each(['core/bundle/all.js', 'server/bundle/all.js', 'server/bundle/lazy.js'])(
+  it('keeps the tasks and skills extensions in their own bundle, read when an app first uses one', async () => {
+    const sources = (pkg: string, file: string) =>
+      (JSON.parse(readFileSync(join(ROOT, 'packages', pkg, 'bundle', `${file}.map`), 'utf8')) as { sources: string[] }).sources.flatMap((s) => /\/src\/(.+)\.ts$/.exec(s)?.[1] ?? []);
+    const extensions = sources('server', 'extensions.js');
+    expect(extensions).toEqual(expect.arrayContaining(['extensions/tasks/tasks', 'extensions/tasks/TaskRunner', 'extensions/skills/skills']));
+    expect(extensions.filter((m) => sources('server', 'all.js').includes(m) || sources('server', 'lazy.js').includes(m))).toEqual([]);
+    expect(sources('core', 'extensions.js')).toEqual(expect.arrayContaining(['metadata/toolTaskMode', 'elicit/compileElicitationForm']));
+    expect(sources('core', 'all.js')).not.toContain('metadata/toolTaskMode');
+    // Reading `tasks` from the entry point loads it (the stdio start above lists no extensions.js).
+    const files = await loadedFiles(`Promise.resolve(require('@toolwright/server').tasks)`);
+    expect(files).toContain('packages/server/bundle/extensions.js');
+  });
+
+  it.each(['core/bundle/all.js', 'server/bundle/all.js', 'server/bundle/lazy.js', 'server/bundle/extensions.js'])(
     "writes each module of %s as a parenthesized function, which V8 compiles with the file (so Node's compile cache holds it)",
     (file) => {
       const source = readFileSync(join(ROOT, 'packages', file), 'utf8');
-      const wrappers = source.match(/= __commonJS\(\{\n {2}"[^"\n]+"/g) ?? [];
-      expect(wrappers.length).toBeGreaterThan(20);
-      expect(source.match(/= __commonJS\(\{\n {2}"[^"\n]+": \(function /g)).toHaveLength(wrappers.length);
+      const wrappers = source.match(/=__commonJS\(\{"[^"\n]+"/g) ?? [];
+      expect(wrappers.length).toBeGreaterThan(file.endsWith('extensions.js') ? 5 : 20);
+      expect(source.match(/=__commonJS\(\{"[^"\n]+":\(function\(/g)).toHaveLength(wrappers.length);
+    },
+  );
+
+  it.each(['core/bundle/all.js', 'server/bundle/all.js', 'server/bundle/lazy.js', 'server/bundle/extensions.js'])(
+    'maps every function of the minified %s back to its line in src/ (stack traces under --enable-source-maps)',
+    (file) => {
+      const generated = readFileSync(join(ROOT, 'packages', file), 'utf8');
+      const map = new SourceMap(JSON.parse(readFileSync(join(ROOT, 'packages', `${file}.map`), 'utf8')) as SourceMapPayload);
+      const lines = generated.split('\n');
+      let checked = 0;
+      lines.forEach((line, lineNumber) => {
+        for (const found of line.matchAll(/function ([A-Za-z_$][\w$]*)\(/g)) {
+          const entry = map.findEntry(lineNumber, found.index) as { originalSource?: string; originalLine?: number };
+          if (!entry.originalSource?.endsWith('.ts')) continue; // esbuild's own helpers
+          const sourceFile = entry.originalSource.startsWith('file:') ? fileURLToPath(entry.originalSource) : join(ROOT, 'packages', dirname(file), entry.originalSource);
+          const original = readFileSync(sourceFile, 'utf8').split('\n')[entry.originalLine!];
+          expect(`${entry.originalSource}:${entry.originalLine! + 1}: ${original}`).toContain(found[1]);
+          checked++;
+        }
+      });
+      expect(checked).toBeGreaterThan(file.endsWith('extensions.js') ? 10 : 100);
     },
   );
 });
