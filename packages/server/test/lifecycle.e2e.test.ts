@@ -82,16 +82,17 @@ describe('one pipeline: resource reads and prompts get timeouts and in-flight tr
   }
 
   it('answers a read or prompt that outlives the app timeout with a JSON-RPC error, and counts them while they run', async () => {
-    const app = await createApp({ name: 'slow', version: '1', tools: [Slow], timeoutMs: 100 });
+    // Seconds apart, not milliseconds: a loaded machine (CI runs two files at once) delays timers by tens of ms.
+    const app = await createApp({ name: 'slow', version: '1', tools: [Slow], timeoutMs: 1000 });
     const client = await createTestClient(app);
     expect((await client.readResource({ uri: 'slow://10' })).contents[0]).toMatchObject({ text: 'read' });
-    await expect(client.readResource({ uri: 'slow://1000' })).rejects.toMatchObject({ code: -32603, message: expect.stringContaining("Reading resource 'slow://1000' timed out after 100 ms") });
-    await expect(client.getPrompt({ name: 'slow_prompt', arguments: { ms: '1000' } })).rejects.toMatchObject({ code: -32603, message: expect.stringContaining('timed out after 100 ms') });
+    await expect(client.readResource({ uri: 'slow://5000' })).rejects.toMatchObject({ code: -32603, message: expect.stringContaining("Reading resource 'slow://5000' timed out after 1000 ms") });
+    await expect(client.getPrompt({ name: 'slow_prompt', arguments: { ms: '5000' } })).rejects.toMatchObject({ code: -32603, message: expect.stringContaining('timed out after 1000 ms') });
 
-    const reading = client.readResource({ uri: 'slow://60' });
-    const prompting = client.getPrompt({ name: 'slow_prompt', arguments: { ms: '60' } });
+    const reading = client.readResource({ uri: 'slow://300' });
+    const prompting = client.getPrompt({ name: 'slow_prompt', arguments: { ms: '300' } });
     await waitFor(() => app.inFlight === 2, 'both to be in flight', { detail: () => `${app.inFlight} in flight` });
-    expect(await app.drain(1000)).toBe(true);
+    expect(await app.drain(5000)).toBe(true);
     await Promise.all([reading, prompting]);
     expect(app.inFlight).toBe(0);
     await client.close();
