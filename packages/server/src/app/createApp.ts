@@ -11,7 +11,7 @@ import { createFastPaths, fastPathsWanted } from '../lanes/FastPaths';
 import { installFastPaths } from '../lanes/fastPathsOf';
 import type { App, Listener } from './App';
 import type { AppOptions } from './AppOptions';
-import { Pending } from '../ground/Pending';
+import { PendingCount } from '../ground/PendingCount';
 import type { ListenOptions } from './ListenOptions';
 import { loadToolClasses } from './loadToolClasses';
 import { assertSupportedNode } from './assertSupportedNode';
@@ -41,7 +41,7 @@ export async function createApp(options: AppOptions): Promise<App> {
   const readViewFile: ReadViewFile = (path, declaredIn) =>
     (viewFiles ??= (require('../extensions/apps/viewFileReader') as typeof import('../extensions/apps/viewFileReader')).viewFileReader())(path, declaredIn);
   const registry = buildRegistry({ tools, container, middleware: options.middleware, coerce: options.coerce, logger: options.logger, readViewFile });
-  const inFlight = new Pending<Promise<unknown>>();
+  const inFlight = new PendingCount();
   const surface = new Surface(registry, {
     container,
     inFlight,

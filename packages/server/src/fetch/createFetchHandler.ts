@@ -1,5 +1,5 @@
 import type { AuthInfo } from '@toolwright/core';
-import { Pending } from '../ground/Pending';
+import { PendingCount } from '../ground/PendingCount';
 import { createModernFetch } from '../serving/createModernFetch';
 import type { ServerFactory } from '../serving/ServerFactory';
 import { authRefusal } from '../http/authRefusal';
@@ -11,6 +11,7 @@ import { createFetchSessions } from './createFetchSessions';
 import { createFetchStateless } from './createFetchStateless';
 import type { FetchHandlerOptions } from './FetchHandlerOptions';
 import { jsonAnswer } from './jsonAnswer';
+import { pathOf } from './pathOf';
 import { readRequestBody } from './readRequestBody';
 import { whenBodyEnds } from './whenBodyEnds';
 
@@ -68,7 +69,7 @@ export function createFetchHandler(app: ServerFactory, options: FetchHandlerOpti
   });
   let closing = false;
   /** The POSTs being answered (their JSON or SSE response not yet over), for the drain. */
-  const posts = new Pending<object>();
+  const posts = new PendingCount();
 
   async function handleMcp(request: Request, corsHeaders: Readonly<Record<string, string>> | undefined): Promise<Response> {
     const method = request.method;
@@ -111,27 +112,29 @@ export function createFetchHandler(app: ServerFactory, options: FetchHandlerOpti
       if (unsupported) return jsonAnswer(unsupported, corsHeaders);
     }
     // A POST counts until its answer is out; a subscriptions/listen stream lasts until the client or shutdown ends it: the drain does not wait for it.
-    const post = method === 'POST' && firstMessage(body)?.method !== 'subscriptions/listen' ? {} : undefined;
-    if (post) posts.add(post);
+    const post = method === 'POST' && firstMessage(body)?.method !== 'subscriptions/listen';
+    if (post) posts.add();
     let response: Response;
     try {
       response = modernEra ? await modern.fetch(request, body, auth) : await era2025.handle(request, body, auth);
     } catch (error) {
-      if (post) posts.delete(post);
+      if (post) posts.done();
       throw error;
     }
-    if (post) response = whenBodyEnds(response, () => void posts.delete(post));
+    // whenBodyEnds calls back exactly once: when the body ends, is cancelled or fails.
+    if (post) response = whenBodyEnds(response, () => posts.done());
     return withHeaders(response, corsHeaders);
   }
 
   async function handle(request: Request): Promise<Response> {
     let corsHeaders: Readonly<Record<string, string>> | undefined;
     try {
-      if (request.url.length > maxUrlLength) {
+      // Read once: a runtime's `request.url` serializes the URL on every read.
+      const href = request.url;
+      if (href.length > maxUrlLength) {
         return jsonAnswer(rpcRefusal(414, -32000, `URI Too Long: the request URL exceeds ${maxUrlLength} characters. Send a shorter one, or raise maxUrlLength.`));
       }
-      const url = new URL(request.url);
-      const path = url.pathname;
+      const path = pathOf(href);
       const origin = headerOf(request.headers, 'origin');
       const corsAnswer = cors?.(origin, request.method);
       if (corsAnswer?.preflight) return new Response(null, { status: 204, headers: corsAnswer.headers });
@@ -139,7 +142,7 @@ export function createFetchHandler(app: ServerFactory, options: FetchHandlerOpti
       if (oauthPaths?.has(path)) return (await app.oauth!.handle(request)) ?? jsonAnswer(rules.notFound(path), corsHeaders);
       if (path === mcpPath) {
         // A Request carries no local address: the Host rule is the loopback one unless allowedHosts names the hosts served.
-        const refused = rules.host(headerOf(request.headers, 'host') ?? url.host, true) ?? rules.origin(origin);
+        const refused = rules.host(headerOf(request.headers, 'host') ?? new URL(href).host, true) ?? rules.origin(origin);
         if (refused) return jsonAnswer(refused, corsHeaders);
         return await handleMcp(request, corsHeaders);
       }

@@ -19,7 +19,12 @@ export class Pending<K = unknown> {
   /** Settles `key`; true if it was pending. */
   delete(key: K): boolean {
     if (!this.items.delete(key)) return false;
-    if (this.items.size === 0) for (const wake of this.waiters.splice(0)) wake();
+    // No array is made unless someone waits: a settled call (every tools/call) comes through here.
+    if (this.items.size === 0 && this.waiters.length > 0) {
+      const waiters = this.waiters;
+      this.waiters = [];
+      for (const wake of waiters) wake();
+    }
     return true;
   }
 

@@ -60,6 +60,9 @@ export function registerResourceHandlers(connection: Connection, catalog: Catalo
     );
   });
 
+  // 2026-07-28 has no resources/subscribe or unsubscribe (subscriptions/listen instead; the SDK answers
+  // them "Method not found" before any handler): a per-request server registers only what it can serve.
+  if (connection.era !== 'legacy') return;
   server.setRequestHandler('resources/subscribe', async (request, ctx) => {
     const { uri } = request.params;
     const malformed = subscriptionRefusal(uri, new Set());

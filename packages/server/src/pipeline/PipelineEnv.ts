@@ -1,5 +1,5 @@
 import type { ContainerLike, MemberAccess, Middleware, ToolContext } from '@toolwright/core';
-import type { Pending } from '../ground/Pending';
+import type { PendingCount } from '../ground/PendingCount';
 import type { ContextEnv } from './createToolContext';
 import type { Connection } from './Connection';
 
@@ -23,7 +23,7 @@ export interface PipelineEnv extends ContextEnv {
   /** The app's `middleware`, outermost first (around every member's own). */
   readonly middleware: readonly Middleware[];
   /** Counts running calls of every kind, for the drain on shutdown. */
-  readonly inFlight: Pending<Promise<unknown>>;
+  readonly inFlight: PendingCount;
   /** The app's default timeout for tool calls; undefined for none. */
   readonly toolTimeoutMs: number | undefined;
   /** The app's default timeout for resource reads and prompts; undefined for none. */

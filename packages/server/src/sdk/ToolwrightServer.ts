@@ -17,6 +17,9 @@ export interface ToolwrightServerOptions {
 
 /** The SDK's `Server`, with Toolwright's additions to each transport it connects to. */
 export class ToolwrightServer extends Server {
+  /** Told of each transport this server is connected to, before it serves it. */
+  onconnect?: (transport: Transport) => void;
+
   constructor(
     private readonly additions: ToolwrightServerOptions,
     ...args: ConstructorParameters<typeof Server>
@@ -40,6 +43,7 @@ export class ToolwrightServer extends Server {
   }
 
   override async connect(transport: Transport): Promise<void> {
+    this.onconnect?.(transport);
     const connecting = super.connect(transport);
     // The SDK installs its `onmessage` before its first await; a refused connect leaves the transport alone.
     if (this.additions.intercept && this.transport === transport && transport.onmessage) this.additions.intercept(transport, transport.onmessage, (error) => this.onerror?.(error));

@@ -51,7 +51,8 @@ export function createModernFetch(factory: (setup: ServerSetup) => McpServerHand
       if (mismatch) return mismatch;
       const sdk = () => handler.fetch(request, authInfo ? { parsedBody: body, authInfo } : { parsedBody: body });
       // A listen naming an extension's keys (the tasks extension's taskIds) gets the extensions' notifications merged in.
-      return (await extendedListen(factory, body, authInfo, extendedListens, sdk)) ?? sdk();
+      const extended = extendedListen(factory, body, authInfo, extendedListens, sdk);
+      return (extended && (await extended)) ?? sdk();
     },
     async close() {
       for (const close of [...extendedListens]) close();

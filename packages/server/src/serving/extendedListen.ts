@@ -20,18 +20,30 @@ export type ExtendedListens = Set<() => void>;
  * tasks extension's `taskIds`): the SDK serves the protocol's own keys as always, and its
  * stream is passed on with the extensions' notifications merged in: their honored keys join
  * the acknowledgement, their notifications follow it, and the stream stays open while either
- * part listens. Undefined when the request is no such listen (the caller goes the SDK's way).
+ * part listens. Undefined (not a promise) when the request is no such listen (the caller goes
+ * the SDK's way), or a promise of undefined when no extension takes it.
  * A refusal by an extension (a `ProtocolError`) answers the request as a JSON-RPC error.
  */
-export async function extendedListen(
+export function extendedListen(
   factory: (setup: ServerSetup) => McpServerHandle,
   body: unknown,
   authInfo: AuthInfo | undefined,
   open: ExtendedListens,
   sdk: () => Promise<Response>,
-): Promise<Response | undefined> {
+): Promise<Response | undefined> | undefined {
+  // Decided at once, without a promise: every other 2026-07-28 request (each tools/call) asks first.
   const listen = listenOf(body);
   if (!listen || Object.keys(listen.filter).every((key) => PROTOCOL_KEYS.has(key))) return undefined;
+  return serveExtendedListen(factory, listen, authInfo, open, sdk);
+}
+
+async function serveExtendedListen(
+  factory: (setup: ServerSetup) => McpServerHandle,
+  listen: NonNullable<ReturnType<typeof listenOf>>,
+  authInfo: AuthInfo | undefined,
+  open: ExtendedListens,
+  sdk: () => Promise<Response>,
+): Promise<Response | undefined> {
   if (open.size >= MAX_EXTENDED_LISTENS) return Response.json({ jsonrpc: '2.0', id: listen.id, error: { code: -32603, message: 'Subscription limit reached' } });
   // The app's extensions are wired to each server it makes: make one to ask them, and close it
   // (connected to nothing, so that closing it ends its connection's bookkeeping as any close does).

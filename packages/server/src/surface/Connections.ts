@@ -1,5 +1,6 @@
 import type { Class, LogLevel, ProtocolEra } from '@toolwright/core';
-import type { Server } from '../sdk/sdk';
+import { PerRequestHTTPServerTransport, type Server } from '../sdk/sdk';
+import { ToolwrightServer } from '../sdk/ToolwrightServer';
 import type { Connection } from '../pipeline/Connection';
 import type { ListKind } from './Catalog';
 
@@ -41,11 +42,23 @@ export class Connections {
     return this.live.size;
   }
 
-  /** Tracks a new server's connection state until the server closes. */
+  /**
+   * Tracks a new server's connection state until the server closes. It joins the live
+   * connections when it connects, unless to the SDK's per-request HTTP transport (a 2026-07-28
+   * HTTP request): that transport drops every message not related to its one request, so no
+   * list change or resource update could reach it (those go to `subscriptions/listen` streams
+   * through the notifiers), and passing one server per request through a long-lived `Set`
+   * made V8 keep each request's objects past young-generation collections (measured: about a
+   * tenth of the CPU of a 2026-07-28 HTTP call).
+   */
   open(server: Server, era: ProtocolEra, overrides?: ReadonlyMap<Class, unknown>): Connection {
     // One literal, one shape for every connection (no spread: a server is made per 2026-07-28 HTTP request).
     const connection: Connection = { server, era, logLevel: this.defaultLogLevel, subscriptions: new Set(), overrides };
-    this.live.add(connection);
+    if (server instanceof ToolwrightServer) {
+      server.onconnect = (transport) => {
+        if (!(transport instanceof PerRequestHTTPServerTransport)) this.live.add(connection);
+      };
+    } else this.live.add(connection);
     const previous = server.onclose;
     server.onclose = () => {
       this.live.delete(connection);

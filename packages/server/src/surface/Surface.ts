@@ -4,7 +4,7 @@ import type { Server, ServerCapabilities } from '../sdk/sdk';
 import { compiledRegistry } from '@toolwright/core/internal';
 import type { Registry } from '@toolwright/core';
 import type { Connection } from '../pipeline/Connection';
-import type { Pending } from '../ground/Pending';
+import type { PendingCount } from '../ground/PendingCount';
 import type { PipelineEnv } from '../pipeline/PipelineEnv';
 import { createOpenCallContainer } from '../pipeline/openCallContainer';
 import { ElicitationForms } from '../pipeline/ElicitationForms';
@@ -33,7 +33,7 @@ export interface SurfaceOptions {
   /** The app's middleware, around every member's own. */
   readonly middleware?: readonly Middleware[];
   /** Counts the running calls of every kind. */
-  readonly inFlight: Pending<Promise<unknown>>;
+  readonly inFlight: PendingCount;
 
   /** Keys and lifetime of the signed `requestState` of 2026-07-28 round trips. */
   readonly requestState?: RequestStateOptions;
@@ -89,7 +89,9 @@ export class Surface {
   /** Tracks a new server and installs the non-tool handlers its capabilities allow. */
   attach(server: Server, capabilities: ServerCapabilities, era: ProtocolEra, overrides?: ReadonlyMap<Class, unknown>): Connection {
     const connection = this.connections.open(server, era, overrides);
-    registerLoggingHandler(connection);
+    // 2026-07-28 has no logging/setLevel (the SDK answers it "Method not found" before any handler): a
+    // per-request server registers nothing it cannot serve.
+    if (era === 'legacy') registerLoggingHandler(connection);
     if (capabilities.resources) registerResourceHandlers(connection, this.catalog, this.env);
     if (capabilities.prompts) registerPromptHandlers(connection, this.catalog, this.env);
     if (capabilities.completions) registerCompletionHandler(connection, this.catalog, this.env);
