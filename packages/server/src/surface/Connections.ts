@@ -47,9 +47,8 @@ export class Connections {
    * connections when it connects, unless to the SDK's per-request HTTP transport (a 2026-07-28
    * HTTP request): that transport drops every message not related to its one request, so no
    * list change or resource update could reach it (those go to `subscriptions/listen` streams
-   * through the notifiers), and passing one server per request through a long-lived `Set`
-   * made V8 keep each request's objects past young-generation collections (measured: about a
-   * tenth of the CPU of a 2026-07-28 HTTP call).
+   * through the notifiers), so passing one server per request through the long-lived `Set`
+   * would be work for nothing on every call.
    */
   open(server: Server, era: ProtocolEra, overrides?: ReadonlyMap<Class, unknown>): Connection {
     // One literal, one shape for every connection (no spread: a server is made per 2026-07-28 HTTP request).
