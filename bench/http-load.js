@@ -21,6 +21,9 @@
 // PROF=toolwright (or raw) writes a CPU profile of that server to /tmp/prof2;
 // TW_OPTS='{"eventStore":false}' passes listen options to the Toolwright server.
 // BENCH_NODE=24 runs the servers on that Node major (see bench/lib.js serverNode()).
+// --compare <checkout> adds a second Toolwright server, built in that checkout (e.g. a `git worktree`
+// of an older commit, installed and built there), to every mode's rotation, beside this one's; the
+// parent's TOOLWRIGHT_ROOT (bench/http-servers.js) points "toolwright" itself at another checkout.
 // BENCH_HTTP_MODE=fetch compares the web-standard handlers on node instead, each behind the same
 // Node adapter (@hono/node-server): Toolwright's fetch handler (createFetchHandler), Toolwright's
 // native node listener, and the SDK v2's own web-standard handlers (createMcpHandler; a
@@ -45,14 +48,25 @@ const SDK_CLIENT = process.argv.includes('--sdk-client');
 const modesArg = process.argv.indexOf('--modes');
 const MODES = (modesArg >= 0 ? process.argv[modesArg + 1] : 'stateful,stateless,modern').split(',');
 const FETCH = process.env.BENCH_HTTP_MODE === 'fetch';
+const compareArg = process.argv.indexOf('--compare');
+const COMPARE = compareArg >= 0 ? path.resolve(process.argv[compareArg + 1]) : undefined;
+if (COMPARE && FETCH) throw new Error('--compare compares the node listeners: leave BENCH_HTTP_MODE unset');
 if (process.env.BENCH_HTTP_MODE && !FETCH) throw new Error(`unknown BENCH_HTTP_MODE ${process.env.BENCH_HTTP_MODE}: use fetch, or leave it unset`);
 const FETCH_KINDS = ['raw-v2-fetch', 'toolwright', 'toolwright-fetch'];
 const KINDS = FETCH
   ? { stateful: FETCH_KINDS, stateless: FETCH_KINDS, modern: FETCH_KINDS }
   : { stateful: ['raw', 'raw-v2', 'toolwright'], stateless: ['raw', 'raw-v2', 'toolwright'], modern: ['raw-v2', 'toolwright'] };
+if (COMPARE) for (const kinds of Object.values(KINDS)) kinds.push('toolwright-compare');
 /** The server the ratios are of: Toolwright's node listener, or (fetch) its fetch handler. */
 const SUBJECT = FETCH ? 'toolwright-fetch' : 'toolwright';
-const LABELS = { raw: 'raw v1', 'raw-v2': 'raw v2', toolwright: FETCH ? 'tw node' : 'toolwright', 'toolwright-fetch': 'tw fetch', 'raw-v2-fetch': 'v2 fetch' };
+const LABELS = {
+  raw: 'raw v1',
+  'raw-v2': 'raw v2',
+  toolwright: FETCH ? 'tw node' : 'toolwright',
+  'toolwright-fetch': 'tw fetch',
+  'raw-v2-fetch': 'v2 fetch',
+  'toolwright-compare': `tw ${COMPARE && path.basename(COMPARE)}`,
+};
 for (const mode of MODES) if (!KINDS[mode]) throw new Error(`unknown mode ${mode}: use stateful, stateless or modern`);
 if (SDK_CLIENT && MODES.includes('modern')) throw new Error('--sdk-client drives the legacy era only: add --modes stateful,stateless');
 // Issue 11's targets (throughput, Toolwright / hand-written): today's ratios against the SDK v1, and ahead of the SDK v2 on every transport.
@@ -65,8 +79,10 @@ const verdicts = [];
 const mb = (bytes) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 
 function start(kind, mode) {
-  const child = fork(path.join(__dirname, 'http-servers.js'), [kind, mode === 'stateful' ? 'stateful' : 'stateless'], {
+  const compare = kind === 'toolwright-compare';
+  const child = fork(path.join(__dirname, 'http-servers.js'), [compare ? 'toolwright' : kind, mode === 'stateful' ? 'stateful' : 'stateless'], {
     execPath: serverNode(),
+    ...(compare && { env: { ...process.env, TOOLWRIGHT_ROOT: COMPARE } }),
     execArgv: ['--expose-gc', ...(process.env.PROF && kind === process.env.PROF ? ['--cpu-prof', '--cpu-prof-dir=/tmp/prof2'] : [])],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });

@@ -13,10 +13,17 @@
 // `stateless` (a Server per request, no sessions; on v2, createMcpHandler, which also serves
 // 2026-07-28 requests). Each reports its URL over IPC and answers { type: 'stats' } with heap
 // (after gc), CPU and session count.
+// TOOLWRIGHT_ROOT=<checkout> loads @toolwright/* and the weather example from that checkout's
+// build instead of this one (http-load.js --compare <checkout> sets it for its second Toolwright server).
 
 require('reflect-metadata');
 const http = require('node:http');
+const path = require('node:path');
+const { createRequire } = require('node:module');
 const { randomUUID } = require('node:crypto');
+
+const TOOLWRIGHT_ROOT = path.resolve(process.env.TOOLWRIGHT_ROOT || path.join(__dirname, '..'));
+const fromRoot = createRequire(path.join(TOOLWRIGHT_ROOT, 'package.json'));
 
 const kind = process.argv[2];
 const stateless = process.argv[3] === 'stateless';
@@ -31,10 +38,10 @@ function countTo(n, tag, progress) {
 
 /** The Toolwright app every Toolwright kind serves. */
 async function toolwrightApp() {
-  const { Ctx, Param, Tool } = require('@toolwright/core');
-  const { createApp } = require('@toolwright/server');
-  const { WeatherTools } = require('../examples/weather/dist/weather.tools.js');
-  const { NotesTools } = require('../examples/weather/dist/notes.tools.js');
+  const { Ctx, Param, Tool } = fromRoot('@toolwright/core');
+  const { createApp } = fromRoot('@toolwright/server');
+  const { WeatherTools } = fromRoot('./examples/weather/dist/weather.tools.js');
+  const { NotesTools } = fromRoot('./examples/weather/dist/notes.tools.js');
   class ProgressTools {
     countTo(n, tag, ctx) {
       return countTo(n, tag, (i, total, message) => ctx.progress(i, total, message));
@@ -219,7 +226,7 @@ async function listenFetch(handle, addresses) {
 
 /** The Toolwright app through its fetch handler (`createFetchHandler`), behind the Node adapter. */
 async function toolwrightFetch() {
-  const { createFetchHandler } = require('@toolwright/server/fetch');
+  const { createFetchHandler } = fromRoot('@toolwright/server/fetch');
   const app = await toolwrightApp();
   await app.start();
   const addresses = new WeakMap();
