@@ -45,10 +45,11 @@ const FIRST =
         },
       };
 
-// The servers' compile cache (`@toolwright/server/compile-cache`) in a directory of this run alone:
-// in the shared default one, any other process that loads the same files (the SDK's, say) rewrites
-// their entries, and one compiled outside valgrind is rejected under it (V8 sees other CPU
-// features), so a start now and then compiled everything again (about +10%).
+// The servers' compile cache (`@toolwright/server/compile-cache`) in a directory of this run alone,
+// filled by the warm-up start: no other process that loads the same files (the SDK's, say) can
+// rewrite their entries mid-run, and a cache written outside valgrind is not read under it (V8
+// sees other CPU features). The spread that remains between starts of one server is a major
+// collection's marking that sometimes runs before the answer under valgrind (bench/README.md).
 const cacheDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cold-start-cache-'));
 process.on('exit', () => fs.rmSync(cacheDir, { recursive: true, force: true }));
 
