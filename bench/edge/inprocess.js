@@ -31,22 +31,7 @@ const ERA = arg('era', '2026-07-28');
 const ONLY = arg('only', undefined);
 const COUNTING = flag('counting'); // set when this process runs under callgrind
 
-const ENVELOPE = {
-  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-  'io.modelcontextprotocol/clientCapabilities': {},
-  'io.modelcontextprotocol/clientInfo': { name: 'bench-edge', version: '1' },
-};
-const ARGS = { location: 'Tokyo' };
-const ERAS = {
-  '2026-07-28': {
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_weather', arguments: ARGS, _meta: ENVELOPE } }),
-    headers: { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'get_weather' },
-  },
-  '2025-11-25': {
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_weather', arguments: ARGS } }),
-    headers: { 'mcp-protocol-version': '2025-11-25' },
-  },
-};
+const { ERAS } = require('./requests.js');
 const { body, headers } = ERAS[ERA];
 const requestHeaders = { ...headers, host: '127.0.0.1:8787', 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
 

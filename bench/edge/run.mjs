@@ -16,6 +16,7 @@ import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildWorkers, WORKERS_DIR } from './build-workers.mjs';
+import requests from './requests.js';
 
 const require = createRequire(import.meta.url);
 const here = dirname(fileURLToPath(import.meta.url));
@@ -35,23 +36,7 @@ const TICK_MS = 1000 / 100; // /proc clock ticks (USER_HZ)
 
 // ---- the requests ----
 
-const ENVELOPE = {
-  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-  'io.modelcontextprotocol/clientCapabilities': {},
-  'io.modelcontextprotocol/clientInfo': { name: 'bench-edge', version: '1' },
-};
-const ARGS = { location: 'Tokyo' };
-const ERAS = {
-  '2026-07-28': {
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_weather', arguments: ARGS, _meta: ENVELOPE } }),
-    headers: { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'get_weather' },
-  },
-  // Stateless 2025-11-25: a call needs no session (each request stands alone).
-  '2025-11-25': {
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_weather', arguments: ARGS } }),
-    headers: { 'mcp-protocol-version': '2025-11-25' },
-  },
-};
+const { ERAS } = requests;
 
 /** One POST; resolves with the tool's text, rejects on a refusal or a JSON-RPC error. */
 function call(url, era, agent) {
