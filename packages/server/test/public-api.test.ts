@@ -67,6 +67,7 @@ const ENTRY_POINTS: Record<string, string[]> = {
     'invalidArguments',
     'isToolClass',
     'lifetimeOf',
+    'readCappedText',
     'readHooks',
     'scanParamHeaders',
     'toolErrorResult',
