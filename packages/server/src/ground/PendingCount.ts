@@ -1,6 +1,6 @@
 /**
- * How many units of work are unfinished, and a wait until none is: `Pending` for callers that
- * never ask which ones (the app's running calls, the fetch handler's POSTs). No collection
+ * How many units of work are unfinished, and a wait until none is (what `Pending` waits with):
+ * for callers that never ask which ones (the app's running calls, the fetch handler's POSTs). No collection
  * holds the work, so a call costs a counter instead of a `Set` entry added and removed.
  * Each `add()` must be matched by exactly one `done()`.
  */
