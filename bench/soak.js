@@ -7,7 +7,7 @@
 // input_required result and a retry), mixed with hostile clients: malformed frames and
 // bodies, ids the SDK rejects, idle sockets, slow headers, stalled bodies, abandoned sessions.
 // The stdio clients send 50 frames every 100 ms, holding back while 1000 requests wait for
-// an answer (STDIO_WINDOW). Every 5 s it samples each server's resident memory and open file descriptors, and the HTTP
+// an answer (STDIO_WINDOW); the HTTP clients send SOAK_HTTP_RATE requests a second between them. Every 5 s it samples each server's resident memory and open file descriptors, and the HTTP
 // server reports its own memory (heap used after a full GC: it runs with --expose-gc). At the
 // end it prints a report, with the HTTP server's memory minute by minute, and exits 1 (FAIL)
 // if a request was lost (sent with a usable id, never answered), a server stopped serving, a
@@ -251,11 +251,31 @@ function settle(text, name) {
 const SESSION_LIFE_MS = 2000;
 /** When a client next walks away from its session: SESSION_LIFE_MS on average, spread ±50%. */
 const nextWalkAway = () => Date.now() + SESSION_LIFE_MS * (0.5 + Math.random());
+/**
+ * Requests a second all HTTP clients send together (SOAK_HTTP_RATE, default 300; 0: as fast as
+ * the server answers). A fixed rate, below what a busy 2-core machine sustains (about 550 a
+ * second with CI's other work beside it), keeps the traffic, and with it the server's RSS, the
+ * same when other work starts or ends mid-soak.
+ */
+const HTTP_RATE = Number(process.env.SOAK_HTTP_RATE ?? 300);
+const HTTP_CLIENTS = { legacy: 6, modern: 4 };
+/** Waits for a client's next turn at its share of HTTP_RATE; a client that fell behind does not burst to catch up. */
+function pacer() {
+  const interval = HTTP_RATE > 0 ? (1000 * (HTTP_CLIENTS.legacy + HTTP_CLIENTS.modern)) / HTTP_RATE : 0;
+  let nextAt = Date.now() + Math.random() * interval;
+  return async () => {
+    if (interval === 0) return;
+    const wait = nextAt - Date.now();
+    if (wait > 0) await sleep(wait);
+    nextAt = Math.max(nextAt + interval, Date.now());
+  };
+}
 
 async function httpClient(url, modern) {
   const name = modern ? 'httpModern' : 'http';
   let headers = modern ? {} : await openSession(url);
   let walkAwayAt = nextWalkAway();
+  const turn = pacer();
   const answerServer = async (m) => {
     stats.http.serverRequestsAnswered++;
     await post(url, JSON.stringify({ jsonrpc: '2.0', id: m.id, result: answerTo(m.method) }), headers);
@@ -271,6 +291,7 @@ async function httpClient(url, modern) {
     return [];
   };
   while (Date.now() < END) {
+    await turn();
     const hostile = Math.random() < 0.2;
     const id = nextId(modern ? 'm' : 'h');
     try {
@@ -392,7 +413,13 @@ async function main() {
     }
   }, 5000);
   const started = Date.now();
-  await Promise.all([stdio.done, stdioModern.done, ...Array.from({ length: 6 }, () => httpClient(url, false)), ...Array.from({ length: 4 }, () => httpClient(url, true)), hostileSockets(port)]);
+  await Promise.all([
+    stdio.done,
+    stdioModern.done,
+    ...Array.from({ length: HTTP_CLIENTS.legacy }, () => httpClient(url, false)),
+    ...Array.from({ length: HTTP_CLIENTS.modern }, () => httpClient(url, true)),
+    hostileSockets(port),
+  ]);
   const loadEnded = Date.now();
   // Calls still running answer now; the last hostile sockets get the longest timeout (30 s) to be let go.
   await sleep(35_000);
