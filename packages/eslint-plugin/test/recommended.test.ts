@@ -1,9 +1,7 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ESLint } from 'eslint';
 import { configs } from '../src/index';
-
-const REPO = join(__dirname, '..', '..', '..');
 
 /** Lints the TypeScript files under the given folders (jest cannot run ESLint's own glob, which imports dynamically). */
 async function lint(cwd: string, folders: readonly string[]): Promise<ESLint.LintResult[]> {
@@ -18,6 +16,8 @@ async function lint(cwd: string, folders: readonly string[]): Promise<ESLint.Lin
   return results;
 }
 
+// That the examples (each what a template generates) and the docs snippets pass the recommended config
+// is `npm run lint`'s job: eslint.config.mjs applies it to them, and `npm test` fails on any finding.
 describe('the recommended config', () => {
   it('flags the five mistake kinds of issue 30 in a sample project', async () => {
     const results = await lint(join(__dirname, 'fixtures', 'sample-project'), ['src']);
@@ -31,16 +31,4 @@ describe('the recommended config', () => {
       '37 @toolwright/param-type-supported',
     ]);
   }, 120_000);
-
-  it('flags nothing in the examples (each one what a template generates) and the docs snippets', async () => {
-    const examples = readdirSync(join(REPO, 'examples')).flatMap((name) => ['src', 'test'].map((folder) => join('examples', name, folder)).filter((folder) => existsSync(join(REPO, folder))));
-    const results = await lint(REPO, [...examples, 'docs/snippets']);
-    // The build-error page's cases are mistakes on purpose; the Compilers page's tsconfig.json is itself a snippet (no sources
-    // of its own), which the type-aware parser cannot load: eslint.config.mjs leaves both out the same way.
-    const found = results
-      .filter((r) => !r.filePath.endsWith('buildErrorCases.ts') && !r.filePath.includes('/docs/snippets/compilers/'))
-      .flatMap((r) => r.messages.map((m) => `${r.filePath.slice(REPO.length + 1)}:${m.line} ${m.ruleId ?? 'fatal'}: ${m.message}`));
-    expect(results.length).toBeGreaterThan(40);
-    expect(found).toEqual([]);
-  }, 300_000);
 });
