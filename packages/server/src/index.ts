@@ -2,6 +2,11 @@
  * @toolwright/server — serve a Toolwright app over MCP with the official SDK.
  * The only Toolwright package that imports the MCP SDK (`@modelcontextprotocol/server`), all of it in `src/sdk/`.
  */
+// Loaded with this entry, before the app's own modules: the SDK, which every server runs. Its start
+// allocates mostly long-lived objects; V8 shrinks its first old-generation limit by the survival
+// ratio of each young collection, and with the SDK loaded after the app's modules a stdio start
+// schedules a major collection that a hand-written server's start never does (bench/README.md).
+import './sdk/sdk';
 export { createApp } from './app/createApp';
 export type { App, Listener, McpServerHandle, ServerFactory, ServerSetup, ServiceOverrides } from './app/App';
 export type { ChangeNotifier } from './surface/Connections';

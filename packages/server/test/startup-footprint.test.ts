@@ -75,6 +75,23 @@ describe('startup footprint', () => {
     ]);
   });
 
+  it('loads the SDK with @toolwright/server, before the tool classes and their libraries (bench/README.md: why a start schedules incremental marking)', () => {
+    const { modules } = weatherStart([]);
+    const first = (pattern: RegExp) => modules.findIndex((f) => pattern.test(f));
+    const sdk = first(/node_modules\/@modelcontextprotocol\/server\/dist\/index\.cjs$/);
+    expect(sdk).toBeGreaterThan(first(/^packages\/server\/bundle\/all\.js$/));
+    for (const later of [/^packages\/core\/bundle\/all\.js$/, /node_modules\/typedi\//, /node_modules\/class-validator\//, /^examples\/weather\/dist\/weather\.tools\.js$/]) {
+      expect(first(later)).toBeGreaterThan(sdk);
+    }
+  });
+
+  it("leaves node:util's argument parser unloaded when a server starts without flags (parseListenArgs)", () => {
+    const parser = (list: string[]) => list.filter((m) => m.includes('internal/util/parse_args'));
+    expect(parser(weatherStart([]).builtins)).toEqual([]);
+    // With a flag the parser runs (so the check above can fail).
+    expect(parser(weatherStart(['--stdio']).builtins)).not.toEqual([]);
+  });
+
   it('loads the lazy bundle when an HTTP entry point is imported (so the test above can fail)', async () => {
     const files = await loadedFiles(`Promise.resolve(require('@toolwright/server/http'))`);
     expect(files).toContain('packages/server/bundle/lazy.js');
@@ -222,4 +239,28 @@ function stdioStart(script: string, tool: string, args: Record<string, unknown>)
     .map((line) => JSON.parse(line) as Answer)
     .sort((a, b) => a.id - b.id);
   return { answers, files: (JSON.parse(listed[1]) as string[]).map((file) => relative(ROOT, file)).sort() };
+}
+
+/**
+ * The weather example's own entry (`examples/weather/dist/server.js`) started with `flags`: it
+ * answers an initialize and exits at end of input. Node's module cache in load order (relative to
+ * the repo) and its list of built-in modules loaded, at exit.
+ */
+function weatherStart(flags: string[]): { modules: string[]; builtins: string[] } {
+  const probe = join(ROOT, 'bench', 'gc-probe.js'); // any preload works; this one loads nothing but node:v8
+  const input = `${JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'footprint', version: '1' } } })}\n`;
+  const report = `process.on('exit', () => process.stderr.write('\\nLOADED ' + JSON.stringify({ modules: Object.keys(require.cache), builtins: process.moduleLoadList })));`;
+  const server = join(ROOT, 'examples', 'weather', 'dist', 'server.js');
+  // As if started as `node server.js <flags>`: parseListenArgs reads process.argv.
+  const start = `process.argv = [process.argv[0], ${JSON.stringify(server)}, ...${JSON.stringify(flags)}];\nrequire(${JSON.stringify(server)});`;
+  const { stdout, stderr } = spawnSync(process.execPath, ['-r', probe, '-e', `${report}\n${start}`], {
+    cwd: ROOT,
+    input,
+    encoding: 'utf8',
+    env: { ...process.env, TOOLWRIGHT_COMPILE_CACHE: 'off' },
+  });
+  const listed = /\nLOADED (.+)$/.exec(stderr);
+  if (!listed || !stdout.includes('"result"')) throw new Error(`the weather server did not answer; stdout:\n${stdout}\nstderr:\n${stderr}`);
+  const loaded = JSON.parse(listed[1]) as { modules: string[]; builtins: string[] };
+  return { modules: loaded.modules.map((file) => relative(ROOT, file)), builtins: loaded.builtins };
 }

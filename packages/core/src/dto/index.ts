@@ -20,15 +20,18 @@ export type { ClassTransformOptions, TransformFnParams, TypeHelpOptions } from '
 
 type Factory = (...args: never[]) => unknown;
 
-/** A stand-in for `load()`'s result that loads it on its first call. */
-function onDemand<T>(name: string, load: () => T): T {
+/**
+ * A stand-in for the decorator `name` that loads it with `load(name)` on its first call: one
+ * closure per export (about 120 of them are made when this module loads, most never called).
+ */
+function onDemand<N extends string, T>(name: N, load: (name: N) => unknown): T {
   let loaded: Factory | undefined;
-  const call = (...args: never[]): unknown => (loaded ??= load() as Factory)(...args);
+  const call = (...args: never[]): unknown => (loaded ??= load(name) as Factory)(...args);
   return Object.defineProperty(call, 'name', { value: name }) as T;
 }
 
-const fromClassValidator = <K extends ClassValidatorDecoratorName>(name: K): (typeof ClassValidator)[K] => onDemand(name, () => loadClassValidatorDecorator(name));
-const fromClassTransformer = <K extends ClassTransformerDecoratorName>(name: K): (typeof ClassTransformer)[K] => onDemand(name, () => loadClassTransformerDecorator(name));
+const fromClassValidator = <K extends ClassValidatorDecoratorName>(name: K): (typeof ClassValidator)[K] => onDemand(name, loadClassValidatorDecorator);
+const fromClassTransformer = <K extends ClassTransformerDecoratorName>(name: K): (typeof ClassTransformer)[K] => onDemand(name, loadClassTransformerDecorator);
 
 export const Type = fromClassTransformer('Type');
 export const Expose = fromClassTransformer('Expose');

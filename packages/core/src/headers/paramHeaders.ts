@@ -37,9 +37,10 @@ export function scanParamHeaders(schema: JsonSchema): ParamHeaderScan {
   const seen = new Map<string, string>();
   const visit = (node: unknown, path: readonly string[], reachable: boolean): void => {
     if (typeof node !== 'object' || node === null || Array.isArray(node)) return;
-    const at = path.length === 0 ? 'the root' : `property '${path.join('.')}'`;
     const s = node as Record<string, unknown>;
     if (Object.hasOwn(s, X_MCP_HEADER)) {
+      // Named only where a declaration is (every node of every tool's schema is visited at build).
+      const at = path.length === 0 ? 'the root' : `property '${path.join('.')}'`;
       const name = s[X_MCP_HEADER];
       const type = s.type;
       if (!reachable || path.length === 0) problems.push(`${at} declares x-mcp-header where only a property reached through 'properties' may (not under items, oneOf/anyOf/allOf, $defs, ...)`);

@@ -12,6 +12,8 @@ const HTTP_FLAGS = ['port', 'host', 'stateless', 'json'] as const;
  * and so does an HTTP flag without `--http` (`--port=3000` alone would otherwise serve stdio).
  */
 export function parseListenArgs(argv: readonly string[] = process.argv.slice(2)): ListenOptions {
+  // No flags, the usual stdio start: node:util's parser (a module of its own) is not loaded for it.
+  if (argv.length === 0) return { transport: 'stdio' };
   let values: { stdio?: boolean; http?: boolean; port?: string; host?: string; stateless?: boolean; json?: boolean };
   try {
     ({ values } = parseArgs({
