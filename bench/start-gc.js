@@ -1,0 +1,104 @@
+#!/usr/bin/env node
+// What the garbage collector does during a cold start, per server, natively (no valgrind): each run
+// starts a stdio server with V8's GC traces, sends the first request of an era and end of input,
+// and reads the traces up to the exit. Per server it reports the young-generation collections
+// (scavenges) before the exit, V8's average survival ratio after the last one, and in how many starts
+// V8 scheduled incremental marking. That marking is what spreads bench/cold-start-cpu.js's
+// instruction counts: under valgrind it sometimes runs before the answer (bench/README.md, "Why a
+// start schedules incremental marking").
+//   node bench/start-gc.js [--era legacy|modern] [--runs 5] [--node <binary>] [-- <server script> ...]
+// Without scripts it compares raw v2 (bench/raw-server-v2.js) with the weather example. The servers
+// share a compile cache of this run, filled by a first start of each that is not counted.
+'use strict';
+const { spawn } = require('node:child_process');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+
+const ROOT = path.resolve(__dirname, '..');
+const argv = process.argv.slice(2);
+const sep = argv.indexOf('--');
+const flags = sep < 0 ? argv : argv.slice(0, sep);
+const flag = (name, fallback) => {
+  const i = flags.indexOf(`--${name}`);
+  return i < 0 ? fallback : flags[i + 1];
+};
+const era = flag('era', 'legacy');
+const runs = Number(flag('runs', 5));
+const node = flag('node', process.execPath);
+const scripts = sep < 0 ? ['bench/raw-server-v2.js', 'examples/weather/dist/server.js'] : argv.slice(sep + 1);
+if (!['legacy', 'modern'].includes(era) || !(runs > 0)) throw new Error('usage: --era legacy|modern --runs <n>');
+
+const META = {
+  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+  'io.modelcontextprotocol/clientCapabilities': {},
+  'io.modelcontextprotocol/clientInfo': { name: 'start-gc', version: '1' },
+};
+const FIRST =
+  era === 'legacy'
+    ? { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'start-gc', version: '1' } } }
+    : { jsonrpc: '2.0', id: 0, method: 'server/discover', params: { _meta: META } };
+
+const cacheDir = fs.mkdtempSync(path.join(os.tmpdir(), 'start-gc-cache-'));
+process.on('exit', () => fs.rmSync(cacheDir, { recursive: true, force: true }));
+
+/** One start: its scavenges (allocated bytes and V8's average survival ratio after each) and whether marking was scheduled. */
+function start(script) {
+  const args = ['--trace-gc-nvp', '--trace-incremental-marking', path.resolve(ROOT, script)];
+  return new Promise((resolve, reject) => {
+    const child = spawn(node, args, { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, TOOLWRIGHT_COMPILE_CACHE: cacheDir } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    child.stdin.end(`${JSON.stringify(FIRST)}\n`);
+    child.on('error', reject);
+    child.on('exit', (code) => {
+      const lines = stdout.split('\n');
+      const answer = lines.find((line) => line.startsWith('{'));
+      if (code !== 0 || !answer || 'error' in JSON.parse(answer)) return reject(new Error(`${script} (exit ${code}):\n${stdout.slice(-800)}\n${stderr.slice(-1500)}`));
+      const scavenges = lines
+        .filter((line) => / gc=s /.test(line))
+        .map((line) => ({ allocated: Number(/ allocated=(\d+)/.exec(line)?.[1]), survival: Number(/ average_survival_ratio=([\d.]+)%/.exec(line)?.[1]) }));
+      const marking = lines.some((line) => line.includes('[IncrementalMarking] Job: Schedule') || line.includes('[IncrementalMarking] Start'));
+      const fullGcs = lines.filter((line) => / gc=(mc|mmc|ms) /.test(line)).length;
+      resolve({ scavenges, marking, fullGcs });
+    });
+  });
+}
+
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+
+(async () => {
+  const version = await new Promise((resolve) => {
+    const c = spawn(node, ['--version']);
+    let out = '';
+    c.stdout.on('data', (d) => (out += d));
+    c.on('exit', () => resolve(out.trim()));
+  });
+  for (const script of scripts) await start(script); // fills the compile cache
+  const samples = scripts.map(() => []);
+  for (let run = 0; run < runs; run++) {
+    const order = run % 2 ? [...scripts.keys()].reverse() : [...scripts.keys()];
+    for (const i of order) samples[i].push(await start(scripts[i]));
+  }
+  console.log(`cold start GC, ${era} era, node ${version}, ${runs} starts each; medians`);
+  console.log(`${'server'.padEnd(48)}${'scavenges'.padStart(10)}${'survival %'.padStart(12)}${'MB allocated'.padStart(14)}${'marking'.padStart(10)}${'full GCs'.padStart(10)}`);
+  scripts.forEach((s, i) => {
+    const r = samples[i];
+    const last = (x) => x.scavenges.at(-1)?.survival ?? 100;
+    const allocated = (x) => x.scavenges.reduce((n, g) => n + g.allocated, 0) / 1048576;
+    console.log(
+      `${s.slice(-47).padEnd(48)}${String(median(r.map((x) => x.scavenges.length))).padStart(10)}${median(r.map(last)).toFixed(1).padStart(12)}${median(r.map(allocated)).toFixed(1).padStart(14)}${`${r.filter((x) => x.marking).length}/${r.length}`.padStart(10)}${String(median(r.map((x) => x.fullGcs))).padStart(10)}`,
+    );
+  });
+  console.log(
+    "survival %: V8's average survival ratio after the last scavenge (the initial old-generation limit shrinks by it at each one); MB allocated: up to the last scavenge; marking: starts in which incremental marking was scheduled.",
+  );
+})().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
