@@ -4,7 +4,7 @@
 // files of ours at startup instead of about 80 (on Node 20 each module costs a resolve, a read and
 // a wrapper compile), and holds in memory only the code it can run.
 //
-// A package's modules go into up to three bundles, each module into exactly one, so all entry points
+// A package's modules go into up to four bundles, each module into exactly one, so all entry points
 // share one copy of each module:
 // - `bundle/all.js`: what the package's STARTUP entry points load (for @toolwright/server, `.` and
 //   `./stdio`: what a stdio server runs). Node keeps a script's whole source text in memory for lazy
@@ -12,9 +12,12 @@
 //   middleware, the proxy) stays out of it.
 // - `bundle/extensions.js`: modules a startup entry re-exports that only some apps run (ON_DEMAND:
 //   tasks, skills, elicitation forms), read when the first of them is needed.
+// - `bundle/web.js`: the rest of the web-standard path (WEB: the fetch handler, auth, middleware),
+//   read when one of its entry points or modules is first needed. Deno, Bun and Workers serve
+//   with it, and never read lazy.js.
 // - `bundle/lazy.js`: every other module, read from disk when one of them is first needed: an entry
 //   point such as `@toolwright/server/http`, or a `require()` inside a function (`app.listen({
-//   transport: 'http' })` loads the HTTP listener that way).
+//   transport: 'http' })` loads the node HTTP listener that way).
 // A module in one bundle that imports a module of another gets it through that bundle's
 // module table (`require('./all.js')['dist/app/App.js']`), never a copy.
 //
@@ -51,7 +54,33 @@ const ON_DEMAND = new Map([
   ['@toolwright/server', ['dist/extensions/tasks/', 'dist/extensions/skills/']],
   ['@toolwright/core', ['dist/metadata/toolTaskMode.js', 'dist/elicit/', 'dist/container/ServiceScope.js']],
 ]);
-const BUNDLES = { startup: 'all.js', onDemand: 'extensions.js', lazy: 'lazy.js' };
+/**
+ * The web-standard path (for @toolwright/server: the fetch handler, bearer auth, middleware), which
+ * Deno, Bun and Workers serve with: its modules that are not startup ones go into `web.js`, so
+ * `@toolwright/server/fetch` reads neither the node listener, the test kit nor the proxy, and a
+ * Worker bundle can leave `lazy.js` out. `entries`: the entry points whose modules these are;
+ * `modules`: modules that startup code requires inside a function and that a server answering
+ * through fetch may run (app.fetch, mounting, tracing, @UiResource's files, the `import()` of
+ * tool files named by glob and of jose, the SDK's skills extension). Paths are in the package.
+ */
+const WEB = new Map([
+  [
+    '@toolwright/server',
+    {
+      entries: ['./fetch', './auth', './middleware'],
+      modules: [
+        'dist/fetch/createAppFetch.js',
+        'dist/compose/mountApps.js',
+        'dist/compose/mountLater.js',
+        'dist/handlers/tracedServerClass.js',
+        'dist/extensions/apps/viewFileReader.js',
+        'dist/ground/importModule.js',
+        'dist/sdk/skillsEntry.js',
+      ],
+    },
+  ],
+]);
+const BUNDLES = { startup: 'all.js', onDemand: 'extensions.js', web: 'web.js', lazy: 'lazy.js' };
 
 if (require.main === module) {
   (async () => {
@@ -87,13 +116,20 @@ async function bundle(pkgDir) {
     graph,
     (_, to) => startupModules.has(to),
   );
+  const web = WEB.get(pkg.name) ?? { entries: [], modules: [] };
+  const inWeb = (e) => !inStartup(e) && web.entries.includes(e.subpath);
+  const webStarts = [...shared.filter(inWeb).map((e) => e.file), ...web.modules.map((key) => path.join(pkgDir, key))];
+  for (const file of webStarts) if (!graph.imports.has(file)) throw new Error(`${pkg.name}: WEB names ${keyOf(pkgDir, file)}, which no entry point reaches; update WEB in scripts/bundle-packages.js.`);
+  const earlier = (file) => startupModules.has(file) || extensionModules.has(file);
+  const webModules = new Set([...loadedBy(webStarts, graph, (_, to) => earlier(to))].filter((file) => !earlier(file)));
   const parts = [
     { file: BUNDLES.startup, modules: startupModules, entries: shared.filter(inStartup) },
     { file: BUNDLES.onDemand, modules: extensionModules, entries: [] },
+    { file: BUNDLES.web, modules: webModules, entries: shared.filter(inWeb) },
     {
       file: BUNDLES.lazy,
-      modules: new Set([...graph.imports.keys()].filter((file) => !startupModules.has(file) && !extensionModules.has(file))),
-      entries: shared.filter((e) => !inStartup(e)),
+      modules: new Set([...graph.imports.keys()].filter((file) => !earlier(file) && !webModules.has(file))),
+      entries: shared.filter((e) => !inStartup(e) && !inWeb(e)),
     },
   ].filter((part) => part.modules.size > 0 || part.entries.length > 0);
   for (const part of parts) {

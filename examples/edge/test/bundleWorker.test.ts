@@ -6,7 +6,7 @@ import { join } from 'node:path';
  * What scripts/bundleWorker.mjs leaves out of a Worker (workerd parses the whole script on each
  * cold start): class-validator's unused decorators with validator.js and libphonenumber-js, jose
  * when nothing imports `@toolwright/server/auth`, @opentelemetry/api when nothing but Toolwright
- * imports it. The Workers it builds are served and called in runtimes.e2e.test.ts. Needs dist/ (`tsc -b`).
+ * imports it, the server's node-only bundle when no entry point leads into it. The Workers it builds are served and called in runtimes.e2e.test.ts. Needs dist/ (`tsc -b`).
  */
 const ROOT = join(__dirname, '..');
 const BUNDLER = join(ROOT, 'scripts', 'bundleWorker.mjs');
@@ -71,6 +71,29 @@ describe("the edge example's Worker bundler", () => {
     expect(has(modules, /node_modules\/validator\/lib\/isEmail\.js$/)).toBe(false);
     expect(has(modules, /node_modules\/jose\//)).toBe(true);
     expect(has(modules, /node_modules\/@opentelemetry\/api\//)).toBe(false);
+    // The web-standard path of the server, without its node-only bundle (node listener, test kit, proxy).
+    expect(has(modules, /packages\/server\/bundle\/web\.js$/)).toBe(true);
+    expect(has(modules, /packages\/server\/bundle\/lazy\.js$/)).toBe(false);
+    expect(modules).toContain('no-node-only-server:./lazy.js');
+  });
+
+  it("keeps the server's node-only bundle when the Worker imports an entry point that leads into it, and says what is missing when it is left out", () => {
+    const { modules } = bundled(
+      'with-http',
+      `import 'reflect-metadata';\nimport { createEdgeHandler } from './dist/handler.js';\nimport { InMemoryEventStore } from '@toolwright/server/http';\nglobalThis.store = InMemoryEventStore;\nexport default { fetch: (request) => createEdgeHandler({ stateless: true }).then((serve) => serve(request)) };\n`,
+    );
+    expect(has(modules, /packages\/server\/bundle\/lazy\.js$/)).toBe(true);
+    expect(modules).not.toContain('no-node-only-server:./lazy.js');
+    // Without it, a node-only feature fails with the reason (app.listen over node's HTTP, here run in node on the bundle).
+    const outfile = join(dir, 'listen.mjs');
+    run(
+      `await bundleWorker({ entry: ${JSON.stringify(
+        "import 'reflect-metadata';\nimport { createEdgeApp } from './dist/app.js';\nexport default { listen: () => createEdgeApp().then((app) => app.listen({ transport: 'http', port: 0 })) };\n",
+      )}, resolveDir: ${JSON.stringify(ROOT)}, outfile: ${JSON.stringify(outfile)} });`,
+    );
+    const script = `globalThis.process.getBuiltinModule ??= (id) => require(id);\nimport(${JSON.stringify(`file://${outfile}`)}).then((m) => m.default.listen()).then(() => console.log('listening'), (error) => console.log(error.message));`;
+    const said = execFileSync(process.execPath, ['-e', script], { cwd: ROOT, encoding: 'utf8' });
+    expect(said).toContain("@toolwright/server's node-only code (the node HTTP listener, the test kit, the proxy) is not in this Worker bundle");
   });
 
   it('leaves jose out of a Worker without auth, and keeps a decorator (with its validator.js check) that a DTO imports from class-validator itself', () => {

@@ -9,6 +9,10 @@
 // - jose, unless the app imports `@toolwright/server/auth` (jwtVerifier loads it);
 // - @opentelemetry/api, unless code other than Toolwright's imports it (Toolwright records spans
 //   only once a provider is registered with the API, which needs the app's own import of it);
+// - @toolwright/server's node-only bundle (lazy.js: the node HTTP listener, the test kit, the proxy),
+//   unless the app imports one of the entry points that lead into it (`@toolwright/server/http`,
+//   `/testing`, `/proxy`); a Worker serves through the web-standard path, which lives in
+//   all.js and web.js;
 // - class-validator's decorators that no DTO uses, with validator.js and libphonenumber-js that
 //   they bring (see usedClassValidator below).
 import { build } from 'esbuild';
@@ -65,17 +69,25 @@ const oneClassTransformer = {
   },
 };
 
-/** `@opentelemetry/api` left out: Toolwright's `require` of it throws, which it reads as "not installed". */
-const noTelemetry = {
-  name: 'no-telemetry',
+/** A module left out of the Worker (`filter`, required from a file that `from` matches): requiring it throws `message`. */
+const leftOut = (name, filter, message, from = /./) => ({
+  name,
   setup(build) {
-    build.onResolve({ filter: /^@opentelemetry\/api$/ }, () => ({ path: '@opentelemetry/api', namespace: 'toolwright-left-out' }));
-    build.onLoad({ filter: /.*/, namespace: 'toolwright-left-out' }, () => ({
-      contents: "throw new Error('@opentelemetry/api is not in this Worker bundle: nothing in the app imports it.');",
-      loader: 'js',
-    }));
+    build.onResolve({ filter }, (args) => (from.test(args.importer) ? { path: args.path, namespace: name } : undefined));
+    build.onLoad({ filter: /.*/, namespace: name }, () => ({ contents: `throw new Error(${JSON.stringify(message)});`, loader: 'js' }));
   },
-};
+});
+
+/** `@opentelemetry/api` left out: Toolwright's `require` of it throws, which it reads as "not installed". */
+const noTelemetry = leftOut('no-telemetry', /^@opentelemetry\/api$/, '@opentelemetry/api is not in this Worker bundle: nothing in the app imports it.');
+
+/** The server's node-only bundle left out: only the node HTTP listener, the test kit and the proxy would require it. */
+const noNodeOnlyServer = leftOut(
+  'no-node-only-server',
+  /^\.\/lazy\.js$/,
+  "@toolwright/server's node-only code (the node HTTP listener, the test kit, the proxy) is not in this Worker bundle: a Worker serves through createFetchHandler or app.fetch. If you need it, import the entry point that has it (@toolwright/server/http, /testing or /proxy) in the Worker's code.",
+  SERVER_BUNDLE,
+);
 
 /**
  * class-validator's entry point (CommonJS, or ES modules required from CommonJS, as tsc's output
@@ -101,6 +113,35 @@ const usedClassValidator = (names) => ({
     }));
   },
 });
+
+/**
+ * The Worker's `require` for Node's built-in modules (workerd gives them through
+ * process.getBuiltinModule, with the nodejs_compat flag). Loading one costs the Worker's cold start
+ * (node:fs, node:path and node:url together: about 10 ms of CPU on workerd), and CommonJS code
+ * requires them when its module loads, often for a function that a Worker never calls (Toolwright's
+ * tool-file globbing, class-validator's file lookups). So a built-in whose export is a plain object
+ * is given as a stand-in that loads it on the first read of one of its members; the others
+ * (a function or class, such as node:events) are loaded when required.
+ */
+const BUILTIN_REQUIRE = `const require = /* @__PURE__ */ (() => {
+  const objects = new Set(${JSON.stringify(['fs', 'fs/promises', 'path', 'url', 'crypto', 'util', 'async_hooks', 'http', 'https', 'net', 'os', 'zlib', 'buffer', 'string_decoder', 'querystring', 'timers', 'dns', 'tls', 'http2', 'child_process', 'worker_threads', 'perf_hooks', 'diagnostics_channel'])});
+  const load = (id) => globalThis.process.getBuiltinModule(id);
+  return (id) => {
+    if (!objects.has(id.startsWith('node:') ? id.slice(5) : id)) return load(id);
+    let loaded;
+    const real = () => (loaded ??= load(id));
+    return new Proxy({}, {
+      get: (_, key) => real()[key],
+      has: (_, key) => key in real(),
+      set: (_, key, value) => Reflect.set(real(), key, value),
+      ownKeys: () => Reflect.ownKeys(real()),
+      getOwnPropertyDescriptor: (_, key) => {
+        const found = Reflect.getOwnPropertyDescriptor(real(), key);
+        return found && { ...found, configurable: true };
+      },
+    });
+  };
+})();`;
 
 /** What Toolwright's core takes from class-validator (packages/core/src/schema/class-validator.ts, validateDto.ts). */
 const CORE_NEEDS = ['getMetadataStorage', 'ValidationTypes', 'validate'];
@@ -139,6 +180,10 @@ function dtoNamesOf(source) {
 async function reachOf(metafile, resolveDir) {
   const inputs = Object.entries(metafile.inputs).filter(([file]) => !file.includes(':'));
   const jose = inputs.some(([file]) => /[\\/]server[\\/]bundle[\\/]auth\.js$/.test(file));
+  // An entry point of the server whose view returns a part of lazy.js (`module.exports = require('./lazy.js')[...]`).
+  let nodeOnly = false;
+  for (const [file] of inputs)
+    if (SERVER_BUNDLE.test(file) && !/[\\/](all|extensions|web|lazy)\.js$/.test(file) && /require\(['"]\.\/lazy\.js['"]\)/.test(await readFile(resolve(file), 'utf8'))) nodeOnly = true;
   const isOtel = (file) => /[\\/]node_modules[\\/]@opentelemetry[\\/]api[\\/]/.test(file);
   const telemetry = inputs.some(([file, { imports }]) => !isOtel(file) && !SERVER_BUNDLE.test(file) && imports.some((i) => isOtel(i.path)));
   let classValidator = new Set(CORE_NEEDS);
@@ -158,7 +203,7 @@ async function reachOf(metafile, resolveDir) {
     const exported = new Set(Object.keys(createRequire(resolve(resolveDir, 'worker-entry.js'))('class-validator')));
     classValidator = new Set([...classValidator].filter((name) => exported.has(name)));
   }
-  return { jose, telemetry, classValidator };
+  return { jose, telemetry, classValidator, nodeOnly };
 }
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -178,12 +223,18 @@ const options = {
   external: [...builtinModules, ...builtinModules.map((m) => `node:${m}`), '@modelcontextprotocol/node', '@modelcontextprotocol/client', '@modelcontextprotocol/client/*'],
   outfile,
   // The CommonJS packages require node's modules: workerd gives them through process.getBuiltinModule.
-  banner: { js: 'const require = (id) => globalThis.process.getBuiltinModule(id);' },
+  banner: { js: BUILTIN_REQUIRE },
   logLevel: 'warning',
 };
 const first = await build({ ...options, plugins: [staticImports(true), oneClassTransformer], write: false, metafile: true, logLevel: 'silent' });
 const reach = await reachOf(first.metafile, resolveDir);
 await build({
   ...options,
-  plugins: [staticImports(reach.jose), oneClassTransformer, ...(reach.telemetry ? [] : [noTelemetry]), ...(reach.classValidator ? [usedClassValidator(reach.classValidator)] : [])],
+  plugins: [
+    staticImports(reach.jose),
+    oneClassTransformer,
+    ...(reach.telemetry ? [] : [noTelemetry]),
+    ...(reach.nodeOnly ? [] : [noNodeOnlyServer]),
+    ...(reach.classValidator ? [usedClassValidator(reach.classValidator)] : []),
+  ],
 });
