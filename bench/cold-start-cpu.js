@@ -49,7 +49,8 @@ const FIRST =
 // filled by the warm-up start: no other process that loads the same files (the SDK's, say) can
 // rewrite their entries mid-run, and a cache written outside valgrind is not read under it (V8
 // sees other CPU features). The spread that remains between starts of one server is a major
-// collection's marking that sometimes runs before the answer under valgrind (bench/README.md).
+// collection's marking that sometimes runs before the answer under valgrind: bench/start-gc.js says,
+// natively and in seconds, whether a server's start schedules one (bench/README.md).
 const cacheDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cold-start-cache-'));
 process.on('exit', () => fs.rmSync(cacheDir, { recursive: true, force: true }));
 

@@ -30,8 +30,8 @@ function loadExport<K extends keyof ClassValidatorModule>(name: K, file: string 
   const dir = cjsDir();
   if (file !== undefined && dir !== undefined) {
     try {
-      // An absolute path: no search through node_modules folders for each file.
-      const found = (require(join(dir, file)) as Partial<ClassValidatorModule>)[name];
+      // An absolute path with its extension: no search through node_modules folders, no failed stat, for each file.
+      const found = (require(join(dir, `${file}.js`)) as Partial<ClassValidatorModule>)[name];
       if (found !== undefined) return found as ClassValidatorModule[K];
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'MODULE_NOT_FOUND') throw error;
