@@ -1,0 +1,219 @@
+#!/usr/bin/env node
+// A CPU profile of each bench/edge handler inside workerd, taken through workerd's inspector over a
+// burst of calls once the isolate is warm: where a Worker's CPU per call goes, which node's
+// profiler cannot show (workerd's streams, its Request/Response and its isolate's heap are not
+// node's). Needs `npm run build`; bundles the Workers as bench/edge/run.mjs does.
+//   node bench/edge/profile-workerd.mjs [--calls 3000] [--warm 1000] [--era 2026-07-28|2025-11-25]
+//     [--only toolwright|sdk] [--top 25] [--interval 100 (µs)]
+// Prints each handler's self time by function (top N) and by the bundle's source file, and writes
+// .bench/edge/<kind>-<era>.cpuprofile (open it in Chrome's DevTools, Performance tab).
+import { spawn } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
+import { createRequire } from 'node:module';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { buildWorkers, WORKERS_DIR } from './build-workers.mjs';
+import requests from './requests.js';
+
+const require = createRequire(import.meta.url);
+const WebSocket = require('ws');
+const WORKERD = require('workerd').default;
+
+const argv = process.argv.slice(2);
+const arg = (name, fallback) => {
+  const at = argv.indexOf(`--${name}`);
+  return at >= 0 ? argv[at + 1] : fallback;
+};
+const CALLS = Number(arg('calls', 3000));
+const WARM = Number(arg('warm', 1000));
+const ERA = arg('era', '2026-07-28');
+const TOP = Number(arg('top', 25));
+const INTERVAL = Number(arg('interval', 100));
+const CONCURRENCY = 8;
+// --heap: instead of the CPU, where the objects still alive after the burst were allocated (V8's
+// sampling heap profiler, objects a scavenge freed left out): what each call leaves to the old
+// generation, which every scavenge copies and every major collection marks.
+const HEAP = argv.includes('--heap');
+const KINDS = arg('only', undefined) ? [arg('only')] : ['toolwright', 'sdk'];
+const { body, headers } = requests.ERAS[ERA];
+
+function freePort() {
+  return new Promise((resolve) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+function call(url, agent) {
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      url,
+      { method: 'POST', agent, headers: { ...headers, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'content-length': Buffer.byteLength(body) } },
+      (res) => {
+        let data = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk) => (data += chunk));
+        res.on('end', () => (res.statusCode === 200 && data.includes('"result"') ? resolve() : reject(new Error(`HTTP ${res.statusCode}: ${data.slice(0, 200)}`))));
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+async function burst(url, n) {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: CONCURRENCY });
+  let left = n;
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (left-- > 0) await call(url, agent);
+    }),
+  );
+  agent.destroy();
+}
+
+async function startWorkerd(kind) {
+  const [port, inspector] = [await freePort(), await freePort()];
+  const config = join(WORKERS_DIR, `${kind}-profile-${port}.capnp`);
+  writeFileSync(
+    config,
+    `using Workerd = import "/workerd/workerd.capnp";
+const config :Workerd.Config = (
+  services = [(name = "main", worker = .worker)],
+  sockets = [(name = "http", address = "127.0.0.1:${port}", http = (), service = "main")],
+);
+const worker :Workerd.Worker = (
+  modules = [(name = "worker.mjs", esModule = embed "${kind}.mjs")],
+  compatibilityDate = "2026-07-01",
+  compatibilityFlags = ["nodejs_compat"],
+);
+`,
+  );
+  const child = spawn(WORKERD, ['serve', config, `--inspector-addr=127.0.0.1:${inspector}`], { stdio: ['ignore', 'ignore', 'inherit'] });
+  const url = `http://127.0.0.1:${port}/mcp`;
+  for (let i = 0; ; i++) {
+    try {
+      await call(url, new http.Agent({ keepAlive: false }));
+      break;
+    } catch (error) {
+      if (i > 500) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+  }
+  return { child, url, inspector };
+}
+
+/** A Chrome DevTools Protocol session with the Worker's isolate. */
+async function devtools(inspectorPort) {
+  const targets = await (await fetch(`http://127.0.0.1:${inspectorPort}/json/list`)).json();
+  const socket = new WebSocket(targets[0].webSocketDebuggerUrl);
+  await new Promise((resolve, reject) => {
+    socket.once('open', resolve);
+    socket.once('error', reject);
+  });
+  let id = 0;
+  const waiting = new Map();
+  socket.on('message', (data) => {
+    const message = JSON.parse(data);
+    const pending = waiting.get(message.id);
+    if (!pending) return;
+    waiting.delete(message.id);
+    if (message.error) pending.reject(new Error(JSON.stringify(message.error)));
+    else pending.resolve(message.result);
+  });
+  return {
+    send: (method, params = {}) =>
+      new Promise((resolve, reject) => {
+        waiting.set(++id, { resolve, reject });
+        socket.send(JSON.stringify({ id, method, params }));
+      }),
+    close: () => socket.close(),
+  };
+}
+
+/** CPU time of a process (all its threads) so far, in ms (/proc clock ticks of 10 ms). */
+function cpuMs(pid) {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+function summarize(kind, profile, cpu) {
+  const byId = new Map(profile.nodes.map((node) => [node.id, node]));
+  const selfUs = new Map();
+  const deltas = profile.timeDeltas;
+  for (let i = 0; i < profile.samples.length; i++) selfUs.set(profile.samples[i], (selfUs.get(profile.samples[i]) ?? 0) + (deltas[i] ?? 0));
+  const total = [...selfUs.values()].reduce((a, b) => a + b, 0);
+  const byFunction = new Map();
+  const byFile = new Map();
+  for (const [nodeId, us] of selfUs) {
+    const { callFrame } = byId.get(nodeId);
+    const name = `${callFrame.functionName || '(anonymous)'} ${callFrame.url ? `${callFrame.url.split('/').pop()}:${callFrame.lineNumber + 1}` : ''}`;
+    byFunction.set(name, (byFunction.get(name) ?? 0) + us);
+  }
+  for (const [nodeId, us] of selfUs) {
+    const { callFrame } = byId.get(nodeId);
+    const file = callFrame.url ? 'worker' : callFrame.functionName;
+    byFile.set(file, (byFile.get(file) ?? 0) + us);
+  }
+  const line = ([name, us]) => `  ${((us / total) * 100).toFixed(1).padStart(5)}%  ${(us / CALLS).toFixed(1).padStart(6)} µs/call  ${name}`;
+  console.log(`\n${kind} (${ERA}): ${(total / CALLS).toFixed(1)} µs sampled per call over ${CALLS} calls; workerd's CPU ${((cpu * 1000) / CALLS).toFixed(1)} µs per call`);
+  console.log(' by kind:');
+  for (const entry of [...byFile].sort((a, b) => b[1] - a[1]).slice(0, 8)) console.log(line(entry));
+  console.log(` top ${TOP} functions (self):`);
+  for (const entry of [...byFunction].sort((a, b) => b[1] - a[1]).slice(0, TOP)) console.log(line(entry));
+}
+
+function summarizeHeap(kind, profile) {
+  const bySite = new Map();
+  let total = 0;
+  const walk = (node, stack) => {
+    const frame = node.callFrame;
+    const here = frame.functionName ? `${frame.functionName}${frame.url ? `:${frame.lineNumber + 1}` : ''}` : '';
+    const path = here ? [...stack, here] : stack;
+    if (node.selfSize) {
+      const site = path.slice(-3).join(' < ') || '(root)';
+      bySite.set(site, (bySite.get(site) ?? 0) + node.selfSize);
+      total += node.selfSize;
+    }
+    for (const child of node.children) walk(child, path);
+  };
+  walk(profile.head, []);
+  console.log(`\n${kind} (${ERA}): ${(total / CALLS / 1024).toFixed(1)} kB per call still alive after the burst (sampled), by allocation site:`);
+  for (const [site, bytes] of [...bySite].sort((a, b) => b[1] - a[1]).slice(0, TOP)) console.log(`  ${(bytes / CALLS).toFixed(0).padStart(6)} B/call  ${site}`);
+}
+
+await buildWorkers(KINDS);
+for (const kind of KINDS) {
+  const server = await startWorkerd(kind);
+  try {
+    await burst(server.url, WARM);
+    const session = await devtools(server.inspector);
+    if (HEAP) {
+      await session.send('HeapProfiler.enable');
+      await session.send('HeapProfiler.startSampling', { samplingInterval: 256, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: false });
+      await burst(server.url, CALLS);
+      const { profile } = await session.send('HeapProfiler.getSamplingProfile');
+      await session.send('HeapProfiler.stopSampling');
+      session.close();
+      summarizeHeap(kind, profile);
+      continue;
+    }
+    await session.send('Profiler.enable');
+    await session.send('Profiler.setSamplingInterval', { interval: INTERVAL });
+    await session.send('Profiler.start');
+    const cpuBefore = cpuMs(server.child.pid);
+    await burst(server.url, CALLS);
+    const cpu = cpuMs(server.child.pid) - cpuBefore;
+    const { profile } = await session.send('Profiler.stop');
+    session.close();
+    const file = join(WORKERS_DIR, `${kind}-${ERA}.cpuprofile`);
+    writeFileSync(file, JSON.stringify(profile));
+    summarize(kind, profile, cpu);
+    console.log(` written: ${file}`);
+  } finally {
+    server.child.kill('SIGKILL');
+  }
+}
