@@ -205,6 +205,12 @@ describe('startup footprint', () => {
     expect(bundles).not.toContain('packages/server/bundle/lazy.js');
   });
 
+  it("reads no import of @toolwright/core/dto's loaders while the module loads (a Worker then starts with 20% more instructions)", () => {
+    const emitted = readFileSync(join(ROOT, 'packages', 'core', 'dist', 'dto', 'index.js'), 'utf8');
+    expect(emitted).toMatch(/onDemand\(name, loadValidator\)/);
+    expect(emitted).not.toMatch(/onDemand\(name, class_(validator|transformer)_1\./);
+  });
+
   it('keeps the tasks and skills extensions in their own bundle, read when an app first uses one', async () => {
     const sources = (pkg: string, file: string) =>
       (JSON.parse(readFileSync(join(ROOT, 'packages', pkg, 'bundle', `${file}.map`), 'utf8')) as { sources: string[] }).sources.flatMap((s) => /\/src\/(.+)\.ts$/.exec(s)?.[1] ?? []);
