@@ -16,7 +16,7 @@ const SRC = join(__dirname, '..', 'src');
  * cannot run (class-validator's decorator files: `require.resolve` is missing in a bundle, and the
  * entry point serves).
  */
-const COMPUTED_ALLOWED = new Set(['schema/class-validator.ts: require(join(dir, file))']);
+const COMPUTED_ALLOWED = new Set(['schema/class-validator.ts: require(join(dir, `${file}.js`))']);
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
