@@ -10,7 +10,7 @@
 // callgrind_annotate (where the instructions go: V8's scanner and parser, the interpreter, GC).
 // Needs `npm run build` and valgrind.
 import { spawn } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
@@ -89,6 +89,7 @@ const worker :Workerd.Worker = (modules = [(name = "worker.mjs", esModule = embe
     child.once('exit', done);
     child.kill('SIGTERM');
   });
+  rmSync(config, { force: true });
   const collected = /Collected : (\d+)/.exec(stderr);
   if (!collected) throw new Error(`no count from callgrind for ${label}:\n${stderr.slice(-2000)}`);
   return Number(collected[1]);

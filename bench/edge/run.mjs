@@ -9,7 +9,7 @@
 // Options: --seconds S (per slice, default 2), --rounds R (default 3), --spawns N (default 5),
 // --concurrency C (default 16), --skip-throughput, --skip-cold.
 import { spawn } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
@@ -111,6 +111,8 @@ async function start(runtime, kind, era = '2026-07-28') {
   const url = `http://127.0.0.1:${port}/mcp`;
   const began = process.hrtime.bigint();
   const child = spawn(command, args, { env: { ...process.env, PORT: String(port), NO_COLOR: '1' }, stdio: ['ignore', 'ignore', 'pipe'] });
+  // workerd's generated config goes with the process.
+  child.once('exit', () => rmSync(join(WORKERS_DIR, `${kind}-${port}.capnp`), { force: true }));
   let stderr = '';
   child.stderr.on('data', (chunk) => (stderr += chunk));
   let exited = false;
