@@ -14,9 +14,10 @@ export async function readRequestBody(request: Request, limit: number, timeoutMs
   const length = request.headers.get('content-length');
   const declared = length === null ? Number.NaN : Number(length);
   if (declared > limit) return tooLarge(limit);
+  // Not through `request.body`: on workerd, reading it makes a stream object the native read does not need (a request without a body reads as empty).
+  if (Number.isSafeInteger(declared) && declared >= 0) return readWhole(request, limit, timeoutMs);
   const stream = request.body;
-  if (!stream) return parse(new Uint8Array(0));
-  return Number.isSafeInteger(declared) && declared >= 0 ? readWhole(request, limit, timeoutMs) : readStream(stream, limit, timeoutMs);
+  return stream ? readStream(stream, limit, timeoutMs) : parse(new Uint8Array(0));
 }
 
 /** A body of declared length: one native read, raced against the timer. */
