@@ -4,11 +4,18 @@
 // profiler cannot show (workerd's streams, its Request/Response and its isolate's heap are not
 // node's). Needs `npm run build`; bundles the Workers as bench/edge/run.mjs does.
 //   node bench/edge/profile-workerd.mjs [--calls 3000] [--warm 1000] [--era 2026-07-28|2025-11-25]
-//     [--only toolwright|sdk] [--top 25] [--interval 100 (µs)]
+//     [--only toolwright|sdk] [--top 25] [--interval 100 (µs)] [--heap | --callgrind]
 // Prints each handler's self time by function (top N) and by the bundle's source file, and writes
-// .bench/edge/<kind>-<era>.cpuprofile (open it in Chrome's DevTools, Performance tab).
-import { spawn } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+// .bench/edge/<kind>-<era>.cpuprofile (open it in Chrome's DevTools, Performance tab). With the
+// inspector attached a call costs workerd ~1.6x the CPU (errors capture more, for one): read the
+// shares, not the totals.
+//   --heap       where the objects that outlived a scavenge were allocated, instead of the CPU
+//   --callgrind  instructions per call inside workerd (valgrind, V8 --single-threaded so its GC and
+//                compilers count on the one thread), no inspector: the steady figure on a busy machine.
+//                The count still moves by several % from run to run (how many scavenges of ~16 MB
+//                fall in the window): use --calls 2000 or more (~3 min per handler).
+import { execFileSync, spawn } from 'node:child_process';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
@@ -31,10 +38,10 @@ const ERA = arg('era', '2026-07-28');
 const TOP = Number(arg('top', 25));
 const INTERVAL = Number(arg('interval', 100));
 const CONCURRENCY = 8;
-// --heap: instead of the CPU, where the objects still alive after the burst were allocated (V8's
-// sampling heap profiler, objects a scavenge freed left out): what each call leaves to the old
-// generation, which every scavenge copies and every major collection marks.
+// --heap: V8's sampling heap profiler, leaving out the objects a scavenge freed: what each call
+// leaves to the old generation (promoted, whether or not a major collection freed it since).
 const HEAP = argv.includes('--heap');
+const CALLGRIND = argv.includes('--callgrind');
 const KINDS = arg('only', undefined) ? [arg('only')] : ['toolwright', 'sdk'];
 const { body, headers } = requests.ERAS[ERA];
 
@@ -69,13 +76,22 @@ async function burst(url, n) {
   let left = n;
   await Promise.all(
     Array.from({ length: CONCURRENCY }, async () => {
-      while (left-- > 0) await call(url, agent);
+      while (left-- > 0) {
+        for (let attempt = 0; ; attempt++) {
+          try {
+            await call(url, agent);
+            break;
+          } catch (error) {
+            if (attempt > 5 || error.code !== 'ECONNRESET') throw error;
+          }
+        }
+      }
     }),
   );
   agent.destroy();
 }
 
-async function startWorkerd(kind) {
+async function startWorkerd(kind, callgrindOut) {
   const [port, inspector] = [await freePort(), await freePort()];
   const config = join(WORKERS_DIR, `${kind}-profile-${port}.capnp`);
   writeFileSync(
@@ -83,7 +99,7 @@ async function startWorkerd(kind) {
     `using Workerd = import "/workerd/workerd.capnp";
 const config :Workerd.Config = (
   services = [(name = "main", worker = .worker)],
-  sockets = [(name = "http", address = "127.0.0.1:${port}", http = (), service = "main")],
+  sockets = [(name = "http", address = "127.0.0.1:${port}", http = (), service = "main")],${callgrindOut ? '\n  v8Flags = ["--single-threaded"],' : ''}
 );
 const worker :Workerd.Worker = (
   modules = [(name = "worker.mjs", esModule = embed "${kind}.mjs")],
@@ -92,14 +108,17 @@ const worker :Workerd.Worker = (
 );
 `,
   );
-  const child = spawn(WORKERD, ['serve', config, `--inspector-addr=127.0.0.1:${inspector}`], { stdio: ['ignore', 'ignore', 'inherit'] });
+  const [command, args] = callgrindOut
+    ? ['valgrind', ['--tool=callgrind', '--instr-atstart=no', `--callgrind-out-file=${callgrindOut}`, WORKERD, 'serve', config]]
+    : [WORKERD, ['serve', config, `--inspector-addr=127.0.0.1:${inspector}`]];
+  const child = spawn(command, args, { stdio: ['ignore', 'ignore', callgrindOut ? 'ignore' : 'inherit'] });
   const url = `http://127.0.0.1:${port}/mcp`;
   for (let i = 0; ; i++) {
     try {
       await call(url, new http.Agent({ keepAlive: false }));
       break;
     } catch (error) {
-      if (i > 500) throw error;
+      if (i > 3000 || child.exitCode !== null) throw error;
       await new Promise((resolve) => setTimeout(resolve, 10));
     }
   }
@@ -185,7 +204,35 @@ function summarizeHeap(kind, profile) {
   for (const [site, bytes] of [...bySite].sort((a, b) => b[1] - a[1]).slice(0, TOP)) console.log(`  ${(bytes / CALLS).toFixed(0).padStart(6)} B/call  ${site}`);
 }
 
+/** Instructions per call of `kind` inside workerd under callgrind, counting only the measured burst. */
+async function instructionsPerCall(kind) {
+  const out = join(WORKERS_DIR, `${kind}-${process.pid}.callgrind`);
+  const server = await startWorkerd(kind, out);
+  try {
+    await burst(server.url, WARM);
+    execFileSync('callgrind_control', ['-i', 'on', String(server.child.pid)], { stdio: 'ignore' });
+    await burst(server.url, CALLS);
+    execFileSync('callgrind_control', ['-i', 'off', String(server.child.pid)], { stdio: 'ignore' });
+  } finally {
+    await new Promise((resolve) => {
+      server.child.once('exit', resolve);
+      server.child.kill('SIGTERM');
+    });
+  }
+  const annotated = execFileSync('callgrind_annotate', [out], { encoding: 'utf8', maxBuffer: 1 << 28 });
+  if (!process.env.CG_KEEP) rmSync(out, { force: true });
+  return Number(/([\d,]+) \S* *PROGRAM TOTALS/.exec(annotated)[1].replace(/,/g, '')) / CALLS;
+}
+
 await buildWorkers(KINDS);
+if (CALLGRIND) {
+  const per = {};
+  for (const kind of KINDS) per[kind] = await instructionsPerCall(kind);
+  console.log(`${ERA}, workerd: instructions per call (callgrind, ${CALLS} calls after ${WARM} to warm up, ${CONCURRENCY} callers)`);
+  for (const kind of KINDS) console.log(`  ${kind.padEnd(10)} ${Math.round(per[kind])}`);
+  if (per.toolwright && per.sdk) console.log(`  as efficient as the SDK (sdk / toolwright): ${(per.sdk / per.toolwright).toFixed(3)}`);
+  process.exit(0);
+}
 for (const kind of KINDS) {
   const server = await startWorkerd(kind);
   try {
