@@ -43,4 +43,19 @@ describe('whenBodyEnds', () => {
     const lookalike = new Response('{}', { headers: { 'content-type': 'application/jsonl' } });
     expect(whenBodyEnds(lookalike, () => void calls.push('jsonl'))).not.toBe(lookalike);
   });
+
+  it('decides a JSON answer by its content type alone, without reading its body (on workerd that makes a stream object)', () => {
+    let bodyRead = false;
+    class WatchedResponse extends Response {
+      override get body(): ReadableStream<Uint8Array> | null {
+        bodyRead = true;
+        return super.body;
+      }
+    }
+    const calls: string[] = [];
+    const json = new WatchedResponse('{}', { headers: { 'content-type': 'application/json' } });
+    expect(whenBodyEnds(json, () => void calls.push('json'))).toBe(json);
+    expect(calls).toEqual(['json']);
+    expect(bodyRead).toBe(false);
+  });
 });

@@ -43,6 +43,8 @@ export interface RequestRules {
 }
 
 const SUPPORTED = new Set<string>(SUPPORTED_PROTOCOL_VERSIONS);
+/** The Accept header the SDK's clients send on every POST: accepted as it is, without parsing it. */
+const ACCEPT_BOTH = 'application/json, text/event-stream';
 
 /**
  * Compiles the HTTP rules of one MCP endpoint once, over plain values (method, header values,
@@ -74,7 +76,7 @@ export function createRequestRules(app: ServerFactory, options: RequestRulesOpti
       return rpcRefusal(403, -32000, 'Forbidden: the Origin header names a web origin that is not allowed. List it in allowedOrigins to let that page call this server.');
     },
     postHeaders(accept, contentType) {
-      if (!acceptsMediaType(accept, 'application/json') || !acceptsMediaType(accept, 'text/event-stream')) {
+      if (accept !== ACCEPT_BOTH && (!acceptsMediaType(accept, 'application/json') || !acceptsMediaType(accept, 'text/event-stream'))) {
         return rpcRefusal(406, -32000, 'Not Acceptable: the Accept header must list both application/json and text/event-stream.');
       }
       if (!isJsonContentType(contentType)) return rpcRefusal(415, -32000, 'Unsupported Media Type: send the body with Content-Type: application/json.');
@@ -122,6 +124,7 @@ export function createRequestRules(app: ServerFactory, options: RequestRulesOpti
 
 /** `application/json`, optionally with parameters; never a substring match (`application/jsonx`). */
 function isJsonContentType(value: string | undefined): boolean {
+  if (value === 'application/json') return true;
   if (!value) return false;
   const semi = value.indexOf(';');
   return (semi === -1 ? value : value.slice(0, semi)).trim().toLowerCase() === 'application/json';
