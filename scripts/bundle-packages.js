@@ -60,8 +60,8 @@ const ON_DEMAND = new Map([
  * `@toolwright/server/fetch` reads neither the node listener, the test kit nor the proxy, and a
  * Worker bundle can leave `lazy.js` out. `entries`: the entry points whose modules these are;
  * `modules`: modules that startup code requires inside a function and that a server answering
- * through fetch may run (app.fetch, mounting, tracing, @UiResource's files, the `import()` of
- * tool files named by glob and of jose, the SDK's skills extension). Paths are in the package.
+ * through fetch may run (app.fetch, mounting, tracing, @UiResource's files, the tool files named by
+ * glob and their `import()`, jose's `import()`, the SDK's skills extension). Paths are in the package.
  */
 const WEB = new Map([
   [
@@ -75,6 +75,7 @@ const WEB = new Map([
         'dist/handlers/tracedServerClass.js',
         'dist/extensions/apps/viewFileReader.js',
         'dist/ground/importModule.js',
+        'dist/app/loadToolFiles.js',
         'dist/sdk/skillsEntry.js',
       ],
     },

@@ -135,17 +135,19 @@ describe('startup footprint', () => {
         .then((response) => response.json()).then((answer) => { if (!answer.result || answer.result.isError) throw new Error(JSON.stringify(answer)); });`;
     const modules = (files: string[]) => files.flatMap((f) => /^packages\/server\/dist\/(.+)\.js$/.exec(f)?.[1] ?? []);
     // compose/MountSource stays: it records every app as one that others may mount.
-    const lazy = /^stdio\/|^compose\/(?!MountSource$)|^handlers\/tracedServerClass$|^telemetry\/traceRequest$|^extensions\/apps\/viewFileReader$/;
+    const lazy = /^stdio\/|^compose\/(?!MountSource$)|^handlers\/tracedServerClass$|^telemetry\/traceRequest$|^extensions\/apps\/viewFileReader$|^app\/loadToolFiles$/;
     const plain = modules(await loadedFiles(`${served}\ncreateApp({ name: 'w', version: '1', tools: [WeatherTools] }).then(call)`));
     expect(plain).toEqual(expect.arrayContaining(['app/createApp', 'fetch/createAppFetch', 'handlers/registerToolHandlers']));
     expect(plain.filter((m) => lazy.test(m))).toEqual([]);
-    // The same app mounting another loads composition (so the check above can fail).
+    // The same app mounting another loads composition, and one naming its tools by glob the file walk (so the check above can fail).
     const mounting = modules(
       await loadedFiles(
         `${served}\ncreateApp({ name: 'inner', version: '1', tools: [WeatherTools] }).then((inner) => createApp({ name: 'w', version: '1', tools: [], mount: [{ app: inner, namespace: 'inner' }] })).then(() => undefined)`,
       ),
     );
     expect(mounting).toContain('compose/mountApps');
+    const globbed = modules(await loadedFiles(`${served}\ncreateApp({ name: 'w', version: '1', tools: ['examples/weather/dist/weather.tools.js'] }).then(call)`));
+    expect(globbed).toContain('app/loadToolFiles');
   });
 
   it("keeps the server's HTTP, fetch, test-kit, auth, middleware and proxy code out of its startup bundle, each module in one bundle", () => {
@@ -159,7 +161,16 @@ describe('startup footprint', () => {
     expect(startup.filter((m) => stdioNeverRuns.test(m))).toEqual([]);
     // The web-standard path (Deno, Bun, Workers) in web.js; the node listener, the test kit and the proxy in lazy.js.
     expect(web).toEqual(
-      expect.arrayContaining(['fetch/createFetchHandler', 'fetch/createAppFetch', 'http/createRequestRules', 'middleware/rateLimit', 'auth/jwtVerifier', 'compose/mountApps', 'ground/importModule']),
+      expect.arrayContaining([
+        'fetch/createFetchHandler',
+        'fetch/createAppFetch',
+        'http/createRequestRules',
+        'middleware/rateLimit',
+        'auth/jwtVerifier',
+        'compose/mountApps',
+        'ground/importModule',
+        'app/loadToolFiles',
+      ]),
     );
     expect(lazy).toEqual(expect.arrayContaining(['http/serveHttp', 'http/createHttpHandler', 'testing/createTestClient', 'compose/proxy/proxyServer']));
     expect(web.filter((m) => /^(stdio|testing|proxy|compose\/proxy)\/|^http\/serveHttp$/.test(m))).toEqual([]);
