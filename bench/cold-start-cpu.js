@@ -13,20 +13,13 @@ const { spawn } = require('node:child_process');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
+const { serverArgs } = require('./serverArgs');
 
 const ROOT = path.resolve(__dirname, '..');
-const argv = process.argv.slice(2);
-const sep = argv.indexOf('--');
-const flags = sep < 0 ? argv : argv.slice(0, sep);
-const flag = (name, fallback) => {
-  const i = flags.indexOf(`--${name}`);
-  return i < 0 ? fallback : flags[i + 1];
-};
+const { flag, node, scripts } = serverArgs();
 const meter = flag('meter', 'cpu');
 const era = flag('era', 'legacy');
 const runs = Number(flag('runs', 10));
-const node = flag('node', process.execPath);
-const scripts = sep < 0 ? ['bench/raw-server-v2.js', 'examples/weather/dist/server.js'] : argv.slice(sep + 1);
 if (!['cpu', 'callgrind'].includes(meter) || !['legacy', 'modern'].includes(era)) throw new Error('usage: --meter cpu|callgrind --era legacy|modern');
 
 const FIRST =

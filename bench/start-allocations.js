@@ -14,20 +14,13 @@ const { spawnSync } = require('node:child_process');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
+const { serverArgs } = require('./serverArgs');
 
 const ROOT = path.resolve(__dirname, '..');
-const argv = process.argv.slice(2);
-const sep = argv.indexOf('--');
-const flags = sep < 0 ? argv : argv.slice(0, sep);
-const flag = (name, fallback) => {
-  const i = flags.indexOf(`--${name}`);
-  return i < 0 ? fallback : flags[i + 1];
-};
-const live = flags.includes('--live');
+const { flag, has, node, scripts } = serverArgs();
+const live = has('live');
 const era = flag('era', 'legacy');
 const rows = Number(flag('rows', 30));
-const node = flag('node', process.execPath);
-const scripts = sep < 0 ? ['bench/raw-server-v2.js', 'examples/weather/dist/server.js'] : argv.slice(sep + 1);
 
 const FIRST =
   era === 'legacy'

@@ -10,20 +10,13 @@
 const { execFileSync, spawn } = require('node:child_process');
 const fs = require('node:fs');
 const path = require('node:path');
+const { serverArgs } = require('./serverArgs');
 
 const ROOT = path.resolve(__dirname, '..');
-const argv = process.argv.slice(2);
-const sep = argv.indexOf('--');
-const flags = sep < 0 ? argv : argv.slice(0, sep);
-const flag = (name, fallback) => {
-  const i = flags.indexOf(`--${name}`);
-  return i < 0 ? fallback : flags[i + 1];
-};
+const { flag, node, scripts: commands } = serverArgs();
 const era = flag('era', 'modern');
 const rounds = Number(flag('rounds', 3));
 const calls = Number(flag('calls', 3000));
-const node = flag('node', process.execPath);
-const commands = sep < 0 ? ['bench/raw-server-v2.js', 'examples/weather/dist/server.js'] : argv.slice(sep + 1);
 const SCENARIOS = [
   ['get_weather', 1],
   ['get_weather', 32],
