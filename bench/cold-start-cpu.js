@@ -13,7 +13,7 @@ const { spawn } = require('node:child_process');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const { serverArgs } = require('./serverArgs');
+const { serverArgs, firstRequest, nodeVersion, median } = require('./startBench');
 
 const ROOT = path.resolve(__dirname, '..');
 const { flag, node, scripts } = serverArgs();
@@ -22,21 +22,7 @@ const era = flag('era', 'legacy');
 const runs = Number(flag('runs', 10));
 if (!['cpu', 'callgrind'].includes(meter) || !['legacy', 'modern'].includes(era)) throw new Error('usage: --meter cpu|callgrind --era legacy|modern');
 
-const FIRST =
-  era === 'legacy'
-    ? { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'cold-start', version: '1' } } }
-    : {
-        jsonrpc: '2.0',
-        id: 0,
-        method: 'server/discover',
-        params: {
-          _meta: {
-            'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-            'io.modelcontextprotocol/clientCapabilities': {},
-            'io.modelcontextprotocol/clientInfo': { name: 'cold-start', version: '1' },
-          },
-        },
-      };
+const FIRST = firstRequest(era, 'cold-start');
 
 // The servers' compile cache (`@toolwright/server/compile-cache`) in a directory of this run alone,
 // filled by the warm-up start: no other process that loads the same files (the SDK's, say) can
@@ -69,18 +55,8 @@ function start(script) {
   });
 }
 
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
-
 (async () => {
-  const version = await new Promise((resolve) => {
-    const c = spawn(node, ['--version']);
-    let out = '';
-    c.stdout.on('data', (d) => (out += d));
-    c.on('exit', () => resolve(out.trim()));
-  });
+  const version = await nodeVersion(node);
   for (const script of scripts) await start(script); // warm-up: fills the compile cache where one is on
   const samples = scripts.map(() => []);
   for (let run = 0; run < runs; run++) {

@@ -14,7 +14,7 @@ const { spawnSync } = require('node:child_process');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const { serverArgs } = require('./serverArgs');
+const { serverArgs, firstRequest } = require('./startBench');
 
 const ROOT = path.resolve(__dirname, '..');
 const { flag, has, node, scripts } = serverArgs();
@@ -22,21 +22,7 @@ const live = has('live');
 const era = flag('era', 'legacy');
 const rows = Number(flag('rows', 30));
 
-const FIRST =
-  era === 'legacy'
-    ? { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'start-allocations', version: '1' } } }
-    : {
-        jsonrpc: '2.0',
-        id: 0,
-        method: 'server/discover',
-        params: {
-          _meta: {
-            'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-            'io.modelcontextprotocol/clientCapabilities': {},
-            'io.modelcontextprotocol/clientInfo': { name: 'start-allocations', version: '1' },
-          },
-        },
-      };
+const FIRST = firstRequest(era, 'start-allocations');
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'start-allocations-'));
 process.on('exit', () => fs.rmSync(dir, { recursive: true, force: true }));

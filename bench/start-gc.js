@@ -14,7 +14,7 @@ const { spawn } = require('node:child_process');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const { serverArgs } = require('./serverArgs');
+const { serverArgs, firstRequest, nodeVersion, median } = require('./startBench');
 
 const ROOT = path.resolve(__dirname, '..');
 const { flag, node, scripts } = serverArgs();
@@ -22,15 +22,7 @@ const era = flag('era', 'legacy');
 const runs = Number(flag('runs', 5));
 if (!['legacy', 'modern'].includes(era) || !(runs > 0)) throw new Error('usage: --era legacy|modern --runs <n>');
 
-const META = {
-  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-  'io.modelcontextprotocol/clientCapabilities': {},
-  'io.modelcontextprotocol/clientInfo': { name: 'start-gc', version: '1' },
-};
-const FIRST =
-  era === 'legacy'
-    ? { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'start-gc', version: '1' } } }
-    : { jsonrpc: '2.0', id: 0, method: 'server/discover', params: { _meta: META } };
+const FIRST = firstRequest(era, 'start-gc');
 
 const cacheDir = fs.mkdtempSync(path.join(os.tmpdir(), 'start-gc-cache-'));
 process.on('exit', () => fs.rmSync(cacheDir, { recursive: true, force: true }));
@@ -60,18 +52,8 @@ function start(script) {
   });
 }
 
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
-
 (async () => {
-  const version = await new Promise((resolve) => {
-    const c = spawn(node, ['--version']);
-    let out = '';
-    c.stdout.on('data', (d) => (out += d));
-    c.on('exit', () => resolve(out.trim()));
-  });
+  const version = await nodeVersion(node);
   for (const script of scripts) await start(script); // fills the compile cache
   const samples = scripts.map(() => []);
   for (let run = 0; run < runs; run++) {

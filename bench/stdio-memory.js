@@ -10,7 +10,7 @@
 const { execFileSync, spawn } = require('node:child_process');
 const fs = require('node:fs');
 const path = require('node:path');
-const { serverArgs } = require('./serverArgs');
+const { serverArgs, median } = require('./startBench');
 
 const ROOT = path.resolve(__dirname, '..');
 const { flag, node, scripts: commands } = serverArgs();
@@ -99,11 +99,6 @@ async function load(server) {
 }
 
 const MB = (bytes) => bytes / 1048576;
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
-
 (async () => {
   const nodeVersion = execFileSync(node, ['--version'], { encoding: 'utf8' }).trim();
   const results = commands.map(() => []);

@@ -1,0 +1,54 @@
+'use strict';
+// What the start and memory benches share (cold-start-cpu, start-gc, start-allocations,
+// stdio-memory): their command line, `--name value` flags, then optionally `--` and the server
+// scripts to compare (without them, raw v2, bench/raw-server-v2.js, and the weather example); the
+// first request of an era; the version of the Node they run the servers on; medians.
+const { spawn } = require('node:child_process');
+
+/** `flag(name, fallback)` reads `--name value`, `has(name)` a bare `--name`; `node` is `--node` or this Node. */
+function serverArgs(argv = process.argv.slice(2)) {
+  const sep = argv.indexOf('--');
+  const flags = sep < 0 ? argv : argv.slice(0, sep);
+  const flag = (name, fallback) => {
+    const i = flags.indexOf(`--${name}`);
+    return i < 0 ? fallback : flags[i + 1];
+  };
+  return {
+    flag,
+    has: (name) => flags.includes(`--${name}`),
+    node: flag('node', process.execPath),
+    scripts: sep < 0 ? ['bench/raw-server-v2.js', 'examples/weather/dist/server.js'] : argv.slice(sep + 1),
+  };
+}
+
+/** The request a start answers first: `initialize` (2025-11-25) or `server/discover` (2026-07-28). */
+function firstRequest(era, clientName) {
+  const clientInfo = { name: clientName, version: '1' };
+  return era === 'legacy'
+    ? { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo } }
+    : {
+        jsonrpc: '2.0',
+        id: 0,
+        method: 'server/discover',
+        params: {
+          _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {}, 'io.modelcontextprotocol/clientInfo': clientInfo },
+        },
+      };
+}
+
+/** `node --version` of the given binary. */
+function nodeVersion(node) {
+  return new Promise((resolve) => {
+    const c = spawn(node, ['--version']);
+    let out = '';
+    c.stdout.on('data', (d) => (out += d));
+    c.on('exit', () => resolve(out.trim()));
+  });
+}
+
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+
+module.exports = { serverArgs, firstRequest, nodeVersion, median };
