@@ -119,35 +119,46 @@ describe('fetch handler: request limits and shape', () => {
     const reads: string[] = [];
     // The runtime's own arrayBuffer() takes a reader of the body inside: that one is not the handler's.
     let native = false;
-    class WatchedRequest extends Request {
-      override arrayBuffer(): Promise<ArrayBuffer> {
-        reads.push('arrayBuffer');
-        native = true;
-        try {
-          return super.arrayBuffer();
-        } finally {
-          native = false;
-        }
-      }
-      override get body(): ReadableStream<Uint8Array> | null {
-        const stream = super.body;
-        if (!stream) return stream;
-        const getReader = stream.getReader.bind(stream) as () => ReadableStreamDefaultReader<Uint8Array>;
-        return Object.assign(stream, {
-          getReader: () => {
-            if (!native) reads.push('reader');
-            return getReader();
+    const { arrayBuffer } = Request.prototype;
+    const bodyOf = Object.getOwnPropertyDescriptor(Request.prototype, 'body')!.get!;
+    /** A Request whose arrayBuffer() and body readers are noted in `reads`. */
+    const watched = (init: RequestInit): Request => {
+      const request = new Request(URL_, init);
+      Object.defineProperties(request, {
+        arrayBuffer: {
+          value(this: Request) {
+            reads.push('arrayBuffer');
+            native = true;
+            try {
+              return arrayBuffer.call(this);
+            } finally {
+              native = false;
+            }
           },
-        });
-      }
-    }
+        },
+        body: {
+          get(this: Request) {
+            const stream = bodyOf.call(this) as ReadableStream<Uint8Array> | null;
+            if (!stream) return stream;
+            const getReader = stream.getReader.bind(stream) as () => ReadableStreamDefaultReader<Uint8Array>;
+            return Object.assign(stream, {
+              getReader: () => {
+                if (!native) reads.push('reader');
+                return getReader();
+              },
+            });
+          },
+        },
+      });
+      return request;
+    };
     const json = JSON.stringify(initializeBody());
     const headers = { 'content-type': 'application/json', accept: ACCEPT_BOTH };
-    const declared = new WatchedRequest(URL_, { method: 'POST', headers: { ...headers, 'content-length': String(Buffer.byteLength(json)) }, body: json });
+    const declared = watched({ method: 'POST', headers: { ...headers, 'content-length': String(Buffer.byteLength(json)) }, body: json });
     expect((await handler(declared)).status).toBe(200);
     expect(reads).toEqual(['arrayBuffer']);
     reads.length = 0;
-    const chunked = new WatchedRequest(URL_, { method: 'POST', headers, body: new Blob([json]).stream(), duplex: 'half' } as RequestInit);
+    const chunked = watched({ method: 'POST', headers, body: new Blob([json]).stream(), duplex: 'half' } as RequestInit);
     expect(chunked.headers.get('content-length')).toBeNull();
     expect((await handler(chunked)).status).toBe(200);
     expect(reads).toEqual(['reader']);
