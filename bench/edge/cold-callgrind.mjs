@@ -10,13 +10,13 @@
 // callgrind_annotate (where the instructions go: V8's scanner and parser, the interpreter, GC).
 // Needs `npm run build` and valgrind.
 import { spawn } from 'node:child_process';
-import { rmSync, writeFileSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import http from 'node:http';
 import { createRequire } from 'node:module';
-import { createServer } from 'node:net';
 import { basename, join, relative, resolve } from 'node:path';
 import { buildWorkers, WORKERS_DIR } from './build-workers.mjs';
 import requests from './requests.js';
+import { freePort, writeWorkerdConfig } from './workerd.mjs';
 
 const require = createRequire(import.meta.url);
 const WORKERD = require('workerd').default;
@@ -25,15 +25,6 @@ const option = (name) => argv.flatMap((a, i) => (a === `--${name}` ? [argv[i + 1
 const RUNS = Number(option('runs')[0] ?? 2);
 const OUT = option('out')[0];
 const { body, headers } = requests.ERAS['2026-07-28'];
-
-function freePort() {
-  return new Promise((done) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => done(port));
-    });
-  });
-}
 
 function call(port) {
   return new Promise((done, fail) => {
@@ -61,14 +52,7 @@ function call(port) {
 /** Instructions workerd ran from its start to the first answer of `file` (it exits right after). */
 async function count(label, file) {
   const port = await freePort();
-  const config = join(WORKERS_DIR, `callgrind-${port}.capnp`);
-  writeFileSync(
-    config,
-    `using Workerd = import "/workerd/workerd.capnp";
-const config :Workerd.Config = (services = [(name = "main", worker = .worker)], sockets = [(name = "http", address = "127.0.0.1:${port}", http = (), service = "main")]);
-const worker :Workerd.Worker = (modules = [(name = "worker.mjs", esModule = embed "${relative(WORKERS_DIR, resolve(file))}")], compatibilityDate = "2026-07-01", compatibilityFlags = ["nodejs_compat"]);
-`,
-  );
+  const config = writeWorkerdConfig(`callgrind-${port}`, port, relative(WORKERS_DIR, resolve(file)));
   const out = OUT ? join(OUT, `${label}-${port}.callgrind`) : '/dev/null';
   const child = spawn('valgrind', ['--tool=callgrind', `--callgrind-out-file=${out}`, WORKERD, 'serve', config], { stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';

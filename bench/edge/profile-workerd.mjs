@@ -15,13 +15,13 @@
 //                The count still moves by several % from run to run (how many scavenges of ~16 MB
 //                fall in the window): use --calls 2000 or more (~3 min per handler).
 import { execFileSync, spawn } from 'node:child_process';
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import { createRequire } from 'node:module';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { buildWorkers, WORKERS_DIR } from './build-workers.mjs';
 import requests from './requests.js';
+import { cpuMs, freePort, writeWorkerdConfig } from './workerd.mjs';
 
 const require = createRequire(import.meta.url);
 const WebSocket = require('ws');
@@ -44,15 +44,6 @@ const HEAP = argv.includes('--heap');
 const CALLGRIND = argv.includes('--callgrind');
 const KINDS = arg('only', undefined) ? [arg('only')] : ['toolwright', 'sdk'];
 const { body, headers } = requests.ERAS[ERA];
-
-function freePort() {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 function call(url, agent) {
   return new Promise((resolve, reject) => {
@@ -93,21 +84,7 @@ async function burst(url, n) {
 
 async function startWorkerd(kind, callgrindOut) {
   const [port, inspector] = [await freePort(), await freePort()];
-  const config = join(WORKERS_DIR, `${kind}-profile-${port}.capnp`);
-  writeFileSync(
-    config,
-    `using Workerd = import "/workerd/workerd.capnp";
-const config :Workerd.Config = (
-  services = [(name = "main", worker = .worker)],
-  sockets = [(name = "http", address = "127.0.0.1:${port}", http = (), service = "main")],${callgrindOut ? '\n  v8Flags = ["--single-threaded"],' : ''}
-);
-const worker :Workerd.Worker = (
-  modules = [(name = "worker.mjs", esModule = embed "${kind}.mjs")],
-  compatibilityDate = "2026-07-01",
-  compatibilityFlags = ["nodejs_compat"],
-);
-`,
-  );
+  const config = writeWorkerdConfig(`${kind}-profile-${port}`, port, `${kind}.mjs`, callgrindOut ? ['--single-threaded'] : []);
   const [command, args] = callgrindOut
     ? ['valgrind', ['--tool=callgrind', '--instr-atstart=no', `--callgrind-out-file=${callgrindOut}`, WORKERD, 'serve', config]]
     : [WORKERD, ['serve', config, `--inspector-addr=127.0.0.1:${inspector}`]];
@@ -151,12 +128,6 @@ async function devtools(inspectorPort) {
       }),
     close: () => socket.close(),
   };
-}
-
-/** CPU time of a process (all its threads) so far, in ms (/proc clock ticks of 10 ms). */
-function cpuMs(pid) {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
 function summarize(kind, profile, cpu) {

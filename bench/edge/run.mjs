@@ -9,14 +9,14 @@
 // Options: --seconds S (per slice, default 2), --rounds R (default 3), --spawns N (default 5),
 // --concurrency C (default 16), --skip-throughput, --skip-cold.
 import { spawn } from 'node:child_process';
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import { createRequire } from 'node:module';
-import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildWorkers, WORKERS_DIR } from './build-workers.mjs';
 import requests from './requests.js';
+import { cpuMs, freePort, writeWorkerdConfig } from './workerd.mjs';
 
 const require = createRequire(import.meta.url);
 const here = dirname(fileURLToPath(import.meta.url));
@@ -32,7 +32,6 @@ const SECONDS = arg('seconds', 2);
 const ROUNDS = arg('rounds', 3);
 const SPAWNS = arg('spawns', 5);
 const CONCURRENCY = arg('concurrency', 16);
-const TICK_MS = 1000 / 100; // /proc clock ticks (USER_HZ)
 
 // ---- the requests ----
 
@@ -69,37 +68,8 @@ function call(url, era, agent) {
 
 // ---- the runtimes ----
 
-function freePort() {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-/** A workerd config serving one Worker bundle on 127.0.0.1:port, with nodejs_compat. */
-function workerdConfig(kind, port) {
-  const file = join(WORKERS_DIR, `${kind}-${port}.capnp`);
-  writeFileSync(
-    file,
-    `using Workerd = import "/workerd/workerd.capnp";
-const config :Workerd.Config = (
-  services = [(name = "main", worker = .worker)],
-  sockets = [(name = "http", address = "127.0.0.1:${port}", http = (), service = "main")],
-);
-const worker :Workerd.Worker = (
-  modules = [(name = "worker.mjs", esModule = embed "${kind}.mjs")],
-  compatibilityDate = "2026-07-01",
-  compatibilityFlags = ["nodejs_compat"],
-);
-`,
-  );
-  return file;
-}
-
 const RUNTIMES = {
-  workerd: (kind, port) => [WORKERD, ['serve', workerdConfig(kind, port)]],
+  workerd: (kind, port) => [WORKERD, ['serve', writeWorkerdConfig(`${kind}-${port}`, port, `${kind}.mjs`)]],
   Deno: (kind) => [join(BIN, 'deno'), ['run', '--allow-net', '--allow-read', '--allow-env', '--allow-sys', join(here, 'serve.mjs'), kind]],
   Bun: (kind) => [join(BIN, 'bun'), [join(here, 'serve.mjs'), kind]],
 };
@@ -140,12 +110,6 @@ function stop(child) {
     child.once('exit', resolve);
     child.kill('SIGKILL');
   });
-}
-
-/** CPU time of a process (all its threads) so far, in ms. */
-function cpuMs(pid) {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * TICK_MS;
 }
 
 /** CONCURRENCY callers in a closed loop for `seconds`: calls answered, and the server's CPU spent. */
