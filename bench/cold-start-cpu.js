@@ -9,11 +9,10 @@
 // alternate, first one way then the other; the ratio is the median of the per-pair ratios. The first
 // run of each server is a warm-up, not counted (it fills Node's compile cache where one is on).
 'use strict';
-const { spawn } = require('node:child_process');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const { serverArgs, firstRequest, nodeVersion, median } = require('./startBench');
+const { serverArgs, firstRequest, nodeVersion, median, startOnce } = require('./startBench');
 
 const ROOT = path.resolve(__dirname, '..');
 const { flag, node, scripts } = serverArgs();
@@ -34,25 +33,13 @@ const cacheDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cold-start-cache-'));
 process.on('exit', () => fs.rmSync(cacheDir, { recursive: true, force: true }));
 
 /** One start: resolves to the CPU milliseconds or the instructions it took. */
-function start(script) {
+async function start(script) {
   const target = [node, path.resolve(ROOT, script)];
   const [cmd, ...args] = meter === 'cpu' ? ['perf', 'stat', '-x', ',', '-e', 'task-clock', ...target] : ['valgrind', '--tool=callgrind', '--callgrind-out-file=/dev/null', ...target];
-  return new Promise((resolve, reject) => {
-    const child = spawn(cmd, args, { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, TOOLWRIGHT_COMPILE_CACHE: cacheDir } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.stdin.end(`${JSON.stringify(FIRST)}\n`);
-    child.on('error', reject);
-    child.on('exit', (code) => {
-      const answer = stdout.split('\n').find((line) => line.startsWith('{'));
-      if (code !== 0 || !answer || 'error' in JSON.parse(answer)) return reject(new Error(`${script} (exit ${code}):\n${stdout.slice(0, 500)}\n${stderr.slice(-1500)}`));
-      const figure = meter === 'cpu' ? /^([\d.]+),msec,task-clock/m.exec(stderr) : /Collected : (\d+)/.exec(stderr);
-      if (!figure) return reject(new Error(`${script}: no ${meter} figure in:\n${stderr.slice(-1500)}`));
-      resolve(Number(figure[1]));
-    });
-  });
+  const { stderr } = await startOnce(cmd, args, { root: ROOT, cacheDir, first: FIRST, label: script });
+  const figure = meter === 'cpu' ? /^([\d.]+),msec,task-clock/m.exec(stderr) : /Collected : (\d+)/.exec(stderr);
+  if (!figure) throw new Error(`${script}: no ${meter} figure in:\n${stderr.slice(-1500)}`);
+  return Number(figure[1]);
 }
 
 (async () => {

@@ -10,11 +10,10 @@
 // Without scripts it compares raw v2 (bench/raw-server-v2.js) with the weather example. The servers
 // share a compile cache of this run, filled by a first start of each that is not counted.
 'use strict';
-const { spawn } = require('node:child_process');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const { serverArgs, firstRequest, nodeVersion, median } = require('./startBench');
+const { serverArgs, firstRequest, nodeVersion, median, startOnce } = require('./startBench');
 
 const ROOT = path.resolve(__dirname, '..');
 const { flag, node, scripts } = serverArgs();
@@ -28,28 +27,16 @@ const cacheDir = fs.mkdtempSync(path.join(os.tmpdir(), 'start-gc-cache-'));
 process.on('exit', () => fs.rmSync(cacheDir, { recursive: true, force: true }));
 
 /** One start: its scavenges (allocated bytes and V8's average survival ratio after each) and whether marking was scheduled. */
-function start(script) {
+async function start(script) {
   const args = ['--trace-gc-nvp', '--trace-incremental-marking', path.resolve(ROOT, script)];
-  return new Promise((resolve, reject) => {
-    const child = spawn(node, args, { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, TOOLWRIGHT_COMPILE_CACHE: cacheDir } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.stdin.end(`${JSON.stringify(FIRST)}\n`);
-    child.on('error', reject);
-    child.on('exit', (code) => {
-      const lines = stdout.split('\n');
-      const answer = lines.find((line) => line.startsWith('{'));
-      if (code !== 0 || !answer || 'error' in JSON.parse(answer)) return reject(new Error(`${script} (exit ${code}):\n${stdout.slice(-800)}\n${stderr.slice(-1500)}`));
-      const scavenges = lines
-        .filter((line) => / gc=s /.test(line))
-        .map((line) => ({ allocated: Number(/ allocated=(\d+)/.exec(line)?.[1]), survival: Number(/ average_survival_ratio=([\d.]+)%/.exec(line)?.[1]) }));
-      const marking = lines.some((line) => line.includes('[IncrementalMarking] Job: Schedule') || line.includes('[IncrementalMarking] Start'));
-      const fullGcs = lines.filter((line) => / gc=(mc|mmc|ms) /.test(line)).length;
-      resolve({ scavenges, marking, fullGcs });
-    });
-  });
+  const { stdout } = await startOnce(node, args, { root: ROOT, cacheDir, first: FIRST, label: script });
+  const lines = stdout.split('\n');
+  const scavenges = lines
+    .filter((line) => / gc=s /.test(line))
+    .map((line) => ({ allocated: Number(/ allocated=(\d+)/.exec(line)?.[1]), survival: Number(/ average_survival_ratio=([\d.]+)%/.exec(line)?.[1]) }));
+  const marking = lines.some((line) => line.includes('[IncrementalMarking] Job: Schedule') || line.includes('[IncrementalMarking] Start'));
+  const fullGcs = lines.filter((line) => / gc=(mc|mmc|ms) /.test(line)).length;
+  return { scavenges, marking, fullGcs };
 }
 
 (async () => {

@@ -51,4 +51,26 @@ const median = (xs) => {
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 };
 
-module.exports = { serverArgs, firstRequest, nodeVersion, median };
+/**
+ * One start: runs `command` (a server start, or a meter wrapping one) in ROOT with the compile
+ * cache in `cacheDir`, sends `first` and end of input, and resolves with what it printed once it
+ * exits, after checking that it answered without an error.
+ */
+function startOnce(command, args, { root, cacheDir, first, label }) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { cwd: root, stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, TOOLWRIGHT_COMPILE_CACHE: cacheDir } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    child.stdin.end(`${JSON.stringify(first)}\n`);
+    child.on('error', reject);
+    child.on('exit', (code) => {
+      const answer = stdout.split('\n').find((line) => line.startsWith('{'));
+      if (code !== 0 || !answer || 'error' in JSON.parse(answer)) reject(new Error(`${label} (exit ${code}):\n${stdout.slice(-800)}\n${stderr.slice(-1500)}`));
+      else resolve({ stdout, stderr });
+    });
+  });
+}
+
+module.exports = { serverArgs, firstRequest, nodeVersion, median, startOnce };
