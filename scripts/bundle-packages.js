@@ -38,12 +38,19 @@ const fs = require('node:fs');
 const path = require('node:path');
 const esbuild = require('esbuild');
 const ts = require('typescript');
+const { compileWithFile } = require('./compileWithFile');
 
 const ROOT = path.resolve(__dirname, '..');
 const PACKAGES = ['packages/core', 'packages/server'];
 /** The entry points whose modules go into `all.js`; a package not named here has all its modules in `all.js`. */
 const STARTUP = new Map([['@toolwright/server', ['.', './stdio']]]);
 const STANDALONE = new Set(['@toolwright/server/compile-cache']);
+/**
+ * The module-level functions a stdio start and its first calls run, by module (recorded by
+ * scripts/record-compile-hints.js): compiled with their bundle, so they come from Node's compile
+ * cache instead of being compiled at every start (scripts/compileWithFile.js).
+ */
+const COMPILE_HINTS = JSON.parse(fs.readFileSync(path.join(__dirname, 'compile-hints.json'), 'utf8'));
 /**
  * Modules that a startup entry re-exports but that run only in apps that use them (tasks, skills,
  * elicitation forms, per-request service scopes): not in `all.js` unless a startup module loads
@@ -148,7 +155,7 @@ async function bundle(pkgDir) {
     ].join('\n');
     await build({ stdin: { contents, resolveDir: pkgDir, sourcefile: `${pkg.name} ${part.file}` }, plugins: [otherBundles(pkgDir, others)] }, path.join(outDir, part.file));
   }
-  for (const part of parts) compileWithFile(path.join(outDir, part.file));
+  for (const part of parts) compileWithFile(path.join(outDir, part.file), COMPILE_HINTS);
   for (const part of parts) {
     const bundled = require(path.join(outDir, part.file));
     for (const e of part.entries) writeView(pkgDir, e, Object.keys(bundled[e.subpath]), `require('./${part.file}')[${JSON.stringify(e.subpath)}]`);
@@ -180,114 +187,6 @@ function build(input, outfile) {
     outfile,
     logLevel: 'warning',
   });
-}
-
-/**
- * esbuild wraps each module in a method, `__commonJS({ "dist/x.js"(exports, module) { ... } })`. V8
- * compiles a method on its first call, and Node's compile cache (22.1+) saves only what V8 compiled
- * with the file, so no module body came from the cache: each start compiled them all again. A
- * function expression in parentheses is compiled with the file, so each wrapper becomes
- * `"dist/x.js":(function(exports, module) { ... })`. The text is inserted, so the source map's
- * columns after each insertion move with it (`shiftColumns`).
- */
-function compileWithFile(file) {
-  const text = fs.readFileSync(file, 'utf8');
-  const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true, ts.ScriptKind.JS);
-  const edits = [];
-  for (const statement of source.statements) {
-    if (!ts.isVariableStatement(statement)) continue;
-    for (const { initializer: call } of statement.declarationList.declarations) {
-      if (!call || !ts.isCallExpression(call) || call.expression.getText() !== '__commonJS') continue;
-      const [wrapper] = call.arguments;
-      const method = wrapper && ts.isObjectLiteralExpression(wrapper) && wrapper.properties.length === 1 ? wrapper.properties[0] : undefined;
-      if (!method || !ts.isMethodDeclaration(method) || !method.body) {
-        throw new Error(`${file}: esbuild's module wrapper changed shape (${call.getText().slice(0, 80)}...); update compileWithFile in scripts/bundle-packages.js.`);
-      }
-      edits.push({ at: method.name.end, text: ':(function' }, { at: method.body.end, text: ')' });
-    }
-  }
-  if (edits.length === 0 && text.includes('__commonJS')) throw new Error(`${file}: found no module wrapper to rewrite; update compileWithFile in scripts/bundle-packages.js.`);
-  edits.sort((a, b) => a.at - b.at);
-  let out = '';
-  let from = 0;
-  for (const { at, text: insert } of edits) {
-    out += text.slice(from, at) + insert;
-    from = at;
-  }
-  fs.writeFileSync(file, out + text.slice(from));
-  const mapFile = `${file}.map`;
-  const map = JSON.parse(fs.readFileSync(mapFile, 'utf8'));
-  map.mappings = shiftColumns(map.mappings, text, edits);
-  fs.writeFileSync(mapFile, JSON.stringify(map));
-}
-
-const BASE64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
-
-/**
- * A source map's `mappings` after text was inserted into the generated file: each segment's
- * generated column moves right by the length inserted before it on its line. Only the first field
- * of a segment (the column, relative to the segment before it on the same line) changes; the
- * others are relative to the previous segment anywhere in the file and stay as they are.
- */
-function shiftColumns(mappings, text, edits) {
-  // Where each edit lands: its line and column in the text before the insertions.
-  const lineStarts = [0];
-  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) lineStarts.push(i + 1);
-  const byLine = new Map();
-  let line = 0;
-  for (const { at, text: insert } of edits) {
-    while (line + 1 < lineStarts.length && lineStarts[line + 1] <= at) line++;
-    if (!byLine.has(line)) byLine.set(line, []);
-    byLine.get(line).push({ column: at - lineStarts[line], length: insert.length });
-  }
-  return mappings
-    .split(';')
-    .map((segments, index) => {
-      const inserts = byLine.get(index);
-      if (!inserts || segments === '') return segments;
-      let column = 0;
-      let shiftedBefore = 0;
-      return segments
-        .split(',')
-        .map((segment) => {
-          const [delta, rest] = readVlq(segment);
-          column += delta;
-          // Text inserted at a segment's own column comes before it.
-          const shifted = column + inserts.filter((i) => i.column <= column).reduce((sum, i) => sum + i.length, 0);
-          const out = writeVlq(shifted - shiftedBefore) + rest;
-          shiftedBefore = shifted;
-          return out;
-        })
-        .join(',');
-    })
-    .join(';');
-}
-
-/** The first base64 VLQ number of a segment, and the rest of the segment. */
-function readVlq(segment) {
-  let value = 0;
-  let shift = 0;
-  let i = 0;
-  for (;;) {
-    const digit = BASE64.indexOf(segment[i++]);
-    if (digit < 0) throw new Error(`not a source map segment: ${JSON.stringify(segment)}`);
-    value += (digit & 31) << shift;
-    shift += 5;
-    if ((digit & 32) === 0) break;
-  }
-  return [value & 1 ? -(value >>> 1) : value >>> 1, segment.slice(i)];
-}
-
-function writeVlq(number) {
-  let value = number < 0 ? (-number << 1) | 1 : number << 1;
-  let out = '';
-  do {
-    let digit = value & 31;
-    value >>>= 5;
-    if (value > 0) digit |= 32;
-    out += BASE64[digit];
-  } while (value > 0);
-  return out;
 }
 
 /** An esbuild plugin: a module that lives in another bundle is read from that bundle's module table. */

@@ -245,6 +245,21 @@ describe('startup footprint', () => {
     },
   );
 
+  it('names in scripts/compile-hints.json exactly the module-level functions that a stdio start runs, in both eras', () => {
+    const check = spawnSync(process.execPath, [join(ROOT, 'scripts/record-compile-hints.js'), '--check'], { encoding: 'utf8' });
+    expect(check.stderr).toBe('');
+    expect(check.status).toBe(0);
+  });
+
+  it('writes each function of the compile hints at the top of its module in parentheses, so V8 compiles it with the bundle', () => {
+    const hints = JSON.parse(readFileSync(join(ROOT, 'scripts/compile-hints.json'), 'utf8')) as Record<string, string[]>;
+    const bundles = ['core/bundle/all.js', 'server/bundle/all.js'].map((file) => readFileSync(join(ROOT, 'packages', file), 'utf8')).join('\n');
+    const names = Object.values(hints).flat();
+    expect(names.length).toBeGreaterThan(100);
+    const missing = names.filter((name) => !new RegExp(`var ${name.replace(/\$/g, '\\$')}=\\((async )?function ${name.replace(/\$/g, '\\$')}\\(`).test(bundles));
+    expect(missing).toEqual([]);
+  });
+
   it.each(['core/bundle/all.js', 'server/bundle/all.js', 'server/bundle/web.js', 'server/bundle/lazy.js', 'server/bundle/extensions.js'])(
     'maps every function of the minified %s back to its line in src/ (stack traces under --enable-source-maps)',
     (file) => {
