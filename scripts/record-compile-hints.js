@@ -6,13 +6,14 @@
 // from the compile cache instead of being compiled at every start.
 //   node scripts/record-compile-hints.js           write the file (then `npm run build`)
 //   node scripts/record-compile-hints.js --check   exit 1 if the file is not what a start runs now
-// Needs the build (`npm run build`). Each start runs under V8's --log-function-events with Node's
-// compile cache off, so every function that runs is compiled in the run and logged.
+// Needs the build (`npm run build`). Each start runs with NODE_V8_COVERAGE: V8's function coverage
+// counts the calls of every function, whether V8 compiled it with the file or on its first call.
 
 const { spawnSync } = require('node:child_process');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
+const { fileURLToPath } = require('node:url');
 const ts = require('typescript');
 
 const ROOT = path.resolve(__dirname, '..');
@@ -49,13 +50,9 @@ function record() {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'compile-hints-'));
   try {
     for (const [era, messages] of Object.entries(STARTS)) {
-      const log = path.join(dir, `${era}.log`);
+      const coverage = path.join(dir, era);
       const input = messages.map((m, id) => JSON.stringify({ jsonrpc: '2.0', ...(m.method.startsWith('notifications/') ? {} : { id }), ...m })).join('\n');
-      const run = spawnSync(process.execPath, ['--log-function-events', `--logfile=${log}`, '--no-logfile-per-isolate', SERVER], {
-        input: `${input}\n`,
-        encoding: 'utf8',
-        env: { ...process.env, TOOLWRIGHT_COMPILE_CACHE: 'off' },
-      });
+      const run = spawnSync(process.execPath, [SERVER], { input: `${input}\n`, encoding: 'utf8', env: { ...process.env, NODE_V8_COVERAGE: coverage } });
       const answers = run.stdout
         .split('\n')
         .filter((line) => line.startsWith('{'))
@@ -64,7 +61,7 @@ function record() {
       if (run.status !== 0 || answers.length !== expected || answers.some((a) => a.error || a.result?.isError)) {
         throw new Error(`${era}: the example did not answer every request (exit ${run.status}): ${run.stdout}${run.stderr}`);
       }
-      for (const [file, ends] of executedFunctionEnds(fs.readFileSync(log, 'utf8'))) {
+      for (const [file, ends] of calledFunctionEnds(coverage)) {
         for (const [module, name] of moduleFunctions(file, ends)) (hints[module] ??= new Set()).add(name);
       }
     }
@@ -78,17 +75,15 @@ function record() {
   );
 }
 
-/** Per bundle file of ours in the log: the end positions of the functions that ran. */
-function executedFunctionEnds(log) {
-  const files = new Map();
+/** Per bundle file of ours, the end offsets of the functions that were called (V8's coverage files in `dir`). */
+function calledFunctionEnds(dir) {
   const ends = new Map();
-  for (const line of log.split('\n')) {
-    const fields = line.split(',');
-    if (fields[0] === 'script-details' && BUNDLES.some((dir) => fields[2]?.startsWith(`${dir}/`))) files.set(fields[1], fields[2]);
-    else if (fields[0] === 'function' && fields[1] === 'first-execution' && files.has(fields[2])) {
-      const file = files.get(fields[2]);
+  for (const name of fs.readdirSync(dir)) {
+    for (const { url, functions } of JSON.parse(fs.readFileSync(path.join(dir, name), 'utf8')).result) {
+      const file = url.startsWith('file://') ? fileURLToPath(url) : url;
+      if (!BUNDLES.some((bundle) => file.startsWith(`${bundle}${path.sep}`))) continue;
       if (!ends.has(file)) ends.set(file, new Set());
-      ends.get(file).add(Number(fields[4]));
+      for (const { ranges } of functions) if (ranges[0].count > 0) ends.get(file).add(ranges[0].endOffset);
     }
   }
   return ends;
