@@ -1,6 +1,7 @@
 import { Args, buildRegistry, CallInterrupt, Param, Tool, ToolError } from '@toolwright/core';
 import { compiledRegistry, type CompiledTool } from '@toolwright/core/internal';
 import { ArrayMaxSize, IsArray, IsDateString, IsIn, IsInt, IsOptional, IsString, Max, MinLength } from 'class-validator';
+import { compileToolCall } from '../src/invoke/compileToolCall';
 import { jsonView } from '../src/invoke/jsonView';
 
 class Stamp {
@@ -191,5 +192,36 @@ describe('custom class-validator messages', () => {
   it('keeps the advertised schema plain JSON Schema', () => {
     const { tool } = registry();
     expect(JSON.stringify(tool('labelled')!.descriptor.inputSchema)).toBe(JSON.stringify(tool('plain')!.descriptor.inputSchema));
+  });
+});
+
+describe('a tool call compiled on first use', () => {
+  const logged: unknown[][] = [];
+  const logger = { debug: () => {}, info: () => {}, warn: () => {}, error: (...args: unknown[]) => void logged.push(args) };
+  // A schema buildTool would refuse ($ref to nothing): compiling it throws, which shows when the compiling happens.
+  const spec = {
+    name: 'dangling',
+    cls: Calls,
+    methodName: 'plain',
+    binding: { kind: 'raw', index: 0, ctxIndex: undefined, arity: 1 },
+    inputSchema: { type: 'object', properties: { a: { $ref: '#/$defs/missing' } } },
+    outputSchema: undefined,
+    container: { get: (cls: new () => unknown) => new cls() },
+    coerce: false,
+    logger,
+  } as unknown as Parameters<typeof compileToolCall>[0];
+
+  it('is not compiled when the app is built', () => {
+    expect(() => compileToolCall(spec)).not.toThrow();
+  });
+
+  it("answers a failure to compile with the tool's internal error, logged, and keeps answering", async () => {
+    const call = compileToolCall(spec);
+    for (const args of [{ a: 1 }, {}]) {
+      const result = await call(args, undefined);
+      expect(result).toEqual({ isError: true, content: [{ type: 'text', text: "Tool 'dangling' failed with an internal error. The server log has the details." }] });
+    }
+    expect(logged).toHaveLength(2);
+    expect(String((logged[0][1] as Error).message)).toContain("Cannot resolve $ref '#/$defs/missing'");
   });
 });

@@ -37,13 +37,37 @@ export interface ToolCallSpec {
   readonly logger: ToolLogger;
 }
 
+/** Calls a tool: never throws; rejects only to pass on a `CallInterrupt`. */
+export type ToolCall = (args: unknown, ctx: ToolContext | undefined, scope?: CallScope) => Promise<ToolResult>;
+
+/**
+ * The tool's call, compiled on its first use: a start (and a Worker's cold start, which
+ * answers one call) compiles only the tools it calls. Everything that can be wrong with a
+ * tool was refused when the app was built (`buildTool`), so compiling cannot fail on
+ * declared input; should it throw all the same, each call answers with the tool's internal
+ * error, as if its method had thrown.
+ */
+export function compileToolCall(spec: ToolCallSpec): ToolCall {
+  let compiled: ToolCall | undefined;
+  return (args, ctx, scope) => {
+    if (compiled === undefined) {
+      try {
+        compiled = compileNow(spec);
+      } catch (error) {
+        return Promise.resolve(failure(spec.name, error, spec.logger));
+      }
+    }
+    return compiled(args, ctx, scope);
+  };
+}
+
 /**
  * Compiles everything a call needs once: the argument validator and binder, the output
  * validator, and the error policy, around the one compiled invocation all members share.
- * The returned function never throws; it rejects only to pass on a `CallInterrupt`. It
- * adds no promise hop of its own when the checks and the method are synchronous.
+ * The returned function adds no promise hop of its own when the checks and the method are
+ * synchronous.
  */
-export function compileToolCall(spec: ToolCallSpec): (args: unknown, ctx: ToolContext | undefined, scope?: CallScope) => Promise<ToolResult> {
+function compileNow(spec: ToolCallSpec): ToolCall {
   const { name, cls, methodName, container, logger } = spec;
   const shape = spec.outputSchema ? compileOutput(spec.outputSchema, name, logger) : normalizeResult;
   const invoke = compileInvocation({ cls, methodName, container, bind: compileBinder(spec), shape });
