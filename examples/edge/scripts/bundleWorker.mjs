@@ -89,6 +89,22 @@ const noNodeOnlyServer = leftOut(
   SERVER_BUNDLE,
 );
 
+/** The SDK's stdio transport left out: Toolwright requires it only to serve stdio, which a Worker cannot (it has no standard input). */
+const noStdio = leftOut(
+  'no-stdio',
+  /^@modelcontextprotocol\/server\/stdio$/,
+  'A Worker cannot serve stdio: it has no standard input. Serve the app with createFetchHandler or app.fetch.',
+  SERVER_BUNDLE,
+);
+
+/** The SDK's Skills extension left out: only `skills()` loads it, and nothing in the app's code names it. */
+const noSkills = leftOut(
+  'no-skills',
+  /^@modelcontextprotocol\/server\/ext\/skills(\/node)?$/,
+  "The SDK's Skills extension is not in this Worker bundle: nothing in the app's code names skills().",
+  SERVER_BUNDLE,
+);
+
 /**
  * class-validator's entry point (CommonJS, or ES modules required from CommonJS, as tsc's output
  * does) brings all its 110+ decorators, validator.js and libphonenumber-js: 650 kB. Here
@@ -187,6 +203,10 @@ async function reachOf(metafile, resolveDir) {
   const isOtel = (file) => /[\\/]node_modules[\\/]@opentelemetry[\\/]api[\\/]/.test(file);
   const telemetry = inputs.some(([file, { imports }]) => !isOtel(file) && !SERVER_BUNDLE.test(file) && imports.some((i) => isOtel(i.path)));
   let classValidator = new Set(CORE_NEEDS);
+  let skills = false;
+  for (const [file] of inputs) {
+    if (!/(^|[\\/])node_modules[\\/]/.test(file) && !SERVER_BUNDLE.test(file) && !CORE_BUNDLE.test(file) && /\bskills\b/.test(await readFile(resolve(file), 'utf8').catch(() => ''))) skills = true;
+  }
   for (const [file] of inputs) {
     if (CORE_BUNDLE.test(file) || /[\\/]node_modules[\\/](class-validator|validator|libphonenumber-js)[\\/]/.test(file)) continue;
     const source = await readFile(resolve(file), 'utf8').catch(() => '');
@@ -203,7 +223,7 @@ async function reachOf(metafile, resolveDir) {
     const exported = new Set(Object.keys(createRequire(resolve(resolveDir, 'worker-entry.js'))('class-validator')));
     classValidator = new Set([...classValidator].filter((name) => exported.has(name)));
   }
-  return { jose, telemetry, classValidator, nodeOnly };
+  return { jose, telemetry, classValidator, nodeOnly, skills };
 }
 
 /**
@@ -236,6 +256,8 @@ export async function bundleWorker({ entry, resolveDir, outfile }) {
       oneClassTransformer,
       ...(reach.telemetry ? [] : [noTelemetry]),
       ...(reach.nodeOnly ? [] : [noNodeOnlyServer]),
+      noStdio,
+      ...(reach.skills ? [] : [noSkills]),
       ...(reach.classValidator ? [usedClassValidator(reach.classValidator)] : []),
     ],
   });

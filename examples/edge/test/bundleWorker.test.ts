@@ -6,7 +6,8 @@ import { join } from 'node:path';
  * What scripts/bundleWorker.mjs leaves out of a Worker (workerd parses the whole script on each
  * cold start): class-validator's unused decorators with validator.js and libphonenumber-js, jose
  * when nothing imports `@toolwright/server/auth`, @opentelemetry/api when nothing but Toolwright
- * imports it, the server's node-only bundle when no entry point leads into it. The Workers it builds are served and called in runtimes.e2e.test.ts. Needs dist/ (`tsc -b`).
+ * imports it, the server's node-only bundle when no entry point leads into it, the SDK's stdio
+ * transport, and its Skills extension when no file of the app names skills(). The Workers it builds are served and called in runtimes.e2e.test.ts. Needs dist/ (`tsc -b`).
  */
 const ROOT = join(__dirname, '..');
 const BUNDLER = join(ROOT, 'scripts', 'bundleWorker.mjs');
@@ -75,6 +76,21 @@ describe("the edge example's Worker bundler", () => {
     expect(has(modules, /packages\/server\/bundle\/web\.js$/)).toBe(true);
     expect(has(modules, /packages\/server\/bundle\/lazy\.js$/)).toBe(false);
     expect(modules).toContain('no-node-only-server:./lazy.js');
+    // The SDK's stdio transport (a Worker has no standard input) and, as no file of the app names skills(), its Skills extension.
+    expect(modules).toContain('no-stdio:@modelcontextprotocol/server/stdio');
+    expect(modules).toContain('no-skills:@modelcontextprotocol/server/ext/skills');
+    expect(has(modules, /@modelcontextprotocol\/server\/dist\/(stdio|ext\/skills\/)/)).toBe(false);
+  });
+
+  it("keeps the SDK's Skills extension when a file of the app names skills()", () => {
+    writeFileSync(join(dir, 'with-skills.js'), `"use strict";\nconst server_1 = require("@toolwright/server");\nexports.extension = () => (0, server_1.skills)({ dir: 'skills' });\n`);
+    const { modules } = bundled(
+      'with-skills',
+      `import 'reflect-metadata';\nimport ${JSON.stringify(join(dir, 'with-skills.js'))};\nimport { createEdgeHandler } from './dist/handler.js';\nexport default { fetch: (request) => createEdgeHandler({ stateless: true }).then((serve) => serve(request)) };\n`,
+    );
+    expect(has(modules, /@modelcontextprotocol\/server\/dist\/ext\/skills\/node\.cjs$/)).toBe(true);
+    expect(modules).not.toContain('no-skills:@modelcontextprotocol/server/ext/skills');
+    expect(modules).toContain('no-stdio:@modelcontextprotocol/server/stdio');
   });
 
   it("keeps the server's node-only bundle when the Worker imports an entry point that leads into it, and says what is missing when it is left out", () => {
