@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // Cold start on workerd counted in instructions (valgrind's callgrind, all of workerd's threads): from
 // `workerd serve` to the first answered tools/call (2026-07-28), for each Worker, alternating. On a
-// shared machine CPU time to the first answer spreads by 10% between runs; this count moves by about
-// 1% (it is not free of the load: keep comparisons within one run). About a minute per start.
+// shared machine CPU time to the first answer spreads by 10% between runs; this count moves by 1 to
+// 3 % (it is not free of the load: keep comparisons within one run, of two runs or more). About a minute per start.
 //   node bench/edge/cold-callgrind.mjs [--runs 2] [--worker label=path/to/worker.mjs ...] [--out dir]
 // Without --worker: the bench's two Workers (build-workers.mjs: toolwright and sdk), and their
 // ratio sdk / toolwright (above 1: Toolwright starts with fewer instructions). --worker compares
