@@ -17,10 +17,10 @@ let dir: string;
 beforeAll(() => (dir = mkdtempSync(join(ROOT, '.bundle-test-'))));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-/** Runs `script` (ES module source, with `bundleWorker` and `dtoNamesOf` in scope) in node; its stdout. */
-function run(script: string): string {
+/** Runs `script` (ES module source, with `bundleWorker` and `dtoNamesOf` in scope) in node, in `cwd`; its stdout. */
+function run(script: string, cwd = ROOT): string {
   const source = `import { bundleWorker, dtoNamesOf } from ${JSON.stringify(`file://${BUNDLER}`)};\n${script}`;
-  return execFileSync(process.execPath, ['--input-type=module', '-e', source], { cwd: ROOT, encoding: 'utf8' });
+  return execFileSync(process.execPath, ['--input-type=module', '-e', source], { cwd, encoding: 'utf8' });
 }
 
 /**
@@ -80,6 +80,17 @@ describe("the edge example's Worker bundler", () => {
     expect(modules).toContain('no-stdio:@modelcontextprotocol/server/stdio');
     expect(modules).toContain('no-skills:@modelcontextprotocol/server/ext/skills');
     expect(has(modules, /@modelcontextprotocol\/server\/dist\/(stdio|ext\/skills\/)/)).toBe(false);
+  });
+
+  it('keeps @opentelemetry/api when the app imports it, run from the folder that holds node_modules', () => {
+    // There esbuild names the files `node_modules/...`, with no folder before it (a new project's
+    // `npm run build`); the repository's root holds the node_modules this example resolves from.
+    const outfile = join(dir, 'telemetry.mjs');
+    const entry = `import 'reflect-metadata';\nimport { trace } from '@opentelemetry/api';\nimport { createEdgeHandler } from ${JSON.stringify(join(ROOT, 'dist', 'handler.js'))};\nglobalThis.tracer = trace;\nexport default { fetch: (request) => createEdgeHandler({ stateless: true }).then((serve) => serve(request)) };\n`;
+    run(`await bundleWorker({ entry: ${JSON.stringify(entry)}, resolveDir: ${JSON.stringify(ROOT)}, outfile: ${JSON.stringify(outfile)} });`, join(ROOT, '..', '..'));
+    const modules = [...readFileSync(outfile, 'utf8').matchAll(/^\/\/ (\S+)$/gm)].map(([, path]) => path);
+    expect(has(modules, /^node_modules\/@opentelemetry\/api\//)).toBe(true);
+    expect(modules).not.toContain('no-telemetry:@opentelemetry/api');
   });
 
   it("keeps the SDK's Skills extension when a file of the app names skills()", () => {

@@ -200,7 +200,7 @@ async function reachOf(metafile, resolveDir) {
   let nodeOnly = false;
   for (const [file] of inputs)
     if (SERVER_BUNDLE.test(file) && !/[\\/](all|extensions|web|lazy)\.js$/.test(file) && /require\(['"]\.\/lazy\.js['"]\)/.test(await readFile(resolve(file), 'utf8'))) nodeOnly = true;
-  const isOtel = (file) => /[\\/]node_modules[\\/]@opentelemetry[\\/]api[\\/]/.test(file);
+  const isOtel = (file) => /(^|[\\/])node_modules[\\/]@opentelemetry[\\/]api[\\/]/.test(file);
   const telemetry = inputs.some(([file, { imports }]) => !isOtel(file) && !SERVER_BUNDLE.test(file) && imports.some((i) => isOtel(i.path)));
   let classValidator = new Set(CORE_NEEDS);
   let skills = false;
@@ -208,7 +208,7 @@ async function reachOf(metafile, resolveDir) {
     if (!/(^|[\\/])node_modules[\\/]/.test(file) && !SERVER_BUNDLE.test(file) && !CORE_BUNDLE.test(file) && /\bskills\b/.test(await readFile(resolve(file), 'utf8').catch(() => ''))) skills = true;
   }
   for (const [file] of inputs) {
-    if (CORE_BUNDLE.test(file) || /[\\/]node_modules[\\/](class-validator|validator|libphonenumber-js)[\\/]/.test(file)) continue;
+    if (CORE_BUNDLE.test(file) || /(^|[\\/])node_modules[\\/](class-validator|validator|libphonenumber-js)[\\/]/.test(file)) continue;
     const source = await readFile(resolve(file), 'utf8').catch(() => '');
     if (!/["'](?:class-validator|@toolwright\/core\/dto)["']/.test(source)) continue;
     const names = dtoNamesOf(source);
