@@ -7,7 +7,7 @@ import { join } from 'node:path';
  * cold start): class-validator's unused decorators with validator.js and libphonenumber-js, jose
  * when nothing imports `@toolwright/server/auth`, @opentelemetry/api when nothing but Toolwright
  * imports it, the server's node-only bundle when no entry point leads into it, the SDK's stdio
- * transport, and its Skills extension when no file of the app names skills(). The Workers it builds are served and called in runtimes.e2e.test.ts. Needs dist/ (`tsc -b`).
+ * transport, and its Skills extension when no file of the app names skills(); and how it writes it. The Workers it builds are served and called in runtimes.e2e.test.ts. Needs dist/ (`tsc -b`).
  */
 const ROOT = join(__dirname, '..');
 const BUNDLER = join(ROOT, 'scripts', 'bundleWorker.mjs');
@@ -24,17 +24,24 @@ function run(script: string, cwd = ROOT): string {
 }
 
 /**
- * The Worker bundle of `entry` (resolved from the example's folder): the module paths it holds (from
- * esbuild's comments), and the class-validator decorators it defines (esbuild keeps an empty shell
- * for each module of class-validator's ES build that it prunes, so a decorator is there when its function is).
+ * The Worker bundle of `entry` (resolved from the example's folder): the module paths it holds (the
+ * inputs with code in the output, from esbuild's metafile), the class-validator decorators it
+ * defines (class-validator's decorator functions, each with its `validationOptions` parameter;
+ * esbuild keeps an empty shell of each module it prunes), and its text.
  */
-function bundled(name: string, entry: string): { modules: string[]; decorators: string[] } {
+function bundled(name: string, entry: string, cwd = ROOT): { modules: string[]; decorators: string[]; text: string } {
   const outfile = join(dir, `${name}.mjs`);
-  run(`await bundleWorker({ entry: ${JSON.stringify(entry)}, resolveDir: ${JSON.stringify(ROOT)}, outfile: ${JSON.stringify(outfile)} });`);
+  const built = run(
+    `const { metafile } = await bundleWorker({ entry: ${JSON.stringify(entry)}, resolveDir: ${JSON.stringify(ROOT)}, outfile: ${JSON.stringify(outfile)} });
+    const [output] = Object.entries(metafile.outputs).filter(([file]) => file.endsWith('.mjs')).map(([, o]) => o);
+    console.log(JSON.stringify(Object.entries(output.inputs).filter(([, i]) => i.bytesInOutput > 0).map(([path]) => path)));`,
+    cwd,
+  );
   const text = readFileSync(outfile, 'utf8');
   return {
-    modules: [...text.matchAll(/^\/\/ (\S+)$/gm)].map(([, path]) => path),
-    decorators: [...text.matchAll(/^function ((?:Is|Array|Min|Max|Validate)[A-Za-z]*?)\d*\(/gm)].map(([, decorator]) => decorator),
+    modules: JSON.parse(built) as string[],
+    decorators: [...text.matchAll(/function ([A-Z]\w*?)\d*\((?:[\w$]+,)*validationOptions\)/g)].map(([, decorator]) => decorator),
+    text,
   };
 }
 
@@ -82,13 +89,23 @@ describe("the edge example's Worker bundler", () => {
     expect(has(modules, /@modelcontextprotocol\/server\/dist\/(stdio|ext\/skills\/)/)).toBe(false);
   });
 
+  it('writes the Worker without indentation or comments, in ASCII, with a linked source map that leads back to the TypeScript', () => {
+    const { text } = bundled('written', "import 'reflect-metadata';\nimport worker from './dist/worker.js';\nexport default worker.default;\n");
+    expect([...text].every((c) => c.charCodeAt(0) < 128)).toBe(true);
+    // Line breaks are left in the banner (the Worker's require) and in the licences esbuild gathers at the end.
+    expect(text.split('\n').length).toBeLessThan(1000);
+    expect(text.trimEnd().endsWith('//# sourceMappingURL=written.mjs.map')).toBe(true);
+    const map = JSON.parse(readFileSync(join(dir, 'written.mjs.map'), 'utf8')) as { sources: string[] };
+    // Through tsc's own maps, to the app's TypeScript and Toolwright's.
+    expect(map.sources.some((source) => source.endsWith('/src/worker.ts'))).toBe(true);
+    expect(map.sources.some((source) => source.endsWith('packages/core/src/decorators/Tool.ts'))).toBe(true);
+  });
+
   it('keeps @opentelemetry/api when the app imports it, run from the folder that holds node_modules', () => {
     // There esbuild names the files `node_modules/...`, with no folder before it (a new project's
     // `npm run build`); the repository's root holds the node_modules this example resolves from.
-    const outfile = join(dir, 'telemetry.mjs');
     const entry = `import 'reflect-metadata';\nimport { trace } from '@opentelemetry/api';\nimport { createEdgeHandler } from ${JSON.stringify(join(ROOT, 'dist', 'handler.js'))};\nglobalThis.tracer = trace;\nexport default { fetch: (request) => createEdgeHandler({ stateless: true }).then((serve) => serve(request)) };\n`;
-    run(`await bundleWorker({ entry: ${JSON.stringify(entry)}, resolveDir: ${JSON.stringify(ROOT)}, outfile: ${JSON.stringify(outfile)} });`, join(ROOT, '..', '..'));
-    const modules = [...readFileSync(outfile, 'utf8').matchAll(/^\/\/ (\S+)$/gm)].map(([, path]) => path);
+    const { modules } = bundled('telemetry', entry, join(ROOT, '..', '..'));
     expect(has(modules, /^node_modules\/@opentelemetry\/api\//)).toBe(true);
     expect(modules).not.toContain('no-telemetry:@opentelemetry/api');
   });

@@ -133,7 +133,7 @@ export const TEMPLATES: Readonly<Record<TemplateName, TemplateInfo>> = {
     contents: [
       '`src/text.tools.ts`: `word_count` (structured output, `src/word-count.dto.ts`) and `slugify`, pure tools that run on any runtime.',
       '`src/worker.ts`: the Worker (`export default { fetch }`), stateless, through `createFetchHandler` from `@toolwright/server/fetch`.',
-      '`scripts/bundle-worker.mjs`: bundles the JavaScript tsc emitted (decorator metadata included) into `dist-worker/worker.mjs`; never the TypeScript.',
+      '`scripts/bundle-worker.mjs`: bundles the JavaScript tsc emitted (decorator metadata included) into `dist-worker/worker.mjs`, without whitespace, with a source map beside it; never the TypeScript.',
       '`scripts/serve-workerd.mjs`: serves the bundle on workerd, the runtime of Cloudflare Workers, through Miniflare (`npm start`).',
       '`wrangler.jsonc`: the Worker for `npx wrangler deploy` (the bundle as is, with `nodejs_compat`).',
     ],
