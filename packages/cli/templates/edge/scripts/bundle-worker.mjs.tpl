@@ -16,8 +16,8 @@
 // - class-validator's decorators that no DTO uses, with validator.js and libphonenumber-js that
 //   they bring (see usedClassValidator below);
 // - the SDK's stdio transport, and its Skills extension unless a file of the app names skills().
-// It is written without indentation, line breaks or comments (names stay, for stack traces), with
-// a source map beside it (worker.mjs.map): a quarter less text to parse, and all of it ASCII, which
+// It is written without indentation, line breaks or comments (names stay, for stack traces; the
+// licences esbuild gathers at the end stay too), with a source map beside it (worker.mjs.map): a quarter less text to parse, and all of it ASCII, which
 // V8 reads one byte a character (the comments of the SDK and zod hold a few dashes that made V8
 // decode the whole script to two bytes a character).
 import { build } from 'esbuild';
