@@ -55,7 +55,13 @@ describe('toolwright dev --inspect', () => {
         );
         expect(readFileSync(join(stubDir, 'npx-args'), 'utf8').trim()).toBe(inspectorCommand(url).slice(1).join(' '));
       } else {
-        expect(stderr).toContain(`The server is on ${url}: from a shell with Node 22.19.0+, run\n  ${inspectorCommand(url).join(' ')}`);
+        // Written after "server started", so it may come in a later chunk of the pipe.
+        const advice = `The server is on ${url}: from a shell with Node 22.19.0+, run\n  ${inspectorCommand(url).join(' ')}`;
+        await waitFor(
+          () => stderr.includes(advice),
+          'the Inspector advice',
+          () => stderr,
+        );
       }
       const io = memoryIo(MINIMAL);
       await waitFor(
