@@ -17,6 +17,8 @@
 // - class-validator's decorators that no DTO uses, with validator.js and libphonenumber-js that
 //   they bring (see usedClassValidator below);
 // - the SDK's stdio transport, and its Skills extension unless a file of the app names skills().
+// - zod's translations of its messages into 60-odd languages (a fifth of the Worker), unless a
+//   file outside zod names `locales`; zod's English, which the SDK and Toolwright use, stays.
 // It is written without indentation, line breaks or comments (names stay, for stack traces; the
 // licences esbuild gathers at the end stay too), with a source map beside it (worker.mjs.map): a quarter less text to parse, and all of it ASCII, which
 // V8 reads one byte a character (the comments of the SDK and zod hold a few dashes that made V8
@@ -28,6 +30,7 @@ import { dirname, resolve } from 'node:path';
 
 const SERVER_BUNDLE = /[\\/]server[\\/]bundle[\\/][\w-]+\.js$/;
 const CORE_BUNDLE = /[\\/]core[\\/]bundle[\\/][\w-]+\.js$/;
+const ZOD_FILE = /(^|[\\/])node_modules[\\/]zod[\\/]/;
 
 /**
  * Toolwright loads optional modules with an `import()` of a name known at run time (`jose` for
@@ -109,6 +112,30 @@ const noSkills = leftOut(
   "The SDK's Skills extension is not in this Worker bundle: nothing in the app's code names skills().",
   SERVER_BUNDLE,
 );
+
+/**
+ * zod's translations left out: zod loads its English messages from `locales/en` itself; only
+ * `z.locales` (and `zod/locales`) reads the index of the others. In their place, an index that
+ * has English alone, in the module format of the file it stands for.
+ */
+const noZodLocales = {
+  name: 'no-zod-locales',
+  setup(build) {
+    build.onResolve({ filter: /^\.\.?\/(?:\.\.\/)?locales\/index\.c?js$/ }, (args) => {
+      if (!ZOD_FILE.test(args.importer)) return undefined;
+      const index = resolve(args.resolveDir, args.path);
+      // Named from the package (zod/v4/locales/index.cjs), not from this machine's folders, in the source map.
+      return { path: index.slice(index.lastIndexOf('node_modules') + 'node_modules/'.length), namespace: 'zod-english-only', pluginData: dirname(index) };
+    });
+    build.onLoad({ filter: /.*/, namespace: 'zod-english-only' }, (args) => ({
+      contents: args.path.endsWith('.cjs')
+        ? '"use strict";\nObject.defineProperty(exports, "__esModule", { value: true });\nconst en = require("./en.cjs");\nexports.en = en && en.__esModule ? en.default : en;\n'
+        : 'export { default as en } from "./en.js";\n',
+      resolveDir: args.pluginData,
+      loader: 'js',
+    }));
+  },
+};
 
 /**
  * class-validator's entry point (CommonJS, or ES modules required from CommonJS, as tsc's output
@@ -209,8 +236,15 @@ async function reachOf(metafile, resolveDir) {
   const telemetry = inputs.some(([file, { imports }]) => !isOtel(file) && !SERVER_BUNDLE.test(file) && imports.some((i) => isOtel(i.path)));
   let classValidator = new Set(CORE_NEEDS);
   let skills = false;
-  for (const [file] of inputs) {
-    if (!/(^|[\\/])node_modules[\\/]/.test(file) && !SERVER_BUNDLE.test(file) && !CORE_BUNDLE.test(file) && /\bskills\b/.test(await readFile(resolve(file), 'utf8').catch(() => ''))) skills = true;
+  let zodLocales = false;
+  for (const [file, { imports }] of inputs) {
+    const app = !/(^|[\\/])node_modules[\\/]/.test(file) && !SERVER_BUNDLE.test(file) && !CORE_BUNDLE.test(file);
+    // The app's code, or a package that imports zod, naming `locales` (z.locales.fr(), an import from zod/locales) keeps zod's translations.
+    const zodUser = !ZOD_FILE.test(file) && imports.some((i) => ZOD_FILE.test(i.path));
+    if (!app && !zodUser) continue;
+    const source = await readFile(resolve(file), 'utf8').catch(() => '');
+    if (/\blocales\b/.test(source)) zodLocales = true;
+    if (app && /\bskills\b/.test(source)) skills = true;
   }
   for (const [file] of inputs) {
     if (CORE_BUNDLE.test(file) || /(^|[\\/])node_modules[\\/](class-validator|validator|libphonenumber-js)[\\/]/.test(file)) continue;
@@ -228,7 +262,7 @@ async function reachOf(metafile, resolveDir) {
     const exported = new Set(Object.keys(createRequire(resolve(resolveDir, 'worker-entry.js'))('class-validator')));
     classValidator = new Set([...classValidator].filter((name) => exported.has(name)));
   }
-  return { jose, telemetry, classValidator, nodeOnly, skills };
+  return { jose, telemetry, classValidator, nodeOnly, skills, zodLocales };
 }
 
 /**
@@ -265,6 +299,7 @@ export async function bundleWorker({ entry, resolveDir, outfile }) {
       ...(reach.nodeOnly ? [] : [noNodeOnlyServer]),
       noStdio,
       ...(reach.skills ? [] : [noSkills]),
+      ...(reach.zodLocales ? [] : [noZodLocales]),
       ...(reach.classValidator ? [usedClassValidator(reach.classValidator)] : []),
     ],
   });

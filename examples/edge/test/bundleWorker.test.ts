@@ -7,7 +7,8 @@ import { join } from 'node:path';
  * cold start): class-validator's unused decorators with validator.js and libphonenumber-js, jose
  * when nothing imports `@toolwright/server/auth`, @opentelemetry/api when nothing but Toolwright
  * imports it, the server's node-only bundle when no entry point leads into it, the SDK's stdio
- * transport, and its Skills extension when no file of the app names skills(); and how it writes it. The Workers it builds are served and called in runtimes.e2e.test.ts. Needs dist/ (`tsc -b`).
+ * transport, its Skills extension when no file of the app names skills(), and zod's translations when
+ * none names locales; and how it writes it. The Workers it builds are served and called in runtimes.e2e.test.ts. Needs dist/ (`tsc -b`).
  */
 const ROOT = join(__dirname, '..');
 const BUNDLER = join(ROOT, 'scripts', 'bundleWorker.mjs');
@@ -87,6 +88,10 @@ describe("the edge example's Worker bundler", () => {
     expect(modules).toContain('no-stdio:@modelcontextprotocol/server/stdio');
     expect(modules).toContain('no-skills:@modelcontextprotocol/server/ext/skills');
     expect(has(modules, /@modelcontextprotocol\/server\/dist\/(stdio|ext\/skills\/)/)).toBe(false);
+    // zod's translations, but for English, which zod itself loads.
+    expect(modules).toContain('zod-english-only:zod/v4/locales/index.cjs');
+    expect(has(modules, /node_modules\/zod\/v4\/locales\/en\.cjs$/)).toBe(true);
+    expect(modules.filter((m) => /node_modules\/zod\/v4\/locales\//.test(m) && !/\/(en|index)\.cjs$/.test(m))).toEqual([]);
   });
 
   it('writes the Worker without indentation or comments, in ASCII, with a linked source map that leads back to the TypeScript', () => {
@@ -119,6 +124,21 @@ describe("the edge example's Worker bundler", () => {
     expect(has(modules, /@modelcontextprotocol\/server\/dist\/ext\/skills\/node\.cjs$/)).toBe(true);
     expect(modules).not.toContain('no-skills:@modelcontextprotocol/server/ext/skills');
     expect(modules).toContain('no-stdio:@modelcontextprotocol/server/stdio');
+  });
+
+  it("keeps zod's translations when a file of the app names locales, and has English alone in z.locales when none does", () => {
+    writeFileSync(join(dir, 'with-locales.js'), `"use strict";\nconst zod_1 = require("zod");\nexports.french = () => zod_1.z.config(zod_1.z.locales.fr());\n`);
+    const kept = bundled('with-locales', `import ${JSON.stringify(join(dir, 'with-locales.js'))};\nexport default { fetch: () => new Response('') };\n`);
+    expect(has(kept.modules, /node_modules\/zod\/v4\/locales\/fr\.cjs$/)).toBe(true);
+    expect(has(kept.modules, /^zod-english-only:/)).toBe(false);
+    // The entry reads z.locales by a computed name, which no file names: the index stands in, with English in it, and zod's messages stay English.
+    const { modules } = bundled(
+      'english-only',
+      `import { z } from 'zod';\nconst locales = z['loc' + 'ales'];\nconsole.log(JSON.stringify({ names: Object.keys(locales), en: typeof locales.en, message: z.string().safeParse(1).error.issues[0].message }));\nexport default {};\n`,
+    );
+    expect(has(modules, /^zod-english-only:/)).toBe(true);
+    const printed = execFileSync(process.execPath, [join(dir, 'english-only.mjs')], { encoding: 'utf8' });
+    expect(JSON.parse(printed)).toEqual({ names: ['en'], en: 'function', message: 'Invalid input: expected string, received number' });
   });
 
   it("keeps the server's node-only bundle when the Worker imports an entry point that leads into it, and says what is missing when it is left out", () => {

@@ -169,6 +169,12 @@ describe('toolwright new --template edge | express | nest | next | oauth: one sh
     const bundle = readFileSync(join(dir('edge'), 'dist-worker', 'worker.mjs'), 'utf8');
     expect(bundle).toContain('"design:paramtypes"');
     expect(bundle).toContain('"design:returntype"');
+    // What the project's app never reaches stays out: zod's translations (English stays, which zod loads itself).
+    const { sources } = JSON.parse(readFileSync(join(dir('edge'), 'dist-worker', 'worker.mjs.map'), 'utf8')) as { sources: string[] };
+    expect(sources.filter((source) => /zod\/v4\/locales\//.test(source)).sort()).toEqual([
+      expect.stringMatching(/node_modules\/zod\/v4\/locales\/en\.cjs$/),
+      'zod-english-only:zod/v4/locales/index.cjs',
+    ]);
   });
 
   it.each(HOSTED)('%s: served as npm start serves it, the installed toolwright calls its example tool over HTTP', async (template) => {
