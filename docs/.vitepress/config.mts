@@ -72,10 +72,8 @@ export default defineConfig({
             { text: 'Protocol eras', link: '/guide/protocol-eras' },
             { text: 'MCP clients', link: '/guide/clients' },
             { text: 'Streamable HTTP', link: '/guide/http' },
-            { text: 'Express, Fastify, NestJS', link: '/guide/frameworks' },
-            { text: 'Fetch handler: Deno, Bun, Workers', link: '/guide/fetch' },
-            { text: 'Hono', link: '/guide/hono' },
-            { text: 'Next.js and Vercel', link: '/guide/nextjs' },
+            { text: 'Fetch handler', link: '/guide/fetch' },
+            { text: 'Web frameworks', link: '/guide/frameworks' },
             { text: 'Security and auth', link: '/guide/security' },
             {
               text: 'OAuth sign-in',
@@ -97,6 +95,20 @@ export default defineConfig({
             { text: 'Deployment and scaling', link: '/guide/deployment' },
             { text: 'Lifecycle hooks', link: '/guide/lifecycle' },
             { text: 'Observability', link: '/guide/observability' },
+          ],
+        },
+        {
+          text: 'Deploy',
+          items: [
+            { text: 'Cloudflare Workers', link: '/guide/workers' },
+            { text: 'Deno', link: '/guide/deno' },
+            { text: 'Bun', link: '/guide/bun' },
+            { text: 'Vercel', link: '/guide/vercel' },
+            { text: 'Express 5', link: '/guide/express' },
+            { text: 'Fastify 5', link: '/guide/fastify' },
+            { text: 'NestJS', link: '/guide/nestjs' },
+            { text: 'Hono', link: '/guide/hono' },
+            { text: 'Next.js', link: '/guide/nextjs' },
           ],
         },
         {

@@ -13,7 +13,7 @@ export interface Web {
 /**
  * The Express app: your routes, and the MCP endpoint at /mcp beside them, on one port. The
  * endpoint answers loopback Host names only: behind a public name, pass `allowedHosts` (and
- * `auth`) in `options`, see https://github.com/toolwright/toolwright/blob/main/docs/guide/frameworks.md.
+ * `auth`) in `options`, see https://github.com/toolwright/toolwright/blob/main/docs/guide/express.md.
  */
 export async function createWeb(options: ToolwrightExpressOptions = {}): Promise<Web> {
   const mcp = toolwrightMiddleware(await {{appFactory}}(), options);

@@ -8,7 +8,7 @@ import { WritableGuard } from './writable.guard';
 /**
  * The app: its controller, and the MCP endpoint (/mcp) on the same port. The endpoint answers
  * loopback Host names only: behind a public name, set `http: { allowedHosts, auth }` in forRoot,
- * see https://github.com/toolwright/toolwright/blob/main/docs/guide/frameworks.md.
+ * see https://github.com/toolwright/toolwright/blob/main/docs/guide/nestjs.md.
  */
 @Module({
   imports: [
