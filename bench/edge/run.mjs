@@ -3,7 +3,8 @@
 // (createMcpHandler(...).fetch), same tools, same runtime, same run (bench/edge/handlers.js):
 //   1. throughput and CPU per call on workerd (the npm `workerd` binary, each Worker bundled by
 //      build-workers.mjs), in both eras (2026-07-28; 2025-11-25 stateless), closed loop;
-//   2. cold start, from spawning the runtime to the first answered tools/call, on workerd, Deno and Bun.
+//   2. cold start, from spawning the runtime to the first answered tools/call, on workerd, Deno and Bun
+//      (Deno and Bun on the installed packages, and on the Worker files).
 // Results are ratios toolwright / sdk (above 1: Toolwright is faster or starts sooner), with the
 // absolute figures beside them (noise on a shared machine: read the ratios).
 // Options: --seconds S (per slice, default 2), --rounds R (default 3), --spawns N (default 5),
@@ -72,6 +73,9 @@ const RUNTIMES = {
   workerd: (kind, port) => [WORKERD, ['serve', writeWorkerdConfig(`${kind}-${port}`, port, `${kind}.mjs`)]],
   Deno: (kind) => [join(BIN, 'deno'), ['run', '--allow-net', '--allow-read', '--allow-env', '--allow-sys', join(here, 'serve.mjs'), kind]],
   Bun: (kind) => [join(BIN, 'bun'), [join(here, 'serve.mjs'), kind]],
+  // The Worker files workerd runs (one module each, what build-workers.mjs bundled), on Deno and Bun.
+  'Deno bundle': (kind) => [join(BIN, 'deno'), ['run', '--allow-net', '--allow-read', '--allow-env', '--allow-sys', join(here, 'serve.mjs'), kind, 'bundle']],
+  'Bun bundle': (kind) => [join(BIN, 'bun'), [join(here, 'serve.mjs'), kind, 'bundle']],
 };
 
 /** Spawns a runtime serving `kind`; resolves once a tools/call is answered, with the time that took. */
@@ -195,10 +199,10 @@ async function coldStarts() {
   }
   // Wall time waits for a core on a busy machine; the runtime's own CPU time (all its threads, /proc) is the steadier figure.
   console.log(`\ncold start: spawn to the first answered tools/call (2026-07-28), median of ${SPAWNS} spawns each; wall time, and the runtime's CPU time until then`);
-  console.log('runtime   toolwright ms   sdk ms   ratio (sdk/toolwright)   toolwright CPU ms   sdk CPU ms   ratio (sdk/toolwright)');
+  console.log('runtime       toolwright ms   sdk ms   ratio (sdk/toolwright)   toolwright CPU ms   sdk CPU ms   ratio (sdk/toolwright)');
   for (const { runtime, toolwright, sdk, toolwrightCpu, sdkCpu } of rows)
     console.log(
-      `${runtime.padEnd(8)}  ${fmt(toolwright).padStart(13)}   ${fmt(sdk).padStart(6)}   ${fmt(sdk / toolwright, 2).padStart(21)}x` +
+      `${runtime.padEnd(12)}  ${fmt(toolwright).padStart(13)}   ${fmt(sdk).padStart(6)}   ${fmt(sdk / toolwright, 2).padStart(21)}x` +
         `   ${fmt(toolwrightCpu).padStart(17)}   ${fmt(sdkCpu).padStart(10)}   ${fmt(sdkCpu / toolwrightCpu, 2).padStart(21)}x`,
     );
   return rows;
