@@ -124,8 +124,8 @@ const noZodLocales = {
     build.onResolve({ filter: /^\.\.?\/(?:\.\.\/)?locales\/index\.c?js$/ }, (args) => {
       if (!ZOD_FILE.test(args.importer)) return undefined;
       const index = resolve(args.resolveDir, args.path);
-      // Named from the package (zod/v4/locales/index.cjs), not from this machine's folders, in the source map.
-      return { path: index.slice(index.lastIndexOf('node_modules') + 'node_modules/'.length), namespace: 'zod-english-only', pluginData: dirname(index) };
+      // Named from node_modules (zod/v4/locales/index.cjs; each copy of zod its own), not from this machine's folders, in the source map.
+      return { path: index.slice(index.indexOf('node_modules') + 'node_modules/'.length), namespace: 'zod-english-only', pluginData: dirname(index) };
     });
     build.onLoad({ filter: /.*/, namespace: 'zod-english-only' }, (args) => ({
       contents: args.path.endsWith('.cjs')
