@@ -125,6 +125,13 @@ describe('the document fetcher (SSRF guards)', () => {
     expect(host.hits).toHaveLength(0);
   });
 
+  it('refuses a host that resolves to no address, before connecting', async () => {
+    host.routes.set('client.example/doc.json', jsonRoute(clientDocument()));
+    const fetcher = host.fetcher({}, { 'client.example': [] });
+    expect(await refusal(fetcher(new URL('https://client.example/doc.json')))).toBe('the host client.example does not resolve');
+    expect(host.hits).toHaveLength(0);
+  });
+
   it('refuses when any one of the addresses is private (no picking the good one)', async () => {
     const fetcher = host.fetcher({}, { 'client.example': ['93.184.215.14', '10.0.0.1'] });
     expect(await refusal(fetcher(new URL('https://client.example/doc.json')))).toMatch(/10\.0\.0\.1/);

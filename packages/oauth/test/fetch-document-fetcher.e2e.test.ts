@@ -90,6 +90,15 @@ describe('fetchDocumentFetcher (the edge runtimes’ SSRF guards)', () => {
     expect(hits).toHaveLength(0);
   });
 
+  it('refuses a name the runtime cannot resolve, or resolves to no address', async () => {
+    const failing = async (): Promise<string[]> => {
+      throw new Error('ENOTFOUND');
+    };
+    expect(await refusal(fetcher({ resolve: failing })(new URL('https://client.example/doc.json')))).toBe('the host client.example does not resolve');
+    expect(await refusal(fetcher({ resolve: async () => [] })(new URL('https://client.example/doc.json')))).toBe('the host client.example does not resolve');
+    expect(hits).toHaveLength(0);
+  });
+
   it('checks each redirect like the first URL, and follows at most maxRedirects', async () => {
     routes.set('client.example/to-loopback.json', (_req, res) => void res.writeHead(302, { location: 'https://127.0.0.1/doc.json' }).end());
     routes.set('client.example/to-local.json', (_req, res) => void res.writeHead(307, { location: 'https://db.internal/doc.json' }).end());

@@ -1,6 +1,7 @@
 import { DocumentRefusedError, type ClientDocumentFetcher, type FetchedDocument } from './ClientDocumentFetcher';
 import { isPublicAddress } from './isPublicAddress';
 import { maxAgeOf } from './maxAgeOf';
+import { resolvePublicAddresses } from './resolvePublicAddresses';
 import { readCappedText } from '@toolwright/core/internal';
 
 /** The limits of `fetchDocumentFetcher`, and how it resolves host names. */
@@ -54,17 +55,7 @@ export function fetchDocumentFetcher(options: FetchDocumentFetcherOptions = {}):
       return;
     }
     if (PRIVATE_NAMES.test(hostname) || !hostname.includes('.')) throw new DocumentRefusedError(`the host ${hostname} is not a public address (a local or private name)`);
-    if (!resolve) return;
-    let addresses: string[];
-    try {
-      addresses = await resolve(hostname);
-    } catch {
-      throw new DocumentRefusedError(`the host ${hostname} does not resolve`);
-    }
-    if (addresses.length === 0) throw new DocumentRefusedError(`the host ${hostname} does not resolve`);
-    const refused = addresses.find((address) => !isPublicAddress(address));
-    if (refused !== undefined)
-      throw new DocumentRefusedError(`the host ${hostname} resolves to ${refused}, which is not a public address (loopback, private, link-local and reserved ones are refused)`);
+    if (resolve) await resolvePublicAddresses(hostname, resolve);
   };
 
   return async (url: URL, etag?: string): Promise<FetchedDocument> => {

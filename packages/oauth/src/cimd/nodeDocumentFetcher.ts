@@ -1,6 +1,6 @@
 import type { Agent, IncomingMessage } from 'node:http';
-import { isPublicAddress } from './isPublicAddress';
 import { maxAgeOf } from './maxAgeOf';
+import { resolvePublicAddresses } from './resolvePublicAddresses';
 import { DocumentRefusedError, type ClientDocumentFetcher, type FetchedDocument } from './ClientDocumentFetcher';
 
 export interface NodeDocumentFetcherOptions {
@@ -42,19 +42,8 @@ export function nodeDocumentFetcher(options: NodeDocumentFetcherOptions = {}): C
     if (url.protocol !== 'https:') throw new DocumentRefusedError(`${url.href} is not an https URL`);
     if (url.username || url.password) throw new DocumentRefusedError('the URL carries credentials');
     const hostname = url.hostname.replace(/^\[|\]$/g, '');
-    let addresses: string[];
-    if (net.isIP(hostname)) addresses = [hostname];
-    else {
-      try {
-        addresses = await resolve(hostname);
-      } catch {
-        throw new DocumentRefusedError(`the host ${hostname} does not resolve`);
-      }
-    }
-    if (addresses.length === 0) throw new DocumentRefusedError(`the host ${hostname} does not resolve`);
-    const refusedAddress = addresses.find((address) => !isPublicAddress(address));
-    if (refusedAddress !== undefined)
-      throw new DocumentRefusedError(`the host ${hostname} resolves to ${refusedAddress}, which is not a public address (loopback, private, link-local and reserved ones are refused)`);
+    // An IP literal is its own address; a name's addresses are all checked, and the connection pinned to the first.
+    const addresses = await resolvePublicAddresses(hostname, net.isIP(hostname) ? async (ip) => [ip] : resolve);
     const pinned = addresses[0]!;
     const family = net.isIP(pinned);
     return new Promise((done, fail) => {
