@@ -2,7 +2,8 @@
 // The hand-written tools of the raw benchmark servers (bench/raw-server.js on SDK v1,
 // bench/raw-server-v2.js on SDK v2): the same 4 tools as the Toolwright weather example,
 // arguments validated by hand (types, required, enum, ranges, unknown keys). No SDK import,
-// so both servers do exactly the same work per call.
+// so both servers do exactly the same work per call. `work` is what each tool does once its
+// arguments are valid (bench/edge/sdkZodHandler.js validates with zod instead).
 
 // Same data and work as the weather example, so both servers answer alike.
 const READINGS = {
@@ -44,24 +45,16 @@ function checkNumber(v, path) {
 const text = (t) => ({ content: [{ type: 'text', text: t }] });
 const errorResult = (t) => ({ content: [{ type: 'text', text: t }], isError: true });
 
-const handlers = {
-  get_weather(args) {
-    checkObject(args, 'arguments', ['location'], ['location']);
-    checkString(args.location, 'arguments.location', 1);
-    const now = READINGS[args.location.trim().toLowerCase()];
-    if (!now) return errorResult(`No weather data for '${args.location}'. Known cities: ${Object.keys(READINGS).join(', ')}.`);
-    const report = { location: args.location, ...now, unit: 'celsius' };
+/** Each tool's work on arguments already checked. */
+const work = {
+  get_weather({ location }) {
+    const now = READINGS[location.trim().toLowerCase()];
+    if (!now) return errorResult(`No weather data for '${location}'. Known cities: ${Object.keys(READINGS).join(', ')}.`);
+    const report = { location, ...now, unit: 'celsius' };
     return { content: [{ type: 'text', text: JSON.stringify(report) }], structuredContent: report };
   },
 
-  calculate(args) {
-    checkObject(args, 'arguments', ['operation', 'a', 'b'], ['operation', 'a', 'b']);
-    const { operation, a, b } = args;
-    if (!['add', 'subtract', 'multiply', 'divide'].includes(operation)) {
-      throw new ArgError('arguments.operation must be one of add, subtract, multiply, divide');
-    }
-    checkNumber(a, 'arguments.a');
-    checkNumber(b, 'arguments.b');
+  calculate({ operation, a, b }) {
     switch (operation) {
       case 'add':
         return text(String(a + b));
@@ -75,9 +68,42 @@ const handlers = {
     }
   },
 
+  get_time() {
+    return text(new Date().toISOString());
+  },
+
+  search_notes({ query, filters, limit }) {
+    const words = query.toLowerCase().split(/\s+/);
+    const minScore = filters.minScore ?? 0;
+    const hits = NOTES.filter((n) => filters.tags.every((t) => n.tags.includes(t)))
+      .map((n) => ({ ...n, score: words.filter((w) => n.text.toLowerCase().includes(w)).length / words.length }))
+      .filter((n) => n.score > 0 && n.score >= minScore)
+      .slice(0, limit ?? 10);
+    return text(JSON.stringify(hits));
+  },
+};
+
+const handlers = {
+  get_weather(args) {
+    checkObject(args, 'arguments', ['location'], ['location']);
+    checkString(args.location, 'arguments.location', 1);
+    return work.get_weather(args);
+  },
+
+  calculate(args) {
+    checkObject(args, 'arguments', ['operation', 'a', 'b'], ['operation', 'a', 'b']);
+    const { operation, a, b } = args;
+    if (!['add', 'subtract', 'multiply', 'divide'].includes(operation)) {
+      throw new ArgError('arguments.operation must be one of add, subtract, multiply, divide');
+    }
+    checkNumber(a, 'arguments.a');
+    checkNumber(b, 'arguments.b');
+    return work.calculate(args);
+  },
+
   get_time(args) {
     checkObject(args, 'arguments', [], []);
-    return text(new Date().toISOString());
+    return work.get_time();
   },
 
   search_notes(args) {
@@ -96,13 +122,7 @@ const handlers = {
       if (!Number.isInteger(args.limit)) throw new ArgError('arguments.limit must be an integer');
       if (args.limit < 1 || args.limit > 50) throw new ArgError('arguments.limit must be between 1 and 50');
     }
-    const words = args.query.toLowerCase().split(/\s+/);
-    const minScore = f.minScore ?? 0;
-    const hits = NOTES.filter((n) => f.tags.every((t) => n.tags.includes(t)))
-      .map((n) => ({ ...n, score: words.filter((w) => n.text.toLowerCase().includes(w)).length / words.length }))
-      .filter((n) => n.score > 0 && n.score >= minScore)
-      .slice(0, args.limit ?? 10);
-    return text(JSON.stringify(hits));
+    return work.search_notes(args);
   },
 };
 
@@ -118,4 +138,4 @@ function callTool(name, args) {
   }
 }
 
-module.exports = { callTool };
+module.exports = { callTool, work };

@@ -9,7 +9,7 @@ import { bundleWorker } from '../../examples/edge/scripts/bundleWorker.mjs';
 const here = dirname(fileURLToPath(import.meta.url));
 export const WORKERS_DIR = join(here, '..', '..', '.bench', 'edge');
 
-export async function buildWorkers(kinds = ['toolwright', 'sdk']) {
+export async function buildWorkers(kinds = ['toolwright', 'sdk', 'sdkZod']) {
   mkdirSync(WORKERS_DIR, { recursive: true });
   await Promise.all(
     kinds.map((kind) =>

@@ -4,8 +4,8 @@
 // shared machine CPU time to the first answer spreads by 10% between runs; this count moves by 1 to
 // 3 % (it is not free of the load: keep comparisons within one run, of two runs or more). About a minute per start.
 //   node bench/edge/cold-callgrind.mjs [--runs 2] [--worker label=path/to/worker.mjs ...] [--out dir]
-// Without --worker: the bench's two Workers (build-workers.mjs: toolwright and sdk), and their
-// ratio sdk / toolwright (above 1: Toolwright starts with fewer instructions). --worker compares
+// Without --worker: the bench's Workers (build-workers.mjs: toolwright, sdk and sdkZod), and the
+// ratios sdk / toolwright and sdkZod / toolwright (above 1: Toolwright starts with fewer instructions). --worker compares
 // Worker bundles of your own (two builds of Toolwright, say). --out keeps each profile for
 // callgrind_annotate (where the instructions go: V8's scanner and parser, the interpreter, GC).
 // Needs `npm run build` and valgrind.
@@ -96,4 +96,5 @@ for (let run = 0; run < RUNS; run++) {
 const mean = (values) => values.reduce((sum, v) => sum + v, 0) / values.length;
 console.log(`\nworkerd cold start to the first answered tools/call, mean of ${RUNS} (callgrind, all threads):`);
 for (const [label, values] of counts) console.log(`${label.padEnd(14)} ${(mean(values) / 1e6).toFixed(1).padStart(8)} M`);
-if (counts.has('toolwright') && counts.has('sdk')) console.log(`ratio sdk / toolwright: ${(mean(counts.get('sdk')) / mean(counts.get('toolwright'))).toFixed(3)}x`);
+for (const kind of ['sdk', 'sdkZod'])
+  if (counts.has('toolwright') && counts.has(kind)) console.log(`ratio ${kind} / toolwright: ${(mean(counts.get(kind)) / mean(counts.get('toolwright'))).toFixed(3)}x`);

@@ -1,11 +1,13 @@
 #!/usr/bin/env node
 // `npm run bench:edge`: Toolwright's fetch handler against the SDK v2's own web-standard handler
-// (createMcpHandler(...).fetch), same tools, same runtime, same run (bench/edge/handlers.js):
+// (createMcpHandler(...).fetch), same tools, same runtime, same run (bench/edge/handlers.js), the
+// SDK written two ways: `sdk` (a low-level Server, arguments checked by hand) and `sdkZod` (an
+// McpServer with zod schemas, as the SDK's docs teach):
 //   1. throughput and CPU per call on workerd (the npm `workerd` binary, each Worker bundled by
 //      build-workers.mjs), in both eras (2026-07-28; 2025-11-25 stateless), closed loop;
 //   2. cold start, from spawning the runtime to the first answered tools/call, on workerd, Deno and Bun
 //      (Deno and Bun on the installed packages, and on the Worker files).
-// Results are ratios toolwright / sdk (above 1: Toolwright is faster or starts sooner), with the
+// Results are ratios toolwright / each SDK handler (above 1: Toolwright is faster or starts sooner), with the
 // absolute figures beside them (noise on a shared machine: read the ratios).
 // Options: --seconds S (per slice, default 2), --rounds R (default 3), --spawns N (default 5),
 // --concurrency C (default 16), --skip-throughput, --skip-cold.
@@ -23,7 +25,9 @@ const require = createRequire(import.meta.url);
 const here = dirname(fileURLToPath(import.meta.url));
 const BIN = join(here, '..', '..', 'node_modules', '.bin');
 const WORKERD = require('workerd').default;
-const KINDS = ['toolwright', 'sdk'];
+const KINDS = ['toolwright', 'sdk', 'sdkZod'];
+/** The SDK's handlers, each compared with Toolwright's. */
+const SDK_KINDS = KINDS.slice(1);
 
 const arg = (name, fallback) => {
   const at = process.argv.indexOf(`--${name}`);
@@ -145,16 +149,17 @@ const fmt = (value, digits = 0) => value.toFixed(digits);
 async function throughput() {
   const servers = {};
   for (const kind of KINDS) servers[kind] = await start('workerd', kind);
-  if (servers.toolwright.text !== servers.sdk.text) console.log(`note: the answers differ:\n  toolwright: ${servers.toolwright.text}\n  sdk:        ${servers.sdk.text}`);
+  for (const kind of SDK_KINDS)
+    if (servers.toolwright.text !== servers[kind].text) console.log(`note: the answers differ:\n  toolwright: ${servers.toolwright.text}\n  ${kind}: ${servers[kind].text}`);
   const rows = [];
   try {
     for (const era of Object.keys(ERAS)) {
       // Warm-up: the same number of calls on each (a time-based one gives the slower fewer calls to compile).
       for (const kind of KINDS) for (let i = 0; i < 300; i++) await call(servers[kind].url, era);
-      const per = { toolwright: [], sdk: [] };
+      const per = Object.fromEntries(KINDS.map((kind) => [kind, []]));
       for (let round = 0; round < ROUNDS; round++) {
-        // A B B A: drift on the machine hits both alike.
-        const order = round % 2 ? ['sdk', 'toolwright'] : ['toolwright', 'sdk'];
+        // A B C C B A, the first rotating from round to round: drift on the machine hits all alike.
+        const order = KINDS.map((_, i) => KINDS[(i + round) % KINDS.length]);
         for (const kind of [...order, ...[...order].reverse()]) per[kind].push(await slice(servers[kind], era, SECONDS / 2));
       }
       const summary = Object.fromEntries(
@@ -171,12 +176,14 @@ async function throughput() {
     for (const kind of KINDS) await stop(servers[kind].child);
   }
   console.log(`\nworkerd ${require('workerd').compatibilityDate}, stateless, ${CONCURRENCY} callers, ${ROUNDS} rounds of ${SECONDS}s per handler and era (tools/call get_weather)`);
-  console.log('era         toolwright calls/s   sdk calls/s   ratio   toolwright CPU ms/call   sdk CPU ms/call   ratio (sdk/toolwright)');
-  for (const { era, toolwright, sdk } of rows) {
-    console.log(
-      `${era}  ${fmt(toolwright.callsPerSecond).padStart(18)}   ${fmt(sdk.callsPerSecond).padStart(11)}   ${fmt(toolwright.callsPerSecond / sdk.callsPerSecond, 2).padStart(5)}x` +
-        `   ${fmt(toolwright.cpuMsPerCall, 3).padStart(22)}   ${fmt(sdk.cpuMsPerCall, 3).padStart(15)}   ${fmt(sdk.cpuMsPerCall / toolwright.cpuMsPerCall, 2).padStart(5)}x`,
-    );
+  console.log('era         handler   toolwright calls/s   its calls/s   ratio   toolwright CPU ms/call   its CPU ms/call   ratio (its/toolwright)');
+  for (const row of rows) {
+    const { toolwright } = row;
+    for (const kind of SDK_KINDS)
+      console.log(
+        `${row.era}  ${kind.padEnd(7)}  ${fmt(toolwright.callsPerSecond).padStart(18)}   ${fmt(row[kind].callsPerSecond).padStart(11)}   ${fmt(toolwright.callsPerSecond / row[kind].callsPerSecond, 2).padStart(5)}x` +
+          `   ${fmt(toolwright.cpuMsPerCall, 3).padStart(22)}   ${fmt(row[kind].cpuMsPerCall, 3).padStart(15)}   ${fmt(row[kind].cpuMsPerCall / toolwright.cpuMsPerCall, 2).padStart(5)}x`,
+      );
   }
   return rows;
 }
@@ -184,31 +191,34 @@ async function throughput() {
 async function coldStarts() {
   const rows = [];
   for (const runtime of Object.keys(RUNTIMES)) {
-    const times = { toolwright: [], sdk: [] };
-    const cpu = { toolwright: [], sdk: [] };
+    const times = Object.fromEntries(KINDS.map((kind) => [kind, []]));
+    const cpu = Object.fromEntries(KINDS.map((kind) => [kind, []]));
     for (let i = 0; i < SPAWNS; i++) {
-      // Alternating which goes first.
-      for (const kind of i % 2 ? ['sdk', 'toolwright'] : KINDS) {
+      // The first rotates from spawn to spawn.
+      for (const kind of KINDS.map((_, k) => KINDS[(k + i) % KINDS.length])) {
         const served = await start(runtime, kind);
         times[kind].push(served.coldMs);
         cpu[kind].push(served.coldCpuMs);
         await stop(served.child);
       }
     }
-    rows.push({ runtime, toolwright: median(times.toolwright), sdk: median(times.sdk), toolwrightCpu: median(cpu.toolwright), sdkCpu: median(cpu.sdk) });
+    rows.push({ runtime, ...Object.fromEntries(KINDS.map((kind) => [kind, { ms: median(times[kind]), cpuMs: median(cpu[kind]) }])) });
   }
   // Wall time waits for a core on a busy machine; the runtime's own CPU time (all its threads, /proc) is the steadier figure.
   console.log(`\ncold start: spawn to the first answered tools/call (2026-07-28), median of ${SPAWNS} spawns each; wall time, and the runtime's CPU time until then`);
-  console.log('runtime       toolwright ms   sdk ms   ratio (sdk/toolwright)   toolwright CPU ms   sdk CPU ms   ratio (sdk/toolwright)');
-  for (const { runtime, toolwright, sdk, toolwrightCpu, sdkCpu } of rows)
-    console.log(
-      `${runtime.padEnd(12)}  ${fmt(toolwright).padStart(13)}   ${fmt(sdk).padStart(6)}   ${fmt(sdk / toolwright, 2).padStart(21)}x` +
-        `   ${fmt(toolwrightCpu).padStart(17)}   ${fmt(sdkCpu).padStart(10)}   ${fmt(sdkCpu / toolwrightCpu, 2).padStart(21)}x`,
-    );
+  console.log('runtime       handler   toolwright ms   its ms   ratio (its/toolwright)   toolwright CPU ms   its CPU ms   ratio (its/toolwright)');
+  for (const row of rows) {
+    const { toolwright } = row;
+    for (const kind of SDK_KINDS)
+      console.log(
+        `${row.runtime.padEnd(12)}  ${kind.padEnd(7)}  ${fmt(toolwright.ms).padStart(13)}   ${fmt(row[kind].ms).padStart(6)}   ${fmt(row[kind].ms / toolwright.ms, 2).padStart(21)}x` +
+          `   ${fmt(toolwright.cpuMs).padStart(17)}   ${fmt(row[kind].cpuMs).padStart(10)}   ${fmt(row[kind].cpuMs / toolwright.cpuMs, 2).padStart(21)}x`,
+      );
+  }
   return rows;
 }
 
-await buildWorkers();
+await buildWorkers(KINDS);
 const result = { date: new Date().toISOString() };
 if (!process.argv.includes('--skip-throughput')) result.throughput = await throughput();
 if (!process.argv.includes('--skip-cold')) result.coldStart = await coldStarts();

@@ -1,6 +1,6 @@
 // Serves one handler of handlers.js on Deno or Bun on 127.0.0.1:PORT (the bench picks the port):
-//   deno run --allow-net --allow-read --allow-env --allow-sys bench/edge/serve.mjs <toolwright|sdk> [bundle]
-//   bun bench/edge/serve.mjs <toolwright|sdk> [bundle]
+//   deno run --allow-net --allow-read --allow-env --allow-sys bench/edge/serve.mjs <toolwright|sdk|sdkZod> [bundle]
+//   bun bench/edge/serve.mjs <toolwright|sdk|sdkZod> [bundle]
 // With `bundle`: the handler's Worker file instead (.bench/edge/<kind>.mjs, from build-workers.mjs:
 // one module, what workerd runs), whose default export's fetch it serves.
 /* global Deno, Bun */
