@@ -16,6 +16,7 @@ export default tseslint.config(
       'examples/edge/dist-worker/',
       '**/.wrangler/',
       'packages/*/bundle/',
+      'packages/*/esm/',
       '**/coverage/',
       '.bench/',
       'bench/results/',

@@ -20,7 +20,7 @@ const steps =
   kind === 'sdk'
     ? [
         ['modules', () => require('@modelcontextprotocol/server')],
-        ['handler', () => (serve = require('./sdkHandler.js').sdk())],
+        ['handler', () => (serve = require('./sdkHandler.js').sdk(require('@modelcontextprotocol/server')))],
       ]
     : [
         [

@@ -11,6 +11,6 @@
 
 module.exports = {
   toolwright: () => require('./toolwrightHandler.js').toolwright(),
-  sdk: () => require('./sdkHandler.js').sdk(),
-  sdkZod: () => require('./sdkZodHandler.js').sdkZod(),
+  sdk: () => require('./sdkHandler.js').sdk(require('@modelcontextprotocol/server')),
+  sdkZod: () => require('./sdkZodHandler.js').sdkZod(require('@modelcontextprotocol/server'), require('zod')),
 };

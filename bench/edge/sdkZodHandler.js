@@ -2,11 +2,10 @@
 // The SDK written the way its own docs teach (see handlers.js): an McpServer per request with the
 // same four tools, each registered with zod schemas (registerTool), on the SDK v2's
 // createMcpHandler(...).fetch, both eras. The tools do the same work as the hand-written ones
-// (bench/rawTools.js `work`); zod checks their arguments, and get_weather's result.
+// (bench/rawTools.js `work`); zod checks their arguments, and get_weather's result. It is given the
+// SDK's and zod's exports, as sdkHandler.js is.
 
-function sdkZod() {
-  const { McpServer, createMcpHandler } = require('@modelcontextprotocol/server');
-  const { z } = require('zod');
+function sdkZod({ McpServer, createMcpHandler }, { z }) {
   const { TOOLS } = require('../tools.js');
   const { work } = require('../rawTools.js');
   const listed = Object.fromEntries(TOOLS.map(({ name, title, description, annotations }) => [name, { title, description, annotations }]));

@@ -4,19 +4,26 @@
 // conformance app as a Worker). `toolwright new --template edge` writes the same bundler into a
 // new project (packages/cli/templates/edge/scripts/bundle-worker.mjs.tpl): change both together.
 //
+// Toolwright's packages offer their ES module build to Worker bundlers (the `workerd` export
+// condition; `esm/`, beside the CommonJS `bundle/` that Node, Deno and Bun load). From it esbuild
+// keeps only what the app reaches, of Toolwright and of the SDK and zod, whose ES module builds
+// Toolwright's imports lead to: a Worker about a quarter smaller than from the CommonJS build, which
+// brings each whole. Older releases, with `bundle/` alone, are bundled too.
+//
 // A Worker parses its whole script on every cold start, so the bundle leaves out what the app can
 // never run. It is built twice: the first build (not written) says what the app's code reaches,
 // the second leaves out the optional modules nothing reaches:
 // - jose, unless the app imports `@toolwright/server/auth` (jwtVerifier loads it);
 // - @opentelemetry/api, unless code other than Toolwright's imports it (Toolwright records spans
 //   only once a provider is registered with the API, which needs the app's own import of it);
-// - @toolwright/server's node-only bundle (lazy.js: the node HTTP listener, the test kit, the proxy),
+// - @toolwright/server's node-only code (the node HTTP listener, the test kit, the proxy: lazy.js
+//   of the CommonJS build, what `app.listen({ transport: 'http' })` loads in the ES module one),
 //   unless the app imports one of the entry points that lead into it (`@toolwright/server/http`,
-//   `/testing`, `/proxy`); a Worker serves through the web-standard path, which lives in
-//   all.js and web.js;
+//   `/testing`, `/proxy`); a Worker serves through the web-standard path;
 // - class-validator's decorators that no DTO uses, with validator.js and libphonenumber-js that
 //   they bring (see usedClassValidator below);
-// - the SDK's stdio transport, and its Skills extension unless a file of the app names skills().
+// - the SDK's stdio transport and Toolwright's (a Worker has no standard input), and the SDK's Skills
+//   extension unless a file of the app names skills().
 // - zod's translations of its messages into 60-odd languages (a fifth of the Worker), unless a
 //   file outside zod names `locales`; zod's English, which the SDK and Toolwright use, stays.
 // It is written without indentation, line breaks or comments (names stay, for stack traces; the
@@ -28,8 +35,11 @@ import { readFile } from 'node:fs/promises';
 import { builtinModules, createRequire } from 'node:module';
 import { dirname, resolve } from 'node:path';
 
-const SERVER_BUNDLE = /[\\/]server[\\/]bundle[\\/][\w-]+\.js$/;
-const CORE_BUNDLE = /[\\/]core[\\/]bundle[\\/][\w-]+\.js$/;
+/** A file of @toolwright/server's builds: `bundle/*.js` (CommonJS) or a file under `esm/` (ES modules). */
+const SERVER_BUNDLE = /[\\/]server[\\/](?:bundle[\\/][\w-]+|esm[\\/].+)\.js$/;
+const CORE_BUNDLE = /[\\/]core[\\/](?:bundle[\\/][\w-]+|esm[\\/].+)\.js$/;
+/** The entry points of the server's node-only code, in either build. */
+const NODE_ONLY_ENTRY = /[\\/]server[\\/](?:bundle[\\/](http|testing|proxy)|esm[\\/](http|testing|proxy)[\\/]index)\.js$/;
 const ZOD_FILE = /(^|[\\/])node_modules[\\/]zod[\\/]/;
 
 /**
@@ -50,8 +60,8 @@ const staticImports = (withJose) => ({
     build.onLoad({ filter: SERVER_BUNDLE }, async (args) => {
       seen++;
       let source = await readFile(args.path, 'utf8');
-      // jwtVerifier's own `require("jose")`, unreachable when nothing imports @toolwright/server/auth.
-      if (!withJose) source = source.replaceAll('require("jose")', '(() => { throw new Error("jose is not in this Worker bundle: nothing imports @toolwright/server/auth."); })()');
+      // jwtVerifier's own `require("jose")` (`require('jose')` in the ES module build), unreachable when nothing imports @toolwright/server/auth.
+      if (!withJose) source = source.replace(/require\((["'])jose\1\)/g, '(() => { throw new Error("jose is not in this Worker bundle: nothing imports @toolwright/server/auth."); })()');
       if (!source.includes(dynamic)) return { contents: source, loader: 'js' };
       replaced++;
       return { contents: source.replace(dynamic, fixed), loader: 'js' };
@@ -77,30 +87,41 @@ const oneClassTransformer = {
   },
 };
 
-/** A module left out of the Worker (`filter`, required from a file that `from` matches): requiring it throws `message`. */
+/**
+ * A module left out of the Worker (`filter`, required or imported from a file that `from` matches):
+ * loading it throws `message`. It is written as CommonJS, whose exports are known only when it
+ * runs, so an ES module that imports names from it bundles without a warning.
+ */
 const leftOut = (name, filter, message, from = /./) => ({
   name,
   setup(build) {
     build.onResolve({ filter }, (args) => (from.test(args.importer) ? { path: args.path, namespace: name } : undefined));
-    build.onLoad({ filter: /.*/, namespace: name }, () => ({ contents: `throw new Error(${JSON.stringify(message)});`, loader: 'js' }));
+    build.onLoad({ filter: /.*/, namespace: name }, () => ({ contents: `throw new Error(${JSON.stringify(message)});\nmodule.exports = {};`, loader: 'js' }));
   },
 });
 
 /** `@opentelemetry/api` left out: Toolwright's `require` of it throws, which it reads as "not installed". */
 const noTelemetry = leftOut('no-telemetry', /^@opentelemetry\/api$/, '@opentelemetry/api is not in this Worker bundle: nothing in the app imports it.');
 
-/** The server's node-only bundle left out: only the node HTTP listener, the test kit and the proxy would require it. */
+/**
+ * The server's node-only code left out: lazy.js, which only the node HTTP listener, the test kit and
+ * the proxy would require, or in the ES module build the node HTTP listener, which only
+ * `app.listen({ transport: 'http' })` requires.
+ */
 const noNodeOnlyServer = leftOut(
   'no-node-only-server',
-  /^\.\/lazy\.js$/,
+  /^(?:\.\/lazy\.js|\.\.\/http\/serveHttp)$/,
   "@toolwright/server's node-only code (the node HTTP listener, the test kit, the proxy) is not in this Worker bundle: a Worker serves through createFetchHandler or app.fetch. If you need it, import the entry point that has it (@toolwright/server/http, /testing or /proxy) in the Worker's code.",
   SERVER_BUNDLE,
 );
 
-/** The SDK's stdio transport left out: Toolwright requires it only to serve stdio, which a Worker cannot (it has no standard input). */
+/**
+ * The stdio transports left out, the SDK's and (in the ES module build, where `app.listen({ transport:
+ * 'stdio' })` requires it) Toolwright's: a Worker cannot serve stdio (it has no standard input).
+ */
 const noStdio = leftOut(
   'no-stdio',
-  /^@modelcontextprotocol\/server\/stdio$/,
+  /^(?:@modelcontextprotocol\/server\/stdio|\.\.\/stdio\/serveStdio)$/,
   'A Worker cannot serve stdio: it has no standard input. Serve the app with createFetchHandler or app.fetch.',
   SERVER_BUNDLE,
 );
@@ -227,11 +248,12 @@ export function dtoNamesOf(source) {
 /** What the Worker's code reaches, from a first build's metafile. */
 async function reachOf(metafile, resolveDir) {
   const inputs = Object.entries(metafile.inputs).filter(([file]) => !file.includes(':'));
-  const jose = inputs.some(([file]) => /[\\/]server[\\/]bundle[\\/]auth\.js$/.test(file));
-  // An entry point of the server whose view returns a part of lazy.js (`module.exports = require('./lazy.js')[...]`).
-  let nodeOnly = false;
+  const jose = inputs.some(([file]) => /[\\/]server[\\/](?:bundle[\\/]auth|esm[\\/]auth[\\/]index)\.js$/.test(file));
+  // An entry point that leads into the node-only code (in the CommonJS build, a view that returns a part of lazy.js).
+  let nodeOnly = inputs.some(([file]) => NODE_ONLY_ENTRY.test(file));
   for (const [file] of inputs)
-    if (SERVER_BUNDLE.test(file) && !/[\\/](all|extensions|web|lazy)\.js$/.test(file) && /require\(['"]\.\/lazy\.js['"]\)/.test(await readFile(resolve(file), 'utf8'))) nodeOnly = true;
+    if (/[\\/]server[\\/]bundle[\\/][\w-]+\.js$/.test(file) && !/[\\/](all|extensions|web|lazy)\.js$/.test(file) && /require\(['"]\.\/lazy\.js['"]\)/.test(await readFile(resolve(file), 'utf8')))
+      nodeOnly = true;
   const isOtel = (file) => /(^|[\\/])node_modules[\\/]@opentelemetry[\\/]api[\\/]/.test(file);
   const telemetry = inputs.some(([file, { imports }]) => !isOtel(file) && !SERVER_BUNDLE.test(file) && imports.some((i) => isOtel(i.path)));
   let classValidator = new Set(CORE_NEEDS);

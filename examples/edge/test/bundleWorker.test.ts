@@ -6,9 +6,10 @@ import { join } from 'node:path';
  * What scripts/bundleWorker.mjs leaves out of a Worker (workerd parses the whole script on each
  * cold start): class-validator's unused decorators with validator.js and libphonenumber-js, jose
  * when nothing imports `@toolwright/server/auth`, @opentelemetry/api when nothing but Toolwright
- * imports it, the server's node-only bundle when no entry point leads into it, the SDK's stdio
- * transport, its Skills extension when no file of the app names skills(), and zod's translations when
- * none names locales; and how it writes it. The Workers it builds are served and called in runtimes.e2e.test.ts. Needs dist/ (`tsc -b`).
+ * imports it, the server's node-only code when no entry point leads into it, the stdio
+ * transports, the SDK's Skills extension when no file of the app names skills(), and zod's translations when
+ * none names locales; that it takes Toolwright's ES module build (the `workerd` export condition), and
+ * through it the SDK's and zod's, so esbuild drops what nothing reaches; and how it writes it. The Workers it builds are served and called in runtimes.e2e.test.ts. Needs dist/ (`tsc -b`).
  */
 const ROOT = join(__dirname, '..');
 const BUNDLER = join(ROOT, 'scripts', 'bundleWorker.mjs');
@@ -80,18 +81,25 @@ describe("the edge example's Worker bundler", () => {
     expect(has(modules, /node_modules\/validator\/lib\/isEmail\.js$/)).toBe(false);
     expect(has(modules, /node_modules\/jose\//)).toBe(true);
     expect(has(modules, /node_modules\/@opentelemetry\/api\//)).toBe(false);
-    // The web-standard path of the server, without its node-only bundle (node listener, test kit, proxy).
-    expect(has(modules, /packages\/server\/bundle\/web\.js$/)).toBe(true);
-    expect(has(modules, /packages\/server\/bundle\/lazy\.js$/)).toBe(false);
-    expect(modules).toContain('no-node-only-server:./lazy.js');
-    // The SDK's stdio transport (a Worker has no standard input) and, as no file of the app names skills(), its Skills extension.
-    expect(modules).toContain('no-stdio:@modelcontextprotocol/server/stdio');
+    // Toolwright's ES module build, and no module of its CommonJS one (two copies would keep two registries).
+    expect(has(modules, /packages\/server\/esm\/fetch\/createFetchHandler\.js$/)).toBe(true);
+    expect(has(modules, /packages\/core\/esm\/registry\/buildRegistry\.js$/)).toBe(true);
+    expect(has(modules, /packages\/(server|core)\/bundle\//)).toBe(false);
+    // Through it, the SDK's and zod's ES module builds, from which esbuild keeps what is used.
+    expect(has(modules, /node_modules\/@modelcontextprotocol\/server\/dist\/.+\.mjs$/)).toBe(true);
+    expect(has(modules, /node_modules\/(@modelcontextprotocol\/[\w-]+|zod)\/.+\.cjs$/)).toBe(false);
+    // The web-standard path of the server, without its node-only code (node listener, test kit, proxy).
+    expect(has(modules, /packages\/server\/esm\/http\/serveHttp\.js$/)).toBe(false);
+    expect(modules).toContain('no-node-only-server:../http/serveHttp');
+    // The stdio transports (a Worker has no standard input) and, as no file of the app names skills(), the SDK's Skills extension.
+    expect(modules).toContain('no-stdio:../stdio/serveStdio');
+    expect(has(modules, /packages\/server\/esm\/stdio\//)).toBe(false);
     expect(modules).toContain('no-skills:@modelcontextprotocol/server/ext/skills');
     expect(has(modules, /@modelcontextprotocol\/server\/dist\/(stdio|ext\/skills\/)/)).toBe(false);
     // zod's translations, but for English, which zod itself loads.
-    expect(modules).toContain('zod-english-only:zod/v4/locales/index.cjs');
-    expect(has(modules, /node_modules\/zod\/v4\/locales\/en\.cjs$/)).toBe(true);
-    expect(modules.filter((m) => /node_modules\/zod\/v4\/locales\//.test(m) && !/\/(en|index)\.cjs$/.test(m))).toEqual([]);
+    expect(modules).toContain('zod-english-only:zod/v4/locales/index.js');
+    expect(has(modules, /node_modules\/zod\/v4\/locales\/en\.js$/)).toBe(true);
+    expect(modules.filter((m) => /node_modules\/zod\/v4\/locales\//.test(m) && !/\/(en|index)\.js$/.test(m))).toEqual([]);
   });
 
   it('writes the Worker without indentation or comments, in ASCII, with a linked source map that leads back to the TypeScript', () => {
@@ -121,9 +129,9 @@ describe("the edge example's Worker bundler", () => {
       'with-skills',
       `import 'reflect-metadata';\nimport ${JSON.stringify(join(dir, 'with-skills.js'))};\nimport { createEdgeHandler } from './dist/handler.js';\nexport default { fetch: (request) => createEdgeHandler({ stateless: true }).then((serve) => serve(request)) };\n`,
     );
-    expect(has(modules, /@modelcontextprotocol\/server\/dist\/ext\/skills\/node\.cjs$/)).toBe(true);
+    expect(has(modules, /@modelcontextprotocol\/server\/dist\/ext\/skills\/node\.mjs$/)).toBe(true);
     expect(modules).not.toContain('no-skills:@modelcontextprotocol/server/ext/skills');
-    expect(modules).toContain('no-stdio:@modelcontextprotocol/server/stdio');
+    expect(modules).toContain('no-stdio:../stdio/serveStdio');
   });
 
   it("keeps zod's translations when a file of the app names locales, and has English alone in z.locales when none does", () => {
@@ -141,13 +149,13 @@ describe("the edge example's Worker bundler", () => {
     expect(JSON.parse(printed)).toEqual({ names: ['en'], en: 'function', message: 'Invalid input: expected string, received number' });
   });
 
-  it("keeps the server's node-only bundle when the Worker imports an entry point that leads into it, and says what is missing when it is left out", () => {
+  it("keeps the server's node-only code when the Worker imports an entry point that leads into it, and says what is missing when it is left out", () => {
     const { modules } = bundled(
       'with-http',
       `import 'reflect-metadata';\nimport { createEdgeHandler } from './dist/handler.js';\nimport { InMemoryEventStore } from '@toolwright/server/http';\nglobalThis.store = InMemoryEventStore;\nexport default { fetch: (request) => createEdgeHandler({ stateless: true }).then((serve) => serve(request)) };\n`,
     );
-    expect(has(modules, /packages\/server\/bundle\/lazy\.js$/)).toBe(true);
-    expect(modules).not.toContain('no-node-only-server:./lazy.js');
+    expect(has(modules, /packages\/server\/esm\/http\/serveHttp\.js$/)).toBe(true);
+    expect(modules).not.toContain('no-node-only-server:../http/serveHttp');
     // Without it, a node-only feature fails with the reason (app.listen over node's HTTP, here run in node on the bundle).
     const outfile = join(dir, 'listen.mjs');
     run(

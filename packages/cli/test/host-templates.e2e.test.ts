@@ -170,11 +170,13 @@ describe('toolwright new --template edge | express | nest | next | oauth: one sh
     expect(bundle).toContain('"design:paramtypes"');
     expect(bundle).toContain('"design:returntype"');
     // What the project's app never reaches stays out: zod's translations (English stays, which zod loads itself).
+    // zod's ES module build: the installed packages' `workerd` builds led the bundler to the SDK's and zod's.
     const { sources } = JSON.parse(readFileSync(join(dir('edge'), 'dist-worker', 'worker.mjs.map'), 'utf8')) as { sources: string[] };
     expect(sources.filter((source) => /zod\/v4\/locales\//.test(source)).sort()).toEqual([
-      expect.stringMatching(/node_modules\/zod\/v4\/locales\/en\.cjs$/),
-      'zod-english-only:zod/v4/locales/index.cjs',
+      expect.stringMatching(/node_modules\/zod\/v4\/locales\/en\.js$/),
+      'zod-english-only:zod/v4/locales/index.js',
     ]);
+    expect(sources.filter((source) => /node_modules\/(@modelcontextprotocol\/[\w-]+|zod)\/.+\.cjs$/.test(source))).toEqual([]);
   });
 
   it.each(HOSTED)('%s: served as npm start serves it, the installed toolwright calls its example tool over HTTP', async (template) => {

@@ -223,8 +223,8 @@ describe('the packed packages, installed from their tarballs into a project outs
       expect(files().filter((f) => !ALWAYS.includes(f) && !admitted(manifest.files!, f))).toEqual([]);
       // templates/ holds the files of a generated project, its tests and tsconfig among them.
       expect(files().filter((f) => !f.startsWith('templates/') && /\.tsbuildinfo$|(^|\/)(test|etc|node_modules)\/|\.test\.|tsconfig|\.api\.md$/.test(f))).toEqual([]);
-      // Compiled output is JavaScript, declarations and their maps; sources are TypeScript.
-      expect(files().filter((f) => /^(dist|bundle)\//.test(f) && !/\.(js|d\.ts)(\.map)?$/.test(f))).toEqual([]);
+      // Compiled output is JavaScript, declarations and their maps (and the ES module build's package.json); sources are TypeScript.
+      expect(files().filter((f) => /^(dist|bundle|esm)\//.test(f) && !/\.(js|d\.ts)(\.map)?$/.test(f) && f !== 'esm/package.json')).toEqual([]);
       expect(files().filter((f) => /^src\//.test(f) && !/\.ts$/.test(f))).toEqual([]);
       // Every declared entry brings something.
       expect(manifest.files!.filter((entry) => !entry.startsWith('!') && !files().some((f) => filesPattern(entry).test(f)))).toEqual([]);
@@ -234,7 +234,10 @@ describe('the packed packages, installed from their tarballs into a project outs
       expect(promisedFiles(manifest).filter((f) => !files().includes(f))).toEqual([]);
       for (const [subpath, target] of Object.entries(manifest.exports ?? {})) {
         if (typeof target === 'string') continue;
-        expect({ subpath, conditions: Object.keys(target) }).toEqual({ subpath, conditions: ['types', 'default'] });
+        // `workerd`, where a package has it: its ES module build, for Worker bundlers, at the same entry point.
+        const conditions = Object.keys(target);
+        expect({ subpath, conditions }).toEqual({ subpath, conditions: conditions.includes('workerd') ? ['types', 'workerd', 'default'] : ['types', 'default'] });
+        if (target.workerd) expect(target.workerd).toBe(`./esm/${subpath === '.' ? '' : `${subpath.slice(2)}/`}index.js`);
         expect(target.types.replace(/^\.\//, '').replace(/\.d\.ts$/, '')).toBe(
           target.default
             .replace(/^\.\/(bundle|dist)\//, 'dist/')

@@ -1,0 +1,73 @@
+#!/usr/bin/env node
+'use strict';
+// Writes the ES module build of @toolwright/core and @toolwright/server to each package's `esm/`,
+// which their `exports` offer under the `workerd` condition: the build a Worker bundler takes
+// (examples/edge/scripts/bundleWorker.mjs, wrangler). From ES modules esbuild can leave out what the
+// app never reaches, of Toolwright and of the SDK and zod, whose ES module builds Toolwright's
+// imports then lead to (a CommonJS `require` of them takes each whole). Node, Deno and Bun never
+// read it: they load `bundle/` (scripts/bundle-packages.js).
+//
+// One file per source file, from TypeScript's transpileModule: the packages compile with
+// `isolatedModules`, so each file transpiles on its own exactly as tsc would emit it, and their
+// source has no decorators (decorator metadata needs the type checker). Relative imports keep no
+// extension, which bundlers resolve. `esm/package.json` marks the files as ES modules, every one
+// with side effects (a bundler keeps each module it reaches and drops only unused declarations).
+// Each file has a source map into src/.
+//   node scripts/emit-esm.js [package folder ...]   (default: packages/core packages/server)
+
+const fs = require('node:fs');
+const path = require('node:path');
+const ts = require('typescript');
+
+const ROOT = path.resolve(__dirname, '..');
+const PACKAGES = ['packages/core', 'packages/server'];
+
+/** The package's compiler options, as ES modules. */
+function esmOptions(pkgDir) {
+  const configFile = path.join(pkgDir, 'tsconfig.json');
+  const { config, error } = ts.readConfigFile(configFile, ts.sys.readFile);
+  if (error) throw new Error(ts.flattenDiagnosticMessageText(error.messageText, '\n'));
+  const { options } = ts.parseJsonConfigFileContent(config, ts.sys, pkgDir, undefined, configFile);
+  if (!options.isolatedModules) throw new Error(`${configFile}: emit-esm.js transpiles file by file, which needs "isolatedModules": true.`);
+  return {
+    ...options,
+    module: ts.ModuleKind.ESNext,
+    moduleResolution: ts.ModuleResolutionKind.Bundler,
+    declaration: false,
+    declarationMap: false,
+    composite: false,
+    sourceMap: true,
+    inlineSources: false,
+  };
+}
+
+function sourceFiles(dir) {
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const file = path.join(dir, entry.name);
+    if (entry.isDirectory()) return sourceFiles(file);
+    return entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts') ? [file] : [];
+  });
+}
+
+function emit(pkgDir) {
+  const options = esmOptions(pkgDir);
+  const src = path.join(pkgDir, 'src');
+  const out = path.join(pkgDir, 'esm');
+  fs.rmSync(out, { recursive: true, force: true });
+  for (const file of sourceFiles(src)) {
+    const relative = path.relative(src, file).replace(/\.ts$/, '.js');
+    const target = path.join(out, relative);
+    const { outputText, sourceMapText, diagnostics } = ts.transpileModule(fs.readFileSync(file, 'utf8'), { compilerOptions: options, fileName: file, reportDiagnostics: true });
+    if (diagnostics?.length) throw new Error(`${file}: ${ts.flattenDiagnosticMessageText(diagnostics[0].messageText, '\n')}`);
+    const map = JSON.parse(sourceMapText);
+    map.file = path.basename(target);
+    map.sources = [path.relative(path.dirname(target), file).split(path.sep).join('/')];
+    fs.mkdirSync(path.dirname(target), { recursive: true });
+    fs.writeFileSync(target, outputText);
+    fs.writeFileSync(`${target}.map`, JSON.stringify(map));
+  }
+  fs.writeFileSync(path.join(out, 'package.json'), `${JSON.stringify({ type: 'module', sideEffects: true }, null, 2)}\n`);
+}
+
+const dirs = process.argv.length > 2 ? process.argv.slice(2) : PACKAGES;
+for (const dir of dirs) emit(path.resolve(ROOT, dir));
