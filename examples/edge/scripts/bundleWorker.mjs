@@ -183,6 +183,33 @@ const usedClassValidator = (names) => ({
   },
 });
 
+/** The built-ins whose export is a plain object, which the Worker's `require` gives as stand-ins. */
+const OBJECT_BUILTINS = new Set([
+  'fs',
+  'fs/promises',
+  'path',
+  'url',
+  'crypto',
+  'util',
+  'async_hooks',
+  'http',
+  'https',
+  'net',
+  'os',
+  'zlib',
+  'buffer',
+  'string_decoder',
+  'querystring',
+  'timers',
+  'dns',
+  'tls',
+  'http2',
+  'child_process',
+  'worker_threads',
+  'perf_hooks',
+  'diagnostics_channel',
+]);
+
 /**
  * The Worker's `require` for Node's built-in modules (workerd gives them through
  * process.getBuiltinModule, with the nodejs_compat flag). Loading one costs the Worker's cold start
@@ -190,12 +217,13 @@ const usedClassValidator = (names) => ({
  * requires them when its module loads, often for a function that a Worker never calls (Toolwright's
  * tool-file globbing, class-validator's file lookups). So a built-in whose export is a plain object
  * is given as a stand-in that loads it on the first read of one of its members; the others
- * (a function or class, such as node:events) are loaded when required.
+ * (a function or class, such as node:events) are loaded when required. `names`, when given, are
+ * the built-in's export names, which the stand-in lists without loading it (see lazyBuiltinImports).
  */
 const BUILTIN_REQUIRE = `const require = /* @__PURE__ */ (() => {
-  const objects = new Set(${JSON.stringify(['fs', 'fs/promises', 'path', 'url', 'crypto', 'util', 'async_hooks', 'http', 'https', 'net', 'os', 'zlib', 'buffer', 'string_decoder', 'querystring', 'timers', 'dns', 'tls', 'http2', 'child_process', 'worker_threads', 'perf_hooks', 'diagnostics_channel'])});
+  const objects = new Set(${JSON.stringify([...OBJECT_BUILTINS])});
   const load = (id) => globalThis.process.getBuiltinModule(id);
-  return (id) => {
+  return (id, names) => {
     if (!objects.has(id.startsWith('node:') ? id.slice(5) : id)) return load(id);
     let loaded;
     const real = () => (loaded ??= load(id));
@@ -203,14 +231,37 @@ const BUILTIN_REQUIRE = `const require = /* @__PURE__ */ (() => {
       get: (_, key) => real()[key],
       has: (_, key) => key in real(),
       set: (_, key, value) => Reflect.set(real(), key, value),
-      ownKeys: () => Reflect.ownKeys(real()),
+      ownKeys: () => (loaded || !names ? Reflect.ownKeys(real()) : names),
       getOwnPropertyDescriptor: (_, key) => {
+        if (!loaded && names) return names.includes(key) ? { configurable: true, enumerable: true, writable: true, value: undefined } : undefined;
         const found = Reflect.getOwnPropertyDescriptor(real(), key);
         return found && { ...found, configurable: true };
       },
     });
   };
 })();`;
+
+/**
+ * An `import { x } from 'node:fs'` in Toolwright's ES module build would load the built-in when the
+ * Worker starts (esbuild keeps such imports of external modules at the top of the Worker). Here it
+ * reads a CommonJS module that requires it through the Worker's `require`, with the built-in's
+ * export names (as this node has them), so it loads on the first use of one of them, as the
+ * CommonJS build's `require` does.
+ */
+const lazyBuiltinImports = {
+  name: 'lazy-builtin-imports',
+  setup(build) {
+    build.onResolve({ filter: /^(node:)?[a-z_/]+$/ }, (args) => {
+      const id = args.path.replace(/^node:/, '');
+      if (args.kind !== 'import-statement' || !OBJECT_BUILTINS.has(id) || !(SERVER_BUNDLE.test(args.importer) || CORE_BUNDLE.test(args.importer))) return undefined;
+      return { path: `node:${id}`, namespace: 'lazy-builtin' };
+    });
+    build.onLoad({ filter: /.*/, namespace: 'lazy-builtin' }, (args) => ({
+      contents: `module.exports = require(${JSON.stringify(args.path)}, ${JSON.stringify(Object.keys(createRequire(import.meta.url)(args.path)))});\n`,
+      loader: 'js',
+    }));
+  },
+};
 
 /** What Toolwright's core takes from class-validator (packages/core/src/schema/class-validator.ts, validateDto.ts). */
 const CORE_NEEDS = ['getMetadataStorage', 'ValidationTypes', 'validate'];
@@ -315,6 +366,7 @@ export async function bundleWorker({ entry, resolveDir, outfile }) {
     minifyWhitespace: true,
     sourcemap: 'linked',
     plugins: [
+      lazyBuiltinImports,
       staticImports(reach.jose),
       oneClassTransformer,
       ...(reach.telemetry ? [] : [noTelemetry]),

@@ -74,7 +74,7 @@ describe("the edge example's Worker bundler", () => {
   });
 
   it("holds only the class-validator decorators the app's DTOs use, and jose because the Worker imports @toolwright/server/auth", () => {
-    const { modules, decorators } = bundled('worker', "import 'reflect-metadata';\nimport worker from './dist/worker.js';\nexport default worker.default;\n");
+    const { modules, decorators, text } = bundled('worker', "import 'reflect-metadata';\nimport worker from './dist/worker.js';\nexport default worker.default;\n");
     // board.dto.ts's decorators (and ValidateBy, which they are made with), and no other.
     expect(decorators.sort()).toEqual(['ArrayMaxSize', 'ArrayMinSize', 'IsInt', 'IsOptional', 'IsString', 'Max', 'Min', 'MinLength', 'ValidateBy', 'ValidateNested']);
     expect(has(modules, /node_modules\/libphonenumber-js\//)).toBe(false);
@@ -85,6 +85,9 @@ describe("the edge example's Worker bundler", () => {
     expect(has(modules, /packages\/server\/esm\/fetch\/createFetchHandler\.js$/)).toBe(true);
     expect(has(modules, /packages\/core\/esm\/registry\/buildRegistry\.js$/)).toBe(true);
     expect(has(modules, /packages\/(server|core)\/bundle\//)).toBe(false);
+    // Its imports of Node's built-ins load them on first use, through the Worker's require, not as the Worker starts.
+    expect(text).not.toMatch(/\bimport\s*[^;]*?from\s*"node:/);
+    expect(text).toContain('require("node:fs",[');
     // Through it, the SDK's and zod's ES module builds, from which esbuild keeps what is used.
     expect(has(modules, /node_modules\/@modelcontextprotocol\/server\/dist\/.+\.mjs$/)).toBe(true);
     expect(has(modules, /node_modules\/(@modelcontextprotocol\/[\w-]+|zod)\/.+\.cjs$/)).toBe(false);
