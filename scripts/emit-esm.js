@@ -49,6 +49,13 @@ function sourceFiles(dir) {
   });
 }
 
+/** The first decorator in `file`'s source, if any: transpileModule cannot emit its metadata (it needs the type checker). */
+function firstDecorator(file, text) {
+  const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
+  const visit = (node) => (ts.isDecorator(node) ? node : ts.forEachChild(node, visit));
+  return visit(source);
+}
+
 function emit(pkgDir) {
   const options = esmOptions(pkgDir);
   const src = path.join(pkgDir, 'src');
@@ -57,7 +64,13 @@ function emit(pkgDir) {
   for (const file of sourceFiles(src)) {
     const relative = path.relative(src, file).replace(/\.ts$/, '.js');
     const target = path.join(out, relative);
-    const { outputText, sourceMapText, diagnostics } = ts.transpileModule(fs.readFileSync(file, 'utf8'), { compilerOptions: options, fileName: file, reportDiagnostics: true });
+    const text = fs.readFileSync(file, 'utf8');
+    const decorator = firstDecorator(file, text);
+    if (decorator)
+      throw new Error(
+        `${file}: a decorator (${decorator.getText()}) in Toolwright's own code: scripts/emit-esm.js transpiles file by file, which cannot emit decorator metadata; emit the ES module build with tsc instead.`,
+      );
+    const { outputText, sourceMapText, diagnostics } = ts.transpileModule(text, { compilerOptions: options, fileName: file, reportDiagnostics: true });
     if (diagnostics?.length) throw new Error(`${file}: ${ts.flattenDiagnosticMessageText(diagnostics[0].messageText, '\n')}`);
     const map = JSON.parse(sourceMapText);
     map.file = path.basename(target);
