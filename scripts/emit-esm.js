@@ -13,6 +13,14 @@
 // extension, which bundlers resolve. `esm/package.json` marks the files as ES modules, every one
 // with side effects (a bundler keeps each module it reaches and drops only unused declarations).
 // Each file has a source map into src/.
+//
+// A `require()` of a module of the package itself (which loads it on first use under Node) becomes
+// an import at the top of the file here. esbuild must give every module a `require()` reaches,
+// and every module that one imports, an initialiser that runs it when first required: a `require()`
+// of Toolwright's fetch entry would put the SDK and zod, whole, behind initialisers, each module
+// parsed a second time as it runs. Imported, they are laid out in one scope, parsed once.
+// `require()`s of other packages stay: class-validator, typedi and class-transformer load when
+// first used, and an absent optional peer (@opentelemetry/api) is told by the `require` that throws.
 //   node scripts/emit-esm.js [package folder ...]   (default: packages/core packages/server)
 
 const fs = require('node:fs');
@@ -56,6 +64,38 @@ function firstDecorator(file, text) {
   return visit(source);
 }
 
+/** Whether `node` is `require('<relative path>')`: a module of the package itself. */
+function isOwnRequire(node) {
+  return (
+    ts.isCallExpression(node) &&
+    ts.isIdentifier(node.expression) &&
+    node.expression.text === 'require' &&
+    node.arguments.length === 1 &&
+    ts.isStringLiteral(node.arguments[0]) &&
+    node.arguments[0].text.startsWith('.')
+  );
+}
+
+/** Replaces each `require('./x')` with a namespace imported at the top of the file (`import * as module_1 from './x'`). */
+function importOwnRequires(context) {
+  const { factory } = context;
+  return (file) => {
+    const imports = new Map();
+    const visit = (node) => {
+      if (!isOwnRequire(node)) return ts.visitEachChild(node, visit, context);
+      const specifier = node.arguments[0].text;
+      if (!imports.has(specifier)) imports.set(specifier, factory.createUniqueName('module'));
+      return imports.get(specifier);
+    };
+    const visited = ts.visitEachChild(file, visit, context);
+    if (imports.size === 0) return visited;
+    const declarations = [...imports].map(([specifier, name]) =>
+      factory.createImportDeclaration(undefined, factory.createImportClause(false, undefined, factory.createNamespaceImport(name)), factory.createStringLiteral(specifier)),
+    );
+    return factory.updateSourceFile(visited, [...declarations, ...visited.statements]);
+  };
+}
+
 function emit(pkgDir) {
   const options = esmOptions(pkgDir);
   const src = path.join(pkgDir, 'src');
@@ -70,7 +110,12 @@ function emit(pkgDir) {
       throw new Error(
         `${file}: a decorator (${decorator.getText()}) in Toolwright's own code: scripts/emit-esm.js transpiles file by file, which cannot emit decorator metadata; emit the ES module build with tsc instead.`,
       );
-    const { outputText, sourceMapText, diagnostics } = ts.transpileModule(text, { compilerOptions: options, fileName: file, reportDiagnostics: true });
+    const { outputText, sourceMapText, diagnostics } = ts.transpileModule(text, {
+      compilerOptions: options,
+      fileName: file,
+      reportDiagnostics: true,
+      transformers: { after: [importOwnRequires] },
+    });
     if (diagnostics?.length) throw new Error(`${file}: ${ts.flattenDiagnosticMessageText(diagnostics[0].messageText, '\n')}`);
     const map = JSON.parse(sourceMapText);
     map.file = path.basename(target);

@@ -9,7 +9,8 @@ import { join } from 'node:path';
  * imports it, the server's node-only code when no entry point leads into it, the stdio
  * transports, the SDK's Skills extension when no file of the app names skills(), and zod's translations when
  * none names locales; that it takes Toolwright's ES module build (the `workerd` export condition), and
- * through it the SDK's and zod's, so esbuild drops what nothing reaches; and how it writes it. The Workers it builds are served and called in runtimes.e2e.test.ts. Needs dist/ (`tsc -b`).
+ * through it the SDK's and zod's, so esbuild drops what nothing reaches; that from an app compiled as
+ * ES modules (emitEsModules) all of them share one scope; and how it writes it. The Workers it builds are served and called in runtimes.e2e.test.ts. Needs dist/ (`tsc -b`).
  */
 const ROOT = join(__dirname, '..');
 const BUNDLER = join(ROOT, 'scripts', 'bundleWorker.mjs');
@@ -19,9 +20,9 @@ let dir: string;
 beforeAll(() => (dir = mkdtempSync(join(ROOT, '.bundle-test-'))));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-/** Runs `script` (ES module source, with `bundleWorker` and `dtoNamesOf` in scope) in node, in `cwd`; its stdout. */
+/** Runs `script` (ES module source, with `bundleWorker`, `dtoNamesOf` and `emitEsModules` in scope) in node, in `cwd`; its stdout. */
 function run(script: string, cwd = ROOT): string {
-  const source = `import { bundleWorker, dtoNamesOf } from ${JSON.stringify(`file://${BUNDLER}`)};\n${script}`;
+  const source = `import { bundleWorker, dtoNamesOf, emitEsModules } from ${JSON.stringify(`file://${BUNDLER}`)};\n${script}`;
   return execFileSync(process.execPath, ['--input-type=module', '-e', source], { cwd, encoding: 'utf8' });
 }
 
@@ -103,6 +104,34 @@ describe("the edge example's Worker bundler", () => {
     expect(modules).toContain('zod-english-only:zod/v4/locales/index.js');
     expect(has(modules, /node_modules\/zod\/v4\/locales\/en\.js$/)).toBe(true);
     expect(modules.filter((m) => /node_modules\/zod\/v4\/locales\//.test(m) && !/\/(en|index)\.js$/.test(m))).toEqual([]);
+  });
+
+  it('lays the app, Toolwright, the SDK and zod out in one scope when tsc compiles the app as ES modules, as the example builds its Worker', () => {
+    const esm = join(dir, 'esm');
+    run(`emitEsModules(${JSON.stringify(join(ROOT, 'tsconfig.json'))}, ${JSON.stringify(esm)});`);
+    // tsc's ES modules, decorator metadata included.
+    const tools = readFileSync(join(esm, 'notes.tools.js'), 'utf8');
+    expect(tools).toMatch(/^import .* from '@toolwright\/core';$/m);
+    expect(tools).toContain('__metadata("design:paramtypes"');
+    const { modules, text } = bundled('from-esm', `import 'reflect-metadata';\nimport worker from ${JSON.stringify(join(esm, 'worker.js'))};\nexport default worker;\n`);
+    expect(has(modules, /packages\/server\/esm\/fetch\/createFetchHandler\.js$/)).toBe(true);
+    // No module of theirs behind an initialiser that runs it when first required (and parses it a second time):
+    // Toolwright's ES module build imports its own modules where its CommonJS one requires them on first use.
+    const initialised = [...text.matchAll(/__esm\(\{"([^"]+)"/g)].map(([, path]) => path);
+    expect(initialised.filter((path) => /packages\/(server|core)\/|@modelcontextprotocol\/|\/zod\/|\.bundle-test-/.test(path))).toEqual([]);
+    // What it imports of the modules left out is there, each export a function that says why when called.
+    expect(modules).toContain('no-stdio:../stdio/serveStdio');
+    expect(text).toContain('function serveStdio(){throw new Error("A Worker cannot serve stdio');
+    // It starts and answers without throwing an exception anywhere: each one thrown as the script runs
+    // makes V8 parse the whole script again for its stack's source positions (on workerd 105 M
+    // instructions, a sixth of a cold start, for the one Toolwright's class-validator loader caught).
+    const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {}, 'io.modelcontextprotocol/clientInfo': { name: 'test', version: '1' } };
+    const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: { _meta: meta } });
+    const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/list' };
+    const script = `globalThis.process.getBuiltinModule ??= (id) => require(id);\nimport(${JSON.stringify(`file://${join(dir, 'from-esm.mjs')}`)}).then((m) => m.default.fetch(new Request('http://127.0.0.1/mcp', { method: 'POST', body: ${JSON.stringify(body)}, headers: ${JSON.stringify(headers)} }), {})).then((response) => console.log('status', response.status));`;
+    const printed = execFileSync(process.execPath, ['--print-all-exceptions', '-e', script], { cwd: ROOT, encoding: 'utf8' });
+    expect(printed).toContain('status 200');
+    expect(printed).not.toContain('Exception thrown');
   });
 
   it('writes the Worker without indentation or comments, in ASCII, with a linked source map that leads back to the TypeScript', () => {

@@ -73,6 +73,9 @@ let cjs: string | null | undefined;
 
 /** class-validator's `cjs/` folder, or undefined if its package.json cannot be resolved. */
 function cjsDir(): string | undefined {
+  // A bundle (a Worker) has no require.resolve. Asked first, not caught: each exception thrown
+  // makes the runtime work out a source position for every frame of its stack.
+  if (cjs === undefined && typeof require.resolve !== 'function') cjs = null;
   if (cjs === undefined) {
     try {
       // class-validator has no `exports` map, so its package.json resolves like any file in it.

@@ -1,5 +1,6 @@
-// Bundles what tsc emitted (dist/worker.js, decorator metadata included) into one ES module for
-// workerd: dist-worker/worker.mjs. esbuild only joins JavaScript here; it never sees the
+// Bundles the app into one ES module for workerd: dist-worker/worker.mjs. tsc compiles it once more,
+// as ES modules (dist-worker/esm/, decorator metadata included; from tsc's CommonJS in dist/ the
+// Worker would be bigger and start slower), and esbuild joins that JavaScript: it never sees the
 // TypeScript, so no metadata is lost (esbuild drops it from TypeScript). Node's built-in modules
 // are left to the runtime: the Worker runs with the nodejs_compat flag.
 //
@@ -88,17 +89,45 @@ const oneClassTransformer = {
 };
 
 /**
- * A module left out of the Worker (`filter`, required or imported from a file that `from` matches):
- * loading it throws `message`. It is written as CommonJS, whose exports are known only when it
- * runs, so an ES module that imports names from it bundles without a warning.
+ * A module left out of the Worker (`filter`, required or imported from a file that `from` matches).
+ * Where the module is CommonJS (or required), loading it throws `message`: the stand-in is
+ * CommonJS too, whose exports are known only when it runs, so importing names from it bundles
+ * without a warning. Where it is an ES module, which Toolwright's ES module build imports up front,
+ * the stand-in has the same exports, each a function that throws `message` when called.
  */
 const leftOut = (name, filter, message, from = /./) => ({
   name,
   setup(build) {
-    build.onResolve({ filter }, (args) => (from.test(args.importer) ? { path: args.path, namespace: name } : undefined));
-    build.onLoad({ filter: /.*/, namespace: name }, () => ({ contents: `throw new Error(${JSON.stringify(message)});\nmodule.exports = {};`, loader: 'js' }));
+    build.onResolve({ filter }, async (args) => {
+      if (args.pluginData === name || !from.test(args.importer)) return undefined;
+      const real = await build.resolve(args.path, { kind: args.kind, importer: args.importer, resolveDir: args.resolveDir, pluginData: name });
+      const esm = args.kind === 'import-statement' && real.errors.length === 0 && /\.m?js$/.test(real.path) && (await isEsModule(real.path));
+      return { path: args.path, namespace: name, pluginData: esm ? real.path : undefined };
+    });
+    build.onLoad({ filter: /.*/, namespace: name }, async (args) => {
+      const thrower = `throw new Error(${JSON.stringify(message)});`;
+      if (args.pluginData === undefined) return { contents: `${thrower}\nmodule.exports = {};`, loader: 'js' };
+      const names = await exportNames(args.pluginData);
+      return { contents: names.map((n) => (n === 'default' ? `export default function () { ${thrower} }` : `export function ${n}() { ${thrower} }`)).join('\n'), loader: 'js' };
+    });
   },
 });
+
+/** Whether `file` is an ES module: an `.mjs` file, or a `.js` file whose nearest package.json says `"type": "module"`. */
+async function isEsModule(file) {
+  if (file.endsWith('.mjs')) return true;
+  for (let dir = dirname(file); dir !== dirname(dir); dir = dirname(dir)) {
+    const pkg = await readFile(resolve(dir, 'package.json'), 'utf8').catch(() => undefined);
+    if (pkg !== undefined) return JSON.parse(pkg).type === 'module';
+  }
+  return false;
+}
+
+/** The names an ES module exports, as esbuild reads them from the file alone. */
+async function exportNames(file) {
+  const result = await build({ entryPoints: [file], bundle: false, write: false, metafile: true, format: 'esm', logLevel: 'silent' });
+  return Object.values(result.metafile.outputs)[0].exports;
+}
 
 /** `@opentelemetry/api` left out: Toolwright's `require` of it throws, which it reads as "not installed". */
 const noTelemetry = leftOut('no-telemetry', /^@opentelemetry\/api$/, '@opentelemetry/api is not in this Worker bundle: nothing in the app imports it.');
@@ -338,8 +367,39 @@ async function reachOf(metafile, resolveDir) {
   return { jose, telemetry, classValidator, nodeOnly, skills, zodLocales };
 }
 
+/**
+ * Compiles the TypeScript project of `tsconfig` once more, as ES modules, into `outDir` (decorator
+ * metadata included, as tsc emits it), for a Worker's entry to import from. From tsc's CommonJS the
+ * app's `require()`s would reach Toolwright, the SDK and zod, and esbuild would then give each of
+ * their modules an initialiser that runs it when first required, each parsed twice at a cold start.
+ * From ES modules they are laid out in one scope, and esbuild keeps only what the app imports.
+ */
+function emitEsModules(tsconfig, outDir) {
+  const ts = createRequire(tsconfig)('typescript');
+  const fail = (diagnostic) => {
+    throw new Error(`emitEsModules: ${ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n')}`);
+  };
+  const overrides = {
+    module: ts.ModuleKind.ESNext,
+    moduleResolution: ts.ModuleResolutionKind.Bundler,
+    outDir,
+    noEmit: false,
+    declaration: false,
+    declarationMap: false,
+    composite: false,
+    incremental: false,
+    sourceMap: true,
+  };
+  const parsed = ts.getParsedCommandLineOfConfigFile(tsconfig, overrides, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: fail });
+  delete parsed.options.tsBuildInfoFile;
+  const program = ts.createProgram({ rootNames: parsed.fileNames, options: parsed.options, projectReferences: parsed.projectReferences });
+  const { emitSkipped, diagnostics } = program.emit();
+  if (emitSkipped) fail(diagnostics[0] ?? { messageText: `tsc emitted nothing for ${tsconfig}.` });
+}
+
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const entry = "import 'reflect-metadata';\nimport worker from './dist/worker.js';\nexport default worker.default;\n";
+emitEsModules(join(root, 'tsconfig.json'), join(root, 'dist-worker', 'esm'));
+const entry = "import 'reflect-metadata';\nimport worker from './dist-worker/esm/worker.js';\nexport default worker;\n";
 const resolveDir = root;
 const outfile = join(root, 'dist-worker', 'worker.mjs');
 
