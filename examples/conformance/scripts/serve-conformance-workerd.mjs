@@ -1,26 +1,27 @@
-// Serves the conformance app (examples/conformance/dist, from tsc) as a Cloudflare Worker on
-// workerd, through Miniflare: the JavaScript tsc emitted is bundled (decorator metadata
-// included) with the edge example's bundler, and served stateless through the fetch handler,
-// as a Worker serves it. Prints `listening on <url>` on stderr; SIGTERM stops it.
+// Serves the conformance app as a Cloudflare Worker on workerd, through Miniflare, built as the
+// edge template builds a Worker: tsc compiles the app once more as ES modules (dist/worker/esm,
+// decorator metadata included), the edge example's bundler bundles that JavaScript, and the
+// fetch handler serves it stateless, as a Worker serves it. Prints `listening on <url>` on stderr; SIGTERM stops it.
 // `node serve-conformance-workerd.mjs` (PORT, default any free port).
 import { Miniflare } from 'miniflare';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { bundleWorker } from '../../edge/scripts/bundleWorker.mjs';
+import { bundleWorker, emitEsModules } from '../../edge/scripts/bundleWorker.mjs';
 
 const example = join(dirname(fileURLToPath(import.meta.url)), '..');
 // Beside tsc's output it is made from (dist/ is a build folder, never committed).
 const out = join(example, 'dist', 'worker');
 const scriptPath = join(out, 'worker.mjs');
+emitEsModules(join(example, 'tsconfig.json'), join(out, 'esm'));
 await bundleWorker({
   entry: `import 'reflect-metadata';
 import { createFetchHandler } from '@toolwright/server/fetch';
-import conformance from './dist/app.js';
+import { createConformanceApp } from './dist/worker/esm/app.js';
 
 let handler;
 export default {
   fetch(request) {
-    handler ??= conformance.createConformanceApp().then((app) => createFetchHandler(app, { stateless: true }));
+    handler ??= createConformanceApp().then((app) => createFetchHandler(app, { stateless: true }));
     return handler.then((serve) => serve(request));
   },
 };
