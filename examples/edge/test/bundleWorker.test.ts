@@ -50,6 +50,26 @@ function bundled(name: string, entry: string, cwd = ROOT): { modules: string[]; 
 
 const has = (modules: string[], pattern: RegExp) => modules.some((m) => pattern.test(m));
 
+let esmApp: string | undefined;
+/** The example's app compiled once more by tsc as ES modules, as its bundle-worker.mjs does: their folder. */
+function appAsEsModules(): string {
+  if (esmApp === undefined) {
+    esmApp = join(dir, 'esm');
+    run(`emitEsModules(${JSON.stringify(join(ROOT, 'tsconfig.json'))}, ${JSON.stringify(esmApp)});`);
+  }
+  return esmApp;
+}
+
+/** Loads the Worker in `file` in node and sends it a 2026-07-28 tools/list: what it printed (`status <code>`, and whatever the node flags print). */
+function listTools(file: string, nodeFlags: string[] = []): string {
+  const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {}, 'io.modelcontextprotocol/clientInfo': { name: 'test', version: '1' } };
+  const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: { _meta: meta } });
+  const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/list' };
+  const request = `new Request('http://127.0.0.1/mcp', { method: 'POST', body: ${JSON.stringify(body)}, headers: ${JSON.stringify(headers)} })`;
+  const script = `globalThis.process.getBuiltinModule ??= (id) => require(id);\nimport(${JSON.stringify(`file://${file}`)}).then((m) => m.default.fetch(${request}, {})).then((response) => console.log('status', response.status));`;
+  return execFileSync(process.execPath, [...nodeFlags, '-e', script], { cwd: ROOT, encoding: 'utf8' });
+}
+
 describe("the edge example's Worker bundler", () => {
   it('reads the names a file takes from class-validator or @toolwright/core/dto, and gives up on any other use', () => {
     const cases = {
@@ -107,8 +127,7 @@ describe("the edge example's Worker bundler", () => {
   });
 
   it('lays the app, Toolwright, the SDK and zod out in one scope when tsc compiles the app as ES modules, as the example builds its Worker', () => {
-    const esm = join(dir, 'esm');
-    run(`emitEsModules(${JSON.stringify(join(ROOT, 'tsconfig.json'))}, ${JSON.stringify(esm)});`);
+    const esm = appAsEsModules();
     // tsc's ES modules, decorator metadata included.
     const tools = readFileSync(join(esm, 'notes.tools.js'), 'utf8');
     expect(tools).toMatch(/^import .* from '@toolwright\/core';$/m);
@@ -125,13 +144,17 @@ describe("the edge example's Worker bundler", () => {
     // It starts and answers without throwing an exception anywhere: each one thrown as the script runs
     // makes V8 parse the whole script again for its stack's source positions (on workerd 105 M
     // instructions, a sixth of a cold start, for the one Toolwright's class-validator loader caught).
-    const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {}, 'io.modelcontextprotocol/clientInfo': { name: 'test', version: '1' } };
-    const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: { _meta: meta } });
-    const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/list' };
-    const script = `globalThis.process.getBuiltinModule ??= (id) => require(id);\nimport(${JSON.stringify(`file://${join(dir, 'from-esm.mjs')}`)}).then((m) => m.default.fetch(new Request('http://127.0.0.1/mcp', { method: 'POST', body: ${JSON.stringify(body)}, headers: ${JSON.stringify(headers)} }), {})).then((response) => console.log('status', response.status));`;
-    const printed = execFileSync(process.execPath, ['--print-all-exceptions', '-e', script], { cwd: ROOT, encoding: 'utf8' });
+    const printed = listTools(join(dir, 'from-esm.mjs'), ['--print-all-exceptions']);
     expect(printed).toContain('status 200');
     expect(printed).not.toContain('Exception thrown');
+  });
+
+  it('runs from ES modules with the node-only code in it too (its modules, imported where the CommonJS build requires them, laid out in one scope)', () => {
+    const esm = appAsEsModules();
+    const entry = `import 'reflect-metadata';\nimport worker from ${JSON.stringify(join(esm, 'worker.js'))};\nimport { InMemoryEventStore } from '@toolwright/server/http';\nglobalThis.store = InMemoryEventStore;\nexport default worker;\n`;
+    const { modules } = bundled('from-esm-with-http', entry);
+    expect(has(modules, /packages\/server\/esm\/http\/serveHttp\.js$/)).toBe(true);
+    expect(listTools(join(dir, 'from-esm-with-http.mjs'))).toContain('status 200');
   });
 
   it('writes the Worker without indentation or comments, in ASCII, with a linked source map that leads back to the TypeScript', () => {
