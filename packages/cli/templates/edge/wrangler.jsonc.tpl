@@ -1,5 +1,5 @@
 // The Worker, for `npx wrangler deploy` (after `npm run build`). The bundle is uploaded as is
-// (no_bundle): scripts/bundle-worker.mjs made it from tsc's output, with the decorator metadata.
+// (no_bundle): scripts/bundle-worker.mjs made it from tsc's output (the app as ES modules), with the decorator metadata.
 // scripts/serve-workerd.mjs reads the same settings to serve it locally.
 {
   "name": "{{serverName}}",
