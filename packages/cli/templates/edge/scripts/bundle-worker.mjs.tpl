@@ -8,7 +8,8 @@
 // condition; `esm/`, beside the CommonJS `bundle/` that Node, Deno and Bun load). From it esbuild
 // keeps only what the app reaches, of Toolwright and of the SDK and zod, whose ES module builds
 // Toolwright's imports lead to: a Worker about a quarter smaller than from the CommonJS build, which
-// brings each whole. Older releases, with `bundle/` alone, are bundled too.
+// brings each whole. Older releases, with `bundle/` alone, are bundled too. emitEsModules() has tsc
+// compile the app itself as ES modules for the entry to import (see there why).
 //
 // A Worker parses its whole script on every cold start, so the bundle leaves out what the app can
 // never run. It is built twice: the first build (not written) says what the app's code reaches,
