@@ -63,7 +63,7 @@ export default tseslint.config(
   },
   {
     // The edge example's entries run on Deno and Bun, whose globals they use.
-    files: ['examples/edge/deno.mjs', 'examples/edge/bun.mjs'],
+    files: ['examples/edge/deno.mjs', 'examples/edge/bun.mjs', 'examples/edge/deno-worker.mjs', 'examples/edge/bun-worker.mjs'],
     languageOptions: { globals: { ...globals.node, Deno: 'readonly', Bun: 'readonly' } },
   },
   {

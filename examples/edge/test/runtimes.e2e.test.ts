@@ -14,7 +14,8 @@ jest.retryTimes(2, { logErrorsBeforeRetry: true });
 /**
  * The example served by real Deno and Bun processes (`Deno.serve(handler)`,
  * `Bun.serve({ fetch })`), each running what tsc emitted (dist/, decorator metadata
- * included), and by workerd (Miniflare) running the Worker bundled from that output; then the
+ * included), and by workerd (Miniflare) running the Worker bundled from that output, which Deno
+ * and Bun serve too (deno-worker.mjs, bun-worker.mjs); then the
  * same app mounted in a Hono app (`@toolwright/hono`) on each of the three runtimes; driven
  * from node over 127.0.0.1 by the v1 SDK client (2025-11-25, with a session where the runtime
  * keeps them) and the v2 client (2026-07-28). The tools' schemas must be those node serves from the same build.
@@ -65,6 +66,9 @@ const RUNTIMES: Runtime[] = [
     auth: false,
   },
   { name: 'workerd (Miniflare)', command: process.execPath, args: ['scripts/serve-workerd.mjs'], sessions: false, plainAlready: true },
+  // The Worker file (one module, the quickest to start) served by Deno and Bun: stateless, as any Worker.
+  { name: 'Deno (the Worker file)', command: join(BIN, 'deno'), args: ['run', '--allow-net', '--allow-read', '--allow-env', '--allow-sys', 'deno-worker.mjs'], sessions: false },
+  { name: 'Bun (the Worker file)', command: join(BIN, 'bun'), args: ['bun-worker.mjs'], sessions: false },
   // The app mounted in a Hono app (@toolwright/hono) beside a route of Hono's own, on each runtime.
   { name: 'Hono on Deno', command: join(BIN, 'deno'), args: ['run', '--allow-net', '--allow-read', '--allow-env', '--allow-sys', 'hono-deno.mjs'], sessions: true, auth: false, hono: true },
   { name: 'Hono on Bun', command: join(BIN, 'bun'), args: ['hono-bun.mjs'], sessions: true, auth: false, hono: true },
