@@ -1,11 +1,12 @@
 import { cache, rateLimit } from '@toolwright/server/middleware';
 import { createApp, type App } from '@toolwright/server';
-import type { HttpListener } from '@toolwright/server/http';
+import { createFetchHandler } from '@toolwright/server/fetch';
 import { ERAS, type Era } from './fixtures/eras';
 import { FuzzTools, PROTOTYPE_NAMES } from './fixtures/fuzzTools';
 import { HttpMembers } from './fixtures/http.tools';
 import { messagesOf, openRawSession, post } from './fixtures/httpHelpers';
 import { listenInMemory } from './fixtures/memoryStdio';
+import { serveFetch } from './fixtures/serveFetch';
 
 /**
  * Wire names are hostile: every name a client sends (method, tool, prompt, resource URI,
@@ -90,20 +91,33 @@ describe.each(ERAS)('names from the wire ($name)', (era: Era) => {
     });
   });
 
-  describe.each([
-    ['stateful', false],
-    ['stateless', true],
-  ])('HTTP %s', (_, stateless) => {
-    let listener: HttpListener;
+  /** An HTTP endpoint of the app: node's own listener, or the web-standard fetch handler behind a node:http bridge. */
+  const ENDPOINTS: [string, (stateless: boolean) => Promise<{ url: string; close(): Promise<void> }>][] = [
+    ['node listener', (stateless) => app.listen({ transport: 'http', port: 0, stateless, requestLogLevel: 'silent', exitOnSignal: false })],
+    [
+      'fetch handler',
+      async (stateless) => {
+        const handler = createFetchHandler(app, { stateless });
+        const served = await serveFetch(handler);
+        return { url: `${served.url}/mcp`, close: () => handler.close().then(() => served.close()) };
+      },
+    ],
+  ];
+
+  describe.each(ENDPOINTS.flatMap(([endpoint, open]) => [
+    [`${endpoint}, stateful`, open, false],
+    [`${endpoint}, stateless`, open, true],
+  ]))('HTTP %s', (_, open, stateless) => {
+    let endpoint: { url: string; close(): Promise<void> };
     let headers: Record<string, string>;
     beforeAll(async () => {
-      listener = await app.listen({ transport: 'http', port: 0, stateless, requestLogLevel: 'silent', exitOnSignal: false });
-      headers = stateless || era.modern ? {} : { 'mcp-session-id': await openRawSession(listener.url), 'mcp-protocol-version': era.version };
+      endpoint = await open(stateless);
+      headers = stateless || era.modern ? {} : { 'mcp-session-id': await openRawSession(endpoint.url), 'mcp-protocol-version': era.version };
     });
-    afterAll(() => listener.close());
+    afterAll(() => endpoint.close());
     const ask = async (message: Record<string, unknown>, extra: Record<string, string> = {}) => {
       const request = era.request({ ...message, id: 'q' });
-      const response = await post(listener.url, request, { ...headers, ...era.headers(request), ...extra });
+      const response = await post(endpoint.url, request, { ...headers, ...era.headers(request), ...extra });
       return { status: response.status, messages: await messagesOf(response).catch(() => 'not JSON-RPC') };
     };
     const answerText = (answer: { status: number; messages: unknown }) => `${answer.status} ${Array.isArray(answer.messages) ? answer.messages.map(normalized).join(' ') : String(answer.messages)}`;
@@ -118,6 +132,18 @@ describe.each(ERAS)('names from the wire ($name)', (era: Era) => {
       const plain = answerText(await ask({ jsonrpc: '2.0', method: 'tools/call', params: { name: 'echo', arguments: { text: 'h' } } }));
       for (const name of PROTOTYPE_NAMES.filter((n) => /^[a-z_]+$/i.test(n))) {
         expect([name, answerText(await ask({ jsonrpc: '2.0', method: 'tools/call', params: { name: 'echo', arguments: { text: 'h' } } }, { [name]: '1' }))]).toEqual([name, plain]);
+      }
+    });
+
+    it('a path named after an Object.prototype member is an unknown path', async () => {
+      const origin = new URL(endpoint.url).origin;
+      const answer = async (path: string, method: string) => {
+        const response = await fetch(`${origin}/${path}`, { method, headers: { accept: 'application/json' } });
+        return `${response.status} ${await response.text()}`;
+      };
+      for (const method of ['GET', 'POST']) {
+        const unknown = await answer(UNKNOWN, method);
+        for (const name of PROTOTYPE_NAMES) expect([method, name, await answer(name, method)]).toEqual([method, name, swapped(unknown, name)]);
       }
     });
 
