@@ -32,8 +32,8 @@ function onDemand<N extends string, T>(name: N, load: (name: N) => unknown): T {
 
 // The loaders read their import when first called. Passing the imports themselves (tsc reads
 // `class_validator_1.loadClassValidatorDecorator` for each of the 120 exports as this module loads)
-// made the edge bench's Worker start with 1125 M instructions instead of 935 M on workerd
-// (bench/edge/cold-callgrind.mjs), 15% more CPU to the first answer.
+// made a Worker's cold start markedly dearer on workerd (bench/edge/cold-callgrind.mjs; the
+// figures are in bench/README.md).
 const loadValidator = (name: ClassValidatorDecoratorName): unknown => loadClassValidatorDecorator(name);
 const loadTransformer = (name: ClassTransformerDecoratorName): unknown => loadClassTransformerDecorator(name);
 const fromClassValidator = <K extends ClassValidatorDecoratorName>(name: K): (typeof ClassValidator)[K] => onDemand(name, loadValidator);
