@@ -23,6 +23,7 @@ export type { HookArgs } from '../metadata/HookArgs';
 export { ServiceScope } from '../container/ServiceScope';
 export type { ServiceScopeOptions } from '../container/ServiceScope';
 export { toolFailure, toolErrorResult } from '../invoke/toolFailure';
+export { jsonProblem } from '../invoke/jsonProblem';
 export { compiledRegistry } from '../registry/CompiledRegistry';
 export type { CompiledRegistry, CompiledTool, CompiledResource, CompiledResourceTemplate, CompiledPrompt, CompleteArgument, CompletionResult } from '../registry/CompiledRegistry';
 export type { MemberOutcome, MemberErrorKind } from '../invoke/MemberOutcome';

@@ -11,6 +11,7 @@ import { compileInvocation, type Bind, type CallScope, type Invocation } from '.
 import { compileParamsBinder, type BoundParam } from './compileParamsBinder';
 import { jsonView } from './jsonView';
 import { isToolResult, normalizeResult } from './normalizeResult';
+import { sendable } from './sendable';
 import { toolErrorResult as errorResult, toolFailure as failure } from './toolFailure';
 
 /** How validated arguments become the method's positional arguments. */
@@ -126,7 +127,7 @@ function inputAndContext(binding: { arity: number; index: number; ctxIndex: numb
 function compileOutput(schema: JsonSchema, name: string, logger: ToolLogger): (value: unknown) => ToolResult {
   const validate = compileProfileSchema(schema);
   return (value) => {
-    if (isToolResult(value)) return value;
+    if (isToolResult(value)) return sendable(value);
     const text = JSON.stringify(value) ?? 'null';
     const structured = jsonView(value, text);
     const outcome = validate(structured);

@@ -1,18 +1,20 @@
 import type { PromptMessage, PromptResult } from '../content/PromptMessage';
 import { isContentBlock } from './normalizeResult';
+import { sendable } from './sendable';
 
 /**
  * Turns what a prompt method returned into a `prompts/get` result: a string or a content
  * block is one user message; a message (`{ role, content }`) is kept; an array may mix the
- * three; `{ messages }` passes through. Throws for anything else (reported as an internal error).
+ * three; `{ messages }` passes through. Throws for anything else, and for what JSON cannot carry
+ * (reported as an internal error).
  */
 export function normalizePromptResult(value: unknown, name: string): PromptResult {
   if (typeof value === 'object' && value !== null && !Array.isArray(value) && Array.isArray((value as PromptResult).messages)) {
     const result = value as PromptResult;
-    return { ...result, messages: result.messages.map((m, i) => message(m, name, i)) };
+    return sendable({ ...result, messages: result.messages.map((m, i) => message(m, name, i)) });
   }
   const items = Array.isArray(value) ? value : [value];
-  return { messages: items.map((m, i) => message(m, name, i)) };
+  return sendable({ messages: items.map((m, i) => message(m, name, i)) });
 }
 
 function message(value: unknown, name: string, index: number): PromptMessage {

@@ -1,4 +1,5 @@
 import type { ReadResourceResult, ResourceContents } from '../content/ResourceContents';
+import { sendable } from './sendable';
 
 const CONTENT_KEYS = new Set(['uri', 'mimeType', 'text', 'blob', '_meta']);
 
@@ -7,17 +8,18 @@ const CONTENT_KEYS = new Set(['uri', 'mimeType', 'text', 'blob', '_meta']);
  * a string is text; a Buffer/Uint8Array is a base64 blob; `{ text }` / `{ blob }` objects
  * (and arrays of them) are contents; `{ contents: [...] }` passes through; any other value
  * is JSON text (`application/json` unless the resource declares a MIME type).
- * Contents without a `uri` or `mimeType` get the requested URI and the declared type.
+ * Contents without a `uri` or `mimeType` get the requested URI and the declared type. Throws an
+ * `UnsendableResult` for what JSON cannot carry (in `_meta`, say).
  */
 export function normalizeReadResult(value: unknown, uri: string, mimeType: string | undefined): ReadResourceResult {
   if (isObject(value) && Array.isArray(value.contents)) {
-    return { ...value, contents: value.contents.map((c) => one(c, uri, mimeType)) } as ReadResourceResult;
+    return sendable({ ...value, contents: value.contents.map((c) => one(c, uri, mimeType)) } as ReadResourceResult);
   }
   if (value === undefined || value === null) return { contents: [] };
   if (Array.isArray(value) && value.length > 0 && value.every((v) => typeof v === 'string' || v instanceof Uint8Array || isContent(v))) {
-    return { contents: value.map((v) => one(v, uri, mimeType)) };
+    return sendable({ contents: value.map((v) => one(v, uri, mimeType)) });
   }
-  return { contents: [one(value, uri, mimeType)] };
+  return sendable({ contents: [one(value, uri, mimeType)] });
 }
 
 function one(value: unknown, uri: string, mimeType: string | undefined): ResourceContents {

@@ -1,11 +1,12 @@
 import type { ContentBlock, ToolResult } from '../content/ToolResult';
+import { sendable } from './sendable';
 
 const BLOCK_TYPES = new Set(['text', 'image', 'audio', 'resource', 'resource_link']);
 
 /**
  * Turns whatever a tool method returned into a `ToolResult`:
  * a complete result passes through untouched; a content block or an array of them
- * becomes the content; strings, numbers and booleans become text; `undefined`/`null`
+ * becomes the content (these three throw an `UnsendableResult` for what JSON cannot carry); strings, numbers and booleans become text; `undefined`/`null`
  * become empty content; other objects and arrays become JSON text.
  */
 export function normalizeResult(value: unknown): ToolResult {
@@ -20,10 +21,10 @@ export function normalizeResult(value: unknown): ToolResult {
   }
   if (Array.isArray(value)) {
     // Checked element by element only when the first one looks like a block: most arrays are data.
-    if (value.length > 0 && isContentBlock(value[0]) && value.every(isContentBlock)) return { content: value };
+    if (value.length > 0 && isContentBlock(value[0]) && value.every(isContentBlock)) return sendable({ content: value });
   } else if (typeof value === 'object') {
-    if (isToolResult(value)) return value;
-    if (isContentBlock(value)) return { content: [value] };
+    if (isToolResult(value)) return sendable(value);
+    if (isContentBlock(value)) return sendable({ content: [value] });
   }
   return { content: [{ type: 'text', text: JSON.stringify(value) }] };
 }

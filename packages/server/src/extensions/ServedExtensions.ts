@@ -1,4 +1,5 @@
 import { ConfigError, clientExtension, type AuthInfo, type Class, type ToolLogger } from '@toolwright/core';
+import { jsonProblem } from '@toolwright/core/internal';
 import { callerOf } from '../auth/canAccess';
 import type { Connection, ToolCallParams } from '../pipeline/Connection';
 import { requestEnvelopeOf } from '../pipeline/requestEnvelope';
@@ -156,6 +157,12 @@ export class ServedExtensions {
       const result = await served.entry.handle(params as never, ctx);
       if (typeof result !== 'object' || result === null || Array.isArray(result)) {
         this.logger.error(`extension '${served.extension.id}': '${method}' returned ${Array.isArray(result) ? 'an array' : String(result)}, not a result object; the client got -32603`);
+        throw new ProtocolError(ErrorCodes.InternalError, 'Internal error');
+      }
+      // Left to the transport's JSON.stringify, such a result would leave the request unanswered.
+      const problem = jsonProblem(result, 'result');
+      if (problem) {
+        this.logger.error(`extension '${served.extension.id}': '${method}' returned a result that cannot be sent as JSON: ${problem} The client got -32603`);
         throw new ProtocolError(ErrorCodes.InternalError, 'Internal error');
       }
       return result as Record<string, unknown>;

@@ -1,0 +1,152 @@
+import 'reflect-metadata';
+import { Param, Prompt, Resource, Tool } from '@toolwright/core';
+import { createApp, defineExtension, type App } from '@toolwright/server';
+import { createFetchHandler } from '@toolwright/server/fetch';
+import { ERAS, type Era } from './fixtures/eras';
+import { messagesOf, openRawSession, post } from './fixtures/httpHelpers';
+import { listenInMemory } from './fixtures/memoryStdio';
+import { serveFetch } from './fixtures/serveFetch';
+
+/**
+ * A result JSON cannot carry (a BigInt, a cycle, nesting too deep for JSON.stringify) used to
+ * throw inside the transport that serialized it: the request got no answer at all (stdio,
+ * 2026-07-28 HTTP) or an empty 200 (2025-11-25 fetch). Each is now answered as a failed call,
+ * with the place named in the server's log only, on every transport, and the server serves on.
+ */
+const DEPTH = 20_000;
+const deepText = '{"a":'.repeat(DEPTH) + '1' + '}'.repeat(DEPTH);
+const cycle = (): Record<string, unknown> => {
+  const o: Record<string, unknown> = { name: 'loop' };
+  o.self = o;
+  return o;
+};
+
+class Unsendable {
+  @Tool({ description: 'A BigInt in structured content (as a database driver returns a bigint column).' })
+  big() {
+    return { content: [{ type: 'text', text: 'x' }], structuredContent: { id: 10n } };
+  }
+
+  @Tool({ description: 'A cycle in structured content.' })
+  looped() {
+    return { content: [{ type: 'text', text: 'x' }], structuredContent: cycle() };
+  }
+
+  @Tool({ description: 'Echoes its data as structured content.' })
+  echo(@Param('data', { schema: { type: 'object' } }) data: object) {
+    return { content: [{ type: 'text', text: 'x' }], structuredContent: { data } };
+  }
+
+  @Tool({ description: 'A BigInt in a content block annotation.' })
+  block() {
+    return [{ type: 'text', text: 'x', _meta: { n: 1n } }];
+  }
+
+  @Tool({ description: 'Fine.' })
+  fine() {
+    return 'fine';
+  }
+
+  @Prompt({ description: 'A BigInt in the result _meta.' })
+  bigPrompt() {
+    return { messages: [{ role: 'user', content: { type: 'text', text: 'x' } }], _meta: { n: 1n } };
+  }
+
+  @Resource('test://big', { mimeType: 'text/plain' })
+  bigResource() {
+    return { contents: [{ uri: 'test://big', text: 'x', _meta: { n: 1n } }] };
+  }
+}
+
+const looping = defineExtension({
+  id: 'com.example/unsendable',
+  requests: { 'unsendable/get': { handle: () => ({ loop: cycle() }) } },
+});
+
+/** Each request, and what its answer must be. */
+const CASES: [string, Record<string, unknown>, string | undefined, 'tool failure' | 'internal error'][] = [
+  ['a BigInt in structuredContent', { method: 'tools/call', params: { name: 'big', arguments: {} } }, undefined, 'tool failure'],
+  ['a cycle in structuredContent', { method: 'tools/call', params: { name: 'looped', arguments: {} } }, undefined, 'tool failure'],
+  ['input echoed 20,000 levels deep', { method: 'tools/call', params: { name: 'echo', arguments: { data: 'DEEP' } } }, deepText, 'tool failure'],
+  ['a BigInt in a content block', { method: 'tools/call', params: { name: 'block', arguments: {} } }, undefined, 'tool failure'],
+  ['a BigInt in a prompt result', { method: 'prompts/get', params: { name: 'big_prompt' } }, undefined, 'internal error'],
+  ['a BigInt in a resource read', { method: 'resources/read', params: { uri: 'test://big' } }, undefined, 'internal error'],
+  ['a cycle in an extension result', { method: 'unsendable/get', params: {} }, undefined, 'internal error'],
+];
+
+/** The request as one line of JSON, with the deep value spliced in where `DEEP` stands (JSON.stringify cannot make it). */
+const lineOf = (era: Era, id: string, message: Record<string, unknown>, deep: string | undefined) => {
+  const text = JSON.stringify(era.request({ jsonrpc: '2.0', id, ...message }));
+  return deep ? text.replace('"DEEP"', deep) : text;
+};
+
+function expectAnswered(answer: Record<string, unknown>, expected: 'tool failure' | 'internal error') {
+  if (expected === 'tool failure') expect(answer.result).toMatchObject({ isError: true, content: [{ type: 'text', text: expect.stringMatching(/failed with an internal error\. The server log has the details\.$/) }] });
+  else expect(answer.error).toMatchObject({ code: -32603 });
+  // The place and the cause go to the log, not to the client.
+  expect(JSON.stringify(answer.result ?? answer.error)).not.toMatch(/BigInt|cycle|UnsendableResult|structuredContent\./);
+}
+
+const errors: string[] = [];
+const logger = { debug() {}, info() {}, warn() {}, error: (message: string, ...rest: unknown[]) => void errors.push([message, ...rest.map(String)].join(' ')) };
+const appOf = (): Promise<App> => createApp({ name: 'unsendable', version: '1.0.0', tools: [Unsendable], extensions: [looping], logger });
+
+describe.each(ERAS)('results JSON cannot carry ($name)', (era) => {
+  let app: App;
+  beforeAll(async () => {
+    app = await appOf();
+  });
+
+  it('stdio: each request is answered as failed, the log names the place, and the server serves on', async () => {
+    const session = await listenInMemory(app);
+    for (const opening of era.stdioOpening) {
+      session.send(opening);
+      if ('id' in opening) await session.answer(opening.id);
+    }
+    errors.length = 0;
+    for (const [what, message, deep, expected] of CASES) {
+      session.sendLine(lineOf(era, what, message, deep));
+      expectAnswered(await session.answer(what), expected);
+    }
+    expect(errors.join('\n')).toMatch(/tool 'big' returned a result that cannot be sent as JSON .*result\.structuredContent\.id is a BigInt/);
+    expect(errors.join('\n')).toMatch(/result\.structuredContent\.self refers back to an object that contains it/);
+    expect(errors.join('\n')).toMatch(/result\.structuredContent\.data\.a\.a.*nests deeper than 1000 levels/);
+    expect(errors.join('\n')).toMatch(/'unsendable\/get' returned a result that cannot be sent as JSON: result\.loop\.self refers back/);
+    session.send(era.request({ jsonrpc: '2.0', id: 'alive', method: 'tools/call', params: { name: 'fine', arguments: {} } }));
+    expect(await session.answer('alive')).toMatchObject({ result: { content: [{ text: 'fine' }] } });
+    await session.close();
+  });
+
+  /** An HTTP endpoint of the app: node's own listener, or the web-standard fetch handler behind a node:http bridge. */
+  const ENDPOINTS: [string, (stateless: boolean) => Promise<{ url: string; close(): Promise<void> }>][] = [
+    ['node listener', (stateless) => app.listen({ transport: 'http', port: 0, stateless, requestLogLevel: 'silent', exitOnSignal: false })],
+    [
+      'fetch handler',
+      async (stateless) => {
+        const handler = createFetchHandler(app, { stateless, logError: () => {} });
+        const served = await serveFetch(handler);
+        return { url: `${served.url}/mcp`, close: () => handler.close().then(() => served.close()) };
+      },
+    ],
+  ];
+
+  describe.each(ENDPOINTS.flatMap(([endpoint, open]) => [[`${endpoint}, stateful`, open, false] as const, [`${endpoint}, stateless`, open, true] as const]))('HTTP %s', (_, open, stateless) => {
+    it('each request is answered as failed, and the server serves on', async () => {
+      const endpoint = await open(stateless);
+      try {
+        const session: Record<string, string> = stateless || era.modern ? {} : { 'mcp-session-id': await openRawSession(endpoint.url), 'mcp-protocol-version': era.version };
+        const ask = async (line: string, message: Record<string, unknown>) => {
+          const response = await post(endpoint.url, line, { ...session, ...era.headers(era.request({ jsonrpc: '2.0', id: 'q', ...message })) });
+          const messages = await messagesOf(response);
+          expect([response.status, messages.length]).toEqual([200, 1]);
+          return messages[0];
+        };
+        for (const [what, message, deep, expected] of CASES) expectAnswered(await ask(lineOf(era, what, message, deep), message), expected);
+        const fine = { method: 'tools/call', params: { name: 'fine', arguments: {} } };
+        expect(await ask(lineOf(era, 'alive', fine, undefined), fine)).toMatchObject({ result: { content: [{ text: 'fine' }] } });
+      } finally {
+        await endpoint.close();
+      }
+    });
+  });
+});
