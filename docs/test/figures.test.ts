@@ -8,7 +8,8 @@ import { join } from 'node:path';
 
 const GUIDE = join(__dirname, '..', 'guide');
 /** What a benchmark figure looks like in prose: a ratio, a share of a time, an instruction or CPU count. */
-const FIGURE = /\b\d+(?:\.\d+)?\s?×|\b\d+(?:\.\d+)?x (?:faster|slower|the|as)\b|\bM instructions\b|\b\d+(?:\.\d+)? ?µs\b|\b(?:about|in) (?:two thirds|a third|half|0\.\d+) of the time\b|\b(?:a tenth|a sixth|a fifth|a quarter) fewer\b/;
+const FIGURE =
+  /\b\d+(?:\.\d+)?\s?×|\b\d+(?:\.\d+)?x (?:faster|slower|the|as)\b|\bM instructions\b|\b\d+(?:\.\d+)? ?µs\b|\b(?:about|in) (?:two thirds|a third|half|0\.\d+) of the time\b|\b(?:a tenth|a sixth|a fifth|a quarter) fewer\b/;
 
 describe('guide pages', () => {
   const pages = readdirSync(GUIDE).filter((name) => name.endsWith('.md'));

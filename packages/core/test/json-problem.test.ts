@@ -9,14 +9,27 @@ const nested = (depth: number): unknown => {
 describe('jsonProblem', () => {
   it('passes what JSON.stringify can write, dropping what it drops', () => {
     const shared = { x: 1 };
-    for (const value of [null, 1, 'text', true, [1, [2, [3]]], { a: { b: [shared, shared] }, f: () => 1, u: undefined, s: Symbol('s') }, new Date(0), Buffer.from('hi'), new Map([[1, 2]]), nested(MAX_JSON_DEPTH - 1)]) {
+    for (const value of [
+      null,
+      1,
+      'text',
+      true,
+      [1, [2, [3]]],
+      { a: { b: [shared, shared] }, f: () => 1, u: undefined, s: Symbol('s') },
+      new Date(0),
+      Buffer.from('hi'),
+      new Map([[1, 2]]),
+      nested(MAX_JSON_DEPTH - 1),
+    ]) {
       expect(() => JSON.stringify(value)).not.toThrow();
       expect(jsonProblem(value, 'result')).toBeUndefined();
     }
   });
 
   it('names the BigInt it finds, through arrays, objects and toJSON', () => {
-    expect(jsonProblem({ structuredContent: { rows: [{ id: 1 }, { id: 2n }] } }, 'result')).toBe('result.structuredContent.rows[1].id is a BigInt, which JSON cannot carry: return it as a string or a number.');
+    expect(jsonProblem({ structuredContent: { rows: [{ id: 1 }, { id: 2n }] } }, 'result')).toBe(
+      'result.structuredContent.rows[1].id is a BigInt, which JSON cannot carry: return it as a string or a number.',
+    );
     expect(jsonProblem({ v: { toJSON: () => 5n } }, 'result')).toMatch(/^result\.v is a BigInt/);
   });
 
@@ -33,8 +46,24 @@ describe('jsonProblem', () => {
   });
 
   it('reports a toJSON or a getter that throws', () => {
-    expect(jsonProblem({ a: { toJSON: () => { throw new Error('no'); } } }, 'result')).toBe('reading result.a threw (no): return plain data.');
-    const getter = Object.defineProperty({}, 'x', { enumerable: true, get: () => { throw new Error('denied'); } });
+    expect(
+      jsonProblem(
+        {
+          a: {
+            toJSON: () => {
+              throw new Error('no');
+            },
+          },
+        },
+        'result',
+      ),
+    ).toBe('reading result.a threw (no): return plain data.');
+    const getter = Object.defineProperty({}, 'x', {
+      enumerable: true,
+      get: () => {
+        throw new Error('denied');
+      },
+    });
     expect(jsonProblem({ g: getter }, 'result')).toBe('reading result.g threw (denied): return plain data.');
   });
 });

@@ -81,7 +81,8 @@ const lineOf = (era: Era, id: string, message: Record<string, unknown>, deep: st
 };
 
 function expectAnswered(answer: Record<string, unknown>, expected: 'tool failure' | 'internal error') {
-  if (expected === 'tool failure') expect(answer.result).toMatchObject({ isError: true, content: [{ type: 'text', text: expect.stringMatching(/failed with an internal error\. The server log has the details\.$/) }] });
+  if (expected === 'tool failure')
+    expect(answer.result).toMatchObject({ isError: true, content: [{ type: 'text', text: expect.stringMatching(/failed with an internal error\. The server log has the details\.$/) }] });
   else expect(answer.error).toMatchObject({ code: -32603 });
   // The place and the cause go to the log, not to the client.
   expect(JSON.stringify(answer.result ?? answer.error)).not.toMatch(/BigInt|cycle|UnsendableResult|structuredContent\./);

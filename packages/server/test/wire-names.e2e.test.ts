@@ -104,10 +104,12 @@ describe.each(ERAS)('names from the wire ($name)', (era: Era) => {
     ],
   ];
 
-  describe.each(ENDPOINTS.flatMap(([endpoint, open]) => [
-    [`${endpoint}, stateful`, open, false],
-    [`${endpoint}, stateless`, open, true],
-  ]))('HTTP %s', (_, open, stateless) => {
+  describe.each(
+    ENDPOINTS.flatMap(([endpoint, open]) => [
+      [`${endpoint}, stateful`, open, false],
+      [`${endpoint}, stateless`, open, true],
+    ]),
+  )('HTTP %s', (_, open, stateless) => {
     let endpoint: { url: string; close(): Promise<void> };
     let headers: Record<string, string>;
     beforeAll(async () => {
