@@ -32,7 +32,8 @@ export function jsonProblem(value: unknown, name: string): string | undefined {
       }
       let current = place.value;
       if (typeof current === 'object' && current !== null && typeof (current as { toJSON?: unknown }).toJSON === 'function') {
-        current = (current as { toJSON: (key: string) => unknown }).toJSON(String(place.key));
+        // As JSON.stringify calls it: with the property's key, '' for the value itself.
+        current = (current as { toJSON: (key: string) => unknown }).toJSON(place.parent === undefined ? '' : String(place.key));
       }
       if (typeof current === 'bigint') return `${pathOf(place)} is a BigInt, which JSON cannot carry: return it as a string or a number.`;
       if (typeof current !== 'object' || current === null) continue;
@@ -41,17 +42,25 @@ export function jsonProblem(value: unknown, name: string): string | undefined {
       open.add(current);
       stack.push({ value: undefined, parent: undefined, key: '', depth: 0, leaving: current });
       const depth = place.depth + 1;
+      // Strings, numbers and booleans need no visit of their own: only objects and BigInts are pushed.
       if (Array.isArray(current)) {
-        for (let i = current.length - 1; i >= 0; i--) stack.push({ value: current[i], parent: place, key: i, depth });
+        for (let i = current.length - 1; i >= 0; i--) if (needsVisit(current[i])) stack.push({ value: current[i], parent: place, key: i, depth });
       } else {
         const keys = Object.keys(current);
-        for (let i = keys.length - 1; i >= 0; i--) stack.push({ value: (current as Record<string, unknown>)[keys[i]], parent: place, key: keys[i], depth });
+        for (let i = keys.length - 1; i >= 0; i--) {
+          const member = (current as Record<string, unknown>)[keys[i]];
+          if (needsVisit(member)) stack.push({ value: member, parent: place, key: keys[i], depth });
+        }
       }
     }
   } catch (error) {
     return `reading ${place ? pathOf(place) : name} threw (${error instanceof Error ? error.message : String(error)}): return plain data.`;
   }
   return undefined;
+}
+
+function needsVisit(value: unknown): boolean {
+  return (typeof value === 'object' && value !== null) || typeof value === 'bigint';
 }
 
 /** `structuredContent.items[2].total`, from the walk's parents; a path of more than 12 steps keeps its first and last 5. */

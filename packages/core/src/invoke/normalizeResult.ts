@@ -6,8 +6,9 @@ const BLOCK_TYPES = new Set(['text', 'image', 'audio', 'resource', 'resource_lin
 /**
  * Turns whatever a tool method returned into a `ToolResult`:
  * a complete result passes through untouched; a content block or an array of them
- * becomes the content (these three throw an `UnsendableResult` for what JSON cannot carry); strings, numbers and booleans become text; `undefined`/`null`
- * become empty content; other objects and arrays become JSON text.
+ * becomes the content; strings, numbers and booleans become text; `undefined`/`null`
+ * become empty content; other objects and arrays become JSON text. What passes through as
+ * the tool returned it is checked for what JSON cannot carry (`UnsendableResult`).
  */
 export function normalizeResult(value: unknown): ToolResult {
   if (value === undefined || value === null) return { content: [] };
