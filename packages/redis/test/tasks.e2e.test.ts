@@ -8,6 +8,7 @@ import { createApp, tasks, TASKS_EXTENSION_ID, type App, type StoredTask, type T
 import { createFetchHandler, type FetchHandler } from '@toolwright/server/fetch';
 import { Redis } from 'ioredis';
 import { startRedisServer, type RedisServer } from './fixtures/redisServer';
+import { modernRequest } from '../../server/test/fixtures/modernRequest';
 
 /**
  * Tasks shared through a real redis-server: instances of one app, each with its own Redis
@@ -68,7 +69,6 @@ interface Instance {
 
 const silent = { debug() {}, info() {}, warn() {}, error() {} };
 const declaring = { elicitation: {}, extensions: { [TASKS_EXTENSION_ID]: {} } };
-let nextId = 1;
 
 async function instance(url: string, heartbeatTimeoutMs?: number, prefix = 'tw-test:', options: TasksOptions = {}): Promise<Instance> {
   const redis = new Redis(url, { maxRetriesPerRequest: 1 });
@@ -92,31 +92,7 @@ async function close(i: Instance): Promise<void> {
 }
 
 /** One raw 2026-07-28 request to an instance; the result, or a throw carrying the JSON-RPC error code. */
-async function raw(to: Instance, method: string, params: Record<string, unknown>): Promise<Record<string, unknown>> {
-  const name = method === 'tools/call' ? params.name : params.taskId;
-  const meta = {
-    'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-    'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' },
-    'io.modelcontextprotocol/clientCapabilities': declaring,
-  };
-  const response = await to.handler(
-    new Request('http://localhost/mcp', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': method, 'mcp-name': String(name) },
-      body: JSON.stringify({ jsonrpc: '2.0', id: nextId++, method, params: { ...params, _meta: meta } }),
-    }),
-  );
-  const text = await response.text();
-  const json = text.startsWith('{')
-    ? text
-    : text
-        .split('\n')
-        .find((line) => line.startsWith('data: {'))!
-        .slice(6);
-  const message = JSON.parse(json) as { result?: Record<string, unknown>; error?: { code: number; message: string } };
-  if (message.error) throw Object.assign(new Error(`${message.error.code} ${message.error.message}`), { code: message.error.code });
-  return message.result!;
-}
+const raw = (to: Instance, method: string, params: Record<string, unknown>) => modernRequest(to.handler, method, params, { capabilities: declaring });
 
 async function until(to: Instance, taskId: string, done: (task: Record<string, unknown>) => boolean): Promise<Record<string, unknown>> {
   for (let i = 0; i < 1000; i++) {
@@ -142,39 +118,7 @@ async function processInstance(redisUrl: string, prefix: string, heartbeatMs: nu
 }
 
 /** A raw 2026-07-28 request over real HTTP. */
-async function overHttp(url: string, method: string, params: Record<string, unknown>): Promise<Record<string, unknown>> {
-  const response = await fetch(url, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      'mcp-protocol-version': '2026-07-28',
-      'mcp-method': method,
-      'mcp-name': String(params.name ?? params.taskId),
-    },
-    body: JSON.stringify({
-      jsonrpc: '2.0',
-      id: nextId++,
-      method,
-      params: {
-        ...params,
-        _meta: {
-          'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-          'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' },
-          'io.modelcontextprotocol/clientCapabilities': declaring,
-        },
-      },
-    }),
-  });
-  const text = await response.text();
-  const json = text.startsWith('{')
-    ? text
-    : text
-        .split('\n')
-        .find((line) => line.startsWith('data: {'))!
-        .slice(6);
-  return (JSON.parse(json) as { result: Record<string, unknown> }).result;
-}
+const overHttp = (url: string, method: string, params: Record<string, unknown>) => modernRequest(url, method, params, { capabilities: declaring });
 
 describe('tasks in Redis', () => {
   let server: RedisServer;

@@ -4,6 +4,7 @@ import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type Re
 import { Ctx, Param, Tool, type ToolContext } from '@toolwright/core';
 import { createApp, tasks, TASKS_EXTENSION_ID } from '@toolwright/server';
 import { createFetchHandler, type FetchHandler } from '@toolwright/server/fetch';
+import { modernRequest } from './fixtures/modernRequest';
 
 /**
  * Telemetry of task runs: each run of a task (the first, and the one a tasks/update resumes)
@@ -26,43 +27,8 @@ describe('task run spans', () => {
   const exporter = new InMemorySpanExporter();
   const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
   let handler: FetchHandler;
-  let nextId = 1;
-  const raw = async (method: string, params: Record<string, unknown>, meta: Record<string, unknown> = {}) => {
-    const response = await handler(
-      new Request('http://localhost/mcp', {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          accept: 'application/json, text/event-stream',
-          'mcp-protocol-version': '2026-07-28',
-          'mcp-method': method,
-          'mcp-name': String(params.name ?? params.taskId),
-        },
-        body: JSON.stringify({
-          jsonrpc: '2.0',
-          id: nextId++,
-          method,
-          params: {
-            ...params,
-            _meta: {
-              'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-              'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' },
-              'io.modelcontextprotocol/clientCapabilities': { elicitation: {}, extensions: { [TASKS_EXTENSION_ID]: {} } },
-              ...meta,
-            },
-          },
-        }),
-      }),
-    );
-    const text = await response.text();
-    const json = text.startsWith('{')
-      ? text
-      : text
-          .split('\n')
-          .find((l) => l.startsWith('data: {'))!
-          .slice(6);
-    return (JSON.parse(json) as { result: Record<string, unknown> }).result;
-  };
+  const raw = (method: string, params: Record<string, unknown>, meta: Record<string, unknown> = {}) =>
+    modernRequest(handler, method, params, { capabilities: { elicitation: {}, extensions: { [TASKS_EXTENSION_ID]: {} } }, meta });
   const until = async (taskId: string, done: (t: Record<string, unknown>) => boolean) => {
     for (let i = 0; i < 500; i++) {
       const task = await raw('tasks/get', { taskId });

@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { Ctx, Param, RequireScopes, Tool, type ToolContext } from '@toolwright/core';
 import { createApp, MemoryTaskStore, tasks, TASKS_EXTENSION_ID, type App, type StoredTask, type TaskStore } from '@toolwright/server';
 import { createFetchHandler, type FetchHandler } from '@toolwright/server/fetch';
+import { modernRequest } from './fixtures/modernRequest';
 
 /**
  * Tasks run outside the request that created them, in one process with a shared
@@ -34,39 +35,9 @@ class Jobs {
   }
 }
 
-let nextId = 1;
-async function raw(handler: FetchHandler, method: string, params: Record<string, unknown>, token = 'alice'): Promise<Record<string, unknown>> {
-  const name = method === 'tools/call' ? params.name : params.taskId;
-  const meta = {
-    'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-    'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' },
-    'io.modelcontextprotocol/clientCapabilities': declaring,
-  };
-  const response = await handler(
-    new Request('http://localhost/mcp', {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
-        'mcp-protocol-version': '2026-07-28',
-        'mcp-method': method,
-        'mcp-name': String(name),
-        authorization: `Bearer ${token}`,
-      },
-      body: JSON.stringify({ jsonrpc: '2.0', id: nextId++, method, params: { ...params, _meta: { ...(params._meta as object), ...meta } } }),
-    }),
-  );
-  const text = await response.text();
-  const json = text.startsWith('{')
-    ? text
-    : text
-        .split('\n')
-        .find((line) => line.startsWith('data: {'))!
-        .slice(6);
-  const message = JSON.parse(json) as { result?: Record<string, unknown>; error?: { code: number; message: string } };
-  if (message.error) throw Object.assign(new Error(`${message.error.code} ${message.error.message}`), { code: message.error.code });
-  return message.result!;
-}
+/** One raw 2026-07-28 request through `handler`, as `token`'s holder. */
+const raw = (handler: FetchHandler, method: string, params: Record<string, unknown>, token = 'alice') =>
+  modernRequest(handler, method, params, { capabilities: declaring, headers: { authorization: `Bearer ${token}` } });
 
 /** Reads the store until `done` (no request: nobody polls these tasks). */
 async function stored(store: TaskStore, taskId: string, done: (t: StoredTask) => boolean): Promise<StoredTask> {

@@ -4,6 +4,7 @@ import { createApp, MemoryTaskStore, tasks, TASKS_EXTENSION_ID, type App } from 
 import { createFetchHandler, type FetchHandler } from '@toolwright/server/fetch';
 import { createTestClient, toolText } from '@toolwright/server/testing';
 import { extendedListen, MAX_EXTENDED_LISTENS, type ExtendedListens } from '../src/serving/extendedListen';
+import { modernRequest } from './fixtures/modernRequest';
 
 /**
  * The tasks extension (SEP-2663) through the real SDK v2 client, in memory and over HTTP:
@@ -111,40 +112,9 @@ const codeOf = (promise: Promise<unknown>) =>
 
 let handler: FetchHandler;
 let authed: FetchHandler;
-let nextId = 1;
 /** One raw 2026-07-28 request through the fetch handler (headers and `_meta` as a client sends them); the JSON-RPC result, or a throw with its error. */
-async function raw(method: string, params: Record<string, unknown>, token?: string, capabilities: object = declaring): Promise<Record<string, unknown>> {
-  const name = method === 'tools/call' ? params.name : params.taskId;
-  const meta = {
-    'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-    'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' },
-    'io.modelcontextprotocol/clientCapabilities': capabilities,
-  };
-  const response = await (token ? authed : handler)(
-    new Request('http://localhost/mcp', {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
-        'mcp-protocol-version': '2026-07-28',
-        'mcp-method': method,
-        ...(typeof name === 'string' && { 'mcp-name': name }),
-        ...(token && { authorization: `Bearer ${token}` }),
-      },
-      body: JSON.stringify({ jsonrpc: '2.0', id: nextId++, method, params: { ...params, _meta: meta } }),
-    }),
-  );
-  const text = await response.text();
-  const json = text.startsWith('{')
-    ? text
-    : text
-        .split('\n')
-        .find((line) => line.startsWith('data: {'))!
-        .slice(6);
-  const message = JSON.parse(json) as { result?: Record<string, unknown>; error?: { code: number; message: string } };
-  if (message.error) throw Object.assign(new Error(`${message.error.code} ${message.error.message}`), { code: message.error.code });
-  return message.result!;
-}
+const raw = (method: string, params: Record<string, unknown>, token?: string, capabilities: object = declaring) =>
+  modernRequest(token ? authed : handler, method, params, { capabilities, ...(token && { headers: { authorization: `Bearer ${token}` } }) });
 const create = (name: string, args: Record<string, unknown>, token?: string) => raw('tools/call', { name, arguments: args }, token);
 
 /** Polls tasks/get until `done` says so (each poll is a real request; no clock involved). */
@@ -433,36 +403,7 @@ describe('task status notifications on subscriptions/listen (2026-07-28, real HT
     await fetchHandler.close();
   });
 
-  const createHere = async (name: string, args: Record<string, unknown>) => {
-    const response = await fetchHandler(
-      new Request('http://localhost/mcp', {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': name },
-        body: JSON.stringify({
-          jsonrpc: '2.0',
-          id: 1,
-          method: 'tools/call',
-          params: {
-            name,
-            arguments: args,
-            _meta: {
-              'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-              'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' },
-              'io.modelcontextprotocol/clientCapabilities': declaring,
-            },
-          },
-        }),
-      }),
-    );
-    const text = await response.text();
-    const json = text.startsWith('{')
-      ? text
-      : text
-          .split('\n')
-          .find((l) => l.startsWith('data: {'))!
-          .slice(6);
-    return (JSON.parse(json) as { result: { taskId: string } }).result.taskId;
-  };
+  const createHere = async (name: string, args: Record<string, unknown>) => (await modernRequest(fetchHandler, 'tools/call', { name, arguments: args }, { capabilities: declaring })).taskId as string;
   const heard = async (done: (params: Record<string, unknown>) => boolean) => {
     for (let i = 0; i < 1000; i++) {
       const found = received.find(done);
