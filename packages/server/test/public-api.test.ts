@@ -66,6 +66,7 @@ const ENTRY_POINTS: Record<string, string[]> = {
     'defaultToolName',
     'invalidArguments',
     'isToolClass',
+    'jsonProblem',
     'lifetimeOf',
     'readCappedText',
     'readHooks',
