@@ -1,11 +1,10 @@
 import 'reflect-metadata';
 import { Param, Prompt, Resource, Tool } from '@toolwright/core';
 import { createApp, defineExtension, type App } from '@toolwright/server';
-import { createFetchHandler } from '@toolwright/server/fetch';
 import { ERAS, type Era } from './fixtures/eras';
 import { messagesOf, openRawSession, post } from './fixtures/httpHelpers';
 import { listenInMemory } from './fixtures/memoryStdio';
-import { serveFetch } from './fixtures/serveFetch';
+import { HTTP_ENDPOINTS } from './fixtures/httpEndpoints';
 
 /**
  * A result JSON cannot carry (a BigInt, a cycle, nesting too deep for JSON.stringify) used to
@@ -118,22 +117,9 @@ describe.each(ERAS)('results JSON cannot carry ($name)', (era) => {
     await session.close();
   });
 
-  /** An HTTP endpoint of the app: node's own listener, or the web-standard fetch handler behind a node:http bridge. */
-  const ENDPOINTS: [string, (stateless: boolean) => Promise<{ url: string; close(): Promise<void> }>][] = [
-    ['node listener', (stateless) => app.listen({ transport: 'http', port: 0, stateless, requestLogLevel: 'silent', exitOnSignal: false })],
-    [
-      'fetch handler',
-      async (stateless) => {
-        const handler = createFetchHandler(app, { stateless, logError: () => {} });
-        const served = await serveFetch(handler);
-        return { url: `${served.url}/mcp`, close: () => handler.close().then(() => served.close()) };
-      },
-    ],
-  ];
-
-  describe.each(ENDPOINTS.flatMap(([endpoint, open]) => [[`${endpoint}, stateful`, open, false] as const, [`${endpoint}, stateless`, open, true] as const]))('HTTP %s', (_, open, stateless) => {
+  describe.each(HTTP_ENDPOINTS)('HTTP %s', (_, open, stateless) => {
     it('each request is answered as failed, and the server serves on', async () => {
-      const endpoint = await open(stateless);
+      const endpoint = await open(app, stateless);
       try {
         const session: Record<string, string> = stateless || era.modern ? {} : { 'mcp-session-id': await openRawSession(endpoint.url), 'mcp-protocol-version': era.version };
         const ask = async (line: string, message: Record<string, unknown>) => {

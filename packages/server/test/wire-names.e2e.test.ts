@@ -1,12 +1,11 @@
 import { cache, rateLimit } from '@toolwright/server/middleware';
 import { createApp, type App } from '@toolwright/server';
-import { createFetchHandler } from '@toolwright/server/fetch';
 import { ERAS, type Era } from './fixtures/eras';
 import { FuzzTools, PROTOTYPE_NAMES } from './fixtures/fuzzTools';
 import { HttpMembers } from './fixtures/http.tools';
 import { messagesOf, openRawSession, post } from './fixtures/httpHelpers';
 import { listenInMemory } from './fixtures/memoryStdio';
-import { serveFetch } from './fixtures/serveFetch';
+import { HTTP_ENDPOINTS, type HttpEndpoint } from './fixtures/httpEndpoints';
 
 /**
  * Wire names are hostile: every name a client sends (method, tool, prompt, resource URI,
@@ -91,29 +90,11 @@ describe.each(ERAS)('names from the wire ($name)', (era: Era) => {
     });
   });
 
-  /** An HTTP endpoint of the app: node's own listener, or the web-standard fetch handler behind a node:http bridge. */
-  const ENDPOINTS: [string, (stateless: boolean) => Promise<{ url: string; close(): Promise<void> }>][] = [
-    ['node listener', (stateless) => app.listen({ transport: 'http', port: 0, stateless, requestLogLevel: 'silent', exitOnSignal: false })],
-    [
-      'fetch handler',
-      async (stateless) => {
-        const handler = createFetchHandler(app, { stateless });
-        const served = await serveFetch(handler);
-        return { url: `${served.url}/mcp`, close: () => handler.close().then(() => served.close()) };
-      },
-    ],
-  ];
-
-  describe.each(
-    ENDPOINTS.flatMap(([endpoint, open]) => [
-      [`${endpoint}, stateful`, open, false],
-      [`${endpoint}, stateless`, open, true],
-    ]),
-  )('HTTP %s', (_, open, stateless) => {
-    let endpoint: { url: string; close(): Promise<void> };
+  describe.each(HTTP_ENDPOINTS)('HTTP %s', (_, open, stateless) => {
+    let endpoint: HttpEndpoint;
     let headers: Record<string, string>;
     beforeAll(async () => {
-      endpoint = await open(stateless);
+      endpoint = await open(app, stateless);
       headers = stateless || era.modern ? {} : { 'mcp-session-id': await openRawSession(endpoint.url), 'mcp-protocol-version': era.version };
     });
     afterAll(() => endpoint.close());
