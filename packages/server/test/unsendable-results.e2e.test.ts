@@ -36,7 +36,7 @@ class Unsendable {
     return { content: [{ type: 'text', text: 'x' }], structuredContent: { data } };
   }
 
-  @Tool({ description: 'A BigInt in a content block annotation.' })
+  @Tool({ description: "A BigInt in a content block's _meta." })
   block() {
     return [{ type: 'text', text: 'x', _meta: { n: 1n } }];
   }
