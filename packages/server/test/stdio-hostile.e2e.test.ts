@@ -39,6 +39,32 @@ describe.each(ERAS)('stdio, hostile input ($name)', (era) => {
     expect(await session.exited()).toBe(0);
   });
 
+  it('stops reading while the client does not read its answers, and answers every request once it does', async () => {
+    session = await RawSession.start({ era });
+    const opened = session.lines.length;
+    session.child.stdout.pause();
+    // 6,000 requests of over 1 kB each (their ids make them long): 6 MB, far more than the pipes and stream buffers hold.
+    const ids = Array.from({ length: 6000 }, (_, i) => `${i}:${'x'.repeat(1000)}`);
+    for (const id of ids) session.send({ ...era.alive, id });
+    const stdin = session.child.stdin;
+    // Wait until the server stops taking input: what the client could not hand over stays in its stdin's buffer.
+    let before = -1;
+    while (stdin.writableLength !== before) {
+      before = stdin.writableLength;
+      await new Promise((resolve) => setTimeout(resolve, 300));
+    }
+    // Without back-pressure the server would read everything and keep every answer in memory.
+    expect(stdin.writableLength).toBeGreaterThan(3_000_000);
+
+    session.child.stdout.resume();
+    await session.linesReached(opened + ids.length);
+    const answered = session.lines.slice(opened).map((line) => JSON.parse(line) as { id: string; result?: unknown });
+    expect(answered.filter((m) => m.result === undefined)).toEqual([]);
+    expect(new Set(answered.map((m) => m.id))).toEqual(new Set(ids));
+    stdin.end();
+    expect(await session.exited()).toBe(0);
+  });
+
   it('-32700 for a line that is not JSON, -32600 for JSON that is not JSON-RPC', async () => {
     session = await RawSession.start({ era });
     session.send('{"jsonrpc":"2.0","id":1,');

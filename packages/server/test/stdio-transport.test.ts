@@ -66,6 +66,32 @@ describe('StdioTransport output', () => {
     expect(await settled(transport.send(response(4)))).toBe(true);
   });
 
+  it('reads no more input while a megabyte of answers waits for the output, and reads on once it takes half', async () => {
+    const input = new PassThrough();
+    const output = new SlowOutput(() => false);
+    const transport = new StdioTransport(input, output.write);
+    const received: string[] = [];
+    transport.onmessage = (message) => received.push((message as { method: string }).method);
+    await transport.start();
+    const answer = (id: number, size: number): JSONRPCMessage => ({ jsonrpc: '2.0', id, result: { text: 'x'.repeat(size) } });
+
+    void transport.send(answer(1, 600_000));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(input.isPaused()).toBe(false);
+    void transport.send(answer(2, 600_000));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(input.isPaused()).toBe(true);
+
+    input.write('{"jsonrpc":"2.0","method":"waits"}\n');
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(received).toEqual([]);
+
+    output.takeAll();
+    expect(input.isPaused()).toBe(false);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(received).toEqual(['waits']);
+  });
+
   it('reads lines split across chunks and lines ending in \\r\\n', async () => {
     const input = new PassThrough();
     const transport = new StdioTransport(input, new SlowOutput(() => true).write);

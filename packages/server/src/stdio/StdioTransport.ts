@@ -7,6 +7,12 @@ import { ProtocolError } from '../sdk/ProtocolError';
 import { ErrorCodes } from '../sdk/ProtocolError';
 
 const MAX_LINE_BYTES = 16 * 1024 * 1024;
+/**
+ * Answers the output has not taken yet, in characters, past which no more input is read until it
+ * has taken half of them: a client that writes requests and does not read the answers meets the
+ * pipe's own back-pressure instead of the server holding every answer in memory.
+ */
+const OUTPUT_BACKLOG_LIMIT = 1024 * 1024;
 const NEWLINE = 10;
 const CARRIAGE_RETURN = 13;
 /** The JSON-RPC server-error code for requests refused or abandoned because the server is stopping. */
@@ -23,7 +29,8 @@ const RESOLVED = Promise.resolve();
  * sent while one batch of input is handled leave in one write (flushed on the next tick),
  * which saves a system call per message when many calls finish together and costs a
  * single call nothing. `send` resolves at once unless the output is backed up; then it
- * resolves when the output has taken the waiting messages.
+ * resolves when the output has taken the waiting messages. While more than
+ * `OUTPUT_BACKLOG_LIMIT` of answers wait for the output, input is paused.
  */
 export class StdioTransport implements Transport {
   onmessage?: (message: JSONRPCMessage, extra?: MessageExtraInfo) => void;
@@ -52,6 +59,10 @@ export class StdioTransport implements Transport {
   private writes = 0;
   /** While the output is backed up: what `send` returns, settled once the output has taken every write. */
   private backlog: { promise: Promise<void>; resolve: () => void } | undefined;
+  /** Characters handed to the output and not yet taken by it. */
+  private untaken = 0;
+  /** True while input is paused because the output is `OUTPUT_BACKLOG_LIMIT` behind. */
+  private inputPaused = false;
 
   constructor(
     private readonly input: NodeJS.ReadableStream,
@@ -89,11 +100,21 @@ export class StdioTransport implements Transport {
     const chunk = this.outbox.length === 1 ? this.outbox[0] : this.outbox.join('');
     this.outbox = [];
     const write = ++this.writes;
-    if (!this.write(chunk, () => this.taken(write)) && !this.backlog) this.backlog = backlog();
+    this.untaken += chunk.length;
+    if (!this.write(chunk, () => this.taken(write, chunk.length)) && !this.backlog) this.backlog = backlog();
+    if (this.untaken > OUTPUT_BACKLOG_LIMIT && !this.inputPaused && !this.closed) {
+      this.inputPaused = true;
+      this.input.pause();
+    }
   };
 
-  /** The output took write number `write`; if that was the latest, senders stop waiting. */
-  private taken(write: number): void {
+  /** The output took write number `write` (`size` characters); if that was the latest, senders stop waiting. */
+  private taken(write: number, size: number): void {
+    this.untaken -= size;
+    if (this.inputPaused && this.untaken <= OUTPUT_BACKLOG_LIMIT / 2 && !this.closed) {
+      this.inputPaused = false;
+      this.input.resume();
+    }
     if (write !== this.writes || !this.backlog) return;
     this.backlog.resolve();
     this.backlog = undefined;
