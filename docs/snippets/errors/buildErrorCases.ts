@@ -283,6 +283,12 @@ class TypeFunctionThrows {
   }
 }
 
+class DateInMeta {
+  @Tool({ _meta: { 'example.com/since': new Date('2026-01-01') } }) report() {
+    return 'ok';
+  }
+}
+
 export const BUILD_ERROR_CASES: readonly BuildErrorCase[] = [
   { situation: 'Something that is not a class in `tools`', tools: [42] },
   { situation: 'A class without tools in `tools`', tools: [Helpers] },
@@ -293,6 +299,7 @@ export const BUILD_ERROR_CASES: readonly BuildErrorCase[] = [
   { situation: 'A DTO property without a decorator (class fields emitted: target ES2022 or later)', tools: [UndecoratedProperty] },
   { situation: 'An invalid tool name', tools: [BadName] },
   { situation: '`@Tool` on a static method', tools: [StaticTool] },
+  { situation: 'A decorator option JSON cannot carry as written (a Date, BigInt, function, `NaN`, a cycle)', tools: [DateInMeta] },
   { situation: '`@Tool` on something that is not a method', tools: [NotAMethod] },
   { situation: 'A parameter without a decorator', tools: [Undecorated] },
   { situation: 'Two decorators on one parameter', tools: [TwoDecorators] },

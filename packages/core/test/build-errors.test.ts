@@ -1,4 +1,4 @@
-import { Args, BuildError, buildRegistry, Ctx, Param, Tool, type Class, type ContainerLike } from '@toolwright/core';
+import { Args, BuildError, buildRegistry, Ctx, Param, Prompt, Resource, Tool, type Class, type ContainerLike } from '@toolwright/core';
 import { Exclude, Type } from 'class-transformer';
 import { IsString, ValidateNested } from 'class-validator';
 
@@ -200,5 +200,57 @@ describe('build errors', () => {
       }
     }
     expect(problemsOf([Thunky])[0].what).toContain('Later is not defined');
+  });
+});
+
+describe('decorator options a list could not send', () => {
+  class Fine {
+    @Tool({ annotations: { title: 'Fine', readOnlyHint: true }, _meta: { 'example.com/added': '2026-12-04', list: [1, 'a', null, { deep: [true] }], skipped: undefined } }) fine() {
+      return 1;
+    }
+  }
+
+  it('accepts strings, finite numbers, booleans, null, arrays, plain objects, and leaves undefined members out', () => {
+    expect(buildRegistry({ tools: [Fine] }).toolList.tools[0]._meta).toEqual({ 'example.com/added': '2026-12-04', list: [1, 'a', null, { deep: [true] }] });
+  });
+
+  const cyclic: Record<string, unknown> = { name: 'loop' };
+  cyclic.self = cyclic;
+  it.each<[string, Record<string, unknown>, string]>([
+    ['a BigInt', { rows: 10n }, 'its option _meta.rows is a BigInt, which JSON cannot carry'],
+    ['a function', { render: () => 1 }, 'its option _meta.render is a function, which JSON cannot carry'],
+    ['a symbol', { tag: Symbol('x') }, 'its option _meta.tag is a symbol, which JSON cannot carry'],
+    ['an infinite number', { limit: Infinity }, 'its option _meta.limit is Infinity, which JSON has no form for'],
+    ['NaN in an array', { scores: [1, NaN] }, 'its option _meta.scores[1] is NaN, which JSON has no form for'],
+    ['undefined in an array', { items: ['a', undefined] }, 'its option _meta.items[1] is undefined, which JSON cannot carry'],
+    ['a Date', { 'example.com/since': new Date(0) }, 'its option _meta["example.com/since"] is a Date, which a list would send as {}'],
+    ['a Map', { table: new Map([['a', 1]]) }, 'its option _meta.table is a Map, which a list would send as {}'],
+    ['a cycle', { graph: cyclic }, 'its option _meta.graph.self refers back to an object that contains it (a cycle)'],
+  ])('refuses %s in _meta at build, naming the tool and the path', (_, meta, what) => {
+    class Odd {
+      @Tool({ _meta: meta }) odd() {
+        return 1;
+      }
+    }
+    expect(problemsOf([Odd])).toEqual([{ where: 'Odd.odd', what, fix: expect.stringContaining('decorator options go out as JSON') }]);
+  });
+
+  it('refuses them in annotations, and in resource and prompt options too', () => {
+    class Odd {
+      @Tool({ annotations: { title: 'x', count: 1n } as never }) tool() {
+        return 1;
+      }
+      @Resource('file:///a.txt', { _meta: { at: new Date(0) } }) file() {
+        return 'a';
+      }
+      @Prompt({ _meta: { n: 2n } }) ask() {
+        return 'hi';
+      }
+    }
+    expect(problemsOf([Odd]).map((p) => [p.where, p.what])).toEqual([
+      ['Odd.file', 'its option _meta.at is a Date, which a list would send as {}'],
+      ['Odd.ask', 'its option _meta.n is a BigInt, which JSON cannot carry'],
+      ['Odd.tool', 'its option annotations.count is a BigInt, which JSON cannot carry'],
+    ]);
   });
 });

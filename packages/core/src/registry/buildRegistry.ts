@@ -10,6 +10,7 @@ import type { BuildOptions } from './BuildOptions';
 import type { BuildProblem } from './BuildProblem';
 import { buildTool } from './buildTool';
 import { collectMembers, createMemberCollector } from './collectMembers';
+import { descriptorProblem } from './descriptorProblem';
 import { checkConstructorTypes, checkLifetimes } from './checkLifetimes';
 import { checkPipelineClasses } from './checkPipelineClasses';
 import { lifetimeOf } from '../metadata/ServiceLifetime';
@@ -60,6 +61,11 @@ export function buildRegistry(options: BuildOptions): Registry {
       const transform = built && transforms.of(built.name);
       const tool = built && transform ? transformTool(built, transform, where, problems) : built;
       if (!tool) continue;
+      const unsendable = descriptorProblem(tool.descriptor, where);
+      if (unsendable) {
+        problems.push(unsendable);
+        continue;
+      }
       const previous = owners.get(tool.name);
       if (previous) {
         problems.push({ where, what: `its tool name '${tool.name}' is already used by ${previous}`, fix: "give one of them another name: @Tool({ name: 'other_name' })." });

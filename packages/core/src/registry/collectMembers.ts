@@ -6,6 +6,7 @@ import type { ResourceArgs } from '../metadata/ResourceOptions';
 import { buildPrompt } from './buildPrompt';
 import { buildResource, type MemberBuildEnv } from './buildResource';
 import type { CompiledPrompt, CompiledResource, CompiledResourceTemplate } from './CompiledRegistry';
+import { descriptorProblem } from './descriptorProblem';
 
 /** Resources, templates and prompts gathered across the app's classes during one build. */
 export interface MemberCollector {
@@ -31,10 +32,16 @@ export function collectMembers(cls: Class, env: MemberBuildEnv, into: MemberColl
     into.owners.set(key, where);
     return true;
   };
+  const unsendable = (descriptor: object, where: string): boolean => {
+    const problem = descriptorProblem(descriptor, where);
+    if (problem) env.problems.push(problem);
+    return problem !== undefined;
+  };
   for (const found of readMemberMetadata<ResourceArgs>(cls, RESOURCES_KEY)) {
     const built = buildResource(cls, found, env);
     if (!built) continue;
     const where = `${cls.name}.${found.member.methodName}`;
+    if (unsendable(built.definition.descriptor, where)) continue;
     if (built.kind === 'resource') {
       if (claim(`uri:${built.definition.uri}`, `URI '${built.definition.uri}'`, where)) into.resources.push(built.definition);
     } else if (claim(`template:${built.definition.uriTemplate}`, `URI template '${built.definition.uriTemplate}'`, where)) {
@@ -43,6 +50,7 @@ export function collectMembers(cls: Class, env: MemberBuildEnv, into: MemberColl
   }
   for (const found of readMemberMetadata<PromptArgs>(cls, PROMPTS_KEY)) {
     const built = buildPrompt(cls, found, env);
-    if (built && claim(`prompt:${built.name}`, `prompt name '${built.name}'`, `${cls.name}.${found.member.methodName}`)) into.prompts.push(built);
+    const where = `${cls.name}.${found.member.methodName}`;
+    if (built && !unsendable(built.descriptor, where) && claim(`prompt:${built.name}`, `prompt name '${built.name}'`, where)) into.prompts.push(built);
   }
 }
