@@ -197,6 +197,14 @@ describe.each(ERAS)('stdio, shutdown keeps its promise ($name)', (era) => {
     expect(session.answers('call')).toHaveLength(1);
   });
 
+  it('two running calls that share an id (a client reusing it) are both answered before the server exits', async () => {
+    session = await RawSession.start({ era });
+    for (const ms of [100, 600]) session.send(era.request({ jsonrpc: '2.0', id: 'twice', method: 'tools/call', params: { name: 'slow', arguments: { ms } } }));
+    session.child.stdin.end();
+    expect(await session.exited()).toBe(0);
+    expect(session.answers('twice').map((m) => (m.result as { content: { text: string }[] }).content[0].text)).toEqual(['slept 100', 'slept 600']);
+  });
+
   it('a call the client cancelled is neither waited for nor answered at shutdown', async () => {
     // A drain far longer than the test: were the cancelled call waited for, the process would not exit in time.
     session = await RawSession.start({ era, env: { DRAIN_MS: '600000' } });

@@ -1,5 +1,8 @@
-import { PassThrough } from 'node:stream';
+import 'reflect-metadata';
+import { PassThrough, Writable } from 'node:stream';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { Tool } from '@toolwright/core';
+import { createApp } from '@toolwright/server';
 import { StdioTransport } from '@toolwright/server/stdio';
 
 /** An output that records each write and takes it (calls back) only when told to. */
@@ -90,6 +93,47 @@ describe('StdioTransport output', () => {
     expect(input.isPaused()).toBe(false);
     await new Promise((resolve) => setImmediate(resolve));
     expect(received).toEqual(['waits']);
+  });
+
+  it('outputTaken resolves once the output has taken every write', async () => {
+    const output = new SlowOutput(() => true);
+    const transport = new StdioTransport(new PassThrough(), output.write);
+    await transport.start();
+    expect(await settled(transport.outputTaken(60_000))).toBe(true);
+    void transport.send(response(1));
+    await new Promise((resolve) => setImmediate(resolve));
+    const taken = transport.outputTaken(60_000);
+    expect(await settled(taken)).toBe(false);
+    output.takeAll();
+    expect(await taken).toBe(true);
+  });
+
+  it('a stdio listener closes only once its output has taken the last answers, which exiting the process would lose', async () => {
+    class Pinger {
+      @Tool({ description: 'pong' }) ping() {
+        return 'pong';
+      }
+    }
+    const app = await createApp({ name: 'held', version: '1', tools: [Pinger] });
+    const stdin = new PassThrough();
+    const held: (() => void)[] = [];
+    let written = '';
+    const stdout = new Writable({
+      write(chunk, _encoding, done) {
+        written += String(chunk);
+        held.push(done);
+      },
+    });
+    const listener = await app.listen({ transport: 'stdio', stdin, stdout, exitOnClose: false });
+    stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'c', version: '1' } } })}\n`);
+    while (!written.includes('"id":1')) await new Promise((resolve) => setImmediate(resolve));
+    let closed = false;
+    const closing = listener.close().then(() => (closed = true));
+    // Without the wait, closing is over within a few turns of the event loop: give it fifty.
+    for (let turn = 0; turn < 50; turn++) await new Promise((resolve) => setImmediate(resolve));
+    expect(closed).toBe(false);
+    for (const done of held.splice(0)) done();
+    await closing;
   });
 
   it('reads lines split across chunks and lines ending in \\r\\n', async () => {

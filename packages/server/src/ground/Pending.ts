@@ -7,29 +7,33 @@ import { PendingCount } from './PendingCount';
  * the keys say what to abandon when the wait runs out. Work nobody names goes to `PendingCount`.
  */
 export class Pending<K = unknown> {
-  private readonly items = new Set<K>();
+  /** How many of each key are pending: a client may reuse a request id while its first request runs. */
+  private readonly items = new Map<K, number>();
   private readonly counter = new PendingCount();
 
+  /** How many different keys are pending. */
   get count(): number {
     return this.items.size;
   }
 
   add(key: K): void {
-    if (this.items.has(key)) return;
-    this.items.add(key);
+    this.items.set(key, (this.items.get(key) ?? 0) + 1);
     this.counter.add();
   }
 
-  /** Settles `key`; true if it was pending. */
+  /** Settles one `key`; true if it was pending. */
   delete(key: K): boolean {
-    if (!this.items.delete(key)) return false;
+    const left = this.items.get(key);
+    if (left === undefined) return false;
+    if (left === 1) this.items.delete(key);
+    else this.items.set(key, left - 1);
     this.counter.done();
     return true;
   }
 
-  /** What is still pending, in the order it came. */
-  keys(): IterableIterator<K> {
-    return this.items.values();
+  /** What is still pending, in the order it came, a key as many times as it is pending. */
+  *keys(): IterableIterator<K> {
+    for (const [key, times] of this.items) for (let i = 0; i < times; i++) yield key;
   }
 
   /** Resolves when nothing is pending, or after `timeoutMs`; true if everything finished. */

@@ -46,8 +46,9 @@ export class LegacySseTransport implements Transport, RequestHeadersSource {
     const message = body as JSONRPCMessage;
     if (kind === 'request') {
       const { id } = message as { id: RequestId };
+      // An id reused while its first request runs is one call here: this stream answers an id once.
+      if (!this.headers.has(id)) this.calls.add(this.callKey(id));
       this.headers.set(id, req.headers);
-      this.calls.add(this.callKey(id));
     }
     // The SDK answers no request the client cancelled: nobody may wait for it.
     if (kind === 'notification') this.forgetCancelled(message as { method: string; params?: { requestId?: unknown } });

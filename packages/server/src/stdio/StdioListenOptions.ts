@@ -5,7 +5,7 @@ export interface StdioListenOptions {
   transport: 'stdio';
   /** Exit the process once stdin closes or a SIGINT/SIGTERM arrives and calls have finished. Default true. */
   exitOnClose?: boolean;
-  /** How long shutdown waits for running calls, in milliseconds. Default 10000. */
+  /** How long shutdown waits for running calls, then for stdout to take their answers, in milliseconds (each). Default 10000. */
   drainTimeoutMs?: number;
   /**
    * Who the stdio caller is, for tools with `@RequireScopes`/`@RequireRoles` (stdio has no

@@ -1,4 +1,5 @@
 import { Pending } from '../ground/Pending';
+import { PendingCount } from '../ground/PendingCount';
 import type { AuthInfo } from '@toolwright/core';
 import type { JSONRPCMessage, JSONRPCRequest, MessageExtraInfo, Transport } from '../sdk/sdk';
 import { invalidMessageError } from '../rpc/invalidMessageError';
@@ -61,6 +62,8 @@ export class StdioTransport implements Transport {
   private backlog: { promise: Promise<void>; resolve: () => void } | undefined;
   /** Characters handed to the output and not yet taken by it. */
   private untaken = 0;
+  /** Writes handed to the output and not yet taken by it. */
+  private readonly writing = new PendingCount();
   /** True while input is paused because the output is `OUTPUT_BACKLOG_LIMIT` behind. */
   private inputPaused = false;
 
@@ -101,6 +104,7 @@ export class StdioTransport implements Transport {
     this.outbox = [];
     const write = ++this.writes;
     this.untaken += chunk.length;
+    this.writing.add();
     if (!this.write(chunk, () => this.taken(write, chunk.length)) && !this.backlog) this.backlog = backlog();
     if (this.untaken > OUTPUT_BACKLOG_LIMIT && !this.inputPaused && !this.closed) {
       this.inputPaused = true;
@@ -111,6 +115,7 @@ export class StdioTransport implements Transport {
   /** The output took write number `write` (`size` characters); if that was the latest, senders stop waiting. */
   private taken(write: number, size: number): void {
     this.untaken -= size;
+    this.writing.done();
     if (this.inputPaused && this.untaken <= OUTPUT_BACKLOG_LIMIT / 2 && !this.closed) {
       this.inputPaused = false;
       this.input.resume();
@@ -118,6 +123,14 @@ export class StdioTransport implements Transport {
     if (write !== this.writes || !this.backlog) return;
     this.backlog.resolve();
     this.backlog = undefined;
+  }
+
+  /**
+   * Resolves once the output has taken everything sent (or after `timeoutMs`): until then, some
+   * of it may still wait in the output stream's buffer, which exiting the process would lose.
+   */
+  outputTaken(timeoutMs: number): Promise<boolean> {
+    return this.writing.drain(timeoutMs);
   }
 
   /** Resolves once every request read so far has been answered (or after `timeoutMs`). */

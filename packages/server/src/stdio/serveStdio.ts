@@ -50,6 +50,8 @@ export async function serveStdio(app: ServerFactory, options: StdioListenOptions
       await transport.idle(drainTimeoutMs);
       transport.abandon(`Server shutting down: the call did not finish within the drain timeout (${drainTimeoutMs} ms) and was abandoned.`);
       await session.close();
+      // The last answers may still be in stdout's buffer (a client reading slowly): exiting now would lose them.
+      await transport.outputTaken(drainTimeoutMs);
       await release();
       // Only now: answers to running calls may have hit a broken pipe too.
       process.stdout.off('error', onOutputError);
