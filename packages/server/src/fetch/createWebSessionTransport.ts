@@ -5,6 +5,7 @@ import type { EventStore } from '../http/EventStore';
 import type { SessionTransport } from '../http/HttpSession';
 import { createWebStandardTransport, SDK_GET_STREAM_ID, type WebStandardTransport, type WebStandardTransportSettings } from '../sdk/createWebStandardTransport';
 import type { JSONRPCMessage } from '../sdk/sdk';
+import { trackSessionRequests } from './trackSessionRequests';
 import { whenBodyEnds } from './whenBodyEnds';
 
 /** A 2025-era session's transport over web `Request`/`Response`, able to serve a session opened on another instance. */
@@ -77,6 +78,7 @@ export function createWebSessionTransport(settings: WebStandardTransportSettings
       return streaming ? whenBodyEnds(response, hold.stop) : response;
     };
   }
+  trackSessionRequests(transport, settings);
   return transport;
 }
 

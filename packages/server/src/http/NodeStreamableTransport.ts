@@ -8,6 +8,7 @@ import { restoreId } from './clusterMessages';
 import type { RestoreRequest, SessionTransport } from './HttpSession';
 import { jsonRpcKind } from '../rpc/jsonRpcKind';
 import { invalidMessageError } from '../rpc/invalidMessageError';
+import { reusedRequestId, reusedRequestIdMessage } from '../rpc/reusedRequestId';
 import { sendJson, sendRpcError } from './respond';
 import { SseConnection } from './SseConnection';
 
@@ -258,6 +259,8 @@ export class NodeStreamableTransport implements SessionTransport, RequestHeaders
         if (m.method === 'initialize' && typeof m.params?.protocolVersion === 'string') initialize = m as typeof initialize;
       }
     }
+    const reused = reusedRequestId(ids, this.byRequest);
+    if (reused !== undefined) return sendRpcError(res, 400, -32600, reusedRequestIdMessage(reused));
     if (initialize) {
       if (this.initialized && this.sessionId !== undefined) {
         return sendRpcError(res, 400, -32600, 'Invalid Request: Server already initialized. This session is set up; start another with an initialize POST without Mcp-Session-Id.');

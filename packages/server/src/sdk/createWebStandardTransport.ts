@@ -1,6 +1,6 @@
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/server';
 import type { AuthInfo } from '@toolwright/core';
-import type { EventStore, Transport } from '@modelcontextprotocol/server';
+import type { EventStore, RequestId, Transport } from '@modelcontextprotocol/server';
 
 /**
  * The stream id under which the SDK's web-standard transport stores the events of a session's
@@ -21,6 +21,8 @@ export interface WebStandardTransportSettings {
 /** A 2025-era Streamable HTTP transport over web `Request`/`Response`, as the fetch handler uses it. */
 export interface WebStandardTransport extends Transport {
   handleRequest(request: Request, options: { parsedBody?: unknown; authInfo?: AuthInfo }): Promise<Response>;
+  /** Ends the SSE stream that carries the request `requestId` (the SDK's own, for polling). */
+  closeSSEStream(requestId: RequestId): void;
 }
 
 /**

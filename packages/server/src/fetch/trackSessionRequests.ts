@@ -1,0 +1,88 @@
+import { rpcRefusal } from '../http/HttpRefusal';
+import { jsonRpcKind } from '../rpc/jsonRpcKind';
+import { reusedRequestId, reusedRequestIdMessage } from '../rpc/reusedRequestId';
+import type { WebStandardTransport } from '../sdk/createWebStandardTransport';
+import type { JSONRPCMessage, RequestId } from '../sdk/sdk';
+import { jsonAnswer } from './jsonAnswer';
+
+/** The requests of one POST, from the POST until each is answered or cancelled. */
+interface Post {
+  unsettled: number;
+  /** One of its requests the client cancelled, if any: the SDK sends no answer for it. */
+  cancelled: RequestId | undefined;
+  readonly answers: JSONRPCMessage[];
+  /** JSON responses: gives the POST its answer when the SDK's would never come. */
+  answer?: (response: Response) => void;
+}
+
+/**
+ * What a session's web-standard transport (the SDK's) is given, as `NodeStreamableTransport`
+ * does itself on node, so that no POST of the session waits for ever:
+ * - a POST whose request reuses the id of one not answered yet is refused (HTTP 400, -32600):
+ *   answers are routed by id, so it could never be answered (see `reusedRequestId`);
+ * - a POST whose requests are all settled, one of them cancelled by the client, ends: the SDK
+ *   sends nothing for a cancelled request and would hold its POST open until the client hung
+ *   up. Its SSE stream is closed (`closeSSEStream`); a JSON response carries the answers there
+ *   were (202 with no body when there were none).
+ */
+export function trackSessionRequests(transport: WebStandardTransport & { deliver?(message: JSONRPCMessage): void }, session: { sessionId: string; jsonResponse: boolean }): void {
+  const running = new Map<RequestId, Post>();
+  const end = (post: Post): void => {
+    if (!post.answer) return transport.closeSSEStream(post.cancelled!);
+    const headers = { 'mcp-session-id': session.sessionId };
+    if (post.answers.length === 0) return post.answer(new Response(null, { status: 202, headers }));
+    post.answer(Response.json(post.answers.length === 1 ? post.answers[0] : post.answers, { status: 200, headers }));
+  };
+  const cancelled = (message: unknown): void => {
+    const m = message as { method?: unknown; params?: { requestId?: unknown } };
+    const id = m.method === 'notifications/cancelled' ? (m.params?.requestId as RequestId) : undefined;
+    const post = id === undefined ? undefined : running.get(id);
+    if (!post) return;
+    running.delete(id!);
+    post.cancelled ??= id;
+    if (--post.unsettled === 0) end(post);
+  };
+
+  const send = transport.send.bind(transport);
+  transport.send = async (message, options) => {
+    const id = (message as { id?: RequestId }).id;
+    const post = id === undefined || 'method' in message ? undefined : running.get(id);
+    if (!post) return send(message, options);
+    running.delete(id!);
+    post.answers.push(message);
+    await send(message, options);
+    if (--post.unsettled === 0 && post.cancelled !== undefined) end(post);
+  };
+  const deliver = transport.deliver?.bind(transport);
+  if (deliver) {
+    transport.deliver = (message) => {
+      cancelled(message);
+      deliver(message);
+    };
+  }
+
+  const handle = transport.handleRequest.bind(transport);
+  transport.handleRequest = async (request, options) => {
+    if (request.method !== 'POST') return handle(request, options);
+    const ids: RequestId[] = [];
+    for (const message of Array.isArray(options.parsedBody) ? options.parsedBody : [options.parsedBody]) {
+      const kind = jsonRpcKind(message);
+      if (kind === 'request') ids.push((message as { id: RequestId }).id);
+      else if (kind === 'notification') cancelled(message);
+    }
+    const reused = reusedRequestId(ids, running);
+    if (reused !== undefined) return jsonAnswer(rpcRefusal(400, -32600, reusedRequestIdMessage(reused)));
+    if (ids.length === 0) return handle(request, options);
+    const post: Post = { unsettled: ids.length, cancelled: undefined, answers: [] };
+    for (const id of ids) running.set(id, post);
+    const answered = session.jsonResponse ? new Promise<Response>((resolve) => (post.answer = resolve)) : undefined;
+    let response: Response | undefined;
+    try {
+      response = await (answered ? Promise.race([handle(request, options), answered]) : handle(request, options));
+      return response;
+    } finally {
+      // Refused (or failed) before reaching the server: those requests will get no answer.
+      if (response === undefined || response.status >= 300) for (const id of ids) if (running.get(id) === post) running.delete(id);
+    }
+  };
+}
