@@ -10,8 +10,8 @@ interface Post {
   unsettled: number;
   /** One of its requests the client cancelled, if any: the SDK sends no answer for it. */
   cancelled: RequestId | undefined;
+  /** JSON responses: the answers sent so far, and what gives the POST its answer when the SDK's would never come. */
   readonly answers: JSONRPCMessage[];
-  /** JSON responses: gives the POST its answer when the SDK's would never come. */
   answer?: (response: Response) => void;
 }
 
@@ -49,7 +49,7 @@ export function trackSessionRequests(transport: WebStandardTransport & { deliver
     const post = id === undefined || 'method' in message ? undefined : running.get(id);
     if (!post) return send(message, options);
     running.delete(id!);
-    post.answers.push(message);
+    if (post.answer) post.answers.push(message);
     await send(message, options);
     if (--post.unsettled === 0 && post.cancelled !== undefined) end(post);
   };

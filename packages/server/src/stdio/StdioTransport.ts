@@ -56,13 +56,11 @@ export class StdioTransport implements Transport {
   private readonly pending = new Pending<string | number>();
   /** Serialized messages waiting for the next flush. */
   private outbox: string[] = [];
-  /** Writes handed to the output so far. */
-  private writes = 0;
   /** While the output is backed up: what `send` returns, settled once the output has taken every write. */
   private backlog: { promise: Promise<void>; resolve: () => void } | undefined;
   /** Characters handed to the output and not yet taken by it. */
   private untaken = 0;
-  /** Writes handed to the output and not yet taken by it. */
+  /** Writes handed to the output and not yet taken by it (it takes them in order). */
   private readonly writing = new PendingCount();
   /** True while input is paused because the output is `OUTPUT_BACKLOG_LIMIT` behind. */
   private inputPaused = false;
@@ -102,25 +100,24 @@ export class StdioTransport implements Transport {
     if (this.outbox.length === 0) return;
     const chunk = this.outbox.length === 1 ? this.outbox[0] : this.outbox.join('');
     this.outbox = [];
-    const write = ++this.writes;
     this.untaken += chunk.length;
     this.writing.add();
-    if (!this.write(chunk, () => this.taken(write, chunk.length)) && !this.backlog) this.backlog = backlog();
+    if (!this.write(chunk, () => this.taken(chunk.length)) && !this.backlog) this.backlog = backlog();
     if (this.untaken > OUTPUT_BACKLOG_LIMIT && !this.inputPaused && !this.closed) {
       this.inputPaused = true;
       this.input.pause();
     }
   };
 
-  /** The output took write number `write` (`size` characters); if that was the latest, senders stop waiting. */
-  private taken(write: number, size: number): void {
+  /** The output took a write of `size` characters; once it has taken every one, senders stop waiting. */
+  private taken(size: number): void {
     this.untaken -= size;
     this.writing.done();
     if (this.inputPaused && this.untaken <= OUTPUT_BACKLOG_LIMIT / 2 && !this.closed) {
       this.inputPaused = false;
       this.input.resume();
     }
-    if (write !== this.writes || !this.backlog) return;
+    if (this.writing.count > 0 || !this.backlog) return;
     this.backlog.resolve();
     this.backlog = undefined;
   }
