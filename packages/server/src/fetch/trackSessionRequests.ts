@@ -1,4 +1,5 @@
 import { rpcRefusal } from '../http/HttpRefusal';
+import { sessionRules } from '../http/sessionRules';
 import { jsonRpcKind } from '../rpc/jsonRpcKind';
 import { reusedRequestId, reusedRequestIdMessage } from '../rpc/reusedRequestId';
 import type { WebStandardTransport } from '../sdk/createWebStandardTransport';
@@ -23,7 +24,8 @@ interface Post {
  * - a POST whose requests are all settled, one of them cancelled by the client, ends: the SDK
  *   sends nothing for a cancelled request and would hold its POST open until the client hung
  *   up. Its SSE stream is closed (`closeSSEStream`); a JSON response carries the answers there
- *   were (202 with no body when there were none).
+ *   were (202 with no body when there were none);
+ * - a JSON response still waiting when the session closes is answered 404 (`sessionRules.closedBeforeAnswer`).
  */
 export function trackSessionRequests(transport: WebStandardTransport & { deliver?(message: JSONRPCMessage): void }, session: { sessionId: string; jsonResponse: boolean }): void {
   const running = new Map<RequestId, Post>();
@@ -60,6 +62,14 @@ export function trackSessionRequests(transport: WebStandardTransport & { deliver
       deliver(message);
     };
   }
+
+  const close = transport.close.bind(transport);
+  transport.close = async () => {
+    // The SDK ends a closed session's SSE streams, and leaves its JSON responses waiting.
+    for (const post of new Set(running.values())) post.answer?.(jsonAnswer(sessionRules.closedBeforeAnswer));
+    running.clear();
+    return close();
+  };
 
   const handle = transport.handleRequest.bind(transport);
   transport.handleRequest = async (request, options) => {

@@ -9,7 +9,8 @@ import type { RestoreRequest, SessionTransport } from './HttpSession';
 import { jsonRpcKind } from '../rpc/jsonRpcKind';
 import { invalidMessageError } from '../rpc/invalidMessageError';
 import { reusedRequestId, reusedRequestIdMessage } from '../rpc/reusedRequestId';
-import { sendJson, sendRpcError } from './respond';
+import { sendAnswer, sendJson, sendRpcError } from './respond';
+import { sessionRules } from './sessionRules';
 import { SseConnection } from './SseConnection';
 
 export interface NodeStreamableTransportOptions {
@@ -230,9 +231,7 @@ export class NodeStreamableTransport implements SessionTransport, RequestHeaders
     for (const exchange of this.exchanges.values()) {
       exchange.sse?.end();
       const res = exchange.json?.res;
-      if (res && !res.headersSent && !res.destroyed) {
-        sendRpcError(res, 404, -32001, 'Session not found: the session was closed before this request was answered. Start a new session with initialize.');
-      }
+      if (res && !res.headersSent && !res.destroyed) sendAnswer(res, sessionRules.closedBeforeAnswer);
     }
     this.exchanges.clear();
     this.byRequest.clear();

@@ -11,6 +11,8 @@ const ASSUMED_VERSION = '2025-03-26';
 export const sessionRules = {
   /** An unknown session, or one of another caller (to whom it does not exist). */
   notFound: rpcRefusal(404, -32001, 'Session not found: it expired, was closed, or belongs to another caller. Start a new session with initialize.'),
+  /** A request of a session closed (DELETE, expiry, shutdown) while it ran, answered with JSON. */
+  closedBeforeAnswer: rpcRefusal(404, -32001, 'Session not found: the session was closed before this request was answered. Start a new session with initialize.'),
   /** A request other than initialize without Mcp-Session-Id. */
   required: rpcRefusal(400, -32000, 'Bad Request: the Mcp-Session-Id header is required. Send initialize first and repeat the session id it returns on every request.'),
 

@@ -17,6 +17,8 @@ import { serveFetch } from './fixtures/serveFetch';
  * - The SDK sends no answer for a request the client cancelled, and its web-standard transport
  *   (the fetch handler's sessions) then held that POST open until the client hung up. It ends
  *   now, as on the node listener: its SSE stream closes, a JSON response is 202.
+ * - A session closed (DELETE) while a request runs ends that request's POST: its SSE stream, or
+ *   a JSON response 404 (the fetch handler's waited for ever).
  */
 let release!: () => void;
 let gate = Promise.resolve();
@@ -88,7 +90,25 @@ describe.each(HTTP_ENDPOINTS)('a request id reused while its request runs, HTTP 
   it('is free again once the client cancels the request that held it, whose POST ends without an answer', async () => {
     await cancelThenReuse(endpoint.url, headers);
   });
+
+  it('a session closed while its request runs ends that POST', async () => {
+    const ended = await deleteWhileRunning(endpoint.url);
+    expect(ended.status).toBe(200);
+    expect(await messagesOf(ended)).toEqual([]);
+  });
 });
+
+/** Opens a session of its own, starts a request, DELETEs the session while it runs; returns the request's response. */
+async function deleteWhileRunning(url: string): Promise<Response> {
+  const own = { 'mcp-session-id': await openRawSession(url), 'mcp-protocol-version': '2025-11-25' };
+  closeGate();
+  const first = post(url, call('d', 'gated'), own);
+  await running;
+  expect((await fetch(url, { method: 'DELETE', headers: own })).status).toBe(200);
+  const response = await first;
+  release();
+  return response;
+}
 
 /** Cancels a running request: its POST ends with no answer (202 for a JSON response), and its id serves a new request. */
 async function cancelThenReuse(url: string, headers: Record<string, string>, json = false) {
@@ -138,5 +158,11 @@ describe.each(JSON_ENDPOINTS)('JSON responses, HTTP %s, stateful', (_, open) => 
 
   it('ends a cancelled request with 202, and its id serves a new request', async () => {
     await cancelThenReuse(endpoint.url, headers, true);
+  });
+
+  it('answers a request of a session closed while it runs with 404 -32001', async () => {
+    const ended = await deleteWhileRunning(endpoint.url);
+    expect(ended.status).toBe(404);
+    expect(await ended.json()).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32001, message: expect.stringContaining('closed before this request was answered') } });
   });
 });
