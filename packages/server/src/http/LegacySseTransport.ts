@@ -5,6 +5,7 @@ import type { AuthInfo } from '@toolwright/core';
 import type { RequestHeadersSource } from '../sdk/requestHeaders';
 import type { JSONRPCMessage, MessageExtraInfo, RequestId, Transport } from '../sdk/sdk';
 import { jsonRpcKind } from '../rpc/jsonRpcKind';
+import { reusedRequestIdMessage } from '../rpc/reusedRequestId';
 import { sendRpcError } from './respond';
 
 /** The JSON-RPC server-error code for calls abandoned because the server is stopping. */
@@ -46,9 +47,10 @@ export class LegacySseTransport implements Transport, RequestHeadersSource {
     const message = body as JSONRPCMessage;
     if (kind === 'request') {
       const { id } = message as { id: RequestId };
-      // An id reused while its first request runs is one call here: this stream answers an id once.
-      if (!this.headers.has(id)) this.calls.add(this.callKey(id));
+      // Answers are routed by id: a second request with the id of one still running could never be answered.
+      if (this.headers.has(id)) return sendRpcError(res, 400, -32600, reusedRequestIdMessage(id));
       this.headers.set(id, req.headers);
+      this.calls.add(this.callKey(id));
     }
     // The SDK answers no request the client cancelled: nobody may wait for it.
     if (kind === 'notification') this.forgetCancelled(message as { method: string; params?: { requestId?: unknown } });
