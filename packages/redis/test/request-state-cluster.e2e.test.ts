@@ -1,40 +1,9 @@
-import 'reflect-metadata';
-import { Ctx, Tool, type ToolContext } from '@toolwright/core';
 import { createApp } from '@toolwright/server';
 import type { HttpListener } from '@toolwright/server/http';
 import { createRedisCluster, type RedisCluster } from '@toolwright/redis';
 import { randomUUID } from 'node:crypto';
+import { Asker, callAsk } from './fixtures/asker';
 import { startRedisServer, type RedisServer } from './fixtures/redisServer';
-
-const VERSION = '2026-07-28';
-const ENVELOPE = {
-  'io.modelcontextprotocol/protocolVersion': VERSION,
-  'io.modelcontextprotocol/clientCapabilities': { sampling: {} },
-  'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' },
-};
-
-class Asker {
-  @Tool({ description: 'Asks the client model one question.' })
-  async ask(@Ctx() ctx: ToolContext) {
-    const answer = await ctx.sample('Say something.');
-    return `the model said: ${(answer.content as { text: string }).text}`;
-  }
-}
-
-type Answer = { result?: Record<string, unknown>; error?: { code: number; message: string } };
-
-/** A 2026-07-28 tools/call of `ask` over raw HTTP; its JSON-RPC answer. */
-async function callAsk(url: string, extra: Record<string, unknown> = {}): Promise<Answer> {
-  const body = { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'ask', arguments: {}, ...extra, _meta: ENVELOPE } };
-  const response = await fetch(url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': VERSION, 'mcp-method': 'tools/call', 'mcp-name': 'ask' },
-    body: JSON.stringify(body),
-  });
-  const text = await response.text();
-  const data = text.split('\n').find((line) => line.startsWith('data: '));
-  return JSON.parse(data ? data.slice(6) : text) as Answer;
-}
 
 describe('an app serving HTTP with a cluster records accepted round states in it by default', () => {
   let redis: RedisServer;
