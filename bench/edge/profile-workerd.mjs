@@ -4,7 +4,7 @@
 // profiler cannot show (workerd's streams, its Request/Response and its isolate's heap are not
 // node's). Needs `npm run build`; bundles the Workers as bench/edge/run.mjs does.
 //   node bench/edge/profile-workerd.mjs [--calls 3000] [--warm 1000] [--era 2026-07-28|2025-11-25]
-//     [--only toolwright|sdk] [--top 25] [--interval 100 (µs)] [--heap | --callgrind]
+//     [--only toolwright|sdk | --worker label=path/to/worker.mjs ...] [--top 25] [--interval 100 (µs)] [--heap | --callgrind]
 // Prints each handler's self time by function (top N) and by the bundle's source file, and writes
 // .bench/edge/<kind>-<era>.cpuprofile (open it in Chrome's DevTools, Performance tab). With the
 // inspector attached a call costs workerd ~1.6x the CPU (errors capture more, for one): read the
@@ -18,7 +18,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import { rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import { createRequire } from 'node:module';
-import { join } from 'node:path';
+import { basename, join, relative, resolve } from 'node:path';
 import { buildWorkers, WORKERS_DIR } from './build-workers.mjs';
 import requests from './requests.js';
 import { cpuMs, freePort, writeWorkerdConfig } from './workerd.mjs';
@@ -42,7 +42,16 @@ const CONCURRENCY = 8;
 // leaves to the old generation (promoted, whether or not a major collection freed it since).
 const HEAP = argv.includes('--heap');
 const CALLGRIND = argv.includes('--callgrind');
-const KINDS = arg('only', undefined) ? [arg('only')] : ['toolwright', 'sdk'];
+/** `--worker label=path/to/worker.mjs` (repeatable): profile these Worker files instead of building the bench's. */
+const GIVEN = argv
+  .flatMap((value, i) => (argv[i - 1] === '--worker' ? [value] : []))
+  .map((spec) => {
+    const at = spec.indexOf('=');
+    return at > 0 ? [spec.slice(0, at), resolve(spec.slice(at + 1))] : [basename(spec, '.mjs'), resolve(spec)];
+  });
+const KINDS = GIVEN.length > 0 ? GIVEN.map(([label]) => label) : arg('only', undefined) ? [arg('only')] : ['toolwright', 'sdk'];
+/** Each kind's Worker file, relative to WORKERS_DIR (where workerd's config is written). */
+const moduleOf = (kind) => relative(WORKERS_DIR, GIVEN.find(([label]) => label === kind)?.[1] ?? join(WORKERS_DIR, `${kind}.mjs`));
 const { body, headers } = requests.ERAS[ERA];
 
 function call(url, agent) {
@@ -84,7 +93,7 @@ async function burst(url, n) {
 
 async function startWorkerd(kind, callgrindOut) {
   const [port, inspector] = [await freePort(), await freePort()];
-  const config = writeWorkerdConfig(`${kind}-profile-${port}`, port, `${kind}.mjs`, callgrindOut ? ['--single-threaded'] : []);
+  const config = writeWorkerdConfig(`${kind}-profile-${port}`, port, moduleOf(kind), callgrindOut ? ['--single-threaded'] : []);
   const [command, args] = callgrindOut
     ? ['valgrind', ['--tool=callgrind', '--instr-atstart=no', `--callgrind-out-file=${callgrindOut}`, WORKERD, 'serve', config]]
     : [WORKERD, ['serve', config, `--inspector-addr=127.0.0.1:${inspector}`]];
@@ -195,7 +204,7 @@ async function instructionsPerCall(kind) {
   return Number(/([\d,]+) \S* *PROGRAM TOTALS/.exec(annotated)[1].replace(/,/g, '')) / CALLS;
 }
 
-await buildWorkers(KINDS);
+if (GIVEN.length === 0) await buildWorkers(KINDS);
 if (CALLGRIND) {
   const per = {};
   for (const kind of KINDS) per[kind] = await instructionsPerCall(kind);
