@@ -9,12 +9,19 @@ require('reflect-metadata');
 const { createFetchHandler } = require('@toolwright/server/fetch');
 const { createConformanceApp } = require('../dist/app.js');
 
-const handler = createFetchHandler(await createConformanceApp());
+// Each request's client address, as the Deno guide does it: anonymous sessions are counted per client, and the
+// suite's own (loopback) are not rate limited, as on the node listener. Without it every anonymous caller shares
+// one initialize budget, which the suite's scenarios, run back to back, spend (the last ones then get 429).
+const addresses = new WeakMap();
+const handler = createFetchHandler(await createConformanceApp(), { sessions: { clientAddressOf: (request) => addresses.get(request) } });
 Deno.serve(
   {
     hostname: '127.0.0.1',
     port: Number(Deno.env.get('PORT') ?? 0),
     onListen: ({ hostname, port }) => console.error(`listening on http://${hostname}:${port}/mcp`),
   },
-  (request) => handler(request),
+  (request, info) => {
+    addresses.set(request, info.remoteAddr.hostname);
+    return handler(request);
+  },
 );
