@@ -1,4 +1,6 @@
 import 'reflect-metadata';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { Tool } from '@toolwright/core';
 import { createApp, type App } from '@toolwright/server';
 import { createFetchHandler } from '@toolwright/server/fetch';
@@ -16,7 +18,9 @@ import { serveFetch } from './fixtures/serveFetch';
  *   answered (stdio-hostile.e2e.test.ts), and a stateless endpoint answers each POST apart.
  * - The SDK sends no answer for a request the client cancelled, and its web-standard transport
  *   (the fetch handler's sessions) then held that POST open until the client hung up. It ends
- *   now, as on the node listener: its SSE stream closes, a JSON response is 202.
+ *   now, as on the node listener: its SSE stream closes, a JSON response is 202. Nothing of the
+ *   request stays behind: in JSON mode the SDK's wait for its answer kept the request for as
+ *   long as the session lived.
  * - A session closed (DELETE) while a request runs ends that request's POST: its SSE stream, or
  *   a JSON response 404 (the fetch handler's waited for ever).
  */
@@ -164,5 +168,49 @@ describe.each(JSON_ENDPOINTS)('JSON responses, HTTP %s, stateful', (_, open) => 
     const ended = await deleteWhileRunning(endpoint.url);
     expect(ended.status).toBe(404);
     expect(await ended.json()).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32001, message: expect.stringContaining('closed before this request was answered') } });
+  });
+});
+
+describe('a cancelled request of a fetch handler session', () => {
+  setFlagsFromString('--expose-gc');
+  const collectGarbage = runInNewContext('gc') as () => void;
+  const request = (body: unknown, headers: Record<string, string> = {}) =>
+    new Request('http://localhost/mcp', {
+      method: 'POST',
+      headers: { host: 'localhost', 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+      body: JSON.stringify(body),
+    });
+
+  it.each([
+    ['JSON responses', true],
+    ['SSE', false],
+  ])('is not held once its POST has ended (%s)', async (_, jsonResponse) => {
+    const app = await createApp({ name: 'cancelled', version: '1.0.0', tools: [Gated] });
+    const handler = createFetchHandler(app, { jsonResponse, logError: () => {} });
+    const opened = await handler(request({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } }));
+    await opened.text();
+    const headers = { 'mcp-session-id': opened.headers.get('mcp-session-id')!, 'mcp-protocol-version': '2025-11-25' };
+    await (await handler(request({ jsonrpc: '2.0', method: 'notifications/initialized' }, headers))).text();
+
+    // A function of its own, so that no frame of the test holds the request.
+    const cancel = async (id: string): Promise<WeakRef<Request>> => {
+      closeGate();
+      const sent = request(call(id, 'gated'), headers);
+      const ended = handler(sent);
+      await running;
+      await (await handler(request({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id } }, headers))).text();
+      await (await ended).text();
+      release();
+      return new WeakRef(sent);
+    };
+    const cancelled = [await cancel('a'), await cancel('b'), await cancel('c')];
+    for (let round = 0; round < 3; round++) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      collectGarbage();
+    }
+    expect(cancelled.map((ref) => ref.deref() === undefined)).toEqual([true, true, true]);
+    // The session serves on.
+    expect((await messagesOf(await handler(request(call('d', 'fine'), headers)))).map(textOf)).toEqual(['fine']);
+    await handler.close();
   });
 });

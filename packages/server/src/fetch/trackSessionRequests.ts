@@ -24,13 +24,16 @@ interface Post {
  * - a POST whose requests are all settled, one of them cancelled by the client, ends: the SDK
  *   sends nothing for a cancelled request and would hold its POST open until the client hung
  *   up. Its SSE stream is closed (`closeSSEStream`); a JSON response carries the answers there
- *   were (202 with no body when there were none);
+ *   were (202 with no body when there were none), and `closeSSEStream` drops the SDK's wait for
+ *   it, which would otherwise keep the request for as long as the session lives;
  * - a JSON response still waiting when the session closes is answered 404 (`sessionRules.closedBeforeAnswer`).
  */
 export function trackSessionRequests(transport: WebStandardTransport & { deliver?(message: JSONRPCMessage): void }, session: { sessionId: string; jsonResponse: boolean }): void {
   const running = new Map<RequestId, Post>();
   const end = (post: Post): void => {
-    if (!post.answer) return transport.closeSSEStream(post.cancelled!);
+    // Ends the SDK's own wait for the POST: its SSE stream, or in JSON mode the resolver that holds the request for the session's life.
+    transport.closeSSEStream(post.cancelled!);
+    if (!post.answer) return;
     const headers = { 'mcp-session-id': session.sessionId };
     if (post.answers.length === 0) return post.answer(new Response(null, { status: 202, headers }));
     post.answer(Response.json(post.answers.length === 1 ? post.answers[0] : post.answers, { status: 200, headers }));
