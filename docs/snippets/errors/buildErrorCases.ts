@@ -123,6 +123,12 @@ class EmptyName {
     return `hello ${name}`;
   }
 }
+class OptionsAsName {
+  // What JavaScript (or a cast) lets through: the options where the name goes.
+  @Tool() greet(@Param({ description: 'Who to greet' } as unknown as string) name: string) {
+    return `hello ${name}`;
+  }
+}
 class RepeatedName {
   @Tool() add(@Param('n') a: number, @Param('n') b: number) {
     return a + b;
@@ -304,6 +310,7 @@ export const BUILD_ERROR_CASES: readonly BuildErrorCase[] = [
   { situation: 'A parameter without a decorator', tools: [Undecorated] },
   { situation: 'Two decorators on one parameter', tools: [TwoDecorators] },
   { situation: 'An empty argument name', tools: [EmptyName] },
+  { situation: 'Options where the argument name goes', tools: [OptionsAsName] },
   { situation: 'The same argument name twice', tools: [RepeatedName] },
   { situation: 'Two `@Ctx()` parameters', tools: [TwoContexts] },
   { situation: '`@Args()` together with `@Param()`', tools: [MixedArgs] },

@@ -4,7 +4,7 @@ import type { BuildProblem } from './BuildProblem';
 /**
  * Checks the parameter decorators of one method (tool, resource template, prompt) and
  * indexes them by position: one decorator per parameter, distinct non-empty `@Param`
- * names, at most one `@Ctx()` (and one `@Args()` where allowed), and, up to `arity`, no
+ * names that are strings, at most one `@Ctx()` (and one `@Args()` where allowed), and, up to `arity`, no
  * parameter left undecorated (Toolwright could not tell what to pass).
  */
 export function checkParamDecorators(where: string, params: readonly ParamArgs[], arity: number, problems: BuildProblem[], allowArgs: boolean): Map<number, ParamArgs> {
@@ -12,11 +12,13 @@ export function checkParamDecorators(where: string, params: readonly ParamArgs[]
   const byIndex = new Map<number, ParamArgs>();
   const names = new Set<string>();
   for (const p of params) {
-    const at = `${where} param #${p.index}${p.name ? ` '${p.name}'` : ''}`;
+    const named = typeof p.name === 'string';
+    const at = `${where} param #${p.index}${named && p.name ? ` '${p.name}'` : ''}`;
     if (byIndex.has(p.index)) problems.push({ where: at, what: 'has more than one Toolwright parameter decorator', fix: `keep one of ${decorators}.` });
     byIndex.set(p.index, p);
     if (p.kind !== 'param') continue;
-    if (!p.name) problems.push({ where: at, what: 'has an empty argument name', fix: "name it: @Param('city')." });
+    if (!named) problems.push({ where: at, what: `has an argument name that is not a string (${typeof p.name})`, fix: "pass the name first: @Param('city', { description: '...' })." });
+    else if (!p.name) problems.push({ where: at, what: 'has an empty argument name', fix: "name it: @Param('city')." });
     else if (names.has(p.name)) problems.push({ where: at, what: `repeats the argument name '${p.name}'`, fix: 'give each @Param a distinct name.' });
     names.add(p.name ?? '');
   }
