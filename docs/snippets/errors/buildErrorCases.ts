@@ -129,6 +129,21 @@ class OptionsAsName {
     return `hello ${name}`;
   }
 }
+class NameAsOptions {
+  @Tool('greet' as never) greet() {
+    return 'hello';
+  }
+}
+class MistypedOption {
+  @Tool({ description: 'Reads a note.', annotations: { readOnlyHint: 'yes' as unknown as boolean } }) read() {
+    return 'note';
+  }
+}
+class NotPositiveTimeout {
+  @Tool({ timeoutMs: 0 }) slow() {
+    return 'done';
+  }
+}
 class RepeatedName {
   @Tool() add(@Param('n') a: number, @Param('n') b: number) {
     return a + b;
@@ -311,6 +326,9 @@ export const BUILD_ERROR_CASES: readonly BuildErrorCase[] = [
   { situation: 'Two decorators on one parameter', tools: [TwoDecorators] },
   { situation: 'An empty argument name', tools: [EmptyName] },
   { situation: 'Options where the argument name goes', tools: [OptionsAsName] },
+  { situation: 'A name where the options go', tools: [NameAsOptions] },
+  { situation: 'An option of another type than MCP gives it', tools: [MistypedOption] },
+  { situation: 'A timeout that is not a positive number', tools: [NotPositiveTimeout] },
   { situation: 'The same argument name twice', tools: [RepeatedName] },
   { situation: 'Two `@Ctx()` parameters', tools: [TwoContexts] },
   { situation: '`@Args()` together with `@Param()`', tools: [MixedArgs] },

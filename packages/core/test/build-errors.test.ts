@@ -254,3 +254,107 @@ describe('decorator options a list could not send', () => {
     ]);
   });
 });
+
+describe('decorator options of another type than MCP gives them', () => {
+  // What JavaScript, a cast or options read from a file let through. A client checks each listed
+  // descriptor against MCP's schema, and one mistyped field made it refuse the whole list.
+  const loose = (value: unknown) => value as never;
+
+  it.each<[string, object, string]>([
+    ['a number as the name', { name: 42 }, 'its option name is a number, not a string'],
+    ['a number as the description', { description: 5 }, 'its option description is a number, not a string'],
+    ['a string as the annotations', { annotations: 'readOnly' }, 'its option annotations is a string, not an object'],
+    ['a string as a hint', { annotations: { readOnlyHint: 'yes' } }, 'its option annotations.readOnlyHint is a string, not a boolean'],
+    ['a string as an icon list', { icons: 'a.png' }, 'its option icons is a string, not an array'],
+    ['a string as an icon size list', { icons: [{ src: 'https://example.com/a.png', sizes: '48x48' }] }, 'its option icons[0].sizes is a string, not an array'],
+    ['a string as _meta', { _meta: 'x' }, 'its option _meta is a string, not an object'],
+  ])('refuses %s on a tool, naming the field', (_, options, what) => {
+    class Odd {
+      @Tool(loose(options)) odd() {
+        return 1;
+      }
+    }
+    expect(problemsOf([Odd])).toEqual([{ where: 'Odd.odd', what, fix: expect.stringContaining('one that fails makes the whole list fail') }]);
+  });
+
+  it('refuses them on resources, prompts and their arguments, and on @Param options', () => {
+    class Odd {
+      @Resource('notes://a', loose({ mimeType: 3 })) mime() {
+        return 'a';
+      }
+      @Resource('notes://b', loose({ annotations: { audience: 'user' } })) audience() {
+        return 'b';
+      }
+      @Prompt(loose({ title: ['Ask'] })) ask() {
+        return 'hi';
+      }
+      @Tool() search(@Param('query', loose({ description: 5 })) query: string, @Param('limit', loose({ maximum: '10' })) limit: number) {
+        return `${query}${limit}`;
+      }
+    }
+    expect(problemsOf([Odd]).map((p) => [p.where, p.what])).toEqual([
+      ['Odd.mime', 'its option mimeType is a number, not a string'],
+      ['Odd.audience', 'its option annotations.audience is a string, not an array'],
+      ['Odd.ask', 'its option title is an array, not a string'],
+      ["Odd.search param #1 'limit'", 'its option maximum is a string, not a number'],
+      ["Odd.search param #0 'query'", 'its option description is a number, not a string'],
+    ]);
+  });
+
+  it('refuses a name where the options object goes', () => {
+    class Odd {
+      @Tool(loose('greet')) greet() {
+        return 'hi';
+      }
+      @Prompt(loose('summarize')) summarize() {
+        return 'hi';
+      }
+      @Resource('notes://c', loose('One note')) note() {
+        return 'c';
+      }
+      @Tool() find(@Param('q', loose('the query')) q: string) {
+        return q;
+      }
+    }
+    expect(problemsOf([Odd]).map((p) => [p.where, p.what, p.fix])).toEqual([
+      ['Odd.note', "@Resource() takes an options object, but was given the string 'One note'", expect.stringContaining("@Resource('notes://{id}', {")],
+      ['Odd.summarize', "@Prompt() takes an options object, but was given the string 'summarize'", expect.stringContaining('@Prompt({ name: ')],
+      ['Odd.greet', "@Tool() takes an options object, but was given the string 'greet'", expect.stringContaining('@Tool({ name: ')],
+      ["Odd.find param #0 'q'", "@Param() takes an options object, but was given the string 'the query'", expect.stringContaining("@Param('city', {")],
+    ]);
+  });
+
+  it.each([-1, 0, '5s', Infinity, NaN])('refuses a tool timeoutMs of %p, which fails every call at once', (timeoutMs) => {
+    class Odd {
+      @Tool(loose({ timeoutMs })) odd() {
+        return 1;
+      }
+    }
+    expect(problemsOf([Odd])).toEqual([{ where: 'Odd.odd', what: expect.stringContaining('not a positive number of milliseconds'), fix: expect.stringContaining('timeoutMs: 5_000') }]);
+  });
+
+  it('accepts every option with the type MCP gives it', () => {
+    class Fine {
+      @Tool({
+        name: 'fine',
+        title: 'Fine',
+        description: 'd',
+        annotations: { title: 'F', readOnlyHint: true },
+        icons: [{ src: 'https://example.com/a.png', sizes: ['48x48'], theme: 'dark' }],
+        _meta: { a: 1 },
+        timeoutMs: 100,
+      })
+      fine(@Param('q', { description: 'q', title: 'Q', minLength: 1, optional: true }) q?: string) {
+        return q;
+      }
+      @Resource('notes://fine', { mimeType: 'text/plain', size: 3, annotations: { audience: ['user'], priority: 0.5, lastModified: '2026-12-04T00:00:00Z' } }) note() {
+        return 'n';
+      }
+      @Prompt({ title: 'Ask', description: 'a' }) ask(@Param('topic', { description: 't' }) topic: string) {
+        return topic;
+      }
+    }
+    const registry = buildRegistry({ tools: [Fine] as never });
+    expect(registry.toolList.tools.map((t) => t.name)).toEqual(['fine']);
+  });
+});

@@ -168,6 +168,17 @@ describe('the call context through a real SDK client (in memory)', () => {
     expect(await client.callTool({ name: 'slow_plain', arguments: { ms: 1500 } })).toEqual({ content: [{ type: 'text', text: "Tool 'slow_plain' timed out after 1000 ms." }], isError: true });
   });
 
+  it.each([
+    ['toolTimeoutMs', 0],
+    ['toolTimeoutMs', '30s'],
+    ['timeoutMs', -5],
+    ['timeoutMs', Infinity],
+  ])('refuses an app %s of %p, which a timer would fire at once, failing every call', async (key, value) => {
+    await expect(createApp({ name: 'ctx', version: '1.0.0', tools: [ContextTools], [key]: value as number })).rejects.toThrow(
+      expect.objectContaining({ name: 'ConfigError', message: expect.stringContaining(`\`${key}\` is ${typeof value === 'string' ? `"${value}"` : value}, not a positive number of milliseconds`) }),
+    );
+  });
+
   it('elicits a DTO form and returns a validated instance', async () => {
     elicited.length = 0;
     elicitAnswer = { action: 'accept', content: { item: 'tea', quantity: 2 } };

@@ -1,6 +1,7 @@
 import { PARAMS_KEY } from '../metadata/keys';
 import { appendOwn } from '../metadata/ownMetadata';
 import type { ParamArgs, ParamOptions } from '../metadata/ParamOptions';
+import { frozenOptions } from './frozenOptions';
 
 /**
  * Binds a method parameter to one named tool argument.
@@ -10,7 +11,7 @@ import type { ParamArgs, ParamOptions } from '../metadata/ParamOptions';
  */
 export function Param(name: string, options: ParamOptions = {}): ParameterDecorator {
   return (target, propertyKey, index) => {
-    recordParam(target, propertyKey, { index, kind: 'param', name, options: Object.freeze({ ...options }) });
+    recordParam(target, propertyKey, { index, kind: 'param', name, options: frozenOptions(options) });
   };
 }
 

@@ -2,6 +2,7 @@ import { PROMPTS_KEY } from '../metadata/keys';
 import { appendOwn } from '../metadata/ownMetadata';
 import type { PromptArgs, PromptOptions } from '../metadata/PromptOptions';
 import { refuseStandardDecorator } from './refuseStandardDecorator';
+import { frozenOptions } from './frozenOptions';
 
 /**
  * Marks a method as an MCP prompt. Its `@Param`s are the prompt's arguments (prompt
@@ -17,7 +18,7 @@ export function Prompt(options: PromptOptions = {}): MethodDecorator {
     refuseStandardDecorator('@Prompt()', propertyKey);
     const isStatic = typeof target === 'function';
     const owner = isStatic ? target : target.constructor;
-    const args: PromptArgs = { methodName: String(propertyKey), options: Object.freeze({ ...options }), isStatic };
+    const args: PromptArgs = { methodName: String(propertyKey), options: frozenOptions(options), isStatic };
     appendOwn(PROMPTS_KEY, owner, Object.freeze(args));
   };
 }

@@ -2,6 +2,7 @@ import { RESOURCES_KEY } from '../metadata/keys';
 import { appendOwn } from '../metadata/ownMetadata';
 import type { ResourceArgs, ResourceOptions } from '../metadata/ResourceOptions';
 import { refuseStandardDecorator } from './refuseStandardDecorator';
+import { frozenOptions } from './frozenOptions';
 
 /**
  * Marks a method as an MCP resource. A plain URI makes a static resource (listed in
@@ -20,7 +21,7 @@ export function Resource(uri: string, options: ResourceOptions = {}): MethodDeco
     refuseStandardDecorator('@Resource()', propertyKey);
     const isStatic = typeof target === 'function';
     const owner = isStatic ? target : target.constructor;
-    const args: ResourceArgs = { methodName: String(propertyKey), uri, options: Object.freeze({ ...options }), isStatic };
+    const args: ResourceArgs = { methodName: String(propertyKey), uri, options: frozenOptions(options), isStatic };
     appendOwn(RESOURCES_KEY, owner, Object.freeze(args));
   };
 }

@@ -2,6 +2,7 @@ import { TOOLS_KEY } from '../metadata/keys';
 import { appendOwn } from '../metadata/ownMetadata';
 import type { ToolArgs, ToolOptions } from '../metadata/ToolOptions';
 import { refuseStandardDecorator } from './refuseStandardDecorator';
+import { frozenOptions } from './frozenOptions';
 
 /**
  * Marks a method as an MCP tool. Only records; the registry build reads it.
@@ -15,7 +16,7 @@ export function Tool(options: ToolOptions = {}): MethodDecorator {
     refuseStandardDecorator('@Tool()', propertyKey);
     const isStatic = typeof target === 'function';
     const owner = isStatic ? target : target.constructor;
-    const args: ToolArgs = { methodName: String(propertyKey), options: Object.freeze({ ...options }), isStatic };
+    const args: ToolArgs = { methodName: String(propertyKey), options: frozenOptions(options), isStatic };
     appendOwn(TOOLS_KEY, owner, Object.freeze(args));
   };
 }

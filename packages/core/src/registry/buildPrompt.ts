@@ -12,6 +12,7 @@ import { buildMemberParams } from './buildMemberParams';
 import type { PromptArgumentDescriptor, PromptDescriptor } from './PromptDefinition';
 import type { CompiledPrompt } from './CompiledRegistry';
 import { defaultToolName, TOOL_NAME_PATTERN } from './toolName';
+import { optionsObjectProblem } from './optionsObjectProblem';
 
 /** Builds one `@Prompt` method: its declared arguments, compiled call and completion providers. */
 export function buildPrompt(cls: Class, found: FoundMember<PromptArgs>, env: MemberBuildEnv): CompiledPrompt | undefined {
@@ -19,6 +20,8 @@ export function buildPrompt(cls: Class, found: FoundMember<PromptArgs>, env: Mem
   const { methodName, options } = member;
   const where = `${cls.name}.${methodName}`;
   const problem = (what: string, fix: string) => void env.problems.push({ where, what, fix });
+  const notOptions = optionsObjectProblem(where, '@Prompt()', options, "@Prompt({ name: 'summarize', description: 'Summarize a text.' })");
+  if (notOptions) return void env.problems.push(notOptions);
   if (member.isStatic) return problem('is static', 'make it an instance method: prompts run on an instance built by the container.');
   const name = options.name ?? defaultToolName(methodName);
   if (!TOOL_NAME_PATTERN.test(name)) problem(`its prompt name '${name}' is invalid`, 'use 1-128 characters of A-Z, a-z, 0-9, underscore, dot and hyphen.');

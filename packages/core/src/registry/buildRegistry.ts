@@ -11,6 +11,7 @@ import type { BuildProblem } from './BuildProblem';
 import { buildTool } from './buildTool';
 import { collectMembers, createMemberCollector } from './collectMembers';
 import { descriptorProblem } from './descriptorProblem';
+import { TOOL_SHAPE } from './descriptorShapes';
 import { checkConstructorTypes, checkLifetimes } from './checkLifetimes';
 import { checkPipelineClasses } from './checkPipelineClasses';
 import { lifetimeOf } from '../metadata/ServiceLifetime';
@@ -61,7 +62,7 @@ export function buildRegistry(options: BuildOptions): Registry {
       const transform = built && transforms.of(built.name);
       const tool = built && transform ? transformTool(built, transform, where, problems) : built;
       if (!tool) continue;
-      const unsendable = descriptorProblem(tool.descriptor, where);
+      const unsendable = descriptorProblem(tool.descriptor, where, TOOL_SHAPE);
       if (unsendable) {
         problems.push(unsendable);
         continue;

@@ -20,6 +20,7 @@ import { buildMemberParams } from './buildMemberParams';
 import type { ResourceDescriptor, ResourceTemplateDescriptor } from './ResourceDefinition';
 import type { CompiledResource, CompiledResourceTemplate } from './CompiledRegistry';
 import { defaultToolName } from './toolName';
+import { optionsObjectProblem } from './optionsObjectProblem';
 
 export interface MemberBuildEnv {
   readonly container: ContainerLike;
@@ -40,6 +41,8 @@ export function buildResource(
   const { methodName, options, uri } = member;
   const where = `${cls.name}.${methodName}`;
   const problem = (what: string, fix: string) => void env.problems.push({ where, what, fix });
+  const notOptions = optionsObjectProblem(where, '@Resource()', options, "@Resource('notes://{id}', { description: 'One note.' })");
+  if (notOptions) return void env.problems.push(notOptions);
   if (member.isStatic) return problem('is static', 'make it an instance method: resources are read on an instance built by the container.');
   if (typeof uri !== 'string' || !/^[A-Za-z][A-Za-z0-9+.-]*:/.test(uri)) {
     return problem(`its URI '${String(uri)}' has no scheme`, "give an absolute URI such as 'file:///notes/today.md' or 'notes://{id}'.");

@@ -11,6 +11,7 @@ import type { JsonSchema } from '../schema/JsonSchema';
 import { createSchemaContext, type SchemaContext } from '../schema/SchemaContext';
 import { buildMemberParams } from './buildMemberParams';
 import { checkParamDecorators } from './checkParamDecorators';
+import { optionsObjectProblem } from './optionsObjectProblem';
 import { checkSchemaProfile } from './checkSchemaProfile';
 import { resolveAccess } from './resolveAccess';
 import { resolvePipeline } from './resolvePipeline';
@@ -37,10 +38,19 @@ export function buildTool(cls: Class, found: FoundMember<ToolArgs>, env: ToolBui
   const where = `${cls.name}.${methodName}`;
   const before = env.problems.length;
   const problem = (what: string, fix: string, at = where) => env.problems.push({ where: at, what, fix });
+  const notOptions = optionsObjectProblem(where, '@Tool()', options, "@Tool({ name: 'get_weather', description: 'Current weather for a city.' })");
+  if (notOptions) return void env.problems.push(notOptions);
 
   const name = options.name ?? defaultToolName(methodName);
   if (!TOOL_NAME_PATTERN.test(name)) {
     problem(`its tool name '${name}' is invalid`, 'use 1-128 characters of A-Z, a-z, 0-9, underscore, dot and hyphen: @Tool({ name: "valid_name" }).');
+  }
+  const timeoutMs = options.timeoutMs as unknown;
+  if (timeoutMs !== undefined && !(typeof timeoutMs === 'number' && timeoutMs > 0 && Number.isFinite(timeoutMs))) {
+    problem(
+      `its timeoutMs is ${typeof timeoutMs === 'string' ? JSON.stringify(timeoutMs) : String(timeoutMs)}, not a positive number of milliseconds`,
+      'give the milliseconds a call may take: @Tool({ timeoutMs: 5_000 }).',
+    );
   }
   if (tool.isStatic) return void problem('is static', 'make it an instance method: tools run on an instance built by the container.');
   const method = (cls.prototype as Record<string, unknown>)[methodName];

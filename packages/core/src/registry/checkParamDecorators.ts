@@ -1,5 +1,7 @@
 import type { ParamArgs } from '../metadata/ParamOptions';
 import type { BuildProblem } from './BuildProblem';
+import { optionsObjectProblem } from './optionsObjectProblem';
+import { PARAM_OPTIONS_SHAPE, shapeProblem } from './descriptorShapes';
 
 /**
  * Checks the parameter decorators of one method (tool, resource template, prompt) and
@@ -21,6 +23,10 @@ export function checkParamDecorators(where: string, params: readonly ParamArgs[]
     else if (!p.name) problems.push({ where: at, what: 'has an empty argument name', fix: "name it: @Param('city')." });
     else if (names.has(p.name)) problems.push({ where: at, what: `repeats the argument name '${p.name}'`, fix: 'give each @Param a distinct name.' });
     names.add(p.name ?? '');
+    const notOptions = p.options === undefined ? undefined : optionsObjectProblem(at, '@Param()', p.options, "@Param('city', { description: 'City name' })");
+    if (notOptions) problems.push(notOptions);
+    const mistyped = notOptions || p.options === undefined ? undefined : shapeProblem(p.options, PARAM_OPTIONS_SHAPE);
+    if (mistyped) problems.push({ where: at, what: `its option ${mistyped}`, fix: 'give it the type of the JSON Schema keyword it becomes, as @Param types it.' });
   }
   for (let i = 0; i < arity; i++) {
     if (!byIndex.has(i)) {

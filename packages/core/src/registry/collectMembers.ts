@@ -7,6 +7,7 @@ import { buildPrompt } from './buildPrompt';
 import { buildResource, type MemberBuildEnv } from './buildResource';
 import type { CompiledPrompt, CompiledResource, CompiledResourceTemplate } from './CompiledRegistry';
 import { descriptorProblem } from './descriptorProblem';
+import { PROMPT_SHAPE, RESOURCE_SHAPE, type DescriptorShape } from './descriptorShapes';
 
 /** Resources, templates and prompts gathered across the app's classes during one build. */
 export interface MemberCollector {
@@ -32,8 +33,8 @@ export function collectMembers(cls: Class, env: MemberBuildEnv, into: MemberColl
     into.owners.set(key, where);
     return true;
   };
-  const unsendable = (descriptor: object, where: string): boolean => {
-    const problem = descriptorProblem(descriptor, where);
+  const unsendable = (descriptor: object, where: string, shape: DescriptorShape): boolean => {
+    const problem = descriptorProblem(descriptor, where, shape);
     if (problem) env.problems.push(problem);
     return problem !== undefined;
   };
@@ -41,7 +42,7 @@ export function collectMembers(cls: Class, env: MemberBuildEnv, into: MemberColl
     const built = buildResource(cls, found, env);
     if (!built) continue;
     const where = `${cls.name}.${found.member.methodName}`;
-    if (unsendable(built.definition.descriptor, where)) continue;
+    if (unsendable(built.definition.descriptor, where, RESOURCE_SHAPE)) continue;
     if (built.kind === 'resource') {
       if (claim(`uri:${built.definition.uri}`, `URI '${built.definition.uri}'`, where)) into.resources.push(built.definition);
     } else if (claim(`template:${built.definition.uriTemplate}`, `URI template '${built.definition.uriTemplate}'`, where)) {
@@ -51,6 +52,6 @@ export function collectMembers(cls: Class, env: MemberBuildEnv, into: MemberColl
   for (const found of readMemberMetadata<PromptArgs>(cls, PROMPTS_KEY)) {
     const built = buildPrompt(cls, found, env);
     const where = `${cls.name}.${found.member.methodName}`;
-    if (built && !unsendable(built.descriptor, where) && claim(`prompt:${built.name}`, `prompt name '${built.name}'`, where)) into.prompts.push(built);
+    if (built && !unsendable(built.descriptor, where, PROMPT_SHAPE) && claim(`prompt:${built.name}`, `prompt name '${built.name}'`, where)) into.prompts.push(built);
   }
 }

@@ -1,4 +1,5 @@
 import type { BuildProblem } from './BuildProblem';
+import { shapeProblem, type DescriptorShape } from './descriptorShapes';
 
 /** Objects a list would send as `{}` (or not at all): refused rather than sent emptied. */
 const LOSSY: readonly [new (...args: never[]) => object, string][] = [
@@ -12,13 +13,18 @@ const LOSSY: readonly [new (...args: never[]) => object, string][] = [
 /**
  * What in a member's descriptor (built from its decorator options) a list could not send as
  * the app wrote it, as a build problem: a BigInt, a function, a symbol, a number JSON has no
- * form for, `undefined` in an array, a Date, Map, Set or RegExp, or a cycle. Found when the app
- * is built, not at the first `tools/list`, which could then only fail.
+ * form for, `undefined` in an array, a Date, Map, Set or RegExp, or a cycle; or a field of
+ * another type than MCP gives it (`shape`), which makes clients refuse the whole list. Found
+ * when the app is built, not at the first `tools/list`, which could then only fail.
  */
-export function descriptorProblem(descriptor: object, where: string): BuildProblem | undefined {
-  const problem = walk(descriptor, '', new Set());
-  if (problem === undefined) return undefined;
-  return { where, what: `its option ${problem}`, fix: 'decorator options go out as JSON: use strings, finite numbers, booleans, null, arrays and plain objects (a date as an ISO string).' };
+export function descriptorProblem(descriptor: object, where: string, shape: DescriptorShape): BuildProblem | undefined {
+  const unsendable = walk(descriptor, '', new Set());
+  if (unsendable !== undefined) {
+    return { where, what: `its option ${unsendable}`, fix: 'decorator options go out as JSON: use strings, finite numbers, booleans, null, arrays and plain objects (a date as an ISO string).' };
+  }
+  const mistyped = shapeProblem(descriptor, shape);
+  if (mistyped === undefined) return undefined;
+  return { where, what: `its option ${mistyped}`, fix: 'give it the type MCP gives it: clients check each listed descriptor, and one that fails makes the whole list fail.' };
 }
 
 function walk(value: unknown, at: string, open: Set<object>): string | undefined {

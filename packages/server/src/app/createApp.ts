@@ -36,6 +36,7 @@ export async function createApp(options: AppOptions): Promise<App> {
   const tools = [...(await loadToolClasses(options.tools, options.cwd ?? process.cwd())), ...(await extensions.prepare())];
   const container = options.container ?? createDefaultContainer();
   checkMiddleware(options.middleware);
+  for (const key of ['timeoutMs', 'toolTimeoutMs'] as const) checkTimeout(key, options[key]);
   // The view file reader (node:fs) is loaded by the first `@UiResource({ file })` the build reads.
   let viewFiles: ReadViewFile | undefined;
   const readViewFile: ReadViewFile = (path, declaredIn) =>
@@ -213,6 +214,14 @@ function checkMiddleware(middleware: AppOptions['middleware']): void {
     if (typeof m !== 'function')
       throw new ConfigError(`Toolwright: middleware[${i}] is ${m === null ? 'null' : typeof m}, not a middleware. Pass a function (call, next) => ... or a class with a use(call, next) method.`);
   });
+}
+
+/** A timeout is a positive number of milliseconds: a timer given anything else fires at once, failing every call. */
+function checkTimeout(key: 'timeoutMs' | 'toolTimeoutMs', value: unknown): void {
+  if (value === undefined || (typeof value === 'number' && value > 0 && Number.isFinite(value))) return;
+  throw new ConfigError(
+    `Toolwright: \`${key}\` is ${typeof value === 'string' ? JSON.stringify(value) : String(value)}, not a positive number of milliseconds. Give the milliseconds a call may take: \`${key}: 30_000\`, or leave it out for no limit.`,
+  );
 }
 
 function stripUndefined<T extends object>(value: T): T {
