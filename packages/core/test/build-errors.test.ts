@@ -1,4 +1,4 @@
-import { Args, BuildError, buildRegistry, Ctx, Param, Prompt, Resource, Tool, type Class, type ContainerLike } from '@toolwright/core';
+import { Args, BuildError, buildRegistry, Ctx, Param, Prompt, Property, Resource, Tool, type Class, type ContainerLike } from '@toolwright/core';
 import { Exclude, Type } from 'class-transformer';
 import { IsString, ValidateNested } from 'class-validator';
 
@@ -356,5 +356,20 @@ describe('decorator options of another type than MCP gives them', () => {
     }
     const registry = buildRegistry({ tools: [Fine] as never });
     expect(registry.toolList.tools.map((t) => t.name)).toEqual(['fine']);
+  });
+});
+
+describe('@Property options of another type than the schema keyword they become', () => {
+  it('refuses them with the DTO property named, and accepts the right types', () => {
+    class Query {
+      @Property({ description: 5 as never, examples: 'tokyo' as never }) @IsString() city!: string;
+      @Property({ description: 'How many', title: 'Limit', examples: [10, 20], deprecated: false }) @IsString() limit!: string;
+    }
+    class Search {
+      @Tool() search(@Args() query: Query) {
+        return query.city;
+      }
+    }
+    expect(problemsOf([Search]).map((p) => [p.where, p.what])).toEqual([['Search.search -> Query.city', 'its @Property option description is a number, not a string']]);
   });
 });

@@ -1,11 +1,11 @@
 /**
  * The type MCP gives each field of a listed descriptor that comes from a decorator option:
- * a type name, `[shape]` for an array of that shape, or a table for an object whose named
+ * a type name (`'array'` for an array of anything), `[shape]` for an array of that shape, or a table for an object whose named
  * fields have those shapes (others are left as they are). Clients check every descriptor of
  * a list against MCP's schema, and one field of another type makes the whole list fail for
  * every member, so the build refuses it.
  */
-export type DescriptorShape = 'string' | 'number' | 'boolean' | 'object' | readonly [DescriptorShape] | { readonly [field: string]: DescriptorShape };
+export type DescriptorShape = 'string' | 'number' | 'boolean' | 'object' | 'array' | readonly [DescriptorShape] | { readonly [field: string]: DescriptorShape };
 
 const ICON: DescriptorShape = { src: 'string', mimeType: 'string', sizes: ['string'], theme: 'string' };
 const COMMON = { name: 'string', title: 'string', description: 'string', icons: [ICON], _meta: 'object' } as const;
@@ -35,6 +35,9 @@ export const PARAM_OPTIONS_SHAPE: DescriptorShape = {
   uniqueItems: 'boolean',
   ...Object.fromEntries(['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf', 'minLength', 'maxLength', 'minItems', 'maxItems'].map((k) => [k, 'number'])),
 };
+
+/** `@Property` options, which become JSON Schema keywords of the DTO property (or name its header). */
+export const PROPERTY_OPTIONS_SHAPE: DescriptorShape = { title: 'string', description: 'string', deprecated: 'boolean', header: 'string', examples: 'array' };
 
 /** Where `value` strays from `shape`, as `annotations.readOnlyHint is a string, not a boolean`; undefined when it does not. */
 export function shapeProblem(value: unknown, shape: DescriptorShape, at = ''): string | undefined {

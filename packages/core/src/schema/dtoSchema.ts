@@ -15,6 +15,7 @@ import { defaultDtoConverters, mergeDtoConverters, type DtoConverterTable } from
 import { compileCustomMessage, setCustomMessages, type CustomMessage } from './customMessages';
 import type { JsonSchema, JsonSchemaType } from './JsonSchema';
 import { documentedProperties, readPropertyDocs, type PropertyDocs } from './propertyDocs';
+import { PROPERTY_OPTIONS_SHAPE, shapeProblem } from '../registry/descriptorShapes';
 import { X_MCP_HEADER } from '../headers/paramHeaders';
 import type { SchemaContext } from './SchemaContext';
 import { describeProfileIssues, schemaProfileIssues } from '../validation/schemaProfile';
@@ -141,6 +142,8 @@ function propertySchema(cls: Class, prop: DtoProperty, walk: Walk): DerivedPrope
   const at = `${walk.ctx.where} -> ${className(cls)}.${prop.name}`;
   const required = isRequired(prop.constraints);
   const docs = readPropertyDocs(cls, prop.name);
+  const mistyped = docs && shapeProblem(docs, PROPERTY_OPTIONS_SHAPE);
+  if (mistyped) report(walk.ctx, at, `its @Property option ${mistyped}`, 'give it the type of the JSON Schema keyword it becomes, as @Property types it.');
   if (docs?.schema) return { schema: givenSchema(docs, at, walk), required };
   const design: unknown = Reflect.getMetadata('design:type', cls.prototype as object, prop.name);
   const hint = resolveTypeHint(cls, prop.name, at, walk.ctx);
