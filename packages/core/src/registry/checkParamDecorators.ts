@@ -6,8 +6,9 @@ import { PARAM_OPTIONS_SHAPE, shapeProblem } from './descriptorShapes';
 /**
  * Checks the parameter decorators of one method (tool, resource template, prompt) and
  * indexes them by position: one decorator per parameter, distinct non-empty `@Param`
- * names that are strings, at most one `@Ctx()` (and one `@Args()` where allowed), and, up to `arity`, no
- * parameter left undecorated (Toolwright could not tell what to pass).
+ * names that are strings, options of the types they take, at most one `@Ctx()` (and one
+ * `@Args()` where allowed), and, up to `arity`, no parameter left undecorated (Toolwright
+ * could not tell what to pass).
  */
 export function checkParamDecorators(where: string, params: readonly ParamArgs[], arity: number, problems: BuildProblem[], allowArgs: boolean): Map<number, ParamArgs> {
   const decorators = allowArgs ? '@Param, @Args and @Ctx' : '@Param and @Ctx';

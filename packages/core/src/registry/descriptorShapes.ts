@@ -1,8 +1,9 @@
 /**
- * The type MCP gives each field of a listed descriptor that comes from a decorator option:
- * a type name (`'array'` for an array of anything), `[shape]` for an array of that shape, or a table for an object whose named
- * fields have those shapes (others are left as they are). Clients check every descriptor of
- * a list against MCP's schema, and one field of another type makes the whole list fail for
+ * The type MCP gives each field of a listed descriptor that comes from a decorator option,
+ * and the type of each option that becomes a JSON Schema keyword: a type name (`'array'` for
+ * an array of anything), `[shape]` for an array of that shape, or a table for an object whose
+ * named fields have those shapes (others are left as they are). Clients check every descriptor
+ * of a list against MCP's schema, and one field of another type makes the whole list fail for
  * every member, so the build refuses it.
  */
 export type DescriptorShape = 'string' | 'number' | 'boolean' | 'object' | 'array' | readonly [DescriptorShape] | { readonly [field: string]: DescriptorShape };
