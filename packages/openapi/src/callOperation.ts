@@ -48,6 +48,10 @@ export async function callOperation(op: OpenApiOperation, input: Record<string, 
       sent.push([arg.name, arg.json ? JSON.stringify(value) : Array.isArray(value) ? value.map(scalar).join(',') : scalar(value)]);
     }
   }
+  for (const [name, value] of sent) {
+    // Headers would throw on these; a line break would split the request. The model's mistake, said as one.
+    if (/[\r\n\0]/.test(value)) return failure(`Invalid arguments: '${name}' holds a line break or NUL, which an HTTP header of ${where} cannot carry. Give it on one line.`);
+  }
   if (cookies.length > 0) sent.push(['cookie', cookies.join('; ')]);
   const timeout = AbortSignal.timeout(settings.timeoutMs);
   const signal = ctx?.signal ? AbortSignal.any([ctx.signal, timeout]) : timeout;

@@ -197,7 +197,9 @@ describe.each(['legacy', 'modern'] as const)('fromOpenApi through the SDK v2 cli
     const client = await createTestClient(app, { era });
     const split = await client.callTool({ name: 'getPet', arguments: { petId: 'p', 'X-Trace': 'a\r\nX-Evil: 1' } });
     expect(split.isError).toBe(true);
-    expect(textOf(split)).toMatch(/^GET \/pets\/\{petId\} could not be sent/);
+    expect(textOf(split)).toBe("Invalid arguments: 'X-Trace' holds a line break or NUL, which an HTTP header of GET /pets/{petId} cannot carry. Give it on one line.");
+    const nul = await client.callTool({ name: 'getPet', arguments: { petId: 'p', 'X-Trace': 'a\0b' } });
+    expect(textOf(nul)).toMatch(/^Invalid arguments: 'X-Trace' holds a line break or NUL/);
     const key = await client.callTool({ name: 'getPet', arguments: { petId: 'p', api_key: 'client-key' } });
     expect(key.isError).toBe(true);
     expect(seen).toHaveLength(0);

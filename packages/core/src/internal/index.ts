@@ -13,6 +13,7 @@ export { compileUriTemplate } from '../uri/compileUriTemplate';
 export type { UriTemplateMatcher } from '../uri/compileUriTemplate';
 export { createDefaultContainer } from '../container/defaultContainer';
 export { defaultToolName } from '../registry/toolName';
+export { timeoutProblem } from '../registry/timeoutProblem';
 export { isToolClass } from '../metadata/readMemberMetadata';
 export { composeMiddleware } from '../pipeline/composeMiddleware';
 export type { MiddlewareChain } from '../pipeline/composeMiddleware';

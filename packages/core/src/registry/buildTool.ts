@@ -15,6 +15,7 @@ import { optionsObjectProblem } from './optionsObjectProblem';
 import { checkSchemaProfile } from './checkSchemaProfile';
 import { resolveAccess } from './resolveAccess';
 import { resolvePipeline } from './resolvePipeline';
+import { timeoutProblem } from './timeoutProblem';
 import type { BuildProblem } from './BuildProblem';
 import type { ToolDescriptor } from './Registry';
 import type { CompiledTool } from './CompiledRegistry';
@@ -45,13 +46,8 @@ export function buildTool(cls: Class, found: FoundMember<ToolArgs>, env: ToolBui
   if (!TOOL_NAME_PATTERN.test(name)) {
     problem(`its tool name '${name}' is invalid`, 'use 1-128 characters of A-Z, a-z, 0-9, underscore, dot and hyphen: @Tool({ name: "valid_name" }).');
   }
-  const timeoutMs = options.timeoutMs as unknown;
-  if (timeoutMs !== undefined && !(typeof timeoutMs === 'number' && timeoutMs > 0 && Number.isFinite(timeoutMs))) {
-    problem(
-      `its timeoutMs is ${typeof timeoutMs === 'string' ? JSON.stringify(timeoutMs) : String(timeoutMs)}, not a positive number of milliseconds`,
-      'give the milliseconds a call may take: @Tool({ timeoutMs: 5_000 }).',
-    );
-  }
+  const timeout = options.timeoutMs === undefined ? undefined : timeoutProblem(options.timeoutMs);
+  if (timeout) problem(`its timeoutMs is ${timeout}`, 'give the milliseconds a call may take: @Tool({ timeoutMs: 5_000 }).');
   if (tool.isStatic) return void problem('is static', 'make it an instance method: tools run on an instance built by the container.');
   const method = (cls.prototype as Record<string, unknown>)[methodName];
   if (typeof method !== 'function') return void problem('is not a method', 'put @Tool on a method.');

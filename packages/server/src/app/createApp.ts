@@ -1,6 +1,6 @@
 import { ConfigError } from '@toolwright/core';
 import { buildRegistry } from '@toolwright/core';
-import { createDefaultContainer } from '@toolwright/core/internal';
+import { createDefaultContainer, timeoutProblem } from '@toolwright/core/internal';
 import type { Transport } from '../sdk/sdk';
 import { cacheHintsOf } from './cacheHintsOf';
 import { ToolwrightServer } from '../sdk/ToolwrightServer';
@@ -218,10 +218,8 @@ function checkMiddleware(middleware: AppOptions['middleware']): void {
 
 /** A timeout is a positive number of milliseconds: a timer given anything else fires at once, failing every call. */
 function checkTimeout(key: 'timeoutMs' | 'toolTimeoutMs', value: unknown): void {
-  if (value === undefined || (typeof value === 'number' && value > 0 && Number.isFinite(value))) return;
-  throw new ConfigError(
-    `Toolwright: \`${key}\` is ${typeof value === 'string' ? JSON.stringify(value) : String(value)}, not a positive number of milliseconds. Give the milliseconds a call may take: \`${key}: 30_000\`, or leave it out for no limit.`,
-  );
+  const problem = value === undefined ? undefined : timeoutProblem(value);
+  if (problem) throw new ConfigError(`Toolwright: \`${key}\` is ${problem}. Give the milliseconds a call may take: \`${key}: 30_000\`, or leave it out for no limit.`);
 }
 
 function stripUndefined<T extends object>(value: T): T {
