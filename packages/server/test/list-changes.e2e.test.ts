@@ -3,7 +3,12 @@ import { Param, Prompt, Resource, Tool } from '@toolwright/core';
 import { createApp, type App } from '@toolwright/server';
 import { createTestClient } from '@toolwright/server/testing';
 import type { Client } from '@modelcontextprotocol/client';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { waitFor } from './fixtures/waitFor';
+
+setFlagsFromString('--expose-gc');
+const gc = runInNewContext('gc') as () => void;
 
 class BaseTools {
   @Tool({ description: 'Always there.' }) stable() {
@@ -177,5 +182,17 @@ describe('pagination through a real SDK client (in memory)', () => {
     expect(nextCursor).toEqual(expect.any(String));
     await expect(client.listTools({ cursor: nextCursor })).rejects.toMatchObject({ code: -32602 });
     await expect(client.listPrompts({ cursor: Buffer.from('prompts:99').toString('base64url') })).rejects.toMatchObject({ code: -32602 });
+  });
+
+  it('keeps no page for each spelling of a cursor a client makes up', async () => {
+    // 'tools:2', 'tools:02', 'tools:002' ... are one page: 2,000 spellings of about 1 kB may not each stay cached.
+    const spelling = (i: number) => Buffer.from(`tools:${'0'.repeat(i)}2`).toString('base64url');
+    expect((await client.listTools({ cursor: spelling(0) })).tools.map((t) => t.name)).toEqual(['t3', 't4']);
+    gc();
+    const before = process.memoryUsage().heapUsed;
+    for (let i = 1; i <= 2000; i++) await client.listTools({ cursor: spelling(500 + i) });
+    gc();
+    expect(process.memoryUsage().heapUsed - before).toBeLessThan(1024 * 1024);
+    expect((await client.listTools({ cursor: spelling(3000) })).tools.map((t) => t.name)).toEqual(['t3', 't4']);
   });
 });

@@ -1,6 +1,6 @@
 import { ConfigError } from '@toolwright/core';
 import type { CompiledPrompt, CompiledRegistry, CompiledResource, CompiledResourceTemplate, CompiledTool } from '@toolwright/core/internal';
-import { paginate, type Page } from './paginate';
+import { cursorOffset, pageAt, type Page } from './paginate';
 import { promptToWire, resourceToWire, templateToWire, toolToWire } from '../sdk/toWire';
 
 /** The lists an app serves; each can change at runtime and announces it with its own `list_changed`. */
@@ -146,15 +146,14 @@ export class Catalog {
     this.changed(kind);
   }
 
+  /** One page of a list, cached by where it starts (at most one page an item), not by the cursor's spelling. */
   private page<K extends string, T>(key: K, cursor: string | undefined, items: () => T[]): Page<K, T> {
-    const cacheKey = `${key}\u0000${cursor ?? ''}`;
+    let all = this.pages.get(key) as T[] | undefined;
+    if (!all) this.pages.set(key, (all = items()));
+    const offset = cursorOffset(key, cursor, all.length);
+    const cacheKey = `${key}\u0000${offset}`;
     let page = this.pages.get(cacheKey) as Page<K, T> | undefined;
-    if (!page) {
-      const all = (this.pages.get(key) as T[] | undefined) ?? items();
-      this.pages.set(key, all);
-      page = Object.freeze(paginate(key, all, cursor, this.pageSize));
-      this.pages.set(cacheKey, page);
-    }
+    if (!page) this.pages.set(cacheKey, (page = Object.freeze(pageAt(key, all, offset, this.pageSize))));
     return page;
   }
 }

@@ -9,14 +9,24 @@ export type Page<K extends string, T> = { [key in K]: T[] } & { nextCursor?: str
  * is refused with -32602.
  */
 export function paginate<K extends string, T>(key: K, items: T[], cursor: string | undefined, pageSize: number | undefined): Page<K, T> {
-  let offset = 0;
-  if (cursor !== undefined) {
-    const decoded = decodeCursor(cursor);
-    if (!decoded || decoded.list !== key || decoded.offset > items.length) {
-      throw new ProtocolError(ErrorCodes.InvalidParams, `Invalid cursor for ${key}: use the nextCursor of the previous page, or list again without a cursor.`, { cursor });
-    }
-    offset = decoded.offset;
+  return pageAt(key, items, cursorOffset(key, cursor, items.length), pageSize);
+}
+
+/**
+ * Where the page a cursor asks for starts: 0 without one. Many spellings of a cursor decode to
+ * one offset, so a cache of pages is keyed by the offset, never by the cursor a client sent.
+ */
+export function cursorOffset(key: string, cursor: string | undefined, length: number): number {
+  if (cursor === undefined) return 0;
+  const decoded = decodeCursor(cursor);
+  if (!decoded || decoded.list !== key || decoded.offset > length) {
+    throw new ProtocolError(ErrorCodes.InvalidParams, `Invalid cursor for ${key}: use the nextCursor of the previous page, or list again without a cursor.`, { cursor });
   }
+  return decoded.offset;
+}
+
+/** The page of `items` that starts at `offset`, with the cursor of the next one when there is more. */
+export function pageAt<K extends string, T>(key: K, items: T[], offset: number, pageSize: number | undefined): Page<K, T> {
   if (pageSize === undefined) return { [key]: offset === 0 ? items : items.slice(offset) } as unknown as Page<K, T>;
   const end = Math.min(items.length, offset + pageSize);
   const page = { [key]: items.slice(offset, end) } as unknown as Page<K, T>;
