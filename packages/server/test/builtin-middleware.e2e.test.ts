@@ -3,7 +3,7 @@ import { StreamableHTTPClientTransport as LegacyHttp } from '@modelcontextprotoc
 import { Param, Prompt, Resource, Tool, ToolError, UseMiddleware, type AuthInfo, type MemberCall, type Next, type ToolLogger } from '@toolwright/core';
 import { createApp, type App } from '@toolwright/server';
 import type { HttpListener } from '@toolwright/server/http';
-import { cache, maxResultSize, MemoryCacheStore, MemoryRateLimitStore, normalizeErrors, rateLimit, timing, type CallTiming } from '@toolwright/server/middleware';
+import { cache, maxResultSize, MemoryCacheStore, MemoryRateLimitStore, normalizeErrors, rateLimit, timing, type CacheEntry, type CallTiming } from '@toolwright/server/middleware';
 import { createTestClient } from '@toolwright/server/testing';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 
@@ -316,6 +316,28 @@ describe('cache()', () => {
     expect(textOf(await client.callTool({ name: 'find', arguments: { q: 'a', skip: true } }))).toBe('a4!');
     await client.close();
     expect(() => cache({ ttlMs: 0 })).toThrow(/ttlMs must be a positive number/);
+  });
+
+  it('keys a result by a digest of its arguments, so large ones do not stay in memory as keys', async () => {
+    const memory = new MemoryCacheStore();
+    const keys: string[] = [];
+    const store = { get: (key: string) => memory.get(key), set: (key: string, entry: CacheEntry) => (keys.push(key), memory.set(key, entry)) };
+    let calls = 0;
+    class Big {
+      @UseMiddleware(cache({ ttlMs: 1000, clock, store }))
+      @Tool({ description: 'x', annotations: { readOnlyHint: true } })
+      echo(@Param('text') text: string, @Param('n', { default: 0 }) n: number) {
+        return `${text.length}/${n} #${++calls}`;
+      }
+    }
+    const client = await createTestClient(await createApp({ name: 'big', version: '1', tools: [Big] }));
+    const text = 'x'.repeat(100_000);
+    expect(textOf(await client.callTool({ name: 'echo', arguments: { text, n: 1 } }))).toBe('100000/1 #1');
+    expect(textOf(await client.callTool({ name: 'echo', arguments: { n: 1, text } }))).toBe('100000/1 #1');
+    expect(textOf(await client.callTool({ name: 'echo', arguments: { text: `${text}y`, n: 1 } }))).toBe('100001/1 #2');
+    expect(keys).toHaveLength(2);
+    for (const key of keys) expect(key.length).toBeLessThan(200);
+    await client.close();
   });
 });
 

@@ -17,8 +17,9 @@ export interface CacheOptions {
    * The cache key of a call; `undefined` to leave the call uncached. Default: the caller
    * (`authInfo.clientId` and the user `extra.sub`, or a hash of the token when it names no
    * user; else the session; else `'anonymous'`), the member's kind and name,
-   * the URI of a read, and the validated arguments as canonical JSON. Keep the caller in
-   * any key of your own, or one caller may be served another's result.
+   * and a SHA-256 of the URI of a read and the validated arguments as canonical JSON (so a
+   * key stays short however large the arguments). Keep the caller in any key of your own, or
+   * one caller may be served another's result.
    */
   readonly key?: (call: MemberCall) => string | undefined;
   /** Cache prompts too. Default false: prompts are cheap to render and often read live data. */
@@ -61,8 +62,12 @@ export function cache(options: CacheOptions): MiddlewareFn {
   };
 }
 
+/** The caller, the member, and a SHA-256 of the URI and arguments: a short key however large the arguments. */
 function defaultKey(call: MemberCall): string {
-  return `${cacheCaller(call)} ${call.kind}:${call.name} ${call.uri ?? ''} ${canonicalJson(call.args)}`;
+  const input = createHash('sha256')
+    .update(`${call.uri ?? ''} ${canonicalJson(call.args)}`)
+    .digest('base64url');
+  return `${cacheCaller(call)} ${call.kind}:${call.name} ${input}`;
 }
 
 /**
