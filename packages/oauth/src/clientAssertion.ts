@@ -16,6 +16,9 @@ const JWKS_CACHE_SECONDS = 300;
 /** An unknown `kid` fetches the keys again only when the cached ones are at least this old (no fetch per bad request). */
 const JWKS_REFETCH_SECONDS = 60;
 
+/** One part of a compact JWS: base64url without padding (a length of 4n + 1 cannot be base64 either); an empty signature is refused later, by what it is signed with. */
+const BASE64URL = /^[A-Za-z0-9_-]*$/;
+
 type Jwk = Record<string, unknown>;
 type Checked = { ok: true } | { ok: false; description: string };
 
@@ -29,6 +32,8 @@ export async function verifyClientAssertion(context: OAuthContext, client: OAuth
   const fail = (description: string): Checked => ({ ok: false, description: `the client assertion ${description}` });
   const parts = assertion.split('.');
   if (parts.length !== 3 || assertion.length > 8192) return fail('is not a compact JWS');
+  // Each part base64url (RFC 7515 §7.1): anything else, in the signature too, is refused here rather than failing to decode later.
+  if (!parts.every((part) => BASE64URL.test(part) && part.length % 4 !== 1)) return fail('is not a compact JWS (a part is not base64url)');
   let header: Record<string, unknown>;
   let claims: Record<string, unknown>;
   try {

@@ -15,7 +15,13 @@ export async function authenticateClient(context: OAuthContext, request: Request
   let secret: string | undefined;
   let method: OAuthClient['tokenEndpointAuthMethod'] = 'none';
   const header = request.headers.get('authorization');
-  if (header && /^basic /i.test(header)) {
+  const basic = header !== null && /^basic /i.test(header);
+  // One way per request (RFC 6749 §2.3): a second set of credentials beside the first is not silently ignored.
+  const ways = [basic && 'Basic credentials', form.has('client_secret') && 'client_secret', (form.has('client_assertion') || form.has('client_assertion_type')) && 'client_assertion'].filter(Boolean);
+  if (ways.length > 1) {
+    return { ok: false, status: 400, error: 'invalid_request', description: `the request authenticates the client more than one way (${ways.join(', ')}): send only the one it registered` };
+  }
+  if (basic) {
     let decoded: string;
     try {
       decoded = atob(header.slice(6).trim());

@@ -1,7 +1,8 @@
 import type { OAuthClient } from './OAuthClient';
 import { inferApplicationType, redirectUriProblem, type ApplicationType } from './redirectUris';
 
-const GRANT_TYPES = new Set(['authorization_code', 'refresh_token']);
+/** The grant types this server has: what clients may register and what the token endpoint answers. */
+export const GRANT_TYPES: ReadonlySet<string> = new Set(['authorization_code', 'refresh_token']);
 const AUTH_METHODS = new Set(['none', 'client_secret_basic', 'client_secret_post', 'private_key_jwt']);
 const PRIVATE_JWK_MEMBERS = ['d', 'p', 'q', 'dp', 'dq', 'qi', 'oth', 'k'];
 

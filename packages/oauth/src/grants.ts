@@ -61,7 +61,7 @@ export async function issueTokens(context: OAuthContext, grant: GrantRecord, ref
   return response;
 }
 
-export type RefreshOutcome = { ok: true; tokens: TokenResponse } | { ok: false; description: string };
+export type RefreshOutcome = { ok: true; tokens: TokenResponse } | { ok: false; error: 'invalid_grant' | 'invalid_scope' | 'invalid_target'; description: string };
 
 /**
  * Rotates a refresh token: the first use marks it used and issues its successor; a use within
@@ -73,16 +73,16 @@ export async function refreshGrant(context: OAuthContext, token: string, clientI
   const hash = await sha256(token);
   const record = await readJson<RefreshRecord>(context.store, `rt:${hash}`);
   const now = context.now();
-  if (!record || record.expiresAt <= now) return { ok: false, description: 'the refresh token is not valid (unknown, expired or revoked)' };
-  if (record.clientId !== clientId) return { ok: false, description: 'the refresh token was issued to another client' };
+  if (!record || record.expiresAt <= now) return { ok: false, error: 'invalid_grant', description: 'the refresh token is not valid (unknown, expired or revoked)' };
+  if (record.clientId !== clientId) return { ok: false, error: 'invalid_grant', description: 'the refresh token was issued to another client' };
   const grant = await loadGrant(context, record.grantId);
-  if (!grant) return { ok: false, description: 'the grant of this refresh token was revoked or has ended: sign in again' };
-  if (resource !== undefined && resource !== grant.resource) return { ok: false, description: `the refresh token is for resource ${grant.resource}, not ${resource}` };
+  if (!grant) return { ok: false, error: 'invalid_grant', description: 'the grant of this refresh token was revoked or has ended: sign in again' };
+  if (resource !== undefined && resource !== grant.resource) return { ok: false, error: 'invalid_target', description: `the refresh token is for resource ${grant.resource}, not ${resource}` };
   let scopes = grant.scopes;
   if (scope !== undefined && scope !== '') {
     const asked = scope.split(' ').filter(Boolean);
     const extra = asked.filter((s) => !grant.scopes.includes(s));
-    if (extra.length > 0) return { ok: false, description: `scope ${extra.join(' ')} was not granted; a refresh can only narrow the scope` };
+    if (extra.length > 0) return { ok: false, error: 'invalid_scope', description: `scope ${extra.join(' ')} was not granted; a refresh can only narrow the scope` };
     scopes = asked;
   }
   const firstUse = await context.store.add(`rt-used:${hash}`, String(now), Math.max(1, Math.ceil((record.expiresAt - now) / 1000)));
@@ -90,7 +90,7 @@ export async function refreshGrant(context: OAuthContext, token: string, clientI
     const usedAt = Number(await context.store.get(`rt-used:${hash}`));
     if (!(now - usedAt <= context.ttl.grace * 1000)) {
       await revokeGrant(context, grant.id);
-      return { ok: false, description: 'the refresh token was already used: every token of this grant is revoked; sign in again' };
+      return { ok: false, error: 'invalid_grant', description: 'the refresh token was already used: every token of this grant is revoked; sign in again' };
     }
   }
   const successor = `${REFRESH_PREFIX}${await hmac(context.rotationKey, `successor:${hash}`)}`;

@@ -17,7 +17,19 @@ export function json(body: unknown, status = 200, headers: Record<string, string
 }
 
 export function oauthError(error: string, description: string, status = 400, headers: Record<string, string> = {}): Response {
-  return json({ error, error_description: description }, status, headers);
+  return json({ error, error_description: errorDescription(description) }, status, headers);
+}
+
+/**
+ * `description` in the characters an `error_description` may hold (RFC 6749 §5.2, §4.1.2.1:
+ * printable ASCII without `"` and `\`): quotes become `'`, a backslash `/`, anything else
+ * outside the set (a control or non-ASCII character, e.g. echoed from the request) `?`.
+ */
+export function errorDescription(description: string): string {
+  return description
+    .replace(/["\u2018\u2019]/g, "'")
+    .replace(/\\/g, '/')
+    .replace(/[^\x20-\x21\x23-\x5b\x5d-\x7e]/g, '?');
 }
 
 /** A redirect for the browser; the Location was validated before. */
@@ -53,4 +65,14 @@ export async function readForm(request: Request, maxBytes = 16 * 1024): Promise<
   if (type !== 'application/x-www-form-urlencoded') return undefined;
   const text = await readCappedText(request, maxBytes);
   return text === undefined ? undefined : new URLSearchParams(text);
+}
+
+/** The first parameter `form` holds more than once, or undefined: every OAuth parameter may be sent once only (RFC 6749 §3.1, §3.2). */
+export function repeatedParameter(form: URLSearchParams): string | undefined {
+  const seen = new Set<string>();
+  for (const name of form.keys()) {
+    if (seen.has(name)) return name;
+    seen.add(name);
+  }
+  return undefined;
 }

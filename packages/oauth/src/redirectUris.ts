@@ -50,29 +50,31 @@ export function inferApplicationType(uris: readonly string[]): ApplicationType {
 }
 
 /**
- * Whether `requested` is one of `registered`: the exact string, except that a loopback http
- * URI matches whatever its port (RFC 8252 §7.3: native apps listen on an ephemeral port).
+ * Whether `requested` is one of `registered`: the exact string (RFC 3986 §6.2.1 simple string
+ * comparison: no case folding, no normalization), except that a loopback http URI matches
+ * whatever its port (RFC 8252 §7.3: native apps listen on an ephemeral port). A fragment, even
+ * an empty one, never matches.
  */
 export function matchRedirectUri(registered: readonly string[], requested: string): boolean {
+  if (requested.includes('#')) return false;
   if (registered.includes(requested)) return true;
-  let url: URL;
+  const portless = withoutLoopbackPort(requested);
+  return portless !== undefined && isParsable(requested) && registered.some((uri) => withoutLoopbackPort(uri) === portless);
+}
+
+/** Where a loopback http URI is written with a port: `http://127.0.0.1:8976/cb` -> `http://127.0.0.1/cb`; undefined for any other URI. */
+const LOOPBACK_AUTHORITY = /^http:\/\/(127\.0\.0\.1|\[::1\]|localhost)(?::\d{1,5})?(?=[/?]|$)/;
+
+function withoutLoopbackPort(uri: string): string | undefined {
+  const authority = LOOPBACK_AUTHORITY.exec(uri);
+  return authority ? `http://${authority[1]}${uri.slice(authority[0].length)}` : undefined;
+}
+
+function isParsable(uri: string): boolean {
   try {
-    url = new URL(requested);
+    new URL(uri);
+    return true;
   } catch {
     return false;
   }
-  if (!isLoopbackHttp(url) || url.hash || url.username || url.password) return false;
-  const portless = withoutPort(url);
-  return registered.some((uri) => {
-    try {
-      const candidate = new URL(uri);
-      return isLoopbackHttp(candidate) && withoutPort(candidate) === portless;
-    } catch {
-      return false;
-    }
-  });
-}
-
-function withoutPort(url: URL): string {
-  return `${url.protocol}//${url.hostname}${url.pathname}${url.search}`;
 }

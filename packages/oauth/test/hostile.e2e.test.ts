@@ -48,6 +48,24 @@ describe('the authorization server refuses', () => {
     expect(otherPort.searchParams.get('code')).toEqual(expect.any(String));
   });
 
+  it('a redirect URI that is not the registered string but for a loopback port: no case, normalization or empty-fragment games (RFC 3986 §6.2.1)', async () => {
+    const { body } = await registerClient(served.base);
+    const { challenge } = pkcePair();
+    const lookalikes = [
+      `${CALLBACK}#`,
+      'http://127.0.0.1:50123/callback#',
+      'HTTP://127.0.0.1:8976/callback',
+      'http://127.1:8976/callback',
+      'http://127.0.0.1:8976/./callback',
+      'http://127.0.0.1:8976/call\tback',
+      'http://127.0.0.1:99999/callback',
+    ];
+    for (const redirect of lookalikes) {
+      const response = await fetch(authorizeUrl(served.base, { client_id: String(body.client_id), code_challenge: challenge, redirect_uri: redirect }), { redirect: 'manual' });
+      expect({ redirect, status: response.status, location: response.headers.get('location') }).toEqual({ redirect, status: 400, location: null });
+    }
+  });
+
   it('a token request whose redirect_uri differs from the authorization request', async () => {
     const { clientId, code, verifier } = await codeFor(served.base);
     const response = await tokenRequest(served.base, { grant_type: 'authorization_code', client_id: clientId, code, code_verifier: verifier, redirect_uri: 'http://127.0.0.1:9999/callback' });
@@ -65,6 +83,7 @@ describe('the authorization server refuses', () => {
       [{ code_challenge: challenge, scope: 'notes:admin' }, 'invalid_scope'],
       [{ code_challenge: challenge, resource: 'https://other.example/mcp' }, 'invalid_target'],
       [{ code_challenge: challenge, response_type: 'token' }, 'unsupported_response_type'],
+      [{ code_challenge: challenge, response_type: undefined }, 'invalid_request'],
     ];
     for (const [params, error] of cases) {
       const response = await fetch(authorizeUrl(served.base, { client_id: clientId, ...params }), { redirect: 'manual' });
@@ -179,6 +198,84 @@ describe('the authorization server refuses', () => {
     expect(Object.fromEntries(new URL(answer.headers.get('location')!).searchParams)).toMatchObject({ error: 'access_denied', state: 'st-1', iss: served.oauth.issuer });
     const twice = await denied.browser.request(action, { method: 'POST', form: { ...denied.form.fields, decision: 'allow' }, origin: served.base });
     expect(twice.status).toBeGreaterThanOrEqual(400);
+  });
+
+  it.each([
+    ['', 'invalid_request'],
+    ['password', 'unsupported_grant_type'],
+    ['client_credentials', 'unsupported_grant_type'],
+    ['__proto__', 'unsupported_grant_type'],
+    ['constructor', 'unsupported_grant_type'],
+    ['toString', 'unsupported_grant_type'],
+  ])("grant_type '%s': %s (RFC 6749 §5.2)", async (grantType, error) => {
+    const clientId = String((await registerClient(served.base)).body.client_id);
+    expect(await tokenRequest(served.base, { grant_type: grantType, client_id: clientId })).toEqual({ status: 400, body: { error, error_description: expect.any(String) } });
+  });
+
+  it('a grant type the server has but the client did not register: unauthorized_client', async () => {
+    const clientId = String((await registerClient(served.base, { grant_types: ['authorization_code'] })).body.client_id);
+    const response = await tokenRequest(served.base, { grant_type: 'refresh_token', client_id: clientId, refresh_token: 'x' });
+    expect(response).toEqual({ status: 400, body: { error: 'unauthorized_client', error_description: expect.stringMatching(/not one this client registered/) } });
+  });
+
+  it('a token or revocation request with any parameter sent twice, the client secret too (RFC 6749 §3.1)', async () => {
+    const { body } = await registerClient(served.base, { token_endpoint_auth_method: 'client_secret_post' });
+    const [clientId, secret] = [String(body.client_id), String(body.client_secret)];
+    const post = async (path: string, form: string) => {
+      const response = await fetch(`${served.base}${path}`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: form });
+      return [response.status, await response.json()];
+    };
+    // The right secret first or second: refused either way, never decided by one of the two.
+    for (const secrets of [`client_secret=wrong&client_secret=${secret}`, `client_secret=${secret}&client_secret=wrong`]) {
+      expect(await post('/token', `grant_type=refresh_token&refresh_token=x&client_id=${clientId}&${secrets}`)).toEqual([
+        400,
+        { error: 'invalid_request', error_description: 'client_secret is repeated' },
+      ]);
+    }
+    expect(await post('/token', `grant_type=refresh_token&refresh_token=x&client_id=${clientId}&client_secret=${secret}&extra=1&extra=2`)).toEqual([
+      400,
+      { error: 'invalid_request', error_description: 'extra is repeated' },
+    ]);
+    expect(await post('/revoke', `client_id=${clientId}&client_secret=${secret}&token=a&token=b`)).toEqual([400, { error: 'invalid_request', error_description: 'token is repeated' }]);
+  });
+
+  it('a token request that authenticates the client more than one way (RFC 6749 §2.3)', async () => {
+    const { body } = await registerClient(served.base, { token_endpoint_auth_method: 'client_secret_basic' });
+    const authorization = `Basic ${btoa(`${String(body.client_id)}:${String(body.client_secret)}`)}`;
+    const second: Record<string, string>[] = [{ client_secret: 'anything' }, { client_assertion_type: 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer', client_assertion: 'a.b.c' }];
+    for (const extra of second) {
+      const response = await fetch(`${served.base}/token`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', authorization },
+        body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: 'x', ...extra }),
+      });
+      expect([response.status, await response.json()]).toEqual([400, { error: 'invalid_request', error_description: expect.stringMatching(/more than one way/) }]);
+    }
+  });
+
+  it('a revocation by an unknown client: 401 with WWW-Authenticate, as at the token endpoint (RFC 6749 §5.2)', async () => {
+    const response = await fetch(`${served.base}/revoke`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'client_id=nobody&token=x' });
+    expect([response.status, response.headers.get('www-authenticate'), ((await response.json()) as { error: string }).error]).toEqual([401, expect.stringMatching(/^Basic/), 'invalid_client']);
+  });
+
+  it('a refresh for another resource: invalid_target (RFC 8707 §2.2)', async () => {
+    const { clientId, code, verifier } = await codeFor(served.base);
+    const tokens = await tokenRequest(served.base, { grant_type: 'authorization_code', client_id: clientId, code, code_verifier: verifier, redirect_uri: CALLBACK });
+    const other = await tokenRequest(served.base, { grant_type: 'refresh_token', client_id: clientId, refresh_token: String(tokens.body.refresh_token), resource: `${served.base}/other-mcp` });
+    expect(other).toEqual({ status: 400, body: { error: 'invalid_target', error_description: expect.stringMatching(/is for resource/) } });
+  });
+
+  it('echoed input never puts characters RFC 6749 forbids into error_description (no quote, backslash, control or non-ASCII)', async () => {
+    const allowed = /^[\x20-\x21\x23-\x5b\x5d-\x7e]+$/;
+    const clientId = String((await registerClient(served.base)).body.client_id);
+    const { challenge } = pkcePair();
+    const page = await fetch(authorizeUrl(served.base, { client_id: clientId, code_challenge: challenge, scope: 'a"b\\c\u2019d\u0007\u00e9' }), { redirect: 'manual' });
+    const redirected = new URL(page.headers.get('location')!).searchParams;
+    expect([redirected.get('error'), redirected.get('error_description')]).toEqual(['invalid_scope', expect.stringMatching(allowed)]);
+    const grant = await tokenRequest(served.base, { grant_type: 'x"\\\u00fc', client_id: clientId });
+    expect(grant.body).toEqual({ error: 'unsupported_grant_type', error_description: expect.stringMatching(allowed) });
+    const metadata = await registerClient(served.base, { grant_types: ['implicit'] }); // its description names the allowed values in quotes
+    expect(metadata.body).toEqual({ error: 'invalid_client_metadata', error_description: expect.stringMatching(allowed) });
   });
 
   it.each(['__proto__', 'constructor', 'toString', 'valueOf', 'hasOwnProperty'])('%s as a client_id or a path', async (name) => {

@@ -69,7 +69,7 @@ describe('private_key_jwt', () => {
     const withAssertion = (assertion: string) => exchange({ client_assertion_type: ASSERTION_TYPE, client_assertion: assertion });
     const refusals: [string, Promise<{ status: number; body: Record<string, unknown> }>, RegExp][] = [
       ['no assertion', exchange({ client_id: clientId }), /authenticates with private_key_jwt, not none/],
-      ['another key', withAssertion(new ClientKey(key.kid, clock.now).assertion(clientId, served.oauth.issuer)), /signature that none of the client’s keys verifies/],
+      ['another key', withAssertion(new ClientKey(key.kid, clock.now).assertion(clientId, served.oauth.issuer)), /signature that none of the client's keys verifies/],
       ['another audience', withAssertion(key.assertion(clientId, 'https://elsewhere.example')), /must have aud/],
       ['expired', withAssertion(key.assertion(clientId, served.oauth.issuer, { exp: Math.floor(clock.now() / 1000) - 120 })), /has expired/],
       ['a long life', withAssertion(key.assertion(clientId, served.oauth.issuer, { exp: Math.floor(clock.now() / 1000) + 3600 })), /lives longer than 600 s/],
@@ -78,6 +78,9 @@ describe('private_key_jwt', () => {
       ['alg none', withAssertion(key.assertion(clientId, served.oauth.issuer, {}, { alg: 'none' }).replace(/\.[^.]+$/, '.')), /signed with 'none'/],
       ['HS256', withAssertion(key.assertion(clientId, served.oauth.issuer, {}, { alg: 'HS256' })), /signed with 'HS256'/],
       ['an unknown kid', withAssertion(key.assertion(clientId, served.oauth.issuer, {}, { kid: 'other' })), /no registered key for ES256 with kid 'other'/],
+      // Not base64url, or of a length base64 cannot have: refused as malformed, never a server error.
+      ['a signature of other characters', withAssertion(key.assertion(clientId, served.oauth.issuer).replace(/\.[^.]+$/, '.!!!!')), /not a compact JWS/],
+      ['a one-character signature', withAssertion(key.assertion(clientId, served.oauth.issuer).replace(/\.[^.]+$/, '.a')), /not a compact JWS/],
       ['a wrong assertion type', exchange({ client_assertion_type: 'urn:other', client_assertion: key.assertion(clientId, served.oauth.issuer) }), /client_assertion_type/],
     ];
     for (const [name, pending, reason] of refusals) {
@@ -118,7 +121,7 @@ describe('private_key_jwt', () => {
       [{ token_endpoint_auth_method: 'private_key_jwt' }, /exactly one of jwks or jwks_uri/],
       [{ token_endpoint_auth_method: 'private_key_jwt', jwks: { keys: [key.privateKey.export({ format: 'jwk' })] } }, /public keys only/],
       [{ token_endpoint_auth_method: 'private_key_jwt', jwks_uri: 'http://keys.example/jwks.json' }, /jwks_uri must be an https URL/],
-      [{ token_endpoint_auth_method: 'none', jwks: key.jwks }, /only for token_endpoint_auth_method "private_key_jwt"/],
+      [{ token_endpoint_auth_method: 'none', jwks: key.jwks }, /only for token_endpoint_auth_method 'private_key_jwt'/],
     ];
     for (const [metadata, reason] of cases) {
       const { status, body } = await registerClient(served.base, metadata);

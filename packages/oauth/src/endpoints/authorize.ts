@@ -3,7 +3,7 @@ import { isDocumentClientId } from '../cimd/clientDocuments';
 import type { GrantRecord, OAuthContext, SignInRecord } from '../OAuthContext';
 import { readJson } from '../OAuthContext';
 import type { SignInOutcome, SignInRequest } from '../OAuthServerOptions';
-import { PAGE_HEADERS, errorPage, readForm, redirect } from '../oauthResponses';
+import { PAGE_HEADERS, errorDescription, errorPage, readForm, redirect } from '../oauthResponses';
 import { isS256Challenge } from '../pkce';
 import { matchRedirectUri } from '../redirectUris';
 import { randomToken, sameString, sha256 } from '../webCrypto';
@@ -36,7 +36,9 @@ export async function authorize(context: OAuthContext, request: Request): Promis
   const state = params.get('state') ?? undefined;
   const fail = (error: string, description: string) => redirect(callbackUrl(context, redirectUri, { error, error_description: description, state }));
   if (state !== undefined && state.length > 1024) return fail('invalid_request', 'state is longer than 1024 characters');
-  if (params.get('response_type') !== 'code') return fail('unsupported_response_type', 'response_type must be code');
+  const responseType = params.get('response_type');
+  if (!responseType) return fail('invalid_request', 'send response_type=code');
+  if (responseType !== 'code') return fail('unsupported_response_type', 'response_type must be code');
   const challenge = params.get('code_challenge');
   if (!challenge) return fail('invalid_request', 'PKCE is required: send code_challenge and code_challenge_method=S256');
   if (params.get('code_challenge_method') !== 'S256') return fail('invalid_request', 'code_challenge_method must be S256 (plain is not accepted)');
@@ -185,7 +187,7 @@ function withoutReserved(claims: Readonly<Record<string, unknown>>): Record<stri
 
 function callbackUrl(context: OAuthContext, redirectUri: string, params: Record<string, string | undefined>): string {
   const url = new URL(redirectUri);
-  for (const [name, value] of Object.entries(params)) if (value !== undefined) url.searchParams.set(name, value);
+  for (const [name, value] of Object.entries(params)) if (value !== undefined) url.searchParams.set(name, name === 'error_description' ? errorDescription(value) : value);
   url.searchParams.set('iss', context.issuer);
   return url.href;
 }

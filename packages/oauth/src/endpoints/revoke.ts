@@ -2,7 +2,7 @@ import { authenticateClient } from '../clientAuthentication';
 import { loadGrant, revokeGrant } from '../grants';
 import type { OAuthContext } from '../OAuthContext';
 import { readJson } from '../OAuthContext';
-import { OPEN_CORS, oauthError, readForm } from '../oauthResponses';
+import { OPEN_CORS, oauthError, readForm, repeatedParameter } from '../oauthResponses';
 import { sha256 } from '../webCrypto';
 
 /**
@@ -14,10 +14,14 @@ export async function revoke(context: OAuthContext, request: Request, onRevoked?
   if (request.method !== 'POST') return oauthError('invalid_request', 'the revocation endpoint takes POST', 405, { Allow: 'POST' });
   const form = await readForm(request);
   if (!form) return oauthError('invalid_request', 'send an application/x-www-form-urlencoded body');
+  const repeated = repeatedParameter(form);
+  if (repeated !== undefined) return oauthError('invalid_request', `${repeated} is repeated`);
   const token = form.get('token');
   if (!token) return oauthError('invalid_request', 'send token');
   const authenticated = await authenticateClient(context, request, form);
-  if (!authenticated.ok) return oauthError(authenticated.error, authenticated.description, authenticated.status);
+  if (!authenticated.ok) {
+    return oauthError(authenticated.error, authenticated.description, authenticated.status, authenticated.status === 401 ? { 'WWW-Authenticate': 'Basic realm="revoke"' } : {});
+  }
   const grantId = await grantOf(context, token);
   if (grantId) {
     const grant = await loadGrant(context, grantId);

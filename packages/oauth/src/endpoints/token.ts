@@ -1,8 +1,9 @@
 import { authenticateClient } from '../clientAuthentication';
+import { GRANT_TYPES } from '../clientMetadata';
 import { issueTokens, loadGrant, refreshGrant, revokeGrant } from '../grants';
 import type { OAuthContext } from '../OAuthContext';
 import { readJson } from '../OAuthContext';
-import { json, oauthError, readForm } from '../oauthResponses';
+import { json, oauthError, readForm, repeatedParameter } from '../oauthResponses';
 import { verifyPkce } from '../pkce';
 import { sha256 } from '../webCrypto';
 
@@ -21,17 +22,19 @@ export async function token(context: OAuthContext, request: Request): Promise<Re
   if (request.method !== 'POST') return oauthError('invalid_request', 'the token endpoint takes POST', 405, { Allow: 'POST' });
   const form = await readForm(request);
   if (!form) return oauthError('invalid_request', 'send an application/x-www-form-urlencoded body of at most 16 KiB');
-  for (const name of ['grant_type', 'code', 'code_verifier', 'redirect_uri', 'refresh_token', 'resource', 'scope', 'client_id']) {
-    if (form.getAll(name).length > 1) return oauthError('invalid_request', `${name} is repeated`);
-  }
+  const repeated = repeatedParameter(form);
+  if (repeated !== undefined) return oauthError('invalid_request', `${repeated} is repeated`);
   const authenticated = await authenticateClient(context, request, form);
   if (!authenticated.ok) {
     return oauthError(authenticated.error, authenticated.description, authenticated.status, authenticated.status === 401 ? { 'WWW-Authenticate': 'Basic realm="token"' } : {});
   }
   const client = authenticated.client;
   const grantType = form.get('grant_type');
-  if (!grantType || !client.grantTypes.includes(grantType)) {
-    return oauthError('unauthorized_client', `grant_type '${grantType ?? ''}' is not one this client registered (${client.grantTypes.join(', ')})`);
+  if (!grantType) return oauthError('invalid_request', 'send grant_type (authorization_code or refresh_token)');
+  // RFC 6749 §5.2: a grant type this server has not is unsupported_grant_type; one it has but the client did not register is unauthorized_client.
+  if (!GRANT_TYPES.has(grantType)) return oauthError('unsupported_grant_type', `grant_type '${grantType}' is not supported here: use authorization_code or refresh_token`);
+  if (!client.grantTypes.includes(grantType)) {
+    return oauthError('unauthorized_client', `grant_type '${grantType}' is not one this client registered (${client.grantTypes.join(', ')})`);
   }
   const resource = form.get('resource') ?? undefined;
 
@@ -62,6 +65,6 @@ export async function token(context: OAuthContext, request: Request): Promise<Re
   const refreshToken = form.get('refresh_token');
   if (!refreshToken) return oauthError('invalid_request', 'send refresh_token');
   const refreshed = await refreshGrant(context, refreshToken, client.clientId, form.get('scope') ?? undefined, resource);
-  if (!refreshed.ok) return oauthError(refreshed.description.startsWith('scope') ? 'invalid_scope' : 'invalid_grant', refreshed.description);
+  if (!refreshed.ok) return oauthError(refreshed.error, refreshed.description);
   return json(refreshed.tokens);
 }
