@@ -32,3 +32,14 @@ export function bodyParserRefusal(error: unknown): BodyParserRefusal | undefined
   const limitText = typeof limit === 'number' ? `${limit} bytes` : 'the limit';
   return { status: refusal.status, body: { jsonrpc: '2.0', error: { code: refusal.code, message: refusal.message(limitText) }, id: null } };
 }
+
+/**
+ * The text of a body `express.json()` failed to parse: its strict mode also refuses JSON that is
+ * not an object or array (`null`, `"text"`, `1`), which the endpoint answers as Invalid Request
+ * (-32600), as it does standalone. Undefined for any other error.
+ */
+export function unparsedJsonText(error: unknown): string | undefined {
+  if (typeof error !== 'object' || error === null) return undefined;
+  const { type, body } = error as { type?: unknown; body?: unknown };
+  return type === 'entity.parse.failed' && typeof body === 'string' ? body : undefined;
+}

@@ -2,7 +2,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ErrorRequestHandler, NextFunction, Request, RequestHandler, Response } from 'express';
 import type { App } from '@toolwright/server';
 import { createHttpHandler, type HttpHandler } from '@toolwright/server/http';
-import { bodyParserRefusal } from './bodyParserRefusal';
+import { adoptParsedBody } from './adoptParsedBody';
+import { bodyParserRefusal, unparsedJsonText, type BodyParserRefusal } from './bodyParserRefusal';
 import type { ToolwrightExpressOptions } from './ToolwrightExpressOptions';
 
 /**
@@ -34,6 +35,7 @@ export function toolwrightMiddleware(app: App, options: ToolwrightExpressOptions
   const { drainTimeoutMs, ...handlerOptions } = options;
   const handler: HttpHandler = createHttpHandler(app, { ...handlerOptions, health: options.health ?? false });
   const mcpPath = options.path ?? '/mcp';
+  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY;
   const release = app.openListener();
   const ready = app.start();
   let failed: unknown;
@@ -50,17 +52,29 @@ export function toolwrightMiddleware(app: App, options: ToolwrightExpressOptions
     };
     if (failed !== undefined) return void refuseNotStarted(req, res, onward, mcpPath);
     ready.then(
-      () => handler(req as IncomingMessage, res as ServerResponse, onward),
+      () => {
+        // A body parser before the middleware spent the stream: the endpoint's limit and JSON rules are applied to what it kept.
+        const refused = req.method === 'POST' && pathOf(req.originalUrl) === mcpPath ? adoptParsedBody(req, maxBodyBytes) : undefined;
+        if (refused) return answer(res, refused);
+        return handler(req as IncomingMessage, res as ServerResponse, onward);
+      },
       () => refuseNotStarted(req, res, onward, mcpPath),
     );
   };
   // express.json() before the middleware refused the body: answer MCP clients in JSON-RPC, not with the app's error page.
   const answerParseErrors: ErrorRequestHandler = (error: unknown, req: Request, res: Response, next: NextFunction) => {
-    const refusal = pathOf(req.originalUrl) === mcpPath ? bodyParserRefusal(error) : undefined;
-    if (!refusal || res.headersSent) return next(error);
+    const onEndpoint = pathOf(req.originalUrl) === mcpPath && !res.headersSent;
+    // The text express.json() could not take (strict mode refuses `null` or `"x"`): parsed as the endpoint's own reader would.
+    const text = onEndpoint ? unparsedJsonText(error) : undefined;
+    if (text !== undefined) {
+      req.body = text;
+      return handle(req, res, next);
+    }
+    const refusal = onEndpoint ? bodyParserRefusal(error) : undefined;
+    if (!refusal) return next(error);
     // A body too large was not read to its end: the connection cannot carry another request.
     if (refusal.status === 413) res.set('Connection', 'close');
-    res.status(refusal.status).json(refusal.body);
+    answer(res, refusal);
   };
 
   let closing: Promise<void> | undefined;
@@ -75,6 +89,12 @@ export function toolwrightMiddleware(app: App, options: ToolwrightExpressOptions
     sessionCount: { get: () => handler.sessionCount },
     close: { value: close },
   });
+}
+
+const DEFAULT_MAX_BODY = 4 * 1024 * 1024;
+
+function answer(res: Response, refusal: BodyParserRefusal): void {
+  res.status(refusal.status).json(refusal.body);
 }
 
 function refuseNotStarted(req: Request, res: Response, next: (error?: unknown) => void, mcpPath: string): void {

@@ -181,6 +181,81 @@ describe('Express 5, middleware mounted before express.json()', () => {
   });
 });
 
+describe('Express 5, a body parser that already read the body before the middleware', () => {
+  async function serveAfter(parser: express.RequestHandler, maxBodyBytes: number): Promise<{ url: string; stop(): Promise<void> }> {
+    const app = await createApp({ name: 'greeter', version: '1.0.0', tools: [GreeterTools] });
+    const web = express();
+    web.use(parser);
+    const mcp = toolwrightMiddleware(app, { requestLogLevel: 'silent', maxBodyBytes });
+    web.use(mcp);
+    const server = await new Promise<Server>((resolve) => {
+      const s = web.listen(0, '127.0.0.1', () => resolve(s));
+    });
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`;
+    return { url, stop: () => stop({ mcp, server }) };
+  }
+  const padded = (bytes: number) => JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping', params: { pad: 'x'.repeat(bytes) } });
+  const errorOf = async (response: Response) => ((await response.json()) as { error: { code: number; message: string } }).error;
+
+  it.each([
+    ['express.text()', express.text({ type: '*/*' })],
+    ['express.raw()', express.raw({ type: '*/*' })],
+  ])('%s for every media type: the text it kept is parsed as JSON, within maxBodyBytes', async (_, parser) => {
+    const served = await serveAfter(parser, 1024);
+    try {
+      for (const era of ERAS) {
+        const client = await connectEra(era, served.url);
+        expect((await client.callTool('greet', { name: 'Ada' })).content[0].text).toBe('Hello, Ada!');
+        await client.close();
+      }
+      const broken = await post(served.url, '{"jsonrpc": "2.0", "id": 1, "method": "secret-body-text');
+      expect(broken.status).toBe(400);
+      expect(await errorOf(broken)).toEqual({ code: -32700, message: 'Parse error: the request body is not valid JSON.' });
+      const large = await post(served.url, padded(2000));
+      expect(large.status).toBe(413);
+      expect((await errorOf(large)).message).toMatch(/exceeds 1024 bytes/);
+      // Another media type is still refused as such, not parsed.
+      const media = await fetch(served.url, { method: 'POST', headers: { 'content-type': 'text/plain', accept: 'application/json, text/event-stream' }, body: INITIALIZE });
+      expect(media.status).toBe(415);
+    } finally {
+      await served.stop();
+    }
+  });
+
+  it('express.json() with a larger limit than maxBodyBytes: maxBodyBytes still holds, sent whole or chunked', async () => {
+    const served = await serveAfter(express.json({ limit: '1mb' }), 1024);
+    try {
+      const whole = await post(served.url, padded(2000));
+      expect(whole.status).toBe(413);
+      expect(await errorOf(whole)).toEqual({ code: -32000, message: 'Payload too large: the request body exceeds 1024 bytes. Send less data, or raise maxBodyBytes.' });
+      const chunks = new Blob([padded(2000)]).stream();
+      const chunked = await fetch(served.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body: chunks,
+        duplex: 'half',
+      } as RequestInit);
+      expect(chunked.status).toBe(413);
+      const client = await connectEra('2026-07-28', served.url);
+      expect((await client.callTool('greet', { name: 'Ada' })).content[0].text).toBe('Hello, Ada!');
+      await client.close();
+    } finally {
+      await served.stop();
+    }
+  });
+
+  it.each(['null', '"ping"', '42'])("JSON express.json()'s strict mode refuses (%s) is Invalid Request (-32600), as standalone, not a parse error", async (body) => {
+    const served = await serveAfter(express.json(), 1024);
+    try {
+      const response = await post(served.url, body);
+      expect(response.status).toBe(400);
+      expect(await errorOf(response)).toEqual({ code: -32600, message: 'Invalid Request: a JSON-RPC message is a JSON object.' });
+    } finally {
+      await served.stop();
+    }
+  });
+});
+
 describe('Express 5, with bearer auth', () => {
   it.each(ERAS)('%s: no token is 401 with the challenge; the RFC 9728 metadata is served at the root; a token gets in', async (era) => {
     const hour = Math.floor(Date.now() / 1000) + 3600;

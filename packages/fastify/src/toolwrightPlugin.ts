@@ -48,7 +48,8 @@ async function serveEndpoint(fastify: FastifyInstance, options: ToolwrightPlugin
     throw new TypeError('Toolwright: toolwrightPlugin needs the app to serve: fastify.register(toolwrightPlugin, { app: await createApp({ ... }) }).');
   }
   const route = options.path ?? '/mcp';
-  const fullPath = `${fastify.prefix}${route}`;
+  // Under a prefix, Fastify serves the route '/' at the prefix itself (and with a trailing slash).
+  const fullPath = route === '/' && fastify.prefix !== '' ? fastify.prefix : `${fastify.prefix}${route}`;
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY;
   const handler = createHttpHandler(app, { ...handlerOptions, path: fullPath, maxBodyBytes, health: options.health ?? false });
   const serve = (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
@@ -61,7 +62,15 @@ async function serveEndpoint(fastify: FastifyInstance, options: ToolwrightPlugin
     });
   };
 
-  fastify.all(route, { bodyLimit: maxBodyBytes }, serve);
+  // Fastify's router decided this request is the endpoint's (a trailing slash, another case or a doubled slash, as its options allow): the handler matches the path exactly.
+  const serveMcp = (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
+    const url = request.raw.url ?? '';
+    const query = url.indexOf('?');
+    request.raw.url = query === -1 ? fullPath : `${fullPath}${url.slice(query)}`;
+    return serve(request, reply);
+  };
+
+  fastify.all(route, { bodyLimit: maxBodyBytes }, serveMcp);
   if (app.oauth) await authorizationServerRoutes(fastify, app.oauth.paths, serve);
   // RFC 9728 metadata lives at the root of the origin; with a prefix, serve it from your root app.
   if ((options.auth ?? app.oauth) && fastify.prefix === '') {

@@ -101,6 +101,46 @@ describe.each(['', '/api'])('Fastify 5, plugin registered with prefix %j', (pref
   });
 });
 
+describe("Fastify 5, the router's own matching decides what is the endpoint", () => {
+  async function listen(fastify: FastifyInstance): Promise<string> {
+    await fastify.listen({ port: 0, host: '127.0.0.1' });
+    return `http://127.0.0.1:${(fastify.server.address() as { port: number }).port}`;
+  }
+
+  it.each(ERAS)("%s: registered with prefix '/mcp' and path '/', the endpoint answers at /mcp and /mcp/, as Fastify routes it", async (era) => {
+    const app = await createApp({ name: 'greeter', version: '1.0.0', tools: [GreeterTools] });
+    const fastify = Fastify();
+    await fastify.register(toolwrightPlugin, { app, requestLogLevel: 'silent', prefix: '/mcp', path: '/' });
+    const base = await listen(fastify);
+    try {
+      for (const url of [`${base}/mcp`, `${base}/mcp/`]) {
+        const client = await connectEra(era, url);
+        expect((await client.callTool('greet', { name: 'Ada' })).content[0].text).toBe('Hello, Ada!');
+        await client.close();
+      }
+    } finally {
+      await fastify.close();
+    }
+  });
+
+  it('with ignoreTrailingSlash and case-insensitive routes, /mcp/ and /MCP?x=1 are the endpoint, with its defences', async () => {
+    const app = await createApp({ name: 'greeter', version: '1.0.0', tools: [GreeterTools] });
+    const fastify = Fastify({ routerOptions: { ignoreTrailingSlash: true, caseSensitive: false } });
+    await fastify.register(toolwrightPlugin, { app, requestLogLevel: 'silent' });
+    const base = await listen(fastify);
+    try {
+      for (const path of ['/mcp/', '/MCP?x=1']) {
+        const response = await post(`${base}${path}`, INITIALIZE);
+        expect(response.status).toBe(200);
+        expect(response.headers.get('mcp-session-id')).toEqual(expect.any(String));
+        expect((await post(`${base}${path}`, INITIALIZE, { origin: 'https://evil.example' })).status).toBe(403);
+      }
+    } finally {
+      await fastify.close();
+    }
+  });
+});
+
 describe('Fastify 5, lifecycle', () => {
   it('fastify.close() ends the sessions and their SSE streams, then closes the server', async () => {
     const served = await serve('');

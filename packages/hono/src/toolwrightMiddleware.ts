@@ -31,6 +31,7 @@ const HEALTH = new Set(['/healthz', '/readyz']);
 export function toolwrightMiddleware(app: App, options: ToolwrightHonoOptions = {}): ToolwrightHonoMiddleware {
   const { drainTimeoutMs, clientAddress = runtimeClientAddress, ...fetchOptions } = options;
   const mcpPath = options.path ?? '/mcp';
+  const logError = options.logError ?? ((message: string) => console.error(message));
   const health = options.health === true;
   // The fetch handler knows a request, not Hono's context: the address is found through it.
   const contexts = new WeakMap<Request, Context>();
@@ -63,6 +64,13 @@ export function toolwrightMiddleware(app: App, options: ToolwrightHonoOptions = 
       if (failed) return notStarted();
     }
     const request = await requestOf(c);
+    if (!request) {
+      logError(
+        `toolwright hono: the body of ${c.req.method} ${path} was read from c.req.raw before this middleware, so the endpoint cannot read it. ` +
+          'Read it through Hono (await c.req.json(), which keeps it) or from c.req.raw.clone() in the middleware before, or mount the endpoint before that middleware.',
+      );
+      return bodyGone();
+    }
     contexts.set(request, c);
     const response = await handler(request);
     // Metadata for another resource, or health turned off: not this endpoint's to answer.
@@ -86,12 +94,19 @@ export function toolwrightMiddleware(app: App, options: ToolwrightHonoOptions = 
 
 /**
  * The request to hand on: Hono's own, or, when a middleware before this one read its body
- * (`await c.req.json()`), a copy carrying the body Hono kept.
+ * (`await c.req.json()`), a copy carrying the body Hono kept. Undefined when the body was read
+ * from `c.req.raw` itself: Hono kept nothing, and it is gone.
  */
-async function requestOf(c: Context): Promise<Request> {
+async function requestOf(c: Context): Promise<Request | undefined> {
   const raw = c.req.raw;
   if (!raw.bodyUsed) return raw;
-  return new Request(raw.url, { method: raw.method, headers: raw.headers, body: await c.req.arrayBuffer(), signal: raw.signal });
+  const body = await c.req.arrayBuffer().catch(() => undefined);
+  return body && new Request(raw.url, { method: raw.method, headers: raw.headers, body, signal: raw.signal });
+}
+
+function bodyGone(): Response {
+  const body = { jsonrpc: '2.0', error: { code: -32603, message: 'Internal error: the request body was read before the MCP endpoint got it. The server log has the details.' }, id: null };
+  return new Response(JSON.stringify(body), { status: 500, headers: { 'Content-Type': 'application/json' } });
 }
 
 function notStarted(): Response {

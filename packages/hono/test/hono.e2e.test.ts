@@ -121,6 +121,32 @@ describe('Hono 4: middleware in front of the endpoint', () => {
   });
 });
 
+describe('Hono 4: a middleware that read the body from c.req.raw', () => {
+  it('the endpoint answers a JSON-RPC 500 and logs what to change, and keeps serving other requests', async () => {
+    const logged: string[] = [];
+    /** Reads the web request itself: Hono keeps no copy of that body. */
+    const rawReader: MiddlewareHandler = async (c, next) => {
+      if (c.req.method === 'POST' && c.req.header('x-read-raw')) await c.req.raw.text();
+      await next();
+    };
+    const served = await start('use', { logError: (message) => logged.push(message) }, (web) => {
+      web.use('/mcp', rawReader);
+      web.onError((error, c) => c.json({ escaped: error.message }, 500));
+    });
+    try {
+      const gone = await post(served.url, INITIALIZE, { 'x-read-raw': '1' });
+      expect(gone.status).toBe(500);
+      expect(await gone.json()).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32603, message: expect.stringMatching(/^Internal error: the request body was read before the MCP endpoint/) } });
+      expect(logged).toEqual([expect.stringMatching(/POST \/mcp was read from c\.req\.raw.*c\.req\.raw\.clone\(\)/)]);
+      const client = await connectEra('2026-07-28', served.url);
+      expect((await client.callTool('greet', { name: 'Ada' })).content[0].text).toBe('Hello, Ada!');
+      await client.close();
+    } finally {
+      await stop(served);
+    }
+  });
+});
+
 describe('Hono 4: sessions, auth and lifecycle', () => {
   it('sessions of one client address are limited (maxSessionsPerPrincipal: its oldest closes), and close() ends them all', async () => {
     const served = await start('use', { sessions: { maxSessionsPerPrincipal: 2 } });

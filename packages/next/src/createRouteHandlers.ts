@@ -77,6 +77,13 @@ export function createRouteHandlers(app: App | Promise<App>, options: RouteHandl
         error_description: `This route serves the MCP endpoint at ${mcpPath}, not ${path}: set createRouteHandlers(app, { path: '${path}' }), or move the route to app${mcpPath}/route.ts.`,
       });
     }
+    if (request.bodyUsed) {
+      logError(
+        `toolwright next: the body of ${request.method} ${path} was read before the route handler got the request, so the endpoint cannot read it. ` +
+          'Hand the handler the request unread: read a copy first (await request.clone().json()).',
+      );
+      return answer(500, { jsonrpc: '2.0', error: { code: -32603, message: 'Internal error: the request body was read before the MCP endpoint got it. The server log has the details.' }, id: null });
+    }
     return live(request);
   };
 

@@ -119,6 +119,19 @@ describe('Next.js 16 App Router: createRouteHandlers in app/mcp/route.ts, next b
     expect((await fetch(served!.url, { method: 'PUT', body: '{}' })).status).toBe(405);
   });
 
+  it('a route that read the body before handing the request on gets a JSON-RPC 500, not a parse error blaming the client; the log says what to change', async () => {
+    const response = await post(served!.url.replace(/\/mcp$/, '/read-first'), INITIALIZE);
+    expect(response.status).toBe(500);
+    expect(await response.json()).toEqual({
+      jsonrpc: '2.0',
+      id: null,
+      error: { code: -32603, message: 'Internal error: the request body was read before the MCP endpoint got it. The server log has the details.' },
+    });
+    const logged = /toolwright next: the body of POST \/read-first was read before the route handler got the request.*request\.clone\(\)/;
+    for (let waited = 0; !logged.test(served!.output()) && waited < 5000; waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(served!.output()).toMatch(logged);
+  });
+
   it('handlers exported from a route at another path answer 404 saying which path to set', async () => {
     const elsewhere = await post(served!.url.replace(/\/mcp$/, '/elsewhere'), INITIALIZE);
     expect(elsewhere.status).toBe(404);
