@@ -170,6 +170,23 @@ describe('fetch handler: request limits and shape', () => {
     expect((await postTo(handler, initializeBody(), {}, `${URL_}?q=short`)).status).toBe(200);
   });
 
+  it('answers a request whose body code before it read with a JSON-RPC 500, logs what to change, and keeps serving', async () => {
+    const logged: string[] = [];
+    const handler = await handlerFor({ stateless: true, logError: (message) => logged.push(message) });
+    const json = JSON.stringify(initializeBody());
+    // With a Content-Length (read natively) and without one (read as a stream): neither blames the client.
+    for (const length of [{ 'content-length': String(Buffer.byteLength(json)) }, {}]) {
+      const request = new Request(URL_, { method: 'POST', headers: { 'content-type': 'application/json', accept: ACCEPT_BOTH, ...length }, body: json });
+      await request.text();
+      const response = await handler(request);
+      expect(response.status).toBe(500);
+      expect(await errorOf(response)).toEqual({ code: -32603, message: 'Internal error: the request body was read before the MCP endpoint got it. The server log has the details.' });
+    }
+    expect(logged).toHaveLength(2);
+    expect(logged[0]).toMatch(/^toolwright fetch: the body of POST \/mcp was read before the handler got the request\..*request\.clone\(\)/);
+    expect((await postTo(handler, initializeBody())).status).toBe(200);
+  });
+
   it('refuses wrong methods, media types, JSON and messages as the node listener does', async () => {
     const handler = await handlerFor({ stateless: true });
     expect((await handler(new Request(URL_, { method: 'PUT' }))).status).toBe(405);

@@ -4,7 +4,7 @@ import { createModernFetch } from '../serving/createModernFetch';
 import type { ServerFactory } from '../serving/ServerFactory';
 import { authRefusal } from '../http/authRefusal';
 import { endpointSettingsOf } from '../http/endpointSettingsOf';
-import { CLOSING_REFUSAL, rpcRefusal } from '../http/HttpRefusal';
+import { CLOSING_REFUSAL, rpcRefusal, uriTooLong } from '../http/HttpRefusal';
 import { firstMessage } from '../http/jsonRpcShape';
 import { listenToChanges } from '../http/listenToChanges';
 import { createFetchSessions } from './createFetchSessions';
@@ -30,8 +30,6 @@ export interface FetchHandler {
   close(options?: { drainTimeoutMs?: number }): Promise<void>;
 }
 
-const DEFAULTS = { maxUrlLength: 8192 };
-
 /**
  * Serves an app's MCP endpoint as a web-standard `(request: Request) => Promise<Response>`, for
  * any runtime with `fetch` (Deno, Bun, Cloudflare Workers, node through an adapter): the
@@ -43,8 +41,21 @@ const DEFAULTS = { maxUrlLength: 8192 };
  */
 export function createFetchHandler(app: ServerFactory, options: FetchHandlerOptions = {}): FetchHandler {
   const logError = options.logError ?? ((message: string) => console.error(message));
-  const { mcpPath, stateless, jsonResponse, maxBodyBytes: maxBody, bodyTimeoutMs, health, rules, authenticate, cors, limits, initializeRate, sharing } = endpointSettingsOf(app, options, logError);
-  const maxUrlLength = options.maxUrlLength ?? DEFAULTS.maxUrlLength;
+  const {
+    mcpPath,
+    stateless,
+    jsonResponse,
+    maxBodyBytes: maxBody,
+    maxUrlLength,
+    bodyTimeoutMs,
+    health,
+    rules,
+    authenticate,
+    cors,
+    limits,
+    initializeRate,
+    sharing,
+  } = endpointSettingsOf(app, options, logError);
   const oauthPaths = app.oauth && new Set(app.oauth.paths);
   const cluster = options.cluster;
   const era2025 = stateless
@@ -91,6 +102,13 @@ export function createFetchHandler(app: ServerFactory, options: FetchHandlerOpti
     if (method === 'POST') {
       const refusedHeaders = rules.postHeaders(headerOf(headers, 'accept'), headerOf(headers, 'content-type'));
       if (refusedHeaders) return jsonAnswer(refusedHeaders, corsHeaders);
+      if (request.bodyUsed) {
+        // Code before the handler read the body (a middleware, a route): the server's mistake, not the client's.
+        logError(
+          `toolwright fetch: the body of ${method} ${mcpPath} was read before the handler got the request. Hand it the request unread; to look at the body first, read a copy (await request.clone().json()).`,
+        );
+        return jsonAnswer(rpcRefusal(500, -32603, 'Internal error: the request body was read before the MCP endpoint got it. The server log has the details.'), corsHeaders);
+      }
       const read = await readRequestBody(request, maxBody, bodyTimeoutMs);
       if (!read.ok) return jsonAnswer(rpcRefusal(read.status, read.code, read.message), corsHeaders);
       body = read.value;
@@ -131,9 +149,7 @@ export function createFetchHandler(app: ServerFactory, options: FetchHandlerOpti
     try {
       // Read once: a runtime's `request.url` serializes the URL on every read.
       const href = request.url;
-      if (href.length > maxUrlLength) {
-        return jsonAnswer(rpcRefusal(414, -32000, `URI Too Long: the request URL exceeds ${maxUrlLength} characters. Send a shorter one, or raise maxUrlLength.`));
-      }
+      if (href.length > maxUrlLength) return jsonAnswer(uriTooLong(maxUrlLength));
       const path = pathOf(href);
       const origin = headerOf(request.headers, 'origin');
       const corsAnswer = cors?.(origin, request.method);
