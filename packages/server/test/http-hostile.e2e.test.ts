@@ -4,6 +4,7 @@ import { runInNewContext } from 'node:vm';
 import { Ctx, Param, Tool, type ToolContext } from '@toolwright/core';
 import { createApp, type App } from '@toolwright/server';
 import type { HttpListener } from '@toolwright/server/http';
+import { createFetchHandler } from '@toolwright/server/fetch';
 import { BAD_ENVELOPES, BAD_PARAMS, ERAS } from './fixtures/eras';
 import { HttpMembers, HttpTools } from './fixtures/http.tools';
 import { ACCEPT_BOTH, initializeBody, messagesOf, openRawSession, post } from './fixtures/httpHelpers';
@@ -369,6 +370,40 @@ describe('HTTP timeouts: requestMs (node, the whole request) and bodyMs (ours, t
       // Cut while the body was still coming in.
       expect(cut).toBe(true);
     } finally {
+      await listener.close();
+    }
+  });
+});
+
+describe('one URL limit: the node listener and the fetch handler measure the same URL', () => {
+  it('answers a URL over maxUrlLength 414 in both, and one at the limit in both', async () => {
+    const app = await createApp({ name: 'long-url', version: '1.0.0', tools: [HttpTools] });
+    const listener = await app.listen({ transport: 'http', port: 0, ...quiet, stateless: true, maxUrlLength: 200 });
+    const fetchHandler = createFetchHandler(app, { stateless: true, maxUrlLength: 200, allowedHosts: ['127.0.0.1'], logError: () => {} });
+    try {
+      const at = (length: number) => `${listener.url}?q=${'a'.repeat(length - listener.url.length - 3)}`;
+      const headers = { 'content-type': 'application/json', accept: ACCEPT_BOTH };
+      for (const [url, status] of [
+        [at(200), 200],
+        [at(201), 414],
+      ] as const) {
+        expect(url).toHaveLength(status === 200 ? 200 : 201);
+        const overNode = await post(url, JSON.stringify(initializeBody()), headers);
+        const overFetch = await fetchHandler(new Request(url, { method: 'POST', headers, body: JSON.stringify(initializeBody()) }));
+        expect([overNode.status, overFetch.status]).toEqual([status, status]);
+        // Read whole: a POST counts for the drain until its answer is out.
+        const [nodeBody, fetchBody] = [await overNode.text(), await overFetch.text()];
+        if (status === 414) expect(JSON.parse(nodeBody)).toEqual(JSON.parse(fetchBody));
+      }
+      // The default is the same 8192 in both.
+      const defaults = await app.listen({ transport: 'http', port: 0, ...quiet, stateless: true });
+      try {
+        expect((await post(`${defaults.url}?q=${'a'.repeat(9000)}`, JSON.stringify(initializeBody()), headers)).status).toBe(414);
+      } finally {
+        await defaults.close();
+      }
+    } finally {
+      await fetchHandler.close();
       await listener.close();
     }
   });

@@ -9,8 +9,6 @@ export type FetchSessionOptions = EndpointSessionOptions<Request>;
  * only it has.
  */
 export interface FetchHandlerOptions extends EndpointOptions<Request> {
-  /** Longest accepted request URL, in characters; longer ones get 414. Default 8192. */
-  maxUrlLength?: number;
   /** Where the reasons of refused and failed requests go (never to the client). Default: `console.error`. */
   logError?: (message: string) => void;
 }

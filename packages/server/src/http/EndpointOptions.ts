@@ -82,6 +82,8 @@ export interface EndpointOptions<Req> {
   allowedHosts?: readonly string[];
   /** Largest accepted request body, in bytes; larger ones get 413. Default 4 MiB. */
   maxBodyBytes?: number;
+  /** Longest accepted request URL (`http://host/path?query`), in characters; longer ones get 414. Default 8192. */
+  maxUrlLength?: number;
   /** How long a client may take; see the runtime's options for more. */
   timeouts?: { /** Reading one POST body, once its headers arrived; a slower one gets 408. Default 30000 ms. */ bodyMs?: number };
   /** Enables CORS for browser clients (`true`: for `allowedOrigins`). Default off. */

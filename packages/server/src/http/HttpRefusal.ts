@@ -14,6 +14,11 @@ export function rpcRefusal(status: number, code: number, message: string, header
   return { status, body: { jsonrpc: '2.0', error: { code, message }, id: null }, ...(headers && { headers }) };
 }
 
+/** The refusal of a request URL longer than `maxUrlLength` characters (414). */
+export function uriTooLong(maxUrlLength: number): HttpRefusal {
+  return rpcRefusal(414, -32000, `URI Too Long: the request URL exceeds ${maxUrlLength} characters. Send a shorter one, or raise maxUrlLength.`);
+}
+
 /** The refusal of a request while the server shuts down: the client should retry elsewhere. */
 export const CLOSING_REFUSAL: HttpRefusal = rpcRefusal(503, -32000, 'Service unavailable: the server is shutting down. Retry on another instance.', {
   Connection: 'close',

@@ -19,6 +19,7 @@ import { listenToChanges } from './listenToChanges';
 import { readJsonBody } from './readJsonBody';
 import { createRequestLogger, requestLogLevelOf, type RequestLogEntry } from './requestLog';
 import { refuseClosing, sendAnswer, sendRpcError } from './respond';
+import { uriTooLong } from './HttpRefusal';
 
 type Request = IncomingMessage & { auth?: AuthInfo; body?: unknown };
 export type Next = (error?: unknown) => void;
@@ -60,6 +61,7 @@ export function createHttpHandler(app: ServerFactory, options: HttpHandlerOption
     stateless,
     jsonResponse,
     maxBodyBytes: maxBody,
+    maxUrlLength,
     bodyTimeoutMs,
     health,
     rules,
@@ -184,7 +186,10 @@ export function createHttpHandler(app: ServerFactory, options: HttpHandlerOption
     if (log) {
       res.once('close', () => log({ method: req.method ?? '', path, status: res.statusCode, ms: Math.round((performance.now() - started) * 100) / 100, ...entry }));
     }
+    const isMcp = path === mcpPath;
     try {
+      // Mounted in a framework (`next`), the app's own routes are the framework's to limit.
+      if ((!next || isMcp || oauthPaths?.has(path) || legacy?.handles(path)) && urlLength(req) > maxUrlLength) return sendAnswer(res, uriTooLong(maxUrlLength));
       if (hostCount(req) > 1) return sendRpcError(res, 400, -32000, 'Bad Request: the request has more than one Host header (RFC 9112 §3.2). Send exactly one.', { Connection: 'close' });
       const corsAnswer = cors?.(req.headers.origin, req.method);
       if (corsAnswer) {
@@ -192,7 +197,6 @@ export function createHttpHandler(app: ServerFactory, options: HttpHandlerOption
         if (corsAnswer.preflight) return void res.writeHead(204).end();
       }
       if (oauthPaths?.has(path)) return await app.oauth!.handleNode(req, res);
-      const isMcp = path === mcpPath;
       if (isMcp || (legacy && legacy.handles(path))) {
         // While draining, POSTs still come in (refused once read unless they carry the client's answers to the server's own requests).
         if (closing && req.method !== 'POST') return refuseClosing(res);
@@ -253,6 +257,11 @@ function pathOf(url: string | undefined): string {
   if (!url) return '/';
   const q = url.indexOf('?');
   return q === -1 ? url : url.slice(0, q);
+}
+
+/** The length of the URL a request was sent to, as a fetch handler's `request.url` has it: `http://host/path?query`. */
+function urlLength(req: IncomingMessage): number {
+  return ((req.socket as { encrypted?: boolean }).encrypted ? 8 : 7) + (req.headers.host?.length ?? 0) + (req.url?.length ?? 0);
 }
 
 function headerOf(value: string | string[] | undefined): string | undefined {

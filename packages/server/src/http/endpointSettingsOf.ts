@@ -18,6 +18,7 @@ export interface EndpointSettings {
   readonly stateless: boolean;
   readonly jsonResponse: boolean;
   readonly maxBodyBytes: number;
+  readonly maxUrlLength: number;
   readonly bodyTimeoutMs: number;
   readonly health: boolean;
   /** The endpoint's rules: Host, Origin, methods, headers, body, versions, scopes, health and metadata paths. */
@@ -33,7 +34,7 @@ export interface EndpointSettings {
   readonly sharing: SessionSharing;
 }
 
-const DEFAULTS = { path: '/mcp', maxBodyBytes: 4 * 1024 * 1024, bodyTimeoutMs: 30_000 };
+const DEFAULTS = { path: '/mcp', maxBodyBytes: 4 * 1024 * 1024, maxUrlLength: 8192, bodyTimeoutMs: 30_000 };
 
 /**
  * Reads and checks an endpoint's options once, for whichever runtime serves it. With a
@@ -53,6 +54,7 @@ export function endpointSettingsOf<Req>(app: ServerFactory, options: EndpointOpt
     stateless,
     jsonResponse: options.jsonResponse === true,
     maxBodyBytes: options.maxBodyBytes ?? DEFAULTS.maxBodyBytes,
+    maxUrlLength: options.maxUrlLength ?? DEFAULTS.maxUrlLength,
     bodyTimeoutMs: options.timeouts?.bodyMs ?? DEFAULTS.bodyTimeoutMs,
     health: options.health !== false,
     rules: createRequestRules(app, { mcpPath, stateless, allowedHosts: options.allowedHosts, allowedOrigins: options.allowedOrigins, metadata }),
