@@ -175,7 +175,8 @@ describe('fetch handler: request limits and shape', () => {
     const handler = await handlerFor({ stateless: true, logError: (message) => logged.push(message) });
     const json = JSON.stringify(initializeBody());
     // With a Content-Length (read natively) and without one (read as a stream): neither blames the client.
-    for (const length of [{ 'content-length': String(Buffer.byteLength(json)) }, {}]) {
+    const lengths: Record<string, string>[] = [{ 'content-length': String(Buffer.byteLength(json)) }, {}];
+    for (const length of lengths) {
       const request = new Request(URL_, { method: 'POST', headers: { 'content-type': 'application/json', accept: ACCEPT_BOTH, ...length }, body: json });
       await request.text();
       const response = await handler(request);
