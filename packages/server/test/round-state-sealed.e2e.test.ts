@@ -100,6 +100,35 @@ describe('2026-07-28 requestState is sealed and bound to the client and the subj
     expect(JSON.stringify(stolen)).not.toContain(SECRET);
   });
 
+  it('answers an answer of the wrong shape with -32602 naming the key and field (not an internal error), and serves on', async () => {
+    const first = await callOpen(listener.url, 'alice');
+    const [key] = Object.keys(first.result!.inputRequests!);
+    for (const answer of [{ action: 'maybe' }, { action: 'accept', content: { password: { nested: SECRET } } }, { action: 'accept', content: [SECRET] }]) {
+      const round = await callOpen(listener.url, 'alice');
+      const refused = await callOpen(listener.url, 'alice', { requestState: round.result!.requestState, inputResponses: { [key]: answer } });
+      expect(refused.error).toMatchObject({ code: -32602, message: expect.stringContaining(`inputResponses['${key}'] is not a valid elicitation/create result`) });
+      expect(refused.error!.message).toContain('start the call again without requestState');
+      expect(JSON.stringify(refused)).not.toMatch(/ at |RoundTripError|internal error/);
+    }
+    // A decline whose content is null is an answer the SDK takes: the call goes on to its next question.
+    const declined = await callOpen(listener.url, 'alice', {
+      requestState: (await callOpen(listener.url, 'alice')).result!.requestState,
+      inputResponses: { [key]: { action: 'decline', content: null } },
+    });
+    expect(declined.result?.resultType).toBe('input_required');
+  });
+
+  it('refuses a state with a character added or re-encoded as padded base64, though it decodes to the same bytes', async () => {
+    for (const edit of [(s: string) => `${s}A`, (s: string) => `${s}=`, (s: string) => `v2.${Buffer.from(s.slice(3), 'base64url').toString('base64')}`]) {
+      const first = await callOpen(listener.url, 'alice');
+      const [key] = Object.keys(first.result!.inputRequests!);
+      const copy = edit(first.result!.requestState!);
+      if (copy === first.result!.requestState) continue;
+      const answer = await callOpen(listener.url, 'alice', { requestState: copy, inputResponses: { [key]: PASSWORD } });
+      expect(answer.error).toMatchObject({ code: -32602 });
+    }
+  });
+
   it('binds a caller whose token names no subject to that token', async () => {
     const { requestState, key } = await afterPassword('keyA');
     const other = await callOpen(listener.url, 'keyB', { requestState, inputResponses: { [key]: REPLY } });

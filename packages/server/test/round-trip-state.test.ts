@@ -36,6 +36,34 @@ describe('RequestStateCodec', () => {
     expect(await codec.open(token, BINDING)).toEqual(STATE);
   });
 
+  it('refuses a state that is not exactly the base64url it issued: a character added, padding, base64, whitespace', async () => {
+    const codec = new RequestStateCodec({ keys: [KEY_A] });
+    const copies = async (edit: (payload: string, bytes: Buffer) => string) => {
+      const token = await codec.seal(STATE, BINDING);
+      const payload = token.slice(3);
+      return `v2.${edit(payload, Buffer.from(payload, 'base64url'))}`;
+    };
+    // Most of them decode to the very bytes of a state the server issued (Node's decoder skips what it cannot use).
+    for (const edit of [
+      (p: string) => `${p}A`,
+      (p: string) => `${p}=`,
+      (p: string) => `${p.slice(0, 8)} \n${p.slice(8)}`,
+      (p: string) => `${p}!!`,
+      (_: string, bytes: Buffer) => `${bytes.toString('base64')}${bytes.length % 3 === 0 ? '=' : ''}`,
+    ]) {
+      const copy = await copies(edit);
+      await expect(codec.open(copy, BINDING)).rejects.toThrow(RoundTripError);
+    }
+    // A payload whose length leaves spare bits in its last character: another character with the same 6 bits' worth of bytes.
+    const spare = await copies((p) => p);
+    const [version, payload] = spare.split('.');
+    const twin = [...'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_']
+      .map((c) => `${payload.slice(0, -1)}${c}`)
+      .find((p) => p !== payload && Buffer.from(p, 'base64url').equals(Buffer.from(payload, 'base64url')));
+    if (twin) await expect(codec.open(`${version}.${twin}`, BINDING)).rejects.toThrow(/not a state this server issued/);
+    expect(await codec.open(spare, BINDING)).toEqual(STATE);
+  });
+
   it('encrypts the state: the answers it carries cannot be read from it, and each seal differs', async () => {
     const codec = new RequestStateCodec({ keys: [KEY_A] });
     const token = await codec.seal(STATE, BINDING);
@@ -168,13 +196,31 @@ describe('InputRound', () => {
     expect(changed.end()?.inputRequests).toEqual({ 'elicit-1': other });
   });
 
+  it('takes the responses the SDK takes (null content, several blocks when tools were offered) and refuses what its schemas refuse', async () => {
+    const ask = (request: InputRequest, response: unknown) => {
+      const first = new InputRound(undefined, undefined);
+      expect(() => first.resolve(request)).toThrow(CallInterrupt);
+      return () => new InputRound(first.end()!.state, { [Object.keys(first.end()!.inputRequests)[0]]: response }).resolve(request);
+    };
+    expect(ask(NAME_FORM, { action: 'decline', content: null })()).toEqual({ action: 'decline', content: null });
+    const withTools: InputRequest = { method: 'sampling/createMessage', params: { ...SAMPLE.params, tools: [{ name: 't', inputSchema: { type: 'object' } }] } };
+    const blocks = { role: 'assistant', model: 'm', content: [{ type: 'text', text: 'a' }] };
+    expect(ask(withTools, blocks)()).toEqual(blocks);
+    expect(ask(SAMPLE, blocks)).toThrow("inputResponses['sample-1'] is not a valid sampling/createMessage result: content may be an array of blocks only when the request offered tools.");
+    expect(ask(NAME_FORM, { action: 'accept', content: { name: { first: 'Ada' } } })).toThrow('content.name must be a string, a number, a boolean or an array of strings');
+    expect(ask({ method: 'roots/list' }, { roots: [{ uri: 'https://example.com/' }] })).toThrow("roots[0].uri must be a string that starts with 'file://'");
+    expect(ask({ method: 'roots/list' }, { roots: [{ uri: 'file:///w', name: 5 }] })).toThrow('is not a valid roots/list result: it does not match the roots/list result of the MCP schema.');
+  });
+
   it('refuses a response of the wrong shape with a message naming the key', async () => {
     const first = new InputRound(undefined, undefined);
     const { pending } = await runBody(first, async () => [first.resolve(NAME_FORM)]);
     expect(() => new InputRound(pending!.state, { 'elicit-1': { action: 'maybe' } }).resolve(NAME_FORM)).toThrow(
       "inputResponses['elicit-1'] is not a valid elicitation/create result: action must be 'accept', 'decline' or 'cancel'.",
     );
-    expect(() => new InputRound(pending!.state, { 'elicit-1': 'yes' }).resolve(NAME_FORM)).toThrow(RoundTripError);
+    const round = new InputRound(pending!.state, { 'elicit-1': 'yes' });
+    expect(() => round.resolve(NAME_FORM)).toThrow(CallInterrupt);
+    expect(round.refused).toBeInstanceOf(RoundTripError);
   });
 });
 
@@ -210,9 +256,39 @@ describe('runRound', () => {
     await expect(runRound(codec, { requestState: r1.requestState, inputResponses: answers }, roundBinding('tools/call', 'greet', { a: 9, b: 2 }, 'client-1'), method)).rejects.toThrow(
       /integrity check/,
     );
-    await expect(runRound(codec, { requestState: `${r1.requestState}-TAMPERED`, inputResponses: answers }, sameArgs, method)).rejects.toThrow(/integrity check/);
+    await expect(runRound(codec, { requestState: `${r1.requestState}-TAMPERED`, inputResponses: answers }, sameArgs, method)).rejects.toThrow(RoundTripError);
     await runRound(codec, { requestState: r1.requestState, inputResponses: answers }, sameArgs, method);
     await expect(runRound(codec, { requestState: r1.requestState, inputResponses: answers }, sameArgs, method)).rejects.toThrow(/already used/);
+  });
+
+  it('refuses an answer of the wrong shape with a RoundTripError (-32602), also when the method catches its interrupt', async () => {
+    const r1 = (await runRound(codec, {}, binding, method)) as InputRequiredAnswer;
+    const bad = { 'elicit-1': { action: 'maybe' }, 'sample-2': REPLY };
+    await expect(runRound(codec, { requestState: r1.requestState, inputResponses: bad }, binding, method)).rejects.toThrow(
+      new RoundTripError(
+        "inputResponses['elicit-1'] is not a valid elicitation/create result: action must be 'accept', 'decline' or 'cancel'. Its requestState is used up: start the call again without requestState.",
+      ),
+    );
+    // An app that catches everything, and one that turns the interrupt into an error of its own.
+    const swallowing = async (round: InputRound) => {
+      try {
+        round.resolve(NAME_FORM);
+      } catch {
+        return 'caught';
+      }
+      return 'answered';
+    };
+    const rethrowing = async (round: InputRound) => {
+      try {
+        return round.resolve(NAME_FORM);
+      } catch {
+        throw new Error('something of the app');
+      }
+    };
+    for (const body of [swallowing, rethrowing]) {
+      const first = (await runRound(codec, {}, binding, swallowing)) as InputRequiredAnswer;
+      await expect(runRound(codec, { requestState: first.requestState, inputResponses: { 'elicit-1': 'yes' } }, binding, body)).rejects.toThrow(RoundTripError);
+    }
   });
 
   it('refuses inputResponses that are not an object', async () => {

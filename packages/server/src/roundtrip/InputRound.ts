@@ -1,4 +1,5 @@
 import { CallInterrupt, ConfigError } from '@toolwright/core';
+import { isSpecType } from '../sdk/sdk';
 import type { RoundState } from './RequestStateCodec';
 import { RoundTripError } from './RoundTripError';
 
@@ -31,6 +32,8 @@ export class InputRound<Q extends InputRequest = InputRequest> {
   private readonly pending: Record<string, Q> = {};
   private readonly asked: Record<string, string> = {};
   private position = 0;
+  /** The first of the client's answers found of the wrong shape: it ends the round with -32602, even for a method that swallowed the interrupt. */
+  private refusal: RoundTripError | undefined;
 
   /**
    * @param previous the verified state the client echoed, if this is not the first round
@@ -49,7 +52,13 @@ export class InputRound<Q extends InputRequest = InputRequest> {
     const earlier = this.previous && Object.hasOwn(this.previous.answers, k) ? this.previous.answers[k] : undefined;
     if (earlier && earlier[0] === print) return this.keep(k, print, earlier[1]);
     if (this.previous?.asked[k] === print && this.responses && Object.hasOwn(this.responses, k)) {
-      return this.keep(k, print, checkResponse(request.method, k, this.responses[k]));
+      try {
+        return this.keep(k, print, checkResponse(request, k, this.responses[k]));
+      } catch (error) {
+        if (!(error instanceof RoundTripError)) throw error;
+        this.refusal ??= new RoundTripError(`${error.message} Its requestState is used up: start the call again without requestState.`);
+        throw new CallInterrupt(this.refusal.message, { cause: this.refusal });
+      }
     }
     if (Object.hasOwn(this.pending, k) && this.asked[k] !== print) {
       throw new ConfigError(`Two different questions use the key '${k}' in one round: give each ctx.elicit/sample/listRoots call its own key.`);
@@ -57,6 +66,11 @@ export class InputRound<Q extends InputRequest = InputRequest> {
     this.pending[k] = request;
     this.asked[k] = print;
     throw new CallInterrupt(`waiting for the client's answer to '${k}' (${request.method})`);
+  }
+
+  /** The protocol error that ends this round, when one of the client's answers had the wrong shape. */
+  get refused(): RoundTripError | undefined {
+    return this.refusal;
   }
 
   /** The questions this round asked and the state for the next one, or undefined when it asked none. */
@@ -79,7 +93,7 @@ export class InputRound<Q extends InputRequest = InputRequest> {
 export function knownAnswers(known: Readonly<Record<string, { readonly request: InputRequest; readonly response: unknown }>>): RoundState['answers'] {
   const answers: Record<string, readonly [string, unknown]> = Object.create(null) as Record<string, readonly [string, unknown]>;
   for (const [key, { request, response }] of Object.entries(known)) {
-    answers[key] = [fingerprint(request), checkResponse(request.method, key, response)];
+    answers[key] = [fingerprint(request), checkResponse(request, key, response)];
   }
   return answers;
 }
@@ -108,27 +122,55 @@ export function canonicalJson(value: unknown): string {
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-/** Checks one of the client's `inputResponses` against the shape its method answers with; throws a `RoundTripError`. */
-function checkResponse(method: InputRequest['method'], key: string, response: unknown): unknown {
-  const problem = responseProblem(method, response);
-  if (problem) throw new RoundTripError(`inputResponses['${key}'] is not a valid ${method} result: ${problem}.`);
-  return response;
+/**
+ * Checks one of the client's `inputResponses` against the result its question's method answers
+ * with, as the SDK's own schemas define it (a sampling request that offered tools may be answered
+ * with several content blocks); throws a `RoundTripError` that names the key and the field.
+ */
+function checkResponse(request: InputRequest, key: string, response: unknown): unknown {
+  if (fitsSpec(request, response)) return response;
+  const problem = responseProblem(request.method, response) ?? `it does not match the ${request.method} result of the MCP schema`;
+  throw new RoundTripError(`inputResponses['${key}'] is not a valid ${request.method} result: ${problem}.`);
 }
 
+function fitsSpec(request: InputRequest, response: unknown): boolean {
+  switch (request.method) {
+    case 'elicitation/create':
+      return isSpecType.ElicitResult(response);
+    case 'sampling/createMessage':
+      return isObject(request.params) && request.params.tools !== undefined ? isSpecType.CreateMessageResultWithTools(response) : isSpecType.CreateMessageResult(response);
+    case 'roots/list':
+      return isSpecType.ListRootsResult(response);
+  }
+}
+
+/** What is wrong with a response the SDK's schema refused, in words, for the common mistakes. */
 function responseProblem(method: InputRequest['method'], r: unknown): string | undefined {
   if (!isObject(r)) return 'it must be an object';
   switch (method) {
     case 'elicitation/create':
       if (r.action !== 'accept' && r.action !== 'decline' && r.action !== 'cancel') return "action must be 'accept', 'decline' or 'cancel'";
-      if (r.content !== undefined && !isObject(r.content)) return 'content must be an object';
+      if (r.content !== undefined && r.content !== null && !isObject(r.content)) return 'content must be an object';
+      if (isObject(r.content)) {
+        const field = Object.keys(r.content).find((name) => !isFieldValue((r.content as Record<string, unknown>)[name]));
+        if (field !== undefined) return `content.${field.slice(0, 64)} must be a string, a number, a boolean or an array of strings`;
+      }
       return undefined;
-    case 'sampling/createMessage':
+    case 'sampling/createMessage': {
       if (r.role !== 'user' && r.role !== 'assistant') return "role must be 'user' or 'assistant'";
-      if (!isObject(r.content) || typeof r.content.type !== 'string') return 'content must be a content block with a type';
       if (typeof r.model !== 'string') return 'model must be a string';
+      const blocks: unknown[] = Array.isArray(r.content) ? r.content : [r.content];
+      if (!blocks.every((block) => isObject(block) && typeof block.type === 'string')) return 'content must be a content block with a type';
+      if (Array.isArray(r.content)) return 'content may be an array of blocks only when the request offered tools';
       return undefined;
-    case 'roots/list':
-      if (!Array.isArray(r.roots) || r.roots.some((root) => !isObject(root) || typeof root.uri !== 'string')) return 'roots must be an array of { uri }';
+    }
+    case 'roots/list': {
+      if (!Array.isArray(r.roots)) return 'roots must be an array of { uri, name? }';
+      const at = r.roots.findIndex((root) => !isObject(root) || typeof root.uri !== 'string' || !root.uri.startsWith('file://'));
+      if (at >= 0) return `roots[${at}].uri must be a string that starts with 'file://'`;
       return undefined;
+    }
   }
 }
+
+const isFieldValue = (v: unknown): boolean => typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean' || (Array.isArray(v) && v.every((item) => typeof item === 'string'));

@@ -127,7 +127,7 @@ export class RequestStateCodec {
   /** The state a client echoed, opened for the request `binding` identifies; throws `RoundTripError`. */
   async open(token: unknown, binding: string): Promise<RoundState> {
     if (typeof token !== 'string') throw new RoundTripError('requestState must be the string the server sent in its input_required result.');
-    const bytes = token.startsWith(`${VERSION}.`) ? Buffer.from(token.slice(VERSION.length + 1), 'base64url') : undefined;
+    const bytes = token.startsWith(`${VERSION}.`) ? strictBase64url(token.slice(VERSION.length + 1)) : undefined;
     if (!bytes || bytes.length < IV_BYTES + TAG_BYTES)
       throw new RoundTripError('requestState is not a state this server issued. Send the requestState of the last input_required result unchanged, or start the call again without one.');
     const iv = bytes.subarray(0, IV_BYTES);
@@ -155,6 +155,18 @@ export class RequestStateCodec {
     }
     return { answers: sealed.answers, asked: sealed.asked };
   }
+}
+
+/**
+ * The bytes of `text` when it is exactly their unpadded base64url, as `seal` writes it; else
+ * undefined. Node's decoder skips characters outside the alphabet, padding and a trailing
+ * partial character, so a state with a character added, padded or re-encoded as base64 would
+ * otherwise open as the one the server issued.
+ */
+function strictBase64url(text: string): Buffer | undefined {
+  if (!/^[A-Za-z0-9_-]*$/.test(text)) return undefined;
+  const bytes = Buffer.from(text, 'base64url');
+  return bytes.toString('base64url') === text ? bytes : undefined;
 }
 
 /** The cipher's additional data: what the state is bound to, authenticated but not carried. */

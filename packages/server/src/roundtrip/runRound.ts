@@ -33,7 +33,8 @@ export function roundBinding(method: string, target: string, args: unknown, call
  * method asked something the client has not answered yet, with an `input_required` result and
  * a newly sealed state. The method's `CallInterrupt` ends there; one whose cause is a protocol
  * error (a missing client capability) is answered with that error. Throws `RoundTripError` for
- * a bad state or bad `inputResponses` (JSON-RPC -32602).
+ * a bad state or bad `inputResponses`, an answer of the wrong shape included, whatever the method
+ * did with it (JSON-RPC -32602).
  */
 export async function runRound<R, Q extends InputRequest = InputRequest>(
   codec: RequestStateCodec,
@@ -53,13 +54,16 @@ export async function runRound<R, Q extends InputRequest = InputRequest>(
   try {
     result = await run(round);
   } catch (error) {
+    // An answer of the wrong shape ends the round with -32602, whatever the method made of its interrupt.
+    if (round.refused) throw round.refused;
     if (!CallInterrupt.is(error)) throw error;
     if (error.cause !== undefined) throw error.cause;
     const pending = round.end();
     if (!pending) throw new ToolwrightError(`A CallInterrupt ended the method without asking the client anything: only Toolwright's ctx throws it. (${error.message})`);
     return inputRequired(codec, pending, binding);
   }
-  // A method that caught the interrupt still ends the round with the question it asked.
+  // A method that caught the interrupt still ends the round with the question it asked, or with the refusal of an answer.
+  if (round.refused) throw round.refused;
   const pending = round.end();
   return pending ? inputRequired(codec, pending, binding) : result;
 }
