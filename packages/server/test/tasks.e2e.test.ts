@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { Ctx, Param, Tool, ToolError, type ToolContext } from '@toolwright/core';
 import { createApp, MemoryTaskStore, tasks, TASKS_EXTENSION_ID, type App } from '@toolwright/server';
 import { createFetchHandler, type FetchHandler } from '@toolwright/server/fetch';
+import type { HttpListener } from '@toolwright/server/http';
 import { createTestClient, toolText } from '@toolwright/server/testing';
 import { extendedListen, MAX_EXTENDED_LISTENS, type ExtendedListens } from '../src/serving/extendedListen';
 import { modernRequest } from './fixtures/modernRequest';
@@ -551,6 +552,84 @@ describe('task status notifications on subscriptions/listen (2026-07-28, real HT
     expect((await listen({ taskIds: ['x'] }, {})).error?.code).toBe(-32021);
     expect((await listen({ taskIds: 'x' }, declaring)).error?.code).toBe(-32602);
     expect((await listen({ taskIds: [1] }, declaring)).error?.code).toBe(-32602);
+  });
+});
+
+describe('bounds on task runs, and runs whose task expired (real HTTP)', () => {
+  const stopped = { count: 0 };
+  class Slow {
+    @Tool({ description: 'Waits until its signal aborts.', task: 'required' })
+    async wait(@Ctx() ctx: ToolContext) {
+      await new Promise((_, reject) =>
+        ctx.signal.addEventListener('abort', () => {
+          stopped.count++;
+          reject(ctx.signal.reason);
+        }),
+      );
+    }
+
+    @Tool({ description: 'Never ends, and never looks at its signal.', task: 'required' })
+    async deaf() {
+      await new Promise(() => undefined);
+    }
+  }
+
+  const verifyToken = (token: string) => ({ token, clientId: 'app', scopes: [], extra: { sub: token } });
+  const start = async (options: Parameters<typeof tasks>[0]) => {
+    const app = await createApp({ name: 'slow', version: '1.0.0', tools: [Slow], extensions: [tasks(options)], logger: { debug() {}, info() {}, warn() {}, error() {} } });
+    return app.listen({
+      transport: 'http',
+      port: 0,
+      host: '127.0.0.1',
+      exitOnSignal: false,
+      requestLogLevel: 'silent',
+      auth: { resource: 'http://127.0.0.1/mcp', authorizationServers: ['https://auth.example'], verifyToken },
+    });
+  };
+  const call = (listener: HttpListener, method: string, params: Record<string, unknown>, token: string) =>
+    modernRequest(listener.url, method, params, { capabilities: declaring, headers: { authorization: `Bearer ${token}` } });
+
+  it('refuses a task past maxRunning per caller and in all with an isError result and no task, and takes one again once a run ends', async () => {
+    const listener = await start({ maxRunning: { perCaller: 2, total: 3 } });
+    try {
+      const a1 = await call(listener, 'tools/call', { name: 'wait', arguments: {} }, 'alice');
+      await call(listener, 'tools/call', { name: 'wait', arguments: {} }, 'alice');
+      expect(a1).toMatchObject({ resultType: 'task' });
+      const mine = await call(listener, 'tools/call', { name: 'wait', arguments: {} }, 'alice');
+      expect(mine).toMatchObject({ isError: true, content: [{ text: expect.stringContaining('this caller has 2 tasks running on this server') }] });
+      expect(mine).not.toHaveProperty('taskId');
+      // Another caller has room of its own, up to the bound in all.
+      expect(await call(listener, 'tools/call', { name: 'wait', arguments: {} }, 'bob')).toMatchObject({ resultType: 'task' });
+      const all = await call(listener, 'tools/call', { name: 'wait', arguments: {} }, 'bob');
+      expect(all).toMatchObject({ isError: true, content: [{ text: expect.stringContaining('this server runs 3 tasks') }] });
+      await call(listener, 'tasks/cancel', { taskId: a1.taskId }, 'alice');
+      expect(await call(listener, 'tools/call', { name: 'wait', arguments: {} }, 'alice')).toMatchObject({ resultType: 'task' });
+    } finally {
+      await listener.close();
+    }
+  });
+
+  it('stops the run of a task that expired (its ttlMs passed without a change), and frees its place, even when the method ignores its signal', async () => {
+    const listener = await start({ ttlMs: 200, heartbeatTimeoutMs: 60, maxRunning: { perCaller: 1 } });
+    try {
+      const before = stopped.count;
+      const waiting = await call(listener, 'tools/call', { name: 'wait', arguments: {} }, 'carol');
+      for (let i = 0; i < 200 && stopped.count === before; i++) await new Promise((r) => setTimeout(r, 10));
+      expect(stopped.count).toBe(before + 1);
+      await expect(call(listener, 'tasks/get', { taskId: waiting.taskId }, 'carol')).rejects.toMatchObject({ code: -32602 });
+
+      const deaf = await call(listener, 'tools/call', { name: 'deaf', arguments: {} }, 'dave');
+      expect(deaf).toMatchObject({ resultType: 'task' });
+      expect(await call(listener, 'tools/call', { name: 'deaf', arguments: {} }, 'dave')).toMatchObject({ isError: true });
+      let again: Record<string, unknown> = {};
+      for (let i = 0; i < 200 && again.resultType !== 'task'; i++) {
+        await new Promise((r) => setTimeout(r, 10));
+        again = await call(listener, 'tools/call', { name: 'deaf', arguments: {} }, 'dave');
+      }
+      expect(again).toMatchObject({ resultType: 'task' });
+    } finally {
+      await listener.close();
+    }
   });
 });
 

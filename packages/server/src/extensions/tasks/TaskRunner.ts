@@ -31,6 +31,9 @@ export class TaskRunner {
   /** The run (`attempt`) of each task this process runs: its writes apply only while the task is still on that run. */
   private readonly attempts = new Map<string, number>();
   private readonly held = new WeakMap<AbortController, { stored: boolean; message?: string }>();
+  /** The caller (`StoredTask.owner`) of each run here, and how many runs each caller has here. */
+  private readonly owners = new Map<string, string>();
+  private readonly perOwner = new Map<string, number>();
 
   constructor(
     private readonly store: TaskStore,
@@ -53,8 +56,11 @@ export class TaskRunner {
   begin(task: StoredTask, run: TaskRun): RunningRound {
     const id = task.taskId;
     const controller = new AbortController();
+    this.forget(id);
     this.running.set(id, controller);
     this.attempts.set(id, task.attempt ?? 1);
+    this.owners.set(id, task.owner);
+    this.perOwner.set(task.owner, (this.perOwner.get(task.owner) ?? 0) + 1);
     // Until the store has the task (`follow`), its latest status message waits here: a write before would find no task.
     const held: { stored: boolean; message?: string } = { stored: false };
     this.held.set(controller, held);
@@ -78,8 +84,18 @@ export class TaskRunner {
   /** Forgets a round begun for no task. */
   drop(round: RunningRound): void {
     if (this.running.get(round.id) !== round.controller) return;
-    this.running.delete(round.id);
-    this.attempts.delete(round.id);
+    this.forget(round.id);
+  }
+
+  private forget(id: string): void {
+    this.running.delete(id);
+    this.attempts.delete(id);
+    const owner = this.owners.get(id);
+    if (owner === undefined) return;
+    this.owners.delete(id);
+    const left = (this.perOwner.get(owner) ?? 1) - 1;
+    if (left > 0) this.perOwner.set(owner, left);
+    else this.perOwner.delete(owner);
   }
 
   /** Whether `task` is still on the run this process started (another instance may have restarted it since). */
@@ -99,8 +115,12 @@ export class TaskRunner {
     // While the run goes on, its instance says so; a task whose heartbeat stops failed with its instance.
     const beat = setInterval(() => this.beat(id), this.heartbeatMs);
     beat.unref?.();
+    // Once aborted (cancelled, expired, taken over), the run is no longer the task's: a method that ignores its signal does not hold its place here.
+    const { signal } = round.controller;
+    const stopped = new Promise<undefined>((resolve) => (signal.aborted ? resolve(undefined) : signal.addEventListener('abort', () => resolve(undefined), { once: true })));
     try {
-      await this.settle(id, await round.answer);
+      const answer = await Promise.race([round.answer, stopped]);
+      if (answer !== undefined) await this.settle(id, answer);
     } catch (error) {
       await this.fail(id, error).catch((e: unknown) => this.logger.error(`task ${id}: its failure could not be stored`, e));
     } finally {
@@ -109,11 +129,11 @@ export class TaskRunner {
     }
   }
 
-  /** Aborts the run of `taskId` if it runs here (its `ctx.signal`). */
-  abort(taskId: string): void {
+  /** Aborts the run of `taskId` if it runs here (its `ctx.signal`); `why` says why, for the method's signal reason. */
+  abort(taskId: string, why = 'The task was cancelled (tasks/cancel).'): void {
     try {
       // A CallInterrupt: a method that rejects with its signal's reason is ended by the framework, not logged as failing.
-      this.running.get(taskId)?.abort(new CallInterrupt('The task was cancelled (tasks/cancel).', { cause: new ProtocolError(ErrorCodes.InternalError, 'The task was cancelled.') }));
+      this.running.get(taskId)?.abort(new CallInterrupt(why, { cause: new ProtocolError(ErrorCodes.InternalError, why) }));
     } catch (error) {
       // A runtime that ties I/O to one request (Cloudflare Workers) refuses to abort another request's run: the task is cancelled all the same.
       this.logger.warn(`task ${taskId}: its run could not be aborted here`, error);
@@ -123,6 +143,11 @@ export class TaskRunner {
   /** How many task runs this process has going. */
   get active(): number {
     return this.running.size;
+  }
+
+  /** How many task runs this process has going for the caller `owner` (`StoredTask.owner`). */
+  activeFor(owner: string): number {
+    return this.perOwner.get(owner) ?? 0;
   }
 
   private async settle(id: string, answer: Record<string, unknown>): Promise<void> {
@@ -165,8 +190,13 @@ export class TaskRunner {
         lost = !this.ours(task);
         return task.status === 'working' && !lost ? { ...task, heartbeatAt: Date.now() } : undefined;
       })
-      // Another instance took the task over (this one was silent too long): this run stops, so one run goes on.
-      .then(() => lost && this.abort(id))
+      .then((task) => {
+        // Another instance took the task over (this one was silent too long): this run stops, so one run goes on.
+        if (lost) this.abort(id, 'Another server instance took the task over.');
+        // The task expired (its ttlMs passed without a change) or ended: nobody can read what this run would write.
+        else if (!task) this.abort(id, 'The task expired: its ttlMs passed without a change.');
+        else if (TERMINAL.has(task.status)) this.abort(id, `The task is ${task.status}.`);
+      })
       .catch((error: unknown) => this.logger.warn(`task ${id}: its heartbeat could not be stored`, error));
   }
 

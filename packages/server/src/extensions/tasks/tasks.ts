@@ -1,5 +1,5 @@
 import { ConfigError, stderrLogger, ToolwrightError, type AuthInfo, type JsonSchema, type ToolLogger } from '@toolwright/core';
-import { toolTaskMode } from '@toolwright/core/internal';
+import { toolErrorResult, toolTaskMode } from '@toolwright/core/internal';
 import { canAccess } from '../../auth/canAccess';
 import { defineExtension } from '../defineExtension';
 import type { Extension, ExtensionApp, ExtensionContext, ToolRunOverride } from '../Extension';
@@ -47,6 +47,13 @@ export interface TasksOptions {
    * from the start, until this many runs began; then it is marked `failed`. Default 3.
    */
   readonly maxAttempts?: number;
+  /**
+   * Most task runs this instance has going at once for one caller (client and subject; every
+   * anonymous caller counts as one), and in all. A task tool called past either gets an
+   * `isError` result saying so, and no task. Runs taken from the queue are bounded by
+   * `worker.concurrency` instead. Default `{ perCaller: 100, total: 1000 }`.
+   */
+  readonly maxRunning?: { readonly perCaller?: number; readonly total?: number };
   /** Most task ids one `subscriptions/listen` stream may name. Default 100. */
   readonly maxListenedTasks?: number;
   /** Where failures of task runs are logged. Default: stderr. */
@@ -97,6 +104,8 @@ export function tasks(options: TasksOptions = {}): Extension {
   const heartbeatTimeoutMs = positive('heartbeatTimeoutMs', options.heartbeatTimeoutMs, 30_000);
   const maxAttempts = positive('maxAttempts', options.maxAttempts, 3);
   const maxListened = positive('maxListenedTasks', options.maxListenedTasks, 100);
+  const maxPerCaller = positive('maxRunning.perCaller', options.maxRunning?.perCaller, 100);
+  const maxTotal = positive('maxRunning.total', options.maxRunning?.total, 1000);
   const logger = options.logger ?? stderrLogger('tasks');
   const runner = new TaskRunner(store, logger, Math.max(1, Math.floor(heartbeatTimeoutMs / 3)));
   const watchers = new TaskWatchers(store, logger);
@@ -220,6 +229,15 @@ export function tasks(options: TasksOptions = {}): Extension {
     } finally {
       sweeping = false;
     }
+  };
+
+  /** Why a new task of `owner` may not run here now (a bound of `maxRunning` reached), or undefined. */
+  const tooBusy = (owner: string, tool: string): string | undefined => {
+    const mine = runner.activeFor(owner);
+    if (mine >= maxPerCaller)
+      return `Tool '${tool}' was not started: this caller has ${mine} tasks running on this server, the most allowed (tasks({ maxRunning: { perCaller } })). Wait for one to finish or cancel one (tasks/cancel), then call it again.`;
+    if (runner.active >= maxTotal) return `Tool '${tool}' was not started: this server runs ${runner.active} tasks, the most allowed (tasks({ maxRunning: { total } })). Call it again later.`;
+    return undefined;
   };
 
   /** The caller's own task `taskId`, after the routing header check; -32602 for any other. */
@@ -399,6 +417,8 @@ export function tasks(options: TasksOptions = {}): Extension {
         return createTaskResult(queued);
       }
 
+      const busy = tooBusy(task.owner, call.name);
+      if (busy) return toolErrorResult(busy);
       const round = runner.begin(task, next);
       if (mode.inputFirst) {
         // Questions asked before the method does anything else go out as a plain round trip, without a task.
