@@ -5,6 +5,7 @@ import { ServerError, UnansweredError, UsageError } from './cli/UsageError';
 import { COMMANDS } from './commands/commands';
 import { cliVersion } from './generate/packageRoot';
 import { unsupportedNodeMessage } from './cli/supportedNode';
+import { terminalSafe } from './cli/terminalSafe';
 
 function mainHelp(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length)) + 2;
@@ -54,18 +55,14 @@ export async function runCli(argv: readonly string[], io: Io): Promise<number> {
     }
     return await command.run(args, io);
   } catch (error) {
-    if (error instanceof UsageError) {
-      println(io.stderr, `${io.err.red('error:')} ${error.message}`);
-      return ExitCode.Usage;
-    }
-    if (error instanceof ServerError) {
-      println(io.stderr, `${io.err.red('error:')} ${error.message}`);
-      return ExitCode.Server;
-    }
-    if (error instanceof UnansweredError) {
-      println(io.stderr, `${io.err.red('error:')} ${error.message}`);
-      return ExitCode.Failure;
-    }
+    // Messages quote what servers sent (errors, names, their stderr): shown, never obeyed.
+    const report = (code: number): number => {
+      println(io.stderr, `${io.err.red('error:')} ${terminalSafe((error as Error).message)}`);
+      return code;
+    };
+    if (error instanceof UsageError) return report(ExitCode.Usage);
+    if (error instanceof ServerError) return report(ExitCode.Server);
+    if (error instanceof UnansweredError) return report(ExitCode.Failure);
     throw error;
   }
 }

@@ -1,6 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { parseJSONRPCMessage, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/client';
+import { terminalSafe } from '../cli/terminalSafe';
 import { ServerError } from '../cli/UsageError';
+import { MAX_MESSAGE_SIZE, tooLargeMessage } from './messageLimit';
 
 export interface ChildProcessTransportOptions {
   readonly command: string;
@@ -35,9 +37,10 @@ export class ChildProcessTransport implements Transport {
     const child = spawn(command, [...args], { cwd, stdio: ['pipe', 'pipe', 'pipe'] });
     this.child = child;
     child.stdout!.setEncoding('utf8').on('data', (chunk: string) => this.receive(chunk));
-    child.stderr!.on('data', (chunk: Buffer) => {
-      this.stderrTail = (this.stderrTail + chunk.toString()).slice(-4000);
-      this.options.stderr?.write(chunk);
+    child.stderr!.setEncoding('utf8').on('data', (chunk: string) => {
+      this.stderrTail = (this.stderrTail + chunk).slice(-4000);
+      // Its log is shown, never obeyed by the terminal.
+      this.options.stderr?.write(terminalSafe(chunk));
     });
     child.stdin!.on('error', () => undefined); // EPIPE after the server exits: reported by 'exit'.
     child.on('exit', (code, signal) => {
@@ -76,24 +79,43 @@ export class ChildProcessTransport implements Transport {
   }
 
   private receive(chunk: string): void {
-    this.buffer += chunk;
+    if (this.failure) return;
+    // Only the new chunk is searched for a newline: rescanning the whole buffer made a long line quadratic.
+    let start = 0;
     let newline: number;
-    while ((newline = this.buffer.indexOf('\n')) !== -1) {
-      const line = this.buffer.slice(0, newline).replace(/\r$/, '');
-      this.buffer = this.buffer.slice(newline + 1);
-      if (line.trim() === '') continue;
-      let message: JSONRPCMessage;
-      try {
-        message = parseJSONRPCMessage(JSON.parse(line));
-      } catch {
-        // stdout belongs to the protocol; a stray console.log there breaks real clients too.
-        this.fail(`The server wrote a line to stdout that is not JSON-RPC: ${JSON.stringify(line.slice(0, 200))}. Log to stderr (console.error), never stdout.`);
-        this.onerror?.(this.failure!);
-        void this.close();
-        return;
-      }
-      this.onmessage?.(message);
+    while ((newline = chunk.indexOf('\n', start)) !== -1) {
+      const line = this.buffer + chunk.slice(start, newline);
+      this.buffer = '';
+      start = newline + 1;
+      if (!this.receiveLine(line.endsWith('\r') ? line.slice(0, -1) : line)) return;
     }
+    this.buffer += chunk.slice(start);
+    if (this.buffer.length > MAX_MESSAGE_SIZE) {
+      this.buffer = '';
+      this.stop(tooLargeMessage('The server (on stdout)'));
+    }
+  }
+
+  /** Handles one line; false when it ended the connection. */
+  private receiveLine(line: string): boolean {
+    if (line.trim() === '') return true;
+    let message: JSONRPCMessage;
+    try {
+      message = parseJSONRPCMessage(JSON.parse(line));
+    } catch {
+      // stdout belongs to the protocol; a stray console.log there breaks real clients too.
+      this.stop(`The server wrote a line to stdout that is not JSON-RPC: ${JSON.stringify(line.slice(0, 200))}. Log to stderr (console.error), never stdout.`);
+      return false;
+    }
+    this.onmessage?.(message);
+    return true;
+  }
+
+  /** Fails the connection with `message` and stops the server. */
+  private stop(message: string): void {
+    this.fail(message);
+    this.onerror?.(this.failure!);
+    void this.close();
   }
 
   private fail(message: string): void {

@@ -1,8 +1,10 @@
 import { pathToFileURL } from 'node:url';
 import type { CallToolResult, CreateMessageRequest, ElicitRequest } from '@modelcontextprotocol/client';
 import { println, type Io } from '../cli/Io';
+import { terminalSafe } from '../cli/terminalSafe';
 import { ServerError } from '../cli/UsageError';
 import { cliVersion } from '../generate/packageRoot';
+import { limitedFetch } from './limitedFetch';
 import type { ServerRequestAnswers } from './ServerRequestAnswers';
 
 /** The tasks extension (SEP-2663), which a 2026-07-28 server advertises in `capabilities.extensions`. */
@@ -40,8 +42,9 @@ export interface TaskCallOptions {
  */
 export async function callAsTask(tool: string, args: Record<string, unknown>, io: Io, options: TaskCallOptions): Promise<CallToolResult> {
   let nextId = 1;
+  const limited = limitedFetch(options.url.href);
   const request: Request = async (method, params, name) => {
-    const response = await fetch(options.url, {
+    const response = await limited.fetch(options.url, {
       method: 'POST',
       headers: { ...options.headers, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': VERSION, 'mcp-method': method, 'mcp-name': name },
       body: JSON.stringify({
@@ -67,7 +70,7 @@ export async function callAsTask(tool: string, args: Record<string, unknown>, io
   const first = await callRounds(request, tool, args, options.answers, io);
   if (first.resultType !== 'task') return first as unknown as CallToolResult;
   const taskId = first.taskId as string;
-  println(io.stderr, io.err.dim(`Task ${taskId} started; polling it${options.signal ? ' (Ctrl-C cancels it)' : ''}.`));
+  println(io.stderr, io.err.dim(`Task ${terminalSafe(String(taskId))} started; polling it${options.signal ? ' (Ctrl-C cancels it)' : ''}.`));
   let cancelled = false;
   const cancel = () => {
     cancelled = true;
@@ -84,7 +87,7 @@ export async function callAsTask(tool: string, args: Record<string, unknown>, io
       await new Promise((resolve) => setTimeout(resolve, wait));
       task = (await request('tasks/get', { taskId }, taskId)) as unknown as Task;
       const now = `${task.status}|${task.statusMessage ?? ''}`;
-      if (now !== shown && task.statusMessage) println(io.stderr, io.err.dim(`[${task.status}] ${task.statusMessage}`));
+      if (now !== shown && task.statusMessage) println(io.stderr, io.err.dim(terminalSafe(`[${task.status}] ${task.statusMessage}`)));
       shown = now;
       if (task.status === 'completed') return task.result ?? { content: [] };
       if (task.status === 'failed') throw new ServerError(`Task ${taskId} of '${tool}' failed: ${task.error?.message ?? 'no reason given'} (JSON-RPC error ${task.error?.code ?? -32603})`);

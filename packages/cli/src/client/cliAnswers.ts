@@ -5,6 +5,7 @@ import type { ParsedArgs } from '../cli/Command';
 import { println, type Io } from '../cli/Io';
 import { booleanOption, stringOption } from '../cli/parseCommandArgs';
 import { ask } from '../cli/prompt';
+import { terminalSafe } from '../cli/terminalSafe';
 import { UnansweredError, UsageError } from '../cli/UsageError';
 import type { ServerRequestAnswers } from './ServerRequestAnswers';
 
@@ -27,9 +28,9 @@ export function cliAnswers(args: ParsedArgs, io: Io): ServerRequestAnswers {
   const sample = stringOption(args, 'sample');
   return {
     async elicit(request: ElicitRequest['params']): Promise<ElicitResult> {
-      println(io.stderr, io.err.dim(`The server asks: ${request.message}`));
+      println(io.stderr, io.err.dim(`The server asks: ${terminalSafe(request.message)}`));
       if (request.mode === 'url') {
-        println(io.stderr, `Open ${request.url} to continue.`);
+        println(io.stderr, `Open ${terminalSafe(request.url)} to continue.`);
         return { action: io.interactive ? 'accept' : 'decline' };
       }
       const next = queue.length > 1 ? queue.shift() : queue[0];
@@ -41,7 +42,7 @@ export function cliAnswers(args: ParsedArgs, io: Io): ServerRequestAnswers {
     async sample(request: CreateMessageRequest['params']): Promise<CreateMessageResult> {
       const last = request.messages.at(-1)?.content;
       const text = last && !Array.isArray(last) && last.type === 'text' ? last.text : undefined;
-      println(io.stderr, io.err.dim(`The server asks the model${text === undefined ? '' : `: ${text}`}`));
+      println(io.stderr, io.err.dim(`The server asks the model${text === undefined ? '' : `: ${terminalSafe(text)}`}`));
       const reply = sample ?? (io.interactive ? await ask(io, 'Reply as the model', '') : undefined);
       if (reply === undefined) throw new UnansweredError("toolwright has no model to answer a sampling request: pass --sample '<reply>'.");
       return { role: 'assistant', content: { type: 'text', text: reply }, model: 'toolwright-cli' };
@@ -118,7 +119,7 @@ async function askForm(io: Io, form: Record<string, FormProperty>): Promise<Reco
   for (const [key, property] of Object.entries(form)) {
     const choices = property.enum ?? property.items?.enum;
     const label = `${property.title ?? key}${property.description ? ` (${property.description})` : ''}${choices ? ` [${choices.join(', ')}]` : ''}`;
-    content[key] = await ask(io, label, property.default === undefined ? '' : String(property.default));
+    content[key] = await ask(io, terminalSafe(label), property.default === undefined ? '' : terminalSafe(String(property.default)));
   }
   return coerce(content, form);
 }

@@ -1,10 +1,11 @@
 import { pathToFileURL } from 'node:url';
-import { Client, ProtocolError, SdkError, StreamableHTTPClientTransport, type Transport } from '@modelcontextprotocol/client';
+import { Client, ProtocolError, SdkError, SdkErrorCode, StreamableHTTPClientTransport, DEFAULT_REQUEST_TIMEOUT_MSEC, type Transport } from '@modelcontextprotocol/client';
 import type { Io } from '../cli/Io';
 import { ServerError } from '../cli/UsageError';
 import { cliVersion } from '../generate/packageRoot';
 import { ChildProcessTransport } from './ChildProcessTransport';
 import { BEARER_ENV } from './bearerToken';
+import { limitedFetch } from './limitedFetch';
 import type { ServerRequestAnswers } from './ServerRequestAnswers';
 import type { ProtocolChoice, ServerTarget } from './ServerTarget';
 
@@ -39,12 +40,14 @@ export async function withClient<T>(target: ServerTarget, io: Io, options: Clien
     client.setRequestHandler('sampling/createMessage', (request) => answers.sample(request.params));
     client.setRequestHandler('roots/list', () => ({ roots: [{ uri: pathToFileURL(io.cwd).href, name: 'working directory' }] }));
   }
+  const limited = limitedFetch(target.shown);
   const transport: Transport =
     target.kind === 'stdio'
       ? new ChildProcessTransport({ command: target.command, args: target.args, cwd: target.cwd, stderr: options.verbose ? io.stderr : undefined })
-      : new StreamableHTTPClientTransport(target.url, { requestInit: { headers: { ...target.headers } } });
+      : new StreamableHTTPClientTransport(target.url, { requestInit: { headers: { ...target.headers } }, fetch: limited.fetch });
   const failure = (error: unknown, what: string): Error => {
     if (transport instanceof ChildProcessTransport && transport.failure) return transport.failure;
+    if (limited.failure) return limited.failure;
     const status = httpStatusOf(error);
     if (target.kind === 'http' && status === 401) {
       const sent = Object.keys(target.headers).some((h) => h.toLowerCase() === 'authorization');
@@ -54,6 +57,12 @@ export async function withClient<T>(target: ServerTarget, io: Io, options: Clien
     }
     if (target.kind === 'http' && status === 403) return new ServerError(`${target.shown} refused the request (HTTP 403): the token lacks a scope or role it needs.`);
     if (error instanceof ProtocolError) return new ServerError(`${what}: ${error.message} (JSON-RPC error ${error.code})`);
+    if (error instanceof SdkError && error.code === SdkErrorCode.RequestTimeout) {
+      const waited = options.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MSEC;
+      return new ServerError(
+        `${what}: no answer within ${waited} ms${target.kind === 'http' ? ` from ${target.shown}` : ''}. If the server is slow, raise --timeout <ms>${target.kind === 'stdio' ? '; run with --verbose to see its log (stderr)' : ''}.`,
+      );
+    }
     if (error instanceof SdkError || error instanceof TypeError) return new ServerError(`${what}: ${error.message}${target.kind === 'http' ? ` (${target.shown})` : ''}`);
     return error instanceof Error ? error : new Error(String(error));
   };

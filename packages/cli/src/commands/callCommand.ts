@@ -7,6 +7,7 @@ import type { Command, ParsedArgs } from '../cli/Command';
 import { ExitCode } from '../cli/ExitCode';
 import { println, type Io } from '../cli/Io';
 import { booleanOption, stringOption } from '../cli/parseCommandArgs';
+import { jsonText, terminalSafe } from '../cli/terminalSafe';
 import { UsageError } from '../cli/UsageError';
 
 export const callCommand: Command = {
@@ -96,23 +97,24 @@ Examples:
     });
 
     if (booleanOption(args, 'json')) {
-      println(io.stdout, JSON.stringify(result.value, null, 2));
+      println(io.stdout, jsonText(result.value));
       return result.kind === 'tool' && result.value.isError ? ExitCode.Failure : ExitCode.Ok;
     }
+    // What the server sent is printed as text: shown, never obeyed by the terminal.
     if (result.kind === 'resource') {
       for (const contents of result.value.contents)
-        println(io.stdout, 'text' in contents ? contents.text : `[${contents.mimeType ?? 'binary'} ${contents.uri}, ${Math.floor((contents.blob.length * 3) / 4)} bytes]`);
+        println(io.stdout, terminalSafe('text' in contents ? contents.text : `[${contents.mimeType ?? 'binary'} ${contents.uri}, ${Math.floor((contents.blob.length * 3) / 4)} bytes]`));
       return ExitCode.Ok;
     }
     if (result.kind === 'prompt') {
-      for (const message of result.value.messages) println(io.stdout, `${io.out.bold(`${message.role}:`)} ${describeBlock(message.content)}`);
+      for (const message of result.value.messages) println(io.stdout, `${io.out.bold(`${terminalSafe(message.role)}:`)} ${terminalSafe(describeBlock(message.content))}`);
       return ExitCode.Ok;
     }
     const { isError, content, structuredContent } = result.value;
     const out = isError ? io.stderr : io.stdout;
     if (isError) println(io.stderr, io.err.red(`Tool '${tool}' returned an error:`));
-    for (const block of content) println(out, describeBlock(block));
-    if (content.length === 0 && structuredContent !== undefined) println(out, JSON.stringify(structuredContent, null, 2));
+    for (const block of content) println(out, terminalSafe(describeBlock(block)));
+    if (content.length === 0 && structuredContent !== undefined) println(out, jsonText(structuredContent));
     // "The server log has the details": over stdio that log is the server's stderr, shown with --verbose.
     const pointsToLog = isError && content.some((block) => block.type === 'text' && /\blog has the details\b/.test(block.text));
     if (pointsToLog && target.kind === 'stdio' && !booleanOption(args, 'verbose')) println(io.stderr, io.err.dim("Run again with --verbose to see the server's log (its stderr)."));

@@ -6,6 +6,7 @@ import { count } from '../cli/count';
 import { ExitCode } from '../cli/ExitCode';
 import { println, type Io } from '../cli/Io';
 import { stringOption } from '../cli/parseCommandArgs';
+import { terminalSafeValue } from '../cli/terminalSafe';
 import { UsageError } from '../cli/UsageError';
 import { loadContract } from '../contract/loadContract';
 import { llmsTxt } from '../reference/llmsTxt';
@@ -38,7 +39,8 @@ Exit codes: 0 written, 2 invalid arguments, 3 the server failed to start or answ
 
   async run(args: ParsedArgs, io: Io): Promise<number> {
     if (args.positionals.length > 1) throw new UsageError(`Expected at most one server, got: ${args.positionals.join(' ')}.`);
-    const contract = await loadContract(args, io, args.positionals[0]);
+    // Text files people read in a terminal too: control characters from the server are written as escapes.
+    const contract = terminalSafeValue(await loadContract(args, io, args.positionals[0]));
     const dir = resolve(io.cwd, stringOption(args, 'out') ?? 'docs');
     await mkdir(dir, { recursive: true });
     await writeFile(join(dir, REFERENCE_FILE), referenceMarkdown(contract));

@@ -5,6 +5,7 @@ import { ExitCode } from '../cli/ExitCode';
 import { println, type Io } from '../cli/Io';
 import { booleanOption } from '../cli/parseCommandArgs';
 import type { Style } from '../cli/style';
+import { jsonText, terminalSafeValue } from '../cli/terminalSafe';
 import { UsageError } from '../cli/UsageError';
 import type { Contract, Schema } from '../contract/Contract';
 import { loadContract } from '../contract/loadContract';
@@ -47,10 +48,11 @@ Exit codes: 0 done (with --lint: no errors; warnings allowed), 1 lint errors,
     const contract = await loadContract(args, io, args.positionals[0]);
     const issues = booleanOption(args, 'lint') ? lintContract(contract) : [];
     if (booleanOption(args, 'json')) {
-      println(io.stdout, JSON.stringify(booleanOption(args, 'lint') ? { ...contract, lint: issues } : contract, null, 2));
+      println(io.stdout, jsonText(booleanOption(args, 'lint') ? { ...contract, lint: issues } : contract));
     } else {
-      printContract(contract, io);
-      if (booleanOption(args, 'lint')) printLint(issues, io);
+      // Every name, description and schema keyword the server sent is shown, never obeyed by the terminal.
+      printContract(terminalSafeValue(contract), io);
+      if (booleanOption(args, 'lint')) printLint(terminalSafeValue(issues), io);
     }
     return issues.some((i) => i.severity === 'error') ? ExitCode.Failure : ExitCode.Ok;
   },

@@ -6,6 +6,7 @@ import { count } from '../cli/count';
 import { ExitCode } from '../cli/ExitCode';
 import { println, type Io } from '../cli/Io';
 import { booleanOption, stringOption } from '../cli/parseCommandArgs';
+import { jsonText, terminalSafeValue } from '../cli/terminalSafe';
 import { UsageError } from '../cli/UsageError';
 import type { Change } from '../contract/Change';
 import { diffContracts } from '../contract/diffContracts';
@@ -51,7 +52,7 @@ snapshot file, 3 the server failed to start or answer.`,
     if (action === 'snapshot') {
       if (rest.length > 1) throw new UsageError(`Expected at most one server, got: ${rest.join(' ')}.`);
       const contract = await loadContract(args, io, rest[0]);
-      const text = `${JSON.stringify(contract, null, 2)}\n`;
+      const text = `${jsonText(contract)}\n`;
       const out = stringOption(args, 'out');
       if (out === undefined) io.stdout.write(text);
       else {
@@ -76,8 +77,8 @@ snapshot file, 3 the server failed to start or answer.`,
       const before = parseContract(text, file);
       const after = await loadContract(args, io, entry);
       const changes = diffContracts(before, after);
-      if (booleanOption(args, 'json')) println(io.stdout, JSON.stringify({ breaking: changes.some((c) => c.severity === 'breaking'), changes }, null, 2));
-      else printChanges(changes, io);
+      if (booleanOption(args, 'json')) println(io.stdout, jsonText({ breaking: changes.some((c) => c.severity === 'breaking'), changes }));
+      else printChanges(terminalSafeValue(changes), io);
       return changes.some((c) => c.severity === 'breaking') ? ExitCode.Failure : ExitCode.Ok;
     }
     throw new UsageError(action === undefined ? "Expected 'snapshot' or 'diff'. See 'toolwright schema --help'." : `Unknown action '${action}'. Use 'snapshot' or 'diff'.`);
