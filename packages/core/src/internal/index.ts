@@ -12,7 +12,7 @@ export type { ElicitationForm } from '../elicit/compileElicitationForm';
 export { compileUriTemplate } from '../uri/compileUriTemplate';
 export type { UriTemplateMatcher } from '../uri/compileUriTemplate';
 export { createDefaultContainer } from '../container/defaultContainer';
-export { defaultToolName } from '../registry/toolName';
+export { defaultToolName, TOOL_NAME_PATTERN } from '../registry/toolName';
 export { timeoutProblem } from '../registry/timeoutProblem';
 export { isToolClass } from '../metadata/readMemberMetadata';
 export { composeMiddleware } from '../pipeline/composeMiddleware';

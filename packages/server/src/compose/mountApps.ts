@@ -173,7 +173,7 @@ class MountedApp {
     if (kind === 'prompts') for (const p of old.prompts) catalog.remove('prompts', p.name);
     if (kind === 'resources') for (const r of [...old.resources.map((x) => x.uri), ...old.resourceTemplates.map((x) => x.uriTemplate)]) catalog.remove('resources', r);
     const added: CatalogParts = {
-      tools: kind === 'tools' ? addEach(catalog, next.tools, (t) => ({ ...EMPTY, tools: [t] }), logger, this.namespace) : old.tools,
+      tools: kind === 'tools' ? addEach(catalog, next.tools.filter(fitsName(logger, this.namespace)), (t) => ({ ...EMPTY, tools: [t] }), logger, this.namespace) : old.tools,
       prompts: kind === 'prompts' ? addEach(catalog, next.prompts, (p) => ({ ...EMPTY, prompts: [p] }), logger, this.namespace) : old.prompts,
       resources: kind === 'resources' ? addEach(catalog, next.resources, (r) => ({ ...EMPTY, resources: [r] }), logger, this.namespace) : old.resources,
       resourceTemplates: kind === 'resources' ? addEach(catalog, next.resourceTemplates, (t) => ({ ...EMPTY, resourceTemplates: [t] }), logger, this.namespace) : old.resourceTemplates,
@@ -239,6 +239,17 @@ function loggedProblems(logger: ToolLogger, namespace: string): BuildProblem[] {
 }
 
 const EMPTY: CatalogParts = { tools: [], resources: [], resourceTemplates: [], prompts: [] };
+
+/** Whether a tool changed at runtime has a name clients accept once namespaced (at most `MAX_TOOL_NAME` characters); logged and left out when not, as the build would refuse it. */
+function fitsName(logger: ToolLogger, namespace: string): (tool: CompiledTool) => boolean {
+  return (tool) => {
+    if (tool.name.length <= MAX_TOOL_NAME) return true;
+    logger.error?.(
+      `mount '${namespace}': tool '${tool.name.slice(0, 80)}...' is not served: it is ${tool.name.length} characters long under the namespace; tool names may have at most ${MAX_TOOL_NAME}. Choose a shorter namespace, or rename the tool with the mount's transforms.`,
+    );
+    return false;
+  };
+}
 
 /** Adds each definition alone, so one that clashes at runtime is logged and left out while the others are served. */
 function addEach<D>(catalog: Catalog, definitions: readonly D[], part: (d: D) => CatalogParts, logger: ToolLogger, namespace: string): D[] {

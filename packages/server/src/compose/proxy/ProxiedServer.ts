@@ -43,6 +43,8 @@ export class ProxiedServer {
   private lists: UpstreamLists = { tools: [], resources: [], resourceTemplates: [], prompts: [] };
   private served: CatalogParts = EMPTY;
   private stopped = false;
+  /** The lists being fetched again now, each marked when another change came meanwhile. */
+  private readonly relisting = new Map<ListKind, { again: boolean }>();
   private retry: NodeJS.Timeout | undefined;
   private sweep: NodeJS.Timeout | undefined;
   private quiet = false;
@@ -105,7 +107,7 @@ export class ProxiedServer {
       sample: () => Promise.reject(new ToolwrightError('the proxy runs no calls on this session')),
       listRoots: async () => ({ roots: [] }),
       notification: () => undefined,
-      changed: (kind) => void this.refresh(kind).catch((error: unknown) => this.logger.warn(`${this.label}: relisting ${kind} failed: ${(error as Error).message}`)),
+      changed: (kind) => this.relist(kind),
       resourceUpdated: (uri) => this.notifiers.forEach((n) => n.resourceUpdated(uri)),
       closed: () => this.dropped(client),
     });
@@ -146,6 +148,25 @@ export class ProxiedServer {
 
   private get idleMs(): number {
     return this.options.idleSessionMs ?? 300_000;
+  }
+
+  /**
+   * Lists `kind` again after the upstream said it changed: one listing of a list at a time, and
+   * one more after it when another change came meanwhile, so a slow answer to an older listing
+   * never replaces a newer one, and a flood of changes costs one listing in flight.
+   */
+  private relist(kind: ListKind): void {
+    const running = this.relisting.get(kind);
+    if (running) return void (running.again = true);
+    const entry = { again: false };
+    this.relisting.set(kind, entry);
+    void (async () => {
+      do {
+        entry.again = false;
+        await this.refresh(kind).catch((error: unknown) => this.logger.warn(`${this.label}: relisting ${kind} failed: ${(error as Error).message}`));
+      } while (entry.again && !this.stopped);
+      this.relisting.delete(kind);
+    })();
   }
 
   /** Fetches one of the upstream's lists again and serves it in place of the old one. */

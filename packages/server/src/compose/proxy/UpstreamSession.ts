@@ -113,9 +113,10 @@ export class UpstreamSession {
       }
       // The SDK reports an aborted request with its own error: say what ended it.
       if (call.abort.signal.reason instanceof UpstreamClosedError) throw call.abort.signal.reason;
-      // Not an answer of the upstream's (a JSON-RPC error) nor a cancellation: the session is
+      // Not an answer of the upstream's (a JSON-RPC error or a result of the wrong shape) nor a cancellation: the session is
       // unusable (the upstream restarted and forgot it, the process died). The next call opens another.
-      if (typeof (error as { code?: unknown })?.code !== 'number' && !ctx.signal.aborted) this.end();
+      const code = (error as { code?: unknown })?.code;
+      if (typeof code !== 'number' && code !== INVALID_RESULT && !ctx.signal.aborted) this.end();
       throw error;
     } finally {
       call.pause = undefined;
@@ -273,6 +274,9 @@ export function isModern(client: Client): boolean {
   const version = client.getNegotiatedProtocolVersion();
   return version !== undefined && version >= '2026';
 }
+
+/** The SDK client's code for an answer that does not have the shape of its request's result (the session still works). */
+export const INVALID_RESULT = 'INVALID_RESULT';
 
 /** The upstream connection ended while a call used it. */
 export class UpstreamClosedError extends ToolwrightError {

@@ -2,6 +2,7 @@ import type { Class, PromptResult, ReadResourceResult, ToolContext, ToolLogger, 
 import {
   compileUriTemplate,
   toolErrorResult,
+  TOOL_NAME_PATTERN,
   type CallScope,
   type CompiledPrompt,
   type CompiledResource,
@@ -16,6 +17,7 @@ import { connectionOfContext } from '../../pipeline/contextConnection';
 import { isModern } from './UpstreamSession';
 import type { CatalogParts } from '../../surface/Catalog';
 import { upstreamFailure } from './upstreamFailure';
+import { firstOfEach, quoted } from './firstOfEach';
 import { canonicalJson } from '../../roundtrip/InputRound';
 
 /** What the definitions of a proxy need of it. */
@@ -50,8 +52,9 @@ const TRACE_KEYS = ['traceparent', 'tracestate', 'baggage'] as const;
  */
 export function proxyDefinitions(lists: UpstreamLists, target: Class, runtime: ProxyRuntime): CatalogParts {
   const completions = (ref: Record<string, unknown>, names: readonly string[]): Record<string, CompleteArgument> => Object.fromEntries(names.map((name) => [name, completer(runtime, ref, name)]));
+  const { logger } = runtime;
   const templates: CompiledResourceTemplate[] = [];
-  for (const t of lists.resourceTemplates) {
+  for (const t of firstOfEach(lists.resourceTemplates, (x) => x.uriTemplate, 'resource template', logger, runtime.label())) {
     let matcher: UriTemplateMatcher;
     try {
       matcher = compileUriTemplate(t.uriTemplate);
@@ -84,9 +87,9 @@ export function proxyDefinitions(lists: UpstreamLists, target: Class, runtime: P
       target,
       methodName: t.name,
       usesContext: true,
-      call: (args, ctx, scope) => callTool(runtime, t.name, args, ctx, scope),
+      call: (args, ctx, scope) => callTool(runtime, t, args, ctx, scope),
     })),
-    resources: lists.resources.map((r): CompiledResource => ({
+    resources: firstOfEach(lists.resources, (r) => r.uri, 'resource', logger, runtime.label()).map((r): CompiledResource => ({
       uri: r.uri,
       name: r.name,
       descriptor: r as CompiledResource['descriptor'],
@@ -96,7 +99,7 @@ export function proxyDefinitions(lists: UpstreamLists, target: Class, runtime: P
       read: (ctx, scope) => read(runtime, r.uri, ctx, scope),
     })),
     resourceTemplates: templates,
-    prompts: lists.prompts.map((p): CompiledPrompt => ({
+    prompts: firstOfEach(lists.prompts, (p) => p.name, 'prompt', logger, runtime.label()).map((p): CompiledPrompt => ({
       name: p.name,
       descriptor: p as CompiledPrompt['descriptor'],
       target,
@@ -115,11 +118,18 @@ export function proxyDefinitions(lists: UpstreamLists, target: Class, runtime: P
  * The upstream tools the proxy can serve, as plain calls: the proxy relays no tasks (it asks the
  * upstream for none), so a 2025-era `execution.taskSupport` is dropped from the descriptor, and a
  * tool the upstream runs only as a task (`'required'`, which every plain call of it would be
- * refused) is not served, with a warning naming it.
+ * refused) is not served, with a warning naming it. So is a tool whose name is not a valid MCP
+ * tool name (clients refuse a list that has one), and a name listed twice is served once.
  */
 function servedTools(tools: readonly UpstreamTool[], runtime: ProxyRuntime): UpstreamTool[] {
   const served: UpstreamTool[] = [];
-  for (const tool of tools) {
+  for (const tool of firstOfEach(tools, (t) => t.name, 'tool', runtime.logger, runtime.label())) {
+    if (!TOOL_NAME_PATTERN.test(tool.name)) {
+      runtime.logger.warn(
+        `${runtime.label()}: tool ${quoted(tool.name)} is not served: a tool name is 1-128 characters of A-Z, a-z, 0-9, '_', '.' and '-'. Ask the upstream's maintainers to rename it.`,
+      );
+      continue;
+    }
     const support = (tool as { execution?: { taskSupport?: unknown } }).execution?.taskSupport;
     if (support === 'required') {
       runtime.logger.warn(`${runtime.label()}: tool '${tool.name}' is not served: it runs only as a task, and the proxy relays no tasks.`);
@@ -134,7 +144,8 @@ function servedTools(tools: readonly UpstreamTool[], runtime: ProxyRuntime): Ups
   return served;
 }
 
-async function callTool(runtime: ProxyRuntime, name: string, args: unknown, ctx: ToolContext | undefined, scope: CallScope | undefined): Promise<ToolResult> {
+async function callTool(runtime: ProxyRuntime, tool: UpstreamTool, args: unknown, ctx: ToolContext | undefined, scope: CallScope | undefined): Promise<ToolResult> {
+  const { name } = tool;
   const what = `tools/call '${name}'`;
   if (!ctx) return toolErrorResult(`${what} needs a call context; the proxy serves calls through Toolwright's pipeline only.`);
   const input = (typeof args === 'object' && args !== null && !Array.isArray(args) ? args : {}) as Record<string, unknown>;
@@ -143,7 +154,8 @@ async function callTool(runtime: ProxyRuntime, name: string, args: unknown, ctx:
     runtime.run(ctx, requestName('tools/call', name, input), async (client, signal, progressToken) => {
       const meta = metaFor(ctx, client);
       const params = { name, arguments: input, _meta: { ...meta._meta, ...(ctx.meta?.progressToken !== undefined && { progressToken }) } };
-      return (await client.callTool(params, { signal, timeout: runtime.requestTimeoutMs })) as ToolResult;
+      // The tool as listed: the client checks the result's structured content against its outputSchema (the proxy's clients are promised it).
+      return (await client.callTool(params, { signal, timeout: runtime.requestTimeoutMs, toolDefinition: tool })) as ToolResult;
     });
   try {
     return scope?.around ? ((await scope.around(input, forward, shapeResult)) as ToolResult) : await forward();

@@ -1,6 +1,6 @@
 import { CallInterrupt, ToolError } from '@toolwright/core';
 import type { MemberErrorKind } from '@toolwright/core/internal';
-import { UpstreamClosedError } from './UpstreamSession';
+import { INVALID_RESULT, UpstreamClosedError } from './UpstreamSession';
 
 /** Why an upstream request failed, in words for the downstream client, and what kind of protocol error it is. */
 export interface UpstreamFailure {
@@ -26,8 +26,17 @@ export function upstreamFailure(upstream: string, what: string, error: unknown, 
   if (error instanceof UpstreamClosedError || e?.code === 'CONNECTION_CLOSED' || e?.code === 'NOT_CONNECTED') {
     return { message: `${upstream} closed the connection before answering ${what}. The proxy reconnects on the next request: try again.`, kind: 'internal' };
   }
+  if (e?.code === INVALID_RESULT) {
+    return { message: `${upstream} answered ${what} with a result that is not valid MCP (${squeezed(message)}). Ask the upstream's maintainers to fix it.`, kind: 'internal' };
+  }
   if (e?.code === 'REQUEST_TIMEOUT') return { message: `${upstream} did not answer ${what} in time (requestTimeoutMs). Try again, or raise the proxy's requestTimeoutMs.`, kind: 'internal' };
   return { message: `${upstream} could not be reached for ${what}: ${message}. Check that it is running; the proxy retries on the next request.`, kind: 'internal' };
+}
+
+/** An SDK message for a client: its schema problems squeezed onto one line, at most 300 characters. */
+function squeezed(message: string): string {
+  const line = message.replace(/\s+/g, ' ');
+  return line.length > 300 ? `${line.slice(0, 300)}...` : line;
 }
 
 /** JSON-RPC error of a call that needs the user to open a URL first (2025-11-25 URL-mode elicitation). */

@@ -1,0 +1,180 @@
+import 'reflect-metadata';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Tool } from '@toolwright/core';
+import { createApp, type App } from '@toolwright/server';
+import { proxyServer, type ProxiedServer, type ProxyStdioOptions } from '@toolwright/server/proxy';
+import { createTestClient } from '@toolwright/server/testing';
+import { waitFor } from './fixtures/waitFor';
+
+/**
+ * The proxy with hostile upstreams: fixtures/hostile-upstream.js, plain JavaScript speaking
+ * newline-delimited JSON-RPC over stdio, lists names and shapes the spec does not allow and
+ * answers late, twice, with the wrong id, with results of the wrong shape, or not at all. The
+ * parent app keeps serving its own tool, fails the proxied ones with clear errors, and never
+ * serves its clients a name or a result the spec does not allow.
+ */
+const HOSTILE = join(__dirname, 'fixtures', 'hostile-upstream.js');
+
+class Own {
+  @Tool({ description: 'The parent app own tool.' })
+  own() {
+    return 'own';
+  }
+}
+
+interface Hostile {
+  proxy: ProxiedServer;
+  front: App;
+  /** What the proxy logged (warnings and errors). */
+  logged: string[];
+  /** The messages the upstream processes got, one line each: `<method> <name>`. */
+  received(): string[];
+}
+
+const started: ProxiedServer[] = [];
+afterEach(async () => {
+  await Promise.all(started.splice(0).map((p) => p.stop()));
+});
+
+/** The parent app `front` with its tool `own`, mounting the hostile upstream (answering tools/list with `list`) under `h`. */
+async function hostile(list: string, options: Partial<ProxyStdioOptions> = {}): Promise<Hostile> {
+  const logged: string[] = [];
+  const log = (line: string) => void logged.push(line);
+  const logger = { debug: () => undefined, info: () => undefined, warn: log, error: log };
+  const file = join(mkdtempSync(join(tmpdir(), 'toolwright-hostile-')), 'received');
+  const proxy = await proxyServer({
+    command: process.execPath,
+    args: [HOSTILE, list],
+    env: { HOSTILE_LOG: file },
+    stderr: 'ignore',
+    protocol: '2025-11-25',
+    name: 'hostile',
+    logger,
+    ...options,
+  });
+  started.push(proxy);
+  const front = await createApp({ name: 'front', version: '1.0.0', tools: [Own], mount: [{ app: proxy, namespace: 'h' }], logger });
+  return { proxy, front, logged, received: () => (existsSync(file) ? readFileSync(file, 'utf8').trim().split('\n') : []) };
+}
+
+const textOf = (result: { content?: unknown }) => (result.content as { type: string; text?: string }[]).map((c) => c.text ?? '').join('\n');
+const names = async (client: { listTools(): Promise<{ tools: { name: string }[] }> }) => (await client.listTools()).tools.map((t) => t.name).sort();
+
+describe('names from the upstream', () => {
+  it('serves Object.prototype member names like any other, a repeated name or URI once, and leaves out invalid tool names with a warning', async () => {
+    const { front, logged } = await hostile('names');
+    const client = await createTestClient(front);
+    expect(await names(client)).toEqual(['h___proto__', 'h_constructor', 'h_echo', 'h_hasOwnProperty', 'h_ok.name-1', 'h_toString', 'own']);
+    for (const name of ['__proto__', 'constructor', 'toString', 'hasOwnProperty']) {
+      expect(textOf(await client.callTool({ name: `h_${name}`, arguments: {} }))).toBe(`called ${name}`);
+    }
+    expect((await client.listPrompts()).prompts.map((p) => p.name)).toEqual(['h___proto__', 'h_constructor']);
+    // (An argument named __proto__ does not reach the proxy: the SDK's schemas drop such a key when they parse a request.)
+    expect((await client.getPrompt({ name: 'h___proto__' })).messages[0]?.content).toMatchObject({ type: 'text', text: expect.stringMatching(/^prompt __proto__ /) });
+    expect((await client.listResources()).resources.map((r) => r.uri)).toEqual(['up://__proto__', 'up://toString']);
+    expect((await client.readResource({ uri: 'up://__proto__' })).contents[0]).toMatchObject({ text: 'read up://__proto__' });
+    expect(logged).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^upstream 'hostile': tool "echo" is listed twice; only the first is served/),
+        expect.stringMatching(/^upstream 'hostile': prompt "__proto__" is listed twice/),
+        expect.stringMatching(/^upstream 'hostile': resource "up:\/\/__proto__" is listed twice/),
+        expect.stringMatching(/^upstream 'hostile': tool "has space" is not served: a tool name is 1-128 characters/),
+        expect.stringMatching(/^upstream 'hostile': tool "" is not served/),
+        expect.stringMatching(/^upstream 'hostile': tool "x{80}"\.\.\. \(200 characters\) is not served/),
+      ]),
+    );
+    await client.close();
+  });
+
+  it('leaves out a tool the upstream adds later whose namespaced name is too long, with an error in the log', async () => {
+    const { front, logged, received } = await hostile('growing');
+    const client = await createTestClient(front);
+    await waitFor(() => received().filter((line) => line.startsWith('tools/list')).length === 2, 'the second listing');
+    await waitFor(() => logged.some((line) => line.includes('130 characters long under the namespace')), 'the error about the long name', { detail: () => logged.join('\n') });
+    expect(await names(client)).toEqual(['h_echo', 'own']);
+    await client.close();
+  });
+});
+
+describe('list changes from the upstream', () => {
+  it('serves the newest list when an older listing is answered last', async () => {
+    const { front, received } = await hostile('racing');
+    const client = await createTestClient(front);
+    await waitFor(() => received().filter((line) => line.startsWith('tools/list')).length === 3, 'the third listing', { detail: () => received().join('\n') });
+    // The second listing's answer (the stale list) comes 400 ms after it was asked.
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    expect(await names(client)).toEqual(['h_fresh', 'own']);
+    await client.close();
+  });
+
+  it('lists again a bounded number of times during a flood of list_changed', async () => {
+    const { front, received } = await hostile('flood');
+    const client = await createTestClient(front);
+    await new Promise((resolve) => setTimeout(resolve, 1200));
+    expect(received().filter((line) => line.startsWith('tools/list')).length).toBeLessThan(20);
+    expect(await names(client)).toEqual(['h_echo', 'own']);
+    await client.close();
+  });
+});
+
+describe('results from the upstream', () => {
+  let up: Hostile;
+  beforeAll(async () => {
+    up = await hostile('plain', { requestTimeoutMs: 1000 });
+    started.pop(); // Shared by the tests below: stopped after them, not after each.
+  });
+  afterAll(() => up.proxy.stop());
+
+  it('fails a result whose structured content its outputSchema refuses, instead of passing it on', async () => {
+    const client = await createTestClient(up.front);
+    const result = await client.callTool({ name: 'h_bad_structured', arguments: {} });
+    expect(result).toMatchObject({ isError: true });
+    expect(result.structuredContent).toBeUndefined();
+    expect(textOf(result)).toMatch(/tools\/call 'bad_structured'.*Structured content does not match the tool's output schema: data\/n must be number/);
+    await client.close();
+  });
+
+  it('fails a result of the wrong shape with a message that says so, and keeps the upstream session', async () => {
+    const client = await createTestClient(up.front);
+    expect(textOf(await client.callTool({ name: 'h_echo', arguments: {} }))).toBe('called echo');
+    const sessions = up.received().filter((line) => line.startsWith('initialize')).length;
+    const result = await client.callTool({ name: 'h_unknown_block', arguments: {} });
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toMatch(
+      /^upstream 'hostile' answered tools\/call 'unknown_block' with a result that is not valid MCP \(Invalid result for tools\/call: .{1,320}\)\. Ask the upstream's maintainers to fix it\.$/,
+    );
+    expect(textOf(await client.callTool({ name: 'h_echo', arguments: {} }))).toBe('called echo');
+    expect(up.received().filter((line) => line.startsWith('initialize')).length).toBe(sessions);
+    await client.close();
+  });
+
+  it('answers every other misbehaviour with a clear error, and keeps serving its own tool and the next call', async () => {
+    const client = await createTestClient(up.front);
+    const call = async (name: string) => textOf(await client.callTool({ name: `h_${name}`, arguments: {} }));
+    const late = "upstream 'hostile' did not answer tools/call '%' in time (requestTimeoutMs). Try again, or raise the proxy's requestTimeoutMs.";
+    expect(await call('silent')).toBe(late.replace('%', 'silent'));
+    expect(await call('wrong_id')).toBe(late.replace('%', 'wrong_id'));
+    expect(await call('no_result')).toBe(late.replace('%', 'no_result'));
+    expect(await call('twice')).toBe('first');
+    expect(await call('progress')).toBe('progressed');
+    expect(JSON.parse(await call('ask_sampling'))).toMatchObject({ code: -32601 });
+    expect(await call('huge')).toMatch(/^upstream 'hostile' closed the connection before answering tools\/call 'huge'/);
+    expect(await call('echo')).toBe('called echo');
+    expect(await call('exit')).toMatch(/^upstream 'hostile' closed the connection before answering tools\/call 'exit'/);
+    expect(await call('echo')).toBe('called echo');
+    expect(textOf(await client.callTool({ name: 'own', arguments: {} }))).toBe('own');
+    await client.close();
+  }, 20_000);
+});
+
+describe('shapes of the upstream lists', () => {
+  it.each([
+    ['not_array', /Invalid result for tools\/list: .*expected array/s],
+    ['bad_schemas', /Invalid result for tools\/list: .*inputSchema/s],
+    ['endless', /tools\/list: exceeded listMaxPages \(64\); server pagination did not terminate/],
+  ])('refuses to start on a %s tools/list with a clear error', async (list, message) => {
+    await expect(hostile(list)).rejects.toThrow(message);
+  });
+});
