@@ -178,8 +178,13 @@ describe('2026-07-28 round trips on the wire', () => {
   it('refuses a tampered, replayed or foreign requestState with -32602', async () => {
     const r1 = await call('test_input_required_result_elicitation');
     const state = r1.result!.requestState!;
-    const tampered = await call('test_input_required_result_elicitation', { inputResponses: { user_name: NAME }, requestState: `${state}-TAMPERED` });
+    // One character changed inside: the seal does not hold. One added: not the text the server issued at all.
+    const at = Math.floor(state.length / 2);
+    const changed = `${state.slice(0, at)}${state[at] === 'A' ? 'B' : 'A'}${state.slice(at + 1)}`;
+    const tampered = await call('test_input_required_result_elicitation', { inputResponses: { user_name: NAME }, requestState: changed });
     expect(tampered.error).toMatchObject({ code: -32602, message: expect.stringMatching(/integrity check/) });
+    const added = await call('test_input_required_result_elicitation', { inputResponses: { user_name: NAME }, requestState: `${state}-TAMPERED` });
+    expect(added.error).toMatchObject({ code: -32602, message: expect.stringMatching(/not a state this server issued/) });
     const foreign = await call('test_input_required_result_tampered_state', { inputResponses: { confirm: { action: 'accept', content: { ok: true } } }, requestState: state });
     expect(foreign.error).toMatchObject({ code: -32602, message: expect.stringMatching(/another request or caller/) });
     await call('test_input_required_result_elicitation', { inputResponses: { user_name: NAME }, requestState: state });

@@ -160,13 +160,22 @@ describe('results from the upstream', () => {
     expect(await call('twice')).toBe('first');
     expect(await call('progress')).toBe('progressed');
     expect(JSON.parse(await call('ask_sampling'))).toMatchObject({ code: -32601 });
-    expect(await call('huge')).toMatch(/^upstream 'hostile' closed the connection before answering tools\/call 'huge'/);
-    expect(await call('echo')).toBe('called echo');
     expect(await call('exit')).toMatch(/^upstream 'hostile' closed the connection before answering tools\/call 'exit'/);
     expect(await call('echo')).toBe('called echo');
     expect(textOf(await client.callTool({ name: 'own', arguments: {} }))).toBe('own');
     await client.close();
   }, 20_000);
+
+  it('fails a result larger than the SDK client reads (10 MB) as a closed connection, and the next call opens another', async () => {
+    // A timeout of its own: reading 10 MB may take more than the second the tests above allow on a loaded machine.
+    const big = await hostile('plain', { requestTimeoutMs: 30_000 });
+    const client = await createTestClient(big.front);
+    const result = await client.callTool({ name: 'h_huge', arguments: {} });
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toMatch(/^upstream 'hostile' closed the connection before answering tools\/call 'huge'/);
+    expect(textOf(await client.callTool({ name: 'h_echo', arguments: {} }))).toBe('called echo');
+    await client.close();
+  }, 40_000);
 });
 
 describe('shapes of the upstream lists', () => {

@@ -41,21 +41,8 @@ export interface FetchHandler {
  */
 export function createFetchHandler(app: ServerFactory, options: FetchHandlerOptions = {}): FetchHandler {
   const logError = options.logError ?? ((message: string) => console.error(message));
-  const {
-    mcpPath,
-    stateless,
-    jsonResponse,
-    maxBodyBytes: maxBody,
-    maxUrlLength,
-    bodyTimeoutMs,
-    health,
-    rules,
-    authenticate,
-    cors,
-    limits,
-    initializeRate,
-    sharing,
-  } = endpointSettingsOf(app, options, logError);
+  const settings = endpointSettingsOf(app, options, logError);
+  const { mcpPath, stateless, jsonResponse, maxBodyBytes: maxBody, maxUrlLength, bodyTimeoutMs, health, rules, authenticate, cors, limits, initializeRate, sharing } = settings;
   const oauthPaths = app.oauth && new Set(app.oauth.paths);
   const cluster = options.cluster;
   const era2025 = stateless

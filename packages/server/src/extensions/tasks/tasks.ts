@@ -51,7 +51,7 @@ export interface TasksOptions {
    * Most task runs this instance has going at once for one caller (client and subject; every
    * anonymous caller counts as one), and in all. A task tool called past either gets an
    * `isError` result saying so, and no task. Runs taken from the queue are bounded by
-   * `worker.concurrency` instead. Default `{ perCaller: 100, total: 1000 }`.
+   * `worker.concurrency` instead. Default `{ perCaller: 1000, total: 10_000 }` (every anonymous caller counts as one, so the per-caller bound is also the anonymous callers' bound together).
    */
   readonly maxRunning?: { readonly perCaller?: number; readonly total?: number };
   /** Most task ids one `subscriptions/listen` stream may name. Default 100. */
@@ -104,8 +104,8 @@ export function tasks(options: TasksOptions = {}): Extension {
   const heartbeatTimeoutMs = positive('heartbeatTimeoutMs', options.heartbeatTimeoutMs, 30_000);
   const maxAttempts = positive('maxAttempts', options.maxAttempts, 3);
   const maxListened = positive('maxListenedTasks', options.maxListenedTasks, 100);
-  const maxPerCaller = positive('maxRunning.perCaller', options.maxRunning?.perCaller, 100);
-  const maxTotal = positive('maxRunning.total', options.maxRunning?.total, 1000);
+  const maxPerCaller = positive('maxRunning.perCaller', options.maxRunning?.perCaller, 1000);
+  const maxTotal = positive('maxRunning.total', options.maxRunning?.total, 10_000);
   const logger = options.logger ?? stderrLogger('tasks');
   const runner = new TaskRunner(store, logger, Math.max(1, Math.floor(heartbeatTimeoutMs / 3)));
   const watchers = new TaskWatchers(store, logger);
