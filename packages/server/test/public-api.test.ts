@@ -64,6 +64,8 @@ const ENTRY_POINTS: Record<string, string[]> = {
     'composeMiddleware',
     'createDefaultContainer',
     'defaultToolName',
+    'timeoutProblem',
+    'TOOL_NAME_PATTERN',
     'invalidArguments',
     'isToolClass',
     'jsonProblem',
