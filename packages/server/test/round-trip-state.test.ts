@@ -9,16 +9,18 @@ const KEY_A = 'a'.repeat(32);
 const KEY_B = 'b'.repeat(40);
 const STATE: RoundState = { answers: { 'elicit-1': ['x1', { action: 'accept', content: { name: 'Ada' } }] }, asked: { 'sample-2': 'y2' } };
 const BINDING = 'tools/call\nbook\n{"city":"Paris"}\nclient-1';
+/** The app that issues the states (its serverInfo name). */
+const APP = 'bookings';
 
 describe('RequestStateCodec', () => {
   it('opens what it sealed, for the same request and caller', async () => {
-    const codec = new RequestStateCodec({ keys: [KEY_A] });
+    const codec = new RequestStateCodec({ keys: [KEY_A] }, APP);
     const token = await codec.seal(STATE, BINDING);
     expect(await codec.open(token, BINDING)).toEqual(STATE);
   });
 
   it('refuses a modified state and a state of another request or caller', async () => {
-    const codec = new RequestStateCodec({ keys: [KEY_A] });
+    const codec = new RequestStateCodec({ keys: [KEY_A] }, APP);
     const token = await codec.seal(STATE, BINDING);
     const [version, payload] = token.split('.');
     const bytes = Buffer.from(payload, 'base64url');
@@ -37,7 +39,7 @@ describe('RequestStateCodec', () => {
   });
 
   it('refuses a state that is not exactly the base64url it issued: a character added, padding, base64, whitespace', async () => {
-    const codec = new RequestStateCodec({ keys: [KEY_A] });
+    const codec = new RequestStateCodec({ keys: [KEY_A] }, APP);
     const copies = async (edit: (payload: string, bytes: Buffer) => string) => {
       const token = await codec.seal(STATE, BINDING);
       const payload = token.slice(3);
@@ -65,7 +67,7 @@ describe('RequestStateCodec', () => {
   });
 
   it('encrypts the state: the answers it carries cannot be read from it, and each seal differs', async () => {
-    const codec = new RequestStateCodec({ keys: [KEY_A] });
+    const codec = new RequestStateCodec({ keys: [KEY_A] }, APP);
     const token = await codec.seal(STATE, BINDING);
     const decoded = token
       .split('.')
@@ -89,26 +91,26 @@ describe('RequestStateCodec', () => {
   it("takes a cluster's shared used-state store, unless the app named its own", async () => {
     const shared = new Set<string>();
     const store = { claim: (id: string) => !shared.has(id) && Boolean(shared.add(id)) };
-    const a = new RequestStateCodec({ keys: [KEY_A] });
-    const b = new RequestStateCodec({ keys: [KEY_A] });
+    const a = new RequestStateCodec({ keys: [KEY_A] }, APP);
+    const b = new RequestStateCodec({ keys: [KEY_A] }, APP);
     expect(a.shareUsedStates(store)).toBe(true);
     expect(b.shareUsedStates(store)).toBe(true);
     const token = await a.seal(STATE, BINDING);
     await b.open(token, BINDING);
     await expect(a.open(token, BINDING)).rejects.toThrow(/already used/);
-    const own = new RequestStateCodec({ keys: [KEY_A], usedStates: { claim: () => true } });
+    const own = new RequestStateCodec({ keys: [KEY_A], usedStates: { claim: () => true } }, APP);
     expect(own.shareUsedStates(store)).toBe(false);
   });
 
   it('accepts a state once (a replay is refused)', async () => {
-    const codec = new RequestStateCodec({ keys: [KEY_A] });
+    const codec = new RequestStateCodec({ keys: [KEY_A] }, APP);
     const token = await codec.seal(STATE, BINDING);
     await codec.open(token, BINDING);
     await expect(codec.open(token, BINDING)).rejects.toThrow(/already used/);
   });
 
   it('refuses an expired state', async () => {
-    const codec = new RequestStateCodec({ keys: [KEY_A], ttlMs: 1 });
+    const codec = new RequestStateCodec({ keys: [KEY_A], ttlMs: 1 }, APP);
     const sealedAt = Date.now();
     const token = await codec.seal(STATE, BINDING);
     // The clock moves past the 1 ms ttl (the codec reads Date.now).
@@ -120,21 +122,32 @@ describe('RequestStateCodec', () => {
     }
   });
 
+  it("binds the state to the app that issued it: another app's codec with the same keys refuses it, another instance of the app opens it", async () => {
+    const issued = await new RequestStateCodec({ keys: [KEY_A] }, APP).seal(STATE, BINDING);
+    for (const other of ['invoices', 'Bookings', 'bookings ', '', `${APP}\ntools/call`]) {
+      await expect(new RequestStateCodec({ keys: [KEY_A] }, other).open(issued, BINDING)).rejects.toThrow(/integrity check: .*issued by another server/);
+    }
+    // A name cannot pass for another name followed by part of the binding.
+    const shifted = await new RequestStateCodec({ keys: [KEY_A] }, `${APP}\ntools/call`).seal(STATE, 'book\n{}\n');
+    await expect(new RequestStateCodec({ keys: [KEY_A] }, APP).open(shifted, 'tools/call\nbook\n{}\n')).rejects.toThrow(/integrity check/);
+    expect(await new RequestStateCodec({ keys: [KEY_B, KEY_A] }, APP).open(issued, BINDING)).toEqual(STATE);
+  });
+
   it('rotates keys: the first signs, every one verifies, a dropped key no longer does', async () => {
-    const before = new RequestStateCodec({ keys: [KEY_A] });
-    const during = new RequestStateCodec({ keys: [KEY_B, KEY_A] });
-    const after = new RequestStateCodec({ keys: [KEY_B] });
+    const before = new RequestStateCodec({ keys: [KEY_A] }, APP);
+    const during = new RequestStateCodec({ keys: [KEY_B, KEY_A] }, APP);
+    const after = new RequestStateCodec({ keys: [KEY_B] }, APP);
     expect(await during.open(await before.seal(STATE, BINDING), BINDING)).toEqual(STATE);
     expect(await after.open(await during.seal(STATE, BINDING), BINDING)).toEqual(STATE);
     await expect(after.open(await before.seal(STATE, BINDING), BINDING)).rejects.toThrow(/integrity check/);
   });
 
   it('says how to fix a short key, an empty key list or a bad ttl; without keys it makes one per process', async () => {
-    expect(() => new RequestStateCodec({ keys: ['short'] })).toThrow('requestState.keys[0] has 5 bytes; a key needs at least 32');
-    expect(() => new RequestStateCodec({ keys: [] })).toThrow(/requestState.keys is empty/);
-    expect(() => new RequestStateCodec({ ttlMs: 0 })).toThrow(/ttlMs must be a positive number/);
-    const one = new RequestStateCodec();
-    const other = new RequestStateCodec();
+    expect(() => new RequestStateCodec({ keys: ['short'] }, APP)).toThrow('requestState.keys[0] has 5 bytes; a key needs at least 32');
+    expect(() => new RequestStateCodec({ keys: [] }, APP)).toThrow(/requestState.keys is empty/);
+    expect(() => new RequestStateCodec({ ttlMs: 0 }, APP)).toThrow(/ttlMs must be a positive number/);
+    const one = new RequestStateCodec(undefined, APP);
+    const other = new RequestStateCodec(undefined, APP);
     const token = await one.seal(STATE, BINDING);
     await expect(other.open(token, BINDING)).rejects.toThrow(/integrity check/);
     expect(await one.open(token, BINDING)).toEqual(STATE);
@@ -225,7 +238,7 @@ describe('InputRound', () => {
 });
 
 describe('runRound', () => {
-  const codec = new RequestStateCodec({ keys: [KEY_A] });
+  const codec = new RequestStateCodec({ keys: [KEY_A] }, APP);
   const binding = roundBinding('tools/call', 'greet', { b: 2, a: 1 }, 'client-1');
   let runs = 0;
   /** A method that asks a name and a reply together, then the roots, then answers. */

@@ -6,7 +6,7 @@ import type { Mount } from '../compose/Mount';
 import type { AuthorizationServerMount } from '../auth/AuthorizationServerMount';
 
 export interface AppOptions {
-  /** The server's programmatic name, sent in `serverInfo`. */
+  /** The server's programmatic name, sent in `serverInfo`. The `requestState` of 2026-07-28 round trips is bound to it (see `requestState`). */
   name: string;
   version: string;
   /** A display name for UIs. */
@@ -95,6 +95,9 @@ export interface AppOptions {
    * `ctx.listRoots` on a 2026-07-28 request end the round with `input_required`; the client
    * echoes the state with its answers). Default: a random key per process, which suits stdio
    * and a single HTTP instance; give every instance behind a load balancer the same `keys`.
+   * A state is bound to this app's `name`: another app given the same keys refuses it (JSON-RPC
+   * -32602, as a modified state), whatever its tools; the instances of this app accept each
+   * other's states across versions, so a rolling deploy keeps its rounds.
    */
   requestState?: RequestStateOptions;
   /** OpenTelemetry spans and metrics, when `@opentelemetry/api` is installed and a provider registered (see the Observability guide). */

@@ -44,6 +44,7 @@ export async function createApp(options: AppOptions): Promise<App> {
   const registry = buildRegistry({ tools, container, middleware: options.middleware, coerce: options.coerce, logger: options.logger, readViewFile });
   const inFlight = new PendingCount();
   const surface = new Surface(registry, {
+    name: options.name,
     container,
     inFlight,
     middleware: options.middleware,

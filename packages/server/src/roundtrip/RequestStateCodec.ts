@@ -10,7 +10,9 @@ export interface RequestStateOptions {
    * AES-256-GCM keys that seal the state are derived (HKDF-SHA256). The first key seals;
    * every key opens. To rotate, put the new key first and keep the old one until the states
    * it sealed have expired (`ttlMs`). Every instance behind a load balancer needs the same
-   * keys. Default: one random key per process, which suits stdio and a single HTTP instance.
+   * keys. A state is bound to the app's name (`serverInfo.name`): another app given the same
+   * keys refuses it, while every instance of the app, whatever its version, accepts it.
+   * Default: one random key per process, which suits stdio and a single HTTP instance.
    */
   keys?: readonly (string | Uint8Array)[];
   /** How long a round's state is accepted, in milliseconds. Default 600000 (10 minutes). */
@@ -60,12 +62,13 @@ const decoder = new TextDecoder('utf-8', { fatal: true });
 /**
  * Seals and opens `requestState`. The state is encrypted and authenticated (AES-256-GCM, a
  * random IV each time), so the answers of earlier rounds it carries (a password, a one-time
- * code a form asked for) cannot be read by whoever holds it, only echoed. It is bound to its
- * request (method, name or URI, arguments) and to the caller (client and subject, see
- * `roundCaller`) as the cipher's additional data, expires after `ttlMs`, and is accepted once
- * (per process, or per shared `usedStates` store): a modified, foreign, expired or replayed
- * state is refused with a `RoundTripError`. Web Crypto (global `crypto.subtle`), set up on
- * the first round: loading it costs a few milliseconds that a server's start should not pay.
+ * code a form asked for) cannot be read by whoever holds it, only echoed. It is bound, as the
+ * cipher's additional data, to the app that issued it (its `serverInfo` name, see `issuer`), to
+ * its request (method, name or URI, arguments) and to the caller (client and subject, see
+ * `roundCaller`); it expires after `ttlMs` and is accepted once (per process, or per shared
+ * `usedStates` store): a modified, foreign, expired or replayed state is refused with a
+ * `RoundTripError`. Web Crypto (global `crypto.subtle`), set up on the first round: loading it
+ * costs a few milliseconds that a server's start should not pay.
  */
 export class RequestStateCodec {
   /** The keys' bytes; undefined: a random key, made on first use. */
@@ -75,9 +78,22 @@ export class RequestStateCodec {
   private used: UsedStateStore;
   /** Whether the app named its store (then a cluster's does not replace it). */
   private readonly ownStore: boolean;
+  /** The head of every state's additional data: the format and the issuing app. */
+  private readonly aadHead: string;
 
-  constructor(options: RequestStateOptions = {}) {
-    const raw = options.keys;
+  /**
+   * @param options the app's `requestState` option
+   * @param issuer who issues the states: the app's `serverInfo` name. Two apps given the same
+   *   keys refuse each other's states; instances of one app (same name, same keys) accept each
+   *   other's. Not the version, so the instances of a rolling deploy keep finishing each
+   *   other's rounds (an answer is reused only for the same question anyway). An app mounted in
+   *   another runs with its parent's codec: its members are bound to the parent's name and
+   *   their namespaced names.
+   */
+  constructor(options: RequestStateOptions | undefined, issuer: string) {
+    // JSON-quoted: a name holding a line break cannot pass for another name followed by a binding.
+    this.aadHead = `toolwright requestState ${VERSION}\nissuer:${JSON.stringify(issuer)}\n`;
+    const { keys: raw, ttlMs, usedStates } = options ?? {};
     if (raw === undefined) this.keyBytes = undefined;
     else if (raw.length === 0) throw new ConfigError('requestState.keys is empty: give at least one key of 32 bytes or more, or leave the option out for a random key per process.');
     else {
@@ -88,10 +104,10 @@ export class RequestStateCodec {
         return b;
       });
     }
-    if (options.ttlMs !== undefined && !(options.ttlMs > 0)) throw new ConfigError(`requestState.ttlMs must be a positive number of milliseconds, got ${options.ttlMs}.`);
-    this.ttlMs = options.ttlMs ?? DEFAULT_TTL_MS;
-    this.ownStore = options.usedStates !== undefined;
-    this.used = options.usedStates ?? new MemoryUsedStateStore();
+    if (ttlMs !== undefined && !(ttlMs > 0)) throw new ConfigError(`requestState.ttlMs must be a positive number of milliseconds, got ${ttlMs}.`);
+    this.ttlMs = ttlMs ?? DEFAULT_TTL_MS;
+    this.ownStore = usedStates !== undefined;
+    this.used = usedStates ?? new MemoryUsedStateStore();
   }
 
   /**
@@ -120,7 +136,7 @@ export class RequestStateCodec {
     const sealed: Sealed = { id: crypto.randomUUID(), exp: Date.now() + this.ttlMs, answers: state.answers, asked: state.asked };
     const [key] = await this.keys();
     const iv = crypto.getRandomValues(new Uint8Array(IV_BYTES));
-    const box = await crypto.subtle.encrypt({ name: 'AES-GCM', iv, additionalData: additionalData(binding), tagLength: TAG_BYTES * 8 }, key, encoder.encode(JSON.stringify(sealed)));
+    const box = await crypto.subtle.encrypt({ name: 'AES-GCM', iv, additionalData: this.additionalData(binding), tagLength: TAG_BYTES * 8 }, key, encoder.encode(JSON.stringify(sealed)));
     return `${VERSION}.${Buffer.concat([iv, new Uint8Array(box)]).toString('base64url')}`;
   }
 
@@ -132,7 +148,7 @@ export class RequestStateCodec {
       throw new RoundTripError('requestState is not a state this server issued. Send the requestState of the last input_required result unchanged, or start the call again without one.');
     const iv = bytes.subarray(0, IV_BYTES);
     const box = bytes.subarray(IV_BYTES);
-    const aad = additionalData(binding);
+    const aad = this.additionalData(binding);
     let sealed: Sealed | undefined;
     for (const key of await this.keys()) {
       try {
@@ -140,12 +156,12 @@ export class RequestStateCodec {
         sealed = JSON.parse(decoder.decode(plain)) as Sealed;
         break;
       } catch {
-        // Not this key (or not this request or caller, or modified): try the next.
+        // Not this key (or not this app, request or caller, or modified): try the next.
       }
     }
     if (!sealed) {
       throw new RoundTripError(
-        'requestState failed its integrity check: it was modified, belongs to another request or caller, or was sealed with a key this server does not have. Start the call again without requestState.',
+        'requestState failed its integrity check: it was modified, belongs to another request or caller, was issued by another server, or was sealed with a key this server does not have. Start the call again without requestState.',
       );
     }
     const now = Date.now();
@@ -154,6 +170,11 @@ export class RequestStateCodec {
       throw new RoundTripError('requestState was already used: each state is accepted once. Send the requestState of the last input_required result, or start the call again without one.');
     }
     return { answers: sealed.answers, asked: sealed.asked };
+  }
+
+  /** The cipher's additional data: what the state is bound to (this app, then `binding`), authenticated but not carried. */
+  private additionalData(binding: string): Uint8Array {
+    return encoder.encode(`${this.aadHead}${binding}`);
   }
 }
 
@@ -167,9 +188,4 @@ function strictBase64url(text: string): Buffer | undefined {
   if (!/^[A-Za-z0-9_-]*$/.test(text)) return undefined;
   const bytes = Buffer.from(text, 'base64url');
   return bytes.toString('base64url') === text ? bytes : undefined;
-}
-
-/** The cipher's additional data: what the state is bound to, authenticated but not carried. */
-function additionalData(binding: string): Uint8Array {
-  return encoder.encode(`toolwright requestState ${VERSION}\n${binding}`);
 }

@@ -19,9 +19,10 @@ export interface RoundRequest {
 }
 
 /**
- * What a `requestState` is bound to: the method, its target (tool or prompt name, resource
- * URI), the arguments, and the caller (`roundCaller`: client and subject). A state issued for
- * one of them is refused for any other.
+ * What a `requestState` is bound to within its app: the method, its target (tool or prompt
+ * name, resource URI), the arguments, and the caller (`roundCaller`: client and subject). The
+ * codec adds the app that issued it (`RequestStateCodec`'s `issuer`). A state issued for one of
+ * them is refused for any other.
  */
 export function roundBinding(method: string, target: string, args: unknown, caller: string | undefined): string {
   return `${method}\n${target}\n${canonicalJson(args ?? {})}\n${caller ?? ''}`;

@@ -37,6 +37,8 @@ export interface SurfaceOptions {
 
   /** Keys and lifetime of the signed `requestState` of 2026-07-28 round trips. */
   readonly requestState?: RequestStateOptions;
+  /** The app's `serverInfo` name: the `requestState` it issues is bound to it (another app with the same keys refuses it). */
+  readonly name: string;
   /** The longest URI matched against the resource templates. Default 2048. */
   readonly maxUriLength?: number;
 }
@@ -67,7 +69,7 @@ export class Surface {
       logger: options.logger ?? stderrLogger('context'),
       toolTimeoutMs: options.toolTimeoutMs ?? options.timeoutMs,
       timeoutMs: options.timeoutMs,
-      requestState: new RequestStateCodec(options.requestState),
+      requestState: new RequestStateCodec(options.requestState, options.name),
       container: options.container,
       middleware: Object.freeze([...(options.middleware ?? [])]),
       inFlight: options.inFlight,
