@@ -1,21 +1,67 @@
-import type { StoredTask, TaskStore } from '@toolwright/server';
+import { createHash } from 'node:crypto';
+import type { StoredTask, TaskStatus, TaskStore } from '@toolwright/server';
 import type { Redis } from 'ioredis';
 
 /**
- * Sets the key to the new JSON only if it still holds the JSON the change was computed from,
- * and keeps the set of working tasks (scored by heartbeat) in step: ARGV[4] is the heartbeat
- * of a working task, '' for any other.
+ * Keeps the sets of unfinished tasks, in all (KEYS[3]) and of the task's caller (KEYS[4]), scored
+ * by when each task's key expires on the Redis clock (the one clock every instance shares): a
+ * member whose score passed is an expired task, pruned before counting and on every write that
+ * adds one (so a set some traffic keeps alive holds no expired tasks for long). `counted` adds
+ * an unfinished task (`open` '1') and takes out one that ended (`open` ''); each set expires
+ * with its longest-lived task.
  */
-const COMPARE_AND_SET = `if redis.call('GET', KEYS[1]) == ARGV[1] then
+const OPEN = `
+local clock = redis.call('TIME')
+local now = tonumber(clock[1]) * 1000 + math.floor(tonumber(clock[2]) / 1000)
+local function unfinished(k)
+  redis.call('ZREMRANGEBYSCORE', KEYS[k], '-inf', now)
+  return redis.call('ZCARD', KEYS[k])
+end
+local function counted(open, ttl, id)
+  if open == '' then
+    redis.call('ZREM', KEYS[3], id)
+    redis.call('ZREM', KEYS[4], id)
+    return
+  end
+  for k = 3, 4 do
+    unfinished(k)
+    redis.call('ZADD', KEYS[k], now + ttl, id)
+    if redis.call('PTTL', KEYS[k]) < ttl then redis.call('PEXPIRE', KEYS[k], ttl) end
+  end
+end
+`;
+
+/**
+ * Sets the key to the new JSON only if it still holds the JSON the change was computed from,
+ * and keeps the set of working tasks (scored by heartbeat) and the sets of unfinished tasks in
+ * step: ARGV[4] is the heartbeat of a working task, '' for any other; ARGV[6] '1' for an
+ * unfinished task, '' for one that ended.
+ */
+const COMPARE_AND_SET = `${OPEN}
+if redis.call('GET', KEYS[1]) == ARGV[1] then
   redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3])
   if ARGV[4] == '' then redis.call('ZREM', KEYS[2], ARGV[5]) else redis.call('ZADD', KEYS[2], ARGV[4], ARGV[5]) end
+  counted(ARGV[6], tonumber(ARGV[3]), ARGV[5])
   return 1
 end
 return 0`;
 const MAX_RACES = 50;
-/** Stores a new task (never over an existing key) and, when it is working, adds it to the set of working tasks, in one step. */
-const CREATE = `if redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2], 'NX') then
+/**
+ * Stores a new task (never over an existing key) and, when it is working, adds it to the set of
+ * working tasks, and counts it when unfinished, in one step. With bounds (ARGV[6] most per
+ * caller, ARGV[7] most in all; '' for none), stores nothing past either and returns
+ * [bound, count]. Returns 1 when stored, 0 when the id is taken.
+ */
+const CREATE = `${OPEN}
+if ARGV[6] ~= '' then
+  local mine = unfinished(4)
+  if mine >= tonumber(ARGV[6]) then return {'perCaller', mine} end
+  local all = unfinished(3)
+  if all >= tonumber(ARGV[7]) then return {'total', all} end
+end
+if redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2], 'NX') then
   if ARGV[3] ~= '' then redis.call('ZADD', KEYS[2], ARGV[3], ARGV[4]) end
+  counted(ARGV[5], tonumber(ARGV[2]), ARGV[4])
   return 1
 end
 return 0`;
@@ -36,7 +82,11 @@ export interface RedisTaskStoreOptions {
  * the id of each written task on `<prefix>task-change` so any instance's `subscriptions/listen`
  * streams hear of it (and read it). Working tasks are also in the sorted set
  * `<prefix>task-working` (scored by heartbeat), which sweepers read to find the ones whose
- * instance stopped; queued tasks wait in the list `<prefix>task-queue` for a worker.
+ * instance stopped; queued tasks wait in the list `<prefix>task-queue` for a worker. Unfinished
+ * tasks (not completed, failed or cancelled) are counted in the sorted sets `<prefix>task-open`
+ * and `<prefix>task-open:<caller digest>`, scored by expiry, so `createWithin` (what
+ * `tasks({ queue: true, maxRunning })` uses) bounds them per caller and in all, atomically,
+ * across every instance; an ended task leaves them at once, an expired one when next counted.
  *
  * @example
  * const cluster = await createRedisCluster({ url: process.env.REDIS_URL });
@@ -55,10 +105,21 @@ export class RedisTaskStore implements TaskStore {
   }
 
   async create(task: StoredTask): Promise<void> {
+    await this.store(task, '', '');
+  }
+
+  async createWithin(task: StoredTask, bounds: { readonly perCaller: number; readonly total: number }): Promise<{ readonly bound: 'perCaller' | 'total'; readonly count: number } | undefined> {
+    return this.store(task, String(bounds.perCaller), String(bounds.total));
+  }
+
+  private async store(task: StoredTask, perCaller: string, total: string): Promise<{ readonly bound: 'perCaller' | 'total'; readonly count: number } | undefined> {
     const score = task.status === 'working' ? String(heartbeatOf(task)) : '';
-    const stored = await this.redis.eval(CREATE, 2, this.key(task.taskId), this.working, JSON.stringify(task), ttlOf(task), score, task.taskId);
+    const keys = [this.key(task.taskId), this.working, this.open, this.openOf(task.owner)];
+    const stored = await this.redis.eval(CREATE, keys.length, ...keys, JSON.stringify(task), ttlOf(task), score, task.taskId, unfinished(task), perCaller, total);
+    if (Array.isArray(stored)) return { bound: stored[0] === 'total' ? 'total' : 'perCaller', count: Number(stored[1]) };
     if (stored !== 1) throw new Error(`@toolwright/redis: task id ${task.taskId} is taken; task ids must be new`);
     this.announce(task);
+    return undefined;
   }
 
   async get(taskId: string): Promise<StoredTask | undefined> {
@@ -75,7 +136,8 @@ export class RedisTaskStore implements TaskStore {
       const next = change(task);
       if (!next) return task;
       const score = next.status === 'working' ? String(heartbeatOf(next)) : '';
-      const written = await this.redis.eval(COMPARE_AND_SET, 2, key, this.working, json, JSON.stringify(next), ttlOf(next), score, taskId);
+      const keys = [key, this.working, this.open, this.openOf(next.owner)];
+      const written = await this.redis.eval(COMPARE_AND_SET, keys.length, ...keys, json, JSON.stringify(next), ttlOf(next), score, taskId, unfinished(next));
       if (written === 1) {
         this.announce(next);
         return next;
@@ -164,6 +226,23 @@ export class RedisTaskStore implements TaskStore {
   private get queue(): string {
     return `${this.prefix}task-queue`;
   }
+
+  /** The sorted set of unfinished tasks, scored by when each expires (what `createWithin` counts in all). */
+  private get open(): string {
+    return `${this.prefix}task-open`;
+  }
+
+  /** The same for one caller's tasks: its owner hashed, so no caller's text becomes a key. */
+  private openOf(owner: string): string {
+    return `${this.prefix}task-open:${createHash('sha256').update(owner).digest('hex').slice(0, 32)}`;
+  }
+}
+
+const ENDED: ReadonlySet<TaskStatus> = new Set(['completed', 'failed', 'cancelled']);
+
+/** '1' when the task is unfinished (counted by `createWithin`), '' once it ended. */
+function unfinished(task: StoredTask): string {
+  return ENDED.has(task.status) ? '' : '1';
 }
 
 /** The task's last sign of life, epoch ms. */

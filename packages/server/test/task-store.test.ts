@@ -1,9 +1,9 @@
 import { MemoryTaskStore, type StoredTask } from '@toolwright/server';
 
-/** MemoryTaskStore on its own: expiry by the task's `expiresAt`, changes, Object.prototype ids. */
-const task = (taskId: string, expiresAt: number): StoredTask => ({
+/** MemoryTaskStore on its own: expiry by the task's `expiresAt`, changes, Object.prototype ids, bounded creation. */
+const task = (taskId: string, expiresAt: number, owner = ''): StoredTask => ({
   taskId,
-  owner: '',
+  owner,
   status: 'working',
   createdAt: '2026-01-01T00:00:00.000Z',
   lastUpdatedAt: '2026-01-01T00:00:00.000Z',
@@ -42,5 +42,39 @@ describe('MemoryTaskStore', () => {
     stop();
     await store.publishCancel('d');
     expect(heard).toEqual(['c']);
+  });
+
+  it('createWithin counts unfinished tasks per caller and in all; a task leaves the count when it completes, fails, is cancelled or expires', async () => {
+    let now = 0;
+    const store = new MemoryTaskStore(() => now);
+    const bounds = { perCaller: 2, total: 3 };
+    expect(await store.createWithin(task('a1', 1000, 'alice'), bounds)).toBeUndefined();
+    expect(await store.createWithin(task('a2', 2000, 'alice'), bounds)).toBeUndefined();
+    expect(await store.createWithin(task('a3', 2000, 'alice'), bounds)).toEqual({ bound: 'perCaller', count: 2 });
+    expect(await store.get('a3')).toBeUndefined();
+    // Plain creates count too (an instance that does not queue, sharing the store).
+    await store.create(task('b1', 2000, 'bob'));
+    expect(await store.createWithin(task('c1', 2000, 'carol'), bounds)).toEqual({ bound: 'total', count: 3 });
+    expect(await store.get('c1')).toBeUndefined();
+    // Expired: a1 leaves both counts, without anybody reading it.
+    now = 1000;
+    expect(await store.createWithin(task('c1', 2000, 'carol'), bounds)).toBeUndefined();
+    expect(await store.createWithin(task('c2', 2000, 'carol'), bounds)).toEqual({ bound: 'total', count: 3 });
+    // Each terminal status frees a place; other changes (waiting for input, progress) do not.
+    await store.update('a2', (t) => ({ ...t, status: 'input_required' }));
+    expect(await store.createWithin(task('c2', 2000, 'carol'), bounds)).toEqual({ bound: 'total', count: 3 });
+    for (const [id, status] of [
+      ['a2', 'completed'],
+      ['b1', 'failed'],
+      ['c1', 'cancelled'],
+    ] as const) {
+      await store.update(id, (t) => ({ ...t, status }));
+    }
+    for (const id of ['d1', 'd2']) expect(await store.createWithin(task(id, 2000, 'dave'), bounds)).toBeUndefined();
+    expect(await store.createWithin(task('e1', 2000, 'erin'), bounds)).toBeUndefined();
+    expect(await store.createWithin(task('e2', 2000, 'erin'), bounds)).toEqual({ bound: 'total', count: 3 });
+    // All expired: nothing is counted any more.
+    now = 2000;
+    for (const id of ['f1', 'f2']) expect(await store.createWithin(task(id, 3000, 'alice'), bounds)).toBeUndefined();
   });
 });

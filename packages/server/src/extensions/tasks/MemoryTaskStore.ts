@@ -1,4 +1,4 @@
-import type { StoredTask, TaskStore } from './TaskStore';
+import { TERMINAL, type StoredTask, type TaskStore } from './TaskStore';
 
 /**
  * The tasks of one process, in a `Map` (the default store of `tasks()`). Tasks are forgotten
@@ -10,6 +10,9 @@ export class MemoryTaskStore implements TaskStore {
   private readonly listeners = new Set<(taskId: string) => void>();
   private readonly watchers = new Set<(taskId: string) => void>();
   private readonly queue: string[] = [];
+  /** The ids of the unfinished tasks (not terminal; expired ones until they are pruned) of each caller, and how many in all: what `createWithin` counts. */
+  private readonly open = new Map<string, Set<string>>();
+  private openCount = 0;
   private writes = 0;
 
   constructor(private readonly now: () => number = Date.now) {}
@@ -17,13 +20,24 @@ export class MemoryTaskStore implements TaskStore {
   async create(task: StoredTask): Promise<void> {
     if (++this.writes % 256 === 0) this.sweep();
     this.tasks.set(task.taskId, task);
+    this.track(task);
     this.changed(task);
+  }
+
+  async createWithin(task: StoredTask, bounds: { readonly perCaller: number; readonly total: number }): Promise<{ readonly bound: 'perCaller' | 'total'; readonly count: number } | undefined> {
+    const mine = this.unfinished(task.owner);
+    if (mine >= bounds.perCaller) return { bound: 'perCaller', count: mine };
+    // Expired tasks leave the count in all when it reaches the bound (or in a sweep): a pass over the unfinished ones only.
+    if (this.openCount >= bounds.total) for (const owner of [...this.open.keys()]) this.unfinished(owner);
+    if (this.openCount >= bounds.total) return { bound: 'total', count: this.openCount };
+    await this.create(task);
+    return undefined;
   }
 
   async get(taskId: string): Promise<StoredTask | undefined> {
     const task = this.tasks.get(taskId);
     if (task && task.expiresAt <= this.now()) {
-      this.tasks.delete(taskId);
+      this.remove(task);
       return undefined;
     }
     return task;
@@ -35,6 +49,7 @@ export class MemoryTaskStore implements TaskStore {
     const next = change(task);
     if (next) {
       this.tasks.set(taskId, next);
+      this.track(next);
       this.changed(next);
     }
     return next ?? task;
@@ -83,6 +98,45 @@ export class MemoryTaskStore implements TaskStore {
 
   private sweep(): void {
     const now = this.now();
-    for (const [id, task] of this.tasks) if (task.expiresAt <= now) this.tasks.delete(id);
+    for (const task of this.tasks.values()) if (task.expiresAt <= now) this.remove(task);
+  }
+
+  private remove(task: StoredTask): void {
+    this.tasks.delete(task.taskId);
+    this.untrack(task.owner, task.taskId);
+  }
+
+  /** Counts a written task among its caller's unfinished ones, or no more once it ended. */
+  private track(task: StoredTask): void {
+    if (TERMINAL.has(task.status)) {
+      this.untrack(task.owner, task.taskId);
+      return;
+    }
+    let ids = this.open.get(task.owner);
+    if (!ids) this.open.set(task.owner, (ids = new Set()));
+    if (ids.has(task.taskId)) return;
+    ids.add(task.taskId);
+    this.openCount++;
+  }
+
+  private untrack(owner: string, taskId: string): void {
+    const ids = this.open.get(owner);
+    if (!ids?.delete(taskId)) return;
+    this.openCount--;
+    if (ids.size === 0) this.open.delete(owner);
+  }
+
+  /** How many unfinished tasks `owner` has, once its expired (or ended) ones left the count. */
+  private unfinished(owner: string): number {
+    const ids = this.open.get(owner);
+    if (!ids) return 0;
+    const now = this.now();
+    for (const id of ids) {
+      const task = this.tasks.get(id);
+      if (!task) this.untrack(owner, id);
+      else if (task.expiresAt <= now) this.remove(task);
+      else if (TERMINAL.has(task.status)) this.untrack(owner, id);
+    }
+    return this.open.get(owner)?.size ?? 0;
   }
 }

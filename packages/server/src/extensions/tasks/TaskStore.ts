@@ -99,6 +99,17 @@ export interface TaskStore {
    * with the task as stored afterwards; undefined when there is none.
    */
   update(taskId: string, change: (task: StoredTask) => StoredTask | undefined): Promise<StoredTask | undefined>;
+  /**
+   * Stores a new task as `create` does, unless the store already holds `bounds.perCaller`
+   * unfinished tasks of its caller (`owner`), or `bounds.total` in all: then it stores nothing
+   * and resolves with the bound reached and the count it found. Unfinished: neither completed,
+   * failed nor cancelled, and not expired (queued, running or waiting for input), whichever
+   * instance created it (`create` counts too). Counted by the store, in the same atomic step as
+   * the write, so the bound holds across every instance sharing the store; a task leaves the
+   * count when it ends (an `update` to a terminal status) or expires. `tasks({ queue: true })`
+   * creates its tasks with it (`maxRunning`); without it, queued tasks are bounded by their TTL only.
+   */
+  createWithin?(task: StoredTask, bounds: { readonly perCaller: number; readonly total: number }): Promise<{ readonly bound: 'perCaller' | 'total'; readonly count: number } | undefined>;
   /** Tells every instance sharing the store that `taskId` was cancelled (so the one running it stops). */
   publishCancel?(taskId: string): Promise<void>;
   /** Listens for `publishCancel` from any instance; returns the means to stop listening. */

@@ -48,10 +48,17 @@ export interface TasksOptions {
    */
   readonly maxAttempts?: number;
   /**
-   * Most task runs this instance has going at once for one caller (client and subject; every
-   * anonymous caller counts as one), and in all. A task tool called past either gets an
-   * `isError` result saying so, and no task. Runs taken from the queue are bounded by
-   * `worker.concurrency` instead. Default `{ perCaller: 1000, total: 10_000 }` (every anonymous caller counts as one, so the per-caller bound is also the anonymous callers' bound together).
+   * Most tasks one caller (client and subject; every anonymous caller counts as one, so the
+   * per-caller bound is also the anonymous callers' bound together) may have going at once, and
+   * most in all. A task tool called past either gets an `isError` result naming the bound, and
+   * no task. What counts as going:
+   * - by default, the task runs this instance has going (counted here, per instance);
+   * - with `queue: true`, the unfinished tasks in the store (queued, running or waiting for
+   *   input, on any instance sharing it), counted by the store itself (`TaskStore.createWithin`),
+   *   so the bounds hold across instances; a task leaves the count when it completes, fails, is
+   *   cancelled or expires. Runs a worker takes from the queue are bounded by `worker.concurrency`.
+   *
+   * Default `{ perCaller: 1000, total: 10_000 }`.
    */
   readonly maxRunning?: { readonly perCaller?: number; readonly total?: number };
   /** Most task ids one `subscriptions/listen` stream may name. Default 100. */
@@ -112,6 +119,10 @@ export function tasks(options: TasksOptions = {}): Extension {
   const queue = options.queue === true;
   if (queue && !(store.enqueue && store.dequeue))
     throw new ConfigError('Toolwright: tasks({ queue: true }) needs a store with a queue (enqueue and dequeue): MemoryTaskStore or RedisTaskStore of @toolwright/redis.');
+  if (queue && !store.createWithin)
+    logger.warn(
+      'tasks({ queue: true }): the task store cannot count unfinished tasks (it has no createWithin), so maxRunning does not bound queued tasks: one caller can queue tasks until their ttlMs. Use MemoryTaskStore or RedisTaskStore of @toolwright/redis, or implement createWithin.',
+    );
   const work = options.worker ?? queue;
   const concurrency = positive('worker.concurrency', typeof work === 'object' ? work.concurrency : undefined, 16);
   const pollMs = positive('worker.pollMs', typeof work === 'object' ? work.pollMs : undefined, 200);
@@ -235,10 +246,17 @@ export function tasks(options: TasksOptions = {}): Extension {
   const tooBusy = (owner: string, tool: string): string | undefined => {
     const mine = runner.activeFor(owner);
     if (mine >= maxPerCaller)
-      return `Tool '${tool}' was not started: this caller has ${mine} tasks running on this server, the most allowed (tasks({ maxRunning: { perCaller } })). Wait for one to finish or cancel one (tasks/cancel), then call it again.`;
-    if (runner.active >= maxTotal) return `Tool '${tool}' was not started: this server runs ${runner.active} tasks, the most allowed (tasks({ maxRunning: { total } })). Call it again later.`;
+      return `Tool '${tool}' was not started: this caller has ${tasksOf(mine)} running on this server, the most allowed (the server's tasks({ maxRunning: { perCaller } }) raises it). Wait for one to finish or cancel one (tasks/cancel), then call it again.`;
+    if (runner.active >= maxTotal)
+      return `Tool '${tool}' was not started: this server runs ${tasksOf(runner.active)}, the most allowed (the server's tasks({ maxRunning: { total } }) raises it). Call it again later.`;
     return undefined;
   };
+
+  /** Why a queued task was not made: the bound of `maxRunning` the store found reached. */
+  const tooManyQueued = ({ bound, count }: { readonly bound: 'perCaller' | 'total'; readonly count: number }, tool: string): string =>
+    bound === 'perCaller'
+      ? `Tool '${tool}' was not started: this caller has ${tasksOf(count, 'unfinished ')} (queued, running or waiting for input), the most allowed (the server's tasks({ maxRunning: { perCaller } }) raises it). Wait for one to finish or cancel one (tasks/cancel), then call it again.`
+      : `Tool '${tool}' was not started: the task store holds ${tasksOf(count, 'unfinished ')}, the most allowed (the server's tasks({ maxRunning: { total } }) raises it). Call it again later.`;
 
   /** The caller's own task `taskId`, after the routing header check; -32602 for any other. */
   const owned = async (taskId: string, ctx: ExtensionContext): Promise<StoredTask> => {
@@ -411,7 +429,11 @@ export function tasks(options: TasksOptions = {}): Extension {
       if (queue) {
         // Stored, then queued: a worker takes it; should the queue refuse the id, a sweeper runs it once it looks stalled.
         const queued: StoredTask = { ...task, queued: true };
-        await store.create(queued);
+        // Counted by the store, with the write: the bounds hold across every instance queuing into it.
+        if (store.createWithin) {
+          const reached = await store.createWithin(queued, { perCaller: maxPerCaller, total: maxTotal });
+          if (reached) return toolErrorResult(tooManyQueued(reached, call.name));
+        } else await store.create(queued);
         await store.enqueue!(task.taskId).catch((error: unknown) => logger.warn(`task ${task.taskId}: it could not be queued; a sweeper starts it`, error));
         if (app && work !== false) void take();
         return createTaskResult(queued);
@@ -596,8 +618,13 @@ function checkRoutingHeader(ctx: ExtensionContext, taskId: string): void {
   if (value !== taskId) throw new ProtocolError(HEADER_MISMATCH, `The Mcp-Name header does not match params.taskId of ${ctx.method}: send the same task id in both.`);
 }
 
+/** `1 task`, `2 tasks` (`1 unfinished task`, ...). */
+function tasksOf(count: number, kind = ''): string {
+  return `${count} ${kind}task${count === 1 ? '' : 's'}`;
+}
+
 function positive(name: string, value: number | undefined, fallback: number): number {
   if (value === undefined) return fallback;
-  if (!Number.isSafeInteger(value) || value <= 0) throw new ConfigError(`Toolwright: tasks({ ${name} }) must be a positive whole number of milliseconds; got ${String(value)}.`);
+  if (!Number.isSafeInteger(value) || value <= 0) throw new ConfigError(`Toolwright: tasks({ ${name} }) must be a positive whole number${name.endsWith('Ms') ? ' of milliseconds' : ''}; got ${String(value)}.`);
   return value;
 }
