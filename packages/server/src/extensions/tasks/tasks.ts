@@ -625,6 +625,7 @@ function tasksOf(count: number, kind = ''): string {
 
 function positive(name: string, value: number | undefined, fallback: number): number {
   if (value === undefined) return fallback;
-  if (!Number.isSafeInteger(value) || value <= 0) throw new ConfigError(`Toolwright: tasks({ ${name} }) must be a positive whole number${name.endsWith('Ms') ? ' of milliseconds' : ''}; got ${String(value)}.`);
+  if (!Number.isSafeInteger(value) || value <= 0)
+    throw new ConfigError(`Toolwright: tasks({ ${name} }) must be a positive whole number${name.endsWith('Ms') ? ' of milliseconds' : ''}; got ${String(value)}.`);
   return value;
 }
