@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Tool } from '@toolwright/core';
+import { Param, Tool } from '@toolwright/core';
 import { createApp, type App } from '@toolwright/server';
 import { proxyServer, type ProxiedServer, type ProxyStdioOptions } from '@toolwright/server/proxy';
 import { createTestClient } from '@toolwright/server/testing';
@@ -166,16 +166,63 @@ describe('results from the upstream', () => {
     await client.close();
   }, 20_000);
 
-  it('fails a result larger than the SDK client reads (10 MB) as a closed connection, and the next call opens another', async () => {
-    // A timeout of its own: reading 10 MB may take more than the second the tests above allow on a loaded machine.
+  it('fails a line over maxMessageBytes with a message that says so, and the next call opens another connection', async () => {
+    const big = await hostile('plain', { maxMessageBytes: 256 * 1024 });
+    const client = await createTestClient(big.front);
+    const result = await client.callTool({ name: 'h_huge', arguments: { mb: 1 } });
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toBe(
+      "upstream 'hostile' sent a message larger than the proxy reads (maxMessageBytes, 262144 bytes) while answering tools/call 'huge', so the proxy closed that connection. Raise the proxy's maxMessageBytes, or have the upstream return less; the next request opens another connection.",
+    );
+    expect(textOf(await client.callTool({ name: 'h_echo', arguments: {} }))).toBe('called echo');
+    await client.close();
+  });
+
+  it('refuses a line over 10 MiB by default, the SDK stdio client limit', async () => {
+    // A timeout of its own: the SDK reads a long line in time that grows with its square, slow on a loaded machine.
     const big = await hostile('plain', { requestTimeoutMs: 30_000 });
     const client = await createTestClient(big.front);
-    const result = await client.callTool({ name: 'h_huge', arguments: {} });
-    expect(result.isError).toBe(true);
-    expect(textOf(result)).toMatch(/^upstream 'hostile' closed the connection before answering tools\/call 'huge'/);
+    expect(textOf(await client.callTool({ name: 'h_huge', arguments: { mb: 11 } }))).toMatch(/maxMessageBytes, 10485760 bytes/);
     expect(textOf(await client.callTool({ name: 'h_echo', arguments: {} }))).toBe('called echo');
     await client.close();
   }, 40_000);
+});
+
+describe('messages over maxMessageBytes from an HTTP upstream', () => {
+  class Big {
+    @Tool({ description: 'Returns `kb` kilobytes of text.' })
+    big(@Param('kb') kb: number) {
+      return 'x'.repeat(kb * 1024);
+    }
+  }
+
+  it.each([
+    ['a JSON answer', { jsonResponse: true }],
+    ['an event stream', { jsonResponse: false }],
+  ])(
+    'fails a call answered with %s over the limit, and keeps serving',
+    async (_how, http) => {
+      const upstream = await createApp({ name: 'big', version: '1.0.0', tools: [Big] });
+      const listening = await upstream.listen({ transport: 'http', port: 0, exitOnSignal: false, requestLogLevel: 'silent', ...http });
+      try {
+        const logged: string[] = [];
+        const logger = { debug: () => undefined, info: () => undefined, warn: (l: string) => void logged.push(l), error: (l: string) => void logged.push(l) };
+        const proxy = await proxyServer({ url: `http://127.0.0.1:${listening.port}/mcp`, protocol: '2025-11-25', name: 'big', maxMessageBytes: 64 * 1024, logger });
+        started.push(proxy);
+        const front = await createApp({ name: 'front', version: '1.0.0', tools: [Own], mount: [{ app: proxy, namespace: 'b' }], logger });
+        const client = await createTestClient(front);
+        const refused = await client.callTool({ name: 'b_big', arguments: { kb: 200 } });
+        expect(refused.isError).toBe(true);
+        expect(textOf(refused)).toMatch(/^upstream 'big' sent a message larger than the proxy reads \(maxMessageBytes, 65536 bytes\) while answering tools\/call 'big'/);
+        expect(textOf(await client.callTool({ name: 'b_big', arguments: { kb: 10 } }))).toHaveLength(10 * 1024);
+        expect(textOf(await client.callTool({ name: 'own', arguments: {} }))).toBe('own');
+        await client.close();
+      } finally {
+        await listening.close();
+      }
+    },
+    20_000,
+  );
 });
 
 describe('shapes of the upstream lists', () => {

@@ -109,6 +109,7 @@ export class ProxiedServer {
       notification: () => undefined,
       changed: (kind) => this.relist(kind),
       resourceUpdated: (uri) => this.notifiers.forEach((n) => n.resourceUpdated(uri)),
+      tooLarge: (error) => this.logger.warn(`${this.label}: ${error.message}; raise the proxy's maxMessageBytes if that is expected`),
       closed: () => this.dropped(client),
     });
     this.ownSession = client;
@@ -445,7 +446,7 @@ export function checkProxyOptions(options: ProxyOptions): void {
   } else if (typeof (options as { command: unknown }).command !== 'string' || (options as { command: string }).command === '') {
     throw new ConfigError("Toolwright: proxyServer()'s `command` must be a non-empty string (the program to start), with its arguments in `args`.");
   }
-  for (const key of ['requestTimeoutMs', 'maxSessions', 'idleSessionMs'] as const) {
+  for (const key of ['requestTimeoutMs', 'maxMessageBytes', 'maxSessions', 'idleSessionMs'] as const) {
     const value = options[key];
     if (value !== undefined && (!Number.isInteger(value) || value <= 0)) throw new ConfigError(`Toolwright: proxyServer()'s ${key} is ${String(value)}. Give a positive integer.`);
   }

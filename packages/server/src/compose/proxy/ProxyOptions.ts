@@ -21,6 +21,13 @@ export interface ProxyCommonOptions {
    * parent's `toolTimeoutMs` applies too, and cancels the upstream request.
    */
   readonly requestTimeoutMs?: number;
+  /**
+   * Largest message the proxy reads from the upstream, in bytes (default 10485760, 10 MiB: the
+   * SDK's stdio client's own limit): over stdio one line, over HTTP a JSON answer or one line of
+   * an event stream. A larger one ends that upstream connection, and the call it answered gets
+   * an `isError` result that says so; the next request opens another connection.
+   */
+  readonly maxMessageBytes?: number;
   /** Reconnecting after the upstream drops: first delay, cap and factor of the backoff (defaults 250 ms, 30 s, 2; jittered). */
   readonly reconnect?: { readonly initialDelayMs?: number; readonly maxDelayMs?: number; readonly factor?: number };
   /**

@@ -1,6 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { CallInterrupt, LOG_LEVELS, ToolwrightError, type AuthInfo, type ElicitationSchema, type LogLevel, type SamplingRequest, type ToolContext } from '@toolwright/core';
 import type { Client, ClientCapabilities } from '../../sdk/proxyClient';
+import { UpstreamTooLargeError } from './UpstreamTooLargeError';
 import { openUpstream, type UpstreamRelay } from './openUpstream';
 import type { ProxyOptions } from './ProxyOptions';
 
@@ -42,6 +43,8 @@ export class UpstreamSession {
   private sent = 0;
   private client: Client | undefined;
   private ended = false;
+  /** Why the connection ends, when the proxy ended it for a message over maxMessageBytes. */
+  private endedBy: UpstreamTooLargeError | undefined;
   /** The downstream caller this session speaks for now (read for each upstream HTTP request's credentials). */
   caller: AuthInfo | undefined;
   lastUsed = Date.now();
@@ -112,7 +115,8 @@ export class UpstreamSession {
         throw error;
       }
       // The SDK reports an aborted request with its own error: say what ended it.
-      if (call.abort.signal.reason instanceof UpstreamClosedError) throw call.abort.signal.reason;
+      const reason: unknown = call.abort.signal.reason;
+      if (reason instanceof UpstreamClosedError || reason instanceof UpstreamTooLargeError) throw reason;
       // Not an answer of the upstream's (a JSON-RPC error or a result of the wrong shape) nor a cancellation: the session is
       // unusable (the upstream restarted and forgot it, the process died). The next call opens another.
       const code = (error as { code?: unknown })?.code;
@@ -224,9 +228,12 @@ export class UpstreamSession {
           else call.ctx.log.log(level as LogLevel, typeof logger === 'string' ? logger : 'upstream', data);
         }
       },
+      tooLarge: (error) => {
+        this.endedBy = error;
+      },
       closed: () => {
         this.ended = true;
-        for (const call of this.calls) call.abort.abort(new UpstreamClosedError());
+        for (const call of this.calls) call.abort.abort(this.endedBy ?? new UpstreamClosedError());
         this.onEnd();
       },
     };

@@ -1,7 +1,9 @@
 import type { AuthInfo } from '@toolwright/core';
 import { Client, getDefaultEnvironment, StdioClientTransport, StreamableHTTPClientTransport, type ClientCapabilities, type ClientTransport } from '../../sdk/proxyClient';
 import type { ListKind } from '../../surface/Catalog';
+import { limitMessages } from './limitMessages';
 import type { ProxyOptions } from './ProxyOptions';
+import { DEFAULT_MAX_MESSAGE_BYTES, UpstreamTooLargeError } from './UpstreamTooLargeError';
 
 /** What the proxy does with what an upstream session sends on its own: questions for the downstream client, log lines, list changes. */
 export interface UpstreamRelay {
@@ -19,6 +21,8 @@ export interface UpstreamRelay {
   resourceUpdated?(uri: string): void;
   /** The upstream connection ended (the process exited, the HTTP session was dropped). */
   closed(): void;
+  /** The upstream sent a message over `maxMessageBytes`: the connection ends next (`closed`). */
+  tooLarge?(error: UpstreamTooLargeError): void;
 }
 
 /** Who the session speaks for: read before each upstream HTTP request, so a per-caller token stays current. */
@@ -49,9 +53,17 @@ export async function openUpstream(options: ProxyOptions, capabilities: ClientCa
   if (capabilities.roots) client.setRequestHandler('roots/list', () => relay.listRoots() as never);
   if (relay.resourceUpdated) client.setNotificationHandler('notifications/resources/updated', (notification) => relay.resourceUpdated!(notification.params.uri));
   client.onclose = () => relay.closed();
-  // The proxy's own progress tokens are unknown to the client, which reports them here: not a fault.
-  client.onerror = () => undefined;
-  const transport = transportFor(options, caller);
+  const limit = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
+  const tooLarge = (error: UpstreamTooLargeError) => {
+    relay.tooLarge?.(error);
+    void client.close().catch(() => undefined);
+  };
+  // The proxy's own progress tokens are unknown to the client, which reports them here: not a fault. The stdio
+  // transport reports a line over its maxBufferSize here too, then closes (its only sign is the message).
+  client.onerror = (error) => {
+    if (/exceeded maximum size/.test(error.message)) relay.tooLarge?.(new UpstreamTooLargeError(limit));
+  };
+  const transport = transportFor(options, caller, limit, tooLarge);
   // The client calls a handler already set on the transport before its own, for each message.
   transport.onmessage = (message) => {
     const m = message as { method?: unknown; id?: unknown; params?: unknown };
@@ -61,13 +73,14 @@ export async function openUpstream(options: ProxyOptions, capabilities: ClientCa
   return client;
 }
 
-function transportFor(options: ProxyOptions, caller: CallerOf): ClientTransport {
+function transportFor(options: ProxyOptions, caller: CallerOf, limit: number, tooLarge: (error: UpstreamTooLargeError) => void): ClientTransport {
   if ('command' in options) {
     return new StdioClientTransport({
       command: options.command,
       args: [...(options.args ?? [])],
       env: { ...getDefaultEnvironment(), ...options.env },
       stderr: options.stderr ?? 'inherit',
+      maxBufferSize: limit,
       ...(options.cwd !== undefined && { cwd: options.cwd }),
     });
   }
@@ -81,5 +94,5 @@ function transportFor(options: ProxyOptions, caller: CallerOf): ClientTransport 
     if (options.credentials) for (const [name, value] of Object.entries(await options.credentials(caller()))) headers.set(name, value);
     return base(input, { ...init, headers });
   };
-  return new StreamableHTTPClientTransport(new URL(options.url), { fetch: upstreamFetch }) as ClientTransport;
+  return new StreamableHTTPClientTransport(new URL(options.url), { fetch: limitMessages(upstreamFetch, limit, tooLarge) }) as ClientTransport;
 }

@@ -1,6 +1,7 @@
 import { CallInterrupt, ToolError } from '@toolwright/core';
 import type { MemberErrorKind } from '@toolwright/core/internal';
 import { INVALID_RESULT, UpstreamClosedError } from './UpstreamSession';
+import { UpstreamTooLargeError } from './UpstreamTooLargeError';
 
 /** Why an upstream request failed, in words for the downstream client, and what kind of protocol error it is. */
 export interface UpstreamFailure {
@@ -23,6 +24,12 @@ export function upstreamFailure(upstream: string, what: string, error: unknown, 
     return { message: `${upstream} refused ${what}: ${message} (JSON-RPC ${e.code}).${e.code === URL_ELICITATION_REQUIRED ? urlsToOpen(error) : ''}`, kind };
   }
   if (signal?.aborted) return { message: `${what} was cancelled before ${upstream} answered.`, kind: 'internal' };
+  if (error instanceof UpstreamTooLargeError) {
+    return {
+      message: `${upstream} sent a message larger than the proxy reads (maxMessageBytes, ${error.limit} bytes) while answering ${what}, so the proxy closed that connection. Raise the proxy's maxMessageBytes, or have the upstream return less; the next request opens another connection.`,
+      kind: 'internal',
+    };
+  }
   if (error instanceof UpstreamClosedError || e?.code === 'CONNECTION_CLOSED' || e?.code === 'NOT_CONNECTED') {
     return { message: `${upstream} closed the connection before answering ${what}. The proxy reconnects on the next request: try again.`, kind: 'internal' };
   }
