@@ -1,18 +1,22 @@
 /**
  * The commands that talk to a server, against servers that misbehave on purpose (a third-party
  * server, a proxied upstream, a buggy one): fixtures/hostile-server.js over stdio, and an HTTP
- * server in this process. What a server sends is shown, never obeyed by the terminal; too much
- * of it, or none, ends the command with a message and exit 3.
+ * server in this process. What a server sends is shown, never obeyed by the terminal (nor by the
+ * docs site that renders `docs` output); too much of it, or none, ends the command with a message and exit 3.
  */
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCli } from '@toolwright/cli';
+import { markdownText } from '../src/reference/markdownText';
 import { memoryIo } from './helpers/memoryIo';
 
 const HOSTILE = join(__dirname, 'fixtures', 'hostile-server.js');
+/** Renders Markdown files as the docs site does (VitePress, then Vue's template parser) and prints the result as JSON. */
+const RENDER = join(__dirname, 'fixtures', 'render-markdown.mjs');
 jest.setTimeout(120_000);
 
 /** Characters a terminal obeys: ESC, BEL, CR, the C1 CSI and a bidi override, all in the fixture's text. */
@@ -22,6 +26,57 @@ const OBEYED = /[\u0007\u000d\u001b\u009b\u202e]/;
 const RAW = '\u001b[31mred\u001b[0m \u001b]52;c;ZWNobyBwd25lZA==\u0007 \u001b]8;;https://evil.example\u0007link\u001b]8;;\u0007 fake\rover \u0007 \u009b2J \u202eevil';
 /** ...and as the CLI shows it. */
 const SHOWN = String.raw`\x1b[31mred\x1b[0m \x1b]52;c;ZWNobyBwd25lZA==\x07 \x1b]8;;https://evil.example\x07link\x1b]8;;\x07 fake\x0dover \x07 \x9b2J \u202eevil`;
+
+/** The Markdown and HTML the fixture's `markdown` mode puts in every string: one line... */
+const MD =
+  '<script>alert(1)</script> <img src=x onerror=alert(1)> [link](javascript:alert(1)) ![i](javascript:alert(2)) <javascript:alert(3)> ' +
+  '{{ constructor.constructor("alert(4)")() }} &lt;b&gt; *em* _em_ ~~del~~ :tada: `code` ``` | pipe | \\*no em* ' +
+  'https://evil.example/\\<b>b</b> ftp://evil.example/\\<i>i</i> <!--@include: ./secret.md--> {onclick=alert(5)}';
+/** ...and lines that open blocks, after it in descriptions. */
+const MD_BLOCKS = [
+  '# Injected heading',
+  '---',
+  '- item',
+  '1. item',
+  '> quote',
+  '```',
+  '::: danger',
+  '<div onclick="alert(6)">',
+  '| a | b |',
+  '| --- | --- |',
+  '[x]: javascript:alert(7)',
+  '',
+  '    indented',
+  'Setext',
+  '===',
+  '~~~',
+].join('\n');
+/** Whitespace runs as one space, as a browser shows them. */
+const plain = (text: string): string => text.replace(/\s+/g, ' ').trim();
+/** A description as the reader sees it: its paragraphs. */
+const paragraphs = (text: string): string[] => text.split(/\n\s*\n/).map(plain);
+const byName = (a: string, b: string): number => a.localeCompare(b);
+
+/** A page as render-markdown.mjs returns it: Vue's template nodes, and what the compiler said. */
+type VueNode = { tag: string; attrs: { name: string; value: string }[]; children: VueNode[] } | { text: string } | { interpolation: string } | { comment: string } | { other: number; source: string };
+type Element = Extract<VueNode, { tag: string }>;
+interface Page {
+  html: string;
+  nodes: VueNode[];
+  blocks: number;
+  errors: string[];
+}
+const isElement = (node: VueNode): node is Element => 'tag' in node;
+const descendants = (nodes: VueNode[]): VueNode[] => nodes.flatMap((node) => [node, ...(isElement(node) ? descendants(node.children) : [])]);
+const attr = (element: Element, name: string): string | undefined => element.attrs.find((a) => a.name === name)?.value;
+/** The text an element shows, without VitePress's permalink (`a.header-anchor`). */
+const textOf = (node: VueNode): string => ('text' in node ? node.text : isElement(node) && attr(node, 'class') !== 'header-anchor' ? node.children.map(textOf).join('') : '');
+const children = (element: Element, tag: string): Element[] => element.children.filter((c): c is Element => isElement(c) && c.tag === tag);
+/** A table's rows, each as the plain text of its cells. */
+const rows = (table: Element): string[][] =>
+  descendants(table.children)
+    .filter((n): n is Element => isElement(n) && n.tag === 'tr')
+    .map((tr) => tr.children.filter(isElement).map((cell) => plain(textOf(cell))));
 
 describe('hostile servers', () => {
   let tmp: string;
@@ -109,8 +164,118 @@ describe('hostile servers', () => {
     for (const file of ['llms.txt', 'reference.md']) {
       const text = readFileSync(join(tmp, 'evil', file), 'utf8');
       expect(text).not.toMatch(OBEYED);
-      expect(text).toContain(`desc${SHOWN}`);
+      expect(text).toContain(markdownText(`desc${SHOWN}`));
     }
+  });
+
+  it('docs writes what a server sends as text: rendered by the docs site (VitePress), it adds no element, attribute, link, heading or table cell', async () => {
+    expect((await hostile('markdown', 'docs', HOSTILE, '--out', 'markdown')).code).toBe(0);
+    const files = ['reference.md', 'llms.txt'].map((file) => join(tmp, 'markdown', file));
+    // VitePress replaces `<!--@include: path-->` with that file anywhere in a page, code included, before it renders it.
+    for (const file of files) expect(readFileSync(file, 'utf8')).not.toContain('<!--');
+    const rendered = JSON.parse(execFileSync(process.execPath, [RENDER, ...files], { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 })) as Record<string, Page>;
+    const [reference, llms] = files.map((file) => rendered[file]);
+
+    const TOOLS = ['__proto__', 'constructor', 'toString', '<img src=x onerror=alert(1)>', 'a`b``c', 'x | y', '# h ##', 'Tool', 'tool'].sort(byName);
+    const RESOURCES = [`javascript:alert(1)//${MD}`, 'https://evil.example/<script>alert(1)</script>'].sort(byName);
+    const TEMPLATE = `x://{{id}}/{id}/${MD}`;
+    const PROMPTS = ['__proto__', `pr ${MD}`].sort(byName);
+
+    for (const page of [reference, llms]) {
+      // Vue compiles the page as written: every element closed, no <script> or <style> block, no {{ }} expression.
+      expect(page.errors).toEqual([]);
+      expect(page.blocks).toBe(0);
+      const nodes = descendants(page.nodes);
+      expect(nodes.filter((n) => 'interpolation' in n || 'other' in n || 'comment' in n)).toEqual([]);
+      const elements = nodes.filter(isElement);
+      const tags = 'h1 h2 h3 p strong code a table thead tbody tr th td details summary div pre span button ul li blockquote'.split(' ');
+      expect([...new Set(elements.map((e) => e.tag))].filter((tag) => !tags.includes(tag))).toEqual([]);
+      const attrs = ['id', 'tabindex', 'class', 'href', 'target', 'rel', 'aria-label', 'title', 'style'];
+      expect([...new Set(elements.flatMap((e) => e.attrs.map((a) => a.name)))].filter((name) => !attrs.includes(name))).toEqual([]);
+      // Links: to a heading of the reference, or an http(s) URL the server wrote.
+      for (const a of elements.filter((e) => e.tag === 'a' && attr(e, 'href') !== undefined)) expect(attr(a, 'href')).toMatch(/^(#|\.\/reference\.html#|https:\/\/evil\.example\/$)/);
+    }
+
+    // The reference: one heading per item, its name as written; every table keeps its columns.
+    const page = reference.nodes.filter(isElement)[0];
+    const headings = page.children.filter((e): e is Element => isElement(e) && /^h\d$/.test(e.tag)).map((h) => [h.tag, plain(textOf(h))]);
+    expect(headings).toEqual([
+      ['h1', plain(`srv ${MD} 1.0 ${MD}`)],
+      ['h2', 'Tools'],
+      ...TOOLS.map((name) => ['h3', plain(name)]),
+      ['h2', 'Resources'],
+      ...RESOURCES.map((uri) => ['h3', plain(uri)]),
+      ['h2', 'Resource templates'],
+      ['h3', plain(TEMPLATE)],
+      ['h2', 'Prompts'],
+      ...PROMPTS.map((name) => ['h3', plain(name)]),
+    ]);
+    const tables = descendants(page.children).filter((n): n is Element => isElement(n) && n.tag === 'table');
+    expect(tables).toHaveLength(TOOLS.length * 2 + 1);
+    for (const table of tables) {
+      const [header, ...body] = rows(table);
+      expect([
+        ['parameter', 'type', 'required', 'default', 'description'],
+        ['field', 'type', 'required', 'default', 'description'],
+        ['argument', 'required', 'description'],
+      ]).toContainEqual(header);
+      for (const row of body) expect(row).toHaveLength(header.length);
+    }
+
+    // Every string shows as the server wrote it: the section of tool __proto__, resource, template and prompt.
+    /** The elements under the `nth` h3 that shows `heading`, up to the next heading. */
+    const section = (heading: string, nth = 0): Element[] => {
+      const start = page.children.flatMap((e, i) => (isElement(e) && e.tag === 'h3' && plain(textOf(e)) === plain(heading) ? [i] : []))[nth];
+      const end = page.children.findIndex((e, i) => i > start && isElement(e) && /^h[1-3]$/.test(e.tag));
+      return page.children.slice(start + 1, end === -1 ? undefined : end).filter(isElement);
+    };
+    const tool = section('__proto__');
+    expect(tool.filter((e) => e.tag === 'p').map((p) => plain(textOf(p)))).toEqual([
+      plain(`title ${MD}`),
+      ...paragraphs(`desc ${MD}\n${MD_BLOCKS}`),
+      'Hints: read-only.',
+      'Returns structured content:',
+    ]);
+    const [parameters, fields] = tool.filter((e) => e.tag === 'table');
+    expect(rows(parameters).slice(1)).toEqual([
+      ['constructor', 'number', 'no', '', plain(`ctor ${MD}`)],
+      ['toString', 'object', 'no', '', ''],
+      [plain(`toString.<b>n</b>|${MD}`), 'string', 'no', plain(JSON.stringify(`d ${MD}`)), ''],
+      ['odd', 'object', 'no', '', ''],
+      ['odd.x', 'any', 'no', '', ''],
+      ['odd.y', 'any', 'no', '', ''],
+      ['list', 'any[]', 'no', '', ''],
+      [plain(`p|${MD}`), plain(`${JSON.stringify(`e|${MD}`)} | "\`\`"`), 'yes', plain(JSON.stringify(`e|${MD}`)), plain(`pd ${MD}\n${MD_BLOCKS}`)],
+      ['types', plain(`string | <i>t</i>|${MD}`), 'no', '', ''],
+    ]);
+    expect(rows(fields).slice(1)).toEqual([[plain(`o|${MD}`), 'string', 'no', '', plain(MD)]]);
+    const schema = JSON.parse(textOf(descendants(tool).find((n): n is Element => isElement(n) && n.tag === 'pre') as Element));
+    expect(schema.properties[`p|${MD}`]).toEqual({ type: 'string', description: `pd ${MD}\n${MD_BLOCKS}`, enum: [`e|${MD}`, '``'], default: `e|${MD}` });
+    expect(section(`javascript:alert(1)//${MD}`).map((p) => plain(textOf(p)))).toEqual([plain(`rn ${MD}, text/html ${MD}`), plain(`rt ${MD}`), ...paragraphs(`rd ${MD}\n${MD_BLOCKS}`)]);
+    expect(section(TEMPLATE).map((p) => plain(textOf(p)))).toEqual([plain(`tn ${MD}`), plain(`td ${MD}`)]);
+    const prompt = section('__proto__', 1);
+    expect(prompt.filter((e) => e.tag === 'p').map((p) => plain(textOf(p)))).toEqual(paragraphs(`prd ${MD}\n${MD_BLOCKS}`));
+    expect(rows(prompt.filter((e) => e.tag === 'table')[0])).toEqual([
+      ['argument', 'required', 'description'],
+      ['constructor', 'no', plain(`ad ${MD}`)],
+      [plain(`a|${MD}`), 'yes', ''],
+    ]);
+
+    // llms.txt: a link per item, its name as written, to the id on that item's heading in the reference.
+    const list = llms.nodes.filter(isElement)[0];
+    expect(list.children.filter((e): e is Element => isElement(e) && /^h\d$/.test(e.tag)).map((h) => plain(textOf(h)))).toEqual([plain(`srv ${MD}`), 'Tools', 'Resources', 'Prompts']);
+    expect(plain(textOf(children(list, 'blockquote')[0]))).toBe(plain(`An MCP server (version 1.0 ${MD}) with 9 tools, 3 resources and 2 prompts. Each link leads to its parameters and schema.`));
+    const headingOf = new Map(
+      descendants(page.children)
+        .filter((n): n is Element => isElement(n) && n.tag === 'h3')
+        .map((h) => [attr(children(h, 'a')[0], 'id'), plain(textOf(h))]),
+    );
+    const links = children(list, 'ul')
+      .flatMap((ul) => children(ul, 'li'))
+      .map((li) => children(li, 'a')[0]);
+    expect(links.map((a) => plain(textOf(a)))).toEqual([...TOOLS, ...RESOURCES, TEMPLATE, ...PROMPTS].map(plain));
+    expect(links.map((a) => headingOf.get((attr(a, 'href') ?? '').replace('./reference.html#', '')))).toEqual(links.map((a) => plain(textOf(a))));
+    expect(plain(textOf(children(children(list, 'ul')[0], 'li')[0]))).toBe(plain(`${TOOLS[0]}: desc ${MD}`));
   });
 
   it('a 200 MB result on stdio fails fast with the limit it passed (exit 3), instead of timing out after a minute', async () => {

@@ -1,16 +1,28 @@
-import type { Contract, Schema, ToolEntry } from '../contract/Contract';
+import type { Contract, PromptEntry, Schema, ToolEntry } from '../contract/Contract';
 import { schemaType } from '../contract/schemaType';
+import { anchors } from './anchors';
+import { markdownCode, markdownJsonBlock, markdownText } from './markdownText';
 
-const cell = (text: string | undefined): string => (text ?? '').replace(/\|/g, '\\|').replace(/\n+/g, ' ');
-const code = (text: string): string => `\`${text}\``;
+// Everything the server sent is written through markdownText / markdownCode: it renders as the text it is.
+const cell = (text: unknown): string => markdownText(typeof text === 'string' ? text : '', 'cell');
+const block = (text: string | undefined): string => markdownText(text ?? '', 'block');
+const bold = (text: string | undefined): string => {
+  const escaped = markdownText(text ?? '');
+  return escaped && `**${escaped}**`;
+};
+const heading = (id: string, text: string): string => `### <a id="${id}"></a>${markdownText(text, 'heading')}`;
+/** A schema as served may hold anything where a schema belongs: what is not an object is read as `{}`. */
+const asSchema = (value: unknown): Schema => (typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Schema) : {});
 
 /** One row per property, nested objects (and arrays of objects) flattened to dotted names. */
 function propertyRows(schema: Schema, prefix = ''): string[] {
-  const required = new Set(schema.required ?? []);
-  return Object.entries(schema.properties ?? {}).flatMap(([name, property]) => {
+  const required = new Set(Array.isArray(schema.required) ? schema.required : []);
+  return Object.entries(asSchema(schema.properties)).flatMap(([name, value]) => {
+    const property = asSchema(value);
     const path = `${prefix}${name}`;
-    const row = `| ${code(path)} | ${cell(code(schemaType(property)))} | ${required.has(name) ? 'yes' : 'no'} | ${property.default === undefined ? '' : cell(code(JSON.stringify(property.default)))} | ${cell(property.description)} |`;
-    const nested = property.type === 'object' ? property : property.items?.type === 'object' ? property.items : undefined;
+    const row = `| ${markdownCode(path, 'cell')} | ${markdownCode(schemaType(property), 'cell')} | ${required.has(name) ? 'yes' : 'no'} | ${property.default === undefined ? '' : markdownCode(JSON.stringify(property.default), 'cell')} | ${cell(property.description)} |`;
+    const items = asSchema(property.items);
+    const nested = property.type === 'object' ? property : items.type === 'object' ? items : undefined;
     return [row, ...(nested ? propertyRows(nested, `${path}${nested === property ? '.' : '[].'}`) : [])];
   });
 }
@@ -21,54 +33,50 @@ function table(schema: Schema, what: string): string {
   return [`| ${what} | type | required | default | description |`, '| --- | --- | --- | --- | --- |', ...rows].join('\n');
 }
 
-function tool(entry: ToolEntry): string {
+function tool(entry: ToolEntry, id: string): string {
   const hints = Object.entries(entry.annotations ?? {})
     .filter(([key, value]) => key.endsWith('Hint') && value === true)
-    .map(([key]) => key.replace(/Hint$/, '').replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`));
+    .map(([key]) => markdownText(key.replace(/Hint$/, '').replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)));
   return [
-    `### ${entry.name}`,
-    entry.title && `**${entry.title}**`,
-    entry.description,
+    heading(id, entry.name),
+    bold(entry.title),
+    block(entry.description),
     hints.length > 0 && `Hints: ${hints.join(', ')}.`,
-    table(entry.inputSchema, 'parameter'),
-    entry.outputSchema && `Returns structured content:\n\n${table(entry.outputSchema, 'field')}`,
-    `<details><summary>Input schema</summary>\n\n\`\`\`json\n${JSON.stringify(entry.inputSchema, null, 2)}\n\`\`\`\n\n</details>`,
+    table(asSchema(entry.inputSchema), 'parameter'),
+    entry.outputSchema && `Returns structured content:\n\n${table(asSchema(entry.outputSchema), 'field')}`,
+    `<details><summary>Input schema</summary>\n\n${markdownJsonBlock(entry.inputSchema)}\n\n</details>`,
   ]
+    .filter(Boolean)
+    .join('\n\n');
+}
+
+function resource(r: { name: string; title?: string; description?: string; mimeType?: string }, uri: string, id: string): string {
+  return [heading(id, uri), `${markdownCode(r.name)}${r.mimeType ? `, ${markdownText(r.mimeType)}` : ''}`, bold(r.title), block(r.description)].filter(Boolean).join('\n\n');
+}
+
+function prompt(p: PromptEntry, id: string): string {
+  const args = Array.isArray(p.arguments) ? p.arguments : [];
+  const rows = args.map((a) => `| ${markdownCode(a.name, 'cell')} | ${a.required ? 'yes' : 'no'} | ${cell(a.description)} |`);
+  return [heading(id, p.name), bold(p.title), block(p.description), args.length > 0 ? ['| argument | required | description |', '| --- | --- | --- |', ...rows].join('\n') : 'No arguments.']
     .filter(Boolean)
     .join('\n\n');
 }
 
 /**
  * A Markdown reference of everything a server serves, as its clients receive it: each tool
- * with its parameters (and schema), each resource, resource template and prompt.
+ * with its parameters (and schema), each resource, resource template and prompt. What the
+ * server sent shows as text (markdownText): it adds no HTML, link, heading or table cell.
  */
 export function referenceMarkdown(contract: Contract): string {
   const { server, tools, resources, resourceTemplates, prompts } = contract;
-  const sections = [`# ${server.name} ${server.version}`, `The tools, resources and prompts this MCP server serves, as its clients see them. Generated by \`toolwright docs\`.`];
-  if (tools.length > 0) sections.push('## Tools', ...tools.map(tool));
-  if (resources.length > 0) {
-    sections.push(
-      '## Resources',
-      ...resources.map((r) => [`### ${r.uri}`, `${code(r.name)}${r.mimeType ? `, ${r.mimeType}` : ''}`, r.title && `**${r.title}**`, r.description].filter(Boolean).join('\n\n')),
-    );
-  }
-  if (resourceTemplates.length > 0) {
-    sections.push(
-      '## Resource templates',
-      ...resourceTemplates.map((r) => [`### ${r.uriTemplate}`, `${code(r.name)}${r.mimeType ? `, ${r.mimeType}` : ''}`, r.title && `**${r.title}**`, r.description].filter(Boolean).join('\n\n')),
-    );
-  }
-  if (prompts.length > 0) {
-    sections.push(
-      '## Prompts',
-      ...prompts.map((p) => {
-        const args = p.arguments ?? [];
-        const rows = args.map((a) => `| ${code(a.name)} | ${a.required ? 'yes' : 'no'} | ${cell(a.description)} |`);
-        return [`### ${p.name}`, p.title && `**${p.title}**`, p.description, args.length > 0 ? ['| argument | required | description |', '| --- | --- | --- |', ...rows].join('\n') : 'No arguments.']
-          .filter(Boolean)
-          .join('\n\n');
-      }),
-    );
-  }
+  const ids = anchors(contract);
+  const sections = [
+    `# ${markdownText(`${server.name} ${server.version}`, 'heading')}`,
+    `The tools, resources and prompts this MCP server serves, as its clients see them. Generated by \`toolwright docs\`.`,
+  ];
+  if (tools.length > 0) sections.push('## Tools', ...tools.map((t, i) => tool(t, ids.tools[i])));
+  if (resources.length > 0) sections.push('## Resources', ...resources.map((r, i) => resource(r, r.uri, ids.resources[i])));
+  if (resourceTemplates.length > 0) sections.push('## Resource templates', ...resourceTemplates.map((r, i) => resource(r, r.uriTemplate, ids.resourceTemplates[i])));
+  if (prompts.length > 0) sections.push('## Prompts', ...prompts.map((p, i) => prompt(p, ids.prompts[i])));
   return `${sections.join('\n\n')}\n`;
 }
