@@ -15,7 +15,9 @@ export interface ToolwrightModuleOptions extends Omit<AppOptions, 'tools' | 'ser
   /**
    * How the MCP endpoint is served on the Nest app's own HTTP server (the Express or the Fastify
    * platform): every option of `createHttpHandler`. `path` is the full path (a global prefix
-   * does not apply). Default `/mcp`. On Fastify, the body limit is Nest's (its JSON parser's `bodyLimit`).
+   * does not apply), and no Nest route may answer on it. Default `/mcp`. On Express, Nest's JSON
+   * body parser reads the body first: its limit (100 kB unless `app.useBodyParser('json', { limit })`
+   * raises it) applies as well as `maxBodyBytes`. On Fastify, the endpoint's route takes `maxBodyBytes` as its `bodyLimit`.
    */
   http?: ToolwrightExpressOptions;
 }

@@ -5,8 +5,10 @@ import { createApp, type App } from '@toolwright/server';
 import { toolwrightMiddleware, type ToolwrightMiddleware } from '@toolwright/express';
 import type { ToolwrightFastifyPlugin } from '@toolwright/fastify';
 import { loadFastifyPlugin } from './loadFastifyPlugin';
+import { nestBodyParserErrors } from './nestBodyParserErrors';
 import { nestContainer } from './nestContainer';
 import { nestPipeline } from './nestPipeline';
+import { refuseNestRoutesOnPath } from './nestRoutesOnPath';
 import type { ToolwrightModuleOptions } from './ToolwrightModuleOptions';
 
 /** The injection token of the options given to `ToolwrightModule.forRoot`. */
@@ -56,15 +58,20 @@ export class ToolwrightServer implements OnModuleInit, BeforeApplicationShutdown
     const adapter = this.adapterHost.httpAdapter;
     if (!adapter) return; // an application context without HTTP (tests, scripts): the app is built, nothing is served
     const platform = adapter.getType();
-    if (platform === 'fastify') return this.mountOnFastify(adapter.getInstance(), this.built);
-    if (platform !== 'express') {
+    if (platform !== 'express' && platform !== 'fastify') {
       throw new ConfigError(
         `Toolwright: ToolwrightModule mounts the MCP endpoint on the Express (@nestjs/platform-express) or Fastify (@nestjs/platform-fastify) platform; this app runs on '${platform}'. ` +
           'Build it in an application context (NestFactory.createApplicationContext) and serve ToolwrightServer.app yourself.',
       );
     }
+    const mcpPath = http?.path ?? '/mcp';
+    // Nest registered its controllers' routes already: one on the endpoint's path would answer in its place.
+    refuseNestRoutesOnPath(platform, adapter.getInstance(), mcpPath);
+    if (platform === 'fastify') return this.mountOnFastify(adapter.getInstance(), this.built);
     this.mounted = toolwrightMiddleware(this.built, http);
-    (adapter.getInstance() as { use(handlers: unknown): void }).use(this.mounted);
+    // Nest's body parsers read every body before the endpoint: their refusals on it are answered in JSON-RPC.
+    const { before, after } = nestBodyParserErrors(mcpPath);
+    (adapter.getInstance() as { use(handlers: unknown): void }).use([before, ...this.mounted, after]);
     await this.mounted.ready;
   }
 
