@@ -24,7 +24,10 @@ export function adoptParsedBody(req: Request, maxBodyBytes: number): BodyParserR
     }
     return undefined;
   }
-  return sizeOf(req, body) > maxBodyBytes ? tooLarge(maxBodyBytes) : undefined;
+  const size = sizeOf(req, body);
+  // express.json() reads an empty body as {}: the handler's own reader finds no JSON in it.
+  if (size === 0) return refusal(400, -32700, 'Parse error: the request body is not valid JSON.');
+  return size > maxBodyBytes ? tooLarge(maxBodyBytes) : undefined;
 }
 
 /** The bytes a parsed body came in: its Content-Length (body-parser checked it), else a lower bound. */

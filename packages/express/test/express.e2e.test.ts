@@ -254,6 +254,17 @@ describe('Express 5, a body parser that already read the body before the middlew
       await served.stop();
     }
   });
+
+  it('an empty body, which express.json() reads as {}, is a parse error (-32700), as standalone', async () => {
+    const served = await serveAfter(express.json(), 1024);
+    try {
+      const response = await post(served.url, '');
+      expect(response.status).toBe(400);
+      expect(await errorOf(response)).toEqual({ code: -32700, message: 'Parse error: the request body is not valid JSON.' });
+    } finally {
+      await served.stop();
+    }
+  });
 });
 
 describe('Express 5, with bearer auth', () => {
