@@ -59,6 +59,14 @@ export interface FromOpenApiOptions {
   baseUrl?: string;
   /** Take the base URL from the description's first `servers` entry when `baseUrl` is not given. Default false. */
   useDocumentServers?: boolean;
+  /**
+   * Which external `$ref`s of the description are read: called with the absolute file path or the
+   * http(s) URL (and each URL a download redirects to). Default: files under the description
+   * file's own folder, URLs on the description URL's origin, and none for a description given as
+   * an object, so a description from a third party cannot make the server read your files or
+   * call other hosts. Each file or download is read up to 64 MiB, a download for up to 60 s.
+   */
+  allowExternalRef?: (url: string) => boolean;
   /** Which operations become tools. Default: every supported operation. */
   include?: (route: OpenApiRoute) => boolean;
   /** Tool names by `operationId`, or by method and path (`'get /pets/{petId}'`, which wins), replacing the generated name. */

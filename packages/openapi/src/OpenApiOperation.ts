@@ -9,6 +9,14 @@ export interface ArgumentPlacement {
   readonly in: 'path' | 'query' | 'header' | 'cookie';
   /** Sent as JSON text (a parameter described with `content: application/json`). */
   readonly json: boolean;
+  /**
+   * How arrays and objects are written (the parameter's `style`, else the default for its location):
+   * `simple` (path, header), `label`, `matrix` (path), `form` (query, cookie), `spaceDelimited`,
+   * `pipeDelimited`, `deepObject` (query).
+   */
+  readonly style: 'simple' | 'label' | 'matrix' | 'form' | 'spaceDelimited' | 'pipeDelimited' | 'deepObject';
+  /** The parameter's `explode` (default true for `form`, else false): one name per item or key. */
+  readonly explode: boolean;
 }
 
 /** One operation served as a tool, or (a GET matched by a `routes` rule) as a resource. */

@@ -3,6 +3,7 @@ import type { ClientCredentialsToken } from './clientCredentials';
 import { readCappedText } from '@toolwright/core/internal';
 import type { OpenApiSecret } from './FromOpenApiOptions';
 import type { OpenApiOperation } from './OpenApiOperation';
+import { joined, pct, scalar, serializePath, serializeQuery } from './serializeParameter';
 
 /** What every call of one source shares: where requests go and the server's limits and credentials. */
 export interface CallSettings {
@@ -25,32 +26,47 @@ const failure = (text: string): ToolResult => ({ content: [{ type: 'text', text 
 export async function callOperation(op: OpenApiOperation, input: Record<string, unknown>, ctx: ToolContext | undefined, settings: CallSettings): Promise<ToolResult> {
   const where = `${op.method.toUpperCase()} ${op.path}`;
   let path = op.path;
-  const query = new URLSearchParams();
+  const query: [string, string][] = [];
   const sent: [string, string][] = [];
   const cookies: string[] = [];
   for (const arg of op.arguments) {
     if (!Object.hasOwn(input, arg.name)) continue;
     const value = input[arg.name];
     if (value === undefined) continue;
+    // encodeURIComponent throws on these, and a header cannot carry them.
+    if (hasLoneSurrogate(value)) return failure(`Invalid arguments: '${arg.name}' holds a lone UTF-16 surrogate, which is not text a request can carry. Give well-formed text.`);
     if (arg.in === 'path') {
-      const text = arg.json ? JSON.stringify(value) : String(value);
-      // '.' and '..' would climb the URL's path whatever their encoding (the URL parser decodes %2E).
-      if (text === '' || text === '.' || text === '..') {
+      const text = serializePath(arg, arg.json ? JSON.stringify(value) : value);
+      // '.' and '..' would climb the URL's path whatever their encoding (the URL parser decodes %2E); '' would change the endpoint.
+      if (text === '' || /^(?:\.|%2e){1,2}$/i.test(text)) {
         return failure(`Invalid arguments: '${arg.name}' is ${JSON.stringify(text)}, which cannot be a path segment of ${where}. Give a non-empty value other than '.' and '..'.`);
       }
-      path = path.split(`{${arg.name}}`).join(encodeURIComponent(text));
+      path = path.split(`{${arg.name}}`).join(text);
     } else if (arg.in === 'query') {
-      if (Array.isArray(value) && !arg.json) for (const v of value) query.append(arg.name, scalar(v));
-      else query.append(arg.name, arg.json ? JSON.stringify(value) : scalar(value));
+      query.push(...serializeQuery(arg, arg.json ? JSON.stringify(value) : value));
     } else if (arg.in === 'cookie') {
-      cookies.push(`${arg.name}=${encodeURIComponent(arg.json ? JSON.stringify(value) : Array.isArray(value) ? value.map(scalar).join(',') : scalar(value))}`);
+      cookies.push(`${arg.name}=${pct(joined(arg.json ? JSON.stringify(value) : value, false, (t) => t))}`);
     } else {
-      sent.push([arg.name, arg.json ? JSON.stringify(value) : Array.isArray(value) ? value.map(scalar).join(',') : scalar(value)]);
+      sent.push([arg.name, joined(arg.json ? JSON.stringify(value) : value, arg.explode, (t) => t)]);
     }
+  }
+  // Values side by side (`/{a}{b}`) can make one too; the template itself has none (checked at startup).
+  if (path.split('/').some((segment) => /^(?:\.|%2e){1,2}$/i.test(segment))) {
+    return failure(`Invalid arguments: the path arguments of ${where} make a '.' or '..' path segment, which the URL would resolve as a step up. Give other values.`);
+  }
+  const credentialKey = settings.auth?.in === 'query' ? settings.auth.name : undefined;
+  if (credentialKey !== undefined && query.some(([key]) => key === pct(credentialKey))) {
+    return failure(`Invalid arguments: an argument of ${where} would set the query parameter '${credentialKey}', which carries the server's credential. Leave it out.`);
   }
   for (const [name, value] of sent) {
     // Headers would throw on these; a line break would split the request. The model's mistake, said as one.
     if (/[\r\n\0]/.test(value)) return failure(`Invalid arguments: '${name}' holds a line break or NUL, which an HTTP header of ${where} cannot carry. Give it on one line.`);
+    // eslint-disable-next-line no-control-regex -- matching control characters is the point
+    if (/[\u0001-\u0008\u000B-\u001F\u007F]/.test(value)) return failure(`Invalid arguments: '${name}' holds a control character, which an HTTP header of ${where} cannot carry. Give printable text.`);
+    // eslint-disable-next-line no-control-regex -- matching control characters is the point
+    if (/[^\u0000-\u00FF]/.test(value)) {
+      return failure(`Invalid arguments: '${name}' holds characters outside Latin-1, which an HTTP header of ${where} cannot carry. Give ASCII text (or encoded as the API documents).`);
+    }
   }
   if (cookies.length > 0) sent.push(['cookie', cookies.join('; ')]);
   const timeout = AbortSignal.timeout(settings.timeoutMs);
@@ -65,14 +81,15 @@ export async function callOperation(op: OpenApiOperation, input: Record<string, 
       try {
         if (auth.in === 'oauth2') headers.set('authorization', `Bearer ${(oauthToken = await auth.token.get())}`);
         else if (auth.in === 'header') headers.set(auth.name, auth.prefix + (await secretOf(auth.value)));
-        else query.set(auth.name, auth.prefix + (await secretOf(auth.value)));
+        else query.push([pct(auth.name), pct(auth.prefix + (await secretOf(auth.value)))]);
       } catch {
         return failure(`${where} was not sent: the server could not get its credential for the API. This is the server's configuration (its \`auth\` option), not your arguments.`);
       }
     }
     const body = op.hasBody && input.body !== undefined ? encodeBody(op, input.body, headers) : undefined;
-    const search = query.toString();
+    const search = query.map(([k, v]) => `${k}=${v}`).join('&');
     const url = `${settings.baseUrl}${path}${search ? `?${search}` : ''}`;
+    if (!staysUnder(url, settings.baseUrl)) return failure(`${where} was not sent: its URL would leave the API's base URL. Check the path arguments.`);
     const init = { method: op.method.toUpperCase(), headers, body, signal, redirect: 'manual' } as const;
     let response = await settings.fetch(url, init);
     if (response.status === 401 && auth?.in === 'oauth2' && oauthToken !== undefined) {
@@ -150,12 +167,35 @@ function encodeBody(op: OpenApiOperation, value: unknown, headers: Headers): str
   return form;
 }
 
-function scalar(value: unknown): string {
-  return typeof value === 'object' && value !== null ? JSON.stringify(value) : String(value);
-}
-
 async function secretOf(secret: OpenApiSecret): Promise<string> {
   return typeof secret === 'function' ? await secret() : secret;
+}
+
+/** Whether `url` has the base URL's origin and stays under its path (no `..` step out of it). */
+function staysUnder(url: string, baseUrl: string): boolean {
+  let target: URL;
+  try {
+    target = new URL(url);
+  } catch {
+    return false;
+  }
+  const base = new URL(baseUrl);
+  const prefix = base.pathname.replace(/\/+$/, '');
+  return target.origin === base.origin && (target.pathname === prefix || target.pathname.startsWith(`${prefix}/`));
+}
+
+/** Whether a string anywhere in `value` (keys included) holds an unpaired UTF-16 surrogate. */
+function hasLoneSurrogate(value: unknown): boolean {
+  const lone = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+  const stack = [value];
+  while (stack.length > 0) {
+    const v = stack.pop();
+    if (typeof v === 'string') {
+      if (lone.test(v)) return true;
+    } else if (Array.isArray(v)) stack.push(...(v as unknown[]));
+    else if (typeof v === 'object' && v !== null) for (const k of Object.keys(v)) stack.push(k, (v as Record<string, unknown>)[k]);
+  }
+  return false;
 }
 
 function jsonObject(text: string, contentType: string | null): Record<string, unknown> | undefined {

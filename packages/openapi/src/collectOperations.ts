@@ -1,14 +1,40 @@
-import { ConfigError, compileSchemaValidator, type JsonSchema } from '@toolwright/core';
+import { BuildError, ConfigError, compileSchemaValidator, type JsonSchema } from '@toolwright/core';
 import type { FromOpenApiOptions, OpenApiRoute, RouteMap } from './FromOpenApiOptions';
 import type { ArgumentPlacement, OpenApiOperation, SkippedOperation } from './OpenApiOperation';
 import { defineOwn } from './defineOwn';
 import { resolveRef } from './resolveRef';
-import { SchemaConverter } from './SchemaConverter';
+import { plainText, SchemaConverter } from './SchemaConverter';
 import { isValidToolName, toolNameFor } from './toolName';
 
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;
 /** Headers a client never sets through a tool: the server's credentials, and what the transport decides. */
-const RESERVED_HEADERS = new Set(['authorization', 'content-type', 'accept', 'content-length', 'host', 'cookie', 'proxy-authorization']);
+const RESERVED_HEADERS = new Set([
+  'authorization',
+  'content-type',
+  'accept',
+  'content-length',
+  'host',
+  'cookie',
+  'proxy-authorization',
+  // Hop-by-hop: fetch refuses them, or they would change how the request is framed.
+  'connection',
+  'keep-alive',
+  'transfer-encoding',
+  'upgrade',
+  'te',
+  'trailer',
+  'expect',
+  'proxy-connection',
+]);
+/** An HTTP token (RFC 9110): what a header or cookie name may be. */
+const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+/** The styles each location allows, the first being its default (OpenAPI 3.x, Style Values). */
+const STYLES: Record<ArgumentPlacement['in'], readonly ArgumentPlacement['style'][]> = {
+  path: ['simple', 'label', 'matrix'],
+  query: ['form', 'spaceDelimited', 'pipeDelimited', 'deepObject'],
+  header: ['simple'],
+  cookie: ['form'],
+};
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -30,6 +56,12 @@ export function collectOperations(document: Obj, options: FromOpenApiOptions): {
       const servedAs = routeFor(route, options.routes);
       if (servedAs === 'exclude') continue;
       const where = `${method.toUpperCase()} ${path}`;
+      const pathProblem = pathTemplateProblem(path);
+      if (pathProblem !== undefined) {
+        throw new ConfigError(
+          `Toolwright: the path of ${where.slice(0, 300)} ${pathProblem}, so its requests could leave baseUrl. Fix the path in the description, or leave the operation out with \`include\`.`,
+        );
+      }
       const override = options.names && (overrideFor(options.names, `${method} ${path}`) ?? (operationId === undefined ? undefined : overrideFor(options.names, operationId)));
       const toolName = override ?? toolNameFor(method, path, operationId);
       if (!isValidToolName(toolName)) {
@@ -47,8 +79,8 @@ export function collectOperations(document: Obj, options: FromOpenApiOptions): {
         );
       }
       names.set(toolName, where);
-      const summary = typeof op.summary === 'string' ? op.summary : undefined;
-      const description = typeof op.description === 'string' ? op.description : summary;
+      const summary = typeof op.summary === 'string' ? plainText(op.summary) : undefined;
+      const description = typeof op.description === 'string' ? plainText(op.description) : summary;
       operations.push({
         ...route,
         servedAs,
@@ -98,7 +130,7 @@ const FORM = 'application/x-www-form-urlencoded';
 const MULTIPART = 'multipart/form-data';
 
 function buildOperation(document: Obj, item: Obj, op: Obj, where: string, options: FromOpenApiOptions): Built {
-  const converter = new SchemaConverter(document);
+  const converter = new SchemaConverter(document, where);
   const properties: Record<string, JsonSchema> = {};
   const required: string[] = [];
   const placements: ArgumentPlacement[] = [];
@@ -117,6 +149,16 @@ function buildOperation(document: Obj, item: Obj, op: Obj, where: string, option
     if (location !== 'path' && location !== 'query' && location !== 'header' && location !== 'cookie') return { reason: `its parameter '${name}' is in '${location}', which is not supported` };
     if (isServerCredential(location, name, options)) continue;
     if (Object.hasOwn(properties, name) || name === 'body') return { reason: `two of its inputs are named '${name}'` };
+    if ((location === 'header' || location === 'cookie') && !TOKEN.test(name)) {
+      throw new ConfigError(
+        `Toolwright: the ${location} parameter ${JSON.stringify(name).slice(0, 100)} of ${where} is not a valid HTTP ${location} name, so no request could carry it. Fix the description, or leave the operation out with \`include\`.`,
+      );
+    }
+    const style = p.style ?? STYLES[location][0];
+    if (typeof style !== 'string' || !(STYLES[location] as readonly string[]).includes(style)) {
+      return { reason: `its ${location} parameter '${name}' has style ${JSON.stringify(style)}, which a ${location} parameter cannot have (${STYLES[location].join(', ')})` };
+    }
+    const explode = typeof p.explode === 'boolean' ? p.explode : style === 'form';
     let schema: unknown = p.schema;
     let json = false;
     if (schema === undefined && isObj(p.content)) {
@@ -126,9 +168,9 @@ function buildOperation(document: Obj, item: Obj, op: Obj, where: string, option
       json = true;
     }
     const converted = converter.convert(schema ?? {}, `${where} parameter '${name}'`);
-    defineOwn(properties, name, typeof p.description === 'string' && typeof converted === 'object' ? { ...converted, description: p.description } : converted);
+    defineOwn(properties, name, typeof p.description === 'string' && typeof converted === 'object' ? { ...converted, description: plainText(p.description) } : converted);
     if (p.required === true || location === 'path') required.push(name);
-    placements.push({ name, in: location, json });
+    placements.push({ name, in: location, json, style: style as ArgumentPlacement['style'], explode });
   }
   let hasBody = false;
   let bodyEncoding: OpenApiOperation['bodyEncoding'] = 'json';
@@ -151,11 +193,19 @@ function buildOperation(document: Obj, item: Obj, op: Obj, where: string, option
         if (bodyEncoding === 'multipart') ({ schema: converted, binary: binaryFields } = withBase64Files(fields));
         else converted = fields;
       }
-      properties.body = typeof body.description === 'string' && typeof converted === 'object' ? { ...converted, description: body.description } : converted;
+      properties.body = typeof body.description === 'string' && typeof converted === 'object' ? { ...converted, description: plainText(body.description) } : converted;
       if (body.required === true) required.push('body');
       hasBody = true;
     }
   }
+  for (const variable of templateVariables(where)) {
+    if (!placements.some((a) => a.in === 'path' && a.name === variable)) {
+      throw new ConfigError(
+        `Toolwright: the path of ${where} has {${variable}}, but the operation has no path parameter named '${variable}', so its requests would go to a literal {${variable}}. Declare the parameter in the description, or leave the operation out with \`include\`.`,
+      );
+    }
+  }
+  converter.checkLoops();
   const defs = converter.definitions();
   const inputSchema = {
     type: 'object' as const,
@@ -164,6 +214,12 @@ function buildOperation(document: Obj, item: Obj, op: Obj, where: string, option
     additionalProperties: false,
     ...(defs && { $defs: defs }),
   } as JsonSchema & { type: 'object' };
+  try {
+    compileSchemaValidator(inputSchema);
+  } catch (error) {
+    const problems = error instanceof BuildError ? error.problems.map((p) => `${p.what} (${p.fix})`).join('; ') : (error as Error).message;
+    throw new ConfigError(`Toolwright: the input schema of ${where} cannot be enforced: ${problems}. Fix the description, or leave the operation out with \`include\`.`);
+  }
   const outputSchema = options.outputSchemas === false ? undefined : responseSchema(document, op, where);
   return { inputSchema, arguments: placements, hasBody, bodyEncoding, binaryFields, ...(outputSchema && { outputSchema }) };
 }
@@ -200,10 +256,11 @@ function responseSchema(document: Obj, op: Obj, where: string): (JsonSchema & { 
   const type = Object.keys(content).find((t) => t === 'application/json' || /^application\/[^;]*\+json$/.test(t) || t.startsWith('application/json;'));
   const media = type === undefined ? undefined : content[type];
   if (!isObj(media) || !isObj(media.schema)) return undefined;
-  const converter = new SchemaConverter(document);
+  const converter = new SchemaConverter(document, where);
   let schema: JsonSchema;
   try {
     schema = converter.convert(media.schema, `${where} responses/${status}`);
+    converter.checkLoops();
   } catch {
     return undefined;
   }
@@ -228,4 +285,21 @@ function isServerCredential(location: string, name: string, options: FromOpenApi
     return options.headers !== undefined && Object.keys(options.headers).some((h) => h.toLowerCase() === lower);
   }
   return location === 'query' && auth?.type === 'apiKey' && auth.in === 'query' && auth.name === name;
+}
+
+/** What makes a path template unsafe to append to the base URL, or undefined when it is a plain absolute path. */
+function pathTemplateProblem(path: string): string | undefined {
+  if (!path.startsWith('/')) return 'does not start with /';
+  // eslint-disable-next-line no-control-regex -- matching control characters is the point
+  if (/[?#\\\u0000-\u001F\u007F]/.test(path)) return 'holds ?, #, a backslash or a control character';
+  // Variables are encoded when sent; the literal parts must not step out of the base path.
+  const literal = path.replace(/\{[^{}]*\}/g, 'x');
+  if (literal.split('/').some((segment) => /^(?:\.|%2e){1,2}$/i.test(segment))) return "has a '.' or '..' segment";
+  return undefined;
+}
+
+/** The `{name}` variables of an operation's path (`where` is `GET /pets/{petId}`). */
+function templateVariables(where: string): string[] {
+  const path = where.slice(where.indexOf(' ') + 1);
+  return [...path.matchAll(/\{([^{}]*)\}/g)].map((m) => m[1]!);
 }

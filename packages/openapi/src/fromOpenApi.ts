@@ -1,8 +1,8 @@
-import $RefParser from '@apidevtools/json-schema-ref-parser';
 import { ConfigError, Ctx, Param, Resource, ResourceNotFoundError, Tool, ToolError, TransformTools, type Class, type ToolContext } from '@toolwright/core';
 import { ClientCredentialsToken } from './clientCredentials';
 import { callOperation, type CallSettings } from './callOperation';
 import { collectOperations } from './collectOperations';
+import { readDescription } from './readDescription';
 import type { FromOpenApiOptions } from './FromOpenApiOptions';
 import type { OpenApiOperation, SkippedOperation } from './OpenApiOperation';
 
@@ -17,24 +17,16 @@ export type OpenApiTools = Class & {
 /**
  * Turns an OpenAPI 3.0 or 3.1 description into a tool class: one tool per operation, its input
  * schema made of the path, query and header parameters (by name) and the JSON request body
- * (`body`). `$ref`s are resolved, external files and URLs included, by
- * `@apidevtools/json-schema-ref-parser`; recursive schemas become `$defs`. Calls go to
+ * (`body`). `$ref`s are resolved by `@apidevtools/json-schema-ref-parser`: external ones only
+ * in the description file's folder or on its URL's origin, unless `allowExternalRef` says
+ * otherwise; recursive schemas become `$defs`. Calls go to
  * `options.baseUrl` with the server's own credentials; HTTP errors, timeouts and oversized
  * responses are `isError` results.
  *
  * @param document - the description as an object, or a file path or URL to read it from.
  */
 export async function fromOpenApi(document: string | object, options: FromOpenApiOptions): Promise<OpenApiTools> {
-  let bundled: Record<string, unknown>;
-  try {
-    // A document already in memory with only local `$ref`s needs no bundling (GitHub's: seconds saved).
-    bundled =
-      typeof document === 'object' && document !== null && !hasOutsideRef(document)
-        ? (document as Record<string, unknown>)
-        : ((await $RefParser.bundle(typeof document === 'string' ? document : structuredClone(document))) as Record<string, unknown>);
-  } catch (error) {
-    throw new ConfigError(`Toolwright: the OpenAPI description cannot be read: ${(error as Error).message}. Fix the document or its $refs.`);
-  }
+  const bundled = await readDescription(document, options.allowExternalRef);
   const version = bundled.openapi;
   if (typeof version !== 'string' || !/^3\.[01]\./.test(version)) {
     throw new ConfigError(
@@ -151,25 +143,4 @@ function serveAsResource(target: Class, methodName: string, op: OpenApiOperation
     methodName,
     Object.getOwnPropertyDescriptor(target.prototype, methodName)!,
   );
-}
-
-/** Whether any `$ref` in `value` points outside the document (a file or URL). Iterative: descriptions nest deeply. */
-function hasOutsideRef(value: object): boolean {
-  const stack: unknown[] = [value];
-  const seen = new Set<object>();
-  while (stack.length > 0) {
-    const node = stack.pop();
-    if (typeof node !== 'object' || node === null || seen.has(node)) continue;
-    seen.add(node);
-    if (Array.isArray(node)) {
-      for (const item of node) stack.push(item);
-      continue;
-    }
-    for (const key of Object.keys(node)) {
-      const child = (node as Record<string, unknown>)[key];
-      if (key === '$ref' && typeof child === 'string' && !child.startsWith('#')) return true;
-      if (typeof child === 'object' && child !== null) stack.push(child);
-    }
-  }
-  return false;
 }

@@ -3,7 +3,14 @@ import { ConfigError } from '@toolwright/core';
 /** What a local `$ref` (`#/components/schemas/Pet`) of a bundled description points at, following chains of `$ref`s. */
 export function resolveRef(document: unknown, ref: string, at: string): unknown {
   let current = ref;
+  const seen = new Set<string>();
   for (let hops = 0; hops < 32; hops++) {
+    if (seen.has(current)) {
+      throw new ConfigError(
+        `Toolwright: the OpenAPI $ref ${JSON.stringify(ref)} at ${at} is a loop of references (${[...seen, current].map((r) => JSON.stringify(r)).join(' → ')}) that never reaches a schema. Point one of them at a schema.`,
+      );
+    }
+    seen.add(current);
     const target = pointerTarget(document, current);
     if (target === undefined) {
       throw new ConfigError(`Toolwright: the OpenAPI $ref ${JSON.stringify(current)} at ${at} points at nothing in the description. Fix the reference or add its target.`);
