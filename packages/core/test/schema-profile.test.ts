@@ -32,6 +32,16 @@ describe('issue 13: keywords outside the schema profile are refused at build', (
     [{ type: 'object', discriminator: { propertyName: 'kind' } }, '/discriminator', "'x-discriminator'"],
     [{ type: 'object', properties: { s: { type: 'string', pattern: '(' } } }, '/properties/s/pattern', 'ECMAScript regular expression'],
     [{ $schema: 'http://json-schema.org/draft-07/schema#', type: 'object' }, '/$schema', '2020-12'],
+    // Keyword values of the wrong shape (regression: `enum: 'x'` threw `values.filter is not a function` while compiling).
+    [{ type: 'object', properties: { e: { type: 'string', enum: 'x' } } }, '/properties/e/enum', 'a non-empty list of values'],
+    [{ type: 'object', properties: { e: { enum: [] } } }, '/properties/e/enum', 'a non-empty list of values'],
+    [{ type: 'object', properties: { t: { type: 'text' } } }, '/properties/t/type', 'a type name'],
+    [{ type: 'object', required: 'a' }, '/required', 'a list of property names'],
+    [{ type: 'object', properties: { s: { type: 'string', maxLength: '5' } } }, '/properties/s/maxLength', 'a whole number of 0 or more'],
+    [{ type: 'object', properties: { n: { type: 'number', multipleOf: 0 } } }, '/properties/n/multipleOf', 'a number above 0'],
+    [{ type: 'object', properties: { n: { type: 'number', exclusiveMaximum: '9' } } }, '/properties/n/exclusiveMaximum', 'a number'],
+    [{ type: 'object', properties: { s: { type: 'string', pattern: 5 } } }, '/properties/s/pattern', 'a regular expression as a string'],
+    [{ type: 'object', dependentRequired: { a: 'b' } }, '/dependentRequired', '{ name: [property names] }'],
   ])('%j is refused at %s', (schema, pointer, fix) => {
     const [problem] = problemsOf(() => buildRegistry({ tools: [rawTool(schema)] as never }));
     expect(problem.where).toBe('Raw.run inputSchema');

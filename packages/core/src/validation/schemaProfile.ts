@@ -125,8 +125,37 @@ function walk(schema: unknown, pointer: string, isRoot: boolean, root: unknown, 
   }
 }
 
+const TYPES: ReadonlySet<unknown> = new Set(['string', 'number', 'integer', 'boolean', 'object', 'array', 'null']);
+const isCount = (v: unknown): boolean => Number.isSafeInteger(v) && (v as number) >= 0;
+const isNames = (v: unknown): boolean => Array.isArray(v) && v.every((name) => typeof name === 'string');
+
+/** The shape an assertion keyword's value must have, and that shape in words (JSON Schema 2020-12, section 6). */
+const VALUE_SHAPES: Readonly<Record<string, readonly [(value: unknown) => boolean, string]>> = {
+  type: [
+    (v) => TYPES.has(v) || (Array.isArray(v) && v.length > 0 && v.every((t) => TYPES.has(t))),
+    "a type name ('string', 'number', 'integer', 'boolean', 'object', 'array', 'null') or a list of them",
+  ],
+  enum: [(v) => Array.isArray(v) && v.length > 0, 'a non-empty list of values'],
+  minimum: [(v) => typeof v === 'number', 'a number'],
+  maximum: [(v) => typeof v === 'number', 'a number'],
+  multipleOf: [(v) => typeof v === 'number' && v > 0, 'a number above 0'],
+  minLength: [isCount, 'a whole number of 0 or more'],
+  maxLength: [isCount, 'a whole number of 0 or more'],
+  minItems: [isCount, 'a whole number of 0 or more'],
+  maxItems: [isCount, 'a whole number of 0 or more'],
+  minContains: [isCount, 'a whole number of 0 or more'],
+  maxContains: [isCount, 'a whole number of 0 or more'],
+  minProperties: [isCount, 'a whole number of 0 or more'],
+  maxProperties: [isCount, 'a whole number of 0 or more'],
+  uniqueItems: [(v) => typeof v === 'boolean', 'true or false'],
+  required: [isNames, 'a list of property names'],
+  dependentRequired: [(v) => typeof v === 'object' && v !== null && !Array.isArray(v) && Object.values(v).every(isNames), '{ name: [property names] }'],
+  format: [(v) => typeof v === 'string', 'a format name'],
+  pattern: [(v) => typeof v === 'string', 'a regular expression as a string'],
+};
+
 /** Keywords whose value needs a check beyond being present. */
-const CHECKED_VALUES: ReadonlySet<string> = new Set(['items', 'exclusiveMinimum', 'exclusiveMaximum', 'pattern', '$ref', ...SCHEMA_MAPS, ...SCHEMA_LISTS]);
+const CHECKED_VALUES: ReadonlySet<string> = new Set(['items', 'exclusiveMinimum', 'exclusiveMaximum', 'pattern', '$ref', ...SCHEMA_MAPS, ...SCHEMA_LISTS, ...Object.keys(VALUE_SHAPES)]);
 
 function escapePointer(key: string): string {
   return key.replace(/~/g, '~0').replace(/\//g, '~1');
@@ -134,7 +163,11 @@ function escapePointer(key: string): string {
 
 function checkValue(key: string, value: unknown, at: string, root: unknown, issues: SchemaProfileIssue[]): void {
   const bad = (what: string, fix: string) => void issues.push({ pointer: at, what, fix });
-  if (key === 'items' && Array.isArray(value)) bad('is a list of schemas (an older draft)', 'use `prefixItems: [...]` for positions (JSON Schema 2020-12).');
+  const shape = Object.hasOwn(VALUE_SHAPES, key) ? VALUE_SHAPES[key] : undefined;
+  if (shape && !shape[0](value)) bad(`is ${JSON.stringify(value) ?? String(value)}, not ${shape[1]}`, `give ${key} ${shape[1]}.`);
+  else if ((key === 'exclusiveMinimum' || key === 'exclusiveMaximum') && typeof value !== 'number' && typeof value !== 'boolean')
+    bad(`is ${JSON.stringify(value)}, not a number`, `give ${key} a number.`);
+  else if (key === 'items' && Array.isArray(value)) bad('is a list of schemas (an older draft)', 'use `prefixItems: [...]` for positions (JSON Schema 2020-12).');
   else if ((key === 'exclusiveMinimum' || key === 'exclusiveMaximum') && typeof value === 'boolean') {
     bad(`is a boolean (an older draft)`, `give the bound itself: \`${key}: 5\` (JSON Schema 2020-12).`);
   } else if ((SCHEMA_MAPS as readonly string[]).includes(key) && (typeof value !== 'object' || value === null || Array.isArray(value))) {
