@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { StoredTask, TaskStatus, TaskStore } from '@toolwright/server';
 import type { Redis } from 'ioredis';
+import { RedisUnavailableError } from './createRedisCluster';
 
 /**
  * Keeps the sets of unfinished tasks, in all (KEYS[3]) and of the task's caller (KEYS[4]), scored
@@ -46,6 +47,10 @@ if redis.call('GET', KEYS[1]) == ARGV[1] then
 end
 return 0`;
 const MAX_RACES = 50;
+/** JSON-RPC's internal error: an error carrying it reaches the client with its message. */
+const INTERNAL_ERROR = -32603;
+/** The longest task id looked up: ids are 22 characters (`newTaskId`); a longer one from the wire is no task's, and never becomes a key. */
+const MAX_TASK_ID = 256;
 /**
  * Stores a new task (never over an existing key) and, when it is working, adds it to the set of
  * working tasks, and counts it when unfinished, in one step. With bounds (ARGV[6] most per
@@ -115,7 +120,7 @@ export class RedisTaskStore implements TaskStore {
   private async store(task: StoredTask, perCaller: string, total: string): Promise<{ readonly bound: 'perCaller' | 'total'; readonly count: number } | undefined> {
     const score = task.status === 'working' ? String(heartbeatOf(task)) : '';
     const keys = [this.key(task.taskId), this.working, this.open, this.openOf(task.owner)];
-    const stored = await this.redis.eval(CREATE, keys.length, ...keys, JSON.stringify(task), ttlOf(task), score, task.taskId, unfinished(task), perCaller, total);
+    const stored = await this.run(() => this.redis.eval(CREATE, keys.length, ...keys, JSON.stringify(task), ttlOf(task), score, task.taskId, unfinished(task), perCaller, total));
     if (Array.isArray(stored)) return { bound: stored[0] === 'total' ? 'total' : 'perCaller', count: Number(stored[1]) };
     if (stored !== 1) throw new Error(`@toolwright/redis: task id ${task.taskId} is taken; task ids must be new`);
     this.announce(task);
@@ -123,21 +128,23 @@ export class RedisTaskStore implements TaskStore {
   }
 
   async get(taskId: string): Promise<StoredTask | undefined> {
-    const json = await this.redis.get(this.key(taskId));
-    return json === null ? undefined : (JSON.parse(json) as StoredTask);
+    if (taskId.length > MAX_TASK_ID) return undefined;
+    const json = await this.run(() => this.redis.get(this.key(taskId)));
+    return json === null ? undefined : taskOf(taskId, json);
   }
 
   async update(taskId: string, change: (task: StoredTask) => StoredTask | undefined): Promise<StoredTask | undefined> {
+    if (taskId.length > MAX_TASK_ID) return undefined;
     const key = this.key(taskId);
     for (let race = 0; race < MAX_RACES; race++) {
-      const json = await this.redis.get(key);
+      const json = await this.run(() => this.redis.get(key));
       if (json === null) return undefined;
-      const task = JSON.parse(json) as StoredTask;
+      const task = taskOf(taskId, json);
       const next = change(task);
       if (!next) return task;
       const score = next.status === 'working' ? String(heartbeatOf(next)) : '';
       const keys = [key, this.working, this.open, this.openOf(next.owner)];
-      const written = await this.redis.eval(COMPARE_AND_SET, keys.length, ...keys, json, JSON.stringify(next), ttlOf(next), score, taskId, unfinished(next));
+      const written = await this.run(() => this.redis.eval(COMPARE_AND_SET, keys.length, ...keys, json, JSON.stringify(next), ttlOf(next), score, taskId, unfinished(next)));
       if (written === 1) {
         this.announce(next);
         return next;
@@ -147,7 +154,7 @@ export class RedisTaskStore implements TaskStore {
   }
 
   async publishCancel(taskId: string): Promise<void> {
-    await this.redis.publish(this.channel, taskId);
+    await this.run(() => this.redis.publish(this.channel, taskId));
   }
 
   onCancel(listener: (taskId: string) => void): () => void {
@@ -163,20 +170,20 @@ export class RedisTaskStore implements TaskStore {
   }
 
   async enqueue(taskId: string): Promise<void> {
-    await this.redis.rpush(this.queue, taskId);
+    await this.run(() => this.redis.rpush(this.queue, taskId));
   }
 
   async dequeue(): Promise<string | undefined> {
-    return (await this.redis.lpop(this.queue)) ?? undefined;
+    return (await this.run(() => this.redis.lpop(this.queue))) ?? undefined;
   }
 
   async stale(before: number, limit: number): Promise<string[]> {
-    const ids = await this.redis.zrangebyscore(this.working, '-inf', `(${before}`, 'LIMIT', 0, limit);
+    const ids = await this.run(() => this.redis.zrangebyscore(this.working, '-inf', `(${before}`, 'LIMIT', 0, limit));
     if (ids.length === 0) return ids;
     // Tasks that expired (their key gone) leave the set here.
-    const present = await Promise.all(ids.map((id) => this.redis.exists(this.key(id))));
+    const present = await this.run(() => Promise.all(ids.map((id) => this.redis.exists(this.key(id)))));
     const gone = ids.filter((_, i) => present[i] === 0);
-    if (gone.length > 0) await this.redis.zrem(this.working, ...gone);
+    if (gone.length > 0) await this.run(() => this.redis.zrem(this.working, ...gone));
     return ids.filter((_, i) => present[i] === 1);
   }
 
@@ -188,7 +195,8 @@ export class RedisTaskStore implements TaskStore {
 
   private subscribe(): void {
     if (this.subscriber) return;
-    const subscriber = this.redis.duplicate();
+    // Subscribes only, so it queues its subscription until connected (a cluster's connection has no offline queue: it would refuse it while still connecting).
+    const subscriber = this.redis.duplicate({ enableOfflineQueue: true, commandTimeout: undefined, autoResubscribe: true });
     this.subscriber = subscriber;
     subscriber.on('message', (channel: string, message: string) => {
       if (channel === this.channel) for (const l of this.listeners) l(message);
@@ -196,6 +204,19 @@ export class RedisTaskStore implements TaskStore {
     });
     subscriber.on('error', () => undefined);
     void subscriber.subscribe(this.channel, this.changes).catch(() => undefined);
+  }
+
+  /**
+   * Runs one command, turning every failure into a RedisUnavailableError (its message says Redis
+   * is unreachable and why) that carries the JSON-RPC code -32603, so the client of `tasks/*` is
+   * told that, not only "Internal error".
+   */
+  private async run<T>(command: () => Promise<T>): Promise<T> {
+    try {
+      return await command();
+    } catch (error) {
+      throw Object.assign(error instanceof RedisUnavailableError ? error : new RedisUnavailableError(error), { code: INTERNAL_ERROR });
+    }
   }
 
   /** Closes the subscriber it opened for cancels (the command connection is the caller's). */
@@ -236,6 +257,41 @@ export class RedisTaskStore implements TaskStore {
   private openOf(owner: string): string {
     return `${this.prefix}task-open:${createHash('sha256').update(owner).digest('hex').slice(0, 32)}`;
   }
+}
+
+const STATUSES: ReadonlySet<string> = new Set(['working', 'input_required', 'completed', 'failed', 'cancelled']);
+
+/**
+ * The task stored as `json`, checked enough that no reader trips on it: another instance (of
+ * another version, or compromised) may have written anything. A malformed one fails with an
+ * error that says so, as the one task it is (the server keeps serving every other).
+ */
+function taskOf(taskId: string, json: string): StoredTask {
+  let task: unknown;
+  try {
+    task = JSON.parse(json);
+  } catch {
+    task = undefined;
+  }
+  const t = task as Partial<Record<keyof StoredTask, unknown>> | undefined;
+  if (
+    typeof t !== 'object' ||
+    t === null ||
+    Array.isArray(t) ||
+    t.taskId !== taskId ||
+    typeof t.owner !== 'string' ||
+    typeof t.status !== 'string' ||
+    !STATUSES.has(t.status) ||
+    typeof t.expiresAt !== 'number' ||
+    typeof t.ttlMs !== 'number' ||
+    typeof t.pollIntervalMs !== 'number' ||
+    typeof t.createdAt !== 'string' ||
+    typeof t.lastUpdatedAt !== 'string' ||
+    typeof t.tool !== 'string'
+  ) {
+    throw Object.assign(new Error(`@toolwright/redis: task ${taskId.slice(0, 64)} in Redis is malformed (not a task this version wrote); it cannot be read`), { code: INTERNAL_ERROR });
+  }
+  return task as StoredTask;
 }
 
 const ENDED: ReadonlySet<TaskStatus> = new Set(['completed', 'failed', 'cancelled']);

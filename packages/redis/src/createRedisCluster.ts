@@ -48,10 +48,15 @@ export interface RedisCluster extends Cluster {
   close(): Promise<void>;
 }
 
-/** Raised for every command Redis could not run; its message says Redis is unreachable and why. */
+/**
+ * Raised for every command Redis could not run; its message says Redis is unreachable and why,
+ * or, when Redis answered with an error (out of memory, read-only replica, ...), that it refused
+ * the command and Redis's reason (without the script position Redis appends).
+ */
 export class RedisUnavailableError extends Error {
   constructor(cause: unknown) {
-    super(`Redis is unreachable: ${(cause as Error)?.message ?? String(cause)}`);
+    const message = String((cause as Error)?.message ?? cause);
+    super((cause as Error)?.name === 'ReplyError' ? `Redis refused the command: ${message.replace(/\s*script: [0-9a-f]{40}, on @user_script:\d+\.?$/, '')}` : `Redis is unreachable: ${message}`);
     this.name = 'RedisUnavailableError';
   }
 }
@@ -135,7 +140,38 @@ function hasControl(text: string): boolean {
 }
 
 const LIST_CHANGED = { tools: 'notifications/tools/list_changed', resources: 'notifications/resources/list_changed', prompts: 'notifications/prompts/list_changed' } as const;
-const EVENT_ID = /^\d+-\d+$/;
+const EVENT_ID = /^(\d{1,20})-(\d{1,20})$/;
+const MAX_U64 = 2n ** 64n - 1n;
+/** The ids sessions get (UUIDs; any URL-safe token up to 128 characters): never a key pattern, hash tag, separator or control character. */
+const SESSION_ID = /^[A-Za-z0-9_-]{1,128}$/;
+const LOG_LEVELS: ReadonlySet<string> = new Set(['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency']);
+
+/** Whether `eventId` can be a Redis stream entry id (`ms-seq`, each at most 2^64-1): anything else is an id no one was given. */
+function isEventId(eventId: string): boolean {
+  const match = EVENT_ID.exec(eventId);
+  return match !== null && BigInt(match[1]) <= MAX_U64 && BigInt(match[2]) <= MAX_U64;
+}
+
+/** `json` parsed, or undefined when it is not valid JSON (a value another, compromised or older, instance wrote). */
+function parseJson(json: string): unknown {
+  try {
+    return JSON.parse(json) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A plain JSON object (not null, not an array). */
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** A change as `publish` sends it; anything else on the channel is dropped. */
+function isChange(value: unknown): value is ClusterChange {
+  if (!isObject(value)) return false;
+  if (Object.hasOwn(value, 'resourceUpdated')) return typeof value.resourceUpdated === 'string';
+  return typeof value.list === 'string' && Object.hasOwn(LIST_CHANGED, value.list);
+}
 
 /**
  * Connects to Redis and returns the cluster store every instance of an app shares:
@@ -177,6 +213,7 @@ export async function createRedisCluster(options: RedisClusterOptions = {}): Pro
   redis.defineCommand('twStoreEvent', { numberOfKeys: 1, lua: STORE_EVENT });
   redis.defineCommand('twBroadcast', { numberOfKeys: 1, lua: BROADCAST });
 
+  const warn = (msg: string) => write(`${JSON.stringify({ time: new Date().toISOString(), level: 'warn', msg })}\n`);
   let down = false;
   const report = (error: Error) => {
     if (down) return;
@@ -223,34 +260,58 @@ export async function createRedisCluster(options: RedisClusterOptions = {}): Pro
   const relays = new Map<string, Set<(sessionId: string, message: Record<string, unknown>) => void>>();
   const watchers = new Map<string, Set<(origin: string, eventId: string, streamId: string, message: JSONRPCMessage) => void>>();
   await subscriber.subscribe(k.ended, k.changes);
-  subscriber.on('message', (channel: string, payload: string) => {
+  /** Messages dropped as malformed since the last report: one warning line per second at most, however many arrive. */
+  let dropped = 0;
+  let dropReported = 0;
+  const drop = (channel: string, why: string) => {
+    dropped++;
+    if (Date.now() - dropReported < 1000) return;
+    dropReported = Date.now();
+    warn(`redis: dropped ${dropped} malformed message(s) on a cluster channel (last: ${why} on '${channel.slice(0, 200)}'); another instance of another version, or something else, publishes there`);
+    dropped = 0;
+  };
+  /** A message from another instance: whatever it holds, it never throws out of ioredis's reader (which would crash the process). */
+  const hear = (channel: string, payload: string) => {
     if (channel === k.ended) {
-      for (const listener of endedListeners) listener(payload);
+      if (SESSION_ID.test(payload)) for (const listener of endedListeners) listener(payload);
       return;
     }
     const nl = payload.indexOf('\n');
+    if (nl < 0) return drop(channel, 'no origin line');
     const from = payload.slice(0, nl);
     const relay = relays.get(channel);
     if (relay) {
-      const message = JSON.parse(payload.slice(nl + 1)) as Record<string, unknown>;
+      const message = parseJson(payload.slice(nl + 1));
+      if (!SESSION_ID.test(from) || !isObject(message)) return drop(channel, 'not a session id and a JSON-RPC message');
       for (const listener of relay) listener(from, message);
       return;
     }
     if (channel === k.changes) {
       if (from === origin) return;
-      const change = JSON.parse(payload.slice(nl + 1)) as ClusterChange;
+      const change = parseJson(payload.slice(nl + 1));
+      if (!isChange(change)) return drop(channel, 'not a list or resource change');
       for (const listener of changeListeners) listener(change);
       return;
     }
+    if (!channel.startsWith(k.ev(''))) return;
     const session = channel.slice(k.ev('').length);
     const listeners = watchers.get(session);
     if (!listeners) return;
     const nl2 = payload.indexOf('\n', nl + 1);
-    const nl3 = payload.indexOf('\n', nl2 + 1);
+    const nl3 = nl2 < 0 ? -1 : payload.indexOf('\n', nl2 + 1);
+    if (nl3 < 0) return drop(channel, 'too few lines');
     const eventId = payload.slice(nl + 1, nl2);
     const streamId = payload.slice(nl2 + 1, nl3);
-    const message = JSON.parse(payload.slice(nl3 + 1)) as JSONRPCMessage;
-    for (const listener of listeners) listener(from, eventId, streamId, message);
+    const message = parseJson(payload.slice(nl3 + 1));
+    if (!isEventId(eventId) || !isObject(message)) return drop(channel, 'not an event id and a JSON-RPC message');
+    for (const listener of listeners) listener(from, eventId, streamId, message as JSONRPCMessage);
+  };
+  subscriber.on('message', (channel: string, payload: string) => {
+    try {
+      hear(channel, payload);
+    } catch (error) {
+      drop(channel, `${(error as Error)?.message ?? String(error)}`.slice(0, 200));
+    }
   });
 
   async function watchSession(session: string, listener: (origin: string, eventId: string, streamId: string, message: JSONRPCMessage) => void): Promise<() => void> {
@@ -292,15 +353,22 @@ export async function createRedisCluster(options: RedisClusterOptions = {}): Pro
       return created >= 0;
     },
     async touch(id, idleTimeoutMs, principal) {
+      // An id no session was given (any text a client sent as Mcp-Session-Id) is unknown without asking Redis: it never becomes a key.
+      if (!SESSION_ID.test(id)) return undefined;
       const found = await run(() => redis.twTouch(k.session(id), k.sessions, k.events(id), k.state(id), k.subs(id), Date.now(), idleTimeoutMs, id, principal ?? '', prefix));
-      if (!Array.isArray(found) || !found[0]) return undefined;
-      const rec = JSON.parse(found[0]) as { initialize: Record<string, unknown>; protocolVersion: string; principal: string | null };
+      if (!Array.isArray(found) || typeof found[0] !== 'string') return undefined;
+      const rec = parseJson(found[0]);
+      if (!isObject(rec) || !isObject(rec.initialize) || typeof rec.protocolVersion !== 'string' || !(rec.principal === null || typeof rec.principal === 'string')) {
+        // Unreadable: the client gets 404 and starts a new session, as for one that expired.
+        warn(`redis: session ${id} has a malformed record in Redis (written by another version?); it is treated as ended`);
+        return undefined;
+      }
       const record: SessionRecord = {
         id,
         initialize: rec.initialize,
         protocolVersion: rec.protocolVersion,
         principal: rec.principal ?? undefined,
-        ...(found[1] ? { logLevel: found[1] } : {}),
+        ...(typeof found[1] === 'string' && LOG_LEVELS.has(found[1]) ? { logLevel: found[1] } : {}),
       };
       return record;
     },
@@ -312,12 +380,14 @@ export async function createRedisCluster(options: RedisClusterOptions = {}): Pro
           throw new SubscriptionRefusedError(`Invalid params: a subscribed URI may be at most ${maxUriBytes} bytes long (maxSubscriptionUriBytes). Subscribe to a shorter URI.`);
         }
       }
+      if (!SESSION_ID.test(id)) return;
       const done = await run(() => redis.twUpdate(k.session(id), k.subs(id), kind, value, maxSubscriptions));
       if (done === -1) {
         throw new SubscriptionRefusedError(`Invalid params: this session already holds the most subscriptions it may (${maxSubscriptions}, maxSubscriptionsPerSession). Unsubscribe from a URI first.`);
       }
     },
     async end(id) {
+      if (!SESSION_ID.test(id)) return;
       await run(() => redis.twEnd(k.session(id), id, k.ended, prefix));
     },
     onEnded(listener) {
@@ -332,7 +402,7 @@ export async function createRedisCluster(options: RedisClusterOptions = {}): Pro
     const stops = new Set<() => void>();
     const key = k.events(sessionId);
     const find = async (eventId: string) => {
-      if (!EVENT_ID.test(eventId)) return undefined;
+      if (!isEventId(eventId)) return undefined;
       const [entry] = await run(() => redis.xrange(key, eventId, eventId));
       return entry ? fieldsOf(entry[1]) : undefined;
     };
@@ -362,8 +432,11 @@ export async function createRedisCluster(options: RedisClusterOptions = {}): Pro
         const entries = await run(() => redis.xrange(key, `(${lastEventId}`, '+'));
         for (const [id, fields] of entries) {
           const event = fieldsOf(fields);
-          // Priming events carry no message (an empty object): they are never replayed.
-          if (event.s === last.s && event.m !== '{}') await sink.send(id, JSON.parse(event.m) as JSONRPCMessage);
+          // Priming events carry no message (an empty object): they are never replayed; nor is one that is not a JSON object (another version's, or corrupted).
+          if (event.s !== last.s || event.m === '{}') continue;
+          const message = parseJson(event.m);
+          if (isObject(message)) await sink.send(id, message as JSONRPCMessage);
+          else warn(`redis: event ${id} of session ${sessionId} is not a JSON-RPC message; it was not replayed`);
         }
         return last.s;
       },
@@ -406,7 +479,10 @@ export async function createRedisCluster(options: RedisClusterOptions = {}): Pro
       return {
         async get<T>(field: string) {
           const json = await run(() => redis.hget(key, field));
-          return json === null ? undefined : (JSON.parse(json) as T);
+          if (json === null) return undefined;
+          const value = parseJson(json);
+          if (value === undefined) throw new Error(`ctx.session: the value of '${field.slice(0, 100)}' in Redis is not valid JSON (written by another version?); set it again.`);
+          return value as T;
         },
         async set(field, value) {
           await write(field, value === undefined ? '' : JSON.stringify(value));

@@ -55,9 +55,18 @@ export function createRedisMiddlewareStores(cluster: RedisCluster, options: Redi
       },
     },
     cache: {
+      // A value that is not an entry (another version's, or corrupted) is a miss: the member runs and its result replaces it.
       async get(key) {
         const json = await redis.get(cacheKey(key));
-        return json === null ? undefined : (JSON.parse(json) as CacheEntry);
+        if (json === null) return undefined;
+        let entry: unknown;
+        try {
+          entry = JSON.parse(json);
+        } catch {
+          return undefined;
+        }
+        const e = entry as Partial<CacheEntry> | null;
+        return typeof e === 'object' && e !== null && !Array.isArray(e) && typeof e.expiresAt === 'number' && Object.hasOwn(e, 'value') ? (e as CacheEntry) : undefined;
       },
       // Two instances that miss together both run the member and both write: the last result stays, each a valid answer for the key.
       async set(key, entry) {
