@@ -54,8 +54,10 @@ const ENTRY_POINTS: Record<string, string[]> = {
   '@toolwright/core/dto': ['Exclude', 'Expose', 'Property', 'Transform', 'Type', 'registerDecorator', ...classValidatorDecorators()],
   // For Toolwright's own packages and tests only (no compatibility promise, no API report), pinned all the same.
   '@toolwright/core/internal': [
+    'MAX_ARGUMENT_DEPTH',
     'ServiceScope',
     'X_MCP_HEADER',
+    'argumentDepthIssue',
     'cacheHintProblem',
     'checkGuards',
     'compileElicitationForm',
@@ -68,6 +70,7 @@ const ENTRY_POINTS: Record<string, string[]> = {
     'TOOL_NAME_PATTERN',
     'invalidArguments',
     'isToolClass',
+    'issueLines',
     'jsonProblem',
     'lifetimeOf',
     'readCappedText',

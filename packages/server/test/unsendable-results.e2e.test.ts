@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { Param, Prompt, Resource, Tool } from '@toolwright/core';
+import { Prompt, Resource, Tool } from '@toolwright/core';
 import { createApp, defineExtension, type App } from '@toolwright/server';
 import { ERAS, type Era } from './fixtures/eras';
 import { messagesOf, openRawSession, post } from './fixtures/httpHelpers';
@@ -31,9 +31,10 @@ class Unsendable {
     return { content: [{ type: 'text', text: 'x' }], structuredContent: cycle() };
   }
 
-  @Tool({ description: 'Echoes its data as structured content.' })
-  echo(@Param('data', { schema: { type: 'object' } }) data: object) {
-    return { content: [{ type: 'text', text: 'x' }], structuredContent: { data } };
+  // Arguments this deep are refused before the method runs (MAX_ARGUMENT_DEPTH): the tool makes the value itself.
+  @Tool({ description: 'Nests its structured content 20,000 levels deep.' })
+  deep() {
+    return { content: [{ type: 'text', text: 'x' }], structuredContent: { data: JSON.parse(deepText) as unknown } };
   }
 
   @Tool({ description: "A BigInt in a content block's _meta." })
@@ -66,7 +67,7 @@ const looping = defineExtension({
 const CASES: [string, Record<string, unknown>, string | undefined, 'tool failure' | 'internal error'][] = [
   ['a BigInt in structuredContent', { method: 'tools/call', params: { name: 'big', arguments: {} } }, undefined, 'tool failure'],
   ['a cycle in structuredContent', { method: 'tools/call', params: { name: 'looped', arguments: {} } }, undefined, 'tool failure'],
-  ['input echoed 20,000 levels deep', { method: 'tools/call', params: { name: 'echo', arguments: { data: 'DEEP' } } }, deepText, 'tool failure'],
+  ['a result 20,000 levels deep', { method: 'tools/call', params: { name: 'deep', arguments: {} } }, undefined, 'tool failure'],
   ['a BigInt in a content block', { method: 'tools/call', params: { name: 'block', arguments: {} } }, undefined, 'tool failure'],
   ['a BigInt in a prompt result', { method: 'prompts/get', params: { name: 'big_prompt' } }, undefined, 'internal error'],
   ['a BigInt in a resource read', { method: 'resources/read', params: { uri: 'test://big' } }, undefined, 'internal error'],

@@ -25,6 +25,8 @@ export { ServiceScope } from '../container/ServiceScope';
 export type { ServiceScopeOptions } from '../container/ServiceScope';
 export { toolFailure, toolErrorResult } from '../invoke/toolFailure';
 export { jsonProblem } from '../invoke/jsonProblem';
+export { argumentDepthIssue, MAX_ARGUMENT_DEPTH } from '../validation/argumentDepth';
+export { issueLines } from '../validation/ValidationIssue';
 export { compiledRegistry } from '../registry/CompiledRegistry';
 export type { CompiledRegistry, CompiledTool, CompiledResource, CompiledResourceTemplate, CompiledPrompt, CompleteArgument, CompletionResult } from '../registry/CompiledRegistry';
 export type { MemberOutcome, MemberErrorKind } from '../invoke/MemberOutcome';

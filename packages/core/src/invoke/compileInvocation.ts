@@ -3,6 +3,7 @@ import type { ToolContext } from '../context/ToolContext';
 import { CallInterrupt } from '../errors/CallInterrupt';
 import type { Class } from '../metadata/Class';
 import type { ValidationIssue } from '../validation/ValidationIssue';
+import { argumentDepthIssue } from '../validation/argumentDepth';
 
 /** Valid arguments laid out for the method (`value`, the context included) and as validated (`args`); or the issues. */
 export type BindOutcome = { readonly ok: true; readonly value: unknown[]; readonly args: Record<string, unknown> } | { readonly ok: false; readonly issues: readonly ValidationIssue[] };
@@ -45,6 +46,7 @@ export interface InvocationSpec {
  * `around`, when there is one), shape its value, and catch what it throws. Adapters turn
  * the outcome into a tool result or a protocol answer. A promise only when the binding,
  * the method or the scope is asynchronous; throws (or rejects) only to pass on a `CallInterrupt`.
+ * Arguments that nest deeper than `MAX_ARGUMENT_DEPTH` are refused first, naming where.
  */
 export function compileInvocation({ cls, methodName, container, bind, shape: defaultShape }: InvocationSpec): Invoke {
   const run = (bound: BindOutcome, scope: CallScope | undefined, shape: (value: unknown) => unknown): Invocation | Promise<Invocation> => {
@@ -63,6 +65,9 @@ export function compileInvocation({ cls, methodName, container, bind, shape: def
     return isThenable(value) ? Promise.resolve(value).then(returned).catch(threw) : returned(value);
   };
   return (args, ctx, scope, shape = defaultShape) => {
+    // Before any validator, transformer or middleware recurses into them (MAX_ARGUMENT_DEPTH).
+    const deep = argumentDepthIssue(args);
+    if (deep) return { kind: 'invalid', issues: [deep] };
     try {
       const bound = bind(args, ctx);
       return bound instanceof Promise ? bound.then((b) => run(b, scope, shape)).catch(threw) : run(bound, scope, shape);

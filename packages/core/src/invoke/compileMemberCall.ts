@@ -8,6 +8,7 @@ import { compileInvocation, type CallScope, type Invocation } from './compileInv
 import { compileParamsBinder } from './compileParamsBinder';
 import type { MemberOutcome } from './MemberOutcome';
 import { failureNote } from './sendable';
+import { issueLines } from '../validation/ValidationIssue';
 
 export interface MemberCallSpec {
   /** 'resource template' or 'prompt', for messages. */
@@ -43,8 +44,7 @@ export function compileMemberCall<T>(
   };
   const answer = (outcome: Invocation): MemberOutcome<T> => {
     if (outcome.kind === 'invalid') {
-      const lines = outcome.issues.map((i) => `- ${i.path || '(arguments)'}: ${i.message}`);
-      return { ok: false, error: 'invalid_params', message: `Invalid arguments for ${kind} '${name}':\n${lines.join('\n')}` };
+      return { ok: false, error: 'invalid_params', message: `Invalid arguments for ${kind} '${name}':\n${issueLines(outcome.issues, '(arguments)')}` };
     }
     if (outcome.kind === 'threw') return failed(outcome.error);
     return { ok: true, value: outcome.value as T };

@@ -4,7 +4,7 @@ import type { ToolContext, ToolLogger } from '../context/ToolContext';
 import type { Class } from '../metadata/Class';
 import type { JsonSchema } from '../schema/JsonSchema';
 import { compileProfileSchema } from '../validation/compileSchemaValidator';
-import type { ValidationIssue } from '../validation/ValidationIssue';
+import { issueLines, type ValidationIssue } from '../validation/ValidationIssue';
 import { compileDtoBuilder } from '../validation/compileDtoBuilder';
 import { compileDtoValidator } from '../validation/validateDto';
 import { compileInvocation, type Bind, type CallScope, type Invocation } from './compileInvocation';
@@ -139,8 +139,7 @@ function compileOutput(schema: JsonSchema, name: string, logger: ToolLogger): (v
   };
 }
 
-/** The `isError` result of a call whose arguments were refused, one line per field. */
+/** The `isError` result of a call whose arguments were refused, one line per field (the first `MAX_LISTED_ISSUES`). */
 export function invalidArguments(name: string, issues: readonly ValidationIssue[]): ToolResult {
-  const lines = issues.map((i) => `- ${i.path || '(arguments)'}: ${i.message}`);
-  return errorResult(`Invalid arguments for tool '${name}':\n${lines.join('\n')}`);
+  return errorResult(`Invalid arguments for tool '${name}':\n${issueLines(issues, '(arguments)')}`);
 }

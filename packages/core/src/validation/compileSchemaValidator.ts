@@ -4,7 +4,7 @@ import { BuildError } from '../errors/BuildError';
 import { FORMAT_CHECKS } from './formats';
 import { jsonEqual, jsonKey } from './jsonEqual';
 import { describeProfileIssues, resolvePointer, schemaProfileIssues } from './schemaProfile';
-import type { ValidationIssue, ValidationOutcome } from './ValidationIssue';
+import { MAX_COLLECTED_ISSUES, type ValidationIssue, type ValidationOutcome } from './ValidationIssue';
 
 /** A schema position: an object, or `true` (anything) / `false` (nothing) in raw schemas. */
 type SchemaNode = JsonSchema | boolean;
@@ -114,7 +114,8 @@ class Compiler {
       checks.push((value, path, issues) => {
         if (!Array.isArray(value)) return value;
         let out: unknown[] | undefined;
-        for (let i = 0; i < value.length; i++) {
+        // Past MAX_COLLECTED_ISSUES the value is invalid whatever the rest holds: stop walking.
+        for (let i = 0; i < value.length && issues.length < MAX_COLLECTED_ISSUES; i++) {
           const item = i < prefix.length ? prefix[i] : items;
           if (!item) continue;
           const v = item(value[i], `${path}[${i}]`, issues);
@@ -171,6 +172,7 @@ class Compiler {
       if (forbidExtra || extra || patterns.length > 0) {
         // for-in, not Object.keys: no array per object per call; inherited keys are skipped below.
         for (const key in value) {
+          if (issues.length >= MAX_COLLECTED_ISSUES) break;
           if (!Object.hasOwn(value, key)) continue;
           let matched = known.has(key);
           for (const [re, check] of patterns) {
@@ -209,6 +211,7 @@ class Compiler {
       checks.push((value, path, issues) => {
         if (!isPlainObject(value)) return value;
         for (const key of Object.keys(value)) {
+          if (issues.length >= MAX_COLLECTED_ISSUES) break;
           const scratch: ValidationIssue[] = [];
           name(key, '', scratch);
           if (scratch.length > 0) issues.push({ path: join(path, key), message: `is not an allowed property name (the name ${scratch[0].message})` });
@@ -387,8 +390,9 @@ function stringChecks(s: JsonSchema, custom: CustomMessages): Check[] {
   const rules: Rule<string>[] = [];
   const { minLength: min, maxLength: max, pattern, format } = s;
   // A code point takes one or two UTF-16 units, so `length` alone often decides.
-  if (min !== undefined) rules.push(rule((v) => v.length >= 2 * min || codePoints(v) >= min, custom.minLength, min === 1 ? 'must not be empty' : `must be at least ${min} characters long`));
-  if (max !== undefined) rules.push(rule((v) => v.length <= max || codePoints(v) <= max, custom.maxLength, `must be at most ${max} character${max === 1 ? '' : 's'} long`));
+  // The count stops one past the bound: a 50 MB string is not walked to the end to learn it is over 10.
+  if (min !== undefined) rules.push(rule((v) => v.length >= 2 * min || codePoints(v, min) >= min, custom.minLength, min === 1 ? 'must not be empty' : `must be at least ${min} characters long`));
+  if (max !== undefined) rules.push(rule((v) => v.length <= max || codePoints(v, max + 1) <= max, custom.maxLength, `must be at most ${max} character${max === 1 ? '' : 's'} long`));
   if (pattern !== undefined) {
     const re = new RegExp(pattern, 'u');
     rules.push(rule((v) => re.test(v), custom.pattern, `must match the pattern ${pattern}`));
@@ -486,8 +490,16 @@ function join(path: string, key: string): string {
   return path === '' ? key : `${path}.${key}`;
 }
 
-function codePoints(value: string): number {
+/** The code points of `value`, counted up to `limit` at most. */
+function codePoints(value: string, limit: number): number {
   let n = 0;
-  for (const _ of value) n++;
+  for (let i = 0; i < value.length && n < limit; i++, n++) {
+    const unit = value.charCodeAt(i);
+    // A high surrogate followed by a low one is one code point.
+    if (unit >= 0xd800 && unit <= 0xdbff && i + 1 < value.length) {
+      const next = value.charCodeAt(i + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) i++;
+    }
+  }
   return n;
 }

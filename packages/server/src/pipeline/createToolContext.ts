@@ -14,6 +14,7 @@ import {
   type ToolContext,
   type ToolLogger,
 } from '@toolwright/core';
+import { issueLines } from '@toolwright/core/internal';
 import { inputRequired, isSpecType, type ClientCapabilities, type InputRequest, type Notification, type ServerContext } from '../sdk/sdk';
 import type { RequestStateCodec } from '../roundtrip/RequestStateCodec';
 import type { Connection } from './Connection';
@@ -158,8 +159,7 @@ export function createToolContext(name: string, sdk: ServerContext, connection: 
       if (result.action !== 'accept') return { action: result.action };
       const parsed = await compiled.parse(result.content);
       if (!parsed.ok) {
-        const lines = parsed.issues.map((i) => `- ${i.path || '(form)'}: ${i.message}`);
-        throw new ToolError(`The user's answer does not fit the form:\n${lines.join('\n')}`);
+        throw new ToolError(`The user's answer does not fit the form:\n${issueLines(parsed.issues, '(form)')}`);
       }
       return { action: 'accept', content: parsed.value };
     },

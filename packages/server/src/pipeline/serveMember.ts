@@ -1,5 +1,5 @@
 import { type AuthInfo, type MemberAccess, type MemberCall, type ToolContext } from '@toolwright/core';
-import { composeMiddleware, type CallScope, type MiddlewareChain } from '@toolwright/core/internal';
+import { argumentDepthIssue, composeMiddleware, type CallScope, type MiddlewareChain } from '@toolwright/core/internal';
 import { callerOf, canAccess } from '../auth/canAccess';
 import type { Connection } from './Connection';
 import { createToolContext } from './createToolContext';
@@ -113,6 +113,9 @@ async function servePiped<R>(
           () => request.timedOut(timeoutMs),
         );
   if (!member.usesContext) return once(undefined);
+  // The round's binding spells the arguments out level by level: arguments too deep for it
+  // go straight to the compiled call, which refuses them naming where (MAX_ARGUMENT_DEPTH).
+  if (connection.era === 'modern' && argumentDepthIssue(request.args)) return request.run(undefined, undefined);
   return runWithRounds(connection, sdk, env.requestState, request.method, request.uri ?? request.name, request.args, once);
 }
 
