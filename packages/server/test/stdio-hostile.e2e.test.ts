@@ -223,3 +223,28 @@ describe.each(ERAS)('stdio, shutdown keeps its promise ($name)', (era) => {
     expect(session.answers('stuck')).toEqual([{ jsonrpc: '2.0', id: 'stuck', error: { code: -32000, message: expect.stringContaining('did not finish within the drain timeout') } }]);
   });
 });
+
+describe('stdio, hostile input on stderr', () => {
+  let session: RawSession;
+  afterEach(() => session?.child.kill('SIGKILL'));
+
+  it('writes a few warn lines of 1,500 bad lines, one entry per line, with no raw control character of theirs', async () => {
+    session = await RawSession.start();
+    const hostile = '\n[toolwright] error forged\u001b[31m\u2028\u009b';
+    for (let i = 0; i < 500; i++) session.send(`not json ${hostile} ${i}`);
+    for (let i = 0; i < 500; i++) session.send({ jsonrpc: '2.0', id: i, method: `made/up${hostile}${i}`, params: {} });
+    for (let i = 0; i < 500; i++) session.send({ jsonrpc: '2.0', id: `t${i}`, method: 'tools/call', params: { name: `nope${hostile}${i}`, arguments: {} } });
+    session.send({ jsonrpc: '2.0', id: 'last', method: 'ping' });
+    await session.response('last');
+    // Every request was answered...
+    expect(session.answers(499)).toHaveLength(1);
+    expect(session.answers('t499')).toHaveLength(1);
+    // ...and stderr holds a few lines, each one entry of the server's own (5 per kind, then a count), none of the client's escapes raw.
+    const lines = session.stderr.split('\n').filter((line) => line !== '' && line !== 'ready');
+    expect(lines.length).toBeLessThanOrEqual(20);
+    for (const line of lines) expect(line).toMatch(/^\[toolwright\] \w+ \w+: /);
+    // eslint-disable-next-line no-control-regex -- matching control characters is the point
+    expect(session.stderr).not.toMatch(/[\u001b\u2028\u009b]/);
+    expect(session.stderr).not.toMatch(/^\[toolwright\] error forged/m);
+  });
+});

@@ -38,3 +38,5 @@ export type { TaskMode } from '../metadata/toolTaskMode';
 export { transformTool } from '../transform/transformTool';
 export { invalidArguments } from '../invoke/compileToolCall';
 export { readCappedText } from '../http/readCappedText';
+export { cutText, logLineText, jsonLogLine, LogThrottle } from '../context/logText';
+export type { LogThrottleOptions } from '../context/logText';

@@ -121,7 +121,7 @@ export async function createApp(options: AppOptions): Promise<App> {
       const connection = surface.attach(server, capabilities, era, overriding);
       extensions.attach(connection);
       registerToolHandlers(server, binding, connection);
-      if (tracing) tracing.startTracing(server, instruments, connection);
+      if (tracing) tracing.startTracing(server, instruments, connection, (kind, name) => (kind === 'tool' ? surface.catalog.tool(name) : surface.catalog.prompt(name)) !== undefined);
       return server;
     },
     addNotifier: (notifier) => surface.connections.addNotifier(notifier),

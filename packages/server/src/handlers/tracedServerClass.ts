@@ -10,8 +10,11 @@ type Handler = (request: JSONRPCRequest, ctx: ServerContext) => Promise<Result>;
 
 /** A server made by `tracedServerClass`, and what `startTracing` gives it. */
 interface Traced {
-  tracing?: { readonly instruments: TelemetryInstruments; readonly connection: Connection; transport?: 'tcp' | 'pipe' };
+  tracing?: { readonly instruments: TelemetryInstruments; readonly connection: Connection; readonly serves: ServedNames; transport?: 'tcp' | 'pipe' };
 }
+
+/** Whether the app serves a tool or prompt of this name (what telemetry may record of a request's own names). */
+export type ServedNames = (kind: 'tool' | 'prompt', name: string) => boolean;
 
 const classes = new WeakMap<ServerClass, ServerClass>();
 
@@ -38,13 +41,15 @@ export function tracedServerClass<T extends ServerClass>(Base: T): T {
           enumerable: true,
           get: () => fallback,
           set: (handler: Handler | undefined) => {
-            fallback = handler && this.traced(handler);
+            // The fallback serves the 2025-era tools/call; any other method reaching it is one the server does not have.
+            fallback = handler && this.traced(handler, (method) => method === 'tools/call');
           },
         });
       }
 
       protected override _wrapHandler(method: string, handler: Handler): Handler {
-        return this.traced(super._wrapHandler(method, handler));
+        // A handler set for this method: the app serves it.
+        return this.traced(super._wrapHandler(method, handler), (requested) => requested === method);
       }
 
       protected override _onclose(): void {
@@ -58,11 +63,12 @@ export function tracedServerClass<T extends ServerClass>(Base: T): T {
         });
       }
 
-      private traced(handler: Handler): Handler {
+      private traced(handler: Handler, servesMethod: (method: string) => boolean): Handler {
         return (request, ctx) => {
           const tracing = this.tracing;
           if (!tracing) return handler(request, ctx);
-          const described = describe(this, tracing.connection, request, ctx);
+          const serves: TracedRequest['serves'] = (kind, name) => (kind === 'method' ? servesMethod(name) : tracing.serves(kind, name));
+          const described = describe(this, tracing.connection, request, ctx, serves);
           tracing.transport = described.headers ? 'tcp' : 'pipe';
           return traceRequest(tracing.instruments, described, () => handler(request, ctx));
         };
@@ -74,11 +80,11 @@ export function tracedServerClass<T extends ServerClass>(Base: T): T {
 }
 
 /** Starts tracing a server made by `tracedServerClass`, once the connection it serves is known. */
-export function startTracing(server: Server, instruments: TelemetryInstruments, connection: Connection): void {
-  (server as Server & Traced).tracing = { instruments, connection };
+export function startTracing(server: Server, instruments: TelemetryInstruments, connection: Connection, serves: ServedNames): void {
+  (server as Server & Traced).tracing = { instruments, connection, serves };
 }
 
-function describe(server: Server, connection: Connection, request: JSONRPCRequest, ctx: ServerContext): TracedRequest {
+function describe(server: Server, connection: Connection, request: JSONRPCRequest, ctx: ServerContext, serves: TracedRequest['serves']): TracedRequest {
   const meta = ctx.mcpReq._meta as Record<string, unknown> | undefined;
   const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
   const version = connection.era === 'modern' ? envelope?.[PROTOCOL_VERSION_META_KEY] : server.getNegotiatedProtocolVersion();
@@ -94,6 +100,7 @@ function describe(server: Server, connection: Connection, request: JSONRPCReques
       ...stringAt(meta, BAGGAGE_META_KEY, 'baggage'),
     },
     headers: requestHeadersOf(server.transport, ctx),
+    serves,
   };
 }
 

@@ -1,5 +1,6 @@
 import { Pending } from '../ground/Pending';
-import { ConfigError } from '@toolwright/core';
+import { ConfigError, stderrLogger } from '@toolwright/core';
+import { cutText, jsonLogLine } from '@toolwright/core/internal';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AuthInfo } from '@toolwright/core';
 import type { ServerFactory } from '../serving/ServerFactory';
@@ -74,6 +75,8 @@ export function createHttpHandler(app: ServerFactory, options: HttpHandlerOption
   const oauthPaths = app.oauth && new Set(app.oauth.paths);
   const requestLogLevel = requestLogLevelOf(options);
   const log = createRequestLogger(requestLogLevel, options.logWrite);
+  // A request that fails inside the handler: one escaped line with the stack's frames, a few per 10 s.
+  const failures = stderrLogger('http');
 
   let closing = false;
   /** The POSTs being answered (their JSON or SSE response not yet over), for the drain. */
@@ -120,7 +123,7 @@ export function createHttpHandler(app: ServerFactory, options: HttpHandlerOption
     // What the SDK refused is answered on the wire; its reasons are for debugging.
     onerror: (error) => {
       if (requestLogLevel === 'debug')
-        (options.logWrite ?? ((line) => process.stderr.write(line)))(`${JSON.stringify({ time: new Date().toISOString(), level: 'debug', msg: 'mcp', error: error.message })}\n`);
+        (options.logWrite ?? ((line) => process.stderr.write(line)))(`${jsonLogLine({ time: new Date().toISOString(), level: 'debug', msg: 'mcp', error: cutText(String(error.message), 1_000) })}\n`);
     },
     trackPost,
   });
@@ -211,7 +214,7 @@ export function createHttpHandler(app: ServerFactory, options: HttpHandlerOption
       sendAnswer(res, rules.notFound(path));
     } catch (error) {
       entry.error = (error as Error)?.message;
-      process.stderr.write(`toolwright http: request failed: ${(error as Error)?.stack ?? String(error)}\n`);
+      failures.error('request failed', error);
       if (!res.headersSent) sendRpcError(res, 500, -32603, 'Internal error: the server failed to handle this request. Its log has the details.');
       else res.end();
     }
@@ -231,6 +234,7 @@ export function createHttpHandler(app: ServerFactory, options: HttpHandlerOption
       await posts.drain(ABANDON_GRACE_MS);
     }
     await Promise.all([era2025.close(), legacy?.closeAll(), modern.close()]);
+    log?.flush();
   }
 
   const handler = handle as HttpHandler;

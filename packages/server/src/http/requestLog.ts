@@ -1,4 +1,5 @@
 import { ConfigError } from '@toolwright/core';
+import { cutText, jsonLogLine, LogThrottle } from '@toolwright/core/internal';
 import type { HttpHandlerOptions } from './HttpHandlerOptions';
 
 /**
@@ -38,18 +39,52 @@ export interface RequestLogEntry {
   error?: string;
 }
 
-export type RequestLogger = (entry: RequestLogEntry) => void;
+export type RequestLogger = ((entry: RequestLogEntry) => void) & {
+  /** Writes the counts of the warn and error lines left out and not yet reported (at shutdown). */
+  flush(): void;
+};
+
+// What one field of a line may hold: the request's own text (a path, a JSON-RPC method or id, a reason) is cut.
+const MAX_FIELD = 256;
+const MAX_ERROR = 1_000;
+/** Warn and error lines of one status written per window; the rest are counted in one line when the window is over. */
+const BURST = 20;
+const WINDOW_MS = 10_000;
 
 /**
  * A writer of one JSON line per request: successful requests at info, 4xx at warn, 5xx at
  * error. Returns undefined when nothing would ever be written, so callers skip the timing.
+ *
+ * Each line is one valid JSON object whatever the request held: control characters, line
+ * separators and bidirectional overrides are `\uXXXX` escapes, and text fields are cut to a
+ * few hundred characters. Warn and error lines of one status beyond 20 in 10 s are not
+ * written; one line then says how many were left out (`msg: 'http requests not logged'`).
  */
 export function createRequestLogger(level: RequestLogLevel = 'info', write: (line: string) => void = (line) => process.stderr.write(line)): RequestLogger | undefined {
   const min = RANK[level];
   if (min > RANK.error) return undefined;
-  return (entry) => {
+  const throttle = new LogThrottle(
+    (key, count, windowMs) => {
+      const [entryLevel, status] = key.split(' ');
+      write(`${jsonLogLine({ time: new Date().toISOString(), level: entryLevel, msg: 'http requests not logged', status: Number(status), count, seconds: windowMs / 1000 })}\n`);
+    },
+    { windowMs: WINDOW_MS, burst: BURST, maxKeys: 64 },
+  );
+  const log = (entry: RequestLogEntry): void => {
     const entryLevel: RequestLogLevel = entry.status >= 500 ? 'error' : entry.status >= 400 ? 'warn' : 'info';
     if (RANK[entryLevel] < min) return;
-    write(`${JSON.stringify({ time: new Date().toISOString(), level: entryLevel, msg: 'http request', ...entry })}\n`);
+    if (entryLevel !== 'info' && !throttle.admit(`${entryLevel} ${entry.status}`, `${entryLevel} 0`)) return;
+    write(`${jsonLogLine({ time: new Date().toISOString(), level: entryLevel, msg: 'http request', ...boundedEntry(entry) })}\n`);
   };
+  return Object.assign(log, { flush: () => throttle.flush() });
+}
+
+/** The entry with its text fields cut: they come from the request (its path, JSON-RPC method and id, a refusal's reason). */
+function boundedEntry(entry: RequestLogEntry): RequestLogEntry {
+  const bounded: RequestLogEntry = { ...entry, method: cutText(String(entry.method), MAX_FIELD), path: cutText(String(entry.path), MAX_FIELD) };
+  if (typeof entry.session === 'string') bounded.session = cutText(entry.session, MAX_FIELD);
+  if (typeof entry.rpc === 'string') bounded.rpc = cutText(entry.rpc, MAX_FIELD);
+  if (typeof entry.id === 'string') bounded.id = cutText(entry.id, MAX_FIELD);
+  if (typeof entry.error === 'string') bounded.error = cutText(entry.error, MAX_ERROR);
+  return bounded;
 }

@@ -1,6 +1,45 @@
 import type { Attributes, Context, Span } from '@opentelemetry/api';
 import type { OpenTelemetryApi } from './loadOpenTelemetry';
 import type { TelemetryInstruments } from './Telemetry';
+import { cutText, logLineText } from '@toolwright/core/internal';
+
+/**
+ * What a name from the wire is recorded as when the app does not serve it (an unknown method,
+ * tool or prompt), as OpenTelemetry's HTTP conventions record an unknown method: each new
+ * name would otherwise be a new metric series, and a new span name.
+ */
+export const OTHER = '_OTHER';
+// The MCP methods a client may send a server (both protocol eras): recorded as they are, served or not.
+const SPEC_METHODS: ReadonlySet<string> = new Set([
+  'initialize',
+  'ping',
+  'tools/list',
+  'tools/call',
+  'resources/list',
+  'resources/templates/list',
+  'resources/read',
+  'resources/subscribe',
+  'resources/unsubscribe',
+  'prompts/list',
+  'prompts/get',
+  'completion/complete',
+  'logging/setLevel',
+  'tasks/get',
+  'tasks/result',
+  'tasks/list',
+  'tasks/cancel',
+  'server/discover',
+  'subscriptions/listen',
+]);
+// Bounds of what the request's own text may add to a span.
+const MAX_ID = 128;
+const MAX_URI = 1_024;
+const MAX_MESSAGE = 512;
+const MAX_JSON = 4_096;
+const PROTOCOL_VERSION = /^\d{4}-\d{2}-\d{2}$/;
+// Argument keys whose values are never recorded, at any depth (`recordArguments`), matched on the key lower-cased without '-', '_' and spaces.
+const SECRET_KEY = /(?:authorization|cookie|passw(?:or)?d|secret|token|apikey|credentials?|requeststate|privatekey|sessionid)$/;
+const isSecretKey = (key: string): boolean => SECRET_KEY.test(key.toLowerCase().replace(/[-_ ]/g, ''));
 
 /** What tracing needs of one request, read from the SDK's request and context by the server seam. */
 export interface TracedRequest {
@@ -13,6 +52,8 @@ export interface TracedRequest {
   readonly meta: { readonly traceparent?: string; readonly tracestate?: string; readonly baggage?: string };
   /** The HTTP request's headers; undefined over stdio and in memory. */
   readonly headers: Readonly<Record<string, string | string[] | undefined>> | undefined;
+  /** Whether the app serves this method (it has a handler for it), tool or prompt: only those names are recorded. */
+  readonly serves: (kind: 'method' | 'tool' | 'prompt', name: string) => boolean;
 }
 
 /**
@@ -21,21 +62,27 @@ export interface TracedRequest {
  * `params._meta`, else the HTTP `traceparent` header; records its duration in
  * `mcp.server.operation.duration`. `error.type` is the JSON-RPC error code of an error
  * answer, `tool_error` for an `isError` tool result.
+ *
+ * Metric attributes hold no text of the request's own: a method, tool or prompt the app does
+ * not serve is `_OTHER`, so 10,000 made-up names make one series, not 10,000. Span attributes
+ * from the request (its id, the resource URI, an error's message, opted-in arguments and
+ * results) are cut to a bounded length; arguments under secret-looking keys are `[REDACTED]`.
  */
 export function traceRequest<R>(instruments: TelemetryInstruments, request: TracedRequest, serve: () => Promise<R>): Promise<R> {
   const { api, tracer, operationDuration } = instruments;
-  const { method, params } = request;
+  const { params, serves } = request;
+  const method = SPEC_METHODS.has(request.method) || serves('method', request.method) ? request.method : OTHER;
   const common: Attributes = { 'mcp.method.name': method };
   let target: string | undefined;
   if (method === 'tools/call' && typeof params?.name === 'string') {
-    target = params.name;
+    target = serves('tool', params.name) ? params.name : OTHER;
     common['gen_ai.tool.name'] = target;
     common['gen_ai.operation.name'] = 'execute_tool';
   } else if (method === 'prompts/get' && typeof params?.name === 'string') {
-    target = params.name;
+    target = serves('prompt', params.name) ? params.name : OTHER;
     common['gen_ai.prompt.name'] = target;
   }
-  if (request.protocolVersion !== undefined) common['mcp.protocol.version'] = request.protocolVersion;
+  if (request.protocolVersion !== undefined) common['mcp.protocol.version'] = PROTOCOL_VERSION.test(request.protocolVersion) ? request.protocolVersion : OTHER;
   common['network.transport'] = request.headers ? 'tcp' : 'pipe';
   if (request.headers) common['network.protocol.name'] = 'http';
 
@@ -44,12 +91,12 @@ export function traceRequest<R>(instruments: TelemetryInstruments, request: Trac
   let active: Context | undefined;
   if (tracer) {
     const attributes: Attributes = { ...common };
-    if (request.id !== null && request.id !== undefined) attributes['jsonrpc.request.id'] = String(request.id);
-    if (request.sessionId !== undefined) attributes['mcp.session.id'] = request.sessionId;
-    if (typeof params?.uri === 'string' && method.startsWith('resources/')) attributes['mcp.resource.uri'] = params.uri;
-    if (instruments.recordArguments && method === 'tools/call' && params?.arguments !== undefined) attributes['gen_ai.tool.call.arguments'] = JSON.stringify(params.arguments);
+    if (request.id !== null && request.id !== undefined) attributes['jsonrpc.request.id'] = cutText(String(request.id), MAX_ID);
+    if (request.sessionId !== undefined) attributes['mcp.session.id'] = cutText(request.sessionId, MAX_ID);
+    if (typeof params?.uri === 'string' && method.startsWith('resources/')) attributes['mcp.resource.uri'] = cutText(params.uri, MAX_URI);
+    if (instruments.recordArguments && method === 'tools/call' && params?.arguments !== undefined) attributes['gen_ai.tool.call.arguments'] = boundedJson(params.arguments, true);
     const parent = parentContext(api, request);
-    span = tracer.startSpan(target === undefined ? method : `${method} ${target}`, { kind: api.SpanKind.SERVER, attributes }, parent);
+    span = tracer.startSpan(target === undefined || target === OTHER ? method : `${method} ${target}`, { kind: api.SpanKind.SERVER, attributes }, parent);
     active = api.trace.setSpan(parent, span);
   }
 
@@ -59,7 +106,7 @@ export function traceRequest<R>(instruments: TelemetryInstruments, request: Trac
     if (statusCode !== undefined) outcome['rpc.response.status_code'] = statusCode;
     if (span) {
       span.setAttributes(outcome);
-      if (errorType !== undefined) span.setStatus({ code: api.SpanStatusCode.ERROR, ...(message !== undefined && { message }) });
+      if (errorType !== undefined) span.setStatus({ code: api.SpanStatusCode.ERROR, ...(typeof message === 'string' && { message: logLineText(message, MAX_MESSAGE) }) });
       span.end();
     }
     operationDuration?.record((performance.now() - started) / 1000, { ...common, ...outcome });
@@ -74,7 +121,7 @@ export function traceRequest<R>(instruments: TelemetryInstruments, request: Trac
   return served.then(
     (result) => {
       const isError = method === 'tools/call' && (result as { isError?: unknown } | undefined)?.isError === true;
-      if (span && instruments.recordResults && method === 'tools/call' && !isError) span.setAttribute('gen_ai.tool.call.result', resultJson(result));
+      if (span && instruments.recordResults && method === 'tools/call' && !isError) span.setAttribute('gen_ai.tool.call.result', boundedJson(resultOf(result), false));
       end(isError ? 'tool_error' : undefined, undefined, isError ? textOf(result) : undefined);
       return result;
     },
@@ -123,12 +170,23 @@ function headerCarrier(headers: TracedRequest['headers']): { traceparent?: strin
   return carrier;
 }
 
-function resultJson(result: unknown): string {
+function resultOf(result: unknown): unknown {
   const r = result as { structuredContent?: unknown; content?: unknown } | undefined;
-  return JSON.stringify(r?.structuredContent ?? r?.content ?? null);
+  return r?.structuredContent ?? r?.content ?? null;
+}
+
+/** `value` as JSON cut to a few KiB; with `redact`, the values of secret-looking keys are left out. */
+function boundedJson(value: unknown, redact: boolean): string {
+  let json: string | undefined;
+  try {
+    json = JSON.stringify(value, redact ? (key, v: unknown) => (key !== '' && isSecretKey(key) ? '[REDACTED]' : v) : undefined);
+  } catch {
+    return '[not JSON]';
+  }
+  return cutText(json ?? 'null', MAX_JSON);
 }
 
 function textOf(result: unknown): string | undefined {
   const first = (result as { content?: { type?: string; text?: unknown }[] } | undefined)?.content?.[0];
-  return first?.type === 'text' && typeof first.text === 'string' ? first.text.slice(0, 500) : undefined;
+  return first?.type === 'text' && typeof first.text === 'string' ? first.text : undefined;
 }

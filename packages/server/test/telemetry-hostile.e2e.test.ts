@@ -1,0 +1,161 @@
+/**
+ * What a hostile client's own text does to OpenTelemetry output: names the app does not serve
+ * are one metric series (`_OTHER`), not one each; span names stay low-cardinality; text from
+ * the request on spans is bounded, and secrets (headers, secret-looking arguments) stay out.
+ * Real SDKs (`@opentelemetry/sdk-metrics`, `sdk-trace-base`), a real server, a real client.
+ */
+import { context, metrics, trace } from '@opentelemetry/api';
+import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
+import { AggregationTemporality, InMemoryMetricExporter, MeterProvider, PeriodicExportingMetricReader, type MetricData } from '@opentelemetry/sdk-metrics';
+import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { Param, Prompt, Resource, Tool } from '@toolwright/core';
+import { createApp, type App } from '@toolwright/server';
+import { createTestClient } from '@toolwright/server/testing';
+
+const silent = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined };
+const JSON_RESULT = { '~standard': { version: 1 as const, vendor: 'test', validate: (value: unknown) => ({ value: value as Record<string, unknown> }) } };
+const HOSTILE = '\n{"level":"error","msg":"forged"}\u001b[31m\u2028\u202e';
+
+class Echo {
+  @Tool({ description: 'Echoes.' })
+  echo(@Param('text') text: string) {
+    return { text };
+  }
+
+  @Resource('file:///{name}')
+  file(@Param('name') name: string) {
+    return name;
+  }
+
+  @Prompt({ description: 'Greets.' })
+  greet() {
+    return 'hello';
+  }
+}
+
+describe('OpenTelemetry against hostile names and text', () => {
+  const spans = new InMemorySpanExporter();
+  const tracerProvider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(spans)] });
+  const metricExporter = new InMemoryMetricExporter(AggregationTemporality.CUMULATIVE);
+  const reader = new PeriodicExportingMetricReader({ exporter: metricExporter, exportIntervalMillis: 3_600_000 });
+  const meterProvider = new MeterProvider({ readers: [reader] });
+  let app: App;
+  let recording: App;
+
+  beforeAll(async () => {
+    context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
+    trace.setGlobalTracerProvider(tracerProvider);
+    metrics.setGlobalMeterProvider(meterProvider);
+    app = await createApp({ name: 'otel-hostile', version: '1', tools: [Echo], logger: silent });
+    recording = await createApp({ name: 'otel-recording', version: '1', tools: [Echo], logger: silent, telemetry: { recordArguments: true, recordResults: true } });
+  });
+  afterAll(async () => {
+    trace.disable();
+    metrics.disable();
+    context.disable();
+    await Promise.all([tracerProvider.shutdown(), meterProvider.shutdown()]);
+  });
+  beforeEach(() => spans.reset());
+
+  const operationPoints = async (): Promise<MetricData['dataPoints']> => {
+    await reader.forceFlush();
+    const all = metricExporter.getMetrics().flatMap((r) => r.scopeMetrics.flatMap((s) => s.metrics));
+    return all.filter((m) => m.descriptor.name === 'mcp.server.operation.duration').at(-1)?.dataPoints ?? [];
+  };
+
+  it('makes a bounded number of series of 10,000 made-up tools, 1,000 prompts, 1,000 methods and 100 clientInfos', async () => {
+    const client = await createTestClient(app);
+    for (let i = 0; i < 10_000; i++) await expect(client.callTool({ name: `tool-${i}-${Math.random()}${HOSTILE}`, arguments: {} })).rejects.toMatchObject({ code: -32602 });
+    for (let i = 0; i < 1_000; i++) await expect(client.getPrompt({ name: `prompt-${i}${HOSTILE}` })).rejects.toMatchObject({ code: -32602 });
+    for (let i = 0; i < 1_000; i++) await expect(client.request({ method: `made/up-${i}${HOSTILE}` } as never, JSON_RESULT as never)).rejects.toMatchObject({ code: -32601 });
+    await client.callTool({ name: 'echo', arguments: { text: 'hi' } });
+    await client.close();
+    for (let i = 0; i < 100; i++) {
+      const other = await createTestClient(app, { clientInfo: { name: `client-${i}${HOSTILE}`, version: `${Math.random()}` } });
+      await other.callTool({ name: 'echo', arguments: { text: 'hi' } });
+      await other.close();
+    }
+
+    const points = await operationPoints();
+    // initialize, tools/call echo, tools/call _OTHER, prompts/get _OTHER, _OTHER (the methods): a handful, not 12,000.
+    expect(points.length).toBeLessThanOrEqual(10);
+    const attributes = points.map((p) => p.attributes);
+    expect(attributes).toContainEqual(expect.objectContaining({ 'mcp.method.name': 'tools/call', 'gen_ai.tool.name': '_OTHER', 'error.type': '-32602' }));
+    expect(attributes).toContainEqual(expect.objectContaining({ 'mcp.method.name': 'prompts/get', 'gen_ai.prompt.name': '_OTHER' }));
+    expect(attributes).toContainEqual(expect.objectContaining({ 'mcp.method.name': '_OTHER', 'error.type': '-32601' }));
+    expect(attributes).toContainEqual(expect.objectContaining({ 'mcp.method.name': 'tools/call', 'gen_ai.tool.name': 'echo' }));
+    expect(JSON.stringify(attributes)).not.toMatch(/tool-|prompt-|made\/up|client-/);
+
+    // Span names are low-cardinality too: what the app does not serve is named after the method alone.
+    const names = new Set(spans.getFinishedSpans().map((s) => s.name));
+    expect([...names].sort()).toEqual(['_OTHER', 'initialize', 'prompts/get', 'tools/call', 'tools/call echo'].sort());
+  }, 120_000);
+
+  it('bounds what the request adds to a span (error message, id, URI, arguments, results) and escapes control characters in the status', async () => {
+    const client = await createTestClient(recording);
+    const long = 'x'.repeat(200_000);
+    await expect(client.callTool({ name: `${long}${HOSTILE}`, arguments: {} })).rejects.toMatchObject({ code: -32602 });
+    await expect(client.callTool({ name: `short${HOSTILE}`, arguments: {} })).rejects.toMatchObject({ code: -32602 });
+    // Refused (over the app's maxUriLength), but its span was started with the URI.
+    await expect(client.readResource({ uri: `file:///${long}` })).rejects.toMatchObject({ code: -32602 });
+    await client.callTool({ name: 'echo', arguments: { text: long } });
+    await client.close();
+
+    const finished = spans.getFinishedSpans();
+    for (const span of finished) {
+      expect(span.name.length).toBeLessThanOrEqual(64);
+      for (const value of Object.values(span.attributes)) expect(String(value).length).toBeLessThanOrEqual(4_096);
+      expect(span.status.message?.length ?? 0).toBeLessThanOrEqual(512);
+    }
+    const unknown = finished.find((s) => s.attributes['gen_ai.tool.name'] === '_OTHER' && s.status.message?.includes('short'))!;
+    expect(unknown.name).toBe('tools/call');
+    expect(unknown.status.message).toMatch(/\\u000a\{"level":"error"/);
+    // eslint-disable-next-line no-control-regex -- matching control characters is the point
+    expect(unknown.status.message).not.toMatch(/[\n\u001b\u2028\u202e]/);
+    expect(String(finished.find((s) => s.name === 'resources/read')!.attributes['mcp.resource.uri'])).toMatch(/^file:\/\/\/x+…$/);
+    const echo = finished.find((s) => s.name === 'tools/call echo')!;
+    expect(String(echo.attributes['gen_ai.tool.call.arguments'])).toMatch(/^\{"text":"x+…$/);
+    expect(String(echo.attributes['gen_ai.tool.call.result'])).toMatch(/xxx…$/);
+  });
+
+  it('never records secret-looking arguments, even with recordArguments on', async () => {
+    const client = await createTestClient(recording);
+    const args = { text: 'visible', apiKey: 'SECRET-1', nested: { access_token: 'SECRET-2', Authorization: 'Bearer SECRET-3', cookie: 'SECRET-4', requestState: 'SECRET-5' }, maxTokens: 7 };
+    await client.callTool({ name: 'echo', arguments: args });
+    await client.close();
+    const recorded = String(spans.getFinishedSpans().find((s) => s.name === 'tools/call echo')!.attributes['gen_ai.tool.call.arguments']);
+    expect(JSON.parse(recorded)).toEqual({
+      text: 'visible',
+      apiKey: '[REDACTED]',
+      nested: { access_token: '[REDACTED]', Authorization: '[REDACTED]', cookie: '[REDACTED]', requestState: '[REDACTED]' },
+      maxTokens: 7,
+    });
+  });
+
+  it('records no header of an HTTP request (Authorization, Cookie) and bounds the JSON-RPC id', async () => {
+    const listener = await app.listen({ transport: 'http', host: '127.0.0.1', port: 0, stateless: true, requestLogLevel: 'silent', exitOnSignal: false });
+    try {
+      const response = await fetch(listener.url, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'mcp-protocol-version': '2025-11-25',
+          authorization: 'Bearer HEADER-SECRET',
+          cookie: 'sid=COOKIE-SECRET',
+          'user-agent': `agent${'u'.repeat(5_000)}`,
+        },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 'i'.repeat(100_000), method: 'tools/call', params: { name: 'echo', arguments: { text: 'hi' } } }),
+      });
+      expect(response.status).toBe(200);
+      await response.text();
+    } finally {
+      await listener.close();
+    }
+    const call = spans.getFinishedSpans().find((s) => s.name === 'tools/call echo')!;
+    expect(call.attributes['network.protocol.name']).toBe('http');
+    expect(String(call.attributes['jsonrpc.request.id']).length).toBeLessThanOrEqual(128);
+    const everything = JSON.stringify(spans.getFinishedSpans().map((s) => [s.name, s.attributes, s.status]));
+    expect(everything).not.toMatch(/HEADER-SECRET|COOKIE-SECRET|uuuu/);
+  });
+});
