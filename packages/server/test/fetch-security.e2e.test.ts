@@ -188,6 +188,26 @@ describe('fetch handler: request limits and shape', () => {
     expect((await postTo(handler, initializeBody())).status).toBe(200);
   });
 
+  it('logs a request refused again and again a few times per 10 s by default, not once each', async () => {
+    const errors = jest.spyOn(console, 'error').mockImplementation(() => undefined);
+    try {
+      // No logError: the default one.
+      const handler = createFetchHandler(await createErasApp(), { stateless: true });
+      handlers.push(handler);
+      const json = JSON.stringify(initializeBody());
+      for (let i = 0; i < 50; i++) {
+        const request = new Request(URL_, { method: 'POST', headers: { 'content-type': 'application/json', accept: ACCEPT_BOTH }, body: json });
+        await request.text();
+        expect((await handler(request)).status).toBe(500);
+      }
+      expect(errors).toHaveBeenCalledTimes(5);
+      expect(String(errors.mock.calls[0][0])).toMatch(/^toolwright fetch: the body of POST \/mcp was read before/);
+      expect((await postTo(handler, initializeBody())).status).toBe(200);
+    } finally {
+      errors.mockRestore();
+    }
+  });
+
   it('refuses wrong methods, media types, JSON and messages as the node listener does', async () => {
     const handler = await handlerFor({ stateless: true });
     expect((await handler(new Request(URL_, { method: 'PUT' }))).status).toBe(405);

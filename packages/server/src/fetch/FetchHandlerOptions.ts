@@ -9,6 +9,9 @@ export type FetchSessionOptions = EndpointSessionOptions<Request>;
  * only it has.
  */
 export interface FetchHandlerOptions extends EndpointOptions<Request> {
-  /** Where the reasons of refused and failed requests go (never to the client). Default: `console.error`. */
+  /**
+   * Where the reasons of refused and failed requests go (never to the client). Default:
+   * `console.error`, at most 5 lines of a kind every 10 s and then a line with how many were left out.
+   */
   logError?: (message: string) => void;
 }

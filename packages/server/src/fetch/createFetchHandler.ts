@@ -9,6 +9,7 @@ import { firstMessage } from '../http/jsonRpcShape';
 import { listenToChanges } from '../http/listenToChanges';
 import { createFetchSessions } from './createFetchSessions';
 import { createFetchStateless } from './createFetchStateless';
+import { defaultLogError } from './defaultLogError';
 import type { FetchHandlerOptions } from './FetchHandlerOptions';
 import { jsonAnswer } from './jsonAnswer';
 import { pathOf } from './pathOf';
@@ -40,7 +41,7 @@ export interface FetchHandler {
  * answers it.
  */
 export function createFetchHandler(app: ServerFactory, options: FetchHandlerOptions = {}): FetchHandler {
-  const logError = options.logError ?? ((message: string) => console.error(message));
+  const logError = options.logError ?? defaultLogError();
   const settings = endpointSettingsOf(app, options, logError);
   const { mcpPath, stateless, jsonResponse, maxBodyBytes: maxBody, maxUrlLength, bodyTimeoutMs, health, rules, authenticate, cors, limits, initializeRate, sharing } = settings;
   const oauthPaths = app.oauth && new Set(app.oauth.paths);
