@@ -52,6 +52,22 @@ describe('compileSchemaValidator', () => {
     expect(coercing({ name: 'A', age: 'five' }).ok).toBe(false);
   });
 
+  it('with coerce, says why an integer string past 2^53 - 1 is refused: it would round', () => {
+    const integer = compileSchemaValidator({ type: 'object', properties: { id: { type: 'integer' } } }, { coerce: true });
+    for (const spelling of ['9007199254740992', '-9007199254740993', '123456789012345678901234567890'])
+      expect(integer({ id: spelling })).toEqual({
+        ok: false,
+        issues: [
+          {
+            path: 'id',
+            message: `must be an integer between -9007199254740991 and 9007199254740991 to be converted exactly (got string ${JSON.stringify(spelling.length > 40 ? `${spelling.slice(0, 40)}…` : spelling)})`,
+          },
+        ],
+      });
+    expect(integer({ id: '9007199254740991' })).toEqual({ ok: true, value: { id: 9007199254740991 } });
+    expect(integer({ id: '1e3' })).toEqual({ ok: false, issues: [{ path: 'id', message: 'must be an integer (got string "1e3")' }] });
+  });
+
   it('coerces only the canonical spelling of a number: one string per value', () => {
     const integer = compileSchemaValidator({ type: 'integer' }, { coerce: true });
     for (const spelling of ['0x1', '1e0', '+1', '01', '1.0', '0b1', ' 1', '1 ', '-0', '', '9007199254740993']) expect([spelling, integer(spelling).ok]).toEqual([spelling, false]);

@@ -95,7 +95,10 @@ class Compiler {
           if (converted !== undefined) return converted;
         }
       }
-      issues.push({ path, message: custom ? custom(value) : `must be ${expected} (got ${describe(value)})` });
+      issues.push({
+        path,
+        message: custom ? custom(value) : coerce && isInexactInteger(value, types) ? `${INEXACT_INTEGER} (got ${describe(value)})` : `must be ${expected} (got ${describe(value)})`,
+      });
       return value;
     };
   }
@@ -458,6 +461,13 @@ const CANONICAL: Partial<Record<JsonSchemaType, RegExp>> = {
   integer: /^(?:0|-?[1-9]\d*)$/,
   number: /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/,
 };
+
+const INEXACT_INTEGER = `must be an integer between -${Number.MAX_SAFE_INTEGER} and ${Number.MAX_SAFE_INTEGER} to be converted exactly`;
+
+/** A string spelling an integer that only an integer schema could take, too large to convert without rounding. */
+function isInexactInteger(value: unknown, types: readonly JsonSchemaType[]): boolean {
+  return typeof value === 'string' && types.includes('integer') && !types.includes('number') && CANONICAL.integer!.test(value);
+}
 
 function coerceString(value: string, type: JsonSchemaType): unknown {
   const canonical = CANONICAL[type];
