@@ -1,4 +1,5 @@
 import type { Extension } from './Extension';
+import { protocolMethods } from '../rpc/protocolMethods';
 
 /**
  * `{vendor-prefix}/{name}` (SEP-2133): a reverse-DNS prefix of two or more labels, a slash,
@@ -11,30 +12,9 @@ const METHOD = /^[\x21-\x7e]{1,200}$/;
 
 /**
  * The protocol's own methods (both eras): an extension may not take them over. `tasks/get`
- * and `tasks/cancel` are not here: the tasks extension (SEP-2663) defines them again.
+ * and `tasks/cancel` are not among them: the tasks extension (SEP-2663) defines them again.
  */
-export const PROTOCOL_METHODS: ReadonlySet<string> = new Set([
-  'initialize',
-  'ping',
-  'server/discover',
-  'subscriptions/listen',
-  'tools/list',
-  'tools/call',
-  'resources/list',
-  'resources/templates/list',
-  'resources/read',
-  'resources/subscribe',
-  'resources/unsubscribe',
-  'prompts/list',
-  'prompts/get',
-  'completion/complete',
-  'logging/setLevel',
-  'sampling/createMessage',
-  'elicitation/create',
-  'roots/list',
-  'tasks/list',
-  'tasks/result',
-]);
+export const PROTOCOL_METHODS: ReadonlySet<string> = new Set([...protocolMethods.fromClient, ...protocolMethods.fromServer].filter((method) => method !== 'tasks/get' && method !== 'tasks/cancel'));
 
 const PROTOCOL_NOTIFICATIONS: ReadonlySet<string> = new Set([
   'notifications/initialized',

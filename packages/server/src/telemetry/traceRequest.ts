@@ -2,6 +2,7 @@ import type { Attributes, Context, Span } from '@opentelemetry/api';
 import type { OpenTelemetryApi } from './loadOpenTelemetry';
 import type { TelemetryInstruments } from './Telemetry';
 import { cutText, logLineText } from '@toolwright/core/internal';
+import { protocolMethods } from '../rpc/protocolMethods';
 
 /**
  * What a name from the wire is recorded as when the app does not serve it (an unknown method,
@@ -9,28 +10,6 @@ import { cutText, logLineText } from '@toolwright/core/internal';
  * name would otherwise be a new metric series, and a new span name.
  */
 export const OTHER = '_OTHER';
-// The MCP methods a client may send a server (both protocol eras): recorded as they are, served or not.
-const SPEC_METHODS: ReadonlySet<string> = new Set([
-  'initialize',
-  'ping',
-  'tools/list',
-  'tools/call',
-  'resources/list',
-  'resources/templates/list',
-  'resources/read',
-  'resources/subscribe',
-  'resources/unsubscribe',
-  'prompts/list',
-  'prompts/get',
-  'completion/complete',
-  'logging/setLevel',
-  'tasks/get',
-  'tasks/result',
-  'tasks/list',
-  'tasks/cancel',
-  'server/discover',
-  'subscriptions/listen',
-]);
 // Bounds of what the request's own text may add to a span.
 const MAX_ID = 128;
 const MAX_URI = 1_024;
@@ -71,7 +50,7 @@ export interface TracedRequest {
 export function traceRequest<R>(instruments: TelemetryInstruments, request: TracedRequest, serve: () => Promise<R>): Promise<R> {
   const { api, tracer, operationDuration } = instruments;
   const { params, serves } = request;
-  const method = SPEC_METHODS.has(request.method) || serves('method', request.method) ? request.method : OTHER;
+  const method = protocolMethods.fromClient.has(request.method) || serves('method', request.method) ? request.method : OTHER;
   const common: Attributes = { 'mcp.method.name': method };
   let target: string | undefined;
   if (method === 'tools/call' && typeof params?.name === 'string') {
