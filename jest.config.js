@@ -47,6 +47,7 @@ const SLOW = {
   'packages/server/test/http-fuzz.e2e.test.ts': 'fuzzes fixtures/http-server.js in a process',
   'packages/server/test/lifecycle-stdio.e2e.test.ts': 'exits stdio servers in processes',
   'packages/server/test/loading.e2e.test.ts': 'loads the packages in a fresh node',
+  'packages/server/test/log-counts-at-exit.test.ts': 'logs from the built packages in a fresh node until it exits',
   'packages/server/test/middleware-matrix.e2e.test.ts': 'its stdio rows run fixtures/pipeline-app.js in a process',
   'packages/server/test/public-api.test.ts': 'lists the built entry points in a fresh node',
   'packages/server/test/proxy-hostile.e2e.test.ts': 'proxies misbehaving stdio upstreams (fixtures/hostile-upstream.js, plain JavaScript) in processes',

@@ -1,3 +1,5 @@
+import { flushAtExit, forgetAtExit } from './flushAtExit';
+
 // C0 and C1 controls (CR, LF, ESC and the 8-bit CSI among them), DEL, the line and paragraph
 // separators, the bidirectional overrides and isolates (they reorder what a terminal shows),
 // and lone surrogates (not text; an encoder replaces or refuses them).
@@ -43,6 +45,12 @@ export interface LogThrottleOptions {
   readonly burst?: number;
   /** Keys tracked at once; beyond, a key shares its fallback's count. Default 200. */
   readonly maxKeys?: number;
+  /**
+   * Report the counts still pending when the process exits (`flush` in its `exit` event), so
+   * the lines left out just before the end are not lost. One `exit` listener serves every
+   * throttle of the process, and only throttles with a count pending are held. Default false.
+   */
+  readonly flushAtExit?: boolean;
 }
 
 interface Window {
@@ -55,7 +63,9 @@ interface Window {
  * Bounds the lines a log writes of one kind (a key): the first `burst` of each window are
  * written, the rest counted, and once the window is over `report` hears how many were left
  * out (one line for many). A client sending thousands of bad requests a second costs a few
- * lines every window instead of a line each. The timer is unref'd: it never keeps a process up.
+ * lines every window instead of a line each. The timer is unref'd: it never keeps a process
+ * up. A count pending when the process ends is reported by `flush` (the owner's shutdown),
+ * or at exit with `flushAtExit`.
  */
 export class LogThrottle {
   private readonly windows = new Map<string, Window>();
@@ -63,6 +73,9 @@ export class LogThrottle {
   private readonly windowMs: number;
   private readonly burst: number;
   private readonly maxKeys: number;
+  private readonly atExit: boolean;
+  /** Held by `flushAtExit` (a count is pending). */
+  private heldAtExit = false;
 
   constructor(
     private readonly report: (key: string, suppressed: number, windowMs: number) => void,
@@ -72,6 +85,7 @@ export class LogThrottle {
     this.windowMs = options.windowMs ?? 10_000;
     this.burst = options.burst ?? 5;
     this.maxKeys = options.maxKeys ?? 200;
+    this.atExit = options.flushAtExit === true;
   }
 
   /**
@@ -102,6 +116,10 @@ export class LogThrottle {
     }
     window.suppressed += 1;
     this.timer ??= unref(setTimeout(() => this.tick(), this.windowMs));
+    if (this.atExit && !this.heldAtExit) {
+      this.heldAtExit = true;
+      flushAtExit(this);
+    }
     return false;
   }
 
@@ -111,6 +129,7 @@ export class LogThrottle {
     this.timer = undefined;
     for (const [key, window] of this.windows) this.close(key, window);
     this.windows.clear();
+    this.releaseAtExit();
   }
 
   private tick(): void {
@@ -123,6 +142,14 @@ export class LogThrottle {
         return;
       }
     }
+    this.releaseAtExit();
+  }
+
+  /** Nothing is pending: the exit listener need not hold this throttle. */
+  private releaseAtExit(): void {
+    if (!this.heldAtExit) return;
+    this.heldAtExit = false;
+    forgetAtExit(this);
   }
 
   /** Reports and forgets the windows that are over. */

@@ -5,13 +5,14 @@ const MAX_MESSAGE = 2_000;
 const MAX_DATA = 4_000;
 
 // Shared by every stderr logger of the process: a client repeating a failing request thousands
-// of times a second gets a few warn and error lines per kind every 10 s, then one line with the count.
+// of times a second gets a few warn and error lines per kind every 10 s, then one line with the
+// count; a count still pending when the process exits is written then.
 const throttle = new LogThrottle(
   (key, suppressed, windowMs) => {
     const [level, scope] = key.split('\u0000');
     process.stderr.write(`[toolwright] ${level} ${scope}: ${suppressed} more ${level} line(s) like the last ones were left out in ${windowMs / 1000} s\n`);
   },
-  { windowMs: 10_000, burst: 5, maxKeys: 200 },
+  { windowMs: 10_000, burst: 5, maxKeys: 200, flushAtExit: true },
 );
 
 /**
@@ -20,7 +21,7 @@ const throttle = new LogThrottle(
  * escape sequences) are written as `\uXXXX`, and messages and data are cut to a few thousand
  * characters. An `Error`'s stack frames follow on indented lines. Warnings and errors of one
  * kind (level, scope and message) beyond 5 in 10 s are counted, not written, and the count
- * is written once the 10 s are over.
+ * is written once the 10 s are over, or when the process exits before.
  */
 export function stderrLogger(scope: string): ToolLogger {
   const safeScope = logLineText(scope, 200);

@@ -3,8 +3,10 @@ import { GET_STREAM_ID } from '../http/Cluster';
 import { isRestoreId, restoreId } from '../http/clusterMessages';
 import type { EventStore } from '../http/EventStore';
 import type { SessionTransport } from '../http/HttpSession';
+import { jsonRpcKind } from '../rpc/jsonRpcKind';
 import { createWebStandardTransport, SDK_GET_STREAM_ID, type WebStandardTransport, type WebStandardTransportSettings } from '../sdk/createWebStandardTransport';
-import type { JSONRPCMessage } from '../sdk/sdk';
+import type { JSONRPCMessage, RequestId } from '../sdk/sdk';
+import { PrimingFailures } from './PrimingFailures';
 import { trackSessionRequests } from './trackSessionRequests';
 import { whenBodyEnds } from './whenBodyEnds';
 
@@ -25,7 +27,8 @@ const RESTORE_HEADERS = { 'content-type': 'application/json', accept: 'applicati
  *   other instances store for it (`EventStore.watch`) go out on it, with their ids.
  */
 export function createWebSessionTransport(settings: WebStandardTransportSettings & { sessionId: string }): WebSessionTransport {
-  const shared = settings.eventStore ? sharedStore(settings.eventStore) : undefined;
+  const priming = new PrimingFailures();
+  const shared = settings.eventStore ? sharedStore(settings.eventStore, priming) : undefined;
   const transport = createWebStandardTransport({ ...settings, eventStore: shared?.store }) as WebSessionTransport;
   // The SDK's own: a cluster wraps `send` (round trips, fan-out) once the server connects, and an event watched here must not go through that again.
   const send = transport.send.bind(transport);
@@ -62,9 +65,15 @@ export function createWebSessionTransport(settings: WebStandardTransportSettings
     }
   };
   transport.deliver = (message) => transport.onmessage?.(message);
-  if (watchGet) {
+  if (shared) {
     transport.handleRequest = async (request, options) => {
-      if (request.method !== 'GET') return handle(request, options);
+      if (request.method === 'POST') {
+        // A priming event not stored: the SDK keeps the POST's stream, which ends here (its requests never reached the server).
+        return priming.answer(await handle(request, options), () => {
+          for (const id of requestIdsOf(options.parsedBody)) transport.closeSSEStream(id);
+        });
+      }
+      if (request.method !== 'GET' || !watchGet) return handle(request, options);
       const hold = await watchGet();
       let response: Response;
       try {
@@ -84,10 +93,11 @@ export function createWebSessionTransport(settings: WebStandardTransportSettings
 
 /**
  * The session's event store as the SDK's transport is given it: the GET stream under
- * `GET_STREAM_ID`; the answers to replayed (`restore`) requests not kept; and an event a
- * watch brought (stored already, by another instance) given its own id again, not stored twice.
+ * `GET_STREAM_ID`; the answers to replayed (`restore`) requests not kept; an event a watch
+ * brought (stored already, by another instance) given its own id again, not stored twice; and
+ * a priming event that could not be stored reported to `priming`, whose answer is the node listener's.
  */
-function sharedStore(inner: EventStore): { store: EventStore; inner: EventStore; known: WeakMap<object, string> } {
+function sharedStore(inner: EventStore, priming: PrimingFailures): { store: EventStore; inner: EventStore; known: WeakMap<object, string> } {
   const known = new WeakMap<object, string>();
   const toStore = (streamId: string) => (streamId === SDK_GET_STREAM_ID ? GET_STREAM_ID : streamId);
   const toSdk = (streamId: string) => (streamId === GET_STREAM_ID ? SDK_GET_STREAM_ID : streamId);
@@ -100,6 +110,8 @@ function sharedStore(inner: EventStore): { store: EventStore; inner: EventStore;
         return id;
       }
       if (isRestoreId((message as { id?: unknown }).id)) return `toolwright-restored-${++dropped}`;
+      // A priming event carries no message (an empty object).
+      if (!('jsonrpc' in message)) return priming.store(() => inner.storeEvent(toStore(streamId), message));
       return inner.storeEvent(toStore(streamId), message);
     },
     ...(inner.getStreamIdForEventId && {
@@ -157,4 +169,10 @@ function watcher(store: EventStore, push: (eventId: string, message: JSONRPCMess
       stop: stopOnce,
     };
   };
+}
+
+/** The ids of the requests in a POST's body (one message or a batch). */
+function requestIdsOf(body: unknown): RequestId[] {
+  const messages: unknown[] = Array.isArray(body) ? body : [body];
+  return messages.filter((message) => jsonRpcKind(message) === 'request').map((message) => (message as { id: RequestId }).id);
 }

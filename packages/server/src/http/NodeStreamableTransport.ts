@@ -18,7 +18,7 @@ export interface NodeStreamableTransportOptions {
   sessionId?: string;
   /** Answer POSTs with one `application/json` body; request-related notifications and requests are then dropped. */
   jsonResponse?: boolean;
-  /** Keeps SSE events for replay after `Last-Event-ID`, and enables priming events for clients >= 2025-11-25. */
+  /** Keeps SSE events for replay after `Last-Event-ID`, and enables priming events (see `sessionRules.primes`). */
   eventStore?: EventStore;
   /** The `retry:` (ms) sent in priming events. Default: none (the client's own default). */
   retryMs?: number;
@@ -52,8 +52,6 @@ const STANDALONE = GET_STREAM_ID;
 const MAX_BATCH = 100;
 /** What the spec says a server assumes when a request carries no MCP-Protocol-Version. */
 const DEFAULT_VERSION = '2025-03-26';
-/** Priming events (and SSE polling) exist from this revision on; dates compare as strings. */
-const PRIMING_SINCE = '2025-11-25';
 
 /**
  * A Streamable HTTP server transport (spec 2025-11-25) written directly against node's
@@ -298,7 +296,7 @@ export class NodeStreamableTransport implements SessionTransport, RequestHeaders
       if (exchange.sse === sse) exchange.sse = undefined;
     });
     const version = initialize ? initialize.params.protocolVersion : (headerOf(req, 'mcp-protocol-version') ?? DEFAULT_VERSION);
-    const resumable = this.eventStore !== undefined && version >= PRIMING_SINCE;
+    const resumable = this.eventStore !== undefined && sessionRules.primes(version);
     if (resumable) {
       try {
         sse.priming(await this.eventStore!.storeEvent(exchange.streamId, {} as JSONRPCMessage), this.retryMs);
@@ -306,8 +304,7 @@ export class NodeStreamableTransport implements SessionTransport, RequestHeaders
         this.forget(exchange);
         this.onerror?.(error as Error);
         // Nothing was handed to the server yet: the client can send the same request again.
-        const why = (error as Error)?.message ?? String(error);
-        return sendRpcError(res, 503, -32000, `Service unavailable: the event store failed to store this stream's first event (${why}). Retry shortly.`, { 'Retry-After': '1' });
+        return sendAnswer(res, sessionRules.primingFailed((error as Error)?.message ?? String(error)));
       }
     }
     sse.flushSoon();

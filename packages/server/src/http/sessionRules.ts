@@ -6,6 +6,8 @@ import { SessionLimitError } from './SessionLimitError';
 const SUPPORTED = new Set<string>(SUPPORTED_PROTOCOL_VERSIONS);
 /** The version a server assumes for a request without MCP-Protocol-Version (spec 2025-11-25, transports). */
 const ASSUMED_VERSION = '2025-03-26';
+/** Priming events (and SSE polling) exist from this revision on; dates compare as strings. */
+const PRIMING_SINCE = '2025-11-25';
 
 /** The answers about 2025-era sessions that the node listener and the fetch handler give alike. */
 export const sessionRules = {
@@ -26,6 +28,23 @@ export const sessionRules = {
   version(header: string | undefined, negotiated: string): HttpRefusal | undefined {
     if (header === undefined || header === negotiated || header === ASSUMED_VERSION) return undefined;
     return rpcRefusal(400, -32000, `Bad Request: MCP-Protocol-Version '${header}' differs from the version this session negotiated, '${negotiated}'. Send '${negotiated}'.`);
+  },
+
+  /**
+   * Whether a POST's SSE stream, where an event store keeps its events, opens with a priming
+   * event (an event id and empty data, the client's first `Last-Event-ID`) and gives its
+   * handlers `closeSSEStream`. `version` is the one the POST speaks: an `initialize`'s
+   * protocolVersion, else its MCP-Protocol-Version header (2025-03-26 when absent). As the
+   * SDK's transport decides it: a version this server supports, from 2025-11-25 on; an unknown
+   * one in an initialize body does not count, however late its date.
+   */
+  primes(version: string): boolean {
+    return SUPPORTED.has(version) && version >= PRIMING_SINCE;
+  },
+
+  /** The event store failed to keep a POST stream's priming event: nothing reached the server yet, so the client may send the request again. */
+  primingFailed(why: string): HttpRefusal {
+    return rpcRefusal(503, -32000, `Service unavailable: the event store failed to store this stream's first event (${why}). Retry shortly.`, { 'Retry-After': '1' });
   },
 
   /** No room for one more session (`sessions.maxSessions`): 503, no open session is closed. */

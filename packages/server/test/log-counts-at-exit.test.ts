@@ -1,0 +1,69 @@
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
+
+/**
+ * The default logs write a few lines of each kind per 10 s and then one line with how many
+ * were left out: the default stderr logger (`stderrLogger`, core) and the fetch handler's
+ * `console.error` log. A count still pending when the process exits is written at exit, once
+ * per kind; one `exit` listener serves every logger of the process however many there are,
+ * and nothing keeps the process up until the window ends. A fresh node on the built packages,
+ * for a real exit.
+ */
+const SCRIPT = `
+  require('reflect-metadata');
+  const { stderrLogger } = require('@toolwright/core');
+  const { createApp } = require('@toolwright/server');
+  const { createFetchHandler } = require('@toolwright/server/fetch');
+  const started = Date.now();
+  (async () => {
+    const app = await createApp({ name: 'exiting', version: '1.0.0', tools: [] });
+    const handlers = Array.from({ length: 20 }, () => createFetchHandler(app));
+    const loggers = Array.from({ length: 50 }, (_, i) => stderrLogger('scope' + i));
+    const before = process.listenerCount('exit');
+    const log = stderrLogger('tools');
+    for (let i = 0; i < 12; i++) log.error('boom');
+    for (let i = 0; i < 3; i++) loggers[i].warn('slow');
+    // A request whose body was read before the handler got it: logged by the handler's default log.
+    const readFirst = async (handler) => {
+      const request = new Request('http://localhost/mcp', { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: '{}' });
+      await request.text();
+      return handler(request);
+    };
+    for (let i = 0; i < 9; i++) await readFirst(handlers[0]);
+    for (let i = 0; i < 7; i++) await readFirst(handlers[1]);
+    await Promise.all(handlers.map((handler) => handler.close()));
+    process.stdout.write(JSON.stringify({ exitListeners: process.listenerCount('exit') - before, ms: Date.now() - started }));
+  })();`;
+
+function run(): Promise<{ stdout: string; stderr: string; ms: number }> {
+  const started = Date.now();
+  return new Promise((resolve, reject) =>
+    execFile(process.execPath, ['-e', SCRIPT], { cwd: join(__dirname, '..', '..', '..'), timeout: 20_000 }, (error, stdout, stderr) =>
+      error ? reject(Object.assign(error, { stderr })) : resolve({ stdout, stderr, ms: Date.now() - started }),
+    ),
+  );
+}
+
+describe('log counts pending at process exit', () => {
+  it('are written once per kind at exit, with one exit listener for every logger, and the process ends at once', async () => {
+    const { stdout, stderr, ms } = await run();
+    expect(JSON.parse(stdout)).toEqual({ exitListeners: 1, ms: expect.any(Number) });
+    // Well before the 10 s window: no timer kept the process up.
+    expect(ms).toBeLessThan(9_000);
+    const lines = stderr.split('\n').filter((line) => line !== '');
+    expect(lines.filter((line) => line === '[toolwright] error tools: boom')).toHaveLength(5);
+    expect(lines.filter((line) => line.startsWith('[toolwright] warn scope'))).toHaveLength(3);
+    const readBefore = 'toolwright fetch: the body of POST /mcp was read before the handler got the request.';
+    expect(lines.filter((line) => line.startsWith(readBefore))).toHaveLength(10);
+    // The counts come last, written at exit: one line per kind (the two handlers each count their own).
+    const kind = readBefore.slice(0, 60);
+    expect(lines.slice(-3).sort()).toEqual(
+      [
+        '[toolwright] error tools: 7 more error line(s) like the last ones were left out in 10 s',
+        `${kind}... (4 more line(s) like this left out in 10 s)`,
+        `${kind}... (2 more line(s) like this left out in 10 s)`,
+      ].sort(),
+    );
+    expect(lines.filter((line) => line.includes('left out'))).toHaveLength(3);
+  });
+});
