@@ -107,11 +107,11 @@ const answerOf = async (response: Response): Promise<Answer> => ({
   text: await response.text(),
 });
 
-/** An event store whose priming events (an empty message) fail while `down` is set. */
+/** An event store that fails to store priming events (an empty message), or the other events, while `down` says so. */
 class FlakyStore extends InMemoryEventStore {
-  static down = false;
+  static down: 'priming' | 'messages' | undefined;
   override async storeEvent(streamId: string, message: Parameters<InMemoryEventStore['storeEvent']>[1]): Promise<string> {
-    if (FlakyStore.down && !('jsonrpc' in message)) throw new Error('store unreachable');
+    if (FlakyStore.down === ('jsonrpc' in message ? 'messages' : 'priming')) throw new Error('store unreachable');
     return super.storeEvent(streamId, message);
   }
 }
@@ -211,12 +211,12 @@ const SCENARIOS: readonly Scenario[] = [
     options: () => ({ eventStore: () => new FlakyStore(), sseRetryMs: 20 }),
     run: async (url) => {
       const { headers } = await openSession(url, '2025-11-25');
-      FlakyStore.down = true;
+      FlakyStore.down = 'priming';
       let refused: Answer;
       try {
         refused = await answerOf(await post(url, callEcho(2), headers));
       } finally {
-        FlakyStore.down = false;
+        FlakyStore.down = undefined;
       }
       return [refused, await answerOf(await post(url, callEcho(2), headers))];
     },
@@ -233,6 +233,23 @@ const SCENARIOS: readonly Scenario[] = [
       });
       expect(retried.status).toBe(200);
       expect(retried.text).toMatch(/^id: \d+\nretry: 20\ndata: \n\nevent: message\nid: \d+\ndata: \{.*"echo".*"id":2\}\n\n$/);
+    },
+  },
+  {
+    title: 'a message the store fails to keep: sent without an id (it cannot be replayed), and the call is answered',
+    options: () => ({ eventStore: () => new FlakyStore(), sseRetryMs: 20 }),
+    run: async (url) => {
+      const { headers } = await openSession(url, '2025-11-25');
+      FlakyStore.down = 'messages';
+      try {
+        return [await answerOf(await post(url, callEcho(2), headers))];
+      } finally {
+        FlakyStore.down = undefined;
+      }
+    },
+    expected: ([call]) => {
+      expect(call.status).toBe(200);
+      expect(call.text).toMatch(/^id: \d+\nretry: 20\ndata: \n\nevent: message\ndata: \{.*"echo".*"id":2\}\n\n$/);
     },
   },
   {

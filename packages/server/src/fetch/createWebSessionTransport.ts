@@ -28,7 +28,7 @@ const RESTORE_HEADERS = { 'content-type': 'application/json', accept: 'applicati
  */
 export function createWebSessionTransport(settings: WebStandardTransportSettings & { sessionId: string }): WebSessionTransport {
   const priming = new PrimingFailures();
-  const shared = settings.eventStore ? sharedStore(settings.eventStore, priming) : undefined;
+  const shared = settings.eventStore ? sharedStore(settings.eventStore, priming, (error) => transport.onerror?.(error)) : undefined;
   const transport = createWebStandardTransport({ ...settings, eventStore: shared?.store }) as WebSessionTransport;
   // The SDK's own: a cluster wraps `send` (round trips, fan-out) once the server connects, and an event watched here must not go through that again.
   const send = transport.send.bind(transport);
@@ -94,10 +94,12 @@ export function createWebSessionTransport(settings: WebStandardTransportSettings
 /**
  * The session's event store as the SDK's transport is given it: the GET stream under
  * `GET_STREAM_ID`; the answers to replayed (`restore`) requests not kept; an event a watch
- * brought (stored already, by another instance) given its own id again, not stored twice; and
- * a priming event that could not be stored reported to `priming`, whose answer is the node listener's.
+ * brought (stored already, by another instance) given its own id again, not stored twice; a
+ * priming event that could not be stored reported to `priming`, whose answer is the node
+ * listener's; and any other event that could not be stored sent without an id, as the node
+ * listener sends it (the SDK writes no `id:` for an empty one), the failure reported to `report`.
  */
-function sharedStore(inner: EventStore, priming: PrimingFailures): { store: EventStore; inner: EventStore; known: WeakMap<object, string> } {
+function sharedStore(inner: EventStore, priming: PrimingFailures, report: (error: Error) => void): { store: EventStore; inner: EventStore; known: WeakMap<object, string> } {
   const known = new WeakMap<object, string>();
   const toStore = (streamId: string) => (streamId === SDK_GET_STREAM_ID ? GET_STREAM_ID : streamId);
   const toSdk = (streamId: string) => (streamId === GET_STREAM_ID ? SDK_GET_STREAM_ID : streamId);
@@ -112,7 +114,12 @@ function sharedStore(inner: EventStore, priming: PrimingFailures): { store: Even
       if (isRestoreId((message as { id?: unknown }).id)) return `toolwright-restored-${++dropped}`;
       // A priming event carries no message (an empty object).
       if (!('jsonrpc' in message)) return priming.store(() => inner.storeEvent(toStore(streamId), message));
-      return inner.storeEvent(toStore(streamId), message);
+      try {
+        return await inner.storeEvent(toStore(streamId), message);
+      } catch (error) {
+        report(new ToolwrightError(`the event store failed to store an event (${(error as Error)?.message}); it was sent without an id and cannot be replayed.`, { cause: error }));
+        return '';
+      }
     },
     ...(inner.getStreamIdForEventId && {
       getStreamIdForEventId: async (eventId: string) => {
