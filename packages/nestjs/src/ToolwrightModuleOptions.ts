@@ -20,4 +20,21 @@ export interface ToolwrightModuleOptions extends Omit<AppOptions, 'tools' | 'ser
    * raises it) applies as well as `maxBodyBytes`. On Fastify, the endpoint's route takes `maxBodyBytes` as its `bodyLimit`.
    */
   http?: ToolwrightExpressOptions;
+  /**
+   * Whether the Nest app's global guards (`APP_GUARD` providers and `app.useGlobalGuards(...)`)
+   * run on each HTTP request to the MCP endpoint, as before a route's handler. Default true: a
+   * global auth guard protects the endpoint as it protects the app's routes. A guard that returns
+   * false is a 403, one that throws an `HttpException` its status and message, in JSON-RPC.
+   * `false` leaves the endpoint to `http.auth` or `oauth`; with neither, the module warns at start
+   * when the app has global guards. Global interceptors and exception filters never run on it.
+   */
+  globalGuards?: boolean;
+  /**
+   * Decorators for the endpoint as the global guards see it: applied to `context.getClass()`
+   * (a class named `ToolwrightEndpoint`, one per module) and to `context.getHandler()` (its
+   * `handle` method), as on a controller and its route, so a guard's `Reflector` checks find
+   * them: `[Public()]` for an auth guard that lets routes marked public through (when `http.auth`
+   * or `oauth` protects the endpoint), `[Roles('agent')]`, `[SkipThrottle()]`.
+   */
+  endpointDecorators?: readonly (ClassDecorator & MethodDecorator)[];
 }

@@ -1,12 +1,16 @@
-import { Inject, Injectable, type BeforeApplicationShutdown, type OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable, Logger, type BeforeApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost, ModuleRef } from '@nestjs/core';
 import { ConfigError } from '@toolwright/core';
 import { createApp, type App } from '@toolwright/server';
 import { toolwrightMiddleware, type ToolwrightMiddleware } from '@toolwright/express';
 import type { ToolwrightFastifyPlugin } from '@toolwright/fastify';
+import { endpointGuardTarget } from './endpointGuardTarget';
+import { expressGlobalGuards } from './expressGlobalGuards';
+import { fastifyGlobalGuards, type FastifyPreHandler } from './fastifyGlobalGuards';
 import { loadFastifyPlugin } from './loadFastifyPlugin';
 import { nestBodyParserErrors } from './nestBodyParserErrors';
 import { nestContainer } from './nestContainer';
+import { nestGlobalGuards, type NestGlobalGuards } from './nestGlobalGuards';
 import { nestPipeline } from './nestPipeline';
 import { refuseNestRoutesOnPath } from './nestRoutesOnPath';
 import type { ToolwrightModuleOptions } from './ToolwrightModuleOptions';
@@ -14,11 +18,21 @@ import type { ToolwrightModuleOptions } from './ToolwrightModuleOptions';
 /** The injection token of the options given to `ToolwrightModule.forRoot`. */
 export const TOOLWRIGHT_OPTIONS = Symbol('toolwright:options');
 
+/** As much of a Fastify instance as is used here. */
+interface FastifyScope {
+  register(plugin: ToolwrightFastifyPlugin | ((scope: FastifyScope) => Promise<void>)): PromiseLike<unknown>;
+  addHook(name: 'preHandler', hook: FastifyPreHandler): unknown;
+}
+
+/** The paths of the legacy HTTP+SSE transport (`http.legacySse`), which serve MCP as the endpoint does. */
+const LEGACY_SSE_PATHS = ['/sse', '/messages'];
+
 /**
  * The Toolwright app of a `ToolwrightModule`, built once Nest has built the tool providers
- * (`onModuleInit`) and mounted on the Nest app's own HTTP server; its sessions end when the
- * Nest app closes (`beforeApplicationShutdown`, before the server stops). Inject it to reach
- * the app (`server.app.tools.disable(...)`, `server.app.notifyResourceUpdated(...)`).
+ * (`onModuleInit`) and mounted on the Nest app's own HTTP server, behind the app's global guards
+ * (unless `globalGuards: false`); its sessions end when the Nest app closes
+ * (`beforeApplicationShutdown`, before the server stops). Inject it to reach the app
+ * (`server.app.tools.disable(...)`, `server.app.notifyResourceUpdated(...)`).
  */
 @Injectable()
 export class ToolwrightServer implements OnModuleInit, BeforeApplicationShutdown {
@@ -46,7 +60,7 @@ export class ToolwrightServer implements OnModuleInit, BeforeApplicationShutdown
 
   /** Builds the app with Nest's container and Nest's guards and interceptors, then mounts the endpoint (Nest calls it). */
   async onModuleInit(): Promise<void> {
-    const { tools, services, imports: _imports, providers: _providers, http, middleware, ...appOptions } = this.options;
+    const { tools, services, imports: _imports, providers: _providers, http, middleware, globalGuards: _globalGuards, endpointDecorators: _endpointDecorators, ...appOptions } = this.options;
     this.built = await createApp({
       ...appOptions,
       tools,
@@ -67,12 +81,33 @@ export class ToolwrightServer implements OnModuleInit, BeforeApplicationShutdown
     const mcpPath = http?.path ?? '/mcp';
     // Nest registered its controllers' routes already: one on the endpoint's path would answer in its place.
     refuseNestRoutesOnPath(platform, adapter.getInstance(), mcpPath);
-    if (platform === 'fastify') return this.mountOnFastify(adapter.getInstance(), this.built);
+    const guards = this.globalGuards();
+    const guarded = new Set([mcpPath, ...(http?.legacySse ? LEGACY_SSE_PATHS : [])]);
+    if (platform === 'fastify') return this.mountOnFastify(adapter.getInstance(), this.built, guards && fastifyGlobalGuards(guards, guarded));
     this.mounted = toolwrightMiddleware(this.built, http);
     // Nest's body parsers read every body before the endpoint: their refusals on it are answered in JSON-RPC.
     const { before, after } = nestBodyParserErrors(mcpPath);
-    (adapter.getInstance() as { use(handlers: unknown): void }).use([before, ...this.mounted, after]);
+    // The app's global guards run first, as before a route (Express skips them for a request its body parser refused).
+    const handlers = guards ? [expressGlobalGuards(guards, guarded), before, ...this.mounted, after] : [before, ...this.mounted, after];
+    (adapter.getInstance() as { use(handlers: unknown): void }).use(handlers);
     await this.mounted.ready;
+  }
+
+  /**
+   * The app's global guards for the endpoint, or undefined with `globalGuards: false`; then, if
+   * the app has global guards and nothing else protects the endpoint, a warning says so at start.
+   */
+  private globalGuards(): NestGlobalGuards | undefined {
+    const logger = new Logger('ToolwrightModule');
+    const guards = nestGlobalGuards(this.moduleRef, endpointGuardTarget(this.options.endpointDecorators), logger);
+    if (this.options.globalGuards !== false) return guards;
+    if (guards.count > 0 && !this.options.http?.auth && !this.options.oauth) {
+      logger.warn(
+        `Toolwright: globalGuards: false, so the app's ${guards.count} global guard(s) do not run on the MCP endpoint ${this.options.http?.path ?? '/mcp'}, and it has no http.auth or oauth: anyone who reaches the port can call its tools. ` +
+          'Protect it with ToolwrightModule.forRoot({ http: { auth } }) or { oauth }, or remove globalGuards: false so that the global guards run on it.',
+      );
+    }
+    return undefined;
   }
 
   /**
@@ -81,9 +116,14 @@ export class ToolwrightServer implements OnModuleInit, BeforeApplicationShutdown
    * (and the app's start hooks run) before it listens. `fastify.close()`, which Nest's `close()`
    * calls, drains and ends the sessions.
    */
-  private async mountOnFastify(fastify: unknown, app: App): Promise<void> {
-    this.onFastify = loadFastifyPlugin()({ ...this.options.http, app });
-    await (fastify as { register(plugin: ToolwrightFastifyPlugin): PromiseLike<unknown> }).register(this.onFastify);
+  private async mountOnFastify(fastify: unknown, app: App, guards: FastifyPreHandler | undefined): Promise<void> {
+    const plugin = (this.onFastify = loadFastifyPlugin()({ ...this.options.http, app }));
+    if (!guards) return void (await (fastify as FastifyScope).register(plugin));
+    // The plugin in a scope of its own whose preHandler hook runs the global guards (Fastify gives a scope's hooks to the plugins registered in it).
+    await (fastify as FastifyScope).register(async (scope: FastifyScope) => {
+      scope.addHook('preHandler', guards);
+      await scope.register(plugin);
+    });
   }
 
   /** Drains running calls and ends the sessions, then runs the app's shutdown hooks (Nest calls it on `close()`). */

@@ -14,6 +14,7 @@ import {
   type CallHandler,
   type CanActivate,
   type ExceptionFilter,
+  type ExecutionContext,
   type INestApplication,
   type NestInterceptor,
   type Type,
@@ -65,7 +66,18 @@ class LeakyFilter implements ExceptionFilter {
   }
 }
 
-/** A global guard that throws on every Nest route. */
+/** A global guard that lets every request through, and keeps what it saw: it runs on the MCP endpoint too, as before a route. */
+const guarded: string[] = [];
+@Injectable()
+class RecordingGuard implements CanActivate {
+  canActivate(context: ExecutionContext): boolean {
+    const request = context.switchToHttp().getRequest<{ method: string; url: string }>();
+    guarded.push(`${context.getType()} ${request.method} ${request.url}`);
+    return true;
+  }
+}
+
+/** A global guard that throws a plain error on every request, a secret in its message. */
 @Injectable()
 class ThrowingGuard implements CanActivate {
   canActivate(): boolean {
@@ -86,11 +98,16 @@ class StatusController {
   status() {
     return { up: true };
   }
+
+  @Get('broken')
+  broken() {
+    throw new Error('route: db://admin:hunter2 unreachable');
+  }
 }
 
 const GLOBALS = [
   { provide: APP_FILTER, useClass: LeakyFilter },
-  { provide: APP_GUARD, useClass: ThrowingGuard },
+  { provide: APP_GUARD, useClass: RecordingGuard },
   { provide: APP_INTERCEPTOR, useClass: WrappingInterceptor },
 ];
 
@@ -172,7 +189,7 @@ const HOSTILE_BODIES: [what: string, body: string | Buffer, headers: Record<stri
   ['a constructor member', INITIALIZE.replace('{', '{"constructor":{"x":1},'), {}],
 ];
 
-describe.each(PLATFORMS)("Nest on %s, with a global exception filter, a throwing global guard and a global interceptor: MCP answers are the endpoint's own", (platform) => {
+describe.each(PLATFORMS)("Nest on %s, with a global exception filter, a global guard and a global interceptor: MCP answers are the endpoint's own", (platform) => {
   let reference: HttpListener;
   let served: { nest: INestApplication; port: number };
   beforeAll(async () => {
@@ -192,18 +209,41 @@ describe.each(PLATFORMS)("Nest on %s, with a global exception filter, a throwing
     expect(answer.text).not.toMatch(/rewritten|stack|hunter2|secret-body-text|node_modules/);
   });
 
-  it("the filter and the guard are live on the app's own routes; they are Nest's route enhancers, so they do not run on the MCP endpoint (it is not a Nest route)", async () => {
-    const status = await fetch(`http://127.0.0.1:${served.port}/status`);
-    expect(status.status).toBe(599);
-    await status.text();
+  it("the filter and the interceptor are live on the app's own routes but not on the MCP endpoint (they are a route's enhancers); the global guard runs on both", async () => {
+    const broken = await fetch(`http://127.0.0.1:${served.port}/broken`);
+    expect(broken.status).toBe(599);
+    await broken.text();
+    expect(await (await fetch(`http://127.0.0.1:${served.port}/status`)).json()).toEqual({ wrapped: { up: true } });
+    guarded.length = 0;
     for (const era of ERAS) {
       const client = await connectEra(era, `http://127.0.0.1:${served.port}/mcp`);
       try {
-        // Not wrapped by the global interceptor, not refused by the global guard.
+        // Not wrapped by the global interceptor; let through by the global guard, which saw the endpoint's requests.
         expect(await client.callTool('greet', { name: 'Ada' })).toMatchObject({ content: [{ type: 'text', text: 'Hello, Ada!' }] });
       } finally {
         await client.close();
       }
+    }
+    expect(guarded).toContain('http POST /mcp');
+  });
+
+  it("a global guard that throws a plain error: each MCP request is a JSON-RPC 500 (-32603) without its message or a stack, never the filter's answer; the app's routes get the filter's", async () => {
+    const throwing = await startNest(platform, appModule({}, [StatusController], [GLOBALS[0], { provide: APP_GUARD, useClass: ThrowingGuard }]));
+    try {
+      for (const [body, headers] of [
+        [INITIALIZE, {}],
+        ['{"jsonrpc": "2.0", "id": 1, "method": "secret-body-text"}', {}],
+        [INITIALIZE, { 'content-type': 'text/plain' }],
+      ] as const) {
+        const answer = await send(throwing.port, body, headers);
+        expect([answer.status, answer.code]).toEqual([500, -32603]);
+        expect(answer.text).not.toMatch(/rewritten|stack|hunter2|secret-body-text|node_modules/);
+      }
+      const status = await fetch(`http://127.0.0.1:${throwing.port}/status`);
+      expect(status.status).toBe(599);
+      await status.text();
+    } finally {
+      await throwing.nest.close();
     }
   });
 
