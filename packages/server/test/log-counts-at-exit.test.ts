@@ -3,8 +3,8 @@ import { join } from 'node:path';
 
 /**
  * The default logs write a few lines of each kind per 10 s and then one line with how many
- * were left out: the default stderr logger (`stderrLogger`, core) and the fetch handler's
- * `console.error` log. A count still pending when the process exits is written at exit, once
+ * were left out: the default stderr logger (`stderrLogger`, core), the fetch handler's
+ * `console.error` log and the node listener's request log. A count still pending when the process exits is written at exit, once
  * per kind; one `exit` listener serves every logger of the process however many there are,
  * and nothing keeps the process up until the window ends. A fresh node on the built packages,
  * for a real exit.
@@ -32,7 +32,11 @@ const SCRIPT = `
     for (let i = 0; i < 9; i++) await readFirst(handlers[0]);
     for (let i = 0; i < 7; i++) await readFirst(handlers[1]);
     await Promise.all(handlers.map((handler) => handler.close()));
+    // The node listener's request log: 25 refused requests (404), its listener left open.
+    const listener = await app.listen({ transport: 'http', host: '127.0.0.1', port: 0, requestLogLevel: 'warn' });
+    for (let i = 0; i < 25; i++) await (await fetch('http://127.0.0.1:' + listener.port + '/nowhere')).text();
     process.stdout.write(JSON.stringify({ exitListeners: process.listenerCount('exit') - before, ms: Date.now() - started }));
+    process.exit(0);
   })();`;
 
 function run(): Promise<{ stdout: string; stderr: string; ms: number }> {
@@ -55,15 +59,19 @@ describe('log counts pending at process exit', () => {
     expect(lines.filter((line) => line.startsWith('[toolwright] warn scope'))).toHaveLength(3);
     const readBefore = 'toolwright fetch: the body of POST /mcp was read before the handler got the request.';
     expect(lines.filter((line) => line.startsWith(readBefore))).toHaveLength(10);
+    const requests = lines.filter((line) => line.startsWith('{')).map((line) => JSON.parse(line) as { msg: string; status: number; count?: number });
+    expect(requests.filter((entry) => entry.msg === 'http request' && entry.status === 404)).toHaveLength(20);
     // The counts come last, written at exit: one line per kind (the two handlers each count their own).
     const kind = readBefore.slice(0, 60);
-    expect(lines.slice(-3).sort()).toEqual(
-      [
+    expect(lines.slice(-4)).toEqual(
+      expect.arrayContaining([
         '[toolwright] error tools: 7 more error line(s) like the last ones were left out in 10 s',
         `${kind}... (4 more line(s) like this left out in 10 s)`,
         `${kind}... (2 more line(s) like this left out in 10 s)`,
-      ].sort(),
+        expect.stringContaining('"msg":"http requests not logged"'),
+      ]),
     );
+    expect(requests.filter((entry) => entry.msg === 'http requests not logged')).toEqual([expect.objectContaining({ status: 404, count: 5 })]);
     expect(lines.filter((line) => line.includes('left out'))).toHaveLength(3);
   });
 });

@@ -58,7 +58,8 @@ const WINDOW_MS = 10_000;
  * Each line is one valid JSON object whatever the request held: control characters, line
  * separators and bidirectional overrides are `\uXXXX` escapes, and text fields are cut to a
  * few hundred characters. Warn and error lines of one status beyond 20 in 10 s are not
- * written; one line then says how many were left out (`msg: 'http requests not logged'`).
+ * written; one line then says how many were left out (`msg: 'http requests not logged'`), when
+ * the window is over, when the listener closes, or when the process exits before either.
  */
 export function createRequestLogger(level: RequestLogLevel = 'info', write: (line: string) => void = (line) => process.stderr.write(line)): RequestLogger | undefined {
   const min = RANK[level];
@@ -68,7 +69,7 @@ export function createRequestLogger(level: RequestLogLevel = 'info', write: (lin
       const [entryLevel, status] = key.split(' ');
       write(`${jsonLogLine({ time: new Date().toISOString(), level: entryLevel, msg: 'http requests not logged', status: Number(status), count, seconds: windowMs / 1000 })}\n`);
     },
-    { windowMs: WINDOW_MS, burst: BURST, maxKeys: 64 },
+    { windowMs: WINDOW_MS, burst: BURST, maxKeys: 64, flushAtExit: true },
   );
   const log = (entry: RequestLogEntry): void => {
     const entryLevel: RequestLogLevel = entry.status >= 500 ? 'error' : entry.status >= 400 ? 'warn' : 'info';
