@@ -215,14 +215,17 @@ describe('InputRound', () => {
       expect(() => first.resolve(request)).toThrow(CallInterrupt);
       return () => new InputRound(first.end()!.state, { [Object.keys(first.end()!.inputRequests)[0]]: response }).resolve(request);
     };
-    expect(ask(NAME_FORM, { action: 'decline', content: null })()).toEqual({ action: 'decline', content: null });
+    // The SDK's parse: a null content reads as none, as a 2025-era client's response does.
+    expect(ask(NAME_FORM, { action: 'decline', content: null })()).toEqual({ action: 'decline' });
     const withTools: InputRequest = { method: 'sampling/createMessage', params: { ...SAMPLE.params, tools: [{ name: 't', inputSchema: { type: 'object' } }] } };
     const blocks = { role: 'assistant', model: 'm', content: [{ type: 'text', text: 'a' }] };
     expect(ask(withTools, blocks)()).toEqual(blocks);
     expect(ask(SAMPLE, blocks)).toThrow("inputResponses['sample-1'] is not a valid sampling/createMessage result: content may be an array of blocks only when the request offered tools.");
     expect(ask(NAME_FORM, { action: 'accept', content: { name: { first: 'Ada' } } })).toThrow('content.name must be a string, a number, a boolean or an array of strings');
     expect(ask({ method: 'roots/list' }, { roots: [{ uri: 'https://example.com/' }] })).toThrow("roots[0].uri must be a string that starts with 'file://'");
-    expect(ask({ method: 'roots/list' }, { roots: [{ uri: 'file:///w', name: 5 }] })).toThrow('is not a valid roots/list result: it does not match the roots/list result of the MCP schema.');
+    expect(ask({ method: 'roots/list' }, { roots: [{ uri: 'file:///w', name: 5 }] })).toThrow(
+      'is not a valid roots/list result: roots[0].name does not match the roots/list result of the MCP schema (Invalid input: expected string, received number).',
+    );
   });
 
   it('refuses a response of the wrong shape with a message naming the key', async () => {

@@ -14,8 +14,10 @@ import {
   type ToolContext,
   type ToolLogger,
 } from '@toolwright/core';
-import { issueLines } from '@toolwright/core/internal';
-import { inputRequired, isSpecType, type ClientCapabilities, type InputRequest, type Notification, type ServerContext } from '../sdk/sdk';
+import { cutText, issueLines } from '@toolwright/core/internal';
+import { inputRequired, isSpecType, type ClientCapabilities, type ElicitResult, type InputRequest, type ListRootsResult, type Notification, type ServerContext } from '../sdk/sdk';
+import { clientAnswerSchema } from '../roundtrip/clientAnswer';
+import type { InputRequest as ClientRequest } from '../roundtrip/InputRound';
 import type { RequestStateCodec } from '../roundtrip/RequestStateCodec';
 import type { Connection } from './Connection';
 import type { ElicitationForms } from './ElicitationForms';
@@ -42,6 +44,9 @@ export interface OpenContext {
   readonly ctx: ToolContext;
   close(): void;
 }
+
+/** How much of a client's error message a tool's error quotes. */
+const MAX_CLIENT_MESSAGE = 300;
 
 const SEVERITY = new Map<string, number>(LOG_LEVELS.map((level, i) => [level, i]));
 
@@ -105,16 +110,23 @@ export function createToolContext(name: string, sdk: ServerContext, connection: 
   };
   /**
    * One question: on a 2026-07-28 request the round's answer (synchronous, so the questions a
-   * method asks together go out in one round), else the client's answer to a request.
+   * method asks together go out in one round), else the client's answer to `request`, sent now.
+   * Either way the answer is read as `readClientAnswer` reads it, so the tool sees the same value,
+   * or the same field-level refusal, in both eras.
    */
-  const ask = <T>(what: string, question: () => InputRequest, key: string | undefined, send: () => Promise<T>): T | Promise<T> =>
-    round ? (round.resolve(question(), key) as T) : fromClient(what, send);
-  const fromClient = async <T>(what: string, request: () => Promise<T>): Promise<T> => {
+  const ask = <T>(what: string, question: () => InputRequest, key: string | undefined, request: ClientRequest): T | Promise<T> =>
+    round ? (round.resolve(question(), key) as T) : fromClient<T>(what, request);
+  const fromClient = async <T>(what: string, request: ClientRequest): Promise<T> => {
+    let problem: string | undefined;
+    const answer = clientAnswerSchema<T>(request, (found) => (problem = found));
     try {
-      return await request();
+      return await mcpReq.send(request as { method: string; params?: Record<string, unknown> }, answer, related);
     } catch (error) {
       if (signal.aborted) throw error;
-      throw new ToolError(`The client did not answer the ${what} request: ${(error as Error).message}`, { cause: error });
+      if (problem !== undefined) throw new ToolError(`The client's answer to the ${what} request is not a valid ${request.method} result: ${problem}.`, { cause: error });
+      // The client's own error message: quoted, never at any length (a client may send megabytes).
+      const message = error instanceof Error ? error.message : String(error);
+      throw new ToolError(`The client did not answer the ${what} request: ${cutText(message, MAX_CLIENT_MESSAGE)}`, { cause: error });
     }
   };
 
@@ -150,12 +162,7 @@ export function createToolContext(name: string, sdk: ServerContext, connection: 
       const compiled = env.forms.of(form);
       const params = { mode: 'form' as const, message, requestedSchema: compiled.requestedSchema };
       const request = { method: 'elicitation/create' as const, params };
-      const result = await ask(
-        'elicitation',
-        () => checked(isSpecType.ElicitRequest, request),
-        options?.key,
-        () => mcpReq.send(request, related),
-      );
+      const result = await ask<ElicitResult>('elicitation', () => checked(isSpecType.ElicitRequest, request), options?.key, request);
       if (result.action !== 'accept') return { action: result.action };
       const parsed = await compiled.parse(result.content);
       if (!parsed.ok) {
@@ -170,12 +177,10 @@ export function createToolContext(name: string, sdk: ServerContext, connection: 
       // Web Crypto's global, read at call time: importing node:crypto would cost every server's startup.
       const elicitationId = options?.elicitationId ?? crypto.randomUUID();
       // 2026-07-28 URL requests carry no elicitationId: the round's state correlates them.
-      const result = await ask(
-        'elicitation',
-        () => inputRequired.elicitUrl({ message, url }),
-        options?.key,
-        () => mcpReq.send({ method: 'elicitation/create', params: { mode: 'url', message, url, elicitationId } }, related),
-      );
+      const result = await ask<ElicitResult>('elicitation', () => inputRequired.elicitUrl({ message, url }), options?.key, {
+        method: 'elicitation/create',
+        params: { mode: 'url', message, url, elicitationId },
+      });
       return { action: result.action };
     },
 
@@ -191,13 +196,12 @@ export function createToolContext(name: string, sdk: ServerContext, connection: 
           : request;
       const { metadata, ...rest } = params;
       const wire = { ...rest, ...(metadata !== undefined && { metadata: jsonObject(metadata) }) };
-      const result: SamplingResult = await ask(
-        'sampling',
-        () => checked(isSpecType.CreateMessageRequest, { method: 'sampling/createMessage', params: wire }),
-        options?.key,
-        () => server.createMessage(wire, { ...related, relatedRequestId: mcpReq.id }),
-      );
-      return result;
+      // A 2025 client must have said it takes tools in sampling (a proxied upstream's request may offer them).
+      const { tools, toolChoice } = wire as { tools?: unknown; toolChoice?: unknown };
+      if (!round && (tools !== undefined || toolChoice !== undefined) && !(capabilities().sampling as { tools?: object }).tools)
+        refuse('to offer the client model tools (sampling with tools)', 'sampling.tools', { sampling: { tools: {} } });
+      const question = { method: 'sampling/createMessage' as const, params: wire };
+      return ask<SamplingResult>('sampling', () => checked(isSpecType.CreateMessageRequest, question), options?.key, question);
     },
 
     closeStream() {
@@ -209,12 +213,7 @@ export function createToolContext(name: string, sdk: ServerContext, connection: 
 
     async listRoots(options) {
       if (!capabilities().roots) refuse("the client's roots", 'roots', { roots: {} });
-      const { roots } = await ask(
-        'roots/list',
-        () => inputRequired.listRoots(),
-        options?.key,
-        () => mcpReq.send({ method: 'roots/list' }, related),
-      );
+      const { roots } = await ask<ListRootsResult>('roots/list', () => inputRequired.listRoots(), options?.key, { method: 'roots/list' });
       return roots.map((r) => ({ uri: r.uri, ...(r.name !== undefined && { name: r.name }) }));
     },
   } as ToolContext;

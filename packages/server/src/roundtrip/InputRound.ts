@@ -1,5 +1,5 @@
 import { CallInterrupt, ConfigError } from '@toolwright/core';
-import { isSpecType } from '../sdk/sdk';
+import { readClientAnswer } from './clientAnswer';
 import type { RoundState } from './RequestStateCodec';
 import { RoundTripError } from './RoundTripError';
 
@@ -120,57 +120,13 @@ export function canonicalJson(value: unknown): string {
   return JSON.stringify(value) ?? 'null';
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-
 /**
  * Checks one of the client's `inputResponses` against the result its question's method answers
- * with, as the SDK's own schemas define it (a sampling request that offered tools may be answered
- * with several content blocks); throws a `RoundTripError` that names the key and the field.
+ * with (`readClientAnswer`, as for a 2025-era client's response) and returns the value as the
+ * SDK's schema reads it; throws a `RoundTripError` that names the key and the field.
  */
 function checkResponse(request: InputRequest, key: string, response: unknown): unknown {
-  if (fitsSpec(request, response)) return response;
-  const problem = responseProblem(request.method, response) ?? `it does not match the ${request.method} result of the MCP schema`;
-  throw new RoundTripError(`inputResponses['${key}'] is not a valid ${request.method} result: ${problem}.`);
+  const read = readClientAnswer(request, response);
+  if (read.ok) return read.value;
+  throw new RoundTripError(`inputResponses['${key}'] is not a valid ${request.method} result: ${read.problem}.`);
 }
-
-function fitsSpec(request: InputRequest, response: unknown): boolean {
-  switch (request.method) {
-    case 'elicitation/create':
-      return isSpecType.ElicitResult(response);
-    case 'sampling/createMessage':
-      return isObject(request.params) && request.params.tools !== undefined ? isSpecType.CreateMessageResultWithTools(response) : isSpecType.CreateMessageResult(response);
-    case 'roots/list':
-      return isSpecType.ListRootsResult(response);
-  }
-}
-
-/** What is wrong with a response the SDK's schema refused, in words, for the common mistakes. */
-function responseProblem(method: InputRequest['method'], r: unknown): string | undefined {
-  if (!isObject(r)) return 'it must be an object';
-  switch (method) {
-    case 'elicitation/create':
-      if (r.action !== 'accept' && r.action !== 'decline' && r.action !== 'cancel') return "action must be 'accept', 'decline' or 'cancel'";
-      if (r.content !== undefined && r.content !== null && !isObject(r.content)) return 'content must be an object';
-      if (isObject(r.content)) {
-        const field = Object.keys(r.content).find((name) => !isFieldValue((r.content as Record<string, unknown>)[name]));
-        if (field !== undefined) return `content.${field.slice(0, 64)} must be a string, a number, a boolean or an array of strings`;
-      }
-      return undefined;
-    case 'sampling/createMessage': {
-      if (r.role !== 'user' && r.role !== 'assistant') return "role must be 'user' or 'assistant'";
-      if (typeof r.model !== 'string') return 'model must be a string';
-      const blocks: unknown[] = Array.isArray(r.content) ? r.content : [r.content];
-      if (!blocks.every((block) => isObject(block) && typeof block.type === 'string')) return 'content must be a content block with a type';
-      if (Array.isArray(r.content)) return 'content may be an array of blocks only when the request offered tools';
-      return undefined;
-    }
-    case 'roots/list': {
-      if (!Array.isArray(r.roots)) return 'roots must be an array of { uri, name? }';
-      const at = r.roots.findIndex((root) => !isObject(root) || typeof root.uri !== 'string' || !root.uri.startsWith('file://'));
-      if (at >= 0) return `roots[${at}].uri must be a string that starts with 'file://'`;
-      return undefined;
-    }
-  }
-}
-
-const isFieldValue = (v: unknown): boolean => typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean' || (Array.isArray(v) && v.every((item) => typeof item === 'string'));

@@ -1,4 +1,4 @@
-import type { AuthInfo } from '@toolwright/core';
+import { ToolwrightError, type AuthInfo } from '@toolwright/core';
 import { Server, type JSONRPCMessage, type JSONRPCRequest, type MessageExtraInfo, type Result, type ServerContext, type Transport } from '@modelcontextprotocol/server';
 import { attachAuthInfo } from './attachAuthInfo';
 import { paramsProblem } from '../rpc/paramsProblem';
@@ -46,8 +46,34 @@ export class ToolwrightServer extends Server {
     this.onconnect?.(transport);
     const connecting = super.connect(transport);
     // The SDK installs its `onmessage` before its first await; a refused connect leaves the transport alone.
-    if (this.additions.intercept && this.transport === transport && transport.onmessage) this.additions.intercept(transport, transport.onmessage, (error) => this.onerror?.(error));
+    if (this.transport === transport && transport.onmessage) {
+      const report = (error: Error) => this.onerror?.(error);
+      const toSdk = reporting(transport.onmessage, report);
+      transport.onmessage = toSdk;
+      this.additions.intercept?.(transport, toSdk, report);
+    }
     await connecting;
     if (this.additions.caller) attachAuthInfo(transport, this.additions.caller);
   }
+}
+
+/**
+ * The SDK's `onmessage`, kept from throwing into the transport for a client's response (to a
+ * request the server sent it): what it throws goes to `report`. It throws on a response to an id
+ * the server never sent that nests a few thousand levels (it words its "unknown message ID"
+ * report with `JSON.stringify`), and the transport answered for it: the Node listener with HTTP
+ * 500 and the rest of the POST's batch unread, the SDK's web transport with 400 and the
+ * `RangeError` in the error's `data`. Nothing waits for such a response, so it is reported as
+ * the SDK reports an unknown id, and the transport carries on. Requests and notifications go
+ * through as they are.
+ */
+function reporting(deliver: NonNullable<Transport['onmessage']>, report: (error: Error) => void): NonNullable<Transport['onmessage']> {
+  return (message, extra) => {
+    if ('method' in message) return deliver(message, extra);
+    try {
+      deliver(message, extra);
+    } catch (error) {
+      report(error instanceof Error ? error : new ToolwrightError(`The SDK threw while reading a response: ${String(error)}`, { cause: error }));
+    }
+  };
 }

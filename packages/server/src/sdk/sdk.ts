@@ -16,6 +16,7 @@ export {
   PerRequestHTTPServerTransport,
   PROTOCOL_VERSION_META_KEY,
   Server,
+  specTypeSchemas,
   SUPPORTED_PROTOCOL_VERSIONS,
   TRACEPARENT_META_KEY,
   TRACESTATE_META_KEY,
