@@ -63,6 +63,8 @@ export { StartupError } from './errors/StartupError';
 
 export type { JsonSchema, JsonSchemaType } from './schema/JsonSchema';
 export { compileSchemaValidator } from './validation/compileSchemaValidator';
+export type { SchemaValidatorOptions } from './validation/compileSchemaValidator';
+export type { PatternCompiler, PatternMatcher } from './validation/PatternCompiler';
 export type { ValidationIssue, ValidationOutcome } from './validation/ValidationIssue';
 
 export { Resource } from './decorators/Resource';

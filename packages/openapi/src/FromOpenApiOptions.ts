@@ -69,6 +69,21 @@ export interface FromOpenApiOptions {
   allowExternalRef?: (url: string) => boolean;
   /** Which operations become tools. Default: every supported operation. */
   include?: (route: OpenApiRoute) => boolean;
+  /**
+   * Which of the description's patterns that a linear-time engine cannot run may run on
+   * JavaScript's own `RegExp` instead. Every `pattern` and `patternProperties` name of the
+   * description runs on RE2 (re2js), whose time grows linearly with the string, and matches the
+   * same strings as in JavaScript: `RegExp` backtracks, so a pattern such as `^(a+)+$` or
+   * `^(\w+\s?)*$` could stall the whole server on one crafted argument. RE2 cannot run
+   * lookbehinds, backreferences, lookaheads (other than right after a leading `^`, as in
+   * `^(?=.*\d).{8,}$`), counts above 1000, or counted repetitions adding up past 2,500 RE2
+   * instructions (`^[a-z0-9]{1,1000}$` takes about 2,000); such a pattern in an input schema is a
+   * `ConfigError` at start, naming it and where it is, unless this returns true for it
+   * (`(pattern, where) => ...`, `where` as in `GET /pets parameter 'q'/pattern`). Return true only
+   * for patterns you know cannot backtrack badly. A response schema with such a pattern is served
+   * without an output schema instead. Default: none.
+   */
+  allowBacktrackingPattern?: (pattern: string, where: string) => boolean;
   /** Tool names by `operationId`, or by method and path (`'get /pets/{petId}'`, which wins), replacing the generated name. */
   names?: Readonly<Record<string, string>>;
   /** Credentials the server adds to every request. */

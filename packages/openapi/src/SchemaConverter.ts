@@ -1,5 +1,6 @@
 import { ConfigError, type JsonSchema } from '@toolwright/core';
 import { defineOwn } from './defineOwn';
+import type { LinearPatterns } from './LinearPatterns';
 import { resolveRef } from './resolveRef';
 
 /** Keywords whose value is one subschema. */
@@ -30,7 +31,8 @@ export function plainText(text: string): string {
  * Turns the schemas of one bundled OpenAPI description into JSON Schema 2020-12 for one tool:
  * every `$ref` (recursive ones included) becomes `#/$defs/<name>`, with the target converted
  * once under `$defs`; OpenAPI 3.0's `nullable`, boolean `exclusiveMinimum`/`exclusiveMaximum`
- * and `example` become their 2020-12 forms.
+ * and `example` become their 2020-12 forms. Each `pattern` and `patternProperties` name is
+ * checked against `patterns` on the way (see `LinearPatterns.check`).
  */
 export class SchemaConverter {
   private readonly keys = new Map<string, string>();
@@ -38,10 +40,14 @@ export class SchemaConverter {
   private readonly defs: Record<string, JsonSchema> = {};
   private nodes = 0;
 
-  /** @param where - the operation, for errors (`GET /pets`). */
+  /**
+   * @param where - the operation, for errors (`GET /pets`).
+   * @param patterns - the description's patterns, which refuses those RE2 cannot run.
+   */
   constructor(
     private readonly document: unknown,
-    private readonly where = 'this operation',
+    private readonly where: string,
+    private readonly patterns: LinearPatterns,
   ) {}
 
   convert(schema: unknown, at: string, depth = 0): JsonSchema {
@@ -65,6 +71,8 @@ export class SchemaConverter {
     for (const key of Object.keys(s)) {
       if (DROPPED.has(key)) continue;
       const value = s[key];
+      if (key === 'pattern' && typeof value === 'string') this.checkPattern(value, `${at}/pattern`);
+      if (key === 'patternProperties' && typeof value === 'object' && value !== null) for (const name of Object.keys(value)) this.checkPattern(name, `${at}/patternProperties/${name}`);
       if (ONE.includes(key) && typeof value === 'object' && value !== null && !Array.isArray(value)) defineOwn(out, key, this.convert(value, `${at}/${key}`, depth + 1));
       else if (MAPS.includes(key) && typeof value === 'object' && value !== null) {
         const map: Record<string, JsonSchema> = {};
@@ -131,6 +139,11 @@ export class SchemaConverter {
   /** The `$defs` every converted schema so far points into. */
   definitions(): Record<string, JsonSchema> | undefined {
     return Object.keys(this.defs).length > 0 ? { ...this.defs } : undefined;
+  }
+
+  private checkPattern(source: string, at: string): void {
+    // `at` starts with the operation, or is a place in the description (`#/components/schemas/Pet/pattern`).
+    this.patterns.check(source, at.startsWith(this.where) ? at : `${at} (in ${this.where})`);
   }
 
   private annotations(s: Record<string, unknown>): Record<string, unknown> {

@@ -1,4 +1,4 @@
-import { compileSchemaValidator, type ToolContext, type ToolResult, type ValidationOutcome } from '@toolwright/core';
+import { compileSchemaValidator, type PatternCompiler, type ToolContext, type ToolResult, type ValidationOutcome } from '@toolwright/core';
 import type { ClientCredentialsToken } from './clientCredentials';
 import { readCappedText } from '@toolwright/core/internal';
 import type { OpenApiSecret } from './FromOpenApiOptions';
@@ -13,6 +13,8 @@ export interface CallSettings {
   readonly maxResponseBytes: number;
   readonly errorBodyChars: number;
   readonly headers: Readonly<Record<string, string>>;
+  /** How the description's patterns run (RE2; `LinearPatterns`), for the response checks too. */
+  readonly compilePattern: PatternCompiler;
   readonly auth?:
     { readonly in: 'header' | 'query'; readonly name: string; readonly value: OpenApiSecret; readonly prefix: string } | { readonly in: 'oauth2'; readonly token: ClientCredentialsToken };
 }
@@ -120,7 +122,7 @@ export async function callOperation(op: OpenApiOperation, input: Record<string, 
     if (op.outputSchema) {
       if (!structured) return failure(`${where} answered HTTP ${response.status} with ${response.headers.get('content-type') ?? 'no content type'}, not the JSON object its description promises.`);
       let validate = outputValidators.get(op);
-      if (!validate) outputValidators.set(op, (validate = compileSchemaValidator(op.outputSchema)));
+      if (!validate) outputValidators.set(op, (validate = compileSchemaValidator(op.outputSchema, { compilePattern: settings.compilePattern })));
       const outcome = validate(structured);
       if (!outcome.ok) {
         const lines = outcome.issues.slice(0, 5).map((i) => `- ${i.path || '(response)'}: ${i.message}`);

@@ -2,6 +2,7 @@ import { BuildError, ConfigError, compileSchemaValidator, type JsonSchema } from
 import type { FromOpenApiOptions, OpenApiRoute, RouteMap } from './FromOpenApiOptions';
 import type { ArgumentPlacement, OpenApiOperation, SkippedOperation } from './OpenApiOperation';
 import { defineOwn } from './defineOwn';
+import type { LinearPatterns } from './LinearPatterns';
 import { resolveRef } from './resolveRef';
 import { plainText, SchemaConverter } from './SchemaConverter';
 import { isValidToolName, toolNameFor } from './toolName';
@@ -39,8 +40,8 @@ const STYLES: Record<ArgumentPlacement['in'], readonly ArgumentPlacement['style'
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-/** Every operation of a bundled description, served or skipped with the reason. */
-export function collectOperations(document: Obj, options: FromOpenApiOptions): { operations: OpenApiOperation[]; skipped: SkippedOperation[] } {
+/** Every operation of a bundled description, served or skipped with the reason; `patterns` runs (and vets) the description's patterns. */
+export function collectOperations(document: Obj, options: FromOpenApiOptions, patterns: LinearPatterns): { operations: OpenApiOperation[]; skipped: SkippedOperation[] } {
   const operations: OpenApiOperation[] = [];
   const skipped: SkippedOperation[] = [];
   const names = new Map<string, string>();
@@ -67,7 +68,7 @@ export function collectOperations(document: Obj, options: FromOpenApiOptions): {
       if (!isValidToolName(toolName)) {
         throw new ConfigError(`Toolwright: the tool name ${JSON.stringify(toolName)} given in \`names\` for ${where} is invalid. Use 1-128 characters of A-Z, a-z, 0-9, underscore, dot and hyphen.`);
       }
-      const built = buildOperation(document, item, op, where, options);
+      const built = buildOperation(document, item, op, where, options, patterns);
       if ('reason' in built) {
         skipped.push({ ...route, reason: built.reason });
         continue;
@@ -129,8 +130,8 @@ type Built = Pick<OpenApiOperation, 'inputSchema' | 'arguments' | 'hasBody' | 'b
 const FORM = 'application/x-www-form-urlencoded';
 const MULTIPART = 'multipart/form-data';
 
-function buildOperation(document: Obj, item: Obj, op: Obj, where: string, options: FromOpenApiOptions): Built {
-  const converter = new SchemaConverter(document, where);
+function buildOperation(document: Obj, item: Obj, op: Obj, where: string, options: FromOpenApiOptions, patterns: LinearPatterns): Built {
+  const converter = new SchemaConverter(document, where, patterns);
   const properties: Record<string, JsonSchema> = {};
   const required: string[] = [];
   const placements: ArgumentPlacement[] = [];
@@ -215,12 +216,12 @@ function buildOperation(document: Obj, item: Obj, op: Obj, where: string, option
     ...(defs && { $defs: defs }),
   } as JsonSchema & { type: 'object' };
   try {
-    compileSchemaValidator(inputSchema);
+    compileSchemaValidator(inputSchema, { compilePattern: patterns.compile });
   } catch (error) {
     const problems = error instanceof BuildError ? error.problems.map((p) => `${p.what} (${p.fix})`).join('; ') : (error as Error).message;
     throw new ConfigError(`Toolwright: the input schema of ${where} cannot be enforced: ${problems}. Fix the description, or leave the operation out with \`include\`.`);
   }
-  const outputSchema = options.outputSchemas === false ? undefined : responseSchema(document, op, where);
+  const outputSchema = options.outputSchemas === false ? undefined : responseSchema(document, op, where, patterns);
   return { inputSchema, arguments: placements, hasBody, bodyEncoding, binaryFields, ...(outputSchema && { outputSchema }) };
 }
 
@@ -244,8 +245,11 @@ function withBase64Files(schema: JsonSchema): { schema: JsonSchema; binary: stri
   return { schema: { ...schema, properties }, binary };
 }
 
-/** The success response's JSON object schema, as a tool's `outputSchema`: only when it is an object the validator can check. */
-function responseSchema(document: Obj, op: Obj, where: string): (JsonSchema & { type: 'object' }) | undefined {
+/**
+ * The success response's JSON object schema, as a tool's `outputSchema`: only when it is an object
+ * the validator can check, its patterns included (on RE2, or as `allowBacktrackingPattern` allows).
+ */
+function responseSchema(document: Obj, op: Obj, where: string, patterns: LinearPatterns): (JsonSchema & { type: 'object' }) | undefined {
   const responses = isObj(op.responses) ? op.responses : {};
   const status = Object.keys(responses)
     .filter((code) => /^2(\d\d|XX)$/i.test(code))
@@ -256,7 +260,7 @@ function responseSchema(document: Obj, op: Obj, where: string): (JsonSchema & { 
   const type = Object.keys(content).find((t) => t === 'application/json' || /^application\/[^;]*\+json$/.test(t) || t.startsWith('application/json;'));
   const media = type === undefined ? undefined : content[type];
   if (!isObj(media) || !isObj(media.schema)) return undefined;
-  const converter = new SchemaConverter(document, where);
+  const converter = new SchemaConverter(document, where, patterns);
   let schema: JsonSchema;
   try {
     schema = converter.convert(media.schema, `${where} responses/${status}`);
@@ -269,7 +273,7 @@ function responseSchema(document: Obj, op: Obj, where: string): (JsonSchema & { 
   if (!isObj(root) || root.type !== 'object') return undefined;
   const output = { ...schema, type: 'object' as const, ...(defs && { $defs: defs }) };
   try {
-    compileSchemaValidator(output);
+    compileSchemaValidator(output, { compilePattern: patterns.compile });
   } catch {
     return undefined; // a keyword the validator would not enforce: better no output schema than a wrong one
   }

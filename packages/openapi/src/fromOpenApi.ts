@@ -2,6 +2,7 @@ import { ConfigError, Ctx, Param, Resource, ResourceNotFoundError, Tool, ToolErr
 import { ClientCredentialsToken } from './clientCredentials';
 import { callOperation, type CallSettings } from './callOperation';
 import { collectOperations } from './collectOperations';
+import { LinearPatterns } from './LinearPatterns';
 import { readDescription } from './readDescription';
 import type { FromOpenApiOptions } from './FromOpenApiOptions';
 import type { OpenApiOperation, SkippedOperation } from './OpenApiOperation';
@@ -21,7 +22,8 @@ export type OpenApiTools = Class & {
  * in the description file's folder or on its URL's origin, unless `allowExternalRef` says
  * otherwise; recursive schemas become `$defs`. Calls go to
  * `options.baseUrl` with the server's own credentials; HTTP errors, timeouts and oversized
- * responses are `isError` results.
+ * responses are `isError` results. The description's `pattern`s run on a linear-time engine
+ * (RE2), so no argument can stall the server; see `allowBacktrackingPattern`.
  *
  * @param document - the description as an object, or a file path or URL to read it from.
  */
@@ -33,8 +35,12 @@ export async function fromOpenApi(document: string | object, options: FromOpenAp
       `Toolwright: fromOpenApi() reads OpenAPI 3.0 and 3.1 descriptions, and this one says openapi: ${JSON.stringify(version ?? bundled.swagger ?? null)}. Convert it to OpenAPI 3.x first.`,
     );
   }
-  const settings = settingsOf(bundled, options);
-  const { operations, skipped } = collectOperations(bundled, options);
+  if (options.allowBacktrackingPattern !== undefined && typeof options.allowBacktrackingPattern !== 'function') {
+    throw new ConfigError(`Toolwright: fromOpenApi()'s allowBacktrackingPattern is ${typeof options.allowBacktrackingPattern}. Give a function (pattern, where) => boolean.`);
+  }
+  const patterns = new LinearPatterns(options.allowBacktrackingPattern);
+  const settings = settingsOf(bundled, options, patterns);
+  const { operations, skipped } = collectOperations(bundled, options, patterns);
 
   const OpenApiToolSet = class OpenApiTools {};
   operations.forEach((op, i) => {
@@ -52,6 +58,7 @@ export async function fromOpenApi(document: string | object, options: FromOpenAp
       inputSchema: op.inputSchema,
       ...(op.outputSchema && { outputSchema: op.outputSchema }),
       annotations: op.annotations,
+      compilePattern: patterns.compile,
     });
     decorate(OpenApiToolSet.prototype, methodName, Object.getOwnPropertyDescriptor(OpenApiToolSet.prototype, methodName)!);
   });
@@ -60,7 +67,7 @@ export async function fromOpenApi(document: string | object, options: FromOpenAp
   return Object.assign(OpenApiToolSet, { operations: Object.freeze(operations), skipped: Object.freeze(skipped) });
 }
 
-function settingsOf(document: Record<string, unknown>, options: FromOpenApiOptions): CallSettings {
+function settingsOf(document: Record<string, unknown>, options: FromOpenApiOptions, patterns: LinearPatterns): CallSettings {
   let base = options.baseUrl;
   if (base === undefined && options.useDocumentServers === true) {
     const first = Array.isArray(document.servers) ? (document.servers[0] as { url?: unknown } | undefined) : undefined;
@@ -92,6 +99,7 @@ function settingsOf(document: Record<string, unknown>, options: FromOpenApiOptio
     maxResponseBytes: options.maxResponseBytes ?? 1024 * 1024,
     errorBodyChars: options.errorBodyChars ?? 2000,
     headers: Object.fromEntries(Object.entries(options.headers ?? {}).map(([k, v]) => [k.toLowerCase(), v])),
+    compilePattern: patterns.compile,
     ...(auth && {
       auth:
         auth.type === 'oauth2'

@@ -1,6 +1,7 @@
 import type { JsonSchema } from '../schema/JsonSchema';
 import type { ParamShape } from '../schema/paramSchema';
 import { compileProfileSchema } from '../validation/compileSchemaValidator';
+import type { PatternCompiler } from '../validation/PatternCompiler';
 import { compileDtoBuilder } from '../validation/compileDtoBuilder';
 import { compileDtoValidator } from '../validation/validateDto';
 import type { ValidationIssue } from '../validation/ValidationIssue';
@@ -23,6 +24,8 @@ export interface ParamsBinding {
   readonly arity: number;
   /** Convert strings to the declared scalar types ("5" -> 5): always for URI variables and prompt arguments. */
   readonly coerce: boolean;
+  /** How `pattern`s are compiled (`@Tool({ compilePattern })`); `RegExp` when absent. */
+  readonly compilePattern?: PatternCompiler;
 }
 
 /**
@@ -31,7 +34,7 @@ export interface ParamsBinding {
  * instances, and the context at its position.
  */
 export function compileParamsBinder(binding: ParamsBinding): Bind {
-  const checkSchema = compileProfileSchema(binding.schema, { coerce: binding.coerce });
+  const checkSchema = compileProfileSchema(binding.schema, { coerce: binding.coerce, compilePattern: binding.compilePattern });
   const { params, ctxIndex, arity } = binding;
   const converters = params.map((p) => compileConverter(p.name, p.shape, binding.coerce));
   return (args, ctx) => {

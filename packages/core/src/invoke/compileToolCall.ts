@@ -4,6 +4,7 @@ import type { ToolContext, ToolLogger } from '../context/ToolContext';
 import type { Class } from '../metadata/Class';
 import type { JsonSchema } from '../schema/JsonSchema';
 import { compileProfileSchema } from '../validation/compileSchemaValidator';
+import type { PatternCompiler } from '../validation/PatternCompiler';
 import { issueLines, type ValidationIssue } from '../validation/ValidationIssue';
 import { compileDtoBuilder } from '../validation/compileDtoBuilder';
 import { compileDtoValidator } from '../validation/validateDto';
@@ -36,6 +37,8 @@ export interface ToolCallSpec {
   readonly container: ContainerLike;
   readonly coerce: boolean;
   readonly logger: ToolLogger;
+  /** `@Tool({ compilePattern })`; `RegExp` when absent. */
+  readonly compilePattern?: PatternCompiler;
 }
 
 /** Calls a tool: never throws; rejects only to pass on a `CallInterrupt`. */
@@ -70,7 +73,7 @@ export function compileToolCall(spec: ToolCallSpec): ToolCall {
  */
 function compileNow(spec: ToolCallSpec): ToolCall {
   const { name, cls, methodName, container, logger } = spec;
-  const shape = spec.outputSchema ? compileOutput(spec.outputSchema, name, logger) : normalizeResult;
+  const shape = spec.outputSchema ? compileOutput(spec.outputSchema, name, logger, spec.compilePattern) : normalizeResult;
   const invoke = compileInvocation({ cls, methodName, container, bind: compileBinder(spec), shape });
   const fail = (error: unknown): ToolResult => failure(name, error, logger);
   const toResult = (outcome: Invocation): ToolResult => {
@@ -93,11 +96,12 @@ function compileNow(spec: ToolCallSpec): ToolCall {
 }
 
 function compileBinder(spec: ToolCallSpec): Bind {
-  const { binding } = spec;
-  if (binding.kind === 'params') return compileParamsBinder({ schema: spec.inputSchema, params: binding.params, ctxIndex: binding.ctxIndex, arity: binding.arity, coerce: spec.coerce });
+  const { binding, compilePattern } = spec;
+  if (binding.kind === 'params')
+    return compileParamsBinder({ schema: spec.inputSchema, params: binding.params, ctxIndex: binding.ctxIndex, arity: binding.arity, coerce: spec.coerce, compilePattern });
   // The advertised schema is checked first, for every tool: it is the contract the model
   // sees, and its messages name each field. DTOs then get class-validator's own checks.
-  const checkSchema = compileProfileSchema(spec.inputSchema, { coerce: spec.coerce });
+  const checkSchema = compileProfileSchema(spec.inputSchema, { coerce: spec.coerce, compilePattern });
   if (binding.kind === 'dto') {
     const build = compileDtoBuilder(binding.cls);
     const validate = build ? undefined : compileDtoValidator(binding.cls, { coerce: spec.coerce });
@@ -124,8 +128,8 @@ function inputAndContext(binding: { arity: number; index: number; ctxIndex: numb
   return list;
 }
 
-function compileOutput(schema: JsonSchema, name: string, logger: ToolLogger): (value: unknown) => ToolResult {
-  const validate = compileProfileSchema(schema);
+function compileOutput(schema: JsonSchema, name: string, logger: ToolLogger, compilePattern: PatternCompiler | undefined): (value: unknown) => ToolResult {
+  const validate = compileProfileSchema(schema, { compilePattern });
   return (value) => {
     if (isToolResult(value)) return sendable(value);
     const text = JSON.stringify(value) ?? 'null';

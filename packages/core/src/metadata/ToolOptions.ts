@@ -1,6 +1,7 @@
 import type { JsonSchema } from '../schema/JsonSchema';
 import type { Class, ClassThunk } from './Class';
 import type { ToolUiOptions } from '../apps/McpApps';
+import type { PatternCompiler } from '../validation/PatternCompiler';
 
 /** Hints about a tool's behaviour (MCP `ToolAnnotations`). Clients must treat them as untrusted. */
 export interface ToolAnnotations {
@@ -77,6 +78,16 @@ export interface ToolOptions {
    * `ToolResult` the method returns is sent as is, so its `structuredContent` must match.
    */
   outputSchema?: JsonSchema & { type: 'object' };
+  /**
+   * Compiles the regular expressions of this tool's input and output schemas (`pattern`, and the
+   * names of `patternProperties`). Default: JavaScript's own `RegExp` (`new RegExp(source, 'u')`),
+   * right for patterns the app wrote. A backtracking engine can take exponential time on a crafted
+   * argument (`^(a+)+$` against `'aaaa…a!'`), blocking the whole server, so a tool whose schema
+   * comes from a third party should run its patterns on a linear-time engine: `fromOpenApi` of
+   * `@toolwright/openapi` does. Every pattern is compiled once at build; one the compiler throws
+   * for is a build error.
+   */
+  compilePattern?: PatternCompiler;
   /**
    * Run the call as a task (the `io.modelcontextprotocol/tasks` extension of 2026-07-28):
    * `tools/call` answers at once with a task handle, the method runs on, and the client polls

@@ -5,6 +5,7 @@ import type { ToolContext } from '../context/ToolContext';
 import type { CallScope } from '../invoke/compileInvocation';
 import type { MemberOutcome } from '../invoke/MemberOutcome';
 import type { CompletionRequestContext } from '../metadata/Completer';
+import type { PatternCompiler } from '../validation/PatternCompiler';
 import type { PromptDefinition } from './PromptDefinition';
 import type { Registry, ToolDefinition } from './Registry';
 import type { ResourceDefinition, ResourceTemplateDefinition } from './ResourceDefinition';
@@ -28,6 +29,8 @@ export interface CompiledTool extends ToolDefinition {
    * failures are `isError` results.
    */
   call(args: unknown, ctx: ToolContext | undefined, scope?: CallScope): Promise<ToolResult>;
+  /** `@Tool({ compilePattern })`: how the tool's schemas run their patterns (a transform's checks too); absent for `RegExp`. */
+  readonly compilePattern?: PatternCompiler;
 }
 
 /** A static resource with its compiled read. */

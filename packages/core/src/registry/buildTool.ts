@@ -48,6 +48,10 @@ export function buildTool(cls: Class, found: FoundMember<ToolArgs>, env: ToolBui
   }
   const timeout = options.timeoutMs === undefined ? undefined : timeoutProblem(options.timeoutMs);
   if (timeout) problem(`its timeoutMs is ${timeout}`, 'give the milliseconds a call may take: @Tool({ timeoutMs: 5_000 }).');
+  const { compilePattern } = options;
+  if (compilePattern !== undefined && typeof compilePattern !== 'function') {
+    return void problem(`its compilePattern is ${typeof compilePattern}, not a function`, "give (source) => an object with test(value), or leave it out for JavaScript's RegExp.");
+  }
   if (tool.isStatic) return void problem('is static', 'make it an instance method: tools run on an instance built by the container.');
   const method = (cls.prototype as Record<string, unknown>)[methodName];
   if (typeof method !== 'function') return void problem('is not a method', 'put @Tool on a method.');
@@ -67,7 +71,7 @@ export function buildTool(cls: Class, found: FoundMember<ToolArgs>, env: ToolBui
 
   if (options.inputSchema !== undefined) {
     const raw = rawInputSchema(options.inputSchema, params, where, env.problems);
-    if (!raw || !checkSchemaProfile(raw, `${where} inputSchema`, env.problems)) return undefined;
+    if (!raw || !checkSchemaProfile(raw, `${where} inputSchema`, env.problems, compilePattern)) return undefined;
     inputSchema = raw;
     binding = { kind: 'raw', index: 0, ctxIndex: ctxIndex ?? 1, arity: Math.max(arity, 1) };
   } else if (inputClass || argsParam) {
@@ -86,6 +90,8 @@ export function buildTool(cls: Class, found: FoundMember<ToolArgs>, env: ToolBui
     binding = { kind: 'params', params: resolved?.bound ?? [], ctxIndex, arity };
   }
 
+  // A derived schema is in the profile; only its patterns are left to try on the tool's compiler.
+  if (compilePattern && options.inputSchema === undefined) checkSchemaProfile(inputSchema, `${where} input schema`, env.problems, compilePattern);
   const headers = scanParamHeaders(inputSchema);
   if (!headers.ok) for (const what of headers.problems) problem(`its input schema: ${what}`, 'fix the declaration: clients drop a tool whose x-mcp-header breaks a rule of SEP-2243.');
   const outputClass = options.outputSchema !== undefined ? undefined : resolveOutputClass(options.output, declaredOn, methodName, where, env.problems);
@@ -95,10 +101,11 @@ export function buildTool(cls: Class, found: FoundMember<ToolArgs>, env: ToolBui
     if (options.output !== undefined) problem('has both `output` and `outputSchema`', 'use one: a DTO class, or a raw JSON Schema.');
     else if (typeof raw !== 'object' || raw === null || (raw as JsonSchema).type !== 'object') {
       problem('has an `outputSchema` whose root is not `type: "object"`', "MCP structured results are objects: give { type: 'object', properties: { ... } }.");
-    } else if (checkSchemaProfile(raw as JsonSchema, `${where} outputSchema`, env.problems)) outputSchema = structuredClone(raw) as ObjectSchema;
+    } else if (checkSchemaProfile(raw as JsonSchema, `${where} outputSchema`, env.problems, compilePattern)) outputSchema = structuredClone(raw) as ObjectSchema;
   } else if (outputClass) {
     const outputCtx = createSchemaContext(`${where} (output)`, env.problems);
     outputSchema = withDefs(dtoSchema(outputClass, outputCtx, { direction: 'output' }) as ObjectSchema, outputCtx);
+    if (compilePattern) checkSchemaProfile(outputSchema, `${where} output schema`, env.problems, compilePattern);
   }
   const access = resolveAccess(found.access, where, env.problems);
   const ui = options.ui === undefined ? undefined : toolUiOf(options.ui, where, env.problems);
@@ -119,7 +126,7 @@ export function buildTool(cls: Class, found: FoundMember<ToolArgs>, env: ToolBui
     execution: options.task ? { taskSupport: 'optional' as const } : undefined,
     _meta: ui ? { ...options._meta, ...ui.meta } : options._meta,
   });
-  const call = compileToolCall({ name, cls, methodName, binding, inputSchema, outputSchema, ...env });
+  const call = compileToolCall({ name, cls, methodName, binding, inputSchema, outputSchema, compilePattern, ...env });
   return Object.freeze({
     name,
     descriptor,
@@ -130,6 +137,7 @@ export function buildTool(cls: Class, found: FoundMember<ToolArgs>, env: ToolBui
     ...(access && { access }),
     ...(pipeline && { pipeline }),
     ...(options.timeoutMs !== undefined && { timeoutMs: options.timeoutMs }),
+    ...(compilePattern && { compilePattern }),
   });
 }
 

@@ -6,6 +6,7 @@ import type { ToolDescriptor } from '../registry/Registry';
 import { TOOL_NAME_PATTERN } from '../registry/toolName';
 import type { JsonSchema } from '../schema/JsonSchema';
 import { compileProfileSchema } from '../validation/compileSchemaValidator';
+import type { PatternCompiler } from '../validation/PatternCompiler';
 import { describeProfileIssues, schemaProfileIssues } from '../validation/schemaProfile';
 import type { ValidationIssue, ValidationOutcome } from '../validation/ValidationIssue';
 import { invalidArguments } from '../invoke/compileToolCall';
@@ -50,7 +51,7 @@ export function transformTool(tool: CompiledTool, transform: ToolTransform, wher
     if (hides && (change.narrow !== undefined || change.description !== undefined))
       problem(`its transform hides ${at} and also narrows or describes it`, 'a hidden argument is not shown: drop `narrow` and `description`.');
     if (hides) {
-      const fits = fitsOriginal(schema, arg, original);
+      const fits = fitsOriginal(schema, arg, original, tool.compilePattern);
       if (Object.hasOwn(change, 'value') && fits) {
         const outcome = fits({ [arg]: change.value });
         if (!outcome.ok)
@@ -70,12 +71,13 @@ export function transformTool(tool: CompiledTool, transform: ToolTransform, wher
       else {
         const widens = widened(original, narrow);
         if (widens) problem(`its transform's \`narrow\` for ${at} widens the schema (${widens})`, 'a transform may only narrow what the tool accepts.');
-        const fits = fitsOriginal(schema, arg, original);
+        const fits = fitsOriginal(schema, arg, original, tool.compilePattern);
         for (const v of fits ? [...(narrow.enum ?? []), ...(Object.hasOwn(narrow, 'const') ? [narrow.const] : [])] : []) {
           if (!fits!({ [arg]: v }).ok) problem(`its transform's \`narrow\` for ${at} allows ${JSON.stringify(v)}, which the tool does not accept`, 'list only values the tool accepts.');
         }
-        // Checked merged with the argument's own schema, coercing as a `coerce` app would, so "50" meets `maximum: 10` too.
-        const check = fitsOriginal(schema, arg, { ...original, ...narrow }, true) ?? compileProfileSchema(argumentSchema({}, arg, narrow));
+        // Checked merged with the argument's own schema, coercing as a `coerce` app would, so "50" meets `maximum: 10` too,
+        // and with the tool's own pattern compiler; the app's `narrow` alone (the fallback) runs on RegExp.
+        const check = fitsOriginal(schema, arg, { ...original, ...narrow }, tool.compilePattern, true) ?? compileProfileSchema(argumentSchema({}, arg, narrow));
         narrowed.push({ name: arg, check: (value) => check({ [arg]: value }) });
         shown = { ...original, ...narrow };
       }
@@ -129,14 +131,15 @@ function transformedCall(
 
 /**
  * A validator of `{ [arg]: value }` against the argument's own schema, or undefined when that
- * schema is outside the profile (a proxied server's may be): then constants and enum values
- * are left for the tool itself to check on each call.
+ * schema is outside the profile (a proxied server's may be) or holds a pattern the tool's
+ * `compilePattern` refuses: then constants and enum values are left for the tool itself to
+ * check on each call.
  */
-function fitsOriginal(root: JsonSchema, arg: string, schema: JsonSchema, coerce = false): ((value: unknown) => ValidationOutcome) | undefined {
+function fitsOriginal(root: JsonSchema, arg: string, schema: JsonSchema, compilePattern: PatternCompiler | undefined, coerce = false): ((value: unknown) => ValidationOutcome) | undefined {
   const wrapped = argumentSchema(root, arg, schema);
   if (schemaProfileIssues(wrapped).length > 0) return undefined;
   try {
-    return compileProfileSchema(wrapped, { coerce });
+    return compileProfileSchema(wrapped, { coerce, compilePattern });
   } catch {
     return undefined;
   }

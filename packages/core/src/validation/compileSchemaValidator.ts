@@ -4,10 +4,19 @@ import { BuildError } from '../errors/BuildError';
 import { FORMAT_CHECKS } from './formats';
 import { jsonEqual, jsonKey } from './jsonEqual';
 import { describeProfileIssues, resolvePointer, schemaProfileIssues } from './schemaProfile';
+import { nativePattern, type PatternCompiler } from './PatternCompiler';
 import { MAX_COLLECTED_ISSUES, type ValidationIssue, type ValidationOutcome } from './ValidationIssue';
 
 /** A schema position: an object, or `true` (anything) / `false` (nothing) in raw schemas. */
 type SchemaNode = JsonSchema | boolean;
+
+/** How a validator checks values. */
+export interface SchemaValidatorOptions {
+  /** Convert strings where the schema wants a number, integer or boolean ("5" -> 5, "true" -> true). Default false. */
+  coerce?: boolean;
+  /** Compiles `pattern` and the names of `patternProperties`. Default: `new RegExp(source, 'u')`. */
+  compilePattern?: PatternCompiler;
+}
 
 /**
  * Compiles a JSON Schema of Toolwright's 2020-12 profile (`schemaProfile.ts`) into a
@@ -15,10 +24,12 @@ type SchemaNode = JsonSchema | boolean;
  * keyword outside the profile throws a `BuildError` naming it: no keyword is skipped.
  *
  * With `coerce`, strings are converted where the schema wants a number, integer or
- * boolean ("5" -> 5, "true" -> true); otherwise values are never converted.
+ * boolean ("5" -> 5, "true" -> true); otherwise values are never converted. With
+ * `compilePattern`, `pattern` and `patternProperties` run on the engine it returns (a
+ * linear-time one for schemas from a third party); a pattern it refuses is a `BuildError`.
  */
-export function compileSchemaValidator(root: JsonSchema, options: { coerce?: boolean } = {}): (value: unknown) => ValidationOutcome {
-  const profile = schemaProfileIssues(root);
+export function compileSchemaValidator(root: JsonSchema, options: SchemaValidatorOptions = {}): (value: unknown) => ValidationOutcome {
+  const profile = schemaProfileIssues(root, options.compilePattern);
   if (profile.length > 0) throw new BuildError([{ where: 'the schema', ...describeProfileIssues(profile) }]);
   return compileProfileSchema(root, options);
 }
@@ -27,8 +38,8 @@ export function compileSchemaValidator(root: JsonSchema, options: { coerce?: boo
  * `compileSchemaValidator` without the profile walk, for schemas known to be in the
  * profile: derived by Toolwright, or user-supplied and checked at build (`checkSchemaProfile`).
  */
-export function compileProfileSchema(root: JsonSchema, options: { coerce?: boolean } = {}): (value: unknown) => ValidationOutcome {
-  const compiler = new Compiler(root, options.coerce === true);
+export function compileProfileSchema(root: JsonSchema, options: SchemaValidatorOptions = {}): (value: unknown) => ValidationOutcome {
+  const compiler = new Compiler(root, options.coerce === true, options.compilePattern ?? nativePattern);
   const check = compiler.compile(root);
   return (value) => {
     const issues: ValidationIssue[] = [];
@@ -46,6 +57,7 @@ class Compiler {
   constructor(
     private readonly root: JsonSchema,
     private readonly coerce: boolean,
+    private readonly compilePattern: PatternCompiler,
   ) {}
 
   compile(node: SchemaNode): Check {
@@ -58,7 +70,7 @@ class Compiler {
     if (schema.$ref !== undefined) checks.push(this.compileRef(schema.$ref));
     if (schema.const !== undefined) checks.push(constCheck(schema.const, custom.const));
     if (schema.enum) checks.push(enumCheck(schema.enum, custom.enum));
-    checks.push(...numberChecks(schema, custom), ...stringChecks(schema, custom), ...this.arrayChecks(schema, custom), ...this.objectChecks(schema));
+    checks.push(...numberChecks(schema, custom), ...stringChecks(schema, custom, this.compilePattern), ...this.arrayChecks(schema, custom), ...this.objectChecks(schema));
     checks.push(...this.combinatorChecks(schema), ...this.conditionalChecks(schema));
     const rest = sequence(checks);
     if (schema.type === undefined) return rest;
@@ -152,7 +164,7 @@ class Compiler {
 
   private objectChecks(schema: JsonSchema): Check[] {
     const { properties = {}, required = [], additionalProperties } = schema;
-    const patterns = Object.entries((schema.patternProperties ?? {}) as Record<string, SchemaNode>).map(([source, s]) => [new RegExp(source, 'u'), this.compile(s)] as const);
+    const patterns = Object.entries((schema.patternProperties ?? {}) as Record<string, SchemaNode>).map(([source, s]) => [this.compilePattern(source), this.compile(s)] as const);
     const checks = this.objectCountChecks(schema);
     if (!schema.properties && !schema.required && additionalProperties === undefined && patterns.length === 0) return checks;
     const props = Object.entries(properties as Record<string, SchemaNode>).map(([key, s]) => [key, this.compile(s)] as const);
@@ -389,7 +401,7 @@ function numberChecks(s: JsonSchema, custom: CustomMessages): Check[] {
   return rules.length === 0 ? [] : [ruleCheck(isNumber, rules)];
 }
 
-function stringChecks(s: JsonSchema, custom: CustomMessages): Check[] {
+function stringChecks(s: JsonSchema, custom: CustomMessages, compilePattern: PatternCompiler): Check[] {
   const rules: Rule<string>[] = [];
   const { minLength: min, maxLength: max, pattern, format } = s;
   // A code point takes one or two UTF-16 units, so `length` alone often decides.
@@ -397,7 +409,7 @@ function stringChecks(s: JsonSchema, custom: CustomMessages): Check[] {
   if (min !== undefined) rules.push(rule((v) => v.length >= 2 * min || codePoints(v, min) >= min, custom.minLength, min === 1 ? 'must not be empty' : `must be at least ${min} characters long`));
   if (max !== undefined) rules.push(rule((v) => v.length <= max || codePoints(v, max + 1) <= max, custom.maxLength, `must be at most ${max} character${max === 1 ? '' : 's'} long`));
   if (pattern !== undefined) {
-    const re = new RegExp(pattern, 'u');
+    const re = compilePattern(pattern);
     rules.push(rule((v) => re.test(v), custom.pattern, `must match the pattern ${pattern}`));
   }
   if (format !== undefined && FORMAT_CHECKS[format]) rules.push(rule(FORMAT_CHECKS[format], custom.format, `must be a valid ${format}`));

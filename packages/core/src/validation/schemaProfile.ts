@@ -4,6 +4,8 @@
  * refused here, so no keyword is silently skipped. The docs' schema profile lists the same.
  */
 
+import type { PatternCompiler } from './PatternCompiler';
+
 /** Keywords whose value is one subschema. */
 const ONE_SCHEMA = ['items', 'additionalProperties', 'propertyNames', 'contains', 'not', 'if', 'then', 'else'] as const;
 /** Keywords whose value maps names to subschemas. */
@@ -70,12 +72,20 @@ export interface SchemaProfileIssue {
 
 /**
  * Lists the keywords of `schema` that fall outside the profile. Vendor keywords starting
- * with `x-` are allowed (they never affect validity).
+ * with `x-` are allowed (they never affect validity). With `compilePattern`, a pattern it
+ * refuses (throws for) is listed too.
  */
-export function schemaProfileIssues(schema: unknown): SchemaProfileIssue[] {
+export function schemaProfileIssues(schema: unknown, compilePattern?: PatternCompiler): SchemaProfileIssue[] {
   const issues: SchemaProfileIssue[] = [];
-  walk(schema, '', true, schema, issues);
+  walk(schema, '', true, { root: schema, issues, compilePattern });
   return issues;
+}
+
+/** What one walk shares: the root (for `$ref`s), the issues found, and the tool's pattern compiler. */
+interface Walk {
+  readonly root: unknown;
+  readonly issues: SchemaProfileIssue[];
+  readonly compilePattern: PatternCompiler | undefined;
 }
 
 /** One line per issue, for a build problem's `what`. */
@@ -86,7 +96,8 @@ export function describeProfileIssues(issues: readonly SchemaProfileIssue[]): { 
   };
 }
 
-function walk(schema: unknown, pointer: string, isRoot: boolean, root: unknown, issues: SchemaProfileIssue[]): void {
+function walk(schema: unknown, pointer: string, isRoot: boolean, context: Walk): void {
+  const { issues } = context;
   if (typeof schema === 'boolean') return;
   if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) {
     issues.push({ pointer, what: `is ${Array.isArray(schema) ? 'an array' : JSON.stringify(schema)}, not a schema`, fix: 'give a schema object (or true/false) at every schema position.' });
@@ -97,7 +108,7 @@ function walk(schema: unknown, pointer: string, isRoot: boolean, root: unknown, 
     if (!Object.hasOwn(s, key)) continue;
     const value = s[key];
     if (SUPPORTED_KEYWORDS.has(key)) {
-      if (CHECKED_VALUES.has(key)) checkValue(key, value, `${pointer}/${key}`, root, issues);
+      if (CHECKED_VALUES.has(key)) checkValue(key, value, `${pointer}/${key}`, context);
       continue;
     }
     if (key.startsWith('x-')) continue;
@@ -112,16 +123,16 @@ function walk(schema: unknown, pointer: string, isRoot: boolean, root: unknown, 
     }
   }
   for (const key of ONE_SCHEMA) {
-    if (s[key] !== undefined) walk(s[key], `${pointer}/${key}`, false, root, issues);
+    if (s[key] !== undefined) walk(s[key], `${pointer}/${key}`, false, context);
   }
   for (const key of SCHEMA_MAPS) {
     const map = s[key];
     if (typeof map !== 'object' || map === null) continue;
-    for (const name in map) if (Object.hasOwn(map, name)) walk((map as Record<string, unknown>)[name], `${pointer}/${key}/${escapePointer(name)}`, false, root, issues);
+    for (const name in map) if (Object.hasOwn(map, name)) walk((map as Record<string, unknown>)[name], `${pointer}/${key}/${escapePointer(name)}`, false, context);
   }
   for (const key of SCHEMA_LISTS) {
     const list = s[key];
-    if (Array.isArray(list)) list.forEach((sub, i) => walk(sub, `${pointer}/${key}/${i}`, false, root, issues));
+    if (Array.isArray(list)) list.forEach((sub, i) => walk(sub, `${pointer}/${key}/${i}`, false, context));
   }
 }
 
@@ -161,7 +172,7 @@ function escapePointer(key: string): string {
   return key.replace(/~/g, '~0').replace(/\//g, '~1');
 }
 
-function checkValue(key: string, value: unknown, at: string, root: unknown, issues: SchemaProfileIssue[]): void {
+function checkValue(key: string, value: unknown, at: string, { root, issues, compilePattern }: Walk): void {
   const bad = (what: string, fix: string) => void issues.push({ pointer: at, what, fix });
   const shape = Object.hasOwn(VALUE_SHAPES, key) ? VALUE_SHAPES[key] : undefined;
   if (shape && !shape[0](value)) bad(`is ${JSON.stringify(value) ?? String(value)}, not ${shape[1]}`, `give ${key} ${shape[1]}.`);
@@ -183,6 +194,13 @@ function checkValue(key: string, value: unknown, at: string, root: unknown, issu
           `has a pattern ${JSON.stringify(source)} that is not a valid regular expression: ${(error as Error).message}`,
           'write an ECMAScript regular expression (JSON Schema patterns are ECMA-262, Unicode mode).',
         );
+        continue;
+      }
+      if (!compilePattern) continue;
+      try {
+        compilePattern(String(source));
+      } catch (error) {
+        bad(`has a pattern ${JSON.stringify(source)} that \`compilePattern\` refuses: ${(error as Error).message}`, 'write a pattern that compiler can run, or compile patterns another way.');
       }
     }
   } else if (key === '$ref') {
