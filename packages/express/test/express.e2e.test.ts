@@ -6,6 +6,7 @@ import { createApp } from '@toolwright/server';
 import { toolwrightMiddleware, type ToolwrightMiddleware } from '@toolwright/express';
 import { GreeterTools } from './fixtures/greeterTools';
 import { ERAS, INITIALIZE, connectEra, post } from './fixtures/mcpClients';
+import { closeTime, leaveAfterASession, openUnusedConnection } from '../../server/test/fixtures/unusedConnections';
 
 /**
  * A real Express 5 app on 127.0.0.1 with its own routes and `express.json()`, the MCP
@@ -288,6 +289,29 @@ describe('Express 5, with bearer auth', () => {
       await client.close();
     } finally {
       await stop(served);
+    }
+  });
+});
+
+/**
+ * Regression: Node's fetch leaves a connection it never uses after a 2025-11-25 client closes
+ * its GET stream, and node's `server.close()` waited for it: about 3 s here.
+ */
+describe('Express 5, closing after clients left', () => {
+  it('mcp.close() then server.close() finishes at once after a 2025-11-25 client with a session and a GET stream closed', async () => {
+    const served = await serve('root');
+    await leaveAfterASession(served.server, served.url, { name: 'greet', arguments: { name: 'Ada' } });
+    expect(await closeTime(served.server, () => stop(served), 2000)).toBeLessThan(2000);
+  });
+
+  it('a connection that never sent a request does not hold server.close()', async () => {
+    const served = await serve('/mcp');
+    expect((await post(served.url, INITIALIZE)).status).toBe(200);
+    const unused = await openUnusedConnection(served.server);
+    try {
+      expect(await closeTime(served.server, () => stop(served), 2000)).toBeLessThan(2000);
+    } finally {
+      unused.destroy();
     }
   });
 });

@@ -8,6 +8,7 @@ import { ERAS, INITIALIZE, connectEra, post } from '../../express/test/fixtures/
 import { expectServedOAuth } from '../../oauth/test/fixtures/expectServedOAuth';
 import { freePort } from '../../oauth/test/fixtures/freePort';
 import { NotesTools } from '../../oauth/test/fixtures/notesTools';
+import { closeTime, leaveAfterASession, openUnusedConnection } from '../../server/test/fixtures/unusedConnections';
 
 /**
  * A real Fastify 5 app on 127.0.0.1 with its own routes, the MCP endpoint registered as a
@@ -249,5 +250,29 @@ describe('Fastify 5, an app built with createApp({ oauth })', () => {
       /lie outside the plugin's prefix '\/api'.*fastify\.register\(toolwrightPlugin, \{ app, path: '\/api\/mcp' \}\)/,
     );
     await prefixed.close();
+  });
+});
+
+/**
+ * Regression: Node's fetch leaves a connection it never uses after a 2025-11-25 client closes
+ * its GET stream, and node's `server.close()`, which `fastify.close()` calls, waited for it:
+ * about 70 s, Fastify's keep-alive hint.
+ */
+describe('Fastify 5, closing after clients left', () => {
+  it('fastify.close() finishes at once after a 2025-11-25 client with a session and a GET stream closed', async () => {
+    const served = await serve('');
+    await leaveAfterASession(served.fastify.server, served.url, { name: 'greet', arguments: { name: 'Ada' } });
+    expect(await closeTime(served.fastify.server, () => served.fastify.close(), 2000)).toBeLessThan(2000);
+  });
+
+  it('a connection that never sent a request does not hold fastify.close()', async () => {
+    const served = await serve('/api');
+    expect((await post(served.url, INITIALIZE)).status).toBe(200);
+    const unused = await openUnusedConnection(served.fastify.server);
+    try {
+      expect(await closeTime(served.fastify.server, () => served.fastify.close(), 2000)).toBeLessThan(2000);
+    } finally {
+      unused.destroy();
+    }
   });
 });

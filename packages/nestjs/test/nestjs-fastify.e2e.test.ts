@@ -23,6 +23,7 @@ import { ERAS, INITIALIZE, connectEra, post, rawPost } from '../../hono/test/fix
 import { expectServedOAuth } from '../../oauth/test/fixtures/expectServedOAuth';
 import { freePort } from '../../oauth/test/fixtures/freePort';
 import { NotesTools } from '../../oauth/test/fixtures/notesTools';
+import { closeTime, leaveAfterASession, openUnusedConnection } from '../../server/test/fixtures/unusedConnections';
 
 /**
  * A real Nest 11 app on the Fastify platform (@nestjs/platform-fastify), 127.0.0.1 port 0: the
@@ -180,6 +181,26 @@ describe('NestJS 11 on the Fastify platform: closing', () => {
     expect(ledger.events).toEqual(['shutdown']);
     await expect(post(served.url, INITIALIZE)).rejects.toThrow();
     await client.close().catch(() => undefined);
+  });
+
+  // Regression: Node's fetch leaves a connection it never uses after a 2025-11-25 client closes its GET stream; node's server.close() waited for it, about 70 s with Fastify's keep-alive hint.
+  it('nest.close() finishes at once after a 2025-11-25 client with a session and a GET stream closed', async () => {
+    const served = await start();
+    const http = served.nest.getHttpServer();
+    await leaveAfterASession(http, served.url, { name: 'greet', arguments: { name: 'Ada' } });
+    expect(await closeTime(http, () => served.nest.close(), 2000)).toBeLessThan(2000);
+  });
+
+  it('a connection that never sent a request does not hold nest.close()', async () => {
+    const served = await start();
+    const http = served.nest.getHttpServer();
+    expect((await post(served.url, INITIALIZE)).status).toBe(200);
+    const unused = await openUnusedConnection(http);
+    try {
+      expect(await closeTime(http, () => served.nest.close(), 2000)).toBeLessThan(2000);
+    } finally {
+      unused.destroy();
+    }
   });
 });
 

@@ -19,11 +19,13 @@ import { ModuleRef, NestFactory, Reflector } from '@nestjs/core';
 import { Param, Tool, UseGuards as UseToolwrightGuards, type GuardClass, type MemberAccess, type MemberCall } from '@toolwright/core';
 import { nestContainer, ToolwrightModule, ToolwrightServer, TOOLWRIGHT_CONTEXT } from '@toolwright/nestjs';
 import { createOAuthServer } from '@toolwright/oauth';
+import type { Server } from 'node:http';
 import { map, type Observable } from 'rxjs';
 import { ERAS, INITIALIZE, connectEra, post } from '../../express/test/fixtures/mcpClients';
 import { expectServedOAuth } from '../../oauth/test/fixtures/expectServedOAuth';
 import { freePort } from '../../oauth/test/fixtures/freePort';
 import { NotesTools } from '../../oauth/test/fixtures/notesTools';
+import { closeTime, leaveAfterASession, openUnusedConnection } from '../../server/test/fixtures/unusedConnections';
 
 /**
  * A real Nest 11 app on the Express platform, 127.0.0.1 port 0: tool classes are Nest
@@ -247,6 +249,26 @@ describe('NestJS 11: closing', () => {
     expect(server.sessionCount).toBe(0);
     await expect(post(served.url, INITIALIZE)).rejects.toThrow();
     await client.close().catch(() => undefined);
+  });
+
+  // Regression: Node's fetch leaves a connection it never uses after a 2025-11-25 client closes its GET stream; node's server.close() waited for it, about 3 s.
+  it('nest.close() finishes at once after a 2025-11-25 client with a session and a GET stream closed', async () => {
+    const served = await start();
+    const http = served.nest.getHttpServer() as Server;
+    await leaveAfterASession(http, served.url, { name: 'greet', arguments: { name: 'Ada' } });
+    expect(await closeTime(http, () => served.nest.close(), 2000)).toBeLessThan(2000);
+  });
+
+  it('a connection that never sent a request does not hold nest.close()', async () => {
+    const served = await start();
+    const http = served.nest.getHttpServer() as Server;
+    expect((await post(served.url, INITIALIZE)).status).toBe(200);
+    const unused = await openUnusedConnection(http);
+    try {
+      expect(await closeTime(http, () => served.nest.close(), 2000)).toBeLessThan(2000);
+    } finally {
+      unused.destroy();
+    }
   });
 });
 

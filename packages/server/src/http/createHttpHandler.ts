@@ -21,6 +21,7 @@ import { readJsonBody } from './readJsonBody';
 import { createRequestLogger, requestLogLevelOf, type RequestLogEntry } from './requestLog';
 import { refuseClosing, sendAnswer, sendRpcError } from './respond';
 import { uriTooLong } from './HttpRefusal';
+import { UnusedConnections } from './UnusedConnections';
 
 type Request = IncomingMessage & { auth?: AuthInfo; body?: unknown };
 export type Next = (error?: unknown) => void;
@@ -35,6 +36,8 @@ export interface HttpHandler {
   /**
    * Graceful stop: refuses new requests, waits up to `drainTimeoutMs` (default 10000) for
    * requests already being answered, then closes every session (ending their SSE streams).
+   * Close the server after it: a connection that never carried a request then closes as soon as
+   * the server stops listening.
    */
   close(options?: { drainTimeoutMs?: number }): Promise<void>;
 }
@@ -85,6 +88,8 @@ export function createHttpHandler(app: ServerFactory, options: HttpHandlerOption
     posts.add(res);
     res.once('close', () => void posts.delete(res));
   };
+  /** The connections of the servers the endpoint is served from: those that never carry a request close with their server. */
+  const connections = new UnusedConnections();
 
   const legacy = options.legacySse
     ? createLegacySse(app, {
@@ -184,6 +189,7 @@ export function createHttpHandler(app: ServerFactory, options: HttpHandlerOption
 
   async function handle(req: Request, res: ServerResponse, next?: Next): Promise<void> {
     const started = log ? performance.now() : 0;
+    connections.watch(req);
     const path = pathOf(req.url);
     const entry: Partial<RequestLogEntry> = {};
     if (log) {
@@ -234,6 +240,8 @@ export function createHttpHandler(app: ServerFactory, options: HttpHandlerOption
       await posts.drain(ABANDON_GRACE_MS);
     }
     await Promise.all([era2025.close(), legacy?.closeAll(), modern.close()]);
+    // The host closes its server next; a connection a client opened and never used would hold it open.
+    connections.closeWithServers();
     log?.flush();
   }
 
