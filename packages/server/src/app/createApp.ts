@@ -104,7 +104,8 @@ export async function createApp(options: AppOptions): Promise<App> {
     name: options.name,
     version: options.version,
     registry,
-    createServer({ era = 'legacy', authInfo, overrides } = {}) {
+    createServer({ era = 'legacy', authInfo, overrides, maxRequestBytes } = {}) {
+      if (maxRequestBytes !== undefined && !(maxRequestBytes > 0)) throw new ConfigError(`createServer: maxRequestBytes must be a positive number of bytes, got ${maxRequestBytes}.`);
       // Capabilities follow what the app serves when the connection opens (lists can grow at runtime).
       const capabilities = extensions.withCapabilities(surface.capabilities());
       // A plain literal: spreading here cost more than the SDK's own `new Server()` (a server is made per 2026-07-28 HTTP request).
@@ -118,7 +119,7 @@ export async function createApp(options: AppOptions): Promise<App> {
       // The tracing code is loaded by the first connection that records (an app without telemetry never runs it).
       const tracing = instruments && (require('../handlers/tracedServerClass') as typeof TracedServerClass);
       const server = new (tracing ? tracing.tracedServerClass(ToolwrightServer) : ToolwrightServer)({ caller: authInfo, intercept }, info, settings);
-      const connection = surface.attach(server, capabilities, era, overriding);
+      const connection = surface.attach(server, capabilities, era, overriding, maxRequestBytes);
       extensions.attach(connection);
       registerToolHandlers(server, binding, connection);
       if (tracing) tracing.startTracing(server, instruments, connection, (kind, name) => (kind === 'tool' ? surface.catalog.tool(name) : surface.catalog.prompt(name)) !== undefined);

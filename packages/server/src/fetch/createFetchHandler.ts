@@ -62,6 +62,7 @@ export function createFetchHandler(app: ServerFactory, options: FetchHandlerOpti
       );
   const modern = createModernFetch((setup) => app.createServer(setup), {
     jsonResponse,
+    maxRequestBytes: maxBody,
     subscribe: (notifier) => listenToChanges(app, cluster, notifier),
     onerror: () => {},
     tools: app,

@@ -125,6 +125,7 @@ export function createHttpHandler(app: ServerFactory, options: HttpHandlerOption
     jsonResponse,
     subscribe: (notifier) => listenToChanges(app, cluster, notifier),
     maxBufferedBytes: options.maxBufferedBytes ?? DEFAULTS.maxBufferedBytes,
+    maxRequestBytes: maxBody,
     // What the SDK refused is answered on the wire; its reasons are for debugging.
     onerror: (error) => {
       if (requestLogLevel === 'debug')

@@ -10,6 +10,11 @@ export interface Connection {
   readonly server: Server;
   /** The era this server instance serves, fixed when it is made. */
   readonly era: ProtocolEra;
+  /**
+   * The most bytes one request may hold on this connection's transport (`ServerSetup.maxRequestBytes`):
+   * a 2026-07-28 round whose state the client could not send back in one fails instead. Undefined: no limit.
+   */
+  readonly maxRequestBytes: number | undefined;
   /** The lowest level sent to this client; `logging/setLevel` changes it (2025 era). */
   logLevel: LogLevel;
   /** URIs this client subscribed to (`resources/subscribe`, 2025 era). */

@@ -28,6 +28,7 @@ import { jsonObject } from '../sdk/toWire';
 import { requestEnvelopeOf } from './requestEnvelope';
 import { sessionStateOf } from './sessionState';
 import { bindContextConnection } from './contextConnection';
+import { waitEnded } from './waitEnded';
 
 /** Per-app state the contexts share. */
 export interface ContextEnv {
@@ -56,8 +57,10 @@ const SEVERITY = new Map<string, number>(LOG_LEVELS.map((level, i) => [level, i]
  * over Streamable HTTP they travel on the call's own response stream.
  *
  * Questions to the client (`elicit`, `elicitUrl`, `sample`, `listRoots`): on a 2025-era
- * request, a request to the client, awaited; with a `round` (a 2026-07-28 request), the round
- * answers them from the client's earlier answers or ends the call with `input_required`.
+ * request, a request to the client, awaited (a call that ends first, cancelled, timed out or
+ * disconnected, ends the wait with a `CallInterrupt`, see `waitEnded`); with a `round` (a
+ * 2026-07-28 request), the round answers them from the client's earlier answers or ends the call
+ * with `input_required`.
  */
 export function createToolContext(name: string, sdk: ServerContext, connection: Connection, env: ContextEnv, signal: AbortSignal = sdk.mcpReq.signal, round?: SdkRound): OpenContext {
   const { server } = connection;
@@ -122,7 +125,8 @@ export function createToolContext(name: string, sdk: ServerContext, connection: 
     try {
       return await mcpReq.send(request as { method: string; params?: Record<string, unknown> }, answer, related);
     } catch (error) {
-      if (signal.aborted) throw error;
+      // The call ended first (cancelled, timed out, its connection closed): the framework ends it, nothing failed.
+      if (signal.aborted) throw waitEnded(what, signal.reason);
       if (problem !== undefined) throw new ToolError(`The client's answer to the ${what} request is not a valid ${request.method} result: ${problem}.`, { cause: error });
       // The client's own error message: quoted, never at any length (a client may send megabytes).
       const message = error instanceof Error ? error.message : String(error);

@@ -2,6 +2,8 @@ import type { webcrypto } from 'node:crypto';
 import { ConfigError } from '@toolwright/core';
 import { MemoryUsedStateStore } from './MemoryUsedStateStore';
 import { RoundTripError } from './RoundTripError';
+import type { StateRoom } from './StateRoom';
+import { stateTooLarge } from './stateTooLarge';
 
 /** How `requestState` (the state a 2026-07-28 client echoes back on each round of a call) is protected. */
 export interface RequestStateOptions {
@@ -17,6 +19,17 @@ export interface RequestStateOptions {
   keys?: readonly (string | Uint8Array)[];
   /** How long a round's state is accepted, in milliseconds. Default 600000 (10 minutes). */
   ttlMs?: number;
+  /**
+   * The most bytes a round's sealed state may take. The state carries every answer the client
+   * gave so far (encrypted, at about 4/3 of their size), and the client must send it back with
+   * its next answers: a round whose state would be larger fails instead, with JSON-RPC -32602
+   * naming the limit and the largest answers, and the client starts the call again. Whatever
+   * this says, a state is never larger than the client could send back on the transport the call
+   * came in on (an HTTP endpoint's `maxBodyBytes`, a stdio line of 16 MiB, less what the retry
+   * repeats: arguments, `_meta`). Set it lower when something in front of the server takes less
+   * (a proxy's body limit), or to keep states small. Default: that transport's limit alone.
+   */
+  maxBytes?: number;
   /**
    * Where the ids of states already accepted are kept, so a state is accepted once. Default:
    * the `cluster`'s store when the app serves HTTP with one (`createRedisCluster` brings
@@ -54,6 +67,8 @@ const MIN_KEY_BYTES = 32;
 const IV_BYTES = 12;
 const TAG_BYTES = 16;
 const DEFAULT_TTL_MS = 600_000;
+/** The smallest `maxBytes`: a state holding a few short answers must fit. */
+const MIN_MAX_BYTES = 1024;
 /** HKDF's `info`: the AES key derived from a configured key serves this purpose only. */
 const KEY_INFO = new TextEncoder().encode('toolwright requestState AES-256-GCM v2');
 const encoder = new TextEncoder();
@@ -75,6 +90,8 @@ export class RequestStateCodec {
   private readonly keyBytes: Uint8Array[] | undefined;
   private importedKeys: Promise<webcrypto.CryptoKey[]> | undefined;
   private readonly ttlMs: number;
+  /** `maxBytes` as a room, when it is set. */
+  private readonly room: StateRoom | undefined;
   private used: UsedStateStore;
   /** Whether the app named its store (then a cluster's does not replace it). */
   private readonly ownStore: boolean;
@@ -93,7 +110,7 @@ export class RequestStateCodec {
   constructor(options: RequestStateOptions | undefined, issuer: string) {
     // JSON-quoted: a name holding a line break cannot pass for another name followed by a binding.
     this.aadHead = `toolwright requestState ${VERSION}\nissuer:${JSON.stringify(issuer)}\n`;
-    const { keys: raw, ttlMs, usedStates } = options ?? {};
+    const { keys: raw, ttlMs, maxBytes, usedStates } = options ?? {};
     if (raw === undefined) this.keyBytes = undefined;
     else if (raw.length === 0) throw new ConfigError('requestState.keys is empty: give at least one key of 32 bytes or more, or leave the option out for a random key per process.');
     else {
@@ -106,6 +123,9 @@ export class RequestStateCodec {
     }
     if (ttlMs !== undefined && !(ttlMs > 0)) throw new ConfigError(`requestState.ttlMs must be a positive number of milliseconds, got ${ttlMs}.`);
     this.ttlMs = ttlMs ?? DEFAULT_TTL_MS;
+    if (maxBytes !== undefined && !(Number.isInteger(maxBytes) && maxBytes >= MIN_MAX_BYTES))
+      throw new ConfigError(`requestState.maxBytes must be an integer of at least ${MIN_MAX_BYTES} (bytes), got ${maxBytes}. Leave it out to bound states by the transport's request limit alone.`);
+    this.room = maxBytes === undefined ? undefined : { bytes: maxBytes, why: `more than this server hands out (requestState.maxBytes is ${maxBytes})`, raise: 'raise requestState.maxBytes' };
     this.ownStore = usedStates !== undefined;
     this.used = usedStates ?? new MemoryUsedStateStore();
   }
@@ -131,12 +151,24 @@ export class RequestStateCodec {
     return this.importedKeys;
   }
 
-  /** A sealed state for the next round of the request `binding` identifies. */
-  async seal(state: RoundState, binding: string): Promise<string> {
+  /**
+   * A sealed state for the next round of the request `binding` identifies. A state that carries
+   * answers and would be larger than `maxBytes`, or than `retry` (the room the client's retry has
+   * for it, when its transport limits requests), is refused with a `RoundTripError` naming the
+   * limit and the largest answers, before anything is encrypted.
+   */
+  async seal(state: RoundState, binding: string, retry?: () => StateRoom): Promise<string> {
     const sealed: Sealed = { id: crypto.randomUUID(), exp: Date.now() + this.ttlMs, answers: state.answers, asked: state.asked };
+    const plain = encoder.encode(JSON.stringify(sealed));
+    if ((this.room || retry) && Object.keys(state.answers).length > 0) {
+      const bytes = sealedLength(plain.length);
+      // The tighter bound is the one the refusal names.
+      const room = [this.room, retry?.()].filter((r): r is StateRoom => r !== undefined).reduce((least, r) => (r.bytes < least.bytes ? r : least));
+      if (bytes > room.bytes) throw stateTooLarge(state.answers, bytes, room);
+    }
     const [key] = await this.keys();
     const iv = crypto.getRandomValues(new Uint8Array(IV_BYTES));
-    const box = await crypto.subtle.encrypt({ name: 'AES-GCM', iv, additionalData: this.additionalData(binding), tagLength: TAG_BYTES * 8 }, key, encoder.encode(JSON.stringify(sealed)));
+    const box = await crypto.subtle.encrypt({ name: 'AES-GCM', iv, additionalData: this.additionalData(binding), tagLength: TAG_BYTES * 8 }, key, plain);
     return `${VERSION}.${Buffer.concat([iv, new Uint8Array(box)]).toString('base64url')}`;
   }
 
@@ -176,6 +208,11 @@ export class RequestStateCodec {
   private additionalData(binding: string): Uint8Array {
     return encoder.encode(`${this.aadHead}${binding}`);
   }
+}
+
+/** The length of the state `seal` writes for `plainBytes` bytes of JSON: the version, the IV, the ciphertext and its tag in unpadded base64url. */
+function sealedLength(plainBytes: number): number {
+  return VERSION.length + 1 + Math.ceil(((IV_BYTES + plainBytes + TAG_BYTES) * 4) / 3);
 }
 
 /**

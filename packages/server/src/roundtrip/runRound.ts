@@ -2,6 +2,7 @@ import { CallInterrupt, ToolwrightError } from '@toolwright/core';
 import { canonicalJson, InputRound, type InputRequest, type PendingRound } from './InputRound';
 import type { RequestStateCodec, RoundState } from './RequestStateCodec';
 import { RoundTripError } from './RoundTripError';
+import { retryRoom } from './StateRoom';
 
 /** A 2026-07-28 `input_required` result: the client answers `inputRequests` and retries with `requestState`. */
 export type InputRequiredAnswer<Q extends InputRequest = InputRequest> = {
@@ -16,6 +17,14 @@ export interface RoundRequest {
   readonly inputResponses?: unknown;
   /** Answers the server kept itself (trusted, see `knownAnswers`), reused as earlier rounds' answers. */
   readonly known?: RoundState['answers'];
+  /**
+   * The most bytes the client's retry may hold on the transport the request came in on (an HTTP
+   * endpoint's `maxBodyBytes`, a stdio line): the next state, echoed in it, must leave room for
+   * what the retry repeats. Undefined: no such limit (or the state does not go to the client).
+   */
+  readonly maxRequestBytes?: number;
+  /** The request's `_meta` (and envelope), which the retry repeats: counted against `maxRequestBytes`. */
+  readonly meta?: unknown;
 }
 
 /**
@@ -35,7 +44,8 @@ export function roundBinding(method: string, target: string, args: unknown, call
  * a newly sealed state. The method's `CallInterrupt` ends there; one whose cause is a protocol
  * error (a missing client capability) is answered with that error. Throws `RoundTripError` for
  * a bad state or bad `inputResponses`, an answer of the wrong shape included, whatever the method
- * did with it (JSON-RPC -32602).
+ * did with it, and for a next state too large for the client's retry to carry (`maxRequestBytes`,
+ * `requestState.maxBytes`) (JSON-RPC -32602).
  */
 export async function runRound<R, Q extends InputRequest = InputRequest>(
   codec: RequestStateCodec,
@@ -61,14 +71,16 @@ export async function runRound<R, Q extends InputRequest = InputRequest>(
     if (error.cause !== undefined) throw error.cause;
     const pending = round.end();
     if (!pending) throw new ToolwrightError(`A CallInterrupt ended the method without asking the client anything: only Toolwright's ctx throws it. (${error.message})`);
-    return inputRequired(codec, pending, binding);
+    return inputRequired(codec, pending, binding, request);
   }
   // A method that caught the interrupt still ends the round with the question it asked, or with the refusal of an answer.
   if (round.refused) throw round.refused;
   const pending = round.end();
-  return pending ? inputRequired(codec, pending, binding) : result;
+  return pending ? inputRequired(codec, pending, binding, request) : result;
 }
 
-async function inputRequired<Q extends InputRequest>(codec: RequestStateCodec, pending: PendingRound<Q>, binding: string): Promise<InputRequiredAnswer<Q>> {
-  return { resultType: 'input_required', inputRequests: pending.inputRequests, requestState: await codec.seal(pending.state, binding) };
+async function inputRequired<Q extends InputRequest>(codec: RequestStateCodec, pending: PendingRound<Q>, binding: string, request: RoundRequest): Promise<InputRequiredAnswer<Q>> {
+  const { maxRequestBytes, meta } = request;
+  const retry = maxRequestBytes === undefined ? undefined : () => retryRoom(maxRequestBytes, binding, meta);
+  return { resultType: 'input_required', inputRequests: pending.inputRequests, requestState: await codec.seal(pending.state, binding, retry) };
 }

@@ -15,6 +15,16 @@ export interface ServerSetup {
   authInfo?: AuthInfo;
   /** Instances that replace services for this server's calls only (tests). */
   overrides?: ServiceOverrides;
+  /**
+   * The most bytes one request may hold on the transport this server serves. A 2026-07-28 round
+   * whose `requestState` the client could not send back in one request (with what the retry
+   * repeats: arguments, `_meta`) fails with JSON-RPC -32602 naming the limit and the largest
+   * answers, instead of handing out a state the call could never finish with (see
+   * `requestState.maxBytes`). Toolwright's transports set it: an HTTP endpoint (node listener or
+   * fetch handler) its `maxBodyBytes`, stdio its line limit (16 MiB). Pass it when you serve the
+   * app through another transport that limits requests. Default: no limit.
+   */
+  maxRequestBytes?: number;
 }
 
 /**

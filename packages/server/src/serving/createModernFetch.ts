@@ -16,6 +16,8 @@ export interface ModernFetch {
 export interface ModernFetchOptions {
   /** Answer with one JSON body instead of an SSE stream. */
   jsonResponse: boolean;
+  /** The endpoint's body limit (`maxBodyBytes`): a round's state must fit the client's retry (`ServerSetup.maxRequestBytes`). */
+  maxRequestBytes: number;
   /** Tells the SDK's `subscriptions/listen` streams of every change; returns the function that stops it. */
   subscribe(notifier: ReturnType<typeof createMcpHandler>['notify']): () => void;
   onerror(error: Error): void;
@@ -33,7 +35,8 @@ export interface ModernFetchOptions {
  * the tools of an `McpServer`. Runtime-neutral: the fetch handler calls it as it is.
  */
 export function createModernFetch(factory: (setup: ServerSetup) => McpServerHandle, options: ModernFetchOptions): ModernFetch {
-  const handler = createMcpHandler(() => sdkServer(factory({ era: 'modern' })), {
+  const { maxRequestBytes } = options;
+  const handler = createMcpHandler(() => sdkServer(factory({ era: 'modern', maxRequestBytes })), {
     legacy: 'reject',
     responseMode: options.jsonResponse ? 'json' : 'auto',
     onerror: options.onerror,

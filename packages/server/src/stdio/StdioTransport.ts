@@ -7,7 +7,8 @@ import { jsonRpcKind } from '../rpc/jsonRpcKind';
 import { ProtocolError } from '../sdk/ProtocolError';
 import { ErrorCodes } from '../sdk/ProtocolError';
 
-const MAX_LINE_BYTES = 16 * 1024 * 1024;
+/** The longest line (one message) the transport reads; a longer one is refused unread. */
+export const MAX_LINE_BYTES = 16 * 1024 * 1024;
 /**
  * Answers the output has not taken yet, in characters, past which no more input is read until it
  * has taken half of them: a client that writes requests and does not read the answers meets the

@@ -2,7 +2,7 @@ import type { Listener } from '../serving/Listener';
 import type { ServerFactory } from '../serving/ServerFactory';
 import type { StdioListenOptions } from './StdioListenOptions';
 import { protectStdout } from './protectStdout';
-import { StdioTransport } from './StdioTransport';
+import { MAX_LINE_BYTES, StdioTransport } from './StdioTransport';
 import { stderrLogger } from '@toolwright/core';
 import { serveStdioEras } from '../serving/serveStdioEras';
 
@@ -32,7 +32,8 @@ export async function serveStdio(app: ServerFactory, options: StdioListenOptions
   transport.setCaller(caller);
   const session = serveStdioEras(
     transport,
-    ({ era }) => app.createServer({ era, authInfo: caller }),
+    // A 2026-07-28 round's state must fit in the one line of the client's retry.
+    ({ era }) => app.createServer({ era, authInfo: caller, maxRequestBytes: MAX_LINE_BYTES }),
     (error) => log.warn(error.message),
   );
   await transport.start();

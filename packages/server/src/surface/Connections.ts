@@ -50,9 +50,9 @@ export class Connections {
    * through the notifiers), so passing one server per request through the long-lived `Set`
    * would be work for nothing on every call.
    */
-  open(server: Server, era: ProtocolEra, overrides?: ReadonlyMap<Class, unknown>): Connection {
+  open(server: Server, era: ProtocolEra, overrides?: ReadonlyMap<Class, unknown>, maxRequestBytes?: number): Connection {
     // One literal, one shape for every connection (no spread: a server is made per 2026-07-28 HTTP request).
-    const connection: Connection = { server, era, logLevel: this.defaultLogLevel, subscriptions: new Set(), overrides };
+    const connection: Connection = { server, era, maxRequestBytes, logLevel: this.defaultLogLevel, subscriptions: new Set(), overrides };
     if (server instanceof ToolwrightServer) {
       server.onconnect = (transport) => {
         if (!(transport instanceof PerRequestHTTPServerTransport)) this.live.add(connection);

@@ -89,8 +89,8 @@ export class Surface {
   }
 
   /** Tracks a new server and installs the non-tool handlers its capabilities allow. */
-  attach(server: Server, capabilities: ServerCapabilities, era: ProtocolEra, overrides?: ReadonlyMap<Class, unknown>): Connection {
-    const connection = this.connections.open(server, era, overrides);
+  attach(server: Server, capabilities: ServerCapabilities, era: ProtocolEra, overrides?: ReadonlyMap<Class, unknown>, maxRequestBytes?: number): Connection {
+    const connection = this.connections.open(server, era, overrides, maxRequestBytes);
     // 2026-07-28 has no logging/setLevel (the SDK answers it "Method not found" before any handler): a
     // per-request server registers nothing it cannot serve.
     if (era === 'legacy') registerLoggingHandler(connection);
