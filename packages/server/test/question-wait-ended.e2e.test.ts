@@ -50,6 +50,14 @@ class Waiting {
   async hurried(@Ctx() ctx: ToolContext) {
     return (await catching('hurried', () => ctx.elicit('Who?', NAME_FORM))).action;
   }
+  @Tool({ description: 'Asks the user, waiting 150 ms for the answer.' })
+  async briefly(@Ctx() ctx: ToolContext) {
+    return (await ctx.elicit('Who?', NAME_FORM, { timeoutMs: 150 })).action;
+  }
+  @Tool({ description: 'Asks the user with a timeout that is no duration.' })
+  async nonsense(@Ctx() ctx: ToolContext) {
+    return (await ctx.elicit('Who?', NAME_FORM, { timeoutMs: -1 })).action;
+  }
   @Tool({ description: 'Answers at once.' })
   echo() {
     return 'still here';
@@ -137,6 +145,48 @@ describe('2025-11-25, the SDK v2 client in memory', () => {
     expect(caught).toEqual([{ tool: 'elicits', message: "The call ended (Connection closed) while the tool waited for the client's answer to the elicitation request.", interrupt: true }]);
     await new Promise((resolve) => setTimeout(resolve, 20));
     expect(errors()).toEqual([]);
+  });
+});
+
+/**
+ * A question's own `timeoutMs` (2025-11-25): how long it waits for the client's answer, by
+ * default 10 minutes for a form or sampling (a person answers), 60 s for roots, where the SDK's
+ * 60 s request timeout used to fail a form the user took a minute over.
+ */
+describe("2025-11-25, a question's own timeoutMs", () => {
+  it('a client that does not answer in time fails the question with a ToolError that names the wait; the server serves on', async () => {
+    const client = await createTestClient(app, { elicitation: never });
+    try {
+      expect(await client.callTool({ name: 'briefly', arguments: {} })).toEqual({
+        content: [{ type: 'text', text: 'The client did not answer the elicitation request within 0.15 s. If its answer may take longer, pass a larger timeoutMs with the question.' }],
+        isError: true,
+      });
+      expect(errors()).toEqual([]);
+      expect(await client.callTool({ name: 'echo', arguments: {} })).toMatchObject({ content: [{ type: 'text', text: 'still here' }] });
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('a client that answers in time is not cut short', async () => {
+    const client = await createTestClient(app, { elicitation: async () => ({ action: 'accept', content: { name: 'Ada' } }) });
+    try {
+      expect(await client.callTool({ name: 'briefly', arguments: {} })).toMatchObject({ content: [{ type: 'text', text: 'accept' }] });
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('a timeoutMs that is no duration is the tool author’s mistake: an internal error, logged with the fix', async () => {
+    const client = await createTestClient(app, { elicitation: never });
+    try {
+      const result = await client.callTool({ name: 'nonsense', arguments: {} });
+      expect(result.isError).toBe(true);
+      const logged = lines.find((line) => line.level === 'error');
+      expect((logged?.data as Error).message).toBe("A question's timeoutMs must be a positive number of milliseconds (got -1): pass e.g. { timeoutMs: 300_000 } for five minutes.");
+    } finally {
+      await client.close();
+    }
   });
 });
 

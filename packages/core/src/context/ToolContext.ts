@@ -33,6 +33,14 @@ export interface RoundTripOptions {
    * Ignored in the 2025 era, where the question is a request to the client.
    */
   key?: string;
+  /**
+   * In the 2025 era, how long to wait for the client's answer: past it the question fails with
+   * a `ToolError` that says so. Default 10 minutes for `elicit`, `elicitUrl` and `sample`, which
+   * a person may answer, and 60 s for `listRoots`. The call's own `timeoutMs` and a cancellation
+   * end the wait sooner. Ignored in the 2026-07-28 era, where the client answers with a retry
+   * when it is ready.
+   */
+  timeoutMs?: number;
 }
 
 /** The per-call context a tool receives through `@Ctx()`. */

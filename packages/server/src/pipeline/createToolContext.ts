@@ -15,7 +15,18 @@ import {
   type ToolLogger,
 } from '@toolwright/core';
 import { cutText, issueLines } from '@toolwright/core/internal';
-import { inputRequired, isSpecType, type ClientCapabilities, type ElicitResult, type InputRequest, type ListRootsResult, type Notification, type ServerContext } from '../sdk/sdk';
+import {
+  inputRequired,
+  isSpecType,
+  SdkError,
+  SdkErrorCode,
+  type ClientCapabilities,
+  type ElicitResult,
+  type InputRequest,
+  type ListRootsResult,
+  type Notification,
+  type ServerContext,
+} from '../sdk/sdk';
 import { clientAnswerSchema } from '../roundtrip/clientAnswer';
 import type { InputRequest as ClientRequest } from '../roundtrip/InputRound';
 import type { RequestStateCodec } from '../roundtrip/RequestStateCodec';
@@ -65,7 +76,6 @@ const SEVERITY = new Map<string, number>(LOG_LEVELS.map((level, i) => [level, i]
 export function createToolContext(name: string, sdk: ServerContext, connection: Connection, env: ContextEnv, signal: AbortSignal = sdk.mcpReq.signal, round?: SdkRound): OpenContext {
   const { server } = connection;
   const { mcpReq } = sdk;
-  const related = { signal };
   const token = mcpReq._meta?.progressToken;
   const modern = connection.era === 'modern';
   const envelope = requestEnvelopeOf(sdk, connection);
@@ -117,16 +127,19 @@ export function createToolContext(name: string, sdk: ServerContext, connection: 
    * Either way the answer is read as `readClientAnswer` reads it, so the tool sees the same value,
    * or the same field-level refusal, in both eras.
    */
-  const ask = <T>(what: string, question: () => InputRequest, key: string | undefined, request: ClientRequest): T | Promise<T> =>
-    round ? (round.resolve(question(), key) as T) : fromClient<T>(what, request);
-  const fromClient = async <T>(what: string, request: ClientRequest): Promise<T> => {
+  const ask = <T>(what: string, question: () => InputRequest, options: RoundTripOptions | undefined, request: ClientRequest): T | Promise<T> =>
+    round ? (round.resolve(question(), options?.key) as T) : fromClient<T>(what, request, answerTimeout(request.method, options?.timeoutMs));
+  const fromClient = async <T>(what: string, request: ClientRequest, timeout: number): Promise<T> => {
     let problem: string | undefined;
     const answer = clientAnswerSchema<T>(request, (found) => (problem = found));
     try {
-      return await mcpReq.send(request as { method: string; params?: Record<string, unknown> }, answer, related);
+      return await mcpReq.send(request as { method: string; params?: Record<string, unknown> }, answer, { signal, timeout });
     } catch (error) {
       // The call ended first (cancelled, timed out, its connection closed): the framework ends it, nothing failed.
       if (signal.aborted) throw waitEnded(what, signal.reason);
+      if (error instanceof SdkError && error.code === SdkErrorCode.RequestTimeout) {
+        throw new ToolError(`The client did not answer the ${what} request within ${timeout / 1000} s. If its answer may take longer, pass a larger timeoutMs with the question.`, { cause: error });
+      }
       if (problem !== undefined) throw new ToolError(`The client's answer to the ${what} request is not a valid ${request.method} result: ${problem}.`, { cause: error });
       // The client's own error message: quoted, never at any length (a client may send megabytes).
       const message = error instanceof Error ? error.message : String(error);
@@ -166,7 +179,7 @@ export function createToolContext(name: string, sdk: ServerContext, connection: 
       const compiled = env.forms.of(form);
       const params = { mode: 'form' as const, message, requestedSchema: compiled.requestedSchema };
       const request = { method: 'elicitation/create' as const, params };
-      const result = await ask<ElicitResult>('elicitation', () => checked(isSpecType.ElicitRequest, request), options?.key, request);
+      const result = await ask<ElicitResult>('elicitation', () => checked(isSpecType.ElicitRequest, request), options, request);
       if (result.action !== 'accept') return { action: result.action };
       const parsed = await compiled.parse(result.content);
       if (!parsed.ok) {
@@ -181,7 +194,7 @@ export function createToolContext(name: string, sdk: ServerContext, connection: 
       // Web Crypto's global, read at call time: importing node:crypto would cost every server's startup.
       const elicitationId = options?.elicitationId ?? crypto.randomUUID();
       // 2026-07-28 URL requests carry no elicitationId: the round's state correlates them.
-      const result = await ask<ElicitResult>('elicitation', () => inputRequired.elicitUrl({ message, url }), options?.key, {
+      const result = await ask<ElicitResult>('elicitation', () => inputRequired.elicitUrl({ message, url }), options, {
         method: 'elicitation/create',
         params: { mode: 'url', message, url, elicitationId },
       });
@@ -205,7 +218,7 @@ export function createToolContext(name: string, sdk: ServerContext, connection: 
       if (!round && (tools !== undefined || toolChoice !== undefined) && !(capabilities().sampling as { tools?: object }).tools)
         refuse('to offer the client model tools (sampling with tools)', 'sampling.tools', { sampling: { tools: {} } });
       const question = { method: 'sampling/createMessage' as const, params: wire };
-      return ask<SamplingResult>('sampling', () => checked(isSpecType.CreateMessageRequest, question), options?.key, question);
+      return ask<SamplingResult>('sampling', () => checked(isSpecType.CreateMessageRequest, question), options, question);
     },
 
     closeStream() {
@@ -217,7 +230,7 @@ export function createToolContext(name: string, sdk: ServerContext, connection: 
 
     async listRoots(options) {
       if (!capabilities().roots) refuse("the client's roots", 'roots', { roots: {} });
-      const { roots } = await ask<ListRootsResult>('roots/list', () => inputRequired.listRoots(), options?.key, { method: 'roots/list' });
+      const { roots } = await ask<ListRootsResult>('roots/list', () => inputRequired.listRoots(), options, { method: 'roots/list' });
       return roots.map((r) => ({ uri: r.uri, ...(r.name !== undefined && { name: r.name }) }));
     },
   } as ToolContext;
@@ -229,6 +242,19 @@ export function createToolContext(name: string, sdk: ServerContext, connection: 
       open = false;
     },
   };
+}
+
+/** How long a 2025-era question waits for the client's answer by default: a person may answer a form or approve a sampling request; roots come from the client itself. */
+const ANSWER_TIMEOUT_MS = 600_000;
+const ROOTS_TIMEOUT_MS = 60_000;
+
+/** How long a 2025-era question waits for the client's answer: the question's `timeoutMs`, else its method's default. */
+function answerTimeout(method: ClientRequest['method'], timeoutMs: number | undefined): number {
+  if (timeoutMs === undefined) return method === 'roots/list' ? ROOTS_TIMEOUT_MS : ANSWER_TIMEOUT_MS;
+  if (typeof timeoutMs !== 'number' || !(timeoutMs > 0) || !Number.isFinite(timeoutMs)) {
+    throw new ToolwrightError(`A question's timeoutMs must be a positive number of milliseconds (got ${String(timeoutMs)}): pass e.g. { timeoutMs: 300_000 } for five minutes.`);
+  }
+  return timeoutMs;
 }
 
 /** `value` as the spec type `guard` checks; a question Toolwright built always passes, so a failure is a bug to report. */

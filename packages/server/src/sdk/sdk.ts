@@ -15,6 +15,8 @@ export {
   parseJSONRPCMessage,
   PerRequestHTTPServerTransport,
   PROTOCOL_VERSION_META_KEY,
+  SdkError,
+  SdkErrorCode,
   Server,
   specTypeSchemas,
   SUPPORTED_PROTOCOL_VERSIONS,
