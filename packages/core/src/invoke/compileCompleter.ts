@@ -7,7 +7,8 @@ export const MAX_COMPLETION_VALUES = 100;
 
 /**
  * Wraps a user's completion provider: keeps at most 100 values, sets `total` and `hasMore`
- * when it cuts, and turns a throw into an internal error (logged, never sent).
+ * when it cuts, leaves out a `total` or `hasMore` of the provider's that is malformed or
+ * contradicts its values, and turns a throw into an internal error (logged, never sent).
  */
 export function compileCompleter(completer: Completer, where: string, logger: ToolLogger): CompleteArgument {
   return async (value, context) => {
@@ -16,14 +17,11 @@ export function compileCompleter(completer: Completer, where: string, logger: To
       const all = Array.isArray(out) ? (out as readonly string[]) : (out as { values: readonly string[] }).values;
       const values = all.slice(0, MAX_COMPLETION_VALUES).map(String);
       const cut = all.length > values.length;
-      if (!Array.isArray(out)) {
-        const o = out as { total?: number; hasMore?: boolean };
-        return {
-          ok: true,
-          value: { values, ...(o.total !== undefined ? { total: o.total } : cut ? { total: all.length } : {}), ...(o.hasMore !== undefined || cut ? { hasMore: o.hasMore ?? cut } : {}) },
-        };
-      }
-      return { ok: true, value: cut ? { values, total: all.length, hasMore: true } : { values } };
+      // The provider's own total and hasMore count only when well-formed and true to the values it gave.
+      const said = (Array.isArray(out) ? {} : out) as { total?: unknown; hasMore?: unknown };
+      const total = typeof said.total === 'number' && Number.isSafeInteger(said.total) && said.total >= all.length ? said.total : cut ? all.length : undefined;
+      const hasMore = cut || said.hasMore === true ? true : said.hasMore === false ? false : undefined;
+      return { ok: true, value: { values, ...(total !== undefined && { total }), ...(hasMore !== undefined && { hasMore }) } };
     } catch (error) {
       logger.error(`the completion provider of ${where} threw`, error);
       return { ok: false, error: 'internal', message: `Completing ${where} failed with an internal error.` };

@@ -69,7 +69,15 @@ export function buildMemberParams(cls: Class, declaredOn: Class, methodName: str
   const ctx = createSchemaContext(where, env.problems);
   for (const p of params.filter((x) => x.kind === 'param').sort((a, b) => a.index - b.index)) {
     const at = `${where} param #${p.index} '${p.name}'`;
-    if (!p.name || properties[p.name]) continue; // reported by checkParamDecorators
+    if (!p.name || Object.hasOwn(properties, p.name)) continue; // reported by checkParamDecorators
+    if (p.name in Object.prototype) {
+      problem(
+        `its ${env.noun} name '${p.name}' is also a member of every JavaScript object (Object.prototype), so a missing one could not be told from the inherited member`,
+        `choose another name, such as '${p.name}_'.`,
+        at,
+      );
+      continue;
+    }
     if (!designTypes && !p.options?.type && !p.options?.enum && !p.options?.schema) {
       env.problems.push(missingMetadataProblem(at));
       continue;

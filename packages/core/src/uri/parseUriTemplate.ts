@@ -80,6 +80,8 @@ function parseExpression(source: string, body: string, seen: string[]): UriExpre
     const name = spec.replace(/\*$/, '').replace(/:\d+$/, '');
     if (!VARNAME.test(name))
       throw new UriTemplateError(`'${source}' has an invalid variable name '${spec}'`, 'name variables with letters, digits, `_`, `.` or percent-escapes, as in `{id}` or `{/path*}`.');
+    // Matched values go in a plain object, where this name would set its prototype.
+    if (name === '__proto__') throw new UriTemplateError(`'${source}' has the variable name '__proto__', which cannot hold a value`, "rename it, e.g. '{proto}'.");
     if (seen.includes(name)) throw new UriTemplateError(`the variable '${name}' appears twice`, 'give each variable its own name.');
     if (explode && op.named) throw new UriTemplateError(`'${source}': the explode modifier is supported only for {x*}, {+x*}, {#x*}, {/x*} and {.x*}`, `drop the '*' from '${spec}'.`);
     if (variables.at(-1)?.explode) {

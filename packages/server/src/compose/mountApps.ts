@@ -43,7 +43,7 @@ export function prepareMounts(mounts: readonly Mount[] | undefined, surface: Sur
   if (mounts === undefined) return () => () => undefined;
   if (!Array.isArray(mounts)) throw new ConfigError("Toolwright: `mount` must be an array: `mount: [{ app: billingApp, namespace: 'billing' }]`.");
   const problems: BuildProblem[] = [];
-  const mounted = mounts.map((m, i) => new MountedApp(sourceOf(m, i), m.namespace, transformsOf(m, i), problems));
+  const mounted = mounts.map((m, i) => new MountedApp(sourceOf(m, i, surface.catalog), m.namespace, transformsOf(m, i), problems));
   const owners = new Map<string, Owner>();
   const claim = (owner: Owner) => {
     const first = owners.get(owner.key);
@@ -72,17 +72,46 @@ export function prepareMounts(mounts: readonly Mount[] | undefined, surface: Sur
   if (problems.length > 0) throw new BuildError(problems);
   return (announce) => {
     for (const m of mounted) m.serve(surface, logger, announce);
-    return () => mounted.forEach((m) => m.stop());
+    for (const m of mounted) mountedInto(surface.catalog).add(m.catalog);
+    return () =>
+      mounted.forEach((m) => {
+        m.stop();
+        mountedInto(surface.catalog).delete(m.catalog);
+      });
   };
 }
 
-function sourceOf(mount: Mount, index: number): MountSource {
+/** The catalogs of the apps each app mounts (directly), to refuse a mount that would serve an app inside itself. */
+const mountsOf = new WeakMap<Catalog, Set<Catalog>>();
+
+function mountedInto(catalog: Catalog): Set<Catalog> {
+  let inner = mountsOf.get(catalog);
+  if (!inner) mountsOf.set(catalog, (inner = new Set()));
+  return inner;
+}
+
+/** Whether the app of `from` serves the one of `target`, itself or through the apps it mounts. */
+function serves(from: Catalog, target: Catalog, seen = new Set<Catalog>()): boolean {
+  if (from === target) return true;
+  if (seen.has(from)) return false;
+  seen.add(from);
+  for (const inner of mountsOf.get(from) ?? []) if (serves(inner, target, seen)) return true;
+  return false;
+}
+
+function sourceOf(mount: Mount, index: number, parent: Catalog): MountSource {
   if (typeof mount !== 'object' || mount === null) throw new ConfigError(`Toolwright: mount[${index}] must be { app, namespace }, got ${mount === null ? 'null' : typeof mount}.`);
   const source = mountSourceOf(mount.app);
   if (!source) throw new ConfigError(`Toolwright: mount[${index}].app is not an app made by createApp(). Build it with \`await createApp({ ... })\` and pass the result.`);
   if (typeof mount.namespace !== 'string' || !NAMESPACE.test(mount.namespace)) {
     throw new ConfigError(
       `Toolwright: mount[${index}].namespace must be 1-64 letters, digits, '_', '.' or '-' (it prefixes tool names as '<namespace>_<name>'), got ${JSON.stringify(mount.namespace)}.`,
+    );
+  }
+  // Each list change of one would change the other's, without end: the names grow until they are too long.
+  if (serves(source.catalog, parent)) {
+    throw new ConfigError(
+      `Toolwright: mount[${index}].app (namespace '${mount.namespace}') is this app, or an app that already serves it through its own mounts: each would serve the other's members without end. Mount each app into one that does not serve it.`,
     );
   }
   return source;
@@ -162,6 +191,10 @@ class MountedApp {
 
   stop(): void {
     this.unfollow?.();
+  }
+
+  get catalog(): Catalog {
+    return this.source.catalog;
   }
 
   /** Replaces what the parent serves of one list with the mounted app's list now. */

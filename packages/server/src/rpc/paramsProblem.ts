@@ -36,21 +36,25 @@ const CHECKS = new Map<string, Check>(
     'resources/subscribe': byUri,
     'resources/unsubscribe': byUri,
     'prompts/list': list,
-    'prompts/get': (p) =>
-      string(p, 'name') ??
-      (p.arguments === undefined || (isObject(p.arguments) && Object.values(p.arguments).every((v) => typeof v === 'string'))
-        ? undefined
-        : 'params.arguments must be an object of string values when present.'),
+    'prompts/get': (p) => string(p, 'name') ?? (p.arguments === undefined || isStrings(p.arguments) ? undefined : 'params.arguments must be an object of string values when present.'),
     'completion/complete': (p) => {
       const ref = p.ref;
       if (!isObject(ref)) return "params.ref must be an object: { type: 'ref/prompt', name } or { type: 'ref/resource', uri }.";
-      if (ref.type === 'ref/prompt') return string(ref, 'name', 'params.ref') ?? argument(p.argument);
-      if (ref.type === 'ref/resource') return string(ref, 'uri', 'params.ref') ?? argument(p.argument);
+      if (ref.type === 'ref/prompt') return string(ref, 'name', 'params.ref') ?? argument(p.argument) ?? context(p.context);
+      if (ref.type === 'ref/resource') return string(ref, 'uri', 'params.ref') ?? argument(p.argument) ?? context(p.context);
       return "params.ref.type must be 'ref/prompt' or 'ref/resource'.";
     },
     'logging/setLevel': (p) => (typeof p.level === 'string' && LEVELS.includes(p.level) ? undefined : `params.level must be one of ${LEVELS.join(', ')}.`),
   } satisfies Record<string, Check>),
 );
+
+const isStrings = (value: unknown): boolean => isObject(value) && Object.values(value).every((v) => typeof v === 'string');
+
+/** A completion's `context`: the arguments already chosen, by name. */
+function context(value: unknown): string | undefined {
+  if (value === undefined || (isObject(value) && (value.arguments === undefined || isStrings(value.arguments)))) return undefined;
+  return 'params.context must be an object whose arguments, when present, map argument names to string values.';
+}
 
 function argument(value: unknown): string | undefined {
   return isObject(value) && typeof value.name === 'string' && typeof value.value === 'string' ? undefined : 'params.argument must be an object with a string name and a string value.';
