@@ -1,5 +1,6 @@
 import { MCP_APP_MIME_TYPE, type UiFileOptions, type UiResourceOptions } from '../apps/McpApps';
 import { callerFile } from '../apps/callerFile';
+import { uiOptionsProblems } from '../apps/uiOptionsProblems';
 import { ConfigError } from '../errors/ConfigError';
 import { RESOURCES_KEY } from '../metadata/keys';
 import { appendOwn } from '../metadata/ownMetadata';
@@ -34,6 +35,8 @@ export function UiResource(uri: string, options: UiResourceOptions | UiFileOptio
   if (typeof uri !== 'string' || !uri.startsWith('ui://') || uri.length <= 'ui://'.length || uri.includes('{')) {
     throw new ConfigError(`@UiResource(${JSON.stringify(uri)}): a view's URI is a fixed ui:// URI, e.g. @UiResource('ui://dashboard').`);
   }
+  const problems = uiOptionsProblems(options);
+  if (problems.length > 0) throw new ConfigError(`@UiResource('${uri}') is not valid:\n${problems.map((p) => `- ${p}`).join('\n')}`);
   const { name, title, description, csp, permissions, domain, prefersBorder } = options;
   const ui = {
     ...(csp && { csp: structuredClone(csp) }),

@@ -1,6 +1,7 @@
 import type { AuthInfo } from '@toolwright/core';
 import { ErrorCodes, ProtocolError } from '../sdk/ProtocolError';
 import type { Extension } from './Extension';
+import { sentAsIs } from './sentAsIs';
 
 /** An extension's part of one `subscriptions/listen` stream, opened. */
 export interface OpenedListen {
@@ -52,7 +53,7 @@ export function listenOpenerFor(extensions: readonly Extension[]): ListenOpener 
         }
       } catch (error) {
         for (const o of opened) o.close();
-        if (error instanceof Error && Number.isSafeInteger((error as { code?: unknown }).code)) throw error;
+        if (sentAsIs(error)) throw error;
         throw new ProtocolError(ErrorCodes.InternalError, 'Internal error');
       }
       return {

@@ -14,6 +14,7 @@ import type { Extension, ExtensionApp, ExtensionContext, ExtensionNotification, 
 import { extensionProblems } from './extensionProblems';
 import { listenOpenerFor, recordListenOpener, type ListenOpener } from './ListenOpener';
 import { paramsSchemaOf } from './paramsSchemaOf';
+import { sentAsIs } from './sentAsIs';
 
 interface ServedMethod<H> {
   readonly extension: Extension;
@@ -120,7 +121,11 @@ export class ServedExtensions {
           if (i === wrapping.length) return next(current);
           const extension = wrapping[i]!;
           const call = { name: params.name, arguments: params.arguments, tool };
-          return extension.aroundToolCall!(call, contextOf(extension, 'tools/call', current, connection), (override) => layer(i + 1, overridden(current, override)));
+          const around = async () => extension.aroundToolCall!(call, contextOf(extension, 'tools/call', current, connection), (override) => layer(i + 1, overridden(current, override)));
+          // As for its methods: only a JSON-RPC error reaches the client (a database driver's error may name its host).
+          return around().catch((error: unknown) => {
+            throw this.answerable(extension, 'tools/call', error);
+          });
         };
         return layer(0, sdk);
       };
@@ -179,9 +184,9 @@ export class ServedExtensions {
     }
   }
 
-  /** A JSON-RPC error (its code given) passes as is; anything else is logged and answered -32603 without its message. */
+  /** A JSON-RPC error passes as is (`sentAsIs`); anything else is logged and answered -32603 without its message. */
   private answerable(extension: Extension, method: string, error: unknown): Error {
-    if (error instanceof Error && Number.isSafeInteger((error as { code?: unknown }).code)) return error;
+    if (sentAsIs(error)) return error;
     this.logger.error(`extension '${extension.id}': '${method}' threw; the client got -32603`, error);
     return new ProtocolError(ErrorCodes.InternalError, 'Internal error');
   }

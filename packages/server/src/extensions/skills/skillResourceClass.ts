@@ -1,5 +1,5 @@
 import { Param, Resource, ResourceNotFoundError, ToolwrightError, type Class, type ReadResourceResult } from '@toolwright/core';
-import type { SkillIndex } from './SkillIndex';
+import type { SkillFile, SkillIndex } from './SkillIndex';
 import { SKILL_SCHEME } from './SkillIndex';
 
 /** The resource template every published file is read through. */
@@ -16,9 +16,10 @@ export type ReadSkillFile = (path: string) => Promise<Uint8Array>;
  * file that differs from what `skills/list` announced.
  */
 export function skillResourceClass(index: SkillIndex, readFile: ReadSkillFile): Class {
-  const read = async (uri: string): Promise<ReadResourceResult> => {
-    const file = index.files.get(uri);
-    if (!file) throw new ResourceNotFoundError(uri);
+  /** Reads `file` (undefined: none is published at `requested`); the content carries the URI `skills/list` announced. */
+  const read = async (file: SkillFile | undefined, requested: string): Promise<ReadResourceResult> => {
+    if (!file) throw new ResourceNotFoundError(requested);
+    const { uri } = file;
     const bytes = await readFile(file.path);
     const digest = `sha256:${Buffer.from(await crypto.subtle.digest('SHA-256', bytes)).toString('hex')}`;
     if (bytes.byteLength !== file.size || digest !== file.digest) {
@@ -37,7 +38,7 @@ export function skillResourceClass(index: SkillIndex, readFile: ReadSkillFile): 
   index.entries.forEach((entry, i) => {
     const key = `skill${i}`;
     const manifest = index.files.get(entry.uri);
-    const descriptor = define(key, () => read(entry.uri));
+    const descriptor = define(key, () => read(index.files.get(entry.uri), entry.uri));
     Resource(entry.uri, {
       name: entry.frontmatter.name,
       description: entry.frontmatter.description,
@@ -45,7 +46,8 @@ export function skillResourceClass(index: SkillIndex, readFile: ReadSkillFile): 
       ...(manifest && { size: manifest.size }),
     })(proto, key, descriptor);
   });
-  const file = define('file', (path: string) => read(`${SKILL_SCHEME}${path}`));
+  // The template hands over the path with its escapes decoded: looked up as such.
+  const file = define('file', (path: string) => read(index.filesByPath.get(path), `${SKILL_SCHEME}${path}`));
   Reflect.defineMetadata('design:paramtypes', [String], proto, 'file');
   Param('path', { type: () => String, description: 'The path of a file of a skill, after skill://' })(proto, 'file', 0);
   Resource(SKILL_FILE_TEMPLATE, { name: 'skill_file', description: 'A file of one of the skills this server serves (see skills/list for each skill and its files).' })(proto, 'file', file);

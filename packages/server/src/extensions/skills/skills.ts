@@ -81,7 +81,7 @@ export function skills(options: SkillsOptions): Extension {
         params: { type: 'object', properties: { uri: { type: 'string' } }, required: ['uri'] },
         handle: ({ uri }: { uri: string }, ctx) => {
           const skill = served().byManifest.get(uri);
-          if (!skill) throw new ProtocolError(ErrorCodes.InvalidParams, `Unknown skill: ${uri}. Call skills/list for the skills this server serves (each by the URI of its SKILL.md).`, { uri });
+          if (!skill) throw refused(served(), uri, (quoted) => `Unknown skill: ${quoted}. Call skills/list for the skills this server serves (each by the URI of its SKILL.md).`);
           return cached({ skill }, ctx);
         },
       },
@@ -91,11 +91,7 @@ export function skills(options: SkillsOptions): Extension {
           handle: ({ uri, cursor }: { uri: string; cursor?: string }, ctx: ExtensionContext) => {
             const children = served().directories.get(uri);
             if (!children)
-              throw new ProtocolError(
-                ErrorCodes.InvalidParams,
-                `Not a directory: ${uri}. Directory reads take the folder of a skill (its SKILL.md URI without '/SKILL.md') or one of its subfolders.`,
-                { uri },
-              );
+              throw refused(served(), uri, (quoted) => `Not a directory: ${quoted}. Directory reads take the folder of a skill (its SKILL.md URI without '/SKILL.md') or one of its subfolders.`);
             return cached(paginate('resources', [...children], cursor, pageSize), ctx);
           },
         },
@@ -136,6 +132,12 @@ export function skills(options: SkillsOptions): Extension {
       start: (app: ExtensionApp) => watchSkills(root, () => reload!(app), app.logger),
     }),
   });
+}
+
+/** -32602 for a URI that names nothing served; one longer than any served is described, not sent back (the answer would be as large as the request). */
+function refused(index: SkillIndex, uri: string, message: (quoted: string) => string): ProtocolError {
+  if (uri.length <= index.longestUri) return new ProtocolError(ErrorCodes.InvalidParams, message(uri), { uri });
+  return new ProtocolError(ErrorCodes.InvalidParams, message(`a URI of ${uri.length} characters, longer than any this server serves`));
 }
 
 function optionProblems(options: SkillsOptions): string[] {

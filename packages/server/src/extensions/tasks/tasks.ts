@@ -285,6 +285,9 @@ export function tasks(options: TasksOptions = {}): Extension {
         params: TASK_ID,
         handle: async ({ taskId }: { taskId: string }, ctx) => {
           const current = await owned(taskId, ctx);
+          // Refused before the store changes: the answers stay pending for a 2026-07-28 request to give again.
+          const callTool = ctx.callTool;
+          if (!callTool) throw new ProtocolError(ErrorCodes.InvalidRequest, 'tasks/update answers a task only on 2026-07-28 requests; the task still waits for its answers.');
           const inputResponses = ctx.inputResponses ?? {};
           checkAnswers(current, inputResponses);
           let resumed: StoredTask | undefined;
@@ -296,8 +299,6 @@ export function tasks(options: TasksOptions = {}): Extension {
           });
           if (resumed) {
             const task = resumed;
-            const callTool = ctx.callTool;
-            if (!callTool) throw new ProtocolError(ErrorCodes.InvalidRequest, 'tasks/update resumes a task only on 2026-07-28 requests.');
             runner.start(task, (override) => callTool({ name: task.tool, ...(task.arguments && { arguments: task.arguments }) }, override));
           }
           return ACK;
