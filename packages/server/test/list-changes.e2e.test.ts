@@ -184,6 +184,14 @@ describe('pagination through a real SDK client (in memory)', () => {
     await expect(client.listPrompts({ cursor: Buffer.from('prompts:99').toString('base64url') })).rejects.toMatchObject({ code: -32602 });
   });
 
+  it('does not send back a cursor longer than any the server issues', async () => {
+    const short = await client.listTools({ cursor: 'garbage' }).catch((e: unknown) => e);
+    expect(short).toMatchObject({ code: -32602, data: { cursor: 'garbage' } });
+    const long = await client.listTools({ cursor: 'x'.repeat(100_000) }).catch((e: unknown) => e);
+    expect(long).toMatchObject({ code: -32602, message: expect.stringContaining('Invalid cursor for tools') });
+    expect(JSON.stringify(long).length).toBeLessThan(1000);
+  });
+
   it('keeps no page for each spelling of a cursor a client makes up', async () => {
     // 'tools:2', 'tools:02', 'tools:002' ... are one page: 2,000 spellings of about 1 kB may not each stay cached.
     const spelling = (i: number) => Buffer.from(`tools:${'0'.repeat(i)}2`).toString('base64url');

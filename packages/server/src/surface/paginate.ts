@@ -12,6 +12,9 @@ export function paginate<K extends string, T>(key: K, items: T[], cursor: string
   return pageAt(key, items, cursorOffset(key, cursor, items.length), pageSize);
 }
 
+/** Longer than any cursor `encodeCursor` makes (`resourceTemplates:` and an offset, in base64url): a longer one is not quoted back. */
+const LONGEST_CURSOR = 64;
+
 /**
  * Where the page a cursor asks for starts: 0 without one. Many spellings of a cursor decode to
  * one offset, so a cache of pages is keyed by the offset, never by the cursor a client sent.
@@ -20,7 +23,9 @@ export function cursorOffset(key: string, cursor: string | undefined, length: nu
   if (cursor === undefined) return 0;
   const decoded = decodeCursor(cursor);
   if (!decoded || decoded.list !== key || decoded.offset > length) {
-    throw new ProtocolError(ErrorCodes.InvalidParams, `Invalid cursor for ${key}: use the nextCursor of the previous page, or list again without a cursor.`, { cursor });
+    // A cursor longer than any this server issues is not sent back: the answer would be as large as the request.
+    const data = cursor.length <= LONGEST_CURSOR ? { cursor } : undefined;
+    throw new ProtocolError(ErrorCodes.InvalidParams, `Invalid cursor for ${key}: use the nextCursor of the previous page, or list again without a cursor.`, data);
   }
   return decoded.offset;
 }
