@@ -63,7 +63,7 @@ export function toolwrightMiddleware(app: App, options: ToolwrightHonoOptions = 
       if (!failed) await ready.catch(() => undefined);
       if (failed) return notStarted();
     }
-    const request = await requestOf(c);
+    const request = await requestOf(c, path);
     if (!request) {
       logError(
         `toolwright hono: the body of ${c.req.method} ${path} was read from c.req.raw before this middleware, so the endpoint cannot read it. ` +
@@ -93,15 +93,20 @@ export function toolwrightMiddleware(app: App, options: ToolwrightHonoOptions = 
 }
 
 /**
- * The request to hand on: Hono's own, or, when a middleware before this one read its body
- * (`await c.req.json()`), a copy carrying the body Hono kept. Undefined when the body was read
- * from `c.req.raw` itself: Hono kept nothing, and it is gone.
+ * The request to hand on, at the path Hono matched: Hono's own, or, when a middleware before
+ * this one read its body (`await c.req.json()`), a copy carrying the body Hono kept. Hono matches
+ * the decoded path (`/%6Dcp` is `/mcp`, and `/mcp/` too with `strict: false`), the fetch handler
+ * the URL as sent: a URL spelled otherwise is copied with the path Hono matched. Undefined when
+ * the body was read from `c.req.raw` itself: Hono kept nothing, and it is gone.
  */
-async function requestOf(c: Context): Promise<Request | undefined> {
+async function requestOf(c: Context, path: string): Promise<Request | undefined> {
   const raw = c.req.raw;
-  if (!raw.bodyUsed) return raw;
+  const url = new URL(raw.url);
+  const respelled = url.pathname !== path;
+  if (respelled) url.pathname = path;
+  if (!raw.bodyUsed) return respelled ? new Request(url, raw) : raw;
   const body = await c.req.arrayBuffer().catch(() => undefined);
-  return body && new Request(raw.url, { method: raw.method, headers: raw.headers, body, signal: raw.signal });
+  return body && new Request(url, { method: raw.method, headers: raw.headers, body, signal: raw.signal });
 }
 
 function bodyGone(): Response {

@@ -62,6 +62,17 @@ describe('fetch handler: Host and Origin', () => {
     const foreign = await handler(new Request(URL_, { method: 'OPTIONS', headers: { origin: 'https://evil.example' } }));
     expect(foreign.headers.get('access-control-allow-origin')).toBeNull();
   });
+
+  it('allows the 2026-07-28 headers and the Mcp-Param-* ones a preflight asks for, nothing else it asks for', async () => {
+    const handler = await handlerFor({ stateless: true, cors: true });
+    const asked = 'mcp-method, mcp-name, mcp-param-region, x-secret';
+    const preflight = await handler(
+      new Request(URL_, { method: 'OPTIONS', headers: { origin: 'http://localhost:5173', 'access-control-request-method': 'POST', 'access-control-request-headers': asked } }),
+    );
+    const allowed = (preflight.headers.get('access-control-allow-headers') ?? '').toLowerCase().split(/\s*,\s*/);
+    expect(allowed).toEqual(expect.arrayContaining(['mcp-method', 'mcp-name', 'mcp-param-region']));
+    expect(allowed).not.toContain('x-secret');
+  });
 });
 
 describe('fetch handler: request limits and shape', () => {

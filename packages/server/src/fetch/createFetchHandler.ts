@@ -141,7 +141,7 @@ export function createFetchHandler(app: ServerFactory, options: FetchHandlerOpti
       if (href.length > maxUrlLength) return jsonAnswer(uriTooLong(maxUrlLength));
       const path = pathOf(href);
       const origin = headerOf(request.headers, 'origin');
-      const corsAnswer = cors?.(origin, request.method);
+      const corsAnswer = cors?.(origin, request.method, request.headers.get('access-control-request-headers'));
       if (corsAnswer?.preflight) return new Response(null, { status: 204, headers: corsAnswer.headers });
       corsHeaders = corsAnswer?.headers;
       if (oauthPaths?.has(path)) return (await app.oauth!.handle(request)) ?? jsonAnswer(rules.notFound(path), corsHeaders);

@@ -201,7 +201,7 @@ export function createHttpHandler(app: ServerFactory, options: HttpHandlerOption
       // Mounted in a framework (`next`), the app's own routes are the framework's to limit.
       if ((!next || isMcp || oauthPaths?.has(path) || legacy?.handles(path)) && urlLength(req) > maxUrlLength) return sendAnswer(res, uriTooLong(maxUrlLength));
       if (hostCount(req) > 1) return sendRpcError(res, 400, -32000, 'Bad Request: the request has more than one Host header (RFC 9112 §3.2). Send exactly one.', { Connection: 'close' });
-      const corsAnswer = cors?.(req.headers.origin, req.method);
+      const corsAnswer = cors?.(req.headers.origin, req.method, req.headers['access-control-request-headers']);
       if (corsAnswer) {
         for (const [name, value] of Object.entries(corsAnswer.headers)) res.setHeader(name, value);
         if (corsAnswer.preflight) return void res.writeHead(204).end();

@@ -1,7 +1,7 @@
 import { createAuthenticator, type AuthOutcome, type BearerSource } from '../auth/authenticateRequest';
 import { protectedResourceMetadata } from '../auth/protectedResourceMetadata';
 import type { ServerFactory } from '../serving/ServerFactory';
-import { createCors, type CorsAnswer } from './cors';
+import { createCors, type Cors } from './cors';
 import { createRequestRules, type RequestRules } from './createRequestRules';
 import type { EndpointOptions } from './EndpointOptions';
 import { InitializeRateLimit } from './InitializeRateLimit';
@@ -26,7 +26,7 @@ export interface EndpointSettings {
   /** Bearer auth, when `auth` is given. */
   readonly authenticate: ((req: BearerSource) => Promise<AuthOutcome>) | undefined;
   /** CORS, when `cors` is given. */
-  readonly cors: ((origin: string | undefined, method: string | undefined) => CorsAnswer | undefined) | undefined;
+  readonly cors: Cors | undefined;
   readonly limits: SessionLimits;
   /** The `initialize` rate per owner; undefined when turned off. */
   readonly initializeRate: InitializeRateLimit | undefined;
