@@ -83,16 +83,49 @@ describe("2025-11-25: a client's hostile answers to the server's requests", () =
     await stillServes(session);
   });
 
-  it('a DTO form refuses a value of the wrong type and an undeclared key; the ones an instance cannot hold never reach it', async () => {
-    expect(textOf(await callAnswered(session, 'dto', { result: '{"action":"accept","content":{"name":5}}' }))).toBe("The user's answer does not fit the form:\n- name: name must be a string");
+  const ERROR_SHAPE = '"error" must be an object with an integer "code" and a string "message", and the response nothing but jsonrpc, id and error.';
+  /** Answers the SDK drops as no JSON-RPC message at all, and why: the question used to wait for its timeout (10 minutes for a form). */
+  const MALFORMED: readonly [what: string, answer: { result: string } | { error: string }, reason: string][] = [
+    ['an error that is a string', { error: '"No."' }, ERROR_SHAPE],
+    ['an error code that is a string', { error: '{"code":"-1","message":"No."}' }, ERROR_SHAPE],
+    ['an error code that is a fraction', { error: '{"code":1.5,"message":"No."}' }, ERROR_SHAPE],
+    // The SDK's schema takes safe integers only: it dropped these without a word.
+    ['an error code beyond 2^53', { error: '{"code":1e300,"message":"No."}' }, ERROR_SHAPE],
+    ['an error without a message', { error: '{"code":1,"data":{"stack":"at /srv/secret.js:1"}}' }, ERROR_SHAPE],
+    ['an error with a key beside it', { error: '{"code":1,"message":"No."},"token":"s3cr3t"' }, ERROR_SHAPE],
+    ['a result that is not an object', { result: '"accept"' }, '"result" must be an object (with a well-formed "_meta", if any).'],
+    ['a result beside an error', { result: '{"action":"accept"},"error":{"code":1,"message":"No."}' }, 'a response holds only jsonrpc, id and result.'],
+  ];
+  test.each(['raw', 'url', 'sample', 'roots'].flatMap((tool) => MALFORMED.map(([what, answer, reason]) => [tool, what, answer, reason] as const)))(
+    '%s: %s fails the question at once, saying why',
+    async (tool, _what, answer, reason) => {
+      const from = session.out.length;
+      const message = `The client did not answer the ${ASKS[tool].what} request: its response is not valid JSON-RPC: ${reason}`;
+      expect((await callAnswered(session, tool, answer)).result).toEqual({ content: [{ type: 'text', text: message }], isError: true });
+      expect(seen.at(-1)).toBe(message);
+      // The client hears what was wrong with its message too; nothing it sent is echoed.
+      expect(session.out.slice(from)).toContainEqual({ jsonrpc: '2.0', id: null, error: { code: -32600, message: `Invalid Request: ${reason}` } });
+      expect(JSON.stringify(session.out.slice(from))).not.toMatch(/s3cr3t|secret\.js/);
+      await stillServes(session);
+    },
+  );
+
+  it('a DTO form refuses a value of the wrong type and an undeclared key, whatever its name; __proto__ never reaches it', async () => {
+    expect(textOf(await callAnswered(session, 'dto', { result: '{"action":"accept","content":{"name":5}}' }))).toBe(
+      "The user's answer does not fit the form:\n- name: must be a string (got number 5)",
+    );
     expect(textOf(await callAnswered(session, 'dto', { result: '{"action":"accept","content":{"name":"Ada","extra":"x"}}' }))).toBe(
       "The user's answer does not fit the form:\n- extra: is not allowed (unknown property)",
     );
     const many = await callAnswered(session, 'dto', { result: `{"action":"accept","content":${keys(10_000, '"x"')}}` });
     expect(many.result?.isError).toBe(true);
     expect(textOf(many).length).toBeLessThan(2_000);
-    // __proto__ is dropped by the SDK's parse; constructor and hasOwnProperty name members of every object, which class-transformer does not copy.
-    const hostile = '{"action":"accept","content":{"name":"Ada","__proto__":{"polluted":"yes"},"constructor":"x","hasOwnProperty":"y"}}';
+    // Keys the form does not declare are refused whatever they are named (before, constructor and hasOwnProperty were dropped unseen).
+    expect(textOf(await callAnswered(session, 'dto', { result: '{"action":"accept","content":{"name":"Ada","constructor":"x","hasOwnProperty":"y"}}' }))).toBe(
+      "The user's answer does not fit the form:\n- constructor: is not allowed (unknown property)\n- hasOwnProperty: is not allowed (unknown property)",
+    );
+    // __proto__ is dropped by the SDK's parse.
+    const hostile = '{"action":"accept","content":{"name":"Ada","__proto__":{"polluted":"yes"}}}';
     expect(textOf(await callAnswered(session, 'dto', { result: hostile }))).toBe('hello Ada');
     const { content } = seen.at(-1) as { content: Person };
     expect(content).toBeInstanceOf(Person);
@@ -190,6 +223,12 @@ describe('2025-11-25: answers nobody waits for', () => {
       session.send({ jsonrpc: '2.0', id: hurried.request.id, result: { action: 'accept', content: { name: 'late' } } });
       await stillServes(session);
       expect((session.out as Message[]).filter((m) => m.id === hurried.call)).toHaveLength(1);
+
+      // Malformed answers to ids never sent, or to a request answered already: refused (-32600), and nothing else happens.
+      session.sendLine(`{"jsonrpc":"2.0","id":779,"error":"${'e'.repeat(1_000_000)}"}`);
+      session.sendLine(`{"jsonrpc":"2.0","id":"never-sent","result":${deep(100_000)}}`);
+      session.sendLine(`{"jsonrpc":"2.0","id":${JSON.stringify(twice.request.id)},"error":{"code":"x"}}`);
+      await stillServes(session);
     } finally {
       await session.close();
     }

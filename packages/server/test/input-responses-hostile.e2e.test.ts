@@ -74,6 +74,15 @@ describe('2026-07-28: hostile inputResponses', () => {
     await stillServes();
   });
 
+  test.each(['{"error":{"code":1,"message":"No."}}', '{"error":"No."}', '{"code":"x"}'])(
+    'an entry that is a JSON-RPC error, well-formed or not (%s), is -32602 naming the key at once',
+    async (response) => {
+      const answer = await answered('raw', response);
+      expect(answer.error).toEqual({ code: -32602, message: `inputResponses['elicit-1'] is not a valid elicitation/create result: action must be 'accept', 'decline' or 'cancel'. ${USED_UP}` });
+      await stillServes();
+    },
+  );
+
   it('a __proto__ key in the content is dropped, as in the 2025 era: the tool sees the SDK-parsed value', async () => {
     const answer = await answered('raw', '{"action":"accept","content":{"name":"Ada","extra":"x","__proto__":{"polluted":"yes"}}}');
     expect(answer.result?.content).toEqual([{ type: 'text', text: 'accept' }]);

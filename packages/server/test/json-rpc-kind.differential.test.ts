@@ -25,6 +25,8 @@ function sdkKind(sdk: Guards, message: unknown): string | undefined {
 }
 
 const odd = fc.constantFrom(null, true, 1.5, -1, 0, 'x', [], {}, [1]);
+/** Integers beyond what JSON carries exactly, which the SDKs' schemas refuse as a code. */
+const unsafe = fc.constantFrom(2 ** 53, -(2 ** 53) - 2, 1e300);
 const id = fc.oneof(fc.integer({ min: -3, max: 3 }), fc.constantFrom('a', ''), odd);
 const meta = fc.oneof(
   odd,
@@ -37,7 +39,7 @@ const message = fc.oneof(
   fc.record({ jsonrpc: fc.constant('2.0'), method, id, params: object }, { requiredKeys: ['jsonrpc', 'method', 'id'] }),
   fc.record({ jsonrpc: fc.constant('2.0'), method, params: object, extra: odd }, { requiredKeys: ['jsonrpc', 'method'] }),
   fc.record({ jsonrpc: fc.constant('2.0'), id, result: object }, { requiredKeys: ['jsonrpc', 'id', 'result'] }),
-  fc.record({ jsonrpc: fc.constant('2.0'), id, error: fc.record({ code: fc.oneof(fc.constant(-32602), odd), message: fc.constant('m') }) }, { requiredKeys: ['jsonrpc', 'error'] }),
+  fc.record({ jsonrpc: fc.constant('2.0'), id, error: fc.record({ code: fc.oneof(fc.constant(-32602), odd, unsafe), message: fc.constant('m') }) }, { requiredKeys: ['jsonrpc', 'error'] }),
   fc.record(
     {
       jsonrpc: fc.oneof(fc.constant('2.0'), fc.constantFrom('1.0', 2)),

@@ -7,6 +7,7 @@ import type { JsonSchema } from '../schema/JsonSchema';
 import { createSchemaContext } from '../schema/SchemaContext';
 import { compileProfileSchema } from '../validation/compileSchemaValidator';
 import { describeProfileIssues, schemaProfileIssues } from '../validation/schemaProfile';
+import { compileDtoBuilder } from '../validation/compileDtoBuilder';
 import { compileDtoValidator } from '../validation/validateDto';
 import type { ValidationOutcome } from '../validation/ValidationIssue';
 
@@ -41,8 +42,26 @@ export function compileElicitationForm(form: Class | ElicitationSchema): Elicita
   const requestedSchema: ElicitationSchema = { type: 'object', properties: derived.properties ?? {}, ...(derived.required?.length ? { required: derived.required } : {}) };
   problems.push(...check(requestedSchema, form.name));
   if (problems.length > 0) throw new BuildError(problems);
-  const validate = compileDtoValidator(form, { coerce: false });
-  return Object.freeze({ requestedSchema, parse: (content: unknown) => validate(content ?? {}) });
+  return Object.freeze({ requestedSchema, parse: compileDtoParse(form, derived) });
+}
+
+/**
+ * How a DTO form reads accepted content, as a tool reads its DTO arguments: when the class's
+ * JSON Schema expresses all its constraints, the compiled schema checks the content and the
+ * instance is built from its own keys (so a property named `toString` or `constructor` is read
+ * and set like any other); otherwise class-transformer and class-validator run.
+ */
+function compileDtoParse(form: Class, schema: JsonSchema): ElicitationForm['parse'] {
+  const build = compileDtoBuilder(form);
+  if (!build) {
+    const validate = compileDtoValidator(form, { coerce: false });
+    return (content) => validate(content ?? {});
+  }
+  const check = compileProfileSchema(schema);
+  return async (content) => {
+    const checked = check(content ?? {});
+    return checked.ok ? { ok: true, value: build(checked.value as Record<string, unknown>) } : checked;
+  };
 }
 
 /**

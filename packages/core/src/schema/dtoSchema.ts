@@ -19,6 +19,7 @@ import { PROPERTY_OPTIONS_SHAPE, shapeProblem } from '../registry/descriptorShap
 import { X_MCP_HEADER } from '../headers/paramHeaders';
 import type { SchemaContext } from './SchemaContext';
 import { describeProfileIssues, schemaProfileIssues } from '../validation/schemaProfile';
+import { compileDtoBuilder } from '../validation/compileDtoBuilder';
 
 export interface DtoSchemaOptions {
   /** Converters added to (or replacing) the defaults, by constraint kind. */
@@ -43,6 +44,7 @@ export interface DtoSchemaOptions {
  */
 export function dtoSchema(cls: Class, ctx: SchemaContext, options: DtoSchemaOptions = {}): JsonSchema {
   const walk: Walk = {
+    root: cls,
     ctx,
     converters: mergeDtoConverters(defaultDtoConverters, options.additionalConverters),
     coerce: options.coerce === true,
@@ -55,6 +57,8 @@ export function dtoSchema(cls: Class, ctx: SchemaContext, options: DtoSchemaOpti
 }
 
 interface Walk {
+  /** The class the schema is derived for: its instances are built with or without the libraries, nested ones alike. */
+  readonly root: Class;
   readonly ctx: SchemaContext;
   readonly converters: DtoConverterTable;
   readonly coerce: boolean;
@@ -86,12 +90,22 @@ function classSchema(cls: Class, walk: Walk): JsonSchema {
     for (const prop of props) {
       if (isExcludedFromInput(cls, prop.name)) continue; // plainToInstance drops it: not an input
       const key = inputName(cls, prop.name);
+      if (key === '__proto__') {
+        report(
+          ctx,
+          `${ctx.where} -> ${className(cls)}.${prop.name}`,
+          "takes the input key '__proto__', which JSON parsers and the MCP SDK drop, so no value could ever arrive",
+          'rename the property (or its @Expose name).',
+        );
+        continue;
+      }
       const derived = propertySchema(cls, prop, walk);
       properties[key] = derived.schema;
       if (derived.required) required.push(key);
     }
     reportDocsWithoutValidation(cls, props, ctx);
     reportUndecoratedFields(cls, props, ctx);
+    if (walk.input) reportObjectMemberNames(cls, props, walk);
     return { type: 'object', properties, ...(required.length > 0 ? { required } : {}), additionalProperties: false };
   } finally {
     ctx.expanding.delete(cls);
@@ -330,6 +344,26 @@ function withDocs(schema: JsonSchema, docs: PropertyDocs): JsonSchema {
   if (docs.deprecated !== undefined) out.deprecated = docs.deprecated;
   if (docs.header !== undefined) out[X_MCP_HEADER] = docs.header;
   return out;
+}
+
+/**
+ * A property named after a member of every object (`constructor`, `toString`, `hasOwnProperty`,
+ * ...): class-validator groups a class's constraints in a plain object keyed by property name,
+ * and class-transformer skips such keys when it copies, so every call that needs them failed
+ * with a TypeError. A root class whose constraints (its nested classes' too) its schema
+ * expresses is built without them (`compileDtoBuilder`), and takes such names.
+ */
+function reportObjectMemberNames(cls: Class, props: readonly DtoProperty[], walk: Walk): void {
+  const clashing = props.filter(({ name }) => name in Object.prototype && inputName(cls, name) !== '__proto__');
+  if (clashing.length === 0 || compileDtoBuilder(walk.root)) return;
+  for (const { name } of clashing) {
+    report(
+      walk.ctx,
+      `${walk.ctx.where} -> ${className(cls)}.${name}`,
+      `is named after a member of every object (Object.prototype.${name}), which class-validator and class-transformer cannot validate or copy`,
+      'rename the property, or keep the DTO (with the classes it nests) to constraints its JSON Schema expresses (@IsString, @IsNumber, @IsInt, @IsBoolean, @IsIn, @IsEnum, @Min, @Max, @Length, @IsOptional, @ValidateNested with @Type; no format or custom validators, @Transform, @Expose or @Exclude), which Toolwright checks without those libraries.',
+    );
+  }
 }
 
 /** `@Property` on a field without class-validator decorators: whitelisting would reject it. */

@@ -80,7 +80,8 @@ function compile(cls: Class, cells: Map<Class, Cell>): DtoBuilder | undefined {
   cell.build = (value) => {
     const instance = new cls() as Record<string, unknown>;
     for (const { name, convert } of props) {
-      const v = value[name];
+      // Own keys only: `constructor` or `toString` left out of the input is not Object.prototype's.
+      const v = Object.hasOwn(value, name) ? value[name] : undefined;
       if (v !== undefined) instance[name] = convert && v !== null ? convert(v) : v;
     }
     return instance;

@@ -101,6 +101,7 @@ function describe(server: Server, connection: Connection, request: JSONRPCReques
     },
     headers: requestHeadersOf(server.transport, ctx),
     serves,
+    signal: ctx.mcpReq.signal,
   };
 }
 

@@ -27,7 +27,7 @@ export function jsonRpcKind(value: unknown): JsonRpcKind | undefined {
   }
   if ('error' in m) {
     const e = m.error;
-    if (!isObject(e) || !Number.isInteger(e.code) || typeof e.message !== 'string') return undefined;
+    if (!isObject(e) || !Number.isSafeInteger(e.code) || typeof e.message !== 'string') return undefined;
     const hasId = 'id' in m;
     if (hasId && !isId(m.id)) return undefined;
     return Object.keys(m).length === (hasId ? 3 : 2) ? 'response' : undefined;

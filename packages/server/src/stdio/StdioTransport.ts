@@ -4,6 +4,7 @@ import type { AuthInfo } from '@toolwright/core';
 import type { JSONRPCMessage, JSONRPCRequest, MessageExtraInfo, Transport } from '../sdk/sdk';
 import { invalidMessageError } from '../rpc/invalidMessageError';
 import { jsonRpcKind } from '../rpc/jsonRpcKind';
+import { malformedAnswer } from '../rpc/malformedAnswer';
 import { ProtocolError } from '../sdk/ProtocolError';
 import { ErrorCodes } from '../sdk/ProtocolError';
 
@@ -218,6 +219,9 @@ export class StdioTransport implements Transport {
     if (kind === undefined) {
       const answer = invalidMessageError(message);
       this.reply(answer.id, answer.error.code, answer.error.message);
+      // A malformed answer to one of the server's requests ends the wait for it, as an error.
+      const failed = malformedAnswer(message);
+      if (failed) this.deliver(failed as JSONRPCMessage);
       return;
     }
     if (kind === 'request') {
@@ -229,8 +233,12 @@ export class StdioTransport implements Transport {
     } else if (kind === 'notification') {
       this.forgetCancelled(message as { method: string; params?: { requestId?: unknown } });
     }
+    this.deliver(message as JSONRPCMessage);
+  }
+
+  private deliver(message: JSONRPCMessage): void {
     try {
-      this.onmessage?.(message as JSONRPCMessage, this.extra);
+      this.onmessage?.(message, this.extra);
     } catch (error) {
       this.onerror?.(error as Error);
     }

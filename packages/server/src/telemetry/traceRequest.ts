@@ -33,14 +33,23 @@ export interface TracedRequest {
   readonly headers: Readonly<Record<string, string | string[] | undefined>> | undefined;
   /** Whether the app serves this method (it has a handler for it), tool or prompt: only those names are recorded. */
   readonly serves: (kind: 'method' | 'tool' | 'prompt', name: string) => boolean;
+  /** The request's own signal (the SDK's): aborted when the client cancels it or its connection closes, and then nothing answers it. */
+  readonly signal?: AbortSignal;
 }
+
+/** `error.type` of a request that ended unanswered because the client cancelled it (or its connection closed). */
+export const CANCELLED = 'cancelled';
 
 /**
  * Serves one request inside a SERVER span named and attributed after OpenTelemetry's MCP
  * semantic conventions (`{mcp.method.name} {target}`), parented on the trace context of
  * `params._meta`, else the HTTP `traceparent` header; records its duration in
  * `mcp.server.operation.duration`. `error.type` is the JSON-RPC error code of an error
- * answer, `tool_error` for an `isError` tool result.
+ * answer, `tool_error` for an `isError` tool result, and `cancelled` for a request that
+ * ended unanswered because the client cancelled it (`notifications/cancelled`) or its
+ * connection closed, however the handler settled: no code went out, and the server did not
+ * fail, so the span's status stays unset (as OpenTelemetry's RPC and HTTP conventions leave a
+ * server span the client ended or got wrong) and no `rpc.response.status_code` is recorded.
  *
  * Metric attributes hold no text of the request's own: a method, tool or prompt the app does
  * not serve is `_OTHER`, so 10,000 made-up names make one series, not 10,000. Span attributes
@@ -80,12 +89,13 @@ export function traceRequest<R>(instruments: TelemetryInstruments, request: Trac
   }
 
   const end = (errorType: string | undefined, statusCode: string | undefined, message: string | undefined): void => {
+    if (request.signal?.aborted) [errorType, statusCode, message] = [CANCELLED, undefined, undefined];
     const outcome: Attributes = {};
     if (errorType !== undefined) outcome['error.type'] = errorType;
     if (statusCode !== undefined) outcome['rpc.response.status_code'] = statusCode;
     if (span) {
       span.setAttributes(outcome);
-      if (errorType !== undefined) span.setStatus({ code: api.SpanStatusCode.ERROR, ...(typeof message === 'string' && { message: logLineText(message, MAX_MESSAGE) }) });
+      if (errorType !== undefined && errorType !== CANCELLED) span.setStatus({ code: api.SpanStatusCode.ERROR, ...(typeof message === 'string' && { message: logLineText(message, MAX_MESSAGE) }) });
       span.end();
     }
     operationDuration?.record((performance.now() - started) / 1000, { ...common, ...outcome });
