@@ -3,7 +3,7 @@ import express from 'express';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { Param, Tool } from '@toolwright/core';
+import { Ctx, Param, Tool, type ToolContext } from '@toolwright/core';
 import { createApp } from '@toolwright/server';
 import { toolwrightMiddleware } from '@toolwright/express';
 import { browserFetch } from './fixtures/browserFetch';
@@ -85,5 +85,59 @@ describe('Express 5, the endpoint with cors, called from a web page', () => {
     expect(allowed).toContain('mcp-param-region');
     expect(allowed).toContain('mcp-method');
     for (const name of ['x-secret', 'cookie', 'mcp-param-bad name', 'mcp-param-bad']) expect(allowed).not.toContain(name);
+  });
+});
+
+class WhoTools {
+  @Tool({ description: 'Who is calling.' })
+  whoami(@Ctx() ctx: ToolContext) {
+    return { caller: ctx.authInfo ? { clientId: ctx.authInfo.clientId, scopes: ctx.authInfo.scopes } : null };
+  }
+}
+
+describe("Express 5, the host's own authentication on req.auth (no auth option)", () => {
+  let server: Server;
+  let url: string;
+  let mcp: ReturnType<typeof toolwrightMiddleware>;
+  beforeAll(async () => {
+    const app = await createApp({ name: 'who', version: '1.0.0', tools: [WhoTools] });
+    const web = express();
+    // As the host's own middleware would: an AuthInfo for one header, express-basic-auth's shape for another.
+    web.use((req, _res, next) => {
+      const who = req.headers['x-test-caller'];
+      if (who === 'agent') (req as { auth?: unknown }).auth = { token: 't', clientId: 'agent-1', scopes: ['notes:read'] };
+      if (who === 'basic') (req as { auth?: unknown }).auth = { user: 'admin', password: 'hunter2' };
+      next();
+    });
+    mcp = toolwrightMiddleware(app, { requestLogLevel: 'silent' });
+    web.use(mcp);
+    server = await new Promise<Server>((resolve) => {
+      const s = web.listen(0, '127.0.0.1', () => resolve(s));
+    });
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`;
+  });
+  afterAll(async () => {
+    await mcp.close();
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  });
+
+  const callerAs = async (who: string, mode: 'legacy' | 'auto') => {
+    const client = new Client({ name: 'who', version: '1' }, { versionNegotiation: { mode } });
+    try {
+      await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { 'x-test-caller': who } } }));
+      const { content } = (await client.callTool({ name: 'whoami', arguments: {} })) as { content: { text: string }[] };
+      return JSON.parse(content[0]!.text) as unknown;
+    } finally {
+      await client.close().catch(() => undefined);
+    }
+  };
+
+  it.each(['legacy', 'auto'] as const)('%s negotiation: an AuthInfo the host put on req.auth is the caller', async (mode) => {
+    expect(await callerAs('agent', mode)).toEqual({ caller: { clientId: 'agent-1', scopes: ['notes:read'] } });
+  });
+
+  it.each(['legacy', 'auto'] as const)('%s negotiation: anything else on req.auth (a user and password) is no caller, and never reaches the tool', async (mode) => {
+    expect(await callerAs('basic', mode)).toEqual({ caller: null });
   });
 });

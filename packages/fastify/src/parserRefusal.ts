@@ -13,15 +13,18 @@ const REFUSALS = new Map<number, { code: number; message: (limit: number) => str
 /**
  * The JSON-RPC answer to an error Fastify raised while reading the body (bad JSON, too large,
  * a media type it has no parser for), so MCP clients get the shape Toolwright's own reader
- * gives; undefined for any other error. The parser's message never reaches the wire (it may
- * quote the body).
+ * gives; undefined for any other error. `whileParsing` says the request's body was being parsed
+ * when the error came: a parser of the app's own (`addContentTypeParser('application/json', ...)`)
+ * that let `JSON.parse`'s SyntaxError through without a status is then a parse error too, not a
+ * 500. The parser's message never reaches the wire (it may quote the body).
  */
-export function parserRefusal(error: unknown, limit: number): ParserRefusal | undefined {
+export function parserRefusal(error: unknown, limit: number, whileParsing = false): ParserRefusal | undefined {
   if (typeof error !== 'object' || error === null) return undefined;
   const { code, statusCode } = error as { code?: unknown; statusCode?: unknown };
+  const syntax = error instanceof SyntaxError && (statusCode === 400 || (whileParsing && statusCode === undefined));
   // Fastify's own body errors carry an FST_ERR_CTP_ code; a JSON syntax error is a SyntaxError it marks 400.
-  const fromParser = (typeof code === 'string' && code.startsWith('FST_ERR_CTP_')) || (error instanceof SyntaxError && statusCode === 400);
-  const refusal = fromParser && typeof statusCode === 'number' ? REFUSALS.get(statusCode) : undefined;
+  const status = (typeof code === 'string' && code.startsWith('FST_ERR_CTP_')) || syntax ? (statusCode ?? 400) : undefined;
+  const refusal = typeof status === 'number' ? REFUSALS.get(status) : undefined;
   if (!refusal) return undefined;
-  return { status: statusCode as number, body: { jsonrpc: '2.0', error: { code: refusal.code, message: refusal.message(limit) }, id: null } };
+  return { status: status as number, body: { jsonrpc: '2.0', error: { code: refusal.code, message: refusal.message(limit) }, id: null } };
 }

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest, preParsingHookHandler } from 'fastify';
 import { createHttpHandler, type HttpHandler } from '@toolwright/server/http';
 import { authorizationServerRoutes } from './authorizationServerRoutes';
 import { parserRefusal } from './parserRefusal';
@@ -7,6 +7,7 @@ import type { ToolwrightPluginOptions } from './ToolwrightPluginOptions';
 
 const DEFAULT_MAX_BODY = 4 * 1024 * 1024;
 const WELL_KNOWN = '/.well-known/oauth-protected-resource';
+const LEGACY_SSE_PATHS = ['/sse', '/messages'];
 
 /**
  * Serves a Toolwright app's MCP endpoint from a Fastify 5 app:
@@ -70,7 +71,20 @@ async function serveEndpoint(fastify: FastifyInstance, options: ToolwrightPlugin
     return serve(request, reply);
   };
 
-  fastify.all(route, { bodyLimit: maxBodyBytes }, serveMcp);
+  // Marked after the app's own onRequest and preParsing hooks: an error on a request still without a body came from its content-type parser.
+  const parsing = new WeakSet<FastifyRequest>();
+  const preParsing: preParsingHookHandler = (request, _reply, payload, done) => {
+    parsing.add(request);
+    done(null, payload);
+  };
+  fastify.all(route, { bodyLimit: maxBodyBytes, preParsing }, serveMcp);
+  // The legacy HTTP+SSE transport's paths are fixed at the root of the origin, as its clients find them.
+  if (options.legacySse) {
+    if (fastify.prefix !== '') {
+      throw new TypeError(`Toolwright: legacySse serves /sse and /messages at the root of the origin; register the plugin without a prefix (it has '${fastify.prefix}'), or leave legacySse off.`);
+    }
+    for (const path of LEGACY_SSE_PATHS) fastify.all(path, { bodyLimit: maxBodyBytes }, serve);
+  }
   if (app.oauth) await authorizationServerRoutes(fastify, app.oauth.paths, serve);
   // RFC 9728 metadata lives at the root of the origin; with a prefix, serve it from your root app.
   if ((options.auth ?? app.oauth) && fastify.prefix === '') {
@@ -85,8 +99,8 @@ async function serveEndpoint(fastify: FastifyInstance, options: ToolwrightPlugin
   const release = app.openListener();
 
   // Only this plugin's routes: Fastify's refusals of a body on the endpoint are answered as JSON-RPC errors.
-  fastify.setErrorHandler((error, _request, reply) => {
-    const refusal = parserRefusal(error, maxBodyBytes);
+  fastify.setErrorHandler((error, request, reply) => {
+    const refusal = parserRefusal(error, maxBodyBytes, parsing.has(request) && request.body === undefined);
     if (!refusal) throw error;
     if (refusal.status === 413) void reply.header('Connection', 'close');
     return reply.code(refusal.status).send(refusal.body);

@@ -4,13 +4,16 @@ import { ConfigError } from '@toolwright/core';
 import { createApp, type App } from '@toolwright/server';
 import { toolwrightMiddleware, type ToolwrightMiddleware } from '@toolwright/express';
 import type { ToolwrightFastifyPlugin } from '@toolwright/fastify';
+import { endpointGate } from './endpointGate';
 import { endpointGuardTarget } from './endpointGuardTarget';
 import { expressGlobalGuards } from './expressGlobalGuards';
 import { fastifyGlobalGuards, type FastifyPreHandler } from './fastifyGlobalGuards';
 import { loadFastifyPlugin } from './loadFastifyPlugin';
 import { nestBodyParserErrors } from './nestBodyParserErrors';
+import { nestCaller } from './nestCaller';
 import { nestContainer } from './nestContainer';
 import { nestGlobalGuards, type NestGlobalGuards } from './nestGlobalGuards';
+import { nestJsonLimit } from './nestJsonLimit';
 import { nestPipeline } from './nestPipeline';
 import { refuseNestRoutesOnPath } from './nestRoutesOnPath';
 import type { ToolwrightModuleOptions } from './ToolwrightModuleOptions';
@@ -26,6 +29,8 @@ interface FastifyScope {
 
 /** The paths of the legacy HTTP+SSE transport (`http.legacySse`), which serve MCP as the endpoint does. */
 const LEGACY_SSE_PATHS = ['/sse', '/messages'];
+/** The endpoint's body limit unless `http.maxBodyBytes` says otherwise (`createHttpHandler`'s). */
+const DEFAULT_MAX_BODY = 4 * 1024 * 1024;
 
 /**
  * The Toolwright app of a `ToolwrightModule`, built once Nest has built the tool providers
@@ -60,7 +65,28 @@ export class ToolwrightServer implements OnModuleInit, BeforeApplicationShutdown
 
   /** Builds the app with Nest's container and Nest's guards and interceptors, then mounts the endpoint (Nest calls it). */
   async onModuleInit(): Promise<void> {
-    const { tools, services, imports: _imports, providers: _providers, http, middleware, globalGuards: _globalGuards, endpointDecorators: _endpointDecorators, ...appOptions } = this.options;
+    const {
+      tools,
+      services,
+      imports: _imports,
+      providers: _providers,
+      http,
+      middleware,
+      globalGuards: _globalGuards,
+      endpointDecorators: _endpointDecorators,
+      authInfoFrom,
+      ...appOptions
+    } = this.options;
+    if (authInfoFrom !== undefined && typeof authInfoFrom !== 'function') {
+      throw new ConfigError(
+        "Toolwright: ToolwrightModule option authInfoFrom is a function from the request to its caller, e.g. authInfoFrom: (req) => req.user && { token: '', clientId: 'web', scopes: [], extra: { sub: req.user.id } }.",
+      );
+    }
+    if (authInfoFrom && (http?.auth || appOptions.oauth)) {
+      throw new ConfigError(
+        `Toolwright: ToolwrightModule has authInfoFrom and ${http?.auth ? 'http.auth' : 'oauth'}, which both name the caller of MCP requests. Give one: authInfoFrom for the caller your Nest guards established, or ${http?.auth ? 'http.auth' : 'oauth'} for the bearer token's.`,
+      );
+    }
     this.built = await createApp({
       ...appOptions,
       tools,
@@ -81,14 +107,17 @@ export class ToolwrightServer implements OnModuleInit, BeforeApplicationShutdown
     const mcpPath = http?.path ?? '/mcp';
     // Nest registered its controllers' routes already: one on the endpoint's path would answer in its place.
     refuseNestRoutesOnPath(platform, adapter.getInstance(), mcpPath);
-    const guards = this.globalGuards();
+    const logger = new Logger('ToolwrightModule');
+    const gate = endpointGate(this.globalGuards(logger), authInfoFrom && nestCaller(authInfoFrom, logger));
     const guarded = new Set([mcpPath, ...(http?.legacySse ? LEGACY_SSE_PATHS : [])]);
-    if (platform === 'fastify') return this.mountOnFastify(adapter.getInstance(), this.built, guards && fastifyGlobalGuards(guards, guarded));
-    this.mounted = toolwrightMiddleware(this.built, http);
+    if (platform === 'fastify') return this.mountOnFastify(adapter.getInstance(), this.built, gate && fastifyGlobalGuards(gate, guarded));
+    // Nest's JSON parser reads bodies first: the endpoint plans 2026-07-28 round states with the limit that applies.
+    const maxBodyBytes = await nestJsonLimit(adapter.getInstance(), mcpPath, http?.maxBodyBytes ?? DEFAULT_MAX_BODY);
+    this.mounted = toolwrightMiddleware(this.built, { ...http, maxBodyBytes });
     // Nest's body parsers read every body before the endpoint: their refusals on it are answered in JSON-RPC.
     const { before, after } = nestBodyParserErrors(mcpPath);
     // The app's global guards run first, as before a route (Express skips them for a request its body parser refused).
-    const handlers = guards ? [expressGlobalGuards(guards, guarded), before, ...this.mounted, after] : [before, ...this.mounted, after];
+    const handlers = gate ? [expressGlobalGuards(gate, guarded), before, ...this.mounted, after] : [before, ...this.mounted, after];
     (adapter.getInstance() as { use(handlers: unknown): void }).use(handlers);
     await this.mounted.ready;
   }
@@ -97,8 +126,7 @@ export class ToolwrightServer implements OnModuleInit, BeforeApplicationShutdown
    * The app's global guards for the endpoint, or undefined with `globalGuards: false`; then, if
    * the app has global guards and nothing else protects the endpoint, a warning says so at start.
    */
-  private globalGuards(): NestGlobalGuards | undefined {
-    const logger = new Logger('ToolwrightModule');
+  private globalGuards(logger: Logger): NestGlobalGuards | undefined {
     const guards = nestGlobalGuards(this.moduleRef, endpointGuardTarget(this.options.endpointDecorators), logger);
     if (this.options.globalGuards !== false) return guards;
     if (guards.count > 0 && !this.options.http?.auth && !this.options.oauth) {
@@ -119,7 +147,7 @@ export class ToolwrightServer implements OnModuleInit, BeforeApplicationShutdown
   private async mountOnFastify(fastify: unknown, app: App, guards: FastifyPreHandler | undefined): Promise<void> {
     const plugin = (this.onFastify = loadFastifyPlugin()({ ...this.options.http, app }));
     if (!guards) return void (await (fastify as FastifyScope).register(plugin));
-    // The plugin in a scope of its own whose preHandler hook runs the global guards (Fastify gives a scope's hooks to the plugins registered in it).
+    // The plugin in a scope of its own whose preHandler hook runs the gate (global guards, authInfoFrom) (Fastify gives a scope's hooks to the plugins registered in it).
     await (fastify as FastifyScope).register(async (scope: FastifyScope) => {
       scope.addHook('preHandler', guards);
       await scope.register(plugin);

@@ -1,24 +1,25 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { NestGlobalGuards } from './nestGlobalGuards';
+import type { CallerCarrier } from './nestCaller';
+import type { EndpointGate } from './endpointGate';
 
 /** An Express request handler, typed structurally (the package does not depend on Express's types). */
-export type ExpressHandler = (req: IncomingMessage & { originalUrl?: string }, res: ServerResponse, next: (error?: unknown) => void) => void;
+export type ExpressHandler = (req: IncomingMessage & CallerCarrier & { originalUrl?: string }, res: ServerResponse, next: (error?: unknown) => void) => void;
 
 /**
- * Express middleware, mounted just before the endpoint's, that runs Nest's global guards on
- * each request to the endpoint's paths (`paths`, matched exactly, as the endpoint matches
- * them), as Nest runs them before a route's handler: after Nest's body parsers (whose refusals
- * are answered first, as for a route), with Express's `req` and `res` in the context. A refusal
- * is answered here in JSON-RPC; headers a guard set on `res` (a `Retry-After`) stay on the
- * answer, refused or served. CORS preflights (`OPTIONS`, which carry no credentials) and the
- * app's other paths, the authorization server's included, are not guarded.
+ * Express middleware, mounted just before the endpoint's, that runs the endpoint's gate (Nest's
+ * global guards, then `authInfoFrom`) on each request to the endpoint's paths (`paths`, matched
+ * exactly, as the endpoint matches them), as Nest runs guards before a route's handler: after
+ * Nest's body parsers (whose refusals are answered first, as for a route), with Express's `req`
+ * and `res` in the context. A refusal is answered here in JSON-RPC; headers a guard set on `res`
+ * (a `Retry-After`) stay on the answer, refused or served. CORS preflights (`OPTIONS`, which carry
+ * no credentials) and the app's other paths, the authorization server's included, are not guarded.
  */
-export function expressGlobalGuards(guards: NestGlobalGuards, paths: ReadonlySet<string>): ExpressHandler {
+export function expressGlobalGuards(gate: EndpointGate, paths: ReadonlySet<string>): ExpressHandler {
   const next = (): void => undefined;
   return (req, res, onward) => {
     const path = pathOf(req.originalUrl ?? req.url ?? '');
-    if (req.method === 'OPTIONS' || !paths.has(path) || guards.count === 0) return onward();
-    void guards.check([req, res, next], `${req.method} ${path}`).then((refused) => {
+    if (req.method === 'OPTIONS' || !paths.has(path) || !gate.active) return onward();
+    void gate.check([req, res, next], req, `${req.method} ${path}`).then((refused) => {
       // A guard that answered the request itself (a redirect) has the last word.
       if (res.headersSent) return;
       if (!refused) return onward();

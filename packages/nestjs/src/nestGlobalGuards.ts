@@ -1,18 +1,15 @@
-import { HttpException, type CanActivate, type LoggerService, type Type } from '@nestjs/common';
+import type { CanActivate, LoggerService, Type } from '@nestjs/common';
 import { ApplicationConfig, ContextIdFactory, type ModuleRef } from '@nestjs/core';
 import { ExecutionContextHost } from '@nestjs/core/helpers/execution-context-host';
 import { isObservable, lastValueFrom } from 'rxjs';
+import { nestRefusal, refusal, type GuardRefusal } from './nestRefusal';
+
+export type { GuardRefusal } from './nestRefusal';
 
 /** The endpoint as a guard sees it: `context.getClass()` and `context.getHandler()`. */
 export interface GuardTarget {
   readonly cls: Type;
   readonly handler: (...args: never[]) => unknown;
-}
-
-/** A refusal of the endpoint's request by a global guard: its status and JSON-RPC body (id null, as for every HTTP-level refusal). */
-export interface GuardRefusal {
-  readonly status: number;
-  readonly body: { jsonrpc: '2.0'; error: { code: number; message: string }; id: null };
 }
 
 /** Nest's global guards, run on one HTTP request as Nest runs them before a route's handler. */
@@ -71,15 +68,7 @@ export function nestGlobalGuards(moduleRef: ModuleRef, target: GuardTarget, logg
       }
       return undefined;
     } catch (error) {
-      if (error instanceof HttpException) {
-        const status = error.getStatus();
-        if (Number.isInteger(status) && status >= 400 && status <= 599) return refusal(status, messageOf(error));
-      }
-      logger.error(
-        `Toolwright: ${current} threw on ${where}; the MCP endpoint answered 500 (Internal error). Throw an HttpException (e.g. UnauthorizedException) for an answer the client may read.`,
-        (error as Error)?.stack ?? String(error),
-      );
-      return { status: 500, body: rpcError(-32603, 'Internal error: the server failed to handle this request. Its log has the details.') };
+      return nestRefusal(error, current, where, logger);
     }
   }
 
@@ -95,22 +84,4 @@ export function nestGlobalGuards(moduleRef: ModuleRef, target: GuardTarget, logg
 async function settle(answer: unknown): Promise<unknown> {
   const value: unknown = await answer;
   return isObservable(value) ? lastValueFrom(value) : value;
-}
-
-/** An `HttpException`'s message for the client, as Nest sends it for a route: its response's `message`, or its own. */
-function messageOf(error: HttpException): string {
-  const response = error.getResponse();
-  if (typeof response === 'string') return response;
-  const message = (response as { message?: unknown } | null)?.message;
-  if (typeof message === 'string') return message;
-  if (Array.isArray(message) && message.every((part) => typeof part === 'string')) return message.join('; ');
-  return error.message;
-}
-
-function refusal(status: number, message: string): GuardRefusal {
-  return { status, body: rpcError(-32000, message) };
-}
-
-function rpcError(code: number, message: string): GuardRefusal['body'] {
-  return { jsonrpc: '2.0', error: { code, message }, id: null };
 }

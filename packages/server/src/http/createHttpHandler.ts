@@ -10,6 +10,7 @@ import type { HttpHandlerOptions } from './HttpHandlerOptions';
 import { EventBudget } from './EventBudget';
 import { DEFAULT_EVENT_LIMITS, InMemoryEventStore } from './InMemoryEventStore';
 import { firstMessage } from './jsonRpcShape';
+import { hostAuthOf } from './hostAuthOf';
 import { createLegacySse } from './createLegacySse';
 import { createModernHandler } from './createModernHandler';
 import { createStatefulHandler } from './createStatefulHandler';
@@ -139,7 +140,8 @@ export function createHttpHandler(app: ServerFactory, options: HttpHandlerOption
     const refused = rules.method(method);
     if (refused) return sendAnswer(res, refused);
 
-    let auth: AuthInfo | undefined;
+    // Without `auth`, the caller the host framework established (`req.auth`, the SDK's convention; see the dispatch) is the request's, in either era.
+    let auth: AuthInfo | undefined = authenticate ? undefined : req.auth;
     if (authenticate) {
       const outcome = await authenticate(req);
       if (!outcome.ok) {
@@ -212,6 +214,8 @@ export function createHttpHandler(app: ServerFactory, options: HttpHandlerOption
         if (closing && req.method !== 'POST') return refuseClosing(res);
         const refused = rules.host(req.headers.host, isLoopbackAddress(req.socket.localAddress)) ?? rules.origin(req.headers.origin);
         if (refused) return sendAnswer(res, refused);
+        // A host's `req.auth` counts only as an AuthInfo (every transport and the session binding read it there).
+        if (!authenticate) req.auth = hostAuthOf(req.auth);
         if (isMcp) return await handleMcp(req, res, entry);
         return await legacy!.handle(req, res, entry);
       }

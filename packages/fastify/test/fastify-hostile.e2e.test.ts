@@ -1,0 +1,96 @@
+import 'reflect-metadata';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { createApp } from '@toolwright/server';
+import { toolwrightPlugin } from '@toolwright/fastify';
+import { browserFetch } from '../../express/test/fixtures/browserFetch';
+import { GreeterTools } from '../../express/test/fixtures/greeterTools';
+import { ERAS, INITIALIZE, connectEra, post } from '../../express/test/fixtures/mcpClients';
+
+/**
+ * Hostile bodies on a real Fastify 5 app that brings its own JSON parser, as apps that keep the
+ * raw body for signatures do, and forgets to give JSON.parse's error a status.
+ */
+async function serveWithOwnParser(): Promise<{ base: string; url: string; fastify: FastifyInstance }> {
+  const app = await createApp({ name: 'greeter', version: '1.0.0', tools: [GreeterTools] });
+  const fastify = Fastify();
+  fastify.removeContentTypeParser('application/json');
+  fastify.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
+    try {
+      done(null, JSON.parse(body as string));
+    } catch (error) {
+      done(error as Error, undefined);
+    }
+  });
+  fastify.post('/echo', async (request) => ({ body: request.body }));
+  // A host hook before the parser that throws a SyntaxError of its own: it stays the app's error.
+  fastify.addHook('onRequest', async (request) => {
+    if (request.headers['x-bad-json-header']) JSON.parse(String(request.headers['x-bad-json-header']));
+  });
+  await fastify.register(toolwrightPlugin, { app, requestLogLevel: 'silent' });
+  await fastify.listen({ port: 0, host: '127.0.0.1' });
+  const base = `http://127.0.0.1:${(fastify.server.address() as { port: number }).port}`;
+  return { base, url: `${base}/mcp`, fastify };
+}
+
+describe("Fastify 5, the app's own JSON parser in front of the endpoint", () => {
+  let served: Awaited<ReturnType<typeof serveWithOwnParser>>;
+  beforeAll(async () => {
+    served = await serveWithOwnParser();
+  });
+  afterAll(() => served.fastify.close());
+
+  it.each([
+    ['broken JSON', '{"jsonrpc": "2.0", "id": 1, "method": "secret-body-text'],
+    ['an empty body', ''],
+  ])("%s is a JSON-RPC parse error (400, -32700) without the parser's text, not Fastify's 500", async (_, body) => {
+    const response = await post(served.url, body);
+    const text = await response.text();
+    expect([response.status, JSON.parse(text)]).toEqual([400, { jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error: the request body is not valid JSON.' } }]);
+    expect(text).not.toMatch(/secret-body-text|Unexpected|JSON input/);
+  });
+
+  it('a gzip body the parser cannot read is a parse error too, and the endpoint keeps serving both eras', async () => {
+    const gzipped = new Uint8Array(require('node:zlib').gzipSync(INITIALIZE));
+    const response = await fetch(served.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'content-encoding': 'gzip', accept: 'application/json, text/event-stream' },
+      body: gzipped,
+    });
+    expect([response.status, ((await response.json()) as { error: { code: number } }).error.code]).toEqual([400, -32700]);
+    for (const era of ERAS) {
+      const client = await connectEra(era, served.url);
+      expect((await client.callTool('greet', { name: 'Ada' })).content[0].text).toBe('Hello, Ada!');
+      await client.close();
+    }
+  });
+
+  it("errors that are not the parser's stay with the app: a host hook's SyntaxError, and the same parser on the app's own route", async () => {
+    const hooked = await post(served.url, INITIALIZE, { 'x-bad-json-header': '{' });
+    expect(hooked.status).toBe(500);
+    expect(await hooked.json()).toMatchObject({ statusCode: 500, error: 'Internal Server Error' });
+    const elsewhere = await fetch(`${served.base}/echo`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{' });
+    expect(elsewhere.status).toBe(500);
+  });
+});
+
+describe('Fastify 5, the endpoint with cors, called from a web page', () => {
+  it.each(['legacy', 'auto'] as const)("the SDK v2 client (%s negotiation) gets through the browser's preflights: every header it sends is allowed", async (mode) => {
+    const page = 'http://app.example.test';
+    const app = await createApp({ name: 'greeter', version: '1.0.0', tools: [GreeterTools] });
+    const fastify = Fastify();
+    await fastify.register(toolwrightPlugin, { app, requestLogLevel: 'silent', cors: { origins: [page] }, allowedOrigins: [page] });
+    await fastify.listen({ port: 0, host: '127.0.0.1' });
+    const refused: string[] = [];
+    const client = new Client({ name: 'page', version: '1' }, { versionNegotiation: { mode } });
+    try {
+      const url = new URL(`http://127.0.0.1:${(fastify.server.address() as { port: number }).port}/mcp`);
+      await client.connect(new StreamableHTTPClientTransport(url, { fetch: browserFetch(page, refused) }));
+      expect((await client.callTool({ name: 'greet', arguments: { name: 'Ada' } })).content).toEqual([{ type: 'text', text: 'Hello, Ada!' }]);
+    } finally {
+      await client.close().catch(() => undefined);
+      await fastify.close();
+    }
+    expect(refused).toEqual([]);
+  });
+});
