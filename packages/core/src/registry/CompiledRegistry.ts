@@ -29,6 +29,11 @@ export interface CompiledTool extends ToolDefinition {
    * failures are `isError` results.
    */
   call(args: unknown, ctx: ToolContext | undefined, scope?: CallScope): Promise<ToolResult>;
+  /**
+   * The same call with its messages ('Invalid arguments for tool ...', 'Tool ... failed') naming
+   * the tool `name`, as a mount or a transform serves it; absent where the call names no tool.
+   */
+  readonly callAs?: (name: string) => CompiledTool['call'];
   /** `@Tool({ compilePattern })`: how the tool's schemas run their patterns (a transform's checks too); absent for `RegExp`. */
   readonly compilePattern?: PatternCompiler;
 }

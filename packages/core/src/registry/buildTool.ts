@@ -126,7 +126,8 @@ export function buildTool(cls: Class, found: FoundMember<ToolArgs>, env: ToolBui
     execution: options.task ? { taskSupport: 'optional' as const } : undefined,
     _meta: ui ? { ...options._meta, ...ui.meta } : options._meta,
   });
-  const call = compileToolCall({ name, cls, methodName, binding, inputSchema, outputSchema, compilePattern, ...env });
+  const spec = { name, cls, methodName, binding, inputSchema, outputSchema, compilePattern, ...env };
+  const call = compileToolCall(spec);
   return Object.freeze({
     name,
     descriptor,
@@ -134,6 +135,7 @@ export function buildTool(cls: Class, found: FoundMember<ToolArgs>, env: ToolBui
     methodName,
     usesContext: binding.ctxIndex !== undefined,
     call,
+    callAs: (as: string) => compileToolCall({ ...spec, name: as }),
     ...(access && { access }),
     ...(pipeline && { pipeline }),
     ...(options.timeoutMs !== undefined && { timeoutMs: options.timeoutMs }),

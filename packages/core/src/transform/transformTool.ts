@@ -92,20 +92,24 @@ export function transformTool(tool: CompiledTool, transform: ToolTransform, wher
   const inputSchema = { ...schema, properties, ...(required.length > 0 ? { required } : {}) };
   if (required.length === 0) delete inputSchema.required;
   const descriptor: ToolDescriptor = { ...tool.descriptor, name, inputSchema, ...(description !== undefined && { description }), ...(transform.title !== undefined && { title: transform.title }) };
-  const call = hidden.length === 0 && narrowed.length === 0 ? tool.call : transformedCall(tool, name, hidden, narrowed);
-  return Object.freeze({ ...tool, name, descriptor, call, usesContext: tool.usesContext || hidden.some((h) => h.compute !== undefined) });
+  // The tool's own messages name it as this transform serves it, and as a mount renames it after.
+  const callAs = (as: string): CompiledTool['call'] => {
+    const inner = as === tool.name ? tool.call : (tool.callAs?.(as) ?? tool.call);
+    return hidden.length === 0 && narrowed.length === 0 ? inner : transformedCall(inner, as, hidden, narrowed);
+  };
+  return Object.freeze({ ...tool, name, descriptor, call: callAs(name), callAs, usesContext: tool.usesContext || hidden.some((h) => h.compute !== undefined) });
 }
 
 /** Refuses hidden arguments a client sent, checks the narrowed ones, fills in the hidden ones, then calls the tool. */
 function transformedCall(
-  tool: CompiledTool,
+  call: CompiledTool['call'],
   name: string,
   hidden: readonly { name: string; value?: unknown; compute?: (ctx: ToolContext) => unknown }[],
   narrowed: readonly { name: string; check: Check }[],
 ): CompiledTool['call'] {
   return async (rawArgs, ctx, scope): Promise<ToolResult> => {
     const args = rawArgs === undefined || rawArgs === null ? {} : rawArgs;
-    if (typeof args !== 'object' || Array.isArray(args)) return tool.call(rawArgs, ctx, scope);
+    if (typeof args !== 'object' || Array.isArray(args)) return call(rawArgs, ctx, scope);
     const given = args as Record<string, unknown>;
     const issues: ValidationIssue[] = [];
     for (const h of hidden) if (Object.hasOwn(given, h.name)) issues.push({ path: h.name, message: 'is set by the server and may not be sent; leave it out' });
@@ -125,7 +129,7 @@ function transformedCall(
       }
       Object.defineProperty(filled, h.name, { value, enumerable: true, writable: true, configurable: true });
     }
-    return tool.call(filled, ctx, scope);
+    return call(filled, ctx, scope);
   };
 }
 

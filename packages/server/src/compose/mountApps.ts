@@ -219,7 +219,8 @@ class MountedApp {
   private tool(original: CompiledTool): CompiledTool | null {
     if (!Object.hasOwn(this.transforms, original.name)) {
       const name = `${this.namespace}_${original.name}`;
-      return Object.freeze({ ...original, name, descriptor: { ...original.descriptor, name }, ...this.runWith(original, this.source.toolTimeoutMs) });
+      const call = original.callAs?.(name) ?? original.call;
+      return Object.freeze({ ...original, name, descriptor: { ...original.descriptor, name }, call, ...this.runWith(original, this.source.toolTimeoutMs) });
     }
     this.transformed.add(original.name);
     const transform = this.transforms[original.name]!;
