@@ -328,5 +328,6 @@ describe('an extension whose handler throws a third party error with a number co
       (e: { code?: unknown; message: string }) => ({ code: e.code, message: e.message }),
     );
     expect(refused).toEqual({ code: -32603, message: '-32603 Internal error' });
+    expect(logged.some((line) => line.includes("extension 'com.example/backend': listen.open threw"))).toBe(true);
   });
 });

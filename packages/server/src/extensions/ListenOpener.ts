@@ -1,4 +1,4 @@
-import type { AuthInfo } from '@toolwright/core';
+import type { AuthInfo, ToolLogger } from '@toolwright/core';
 import { ErrorCodes, ProtocolError } from '../sdk/ProtocolError';
 import type { Extension } from './Extension';
 import { sentAsIs } from './sentAsIs';
@@ -29,8 +29,11 @@ export function listenOpenerOf(server: object): ListenOpener | undefined {
   return openers.get(server);
 }
 
-/** The opener for `extensions`: each one whose keys the filter names opens its part; undefined when the filter names none. */
-export function listenOpenerFor(extensions: readonly Extension[]): ListenOpener | undefined {
+/**
+ * The opener for `extensions`: each one whose keys the filter names opens its part; undefined when
+ * the filter names none. An error a part throws that is not sent as is goes to `logger`.
+ */
+export function listenOpenerFor(extensions: readonly Extension[], logger: ToolLogger): ListenOpener | undefined {
   const listening = extensions.filter((e) => e.listen && e.listen.keys.length > 0);
   if (listening.length === 0) return undefined;
   return (filter, request) => {
@@ -38,8 +41,10 @@ export function listenOpenerFor(extensions: readonly Extension[]): ListenOpener 
     if (named.length === 0) return undefined;
     return (async () => {
       const opened: OpenedListen[] = [];
+      let opening: Extension | undefined;
       try {
         for (const extension of named) {
+          opening = extension;
           const own = Object.create(null) as Record<string, unknown>;
           for (const key of extension.listen!.keys) if (Object.hasOwn(filter, key)) own[key] = filter[key];
           opened.push(
@@ -54,6 +59,7 @@ export function listenOpenerFor(extensions: readonly Extension[]): ListenOpener 
       } catch (error) {
         for (const o of opened) o.close();
         if (sentAsIs(error)) throw error;
+        logger.error(`extension '${opening!.id}': listen.open threw; the client got -32603`, error);
         throw new ProtocolError(ErrorCodes.InternalError, 'Internal error');
       }
       return {

@@ -57,7 +57,7 @@ export class ServedExtensions {
     const advertised: Record<string, Readonly<Record<string, unknown>>> = Object.create(null) as Record<string, Readonly<Record<string, unknown>>>;
     for (const e of extensions) Object.defineProperty(advertised, e.id, { value: structuredClone(e.settings ?? {}), enumerable: true });
     this.advertised = extensions.length > 0 ? Object.freeze({ ...advertised }) : undefined;
-    this.listenOpener = listenOpenerFor(extensions);
+    this.listenOpener = listenOpenerFor(extensions, this.logger);
   }
 
   /** `capabilities` with `extensions` (each identifier with its settings) added; as given when the app serves none. */
