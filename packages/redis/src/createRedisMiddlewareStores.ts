@@ -23,9 +23,10 @@ interface Scripted extends Redis {
  * results. A call takes its token in one Lua script (refill and spend, on the Redis server's
  * clock), so concurrent calls on any number of instances spend each token once. Keys carry the
  * cluster's prefix and a TTL: a bucket lives until it would be full again (or `bucketTtlMs`),
- * a cached result until it expires; cache keys are SHA-256 digests of the middleware's key
- * (which holds the caller and the arguments). While Redis is unreachable a call that needs a
- * store fails with an error result that says so, as any failing middleware does.
+ * a cached result until it expires; bucket and cache keys are SHA-256 digests of the middleware's
+ * key (the caller, the member and, for the cache, the arguments), short however long the ids in
+ * it. While Redis is unreachable a call that needs a store fails with an error result that says
+ * so, as any failing middleware does.
  */
 export function createRedisMiddlewareStores(cluster: RedisCluster, options: RedisMiddlewareStoreOptions = {}): { rateLimit: RateLimitStore; cache: CacheStore } {
   const { prefix } = cluster;
@@ -33,8 +34,9 @@ export function createRedisMiddlewareStores(cluster: RedisCluster, options: Redi
   const maxTtlMs = options.bucketTtlMs ?? 0;
   if (!(Number.isFinite(maxTtlMs) && maxTtlMs >= 0)) throw new Error(`createRedisMiddlewareStores: bucketTtlMs must be a positive number of milliseconds, got ${options.bucketTtlMs}.`);
   if (typeof redis.twTakeToken !== 'function') redis.defineCommand('twTakeToken', { numberOfKeys: 1, lua: TAKE_TOKEN });
-  const bucketKey = (key: string) => `${prefix}rl:${key}`;
-  const cacheKey = (key: string) => `${prefix}cache:${createHash('sha256').update(key).digest('base64url')}`;
+  const digest = (key: string) => createHash('sha256').update(key).digest('base64url');
+  const bucketKey = (key: string) => `${prefix}rl:${digest(key)}`;
+  const cacheKey = (key: string) => `${prefix}cache:${digest(key)}`;
 
   return {
     rateLimit: {

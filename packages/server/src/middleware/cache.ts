@@ -9,7 +9,7 @@ import { MemoryCacheStore } from './MemoryCacheStore';
 export interface CacheOptions {
   /** How long a result is served from the cache, in milliseconds. */
   readonly ttlMs: number;
-  /** Where results live. Default: a bounded `MemoryCacheStore` (1000 results) in this process. */
+  /** Where results live. Default: a bounded `MemoryCacheStore` (1000 results, 64 MiB) in this process. */
   readonly store?: CacheStore;
   /** Default `Date.now`; tests pass a fake clock. */
   readonly clock?: Clock;
