@@ -19,6 +19,7 @@ const SLOW = {
   'packages/cli/test/dev-inspect.e2e.test.ts': 'runs toolwright dev in a process',
   'packages/cli/test/from-a-clone.e2e.test.ts': 'packs and npm installs the packages',
   'packages/cli/test/from-the-registry.e2e.test.ts': 'publishes to a local registry and npm installs',
+  'packages/cli/test/hostile-input.e2e.test.ts': 'runs the built toolwright and create-toolwright bins on hostile command lines',
   'packages/cli/test/hostile-servers.e2e.test.ts': 'runs misbehaving stdio servers (fixtures/hostile-server.js) in processes',
   'packages/cli/test/host-templates.e2e.test.ts': 'generates the edge, express, nest, next and oauth templates, npm installs them, runs their tests and servers',
   'packages/cli/test/new-from-a-checkout.test.ts': 'npm packs the packages for a generated project',

@@ -104,7 +104,7 @@ describe('toolwright new', () => {
     [['new', 'x', '--name', 'My Server'], "Invalid --name 'My Server': npm package names are lowercase: try 'my-server'."],
     [
       ['new', 'x', '--name', 'my server'],
-      "Invalid --name 'my server': use lowercase letters, digits, '-', '.', '_' or '~', optionally scoped as '@scope/name', starting with a letter or digit: try 'my-server'.",
+      "Invalid --name 'my server': use lowercase letters, digits, '-', '.' or '_', optionally scoped as '@scope/name', starting with a letter or digit: try 'my-server'.",
     ],
     [['new', 'Bad Folder'], "The folder name 'Bad Folder' is not a valid package name (npm package names are lowercase: try 'bad-folder')"],
     [['new', 'x', '--local', '--registry'], 'Pass --local or --registry, not both.'],

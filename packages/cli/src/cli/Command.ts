@@ -21,5 +21,7 @@ export interface Command {
   /** The full `--help` text. */
   readonly help: string;
   readonly options: Readonly<Record<string, OptionSpec>>;
+  /** Whether it passes the arguments after `--` to the server it starts; without it, `--` and what follows are refused. */
+  readonly serverArgs?: true;
   run(args: ParsedArgs, io: Io): Promise<number>;
 }

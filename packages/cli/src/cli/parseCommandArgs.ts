@@ -7,6 +7,11 @@ export function parseCommandArgs(command: Command, argv: readonly string[]): Par
   const dashDash = argv.indexOf('--');
   const own = dashDash === -1 ? argv : argv.slice(0, dashDash);
   const rest = dashDash === -1 ? [] : argv.slice(dashDash + 1);
+  if (dashDash !== -1 && command.serverArgs !== true) {
+    throw new UsageError(
+      `toolwright ${command.name} starts no server, so it takes nothing after '--'${rest.length > 0 ? ` (got '${rest[0]}')` : ''}: put its options before '--'. See 'toolwright ${command.name} --help'.`,
+    );
+  }
   try {
     const { values, positionals } = parseArgs({
       args: [...own],
@@ -16,8 +21,12 @@ export function parseCommandArgs(command: Command, argv: readonly string[]): Par
     });
     return { values, positionals, rest };
   } catch (error) {
-    // node's messages are good ("Unknown option '--foo'"); add where to look.
-    throw new UsageError(`${(error as Error).message.replace(/\. To specify a positional argument.*$/s, '')}. See 'toolwright ${command.name} --help'.`);
+    // node's messages are good ("Unknown option '--foo'"); make them one line and add where to look.
+    const message = (error as Error).message
+      .replace(/\. To specify a positional argument.*$/s, '')
+      .replace(/\s*\n\s*/g, ' ')
+      .replace(/\.$/, '');
+    throw new UsageError(`${message}. See 'toolwright ${command.name} --help'.`);
   }
 }
 

@@ -3,6 +3,7 @@ import { println, type Io } from '../cli/Io';
 import { stringOption } from '../cli/parseCommandArgs';
 import { UsageError } from '../cli/UsageError';
 import { bearerToken, BEARER_ENV, isLoopbackHost } from './bearerToken';
+import { checkedHeaderValue, requestHeaders } from './requestHeaders';
 import { resolveEntry } from './resolveEntry';
 import { warnIfStale } from './staleBuild';
 
@@ -43,26 +44,32 @@ export function protocolChoice(args: ParsedArgs): ProtocolChoice {
 }
 
 /**
- * An http(s) URL is a running server; anything else is the compiled entry file to start
- * (default: package.json "main", else dist/server.js), with `-- <args>` for it.
+ * An http(s) URL is a running server (another scheme, or a user name or password in it, is
+ * refused); anything else is the compiled entry file to start (default: package.json "main",
+ * else dist/server.js), with `-- <args>` for it.
  */
 export function serverTarget(args: ParsedArgs, io: Io, entryArg: string | undefined): ServerTarget {
   const headerValues = args.values.header;
   const headerList = Array.isArray(headerValues) ? headerValues : [];
-  if (entryArg !== undefined && /^https?:\/\//i.test(entryArg)) {
+  const scheme = entryArg === undefined ? undefined : /^([a-z][a-z0-9+.-]*):\/\//i.exec(entryArg)?.[1].toLowerCase();
+  if (scheme !== undefined && scheme !== 'http' && scheme !== 'https') {
+    throw new UsageError(`A URL that starts ${scheme}:// is not a server: pass the http:// or https:// URL of a running server, or the path of the entry file to start.`);
+  }
+  if (entryArg !== undefined && scheme !== undefined) {
     let url: URL;
     try {
       url = new URL(entryArg);
     } catch {
-      throw new UsageError(`'${entryArg}' is not a valid URL.`);
+      throw new UsageError(`'${withoutUserinfo(entryArg)}' is not a valid URL.`);
+    }
+    if (url.username !== '' || url.password !== '') {
+      url.username = url.password = '';
+      throw new UsageError(
+        `The URL carries a user name or password, which are not sent and would show in messages: pass ${url.href} and the credentials as a token (${BEARER_ENV} or --bearer-env NAME) or a header (--header 'Authorization: Basic ...').`,
+      );
     }
     if (args.rest.length > 0) throw new UsageError(`Server arguments after '--' only apply when toolwright starts the server; ${entryArg} is already running.`);
-    const headers: Record<string, string> = {};
-    for (const header of headerList) {
-      const colon = header.indexOf(':');
-      if (colon <= 0) throw new UsageError(`--header '${header}' is not 'Name: value', e.g. --header 'X-Api-Key: abc'.`);
-      headers[header.slice(0, colon).trim()] = header.slice(colon + 1).trim();
-    }
+    const headers = requestHeaders(headerList);
     const hasAuthorizationHeader = Object.keys(headers).some((name) => name.toLowerCase() === 'authorization');
     if (hasAuthorizationHeader) {
       println(
@@ -75,7 +82,7 @@ export function serverTarget(args: ParsedArgs, io: Io, entryArg: string | undefi
     const bearer = bearerToken(args, io);
     if (bearer !== undefined) {
       if (hasAuthorizationHeader) throw new UsageError(`Both --header 'Authorization: ...' and a bearer token (${bearer.from}) were given: pass one of them.`);
-      headers.Authorization = `Bearer ${bearer.token}`;
+      headers.Authorization = checkedHeaderValue(`Bearer ${bearer.token}`, `The bearer token from ${bearer.from}`);
     }
     if ((bearer !== undefined || hasAuthorizationHeader) && url.protocol === 'http:' && !isLoopbackHost(url.hostname)) {
       println(
@@ -90,4 +97,9 @@ export function serverTarget(args: ParsedArgs, io: Io, entryArg: string | undefi
   const entry = resolveEntry(io.cwd, entryArg, args.rest);
   warnIfStale(entry, io);
   return { kind: 'stdio', command: entry.command, args: entry.args, cwd: entry.projectDir, shown: entry.file };
+}
+
+/** `raw` without the `user:password@` of a URL, for a message about a URL that does not parse. */
+function withoutUserinfo(raw: string): string {
+  return raw.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/?#]*@/i, '$1');
 }

@@ -12,6 +12,7 @@ import { UsageError } from '../cli/UsageError';
 
 export const callCommand: Command = {
   name: 'call',
+  serverArgs: true,
   summary: 'Call a tool, read a resource or get a prompt (stdio or HTTP) and print the result',
   options: {
     args: { type: 'string', short: 'a' },
@@ -137,13 +138,32 @@ function parseToolArgs(raw: string | undefined): Record<string, unknown> {
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value))
     throw new UsageError(`--args must be a JSON object of named arguments, got ${Array.isArray(value) ? 'an array' : JSON.stringify(value)}.`);
+  if (nestsDeeperThan(value, MAX_ARGS_DEPTH)) throw new UsageError(`--args nests objects and arrays more than ${MAX_ARGS_DEPTH} levels deep, more than can be sent: flatten it.`);
   return value as Record<string, unknown>;
 }
 
+/** Past a few thousand levels, serializing the request overflows the stack; no tool needs this many. */
+const MAX_ARGS_DEPTH = 2000;
+
+/** Whether a parsed JSON value nests objects and arrays more than `limit` levels deep, checked without recursion. */
+function nestsDeeperThan(value: unknown, limit: number): boolean {
+  const pending: Array<[unknown, number]> = [[value, 1]];
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    const [node, depth] = next;
+    if (typeof node !== 'object' || node === null) continue;
+    if (depth > limit) return true;
+    for (const child of Object.values(node)) pending.push([child, depth + 1]);
+  }
+  return false;
+}
+
+/** Node's timers hold at most 2^31-1 ms (about 24.8 days): a longer one would fire at once. */
+const MAX_TIMEOUT_MS = 2 ** 31 - 1;
+
 export function parseTimeout(raw: string | undefined): number | undefined {
   if (raw === undefined) return undefined;
-  const ms = Number(raw);
-  if (!Number.isInteger(ms) || ms <= 0) throw new UsageError(`--timeout must be a positive number of milliseconds, got '${raw}'.`);
+  const ms = /^\d+$/.test(raw) ? Number(raw) : NaN;
+  if (!(ms > 0 && ms <= MAX_TIMEOUT_MS)) throw new UsageError(`--timeout must be a whole number of milliseconds from 1 to ${MAX_TIMEOUT_MS}, got '${raw}'.`);
   return ms;
 }
 

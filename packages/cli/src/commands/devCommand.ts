@@ -12,6 +12,7 @@ import { INSPECTOR, inspectorCommand, nodeRunsInspector, startInspector } from '
 
 export const devCommand: Command = {
   name: 'dev',
+  serverArgs: true,
   summary: 'Build in watch mode and restart the server after each successful build',
   options: { inspect: { type: 'boolean' }, port: { type: 'string' } },
   help: `Usage: toolwright dev [entry] [--inspect [--port <n>]] [-- <server args>]

@@ -16,6 +16,7 @@ const REFERENCE_FILE = 'reference.md';
 
 export const docsCommand: Command = {
   name: 'docs',
+  serverArgs: true,
   summary: "Write a Markdown reference and an llms.txt of the server's tools, resources and prompts",
   options: { out: { type: 'string', short: 'o' }, ...CONNECT_OPTIONS },
   help: `Usage: toolwright docs [server] [--out <dir>] [-- <server args>]

@@ -14,6 +14,7 @@ import { lintContract, type LintIssue } from '../lint/lintContract';
 
 export const inspectCommand: Command = {
   name: 'inspect',
+  serverArgs: true,
   summary: 'Show tools, resources and prompts as a client sees them; --lint for LLM-readiness',
   options: {
     json: { type: 'boolean' },

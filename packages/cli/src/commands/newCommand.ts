@@ -12,7 +12,7 @@ import { cliVersion } from '../generate/packageRoot';
 import { TOKENS_START } from '../generate/readme';
 import { isTemplateName, isTransport, TEMPLATE_NAMES, TEMPLATES, TRANSPORTS, type TemplateName } from '../generate/templates';
 import { suggestProjectName, validateProjectName } from '../generate/validateProjectName';
-import { blockingEntries, writeProject } from '../generate/writeProject';
+import { blockingEntries, checkWritable, writeProject } from '../generate/writeProject';
 
 export const newCommand: Command = {
   name: 'new',
@@ -77,6 +77,7 @@ Examples:
       if (!io.interactive) throw new UsageError("Missing <dir>: where to create the project, e.g. 'toolwright new my-server'.");
       dir = await ask(io, 'Project folder', 'my-mcp-server');
     }
+    if (dir.trim() === '') throw new UsageError("The folder is an empty string: name one, e.g. 'toolwright new my-server' ('.' for this folder).");
     const target = resolve(io.cwd, dir);
     template ??= io.interactive && args.values.template === undefined ? await askTemplate(io) : 'minimal';
     name ??= await defaultName(io, target);
@@ -90,6 +91,8 @@ Examples:
 
     const workspace = stringOption(args, 'workspace');
     const workspaceRoot = workspace === undefined ? undefined : relative(target, resolve(io.cwd, workspace)).split('\\').join('/') || '.';
+    const options = { template, transport, packageName: name, toolwrightVersion: cliVersion(), workspaceRoot };
+    await checkWritable(target, generateProject(options)); // before packing into the folder
     const local = usesLocalPackages(args, workspace !== undefined, io);
     if (stringOption(args, 'pack-dir') !== undefined && !local) throw new UsageError('--pack-dir only applies with --local.');
     let localPackages;
@@ -98,7 +101,7 @@ Examples:
       const packDir = stringOption(args, 'pack-dir');
       localPackages = await packLocalPackages(target, packDir === undefined ? undefined : resolve(io.cwd, packDir));
     }
-    const files = generateProject({ template, transport, packageName: name, toolwrightVersion: cliVersion(), localPackages, workspaceRoot });
+    const files = generateProject({ ...options, localPackages });
     await writeProject(target, files);
 
     const shown = relative(io.cwd, target) || '.';

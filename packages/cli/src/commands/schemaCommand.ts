@@ -14,6 +14,7 @@ import { loadContract, parseContract } from '../contract/loadContract';
 
 export const schemaCommand: Command = {
   name: 'schema',
+  serverArgs: true,
   summary: 'Snapshot the served contract, or diff it against a snapshot (breaking vs additive)',
   options: {
     out: { type: 'string', short: 'o' },

@@ -18,6 +18,7 @@ import { judgeConformance } from '../conformance/judgeConformance';
 
 export const testConformanceCommand: Command = {
   name: 'test-conformance',
+  serverArgs: true,
   summary: 'Run the official MCP conformance suite against your server',
   options: { run: { type: 'string', multiple: true }, scenario: { type: 'string' }, all: { type: 'boolean' }, verbose: { type: 'boolean' } },
   help: `Usage: toolwright test-conformance [server] [--run <label>]... [--scenario <name>] [--all] [-- <server args>]

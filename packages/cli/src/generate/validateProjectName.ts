@@ -1,5 +1,10 @@
-/** npm's rules for a package name (new packages): lowercase, URL-safe, at most 214 characters. */
-const NPM_NAME = /^(?:@[a-z0-9][a-z0-9._~-]*\/)?[a-z0-9][a-z0-9._~-]*$/;
+import { isBuiltin } from 'node:module';
+
+/** npm's rules for a package name (new packages): lowercase, URL-safe, at most 214 characters, no `~'!()*`. */
+const NPM_NAME = /^(?:@[a-z0-9][a-z0-9._-]*\/)?[a-z0-9][a-z0-9._-]*$/;
+
+/** Names npm refuses outright, whatever their form. */
+const RESERVED = new Set(['node_modules', 'favicon.ico']);
 
 /** Returns why `name` cannot be a project name (with a valid name to try, when one can be made), or undefined when it can. */
 export function validateProjectName(name: string): string | undefined {
@@ -9,9 +14,16 @@ export function validateProjectName(name: string): string | undefined {
   const tryIt = suggestion === undefined ? '' : `: try '${suggestion}'`;
   if (name !== name.toLowerCase()) return `npm package names are lowercase${tryIt}`;
   if (!NPM_NAME.test(name)) {
-    return `use lowercase letters, digits, '-', '.', '_' or '~', optionally scoped as '@scope/name', starting with a letter or digit${tryIt}`;
+    return `use lowercase letters, digits, '-', '.' or '_', optionally scoped as '@scope/name', starting with a letter or digit${tryIt}`;
   }
   if (!/[a-z0-9]/.test(name.replace(/^@[^/]+\//, ''))) return 'the name needs at least one letter or digit';
+  return reservedProblem(name);
+}
+
+/** Why npm refuses a name of the right form: reserved, or a Node.js core module's (which `require` would load instead). */
+function reservedProblem(name: string): string | undefined {
+  if (RESERVED.has(name)) return `npm reserves '${name}'; choose another name, e.g. 'my-${name.replace('.', '-')}'`;
+  if (isBuiltin(name)) return `'${name}' is a Node.js core module; choose another name, e.g. '${name}-server'`;
   return undefined;
 }
 
@@ -20,10 +32,11 @@ export function suggestProjectName(name: string): string | undefined {
   const part = (s: string) =>
     s
       .toLowerCase()
-      .replace(/[^a-z0-9._~-]+/g, '-')
+      .replace(/[^a-z0-9._-]+/g, '-')
       .replace(/^[^a-z0-9]+/, '')
       .replace(/-+$/, '');
   const scoped = /^@([^/]+)\/(.+)$/.exec(name);
   const suggestion = scoped ? `@${part(scoped[1])}/${part(scoped[2])}` : part(name);
-  return suggestion.length > 0 && suggestion.length <= 214 && NPM_NAME.test(suggestion) && /[a-z0-9]/.test(suggestion) ? suggestion : undefined;
+  const valid = suggestion.length > 0 && suggestion.length <= 214 && NPM_NAME.test(suggestion) && /[a-z0-9]/.test(suggestion);
+  return valid && reservedProblem(suggestion) === undefined ? suggestion : undefined;
 }
