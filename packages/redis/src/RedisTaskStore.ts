@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { StoredTask, TaskStatus, TaskStore } from '@toolwright/server';
 import type { Redis } from 'ioredis';
-import { RedisUnavailableError } from './createRedisCluster';
+import { RedisUnavailableError } from './RedisUnavailableError';
 
 /**
  * Keeps the sets of unfinished tasks, in all (KEYS[3]) and of the task's caller (KEYS[4]), scored
@@ -83,7 +83,8 @@ export interface RedisTaskStoreOptions {
  * (`<prefix>task:<id>`, JSON) expiring with the task, so any instance, and one started later,
  * answers `tasks/get`, `tasks/update` and `tasks/cancel` for a task another one created.
  * Changes are compare-and-set (a racing writer makes the change run again on what won); a
- * cancel is published on `<prefix>task-cancel` so the instance running the task aborts it, and
+ * cancel is published on `<prefix>task-cancel` so the instance running the task aborts it (once
+ * it reads the task cancelled: a cancel published for a task that is not aborts nothing), and
  * the id of each written task on `<prefix>task-change` so any instance's `subscriptions/listen`
  * streams hear of it (and read it). Working tasks are also in the sorted set
  * `<prefix>task-working` (scored by heartbeat), which sweepers read to find the ones whose
@@ -199,11 +200,21 @@ export class RedisTaskStore implements TaskStore {
     const subscriber = this.redis.duplicate({ enableOfflineQueue: true, commandTimeout: undefined, autoResubscribe: true });
     this.subscriber = subscriber;
     subscriber.on('message', (channel: string, message: string) => {
-      if (channel === this.channel) for (const l of this.listeners) l(message);
+      if (channel === this.channel) void this.heardCancel(message);
       else if (channel === this.changes) for (const w of this.watchers) w(message);
     });
     subscriber.on('error', () => undefined);
     void subscriber.subscribe(this.channel, this.changes).catch(() => undefined);
+  }
+
+  /**
+   * A cancel is believed once the task is cancelled in Redis (`tasks/cancel` writes that before
+   * it publishes): whoever can publish on the channel could otherwise abort any running task.
+   */
+  private async heardCancel(taskId: string): Promise<void> {
+    if (this.listeners.size === 0 || taskId.length > MAX_TASK_ID) return;
+    const task = await this.get(taskId).catch(() => undefined);
+    if (task?.status === 'cancelled') for (const l of this.listeners) l(taskId);
   }
 
   /**

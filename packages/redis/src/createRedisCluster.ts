@@ -5,6 +5,7 @@ import { GET_STREAM_ID } from '@toolwright/server/http';
 import { createRedisRequestStateStore } from './createRedisRequestStateStore';
 import { connectRedis } from './connectRedis';
 import { redisWarnings } from './redisWarnings';
+import { RedisUnavailableError } from './RedisUnavailableError';
 import { BROADCAST, CREATE, END, SET_STATE, STORE_EVENT, TOUCH, UPDATE } from './scripts';
 
 type JSONRPCMessage = Parameters<EventStore['storeEvent']>[1];
@@ -46,19 +47,6 @@ export interface RedisCluster extends Cluster {
   readonly prefix: string;
   /** Closes both connections. Call after the HTTP listener closed. */
   close(): Promise<void>;
-}
-
-/**
- * Raised for every command Redis could not run; its message says Redis is unreachable and why,
- * or, when Redis answered with an error (out of memory, read-only replica, ...), that it refused
- * the command and Redis's reason (without the script position Redis appends).
- */
-export class RedisUnavailableError extends Error {
-  constructor(cause: unknown) {
-    const message = String((cause as Error)?.message ?? cause);
-    super((cause as Error)?.name === 'ReplyError' ? `Redis refused the command: ${message.replace(/\s*script: [0-9a-f]{40}, on @user_script:\d+\.?$/, '')}` : `Redis is unreachable: ${message}`);
-    this.name = 'RedisUnavailableError';
-  }
 }
 
 interface Scripted extends Redis {
@@ -174,6 +162,17 @@ function isChange(value: unknown): value is ClusterChange {
 }
 
 /**
+ * Whether `message` is what `relay` carries: to one instance a client's answer (an id with a
+ * result or an error, no method), to every instance (`toAll`) a client's cancellation. Anything
+ * else published on a relay channel, a request above all (it would run in the session as if its
+ * client had sent it), is dropped.
+ */
+function isRelayed(message: Record<string, unknown>, toAll: boolean): boolean {
+  if (toAll) return message.method === 'notifications/cancelled' && !Object.hasOwn(message, 'id');
+  return !Object.hasOwn(message, 'method') && Object.hasOwn(message, 'id') && (Object.hasOwn(message, 'result') || Object.hasOwn(message, 'error'));
+}
+
+/**
  * Connects to Redis and returns the cluster store every instance of an app shares:
  * sessions, resumable events, list-change and resource-update fan-out. Resolves once
  * Redis answers; rejects after `connectTimeoutMs` otherwise.
@@ -270,10 +269,25 @@ export async function createRedisCluster(options: RedisClusterOptions = {}): Pro
     warn(`redis: dropped ${dropped} malformed message(s) on a cluster channel (last: ${why} on '${channel.slice(0, 200)}'); another instance of another version, or something else, publishes there`);
     dropped = 0;
   };
+  /**
+   * An `ended` message is believed once the session's record is gone (the scripts delete it
+   * before they publish): whoever can publish on the channel could otherwise close any live
+   * session's copies, GET streams included. While Redis cannot tell, the copies stay; the
+   * session's next request finds out.
+   */
+  const hearEnded = async (id: string) => {
+    if (endedListeners.size === 0) return;
+    try {
+      if ((await redis.exists(k.session(id))) !== 0) return drop(k.ended, 'a session that has not ended');
+    } catch {
+      return;
+    }
+    for (const listener of endedListeners) listener(id);
+  };
   /** A message from another instance: whatever it holds, it never throws out of ioredis's reader (which would crash the process). */
   const hear = (channel: string, payload: string) => {
     if (channel === k.ended) {
-      if (SESSION_ID.test(payload)) for (const listener of endedListeners) listener(payload);
+      if (SESSION_ID.test(payload)) void hearEnded(payload);
       return;
     }
     const nl = payload.indexOf('\n');
@@ -282,7 +296,7 @@ export async function createRedisCluster(options: RedisClusterOptions = {}): Pro
     const relay = relays.get(channel);
     if (relay) {
       const message = parseJson(payload.slice(nl + 1));
-      if (!SESSION_ID.test(from) || !isObject(message)) return drop(channel, 'not a session id and a JSON-RPC message');
+      if (!SESSION_ID.test(from) || !isObject(message) || !isRelayed(message, channel === k.relay('*'))) return drop(channel, 'not a session id and a client answer or cancellation');
       for (const listener of relay) listener(from, message);
       return;
     }

@@ -57,9 +57,12 @@ export function createRedisMiddlewareStores(cluster: RedisCluster, options: Redi
       },
     },
     cache: {
-      // A value that is not an entry (another version's, or corrupted) is a miss: the member runs and its result replaces it.
+      // A value that is not an entry (another version's, or corrupted, or a key of another type) is a miss: the member runs and its result replaces it.
       async get(key) {
-        const json = await redis.get(cacheKey(key));
+        const json = await redis.get(cacheKey(key)).catch((error: unknown) => {
+          if (String((error as Error)?.message).startsWith('WRONGTYPE')) return null;
+          throw error;
+        });
         if (json === null) return undefined;
         let entry: unknown;
         try {

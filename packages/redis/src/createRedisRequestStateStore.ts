@@ -1,11 +1,13 @@
 import type { UsedStateStore } from '@toolwright/server';
 import type { RedisCluster } from './createRedisCluster';
+import { RedisUnavailableError } from './RedisUnavailableError';
 
 /**
  * The `requestState.usedStates` store on the cluster's Redis: a 2026-07-28 round state is
  * accepted once across every instance, where each instance alone would accept a state
  * replayed to it until it expires. One key per accepted state (`rs:<id>`), set only if new,
- * expiring with the state. While Redis is unreachable the round is refused with an error.
+ * expiring with the state. While Redis is unreachable the round is refused with an error that
+ * says so (a `RedisUnavailableError`).
  * A cluster from `createRedisCluster` brings one (`cluster.usedStates`), which an app
  * serving HTTP with that cluster uses by default; call this for an app that reaches Redis
  * without serving through the cluster.
@@ -15,7 +17,11 @@ export function createRedisRequestStateStore(cluster: Pick<RedisCluster, 'redis'
   return {
     async claim(id, expiresAt) {
       const ttl = Math.max(1, Math.ceil(expiresAt - Date.now()));
-      return (await redis.set(`${prefix}rs:${id}`, '1', 'PX', ttl, 'NX')) === 'OK';
+      try {
+        return (await redis.set(`${prefix}rs:${id}`, '1', 'PX', ttl, 'NX')) === 'OK';
+      } catch (error) {
+        throw new RedisUnavailableError(error);
+      }
     },
   };
 }

@@ -2,7 +2,8 @@
  * @toolwright/redis — run several instances of a Toolwright app behind a load balancer:
  * sessions, resumable events and notifications shared through Redis.
  */
-export { createRedisCluster, RedisUnavailableError } from './createRedisCluster';
+export { createRedisCluster } from './createRedisCluster';
+export { RedisUnavailableError } from './RedisUnavailableError';
 export type { RedisCluster, RedisClusterOptions } from './createRedisCluster';
 export { createRedisMiddlewareStores } from './createRedisMiddlewareStores';
 export type { RedisMiddlewareStoreOptions } from './createRedisMiddlewareStores';

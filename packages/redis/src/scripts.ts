@@ -10,21 +10,29 @@
  * holds (field: session id) and in all (field: ''), `eb:<id>` the event bytes of a stream
  * with no session here (an `eventStore` used alone). Channels: `ended`, `changes`, `ev:<id>`.
  * Scripts name keys they build from the prefix, so one Redis primary (or Sentinel) holds
- * them all; Redis Cluster is not supported.
+ * them all; Redis Cluster is not supported. A key of the wrong type (another version's, an
+ * operator's edit) is dropped where a script reads it, as if missing (`typed`): it never fails
+ * every request of its session, nor a broadcast to every other session.
  */
 
 /** Helpers every script that ends sessions or stores events starts with. */
 const LIB = `
+local function typed(key, kind)
+  local t = redis.call('TYPE', key).ok
+  if t ~= kind and t ~= 'none' then redis.call('DEL', key) end
+end
 local function forget(p, sid)
+  typed(p .. 's:' .. sid, 'hash')
   local owner = redis.call('HGET', p .. 's:' .. sid, 'owner')
   if owner then redis.call('ZREM', p .. owner, sid) end
   redis.call('DEL', p .. 's:' .. sid, p .. 'e:' .. sid, p .. 'st:' .. sid, p .. 'sub:' .. sid)
   redis.call('ZREM', p .. 'sessions', sid)
-  local held = tonumber(redis.call('HGET', p .. 'eb', sid) or '0')
+  local held = tonumber(redis.call('HGET', p .. 'eb', sid) or '0') or 0
   if held ~= 0 then redis.call('HINCRBY', p .. 'eb', '', -held) end
   redis.call('HDEL', p .. 'eb', sid)
 end
 local function reap(p, now, limit)
+  typed(p .. 'sessions', 'zset')
   local gone = redis.call('ZRANGEBYSCORE', p .. 'sessions', '-inf', now, 'LIMIT', 0, limit)
   for _, sid in ipairs(gone) do
     if redis.call('EXISTS', p .. 's:' .. sid) == 1 then redis.call('ZREM', p .. 'sessions', sid) else forget(p, sid) end
@@ -32,6 +40,8 @@ local function reap(p, now, limit)
 end
 local function append(p, sid, stream, json, maxlen, maxBytes, maxTotal, ttl)
   local ekey = p .. 'e:' .. sid
+  typed(ekey, 'stream')
+  typed(p .. 'eb', 'hash')
   local n = string.len(json)
   local id = redis.call('XADD', ekey, '*', 's', stream, 'm', json, 'n', n)
   redis.call('PEXPIRE', ekey, ttl)
@@ -49,15 +59,19 @@ local function append(p, sid, stream, json, maxlen, maxBytes, maxTotal, ttl)
   while count > 0 and (count > maxlen or held > maxBytes or total > maxTotal) do
     local first = redis.call('XRANGE', ekey, '-', '+', 'COUNT', 1)[1]
     local size = 0
-    for i = 1, #first[2], 2 do if first[2][i] == 'n' then size = tonumber(first[2][i + 1]) end end
+    for i = 1, #first[2], 2 do if first[2][i] == 'n' then size = tonumber(first[2][i + 1]) or 0 end end
+    -- A size another writer left unreadable (not a whole number of bytes) counts as none.
+    if size < 0 or size > 2^53 or size ~= math.floor(size) then size = 0 end
     redis.call('XDEL', ekey, first[1])
     count = count - 1
-    held = held - size
-    if recorded then
-      redis.call('HINCRBY', p .. 'eb', sid, -size)
-      total = redis.call('HINCRBY', p .. 'eb', '', -size)
-    else
-      redis.call('DECRBY', p .. 'eb:' .. sid, size)
+    if size > 0 then
+      held = held - size
+      if recorded then
+        redis.call('HINCRBY', p .. 'eb', sid, 0 - size)
+        total = redis.call('HINCRBY', p .. 'eb', '', 0 - size)
+      else
+        redis.call('DECRBY', p .. 'eb:' .. sid, size)
+      end
     end
   end
   return id
@@ -72,6 +86,7 @@ end
 export const CREATE = `${LIB}
 local now = tonumber(ARGV[1]); local ttl = tonumber(ARGV[2]); local max = tonumber(ARGV[3]); local p = ARGV[4]; local perOwner = tonumber(ARGV[7])
 reap(p, now, 100000)
+typed(KEYS[3], 'zset')
 redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', now)
 local evicted = 0
 while redis.call('ZCARD', KEYS[3]) >= perOwner do
@@ -98,12 +113,14 @@ return evicted
  */
 export const TOUCH = `${LIB}
 local now = tonumber(ARGV[1]); local ttl = tonumber(ARGV[2]); local p = ARGV[5]
+typed(KEYS[1], 'hash')
 local principal = redis.call('HGET', KEYS[1], 'principal')
 if not principal then
   if redis.call('EXISTS', KEYS[1]) == 0 then forget(p, ARGV[3]) end
   return false
 end
 if principal ~= ARGV[4] then return 0 end
+typed(KEYS[2], 'zset'); typed(KEYS[3], 'stream'); typed(KEYS[4], 'hash'); typed(KEYS[5], 'set')
 redis.call('PEXPIRE', KEYS[1], ttl)
 redis.call('PEXPIRE', KEYS[3], ttl)
 redis.call('PEXPIRE', KEYS[4], ttl)
@@ -113,6 +130,7 @@ if redis.call('PTTL', KEYS[2]) < ttl then redis.call('PEXPIRE', KEYS[2], ttl) en
 if redis.call('PTTL', p .. 'eb') < ttl then redis.call('PEXPIRE', p .. 'eb', ttl) end
 local owner = redis.call('HGET', KEYS[1], 'owner')
 if owner then
+  typed(p .. owner, 'zset')
   redis.call('ZADD', p .. owner, now + ttl, ARGV[3])
   if redis.call('PTTL', p .. owner) < ttl then redis.call('PEXPIRE', p .. owner, ttl) end
 end
@@ -179,7 +197,10 @@ local told = 0
 for _, sid in ipairs(ids) do
   local skey = p .. 's:' .. sid
   local ok
-  if uri == '' then ok = redis.call('EXISTS', skey) == 1 else ok = redis.call('SISMEMBER', p .. 'sub:' .. sid, uri) == 1 end
+  if uri == '' then ok = redis.call('EXISTS', skey) == 1 else
+    typed(p .. 'sub:' .. sid, 'set')
+    ok = redis.call('SISMEMBER', p .. 'sub:' .. sid, uri) == 1
+  end
   if ok then
     local ttl = redis.call('PTTL', skey)
     if ttl > 0 then

@@ -181,6 +181,12 @@ describe('@toolwright/redis under hostile input', () => {
         expect(`${bad}: ${String(result.isError ?? false)} ${textOf(result)}`).toBe(`${bad}: false found Oslo`);
         expect(await cluster.redis.get(key)).toContain('found Oslo');
       }
+      // A key of another type there (WRONGTYPE for GET) is a miss too, and the result replaces it.
+      await cluster.redis.del(key);
+      await cluster.redis.hset(key, 'value', 'not an entry');
+      const result = await look();
+      expect(`${String(result.isError ?? false)} ${textOf(result)}`).toBe('false found Oslo');
+      expect(await cluster.redis.get(key)).toContain('found Oslo');
     } finally {
       await client.close();
       await listener.close();
@@ -209,6 +215,9 @@ describe('RedisTaskStore on a cluster connection, with hostile task ids and valu
   it('hears cancels when made from a cluster (whose connection has no offline queue)', async () => {
     const heard: string[] = [];
     store.onCancel((id) => heard.push(id));
+    // A cancel is heard for a task cancelled in Redis (as tasks/cancel leaves it before publishing).
+    const now = new Date().toISOString();
+    await other.create({ taskId: 't1', owner: '', status: 'cancelled', createdAt: now, lastUpdatedAt: now, ttlMs: 60_000, pollIntervalMs: 100, expiresAt: Date.now() + 60_000, tool: 'x' });
     // The subscription is made asynchronously: publish until it is heard.
     await eventually(
       async () => {

@@ -4,6 +4,7 @@ import { createRedisCluster, type RedisCluster } from '@toolwright/redis';
 import { randomUUID } from 'node:crypto';
 import { Asker, callAsk } from './fixtures/asker';
 import { startRedisServer, type RedisServer } from './fixtures/redisServer';
+import { eventually } from './fixtures/instances';
 
 describe('an app serving HTTP with a cluster records accepted round states in it by default', () => {
   let redis: RedisServer;
@@ -42,5 +43,21 @@ describe('an app serving HTTP with a cluster records accepted round states in it
     const replayed = await callAsk(b, answer);
     expect(replayed.error).toMatchObject({ code: -32602, message: expect.stringContaining('already used') });
     expect((await cluster.redis.keys(`${cluster.prefix}rs:*`)).length).toBeGreaterThan(0);
+  });
+
+  it('accepts a state sent to two instances at once only once; while Redis is down refuses it saying so, and accepts it once Redis is back', async () => {
+    const [a, b] = [await instance({ stateless: true }), await instance({ stateless: false })];
+    const round = await callAsk(a);
+    const { inputRequests, requestState } = round.result as { inputRequests: Record<string, unknown>; requestState: string };
+    const answer = { inputResponses: { [Object.keys(inputRequests)[0]]: { role: 'assistant', content: { type: 'text', text: 'hello' }, model: 'm' } }, requestState };
+    await redis.stop();
+    const refused = await callAsk(b, answer);
+    expect(refused.error).toMatchObject({ code: -32603, message: expect.stringMatching(/^Redis is unreachable: /) as unknown });
+    expect(refused.error?.message).not.toMatch(/\n\s+at /);
+    await redis.start();
+    await eventually(() => cluster.connected, 5000, 'reconnection');
+    const answers = await Promise.all([a, b, a, b].map((url) => callAsk(url, answer)));
+    expect(answers.filter((x) => x.result).map((x) => x.result)).toEqual([expect.objectContaining({ content: [{ type: 'text', text: 'the model said: hello' }] })]);
+    expect(answers.filter((x) => x.error).map((x) => x.error?.code)).toEqual([-32602, -32602, -32602]);
   });
 });

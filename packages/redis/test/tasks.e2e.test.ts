@@ -306,6 +306,30 @@ describe('tasks in Redis', () => {
     expect(aborted).toContain('cross');
   });
 
+  it('aborts nothing on a cancel published for a task that is not cancelled (a forged one)', async () => {
+    const { taskId } = await raw(a, 'tools/call', { name: 'forever', arguments: { label: 'forged' } });
+    await a.redis.publish('tw-test:task-cancel', taskId as string);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(aborted).not.toContain('forged');
+    expect(await raw(b, 'tasks/get', { taskId })).toMatchObject({ status: 'working' });
+    await raw(b, 'tasks/cancel', { taskId });
+    for (let i = 0; i < 1000 && !aborted.includes('forged'); i++) await new Promise((r) => setTimeout(r, 5));
+    expect(aborted).toContain('forged');
+  });
+
+  it('settles a task cancelled on one instance while it completes on another once: cancelled without a result, or completed with one', async () => {
+    const ids = await Promise.all(Array.from({ length: 40 }, async (_, n) => (await raw(a, 'tools/call', { name: 'quick', arguments: { n } })).taskId as string));
+    await Promise.all(ids.map((taskId) => raw(b, 'tasks/cancel', { taskId }).catch(() => undefined)));
+    const settled = await Promise.all(ids.map((taskId) => until(c, taskId, terminal)));
+    await new Promise((r) => setTimeout(r, 100));
+    for (const [n, task] of settled.entries()) {
+      const again = await raw(a, 'tasks/get', { taskId: ids[n] });
+      expect(again.status).toBe(task.status);
+      if (task.status === 'completed') expect(again).toMatchObject({ result: { content: [{ text: `quick ${n}` }] } });
+      else expect(again).toMatchObject({ status: 'cancelled', result: undefined });
+    }
+  });
+
   it('answers tasks/get on an instance started after the creator stopped', async () => {
     const creator = await instance(server.url);
     const { taskId } = await raw(creator, 'tools/call', { name: 'quick', arguments: { n: 7 } });
