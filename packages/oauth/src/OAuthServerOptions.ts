@@ -92,7 +92,9 @@ export interface OAuthServerOptions {
 export interface ConsentView {
   readonly clientName: string;
   readonly clientId: string;
+  /** The client's site, as the browser follows it (parsed: punycode host, no backslash tricks). */
   readonly clientUri?: string;
+  /** Where the browser is sent back, as it follows it (parsed, as `clientUri`), before the response parameters. */
   readonly redirectUri: string;
   readonly scopes: readonly string[];
   readonly resource: string;

@@ -1,5 +1,6 @@
 import type { GrantRecord, OAuthContext } from './OAuthContext';
 import { readJson } from './OAuthContext';
+import { scopeTokens } from './scopeTokens';
 import { hmac, randomToken, sha256 } from './webCrypto';
 
 /** A refresh token's record: `rt:<sha256>`. */
@@ -80,7 +81,7 @@ export async function refreshGrant(context: OAuthContext, token: string, clientI
   if (resource !== undefined && resource !== grant.resource) return { ok: false, error: 'invalid_target', description: `the refresh token is for resource ${grant.resource}, not ${resource}` };
   let scopes = grant.scopes;
   if (scope !== undefined && scope !== '') {
-    const asked = scope.split(' ').filter(Boolean);
+    const asked = scopeTokens(scope);
     const extra = asked.filter((s) => !grant.scopes.includes(s));
     if (extra.length > 0) return { ok: false, error: 'invalid_scope', description: `scope ${extra.join(' ')} was not granted; a refresh can only narrow the scope` };
     scopes = asked;

@@ -17,17 +17,36 @@ export async function toWebRequest(req: IncomingMessage, base: string): Promise<
     body = new TextEncoder().encode(typeof parsed === 'string' ? parsed : isForm(headers) ? formOf(parsed) : JSON.stringify(parsed));
     headers.delete('content-length');
   } else if (method !== 'GET' && method !== 'HEAD') {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    for await (const chunk of req as AsyncIterable<Buffer>) {
-      size += chunk.length;
-      if (size > MAX_BODY) break;
-      chunks.push(chunk);
-    }
-    body = new Uint8Array(Buffer.concat(chunks));
+    body = await readCappedBody(req);
     headers.delete('content-length');
   }
   return new Request(new URL(req.url ?? '/', base), { method, headers, body });
+}
+
+/**
+ * The body's first `MAX_BODY + 1` bytes (one past the limit, so the endpoints still see it is too
+ * large). The rest is read and dropped in the background rather than the stream destroyed:
+ * destroying it closes the socket, and the client of a kept-alive connection then gets no
+ * answer at all instead of the endpoint's error.
+ */
+function readCappedBody(req: IncomingMessage): Promise<Uint8Array> {
+  if (req.readableEnded) return Promise.resolve(new Uint8Array()); // read before (a body parser that kept nothing)
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const stop = () => {
+      req.off('data', onData).off('end', stop).off('error', reject).off('close', closed);
+      req.resume();
+      resolve(new Uint8Array(Buffer.concat(chunks)));
+    };
+    const closed = () => reject(new Error('the client closed the connection before the request body ended'));
+    const onData = (chunk: Buffer) => {
+      chunks.push(chunk.subarray(0, MAX_BODY + 1 - size));
+      size += chunk.length;
+      if (size > MAX_BODY) stop();
+    };
+    req.on('data', onData).on('end', stop).on('error', reject).on('close', closed);
+  });
 }
 
 /** Writes a web `Response` to a node response (every Set-Cookie kept). */

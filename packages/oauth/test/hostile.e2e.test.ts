@@ -1,3 +1,4 @@
+import { Agent, request as httpRequest } from 'node:http';
 import { TestBrowser, consentForm } from './fixtures/browser';
 import { CALLBACK, authorizeUrl, codeFor, mcpStatus, pkcePair, registerClient, tokenRequest } from './fixtures/rawFlow';
 import { serveOAuth, testClock, type Served } from './fixtures/serveOAuth';
@@ -276,6 +277,65 @@ describe('the authorization server refuses', () => {
     expect(grant.body).toEqual({ error: 'unsupported_grant_type', error_description: expect.stringMatching(allowed) });
     const metadata = await registerClient(served.base, { grant_types: ['implicit'] }); // its description names the allowed values in quotes
     expect(metadata.body).toEqual({ error: 'invalid_client_metadata', error_description: expect.stringMatching(allowed) });
+  });
+
+  it('a scope named twice: granted, shown and issued once (RFC 6749 §3.3), at the authorization request and at a refresh', async () => {
+    const { body } = await registerClient(served.base);
+    const { verifier, challenge } = pkcePair();
+    const url = authorizeUrl(served.base, { client_id: String(body.client_id), code_challenge: challenge, scope: 'notes:read notes:write notes:read' });
+    expect((await (await fetch(url)).text()).match(/<li>/g)).toHaveLength(2);
+    const code = (await new TestBrowser().authorize(url, CALLBACK)).searchParams.get('code')!;
+    const tokens = await tokenRequest(served.base, { grant_type: 'authorization_code', client_id: String(body.client_id), code, code_verifier: verifier, redirect_uri: CALLBACK });
+    expect(tokens.body.scope).toBe('notes:read notes:write');
+    expect(JSON.parse(Buffer.from(String(tokens.body.access_token).split('.')[1]!, 'base64url').toString()).scope).toBe('notes:read notes:write');
+    const narrowed = await tokenRequest(served.base, {
+      grant_type: 'refresh_token',
+      client_id: String(body.client_id),
+      refresh_token: String(tokens.body.refresh_token),
+      scope: 'notes:read  notes:read',
+    });
+    expect(narrowed.body.scope).toBe('notes:read');
+  });
+
+  it('a consent page that names another destination than the browser is sent to: it shows the URLs as the browser parses them', async () => {
+    const backslash = 'https://evil.example\\@good.example/cb'; // WHATWG URL: the backslash ends the host, evil.example
+    const homograph = 'https://\u0430pple.example/cb'; // a Cyrillic a
+    const { body } = await registerClient(served.base, { redirect_uris: [backslash, homograph], client_uri: 'https://evil.example\\@good.example/' });
+    const { challenge } = pkcePair();
+    for (const [redirect, destination] of [
+      [backslash, 'https://evil.example/@good.example/cb'],
+      [homograph, 'https://xn--pple-43d.example/cb'],
+    ] as const) {
+      const url = authorizeUrl(served.base, { client_id: String(body.client_id), code_challenge: challenge, redirect_uri: redirect });
+      const html = await (await fetch(url)).text();
+      expect(html).toContain(`sent back to <code>${destination}</code>`);
+      expect(html).toContain('<a href="https://evil.example/@good.example/" rel="noopener noreferrer">https://evil.example/@good.example/</a>');
+      const callback = await new TestBrowser().authorize(url, 'https://');
+      expect(`${callback.origin}${callback.pathname}`).toBe(destination);
+    }
+  });
+
+  it("a body past the node listener's limit on a kept-alive connection: the endpoint's own error, and the connection serves on", async () => {
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    const post = (path: string, type: string, body: string) =>
+      new Promise<[number, string]>((resolve, reject) => {
+        const req = httpRequest(`${served.base}${path}`, { method: 'POST', agent, headers: { 'content-type': type } }, (res) => {
+          let text = '';
+          res.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
+          res.on('end', () => resolve([res.statusCode!, text]));
+        });
+        req.on('error', reject).end(body);
+      });
+    try {
+      const huge = 'x'.repeat(2_000_000);
+      for (let round = 0; round < 3; round++) {
+        expect(await post('/token', 'application/x-www-form-urlencoded', 'grant_type=refresh_token')).toEqual([401, expect.stringMatching(/"error":"invalid_client"/)]);
+        expect(await post('/register', 'application/json', `{"client_name":"${huge}"}`)).toEqual([413, expect.stringMatching(/larger than 16384 bytes/)]);
+        expect(await post('/token', 'application/x-www-form-urlencoded', `grant_type=refresh_token&x=${huge}`)).toEqual([400, expect.stringMatching(/at most 16 KiB/)]);
+      }
+    } finally {
+      agent.destroy();
+    }
   });
 
   it.each(['__proto__', 'constructor', 'toString', 'valueOf', 'hasOwnProperty'])('%s as a client_id or a path', async (name) => {

@@ -6,6 +6,7 @@ import type { SignInOutcome, SignInRequest } from '../OAuthServerOptions';
 import { PAGE_HEADERS, errorDescription, errorPage, readForm, redirect } from '../oauthResponses';
 import { isS256Challenge } from '../pkce';
 import { matchRedirectUri } from '../redirectUris';
+import { scopeTokens } from '../scopeTokens';
 import { randomToken, sameString, sha256 } from '../webCrypto';
 import { consentPage } from './consentPage';
 import type { CodeRecord } from './token';
@@ -45,7 +46,7 @@ export async function authorize(context: OAuthContext, request: Request): Promis
   if (!isS256Challenge(challenge)) return fail('invalid_request', 'code_challenge must be 43 base64url characters (an S256 digest)');
   const resource = params.get('resource') ?? context.resources[0]!;
   if (!context.resources.includes(resource)) return fail('invalid_target', `resource must be one of: ${context.resources.join(', ')}`);
-  const scopes = (params.get('scope') ?? '').split(' ').filter(Boolean);
+  const scopes = scopeTokens(params.get('scope'));
   const unknown = scopes.filter((s) => !context.scopes.includes(s));
   if (unknown.length > 0) return fail('invalid_scope', `unknown scope: ${unknown.join(' ')}`);
   if (client.scope !== undefined) {
@@ -96,11 +97,13 @@ export async function completeSignIn(context: OAuthContext, id: string, outcome:
   await context.store.set(`signin:${id}`, JSON.stringify({ ...signedIn, csrfHash: await sha256(csrf) }), context.ttl.signIn);
   const found = await context.findClient(record.clientId);
   const client = 'client' in found ? found.client : undefined;
+  // URLs as the browser will follow them (WHATWG parsing: a backslash ends the host, an IDN host
+  // is punycode), not as the client wrote them: `https://evil.example\@good.example/cb` goes to evil.example.
   const view = {
     clientName: client?.clientName ?? record.clientId,
     clientId: record.clientId,
-    ...(client?.clientUri !== undefined && { clientUri: client.clientUri }),
-    redirectUri: record.redirectUri,
+    ...(client?.clientUri !== undefined && { clientUri: new URL(client.clientUri).href }),
+    redirectUri: new URL(record.redirectUri).href,
     scopes: grantedScopes(context, record.scopes, outcome.scopes),
     resource: record.resource,
     action: context.urls.consent,
