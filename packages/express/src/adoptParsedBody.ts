@@ -1,4 +1,5 @@
 import type { Request } from 'express';
+import { bodyEncodingRefusal } from '@toolwright/server/http';
 import type { BodyParserRefusal } from './bodyParserRefusal';
 
 /**
@@ -7,7 +8,7 @@ import type { BodyParserRefusal } from './bodyParserRefusal';
  * it again). `express.json()` left a value: its size is the Content-Length, or, sent chunked or
  * compressed, at least its JSON's length. `express.text()` or `express.raw()` left the text or
  * bytes of an `application/json` body: they are measured and parsed here, as the handler's own
- * reader would. Returns the refusal to answer, or undefined once `req.body` is ready (or there
+ * reader would (bytes declared in a charset other than UTF-8 are refused, 415). Returns the refusal to answer, or undefined once `req.body` is ready (or there
  * was no body read before).
  */
 export function adoptParsedBody(req: Request, maxBodyBytes: number): BodyParserRefusal | undefined {
@@ -17,6 +18,9 @@ export function adoptParsedBody(req: Request, maxBodyBytes: number): BodyParserR
     // Another media type is the handler's to refuse (415), with the body left as it is.
     if (!req.is('application/json')) return undefined;
     if (Buffer.byteLength(body) > maxBodyBytes) return tooLarge(maxBodyBytes);
+    // express.raw() inflated the bytes but left them in their charset (express.text() decoded them): read as UTF-8, another one would lose its text.
+    const foreign = Buffer.isBuffer(body) ? bodyEncodingRefusal({ contentType: req.headers['content-type'] }) : undefined;
+    if (foreign) return refusal(foreign.status, foreign.code, foreign.message);
     try {
       req.body = JSON.parse(body.toString());
     } catch {

@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import express from 'express';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { gzipSync } from 'node:zlib';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { Ctx, Param, Tool, type ToolContext } from '@toolwright/core';
 import { createApp } from '@toolwright/server';
@@ -139,5 +140,84 @@ describe("Express 5, the host's own authentication on req.auth (no auth option)"
 
   it.each(['legacy', 'auto'] as const)('%s negotiation: anything else on req.auth (a user and password) is no caller, and never reaches the tool', async (mode) => {
     expect(await callerAs('basic', mode)).toEqual({ caller: null });
+  });
+});
+
+describe('Express 5, bodies the endpoint would not read as sent: compressed, or in a charset other than UTF-8', () => {
+  const INITIALIZE = Buffer.from(
+    JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'café', version: '1' } } }),
+  );
+  const latin1 = Buffer.from(INITIALIZE.toString(), 'latin1');
+
+  /** An Express app with `parser` (if any) before the middleware; `send` POSTs bytes to its endpoint. */
+  async function serveWith(parser?: express.RequestHandler) {
+    const app = await createApp({ name: 'greeter', version: '1.0.0', tools: [GreeterTools] });
+    const web = express();
+    if (parser) web.use(parser);
+    const mcp = toolwrightMiddleware(app, { requestLogLevel: 'silent' });
+    web.use(mcp);
+    const server = await new Promise<Server>((resolve) => {
+      const s = web.listen(0, '127.0.0.1', () => resolve(s));
+    });
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`;
+    return {
+      send: async (body: Uint8Array, headers: Record<string, string>) => {
+        const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers }, body });
+        // A refusal is JSON; a served initialize may be an SSE stream.
+        const refusal = response.status === 200 ? undefined : ((await response.json()) as { error: { code: number; message: string } });
+        return { status: response.status, acceptEncoding: response.headers.get('accept-encoding'), error: refusal?.error };
+      },
+      stop: async () => {
+        await mcp.close();
+        server.closeAllConnections();
+        await new Promise<void>((resolve) => server.close(() => resolve()));
+      },
+    };
+  }
+
+  it('without a body parser: a gzip body, or any Content-Encoding, is 415 with Accept-Encoding: identity; a latin1 one is 415 naming UTF-8', async () => {
+    const served = await serveWith();
+    try {
+      for (const [coding, body] of [
+        ['gzip', gzipSync(INITIALIZE)],
+        ['zstd-x', INITIALIZE],
+      ] as const) {
+        expect(await served.send(body, { 'content-encoding': coding })).toEqual({
+          status: 415,
+          acceptEncoding: 'identity',
+          error: { code: -32000, message: expect.stringContaining(`Content-Encoding ${coding}`) },
+        });
+      }
+      const foreign = await served.send(latin1, { 'content-type': 'application/json; charset=latin1' });
+      expect(foreign).toMatchObject({ status: 415, error: { code: -32000, message: expect.stringContaining('JSON is read as UTF-8') } });
+      expect((await served.send(INITIALIZE, { 'content-type': 'application/json; charset=utf-8' })).status).toBe(200);
+    } finally {
+      await served.stop();
+    }
+  });
+
+  it('after express.raw(): the bytes it inflated are served; bytes it left in latin1 are 415, not read as UTF-8', async () => {
+    const served = await serveWith(express.raw({ type: '*/*' }));
+    try {
+      expect((await served.send(gzipSync(INITIALIZE), { 'content-encoding': 'gzip' })).status).toBe(200);
+      expect(await served.send(latin1, { 'content-type': 'application/json; charset=ISO-8859-1' })).toMatchObject({
+        status: 415,
+        error: { code: -32000, message: expect.stringContaining('charset=ISO-8859-1') },
+      });
+    } finally {
+      await served.stop();
+    }
+  });
+
+  it('after express.json() or express.text(): the body they inflated and decoded from its charset is served', async () => {
+    for (const parser of [express.json(), express.text({ type: '*/*' })]) {
+      const served = await serveWith(parser);
+      try {
+        expect((await served.send(gzipSync(INITIALIZE), { 'content-encoding': 'gzip' })).status).toBe(200);
+        expect((await served.send(Buffer.from(INITIALIZE.toString(), 'utf16le'), { 'content-type': 'application/json; charset=utf-16le' })).status).toBe(200);
+      } finally {
+        await served.stop();
+      }
+    }
   });
 });

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest, preParsingHookHandler } from 'fastify';
-import { createHttpHandler, type HttpHandler } from '@toolwright/server/http';
+import { bodyEncodingRefusal, createHttpHandler, type HttpHandler } from '@toolwright/server/http';
 import { authorizationServerRoutes } from './authorizationServerRoutes';
 import { parserRefusal } from './parserRefusal';
 import type { ToolwrightPluginOptions } from './ToolwrightPluginOptions';
@@ -73,7 +73,16 @@ async function serveEndpoint(fastify: FastifyInstance, options: ToolwrightPlugin
 
   // Marked after the app's own onRequest and preParsing hooks: an error on a request still without a body came from its content-type parser.
   const parsing = new WeakSet<FastifyRequest>();
-  const preParsing: preParsingHookHandler = (request, _reply, payload, done) => {
+  const preParsing: preParsingHookHandler = (request, reply, payload, done) => {
+    // Fastify's parser reads the bytes as sent, as UTF-8: a compressed or non-UTF-8 body is refused unread, as standalone (an app hook that replaced the stream decoded it).
+    const unreadable =
+      request.method === 'POST' && payload === request.raw ? bodyEncodingRefusal({ contentEncoding: request.headers['content-encoding'], contentType: request.headers['content-type'] }) : undefined;
+    if (unreadable) {
+      return void reply
+        .code(unreadable.status)
+        .headers({ ...unreadable.headers, Connection: 'close' })
+        .send({ jsonrpc: '2.0', error: { code: unreadable.code, message: unreadable.message }, id: null });
+    }
     parsing.add(request);
     done(null, payload);
   };
@@ -83,7 +92,7 @@ async function serveEndpoint(fastify: FastifyInstance, options: ToolwrightPlugin
     if (fastify.prefix !== '') {
       throw new TypeError(`Toolwright: legacySse serves /sse and /messages at the root of the origin; register the plugin without a prefix (it has '${fastify.prefix}'), or leave legacySse off.`);
     }
-    for (const path of LEGACY_SSE_PATHS) fastify.all(path, { bodyLimit: maxBodyBytes }, serve);
+    for (const path of LEGACY_SSE_PATHS) fastify.all(path, { bodyLimit: maxBodyBytes, preParsing }, serve);
   }
   if (app.oauth) await authorizationServerRoutes(fastify, app.oauth.paths, serve);
   // RFC 9728 metadata lives at the root of the origin; with a prefix, serve it from your root app.

@@ -1,5 +1,6 @@
 import 'reflect-metadata';
 import Fastify, { type FastifyInstance } from 'fastify';
+import { createGunzip, gzipSync } from 'node:zlib';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { createApp } from '@toolwright/server';
 import { toolwrightPlugin } from '@toolwright/fastify';
@@ -50,14 +51,18 @@ describe("Fastify 5, the app's own JSON parser in front of the endpoint", () => 
     expect(text).not.toMatch(/secret-body-text|Unexpected|JSON input/);
   });
 
-  it('a gzip body the parser cannot read is a parse error too, and the endpoint keeps serving both eras', async () => {
-    const gzipped = new Uint8Array(require('node:zlib').gzipSync(INITIALIZE));
-    const response = await fetch(served.url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'content-encoding': 'gzip', accept: 'application/json, text/event-stream' },
-      body: gzipped,
-    });
-    expect([response.status, ((await response.json()) as { error: { code: number } }).error.code]).toEqual([400, -32700]);
+  it('a gzip body, or one in a charset other than UTF-8, is refused unread (415), as standalone, and the endpoint keeps serving both eras', async () => {
+    const send = (body: Uint8Array, headers: Record<string, string>) =>
+      fetch(served.url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers }, body });
+    const gzipped = await send(gzipSync(INITIALIZE), { 'content-encoding': 'gzip' });
+    expect([gzipped.status, gzipped.headers.get('accept-encoding')]).toEqual([415, 'identity']);
+    expect(await gzipped.json()).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32000, message: expect.stringContaining('Content-Encoding gzip; this endpoint reads bodies only as sent') } });
+    const latin1 = await send(Buffer.from(INITIALIZE.replace('raw', 'café'), 'latin1'), { 'content-type': 'application/json; charset=latin1' });
+    expect(latin1.status).toBe(415);
+    expect(await latin1.json()).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32000, message: expect.stringContaining('JSON is read as UTF-8') } });
+    // Another media type is still Fastify's parser's to refuse, with the Content-Type message.
+    const media = await send(Buffer.from(INITIALIZE), { 'content-type': 'text/plain; charset=latin1' });
+    expect([media.status, ((await media.json()) as { error: { message: string } }).error.message]).toEqual([415, 'Unsupported Media Type: send the body with Content-Type: application/json.']);
     for (const era of ERAS) {
       const client = await connectEra(era, served.url);
       expect((await client.callTool('greet', { name: 'Ada' })).content[0].text).toBe('Hello, Ada!');
@@ -92,5 +97,32 @@ describe('Fastify 5, the endpoint with cors, called from a web page', () => {
       await fastify.close();
     }
     expect(refused).toEqual([]);
+  });
+});
+
+describe('Fastify 5, an app preParsing hook that inflates gzip bodies', () => {
+  it('the body it decoded is served: the endpoint refuses only bodies nobody decoded', async () => {
+    const app = await createApp({ name: 'greeter', version: '1.0.0', tools: [GreeterTools] });
+    const fastify = Fastify();
+    fastify.addHook('preParsing', async (request, _reply, payload) => {
+      if (request.headers['content-encoding'] !== 'gzip') return payload;
+      const inflated = payload.pipe(createGunzip()) as unknown as typeof payload & { receivedEncodedLength?: number };
+      inflated.receivedEncodedLength = Number(request.headers['content-length']);
+      return inflated;
+    });
+    await fastify.register(toolwrightPlugin, { app, requestLogLevel: 'silent' });
+    await fastify.listen({ port: 0, host: '127.0.0.1' });
+    try {
+      const url = `http://127.0.0.1:${(fastify.server.address() as { port: number }).port}/mcp`;
+      const response = await fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'content-encoding': 'gzip', accept: 'application/json, text/event-stream' },
+        body: gzipSync(INITIALIZE),
+      });
+      expect(response.status).toBe(200);
+      expect(await response.text()).toContain('"protocolVersion":"2025-11-25"');
+    } finally {
+      await fastify.close();
+    }
   });
 });

@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { serve, type ServerType } from '@hono/node-server';
 import { Hono, type MiddlewareHandler } from 'hono';
 import type { AddressInfo } from 'node:net';
+import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { createApp } from '@toolwright/server';
 import { toolwrightMiddleware, type ToolwrightHonoMiddleware, type ToolwrightHonoOptions } from '@toolwright/hono';
@@ -83,5 +84,46 @@ describe('Hono 4, the endpoint with cors, called from a web page', () => {
       await stop(served);
     }
     expect(refused).toEqual([]);
+  });
+});
+
+describe('Hono 4: bodies the endpoint would not read as sent (compressed, or in a charset other than UTF-8) are 415, unread', () => {
+  const bytes = Buffer.from(INITIALIZE);
+  const send = (base: string, body: Uint8Array, headers: Record<string, string>) =>
+    fetch(`${base}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers }, body });
+  const errorOf = async (response: Response) => ((await response.json()) as { error: { code: number; message: string } }).error;
+
+  it.each([
+    ['the endpoint reading the body', undefined],
+    ['after a middleware read the body (c.req.json())', bodyReader],
+  ])('%s', async (_, before) => {
+    const served = await start({}, before);
+    try {
+      for (const [coding, body] of [
+        ['gzip', gzipSync(bytes)],
+        ['br', brotliCompressSync(bytes)],
+        ['zstd-x', bytes],
+      ] as const) {
+        const refused = await send(served.base, body, { 'content-encoding': coding });
+        expect([refused.status, refused.headers.get('accept-encoding')]).toEqual([415, 'identity']);
+        expect(await errorOf(refused)).toEqual({ code: -32000, message: expect.stringContaining(`Content-Encoding ${coding}; this endpoint reads bodies only as sent`) });
+      }
+      for (const [charset, body] of [
+        ['latin1', Buffer.from(INITIALIZE.replace('raw', 'café'), 'latin1')],
+        ['"UTF-16"', Buffer.from(INITIALIZE, 'utf16le')],
+      ] as const) {
+        const refused = await send(served.base, body, { 'content-type': `application/json; charset=${charset}` });
+        expect(refused.status).toBe(415);
+        expect(await errorOf(refused)).toEqual({ code: -32000, message: expect.stringContaining('JSON is read as UTF-8') });
+      }
+      expect((await send(served.base, bytes, { 'content-type': 'application/json; charset="utf-8"', 'content-encoding': 'identity' })).status).toBe(200);
+      for (const era of ERAS) {
+        const client = await connectEra(era, `${served.base}/mcp`);
+        expect((await client.callTool('greet', { name: 'Ada' })).content[0].text).toBe('Hello, Ada!');
+        await client.close();
+      }
+    } finally {
+      await stop(served);
+    }
   });
 });

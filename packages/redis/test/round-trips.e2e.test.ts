@@ -50,6 +50,45 @@ describe('server-to-client requests answered through another instance', () => {
     }
     await client.close();
   });
+
+  it('a malformed answer posted to another instance is refused (400) and fails the question where it was asked, at once', async () => {
+    const [asker, other] = instances.map((i) => i.url);
+    const post = (url: string, body: string, headers: Record<string, string> = {}) =>
+      fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers }, body });
+    const capabilities = { elicitation: { form: {} }, sampling: {}, roots: {} };
+    const init = await post(asker, JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities, clientInfo: { name: 'raw', version: '1' } } }));
+    await init.text();
+    const headers = { 'mcp-session-id': init.headers.get('mcp-session-id')!, 'mcp-protocol-version': '2025-11-25' };
+    await (await post(asker, '{"jsonrpc":"2.0","method":"notifications/initialized"}', headers)).text();
+    const call = await post(asker, '{"jsonrpc":"2.0","id":"call","method":"tools/call","params":{"name":"ask","arguments":{}}}', headers);
+    const reader = call.body!.pipeThrough(new TextDecoderStream()).getReader();
+    let text = '';
+    const next = async (match: (message: { id?: unknown; method?: unknown; result?: unknown }) => boolean) => {
+      for (;;) {
+        const found = [...text.matchAll(/^data: (.+)$/gm)].map((m) => JSON.parse(m[1])).find(match);
+        if (found) return found;
+        const { value, done } = await reader.read();
+        if (done) throw new Error(`the stream ended: ${text}`);
+        text += value;
+      }
+    };
+    const request = await next((m) => m.method === 'elicitation/create');
+    const refused = await post(other, `{"jsonrpc":"2.0","id":${JSON.stringify(request.id)},"error":"No."}`, headers);
+    expect(refused.status).toBe(400);
+    expect(((await refused.json()) as { error: { code: number } }).error.code).toBe(-32600);
+    const late = new Promise<never>((_, reject) => setTimeout(() => reject(new Error('the question still waits')), 5_000).unref());
+    const answer = await Promise.race([next((m) => m.id === 'call'), late]);
+    expect(answer.result).toEqual({
+      content: [
+        {
+          type: 'text',
+          text: 'The client did not answer the elicitation request: its response is not valid JSON-RPC: "error" must be an object with an integer "code" and a string "message", and the response nothing but jsonrpc, id and error.',
+        },
+      ],
+      isError: true,
+    });
+    await reader.cancel().catch(() => undefined);
+  });
 });
 
 class Waiting {

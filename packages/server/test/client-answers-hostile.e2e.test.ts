@@ -4,7 +4,7 @@ import { runInNewContext } from 'node:vm';
 import { createApp, type App } from '@toolwright/server';
 import { createFetchHandler } from '@toolwright/server/fetch';
 import { createTestClient } from '@toolwright/server/testing';
-import { ASKS, Asking, deep, keys, Person, seen, TEXT, WRONG_SHAPES } from './fixtures/hostileAnswers';
+import { ASKS, Asking, deep, keys, MALFORMED, Person, seen, TEXT, WRONG_SHAPES } from './fixtures/hostileAnswers';
 import { messagesOf, openRawSession, post } from './fixtures/httpHelpers';
 import { listenInMemory } from './fixtures/memoryStdio';
 import { serveFetch } from './fixtures/serveFetch';
@@ -83,19 +83,6 @@ describe("2025-11-25: a client's hostile answers to the server's requests", () =
     await stillServes(session);
   });
 
-  const ERROR_SHAPE = '"error" must be an object with an integer "code" and a string "message", and the response nothing but jsonrpc, id and error.';
-  /** Answers the SDK drops as no JSON-RPC message at all, and why: the question used to wait for its timeout (10 minutes for a form). */
-  const MALFORMED: readonly [what: string, answer: { result: string } | { error: string }, reason: string][] = [
-    ['an error that is a string', { error: '"No."' }, ERROR_SHAPE],
-    ['an error code that is a string', { error: '{"code":"-1","message":"No."}' }, ERROR_SHAPE],
-    ['an error code that is a fraction', { error: '{"code":1.5,"message":"No."}' }, ERROR_SHAPE],
-    // The SDK's schema takes safe integers only: it dropped these without a word.
-    ['an error code beyond 2^53', { error: '{"code":1e300,"message":"No."}' }, ERROR_SHAPE],
-    ['an error without a message', { error: '{"code":1,"data":{"stack":"at /srv/secret.js:1"}}' }, ERROR_SHAPE],
-    ['an error with a key beside it', { error: '{"code":1,"message":"No."},"token":"s3cr3t"' }, ERROR_SHAPE],
-    ['a result that is not an object', { result: '"accept"' }, '"result" must be an object (with a well-formed "_meta", if any).'],
-    ['a result beside an error', { result: '{"action":"accept"},"error":{"code":1,"message":"No."}' }, 'a response holds only jsonrpc, id and result.'],
-  ];
   test.each(['raw', 'url', 'sample', 'roots'].flatMap((tool) => MALFORMED.map(([what, answer, reason]) => [tool, what, answer, reason] as const)))(
     '%s: %s fails the question at once, saying why',
     async (tool, _what, answer, reason) => {

@@ -4,6 +4,8 @@ import type { AuthInfo } from '@toolwright/core';
 export interface FetchMode {
   /** Answers a request that passed every rule of the endpoint; `body` is the parsed POST body (undefined for GET and DELETE). */
   handle(request: Request, body: unknown, auth: AuthInfo | undefined): Promise<Response>;
+  /** Ends the questions that the malformed answers of a POST refused as invalid answer, in the session it names (sessions only; see `SessionPool.failQuestions`). */
+  failQuestions?(request: Request, body: unknown, auth: AuthInfo | undefined): Promise<void>;
   /** Live sessions (0 when stateless). */
   readonly sessionCount: number;
   /** Ends everything the mode holds (sessions and their streams). */

@@ -99,10 +99,16 @@ export function createFetchHandler(app: ServerFactory, options: FetchHandlerOpti
         return jsonAnswer(rpcRefusal(500, -32603, 'Internal error: the request body was read before the MCP endpoint got it. The server log has the details.'), corsHeaders);
       }
       const read = await readRequestBody(request, maxBody, bodyTimeoutMs);
-      if (!read.ok) return jsonAnswer(rpcRefusal(read.status, read.code, read.message), corsHeaders);
+      if (!read.ok) return jsonAnswer(rpcRefusal(read.status, read.code, read.message, read.headers), corsHeaders);
       body = read.value;
       const refusedBody = rules.body(body, auth, closing);
-      if (refusedBody) return jsonAnswer(refusedBody, corsHeaders);
+      if (refusedBody) {
+        // A malformed answer to one of the server's questions is refused, and ends that question now.
+        await era2025
+          .failQuestions?.(request, body, auth)
+          .catch((error: unknown) => logError(`toolwright fetch: a malformed answer did not reach its session: ${(error as Error)?.stack ?? String(error)}`));
+        return jsonAnswer(refusedBody, corsHeaders);
+      }
     } else {
       if (closing) return jsonAnswer(CLOSING_REFUSAL, corsHeaders);
       if (method === 'GET') {

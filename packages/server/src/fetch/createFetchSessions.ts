@@ -1,4 +1,5 @@
-import { createSessionPool } from '../http/createSessionPool';
+import type { AuthInfo } from '@toolwright/core';
+import { createSessionPool, type SessionCall } from '../http/createSessionPool';
 import type { EventStoreFactory } from '../http/EventStore';
 import type { InitializeRateLimit } from '../http/InitializeRateLimit';
 import type { SessionLimits } from '../http/SessionStore';
@@ -32,16 +33,18 @@ export function createFetchSessions(app: ServerFactory, options: FetchSessionsOp
     sharing,
   );
 
+  const callOf = (request: Request, body: unknown, auth: AuthInfo | undefined): SessionCall => ({
+    method: request.method,
+    body,
+    auth,
+    sessionId: request.headers.get('mcp-session-id') ?? undefined,
+    protocolVersion: request.headers.get('mcp-protocol-version') ?? undefined,
+    clientAddress: () => options.clientAddressOf?.(request),
+  });
+
   return {
     async handle(request, body, auth) {
-      const outcome = await pool.resolve({
-        method: request.method,
-        body,
-        auth,
-        sessionId: request.headers.get('mcp-session-id') ?? undefined,
-        protocolVersion: request.headers.get('mcp-protocol-version') ?? undefined,
-        clientAddress: () => options.clientAddressOf?.(request),
-      });
+      const outcome = await pool.resolve(callOf(request, body, auth));
       if ('answer' in outcome) return jsonAnswer(outcome.answer);
       const end = pool.begin(outcome.session);
       let response: Response;
@@ -53,6 +56,7 @@ export function createFetchSessions(app: ServerFactory, options: FetchSessionsOp
       }
       return whenBodyEnds(response, end);
     },
+    failQuestions: (request, body, auth) => pool.failQuestions(callOf(request, body, auth)),
     get sessionCount() {
       return pool.size;
     },

@@ -1,8 +1,10 @@
+import { bodyEncodingRefusal } from '../http/bodyEncodingRefusal';
 import type { BodyOutcome } from '../http/readJsonBody';
 
 /**
  * Reads and parses the JSON body of a web `Request`, refusing more than `limit` bytes (413)
  * without buffering them, and giving 408 to a body that has not fully arrived after `timeoutMs`.
+ * - Compressed, or declared in a charset other than UTF-8: 415, unread (`bodyEncodingRefusal`).
  * - With a Content-Length: over the limit, refused at once; within it, read whole by the runtime
  *   (`arrayBuffer()`, one native read; the HTTP layer delivers no more than the declared length,
  *   and the size is checked again after), raced once against the timer. On workerd a stream
@@ -11,7 +13,10 @@ import type { BodyOutcome } from '../http/readJsonBody';
  *   the reader, which ends the read waiting for the body, so each chunk is one plain `read()`.
  */
 export async function readRequestBody(request: Request, limit: number, timeoutMs: number): Promise<BodyOutcome> {
-  const length = request.headers.get('content-length');
+  const headers = request.headers;
+  const unreadable = bodyEncodingRefusal({ contentEncoding: headers.get('content-encoding') ?? undefined, contentType: headers.get('content-type') ?? undefined });
+  if (unreadable) return { ok: false, ...unreadable };
+  const length = headers.get('content-length');
   const declared = length === null ? Number.NaN : Number(length);
   if (declared > limit) return tooLarge(limit);
   // Not through `request.body`: on workerd, reading it makes a stream object the native read does not need (a request without a body reads as empty).

@@ -5,6 +5,7 @@ import type { AuthInfo } from '@toolwright/core';
 import type { RequestHeadersSource } from '../sdk/requestHeaders';
 import type { JSONRPCMessage, MessageExtraInfo, RequestId, Transport } from '../sdk/sdk';
 import { jsonRpcKind } from '../rpc/jsonRpcKind';
+import { malformedAnswer } from '../rpc/malformedAnswer';
 import { reusedRequestIdMessage } from '../rpc/reusedRequestId';
 import { sendRpcError } from './respond';
 
@@ -43,7 +44,13 @@ export class LegacySseTransport implements Transport, RequestHeadersSource {
   /** Answers one POST of this session: the message goes to the server, the answer to the stream. */
   handlePost(req: IncomingMessage & { auth?: AuthInfo }, res: ServerResponse, body: unknown): void {
     const kind = jsonRpcKind(body);
-    if (kind === undefined) return sendRpcError(res, 400, -32600, 'Invalid Request: post one JSON-RPC message object with "jsonrpc": "2.0".');
+    if (kind === undefined) {
+      sendRpcError(res, 400, -32600, 'Invalid Request: post one JSON-RPC message object with "jsonrpc": "2.0".');
+      // A malformed answer to one of the server's questions ends the wait for it, as an error.
+      const failed = malformedAnswer(body);
+      if (failed) this.onmessage?.(failed as JSONRPCMessage);
+      return;
+    }
     const message = body as JSONRPCMessage;
     if (kind === 'request') {
       const { id } = message as { id: RequestId };

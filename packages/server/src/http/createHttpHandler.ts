@@ -177,11 +177,15 @@ export function createHttpHandler(app: ServerFactory, options: HttpHandlerOption
     const read = await readJsonBody(req, maxBody, bodyTimeoutMs);
     if (!read.ok) {
       if (read.status !== 400) res.setHeader('Connection', 'close');
-      return void sendRpcError(res, read.status, read.code, read.message);
+      return void sendRpcError(res, read.status, read.code, read.message, read.headers);
     }
     const body = read.value;
     const refusedBody = rules.body(body, auth, closing);
-    if (refusedBody) return void sendAnswer(res, refusedBody);
+    if (refusedBody) {
+      // A malformed answer to one of the server's questions is refused, and ends that question now.
+      await stateful?.failQuestions({ req, body, auth }).catch((error: unknown) => failures.error('a malformed answer did not reach its session', error));
+      return void sendAnswer(res, refusedBody);
+    }
     const first = firstMessage(body);
     if (first) {
       if (typeof first.method === 'string') entry.rpc = first.method;

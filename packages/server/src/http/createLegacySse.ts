@@ -109,7 +109,7 @@ export function createLegacySse(app: ServerFactory, options: LegacySseOptions) {
         return sendRpcError(res, 404, -32001, `Session not found: open a stream with GET ${STREAM_PATH} and post to the URL it names.`);
       }
       const read = await readJsonBody(req, options.maxBodyBytes, options.bodyTimeoutMs);
-      if (!read.ok) return sendRpcError(res, read.status, read.code, read.message);
+      if (!read.ok) return sendRpcError(res, read.status, read.code, read.message, read.headers);
       // While draining, the client's answers (to the server's sampling, elicitation) and notifications still come in; new requests do not.
       if (closing && jsonRpcKind(read.value) === 'request') return refuseClosing(res);
       session.transport.handlePost(req, res, read.value);

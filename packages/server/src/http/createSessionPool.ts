@@ -1,4 +1,6 @@
 import type { AuthInfo } from '@toolwright/core';
+import { malformedAnswersOf } from '../rpc/malformedAnswer';
+import type { JSONRPCMessage } from '../sdk/sdk';
 import type { ServerFactory } from '../serving/ServerFactory';
 import type { SessionRecord } from './Cluster';
 import type { EventStore, EventStoreFactory } from './EventStore';
@@ -49,6 +51,13 @@ export interface SessionPool<T extends SessionTransport> {
    * 503 (full, or the shared store unreachable).
    */
   resolve(call: SessionCall): Promise<SessionOutcome<T>>;
+  /**
+   * Ends the questions (elicitation, sampling, roots) that the malformed answers of a POST refused
+   * as invalid answer (see `malformedAnswer`): each goes to the session the POST names, if its
+   * caller owns it, as the error that says what was wrong, so the question fails now instead of
+   * waiting for its timeout. An answer to no open question of that session changes nothing.
+   */
+  failQuestions(call: SessionCall): Promise<void>;
   /** Counts an HTTP request (or SSE stream) of the session as open, so no idle sweep closes it; returns the function that ends it (once). */
   begin(session: HttpSession<T>): () => void;
   readonly size: number;
@@ -147,6 +156,14 @@ export function createSessionPool<T extends SessionTransport>(app: ServerFactory
 
   return {
     resolve,
+    async failQuestions(call) {
+      const answers = malformedAnswersOf(call.body);
+      if (answers.length === 0 || call.sessionId === undefined) return;
+      // Resolved as a POST of these answers: the owner and version checks apply, and a cluster relays those meant for another instance.
+      const outcome = await resolve({ ...call, body: answers });
+      if ('answer' in outcome) return;
+      for (const answer of outcome.body as JSONRPCMessage[]) outcome.session.transport.onmessage?.(answer);
+    },
     begin(session) {
       session.open++;
       let ended = false;

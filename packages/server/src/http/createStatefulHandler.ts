@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import type { ServerFactory } from '../serving/ServerFactory';
-import { createSessionPool } from './createSessionPool';
+import { createSessionPool, type SessionCall } from './createSessionPool';
 import { createStreamableTransport, type StreamableTransportKind } from './createStreamableTransport';
 import type { EventStoreFactory } from './EventStore';
 import type { McpRequest, ModeHandler, TrackPost } from './ModeHandler';
@@ -24,13 +24,19 @@ export interface StatefulHandlerOptions {
   trackPost: TrackPost;
 }
 
+export interface StatefulHandler extends ModeHandler {
+  readonly sessionCount: number;
+  /** Ends the questions that the malformed answers of a POST refused as invalid answer, in the session it names (see `SessionPool.failQuestions`). */
+  failQuestions(request: Pick<McpRequest, 'req' | 'body' | 'auth'>): Promise<void>;
+}
+
 /**
  * Stateful Streamable HTTP (2025-11-25) on node's `(req, res)`: the endpoint's session pool
  * (`createSessionPool`, shared with the fetch handler) finds or opens the session, within the
  * limits, bound to the caller who opened it; its transport answers. `sharing` says where
  * sessions are recorded and found.
  */
-export function createStatefulHandler(app: ServerFactory, options: StatefulHandlerOptions, sharing: SessionSharing): ModeHandler & { readonly sessionCount: number } {
+export function createStatefulHandler(app: ServerFactory, options: StatefulHandlerOptions, sharing: SessionSharing): StatefulHandler {
   const clientAddressOf = options.clientAddressOf ?? remoteAddressOf;
   const pool = createSessionPool(
     app,
@@ -49,26 +55,30 @@ export function createStatefulHandler(app: ServerFactory, options: StatefulHandl
     sharing,
   );
 
-  async function handle({ req, res, body, auth, entry }: McpRequest): Promise<void> {
-    const method = req.method ?? 'GET';
-    const outcome = await pool.resolve({
-      method,
-      body,
-      auth,
-      sessionId: headerOf(req, 'mcp-session-id'),
-      protocolVersion: headerOf(req, 'mcp-protocol-version'),
-      clientAddress: () => clientAddressOf(req),
-    });
+  const callOf = ({ req, body, auth }: Pick<McpRequest, 'req' | 'body' | 'auth'>): SessionCall => ({
+    method: req.method ?? 'GET',
+    body,
+    auth,
+    sessionId: headerOf(req, 'mcp-session-id'),
+    protocolVersion: headerOf(req, 'mcp-protocol-version'),
+    clientAddress: () => clientAddressOf(req),
+  });
+
+  async function handle(request: McpRequest): Promise<void> {
+    const { req, res, entry } = request;
+    const call = callOf(request);
+    const outcome = await pool.resolve(call);
     if ('answer' in outcome) return sendAnswer(res, outcome.answer);
     const { session } = outcome;
     entry.session = session.id;
     res.once('close', pool.begin(session));
-    if (method === 'POST') options.trackPost(res);
+    if (call.method === 'POST') options.trackPost(res);
     await session.transport.handleRequest(req, res, outcome.body);
   }
 
   return {
     handle,
+    failQuestions: (request) => pool.failQuestions(callOf(request)),
     get sessionCount() {
       return pool.size;
     },

@@ -2,6 +2,8 @@
 export { createHttpHandler } from './createHttpHandler';
 export type { HttpHandler, Next as HttpNext } from './createHttpHandler';
 export { serveHttp } from './serveHttp';
+export { bodyEncodingRefusal } from './bodyEncodingRefusal';
+export type { BodyEncodingRefusal } from './bodyEncodingRefusal';
 export type { HttpListener } from './HttpListener';
 export type { HttpHandlerOptions, HttpTimeouts, SessionOptions, CorsOptions, EventStoreLimits } from './HttpHandlerOptions';
 export type { EndpointOptions, EndpointSessionOptions } from './EndpointOptions';

@@ -1,15 +1,19 @@
 import type { IncomingMessage } from 'node:http';
+import { bodyEncodingRefusal } from './bodyEncodingRefusal';
 
-export type BodyOutcome = { ok: true; value: unknown } | { ok: false; status: 400 | 408 | 413; code: number; message: string };
+export type BodyOutcome = { ok: true; value: unknown } | { ok: false; status: 400 | 408 | 413 | 415; code: number; message: string; headers?: Record<string, string> };
 
 /**
  * Reads and parses a JSON request body, refusing more than `limit` bytes (413) without
  * buffering them: the Content-Length is checked first, then the running total. A body
  * that has not fully arrived after `timeoutMs` gets 408, so a stalled client holds no buffer.
- * A body already parsed by a framework (express.json()) is used as is.
+ * A body already parsed by a framework (express.json()) is used as is; one this reader would
+ * not read as sent (compressed, or declared in a charset other than UTF-8) gets 415 unread.
  */
 export function readJsonBody(req: IncomingMessage & { body?: unknown }, limit: number, timeoutMs: number): Promise<BodyOutcome> {
   if (req.body !== undefined && (req.readableEnded || req.complete)) return Promise.resolve({ ok: true, value: req.body });
+  const unreadable = bodyEncodingRefusal({ contentEncoding: req.headers['content-encoding'], contentType: req.headers['content-type'] });
+  if (unreadable) return Promise.resolve({ ok: false, ...unreadable });
   const declared = Number(req.headers['content-length']);
   if (declared > limit) return Promise.resolve(tooLarge(limit));
   return new Promise((resolve) => {

@@ -1,5 +1,5 @@
 import { invalidMessageError } from './invalidMessageError';
-import { isId, isObject } from './jsonRpcKind';
+import { isId, isObject, jsonRpcKind } from './jsonRpcKind';
 
 /** The well-formed error response that stands for a client's malformed answer. */
 export interface MalformedAnswer {
@@ -22,4 +22,14 @@ export function malformedAnswer(value: unknown): MalformedAnswer | undefined {
   if (!isObject(value) || 'method' in value || !('result' in value || 'error' in value) || !isId(value.id)) return undefined;
   const reason = invalidMessageError(value).error.message.replace(/^Invalid Request: /, '');
   return { jsonrpc: '2.0', id: value.id, error: { code: -32600, message: `its response is not valid JSON-RPC: ${reason}` } };
+}
+
+/** The malformed answers among the messages of a POST body (one message or a batch), each as `malformedAnswer` makes it. */
+export function malformedAnswersOf(body: unknown): MalformedAnswer[] {
+  const answers: MalformedAnswer[] = [];
+  for (const message of Array.isArray(body) ? body : [body]) {
+    const answer = jsonRpcKind(message) === undefined ? malformedAnswer(message) : undefined;
+    if (answer) answers.push(answer);
+  }
+  return answers;
 }
