@@ -1,8 +1,12 @@
 /** The 415 answer to a JSON body the endpoint cannot read as sent: its status, JSON-RPC code and message, and headers. */
 export interface BodyEncodingRefusal {
+  /** 415 Unsupported Media Type. */
   readonly status: 415;
+  /** The JSON-RPC error code of the answer. */
   readonly code: -32000;
+  /** What was refused and how to send the body instead. */
   readonly message: string;
+  /** `Accept-Encoding: identity` for a refused content coding. */
   readonly headers?: Record<string, string>;
 }
 
