@@ -1,5 +1,7 @@
 import 'reflect-metadata';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Param, Tool } from '@toolwright/core';
@@ -96,6 +98,29 @@ describe('names from the upstream', () => {
     expect(await names(client)).toEqual(['h_echo', 'own']);
     await client.close();
   });
+  it("leaves out a tool the upstream adds later whose namespaced name is the parent's own, with an error in the log", async () => {
+    class Late {
+      @Tool({ name: 'h_late', description: 'The parent app own tool h_late.' })
+      late() {
+        return 'parent';
+      }
+    }
+    const { proxy, logged, received } = await hostile('late');
+    const front = await createApp({
+      name: 'front',
+      version: '1.0.0',
+      tools: [Late],
+      mount: [{ app: proxy, namespace: 'h' }],
+      logger: { debug: () => undefined, info: () => undefined, warn: (l) => void logged.push(l), error: (l) => void logged.push(l) },
+    });
+    const client = await createTestClient(front);
+    await waitFor(() => received().filter((line) => line.startsWith('tools/list')).length === 2, 'the second listing');
+    await waitFor(() => logged.some((line) => line.includes("cannot add tool 'h_late': already served")), 'the error about the clash', { detail: () => logged.join('\n') });
+    expect(await names(client)).toEqual(['h_echo', 'h_late']);
+    expect(textOf(await client.callTool({ name: 'h_late', arguments: {} }))).toBe('parent');
+    expect(textOf(await client.callTool({ name: 'h_echo', arguments: {} }))).toBe('called echo');
+    await client.close();
+  });
 });
 
 describe('list changes from the upstream', () => {
@@ -136,6 +161,27 @@ describe('results from the upstream', () => {
     await client.close();
   });
 
+  it('does not run the patterns of an upstream tool schema, so one that backtracks catastrophically cannot stall the proxy', async () => {
+    const client = await createTestClient(up.front);
+    // `^(a+)+$` on 26 a's and a '!' takes seconds on RegExp (each a more doubles it); the input and output schemas have three such patterns each.
+    const began = Date.now();
+    const result = await client.callTool({ name: 'h_backtracking', arguments: { n: 26, s: `${'a'.repeat(26)}!` } });
+    expect(Date.now() - began).toBeLessThan(1500);
+    expect(result.isError).toBeUndefined();
+    expect(result.structuredContent).toEqual({ s: `${'a'.repeat(26)}!`, o: { [`${'a'.repeat(26)}!`]: 1 } });
+    // The rest of the schema is still checked.
+    expect(textOf(await client.callTool({ name: 'h_bad_structured', arguments: {} }))).toMatch(/data\/n must be number/);
+    await client.close();
+  });
+
+  it('passes on only the first line of an upstream JSON-RPC error message, at most 300 characters', async () => {
+    const client = await createTestClient(up.front);
+    const result = await client.callTool({ name: 'h_refusing', arguments: {} });
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toBe("upstream 'hostile' refused tools/call 'refusing': database unavailable (JSON-RPC -32603).");
+    await client.close();
+  });
+
   it('fails a result of the wrong shape with a message that says so, and keeps the upstream session', async () => {
     const client = await createTestClient(up.front);
     expect(textOf(await client.callTool({ name: 'h_echo', arguments: {} }))).toBe('called echo');
@@ -155,6 +201,8 @@ describe('results from the upstream', () => {
     const call = async (name: string) => textOf(await client.callTool({ name: `h_${name}`, arguments: {} }));
     const late = "upstream 'hostile' did not answer tools/call '%' in time (requestTimeoutMs). Try again, or raise the proxy's requestTimeoutMs.";
     expect(await call('silent')).toBe(late.replace('%', 'silent'));
+    // The proxy gave up on it: the upstream is told to stop.
+    await waitFor(() => up.received().some((line) => line.startsWith('notifications/cancelled')), 'the cancellation of the unanswered call', { detail: () => up.received().join('\n') });
     expect(await call('wrong_id')).toBe(late.replace('%', 'wrong_id'));
     expect(await call('no_result')).toBe(late.replace('%', 'no_result'));
     expect(await call('twice')).toBe('first');
@@ -225,6 +273,51 @@ describe('messages over maxMessageBytes from an HTTP upstream', () => {
   );
 });
 
+describe('failures of an HTTP upstream', () => {
+  /** A 2025-11-25 upstream over HTTP, in plain JavaScript: it lists the tool `leak`, and answers its call with HTTP 500 and a body that has a secret. */
+  async function failingUpstream(): Promise<{ url: string; close(): Promise<void> }> {
+    const server = createServer((req, res) => {
+      let body = '';
+      req.on('data', (chunk: Buffer) => (body += chunk.toString()));
+      req.on('end', () => {
+        if (req.method !== 'POST') return void res.writeHead(405).end();
+        const message = JSON.parse(body) as { id?: number; method: string; params?: { protocolVersion?: string } };
+        const answer = (result: unknown) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: message.id, result }));
+        if (message.id === undefined) res.writeHead(202).end();
+        else if (message.method === 'initialize') answer({ protocolVersion: message.params?.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: 'failing', version: '0.0.0' } });
+        else if (message.method === 'tools/list') answer({ tools: [{ name: 'leak', inputSchema: { type: 'object' } }] });
+        else
+          res
+            .writeHead(500, { 'content-type': 'text/plain' })
+            .end('Internal Server Error: connect failed with DATABASE_URL=postgres://admin:hunter2@db.internal/prod\n    at connect (/srv/app/db.js:12:7)');
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`, close: () => new Promise((resolve) => server.close(() => resolve())) };
+  }
+
+  it('does not pass on the body of an HTTP error answer, which may hold secrets, and logs it for the operator', async () => {
+    const upstream = await failingUpstream();
+    try {
+      const logged: string[] = [];
+      const logger = { debug: () => undefined, info: () => undefined, warn: (l: string) => void logged.push(l), error: (l: string) => void logged.push(l) };
+      const proxy = await proxyServer({ url: upstream.url, protocol: '2025-11-25', name: 'failing', logger });
+      started.push(proxy);
+      const front = await createApp({ name: 'front', version: '1.0.0', tools: [Own], mount: [{ app: proxy, namespace: 'f' }], logger });
+      const client = await createTestClient(front);
+      const result = await client.callTool({ name: 'f_leak', arguments: {} });
+      expect(result.isError).toBe(true);
+      expect(textOf(result)).toBe(
+        "upstream 'failing' could not be reached for tools/call 'leak' (HTTP 500). Check that it is running; the proxy retries on the next request, and its log has the details.",
+      );
+      expect(logged.join('\n')).toMatch(/upstream 'failing': tools\/call 'leak' failed: .*hunter2/);
+      await client.close();
+    } finally {
+      await upstream.close();
+    }
+  });
+});
+
 describe('shapes of the upstream lists', () => {
   it.each([
     ['not_array', /Invalid result for tools\/list: .*expected array/s],
@@ -232,5 +325,13 @@ describe('shapes of the upstream lists', () => {
     ['endless', /tools\/list: exceeded listMaxPages \(64\); server pagination did not terminate/],
   ])('refuses to start on a %s tools/list with a clear error', async (list, message) => {
     await expect(hostile(list)).rejects.toThrow(message);
+  });
+
+  it('serves a list whose nextCursor names its own page, asking for that page once more', async () => {
+    const { front, received } = await hostile('same_cursor');
+    const client = await createTestClient(front);
+    expect(await names(client)).toEqual(['h_echo', 'own']);
+    expect(received().filter((line) => line.startsWith('tools/list'))).toHaveLength(2);
+    await client.close();
   });
 });

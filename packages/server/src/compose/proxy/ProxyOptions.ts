@@ -18,7 +18,9 @@ export interface ProxyCommonOptions {
   /**
    * Longest wait for one upstream answer, in ms (default 600000), and for a 2026-07-28 client's
    * answer to a 2025-era upstream's question (the waiting upstream call is then cancelled). The
-   * parent's `toolTimeoutMs` applies too, and cancels the upstream request.
+   * parent's `toolTimeoutMs` applies too, and cancels the upstream request. A request this
+   * timeout ends is cancelled upstream (`notifications/cancelled`). It bounds the proxy's own
+   * listings too, `proxyServer()`'s first among them.
    */
   readonly requestTimeoutMs?: number;
   /**

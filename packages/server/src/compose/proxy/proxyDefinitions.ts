@@ -19,6 +19,7 @@ import type { CatalogParts } from '../../surface/Catalog';
 import { upstreamFailure } from './upstreamFailure';
 import { firstOfEach, quoted } from './firstOfEach';
 import { canonicalJson } from '../../roundtrip/InputRound';
+import { withoutPatterns } from './withoutPatterns';
 
 /** What the definitions of a proxy need of it. */
 export interface ProxyRuntime {
@@ -81,14 +82,18 @@ export function proxyDefinitions(lists: UpstreamLists, target: Class, runtime: P
     });
   }
   return {
-    tools: servedTools(lists.tools, runtime).map((t): CompiledTool => ({
-      name: t.name,
-      descriptor: t as CompiledTool['descriptor'],
-      target,
-      methodName: t.name,
-      usesContext: true,
-      call: (args, ctx, scope) => callTool(runtime, t, args, ctx, scope),
-    })),
+    tools: servedTools(lists.tools, runtime).map((t): CompiledTool => {
+      // Results are checked against the outputSchema without its patterns (see withoutPatterns), made once per listing.
+      const checked = t.outputSchema ? { ...t, outputSchema: withoutPatterns(t.outputSchema) as UpstreamTool['outputSchema'] } : t;
+      return {
+        name: t.name,
+        descriptor: t as CompiledTool['descriptor'],
+        target,
+        methodName: t.name,
+        usesContext: true,
+        call: (args, ctx, scope) => callTool(runtime, checked, args, ctx, scope),
+      };
+    }),
     resources: firstOfEach(lists.resources, (r) => r.uri, 'resource', logger, runtime.label()).map((r): CompiledResource => ({
       uri: r.uri,
       name: r.name,
@@ -154,13 +159,13 @@ async function callTool(runtime: ProxyRuntime, tool: UpstreamTool, args: unknown
     runtime.run(ctx, requestName('tools/call', name, input), async (client, signal, progressToken) => {
       const meta = metaFor(ctx, client);
       const params = { name, arguments: input, _meta: { ...meta._meta, ...(ctx.meta?.progressToken !== undefined && { progressToken }) } };
-      // The tool as listed: the client checks the result's structured content against its outputSchema (the proxy's clients are promised it).
+      // The tool as listed, less its outputSchema's patterns: the client checks the result's structured content against it (the proxy's clients are promised it).
       return (await client.callTool(params, { signal, timeout: runtime.requestTimeoutMs, toolDefinition: tool })) as ToolResult;
     });
   try {
     return scope?.around ? ((await scope.around(input, forward, shapeResult)) as ToolResult) : await forward();
   } catch (error) {
-    return toolErrorResult(upstreamFailure(runtime.label(), what, error, ctx.signal).message);
+    return toolErrorResult(upstreamFailure(runtime.label(), what, error, ctx.signal, runtime.logger).message);
   }
 }
 
@@ -198,7 +203,7 @@ async function outcome<T>(
     const value = scope?.around ? ((await scope.around(args, forward, (v) => v)) as T) : await forward();
     return { ok: true, value };
   } catch (error) {
-    const failure = upstreamFailure(runtime.label(), what, error, ctx.signal);
+    const failure = upstreamFailure(runtime.label(), what, error, ctx.signal, runtime.logger);
     return { ok: false, error: failure.kind, message: failure.message };
   }
 }
@@ -213,7 +218,7 @@ function completer(runtime: ProxyRuntime, ref: Record<string, unknown>, argument
       const result = await client.complete({ ref: ref as never, argument: { name: argument, value }, context: { arguments: { ...context.arguments } } }, { timeout: runtime.requestTimeoutMs });
       return { ok: true, value: result.completion };
     } catch (error) {
-      const failure = upstreamFailure(runtime.label(), `completion/complete '${argument}'`, error, undefined);
+      const failure = upstreamFailure(runtime.label(), `completion/complete '${argument}'`, error, undefined, runtime.logger);
       return { ok: false, error: failure.kind, message: failure.message };
     }
   };

@@ -1,4 +1,4 @@
-import { CallInterrupt, ToolError } from '@toolwright/core';
+import { CallInterrupt, ToolError, type ToolLogger } from '@toolwright/core';
 import type { MemberErrorKind } from '@toolwright/core/internal';
 import { INVALID_RESULT, UpstreamClosedError } from './UpstreamSession';
 import { UpstreamTooLargeError } from './UpstreamTooLargeError';
@@ -12,16 +12,18 @@ export interface UpstreamFailure {
 /**
  * Describes what an upstream request threw. A 2026-07-28 round's interrupt is thrown on (it
  * ends the downstream call with `input_required`). Nothing from the upstream's internals but
- * its JSON-RPC error message goes to the client.
+ * the first line of its JSON-RPC error message goes to the client: any other failure (an HTTP
+ * error answer's body, a network error, what `credentials` threw) may hold secrets, so the
+ * client gets its HTTP status at most, and `logger` the whole message.
  */
-export function upstreamFailure(upstream: string, what: string, error: unknown, signal: AbortSignal | undefined): UpstreamFailure {
+export function upstreamFailure(upstream: string, what: string, error: unknown, signal: AbortSignal | undefined, logger: ToolLogger): UpstreamFailure {
   if (CallInterrupt.is(error)) throw error;
   if (ToolError.is(error)) return { message: error.message, kind: 'internal' };
   const e = error as { code?: unknown; message?: unknown };
   const message = typeof e?.message === 'string' ? e.message : String(error);
   if (typeof e?.code === 'number') {
     const kind: MemberErrorKind = e.code === -32002 ? 'not_found' : e.code === -32602 ? 'invalid_params' : 'internal';
-    return { message: `${upstream} refused ${what}: ${message} (JSON-RPC ${e.code}).${e.code === URL_ELICITATION_REQUIRED ? urlsToOpen(error) : ''}`, kind };
+    return { message: `${upstream} refused ${what}: ${firstLine(message)} (JSON-RPC ${e.code}).${e.code === URL_ELICITATION_REQUIRED ? urlsToOpen(error) : ''}`, kind };
   }
   if (signal?.aborted) return { message: `${what} was cancelled before ${upstream} answered.`, kind: 'internal' };
   if (error instanceof UpstreamTooLargeError) {
@@ -37,13 +39,29 @@ export function upstreamFailure(upstream: string, what: string, error: unknown, 
     return { message: `${upstream} answered ${what} with a result that is not valid MCP (${squeezed(message)}). Ask the upstream's maintainers to fix it.`, kind: 'internal' };
   }
   if (e?.code === 'REQUEST_TIMEOUT') return { message: `${upstream} did not answer ${what} in time (requestTimeoutMs). Try again, or raise the proxy's requestTimeoutMs.`, kind: 'internal' };
-  return { message: `${upstream} could not be reached for ${what}: ${message}. Check that it is running; the proxy retries on the next request.`, kind: 'internal' };
+  logger.warn(`${upstream}: ${what} failed: ${message}`);
+  const status = (error as { data?: { status?: unknown } })?.data?.status;
+  return {
+    message: `${upstream} could not be reached for ${what}${typeof status === 'number' ? ` (HTTP ${status})` : ''}. Check that it is running; the proxy retries on the next request, and its log has the details.`,
+    kind: 'internal',
+  };
+}
+
+/**
+ * The first line of an upstream's JSON-RPC error message, at most 300 characters: what it says
+ * went wrong, without the stack trace or dump an upstream may put on the lines after it.
+ */
+function firstLine(message: string): string {
+  return cut(message.split(/[\n\r\u2028\u2029]/, 1)[0]!.trim());
+}
+
+function cut(line: string): string {
+  return line.length > 300 ? `${line.slice(0, 300)}...` : line;
 }
 
 /** An SDK message for a client: its schema problems squeezed onto one line, at most 300 characters. */
 function squeezed(message: string): string {
-  const line = message.replace(/\s+/g, ' ');
-  return line.length > 300 ? `${line.slice(0, 300)}...` : line;
+  return cut(message.replace(/\s+/g, ' '));
 }
 
 /** JSON-RPC error of a call that needs the user to open a URL first (2025-11-25 URL-mode elicitation). */
