@@ -6,7 +6,7 @@
 export interface SessionState {
   /** The value stored under `key`, or undefined. */
   get<T = unknown>(key: string): Promise<T | undefined>;
-  /** Stores a JSON-serializable value under `key` (undefined deletes it). */
+  /** Stores a JSON value under `key` (undefined, and what JSON drops, deletes it); a value JSON cannot carry (a BigInt, a cycle) is refused, saying where. */
   set(key: string, value: unknown): Promise<void>;
   /** Removes `key`; true if it was there. */
   delete(key: string): Promise<boolean>;

@@ -17,7 +17,7 @@ export { timeoutProblem } from '../registry/timeoutProblem';
 export { isToolClass } from '../metadata/readMemberMetadata';
 export { composeMiddleware } from '../pipeline/composeMiddleware';
 export type { MiddlewareChain } from '../pipeline/composeMiddleware';
-export { checkGuards } from '../pipeline/checkGuards';
+export { checkGuards, type GuardWait } from '../pipeline/checkGuards';
 export { lifetimeOf } from '../metadata/ServiceLifetime';
 export { readHooks } from '../metadata/HookArgs';
 export type { HookArgs } from '../metadata/HookArgs';

@@ -49,20 +49,23 @@ export interface InvocationSpec {
  * Arguments that nest deeper than `MAX_ARGUMENT_DEPTH` are refused first, naming where.
  */
 export function compileInvocation({ cls, methodName, container, bind, shape: defaultShape }: InvocationSpec): Invoke {
-  const run = (bound: BindOutcome, scope: CallScope | undefined, shape: (value: unknown) => unknown): Invocation | Promise<Invocation> => {
+  const run = (bound: BindOutcome, scope: CallScope | undefined, shape: (value: unknown) => unknown, signal: AbortSignal | undefined): Invocation | Promise<Invocation> => {
     if (!bound.ok) return { kind: 'invalid', issues: bound.issues };
     const from = scope?.container ?? container;
     const callMethod = (): unknown => {
       const instance = from.get(cls) as Record<string, (...a: unknown[]) => unknown>;
       return instance[methodName](...bound.value);
     };
+    const fail = signal ? (error: unknown) => threw(endedBy(signal, error)) : threw;
     const returned = (value: unknown): Invocation => ({ kind: 'returned', value: shape(value) });
     if (scope?.around) {
-      const inner = () => new Promise<unknown>((resolve) => resolve(callMethod())).then(shape);
-      return scope.around(bound.args, inner, shape).then(returned).catch(threw);
+      // Middleware sees a method that stopped with its signal's reason as the framework's interrupt too.
+      const method = () => new Promise<unknown>((resolve) => resolve(callMethod()));
+      const inner = signal ? () => method().then(shape, (error: unknown) => Promise.reject(endedBy(signal, error))) : () => method().then(shape);
+      return scope.around(bound.args, inner, shape).then(returned).catch(fail);
     }
     const value = callMethod();
-    return isThenable(value) ? Promise.resolve(value).then(returned).catch(threw) : returned(value);
+    return isThenable(value) ? Promise.resolve(value).then(returned).catch(fail) : returned(value);
   };
   return (args, ctx, scope, shape = defaultShape) => {
     // Before any validator, transformer or middleware recurses into them (MAX_ARGUMENT_DEPTH).
@@ -70,11 +73,21 @@ export function compileInvocation({ cls, methodName, container, bind, shape: def
     if (deep) return { kind: 'invalid', issues: [deep] };
     try {
       const bound = bind(args, ctx);
-      return bound instanceof Promise ? bound.then((b) => run(b, scope, shape)).catch(threw) : run(bound, scope, shape);
+      return bound instanceof Promise ? bound.then((b) => run(b, scope, shape, ctx?.signal)).catch(threw) : run(bound, scope, shape, ctx?.signal);
     } catch (error) {
-      return threw(error);
+      return threw(ctx?.signal ? endedBy(ctx.signal, error) : error);
     }
   };
+}
+
+/**
+ * What a method threw, or, when it stopped with its call's signal's reason (`ctx.signal`: the
+ * client cancelled, the timeout passed, the connection closed), a `CallInterrupt`: the
+ * framework ended the call, nothing failed, so nothing is logged as the method's failure.
+ */
+function endedBy(signal: AbortSignal, error: unknown): unknown {
+  if (!signal.aborted || error !== signal.reason || CallInterrupt.is(error)) return error;
+  return new CallInterrupt('The call ended (cancelled, timed out or disconnected) and the method stopped with its signal’s reason.', { cause: error });
 }
 
 function threw(error: unknown): Invocation {

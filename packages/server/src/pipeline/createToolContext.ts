@@ -14,7 +14,7 @@ import {
   type ToolContext,
   type ToolLogger,
 } from '@toolwright/core';
-import { cutText, issueLines } from '@toolwright/core/internal';
+import { cutText, issueLines, jsonProblem } from '@toolwright/core/internal';
 import {
   inputRequired,
   isSpecType,
@@ -91,7 +91,10 @@ export function createToolContext(name: string, sdk: ServerContext, connection: 
     // A 2026-07-28 request without a log level asks for no log notifications at all.
     const threshold = modern ? envelope.logLevel : connection.logLevel;
     if (threshold === undefined || SEVERITY.get(level)! < SEVERITY.get(threshold)!) return;
-    send({ method: 'notifications/message', params: { level, logger: name, data: data === undefined ? message : { message, data } } });
+    // Data JSON cannot carry (a BigInt, a cycle) would fail the send, and the line would be lost without a word: send the message alone.
+    const problem = data === undefined ? undefined : jsonProblem(data, 'data');
+    if (problem !== undefined) env.logger.warn(`'${name}' logged data JSON cannot carry (${problem}); the line was sent without it`);
+    send({ method: 'notifications/message', params: { level, logger: name, data: data === undefined || problem !== undefined ? message : { message, data } } });
   };
   const logger: ClientLogger = {
     debug: (m, d) => log('debug', m, d),
@@ -163,8 +166,16 @@ export function createToolContext(name: string, sdk: ServerContext, connection: 
 
     async progress(progress, total, message) {
       if (token === undefined || !open) return;
-      if (!(progress > lastProgress)) {
-        if (!warnedProgress) env.logger.warn(`'${name}' reported progress ${progress} after ${lastProgress}; progress must increase, so it was not sent`);
+      // JSON has no NaN or Infinity (they would reach the client as null, which it refuses).
+      const finite = Number.isFinite(progress) && (total === undefined || Number.isFinite(total));
+      if (!finite || !(progress > lastProgress)) {
+        if (!warnedProgress) {
+          env.logger.warn(
+            finite
+              ? `'${name}' reported progress ${progress} after ${lastProgress}; progress must increase, so it was not sent`
+              : `'${name}' reported progress ${String(progress)} of ${String(total)}; progress and total must be finite numbers, so it was not sent`,
+          );
+        }
         warnedProgress = true;
         return;
       }

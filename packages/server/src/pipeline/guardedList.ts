@@ -1,7 +1,8 @@
 import type { Connection } from './Connection';
 import type { ServerContext } from '../sdk/sdk';
 import { memberAccessOf } from './memberAccessOf';
-import { passesGuards } from './passesGuards';
+import { listGuardLimits, passesGuards } from './passesGuards';
+import { memberTimeoutOf } from './memberTimeoutOf';
 import type { PipelineEnv } from './PipelineEnv';
 import type { MemberRef } from './ServedMember';
 
@@ -10,6 +11,8 @@ const hasGuards = new WeakMap<object, boolean>();
 /**
  * A list page without the members whose guards refuse this caller. A page none of whose
  * members has guards is returned as is (one WeakMap lookup: pages are cached objects).
+ * The guards of all members decide at once, each within `listGuardLimits`: a member whose
+ * guard has not decided by then is left out, and the rest of the list is answered.
  */
 export function guardedList<K extends string, T, P extends { readonly [k in K]: readonly T[] }>(
   page: P,
@@ -29,7 +32,7 @@ export function guardedList<K extends string, T, P extends { readonly [k in K]: 
   const verdicts = items.map((item) => {
     const ref = refOf(item);
     const guards = ref?.member.pipeline?.guards;
-    return ref && guards && guards.length > 0 ? passesGuards(guards, memberAccessOf(ref, sdk, connection), env) : true;
+    return ref && guards && guards.length > 0 ? passesGuards(guards, memberAccessOf(ref, sdk, connection), env, listGuardLimits(sdk.mcpReq.signal, memberTimeoutOf(ref, env))) : true;
   });
   return Promise.all(verdicts).then((ok) => ({ ...page, [key]: items.filter((_, i) => ok[i]) }));
 }

@@ -2,16 +2,18 @@ import { callerOf, canAccess } from '../auth/canAccess';
 import type { Connection } from './Connection';
 import type { ServerContext } from '../sdk/sdk';
 import { memberAccessOf } from './memberAccessOf';
-import { passesGuards } from './passesGuards';
+import { listGuardLimits, passesGuards } from './passesGuards';
+import { memberTimeoutOf } from './memberTimeoutOf';
 import type { PipelineEnv } from './PipelineEnv';
 import type { MemberRef } from './ServedMember';
 
 /**
  * Whether this request's caller may use the member at all (its access rules and guards), for
- * what comes before a call: completing its arguments, subscribing to a resource.
+ * what comes before a call: completing its arguments, subscribing to a resource. Its guards
+ * decide within the limits of a list (`listGuardLimits`).
  */
 export async function mayUse(ref: MemberRef, sdk: ServerContext, connection: Connection, env: PipelineEnv): Promise<boolean> {
   if (!canAccess(ref.member.access, callerOf(sdk))) return false;
   const guards = ref.member.pipeline?.guards;
-  return !guards?.length || passesGuards(guards, memberAccessOf(ref, sdk, connection), env);
+  return !guards?.length || passesGuards(guards, memberAccessOf(ref, sdk, connection), env, listGuardLimits(sdk.mcpReq.signal, memberTimeoutOf(ref, env)));
 }

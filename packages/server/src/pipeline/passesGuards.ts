@@ -1,13 +1,65 @@
 import { type Guard, type MemberAccess } from '@toolwright/core';
-import { checkGuards } from '@toolwright/core/internal';
+import { checkGuards, type GuardWait } from '@toolwright/core/internal';
+import { guardName } from './guardName';
 import type { PipelineEnv } from './PipelineEnv';
 
-/** Whether the guards let `access` through; a guard that throws refuses, and the error goes to the server log. */
-export async function passesGuards(guards: readonly Guard[], access: MemberAccess, env: PipelineEnv): Promise<boolean> {
+/**
+ * How long a member's guards may take to decide when the member has no timeout, and at most
+ * for a list (well inside the SDK client's 60 s request timeout, so one slow guard never
+ * costs a caller the whole list).
+ */
+export const DEFAULT_GUARD_TIMEOUT_MS = 10_000;
+
+/** What bounds the wait for guards: the request's signal (a client's cancel, a closed connection) and a time. */
+export interface GuardLimits {
+  readonly signal: AbortSignal;
+  readonly timeoutMs: number;
+}
+
+/**
+ * Whether the guards let `access` through. A guard that throws refuses, and the error goes to
+ * the server log; so does a guard that has not decided within `timeoutMs` (the log line names
+ * it). Once the request's signal aborts, the wait ends and the caller is refused: its answer
+ * is no longer wanted, and a guard that never settles must not hold the request forever.
+ */
+export async function passesGuards(guards: readonly Guard[], access: MemberAccess, env: PipelineEnv, { signal, timeoutMs }: GuardLimits): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  let late: Guard | undefined;
+  const wait: GuardWait = (verdict, guard) =>
+    new Promise((resolve, reject) => {
+      const done = (settle: () => void) => {
+        clearTimeout(timer);
+        signal.removeEventListener('abort', ended);
+        settle();
+      };
+      const ended = () => done(() => resolve(false));
+      const timer = setTimeout(() => {
+        late = guard;
+        ended();
+      }, deadline - Date.now());
+      signal.addEventListener('abort', ended, { once: true });
+      if (signal.aborted) ended();
+      verdict.then(
+        (ok) => done(() => resolve(ok)),
+        (error: unknown) => done(() => reject(error)),
+      );
+    });
   try {
-    return await checkGuards(guards, access, env.container);
+    const ok = await checkGuards(guards, access, env.container, wait);
+    if (late) {
+      env.logger.error(
+        `${guardName(late)} of ${access.kind} '${access.name}' did not decide within ${timeoutMs} ms; the caller is refused. ` +
+          `Make it settle sooner, or give the ${access.kind} a larger timeoutMs (guards run within it; ${DEFAULT_GUARD_TIMEOUT_MS} ms without one, and at most that for a list).`,
+      );
+    }
+    return ok;
   } catch (error) {
     env.logger.error(`a guard of ${access.kind} '${access.name}' threw; the caller is refused`, error);
     return false;
   }
+}
+
+/** The guard limits of a list, a completion or a subscription: the member's timeout, at most `DEFAULT_GUARD_TIMEOUT_MS`. */
+export function listGuardLimits(signal: AbortSignal, memberTimeoutMs: number | undefined): GuardLimits {
+  return { signal, timeoutMs: Math.min(memberTimeoutMs ?? DEFAULT_GUARD_TIMEOUT_MS, DEFAULT_GUARD_TIMEOUT_MS) };
 }

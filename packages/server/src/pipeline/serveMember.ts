@@ -7,7 +7,8 @@ import { runWithRounds, type SdkRound } from './runWithRounds';
 import type { InputRequest, ServerContext } from '../sdk/sdk';
 import type { InputRequiredAnswer } from '../roundtrip/runRound';
 import { memberAccessOf } from './memberAccessOf';
-import { passesGuards } from './passesGuards';
+import { DEFAULT_GUARD_TIMEOUT_MS, passesGuards } from './passesGuards';
+import { memberTimeoutOf } from './memberTimeoutOf';
 import type { PipelineEnv } from './PipelineEnv';
 import type { MemberRef } from './ServedMember';
 import { withTimeout } from './withTimeout';
@@ -37,9 +38,12 @@ const chains = new WeakMap<object, MiddlewareChain | false>();
 
 /**
  * The one path of every tool call, resource read and prompt get: access rules and guards
- * (a refused caller gets the answer for an unknown name),
+ * (a refused caller gets the answer for an unknown name; guards decide within the member's
+ * timeout, which counts from before them, or `DEFAULT_GUARD_TIMEOUT_MS` without one),
  * the call context, 2026-07-28 rounds, the timeout, the per-call container, the middleware
- * chain, and in-flight tracking for the drain. A member with none of these (no rules, no
+ * chain, and in-flight tracking for the drain. A call ends when its request does (a cancel,
+ * a closed connection, its timeout), whether or not its method heeds its signal: its context
+ * and per-call container are closed then. A member with none of these (no rules, no
  * `@Ctx()`, no timeout, no middleware, no scoped services) runs its compiled call alone.
  */
 export function serveMember<R>(request: MemberRequest<R>, sdk: ServerContext, connection: Connection, env: PipelineEnv): Promise<MemberAnswer<R>> {
@@ -48,7 +52,7 @@ export function serveMember<R>(request: MemberRequest<R>, sdk: ServerContext, co
   if (member.access && !canAccess(member.access, caller)) throw request.unknown();
   if (runsAlone(request, connection.overrides, env)) return env.inFlight.track(request.run(undefined, undefined));
   const guarded = (member.pipeline?.guards.length ?? 0) > 0;
-  return env.inFlight.track(servePiped(request, sdk, connection, env, chainOf(member, env), timeoutOf(member, request.kind, env), guarded));
+  return env.inFlight.track(servePiped(request, sdk, connection, env, chainOf(member, env), memberTimeoutOf(request, env), guarded));
 }
 
 /**
@@ -63,13 +67,10 @@ export function serveAlone<R>(ref: MemberRef, caller: AuthInfo | undefined, over
 }
 
 /** Whether a member needs nothing of the pipeline (no guard, middleware, context, timeout, scoped services or overrides): its compiled call alone answers. */
-function runsAlone({ member, kind }: MemberRef, overrides: unknown, env: PipelineEnv): boolean {
+function runsAlone(ref: MemberRef, overrides: unknown, env: PipelineEnv): boolean {
+  const { member } = ref;
   if (member.usesContext || overrides !== undefined || env.scopes.active || (member.pipeline?.guards.length ?? 0) > 0) return false;
-  return timeoutOf(member, kind, env) === undefined && !chainOf(member, env);
-}
-
-function timeoutOf(member: MemberRef['member'], kind: MemberRef['kind'], env: PipelineEnv): number | undefined {
-  return member.timeoutMs ?? (kind === 'tool' ? env.toolTimeoutMs : env.timeoutMs);
+  return memberTimeoutOf(ref, env) === undefined && !chainOf(member, env);
 }
 
 async function servePiped<R>(
@@ -85,7 +86,14 @@ async function servePiped<R>(
   const scoped = env.scopes.active || connection.overrides !== undefined;
   // Who asks for what: read once, and only when a guard, the container or middleware needs it.
   const access = guarded || scoped || chain ? memberAccessOf(request, sdk, connection) : undefined;
-  if (guarded && !(await passesGuards(member.pipeline!.guards, access!, env))) throw request.unknown();
+  const requestSignal = sdk.mcpReq.signal;
+  let left = timeoutMs;
+  if (guarded) {
+    const started = Date.now();
+    if (!(await passesGuards(member.pipeline!.guards, access!, env, { signal: requestSignal, timeoutMs: timeoutMs ?? DEFAULT_GUARD_TIMEOUT_MS }))) throw request.unknown();
+    // The guards' time counts against the member's timeout: `timeoutMs` bounds the whole call.
+    if (timeoutMs !== undefined) left = Math.max(0, timeoutMs - (Date.now() - started));
+  }
   const needsContext = member.usesContext || scoped;
   const attempt = (round: SdkRound | undefined, signal: AbortSignal): Promise<R> => {
     const open = needsContext ? createToolContext(member.name, sdk, connection, env, signal, round) : undefined;
@@ -96,22 +104,26 @@ async function servePiped<R>(
         ? { ...(opened && { container }), ...(chain && { around: (args, inner, shape) => chain(memberCallOf(access!, args, sdk, signal, request.uri, env), container, inner, shape) }) }
         : undefined;
     const ran = request.run(member.usesContext ? open!.ctx : undefined, scope);
-    return open || opened
-      ? ran.finally(() => {
-          open?.close();
-          opened?.release();
-        })
-      : ran;
+    if (!open && !opened) return ran;
+    // Closed when the method settles, or when its call ends first (a method may ignore its signal).
+    let closed = false;
+    const close = () => {
+      if (closed) return;
+      closed = true;
+      signal.removeEventListener('abort', close);
+      open?.close();
+      opened?.release();
+    };
+    signal.addEventListener('abort', close, { once: true });
+    return ran.finally(close);
   };
   const once = (round: SdkRound | undefined): Promise<R> =>
-    timeoutMs === undefined
-      ? attempt(round, sdk.mcpReq.signal)
-      : withTimeout(
-          timeoutMs,
-          sdk.mcpReq.signal,
-          (signal) => attempt(round, signal),
-          () => request.timedOut(timeoutMs),
-        );
+    withTimeout(
+      left,
+      requestSignal,
+      (signal) => attempt(round, signal),
+      () => request.timedOut(timeoutMs!),
+    );
   if (!member.usesContext) return once(undefined);
   // The round's binding spells the arguments out level by level: arguments too deep for it
   // go straight to the compiled call, which refuses them naming where (MAX_ARGUMENT_DEPTH).

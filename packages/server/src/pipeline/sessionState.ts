@@ -1,4 +1,5 @@
-import type { SessionState } from '@toolwright/core';
+import { ConfigError, type SessionState } from '@toolwright/core';
+import { jsonProblem } from '@toolwright/core/internal';
 import type { Server } from '../sdk/sdk';
 
 /** `ctx.session` of each connection (one SDK `Server`): given by the HTTP layer (a cluster's), or made in memory on first use. */
@@ -29,9 +30,13 @@ export class MemorySessionState implements SessionState {
     return text === undefined ? undefined : (JSON.parse(text) as T);
   }
 
+  /** What JSON drops (a function, a symbol) is stored as undefined is: not at all. What it cannot carry (a BigInt, a cycle) is refused, saying where. */
   async set(key: string, value: unknown): Promise<void> {
-    if (value === undefined) this.values.delete(key);
-    else this.values.set(key, JSON.stringify(value));
+    const problem = value === undefined ? undefined : jsonProblem(value, 'value');
+    if (problem !== undefined) throw new ConfigError(`ctx.session.set('${key}') cannot store this value: ${problem}`);
+    const text = value === undefined ? undefined : (JSON.stringify(value) as string | undefined);
+    if (text === undefined) this.values.delete(key);
+    else this.values.set(key, text);
   }
 
   async delete(key: string): Promise<boolean> {
