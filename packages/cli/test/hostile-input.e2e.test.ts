@@ -32,11 +32,9 @@ describe('toolwright new and npm create toolwright: hostile names and folders', 
   const create = (args: string[]) => run(process.execPath, [CREATE, ...args], tmp, 30_000);
 
   it.each([
-    // npm refuses these names for new packages (validate-npm-package-name's exclusion list, core modules, special characters).
+    // npm refuses these names for new packages (validate-npm-package-name's exclusion list, special characters).
     ['node_modules', /npm reserves 'node_modules'/],
     ['favicon.ico', /npm reserves 'favicon.ico'/],
-    ['http', /'http' is a Node.js core module; choose another name, e.g. 'http-server'/],
-    ['fs', /'fs' is a Node.js core module/],
     ['my~server', /try 'my-server'/],
     // and those that were refused already
     ['MyServer', /lowercase: try 'myserver'/],
@@ -55,6 +53,12 @@ describe('toolwright new and npm create toolwright: hostile names and folders', 
     for (const r of [await toolwright(['new', name, '--registry']), await create([name, '--registry'])]) expectRefusal(r, says);
     expectRefusal(await toolwright(['new', 'x', '--name', name, '--registry']), says);
     expect(readdirSync(tmp)).toEqual([]);
+  });
+
+  it.each(['http', 'fs'])("takes a Node.js core module's name %j: a generated project is private, and installs and runs under it", async (name) => {
+    const r = await toolwright(['new', name, '--registry']);
+    expect({ code: r.code, transcript: transcript(r) }).toEqual({ code: 0, transcript: expect.any(String) });
+    expect(JSON.parse(readFileSync(join(tmp, name, 'package.json'), 'utf8'))).toMatchObject({ name, private: true });
   });
 
   it.each(['constructor', 'a/../../b', '../up'])('takes the folder %j where it points, named after its last part', async (dir) => {

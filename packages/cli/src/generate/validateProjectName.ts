@@ -1,5 +1,3 @@
-import { isBuiltin } from 'node:module';
-
 /** npm's rules for a package name (new packages): lowercase, URL-safe, at most 214 characters, no `~'!()*`. */
 const NPM_NAME = /^(?:@[a-z0-9][a-z0-9._-]*\/)?[a-z0-9][a-z0-9._-]*$/;
 
@@ -20,10 +18,12 @@ export function validateProjectName(name: string): string | undefined {
   return reservedProblem(name);
 }
 
-/** Why npm refuses a name of the right form: reserved, or a Node.js core module's (which `require` would load instead). */
+/**
+ * Why npm refuses a name of the right form: reserved. A core module's name (`http`) is left to
+ * the user: a generated project is private, never published, and installs and runs under it.
+ */
 function reservedProblem(name: string): string | undefined {
   if (RESERVED.has(name)) return `npm reserves '${name}'; choose another name, e.g. 'my-${name.replace('.', '-')}'`;
-  if (isBuiltin(name)) return `'${name}' is a Node.js core module; choose another name, e.g. '${name}-server'`;
   return undefined;
 }
 
