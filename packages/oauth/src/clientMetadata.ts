@@ -1,5 +1,6 @@
 import type { OAuthClient } from './OAuthClient';
 import { inferApplicationType, redirectUriProblem, type ApplicationType } from './redirectUris';
+import { uriSyntaxProblem } from './uriSyntaxProblem';
 
 /** The grant types this server has: what clients may register and what the token endpoint answers. */
 export const GRANT_TYPES: ReadonlySet<string> = new Set(['authorization_code', 'refresh_token']);
@@ -27,9 +28,9 @@ export function checkClientMetadata(raw: unknown, options: { documentOnly?: bool
   const declaredType = field('application_type');
   if (declaredType !== undefined && declaredType !== 'web' && declaredType !== 'native') return bad('application_type must be "web" or "native"');
   const applicationType: ApplicationType = (declaredType as ApplicationType | undefined) ?? inferApplicationType(redirectUris.filter((u): u is string => typeof u === 'string'));
-  for (const uri of redirectUris) {
+  for (const [index, uri] of redirectUris.entries()) {
     const problem = redirectUriProblem(uri, applicationType);
-    if (problem) return { ok: false, error: 'invalid_redirect_uri', description: problem };
+    if (problem) return { ok: false, error: 'invalid_redirect_uri', description: `redirect_uris[${index}]${typeof uri === 'string' ? ` '${uri}'` : ''} ${problem}` };
   }
 
   const grantTypes = field('grant_types') ?? ['authorization_code'];
@@ -58,12 +59,8 @@ export function checkClientMetadata(raw: unknown, options: { documentOnly?: bool
   const url = (name: string): string | undefined | Error => {
     const value = text(name, 2000);
     if (value === undefined || value instanceof Error) return value;
-    try {
-      if (new URL(value).protocol === 'https:') return value;
-    } catch {
-      /* reported below */
-    }
-    return new Error(`${name} must be an https URL`);
+    const problem = httpsUrlProblem(value);
+    return problem ? new Error(`${name} ${problem}`) : value;
   };
   const clientName = text('client_name', 200);
   const clientUri = url('client_uri');
@@ -103,13 +100,9 @@ function clientKeys(jwks: unknown, jwksUri: unknown, required: boolean): { jwks?
   if (!required) return jwks === undefined && jwksUri === undefined ? {} : new Error('jwks and jwks_uri are only for token_endpoint_auth_method "private_key_jwt"');
   if ((jwks === undefined) === (jwksUri === undefined)) return new Error('a private_key_jwt client must register its public keys: exactly one of jwks or jwks_uri');
   if (jwksUri !== undefined) {
-    if (typeof jwksUri !== 'string' || jwksUri.length > 2000) return new Error('jwks_uri must be an https URL');
-    try {
-      if (new URL(jwksUri).protocol === 'https:') return { jwksUri };
-    } catch {
-      /* reported below */
-    }
-    return new Error('jwks_uri must be an https URL');
+    if (typeof jwksUri !== 'string' || jwksUri.length > 2000) return new Error('jwks_uri must be an https URL of at most 2000 characters');
+    const problem = httpsUrlProblem(jwksUri);
+    return problem ? new Error(`jwks_uri ${problem}`) : { jwksUri };
   }
   const keys = (jwks as { keys?: unknown } | null)?.keys;
   if (typeof jwks !== 'object' || !Array.isArray(keys) || keys.length === 0 || keys.length > 10) return new Error('jwks must be a JWK set: { "keys": [1 to 10 public keys] }');
@@ -119,6 +112,14 @@ function clientKeys(jwks: unknown, jwksUri: unknown, required: boolean): { jwks?
   }
   if (JSON.stringify(jwks).length > 10_000) return new Error('jwks is larger than 10000 characters');
   return { jwks: { keys: keys as Record<string, unknown>[] } };
+}
+
+/** Why `value` is not an https URL written as RFC 3986 writes it (as a redirect URI must be: see uriSyntaxProblem), or undefined. */
+function httpsUrlProblem(value: string): string | undefined {
+  if (!/^https:\/\/[^/?#]/i.test(value)) return 'must be an https URL (https://host/...)';
+  const syntax = uriSyntaxProblem(value);
+  if (syntax) return syntax;
+  return URL.canParse(value) ? undefined : 'is not a URL a browser can follow';
 }
 
 function bad(description: string): ClientMetadataResult {

@@ -1,5 +1,7 @@
 /** Redirect URI rules: which a client may register (by its application type) and how a request's is matched (exactly; RFC 8252 §7.3 for loopback ports). */
 
+import { uriSyntaxProblem } from './uriSyntaxProblem';
+
 export type ApplicationType = 'web' | 'native';
 
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', '[::1]', 'localhost']);
@@ -8,30 +10,45 @@ function isLoopbackHttp(url: URL): boolean {
   return url.protocol === 'http:' && LOOPBACK_HOSTS.has(url.hostname);
 }
 
-/** A private-use scheme of a native app (RFC 8252 §7.1): reverse domain name, e.g. `com.example.app:/callback`. */
+/**
+ * Schemes that are not an app's: the browser runs, shows or reads them itself, so a code sent
+ * there would reach a page or a file instead of the client. Refused whatever the application type.
+ */
+const NOT_PRIVATE_USE = new Set(['javascript', 'vbscript', 'data', 'blob', 'file', 'filesystem', 'about', 'view-source', 'ftp', 'ws', 'wss']);
+
+/**
+ * A private-use scheme of a native app (RFC 8252 §7.1), e.g. `com.example.app:/callback`, or the
+ * single-word schemes real MCP clients register (`cursor://`, `vscode://`): §7.1's
+ * reverse-domain-name rule binds the app choosing its scheme, not the server, and refusing
+ * those would lock popular clients out.
+ */
 function isPrivateUseScheme(url: URL): boolean {
   const scheme = url.protocol.slice(0, -1);
-  return scheme.includes('.') && /^[a-z][a-z0-9+.-]*$/.test(scheme);
+  return scheme !== 'http' && scheme !== 'https' && !NOT_PRIVATE_USE.has(scheme);
 }
 
-/** Why `uri` may not be registered by a client of `type`, or undefined when it may. */
+/**
+ * Why `uri` may not be registered by a client of `type` (what follows the URI in a message,
+ * e.g. "has a fragment (#)"), or undefined when it may. The URI must be exactly an RFC 3986
+ * absolute URI: the WHATWG parser's repairs would send the browser elsewhere than registered.
+ */
 export function redirectUriProblem(uri: unknown, type: ApplicationType): string | undefined {
-  if (typeof uri !== 'string' || uri.length === 0 || uri.length > 2000) return 'each redirect URI must be a string of 1 to 2000 characters';
+  if (typeof uri !== 'string' || uri.length === 0 || uri.length > 2000) return 'must be a string of 1 to 2000 characters';
+  const syntax = uriSyntaxProblem(uri);
+  if (syntax) return syntax;
   let url: URL;
   try {
     url = new URL(uri);
   } catch {
-    return `redirect URI '${uri}' is not an absolute URL`;
+    return 'is not a URL a browser can follow (e.g. its port is above 65535 or its IPv6 address is malformed)';
   }
-  if (url.hash || uri.includes('#')) return `redirect URI '${uri}' must not have a fragment`;
-  if (url.username || url.password) return `redirect URI '${uri}' must not carry credentials`;
+  // `https:host/cb` and `https:///host/cb` are valid RFC 3986 but name no host; browsers would read `host` as one.
+  if ((url.protocol === 'https:' || url.protocol === 'http:') && !/^https?:\/\/[^/?#]/i.test(uri)) return `must name a host: ${url.protocol}//host/path`;
   if (url.protocol === 'https:') return undefined;
-  if (isLoopbackHttp(url)) {
-    return type === 'native' ? undefined : `redirect URI '${uri}' is a loopback address: register the client with application_type "native"`;
-  }
-  if (url.protocol === 'http:') return `redirect URI '${uri}' must use https (plain http is only for loopback addresses of native apps)`;
-  if (isPrivateUseScheme(url)) return type === 'native' ? undefined : `redirect URI '${uri}' uses a private-use scheme: register the client with application_type "native"`;
-  return `redirect URI '${uri}' must use https, http on a loopback address, or a private-use scheme in reverse domain form (e.g. com.example.app:/callback)`;
+  if (isLoopbackHttp(url)) return type === 'native' ? undefined : 'is a loopback address: register the client with application_type "native"';
+  if (url.protocol === 'http:') return 'must use https (plain http is only for loopback addresses of native apps)';
+  if (!isPrivateUseScheme(url)) return `uses the scheme ${url.protocol} which is not an app's: use https, http on a loopback address, or the app's own scheme`;
+  return type === 'native' ? undefined : 'uses a private-use scheme: register the client with application_type "native"';
 }
 
 /** The type a client did not state, from its redirect URIs: native when all are loopback or private-use. */

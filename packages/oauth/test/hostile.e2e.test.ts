@@ -163,6 +163,72 @@ describe('the authorization server refuses', () => {
     expect(native.body).toMatchObject({ application_type: 'native' });
   });
 
+  it('redirect URIs that are not RFC 3986 absolute URIs as written: invalid_redirect_uri naming the index and the problem', async () => {
+    const cases: [string, RegExp][] = [
+      ['https://app.example/call back', /^redirect_uris\[1\] 'https:\/\/app.example\/call back' holds a space at index 24: percent-encode it$/],
+      ['https://app.example/caf\u00e9', /holds a non-ASCII character \(U\+00E9\)/],
+      ['https://\u0430pple.example/cb', /holds a non-ASCII character \(U\+0430\)/],
+      ['https://app.example/\u{1F600}', /holds a non-ASCII character \(U\+1F600\)/],
+      ['https://evil.example\\@good.example/cb', /holds a backslash/],
+      ['https://app.example/cb\tx', /holds a control character \(U\+0009\)/],
+      ['https://app.example/cb#', /has a fragment/],
+      ['https://app.example/cb#frag', /has a fragment/],
+      ['https://user@app.example/cb', /carries user information/],
+      ['https://user:pw@app.example/cb', /carries user information/],
+      ['https://app.example/%zzcb', /does not start a percent-encoded octet/],
+      ['https://app.example/a[1]', /\[ or \] outside an IPv6 host/],
+      ['https:app.example/cb', /must name a host/],
+      ['https:///cb', /must name a host/],
+      ['https://app.example:99999/cb', /not a URL a browser can follow/],
+      ['//app.example/cb', /not an absolute URI/],
+      ['/cb', /not an absolute URI/],
+    ];
+    for (const [uri, description] of cases) {
+      // The bad URI second: the index names which one.
+      const { status, body } = await registerClient(served.base, { redirect_uris: ['https://app.example/ok', uri] });
+      expect({ uri, status, error: body.error }).toEqual({ uri, status: 400, error: 'invalid_redirect_uri' });
+      expect({ uri, description: body.error_description }).toEqual({ uri, description: expect.stringMatching(description) });
+      expect(body.error_description).toMatch(/^redirect_uris\[1\] '/);
+    }
+    // As the URL fields beside them: client_uri and logo_uri are links on the consent page.
+    for (const field of ['client_uri', 'logo_uri']) {
+      const { body } = await registerClient(served.base, { [field]: 'https://evil.example\\@good.example/' });
+      expect(body).toEqual({ error: 'invalid_client_metadata', error_description: expect.stringMatching(new RegExp(`^${field} holds a backslash`)) });
+    }
+  });
+
+  it('private-use schemes of real clients (cursor:, vscode:, reverse domain names) register as native; schemes a browser handles itself never do', async () => {
+    for (const uri of ['cursor://anysphere.cursor-retrieval/oauth/user-mcp/callback', 'vscode://vscode.mcp/callback', 'com.example.app:/oauth2redirect', 'my-app+dev.2:/cb']) {
+      const { status, body } = await registerClient(served.base, { redirect_uris: [uri] });
+      expect({ uri, status, body }).toMatchObject({ uri, status: 201, body: { application_type: 'native', redirect_uris: [uri] } });
+    }
+    const cursor = await registerClient(served.base, { redirect_uris: ['cursor://anysphere.cursor-retrieval/oauth/callback'] });
+    const { challenge } = pkcePair();
+    const callback = await new TestBrowser().authorize(
+      authorizeUrl(served.base, { client_id: String(cursor.body.client_id), code_challenge: challenge, redirect_uri: 'cursor://anysphere.cursor-retrieval/oauth/callback' }),
+      'cursor://',
+    );
+    expect([callback.searchParams.get('code'), callback.searchParams.get('iss')]).toEqual([expect.any(String), served.oauth.issuer]);
+    // A web client may not take an app's scheme.
+    expect((await registerClient(served.base, { redirect_uris: ['cursor://x/cb'], application_type: 'web' })).body.error_description).toMatch(/application_type 'native'/);
+    const dangerous = [
+      'javascript:alert(1)',
+      'JavaScript://%0aalert(1)',
+      'data:text/html,hi',
+      'file:///etc/passwd',
+      'vbscript:msgbox(1)',
+      'blob:https://app.example/1',
+      'about:blank',
+      'view-source:https://x/',
+    ];
+    for (const uri of dangerous) {
+      for (const applicationType of ['native', 'web']) {
+        const { status, body } = await registerClient(served.base, { redirect_uris: [uri], application_type: applicationType });
+        expect({ uri, status, body }).toEqual({ uri, status: 400, body: { error: 'invalid_redirect_uri', error_description: expect.stringMatching(/is not an app's/) } });
+      }
+    }
+  });
+
   it('a consent form without its CSRF cookie, from another origin, or answered twice; Deny goes back as access_denied', async () => {
     const { body } = await registerClient(served.base);
     const { challenge } = pkcePair();
@@ -199,6 +265,40 @@ describe('the authorization server refuses', () => {
     expect(Object.fromEntries(new URL(answer.headers.get('location')!).searchParams)).toMatchObject({ error: 'access_denied', state: 'st-1', iss: served.oauth.issuer });
     const twice = await denied.browser.request(action, { method: 'POST', form: { ...denied.form.fields, decision: 'allow' }, origin: served.base });
     expect(twice.status).toBeGreaterThanOrEqual(400);
+  });
+
+  it('two sign-ins in one browser (two tabs): each consent form works on its own, and neither answers the other', async () => {
+    const { body } = await registerClient(served.base);
+    const browser = new TestBrowser();
+    const openTab = async (state: string) => {
+      const page = await browser.request(authorizeUrl(served.base, { client_id: String(body.client_id), code_challenge: pkcePair().challenge, state }));
+      expect(page.status).toBe(200);
+      const form = consentForm(await page.text());
+      return { action: new URL(form.action, served.base).href, fields: form.fields };
+    };
+    const first = await openTab('tab-1');
+    const second = await openTab('tab-2');
+    const third = await openTab('tab-3');
+    // Tab 2's sign-in with tab 1's CSRF token, and the other way: each form is bound to its own sign-in.
+    for (const [tab, other] of [
+      [second, first],
+      [first, second],
+    ] as const) {
+      const crossed = await browser.request(tab.action, { method: 'POST', form: { ...tab.fields, csrf: other.fields.csrf!, decision: 'allow' }, origin: served.base });
+      expect(crossed.status).toBe(403);
+    }
+    // The first tab, opened before the others, is answered first; then the third denies and the second allows.
+    const answers: [typeof first, 'allow' | 'deny', string][] = [
+      [first, 'allow', 'tab-1'],
+      [third, 'deny', 'tab-3'],
+      [second, 'allow', 'tab-2'],
+    ];
+    for (const [tab, decision, state] of answers) {
+      const answer = await browser.request(tab.action, { method: 'POST', form: { ...tab.fields, decision }, origin: served.base });
+      expect(answer.status).toBe(302);
+      const params = Object.fromEntries(new URL(answer.headers.get('location')!).searchParams);
+      expect(params).toMatchObject(decision === 'allow' ? { code: expect.any(String), state } : { error: 'access_denied', state });
+    }
   });
 
   it.each([
@@ -298,18 +398,19 @@ describe('the authorization server refuses', () => {
   });
 
   it('a consent page that names another destination than the browser is sent to: it shows the URLs as the browser parses them', async () => {
-    const backslash = 'https://evil.example\\@good.example/cb'; // WHATWG URL: the backslash ends the host, evil.example
-    const homograph = 'https://\u0430pple.example/cb'; // a Cyrillic a
-    const { body } = await registerClient(served.base, { redirect_uris: [backslash, homograph], client_uri: 'https://evil.example\\@good.example/' });
+    // Valid RFC 3986 (a percent-encoded host, a dot segment), which the WHATWG parser rewrites: the page shows where the browser goes.
+    const encodedHost = 'https://%65vil.example/cb';
+    const dotSegment = 'https://good.example/a/../cb';
+    const { body } = await registerClient(served.base, { redirect_uris: [encodedHost, dotSegment], client_uri: 'https://%65vil.example/' });
     const { challenge } = pkcePair();
     for (const [redirect, destination] of [
-      [backslash, 'https://evil.example/@good.example/cb'],
-      [homograph, 'https://xn--pple-43d.example/cb'],
+      [encodedHost, 'https://evil.example/cb'],
+      [dotSegment, 'https://good.example/cb'],
     ] as const) {
       const url = authorizeUrl(served.base, { client_id: String(body.client_id), code_challenge: challenge, redirect_uri: redirect });
       const html = await (await fetch(url)).text();
       expect(html).toContain(`sent back to <code>${destination}</code>`);
-      expect(html).toContain('<a href="https://evil.example/@good.example/" rel="noopener noreferrer">https://evil.example/@good.example/</a>');
+      expect(html).toContain('<a href="https://evil.example/" rel="noopener noreferrer">https://evil.example/</a>');
       const callback = await new TestBrowser().authorize(url, 'https://');
       expect(`${callback.origin}${callback.pathname}`).toBe(destination);
     }
@@ -336,6 +437,42 @@ describe('the authorization server refuses', () => {
     } finally {
       agent.destroy();
     }
+  });
+
+  it.each(['__proto__', 'constructor', 'toString', 'valueOf', 'hasOwnProperty'])('%s as a scope, resource, response type, PKCE method, client metadata, sign-in id or token', async (name) => {
+    const clientId = String((await registerClient(served.base)).body.client_id);
+    const { challenge } = pkcePair();
+    const refusals: [Record<string, string>, string][] = [
+      [{ scope: name }, 'invalid_scope'],
+      [{ resource: name }, 'invalid_target'],
+      [{ response_type: name }, 'unsupported_response_type'],
+      [{ code_challenge_method: name }, 'invalid_request'],
+    ];
+    for (const [params, error] of refusals) {
+      const response = await fetch(authorizeUrl(served.base, { client_id: clientId, code_challenge: challenge, ...params }), { redirect: 'manual' });
+      expect({ params, error: new URL(response.headers.get('location')!).searchParams.get('error') }).toEqual({ params, error });
+    }
+    for (const metadata of [{ application_type: name }, { grant_types: [name] }, { token_endpoint_auth_method: name }, { response_types: [name] }, { redirect_uris: { [name]: CALLBACK } }]) {
+      const { status, body } = await registerClient(served.base, metadata);
+      expect({ metadata, status, error: body.error }).toEqual({ metadata, status: 400, error: expect.stringMatching(/^invalid_(client_metadata|redirect_uri)$/) });
+    }
+    // Metadata only under a member named after Object.prototype is not metadata.
+    const nested = await fetch(`${served.base}/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: `{"${name}":{"redirect_uris":["${CALLBACK}"]}}` });
+    expect([nested.status, ((await nested.json()) as { error: string }).error]).toEqual([400, 'invalid_redirect_uri']);
+    const consent = await fetch(`${served.base}/authorize/consent`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: `tw_oauth_consent_${name}=x` },
+      body: new URLSearchParams({ sign_in: name, csrf: 'x', decision: 'allow' }),
+    });
+    expect([consent.status, await consent.text()]).toEqual([400, expect.stringContaining('unknown or has expired')]);
+    const refresh = await tokenRequest(served.base, { grant_type: 'refresh_token', client_id: clientId, refresh_token: name });
+    expect(refresh).toEqual({ status: 400, body: { error: 'invalid_grant', error_description: expect.any(String) } });
+    const revoked = await fetch(`${served.base}/revoke`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ client_id: clientId, token: name, token_type_hint: name }),
+    });
+    expect(revoked.status).toBe(200);
   });
 
   it.each(['__proto__', 'constructor', 'toString', 'valueOf', 'hasOwnProperty'])('%s as a client_id or a path', async (name) => {

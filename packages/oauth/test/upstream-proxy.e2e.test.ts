@@ -6,7 +6,7 @@ import { Client, StreamableHTTPClientTransport, UnauthorizedError } from '@model
 import { MemoryOAuthStore, oidcUpstream, type OAuthServerOptions } from '@toolwright/oauth';
 import { TestBrowser } from './fixtures/browser';
 import { MemoryClientProvider } from './fixtures/clientProvider';
-import { CALLBACK, tokenRequest } from './fixtures/rawFlow';
+import { CALLBACK, authorizeUrl, pkcePair, registerClient, tokenRequest } from './fixtures/rawFlow';
 import { serveOAuth, testClock, type Served } from './fixtures/serveOAuth';
 import { signInClient } from './fixtures/signIn';
 
@@ -167,6 +167,32 @@ describe('sign-in through an upstream OpenID Connect provider', () => {
     await client.connect(new StreamableHTTPClientTransport(new URL(served.mcpUrl), { authProvider: provider }));
     expect(JSON.parse(((await client.callTool({ name: 'whoami', arguments: {} })).content[0] as { text: string }).text)).toMatchObject({ sub: 'corp:root' });
     await client.close();
+  });
+
+  it('an upstream answer without iss, or with another, is refused: the provider’s metadata promises iss (RFC 9207 §2.4); untouched, it signs in', async () => {
+    const metadata = (await (await fetch(`${upstream.issuer}/.well-known/openid-configuration`)).json()) as Record<string, unknown>;
+    expect(metadata.authorization_response_iss_parameter_supported).toBe(true);
+    const tampering: [string, (params: URLSearchParams) => void, RegExp | undefined][] = [
+      ['iss removed', (params) => params.delete('iss'), /has no iss, which its metadata promises/],
+      ['iss of another provider', (params) => params.set('iss', 'https://attacker.example'), /came from another identity provider/],
+      ['untouched', () => {}, undefined],
+    ];
+    for (const [what, tamper, refusal] of tampering) {
+      const clientId = String((await registerClient(served.base)).body.client_id);
+      const browser = new TestBrowser();
+      // The browser goes through the provider's pages and stops at Toolwright's callback, unvisited.
+      const answer = await browser.authorize(authorizeUrl(served.base, { client_id: clientId, code_challenge: pkcePair().challenge }), `${served.base}/callback`);
+      expect(answer.searchParams.get('iss')).toBe(upstream.issuer);
+      tamper(answer.searchParams);
+      if (refusal) {
+        const page = await browser.request(answer.href);
+        expect({ what, status: page.status, location: page.headers.get('location') }).toEqual({ what, status: 400, location: null });
+        expect(await page.text()).toMatch(refusal);
+      } else {
+        const callback = await browser.authorize(answer.href, CALLBACK);
+        expect(callback.searchParams.get('code')).toEqual(expect.any(String));
+      }
+    }
   });
 
   // The tests below move the clock past the upstream tokens' expiry: sign-ins (whose ID tokens must look current) come before.

@@ -11,7 +11,13 @@ import { randomToken, sameString, sha256 } from '../webCrypto';
 import { consentPage } from './consentPage';
 import type { CodeRecord } from './token';
 
-const CSRF_COOKIE = 'tw_oauth_consent';
+/**
+ * The consent CSRF cookie of one pending sign-in: named after it, so two sign-ins in one
+ * browser (two tabs) each keep their own, and neither's cookie answers the other's form.
+ */
+function csrfCookie(signInId: string): string {
+  return `tw_oauth_consent_${signInId}`;
+}
 
 /**
  * The authorization endpoint. Until the client and its redirect URI are known to be valid,
@@ -112,7 +118,7 @@ export async function completeSignIn(context: OAuthContext, id: string, outcome:
   const secure = context.issuer.startsWith('https:') ? '; Secure' : '';
   return new Response((context.renderConsent ?? consentPage)(view), {
     status: 200,
-    headers: { ...PAGE_HEADERS, 'Set-Cookie': `${CSRF_COOKIE}=${csrf}; Path=${context.paths.consent}; HttpOnly; SameSite=Strict; Max-Age=${context.ttl.signIn}${secure}` },
+    headers: { ...PAGE_HEADERS, 'Set-Cookie': `${csrfCookie(id)}=${csrf}; Path=${context.paths.consent}; HttpOnly; SameSite=Strict; Max-Age=${context.ttl.signIn}${secure}` },
   });
 }
 
@@ -126,7 +132,7 @@ export async function consent(context: OAuthContext, request: Request): Promise<
   const csrf = form?.get('csrf');
   const decision = form?.get('decision');
   if (!form || !id || !csrf || (decision !== 'allow' && decision !== 'deny')) return errorPage('Invalid request', 'The consent form is incomplete.');
-  const cookie = cookieOf(request, CSRF_COOKIE);
+  const cookie = cookieOf(request, csrfCookie(id));
   const record = await readJson<SignInRecord>(context.store, `signin:${id}`);
   if (!record?.outcome || !record.csrfHash) return errorPage('Sign-in expired', 'This sign-in is unknown or has expired. Start again from your application.');
   const hash = await sha256(csrf);
@@ -134,7 +140,7 @@ export async function consent(context: OAuthContext, request: Request): Promise<
     return errorPage('Forbidden', 'The consent form could not be verified (CSRF check). Start again from your application.', 403);
   if (!(await context.store.add(`signin-done:${id}`, '1', context.ttl.signIn))) return errorPage('Already answered', 'This sign-in was already answered.');
   await context.store.delete(`signin:${id}`);
-  const clear = { 'Set-Cookie': `${CSRF_COOKIE}=; Path=${context.paths.consent}; HttpOnly; SameSite=Strict; Max-Age=0` };
+  const clear = { 'Set-Cookie': `${csrfCookie(id)}=; Path=${context.paths.consent}; HttpOnly; SameSite=Strict; Max-Age=0` };
   if (decision === 'deny') return redirect(callbackUrl(context, record.redirectUri, { error: 'access_denied', error_description: 'the user denied access', state: record.state }), clear);
   const response = await issueCode(context, id, record);
   response.headers.append('Set-Cookie', clear['Set-Cookie']);

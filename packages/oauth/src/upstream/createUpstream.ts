@@ -12,6 +12,8 @@ interface Endpoints {
   userinfo?: string;
   revocation?: string;
   issuer?: string;
+  /** The discovery document says `authorization_response_iss_parameter_supported: true`: every callback must carry `iss` (RFC 9207 §2.4). */
+  issInResponses?: boolean;
 }
 
 /** What is kept between the redirect upstream and the callback: `upstream-state:<state>`. */
@@ -64,6 +66,7 @@ export function createUpstream(provider: UpstreamProvider, options: { callbackUr
         token: provider.tokenEndpoint ?? text('token_endpoint')!,
         userinfo: provider.userinfoEndpoint ?? text('userinfo_endpoint'),
         revocation: provider.revocationEndpoint ?? text('revocation_endpoint'),
+        issInResponses: document.authorization_response_iss_parameter_supported === true,
       };
     })().catch((error: unknown) => {
       endpoints = undefined; // discovery is tried again on the next sign-in
@@ -130,9 +133,11 @@ export function createUpstream(provider: UpstreamProvider, options: { callbackUr
       if (!raw || !(await options.store.add(`${key}:used`, '1', 600))) return errorPage('Sign-in expired', 'This sign-in is unknown, expired or already answered. Start again from your application.');
       await options.store.delete(key);
       const pending = JSON.parse(raw) as PendingUpstream;
-      const { token: tokenEndpoint, userinfo, issuer } = await resolve();
+      const { token: tokenEndpoint, userinfo, issuer, issInResponses } = await resolve();
+      // Mix-up defence (RFC 9207 §2.4): a present iss must be the issuer; a provider that says it sends iss must send it.
       const iss = params.get('iss');
       if (issuer && iss !== null && iss !== issuer) return errorPage('Invalid sign-in', 'The answer came from another identity provider (RFC 9207 iss).');
+      if (issInResponses && iss === null) return errorPage('Invalid sign-in', 'The identity provider’s answer has no iss, which its metadata promises (RFC 9207): it may come from another provider.');
       const upstreamError = params.get('error');
       if (upstreamError) return { signInId: pending.signInId, outcome: { deny: true, reason: `the identity provider answered ${upstreamError}` } };
       const code = params.get('code');
