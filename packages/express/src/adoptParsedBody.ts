@@ -1,5 +1,5 @@
 import type { Request } from 'express';
-import { bodyEncodingRefusal } from '@toolwright/server/http';
+import { bodyEncodingRefusal, parseJsonBody } from '@toolwright/server/http';
 import type { BodyParserRefusal } from './bodyParserRefusal';
 
 /**
@@ -21,11 +21,10 @@ export function adoptParsedBody(req: Request, maxBodyBytes: number): BodyParserR
     // express.raw() inflated the bytes but left them in their charset (express.text() decoded them): read as UTF-8, another one would lose its text.
     const foreign = Buffer.isBuffer(body) ? bodyEncodingRefusal({ contentType: req.headers['content-type'] }) : undefined;
     if (foreign) return refusal(foreign.status, foreign.code, foreign.message);
-    try {
-      req.body = JSON.parse(body.toString());
-    } catch {
-      return refusal(400, -32700, 'Parse error: the request body is not valid JSON.');
-    }
+    // Read as the handler's own reader reads bytes: not UTF-8, a 400 (express.text() decoded its text already).
+    const parsed = parseJsonBody(Buffer.isBuffer(body) ? body : Buffer.from(body));
+    if (!parsed.ok) return refusal(parsed.status, parsed.code, parsed.message);
+    req.body = parsed.value;
     return undefined;
   }
   const size = sizeOf(req, body);

@@ -196,10 +196,11 @@ describe('Express 5, bodies the endpoint would not read as sent: compressed, or 
     }
   });
 
-  it('after express.raw(): the bytes it inflated are served; bytes it left in latin1 are 415, not read as UTF-8', async () => {
+  it('after express.raw(): the bytes it inflated are served; bytes it left in latin1 are 415, and bytes that are not UTF-8 are 400, not read as UTF-8', async () => {
     const served = await serveWith(express.raw({ type: '*/*' }));
     try {
       expect((await served.send(gzipSync(INITIALIZE), { 'content-encoding': 'gzip' })).status).toBe(200);
+      expect(await served.send(latin1, {})).toMatchObject({ status: 400, error: { code: -32700, message: expect.stringContaining('not valid UTF-8') } });
       expect(await served.send(latin1, { 'content-type': 'application/json; charset=ISO-8859-1' })).toMatchObject({
         status: 415,
         error: { code: -32000, message: expect.stringContaining('charset=ISO-8859-1') },

@@ -2,7 +2,9 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest, preParsingHookHandler } from 'fastify';
 import { bodyEncodingRefusal, createHttpHandler, type HttpHandler } from '@toolwright/server/http';
 import { authorizationServerRoutes } from './authorizationServerRoutes';
+import { literalRoute } from './literalRoute';
 import { parserRefusal } from './parserRefusal';
+import { useJsonBodyParser } from './useJsonBodyParser';
 import type { ToolwrightPluginOptions } from './ToolwrightPluginOptions';
 
 const DEFAULT_MAX_BODY = 4 * 1024 * 1024;
@@ -11,8 +13,9 @@ const LEGACY_SSE_PATHS = ['/sse', '/messages'];
 
 /**
  * Serves a Toolwright app's MCP endpoint from a Fastify 5 app:
- * `fastify.register(toolwrightPlugin, { app, path: '/mcp' })`. Fastify parses the body (its
- * JSON parser, with `maxBodyBytes` as the route's `bodyLimit`); the request is then handed to
+ * `fastify.register(toolwrightPlugin, { app, path: '/mcp' })`. Fastify reads the body (with
+ * `maxBodyBytes` as the route's `bodyLimit`), parsed as the node listener parses it
+ * (`useJsonBodyParser`); the request is then handed to
  * Toolwright's handler (`reply.hijack()`), which serves both protocol eras with every option and
  * defence of `app.listen({ transport: 'http' })`. An app built with `createApp({ oauth })` has its
  * authorization server's paths served too (bodies unparsed: it reads them itself), and the
@@ -49,6 +52,7 @@ async function serveEndpoint(fastify: FastifyInstance, options: ToolwrightPlugin
     throw new TypeError('Toolwright: toolwrightPlugin needs the app to serve: fastify.register(toolwrightPlugin, { app: await createApp({ ... }) }).');
   }
   const route = options.path ?? '/mcp';
+  const mcpRoute = literalRoute(route);
   // Under a prefix, Fastify serves the route '/' at the prefix itself (and with a trailing slash).
   const fullPath = route === '/' && fastify.prefix !== '' ? fastify.prefix : `${fastify.prefix}${route}`;
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY;
@@ -86,7 +90,8 @@ async function serveEndpoint(fastify: FastifyInstance, options: ToolwrightPlugin
     parsing.add(request);
     done(null, payload);
   };
-  fastify.all(route, { bodyLimit: maxBodyBytes, preParsing }, serveMcp);
+  useJsonBodyParser(fastify);
+  fastify.all(mcpRoute, { bodyLimit: maxBodyBytes, preParsing }, serveMcp);
   // The legacy HTTP+SSE transport's paths are fixed at the root of the origin, as its clients find them.
   if (options.legacySse) {
     if (fastify.prefix !== '') {
@@ -97,7 +102,7 @@ async function serveEndpoint(fastify: FastifyInstance, options: ToolwrightPlugin
   if (app.oauth) await authorizationServerRoutes(fastify, app.oauth.paths, serve);
   // RFC 9728 metadata lives at the root of the origin; with a prefix, serve it from your root app.
   if ((options.auth ?? app.oauth) && fastify.prefix === '') {
-    fastify.get(`${WELL_KNOWN}${fullPath === '/' ? '' : fullPath}`, serve);
+    fastify.get(literalRoute(`${WELL_KNOWN}${fullPath === '/' ? '' : fullPath}`), serve);
     if (fullPath !== '/') fastify.get(WELL_KNOWN, serve);
   }
   if (options.health === true) {

@@ -10,7 +10,8 @@ import { ERAS, INITIALIZE, connectEra, post } from '../../express/test/fixtures/
 
 /**
  * Hostile bodies on a real Fastify 5 app that brings its own JSON parser, as apps that keep the
- * raw body for signatures do, and forgets to give JSON.parse's error a status.
+ * raw body for signatures do, and forgets to give JSON.parse's error a status. The endpoint
+ * parses its own bodies; the app's parser stays on the app's routes.
  */
 async function serveWithOwnParser(): Promise<{ base: string; url: string; fastify: FastifyInstance }> {
   const app = await createApp({ name: 'greeter', version: '1.0.0', tools: [GreeterTools] });
@@ -76,6 +77,53 @@ describe("Fastify 5, the app's own JSON parser in front of the endpoint", () => 
     expect(await hooked.json()).toMatchObject({ statusCode: 500, error: 'Internal Server Error' });
     const elsewhere = await fetch(`${served.base}/echo`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{' });
     expect(elsewhere.status).toBe(500);
+  });
+});
+
+/** An initialize request with `bytes` inside its client's name, so that the body is valid JSON whatever the bytes. */
+function initializeWithNameBytes(bytes: readonly number[]): Buffer {
+  const [head, tail] = INITIALIZE.split('"raw"');
+  return Buffer.concat([Buffer.from(`${head}"r`), Buffer.from(bytes), Buffer.from(`w"${tail}`)]);
+}
+
+describe('Fastify 5, bodies the endpoint parses as the node listener does, whatever JSON parser the app set', () => {
+  const hosts: { name: string; url: string; close(): Promise<unknown> }[] = [];
+  beforeAll(async () => {
+    const listener = await (await createApp({ name: 'greeter', version: '1.0.0', tools: [GreeterTools] })).listen({ transport: 'http', port: 0, requestLogLevel: 'silent', exitOnSignal: false });
+    hosts.push({ name: 'node listener', url: listener.url, close: () => listener.close() });
+    const fastify = Fastify();
+    await fastify.register(toolwrightPlugin, { app: await createApp({ name: 'greeter', version: '1.0.0', tools: [GreeterTools] }), requestLogLevel: 'silent' });
+    await fastify.listen({ port: 0, host: '127.0.0.1' });
+    hosts.push({ name: "Fastify's parser", url: `http://127.0.0.1:${(fastify.server.address() as { port: number }).port}/mcp`, close: () => fastify.close() });
+    const own = await serveWithOwnParser();
+    hosts.push({ name: "the app's own parser", url: own.url, close: () => own.fastify.close() });
+  });
+  afterAll(() => Promise.all(hosts.map((host) => host.close())));
+
+  it.each([
+    ['a byte that is not UTF-8 in a string', initializeWithNameBytes([0xff])],
+    ['an encoded surrogate in a string', initializeWithNameBytes([0xed, 0xa0, 0x80])],
+    ['a leading byte-order mark', Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(INITIALIZE)])],
+    ['a __proto__ member of the request', Buffer.from('{"jsonrpc":"2.0","id":1,"method":"ping","__proto__":{"x":1}}')],
+    ['a constructor member of the request', Buffer.from('{"jsonrpc":"2.0","id":1,"method":"ping","constructor":{"prototype":{"x":1}}}')],
+    ['a __proto__ member inside params', Buffer.from(INITIALIZE.replace('"capabilities":{}', '"capabilities":{"__proto__":{"x":1}}'))],
+    ['broken JSON', Buffer.from('{"jsonrpc"')],
+  ])('%s: the same status and JSON-RPC answer on each', async (_, body) => {
+    const answers = await Promise.all(
+      hosts.map(async (host) => {
+        const response = await fetch(host.url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body });
+        const text = await response.text();
+        // The node listener and the plugin frame a stream's events alike but for their ids: the JSON-RPC message is compared.
+        const message = response.headers.get('content-type')?.startsWith('text/event-stream')
+          ? text
+              .split('\n')
+              .find((line) => line.startsWith('data: {'))!
+              .slice(6)
+          : text;
+        return { host: host.name, status: response.status, message: JSON.parse(message) as unknown };
+      }),
+    );
+    for (const answer of answers.slice(1)) expect({ ...answer, host: hosts[0].name }).toEqual(answers[0]);
   });
 });
 

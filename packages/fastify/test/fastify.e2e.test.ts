@@ -142,6 +142,50 @@ describe("Fastify 5, the router's own matching decides what is the endpoint", ()
   });
 });
 
+describe('Fastify 5, the configured path and methods', () => {
+  async function listen(fastify: FastifyInstance): Promise<string> {
+    await fastify.listen({ port: 0, host: '127.0.0.1' });
+    return `http://127.0.0.1:${(fastify.server.address() as { port: number }).port}`;
+  }
+
+  it.each(ERAS)("%s: a path with ':' is matched as written, as the node listener matches it, not as a route parameter", async (era) => {
+    const app = await createApp({ name: 'greeter', version: '1.0.0', tools: [GreeterTools] });
+    const fastify = Fastify();
+    await fastify.register(toolwrightPlugin, { app, requestLogLevel: 'silent', path: '/mcp:v1' });
+    const base = await listen(fastify);
+    try {
+      const client = await connectEra(era, `${base}/mcp:v1`);
+      expect((await client.callTool('greet', { name: 'Ada' })).content[0].text).toBe('Hello, Ada!');
+      await client.close();
+      for (const path of ['/mcpX', '/mcp', '/mcp:v2']) expect([path, (await post(`${base}${path}`, INITIALIZE)).status]).toEqual([path, 404]);
+    } finally {
+      await fastify.close();
+    }
+  });
+
+  it("refuses a path with '*', which Fastify's router would read as a wildcard, saying what to give instead", async () => {
+    const app = await createApp({ name: 'greeter', version: '1.0.0', tools: [GreeterTools] });
+    const fastify = Fastify();
+    await expect(fastify.register(toolwrightPlugin, { app, path: '/mcp/*' })).rejects.toThrow("Toolwright: the endpoint's path '/mcp/*' holds '*'");
+    await fastify.close();
+  });
+
+  it('a method Fastify does not route is its 404, as for any path; added with fastify.addHttpMethod, it is the endpoint 405 with Allow', async () => {
+    const app = await createApp({ name: 'greeter', version: '1.0.0', tools: [GreeterTools] });
+    const fastify = Fastify();
+    fastify.addHttpMethod('PROPFIND');
+    await fastify.register(toolwrightPlugin, { app, requestLogLevel: 'silent' });
+    const base = await listen(fastify);
+    try {
+      const propfind = await fetch(`${base}/mcp`, { method: 'PROPFIND' });
+      expect([propfind.status, propfind.headers.get('allow'), ((await propfind.json()) as { error: { code: number } }).error.code]).toEqual([405, 'GET, POST, DELETE', -32000]);
+      expect((await fetch(`${base}/mcp`, { method: 'MKCOL' })).status).toBe(404);
+    } finally {
+      await fastify.close();
+    }
+  });
+});
+
 describe('Fastify 5, lifecycle', () => {
   it('fastify.close() ends the sessions and their SSE streams, then closes the server', async () => {
     const served = await serve('');

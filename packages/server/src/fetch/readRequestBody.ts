@@ -1,5 +1,6 @@
 import { bodyEncodingRefusal } from '../http/bodyEncodingRefusal';
 import type { BodyOutcome } from '../http/readJsonBody';
+import { parseJsonBody } from '../http/parseJsonBody';
 
 /**
  * Reads and parses the JSON body of a web `Request`, refusing more than `limit` bytes (413)
@@ -11,6 +12,7 @@ import type { BodyOutcome } from '../http/readJsonBody';
  *   reader costs several times more per request than the native read (bench/edge).
  * - Without one (chunked): read as a stream, counting the bytes as they arrive; the timer cancels
  *   the reader, which ends the read waiting for the body, so each chunk is one plain `read()`.
+ * - Then parsed as UTF-8 JSON (`parseJsonBody`: bytes that are not UTF-8 get 400).
  */
 export async function readRequestBody(request: Request, limit: number, timeoutMs: number): Promise<BodyOutcome> {
   const headers = request.headers;
@@ -22,7 +24,7 @@ export async function readRequestBody(request: Request, limit: number, timeoutMs
   // Not through `request.body`: on workerd, reading it makes a stream object the native read does not need (a request without a body reads as empty).
   if (Number.isSafeInteger(declared) && declared >= 0) return readWhole(request, limit, timeoutMs);
   const stream = request.body;
-  return stream ? readStream(stream, limit, timeoutMs) : parse(new Uint8Array(0));
+  return stream ? readStream(stream, limit, timeoutMs) : parseJsonBody(new Uint8Array(0));
 }
 
 /** A body of declared length: one native read, raced against the timer. */
@@ -42,7 +44,7 @@ async function readWhole(request: Request, limit: number, timeoutMs: number): Pr
   if (bytes === undefined) return timedOut(timeoutMs);
   // A Request made in process may carry a Content-Length its body does not keep to.
   if (bytes.byteLength > limit) return tooLarge(limit);
-  return parse(new Uint8Array(bytes));
+  return parseJsonBody(new Uint8Array(bytes));
 }
 
 /** A body of unknown length: read chunk by chunk, counting the bytes. */
@@ -73,18 +75,7 @@ async function readStream(stream: ReadableStream<Uint8Array>, limit: number, tim
   } finally {
     clearTimeout(timer);
   }
-  return parse(chunks.length === 1 ? chunks[0] : concat(chunks, size));
-}
-
-/** Stateless (no `stream` option): one serves every request. */
-const decoder = new TextDecoder();
-
-function parse(bytes: Uint8Array): BodyOutcome {
-  try {
-    return { ok: true, value: JSON.parse(decoder.decode(bytes)) };
-  } catch {
-    return { ok: false, status: 400, code: -32700, message: 'Parse error: the request body is not valid JSON.' };
-  }
+  return parseJsonBody(chunks.length === 1 ? chunks[0] : concat(chunks, size));
 }
 
 function concat(chunks: readonly Uint8Array[], size: number): Uint8Array {

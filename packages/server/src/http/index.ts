@@ -4,6 +4,8 @@ export type { HttpHandler, Next as HttpNext } from './createHttpHandler';
 export { serveHttp } from './serveHttp';
 export { bodyEncodingRefusal } from './bodyEncodingRefusal';
 export type { BodyEncodingRefusal } from './bodyEncodingRefusal';
+export { parseJsonBody } from './parseJsonBody';
+export type { ParsedJsonBody } from './parseJsonBody';
 export type { HttpListener } from './HttpListener';
 export type { HttpHandlerOptions, HttpTimeouts, SessionOptions, CorsOptions, EventStoreLimits } from './HttpHandlerOptions';
 export type { EndpointOptions, EndpointSessionOptions } from './EndpointOptions';

@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { bodyEncodingRefusal } from './bodyEncodingRefusal';
+import { parseJsonBody } from './parseJsonBody';
 
 export type BodyOutcome = { ok: true; value: unknown } | { ok: false; status: 400 | 408 | 413 | 415; code: number; message: string; headers?: Record<string, string> };
 
@@ -8,7 +9,8 @@ export type BodyOutcome = { ok: true; value: unknown } | { ok: false; status: 40
  * buffering them: the Content-Length is checked first, then the running total. A body
  * that has not fully arrived after `timeoutMs` gets 408, so a stalled client holds no buffer.
  * A body already parsed by a framework (express.json()) is used as is; one this reader would
- * not read as sent (compressed, or declared in a charset other than UTF-8) gets 415 unread.
+ * not read as sent (compressed, or declared in a charset other than UTF-8) gets 415 unread;
+ * bytes that are not UTF-8 get 400 (`parseJsonBody`).
  */
 export function readJsonBody(req: IncomingMessage & { body?: unknown }, limit: number, timeoutMs: number): Promise<BodyOutcome> {
   if (req.body !== undefined && (req.readableEnded || req.complete)) return Promise.resolve({ ok: true, value: req.body });
@@ -43,14 +45,7 @@ export function readJsonBody(req: IncomingMessage & { body?: unknown }, limit: n
       }
       chunks.push(chunk);
     };
-    const onEnd = () => {
-      const text = chunks.length === 1 ? chunks[0].toString('utf8') : Buffer.concat(chunks, size).toString('utf8');
-      try {
-        finish({ ok: true, value: JSON.parse(text) });
-      } catch {
-        finish({ ok: false, status: 400, code: -32700, message: 'Parse error: the request body is not valid JSON.' });
-      }
-    };
+    const onEnd = () => finish(parseJsonBody(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size)));
     const onError = () => finish({ ok: false, status: 400, code: -32700, message: 'Parse error: the request body could not be read.' });
     req.on('data', onData);
     req.on('end', onEnd);
