@@ -147,4 +147,29 @@ describe('StdioTransport output', () => {
     await new Promise((resolve) => setImmediate(resolve));
     expect(received.map((m) => (m as { method: string }).method)).toEqual(['a', 'b', 'c']);
   });
+
+  it('answers a line that is not UTF-8 with -32700, never with text mangled into U+FFFD, and reads on; a character split across chunks is read whole', async () => {
+    const input = new PassThrough();
+    const output = new SlowOutput(() => true);
+    const transport = new StdioTransport(input, output.write);
+    const received: JSONRPCMessage[] = [];
+    transport.onmessage = (message) => received.push(message);
+    await transport.start();
+    const line = (name: Buffer) => Buffer.concat([Buffer.from('{"jsonrpc":"2.0","method":"'), name, Buffer.from('"}\n')]);
+    input.write(line(Buffer.from([0x61, 0xff]))); // a lone 0xFF
+    input.write(line(Buffer.from([0xed, 0xa0, 0x80]))); // a UTF-16 surrogate written as UTF-8
+    const euro = line(Buffer.from('€'));
+    const split = euro.indexOf(0xe2) + 1;
+    input.write(euro.subarray(0, split));
+    input.write(euro.subarray(split));
+    input.write(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), line(Buffer.from('bom'))])); // one leading byte-order mark is ignored
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(received.map((m) => (m as { method: string }).method)).toEqual(['€', 'bom']);
+    const errors = output.chunks
+      .join('')
+      .trim()
+      .split('\n')
+      .map((text) => JSON.parse(text) as { id: unknown; error: { code: number; message: string } });
+    expect(errors).toEqual([0, 1].map(() => ({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error: the line is not valid UTF-8. Send JSON encoded as UTF-8.' } })));
+  });
 });

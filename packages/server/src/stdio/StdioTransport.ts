@@ -4,6 +4,7 @@ import type { AuthInfo } from '@toolwright/core';
 import type { JSONRPCMessage, JSONRPCRequest, MessageExtraInfo, Transport } from '../sdk/sdk';
 import { invalidMessageError } from '../rpc/invalidMessageError';
 import { jsonRpcKind } from '../rpc/jsonRpcKind';
+import { decodeUtf8 } from '../rpc/decodeUtf8';
 import { malformedAnswer } from '../rpc/malformedAnswer';
 import { ProtocolError } from '../sdk/ProtocolError';
 import { ErrorCodes } from '../sdk/ProtocolError';
@@ -206,7 +207,8 @@ export class StdioTransport implements Transport {
 
   private handleLine(bytes: Buffer): void {
     const end = bytes.length > 0 && bytes[bytes.length - 1] === CARRIAGE_RETURN ? bytes.length - 1 : bytes.length;
-    const line = bytes.toString('utf8', 0, end);
+    const line = decodeUtf8(bytes.subarray(0, end));
+    if (line === undefined) return this.reply(null, ErrorCodes.ParseError, 'Parse error: the line is not valid UTF-8. Send JSON encoded as UTF-8.');
     if (line.trim() === '') return;
     let message: unknown;
     try {
