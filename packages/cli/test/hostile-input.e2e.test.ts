@@ -207,6 +207,15 @@ describe('toolwright call: hostile arguments are refused before anything is sent
     expect({ code: r.code, stdout: r.stdout }).toEqual({ code: 0, stdout: `${nested(2000)}\n` });
   });
 
+  it('refuses an --elicit answer whose form field is not a string, number, boolean or list of strings, however deep, before anything is sent', async () => {
+    const deep = (depth: number) => `{"branch":${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}}`;
+    const says = '--elicit answer #1: field "branch" must be a string, number, boolean or list of strings, as a form field is.';
+    expectRefusal(await callFixture(['--elicit', deep(20_000)]), says);
+    expectRefusal(await callFixture(['--elicit', deep(1)]), says);
+    expectRefusal(await callFixture(['--elicit', '[{"action":"decline"},{"action":"accept","content":{"tags":[["x"]]}}]']), /answer #2: field "tags" must be/);
+    expectRefusal(await callFixture(['--elicit', '{"action":"accept","content":[1]}']), `--elicit answer #1's content must be a JSON object of form fields, e.g. {"confirm":true}.`);
+  });
+
   it.each([
     ['{bad', /--args is not valid JSON/],
     ['[1,2]', /--args must be a JSON object of named arguments, got an array/],

@@ -4,7 +4,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Param, Tool } from '@toolwright/core';
+import { ConfigError, Param, Tool } from '@toolwright/core';
 import { createApp, type App } from '@toolwright/server';
 import { proxyServer, type ProxiedServer, type ProxyStdioOptions } from '@toolwright/server/proxy';
 import { createTestClient } from '@toolwright/server/testing';
@@ -182,6 +182,22 @@ describe('results from the upstream', () => {
     await client.close();
   });
 
+  it('passes on at most 100 log lines a second of a flooding upstream, then one note of how many it dropped, before the result', async () => {
+    const client = await createTestClient(up.front, { era: 'legacy' });
+    await client.setLoggingLevel('info');
+    const logs: { level: string; data: unknown }[] = [];
+    client.setNotificationHandler('notifications/message', (n) => void logs.push(n.params));
+    expect(textOf(await client.callTool({ name: 'h_log_flood', arguments: { lines: 5000 } }))).toBe('flooded');
+    expect(logs.slice(0, 100).map((l) => l.data)).toEqual(Array.from({ length: 100 }, (_, i) => `line ${i}`));
+    expect(logs.slice(100)).toEqual([{ level: 'warning', logger: 'h_log_flood', data: "4900 log messages from upstream 'hostile' dropped: it sent more than 100 a second" }]);
+    // A quiet upstream's lines all go.
+    logs.length = 0;
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    await client.callTool({ name: 'h_log_flood', arguments: { lines: 3 } });
+    expect(logs.map((l) => l.data)).toEqual(['line 0', 'line 1', 'line 2']);
+    await client.close();
+  });
+
   it('fails a result of the wrong shape with a message that says so, and keeps the upstream session', async () => {
     const client = await createTestClient(up.front);
     expect(textOf(await client.callTool({ name: 'h_echo', arguments: {} }))).toBe('called echo');
@@ -325,6 +341,32 @@ describe('shapes of the upstream lists', () => {
     ['endless', /tools\/list: exceeded listMaxPages \(64\); server pagination did not terminate/],
   ])('refuses to start on a %s tools/list with a clear error', async (list, message) => {
     await expect(hostile(list)).rejects.toThrow(message);
+  });
+
+  it('gives up on an upstream that never answers tools/list after listTimeoutMs, not requestTimeoutMs, naming it', async () => {
+    const started = Date.now();
+    const refused = hostile('hung', { listTimeoutMs: 300 });
+    await expect(refused).rejects.toThrow(ConfigError);
+    await expect(refused).rejects.toThrow(
+      "Toolwright: proxyServer() could not connect to upstream 'hostile': tools/list got no answer within 300 ms (listTimeoutMs; raise it for an upstream that lists slowly).",
+    );
+    expect(Date.now() - started).toBeLessThan(5000);
+  });
+
+  it('serves the last list while a listing again goes unanswered, warns naming the upstream after listTimeoutMs, and lists again', async () => {
+    const { front, logged, received } = await hostile('hung_later', { listTimeoutMs: 300 });
+    const client = await createTestClient(front);
+    await waitFor(() => received().filter((line) => line.startsWith('tools/list')).length === 2, 'the second listing');
+    expect(await names(client)).toEqual(['h_echo', 'own']);
+    await waitFor(
+      () => logged.some((line) => line === "upstream 'hostile': relisting tools failed: tools/list got no answer within 300 ms (listTimeoutMs; raise it for an upstream that lists slowly)"),
+      'the warning',
+      {
+        detail: () => logged.join('\n'),
+      },
+    );
+    await waitFor(async () => (await names(client)).includes('h_fresh'), 'the third listing to be served');
+    await client.close();
   });
 
   it('serves a list whose nextCursor names its own page, asking for that page once more', async () => {

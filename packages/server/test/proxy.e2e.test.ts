@@ -493,6 +493,7 @@ describe('proxy credentials, reconnects and options', () => {
     [{ url: 'not a url' }, /not an absolute URL/],
     [{ command: '' }, /non-empty string/],
     [{ url: 'http://127.0.0.1:1/mcp', maxSessions: 0 }, /maxSessions is 0/],
+    [{ url: 'http://127.0.0.1:1/mcp', listTimeoutMs: 1.5 }, /listTimeoutMs is 1.5. Give a positive integer/],
   ])('refuses bad options %#', async (options, message) => {
     await expect(proxyServer(options as never)).rejects.toThrow(message);
   });

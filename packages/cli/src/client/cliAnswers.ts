@@ -89,10 +89,25 @@ function elicitAnswers(args: ParsedArgs, io: Io): ElicitResult[] {
     if (typeof answer !== 'object' || answer === null) throw new UsageError(`--elicit answer #${i + 1} must be a JSON object, got ${JSON.stringify(answer)}.`);
     const { action } = answer as { action?: unknown };
     if (action === 'decline' || action === 'cancel') return { action };
-    if (action === 'accept') return { action, content: (answer as { content?: Record<string, string> }).content ?? {} };
+    if (action === 'accept') return { action, content: formContent((answer as { content?: unknown }).content ?? {}, i) };
     if (action !== undefined) throw new UsageError(`--elicit answer #${i + 1} has action ${JSON.stringify(action)}; use accept, decline or cancel.`);
-    return { action: 'accept', content: answer as Record<string, string> };
+    return { action: 'accept', content: formContent(answer, i) };
   });
+}
+
+/**
+ * An answer's form content, checked before anything is sent: a form field holds a string, a
+ * number, a boolean or a list of strings (the spec's elicitation result), so nothing nests
+ * deeper, however deep the JSON given was.
+ */
+function formContent(content: unknown, i: number): Record<string, string | number | boolean | string[]> {
+  if (typeof content !== 'object' || content === null || Array.isArray(content))
+    throw new UsageError(`--elicit answer #${i + 1}'s content must be a JSON object of form fields, e.g. {"confirm":true}.`);
+  for (const [name, value] of Object.entries(content)) {
+    const plain = ['string', 'number', 'boolean'].includes(typeof value) || (Array.isArray(value) && value.every((item) => typeof item === 'string'));
+    if (!plain) throw new UsageError(`--elicit answer #${i + 1}: field ${JSON.stringify(terminalSafe(name))} must be a string, number, boolean or list of strings, as a form field is.`);
+  }
+  return content as Record<string, string | number | boolean | string[]>;
 }
 
 /** Turns text answers into the types the form asks for (numbers, booleans, multi-select lists). */

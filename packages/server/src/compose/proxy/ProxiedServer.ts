@@ -12,6 +12,8 @@ import type { ProxyOptions } from './ProxyOptions';
 import { UpstreamSession, type Parking } from './UpstreamSession';
 import { MAX_FOLLOWED, UpstreamFollower } from './UpstreamFollower';
 
+/** `listTimeoutMs`'s default: a listing is quick, and `proxyServer()` (an app's start) waits for one. */
+const DEFAULT_LIST_TIMEOUT_MS = 30_000;
 const EMPTY: CatalogParts = { tools: [], resources: [], resourceTemplates: [], prompts: [] };
 const ALL_QUESTIONS: ClientCapabilities = { elicitation: { form: {}, url: {} }, sampling: {}, roots: {} };
 
@@ -63,6 +65,7 @@ export class ProxiedServer {
       label: () => this.label,
       logger,
       requestTimeoutMs: options.requestTimeoutMs ?? 600_000,
+      listTimeoutMs: options.listTimeoutMs ?? DEFAULT_LIST_TIMEOUT_MS,
       run: async (ctx, request, send) => {
         const key = this.parkKey(ctx, request);
         const parked = key === undefined ? undefined : this.parked.get(key);
@@ -114,7 +117,7 @@ export class ProxiedServer {
     });
     this.ownSession = client;
     this.follower?.close();
-    this.follower = new UpstreamFollower(client, this.runtime.requestTimeoutMs, this.logger, this.label);
+    this.follower = new UpstreamFollower(client, this.runtime.listTimeoutMs, this.logger, this.label);
     if (this.options.name === undefined) this.name = `upstream '${client.getServerVersion()?.name ?? 'upstream'}'`;
     await this.refresh('tools');
     await this.refresh('resources');
@@ -175,12 +178,13 @@ export class ProxiedServer {
     const client = this.ownSession;
     if (!client) return;
     const caps = client.getServerCapabilities() ?? {};
-    const opts = { cacheMode: 'bypass' as const, timeout: this.runtime.requestTimeoutMs };
-    if (kind === 'tools') this.lists = { ...this.lists, tools: caps.tools ? (await client.listTools(undefined, opts)).tools : [] };
-    if (kind === 'prompts') this.lists = { ...this.lists, prompts: caps.prompts ? (await client.listPrompts(undefined, opts)).prompts : [] };
+    const opts = { cacheMode: 'bypass' as const, timeout: this.runtime.listTimeoutMs };
+    const list = <T>(method: string, listing: Promise<T>) => inTime(method, this.runtime.listTimeoutMs, listing);
+    if (kind === 'tools') this.lists = { ...this.lists, tools: caps.tools ? (await list('tools/list', client.listTools(undefined, opts))).tools : [] };
+    if (kind === 'prompts') this.lists = { ...this.lists, prompts: caps.prompts ? (await list('prompts/list', client.listPrompts(undefined, opts))).prompts : [] };
     if (kind === 'resources') {
-      const resources = caps.resources ? (await client.listResources(undefined, opts)).resources : [];
-      const resourceTemplates = caps.resources ? (await client.listResourceTemplates(undefined, opts)).resourceTemplates : [];
+      const resources = caps.resources ? (await list('resources/list', client.listResources(undefined, opts))).resources : [];
+      const resourceTemplates = caps.resources ? (await list('resources/templates/list', client.listResourceTemplates(undefined, opts))).resourceTemplates : [];
       this.lists = { ...this.lists, resources, resourceTemplates };
     }
     this.replace(kind, proxyDefinitions(this.lists, this.target, this.runtime));
@@ -373,7 +377,7 @@ export class ProxiedServer {
     this.opening++;
     let session: UpstreamSession | undefined;
     try {
-      session = await UpstreamSession.open(this.options, capabilities, caller, () => {
+      session = await UpstreamSession.open(this.options, this.label, capabilities, caller, () => {
         if (session) this.sessions.delete(session);
         onEnd?.();
       });
@@ -429,6 +433,16 @@ function questionsOf(capabilities: Readonly<Record<string, unknown>>): ClientCap
   return out as ClientCapabilities;
 }
 
+/** A listing of the proxy's own, its timeout told as the option that sets it. */
+async function inTime<T>(method: string, ms: number, listing: Promise<T>): Promise<T> {
+  try {
+    return await listing;
+  } catch (error) {
+    if ((error as { code?: unknown })?.code !== 'REQUEST_TIMEOUT') throw error;
+    throw new ToolwrightError(`${method} got no answer within ${ms} ms (listTimeoutMs; raise it for an upstream that lists slowly)`, { cause: error });
+  }
+}
+
 /** Checks `proxyServer()`'s options; throws a `ConfigError` that says what to fix. */
 export function checkProxyOptions(options: ProxyOptions): void {
   if (typeof options !== 'object' || options === null) throw new ConfigError("Toolwright: proxyServer() takes { url } or { command, args }: proxyServer({ url: 'https://mcp.example.com/mcp' }).");
@@ -446,7 +460,7 @@ export function checkProxyOptions(options: ProxyOptions): void {
   } else if (typeof (options as { command: unknown }).command !== 'string' || (options as { command: string }).command === '') {
     throw new ConfigError("Toolwright: proxyServer()'s `command` must be a non-empty string (the program to start), with its arguments in `args`.");
   }
-  for (const key of ['requestTimeoutMs', 'maxMessageBytes', 'maxSessions', 'idleSessionMs'] as const) {
+  for (const key of ['requestTimeoutMs', 'listTimeoutMs', 'maxMessageBytes', 'maxSessions', 'idleSessionMs'] as const) {
     const value = options[key];
     if (value !== undefined && (!Number.isInteger(value) || value <= 0)) throw new ConfigError(`Toolwright: proxyServer()'s ${key} is ${String(value)}. Give a positive integer.`);
   }

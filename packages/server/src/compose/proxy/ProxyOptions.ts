@@ -19,10 +19,17 @@ export interface ProxyCommonOptions {
    * Longest wait for one upstream answer, in ms (default 600000), and for a 2026-07-28 client's
    * answer to a 2025-era upstream's question (the waiting upstream call is then cancelled). The
    * parent's `toolTimeoutMs` applies too, and cancels the upstream request. A request this
-   * timeout ends is cancelled upstream (`notifications/cancelled`). It bounds the proxy's own
-   * listings too, `proxyServer()`'s first among them.
+   * timeout ends is cancelled upstream (`notifications/cancelled`).
    */
   readonly requestTimeoutMs?: number;
+  /**
+   * Longest wait for an upstream answer to the requests the proxy sends on its own session, in
+   * ms (default 30000): its listings (`proxyServer()`'s first among them, and each listing again
+   * after a list change), completions and resource subscriptions. An upstream that does not
+   * answer in time fails `proxyServer()` with a `ConfigError` naming it, a completion with an
+   * error naming it, and a listing again with a warning in the log (the last list is served meanwhile).
+   */
+  readonly listTimeoutMs?: number;
   /**
    * Largest message the proxy reads from the upstream, in bytes (default 10485760, 10 MiB: the
    * SDK's stdio client's own limit): over stdio one line, over HTTP a JSON answer or one line of

@@ -2,6 +2,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { CallInterrupt, LOG_LEVELS, ToolwrightError, type AuthInfo, type ElicitationSchema, type LogLevel, type SamplingRequest, type ToolContext } from '@toolwright/core';
 import type { Client, ClientCapabilities } from '../../sdk/proxyClient';
 import { UpstreamTooLargeError } from './UpstreamTooLargeError';
+import { LogBudget } from './LogBudget';
 import { openUpstream, type UpstreamRelay } from './openUpstream';
 import type { ProxyOptions } from './ProxyOptions';
 
@@ -48,12 +49,18 @@ export class UpstreamSession {
   /** The downstream caller this session speaks for now (read for each upstream HTTP request's credentials). */
   caller: AuthInfo | undefined;
   lastUsed = Date.now();
+  private readonly logBudget: LogBudget;
 
-  private constructor(private readonly onEnd: () => void) {}
+  private constructor(
+    label: string,
+    private readonly onEnd: () => void,
+  ) {
+    this.logBudget = new LogBudget(label);
+  }
 
-  /** Opens a session with the upstream for `caller`, declaring `capabilities` (what the downstream client can answer). */
-  static async open(options: ProxyOptions, capabilities: ClientCapabilities, caller: AuthInfo | undefined, onEnd: () => void): Promise<UpstreamSession> {
-    const session = new UpstreamSession(onEnd);
+  /** Opens a session with the upstream (`label` in messages) for `caller`, declaring `capabilities` (what the downstream client can answer). */
+  static async open(options: ProxyOptions, label: string, capabilities: ClientCapabilities, caller: AuthInfo | undefined, onEnd: () => void): Promise<UpstreamSession> {
+    const session = new UpstreamSession(label, onEnd);
     session.caller = caller;
     const client = await openUpstream(options, capabilities, () => session.caller, session.relay());
     session.client = client;
@@ -125,6 +132,8 @@ export class UpstreamSession {
     } finally {
       call.pause = undefined;
       ctx.signal.removeEventListener('abort', cancel);
+      // Before the call's answer: the client hears of the lines dropped while it ran.
+      this.noteDropped(call);
       if (!parked) {
         // A question that came as the call ended has no one to answer it now.
         call.waiting?.reject(new ToolwrightError('the call ended before its client could answer'));
@@ -223,7 +232,8 @@ export class UpstreamSession {
         } else if (method === 'notifications/message') {
           const call = this.target();
           const { level, logger, data } = params;
-          if (!call || typeof level !== 'string' || !LEVELS.has(level)) return;
+          if (!call || typeof level !== 'string' || !LEVELS.has(level) || !this.logBudget.take()) return;
+          this.noteDropped(call);
           if (typeof data === 'string') call.ctx.log.log(level as LogLevel, data);
           else call.ctx.log.log(level as LogLevel, typeof logger === 'string' ? logger : 'upstream', data);
         }
@@ -237,6 +247,12 @@ export class UpstreamSession {
         this.onEnd();
       },
     };
+  }
+
+  /** Tells `call`'s client how many of the upstream's log lines were dropped since the last note, if any were. */
+  private noteDropped(call: RunningCall): void {
+    const note = this.logBudget.note();
+    if (note !== undefined) call.ctx.log.warning(note);
   }
 
   /** The call an upstream request is for: the one the SDK runs it in, else the latest running on this session. */

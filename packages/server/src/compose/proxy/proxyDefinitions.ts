@@ -27,6 +27,8 @@ export interface ProxyRuntime {
   label(): string;
   readonly logger: ToolLogger;
   readonly requestTimeoutMs: number;
+  /** The bound of the requests the proxy sends on its own session (listings, completions, subscriptions). */
+  readonly listTimeoutMs: number;
   /** Sends a request on the upstream session of `ctx`'s downstream session or caller; `request` names it (method, target, arguments) for a 2026-07-28 client's retry. */
   run<R>(ctx: ToolContext, request: string, send: (client: Client, signal: AbortSignal, progressToken: string) => Promise<R>): Promise<R>;
   /** The proxy's own session (completions go there), or undefined while it reconnects. */
@@ -215,10 +217,10 @@ function completer(runtime: ProxyRuntime, ref: Record<string, unknown>, argument
     if (!client) return { ok: true, value: { values: [] } };
     if (!client.getServerCapabilities()?.completions) return { ok: true, value: { values: [] } };
     try {
-      const result = await client.complete({ ref: ref as never, argument: { name: argument, value }, context: { arguments: { ...context.arguments } } }, { timeout: runtime.requestTimeoutMs });
+      const result = await client.complete({ ref: ref as never, argument: { name: argument, value }, context: { arguments: { ...context.arguments } } }, { timeout: runtime.listTimeoutMs });
       return { ok: true, value: result.completion };
     } catch (error) {
-      const failure = upstreamFailure(runtime.label(), `completion/complete '${argument}'`, error, undefined, runtime.logger);
+      const failure = upstreamFailure(runtime.label(), `completion/complete '${argument}'`, error, undefined, runtime.logger, 'listTimeoutMs');
       return { ok: false, error: failure.kind, message: failure.message };
     }
   };

@@ -14,9 +14,17 @@ export interface UpstreamFailure {
  * ends the downstream call with `input_required`). Nothing from the upstream's internals but
  * the first line of its JSON-RPC error message goes to the client: any other failure (an HTTP
  * error answer's body, a network error, what `credentials` threw) may hold secrets, so the
- * client gets its HTTP status at most, and `logger` the whole message.
+ * client gets its HTTP status at most, and `logger` the whole message. `timeoutOption` names
+ * the option whose timeout bounded the request.
  */
-export function upstreamFailure(upstream: string, what: string, error: unknown, signal: AbortSignal | undefined, logger: ToolLogger): UpstreamFailure {
+export function upstreamFailure(
+  upstream: string,
+  what: string,
+  error: unknown,
+  signal: AbortSignal | undefined,
+  logger: ToolLogger,
+  timeoutOption: 'requestTimeoutMs' | 'listTimeoutMs' = 'requestTimeoutMs',
+): UpstreamFailure {
   if (CallInterrupt.is(error)) throw error;
   if (ToolError.is(error)) return { message: error.message, kind: 'internal' };
   const e = error as { code?: unknown; message?: unknown };
@@ -38,7 +46,7 @@ export function upstreamFailure(upstream: string, what: string, error: unknown, 
   if (e?.code === INVALID_RESULT) {
     return { message: `${upstream} answered ${what} with a result that is not valid MCP (${squeezed(message)}). Ask the upstream's maintainers to fix it.`, kind: 'internal' };
   }
-  if (e?.code === 'REQUEST_TIMEOUT') return { message: `${upstream} did not answer ${what} in time (requestTimeoutMs). Try again, or raise the proxy's requestTimeoutMs.`, kind: 'internal' };
+  if (e?.code === 'REQUEST_TIMEOUT') return { message: `${upstream} did not answer ${what} in time (${timeoutOption}). Try again, or raise the proxy's ${timeoutOption}.`, kind: 'internal' };
   logger.warn(`${upstream}: ${what} failed: ${message}`);
   const status = (error as { data?: { status?: unknown } })?.data?.status;
   return {
