@@ -37,7 +37,8 @@ export interface RouteHandlers {
  * from the routes of its paths too (a catch-all under the issuer's path, and one under `.well-known`).
  */
 export function createRouteHandlers(app: App | Promise<App>, options: RouteHandlersOptions = {}): RouteHandlers {
-  const mcpPath = options.path ?? '/mcp';
+  // As a request's URL spells it (percent-encoded): a route folder named `outils métier` is served at `/outils%20m%C3%A9tier`.
+  const mcpPath = new URL(options.path ?? '/mcp', 'http://route.invalid').pathname;
   const logError = options.logError ?? ((message: string) => console.error(message));
   const opened = Promise.resolve(app).then(async (built) => {
     const handler = createFetchHandler(built, { ...options, path: mcpPath, health: options.health === true, logError });

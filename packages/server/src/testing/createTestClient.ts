@@ -3,6 +3,7 @@ import type { App, ServiceOverrides } from '../app/App';
 import type { HttpListenOptions } from '../app/ListenOptions';
 import { connectTestClient, type LegacyClient, type ModernClient, type TestClientHandlers, type TestClientWire } from './connectTestClient';
 import { serveStdioEras } from '../serving/serveStdioEras';
+import { overridesMapOf } from './overridesMapOf';
 import type { ClientCapabilities, CreateMessageRequestParams, CreateMessageResult, ElicitRequestParams, ElicitResult, Root } from '../sdk/sdk';
 
 export type { LegacyClient, ModernClient };
@@ -123,6 +124,7 @@ export function createTestClient<P extends TestProtocol | undefined = undefined,
   options: StdioTestClientOptions & { protocol?: P; era?: E },
 ): Promise<TestClientFor<P, E>>;
 export async function createTestClient(target: App | StdioTestClientOptions, given?: AppTestClientOptions): Promise<ModernClient> {
+  checkTarget(target);
   const options: TestClientOptions = isApp(target) ? (given ?? {}) : target;
   const modern = eraOf(options) === 'modern';
   const setup = {
@@ -142,7 +144,7 @@ export async function createTestClient(target: App | StdioTestClientOptions, giv
       throw new Error("createTestClient: overrides apply in memory (the default transport), where the test owns the server; over 'http' the listener builds its servers.");
     return connectOverHttp(app, options, setup, authInfo);
   }
-  const { overrides } = options;
+  const overrides = overridesMapOf(options.overrides);
   const wire: TestClientWire = {
     kind: 'memory',
     // The first message picks the era, as over stdio.
@@ -238,6 +240,16 @@ function authInfoOf(auth: TestAuth): AuthInfo {
     expiresAt: auth.expiresAt ?? Math.floor(Date.now() / 1000) + 3600,
     extra,
   };
+}
+
+/** Fails at once, saying how to call it, when the first argument is neither an app nor stdio options (a forgotten `await createApp(...)` among them). */
+function checkTarget(target: unknown): void {
+  if (typeof (target as PromiseLike<unknown> | undefined)?.then === 'function')
+    throw new TypeError('createTestClient: got a Promise, not an app. Await the app first: createTestClient(await createApp({ ... })).');
+  if (target === null || typeof target !== 'object' || (!isApp(target as App) && (target as { transport?: unknown }).transport !== 'stdio'))
+    throw new TypeError(
+      `createTestClient: the first argument must be the app createApp returned, or { transport: 'stdio', command, args } for a server process; got ${target === null ? 'null' : typeof target}.`,
+    );
 }
 
 function isApp(target: App | TestClientOptions): target is App {

@@ -13,22 +13,24 @@ export interface ToolResultLike {
   readonly structuredContent?: unknown;
 }
 
-/** The text of a result's text blocks, joined by newlines. */
-function textOf(result: ToolResultLike): string {
-  const blocks = Array.isArray(result.content) ? (result.content as { type?: unknown; text?: unknown }[]) : [];
-  return blocks
-    .filter((b) => b.type === 'text' && typeof b.text === 'string')
-    .map((b) => b.text as string)
-    .join('\n');
+/** The texts of a result's text blocks. */
+function textsOf(result: ToolResultLike): string[] {
+  const blocks = Array.isArray(result.content) ? (result.content as ({ type?: unknown; text?: unknown } | null)[]) : [];
+  return blocks.filter((b) => b?.type === 'text' && typeof b.text === 'string').map((b) => b!.text as string);
 }
+
+/** The text of a result's text blocks, joined by newlines. */
+const textOf = (result: ToolResultLike): string => textsOf(result).join('\n');
 
 const shown = (result: ToolResultLike): string => JSON.stringify(result, null, 2);
 
-/** The text of a successful result; throws when the tool returned an error. */
+/** The text of a successful result; throws when the tool returned an error, or content with no text block (an image, a resource). */
 export async function toolText(call: Awaitable<ToolResultLike>): Promise<string> {
   const result = await call;
   if (result.isError === true) throw new Error(`Expected the tool to succeed, but it returned an error: ${textOf(result)}`);
-  return textOf(result);
+  const texts = textsOf(result);
+  if (texts.length === 0) throw new Error(`Expected text content, but the result has no text block (read result.content for other content):\n${shown(result)}`);
+  return texts.join('\n');
 }
 
 /** The message of an error result (`isError: true`), which the model reads; throws when the tool succeeded. */

@@ -1,0 +1,33 @@
+/** The route handlers called as Next calls them, with web `Request`s: the endpoint's path as the route file places it. */
+import 'reflect-metadata';
+import { Service } from 'typedi';
+import { Param, Tool } from '@toolwright/core';
+import { createApp } from '@toolwright/server';
+import { createRouteHandlers } from '@toolwright/next';
+
+@Service()
+class EchoTools {
+  @Tool({ description: 'Echo the text.' })
+  echo(@Param('text') text: string): string {
+    return text;
+  }
+}
+
+const initialize = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'c', version: '1' } } });
+const post = (url: string) => new Request(url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: initialize });
+
+describe('createRouteHandlers', () => {
+  it.each(['/outils métier/mcp', '/api/mcp v2', 'mcp'])('serves a route whose path %j is written as the folders name it', async (path) => {
+    const route = createRouteHandlers(await createApp({ name: 'odd-path', version: '1.0.0', tools: [EchoTools] }), { path, logError: () => undefined });
+    try {
+      await route.ready;
+      const url = new URL(path, 'http://localhost');
+      const answer = await route.POST(post(url.href));
+      expect(answer.status).toBe(200);
+      expect(await answer.text()).toContain('"serverInfo":{"name":"odd-path"');
+      expect((await route.POST(post('http://localhost/elsewhere'))).status).toBe(404);
+    } finally {
+      await route.close();
+    }
+  });
+});
