@@ -71,7 +71,7 @@ async function serveEndpoint(fastify: FastifyInstance, options: ToolwrightPlugin
   const serveMcp = (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
     const url = request.raw.url ?? '';
     const query = url.indexOf('?');
-    request.raw.url = query === -1 ? fullPath : `${fullPath}${url.slice(query)}`;
+    request.raw.url = query === -1 ? handler.path : `${handler.path}${url.slice(query)}`;
     return serve(request, reply);
   };
 

@@ -163,6 +163,20 @@ describe('Fastify 5, the configured path and methods', () => {
     }
   });
 
+  it.each(ERAS)('%s: a path with a space or non-ASCII characters is served at the URL that spells it', async (era) => {
+    const app = await createApp({ name: 'greeter', version: '1.0.0', tools: [GreeterTools] });
+    const fastify = Fastify();
+    await fastify.register(toolwrightPlugin, { app, requestLogLevel: 'silent', path: '/outils métier' });
+    const base = await listen(fastify);
+    try {
+      const client = await connectEra(era, `${base}/outils%20m%C3%A9tier`);
+      expect((await client.callTool('greet', { name: 'Ada' })).content[0].text).toBe('Hello, Ada!');
+      await client.close();
+    } finally {
+      await fastify.close();
+    }
+  });
+
   it("refuses a path with '*', which Fastify's router would read as a wildcard, saying what to give instead", async () => {
     const app = await createApp({ name: 'greeter', version: '1.0.0', tools: [GreeterTools] });
     const fastify = Fastify();

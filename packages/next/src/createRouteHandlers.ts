@@ -37,11 +37,10 @@ export interface RouteHandlers {
  * from the routes of its paths too (a catch-all under the issuer's path, and one under `.well-known`).
  */
 export function createRouteHandlers(app: App | Promise<App>, options: RouteHandlersOptions = {}): RouteHandlers {
-  // As a request's URL spells it (percent-encoded): a route folder named `outils métier` is served at `/outils%20m%C3%A9tier`.
-  const mcpPath = new URL(options.path ?? '/mcp', 'http://route.invalid').pathname;
+  const routePath = options.path ?? '/mcp';
   const logError = options.logError ?? ((message: string) => console.error(message));
   const opened = Promise.resolve(app).then(async (built) => {
-    const handler = createFetchHandler(built, { ...options, path: mcpPath, health: options.health === true, logError });
+    const handler = createFetchHandler(built, { ...options, path: routePath, health: options.health === true, logError });
     const release = built.openListener();
     await built.start();
     return { handler, release, isOAuthPath: authorizationServerPaths(built) };
@@ -68,6 +67,8 @@ export function createRouteHandlers(app: App | Promise<App>, options: RouteHandl
     if (!live && !failed) await ready.catch(() => undefined);
     if (!live) return answer(503, { jsonrpc: '2.0', error: { code: -32000, message: 'Service unavailable: the MCP server did not start. Its log has the details.' }, id: null });
     const path = new URL(request.url).pathname;
+    // As a request's URL spells it: a route folder named `outils métier` is served at `/outils%20m%C3%A9tier`.
+    const mcpPath = live.path;
     if (path !== mcpPath && !path.startsWith('/.well-known/') && !isOAuthPath(path)) {
       if (!warned) {
         warned = true;
@@ -75,7 +76,7 @@ export function createRouteHandlers(app: App | Promise<App>, options: RouteHandl
       }
       return answer(404, {
         error: 'not_found',
-        error_description: `This route serves the MCP endpoint at ${mcpPath}, not ${path}: set createRouteHandlers(app, { path: '${path}' }), or move the route to app${mcpPath}/route.ts.`,
+        error_description: `This route serves the MCP endpoint at ${mcpPath}, not ${path}: set createRouteHandlers(app, { path: '${path}' }), or move the route to app${routePath}/route.ts.`,
       });
     }
     if (request.bodyUsed) {

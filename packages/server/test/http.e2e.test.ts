@@ -2,6 +2,7 @@ import { createServer, type Server as NodeServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createApp, type App } from '@toolwright/server';
 import { createHttpHandler, type HttpListener } from '@toolwright/server/http';
+import { createFetchHandler } from '@toolwright/server/fetch';
 import express from 'express';
 import { Hono } from 'hono';
 import { getRequestListener } from '@hono/node-server';
@@ -121,6 +122,30 @@ describe('Streamable HTTP: serving modes through the SDK client', () => {
     const { client } = await connectClient(url);
     expect(textOf(await client.callTool({ name: 'slow', arguments: { ms: 0 } }))).toBe('slept 0');
     await client.close();
+  });
+
+  it('serves a path with a space or non-ASCII characters at the URL that spells it, on the listener and the fetch handler', async () => {
+    const { url } = await listen({ path: '/outils métier/mcp' });
+    expect(url).toMatch(/\/outils%20m%C3%A9tier\/mcp$/);
+    const { client } = await connectClient(url);
+    expect(textOf(await client.callTool({ name: 'slow', arguments: { ms: 0 } }))).toBe('slept 0');
+    await client.close();
+    const fetchHandler = createFetchHandler(app, { path: 'outils métier/mcp', stateless: true, logError: () => {} });
+    expect(fetchHandler.path).toBe('/outils%20m%C3%A9tier/mcp');
+    const answer = await fetchHandler(
+      new Request('http://127.0.0.1/outils%20m%C3%A9tier/mcp', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body: JSON.stringify(initializeBody()),
+      }),
+    );
+    expect(answer.status).toBe(200);
+    await fetchHandler.close();
+  });
+
+  it.each(['/mcp?x=1', '/mcp#top', ''])('refuses the path %j at start: a query or fragment is never part of one', async (path) => {
+    await expect(listen({ path })).rejects.toThrow(/is not a URL path\. Give one like '\/mcp', without a query \(\?\) or fragment \(#\)/);
+    expect(() => createFetchHandler(app, { path })).toThrow(/is not a URL path/);
   });
 });
 

@@ -20,6 +20,8 @@ import { whenBodyEnds } from './whenBodyEnds';
 export interface FetchHandler {
   /** Answers one request; never rejects (a failure is a 500 whose details go to `logError`). */
   (request: Request): Promise<Response>;
+  /** The endpoint's path as requests are matched against it: `path` as a URL spells it (`/outils%20m%C3%A9tier` for `/outils métier`). */
+  readonly path: string;
   /** Live 2025-era sessions (0 when stateless). */
   readonly sessionCount: number;
   /** True once `close()` started: new requests get 503 and `/readyz` reports not ready. */
@@ -172,6 +174,7 @@ export function createFetchHandler(app: ServerFactory, options: FetchHandlerOpti
 
   const handler = handle as FetchHandler;
   Object.defineProperties(handler, {
+    path: { value: mcpPath },
     sessionCount: { get: () => era2025.sessionCount },
     closing: { get: () => closing },
     close: { value: close },

@@ -30,6 +30,8 @@ export type Next = (error?: unknown) => void;
 /** A request handler for node:http, express (`app.use(handler)`) and hono (`c.env.incoming/outgoing`). */
 export interface HttpHandler {
   (req: IncomingMessage, res: ServerResponse, next?: Next): Promise<void>;
+  /** The endpoint's path as requests are matched against it: `path` as a URL spells it (`/outils%20m%C3%A9tier` for `/outils métier`). */
+  readonly path: string;
   /** Live stateful sessions. */
   readonly sessionCount: number;
   /** True once `close()` started: new requests get 503 and `/readyz` reports not ready. */
@@ -256,6 +258,7 @@ export function createHttpHandler(app: ServerFactory, options: HttpHandlerOption
 
   const handler = handle as HttpHandler;
   Object.defineProperties(handler, {
+    path: { value: mcpPath },
     sessionCount: { get: () => stateful?.sessionCount ?? 0 },
     closing: { get: () => closing },
     close: { value: close },

@@ -11,6 +11,7 @@ import type { SessionLimits } from './SessionStore';
 import type { SessionSharing } from './SessionSharing';
 import { shareThroughCluster } from './shareThroughCluster';
 import { singleInstance } from './singleInstance';
+import { endpointPathOf } from './endpointPathOf';
 
 /** What an endpoint's `EndpointOptions` come to, the same for the node listener and the fetch handler. */
 export interface EndpointSettings {
@@ -34,7 +35,7 @@ export interface EndpointSettings {
   readonly sharing: SessionSharing;
 }
 
-const DEFAULTS = { path: '/mcp', maxBodyBytes: 4 * 1024 * 1024, maxUrlLength: 8192, bodyTimeoutMs: 30_000 };
+const DEFAULTS = { maxBodyBytes: 4 * 1024 * 1024, maxUrlLength: 8192, bodyTimeoutMs: 30_000 };
 
 /**
  * Reads and checks an endpoint's options once, for whichever runtime serves it. With a
@@ -42,7 +43,7 @@ const DEFAULTS = { path: '/mcp', maxBodyBytes: 4 * 1024 * 1024, maxUrlLength: 81
  * across the cluster. `logError` hears of what the cluster fails at in the background.
  */
 export function endpointSettingsOf<Req>(app: ServerFactory, options: EndpointOptions<Req>, logError: (message: string) => void): EndpointSettings {
-  const mcpPath = options.path ?? DEFAULTS.path;
+  const mcpPath = endpointPathOf(options.path);
   const stateless = options.stateless === true;
   const auth = options.auth ?? app.oauth?.auth;
   const metadata = auth ? protectedResourceMetadata(auth) : undefined;

@@ -6,6 +6,7 @@ import { createHttpHandler, type HttpHandler } from './createHttpHandler';
 import { isLoopbackAddress } from './hostPolicy';
 import type { HttpListener } from './HttpListener';
 import { requestLogLevelOf } from './requestLog';
+import { endpointPathOf } from './endpointPathOf';
 
 /** Defaults of `HttpListenOptions.timeouts`; see the security guide. */
 const DEFAULT_TIMEOUTS = { headersMs: 10_000, requestMs: 30_000, idleMs: 5_000 };
@@ -20,7 +21,7 @@ const CHECK_INTERVAL_MS = 1_000;
  */
 export async function serveHttp(app: ServerFactory, options: HttpListenOptions): Promise<HttpListener> {
   const host = options.host ?? '127.0.0.1';
-  const path = options.path ?? '/mcp';
+  const path = endpointPathOf(options.path); // checked before the port is taken, and printed as a URL spells it
   const timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
   const requestLogLevel = requestLogLevelOf(options); // checked before the port is taken
   let handler: HttpHandler | undefined;
