@@ -172,6 +172,51 @@ describe('a guard that never decides, with no timeout anywhere', () => {
   }, 30_000);
 });
 
+class PatientlyStuck {
+  @UseGuards(NeverDecides)
+  @Tool({ description: 'Guarded by a guard that never decides, with a long timeout of its own.', timeoutMs: 30_000 })
+  patient() {
+    return 'ran';
+  }
+}
+
+describe.each(eras)("the app's guardTimeoutMs, %s era", (era) => {
+  it('refuses a call whose guard never settles within it, lists without the member within it, and keeps serving', async () => {
+    const { logger, lines } = recordingLogger();
+    const app = await createApp({ name: 'hostile-guard-timeout', version: '1', tools: [ForeverStuck, PatientlyStuck, Hostile], logger, guardTimeoutMs: 200 });
+    const client = await createTestClient(app, { era });
+    const started = Date.now();
+    await expect(client.callTool({ name: 'blocked', arguments: {} }, { timeout: 20_000 })).rejects.toMatchObject({ code: -32602, message: expect.stringContaining("Unknown tool 'blocked'") });
+    const called = Date.now() - started;
+    expect(called).toBeGreaterThanOrEqual(190);
+    expect(called).toBeLessThan(3_000);
+    // A list waits at most guardTimeoutMs, even for a member whose own timeout is longer.
+    const listing = Date.now();
+    const { tools } = await client.listTools(undefined, { timeout: 20_000 });
+    expect(Date.now() - listing).toBeLessThan(3_000);
+    expect(tools.map((t) => t.name).sort()).toEqual(['deaf', 'expires', 'heeds', 'late', 'ok', 'wrapped']);
+    const [refused, ...unlisted] = lines.filter((l) => l.level === 'error').map((l) => l.message);
+    expect(refused).toBe(
+      "guard class NeverDecides of tool 'blocked' did not decide within 200 ms; the caller is refused. Make it settle sooner, or give the tool a larger timeoutMs (guards run within it; without one, within the app's guardTimeoutMs, 200 ms, which also bounds a list).",
+    );
+    expect(unlisted.sort()).toEqual([
+      expect.stringMatching(/^guard class NeverDecides of tool 'blocked' did not decide within 200 ms/),
+      expect.stringMatching(/^guard class NeverDecides of tool 'patient' did not decide within 200 ms/),
+    ]);
+    expect(app.inFlight).toBe(0);
+    expect(textOf(await client.callTool({ name: 'ok', arguments: {} }))).toMatch(/^ok with lease \d+$/);
+    await client.close();
+  });
+
+  it('is refused at build when it is not a positive number of milliseconds, naming the option and the fix', async () => {
+    for (const bad of [0, -1, NaN, Infinity, '200']) {
+      await expect(createApp({ name: 'bad-guard-timeout', version: '1', tools: [ForeverStuck], guardTimeoutMs: bad as number })).rejects.toThrow(
+        /^Toolwright: `guardTimeoutMs` is .+, not a positive number of milliseconds\. Give the milliseconds guards may take to decide: `guardTimeoutMs: 2_000`, or leave it out for the default 10000 ms\.$/,
+      );
+    }
+  });
+});
+
 describe.each(eras)('a method that outlives its call, %s era', (era) => {
   let app: App;
   let lines: ReturnType<typeof recordingLogger>['lines'];
@@ -268,6 +313,25 @@ class ContextProbes {
     ctx.log.info('bigint data', 1n);
     return 'shouted';
   }
+
+  @Tool({ description: 'Logs a small line with data, then one whose data is large.' })
+  detail(@Ctx() ctx: ToolContext, @Param('size') size: number) {
+    ctx.log.info('small', { n: 1 });
+    ctx.log.warning('large', { blob: 'z'.repeat(size) });
+    return 'detailed';
+  }
+
+  @Tool({ description: 'Reports progress with a message of the given size.' })
+  async chatter(@Ctx() ctx: ToolContext, @Param('size') size: number) {
+    await ctx.progress(1, 2, 'p'.repeat(size));
+    return 'chattered';
+  }
+
+  @Tool({ description: 'Logs many lines at once.' })
+  flood(@Ctx() ctx: ToolContext, @Param('lines') lines: number, @Param('size') size: number) {
+    for (let i = 0; i < lines; i++) ctx.log.info('y'.repeat(size));
+    return 'flooded';
+  }
 }
 
 describe.each(eras)('the context API with hostile values, %s era', (era) => {
@@ -311,23 +375,85 @@ describe.each(eras)('the context API with hostile values, %s era', (era) => {
     await client.close();
   });
 
-  it('sends log lines with escape sequences and megabytes as JSON text, and a line whose data JSON cannot carry without that data', async () => {
-    const { logger, lines } = recordingLogger();
-    const app = await createApp({ name: 'probes', version: '1', tools: [ContextProbes], logger });
-    const client = await createTestClient(app, { era, transport: 'http' });
+  const meta = era === 'modern' ? { _meta: { 'io.modelcontextprotocol/logLevel': 'debug' } } : {};
+  async function logClient(app: App, transport?: 'http') {
+    const client = await createTestClient(app, { era, ...(transport && { transport }) });
     const messages: unknown[] = [];
     client.setNotificationHandler('notifications/message', (n) => void messages.push(n.params.data));
     if (era === 'legacy') await client.setLoggingLevel('debug');
-    const meta = era === 'modern' ? { _meta: { 'io.modelcontextprotocol/logLevel': 'debug' } } : {};
+    return { client, messages };
+  }
+
+  it('sends log lines with escape sequences as JSON text, megabytes cut to maxLogLength with a note, and a line whose data JSON cannot carry without that data', async () => {
+    const { logger, lines } = recordingLogger();
+    const app = await createApp({ name: 'probes', version: '1', tools: [ContextProbes], logger });
+    const { client, messages } = await logClient(app, 'http');
     expect(textOf(await client.callTool({ name: 'shout', arguments: { size: 10_000_000 }, ...meta }))).toBe('shouted');
     await waitFor(() => messages.length === 3, 'the three log lines', { detail: () => JSON.stringify(messages).slice(0, 500) });
-    expect(messages[0]).toBe(`\u001b[2J\u001b]0;owned\u0007${'x'.repeat(10_000_000)}`);
+    const note = ' [this log line was cut: 10000014 characters of message and data, more than the 65536 this server sends]';
+    const cut = `\u001b[2J\u001b]0;owned\u0007${'x'.repeat(65_535 - 14)}…${note}`;
+    // Compared as a boolean: a failing toBe would print megabytes.
+    expect({ length: (messages[0] as string).length, same: messages[0] === cut }).toEqual({ length: cut.length, same: true });
     expect(messages.slice(1)).toEqual(['circular data', 'bigint data']);
     expect(lines.filter((l) => l.level === 'warn').map((l) => l.message)).toEqual([
+      "'shout' logged a line of 10000014 characters (message and data), more than maxLogLength (65536); the client got it cut, without its data. Log less, or raise the app's maxLogLength.",
       expect.stringMatching(/^'shout' logged data JSON cannot carry \(data\.self refers back/),
       expect.stringMatching(/^'shout' logged data JSON cannot carry \(data is a BigInt/),
     ]);
     expect(textOf(await client.callTool({ name: 'shout', arguments: { size: 1 }, ...meta }))).toBe('shouted');
     await client.close();
   }, 30_000);
+
+  it("cuts a line whose data is over the app's maxLogLength, sent without its data, and keeps a small line's data", async () => {
+    const { logger, lines } = recordingLogger();
+    const app = await createApp({ name: 'probes', version: '1', tools: [ContextProbes], logger, maxLogLength: 100 });
+    const { client, messages } = await logClient(app);
+    expect(textOf(await client.callTool({ name: 'detail', arguments: { size: 200 }, ...meta }))).toBe('detailed');
+    await waitFor(() => messages.length === 2, 'the two log lines', { detail: () => JSON.stringify(messages) });
+    expect(messages).toEqual([{ message: 'small', data: { n: 1 } }, 'large [this log line was cut: 216 characters of message and data, more than the 100 this server sends]']);
+    expect(lines.filter((l) => l.level === 'warn').map((l) => l.message)).toEqual([
+      expect.stringMatching(/^'detail' logged a line of 216 characters \(message and data\), more than maxLogLength \(100\)/),
+    ]);
+    expect(textOf(await client.callTool({ name: 'detail', arguments: { size: 1 }, ...meta }))).toBe('detailed');
+    await waitFor(() => messages.length === 4, 'the next two log lines');
+    expect(messages[3]).toEqual({ message: 'large', data: { blob: 'z' } });
+    await client.close();
+  });
+
+  it('leaves out the lines of a flood while megabytes wait to be written, says how many once they are, and keeps serving', async () => {
+    const { logger, lines } = recordingLogger();
+    const app = await createApp({ name: 'probes', version: '1', tools: [ContextProbes], logger });
+    const { client, messages } = await logClient(app);
+    expect(textOf(await client.callTool({ name: 'flood', arguments: { lines: 10_000, size: 1_000 }, ...meta }))).toBe('flooded');
+    const note = await waitFor(() => messages.find((m) => typeof m === 'string' && m.startsWith('[')) as string | undefined, 'the note on the lines left out');
+    const sent = messages.filter((m) => m !== note).length;
+    expect(sent).toBeLessThan(10_000);
+    expect(sent).toBeGreaterThanOrEqual(1_000);
+    expect(note).toBe(`[${10_000 - sent} log lines were left out: the client did not take them as fast as they came]`);
+    expect(lines.filter((l) => l.level === 'warn').map((l) => l.message)).toEqual([
+      "'flood' logged faster than the client took the lines; lines were left out while 4194304 characters of them waited to be written",
+    ]);
+    messages.length = 0;
+    expect(textOf(await client.callTool({ name: 'flood', arguments: { lines: 3, size: 10 }, ...meta }))).toBe('flooded');
+    await waitFor(() => messages.length === 3, 'the three lines of a small call');
+    await client.close();
+  }, 30_000);
+
+  it("cuts a progress message to the app's maxLogLength", async () => {
+    const app = await createApp({ name: 'probes', version: '1', tools: [ContextProbes], logger: recordingLogger().logger, maxLogLength: 100 });
+    const client = await createTestClient(app, { era });
+    const seen: (string | undefined)[] = [];
+    const result = await client.callTool({ name: 'chatter', arguments: { size: 1_000_000 } }, { onprogress: (p) => void seen.push(p.message) });
+    expect(textOf(result)).toBe('chattered');
+    expect(seen).toEqual([`${'p'.repeat(99)}…`]);
+    await client.close();
+  });
+
+  it('refuses a maxLogLength that is not a positive integer at build, naming it', async () => {
+    for (const bad of [0, -1, 1.5, NaN, Infinity]) {
+      await expect(createApp({ name: 'probes', version: '1', tools: [ContextProbes], maxLogLength: bad })).rejects.toThrow(
+        `Toolwright: maxLogLength must be a positive integer (characters), got ${bad}. The default is 65536.`,
+      );
+    }
+  });
 });

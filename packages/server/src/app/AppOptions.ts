@@ -91,6 +91,14 @@ export interface AppOptions {
   /** Fail any tool call after this many milliseconds (an `isError` result; `ctx.signal` is aborted). `@Tool({ timeoutMs })` overrides it. Default: none. */
   toolTimeoutMs?: number;
   /**
+   * How long a member's guards may take to decide, in milliseconds, when the member has no
+   * timeout (`@Tool({ timeoutMs })`, `toolTimeoutMs`, `timeoutMs`), and at most for a list, a
+   * completion or a subscription. A guard that has not decided by then refuses (the caller
+   * gets the answer for an unknown member; the log names the guard). Mounted apps' members
+   * follow the parent's. Default 10,000 (well inside the 60 s an SDK client waits).
+   */
+  guardTimeoutMs?: number;
+  /**
    * How the `requestState` of 2026-07-28 round trips is signed (`ctx.elicit`, `ctx.sample`,
    * `ctx.listRoots` on a 2026-07-28 request end the round with `input_required`; the client
    * echoes the state with its answers). Default: a random key per process, which suits stdio
@@ -115,6 +123,12 @@ export interface AppOptions {
    * error -32602 before any template runs. Default 2048.
    */
   maxUriLength?: number;
+  /**
+   * The longest line `ctx.log` sends a client, in characters of its message and data JSON; a
+   * longer one goes cut, without its data, with a note saying so (and a warning on the server's
+   * log). A `ctx.progress` message is cut to it too. Default 65,536.
+   */
+  maxLogLength?: number;
   /**
    * Step-up authorization: over HTTP with `auth`, answer a `tools/call` of a tool whose
    * `@RequireScopes` the caller's token lacks with 403 and `WWW-Authenticate: Bearer

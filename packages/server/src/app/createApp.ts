@@ -25,6 +25,7 @@ import type { ListControl } from '../surface/ListControl';
 import type { ListKind } from '../surface/Catalog';
 import type { Mount } from '../compose/Mount';
 import { registerMountSource } from '../compose/MountSource';
+import { DEFAULT_GUARD_TIMEOUT_MS } from '../pipeline/passesGuards';
 
 /**
  * Builds an app: loads the tool classes, derives and checks every schema once (throwing a
@@ -36,7 +37,7 @@ export async function createApp(options: AppOptions): Promise<App> {
   const tools = [...(await loadToolClasses(options.tools, options.cwd ?? process.cwd())), ...(await extensions.prepare())];
   const container = options.container ?? createDefaultContainer();
   checkMiddleware(options.middleware);
-  for (const key of ['timeoutMs', 'toolTimeoutMs'] as const) checkTimeout(key, options[key]);
+  for (const key of ['timeoutMs', 'toolTimeoutMs', 'guardTimeoutMs'] as const) checkTimeout(key, options[key]);
   // The view file reader (node:fs) is loaded by the first `@UiResource({ file })` the build reads.
   let viewFiles: ReadViewFile | undefined;
   const readViewFile: ReadViewFile = (path, declaredIn) =>
@@ -53,9 +54,11 @@ export async function createApp(options: AppOptions): Promise<App> {
     logLevel: options.logLevel,
     listChangedDebounceMs: options.listChangedDebounceMs,
     toolTimeoutMs: options.toolTimeoutMs,
+    guardTimeoutMs: options.guardTimeoutMs,
     logger: options.logger,
     requestState: options.requestState,
     maxUriLength: options.maxUriLength,
+    maxLogLength: options.maxLogLength,
   });
   const mounts = [...(options.mount ?? [])];
   // Composition is loaded by the apps that mount others (a server that mounts nothing never runs it).
@@ -219,9 +222,14 @@ function checkMiddleware(middleware: AppOptions['middleware']): void {
 }
 
 /** A timeout is a positive number of milliseconds: a timer given anything else fires at once, failing every call. */
-function checkTimeout(key: 'timeoutMs' | 'toolTimeoutMs', value: unknown): void {
+function checkTimeout(key: 'timeoutMs' | 'toolTimeoutMs' | 'guardTimeoutMs', value: unknown): void {
   const problem = value === undefined ? undefined : timeoutProblem(value);
-  if (problem) throw new ConfigError(`Toolwright: \`${key}\` is ${problem}. Give the milliseconds a call may take: \`${key}: 30_000\`, or leave it out for no limit.`);
+  if (!problem) return;
+  const fix =
+    key === 'guardTimeoutMs'
+      ? `Give the milliseconds guards may take to decide: \`guardTimeoutMs: 2_000\`, or leave it out for the default ${DEFAULT_GUARD_TIMEOUT_MS} ms.`
+      : `Give the milliseconds a call may take: \`${key}: 30_000\`, or leave it out for no limit.`;
+  throw new ConfigError(`Toolwright: \`${key}\` is ${problem}. ${fix}`);
 }
 
 function stripUndefined<T extends object>(value: T): T {

@@ -26,6 +26,8 @@ export interface PipelineEnv extends ContextEnv {
   readonly inFlight: PendingCount;
   /** The app's default timeout for tool calls; undefined for none. */
   readonly toolTimeoutMs: number | undefined;
+  /** How long guards may take to decide for a member without a timeout, and at most for a list (the app's `guardTimeoutMs`). */
+  readonly guardTimeoutMs: number;
   /** The app's default timeout for resource reads and prompts; undefined for none. */
   readonly timeoutMs: number | undefined;
   /** Opens the per-call container of apps with scoped services, and of connections with overrides. */

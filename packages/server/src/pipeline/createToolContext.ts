@@ -1,20 +1,18 @@
 import {
   CallInterrupt,
-  LOG_LEVELS,
   ToolError,
   ToolwrightError,
   type Class,
   type ClientLogger,
   type ElicitationSchema,
   type ElicitOutcome,
-  type LogLevel,
   type RoundTripOptions,
   type SamplingRequest,
   type SamplingResult,
   type ToolContext,
   type ToolLogger,
 } from '@toolwright/core';
-import { cutText, issueLines, jsonProblem } from '@toolwright/core/internal';
+import { cutText, issueLines } from '@toolwright/core/internal';
 import {
   inputRequired,
   isSpecType,
@@ -40,6 +38,7 @@ import { requestEnvelopeOf } from './requestEnvelope';
 import { sessionStateOf } from './sessionState';
 import { bindContextConnection } from './contextConnection';
 import { waitEnded } from './waitEnded';
+import { clientLogOf } from './clientLogOf';
 
 /** Per-app state the contexts share. */
 export interface ContextEnv {
@@ -49,6 +48,8 @@ export interface ContextEnv {
   readonly logger: ToolLogger;
   /** Signs and verifies the `requestState` of 2026-07-28 round trips. */
   readonly requestState: RequestStateCodec;
+  /** The longest line `ctx.log` sends, message and data JSON, in characters (the app's `maxLogLength`). */
+  readonly maxLogLength: number;
 }
 
 /** A context and the means to end it: after the call's response, progress is no longer sent. */
@@ -59,8 +60,6 @@ export interface OpenContext {
 
 /** How much of a client's error message a tool's error quotes. */
 const MAX_CLIENT_MESSAGE = 300;
-
-const SEVERITY = new Map<string, number>(LOG_LEVELS.map((level, i) => [level, i]));
 
 /**
  * The `@Ctx()` object of one call (tool, resource read or prompt), read from the SDK's
@@ -84,18 +83,17 @@ export function createToolContext(name: string, sdk: ServerContext, connection: 
   let warnedProgress = false;
 
   const send = (notification: Notification): void => {
-    // A log line or a progress update must never fail the call: a closed stream just drops it.
+    // A progress update must never fail the call: a closed stream just drops it.
     mcpReq.notify(notification).catch(() => undefined);
   };
-  const log = (level: LogLevel, message: string, data?: unknown): void => {
+  const log = clientLogOf({
+    name,
+    notify: (notification) => mcpReq.notify(notification),
     // A 2026-07-28 request without a log level asks for no log notifications at all.
-    const threshold = modern ? envelope.logLevel : connection.logLevel;
-    if (threshold === undefined || SEVERITY.get(level)! < SEVERITY.get(threshold)!) return;
-    // Data JSON cannot carry (a BigInt, a cycle) would fail the send, and the line would be lost without a word: send the message alone.
-    const problem = data === undefined ? undefined : jsonProblem(data, 'data');
-    if (problem !== undefined) env.logger.warn(`'${name}' logged data JSON cannot carry (${problem}); the line was sent without it`);
-    send({ method: 'notifications/message', params: { level, logger: name, data: data === undefined || problem !== undefined ? message : { message, data } } });
-  };
+    threshold: () => (modern ? envelope.logLevel : connection.logLevel),
+    logger: env.logger,
+    maxLength: env.maxLogLength,
+  });
   const logger: ClientLogger = {
     debug: (m, d) => log('debug', m, d),
     info: (m, d) => log('info', m, d),
@@ -180,7 +178,10 @@ export function createToolContext(name: string, sdk: ServerContext, connection: 
         return;
       }
       lastProgress = progress;
-      send({ method: 'notifications/progress', params: { progressToken: token, progress, ...(total !== undefined && { total }), ...(message !== undefined && { message }) } });
+      send({
+        method: 'notifications/progress',
+        params: { progressToken: token, progress, ...(total !== undefined && { total }), ...(message !== undefined && { message: cutText(String(message), env.maxLogLength) }) },
+      });
     },
 
     async elicit(message: string, form: Class | ElicitationSchema, options?: RoundTripOptions): Promise<ElicitOutcome<object>> {

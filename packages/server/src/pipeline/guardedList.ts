@@ -32,7 +32,9 @@ export function guardedList<K extends string, T, P extends { readonly [k in K]: 
   const verdicts = items.map((item) => {
     const ref = refOf(item);
     const guards = ref?.member.pipeline?.guards;
-    return ref && guards && guards.length > 0 ? passesGuards(guards, memberAccessOf(ref, sdk, connection), env, listGuardLimits(sdk.mcpReq.signal, memberTimeoutOf(ref, env))) : true;
+    return ref && guards && guards.length > 0
+      ? passesGuards(guards, memberAccessOf(ref, sdk, connection), env, listGuardLimits(sdk.mcpReq.signal, memberTimeoutOf(ref, env), env.guardTimeoutMs))
+      : true;
   });
   return Promise.all(verdicts).then((ok) => ({ ...page, [key]: items.filter((_, i) => ok[i]) }));
 }

@@ -15,5 +15,5 @@ import type { MemberRef } from './ServedMember';
 export async function mayUse(ref: MemberRef, sdk: ServerContext, connection: Connection, env: PipelineEnv): Promise<boolean> {
   if (!canAccess(ref.member.access, callerOf(sdk))) return false;
   const guards = ref.member.pipeline?.guards;
-  return !guards?.length || passesGuards(guards, memberAccessOf(ref, sdk, connection), env, listGuardLimits(sdk.mcpReq.signal, memberTimeoutOf(ref, env)));
+  return !guards?.length || passesGuards(guards, memberAccessOf(ref, sdk, connection), env, listGuardLimits(sdk.mcpReq.signal, memberTimeoutOf(ref, env), env.guardTimeoutMs));
 }

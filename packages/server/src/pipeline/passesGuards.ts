@@ -6,7 +6,7 @@ import type { PipelineEnv } from './PipelineEnv';
 /**
  * How long a member's guards may take to decide when the member has no timeout, and at most
  * for a list (well inside the SDK client's 60 s request timeout, so one slow guard never
- * costs a caller the whole list).
+ * costs a caller the whole list), unless the app's `guardTimeoutMs` says otherwise.
  */
 export const DEFAULT_GUARD_TIMEOUT_MS = 10_000;
 
@@ -49,7 +49,7 @@ export async function passesGuards(guards: readonly Guard[], access: MemberAcces
     if (late) {
       env.logger.error(
         `${guardName(late)} of ${access.kind} '${access.name}' did not decide within ${timeoutMs} ms; the caller is refused. ` +
-          `Make it settle sooner, or give the ${access.kind} a larger timeoutMs (guards run within it; ${DEFAULT_GUARD_TIMEOUT_MS} ms without one, and at most that for a list).`,
+          `Make it settle sooner, or give the ${access.kind} a larger timeoutMs (guards run within it; without one, within the app's guardTimeoutMs, ${env.guardTimeoutMs} ms, which also bounds a list).`,
       );
     }
     return ok;
@@ -59,7 +59,7 @@ export async function passesGuards(guards: readonly Guard[], access: MemberAcces
   }
 }
 
-/** The guard limits of a list, a completion or a subscription: the member's timeout, at most `DEFAULT_GUARD_TIMEOUT_MS`. */
-export function listGuardLimits(signal: AbortSignal, memberTimeoutMs: number | undefined): GuardLimits {
-  return { signal, timeoutMs: Math.min(memberTimeoutMs ?? DEFAULT_GUARD_TIMEOUT_MS, DEFAULT_GUARD_TIMEOUT_MS) };
+/** The guard limits of a list, a completion or a subscription: the member's timeout, at most the app's `guardTimeoutMs`. */
+export function listGuardLimits(signal: AbortSignal, memberTimeoutMs: number | undefined, guardTimeoutMs: number): GuardLimits {
+  return { signal, timeoutMs: Math.min(memberTimeoutMs ?? guardTimeoutMs, guardTimeoutMs) };
 }

@@ -7,7 +7,7 @@ import { runWithRounds, type SdkRound } from './runWithRounds';
 import type { InputRequest, ServerContext } from '../sdk/sdk';
 import type { InputRequiredAnswer } from '../roundtrip/runRound';
 import { memberAccessOf } from './memberAccessOf';
-import { DEFAULT_GUARD_TIMEOUT_MS, passesGuards } from './passesGuards';
+import { passesGuards } from './passesGuards';
 import { memberTimeoutOf } from './memberTimeoutOf';
 import type { PipelineEnv } from './PipelineEnv';
 import type { MemberRef } from './ServedMember';
@@ -39,7 +39,7 @@ const chains = new WeakMap<object, MiddlewareChain | false>();
 /**
  * The one path of every tool call, resource read and prompt get: access rules and guards
  * (a refused caller gets the answer for an unknown name; guards decide within the member's
- * timeout, which counts from before them, or `DEFAULT_GUARD_TIMEOUT_MS` without one),
+ * timeout, which counts from before them, or the app's `guardTimeoutMs` without one),
  * the call context, 2026-07-28 rounds, the timeout, the per-call container, the middleware
  * chain, and in-flight tracking for the drain. A call ends when its request does (a cancel,
  * a closed connection, its timeout), whether or not its method heeds its signal: its context
@@ -90,7 +90,7 @@ async function servePiped<R>(
   let left = timeoutMs;
   if (guarded) {
     const started = Date.now();
-    if (!(await passesGuards(member.pipeline!.guards, access!, env, { signal: requestSignal, timeoutMs: timeoutMs ?? DEFAULT_GUARD_TIMEOUT_MS }))) throw request.unknown();
+    if (!(await passesGuards(member.pipeline!.guards, access!, env, { signal: requestSignal, timeoutMs: timeoutMs ?? env.guardTimeoutMs }))) throw request.unknown();
     // The guards' time counts against the member's timeout: `timeoutMs` bounds the whole call.
     if (timeoutMs !== undefined) left = Math.max(0, timeoutMs - (Date.now() - started));
   }

@@ -9,6 +9,8 @@ import type { PipelineEnv } from '../pipeline/PipelineEnv';
 import { createOpenCallContainer } from '../pipeline/openCallContainer';
 import { ElicitationForms } from '../pipeline/ElicitationForms';
 import { usesScopedServices } from '../pipeline/usesScopedServices';
+import { DEFAULT_GUARD_TIMEOUT_MS } from '../pipeline/passesGuards';
+import { DEFAULT_MAX_LOG_LENGTH } from '../pipeline/clientLogOf';
 import { registerCompletionHandler } from '../handlers/registerCompletionHandler';
 import { registerLoggingHandler } from '../handlers/registerLoggingHandler';
 import { registerPromptHandlers } from '../handlers/registerPromptHandlers';
@@ -25,6 +27,8 @@ export interface SurfaceOptions {
   /** Changes within this many milliseconds make one `list_changed` notification. */
   readonly listChangedDebounceMs?: number;
   readonly toolTimeoutMs?: number;
+  /** How long guards may take to decide for a member without a timeout, and at most for a list. Default `DEFAULT_GUARD_TIMEOUT_MS`. */
+  readonly guardTimeoutMs?: number;
   /** The default timeout of resource reads and prompts (and of tools, unless `toolTimeoutMs` says otherwise). */
   readonly timeoutMs?: number;
   readonly logger?: ToolLogger;
@@ -41,6 +45,8 @@ export interface SurfaceOptions {
   readonly name: string;
   /** The longest URI matched against the resource templates. Default 2048. */
   readonly maxUriLength?: number;
+  /** The longest line `ctx.log` sends, in characters. Default `DEFAULT_MAX_LOG_LENGTH`. */
+  readonly maxLogLength?: number;
 }
 
 const DEFAULT_MAX_URI_LENGTH = 2048;
@@ -62,6 +68,9 @@ export class Surface {
     if (options.maxUriLength !== undefined && !(Number.isInteger(options.maxUriLength) && options.maxUriLength > 0)) {
       throw new ConfigError(`Toolwright: maxUriLength must be a positive integer (characters), got ${options.maxUriLength}. The default is ${DEFAULT_MAX_URI_LENGTH}.`);
     }
+    if (options.maxLogLength !== undefined && !(Number.isInteger(options.maxLogLength) && options.maxLogLength > 0)) {
+      throw new ConfigError(`Toolwright: maxLogLength must be a positive integer (characters), got ${options.maxLogLength}. The default is ${DEFAULT_MAX_LOG_LENGTH}.`);
+    }
     this.connections = new Connections(options.logLevel ?? 'info', options.listChangedDebounceMs ?? 10);
     this.catalog = new Catalog(compiledRegistry(registry), options.pageSize, (kind: ListKind) => this.connections.listChanged(kind));
     this.env = {
@@ -69,6 +78,7 @@ export class Surface {
       logger: options.logger ?? stderrLogger('context'),
       toolTimeoutMs: options.toolTimeoutMs ?? options.timeoutMs,
       timeoutMs: options.timeoutMs,
+      guardTimeoutMs: options.guardTimeoutMs ?? DEFAULT_GUARD_TIMEOUT_MS,
       requestState: new RequestStateCodec(options.requestState, options.name),
       container: options.container,
       middleware: Object.freeze([...(options.middleware ?? [])]),
@@ -76,6 +86,7 @@ export class Surface {
       openContainer: createOpenCallContainer(options.container, options.logger ?? stderrLogger('services')),
       scopes: { active: usesScopedServices(registry, options.middleware ?? []) },
       maxUriLength: options.maxUriLength ?? DEFAULT_MAX_URI_LENGTH,
+      maxLogLength: options.maxLogLength ?? DEFAULT_MAX_LOG_LENGTH,
     };
   }
 
