@@ -55,6 +55,18 @@ describe('test kit misuse', () => {
     }
   });
 
+  it.each([{ requestLogLevel: 'warn' as const }, { logLevel: 'warn' as const }])(
+    'over HTTP, takes a request log level the test asks for (%j), where the kit default disagreed with it',
+    async (listen) => {
+      const client = await createTestClient(app, { transport: 'http', listen });
+      try {
+        expect(await toolText(client.callTool({ name: 'time', arguments: {} }))).toBe('real time');
+      } finally {
+        await client.close();
+      }
+    },
+  );
+
   it('toolText fails on a result with no text block instead of answering an empty string', async () => {
     const client = await createTestClient(app);
     try {

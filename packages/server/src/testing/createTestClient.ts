@@ -83,7 +83,7 @@ export interface HttpTestClientOptions extends CommonTestClientOptions {
   bearer?: string;
   /** More HTTP headers on every request. */
   headers?: Readonly<Record<string, string>>;
-  /** More `app.listen` options (stateless, jsonResponse, auth, ...). Default logLevel: 'silent'. */
+  /** More `app.listen` options (stateless, jsonResponse, auth, ...). Default requestLogLevel: 'silent'. */
   listen?: Omit<HttpListenOptions, 'transport' | 'port' | 'host'>;
 }
 
@@ -164,7 +164,9 @@ async function connectOverHttp(app: App, options: HttpTestClientOptions, setup: 
     verifyToken: (token: string) => (token === authInfo.token ? authInfo : undefined),
     authorizationServers: ['https://auth.invalid'],
   };
-  const listener = await app.listen({ logLevel: 'silent', ...options.listen, ...(auth && { auth }), transport: 'http', port: 0, host: '127.0.0.1', exitOnSignal: false });
+  // Quiet unless the test asks for a request log (by either name: two would have to agree).
+  const quiet = options.listen?.requestLogLevel === undefined && options.listen?.logLevel === undefined;
+  const listener = await app.listen({ ...(quiet && { requestLogLevel: 'silent' }), ...options.listen, ...(auth && { auth }), transport: 'http', port: 0, host: '127.0.0.1', exitOnSignal: false });
   const bearer = options.bearer ?? authInfo?.token;
   const headers = { ...options.headers, ...(bearer !== undefined && { Authorization: `Bearer ${bearer}` }) };
   try {
