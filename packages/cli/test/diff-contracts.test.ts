@@ -1,4 +1,6 @@
+import { runCli } from '../src/runCli';
 import { diffContracts } from '../src/contract/diffContracts';
+import { memoryIo } from './helpers/memoryIo';
 import type { Contract, Schema, ToolEntry } from '../src/contract/Contract';
 
 const contract = (tools: ToolEntry[], extra: Partial<Contract> = {}): Contract => ({
@@ -69,5 +71,11 @@ describe('schema diff classification', () => {
   it('finds nothing between identical contracts', () => {
     const c = contract([tool(object({ a: { type: 'string', enum: ['x'] } }, ['a']))]);
     expect(diffContracts(c, structuredClone(c))).toEqual([]);
+  });
+
+  it('toolwright schema takes the server as its argument: an --entry option is refused, where it was accepted and the default server snapshotted', async () => {
+    const io = memoryIo(process.cwd());
+    expect(await runCli(['schema', 'snapshot', '--entry', 'dist/other.js'], io)).toBe(2);
+    expect(io.errors()).toContain("Unknown option '--entry'. See 'toolwright schema --help'.");
   });
 });

@@ -18,7 +18,6 @@ export const schemaCommand: Command = {
   summary: 'Snapshot the served contract, or diff it against a snapshot (breaking vs additive)',
   options: {
     out: { type: 'string', short: 'o' },
-    entry: { type: 'string' },
     json: { type: 'boolean' },
     ...CONNECT_OPTIONS,
   },
