@@ -80,6 +80,37 @@ describe('request- and session-scoped services', () => {
     expect(events.at(-1)).toMatch(/^cart \d+ disposed with tea,milk$/);
   });
 
+  it('closing a session waits for its services to be disposed, a dispose() that takes time included (the client, then an HTTP listener)', async () => {
+    @Scoped('session')
+    class Ledger {
+      async dispose() {
+        await new Promise((resolve) => setTimeout(resolve, 30));
+        events.push('ledger flushed');
+      }
+    }
+    @Scoped('request')
+    class LedgerTools {
+      constructor(private readonly ledger: Ledger) {}
+      @Tool({ description: 'Writes to the ledger.' })
+      write() {
+        return String(this.ledger instanceof Ledger);
+      }
+    }
+    const app = await createApp({ name: 'ledger', version: '1', tools: [LedgerTools] });
+    const client = await createTestClient(app);
+    expect(textOf(await client.callTool({ name: 'write', arguments: {} }))).toBe('true');
+    await client.close();
+    expect(events).toEqual(['ledger flushed']);
+
+    const listener: HttpListener = await app.listen({ transport: 'http', port: 0, requestLogLevel: 'silent', exitOnSignal: false });
+    const http = new Client({ name: 'h', version: '1' });
+    await http.connect(new StreamableHTTPClientTransport(new URL(listener.url)));
+    await http.callTool({ name: 'write', arguments: {} });
+    await listener.close();
+    expect(events).toEqual(['ledger flushed', 'ledger flushed']);
+    await http.close();
+  });
+
   it('gives each HTTP session its own session-scoped services, disposed when the session ends; a 2026-07-28 request has no session', async () => {
     const app = await createApp({ name: 'shop', version: '1', tools: [ShopTools] });
     const listener: HttpListener = await app.listen({ transport: 'http', port: 0, logLevel: 'silent', exitOnSignal: false });

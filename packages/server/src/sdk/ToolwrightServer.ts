@@ -19,6 +19,8 @@ export interface ToolwrightServerOptions {
 export class ToolwrightServer extends Server {
   /** Told of each transport this server is connected to, before it serves it. */
   onconnect?: (transport: Transport) => void;
+  /** What its closing leaves to finish once the transport closed (a session's services' `dispose()`): `close()` waits for it. */
+  afterClose?: () => Promise<void> | undefined;
 
   constructor(
     private readonly additions: ToolwrightServerOptions,
@@ -40,6 +42,11 @@ export class ToolwrightServer extends Server {
       if (problem) throw new ProtocolError(ErrorCodes.InvalidParams, problem);
       return wrapped(request, ctx);
     };
+  }
+
+  override async close(): Promise<void> {
+    await super.close();
+    await this.afterClose?.();
   }
 
   override async connect(transport: Transport): Promise<void> {

@@ -53,16 +53,18 @@ export class Connections {
   open(server: Server, era: ProtocolEra, overrides?: ReadonlyMap<Class, unknown>, maxRequestBytes?: number): Connection {
     // One literal, one shape for every connection (no spread: a server is made per 2026-07-28 HTTP request).
     const connection: Connection = { server, era, maxRequestBytes, logLevel: this.defaultLogLevel, subscriptions: new Set(), overrides };
+    let disposed: Promise<void> | undefined;
     if (server instanceof ToolwrightServer) {
       server.onconnect = (transport) => {
         if (!(transport instanceof PerRequestHTTPServerTransport)) this.live.add(connection);
       };
+      server.afterClose = () => disposed;
     } else this.live.add(connection);
     const previous = server.onclose;
     server.onclose = () => {
       this.live.delete(connection);
-      // Session-lifetime services end with their session.
-      void connection.sessionScope?.dispose();
+      // Session-lifetime services end with their session; closing the server waits for them.
+      disposed = connection.sessionScope?.dispose();
       previous?.();
     };
     return connection;
