@@ -6,7 +6,8 @@
 // with its mix of calls (every tenth a count_to with three progress notifications, then
 // get_weather and calculate in turn); each session's initialize and DELETE are counted with its
 // calls, as http-load.js's CPU per call counts them.
-//   node bench/http-callgrind.js <clients> <calls per client> <stateful|stateless> <raw|raw-v2|toolwright> [--root <checkout>]
+//   node bench/http-callgrind.js <clients> <calls per client> <stateful|stateless|modern> <raw|raw-v2|toolwright> [--root <checkout>]
+// modern: 2026-07-28 requests (no handshake) to the stateless servers, as http-load.js's modern mode; raw v1 cannot serve them.
 // --root <checkout> serves "toolwright" from another checkout's build (TOOLWRIGHT_ROOT, see
 // bench/http-servers.js). WARM=<calls per client> (default: 3,000 calls in all);
 // CG_OUT=<file> keeps callgrind's profile (callgrind_annotate <file>). Needs valgrind.
@@ -20,8 +21,8 @@ const { LeanSession } = require('./leanHttpClient');
 const [clientsArg, callsArg, mode, kind] = process.argv.slice(2);
 const rootArg = process.argv.indexOf('--root');
 const ROOT = rootArg >= 0 ? path.resolve(process.argv[rootArg + 1]) : undefined;
-if (!['stateful', 'stateless'].includes(mode) || !['raw', 'raw-v2', 'toolwright'].includes(kind)) {
-  throw new Error('usage: node bench/http-callgrind.js <clients> <calls per client> <stateful|stateless> <raw|raw-v2|toolwright> [--root <checkout>]');
+if (!['stateful', 'stateless', 'modern'].includes(mode) || !['raw', 'raw-v2', 'toolwright'].includes(kind) || (mode === 'modern' && kind === 'raw')) {
+  throw new Error('usage: node bench/http-callgrind.js <clients> <calls per client> <stateful|stateless|modern> <raw|raw-v2|toolwright> [--root <checkout>] (modern: raw-v2 or toolwright)');
 }
 const CLIENTS = Number(clientsArg);
 const CALLS = Number(callsArg);
@@ -29,7 +30,7 @@ const CALLS = Number(callsArg);
 const WARM = Number(process.env.WARM ?? Math.ceil(3000 / CLIENTS));
 
 const out = `--callgrind-out-file=${process.env.CG_OUT ?? '/dev/null'}`;
-const child = fork(path.join(__dirname, 'http-servers.js'), [kind, mode], {
+const child = fork(path.join(__dirname, 'http-servers.js'), [kind, mode === 'stateful' ? 'stateful' : 'stateless'], {
   execPath: 'valgrind',
   execArgv: ['--tool=callgrind', '--instr-atstart=no', out, process.execPath, '--expose-gc'],
   env: ROOT ? { ...process.env, TOOLWRIGHT_ROOT: ROOT } : process.env,
@@ -56,7 +57,7 @@ async function again(send) {
 }
 
 async function client(url, c, calls) {
-  const session = new LeanSession(url, `cg-${c}`, 'legacy');
+  const session = new LeanSession(url, `cg-${c}`, mode === 'modern' ? 'modern' : 'legacy');
   await again(() => session.open());
   for (let i = 0; i < calls; i++) {
     const [name, args] = i % 10 === 0 ? ['count_to', { n: 3, tag: `c${c}-${i}` }] : i % 2 === 0 ? ['get_weather', { location: 'Tokyo' }] : ['calculate', { operation: 'add', a: i, b: 0.5 }];
