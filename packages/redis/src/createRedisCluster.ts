@@ -3,6 +3,7 @@ import { Redis, type RedisOptions } from 'ioredis';
 import type { Cluster, ClusterChange, EventStore, SessionChange, SessionRecord, SharedSessions } from '@toolwright/server/http';
 import { GET_STREAM_ID } from '@toolwright/server/http';
 import { createRedisRequestStateStore } from './createRedisRequestStateStore';
+import { claimStream } from './claimStream';
 import { connectRedis } from './connectRedis';
 import { redisWarnings } from './redisWarnings';
 import { RedisUnavailableError } from './RedisUnavailableError';
@@ -29,6 +30,13 @@ export interface RedisClusterOptions {
   maxSubscriptionUriBytes?: number;
   /** The TTL of events of a session this store does not hold (an `eventStore` used without the cluster's sessions). Default 30 minutes. */
   eventTtlMs?: number;
+  /**
+   * How long a session's claim on its GET stream lasts unless its instance renews it (every third
+   * of it, while the stream is open): one GET stream per session across the cluster. A crashed
+   * instance's claim is taken over as soon as Redis has dropped its connections, and lapses after
+   * this long at the latest (a host gone without closing them). Default 15000.
+   */
+  getStreamClaimMs?: number;
   /** A Redis command unanswered after this long fails (the request gets 503). Default 2000. */
   commandTimeoutMs?: number;
   /** `createRedisCluster` fails if Redis is not reachable within this time. Default 5000. */
@@ -189,6 +197,7 @@ export async function createRedisCluster(options: RedisClusterOptions = {}): Pro
   const maxSubscriptions = options.maxSubscriptionsPerSession ?? 100;
   const maxUriBytes = options.maxSubscriptionUriBytes ?? 2048;
   const eventTtlMs = options.eventTtlMs ?? 30 * 60_000;
+  const getStreamClaimMs = options.getStreamClaimMs ?? 15_000;
   const write = options.logWrite ?? ((line: string) => process.stderr.write(line));
   const origin = randomUUID();
   const base: RedisOptions = {
@@ -241,6 +250,9 @@ export async function createRedisCluster(options: RedisClusterOptions = {}): Pro
     ended: `${prefix}ended`,
     changes: `${prefix}changes`,
     ev: (id: string) => `${prefix}ev:${id}`,
+    getStream: (id: string) => `${prefix}gs:${id}`,
+    /** Listened on by this process's subscriber while it runs: a claim naming it is this process's (see `claimStream`). */
+    alive: `${prefix}alive:${origin}`,
     relay: (instance: string) => `${prefix}rt:${instance}`,
   };
 
@@ -258,7 +270,7 @@ export async function createRedisCluster(options: RedisClusterOptions = {}): Pro
   const changeListeners = new Set<(change: ClusterChange) => void>();
   const relays = new Map<string, Set<(sessionId: string, message: Record<string, unknown>) => void>>();
   const watchers = new Map<string, Set<(origin: string, eventId: string, streamId: string, message: JSONRPCMessage) => void>>();
-  await subscriber.subscribe(k.ended, k.changes);
+  await subscriber.subscribe(k.ended, k.changes, k.alive);
   /** Messages dropped as malformed since the last report: one warning line per second at most, however many arrive. */
   let dropped = 0;
   let dropReported = 0;
@@ -465,6 +477,11 @@ export async function createRedisCluster(options: RedisClusterOptions = {}): Pro
           stops.delete(stop);
           stop();
         };
+      },
+      // One GET stream per session in the cluster, as on one instance.
+      async claim(streamId, lost) {
+        if (streamId !== GET_STREAM_ID) throw new Error(`@toolwright/redis: only the GET stream ('${GET_STREAM_ID}') can be claimed, not '${streamId}'.`);
+        return run(() => claimStream(redis, k.getStream(sessionId), getStreamClaimMs, k.alive, lost));
       },
       // The events stay: other instances serve the session too. Ending the session (DELETE, expiry) removes them.
       close() {

@@ -12,6 +12,19 @@ class Cart {
     return items.join(',');
   }
 
+  @Tool({ description: 'Stores what it is given in the session, and reads it back.' })
+  async keep(@Ctx() ctx: ToolContext, @Param('case') which: string) {
+    const circular: Record<string, unknown> = {};
+    circular.self = circular;
+    const values: Record<string, unknown> = { fn: () => 1, symbol: Symbol('s'), bigint: 1n, circular, plain: { a: [1, 'b'] } };
+    try {
+      await ctx.session!.set('k', values[which]);
+    } catch (error) {
+      return `refused (${(error as Error).name}): ${(error as Error).message}`;
+    }
+    return `kept: ${JSON.stringify(await ctx.session!.get('k'))}`;
+  }
+
   @Tool({ description: 'Empties the cart.' })
   async clear(@Ctx() ctx: ToolContext) {
     return String(await ctx.session!.delete('cart'));
@@ -46,5 +59,17 @@ describe('ctx.session kept in Redis with the session', () => {
     await two.transport.terminateSession();
     expect(await instances[0].cluster.redis.exists(`${instances[0].cluster.prefix}st:${id}`)).toBe(0);
     await Promise.all([one.client.close(), two.client.close()]);
+  });
+
+  it('refuses values JSON cannot carry, saying where, as in memory, and stores what JSON drops as nothing', async () => {
+    const { client } = await connectRoundRobin(instances.map((i) => i.url));
+    const keep = async (which: string) => textOf(await client.callTool({ name: 'keep', arguments: { case: which } }));
+    expect(await keep('plain')).toBe('kept: {"a":[1,"b"]}');
+    expect(await keep('fn')).toBe('kept: undefined');
+    expect(await keep('plain')).toBe('kept: {"a":[1,"b"]}');
+    expect(await keep('symbol')).toBe('kept: undefined');
+    expect(await keep('bigint')).toBe("refused (ConfigError): ctx.session.set('k') cannot store this value: value is a BigInt, which JSON cannot carry: return it as a string or a number.");
+    expect(await keep('circular')).toMatch(/^refused \(ConfigError\): ctx\.session\.set\('k'\) cannot store this value: value\.self refers back to an object that contains it/);
+    await client.close();
   });
 });

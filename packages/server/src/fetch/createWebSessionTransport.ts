@@ -3,9 +3,11 @@ import { GET_STREAM_ID } from '../http/Cluster';
 import { isRestoreId, restoreId } from '../http/clusterMessages';
 import type { EventStore } from '../http/EventStore';
 import type { SessionTransport } from '../http/HttpSession';
+import { sessionRules } from '../http/sessionRules';
 import { jsonRpcKind } from '../rpc/jsonRpcKind';
 import { createWebStandardTransport, SDK_GET_STREAM_ID, type WebStandardTransport, type WebStandardTransportSettings } from '../sdk/createWebStandardTransport';
 import type { JSONRPCMessage, RequestId } from '../sdk/sdk';
+import { jsonAnswer } from './jsonAnswer';
 import { PrimingFailures } from './PrimingFailures';
 import { trackSessionRequests } from './trackSessionRequests';
 import { whenBodyEnds } from './whenBodyEnds';
@@ -82,9 +84,17 @@ export function createWebSessionTransport(settings: WebStandardTransportSettings
         hold.release(false);
         throw error;
       }
-      const streaming = response.status === 200 && response.body !== null;
+      let streaming = response.status === 200 && response.body !== null;
+      // The SDK answered it as the one GET stream of its copy here: the claim decides whether it is the one of the cluster.
+      const claim = streaming && shared.inner.claim ? await claimGet(shared.inner, request, () => transport.closeStandaloneSSEStream()) : undefined;
+      if (claim instanceof Response) {
+        void response.body!.cancel().catch(() => {});
+        response = claim;
+        streaming = false;
+      }
       hold.release(streaming);
-      return streaming ? whenBodyEnds(response, hold.stop) : response;
+      const release = claim instanceof Response ? undefined : claim;
+      return streaming ? whenBodyEnds(response, () => (hold.stop(), release?.())) : response;
     };
   }
   trackSessionRequests(transport, settings);
@@ -176,6 +186,25 @@ function watcher(store: EventStore, push: (eventId: string, message: JSONRPCMess
       stop: stopOnce,
     };
   };
+}
+
+/**
+ * The claim of the GET stream across the instances (`EventStore.claim`) for a GET the SDK has just
+ * answered with a stream: the function that gives it back, none when that stream is a POST's
+ * (resumed with Last-Event-ID), or the answer instead, where another instance holds it: the SDK's
+ * own 409 for a second stream (503 when the store could not claim).
+ */
+async function claimGet(store: EventStore, request: Request, lost: () => void): Promise<(() => void) | Response | undefined> {
+  const lastEventId = request.headers.get('last-event-id');
+  try {
+    if (lastEventId && (await store.getStreamIdForEventId?.(lastEventId)) !== GET_STREAM_ID) return undefined;
+    const release = await store.claim!(GET_STREAM_ID, lost);
+    if (release) return release;
+  } catch (error) {
+    return jsonAnswer(sessionRules.claimFailed((error as Error)?.message ?? String(error)));
+  }
+  const message = lastEventId ? 'Conflict: Stream already has an active connection' : 'Conflict: Only one SSE stream is allowed per session';
+  return Response.json({ jsonrpc: '2.0', error: { code: -32000, message }, id: null }, { status: 409, headers: { 'Content-Type': 'application/json' } });
 }
 
 /** The ids of the requests in a POST's body (one message or a batch). */

@@ -23,6 +23,16 @@ export interface EventStore {
    * Resolves once listening, to the function that stops it.
    */
   watch?(streamId: string, listener: (eventId: string, message: JSONRPCMessage) => void): Promise<() => void>;
+  /**
+   * Shared stores: claims the live connection of `streamId` (the GET stream) across every
+   * instance serving the session, so the session holds one GET stream in the cluster, as on one
+   * instance. Resolves to the function that gives the claim back (once the stream closes), or to
+   * undefined while another connection holds it: the client then gets 409, as from one instance.
+   * A claim its holder stops renewing (a crashed instance) lapses by itself; `lost` is called when
+   * this one lapsed and another connection took it (the stream is then ended). Without it, each
+   * instance allows one GET stream of its own.
+   */
+  claim?(streamId: string, lost: () => void): Promise<(() => void) | undefined>;
   /** Called once the session has ended: drop everything kept for it. */
   close?(): void | Promise<void>;
 }

@@ -321,9 +321,9 @@ export class NodeStreamableTransport implements SessionTransport, RequestHeaders
   private async handleGet(req: Request, res: ServerResponse): Promise<void> {
     const lastEventId = headerOf(req, 'last-event-id');
     if (this.eventStore && lastEventId) return this.replay(lastEventId, res);
-    if (this.standalone?.open) {
-      return sendRpcError(res, 409, -32000, 'Conflict: Only one SSE stream is allowed per session. Close the other GET stream first.');
-    }
+    const claimed = this.standalone?.open ? false : await this.claimStandalone(res);
+    if (claimed === undefined) return;
+    if (!claimed) return sendRpcError(res, 409, -32000, 'Conflict: Only one SSE stream is allowed per session. Close the other GET stream first.');
     const sse = new SseConnection(res, this.sseHeaders(), this.maxBufferedBytes);
     sse.flush();
     this.attach(STANDALONE, sse, res);
@@ -341,9 +341,9 @@ export class NodeStreamableTransport implements SessionTransport, RequestHeaders
         if (!known) {
           return sendRpcError(res, 400, -32000, `Bad Request: unknown Last-Event-ID '${lastEventId}' (expired or never sent). Send the request again.`);
         }
-        if ((known === STANDALONE ? this.standalone : this.exchanges.get(known)?.sse)?.open) {
-          return sendRpcError(res, 409, -32000, 'Conflict: Stream already has an active connection. Close it before resuming.');
-        }
+        const claimed = (known === STANDALONE ? this.standalone : this.exchanges.get(known)?.sse)?.open ? false : known !== STANDALONE || (await this.claimStandalone(res));
+        if (claimed === undefined) return;
+        if (!claimed) return sendRpcError(res, 409, -32000, 'Conflict: Stream already has an active connection. Close it before resuming.');
       }
       // Buffered until the replay is complete, so a failing store can still answer 500.
       const sse = new SseConnection(res, this.sseHeaders(), this.maxBufferedBytes);
@@ -373,6 +373,29 @@ export class NodeStreamableTransport implements SessionTransport, RequestHeaders
       if (this.caught === caught) this.caught = undefined;
       if (caught && !this.standalone) this.stopWatching();
     }
+  }
+
+  /**
+   * Claims the GET stream for the connection `res` across the instances sharing the event store
+   * (`EventStore.claim`), given back when `res` closes: false while another instance's connection
+   * holds it; true with a store that does not claim. Undefined once it answered 503 itself (the
+   * store could not claim).
+   */
+  private async claimStandalone(res: ServerResponse): Promise<boolean | undefined> {
+    const store = this.eventStore;
+    if (!store?.claim) return true;
+    let release: (() => void) | undefined;
+    try {
+      release = await store.claim(STANDALONE, this.closeStandaloneSSEStream);
+    } catch (error) {
+      this.onerror?.(error as Error);
+      sendAnswer(res, sessionRules.claimFailed((error as Error)?.message ?? String(error)));
+      return undefined;
+    }
+    if (!release) return false;
+    if (res.closed) release();
+    else res.once('close', release);
+    return true;
   }
 
   /** Makes `sse` the live connection of a stream (the GET stream or a POST's). */

@@ -47,6 +47,11 @@ export const sessionRules = {
     return rpcRefusal(503, -32000, `Service unavailable: the event store failed to store this stream's first event (${why}). Retry shortly.`, { 'Retry-After': '1' });
   },
 
+  /** The event store could not claim the GET stream across the cluster (see `EventStore.claim`): nothing was opened; the client may try again. */
+  claimFailed(why: string): HttpRefusal {
+    return rpcRefusal(503, -32000, `Service unavailable: the event store could not claim this session's GET stream (${why}). Retry shortly.`, { 'Retry-After': '1' });
+  },
+
   /** No room for one more session (`sessions.maxSessions`): 503, no open session is closed. */
   full(error: SessionLimitError): HttpRefusal {
     return rpcRefusal(503, -32000, error.message, { 'Retry-After': '30' });

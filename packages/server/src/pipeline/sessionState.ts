@@ -5,9 +5,25 @@ import type { Server } from '../sdk/sdk';
 /** `ctx.session` of each connection (one SDK `Server`): given by the HTTP layer (a cluster's), or made in memory on first use. */
 const states = new WeakMap<Server, SessionState>();
 
-/** Makes `state` the `ctx.session` of every call this server serves (a cluster store's, for a shared session). */
+/**
+ * Makes `state` the `ctx.session` of every call this server serves (a cluster store's, for a
+ * shared session). A value JSON cannot carry is refused before it reaches the store, as in memory.
+ */
 export function bindSessionState(server: Server, state: SessionState): void {
-  states.set(server, state);
+  states.set(server, {
+    get: (key) => state.get(key),
+    async set(key, value) {
+      refuseUnstorable(key, value);
+      await state.set(key, value);
+    },
+    delete: (key) => state.delete(key),
+  });
+}
+
+/** Throws, saying where, when JSON cannot carry `value` (a BigInt, a cycle); what JSON drops (a function, a symbol) passes: it is stored as undefined is, not at all. */
+function refuseUnstorable(key: string, value: unknown): void {
+  const problem = value === undefined ? undefined : jsonProblem(value, 'value');
+  if (problem !== undefined) throw new ConfigError(`ctx.session.set('${key}') cannot store this value: ${problem}`);
 }
 
 /** The `ctx.session` of a call on `server`; undefined when its requests have no session (`hasSession` false). */
@@ -32,8 +48,7 @@ export class MemorySessionState implements SessionState {
 
   /** What JSON drops (a function, a symbol) is stored as undefined is: not at all. What it cannot carry (a BigInt, a cycle) is refused, saying where. */
   async set(key: string, value: unknown): Promise<void> {
-    const problem = value === undefined ? undefined : jsonProblem(value, 'value');
-    if (problem !== undefined) throw new ConfigError(`ctx.session.set('${key}') cannot store this value: ${problem}`);
+    refuseUnstorable(key, value);
     const text = value === undefined ? undefined : (JSON.stringify(value) as string | undefined);
     if (text === undefined) this.values.delete(key);
     else this.values.set(key, text);

@@ -23,6 +23,8 @@ export interface WebStandardTransport extends Transport {
   handleRequest(request: Request, options: { parsedBody?: unknown; authInfo?: AuthInfo }): Promise<Response>;
   /** Ends the SSE stream that carries the request `requestId` (the SDK's own, for polling). */
   closeSSEStream(requestId: RequestId): void;
+  /** Ends the session's GET stream (the SDK's own). */
+  closeStandaloneSSEStream(): void;
 }
 
 /**

@@ -1,0 +1,161 @@
+import 'reflect-metadata';
+import { randomUUID } from 'node:crypto';
+import { Param, Tool } from '@toolwright/core';
+import { startRedisServer, type RedisServer } from './fixtures/redisServer';
+import { eventually, startInstances, stopInstances, type Instance } from './fixtures/instances';
+import { startFetchInstances, type FetchInstance } from './fixtures/fetchInstances';
+import { openGet, openRawSession, readSse } from './fixtures/sse';
+
+class Echo {
+  @Tool({ description: 'Echoes.' }) echo(@Param('text') text: string) {
+    return text;
+  }
+}
+
+const CLAIM_MS = 600;
+const app = { name: 'claims', version: '1', tools: [Echo] };
+
+/** The status and body of a refused GET, to compare with the single-instance answer. */
+async function refusal(response: Response): Promise<{ status: number; body: unknown }> {
+  return { status: response.status, body: await response.json() };
+}
+
+/** Opens the session's GET stream on `url`, retrying while it is refused with 409 (a claim given back asynchronously). */
+async function openGetWhenFree(url: string, session: string, ms: number): Promise<Response> {
+  let response: Response | undefined;
+  await eventually(
+    async () => {
+      response = await openGet(url, session);
+      if (response.status === 200) return true;
+      await response.body?.cancel();
+      return false;
+    },
+    ms,
+    `a GET stream of ${session} on ${url}`,
+  );
+  return response!;
+}
+
+describe('one GET stream per 2025-11-25 session across the cluster (node listener)', () => {
+  let redis: RedisServer;
+  let instances: Instance[];
+  let urls: string[];
+  const prefix = `claim-${randomUUID().slice(0, 8)}:`;
+  beforeAll(async () => {
+    redis = await startRedisServer();
+    instances = await startInstances(2, redis.url, app, {}, prefix, { getStreamClaimMs: CLAIM_MS });
+    urls = instances.map((i) => i.url);
+  });
+  afterAll(async () => {
+    await stopInstances(instances ?? []);
+    await redis?.close();
+  });
+
+  it('refuses a second GET stream on another instance with the single-instance 409; either instance takes one once it closed', async () => {
+    const session = await openRawSession(urls[0]);
+    const first = await openGet(urls[0], session);
+    expect(first.status).toBe(200);
+    const local = await refusal(await openGet(urls[0], session));
+    expect(local).toEqual({
+      status: 409,
+      body: { jsonrpc: '2.0', error: { code: -32000, message: 'Conflict: Only one SSE stream is allowed per session. Close the other GET stream first.' }, id: null },
+    });
+    expect(await refusal(await openGet(urls[1], session))).toEqual(local);
+
+    await first.body!.cancel();
+    const second = await openGetWhenFree(urls[1], session, 3000);
+    expect(await refusal(await openGet(urls[0], session))).toEqual(local);
+    await second.body!.cancel();
+    (await openGetWhenFree(urls[0], session, 3000)).body!.cancel();
+  });
+
+  it('sends a cluster notification on the one GET stream only', async () => {
+    const session = await openRawSession(urls[0]);
+    const stream = readSse(await openGet(urls[1], session));
+    expect((await openGet(urls[0], session)).status).toBe(409);
+    await instances[0].cluster.publish({ list: 'tools' });
+    expect((await stream.next()).data).toEqual({ jsonrpc: '2.0', method: 'notifications/tools/list_changed' });
+    await stream.cancel();
+  });
+
+  it('refuses to resume the GET stream on another instance while it is open, as one instance does', async () => {
+    const session = await openRawSession(urls[0]);
+    const stream = readSse(await openGet(urls[0], session));
+    await instances[1].cluster.publish({ list: 'prompts' });
+    const { id } = await stream.next();
+    const local = await refusal(await openGet(urls[0], session, id));
+    expect(local).toEqual({ status: 409, body: { jsonrpc: '2.0', error: { code: -32000, message: 'Conflict: Stream already has an active connection. Close it before resuming.' }, id: null } });
+    expect(await refusal(await openGet(urls[1], session, id))).toEqual(local);
+    await stream.cancel();
+  });
+
+  /** An instance that holds a session's GET stream, then crashes as Redis sees it: its command connection drops at once, so it neither renews nor gives back its claim. */
+  async function crashWhileHolding(claimMs: number, beforeCrash: (session: string, claimKey: string) => Promise<void> = async () => {}): Promise<{ session: string; crashed: number }> {
+    const [doomed] = await startInstances(1, redis.url, app, {}, prefix, { getStreamClaimMs: claimMs });
+    const session = await openRawSession(urls[0]);
+    expect((await openGet(doomed.url, session)).status).toBe(200);
+    await beforeCrash(session, `${prefix}gs:${session}`);
+    doomed.cluster.redis.disconnect();
+    await doomed.listener.close();
+    await doomed.cluster.close();
+    return { session, crashed: Date.now() };
+  }
+
+  it('takes over the GET stream of a session at once when the instance holding it dies (Redis dropped its connections)', async () => {
+    const { session, crashed } = await crashWhileHolding(60_000, async (id) => expect((await openGet(urls[1], id)).status).toBe(409));
+    const taken = await openGetWhenFree(urls[1], session, 2000);
+    expect(Date.now() - crashed).toBeLessThan(2000);
+    await taken.body!.cancel();
+  });
+
+  it("lets a GET stream open within the claim time when the dead holder's connections linger (a host gone without closing them)", async () => {
+    const lingering = instances[0].cluster.redis.duplicate();
+    try {
+      await lingering.connect();
+      const { session, crashed } = await crashWhileHolding(CLAIM_MS, async (id, claimKey) => {
+        const held = (await instances[0].cluster.redis.get(claimKey))!;
+        // Its liveness channel stays listened on, as Redis would see a connection it has not noticed is dead.
+        await lingering.subscribe(held.slice(held.indexOf('\n') + 1));
+        // Renewed meanwhile: still held after several claim times.
+        await new Promise((r) => setTimeout(r, CLAIM_MS * 2));
+        expect((await openGet(urls[1], id)).status).toBe(409);
+      });
+      const taken = await openGetWhenFree(urls[1], session, CLAIM_MS + 2000);
+      expect(Date.now() - crashed).toBeLessThan(CLAIM_MS + 2000);
+      await taken.body!.cancel();
+    } finally {
+      lingering.disconnect();
+    }
+  });
+});
+
+describe('one GET stream per 2025-11-25 session across the cluster (fetch handler)', () => {
+  let redis: RedisServer;
+  let instances: FetchInstance[];
+  beforeAll(async () => {
+    redis = await startRedisServer();
+    instances = await startFetchInstances(2, redis.url, `claim-${randomUUID().slice(0, 8)}:`, app, {}, { getStreamClaimMs: CLAIM_MS });
+  });
+  afterAll(async () => {
+    for (const instance of instances ?? []) await instance.close();
+    await redis?.close();
+  });
+
+  it("refuses a second GET stream, or resuming it, on another instance with the SDK's own 409", async () => {
+    const [a, b] = instances.map((i) => i.url);
+    const session = await openRawSession(a);
+    const stream = readSse(await openGet(a, session));
+    const local = await refusal(await openGet(a, session));
+    expect(local).toEqual({ status: 409, body: { jsonrpc: '2.0', error: { code: -32000, message: 'Conflict: Only one SSE stream is allowed per session' }, id: null } });
+    expect(await refusal(await openGet(b, session))).toEqual(local);
+
+    await instances[1].cluster.publish({ list: 'tools' });
+    const { id } = await stream.next();
+    const resumed = await refusal(await openGet(a, session, id));
+    expect(resumed).toEqual({ status: 409, body: { jsonrpc: '2.0', error: { code: -32000, message: 'Conflict: Stream already has an active connection' }, id: null } });
+    expect(await refusal(await openGet(b, session, id))).toEqual(resumed);
+
+    await stream.cancel();
+    (await openGetWhenFree(b, session, 3000)).body!.cancel();
+  });
+});
