@@ -68,6 +68,7 @@ export default defineConfig({
         {
           text: 'Serving',
           items: [
+            { text: 'App options', link: '/guide/app-options' },
             { text: 'Transports', link: '/guide/transports' },
             { text: 'Protocol eras', link: '/guide/protocol-eras' },
             { text: 'MCP clients', link: '/guide/clients' },
