@@ -18,10 +18,15 @@ export function tokenAuth(env: NodeJS.ProcessEnv, resource?: string): HttpAuthOp
         'or set MCP_ALLOW_ANONYMOUS=1 to serve without authentication on purpose (a local test, never a shared network).',
     );
   }
+  const pairs = env.MCP_TOKENS.split(',');
   const clients = new Map(
-    env.MCP_TOKENS.split(',').map((pair) => {
-      const [token, clientId] = pair.split('=').map((s) => s.trim());
-      if (!token || !clientId) throw new Error(`MCP_TOKENS: '${pair}' is not token=client. Example: MCP_TOKENS="s3cret=ci"`);
+    pairs.map((pair, i) => {
+      // At the last '=': a base64 token ends in '=' (openssl rand -base64 32); a client name has none.
+      const at = pair.lastIndexOf('=');
+      const token = pair.slice(0, at).trim();
+      const clientId = pair.slice(at + 1).trim();
+      // The message never repeats the entry: it may hold a token, and it goes to the server's log.
+      if (at < 0 || !token || !clientId) throw new Error(`MCP_TOKENS: entry ${i + 1} of ${pairs.length} is not token=client. Example: MCP_TOKENS="s3cret=ci"`);
       return [token, clientId] as const;
     }),
   );

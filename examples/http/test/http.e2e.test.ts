@@ -38,6 +38,14 @@ describe('http over Streamable HTTP, with bearer tokens', () => {
     expect(tokenAuth({ MCP_ALLOW_ANONYMOUS: '1' })).toBeUndefined();
   });
 
+  it('reads tokens that end in = (base64), and never repeats a token in its errors', () => {
+    const auth = tokenAuth({ MCP_TOKENS: 'c2VjcmV0IQ===ci, b3RoZXI==alice' })!;
+    expect(auth.verifyToken('c2VjcmV0IQ==')).toMatchObject({ clientId: 'ci' });
+    expect(auth.verifyToken('b3RoZXI=')).toMatchObject({ clientId: 'alice' });
+    expect(() => tokenAuth({ MCP_TOKENS: 's3cret=ci,l3aked' })).toThrow(/^MCP_TOKENS: entry 2 of 2 is not token=client/);
+    expect(() => tokenAuth({ MCP_TOKENS: 's3cret=ci,l3aked' })).not.toThrow(/l3aked/);
+  });
+
   it('answers the health checks without a token', async () => {
     const base = listener.url.replace(/\/mcp$/, '');
     expect((await fetch(`${base}/healthz`)).status).toBe(200);

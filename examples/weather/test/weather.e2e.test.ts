@@ -63,6 +63,11 @@ function weatherSuite(connect: () => Promise<TestClient>): void {
     expect(text(result)).toBe("No weather data for 'Atlantis'. Known cities: tokyo, paris, new york.");
   });
 
+  it.each(['constructor', '__proto__', 'toString'])('knows no city called %s: names from the model are never object members', async (location) => {
+    const result = await client.callTool({ name: 'get_weather', arguments: { location } });
+    expect(result).toMatchObject({ isError: true, content: [{ type: 'text', text: `No weather data for '${location}'. Known cities: tokyo, paris, new york.` }] });
+  });
+
   it('calculates, and refuses division by zero with a tool error', async () => {
     expect(text(await client.callTool({ name: 'calculate', arguments: { operation: 'multiply', a: 6, b: 7 } }))).toBe('6 multiply 7 = 42');
     const zero = await client.callTool({ name: 'calculate', arguments: { operation: 'divide', a: 1, b: 0 } });

@@ -83,6 +83,36 @@ describe('toolwright new', () => {
     expect(readme).toContain('"web": {');
   });
 
+  // `npm run dev` was shown bare, and said to serve without authentication: it started the server, which refused to start without MCP_TOKENS.
+  it('http: every command in the README that starts the HTTP server gives it MCP_TOKENS, or asks for no authentication on purpose', () => {
+    const readme = generateProject({ template: 'http', transport: 'http', packageName: 'x', toolwrightVersion: '9.9.9' }).find((f) => f.path === 'README.md')!.content;
+    const code = [...readme.matchAll(/`([^`\n]+)`/g)].map((m) => m[1]).concat(readme.split('\n'));
+    const starts = code.map((c) => c.replace(/#.*/, '').trim()).filter((c) => /^(\S+=\S+ )*npm (start|run dev)$/.test(c));
+    expect(starts).toEqual(expect.arrayContaining(['MCP_TOKENS="s3cret=ci" npm start', 'MCP_TOKENS="s3cret=ci" npm run dev', 'MCP_ALLOW_ANONYMOUS=1 npm run dev']));
+    for (const start of starts) expect(start).toMatch(/^(MCP_TOKENS="s3cret=ci"|MCP_ALLOW_ANONYMOUS=1) npm/);
+  });
+
+  // The snippets named the URL only: every client got 401, and Claude Desktop's mcp-remote went looking for an OAuth server.
+  it('http: the README says how each client sends the token the server asks for', () => {
+    const readme = generateProject({ template: 'http', transport: 'http', packageName: 'x', toolwrightVersion: '9.9.9' }).find((f) => f.path === 'README.md')!.content;
+    const connect = readme.slice(readme.indexOf('## Connect a client'), readme.indexOf('### '));
+    expect(connect).toContain('`"headers": { "Authorization": "Bearer s3cret" }` beside `"url"` for Cursor and VS Code');
+    expect(connect).toContain('`"--header", "Authorization:Bearer s3cret"` after the URL in the `args` of Claude Desktop');
+    expect(readme).toContain('MCP_TOKENS="s3cret=ci" npm start');
+    const web = generateProject({ template: 'minimal', transport: 'http', packageName: 'x', toolwrightVersion: '9.9.9' }).find((f) => f.path === 'README.md')!.content;
+    expect(web).not.toContain('Authorization');
+  });
+
+  // The README said nothing about the first change everyone makes: where a new tool goes.
+  it.each(TEMPLATE_NAMES)('%s: the README says where to add a tool, naming the file that lists the tool classes', (template) => {
+    const files = generateProject({ template, transport: 'stdio', packageName: 'x', toolwrightVersion: '9.9.9' });
+    const readme = files.find((f) => f.path === 'README.md')!.content;
+    const section = /\n## Add a tool\n\n(.*)\n/.exec(readme)?.[1] ?? '';
+    const file = /lists in `([^`]+)`/.exec(section)?.[1];
+    expect(files.find((f) => f.path === file)?.content).toMatch(/\btools: \[\w+/);
+    expect(section).toContain('`optional: true`');
+  });
+
   it('refuses a non-empty folder without --force, and changes nothing in it', async () => {
     const dir = join(tmp, 'taken');
     rmSync(dir, { recursive: true, force: true });

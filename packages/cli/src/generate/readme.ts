@@ -4,13 +4,18 @@ import type { ProjectOptions } from './ProjectOptions';
 import { projectNames } from './projectNames';
 import { TEMPLATES } from './templates';
 
-/** How the http template's server starts: with a token, or it refuses (see its src/auth.ts). */
-export const TOKENS_START = 'MCP_TOKENS="s3cret=ci" npm start';
+/** The http template's server starts only with tokens (see its src/auth.ts): `npm start` and `npm run dev` alike. */
+const TOKENS = 'MCP_TOKENS="s3cret=ci"';
+export const TOKENS_START = `${TOKENS} npm start`;
 
 /** What the http template's README says about its tokens: the server fails closed without them. */
 const ANONYMOUS_NOTE =
-  'Over HTTP the server asks every caller for a bearer token from `MCP_TOKENS` (`MCP_TOKENS="s3cret=ci" npm start`; clients send `Authorization: Bearer s3cret`). ' +
-  'Without `MCP_TOKENS` it refuses to start; `MCP_ALLOW_ANONYMOUS=1 npm start` (or `npm run dev`) serves without authentication on purpose, for a client on this machine.';
+  `Over HTTP the server asks every caller for a bearer token from \`MCP_TOKENS\` (\`${TOKENS_START}\`; clients send \`Authorization: Bearer s3cret\`). ` +
+  'Without `MCP_TOKENS` it refuses to start; `MCP_ALLOW_ANONYMOUS=1 npm start` (or `MCP_ALLOW_ANONYMOUS=1 npm run dev`) serves without authentication on purpose, for a client on this machine.';
+
+/** The snippets below name the URL only: the http template's server also wants the token. */
+const TOKEN_HEADERS =
+  'The server asks for a token: add `"headers": { "Authorization": "Bearer s3cret" }` beside `"url"` for Cursor and VS Code, and `"--header", "Authorization:Bearer s3cret"` after the URL in the `args` of Claude Desktop. ';
 
 /** The generated project's README: run it, test it, connect a client, find your way around. */
 export function readme(options: ProjectOptions): string {
@@ -22,6 +27,8 @@ export function readme(options: ProjectOptions): string {
     http ? { kind: 'http', url: HTTP_URL } : stdioLaunch(client === 'vscode' ? '${workspaceFolder}/dist/server.js' : `/absolute/path/to/${names.serverName}/dist/server.js`);
   const fence = (lang: string, body: string) => `\`\`\`${lang}\n${body.trimEnd()}\n\`\`\``;
   const callArgs = JSON.stringify(template.exampleCall.args);
+  // Before `npm start` and `npm run dev` of the http template's HTTP server, which starts only with tokens.
+  const tokens = template.name === 'http' && http ? `${TOKENS} ` : '';
 
   const sections = [
     `# ${names.title}\n\n${template.summary} An MCP server built with [Toolwright](https://github.com/toolwright/toolwright).`,
@@ -35,10 +42,10 @@ export function readme(options: ProjectOptions): string {
         template.host && (http || template.host.scripts.start !== undefined)
           ? template.host.start
           : http
-            ? `${template.name === 'http' ? TOKENS_START : 'npm start'}          # Streamable HTTP on ${HTTP_URL}`
+            ? `${tokens}npm start          # Streamable HTTP on ${HTTP_URL}`
             : 'npm start          # serves MCP over stdio: start it from a client, below',
       ].join('\n'),
-    )}\n\n${template.host?.dev ?? '`npm run dev` rebuilds and restarts the server when a file in `src/` changes (tsc in watch mode; logs go to stderr).'}${
+    )}\n\n${template.host?.dev ?? `\`${tokens}npm run dev\` rebuilds and restarts the server when a file in \`src/\` changes (tsc in watch mode; logs go to stderr).`}${
       http ? '' : `\n\`node dist/server.js --http --port ${HTTP_PORT}\` serves the same tools over Streamable HTTP.`
     }${template.name === 'http' ? `\n\n${ANONYMOUS_NOTE}` : ''}`,
     ...(template.host?.section ? [template.host.section] : []),
@@ -48,8 +55,9 @@ export function readme(options: ProjectOptions): string {
         '\n',
       ),
     )}\n\n\`npm run inspect\` also lints the tool descriptions and schemas for LLM-readiness.`,
+    `## Add a tool\n\nA tool is a method with \`@Tool\` in a class that \`tools: [...]\` lists in \`${template.host?.toolsFile ?? 'src/app.ts'}\`: add a method to one of them, or a new class to that list. Its name is the method's in snake_case (\`getForecast\` is \`get_forecast\`); each argument is a \`@Param\`, optional with \`{ optional: true }\` or a \`default\`. Then \`npm run build\` and call it with \`npx toolwright call\`, as above. Test it in \`test/\` as the others are (where a test lists the tools by name, add it there); \`npm run lint\`, part of \`npm test\`, catches what the compiler cannot see, such as a \`?\` on a parameter without \`optional: true\`.`,
     `## Connect a client\n\n${
-      http ? `Start the server first (\`${template.name === 'http' ? TOKENS_START : 'npm start'}\`). ` : ''
+      http ? `Start the server first (\`${tokens}npm start\`). ${tokens && TOKEN_HEADERS}` : ''
     }\`npx toolwright config claude|cursor|vscode\` prints these snippets with this project's real paths.\n\n${CLIENT_NAMES.map(
       (client) => `### ${CLIENTS[client].label}\n\nIn ${CLIENTS[client].file}:\n\n${fence('json', JSON.stringify(clientConfig(client, names.serverName, launchFor(client)), null, 2))}`,
     ).join('\n\n')}`,

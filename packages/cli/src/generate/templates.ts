@@ -37,6 +37,8 @@ export interface TemplateHost {
   readonly serverFile: string;
   /** What `src/app.ts` does, for the README, when it is more than building the app from the tool classes. */
   readonly appFile?: string;
+  /** The file whose `tools: [...]` lists the tool classes, when it is not `src/app.ts`. */
+  readonly toolsFile?: string;
   /** What `test/` holds, for the README. */
   readonly tests: string;
   /** What `npm run dev` does, for the README, when it is not `toolwright dev`. */
@@ -198,6 +200,7 @@ export const TEMPLATES: Readonly<Record<TemplateName, TemplateInfo>> = {
       start: 'npm start          # Nest on http://127.0.0.1:3000: /todos and /mcp',
       serverFile: '`src/server.ts`: the entry point: the Nest app with `--http` (`npm start`), else an application context serving the tools over stdio.',
       appFile: '`src/app.ts`: creates the Nest application from `AppModule` (the server and the tests share it).',
+      toolsFile: 'src/app.module.ts',
       tests: '`test/app.e2e.test.ts`: the Nest app on a real port, driven by a real MCP client in both protocol eras, its guard included, beside its controller. No mocks.',
       toolwrightPackages: ['@toolwright/nestjs'],
       dependencies: NEST_VERSIONS,
@@ -245,7 +248,7 @@ export const TEMPLATES: Readonly<Record<TemplateName, TemplateInfo>> = {
     transport: 'http',
     contents: [
       '`src/app.ts`: the app and its OAuth authorization server (`createOAuthServer`), served beside `/mcp` by `createApp({ oauth })`: discovery, registration, PKCE, consent, tokens, refresh, revocation.',
-      '`src/signIn.ts`: who signs in: a development sign-in (everyone is `DEV_USER`), or any OpenID Connect provider from `OIDC_ISSUER`, `OIDC_CLIENT_ID` and `OIDC_CLIENT_SECRET`.',
+      '`src/signIn.ts`: who signs in: a development sign-in (everyone is `DEV_USER`, on this machine only), or any OpenID Connect provider from `OIDC_ISSUER`, `OIDC_CLIENT_ID` and `OIDC_CLIENT_SECRET` (all three, or the server does not start).',
       '`src/notes.tools.ts`: `whoami`, `list_notes` (needs `notes:read`) and `add_note` (needs `notes:write`), each for the signed-in user; `src/notes.service.ts`: the notes, injected by typedi.',
     ],
     exampleCall: { tool: 'whoami', args: {} },
@@ -258,7 +261,7 @@ export const TEMPLATES: Readonly<Record<TemplateName, TemplateInfo>> = {
       section: [
         '## Sign-in',
         '',
-        'MCP clients (Claude, VS Code, Cursor, the SDKs) find the authorization server from the 401 of `/mcp`, register, and open the sign-in page in the browser. Out of the box everyone signs in as `DEV_USER` (default `developer`) after a consent page: for your machine only. Before you deploy:',
+        'MCP clients (Claude, VS Code, Cursor, the SDKs) find the authorization server from the 401 of `/mcp`, register, and open the sign-in page in the browser. Out of the box everyone signs in as `DEV_USER` (default `developer`) after a consent page: for your machine only (with an `MCP_ISSUER` off this machine the server refuses to start on it, unless `DEV_SIGN_IN=1` asks for it on purpose). Before you deploy:',
         '',
         '- set `MCP_ISSUER` to the public URL (`https://mcp.example.com`): every token and redirect names it;',
         '- sign users in for real: `OIDC_ISSUER`, `OIDC_CLIENT_ID` and `OIDC_CLIENT_SECRET` for an OpenID Connect provider (register `<MCP_ISSUER>/callback` there), a preset in `src/signIn.ts` (GitHub, Google, Entra ID, Auth0, Okta, Keycloak), or your own login;',

@@ -18,7 +18,7 @@ export async function {{appFactory}}(issuer?: string, env: NodeJS.ProcessEnv = p
           scopes: ['notes:read', 'notes:write'],
           // 32+ characters, the same on every instance: refresh tokens and upstream tokens outlive a restart.
           ...(env.OAUTH_SECRET && { secret: env.OAUTH_SECRET }),
-          ...signInFromEnv(env),
+          ...signInFromEnv(env, issuer),
         });
   return createApp({
     name: '{{serverName}}',

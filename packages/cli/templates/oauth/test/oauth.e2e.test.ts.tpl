@@ -89,4 +89,9 @@ describe('{{serverName}}: MCP clients sign in with OAuth, then call the tools th
     expect(text(await client.callTool({ name: 'list_notes', arguments: {} }))).toEqual({ notes: [{ id: 1, owner: 'ada', text: 'Ship it' }] });
     await client.close();
   });
+
+  it('fails closed: no development sign-in off this machine, no half-configured OpenID Connect provider', async () => {
+    await expect({{appFactory}}('https://mcp.example.com', {})).rejects.toThrow(/is not on this machine, and no sign-in is set up/);
+    await expect({{appFactory}}(base, { OIDC_ISSUER: 'https://accounts.example.com' })).rejects.toThrow(/OIDC_CLIENT_ID and OIDC_CLIENT_SECRET are not set/);
+  });
 });
