@@ -1,4 +1,5 @@
-import type { FastifyInstance, RouteHandlerMethod } from 'fastify';
+import type { FastifyInstance, HTTPMethods, RouteHandlerMethod } from 'fastify';
+import { unparsedRoutes } from './unparsedRoutes';
 
 /**
  * Routes the paths of the authorization server an app was built with (`createApp({ oauth })`:
@@ -15,10 +16,5 @@ export async function authorizationServerRoutes(fastify: FastifyInstance, paths:
         `Register toolwrightPlugin without a prefix and give the endpoint's full path instead: fastify.register(toolwrightPlugin, { app, path: '${fastify.prefix}/mcp' }).`,
     );
   }
-  await fastify.register(async (child) => {
-    // Inherited parsers (Fastify's JSON one, a form parser the app added) would read the stream first.
-    child.removeAllContentTypeParsers();
-    child.addContentTypeParser('*', (_request, _payload, done) => done(null));
-    for (const path of paths) child.all(path, serve);
-  });
+  await unparsedRoutes(fastify, fastify.supportedMethods as HTTPMethods[], paths, serve);
 }

@@ -1,9 +1,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest, preParsingHookHandler } from 'fastify';
+import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest, HTTPMethods, preParsingHookHandler } from 'fastify';
 import { bodyEncodingRefusal, createHttpHandler, type HttpHandler } from '@toolwright/server/http';
 import { authorizationServerRoutes } from './authorizationServerRoutes';
 import { literalRoute } from './literalRoute';
 import { parserRefusal } from './parserRefusal';
+import { unparsedRoutes } from './unparsedRoutes';
 import { useJsonBodyParser } from './useJsonBodyParser';
 import type { ToolwrightPluginOptions } from './ToolwrightPluginOptions';
 
@@ -90,8 +91,20 @@ async function serveEndpoint(fastify: FastifyInstance, options: ToolwrightPlugin
     parsing.add(request);
     done(null, payload);
   };
+  // Only this plugin's routes: Fastify's refusals of a body on the endpoint are answered as JSON-RPC errors.
+  // Set before any route: once a child context loads (below), the routes added before it keep the error handler they had.
+  fastify.setErrorHandler((error, request, reply) => {
+    const refusal = parserRefusal(error, maxBodyBytes, parsing.has(request) && request.body === undefined);
+    if (!refusal) throw error;
+    if (refusal.status === 413) void reply.header('Connection', 'close');
+    return reply.code(refusal.status).send(refusal.body);
+  });
+
   useJsonBodyParser(fastify);
-  fastify.all(mcpRoute, { bodyLimit: maxBodyBytes, preParsing }, serveMcp);
+  fastify.post(mcpRoute, { bodyLimit: maxBodyBytes, preParsing }, serveMcp);
+  // Only a POST carries a message: a body on a PUT, DELETE or OPTIONS stays unread, as standalone (405, the session's end, the preflight; not Fastify's 415 for its media type).
+  const bodyless = (fastify.supportedMethods as HTTPMethods[]).filter((method) => method !== 'POST');
+  await unparsedRoutes(fastify, bodyless, [mcpRoute], serveMcp);
   // The legacy HTTP+SSE transport's paths are fixed at the root of the origin, as its clients find them.
   if (options.legacySse) {
     if (fastify.prefix !== '') {
@@ -111,14 +124,6 @@ async function serveEndpoint(fastify: FastifyInstance, options: ToolwrightPlugin
   }
   await app.start();
   const release = app.openListener();
-
-  // Only this plugin's routes: Fastify's refusals of a body on the endpoint are answered as JSON-RPC errors.
-  fastify.setErrorHandler((error, request, reply) => {
-    const refusal = parserRefusal(error, maxBodyBytes, parsing.has(request) && request.body === undefined);
-    if (!refusal) throw error;
-    if (refusal.status === 413) void reply.header('Connection', 'close');
-    return reply.code(refusal.status).send(refusal.body);
-  });
 
   // Before the server stops listening: open SSE streams would keep it from closing.
   fastify.addHook('preClose', async () => {

@@ -3,7 +3,8 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { createGunzip, gzipSync } from 'node:zlib';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { createApp } from '@toolwright/server';
-import { toolwrightPlugin } from '@toolwright/fastify';
+import type { HttpListener } from '@toolwright/server/http';
+import { createToolwrightPlugin, toolwrightPlugin, type ToolwrightFastifyPlugin } from '@toolwright/fastify';
 import { browserFetch } from '../../express/test/fixtures/browserFetch';
 import { GreeterTools } from '../../express/test/fixtures/greeterTools';
 import { ERAS, INITIALIZE, connectEra, post } from '../../express/test/fixtures/mcpClients';
@@ -171,6 +172,55 @@ describe('Fastify 5, an app preParsing hook that inflates gzip bodies', () => {
       expect(await response.text()).toContain('"protocolVersion":"2025-11-25"');
     } finally {
       await fastify.close();
+    }
+  });
+});
+
+describe('Fastify 5, methods other than POST with a body: the answer of the node listener, not of Fastify’s parsers', () => {
+  let reference: HttpListener;
+  let served: { base: string; fastify: FastifyInstance; mcp: ToolwrightFastifyPlugin };
+  beforeAll(async () => {
+    const app = await createApp({ name: 'greeter', version: '1.0.0', tools: [GreeterTools] });
+    reference = await app.listen({ transport: 'http', port: 0, requestLogLevel: 'silent', exitOnSignal: false });
+    const mcp = createToolwrightPlugin({ app: await createApp({ name: 'greeter', version: '1.0.0', tools: [GreeterTools] }), requestLogLevel: 'silent' });
+    const fastify = Fastify();
+    await fastify.register(mcp);
+    await fastify.listen({ port: 0, host: '127.0.0.1' });
+    served = { base: `http://127.0.0.1:${(fastify.server.address() as { port: number }).port}`, fastify, mcp };
+  });
+  afterAll(async () => {
+    await served.fastify.close();
+    await reference.close();
+  });
+
+  const answerOf = async (response: Response) => [response.status, response.headers.get('allow'), ((await response.json()) as { error?: { code?: number } }).error?.code];
+
+  it.each(['PUT', 'PATCH', 'DELETE', 'OPTIONS'])('%s with a text/xml, form, multipart or JSON body (or an empty JSON one): the same status, Allow and code as standalone', async (method) => {
+    for (const [contentType, body] of [
+      ['text/xml', '<propfind/>'],
+      ['application/x-www-form-urlencoded', 'a=1'],
+      ['multipart/form-data; boundary=x', '--x--'],
+      ['application/json', '{"broken'],
+      ['application/json', undefined],
+    ] as const) {
+      const request = { method, headers: { 'content-type': contentType, accept: 'application/json, text/event-stream' }, body };
+      const expected = await answerOf(await fetch(`${reference.url}`, request));
+      expect([contentType, ...(await answerOf(await fetch(`${served.base}/mcp`, request)))]).toEqual([contentType, ...expected]);
+    }
+  });
+
+  it('a DELETE carrying a text/xml body still ends its session, and the endpoint keeps serving', async () => {
+    const opened = await post(`${served.base}/mcp`, INITIALIZE);
+    await opened.text();
+    const sessionId = opened.headers.get('mcp-session-id')!;
+    expect(served.mcp.sessionCount).toBe(1);
+    const ended = await fetch(`${served.base}/mcp`, { method: 'DELETE', headers: { 'mcp-session-id': sessionId, 'content-type': 'text/xml' }, body: '<bye/>' });
+    expect(ended.status).toBe(200);
+    expect(served.mcp.sessionCount).toBe(0);
+    for (const era of ERAS) {
+      const client = await connectEra(era, `${served.base}/mcp`);
+      expect((await client.callTool('greet', { name: 'Ada' })).content[0].text).toBe('Hello, Ada!');
+      await client.close();
     }
   });
 });
