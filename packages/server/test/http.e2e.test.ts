@@ -116,6 +116,20 @@ describe('Streamable HTTP: serving modes through the SDK client', () => {
     expect(url.endsWith('/mcp')).toBe(true);
   });
 
+  it('answers HEAD on the health checks as GET, without a body, on the listener and the fetch handler', async () => {
+    const { port } = await listen();
+    const fetchHandler = createFetchHandler(app, { stateless: true, logError: () => {} });
+    for (const path of ['/healthz', '/readyz']) {
+      const overHttp = await fetch(`http://127.0.0.1:${port}${path}`, { method: 'HEAD' });
+      const inProcess = await fetchHandler(new Request(`http://127.0.0.1${path}`, { method: 'HEAD' }));
+      for (const answer of [overHttp, inProcess]) {
+        expect([path, answer.status, answer.headers.get('content-type'), await answer.text()]).toEqual([path, 200, 'application/json', '']);
+      }
+    }
+    expect((await fetch(`http://127.0.0.1:${port}/nope`, { method: 'HEAD' })).status).toBe(404);
+    await fetchHandler.close();
+  });
+
   it('serves a custom path', async () => {
     const { url } = await listen({ path: '/api/mcp' });
     expect(url).toMatch(/\/api\/mcp$/);

@@ -159,7 +159,9 @@ export function createFetchHandler(app: ServerFactory, options: FetchHandlerOpti
         if (refused) return jsonAnswer(refused, corsHeaders);
         return await handleMcp(request, corsHeaders);
       }
-      return jsonAnswer(rules.other(request.method, path, closing, health) ?? rules.notFound(path), corsHeaders);
+      const answer = jsonAnswer(rules.other(request.method, path, closing, health) ?? rules.notFound(path), corsHeaders);
+      // A HEAD answer has a GET's status and headers, and no body (RFC 9110 §9.3.2).
+      return request.method === 'HEAD' ? new Response(null, answer) : answer;
     } catch (error) {
       logError(`toolwright fetch: request failed: ${(error as Error)?.stack ?? String(error)}`);
       return jsonAnswer(rpcRefusal(500, -32603, 'Internal error: the server failed to handle this request. Its log has the details.'), corsHeaders);

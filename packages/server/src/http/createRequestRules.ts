@@ -36,7 +36,7 @@ export interface RequestRules {
   isModern(versionHeader: string | undefined, body: unknown): boolean;
   /** An MCP-Protocol-Version of a 2025-era request that no supported revision has. */
   version(versionHeader: string | undefined): HttpRefusal | undefined;
-  /** The answer to a GET outside the endpoint that this server serves (RFC 9728 metadata, health), or undefined. */
+  /** The answer to a GET (or HEAD) outside the endpoint that this server serves (RFC 9728 metadata, health), or undefined. */
   other(method: string, path: string, closing: boolean, health: boolean): HttpRefusal | undefined;
   /** Nothing is served at `path`. */
   notFound(path: string): HttpRefusal;
@@ -94,7 +94,7 @@ export function createRequestRules(app: ServerFactory, options: RequestRulesOpti
       // Scopes are checked here too, so a caller missing them gets HTTP 403 with the scopes to request.
       const tool = metadata ? calledTool(body) : undefined;
       if (tool === undefined) return undefined;
-      const refusal = scopeRefusal(app, metadata!.url, tool, auth);
+      const refusal = scopeRefusal(app, metadata!.challengeParam, tool, auth);
       return refusal && { status: refusal.status, body: refusal.body, headers: { 'WWW-Authenticate': refusal.challenge } };
     },
     isModern(versionHeader, body) {
@@ -105,8 +105,9 @@ export function createRequestRules(app: ServerFactory, options: RequestRulesOpti
       return rpcRefusal(400, -32000, `Bad Request: unsupported MCP-Protocol-Version '${versionHeader}'. Supported: ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')}.`);
     },
     other(method, path, closing, health) {
-      if (method !== 'GET') return undefined;
-      if (metadata && metadata.paths.includes(path)) {
+      // HEAD as GET (RFC 9110 §9.3.2): the runtime leaves the body out.
+      if (method !== 'GET' && method !== 'HEAD') return undefined;
+      if (metadata?.document && metadata.paths.includes(path)) {
         return { status: 200, body: metadata.document, headers: { 'Access-Control-Allow-Origin': '*', 'Cache-Control': 'max-age=3600' } };
       }
       if (health && (path === '/healthz' || path === '/readyz')) {
