@@ -32,6 +32,13 @@ describe('http over Streamable HTTP, with bearer tokens', () => {
     expect(response.status).toBe(401);
   });
 
+  it('asks a client without a token for one, and sends it to no authorization server', async () => {
+    const response = await fetch(listener.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    expect(response.headers.get('www-authenticate')).toBe('Bearer realm="mcp"');
+    const base = listener.url.replace(/\/mcp$/, '');
+    expect((await fetch(`${base}/.well-known/oauth-protected-resource/mcp`)).status).toBe(404);
+  });
+
   it('fails closed: without MCP_TOKENS it refuses to serve, unless anonymous access is asked for', () => {
     expect(() => tokenAuth({})).toThrow(/MCP_TOKENS is not set.*MCP_ALLOW_ANONYMOUS=1/);
     expect(() => tokenAuth({ MCP_ALLOW_ANONYMOUS: 'yes' })).toThrow(/MCP_TOKENS is not set/);

@@ -10,7 +10,7 @@ export function authorizationServerPaths(app: App): (path: string) => boolean {
   const oauth = app.oauth;
   if (!oauth) return () => false;
   const paths = new Set(oauth.paths);
-  const issuer = oauth.auth.authorizationServers[0];
+  const issuer = oauth.auth.authorizationServers?.[0];
   const issuerPath = issuer ? new URL(issuer).pathname.replace(/\/$/, '') : '';
   return (path) => paths.has(path) || (issuerPath !== '' && path.startsWith(`${issuerPath}/`));
 }

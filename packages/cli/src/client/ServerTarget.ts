@@ -5,6 +5,7 @@ import { UsageError } from '../cli/UsageError';
 import { bearerToken, BEARER_ENV, isLoopbackHost } from './bearerToken';
 import { checkedHeaderValue, requestHeaders } from './requestHeaders';
 import { resolveEntry } from './resolveEntry';
+import { serverUrl } from './serverUrl';
 import { warnIfStale } from './staleBuild';
 
 /** The server a command talks to: a process it starts (stdio), or a URL (Streamable HTTP). */
@@ -56,18 +57,7 @@ export function serverTarget(args: ParsedArgs, io: Io, entryArg: string | undefi
     throw new UsageError(`A URL that starts ${scheme}:// is not a server: pass the http:// or https:// URL of a running server, or the path of the entry file to start.`);
   }
   if (entryArg !== undefined && scheme !== undefined) {
-    let url: URL;
-    try {
-      url = new URL(entryArg);
-    } catch {
-      throw new UsageError(`'${withoutUserinfo(entryArg)}' is not a valid URL.`);
-    }
-    if (url.username !== '' || url.password !== '') {
-      url.username = url.password = '';
-      throw new UsageError(
-        `The URL carries a user name or password, which are not sent and would show in messages: pass ${url.href} and the credentials as a token (${BEARER_ENV} or --bearer-env NAME) or a header (--header 'Authorization: Basic ...').`,
-      );
-    }
+    const url = serverUrl(entryArg, `a token (${BEARER_ENV} or --bearer-env NAME) or a header (--header 'Authorization: Basic ...')`);
     if (args.rest.length > 0) throw new UsageError(`Server arguments after '--' only apply when toolwright starts the server; ${entryArg} is already running.`);
     const headers = requestHeaders(headerList);
     const hasAuthorizationHeader = Object.keys(headers).some((name) => name.toLowerCase() === 'authorization');
@@ -97,9 +87,4 @@ export function serverTarget(args: ParsedArgs, io: Io, entryArg: string | undefi
   const entry = resolveEntry(io.cwd, entryArg, args.rest);
   warnIfStale(entry, io);
   return { kind: 'stdio', command: entry.command, args: entry.args, cwd: entry.projectDir, shown: entry.file };
-}
-
-/** `raw` without the `user:password@` of a URL, for a message about a URL that does not parse. */
-function withoutUserinfo(raw: string): string {
-  return raw.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/?#]*@/i, '$1');
 }

@@ -1,7 +1,7 @@
 import type { Command, ParsedArgs } from '../cli/Command';
 import { ExitCode } from '../cli/ExitCode';
 import { println, type Io } from '../cli/Io';
-import { CLIENT_NAMES, CLIENTS, clientConfig } from '../config/clientConfig';
+import { CLIENT_NAMES, CLIENTS, clientConfig, headerNotes } from '../config/clientConfig';
 import { LAUNCH_HELP, LAUNCH_OPTIONS, serverLaunch } from '../config/serverLaunch';
 
 export const configCommand: Command = {
@@ -27,6 +27,7 @@ Exit codes: 0 printed, 2 invalid arguments.`,
   async run(args: ParsedArgs, io: Io): Promise<number> {
     const { client, name, launch } = serverLaunch(args, io);
     println(io.stdout, JSON.stringify(clientConfig(client, name, launch), null, 2));
+    for (const note of headerNotes(client, launch)) println(io.stderr, io.err.yellow(note));
     println(
       io.stderr,
       io.err.dim(

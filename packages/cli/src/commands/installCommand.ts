@@ -4,7 +4,7 @@ import type { Command, ParsedArgs } from '../cli/Command';
 import { ExitCode } from '../cli/ExitCode';
 import { println, type Io } from '../cli/Io';
 import { booleanOption, stringOption } from '../cli/parseCommandArgs';
-import { CLIENT_NAMES, CLIENTS, clientConfig } from '../config/clientConfig';
+import { CLIENT_NAMES, CLIENTS, clientConfig, headerNotes } from '../config/clientConfig';
 import { clientConfigFile } from '../config/clientConfigFile';
 import { mergeClientConfig } from '../config/mergeClientConfig';
 import { LAUNCH_HELP, LAUNCH_OPTIONS, serverLaunch } from '../config/serverLaunch';
@@ -43,6 +43,7 @@ is not plain JSON (nothing is written then).`,
       throw error;
     });
     const { text, replaced } = mergeClientConfig(existing, clientConfig(client, name, launch), file);
+    for (const note of headerNotes(client, launch)) println(io.stderr, io.err.yellow(note));
     const verb = replaced ? 'Replaced' : 'Added';
     if (booleanOption(args, 'dry-run')) {
       io.stdout.write(text);

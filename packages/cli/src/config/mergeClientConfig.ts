@@ -23,6 +23,10 @@ export function mergeClientConfig(existing: string | undefined, entry: Record<st
   let replaced = false;
   for (const [section, servers] of Object.entries(entry)) {
     const current = (config as Record<string, unknown>)[section];
+    if (Array.isArray(servers)) {
+      text = mergeInputs(text, section, current, servers as { id: string }[], file);
+      continue;
+    }
     if (current !== undefined && (typeof current !== 'object' || current === null || Array.isArray(current)))
       throw new UsageError(`${file}: "${section}" is not an object. Fix it, or add the snippet by hand.`);
     for (const [name, server] of Object.entries(servers as Record<string, unknown>)) {
@@ -31,4 +35,13 @@ export function mergeClientConfig(existing: string | undefined, entry: Record<st
     }
   }
   return { text: text.endsWith('\n') ? text : `${text}\n`, replaced };
+}
+
+/** VS Code's `inputs`: the entry's inputs whose id the file does not have yet are appended; the file's own stay as they are. */
+function mergeInputs(text: string, section: string, current: unknown, inputs: readonly { id: string }[], file: string): string {
+  if (current === undefined) return applyEdits(text, modify(text, [section], inputs, FORMAT));
+  if (!Array.isArray(current)) throw new UsageError(`${file}: "${section}" is not an array. Fix it, or add the snippet by hand.`);
+  const ids = new Set(current.map((input: unknown) => (input as { id?: unknown } | null)?.id));
+  for (const input of inputs) if (!ids.has(input.id)) text = applyEdits(text, modify(text, [section, -1], input, { ...FORMAT, isArrayInsertion: true }));
+  return text;
 }

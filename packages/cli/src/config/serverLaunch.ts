@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import { requestHeaders } from '../client/requestHeaders';
 import { resolveEntry } from '../client/resolveEntry';
+import { serverUrl } from '../client/serverUrl';
 import type { OptionSpec, ParsedArgs } from '../cli/Command';
 import type { Io } from '../cli/Io';
 import { booleanOption, stringOption } from '../cli/parseCommandArgs';
@@ -13,6 +15,7 @@ export const LAUNCH_OPTIONS = {
   name: { type: 'string', short: 'n' },
   http: { type: 'boolean' },
   url: { type: 'string' },
+  header: { type: 'string', short: 'H', multiple: true },
 } satisfies Record<string, OptionSpec>;
 
 export const LAUNCH_HELP = `Arguments:
@@ -22,7 +25,10 @@ export const LAUNCH_HELP = `Arguments:
 Options:
   -n, --name <name>  the key in the client's config (default: package name without scope)
       --http         connect over HTTP (default when package.json's start script uses --http)
-      --url <url>    the HTTP endpoint (default: ${HTTP_URL}); implies --http`;
+      --url <url>    the HTTP endpoint (default: ${HTTP_URL}); implies --http
+  -H, --header <h>   with --http: a header the client sends, 'Name: value' (repeatable); write
+                     a secret as a variable, e.g. 'Authorization: Bearer \${env:MCP_TOKEN}'
+                     (VS Code asks for it once; Claude Desktop reads it from the "env" block)`;
 
 /** Which client to configure, and how it reaches this project's server, from the command line and package.json. */
 export function serverLaunch(args: ParsedArgs, io: Io): { client: ClientName; name: string; launch: ServerLaunch; projectDir: string } {
@@ -35,8 +41,11 @@ export function serverLaunch(args: ParsedArgs, io: Io): { client: ClientName; na
   const name = stringOption(args, 'name') ?? (pkg.name ?? 'server').replace(/^@[^/]+\//, '');
   const url = stringOption(args, 'url');
   const http = url !== undefined || booleanOption(args, 'http') || /--http\b/.test(pkg.scripts?.start ?? '');
+  const headerValues = args.values.header;
+  const headers = requestHeaders(Array.isArray(headerValues) ? headerValues : []);
+  if (!http && Object.keys(headers).length > 0) throw new UsageError('--header applies to an HTTP server (--http or --url); a stdio server gets its credentials from its environment.');
   const launch: ServerLaunch = http
-    ? { kind: 'http', url: url ?? HTTP_URL }
+    ? { kind: 'http', url: url === undefined ? HTTP_URL : serverUrl(url, "a header (--header 'Authorization: Bearer ${env:MCP_TOKEN}')").href, headers }
     : { kind: 'stdio', command: 'node', args: [client === 'vscode' ? `\${workspaceFolder}/${relative(entry.projectDir, entry.file).split('\\').join('/')}` : entry.file] };
   return { client, name, launch, projectDir: entry.projectDir };
 }

@@ -11,8 +11,15 @@ export interface HttpAuthOptions {
    * `createHttpHandler` requires it. Set it whenever clients reach the server by another URL.
    */
   resource?: string;
-  /** The authorization servers that issue tokens for this resource (RFC 9728 `authorization_servers`). */
-  authorizationServers: readonly string[];
+  /**
+   * The OAuth authorization servers that issue tokens for this resource (RFC 9728
+   * `authorization_servers`), advertised in the metadata that `WWW-Authenticate` points to.
+   * Leave it out when no authorization server issues the tokens (static tokens, API keys):
+   * then no metadata is served (the MCP spec requires an authorization server in it) and the
+   * challenge is `Bearer realm="mcp"`, so clients ask for a token instead of looking for a
+   * server to sign in at.
+   */
+  authorizationServers?: readonly string[];
   /** Scopes this resource understands, advertised in the metadata. */
   scopesSupported?: readonly string[];
   /**

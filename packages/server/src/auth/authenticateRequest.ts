@@ -35,7 +35,7 @@ const DESCRIPTIONS = {
 /**
  * Compiles the bearer check for one endpoint: reads `Authorization: Bearer`, verifies the
  * token, checks expiry (with the verifier's clock tolerance), audience and the endpoint-wide
- * scopes, and builds the `WWW-Authenticate` challenge (with `resource_metadata`, RFC 9728) for
+ * scopes, and builds the `WWW-Authenticate` challenge (with `resource_metadata`, RFC 9728, when there is metadata) for
  * refusals. A refusal's `error_description` is one of a few fixed texts: what the verifier
  * said (jose quotes the token's own, unverified header in some messages) goes to the request
  * log as the outcome's `detail`, never into a header or the body.
@@ -51,12 +51,11 @@ export function createAuthenticator(options: HttpAuthOptions, metadata: Protecte
   }
   const tolerance = toleranceOf(options);
   const resource = normalizeResource(metadata.resource);
-  const metadataUrl = quotable(metadata.url);
   const scopeHint = required.length > 0 ? `, scope="${required.join(' ')}"` : '';
   const refuse = (status: 401 | 403, error: string, description: string, detail?: string, scope = scopeHint): AuthOutcome => ({
     ok: false,
     status,
-    challenge: `Bearer error="${error}", error_description="${description}"${scope}, resource_metadata="${metadataUrl}"`,
+    challenge: `Bearer error="${error}", error_description="${description}"${scope}, ${metadata.challengeParam}`,
     body: { error, error_description: description },
     ...(detail !== undefined && { detail }),
   });
@@ -68,7 +67,7 @@ export function createAuthenticator(options: HttpAuthOptions, metadata: Protecte
       return {
         ok: false,
         status: 401,
-        challenge: `Bearer resource_metadata="${metadataUrl}"${scopeHint}`,
+        challenge: `Bearer ${metadata.challengeParam}${scopeHint}`,
         body: { error: 'invalid_request', error_description: DESCRIPTIONS.missing },
       };
     }
@@ -100,11 +99,6 @@ function checkScope(scope: string, i: number): string {
   throw new ConfigError(
     `Toolwright: auth.requiredScopes[${i}] is ${JSON.stringify(scope)}, which is not a scope (RFC 6749 §3.3: printable ASCII without spaces, '"' or '\\'). Name each scope on its own.`,
   );
-}
-
-/** A value for a quoted header parameter: anything but printable ASCII, '"' and '\' is percent-encoded. */
-function quotable(value: string): string {
-  return value.replace(/[^\x20\x21\x23-\x5b\x5d-\x7e]/gu, (c) => encodeURIComponent(c));
 }
 
 function toleranceOf(options: HttpAuthOptions): number {

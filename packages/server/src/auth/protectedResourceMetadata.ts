@@ -3,15 +3,20 @@ import type { HttpAuthOptions } from './HttpAuthOptions';
 
 const WELL_KNOWN = '/.well-known/oauth-protected-resource';
 
-/** The RFC 9728 protected resource metadata document, and where it is served. */
+/**
+ * The RFC 9728 protected resource metadata document, and where it is served. Without
+ * `auth.authorizationServers` (tokens that no OAuth authorization server issues) there is no
+ * document: the MCP spec requires at least one authorization server in it, and naming none
+ * sends clients looking for one. Challenges then carry a `realm` instead of `resource_metadata`.
+ */
 export interface ProtectedResourceMetadata {
   /** This server's resource URL (`auth.resource`), which tokens must be issued for. */
   readonly resource: string;
-  /** The metadata's absolute URL: what `WWW-Authenticate` points clients to. */
-  readonly url: string;
-  /** Request paths that serve it: the path-suffixed form (RFC 9728 §3.1) and the root form. */
+  /** The `WWW-Authenticate` parameter that tells clients where to learn more: `resource_metadata="<url>"`, or `realm="mcp"` without a document. */
+  readonly challengeParam: string;
+  /** Request paths that serve the document: the path-suffixed form (RFC 9728 §3.1) and the root form; none without a document. */
   readonly paths: readonly string[];
-  readonly document: Readonly<Record<string, unknown>>;
+  readonly document: Readonly<Record<string, unknown>> | undefined;
 }
 
 export function protectedResourceMetadata(options: HttpAuthOptions): ProtectedResourceMetadata {
@@ -26,8 +31,13 @@ export function protectedResourceMetadata(options: HttpAuthOptions): ProtectedRe
   } catch {
     throw new ConfigError(`Toolwright: auth.resource must be this server's absolute URL (e.g. 'https://mcp.example.com/mcp'), got '${options.resource}'.`);
   }
+  if (options.authorizationServers === undefined) {
+    return Object.freeze({ resource: options.resource, challengeParam: 'realm="mcp"', paths: [], document: undefined });
+  }
   if (options.authorizationServers.length === 0) {
-    throw new ConfigError('Toolwright: auth.authorizationServers must name at least one authorization server (its issuer URL), so clients know where to get a token.');
+    throw new ConfigError(
+      'Toolwright: auth.authorizationServers must name at least one authorization server (its issuer URL), so clients know where to get a token. Leave it out when no authorization server issues your tokens (static tokens, API keys).',
+    );
   }
   const suffix = resource.pathname === '/' ? '' : resource.pathname.replace(/\/$/, '');
   const paths = suffix ? [`${WELL_KNOWN}${suffix}`, WELL_KNOWN] : [WELL_KNOWN];
@@ -39,5 +49,11 @@ export function protectedResourceMetadata(options: HttpAuthOptions): ProtectedRe
   if (options.scopesSupported) document.scopes_supported = [...options.scopesSupported];
   if (options.resourceName) document.resource_name = options.resourceName;
   if (options.resourceDocumentation) document.resource_documentation = options.resourceDocumentation;
-  return Object.freeze({ resource: options.resource, url: `${resource.origin}${paths[0]}`, paths, document: Object.freeze(document) });
+  const challengeParam = `resource_metadata="${quotable(`${resource.origin}${paths[0]}`)}"`;
+  return Object.freeze({ resource: options.resource, challengeParam, paths, document: Object.freeze(document) });
+}
+
+/** A value for a quoted header parameter: anything but printable ASCII, '"' and '\' is percent-encoded. */
+function quotable(value: string): string {
+  return value.replace(/[^\x20\x21\x23-\x5b\x5d-\x7e]/gu, (c) => encodeURIComponent(c));
 }

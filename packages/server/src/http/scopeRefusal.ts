@@ -8,7 +8,7 @@ import type { ServerFactory } from '../serving/ServerFactory';
  * the scopes to request), when the app gives scope hints; undefined if none is missing, and
  * without hints (then the call is answered as one of an unknown tool, which hides the tool).
  */
-export function scopeRefusal(app: ServerFactory, metadataUrl: string, toolName: string, auth: AuthInfo | undefined) {
+export function scopeRefusal(app: ServerFactory, challengeParam: string, toolName: string, auth: AuthInfo | undefined) {
   if (app.scopeHints !== true) return undefined;
   const missing = missingScopes(app.toolAccess(toolName), auth);
   if (missing.length === 0) return undefined;
@@ -19,7 +19,7 @@ export function scopeRefusal(app: ServerFactory, metadataUrl: string, toolName: 
   const description = `Tool '${toolName}' requires the scope(s): ${missing.join(' ')}.`;
   return {
     status,
-    challenge: `Bearer error="${error}", error_description="${description.replace(/"/g, "'")}", scope="${wanted}", resource_metadata="${metadataUrl}"`,
+    challenge: `Bearer error="${error}", error_description="${description.replace(/"/g, "'")}", scope="${wanted}", ${challengeParam}`,
     body: { error, error_description: description },
   };
 }

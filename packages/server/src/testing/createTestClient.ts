@@ -162,7 +162,6 @@ async function connectOverHttp(app: App, options: HttpTestClientOptions, setup: 
   if (authInfo && options.listen?.auth) throw new Error('createTestClient: pass either auth (the caller the app sees) or listen.auth with a bearer token, not both.');
   const auth = authInfo && {
     verifyToken: (token: string) => (token === authInfo.token ? authInfo : undefined),
-    authorizationServers: ['https://auth.invalid'],
   };
   // Quiet unless the test asks for a request log (by either name: two would have to agree).
   const quiet = options.listen?.requestLogLevel === undefined && options.listen?.logLevel === undefined;

@@ -6,8 +6,9 @@ import type { HttpAuthOptions } from '@toolwright/server/auth';
  * by commas, e.g. `MCP_TOKENS="s3cret=ci,0ther=alice"`. Without `MCP_TOKENS` it fails closed:
  * it throws (the server refuses to start) unless `MCP_ALLOW_ANONYMOUS=1` asks for a server
  * without auth on purpose, and then returns undefined (every caller is let in).
- * Static tokens suit a private deployment; for OAuth, use `jwtVerifier` from
- * `@toolwright/server/auth` with your authorization server instead.
+ * Static tokens suit a private deployment. No authorization server issues them, so none is
+ * named: a client without a token gets 401 `Bearer realm="mcp"` and no OAuth metadata to chase.
+ * For OAuth, use `jwtVerifier` from `@toolwright/server/auth` and set `authorizationServers`.
  */
 export function tokenAuth(env: NodeJS.ProcessEnv, resource?: string): HttpAuthOptions | undefined {
   if (!env.MCP_TOKENS) {
@@ -32,7 +33,6 @@ export function tokenAuth(env: NodeJS.ProcessEnv, resource?: string): HttpAuthOp
   );
   return {
     resource,
-    authorizationServers: [env.MCP_AUTH_SERVER ?? 'https://auth.example.com'],
     verifyToken: (token): AuthInfo | undefined => {
       const clientId = clients.get(token);
       return clientId === undefined ? undefined : { token, clientId, scopes: [] }; // undefined -> 401
