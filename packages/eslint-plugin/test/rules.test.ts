@@ -79,7 +79,8 @@ ruleTester().run('param-type-supported', loose(paramTypeSupported), {
     `${imports} class T { @Tool() a(@Param('u', { schema: { anyOf: [{ type: 'string' }, { type: 'number' }] } }) u: string | number) {} }`,
     `${imports} class T { @Tool() a(@Param('m', { enum: ['a', 'b'] }) m: 'a' | 'b') {} }`,
     `${imports} class T { @Tool() a(@Param('w', { optional: true }) w?: string) {} }`,
-    `${imports} class T { @Tool() a(@Param('n', { nullable: true }) n: string | null) {} }`,
+    `${imports} class T { @Tool() a(@Param('n', { type: () => String, nullable: true }) n: string | null) {} }`,
+    `${imports} enum Color { Red = 'red' } class T { @Tool() a(@Param('c', { enum: Color }) c: Color, @Param('b') b: boolean, @Param('o', { optional: true }) o?: boolean) {} }`,
   ],
   invalid: [
     {
@@ -104,10 +105,43 @@ ruleTester().run('param-type-supported', loose(paramTypeSupported), {
     },
     {
       code: `${imports} class T { @Tool() a(@Param('m') m: 'add' | 'subtract') {} }`,
-      errors: [{ messageId: 'literals', data: { name: 'm', argument: 'm', emitted: 'String', emittedLower: 'string' } }],
+      errors: [{ messageId: 'literals', data: { name: 'm', argument: 'm', type: "'add' | 'subtract'", emitted: 'String', emittedLower: 'string', fix: "enum: ['add', 'subtract']" } }],
     },
     {
-      code: `${imports} class T { @Tool() a(@Param('n') n: string | null) {} }`,
+      code: `${imports} enum Color { Red = 'red', Green = 'green' } enum Level { Low, High } class T { @Tool() a(@Param('c') c: Color, @Param('l') l: Level, @Param('r') r: Color.Red) {} }`,
+      errors: [
+        { messageId: 'literals', data: { name: 'c', argument: 'c', type: 'Color', emitted: 'String', emittedLower: 'string', fix: 'enum: Color' } },
+        { messageId: 'literals', data: { name: 'l', argument: 'l', type: 'Level', emitted: 'Number', emittedLower: 'number', fix: 'enum: Level' } },
+        { messageId: 'literals', data: { name: 'r', argument: 'r', type: 'Color.Red', emitted: 'String', emittedLower: 'string', fix: 'enum: [Color.Red]' } },
+      ],
+    },
+    {
+      code: `${imports} class T { @Tool() a(@Param('b') b: true, @Param('m') m: "it's", @Param('n') n: 7) {} }`,
+      errors: [
+        { messageId: 'literals', data: { name: 'b', argument: 'b', type: 'true', emitted: 'Boolean', emittedLower: 'boolean', fix: "schema: { type: 'boolean', const: true }" } },
+        { messageId: 'literals', data: { name: 'm', argument: 'm', type: '"it\'s"', emitted: 'String', emittedLower: 'string', fix: "enum: ['it\\'s']" } },
+        { messageId: 'literals', data: { name: 'n', argument: 'n', type: '7', emitted: 'Number', emittedLower: 'number', fix: 'enum: [7]' } },
+      ],
+    },
+    {
+      code: `${imports} class T { @Tool() a(@Param('b') b: bigint, @Param('s') s: symbol, @Param('m') m: Map<string, number>, @Param('f') f: Function) {} }`,
+      errors: [
+        { messageId: 'unknown', data: { name: 'b', argument: 'b', what: 'the type `bigint`' } },
+        { messageId: 'unknown', data: { name: 's', argument: 's', what: 'the type `symbol`' } },
+        { messageId: 'unknown', data: { name: 'm', argument: 'm', what: 'the interface `Map`' } },
+        { messageId: 'unknown', data: { name: 'f', argument: 'f', what: 'the interface `Function`' } },
+      ],
+    },
+    {
+      code: `${imports} class T { @Tool() a(@Param('n') n: string | null, @Param('u') u: number | undefined, @Param('x', { nullable: true }) x: string[] | null) {} }`,
+      errors: [
+        { messageId: 'emptyUnion', data: { name: 'n', argument: 'n', empty: 'null', fix: "@Param('n', { type: () => String, nullable: true })" } },
+        { messageId: 'emptyUnion', data: { name: 'u', argument: 'u', empty: 'undefined', fix: "drop `| undefined` and write `u?: number` with @Param('u', { optional: true })" } },
+        { messageId: 'emptyUnion', data: { name: 'x', argument: 'x', empty: 'null', fix: "@Param('x', { type: () => [String], nullable: true })" } },
+      ],
+    },
+    {
+      code: `${imports} class T { @Tool() a(@Param('n', { type: () => String }) n: string | null) {} }`,
       errors: [{ messageId: 'nullable', data: { name: 'n', argument: 'n' } }],
     },
   ],

@@ -62,13 +62,12 @@ function elicitAnswers(args: ParsedArgs, io: Io): ElicitResult[] {
   const fields = Array.isArray(fieldValues) ? fieldValues : [];
   if (raw !== undefined && fields.length > 0) throw new UsageError('Pass --elicit or --field, not both.');
   if (fields.length > 0) {
-    const content: Record<string, string> = {};
-    for (const field of fields) {
+    const content = fields.map((field) => {
       const eq = field.indexOf('=');
       if (eq <= 0) throw new UsageError(`--field '${field}' is not name=value, e.g. --field confirm=true.`);
-      content[field.slice(0, eq)] = field.slice(eq + 1);
-    }
-    return [{ action: 'accept', content }];
+      return [answerable(field.slice(0, eq), `--field '${terminalSafe(field)}'`), field.slice(eq + 1)];
+    });
+    return [{ action: 'accept', content: Object.fromEntries(content) }];
   }
   if (raw === undefined) return [];
   let text = raw;
@@ -104,37 +103,48 @@ function formContent(content: unknown, i: number): Record<string, string | numbe
   if (typeof content !== 'object' || content === null || Array.isArray(content))
     throw new UsageError(`--elicit answer #${i + 1}'s content must be a JSON object of form fields, e.g. {"confirm":true}.`);
   for (const [name, value] of Object.entries(content)) {
+    answerable(name, `--elicit answer #${i + 1}`);
     const plain = ['string', 'number', 'boolean'].includes(typeof value) || (Array.isArray(value) && value.every((item) => typeof item === 'string'));
     if (!plain) throw new UsageError(`--elicit answer #${i + 1}: field ${JSON.stringify(terminalSafe(name))} must be a string, number, boolean or list of strings, as a form field is.`);
   }
   return content as Record<string, string | number | boolean | string[]>;
 }
 
+/**
+ * A field name an answer may carry. Any other member name of Object.prototype (`constructor`,
+ * `toString`) is an own field like any other, but the SDK drops a `__proto__` key from every
+ * elicitation result, so the server would never see that answer: it is refused before anything is sent.
+ */
+function answerable(name: string, where: string): string {
+  if (name !== '__proto__') return name;
+  throw new UsageError(`${where}: a form field named __proto__ cannot be answered, because the MCP SDK drops that key from every elicitation result. Answer the other fields, or pass --decline.`);
+}
+
 /** Turns text answers into the types the form asks for (numbers, booleans, multi-select lists). */
 function coerce(content: Record<string, unknown>, form: Record<string, FormProperty>): Record<string, string | number | boolean | string[]> {
-  const out: Record<string, string | number | boolean | string[]> = {};
-  for (const [key, value] of Object.entries(content)) {
-    const type = form[key]?.type;
-    if (typeof value !== 'string') out[key] = value as string | number | boolean | string[];
-    else if (type === 'number' || type === 'integer') out[key] = Number(value);
-    else if (type === 'boolean') out[key] = /^(true|yes|y|1)$/i.test(value);
-    else if (type === 'array')
-      out[key] = value
-        .split(',')
-        .map((v) => v.trim())
-        .filter(Boolean);
-    else out[key] = value;
-  }
-  return out;
+  // Object.fromEntries and Object.hasOwn: every name is an own field, whatever it is called.
+  return Object.fromEntries(Object.entries(content).map(([key, value]) => [key, coerceField(value, Object.hasOwn(form, key) ? form[key]?.type : undefined)]));
+}
+
+function coerceField(value: unknown, type: string | undefined): string | number | boolean | string[] {
+  if (typeof value !== 'string') return value as string | number | boolean | string[];
+  if (type === 'number' || type === 'integer') return Number(value);
+  if (type === 'boolean') return /^(true|yes|y|1)$/i.test(value);
+  if (type === 'array')
+    return value
+      .split(',')
+      .map((v) => v.trim())
+      .filter(Boolean);
+  return value;
 }
 
 /** Asks for each field of the form on the terminal. */
 async function askForm(io: Io, form: Record<string, FormProperty>): Promise<Record<string, string | number | boolean | string[]>> {
-  const content: Record<string, string> = {};
+  const content: [string, string][] = [];
   for (const [key, property] of Object.entries(form)) {
     const choices = property.enum ?? property.items?.enum;
     const label = `${property.title ?? key}${property.description ? ` (${property.description})` : ''}${choices ? ` [${choices.join(', ')}]` : ''}`;
-    content[key] = await ask(io, terminalSafe(label), property.default === undefined ? '' : terminalSafe(String(property.default)));
+    content.push([key, await ask(io, terminalSafe(label), property.default === undefined ? '' : terminalSafe(String(property.default)))]);
   }
-  return coerce(content, form);
+  return coerce(Object.fromEntries(content), form);
 }

@@ -1,37 +1,67 @@
-import { ESLintUtils, type TSESTree } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES, ESLintUtils, type TSESTree } from '@typescript-eslint/utils';
 import * as ts from 'typescript';
 import { createRule } from '../createRule';
 import { objectArgument, propertyOf, readImports, toolwrightDecorator, type FileImports } from '../imports';
 
-type Verdict = { kind: 'ok' } | { kind: 'array'; element: string } | { kind: 'unknown'; what: string } | { kind: 'literals'; emitted: 'String' | 'Number' };
+type Verdict = { kind: 'ok' } | { kind: 'array'; element: string } | { kind: 'unknown'; what: string } | { kind: 'literals'; emitted: 'String' | 'Number' | 'Boolean'; fix: string };
+
+const LITERAL = ts.TypeFlags.StringLiteral | ts.TypeFlags.NumberLiteral | ts.TypeFlags.BooleanLiteral;
+/** The one constructor TypeScript emits for all of these literals, if they share one. */
+const EMITTED = [
+  [ts.TypeFlags.StringLiteral, 'String'],
+  [ts.TypeFlags.NumberLiteral, 'Number'],
+  [ts.TypeFlags.BooleanLiteral, 'Boolean'],
+] as const;
+
+const EMPTY_NODES = new Set<string>([AST_NODE_TYPES.TSNullKeyword, AST_NODE_TYPES.TSUndefinedKeyword, AST_NODE_TYPES.TSVoidKeyword]);
 
 /** What the decorator metadata of a parameter of this type tells Toolwright at run time. */
 function judge(members: readonly ts.Type[], checker: ts.TypeChecker): Verdict {
-  if (members.length > 1) {
-    if (members.every((t) => t.flags & ts.TypeFlags.BooleanLiteral)) return { kind: 'ok' };
-    if (members.every((t) => t.flags & ts.TypeFlags.StringLiteral)) return { kind: 'literals', emitted: 'String' };
-    if (members.every((t) => t.flags & ts.TypeFlags.NumberLiteral)) return { kind: 'literals', emitted: 'Number' };
-    return { kind: 'unknown', what: `the union \`${members.map((t) => checker.typeToString(t)).join(' | ')}\`` };
+  // Literal types (an enum is a union of its members) are emitted as their primitive's constructor.
+  if (members.every((t) => t.flags & LITERAL)) {
+    const emitted = EMITTED.find(([flag]) => members.every((t) => t.flags & flag))?.[1];
+    if (emitted === 'Boolean' && members.length === 2) return { kind: 'ok' }; // boolean
+    if (emitted) return { kind: 'literals', emitted, fix: literalsFix(members, checker) };
   }
+  if (members.length > 1) return { kind: 'unknown', what: `the union \`${members.map((t) => checker.typeToString(t)).join(' | ')}\`` };
   const type = members[0];
   if (type.flags & (ts.TypeFlags.Any | ts.TypeFlags.Unknown)) return { kind: 'unknown', what: type.flags & ts.TypeFlags.Any ? '`any`' : '`unknown`' };
   if (type.flags & ts.TypeFlags.TypeParameter) return { kind: 'unknown', what: `the type parameter \`${checker.typeToString(type)}\`` };
-  // An enum type is a union of its members; one member alone is a literal.
   if (type.isUnion()) return judge(type.types, checker);
   if (checker.isArrayType(type) || checker.isTupleType(type)) {
     const element = checker.isArrayType(type) ? checker.getTypeArguments(type as ts.TypeReference)[0] : undefined;
     return { kind: 'array', element: element ? elementName(element, checker) : 'String' };
   }
-  if (type.flags & (ts.TypeFlags.StringLike | ts.TypeFlags.NumberLike | ts.TypeFlags.BooleanLike | ts.TypeFlags.BigIntLike)) return { kind: 'ok' };
-  if (type.flags & ts.TypeFlags.Object) {
-    const symbol = type.getSymbol();
-    // A class (a DTO) has a constructor at run time, which the metadata names; so has a
-    // built-in declared as an interface with a value of the same name (Date).
-    if (symbol && (symbol.flags & ts.SymbolFlags.Class || (symbol.flags & ts.SymbolFlags.Interface && symbol.flags & ts.SymbolFlags.Variable))) return { kind: 'ok' };
-    const what = symbol && symbol.flags & ts.SymbolFlags.Interface ? `the interface \`${symbol.name}\`` : `the type \`${checker.typeToString(type)}\``;
-    return { kind: 'unknown', what };
-  }
-  return { kind: 'ok' };
+  if (type.flags & (ts.TypeFlags.StringLike | ts.TypeFlags.NumberLike | ts.TypeFlags.BooleanLike)) return { kind: 'ok' };
+  const symbol = type.getSymbol();
+  // A class (a DTO) has a constructor at run time, which the metadata names. Of the built-ins
+  // declared as an interface with a value of the same name, only Date is read (as a date-time
+  // string); Map, Set, RegExp, Promise, Function and the like are refused.
+  if (type.flags & ts.TypeFlags.Object && symbol && (symbol.flags & ts.SymbolFlags.Class || isGlobalDate(symbol))) return { kind: 'ok' };
+  const what = symbol && symbol.flags & ts.SymbolFlags.Interface ? `the interface \`${symbol.name}\`` : `the type \`${checker.typeToString(type)}\``;
+  return { kind: 'unknown', what };
+}
+
+function isGlobalDate(symbol: ts.Symbol): boolean {
+  return symbol.name === 'Date' && !!(symbol.flags & ts.SymbolFlags.Interface) && !!(symbol.flags & ts.SymbolFlags.Variable);
+}
+
+/** The option that lists these literal types: the enum itself when they are all of its members. */
+function literalsFix(members: readonly ts.Type[], checker: ts.TypeChecker): string {
+  if (members.every((t) => t.flags & ts.TypeFlags.BooleanLiteral)) return `schema: { type: 'boolean', const: ${checker.typeToString(members[0])} }`;
+  const declarations = new Set(members.map((t) => t.getSymbol()?.valueDeclaration?.parent));
+  const [only] = declarations;
+  if (declarations.size === 1 && only && ts.isEnumDeclaration(only) && only.members.length === members.length) return `enum: ${only.name.text}`;
+  const value = (t: ts.Type) => (t.isStringLiteral() && !(t.flags & ts.TypeFlags.EnumLiteral) ? `'${t.value.replace(/[\\']/g, '\\$&')}'` : checker.typeToString(t));
+  return `enum: [${members.map(value).join(', ')}]`;
+}
+
+/** The option that states the type of a verdict's parameter, for a fix that must also say `nullable`. */
+function stated(verdict: Verdict, rest: readonly ts.Type[], checker: ts.TypeChecker): string {
+  if (verdict.kind === 'literals') return verdict.fix;
+  if (verdict.kind === 'array') return `type: () => [${verdict.element}]`;
+  if (verdict.kind === 'ok') return `type: () => ${rest.length === 1 ? elementName(rest[0], checker) : 'Boolean'}`; // only `boolean` is a fine union
+  return 'schema: {...}';
 }
 
 function elementName(type: ts.Type, checker: ts.TypeChecker): string {
@@ -45,9 +75,11 @@ function elementName(type: ts.Type, checker: ts.TypeChecker): string {
 /**
  * Parameter types the build refuses or cannot check, flagged in the editor with the fix the
  * `BuildError` gives: decorator metadata records only a constructor, so arrays lose their
- * element type, and unions, interfaces, type literals, generics, `any` and `unknown` all
- * become `Object`; literal unions become `String` or `Number` (any value passes), and
- * `| null` leaves no trace (null is refused).
+ * element type; unions, interfaces, type literals, generics, `any` and `unknown` all become
+ * `Object`, and so (with strictNullChecks) does a union with `null` or `undefined`; `bigint`,
+ * `symbol` and built-ins other than `Date` are refused; enums and literal types become
+ * `String`, `Number` or `Boolean` (any value of it passes). test/paramTypeVerdicts.test.ts
+ * holds the rule to the build's verdicts.
  */
 export const paramTypeSupported = createRule({
   name: 'param-type-supported',
@@ -59,8 +91,9 @@ export const paramTypeSupported = createRule({
         "'{{name}}' is an array, but its element type cannot be known at run time (TypeScript emits only `Array`). Fix: give the element type: @Param('{{argument}}', { type: () => [{{element}}] }).",
       unknown:
         "'{{name}}' has a type that cannot be inferred at run time ({{what}}: TypeScript emits `Object`). Fix: state it: @Param('{{argument}}', { type: () => String }), `enum: [...]` for literal unions, `nullable: true` for `| null`, or `schema: {...}`.",
-      literals: "'{{name}}' is a union of literals, but TypeScript emits only `{{emitted}}`, so any {{emittedLower}} would pass. Fix: list the values: @Param('{{argument}}', { enum: [...] }).",
+      literals: "'{{name}}' has the literal type `{{type}}`, but TypeScript emits only `{{emitted}}`, so any {{emittedLower}} would pass. Fix: @Param('{{argument}}', { {{fix}} }).",
       nullable: "'{{name}}' admits null, but `| null` leaves no trace at run time, so null is refused. Fix: @Param('{{argument}}', { nullable: true }).",
+      emptyUnion: "'{{name}}' admits {{empty}}, so TypeScript (with strictNullChecks) emits `Object` and the build cannot know its type. Fix: {{fix}}.",
     },
     schema: [],
   },
@@ -68,6 +101,8 @@ export const paramTypeSupported = createRule({
   create(context) {
     const services = ESLintUtils.getParserServices(context);
     const checker = services.program.getTypeChecker();
+    const compilerOptions = services.program.getCompilerOptions();
+    const strict = compilerOptions.strictNullChecks ?? compilerOptions.strict ?? false;
     let imports: FileImports;
     return {
       Program(program) {
@@ -84,18 +119,32 @@ export const paramTypeSupported = createRule({
         const call = decorator.expression as TSESTree.CallExpression;
         const argument = call.arguments[0]?.type === 'Literal' ? String(call.arguments[0].value) : id.name;
         const data = { name: id.name, argument };
-        const type = checker.getTypeFromTypeNode(services.esTreeNodeToTSNodeMap.get(id.typeAnnotation.typeAnnotation) as unknown as ts.TypeNode);
+        const annotation = id.typeAnnotation.typeAnnotation;
+        const type = checker.getTypeFromTypeNode(services.esTreeNodeToTSNodeMap.get(annotation) as unknown as ts.TypeNode);
+        // The type as written, without its `| null` and `| undefined`.
+        const written = (annotation.type === 'TSUnionType' ? annotation.types.filter((t) => !EMPTY_NODES.has(t.type)) : [annotation]).map((t) => context.sourceCode.getText(t)).join(' | ');
         const members = type.isUnion() ? type.types : [type];
         const hasNull = members.some((t) => t.flags & ts.TypeFlags.Null);
-        if (hasNull && !propertyOf(options, 'nullable')) context.report({ node: id, messageId: 'nullable', data });
-        if (propertyOf(options, 'type') || propertyOf(options, 'enum')) return;
+        const explicit = propertyOf(options, 'type') || propertyOf(options, 'enum');
         const rest = members.filter((t) => !(t.flags & (ts.TypeFlags.Null | ts.TypeFlags.Undefined | ts.TypeFlags.Void)));
-        if (rest.length === 0) return;
-        const verdict = judge(rest, checker);
+        const verdict = rest.length > 0 ? judge(rest, checker) : undefined;
+        // With strictNullChecks, TypeScript emits `Object` for a union with `null` or `undefined`.
+        if (!explicit && strict && verdict && rest.length < members.length) {
+          const fix = hasNull
+            ? `@Param('${argument}', { ${stated(verdict, rest, checker)}, nullable: true })`
+            : `drop \`| undefined\` and write \`${id.name}?: ${written}\` with @Param('${argument}', { optional: true })`;
+          return context.report({ node: id, messageId: 'emptyUnion', data: { ...data, empty: hasNull ? 'null' : 'undefined', fix } });
+        }
+        if (hasNull && !propertyOf(options, 'nullable')) context.report({ node: id, messageId: 'nullable', data });
+        if (explicit || !verdict) return;
         if (verdict.kind === 'array') context.report({ node: id, messageId: 'array', data: { ...data, element: verdict.element } });
         else if (verdict.kind === 'unknown') context.report({ node: id, messageId: 'unknown', data: { ...data, what: verdict.what } });
         else if (verdict.kind === 'literals')
-          context.report({ node: id, messageId: 'literals', data: { ...data, emitted: verdict.emitted, emittedLower: verdict.emitted === 'String' ? 'string' : 'number' } });
+          context.report({
+            node: id,
+            messageId: 'literals',
+            data: { ...data, type: written, emitted: verdict.emitted, emittedLower: verdict.emitted.toLowerCase(), fix: verdict.fix },
+          });
       },
     };
   },
