@@ -1,27 +1,11 @@
 import 'reflect-metadata';
-import { Ctx, Param, Resource, Tool, type ToolContext } from '@toolwright/core';
+import { Resource } from '@toolwright/core';
 import { LoggingMessageNotificationSchema, ResourceUpdatedNotificationSchema, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { InstanceTools } from './fixtures/instanceTools';
 import { startRedisServer, type RedisServer } from './fixtures/redisServer';
 import { connectRoundRobin, eventually, startInstances, stopInstances, streamWatched, textOf, type Instance } from './fixtures/instances';
 
-class Counter {
-  @Tool({ description: 'Echoes its text, with the port of the instance that served it.' })
-  echo(@Param('text') text: string, @Ctx() ctx: ToolContext) {
-    return `${text} from ${String(ctx.headers?.host ?? '')}`;
-  }
-
-  @Tool({ description: 'Reports progress and logs, then answers.' })
-  async work(@Ctx() ctx: ToolContext) {
-    for (let i = 1; i <= 3; i++) await ctx.progress(i, 3);
-    ctx.log.debug('a debug line');
-    ctx.log.warning('a warning');
-    return 'done';
-  }
-
-  @Tool({ description: 'Comes and goes.' }) flaky() {
-    return 'flaky';
-  }
-
+class Board {
   @Resource('board://status', { description: 'Board status' }) status() {
     return 'green';
   }
@@ -34,7 +18,7 @@ describe('three instances sharing sessions, events and notifications through a r
 
   beforeAll(async () => {
     redis = await startRedisServer();
-    instances = await startInstances(3, redis.url, { name: 'scale', version: '1', tools: [Counter], listChangedDebounceMs: 5 });
+    instances = await startInstances(3, redis.url, { name: 'scale', version: '1', tools: [InstanceTools, Board], listChangedDebounceMs: 5 });
     urls = instances.map((i) => i.url);
   });
   afterAll(async () => {

@@ -1,34 +1,19 @@
 import 'reflect-metadata';
 import { randomUUID } from 'node:crypto';
-import { Ctx, Param, Resource, Tool, type ToolContext } from '@toolwright/core';
+import { Ctx, Resource, Tool, type ToolContext } from '@toolwright/core';
 import { ElicitRequestSchema, LoggingMessageNotificationSchema, ResourceUpdatedNotificationSchema, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { firstListChange } from './fixtures/firstListChange';
+import { InstanceTools } from './fixtures/instanceTools';
 import { startRedisServer, type RedisServer } from './fixtures/redisServer';
 import { startFetchInstances, type FetchInstance } from './fixtures/fetchInstances';
 import { connectRoundRobin, eventually, startInstances, stopInstances, storedEvents, streamWatched, textOf, type Instance } from './fixtures/instances';
 import { openGet, openRawSession, readSse, rpc } from './fixtures/sse';
 
 class Desk {
-  @Tool({ description: 'Echoes its text, with the host that served it.' })
-  echo(@Param('text') text: string, @Ctx() ctx: ToolContext) {
-    return `${text} from ${String(ctx.headers?.host ?? '')}`;
-  }
-
-  @Tool({ description: 'Reports progress and logs, then answers.' })
-  async work(@Ctx() ctx: ToolContext) {
-    for (let i = 1; i <= 3; i++) await ctx.progress(i, 3);
-    ctx.log.debug('a debug line');
-    ctx.log.warning('a warning');
-    return 'done';
-  }
-
   @Tool({ description: 'Asks the user.' })
   async ask(@Ctx() ctx: ToolContext) {
     const answer = await ctx.elicit('Which drink?', { type: 'object', properties: { drink: { type: 'string' } }, required: ['drink'] });
     return `${answer.action === 'accept' ? String(answer.content.drink) : answer.action} on ${String(ctx.headers?.host)}`;
-  }
-
-  @Tool({ description: 'Comes and goes.' }) flaky() {
-    return 'flaky';
   }
 
   @Resource('desk://status', { description: 'Desk status' }) status() {
@@ -58,7 +43,7 @@ describe('fetch-handler instances (and a node listener) sharing sessions through
   let fetchers: FetchInstance[];
   let node: Instance[];
   let urls: string[];
-  const appOptions = { name: 'desk', version: '1', tools: [Desk], listChangedDebounceMs: 1 };
+  const appOptions = { name: 'desk', version: '1', tools: [InstanceTools, Desk], listChangedDebounceMs: 1 };
 
   beforeAll(async () => {
     redis = await startRedisServer();
@@ -150,14 +135,7 @@ describe('fetch-handler instances (and a node listener) sharing sessions through
   it('resumes a GET stream with Last-Event-ID on the other fetch handler', async () => {
     const [a, b] = fetchers;
     const session = await openRawSession(a.url);
-    const first = readSse(await openGet(a.url, session));
-    await streamWatched(a, session);
-    node[0].app.tools.disable('flaky');
-    const heard = await first.next();
-    expect(heard.data).toEqual({ jsonrpc: '2.0', method: 'notifications/tools/list_changed' });
-    expect(heard.id).toMatch(/^\d+-\d+$/);
-    await first.cancel();
-    await streamWatched(a, session, false);
+    const heard = await firstListChange(a, session, () => node[0].app.tools.disable('flaky'));
     // Stored while no GET stream is open anywhere.
     const stored = await storedEvents(a, session);
     b.app.tools.disable('flaky');

@@ -1,21 +1,19 @@
 import 'reflect-metadata';
 import { Param, Tool } from '@toolwright/core';
-import { createApp } from '@toolwright/server';
-import type { HttpListener } from '@toolwright/server/http';
 import { cache, rateLimit } from '@toolwright/server/middleware';
-import { createRedisCluster, createRedisMiddlewareStores, type RedisCluster } from '@toolwright/redis';
 import { randomUUID } from 'node:crypto';
 import { startRedisServer, type RedisServer } from './fixtures/redisServer';
-import { connectRoundRobin, textOf } from './fixtures/instances';
+import { connectRoundRobin, stopInstances, textOf, type Instance } from './fixtures/instances';
+import { startStoreInstances } from './fixtures/startStoreInstances';
 
 describe('rate limits and cached results shared by every instance (Redis stores for the middleware)', () => {
   let redis: RedisServer;
-  const instances: { listener: HttpListener; cluster: RedisCluster }[] = [];
+  let instances: Instance[];
   const prefix = `mw-${randomUUID().slice(0, 8)}:`;
 
   beforeAll(async () => {
     redis = await startRedisServer();
-    for (let i = 0; i < 3; i++) {
+    instances = await startStoreInstances(3, redis.url, prefix, (i, stores) => {
       const served = { count: 0 };
       class Lookup {
         @Tool({ description: 'Three calls per caller, across the cluster.' })
@@ -28,24 +26,17 @@ describe('rate limits and cached results shared by every instance (Redis stores 
           return `${symbol} served by instance ${i}, call ${++served.count}`;
         }
       }
-      const cluster = await createRedisCluster({ url: redis.url, prefix, logWrite: () => {} });
-      const stores = createRedisMiddlewareStores(cluster);
-      const app = await createApp({
+      return {
         name: 'shared',
         version: '1',
         tools: [Lookup],
         // The cache outside the limit: a cached answer spends no token.
         middleware: [cache({ ttlMs: 60_000, store: stores.cache }), rateLimit({ capacity: 3, refillPerSecond: 0.001, store: stores.rateLimit })],
-      });
-      const listener = await app.listen({ transport: 'http', port: 0, requestLogLevel: 'silent', exitOnSignal: false, cluster });
-      instances.push({ listener, cluster });
-    }
+      };
+    });
   });
   afterAll(async () => {
-    for (const { listener, cluster } of instances) {
-      await listener.close();
-      await cluster.close();
-    }
+    await stopInstances(instances ?? []);
     await redis?.close();
   });
 

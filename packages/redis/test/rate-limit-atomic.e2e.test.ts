@@ -1,12 +1,10 @@
 import 'reflect-metadata';
 import { Tool } from '@toolwright/core';
-import { createApp } from '@toolwright/server';
-import type { HttpListener } from '@toolwright/server/http';
 import { rateLimit } from '@toolwright/server/middleware';
-import { createRedisCluster, createRedisMiddlewareStores, type RedisCluster } from '@toolwright/redis';
 import { randomUUID } from 'node:crypto';
 import { startRedisServer, type RedisServer } from './fixtures/redisServer';
-import { connectRoundRobin, textOf } from './fixtures/instances';
+import { connectRoundRobin, stopInstances, textOf, type Instance } from './fixtures/instances';
+import { startStoreInstances } from './fixtures/startStoreInstances';
 
 /**
  * The Redis rate-limit store spends a token in one atomic step (a Lua script), so calls that
@@ -15,14 +13,14 @@ import { connectRoundRobin, textOf } from './fixtures/instances';
  */
 describe('rateLimit on Redis: concurrent calls across instances spend each token once', () => {
   let redis: RedisServer;
-  const instances: { listener: HttpListener; cluster: RedisCluster }[] = [];
+  let instances: Instance[];
   const ran = { count: 0 };
   const prefix = `rl-${randomUUID().slice(0, 8)}:`;
   const capacity = 5;
 
   beforeAll(async () => {
     redis = await startRedisServer();
-    for (let i = 0; i < 3; i++) {
+    instances = await startStoreInstances(3, redis.url, prefix, (_, stores) => {
       class Limited {
         @Tool({ description: 'Five calls per caller across the cluster, then one every 1000 s.' })
         limited() {
@@ -30,18 +28,11 @@ describe('rateLimit on Redis: concurrent calls across instances spend each token
           return 'ok';
         }
       }
-      const cluster = await createRedisCluster({ url: redis.url, prefix, logWrite: () => {} });
-      const stores = createRedisMiddlewareStores(cluster);
-      const app = await createApp({ name: 'limited', version: '1', tools: [Limited], middleware: [rateLimit({ capacity, refillPerSecond: 0.001, store: stores.rateLimit })] });
-      const listener = await app.listen({ transport: 'http', port: 0, requestLogLevel: 'silent', exitOnSignal: false, cluster });
-      instances.push({ listener, cluster });
-    }
+      return { name: 'limited', version: '1', tools: [Limited], middleware: [rateLimit({ capacity, refillPerSecond: 0.001, store: stores.rateLimit })] };
+    });
   });
   afterAll(async () => {
-    for (const { listener, cluster } of instances) {
-      await listener.close();
-      await cluster.close();
-    }
+    await stopInstances(instances ?? []);
     await redis?.close();
   });
 

@@ -1,7 +1,8 @@
 import 'reflect-metadata';
 import { Resource, Tool } from '@toolwright/core';
+import { firstListChange } from './fixtures/firstListChange';
 import { startRedisServer, type RedisServer } from './fixtures/redisServer';
-import { eventually, startInstances, stopInstances, storedEvents, streamWatched, type Instance } from './fixtures/instances';
+import { eventually, startInstances, stopInstances, storedEvents, type Instance } from './fixtures/instances';
 import { openGet, openRawSession, readSse, rpc } from './fixtures/sse';
 
 class Board {
@@ -28,14 +29,7 @@ describe('the GET stream resumed with Last-Event-ID on another instance', () => 
   it('replays what was stored while the client was away, then carries live events', async () => {
     const [a, b, c] = instances;
     const session = await openRawSession(a.url);
-    const first = readSse(await openGet(a.url, session));
-    await streamWatched(a, session);
-    c.app.tools.disable('flaky');
-    const heard = await first.next();
-    expect(heard.data).toEqual({ jsonrpc: '2.0', method: 'notifications/tools/list_changed' });
-    expect(heard.id).toMatch(/^\d+-\d+$/);
-    await first.cancel();
-    await streamWatched(a, session, false);
+    const heard = await firstListChange(a, session, () => c.app.tools.disable('flaky'));
 
     // While no GET stream is open anywhere: a change on C, a subscription through C and an update on A, each stored before the next.
     const stored = await storedEvents(a, session);

@@ -1,5 +1,6 @@
 import 'reflect-metadata';
-import { Param, RequireScopes, Resource, UseGuards, type AuthInfo } from '@toolwright/core';
+import type { AuthInfo } from '@toolwright/core';
+import { SubscriptionBoard } from '../../server/test/fixtures/subscriptionBoard';
 import { startRedisServer, type RedisServer } from './fixtures/redisServer';
 import { eventually, startInstances, stopInstances, type Instance } from './fixtures/instances';
 import { HEADERS } from './fixtures/sse';
@@ -9,30 +10,6 @@ import { HEADERS } from './fixtures/sse';
  * instance's server accepted it (existence, scopes, guards, no control characters), as a set
  * capped per session whichever instances the subscriptions came through.
  */
-class Board {
-  @Resource('open://status', { description: 'Anyone may read it.' })
-  status() {
-    return 'green';
-  }
-
-  @RequireScopes('secret:read')
-  @Resource('secret://plans', { description: 'Needs a scope.' })
-  plans() {
-    return 'plans';
-  }
-
-  @UseGuards(async () => false)
-  @Resource('guarded://data', { description: 'Its guard refuses everyone.' })
-  guarded() {
-    return 'data';
-  }
-
-  @Resource('files://{+path}', { description: 'Any path.' })
-  file(@Param('path') path: string) {
-    return path;
-  }
-}
-
 const verifyToken = (token: string): AuthInfo => ({ token, clientId: 'client', scopes: [], expiresAt: Math.floor(Date.now() / 1000) + 3600, extra: { sub: token } });
 const auth = { verifyToken, authorizationServers: ['https://auth.example.com'] };
 const headers = { ...HEADERS, authorization: 'Bearer outsider' };
@@ -70,7 +47,7 @@ describe('cluster subscriptions are recorded after authorization (issue 31, item
   let instances: Instance[];
   beforeAll(async () => {
     redis = await startRedisServer();
-    instances = await startInstances(2, redis.url, { name: 'board', version: '1', tools: [Board] }, { auth });
+    instances = await startInstances(2, redis.url, { name: 'board', version: '1', tools: [SubscriptionBoard] }, { auth });
   });
   afterAll(async () => {
     await stopInstances(instances ?? []);

@@ -1,11 +1,12 @@
 import 'reflect-metadata';
-import { Ctx, Param, Tool, type ToolContext } from '@toolwright/core';
 import { RedisTaskStore } from '@toolwright/redis';
 import { createApp, tasks, type App, type TasksOptions } from '@toolwright/server';
 import { createFetchHandler, type FetchHandler } from '@toolwright/server/fetch';
-import { createTaskClient, type TaskCallAnswer, type TaskClient } from '@toolwright/server/testing';
+import { createTaskClient, type TaskClient } from '@toolwright/server/testing';
 import { Redis } from 'ioredis';
 import { startRedisServer, type RedisServer } from './fixtures/redisServer';
+import { QueueJobs } from '../../server/test/fixtures/queueJobs';
+import { refusal, taskIdOf } from '../../server/test/fixtures/taskAnswers';
 
 /**
  * `tasks({ queue: true, maxRunning })` on a real redis-server: the bounds on unfinished tasks,
@@ -15,18 +16,6 @@ import { startRedisServer, type RedisServer } from './fixtures/redisServer';
  */
 const silent = { debug() {}, info() {}, warn() {}, error() {} };
 
-class Jobs {
-  @Tool({ description: 'Waits until its signal aborts.', task: 'required' })
-  async hold(@Ctx() ctx: ToolContext) {
-    await new Promise((_, reject) => ctx.signal.addEventListener('abort', () => reject(ctx.signal.reason)));
-  }
-
-  @Tool({ description: 'Answers at once.', task: 'required' })
-  quick(@Param('n') n: number) {
-    return `quick ${n}`;
-  }
-}
-
 interface Instance {
   readonly app: App;
   readonly handler: FetchHandler;
@@ -35,12 +24,6 @@ interface Instance {
   /** A task client calling as `token`'s holder (subject `token`). */
   as(token: string): TaskClient;
 }
-
-const taskIdOf = (answer: TaskCallAnswer): string => {
-  if (answer.resultType !== 'task') throw new Error(`expected a task, got ${JSON.stringify(answer)}`);
-  return answer.task.taskId;
-};
-const refusal = (text: string) => ({ resultType: 'complete', result: { isError: true, content: [{ type: 'text', text: expect.stringContaining(text) }] } });
 
 describe('bounds on queued tasks in Redis (tasks({ queue: true, maxRunning }))', () => {
   let server: RedisServer;
@@ -62,7 +45,7 @@ describe('bounds on queued tasks in Redis (tasks({ queue: true, maxRunning }))',
   async function instance(prefix: string, options: TasksOptions): Promise<Instance> {
     const redis = new Redis(server.url, { maxRetriesPerRequest: 1 });
     const store = new RedisTaskStore({ redis, prefix });
-    const app = await createApp({ name: 'jobs', version: '1.0.0', tools: [Jobs], extensions: [tasks({ store, logger: silent, ...options })], logger: silent });
+    const app = await createApp({ name: 'jobs', version: '1.0.0', tools: [QueueJobs], extensions: [tasks({ store, logger: silent, ...options })], logger: silent });
     const verifyToken = (token: string) => ({ token, clientId: 'web', scopes: [], extra: { sub: token } });
     const handler = createFetchHandler(app, { auth: { verifyToken, resource: 'http://localhost/mcp', authorizationServers: ['https://auth.example'] }, logError: () => undefined });
     const made: Instance = { app, handler, redis, store, as: (token) => createTaskClient({ fetch: handler }, { headers: { authorization: `Bearer ${token}` } }) };

@@ -8,7 +8,8 @@ import { createApp, tasks, TASKS_EXTENSION_ID, type App, type StoredTask, type T
 import { createFetchHandler, type FetchHandler } from '@toolwright/server/fetch';
 import { Redis } from 'ioredis';
 import { startRedisServer, type RedisServer } from './fixtures/redisServer';
-import { modernRequest } from '../../server/test/fixtures/modernRequest';
+import { modernRequest, openModern } from '../../server/test/fixtures/modernRequest';
+import { streamText } from '../../server/test/fixtures/streamText';
 
 /**
  * Tasks shared through a real redis-server: instances of one app, each with its own Redis
@@ -152,40 +153,12 @@ describe('tasks in Redis', () => {
 
   it('sends notifications/tasks on a subscriptions/listen stream of one instance for a task another runs', async () => {
     const { taskId } = await raw(a, 'tools/call', { name: 'remove', arguments: { file: 'heard.txt' } });
-    const response = await c.handler(
-      new Request('http://localhost/mcp', {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'subscriptions/listen' },
-        body: JSON.stringify({
-          jsonrpc: '2.0',
-          id: 'listen-c',
-          method: 'subscriptions/listen',
-          params: {
-            notifications: { taskIds: [taskId] },
-            _meta: {
-              'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-              'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' },
-              'io.modelcontextprotocol/clientCapabilities': declaring,
-            },
-          },
-        }),
-      }),
-    );
-    const reader = response.body!.getReader();
-    const decoder = new TextDecoder();
-    let text = '';
-    const read = async (until: (t: string) => boolean) => {
-      while (!until(text)) {
-        const chunk = await reader.read();
-        if (chunk.done) throw new Error(`the stream ended: ${text}`);
-        text += decoder.decode(chunk.value);
-      }
-    };
-    await read((t) => t.includes('"status":"input_required"'));
+    const stream = streamText(await openModern(c.handler, 'subscriptions/listen', { notifications: { taskIds: [taskId] } }, { capabilities: declaring }, 'listen-c'));
+    await stream.read((t) => t.includes('"status":"input_required"'));
     await raw(b, 'tasks/update', { taskId, inputResponses: { confirm: { action: 'accept', content: { confirm: true } } } });
-    await read((t) => t.includes('"status":"completed"'));
-    expect(text).toContain('deleted heard.txt');
-    await reader.cancel();
+    await stream.read((t) => t.includes('"status":"completed"'));
+    expect(stream.text).toContain('deleted heard.txt');
+    await stream.cancel();
   });
 
   it('runs 1,000 concurrent tasks over three instances: every one completes once with its own result, none lost, each key expiring with its task', async () => {

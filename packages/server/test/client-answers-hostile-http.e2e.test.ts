@@ -3,6 +3,7 @@ import { createApp, type App } from '@toolwright/server';
 import { createFetchHandler } from '@toolwright/server/fetch';
 import { ASKS, Asking, MALFORMED, seen } from './fixtures/hostileAnswers';
 import { messagesOf, post } from './fixtures/httpHelpers';
+import { openLegacySseSession, type LegacySseSession } from './fixtures/openLegacySseSession';
 import { serveFetch } from './fixtures/serveFetch';
 
 /**
@@ -152,25 +153,10 @@ describe.each(servers)("2025-11-25 over Streamable HTTP, %s: a client's malforme
 describe('2025-11-25 over the legacy HTTP+SSE transport', () => {
   it("a client's malformed answer is refused (400) and fails the question at once, saying why", async () => {
     const listener = await app.listen({ transport: 'http', port: 0, requestLogLevel: 'silent', exitOnSignal: false, legacySse: true });
-    const base = listener.url.replace(/\/mcp$/, '');
-    const stream = await fetch(`${base}/sse`, { headers: { accept: 'text/event-stream' } });
-    const reader = stream.body!.pipeThrough(new TextDecoderStream()).getReader();
-    let text = '';
-    const nextData = async (match: (data: string) => boolean): Promise<string> => {
-      for (;;) {
-        const found = [...text.matchAll(/data: (.*)\n\n/g)].map((m) => m[1]).find(match);
-        if (found !== undefined) return found;
-        const { value, done } = await reader.read();
-        if (done) throw new Error(`the stream ended: ${text}`);
-        text += value;
-      }
-    };
+    let session: LegacySseSession | undefined;
     try {
-      const messages = `${base}${await nextData((data) => data.startsWith('/messages'))}`;
-      const send = (body: string) => fetch(messages, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
-      await send(JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: CAPABILITIES, clientInfo: { name: 'c', version: '1' } } }));
-      await nextData((data) => data.includes('"id":0'));
-      await send('{"jsonrpc":"2.0","method":"notifications/initialized"}');
+      session = await openLegacySseSession(listener.url, '2025-11-25', CAPABILITIES);
+      const { send, nextData } = session;
       expect((await send('{"jsonrpc":"2.0","id":"call","method":"tools/call","params":{"name":"raw","arguments":{}}}')).status).toBe(202);
       const request = JSON.parse(await nextData((data) => data.includes('"method":"elicitation/create"'))) as Message;
       const [, answer, reason] = MALFORMED[0];
@@ -183,7 +169,7 @@ describe('2025-11-25 over the legacy HTTP+SSE transport', () => {
       const late = new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`the call was not answered within ${PROMPTLY_MS} ms`)), PROMPTLY_MS).unref());
       expect((JSON.parse(await Promise.race([answered, late])) as Message).result).toEqual({ content: [{ type: 'text', text: failedText('raw', reason) }], isError: true });
     } finally {
-      await reader.cancel().catch(() => undefined);
+      await session?.close();
       await listener.close();
     }
   });

@@ -33,6 +33,37 @@ function samplingClient() {
   return { client, nextAsk };
 }
 
+type StartAsking = (drainTimeoutMs: number) => Promise<ReturnType<typeof samplingClient>>;
+
+/**
+ * A call waiting on the client's answer while the listener shuts down (drain 10 s): once shutdown
+ * has begun, `refused` checks that a new request is turned away; the answer still reaches the call.
+ */
+async function answeredDuringShutdown(start: StartAsking, listener: () => HttpListener, refused: (client: Client) => Promise<void>) {
+  const { client, nextAsk } = await start(10_000);
+  const call = client.callTool({ name: 'ask', arguments: {} });
+  const ask = await nextAsk(1);
+  const closed = listener().close();
+  await shutdownBegun(listener().url);
+  await refused(client);
+  ask.answer('still here');
+  expect(await call).toMatchObject({ content: [{ type: 'text', text: 'the client said: still here' }] });
+  await closed;
+}
+
+/** A call still waiting on the client when the drain timeout (300 ms) ends gets an error response. */
+async function drainTimeoutAnswered(start: StartAsking, listener: () => HttpListener) {
+  const { client, nextAsk } = await start(300);
+  const call = client.callTool({ name: 'ask', arguments: {} });
+  await nextAsk(1);
+  const outcome = call.then(
+    () => 'answered',
+    (error: Error) => error.message,
+  );
+  await listener().close();
+  expect(await outcome).toContain(DRAIN_MESSAGE);
+}
+
 // Only stateful SSE sessions carry the server's requests to the client: JSON responses and stateless requests have no stream for them.
 const HTTP_MODES = [
   { name: 'stateful SSE', options: {} },
@@ -154,29 +185,16 @@ describe.each(ERAS.filter((era) => !era.modern))('calls that wait on the client 
       return { client, nextAsk };
     };
 
-    it('shutdown waits for the call and still accepts the client answer; new requests get 503', async () => {
-      const { client, nextAsk } = await start(10_000);
-      const call = client.callTool({ name: 'ask', arguments: {} });
-      const ask = await nextAsk(1);
-      const closed = listener!.close();
-      await shutdownBegun(listener!.url);
-      await expect(client.callTool({ name: 'slow', arguments: { ms: 1 } })).rejects.toThrow(/503|shutting down/);
-      ask.answer('still here');
-      expect(await call).toMatchObject({ content: [{ type: 'text', text: 'the client said: still here' }] });
-      await closed;
-    });
+    it('shutdown waits for the call and still accepts the client answer; new requests get 503', () =>
+      answeredDuringShutdown(
+        start,
+        () => listener!,
+        async (client) => {
+          await expect(client.callTool({ name: 'slow', arguments: { ms: 1 } })).rejects.toThrow(/503|shutting down/);
+        },
+      ));
 
-    it('a call that cannot finish within the drain gets an error response', async () => {
-      const { client, nextAsk } = await start(300);
-      const call = client.callTool({ name: 'ask', arguments: {} });
-      await nextAsk(1);
-      const outcome = call.then(
-        () => 'answered',
-        (error: Error) => error.message,
-      );
-      await listener!.close();
-      expect(await outcome).toContain(DRAIN_MESSAGE);
-    });
+    it('a call that cannot finish within the drain gets an error response', () => drainTimeoutAnswered(start, () => listener!));
   });
 
   describe.each(HTTP_MODES)('over HTTP, $name', (mode) => {
@@ -186,37 +204,24 @@ describe.each(ERAS.filter((era) => !era.modern))('calls that wait on the client 
       listener = await app.listen({ transport: 'http', port: 0, ...quiet, drainTimeoutMs, ...mode.options });
       const { client, nextAsk } = samplingClient();
       await client.connect(new StreamableHTTPClientTransport(new URL(listener.url)));
-      return { client, nextAsk, url: listener.url };
+      return { client, nextAsk };
     };
 
-    it('shutdown still accepts the client answer, so the call finishes; new requests get 503', async () => {
-      const { client, nextAsk, url } = await start(10_000);
-      const call = client.callTool({ name: 'ask', arguments: {} });
-      const ask = await nextAsk(1);
-      const closed = listener!.close();
-      await shutdownBegun(url);
-      const refused = await fetch(url, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-        body: '{"jsonrpc":"2.0","id":1,"method":"ping"}',
-      });
-      expect(refused.status).toBe(503);
-      ask.answer('still here');
-      expect(await call).toMatchObject({ content: [{ type: 'text', text: 'the client said: still here' }] });
-      await closed;
-    });
+    it('shutdown still accepts the client answer, so the call finishes; new requests get 503', () =>
+      answeredDuringShutdown(
+        start,
+        () => listener!,
+        async () => {
+          const refused = await fetch(listener!.url, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+            body: '{"jsonrpc":"2.0","id":1,"method":"ping"}',
+          });
+          expect(refused.status).toBe(503);
+        },
+      ));
 
-    it('a call that cannot finish within the drain gets an error response', async () => {
-      const { client, nextAsk } = await start(300);
-      const call = client.callTool({ name: 'ask', arguments: {} });
-      await nextAsk(1);
-      const outcome = call.then(
-        () => 'answered',
-        (error: Error) => error.message,
-      );
-      await listener!.close();
-      expect(await outcome).toContain('did not finish within the drain timeout (300 ms)');
-    });
+    it('a call that cannot finish within the drain gets an error response', () => drainTimeoutAnswered(start, () => listener!));
   });
 
   it.each([

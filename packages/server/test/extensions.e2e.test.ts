@@ -3,6 +3,7 @@ import { Ctx, RequireClientExtension, Tool, clientExtension, type ToolContext } 
 import { createApp, defineExtension, ProtocolError, type App, type Extension } from '@toolwright/server';
 import { createTestClient, toolText } from '@toolwright/server/testing';
 import * as z from 'zod';
+import { codeOf } from './fixtures/codeOf';
 
 /**
  * The extension API through the real SDK v2 client, in both eras, in memory and over HTTP:
@@ -76,20 +77,6 @@ const declaring = { extensions: { [SEARCH]: { mode: 'fuzzy' } } };
 type Client = Awaited<ReturnType<typeof createTestClient>>;
 const call = (client: Client, method: string, params?: Record<string, unknown>) =>
   client.request({ method, ...(params && { params }) } as never, JSON_RESULT as never) as Promise<Record<string, unknown>>;
-/**
- * The JSON-RPC error a request got. Over 2026-07-28 HTTP the SDK's endpoint answers some
- * errors with an HTTP status besides the JSON-RPC body (-32601 is a 404); the client raises
- * those as HTTP errors carrying the body, read here.
- */
-const codeOf = (promise: Promise<unknown>) =>
-  promise.then(
-    () => 'answered',
-    (error: { code?: number | string; message: string; data?: { status?: number; text?: string } }) => {
-      if (typeof error.code === 'number') return { code: error.code, message: error.message };
-      const body = JSON.parse(error.data?.text ?? '{}') as { error?: { code: number; message: string } };
-      return { code: body.error?.code, message: body.error?.message, status: error.data?.status };
-    },
-  );
 
 describe('extensions', () => {
   let app: App;

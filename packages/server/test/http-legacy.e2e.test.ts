@@ -3,6 +3,7 @@ import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { createApp } from '@toolwright/server';
 import { HttpTools } from './fixtures/http.tools';
 import { connectClient, textOf } from './fixtures/httpHelpers';
+import { openLegacySseSession } from './fixtures/openLegacySseSession';
 
 describe('the legacy HTTP+SSE transport (2024-11-05 clients), behind an option', () => {
   it('serves GET /sse + POST /messages next to Streamable HTTP, with the same Host/Origin checks', async () => {
@@ -28,32 +29,14 @@ describe('the legacy HTTP+SSE transport (2024-11-05 clients), behind an option',
   it('refuses a POST whose request reuses the id of one still running (400, -32600), and answers the running one', async () => {
     const app = await createApp({ name: 'legacy-ids', version: '1.0.0', tools: [HttpTools] });
     const listener = await app.listen({ transport: 'http', port: 0, requestLogLevel: 'silent', exitOnSignal: false, legacySse: true });
-    const base = listener.url.replace(/\/mcp$/, '');
-    const stream = await fetch(`${base}/sse`, { headers: { accept: 'text/event-stream' } });
-    const reader = stream.body!.pipeThrough(new TextDecoderStream()).getReader();
-    let text = '';
-    /** The `data:` of the first event after what was read so far that `match` accepts. */
-    const nextData = async (match: (data: string) => boolean): Promise<string> => {
-      for (;;) {
-        const found = [...text.matchAll(/data: (.*)\n\n/g)].map((m) => m[1]).find(match);
-        if (found !== undefined) return found;
-        const { value, done } = await reader.read();
-        if (done) throw new Error(`the stream ended: ${text}`);
-        text += value;
-      }
-    };
-    const messages = `${base}${await nextData((data) => data.startsWith('/messages'))}`;
-    const send = (message: unknown) => fetch(messages, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(message) });
-    await send({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2024-11-05', capabilities: {}, clientInfo: { name: 'c', version: '1' } } });
-    await nextData((data) => data.includes('"id":0'));
-    await send({ jsonrpc: '2.0', method: 'notifications/initialized' });
-    const call = { jsonrpc: '2.0', id: 'twice', method: 'tools/call', params: { name: 'slow', arguments: { ms: 1500 } } };
-    expect((await send(call)).status).toBe(202);
-    const second = await send(call);
+    const session = await openLegacySseSession(listener.url, '2024-11-05');
+    const call = JSON.stringify({ jsonrpc: '2.0', id: 'twice', method: 'tools/call', params: { name: 'slow', arguments: { ms: 1500 } } });
+    expect((await session.send(call)).status).toBe(202);
+    const second = await session.send(call);
     expect(second.status).toBe(400);
     expect(await second.json()).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32600, message: expect.stringContaining('request id "twice" is already used') } });
-    expect(JSON.parse(await nextData((data) => data.includes('"id":"twice"')))).toMatchObject({ result: { content: [{ text: 'slept 1500' }] } });
-    await reader.cancel();
+    expect(JSON.parse(await session.nextData((data) => data.includes('"id":"twice"')))).toMatchObject({ result: { content: [{ text: 'slept 1500' }] } });
+    await session.close();
     await listener.close();
   });
 

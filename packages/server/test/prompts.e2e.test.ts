@@ -1,8 +1,6 @@
 import 'reflect-metadata';
 import { assistantMessage, BuildError, buildRegistry, embeddedResource, image, Param, Prompt, ToolError, userMessage } from '@toolwright/core';
-import { createApp, type App } from '@toolwright/server';
-import { createTestClient } from '@toolwright/server/testing';
-import type { Client } from '@modelcontextprotocol/client';
+import { useQuietClient } from './fixtures/useQuietClient';
 
 enum Tone {
   Formal = 'formal',
@@ -51,26 +49,14 @@ class WritingPrompts {
 }
 
 describe('prompts through a real SDK client (in memory)', () => {
-  let app: App;
-  let client: Client;
-  let stderr: jest.SpyInstance;
-
-  beforeAll(async () => {
-    app = await createApp({ name: 'writing', version: '1.0.0', tools: [WritingPrompts] });
-    client = await createTestClient(app);
-  });
-  beforeEach(() => {
-    stderr = jest.spyOn(process.stderr, 'write').mockImplementation(() => true);
-  });
-  afterEach(() => stderr.mockRestore());
-  afterAll(() => client.close());
+  const suite = useQuietClient({ name: 'writing', version: '1.0.0', tools: [WritingPrompts] });
 
   it('declares prompts and completions', () => {
-    expect(client.getServerCapabilities()).toMatchObject({ prompts: { listChanged: true }, completions: {} });
+    expect(suite.client.getServerCapabilities()).toMatchObject({ prompts: { listChanged: true }, completions: {} });
   });
 
   it('lists prompts with their declared arguments', async () => {
-    const { prompts } = await client.listPrompts();
+    const { prompts } = await suite.client.listPrompts();
     expect(prompts.find((p) => p.name === 'simple')).toEqual({ name: 'simple', description: 'A plain prompt.' });
     expect(prompts.find((p) => p.name === 'review')).toEqual({
       name: 'review',
@@ -86,26 +72,26 @@ describe('prompts through a real SDK client (in memory)', () => {
   });
 
   it('turns a string into one user message', async () => {
-    expect(await client.getPrompt({ name: 'simple' })).toEqual({ messages: [{ role: 'user', content: { type: 'text', text: 'Say hello.' } }] });
+    expect(await suite.client.getPrompt({ name: 'simple' })).toEqual({ messages: [{ role: 'user', content: { type: 'text', text: 'Say hello.' } }] });
   });
 
   it('converts and validates string arguments', async () => {
-    const result = await client.getPrompt({ name: 'review', arguments: { code: 'x = 1', tone: 'casual', lines: '3' } });
+    const result = await suite.client.getPrompt({ name: 'review', arguments: { code: 'x = 1', tone: 'casual', lines: '3' } });
     expect(result.messages).toEqual([{ role: 'user', content: { type: 'text', text: 'Review this casually (number:3 lines):\nx = 1' } }]);
   });
 
   it('supports embedded resources, images and assistant messages', async () => {
-    expect((await client.getPrompt({ name: 'rich', arguments: { uri: 'test://r' } })).messages).toEqual([
+    expect((await suite.client.getPrompt({ name: 'rich', arguments: { uri: 'test://r' } })).messages).toEqual([
       { role: 'user', content: { type: 'resource', resource: { uri: 'test://r', mimeType: 'text/plain', text: 'inside' } } },
       { role: 'user', content: { type: 'image', data: 'AQID', mimeType: 'image/png', annotations: { audience: ['user'] } } },
       { role: 'assistant', content: { type: 'text', text: 'I see a resource and an image.' } },
       { role: 'user', content: { type: 'text', text: 'Now explain them.' } },
     ]);
-    expect(await client.getPrompt({ name: 'whole' })).toEqual({ description: 'described', messages: [{ role: 'user', content: { type: 'text', text: 'hi' } }] });
+    expect(await suite.client.getPrompt({ name: 'whole' })).toEqual({ description: 'described', messages: [{ role: 'user', content: { type: 'text', text: 'hi' } }] });
   });
 
   it('answers missing, unknown and invalid arguments with -32602 and one line per field', async () => {
-    await expect(client.getPrompt({ name: 'review', arguments: { tone: 'angry', lines: 'many', extra: 'x' } })).rejects.toMatchObject({
+    await expect(suite.client.getPrompt({ name: 'review', arguments: { tone: 'angry', lines: 'many', extra: 'x' } })).rejects.toMatchObject({
       code: -32602,
       message: expect.stringContaining(
         [
@@ -120,13 +106,13 @@ describe('prompts through a real SDK client (in memory)', () => {
   });
 
   it('answers an unknown prompt with -32602', async () => {
-    await expect(client.getPrompt({ name: 'nope' })).rejects.toMatchObject({ code: -32602, message: expect.stringContaining("Unknown prompt 'nope'") });
+    await expect(suite.client.getPrompt({ name: 'nope' })).rejects.toMatchObject({ code: -32602, message: expect.stringContaining("Unknown prompt 'nope'") });
   });
 
   it('sends a ToolError message as -32603, and hides other failures', async () => {
-    await expect(client.getPrompt({ name: 'refuses' })).rejects.toMatchObject({ code: -32603, message: expect.stringContaining('This prompt is not available today.') });
-    await expect(client.getPrompt({ name: 'weird' })).rejects.toMatchObject({ code: -32603, message: expect.stringContaining("The prompt 'weird' failed with an internal error") });
-    expect(stderr.mock.calls.join('')).toContain("prompt 'weird' returned an unsupported message #0 (42)");
+    await expect(suite.client.getPrompt({ name: 'refuses' })).rejects.toMatchObject({ code: -32603, message: expect.stringContaining('This prompt is not available today.') });
+    await expect(suite.client.getPrompt({ name: 'weird' })).rejects.toMatchObject({ code: -32603, message: expect.stringContaining("The prompt 'weird' failed with an internal error") });
+    expect(suite.stderr.mock.calls.join('')).toContain("prompt 'weird' returned an unsupported message #0 (42)");
   });
 });
 

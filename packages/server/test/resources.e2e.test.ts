@@ -1,9 +1,8 @@
 import 'reflect-metadata';
 import { BuildError, buildRegistry, Ctx, Param, Resource, ResourceNotFoundError, type ToolContext } from '@toolwright/core';
-import { createApp, type App } from '@toolwright/server';
 import { createTestClient } from '@toolwright/server/testing';
-import type { Client } from '@modelcontextprotocol/client';
 import { waitFor } from './fixtures/waitFor';
+import { useQuietClient } from './fixtures/useQuietClient';
 
 const NOTES: Record<number, string> = { 1: 'first note', 2: 'second note' };
 
@@ -61,22 +60,10 @@ class LibraryResources {
 }
 
 describe('resources through a real SDK client (in memory)', () => {
-  let app: App;
-  let client: Client;
-  let stderr: jest.SpyInstance;
-
-  beforeAll(async () => {
-    app = await createApp({ name: 'library', version: '1.0.0', tools: [LibraryResources] });
-    client = await createTestClient(app);
-  });
-  beforeEach(() => {
-    stderr = jest.spyOn(process.stderr, 'write').mockImplementation(() => true);
-  });
-  afterEach(() => stderr.mockRestore());
-  afterAll(() => client.close());
+  const suite = useQuietClient({ name: 'library', version: '1.0.0', tools: [LibraryResources] });
 
   it('declares resources with subscribe and listChanged, and completions for templates', () => {
-    expect(client.getServerCapabilities()).toEqual({
+    expect(suite.client.getServerCapabilities()).toEqual({
       tools: { listChanged: true },
       logging: {},
       resources: { subscribe: true, listChanged: true },
@@ -85,7 +72,7 @@ describe('resources through a real SDK client (in memory)', () => {
   });
 
   it('lists static resources with every descriptor field', async () => {
-    const { resources } = await client.listResources();
+    const { resources } = await suite.client.listResources();
     expect(resources).toEqual([
       {
         uri: 'config://app',
@@ -105,7 +92,7 @@ describe('resources through a real SDK client (in memory)', () => {
   });
 
   it('lists templates', async () => {
-    const { resourceTemplates } = await client.listResourceTemplates();
+    const { resourceTemplates } = await suite.client.listResourceTemplates();
     expect(resourceTemplates).toEqual([
       { uriTemplate: 'notes://{id}', name: 'note', description: 'A note by id', mimeType: 'text/plain' },
       { uriTemplate: 'search://items{?q,limit}', name: 'search' },
@@ -114,10 +101,10 @@ describe('resources through a real SDK client (in memory)', () => {
   });
 
   it('reads text, JSON and binary contents', async () => {
-    expect(await client.readResource({ uri: 'file:///readme.txt' })).toEqual({ contents: [{ uri: 'file:///readme.txt', mimeType: 'text/plain', text: 'Read me first.' }] });
-    expect(await client.readResource({ uri: 'config://app' })).toEqual({ contents: [{ uri: 'config://app', mimeType: 'application/json', text: '{"debug":false}' }] });
-    expect(await client.readResource({ uri: 'file:///logo.png' })).toEqual({ contents: [{ uri: 'file:///logo.png', mimeType: 'image/png', blob: 'iVBORw==' }] });
-    expect(await client.readResource({ uri: 'mem://several' })).toEqual({
+    expect(await suite.client.readResource({ uri: 'file:///readme.txt' })).toEqual({ contents: [{ uri: 'file:///readme.txt', mimeType: 'text/plain', text: 'Read me first.' }] });
+    expect(await suite.client.readResource({ uri: 'config://app' })).toEqual({ contents: [{ uri: 'config://app', mimeType: 'application/json', text: '{"debug":false}' }] });
+    expect(await suite.client.readResource({ uri: 'file:///logo.png' })).toEqual({ contents: [{ uri: 'file:///logo.png', mimeType: 'image/png', blob: 'iVBORw==' }] });
+    expect(await suite.client.readResource({ uri: 'mem://several' })).toEqual({
       contents: [
         { uri: 'mem://several', mimeType: 'text/plain', text: 'a' },
         { uri: 'mem://several#2', blob: 'AQI=' },
@@ -126,33 +113,33 @@ describe('resources through a real SDK client (in memory)', () => {
   });
 
   it('binds template variables to typed, validated parameters', async () => {
-    expect(await client.readResource({ uri: 'notes://2' })).toEqual({ contents: [{ uri: 'notes://2', mimeType: 'text/plain', text: 'number:second note' }] });
-    const search = await client.readResource({ uri: 'search://items?q=tea&limit=3' });
+    expect(await suite.client.readResource({ uri: 'notes://2' })).toEqual({ contents: [{ uri: 'notes://2', mimeType: 'text/plain', text: 'number:second note' }] });
+    const search = await suite.client.readResource({ uri: 'search://items?q=tea&limit=3' });
     expect(JSON.parse((search.contents[0] as { text: string }).text)).toEqual({ q: 'tea', limit: 3, by: 'search' });
-    const defaulted = await client.readResource({ uri: 'search://items?q=tea' });
+    const defaulted = await suite.client.readResource({ uri: 'search://items?q=tea' });
     expect(JSON.parse((defaulted.contents[0] as { text: string }).text)).toEqual({ q: 'tea', limit: 10, by: 'search' });
-    expect(((await client.readResource({ uri: 'tree:///a/b%20c/d' })).contents[0] as { text: string }).text).toBe('a|b c|d');
+    expect(((await suite.client.readResource({ uri: 'tree:///a/b%20c/d' })).contents[0] as { text: string }).text).toBe('a|b c|d');
   });
 
   it('answers invalid variables with -32602 naming the field', async () => {
-    await expect(client.readResource({ uri: 'notes://abc' })).rejects.toMatchObject({
+    await expect(suite.client.readResource({ uri: 'notes://abc' })).rejects.toMatchObject({
       code: -32602,
       message: expect.stringContaining("Invalid arguments for resource template 'note':\n- id: must be an integer"),
     });
-    await expect(client.readResource({ uri: 'search://items' })).rejects.toMatchObject({ code: -32602, message: expect.stringContaining('- q: is required') });
+    await expect(suite.client.readResource({ uri: 'search://items' })).rejects.toMatchObject({ code: -32602, message: expect.stringContaining('- q: is required') });
   });
 
   it('answers an unknown URI with -32602 (SDK v2 sends resource-not-found so in every era) and the uri in data', async () => {
-    await expect(client.readResource({ uri: 'nope://x' })).rejects.toMatchObject({ code: -32602, data: { uri: 'nope://x' }, message: expect.stringContaining('Resource not found: nope://x') });
+    await expect(suite.client.readResource({ uri: 'nope://x' })).rejects.toMatchObject({ code: -32602, data: { uri: 'nope://x' }, message: expect.stringContaining('Resource not found: nope://x') });
   });
 
   it('lets a template method say the resource does not exist (-32602)', async () => {
-    await expect(client.readResource({ uri: 'notes://7' })).rejects.toMatchObject({ code: -32602, data: { uri: 'notes://7' }, message: expect.stringContaining('There is no note 7.') });
+    await expect(suite.client.readResource({ uri: 'notes://7' })).rejects.toMatchObject({ code: -32602, data: { uri: 'notes://7' }, message: expect.stringContaining('There is no note 7.') });
   });
 
   // Issue 30 #8: the docs said -32002. The SDK answers resource-not-found with -32602 (2026-07-28's code) in both eras; the docs now say so per era.
   it.each(['2025-11-25', '2026-07-28'] as const)('answers ResourceNotFoundError and an unknown URI with -32602 and the URI, over %s', async (protocol) => {
-    const other = await createTestClient(app, { protocol });
+    const other = await createTestClient(suite.app, { protocol });
     try {
       await expect(other.readResource({ uri: 'notes://7' })).rejects.toMatchObject({ code: -32602, data: { uri: 'notes://7' }, message: expect.stringContaining('There is no note 7.') });
       await expect(other.readResource({ uri: 'nope://x' })).rejects.toMatchObject({ code: -32602, data: { uri: 'nope://x' } });
@@ -162,34 +149,34 @@ describe('resources through a real SDK client (in memory)', () => {
   });
 
   it('hides unexpected errors behind -32603 and logs them to stderr', async () => {
-    const error = await client.readResource({ uri: 'broken://thing' }).catch((e: unknown) => e as { code: number; message: string });
+    const error = await suite.client.readResource({ uri: 'broken://thing' }).catch((e: unknown) => e as { code: number; message: string });
     expect(error).toMatchObject({ code: -32603 });
     expect(JSON.stringify(error)).not.toContain('hunter2');
-    expect(stderr.mock.calls.join('')).toContain('hunter2');
+    expect(suite.stderr.mock.calls.join('')).toContain('hunter2');
   });
 
   it('sends resources/updated only to subscribers of that URI', async () => {
-    const other = await createTestClient(app);
+    const other = await createTestClient(suite.app);
     const mine: string[] = [];
     const theirs: string[] = [];
-    client.setNotificationHandler('notifications/resources/updated', (n) => void mine.push(n.params.uri));
+    suite.client.setNotificationHandler('notifications/resources/updated', (n) => void mine.push(n.params.uri));
     other.setNotificationHandler('notifications/resources/updated', (n) => void theirs.push(n.params.uri));
-    await client.subscribeResource({ uri: 'notes://1' });
+    await suite.client.subscribeResource({ uri: 'notes://1' });
     await other.subscribeResource({ uri: 'config://app' });
 
-    expect(app.notifyResourceUpdated('notes://1')).toBe(1);
-    expect(app.notifyResourceUpdated('file:///readme.txt')).toBe(0);
+    expect(suite.app.notifyResourceUpdated('notes://1')).toBe(1);
+    expect(suite.app.notifyResourceUpdated('file:///readme.txt')).toBe(0);
     await waitFor(() => mine.length > 0, 'the update');
     await other.ping(); // a round trip: an update sent to `other` before it would have arrived
     expect(mine).toEqual(['notes://1']);
     expect(theirs).toEqual([]);
 
-    await client.unsubscribeResource({ uri: 'notes://1' });
-    expect(app.notifyResourceUpdated('notes://1')).toBe(0);
-    await expect(client.subscribeResource({ uri: 'nope://x' })).rejects.toMatchObject({ code: -32602 });
+    await suite.client.unsubscribeResource({ uri: 'notes://1' });
+    expect(suite.app.notifyResourceUpdated('notes://1')).toBe(0);
+    await expect(suite.client.subscribeResource({ uri: 'nope://x' })).rejects.toMatchObject({ code: -32602 });
     await other.close();
     // The server drops the closed connection's subscription when it sees the close.
-    await waitFor(() => app.notifyResourceUpdated('config://app') === 0, 'the closed subscription to go');
+    await waitFor(() => suite.app.notifyResourceUpdated('config://app') === 0, 'the closed subscription to go');
   });
 });
 

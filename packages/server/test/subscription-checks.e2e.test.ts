@@ -1,6 +1,7 @@
-import { Param, RequireScopes, Resource, UseGuards, type AuthInfo } from '@toolwright/core';
+import type { AuthInfo } from '@toolwright/core';
 import { createApp, type App } from '@toolwright/server';
 import type { HttpListener } from '@toolwright/server/http';
+import { SubscriptionBoard } from './fixtures/subscriptionBoard';
 import { MODERN } from './fixtures/eras';
 import { messagesOf, openRawSession, post } from './fixtures/httpHelpers';
 import { listenInMemory } from './fixtures/memoryStdio';
@@ -11,30 +12,6 @@ import { listenInMemory } from './fixtures/memoryStdio';
  * is refused, a session holds at most 100; and a 2026-07-28 `subscriptions/listen` passes the
  * same checks for every resource it names.
  */
-class Board {
-  @Resource('open://status', { description: 'Anyone may read it.' })
-  status() {
-    return 'green';
-  }
-
-  @RequireScopes('secret:read')
-  @Resource('secret://plans', { description: 'Needs a scope.' })
-  plans() {
-    return 'plans';
-  }
-
-  @UseGuards(async () => false)
-  @Resource('guarded://data', { description: 'Its guard refuses everyone.' })
-  guarded() {
-    return 'data';
-  }
-
-  @Resource('files://{+path}', { description: 'Any path.' })
-  file(@Param('path') path: string) {
-    return path;
-  }
-}
-
 const quiet = { requestLogLevel: 'silent' as const, exitOnSignal: false };
 const verifyToken = (token: string): AuthInfo => ({
   token,
@@ -49,7 +26,7 @@ describe('subscriptions are checked before they are taken (issue 31, item 3)', (
   let app: App;
   let listener: HttpListener;
   beforeAll(async () => {
-    app = await createApp({ name: 'board', version: '1.0.0', tools: [Board] });
+    app = await createApp({ name: 'board', version: '1.0.0', tools: [SubscriptionBoard] });
     listener = await app.listen({ transport: 'http', port: 0, ...quiet, auth: { verifyToken, authorizationServers: ['https://auth.example.com'] } });
   });
   afterAll(() => listener.close());

@@ -1,8 +1,9 @@
 import 'reflect-metadata';
-import { Ctx, Param, Tool, type ToolContext } from '@toolwright/core';
 import { createApp, MemoryTaskStore, tasks, type App, type TasksOptions } from '@toolwright/server';
 import { createFetchHandler, type FetchHandler } from '@toolwright/server/fetch';
-import { createTaskClient, type TaskCallAnswer, type TaskClient } from '@toolwright/server/testing';
+import { createTaskClient, type TaskClient } from '@toolwright/server/testing';
+import { QueueJobs } from './fixtures/queueJobs';
+import { refusal, taskIdOf } from './fixtures/taskAnswers';
 
 /**
  * `tasks({ queue: true, maxRunning })`: queued tasks are bounded per caller and in all by the
@@ -13,18 +14,6 @@ import { createTaskClient, type TaskCallAnswer, type TaskClient } from '@toolwri
  */
 const silent = { debug() {}, info() {}, warn() {}, error() {} };
 
-class Jobs {
-  @Tool({ description: 'Waits until its signal aborts.', task: 'required' })
-  async hold(@Ctx() ctx: ToolContext) {
-    await new Promise((_, reject) => ctx.signal.addEventListener('abort', () => reject(ctx.signal.reason)));
-  }
-
-  @Tool({ description: 'Answers at once.', task: 'required' })
-  quick(@Param('n') n: number) {
-    return `quick ${n}`;
-  }
-}
-
 interface Instance {
   readonly app: App;
   readonly handler: FetchHandler;
@@ -33,17 +22,11 @@ interface Instance {
 }
 
 async function instance(store: MemoryTaskStore, options: TasksOptions): Promise<Instance> {
-  const app = await createApp({ name: 'jobs', version: '1.0.0', tools: [Jobs], extensions: [tasks({ store, logger: silent, ...options })], logger: silent });
+  const app = await createApp({ name: 'jobs', version: '1.0.0', tools: [QueueJobs], extensions: [tasks({ store, logger: silent, ...options })], logger: silent });
   const verifyToken = (token: string) => ({ token, clientId: 'web', scopes: [], extra: { sub: token } });
   const handler = createFetchHandler(app, { auth: { verifyToken, resource: 'http://localhost/mcp', authorizationServers: ['https://auth.example'] }, logError: () => undefined });
   return { app, handler, as: (token) => createTaskClient({ fetch: handler }, { headers: { authorization: `Bearer ${token}` } }) };
 }
-
-const taskIdOf = (answer: TaskCallAnswer): string => {
-  if (answer.resultType !== 'task') throw new Error(`expected a task, got ${JSON.stringify(answer)}`);
-  return answer.task.taskId;
-};
-const refusal = (text: string) => ({ resultType: 'complete', result: { isError: true, content: [{ type: 'text', text: expect.stringContaining(text) }] } });
 
 describe('bounds on queued tasks (tasks({ queue: true, maxRunning }), MemoryTaskStore)', () => {
   it('holds per caller and in all across two instances sharing the store: an isError result naming the bound, and no task', async () => {

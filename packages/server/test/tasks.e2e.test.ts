@@ -5,7 +5,9 @@ import { createFetchHandler, type FetchHandler } from '@toolwright/server/fetch'
 import type { HttpListener } from '@toolwright/server/http';
 import { createTestClient, toolText } from '@toolwright/server/testing';
 import { extendedListen, MAX_EXTENDED_LISTENS, type ExtendedListens } from '../src/serving/extendedListen';
-import { modernRequest } from './fixtures/modernRequest';
+import { codeOf } from './fixtures/codeOf';
+import { modernRequest, openModern } from './fixtures/modernRequest';
+import { streamText } from './fixtures/streamText';
 
 /**
  * The tasks extension (SEP-2663) through the real SDK v2 client, in memory and over HTTP:
@@ -101,15 +103,6 @@ function gate(signal: AbortSignal): Promise<void> {
 const JSON_RESULT = { '~standard': { version: 1 as const, vendor: 'test', validate: (value: unknown) => ({ value: value as Record<string, unknown> }) } };
 type Client = Awaited<ReturnType<typeof createTestClient>>;
 const request = (client: Client, method: string, params: Record<string, unknown>) => client.request({ method, params } as never, JSON_RESULT as never) as Promise<Record<string, unknown>>;
-const codeOf = (promise: Promise<unknown>) =>
-  promise.then(
-    () => 'answered',
-    (error: { code?: number | string; message: string; data?: { status?: number; text?: string } }) => {
-      if (typeof error.code === 'number') return { code: error.code, message: error.message };
-      const body = JSON.parse(error.data?.text ?? '{}') as { error?: { code: number; message: string } };
-      return { code: body.error?.code, message: body.error?.message };
-    },
-  );
 
 let handler: FetchHandler;
 let authed: FetchHandler;
@@ -435,36 +428,11 @@ describe('task status notifications on subscriptions/listen (2026-07-28, real HT
   it('merges the task ids into the acknowledgement beside the protocol’s own keys, and keeps the protocol’s notifications', async () => {
     gateOpen = false;
     const taskId = await createHere('count', { steps: 2 });
-    const response = await fetch(`${(client as unknown as { transport: { _url: URL } }).transport._url.href}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'subscriptions/listen' },
-      body: JSON.stringify({
-        jsonrpc: '2.0',
-        id: 'sub-1',
-        method: 'subscriptions/listen',
-        params: {
-          notifications: { toolsListChanged: true, taskIds: [taskId] },
-          _meta: {
-            'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-            'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' },
-            'io.modelcontextprotocol/clientCapabilities': declaring,
-          },
-        },
-      }),
-    });
-    const reader = response.body!.getReader();
-    const decoder = new TextDecoder();
-    let text = '';
-    const read = async (until: (t: string) => boolean) => {
-      while (!until(text)) {
-        const chunk = await reader.read();
-        if (chunk.done) break;
-        text += decoder.decode(chunk.value);
-      }
-    };
-    await read((t) => t.includes('"status":"working"'));
+    const url = (client as unknown as { transport: { _url: URL } }).transport._url.href;
+    const stream = streamText(await openModern(url, 'subscriptions/listen', { notifications: { toolsListChanged: true, taskIds: [taskId] } }, { capabilities: declaring }, 'sub-1'));
+    await stream.read((t) => t.includes('"status":"working"'));
     const ack = JSON.parse(
-      text
+      stream.text
         .split('\n')
         .find((l) => l.startsWith('data: ') && l.includes('acknowledged'))!
         .slice(6),
@@ -473,9 +441,9 @@ describe('task status notifications on subscriptions/listen (2026-07-28, real HT
     app.tools.disable('greet');
     gateOpen = true;
     openGate();
-    await read((t) => t.includes('notifications/tools/list_changed') && t.includes('"status":"completed"'));
+    await stream.read((t) => t.includes('notifications/tools/list_changed') && t.includes('"status":"completed"'));
     app.tools.enable('greet');
-    await reader.cancel();
+    await stream.cancel();
   });
 
   it('closes the server it makes to ask the extensions (its connection is not left among the app’s)', async () => {

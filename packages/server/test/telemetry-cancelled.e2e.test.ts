@@ -1,10 +1,7 @@
-import { context, metrics, trace } from '@opentelemetry/api';
-import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
-import { AggregationTemporality, InMemoryMetricExporter, MeterProvider, PeriodicExportingMetricReader } from '@opentelemetry/sdk-metrics';
-import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { Ctx, Tool, type ToolContext } from '@toolwright/core';
 import { createApp, type App } from '@toolwright/server';
 import { createTestClient } from '@toolwright/server/testing';
+import { useOtelRecorder } from './fixtures/useOtelRecorder';
 import { waitFor } from './fixtures/waitFor';
 
 /**
@@ -37,25 +34,12 @@ class Cancellable {
 }
 
 describe('OpenTelemetry: a call the client cancels', () => {
-  const exporter = new InMemorySpanExporter();
-  const tracerProvider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
-  const reader = new PeriodicExportingMetricReader({ exporter: new InMemoryMetricExporter(AggregationTemporality.CUMULATIVE), exportIntervalMillis: 3_600_000 });
-  const meterProvider = new MeterProvider({ readers: [reader] });
+  const { spans: exporter, reader } = useOtelRecorder();
   let app: App;
 
   beforeAll(async () => {
-    context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
-    trace.setGlobalTracerProvider(tracerProvider);
-    metrics.setGlobalMeterProvider(meterProvider);
     app = await createApp({ name: 'otel', version: '1', tools: [Cancellable], logger: silent });
   });
-  afterAll(async () => {
-    trace.disable();
-    metrics.disable();
-    context.disable();
-    await Promise.all([tracerProvider.shutdown(), meterProvider.shutdown()]);
-  });
-  beforeEach(() => exporter.reset());
 
   test.each(['memory', 'http'] as const)('is recorded as cancelled, not as a server error (%s)', async (transport) => {
     const client = await createTestClient(app, { transport, elicitation: () => new Promise<never>(() => undefined) });

@@ -4,13 +4,11 @@
  * the request on spans is bounded, and secrets (headers, secret-looking arguments) stay out.
  * Real SDKs (`@opentelemetry/sdk-metrics`, `sdk-trace-base`), a real server, a real client.
  */
-import { context, metrics, trace } from '@opentelemetry/api';
-import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
-import { AggregationTemporality, InMemoryMetricExporter, MeterProvider, PeriodicExportingMetricReader, type MetricData } from '@opentelemetry/sdk-metrics';
-import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import type { MetricData } from '@opentelemetry/sdk-metrics';
 import { Param, Prompt, Resource, Tool } from '@toolwright/core';
 import { createApp, type App } from '@toolwright/server';
 import { createTestClient } from '@toolwright/server/testing';
+import { useOtelRecorder } from './fixtures/useOtelRecorder';
 
 const silent = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined };
 const JSON_RESULT = { '~standard': { version: 1 as const, vendor: 'test', validate: (value: unknown) => ({ value: value as Record<string, unknown> }) } };
@@ -34,28 +32,14 @@ class Echo {
 }
 
 describe('OpenTelemetry against hostile names and text', () => {
-  const spans = new InMemorySpanExporter();
-  const tracerProvider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(spans)] });
-  const metricExporter = new InMemoryMetricExporter(AggregationTemporality.CUMULATIVE);
-  const reader = new PeriodicExportingMetricReader({ exporter: metricExporter, exportIntervalMillis: 3_600_000 });
-  const meterProvider = new MeterProvider({ readers: [reader] });
+  const { spans, metrics: metricExporter, reader } = useOtelRecorder();
   let app: App;
   let recording: App;
 
   beforeAll(async () => {
-    context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
-    trace.setGlobalTracerProvider(tracerProvider);
-    metrics.setGlobalMeterProvider(meterProvider);
     app = await createApp({ name: 'otel-hostile', version: '1', tools: [Echo], logger: silent });
     recording = await createApp({ name: 'otel-recording', version: '1', tools: [Echo], logger: silent, telemetry: { recordArguments: true, recordResults: true } });
   });
-  afterAll(async () => {
-    trace.disable();
-    metrics.disable();
-    context.disable();
-    await Promise.all([tracerProvider.shutdown(), meterProvider.shutdown()]);
-  });
-  beforeEach(() => spans.reset());
 
   const operationPoints = async (): Promise<MetricData['dataPoints']> => {
     await reader.forceFlush();

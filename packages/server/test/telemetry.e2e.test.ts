@@ -1,14 +1,14 @@
 import { Client as ModernClient, StreamableHTTPClientTransport as ModernHttp } from '@modelcontextprotocol/client';
-import { context, metrics, propagation, trace, type Span } from '@opentelemetry/api';
-import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
+import { propagation, trace, type Span } from '@opentelemetry/api';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
-import { AggregationTemporality, DataPointType, InMemoryMetricExporter, MeterProvider, PeriodicExportingMetricReader } from '@opentelemetry/sdk-metrics';
-import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
+import { DataPointType } from '@opentelemetry/sdk-metrics';
+import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { Param, Prompt, Resource, Tool, ToolError } from '@toolwright/core';
 import { createApp, type App } from '@toolwright/server';
 import type { HttpListener } from '@toolwright/server/http';
 import { createTestClient } from '@toolwright/server/testing';
 import { Telemetry } from '../src/telemetry/Telemetry';
+import { useOtelRecorder } from './fixtures/useOtelRecorder';
 
 const TRACE_ID = '4bf92f3577b34da6a3ce929d0e0e4736';
 const PARENT_ID = '00f067aa0ba902b7';
@@ -47,27 +47,13 @@ const spanNamed = (spans: ReadableSpan[], name: string) => {
 const parentOf = (span: ReadableSpan) => span.parentSpanContext?.spanId;
 
 describe('OpenTelemetry, with a tracer and a meter provider registered', () => {
-  const exporter = new InMemorySpanExporter();
-  const tracerProvider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
-  const metricExporter = new InMemoryMetricExporter(AggregationTemporality.CUMULATIVE);
-  const reader = new PeriodicExportingMetricReader({ exporter: metricExporter, exportIntervalMillis: 3_600_000 });
-  const meterProvider = new MeterProvider({ readers: [reader] });
+  const { spans: exporter, metrics: metricExporter, reader } = useOtelRecorder();
   let app: App;
 
   beforeAll(async () => {
-    context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
-    trace.setGlobalTracerProvider(tracerProvider);
-    metrics.setGlobalMeterProvider(meterProvider);
     app = await createApp({ name: 'otel', version: '1', tools: [Weather], logger: silent });
   });
-  afterAll(async () => {
-    trace.disable();
-    metrics.disable();
-    context.disable();
-    propagation.disable();
-    await Promise.all([tracerProvider.shutdown(), meterProvider.shutdown()]);
-  });
-  beforeEach(() => exporter.reset());
+  afterAll(() => propagation.disable());
 
   it('makes a SERVER span per request, named and attributed per the MCP conventions, parented on params._meta (2025 era, in memory)', async () => {
     const client = await createTestClient(app);

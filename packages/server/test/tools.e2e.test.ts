@@ -2,37 +2,25 @@ import 'reflect-metadata';
 import { Args, Param, Tool, type Class, type ContainerLike } from '@toolwright/core';
 import { Type } from 'class-transformer';
 import { IsOptional, IsString, ValidateNested } from 'class-validator';
-import { createApp, type App } from '@toolwright/server';
+import { createApp } from '@toolwright/server';
 import { createTestClient } from '@toolwright/server/testing';
-import type { Client } from '@modelcontextprotocol/client';
 import { Container } from 'typedi';
 import { KitchenTools, ReportTools } from './fixtures/kitchen.tools';
+import { useQuietClient } from './fixtures/useQuietClient';
 
 const textOf = (result: Record<string, unknown>) => (result.content as { text?: string }[])[0]?.text;
 
 describe('tools through a real SDK client (in memory)', () => {
-  let app: App;
-  let client: Client;
-  let stderr: jest.SpyInstance;
-
-  beforeAll(async () => {
-    app = await createApp({ name: 'kitchen', version: '1.2.3', title: 'Kitchen', instructions: 'Be nice.', tools: [KitchenTools, ReportTools] });
-    client = await createTestClient(app);
-  });
-  beforeEach(() => {
-    stderr = jest.spyOn(process.stderr, 'write').mockImplementation(() => true);
-  });
-  afterEach(() => stderr.mockRestore());
-  afterAll(() => client.close());
+  const suite = useQuietClient({ name: 'kitchen', version: '1.2.3', title: 'Kitchen', instructions: 'Be nice.', tools: [KitchenTools, ReportTools] });
 
   it('initializes with server info, instructions and the tools capability', () => {
-    expect(client.getServerVersion()).toEqual({ name: 'kitchen', version: '1.2.3', title: 'Kitchen' });
-    expect(client.getInstructions()).toBe('Be nice.');
-    expect(client.getServerCapabilities()).toEqual({ tools: { listChanged: true }, logging: {} });
+    expect(suite.client.getServerVersion()).toEqual({ name: 'kitchen', version: '1.2.3', title: 'Kitchen' });
+    expect(suite.client.getInstructions()).toBe('Be nice.');
+    expect(suite.client.getServerCapabilities()).toEqual({ tools: { listChanged: true }, logging: {} });
   });
 
   it('lists every tool with its schema', async () => {
-    const { tools } = await client.listTools();
+    const { tools } = await suite.client.listTools();
     expect(tools.map((t) => t.name)).toContain('returns_string');
     expect(tools.find((t) => t.name === 'returns_string')).toEqual({
       name: 'returns_string',
@@ -68,25 +56,25 @@ describe('tools through a real SDK client (in memory)', () => {
       ],
     ],
   ])('normalizes the result of %s', async (name, content) => {
-    const result = await client.callTool({ name, arguments: {} });
+    const result = await suite.client.callTool({ name, arguments: {} });
     expect(result.content).toEqual(content);
     expect(result.isError).toBeUndefined();
   });
 
   it('passes a complete CallToolResult through untouched', async () => {
-    expect(await client.callTool({ name: 'returns_result', arguments: {} })).toEqual({ content: [{ type: 'text', text: 'as is' }], isError: false, _meta: { kept: true } });
+    expect(await suite.client.callTool({ name: 'returns_result', arguments: {} })).toEqual({ content: [{ type: 'text', text: 'as is' }], isError: false, _meta: { kept: true } });
   });
 
   it('accepts a call without an arguments key', async () => {
-    expect(textOf(await client.callTool({ name: 'returns_string' }))).toBe('hello');
+    expect(textOf(await suite.client.callTool({ name: 'returns_string' }))).toBe('hello');
   });
 
   it('runs async methods', async () => {
-    expect(textOf(await client.callTool({ name: 'async_value', arguments: { ms: 5 } }))).toBe('waited 5');
+    expect(textOf(await suite.client.callTool({ name: 'async_value', arguments: { ms: 5 } }))).toBe('waited 5');
   });
 
   it('turns invalid arguments into an isError result with one line per field', async () => {
-    const result = await client.callTool({ name: 'shapes', arguments: { when: 'yesterday', at: { x: 1.5 }, extra: true } });
+    const result = await suite.client.callTool({ name: 'shapes', arguments: { when: 'yesterday', at: { x: 1.5 }, extra: true } });
     expect(result.isError).toBe(true);
     expect(textOf(result)).toBe(
       [
@@ -100,70 +88,70 @@ describe('tools through a real SDK client (in memory)', () => {
   });
 
   it('never converts strings to numbers silently', async () => {
-    const result = await client.callTool({ name: 'async_value', arguments: { ms: '5' } });
+    const result = await suite.client.callTool({ name: 'async_value', arguments: { ms: '5' } });
     expect(textOf(result)).toContain('- ms: must be an integer (got string "5")');
   });
 
   it('validates array elements against an enum', async () => {
-    expect(textOf(await client.callTool({ name: 'tags', arguments: { tags: ['a', 'b'] } }))).toBe('a+b');
-    const bad = await client.callTool({ name: 'tags', arguments: { tags: ['a', 'z'] } });
+    expect(textOf(await suite.client.callTool({ name: 'tags', arguments: { tags: ['a', 'b'] } }))).toBe('a+b');
+    const bad = await suite.client.callTool({ name: 'tags', arguments: { tags: ['a', 'z'] } });
     expect(textOf(bad)).toContain('- tags[1]: must be one of: "a", "b" (got "z")');
   });
 
   it('converts dates and DTO params, and applies defaults', async () => {
-    const result = await client.callTool({ name: 'shapes', arguments: { when: '2026-11-29T10:00:00Z', at: { x: 1, y: 2 } } });
+    const result = await suite.client.callTool({ name: 'shapes', arguments: { when: '2026-11-29T10:00:00Z', at: { x: 1, y: 2 } } });
     expect(JSON.parse(textOf(result)!)).toEqual({ isDate: true, year: 2026, isPoint: true, sum: 3, n: 3 });
   });
 
   it('answers an unknown tool with JSON-RPC error -32602', async () => {
-    await expect(client.callTool({ name: 'nope', arguments: {} })).rejects.toMatchObject({
+    await expect(suite.client.callTool({ name: 'nope', arguments: {} })).rejects.toMatchObject({
       code: -32602,
       message: expect.stringContaining("Unknown tool 'nope'"),
     });
   });
 
   it('reports a ToolError with its message', async () => {
-    const result = await client.callTool({ name: 'tool_error', arguments: {} });
+    const result = await suite.client.callTool({ name: 'tool_error', arguments: {} });
     expect(result).toEqual({ content: [{ type: 'text', text: 'City not found: Atlantis' }], isError: true });
   });
 
   it.each(['crash', 'rejects'])('reports an unexpected error from %s generically, logging the stack to stderr only', async (name) => {
-    const result = await client.callTool({ name, arguments: {} });
+    const result = await suite.client.callTool({ name, arguments: {} });
     expect(result).toEqual({ content: [{ type: 'text', text: `Tool '${name}' failed with an internal error. The server log has the details.` }], isError: true });
     expect(JSON.stringify(result)).not.toMatch(/hunter2|at .*\.ts|TypeError/);
-    const logged = stderr.mock.calls.map((c) => String(c[0])).join('');
+    const logged = suite.stderr.mock.calls.map((c) => String(c[0])).join('');
     expect(logged).toMatch(/threw an unexpected error/);
     expect(logged).toMatch(/\n\s+at /);
   });
 
   it('keeps serving after failures', async () => {
-    await client.callTool({ name: 'crash', arguments: {} });
-    expect(textOf(await client.callTool({ name: 'returns_string', arguments: {} }))).toBe('hello');
+    await suite.client.callTool({ name: 'crash', arguments: {} });
+    expect(textOf(await suite.client.callTool({ name: 'returns_string', arguments: {} }))).toBe('hello');
   });
 
   it('resolves tool classes and their dependencies through typedi', async () => {
-    const first = Number(textOf(await client.callTool({ name: 'count', arguments: {} })));
-    const second = Number(textOf(await client.callTool({ name: 'count', arguments: {} })));
+    const first = Number(textOf(await suite.client.callTool({ name: 'count', arguments: {} })));
+    const second = Number(textOf(await suite.client.callTool({ name: 'count', arguments: {} })));
     expect(second).toBe(first + 1);
   });
 
   it('passes the call context', async () => {
-    const result = await client.callTool({ name: 'who_am_i', arguments: {} });
+    const result = await suite.client.callTool({ name: 'who_am_i', arguments: {} });
     expect(JSON.parse(textOf(result)!)).toEqual({ x: null, toolName: 'who_am_i', requestId: 'number', aborted: false, sessionId: null });
   });
 
   it('returns structuredContent plus the same JSON as text when an output schema exists', async () => {
-    const { tools } = await client.listTools();
+    const { tools } = await suite.client.listTools();
     const schema = { type: 'object', properties: { city: { type: 'string' }, celsius: { type: 'integer' } }, required: ['city', 'celsius'], additionalProperties: false };
     expect(tools.find((t) => t.name === 'report')?.outputSchema).toEqual(schema);
     expect(tools.find((t) => t.name === 'inferred')?.outputSchema).toEqual(schema);
-    const result = await client.callTool({ name: 'report', arguments: { city: 'Rome' } });
+    const result = await suite.client.callTool({ name: 'report', arguments: { city: 'Rome' } });
     expect(result.structuredContent).toEqual({ city: 'Rome', celsius: 21 });
     expect(JSON.parse(textOf(result)!)).toEqual({ city: 'Rome', celsius: 21 });
   });
 
   it('refuses to send output that breaks its schema', async () => {
-    const result = await client.callTool({ name: 'broken', arguments: {} });
+    const result = await suite.client.callTool({ name: 'broken', arguments: {} });
     expect(result.isError).toBe(true);
     expect(textOf(result)).toMatch(/did not match the declared output schema/);
     expect(result.structuredContent).toBeUndefined();
