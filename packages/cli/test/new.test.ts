@@ -93,11 +93,17 @@ describe('toolwright new', () => {
   });
 
   // The snippets named the URL only: every client got 401, and Claude Desktop's mcp-remote went looking for an OAuth server.
-  it('http: the README says how each client sends the token the server asks for', () => {
+  it('http: the README says how each client sends the token the server asks for, and each snippet sends it from a variable', () => {
     const readme = generateProject({ template: 'http', transport: 'http', packageName: 'x', toolwrightVersion: '9.9.9' }).find((f) => f.path === 'README.md')!.content;
     const connect = readme.slice(readme.indexOf('## Connect a client'), readme.indexOf('### '));
-    expect(connect).toContain('`"headers": { "Authorization": "Bearer s3cret" }` beside `"url"` for Cursor and VS Code');
-    expect(connect).toContain('`"--header", "Authorization:Bearer s3cret"` after the URL in the `args` of Claude Desktop');
+    expect(connect).toContain('each snippet sends `Authorization: Bearer` with the token in the `MCP_TOKEN` environment variable');
+    expect(connect).toContain("npx toolwright config claude|cursor|vscode --header 'Authorization: Bearer ${env:MCP_TOKEN}'");
+    const snippets = [...readme.matchAll(/```json\n([^`]+)```/g)].map((m) => m[1]);
+    expect(snippets).toHaveLength(3);
+    expect(snippets[0]).toContain('"Authorization:Bearer ${MCP_TOKEN}"'); // Claude Desktop, through mcp-remote
+    expect(snippets[1]).toContain('"Authorization": "Bearer ${env:MCP_TOKEN}"'); // Cursor
+    expect(snippets[2]).toContain('"Authorization": "Bearer ${input:MCP_TOKEN}"'); // VS Code, with a password input
+    expect(readme).not.toContain('Bearer s3cret"');
     expect(readme).toContain('MCP_TOKENS="s3cret=ci" npm start');
     const web = generateProject({ template: 'minimal', transport: 'http', packageName: 'x', toolwrightVersion: '9.9.9' }).find((f) => f.path === 'README.md')!.content;
     expect(web).not.toContain('Authorization');

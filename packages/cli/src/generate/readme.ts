@@ -15,7 +15,9 @@ const ANONYMOUS_NOTE =
 
 /** The snippets below name the URL only: the http template's server also wants the token. */
 const TOKEN_HEADERS =
-  'The server asks for a token: add `"headers": { "Authorization": "Bearer s3cret" }` beside `"url"` for Cursor and VS Code, and `"--header", "Authorization:Bearer s3cret"` after the URL in the `args` of Claude Desktop. ';
+  'The server asks for a token: each snippet sends `Authorization: Bearer` with the token in the `MCP_TOKEN` environment variable (`s3cret` above). Cursor reads it from its environment; VS Code asks for it once and keeps it as a secret; for Claude Desktop, put it in the `env` block. ';
+/** The header the http template's client snippets send: the token from a variable, never written into a config. */
+const TOKEN_HEADER = { Authorization: 'Bearer ${env:MCP_TOKEN}' };
 
 /** The generated project's README: run it, test it, connect a client, find your way around. */
 export function readme(options: ProjectOptions): string {
@@ -24,7 +26,9 @@ export function readme(options: ProjectOptions): string {
   const http = options.transport === 'http';
   const stdioLaunch = (path: string): ServerLaunch => ({ kind: 'stdio', command: 'node', args: [path] });
   const launchFor = (client: (typeof CLIENT_NAMES)[number]): ServerLaunch =>
-    http ? { kind: 'http', url: HTTP_URL } : stdioLaunch(client === 'vscode' ? '${workspaceFolder}/dist/server.js' : `/absolute/path/to/${names.serverName}/dist/server.js`);
+    http
+      ? { kind: 'http', url: HTTP_URL, ...(template.name === 'http' && { headers: TOKEN_HEADER }) }
+      : stdioLaunch(client === 'vscode' ? '${workspaceFolder}/dist/server.js' : `/absolute/path/to/${names.serverName}/dist/server.js`);
   const fence = (lang: string, body: string) => `\`\`\`${lang}\n${body.trimEnd()}\n\`\`\``;
   const callArgs = JSON.stringify(template.exampleCall.args);
   // Before `npm start` and `npm run dev` of the http template's HTTP server, which starts only with tokens.
@@ -58,7 +62,7 @@ export function readme(options: ProjectOptions): string {
     `## Add a tool\n\nA tool is a method with \`@Tool\` in a class that \`tools: [...]\` lists in \`${template.host?.toolsFile ?? 'src/app.ts'}\`: add a method to one of them, or a new class to that list. Its name is the method's in snake_case (\`getForecast\` is \`get_forecast\`); each argument is a \`@Param\`, optional with \`{ optional: true }\` or a \`default\`. Then \`npm run build\` and call it with \`npx toolwright call\`, as above. Test it in \`test/\` as the others are (where a test lists the tools by name, add it there); \`npm run lint\`, part of \`npm test\`, catches what the compiler cannot see, such as a \`?\` on a parameter without \`optional: true\`.`,
     `## Connect a client\n\n${
       http ? `Start the server first (\`${tokens}npm start\`). ${tokens && TOKEN_HEADERS}` : ''
-    }\`npx toolwright config claude|cursor|vscode\` prints these snippets with this project's real paths.\n\n${CLIENT_NAMES.map(
+    }\`npx toolwright config claude|cursor|vscode${template.name === 'http' && http ? " --header 'Authorization: Bearer ${env:MCP_TOKEN}'" : ''}\` prints these snippets with this project's real paths.\n\n${CLIENT_NAMES.map(
       (client) => `### ${CLIENTS[client].label}\n\nIn ${CLIENTS[client].file}:\n\n${fence('json', JSON.stringify(clientConfig(client, names.serverName, launchFor(client)), null, 2))}`,
     ).join('\n\n')}`,
     `## What's inside\n\n${[
