@@ -87,7 +87,7 @@ const ENTRY_POINTS: Record<string, string[]> = {
   ],
   '@toolwright/server': ['ErrorCodes', 'MemoryTaskStore', 'ProtocolError', 'SKILLS_EXTENSION', 'TASKS_EXTENSION_ID', 'apps', 'createApp', 'defineExtension', 'parseListenArgs', 'skills', 'tasks'],
   '@toolwright/server/stdio': ['StdioTransport', 'protectStdout', 'serveStdio'],
-  '@toolwright/server/http': ['EventBudget', 'GET_STREAM_ID', 'InMemoryEventStore', 'bodyEncodingRefusal', 'createHttpHandler', 'serveHttp'],
+  '@toolwright/server/http': ['EventBudget', 'GET_STREAM_ID', 'InMemoryEventStore', 'bodyEncodingRefusal', 'createHttpHandler', 'parseJsonBody', 'serveHttp'],
   '@toolwright/server/fetch': ['createFetchHandler'],
   '@toolwright/server/auth': ['envAuthInfo', 'jwtVerifier'],
   '@toolwright/server/middleware': ['MemoryCacheStore', 'MemoryRateLimitStore', 'cache', 'maxResultSize', 'normalizeErrors', 'rateLimit', 'timing'],
