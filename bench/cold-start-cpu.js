@@ -4,7 +4,7 @@
 // starts, answers and exits. Its CPU time (`perf stat -e task-clock`, all threads) or its instruction
 // count (valgrind's callgrind, all threads; about 50 times slower) is what the start cost. On a
 // machine busy with other work, wall time says more about the neighbours than about the server.
-//   node bench/cold-start-cpu.js [--meter cpu|callgrind] [--era legacy|modern] [--runs 10] [--node <binary>] [-- <server script> ...]
+//   node bench/cold-start-cpu.js [--meter cpu|callgrind] [--era legacy|modern] [--runs 10] [--out dir] [--node <binary>] [-- <server script> ...]
 // Without scripts it compares raw v2 (bench/raw-server-v2.js) with the weather example. The servers
 // alternate, first one way then the other; the ratio is the median of the per-pair ratios. The first
 // run of each server is a warm-up, not counted (it fills Node's compile cache where one is on).
@@ -19,6 +19,9 @@ const { flag, node, scripts } = serverArgs();
 const meter = flag('meter', 'cpu');
 const era = flag('era', 'legacy');
 const runs = Number(flag('runs', 10));
+// --out keeps each callgrind profile there (`<script>-<n>.callgrind`), for callgrind_annotate.
+const out = flag('out', '');
+let profiles = 0;
 if (!['cpu', 'callgrind'].includes(meter) || !['legacy', 'modern'].includes(era)) throw new Error('usage: --meter cpu|callgrind --era legacy|modern');
 
 const FIRST = firstRequest(era, 'cold-start');
@@ -35,7 +38,10 @@ process.on('exit', () => fs.rmSync(cacheDir, { recursive: true, force: true }));
 /** One start: resolves to the CPU milliseconds or the instructions it took. */
 async function start(script) {
   const target = [node, path.resolve(ROOT, script)];
-  const [cmd, ...args] = meter === 'cpu' ? ['perf', 'stat', '-x', ',', '-e', 'task-clock', ...target] : ['valgrind', '--tool=callgrind', '--callgrind-out-file=/dev/null', ...target];
+  const [cmd, ...args] =
+    meter === 'cpu'
+      ? ['perf', 'stat', '-x', ',', '-e', 'task-clock', ...target]
+      : ['valgrind', '--tool=callgrind', `--callgrind-out-file=${out ? path.join(out, `${path.basename(script, '.js')}-${++profiles}.callgrind`) : '/dev/null'}`, ...target];
   const { stderr } = await startOnce(cmd, args, { root: ROOT, cacheDir, first: FIRST, label: script });
   const figure = meter === 'cpu' ? /^([\d.]+),msec,task-clock/m.exec(stderr) : /Collected : (\d+)/.exec(stderr);
   if (!figure) throw new Error(`${script}: no ${meter} figure in:\n${stderr.slice(-1500)}`);
