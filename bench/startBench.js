@@ -53,12 +53,16 @@ const median = (xs) => {
 
 /**
  * One start: runs `command` (a server start, or a meter wrapping one) in ROOT with the compile
- * cache in `cacheDir`, sends `first` and end of input, and resolves with what it printed once it
+ * cache in `cacheDir` (unless TOOLWRIGHT_COMPILE_CACHE=off says to start without one), sends `first` and end of input, and resolves with what it printed once it
  * exits, after checking that it answered without an error.
  */
 function startOnce(command, args, { root, cacheDir, first, label }) {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd: root, stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, TOOLWRIGHT_COMPILE_CACHE: cacheDir } });
+    const child = spawn(command, args, {
+      cwd: root,
+      stdio: ['pipe', 'pipe', 'pipe'],
+      env: { ...process.env, TOOLWRIGHT_COMPILE_CACHE: process.env.TOOLWRIGHT_COMPILE_CACHE === 'off' ? 'off' : cacheDir },
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
