@@ -7,8 +7,9 @@ import type { RouteHandlersOptions } from './RouteHandlersOptions';
 export type RouteHandler = (request: Request) => Promise<Response>;
 
 /**
- * The App Router route handlers of an MCP endpoint: `export const { GET, POST, DELETE } =
- * createRouteHandlers(app)` in `app/mcp/route.ts`. Add `OPTIONS` with `cors`.
+ * The App Router route handlers of an MCP endpoint: `export const { GET, POST, DELETE, PUT,
+ * PATCH, OPTIONS } = createRouteHandlers(app)` in `app/mcp/route.ts`. Next answers a method the
+ * route does not export itself (a 405 without `Allow`, a 204 to OPTIONS), and HEAD with GET.
  */
 export interface RouteHandlers {
   /** The server's SSE stream of a 2025-11-25 session; RFC 9728 metadata in a `.well-known` route. */
@@ -17,7 +18,11 @@ export interface RouteHandlers {
   readonly POST: RouteHandler;
   /** Ends a 2025-11-25 session. */
   readonly DELETE: RouteHandler;
-  /** CORS preflight (with the `cors` option). */
+  /** Not served: 405 with `Allow` and a JSON-RPC error, as the node listener and the fetch handler answer. */
+  readonly PUT: RouteHandler;
+  /** Not served: 405 with `Allow` and a JSON-RPC error, as `PUT`. */
+  readonly PATCH: RouteHandler;
+  /** CORS preflight with the `cors` option; without it, 405 with `Allow`, as `PUT`. */
   readonly OPTIONS: RouteHandler;
   /** Settles once the app is built and its start hooks ran; rejects when either failed (requests then get 503). */
   readonly ready: Promise<void>;
@@ -101,6 +106,8 @@ export function createRouteHandlers(app: App | Promise<App>, options: RouteHandl
     GET: handle,
     POST: handle,
     DELETE: handle,
+    PUT: handle,
+    PATCH: handle,
     OPTIONS: handle,
     ready,
     get sessionCount() {

@@ -109,14 +109,32 @@ describe('Next.js 16 App Router: createRouteHandlers in app/mcp/route.ts, next b
     }
   });
 
-  it('the fetch handler defences hold: foreign Host 403, foreign Origin 403, bad JSON -32700, wrong method 405', async () => {
+  it('the fetch handler defences hold: foreign Host 403, foreign Origin 403, bad JSON -32700', async () => {
     const host = await rawPost(served!.url, INITIALIZE, { host: 'evil.example' });
     expect(host.status).toBe(403);
     expect((await post(served!.url, INITIALIZE, { origin: 'https://evil.example' })).status).toBe(403);
     const broken = await post(served!.url, '{"jsonrpc": "2.0", "id": 1, ');
     expect([broken.status, ((await broken.json()) as { error: { code: number } }).error.code]).toEqual([400, -32700]);
-    // PUT is not exported by the route: Next answers 405 itself.
-    expect((await fetch(served!.url, { method: 'PUT', body: '{}' })).status).toBe(405);
+  });
+
+  it("PUT, PATCH and OPTIONS (no cors) get the fetch handler's 405 with Allow and its JSON-RPC error, not Next's bare 405 and 204; HEAD goes to GET", async () => {
+    const handler = createFetchHandler(await createApp({ name: 'next-notes', version: '1.0.0', tools: [NoteTools] }), { logError: () => {} });
+    const answerOf = async (response: Response) => [response.status, response.headers.get('allow'), response.headers.get('content-type'), await response.text()];
+    try {
+      for (const [method, body] of [
+        ['PUT', '{}'],
+        ['PATCH', '{}'],
+        ['OPTIONS', undefined],
+      ] as const) {
+        const expected = await answerOf(await handler(new Request('http://127.0.0.1/mcp', { method, body })));
+        expect(expected.slice(0, 2)).toEqual([405, 'GET, POST, DELETE']);
+        expect([method, ...(await answerOf(await fetch(served!.url, { method, body })))]).toEqual([method, ...expected]);
+      }
+      const head = await fetch(served!.url, { method: 'HEAD' });
+      expect([head.status, head.headers.get('allow'), await head.text()]).toEqual([405, 'GET, POST, DELETE', '']);
+    } finally {
+      await handler.close();
+    }
   });
 
   it('a route that read the body before handing the request on gets a JSON-RPC 500, not a parse error blaming the client; the log says what to change', async () => {
@@ -167,8 +185,12 @@ describe('Next.js 16: the same build served stateless (as on Vercel, where insta
     }
   });
 
-  it('GET (a session stream) is refused with 405', async () => {
+  it('GET (a session stream), PUT and OPTIONS are refused with 405 and Allow: POST', async () => {
     expect((await fetch(served!.url, { headers: { accept: 'text/event-stream', authorization: 'Bearer good' } })).status).toBe(405);
+    for (const method of ['PUT', 'OPTIONS']) {
+      const refused = await fetch(served!.url, { method });
+      expect([method, refused.status, refused.headers.get('allow')]).toEqual([method, 405, 'POST']);
+    }
   });
 });
 

@@ -3,6 +3,7 @@ import 'reflect-metadata';
 import { Service } from 'typedi';
 import { Param, Tool } from '@toolwright/core';
 import { createApp } from '@toolwright/server';
+import { createFetchHandler } from '@toolwright/server/fetch';
 import { createRouteHandlers } from '@toolwright/next';
 
 @Service()
@@ -28,6 +29,26 @@ describe('createRouteHandlers', () => {
       expect((await route.POST(post('http://localhost/elsewhere'))).status).toBe(404);
     } finally {
       await route.close();
+    }
+  });
+
+  it.each([{}, { stateless: true }])("PUT, PATCH and OPTIONS without cors answer the fetch handler's 405 with Allow (%j); with cors OPTIONS is its preflight", async (mode) => {
+    const app = () => createApp({ name: 'methods', version: '1.0.0', tools: [EchoTools] });
+    const route = createRouteHandlers(app(), { ...mode, logError: () => undefined });
+    const handler = createFetchHandler(await app(), { ...mode, logError: () => undefined });
+    const withCors = createRouteHandlers(app(), { cors: { origins: ['https://app.example'] }, logError: () => undefined });
+    const answerOf = async (response: Response) => [response.status, response.headers.get('allow'), response.headers.get('content-type'), await response.text()];
+    try {
+      for (const method of ['PUT', 'PATCH', 'OPTIONS'] as const) {
+        const request = () => new Request('http://localhost/mcp', { method });
+        const expected = await answerOf(await handler(request()));
+        expect(expected.slice(0, 2)).toEqual([405, mode.stateless ? 'POST' : 'GET, POST, DELETE']);
+        expect(await answerOf(await route[method](request()))).toEqual(expected);
+      }
+      const preflight = await withCors.OPTIONS(new Request('http://localhost/mcp', { method: 'OPTIONS', headers: { origin: 'https://app.example', 'access-control-request-method': 'POST' } }));
+      expect([preflight.status, preflight.headers.get('access-control-allow-origin')]).toEqual([204, 'https://app.example']);
+    } finally {
+      await Promise.all([route.close(), handler.close(), withCors.close()]);
     }
   });
 });

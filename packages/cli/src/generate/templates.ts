@@ -215,7 +215,7 @@ export const TEMPLATES: Readonly<Record<TemplateName, TemplateInfo>> = {
     summary: 'A Next.js App Router route serving MCP (@toolwright/next), compiled by next build with decorator metadata.',
     transport: 'http',
     contents: [
-      '`app/mcp/route.ts`: the route: `export const { GET, POST, DELETE }` from `src/mcp.ts`, which makes them with `createRouteHandlers` (sessions in memory; `MCP_STATELESS=1` on Vercel).',
+      '`app/mcp/route.ts`: the route: `export const { GET, POST, DELETE, PUT, PATCH, OPTIONS }` from `src/mcp.ts`, which makes them with `createRouteHandlers` (sessions in memory; `MCP_STATELESS=1` on Vercel).',
       '`src/text.tools.ts`: `word_count` (structured output, `src/word-count.dto.ts`) and `slugify`.',
       "`next.config.mjs`: the Toolwright packages in `serverExternalPackages`; `tsconfig.json` is Next's, with `experimentalDecorators` and `emitDecoratorMetadata`, which its compiler reads.",
     ],
