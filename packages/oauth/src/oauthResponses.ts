@@ -54,9 +54,9 @@ export function escapeHtml(text: string): string {
 }
 
 /** An error page shown in the browser when redirecting back is not safe (unknown client, unregistered redirect URI). */
-export function errorPage(title: string, detail: string, status = 400): Response {
+export function errorPage(title: string, detail: string, status = 400, headers?: Readonly<Record<string, string>>): Response {
   const body = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(title)}</title></head><body><main><h1>${escapeHtml(title)}</h1><p>${escapeHtml(detail)}</p></main></body></html>`;
-  return new Response(body, { status, headers: { ...PAGE_HEADERS } });
+  return new Response(body, { status, headers: { ...PAGE_HEADERS, ...headers } });
 }
 
 /** Reads an `application/x-www-form-urlencoded` body of at most `maxBytes`; undefined for another type or a larger body. */

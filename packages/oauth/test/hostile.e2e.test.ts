@@ -12,6 +12,20 @@ describe('the authorization server refuses', () => {
   });
   afterAll(() => served.close());
 
+  it('a method an endpoint does not take, with 405 and the Allow header RFC 9110 requires', async () => {
+    const cases: [string, string, string][] = [
+      ['/authorize', 'POST', 'GET'],
+      ['/authorize/consent', 'GET', 'POST'],
+      ['/token', 'GET', 'POST'],
+      ['/register', 'PUT', 'POST'],
+      ['/revoke', 'GET', 'POST'],
+    ];
+    for (const [path, method, allow] of cases) {
+      const response = await fetch(`${served.base}${path}`, { method });
+      expect([path, method, response.status, response.headers.get('allow')]).toEqual([path, method, 405, allow]);
+    }
+  });
+
   it('a wrong PKCE verifier, and the code is spent by the attempt', async () => {
     const { clientId, code, verifier } = await codeFor(served.base);
     const wrong = await tokenRequest(served.base, { grant_type: 'authorization_code', client_id: clientId, code, code_verifier: pkcePair().verifier, redirect_uri: CALLBACK });

@@ -26,7 +26,7 @@ function csrfCookie(signInId: string): string {
  * sign-in that the app's `signIn` hook decides.
  */
 export async function authorize(context: OAuthContext, request: Request): Promise<Response> {
-  if (request.method !== 'GET') return errorPage('Method not allowed', 'The authorization endpoint takes GET.', 405);
+  if (request.method !== 'GET') return errorPage('Method not allowed', 'The authorization endpoint takes GET.', 405, { Allow: 'GET' });
   const params = new URL(request.url).searchParams;
   for (const name of ['client_id', 'redirect_uri', 'response_type', 'code_challenge', 'code_challenge_method', 'state', 'scope', 'resource']) {
     if (params.getAll(name).length > 1) return errorPage('Invalid request', `The parameter ${name} is repeated.`);
@@ -124,7 +124,7 @@ export async function completeSignIn(context: OAuthContext, id: string, outcome:
 
 /** The consent form's answer: checked against the CSRF cookie, the form token and the request's Origin, then used once. */
 export async function consent(context: OAuthContext, request: Request): Promise<Response> {
-  if (request.method !== 'POST') return errorPage('Method not allowed', 'Answer the consent page with its form.', 405);
+  if (request.method !== 'POST') return errorPage('Method not allowed', 'Answer the consent page with its form.', 405, { Allow: 'POST' });
   const origin = request.headers.get('origin');
   if (origin !== null && origin !== new URL(context.issuer).origin) return errorPage('Forbidden', 'This form was posted from another site.', 403);
   const form = await readForm(request);
