@@ -85,7 +85,7 @@ interface Scripted extends Redis {
     prefix: string,
   ): Promise<[string | null, string | null] | 0 | null>;
   twUpdate(session: string, subs: string, kind: string, value: string, maxSubs: number): Promise<number>;
-  twEnd(session: string, id: string, channel: string, prefix: string): Promise<number>;
+  twEnd(session: string, id: string, channel: string, prefix: string, alive: string): Promise<number>;
   twStoreEvent(
     session: string,
     maxlen: number,
@@ -414,7 +414,7 @@ export async function createRedisCluster(options: RedisClusterOptions = {}): Pro
     },
     async end(id) {
       if (!SESSION_ID.test(id)) return;
-      await run(() => redis.twEnd(k.session(id), id, k.ended, prefix));
+      await run(() => redis.twEnd(k.session(id), id, k.ended, prefix, k.alive));
     },
     onEnded(listener) {
       endedListeners.add(listener);

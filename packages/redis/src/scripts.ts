@@ -8,7 +8,8 @@
  * values (a hash), `sessions` a sorted set of live session ids scored by expiry time,
  * `o:<owner digest>` the same for one owner's sessions, `eb` the event bytes each session
  * holds (field: session id) and in all (field: ''), `eb:<id>` the event bytes of a stream
- * with no session here (an `eventStore` used alone). Channels: `ended`, `changes`, `ev:<id>`.
+ * with no session here (an `eventStore` used alone), `gs:<id>` the claim on the session's GET stream (see
+ * `claimStream`). Channels: `ended`, `changes`, `ev:<id>`.
  * Scripts name keys they build from the prefix, so one Redis primary (or Sentinel) holds
  * them all; Redis Cluster is not supported. A key of the wrong type (another version's, an
  * operator's edit) is dropped where a script reads it, as if missing (`typed`): it never fails
@@ -21,7 +22,19 @@ local function typed(key, kind)
   local t = redis.call('TYPE', key).ok
   if t ~= kind and t ~= 'none' then redis.call('DEL', key) end
 end
-local function forget(p, sid)
+-- Drops the session's GET stream claim (gs:<id>) if \`alive\` (the ending instance's channel) holds it
+-- or its holder is gone (no connection listens on the channel it names, as CLAIM judges); a
+-- live holder's stays: that instance gives it back when it closes the stream.
+local function unclaim(key, alive)
+  typed(key, 'string')
+  local held = redis.call('GET', key)
+  if not held then return end
+  local channel = string.match(held, '\\n(.+)$')
+  if channel and channel ~= alive and redis.call('PUBSUB', 'NUMSUB', channel)[2] > 0 then return end
+  redis.call('DEL', key)
+end
+local function forget(p, sid, alive)
+  unclaim(p .. 'gs:' .. sid, alive)
   typed(p .. 's:' .. sid, 'hash')
   local owner = redis.call('HGET', p .. 's:' .. sid, 'owner')
   if owner then redis.call('ZREM', p .. owner, sid) end
@@ -158,9 +171,9 @@ redis.call('PEXPIRE', KEYS[2], ttl)
 return 1
 `;
 
-/** KEYS: s:<id>. ARGV: id, channel (ended), prefix. */
+/** KEYS: s:<id>. ARGV: id, channel (ended), prefix, the ending instance's liveness channel (its GET stream claim goes too). */
 export const END = `${LIB}
-forget(ARGV[3], ARGV[1])
+forget(ARGV[3], ARGV[1], ARGV[4])
 redis.call('PUBLISH', ARGV[2], ARGV[1])
 return 1
 `;

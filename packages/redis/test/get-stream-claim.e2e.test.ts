@@ -1,8 +1,12 @@
 import 'reflect-metadata';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
 import { Param, Tool } from '@toolwright/core';
+import { GET_STREAM_ID } from '@toolwright/server/http';
 import { startRedisServer, type RedisServer } from './fixtures/redisServer';
-import { eventually, startInstances, stopInstances, type Instance } from './fixtures/instances';
+import { eventually, startInstances, stopInstances, streamWatched, type Instance } from './fixtures/instances';
 import { startFetchInstances, type FetchInstance } from './fixtures/fetchInstances';
 import { openGet, openRawSession, readSse } from './fixtures/sse';
 
@@ -18,6 +22,21 @@ const app = { name: 'claims', version: '1', tools: [Echo] };
 /** The status and body of a refused GET, to compare with the single-instance answer. */
 async function refusal(response: Response): Promise<{ status: number; body: unknown }> {
   return { status: response.status, body: await response.json() };
+}
+
+const end = (url: string, session: string) => fetch(url, { method: 'DELETE', headers: { 'mcp-session-id': session, 'mcp-protocol-version': '2025-11-25' } });
+
+/** An instance of the app in a process of its own (fixtures/stream-holder.js, on the built packages), to be killed. */
+async function processInstance(redisUrl: string, prefix: string, claimMs: number, idleMs?: number): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(process.execPath, [join(__dirname, 'fixtures', 'stream-holder.js')], {
+    env: { ...process.env, REDIS_URL: redisUrl, PREFIX: prefix, CLAIM_MS: String(claimMs), ...(idleMs && { IDLE_MS: String(idleMs) }) },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const url = await new Promise<string>((resolve, reject) => {
+    createInterface({ input: child.stdout! }).once('line', resolve);
+    child.once('exit', (code) => reject(new Error(`fixtures/stream-holder.js exited with ${code}`)));
+  });
+  return { child, url };
 }
 
 /** Opens the session's GET stream on `url`, retrying while it is refused with 409 (a claim given back asynchronously). */
@@ -125,6 +144,94 @@ describe('one GET stream per 2025-11-25 session across the cluster (node listene
       await taken.body!.cancel();
     } finally {
       lingering.disconnect();
+    }
+  });
+});
+
+describe("a session's GET stream claim at session end and when its holder is killed", () => {
+  const LEASE_MS = 60_000;
+  let redis: RedisServer;
+  let instances: Instance[];
+  let urls: string[];
+  const prefix = `claim-end-${randomUUID().slice(0, 8)}:`;
+  const claimed = (session: string) => instances[0].cluster.redis.exists(`${prefix}gs:${session}`);
+  beforeAll(async () => {
+    redis = await startRedisServer();
+    instances = await startInstances(2, redis.url, app, {}, prefix, { getStreamClaimMs: LEASE_MS });
+    urls = instances.map((i) => i.url);
+  });
+  afterAll(async () => {
+    await stopInstances(instances ?? []);
+    await redis?.close();
+  });
+
+  /** A session opened on `on`, whose GET stream an instance in a process of its own holds until it is killed with SIGKILL. */
+  async function killWhileHolding(on: string, idleMs?: number): Promise<{ session: string; killed: number }> {
+    const holder = await processInstance(redis.url, prefix, LEASE_MS, idleMs);
+    try {
+      const session = await openRawSession(on);
+      const stream = await openGet(holder.url, session);
+      expect(stream.status).toBe(200);
+      expect(await refusal(await openGet(on, session))).toMatchObject({ status: 409 });
+      const exited = new Promise((resolve) => holder.child.once('exit', resolve));
+      holder.child.kill('SIGKILL');
+      await exited;
+      await stream.body!.cancel().catch(() => {});
+      return { session, killed: Date.now() };
+    } finally {
+      holder.child.kill('SIGKILL');
+    }
+  }
+
+  it('a second instance takes over the GET stream of an instance killed with SIGKILL, well within the lease, and sends the session its messages', async () => {
+    const { session, killed } = await killWhileHolding(urls[0]);
+    const stream = readSse(await openGetWhenFree(urls[1], session, 5000));
+    expect(Date.now() - killed).toBeLessThan(5000);
+    await streamWatched(instances[1], session);
+    await instances[0].cluster.publish({ list: 'tools' });
+    expect((await stream.next()).data).toEqual({ jsonrpc: '2.0', method: 'notifications/tools/list_changed' });
+    expect(await refusal(await openGet(urls[0], session))).toMatchObject({ status: 409 });
+    await stream.cancel();
+  });
+
+  it("ending a session deletes the claim of the instance ending it in the same script; another live instance's claim stays until it gives it back", async () => {
+    const [a, b] = instances.map((i) => i.cluster);
+    const mine = await openRawSession(urls[0]);
+    const theirs = await openRawSession(urls[0]);
+    // Claimed as for a GET stream, and not given back: the end alone has to drop it.
+    const releases = [await a.eventStore(mine).claim!(GET_STREAM_ID, () => {}), await b.eventStore(theirs).claim!(GET_STREAM_ID, () => {})];
+    try {
+      await a.sessions.end(mine);
+      await a.sessions.end(theirs);
+      expect(await claimed(mine)).toBe(0);
+      expect(await claimed(theirs)).toBe(1);
+    } finally {
+      for (const release of releases) release?.();
+    }
+    await eventually(async () => (await claimed(theirs)) === 0, 2000, 'the live holder to give its claim back');
+  });
+
+  it('a DELETE on another instance deletes the claim of the killed instance that held the GET stream, and nothing of the session is left', async () => {
+    const { session } = await killWhileHolding(urls[0]);
+    expect(await claimed(session)).toBe(1);
+    expect((await end(urls[1], session)).status).toBe(200);
+    // Nothing of the session is left in Redis, nor listened for.
+    expect(await instances[0].cluster.redis.keys(`${prefix}*${session}*`)).toEqual([]);
+    await streamWatched(instances[0], session, false);
+    await streamWatched(instances[1], session, false);
+  });
+
+  it('a session that expired while the holder of its GET stream was dead loses the claim when the cluster sweeps it', async () => {
+    const [short] = await startInstances(1, redis.url, app, { sessions: { idleTimeoutMs: 1000 } }, prefix, { getStreamClaimMs: LEASE_MS });
+    try {
+      const { session } = await killWhileHolding(short.url, 1000);
+      await eventually(async () => (await short.cluster.redis.exists(`${prefix}s:${session}`)) === 0, 5000, 'the session to expire');
+      expect(await claimed(session)).toBe(1);
+      // Opening a session sweeps the expired ones.
+      await openRawSession(short.url);
+      expect(await claimed(session)).toBe(0);
+    } finally {
+      await stopInstances([short]);
     }
   });
 });
