@@ -198,6 +198,18 @@ describe('results from the upstream', () => {
     await client.close();
   });
 
+  it('passes on at most maxLogLinesPerSecond log lines a second when the proxy is given a smaller budget', async () => {
+    const { front } = await hostile('plain', { maxLogLinesPerSecond: 10 });
+    const client = await createTestClient(front, { era: 'legacy' });
+    await client.setLoggingLevel('info');
+    const logs: { level: string; data: unknown }[] = [];
+    client.setNotificationHandler('notifications/message', (n) => void logs.push(n.params));
+    expect(textOf(await client.callTool({ name: 'h_log_flood', arguments: { lines: 500 } }))).toBe('flooded');
+    expect(logs.slice(0, 10).map((l) => l.data)).toEqual(Array.from({ length: 10 }, (_, i) => `line ${i}`));
+    expect(logs.slice(10)).toEqual([{ level: 'warning', logger: 'h_log_flood', data: "490 log messages from upstream 'hostile' dropped: it sent more than 10 a second" }]);
+    await client.close();
+  });
+
   it('fails a result of the wrong shape with a message that says so, and keeps the upstream session', async () => {
     const client = await createTestClient(up.front);
     expect(textOf(await client.callTool({ name: 'h_echo', arguments: {} }))).toBe('called echo');

@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { Ctx, Param, Prompt, RequireScopes, Resource, Tool, type MemberCall, type ToolContext } from '@toolwright/core';
+import { ConfigError, Ctx, Param, Prompt, RequireScopes, Resource, Tool, type MemberCall, type ToolContext } from '@toolwright/core';
 import { createApp, type App } from '@toolwright/server';
 import type { HttpListener } from '@toolwright/server/http';
 import { proxyServer, type ProxiedServer } from '@toolwright/server/proxy';
@@ -494,8 +494,13 @@ describe('proxy credentials, reconnects and options', () => {
     [{ command: '' }, /non-empty string/],
     [{ url: 'http://127.0.0.1:1/mcp', maxSessions: 0 }, /maxSessions is 0/],
     [{ url: 'http://127.0.0.1:1/mcp', listTimeoutMs: 1.5 }, /listTimeoutMs is 1.5. Give a positive integer/],
+    [{ url: 'http://127.0.0.1:1/mcp', maxLogLinesPerSecond: 0 }, /maxLogLinesPerSecond is 0. Give a positive integer/],
+    [{ url: 'http://127.0.0.1:1/mcp', maxLogLinesPerSecond: Infinity }, /maxLogLinesPerSecond is Infinity. Give a positive integer/],
+    [{ url: 'http://127.0.0.1:1/mcp', maxLogLinesPerSecond: '100' }, /maxLogLinesPerSecond is "100". Give a positive integer/],
   ])('refuses bad options %#', async (options, message) => {
-    await expect(proxyServer(options as never)).rejects.toThrow(message);
+    const refused = proxyServer(options as never);
+    await expect(refused).rejects.toThrow(message);
+    await expect(refused).rejects.toThrow(ConfigError);
   });
 
   it('says which upstream it cannot reach', async () => {

@@ -25,7 +25,8 @@ export interface AppOptions {
   /**
    * Other apps served inside this one, each under a namespace: their tools and prompts as
    * `<namespace>_<name>`, their resources and templates under their own URIs, their
-   * middleware, guards, scopes and timeouts kept (inside this app's middleware), their list
+   * middleware, guards, scopes, timeouts, `guardTimeoutMs`, `maxLogLength` and `maxUriLength`
+   * kept (inside this app's middleware; this app's options where they set none), their list
    * changes passed on live. A name or URI served twice is a `BuildError` naming both members.
    * See the Composition guide.
    */
@@ -94,8 +95,8 @@ export interface AppOptions {
    * How long a member's guards may take to decide, in milliseconds, when the member has no
    * timeout (`@Tool({ timeoutMs })`, `toolTimeoutMs`, `timeoutMs`), and at most for a list, a
    * completion or a subscription. A guard that has not decided by then refuses (the caller
-   * gets the answer for an unknown member; the log names the guard). Mounted apps' members
-   * follow the parent's. Default 10,000 (well inside the 60 s an SDK client waits).
+   * gets the answer for an unknown member; the log names the guard). A mounted app's members
+   * keep their app's, when it sets one. Default 10,000 (well inside the 60 s an SDK client waits).
    */
   guardTimeoutMs?: number;
   /**

@@ -25,6 +25,7 @@ import type { ListControl } from '../surface/ListControl';
 import type { ListKind } from '../surface/Catalog';
 import type { Mount } from '../compose/Mount';
 import { registerMountSource } from '../compose/MountSource';
+import type { MemberLimits } from '../pipeline/ServedMember';
 import { DEFAULT_GUARD_TIMEOUT_MS } from '../pipeline/passesGuards';
 
 /**
@@ -190,11 +191,17 @@ export async function createApp(options: AppOptions): Promise<App> {
     middleware: surface.env.middleware,
     toolTimeoutMs: surface.env.toolTimeoutMs,
     timeoutMs: surface.env.timeoutMs,
+    limits: setLimits(options),
     scopes: surface.env.scopes,
     addNotifier: app.addNotifier,
   });
   if (fastPaths) installFastPaths(app, fastPaths);
   return app;
+}
+
+/** The limits `options` set, for the apps that mount this one (what it leaves out, theirs fill in). */
+function setLimits({ guardTimeoutMs, maxLogLength, maxUriLength }: AppOptions): MemberLimits {
+  return stripUndefined({ guardTimeoutMs, maxLogLength, maxUriLength });
 }
 
 /** An app's start: the mounted apps' hooks first (they serve inside it), then its own `onStart`. */

@@ -1,4 +1,5 @@
 import type { Middleware } from '@toolwright/core';
+import type { MemberLimits } from '../pipeline/ServedMember';
 import type { Catalog } from '../surface/Catalog';
 import type { ChangeNotifier } from '../surface/Connections';
 
@@ -9,6 +10,8 @@ export interface MountSource {
   readonly middleware: readonly Middleware[];
   readonly toolTimeoutMs?: number;
   readonly timeoutMs?: number;
+  /** The limits its options set (`guardTimeoutMs`, `maxLogLength`, `maxUriLength`): its members keep them; the parent's fill in the rest. */
+  readonly limits?: MemberLimits;
   /** Whether its members or middleware use scoped services (read live: runtime additions can turn it on). */
   readonly scopes: { readonly active: boolean };
   /** Tells `notifier` of the mounted app's list changes and resource updates. */

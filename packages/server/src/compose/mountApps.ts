@@ -2,6 +2,7 @@ import { BuildError, ConfigError, type BuildProblem, type Class, type ToolLogger
 import { transformTool, type CompiledPrompt, type CompiledResource, type CompiledResourceTemplate, type CompiledTool } from '@toolwright/core/internal';
 import type { Catalog, CatalogParts, ListKind } from '../surface/Catalog';
 import type { Surface } from '../surface/Surface';
+import type { MemberLimits } from '../pipeline/ServedMember';
 import type { Mount } from './Mount';
 import { mountSourceOf, type MountSource } from './MountSource';
 
@@ -13,6 +14,7 @@ interface Member {
   readonly methodName: string;
   readonly timeoutMs?: number;
   readonly pipeline?: CompiledTool['pipeline'];
+  readonly limits?: MemberLimits;
 }
 
 /** Who serves a name or URI, for a collision message: `Class.method`, with the mount's namespace. */
@@ -25,7 +27,8 @@ interface Owner {
 /**
  * Serves each mounted app's members from `surface`'s catalog: tools and prompts renamed
  * `<namespace>_<name>`, resources and templates under their own URIs, each run inside the
- * mounted app's middleware and timeouts (and the parent's, around those). The names and URIs
+ * mounted app's middleware (and the parent's, around it), with the timeouts and limits the
+ * mounted app sets (the parent's where it sets none). The names and URIs
  * are checked against the parent's own and each other's first: every clash is one problem of
  * the `BuildError`. Later list changes in a mounted app reach the parent's clients.
  * Returns the function that stops following them.
@@ -235,12 +238,13 @@ class MountedApp {
     return Object.freeze({ ...p, name, descriptor: { ...p.descriptor, name }, ...this.runWith(p, this.source.timeoutMs) });
   }
 
-  /** The mounted app's middleware around the member's own, and its default timeout. */
+  /** The mounted app's middleware around the member's own, its default timeout, and its limits (a member mounted twice keeps the innermost app's). */
   private runWith(member: Member, timeoutMs: number | undefined): Partial<Member> {
-    const middleware = this.source.middleware;
+    const { middleware, limits } = this.source;
     return {
       ...(middleware.length > 0 && { pipeline: { middleware: [...middleware, ...(member.pipeline?.middleware ?? [])], guards: member.pipeline?.guards ?? [] } }),
       ...(member.timeoutMs === undefined && timeoutMs !== undefined && { timeoutMs }),
+      ...(limits && { limits: { ...limits, ...member.limits } }),
     };
   }
 

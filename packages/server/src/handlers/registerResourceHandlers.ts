@@ -7,7 +7,7 @@ import { guardedList } from '../pipeline/guardedList';
 import { mayUse } from '../pipeline/mayUse';
 import type { PipelineEnv } from '../pipeline/PipelineEnv';
 import { serveMember } from '../pipeline/serveMember';
-import type { MemberRef } from '../pipeline/ServedMember';
+import type { MemberRef, ServedMember } from '../pipeline/ServedMember';
 import type { Catalog } from '../surface/Catalog';
 import type { Connection } from '../pipeline/Connection';
 import { outcomeError } from './outcomeError';
@@ -103,12 +103,17 @@ function refOf(member: CompiledResource | CompiledResourceTemplate | undefined):
   return { kind: 'resource', member, name: 'uri' in member ? member.uri : member.uriTemplate };
 }
 
-/** The resource or template that serves `uri`, and how to read it with a context. Templates match only URIs within `maxUriLength`. */
+/**
+ * The resource or template that serves `uri`, and how to read it with a context. Templates match
+ * only URIs within `maxUriLength`, and a mounted app's template within its app's too.
+ */
 function servingMember(catalog: Catalog, uri: string, maxUriLength: number) {
   const resource = catalog.resource(uri);
   if (resource) return { member: resource, read: resource.read };
   if (uri.length > maxUriLength) throw tooLong(uri, maxUriLength);
   const found = catalog.matchTemplate(uri);
+  const ownLimit = found && (found.template as ServedMember).limits?.maxUriLength;
+  if (ownLimit !== undefined && uri.length > ownLimit) throw tooLong(uri, ownLimit);
   return (
     found && {
       member: found.template,

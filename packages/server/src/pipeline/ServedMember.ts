@@ -9,6 +9,15 @@ export interface ServedMember {
   readonly access?: AccessRules;
   readonly pipeline?: MemberPipeline;
   readonly timeoutMs?: number;
+  /** The limits the app that declares the member sets, when another app serves it (a mount): they win over the serving app's. */
+  readonly limits?: MemberLimits;
+}
+
+/** The per-app limits a mounted app's members keep: those its options set (what it leaves out, the serving app's fill in). */
+export interface MemberLimits {
+  readonly guardTimeoutMs?: number;
+  readonly maxLogLength?: number;
+  readonly maxUriLength?: number;
 }
 
 /** A served member with what its kind adds: the name guards and middleware see, and its annotations. */

@@ -2,7 +2,6 @@ import type { Connection } from './Connection';
 import type { ServerContext } from '../sdk/sdk';
 import { memberAccessOf } from './memberAccessOf';
 import { listGuardLimits, passesGuards } from './passesGuards';
-import { memberTimeoutOf } from './memberTimeoutOf';
 import type { PipelineEnv } from './PipelineEnv';
 import type { MemberRef } from './ServedMember';
 
@@ -32,9 +31,7 @@ export function guardedList<K extends string, T, P extends { readonly [k in K]: 
   const verdicts = items.map((item) => {
     const ref = refOf(item);
     const guards = ref?.member.pipeline?.guards;
-    return ref && guards && guards.length > 0
-      ? passesGuards(guards, memberAccessOf(ref, sdk, connection), env, listGuardLimits(sdk.mcpReq.signal, memberTimeoutOf(ref, env), env.guardTimeoutMs))
-      : true;
+    return ref && guards && guards.length > 0 ? passesGuards(guards, memberAccessOf(ref, sdk, connection), env, listGuardLimits(sdk.mcpReq.signal, ref, env)) : true;
   });
   return Promise.all(verdicts).then((ok) => ({ ...page, [key]: items.filter((_, i) => ok[i]) }));
 }

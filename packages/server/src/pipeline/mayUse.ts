@@ -3,7 +3,6 @@ import type { Connection } from './Connection';
 import type { ServerContext } from '../sdk/sdk';
 import { memberAccessOf } from './memberAccessOf';
 import { listGuardLimits, passesGuards } from './passesGuards';
-import { memberTimeoutOf } from './memberTimeoutOf';
 import type { PipelineEnv } from './PipelineEnv';
 import type { MemberRef } from './ServedMember';
 
@@ -15,5 +14,5 @@ import type { MemberRef } from './ServedMember';
 export async function mayUse(ref: MemberRef, sdk: ServerContext, connection: Connection, env: PipelineEnv): Promise<boolean> {
   if (!canAccess(ref.member.access, callerOf(sdk))) return false;
   const guards = ref.member.pipeline?.guards;
-  return !guards?.length || passesGuards(guards, memberAccessOf(ref, sdk, connection), env, listGuardLimits(sdk.mcpReq.signal, memberTimeoutOf(ref, env), env.guardTimeoutMs));
+  return !guards?.length || passesGuards(guards, memberAccessOf(ref, sdk, connection), env, listGuardLimits(sdk.mcpReq.signal, ref, env));
 }

@@ -1,7 +1,9 @@
 import { type Guard, type MemberAccess } from '@toolwright/core';
 import { checkGuards, type GuardWait } from '@toolwright/core/internal';
 import { guardName } from './guardName';
+import { memberTimeoutOf } from './memberTimeoutOf';
 import type { PipelineEnv } from './PipelineEnv';
+import type { MemberRef, ServedMember } from './ServedMember';
 
 /**
  * How long a member's guards may take to decide when the member has no timeout, and at most
@@ -14,6 +16,8 @@ export const DEFAULT_GUARD_TIMEOUT_MS = 10_000;
 export interface GuardLimits {
   readonly signal: AbortSignal;
   readonly timeoutMs: number;
+  /** The member's `guardTimeoutMs` (`guardTimeoutOf`), for the log line of a guard that did not decide in time. */
+  readonly guardTimeoutMs: number;
 }
 
 /**
@@ -22,7 +26,7 @@ export interface GuardLimits {
  * it). Once the request's signal aborts, the wait ends and the caller is refused: its answer
  * is no longer wanted, and a guard that never settles must not hold the request forever.
  */
-export async function passesGuards(guards: readonly Guard[], access: MemberAccess, env: PipelineEnv, { signal, timeoutMs }: GuardLimits): Promise<boolean> {
+export async function passesGuards(guards: readonly Guard[], access: MemberAccess, env: PipelineEnv, { signal, timeoutMs, guardTimeoutMs }: GuardLimits): Promise<boolean> {
   const deadline = Date.now() + timeoutMs;
   let late: Guard | undefined;
   const wait: GuardWait = (verdict, guard) =>
@@ -49,7 +53,7 @@ export async function passesGuards(guards: readonly Guard[], access: MemberAcces
     if (late) {
       env.logger.error(
         `${guardName(late)} of ${access.kind} '${access.name}' did not decide within ${timeoutMs} ms; the caller is refused. ` +
-          `Make it settle sooner, or give the ${access.kind} a larger timeoutMs (guards run within it; without one, within the app's guardTimeoutMs, ${env.guardTimeoutMs} ms, which also bounds a list).`,
+          `Make it settle sooner, or give the ${access.kind} a larger timeoutMs (guards run within it; without one, within the app's guardTimeoutMs, ${guardTimeoutMs} ms, which also bounds a list).`,
       );
     }
     return ok;
@@ -59,7 +63,13 @@ export async function passesGuards(guards: readonly Guard[], access: MemberAcces
   }
 }
 
-/** The guard limits of a list, a completion or a subscription: the member's timeout, at most the app's `guardTimeoutMs`. */
-export function listGuardLimits(signal: AbortSignal, memberTimeoutMs: number | undefined, guardTimeoutMs: number): GuardLimits {
-  return { signal, timeoutMs: Math.min(memberTimeoutMs ?? guardTimeoutMs, guardTimeoutMs) };
+/** How long the member's guards may take without a timeout of its own: its app's `guardTimeoutMs` when it is mounted and that app set one, else the serving app's. */
+export function guardTimeoutOf(member: ServedMember, env: Pick<PipelineEnv, 'guardTimeoutMs'>): number {
+  return member.limits?.guardTimeoutMs ?? env.guardTimeoutMs;
+}
+
+/** The guard limits of a list, a completion or a subscription: the member's timeout, at most its `guardTimeoutMs` (`guardTimeoutOf`). */
+export function listGuardLimits(signal: AbortSignal, ref: MemberRef, env: PipelineEnv): GuardLimits {
+  const guardTimeoutMs = guardTimeoutOf(ref.member, env);
+  return { signal, timeoutMs: Math.min(memberTimeoutOf(ref, env) ?? guardTimeoutMs, guardTimeoutMs), guardTimeoutMs };
 }

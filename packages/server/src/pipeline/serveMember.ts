@@ -7,7 +7,7 @@ import { runWithRounds, type SdkRound } from './runWithRounds';
 import type { InputRequest, ServerContext } from '../sdk/sdk';
 import type { InputRequiredAnswer } from '../roundtrip/runRound';
 import { memberAccessOf } from './memberAccessOf';
-import { passesGuards } from './passesGuards';
+import { guardTimeoutOf, passesGuards } from './passesGuards';
 import { memberTimeoutOf } from './memberTimeoutOf';
 import type { PipelineEnv } from './PipelineEnv';
 import type { MemberRef } from './ServedMember';
@@ -90,13 +90,17 @@ async function servePiped<R>(
   let left = timeoutMs;
   if (guarded) {
     const started = Date.now();
-    if (!(await passesGuards(member.pipeline!.guards, access!, env, { signal: requestSignal, timeoutMs: timeoutMs ?? env.guardTimeoutMs }))) throw request.unknown();
+    const guardTimeoutMs = guardTimeoutOf(member, env);
+    if (!(await passesGuards(member.pipeline!.guards, access!, env, { signal: requestSignal, timeoutMs: timeoutMs ?? guardTimeoutMs, guardTimeoutMs }))) throw request.unknown();
     // The guards' time counts against the member's timeout: `timeoutMs` bounds the whole call.
     if (timeoutMs !== undefined) left = Math.max(0, timeoutMs - (Date.now() - started));
   }
   const needsContext = member.usesContext || scoped;
+  // A mounted app's members log within its own maxLogLength, when it set one.
+  const maxLogLength = member.limits?.maxLogLength;
+  const contextEnv = maxLogLength === undefined ? env : { ...env, maxLogLength };
   const attempt = (round: SdkRound | undefined, signal: AbortSignal): Promise<R> => {
-    const open = needsContext ? createToolContext(member.name, sdk, connection, env, signal, round) : undefined;
+    const open = needsContext ? createToolContext(member.name, sdk, connection, contextEnv, signal, round) : undefined;
     const opened = scoped ? env.openContainer(access!, open?.ctx, connection) : undefined;
     const container = opened?.container ?? env.container;
     const scope: CallScope | undefined =

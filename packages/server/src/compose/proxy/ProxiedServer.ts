@@ -460,9 +460,11 @@ export function checkProxyOptions(options: ProxyOptions): void {
   } else if (typeof (options as { command: unknown }).command !== 'string' || (options as { command: string }).command === '') {
     throw new ConfigError("Toolwright: proxyServer()'s `command` must be a non-empty string (the program to start), with its arguments in `args`.");
   }
-  for (const key of ['requestTimeoutMs', 'listTimeoutMs', 'maxMessageBytes', 'maxSessions', 'idleSessionMs'] as const) {
-    const value = options[key];
-    if (value !== undefined && (!Number.isInteger(value) || value <= 0)) throw new ConfigError(`Toolwright: proxyServer()'s ${key} is ${String(value)}. Give a positive integer.`);
+  for (const key of ['requestTimeoutMs', 'listTimeoutMs', 'maxMessageBytes', 'maxSessions', 'idleSessionMs', 'maxLogLinesPerSecond'] as const) {
+    const value: unknown = options[key];
+    if (value !== undefined && (!Number.isInteger(value) || (value as number) <= 0)) {
+      throw new ConfigError(`Toolwright: proxyServer()'s ${key} is ${typeof value === 'string' ? JSON.stringify(value) : String(value)}. Give a positive integer.`);
+    }
   }
   if (options.protocol !== undefined && !['auto', '2025-11-25', '2026-07-28'].includes(options.protocol)) {
     throw new ConfigError(`Toolwright: proxyServer()'s protocol is ${JSON.stringify(options.protocol)}. Give 'auto', '2025-11-25' or '2026-07-28'.`);

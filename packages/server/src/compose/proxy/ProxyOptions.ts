@@ -45,6 +45,11 @@ export interface ProxyCommonOptions {
    * A call beyond it is an `isError` result; a question beyond it makes the call run again on the retry.
    */
   readonly maxSessions?: number;
+  /**
+   * The upstream's log lines (`notifications/message`) passed on per upstream session and second,
+   * at most (default 100); the rest of a flood is dropped and counted in one warning to the client.
+   */
+  readonly maxLogLinesPerSecond?: number;
   /** An idle upstream session of a caller without a session of its own (2026-07-28, stateless HTTP) closes after this long unused (default 300000 ms). */
   readonly idleSessionMs?: number;
   /** Where the proxy logs upstream failures and reconnects (stderr by default). */

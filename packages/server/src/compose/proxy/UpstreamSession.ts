@@ -53,14 +53,15 @@ export class UpstreamSession {
 
   private constructor(
     label: string,
+    logLinesPerSecond: number | undefined,
     private readonly onEnd: () => void,
   ) {
-    this.logBudget = new LogBudget(label);
+    this.logBudget = new LogBudget(label, logLinesPerSecond);
   }
 
   /** Opens a session with the upstream (`label` in messages) for `caller`, declaring `capabilities` (what the downstream client can answer). */
   static async open(options: ProxyOptions, label: string, capabilities: ClientCapabilities, caller: AuthInfo | undefined, onEnd: () => void): Promise<UpstreamSession> {
-    const session = new UpstreamSession(label, onEnd);
+    const session = new UpstreamSession(label, options.maxLogLinesPerSecond, onEnd);
     session.caller = caller;
     const client = await openUpstream(options, capabilities, () => session.caller, session.relay());
     session.client = client;
