@@ -25,8 +25,11 @@ export function checkGuards(guards: readonly Guard[], access: MemberAccess, cont
 }
 
 function runGuard(guard: Guard, access: MemberAccess, container: ContainerLike): unknown {
-  if (typeof (guard as { prototype?: { canActivate?: unknown } }).prototype?.canActivate === 'function') {
-    return container.get(guard as Class<GuardClass>).canActivate(access);
-  }
+  if (isGuardClass(guard)) return container.get(guard).canActivate(access);
   return (guard as GuardFn)(access);
+}
+
+/** A class whose instances have `canActivate(access)`; a plain function has no such prototype method. */
+export function isGuardClass(guard: Guard): guard is Class<GuardClass> {
+  return typeof (guard as { prototype?: { canActivate?: unknown } }).prototype?.canActivate === 'function';
 }

@@ -16,7 +16,8 @@ export function createOpenCallContainer(parent: ContainerLike, logger: ToolLogge
       lifetime: 'request',
       parent,
       session,
-      overrides: session ? undefined : connection.overrides,
+      // The request's own classes too: a @Scoped('request') class is built here, not in the session scope.
+      overrides: connection.overrides,
       values: { context: ctx, caller: access.authInfo, session: { id: access.sessionId, era: access.era } },
       logger,
     });

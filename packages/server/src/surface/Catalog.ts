@@ -55,8 +55,17 @@ export class Catalog {
 
   /** The definitions enabled now (what an app that mounts this one serves of it). */
   enabledParts(): CatalogParts {
-    const on = <D>(map: Map<string, Entry<D>>) => [...map.values()].filter((e) => e.enabled).map((e) => e.definition);
-    return { tools: on(this.tools), resources: on(this.resources), resourceTemplates: on(this.templates), prompts: on(this.prompts) };
+    return this.parts((e) => e.enabled);
+  }
+
+  /** Every definition, enabled or not (a disabled one may be enabled again). */
+  allParts(): CatalogParts {
+    return this.parts(() => true);
+  }
+
+  private parts(wanted: (entry: Entry<unknown>) => boolean): CatalogParts {
+    const of = <D>(map: Map<string, Entry<D>>) => [...map.values()].filter(wanted).map((e) => e.definition);
+    return { tools: of(this.tools), resources: of(this.resources), resourceTemplates: of(this.templates), prompts: of(this.prompts) };
   }
 
   tool(name: string): CompiledTool | undefined {

@@ -11,6 +11,7 @@ import {
 } from '../sdk/sdk';
 import { ToolwrightError } from '@toolwright/core';
 import type { Client } from '../sdk/client';
+import { refuseAfterClose } from './refuseAfterClose';
 
 /** The 2025-era client a test drives: the v2 SDK's `Client` (`@modelcontextprotocol/client`), in its 'legacy' mode (the 2025 handshake). */
 export type LegacyClient = Client;
@@ -57,7 +58,7 @@ export interface ClientSideTransport {
  * its 'legacy' mode for the 2025 era (the `initialize` handshake, 2025-11-25) or pinned to
  * 2026-07-28 for the modern era, with the handlers registered for the server-to-client
  * requests it answers. The client package is loaded only when a test client is asked for.
- * `close()` on the client also stops what `wire` started on the server side.
+ * `close()` on the client also stops what `wire` started on the server side; a call after it fails saying so (`refuseAfterClose`).
  */
 export async function connectTestClient(setup: TestClientSetup, wire: TestClientWire): Promise<Client> {
   const capabilities: ClientCapabilities = { ...setup.capabilities };
@@ -86,7 +87,7 @@ export async function connectTestClient(setup: TestClientSetup, wire: TestClient
     await closeClient();
     await stop();
   };
-  return client;
+  return refuseAfterClose(client);
 }
 
 /**

@@ -4,6 +4,7 @@ import type { HttpListenOptions } from '../app/ListenOptions';
 import { connectTestClient, type LegacyClient, type ModernClient, type TestClientHandlers, type TestClientWire } from './connectTestClient';
 import { serveStdioEras } from '../serving/serveStdioEras';
 import { overridesMapOf } from './overridesMapOf';
+import { checkOverridesInjected } from './checkOverridesInjected';
 import type { ClientCapabilities, CreateMessageRequestParams, CreateMessageResult, ElicitRequestParams, ElicitResult, Root } from '../sdk/sdk';
 
 export type { LegacyClient, ModernClient };
@@ -71,7 +72,8 @@ export interface MemoryTestClientOptions extends CommonTestClientOptions {
   /**
    * Test doubles for this client's calls only: `[[RealService, fake]]`. The classes that depend
    * on `RealService` are built for this client with the fake in place; the app's container,
-   * and every other client, keep the real one.
+   * and every other client, keep the real one. A class nothing in the app injects is refused
+   * (the override would never be used), and so is one only guards inject (they run on the app's container).
    */
   overrides?: ServiceOverrides;
 }
@@ -145,6 +147,7 @@ export async function createTestClient(target: App | StdioTestClientOptions, giv
     return connectOverHttp(app, options, setup, authInfo);
   }
   const overrides = overridesMapOf(options.overrides);
+  checkOverridesInjected(overrides, app);
   const wire: TestClientWire = {
     kind: 'memory',
     // The first message picks the era, as over stdio.
