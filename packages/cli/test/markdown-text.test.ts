@@ -8,6 +8,7 @@ import MarkdownIt from 'markdown-it';
 import { anchors } from '../src/reference/anchors';
 import { markdownCode, markdownJsonBlock, markdownText, type MarkdownPlace } from '../src/reference/markdownText';
 import type { Contract } from '../src/contract/Contract';
+import { fuzzRuns } from '../../core/test/fixtures/fuzzRuns';
 
 const md = MarkdownIt({ html: true, linkify: true });
 md.linkify.set({ fuzzyLink: false });
@@ -60,7 +61,7 @@ describe('markdownText', () => {
         // Vue's `{{ }}` and VitePress's {attrs} are checked with VitePress (hostile-servers.e2e.test.ts).
         expect(html).not.toContain('<!--');
       }),
-      { numRuns: 2000 },
+      { numRuns: fuzzRuns(2000) },
     );
   });
 
@@ -98,7 +99,7 @@ describe('markdownCode', () => {
         expect(html).toContain('<code>');
         expect(html).not.toContain('<!--');
       }),
-      { numRuns: 2000 },
+      { numRuns: fuzzRuns(2000) },
     );
   });
 

@@ -9,6 +9,7 @@ import { createSchemaContext } from '../src/schema/SchemaContext';
 import { schemaProfileIssues } from '../src/validation/schemaProfile';
 import { DTO_SCHEMA_TABLE } from './fixtures/dtoSchemaTable';
 import { PARAM_SCHEMA_TABLE } from './fixtures/paramSchemaTable';
+import { fuzzRuns } from './fixtures/fuzzRuns';
 
 /**
  * Differential tests: Toolwright's validator against Ajv (JSON Schema 2020-12) and the
@@ -197,7 +198,7 @@ describe('issue 13: generated schemas and values, ours against Ajv 2020-12', () 
           for (const value of values) agrees(value);
         },
       ),
-      { numRuns: 1500 },
+      { numRuns: fuzzRuns(1500) },
     );
   });
 
@@ -218,7 +219,7 @@ describe('issue 13: generated schemas and values, ours against Ajv 2020-12', () 
         const agrees = compileReferences({ [key]: extras.map((extra, i) => branch(`t${i}`, extra)) });
         for (const v of values) agrees(v);
       }),
-      { numRuns: 300 },
+      { numRuns: fuzzRuns(300) },
     );
   });
 
@@ -253,6 +254,6 @@ describe('issue 13: the derived schemas of the type and decorator tables, ours a
     expect(schemaProfileIssues(schema)).toEqual([]);
     // Format checks are Toolwright's own linear-time patterns, not Ajv's: compared elsewhere.
     if (JSON.stringify(schema).includes('"format"')) return;
-    fc.assert(fc.property(argument, compileReferences(schema)), { numRuns: 200 });
+    fc.assert(fc.property(argument, compileReferences(schema)), { numRuns: fuzzRuns(200) });
   });
 });

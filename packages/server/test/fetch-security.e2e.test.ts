@@ -27,6 +27,12 @@ function postTo(handler: FetchHandler, body: unknown, headers: Record<string, st
   return handler(new Request(url, { method: 'POST', headers: { 'content-type': 'application/json', accept: ACCEPT_BOTH, ...headers }, body: typeof body === 'string' ? body : JSON.stringify(body) }));
 }
 
+/** The status of an answer, read to its end: an answer left unread holds `close()` for its whole drain time. */
+const statusOf = async (answer: Promise<Response>) => {
+  const response = await answer;
+  await response.arrayBuffer();
+  return response.status;
+};
 const errorOf = async (response: Response) => ((await response.json()) as { error: { code: number; message: string } }).error;
 
 describe('fetch handler: Host and Origin', () => {
@@ -37,13 +43,13 @@ describe('fetch handler: Host and Origin', () => {
     const error = await errorOf(response);
     expect(error.message).toContain('Host header');
     expect(error.message).not.toContain('attacker');
-    expect((await postTo(handler, initializeBody())).status).toBe(200);
+    expect(await statusOf(postTo(handler, initializeBody()))).toBe(200);
   });
 
   it('answers the hosts listed in allowedHosts, and only them', async () => {
     const handler = await handlerFor({ allowedHosts: ['mcp.example.com'], stateless: true });
-    expect((await postTo(handler, initializeBody(), {}, 'https://mcp.example.com/mcp')).status).toBe(200);
-    expect((await postTo(handler, initializeBody(), {}, 'https://other.example.com/mcp')).status).toBe(403);
+    expect(await statusOf(postTo(handler, initializeBody(), {}, 'https://mcp.example.com/mcp'))).toBe(200);
+    expect(await statusOf(postTo(handler, initializeBody(), {}, 'https://other.example.com/mcp'))).toBe(403);
   });
 
   it('refuses a foreign Origin and lets a localhost page in', async () => {
@@ -51,7 +57,7 @@ describe('fetch handler: Host and Origin', () => {
     const refused = await postTo(handler, initializeBody(), { origin: 'https://evil.example' });
     expect(refused.status).toBe(403);
     expect((await errorOf(refused)).message).toContain('Origin header');
-    expect((await postTo(handler, initializeBody(), { origin: 'http://localhost:5173' })).status).toBe(200);
+    expect(await statusOf(postTo(handler, initializeBody(), { origin: 'http://localhost:5173' }))).toBe(200);
   });
 
   it('answers CORS preflights for allowed origins only', async () => {
@@ -95,7 +101,7 @@ describe('fetch handler: request limits and shape', () => {
     });
     const request = new Request(URL_, { method: 'POST', headers: { 'content-type': 'application/json', accept: ACCEPT_BOTH }, body: endless, duplex: 'half' } as RequestInit);
     expect(request.headers.get('content-length')).toBeNull();
-    expect((await handler(request)).status).toBe(413);
+    expect(await statusOf(handler(request))).toBe(413);
     // It stopped reading soon after the limit instead of buffering the stream.
     expect(sent).toBeLessThan(16 * 1024);
   });
@@ -104,7 +110,7 @@ describe('fetch handler: request limits and shape', () => {
     const handler = await handlerFor({ timeouts: { bodyMs: 100 }, stateless: true });
     const stalled = new ReadableStream<Uint8Array>({ start: (c) => c.enqueue(new TextEncoder().encode('{"jsonrpc"')) });
     const request = new Request(URL_, { method: 'POST', headers: { 'content-type': 'application/json', accept: ACCEPT_BOTH }, body: stalled, duplex: 'half' } as RequestInit);
-    expect((await handler(request)).status).toBe(408);
+    expect(await statusOf(handler(request))).toBe(408);
   });
 
   it('refuses a body of declared length that does not arrive within timeouts.bodyMs (408)', async () => {
@@ -166,19 +172,19 @@ describe('fetch handler: request limits and shape', () => {
     const json = JSON.stringify(initializeBody());
     const headers = { 'content-type': 'application/json', accept: ACCEPT_BOTH };
     const declared = watched({ method: 'POST', headers: { ...headers, 'content-length': String(Buffer.byteLength(json)) }, body: json });
-    expect((await handler(declared)).status).toBe(200);
+    expect(await statusOf(handler(declared))).toBe(200);
     expect(reads).toEqual(['arrayBuffer']);
     reads.length = 0;
     const chunked = watched({ method: 'POST', headers, body: new Blob([json]).stream(), duplex: 'half' } as RequestInit);
     expect(chunked.headers.get('content-length')).toBeNull();
-    expect((await handler(chunked)).status).toBe(200);
+    expect(await statusOf(handler(chunked))).toBe(200);
     expect(reads).toEqual(['reader']);
   });
 
   it('refuses a URL longer than maxUrlLength (414)', async () => {
     const handler = await handlerFor({ maxUrlLength: 200, stateless: true });
-    expect((await postTo(handler, initializeBody(), {}, `${URL_}?q=${'a'.repeat(300)}`)).status).toBe(414);
-    expect((await postTo(handler, initializeBody(), {}, `${URL_}?q=short`)).status).toBe(200);
+    expect(await statusOf(postTo(handler, initializeBody(), {}, `${URL_}?q=${'a'.repeat(300)}`))).toBe(414);
+    expect(await statusOf(postTo(handler, initializeBody(), {}, `${URL_}?q=short`))).toBe(200);
   });
 
   it('answers a request whose body code before it read with a JSON-RPC 500, logs what to change, and keeps serving', async () => {
@@ -196,7 +202,7 @@ describe('fetch handler: request limits and shape', () => {
     }
     expect(logged).toHaveLength(2);
     expect(logged[0]).toMatch(/^toolwright fetch: the body of POST \/mcp was read before the handler got the request\..*request\.clone\(\)/);
-    expect((await postTo(handler, initializeBody())).status).toBe(200);
+    expect(await statusOf(postTo(handler, initializeBody()))).toBe(200);
   });
 
   it('logs a request refused again and again a few times per 10 s by default, not once each', async () => {
@@ -209,11 +215,11 @@ describe('fetch handler: request limits and shape', () => {
       for (let i = 0; i < 50; i++) {
         const request = new Request(URL_, { method: 'POST', headers: { 'content-type': 'application/json', accept: ACCEPT_BOTH }, body: json });
         await request.text();
-        expect((await handler(request)).status).toBe(500);
+        expect(await statusOf(handler(request))).toBe(500);
       }
       expect(errors).toHaveBeenCalledTimes(5);
       expect(String(errors.mock.calls[0][0])).toMatch(/^toolwright fetch: the body of POST \/mcp was read before/);
-      expect((await postTo(handler, initializeBody())).status).toBe(200);
+      expect(await statusOf(postTo(handler, initializeBody()))).toBe(200);
     } finally {
       errors.mockRestore();
     }
@@ -221,26 +227,26 @@ describe('fetch handler: request limits and shape', () => {
 
   it('refuses wrong methods, media types, JSON and messages as the node listener does', async () => {
     const handler = await handlerFor({ stateless: true });
-    expect((await handler(new Request(URL_, { method: 'PUT' }))).status).toBe(405);
+    expect(await statusOf(handler(new Request(URL_, { method: 'PUT' })))).toBe(405);
     const get = await handler(new Request(URL_, { headers: { accept: 'text/event-stream' } }));
     expect(get.status).toBe(405);
     expect(get.headers.get('allow')).toBe('POST');
-    expect((await postTo(handler, initializeBody(), { accept: 'application/json' })).status).toBe(406);
-    expect((await postTo(handler, initializeBody(), { 'content-type': 'text/plain' })).status).toBe(415);
+    expect(await statusOf(postTo(handler, initializeBody(), { accept: 'application/json' }))).toBe(406);
+    expect(await statusOf(postTo(handler, initializeBody(), { 'content-type': 'text/plain' }))).toBe(415);
     const unparsable = await postTo(handler, '{"jsonrpc":');
     expect(unparsable.status).toBe(400);
     expect((await errorOf(unparsable)).code).toBe(-32700);
-    expect((await postTo(handler, { jsonrpc: '1.0', id: 1, method: 'x' })).status).toBe(400);
-    expect((await postTo(handler, initializeBody(), { 'mcp-protocol-version': '1999-01-01' })).status).toBe(400);
+    expect(await statusOf(postTo(handler, { jsonrpc: '1.0', id: 1, method: 'x' }))).toBe(400);
+    expect(await statusOf(postTo(handler, initializeBody(), { 'mcp-protocol-version': '1999-01-01' }))).toBe(400);
   });
 
   it('serves /healthz, 404 elsewhere, and 503 once closing', async () => {
     const handler = await handlerFor({ stateless: true });
-    expect((await handler(new Request('http://localhost/healthz'))).status).toBe(200);
-    expect((await handler(new Request('http://localhost/elsewhere'))).status).toBe(404);
+    expect(await statusOf(handler(new Request('http://localhost/healthz')))).toBe(200);
+    expect(await statusOf(handler(new Request('http://localhost/elsewhere')))).toBe(404);
     await handler.close();
-    expect((await handler(new Request('http://localhost/readyz'))).status).toBe(503);
-    expect((await postTo(handler, initializeBody())).status).toBe(503);
+    expect(await statusOf(handler(new Request('http://localhost/readyz')))).toBe(503);
+    expect(await statusOf(postTo(handler, initializeBody()))).toBe(503);
   });
 });
 
@@ -261,8 +267,8 @@ describe('fetch handler: bearer auth, RFC 9728 metadata and scopes', () => {
     const bad = await postTo(handler, initializeBody(), { authorization: 'Bearer nobody' }, resource);
     expect(bad.status).toBe(401);
     expect(bad.headers.get('www-authenticate')).toContain('error="invalid_token"');
-    expect((await postTo(handler, initializeBody(), { authorization: 'Bearer expired' }, resource)).status).toBe(401);
-    expect((await postTo(handler, initializeBody(), { authorization: 'Bearer elsewhere' }, resource)).status).toBe(401);
+    expect(await statusOf(postTo(handler, initializeBody(), { authorization: 'Bearer expired' }, resource))).toBe(401);
+    expect(await statusOf(postTo(handler, initializeBody(), { authorization: 'Bearer elsewhere' }, resource))).toBe(401);
   });
 
   it('holds per-member scopes in both eras: hidden without hints, 403 naming the scope with scopeHints', async () => {

@@ -88,12 +88,15 @@ describe('fetch handler sessions', () => {
   it('hands clientAddressOf the very request the runtime passed (Deno and Bun give the address beside it)', async () => {
     const addresses = new WeakMap<Request, string>();
     const handler = await handlerFor({ sessions: { maxSessionsPerPrincipal: 1, initializeRate: false, clientAddressOf: (request) => addresses.get(request) } });
-    const from = (address: string) => {
+    /** initialize from `address`; the session id, once the answer is read. */
+    const from = async (address: string) => {
       const request = new Request(URL_, { method: 'POST', headers: { 'content-type': 'application/json', accept: ACCEPT_BOTH }, body: JSON.stringify(initializeBody(1, VERSION)) });
       addresses.set(request, address);
-      return handler(request);
+      const response = await handler(request);
+      await response.text();
+      return response.headers.get('mcp-session-id')!;
     };
-    const first = (await from('10.0.0.1')).headers.get('mcp-session-id')!;
+    const first = await from('10.0.0.1');
     await from('10.0.0.2');
     // Two owners, one session each: neither closed the other's.
     expect(handler.sessionCount).toBe(2);

@@ -154,6 +154,7 @@ describe('Streamable HTTP: serving modes through the SDK client', () => {
       }),
     );
     expect(answer.status).toBe(200);
+    expect(await answer.text()).toContain('"protocolVersion"');
     await fetchHandler.close();
   });
 

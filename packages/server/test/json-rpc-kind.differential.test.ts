@@ -2,6 +2,7 @@ import * as v1 from '@modelcontextprotocol/sdk/types.js';
 import * as v2 from '@modelcontextprotocol/server';
 import fc from 'fast-check';
 import { jsonRpcKind } from '../src/rpc/jsonRpcKind';
+import { fuzzRuns } from '../../core/test/fixtures/fuzzRuns';
 
 /**
  * Issue 13: the HTTP transport's hand-written JSON-RPC classification against the SDK's
@@ -63,7 +64,7 @@ describe('issue 13: JSON-RPC classification agrees with the SDK message schemas'
         seen.add(kind);
         expect({ m, kind }).toEqual({ m, kind: sdkKind(v1, m) });
       }),
-      { numRuns: 5000 },
+      { numRuns: fuzzRuns(5000) },
     );
     // The generator reaches every kind, not only refusals.
     expect(seen).toEqual(new Set(['request', 'notification', 'response', undefined]));
@@ -87,7 +88,7 @@ describe('issue 13: JSON-RPC classification agrees with the SDK message schemas'
         expect({ m, modern, legacy, kind }).toEqual({ m, modern: 'response', legacy: undefined, kind: undefined });
         expect(m).toHaveProperty('result._meta');
       }),
-      { numRuns: 5000 },
+      { numRuns: fuzzRuns(5000) },
     );
     expect(seen).toEqual(new Set(['request', 'notification', 'response', undefined]));
   });

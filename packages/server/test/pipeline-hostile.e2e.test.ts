@@ -146,6 +146,9 @@ describe.each(eras)('a guard that never decides, %s era', (era) => {
 });
 
 describe('a guard that never decides, with no timeout anywhere', () => {
+  beforeEach(() => jest.useFakeTimers({ doNotFake: ['nextTick', 'setImmediate', 'queueMicrotask'] }));
+  afterEach(() => jest.useRealTimers());
+
   it('refuses within the default guard timeout (10 s), well inside the SDK client’s 60 s, for calls and lists in both eras', async () => {
     await Promise.all(
       eras.map(async (era) => {
@@ -153,10 +156,15 @@ describe('a guard that never decides, with no timeout anywhere', () => {
         const app = await createApp({ name: 'hostile-default', version: '1', tools: [BrieflyStuck, ForeverStuck, Hostile], logger });
         const client = await createTestClient(app, { era });
         const started = Date.now();
-        const [listed] = await Promise.all([
+        let settled = false;
+        const answered = Promise.all([
           client.listTools(undefined, { timeout: 20_000 }),
           expect(client.callTool({ name: 'blocked', arguments: {} }, { timeout: 20_000 })).rejects.toMatchObject({ code: -32602 }),
-        ]);
+        ]).finally(() => (settled = true));
+        // The clock is jest's: it moves only here, a second at a time, until both are answered.
+        while (!settled && Date.now() - started < 20_000) await jest.advanceTimersByTimeAsync(1_000);
+        const [listed] = await answered;
+        expect(Date.now() - started).toBeGreaterThanOrEqual(10_000);
         expect(Date.now() - started).toBeLessThan(15_000);
         expect(listed.tools.map((t) => t.name).sort()).toEqual(['deaf', 'expires', 'heeds', 'late', 'ok', 'wrapped']);
         expect(lines.filter((l) => l.level === 'error').map((l) => l.message)).toEqual(
@@ -169,7 +177,7 @@ describe('a guard that never decides, with no timeout anywhere', () => {
         await client.close();
       }),
     );
-  }, 30_000);
+  });
 });
 
 class PatientlyStuck {

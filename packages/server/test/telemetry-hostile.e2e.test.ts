@@ -47,21 +47,21 @@ describe('OpenTelemetry against hostile names and text', () => {
     return all.filter((m) => m.descriptor.name === 'mcp.server.operation.duration').at(-1)?.dataPoints ?? [];
   };
 
-  it('makes a bounded number of series of 10,000 made-up tools, 1,000 prompts, 1,000 methods and 100 clientInfos', async () => {
+  it('makes a bounded number of series of 1,000 made-up tools, 200 prompts, 200 methods and 20 clientInfos', async () => {
     const client = await createTestClient(app);
-    for (let i = 0; i < 10_000; i++) await expect(client.callTool({ name: `tool-${i}-${Math.random()}${HOSTILE}`, arguments: {} })).rejects.toMatchObject({ code: -32602 });
-    for (let i = 0; i < 1_000; i++) await expect(client.getPrompt({ name: `prompt-${i}${HOSTILE}` })).rejects.toMatchObject({ code: -32602 });
-    for (let i = 0; i < 1_000; i++) await expect(client.request({ method: `made/up-${i}${HOSTILE}` } as never, JSON_RESULT as never)).rejects.toMatchObject({ code: -32601 });
+    for (let i = 0; i < 1_000; i++) await expect(client.callTool({ name: `tool-${i}-${Math.random()}${HOSTILE}`, arguments: {} })).rejects.toMatchObject({ code: -32602 });
+    for (let i = 0; i < 200; i++) await expect(client.getPrompt({ name: `prompt-${i}${HOSTILE}` })).rejects.toMatchObject({ code: -32602 });
+    for (let i = 0; i < 200; i++) await expect(client.request({ method: `made/up-${i}${HOSTILE}` } as never, JSON_RESULT as never)).rejects.toMatchObject({ code: -32601 });
     await client.callTool({ name: 'echo', arguments: { text: 'hi' } });
     await client.close();
-    for (let i = 0; i < 100; i++) {
+    for (let i = 0; i < 20; i++) {
       const other = await createTestClient(app, { clientInfo: { name: `client-${i}${HOSTILE}`, version: `${Math.random()}` } });
       await other.callTool({ name: 'echo', arguments: { text: 'hi' } });
       await other.close();
     }
 
     const points = await operationPoints();
-    // initialize, tools/call echo, tools/call _OTHER, prompts/get _OTHER, _OTHER (the methods): a handful, not 12,000.
+    // initialize, tools/call echo, tools/call _OTHER, prompts/get _OTHER, _OTHER (the methods): a handful, not 1,400.
     expect(points.length).toBeLessThanOrEqual(10);
     const attributes = points.map((p) => p.attributes);
     expect(attributes).toContainEqual(expect.objectContaining({ 'mcp.method.name': 'tools/call', 'gen_ai.tool.name': '_OTHER', 'error.type': '-32602' }));
@@ -73,7 +73,7 @@ describe('OpenTelemetry against hostile names and text', () => {
     // Span names are low-cardinality too: what the app does not serve is named after the method alone.
     const names = new Set(spans.getFinishedSpans().map((s) => s.name));
     expect([...names].sort()).toEqual(['_OTHER', 'initialize', 'prompts/get', 'tools/call', 'tools/call echo'].sort());
-  }, 120_000);
+  });
 
   it('bounds what the request adds to a span (error message, id, URI, arguments, results) and escapes control characters in the status', async () => {
     const client = await createTestClient(recording);
