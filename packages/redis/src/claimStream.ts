@@ -18,13 +18,14 @@ return 1
 `;
 
 /**
- * KEYS: the claim. ARGV: this claim's value, lease (ms). Keeps the claim while this holder has
- * it, takes it again if it lapsed meanwhile (Redis was away) and no one else took it. 1: held, 0: lost.
+ * KEYS: the claim, the key it lives by. ARGV: this claim's value, lease (ms). Keeps the claim while
+ * this holder has it; takes it again if it lapsed meanwhile (Redis was away), no one else took it
+ * and the key it lives by is still there (a claim deleted with its session is not brought back). 1: held, 0: lost.
  */
 const RENEW = `
 local holder = redis.call('GET', KEYS[1])
 if holder == ARGV[1] then redis.call('PEXPIRE', KEYS[1], ARGV[2]) return 1 end
-if holder then return 0 end
+if holder or redis.call('EXISTS', KEYS[2]) == 0 then return 0 end
 redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
 return 1
 `;
@@ -39,12 +40,13 @@ return 0
  * Claims `key` for one live connection across every instance, for a lease of `leaseMs` renewed
  * every third of it while held, so a crashed holder's claim lapses by itself; sooner, once Redis
  * has dropped the crashed process's connections: `alive` is a channel the claiming process's
- * subscriber listens on for as long as it runs. Resolves to
- * the function that gives it back, or undefined when another connection holds it. `lost` is called
- * when a renewal finds that the claim lapsed and another connection took it. Rejects when Redis
- * does not answer the claim.
+ * subscriber listens on for as long as it runs. A claim that is gone (lapsed, or deleted with what
+ * it belongs to) is taken back by a renewal only while `livesBy` (the session's record) exists.
+ * Resolves to the function that gives it back, or undefined when another connection holds it.
+ * `lost` is called when a renewal finds that another connection took the claim, or that it is
+ * gone along with `livesBy`. Rejects when Redis does not answer the claim.
  */
-export async function claimStream(redis: Redis, key: string, leaseMs: number, alive: string, lost: () => void): Promise<(() => void) | undefined> {
+export async function claimStream(redis: Redis, key: string, livesBy: string, leaseMs: number, alive: string, lost: () => void): Promise<(() => void) | undefined> {
   const token = `${randomUUID()}\n${alive}`;
   if ((await redis.eval(CLAIM, 1, key, token, leaseMs)) !== 1) return undefined;
   let held = true;
@@ -56,7 +58,7 @@ export async function claimStream(redis: Redis, key: string, leaseMs: number, al
   };
   const timer = setInterval(
     () => {
-      redis.eval(RENEW, 1, key, token, leaseMs).then(
+      redis.eval(RENEW, 2, key, livesBy, token, leaseMs).then(
         (kept) => {
           if (kept !== 0 || !held) return;
           held = false;

@@ -481,7 +481,7 @@ export async function createRedisCluster(options: RedisClusterOptions = {}): Pro
       // One GET stream per session in the cluster, as on one instance.
       async claim(streamId, lost) {
         if (streamId !== GET_STREAM_ID) throw new Error(`@toolwright/redis: only the GET stream ('${GET_STREAM_ID}') can be claimed, not '${streamId}'.`);
-        return run(() => claimStream(redis, k.getStream(sessionId), getStreamClaimMs, k.alive, lost));
+        return run(() => claimStream(redis, k.getStream(sessionId), k.session(sessionId), getStreamClaimMs, k.alive, lost));
       },
       // The events stay: other instances serve the session too. Ending the session (DELETE, expiry) removes them.
       close() {

@@ -30,7 +30,16 @@ const RESTORE_HEADERS = { 'content-type': 'application/json', accept: 'applicati
  */
 export function createWebSessionTransport(settings: WebStandardTransportSettings & { sessionId: string }): WebSessionTransport {
   const priming = new PrimingFailures();
-  const shared = settings.eventStore ? sharedStore(settings.eventStore, priming, (error) => transport.onerror?.(error)) : undefined;
+  /** While `restore` replays the session's `initialize`: the one POST a copy takes before its session is initialized. */
+  let replayingInitialize = false;
+  const shared = settings.eventStore
+    ? sharedStore(
+        settings.eventStore,
+        priming,
+        (error) => transport.onerror?.(error),
+        () => replayingInitialize,
+      )
+    : undefined;
   const transport = createWebStandardTransport({ ...settings, eventStore: shared?.store }) as WebSessionTransport;
   // The SDK's own: a cluster wraps `send` (round trips, fan-out) once the server connects, and an event watched here must not go through that again.
   const send = transport.send.bind(transport);
@@ -62,7 +71,12 @@ export function createWebSessionTransport(settings: WebStandardTransportSettings
   transport.restore = async (requests) => {
     for (const [index, request] of requests.entries()) {
       const initialize = request.method === 'initialize';
-      await post({ jsonrpc: '2.0', id: restoreId(index, request.method), method: request.method, ...(request.params && { params: request.params }) }, !initialize);
+      replayingInitialize = initialize;
+      try {
+        await post({ jsonrpc: '2.0', id: restoreId(index, request.method), method: request.method, ...(request.params && { params: request.params }) }, !initialize);
+      } finally {
+        replayingInitialize = false;
+      }
       if (initialize) await post({ jsonrpc: '2.0', method: 'notifications/initialized' }, true);
     }
   };
@@ -103,13 +117,19 @@ export function createWebSessionTransport(settings: WebStandardTransportSettings
 
 /**
  * The session's event store as the SDK's transport is given it: the GET stream under
- * `GET_STREAM_ID`; the answers to replayed (`restore`) requests not kept; an event a watch
+ * `GET_STREAM_ID`; the answers to replayed (`restore`) requests not kept, nor the priming event of
+ * the replayed `initialize`'s stream (`replayingInitialize`), which no client reads; an event a watch
  * brought (stored already, by another instance) given its own id again, not stored twice; a
  * priming event that could not be stored reported to `priming`, whose answer is the node
  * listener's; and any other event that could not be stored sent without an id, as the node
  * listener sends it (the SDK writes no `id:` for an empty one), the failure reported to `report`.
  */
-function sharedStore(inner: EventStore, priming: PrimingFailures, report: (error: Error) => void): { store: EventStore; inner: EventStore; known: WeakMap<object, string> } {
+function sharedStore(
+  inner: EventStore,
+  priming: PrimingFailures,
+  report: (error: Error) => void,
+  replayingInitialize: () => boolean,
+): { store: EventStore; inner: EventStore; known: WeakMap<object, string> } {
   const known = new WeakMap<object, string>();
   const toStore = (streamId: string) => (streamId === SDK_GET_STREAM_ID ? GET_STREAM_ID : streamId);
   const toSdk = (streamId: string) => (streamId === GET_STREAM_ID ? SDK_GET_STREAM_ID : streamId);
@@ -121,9 +141,10 @@ function sharedStore(inner: EventStore, priming: PrimingFailures, report: (error
         known.delete(message);
         return id;
       }
-      if (isRestoreId((message as { id?: unknown }).id)) return `toolwright-restored-${++dropped}`;
       // A priming event carries no message (an empty object).
-      if (!('jsonrpc' in message)) return priming.store(() => inner.storeEvent(toStore(streamId), message));
+      const primes = !('jsonrpc' in message);
+      if (isRestoreId((message as { id?: unknown }).id) || (primes && replayingInitialize())) return `toolwright-restored-${++dropped}`;
+      if (primes) return priming.store(() => inner.storeEvent(toStore(streamId), message));
       try {
         return await inner.storeEvent(toStore(streamId), message);
       } catch (error) {
