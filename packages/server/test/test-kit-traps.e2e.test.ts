@@ -135,9 +135,9 @@ describe('test kit: an override nothing in the app injects', () => {
     await expect(made).rejects.toMatchObject({ kind: 'config' });
   });
 
-  it("refuses what only a guard injects, saying overrides do not reach the guards (they run on the app's container)", async () => {
+  it("refuses what only an unscoped guard injects, saying overrides do not reach it (the app's container builds it)", async () => {
     await expect(createTestClient(app, { overrides: [[Policy, { allows: () => false }]] })).rejects.toThrow(
-      /overrides name Policy, which this client would never use.* Policy is injected only by guards, which run on the app's own container before the call's opens, where overrides do not reach/,
+      /overrides name Policy, which this client would never use.* Policy is injected only by guard classes that are not @Scoped: the app's own container builds them once, where overrides do not reach\. .*mark the guard @Scoped\('request'\)/,
     );
   });
 

@@ -13,12 +13,12 @@ export interface CallContainer {
   release(): void;
 }
 
-/** Opens the container of one call from what the call knows: who asks for which member (its session among it), its context, its connection. */
-export type OpenCallContainer = (access: MemberAccess, ctx: ToolContext | undefined, connection: Connection) => CallContainer;
+/** Opens the container of one call from what the call knows: who asks for which member (its session among it), its connection, and its context (read when a class asks for it). */
+export type OpenCallContainer = (access: MemberAccess, connection: Connection, context: () => ToolContext | undefined) => CallContainer;
 
 /** Per-app state every call goes through, shared by all connections. */
 export interface PipelineEnv extends ContextEnv {
-  /** The app's container: builds guard and middleware classes, and members when no scope is open. */
+  /** The app's container: builds unscoped guard and middleware classes, and members when no scope is open. */
   readonly container: ContainerLike;
   /** The app's `middleware`, outermost first (around every member's own). */
   readonly middleware: readonly Middleware[];

@@ -1,7 +1,6 @@
 import type { Connection } from './Connection';
 import type { ServerContext } from '../sdk/sdk';
-import { memberAccessOf } from './memberAccessOf';
-import { listGuardLimits, passesGuards } from './passesGuards';
+import { passesMemberGuards } from './passesMemberGuards';
 import type { PipelineEnv } from './PipelineEnv';
 import type { MemberRef } from './ServedMember';
 
@@ -31,7 +30,7 @@ export function guardedList<K extends string, T, P extends { readonly [k in K]: 
   const verdicts = items.map((item) => {
     const ref = refOf(item);
     const guards = ref?.member.pipeline?.guards;
-    return ref && guards && guards.length > 0 ? passesGuards(guards, memberAccessOf(ref, sdk, connection), env, listGuardLimits(sdk.mcpReq.signal, ref, env)) : true;
+    return ref && guards && guards.length > 0 ? passesMemberGuards(ref, guards, sdk, connection, env) : true;
   });
   return Promise.all(verdicts).then((ok) => ({ ...page, [key]: items.filter((_, i) => ok[i]) }));
 }

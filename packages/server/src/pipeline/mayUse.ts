@@ -1,18 +1,17 @@
 import { callerOf, canAccess } from '../auth/canAccess';
 import type { Connection } from './Connection';
 import type { ServerContext } from '../sdk/sdk';
-import { memberAccessOf } from './memberAccessOf';
-import { listGuardLimits, passesGuards } from './passesGuards';
+import { passesMemberGuards } from './passesMemberGuards';
 import type { PipelineEnv } from './PipelineEnv';
 import type { MemberRef } from './ServedMember';
 
 /**
  * Whether this request's caller may use the member at all (its access rules and guards), for
  * what comes before a call: completing its arguments, subscribing to a resource. Its guards
- * decide within the limits of a list (`listGuardLimits`).
+ * decide as for a list (`passesMemberGuards`).
  */
 export async function mayUse(ref: MemberRef, sdk: ServerContext, connection: Connection, env: PipelineEnv): Promise<boolean> {
   if (!canAccess(ref.member.access, callerOf(sdk))) return false;
   const guards = ref.member.pipeline?.guards;
-  return !guards?.length || passesGuards(guards, memberAccessOf(ref, sdk, connection), env, listGuardLimits(sdk.mcpReq.signal, ref, env));
+  return !guards?.length || passesMemberGuards(ref, guards, sdk, connection, env);
 }

@@ -7,10 +7,12 @@ import type { OpenCallContainer } from './PipelineEnv';
  * Opens one request's container: a `ServiceScope` for its request-lifetime services, inside
  * the connection's session scope on a 2025-era connection (a stdio process, an HTTP session),
  * which lives until the connection closes. A 2026-07-28 request has no session: its
- * session-lifetime services live for the request. Released when the call has answered.
+ * session-lifetime services live for the request. `context` is read when a class takes
+ * `@FromCall('context')` (a call's guards may open the container before its context exists).
+ * Released when the call has answered.
  */
 export function createOpenCallContainer(parent: ContainerLike, logger: ToolLogger): OpenCallContainer {
-  return (access, ctx, connection) => {
+  return (access, connection, context) => {
     const session = connection.era === 'legacy' ? sessionScopeOf(connection, parent, logger, access.sessionId) : undefined;
     const request = new ServiceScope({
       lifetime: 'request',
@@ -18,7 +20,13 @@ export function createOpenCallContainer(parent: ContainerLike, logger: ToolLogge
       session,
       // The request's own classes too: a @Scoped('request') class is built here, not in the session scope.
       overrides: connection.overrides,
-      values: { context: ctx, caller: access.authInfo, session: { id: access.sessionId, era: access.era } },
+      values: {
+        get context() {
+          return context();
+        },
+        caller: access.authInfo,
+        session: { id: access.sessionId, era: access.era },
+      },
       logger,
     });
     return { container: request, release: () => void request.dispose() };

@@ -1,4 +1,4 @@
-import { type Guard, type MemberAccess } from '@toolwright/core';
+import { type ContainerLike, type Guard, type MemberAccess } from '@toolwright/core';
 import { checkGuards, type GuardWait } from '@toolwright/core/internal';
 import { guardName } from './guardName';
 import { memberTimeoutOf } from './memberTimeoutOf';
@@ -25,8 +25,15 @@ export interface GuardLimits {
  * the server log; so does a guard that has not decided within `timeoutMs` (the log line names
  * it). Once the request's signal aborts, the wait ends and the caller is refused: its answer
  * is no longer wanted, and a guard that never settles must not hold the request forever.
+ * Guard classes are built by `container` (the app's unless a guard is `@Scoped`: `guardContainer`).
  */
-export async function passesGuards(guards: readonly Guard[], access: MemberAccess, env: PipelineEnv, { signal, timeoutMs, guardTimeoutMs }: GuardLimits): Promise<boolean> {
+export async function passesGuards(
+  guards: readonly Guard[],
+  access: MemberAccess,
+  env: PipelineEnv,
+  { signal, timeoutMs, guardTimeoutMs }: GuardLimits,
+  container: ContainerLike = env.container,
+): Promise<boolean> {
   const deadline = Date.now() + timeoutMs;
   let late: Guard | undefined;
   const wait: GuardWait = (verdict, guard) =>
@@ -49,7 +56,7 @@ export async function passesGuards(guards: readonly Guard[], access: MemberAcces
       );
     });
   try {
-    const ok = await checkGuards(guards, access, env.container, wait);
+    const ok = await checkGuards(guards, access, container, wait);
     if (late) {
       env.logger.error(
         `${guardName(late)} of ${access.kind} '${access.name}' did not decide within ${timeoutMs} ms; the caller is refused. ` +

@@ -8,8 +8,9 @@ import type { InputRequest, ServerContext } from '../sdk/sdk';
 import type { InputRequiredAnswer } from '../roundtrip/runRound';
 import { memberAccessOf } from './memberAccessOf';
 import { guardTimeoutOf, passesGuards } from './passesGuards';
+import { guardContainer, hasScopedGuard, noContextForGuards } from './guardContainer';
 import { memberTimeoutOf } from './memberTimeoutOf';
-import type { PipelineEnv } from './PipelineEnv';
+import type { CallContainer, PipelineEnv } from './PipelineEnv';
 import type { MemberRef } from './ServedMember';
 import { withTimeout } from './withTimeout';
 
@@ -39,7 +40,8 @@ const chains = new WeakMap<object, MiddlewareChain | false>();
 /**
  * The one path of every tool call, resource read and prompt get: access rules and guards
  * (a refused caller gets the answer for an unknown name; guards decide within the member's
- * timeout, which counts from before them, or the app's `guardTimeoutMs` without one),
+ * timeout, which counts from before them, or the app's `guardTimeoutMs` without one; a
+ * `@Scoped` guard class is built by the call's container, which then opens before them),
  * the call context, 2026-07-28 rounds, the timeout, the per-call container, the middleware
  * chain, and in-flight tracking for the drain. A call ends when its request does (a cancel,
  * a closed connection, its timeout), whether or not its method heeds its signal: its context
@@ -83,15 +85,26 @@ async function servePiped<R>(
   guarded: boolean,
 ): Promise<MemberAnswer<R>> {
   const { member } = request;
-  const scoped = env.scopes.active || connection.overrides !== undefined;
+  const guards = member.pipeline?.guards ?? [];
+  const scopedGuard = guarded && hasScopedGuard(guards);
+  const scoped = scopedGuard || env.scopes.active || connection.overrides !== undefined;
   // Who asks for what: read once, and only when a guard, the container or middleware needs it.
   const access = guarded || scoped || chain ? memberAccessOf(request, sdk, connection) : undefined;
   const requestSignal = sdk.mcpReq.signal;
+  // The call's container, opened once: by a @Scoped guard class, else when the call starts. Its
+  // `@FromCall('context')` is the call's context, which exists once the guards have decided.
+  let context: ToolContext | undefined;
+  let opened: CallContainer | undefined;
+  const openContainer = () => (opened ??= env.openContainer(access!, connection, () => context ?? noContextForGuards(access!)));
   let left = timeoutMs;
   if (guarded) {
     const started = Date.now();
     const guardTimeoutMs = guardTimeoutOf(member, env);
-    if (!(await passesGuards(member.pipeline!.guards, access!, env, { signal: requestSignal, timeoutMs: timeoutMs ?? guardTimeoutMs, guardTimeoutMs }))) throw request.unknown();
+    const container = scopedGuard ? guardContainer(env.container, () => openContainer().container) : env.container;
+    if (!(await passesGuards(guards, access!, env, { signal: requestSignal, timeoutMs: timeoutMs ?? guardTimeoutMs, guardTimeoutMs }, container))) {
+      opened?.release();
+      throw request.unknown();
+    }
     // The guards' time counts against the member's timeout: `timeoutMs` bounds the whole call.
     if (timeoutMs !== undefined) left = Math.max(0, timeoutMs - (Date.now() - started));
   }
@@ -99,16 +112,21 @@ async function servePiped<R>(
   // A mounted app's members log within its own maxLogLength, when it set one.
   const maxLogLength = member.limits?.maxLogLength;
   const contextEnv = maxLogLength === undefined ? env : { ...env, maxLogLength };
+  // A container the guards opened is the call's to release once the call starts, and released here when it never does.
+  const byGuards = opened;
+  let callStarted = false;
   const attempt = (round: SdkRound | undefined, signal: AbortSignal): Promise<R> => {
+    callStarted = true;
     const open = needsContext ? createToolContext(member.name, sdk, connection, contextEnv, signal, round) : undefined;
-    const opened = scoped ? env.openContainer(access!, open?.ctx, connection) : undefined;
-    const container = opened?.container ?? env.container;
+    context = open?.ctx;
+    const called = scoped ? openContainer() : undefined;
+    const container = called?.container ?? env.container;
     const scope: CallScope | undefined =
-      chain || opened
-        ? { ...(opened && { container }), ...(chain && { around: (args, inner, shape) => chain(memberCallOf(access!, args, sdk, signal, request.uri, env), container, inner, shape) }) }
+      chain || called
+        ? { ...(called && { container }), ...(chain && { around: (args, inner, shape) => chain(memberCallOf(access!, args, sdk, signal, request.uri, env), container, inner, shape) }) }
         : undefined;
     const ran = request.run(member.usesContext ? open!.ctx : undefined, scope);
-    if (!open && !opened) return ran;
+    if (!open && !called) return ran;
     // Closed when the method settles, or when its call ends first (a method may ignore its signal).
     let closed = false;
     const close = () => {
@@ -116,7 +134,7 @@ async function servePiped<R>(
       closed = true;
       signal.removeEventListener('abort', close);
       open?.close();
-      opened?.release();
+      called?.release();
     };
     signal.addEventListener('abort', close, { once: true });
     return ran.finally(close);
@@ -128,11 +146,14 @@ async function servePiped<R>(
       (signal) => attempt(round, signal),
       () => request.timedOut(timeoutMs!),
     );
-  if (!member.usesContext) return once(undefined);
-  // The round's binding spells the arguments out level by level: arguments too deep for it
-  // go straight to the compiled call, which refuses them naming where (MAX_ARGUMENT_DEPTH).
-  if (connection.era === 'modern' && argumentDepthIssue(request.args)) return request.run(undefined, undefined);
-  return runWithRounds(connection, sdk, env.requestState, request.method, request.uri ?? request.name, request.args, once);
+  const answer = (): Promise<MemberAnswer<R>> => {
+    if (!member.usesContext) return once(undefined);
+    // The round's binding spells the arguments out level by level: arguments too deep for it
+    // go straight to the compiled call, which refuses them naming where (MAX_ARGUMENT_DEPTH).
+    if (connection.era === 'modern' && argumentDepthIssue(request.args)) return request.run(undefined, undefined);
+    return runWithRounds(connection, sdk, env.requestState, request.method, request.uri ?? request.name, request.args, once);
+  };
+  return byGuards ? answer().finally(() => callStarted || byGuards.release()) : answer();
 }
 
 /** The app's middleware and the member's, composed once per member; undefined when there is none. */

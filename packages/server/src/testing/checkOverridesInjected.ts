@@ -1,5 +1,5 @@
 import { ConfigError, type Class } from '@toolwright/core';
-import { injectedClasses, isGuardClass, isMiddlewareClass } from '@toolwright/core/internal';
+import { injectedClasses, isGuardClass, isMiddlewareClass, lifetimeOf } from '@toolwright/core/internal';
 import type { MemberPipeline } from '@toolwright/core';
 import { mountSourceOf, type MountSource } from '../compose/MountSource';
 
@@ -16,8 +16,8 @@ const LISTED = 40;
  * Refuses an override that nothing in `app` injects (a typo, the wrong class, a class from
  * another copy of its module): it would never be used, and the test would run against the
  * real service. Reads what the app serves when the client is made (tools, resources and prompts,
- * disabled ones and mounted apps' included, their middleware and the app's), and what the
- * call's container builds for them. An app not made by `createApp` is not checked.
+ * disabled ones and mounted apps' included, their middleware and the app's, their `@Scoped`
+ * guards), and what the call's container builds for them. An app not made by `createApp` is not checked.
  */
 export function checkOverridesInjected(overrides: ReadonlyMap<Class, unknown> | undefined, app: object): void {
   const source = mountSourceOf(app);
@@ -26,7 +26,7 @@ export function checkOverridesInjected(overrides: ReadonlyMap<Class, unknown> | 
   const injected = injectedClasses(builtPerCall(source, members));
   const unused = [...overrides.keys()].filter((cls) => !injected.has(cls));
   if (unused.length === 0) return;
-  const guarded = injectedClasses(guardClasses(members));
+  const guarded = injectedClasses(appGuardClasses(members));
   const [byGuards, byNothing] = [unused.filter((cls) => guarded.has(cls)).map(nameOf), unused.filter((cls) => !guarded.has(cls)).map(nameOf)];
   const names = [...injected].map(nameOf);
   const listed = names.length > LISTED ? `${names.slice(0, LISTED).join(', ')} and ${names.length - LISTED} more` : names.join(', ') || 'nothing';
@@ -36,8 +36,9 @@ export function checkOverridesInjected(overrides: ReadonlyMap<Class, unknown> | 
       `createTestClient: overrides name ${unused.map(nameOf).join(', ')}, which this client would never use, so the test would run against the real services.`,
       byNothing.length > 0 && `Nothing in this app injects ${byNothing.join(' or ')}.`,
       byGuards.length > 0 &&
-        `${byGuards.join(' and ')} ${byGuards.length === 1 ? 'is' : 'are'} injected only by guards, which run on the app's own container before the call's opens, where overrides do not reach; to test a guard's refusal, change the caller (createTestClient's auth).`,
-      `This app's tools, resources, prompts and middleware (what a call's container builds) inject: ${listed}.`,
+        `${byGuards.join(' and ')} ${byGuards.length === 1 ? 'is' : 'are'} injected only by guard classes that are not @Scoped: the app's own container builds them once, where overrides do not reach. ` +
+          `To test a guard's refusal, change the caller (createTestClient's auth), or mark the guard @Scoped('request') so that each call's container builds it.`,
+      `This app's tools, resources, prompts, middleware and @Scoped guards (what a call's container builds) inject: ${listed}.`,
       twins.length > 0 && `It injects a different class named ${twins.join(', ')}: import the class from the module the app imports it from, not another copy of that module.`,
       'Key each override by a class from that list, or remove it.',
     ]
@@ -52,14 +53,18 @@ function membersOf(source: MountSource): readonly InjectingMember[] {
   return [...parts.tools, ...parts.resources, ...parts.resourceTemplates, ...parts.prompts];
 }
 
-/** The classes a call's container builds for `members`: theirs, and their middleware classes (with the app's). */
+/** The classes a call's container builds for `members`: theirs, their middleware classes (with the app's), and their `@Scoped` guard classes. */
 function builtPerCall(source: MountSource, members: readonly InjectingMember[]): Class[] {
   const middleware = [...source.middleware, ...members.flatMap((m) => m.pipeline?.middleware ?? [])];
-  return [...members.map((m) => m.target), ...middleware.filter(isMiddlewareClass)];
+  return [...members.map((m) => m.target), ...middleware.filter(isMiddlewareClass), ...guardClassesOf(members).filter((cls) => lifetimeOf(cls) !== 'app')];
 }
 
-/** The guard classes of `members`: they run before the call's container opens, on the app's own (`passesGuards`), so overrides never reach them. */
-function guardClasses(members: readonly InjectingMember[]): Class[] {
+/** The guard classes of `members` that are not `@Scoped`: the app's own container builds them (`guardContainer`), so overrides never reach them. */
+function appGuardClasses(members: readonly InjectingMember[]): Class[] {
+  return guardClassesOf(members).filter((cls) => lifetimeOf(cls) === 'app');
+}
+
+function guardClassesOf(members: readonly InjectingMember[]): Class[] {
   return members.flatMap((m) => m.pipeline?.guards ?? []).filter(isGuardClass);
 }
 

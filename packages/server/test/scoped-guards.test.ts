@@ -1,0 +1,277 @@
+import { FromCall, Resource, Scoped, Tool, UseGuards, type AuthInfo, type GuardClass, type MemberAccess, type ToolLogger } from '@toolwright/core';
+import { createApp } from '@toolwright/server';
+import { createTestClient } from '@toolwright/server/testing';
+import { ServiceScope } from '@toolwright/core/internal';
+import { Service } from 'typedi';
+
+/**
+ * A guard class marked @Scoped is built per call by that call's container (docs/guide/middleware.md,
+ * "Class middleware with dependency injection"). It used to be asked of the app's container, which
+ * cannot build it: every call was refused and every list left the member out.
+ */
+const ERAS = ['legacy', 'modern'] as const;
+const textOf = (result: unknown) => (result as { content: { text?: string }[] }).content[0]?.text;
+
+function recordingLogger() {
+  const errors: string[] = [];
+  const logger: ToolLogger = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: (message, error) => void errors.push(`${message} ${String(error)}`) };
+  return { logger, errors };
+}
+
+@Scoped('request')
+class Lease {
+  static made = 0;
+  static disposed: number[] = [];
+  readonly id = ++Lease.made;
+  dispose() {
+    Lease.disposed.push(this.id);
+  }
+}
+
+/** What the guards saw, and what the tools saw, by call. */
+const seen: { guard: number[]; tool: number[] } = { guard: [], tool: [] };
+
+@Scoped('request')
+class LeaseGuard implements GuardClass {
+  constructor(private readonly lease: Lease) {}
+  canActivate(_access: MemberAccess) {
+    seen.guard.push(this.lease.id);
+    return this.lease.id > 0;
+  }
+}
+
+@Scoped('request')
+class LeaseTools {
+  constructor(private readonly lease: Lease) {}
+
+  @UseGuards(LeaseGuard)
+  @Tool({ description: 'ok' })
+  ok() {
+    seen.tool.push(this.lease.id);
+    return 'ran';
+  }
+}
+
+class Tools {
+  @UseGuards(LeaseGuard)
+  @Tool({ description: 'ok' })
+  ok() {
+    return 'ran';
+  }
+}
+
+describe('@Scoped guard classes', () => {
+  beforeEach(() => {
+    seen.guard = [];
+    seen.tool = [];
+    Lease.disposed = [];
+  });
+
+  it.each(ERAS)('lets a call through a request-scoped guard that injects a request-scoped service (%s)', async (era) => {
+    const { logger, errors } = recordingLogger();
+    const app = await createApp({ name: 'scoped-guard', version: '1', tools: [Tools], logger });
+    const client = await createTestClient(app, { era });
+    try {
+      expect(textOf(await client.callTool({ name: 'ok', arguments: {} }))).toBe('ran');
+      expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['ok']);
+      expect(errors).toEqual([]);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it.each(ERAS)('shares one request-scoped instance between the guard and the tool per call, a new one per call, disposed once (%s)', async (era) => {
+    const app = await createApp({ name: 'scoped-guard-shared', version: '1', tools: [LeaseTools], logger: recordingLogger().logger });
+    const client = await createTestClient(app, { era });
+    try {
+      expect(textOf(await client.callTool({ name: 'ok', arguments: {} }))).toBe('ran');
+      expect(textOf(await client.callTool({ name: 'ok', arguments: {} }))).toBe('ran');
+      expect(seen.guard).toHaveLength(2);
+      expect(seen.tool).toEqual(seen.guard);
+      expect(seen.tool[0]).not.toBe(seen.tool[1]);
+      expect(Lease.disposed).toEqual(seen.tool);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it.each(ERAS)('gives a list check a request scope of its own, disposed after it (%s)', async (era) => {
+    const app = await createApp({ name: 'scoped-guard-list', version: '1', tools: [LeaseTools], logger: recordingLogger().logger });
+    const client = await createTestClient(app, { era });
+    try {
+      expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['ok']);
+      expect(seen.guard).toHaveLength(1);
+      expect(Lease.disposed).toEqual(seen.guard);
+      expect(textOf(await client.callTool({ name: 'ok', arguments: {} }))).toBe('ran');
+      expect(seen.guard).toHaveLength(2);
+      expect(seen.guard[0]).not.toBe(seen.guard[1]);
+      expect(Lease.disposed).toEqual(seen.guard);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it.each(ERAS)('builds a session-scoped guard class too (%s)', async (era) => {
+    @Scoped('session')
+    class Seat {
+      static made = 0;
+      readonly id = ++Seat.made;
+    }
+    @Scoped('session')
+    class SessionGuard {
+      constructor(private readonly seat: Seat) {}
+      canActivate() {
+        return this.seat.id > 0;
+      }
+    }
+    class SessionTools {
+      @UseGuards(SessionGuard)
+      @Tool({ description: 'ok' })
+      ok() {
+        return 'ran';
+      }
+    }
+    const app = await createApp({ name: 'session-guard', version: '1', tools: [SessionTools], logger: recordingLogger().logger });
+    const client = await createTestClient(app, { era });
+    try {
+      expect(textOf(await client.callTool({ name: 'ok', arguments: {} }))).toBe('ran');
+      expect(textOf(await client.callTool({ name: 'ok', arguments: {} }))).toBe('ran');
+      // One session over a 2025-era connection; a 2026-07-28 request belongs to none, so it is built per call.
+      expect(Seat.made).toBe(era === 'legacy' ? 1 : 2);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it.each(ERAS)("hands a scoped guard the caller through @FromCall('caller') (%s)", async (era) => {
+    @Scoped('request')
+    class CallerGuard {
+      constructor(@FromCall('caller') private readonly caller: AuthInfo | undefined) {}
+      canActivate() {
+        return this.caller?.clientId === 'alice';
+      }
+    }
+    class CallerTools {
+      @UseGuards(CallerGuard)
+      @Tool({ description: 'ok' })
+      ok() {
+        return 'ran';
+      }
+    }
+    const app = await createApp({ name: 'caller-guard', version: '1', tools: [CallerTools], logger: recordingLogger().logger });
+    const alice = await createTestClient(app, { era, auth: { token: 't', clientId: 'alice', scopes: [] } });
+    const anonymous = await createTestClient(app, { era });
+    try {
+      expect(textOf(await alice.callTool({ name: 'ok', arguments: {} }))).toBe('ran');
+      await expect(anonymous.callTool({ name: 'ok', arguments: {} })).rejects.toThrow(/ok/);
+      expect((await anonymous.listTools()).tools).toEqual([]);
+    } finally {
+      await alice.close();
+      await anonymous.close();
+    }
+  });
+
+  it.each(ERAS)("refuses, naming the member and the fix, a scoped guard that takes @FromCall('context'), and keeps serving (%s)", async (era) => {
+    @Scoped('request')
+    class ContextGuard {
+      constructor(@FromCall('context') readonly ctx: unknown) {}
+      canActivate() {
+        return true;
+      }
+    }
+    class ContextTools {
+      @UseGuards(ContextGuard)
+      @Tool({ description: 'guarded' })
+      guarded() {
+        return 'ran';
+      }
+      @Tool({ description: 'open' })
+      open() {
+        return 'open';
+      }
+    }
+    const { logger, errors } = recordingLogger();
+    const app = await createApp({ name: 'context-guard', version: '1', tools: [ContextTools], logger });
+    const client = await createTestClient(app, { era });
+    try {
+      await expect(client.callTool({ name: 'guarded', arguments: {} })).rejects.toThrow(/guarded/);
+      expect(errors.join('\n')).toMatch(/a guard of tool 'guarded' threw.*@FromCall\('context'\).*guards decide before the call's context exists/s);
+      expect(textOf(await client.callTool({ name: 'open', arguments: {} }))).toBe('open');
+    } finally {
+      await client.close();
+    }
+  });
+
+  it.each(ERAS)('builds an unscoped guard class once for the app, and opens no container for it, per call or per list (%s)', async (era) => {
+    @Service()
+    class OpenGuard {
+      static made = 0;
+      constructor() {
+        OpenGuard.made++;
+      }
+      canActivate() {
+        return true;
+      }
+    }
+    class OpenTools {
+      @UseGuards(OpenGuard)
+      @Tool({ description: 'ok' })
+      ok() {
+        return 'ran';
+      }
+    }
+    const disposed = jest.spyOn(ServiceScope.prototype, 'dispose');
+    const app = await createApp({ name: 'open-guard', version: '1', tools: [OpenTools], logger: recordingLogger().logger });
+    const client = await createTestClient(app, { era });
+    try {
+      for (let i = 0; i < 3; i++) expect(textOf(await client.callTool({ name: 'ok', arguments: {} }))).toBe('ran');
+      expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['ok']);
+      expect(OpenGuard.made).toBe(1);
+      expect(disposed).not.toHaveBeenCalled();
+    } finally {
+      disposed.mockRestore();
+      await client.close();
+    }
+  });
+
+  it.each(ERAS)('uses a test override of a service a scoped guard injects (%s)', async (era) => {
+    @Service()
+    class Policy {
+      allows() {
+        return true;
+      }
+    }
+    @Scoped('request')
+    class PolicyGuard {
+      constructor(private readonly policy: Policy) {}
+      canActivate() {
+        return this.policy.allows();
+      }
+    }
+    class PolicyTools {
+      @UseGuards(PolicyGuard)
+      @Tool({ description: 'ok' })
+      ok() {
+        return 'ran';
+      }
+      @UseGuards(PolicyGuard)
+      @Resource('policy://doc', { description: 'doc' })
+      doc() {
+        return 'doc';
+      }
+    }
+    const app = await createApp({ name: 'policy-guard', version: '1', tools: [PolicyTools], logger: recordingLogger().logger });
+    const real = await createTestClient(app, { era });
+    const denied = await createTestClient(app, { era, overrides: [[Policy, { allows: () => false }]] });
+    try {
+      expect(textOf(await real.callTool({ name: 'ok', arguments: {} }))).toBe('ran');
+      await expect(denied.callTool({ name: 'ok', arguments: {} })).rejects.toThrow(/ok/);
+      expect((await denied.listTools()).tools).toEqual([]);
+      expect((await denied.listResources()).resources).toEqual([]);
+      await expect(denied.readResource({ uri: 'policy://doc' })).rejects.toThrow();
+    } finally {
+      await real.close();
+      await denied.close();
+    }
+  });
+});
