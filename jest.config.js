@@ -1,9 +1,10 @@
 /**
  * One jest run for every package and example. Tests import packages by their public names, mapped to source.
  *
- * Two projects. `fast` (`npm run test:fast`, which runs jest.fast.config.js) is every test file not listed
- * in SLOW: it runs in jest's process, offline, from source; a guard fails a fast test that starts a process
- * or loads a build output (scripts/jest/). `slow` is the files in SLOW, each with what it needs. `jest` (and `npm test`) runs both.
+ * Three projects. `fast` (`npm run test:fast`, which runs jest.fast.config.js) is every test file not listed
+ * in SLOW or THOROUGH: it runs in jest's process, offline, from source; a guard fails a fast test that starts a process
+ * or loads a build output (scripts/jest/). `thorough` is the files in THOROUGH, run the same way but left out
+ * of the quick loop for their length. `slow` is the files in SLOW, each with what it needs. `jest` (and `npm test`) runs all three.
  * A new test file is fast; list it here only when it is about a process, the build, Redis or a download.
  */
 const SLOW = {
@@ -67,6 +68,26 @@ const SLOW = {
   'packages/redis/test/': 'starts redis-server',
 };
 
+/**
+ * In-process tests that keep the quick loop over its two minutes: the hostile-input sweeps that cross every
+ * transport and era, and the checks that run the TypeScript compiler over the docs and the packages. Each takes
+ * 8 to 22 s on this 2-core machine. They run as fast tests do (jest's process, the sources, the same guard) in
+ * `jest` and `npm test`, and in `npm run test:no-fast-paths`; `npm run test:fast -- <file>` does not run them
+ * (its project leaves them out), `npx jest <file>` does.
+ */
+const THOROUGH = {
+  'packages/server/test/http-hostile.e2e.test.ts': 'hostile HTTP input on the listener and the fetch handler, both eras, with stalls past its timeouts',
+  'packages/server/test/wire-names.e2e.test.ts': 'every Object.prototype member name in every wire position, both transports and eras',
+  'packages/server/test/client-answers-hostile.e2e.test.ts': "hostile answers to the server's requests, 100 of 1 MB among them",
+  'packages/nestjs/test/nestjs-hostile.e2e.test.ts': 'hostile input through a Nest app over HTTP',
+  'packages/cli/test/package-readmes.test.ts': "type-checks every package README's examples with tsc",
+  'packages/cli/test/snippets-compile.test.ts': 'type-checks the README and docs blocks in a generated project with tsc',
+  'packages/eslint-plugin/test/rules.test.ts': "runs every rule's cases with type information",
+  'packages/eslint-plugin/test/paramTypeVerdicts.test.ts': 'compiles a program per parameter type',
+  'packages/eslint-plugin/test/recommended.test.ts': 'lints a sample project with type information',
+  'docs/test/options-documented.test.ts': 'reads every options type with the TypeScript compiler',
+};
+
 const glob = (path) => (path.endsWith('/') ? `**/${path}**/*.test.ts` : `**/${path}`);
 
 const shared = {
@@ -102,6 +123,9 @@ const shared = {
  */
 const maxWorkers = Math.max(2, require('node:os').availableParallelism() - 1);
 
+/** What fast and thorough tests share: the guard against processes and the resolver that refuses build outputs. */
+const inProcess = { setupFilesAfterEnv: ['<rootDir>/scripts/jest/fast-guard.js'], resolver: '<rootDir>/scripts/jest/fast-resolver.js' };
+
 module.exports = {
   testTimeout: 30000,
   maxWorkers,
@@ -109,10 +133,10 @@ module.exports = {
     {
       ...shared,
       displayName: 'fast',
-      testMatch: ['**/test/**/*.test.ts', ...Object.keys(SLOW).map((path) => `!${glob(path)}`)],
-      setupFilesAfterEnv: ['<rootDir>/scripts/jest/fast-guard.js'],
-      resolver: '<rootDir>/scripts/jest/fast-resolver.js',
+      testMatch: ['**/test/**/*.test.ts', ...[...Object.keys(SLOW), ...Object.keys(THOROUGH)].map((path) => `!${glob(path)}`)],
+      ...inProcess,
     },
+    { ...shared, displayName: 'thorough', testMatch: Object.keys(THOROUGH).map(glob), ...inProcess },
     { ...shared, displayName: 'slow', testMatch: Object.keys(SLOW).map(glob), setupFilesAfterEnv: ['<rootDir>/scripts/jest/slow-unguard.js'] },
   ],
 };

@@ -6,15 +6,14 @@ const { availableParallelism } = require('node:os');
 const { projects, testTimeout } = require('./jest.config.js');
 
 // The lane seam's differential fuzz sends 10,000 generated messages in the full run (`jest`,
-// `npm test`); the quick loop sends 2,000 of them (FUZZ_MESSAGES overrides either).
-process.env.FUZZ_MESSAGES ??= '2000';
+// `npm test`); the quick loop sends 1,000 of them (FUZZ_MESSAGES overrides either).
+process.env.FUZZ_MESSAGES ??= '1000';
 // The property and differential tests run a fifth of their generated cases here, all of them in
 // the full run (packages/core/test/fixtures/fuzzRuns.ts; FUZZ_SCALE=1 runs them all here too).
 process.env.FUZZ_SCALE ??= '0.2';
 
-// One worker more than cores: these tests run in jest's process but spend much of their time
-// waiting on sockets and timers, so a third worker on 2 cores keeps both busy (85 to 103 s against
-// 101 to 131 s with two, same machine and sitting).
+// One worker more than cores: these tests run in jest's process but spend part of their time
+// waiting on sockets and timers, so a third worker on 2 cores keeps both busy (bench/README.md has the figures).
 const maxWorkers = availableParallelism() + 1;
 
 module.exports = { ...projects.find((project) => project.displayName === 'fast'), testTimeout, maxWorkers };
