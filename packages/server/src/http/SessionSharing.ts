@@ -23,12 +23,15 @@ export interface SessionRequest {
   readonly method: string;
   readonly body: unknown;
   readonly principal: string | undefined;
+  /** Its MCP-Protocol-Version header, if any: a cluster refuses one its session did not negotiate before acting on the request. */
+  readonly protocolVersion: string | undefined;
 }
 
 /**
  * What a request naming a session comes to: the local session (undefined if unknown, expired,
  * ended or another caller's) and the part of its body left for it; or an answer decided
- * without it (the shared store is unreachable: 503; only answers for other instances: 202).
+ * without it (the shared store is unreachable: 503; only answers for other instances: 202;
+ * a cluster's refusal of a version the session did not negotiate: 400).
  */
 export type SessionFound = { readonly session: SharedSession | undefined; readonly body: unknown } | { readonly answer: HttpRefusal };
 

@@ -133,7 +133,7 @@ export function createSessionPool<T extends SessionTransport>(app: ServerFactory
   async function resolve(call: SessionCall): Promise<SessionOutcome<T>> {
     const principal = principalOf(call.auth);
     if (call.sessionId !== undefined) {
-      const found = await sharing.find(call.sessionId, { method: call.method, body: call.body, principal }, local);
+      const found = await sharing.find(call.sessionId, { method: call.method, body: call.body, principal, protocolVersion: call.protocolVersion }, local);
       if ('answer' in found) return found;
       // `find` touched the session only if this caller owns it: a foreign caller keeps no session alive.
       const session = found.session as HttpSession<T> | undefined;

@@ -6,6 +6,7 @@ import type { Cluster, ClusterChange, SessionRecord } from './Cluster';
 import { cancellationsOf, foreignAnswers, leaveFanOutToCluster, recordAcceptedChanges, restoreRequests, routeRoundTrips } from './clusterMessages';
 import { rpcRefusal, type HttpRefusal } from './HttpRefusal';
 import type { SessionTransport } from './HttpSession';
+import { sessionRules } from './sessionRules';
 import type { SessionLimits } from './SessionStore';
 import type { LocalSessions, SessionRequest, SessionSharing, SharedSession } from './SessionSharing';
 
@@ -48,14 +49,19 @@ export function shareThroughCluster(app: ServerFactory, cluster: Cluster, limits
   /**
    * The record of the session a request names (if the request's principal opened it), once
    * the client's answers and cancellations meant for other instances are relayed to them,
-   * with the body left for this instance; or the answer, when the store is unreachable (503) or
-   * nothing is left for this instance (202). What the request changes in the session is
+   * with the body left for this instance; or the answer, when the store is unreachable (503),
+   * the request's MCP-Protocol-Version is not the session's (400: nothing ended, relayed or
+   * copied), or nothing is left for this instance (202). What the request changes in the session is
    * recorded once its server accepted it (see `recordAcceptedChanges`).
    */
-  async function settle(id: string, { method, body, principal }: SessionRequest): Promise<{ record: SessionRecord | undefined; body: unknown } | { answer: HttpRefusal }> {
+  async function settle(id: string, { method, body, principal, protocolVersion }: SessionRequest): Promise<{ record: SessionRecord | undefined; body: unknown } | { answer: HttpRefusal }> {
     try {
       const record = await cluster.sessions.touch(id, limits.idleTimeoutMs, principal);
       if (!record || record.principal !== principal) return { record: undefined, body };
+      // Refused as the session pool refuses it, before anything outlives the refusal (an ended session, a relayed answer or cancellation, a copy).
+      const mismatch = sessionRules.version(protocolVersion, record.protocolVersion);
+      if (mismatch) return { answer: mismatch };
+      // Every check passed: the session's transport accepts the DELETE (200).
       if (method === 'DELETE') await cluster.sessions.end(id);
       if (method !== 'POST') return { record, body };
       const split = foreignAnswers(body, instanceId);
