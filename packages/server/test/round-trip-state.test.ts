@@ -1,5 +1,6 @@
 import { CallInterrupt } from '@toolwright/core';
 import { InputRound, type InputRequest } from '../src/roundtrip/InputRound';
+import { MemoryUsedStateStore } from '../src/roundtrip/MemoryUsedStateStore';
 import { RequestStateCodec, type RoundState } from '../src/roundtrip/RequestStateCodec';
 import { roundCaller } from '../src/roundtrip/roundCaller';
 import { RoundTripError } from '../src/roundtrip/RoundTripError';
@@ -107,6 +108,43 @@ describe('RequestStateCodec', () => {
     const token = await codec.seal(STATE, BINDING);
     await codec.open(token, BINDING);
     await expect(codec.open(token, BINDING)).rejects.toThrow(/already used/);
+  });
+
+  it('holds only the rounds in flight in this process: an answered state leaves nothing behind and is still refused when replayed', async () => {
+    const store = new MemoryUsedStateStore();
+    const codec = new RequestStateCodec({ keys: [KEY_A], usedStates: store }, APP);
+    const tokens = await Promise.all(Array.from({ length: 50 }, () => codec.seal(STATE, BINDING)));
+    expect(store.size).toBe(50);
+    for (const token of tokens) await codec.open(token, BINDING);
+    expect(store.size).toBe(0);
+    await expect(codec.open(tokens[7], BINDING)).rejects.toThrow(/already used/);
+    // Another instance's state (same app, same keys) is accepted once here too, and remembered until it expires.
+    const elsewhere = await new RequestStateCodec({ keys: [KEY_A] }, APP).seal(STATE, BINDING);
+    await codec.open(elsewhere, BINDING);
+    await expect(codec.open(elsewhere, BINDING)).rejects.toThrow(/already used/);
+    expect(store.size).toBe(1);
+  });
+
+  it('forgets the states nobody answered, and those claimed from elsewhere, once they expire', () => {
+    const store = new MemoryUsedStateStore();
+    const now = Date.now();
+    const clock = jest.spyOn(Date, 'now').mockReturnValue(now);
+    try {
+      const unanswered = Array.from({ length: 10 }, (_, i) => store.issue(now + 1000 + i));
+      expect(store.claim('from-another-instance', now + 1000)).toBe(true);
+      expect(store.claim('from-another-instance', now + 1000)).toBe(false);
+      expect(store.claim(`${unanswered[0]}0`, now + 1000)).toBe(false);
+      clock.mockReturnValue(now + 1005);
+      expect(store.issue(now + 2005)).not.toBe(unanswered[9]);
+      // The four of the ten still valid stay, with the one just issued; the foreign id has expired.
+      expect(store.size).toBe(4 + 1);
+      expect(store.claim(unanswered[9], now + 1009)).toBe(true);
+      clock.mockReturnValue(now + 3000);
+      expect(store.claim('from-another-instance', now + 4000)).toBe(true);
+      expect(store.size).toBe(1);
+    } finally {
+      clock.mockRestore();
+    }
   });
 
   it('refuses an expired state', async () => {

@@ -1,18 +1,60 @@
 import type { UsedStateStore } from './RequestStateCodec';
 
-/** The default `UsedStateStore`: the ids in this process, each forgotten once its state has expired. */
+/**
+ * The default `UsedStateStore`, for one process. A state this store issued (`issue`) is remembered
+ * from its issue until it is claimed or expires, so a server whose clients answer their rounds
+ * holds only the rounds in flight, however many it has served. A state issued elsewhere (another
+ * instance given the same keys) is remembered from its claim until it expires.
+ */
 export class MemoryUsedStateStore implements UsedStateStore {
-  private readonly used = new Map<string, number>();
+  /** What every id this store issues starts with: random, so no id issued elsewhere does. */
+  private readonly prefix = `${Buffer.from(crypto.getRandomValues(new Uint8Array(12))).toString('base64url')}.`;
+  private issued = 0;
+  /** Ids this store issued that nobody has claimed yet, with their expiry. */
+  private readonly open = new Map<string, number>();
+  /** Ids issued elsewhere and claimed here, with their expiry. */
+  private readonly claimedForeign = new Map<string, number>();
   private nextSweep = 0;
 
+  /** A new id, accepted by one `claim` until `expiresAt` (ms since the epoch). */
+  issue(expiresAt: number): string {
+    this.sweep();
+    const id = this.prefix + (this.issued++).toString(36);
+    this.open.set(id, expiresAt);
+    return id;
+  }
+
   claim(id: string, expiresAt: number): boolean {
-    const now = Date.now();
-    if (now >= this.nextSweep) {
-      this.nextSweep = now + 1000;
-      for (const [key, exp] of this.used) if (exp <= now) this.used.delete(key);
-    }
-    if (this.used.has(id)) return false;
-    this.used.set(id, expiresAt);
+    this.sweep();
+    if (id.startsWith(this.prefix)) return this.open.delete(id);
+    if (this.claimedForeign.has(id)) return false;
+    this.claimedForeign.set(id, expiresAt);
     return true;
+  }
+
+  /** How many ids it holds (issued and not claimed, or claimed from elsewhere), expired ones included until the next sweep. */
+  get size(): number {
+    return this.open.size + this.claimedForeign.size;
+  }
+
+  /** At most once a second: forgets the ids that have expired. */
+  private sweep(): void {
+    const now = Date.now();
+    if (now < this.nextSweep) return;
+    this.nextSweep = now + 1000;
+    dropExpired(this.open, now);
+    dropExpired(this.claimedForeign, now);
+  }
+}
+
+/**
+ * Deletes the expired entries at the head of `expiries`. Entries come in about the order they expire
+ * (one ttl per app), so it stops at the first one still valid: one that came in early with a later
+ * expiry holds the ones behind it a little longer, never shorter than their own expiry.
+ */
+function dropExpired(expiries: Map<string, number>, now: number): void {
+  for (const [id, expiresAt] of expiries) {
+    if (expiresAt > now) return;
+    expiries.delete(id);
   }
 }

@@ -158,7 +158,10 @@ export class RequestStateCodec {
    * limit and the largest answers, before anything is encrypted.
    */
   async seal(state: RoundState, binding: string, retry?: () => StateRoom): Promise<string> {
-    const sealed: Sealed = { id: crypto.randomUUID(), exp: Date.now() + this.ttlMs, answers: state.answers, asked: state.asked };
+    const exp = Date.now() + this.ttlMs;
+    // This process's store remembers the states it issued until they are answered; any other store, those it was asked to claim.
+    const id = this.used instanceof MemoryUsedStateStore ? this.used.issue(exp) : crypto.randomUUID();
+    const sealed: Sealed = { id, exp, answers: state.answers, asked: state.asked };
     const plain = encoder.encode(JSON.stringify(sealed));
     if ((this.room || retry) && Object.keys(state.answers).length > 0) {
       const bytes = sealedLength(plain.length);
