@@ -30,6 +30,24 @@ local function counted(open, ttl, id)
     if redis.call('PTTL', KEYS[k]) < ttl then redis.call('PEXPIRE', KEYS[k], ttl) end
   end
 end
+-- Adds a working task to the set of working tasks (KEYS[2]), which expires with its longest-lived task.
+local function working(heartbeat, ttl, id)
+  redis.call('ZADD', KEYS[2], heartbeat, id)
+  if redis.call('PTTL', KEYS[2]) < ttl then redis.call('PEXPIRE', KEYS[2], ttl) end
+end
+`;
+
+/**
+ * KEYS: the queue, the task's key. ARGV: the task id. Queues a stored task; the queue expires
+ * with the longest-lived task it holds (so a queue no worker takes from does not outlive its
+ * tasks). A task whose key is gone (it expired) is not queued. Returns 1 when queued, else 0.
+ */
+const ENQUEUE = `
+local ttl = redis.call('PTTL', KEYS[2])
+if ttl <= 0 then return 0 end
+redis.call('RPUSH', KEYS[1], ARGV[1])
+if redis.call('PTTL', KEYS[1]) < ttl then redis.call('PEXPIRE', KEYS[1], ttl) end
+return 1
 `;
 
 /**
@@ -41,7 +59,7 @@ end
 const COMPARE_AND_SET = `${OPEN}
 if redis.call('GET', KEYS[1]) == ARGV[1] then
   redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3])
-  if ARGV[4] == '' then redis.call('ZREM', KEYS[2], ARGV[5]) else redis.call('ZADD', KEYS[2], ARGV[4], ARGV[5]) end
+  if ARGV[4] == '' then redis.call('ZREM', KEYS[2], ARGV[5]) else working(ARGV[4], tonumber(ARGV[3]), ARGV[5]) end
   counted(ARGV[6], tonumber(ARGV[3]), ARGV[5])
   return 1
 end
@@ -65,7 +83,7 @@ if ARGV[6] ~= '' then
   if all >= tonumber(ARGV[7]) then return {'total', all} end
 end
 if redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2], 'NX') then
-  if ARGV[3] ~= '' then redis.call('ZADD', KEYS[2], ARGV[3], ARGV[4]) end
+  if ARGV[3] ~= '' then working(ARGV[3], tonumber(ARGV[2]), ARGV[4]) end
   counted(ARGV[5], tonumber(ARGV[2]), ARGV[4])
   return 1
 end
@@ -93,6 +111,7 @@ export interface RedisTaskStoreOptions {
  * and `<prefix>task-open:<caller digest>`, scored by expiry, so `createWithin` (what
  * `tasks({ queue: true, maxRunning })` uses) bounds them per caller and in all, atomically,
  * across every instance; an ended task leaves them at once, an expired one when next counted.
+ * Every one of these sets, and the queue, expires with the longest-lived task it holds.
  *
  * @example
  * const cluster = await createRedisCluster({ url: process.env.REDIS_URL });
@@ -171,7 +190,7 @@ export class RedisTaskStore implements TaskStore {
   }
 
   async enqueue(taskId: string): Promise<void> {
-    await this.run(() => this.redis.rpush(this.queue, taskId));
+    await this.run(() => this.redis.eval(ENQUEUE, 2, this.queue, this.key(taskId), taskId));
   }
 
   async dequeue(): Promise<string | undefined> {

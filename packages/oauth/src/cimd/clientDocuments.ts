@@ -53,7 +53,16 @@ export function clientDocuments(store: OAuthStore, fetcher: ClientDocumentFetche
   const defaultCache = options.defaultCacheSeconds ?? 300;
   const failureCache = options.failureCacheSeconds ?? 30;
 
-  const save = async (key: string, entry: Cached) => store.set(key, JSON.stringify(entry), maxCache + 86_400);
+  /**
+   * Kept while fresh; a document with an ETag also for `maxCache` after that, to be revalidated
+   * with If-None-Match. A refusal or a document without an ETag is of no use once stale, so
+   * each URL a caller makes up costs the store an entry only for its freshness (a refusal:
+   * `failureCache`), not for a day.
+   */
+  const save = async (key: string, entry: Cached) => {
+    const freshSeconds = Math.max(1, Math.ceil((entry.freshUntil - now()) / 1000));
+    await store.set(key, JSON.stringify(entry), entry.client && entry.etag ? freshSeconds + maxCache : freshSeconds);
+  };
 
   return async function lookup(clientId: string): Promise<{ client: OAuthClient } | { error: string }> {
     const problem = documentUrlProblem(clientId);

@@ -1,5 +1,5 @@
 import { authenticateClient } from '../clientAuthentication';
-import { loadGrant, revokeGrant } from '../grants';
+import { loadGrant, readRefreshToken, revokeGrant } from '../grants';
 import type { OAuthContext } from '../OAuthContext';
 import { readJson } from '../OAuthContext';
 import { OPEN_CORS, oauthError, readForm, repeatedParameter } from '../oauthResponses';
@@ -36,6 +36,9 @@ export async function revoke(context: OAuthContext, request: Request, onRevoked?
 async function grantOf(context: OAuthContext, token: string): Promise<string | undefined> {
   const refresh = await readJson<{ grantId: string }>(context.store, `rt:${await sha256(token)}`);
   if (refresh) return refresh.grantId;
+  // A refresh token of this server rotated away since (its MAC checks out): it still names its grant.
+  const issued = await readRefreshToken(context, token);
+  if (issued && issued.expiresAt > context.now()) return issued.grantId;
   // An access token: its signature is checked before its sid is trusted.
   const claims = await context.signer.verifySignature(token);
   return claims && claims.iss === context.issuer && typeof claims.sid === 'string' ? claims.sid : undefined;
