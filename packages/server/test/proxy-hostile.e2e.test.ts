@@ -49,12 +49,12 @@ async function hostile(list: string, options: Partial<ProxyStdioOptions> = {}): 
   const proxy = await proxyServer({
     command: process.execPath,
     args: [HOSTILE, list],
-    env: { HOSTILE_LOG: file },
     stderr: 'ignore',
     protocol: '2025-11-25',
     name: 'hostile',
     logger,
     ...options,
+    env: { HOSTILE_LOG: file, ...options.env },
   });
   started.push(proxy);
   const front = await createApp({ name: 'front', version: '1.0.0', tools: [Own], mount: [{ app: proxy, namespace: 'h' }], logger });
@@ -388,6 +388,43 @@ describe('shapes of the upstream lists', () => {
       },
     );
     await waitFor(async () => (await names(client)).includes('h_fresh'), 'the third listing to be served');
+    await client.close();
+  });
+
+  const LISTINGS = ['prompts/list', 'resources/list', 'resources/templates/list'] as const;
+
+  it.each(LISTINGS)('gives up on an upstream that never answers %s after listTimeoutMs, naming it, and the app serves its other upstreams', async (method) => {
+    const { front } = await hostile('plain');
+    const client = await createTestClient(front);
+    const started = Date.now();
+    const refused = hostile('plain', { listTimeoutMs: 300, env: { HOSTILE_HUNG: method } });
+    await expect(refused).rejects.toThrow(ConfigError);
+    await expect(refused).rejects.toThrow(
+      `Toolwright: proxyServer() could not connect to upstream 'hostile': ${method} got no answer within 300 ms (listTimeoutMs; raise it for an upstream that lists slowly).`,
+    );
+    expect(Date.now() - started).toBeLessThan(5000);
+    expect(textOf(await client.callTool({ name: 'h_echo', arguments: {} }))).toBe('called echo');
+    await client.close();
+  });
+
+  it.each(LISTINGS)('answers its own clients from the last list while listing %s again goes unanswered, and warns naming the upstream after listTimeoutMs', async (method) => {
+    const { front, logged, received } = await hostile('plain', { listTimeoutMs: 300, env: { HOSTILE_HUNG: `${method}@2` } });
+    const client = await createTestClient(front);
+    await waitFor(() => received().filter((line) => line.startsWith(`${method} `)).length === 2, 'the second listing');
+    const started = Date.now();
+    expect((await client.listPrompts()).prompts.map((p) => p.name)).toEqual(['h___proto__', 'h_constructor']);
+    expect((await client.listResources()).resources.map((r) => r.uri)).toEqual(['up://__proto__', 'up://toString']);
+    expect((await client.listResourceTemplates()).resourceTemplates).toEqual([]);
+    expect(Date.now() - started).toBeLessThan(300);
+    const kind = method === 'prompts/list' ? 'prompts' : 'resources';
+    await waitFor(
+      () => logged.includes(`upstream 'hostile': relisting ${kind} failed: ${method} got no answer within 300 ms (listTimeoutMs; raise it for an upstream that lists slowly)`),
+      'the warning',
+      {
+        detail: () => logged.join('\n'),
+      },
+    );
+    expect(textOf(await client.callTool({ name: 'h_echo', arguments: {} }))).toBe('called echo');
     await client.close();
   });
 

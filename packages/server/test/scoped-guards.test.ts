@@ -275,3 +275,119 @@ describe('@Scoped guard classes', () => {
     }
   });
 });
+
+/**
+ * A scoped guard that misses its deadline still runs after the caller has been refused: the
+ * request scope that built it used to be disposed at once, under it. It now lives until the guard settles.
+ */
+describe('a @Scoped guard that misses its deadline', () => {
+  @Scoped('request')
+  class Ticket {
+    static disposed = 0;
+    disposed = false;
+    dispose() {
+      this.disposed = true;
+      Ticket.disposed++;
+    }
+  }
+
+  /** What the slow guard found once it went on: whether its ticket was already disposed. */
+  const found: boolean[] = [];
+  let gate: { open: () => void; opened: Promise<void> };
+  const newGate = () => {
+    let open!: () => void;
+    const opened = new Promise<void>((resolve) => (open = resolve));
+    gate = { open, opened };
+  };
+
+  let guardsStarted = 0;
+
+  @Scoped('request')
+  class SlowGuard implements GuardClass {
+    constructor(private readonly ticket: Ticket) {}
+    async canActivate() {
+      guardsStarted++;
+      await gate.opened;
+      found.push(this.ticket.disposed);
+      return true;
+    }
+  }
+
+  class SlowTools {
+    @UseGuards(SlowGuard)
+    @Tool({ description: 'slow' })
+    slow() {
+      return 'ran';
+    }
+    @Tool({ description: 'open' })
+    open() {
+      return 'open';
+    }
+  }
+
+  const waitFor = async (done: () => boolean) => {
+    for (let i = 0; i < 200 && !done(); i++) await new Promise((resolve) => setTimeout(resolve, 5));
+  };
+
+  beforeEach(() => {
+    found.length = 0;
+    guardsStarted = 0;
+    Ticket.disposed = 0;
+    newGate();
+  });
+
+  it.each(ERAS)('refuses the call at its deadline but disposes the scope only once the guard has settled (%s)', async (era) => {
+    const { logger, errors } = recordingLogger();
+    const app = await createApp({ name: 'slow-scoped-guard', version: '1', tools: [SlowTools], logger, guardTimeoutMs: 50 });
+    const client = await createTestClient(app, { era });
+    try {
+      const started = Date.now();
+      await expect(client.callTool({ name: 'slow', arguments: {} })).rejects.toThrow(/slow/);
+      expect(Date.now() - started).toBeLessThan(2_000);
+      expect(errors.join('\n')).toMatch(/guard class SlowGuard of tool 'slow' did not decide within 50 ms/);
+      expect(textOf(await client.callTool({ name: 'open', arguments: {} }))).toBe('open');
+      expect(Ticket.disposed).toBe(0);
+      gate.open();
+      await waitFor(() => Ticket.disposed > 0);
+      expect(found).toEqual([false]);
+      expect(Ticket.disposed).toBe(1);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it.each(ERAS)('ends the wait when the client cancels the call, and disposes the scope only once the guard has settled (%s)', async (era) => {
+    const app = await createApp({ name: 'slow-scoped-guard-cancel', version: '1', tools: [SlowTools], logger: recordingLogger().logger });
+    const client = await createTestClient(app, { era });
+    try {
+      const abort = new AbortController();
+      const called = client.callTool({ name: 'slow', arguments: {} }, { signal: abort.signal });
+      await waitFor(() => guardsStarted === 1);
+      abort.abort('the user moved on');
+      await expect(called).rejects.toThrow();
+      expect(textOf(await client.callTool({ name: 'open', arguments: {} }))).toBe('open');
+      expect(Ticket.disposed).toBe(0);
+      gate.open();
+      await waitFor(() => Ticket.disposed > 0);
+      expect(found).toEqual([false]);
+      expect(Ticket.disposed).toBe(1);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it.each(ERAS)('leaves the member out of a list at the deadline but disposes the scope only once the guard has settled (%s)', async (era) => {
+    const app = await createApp({ name: 'slow-scoped-guard-list', version: '1', tools: [SlowTools], logger: recordingLogger().logger, guardTimeoutMs: 50 });
+    const client = await createTestClient(app, { era });
+    try {
+      expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['open']);
+      expect(Ticket.disposed).toBe(0);
+      gate.open();
+      await waitFor(() => Ticket.disposed > 0);
+      expect(found).toEqual([false]);
+      expect(Ticket.disposed).toBe(1);
+    } finally {
+      await client.close();
+    }
+  });
+});

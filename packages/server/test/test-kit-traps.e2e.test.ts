@@ -9,6 +9,7 @@ import { FromCall, Prompt, Resource, Scoped, Tool, UseGuards, UseMiddleware, typ
 import { createApp, type App } from '@toolwright/server';
 import { createTestClient, toolText, type ModernClient } from '@toolwright/server/testing';
 import { Client } from '@modelcontextprotocol/client';
+import { InMemoryTransport } from '@modelcontextprotocol/server';
 
 @Service()
 class TimeSource {
@@ -286,6 +287,58 @@ describe('test kit: an override nothing in the app injects', () => {
       expect(textOf(await client.callTool({ name: 'mail_unread', arguments: {} }))).toBe('7');
     } finally {
       await client.close();
+    }
+  });
+});
+
+/**
+ * The app's own entries that take overrides, `app.createServer({ overrides })` and
+ * `app.connect(transport, { overrides })`, used to drop an override nothing injects without a
+ * word; they refuse it as createTestClient does, naming the entry.
+ */
+describe('app.createServer and app.connect: an override nothing in the app injects', () => {
+  let app: App;
+  beforeAll(async () => {
+    app = await createApp({ name: 'entry-traps', version: '0.0.0', tools: [TimeTools, BookResources, GreetPrompts] });
+  });
+
+  it('is refused by createServer, naming the entry and the class', () => {
+    expect(() => app.createServer({ overrides: [[Mailer, {}]] })).toThrow(
+      /^createServer: overrides name Mailer, which this server would never use, so the test would run against the real services\. Nothing in this app injects Mailer\. .*Key each override by a class from that list, or remove it\.$/,
+    );
+    expect(() => app.createServer({ era: 'modern', overrides: new Map([[Mailer, {}]]) })).toThrow(expect.objectContaining({ kind: 'config' }));
+  });
+
+  it('tells createServer that only an unscoped guard injects the class, and how to change the caller there', () => {
+    expect(() => app.createServer({ overrides: [[Policy, { allows: () => false }]] })).toThrow(
+      /^createServer: overrides name Policy, .* change the caller \(createServer's authInfo\), or mark the guard @Scoped\('request'\)/,
+    );
+  });
+
+  it('is refused by connect before it serves the transport, naming the entry, and the app keeps serving', async () => {
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await expect(app.connect(serverSide, { overrides: [[Mailer, {}]] })).rejects.toThrow(
+      /^connect: overrides name Mailer, which this connection would never use, so the test would run against the real services\. Nothing in this app injects Mailer\./,
+    );
+    await clientSide.close();
+    const client = await createTestClient(app);
+    try {
+      expect(textOf(await client.callTool({ name: 'time', arguments: {} }))).toBe('real time for time');
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('accepts and uses an override the app injects, through connect', async () => {
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    const server = await app.connect(serverSide, { overrides: [[TimeSource, { read: () => 'fake time' }]] });
+    const client = new Client({ name: 'entry-traps', version: '0.0.0' });
+    await client.connect(clientSide);
+    try {
+      expect(textOf(await client.callTool({ name: 'time', arguments: {} }))).toBe('fake time for time');
+    } finally {
+      await client.close();
+      await server.close();
     }
   });
 });

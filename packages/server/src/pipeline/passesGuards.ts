@@ -20,6 +20,20 @@ export interface GuardLimits {
   readonly guardTimeoutMs: number;
 }
 
+/** What the guards decided, and when the last of them has settled. */
+export interface GuardOutcome {
+  /** Whether every guard let the caller through. */
+  readonly passed: boolean;
+  /**
+   * Settles once no guard is still running: at once, unless the wait for a guard ended before
+   * its verdict did (its deadline passed, or the request's signal aborted). A container that
+   * built a guard is released only then, so the guard never uses a disposed service.
+   */
+  readonly settled: Promise<void>;
+}
+
+const SETTLED: Promise<void> = Promise.resolve();
+
 /**
  * Whether the guards let `access` through. A guard that throws refuses, and the error goes to
  * the server log; so does a guard that has not decided within `timeoutMs` (the log line names
@@ -33,9 +47,11 @@ export async function passesGuards(
   env: PipelineEnv,
   { signal, timeoutMs, guardTimeoutMs }: GuardLimits,
   container: ContainerLike = env.container,
-): Promise<boolean> {
+): Promise<GuardOutcome> {
   const deadline = Date.now() + timeoutMs;
   let late: Guard | undefined;
+  // The verdict of a guard the wait stopped waiting for: it may still be running.
+  let abandoned: PromiseLike<unknown> | undefined;
   const wait: GuardWait = (verdict, guard) =>
     new Promise((resolve, reject) => {
       const done = (settle: () => void) => {
@@ -43,7 +59,11 @@ export async function passesGuards(
         signal.removeEventListener('abort', ended);
         settle();
       };
-      const ended = () => done(() => resolve(false));
+      const ended = () =>
+        done(() => {
+          abandoned = verdict;
+          resolve(false);
+        });
       const timer = setTimeout(() => {
         late = guard;
         ended();
@@ -55,6 +75,7 @@ export async function passesGuards(
         (error: unknown) => done(() => reject(error)),
       );
     });
+  const outcome = (passed: boolean): GuardOutcome => ({ passed, settled: abandoned ? settledOf(abandoned) : SETTLED });
   try {
     const ok = await checkGuards(guards, access, container, wait);
     if (late) {
@@ -63,11 +84,19 @@ export async function passesGuards(
           `Make it settle sooner, or give the ${access.kind} a larger timeoutMs (guards run within it; without one, within the app's guardTimeoutMs, ${guardTimeoutMs} ms, which also bounds a list).`,
       );
     }
-    return ok;
+    return outcome(ok);
   } catch (error) {
     env.logger.error(`a guard of ${access.kind} '${access.name}' threw; the caller is refused`, error);
-    return false;
+    return outcome(false);
   }
+}
+
+/** Settles (never rejects) once `verdict` has: a guard's late failure is no one's answer any more. */
+function settledOf(verdict: PromiseLike<unknown>): Promise<void> {
+  return Promise.resolve(verdict).then(
+    () => undefined,
+    () => undefined,
+  );
 }
 
 /** How long the member's guards may take without a timeout of its own: its app's `guardTimeoutMs` when it is mounted and that app set one, else the serving app's. */

@@ -101,8 +101,13 @@ async function servePiped<R>(
     const started = Date.now();
     const guardTimeoutMs = guardTimeoutOf(member, env);
     const container = scopedGuard ? guardContainer(env.container, () => openContainer().container) : env.container;
-    if (!(await passesGuards(guards, access!, env, { signal: requestSignal, timeoutMs: timeoutMs ?? guardTimeoutMs, guardTimeoutMs }, container))) {
-      opened?.release();
+    const { passed, settled } = await passesGuards(guards, access!, env, { signal: requestSignal, timeoutMs: timeoutMs ?? guardTimeoutMs, guardTimeoutMs }, container);
+    if (!passed) {
+      // A guard that missed its deadline may still be running: the container it was built by outlives it.
+      if (opened) {
+        const scope = opened;
+        void settled.then(() => scope.release());
+      }
       throw request.unknown();
     }
     // The guards' time counts against the member's timeout: `timeoutMs` bounds the whole call.

@@ -4,7 +4,7 @@ import type { HttpListenOptions } from '../app/ListenOptions';
 import { connectTestClient, type LegacyClient, type ModernClient, type TestClientHandlers, type TestClientWire } from './connectTestClient';
 import { serveStdioEras } from '../serving/serveStdioEras';
 import { overridesMapOf } from './overridesMapOf';
-import { checkOverridesInjected } from './checkOverridesInjected';
+import { checkOverridesInjected } from '../compose/checkOverridesInjected';
 import type { ClientCapabilities, CreateMessageRequestParams, CreateMessageResult, ElicitRequestParams, ElicitResult, Root } from '../sdk/sdk';
 
 export type { LegacyClient, ModernClient };
@@ -147,7 +147,7 @@ export async function createTestClient(target: App | StdioTestClientOptions, giv
     return connectOverHttp(app, options, setup, authInfo);
   }
   const overrides = overridesMapOf(options.overrides);
-  checkOverridesInjected(overrides, app);
+  checkOverridesInjected(overrides, app, 'createTestClient');
   const wire: TestClientWire = {
     kind: 'memory',
     // The first message picks the era, as over stdio.
