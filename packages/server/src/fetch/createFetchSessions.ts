@@ -51,10 +51,10 @@ export function createFetchSessions(app: ServerFactory, options: FetchSessionsOp
       try {
         response = await outcome.session.transport.handleRequest(request, { parsedBody: outcome.body, ...(auth && { authInfo: auth }) });
       } catch (error) {
-        end();
+        end(500);
         throw error;
       }
-      return whenBodyEnds(response, end);
+      return whenBodyEnds(response, () => end(response.status));
     },
     failQuestions: (request, body, auth) => pool.failQuestions(callOf(request, body, auth)),
     get sessionCount() {

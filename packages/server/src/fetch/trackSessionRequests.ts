@@ -21,14 +21,14 @@ interface Post {
  * does itself on node, so that no POST of the session waits for ever:
  * - a POST whose request reuses the id of one not answered yet is refused (HTTP 400, -32600):
  *   answers are routed by id, so it could never be answered (see `reusedRequestId`);
- * - a POST whose requests are all settled, one of them cancelled by the client, ends: the SDK
- *   sends nothing for a cancelled request and would hold its POST open until the client hung
- *   up. Its SSE stream is closed (`closeSSEStream`); a JSON response carries the answers there
+ * - a POST whose requests are all settled, one of them cancelled by the client (in a later POST
+ *   or in the same batch), ends: the SDK sends nothing for a cancelled request and would hold
+ *   its POST open until the client hung up. Its SSE stream is closed (`closeSSEStream`); a JSON response carries the answers there
  *   were (202 with no body when there were none), and `closeSSEStream` drops the SDK's wait for
  *   it, which would otherwise keep the request for as long as the session lives;
  * - a JSON response still waiting when the session closes is answered 404 (`sessionRules.closedBeforeAnswer`).
  */
-export function trackSessionRequests(transport: WebStandardTransport & { deliver?(message: JSONRPCMessage): void }, session: { sessionId: string; jsonResponse: boolean }): void {
+export function trackSessionRequests(transport: WebStandardTransport, session: { sessionId: string; jsonResponse: boolean }): void {
   const running = new Map<RequestId, Post>();
   const end = (post: Post): void => {
     // Ends the SDK's own wait for the POST: its SSE stream, or in JSON mode the resolver that holds the request for the session's life.
@@ -58,13 +58,18 @@ export function trackSessionRequests(transport: WebStandardTransport & { deliver
     await send(message, options);
     if (--post.unsettled === 0 && post.cancelled !== undefined) end(post);
   };
-  const deliver = transport.deliver?.bind(transport);
-  if (deliver) {
-    transport.deliver = (message) => {
+  // A cancellation settles its request once the SDK handed it to the server, wherever it came from:
+  // a later POST, the POST of the request itself (a batch), another instance (`deliver`). The
+  // server's reader is installed on connect, just before `start`: wrapped then, it runs first.
+  const start = transport.start.bind(transport);
+  transport.start = async () => {
+    const read = transport.onmessage;
+    transport.onmessage = (message, extra) => {
+      read?.(message, extra);
       cancelled(message);
-      deliver(message);
     };
-  }
+    return start();
+  };
 
   const close = transport.close.bind(transport);
   transport.close = async () => {
@@ -81,7 +86,6 @@ export function trackSessionRequests(transport: WebStandardTransport & { deliver
     for (const message of Array.isArray(options.parsedBody) ? options.parsedBody : [options.parsedBody]) {
       const kind = jsonRpcKind(message);
       if (kind === 'request') ids.push((message as { id: RequestId }).id);
-      else if (kind === 'notification') cancelled(message);
     }
     const reused = reusedRequestId(ids, running);
     if (reused !== undefined) return jsonAnswer(rpcRefusal(400, -32600, reusedRequestIdMessage(reused)));

@@ -40,7 +40,7 @@ export interface HttpSession<T extends SessionTransport = StreamableTransport> e
   readonly owner: string;
   /** The protocol version initialize negotiated: requests must send it as MCP-Protocol-Version, if they send one. */
   readonly protocolVersion: string;
-  /** When its last request started (ms since epoch). */
+  /** When it opened, or when its last request the transport accepted ended (ms since epoch): refused requests leave it. */
   lastSeen: number;
   /** HTTP requests of this session still open (an SSE GET stream counts while it lasts). */
   open: number;

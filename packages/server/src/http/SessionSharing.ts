@@ -54,7 +54,7 @@ export interface SessionSharing {
   listen(local: LocalSessions): () => void;
   /** Records a session being opened, before it starts here; false when there is no room for it (`maxSessions`). */
   create(record: SessionRecord): Promise<boolean>;
-  /** The local session a request names; it is marked as used only when the request's principal owns it. */
+  /** The local session a request names; if it is marked as used here, only when the request's principal owns it (the session pool marks it once its transport accepted the request). */
   find(id: string, request: SessionRequest, local: LocalSessions): Promise<SessionFound>;
   /** Wires a session's new server and transport, before they connect. */
   wire(id: string, server: McpServerHandle, transport: SessionTransport): void;

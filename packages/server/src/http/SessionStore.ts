@@ -6,7 +6,7 @@ export interface StoredSession {
   readonly id: string;
   /** Whose share of sessions it counts against (see `sessionOwnerOf`). */
   readonly owner: string;
-  /** When its last request started (ms since epoch). */
+  /** When it was last used (ms since epoch): see `touch`. */
   lastSeen: number;
   /** HTTP requests of this session still open: an idle sweep passes it by while any is. */
   open: number;

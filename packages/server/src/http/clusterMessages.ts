@@ -54,6 +54,9 @@ export function recordAcceptedChanges(transport: SessionTransport, record: (chan
     const id = (message as { id?: unknown }).id;
     const [change] = sessionChangesOf(message);
     if (change && (typeof id === 'number' || (typeof id === 'string' && !isRestoreId(id)))) pending.set(id, change);
+    // A cancelled request gets no answer: its change is forgotten now, or it would stay for the session's life.
+    else if (pending.size > 0 && (message as { method?: unknown }).method === 'notifications/cancelled')
+      pending.delete((message as { params?: { requestId?: string | number } }).params?.requestId as string | number);
     receive?.(message, extra);
   };
   const send = transport.send.bind(transport);

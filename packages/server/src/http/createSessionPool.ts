@@ -58,8 +58,13 @@ export interface SessionPool<T extends SessionTransport> {
    * waiting for its timeout. An answer to no open question of that session changes nothing.
    */
   failQuestions(call: SessionCall): Promise<void>;
-  /** Counts an HTTP request (or SSE stream) of the session as open, so no idle sweep closes it; returns the function that ends it (once). */
-  begin(session: HttpSession<T>): () => void;
+  /**
+   * Counts an HTTP request (or SSE stream) of the session as open, so no idle sweep closes it;
+   * returns the function that ends it (once), given the HTTP status the request was answered
+   * with. Only a request its transport accepted (2xx, 3xx) used the session: that one marks it
+   * as just used; a refused one (4xx, 5xx) leaves its idle time as it was.
+   */
+  begin(session: HttpSession<T>): (status: number) => void;
   readonly size: number;
   values(): Iterable<HttpSession<T>>;
   /** Stops hearing from other instances and closes every session. */
@@ -135,7 +140,7 @@ export function createSessionPool<T extends SessionTransport>(app: ServerFactory
     if (call.sessionId !== undefined) {
       const found = await sharing.find(call.sessionId, { method: call.method, body: call.body, principal, protocolVersion: call.protocolVersion }, local);
       if ('answer' in found) return found;
-      // `find` touched the session only if this caller owns it: a foreign caller keeps no session alive.
+      // Not marked as used yet: `begin` does that once the transport accepted the request (a foreign caller, a refusal keep no session alive).
       const session = found.session as HttpSession<T> | undefined;
       if (!session || session.principal !== principal) return { answer: sessionRules.notFound };
       const mismatch = sessionRules.version(call.protocolVersion, session.protocolVersion);
@@ -167,11 +172,11 @@ export function createSessionPool<T extends SessionTransport>(app: ServerFactory
     begin(session) {
       session.open++;
       let ended = false;
-      return () => {
+      return (status) => {
         if (ended) return;
         ended = true;
         session.open--;
-        session.lastSeen = Date.now();
+        if (status < 400) store.touch(session.id);
       };
     },
     get size() {

@@ -71,7 +71,8 @@ export function createStatefulHandler(app: ServerFactory, options: StatefulHandl
     if ('answer' in outcome) return sendAnswer(res, outcome.answer);
     const { session } = outcome;
     entry.session = session.id;
-    res.once('close', pool.begin(session));
+    const end = pool.begin(session);
+    res.once('close', () => end(res.statusCode));
     if (call.method === 'POST') options.trackPost(res);
     await session.transport.handleRequest(req, res, outcome.body);
   }

@@ -6,8 +6,11 @@ export const singleInstance: SessionSharing = {
   streamIdPrefix: undefined,
   listen: () => () => {},
   create: async () => true,
-  // The principal is checked before the session is marked as used: a foreign caller keeps no session alive.
-  find: async (id, request, local) => ({ session: local.get(id)?.principal === request.principal ? local.touch(id) : undefined, body: request.body }),
+  // Not marked as used here: the session pool does that once the session's transport accepted the request, so neither a foreign caller nor a refused request keeps a session alive.
+  find: async (id, request, local) => {
+    const session = local.get(id);
+    return { session: session?.principal === request.principal ? session : undefined, body: request.body };
+  },
   wire: () => {},
   connected: async () => {},
   refuse: (error) => {
