@@ -77,4 +77,38 @@ describe('MemoryTaskStore', () => {
     now = 2000;
     for (const id of ['f1', 'f2']) expect(await store.createWithin(task(id, 3000, 'alice'), bounds)).toBeUndefined();
   });
+
+  it('hands out queued tasks oldest first, each once', async () => {
+    const store = new MemoryTaskStore(() => 0);
+    for (const id of ['a', 'b']) {
+      await store.create({ ...task(id, 1000), queued: true });
+      await store.enqueue(id);
+    }
+    await store.enqueue('a');
+    expect(await store.dequeue()).toBe('a');
+    expect(await store.dequeue()).toBe('b');
+    expect(await store.dequeue()).toBeUndefined();
+  });
+
+  it('keeps no id on the queue of a task that left it another way (claimed, ended, expired)', async () => {
+    let now = 0;
+    const store = new MemoryTaskStore(() => now);
+    const queued = async (id: string, expiresAt = 1000) => {
+      await store.create({ ...task(id, expiresAt), queued: true });
+      await store.enqueue(id);
+    };
+    // With no worker taking from the store, each of these ids stayed on the queue for good.
+    await queued('claimed');
+    await queued('cancelled');
+    await queued('failed');
+    await queued('expired', 500);
+    await queued('waiting');
+    await store.update('claimed', (t) => ({ ...t, queued: undefined, attempt: 2 }));
+    await store.update('cancelled', (t) => ({ ...t, status: 'cancelled', queued: undefined }));
+    await store.update('failed', (t) => ({ ...t, status: 'failed' }));
+    now = 500;
+    expect(await store.get('expired')).toBeUndefined();
+    expect(await store.dequeue()).toBe('waiting');
+    expect(await store.dequeue()).toBeUndefined();
+  });
 });

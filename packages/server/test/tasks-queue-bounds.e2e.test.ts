@@ -95,4 +95,23 @@ describe('bounds on queued tasks (tasks({ queue: true, maxRunning }), MemoryTask
       await front.handler.close();
     }
   });
+
+  it('keeps no id on the queue for a task that left it without a worker (run by a sweeper, cancelled)', async () => {
+    const store = new MemoryTaskStore();
+    // Queues, takes nothing, and sweeps: each queued task runs here once it looks stalled.
+    const front = await instance(store, { queue: true, worker: false, heartbeatTimeoutMs: 30 });
+    await front.app.start();
+    try {
+      const alice = front.as('alice');
+      const ran = await Promise.all([1, 2, 3].map(async (n) => taskIdOf(await alice.call('quick', { n }))));
+      const cancelled = taskIdOf(await alice.call('hold'));
+      await alice.cancel(cancelled);
+      for (const id of ran) expect(await alice.poll(id)).toMatchObject({ status: 'completed' });
+      // Nothing is left for a worker to take: the ids went with the tasks.
+      expect(await store.dequeue()).toBeUndefined();
+    } finally {
+      await front.app.stop();
+      await front.handler.close();
+    }
+  });
 });

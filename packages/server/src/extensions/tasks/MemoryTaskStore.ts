@@ -9,7 +9,12 @@ export class MemoryTaskStore implements TaskStore {
   private readonly tasks = new Map<string, StoredTask>();
   private readonly listeners = new Set<(taskId: string) => void>();
   private readonly watchers = new Set<(taskId: string) => void>();
-  private readonly queue: string[] = [];
+  /**
+   * The ids of the tasks waiting for a worker, oldest first. An id leaves when a worker takes it,
+   * and also when its task leaves the queue another way (claimed by a sweeper, cancelled, ended,
+   * expired): with no worker taking from this store, ids of tasks long gone would pile up here.
+   */
+  private readonly queue = new Set<string>();
   /** The ids of the unfinished tasks (not terminal; expired ones until they are pruned) of each caller, and how many in all: what `createWithin` counts. */
   private readonly open = new Map<string, Set<string>>();
   private openCount = 0;
@@ -50,6 +55,7 @@ export class MemoryTaskStore implements TaskStore {
     if (next) {
       this.tasks.set(taskId, next);
       this.track(next);
+      if (!next.queued || TERMINAL.has(next.status)) this.queue.delete(taskId);
       this.changed(next);
     }
     return next ?? task;
@@ -70,11 +76,14 @@ export class MemoryTaskStore implements TaskStore {
   }
 
   async enqueue(taskId: string): Promise<void> {
-    this.queue.push(taskId);
+    this.queue.add(taskId);
   }
 
   async dequeue(): Promise<string | undefined> {
-    return this.queue.shift();
+    const next = this.queue.values().next();
+    if (next.done) return undefined;
+    this.queue.delete(next.value);
+    return next.value;
   }
 
   async stale(before: number, limit: number): Promise<string[]> {
@@ -103,6 +112,7 @@ export class MemoryTaskStore implements TaskStore {
 
   private remove(task: StoredTask): void {
     this.tasks.delete(task.taskId);
+    this.queue.delete(task.taskId);
     this.untrack(task.owner, task.taskId);
   }
 
