@@ -153,7 +153,7 @@ async function bundle(pkgDir) {
       ...part.sources.map((s) => s.code),
       ...table.map((file) => `Object.defineProperty(exports, ${JSON.stringify(keyOf(pkgDir, file))}, { get: () => require(${JSON.stringify(file)}) });`),
     ].join('\n');
-    await build({ stdin: { contents, resolveDir: pkgDir, sourcefile: `${pkg.name} ${part.file}` }, plugins: [otherBundles(pkgDir, others)] }, path.join(outDir, part.file));
+    await build({ stdin: { contents, resolveDir: pkgDir, sourcefile: `${pkg.name} ${part.file}` }, plugins: [otherBundles(pkgDir, others), requireOnce()] }, path.join(outDir, part.file));
   }
   for (const part of parts) compileWithFile(path.join(outDir, part.file), COMPILE_HINTS);
   for (const part of parts) {
@@ -163,7 +163,7 @@ async function bundle(pkgDir) {
 
   for (const e of entries.filter((e) => STANDALONE.has(e.specifier))) {
     const file = `standalone/${path.basename(e.view)}`;
-    await build({ entryPoints: [e.file] }, path.join(outDir, file));
+    await build({ entryPoints: [e.file], plugins: [requireOnce()] }, path.join(outDir, file));
     process.env.TOOLWRIGHT_COMPILE_CACHE = 'off'; // read its export names without turning the cache on in this process
     writeView(pkgDir, e, Object.keys(require(path.join(outDir, file))), `require(${JSON.stringify(`./${file}`)})`);
   }
@@ -187,6 +187,27 @@ function build(input, outfile) {
     outfile,
     logLevel: 'warning',
   });
+}
+
+/**
+ * An esbuild plugin: each outside package a bundle imports (`@toolwright/core`, the SDK, typedi, ...)
+ * is required once, by one module of the bundle that the others share. Left to itself esbuild writes a
+ * `require('@toolwright/core')` into every module that imports it (31 in the server's all.js), and Node
+ * resolves each of them afresh, package.json `exports` included, whenever the package was first loaded
+ * from another file: about 50 resolutions a stdio start did for nothing, and the path functions they
+ * run got hot enough for V8 to optimize them on a background thread.
+ */
+function requireOnce() {
+  return {
+    name: 'require-once',
+    setup(b) {
+      b.onResolve({ filter: /^[^./]/ }, (args) => {
+        if (args.namespace === 'require-once' || args.path.startsWith('node:')) return { path: args.path, external: true };
+        return { path: args.path, namespace: 'require-once' };
+      });
+      b.onLoad({ filter: /.*/, namespace: 'require-once' }, (args) => ({ contents: `module.exports = require(${JSON.stringify(args.path)});`, loader: 'js' }));
+    },
+  };
 }
 
 /** An esbuild plugin: a module that lives in another bundle is read from that bundle's module table. */

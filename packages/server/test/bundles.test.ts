@@ -48,3 +48,12 @@ describe.each(['core', 'server'])('the %s bundle', (dir) => {
 it('shares one copy of each module between the entry points of a package', () => {
   expect(load('core', 'bundle/dto.js').Property).toBe(load('core', 'bundle/index.js').Property);
 });
+
+// Node resolves a bare require afresh (package.json `exports` and all) whenever the package was first
+// loaded from another file, so each bundle requires each outside package from one place (Node's own
+// `node:` modules skip resolution).
+it.each(['core/bundle/all.js', 'server/bundle/all.js', 'server/bundle/web.js', 'server/bundle/lazy.js'])('requires each outside package once in %s', (file) => {
+  const specifiers = [...readFileSync(join(PACKAGES, file), 'utf8').matchAll(/\brequire\("(?!node:)([^".][^"]*)"\)/g)].map((m) => m[1]);
+  expect(specifiers.length).toBeGreaterThan(0);
+  expect(specifiers.filter((s, i) => specifiers.indexOf(s) !== i)).toEqual([]);
+});
