@@ -1,8 +1,8 @@
 // The server the soak runs (bench/soak.js), in plain JavaScript: decorators applied by hand.
 // Fast calls, a tool that asks the client's model (sampling) and one that asks the user
-// (elicitation), in whichever era the client speaks. `--http` serves HTTP on a free port,
-// prints {"url":...} on stderr, then its memory every few seconds (see reportMemory);
-// otherwise stdio.
+// (elicitation), in whichever era the client speaks. `--http` serves HTTP on a free port and
+// prints {"url":...} on stderr; otherwise it serves stdio. Either way it prints its memory on
+// stderr every few seconds (see reportMemory).
 'use strict';
 require('reflect-metadata');
 const { Ctx, Param, Tool } = require('@toolwright/core');
@@ -40,9 +40,10 @@ Ctx()(SoakTools.prototype, 'pick', 0);
 Tool({ description: 'Asks the user (elicitation).' })(SoakTools.prototype, 'pick', method('pick'));
 
 /**
- * Every SOAK_MEMORY_MS (default 5000) the HTTP server prints its memory on stderr, one JSON
- * line: RSS, heap used (after a full GC when run with --expose-gc, so garbage waiting for
- * the collector is not read as growth), external and array buffers, and its live sessions.
+ * Every SOAK_MEMORY_MS (default 5000) the server prints its memory on stderr, one JSON line
+ * (stdout belongs to the protocol over stdio): RSS, heap used (after a full GC when run with
+ * --expose-gc, so garbage waiting for the collector is not read as growth), external and array
+ * buffers, and, over HTTP, its live sessions.
  */
 function reportMemory(listener) {
   const every = Number(process.env.SOAK_MEMORY_MS ?? 5000);
@@ -50,7 +51,14 @@ function reportMemory(listener) {
   setInterval(() => {
     if (typeof global.gc === 'function') global.gc();
     const m = process.memoryUsage();
-    const memory = { rss: MiB(m.rss), heapUsed: MiB(m.heapUsed), heapTotal: MiB(m.heapTotal), external: MiB(m.external), arrayBuffers: MiB(m.arrayBuffers), sessions: listener.sessionCount };
+    const memory = {
+      rss: MiB(m.rss),
+      heapUsed: MiB(m.heapUsed),
+      heapTotal: MiB(m.heapTotal),
+      external: MiB(m.external),
+      arrayBuffers: MiB(m.arrayBuffers),
+      ...(http && { sessions: listener.sessionCount }),
+    };
     process.stderr.write(`${JSON.stringify({ memory })}\n`);
   }, every).unref();
 }
@@ -69,14 +77,10 @@ const SESSION_IDLE_MS = Number(process.env.SOAK_SESSION_IDLE_MS ?? 60_000);
  * soak stands for many clients, so those per-caller limits are lifted; maxSessions still holds.
  */
 const ONE_ADDRESS = { maxSessionsPerPrincipal: 1000, initializeRate: false };
-// A round's requestState is accepted once: the ids of those accepted are kept until they
-// expire (default 10 minutes), so that set grows for 10 minutes first. The soak's rounds are
-// answered within milliseconds; one minute lets the set reach its steady size in the warm-up.
-createApp({ name: 'soak', version: '1.0.0', tools: [SoakTools], requestState: { ttlMs: Number(process.env.SOAK_STATE_TTL_MS ?? 60_000) } })
+createApp({ name: 'soak', version: '1.0.0', tools: [SoakTools] })
   .then((app) => app.listen(http ? { transport: 'http', port: 0, logLevel: 'silent', sessions: { idleTimeoutMs: SESSION_IDLE_MS, ...ONE_ADDRESS } } : { transport: 'stdio' }))
   .then((listener) => {
-    if (!http) return;
-    process.stderr.write(`${JSON.stringify({ url: listener.url })}\n`);
+    if (http) process.stderr.write(`${JSON.stringify({ url: listener.url })}\n`);
     reportMemory(listener);
   })
   .catch((error) => {

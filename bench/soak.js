@@ -7,22 +7,23 @@
 // input_required result and a retry), mixed with hostile clients: malformed frames and
 // bodies, ids the SDK rejects, idle sockets, slow headers, stalled bodies, abandoned sessions.
 // The stdio clients send 50 frames every 100 ms, holding back while 1000 requests wait for
-// an answer (STDIO_WINDOW); the HTTP clients send SOAK_HTTP_RATE requests a second between them. Every 5 s it samples each server's resident memory and open file descriptors, and the HTTP
-// server reports its own memory (heap used after a full GC: it runs with --expose-gc). At the
+// an answer (STDIO_WINDOW); the HTTP clients send SOAK_HTTP_RATE requests a second between them.
+// Every server reports its own memory every 5 s (RSS and heap used, after a full GC: they run
+// with --expose-gc), and the soak reads each one's open file descriptors from /proc. At the
 // end it prints a report, with the HTTP server's memory minute by minute, and exits 1 (FAIL)
 // if a request was lost (sent with a usable id, never answered), a server stopped serving, a
 // hostile socket was not closed by the server, or memory kept growing after the warm-up:
-// over the second half of the load, the Theil-Sen slope of the HTTP server's heap (after GC)
-// or of any server's RSS, carried over that half, adds more than bench/memoryTrend.js allows
-// (heap: 4 MiB or 10%; RSS: 16 MiB or 10%; for the HTTP server, beyond what the number of live
-// sessions explains, and that number may not rise by more than 100 or half), or the open fds of the last quarter exceed the
-// second quarter's by 16.
+// over the second half of the load, the Theil-Sen slope of any server's heap or RSS (both
+// after GC), carried over that half, adds more than bench/memoryTrend.js allows (heap: 4 MiB
+// or 10%; RSS: 16 MiB or 10%; for the HTTP server, beyond what the number of live sessions
+// explains, and that number may not rise by more than 100 or half), or the open fds of the
+// last quarter exceed the second quarter's by 16.
 // Sessions: the soak server closes a session idle for SOAK_SESSION_IDLE_MS (default 60000),
 // so the sessions clients walk away from reach a steady number within the warm-up. With the
 // default idle timeout (30 minutes) they pile up to the session limits first, by design.
 // SOAK_MEMORY_LOG=file appends each of the HTTP server's memory reports to file (JSON lines);
-// `node bench/memoryTrend.js file` judges and tabulates it. SOAK_SERVER_FLAGS replaces the HTTP
-// server's node flags (default --expose-gc), e.g. add --heapsnapshot-signal=SIGUSR2 and compare
+// `node bench/memoryTrend.js file` judges and tabulates it. SOAK_SERVER_FLAGS replaces the
+// servers' node flags (default --expose-gc), e.g. add --heapsnapshot-signal=SIGUSR2 and compare
 // snapshots with bench/heap-diff.js.
 // Usage: npm run soak  (npm run soak:ci for the 10-minute run CI can afford; needs a build)
 'use strict';
@@ -35,56 +36,9 @@ const { curve, trend } = require('./memoryTrend');
 const MINUTES = Number(process.env.SOAK_MINUTES ?? 60);
 const END = Date.now() + MINUTES * 60_000;
 const SERVER = join(__dirname, 'soak-server.js');
-const VERSION = '2025-11-25';
-const MODERN = '2026-07-28';
-const ACCEPT = 'application/json, text/event-stream';
-const ENVELOPE = {
-  'io.modelcontextprotocol/protocolVersion': MODERN,
-  'io.modelcontextprotocol/clientCapabilities': { sampling: {}, elicitation: {} },
-  'io.modelcontextprotocol/clientInfo': { name: 'soak', version: '1' },
-};
-
-const GOOD = [
-  { method: 'tools/list' },
-  { method: 'tools/call', params: { name: 'weather', arguments: { location: 'Tokyo' } } },
-  { method: 'tools/call', params: { name: 'add', arguments: { a: 1, b: 2 } } },
-  { method: 'tools/call', params: { name: 'weather', arguments: { location: 42 } } },
-  { method: 'tools/call', params: { name: 'ask', arguments: {} } },
-  { method: 'tools/call', params: { name: 'pick', arguments: {} } },
-  { method: 'no/such/method' },
-];
-/** A request of the era: 2026-07-28 requests carry the envelope in `params._meta`. */
-const inEra = (modern, request) => (modern ? { ...request, params: { ...(request.params ?? {}), _meta: ENVELOPE } } : request);
-/** The HTTP headers a 2026-07-28 request carries. */
-const modernHeaders = (request) => ({
-  'mcp-protocol-version': MODERN,
-  'mcp-method': request.method,
-  ...(request.method === 'tools/call' && { 'mcp-name': request.params.name }),
-});
-/** What the client answers a server's request (or an input request) with. */
-const answerTo = (method) =>
-  method === 'sampling/createMessage'
-    ? { role: 'assistant', content: { type: 'text', text: 'hello' }, model: 'soak' }
-    : method === 'elicitation/create'
-      ? { action: 'accept', content: { colour: 'blue' } }
-      : {};
-/** The retry of an input_required result: the same request with the answers and the state echoed. */
-const retryOf = (request, result, id) => ({
-  ...request,
-  id,
-  params: { ...request.params, inputResponses: Object.fromEntries(Object.entries(result.inputRequests).map(([key, r]) => [key, answerTo(r.method)])), requestState: result.requestState },
-});
-/** Frames the SDK rejects; `answered` is the id their answer must carry. */
-const HOSTILE = [
-  (id) => ({ text: `{"jsonrpc":"2.0","id":"${id}","method":"ping","extra":1}`, answered: id }),
-  (id) => ({ text: `{"jsonrpc":"2.0","id":"${id}","method":"ping","params":[1]}`, answered: id }),
-  (id) => ({ text: `{"jsonrpc":"2.0","id":"${id}","method":"resources/read","params":null}`, answered: id }),
-  () => ({ text: '{"jsonrpc":"2.0","id":1e20,"method":"ping"}', answered: null }),
-  () => ({ text: '{"jsonrpc":"2.0","id":{"a":1},"method":"ping"}', answered: null }),
-  () => ({ text: '{"jsonrpc":"2.0","id":1.5,"method":"ping"}', answered: null }),
-  () => ({ text: '{"jsonrpc":"2.0","id":', answered: null }),
-  () => ({ text: '{"hello":"world"}', answered: null }),
-];
+/** The servers' node flags: SOAK_SERVER_FLAGS, default --expose-gc (their memory reports are taken after a full GC). */
+const SERVER_FLAGS = (process.env.SOAK_SERVER_FLAGS ?? '--expose-gc').split(' ').filter(Boolean);
+const { VERSION, ACCEPT, GOOD, HOSTILE, inEra, modernHeaders, answerTo, retryOf } = require('./soakMix');
 
 const stats = {
   stdio: { sent: 0, answered: 0, serverRequestsAnswered: 0 },
@@ -112,7 +66,8 @@ function sample(pid) {
 /** Starts a stdio server and its load in one era; `done` settles when the run is over. */
 function stdioLoad(modern) {
   const name = modern ? 'stdioModern' : 'stdio';
-  const child = spawn(process.execPath, [SERVER], { stdio: ['pipe', 'pipe', 'ignore'] });
+  const child = spawn(process.execPath, [...SERVER_FLAGS, SERVER], { stdio: ['pipe', 'pipe', 'pipe'] });
+  readReports(child, name);
   const sentRequests = new Map();
   let buffer = '';
   child.stdout.setEncoding('utf8').on('data', (chunk) => {
@@ -381,26 +336,34 @@ function growth(series, field, { ratio, absolute }) {
   return { early: Math.round(early), late: Math.round(late), grew: late > early * ratio && late - early > absolute };
 }
 
-async function main() {
-  const flags = (process.env.SOAK_SERVER_FLAGS ?? '--expose-gc').split(' ').filter(Boolean);
-  const http = spawn(process.execPath, [...flags, SERVER, '--http'], { stdio: ['ignore', 'ignore', 'pipe'] });
-  const memory = [];
-  const url = await new Promise((resolve) => {
-    let err = '';
-    http.stderr.setEncoding('utf8').on('data', (chunk) => {
-      err += chunk;
-      const lines = err.split('\n');
-      err = lines.pop();
-      for (const line of lines) {
-        const m = /^\{"url":"([^"]+)"/.exec(line);
-        if (m) resolve(m[1]);
-        else if (line.startsWith('{"memory":')) {
-          memory.push({ t: Date.now(), ...JSON.parse(line).memory });
-          if (process.env.SOAK_MEMORY_LOG) require('node:fs').appendFileSync(process.env.SOAK_MEMORY_LOG, `${JSON.stringify(memory.at(-1))}\n`);
-        } else process.stderr.write(`soak-server: ${line}\n`);
-      }
-    });
+/** Each server's memory reports (soak-server.js prints them on stderr), by process: RSS and heap used after a full GC, MiB. */
+const reports = { stdio: [], stdioModern: [], http: [] };
+
+/**
+ * Reads a server's stderr: its memory reports go to `reports[name]` (and, for the HTTP server, to
+ * SOAK_MEMORY_LOG), its URL to `onUrl`; the HTTP server's other lines (it logs nothing but
+ * failures) go through to ours, the stdio servers' log (a warning for each hostile frame) nowhere.
+ */
+function readReports(child, name, onUrl) {
+  let err = '';
+  child.stderr.setEncoding('utf8').on('data', (chunk) => {
+    err += chunk;
+    const lines = err.split('\n');
+    err = lines.pop();
+    for (const line of lines) {
+      const m = /^\{"url":"([^"]+)"/.exec(line);
+      if (m) onUrl?.(m[1]);
+      else if (line.startsWith('{"memory":')) {
+        reports[name].push({ t: Date.now(), ...JSON.parse(line).memory });
+        if (name === 'http' && process.env.SOAK_MEMORY_LOG) require('node:fs').appendFileSync(process.env.SOAK_MEMORY_LOG, `${JSON.stringify(reports.http.at(-1))}\n`);
+      } else if (name === 'http') process.stderr.write(`soak-server: ${line}\n`);
+    }
   });
+}
+
+async function main() {
+  const http = spawn(process.execPath, [...SERVER_FLAGS, SERVER, '--http'], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const url = await new Promise((resolve) => readReports(http, 'http', resolve));
   const port = Number(new URL(url).port);
   const stdio = stdioLoad(false);
   const stdioModern = stdioLoad(true);
@@ -442,9 +405,10 @@ async function main() {
     // Both HTTP eras are served by one process.
     const proc = name.startsWith('http') ? 'http' : name;
     const all = series[proc];
-    // The HTTP server's own reports carry its heap after GC; the stdio servers are read from /proc.
-    const rss = trend(proc === 'http' ? memory : all, 'rss', started, loadEnded);
-    const heap = proc === 'http' ? trend(memory, 'heapUsed', started, loadEnded) : undefined;
+    // Each server's own reports, taken after a full GC: RSS and heap used (and the HTTP server's live sessions).
+    const memory = reports[proc];
+    const rss = trend(memory, 'rss', started, loadEnded);
+    const heap = trend(memory, 'heapUsed', started, loadEnded);
     const sessions = proc === 'http' ? trend(memory, 'sessions', started, loadEnded) : undefined;
     const fds = growth(underLoad(proc), 'fds', { ratio: 1, absolute: 16 });
     return {
@@ -454,7 +418,9 @@ async function main() {
       finalRssMiB: Math.round(final[proc]?.rss ?? 0),
       rssTrend: rss,
       rssKeptGrowing: rss.grew,
-      ...(heap && { heapTrend: heap, heapKeptGrowing: heap.grew, sessionsTrend: sessions }),
+      heapTrend: heap,
+      heapKeptGrowing: heap.grew,
+      ...(sessions && { sessionsTrend: sessions }),
       peakFds: Math.max(0, ...all.map((s) => s.fds)),
       finalFds: final[proc]?.fds,
       fdsKeptGrowing: fds.grew,
@@ -468,7 +434,7 @@ async function main() {
     http: { ...figures('http'), stillServing: alive },
     httpModern: { ...figures('httpModern'), stillServing: aliveModern },
     // minute, RSS MiB, heap used after GC MiB, live sessions: the HTTP server, one row a minute.
-    httpMemoryByMinute: curve(memory, started).map((r) => [r.minute, r.rssMiB, r.heapUsedMiB, r.sessions]),
+    httpMemoryByMinute: curve(reports.http, started).map((r) => [r.minute, r.rssMiB, r.heapUsedMiB, r.sessions]),
     hostileSockets: stats.hostileSockets,
     socketsLeftOpen,
     clientErrors: stats.errors.length,
