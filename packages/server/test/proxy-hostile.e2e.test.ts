@@ -360,7 +360,8 @@ describe('shapes of the upstream lists', () => {
   it.each([
     ['not_array', /Invalid result for tools\/list: .*expected array/s],
     ['bad_schemas', /Invalid result for tools\/list: .*inputSchema/s],
-    ['endless', /tools\/list: exceeded listMaxPages \(64\); server pagination did not terminate/],
+    ['endless', /upstream 'hostile': tools\/list did not end after 64 pages \(the most a listing follows\): the upstream's nextCursor goes on, or goes round in a loop; fix its pagination/],
+    ['cursor_loop', /upstream 'hostile': tools\/list did not end after 64 pages \(the most a listing follows\): the upstream's nextCursor goes on, or goes round in a loop; fix its pagination/],
   ])('refuses to start on a %s tools/list with a clear error', async (list, message) => {
     await expect(hostile(list)).rejects.toThrow(message);
   });
@@ -370,7 +371,7 @@ describe('shapes of the upstream lists', () => {
     const refused = hostile('hung', { listTimeoutMs: 300 });
     await expect(refused).rejects.toThrow(ConfigError);
     await expect(refused).rejects.toThrow(
-      "Toolwright: proxyServer() could not connect to upstream 'hostile': tools/list got no answer within 300 ms (listTimeoutMs; raise it for an upstream that lists slowly).",
+      "Toolwright: proxyServer() could not connect to upstream 'hostile': tools/list did not finish within 300 ms (listTimeoutMs bounds a whole listing, all its pages; raise it for an upstream that lists slowly).",
     );
     expect(Date.now() - started).toBeLessThan(5000);
   });
@@ -381,13 +382,45 @@ describe('shapes of the upstream lists', () => {
     await waitFor(() => received().filter((line) => line.startsWith('tools/list')).length === 2, 'the second listing');
     expect(await names(client)).toEqual(['h_echo', 'own']);
     await waitFor(
-      () => logged.some((line) => line === "upstream 'hostile': relisting tools failed: tools/list got no answer within 300 ms (listTimeoutMs; raise it for an upstream that lists slowly)"),
+      () =>
+        logged.some(
+          (line) =>
+            line ===
+            "upstream 'hostile': relisting tools failed: tools/list did not finish within 300 ms (listTimeoutMs bounds a whole listing, all its pages; raise it for an upstream that lists slowly)",
+        ),
       'the warning',
       {
         detail: () => logged.join('\n'),
       },
     );
     await waitFor(async () => (await names(client)).includes('h_fresh'), 'the third listing to be served');
+    await client.close();
+  });
+
+  const SLOW_PAGES = 'tools/list did not finish within 400 ms (listTimeoutMs bounds a whole listing, all its pages; raise it for an upstream that lists slowly)';
+
+  it('gives up on a tools/list whose pages each come in time but not all of them within listTimeoutMs, naming the upstream', async () => {
+    // 20 pages of 150 ms each: every page well within listTimeoutMs, the whole listing 3 s.
+    const started = Date.now();
+    const refused = hostile('slow_pages', { listTimeoutMs: 400, env: { HOSTILE_PAGE_MS: '150', HOSTILE_PAGES: '20' } });
+    await expect(refused).rejects.toThrow(ConfigError);
+    await expect(refused).rejects.toThrow(`Toolwright: proxyServer() could not connect to upstream 'hostile': ${SLOW_PAGES}.`);
+    expect(Date.now() - started).toBeLessThan(2000);
+  });
+
+  it('keeps the last list when a listing again does not finish within listTimeoutMs though each page comes in time, and warns naming the upstream', async () => {
+    // After the first listing, 6 pages of 150 ms each: every page well within listTimeoutMs, the whole listing 900 ms.
+    const { front, logged, received } = await hostile('slow_pages_later', { listTimeoutMs: 400, env: { HOSTILE_PAGE_MS: '150', HOSTILE_PAGES: '6' } });
+    const client = await createTestClient(front);
+    await waitFor(() => received().filter((line) => line.startsWith('tools/list')).length === 2, 'the second listing');
+    const relisted = Date.now();
+    await waitFor(() => logged.includes(`upstream 'hostile': relisting tools failed: ${SLOW_PAGES}`), 'the warning', { detail: () => logged.join('\n') });
+    await waitFor(() => received().some((line) => line.startsWith('notifications/cancelled ')), 'the page in flight cancelled upstream', { detail: () => received().join('\n') });
+    // Past the time all 6 pages would have taken: no more pages were asked for, and the last list is still served.
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, relisted + 1200 - Date.now())));
+    expect(received().filter((line) => line.startsWith('tools/list')).length).toBeLessThan(1 + 6);
+    expect(await names(client)).toEqual(['h_echo', 'own']);
+    expect(textOf(await client.callTool({ name: 'h_echo', arguments: {} }))).toBe('called echo');
     await client.close();
   });
 
@@ -400,7 +433,7 @@ describe('shapes of the upstream lists', () => {
     const refused = hostile('plain', { listTimeoutMs: 300, env: { HOSTILE_HUNG: method } });
     await expect(refused).rejects.toThrow(ConfigError);
     await expect(refused).rejects.toThrow(
-      `Toolwright: proxyServer() could not connect to upstream 'hostile': ${method} got no answer within 300 ms (listTimeoutMs; raise it for an upstream that lists slowly).`,
+      `Toolwright: proxyServer() could not connect to upstream 'hostile': ${method} did not finish within 300 ms (listTimeoutMs bounds a whole listing, all its pages; raise it for an upstream that lists slowly).`,
     );
     expect(Date.now() - started).toBeLessThan(5000);
     expect(textOf(await client.callTool({ name: 'h_echo', arguments: {} }))).toBe('called echo');
@@ -418,7 +451,10 @@ describe('shapes of the upstream lists', () => {
     expect(Date.now() - started).toBeLessThan(300);
     const kind = method === 'prompts/list' ? 'prompts' : 'resources';
     await waitFor(
-      () => logged.includes(`upstream 'hostile': relisting ${kind} failed: ${method} got no answer within 300 ms (listTimeoutMs; raise it for an upstream that lists slowly)`),
+      () =>
+        logged.includes(
+          `upstream 'hostile': relisting ${kind} failed: ${method} did not finish within 300 ms (listTimeoutMs bounds a whole listing, all its pages; raise it for an upstream that lists slowly)`,
+        ),
       'the warning',
       {
         detail: () => logged.join('\n'),

@@ -7,6 +7,7 @@ import { connectionOfContext } from '../../pipeline/contextConnection';
 import type { Connection } from '../../pipeline/Connection';
 import { registerMountSource } from '../MountSource';
 import { openUpstream } from './openUpstream';
+import { listWithin } from './listWithin';
 import { proxyDefinitions, type ProxyRuntime, type UpstreamLists } from './proxyDefinitions';
 import type { ProxyOptions } from './ProxyOptions';
 import { UpstreamSession, type Parking } from './UpstreamSession';
@@ -178,13 +179,12 @@ export class ProxiedServer {
     const client = this.ownSession;
     if (!client) return;
     const caps = client.getServerCapabilities() ?? {};
-    const opts = { cacheMode: 'bypass' as const, timeout: this.runtime.listTimeoutMs };
-    const list = <T>(method: string, listing: Promise<T>) => inTime(method, this.runtime.listTimeoutMs, listing);
-    if (kind === 'tools') this.lists = { ...this.lists, tools: caps.tools ? (await list('tools/list', client.listTools(undefined, opts))).tools : [] };
-    if (kind === 'prompts') this.lists = { ...this.lists, prompts: caps.prompts ? (await list('prompts/list', client.listPrompts(undefined, opts))).prompts : [] };
+    const ms = this.runtime.listTimeoutMs;
+    if (kind === 'tools') this.lists = { ...this.lists, tools: caps.tools ? (await listWithin('tools/list', ms, (o) => client.listTools(undefined, o))).tools : [] };
+    if (kind === 'prompts') this.lists = { ...this.lists, prompts: caps.prompts ? (await listWithin('prompts/list', ms, (o) => client.listPrompts(undefined, o))).prompts : [] };
     if (kind === 'resources') {
-      const resources = caps.resources ? (await list('resources/list', client.listResources(undefined, opts))).resources : [];
-      const resourceTemplates = caps.resources ? (await list('resources/templates/list', client.listResourceTemplates(undefined, opts))).resourceTemplates : [];
+      const resources = caps.resources ? (await listWithin('resources/list', ms, (o) => client.listResources(undefined, o))).resources : [];
+      const resourceTemplates = caps.resources ? (await listWithin('resources/templates/list', ms, (o) => client.listResourceTemplates(undefined, o))).resourceTemplates : [];
       this.lists = { ...this.lists, resources, resourceTemplates };
     }
     this.replace(kind, proxyDefinitions(this.lists, this.target, this.runtime));
@@ -431,16 +431,6 @@ function questionsOf(capabilities: Readonly<Record<string, unknown>>): ClientCap
   const out: Record<string, unknown> = {};
   for (const key of ['elicitation', 'sampling', 'roots']) if (Object.hasOwn(capabilities, key)) out[key] = capabilities[key];
   return out as ClientCapabilities;
-}
-
-/** A listing of the proxy's own, its timeout told as the option that sets it. */
-async function inTime<T>(method: string, ms: number, listing: Promise<T>): Promise<T> {
-  try {
-    return await listing;
-  } catch (error) {
-    if ((error as { code?: unknown })?.code !== 'REQUEST_TIMEOUT') throw error;
-    throw new ToolwrightError(`${method} got no answer within ${ms} ms (listTimeoutMs; raise it for an upstream that lists slowly)`, { cause: error });
-  }
 }
 
 /** Checks `proxyServer()`'s options; throws a `ConfigError` that says what to fix. */

@@ -23,11 +23,12 @@ export interface ProxyCommonOptions {
    */
   readonly requestTimeoutMs?: number;
   /**
-   * Longest wait for an upstream answer to the requests the proxy sends on its own session, in
-   * ms (default 30000): its listings (`proxyServer()`'s first among them, and each listing again
-   * after a list change), completions and resource subscriptions. An upstream that does not
-   * answer in time fails `proxyServer()` with a `ConfigError` naming it, a completion with an
-   * error naming it, and a listing again with a warning in the log (the last list is served meanwhile).
+   * Longest wait for what the proxy asks on its own session, in ms (default 30000): each listing
+   * as a whole, all its pages together (`proxyServer()`'s first listings among them, and each
+   * listing again after a list change), each completion and resource subscription. An upstream
+   * that does not answer in time fails `proxyServer()` with a `ConfigError` naming it, a
+   * completion with an error naming it, and a listing again with a warning in the log (the last
+   * list is served meanwhile). A listing that has not ended after 64 pages fails the same way.
    */
   readonly listTimeoutMs?: number;
   /**
