@@ -9,12 +9,14 @@ interface TypediContainer {
 /**
  * The default container: typedi's global `Container` for classes marked `@Service()`
  * (and everything they inject), and for an undecorated class without constructor
- * parameters a single instance created by this app (so such classes need no decorator).
+ * parameters a single instance created by this app (so such classes need no decorator), kept
+ * as long as something else holds the class.
  * typedi is loaded only when this default is used, so apps with another container need not install it.
  */
 export function createDefaultContainer(): ContainerLike {
   const { Container } = require('typedi') as { Container: TypediContainer };
-  const plain = new Map<Class, unknown>();
+  // Weak: a class nobody else holds (replaced by a reload, removed from the app) goes, with its instance.
+  const plain = new WeakMap<Class, unknown>();
   const container: ContainerLike = {
     get<T>(cls: Class<T>): T {
       if (Container.has(cls) || cls.length > 0) return Container.get(cls);

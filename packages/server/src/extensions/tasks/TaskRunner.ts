@@ -34,6 +34,10 @@ export class TaskRunner {
   /** The caller (`StoredTask.owner`) of each run here, and how many runs each caller has here. */
   private readonly owners = new Map<string, string>();
   private readonly perOwner = new Map<string, number>();
+  /** Whether the app stopped (`close`): from then on it hears cancels only while runs of its own go on. */
+  private closed = false;
+  /** Stops hearing the store's cancels; undefined while not listening. */
+  private unsubscribe: (() => void) | undefined;
 
   constructor(
     private readonly store: TaskStore,
@@ -41,7 +45,30 @@ export class TaskRunner {
     /** How often a running task's `heartbeatAt` is renewed, in ms. */
     private readonly heartbeatMs: number,
   ) {
-    store.onCancel?.((taskId) => this.abort(taskId));
+    this.hearCancels();
+  }
+
+  /**
+   * The app stopped: the runs going on here still hear cancels, and once the last one ends the
+   * runner stops listening to the store (a store shared by many apps keeps nothing of this one).
+   */
+  close(): void {
+    this.closed = true;
+    this.hearCancels();
+  }
+
+  /** Listens for cancels published by any instance while the app runs or runs of its own go on; else stops listening. */
+  private hearCancels(): void {
+    const wanted = !this.closed || this.running.size > 0;
+    if (wanted && !this.unsubscribe) {
+      const stop = this.store.onCancel?.((taskId) => this.abort(taskId));
+      // A store that returns no means to stop keeps its listener (it cannot be told otherwise).
+      this.unsubscribe = typeof stop === 'function' ? stop : () => undefined;
+    } else if (!wanted && this.unsubscribe) {
+      const stop = this.unsubscribe;
+      this.unsubscribe = undefined;
+      stop();
+    }
   }
 
   /** Starts a round of `task` (not awaited: the caller answers its client at once). */
@@ -58,6 +85,7 @@ export class TaskRunner {
     const controller = new AbortController();
     this.forget(id);
     this.running.set(id, controller);
+    this.hearCancels();
     this.attempts.set(id, task.attempt ?? 1);
     this.owners.set(id, task.owner);
     this.perOwner.set(task.owner, (this.perOwner.get(task.owner) ?? 0) + 1);
@@ -88,7 +116,7 @@ export class TaskRunner {
   }
 
   private forget(id: string): void {
-    this.running.delete(id);
+    if (this.running.delete(id)) this.hearCancels();
     this.attempts.delete(id);
     const owner = this.owners.get(id);
     if (owner === undefined) return;

@@ -12,6 +12,7 @@ import { MemoryTaskStore } from './MemoryTaskStore';
 import { newTaskId } from './newTaskId';
 import { TaskRunner, touched, type TaskRun } from './TaskRunner';
 import { activeTraceparent } from './taskSpan';
+import { TaskWatchers } from './TaskWatchers';
 import { TERMINAL, type StoredCaller, type StoredClient, type StoredTask, type TaskInputRequest, type TaskStore } from './TaskStore';
 import { ACK, createTaskResult, detailedTask } from './taskWire';
 
@@ -383,6 +384,9 @@ export function tasks(options: TasksOptions = {}): Extension {
       return () => {
         for (const timer of timers) clearInterval(timer);
         app = undefined;
+        // A store the app shared with others (tests, hot reloads, instances in one process) keeps nothing of it.
+        runner.close();
+        watchers.close();
       };
     },
     async aroundToolCall(call, ctx, next) {
@@ -472,48 +476,6 @@ export function tasks(options: TasksOptions = {}): Extension {
       return createTaskResult(task);
     },
   });
-}
-
-/** Who listens for which tasks on this instance: one listener on the store, dispatched by task id. */
-class TaskWatchers {
-  private readonly byTask = new Map<string, Set<(task: StoredTask) => void>>();
-
-  constructor(
-    private readonly store: TaskStore,
-    private readonly logger: ToolLogger,
-  ) {
-    // Registered at once, so that a store shared between instances (Redis) publishes every write for the others' listeners.
-    store.onChange?.((taskId) => {
-      if (this.byTask.has(taskId)) void this.read(taskId);
-    });
-  }
-
-  /** Reads a changed task the listeners here care about, and hands it to them. */
-  private async read(taskId: string): Promise<void> {
-    try {
-      const task = await this.store.get(taskId);
-      const listeners = this.byTask.get(taskId);
-      if (task && listeners) for (const listener of listeners) listener(task);
-    } catch (error) {
-      this.logger.warn(`task ${taskId}: its change could not be read for its listeners`, error);
-    }
-  }
-
-  /** Calls `listener` with each new version of the tasks `ids`; returns the means to stop. */
-  watch(ids: readonly string[], listener: (task: StoredTask) => void): () => void {
-    for (const id of ids) {
-      let listeners = this.byTask.get(id);
-      if (!listeners) this.byTask.set(id, (listeners = new Set()));
-      listeners.add(listener);
-    }
-    return () => {
-      for (const id of ids) {
-        const listeners = this.byTask.get(id);
-        listeners?.delete(listener);
-        if (listeners?.size === 0) this.byTask.delete(id);
-      }
-    };
-  }
 }
 
 /** The task after the client's answers: the ones to pending questions kept, the rest ignored; `working` again once none is pending. Undefined when nothing changes. */
