@@ -19,6 +19,8 @@ interface RunningCall {
   pause?: (interrupt: unknown) => void;
   /** The upstream's question waiting for the downstream client's answer in its next request. */
   waiting?: { resolve(value: unknown): void; reject(error: unknown): void };
+  /** Settles when the question asked last of a 2026-07-28 client is answered: the next one waits for it. */
+  turn?: Promise<void>;
 }
 
 /** Where a call waiting for its 2026-07-28 client's answer is kept until the retry. */
@@ -268,13 +270,29 @@ export class UpstreamSession {
   /**
    * Asks the client of the call the question is for. A client without the capability is not
    * asked, and its call goes on: the upstream gets an error (it may have asked on its own,
-   * e.g. for roots after connecting, not for this call).
+   * e.g. for roots after connecting, not for this call). A 2026-07-28 client answers one
+   * question per round: a question the upstream sends while another is open (both at once,
+   * say) is asked once that one is answered, in the client's next round.
    */
   private async ask<T>(capability: 'elicitation' | 'sampling' | 'roots', question: (ctx: ToolContext) => Promise<T>): Promise<T> {
     const call = this.target();
     if (!call) throw new ToolwrightError('No call of this client is running, so there is no one to ask: the proxy answers questions only during a tools/call, prompts/get or resources/read.');
     if (!Object.hasOwn(call.ctx.clientCapabilities, capability)) throw new ToolwrightError(`The client does not support ${capability}.`);
-    if (call.waiting) throw new ToolwrightError('The upstream asked a second question while its first waits for the client: the proxy relays one question at a time.');
+    if (call.ctx.era !== 'modern') return question(call.ctx);
+    const before = call.turn;
+    let done!: () => void;
+    call.turn = new Promise<void>((resolve) => (done = resolve));
+    try {
+      await before;
+      if (!this.calls.has(call)) throw new ToolwrightError('the call ended before its client could answer');
+      return await this.askInRound(call, question);
+    } finally {
+      done();
+    }
+  }
+
+  /** Asks a 2026-07-28 client; its interrupt pauses the call until the client's next request answers. */
+  private async askInRound<T>(call: RunningCall, question: (ctx: ToolContext) => Promise<T>): Promise<T> {
     // Asked again on a resume, in order, so each keeps its key in the client's round.
     call.asked.push(question);
     try {
