@@ -68,7 +68,8 @@ const ON_DEMAND = new Map([
  * Worker bundle can leave `lazy.js` out. `entries`: the entry points whose modules these are;
  * `modules`: modules that startup code requires inside a function and that a server answering
  * through fetch may run (app.fetch, mounting, tracing, @UiResource's files, the tool files named by
- * glob and their `import()`, jose's `import()`, the SDK's skills extension). Paths are in the package.
+ * glob and their `import()`, jose's `import()`, the SDK's skills extension, the check of overrides given to
+ * createServer or connect). Paths are in the package.
  */
 const WEB = new Map([
   [
@@ -84,6 +85,7 @@ const WEB = new Map([
         'dist/ground/importModule.js',
         'dist/app/loadToolFiles.js',
         'dist/sdk/skillsEntry.js',
+        'dist/compose/checkOverridesInjected.js',
       ],
     },
   ],

@@ -27,7 +27,6 @@ import type { Mount } from '../compose/Mount';
 import { registerMountSource } from '../compose/MountSource';
 import type { MemberLimits } from '../pipeline/ServedMember';
 import { DEFAULT_GUARD_TIMEOUT_MS } from '../pipeline/passesGuards';
-import { checkOverridesInjected } from '../compose/checkOverridesInjected';
 
 /**
  * Builds an app: loads the tool classes, derives and checks every schema once (throwing a
@@ -116,7 +115,7 @@ export async function createApp(options: AppOptions): Promise<App> {
       // A plain literal: spreading here cost more than the SDK's own `new Server()` (a server is made per 2026-07-28 HTTP request).
       const settings = era === 'modern' ? { instructions, capabilities, cacheHints } : { instructions, capabilities };
       const overriding = overrides && new Map(overrides);
-      checkOverridesInjected(overrides, app, 'createServer');
+      if (overrides) checkOverrides(overrides, app, 'createServer');
       // Only a connection with telemetry to record gets the traced server class: the others run untouched.
       const instruments = telemetry.instruments();
       // A 2025-era connection's plain tool calls skip the SDK's per-message work (see FastPaths);
@@ -133,7 +132,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     },
     addNotifier: (notifier) => surface.connections.addNotifier(notifier),
     async connect(transport: Transport, context = {}) {
-      checkOverridesInjected(context.overrides, app, 'connect');
+      if (context.overrides) checkOverrides(context.overrides, app, 'connect');
       const server = app.createServer(context);
       await server.connect(transport);
       return server;
@@ -245,3 +244,7 @@ function checkTimeout(key: 'timeoutMs' | 'toolTimeoutMs' | 'guardTimeoutMs', val
 function stripUndefined<T extends object>(value: T): T {
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
 }
+
+/** Refuses overrides nothing in the app injects; loaded with the first overrides (tests), so a server's start never reads the check. */
+const checkOverrides: typeof import('../compose/checkOverridesInjected').checkOverridesInjected = (overrides, app, entry) =>
+  (require('../compose/checkOverridesInjected') as typeof import('../compose/checkOverridesInjected')).checkOverridesInjected(overrides, app, entry);
