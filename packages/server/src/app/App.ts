@@ -24,9 +24,10 @@ export interface App extends ServerFactory {
    * `authInfo`: the caller of every request it serves, when no transport names one (stdio).
    * `overrides`: instances that replace services for this server's calls only (tests); the
    * classes that depend on them are built for this server, never touching the app's container.
+   * An override of a class nothing in the app injects is refused (`ConfigError`, naming it).
    */
   createServer(setup?: ServerSetup): McpServerHandle;
-  /** Creates a 2025-era server for this transport (any SDK `Transport`), connects it and returns it. */
+  /** Creates a 2025-era server for this transport (any SDK `Transport`), connects it and returns it; `overrides` as for `createServer`. */
   connect(transport: Transport, context?: { overrides?: ServiceOverrides }): Promise<McpServerHandle>;
   /** Runs the start hooks (once; `listen` does it first): `onStart` and every `@OnStart()` method. */
   start(): Promise<void>;
