@@ -57,6 +57,17 @@ describe('RELEASING.md and the release configuration', () => {
     expect(everySdk.filter((n) => !table.has(n))).toEqual([]);
   });
 
+  it("the supported NestJS versions are @toolwright/nestjs's peer dependencies, optional where the table says so", () => {
+    const nestjs = manifest('@toolwright/nestjs');
+    const nest = Object.keys(nestjs.peerDependencies!).filter((name) => name.startsWith('@nestjs/'));
+    const table = supportedVersions();
+    expect(Object.fromEntries(nest.map((name) => [name, table.get(name)]))).toEqual(Object.fromEntries(nest.map((name) => [name, nestjs.peerDependencies![name]])));
+    for (const name of nest) {
+      const row = releasing.split('\n').find((l) => l.startsWith(`| \`${name}\``))!;
+      expect({ name, optional: row.includes('optional peer') }).toEqual({ name, optional: nestjs.peerDependenciesMeta?.[name]?.optional === true });
+    }
+  });
+
   it('the entry points RELEASING.md calls public are the ones with an API report', () => {
     for (const folder of ['core', 'server', 'redis', 'express', 'fastify', 'nestjs', 'hono', 'next', 'oauth', 'openapi']) {
       const { name, exports } = PUBLISHED.find((p) => p.folder === folder)!.manifest;

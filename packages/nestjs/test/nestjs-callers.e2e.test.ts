@@ -14,7 +14,7 @@ import { ERAS, INITIALIZE, connectEra, post } from '../../hono/test/fixtures/v2C
  * the user on `req.user`, `authInfoFrom` maps it to the caller, and `ctx.authInfo`, the session
  * binding and the legacy SSE paths see it, on both platforms and in both eras. Also: what the
  * endpoint plans a 2026-07-28 round's requestState with is the body limit that really applies.
- * Real Nest 11 apps on 127.0.0.1, the MCP SDK's clients.
+ * Real Nest apps on 127.0.0.1, the MCP SDK's clients.
  */
 type Platform = 'express' | 'fastify';
 const PLATFORMS: Platform[] = ['express', 'fastify'];

@@ -26,7 +26,7 @@ import { NotesTools } from '../../oauth/test/fixtures/notesTools';
 import { closeTime, leaveAfterASession, openUnusedConnection } from '../../server/test/fixtures/unusedConnections';
 
 /**
- * A real Nest 11 app on the Fastify platform (@nestjs/platform-fastify), 127.0.0.1 port 0: the
+ * A real Nest app on the Fastify platform (@nestjs/platform-fastify), 127.0.0.1 port 0: the
  * MCP endpoint on Nest's own Fastify instance beside a Nest controller, tool classes built by
  * Nest, a Nest guard and interceptor around calls. Driven by the MCP SDK v2 client in both eras.
  */
@@ -119,7 +119,7 @@ async function start(): Promise<{ nest: NestFastifyApplication; base: string; ur
   return { nest, base, url: `${base}/mcp` };
 }
 
-describe('NestJS 11 on the Fastify platform: ToolwrightModule.forRoot', () => {
+describe('NestJS on the Fastify platform: ToolwrightModule.forRoot', () => {
   let served: Awaited<ReturnType<typeof start>>;
   beforeAll(async () => {
     served = await start();
@@ -167,7 +167,7 @@ describe('NestJS 11 on the Fastify platform: ToolwrightModule.forRoot', () => {
   });
 });
 
-describe('NestJS 11 on the Fastify platform: closing', () => {
+describe('NestJS on the Fastify platform: closing', () => {
   it("ToolwrightServer.sessionCount counts the sessions; nest.close() ends the open session (its stream too), then runs the app's shutdown hooks", async () => {
     const served = await start();
     const ledger = served.nest.get(Ledger);
@@ -204,7 +204,7 @@ describe('NestJS 11 on the Fastify platform: closing', () => {
   });
 });
 
-describe('NestJS 11 on the Fastify platform: ToolwrightModule.forRoot({ oauth })', () => {
+describe('NestJS on the Fastify platform: ToolwrightModule.forRoot({ oauth })', () => {
   it("serves the authorization server on Nest's Fastify instance, past Nest's body parsers: the SDK v2 client registers, signs in with PKCE and calls a scoped tool", async () => {
     const port = await freePort();
     const base = `http://127.0.0.1:${port}`;

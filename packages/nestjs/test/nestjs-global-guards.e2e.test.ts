@@ -28,7 +28,7 @@ import { freePort } from '../../oauth/test/fixtures/freePort';
 import { NotesTools } from '../../oauth/test/fixtures/notesTools';
 
 /**
- * The Nest app's global guards on the MCP endpoint: real Nest 11 apps on 127.0.0.1 (Express and
+ * The Nest app's global guards on the MCP endpoint: real Nest apps on 127.0.0.1 (Express and
  * Fastify platforms) whose whole surface an app-wide guard protects, driven by the MCP SDK v2
  * client in both eras and by raw HTTP. A global auth guard must protect /mcp as it protects the
  * app's routes, or a team believes the endpoint is closed while it is open.

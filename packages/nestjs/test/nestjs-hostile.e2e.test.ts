@@ -29,7 +29,7 @@ import { map } from 'rxjs';
 import { ERAS, connectEra } from '../../hono/test/fixtures/v2Clients';
 
 /**
- * Hostile and awkward requests on real Nest 11 apps (Express and Fastify platforms, 127.0.0.1),
+ * Hostile and awkward requests on real Nest apps (Express and Fastify platforms, 127.0.0.1),
  * each answer compared with what Toolwright's own node listener answers for the same request:
  * the adapter must not change them. Where Nest or Fastify answer first and cannot be changed
  * from the module, the test pins their answer and says why (docs/guide/nestjs.md has the same).

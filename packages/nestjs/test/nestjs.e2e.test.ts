@@ -28,10 +28,11 @@ import { NotesTools } from '../../oauth/test/fixtures/notesTools';
 import { closeTime, leaveAfterASession, openUnusedConnection } from '../../server/test/fixtures/unusedConnections';
 
 /**
- * A real Nest 11 app on the Express platform, 127.0.0.1 port 0: tool classes are Nest
+ * A real Nest app on the Express platform, 127.0.0.1 port 0: tool classes are Nest
  * providers injecting a service from another module; Nest guards and interceptors from
  * @nestjs/common wrap their calls; a Nest controller answers beside /mcp. Driven by the v1
- * SDK client (2025-11-25, sessions) and the v2 client (2026-07-28).
+ * SDK client (2025-11-25, sessions) and the v2 client (2026-07-28). The lockfile's Nest 11 here;
+ * `npm run test:nest-range` runs this package's suites on Nest 11.0.0 and the latest 12 too.
  */
 @Injectable()
 class Ledger {
@@ -177,7 +178,7 @@ async function start(module: Type = AppModule): Promise<{ nest: INestApplication
   return { nest, base, url: `${base}/mcp` };
 }
 
-describe('NestJS 11 (Express platform): ToolwrightModule.forRoot', () => {
+describe('NestJS (Express platform): ToolwrightModule.forRoot', () => {
   let served: Awaited<ReturnType<typeof start>>;
   beforeAll(async () => {
     served = await start();
@@ -239,7 +240,7 @@ describe('NestJS 11 (Express platform): ToolwrightModule.forRoot', () => {
   });
 });
 
-describe('NestJS 11: closing', () => {
+describe('NestJS: closing', () => {
   it('nest.close() ends the MCP sessions and their streams before the server closes', async () => {
     const served = await start();
     const client = await connectEra('2025-11-25', served.url);
@@ -272,7 +273,7 @@ describe('NestJS 11: closing', () => {
   });
 });
 
-describe('NestJS 11: Toolwright guard classes are built by Nest', () => {
+describe('NestJS: Toolwright guard classes are built by Nest', () => {
   it.each(ERAS)('%s: a @UseGuards class from @toolwright/core gets its Nest dependency, hides the tool from the list and refuses its call', async (era) => {
     const served = await start(AdminModule);
     const client = await connectEra(era, served.url);
@@ -289,7 +290,7 @@ describe('NestJS 11: Toolwright guard classes are built by Nest', () => {
   });
 });
 
-describe("NestJS 11: Nest's container", () => {
+describe("NestJS: Nest's container", () => {
   it('builds the app in an application context without HTTP, and refuses a class Nest does not provide, naming the fix', async () => {
     const context = await NestFactory.createApplicationContext(AdminModule, { logger: false });
     try {
@@ -304,7 +305,7 @@ describe("NestJS 11: Nest's container", () => {
   });
 });
 
-describe('NestJS 11 (Express platform): ToolwrightModule.forRoot({ oauth })', () => {
+describe('NestJS (Express platform): ToolwrightModule.forRoot({ oauth })', () => {
   it.each([
     ['parsed bodies', {}],
     ['rawBody: true', { rawBody: true }],
@@ -365,7 +366,7 @@ class SettingsModule {}
 })
 class AsyncAppModule {}
 
-describe('NestJS 11: ToolwrightModule.forRootAsync', () => {
+describe('NestJS: ToolwrightModule.forRootAsync', () => {
   it.each(ERAS)("%s: the settings come from a factory Nest calls with another module's provider (name, bearer auth); the tools are Nest providers as with forRoot", async (era) => {
     const served = await start(AsyncAppModule);
     try {

@@ -36,7 +36,10 @@ export const EXPRESS_VERSIONS = {
   devDependencies: { '@types/express': '5.0.6' },
 } as const;
 
-/** The nest template's framework (Nest 11 on its Express platform). */
+/**
+ * The nest template's framework (Nest 11 on its Express platform). Not Nest 12: it is ES modules only,
+ * and the project's jest loads those only on Node 24.9+ with --experimental-vm-modules.
+ */
 export const NEST_VERSIONS = {
   '@nestjs/common': '11.2.10',
   '@nestjs/core': '11.2.10',

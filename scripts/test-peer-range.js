@@ -1,0 +1,165 @@
+#!/usr/bin/env node
+'use strict';
+// Some peer dependencies are ranges that span releases the lockfile does not hold (RELEASING.md).
+// For a family of them, this runs the end-to-end tests of the package that declares the range
+// against the lowest and the highest published version of every range of the family:
+//
+//   node scripts/test-peer-range.js sdk                 the MCP SDK packages (@toolwright/server), both ends
+//   node scripts/test-peer-range.js nest lowest|highest NestJS (@toolwright/nestjs), one end
+//
+// It builds nothing: for each end it npm-installs those versions into a temporary folder and runs
+// jest from source with scripts/jest/peer-range-resolver.js, which resolves the family's modules
+// from that folder (every other module as the fast tests do). A release published as ES modules only
+// (Nest 12) is loaded as users load it from CommonJS, through `require(esm)`, which jest does on
+// Node 24.9+ with --experimental-vm-modules: those ends run jest on the pinned Node 24.
+// Needs the npm registry (or its cache).
+
+const { execFileSync, spawnSync } = require('node:child_process');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const { nodeBinary } = require('./nodeVersions');
+
+const ROOT = path.resolve(__dirname, '..');
+const NPM = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+const rootPackage = readJson(path.join(ROOT, 'package.json'));
+
+/**
+ * Each family: the package whose peer ranges it tests, the module names those ranges cover (and
+ * what else resolves from the installed folder, so that each is loaded once), the test files,
+ * and references installed at one version at both ends.
+ */
+const FAMILIES = {
+  sdk: {
+    package: 'packages/server',
+    peers: (name) => name.startsWith('@modelcontextprotocol/'),
+    resolves: ['@modelcontextprotocol/'],
+    tests: [
+      'packages/server/test/tools.e2e.test.ts', // in memory, 2025 era
+      'packages/server/test/modern-surface.e2e.test.ts', // in memory, 2026-07-28 era
+      'packages/server/test/stdio-terminal.test.ts', // stdio, in this process
+      'packages/server/test/http.e2e.test.ts', // Streamable HTTP on port 0
+      'packages/server/test/http-legacy.e2e.test.ts', // HTTP+SSE (2024-11-05) and the SDK transport
+    ],
+    // The SDK v1 is no peer of the server: the tests use its client only as an independent reference
+    // (an old HTTP+SSE client, say), at the version the repository pins, at both ends.
+    references: [['@modelcontextprotocol/sdk', rootPackage.devDependencies['@modelcontextprotocol/sdk']]],
+  },
+  nest: {
+    package: 'packages/nestjs',
+    peers: (name) => name.startsWith('@nestjs/'),
+    // rxjs too: Nest's observables and the tests' interceptors then share one copy.
+    resolves: ['@nestjs/', 'rxjs'],
+    tests: [
+      'packages/nestjs/test/nestjs.e2e.test.ts', // Express platform, forRoot and forRootAsync, OAuth
+      'packages/nestjs/test/nestjs-fastify.e2e.test.ts', // Fastify platform
+      'packages/nestjs/test/nestjs-global-guards.e2e.test.ts', // the app's global guards on the endpoint
+      'packages/nestjs/test/nestjs-callers.e2e.test.ts',
+      'packages/nestjs/test/nestjs-hostile.e2e.test.ts', // hostile input on both platforms
+    ],
+    references: [['rxjs', readJson(path.join(ROOT, 'packages/nestjs/package.json')).devDependencies.rxjs]],
+  },
+};
+
+const [familyName, ...ends] = process.argv.slice(2);
+const family = FAMILIES[familyName];
+if (!family) fail(`test-peer-range: name a family first: ${Object.keys(FAMILIES).join(' or ')}.`);
+const unknown = ends.filter((e) => e !== 'lowest' && e !== 'highest');
+if (unknown.length > 0) fail(`test-peer-range: unknown argument ${unknown.join(', ')}; use lowest, highest or nothing (both).`);
+
+const declaring = readJson(path.join(ROOT, family.package, 'package.json'));
+const ranges = Object.entries(declaring.peerDependencies).filter(([name]) => family.peers(name));
+if (ranges.length === 0) fail(`test-peer-range: ${family.package}/package.json has no peer dependency of the ${familyName} family.`);
+const versionsOf = new Map(ranges.map(([name, range]) => [name, published(name, range)]));
+
+const results = [];
+for (const end of ends.length > 0 ? ends : ['lowest', 'highest']) {
+  const pick = new Map([...ranges.map(([name]) => [name, end === 'lowest' ? versionsOf.get(name)[0] : versionsOf.get(name).at(-1)]), ...family.references]);
+  const label = [...pick].map(([name, version]) => `${name}@${version}`).join(' ');
+  console.log(`\ntest-peer-range: ${familyName} ${end}: ${label}`);
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), `toolwright-${familyName}-${end}-`));
+  try {
+    fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: `toolwright-${familyName}-range`, private: true }));
+    execFileSync(NPM, ['install', '--no-audit', '--no-fund', '--ignore-scripts', '--no-package-lock', '--loglevel=error', ...[...pick].map(([n, v]) => `${n}@${v}`)], { cwd: dir, stdio: 'inherit' });
+    for (const [name, version] of pick) {
+      const installed = readJson(path.join(dir, 'node_modules', name, 'package.json')).version;
+      if (installed !== version) fail(`test-peer-range: npm installed ${name}@${installed}, not ${version}.`);
+    }
+    // ES modules only: loaded through require(esm), which jest supports on Node 24.9+ with vm modules.
+    const esmOnly = ranges.some(([name]) => readJson(path.join(dir, 'node_modules', name, 'package.json')).type === 'module');
+    const node = esmOnly ? nodeBinary(24) : process.execPath;
+    const log = path.join(dir, 'resolved.log');
+    const config = path.join(dir, 'jest.config.js');
+    fs.writeFileSync(config, jestConfig(familyName));
+    const jest = spawnSync(
+      node,
+      [
+        ...(esmOnly ? ['--experimental-vm-modules', '--no-warnings=ExperimentalWarning'] : []),
+        require.resolve('jest/bin/jest'),
+        '--config',
+        config,
+        '--runInBand',
+        '--ci',
+        '--runTestsByPath',
+        ...family.tests,
+      ],
+      {
+        cwd: ROOT,
+        stdio: 'inherit',
+        env: { ...process.env, TOOLWRIGHT_RANGE_DIR: dir, TOOLWRIGHT_RANGE_MODULES: family.resolves.join(','), TOOLWRIGHT_RANGE_LOG: log },
+      },
+    );
+    const resolved = fs.existsSync(log)
+      ? fs
+          .readFileSync(log, 'utf8')
+          .trim()
+          .split('\n')
+          .map((line) => line.split('\t'))
+      : [];
+    const outside = resolved.filter(([, file]) => !file.startsWith(dir + path.sep));
+    if (resolved.length === 0) fail(`test-peer-range: the tests resolved no module of the ${familyName} family through the range resolver.`);
+    if (outside.length > 0) fail(`test-peer-range: resolved outside the installed versions: ${outside.map((r) => r.join(' -> ')).join(', ')}`);
+    results.push({ end, label, ok: jest.status === 0 });
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+console.log('');
+for (const r of results) console.log(`test-peer-range: ${r.ok ? 'pass' : 'FAIL'} ${familyName} ${r.end}: ${r.label}`);
+if (results.some((r) => !r.ok)) {
+  fail(`test-peer-range: ${declaring.name} fails on a version its peer ranges allow; narrow the range in ${family.package}/package.json and RELEASING.md, or fix the package.`);
+}
+
+/** The published versions of `name` that satisfy `range`, oldest first (no prereleases). */
+function published(name, range) {
+  const out = execFileSync(NPM, ['view', `${name}@${range}`, 'version', '--json'], { cwd: ROOT, encoding: 'utf8' });
+  const parsed = JSON.parse(out);
+  const list = (Array.isArray(parsed) ? parsed : [parsed]).filter((v) => !v.includes('-'));
+  if (list.length === 0) fail(`test-peer-range: no published version of ${name} satisfies ${range}.`);
+  return list.sort(compare);
+}
+
+function compare(a, b) {
+  const pa = a.split('.').map(Number);
+  const pb = b.split('.').map(Number);
+  for (let i = 0; i < 3; i++) if (pa[i] !== pb[i]) return pa[i] - pb[i];
+  return 0;
+}
+
+/** The repo's fast project (jest.config.js), with the range resolver, taking any test file it is given. */
+function jestConfig(name) {
+  return [
+    `const fast = require(${JSON.stringify(path.join(ROOT, 'jest.config.js'))}).projects.find((p) => p.displayName === 'fast');`,
+    `module.exports = { ...fast, displayName: ${JSON.stringify(`${name}-range`)}, testMatch: ['**/test/**/*.test.ts'], testTimeout: 30000, resolver: ${JSON.stringify(path.join(__dirname, 'jest', 'peer-range-resolver.js'))} };`,
+  ].join('\n');
+}
+
+function readJson(file) {
+  return JSON.parse(fs.readFileSync(file, 'utf8'));
+}
+
+function fail(message) {
+  console.error(message);
+  process.exit(1);
+}
