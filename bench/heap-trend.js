@@ -13,6 +13,7 @@
 'use strict';
 const { spawn } = require('node:child_process');
 const { join } = require('node:path');
+const { readLines } = require('./readLines');
 const { VERSION, GOOD, HOSTILE, inEra, answerTo, retryOf } = require('./soakMix');
 
 const modern = process.argv[2] !== 'legacy';
@@ -26,25 +27,18 @@ const child = spawn(process.execPath, ['--expose-gc', '-r', join(__dirname, 'gc-
 const waiting = new Map();
 let seq = 0;
 let onProbe;
-child.stderr.setEncoding('utf8').on('data', (chunk) => {
-  const m = /gc-probe (.*)/.exec(chunk);
-  if (m && onProbe) onProbe(JSON.parse(m[1]));
+readLines(child.stderr, (line) => {
+  if (line.startsWith('gc-probe ') && onProbe) onProbe(JSON.parse(line.slice('gc-probe '.length)));
 });
-let buffer = '';
-child.stdout.setEncoding('utf8').on('data', (chunk) => {
-  buffer += chunk;
-  const lines = buffer.split('\n');
-  buffer = lines.pop();
-  for (const line of lines) {
-    const m = JSON.parse(line);
-    if ('method' in m && 'id' in m) {
-      child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: m.id, result: answerTo(m.method) })}\n`);
-      continue;
-    }
-    const request = waiting.get(m.id);
-    waiting.delete(m.id);
-    if (request && m.result?.resultType === 'input_required') send(retryOf(request, m.result, `r${++seq}`));
+readLines(child.stdout, (line) => {
+  const m = JSON.parse(line);
+  if ('method' in m && 'id' in m) {
+    child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: m.id, result: answerTo(m.method) })}\n`);
+    return;
   }
+  const request = waiting.get(m.id);
+  waiting.delete(m.id);
+  if (request && m.result?.resultType === 'input_required') send(retryOf(request, m.result, `r${++seq}`));
 });
 const send = (request) => {
   waiting.set(request.id, request);

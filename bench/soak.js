@@ -32,6 +32,7 @@ const { readFileSync, readdirSync } = require('node:fs');
 const net = require('node:net');
 const { join } = require('node:path');
 const { curve, trend } = require('./memoryTrend');
+const { readLines } = require('./readLines');
 
 const MINUTES = Number(process.env.SOAK_MINUTES ?? 60);
 const END = Date.now() + MINUTES * 60_000;
@@ -69,31 +70,25 @@ function stdioLoad(modern) {
   const child = spawn(process.execPath, [...SERVER_FLAGS, SERVER], { stdio: ['pipe', 'pipe', 'pipe'] });
   readReports(child, name);
   const sentRequests = new Map();
-  let buffer = '';
-  child.stdout.setEncoding('utf8').on('data', (chunk) => {
-    buffer += chunk;
-    const lines = buffer.split('\n');
-    buffer = lines.pop();
-    for (const line of lines) {
-      const m = JSON.parse(line);
-      // The server asks the client (2025 era): sampling, elicitation. Answered at once.
-      if ('method' in m && 'id' in m) {
-        stats[name].serverRequestsAnswered = (stats[name].serverRequestsAnswered ?? 0) + 1;
-        child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: m.id, result: answerTo(m.method) })}\n`);
-        continue;
-      }
-      if (!('result' in m || 'error' in m)) continue;
-      const request = sentRequests.get(m.id);
-      sentRequests.delete(m.id);
-      // 2026-07-28: an input_required result is answered by a retry, a new request.
-      if (request && m.result?.resultType === 'input_required') {
-        stats[name].rounds++;
-        const id = nextId('sr');
-        send(JSON.stringify(retryOf(request, m.result, id)), id, retryOf(request, m.result, id));
-      }
-      if (m.id !== null && pending[name].delete(m.id)) stats[name].answered++;
-      else if (m.id === null) stats[name].answered++;
+  readLines(child.stdout, (line) => {
+    const m = JSON.parse(line);
+    // The server asks the client (2025 era): sampling, elicitation. Answered at once.
+    if ('method' in m && 'id' in m) {
+      stats[name].serverRequestsAnswered = (stats[name].serverRequestsAnswered ?? 0) + 1;
+      child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: m.id, result: answerTo(m.method) })}\n`);
+      return;
     }
+    if (!('result' in m || 'error' in m)) return;
+    const request = sentRequests.get(m.id);
+    sentRequests.delete(m.id);
+    // 2026-07-28: an input_required result is answered by a retry, a new request.
+    if (request && m.result?.resultType === 'input_required') {
+      stats[name].rounds++;
+      const id = nextId('sr');
+      send(JSON.stringify(retryOf(request, m.result, id)), id, retryOf(request, m.result, id));
+    }
+    if (m.id !== null && pending[name].delete(m.id)) stats[name].answered++;
+    else if (m.id === null) stats[name].answered++;
   });
   const send = (text, id, request) => {
     stats[name].sent++;
@@ -345,19 +340,13 @@ const reports = { stdio: [], stdioModern: [], http: [] };
  * failures) go through to ours, the stdio servers' log (a warning for each hostile frame) nowhere.
  */
 function readReports(child, name, onUrl) {
-  let err = '';
-  child.stderr.setEncoding('utf8').on('data', (chunk) => {
-    err += chunk;
-    const lines = err.split('\n');
-    err = lines.pop();
-    for (const line of lines) {
-      const m = /^\{"url":"([^"]+)"/.exec(line);
-      if (m) onUrl?.(m[1]);
-      else if (line.startsWith('{"memory":')) {
-        reports[name].push({ t: Date.now(), ...JSON.parse(line).memory });
-        if (name === 'http' && process.env.SOAK_MEMORY_LOG) require('node:fs').appendFileSync(process.env.SOAK_MEMORY_LOG, `${JSON.stringify(reports.http.at(-1))}\n`);
-      } else if (name === 'http') process.stderr.write(`soak-server: ${line}\n`);
-    }
+  readLines(child.stderr, (line) => {
+    const m = /^\{"url":"([^"]+)"/.exec(line);
+    if (m) onUrl?.(m[1]);
+    else if (line.startsWith('{"memory":')) {
+      reports[name].push({ t: Date.now(), ...JSON.parse(line).memory });
+      if (name === 'http' && process.env.SOAK_MEMORY_LOG) require('node:fs').appendFileSync(process.env.SOAK_MEMORY_LOG, `${JSON.stringify(reports.http.at(-1))}\n`);
+    } else if (name === 'http') process.stderr.write(`soak-server: ${line}\n`);
   });
 }
 

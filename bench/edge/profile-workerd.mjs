@@ -20,7 +20,7 @@ import http from 'node:http';
 import { createRequire } from 'node:module';
 import { basename, join, relative, resolve } from 'node:path';
 import { buildWorkers, WORKERS_DIR } from './build-workers.mjs';
-import requests from './requests.js';
+import { postCall } from './postCall.mjs';
 import { cpuMs, freePort, writeWorkerdConfig } from './workerd.mjs';
 
 const require = createRequire(import.meta.url);
@@ -52,24 +52,6 @@ const GIVEN = argv
 const KINDS = GIVEN.length > 0 ? GIVEN.map(([label]) => label) : arg('only', undefined) ? [arg('only')] : ['toolwright', 'sdk'];
 /** Each kind's Worker file, relative to WORKERS_DIR (where workerd's config is written). */
 const moduleOf = (kind) => relative(WORKERS_DIR, GIVEN.find(([label]) => label === kind)?.[1] ?? join(WORKERS_DIR, `${kind}.mjs`));
-const { body, headers } = requests.ERAS[ERA];
-
-function call(url, agent) {
-  return new Promise((resolve, reject) => {
-    const req = http.request(
-      url,
-      { method: 'POST', agent, headers: { ...headers, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'content-length': Buffer.byteLength(body) } },
-      (res) => {
-        let data = '';
-        res.setEncoding('utf8');
-        res.on('data', (chunk) => (data += chunk));
-        res.on('end', () => (res.statusCode === 200 && data.includes('"result"') ? resolve() : reject(new Error(`HTTP ${res.statusCode}: ${data.slice(0, 200)}`))));
-      },
-    );
-    req.on('error', reject);
-    req.end(body);
-  });
-}
 
 async function burst(url, n) {
   const agent = new http.Agent({ keepAlive: true, maxSockets: CONCURRENCY });
@@ -79,7 +61,7 @@ async function burst(url, n) {
       while (left-- > 0) {
         for (let attempt = 0; ; attempt++) {
           try {
-            await call(url, agent);
+            await postCall(url, ERA, agent);
             break;
           } catch (error) {
             if (attempt > 5 || error.code !== 'ECONNRESET') throw error;
@@ -101,7 +83,7 @@ async function startWorkerd(kind, callgrindOut) {
   const url = `http://127.0.0.1:${port}/mcp`;
   for (let i = 0; ; i++) {
     try {
-      await call(url, new http.Agent({ keepAlive: false }));
+      await postCall(url, ERA, new http.Agent({ keepAlive: false }));
       break;
     } catch (error) {
       if (i > 3000 || child.exitCode !== null) throw error;

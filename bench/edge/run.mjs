@@ -18,6 +18,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildWorkers, WORKERS_DIR } from './build-workers.mjs';
+import { postCall } from './postCall.mjs';
 import requests from './requests.js';
 import { cpuMs, freePort, writeWorkerdConfig } from './workerd.mjs';
 
@@ -37,39 +38,8 @@ const SECONDS = arg('seconds', 2);
 const ROUNDS = arg('rounds', 3);
 const SPAWNS = arg('spawns', 5);
 const CONCURRENCY = arg('concurrency', 16);
-
-// ---- the requests ----
-
+/** The calls, one tools/call per era (sent by postCall.mjs). */
 const { ERAS } = requests;
-
-/** One POST; resolves with the tool's text, rejects on a refusal or a JSON-RPC error. */
-function call(url, era, agent) {
-  const { body, headers } = ERAS[era];
-  return new Promise((resolve, reject) => {
-    const req = http.request(
-      url,
-      { method: 'POST', agent, headers: { ...headers, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'content-length': Buffer.byteLength(body) } },
-      (res) => {
-        let data = '';
-        res.setEncoding('utf8');
-        res.on('data', (chunk) => (data += chunk));
-        res.on('end', () => {
-          const line = data.split('\n').find((l) => l.startsWith('data:') && l.length > 6);
-          let message;
-          try {
-            message = JSON.parse(line ? line.slice(5) : data);
-          } catch {
-            return reject(new Error(`HTTP ${res.statusCode}: ${data.slice(0, 200)}`));
-          }
-          if (!message.result) return reject(new Error(`HTTP ${res.statusCode}: ${data.slice(0, 200)}`));
-          resolve(message.result.content[0].text);
-        });
-      },
-    );
-    req.on('error', reject);
-    req.end(body);
-  });
-}
 
 // ---- the runtimes ----
 
@@ -99,7 +69,7 @@ async function start(runtime, kind, era = '2026-07-28') {
     if (exited) throw new Error(`${runtime} (${kind}) exited: ${stderr}`);
     const agent = new http.Agent({ keepAlive: false });
     try {
-      const text = await call(url, era, agent);
+      const text = await postCall(url, era, agent);
       const coldMs = Number(process.hrtime.bigint() - began) / 1e6;
       return { child, url, coldMs, coldCpuMs: cpuMs(child.pid), text };
     } catch (error) {
@@ -129,7 +99,7 @@ async function slice(server, era, seconds) {
   await Promise.all(
     Array.from({ length: CONCURRENCY }, async () => {
       while (performance.now() < until) {
-        await call(server.url, era, agent);
+        await postCall(server.url, era, agent);
         calls++;
       }
     }),
@@ -155,7 +125,7 @@ async function throughput() {
   try {
     for (const era of Object.keys(ERAS)) {
       // Warm-up: the same number of calls on each (a time-based one gives the slower fewer calls to compile).
-      for (const kind of KINDS) for (let i = 0; i < 300; i++) await call(servers[kind].url, era);
+      for (const kind of KINDS) for (let i = 0; i < 300; i++) await postCall(servers[kind].url, era);
       const per = Object.fromEntries(KINDS.map((kind) => [kind, []]));
       for (let round = 0; round < ROUNDS; round++) {
         // A B C C B A, the first rotating from round to round: drift on the machine hits all alike.

@@ -1,17 +1,9 @@
 import { runCli } from '../src/runCli';
 import { diffContracts } from '../src/contract/diffContracts';
+import { contractOf } from './helpers/contractOf';
 import { memoryIo } from './helpers/memoryIo';
 import type { Contract, Schema, ToolEntry } from '../src/contract/Contract';
 
-const contract = (tools: ToolEntry[], extra: Partial<Contract> = {}): Contract => ({
-  contractVersion: 1,
-  server: { name: 's', version: '1' },
-  tools,
-  resources: [],
-  resourceTemplates: [],
-  prompts: [],
-  ...extra,
-});
 const tool = (inputSchema: Schema, more: Partial<ToolEntry> = {}): ToolEntry => ({ name: 't', description: 'd', inputSchema, ...more });
 const object = (properties: Record<string, Schema>, required: string[] = [], more: Schema = {}): Schema => ({ type: 'object', properties, required, additionalProperties: false, ...more });
 const summary = (before: Contract, after: Contract) => diffContracts(before, after).map((c) => `${c.severity}: ${c.where}: ${c.message}`);
@@ -43,13 +35,13 @@ describe('schema diff classification', () => {
     ],
     ['description only', object({ a: { type: 'string', description: 'x' } }), object({ a: { type: 'string', description: 'y' } }), ["info: tool 't' input a: description changed"]],
   ])('input: %s', (_, before, after, expected) => {
-    expect(summary(contract([tool(before)]), contract([tool(after)]))).toEqual(expected);
+    expect(summary(contractOf([tool(before)]), contractOf([tool(after)]))).toEqual(expected);
   });
 
   it('output: a removed required field and a new enum value break readers; a new field does not', () => {
     const before = tool(object({}), { outputSchema: object({ a: { type: 'string' }, s: { type: 'string', enum: ['ok'] } }, ['a', 's']) });
     const after = tool(object({}), { outputSchema: object({ s: { type: 'string', enum: ['ok', 'maybe'] }, b: { type: 'number' } }, ['s', 'b']) });
-    expect(summary(contract([before]), contract([after]))).toEqual([
+    expect(summary(contractOf([before]), contractOf([after]))).toEqual([
       "breaking: tool 't' output a: field removed from the result: clients that read it break",
       "additive: tool 't' output b: new field in the result",
       `breaking: tool 't' output s: enum value "maybe" added`,
@@ -57,8 +49,8 @@ describe('schema diff classification', () => {
   });
 
   it('tools, resources and prompts: removed is breaking, added is additive', () => {
-    const before = contract([tool(object({}), { name: 'old' })], { resources: [{ uri: 'mem://a', name: 'a' }], prompts: [{ name: 'p', arguments: [{ name: 'x' }] }] });
-    const after = contract([tool(object({}), { name: 'new' })], { resources: [], prompts: [{ name: 'p', arguments: [{ name: 'x', required: true }, { name: 'y' }] }] });
+    const before = contractOf([tool(object({}), { name: 'old' })], { resources: [{ uri: 'mem://a', name: 'a' }], prompts: [{ name: 'p', arguments: [{ name: 'x' }] }] });
+    const after = contractOf([tool(object({}), { name: 'new' })], { resources: [], prompts: [{ name: 'p', arguments: [{ name: 'x', required: true }, { name: 'y' }] }] });
     expect(summary(before, after)).toEqual([
       "breaking: tool 'old': tool removed",
       "additive: tool 'new': new tool",
@@ -69,7 +61,7 @@ describe('schema diff classification', () => {
   });
 
   it('finds nothing between identical contracts', () => {
-    const c = contract([tool(object({ a: { type: 'string', enum: ['x'] } }, ['a']))]);
+    const c = contractOf([tool(object({ a: { type: 'string', enum: ['x'] } }, ['a']))]);
     expect(diffContracts(c, structuredClone(c))).toEqual([]);
   });
 

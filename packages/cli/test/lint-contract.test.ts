@@ -1,17 +1,9 @@
 import { lintContract } from '../src/lint/lintContract';
 import type { Contract, Schema, ToolEntry } from '../src/contract/Contract';
+import { contractOf } from './helpers/contractOf';
 
-const contract = (tools: ToolEntry[], extra: Partial<Contract> = {}): Contract => ({
-  contractVersion: 1,
-  server: { name: 's', version: '1' },
-  tools,
-  resources: [],
-  resourceTemplates: [],
-  prompts: [],
-  ...extra,
-});
 const good = 'Get current weather for a city. Use when asked about conditions.';
-const lint = (tools: ToolEntry[], extra?: Partial<Contract>) => lintContract(contract(tools, extra)).map((i) => `${i.severity} ${i.rule} ${i.where}`);
+const lint = (tools: ToolEntry[], extra?: Partial<Contract>) => lintContract(contractOf(tools, extra)).map((i) => `${i.severity} ${i.rule} ${i.where}`);
 
 describe('inspect --lint rules', () => {
   it('passes a well-described tool', () => {

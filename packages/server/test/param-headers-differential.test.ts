@@ -1,10 +1,11 @@
 import 'reflect-metadata';
 import { createMcpHandler, fromJsonSchema, McpServer } from '@modelcontextprotocol/server';
-import { Args, Param, Property, Tool } from '@toolwright/core';
-import { IsOptional, IsString } from '@toolwright/core/dto';
 import { createApp } from '@toolwright/server';
 import { createFetchHandler, type FetchHandler } from '@toolwright/server/fetch';
 import { createTestClient } from '@toolwright/server/testing';
+import { base64Header } from './fixtures/base64Header';
+import { HeaderTools } from './fixtures/header.tools';
+import { readAnswer } from './fixtures/readAnswer';
 
 /**
  * Mcp-Param headers (SEP-2243): Toolwright's check against the SDK's. The SDK validates the
@@ -16,33 +17,11 @@ import { createTestClient } from '@toolwright/server/testing';
  * duplicated, in other letter cases; with and without the standard headers) must get the same
  * HTTP status and JSON-RPC error code from both.
  */
-class Ticket {
-  @Property({ description: 'Tenant', header: 'Tenant' }) @IsString() tenant!: string;
-  @Property({ description: 'Free text' }) @IsOptional() @IsString() note?: string;
-}
-
-class Routed {
-  @Tool({ description: 'Runs a job in a region.' })
-  runJob(
-    @Param('region', { header: 'Region' }) region: string,
-    @Param('priority', { type: () => Number, integer: true, optional: true, header: 'Priority' }) priority: number | undefined,
-    @Param('urgent', { type: () => Boolean, optional: true, header: 'Urgent' }) urgent: boolean | undefined,
-  ) {
-    return `${region} ${priority ?? '-'} ${urgent ?? '-'}`;
-  }
-
-  @Tool({ description: 'Files a ticket for a tenant.' })
-  fileTicket(@Args() ticket: Ticket) {
-    return ticket.tenant;
-  }
-}
-
 const ENVELOPE = {
   'io.modelcontextprotocol/protocolVersion': '2026-07-28',
   'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1.0.0' },
   'io.modelcontextprotocol/clientCapabilities': {},
 };
-const b64 = (text: string) => `=?base64?${Buffer.from(text, 'utf8').toString('base64')}?=`;
 
 interface Case {
   readonly title: string;
@@ -63,8 +42,8 @@ function cases(): Case[] {
     // A header value is bytes (Latin-1 at most): text beyond it travels only in Base64.
     const sendable = [...value].every((c) => c.charCodeAt(0) <= 0xff);
     if (sendable) add(`Region ${JSON.stringify(value)} plain`, 'run_job', { region: value }, [['Mcp-Param-Region', value]]);
-    add(`Region ${JSON.stringify(value)} base64`, 'run_job', { region: value }, [['Mcp-Param-Region', b64(value)]]);
-    add(`Region ${JSON.stringify(value)} other value`, 'run_job', { region: value }, [['Mcp-Param-Region', sendable ? `${value}x` : b64(`${value}x`)]]);
+    add(`Region ${JSON.stringify(value)} base64`, 'run_job', { region: value }, [['Mcp-Param-Region', base64Header(value)]]);
+    add(`Region ${JSON.stringify(value)} other value`, 'run_job', { region: value }, [['Mcp-Param-Region', sendable ? `${value}x` : base64Header(`${value}x`)]]);
   }
   const raw = Buffer.from('Zürich', 'utf8').toString('base64');
   for (const header of [
@@ -87,7 +66,7 @@ function cases(): Case[] {
     [42, '4.2e1'],
     [42, '+42'],
     [0, '-0'],
-    [42, b64('42')],
+    [42, base64Header('42')],
     [42, '43'],
     [-7, '-7'],
   ] as const) {
@@ -101,7 +80,7 @@ function cases(): Case[] {
     [true, 'TRUE'],
     [true, '1'],
     [false, 'false'],
-    [false, b64('false')],
+    [false, base64Header('false')],
   ] as const) {
     add(`Urgent ${value} as ${header}`, 'run_job', { region: 'eu', urgent: value }, [
       ['Mcp-Param-Region', 'eu'],
@@ -140,9 +119,9 @@ function cases(): Case[] {
     ['Mcp-Param-Priority', '42.0'],
   ]);
   add('arguments not an object', 'run_job', ['eu'] as never, [['Mcp-Param-Region', 'x']]);
-  add('DTO property agrees', 'file_ticket', { tenant: 'acme' }, [['Mcp-Param-Tenant', 'acme']]);
-  add('DTO property disagrees', 'file_ticket', { tenant: 'acme' }, [['Mcp-Param-Tenant', 'other']]);
-  add('DTO property missing', 'file_ticket', { tenant: 'acme' }, []);
+  add('DTO property agrees', 'route', { tenant: 'acme' }, [['Mcp-Param-Tenant', 'acme']]);
+  add('DTO property disagrees', 'route', { tenant: 'acme' }, [['Mcp-Param-Tenant', 'other']]);
+  add('DTO property missing', 'route', { tenant: 'acme' }, []);
   add('unknown tool with a header', 'no_such_tool', { region: 'eu' }, [['Mcp-Param-Region', 'us']]);
   // The standard headers are checked before the parameters: a request missing one, or naming another tool, is refused for that.
   for (const without of ['mcp-name', 'mcp-method', 'mcp-protocol-version']) {
@@ -151,11 +130,11 @@ function cases(): Case[] {
   }
   add('Mcp-Name naming another tool, a header disagreeing', 'run_job', { region: 'eu' }, [
     ['Mcp-Param-Region', 'us'],
-    ['Mcp-Name', 'file_ticket'],
+    ['Mcp-Name', 'route'],
   ]);
   add('Mcp-Name in Base64, a header disagreeing', 'run_job', { region: 'eu' }, [
     ['Mcp-Param-Region', 'us'],
-    ['Mcp-Name', b64('run_job')],
+    ['Mcp-Name', base64Header('run_job')],
   ]);
   return out;
 }
@@ -171,22 +150,15 @@ function requestOf(c: Case, id: number): Request {
 
 /** What is compared: the HTTP status, and the JSON-RPC error code (or that a result came). */
 async function outcome(response: Response): Promise<{ status: number; answer: number | 'result' }> {
-  const text = await response.text();
-  const json = text.startsWith('{')
-    ? text
-    : (text
-        .split('\n')
-        .find((l) => l.startsWith('data: '))
-        ?.slice(6) ?? '{}');
-  const body = JSON.parse(json) as { error?: { code: number } };
-  return { status: response.status, answer: body.error ? body.error.code : 'result' };
+  const { status, body } = await readAnswer<{ error?: { code: number } }>(response);
+  return { status, answer: body.error ? body.error.code : 'result' };
 }
 
 describe('Mcp-Param headers: Toolwright against the SDK (createMcpHandler with an McpServer of the same tools)', () => {
   let toolwright: FetchHandler;
   let sdk: ReturnType<typeof createMcpHandler>;
   beforeAll(async () => {
-    const app = await createApp({ name: 'headers', version: '1.0.0', tools: [Routed] });
+    const app = await createApp({ name: 'headers', version: '1.0.0', tools: [HeaderTools] });
     const client = await createTestClient(app, { protocol: '2026-07-28' });
     const { tools } = await client.listTools();
     await client.close();

@@ -1,50 +1,23 @@
 import 'reflect-metadata';
-import { Args, BuildError, Param, Property, RequireScopes, Tool } from '@toolwright/core';
-import { IsOptional, IsString } from '@toolwright/core/dto';
+import { BuildError, Param, Tool } from '@toolwright/core';
 import { createApp, type App } from '@toolwright/server';
 import { createFetchHandler } from '@toolwright/server/fetch';
 import type { HttpListener } from '@toolwright/server/http';
 import { createTestClient, toolText } from '@toolwright/server/testing';
+import { base64Header } from './fixtures/base64Header';
+import { HeaderTools } from './fixtures/header.tools';
+import { readAnswer } from './fixtures/readAnswer';
 
 /**
  * Mcp-Param headers (SEP-2243, 2026-07-28): `@Param({ header })` and `@Property({ header })`
  * put `x-mcp-header` in the input schema; a 2026-07-28 HTTP `tools/call` whose headers and body
  * disagree is refused with HTTP 400 and -32020, on the node listener and the fetch handler alike.
  */
-class RouteInput {
-  @Property({ description: 'Tenant', header: 'Tenant' }) @IsString() tenant!: string;
-  @Property({ description: 'Free text' }) @IsOptional() @IsString() note?: string;
-}
-
-class Routed {
-  @Tool({ description: 'Runs a job in a region.' })
-  runJob(
-    @Param('region', { header: 'Region' }) region: string,
-    @Param('priority', { type: () => Number, integer: true, optional: true, header: 'Priority' }) priority: number | undefined,
-    @Param('urgent', { type: () => Boolean, optional: true, header: 'Urgent' }) urgent: boolean | undefined,
-    @Param('query', { type: () => String, optional: true }) query: string | undefined,
-  ) {
-    return JSON.stringify({ region, priority: priority ?? null, urgent: urgent ?? null, query: query ?? null });
-  }
-
-  @Tool({ description: 'Routes by tenant.' })
-  route(@Args() input: RouteInput) {
-    return `tenant=${input.tenant}`;
-  }
-
-  @RequireScopes('admin')
-  @Tool({ description: 'Hidden from callers without the admin scope.' })
-  secret(@Param('zone', { header: 'Zone' }) zone: string) {
-    return zone;
-  }
-}
-
 const ENVELOPE = {
   'io.modelcontextprotocol/protocolVersion': '2026-07-28',
   'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1.0.0' },
   'io.modelcontextprotocol/clientCapabilities': {},
 };
-const b64 = (text: string) => `=?base64?${Buffer.from(text, 'utf8').toString('base64')}?=`;
 
 type Post = (
   headers: Record<string, string>,
@@ -62,22 +35,11 @@ function callOf(post: Post) {
 
 const BASE_HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28' };
 
-async function readBody(response: Response) {
-  const text = await response.text();
-  const json = text.startsWith('{')
-    ? text
-    : (text
-        .split('\n')
-        .find((l) => l.startsWith('data: '))
-        ?.slice(6) ?? '{}');
-  return { status: response.status, body: JSON.parse(json) };
-}
-
 describe('Mcp-Param headers', () => {
   let app: App;
   let listener: HttpListener;
   beforeAll(async () => {
-    app = await createApp({ name: 'headers', version: '1.0.0', tools: [Routed] });
+    app = await createApp({ name: 'headers', version: '1.0.0', tools: [HeaderTools] });
     listener = await app.listen({ transport: 'http', port: 0, requestLogLevel: 'silent', exitOnSignal: false });
   });
   const handlers: { close(): Promise<void> }[] = [];
@@ -114,13 +76,13 @@ describe('Mcp-Param headers', () => {
   });
 
   const entries: [string, () => Post][] = [
-    ['node listener', () => async (headers, body) => readBody(await fetch(listener.url, { method: 'POST', headers: { ...BASE_HEADERS, ...headers }, body: JSON.stringify(body) }))],
+    ['node listener', () => async (headers, body) => readAnswer(await fetch(listener.url, { method: 'POST', headers: { ...BASE_HEADERS, ...headers }, body: JSON.stringify(body) }))],
     [
       'fetch handler',
       () => {
         const handler = createFetchHandler(app);
         handlers.push(handler);
-        return async (headers, body) => readBody(await handler(new Request('http://127.0.0.1/mcp', { method: 'POST', headers: { ...BASE_HEADERS, ...headers }, body: JSON.stringify(body) })));
+        return async (headers, body) => readAnswer(await handler(new Request('http://127.0.0.1/mcp', { method: 'POST', headers: { ...BASE_HEADERS, ...headers }, body: JSON.stringify(body) })));
       },
     ],
   ];
@@ -138,8 +100,8 @@ describe('Mcp-Param headers', () => {
     it('accepts headers that agree with the body: plain, Base64-wrapped, numbers by value, booleans', async () => {
       for (const [args, headers] of [
         [{ region: 'eu' }, { Region: 'eu' }],
-        [{ region: 'Hello' }, { Region: b64('Hello') }],
-        [{ region: ' zürich\t' }, { Region: b64(' zürich\t') }],
+        [{ region: 'Hello' }, { Region: base64Header('Hello') }],
+        [{ region: ' zürich\t' }, { Region: base64Header(' zürich\t') }],
         [
           { region: 'eu', priority: 42 },
           { Region: 'eu', Priority: '42.0' },

@@ -1,4 +1,4 @@
-import { FromCall, Resource, Scoped, Tool, UseGuards, type AuthInfo, type GuardClass, type MemberAccess, type ToolLogger } from '@toolwright/core';
+import { FromCall, Resource, Scoped, Tool, UseGuards, type AuthInfo, type Guard, type GuardClass, type MemberAccess, type ToolLogger } from '@toolwright/core';
 import { createApp } from '@toolwright/server';
 import { createTestClient } from '@toolwright/server/testing';
 import { ServiceScope } from '@toolwright/core/internal';
@@ -16,6 +16,22 @@ function recordingLogger() {
   const errors: string[] = [];
   const logger: ToolLogger = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: (message, error) => void errors.push(`${message} ${String(error)}`) };
   return { logger, errors };
+}
+
+/** A tool class with two tools: `guarded`, behind `guard`, and `open`, behind none; each answers its own name. */
+function toolsBehind(guard: Guard) {
+  class GuardedTools {
+    @UseGuards(guard)
+    @Tool({ description: 'guarded' })
+    guarded() {
+      return 'guarded';
+    }
+    @Tool({ description: 'open' })
+    open() {
+      return 'open';
+    }
+  }
+  return GuardedTools;
 }
 
 @Scoped('request')
@@ -52,14 +68,6 @@ class LeaseTools {
   }
 }
 
-class Tools {
-  @UseGuards(LeaseGuard)
-  @Tool({ description: 'ok' })
-  ok() {
-    return 'ran';
-  }
-}
-
 describe('@Scoped guard classes', () => {
   beforeEach(() => {
     seen.guard = [];
@@ -69,11 +77,11 @@ describe('@Scoped guard classes', () => {
 
   it.each(ERAS)('lets a call through a request-scoped guard that injects a request-scoped service (%s)', async (era) => {
     const { logger, errors } = recordingLogger();
-    const app = await createApp({ name: 'scoped-guard', version: '1', tools: [Tools], logger });
+    const app = await createApp({ name: 'scoped-guard', version: '1', tools: [toolsBehind(LeaseGuard)], logger });
     const client = await createTestClient(app, { era });
     try {
-      expect(textOf(await client.callTool({ name: 'ok', arguments: {} }))).toBe('ran');
-      expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['ok']);
+      expect(textOf(await client.callTool({ name: 'guarded', arguments: {} }))).toBe('guarded');
+      expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['guarded', 'open']);
       expect(errors).toEqual([]);
     } finally {
       await client.close();
@@ -124,18 +132,11 @@ describe('@Scoped guard classes', () => {
         return this.seat.id > 0;
       }
     }
-    class SessionTools {
-      @UseGuards(SessionGuard)
-      @Tool({ description: 'ok' })
-      ok() {
-        return 'ran';
-      }
-    }
-    const app = await createApp({ name: 'session-guard', version: '1', tools: [SessionTools], logger: recordingLogger().logger });
+    const app = await createApp({ name: 'session-guard', version: '1', tools: [toolsBehind(SessionGuard)], logger: recordingLogger().logger });
     const client = await createTestClient(app, { era });
     try {
-      expect(textOf(await client.callTool({ name: 'ok', arguments: {} }))).toBe('ran');
-      expect(textOf(await client.callTool({ name: 'ok', arguments: {} }))).toBe('ran');
+      expect(textOf(await client.callTool({ name: 'guarded', arguments: {} }))).toBe('guarded');
+      expect(textOf(await client.callTool({ name: 'guarded', arguments: {} }))).toBe('guarded');
       // One session over a 2025-era connection; a 2026-07-28 request belongs to none, so it is built per call.
       expect(Seat.made).toBe(era === 'legacy' ? 1 : 2);
     } finally {
@@ -151,20 +152,13 @@ describe('@Scoped guard classes', () => {
         return this.caller?.clientId === 'alice';
       }
     }
-    class CallerTools {
-      @UseGuards(CallerGuard)
-      @Tool({ description: 'ok' })
-      ok() {
-        return 'ran';
-      }
-    }
-    const app = await createApp({ name: 'caller-guard', version: '1', tools: [CallerTools], logger: recordingLogger().logger });
+    const app = await createApp({ name: 'caller-guard', version: '1', tools: [toolsBehind(CallerGuard)], logger: recordingLogger().logger });
     const alice = await createTestClient(app, { era, auth: { token: 't', clientId: 'alice', scopes: [] } });
     const anonymous = await createTestClient(app, { era });
     try {
-      expect(textOf(await alice.callTool({ name: 'ok', arguments: {} }))).toBe('ran');
-      await expect(anonymous.callTool({ name: 'ok', arguments: {} })).rejects.toThrow(/ok/);
-      expect((await anonymous.listTools()).tools).toEqual([]);
+      expect(textOf(await alice.callTool({ name: 'guarded', arguments: {} }))).toBe('guarded');
+      await expect(anonymous.callTool({ name: 'guarded', arguments: {} })).rejects.toThrow(/guarded/);
+      expect((await anonymous.listTools()).tools.map((t) => t.name)).toEqual(['open']);
     } finally {
       await alice.close();
       await anonymous.close();
@@ -179,19 +173,8 @@ describe('@Scoped guard classes', () => {
         return true;
       }
     }
-    class ContextTools {
-      @UseGuards(ContextGuard)
-      @Tool({ description: 'guarded' })
-      guarded() {
-        return 'ran';
-      }
-      @Tool({ description: 'open' })
-      open() {
-        return 'open';
-      }
-    }
     const { logger, errors } = recordingLogger();
-    const app = await createApp({ name: 'context-guard', version: '1', tools: [ContextTools], logger });
+    const app = await createApp({ name: 'context-guard', version: '1', tools: [toolsBehind(ContextGuard)], logger });
     const client = await createTestClient(app, { era });
     try {
       await expect(client.callTool({ name: 'guarded', arguments: {} })).rejects.toThrow(/guarded/);
@@ -213,19 +196,12 @@ describe('@Scoped guard classes', () => {
         return true;
       }
     }
-    class OpenTools {
-      @UseGuards(OpenGuard)
-      @Tool({ description: 'ok' })
-      ok() {
-        return 'ran';
-      }
-    }
     const disposed = jest.spyOn(ServiceScope.prototype, 'dispose');
-    const app = await createApp({ name: 'open-guard', version: '1', tools: [OpenTools], logger: recordingLogger().logger });
+    const app = await createApp({ name: 'open-guard', version: '1', tools: [toolsBehind(OpenGuard)], logger: recordingLogger().logger });
     const client = await createTestClient(app, { era });
     try {
-      for (let i = 0; i < 3; i++) expect(textOf(await client.callTool({ name: 'ok', arguments: {} }))).toBe('ran');
-      expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['ok']);
+      for (let i = 0; i < 3; i++) expect(textOf(await client.callTool({ name: 'guarded', arguments: {} }))).toBe('guarded');
+      expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['guarded', 'open']);
       expect(OpenGuard.made).toBe(1);
       expect(disposed).not.toHaveBeenCalled();
     } finally {
@@ -313,20 +289,19 @@ describe('a @Scoped guard that misses its deadline', () => {
     }
   }
 
-  class SlowTools {
-    @UseGuards(SlowGuard)
-    @Tool({ description: 'slow' })
-    slow() {
-      return 'ran';
-    }
-    @Tool({ description: 'open' })
-    open() {
-      return 'open';
-    }
-  }
+  const SlowTools = toolsBehind(SlowGuard);
 
   const waitFor = async (done: () => boolean) => {
     for (let i = 0; i < 200 && !done(); i++) await new Promise((resolve) => setTimeout(resolve, 5));
+  };
+
+  /** Lets the waiting guard go on, and checks that its ticket was disposed after it decided, once. */
+  const settleGuardThenExpectOneDisposal = async () => {
+    expect(Ticket.disposed).toBe(0);
+    gate.open();
+    await waitFor(() => Ticket.disposed > 0);
+    expect(found).toEqual([false]);
+    expect(Ticket.disposed).toBe(1);
   };
 
   beforeEach(() => {
@@ -342,15 +317,11 @@ describe('a @Scoped guard that misses its deadline', () => {
     const client = await createTestClient(app, { era });
     try {
       const started = Date.now();
-      await expect(client.callTool({ name: 'slow', arguments: {} })).rejects.toThrow(/slow/);
+      await expect(client.callTool({ name: 'guarded', arguments: {} })).rejects.toThrow(/guarded/);
       expect(Date.now() - started).toBeLessThan(2_000);
-      expect(errors.join('\n')).toMatch(/guard class SlowGuard of tool 'slow' did not decide within 50 ms/);
+      expect(errors.join('\n')).toMatch(/guard class SlowGuard of tool 'guarded' did not decide within 50 ms/);
       expect(textOf(await client.callTool({ name: 'open', arguments: {} }))).toBe('open');
-      expect(Ticket.disposed).toBe(0);
-      gate.open();
-      await waitFor(() => Ticket.disposed > 0);
-      expect(found).toEqual([false]);
-      expect(Ticket.disposed).toBe(1);
+      await settleGuardThenExpectOneDisposal();
     } finally {
       await client.close();
     }
@@ -361,16 +332,12 @@ describe('a @Scoped guard that misses its deadline', () => {
     const client = await createTestClient(app, { era });
     try {
       const abort = new AbortController();
-      const called = client.callTool({ name: 'slow', arguments: {} }, { signal: abort.signal });
+      const called = client.callTool({ name: 'guarded', arguments: {} }, { signal: abort.signal });
       await waitFor(() => guardsStarted === 1);
       abort.abort('the user moved on');
       await expect(called).rejects.toThrow();
       expect(textOf(await client.callTool({ name: 'open', arguments: {} }))).toBe('open');
-      expect(Ticket.disposed).toBe(0);
-      gate.open();
-      await waitFor(() => Ticket.disposed > 0);
-      expect(found).toEqual([false]);
-      expect(Ticket.disposed).toBe(1);
+      await settleGuardThenExpectOneDisposal();
     } finally {
       await client.close();
     }
@@ -381,11 +348,7 @@ describe('a @Scoped guard that misses its deadline', () => {
     const client = await createTestClient(app, { era });
     try {
       expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['open']);
-      expect(Ticket.disposed).toBe(0);
-      gate.open();
-      await waitFor(() => Ticket.disposed > 0);
-      expect(found).toEqual([false]);
-      expect(Ticket.disposed).toBe(1);
+      await settleGuardThenExpectOneDisposal();
     } finally {
       await client.close();
     }
