@@ -9,11 +9,11 @@ export interface LimitedFetch {
 }
 
 /**
- * `fetch` for talking to a server over HTTP that stops reading an answer once it passes
- * MAX_MESSAGE_SIZE: a JSON answer in total, an event stream per line (one message each, the
- * stream itself may last). The body then fails with a ServerError that says so.
+ * `fetch` for talking to a server over HTTP that stops reading an answer once it passes `limit`
+ * bytes (MAX_MESSAGE_SIZE): a JSON answer in total, an event stream per line (one message each,
+ * the stream itself may last). The body then fails with a ServerError that says so.
  */
-export function limitedFetch(shown: string): LimitedFetch {
+export function limitedFetch(shown: string, limit = MAX_MESSAGE_SIZE): LimitedFetch {
   let failure: ServerError | undefined;
   const fetchLimited: FetchLike = async (url, init) => {
     const response = await fetch(url, init);
@@ -23,9 +23,16 @@ export function limitedFetch(shown: string): LimitedFetch {
     const counted = response.body.pipeThrough(
       new TransformStream<Uint8Array, Uint8Array>({
         transform(chunk, controller) {
-          const newline = perLine ? chunk.lastIndexOf(10) : -1;
-          size = newline === -1 ? size + chunk.byteLength : chunk.byteLength - newline - 1;
-          if (size <= MAX_MESSAGE_SIZE) return controller.enqueue(chunk);
+          let longest = 0;
+          let start = 0;
+          // Each line that ends in this chunk, the first one counted from where it began in earlier chunks.
+          for (let newline = perLine ? chunk.indexOf(10) : -1; newline !== -1; newline = chunk.indexOf(10, start)) {
+            longest = Math.max(longest, size + newline - start);
+            size = 0;
+            start = newline + 1;
+          }
+          size += chunk.byteLength - start;
+          if (Math.max(longest, size) <= limit) return controller.enqueue(chunk);
           failure ??= new ServerError(tooLargeMessage(shown));
           controller.error(failure);
         },
