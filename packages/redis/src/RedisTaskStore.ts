@@ -207,7 +207,7 @@ export class RedisTaskStore implements TaskStore {
     return ids.filter((_, i) => present[i] === 1);
   }
 
-  /** Publishes the id of a written task when any listener is registered here (`tasks()` registers one, so every instance serving tasks publishes). */
+  /** Publishes the id of a written task when any listener is registered here (a tasks extension holds one while its app runs, a run or a listen stream goes on, or a request writes tasks). */
   private announce(task: StoredTask): void {
     if (this.watchers.size === 0) return;
     this.redis.publish(this.changes, task.taskId).catch(() => undefined);

@@ -3,6 +3,7 @@ import { ErrorCodes, ProtocolError } from '../../sdk/ProtocolError';
 import type { ToolRunOverride } from '../Extension';
 import { inTaskSpan } from './taskSpan';
 import { TERMINAL, type StoredTask, type TaskInputRequest, type TaskStore } from './TaskStore';
+import type { TaskStoreListeners } from './TaskStoreListeners';
 
 /** Runs one round of a task's tool call with what the runner changes about it; resolves with the call's answer. */
 export type TaskRun = (override: ToolRunOverride) => Promise<Record<string, unknown>>;
@@ -34,42 +35,17 @@ export class TaskRunner {
   /** The caller (`StoredTask.owner`) of each run here, and how many runs each caller has here. */
   private readonly owners = new Map<string, string>();
   private readonly perOwner = new Map<string, number>();
-  /** Whether the app stopped (`close`): from then on it hears cancels only while runs of its own go on. */
-  private closed = false;
-  /** Stops hearing the store's cancels; undefined while not listening. */
-  private unsubscribe: (() => void) | undefined;
+  /** Ends this runner's hold on the store's listeners, per task run going on here (cancels from any instance reach it meanwhile). */
+  private readonly holds = new Map<string, () => void>();
 
   constructor(
     private readonly store: TaskStore,
     private readonly logger: ToolLogger,
     /** How often a running task's `heartbeatAt` is renewed, in ms. */
     private readonly heartbeatMs: number,
-  ) {
-    this.hearCancels();
-  }
-
-  /**
-   * The app stopped: the runs going on here still hear cancels, and once the last one ends the
-   * runner stops listening to the store (a store shared by many apps keeps nothing of this one).
-   */
-  close(): void {
-    this.closed = true;
-    this.hearCancels();
-  }
-
-  /** Listens for cancels published by any instance while the app runs or runs of its own go on; else stops listening. */
-  private hearCancels(): void {
-    const wanted = !this.closed || this.running.size > 0;
-    if (wanted && !this.unsubscribe) {
-      const stop = this.store.onCancel?.((taskId) => this.abort(taskId));
-      // A store that returns no means to stop keeps its listener (it cannot be told otherwise).
-      this.unsubscribe = typeof stop === 'function' ? stop : () => undefined;
-    } else if (!wanted && this.unsubscribe) {
-      const stop = this.unsubscribe;
-      this.unsubscribe = undefined;
-      stop();
-    }
-  }
+    /** The store's listeners, held while a run goes on here. */
+    private readonly listeners: TaskStoreListeners,
+  ) {}
 
   /** Starts a round of `task` (not awaited: the caller answers its client at once). */
   start(task: StoredTask, run: TaskRun): void {
@@ -83,9 +59,11 @@ export class TaskRunner {
   begin(task: StoredTask, run: TaskRun): RunningRound {
     const id = task.taskId;
     const controller = new AbortController();
+    // Taken before the round this one replaces lets go of its own, so the listeners stay registered in between.
+    const hold = this.listeners.hold();
     this.forget(id);
     this.running.set(id, controller);
-    this.hearCancels();
+    this.holds.set(id, hold);
     this.attempts.set(id, task.attempt ?? 1);
     this.owners.set(id, task.owner);
     this.perOwner.set(task.owner, (this.perOwner.get(task.owner) ?? 0) + 1);
@@ -116,7 +94,9 @@ export class TaskRunner {
   }
 
   private forget(id: string): void {
-    if (this.running.delete(id)) this.hearCancels();
+    this.running.delete(id);
+    this.holds.get(id)?.();
+    this.holds.delete(id);
     this.attempts.delete(id);
     const owner = this.owners.get(id);
     if (owner === undefined) return;

@@ -1,30 +1,20 @@
 import type { ToolLogger } from '@toolwright/core';
 import type { StoredTask, TaskStore } from './TaskStore';
+import type { TaskStoreListeners } from './TaskStoreListeners';
 
 /**
- * Who listens for which tasks on this instance (`subscriptions/listen` streams): one listener on
- * the store, dispatched by task id. It listens from its making until the app stops (`close`),
- * and after that only while some stream still watches a task.
+ * Who listens for which tasks on this instance (`subscriptions/listen` streams), by task id: the
+ * store's change listener (`TaskStoreListeners`) hands it the id of each written task, and it
+ * reads the ones a stream here watches. Each watch holds that listener until it stops.
  */
 export class TaskWatchers {
   private readonly byTask = new Map<string, Set<(task: StoredTask) => void>>();
-  private closed = false;
-  /** Stops listening to the store; undefined while not listening. */
-  private unsubscribe: (() => void) | undefined;
 
   constructor(
     private readonly store: TaskStore,
     private readonly logger: ToolLogger,
-  ) {
-    // Listens at once, so that a store shared between instances (Redis) publishes every write for the others' listeners.
-    this.hearChanges();
-  }
-
-  /** The app stopped: the store keeps nothing of this instance once no stream watches a task here. */
-  close(): void {
-    this.closed = true;
-    this.hearChanges();
-  }
+    private readonly listeners: TaskStoreListeners,
+  ) {}
 
   /** Calls `listener` with each new version of the tasks `ids`; returns the means to stop. */
   watch(ids: readonly string[], listener: (task: StoredTask) => void): () => void {
@@ -33,31 +23,20 @@ export class TaskWatchers {
       if (!listeners) this.byTask.set(id, (listeners = new Set()));
       listeners.add(listener);
     }
-    this.hearChanges();
+    const release = this.listeners.hold();
     return () => {
       for (const id of ids) {
         const listeners = this.byTask.get(id);
         listeners?.delete(listener);
         if (listeners?.size === 0) this.byTask.delete(id);
       }
-      this.hearChanges();
+      release();
     };
   }
 
-  /** Listens to the store while the app runs or a stream watches a task here; else stops listening. */
-  private hearChanges(): void {
-    const wanted = !this.closed || this.byTask.size > 0;
-    if (wanted && !this.unsubscribe) {
-      const stop = this.store.onChange?.((taskId) => {
-        if (this.byTask.has(taskId)) void this.read(taskId);
-      });
-      // A store that returns no means to stop keeps its listener (it cannot be told otherwise).
-      this.unsubscribe = typeof stop === 'function' ? stop : () => undefined;
-    } else if (!wanted && this.unsubscribe) {
-      const stop = this.unsubscribe;
-      this.unsubscribe = undefined;
-      stop();
-    }
+  /** The store wrote task `taskId`: the streams here that watch it get its new version. */
+  changed(taskId: string): void {
+    if (this.byTask.has(taskId)) void this.read(taskId);
   }
 
   /** Reads a changed task the listeners here care about, and hands it to them. */

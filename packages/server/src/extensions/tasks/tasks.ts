@@ -2,7 +2,7 @@ import { ConfigError, stderrLogger, ToolwrightError, type AuthInfo, type JsonSch
 import { toolErrorResult, toolTaskMode } from '@toolwright/core/internal';
 import { canAccess } from '../../auth/canAccess';
 import { defineExtension } from '../defineExtension';
-import type { Extension, ExtensionApp, ExtensionContext, ToolRunOverride } from '../Extension';
+import type { Extension, ExtensionApp, ExtensionContext, ToolCallRequest, ToolRunOverride } from '../Extension';
 import { CLIENT_CAPABILITIES_META_KEY, CLIENT_INFO_META_KEY, LOG_LEVEL_META_KEY } from '../../sdk/sdk';
 import { roundCaller } from '../../roundtrip/roundCaller';
 import { knownAnswers, type InputRequest } from '../../roundtrip/InputRound';
@@ -12,6 +12,7 @@ import { MemoryTaskStore } from './MemoryTaskStore';
 import { newTaskId } from './newTaskId';
 import { TaskRunner, touched, type TaskRun } from './TaskRunner';
 import { activeTraceparent } from './taskSpan';
+import { TaskStoreListeners } from './TaskStoreListeners';
 import { TaskWatchers } from './TaskWatchers';
 import { TERMINAL, type StoredCaller, type StoredClient, type StoredTask, type TaskInputRequest, type TaskStore } from './TaskStore';
 import { ACK, createTaskResult, detailedTask } from './taskWire';
@@ -115,8 +116,10 @@ export function tasks(options: TasksOptions = {}): Extension {
   const maxPerCaller = positive('maxRunning.perCaller', options.maxRunning?.perCaller, 1000);
   const maxTotal = positive('maxRunning.total', options.maxRunning?.total, 10_000);
   const logger = options.logger ?? stderrLogger('tasks');
-  const runner = new TaskRunner(store, logger, Math.max(1, Math.floor(heartbeatTimeoutMs / 3)));
-  const watchers = new TaskWatchers(store, logger);
+  // Registered with the store only while something here needs them (see TaskStoreListeners): a store many apps share keeps none of the idle ones.
+  const listeners = new TaskStoreListeners(store, { cancel: (taskId) => runner.abort(taskId), change: (taskId) => watchers.changed(taskId) });
+  const runner = new TaskRunner(store, logger, Math.max(1, Math.floor(heartbeatTimeoutMs / 3)), listeners);
+  const watchers = new TaskWatchers(store, logger, listeners);
   const queue = options.queue === true;
   if (queue && !(store.enqueue && store.dequeue))
     throw new ConfigError('Toolwright: tasks({ queue: true }) needs a store with a queue (enqueue and dequeue): MemoryTaskStore or RedisTaskStore of @toolwright/redis.');
@@ -272,6 +275,79 @@ export function tasks(options: TasksOptions = {}): Extension {
     return task;
   };
 
+  /** Makes the task of a task tool's call and answers with its handle (or, `inputFirst`, the first round's questions). */
+  const createTask = async (
+    call: ToolCallRequest,
+    mode: NonNullable<ReturnType<typeof toolTaskMode>>,
+    ctx: ExtensionContext,
+    next: (override?: ToolRunOverride) => Promise<Record<string, unknown>>,
+  ): Promise<Record<string, unknown>> => {
+    const now = Date.now();
+    const stamp = new Date(now).toISOString();
+    // Each run's span links to this request's span (when traced), on whichever instance runs it.
+    const traceparent = activeTraceparent();
+    const task: StoredTask = {
+      taskId: newTaskId(),
+      owner: ownerOf(ctx),
+      status: 'working',
+      createdAt: stamp,
+      lastUpdatedAt: stamp,
+      ttlMs,
+      pollIntervalMs,
+      expiresAt: now + ttlMs,
+      heartbeatAt: now,
+      tool: call.name,
+      ...(call.arguments && { arguments: call.arguments }),
+      ...(mode.restartable && { restartable: true, attempt: 1 }),
+      ...(traceparent && { traceparent }),
+      ...storedCallerOf(ctx.authInfo),
+      client: storedClientOf(ctx),
+    };
+    if (queue) {
+      // Stored, then queued: a worker takes it; should the queue refuse the id, a sweeper runs it once it looks stalled.
+      const queued: StoredTask = { ...task, queued: true };
+      // Counted by the store, with the write: the bounds hold across every instance queuing into it.
+      if (store.createWithin) {
+        const reached = await store.createWithin(queued, { perCaller: maxPerCaller, total: maxTotal });
+        if (reached) return toolErrorResult(tooManyQueued(reached, call.name));
+      } else await store.create(queued);
+      await store.enqueue!(task.taskId).catch((error: unknown) => logger.warn(`task ${task.taskId}: it could not be queued; a sweeper starts it`, error));
+      if (app && work !== false) void take();
+      return createTaskResult(queued);
+    }
+
+    const busy = tooBusy(task.owner, call.name);
+    if (busy) return toolErrorResult(busy);
+    const round = runner.begin(task, next);
+    if (mode.inputFirst) {
+      // Questions asked before the method does anything else go out as a plain round trip, without a task.
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const window = new Promise<undefined>((resolve) => (timer = setTimeout(resolve, inputFirstMs, undefined)));
+      const early = await Promise.race([
+        round.answer.then(
+          (answer) => answer,
+          () => undefined,
+        ),
+        window,
+      ]);
+      clearTimeout(timer);
+      if (early?.resultType === 'input_required') {
+        runner.drop(round);
+        return early;
+      }
+    }
+    // The handle goes out only once the store has the task (SEP-2663: durably created).
+    try {
+      await store.create(task);
+    } catch (error) {
+      round.controller.abort(new ToolwrightError('The task could not be stored.'));
+      runner.drop(round);
+      throw error;
+    }
+    void runner.follow(round);
+    return createTaskResult(task);
+  };
+
   return defineExtension({
     id: TASKS_EXTENSION_ID,
     settings: {},
@@ -279,46 +355,48 @@ export function tasks(options: TasksOptions = {}): Extension {
     requests: {
       'tasks/get': {
         params: TASK_ID,
-        handle: async ({ taskId }: { taskId: string }, ctx) => detailedTask(await alive(await owned(taskId, ctx), ctx.callTool)),
+        handle: ({ taskId }: { taskId: string }, ctx) => listeners.during(async () => detailedTask(await alive(await owned(taskId, ctx), ctx.callTool))),
       },
       'tasks/update': {
         // The SDK takes `inputResponses` out of the params (ctx.inputResponses) and checks it is an object.
         params: TASK_ID,
-        handle: async ({ taskId }: { taskId: string }, ctx) => {
-          const current = await owned(taskId, ctx);
-          // Refused before the store changes: the answers stay pending for a 2026-07-28 request to give again.
-          const callTool = ctx.callTool;
-          if (!callTool) throw new ProtocolError(ErrorCodes.InvalidRequest, 'tasks/update answers a task only on 2026-07-28 requests; the task still waits for its answers.');
-          const inputResponses = ctx.inputResponses ?? {};
-          checkAnswers(current, inputResponses);
-          let resumed: StoredTask | undefined;
-          await store.update(taskId, (task) => {
-            resumed = undefined;
-            const next = answered(task, inputResponses);
-            if (next?.status === 'working') resumed = next;
-            return next;
-          });
-          if (resumed) {
-            const task = resumed;
-            runner.start(task, (override) => callTool({ name: task.tool, ...(task.arguments && { arguments: task.arguments }) }, override));
-          }
-          return ACK;
-        },
+        handle: ({ taskId }: { taskId: string }, ctx) =>
+          listeners.during(async () => {
+            const current = await owned(taskId, ctx);
+            // Refused before the store changes: the answers stay pending for a 2026-07-28 request to give again.
+            const callTool = ctx.callTool;
+            if (!callTool) throw new ProtocolError(ErrorCodes.InvalidRequest, 'tasks/update answers a task only on 2026-07-28 requests; the task still waits for its answers.');
+            const inputResponses = ctx.inputResponses ?? {};
+            checkAnswers(current, inputResponses);
+            let resumed: StoredTask | undefined;
+            await store.update(taskId, (task) => {
+              resumed = undefined;
+              const next = answered(task, inputResponses);
+              if (next?.status === 'working') resumed = next;
+              return next;
+            });
+            if (resumed) {
+              const task = resumed;
+              runner.start(task, (override) => callTool({ name: task.tool, ...(task.arguments && { arguments: task.arguments }) }, override));
+            }
+            return ACK;
+          }),
       },
       'tasks/cancel': {
         params: TASK_ID,
-        handle: async ({ taskId }: { taskId: string }, ctx) => {
-          const task = await owned(taskId, ctx);
-          if (TERMINAL.has(task.status)) return ACK;
-          await store.update(taskId, (t) =>
-            TERMINAL.has(t.status)
-              ? undefined
-              : touched(t, { status: 'cancelled', queued: undefined, inputRequests: undefined, inputResponses: undefined, requestState: undefined, answers: undefined }),
-          );
-          runner.abort(taskId);
-          await store.publishCancel?.(taskId);
-          return ACK;
-        },
+        handle: ({ taskId }: { taskId: string }, ctx) =>
+          listeners.during(async () => {
+            const task = await owned(taskId, ctx);
+            if (TERMINAL.has(task.status)) return ACK;
+            await store.update(taskId, (t) =>
+              TERMINAL.has(t.status)
+                ? undefined
+                : touched(t, { status: 'cancelled', queued: undefined, inputRequests: undefined, inputResponses: undefined, requestState: undefined, answers: undefined }),
+            );
+            runner.abort(taskId);
+            await store.publishCancel?.(taskId);
+            return ACK;
+          }),
       },
     },
     listen: {
@@ -377,6 +455,8 @@ export function tasks(options: TasksOptions = {}): Extension {
     },
     start(started) {
       app = started;
+      // A started app writes tasks outside any request (worker, sweeper) and hears every cancel until it stops.
+      const release = listeners.hold();
       const timers: ReturnType<typeof setInterval>[] = [];
       if (store.stale) timers.push(setInterval(() => void sweep(), Math.max(1, Math.floor(heartbeatTimeoutMs / 3))));
       if (work !== false && store.dequeue) timers.push(setInterval(() => void take(), pollMs));
@@ -384,9 +464,8 @@ export function tasks(options: TasksOptions = {}): Extension {
       return () => {
         for (const timer of timers) clearInterval(timer);
         app = undefined;
-        // A store the app shared with others (tests, hot reloads, instances in one process) keeps nothing of it.
-        runner.close();
-        watchers.close();
+        // A store the app shared with others (tests, hot reloads, instances in one process) keeps nothing of it once its runs and streams here ended.
+        release();
       };
     },
     async aroundToolCall(call, ctx, next) {
@@ -410,70 +489,7 @@ export function tasks(options: TasksOptions = {}): Extension {
       }
       // A caller the tool's rules refuse gets the unknown-tool answer from the pipeline, and no task.
       if (tool.access && !canAccess(tool.access, ctx.authInfo)) return next();
-      const now = Date.now();
-      const stamp = new Date(now).toISOString();
-      // Each run's span links to this request's span (when traced), on whichever instance runs it.
-      const traceparent = activeTraceparent();
-      const task: StoredTask = {
-        taskId: newTaskId(),
-        owner: ownerOf(ctx),
-        status: 'working',
-        createdAt: stamp,
-        lastUpdatedAt: stamp,
-        ttlMs,
-        pollIntervalMs,
-        expiresAt: now + ttlMs,
-        heartbeatAt: now,
-        tool: call.name,
-        ...(call.arguments && { arguments: call.arguments }),
-        ...(mode.restartable && { restartable: true, attempt: 1 }),
-        ...(traceparent && { traceparent }),
-        ...storedCallerOf(ctx.authInfo),
-        client: storedClientOf(ctx),
-      };
-      if (queue) {
-        // Stored, then queued: a worker takes it; should the queue refuse the id, a sweeper runs it once it looks stalled.
-        const queued: StoredTask = { ...task, queued: true };
-        // Counted by the store, with the write: the bounds hold across every instance queuing into it.
-        if (store.createWithin) {
-          const reached = await store.createWithin(queued, { perCaller: maxPerCaller, total: maxTotal });
-          if (reached) return toolErrorResult(tooManyQueued(reached, call.name));
-        } else await store.create(queued);
-        await store.enqueue!(task.taskId).catch((error: unknown) => logger.warn(`task ${task.taskId}: it could not be queued; a sweeper starts it`, error));
-        if (app && work !== false) void take();
-        return createTaskResult(queued);
-      }
-
-      const busy = tooBusy(task.owner, call.name);
-      if (busy) return toolErrorResult(busy);
-      const round = runner.begin(task, next);
-      if (mode.inputFirst) {
-        // Questions asked before the method does anything else go out as a plain round trip, without a task.
-        let timer: ReturnType<typeof setTimeout> | undefined;
-        const window = new Promise<undefined>((resolve) => (timer = setTimeout(resolve, inputFirstMs, undefined)));
-        const early = await Promise.race([
-          round.answer.then(
-            (answer) => answer,
-            () => undefined,
-          ),
-          window,
-        ]);
-        clearTimeout(timer);
-        if (early?.resultType === 'input_required') {
-          runner.drop(round);
-          return early;
-        }
-      }
-      // The handle goes out only once the store has the task (SEP-2663: durably created).
-      try {
-        await store.create(task);
-      } catch (error) {
-        round.controller.abort(new ToolwrightError('The task could not be stored.'));
-        runner.drop(round);
-        throw error;
-      }
-      void runner.follow(round);
-      return createTaskResult(task);
+      return listeners.during(() => createTask(call, mode, ctx, next));
     },
   });
 }
