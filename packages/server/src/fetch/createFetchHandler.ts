@@ -170,7 +170,8 @@ export function createFetchHandler(app: ServerFactory, options: FetchHandlerOpti
 
   async function close({ drainTimeoutMs = 10_000 }: { drainTimeoutMs?: number } = {}): Promise<void> {
     closing = true;
-    await posts.drain(drainTimeoutMs);
+    // A 2026-07-28 call still running gets its -32000 answer before the SDK's handler closes (which would end it with an empty one).
+    if (!(await posts.drain(drainTimeoutMs))) modern.abandon(`Server shutting down: the call did not finish within the drain timeout (${drainTimeoutMs} ms) and was abandoned.`);
     await Promise.all([era2025.close(), modern.close()]);
   }
 

@@ -5,11 +5,19 @@ import { extendedListen, type ExtendedListens } from './extendedListen';
 import { listenedResources, listenRefusal, listenRefusalMessage } from './listenRefusal';
 import type { McpServerHandle, ServerFactory, ServerSetup } from './ServerFactory';
 import { paramHeaderMismatch } from './paramHeaderMismatch';
+import { AbandonableCalls } from './AbandonableCalls';
+import { callIdOf } from './callIdOf';
 
 /** The 2026-07-28 requests of one endpoint, answered over web `Request`/`Response`. */
 export interface ModernFetch {
   /** Answers a request whose HTTP rules passed; `body` is its parsed body, `request` carries method, headers and the abort signal. */
   fetch(request: Request, body: unknown, authInfo: AuthInfo | undefined): Promise<Response>;
+  /**
+   * Answers every call still running with a -32000 error giving `reason` (shutdown gave up
+   * waiting for it) and stops it; `subscriptions/listen` streams are left to `close`. Does
+   * nothing when made with `abandonable: false`.
+   */
+  abandon(reason: string): void;
   close(): Promise<void>;
 }
 
@@ -21,6 +29,8 @@ export interface ModernFetchOptions {
   /** Tells the SDK's `subscriptions/listen` streams of every change; returns the function that stops it. */
   subscribe(notifier: ReturnType<typeof createMcpHandler>['notify']): () => void;
   onerror(error: Error): void;
+  /** Whether `abandon` can answer the calls being answered (default true); false where the caller abandons them itself (node's responses). */
+  abandonable?: boolean;
   /** The app's tools, for the `Mcp-Param-*` header check of a `tools/call` (SEP-2243); without it, none is made. */
   tools?: Pick<ServerFactory, 'toolAccess' | 'toolParamHeaders'>;
 }
@@ -43,6 +53,7 @@ export function createModernFetch(factory: (setup: ServerSetup) => McpServerHand
   });
   const unsubscribe = options.subscribe(handler.notify);
   const extendedListens: ExtendedListens = new Set();
+  const calls = options.abandonable === false ? undefined : new AbandonableCalls();
   return {
     async fetch(request, body, authInfo) {
       const listened = listenedResources(body);
@@ -55,7 +66,13 @@ export function createModernFetch(factory: (setup: ServerSetup) => McpServerHand
       const sdk = () => handler.fetch(request, authInfo ? { parsedBody: body, authInfo } : { parsedBody: body });
       // A listen naming an extension's keys (the tasks extension's taskIds) gets the extensions' notifications merged in.
       const extended = extendedListen(factory, body, authInfo, extendedListens, sdk);
-      return (extended && (await extended)) ?? sdk();
+      const answered = extended && (await extended);
+      if (answered) return answered;
+      const response = await sdk();
+      return calls ? calls.answer(callIdOf(body), response) : response;
+    },
+    abandon(reason) {
+      calls?.abandon(reason);
     },
     async close() {
       for (const close of [...extendedListens]) close();

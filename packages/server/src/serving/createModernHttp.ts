@@ -3,6 +3,7 @@ import type { TLSSocket } from 'node:tls';
 import type { AuthInfo } from '@toolwright/core';
 import type { McpServerHandle, ServerSetup } from './ServerFactory';
 import { isModernMessage } from '../sdk/isModernMessage';
+import { callIdOf } from './callIdOf';
 import { createModernFetch, type ModernFetchOptions } from './createModernFetch';
 
 /** Answers the 2026-07-28 requests of one HTTP endpoint. */
@@ -24,7 +25,6 @@ interface Exchange {
 
 /** The JSON-RPC server-error code for calls abandoned because the server is stopping (as on stdio and 2025-era HTTP). */
 const SHUTTING_DOWN = -32000;
-const LISTEN = 'subscriptions/listen';
 
 export interface ModernHttpOptions extends ModernFetchOptions {
   /** Most bytes a response may hold unsent (a client reading a long `subscriptions/listen` stream too slowly) before it is dropped. */
@@ -43,7 +43,8 @@ export interface ModernHttpOptions extends ModernFetchOptions {
  * (`listenRefusal`), so no caller hears of a resource it may not read.
  */
 export function createModernHttp(factory: (setup: ServerSetup) => McpServerHandle, options: ModernHttpOptions): ModernHttp {
-  const handler = createModernFetch(factory, options);
+  // The calls are abandoned here, on node's response: the runtime-neutral handler tracks none.
+  const handler = createModernFetch(factory, { ...options, abandonable: false });
   const calls = new Set<Exchange>();
   return {
     async handle(req, res, body, authInfo) {
@@ -108,13 +109,6 @@ function webRequestOf(req: IncomingMessage, signal: AbortSignal): Request {
   }
   const scheme = (req.socket as TLSSocket | undefined)?.encrypted ? 'https' : 'http';
   return new Request(new URL(req.url ?? '/', `${scheme}://${req.headers.host ?? 'localhost'}`), { method: req.method, headers, signal });
-}
-
-/** The id of a request the era serves as a call that shutdown may abandon: not a notification, a response, or a `subscriptions/listen` stream. */
-function callIdOf(body: unknown): string | number | undefined {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) return undefined;
-  const { id, method } = body as { id?: unknown; method?: unknown };
-  return (typeof id === 'string' || typeof id === 'number') && typeof method === 'string' && method !== LISTEN ? id : undefined;
 }
 
 /**
