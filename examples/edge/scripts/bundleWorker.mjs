@@ -31,10 +31,15 @@
 // licences esbuild gathers at the end stay too), with a source map beside it (worker.mjs.map): a quarter less text to parse, and all of it ASCII, which
 // V8 reads one byte a character (the comments of the SDK and zod hold a few dashes that made V8
 // decode the whole script to two bytes a character).
+//
+// Each file is written whole under a temporary name in its folder, then renamed over the old one,
+// the source map first (see writeWhole): Deno, Bun or Miniflare reading the Worker while a build
+// runs (a test, a dev server) get the old file or the new one, never a half-written one.
 import { build } from 'esbuild';
-import { readFile } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { builtinModules, createRequire } from 'node:module';
-import { dirname, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 
 /** A file of @toolwright/server's builds: `bundle/*.js` (CommonJS) or a file under `esm/` (ES modules). */
 const SERVER_BUNDLE = /[\\/]server[\\/](?:bundle[\\/][\w-]+|esm[\\/].+)\.js$/;
@@ -398,8 +403,30 @@ export function emitEsModules(tsconfig, outDir) {
 }
 
 /**
+ * Writes esbuild's output files (`write: false`) each whole under a temporary name in its folder,
+ * then renames it to its name (on POSIX a rename within one folder replaces the file at once): a
+ * reader opens the old file or the new one, never one half written. The source map goes first,
+ * so the script's `//# sourceMappingURL` (which names the map's final name) never points at an
+ * older map than the script. A failed write leaves no temporary file behind.
+ */
+export async function writeWhole(outputFiles) {
+  const ordered = [...outputFiles].sort((a, b) => Number(b.path.endsWith('.map')) - Number(a.path.endsWith('.map')));
+  for (const { path, contents } of ordered) {
+    await mkdir(dirname(path), { recursive: true });
+    const temporary = join(dirname(path), `.${basename(path)}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`);
+    try {
+      await writeFile(temporary, contents);
+      await rename(temporary, path);
+    } catch (error) {
+      await rm(temporary, { force: true });
+      throw error;
+    }
+  }
+}
+
+/**
  * Bundles `entry` (ES module source whose default export is the Worker, `{ fetch }`), resolved
- * from `resolveDir`, into `outfile`. Node's built-in modules are left to the runtime (the Worker
+ * from `resolveDir`, into `outfile` (written whole, see writeWhole). Node's built-in modules are left to the runtime (the Worker
  * runs with the nodejs_compat flag), and so are the server's optional peers for Node alone (its
  * node HTTP transport, the test kit's client), which are required only when used.
  */
@@ -419,8 +446,9 @@ export async function bundleWorker({ entry, resolveDir, outfile }) {
   };
   const first = await build({ ...options, plugins: [staticImports(true), oneClassTransformer], write: false, metafile: true, logLevel: 'silent' });
   const reach = await reachOf(first.metafile, resolveDir);
-  return build({
+  const result = await build({
     ...options,
+    write: false,
     metafile: true,
     minifyWhitespace: true,
     sourcemap: 'linked',
@@ -436,4 +464,6 @@ export async function bundleWorker({ entry, resolveDir, outfile }) {
       ...(reach.classValidator ? [usedClassValidator(reach.classValidator)] : []),
     ],
   });
+  await writeWhole(result.outputFiles);
+  return result;
 }

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 /**
@@ -20,9 +20,9 @@ let dir: string;
 beforeAll(() => (dir = mkdtempSync(join(ROOT, '.bundle-test-'))));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-/** Runs `script` (ES module source, with `bundleWorker`, `dtoNamesOf` and `emitEsModules` in scope) in node, in `cwd`; its stdout. */
+/** Runs `script` (ES module source, with `bundleWorker`, `dtoNamesOf`, `emitEsModules` and `writeWhole` in scope) in node, in `cwd`; its stdout. */
 function run(script: string, cwd = ROOT): string {
-  const source = `import { bundleWorker, dtoNamesOf, emitEsModules } from ${JSON.stringify(`file://${BUNDLER}`)};\n${script}`;
+  const source = `import { bundleWorker, dtoNamesOf, emitEsModules, writeWhole } from ${JSON.stringify(`file://${BUNDLER}`)};\n${script}`;
   return execFileSync(process.execPath, ['--input-type=module', '-e', source], { cwd, encoding: 'utf8' });
 }
 
@@ -167,6 +167,38 @@ describe("the edge example's Worker bundler", () => {
     // Through tsc's own maps, to the app's TypeScript and Toolwright's.
     expect(map.sources.some((source) => source.endsWith('/src/worker.ts'))).toBe(true);
     expect(map.sources.some((source) => source.endsWith('packages/core/src/decorators/Tool.ts'))).toBe(true);
+  });
+
+  it('replaces a Worker built before whole, by a rename in its folder: no temporary file is left, and the script names its new map', () => {
+    const folder = join(dir, 'rebuilt');
+    mkdirSync(folder);
+    writeFileSync(join(folder, 'worker.mjs'), 'export default {}; // the old build\n//# sourceMappingURL=worker.mjs.map\n');
+    writeFileSync(join(folder, 'worker.mjs.map'), '{"version":3,"sources":["old.js"],"mappings":""}');
+    run(
+      `await bundleWorker({ entry: ${JSON.stringify("import 'reflect-metadata';\nimport worker from './dist/worker.js';\nexport default worker.default;\n")}, resolveDir: ${JSON.stringify(ROOT)}, outfile: ${JSON.stringify(join(folder, 'worker.mjs'))} });`,
+    );
+    expect(readdirSync(folder).sort()).toEqual(['worker.mjs', 'worker.mjs.map']);
+    const text = readFileSync(join(folder, 'worker.mjs'), 'utf8');
+    expect(text).not.toContain('the old build');
+    expect(text.trimEnd().endsWith('//# sourceMappingURL=worker.mjs.map')).toBe(true);
+    const map = JSON.parse(readFileSync(join(folder, 'worker.mjs.map'), 'utf8')) as { sources: string[] };
+    expect(map.sources.some((source) => source.endsWith('/src/worker.ts'))).toBe(true);
+  });
+
+  it('writes the source map before the script, and leaves the old script and no temporary file when a write fails', () => {
+    const folder = join(dir, 'failing');
+    mkdirSync(folder);
+    writeFileSync(join(folder, 'worker.mjs'), 'the old build');
+    // The map's name is a folder here, so its rename fails: the script, written after it, must not change.
+    mkdirSync(join(folder, 'worker.mjs.map'));
+    writeFileSync(join(folder, 'worker.mjs.map', 'keep'), '');
+    const said = run(
+      `const te = new TextEncoder();
+      await writeWhole([{ path: ${JSON.stringify(join(folder, 'worker.mjs'))}, contents: te.encode('the new build') }, { path: ${JSON.stringify(join(folder, 'worker.mjs.map'))}, contents: te.encode('{}') }]).then(() => console.log('written'), (error) => console.log(error.code));`,
+    );
+    expect(said.trim()).toMatch(/^E[A-Z]+$/);
+    expect(readFileSync(join(folder, 'worker.mjs'), 'utf8')).toBe('the old build');
+    expect(readdirSync(folder).sort()).toEqual(['worker.mjs', 'worker.mjs.map']);
   });
 
   it('keeps @opentelemetry/api when the app imports it, run from the folder that holds node_modules', () => {
