@@ -7,7 +7,7 @@ import { claimStream } from './claimStream';
 import { connectRedis } from './connectRedis';
 import { redisWarnings } from './redisWarnings';
 import { RedisUnavailableError } from './RedisUnavailableError';
-import { BROADCAST, CREATE, END, SET_STATE, STORE_EVENT, TOUCH, UPDATE } from './scripts';
+import { BROADCAST, CREATE, END, PEEK, SET_STATE, STORE_EVENT, TOUCH, UPDATE } from './scripts';
 
 type JSONRPCMessage = Parameters<EventStore['storeEvent']>[1];
 
@@ -72,6 +72,7 @@ interface Scripted extends Redis {
     principal: string,
     ownerKey: string,
   ): Promise<number>;
+  twPeek(session: string, id: string, principal: string, prefix: string): Promise<[string | null, string | null] | 0 | null>;
   twTouch(
     session: string,
     sessions: string,
@@ -214,6 +215,7 @@ export async function createRedisCluster(options: RedisClusterOptions = {}): Pro
   // The subscriber queues its (re)subscriptions while disconnected; it runs no other command.
   const subscriber = new Redis(url, { ...base, enableOfflineQueue: true, commandTimeout: undefined, autoResubscribe: true });
   redis.defineCommand('twCreate', { numberOfKeys: 3, lua: CREATE });
+  redis.defineCommand('twPeek', { numberOfKeys: 1, lua: PEEK });
   redis.defineCommand('twTouch', { numberOfKeys: 5, lua: TOUCH });
   redis.defineCommand('twSetState', { numberOfKeys: 2, lua: SET_STATE });
   redis.defineCommand('twUpdate', { numberOfKeys: 2, lua: UPDATE });
@@ -356,6 +358,24 @@ export async function createRedisCluster(options: RedisClusterOptions = {}): Pro
     };
   }
 
+  /** The record PEEK or TOUCH found (`[rec, level]`), or undefined: none, another principal's, or unreadable. */
+  function recordOf(id: string, found: [string | null, string | null] | 0 | null): SessionRecord | undefined {
+    if (!Array.isArray(found) || typeof found[0] !== 'string') return undefined;
+    const rec = parseJson(found[0]);
+    if (!isObject(rec) || !isObject(rec.initialize) || typeof rec.protocolVersion !== 'string' || !(rec.principal === null || typeof rec.principal === 'string')) {
+      // Unreadable: the client gets 404 and starts a new session, as for one that expired.
+      warn(`redis: session ${id} has a malformed record in Redis (written by another version?); it is treated as ended`);
+      return undefined;
+    }
+    return {
+      id,
+      initialize: rec.initialize,
+      protocolVersion: rec.protocolVersion,
+      principal: rec.principal ?? undefined,
+      ...(typeof found[1] === 'string' && LOG_LEVELS.has(found[1]) ? { logLevel: found[1] } : {}),
+    };
+  }
+
   const sessions: SharedSessions = {
     async create(record, limits) {
       const rec = JSON.stringify({ initialize: record.initialize, protocolVersion: record.protocolVersion, principal: record.principal ?? null });
@@ -378,25 +398,14 @@ export async function createRedisCluster(options: RedisClusterOptions = {}): Pro
       );
       return created >= 0;
     },
-    async touch(id, idleTimeoutMs, principal) {
+    async peek(id, principal) {
       // An id no session was given (any text a client sent as Mcp-Session-Id) is unknown without asking Redis: it never becomes a key.
       if (!SESSION_ID.test(id)) return undefined;
-      const found = await run(() => redis.twTouch(k.session(id), k.sessions, k.events(id), k.state(id), k.subs(id), Date.now(), idleTimeoutMs, id, principal ?? '', prefix));
-      if (!Array.isArray(found) || typeof found[0] !== 'string') return undefined;
-      const rec = parseJson(found[0]);
-      if (!isObject(rec) || !isObject(rec.initialize) || typeof rec.protocolVersion !== 'string' || !(rec.principal === null || typeof rec.principal === 'string')) {
-        // Unreadable: the client gets 404 and starts a new session, as for one that expired.
-        warn(`redis: session ${id} has a malformed record in Redis (written by another version?); it is treated as ended`);
-        return undefined;
-      }
-      const record: SessionRecord = {
-        id,
-        initialize: rec.initialize,
-        protocolVersion: rec.protocolVersion,
-        principal: rec.principal ?? undefined,
-        ...(typeof found[1] === 'string' && LOG_LEVELS.has(found[1]) ? { logLevel: found[1] } : {}),
-      };
-      return record;
+      return recordOf(id, await run(() => redis.twPeek(k.session(id), id, principal ?? '', prefix)));
+    },
+    async touch(id, idleTimeoutMs, principal) {
+      if (!SESSION_ID.test(id)) return undefined;
+      return recordOf(id, await run(() => redis.twTouch(k.session(id), k.sessions, k.events(id), k.state(id), k.subs(id), Date.now(), idleTimeoutMs, id, principal ?? '', prefix)));
     },
     async update(id, change: SessionChange) {
       const [kind, value] = 'logLevel' in change ? ['level', change.logLevel] : 'subscribe' in change ? ['subscribe', change.subscribe] : ['unsubscribe', change.unsubscribe];

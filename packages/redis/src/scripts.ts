@@ -120,6 +120,23 @@ return evicted
 `;
 
 /**
+ * KEYS: s:<id>. ARGV: id, principal, prefix.
+ * What a request is checked against before it is served: TOUCH's check and answer, with no
+ * expiry pushed back (TOUCH renews the session once it accepted the request). Returns
+ * [rec, level], 0 for another principal's session, or nil when it is gone (its leftovers dropped, as TOUCH does).
+ */
+export const PEEK = `${LIB}
+typed(KEYS[1], 'hash')
+local found = redis.call('HMGET', KEYS[1], 'principal', 'rec', 'level')
+if not found[1] then
+  if redis.call('EXISTS', KEYS[1]) == 0 then forget(ARGV[3], ARGV[1]) end
+  return false
+end
+if found[1] ~= ARGV[2] then return 0 end
+return { found[2], found[3] }
+`;
+
+/**
  * KEYS: s:<id>, sessions, e:<id>, st:<id>, sub:<id>. ARGV: now, ttl, id, principal, prefix.
  * Checks the principal first: another principal's request changes nothing (0). Returns
  * [rec, level] with the expiry pushed back, 0 for another principal's session, or nil when it is gone.

@@ -26,14 +26,14 @@ export interface SessionRecord {
   /**
    * Whose share of sessions it counts against (`sessions.maxSessionsPerPrincipal`): the
    * principal, or the client address of an anonymous caller. Given to `create`; a store may
-   * leave it out of what `touch` returns.
+   * leave it out of what `peek` and `touch` return.
    */
   readonly owner?: string;
   /** The client's last `logging/setLevel`, if any. */
   readonly logLevel?: string;
   /**
    * URIs the client subscribed to (`resources/subscribe`), as given to `create` (none). The
-   * store keeps the live set for `publish`; `touch` need not return it.
+   * store keeps the live set for `publish`; `peek` and `touch` need not return it.
    */
   readonly subscriptions?: readonly string[];
 }
@@ -56,9 +56,18 @@ export interface SharedSessions {
    */
   create(record: SessionRecord, limits: { readonly idleTimeoutMs: number; readonly maxSessions: number; readonly maxSessionsPerPrincipal: number }): Promise<boolean>;
   /**
+   * The session if `principal` opened it, as `touch` returns it, but with its expiry left as
+   * it was; undefined if it is unknown, expired, ended or another principal's. A request is
+   * checked against it before it is served: only a request the session then accepts renews it
+   * (`touch`), so a refused one (status 400 or above) keeps no session alive. Required: a
+   * `cluster` whose sessions lack it is refused at startup with a ConfigError saying to add it.
+   */
+  peek(id: string, principal: string | undefined): Promise<SessionRecord | undefined>;
+  /**
    * The session, its expiry pushed back by `idleTimeoutMs`, if `principal` opened it;
    * undefined if it is unknown, expired, ended or another principal's (whose request then
-   * keeps nothing alive: the check comes first).
+   * keeps nothing alive: the check comes first). Called once a request of the session was
+   * accepted (not awaited by the request), and while a request or stream of it is open.
    */
   touch(id: string, idleTimeoutMs: number, principal: string | undefined): Promise<SessionRecord | undefined>;
   /**

@@ -56,6 +56,12 @@ export interface SessionSharing {
   create(record: SessionRecord): Promise<boolean>;
   /** The local session a request names; if it is marked as used here, only when the request's principal owns it (the session pool marks it once its transport accepted the request). */
   find(id: string, request: SessionRequest, local: LocalSessions): Promise<SessionFound>;
+  /**
+   * Marks a session as used by a request its transport accepted (answered below 400), as the
+   * session pool marks its local copy: a cluster pushes the shared record's expiry back, in
+   * the background (the response does not wait for it). A refused request calls nothing.
+   */
+  used(session: SharedSession, local: LocalSessions): void;
   /** Wires a session's new server and transport, before they connect. */
   wire(id: string, server: McpServerHandle, transport: SessionTransport): void;
   /** Finishes a session's start once connected; `record` when it is a copy of one opened elsewhere. */

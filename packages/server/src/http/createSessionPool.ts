@@ -42,6 +42,12 @@ export interface SessionCall {
 /** The session a request is served in (with the part of its body left for it), or the answer it gets instead. */
 export type SessionOutcome<T extends SessionTransport> = { readonly session: HttpSession<T>; readonly body: unknown } | { readonly answer: HttpRefusal };
 
+/**
+ * How long a request of a shared session is open before it renews the session (see
+ * `SessionPool.begin`): a transport refuses a request at once, so one still open by then was accepted.
+ */
+const EARLY_RENEWAL_MS = 100;
+
 /** The 2025-era sessions of one endpoint: the node listener's and the fetch handler's alike. */
 export interface SessionPool<T extends SessionTransport> {
   /**
@@ -62,7 +68,10 @@ export interface SessionPool<T extends SessionTransport> {
    * Counts an HTTP request (or SSE stream) of the session as open, so no idle sweep closes it;
    * returns the function that ends it (once), given the HTTP status the request was answered
    * with. Only a request its transport accepted (2xx, 3xx) used the session: that one marks it
-   * as just used; a refused one (4xx, 5xx) leaves its idle time as it was.
+   * as just used, here and where it is shared (`SessionSharing.used`); a refused one (4xx, 5xx)
+   * leaves its idle time as it was. Where the session is shared, a request still open after
+   * `EARLY_RENEWAL_MS` (a tool call streaming its answer, a GET stream) marks it then too, so that
+   * a long request begun just before the shared record's expiry does not outlive it.
    */
   begin(session: HttpSession<T>): (status: number) => void;
   readonly size: number;
@@ -171,12 +180,17 @@ export function createSessionPool<T extends SessionTransport>(app: ServerFactory
     },
     begin(session) {
       session.open++;
+      const early = copies ? setTimeout(() => void (session.closed || sharing.used(session, local)), EARLY_RENEWAL_MS) : undefined;
+      (early as { unref?: () => void } | undefined)?.unref?.();
       let ended = false;
       return (status) => {
         if (ended) return;
         ended = true;
+        clearTimeout(early);
         session.open--;
-        if (status < 400) store.touch(session.id);
+        if (status >= 400) return;
+        store.touch(session.id);
+        sharing.used(session, local);
       };
     },
     get size() {

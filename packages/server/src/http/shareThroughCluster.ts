@@ -21,12 +21,32 @@ type ClusterTransport = SessionTransport & Required<Pick<SessionTransport, 'rest
  * `logError` hears of what failed in the background (publishing, relaying).
  */
 export function shareThroughCluster(app: ServerFactory, cluster: Cluster, limits: SessionLimits, logError: (message: string) => void): SessionSharing {
+  if (typeof cluster.sessions?.peek !== 'function') {
+    throw new ConfigError(
+      'Toolwright: `cluster.sessions` has no `peek(id, principal)`. Add it to your Cluster: it resolves to the session record as `touch` does, without pushing its expiry back (see `SharedSessions` in @toolwright/server/http), so a refused request renews no session.',
+    );
+  }
   /** The POST streams of this instance's copies get ids no other instance uses. */
   const instanceId = crypto.randomUUID().slice(0, 8);
   /** Copies being made of sessions opened elsewhere, so concurrent requests make one. */
   const restoring = new Map<string, Promise<SharedSession>>();
   /** The log level each local copy was last given. */
   const copiedLevel = new WeakMap<SharedSession, string | undefined>();
+
+  /**
+   * Pushes the session's expiry back in the cluster, in the background: a request that used it
+   * does not wait for it. A session found gone meanwhile (ended, expired) loses its copy here.
+   * A failure is dropped: the store reports its outages, and the session's next request sees it.
+   */
+  function renew(id: string, principal: string | undefined, local: LocalSessions): void {
+    cluster.sessions.touch(id, limits.idleTimeoutMs, principal).then(
+      (record) => {
+        const copy = record ? undefined : local.get(id);
+        if (copy && copy.principal === principal) void local.close(copy, 'expired or ended elsewhere');
+      },
+      () => {},
+    );
+  }
 
   /** The session's local copy, made from its record if this instance has none yet; its log level brought up to date. */
   async function copyOf(record: SessionRecord, local: LocalSessions): Promise<SharedSession> {
@@ -51,12 +71,18 @@ export function shareThroughCluster(app: ServerFactory, cluster: Cluster, limits
    * the client's answers and cancellations meant for other instances are relayed to them,
    * with the body left for this instance; or the answer, when the store is unreachable (503),
    * the request's MCP-Protocol-Version is not the session's (400: nothing ended, relayed or
-   * copied), or nothing is left for this instance (202). What the request changes in the session is
-   * recorded once its server accepted it (see `recordAcceptedChanges`).
+   * copied), or nothing is left for this instance (202). The record is read, not renewed: the
+   * session is renewed once it accepted the request (`used`, or here for that 202), so a refused
+   * request keeps nothing alive. What the request changes in the session is recorded once its
+   * server accepted it (see `recordAcceptedChanges`).
    */
-  async function settle(id: string, { method, body, principal, protocolVersion }: SessionRequest): Promise<{ record: SessionRecord | undefined; body: unknown } | { answer: HttpRefusal }> {
+  async function settle(
+    id: string,
+    { method, body, principal, protocolVersion }: SessionRequest,
+    local: LocalSessions,
+  ): Promise<{ record: SessionRecord | undefined; body: unknown } | { answer: HttpRefusal }> {
     try {
-      const record = await cluster.sessions.touch(id, limits.idleTimeoutMs, principal);
+      const record = await cluster.sessions.peek(id, principal);
       if (!record || record.principal !== principal) return { record: undefined, body };
       // Refused as the session pool refuses it, before anything outlives the refusal (an ended session, a relayed answer or cancellation, a copy).
       const mismatch = sessionRules.version(protocolVersion, record.protocolVersion);
@@ -68,6 +94,8 @@ export function shareThroughCluster(app: ServerFactory, cluster: Cluster, limits
       for (const answer of split.foreign) await cluster.relay(answer.instance, id, answer.message);
       for (const cancel of cancellationsOf(body)) await cluster.relay('*', id, cancel);
       if (split.foreign.length > 0 && (split.body === undefined || (Array.isArray(split.body) && split.body.length === 0))) {
+        // Accepted (202) without this instance's copy: the session was used all the same.
+        renew(id, principal, local);
         return { answer: { status: 202, body: undefined, headers: { 'mcp-session-id': id } } };
       }
       return { record, body: split.body };
@@ -108,7 +136,7 @@ export function shareThroughCluster(app: ServerFactory, cluster: Cluster, limits
     create: (record) => cluster.sessions.create(record, limits),
 
     async find(id, request, local) {
-      const settled = await settle(id, request);
+      const settled = await settle(id, request, local);
       if ('answer' in settled) return settled;
       const { record, body } = settled;
       if (!record) {
@@ -118,6 +146,11 @@ export function shareThroughCluster(app: ServerFactory, cluster: Cluster, limits
         return { session: undefined, body };
       }
       return { session: await copyOf(record, local), body };
+    },
+
+    used(session, local) {
+      // A DELETE ended it: there is nothing left to renew.
+      if (!session.closed) renew(session.id, session.principal, local);
     },
 
     wire(id, server, transport) {

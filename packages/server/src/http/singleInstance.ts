@@ -11,6 +11,8 @@ export const singleInstance: SessionSharing = {
     const session = local.get(id);
     return { session: session?.principal === request.principal ? session : undefined, body: request.body };
   },
+  // The session pool has marked the local session, which is the only one.
+  used: () => {},
   wire: () => {},
   connected: async () => {},
   refuse: (error) => {
