@@ -6,12 +6,15 @@
 //
 //   node scripts/test-peer-range.js sdk                 the MCP SDK packages (@toolwright/server), both ends
 //   node scripts/test-peer-range.js nest lowest|highest NestJS (@toolwright/nestjs), one end
+//   node scripts/test-peer-range.js express|fastify|hono|next   a framework adapter's framework, both ends
 //
 // It builds nothing: for each end it npm-installs those versions into a temporary folder and runs
 // jest from source with scripts/jest/peer-range-resolver.js, which resolves the family's modules
 // from that folder (every other module as the fast tests do). A release published as ES modules only
 // (Nest 12) is loaded as users load it from CommonJS, through `require(esm)`, which jest does on
-// Node 24.9+ with --experimental-vm-modules: those ends run jest on the pinned Node 24.
+// Node 24.9+ with --experimental-vm-modules: those ends run jest on the pinned Node 24. A package
+// that ships a CommonJS build beside its ES modules (the MCP SDK, hono) is loaded as that build, as
+// `require` loads it, on this Node.
 // Needs the npm registry (or its cache).
 
 const { execFileSync, spawnSync } = require('node:child_process');
@@ -59,6 +62,51 @@ const FAMILIES = {
     ],
     references: [['rxjs', readJson(path.join(ROOT, 'packages/nestjs/package.json')).devDependencies.rxjs]],
   },
+  express: {
+    package: 'packages/express',
+    // @types/express is a peer too, but jest only transpiles: the repository's type check covers the types.
+    peers: (name) => name === 'express',
+    resolves: ['express'],
+    tests: [
+      'packages/express/test/express.e2e.test.ts', // the middleware in an Express app on port 0, both eras
+      'packages/express/test/express-hostile.e2e.test.ts', // hostile input, bodies other middleware parsed
+    ],
+    references: [],
+  },
+  fastify: {
+    package: 'packages/fastify',
+    // The tests load no @fastify/* plugin; fastify's own dependencies resolve inside the installed folder.
+    peers: (name) => name === 'fastify',
+    resolves: ['fastify'],
+    tests: [
+      'packages/fastify/test/fastify.e2e.test.ts', // the plugin on port 0, both eras, the authorization server's routes
+      'packages/fastify/test/fastify-hostile.e2e.test.ts', // hostile input, fastify's own body parsers
+    ],
+    references: [],
+  },
+  hono: {
+    package: 'packages/hono',
+    peers: (name) => name === 'hono',
+    // @hono/node-server serves the Hono app on port 0 and loads hono itself: it resolves from the installed
+    // folder too, so that both use one copy of hono.
+    resolves: ['hono', '@hono/node-server'],
+    tests: [
+      'packages/hono/test/hono.e2e.test.ts', // the middleware in a Hono app on Node, both eras
+      'packages/hono/test/hono-hostile.e2e.test.ts', // hostile input
+    ],
+    references: [['@hono/node-server', readJson(path.join(ROOT, 'packages/hono/package.json')).devDependencies['@hono/node-server']]],
+  },
+  next: {
+    package: 'packages/next',
+    peers: (name) => name === 'next',
+    // The tests render nothing; react and react-dom (next's peers, which npm installs beside it) resolve from the
+    // folder all the same, so that a test that did would load one copy.
+    resolves: ['next', 'react', 'react-dom'],
+    // The route handlers called with next's own NextRequest. packages/next/test/next.e2e.test.ts is left out: it
+    // builds the fixture app with `next build` and serves it with `next start` in processes, on the built packages.
+    tests: ['packages/next/test/route-handlers.test.ts'],
+    references: [],
+  },
 };
 
 const [familyName, ...ends] = process.argv.slice(2);
@@ -86,7 +134,7 @@ for (const end of ends.length > 0 ? ends : ['lowest', 'highest']) {
       if (installed !== version) fail(`test-peer-range: npm installed ${name}@${installed}, not ${version}.`);
     }
     // ES modules only: loaded through require(esm), which jest supports on Node 24.9+ with vm modules.
-    const esmOnly = ranges.some(([name]) => readJson(path.join(dir, 'node_modules', name, 'package.json')).type === 'module');
+    const esmOnly = ranges.some(([name]) => requiresAnEsModule(dir, name));
     const node = esmOnly ? nodeBinary(24) : process.execPath;
     const log = path.join(dir, 'resolved.log');
     const config = path.join(dir, 'jest.config.js');
@@ -153,6 +201,27 @@ function jestConfig(name) {
     `const fast = require(${JSON.stringify(path.join(ROOT, 'jest.config.js'))}).projects.find((p) => p.displayName === 'fast');`,
     `module.exports = { ...fast, displayName: ${JSON.stringify(`${name}-range`)}, testMatch: ['**/test/**/*.test.ts'], testTimeout: 30000, resolver: ${JSON.stringify(path.join(__dirname, 'jest', 'peer-range-resolver.js'))} };`,
   ].join('\n');
+}
+
+/**
+ * Whether `require(name)` from `dir` loads an ES module: the package has no CommonJS entry point
+ * (its exports offer none to `require`, or the file they give is `.mjs` or under `"type": "module"`).
+ */
+function requiresAnEsModule(dir, name) {
+  let file;
+  try {
+    file = require.resolve(name, { paths: [dir] });
+  } catch {
+    return true;
+  }
+  if (file.endsWith('.mjs')) return true;
+  if (file.endsWith('.cjs')) return false;
+  const root = fs.realpathSync(dir);
+  for (let folder = path.dirname(file); folder.startsWith(root); folder = path.dirname(folder)) {
+    const manifest = path.join(folder, 'package.json');
+    if (fs.existsSync(manifest)) return readJson(manifest).type === 'module';
+  }
+  return false;
 }
 
 function readJson(file) {

@@ -68,6 +68,28 @@ describe('RELEASING.md and the release configuration', () => {
     }
   });
 
+  it("the supported framework versions are the adapters' peer dependencies, optional where the table says so, both ends tested", () => {
+    const table = supportedVersions();
+    const frameworkRanges: string = JSON.parse(text('package.json')).scripts['test:framework-ranges'];
+    for (const adapter of ['express', 'fastify', 'hono', 'next']) {
+      const m = manifest(`@toolwright/${adapter}`);
+      // Type packages are checked by the type check, not run; @toolwright/* move with the release.
+      const frameworks = Object.keys(m.peerDependencies!).filter((name) => !name.startsWith('@toolwright/') && !name.startsWith('@types/'));
+      expect({ adapter, frameworks: frameworks.length > 0 }).toEqual({ adapter, frameworks: true });
+      expect(Object.fromEntries(frameworks.map((name) => [name, table.get(name)]))).toEqual(Object.fromEntries(frameworks.map((name) => [name, m.peerDependencies![name]])));
+      for (const name of frameworks) {
+        const row = releasing.split('\n').find((l) => l.startsWith(`| \`${name}\``))!;
+        expect({ name, optional: row.includes('optional peer'), bothEnds: row.includes('both ends') && row.includes('`npm run test:framework-ranges`') }).toEqual({
+          name,
+          optional: m.peerDependenciesMeta?.[name]?.optional === true,
+          bothEnds: true,
+        });
+      }
+      expect({ adapter, ranTogether: frameworkRanges.split(' && ').includes(`node scripts/test-peer-range.js ${adapter}`) }).toEqual({ adapter, ranTogether: true });
+    }
+    expect(JSON.parse(text('package.json')).scripts['test:beside-soak']).toContain('npm run test:framework-ranges');
+  });
+
   it('the entry points RELEASING.md calls public are the ones with an API report', () => {
     for (const folder of ['core', 'server', 'redis', 'express', 'fastify', 'nestjs', 'hono', 'next', 'oauth', 'openapi']) {
       const { name, exports } = PUBLISHED.find((p) => p.folder === folder)!.manifest;

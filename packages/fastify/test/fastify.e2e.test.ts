@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { createApp } from '@toolwright/server';
 import { createOAuthServer } from '@toolwright/oauth';
 import { createToolwrightPlugin, toolwrightPlugin, type ToolwrightPluginOptions } from '@toolwright/fastify';
@@ -25,6 +25,12 @@ async function serve(prefix: string, options: Partial<ToolwrightPluginOptions> =
   const { port } = fastify.server.address() as { port: number };
   const base = `http://127.0.0.1:${port}`;
   return { base, url: `${base}${prefix}/mcp`, fastify };
+}
+
+/** Router options where this Fastify reads them: `routerOptions` from 5.5 (the top-level ones are deprecated there), top level before. */
+function routerOptions(options: { ignoreTrailingSlash?: boolean; caseSensitive?: boolean }): FastifyServerOptions {
+  const [major, minor] = (require('fastify/package.json') as { version: string }).version.split('.').map(Number);
+  return major > 5 || (major === 5 && minor >= 5) ? { routerOptions: options } : options;
 }
 
 describe.each(['', '/api'])('Fastify 5, plugin registered with prefix %j', (prefix) => {
@@ -76,9 +82,16 @@ describe.each(['', '/api'])('Fastify 5, plugin registered with prefix %j', (pref
     // A text/plain body Fastify parses to a string: Toolwright refuses its media type.
     const text = await fetch(served.url, { method: 'POST', headers: { 'content-type': 'text/plain', accept: 'application/json, text/event-stream' }, body: INITIALIZE });
     expect(text.status).toBe(415);
+    // Another route's refusal is what the same Fastify answers without the plugin (its text differs between Fastify releases).
     const elsewhere = await fetch(`${served.base}/echo`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{' });
-    expect(elsewhere.status).toBe(400);
-    expect(((await elsewhere.json()) as { code?: string }).code).toMatch(/^FST_ERR_CTP_/);
+    const bare = Fastify();
+    bare.post('/echo', async (request) => ({ body: request.body }));
+    await bare.listen({ port: 0, host: '127.0.0.1' });
+    const own = await fetch(`http://127.0.0.1:${(bare.server.address() as { port: number }).port}/echo`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{' });
+    await bare.close();
+    const ownBody = await own.json();
+    expect([elsewhere.status, await elsewhere.json()]).toEqual([own.status, ownBody]);
+    expect([own.status, ownBody]).toEqual([400, expect.objectContaining({ statusCode: 400, error: 'Bad Request' })]);
   });
 
   it("keeps Toolwright's defences: a foreign Origin or Host is refused; an unknown method is 405", async () => {
@@ -126,7 +139,7 @@ describe("Fastify 5, the router's own matching decides what is the endpoint", ()
 
   it('with ignoreTrailingSlash and case-insensitive routes, /mcp/ and /MCP?x=1 are the endpoint, with its defences', async () => {
     const app = await createApp({ name: 'greeter', version: '1.0.0', tools: [GreeterTools] });
-    const fastify = Fastify({ routerOptions: { ignoreTrailingSlash: true, caseSensitive: false } });
+    const fastify = Fastify(routerOptions({ ignoreTrailingSlash: true, caseSensitive: false }));
     await fastify.register(toolwrightPlugin, { app, requestLogLevel: 'silent' });
     const base = await listen(fastify);
     try {

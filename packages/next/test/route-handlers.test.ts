@@ -1,5 +1,6 @@
 /** The route handlers called as Next calls them, with web `Request`s: the endpoint's path as the route file places it. */
 import 'reflect-metadata';
+import { NextRequest } from 'next/server';
 import { Service } from 'typedi';
 import { Param, Tool } from '@toolwright/core';
 import { createApp } from '@toolwright/server';
@@ -18,6 +19,31 @@ const initialize = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize',
 const post = (url: string) => new Request(url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: initialize });
 
 describe('createRouteHandlers', () => {
+  it("serves a session to Next's own NextRequest: initialize, a tool call, the session's end; a body read before is a 500", async () => {
+    const route = createRouteHandlers(createApp({ name: 'next-request', version: '1.0.0', tools: [EchoTools] }), { logError: () => undefined });
+    const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', host: 'localhost' };
+    const nextRequest = (method: string, extra: Record<string, string> = {}, body?: unknown) =>
+      new NextRequest('http://localhost/mcp', { method, headers: { ...headers, ...extra }, body: body === undefined ? undefined : JSON.stringify(body) });
+    try {
+      const opened = await route.POST(nextRequest('POST', {}, JSON.parse(initialize)));
+      expect([opened.status, await opened.text()]).toEqual([200, expect.stringContaining('"serverInfo":{"name":"next-request"')]);
+      const session = opened.headers.get('mcp-session-id')!;
+      expect(session).toEqual(expect.any(String));
+      const sessionHeaders = { 'mcp-session-id': session, 'mcp-protocol-version': '2025-11-25' };
+      expect((await route.POST(nextRequest('POST', sessionHeaders, { jsonrpc: '2.0', method: 'notifications/initialized' }))).status).toBe(202);
+      const called = await route.POST(nextRequest('POST', sessionHeaders, { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'echo', arguments: { text: 'from Next' } } }));
+      expect([called.status, await called.text()]).toEqual([200, expect.stringContaining('"text":"from Next"')]);
+      expect(route.sessionCount).toBe(1);
+      expect((await route.DELETE(nextRequest('DELETE', sessionHeaders))).status).toBe(200);
+      expect(route.sessionCount).toBe(0);
+      const read = nextRequest('POST', {}, JSON.parse(initialize));
+      await read.json();
+      expect((await route.POST(read)).status).toBe(500);
+    } finally {
+      await route.close();
+    }
+  });
+
   it.each(['/outils métier/mcp', '/api/mcp v2', 'mcp'])('serves a route whose path %j is written as the folders name it', async (path) => {
     const route = createRouteHandlers(await createApp({ name: 'odd-path', version: '1.0.0', tools: [EchoTools] }), { path, logError: () => undefined });
     try {
