@@ -43,47 +43,46 @@ describe('RELEASING.md and the release configuration', () => {
     expect(PUBLISHED.map((p) => [p.manifest.name, p.manifest.engines?.node])).toEqual(PUBLISHED.map((p) => [p.manifest.name, node]));
   });
 
-  it("the supported MCP SDK versions are @toolwright/server's peer dependencies, optional where the table says so", () => {
-    const server = manifest('@toolwright/server');
-    const sdk = Object.keys(server.peerDependencies!).filter((name) => name.startsWith('@modelcontextprotocol/'));
+  /** The table's rows for these peers of `packageName`: the same ranges, "optional peer" where the package says so. */
+  function expectRowsMatchPeers(packageName: string, peers: string[]) {
+    const m = manifest(packageName);
     const table = supportedVersions();
-    expect(Object.fromEntries(sdk.map((name) => [name, table.get(name)]))).toEqual(Object.fromEntries(sdk.map((name) => [name, server.peerDependencies![name]])));
-    for (const name of sdk) {
-      const row = releasing.split('\n').find((l) => l.startsWith(`| \`${name}\``))!;
-      expect({ name, optional: row.includes('optional peer') }).toEqual({ name, optional: server.peerDependenciesMeta?.[name]?.optional === true });
+    expect({ packageName, peers: peers.length > 0 }).toEqual({ packageName, peers: true });
+    expect(Object.fromEntries(peers.map((name) => [name, table.get(name)]))).toEqual(Object.fromEntries(peers.map((name) => [name, m.peerDependencies![name]])));
+    for (const name of peers) {
+      expect({ name, optional: rowOf(name).includes('optional peer') }).toEqual({ name, optional: m.peerDependenciesMeta?.[name]?.optional === true });
     }
+  }
+  const rowOf = (name: string) => releasing.split('\n').find((l) => l.startsWith(`| \`${name}\``))!;
+  const peersOf = (packageName: string, keep: (name: string) => boolean) => Object.keys(manifest(packageName).peerDependencies!).filter(keep);
+
+  it("the supported MCP SDK versions are @toolwright/server's peer dependencies, optional where the table says so", () => {
+    expectRowsMatchPeers(
+      '@toolwright/server',
+      peersOf('@toolwright/server', (name) => name.startsWith('@modelcontextprotocol/')),
+    );
     // Every SDK package any published package depends on is in the table.
+    const table = supportedVersions();
     const everySdk = PUBLISHED.flatMap((p) => Object.keys({ ...p.manifest.dependencies, ...p.manifest.peerDependencies })).filter((n) => n.startsWith('@modelcontextprotocol/'));
     expect(everySdk.filter((n) => !table.has(n))).toEqual([]);
   });
 
   it("the supported NestJS versions are @toolwright/nestjs's peer dependencies, optional where the table says so", () => {
-    const nestjs = manifest('@toolwright/nestjs');
-    const nest = Object.keys(nestjs.peerDependencies!).filter((name) => name.startsWith('@nestjs/'));
-    const table = supportedVersions();
-    expect(Object.fromEntries(nest.map((name) => [name, table.get(name)]))).toEqual(Object.fromEntries(nest.map((name) => [name, nestjs.peerDependencies![name]])));
-    for (const name of nest) {
-      const row = releasing.split('\n').find((l) => l.startsWith(`| \`${name}\``))!;
-      expect({ name, optional: row.includes('optional peer') }).toEqual({ name, optional: nestjs.peerDependenciesMeta?.[name]?.optional === true });
-    }
+    expectRowsMatchPeers(
+      '@toolwright/nestjs',
+      peersOf('@toolwright/nestjs', (name) => name.startsWith('@nestjs/')),
+    );
   });
 
   it("the supported framework versions are the adapters' peer dependencies, optional where the table says so, both ends tested", () => {
-    const table = supportedVersions();
     const frameworkRanges: string = JSON.parse(text('package.json')).scripts['test:framework-ranges'];
     for (const adapter of ['express', 'fastify', 'hono', 'next']) {
-      const m = manifest(`@toolwright/${adapter}`);
       // Type packages are checked by the type check, not run; @toolwright/* move with the release.
-      const frameworks = Object.keys(m.peerDependencies!).filter((name) => !name.startsWith('@toolwright/') && !name.startsWith('@types/'));
-      expect({ adapter, frameworks: frameworks.length > 0 }).toEqual({ adapter, frameworks: true });
-      expect(Object.fromEntries(frameworks.map((name) => [name, table.get(name)]))).toEqual(Object.fromEntries(frameworks.map((name) => [name, m.peerDependencies![name]])));
+      const frameworks = peersOf(`@toolwright/${adapter}`, (name) => !name.startsWith('@toolwright/') && !name.startsWith('@types/'));
+      expectRowsMatchPeers(`@toolwright/${adapter}`, frameworks);
       for (const name of frameworks) {
-        const row = releasing.split('\n').find((l) => l.startsWith(`| \`${name}\``))!;
-        expect({ name, optional: row.includes('optional peer'), bothEnds: row.includes('both ends') && row.includes('`npm run test:framework-ranges`') }).toEqual({
-          name,
-          optional: m.peerDependenciesMeta?.[name]?.optional === true,
-          bothEnds: true,
-        });
+        const row = rowOf(name);
+        expect({ name, bothEnds: row.includes('both ends') && row.includes('`npm run test:framework-ranges`') }).toEqual({ name, bothEnds: true });
       }
       expect({ adapter, ranTogether: frameworkRanges.split(' && ').includes(`node scripts/test-peer-range.js ${adapter}`) }).toEqual({ adapter, ranTogether: true });
     }
