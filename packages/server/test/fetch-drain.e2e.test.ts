@@ -1,8 +1,8 @@
 import 'reflect-metadata';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { Ctx, Param, Tool, type ToolContext } from '@toolwright/core';
 import { createApp, type App } from '@toolwright/server';
 import { createFetchHandler, type FetchHandler, type FetchHandlerOptions } from '@toolwright/server/fetch';
+import { Stoppable, workEvents as events } from './fixtures/stoppable.tools';
 import { waitFor } from './fixtures/waitFor';
 
 /**
@@ -13,29 +13,6 @@ import { waitFor } from './fixtures/waitFor';
  * stdio and the node listener, and its run is stopped.
  */
 const silent = { debug() {}, info() {}, warn() {}, error() {} };
-const events: string[] = [];
-
-class Slow {
-  @Tool({ description: 'Works for `ms` milliseconds, or until stopped; with `progress`, says so first.' })
-  async work(@Param('ms') ms: number, @Param('progress', { type: () => Boolean }) progress: boolean, @Ctx() ctx: ToolContext) {
-    events.push('work starts');
-    if (progress) await ctx.progress(1, 2);
-    await new Promise<void>((resolve) => {
-      const stopped = () => {
-        clearTimeout(timer);
-        events.push('work stopped');
-        resolve();
-      };
-      const timer = setTimeout(() => {
-        ctx.signal.removeEventListener('abort', stopped);
-        resolve();
-      }, ms);
-      ctx.signal.addEventListener('abort', stopped, { once: true });
-    });
-    return `worked ${ms} ms`;
-  }
-}
-
 async function clientOf(handler: FetchHandler): Promise<Client> {
   const client = new Client({ name: 'drain', version: '1' }, { versionNegotiation: { mode: 'auto' } });
   await client.connect(new StreamableHTTPClientTransport(new URL('http://localhost/mcp'), { fetch: (input, init) => handler(new Request(input, init)) }));
@@ -48,7 +25,7 @@ const textOf = (result: unknown) => (result as { content: { text?: string }[] })
 describe('the fetch handler closing while 2026-07-28 calls run', () => {
   let app: App;
   beforeAll(async () => {
-    app = await createApp({ name: 'slow', version: '1.0.0', tools: [Slow], logger: silent });
+    app = await createApp({ name: 'slow', version: '1.0.0', tools: [Stoppable], logger: silent });
   });
   beforeEach(() => {
     events.length = 0;

@@ -28,7 +28,8 @@ export interface FetchHandler {
   readonly closing: boolean;
   /**
    * Graceful stop: refuses new requests (503), waits up to `drainTimeoutMs` (default 10000) for
-   * the POSTs being answered, then closes every session and `subscriptions/listen` stream.
+   * the POSTs being answered, then closes every session and `subscriptions/listen` stream. A call
+   * still running when the wait ends gets a -32000 error naming the drain timeout, and its run stops.
    */
   close(options?: { drainTimeoutMs?: number }): Promise<void>;
 }
@@ -170,8 +171,13 @@ export function createFetchHandler(app: ServerFactory, options: FetchHandlerOpti
 
   async function close({ drainTimeoutMs = 10_000 }: { drainTimeoutMs?: number } = {}): Promise<void> {
     closing = true;
-    // A 2026-07-28 call still running gets its -32000 answer before the SDK's handler closes (which would end it with an empty one).
-    if (!(await posts.drain(drainTimeoutMs))) modern.abandon(`Server shutting down: the call did not finish within the drain timeout (${drainTimeoutMs} ms) and was abandoned.`);
+    if (!(await posts.drain(drainTimeoutMs))) {
+      const reason = `Server shutting down: the call did not finish within the drain timeout (${drainTimeoutMs} ms) and was abandoned.`;
+      // A 2026-07-28 call still running gets its -32000 answer before the SDK's handler closes (which would end it with an empty one).
+      modern.abandon(reason);
+      // A 2025-era one gets it through its transport, which is then closed: its run stops.
+      await era2025.abandon(reason);
+    }
     await Promise.all([era2025.close(), modern.close()]);
   }
 

@@ -60,6 +60,9 @@ export function createFetchSessions(app: ServerFactory, options: FetchSessionsOp
     get sessionCount() {
       return pool.size;
     },
+    async abandon(reason) {
+      await Promise.all([...pool.values()].map((session) => session.transport.abandon(reason)));
+    },
     close: () => pool.close(),
   };
 }

@@ -1,23 +1,45 @@
-import { createWebStandardTransport } from '../sdk/createWebStandardTransport';
+import { createWebStandardTransport, type WebStandardTransport } from '../sdk/createWebStandardTransport';
 import type { ServerFactory } from '../serving/ServerFactory';
+import { answerAbandoned } from './answerAbandoned';
 import type { FetchMode } from './FetchMode';
+import { requestIdsOf } from './requestIdsOf';
 import { whenBodyEnds } from './whenBodyEnds';
 
-/** Stateless Streamable HTTP (2025-11-25) over `Request`/`Response`: every POST gets its own transport and server, closed once its answer is out. */
+/**
+ * Stateless Streamable HTTP (2025-11-25) over `Request`/`Response`: every POST gets its own
+ * transport and server, closed once its answer is out. The POSTs being answered are kept (each
+ * transport with its body) for shutdown, which may have to abandon their calls.
+ */
 export function createFetchStateless(app: ServerFactory, options: { jsonResponse: boolean }): FetchMode {
+  /** The transport of each POST being answered, with the POST's parsed body. */
+  const running = new Map<WebStandardTransport, unknown>();
   return {
     async handle(request, body, auth) {
       const transport = createWebStandardTransport({ sessionId: undefined, jsonResponse: options.jsonResponse, eventStore: undefined, retryMs: undefined });
       const server = app.createServer();
-      await server.connect(transport);
+      running.set(transport, body);
+      const end = () => {
+        running.delete(transport);
+        return server.close();
+      };
       let response: Response;
       try {
+        await server.connect(transport);
         response = await transport.handleRequest(request, { parsedBody: body, ...(auth && { authInfo: auth }) });
       } catch (error) {
-        await server.close();
+        await end();
         throw error;
       }
-      return whenBodyEnds(response, () => void server.close());
+      return whenBodyEnds(response, end);
+    },
+    async abandon(reason) {
+      await Promise.all(
+        [...running].map(async ([transport, body]) => {
+          await answerAbandoned(transport, requestIdsOf(body), reason);
+          // Stops the runs now (their `ctx.signal` aborts), not once the runtime has read the answer to its end.
+          await transport.close();
+        }),
+      );
     },
     sessionCount: 0,
     close: async () => {},

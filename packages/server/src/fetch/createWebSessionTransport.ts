@@ -4,16 +4,16 @@ import { isRestoreId, restoreId } from '../http/clusterMessages';
 import type { EventStore } from '../http/EventStore';
 import type { SessionTransport } from '../http/HttpSession';
 import { sessionRules } from '../http/sessionRules';
-import { jsonRpcKind } from '../rpc/jsonRpcKind';
 import { createWebStandardTransport, SDK_GET_STREAM_ID, type WebStandardTransport, type WebStandardTransportSettings } from '../sdk/createWebStandardTransport';
-import type { JSONRPCMessage, RequestId } from '../sdk/sdk';
+import type { JSONRPCMessage } from '../sdk/sdk';
 import { jsonAnswer } from './jsonAnswer';
 import { PrimingFailures } from './PrimingFailures';
+import { requestIdsOf } from './requestIdsOf';
 import { trackSessionRequests } from './trackSessionRequests';
 import { whenBodyEnds } from './whenBodyEnds';
 
 /** A 2025-era session's transport over web `Request`/`Response`, able to serve a session opened on another instance. */
-export type WebSessionTransport = WebStandardTransport & Required<Pick<SessionTransport, 'restore' | 'deliver'>>;
+export type WebSessionTransport = WebStandardTransport & Required<Pick<SessionTransport, 'restore' | 'deliver' | 'abandon'>>;
 
 const RESTORE_HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
 
@@ -226,10 +226,4 @@ async function claimGet(store: EventStore, request: Request, lost: () => void): 
   }
   const message = lastEventId ? 'Conflict: Stream already has an active connection' : 'Conflict: Only one SSE stream is allowed per session';
   return Response.json({ jsonrpc: '2.0', error: { code: -32000, message }, id: null }, { status: 409, headers: { 'Content-Type': 'application/json' } });
-}
-
-/** The ids of the requests in a POST's body (one message or a batch). */
-function requestIdsOf(body: unknown): RequestId[] {
-  const messages: unknown[] = Array.isArray(body) ? body : [body];
-  return messages.filter((message) => jsonRpcKind(message) === 'request').map((message) => (message as { id: RequestId }).id);
 }

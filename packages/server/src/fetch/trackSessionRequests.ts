@@ -2,8 +2,10 @@ import { rpcRefusal } from '../http/HttpRefusal';
 import { sessionRules } from '../http/sessionRules';
 import { jsonRpcKind } from '../rpc/jsonRpcKind';
 import { reusedRequestId, reusedRequestIdMessage } from '../rpc/reusedRequestId';
+import type { SessionTransport } from '../http/HttpSession';
 import type { WebStandardTransport } from '../sdk/createWebStandardTransport';
 import type { JSONRPCMessage, RequestId } from '../sdk/sdk';
+import { answerAbandoned } from './answerAbandoned';
 import { jsonAnswer } from './jsonAnswer';
 
 /** The requests of one POST, from the POST until each is answered or cancelled. */
@@ -26,9 +28,11 @@ interface Post {
  *   its POST open until the client hung up. Its SSE stream is closed (`closeSSEStream`); a JSON response carries the answers there
  *   were (202 with no body when there were none), and `closeSSEStream` drops the SDK's wait for
  *   it, which would otherwise keep the request for as long as the session lives;
- * - a JSON response still waiting when the session closes is answered 404 (`sessionRules.closedBeforeAnswer`).
+ * - a JSON response still waiting when the session closes is answered 404 (`sessionRules.closedBeforeAnswer`);
+ * - `abandon` answers every request still running with a -32000 error, on shutdown (its drain
+ *   timeout passed), as `NodeStreamableTransport.abandon` does; closing the session then stops the runs.
  */
-export function trackSessionRequests(transport: WebStandardTransport, session: { sessionId: string; jsonResponse: boolean }): void {
+export function trackSessionRequests(transport: WebStandardTransport & Pick<SessionTransport, 'abandon'>, session: { sessionId: string; jsonResponse: boolean }): void {
   const running = new Map<RequestId, Post>();
   const end = (post: Post): void => {
     // Ends the SDK's own wait for the POST: its SSE stream, or in JSON mode the resolver that holds the request for the session's life.
@@ -70,6 +74,8 @@ export function trackSessionRequests(transport: WebStandardTransport, session: {
     };
     return start();
   };
+
+  transport.abandon = (reason) => answerAbandoned(transport, running.keys(), reason);
 
   const close = transport.close.bind(transport);
   transport.close = async () => {
