@@ -109,6 +109,7 @@ export default defineConfig({
             { text: 'Fastify 5', link: '/guide/fastify' },
             { text: 'NestJS', link: '/guide/nestjs' },
             { text: 'Hono', link: '/guide/hono' },
+            { text: 'Koa', link: '/guide/koa' },
             { text: 'Next.js', link: '/guide/nextjs' },
           ],
         },

@@ -2,18 +2,21 @@ import type { IncomingMessage } from 'node:http';
 import { bodyEncodingRefusal } from './bodyEncodingRefusal';
 import { parseJsonBody } from './parseJsonBody';
 
-export type BodyOutcome = { ok: true; value: unknown } | { ok: false; status: 400 | 408 | 413 | 415; code: number; message: string; headers?: Record<string, string> };
+export type BodyOutcome = { ok: true; value: unknown } | { ok: false; status: 400 | 408 | 413 | 415 | 500; code: number; message: string; headers?: Record<string, string> };
 
 /**
  * Reads and parses a JSON request body, refusing more than `limit` bytes (413) without
  * buffering them: the Content-Length is checked first, then the running total. A body
  * that has not fully arrived after `timeoutMs` gets 408, so a stalled client holds no buffer.
- * A body already parsed by a framework (express.json()) is used as is; one this reader would
+ * A body already parsed by a framework (express.json()) is used as is; a stream something else
+ * read to its end without leaving the parsed body on `req.body` gets 500 at once (no byte of it
+ * would ever arrive, and the client is not at fault); one this reader would
  * not read as sent (compressed, or declared in a charset other than UTF-8) gets 415 unread;
  * bytes that are not UTF-8 get 400 (`parseJsonBody`).
  */
 export function readJsonBody(req: IncomingMessage & { body?: unknown }, limit: number, timeoutMs: number): Promise<BodyOutcome> {
   if (req.body !== undefined && (req.readableEnded || req.complete)) return Promise.resolve({ ok: true, value: req.body });
+  if (req.readableEnded) return Promise.resolve(SPENT);
   const unreadable = bodyEncodingRefusal({ contentEncoding: req.headers['content-encoding'], contentType: req.headers['content-type'] });
   if (unreadable) return Promise.resolve({ ok: false, ...unreadable });
   const declared = Number(req.headers['content-length']);
@@ -52,6 +55,15 @@ export function readJsonBody(req: IncomingMessage & { body?: unknown }, limit: n
     req.on('error', onError);
   });
 }
+
+/** A body parser mounted before the endpoint read the stream and kept what it parsed to itself (Koa's `ctx.request.body`). */
+const SPENT: BodyOutcome = {
+  ok: false,
+  status: 500,
+  code: -32603,
+  message:
+    'Internal error: the request body was read before the MCP endpoint (by a body parser mounted before it) and not handed on as req.body. Mount the endpoint before the body parser, or set req.body to the parsed JSON.',
+};
 
 function tooLarge(limit: number): BodyOutcome {
   return { ok: false, status: 413, code: -32000, message: `Payload too large: the request body exceeds ${limit} bytes. Send less data, or raise maxBodyBytes.` };
