@@ -1,7 +1,5 @@
 import type { JSONRPCMessage, RequestId, Transport } from '../sdk/sdk';
-
-/** The JSON-RPC server-error code of a call abandoned because the server is stopping (as on stdio and node HTTP). */
-const SHUTTING_DOWN = -32000;
+import { SHUTTING_DOWN } from '../rpc/shuttingDown';
 
 /**
  * Answers the calls `ids` of a 2025-era web-standard transport (the SDK's), which shutdown

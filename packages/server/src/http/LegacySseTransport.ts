@@ -8,9 +8,7 @@ import { jsonRpcKind } from '../rpc/jsonRpcKind';
 import { malformedAnswer } from '../rpc/malformedAnswer';
 import { reusedRequestIdMessage } from '../rpc/reusedRequestId';
 import { sendRpcError } from './respond';
-
-/** The JSON-RPC server-error code for calls abandoned because the server is stopping. */
-const SHUTTING_DOWN = -32000;
+import { SHUTTING_DOWN } from '../rpc/shuttingDown';
 
 /**
  * The server side of the HTTP+SSE transport of spec 2024-11-05: one `GET` stream carries

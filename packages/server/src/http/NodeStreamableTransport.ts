@@ -12,6 +12,7 @@ import { reusedRequestId, reusedRequestIdMessage } from '../rpc/reusedRequestId'
 import { sendAnswer, sendJson, sendRpcError } from './respond';
 import { sessionRules } from './sessionRules';
 import { SseConnection } from './SseConnection';
+import { SHUTTING_DOWN } from '../rpc/shuttingDown';
 
 export interface NodeStreamableTransportOptions {
   /** The session this transport serves (stateful mode). Omit it for stateless mode: one transport per request. */
@@ -202,7 +203,7 @@ export class NodeStreamableTransport implements SessionTransport, RequestHeaders
    * its client hears back instead of seeing its stream cut; later answers are not sent.
    */
   async abandon(reason: string): Promise<void> {
-    for (const id of [...this.byRequest.keys()]) await this.send({ jsonrpc: '2.0', id, error: { code: -32000, message: reason } });
+    for (const id of [...this.byRequest.keys()]) await this.send({ jsonrpc: '2.0', id, error: { code: SHUTTING_DOWN, message: reason } });
   }
 
   /** Ends the SSE stream of a request (the client resumes with Last-Event-ID): the SDK hands this to handlers as `ctx.http.closeSSE`. */

@@ -1,5 +1,6 @@
 import type { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
 import type { EventStore, JSONRPCMessage, MessageExtraInfo, RequestId } from '@modelcontextprotocol/server';
+import { SHUTTING_DOWN } from '../rpc/shuttingDown';
 
 export interface SdkStreamableTransportSettings {
   /** Stateful: the session's id. Stateless: undefined. */
@@ -14,9 +15,6 @@ export type SdkStreamableTransport = NodeStreamableHTTPServerTransport & {
   /** Answers every request still open with an error (shutdown gave up waiting); later answers to them are dropped. */
   abandon(reason: string): Promise<void>;
 };
-
-/** The JSON-RPC server-error code for calls abandoned because the server is stopping. */
-const SHUTTING_DOWN = -32000;
 
 /**
  * The SDK's own Streamable HTTP transport (`@modelcontextprotocol/node`), the fallback behind

@@ -1,5 +1,4 @@
-/** The JSON-RPC server-error code of a call abandoned because the server is stopping (as on stdio and node HTTP). */
-const SHUTTING_DOWN = -32000;
+import { SHUTTING_DOWN } from '../rpc/shuttingDown';
 
 /**
  * The 2026-07-28 calls of a web-standard endpoint that shutdown abandons once its drain timeout

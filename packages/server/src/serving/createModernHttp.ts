@@ -5,6 +5,7 @@ import type { McpServerHandle, ServerSetup } from './ServerFactory';
 import { isModernMessage } from '../sdk/isModernMessage';
 import { callIdOf } from './callIdOf';
 import { createModernFetch, type ModernFetchOptions } from './createModernFetch';
+import { SHUTTING_DOWN } from '../rpc/shuttingDown';
 
 /** Answers the 2026-07-28 requests of one HTTP endpoint. */
 export interface ModernHttp {
@@ -22,9 +23,6 @@ interface Exchange {
   /** Answered by `abandon`: what the SDK still produces for it is dropped. */
   abandoned: boolean;
 }
-
-/** The JSON-RPC server-error code for calls abandoned because the server is stopping (as on stdio and 2025-era HTTP). */
-const SHUTTING_DOWN = -32000;
 
 export interface ModernHttpOptions extends ModernFetchOptions {
   /** Most bytes a response may hold unsent (a client reading a long `subscriptions/listen` stream too slowly) before it is dropped. */

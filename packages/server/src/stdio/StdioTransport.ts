@@ -8,6 +8,7 @@ import { decodeUtf8 } from '../rpc/decodeUtf8';
 import { malformedAnswer } from '../rpc/malformedAnswer';
 import { ProtocolError } from '../sdk/ProtocolError';
 import { ErrorCodes } from '../sdk/ProtocolError';
+import { SHUTTING_DOWN } from '../rpc/shuttingDown';
 
 /** The longest line (one message) the transport reads; a longer one is refused unread. */
 export const MAX_LINE_BYTES = 16 * 1024 * 1024;
@@ -19,8 +20,6 @@ export const MAX_LINE_BYTES = 16 * 1024 * 1024;
 const OUTPUT_BACKLOG_LIMIT = 1024 * 1024;
 const NEWLINE = 10;
 const CARRIAGE_RETURN = 13;
-/** The JSON-RPC server-error code for requests refused or abandoned because the server is stopping. */
-const SHUTTING_DOWN = -32000;
 const RESOLVED = Promise.resolve();
 
 /**
