@@ -27,6 +27,7 @@ import type { HttpListener } from '@toolwright/server/http';
 import { ToolwrightModule } from '@toolwright/nestjs';
 import { map } from 'rxjs';
 import { ERAS, connectEra } from '../../hono/test/fixtures/v2Clients';
+import { waitFor } from '../../server/test/fixtures/waitFor';
 
 /**
  * Hostile and awkward requests on real Nest apps (Express and Fastify platforms, 127.0.0.1),
@@ -35,6 +36,10 @@ import { ERAS, connectEra } from '../../hono/test/fixtures/v2Clients';
  * from the module, the test pins their answer and says why (docs/guide/nestjs.md has the same).
  */
 const shutdowns: string[] = [];
+/** The calls of `slow` and `held` that have begun, for a test to wait for instead of guessing how long a request takes to arrive. */
+const begun: string[] = [];
+/** Lets the `held` calls that have begun answer. */
+const releases: (() => void)[] = [];
 
 @Injectable()
 class EchoTools {
@@ -45,8 +50,16 @@ class EchoTools {
 
   @Tool({ description: 'Answers after a while.' })
   async slow(@Param('ms') ms: number) {
+    begun.push('slow');
     await new Promise((resolve) => setTimeout(resolve, ms));
     return `slept ${ms}`;
+  }
+
+  @Tool({ description: 'Answers once the test releases it.' })
+  async held() {
+    begun.push('held');
+    await new Promise<void>((resolve) => releases.push(resolve));
+    return 'released';
   }
 
   @OnShutdown()
@@ -334,13 +347,15 @@ describe('Nest on Fastify: what Fastify answers before the endpoint', () => {
     await nest.listen(0, '127.0.0.1');
     const port = Number(new URL(await nest.getUrl()).port);
     const client = await connectEra('2026-07-28', `http://127.0.0.1:${port}/mcp`);
-    const call = client.callTool('slow', { ms: 600 });
-    await new Promise((resolve) => setTimeout(resolve, 150));
+    begun.length = 0;
+    // The call runs until the test releases it, so nest.close() drains it however slow the machine is.
+    const call = client.callTool('held', {});
+    await waitFor(() => begun.includes('held'), 'the call to begin');
     const closing = nest.close();
     await new Promise((resolve) => setTimeout(resolve, 50));
-    const late = await send(port, INITIALIZE);
+    const late = await send(port, INITIALIZE).finally(() => releases.splice(0).forEach((release) => release()));
     expect([late.status, late.code]).toEqual([503, code]);
-    expect(await call).toMatchObject({ content: [{ type: 'text', text: 'slept 600' }] });
+    expect(await call).toMatchObject({ content: [{ type: 'text', text: 'released' }] });
     await closing;
     await client.close().catch(() => undefined);
   });
@@ -395,8 +410,9 @@ describe.each(PLATFORMS)('Nest on %s: nest.close() while calls run', (platform) 
     served.nest.enableShutdownHooks();
     const url = `http://127.0.0.1:${served.port}/mcp`;
     const clients = await Promise.all(ERAS.map((era) => connectEra(era, url)));
+    begun.length = 0;
     const calls = clients.map((client) => client.callTool('slow', { ms: 600 }));
-    await new Promise((resolve) => setTimeout(resolve, 150));
+    await waitFor(() => begun.length === clients.length, 'both calls to begin');
     await served.nest.close();
     expect(shutdowns).toEqual(['shutdown']);
     for (const result of await Promise.all(calls)) expect(result).toMatchObject({ content: [{ type: 'text', text: 'slept 600' }] });

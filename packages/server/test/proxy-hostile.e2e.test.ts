@@ -128,8 +128,9 @@ describe('list changes from the upstream', () => {
     const { front, received } = await hostile('racing');
     const client = await createTestClient(front);
     await waitFor(() => received().filter((line) => line.startsWith('tools/list')).length === 3, 'the third listing', { detail: () => received().join('\n') });
-    // The second listing's answer (the stale list) comes 400 ms after it was asked.
-    await new Promise((resolve) => setTimeout(resolve, 600));
+    await waitFor(async () => (await names(client)).includes('h_fresh'), 'the third listing to be served');
+    // The second listing's answer (the stale list) comes 400 ms after it was asked; the upstream says once the proxy has taken it.
+    await waitFor(() => received().includes('answered stale'), 'the proxy to take the stale answer', { detail: () => received().join('\n') });
     expect(await names(client)).toEqual(['h_fresh', 'own']);
     await client.close();
   });
