@@ -178,6 +178,7 @@ export function createHttpHandler(app: ServerFactory, options: HttpHandlerOption
     if (refusedHeaders) return void sendAnswer(res, refusedHeaders);
     const read = await readJsonBody(req, maxBody, bodyTimeoutMs);
     if (!read.ok) {
+      if (read.log) failures.error(read.log);
       if (read.status !== 400) res.setHeader('Connection', 'close');
       return void sendRpcError(res, read.status, read.code, read.message, read.headers);
     }

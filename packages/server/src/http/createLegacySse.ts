@@ -1,5 +1,5 @@
 import { Pending } from '../ground/Pending';
-import { ConfigError } from '@toolwright/core';
+import { ConfigError, stderrLogger } from '@toolwright/core';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AuthInfo } from '@toolwright/core';
 import type { McpServerHandle, ServerFactory } from '../serving/ServerFactory';
@@ -109,7 +109,10 @@ export function createLegacySse(app: ServerFactory, options: LegacySseOptions) {
         return sendRpcError(res, 404, -32001, `Session not found: open a stream with GET ${STREAM_PATH} and post to the URL it names.`);
       }
       const read = await readJsonBody(req, options.maxBodyBytes, options.bodyTimeoutMs);
-      if (!read.ok) return sendRpcError(res, read.status, read.code, read.message, read.headers);
+      if (!read.ok) {
+        if (read.log) stderrLogger('http').error(read.log);
+        return sendRpcError(res, read.status, read.code, read.message, read.headers);
+      }
       // While draining, the client's answers (to the server's sampling, elicitation) and notifications still come in; new requests do not.
       if (closing && jsonRpcKind(read.value) === 'request') return refuseClosing(res);
       session.transport.handlePost(req, res, read.value);

@@ -2,7 +2,17 @@ import type { IncomingMessage } from 'node:http';
 import { bodyEncodingRefusal } from './bodyEncodingRefusal';
 import { parseJsonBody } from './parseJsonBody';
 
-export type BodyOutcome = { ok: true; value: unknown } | { ok: false; status: 400 | 408 | 413 | 415 | 500; code: number; message: string; headers?: Record<string, string> };
+export type BodyOutcome =
+  | { ok: true; value: unknown }
+  | {
+      ok: false;
+      status: 400 | 408 | 413 | 415 | 500;
+      code: number;
+      message: string;
+      headers?: Record<string, string>;
+      /** For the server's log, when the fault is the server's own (its mount), not the client's. */
+      log?: string;
+    };
 
 /**
  * Reads and parses a JSON request body, refusing more than `limit` bytes (413) without
@@ -10,7 +20,7 @@ export type BodyOutcome = { ok: true; value: unknown } | { ok: false; status: 40
  * that has not fully arrived after `timeoutMs` gets 408, so a stalled client holds no buffer.
  * A body already parsed by a framework (express.json()) is used as is; a stream something else
  * read to its end without leaving the parsed body on `req.body` gets 500 at once (no byte of it
- * would ever arrive, and the client is not at fault); one this reader would
+ * would ever arrive, and the client is not at fault: the fix, for the server's log, is in `log`); one this reader would
  * not read as sent (compressed, or declared in a charset other than UTF-8) gets 415 unread;
  * bytes that are not UTF-8 get 400 (`parseJsonBody`).
  */
@@ -61,8 +71,8 @@ const SPENT: BodyOutcome = {
   ok: false,
   status: 500,
   code: -32603,
-  message:
-    'Internal error: the request body was read before the MCP endpoint (by a body parser mounted before it) and not handed on as req.body. Mount the endpoint before the body parser, or set req.body to the parsed JSON.',
+  message: 'Internal error: the request body was read before the MCP endpoint got it. The server log has the details.',
+  log: 'the body of a POST was read before the MCP endpoint got it (by a body parser mounted before it) and not handed on as req.body. Mount the endpoint before the body parser, or set req.body to the parsed JSON.',
 };
 
 function tooLarge(limit: number): BodyOutcome {
