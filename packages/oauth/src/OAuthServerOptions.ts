@@ -9,7 +9,7 @@ export interface SignInRequest {
   readonly id: string;
   readonly client: { readonly id: string; readonly name?: string; readonly uri?: string; readonly logoUri?: string; readonly kind: 'registered' | 'document' };
   readonly redirectUri: string;
-  /** The scopes the client asked for (may be empty). */
+  /** The scopes the client asked for; when it asked for none, the scopes it registered (`scope` metadata) that this server has; else empty. */
   readonly scopes: readonly string[];
   /** The MCP resource the token will be for (RFC 8707). */
   readonly resource: string;
@@ -20,7 +20,7 @@ export type SignInOutcome =
   | {
       /** The user's stable id: the token's `sub`. */
       subject: string;
-      /** The scopes this user may hold; the grant is what the client asked for within these (all of them when it asked for none). Default: every scope in `scopes`. */
+      /** The scopes this user may hold; the grant is what the client asked for within these (all of them when it asked for none and registered no `scope`). Default: every scope in `scopes`. */
       scopes?: readonly string[];
       /** Roles for `@RequireRoles`, in the token's roles claim. */
       roles?: readonly string[];

@@ -15,7 +15,8 @@ export async function authenticateClient(context: OAuthContext, request: Request
   let secret: string | undefined;
   let method: OAuthClient['tokenEndpointAuthMethod'] = 'none';
   const header = request.headers.get('authorization');
-  const basic = header !== null && /^basic /i.test(header);
+  // `Basic` with empty credentials is an attempt to authenticate too (refused below), not a request without credentials.
+  const basic = header !== null && /^basic(?: |$)/i.test(header);
   // One way per request (RFC 6749 §2.3): a second set of credentials beside the first is not silently ignored.
   const ways = [basic && 'Basic credentials', form.has('client_secret') && 'client_secret', (form.has('client_assertion') || form.has('client_assertion_type')) && 'client_assertion'].filter(Boolean);
   if (ways.length > 1) {

@@ -5,6 +5,8 @@ import { uriSyntaxProblem } from './uriSyntaxProblem';
 /** The grant types this server has: what clients may register and what the token endpoint answers. */
 export const GRANT_TYPES: ReadonlySet<string> = new Set(['authorization_code', 'refresh_token']);
 const AUTH_METHODS = new Set(['none', 'client_secret_basic', 'client_secret_post', 'private_key_jwt']);
+/** A `scope` value: scope tokens (RFC 6749 §3.3) separated by single spaces. */
+const SCOPE_LIST = /^[\x21\x23-\x5b\x5d-\x7e]+(?: [\x21\x23-\x5b\x5d-\x7e]+)*$/;
 const PRIVATE_JWK_MEMBERS = ['d', 'p', 'q', 'dp', 'dq', 'qi', 'oth', 'k'];
 
 export type ClientMetadataResult =
@@ -65,8 +67,12 @@ export function checkClientMetadata(raw: unknown, options: { documentOnly?: bool
   const clientName = text('client_name', 200);
   const clientUri = url('client_uri');
   const logoUri = url('logo_uri');
-  const scope = text('scope', 1000);
+  // An empty scope declares nothing (as if absent): read as "no scope at all" it would lock the client out.
+  const scope = field('scope') === '' ? undefined : text('scope', 1000);
   for (const value of [clientName, clientUri, logoUri, scope]) if (value instanceof Error) return bad(value.message);
+  if (typeof scope === 'string' && !SCOPE_LIST.test(scope)) {
+    return bad('scope must be scope tokens separated by single spaces, each of printable ASCII with no quote or backslash (RFC 6749 section 3.3)');
+  }
 
   const client = {
     redirectUris: redirectUris as string[],

@@ -11,6 +11,9 @@ import { randomToken, sameString, sha256 } from '../webCrypto';
 import { consentPage } from './consentPage';
 import type { CodeRecord } from './token';
 
+/** The longest `state` carried back to the client; a longer one is refused and not echoed. */
+const MAX_STATE = 1024;
+
 /**
  * The consent CSRF cookie of one pending sign-in: named after it, so two sign-ins in one
  * browser (two tabs) each keep their own, and neither's cookie answers the other's form.
@@ -28,7 +31,8 @@ function csrfCookie(signInId: string): string {
 export async function authorize(context: OAuthContext, request: Request): Promise<Response> {
   if (request.method !== 'GET') return errorPage('Method not allowed', 'The authorization endpoint takes GET.', 405, { Allow: 'GET' });
   const params = new URL(request.url).searchParams;
-  for (const name of ['client_id', 'redirect_uri', 'response_type', 'code_challenge', 'code_challenge_method', 'state', 'scope', 'resource']) {
+  // A repeated client_id or redirect_uri leaves the destination unverified: a page, never a redirect (RFC 6749 §4.1.2.1).
+  for (const name of ['client_id', 'redirect_uri']) {
     if (params.getAll(name).length > 1) return errorPage('Invalid request', `The parameter ${name} is repeated.`);
   }
   const clientId = params.get('client_id');
@@ -40,9 +44,15 @@ export async function authorize(context: OAuthContext, request: Request): Promis
   if (!redirectUri) return errorPage('Invalid request', 'The request has no redirect_uri.');
   if (!matchRedirectUri(client.redirectUris, redirectUri)) return errorPage('Invalid redirect', 'The redirect_uri is not one this client registered.');
 
-  const state = params.get('state') ?? undefined;
+  // A repeated state is not echoed (neither copy is the client's one state), nor one too long to carry back.
+  const sent = params.getAll('state');
+  const state = sent.length === 1 && sent[0]!.length <= MAX_STATE ? sent[0] : undefined;
   const fail = (error: string, description: string) => redirect(callbackUrl(context, redirectUri, { error, error_description: description, state }));
-  if (state !== undefined && state.length > 1024) return fail('invalid_request', 'state is longer than 1024 characters');
+  // Once the redirect URI is verified, any other parameter sent twice goes back to the client as invalid_request (RFC 6749 §3.1, §4.1.2.1).
+  for (const name of ['response_type', 'code_challenge', 'code_challenge_method', 'state', 'scope', 'resource']) {
+    if (params.getAll(name).length > 1) return fail('invalid_request', `${name} is repeated: send each parameter once`);
+  }
+  if (sent.length === 1 && state === undefined) return fail('invalid_request', `state is longer than ${MAX_STATE} characters`);
   const responseType = params.get('response_type');
   if (!responseType) return fail('invalid_request', 'send response_type=code');
   if (responseType !== 'code') return fail('unsupported_response_type', 'response_type must be code');
@@ -52,13 +62,18 @@ export async function authorize(context: OAuthContext, request: Request): Promis
   if (!isS256Challenge(challenge)) return fail('invalid_request', 'code_challenge must be 43 base64url characters (an S256 digest)');
   const resource = params.get('resource') ?? context.resources[0]!;
   if (!context.resources.includes(resource)) return fail('invalid_target', `resource must be one of: ${context.resources.join(', ')}`);
-  const scopes = scopeTokens(params.get('scope'));
+  let scopes = scopeTokens(params.get('scope'));
   const unknown = scopes.filter((s) => !context.scopes.includes(s));
   if (unknown.length > 0) return fail('invalid_scope', `unknown scope: ${unknown.join(' ')}`);
   if (client.scope !== undefined) {
-    const allowed = client.scope.split(' ');
+    const allowed = scopeTokens(client.scope);
     const beyond = scopes.filter((s) => !allowed.includes(s));
     if (beyond.length > 0) return fail('invalid_scope', `this client registered no scope ${beyond.join(' ')}`);
+    // A client that registered scopes may use those alone (RFC 7591 §2): asking for none asks for them (RFC 6749 §3.3's default), never for every scope here.
+    if (scopes.length === 0 && context.scopes.length > 0) {
+      scopes = allowed.filter((s) => context.scopes.includes(s));
+      if (scopes.length === 0) return fail('invalid_scope', `this client registered none of this server's scopes (${context.scopes.join(' ')}): register the ones it needs`);
+    }
   }
 
   const id = randomToken(24);

@@ -4,7 +4,7 @@ import { issueTokens, loadGrant, refreshGrant, revokeGrant } from '../grants';
 import type { OAuthContext } from '../OAuthContext';
 import { readJson } from '../OAuthContext';
 import { json, oauthError, readForm, repeatedParameter } from '../oauthResponses';
-import { verifyPkce } from '../pkce';
+import { isPkceVerifier, verifyPkce } from '../pkce';
 import { sha256 } from '../webCrypto';
 
 /** An authorization code's record: `code:<sha256>`. */
@@ -55,6 +55,8 @@ export async function token(context: OAuthContext, request: Request): Promise<Re
     if (record.clientId !== client.clientId) return oauthError('invalid_grant', 'the authorization code was issued to another client');
     if (record.redirectUri !== redirectUri) return oauthError('invalid_grant', 'redirect_uri differs from the one of the authorization request');
     if (resource !== undefined && resource !== record.resource) return oauthError('invalid_target', `the code is for resource ${record.resource}, not ${resource}`);
+    // A malformed verifier is a malformed request, told apart from one that does not match (the code is spent either way).
+    if (!isPkceVerifier(verifier)) return oauthError('invalid_request', 'code_verifier must be 43 to 128 characters of A-Z a-z 0-9 - . _ ~ (RFC 7636 section 4.1)');
     if (!(await verifyPkce(verifier, record.codeChallenge))) return oauthError('invalid_grant', 'code_verifier does not match the code_challenge (PKCE S256)');
     const grant = await loadGrant(context, record.grantId);
     if (!grant) return oauthError('invalid_grant', 'the grant of this code was revoked');
