@@ -6,6 +6,8 @@ import { COMMANDS } from './commands/commands';
 import { cliVersion } from './generate/packageRoot';
 import { unsupportedNodeMessage } from './cli/supportedNode';
 import { terminalSafe } from './cli/terminalSafe';
+import { didYouMean } from './cli/didYouMean';
+import type { Command } from './cli/Command';
 
 function mainHelp(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length)) + 2;
@@ -28,26 +30,41 @@ Exit codes:
 Colours are used only on a terminal; NO_COLOR turns them off, FORCE_COLOR on.`;
 }
 
+/** The command called `name`, or a usage error that lists the commands and names the one probably meant. */
+function knownCommand(name: string, rest: readonly string[]): Command {
+  const command = COMMANDS.find((c) => c.name === name);
+  if (command) return command;
+  const names = COMMANDS.map((c) => c.name);
+  // `toolwright test conformance` for `toolwright test-conformance`.
+  const joined = rest[0] === undefined ? undefined : names.find((n) => n === `${name}-${rest[0]}`);
+  const hint = joined === undefined ? didYouMean(name, names) : ` Did you mean '${joined}'?`;
+  throw new UsageError(`Unknown command '${name}'.${hint} Commands: ${names.join(', ')}. See 'toolwright --help'.`);
+}
+
 /** Runs `toolwright <argv>` and returns the exit code. Never calls process.exit itself. */
 export async function runCli(argv: readonly string[], io: Io): Promise<number> {
   const [name, ...rest] = argv;
-  if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
-    const topic = name === 'help' ? COMMANDS.find((c) => c.name === rest[0]) : undefined;
-    println(io.stdout, topic ? topic.help : mainHelp());
+  if (name === undefined || name === '--help' || name === '-h' || (name === 'help' && (rest.length === 0 || rest[0] === '--help' || rest[0] === '-h'))) {
+    println(io.stdout, mainHelp());
     return name === undefined ? ExitCode.Usage : ExitCode.Ok;
   }
   if (name === '--version' || name === '-v') {
     println(io.stdout, cliVersion());
     return ExitCode.Ok;
   }
-  const unsupported = unsupportedNodeMessage();
-  if (unsupported !== undefined) {
-    println(io.stderr, `${io.err.red('error:')} ${unsupported}`);
-    return ExitCode.Usage;
-  }
-  const command = COMMANDS.find((c) => c.name === name);
   try {
-    if (!command) throw new UsageError(`Unknown command '${name}'. Commands: ${COMMANDS.map((c) => c.name).join(', ')}. See 'toolwright --help'.`);
+    if (name === 'help') {
+      const topic = knownCommand(rest[0], rest.slice(1));
+      if (rest.length > 1) throw new UsageError(`'toolwright help' explains one command, got ${rest.length} words: ${rest.join(' ')}. Run 'toolwright help ${topic.name}'.`);
+      println(io.stdout, topic.help);
+      return ExitCode.Ok;
+    }
+    const unsupported = unsupportedNodeMessage();
+    if (unsupported !== undefined) {
+      println(io.stderr, `${io.err.red('error:')} ${unsupported}`);
+      return ExitCode.Usage;
+    }
+    const command = knownCommand(name, rest);
     const args = parseCommandArgs(command, rest);
     if (args.values.help === true) {
       println(io.stdout, command.help);

@@ -224,3 +224,81 @@ describe('toolwright call: hostile arguments are refused before anything is sent
     expectRefusal(await callFixture(['--args', args]), says);
   });
 });
+
+describe('usage mistakes: each is one line that names the fix, exit 2 (or 3 for no server), never a stack trace', () => {
+  let tmp: string;
+  beforeEach(() => {
+    tmp = mkdtempSync(join(tmpdir(), 'toolwright-hostile-usage-'));
+    writeFileSync(join(tmp, 'contract.json'), JSON.stringify({ tools: [{ name: 'echo', inputSchema: { type: 'object' } }] }));
+    writeFileSync(join(tmp, 'afile'), 'mine');
+  });
+  afterEach(() => rmSync(tmp, { recursive: true, force: true }));
+
+  const toolwright = (args: string[]) => run(process.execPath, [TOOLWRIGHT, ...args], tmp, 30_000);
+  // The fixture server serves the contract file named after '--'.
+  const serve = ['--', 'contract.json'];
+
+  it.each([
+    // A value option given twice kept the last one silently: this made a weather project.
+    [['new', 'x', '--template', 'minimal', '-t', 'weather', '--registry'], /^error: --template is given twice: it takes one value\. Keep the one you mean\. See 'toolwright new --help'\.\n$/],
+    [['call', 'dist/server.js', 'echo', '--args', '{}', '--args', '{"a":1}'], /--args is given twice/],
+    // The values are not repeated: one may be a token.
+    [['call', 'http://127.0.0.1:9/mcp', 'echo', '--bearer', 's3cret-one', '--bearer', 's3cret-two'], /^error: --bearer is given twice: it takes one value/],
+    // 'help <unknown>' printed the command list and exited 0.
+    [['help', 'nosuch'], /^error: Unknown command 'nosuch'\. Commands: new, dev, call/],
+    [['help', 'call', 'extra'], /'toolwright help' explains one command, got 2 words: call extra\. Run 'toolwright help call'\./],
+    // Near misses name what was probably meant.
+    [['test', 'conformance'], /Unknown command 'test'\. Did you mean 'test-conformance'\?/],
+    [['help', 'test', 'conformance'], /Unknown command 'test'\. Did you mean 'test-conformance'\?/],
+    [['isntall', 'claude'], /Unknown command 'isntall'\. Did you mean 'install'\?/],
+    [['new', 'x', '--template', 'wether', '--registry'], /Unknown --template 'wether'\. Use one of: minimal, weather, .*\. Did you mean 'weather'\?\n$/],
+    [['new', 'x', '--template', 'Minimal', '--registry'], /Did you mean 'minimal'\?/],
+    [['new', 'x', '--tempalte', 'weather', '--registry'], /Unknown option '--tempalte'\. Did you mean '--template'\? See 'toolwright new --help'\./],
+    [['install', 'cluade'], /Unknown client 'cluade'\. Use one of: claude, cursor, vscode\. Did you mean 'claude'\?/],
+    [['schema', 'snapshto'], /Unknown action 'snapshto'\. Use 'snapshot' or 'diff'\. Did you mean 'snapshot'\?/],
+  ])('refuses %j', async (argv, says) => {
+    const r = await toolwright(argv);
+    expectRefusal(r, says);
+    expect(r.stderr).not.toContain('s3cret');
+    expect(readdirSync(tmp).sort()).toEqual(['afile', 'contract.json']);
+  });
+
+  it('names no command for a word far from every command', async () => {
+    expectRefusal(await toolwright(['frobnicate']), /^error: Unknown command 'frobnicate'\. Commands: /);
+  });
+
+  // These were stack traces from an unhandled fs error (exit 70).
+  it('schema snapshot --out: refuses a path under a file in one line; creates a missing folder', async () => {
+    expectRefusal(
+      await toolwright(['schema', 'snapshot', FIXTURE, '--out', 'afile/contract.json', ...serve]),
+      /^error: Cannot write .*afile\/contract\.json: a file stands where a folder is needed \(EEXIST\)\. Pass --out a file path you can write, or leave --out off/,
+    );
+    const r = await toolwright(['schema', 'snapshot', FIXTURE, '--out', 'new/folder/contract.json', ...serve]);
+    expect({ code: r.code, transcript: transcript(r) }).toEqual({ code: 0, transcript: expect.any(String) });
+    expect(JSON.parse(readFileSync(join(tmp, 'new', 'folder', 'contract.json'), 'utf8')).tools[0].name).toBe('echo');
+  });
+
+  it('docs --out: refuses a file where the folder goes, in one line', async () => {
+    expectRefusal(
+      await toolwright(['docs', FIXTURE, '--out', 'afile', ...serve]),
+      /^error: Cannot write .*afile: a file stands where a folder is needed \(EEXIST\)\. Pass --out a folder you can write/,
+    );
+    expect(readFileSync(join(tmp, 'afile'), 'utf8')).toBe('mine');
+  });
+
+  it('a URL where nothing listens: says so and how to fix it (exit 3)', async () => {
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const port = (closed.address() as AddressInfo).port;
+    await new Promise((resolve) => closed.close(resolve));
+    const r = await toolwright(['call', `http://127.0.0.1:${port}/mcp`, 'echo']);
+    expect({ code: r.code, stdout: r.stdout, transcript: transcript(r) }).toEqual({ code: 3, stdout: '', transcript: expect.any(String) });
+    expect(r.stderr).toBe(
+      `error: Nothing answers at http://127.0.0.1:${port}/mcp: the connection was refused. Start the server first (e.g. 'npm start' in its project), or check the host and port.\n`,
+    );
+    // A port the fetch standard blocks fails before connecting: it was 'fetch failed'.
+    const blocked = await toolwright(['inspect', 'http://127.0.0.1:6000/mcp']);
+    expect(blocked.code).toBe(3);
+    expect(blocked.stderr).toMatch(/^error: Nothing answers at http:\/\/127\.0\.0\.1:6000\/mcp: fetch refuses to connect to this port \(the fetch standard blocks it\)\. Serve on another port/);
+  });
+});

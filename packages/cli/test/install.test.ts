@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
+import { existsSync, lstatSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCli } from '@toolwright/cli';
@@ -74,6 +74,48 @@ describe('toolwright install', () => {
     expect(result.stderr).toContain(`${file} is not valid JSON (with comments): `);
     expect(result.stderr).toContain('at line 1');
     expect(readFileSync(file, 'utf8')).toBe('{ "servers": { oops }\n');
+  });
+
+  // These were stack traces from an unhandled fs error (exit 70).
+  it('refuses, in one line, a --file that is a folder or lies under a file, and writes nothing', async () => {
+    mkdirSync(join(project, 'folder.json'));
+    writeFileSync(join(project, 'afile'), 'mine');
+    const folder = await install('claude', '--file', join(project, 'folder.json'));
+    expect(folder).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: `error: Cannot read ${join(project, 'folder.json')}: it is a folder, not a file (EISDIR). Fix that, pass --file <path>, or add the snippet of 'toolwright config claude' by hand.\n`,
+    });
+    const under = await install('cursor', '--file', join(project, 'afile', 'mcp.json'));
+    expect(under.code).toBe(2);
+    expect(under.stderr).toMatch(
+      /^error: Cannot read .*afile\/mcp\.json: a part of its path is a file, not a folder \(ENOTDIR\)\. Fix that, pass --file <path>, or add the snippet of 'toolwright config cursor' by hand\.\n$/,
+    );
+    expect(readFileSync(join(project, 'afile'), 'utf8')).toBe('mine');
+  });
+
+  it('refuses, in one line, when the backup cannot be written, and leaves the config file as it was', async () => {
+    const file = join(project, 'claude.json');
+    writeFileSync(file, '{"mcpServers": {}}');
+    mkdirSync(`${file}.bak`);
+    const result = await install('claude', '--file', file);
+    expect(result).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: `error: Cannot write ${file}.bak: it is a folder, not a file (EISDIR). Fix that, pass --file <path>, or add the snippet of 'toolwright config claude' by hand.\n`,
+    });
+    expect(readFileSync(file, 'utf8')).toBe('{"mcpServers": {}}');
+  });
+
+  it('writes through a symbolic link to the file it points at, keeping the link', async () => {
+    const real = join(project, 'real.json');
+    writeFileSync(real, '{"theme": "dark"}');
+    const link = join(project, 'link.json');
+    symlinkSync(real, link);
+    const result = await install('claude', '--file', link);
+    expect(result.code).toBe(0);
+    expect(lstatSync(link).isSymbolicLink()).toBe(true);
+    expect(read(real)).toEqual({ theme: 'dark', mcpServers: { notes: { command: 'node', args: [join(project, 'dist', 'server.js')] } } });
   });
 
   it("knows each client's file", () => {

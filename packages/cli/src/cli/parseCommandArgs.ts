@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import type { Command, ParsedArgs } from './Command';
 import { UsageError } from './UsageError';
+import { nearest } from './didYouMean';
 
 /** Parses a command's arguments strictly: an unknown flag is a usage error that names the command's help. */
 export function parseCommandArgs(command: Command, argv: readonly string[]): ParsedArgs {
@@ -12,21 +13,43 @@ export function parseCommandArgs(command: Command, argv: readonly string[]): Par
       `toolwright ${command.name} starts no server, so it takes nothing after '--'${rest.length > 0 ? ` (got '${rest[0]}')` : ''}: put its options before '--'. See 'toolwright ${command.name} --help'.`,
     );
   }
+  let parsed;
   try {
-    const { values, positionals } = parseArgs({
+    parsed = parseArgs({
       args: [...own],
       options: { ...command.options, help: { type: 'boolean', short: 'h' } },
       allowPositionals: true,
       strict: true,
+      tokens: true,
     });
-    return { values, positionals, rest };
   } catch (error) {
     // node's messages are good ("Unknown option '--foo'"); make them one line and add where to look.
     const message = (error as Error).message
       .replace(/\. To specify a positional argument.*$/s, '')
       .replace(/\s*\n\s*/g, ' ')
       .replace(/\.$/, '');
-    throw new UsageError(`${message}. See 'toolwright ${command.name} --help'.`);
+    const unknown = /^Unknown option '--([^']+)'/.exec(message)?.[1];
+    const hint = unknown === undefined ? undefined : nearest(unknown, Object.keys(command.options));
+    throw new UsageError(`${message}.${hint === undefined ? '' : ` Did you mean '--${hint}'?`} See 'toolwright ${command.name} --help'.`);
+  }
+  refuseRepeatedValues(command, parsed.tokens);
+  return { values: parsed.values, positionals: parsed.positionals, rest };
+}
+
+/**
+ * A value option given twice (`--template minimal --template weather`) is refused: the parser
+ * keeps the last one silently, which hides a typo or a flag added by a script. Options that
+ * take a list (`--header`, `--field`) repeat by design; a repeated boolean changes nothing.
+ */
+function refuseRepeatedValues(command: Command, tokens: readonly { kind: string; name?: string; value?: string | undefined }[]): void {
+  const seen = new Set<string>();
+  for (const token of tokens) {
+    if (token.kind !== 'option' || token.name === undefined || token.value === undefined) continue;
+    const spec = Object.hasOwn(command.options, token.name) ? command.options[token.name] : undefined;
+    if (spec === undefined || spec.multiple === true) continue;
+    // The values are not quoted: one may be a secret (a refused --bearer <token>).
+    if (seen.has(token.name)) throw new UsageError(`--${token.name} is given twice: it takes one value. Keep the one you mean. See 'toolwright ${command.name} --help'.`);
+    seen.add(token.name);
   }
 }
 

@@ -16,7 +16,14 @@ export interface LimitedFetch {
 export function limitedFetch(shown: string, limit = MAX_MESSAGE_SIZE): LimitedFetch {
   let failure: ServerError | undefined;
   const fetchLimited: FetchLike = async (url, init) => {
-    const response = await fetch(url, init);
+    let response: Response;
+    try {
+      response = await fetch(url, init);
+    } catch (error) {
+      const why = unreachable(error);
+      if (why !== undefined && init?.signal?.aborted !== true) failure ??= new ServerError(`Nothing answers at ${shown}: ${why}`);
+      throw error;
+    }
     if (!response.body) return response;
     const perLine = (response.headers.get('content-type') ?? '').includes('text/event-stream');
     let size = 0;
@@ -46,4 +53,22 @@ export function limitedFetch(shown: string, limit = MAX_MESSAGE_SIZE): LimitedFe
       return failure;
     },
   };
+}
+
+/** Why `fetch` reached no server, with what to do, for the network errors a user can fix; undefined for others. */
+function unreachable(error: unknown): string | undefined {
+  const cause = (error as { cause?: { code?: unknown; hostname?: unknown; message?: unknown } } | null)?.cause;
+  // The fetch standard blocks some ports (1, 6000, 10080...) whatever listens there.
+  if (cause?.message === 'bad port') return 'fetch refuses to connect to this port (the fetch standard blocks it). Serve on another port, e.g. 3000.';
+  switch (cause?.code) {
+    case 'ECONNREFUSED':
+      return "the connection was refused. Start the server first (e.g. 'npm start' in its project), or check the host and port.";
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+      return `the host name ${typeof cause.hostname === 'string' ? `'${cause.hostname}' ` : ''}was not found. Check the URL.`;
+    case 'ECONNRESET':
+      return 'the connection was closed before an answer came. Check that the URL is an MCP endpoint and the server is healthy (its log may say why).';
+    default:
+      return undefined;
+  }
 }

@@ -3,6 +3,7 @@ import { join, relative, resolve } from 'node:path';
 import { CONNECT_HELP, CONNECT_OPTIONS } from '../client/ServerTarget';
 import type { Command, ParsedArgs } from '../cli/Command';
 import { count } from '../cli/count';
+import { fileError } from '../cli/fileError';
 import { ExitCode } from '../cli/ExitCode';
 import { println, type Io } from '../cli/Io';
 import { stringOption } from '../cli/parseCommandArgs';
@@ -43,9 +44,18 @@ Exit codes: 0 written, 2 invalid arguments, 3 the server failed to start or answ
     // Text files people read in a terminal too: control characters from the server are written as escapes.
     const contract = terminalSafeValue(await loadContract(args, io, args.positionals[0]));
     const dir = resolve(io.cwd, stringOption(args, 'out') ?? 'docs');
-    await mkdir(dir, { recursive: true });
-    await writeFile(join(dir, REFERENCE_FILE), referenceMarkdown(contract));
-    await writeFile(join(dir, 'llms.txt'), llmsTxt(contract, REFERENCE_FILE));
+    const fix = 'Pass --out a folder you can write (it is created when missing).';
+    await mkdir(dir, { recursive: true }).catch((error: unknown) => {
+      throw fileError(error, 'write', dir, fix);
+    });
+    for (const [name, text] of [
+      [REFERENCE_FILE, referenceMarkdown(contract)],
+      ['llms.txt', llmsTxt(contract, REFERENCE_FILE)],
+    ] as const) {
+      await writeFile(join(dir, name), text).catch((error: unknown) => {
+        throw fileError(error, 'write', join(dir, name), fix);
+      });
+    }
     const shown = relative(io.cwd, dir).startsWith('..') ? dir : relative(io.cwd, dir) || '.';
     println(
       io.stdout,

@@ -1,6 +1,7 @@
 import { copyFile, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import type { Command, ParsedArgs } from '../cli/Command';
+import { fileError } from '../cli/fileError';
 import { ExitCode } from '../cli/ExitCode';
 import { println, type Io } from '../cli/Io';
 import { booleanOption, stringOption } from '../cli/parseCommandArgs';
@@ -38,9 +39,11 @@ is not plain JSON (nothing is written then).`,
     const { client, name, launch, projectDir } = serverLaunch(args, io);
     const fileOption = stringOption(args, 'file');
     const file = fileOption === undefined ? clientConfigFile(client, projectDir, { global: booleanOption(args, 'global'), env: io.env }) : resolve(io.cwd, fileOption);
+    // Nothing is written unless the file was read whole; the file as it was is kept as <file>.bak.
+    const byHand = `Fix that, pass --file <path>, or add the snippet of 'toolwright config ${client}' by hand.`;
     const existing = await readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => {
       if (error.code === 'ENOENT') return undefined;
-      throw error;
+      throw fileError(error, 'read', file, byHand);
     });
     const { text, replaced } = mergeClientConfig(existing, clientConfig(client, name, launch), file);
     for (const note of headerNotes(client, launch)) println(io.stderr, io.err.yellow(note));
@@ -50,9 +53,14 @@ is not plain JSON (nothing is written then).`,
       println(io.stderr, io.err.dim(`Dry run: would write ${file} (${verb.toLowerCase()} '${name}'${existing === undefined ? ', a new file' : ''}). Nothing was changed.`));
       return ExitCode.Ok;
     }
-    await mkdir(dirname(file), { recursive: true });
-    if (existing !== undefined) await copyFile(file, `${file}.bak`);
-    await writeFile(file, text);
+    const writing = async (path: string, write: () => Promise<unknown>) => {
+      await write().catch((error: unknown) => {
+        throw fileError(error, 'write', path, byHand);
+      });
+    };
+    await writing(file, () => mkdir(dirname(file), { recursive: true }));
+    if (existing !== undefined) await writing(`${file}.bak`, () => copyFile(file, `${file}.bak`));
+    await writing(file, () => writeFile(file, text));
     println(io.stdout, `${io.out.green(verb)} '${name}' in ${file}${existing === undefined ? '' : ` (the previous file is ${file}.bak)`}. Restart ${CLIENTS[client].label} to use it.`);
     return ExitCode.Ok;
   },

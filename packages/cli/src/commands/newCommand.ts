@@ -13,6 +13,7 @@ import { TOKENS_START } from '../generate/readme';
 import { isTemplateName, isTransport, TEMPLATE_NAMES, TEMPLATES, TRANSPORTS, type TemplateName } from '../generate/templates';
 import { suggestProjectName, validateProjectName } from '../generate/validateProjectName';
 import { blockingEntries, checkWritable, writeProject } from '../generate/writeProject';
+import { didYouMean } from '../cli/didYouMean';
 
 export const newCommand: Command = {
   name: 'new',
@@ -152,7 +153,7 @@ function usesLocalPackages(args: ParsedArgs, inWorkspace: boolean, io: Io): bool
 
 function checked<T extends string>(value: string | undefined, is: (v: string) => v is T, flag: string, allowed: readonly string[]): T | undefined {
   if (value === undefined) return undefined;
-  if (!is(value)) throw new UsageError(`Unknown --${flag} '${value}'. Use one of: ${allowed.join(', ')}.`);
+  if (!is(value)) throw new UsageError(`Unknown --${flag} '${value}'. Use one of: ${allowed.join(', ')}.${didYouMean(value, allowed)}`);
   return value;
 }
 

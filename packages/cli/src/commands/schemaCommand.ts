@@ -1,8 +1,9 @@
-import { readFile, writeFile } from 'node:fs/promises';
-import { resolve } from 'node:path';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
 import { CONNECT_HELP, CONNECT_OPTIONS } from '../client/ServerTarget';
 import type { Command, ParsedArgs } from '../cli/Command';
 import { count } from '../cli/count';
+import { fileError } from '../cli/fileError';
 import { ExitCode } from '../cli/ExitCode';
 import { println, type Io } from '../cli/Io';
 import { booleanOption, stringOption } from '../cli/parseCommandArgs';
@@ -11,6 +12,7 @@ import { UsageError } from '../cli/UsageError';
 import type { Change } from '../contract/Change';
 import { diffContracts } from '../contract/diffContracts';
 import { loadContract, parseContract } from '../contract/loadContract';
+import { didYouMean } from '../cli/didYouMean';
 
 export const schemaCommand: Command = {
   name: 'schema',
@@ -56,7 +58,13 @@ snapshot file, 3 the server failed to start or answer.`,
       const out = stringOption(args, 'out');
       if (out === undefined) io.stdout.write(text);
       else {
-        await writeFile(resolve(io.cwd, out), text);
+        const file = resolve(io.cwd, out);
+        try {
+          await mkdir(dirname(file), { recursive: true });
+          await writeFile(file, text);
+        } catch (error) {
+          throw fileError(error, 'write', file, 'Pass --out a file path you can write, or leave --out off to print the snapshot to stdout.');
+        }
         println(
           io.stderr,
           `Wrote ${out}: ${count(contract.tools.length, 'tool')}, ${count(contract.resources.length + contract.resourceTemplates.length, 'resource')}, ${count(contract.prompts.length, 'prompt')}.`,
@@ -81,7 +89,9 @@ snapshot file, 3 the server failed to start or answer.`,
       else printChanges(terminalSafeValue(changes), io);
       return changes.some((c) => c.severity === 'breaking') ? ExitCode.Failure : ExitCode.Ok;
     }
-    throw new UsageError(action === undefined ? "Expected 'snapshot' or 'diff'. See 'toolwright schema --help'." : `Unknown action '${action}'. Use 'snapshot' or 'diff'.`);
+    throw new UsageError(
+      action === undefined ? "Expected 'snapshot' or 'diff'. See 'toolwright schema --help'." : `Unknown action '${action}'. Use 'snapshot' or 'diff'.${didYouMean(action, ['snapshot', 'diff'])}`,
+    );
   },
 };
 

@@ -15,6 +15,7 @@ import { withClient } from '../client/withClient';
 import { CONFORMANCE_PACKAGES, CONFORMANCE_RUNS, FIXTURE_PROBE_TOOL, unmetNeeds, type ConformanceRun, type ScenarioNeed, type ServerOffer } from '../conformance/conformanceSuite';
 import { conformanceDir, installConformanceSuite, type InstalledSuite } from '../conformance/installConformanceSuite';
 import { judgeConformance } from '../conformance/judgeConformance';
+import { didYouMean } from '../cli/didYouMean';
 
 export const testConformanceCommand: Command = {
   name: 'test-conformance',
@@ -56,7 +57,13 @@ the suite could not be started.`,
     const labels = Array.isArray(args.values.run) ? args.values.run : ['2025-11-25'];
     const runs = labels.map((label) => {
       const run = CONFORMANCE_RUNS.find((r) => r.label === label);
-      if (!run) throw new UsageError(`Unknown --run '${label}'. Use one of: ${CONFORMANCE_RUNS.map((r) => r.label).join(', ')}.`);
+      if (!run)
+        throw new UsageError(
+          `Unknown --run '${label}'. Use one of: ${CONFORMANCE_RUNS.map((r) => r.label).join(', ')}.${didYouMean(
+            label,
+            CONFORMANCE_RUNS.map((r) => r.label),
+          )}`,
+        );
       return run;
     });
     const scenario = typeof args.values.scenario === 'string' ? args.values.scenario : undefined;

@@ -9,6 +9,7 @@ import { booleanOption, stringOption } from '../cli/parseCommandArgs';
 import { UsageError } from '../cli/UsageError';
 import { HTTP_URL } from '../generate/projectFiles';
 import { CLIENT_NAMES, CLIENTS, isClientName, type ClientName, type ServerLaunch } from './clientConfig';
+import { didYouMean } from '../cli/didYouMean';
 
 /** The options `config` and `install` share: which client, the server's name, and how to reach it. */
 export const LAUNCH_OPTIONS = {
@@ -34,7 +35,7 @@ Options:
 export function serverLaunch(args: ParsedArgs, io: Io): { client: ClientName; name: string; launch: ServerLaunch; projectDir: string } {
   const [client, entryArg, ...extra] = args.positionals;
   if (client === undefined) throw new UsageError(`Expected the client: ${CLIENT_NAMES.join(', ')}.`);
-  if (!isClientName(client)) throw new UsageError(`Unknown client '${client}'. Use one of: ${CLIENT_NAMES.join(', ')}.`);
+  if (!isClientName(client)) throw new UsageError(`Unknown client '${client}'. Use one of: ${CLIENT_NAMES.join(', ')}.${didYouMean(client, CLIENT_NAMES)}`);
   if (extra.length > 0) throw new UsageError(`Unexpected argument '${extra[0]}'.`);
   const entry = resolveEntry(io.cwd, entryArg);
   const pkg = readPackage(entry.projectDir);
