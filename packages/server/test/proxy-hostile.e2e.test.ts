@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -39,13 +39,20 @@ const started: ProxiedServer[] = [];
 afterEach(async () => {
   await Promise.all(started.splice(0).map((p) => p.stop()));
 });
+/** The folders the hostile upstreams write what they received into (some live through a describe), removed at the end. */
+const folders: string[] = [];
+afterAll(() => {
+  for (const folder of folders.splice(0)) rmSync(folder, { recursive: true, force: true });
+});
 
 /** The parent app `front` with its tool `own`, mounting the hostile upstream (answering tools/list with `list`) under `h`. */
 async function hostile(list: string, options: Partial<ProxyStdioOptions> = {}): Promise<Hostile> {
   const logged: string[] = [];
   const log = (line: string) => void logged.push(line);
   const logger = { debug: () => undefined, info: () => undefined, warn: log, error: log };
-  const file = join(mkdtempSync(join(tmpdir(), 'toolwright-hostile-')), 'received');
+  const folder = mkdtempSync(join(tmpdir(), 'toolwright-hostile-'));
+  folders.push(folder);
+  const file = join(folder, 'received');
   const proxy = await proxyServer({
     command: process.execPath,
     args: [HOSTILE, list],
