@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
@@ -149,12 +149,16 @@ describe('concurrent sessionless callers behind the proxy (a 2025-era Toolwright
   // sessionless caller's call has an upstream session to itself, so each goes to its own call.
   let proxy: ProxiedServer;
   let front: App;
-  const cancelLog = join(mkdtempSync(join(tmpdir(), 'proxy-')), 'cancelled.log');
+  const cancelFolder = mkdtempSync(join(tmpdir(), 'proxy-'));
+  const cancelLog = join(cancelFolder, 'cancelled.log');
 
   beforeAll(async () => {
     ({ proxy, front } = await mounted({ command: process.execPath, args: [MARKED_FIXTURE], env: { CANCEL_LOG: cancelLog }, stderr: 'ignore', protocol: '2025-11-25', name: 'marked' }, 'mk'));
   }, 30_000);
-  afterAll(() => proxy.stop());
+  afterAll(async () => {
+    await proxy.stop();
+    rmSync(cancelFolder, { recursive: true, force: true });
+  });
 
   const alice = { clientId: 'app', claims: { sub: 'alice' } };
   const bob = { clientId: 'app', claims: { sub: 'bob' } };
