@@ -1,0 +1,41 @@
+import type { ExtensionApp, ToolRunOverride } from '../Extension';
+import { newTaskId } from './newTaskId';
+import { authOf } from './storedCallerOf';
+import { clientMeta } from './storedClientOf';
+import type { TaskRun } from './TaskRunner';
+import type { StoredTask } from './TaskStore';
+
+/** The `_meta` key of a run this extension started outside any request (its value: a one-time id only this process knows). */
+const RUN_META = 'dev.toolwright/task-run';
+
+/**
+ * The runs of task calls this extension starts outside any request (worker, sweeper), through
+ * the started app and as the caller who created each task. What a run changes about its call
+ * waits here under a one-time id the call's `_meta` carries, until `aroundToolCall` takes it.
+ */
+export class DetachedRuns {
+  /** The app, while started: undefined before `start` and after its stop. */
+  app: ExtensionApp | undefined;
+  /** What each run started outside a request changes about its call, by the one-time id its `_meta` carries. */
+  private readonly overrides = new Map<string, ToolRunOverride>();
+
+  /** Runs `task`'s call outside any request, as the caller who created it (undefined before the app started). */
+  runOf(task: StoredTask): TaskRun | undefined {
+    const host = this.app;
+    if (!host) return undefined;
+    return (override) => {
+      const nonce = newTaskId();
+      this.overrides.set(nonce, override);
+      const call = { name: task.tool, ...(task.arguments && { arguments: task.arguments }), _meta: { ...clientMeta(task.client), [RUN_META]: nonce } };
+      return host.callTool(call, authOf(task.caller)).finally(() => this.overrides.delete(nonce));
+    };
+  }
+
+  /** The override of the run whose `_meta` names one of the ids here (taken: it serves one call), or undefined for any other call. */
+  take(meta: Readonly<Record<string, unknown>> | undefined): ToolRunOverride | undefined {
+    const nonce = meta?.[RUN_META];
+    const override = typeof nonce === 'string' ? this.overrides.get(nonce) : undefined;
+    if (override) this.overrides.delete(nonce as string);
+    return override;
+  }
+}

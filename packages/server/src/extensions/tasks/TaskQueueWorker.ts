@@ -1,0 +1,46 @@
+import { ErrorCodes } from '../../sdk/ProtocolError';
+import type { DetachedRuns } from './DetachedRuns';
+import { touched, type TaskRunner } from './TaskRunner';
+import type { StoredTask } from './TaskStore';
+import type { TasksSettings } from './tasksSettings';
+
+/** Takes queued tasks from the store and runs them here, as the callers who created them, while this started instance has room for more runs. */
+export class TaskQueueWorker {
+  private taking = false;
+
+  constructor(
+    private readonly settings: Pick<TasksSettings, 'store' | 'logger' | 'concurrency'>,
+    private readonly runner: TaskRunner,
+    private readonly detached: DetachedRuns,
+  ) {}
+
+  /** Takes queued tasks while this instance has room for more runs (nothing before the app started). */
+  async take(): Promise<void> {
+    const { store, logger, concurrency } = this.settings;
+    if (this.taking || !this.detached.app || !store.dequeue) return;
+    this.taking = true;
+    try {
+      while (this.runner.active < concurrency) {
+        const id = await store.dequeue();
+        if (id === undefined) return;
+        let claimed: StoredTask | undefined;
+        await store.update(id, (t) => {
+          claimed = undefined;
+          if (!t.queued || t.status !== 'working') return undefined;
+          if (t.caller?.expiresAt !== undefined && t.caller.expiresAt * 1000 <= Date.now()) {
+            const message = "The caller's credentials expired before a worker took this task: it does not run for them. Call the tool again.";
+            return touched(t, { status: 'failed', queued: undefined, error: { code: ErrorCodes.InternalError, message } });
+          }
+          claimed = touched(t, { queued: undefined });
+          return claimed;
+        });
+        const run = claimed && this.detached.runOf(claimed);
+        if (claimed && run) this.runner.start(claimed, run);
+      }
+    } catch (error) {
+      logger.warn('tasks: the queue could not be read', error);
+    } finally {
+      this.taking = false;
+    }
+  }
+}
