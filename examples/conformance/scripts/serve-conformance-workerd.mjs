@@ -2,7 +2,8 @@
 // edge template builds a Worker: tsc compiles the app once more as ES modules (dist/worker/esm,
 // decorator metadata included), the edge example's bundler bundles that JavaScript, and the
 // fetch handler serves it stateless, as a Worker serves it. Prints `listening on <url>` on stderr; SIGTERM stops it.
-// `node serve-conformance-workerd.mjs` (PORT, default any free port).
+// `node serve-conformance-workerd.mjs` (PORT, default any free port; COMPATIBILITY_DATE, default the
+// edge template's date; MINIFLARE_WORKERD_PATH, another workerd binary, as scripts/test-workerd-latest.js runs it).
 import { Miniflare } from 'miniflare';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -33,7 +34,7 @@ const mf = new Miniflare({
   modules: true,
   scriptPath,
   modulesRoot: out,
-  compatibilityDate: '2026-07-01',
+  compatibilityDate: process.env.COMPATIBILITY_DATE || '2026-07-01',
   compatibilityFlags: ['nodejs_compat'],
   host: '127.0.0.1',
   port: Number(process.env.PORT ?? 0),

@@ -1,6 +1,7 @@
 // Serves the Worker (dist-worker/worker.mjs, from `npm run build`; WORKER=hono-worker.mjs for the Hono app) on workerd through Miniflare,
 // on 127.0.0.1 (PORT, default any free port), with the nodejs_compat flag. Bindings: JWKS,
-// ISSUER, RESOURCE, ALLOWED_HOSTS from the environment, when set.
+// ISSUER, RESOURCE, ALLOWED_HOSTS from the environment, when set. COMPATIBILITY_DATE replaces wrangler.toml's date, and
+// MINIFLARE_WORKERD_PATH (read by Miniflare) names another workerd binary: scripts/test-workerd-latest.js sets both.
 import { Miniflare } from 'miniflare';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -10,7 +11,7 @@ const bindings = Object.fromEntries(['JWKS', 'ISSUER', 'RESOURCE', 'ALLOWED_HOST
 const mf = new Miniflare({
   modules: true,
   scriptPath: join(root, 'dist-worker', process.env.WORKER ?? 'worker.mjs'),
-  compatibilityDate: '2026-07-01',
+  compatibilityDate: process.env.COMPATIBILITY_DATE || '2026-07-01',
   compatibilityFlags: ['nodejs_compat'],
   // No Request.cf object: Miniflare would fetch one from Cloudflare first (none here: no network).
   cf: false,

@@ -81,6 +81,8 @@ const RUNTIMES: Runtime[] = [
       '--inspector-port',
       '0',
       '--show-interactive-dev-session=false',
+      // scripts/test-workerd-latest.js: the newest workerd's date in place of wrangler.toml's (the binary comes from MINIFLARE_WORKERD_PATH).
+      ...(process.env.COMPATIBILITY_DATE ? ['--compatibility-date', process.env.COMPATIBILITY_DATE] : []),
     ],
     env: { WRANGLER_SEND_METRICS: 'false' },
     port: true,
