@@ -42,6 +42,16 @@ class Unsendable {
     return [{ type: 'text', text: 'x', _meta: { n: 1n } }];
   }
 
+  @Tool({ description: 'A plain object with a BigInt, which the server writes as JSON text.' })
+  plainBig() {
+    return { total: 3n };
+  }
+
+  @Tool({ description: 'A plain value with a cycle, checked against an output schema.', outputSchema: { type: 'object' } })
+  outputLoop() {
+    return cycle();
+  }
+
   @Tool({ description: 'Fine.' })
   fine() {
     return 'fine';
@@ -56,6 +66,11 @@ class Unsendable {
   bigResource() {
     return { contents: [{ uri: 'test://big', text: 'x', _meta: { n: 1n } }] };
   }
+
+  @Resource('test://plain-big')
+  plainBigResource() {
+    return { rows: [{ id: 1n }] };
+  }
 }
 
 const looping = defineExtension({
@@ -69,6 +84,9 @@ const CASES: [string, Record<string, unknown>, string | undefined, 'tool failure
   ['a cycle in structuredContent', { method: 'tools/call', params: { name: 'looped', arguments: {} } }, undefined, 'tool failure'],
   ['a result 20,000 levels deep', { method: 'tools/call', params: { name: 'deep', arguments: {} } }, undefined, 'tool failure'],
   ['a BigInt in a content block', { method: 'tools/call', params: { name: 'block', arguments: {} } }, undefined, 'tool failure'],
+  ['a BigInt in a plain object', { method: 'tools/call', params: { name: 'plain_big', arguments: {} } }, undefined, 'tool failure'],
+  ['a cycle in a value an output schema checks', { method: 'tools/call', params: { name: 'output_loop', arguments: {} } }, undefined, 'tool failure'],
+  ['a BigInt in a plain resource value', { method: 'resources/read', params: { uri: 'test://plain-big' } }, undefined, 'internal error'],
   ['a BigInt in a prompt result', { method: 'prompts/get', params: { name: 'big_prompt' } }, undefined, 'internal error'],
   ['a BigInt in a resource read', { method: 'resources/read', params: { uri: 'test://big' } }, undefined, 'internal error'],
   ['a cycle in an extension result', { method: 'unsendable/get', params: {} }, undefined, 'internal error'],
@@ -112,6 +130,11 @@ describe.each(ERAS)('results JSON cannot carry ($name)', (era) => {
     expect(errors.join('\n')).toMatch(/tool 'big' returned a result that cannot be sent as JSON .*result\.structuredContent\.id is a BigInt/);
     expect(errors.join('\n')).toMatch(/result\.structuredContent\.self refers back to an object that contains it/);
     expect(errors.join('\n')).toMatch(/result\.structuredContent\.data\.a\.a.*nests deeper than 1000 levels/);
+    // A plain value the server writes as JSON text: the place is named too, and it is no throw of the tool's.
+    expect(errors.join('\n')).toMatch(/tool 'plain_big' returned a result that cannot be sent as JSON .*result\.total is a BigInt/);
+    expect(errors.join('\n')).toMatch(/tool 'output_loop' returned a result that cannot be sent as JSON .*result\.self refers back/);
+    expect(errors.join('\n')).toMatch(/contents\.rows\[0\]\.id is a BigInt/);
+    expect(errors.join('\n')).not.toMatch(/threw an unexpected error/);
     expect(errors.join('\n')).toMatch(/'unsendable\/get' returned a result that cannot be sent as JSON: result\.loop\.self refers back/);
     session.send(era.request({ jsonrpc: '2.0', id: 'alive', method: 'tools/call', params: { name: 'fine', arguments: {} } }));
     expect(await session.answer('alive')).toMatchObject({ result: { content: [{ text: 'fine' }] } });

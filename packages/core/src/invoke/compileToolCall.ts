@@ -12,7 +12,7 @@ import { compileInvocation, type Bind, type CallScope, type Invocation } from '.
 import { compileParamsBinder, type BoundParam } from './compileParamsBinder';
 import { jsonView } from './jsonView';
 import { isToolResult, normalizeResult } from './normalizeResult';
-import { sendable } from './sendable';
+import { jsonTextOf, sendable } from './sendable';
 import { toolErrorResult as errorResult, toolFailure as failure } from './toolFailure';
 
 /** How validated arguments become the method's positional arguments. */
@@ -132,7 +132,7 @@ function compileOutput(schema: JsonSchema, name: string, logger: ToolLogger, com
   const validate = compileProfileSchema(schema, { compilePattern });
   return (value) => {
     if (isToolResult(value)) return sendable(value);
-    const text = JSON.stringify(value) ?? 'null';
+    const text = jsonTextOf(value) ?? 'null';
     const structured = jsonView(value, text);
     const outcome = validate(structured);
     if (!outcome.ok) {

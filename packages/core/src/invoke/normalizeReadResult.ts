@@ -1,5 +1,5 @@
 import type { ReadResourceResult, ResourceContents } from '../content/ResourceContents';
-import { sendable } from './sendable';
+import { jsonTextOf, sendable } from './sendable';
 
 const CONTENT_KEYS = new Set(['uri', 'mimeType', 'text', 'blob', '_meta']);
 
@@ -31,7 +31,7 @@ function one(value: unknown, uri: string, mimeType: string | undefined): Resourc
     const body = c.text !== undefined ? { ...base, text: c.text } : { ...base, blob: typeof c.blob === 'string' ? c.blob : base64(c.blob!) };
     return withType(body, c.mimeType ?? mimeType);
   }
-  return withType({ uri, text: JSON.stringify(value) ?? 'null' }, mimeType ?? 'application/json');
+  return withType({ uri, text: jsonTextOf(value, 'contents') ?? 'null' }, mimeType ?? 'application/json');
 }
 
 function isContent(value: unknown): boolean {

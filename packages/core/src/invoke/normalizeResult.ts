@@ -1,5 +1,5 @@
 import type { ContentBlock, ToolResult } from '../content/ToolResult';
-import { sendable } from './sendable';
+import { jsonTextOf, sendable } from './sendable';
 
 const BLOCK_TYPES = new Set(['text', 'image', 'audio', 'resource', 'resource_link']);
 
@@ -8,7 +8,7 @@ const BLOCK_TYPES = new Set(['text', 'image', 'audio', 'resource', 'resource_lin
  * a complete result passes through untouched; a content block or an array of them
  * becomes the content; strings, numbers and booleans become text; `undefined`/`null`
  * become empty content; other objects and arrays become JSON text. What passes through as
- * the tool returned it is checked for what JSON cannot carry (`UnsendableResult`).
+ * the tool returned it, or becomes JSON text, is checked for what JSON cannot carry (`UnsendableResult`).
  */
 export function normalizeResult(value: unknown): ToolResult {
   if (value === undefined || value === null) return { content: [] };
@@ -27,7 +27,7 @@ export function normalizeResult(value: unknown): ToolResult {
     if (isToolResult(value)) return sendable(value);
     if (isContentBlock(value)) return sendable({ content: [value] });
   }
-  return { content: [{ type: 'text', text: JSON.stringify(value) }] };
+  return { content: [{ type: 'text', text: jsonTextOf(value)! }] };
 }
 
 /** A value shaped like a complete `CallToolResult`: `{ content: ContentBlock[], ... }`. */

@@ -16,6 +16,19 @@ export function sendable<T>(result: T, name = 'result'): T {
   return result;
 }
 
+/**
+ * `JSON.stringify(value)` of a member's plain result (JSON text the server builds from it); what
+ * JSON cannot carry (a BigInt, a cycle, a `toJSON()` that throws) throws an `UnsendableResult`
+ * naming where, as `sendable` does. The walk runs only once `JSON.stringify` has thrown.
+ */
+export function jsonTextOf(value: unknown, name = 'result'): string | undefined {
+  try {
+    return JSON.stringify(value);
+  } catch (error) {
+    throw new UnsendableResult(jsonProblem(value, name) ?? `${name} cannot be written as JSON: ${(error as Error).message}`);
+  }
+}
+
 /** How a member's unexpected failure is logged: what it threw, or what was wrong with what it returned. */
 export function failureNote(kind: string, name: string, error: unknown): string {
   return error instanceof UnsendableResult ? `${kind} '${name}' returned a result that cannot be sent as JSON` : `${kind} '${name}' threw an unexpected error`;
