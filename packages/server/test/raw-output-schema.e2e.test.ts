@@ -59,6 +59,49 @@ describe.each(['legacy', 'modern'] as TestEra[])('%s era', (era) => {
   });
 });
 
+class CompleteReports {
+  @Tool({ outputSchema: reportSchema })
+  matching() {
+    return { content: [{ type: 'text', text: 'three' }], structuredContent: { total: 3 } };
+  }
+  @Tool({ outputSchema: reportSchema })
+  mismatched() {
+    return { content: [{ type: 'text', text: 'three' }], structuredContent: { total: 'three' } };
+  }
+  @Tool({ outputSchema: reportSchema })
+  unstructured() {
+    return { content: [{ type: 'text', text: 'three' }] };
+  }
+  @Tool({ outputSchema: reportSchema })
+  failing() {
+    return { content: [{ type: 'text', text: 'no report today' }], isError: true };
+  }
+}
+
+describe.each(['legacy', 'modern'] as TestEra[])('%s era: a complete result of a tool with an output schema', (era) => {
+  it('goes out as returned when its structuredContent matches or it reports an error; else the call fails and the log says why (the spec: structured results MUST conform)', async () => {
+    const errors: string[] = [];
+    const logger = { debug() {}, info() {}, warn() {}, error: (message: string) => void errors.push(message) };
+    const client = await createTestClient(await createApp({ name: 'r', version: '1', tools: [CompleteReports], logger }), { era });
+    expect(await client.callTool({ name: 'matching', arguments: {} })).toMatchObject({ content: [{ type: 'text', text: 'three' }], structuredContent: { total: 3 } });
+    expect(await client.callTool({ name: 'failing', arguments: {} })).toMatchObject({ content: [{ type: 'text', text: 'no report today' }], isError: true });
+    for (const name of ['mismatched', 'unstructured']) {
+      const failed = await client.callTool({ name, arguments: {} });
+      expect([name, failed.isError, failed.content, failed.structuredContent]).toEqual([
+        name,
+        true,
+        [{ type: 'text', text: `Tool '${name}' failed: its result did not match the declared output schema. The server log has the details.` }],
+        undefined,
+      ]);
+    }
+    expect(errors).toEqual([
+      "tool 'mismatched' returned structuredContent that does not match its output schema",
+      "tool 'unstructured' has an output schema, but returned a complete result without structuredContent: return the value itself, or add structuredContent",
+    ]);
+    await client.close();
+  });
+});
+
 it('refuses an outputSchema beside output, and one whose root is not an object', async () => {
   class Both {
     @Tool({ outputSchema: { type: 'object' }, output: class Out {} })

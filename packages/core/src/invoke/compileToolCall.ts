@@ -10,7 +10,7 @@ import { compileDtoBuilder } from '../validation/compileDtoBuilder';
 import { compileDtoValidator } from '../validation/validateDto';
 import { compileInvocation, type Bind, type CallScope, type Invocation } from './compileInvocation';
 import { compileParamsBinder, type BoundParam } from './compileParamsBinder';
-import { jsonView } from './jsonView';
+import { jsonView, jsonViewOf } from './jsonView';
 import { isToolResult, normalizeResult } from './normalizeResult';
 import { jsonTextOf, sendable } from './sendable';
 import { toolErrorResult as errorResult, toolFailure as failure } from './toolFailure';
@@ -130,14 +130,29 @@ function inputAndContext(binding: { arity: number; index: number; ctxIndex: numb
 
 function compileOutput(schema: JsonSchema, name: string, logger: ToolLogger, compilePattern: PatternCompiler | undefined): (value: unknown) => ToolResult {
   const validate = compileProfileSchema(schema, { compilePattern });
+  const mismatch = () => errorResult(`Tool '${name}' failed: its result did not match the declared output schema. The server log has the details.`);
   return (value) => {
-    if (isToolResult(value)) return sendable(value);
+    if (isToolResult(value)) {
+      // A complete result of a tool with an output schema carries structured content that matches it (the spec's MUST), unless it reports an error.
+      const result = sendable(value);
+      if (result.isError === true) return result;
+      if (result.structuredContent === undefined) {
+        logger.error(`tool '${name}' has an output schema, but returned a complete result without structuredContent: return the value itself, or add structuredContent`);
+        return mismatch();
+      }
+      const outcome = validate(jsonViewOf(result.structuredContent));
+      if (!outcome.ok) {
+        logger.error(`tool '${name}' returned structuredContent that does not match its output schema`, outcome.issues);
+        return mismatch();
+      }
+      return result;
+    }
     const text = jsonTextOf(value) ?? 'null';
     const structured = jsonView(value, text);
     const outcome = validate(structured);
     if (!outcome.ok) {
       logger.error(`tool '${name}' returned a value that does not match its output schema`, outcome.issues);
-      return errorResult(`Tool '${name}' failed: its result did not match the declared output schema. The server log has the details.`);
+      return mismatch();
     }
     return { content: [{ type: 'text', text }], structuredContent: structured as Record<string, unknown> };
   };

@@ -8,6 +8,11 @@ export function jsonView(value: unknown, text: string): unknown {
   return isPlainJson(value) ? value : JSON.parse(text);
 }
 
+/** `jsonView` of a value whose JSON text is not at hand: written out only when the value is not plain JSON already. */
+export function jsonViewOf(value: unknown): unknown {
+  return isPlainJson(value) ? value : JSON.parse(JSON.stringify(value) ?? 'null');
+}
+
 function isPlainJson(value: unknown): boolean {
   switch (typeof value) {
     case 'string':
