@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { StoredTask, TaskStatus, TaskStore } from '@toolwright/server';
 import type { Redis } from 'ioredis';
-import { RedisUnavailableError } from './RedisUnavailableError';
+import { ToolwrightError } from '@toolwright/core';
+import { runCommand } from './runCommand';
 
 /**
  * Keeps the sets of unfinished tasks, in all (KEYS[3]) and of the task's caller (KEYS[4]), scored
@@ -65,7 +66,7 @@ if redis.call('GET', KEYS[1]) == ARGV[1] then
 end
 return 0`;
 const MAX_RACES = 50;
-/** JSON-RPC's internal error: an error carrying it reaches the client with its message. */
+/** JSON-RPC's internal error: an error carrying it reaches the client of `tasks/*` with its message (Redis is unreachable, and why), not only "Internal error". */
 const INTERNAL_ERROR = -32603;
 /** The longest task id looked up: ids are 22 characters (`newTaskId`); a longer one from the wire is no task's, and never becomes a key. */
 const MAX_TASK_ID = 256;
@@ -140,16 +141,16 @@ export class RedisTaskStore implements TaskStore {
   private async store(task: StoredTask, perCaller: string, total: string): Promise<{ readonly bound: 'perCaller' | 'total'; readonly count: number } | undefined> {
     const score = task.status === 'working' ? String(heartbeatOf(task)) : '';
     const keys = [this.key(task.taskId), this.working, this.open, this.openOf(task.owner)];
-    const stored = await this.run(() => this.redis.eval(CREATE, keys.length, ...keys, JSON.stringify(task), ttlOf(task), score, task.taskId, unfinished(task), perCaller, total));
+    const stored = await runCommand(() => this.redis.eval(CREATE, keys.length, ...keys, JSON.stringify(task), ttlOf(task), score, task.taskId, unfinished(task), perCaller, total), INTERNAL_ERROR);
     if (Array.isArray(stored)) return { bound: stored[0] === 'total' ? 'total' : 'perCaller', count: Number(stored[1]) };
-    if (stored !== 1) throw new Error(`@toolwright/redis: task id ${task.taskId} is taken; task ids must be new`);
+    if (stored !== 1) throw new ToolwrightError(`@toolwright/redis: task id ${task.taskId} is taken; task ids must be new`);
     this.announce(task);
     return undefined;
   }
 
   async get(taskId: string): Promise<StoredTask | undefined> {
     if (taskId.length > MAX_TASK_ID) return undefined;
-    const json = await this.run(() => this.redis.get(this.key(taskId)));
+    const json = await runCommand(() => this.redis.get(this.key(taskId)), INTERNAL_ERROR);
     return json === null ? undefined : taskOf(taskId, json);
   }
 
@@ -157,24 +158,24 @@ export class RedisTaskStore implements TaskStore {
     if (taskId.length > MAX_TASK_ID) return undefined;
     const key = this.key(taskId);
     for (let race = 0; race < MAX_RACES; race++) {
-      const json = await this.run(() => this.redis.get(key));
+      const json = await runCommand(() => this.redis.get(key), INTERNAL_ERROR);
       if (json === null) return undefined;
       const task = taskOf(taskId, json);
       const next = change(task);
       if (!next) return task;
       const score = next.status === 'working' ? String(heartbeatOf(next)) : '';
       const keys = [key, this.working, this.open, this.openOf(next.owner)];
-      const written = await this.run(() => this.redis.eval(COMPARE_AND_SET, keys.length, ...keys, json, JSON.stringify(next), ttlOf(next), score, taskId, unfinished(next)));
+      const written = await runCommand(() => this.redis.eval(COMPARE_AND_SET, keys.length, ...keys, json, JSON.stringify(next), ttlOf(next), score, taskId, unfinished(next)), INTERNAL_ERROR);
       if (written === 1) {
         this.announce(next);
         return next;
       }
     }
-    throw new Error(`@toolwright/redis: task ${taskId} changed ${MAX_RACES} times while one change was being written; try again`);
+    throw new ToolwrightError(`@toolwright/redis: task ${taskId} changed ${MAX_RACES} times while one change was being written; try again`);
   }
 
   async publishCancel(taskId: string): Promise<void> {
-    await this.run(() => this.redis.publish(this.channel, taskId));
+    await runCommand(() => this.redis.publish(this.channel, taskId), INTERNAL_ERROR);
   }
 
   onCancel(listener: (taskId: string) => void): () => void {
@@ -190,20 +191,20 @@ export class RedisTaskStore implements TaskStore {
   }
 
   async enqueue(taskId: string): Promise<void> {
-    await this.run(() => this.redis.eval(ENQUEUE, 2, this.queue, this.key(taskId), taskId));
+    await runCommand(() => this.redis.eval(ENQUEUE, 2, this.queue, this.key(taskId), taskId), INTERNAL_ERROR);
   }
 
   async dequeue(): Promise<string | undefined> {
-    return (await this.run(() => this.redis.lpop(this.queue))) ?? undefined;
+    return (await runCommand(() => this.redis.lpop(this.queue), INTERNAL_ERROR)) ?? undefined;
   }
 
   async stale(before: number, limit: number): Promise<string[]> {
-    const ids = await this.run(() => this.redis.zrangebyscore(this.working, '-inf', `(${before}`, 'LIMIT', 0, limit));
+    const ids = await runCommand(() => this.redis.zrangebyscore(this.working, '-inf', `(${before}`, 'LIMIT', 0, limit), INTERNAL_ERROR);
     if (ids.length === 0) return ids;
     // Tasks that expired (their key gone) leave the set here.
-    const present = await this.run(() => Promise.all(ids.map((id) => this.redis.exists(this.key(id)))));
+    const present = await runCommand(() => Promise.all(ids.map((id) => this.redis.exists(this.key(id)))), INTERNAL_ERROR);
     const gone = ids.filter((_, i) => present[i] === 0);
-    if (gone.length > 0) await this.run(() => this.redis.zrem(this.working, ...gone));
+    if (gone.length > 0) await runCommand(() => this.redis.zrem(this.working, ...gone), INTERNAL_ERROR);
     return ids.filter((_, i) => present[i] === 1);
   }
 
@@ -234,19 +235,6 @@ export class RedisTaskStore implements TaskStore {
     if (this.listeners.size === 0 || taskId.length > MAX_TASK_ID) return;
     const task = await this.get(taskId).catch(() => undefined);
     if (task?.status === 'cancelled') for (const l of this.listeners) l(taskId);
-  }
-
-  /**
-   * Runs one command, turning every failure into a RedisUnavailableError (its message says Redis
-   * is unreachable and why) that carries the JSON-RPC code -32603, so the client of `tasks/*` is
-   * told that, not only "Internal error".
-   */
-  private async run<T>(command: () => Promise<T>): Promise<T> {
-    try {
-      return await command();
-    } catch (error) {
-      throw Object.assign(error instanceof RedisUnavailableError ? error : new RedisUnavailableError(error), { code: INTERNAL_ERROR });
-    }
   }
 
   /** Closes the subscriber it opened for cancels (the command connection is the caller's). */
@@ -319,7 +307,7 @@ function taskOf(taskId: string, json: string): StoredTask {
     typeof t.lastUpdatedAt !== 'string' ||
     typeof t.tool !== 'string'
   ) {
-    throw Object.assign(new Error(`@toolwright/redis: task ${taskId.slice(0, 64)} in Redis is malformed (not a task this version wrote); it cannot be read`), { code: INTERNAL_ERROR });
+    throw Object.assign(new ToolwrightError(`@toolwright/redis: task ${taskId.slice(0, 64)} in Redis is malformed (not a task this version wrote); it cannot be read`), { code: INTERNAL_ERROR });
   }
   return task as StoredTask;
 }

@@ -1,8 +1,6 @@
+import { ToolwrightError } from '@toolwright/core';
+
 /** A subscription the cluster refuses by its caps: the client gets its message as invalid params. */
-export class SubscriptionRefusedError extends Error {
+export class SubscriptionRefusedError extends ToolwrightError {
   readonly refused = true;
-  constructor(message: string) {
-    super(message);
-    this.name = 'SubscriptionRefusedError';
-  }
 }

@@ -1,3 +1,4 @@
+import { ConfigError } from '@toolwright/core';
 import type { Redis } from 'ioredis';
 
 /** Redis's answers that mean the credentials or the user's ACL, not the network. */
@@ -32,11 +33,11 @@ export async function connectRedis(command: Redis, subscriber: Redis, { url, pre
     const clean = (message: string) => [...secrets, ...passwordsOf(url)].reduce<string>((text, secret) => (secret ? text.split(secret).join('***') : text), message);
     const refused = [...seen, error as Error].find((e) => REFUSED.test(e?.message ?? ''));
     if (refused)
-      throw new Error(
+      throw new ConfigError(
         `@toolwright/redis: Redis at ${where} refused to let this client in (${clean(refused.message)}). Check the user and password (in the url, redis://user:password@host:port, or as redis.username and redis.password) and that user's ACL: it needs the keys and channels under '${prefix}' (~${prefix}* &${prefix}*).`,
       );
     const cause = seen.at(-1) ?? (error as Error);
-    throw new Error(`@toolwright/redis: cannot reach Redis at ${where} (${clean(cause?.message ?? String(error))}). Start redis-server, or set the url (rediss:// for TLS).`);
+    throw new ConfigError(`@toolwright/redis: cannot reach Redis at ${where} (${clean(cause?.message ?? String(error))}). Start redis-server, or set the url (rediss:// for TLS).`);
   } finally {
     for (const connection of connections) connection.off('error', note);
   }

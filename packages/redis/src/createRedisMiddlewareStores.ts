@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { ConfigError } from '@toolwright/core';
 import type { Redis } from 'ioredis';
 import type { CacheEntry, CacheStore, RateLimitStore, TokenBucket } from '@toolwright/server/middleware';
 import type { RedisCluster } from './createRedisCluster';
@@ -32,7 +33,8 @@ export function createRedisMiddlewareStores(cluster: RedisCluster, options: Redi
   const { prefix } = cluster;
   const redis = cluster.redis as Scripted;
   const maxTtlMs = options.bucketTtlMs ?? 0;
-  if (!(Number.isFinite(maxTtlMs) && maxTtlMs >= 0)) throw new Error(`createRedisMiddlewareStores: bucketTtlMs must be a positive number of milliseconds, got ${options.bucketTtlMs}.`);
+  if (!(Number.isFinite(maxTtlMs) && maxTtlMs >= 0))
+    throw new ConfigError(`createRedisMiddlewareStores: bucketTtlMs must be a number of milliseconds, 0 or more (0, the default: until the bucket would be full again), got ${options.bucketTtlMs}.`);
   if (typeof redis.twTakeToken !== 'function') redis.defineCommand('twTakeToken', { numberOfKeys: 1, lua: TAKE_TOKEN });
   const digest = (key: string) => createHash('sha256').update(key).digest('base64url');
   const bucketKey = (key: string) => `${prefix}rl:${digest(key)}`;

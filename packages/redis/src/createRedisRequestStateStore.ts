@@ -1,6 +1,6 @@
 import type { UsedStateStore } from '@toolwright/server';
 import type { RedisCluster } from './createRedisCluster';
-import { RedisUnavailableError } from './RedisUnavailableError';
+import { runCommand } from './runCommand';
 
 /**
  * The `requestState.usedStates` store on the cluster's Redis: a 2026-07-28 round state is
@@ -17,11 +17,7 @@ export function createRedisRequestStateStore(cluster: Pick<RedisCluster, 'redis'
   return {
     async claim(id, expiresAt) {
       const ttl = Math.max(1, Math.ceil(expiresAt - Date.now()));
-      try {
-        return (await redis.set(`${prefix}rs:${id}`, '1', 'PX', ttl, 'NX')) === 'OK';
-      } catch (error) {
-        throw new RedisUnavailableError(error);
-      }
+      return (await runCommand(() => redis.set(`${prefix}rs:${id}`, '1', 'PX', ttl, 'NX'))) === 'OK';
     },
   };
 }

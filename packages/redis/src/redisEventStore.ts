@@ -1,3 +1,4 @@
+import { ToolwrightError } from '@toolwright/core';
 import type { EventStore } from '@toolwright/server/http';
 import { GET_STREAM_ID } from '@toolwright/server/http';
 import { randomUUID } from 'node:crypto';
@@ -54,7 +55,8 @@ export function redisEventStore(connection: ClusterConnection, limits: EventLimi
     getStreamIdForEventId: async (eventId) => (await find(eventId))?.s,
     async replayEventsAfter(lastEventId, sink) {
       const last = await find(lastEventId);
-      if (!last) throw new Error(`Unknown event id '${lastEventId}'.`);
+      if (!last)
+        throw new ToolwrightError(`@toolwright/redis: unknown event id '${lastEventId.slice(0, 100)}' in session ${sessionId} (expired, trimmed, or never stored): ask getStreamIdForEventId first.`);
       const entries = await runCommand(() => redis.xrange(key, `(${lastEventId}`, '+'));
       for (const [id, fields] of entries) {
         const event = fieldsOf(fields);
@@ -68,7 +70,7 @@ export function redisEventStore(connection: ClusterConnection, limits: EventLimi
     },
     // Only the GET stream's events are published (the transport watches no other stream).
     async watch(streamId, listener) {
-      if (streamId !== GET_STREAM_ID) throw new Error(`@toolwright/redis: only the GET stream ('${GET_STREAM_ID}') can be watched, not '${streamId}'.`);
+      if (streamId !== GET_STREAM_ID) throw new ToolwrightError(onlyGetStream('watched', streamId));
       const stop = await channels.watchSession(sessionId, (from, eventId, stream, message) => {
         if (from !== self && stream === streamId && 'jsonrpc' in message) listener(eventId, message);
       });
@@ -80,7 +82,7 @@ export function redisEventStore(connection: ClusterConnection, limits: EventLimi
     },
     // One GET stream per session in the cluster, as on one instance.
     async claim(streamId, lost) {
-      if (streamId !== GET_STREAM_ID) throw new Error(`@toolwright/redis: only the GET stream ('${GET_STREAM_ID}') can be claimed, not '${streamId}'.`);
+      if (streamId !== GET_STREAM_ID) throw new ToolwrightError(onlyGetStream('claimed', streamId));
       return runCommand(() => claimStream(redis, keys.getStream(sessionId), keys.session(sessionId), limits.getStreamClaimMs, keys.alive, lost));
     },
     // The events stay: other instances serve the session too. Ending the session (DELETE, expiry) removes them.
@@ -89,6 +91,11 @@ export function redisEventStore(connection: ClusterConnection, limits: EventLimi
       stops.clear();
     },
   };
+}
+
+/** Other streams' events are neither published nor claimed: the transport watches and claims the GET stream alone. */
+function onlyGetStream(action: string, streamId: string): string {
+  return `@toolwright/redis: only the GET stream ('${GET_STREAM_ID}') can be ${action}, not '${streamId.slice(0, 100)}'; a request's own stream lives on the instance that serves the request.`;
 }
 
 function fieldsOf(fields: string[]): { s: string; m: string } {

@@ -1,3 +1,4 @@
+import { ToolwrightError } from '@toolwright/core';
 import type { Cluster } from '@toolwright/server/http';
 import type { ClusterConnection } from './ClusterConnection';
 import { parseJson } from './parseJson';
@@ -8,7 +9,7 @@ export function redisSessionState({ redis, keys }: ClusterConnection, sessionId:
   const key = keys.state(sessionId);
   const write = async (field: string, json: string) => {
     const changed = await runCommand(() => redis.twSetState(key, keys.session(sessionId), field, json));
-    if (changed === -1) throw new Error(`ctx.session: session ${sessionId} has ended or expired; its state cannot change.`);
+    if (changed === -1) throw new ToolwrightError(`ctx.session: session ${sessionId} has ended or expired (in Redis), so its state cannot change; the client starts a new session.`);
     return changed;
   };
   return {
@@ -16,7 +17,7 @@ export function redisSessionState({ redis, keys }: ClusterConnection, sessionId:
       const json = await runCommand(() => redis.hget(key, field));
       if (json === null) return undefined;
       const value = parseJson(json);
-      if (value === undefined) throw new Error(`ctx.session: the value of '${field.slice(0, 100)}' in Redis is not valid JSON (written by another version?); set it again.`);
+      if (value === undefined) throw new ToolwrightError(`ctx.session: the value of '${field.slice(0, 100)}' in Redis is not valid JSON (written by another version?); set it again.`);
       return value as T;
     },
     async set(field, value) {

@@ -1,5 +1,6 @@
 import { ConfigError, stderrLogger } from '@toolwright/core';
-import { checkProxyOptions, ProxiedServer } from './ProxiedServer';
+import { checkProxyOptions } from './checkProxyOptions';
+import { ProxiedServer } from './ProxiedServer';
 import type { ProxyOptions } from './ProxyOptions';
 
 /**

@@ -1,0 +1,16 @@
+import type { Class } from '../metadata/Class';
+import type { DtoConverterTable } from './dtoConverters';
+import type { SchemaContext } from './SchemaContext';
+
+/** What deriving one DTO schema shares across its classes and properties (made once per `dtoSchema` call). */
+export interface DtoWalk {
+  /** The class the schema is derived for: its instances are built with or without the libraries, nested ones alike. */
+  readonly root: Class;
+  readonly ctx: SchemaContext;
+  readonly converters: DtoConverterTable;
+  readonly coerce: boolean;
+  /** Deriving an input schema (values come from JSON through plainToInstance). */
+  readonly input: boolean;
+  /** Classes on a reference cycle: always emitted as `$defs` + `$ref`. */
+  readonly recursive: ReadonlySet<Class>;
+}

@@ -1,0 +1,154 @@
+import { ToolwrightError, type AuthInfo, type ToolContext } from '@toolwright/core';
+import type { ClientCapabilities } from '../../sdk/proxyClient';
+import { connectionOfContext } from '../../pipeline/contextConnection';
+import type { Connection } from '../../pipeline/Connection';
+import { ANONYMOUS, callerKey } from './callerKey';
+import type { ProxyOptions } from './ProxyOptions';
+import type { ProxyState } from './ProxyState';
+import { ALL_QUESTIONS, questionsOf } from './questionsOf';
+import { UpstreamSession } from './UpstreamSession';
+
+/** A session leased for one call; `release` gives it back when the call ends. */
+export interface Lease {
+  readonly session: UpstreamSession;
+  release(): void;
+}
+
+/**
+ * The upstream sessions that serve downstream calls, at most `maxSessions` (those being opened
+ * count too): one per downstream connection, and idle ones kept per sessionless caller until
+ * `idleSessionMs`.
+ */
+export class UpstreamSessionPool {
+  private readonly byConnection = new WeakMap<object, Promise<UpstreamSession>>();
+  /** Idle upstream sessions of callers without a connection of their own, by caller (client ID and subject). */
+  private readonly idle = new Map<string, UpstreamSession[]>();
+  private readonly sessions = new Set<UpstreamSession>();
+  /** Upstream sessions being opened now (they count towards `maxSessions`). */
+  private opening = 0;
+
+  constructor(
+    private readonly options: ProxyOptions,
+    private readonly state: ProxyState,
+  ) {}
+
+  /** How many upstream sessions serve downstream clients now. */
+  get size(): number {
+    return this.sessions.size;
+  }
+
+  /** `idleSessionMs`: how long a sessionless caller's upstream session waits for the caller's next call. */
+  get idleMs(): number {
+    return this.options.idleSessionMs ?? 300_000;
+  }
+
+  /**
+   * An upstream session for the downstream call `ctx`, leased until `release()`. A client with
+   * a connection of its own (a 2025-era session, or a stdio or in-memory connection: one
+   * client each) has one upstream session, opened on its first call and closed with the
+   * connection. A caller without one (2026-07-28 and stateless HTTP requests) leases a session
+   * that serves that call alone: an idle one of the same caller (client ID and subject), else a
+   * new one; so whatever an upstream session sends outside a request (a 2025-era upstream's log
+   * lines and questions) belongs to exactly one downstream call.
+   */
+  async lease(ctx: ToolContext): Promise<Lease> {
+    const connection = connectionOfContext(ctx);
+    if (connection !== undefined && (ctx.session !== undefined || ctx.headers === undefined)) {
+      return { session: await this.connectionSession(ctx, connection), release: () => undefined };
+    }
+    const key = callerKey(ctx.authInfo);
+    const idle = this.idle.get(key);
+    while (idle && idle.length > 0) {
+      const session = idle.pop()!;
+      if (session.closed) continue;
+      session.caller = ctx.authInfo;
+      return { session, release: () => this.giveBack(key, session) };
+    }
+    this.idle.delete(key);
+    const session = await this.open(ctx.authInfo, ALL_QUESTIONS);
+    return { session, release: () => this.giveBack(key, session) };
+  }
+
+  /** Closes the sessionless callers' upstream sessions unused for `idleSessionMs`. */
+  closeIdle(): void {
+    const now = Date.now();
+    for (const [key, idle] of this.idle) {
+      const keep = idle.filter((session) => {
+        if (!session.closed && now - session.lastUsed < this.idleMs) return true;
+        this.sessions.delete(session);
+        void session.close();
+        return false;
+      });
+      if (keep.length > 0) this.idle.set(key, keep);
+      else this.idle.delete(key);
+    }
+  }
+
+  /** Closes every upstream session (child processes end). */
+  async close(): Promise<void> {
+    await Promise.all([...this.sessions].map((s) => s.close()));
+    this.sessions.clear();
+    this.idle.clear();
+  }
+
+  /** A sessionless caller's call ended: its upstream session waits for the caller's next call (until `idleSessionMs`). */
+  private giveBack(key: string, session: UpstreamSession): void {
+    if (session.closed) return;
+    // Anonymous callers cannot be told apart: a 2025-era upstream session keeps state, so it serves one call only.
+    if (this.state.stopped || (key === ANONYMOUS && !session.stateless)) {
+      this.sessions.delete(session);
+      void session.close();
+      return;
+    }
+    const idle = this.idle.get(key);
+    if (idle) idle.push(session);
+    else this.idle.set(key, [session]);
+  }
+
+  /** The upstream session of a downstream connection: opened on its first call, closed when the connection closes. */
+  private connectionSession(ctx: ToolContext, connection: Connection): Promise<UpstreamSession> {
+    const existing = this.byConnection.get(connection);
+    if (existing) {
+      return existing.then((session) => {
+        if (!session.closed) return session;
+        if (this.byConnection.get(connection) === existing) this.byConnection.delete(connection);
+        return this.connectionSession(ctx, connection);
+      });
+    }
+    const opening = this.open(ctx.authInfo, questionsOf(ctx.clientCapabilities), () => {
+      if (this.byConnection.get(connection) === opening) this.byConnection.delete(connection);
+    }).then((opened) => {
+      const previous = connection.server.onclose;
+      connection.server.onclose = () => {
+        this.sessions.delete(opened);
+        void opened.close();
+        previous?.();
+      };
+      return opened;
+    });
+    this.byConnection.set(connection, opening);
+    opening.catch(() => {
+      if (this.byConnection.get(connection) === opening) this.byConnection.delete(connection);
+    });
+    return opening;
+  }
+
+  /** Opens an upstream session (within `maxSessions`), forgotten when it ends. */
+  private async open(caller: AuthInfo | undefined, capabilities: ClientCapabilities, onEnd?: () => void): Promise<UpstreamSession> {
+    if (this.sessions.size + this.opening >= (this.options.maxSessions ?? 100)) {
+      throw new ToolwrightError(`${this.state.label} already serves ${this.sessions.size} sessions (maxSessions); try again later`);
+    }
+    this.opening++;
+    let session: UpstreamSession | undefined;
+    try {
+      session = await UpstreamSession.open(this.options, this.state.label, capabilities, caller, () => {
+        if (session) this.sessions.delete(session);
+        onEnd?.();
+      });
+    } finally {
+      this.opening--;
+    }
+    this.sessions.add(session);
+    return session;
+  }
+}
