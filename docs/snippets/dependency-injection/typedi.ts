@@ -7,9 +7,9 @@ export class ExchangeRates {
   private readonly perEuro: Record<string, number> = { EUR: 1, USD: 1.08, JPY: 162.4 };
 
   rate(from: string, to: string): number | undefined {
-    const a = this.perEuro[from];
-    const b = this.perEuro[to];
-    return a && b ? b / a : undefined;
+    // Codes come from the client: look them up as own keys only, so 'constructor' is no currency.
+    if (!Object.hasOwn(this.perEuro, from) || !Object.hasOwn(this.perEuro, to)) return undefined;
+    return this.perEuro[to]! / this.perEuro[from]!;
   }
 }
 
