@@ -39,6 +39,8 @@ export interface ExtensionContext {
   readonly signal: AbortSignal;
   /** The request's `inputResponses` (2026-07-28), which the SDK takes out of the params. */
   readonly inputResponses?: Readonly<Record<string, unknown>>;
+  /** The keys of `inputResponses` the SDK left out of it: their values are not a bare result object (a string, an array, a `{ method, result }` wrapper). */
+  readonly droppedInputResponseKeys?: readonly string[];
   /**
    * The settings the client declared for extension `id` (default: this one), or undefined
    * when it did not declare it: per session in the 2025 era, per request in 2026-07-28.

@@ -206,6 +206,7 @@ function contextOf(extension: Extension, method: string, sdk: ServerContext, con
     meta: sdk.mcpReq._meta,
     signal: sdk.mcpReq.signal,
     ...(sdk.mcpReq.inputResponses && { inputResponses: sdk.mcpReq.inputResponses as Readonly<Record<string, unknown>> }),
+    ...(sdk.mcpReq.droppedInputResponseKeys && { droppedInputResponseKeys: sdk.mcpReq.droppedInputResponseKeys }),
     clientExtension: (id = extension.id) => clientExtension(envelope, id),
     notify: (notifyMethod, params) => sdk.mcpReq.notify({ method: notifyMethod, ...(params && { params }) }).catch(() => undefined),
     ...(connection.callTool && { callTool: (params: ToolCallParams, override?: ToolRunOverride) => connection.callTool!(params, overridden(sdk, override)) }),

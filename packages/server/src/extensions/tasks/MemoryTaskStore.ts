@@ -40,16 +40,12 @@ export class MemoryTaskStore implements TaskStore {
   }
 
   async get(taskId: string): Promise<StoredTask | undefined> {
-    const task = this.tasks.get(taskId);
-    if (task && task.expiresAt <= this.now()) {
-      this.remove(task);
-      return undefined;
-    }
-    return task;
+    return this.unexpired(taskId);
   }
 
   async update(taskId: string, change: (task: StoredTask) => StoredTask | undefined): Promise<StoredTask | undefined> {
-    const task = await this.get(taskId);
+    // Read, changed and written in one synchronous step: no other write can come between them (an `await` here would let two writers both change the same version).
+    const task = this.unexpired(taskId);
     if (!task) return undefined;
     const next = change(task);
     if (next) {
@@ -94,6 +90,16 @@ export class MemoryTaskStore implements TaskStore {
       if (task.status === 'working' && task.expiresAt > now && (task.heartbeatAt ?? 0) < before) ids.push(task.taskId);
     }
     return ids;
+  }
+
+  /** The task, unless it expired (then it is forgotten). */
+  private unexpired(taskId: string): StoredTask | undefined {
+    const task = this.tasks.get(taskId);
+    if (task && task.expiresAt <= this.now()) {
+      this.remove(task);
+      return undefined;
+    }
+    return task;
   }
 
   private changed(task: StoredTask): void {

@@ -47,9 +47,31 @@ export class TaskRunner {
     private readonly listeners: TaskStoreListeners,
   ) {}
 
-  /** Starts a round of `task` (not awaited: the caller answers its client at once). */
+  /**
+   * Starts a round of `task` (not awaited: the caller answers its client at once), once a store
+   * write let it run again (answered, restarted, taken from the queue).
+   */
   start(task: StoredTask, run: TaskRun): void {
-    void this.follow(this.begin(task, run));
+    const round = this.begin(task, run);
+    void this.follow(round);
+    void this.recheck(round);
+  }
+
+  /**
+   * Reads a started round's task again, now that a cancel can find its run here: a cancel written
+   * between the write that let the round start and its start found nothing to abort, so a task
+   * that ended (or expired, or another instance took over) meanwhile stops the round now.
+   */
+  private async recheck(round: RunningRound): Promise<void> {
+    try {
+      const task = await this.store.get(round.id);
+      if (this.running.get(round.id) !== round.controller) return;
+      if (!task) this.abort(round.id, 'The task expired: its ttlMs passed without a change.');
+      else if (TERMINAL.has(task.status)) this.abort(round.id, `The task is ${task.status}.`);
+      else if (!this.ours(task)) this.abort(round.id, 'Another server instance took the task over.');
+    } catch (error) {
+      this.logger.warn(`task ${round.id}: it could not be read again once its run started`, error);
+    }
   }
 
   /**

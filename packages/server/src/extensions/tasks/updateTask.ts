@@ -19,7 +19,7 @@ export async function updateTask(store: TaskStore, runner: TaskRunner, taskId: s
   if (!callTool) throw new ProtocolError(ErrorCodes.InvalidRequest, 'tasks/update answers a task only on 2026-07-28 requests; the task still waits for its answers.');
   // The SDK takes `inputResponses` out of the params (ctx.inputResponses) and checks it is an object.
   const inputResponses = ctx.inputResponses ?? {};
-  checkAnswers(current, inputResponses);
+  checkAnswers(current, inputResponses, ctx.droppedInputResponseKeys ?? []);
   let resumed: StoredTask | undefined;
   await store.update(taskId, (task) => {
     resumed = undefined;
@@ -50,10 +50,23 @@ function answered(task: StoredTask, responses: Readonly<Record<string, unknown>>
   return touched(task, { status: done ? 'working' : 'input_required', inputRequests: pending, inputResponses: gathered, answers });
 }
 
-/** Each answer to a pending question has the shape its method answers with, or the client hears -32602 and the task waits on. */
-function checkAnswers(task: StoredTask, responses: Readonly<Record<string, unknown>>): void {
+/**
+ * Each answer to a pending question has the shape its method answers with, or the client hears
+ * -32602 and the task waits on. `dropped` are the keys whose answer the SDK left out of the
+ * responses (not a bare result object): one that names a pending question is refused too, not
+ * acknowledged as if it were taken.
+ */
+function checkAnswers(task: StoredTask, responses: Readonly<Record<string, unknown>>, dropped: readonly string[]): void {
   const pending = task.status === 'input_required' ? task.inputRequests : undefined;
   if (!pending) return;
+  for (const key of dropped) {
+    if (!Object.hasOwn(pending, key)) continue;
+    const { method } = pending[key] as TaskInputRequest;
+    throw new ProtocolError(
+      ErrorCodes.InvalidParams,
+      `tasks/update: inputResponses['${key}'] is not a valid ${method} result: send the result object itself, not a bare value or a { method, result } wrapper.`,
+    );
+  }
   for (const [key, response] of Object.entries(responses)) {
     if (!Object.hasOwn(pending, key)) continue;
     try {
