@@ -7,6 +7,7 @@
 //   node scripts/test-peer-range.js sdk                 the MCP SDK packages (@toolwright/server), both ends
 //   node scripts/test-peer-range.js nest lowest|highest NestJS (@toolwright/nestjs), one end
 //   node scripts/test-peer-range.js express|fastify|hono|next   a framework adapter's framework, both ends
+//   node scripts/test-peer-range.js eslint              ESLint and typescript-eslint (@toolwright/eslint-plugin), both ends
 //
 // It builds nothing: for each end it npm-installs those versions into a temporary folder and runs
 // jest from source with scripts/jest/peer-range-resolver.js, which resolves the family's modules
@@ -30,7 +31,8 @@ const rootPackage = readJson(path.join(ROOT, 'package.json'));
 /**
  * Each family: the package whose peer ranges it tests, the module names those ranges cover (and
  * what else resolves from the installed folder, so that each is loaded once), the test files,
- * and references installed at one version at both ends.
+ * references installed at one version at both ends, and companions installed at the version
+ * picked for one of the peers (packages released together with it).
  */
 const FAMILIES = {
   sdk: {
@@ -107,6 +109,23 @@ const FAMILIES = {
     tests: ['packages/next/test/route-handlers.test.ts'],
     references: [],
   },
+  eslint: {
+    package: 'packages/eslint-plugin',
+    // typescript is a peer too, but the repository builds and tests with one TypeScript (RELEASING.md).
+    peers: (name) => name === 'eslint' || name === 'typescript-eslint',
+    // The plugin's own @typescript-eslint/utils (a dependency, not a peer) resolves as in a user's project: the
+    // plugin's copy from the workspace, typescript-eslint's from the folder. The rule tester is typescript-eslint's
+    // release at the same version, so that the rule tests parse with that end's parser; typescript resolves from
+    // the folder at the workspace's version, so that the plugin and the parser share one copy.
+    resolves: ['eslint', 'typescript-eslint', '@typescript-eslint/rule-tester', 'typescript'],
+    tests: [
+      'packages/eslint-plugin/test/rules.test.ts', // every rule through typescript-eslint's rule tester, type-aware
+      'packages/eslint-plugin/test/recommended.test.ts', // the recommended flat config through ESLint's own ESLint class
+      'packages/eslint-plugin/test/paramTypeVerdicts.test.ts', // the rule's verdicts agree with the build's
+    ],
+    references: [['typescript', readJson(path.join(ROOT, 'node_modules', 'typescript', 'package.json')).version]],
+    companions: [['@typescript-eslint/rule-tester', 'typescript-eslint']],
+  },
 };
 
 const [familyName, ...ends] = process.argv.slice(2);
@@ -123,6 +142,7 @@ const versionsOf = new Map(ranges.map(([name, range]) => [name, published(name, 
 const results = [];
 for (const end of ends.length > 0 ? ends : ['lowest', 'highest']) {
   const pick = new Map([...ranges.map(([name]) => [name, end === 'lowest' ? versionsOf.get(name)[0] : versionsOf.get(name).at(-1)]), ...family.references]);
+  for (const [name, peer] of family.companions ?? []) pick.set(name, pick.get(peer));
   const label = [...pick].map(([name, version]) => `${name}@${version}`).join(' ');
   console.log(`\ntest-peer-range: ${familyName} ${end}: ${label}`);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), `toolwright-${familyName}-${end}-`));

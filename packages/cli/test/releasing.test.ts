@@ -89,6 +89,16 @@ describe('RELEASING.md and the release configuration', () => {
     expect(JSON.parse(text('package.json')).scripts['test:beside-soak']).toContain('npm run test:framework-ranges');
   });
 
+  it("the supported ESLint and typescript-eslint versions are @toolwright/eslint-plugin's peer dependencies, both ends tested", () => {
+    const linters = peersOf('@toolwright/eslint-plugin', (name) => name === 'eslint' || name === 'typescript-eslint');
+    expectRowsMatchPeers('@toolwright/eslint-plugin', linters);
+    for (const name of linters) {
+      expect({ name, bothEnds: rowOf(name).includes('both ends') && rowOf(name).includes('`npm run test:framework-ranges`') }).toEqual({ name, bothEnds: true });
+    }
+    const frameworkRanges: string = JSON.parse(text('package.json')).scripts['test:framework-ranges'];
+    expect(frameworkRanges.split(' && ')).toContain('node scripts/test-peer-range.js eslint');
+  });
+
   it('the entry points RELEASING.md calls public are the ones with an API report', () => {
     for (const folder of ['core', 'server', 'redis', 'express', 'fastify', 'nestjs', 'hono', 'next', 'oauth', 'openapi']) {
       const { name, exports } = PUBLISHED.find((p) => p.folder === folder)!.manifest;

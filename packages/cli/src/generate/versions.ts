@@ -21,12 +21,12 @@ export const DEV_DEPENDENCY_VERSIONS = {
   jest: '30.5.2',
   'ts-jest': '29.4.15',
   typescript: '5.9.3',
-  'typescript-eslint': '8.72.2',
+  'typescript-eslint': '8.74.0',
 } as const;
 
 /** The edge template's build and local runtime: esbuild bundles tsc's output; Miniflare runs it on workerd. */
 export const EDGE_VERSIONS = {
-  esbuild: '0.21.5',
+  esbuild: '0.28.2',
   miniflare: '4.20260730.0',
 } as const;
 
@@ -49,7 +49,7 @@ export const NEST_VERSIONS = {
 
 /** The next template's framework: Next.js (App Router) and the React it renders with. */
 export const NEXT_VERSIONS = {
-  dependencies: { next: '16.4.6', react: '19.3.1', 'react-dom': '19.3.1' },
+  dependencies: { next: '16.5.0', react: '19.3.1', 'react-dom': '19.3.1' },
   // Next's build type-checks with TypeScript and asks for React's types.
   devDependencies: { '@types/react': '19.3.3' },
 } as const;
