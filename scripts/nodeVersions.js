@@ -61,7 +61,8 @@ function withInstallLock(install) {
       if (error.code !== 'EEXIST') throw error;
       const age = Date.now() - (statSync(lock, { throwIfNoEntry: false })?.mtimeMs ?? Date.now());
       if (age > 600_000) rmSync(lock, { recursive: true, force: true });
-      else if (Date.now() - started > 900_000) throw new Error(`waited 15 minutes for another process to install the pinned Node.js versions (${lock}); remove that folder if no install is running`);
+      else if (Date.now() - started > 900_000)
+        throw new Error(`waited 15 minutes for another process to install the pinned Node.js versions (${lock}); remove that folder if no install is running`, { cause: error });
       else Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 200);
     }
   }

@@ -202,7 +202,7 @@ async function listServer(serverJs, what) {
   try {
     await client.connect(transport);
   } catch (error) {
-    throw new Error(`${what} did not start over stdio: ${error instanceof Error ? error.message : error}\n${Buffer.concat(stderr).toString()}`);
+    throw new Error(`${what} did not start over stdio: ${error instanceof Error ? error.message : error}\n${Buffer.concat(stderr).toString()}`, { cause: error });
   }
   try {
     const capabilities = client.getServerCapabilities() ?? {};

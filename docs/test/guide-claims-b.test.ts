@@ -44,7 +44,7 @@ describe('Testing page', () => {
   it('a closed client stays closed, and says so', async () => {
     const { client } = await connect([Echo]);
     await client.close();
-    for (const call of [client.callTool({ name: 'echo', arguments: { text: 'a' } }), client.listTools()]) {
+    for (const call of [client.callTool({ name: 'echo', arguments: { text: 'a' } }), client.listTools()] as Promise<unknown>[]) {
       const error = await rejection(call);
       expect(error.message).toContain('closed');
       expect(error.message).toContain('createTestClient');

@@ -69,13 +69,14 @@ it('builds every operation of the GitHub description into valid tools within the
   const file = description();
   gc();
   const heapBefore = process.memoryUsage().heapUsed;
-  let document: object | undefined = JSON.parse(readFileSync(file, 'utf8')) as object;
+  // Held through an object, so the description can be let go of before the heap is measured.
+  const held: { document?: object } = { document: JSON.parse(readFileSync(file, 'utf8')) as object };
   const cpu = process.cpuUsage();
-  const tools = await fromOpenApi(document, { baseUrl, auth: { type: 'bearer', token: 'server-token' } });
+  const tools = await fromOpenApi(held.document!, { baseUrl, auth: { type: 'bearer', token: 'server-token' } });
   const app = await createApp({ name: 'github', version: '1', tools: [tools] });
   const used = process.cpuUsage(cpu);
   const cpuMs = (used.user + used.system) / 1000;
-  document = undefined;
+  delete held.document;
   gc();
   const keptMb = (process.memoryUsage().heapUsed - heapBefore) / 2 ** 20;
   process.stderr.write(`GitHub description: ${tools.operations.length} tools, ${tools.skipped.length} skipped, ${Math.round(cpuMs)} ms CPU, ${Math.round(keptMb)} MB heap kept\n`);

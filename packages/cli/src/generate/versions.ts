@@ -17,7 +17,7 @@ export const DEV_DEPENDENCY_VERSIONS = {
   '@types/jest': '30.0.0',
   '@types/node': '20.19.43',
   // `npm run lint`: @toolwright/eslint-plugin's recommended config, type-aware.
-  eslint: '9.39.5',
+  eslint: '10.16.0',
   jest: '30.5.2',
   'ts-jest': '29.4.15',
   typescript: '5.9.3',
