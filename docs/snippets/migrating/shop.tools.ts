@@ -4,9 +4,9 @@ import { Service } from 'typedi';
 
 @Service()
 export class Stock {
-  private readonly counts: Record<string, number> = { apple: 3 };
+  private readonly counts = new Map([['apple', 3]]); // a Map, so an item named 'constructor' finds no count
   count(item: string): number | undefined {
-    return this.counts[item];
+    return this.counts.get(item);
   }
 }
 
