@@ -1,5 +1,5 @@
 import { Ctx, OnShutdown, OnStart, Param, Prompt, Resource, Tool, type ToolContext } from '@toolwright/core';
-import { createApp } from '@toolwright/server';
+import { createApp, defineExtension } from '@toolwright/server';
 import { createTestClient } from '@toolwright/server/testing';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -96,5 +96,71 @@ describe('one pipeline: resource reads and prompts get timeouts and in-flight tr
     await Promise.all([reading, prompting]);
     expect(app.inFlight).toBe(0);
     await client.close();
+  });
+});
+
+describe('what starts around the hooks: mounted apps before, extensions after', () => {
+  it("an extension starts after every start hook (its worker may use what they open) and stops before the shutdown hooks; a mounted app's hooks run first and stop last", async () => {
+    const events: string[] = [];
+    @Service()
+    class Db {
+      @OnStart()
+      open() {
+        events.push('front @OnStart');
+      }
+      @OnShutdown()
+      close() {
+        events.push('front @OnShutdown');
+      }
+    }
+    class Inner {
+      @Tool({ description: 'Inner.' })
+      inner() {
+        return 'inner';
+      }
+    }
+    const worker = defineExtension({
+      id: 'com.example/worker',
+      start() {
+        events.push('extension start');
+        return () => void events.push('extension stop');
+      },
+    });
+    const inner = await createApp({ name: 'inner', version: '1', tools: [Inner], onStart: () => void events.push('inner onStart'), onShutdown: () => void events.push('inner onShutdown') });
+    const front = await createApp({
+      name: 'front',
+      version: '1',
+      tools: [],
+      services: [Db],
+      mount: [{ app: inner, namespace: 'in' }],
+      extensions: [worker],
+      onStart: () => void events.push('front onStart'),
+      onShutdown: () => void events.push('front onShutdown'),
+    });
+    await front.start();
+    await front.stop();
+    expect(events).toEqual(['inner onStart', 'front onStart', 'front @OnStart', 'extension start', 'extension stop', 'front @OnShutdown', 'front onShutdown', 'inner onShutdown']);
+  });
+
+  it("a failing extension or mounted app is named as such, not as the app's onStart", async () => {
+    const failing = defineExtension({
+      id: 'com.example/failing',
+      start() {
+        throw new Error('queue unreachable');
+      },
+    });
+    const withExtension = await createApp({ name: 'a', version: '1', tools: [], extensions: [failing] });
+    await expect(withExtension.start()).rejects.toMatchObject({ kind: 'startup', message: 'Toolwright: an extension failed, so the server did not start: queue unreachable' });
+
+    const inner = await createApp({
+      name: 'inner',
+      version: '1',
+      tools: [],
+      onStart: () => {
+        throw new Error('database unreachable');
+      },
+    });
+    const front = await createApp({ name: 'front', version: '1', tools: [], mount: [{ app: inner, namespace: 'in' }] });
+    await expect(front.start()).rejects.toMatchObject({ kind: 'startup', message: 'Toolwright: the start hook onStart failed, so the server did not start: database unreachable' });
   });
 });

@@ -52,6 +52,11 @@ class Unsendable {
     return cycle();
   }
 
+  @Tool({ description: 'A function, which JSON writes no text for.' })
+  aFunction(): unknown {
+    return Object;
+  }
+
   @Tool({ description: 'Fine.' })
   fine() {
     return 'fine';
@@ -87,6 +92,7 @@ const CASES: [string, Record<string, unknown>, string | undefined, 'tool failure
   ['a BigInt in a plain object', { method: 'tools/call', params: { name: 'plain_big', arguments: {} } }, undefined, 'tool failure'],
   ['a cycle in a value an output schema checks', { method: 'tools/call', params: { name: 'output_loop', arguments: {} } }, undefined, 'tool failure'],
   ['a BigInt in a plain resource value', { method: 'resources/read', params: { uri: 'test://plain-big' } }, undefined, 'internal error'],
+  ['a function', { method: 'tools/call', params: { name: 'a_function', arguments: {} } }, undefined, 'tool failure'],
   ['a BigInt in a prompt result', { method: 'prompts/get', params: { name: 'big_prompt' } }, undefined, 'internal error'],
   ['a BigInt in a resource read', { method: 'resources/read', params: { uri: 'test://big' } }, undefined, 'internal error'],
   ['a cycle in an extension result', { method: 'unsendable/get', params: {} }, undefined, 'internal error'],
@@ -134,6 +140,7 @@ describe.each(ERAS)('results JSON cannot carry ($name)', (era) => {
     expect(errors.join('\n')).toMatch(/tool 'plain_big' returned a result that cannot be sent as JSON .*result\.total is a BigInt/);
     expect(errors.join('\n')).toMatch(/tool 'output_loop' returned a result that cannot be sent as JSON .*result\.self refers back/);
     expect(errors.join('\n')).toMatch(/contents\.rows\[0\]\.id is a BigInt/);
+    expect(errors.join('\n')).toMatch(/tool 'a_function' returned a result that cannot be sent as JSON .*result is a function/);
     expect(errors.join('\n')).not.toMatch(/threw an unexpected error/);
     expect(errors.join('\n')).toMatch(/'unsendable\/get' returned a result that cannot be sent as JSON: result\.loop\.self refers back/);
     session.send(era.request({ jsonrpc: '2.0', id: 'alive', method: 'tools/call', params: { name: 'fine', arguments: {} } }));

@@ -1,5 +1,5 @@
 import type { ContentBlock, ToolResult } from '../content/ToolResult';
-import { jsonTextOf, sendable } from './sendable';
+import { jsonTextOf, sendable, UnsendableResult } from './sendable';
 
 const BLOCK_TYPES = new Set(['text', 'image', 'audio', 'resource', 'resource_link']);
 
@@ -27,7 +27,13 @@ export function normalizeResult(value: unknown): ToolResult {
     if (isToolResult(value)) return sendable(value);
     if (isContentBlock(value)) return sendable({ content: [value] });
   }
-  return { content: [{ type: 'text', text: jsonTextOf(value)! }] };
+  const text = jsonTextOf(value);
+  // A function, a symbol, or a toJSON() that returns nothing: JSON.stringify writes no text for them.
+  if (text === undefined)
+    throw new UnsendableResult(
+      `result is ${typeof value === 'object' ? 'an object whose toJSON() returns nothing' : `a ${typeof value}`}, which JSON cannot carry: return a string, a number, an object or a content block.`,
+    );
+  return { content: [{ type: 'text', text }] };
 }
 
 /** A value shaped like a complete `CallToolResult`: `{ content: ContentBlock[], ... }`. */

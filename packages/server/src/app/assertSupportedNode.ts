@@ -12,6 +12,6 @@ export function assertSupportedNode(version: string = process.versions.node): vo
   const supported = major >= 24 || (major === 22 && minor >= 12) || (major === 20 && minor >= 19);
   if (!supported)
     throw new ConfigError(
-      `Toolwright cannot start this server: it needs Node.js ${SUPPORTED}, and this is Node.js ${version}. Start it with Node.js 24 (the active LTS) or another supported version.`,
+      `Toolwright cannot start this server: it needs Node.js ${SUPPORTED}, and this is Node.js ${version}. Start it with the current LTS release of Node.js (for example after 'nvm install --lts') or another supported version.`,
     );
 }

@@ -74,15 +74,12 @@ export async function createApp(options: AppOptions): Promise<App> {
   const lifecycle = createLifecycle({
     classes: [...new Set([...tools, ...(options.services ?? [])])],
     container,
-    // The extensions start after the app's own hooks, with the app (built below by then), and stop first.
-    onStart: async () => {
-      await startMounted(mounts, options, phase);
-      await extensions.start(app);
-    },
-    onShutdown: async () => {
-      await extensions.stop();
-      await stopMounted(mounts, options, phase);
-    },
+    onStart: options.onStart,
+    onShutdown: options.onShutdown,
+    // The mounted apps serve inside this one: they start before its hooks and stop after them.
+    first: { name: 'a mounted app', start: () => startMounted(mounts, phase), stop: () => stopMounted(mounts, phase) },
+    // The extensions use what the hooks open (a worker calls tools): they start after every hook, with the app (built below by then), and stop first.
+    last: { name: 'an extension', start: () => extensions.start(app), stop: () => extensions.stop() },
     logger: options.logger ?? stderrLogger('lifecycle'),
   });
   const control = (kind: ListKind): ListControl =>
@@ -206,17 +203,15 @@ function setLimits({ guardTimeoutMs, maxLogLength, maxUriLength }: AppOptions): 
   return stripUndefined({ guardTimeoutMs, maxLogLength, maxUriLength });
 }
 
-/** An app's start: the mounted apps' hooks first (they serve inside it), then its own `onStart`. */
-async function startMounted(mounts: readonly Mount[], options: AppOptions, phase: { started: boolean }): Promise<void> {
+/** Starts the mounted apps (their hooks), in order; from here on, an app mounted later starts as it is mounted. */
+async function startMounted(mounts: readonly Mount[], phase: { started: boolean }): Promise<void> {
   phase.started = true;
   for (const m of mounts) await m.app.start();
-  await options.onStart?.();
 }
 
-/** An app's shutdown: its own `onShutdown`, then the mounted apps' hooks. */
-async function stopMounted(mounts: readonly Mount[], options: AppOptions, phase: { stopped: boolean }): Promise<void> {
+/** Stops the mounted apps, last mounted first; from here on, nothing more may be mounted. */
+async function stopMounted(mounts: readonly Mount[], phase: { stopped: boolean }): Promise<void> {
   phase.stopped = true;
-  await options.onShutdown?.();
   for (const m of [...mounts].reverse()) await m.app.stop();
 }
 

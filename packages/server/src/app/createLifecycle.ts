@@ -1,33 +1,48 @@
 import { StartupError, type Class, type ContainerLike, type ToolLogger } from '@toolwright/core';
 import { readHooks } from '@toolwright/core/internal';
 
+/** What starts around the app's own hooks (its mounted apps, its extensions), named in a failure. */
+export interface LifecycleStage {
+  /** Names it in a failure: "the extensions". */
+  readonly name: string;
+  start(): unknown;
+  stop(): unknown;
+}
+
 export interface LifecycleOptions {
   readonly classes: readonly Class[];
   readonly container: ContainerLike;
   readonly onStart?: () => unknown;
   readonly onShutdown?: () => unknown;
+  /** Starts before the app's own hooks and stops after them: what they may use (mounted apps serve inside the app). */
+  readonly first?: LifecycleStage;
+  /** Starts after the app's own hooks and stops before them: what uses what they open (an extension's worker calls tools). */
+  readonly last?: LifecycleStage;
   readonly logger: ToolLogger;
 }
 
 interface Step {
+  /** How a failure names it: "the start hook onStart", "the extensions". */
   readonly name: string;
   readonly run: () => unknown;
 }
 
 /**
- * The app's start and shutdown hooks: `onStart`, then every `@OnStart()` method of the
- * served and listed service classes, in order; on stop, every `@OnShutdown()` method in
- * reverse order, then `onShutdown`. Each side runs once, however often it is asked.
+ * The app's start and shutdown hooks: `first`, `onStart`, every `@OnStart()` method of the
+ * served and listed service classes in order, then `last`; on stop, `last`, every
+ * `@OnShutdown()` method in reverse order, `onShutdown`, then `first`. Each side runs once,
+ * however often it is asked.
  */
-export function createLifecycle({ classes, container, onStart, onShutdown, logger }: LifecycleOptions): { start(): Promise<void>; stop(): Promise<void> } {
+export function createLifecycle({ classes, container, onStart, onShutdown, first, last, logger }: LifecycleOptions): { start(): Promise<void>; stop(): Promise<void> } {
   const methods = (when: 'start' | 'shutdown'): Step[] =>
     classes.flatMap((cls) =>
       readHooks(cls)
         .filter((hook) => hook.when === when)
-        .map((hook) => ({ name: `${cls.name}.${hook.methodName}`, run: () => (container.get(cls) as Record<string, () => unknown>)[hook.methodName]() })),
+        .map((hook) => ({ name: `the ${when} hook ${cls.name}.${hook.methodName}`, run: () => (container.get(cls) as Record<string, () => unknown>)[hook.methodName]() })),
     );
-  const startSteps: Step[] = [...(onStart ? [{ name: 'onStart', run: onStart }] : []), ...methods('start')];
-  const stopSteps: Step[] = [...methods('shutdown').reverse(), ...(onShutdown ? [{ name: 'onShutdown', run: onShutdown }] : [])];
+  const stage = (s: LifecycleStage | undefined, side: 'start' | 'stop'): Step[] => (s ? [{ name: s.name, run: () => s[side]() }] : []);
+  const startSteps: Step[] = [...stage(first, 'start'), ...(onStart ? [{ name: 'the start hook onStart', run: onStart }] : []), ...methods('start'), ...stage(last, 'start')];
+  const stopSteps: Step[] = [...stage(last, 'stop'), ...methods('shutdown').reverse(), ...(onShutdown ? [{ name: 'the shutdown hook onShutdown', run: onShutdown }] : []), ...stage(first, 'stop')];
   let started: Promise<void> | undefined;
   let stopped: Promise<void> | undefined;
   return {
@@ -37,7 +52,9 @@ export function createLifecycle({ classes, container, onStart, onShutdown, logge
           try {
             await step.run();
           } catch (error) {
-            throw new StartupError(`Toolwright: the start hook ${step.name} failed, so the server did not start: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+            // A mounted app's own failure already names its hook and says the server did not start.
+            if (error instanceof StartupError) throw error;
+            throw new StartupError(`Toolwright: ${step.name} failed, so the server did not start: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
           }
         }
       })()),
@@ -47,7 +64,7 @@ export function createLifecycle({ classes, container, onStart, onShutdown, logge
           try {
             await step.run();
           } catch (error) {
-            logger.error(`the shutdown hook ${step.name} failed`, error);
+            logger.error(`${step.name} failed`, error);
           }
         }
       })()),

@@ -22,7 +22,7 @@ export interface ProtectedResourceMetadata {
 export function protectedResourceMetadata(options: HttpAuthOptions): ProtectedResourceMetadata {
   if (options.resource === undefined) {
     throw new ConfigError(
-      "Toolwright: auth.resource is required with createHttpHandler: set it to this server's URL as clients reach it (e.g. 'https://mcp.example.com/mcp'). app.listen fills it in with the URL it listens on.",
+      "Toolwright: auth.resource is required where you mount the endpoint yourself (createHttpHandler, createFetchHandler, app.fetch, a framework adapter): set it to this server's URL as clients reach it (e.g. 'https://mcp.example.com/mcp'). app.listen fills it in with the URL it listens on.",
     );
   }
   let resource: URL;
