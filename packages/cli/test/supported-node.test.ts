@@ -33,6 +33,13 @@ describe('supported Node.js versions', () => {
     expect(() => assertSupportedNode(version)).toThrow(`needs Node.js ${SUPPORTED_NODE}, and this is Node.js ${version}.`);
   });
 
+  it('both refusals point to the newest LTS line, not to a major that stops being the active LTS', () => {
+    for (const message of [unsupportedNodeMessage('18.20.8')!, captureThrown(() => assertSupportedNode('18.20.8'))]) {
+      expect(message).toContain("'nvm install --lts'");
+      expect(message).not.toMatch(/Node\.js \d+ \(the active LTS\)/);
+    }
+  });
+
   describe('on Node.js 18 (pretended), one line on stderr and no stack', () => {
     const onNode18 = (script: string, ...args: string[]) => run(process.execPath, ['-r', join(__dirname, 'fixtures', 'pretend-node-18.js'), script, ...args], tmp);
     let tmp: string;

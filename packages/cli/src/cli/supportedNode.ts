@@ -9,5 +9,5 @@ export const SUPPORTED_NODE = '^20.19.0 || ^22.12.0 || >=24';
 export function unsupportedNodeMessage(version: string = process.versions.node): string | undefined {
   const [major = 0, minor = 0] = version.split('.').map(Number);
   if (major >= 24 || (major === 22 && minor >= 12) || (major === 20 && minor >= 19)) return undefined;
-  return `toolwright needs Node.js ${SUPPORTED_NODE}, and this is Node.js ${version}. Install Node.js 24 (the active LTS), for example with 'nvm install 24', and run the command again.`;
+  return `toolwright needs Node.js ${SUPPORTED_NODE}, and this is Node.js ${version}. Install the current LTS release of Node.js, for example with 'nvm install --lts', and run the command again.`;
 }
