@@ -25,6 +25,7 @@ import type { ListControl } from '../surface/ListControl';
 import type { ListKind } from '../surface/Catalog';
 import type { Mount } from '../compose/Mount';
 import { registerMountSource } from '../compose/MountSource';
+import type { MountedHold } from '../compose/holdMounted';
 import type { MemberLimits } from '../pipeline/ServedMember';
 import { DEFAULT_GUARD_TIMEOUT_MS } from '../pipeline/passesGuards';
 
@@ -62,6 +63,8 @@ export async function createApp(options: AppOptions): Promise<App> {
     maxLogLength: options.maxLogLength,
   });
   const mounts = [...(options.mount ?? [])];
+  // What the app calls to let go of each mounted app it started (see holdMounted).
+  const holds: MountedHold[] = [];
   // Composition is loaded by the apps that mount others (a server that mounts nothing never runs it).
   if (options.mount !== undefined) (require('../compose/mountApps') as typeof import('../compose/mountApps')).mountApps(options.mount, surface, options.logger ?? stderrLogger('mount'));
   const phase = { started: false, stopped: false };
@@ -77,7 +80,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     onStart: options.onStart,
     onShutdown: options.onShutdown,
     // The mounted apps serve inside this one: they start before its hooks and stop after them.
-    first: { name: 'a mounted app', start: () => startMounted(mounts, phase), stop: () => stopMounted(mounts, phase) },
+    first: { name: 'a mounted app', start: () => startMounted(mounts, holds, phase), stop: () => stopMounted(holds, phase) },
     // The extensions use what the hooks open (a worker calls tools): they start after every hook, with the app (built below by then), and stop first.
     last: { name: 'an extension', start: () => extensions.start(app), stop: () => extensions.stop() },
     logger: options.logger ?? stderrLogger('lifecycle'),
@@ -173,7 +176,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     shareUsedStates: (store) => void surface.env.requestState.shareUsedStates(store),
     scopeHints: options.scopeHints === true,
     ...(options.oauth && { oauth: options.oauth }),
-    mount: (...more) => (require('../compose/mountLater') as typeof import('../compose/mountLater')).mountLater(more, surface, options.logger ?? stderrLogger('mount'), mounts, phase),
+    mount: (...more) => (require('../compose/mountLater') as typeof import('../compose/mountLater')).mountLater(more, surface, options.logger ?? stderrLogger('mount'), mounts, holds, phase),
     async add(...classes) {
       const more = await loadToolClasses(classes, options.cwd ?? process.cwd());
       surface.add({ tools: more, container, coerce: options.coerce, logger: options.logger, readViewFile });
@@ -204,15 +207,18 @@ function setLimits({ guardTimeoutMs, maxLogLength, maxUriLength }: AppOptions): 
 }
 
 /** Starts the mounted apps (their hooks), in order; from here on, an app mounted later starts as it is mounted. */
-async function startMounted(mounts: readonly Mount[], phase: { started: boolean }): Promise<void> {
+async function startMounted(mounts: readonly Mount[], holds: MountedHold[], phase: { started: boolean }): Promise<void> {
   phase.started = true;
-  for (const m of mounts) await m.app.start();
+  if (mounts.length === 0) return;
+  const { holdMounted } = require('../compose/holdMounted') as typeof import('../compose/holdMounted');
+  // The mounts as they are now: one mounted while these start holds its own app.
+  for (const m of [...mounts]) holds.push(await holdMounted(m.app));
 }
 
-/** Stops the mounted apps, last mounted first; from here on, nothing more may be mounted. */
-async function stopMounted(mounts: readonly Mount[], phase: { stopped: boolean }): Promise<void> {
+/** Lets go of the mounted apps, last mounted first (each stops unless another parent or its own listener still serves it); from here on, nothing more may be mounted. */
+async function stopMounted(holds: MountedHold[], phase: { stopped: boolean }): Promise<void> {
   phase.stopped = true;
-  for (const m of [...mounts].reverse()) await m.app.stop();
+  for (const release of holds.splice(0).reverse()) await release();
 }
 
 /** The app's `middleware` must be functions or classes with `use(call, next)`. */

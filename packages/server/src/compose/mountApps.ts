@@ -205,9 +205,13 @@ class MountedApp {
     const { catalog } = surface;
     const next = this.parts();
     const old = this.served;
-    if (kind === 'tools') for (const t of old.tools) catalog.remove('tools', t.name);
-    if (kind === 'prompts') for (const p of old.prompts) catalog.remove('prompts', p.name);
-    if (kind === 'resources') for (const r of [...old.resources.map((x) => x.uri), ...old.resourceTemplates.map((x) => x.uriTemplate)]) catalog.remove('resources', r);
+    // Only what this mount still serves: the parent may have removed one and served its own under that name since.
+    if (kind === 'tools') for (const t of old.tools) catalog.removeDefinition('tools', t.name, t);
+    if (kind === 'prompts') for (const p of old.prompts) catalog.removeDefinition('prompts', p.name, p);
+    if (kind === 'resources') {
+      for (const r of old.resources) catalog.removeDefinition('resources', r.uri, r);
+      for (const t of old.resourceTemplates) catalog.removeDefinition('resources', t.uriTemplate, t);
+    }
     const added: CatalogParts = {
       tools: kind === 'tools' ? addEach(catalog, next.tools.filter(fitsName(logger, this.namespace)), (t) => ({ ...EMPTY, tools: [t] }), logger, this.namespace) : old.tools,
       prompts: kind === 'prompts' ? addEach(catalog, next.prompts, (p) => ({ ...EMPTY, prompts: [p] }), logger, this.namespace) : old.prompts,

@@ -1,6 +1,7 @@
 import { ConfigError, type ToolLogger } from '@toolwright/core';
 import type { Surface } from '../surface/Surface';
 import type { Mount } from './Mount';
+import { holdMounted, type MountedHold } from './holdMounted';
 import { prepareMounts } from './mountApps';
 import { mountSourceOf } from './MountSource';
 
@@ -12,15 +13,34 @@ type MountArgs = readonly Mount[] | readonly [app: Mount['app'], options: Omit<M
  * the `mount` option. While it serves, the new members are served from now on (connected
  * clients get list-changed notifications) after the mounted apps' start hooks ran. Once it
  * stopped, it refuses. Clashes are a `BuildError`, and nothing is mounted then.
+ *
+ * The mounts are checked before the start hooks run, and again once they ran, in the same step
+ * as serving: meanwhile another `mount()` call or a start hook may have served a clashing name,
+ * or closed a cycle. When a start hook or the second check fails, the apps this call started
+ * are let go again (see `holdMounted`) and nothing of the call is served.
  */
-export async function mountLater(args: MountArgs, surface: Surface, logger: ToolLogger, mounts: Mount[], phase: { readonly started: boolean; readonly stopped: boolean }): Promise<void> {
+export async function mountLater(
+  args: MountArgs,
+  surface: Surface,
+  logger: ToolLogger,
+  mounts: Mount[],
+  holds: MountedHold[],
+  phase: { readonly started: boolean; readonly stopped: boolean },
+): Promise<void> {
   if (phase.stopped) throw new ConfigError('Toolwright: app.mount() was called after the app stopped. Mount apps before the app serves, or while it serves.');
   const more = mountsOf(args);
-  const serve = prepareMounts(more, surface, logger);
-  if (phase.started) for (const m of more) await m.app.start();
-  if (phase.stopped) throw new ConfigError("Toolwright: the app stopped while app.mount() ran the mounted apps' start hooks; nothing was mounted.");
-  serve(true);
+  prepareMounts(more, surface, logger);
+  const taken: MountedHold[] = [];
+  try {
+    if (phase.started) for (const m of more) taken.push(await holdMounted(m.app));
+    if (phase.stopped) throw new ConfigError("Toolwright: the app stopped while app.mount() ran the mounted apps' start hooks; nothing was mounted.");
+    prepareMounts(more, surface, logger)(true);
+  } catch (error) {
+    for (const release of taken.reverse()) await release();
+    throw error;
+  }
   mounts.push(...more);
+  holds.push(...taken);
 }
 
 /** `app.mount(otherApp, { namespace })` as one mount; `app.mount(...mounts)` as they are. */

@@ -144,6 +144,18 @@ export class Catalog {
     return removed;
   }
 
+  /**
+   * Removes a tool, resource (URI or template) or prompt only while it is `definition` (what a
+   * mounted app added), not one served under the same key since. Returns false when it is not.
+   */
+  removeDefinition(kind: ListKind, key: string, definition: object): boolean {
+    const map = kind === 'tools' ? this.tools : kind === 'prompts' ? this.prompts : this.resources.get(key)?.definition === definition ? this.resources : this.templates;
+    if ((map as Map<string, Entry<object>>).get(key)?.definition !== definition) return false;
+    map.delete(key);
+    this.touch(kind);
+    return true;
+  }
+
   private entry(kind: ListKind, key: string): Entry<unknown> | undefined {
     if (kind === 'tools') return this.tools.get(key);
     if (kind === 'prompts') return this.prompts.get(key);
