@@ -40,6 +40,6 @@ if (!existsSync(suite)) {
 }
 if (!existsSync(join(root, 'scripts', 'node-versions', 'node_modules'))) {
   console.error(
-    'Note: this first run installs Node 22 and 24 (about 380 MB, from the npm registry) into scripts/node-versions, to run the tests on them too (npm run test:nodes); later runs reuse them.',
+    'Note: this first run installs Node 22, 24 and 26 (about 580 MB, from the npm registry) into scripts/node-versions, to run the tests on them too (npm run test:nodes); later runs reuse them.',
   );
 }

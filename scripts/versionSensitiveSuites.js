@@ -1,5 +1,5 @@
 'use strict';
-// The jest suites `npm run test:nodes` runs on Node.js 22 and 24 (the machine's Node runs every
+// The jest suites `npm run test:nodes` runs on Node.js 22, 24 and 26 (the machine's Node runs every
 // suite in `jest`). A suite is here when what it proves leans on the Node.js runtime itself:
 // its sockets and HTTP server, Web Crypto and `fetch`, child processes and stdio pipes, the
 // module loader and compile cache, or the built output started in a fresh `node`. Suites

@@ -8,7 +8,7 @@ import { crc32 } from 'node:zlib';
  * `@toolwright/server/compile-cache`, in fresh node processes on the built package (jest's
  * module registry never goes through Node's loader). It turns on Node's own cache
  * (`module.enableCompileCache`, Node 22.8+); on Node 20 it says why there is none. The suite
- * runs on Node 20 with `npm test` and on 22 and 24 with `npm run test:nodes`.
+ * runs on Node 20 with `npm test` and on 22, 24 and 26 with `npm run test:nodes`.
  */
 const ROOT = join(__dirname, '..', '..', '..');
 /** Whether this Node has `module.enableCompileCache` (22.8 and later; this repo's Node 22 range starts at 22.12). */
