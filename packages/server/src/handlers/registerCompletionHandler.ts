@@ -5,6 +5,7 @@ import type { Connection } from '../pipeline/Connection';
 import { outcomeError } from './outcomeError';
 import { ErrorCodes, ProtocolError } from '../sdk/ProtocolError';
 import { unknownPrompt } from './unknownPrompt';
+import { echoedName } from './echoedName';
 
 /**
  * Serves `completion/complete` for prompt arguments and resource-template variables.
@@ -28,7 +29,7 @@ export function registerCompletionHandler(connection: Connection, catalog: Catal
         // A static resource has no variables: nothing to complete (when the caller may use it).
         const resource = catalog.resource(ref.uri);
         if (resource && (await mayUse({ kind: 'resource', member: resource, name: resource.uri }, ctx, connection, env))) return { completion: { values: [] } };
-        throw new ProtocolError(ErrorCodes.InvalidParams, `Unknown resource template '${ref.uri}'. Call resources/templates/list to see the available templates.`);
+        throw new ProtocolError(ErrorCodes.InvalidParams, `Unknown resource template '${echoedName(ref.uri)}'. Call resources/templates/list to see the available templates.`);
       }
       completers = template.completers;
     }

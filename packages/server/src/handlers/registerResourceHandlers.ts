@@ -13,6 +13,7 @@ import type { Connection } from '../pipeline/Connection';
 import { outcomeError } from './outcomeError';
 import { ErrorCodes, ProtocolError } from '../sdk/ProtocolError';
 import { subscriptionRefusal } from './subscriptionRefusal';
+import { echoedName } from './echoedName';
 
 /**
  * Serves `resources/list`, `resources/templates/list` (cached pages), `resources/read`
@@ -52,7 +53,7 @@ export function registerResourceHandlers(connection: Connection, catalog: Catalo
           // `@Resource({ cache })` on a 2026-07-28 read; the app's default for reads fills what it leaves out.
           return member.cache && connection.era === 'modern' ? { ...outcome.value, ...member.cache } : outcome.value;
         },
-        timedOut: (ms) => Promise.reject(new ProtocolError(ErrorCodes.InternalError, `Reading resource '${uri}' timed out after ${ms} ms.`, { uri })),
+        timedOut: (ms) => Promise.reject(new ProtocolError(ErrorCodes.InternalError, `Reading resource '${echoedName(uri)}' timed out after ${ms} ms.`, { uri })),
       },
       ctx,
       connection,
@@ -131,5 +132,5 @@ function tooLong(uri: string, maxUriLength: number): ProtocolError {
 }
 
 function notFound(uri: string): ProtocolError {
-  return new ProtocolError(ErrorCodes.ResourceNotFound, `Resource not found: ${uri}. Call resources/list and resources/templates/list to see what this server offers.`, { uri });
+  return new ProtocolError(ErrorCodes.ResourceNotFound, `Resource not found: ${echoedName(uri)}. Call resources/list and resources/templates/list to see what this server offers.`, { uri });
 }

@@ -10,6 +10,7 @@ import { createListFilter } from '../auth/createListFilter';
 import { guardedList } from '../pipeline/guardedList';
 import { serveAlone, serveMember, type MemberAnswer } from '../pipeline/serveMember';
 import type { MemberRef } from '../pipeline/ServedMember';
+import { echoedName } from './echoedName';
 
 /** Per-app state shared by every connection's `Server`: built once, read per call. */
 export interface ToolBinding {
@@ -50,7 +51,7 @@ export function registerToolHandlers(server: Server, binding: ToolBinding, conne
   server.setRequestHandler('tools/list', (request, ctx) => guardedList(listFor(catalog.toolsPage(request.params?.cursor), callerOf(ctx)), 'tools', refOf, ctx, connection, env));
   const call = (params: { name: string; arguments?: Record<string, unknown> }, ctx: ServerContext): Promise<MemberAnswer<ToolResult>> => {
     const tool = catalog.tool(params.name);
-    const unknown = () => new ProtocolError(ErrorCodes.InvalidParams, `Unknown tool '${params.name}'. Call tools/list to see the available tools.`);
+    const unknown = () => new ProtocolError(ErrorCodes.InvalidParams, `Unknown tool '${echoedName(params.name)}'. Call tools/list to see the available tools.`);
     if (!tool) throw unknown();
     // One literal with every key written out: a spread of toolRef(tool) here made each later key a
     // megamorphic store through the runtime, and serveMember's reads of it megamorphic loads.
