@@ -55,6 +55,7 @@ const SLOW = {
   'packages/server/test/proxy-hostile.e2e.test.ts': 'proxies misbehaving stdio upstreams (fixtures/hostile-upstream.js, plain JavaScript) in processes',
   'packages/server/test/proxy-upstreams.e2e.test.ts': 'proxies server-everything (npm, installed on first use) and fixtures/stdio-server.js in processes',
   'packages/server/test/scopes-stdio.e2e.test.ts': 'serves a script over stdio in a process',
+  'packages/server/test/skills-fifo.test.ts': 'makes FIFOs with mkfifo (Node has no API for one)',
   'packages/server/test/startup-footprint.test.ts': 'measures what a fresh node loads from dist/ and bundle/',
   'packages/server/test/stdio-fuzz.e2e.test.ts': 'fuzzes fixtures/stdio-server.js in a process',
   'packages/server/test/stdio-hostile.e2e.test.ts': 'fixtures/stdio-server.js in a process, raw stdout',

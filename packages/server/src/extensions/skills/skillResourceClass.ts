@@ -1,12 +1,16 @@
 import { Param, Resource, ResourceNotFoundError, ToolwrightError, type Class, type ReadResourceResult } from '@toolwright/core';
+import { logLineText } from '@toolwright/core/internal';
 import type { SkillFile, SkillIndex } from './SkillIndex';
 import { SKILL_SCHEME } from './SkillIndex';
+
+/** The most characters of a requested URI an error message repeats (control characters written as `\uXXXX`). */
+const MAX_QUOTED = 200;
 
 /** The resource template every published file is read through. */
 export const SKILL_FILE_TEMPLATE = `${SKILL_SCHEME}{+path}`;
 
-/** Reads a published file's bytes from the skills folder. */
-export type ReadSkillFile = (path: string) => Promise<Uint8Array>;
+/** Reads a published file's bytes from the skills folder, refusing unread a file whose size on disk is not the published `size`. */
+export type ReadSkillFile = (path: string, size: number) => Promise<Uint8Array>;
 
 /**
  * A class of resources, made from the skills an app serves, that the app builds like any
@@ -18,9 +22,9 @@ export type ReadSkillFile = (path: string) => Promise<Uint8Array>;
 export function skillResourceClass(index: SkillIndex, readFile: ReadSkillFile): Class {
   /** Reads `file` (undefined: none is published at `requested`); the content carries the URI `skills/list` announced. */
   const read = async (file: SkillFile | undefined, requested: string): Promise<ReadResourceResult> => {
-    if (!file) throw new ResourceNotFoundError(requested);
+    if (!file) throw new ResourceNotFoundError(requested, `Resource not found: ${logLineText(requested, MAX_QUOTED)}`);
     const { uri } = file;
-    const bytes = await readFile(file.path);
+    const bytes = await readFile(file.path, file.size);
     const digest = `sha256:${Buffer.from(await crypto.subtle.digest('SHA-256', bytes)).toString('hex')}`;
     if (bytes.byteLength !== file.size || digest !== file.digest) {
       throw new ToolwrightError(`skill file ${file.path} changed on disk since the server published it; restart the server to publish the new version`);

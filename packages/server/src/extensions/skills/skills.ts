@@ -1,14 +1,16 @@
 import { isAbsolute, resolve } from 'node:path';
 import { BuildError, ConfigError } from '@toolwright/core';
 import type { CacheHint } from '@toolwright/core';
-import { cacheHintProblem } from '@toolwright/core/internal';
+import { cacheHintProblem, logLineText } from '@toolwright/core/internal';
 import { ErrorCodes, ProtocolError } from '../../sdk/ProtocolError';
 import { paginate } from '../../surface/paginate';
 import { defineExtension } from '../defineExtension';
 import type { Extension, ExtensionApp, ExtensionContext } from '../Extension';
 import type { SkillCatalog } from '../../sdk/skillsEntry';
 import { SkillIndex } from './SkillIndex';
+import { skillFolderFiles } from './skillFolderFiles';
 import { SKILL_FILE_TEMPLATE, skillResourceClass } from './skillResourceClass';
+import { problemText, skillProblemFix } from './skillProblemFix';
 import { watchSkills } from './watchSkills';
 
 /** The Skills extension's identifier (SEP-2640). */
@@ -98,24 +100,23 @@ export function skills(options: SkillsOptions): Extension {
       }),
     },
     async prepare() {
-      const { loadSkills, nodeSkillFiles, SkillCatalogError } = require('../../sdk/skillsEntry') as typeof import('../../sdk/skillsEntry');
+      const { SkillCatalog, SkillCatalogError, SKILL_LIMITS } = require('../../sdk/skillsEntry') as typeof import('../../sdk/skillsEntry');
+      const files = skillFolderFiles(root, options.limits?.bytes ?? SKILL_LIMITS.bytes);
       try {
-        catalog = await loadSkills(root, { strict: true, pageSize, onWarning: () => undefined, ...(options.prefix && { prefix: options.prefix }), ...(options.limits && { limits: options.limits }) });
+        catalog = await SkillCatalog.load(files, {
+          strict: true,
+          pageSize,
+          onWarning: () => undefined,
+          ...(options.prefix && { prefix: options.prefix }),
+          ...(options.limits && { limits: options.limits }),
+        });
       } catch (error) {
         if (!SkillCatalogError.isInstance(error)) throw error;
-        throw new BuildError(
-          error.problems.map((p) => ({
-            where: `skills ${p.path || root}`,
-            // Under `strict` nothing is skipped: the build stops instead.
-            what: p.message.replace(/ \(skill skipped\)$/, ''),
-            fix: 'fix the skill as SEP-2640 asks (the SKILL.md frontmatter needs a name equal to its folder name and a description), or move it out of the skills folder.',
-          })),
-        );
+        throw new BuildError(error.problems.map((p) => ({ where: `skills ${p.path || root}`, what: problemText(p.message), fix: skillProblemFix(p.message) })));
       }
-      const files = nodeSkillFiles(root);
       const publish = () => {
         index = new SkillIndex(catalog!.entries, options.prefix);
-        const cls = skillResourceClass(index, (path) => files.read(path));
+        const cls = skillResourceClass(index, (path, size) => files.readPublished(path, size));
         publishedKeys = [...index.entries.map((e) => e.uri), SKILL_FILE_TEMPLATE];
         return cls;
       };
@@ -134,9 +135,13 @@ export function skills(options: SkillsOptions): Extension {
   });
 }
 
-/** -32602 for a URI that names nothing served; one longer than any served is described, not sent back (the answer would be as large as the request). */
+/**
+ * -32602 for a URI that names nothing served; one longer than any served is described, not sent
+ * back (the answer would be as large as the request), and control characters (a terminal's escape
+ * sequences) are quoted as `\uXXXX`.
+ */
 function refused(index: SkillIndex, uri: string, message: (quoted: string) => string): ProtocolError {
-  if (uri.length <= index.longestUri) return new ProtocolError(ErrorCodes.InvalidParams, message(uri), { uri });
+  if (uri.length <= index.longestUri) return new ProtocolError(ErrorCodes.InvalidParams, message(logLineText(uri, index.longestUri)), { uri });
   return new ProtocolError(ErrorCodes.InvalidParams, message(`a URI of ${uri.length} characters, longer than any this server serves`));
 }
 

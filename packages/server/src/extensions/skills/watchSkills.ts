@@ -1,6 +1,7 @@
 import { watch } from 'node:fs';
 import type { ToolLogger } from '@toolwright/core';
 import type { ExtensionStop } from '../Extension';
+import { problemText } from './skillProblemFix';
 
 /** How long the folder must stay quiet before a reload: an editor's save is several events. */
 const SETTLE_MS = 100;
@@ -43,7 +44,7 @@ export function watchSkills(root: string, reload: () => Promise<void>, logger: T
 function describe(error: unknown): string {
   const problems = (error as { problems?: unknown }).problems;
   if (Array.isArray(problems) && problems.length > 0) {
-    return `Fix: ${problems.map((p: { path?: string; message?: string }) => `${p.path ? `${p.path}: ` : ''}${String(p.message).replace(/ \(skill skipped\)$/, '')}`).join('; ')}.`;
+    return `Fix: ${problems.map((p: { path?: string; message?: string }) => `${p.path ? `${p.path}: ` : ''}${problemText(String(p.message))}`).join('; ')}.`;
   }
   return error instanceof Error ? error.message : String(error);
 }
