@@ -45,7 +45,7 @@ export async function callOperation(op: OpenApiOperation, input: Record<string, 
       }
       path = path.split(`{${arg.name}}`).join(text);
     } else if (arg.in === 'query') {
-      query.push(...serializeQuery(arg, arg.json ? JSON.stringify(value) : value));
+      for (const pair of serializeQuery(arg, arg.json ? JSON.stringify(value) : value)) query.push(pair);
     } else if (arg.in === 'cookie') {
       cookies.push(`${arg.name}=${pct(joined(arg.json ? JSON.stringify(value) : value, false, (t) => t))}`);
     } else {
@@ -194,8 +194,10 @@ function hasLoneSurrogate(value: unknown): boolean {
     const v = stack.pop();
     if (typeof v === 'string') {
       if (lone.test(v)) return true;
-    } else if (Array.isArray(v)) stack.push(...(v as unknown[]));
-    else if (typeof v === 'object' && v !== null) for (const k of Object.keys(v)) stack.push(k, (v as Record<string, unknown>)[k]);
+    } else if (Array.isArray(v)) {
+      // One by one: spreading a long array (a query parameter of 500,000 items) would overflow the call stack.
+      for (const item of v as unknown[]) stack.push(item);
+    } else if (typeof v === 'object' && v !== null) for (const k of Object.keys(v)) stack.push(k, (v as Record<string, unknown>)[k]);
   }
   return false;
 }

@@ -1,15 +1,22 @@
-import $RefParser from '@apidevtools/json-schema-ref-parser';
+import $RefParser, { getJsonSchemaRefParserDefaultOptions } from '@apidevtools/json-schema-ref-parser';
 import { ConfigError } from '@toolwright/core';
 import { readCappedText } from '@toolwright/core/internal';
 import { promises as fs, realpathSync } from 'node:fs';
 import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { expandedSize } from './expandedSize';
 
 /** The largest description file or download read (GitHub's whole description is about 12 MB). */
 export const MAX_DESCRIPTION_BYTES = 64 * 1024 * 1024;
 /** How long one download of a description or a file it refers to may take. */
 const DOWNLOAD_TIMEOUT_MS = 60_000;
 const MAX_REDIRECTS = 5;
+/**
+ * The most objects and arrays a description may hold, shared ones (YAML aliases) counted each time
+ * they are used: GitHub's whole description holds about 90,000, and walking 2,000,000 takes the
+ * bundler a few seconds, while a few lines of nested aliases stand for billions.
+ */
+export const MAX_DESCRIPTION_OBJECTS = 2_000_000;
 
 /** Which external `$ref`s may be read: an absolute file path or an http(s) URL in, yes or no out. */
 export type RefPolicy = (url: string) => boolean;
@@ -32,9 +39,11 @@ export async function readDescription(document: string | object, allow: RefPolic
         `Toolwright: the OpenAPI description refers to ${JSON.stringify(outside).slice(0, 200)}, outside itself; a description given as an object reads no files or URLs. Give the description as a file path or URL (its own folder or origin is read), or allow the reference with \`allowExternalRef\`.`,
       );
     }
+    checkExpansion(document, 'given as an object');
   }
   const policy = allow ?? defaultPolicy(document as string);
   let refused: string | undefined;
+  let tooLarge: string | undefined;
   let rootRead = typeof document === 'object';
   const check = (url: string, display: string): void => {
     const isRoot = !rootRead;
@@ -66,16 +75,50 @@ export async function readDescription(document: string | object, allow: RefPolic
       },
     },
   };
+  // Each file's parsed value is sized before the bundler walks it.
+  const defaults = getJsonSchemaRefParserDefaultOptions().parse;
+  const sized = (parser: typeof defaults.json) => ({
+    parse: async (file: { url: string }) => {
+      const value: unknown = await (parser as { parse: (file: { url: string }) => unknown }).parse(file);
+      try {
+        checkExpansion(value, file.url);
+      } catch (error) {
+        tooLarge ??= (error as Error).message;
+        throw error;
+      }
+      return value;
+    },
+  });
+  const parseOptions = { json: sized(defaults.json), yaml: sized(defaults.yaml) };
   try {
     const source = typeof document === 'string' ? document : structuredClone(document);
-    return (await $RefParser.bundle(source, { resolve: resolveOptions } as Parameters<typeof $RefParser.bundle>[1] & object)) as Record<string, unknown>;
+    const bundled = (await $RefParser.bundle(source, { resolve: resolveOptions, parse: parseOptions } as Parameters<typeof $RefParser.bundle>[1] & object)) as Record<string, unknown>;
+    // The bundler may fall back to another parser (plain text) after ours refused a file.
+    if (tooLarge !== undefined) throw new ConfigError(tooLarge);
+    return bundled;
   } catch (error) {
+    if (tooLarge !== undefined) throw new ConfigError(tooLarge);
     if (refused !== undefined) {
       throw new ConfigError(
         `Toolwright: the OpenAPI description refers to ${refused.slice(0, 300)}, which is outside the description's own ${typeof document === 'string' && /^https?:/i.test(document) ? 'origin' : 'folder'}, so it is not read. Inline it, or allow it with \`allowExternalRef\` (a function of the path or URL).`,
       );
     }
     throw new ConfigError(`Toolwright: the OpenAPI description cannot be read: ${(error as Error).message.slice(0, 500)}. Fix the document or its $refs.`);
+  }
+}
+
+/** Refuses a value that holds itself, or more than MAX_DESCRIPTION_OBJECTS objects once shared ones are counted each time. */
+function checkExpansion(value: unknown, where: string): void {
+  const size = expandedSize(value, MAX_DESCRIPTION_OBJECTS);
+  if (size === Infinity) {
+    throw new ConfigError(
+      `Toolwright: the OpenAPI description ${where.slice(0, 300)} contains itself (a YAML alias or an object inside its own value), so it has no end. Use a $ref for recursive schemas.`,
+    );
+  }
+  if (size > MAX_DESCRIPTION_OBJECTS) {
+    throw new ConfigError(
+      `Toolwright: the OpenAPI description ${where.slice(0, 300)} holds more than ${MAX_DESCRIPTION_OBJECTS} objects and arrays once its shared parts (YAML aliases) are counted each time they are used. Use $refs instead of aliases that repeat large parts, or split the description.`,
+    );
   }
 }
 

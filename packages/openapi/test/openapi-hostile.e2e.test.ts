@@ -253,6 +253,17 @@ describe('hostile arguments', () => {
     await client.close();
   });
 
+  it("sends a query array of 600,000 items (too many to spread onto the call stack) and answers with the API's refusal, not an internal error", async () => {
+    const app = await createApp({ name: 'h', version: '1', tools: [await fromOpenApi(doc, { ...options, baseUrl: `${apiOrigin}/v1` })] });
+    const client = await createTestClient(app, { era: 'modern' });
+    const result = await client.callTool({ name: 'p', arguments: { id: 'x', q: new Array<number>(600_000).fill(0) } });
+    expect(result.isError).toBe(true);
+    // node:http refuses a request line past its 16 KiB header limit before the handler sees it.
+    expect(textOf(result)).toBe('GET /p/{id} failed: HTTP 431 Request Header Fields Too Large');
+    expect(textOf(await client.callTool({ name: 'p', arguments: { id: 'x', q: [1, 2] } }))).toContain('/v1/p/x?q=1&q=2&api_key=server-secret');
+    await client.close();
+  });
+
   it('keeps every value inside the base path, and writes each in its style', async () => {
     const app = await createApp({ name: 'h', version: '1', tools: [await fromOpenApi(doc, { ...options, baseUrl: `${apiOrigin}/v1` })] });
     const client = await createTestClient(app, { era: 'modern' });
