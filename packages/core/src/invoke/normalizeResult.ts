@@ -28,12 +28,14 @@ export function normalizeResult(value: unknown): ToolResult {
     if (isContentBlock(value)) return sendable({ content: [value] });
   }
   const text = jsonTextOf(value);
-  // A function, a symbol, or a toJSON() that returns nothing: JSON.stringify writes no text for them.
-  if (text === undefined)
-    throw new UnsendableResult(
-      `result is ${typeof value === 'object' ? 'an object whose toJSON() returns nothing' : `a ${typeof value}`}, which JSON cannot carry: return a string, a number, an object or a content block.`,
-    );
+  if (text === undefined) throw noJsonText(value);
   return { content: [{ type: 'text', text }] };
+}
+
+/** A function, a symbol, or a toJSON() that returns nothing: JSON.stringify writes no text for them (kept out of normalizeResult, which runs every call). */
+function noJsonText(value: unknown): UnsendableResult {
+  const what = typeof value === 'object' ? 'an object whose toJSON() returns nothing' : `a ${typeof value}`;
+  return new UnsendableResult(`result is ${what}, which JSON cannot carry: return a string, a number, an object or a content block.`);
 }
 
 /** A value shaped like a complete `CallToolResult`: `{ content: ContentBlock[], ... }`. */
