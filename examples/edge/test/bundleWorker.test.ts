@@ -216,7 +216,8 @@ describe("the edge example's Worker bundler", () => {
       'with-skills',
       `import 'reflect-metadata';\nimport ${JSON.stringify(join(dir, 'with-skills.js'))};\nimport { createEdgeHandler } from './dist/handler.js';\nexport default { fetch: (request) => createEdgeHandler({ stateless: true }).then((serve) => serve(request)) };\n`,
     );
-    expect(has(modules, /@modelcontextprotocol\/server\/dist\/ext\/skills\/node\.mjs$/)).toBe(true);
+    // The SDK's catalog (Toolwright reads the folder with its own reader, not the SDK's node one).
+    expect(has(modules, /@modelcontextprotocol\/server\/dist\/ext\/skills\/index\.mjs$/)).toBe(true);
     expect(modules).not.toContain('no-skills:@modelcontextprotocol/server/ext/skills');
     expect(modules).toContain('no-stdio:../stdio/serveStdio');
   });
