@@ -67,6 +67,13 @@ describe('test kit misuse', () => {
     },
   );
 
+  it('a request that is not valid JSON-RPC (params: []) rejects that request, and the client and the process go on', async () => {
+    const client = await createTestClient(app);
+    await expect(client.request({ method: 'tools/list', params: [] as never })).rejects.toThrow(/createTestClient: the client sent a message that is not valid JSON-RPC/);
+    expect((await client.listTools()).tools.map((t) => t.name)).toContain('time');
+    await client.close();
+  });
+
   it('toolText fails on a result with no text block instead of answering an empty string', async () => {
     const client = await createTestClient(app);
     try {

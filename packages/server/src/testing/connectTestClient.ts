@@ -113,7 +113,20 @@ function memoryPair(parseForClient: (message: unknown) => JSONRPCMessage): { ser
   };
   const client: ClientSideTransport = {
     start: async () => undefined,
-    send: async (message) => deliver(() => server.onmessage?.(parseJSONRPCMessage(message))),
+    send: async (message) => {
+      // Checked here, on the sender's turn: a message no server would take (`params: []`) rejects this send and the
+      // test's request, where thrown on the later turn it was an uncaught exception that ended the test process.
+      let parsed: JSONRPCMessage;
+      try {
+        parsed = parseJSONRPCMessage(message);
+      } catch (error) {
+        throw new ToolwrightError(
+          `createTestClient: the client sent a message that is not valid JSON-RPC, which a server refuses (${String((error as Error).message).split('\n')[0]}): ${JSON.stringify(message).slice(0, 200)}`,
+          { cause: error },
+        );
+      }
+      deliver(() => server.onmessage?.(parsed));
+    },
     close: closeBoth,
   };
   return { server, client };
