@@ -8,25 +8,18 @@ import 'reflect-metadata';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Service } from 'typedi';
-import { Param, Resource, Tool, TransformTools, type Class, type ToolContext } from '@toolwright/core';
+import { Param, Resource, Tool, TransformTools, type ToolContext } from '@toolwright/core';
 import { createApp } from '@toolwright/server';
 import { createTestClient } from '@toolwright/server/testing';
 import { fromOpenApi } from '@toolwright/openapi';
 import { CurrencyTools } from '../snippets/dependency-injection/typedi';
-import { connect, textOf } from './helpers';
+import { buildOf, connect, textOf } from './helpers';
 
 let stderr: jest.SpyInstance;
 beforeAll(() => {
   stderr = jest.spyOn(process.stderr, 'write').mockImplementation(() => true);
 });
 afterAll(() => stderr.mockRestore());
-
-/** The message of the error `createApp` stops with, or 'built'. */
-const buildOf = (tools: Class[]) =>
-  createApp({ name: 'docs', version: '0.0.0', tools }).then(
-    () => 'built',
-    (error: Error) => error.message,
-  );
 
 describe('Dependency injection page: the default container', () => {
   it('builds an undecorated class without constructor parameters once per app, and @Service({ transient: true }) once per call', async () => {

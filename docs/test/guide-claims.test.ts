@@ -5,13 +5,13 @@
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Ctx, image, type Class, Param, Prompt, Resource, Tool, ToolError, UseGuards, UseMiddleware, type MemberCall, type Next, type ToolContext } from '@toolwright/core';
+import { Ctx, image, Param, Prompt, Resource, Tool, ToolError, UseGuards, UseMiddleware, type MemberCall, type Next, type ToolContext } from '@toolwright/core';
 import { IsString } from '@toolwright/core/dto';
 import { createApp } from '@toolwright/server';
 import { cache } from '@toolwright/server/middleware';
 import { createTestClient } from '@toolwright/server/testing';
 import { ReviewPrompts } from '../snippets/prompts/review.prompts';
-import { connect, textOf } from './helpers';
+import { buildOf, connect, textOf } from './helpers';
 
 let stderr: jest.SpyInstance;
 beforeAll(() => {
@@ -19,12 +19,6 @@ beforeAll(() => {
 });
 afterAll(() => stderr.mockRestore());
 
-/** The message of the error `createApp` stops with, or 'built'. */
-const buildOf = (tools: Class[]) =>
-  createApp({ name: 'docs', version: '0.0.0', tools }).then(
-    () => 'built',
-    (error: Error) => error.message,
-  );
 const errorOf = <T>(promise: Promise<T>) =>
   promise.then(
     (value) => ({ value }) as unknown as Error & { code?: number; data?: unknown },

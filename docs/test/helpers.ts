@@ -14,3 +14,11 @@ export async function connect(tools: Class[], options: Partial<Parameters<typeof
 export function textOf(result: unknown): string | undefined {
   return ((result as { content: { text?: string }[] }).content[0] as { text?: string } | undefined)?.text;
 }
+
+/** The message of the error `createApp` stops with, or 'built'. */
+export function buildOf(tools: Class[]): Promise<string> {
+  return createApp({ name: 'docs', version: '0.0.0', tools }).then(
+    () => 'built',
+    (error: Error) => error.message,
+  );
+}
