@@ -30,6 +30,20 @@ async function until(check: () => Promise<boolean> | boolean, ms: number, what: 
   }
 }
 
+/** The host an instance listens on, from its `listening on` line (its stderr goes on to the test's). */
+function listeningHost(child: ChildProcess, name: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let said = '';
+    child.stderr!.on('data', (chunk: Buffer) => {
+      process.stderr.write(chunk);
+      said += chunk.toString();
+      const host = /listening on http:\/\/(127\.0\.0\.1:\d+)\//.exec(said)?.[1];
+      if (host) resolve(host);
+    });
+    child.once('exit', (code) => reject(new Error(`${name} exited (${code}) before it listened:\n${said}`)));
+  });
+}
+
 const answers = (url: string) =>
   fetch(url).then(
     (r) => r.ok,
@@ -48,14 +62,15 @@ describe('examples/scale-out: three instances behind a round-robin proxy, on a r
   beforeAll(async () => {
     const redisPort = await freePort();
     redis = spawn('redis-server', ['--port', String(redisPort), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
-    const ports = [await freePort(), await freePort(), await freePort()];
-    ports.forEach((port, i) => {
-      const child = spawn(process.execPath, [SERVER, '--port', String(port)], {
-        stdio: ['ignore', 'ignore', 'inherit'],
+    // Each instance picks its own port and says where it listens: a port picked here beforehand could be taken meanwhile
+    // by another test's server, which then answered in its place (a clean-clone CI run: EADDRINUSE, "Session not found").
+    for (let i = 0; i < 3; i++) {
+      const child = spawn(process.execPath, [SERVER, '--port', '0'], {
+        stdio: ['ignore', 'ignore', 'pipe'],
         env: { ...process.env, INSTANCE: `instance-${i + 1}`, REDIS_URL: `redis://127.0.0.1:${redisPort}` },
       });
-      instances.set(`127.0.0.1:${port}`, child);
-    });
+      instances.set(await listeningHost(child, `instance-${i + 1}`), child);
+    }
     for (const host of instances.keys()) await until(() => answers(`http://${host}/healthz`), 15_000, `${host} to listen`);
     proxy = await startRoundRobinProxy([...instances.keys()].map((host) => `http://${host}/mcp`));
     probe = await createRedisCluster({ url: `redis://127.0.0.1:${redisPort}`, prefix: 'scale-out-test-probe:', logWrite: () => {} });
