@@ -5,6 +5,7 @@ import { createFetchHandler } from '@toolwright/server/fetch';
 import { base64Header } from './fixtures/base64Header';
 import { ERAS, type Era } from './fixtures/eras';
 import { listenInMemory } from './fixtures/memoryStdio';
+import { answerJson } from './fixtures/modernRequest';
 
 /**
  * Resources, templates, prompts and completions fed hostile input through the web-standard
@@ -70,13 +71,7 @@ function fetchSender(app: App, era: Era): { send: Send; close(): Promise<void> }
         body: JSON.stringify(message),
       }),
     );
-    const text = await response.text();
-    const json = text.startsWith('{')
-      ? text
-      : text
-          .split('\n')
-          .find((line) => line.startsWith('data: {'))
-          ?.slice('data: '.length);
+    const json = answerJson(await response.text());
     return JSON.parse(json ?? `{"error":{"code":0,"message":"HTTP ${response.status} without an answer"}}`) as Answer;
   };
   return { send, close: async () => undefined };
