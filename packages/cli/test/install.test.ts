@@ -66,14 +66,66 @@ describe('toolwright install', () => {
     expect(readFileSync(`${file}.bak`, 'utf8')).toBe(before);
   });
 
-  it('refuses a config file that is not JSON even with comments, and leaves it as it was', async () => {
+  it('refuses a config file that is not JSON even with comments, saying where and why in words, and leaves it as it was', async () => {
     const file = join(project, 'mcp.json');
-    writeFileSync(file, '{ "servers": { oops }\n');
+    writeFileSync(file, '{\n  "servers": { oops }\n');
     const result = await install('vscode', '--file', file);
-    expect(result.code).toBe(2);
-    expect(result.stderr).toContain(`${file} is not valid JSON (with comments): `);
-    expect(result.stderr).toContain('at line 1');
-    expect(readFileSync(file, 'utf8')).toBe('{ "servers": { oops }\n');
+    expect(result).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: `error: ${file} is not valid JSON (comments and trailing commas are allowed): line 2, column 16: unexpected text "oops". Fix the file, or add the snippet of 'toolwright config' by hand.\n`,
+    });
+    expect(readFileSync(file, 'utf8')).toBe('{\n  "servers": { oops }\n');
+    writeFileSync(file, '{ "servers": {} ');
+    expect((await install('vscode', '--file', file)).stderr).toContain(": line 1, column 17: expected '}' to close the object. Fix the file");
+  });
+
+  // Windows editors start a UTF-8 file with a byte-order mark; install refused it as 'InvalidSymbol at line 1'.
+  it('reads through a byte-order mark at the start of the file and writes the file without it, the backup with it', async () => {
+    const file = join(project, 'claude.json');
+    const before = '\uFEFF{\n  "mcpServers": { "other": { "command": "other-server" } }\n}\n';
+    writeFileSync(file, before);
+    const result = await install('claude', '--file', file);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toContain(`${file} starts with a byte-order mark: it is written without one`);
+    const after = readFileSync(file, 'utf8');
+    expect(after.startsWith('{')).toBe(true);
+    expect(JSON.parse(after)).toEqual({ mcpServers: { other: { command: 'other-server' }, notes: { command: 'node', args: [join(project, 'dist', 'server.js')] } } });
+    expect(readFileSync(`${file}.bak`, 'utf8')).toBe(before);
+  });
+
+  it('takes a config file that holds only a byte-order mark as empty', async () => {
+    const file = join(project, 'claude.json');
+    writeFileSync(file, '\uFEFF');
+    expect((await install('claude', '--file', file)).code).toBe(0);
+    expect(readFileSync(file, 'utf8').startsWith('{')).toBe(true);
+  });
+
+  // `--name 'Bad Name!'` was written into the client's config as given; clients refuse such a key.
+  it.each([
+    ['Bad Name!', 'Bad-Name'],
+    ['wiki.server', 'wiki-server'],
+    ['x'.repeat(65), 'x'.repeat(64)],
+    ['', 'my-server'],
+    ['!!!', 'my-server'],
+  ])('install and config refuse --name %j as a usage error and suggest a clean name, writing nothing', async (name, suggestion) => {
+    for (const command of ['install', 'config']) {
+      const io = memoryIo(project);
+      const code = await runCli([command, 'cursor', '--name', name], io);
+      expect({ code, stdout: io.output() }).toEqual({ code: 2, stdout: '' });
+      expect(io.errors()).toBe(
+        `error: Invalid server name '${name}': MCP clients accept letters, digits, '-' and '_', 1 to 64 characters (some refuse spaces and dots). Use e.g. --name '${suggestion}'.\n`,
+      );
+    }
+    expect(existsSync(join(project, '.cursor'))).toBe(false);
+  });
+
+  it('takes a --name of letters, digits, - and _, and makes the default name from the package valid', async () => {
+    expect((await install('cursor', '--name', 'Notes_2-beta', '--dry-run')).stdout).toContain('"Notes_2-beta": {');
+    writeFileSync(join(project, 'package.json'), JSON.stringify({ name: '@acme/notes.server~v2', main: 'dist/server.js' }));
+    const result = await install('cursor');
+    expect(result.code).toBe(0);
+    expect(read(join(project, '.cursor', 'mcp.json'))).toEqual({ mcpServers: { 'notes-server-v2': { command: 'node', args: [join(project, 'dist', 'server.js')] } } });
   });
 
   // These were stack traces from an unhandled fs error (exit 70).

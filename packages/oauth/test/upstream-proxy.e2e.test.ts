@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
@@ -193,6 +194,39 @@ describe('sign-in through an upstream OpenID Connect provider', () => {
         expect(callback.searchParams.get('code')).toEqual(expect.any(String));
       }
     }
+  });
+
+  // The upstream sign-in's PKCE verifier (and nonce) rested in the store in clear for 10 minutes: whoever read the store (a shared Redis) could redeem an intercepted code.
+  it('keeps the pending upstream sign-in sealed in the store: neither its PKCE verifier nor its nonce in clear; the sign-in completes', async () => {
+    const clientId = String((await registerClient(served.base)).body.client_id);
+    const browser = new TestBrowser();
+    // Stop where /authorize sends the browser upstream: the pending sign-in is in the store now.
+    const upstreamUrl = await browser.authorize(authorizeUrl(served.base, { client_id: clientId, code_challenge: pkcePair().challenge }), upstream.issuer);
+    const [state, nonce, challenge] = ['state', 'nonce', 'code_challenge'].map((name) => upstreamUrl.searchParams.get(name)!);
+    expect([state, nonce, challenge].every((value) => value.length > 0)).toBe(true);
+    const key = `upstream-state:${createHash('sha256').update(state).digest('base64url')}`;
+    const raw = (await store.get(key))!;
+    expect(raw).toEqual(expect.any(String));
+    // The verifier is 43 base64url characters whose SHA-256 is the challenge sent upstream: no run of 43 characters in the record is.
+    const runs = Array.from({ length: Math.max(0, raw.length - 42) }, (_, i) => raw.slice(i, i + 43));
+    expect(runs.filter((run) => createHash('sha256').update(run).digest('base64url') === challenge)).toEqual([]);
+    expect(raw).not.toContain(nonce);
+    // The provider's pages, then Toolwright's callback (which opens the record) and consent page: the client gets its code.
+    const callback = await browser.authorize(upstreamUrl.href, CALLBACK);
+    expect(callback.searchParams.get('code')).toEqual(expect.any(String));
+  });
+
+  it('refuses, with a page, a pending upstream sign-in whose sealed record was altered in the store', async () => {
+    const clientId = String((await registerClient(served.base)).body.client_id);
+    const browser = new TestBrowser();
+    const upstreamUrl = await browser.authorize(authorizeUrl(served.base, { client_id: clientId, code_challenge: pkcePair().challenge }), upstream.issuer);
+    const key = `upstream-state:${createHash('sha256').update(upstreamUrl.searchParams.get('state')!).digest('base64url')}`;
+    const raw = (await store.get(key))!;
+    await store.set(key, `${raw.slice(0, -2)}${raw.endsWith('AA') ? 'BB' : 'AA'}`, 600);
+    const answer = await browser.authorize(upstreamUrl.href, `${served.base}/callback`);
+    const page = await browser.request(answer.href);
+    expect({ status: page.status, location: page.headers.get('location') }).toEqual({ status: 400, location: null });
+    expect(await page.text()).toContain('This sign-in was started by a server with another secret.');
   });
 
   // The tests below move the clock past the upstream tokens' expiry: sign-ins (whose ID tokens must look current) come before.

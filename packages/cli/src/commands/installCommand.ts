@@ -7,7 +7,7 @@ import { println, type Io } from '../cli/Io';
 import { booleanOption, stringOption } from '../cli/parseCommandArgs';
 import { CLIENT_NAMES, CLIENTS, clientConfig, headerNotes } from '../config/clientConfig';
 import { clientConfigFile } from '../config/clientConfigFile';
-import { mergeClientConfig } from '../config/mergeClientConfig';
+import { BOM, mergeClientConfig } from '../config/mergeClientConfig';
 import { LAUNCH_HELP, LAUNCH_OPTIONS, serverLaunch } from '../config/serverLaunch';
 
 export const installCommand: Command = {
@@ -17,8 +17,9 @@ export const installCommand: Command = {
   help: `Usage: toolwright install <claude|cursor|vscode> [entry] [options]
 
 Write the entry that registers this project's server into the client's configuration file
-(the snippet 'toolwright config' prints), keeping every other server and setting. An entry
-of the same name is replaced. The file as it was is kept next to it as <file>.bak.
+(the snippet 'toolwright config' prints), keeping every other server and setting, comments
+and layout. An entry of the same name is replaced. The file as it was is kept next to it as
+<file>.bak; a byte-order mark at its start is not written back.
 
 ${LAUNCH_HELP}
       --dry-run      print the file as it would be written, and where; change nothing
@@ -47,6 +48,7 @@ is not plain JSON (nothing is written then).`,
     });
     const { text, replaced } = mergeClientConfig(existing, clientConfig(client, name, launch), file);
     for (const note of headerNotes(client, launch)) println(io.stderr, io.err.yellow(note));
+    if (existing?.startsWith(BOM)) println(io.stderr, io.err.dim(`${file} starts with a byte-order mark: it is written without one (JSON readers may refuse it).`));
     const verb = replaced ? 'Replaced' : 'Added';
     if (booleanOption(args, 'dry-run')) {
       io.stdout.write(text);

@@ -1,5 +1,9 @@
-import { applyEdits, modify, parse, printParseErrorCode, type ParseError } from 'jsonc-parser';
+import { applyEdits, modify, parse, type ParseError } from 'jsonc-parser';
 import { UsageError } from '../cli/UsageError';
+import { jsonSyntaxProblem } from './jsonSyntaxProblem';
+
+/** The UTF-8 byte-order mark, as the first character of text read as UTF-8. */
+export const BOM = '\uFEFF';
 
 const FORMAT = { formattingOptions: { insertSpaces: true, tabSize: 2, eol: '\n' } };
 
@@ -7,19 +11,22 @@ const FORMAT = { formattingOptions: { insertSpaces: true, tabSize: 2, eol: '\n' 
  * The client's config file with one server entry added or replaced, every other key kept:
  * `entry` is what `clientConfig` returns, `{ <section>: { <name>: {...} } }`. The file may be
  * JSON with comments and trailing commas (VS Code's `.vscode/mcp.json` allows both): it is
- * edited in place, so its comments, order and layout stay as they were.
+ * edited in place, so its comments, order and layout stay as they were. A UTF-8 byte-order mark
+ * at its start (Windows editors write one) is read through and not written back: JSON texts
+ * must not carry one (RFC 8259, 8.1), and readers built on `JSON.parse` refuse it.
  */
 export function mergeClientConfig(existing: string | undefined, entry: Record<string, unknown>, file: string): { text: string; replaced: boolean } {
-  if (existing === undefined || existing.trim() === '') return { text: `${JSON.stringify(entry, null, 2)}\n`, replaced: false };
+  const source = existing?.startsWith(BOM) ? existing.slice(BOM.length) : existing;
+  if (source === undefined || source.trim() === '') return { text: `${JSON.stringify(entry, null, 2)}\n`, replaced: false };
   const errors: ParseError[] = [];
-  const config = parse(existing, errors, { allowTrailingComma: true, disallowComments: false }) as unknown;
+  const config = parse(source, errors, { allowTrailingComma: true, disallowComments: false }) as unknown;
   if (errors.length > 0) {
-    const [first] = errors;
-    const line = existing.slice(0, first.offset).split('\n').length;
-    throw new UsageError(`${file} is not valid JSON (with comments): ${printParseErrorCode(first.error)} at line ${line}. Fix it, or add the snippet of 'toolwright config' by hand.`);
+    throw new UsageError(
+      `${file} is not valid JSON (comments and trailing commas are allowed): ${jsonSyntaxProblem(source, errors[0])}. Fix the file, or add the snippet of 'toolwright config' by hand.`,
+    );
   }
   if (typeof config !== 'object' || config === null || Array.isArray(config)) throw new UsageError(`${file} does not hold a JSON object. Fix it, or add the snippet of 'toolwright config' by hand.`);
-  let text = existing;
+  let text = source;
   let replaced = false;
   for (const [section, servers] of Object.entries(entry)) {
     const current = (config as Record<string, unknown>)[section];

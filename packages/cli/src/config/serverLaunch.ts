@@ -10,6 +10,7 @@ import { UsageError } from '../cli/UsageError';
 import { HTTP_URL } from '../generate/projectFiles';
 import { CLIENT_NAMES, CLIENTS, isClientName, type ClientName, type ServerLaunch } from './clientConfig';
 import { didYouMean } from '../cli/didYouMean';
+import { clientServerName, SERVER_NAME_RULE, serverNameProblem } from './clientServerName';
 
 /** The options `config` and `install` share: which client, the server's name, and how to reach it. */
 export const LAUNCH_OPTIONS = {
@@ -24,7 +25,8 @@ export const LAUNCH_HELP = `Arguments:
   [entry]            the compiled server (default: package.json "main", else dist/server.js)
 
 Options:
-  -n, --name <name>  the key in the client's config (default: package name without scope)
+  -n, --name <name>  the key in the client's config: ${SERVER_NAME_RULE}
+                     (default: the package name without scope, other characters as '-')
       --http         connect over HTTP (default when package.json's start script uses --http)
       --url <url>    the HTTP endpoint (default: ${HTTP_URL}); implies --http
   -H, --header <h>   with --http: a header the client sends, 'Name: value' (repeatable); write
@@ -37,9 +39,12 @@ export function serverLaunch(args: ParsedArgs, io: Io): { client: ClientName; na
   if (client === undefined) throw new UsageError(`Expected the client: ${CLIENT_NAMES.join(', ')}.`);
   if (!isClientName(client)) throw new UsageError(`Unknown client '${client}'. Use one of: ${CLIENT_NAMES.join(', ')}.${didYouMean(client, CLIENT_NAMES)}`);
   if (extra.length > 0) throw new UsageError(`Unexpected argument '${extra[0]}'.`);
+  const given = stringOption(args, 'name');
+  const problem = given === undefined ? undefined : serverNameProblem(given);
+  if (problem !== undefined) throw new UsageError(problem);
   const entry = resolveEntry(io.cwd, entryArg);
   const pkg = readPackage(entry.projectDir);
-  const name = stringOption(args, 'name') ?? (pkg.name ?? 'server').replace(/^@[^/]+\//, '');
+  const name = given ?? clientServerName(typeof pkg.name === 'string' ? pkg.name : undefined);
   const url = stringOption(args, 'url');
   const http = url !== undefined || booleanOption(args, 'http') || /--http\b/.test(pkg.scripts?.start ?? '');
   const headerValues = args.values.header;

@@ -2,6 +2,7 @@ import { CLIENTS, CLIENT_NAMES, clientConfig, type ServerLaunch } from '../confi
 import { HTTP_PORT, HTTP_URL } from './projectFiles';
 import type { ProjectOptions } from './ProjectOptions';
 import { projectNames } from './projectNames';
+import { clientServerName } from '../config/clientServerName';
 import { TEMPLATES } from './templates';
 
 /** The http template's server starts only with tokens (see its src/auth.ts): `npm start` and `npm run dev` alike. */
@@ -63,7 +64,8 @@ export function readme(options: ProjectOptions): string {
     `## Connect a client\n\n${
       http ? `Start the server first (\`${tokens}npm start\`). ${tokens && TOKEN_HEADERS}` : ''
     }\`npx toolwright config claude|cursor|vscode${template.name === 'http' && http ? " --header 'Authorization: Bearer ${env:MCP_TOKEN}'" : ''}\` prints these snippets with this project's real paths.\n\n${CLIENT_NAMES.map(
-      (client) => `### ${CLIENTS[client].label}\n\nIn ${CLIENTS[client].file}:\n\n${fence('json', JSON.stringify(clientConfig(client, names.serverName, launchFor(client)), null, 2))}`,
+      (client) =>
+        `### ${CLIENTS[client].label}\n\nIn ${CLIENTS[client].file}:\n\n${fence('json', JSON.stringify(clientConfig(client, clientServerName(options.packageName), launchFor(client)), null, 2))}`,
     ).join('\n\n')}`,
     `## What's inside\n\n${[
       template.host?.serverFile ?? '`src/server.ts`: the entry point; serves stdio, or Streamable HTTP with `--http`.',

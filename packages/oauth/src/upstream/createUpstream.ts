@@ -16,7 +16,11 @@ interface Endpoints {
   issInResponses?: boolean;
 }
 
-/** What is kept between the redirect upstream and the callback: `upstream-state:<state>`. */
+/**
+ * What is kept between the redirect upstream and the callback, under `upstream-state:<SHA-256 of
+ * the state>`: sealed with the server's key (AES-GCM, bound to that store key), since the PKCE
+ * verifier is what turns the upstream code into tokens, and the store may be shared (Redis).
+ */
 interface PendingUpstream {
   signInId: string;
   verifier: string;
@@ -105,7 +109,8 @@ export function createUpstream(provider: UpstreamProvider, options: { callbackUr
       const verifier = randomToken(32);
       const nonce = randomToken(16);
       const pending: PendingUpstream = { signInId, verifier, nonce };
-      await options.store.set(`upstream-state:${await sha256(state)}`, JSON.stringify(pending), 600);
+      const key = `upstream-state:${await sha256(state)}`;
+      await options.store.set(key, await seal(options.sealKey, pending, key), 600);
       const challenge = await sha256(verifier);
       const url = new URL(authorization);
       const params: Record<string, string> = {
@@ -132,7 +137,9 @@ export function createUpstream(provider: UpstreamProvider, options: { callbackUr
       // Each state is answered once.
       if (!raw || !(await options.store.add(`${key}:used`, '1', 600))) return errorPage('Sign-in expired', 'This sign-in is unknown, expired or already answered. Start again from your application.');
       await options.store.delete(key);
-      const pending = JSON.parse(raw) as PendingUpstream;
+      const pending = await unseal<PendingUpstream>(options.sealKey, raw, key);
+      if (!pending)
+        return errorPage('Sign-in failed', 'This sign-in was started by a server with another secret. Start again from your application; if this repeats, give every instance the same secret.');
       const { token: tokenEndpoint, userinfo, issuer, issInResponses } = await resolve();
       // Mix-up defence (RFC 9207 §2.4): a present iss must be the issuer; a provider that says it sends iss must send it.
       const iss = params.get('iss');

@@ -1,6 +1,6 @@
 import { base64url, type CryptoKey } from '../webCrypto';
 
-/** AES-256-GCM under a key derived from the server's secret: how upstream tokens rest in the store. */
+/** AES-256-GCM under a key derived from the server's secret: how upstream tokens and pending upstream sign-ins rest in the store. */
 export async function sealingKey(secret: string): Promise<CryptoKey> {
   const raw = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(`toolwright-oauth upstream tokens\0${secret}`));
   return crypto.subtle.importKey('raw', raw, { name: 'AES-GCM' }, false, ['encrypt', 'decrypt']);
