@@ -93,7 +93,7 @@ export async function createOAuthServer(options: OAuthServerOptions): Promise<OA
     );
   }
   if (options.upstream && options.secret === undefined)
-    console.warn('toolwright oauth: upstream tokens are encrypted with a random key made at start (no secret given): they are lost on restart and unreadable by other instances. Set secret.');
+    console.warn('toolwright oauth: upstream tokens and sign-ins are encrypted with a random key made at start (no secret given): they are lost on restart and unreadable by other instances. Set secret.');
   if (options.secret !== undefined && options.secret.length < 32) throw new ConfigError('Toolwright oauth: secret must be at least 32 characters.');
   const scopes = [...(options.scopes ?? [])];
   for (const scope of scopes) if (!/^[\x21\x23-\x5b\x5d-\x7e]+$/.test(scope)) throw new ConfigError(`Toolwright oauth: scope '${scope}' is not a valid scope token (RFC 6749 §3.3).`);

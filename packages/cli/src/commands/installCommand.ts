@@ -34,7 +34,7 @@ ${CLIENT_NAMES.map((c) => `  ${CLIENTS[c].label}: ${CLIENTS[c].file}`).join('\n'
 Restart the client (or reload its MCP servers) to pick the change up.
 
 Exit codes: 0 written (or shown with --dry-run), 2 invalid arguments or a config file that
-is not plain JSON (nothing is written then).`,
+is not JSON, even allowing comments and trailing commas (nothing is written then).`,
 
   async run(args: ParsedArgs, io: Io): Promise<number> {
     const { client, name, launch, projectDir } = serverLaunch(args, io);
