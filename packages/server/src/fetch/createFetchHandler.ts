@@ -15,6 +15,7 @@ import { jsonAnswer } from './jsonAnswer';
 import { pathOf } from './pathOf';
 import { readRequestBody } from './readRequestBody';
 import { whenBodyEnds } from './whenBodyEnds';
+import { boundedEventStream } from './boundedEventStream';
 
 /** A web-standard request handler: `Deno.serve(handler)`, `Bun.serve({ fetch: handler })`, `export default { fetch: handler }` on Workers. */
 export interface FetchHandler {
@@ -137,7 +138,9 @@ export function createFetchHandler(app: ServerFactory, options: FetchHandlerOpti
       if (post) posts.done();
       throw error;
     }
-    // whenBodyEnds calls back exactly once: when the body ends, is cancelled or fails.
+    // An event stream the client leaves unread past a bound is dropped, not kept whole (see `boundedEventStream`).
+    response = boundedEventStream(response);
+    // whenBodyEnds calls back exactly once: when the client has read the body, or it is cancelled or fails.
     if (post) response = whenBodyEnds(response, () => posts.done());
     return withHeaders(response, corsHeaders);
   }

@@ -6,10 +6,17 @@ import type { Notification } from '../sdk/sdk';
 export const DEFAULT_MAX_LOG_LENGTH = 65_536;
 
 /**
- * How many characters of one call's log lines may wait to be written: past it, further lines
+ * How many characters of one call's log lines (each with its notification's framing) may wait to be written: past it, further lines
  * are left out until the client has taken those (a flood costs memory, not the process).
  */
 export const MAX_PENDING_LOG_CHARS = 4 * 1024 * 1024;
+
+/**
+ * What each line adds to the characters waiting to be written besides its message and data: the
+ * notification around them (about 90 characters of JSON-RPC and the member's name). Counted so
+ * that a flood of empty lines is bounded as a flood of long ones is.
+ */
+const LINE_FRAMING = 100;
 
 const SEVERITY = new Map<string, number>(LOG_LEVELS.map((level, i) => [level, i]));
 
@@ -43,7 +50,8 @@ export function clientLogOf({ name, notify, threshold, logger, maxLength }: Clie
     logger.warn(text);
   };
 
-  const send = (level: LogLevel, data: unknown, size: number): void => {
+  const send = (level: LogLevel, data: unknown, length: number): void => {
+    const size = length + LINE_FRAMING;
     if (pending > 0 && pending + size > MAX_PENDING_LOG_CHARS) {
       dropped += 1;
       if (SEVERITY.get(level)! > SEVERITY.get(droppedLevel)!) droppedLevel = level;

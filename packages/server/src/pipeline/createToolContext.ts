@@ -13,18 +13,7 @@ import {
   type ToolLogger,
 } from '@toolwright/core';
 import { cutText, issueLines } from '@toolwright/core/internal';
-import {
-  inputRequired,
-  isSpecType,
-  SdkError,
-  SdkErrorCode,
-  type ClientCapabilities,
-  type ElicitResult,
-  type InputRequest,
-  type ListRootsResult,
-  type Notification,
-  type ServerContext,
-} from '../sdk/sdk';
+import { inputRequired, isSpecType, SdkError, SdkErrorCode, type ClientCapabilities, type ElicitResult, type InputRequest, type ListRootsResult, type ServerContext } from '../sdk/sdk';
 import { clientAnswerSchema } from '../roundtrip/clientAnswer';
 import type { InputRequest as ClientRequest } from '../roundtrip/InputRound';
 import type { RequestStateCodec } from '../roundtrip/RequestStateCodec';
@@ -39,6 +28,7 @@ import { sessionStateOf } from './sessionState';
 import { bindContextConnection } from './contextConnection';
 import { waitEnded } from './waitEnded';
 import { clientLogOf } from './clientLogOf';
+import { progressSender } from './progressSender';
 
 /** Per-app state the contexts share. */
 export interface ContextEnv {
@@ -82,10 +72,15 @@ export function createToolContext(name: string, sdk: ServerContext, connection: 
   let lastProgress = -Infinity;
   let warnedProgress = false;
 
-  const send = (notification: Notification): void => {
-    // A progress update must never fail the call: a closed stream just drops it.
-    mcpReq.notify(notification).catch(() => undefined);
-  };
+  // A progress update must never fail the call, nor pile up while the client does not read (see `progressSender`).
+  // Made only for a request that asked for progress.
+  const sendProgress =
+    token === undefined
+      ? undefined
+      : progressSender(
+          (notification) => mcpReq.notify(notification),
+          () => open,
+        );
   const log = clientLogOf({
     name,
     notify: (notification) => mcpReq.notify(notification),
@@ -163,7 +158,7 @@ export function createToolContext(name: string, sdk: ServerContext, connection: 
     clientCapabilities: capabilities(),
 
     async progress(progress, total, message) {
-      if (token === undefined || !open) return;
+      if (sendProgress === undefined || !open) return;
       // JSON has no NaN or Infinity (they would reach the client as null, which it refuses).
       const finite = Number.isFinite(progress) && (total === undefined || Number.isFinite(total));
       if (!finite || !(progress > lastProgress)) {
@@ -178,7 +173,7 @@ export function createToolContext(name: string, sdk: ServerContext, connection: 
         return;
       }
       lastProgress = progress;
-      send({
+      sendProgress({
         method: 'notifications/progress',
         params: { progressToken: token, progress, ...(total !== undefined && { total }), ...(message !== undefined && { message: cutText(String(message), env.maxLogLength) }) },
       });
