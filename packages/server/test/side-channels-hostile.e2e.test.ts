@@ -516,5 +516,41 @@ describe('side channels, hostile input', () => {
         await handler.close({ drainTimeoutMs: 100 });
       }
     }, 30_000);
+
+    it('takes its bound from maxBufferedBytes, as the node listener does', async () => {
+      const bounded = createFetchHandler(app, { logError: () => undefined, maxBufferedBytes: 256 * 1024 });
+      const unbounded = createFetchHandler(app, { logError: () => undefined });
+      const ask = async (handler: typeof bounded, message: Message) => {
+        let headers: Record<string, string> = {};
+        if (!era.modern) {
+          const post = (body: unknown, extra: Record<string, string> = {}) =>
+            handler(new Request('http://127.0.0.1/mcp', { method: 'POST', headers: { 'content-type': 'application/json', accept: ACCEPT_BOTH, ...extra }, body: JSON.stringify(body) }));
+          const opened = await post(initializeBody());
+          headers = { 'mcp-session-id': opened.headers.get('mcp-session-id')!, 'mcp-protocol-version': era.version };
+          await opened.text();
+          await (await post({ jsonrpc: '2.0', method: 'notifications/initialized' }, headers)).text();
+        }
+        return handler(
+          new Request('http://127.0.0.1/mcp', {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', accept: ACCEPT_BOTH, ...headers, ...era.headers(message) },
+            body: JSON.stringify(message),
+          }),
+        );
+      };
+      try {
+        // 200 progress events of 4 KiB: 800 KiB, past 256 KiB and far below the default.
+        const flood = () => call(era, 'flood', { n: 200, size: 4_096 }, { progressToken: 'bounded' });
+        const finished = seen.finished;
+        const dropped = await ask(bounded, flood());
+        await waitFor(() => seen.finished > finished, 'the tool to report all its progress', { timeoutMs: 20_000 });
+        await expect(dropped.text()).rejects.toThrow();
+        const kept = await ask(unbounded, flood());
+        expect((await kept.text()).length).toBeGreaterThan(200 * 4_096);
+      } finally {
+        await bounded.close({ drainTimeoutMs: 100 });
+        await unbounded.close({ drainTimeoutMs: 100 });
+      }
+    }, 30_000);
   });
 });

@@ -2,8 +2,8 @@ import { ToolwrightError } from '@toolwright/core';
 
 /**
  * The most bytes of an event stream a client may leave unread before the fetch handler drops
- * the stream: the node listener's `maxBufferedBytes` default. A client that stops reading costs
- * this much, not every event a call or session sends it.
+ * the stream, unless `maxBufferedBytes` says otherwise (the node listener's default too). A client
+ * that stops reading costs this much, not every event a call or session sends it.
  */
 export const MAX_UNREAD_EVENT_BYTES = 16 * 1024 * 1024;
 
@@ -14,7 +14,7 @@ export const MAX_UNREAD_EVENT_BYTES = 16 * 1024 * 1024;
  * client may resume with Last-Event-ID where the session keeps events. Any other response is
  * returned as it is.
  */
-export function boundedEventStream(response: Response, maxBytes = MAX_UNREAD_EVENT_BYTES): Response {
+export function boundedEventStream(response: Response, maxBytes: number = MAX_UNREAD_EVENT_BYTES): Response {
   if (!response.body || !isEventStream(response.headers.get('content-type'))) return response;
   const reader = response.body.getReader();
   let ended = false;

@@ -139,7 +139,7 @@ export function createFetchHandler(app: ServerFactory, options: FetchHandlerOpti
       throw error;
     }
     // An event stream the client leaves unread past a bound is dropped, not kept whole (see `boundedEventStream`).
-    response = boundedEventStream(response);
+    response = boundedEventStream(response, options.maxBufferedBytes);
     // whenBodyEnds calls back exactly once: when the client has read the body, or it is cancelled or fails.
     if (post) response = whenBodyEnds(response, () => posts.done());
     return withHeaders(response, corsHeaders);

@@ -82,6 +82,12 @@ export interface EndpointOptions<Req> {
   allowedHosts?: readonly string[];
   /** Largest accepted request body, in bytes; larger ones get 413. Default 4 MiB. */
   maxBodyBytes?: number;
+  /**
+   * Most bytes an SSE stream may hold unsent because its client reads too slowly (or not at
+   * all); past it the stream is closed, and a resumable client reconnects with
+   * `Last-Event-ID` for the rest. Default 16 MiB.
+   */
+  maxBufferedBytes?: number;
   /** Longest accepted request URL (`http://host/path?query`), in characters; longer ones get 414. Default 8192. */
   maxUrlLength?: number;
   /** How long a client may take; see the runtime's options for more. */

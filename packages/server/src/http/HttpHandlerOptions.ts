@@ -41,12 +41,6 @@ export interface EventStoreLimits {
  * and `createHttpHandler`. What it shares with the fetch handler is `EndpointOptions`.
  */
 export interface HttpHandlerOptions extends EndpointOptions<IncomingMessage> {
-  /**
-   * Most bytes an SSE stream may hold unsent because its client reads too slowly (or not at
-   * all); past it the stream is closed, and a resumable client reconnects with
-   * `Last-Event-ID` for the rest. Default 16 MiB.
-   */
-  maxBufferedBytes?: number;
   /** Header, request, keep-alive and body timeouts; see `HttpTimeouts` for the defaults. */
   timeouts?: HttpTimeouts;
   /** What the default in-memory event stores keep; see `EventStoreLimits`. */
