@@ -119,6 +119,19 @@ describe('toolwright new', () => {
     expect(section).toContain('`optional: true`');
   });
 
+  // The oauth README described src/app.ts twice ("builds the app from the tool classes", then the OAuth server).
+  it.each(TEMPLATE_NAMES)("%s: the README's What's inside describes each file once, and every file it names is written", (template) => {
+    const files = generateProject({ template, transport: 'stdio', packageName: 'x', toolwrightVersion: '9.9.9' });
+    const readme = files.find((f) => f.path === 'README.md')!.content;
+    const inside = /\n## What's inside\n\n([\s\S]*?)\n\n## /.exec(readme)?.[1] ?? '';
+    const described = [...inside.matchAll(/^- `([^`]+)`:/gm)].map((m) => m[1]);
+    expect(described.length).toBeGreaterThan(2);
+    expect(described.filter((path, i) => described.indexOf(path) !== i)).toEqual([]);
+    const written = new Set(files.map((f) => f.path));
+    // test/ is a folder; dist-worker/ is a build output.
+    const named = [...inside.matchAll(/`((?:src|app|scripts|views|test)\/[\w./-]+\.\w+|[\w.-]+\.(?:jsonc|mjs))`/g)].map((m) => m[1]);
+    expect(named.filter((path) => !written.has(path))).toEqual([]);
+  });
   it('refuses a non-empty folder without --force, and changes nothing in it', async () => {
     const dir = join(tmp, 'taken');
     rmSync(dir, { recursive: true, force: true });

@@ -44,3 +44,83 @@ describe('the default container', () => {
     expect(container.get(Kept)).toBe(container.get(Kept));
   });
 });
+
+// The package READMEs of the adapters (express, fastify, hono, next, redis, oauth, openapi) install
+// no typedi (an optional peer), and their examples serve classes that inject nothing: the default
+// container used to require typedi all the same, and such an app died with "Cannot find module 'typedi'".
+describe('the default container without typedi installed', () => {
+  /** A default container made where requiring typedi throws what `typedi` throws (its module factory). */
+  function containerWhere(typedi: () => never): ReturnType<typeof createDefaultContainer> {
+    let container: ReturnType<typeof createDefaultContainer> | undefined;
+    try {
+      jest.isolateModules(() => {
+        jest.doMock('typedi', typedi);
+        const fresh = require('../src/container/defaultContainer') as typeof import('../src/container/defaultContainer');
+        container = fresh.createDefaultContainer();
+      });
+    } finally {
+      jest.dontMock('typedi');
+    }
+    return container!;
+  }
+  const missing = () => {
+    throw Object.assign(new Error("Cannot find module 'typedi' from 'packages/core/src/container/defaultContainer.ts'"), { code: 'MODULE_NOT_FOUND' });
+  };
+
+  it('builds a class without constructor parameters', () => {
+    class Greeter {
+      greet = (name: string) => `Hello, ${name}!`;
+    }
+    const container = containerWhere(missing);
+    expect(container.get(Greeter).greet('Ada')).toBe('Hello, Ada!');
+    expect(container.get(Greeter)).toBe(container.get(Greeter));
+  });
+
+  it('refuses a class whose constructor takes parameters, saying to install typedi or pass a container', () => {
+    class Service {}
+    class Injected {
+      constructor(readonly service: Service) {}
+    }
+    const container = containerWhere(missing);
+    expect(() => container.get(Injected)).toThrow(
+      "Toolwright: Injected's constructor takes parameters, and the default container builds those with typedi, which is not installed. Fix: npm install typedi and mark the class and its services with @Service(), or pass your own `container`.",
+    );
+  });
+
+  it('fails the build of a tool class whose constructor takes parameters, with that message (the DI guide says so)', () => {
+    let outcome = 'built';
+    try {
+      jest.isolateModules(() => {
+        jest.doMock('typedi', missing);
+        const core = require('../src') as typeof import('../src');
+        class Clock {}
+        class TimeTools {
+          constructor(readonly clock: Clock) {}
+          now() {
+            return 'now';
+          }
+        }
+        core.Tool({ description: 'The time now. Use when the user asks what time it is.' })(TimeTools.prototype, 'now', Object.getOwnPropertyDescriptor(TimeTools.prototype, 'now')!);
+        Reflect.defineMetadata('design:paramtypes', [Clock], TimeTools);
+        try {
+          core.buildRegistry({ tools: [TimeTools] });
+        } catch (error) {
+          outcome = (error as Error).message;
+        }
+      });
+    } finally {
+      jest.dontMock('typedi');
+    }
+    expect(outcome).toContain(
+      "TimeTools: the container cannot build this class: Toolwright: TimeTools's constructor takes parameters, and the default container builds those with typedi, which is not installed.",
+    );
+  });
+
+  it('still fails loudly when typedi is installed but broken (only a missing typedi is forgiven)', () => {
+    expect(() =>
+      containerWhere(() => {
+        throw new SyntaxError('Unexpected token in typedi');
+      }),
+    ).toThrow('Unexpected token in typedi');
+  });
+});

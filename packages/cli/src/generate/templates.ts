@@ -96,7 +96,7 @@ export const TEMPLATES: Readonly<Record<TemplateName, TemplateInfo>> = {
       '`src/tasks.tools.ts`: tools that read and change a task list, with the caller from the call context.',
       '`src/tasks.service.ts`: the task store, injected by typedi.',
       '`src/auth.ts`: bearer tokens from `MCP_TOKENS` (`MCP_TOKENS="s3cret=ci" npm start`); without it the HTTP server refuses to start, unless `MCP_ALLOW_ANONYMOUS=1` asks for no auth on purpose. Swap in `jwtVerifier` for OAuth.',
-      'Health checks at `/healthz` and `/readyz`, and the OAuth protected-resource metadata, come with the HTTP transport.',
+      'Health checks at `/healthz` and `/readyz` come with the HTTP transport. The OAuth protected-resource metadata (`/.well-known/oauth-protected-resource/mcp`) comes too once `src/auth.ts` names an authorization server (`authorizationServers`, with `jwtVerifier`); static tokens have none, so it is not served.',
     ],
     exampleCall: { tool: 'add_task', args: { title: 'Write the docs' } },
   },
@@ -247,13 +247,14 @@ export const TEMPLATES: Readonly<Record<TemplateName, TemplateInfo>> = {
     summary: 'A Streamable HTTP server that MCP clients sign in to with OAuth: its own authorization server (@toolwright/oauth), scoped tools.',
     transport: 'http',
     contents: [
-      '`src/app.ts`: the app and its OAuth authorization server (`createOAuthServer`), served beside `/mcp` by `createApp({ oauth })`: discovery, registration, PKCE, consent, tokens, refresh, revocation.',
       '`src/signIn.ts`: who signs in: a development sign-in (everyone is `DEV_USER`, on this machine only), or any OpenID Connect provider from `OIDC_ISSUER`, `OIDC_CLIENT_ID` and `OIDC_CLIENT_SECRET` (all three, or the server does not start).',
       '`src/notes.tools.ts`: `whoami`, `list_notes` (needs `notes:read`) and `add_note` (needs `notes:write`), each for the signed-in user; `src/notes.service.ts`: the notes, injected by typedi.',
     ],
     exampleCall: { tool: 'whoami', args: {} },
     host: {
       start: 'npm start          # http://127.0.0.1:3000: /mcp, and the OAuth sign-in beside it',
+      appFile:
+        '`src/app.ts`: the app and its OAuth authorization server (`createOAuthServer`), served beside `/mcp` by `createApp({ oauth })`: discovery, registration, PKCE, consent, tokens, refresh, revocation.',
       serverFile:
         '`src/server.ts`: the entry point: with `--http`, the endpoint and its authorization server (issuer `MCP_ISSUER`, default `http://127.0.0.1:<port>`); else the same tools over stdio, without sign-in (so without the scoped tools: give the stdio caller an identity with `envAuthInfo` from `@toolwright/server/auth`).',
       tests:

@@ -1,3 +1,4 @@
+import { ConfigError } from '../errors/ConfigError';
 import type { Class } from '../metadata/Class';
 import type { ContainerLike } from './ContainerLike';
 
@@ -11,15 +12,22 @@ interface TypediContainer {
  * (and everything they inject), and for an undecorated class without constructor
  * parameters a single instance created by this app (so such classes need no decorator), kept
  * as long as something else holds the class.
- * typedi is loaded only when this default is used, so apps with another container need not install it.
+ * typedi is loaded only when this default is used, so apps with another container need not install it;
+ * nor need apps whose classes inject nothing (typedi missing, a class with constructor
+ * parameters fails the build, saying to install it).
  */
 export function createDefaultContainer(): ContainerLike {
-  const { Container } = require('typedi') as { Container: TypediContainer };
+  const Container = loadTypedi();
   // Weak: a class nobody else holds (replaced by a reload, removed from the app) goes, with its instance.
   const plain = new WeakMap<Class, unknown>();
   const container: ContainerLike = {
     get<T>(cls: Class<T>): T {
-      if (Container.has(cls) || cls.length > 0) return Container.get(cls);
+      if (Container && (Container.has(cls) || cls.length > 0)) return Container.get(cls);
+      if (cls.length > 0) {
+        throw new ConfigError(
+          `Toolwright: ${cls.name}'s constructor takes parameters, and the default container builds those with typedi, which is not installed. Fix: npm install typedi and mark the class and its services with @Service(), or pass your own \`container\`.`,
+        );
+      }
       let instance = plain.get(cls) as T | undefined;
       if (instance === undefined) {
         instance = new cls();
@@ -33,6 +41,16 @@ export function createDefaultContainer(): ContainerLike {
 }
 
 const defaults = new WeakSet<object>();
+
+/** typedi's global `Container`, or undefined when typedi is not installed (an optional peer dependency). */
+function loadTypedi(): TypediContainer | undefined {
+  try {
+    return (require('typedi') as { Container: TypediContainer }).Container;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'MODULE_NOT_FOUND' || !(error as Error).message.includes("'typedi'")) throw error;
+    return undefined;
+  }
+}
 
 /**
  * Whether the container builds a class from its constructor types (`design:paramtypes`), so
