@@ -27,28 +27,29 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { ShopTools } from '../snippets/migrating/shop.tools';
 import { createServer as createSdkServer } from '../snippets/migrating/sdk-server';
 import { TestBrowser } from '../../packages/oauth/test/fixtures/browser';
-import { freePort } from '../../packages/oauth/test/fixtures/freePort';
 import { NotesTools } from '../../packages/oauth/test/fixtures/notesTools';
 import { CALLBACK, authorizeUrl, pkcePair, registerClient, tokenRequest } from '../../packages/oauth/test/fixtures/rawFlow';
+import { onFreePort } from '../../packages/server/test/fixtures/onFreePort';
 
 const SECRET = 'a-docs-test-secret-of-at-least-32-characters';
 const quiet = { requestLogLevel: 'silent' as const, exitOnSignal: false };
 
 /** `createApp({ oauth })` listening on a port fixed before it starts (the issuer names it). */
 async function serveWithOAuth(options: Partial<OAuthServerOptions> = {}): Promise<{ base: string; mcpUrl: string; close(): Promise<void> }> {
-  const port = await freePort();
-  const base = `http://127.0.0.1:${port}`;
-  const oauth = await createOAuthServer({
-    issuer: base,
-    resource: `${base}/mcp`,
-    scopes: ['notes:read', 'notes:write'],
-    secret: SECRET,
-    signIn: () => ({ subject: 'ada', roles: ['reader'] }),
-    ...options,
+  return onFreePort(async (port) => {
+    const base = `http://127.0.0.1:${port}`;
+    const oauth = await createOAuthServer({
+      issuer: base,
+      resource: `${base}/mcp`,
+      scopes: ['notes:read', 'notes:write'],
+      secret: SECRET,
+      signIn: () => ({ subject: 'ada', roles: ['reader'] }),
+      ...options,
+    });
+    const app = await createApp({ name: 'notes', version: '1.0.0', tools: [NotesTools], oauth });
+    const listener = await app.listen({ transport: 'http', host: '127.0.0.1', port, ...quiet });
+    return { base, mcpUrl: `${base}/mcp`, close: () => listener.close() };
   });
-  const app = await createApp({ name: 'notes', version: '1.0.0', tools: [NotesTools], oauth });
-  const listener = await app.listen({ transport: 'http', host: '127.0.0.1', port, ...quiet });
-  return { base, mcpUrl: `${base}/mcp`, close: () => listener.close() };
 }
 
 /** Registers a client, walks the browser through sign-in and consent, and trades the code. */
@@ -74,7 +75,7 @@ describe('OAuth page: the options of createOAuthServer', () => {
   it('refuses at start an http issuer off this machine, a secret under 32 characters, and signIn with upstream', async () => {
     expect(await refusal({ ...base, issuer: 'http://mcp.example.com' })).toMatch(/^ConfigError: .*issuer must be an https URL \(http only on localhost\)/);
     expect(await refusal({ ...base, issuer: 'http://127.0.0.1:3000' })).toBe('started');
-    expect(await refusal({ ...base, secret: 'x'.repeat(31) })).toBe('ConfigError: Toolwright oauth: secret must be at least 32 characters.');
+    expect(await refusal({ ...base, secret: 'x'.repeat(31) })).toMatch(/^ConfigError: Toolwright oauth: secret must be a string of at least 32 characters; the one given has 31\./);
     expect(await refusal({ ...base, secret: 'x'.repeat(32) })).toBe('started');
     const upstream = oidcUpstream({ issuer: 'https://id.example.com', clientId: 'c', clientSecret: 's' });
     expect(await refusal({ ...base, secret: SECRET, upstream })).toMatch(/^ConfigError: .*set signIn or upstream, not both/);

@@ -23,7 +23,6 @@
 // (`0.1.16`, `2025-11-25`, `2026-07-28`, `tasks`, `extensions`) picks the runs to do, a target (`node`, `mounted`, `workerd`, `deno`) the servers.
 'use strict';
 const { spawn, spawnSync } = require('node:child_process');
-const { createServer } = require('node:net');
 const { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } = require('node:fs');
 const { tmpdir } = require('node:os');
 const { join } = require('node:path');
@@ -90,49 +89,60 @@ const RUNS = [
 ];
 
 /**
- * The servers the runs go against, each started on a free port of 127.0.0.1: `start(port)` spawns
- * it, `ready` tells when it answers. `runs` names the runs it takes; `knownFailures` (optional)
+ * The servers the runs go against, each on a port of 127.0.0.1 of its own choosing (port 0): `start()`
+ * spawns it, `ready(child)` resolves with its MCP endpoint once it prints where it listens. A port
+ * picked here beforehand could be taken meanwhile, by another target's server among others, which
+ * would then answer in its place. `runs` names the runs it takes; `knownFailures` (optional)
  * replaces a run's file of known failures for this target.
  */
+// The node listener's `listening` log line (request log level info, the default), with the endpoint's URL.
+const LISTENING_LOG = /"msg":"listening","url":"(http:[^"]+)"/;
 const TARGETS = [
   {
     name: 'node',
-    start: (port) => spawn(serverNode, [join(example, 'dist', 'server.js'), '--http', '--port', String(port), '--host', '127.0.0.1'], { stdio: ['ignore', 'inherit', serverLog()] }),
-    ready: (port, child) => waitForHealth(`http://127.0.0.1:${port}/healthz`, child, 15_000),
+    start: () => spawn(serverNode, [join(example, 'dist', 'server.js'), '--http', '--port', '0', '--host', '127.0.0.1'], { stdio: ['ignore', 'inherit', 'pipe'] }),
+    ready: (child) => waitForLine(child, LISTENING_LOG, 15_000),
     runs: RUNS.map((run) => run.label),
     knownFailures: {},
   },
   {
     // Two example apps under one endpoint: the conformance example with the weather example mounted into it.
     name: 'mounted',
-    start: (port) => spawn(serverNode, [join(__dirname, 'serve-conformance-mounted.js'), String(port)], { stdio: ['ignore', 'inherit', serverLog()] }),
-    ready: (port, child) => waitForHealth(`http://127.0.0.1:${port}/healthz`, child, 15_000),
+    start: () => spawn(serverNode, [join(__dirname, 'serve-conformance-mounted.js'), '0'], { stdio: ['ignore', 'inherit', 'pipe'] }),
+    ready: (child) => waitForLine(child, LISTENING_LOG, 15_000),
     runs: ['2025-11-25', '2026-07-28'],
     knownFailures: {},
   },
   {
     name: 'workerd',
-    start: (port) => spawn(serverNode, [join(__dirname, 'serve-conformance-workerd.mjs')], { env: { ...process.env, PORT: String(port) }, stdio: ['ignore', 'inherit', 'pipe'] }),
-    ready: (port, child) => waitForLine(child, /listening on /, 60_000),
+    start: () => spawn(serverNode, [join(__dirname, 'serve-conformance-workerd.mjs')], { env: withoutPort(process.env), stdio: ['ignore', 'inherit', 'pipe'] }),
+    ready: (child) => waitForLine(child, /listening on (http:\S+)/, 60_000),
     runs: ['2026-07-28'],
     knownFailures: { '2026-07-28': 'expected-failures.workerd.2026-07-28.yml' },
   },
   {
     name: 'deno',
-    start: (port) =>
+    start: () =>
       spawn(join(root, 'node_modules', '.bin', 'deno'), ['run', '--allow-net', '--allow-read', '--allow-env', '--allow-sys', join(__dirname, 'serve-conformance-deno.mjs')], {
-        env: { ...process.env, PORT: String(port), NO_COLOR: '1' },
+        env: { ...withoutPort(process.env), NO_COLOR: '1' },
         stdio: ['ignore', 'inherit', 'pipe'],
       }),
-    ready: (port, child) => waitForLine(child, /listening on /, 60_000),
+    ready: (child) => waitForLine(child, /listening on (http:\S+)/, 60_000),
     runs: ['2025-11-25', '2026-07-28'],
     knownFailures: { '2025-11-25': 'expected-failures.deno.2025-11-25.yml', '2026-07-28': 'expected-failures.deno.2026-07-28.yml' },
   },
 ];
 
-const serverLog = () => (process.env.CONFORMANCE_SERVER_LOG ? 'inherit' : 'ignore');
+/** The environment without PORT: the edge scripts then listen on a port of their own choosing. */
+function withoutPort(env) {
+  const { PORT: _port, ...rest } = env;
+  return rest;
+}
 
-/** Resolves once the child prints a line matching `pattern` on stderr (then passes the rest on when CONFORMANCE_SERVER_LOG is set). */
+/**
+ * Resolves with the URL `pattern`'s first group captures, once the child prints a line matching it on stderr
+ * (then passes the rest on when CONFORMANCE_SERVER_LOG is set).
+ */
 function waitForLine(child, pattern, timeoutMs) {
   return new Promise((resolve, reject) => {
     let seen = '';
@@ -141,10 +151,11 @@ function waitForLine(child, pattern, timeoutMs) {
       if (process.env.CONFORMANCE_SERVER_LOG) process.stderr.write(chunk);
       if (seen === undefined) return;
       seen += chunk;
-      if (pattern.test(seen)) {
+      const match = pattern.exec(seen);
+      if (match) {
         seen = undefined;
         clearTimeout(timer);
-        resolve();
+        resolve(match[1]);
       }
     });
     child.once('exit', (code) => {
@@ -164,32 +175,6 @@ function installSuite() {
   const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
   const result = spawnSync(npm, ['ci', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: suiteDir, stdio: 'inherit' });
   if (result.status !== 0) throw new Error(`npm ci in ${suiteDir} failed with code ${result.status}`);
-}
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address();
-      probe.close(() => resolve(port));
-    });
-  });
-}
-
-async function waitForHealth(url, child, timeoutMs) {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`the server exited early with code ${child.exitCode}`);
-    try {
-      const res = await fetch(url);
-      if (res.ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`the server did not answer ${url} within ${timeoutMs} ms`);
 }
 
 /** Scenario names in a YAML list under `key:` (`- name` lines, or `- scenario: name` entries; a `#` comment may follow). */
@@ -295,17 +280,15 @@ async function runSuite(run, url, extraArgs, knownFailures, target) {
 
 /** Starts one target's server, does its runs one after the other, stops it. */
 async function runTarget(target, runs, extraArgs) {
-  const port = await freePort();
   const started = Date.now();
-  const server = target.start(port);
+  const server = target.start();
   const stop = () => {
     if (server.exitCode === null) server.kill('SIGTERM');
   };
   process.on('exit', stop);
   const results = [];
   try {
-    await target.ready(port, server);
-    const url = `http://127.0.0.1:${port}/mcp`;
+    const url = await target.ready(server);
     for (const run of runs) {
       const result = await runSuite(run, url, extraArgs, target.knownFailures[run.label], target.name);
       results.push({ ...result, line: `${target.name} ${result.line}` });

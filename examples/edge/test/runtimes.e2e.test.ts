@@ -7,7 +7,6 @@ import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { generateKeyPairSync, sign, type KeyObject } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 
 // Retried, not skipped: wrangler dev on a loaded 2-core machine has answered one request 500 now and then
@@ -40,8 +39,6 @@ interface Runtime {
   command: string;
   args: string[];
   env?: Record<string, string>;
-  /** Takes `--port <free port>` (it cannot listen on port 0). */
-  port?: boolean;
   /** Keeps 2025-11-25 sessions. */
   sessions: boolean;
   /** False: serves without the environment's bearer JWTs. */
@@ -80,12 +77,14 @@ const RUNTIMES: Runtime[] = [
       '127.0.0.1',
       '--inspector-port',
       '0',
+      // A port of its own choosing, printed in its `Ready on` line: a port picked here could be taken meanwhile by another test's server.
+      '--port',
+      '0',
       '--show-interactive-dev-session=false',
       // scripts/test-workerd-latest.js: the newest workerd's date in place of wrangler.toml's (the binary comes from MINIFLARE_WORKERD_PATH).
       ...(process.env.COMPATIBILITY_DATE ? ['--compatibility-date', process.env.COMPATIBILITY_DATE] : []),
     ],
     env: { WRANGLER_SEND_METRICS: 'false' },
-    port: true,
     sessions: false,
     auth: false,
   },
@@ -123,20 +122,9 @@ async function nodeTools(): Promise<unknown[]> {
 /** How long a runtime may take to listen: Miniflare and wrangler start two processes each, slow on a busy machine. */
 const START_TIMEOUT_MS = 90_000;
 
-/** A port free right now, for a server that cannot take port 0 (wrangler dev). */
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-/** Starts the runtime on a free port (given as `--port` when `port`); resolves with its endpoint once it listens. */
-async function start(command: string, args: string[], env: Record<string, string> = {}, port = false): Promise<{ url: string; child: ChildProcess; stderr: () => string }> {
-  const portArgs = port ? ['--port', String(await freePort())] : [];
-  const child = spawn(command, [...args, ...portArgs], { cwd: ROOT, env: { ...process.env, PORT: '0', NO_COLOR: '1', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+/** Starts the runtime on a port of its own choosing (PORT=0, or its own flag); resolves with its endpoint once it says it listens. */
+function start(command: string, args: string[], env: Record<string, string> = {}): Promise<{ url: string; child: ChildProcess; stderr: () => string }> {
+  const child = spawn(command, args, { cwd: ROOT, env: { ...process.env, PORT: '0', NO_COLOR: '1', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   return new Promise((resolve, reject) => {
     const listen = (chunk: string) => {
@@ -181,13 +169,13 @@ function postWithHost(url: string, host: string): Promise<number> {
 const textOf = (result: unknown) => (result as { content: { text?: string }[] }).content[0]?.text ?? '';
 
 // The plain Worker on Miniflare is served with bearer JWTs below (the same bundle runs through wrangler dev here).
-describe.each(RUNTIMES.filter((runtime) => !runtime.plainAlready))('the example on $name', ({ command, args, env, port, sessions, hono }) => {
+describe.each(RUNTIMES.filter((runtime) => !runtime.plainAlready))('the example on $name', ({ command, args, env, sessions, hono }) => {
   let served: Awaited<ReturnType<typeof start>> | undefined;
   let expected: unknown[];
 
   beforeAll(async () => {
     expected = await nodeTools();
-    served = await start(command, args, env, port);
+    served = await start(command, args, env);
   }, START_TIMEOUT_MS);
   afterAll(() => stop(served?.child));
 

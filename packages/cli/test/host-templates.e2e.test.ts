@@ -11,10 +11,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCli, TEMPLATES, type TemplateName } from '@toolwright/cli';
+import { spawnListening } from '../../server/test/fixtures/spawnListening';
 import { installScripts } from '../src/generate/projectFiles';
 import { memoryIo } from './helpers/memoryIo';
 import { REPO } from './helpers/markdown';
@@ -31,36 +31,31 @@ const folder = (template: Hosted) => `my-${template}`;
 /** The project's REST route beside /mcp, where it has one. */
 const REST: Partial<Record<Hosted, string>> = { express: '/api/todos', nest: '/todos' };
 
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
-}
-
-/** Starts the project's server as `npm start` does, on a free port; resolves with its MCP URL. */
+/**
+ * Starts the project's server as `npm start` does; resolves with its MCP URL once it says it listens. Each listens on a
+ * port of its own choosing (0) and prints it, but for the oauth template, whose issuer names the port (`http://127.0.0.1:<port>`):
+ * its port is picked here, and again when another process took it meanwhile (the server then says so and exits).
+ */
 async function serve(dir: string, template: Hosted): Promise<{ url: string; child: ChildProcess }> {
-  const port = await freePort();
-  const args = {
-    edge: ['scripts/serve-workerd.mjs'],
-    express: ['dist/server.js', '--http', '--port', String(port)],
-    nest: ['dist/server.js', '--http', '--port', String(port)],
-    oauth: ['dist/server.js', '--http', '--port', String(port)],
-    next: [require.resolve('next/dist/bin/next', { paths: [dir] }), 'start', '-H', '127.0.0.1', '-p', String(port)],
-  }[template];
-  const child = spawn(process.execPath, args, { cwd: dir, env: { ...process.env, PORT: String(port), NEXT_TELEMETRY_DISABLED: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
-  let output = '';
-  return new Promise((resolve, reject) => {
-    const read = (chunk: Buffer) => {
-      output += chunk.toString();
-      // Ours print `listening on <url>` on stderr; Next prints `Ready in ...` on stdout.
-      if (/listening on http:|Ready in/.test(output)) resolve({ url: `http://127.0.0.1:${port}/mcp`, child });
-    };
-    child.stdout!.on('data', read);
-    child.stderr!.on('data', read);
-    child.once('exit', (code) => reject(new Error(`${template}: the server exited with ${code} before listening:\n${output}`)));
-  });
+  const argsFor = (port: number) =>
+    ({
+      edge: ['scripts/serve-workerd.mjs'],
+      express: ['dist/server.js', '--http', '--port', String(port)],
+      nest: ['dist/server.js', '--http', '--port', String(port)],
+      oauth: ['dist/server.js', '--http', '--port', String(port)],
+      next: [require.resolve('next/dist/bin/next', { paths: [dir] }), 'start', '-H', '127.0.0.1', '-p', String(port)],
+    })[template];
+  const { child, said } = await spawnListening(
+    (port) => spawn(process.execPath, argsFor(port), { cwd: dir, env: { ...process.env, PORT: String(port), NEXT_TELEMETRY_DISABLED: '1' }, stdio: ['ignore', 'pipe', 'pipe'] }),
+    {
+      port: template === 'oauth' ? undefined : 0,
+      // Ours print `listening on <url>` on stderr; Next prints `- Local: <origin>`, then `Ready in ...`, on stdout.
+      listening: template === 'next' ? /- Local:\s+(http:\/\/\S+)[\s\S]*Ready in/ : /listening on (http:\/\/\S+)/,
+      timeoutMs: 120_000,
+      name: `${template}: the server`,
+    },
+  );
+  return { url: new URL('/mcp', said[1]).href, child };
 }
 
 /**

@@ -6,8 +6,8 @@ import { createToolwrightPlugin, toolwrightPlugin, type ToolwrightPluginOptions 
 import { GreeterTools } from '../../express/test/fixtures/greeterTools';
 import { ERAS, INITIALIZE, connectEra, post } from '../../express/test/fixtures/mcpClients';
 import { expectServedOAuth } from '../../oauth/test/fixtures/expectServedOAuth';
-import { freePort } from '../../oauth/test/fixtures/freePort';
 import { NotesTools } from '../../oauth/test/fixtures/notesTools';
+import { onFreePort } from '../../server/test/fixtures/onFreePort';
 import { closeTime, leaveAfterASession, openUnusedConnection } from '../../server/test/fixtures/unusedConnections';
 
 /**
@@ -296,15 +296,21 @@ describe('Fastify 5, an app built with createApp({ oauth })', () => {
   const notesOAuth = (issuer: string) => createOAuthServer({ issuer, resource: `${issuer}/mcp`, scopes: ['notes:read', 'notes:write'], signIn: () => ({ subject: 'ada' }) });
 
   it('serves the authorization server beside /mcp: the SDK v2 client registers, signs in with PKCE and calls a scoped tool; its defences hold', async () => {
-    const port = await freePort();
-    const base = `http://127.0.0.1:${port}`;
-    const app = await createApp({ name: 'notes', version: '1.0.0', tools: [NotesTools], oauth: await notesOAuth(base) });
-    const fastify = Fastify();
-    // The app's own form parser and routes: the authorization server's bodies still reach it unparsed.
-    fastify.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) => done(null, Object.fromEntries(new URLSearchParams(body as string))));
-    fastify.post('/login', async (request) => ({ form: request.body }));
-    await fastify.register(toolwrightPlugin, { app, requestLogLevel: 'silent' });
-    await fastify.listen({ port, host: '127.0.0.1' });
+    // The issuer is in every token: the port is picked before the app is built, and again if another test takes it first.
+    const { base, fastify } = await onFreePort(async (port) => {
+      const base = `http://127.0.0.1:${port}`;
+      const app = await createApp({ name: 'notes', version: '1.0.0', tools: [NotesTools], oauth: await notesOAuth(base) });
+      const fastify = Fastify();
+      // The app's own form parser and routes: the authorization server's bodies still reach it unparsed.
+      fastify.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) => done(null, Object.fromEntries(new URLSearchParams(body as string))));
+      fastify.post('/login', async (request) => ({ form: request.body }));
+      await fastify.register(toolwrightPlugin, { app, requestLogLevel: 'silent' });
+      await fastify.listen({ port, host: '127.0.0.1' }).catch(async (error: unknown) => {
+        await fastify.close();
+        throw error;
+      });
+      return { base, fastify };
+    });
     try {
       await expectServedOAuth({ mcpUrl: `${base}/mcp`, issuer: base });
       const login = await fetch(`${base}/login`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'user=ada' });

@@ -21,8 +21,8 @@ import { createOAuthServer } from '@toolwright/oauth';
 import { map, type Observable } from 'rxjs';
 import { ERAS, INITIALIZE, connectEra, post, rawPost } from '../../hono/test/fixtures/v2Clients';
 import { expectServedOAuth } from '../../oauth/test/fixtures/expectServedOAuth';
-import { freePort } from '../../oauth/test/fixtures/freePort';
 import { NotesTools } from '../../oauth/test/fixtures/notesTools';
+import { onFreePort } from '../../server/test/fixtures/onFreePort';
 import { closeTime, leaveAfterASession, openUnusedConnection } from '../../server/test/fixtures/unusedConnections';
 
 /**
@@ -206,13 +206,21 @@ describe('NestJS on the Fastify platform: closing', () => {
 
 describe('NestJS on the Fastify platform: ToolwrightModule.forRoot({ oauth })', () => {
   it("serves the authorization server on Nest's Fastify instance, past Nest's body parsers: the SDK v2 client registers, signs in with PKCE and calls a scoped tool", async () => {
-    const port = await freePort();
-    const base = `http://127.0.0.1:${port}`;
-    const oauth = await createOAuthServer({ issuer: base, resource: `${base}/mcp`, scopes: ['notes:read', 'notes:write'], signIn: () => ({ subject: 'ada' }) });
-    class OAuthModule {}
-    Module({ imports: [ToolwrightModule.forRoot({ name: 'notes', version: '1.0.0', tools: [NotesTools], oauth, http: { requestLogLevel: 'silent' } })], controllers: [StatusController] })(OAuthModule);
-    const nest = await NestFactory.create<NestFastifyApplication>(OAuthModule, new FastifyAdapter(), { logger: false });
-    await nest.listen(port, '127.0.0.1');
+    // The issuer is in every token: the port is picked before the module is built, and again if another test takes it first.
+    const { base, nest } = await onFreePort(async (port) => {
+      const base = `http://127.0.0.1:${port}`;
+      const oauth = await createOAuthServer({ issuer: base, resource: `${base}/mcp`, scopes: ['notes:read', 'notes:write'], signIn: () => ({ subject: 'ada' }) });
+      class OAuthModule {}
+      Module({ imports: [ToolwrightModule.forRoot({ name: 'notes', version: '1.0.0', tools: [NotesTools], oauth, http: { requestLogLevel: 'silent' } })], controllers: [StatusController] })(
+        OAuthModule,
+      );
+      const nest = await NestFactory.create<NestFastifyApplication>(OAuthModule, new FastifyAdapter(), { logger: false });
+      await nest.listen(port, '127.0.0.1').catch(async (error: unknown) => {
+        await nest.close();
+        throw error;
+      });
+      return { base, nest };
+    });
     try {
       await expectServedOAuth({ mcpUrl: `${base}/mcp`, issuer: base });
       expect(await (await fetch(`${base}/status`)).json()).toEqual({ up: true, platform: 'fastify' });

@@ -24,7 +24,7 @@ import { createOAuthServer } from '@toolwright/oauth';
 import { of, type Observable } from 'rxjs';
 import { ERAS, INITIALIZE, connectEra } from '../../hono/test/fixtures/v2Clients';
 import { expectServedOAuth } from '../../oauth/test/fixtures/expectServedOAuth';
-import { freePort } from '../../oauth/test/fixtures/freePort';
+import { onFreePort } from '../../server/test/fixtures/onFreePort';
 import { NotesTools } from '../../oauth/test/fixtures/notesTools';
 
 /**
@@ -150,7 +150,11 @@ async function startNest(platform: Platform, module: Type, setup?: (nest: INestA
   const logger = new Captured();
   const nest = platform === 'fastify' ? await NestFactory.create(module, new FastifyAdapter(), { logger }) : await NestFactory.create(module, { logger });
   setup?.(nest);
-  await nest.listen(port, '127.0.0.1');
+  await nest.listen(port, '127.0.0.1').catch(async (error: unknown) => {
+    // A port taken meanwhile (onFreePort tries another): the app built for it goes.
+    if ((error as { code?: unknown }).code === 'EADDRINUSE') await nest.close();
+    throw error;
+  });
   const base = `http://127.0.0.1:${new URL(await nest.getUrl()).port}`;
   return { nest, base, url: `${base}/mcp`, logger, store: nest.get(KeyStore) };
 }
@@ -337,16 +341,19 @@ describe.each(PLATFORMS)('Nest on %s: endpointDecorators, request-scoped guards,
   });
 
   it("with oauth and endpointDecorators: [Public()], the SDK client signs in (the authorization server's paths are not guarded) and calls a scoped tool behind the app's global guard", async () => {
-    const port = await freePort();
-    const base = `http://127.0.0.1:${port}`;
-    const oauth = await createOAuthServer({ issuer: base, resource: `${base}/mcp`, scopes: ['notes:read', 'notes:write'], signIn: () => ({ subject: 'ada' }) });
-    class OAuthModule {}
-    Module({
-      imports: [KeysModule, ToolwrightModule.forRoot({ name: 'notes', version: '1.0.0', tools: [NotesTools], oauth, endpointDecorators: [Public()], http: { requestLogLevel: 'silent' } })],
-      controllers: [StatusController],
-      providers: [API_KEY_GUARD],
-    })(OAuthModule);
-    const served = await startNest(platform, OAuthModule, undefined, port);
+    // The issuer is in every token: the port is picked before the module is built, and again if another test takes it first.
+    const served = await onFreePort(async (port) => {
+      const base = `http://127.0.0.1:${port}`;
+      const oauth = await createOAuthServer({ issuer: base, resource: `${base}/mcp`, scopes: ['notes:read', 'notes:write'], signIn: () => ({ subject: 'ada' }) });
+      class OAuthModule {}
+      Module({
+        imports: [KeysModule, ToolwrightModule.forRoot({ name: 'notes', version: '1.0.0', tools: [NotesTools], oauth, endpointDecorators: [Public()], http: { requestLogLevel: 'silent' } })],
+        controllers: [StatusController],
+        providers: [API_KEY_GUARD],
+      })(OAuthModule);
+      return startNest(platform, OAuthModule, undefined, port);
+    });
+    const { base } = served;
     try {
       expect((await send(`${base}/status`, 'GET')).status).toBe(401);
       await expectServedOAuth({ mcpUrl: `${base}/mcp`, issuer: base });
@@ -356,10 +363,12 @@ describe.each(PLATFORMS)('Nest on %s: endpointDecorators, request-scoped guards,
   });
 
   it("with oauth and no marker, the endpoint is the guard's (401) while the authorization server's paths and the resource metadata stay open", async () => {
-    const port = await freePort();
-    const base = `http://127.0.0.1:${port}`;
-    const oauth = await createOAuthServer({ issuer: base, resource: `${base}/mcp`, scopes: ['notes:read'], signIn: () => ({ subject: 'ada' }) });
-    const served = await startNest(platform, appModule({ tools: [NotesTools], oauth }), undefined, port);
+    const served = await onFreePort(async (port) => {
+      const base = `http://127.0.0.1:${port}`;
+      const oauth = await createOAuthServer({ issuer: base, resource: `${base}/mcp`, scopes: ['notes:read'], signIn: () => ({ subject: 'ada' }) });
+      return startNest(platform, appModule({ tools: [NotesTools], oauth }), undefined, port);
+    });
+    const { base } = served;
     try {
       expect((await send(`${base}/mcp`, 'POST', {}, INITIALIZE)).json?.error?.message).toBe('Send a valid x-api-key header.');
       expect((await send(`${base}/.well-known/oauth-protected-resource/mcp`, 'GET')).status).toBe(200);

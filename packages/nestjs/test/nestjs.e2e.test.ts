@@ -23,8 +23,8 @@ import type { Server } from 'node:http';
 import { map, type Observable } from 'rxjs';
 import { ERAS, INITIALIZE, connectEra, post } from '../../express/test/fixtures/mcpClients';
 import { expectServedOAuth } from '../../oauth/test/fixtures/expectServedOAuth';
-import { freePort } from '../../oauth/test/fixtures/freePort';
 import { NotesTools } from '../../oauth/test/fixtures/notesTools';
+import { onFreePort } from '../../server/test/fixtures/onFreePort';
 import { closeTime, leaveAfterASession, openUnusedConnection } from '../../server/test/fixtures/unusedConnections';
 
 /**
@@ -310,13 +310,19 @@ describe('NestJS (Express platform): ToolwrightModule.forRoot({ oauth })', () =>
     ['parsed bodies', {}],
     ['rawBody: true', { rawBody: true }],
   ])("serves the authorization server on the Nest app's port, behind Nest's body parsers (%s): the SDK v2 client registers, signs in with PKCE and calls a scoped tool", async (_kept, nestOptions) => {
-    const port = await freePort();
-    const base = `http://127.0.0.1:${port}`;
-    const oauth = await createOAuthServer({ issuer: base, resource: `${base}/mcp`, scopes: ['notes:read', 'notes:write'], signIn: () => ({ subject: 'ada' }) });
-    class OAuthModule {}
-    Module({ imports: [ToolwrightModule.forRoot({ name: 'notes', version: '1.0.0', tools: [NotesTools], oauth, http: { requestLogLevel: 'silent' } })] })(OAuthModule);
-    const nest = await NestFactory.create(OAuthModule, { logger: false, ...nestOptions });
-    await nest.listen(port, '127.0.0.1');
+    // The issuer is in every token: the port is picked before the module is built, and again if another test takes it first.
+    const { base, nest } = await onFreePort(async (port) => {
+      const base = `http://127.0.0.1:${port}`;
+      const oauth = await createOAuthServer({ issuer: base, resource: `${base}/mcp`, scopes: ['notes:read', 'notes:write'], signIn: () => ({ subject: 'ada' }) });
+      class OAuthModule {}
+      Module({ imports: [ToolwrightModule.forRoot({ name: 'notes', version: '1.0.0', tools: [NotesTools], oauth, http: { requestLogLevel: 'silent' } })] })(OAuthModule);
+      const nest = await NestFactory.create(OAuthModule, { logger: false, ...nestOptions });
+      await nest.listen(port, '127.0.0.1').catch(async (error: unknown) => {
+        await nest.close();
+        throw error;
+      });
+      return { base, nest };
+    });
     try {
       await expectServedOAuth({ mcpUrl: `${base}/mcp`, issuer: base });
     } finally {

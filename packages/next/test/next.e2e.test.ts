@@ -7,7 +7,7 @@ import { createApp } from '@toolwright/server';
 import { createFetchHandler } from '@toolwright/server/fetch';
 import { ERAS, INITIALIZE, connectEra, post, rawPost } from '../../hono/test/fixtures/v2Clients';
 import { expectServedOAuth } from '../../oauth/test/fixtures/expectServedOAuth';
-import { freePort } from '../../oauth/test/fixtures/freePort';
+import { spawnListening } from '../../server/test/fixtures/spawnListening';
 import { NoteTools } from './fixture/lib/tools';
 
 /**
@@ -21,29 +21,25 @@ const ERA_NAME = { '2025-11-25': 'legacy', '2026-07-28': 'modern' } as const;
 const FIXTURE = join(__dirname, 'fixture');
 const NEXT = require.resolve('next/dist/bin/next');
 
-/** `next start` on a free port of 127.0.0.1 (or the one given), once it says it is ready. */
-async function nextStart(env: Record<string, string> = {}, port?: number): Promise<{ child: ChildProcess; url: string; output: () => string }> {
-  port ??= await freePort();
-  const child = spawn(process.execPath, [NEXT, 'start', '-H', '127.0.0.1', '-p', String(port)], {
-    cwd: FIXTURE,
-    env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`next start did not get ready in 30 s:\n${output}`)), 30_000);
-    const check = () => {
-      if (/Ready in/.test(output)) {
-        clearTimeout(timer);
-        resolve();
-      }
-    };
-    child.stdout!.on('data', check);
-    child.once('exit', (code) => reject(new Error(`next start exited (${code}):\n${output}`)));
-  });
-  return { child, url: `http://127.0.0.1:${port}/mcp`, output: () => output };
+/**
+ * `next start` on 127.0.0.1, once it says it is ready. It listens on a port of its own choosing
+ * (`-p 0`) and prints it. When the app must know its origin before it starts (`env` is then a
+ * function of the origin: the issuer is in every token), the port is picked here instead, and
+ * again when next exits because another process took it meanwhile.
+ */
+async function nextStart(env: Record<string, string> | ((origin: string) => Record<string, string>) = {}): Promise<{ child: ChildProcess; url: string; output: () => string }> {
+  const envFor = typeof env === 'function' ? env : () => env;
+  const { child, said, output } = await spawnListening(
+    (port) =>
+      spawn(process.execPath, [NEXT, 'start', '-H', '127.0.0.1', '-p', String(port)], {
+        cwd: FIXTURE,
+        env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1', ...envFor(`http://127.0.0.1:${port}`) },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      }),
+    // Both lines come once it listens; `Local:` has the port it listens on.
+    { listening: /- Local:\s+(http:\/\/127\.0\.0\.1:\d+)[\s\S]*Ready in/, port: typeof env === 'function' ? undefined : 0, name: 'next start' },
+  );
+  return { child, url: new URL('/mcp', said[1]).href, output };
 }
 
 function stop(child: ChildProcess | undefined): Promise<void> {
@@ -199,9 +195,8 @@ describe('Next.js 16: the same build with createApp({ oauth }), the authorizatio
   let origin = '';
   beforeAll(async () => {
     // The issuer is in every token and redirect: the port is chosen before next starts.
-    const port = await freePort();
-    origin = `http://127.0.0.1:${port}`;
-    served = await nextStart({ MCP_OAUTH_ORIGIN: origin }, port);
+    served = await nextStart((chosen) => ({ MCP_OAUTH_ORIGIN: chosen }));
+    origin = new URL(served.url).origin;
   });
   afterAll(() => stop(served?.child));
 

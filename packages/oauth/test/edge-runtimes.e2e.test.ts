@@ -1,9 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { spawnListening, type ListeningChild } from '../../server/test/fixtures/spawnListening';
 import { MemoryClientProvider } from './fixtures/clientProvider';
 import { CALLBACK, authorizeUrl, pkcePair } from './fixtures/rawFlow';
 import { resultOf, signInClient } from './fixtures/signIn';
@@ -24,24 +23,14 @@ const RUNTIMES = [
   { name: 'workerd', command: process.execPath, args: ['workerd-oauth.mjs', bundles] },
 ];
 
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
-
-function start(command: string, args: string[], port: number): Promise<{ child: ChildProcess }> {
-  const child = spawn(command, args, { cwd: FIXTURES, env: { ...process.env, PORT: String(port), NO_COLOR: '1' }, stdio: ['ignore', 'ignore', 'pipe'] });
-  let stderr = '';
-  return new Promise((resolve, reject) => {
-    child.stderr!.setEncoding('utf8').on('data', (chunk: string) => {
-      stderr += chunk;
-      if (/listening on/i.test(stderr)) resolve({ child });
-    });
-    child.once('exit', (code) => reject(new Error(`${command} exited ${code}: ${stderr}`)));
-    child.once('error', reject);
+/**
+ * Starts the runtime on a free port (PORT): its issuer names the port, so the port is picked before it starts, and
+ * again when another test's server took it meanwhile (the runtime then says so and exits).
+ */
+function start(name: string, command: string, args: string[]): Promise<ListeningChild> {
+  return spawnListening((port) => spawn(command, args, { cwd: FIXTURES, env: { ...process.env, PORT: String(port), NO_COLOR: '1' }, stdio: ['ignore', 'ignore', 'pipe'] }), {
+    listening: /listening on/i,
+    name,
   });
 }
 
@@ -52,8 +41,8 @@ const served = new Map<string, { base: string; child: ChildProcess }>();
 beforeAll(async () => {
   await Promise.all(
     RUNTIMES.map(async ({ name, command, args }) => {
-      const port = await freePort();
-      served.set(name, { base: `http://127.0.0.1:${port}`, child: (await start(command, args, port)).child });
+      const { port, child } = await start(name, command, args);
+      served.set(name, { base: `http://127.0.0.1:${port}`, child });
     }),
   );
 }, 30_000);

@@ -6,21 +6,13 @@ import { createApp, type App, type Listener } from '@toolwright/server';
 import { createOAuthServer, type OAuthServer } from '@toolwright/oauth';
 import { toolwrightMiddleware } from '@toolwright/express';
 import { toolwrightMiddleware as honoMiddleware } from '@toolwright/hono';
+import { onFreePort } from '../../server/test/fixtures/onFreePort';
 import { serveFetch } from '../../server/test/fixtures/serveFetch';
 import { MemoryClientProvider } from './fixtures/clientProvider';
 import { NotesTools } from './fixtures/notesTools';
 import { CALLBACK, mcpStatus } from './fixtures/rawFlow';
 import { SCOPES } from './fixtures/serveOAuth';
 import { resultOf, signInClient } from './fixtures/signIn';
-
-/** A free port on 127.0.0.1 (the issuer must be known before the app listens). */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 async function notesApp(base: string): Promise<{ app: App; oauth: OAuthServer }> {
   const oauth = await createOAuthServer({ issuer: base, resource: `${base}/mcp`, scopes: [...SCOPES], signIn: () => ({ subject: 'ada' }) });
@@ -41,10 +33,13 @@ async function signsIn(base: string): Promise<void> {
 /** `createApp({ oauth })`: one option, and every way of serving the app answers the authorization server beside /mcp. */
 describe('createApp({ oauth }) serves the authorization server beside the MCP endpoint', () => {
   it('app.listen: the SDK v2 client discovers, registers, signs in and calls a scoped tool', async () => {
-    const port = await freePort();
-    const base = `http://127.0.0.1:${port}`;
-    const { app } = await notesApp(base);
-    const listener: Listener = await app.listen({ transport: 'http', port, exitOnSignal: false, requestLogLevel: 'silent' });
+    // The issuer is in every token, and app.listen takes the port it serves: the port is picked first, and again if another test takes it meanwhile.
+    const { base, listener } = await onFreePort(async (port) => {
+      const base = `http://127.0.0.1:${port}`;
+      const { app } = await notesApp(base);
+      const listener: Listener = await app.listen({ transport: 'http', port, exitOnSignal: false, requestLogLevel: 'silent' });
+      return { base, listener };
+    });
     try {
       await signsIn(base);
       const metadata = await fetch(`${base}/.well-known/oauth-authorization-server`);
@@ -70,15 +65,16 @@ describe('createApp({ oauth }) serves the authorization server beside the MCP en
   });
 
   it('the express adapter, with a form body parser in front of it', async () => {
-    const port = await freePort();
-    const base = `http://127.0.0.1:${port}`;
+    // The server listens on port 0 first; the app, whose issuer names the port, is built and handed the requests after.
+    const server = createServer();
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     const { app } = await notesApp(base);
     const web = express();
     web.use(express.urlencoded({ extended: false }));
     const mcp = toolwrightMiddleware(app, { requestLogLevel: 'silent' });
     web.use(mcp);
-    const server = web.listen(port, '127.0.0.1');
-    await new Promise((resolve) => server.once('listening', resolve));
+    server.on('request', web);
     try {
       await signsIn(base);
     } finally {

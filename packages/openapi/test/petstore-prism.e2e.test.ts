@@ -5,9 +5,9 @@ import { createTestClient } from '@toolwright/server/testing';
 import { fromOpenApi, type FromOpenApiOptions } from '@toolwright/openapi';
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { spawnListening } from '../../server/test/fixtures/spawnListening';
 
 /**
  * A Petstore OpenAPI 3.1 description (fixtures/petstore-3.1.yaml) served by Stoplight Prism's mock
@@ -57,14 +57,6 @@ const prism = installPrism();
 if ('unavailable' in prism) process.stderr.write(`SKIPPED petstore-prism.e2e: ${prism.unavailable}\n`);
 const describeWithPrism = 'bin' in prism ? describe : describe.skip;
 
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as { port: number };
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
-}
-
 /** Every request the tools sent, with Prism's verdict on it. */
 interface Sent {
   method: string;
@@ -104,26 +96,15 @@ describeWithPrism('a Petstore 3.1 description served by Prism, called through th
   }
 
   beforeAll(async () => {
-    const port = await freePort();
-    baseUrl = `http://127.0.0.1:${port}`;
-    child = spawn(process.execPath, [(prism as { bin: string }).bin, 'mock', DESCRIPTION, '--port', String(port), '--host', '127.0.0.1'], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let output = '';
-    await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`Prism did not start within 30 s:\n${output}`)), 30_000);
-      const read = (chunk: Buffer) => {
-        output += chunk.toString();
-        if (output.includes('Prism is listening')) {
-          clearTimeout(timer);
-          resolve();
-        }
-      };
-      child.stdout!.on('data', read);
-      child.stderr!.on('data', read);
-      child.once('exit', (code) => {
-        clearTimeout(timer);
-        reject(new Error(`Prism exited with ${code} before listening:\n${output}`));
-      });
+    // Prism listens on a port of its own choosing and prints where: a port picked here could be taken meanwhile by another test's server.
+    const prismBin = (prism as { bin: string }).bin;
+    const started = await spawnListening((port) => spawn(process.execPath, [prismBin, 'mock', DESCRIPTION, '--port', String(port), '--host', '127.0.0.1'], { stdio: ['ignore', 'pipe', 'pipe'] }), {
+      port: 0,
+      listening: /Prism is listening on (http:\/\/127\.0\.0\.1:\d+)/,
+      name: 'Prism',
     });
+    child = started.child;
+    baseUrl = started.said[1];
     app = await appFor();
   }, 60_000);
 

@@ -1,7 +1,7 @@
 import { ConfigError, ToolwrightError } from '@toolwright/core';
 import { createRedisCluster, createRedisMiddlewareStores, createRedisRequestStateStore, RedisTaskStore, RedisUnavailableError, type RedisCluster } from '@toolwright/redis';
 import { GET_STREAM_ID } from '@toolwright/server/http';
-import { freePort, startRedisServer, type RedisServer } from './fixtures/redisServer';
+import { startRedisServer, type RedisServer } from './fixtures/redisServer';
 
 /**
  * What the Redis stores throw is a Toolwright error, as the server's in-memory stores throw
@@ -57,7 +57,9 @@ describe('@toolwright/redis stores throw Toolwright errors', () => {
   it('a wrong option, and a Redis that cannot be reached at startup, are ConfigErrors', async () => {
     expect(() => createRedisMiddlewareStores(cluster, { bucketTtlMs: -1 })).toThrow(ConfigError);
     expect(() => createRedisMiddlewareStores(cluster, { bucketTtlMs: -1 })).toThrow(/^createRedisMiddlewareStores: bucketTtlMs must be a number of milliseconds, 0 or more .*got -1\.$/);
-    const url = `redis://127.0.0.1:${await freePort()}`;
+    // Port 1: a privileged port nothing here listens on, and never one the system hands out for port 0, which a port found
+    // free could be, to another test's redis-server, before the connection is tried.
+    const url = 'redis://127.0.0.1:1';
     const failure = await createRedisCluster({ url, connectTimeoutMs: 1000, logWrite: () => {} }).then(
       (unexpected) => unexpected.close().then(() => undefined),
       (error: unknown) => error,

@@ -2,11 +2,11 @@ import 'reflect-metadata';
 import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { createApp, type App } from '@toolwright/server';
 import { proxyServer, type ProxiedServer, type ProxyOptions } from '@toolwright/server/proxy';
 import { createTestClient } from '@toolwright/server/testing';
+import { spawnListening } from './fixtures/spawnListening';
 import { waitFor } from './fixtures/waitFor';
 
 /**
@@ -241,11 +241,16 @@ describe('server-everything over Streamable HTTP, behind the proxy', () => {
   let front: App;
 
   beforeAll(async () => {
-    const port = await freePort();
-    child = spawn(process.execPath, [EVERYTHING, 'streamableHttp'], { env: { ...process.env, PORT: String(port) }, stdio: ['ignore', 'ignore', 'pipe'] });
-    let log = '';
-    child.stderr!.on('data', (chunk: Buffer) => (log += chunk.toString()));
-    await waitFor(() => log.includes('listening'), 'server-everything to listen', { detail: () => log });
+    // server-everything prints the port it was given, not the one it got, so it cannot take port 0: a free port is picked,
+    // and picked again when another test's server took it meanwhile (server-everything then says so and exits).
+    const started = await spawnListening((port) => spawn(process.execPath, [EVERYTHING, 'streamableHttp'], { env: { ...process.env, PORT: String(port) }, stdio: ['ignore', 'ignore', 'pipe'] }), {
+      listening: /listening on port/,
+      inUse: /already in use/,
+      timeoutMs: 10_000,
+      name: 'server-everything',
+    });
+    child = started.child;
+    const { port } = started;
     ({ proxy, front } = await mounted({ url: `http://127.0.0.1:${port}/mcp`, name: 'everything-http', bearer: 'upstream-key' }, 'ev'));
   }, 30_000);
   afterAll(async () => {
@@ -288,14 +293,3 @@ describe('a Toolwright app over stdio behind the proxy (2026-07-28 negotiated)',
     await client.close();
   });
 });
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
