@@ -37,7 +37,7 @@ export function packageJson(options: ProjectOptions): string {
     ...(!host?.untypedPackage && { type: 'commonjs' }),
     main: 'dist/server.js',
     scripts,
-    engines: { node: SUPPORTED_NODE },
+    engines: { node: host?.node ?? SUPPORTED_NODE },
     dependencies: sortKeys({
       '@toolwright/core': toolwright('@toolwright/core'),
       '@toolwright/server': toolwright('@toolwright/server'),

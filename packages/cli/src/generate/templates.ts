@@ -45,6 +45,11 @@ export interface TemplateHost {
   readonly dev?: string;
   /** A README section after "Run it" (markdown, with its own `##` heading), e.g. how to deploy. */
   readonly section?: string;
+  /**
+   * `engines.node` of the project when the host's tools need newer Node.js releases than
+   * Toolwright does (`SUPPORTED_NODE` otherwise); every release it admits, Toolwright supports.
+   */
+  readonly node?: string;
   /** Toolwright packages beyond core and server (`@toolwright/express`, ...). */
   readonly toolwrightPackages: readonly ToolwrightPackage[];
   /** Exact versions of the host's packages, runtime and dev. */
@@ -153,8 +158,12 @@ export const TEMPLATES: Readonly<Record<TemplateName, TemplateInfo>> = {
         'npx wrangler deploy   # uploads that bundle as is (wrangler.jsonc); needs a Cloudflare account',
         '```',
         '',
+        'Miniflare (`npm start`, the tests) declares Node.js 22 or later, and wrangler refuses to run before 22.12: `engines` in package.json says `^22.12.0 || >=24`.',
+        '',
         'Set `ALLOWED_HOSTS` to the host name clients use (e.g. `npx wrangler deploy --var ALLOWED_HOSTS:<name>.<account>.workers.dev`): the Worker answers loopback names only until then, a defence against DNS rebinding. Add `auth` (e.g. `jwtVerifier` from `@toolwright/server/auth`) in `src/worker.ts` before you expose tools that change anything. The Worker is stateless: 2026-07-28 clients and 2025-11-25 clients without sessions. `npm run dev` serves the same app on Node instead (`src/server.ts`); `npm start` is the Worker itself, on workerd.',
       ].join('\n'),
+      // Miniflare's engines say Node.js 22 or later, and wrangler (`npx wrangler deploy`) refuses to run before 22.12.
+      node: '^22.12.0 || >=24',
       toolwrightPackages: [],
       dependencies: {},
       devDependencies: EDGE_VERSIONS,
