@@ -87,7 +87,7 @@ describe('toolwright install', () => {
     writeFileSync(file, before);
     const result = await install('claude', '--file', file);
     expect(result.code).toBe(0);
-    expect(result.stderr).toContain(`${file} starts with a byte-order mark: it is written without one`);
+    expect(result.stderr).toContain(`${file} starts with a byte-order mark: the new file has none`);
     const after = readFileSync(file, 'utf8');
     expect(after.startsWith('{')).toBe(true);
     expect(JSON.parse(after)).toEqual({ mcpServers: { other: { command: 'other-server' }, notes: { command: 'node', args: [join(project, 'dist', 'server.js')] } } });

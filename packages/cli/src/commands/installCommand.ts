@@ -48,7 +48,7 @@ is not JSON, even allowing comments and trailing commas (nothing is written then
     });
     const { text, replaced } = mergeClientConfig(existing, clientConfig(client, name, launch), file);
     for (const note of headerNotes(client, launch)) println(io.stderr, io.err.yellow(note));
-    if (existing?.startsWith(BOM)) println(io.stderr, io.err.dim(`${file} starts with a byte-order mark: it is written without one (JSON readers may refuse it).`));
+    if (existing?.startsWith(BOM)) println(io.stderr, io.err.dim(`${file} starts with a byte-order mark: the new file has none (JSON readers may refuse it).`));
     const verb = replaced ? 'Replaced' : 'Added';
     if (booleanOption(args, 'dry-run')) {
       io.stdout.write(text);

@@ -2,7 +2,8 @@
  * What a server may be called in a client's config: ASCII letters, digits, '-' and '_', 1 to 64
  * characters. JSON takes any key, but the clients do not: Claude Code and GitHub Copilot (which
  * also reads `.vscode/mcp.json`) refuse a name with a space or a '.', and clients prefix each
- * tool's name with the server's, where tool names are limited to the same characters.
+ * tool's name with the server's when they hand tools to a model, whose function names allow
+ * these characters only (MCP itself allows '.' and 128 characters in a tool name).
  */
 const SERVER_NAME = /^[A-Za-z0-9_-]{1,64}$/;
 const MAX_LENGTH = 64;
