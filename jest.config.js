@@ -80,6 +80,8 @@ const THOROUGH = {
   'packages/server/test/http-hostile.e2e.test.ts': 'hostile HTTP input on the listener and the fetch handler, both eras, with stalls past its timeouts',
   'packages/server/test/wire-names.e2e.test.ts': 'every Object.prototype member name in every wire position, both transports and eras',
   'packages/server/test/client-answers-hostile.e2e.test.ts': "hostile answers to the server's requests, 100 of 1 MB among them",
+  'packages/server/test/side-channels-hostile.e2e.test.ts':
+    'progress, cancellation, logging and _meta against a hostile client on stdio and both HTTP servers, both eras, floods of megabytes among them',
   'packages/nestjs/test/nestjs-hostile.e2e.test.ts': 'hostile input through a Nest app over HTTP',
   'packages/cli/test/package-readmes.test.ts': "type-checks every package README's examples with tsc",
   'packages/cli/test/snippets-compile.test.ts': 'type-checks the README and docs blocks in a generated project with tsc',

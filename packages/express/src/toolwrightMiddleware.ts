@@ -34,7 +34,8 @@ export interface ToolwrightMiddleware extends Array<RequestHandler | ErrorReques
 export function toolwrightMiddleware(app: App, options: ToolwrightExpressOptions = {}): ToolwrightMiddleware {
   const { drainTimeoutMs, ...handlerOptions } = options;
   const handler: HttpHandler = createHttpHandler(app, { ...handlerOptions, health: options.health ?? false });
-  const mcpPath = options.path ?? '/mcp';
+  // As the handler matches it, and as req.originalUrl spells it: `mcp` is served at `/mcp`, `/outils métier` at `/outils%20m%C3%A9tier`.
+  const mcpPath = handler.path;
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY;
   const release = app.openListener();
   const ready = app.start();

@@ -53,6 +53,10 @@ async function serveEndpoint(fastify: FastifyInstance, options: ToolwrightPlugin
     throw new TypeError('Toolwright: toolwrightPlugin needs the app to serve: fastify.register(toolwrightPlugin, { app: await createApp({ ... }) }).');
   }
   const route = options.path ?? '/mcp';
+  if (typeof route !== 'string' || !route.startsWith('/')) {
+    const fix = typeof route === 'string' && route !== '' ? `path: '/${route}'` : "path: '/mcp'";
+    throw new TypeError(`Toolwright: toolwrightPlugin's path ${JSON.stringify(route)} does not start with '/', as every Fastify route does (under a prefix too). Write ${fix}.`);
+  }
   const mcpRoute = literalRoute(route);
   // Under a prefix, Fastify serves the route '/' at the prefix itself (and with a trailing slash).
   const fullPath = route === '/' && fastify.prefix !== '' ? fastify.prefix : `${fastify.prefix}${route}`;

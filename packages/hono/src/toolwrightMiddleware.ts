@@ -1,4 +1,5 @@
 import type { Context, MiddlewareHandler, Next } from 'hono';
+import { getPath } from 'hono/utils/url';
 import type { App } from '@toolwright/server';
 import { createFetchHandler } from '@toolwright/server/fetch';
 import { runtimeClientAddress } from './runtimeClientAddress';
@@ -30,14 +31,13 @@ const HEALTH = new Set(['/healthz', '/readyz']);
  */
 export function toolwrightMiddleware(app: App, options: ToolwrightHonoOptions = {}): ToolwrightHonoMiddleware {
   const { drainTimeoutMs, clientAddress = runtimeClientAddress, ...fetchOptions } = options;
-  const mcpPath = options.path ?? '/mcp';
   const logError = options.logError ?? ((message: string) => console.error(message));
   const health = options.health === true;
   // The fetch handler knows a request, not Hono's context: the address is found through it.
   const contexts = new WeakMap<Request, Context>();
   const handler = createFetchHandler(app, {
     ...fetchOptions,
-    path: mcpPath,
+    path: options.path ?? '/mcp',
     health,
     sessions: {
       ...fetchOptions.sessions,
@@ -47,6 +47,8 @@ export function toolwrightMiddleware(app: App, options: ToolwrightHonoOptions = 
       },
     },
   });
+  // The handler's path as Hono's c.req.path spells it for a request there: `mcp` is `/mcp`, `/outils%20m%C3%A9tier` is `/outils métier`.
+  const mcpPath = getPath(new Request(`http://endpoint.invalid${handler.path}`));
   const oauthPaths = app.oauth && new Set(app.oauth.paths);
   const release = app.openListener();
   const ready = app.start();

@@ -105,6 +105,12 @@ export class ToolwrightServer implements OnModuleInit, BeforeApplicationShutdown
       );
     }
     const mcpPath = http?.path ?? '/mcp';
+    // The guards, the route check and the body parser hooks match the path as written: without its '/', they would match no request while the endpoint serves '/<path>'.
+    if (typeof mcpPath !== 'string' || !mcpPath.startsWith('/')) {
+      throw new ConfigError(
+        `Toolwright: ToolwrightModule option http.path is ${JSON.stringify(mcpPath)}, which does not start with '/'. Write http: { path: '/${typeof mcpPath === 'string' ? mcpPath : 'mcp'}' }.`,
+      );
+    }
     // Nest registered its controllers' routes already: one on the endpoint's path would answer in its place.
     refuseNestRoutesOnPath(platform, adapter.getInstance(), mcpPath);
     const logger = new Logger('ToolwrightModule');

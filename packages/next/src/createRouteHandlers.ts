@@ -43,8 +43,11 @@ export interface RouteHandlers {
  */
 export function createRouteHandlers(app: App | Promise<App>, options: RouteHandlersOptions = {}): RouteHandlers {
   const routePath = options.path ?? '/mcp';
-  const logError = options.logError ?? ((message: string) => console.error(message));
+  let logError = options.logError ?? ((message: string) => console.error(message));
   const opened = Promise.resolve(app).then(async (built) => {
+    // Given no logError, the handlers log where the app does (`createApp({ logger })`), once the app is known.
+    const logger = options.logError ? undefined : built.logger;
+    if (logger) logError = (message) => logger.error(message);
     const handler = createFetchHandler(built, { ...options, path: routePath, health: options.health === true, logError });
     const release = built.openListener();
     await built.start();

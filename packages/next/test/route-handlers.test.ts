@@ -77,4 +77,40 @@ describe('createRouteHandlers', () => {
       await Promise.all([route.close(), handler.close(), withCors.close()]);
     }
   });
+
+  it("without logError: its lines and the fetch handler's go to the app's logger, not the console", async () => {
+    const lines: string[] = [];
+    const logger = { debug: () => undefined, info: () => undefined, warn: (m: string) => void lines.push(m), error: (m: string) => void lines.push(m) };
+    const errors = jest.spyOn(console, 'error').mockImplementation(() => undefined);
+    const route = createRouteHandlers(createApp({ name: 'logged', version: '1.0.0', tools: [EchoTools], logger }));
+    try {
+      await route.ready;
+      expect((await route.POST(post('http://localhost/elsewhere'))).status).toBe(404);
+      const read = post('http://localhost/mcp');
+      await read.text();
+      expect((await route.POST(read)).status).toBe(500);
+      expect(lines).toEqual([
+        expect.stringMatching(/^toolwright next: a route handler for \/mcp was called at \/elsewhere/),
+        expect.stringMatching(/^toolwright (next|fetch): the body of POST \/mcp was read before/),
+      ]);
+      const failing = createRouteHandlers(
+        createApp({
+          name: 'failing',
+          version: '1.0.0',
+          tools: [EchoTools],
+          logger,
+          onStart: () => {
+            throw new Error('the database is down');
+          },
+        }),
+      );
+      await expect(failing.ready).rejects.toThrow('the database is down');
+      expect(lines[2]).toMatch(/^toolwright next: the MCP server did not start: .*the database is down/);
+      await failing.close().catch(() => undefined);
+      expect(errors).not.toHaveBeenCalled();
+    } finally {
+      errors.mockRestore();
+      await route.close();
+    }
+  });
 });

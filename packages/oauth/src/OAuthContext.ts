@@ -1,3 +1,4 @@
+import type { ToolLogger } from '@toolwright/core';
 import type { ClientDocumentFetcher } from './cimd/ClientDocumentFetcher';
 import type { CryptoKey } from './webCrypto';
 import type { OAuthClient } from './OAuthClient';
@@ -38,6 +39,8 @@ export interface OAuthContext {
   /** The upstream provider users sign in with, when this server proxies one. */
   readonly upstream?: Upstream;
   now(): number;
+  /** Where the server logs what failed: the `logger` option, or the console. */
+  readonly log: ToolLogger;
   /** The guarded fetcher of metadata documents, also used for `private_key_jwt` clients' `jwks_uri`. */
   documentFetcher(): ClientDocumentFetcher;
   /** The client of a client_id: registered, or fetched from its metadata document. */

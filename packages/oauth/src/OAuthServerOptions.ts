@@ -1,3 +1,4 @@
+import type { ToolLogger } from '@toolwright/core';
 import type { ClientDocumentOptions } from './cimd/clientDocuments';
 import type { OAuthStore } from './OAuthStore';
 import type { OAuthRateLimitOptions } from './rateLimits';
@@ -86,6 +87,12 @@ export interface OAuthServerOptions {
   rateLimit?: OAuthRateLimitOptions | false;
   /** The clock, in milliseconds (tests). Default `Date.now`. */
   now?: () => number;
+  /**
+   * Where the server logs what failed (an endpoint's error, a refused upstream refresh) and its
+   * warnings: give it the app's logger (`createApp({ logger })`) to keep one log. Default: the
+   * console (`console.warn` and `console.error`).
+   */
+  logger?: ToolLogger;
 }
 
 /** What the consent page shows, and the form fields it must post back to `action`. */

@@ -24,6 +24,7 @@ import { upstreamTokenKeeper } from './upstream/upstreamTokenKeeper';
 import { sealingKey } from './upstream/sealing';
 import type { UpstreamTokens } from './upstream/UpstreamProvider';
 import { hmacKey, randomToken } from './webCrypto';
+import { consoleLogger } from './consoleLogger';
 
 /** A running authorization server: its endpoints as a fetch handler, and what the MCP endpoint needs to accept its tokens. */
 export interface OAuthServer extends AuthorizationServerMount {
@@ -74,9 +75,12 @@ export interface OAuthServer extends AuthorizationServerMount {
  */
 export async function createOAuthServer(options: OAuthServerOptions): Promise<OAuthServer> {
   const issuerUrl = parseUrl(options.issuer, 'issuer');
-  if (issuerUrl.search || issuerUrl.hash) throw new ConfigError(`Toolwright oauth: issuer must have no query or fragment, got '${options.issuer}'.`);
+  if (issuerUrl.search || issuerUrl.hash)
+    throw new ConfigError(`Toolwright oauth: issuer must have no query or fragment, got '${options.issuer}'. Give its origin and path only, e.g. 'https://auth.example.com'.`);
   if (issuerUrl.protocol !== 'https:' && !['127.0.0.1', 'localhost', '[::1]'].includes(issuerUrl.hostname)) {
-    throw new ConfigError(`Toolwright oauth: issuer must be an https URL (http only on localhost), got '${options.issuer}'.`);
+    throw new ConfigError(
+      `Toolwright oauth: issuer must be an https URL (http only on localhost), got '${options.issuer}'. Serve the authorization server over https, e.g. 'https://auth.example.com', or use http://localhost:<port> while developing.`,
+    );
   }
   const issuer = options.issuer.replace(/\/$/, '');
   const issuerPath = new URL(issuer).pathname.replace(/\/$/, '');
@@ -84,7 +88,7 @@ export async function createOAuthServer(options: OAuthServerOptions): Promise<OA
   if (resources.length === 0) throw new ConfigError('Toolwright oauth: resource must name the MCP endpoint tokens are for (e.g. https://mcp.example.com/mcp).');
   for (const resource of resources) {
     const url = parseUrl(resource, 'resource');
-    if (url.hash) throw new ConfigError(`Toolwright oauth: resource must have no fragment (RFC 8707), got '${resource}'.`);
+    if (url.hash) throw new ConfigError(`Toolwright oauth: resource must have no fragment (RFC 8707), got '${resource}'. Drop the '#' and what follows it.`);
   }
   if (options.upstream && options.signIn) throw new ConfigError('Toolwright oauth: set signIn or upstream, not both: with upstream, users sign in at the upstream provider.');
   if (!options.upstream && typeof options.signIn !== 'function') {
@@ -92,11 +96,18 @@ export async function createOAuthServer(options: OAuthServerOptions): Promise<OA
       'Toolwright oauth: signIn is required (the function that tells who the user is: the authorization server does not own users), or upstream to sign users in at an identity provider.',
     );
   }
+  const log = options.logger ?? consoleLogger;
   if (options.upstream && options.secret === undefined)
-    console.warn('toolwright oauth: upstream tokens and sign-ins are encrypted with a random key made at start (no secret given): they are lost on restart and unreadable by other instances. Set secret.');
-  if (options.secret !== undefined && options.secret.length < 32) throw new ConfigError('Toolwright oauth: secret must be at least 32 characters.');
+    log.warn('toolwright oauth: upstream tokens and sign-ins are encrypted with a random key made at start (no secret given): they are lost on restart and unreadable by other instances. Set secret.');
+  if (options.secret !== undefined && !(typeof options.secret === 'string' && options.secret.length >= 32)) throw new ConfigError(secretProblem(options.secret));
   const scopes = [...(options.scopes ?? [])];
-  for (const scope of scopes) if (!/^[\x21\x23-\x5b\x5d-\x7e]+$/.test(scope)) throw new ConfigError(`Toolwright oauth: scope '${scope}' is not a valid scope token (RFC 6749 §3.3).`);
+  for (const scope of scopes) {
+    if (!/^[\x21\x23-\x5b\x5d-\x7e]+$/.test(scope)) {
+      throw new ConfigError(
+        `Toolwright oauth: scopes has ${JSON.stringify(scope)}, which is not a scope token (RFC 6749 §3.3: printable ASCII without spaces, '"' or '\\'). Name each scope on its own, e.g. scopes: ['notes:read', 'notes:write'].`,
+      );
+    }
+  }
 
   const now = options.now ?? Date.now;
   const store = options.store ?? new MemoryOAuthStore({ now });
@@ -146,6 +157,7 @@ export async function createOAuthServer(options: OAuthServerOptions): Promise<OA
     ...(options.upstream && { upstream: createUpstream(options.upstream, { callbackUrl: urls.callback, store, sealKey: await sealingKey(secret), now }) }),
     ...(options.renderConsent && { renderConsent: options.renderConsent }),
     now,
+    log,
     documentFetcher,
     async findClient(clientId) {
       if (clientId.length > 2048) return { error: 'client_id is too long' };
@@ -189,7 +201,8 @@ export async function createOAuthServer(options: OAuthServerOptions): Promise<OA
   const keepUpstreamTokens = upstream && upstreamTokenKeeper(context, upstream);
 
   function authFor(resource: string): HttpAuthOptions & { resource: string } {
-    if (!resources.includes(resource)) throw new ConfigError(`Toolwright oauth: authFor('${resource}'): this server issues tokens only for ${resources.join(', ')}.`);
+    if (!resources.includes(resource))
+      throw new ConfigError(`Toolwright oauth: authFor('${resource}'): this server issues tokens only for ${resources.join(', ')}. Pass one of them, or add '${resource}' to the resource option.`);
     return {
       verifyToken: resource === resources[0] ? verifyToken : accessTokenVerifier(context, resource),
       resource,
@@ -211,7 +224,7 @@ export async function createOAuthServer(options: OAuthServerOptions): Promise<OA
       }
       return await route(request);
     } catch (error) {
-      console.error(`toolwright oauth: ${request.method} ${path} failed: ${(error as Error)?.stack ?? String(error)}`);
+      log.error(`toolwright oauth: ${request.method} ${path} failed: ${(error as Error)?.stack ?? String(error)}`);
       return json({ error: 'server_error', error_description: 'the authorization server failed; its log has the details' }, 500);
     }
   };
@@ -266,6 +279,17 @@ function parseUrl(value: string, name: string): URL {
   try {
     return new URL(value);
   } catch {
-    throw new ConfigError(`Toolwright oauth: ${name} must be an absolute URL, got '${value}'.`);
+    throw new ConfigError(`Toolwright oauth: ${name} must be an absolute URL, got '${String(value)}'. Give one such as '${URL_EXAMPLES.get(name) ?? 'https://auth.example.com'}'.`);
   }
+}
+
+const URL_EXAMPLES = new Map([
+  ['issuer', 'https://auth.example.com'],
+  ['resource', 'https://mcp.example.com/mcp'],
+]);
+
+/** Why `secret` is refused, without quoting it (it is a secret even when too short). */
+function secretProblem(secret: unknown): string {
+  const given = typeof secret === 'string' ? `the one given has ${secret.length}` : `the one given is ${secret === null ? 'null' : `a ${typeof secret}`}`;
+  return `Toolwright oauth: secret must be a string of at least 32 characters; ${given}. Generate one (e.g. openssl rand -base64 48), read it from the environment, and give every instance the same.`;
 }

@@ -51,7 +51,7 @@ export async function revokeGrant(context: OAuthContext, grantId: string): Promi
   await context.store.delete(`upstream:${grantId}`);
   // The upstream provider's tokens go too, where it allows; its failure does not undo the revocation here.
   await context.upstream.revoke(sealed, `grant:${grantId}`).catch((error: unknown) => {
-    console.error(`toolwright oauth: revoking the upstream tokens of a grant at ${context.upstream!.provider.name} failed: ${(error as Error)?.message ?? String(error)}`);
+    context.log.error(`toolwright oauth: revoking the upstream tokens of a grant at ${context.upstream!.provider.name} failed: ${(error as Error)?.message ?? String(error)}`);
   });
 }
 

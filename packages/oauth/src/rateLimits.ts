@@ -60,7 +60,10 @@ export function createRateLimiter(options: OAuthRateLimitOptions | false | undef
     if (given === false) continue;
     const rate = given ?? DEFAULTS[endpoint];
     if (!(rate.burst >= 1 && rate.perMinute > 0 && Number.isFinite(rate.burst) && Number.isFinite(rate.perMinute))) {
-      throw new ConfigError(`Toolwright oauth: rateLimit.${endpoint} needs burst >= 1 and perMinute > 0, got ${JSON.stringify(rate)}.`);
+      throw new ConfigError(
+        `Toolwright oauth: rateLimit.${endpoint} needs burst >= 1 and perMinute > 0, got ${JSON.stringify(rate)}. ` +
+          `Give both as numbers, e.g. rateLimit: { ${endpoint}: { burst: ${DEFAULTS[endpoint].burst}, perMinute: ${DEFAULTS[endpoint].perMinute} } } (the default), or ${endpoint}: false to turn this limit off.`,
+      );
     }
     rates.set(endpoint, rate);
   }

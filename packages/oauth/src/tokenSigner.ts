@@ -42,8 +42,14 @@ export async function createTokenSigner(privateJwk: Jwk | undefined): Promise<To
   if (privateJwk) {
     alg = typeof privateJwk.alg === 'string' ? privateJwk.alg : privateJwk.kty === 'EC' ? 'ES256' : privateJwk.kty === 'OKP' ? 'EdDSA' : 'RS256';
     const algorithm = Object.hasOwn(ALGORITHMS, alg) ? ALGORITHMS[alg]! : undefined;
-    if (!algorithm) throw new ConfigError(`Toolwright oauth: signingKey's alg must be one of ${Object.keys(ALGORITHMS).join(', ')}, got '${alg}'.`);
-    if (typeof privateJwk.d !== 'string') throw new ConfigError("Toolwright oauth: signingKey must be a private JWK (it has no 'd').");
+    if (!algorithm)
+      throw new ConfigError(
+        `Toolwright oauth: signingKey's alg must be one of ${Object.keys(ALGORITHMS).join(', ')}, got '${String(alg).slice(0, 40)}'. Give a key of one of these algorithms with its alg set, or leave signingKey out for a key made at start.`,
+      );
+    if (typeof privateJwk.d !== 'string')
+      throw new ConfigError(
+        "Toolwright oauth: signingKey must be a private JWK, and this one has no 'd' (a public key). Give the private key, e.g. exportJWK of the privateKey from jose's generateKeyPair('ES256', { extractable: true }), read from a secret store.",
+      );
     const { key_ops: _ops, use: _use, ...importable } = privateJwk;
     privateKey = await crypto.subtle.importKey('jwk', importable as never, algorithm.import as never, false, ['sign']);
     publicJwk = Object.fromEntries(Object.entries(privateJwk).filter(([name]) => !PRIVATE_MEMBERS.has(name) && name !== 'key_ops'));

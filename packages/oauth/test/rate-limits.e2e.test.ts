@@ -80,6 +80,8 @@ describe('rate limits on the node listener', () => {
 
   it('a bad rate is refused at start', async () => {
     const options = { issuer: 'http://127.0.0.1:1', resource: 'http://127.0.0.1:1/mcp', signIn: () => ({ subject: 'ada' }) };
-    await expect(createOAuthServer({ ...options, rateLimit: { token: { burst: 0, perMinute: 1 } } })).rejects.toThrow(/rateLimit\.token needs burst >= 1/);
+    await expect(createOAuthServer({ ...options, rateLimit: { token: { burst: 0, perMinute: 1 } } })).rejects.toThrow(
+      /rateLimit\.token needs burst >= 1 and perMinute > 0, got \{"burst":0,"perMinute":1\}\. Give both as numbers, e\.g\. rateLimit: \{ token: \{ burst: 60, perMinute: 120 \} \} \(the default\), or token: false to turn this limit off\./,
+    );
   });
 });

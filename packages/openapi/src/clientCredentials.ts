@@ -21,7 +21,10 @@ export class ClientCredentialsToken {
     private readonly timeoutMs: number,
   ) {
     this.url = checkedTokenUrl(config.tokenUrl);
-    if (typeof config.clientId !== 'string' || config.clientId === '') throw new ConfigError("Toolwright: fromOpenApi()'s oauth2 auth needs a `clientId`.");
+    if (typeof config.clientId !== 'string' || config.clientId === '')
+      throw new ConfigError(
+        "Toolwright: fromOpenApi()'s oauth2 auth needs a `clientId` (a non-empty string): auth: { type: 'oauth2', tokenUrl, clientId: 'my-client', clientSecret: () => process.env.CLIENT_SECRET! }.",
+      );
   }
 
   /** A valid access token: the kept one, or a new one. */
@@ -82,7 +85,9 @@ function checkedTokenUrl(raw: string): URL {
   try {
     url = new URL(raw);
   } catch {
-    throw new ConfigError(`Toolwright: fromOpenApi()'s oauth2 tokenUrl ${JSON.stringify(raw)} is not an absolute URL.`);
+    throw new ConfigError(
+      `Toolwright: fromOpenApi()'s oauth2 tokenUrl ${JSON.stringify(String(raw).slice(0, 200))} is not an absolute URL. Give the token endpoint's full URL, e.g. 'https://auth.example.com/oauth/token'.`,
+    );
   }
   const loopback = url.hostname === 'localhost' || url.hostname === '127.0.0.1' || url.hostname === '[::1]';
   if (url.protocol !== 'https:' && !(url.protocol === 'http:' && loopback)) {

@@ -15,6 +15,7 @@ import { redisSessionState } from './redisSessionState';
 import { redisWarnings } from './redisWarnings';
 import { reportOutages } from './reportOutages';
 import { runCommand } from './runCommand';
+import { checkClusterOptions } from './checkClusterOptions';
 
 export interface RedisClusterOptions {
   /** Where Redis is: `redis://[user:password@]host:port[/db]` or `rediss://` for TLS. Default `redis://127.0.0.1:6379`. */
@@ -72,6 +73,7 @@ export interface RedisCluster extends Cluster {
  * reconnect by themselves and serving resumes when Redis is back.
  */
 export async function createRedisCluster(options: RedisClusterOptions = {}): Promise<RedisCluster> {
+  checkClusterOptions(options);
   const prefix = options.prefix ?? 'toolwright:';
   const limits: EventLimits = {
     maxEvents: options.maxEventsPerSession ?? 1000,

@@ -108,7 +108,7 @@ describe('MCP App views from an HTML file', () => {
     const failed = await buildFailure(viewOf('views/missing.html'));
     expect(failed).toBeInstanceOf(BuildError);
     expect(failed!.message).toContain(`View @UiResource('ui://view'): its view file cannot be read: no file at ${join(__dirname, 'views', 'missing.html')}`);
-    expect(failed!.message).toContain('point `file` at it');
+    expect(failed!.message).toContain("Fix: create or change the file as said, or point `file` at the view's HTML file: a path relative to this module, an absolute path, or a file: URL.");
   });
 
   it('refuses a directory, a file that is not UTF-8 and one over 5 MiB, each by name', async () => {
@@ -116,9 +116,11 @@ describe('MCP App views from an HTML file', () => {
     writeFileSync(latin1, Buffer.from([0x3c, 0x70, 0x3e, 0xe9, 0x3c]));
     const big = join(tmp, 'big.html');
     writeFileSync(big, Buffer.alloc(5 * 1024 * 1024 + 1, 0x20));
-    expect((await buildFailure(viewOf(tmp)))!.message).toContain(`${tmp} is not a regular file`);
-    expect((await buildFailure(viewOf(latin1)))!.message).toContain(`${latin1} is not UTF-8 text`);
-    expect((await buildFailure(viewOf(big)))!.message).toContain(`${big} is 5242881 bytes, more than the 5242880 a view may be`);
+    expect((await buildFailure(viewOf(tmp)))!.message).toContain(`${tmp} is not a regular file (a folder, FIFO or device); name the view's HTML file itself`);
+    expect((await buildFailure(viewOf(latin1)))!.message).toContain(`${latin1} is not UTF-8 text; save it as UTF-8`);
+    expect((await buildFailure(viewOf(big)))!.message).toContain(
+      `${big} is 5242881 bytes, more than the 5242880 a view may be; keep large scripts, styles and images out of the HTML and load them from a host the view's csp allows`,
+    );
   });
 
   it('refuses `file` on a method, a class form without it, and a build that cannot read files', () => {

@@ -41,7 +41,11 @@ describe('the server throws Toolwright errors with a kind', () => {
       },
       /already started/,
     ],
-    ['a value JSON cannot carry in a descriptor', () => jsonObject({ meta: { at: () => 1 } }), /'at' is not JSON/],
+    [
+      'a value JSON cannot carry in a descriptor',
+      () => jsonObject({ meta: { at: () => 1 } }),
+      /^Toolwright: a descriptor has 'meta\.at' set to a function, which JSON cannot carry to clients\. Give a string, a finite number/,
+    ],
     [
       'two different questions with one key',
       () => {

@@ -15,7 +15,7 @@ import { createApp, type App } from '@toolwright/server';
 import { MAX_PENDING_PROGRESS } from '../src/pipeline/progressSender';
 import { ERAS, LEGACY, type Era } from './fixtures/eras';
 import { createFetchHandler } from '@toolwright/server/fetch';
-import { MAX_UNREAD_EVENT_BYTES } from '../src/fetch/boundedEventStream';
+import { serveFetch } from './fixtures/serveFetch';
 import { HTTP_ENDPOINTS, type HttpEndpoint } from './fixtures/httpEndpoints';
 import { ACCEPT_BOTH, initializeBody, messagesOf, openRawSession, post } from './fixtures/httpHelpers';
 import { waitFor } from './fixtures/waitFor';
@@ -80,6 +80,13 @@ class SideChannelTools {
       });
     });
     return ctx.signal.aborted ? 'aborted' : 'waited';
+  }
+
+  @Tool({ description: 'Reports progress once, lets the stream go out, then answers bytes characters.' })
+  async big(@Param('bytes', { type: () => Number }) bytes: number, @Ctx() ctx: ToolContext) {
+    await ctx.progress(1, 1, 'about to answer');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    return 'b'.repeat(bytes);
   }
 
   @Tool({ description: "Names the keys of the request's _meta." })
@@ -481,6 +488,33 @@ describe('side channels, hostile input', () => {
     });
   });
 
+  describe.each([
+    ['node listener', (stateless: boolean) => app.listen({ transport: 'http', port: 0, stateless, requestLogLevel: 'silent', exitOnSignal: false, maxBufferedBytes: 64 * 1024 })],
+    [
+      'fetch handler',
+      async (stateless: boolean): Promise<HttpEndpoint> => {
+        const handler = createFetchHandler(app, { stateless, logError: () => undefined, maxBufferedBytes: 64 * 1024 });
+        const served = await serveFetch(handler);
+        return { url: `${served.url}/mcp`, close: () => handler.close().then(() => served.close()) };
+      },
+    ],
+  ] as const)('%s: an answer larger than maxBufferedBytes', (_label, open) => {
+    it.each(ERAS.flatMap((era) => [false, true].map((stateless) => [era.name, stateless, era] as const)))('reaches a client that reads (%s, stateless %s)', async (_name, stateless, era) => {
+      const endpoint = await open(stateless);
+      try {
+        const headers: Record<string, string> = stateless || era.modern ? {} : { 'mcp-session-id': await openRawSession(endpoint.url), 'mcp-protocol-version': era.version };
+        // 256 KiB in one event, four times the bound, after a progress event that opened the stream.
+        const request = call(era, 'big', { bytes: 256 * 1024 }, { progressToken: 'big' });
+        const response = await post(endpoint.url, request, { ...headers, ...era.headers(request) });
+        expect(response.headers.get('content-type')).toMatch(/^text\/event-stream/);
+        const answer = (await messagesOf(response)).find((m) => m.id === request.id);
+        expect(((answer?.result as Message).content as { text: string }[])[0].text).toHaveLength(256 * 1024);
+      } finally {
+        await endpoint.close();
+      }
+    });
+  });
+
   describe.each(ERAS)('fetch handler, a client that does not read its stream ($name)', (era: Era) => {
     it('drops the stream once megabytes wait unread, instead of keeping every event, and keeps serving', async () => {
       const handler = createFetchHandler(app, { logError: () => undefined });
@@ -505,7 +539,7 @@ describe('side channels, hostile input', () => {
         const unread = await ask(call(era, 'flood', { n: 5_000, size: 4_096 }, { progressToken: 'unread' }), headers);
         expect(unread.headers.get('content-type')).toMatch(/^text\/event-stream/);
         await waitFor(() => seen.finished > finished, 'the tool to report all its progress', { timeoutMs: 20_000 });
-        expect(5_000 * 4_096).toBeGreaterThan(MAX_UNREAD_EVENT_BYTES);
+        expect(5_000 * 4_096).toBeGreaterThan(16 * 1024 * 1024); // the default maxBufferedBytes
         await expect(unread.text()).rejects.toThrow();
 
         const alive = call(era, 'echo', { text: 'alive' });

@@ -49,7 +49,11 @@ export class ServiceScope implements ContainerLike {
       if (wanted === 'session') return this.own(cls);
     } else {
       if (wanted === 'request') {
-        throw new ConfigError(`${cls.name} is @Scoped('request'), but a longer-lived service depends on it. Make the dependent class @Scoped('request') too.`);
+        const dependent = [...this.building].at(-1)?.name;
+        throw new ConfigError(
+          `${cls.name} is @Scoped('request'), but ${dependent ? `${dependent}, a @Scoped('session') service,` : 'a longer-lived service'} injects it, and would keep one request's instance for the whole session. ` +
+            `Mark ${dependent ?? 'the dependent class'} @Scoped('request') too, or take ${cls.name} out of its constructor (inject it into the tool class instead).`,
+        );
       }
       if (wanted === 'session') return this.own(cls);
     }
@@ -73,7 +77,13 @@ export class ServiceScope implements ContainerLike {
 
   private own<T>(cls: Class<T>): T {
     if (this.built.has(cls)) return this.built.get(cls) as T;
-    if (this.building.has(cls)) throw new ConfigError(`${cls.name} depends on itself through its constructor. Break the cycle.`);
+    if (this.building.has(cls)) {
+      const chain = [...this.building].slice([...this.building].indexOf(cls)).map((c) => c.name);
+      throw new ConfigError(
+        `${cls.name} depends on itself through constructors (${[...chain, cls.name].join(' → ')}), so none of them can be built. ` +
+          `Break the cycle: take one class of it out of the constructor that injects it, e.g. move what they share into a service of its own that each injects.`,
+      );
+    }
     this.building.add(cls);
     try {
       const types = (Reflect.getMetadata('design:paramtypes', cls) as Class[] | undefined) ?? [];

@@ -32,7 +32,7 @@ export function buildFileView(cls: Class, found: FoundMember<ResourceArgs>, file
     env.problems.push({
       where,
       what: `its view file cannot be read: ${(error as Error).message}`,
-      fix: 'create the file, or point `file` at it: a path relative to this module, an absolute path, or a file: URL.',
+      fix: "create or change the file as said, or point `file` at the view's HTML file: a path relative to this module, an absolute path, or a file: URL.",
     });
     return undefined;
   }

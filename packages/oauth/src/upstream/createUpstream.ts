@@ -139,7 +139,10 @@ export function createUpstream(provider: UpstreamProvider, options: { callbackUr
       await options.store.delete(key);
       const pending = await unseal<PendingUpstream>(options.sealKey, raw, key);
       if (!pending)
-        return errorPage('Sign-in failed', 'This sign-in was started by a server with another secret. Start again from your application; if this repeats, give every instance the same secret.');
+        return errorPage(
+          'Sign-in failed',
+          'This sign-in could not be read here: another server (with another secret, or an older version) started it, or its record was changed. Start again from your application; if this repeats, give every instance the same secret.',
+        );
       const { token: tokenEndpoint, userinfo, issuer, issInResponses } = await resolve();
       // Mix-up defence (RFC 9207 §2.4): a present iss must be the issuer; a provider that says it sends iss must send it.
       const iss = params.get('iss');

@@ -38,7 +38,7 @@ export function upstreamTokenKeeper(context: OAuthContext, upstream: Upstream) {
           if (!current || !stale(current, minValiditySeconds)) return current;
           const fresh = await upstream.refresh(current);
           if (fresh === 'refused') {
-            console.error(`toolwright oauth: ${upstream.provider.name} refused to refresh a grant's upstream tokens: the grant is revoked; the user signs in again.`);
+            context.log.error(`toolwright oauth: ${upstream.provider.name} refused to refresh a grant's upstream tokens: the grant is revoked; the user signs in again.`);
             await revokeGrant(context, grantId);
             return undefined;
           }

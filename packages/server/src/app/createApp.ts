@@ -27,6 +27,7 @@ import type { Mount } from '../compose/Mount';
 import { registerMountSource } from '../compose/MountSource';
 import type { MountedHold } from '../compose/holdMounted';
 import type { MemberLimits } from '../pipeline/ServedMember';
+import { checkLogging } from './checkLogging';
 import { DEFAULT_GUARD_TIMEOUT_MS } from '../pipeline/passesGuards';
 
 /**
@@ -35,6 +36,7 @@ import { DEFAULT_GUARD_TIMEOUT_MS } from '../pipeline/passesGuards';
  */
 export async function createApp(options: AppOptions): Promise<App> {
   assertSupportedNode();
+  checkLogging(options);
   const extensions = new ServedExtensions(options.extensions ?? [], options.logger ?? stderrLogger('extensions'));
   const tools = [...(await loadToolClasses(options.tools, options.cwd ?? process.cwd())), ...(await extensions.prepare())];
   const container = options.container ?? createDefaultContainer();
@@ -176,6 +178,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     shareUsedStates: (store) => void surface.env.requestState.shareUsedStates(store),
     scopeHints: options.scopeHints === true,
     ...(options.oauth && { oauth: options.oauth }),
+    ...(options.logger && { logger: options.logger }),
     mount: (...more) => (require('../compose/mountLater') as typeof import('../compose/mountLater')).mountLater(more, surface, options.logger ?? stderrLogger('mount'), mounts, holds, phase),
     async add(...classes) {
       const more = await loadToolClasses(classes, options.cwd ?? process.cwd());

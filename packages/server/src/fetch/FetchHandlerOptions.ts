@@ -10,8 +10,9 @@ export type FetchSessionOptions = EndpointSessionOptions<Request>;
  */
 export interface FetchHandlerOptions extends EndpointOptions<Request> {
   /**
-   * Where the reasons of refused and failed requests go (never to the client). Default:
-   * `console.error`, at most 5 lines of a kind every 10 s and then a line with how many were left out.
+   * Where the reasons of refused and failed requests go (never to the client). Default: the
+   * app's `logger` (`createApp({ logger })`, its `error`), or `console.error` when it has none, at
+   * most 5 lines of a kind every 10 s and then a line with how many were left out.
    */
   logError?: (message: string) => void;
 }

@@ -1,13 +1,15 @@
 import type { ServerFactory } from '../serving/ServerFactory';
 import { rpcRefusal } from '../http/HttpRefusal';
 import { createFetchHandler, type FetchHandler } from './createFetchHandler';
+import { defaultLogError } from './defaultLogError';
 import { jsonAnswer } from './jsonAnswer';
 
 /**
  * `app.fetch`: the app's default fetch handler (`createFetchHandler(app)`, every option at its
  * default), made on the first request, after the app's start hooks ran once. A start hook that
- * fails answers that request, and every later one, with a 500 (its reason goes to
- * `console.error`, never to the client), as a listener that failed to start would serve nothing.
+ * fails answers that request, and every later one, with a 500 (its reason goes to the app's
+ * `logger`, or `console.error`, never to the client), as a listener that failed to start would
+ * serve nothing.
  */
 export function createAppFetch(app: ServerFactory & { start(): Promise<void> }): (request: Request) => Promise<Response> {
   let ready: Promise<FetchHandler> | undefined;
@@ -18,8 +20,10 @@ export function createAppFetch(app: ServerFactory & { start(): Promise<void> }):
     try {
       handler = await ready;
     } catch (error) {
-      if (!reported) console.error(`toolwright fetch: the app did not start: ${(error as Error)?.message ?? String(error)}`);
-      reported = true;
+      if (!reported) {
+        reported = true;
+        defaultLogError(app.logger)(`toolwright fetch: the app did not start: ${(error as Error)?.message ?? String(error)}`);
+      }
       return jsonAnswer(rpcRefusal(500, -32603, 'Internal error: the server failed to start. Its log has the details.'));
     }
     return handler(request);

@@ -15,7 +15,6 @@ import { jsonAnswer } from './jsonAnswer';
 import { pathOf } from './pathOf';
 import { readRequestBody } from './readRequestBody';
 import { whenBodyEnds } from './whenBodyEnds';
-import { boundedEventStream } from './boundedEventStream';
 
 /** A web-standard request handler: `Deno.serve(handler)`, `Bun.serve({ fetch: handler })`, `export default { fetch: handler }` on Workers. */
 export interface FetchHandler {
@@ -45,9 +44,24 @@ export interface FetchHandler {
  * answers it.
  */
 export function createFetchHandler(app: ServerFactory, options: FetchHandlerOptions = {}): FetchHandler {
-  const logError = options.logError ?? defaultLogError();
+  const logError = options.logError ?? defaultLogError(app.logger);
   const settings = endpointSettingsOf(app, options, logError);
-  const { mcpPath, stateless, jsonResponse, maxBodyBytes: maxBody, maxUrlLength, bodyTimeoutMs, health, rules, authenticate, cors, limits, initializeRate, sharing } = settings;
+  const {
+    mcpPath,
+    stateless,
+    jsonResponse,
+    maxBodyBytes: maxBody,
+    maxBufferedBytes: maxBuffered,
+    maxUrlLength,
+    bodyTimeoutMs,
+    health,
+    rules,
+    authenticate,
+    cors,
+    limits,
+    initializeRate,
+    sharing,
+  } = settings;
   const oauthPaths = app.oauth && new Set(app.oauth.paths);
   const cluster = options.cluster;
   const era2025 = stateless
@@ -138,11 +152,9 @@ export function createFetchHandler(app: ServerFactory, options: FetchHandlerOpti
       if (post) posts.done();
       throw error;
     }
-    // An event stream the client leaves unread past a bound is dropped, not kept whole (see `boundedEventStream`).
-    response = boundedEventStream(response, options.maxBufferedBytes);
-    // whenBodyEnds calls back exactly once: when the client has read the body, or it is cancelled or fails.
-    if (post) response = whenBodyEnds(response, () => posts.done());
-    return withHeaders(response, corsHeaders);
+    // whenBodyEnds calls back exactly once: when the client has read the body, or it is cancelled or fails; an
+    // event stream the client leaves unread past maxBufferedBytes is dropped, not kept whole.
+    return withHeaders(whenBodyEnds(response, post ? () => posts.done() : undefined, maxBuffered), corsHeaders);
   }
 
   async function handle(request: Request): Promise<Response> {

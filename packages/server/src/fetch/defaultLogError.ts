@@ -1,20 +1,31 @@
+import type { ToolLogger } from '@toolwright/core';
 import { LogThrottle } from '@toolwright/core/internal';
 
 /** Lines of one kind (their first 60 characters: `toolwright fetch: POST /mcp refused: ...`) written per 10 s; the rest are counted. */
 const BURST = 5;
 
 /**
- * The fetch handler's log when the app gives none: `console.error`, a few lines of each kind
- * every 10 s, then one line with how many were left out (at process exit, if it comes first).
- * A client repeating a refused request (a bad token, say) thousands of times a second cannot
- * fill the log.
+ * The fetch handler's log when it is given no `logError`: the app's `logger` (its `error`) when
+ * the app has one, else `console.error`; a few lines of each kind every 10 s, then one line with
+ * how many were left out (at process exit, if it comes first). A client repeating a refused
+ * request (a bad token, say) thousands of times a second cannot fill the log, and a logger that
+ * throws never fails the request being answered.
  */
-export function defaultLogError(): (message: string) => void {
-  const throttle = new LogThrottle((kind, suppressed, windowMs) => console.error(`${kind}... (${suppressed} more line(s) like this left out in ${windowMs / 1000} s)`), {
+export function defaultLogError(logger?: ToolLogger): (message: string) => void {
+  const write = logger
+    ? (message: string): void => {
+        try {
+          logger.error(message);
+        } catch {
+          // The app's logger failed: the request is answered all the same.
+        }
+      }
+    : (message: string): void => console.error(message);
+  const throttle = new LogThrottle((kind, suppressed, windowMs) => write(`${kind}... (${suppressed} more line(s) like this left out in ${windowMs / 1000} s)`), {
     burst: BURST,
     flushAtExit: true,
   });
   return (message) => {
-    if (throttle.admit(message.slice(0, 60))) console.error(message);
+    if (throttle.admit(message.slice(0, 60))) write(message);
   };
 }

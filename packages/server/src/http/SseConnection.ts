@@ -18,7 +18,7 @@ export class SseConnection {
   constructor(
     private readonly res: ServerResponse,
     private readonly headers: OutgoingHttpHeaders,
-    /** Most bytes left unsent (the client reads too slowly) before the stream is dropped; it can resume with Last-Event-ID. */
+    /** Most bytes left unsent (the client reads too slowly) before the next write drops the stream; it can resume with Last-Event-ID. */
     private readonly maxBuffered = Infinity,
   ) {}
 
@@ -80,7 +80,12 @@ export class SseConnection {
   }
 
   private writeThrough(chunk: string): void {
+    // More than the bound still unsent when the next chunk comes: the client stopped reading. (One
+    // message larger than the bound still goes to a client that reads.)
+    if (this.res.writableLength > this.maxBuffered) {
+      this.res.destroy();
+      return;
+    }
     this.res.write(chunk);
-    if (this.res.writableLength > this.maxBuffered) this.res.destroy();
   }
 }

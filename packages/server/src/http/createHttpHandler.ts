@@ -1,5 +1,6 @@
 import { Pending } from '../ground/Pending';
-import { ConfigError, stderrLogger } from '@toolwright/core';
+import { ConfigError } from '@toolwright/core';
+import { failureLogger } from '../ground/failureLogger';
 import { cutText, jsonLogLine } from '@toolwright/core/internal';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AuthInfo } from '@toolwright/core';
@@ -9,6 +10,7 @@ import type { EventStoreFactory } from './EventStore';
 import type { HttpHandlerOptions } from './HttpHandlerOptions';
 import { EventBudget } from './EventBudget';
 import { DEFAULT_EVENT_LIMITS, InMemoryEventStore } from './InMemoryEventStore';
+import { wholeNumberOption } from './wholeNumberOption';
 import { firstMessage } from './jsonRpcShape';
 import { hostAuthOf } from './hostAuthOf';
 import { createLegacySse } from './createLegacySse';
@@ -63,6 +65,8 @@ export function createHttpHandler(app: ServerFactory, options: HttpHandlerOption
   if (cluster && transportKind === 'sdk') {
     throw new ConfigError("Toolwright: `cluster` needs the toolwright HTTP transport (the SDK's cannot take over a session opened elsewhere). Remove httpTransport: 'sdk'.");
   }
+  // A request that fails inside the handler: one line with the stack's frames, a few per 10 s, in the app's logger or on stderr.
+  const failures = failureLogger(app.logger, 'http');
   const {
     mcpPath,
     stateless,
@@ -77,12 +81,10 @@ export function createHttpHandler(app: ServerFactory, options: HttpHandlerOption
     limits,
     initializeRate,
     sharing,
-  } = endpointSettingsOf(app, options, (message) => void process.stderr.write(`${message}\n`));
+  } = endpointSettingsOf(app, options, app.logger ? (message) => failures.error(message) : (message) => void process.stderr.write(`${message}\n`));
   const oauthPaths = app.oauth && new Set(app.oauth.paths);
   const requestLogLevel = requestLogLevelOf(options);
   const log = createRequestLogger(requestLogLevel, options.logWrite);
-  // A request that fails inside the handler: one escaped line with the stack's frames, a few per 10 s.
-  const failures = stderrLogger('http');
 
   let closing = false;
   /** The POSTs being answered (their JSON or SSE response not yet over), for the drain. */
@@ -104,6 +106,7 @@ export function createHttpHandler(app: ServerFactory, options: HttpHandlerOption
         limits,
         initializeRate,
         clientAddressOf: options.sessions?.clientAddressOf,
+        failures,
       })
     : undefined;
   const stateful = stateless
@@ -273,8 +276,10 @@ function eventStoresOf(options: HttpHandlerOptions): EventStoreFactory | undefin
   const given = options.eventStore ?? options.cluster?.eventStore;
   if (given) return given;
   const limits = options.eventStoreLimits ?? {};
-  const budget = new EventBudget(limits.maxBytesTotal ?? DEFAULT_EVENT_LIMITS.maxBytesTotal);
-  const store = { maxEvents: limits.maxEventsPerSession, maxBytes: limits.maxBytesPerSession, budget };
+  const budget = new EventBudget(wholeNumberOption('eventStoreLimits.maxBytesTotal', limits.maxBytesTotal, { unit: 'bytes', min: 1, byDefault: DEFAULT_EVENT_LIMITS.maxBytesTotal }));
+  const maxEvents = wholeNumberOption('eventStoreLimits.maxEventsPerSession', limits.maxEventsPerSession, { unit: 'events', min: 1, byDefault: DEFAULT_EVENT_LIMITS.maxEvents });
+  const maxBytes = wholeNumberOption('eventStoreLimits.maxBytesPerSession', limits.maxBytesPerSession, { unit: 'bytes', min: 1, byDefault: DEFAULT_EVENT_LIMITS.maxBytes });
+  const store = { maxEvents, maxBytes, budget };
   return () => new InMemoryEventStore(store);
 }
 

@@ -1,5 +1,5 @@
 import { Pending } from '../ground/Pending';
-import { ConfigError, stderrLogger } from '@toolwright/core';
+import { ConfigError, type ToolLogger } from '@toolwright/core';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AuthInfo } from '@toolwright/core';
 import type { McpServerHandle, ServerFactory } from '../serving/ServerFactory';
@@ -29,6 +29,8 @@ export interface LegacySseOptions {
   limits: { readonly maxSessions: number; readonly maxSessionsPerPrincipal: number };
   initializeRate: InitializeRateLimit | undefined;
   clientAddressOf: ((req: IncomingMessage) => string | undefined) | undefined;
+  /** Where what failed is logged (the endpoint's: the app's logger, or stderr). */
+  failures: ToolLogger;
 }
 
 interface LegacySession {
@@ -110,7 +112,7 @@ export function createLegacySse(app: ServerFactory, options: LegacySseOptions) {
       }
       const read = await readJsonBody(req, options.maxBodyBytes, options.bodyTimeoutMs);
       if (!read.ok) {
-        if (read.log) stderrLogger('http').error(read.log);
+        if (read.log) options.failures.error(read.log);
         return sendRpcError(res, read.status, read.code, read.message, read.headers);
       }
       // While draining, the client's answers (to the server's sampling, elicitation) and notifications still come in; new requests do not.

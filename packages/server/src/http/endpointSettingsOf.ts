@@ -1,10 +1,11 @@
+import { ConfigError } from '@toolwright/core';
 import { createAuthenticator, type AuthOutcome, type BearerSource } from '../auth/authenticateRequest';
 import { protectedResourceMetadata } from '../auth/protectedResourceMetadata';
 import type { ServerFactory } from '../serving/ServerFactory';
 import { createCors, type Cors } from './cors';
 import { createRequestRules, type RequestRules } from './createRequestRules';
 import type { EndpointOptions } from './EndpointOptions';
-import { InitializeRateLimit } from './InitializeRateLimit';
+import { DEFAULT_INITIALIZE_RATE, InitializeRateLimit, type InitializeRate } from './InitializeRateLimit';
 import { createOriginPolicy } from './originPolicy';
 import { sessionLimitsOf } from './sessionLimitsOf';
 import type { SessionLimits } from './SessionStore';
@@ -12,6 +13,7 @@ import type { SessionSharing } from './SessionSharing';
 import { shareThroughCluster } from './shareThroughCluster';
 import { singleInstance } from './singleInstance';
 import { endpointPathOf } from './endpointPathOf';
+import { wholeNumberOption } from './wholeNumberOption';
 
 /** What an endpoint's `EndpointOptions` come to, the same for the node listener and the fetch handler. */
 export interface EndpointSettings {
@@ -19,6 +21,8 @@ export interface EndpointSettings {
   readonly stateless: boolean;
   readonly jsonResponse: boolean;
   readonly maxBodyBytes: number;
+  /** Unsent bytes of a stream past which the next chunk drops it. */
+  readonly maxBufferedBytes: number;
   readonly maxUrlLength: number;
   readonly bodyTimeoutMs: number;
   readonly health: boolean;
@@ -35,7 +39,7 @@ export interface EndpointSettings {
   readonly sharing: SessionSharing;
 }
 
-const DEFAULTS = { maxBodyBytes: 4 * 1024 * 1024, maxUrlLength: 8192, bodyTimeoutMs: 30_000 };
+const DEFAULTS = { maxBodyBytes: 4 * 1024 * 1024, maxUrlLength: 8192, bodyTimeoutMs: 30_000, maxBufferedBytes: 16 * 1024 * 1024, corsMaxAgeSeconds: 600 };
 
 /**
  * Reads and checks an endpoint's options once, for whichever runtime serves it. With a
@@ -49,20 +53,37 @@ export function endpointSettingsOf<Req>(app: ServerFactory, options: EndpointOpt
   const metadata = auth ? protectedResourceMetadata(auth) : undefined;
   const limits = sessionLimitsOf(options.sessions);
   const cluster = options.cluster;
+  // Read by the transports and CORS as given: checked here, so a bad value fails the start, not each request.
+  wholeNumberOption('sseRetryMs', options.sseRetryMs, { unit: 'milliseconds', min: 0, example: 3000 });
+  if (typeof options.cors === 'object') wholeNumberOption('cors.maxAgeSeconds', options.cors.maxAgeSeconds, { unit: 'seconds', min: 0, byDefault: DEFAULTS.corsMaxAgeSeconds });
   if (cluster?.usedStates) app.shareUsedStates?.(cluster.usedStates);
   return {
     mcpPath,
     stateless,
     jsonResponse: options.jsonResponse === true,
-    maxBodyBytes: options.maxBodyBytes ?? DEFAULTS.maxBodyBytes,
-    maxUrlLength: options.maxUrlLength ?? DEFAULTS.maxUrlLength,
-    bodyTimeoutMs: options.timeouts?.bodyMs ?? DEFAULTS.bodyTimeoutMs,
+    maxBodyBytes: wholeNumberOption('maxBodyBytes', options.maxBodyBytes, { unit: 'bytes', min: 1, byDefault: DEFAULTS.maxBodyBytes }),
+    maxBufferedBytes: wholeNumberOption('maxBufferedBytes', options.maxBufferedBytes, { unit: 'bytes', min: 1, byDefault: DEFAULTS.maxBufferedBytes }),
+    maxUrlLength: wholeNumberOption('maxUrlLength', options.maxUrlLength, { unit: 'characters', min: 1, byDefault: DEFAULTS.maxUrlLength }),
+    bodyTimeoutMs: wholeNumberOption('timeouts.bodyMs', options.timeouts?.bodyMs, { unit: 'milliseconds', min: 1, byDefault: DEFAULTS.bodyTimeoutMs }),
     health: options.health !== false,
     rules: createRequestRules(app, { mcpPath, stateless, allowedHosts: options.allowedHosts, allowedOrigins: options.allowedOrigins, metadata }),
     authenticate: auth && metadata ? createAuthenticator(auth, metadata) : undefined,
     cors: options.cors ? createCors(options.cors === true ? {} : options.cors, createOriginPolicy(options.allowedOrigins)) : undefined,
     limits,
-    initializeRate: options.sessions?.initializeRate === false ? undefined : new InitializeRateLimit(options.sessions?.initializeRate),
+    initializeRate: options.sessions?.initializeRate === false ? undefined : new InitializeRateLimit(checkedInitializeRate(options.sessions?.initializeRate)),
     sharing: cluster && !stateless ? shareThroughCluster(app, cluster, limits, logError) : singleInstance,
   };
+}
+
+/** `sessions.initializeRate`, checked: the limiter would clamp a burst under 1 and take NaN as a rate that refuses nothing. */
+function checkedInitializeRate(rate: InitializeRate | undefined): InitializeRate | undefined {
+  if (rate === undefined) return undefined;
+  wholeNumberOption('sessions.initializeRate.burst', rate.burst, { unit: 'initialize requests', min: 1, byDefault: DEFAULT_INITIALIZE_RATE.burst });
+  const perMinute: unknown = rate.perMinute;
+  if (perMinute !== undefined && !(typeof perMinute === 'number' && Number.isFinite(perMinute) && perMinute > 0)) {
+    throw new ConfigError(
+      `Toolwright: the HTTP option sessions.initializeRate.perMinute must be a positive number (initialize requests per minute), got ${String(perMinute)}. Set it to a number such as perMinute: ${DEFAULT_INITIALIZE_RATE.perMinute}, or leave it out for that default; initializeRate: false turns the limit off.`,
+    );
+  }
+  return rate;
 }

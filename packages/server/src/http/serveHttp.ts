@@ -7,6 +7,7 @@ import { isLoopbackAddress } from './hostPolicy';
 import type { HttpListener } from './HttpListener';
 import { requestLogLevelOf } from './requestLog';
 import { endpointPathOf } from './endpointPathOf';
+import { wholeNumberOption } from './wholeNumberOption';
 
 /** Defaults of `HttpListenOptions.timeouts`; see the security guide. */
 const DEFAULT_TIMEOUTS = { headersMs: 10_000, requestMs: 30_000, idleMs: 5_000 };
@@ -22,7 +23,22 @@ const CHECK_INTERVAL_MS = 1_000;
 export async function serveHttp(app: ServerFactory, options: HttpListenOptions): Promise<HttpListener> {
   const host = options.host ?? '127.0.0.1';
   const path = endpointPathOf(options.path); // checked before the port is taken, and printed as a URL spells it
-  const timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
+  // Checked before the port is taken: node would refuse some of these with its own error, and take others (0, a fraction) as "no limit".
+  const timeouts = {
+    headersMs: wholeNumberOption('timeouts.headersMs', options.timeouts?.headersMs, { unit: 'milliseconds', min: 1, byDefault: DEFAULT_TIMEOUTS.headersMs }),
+    requestMs: wholeNumberOption('timeouts.requestMs', options.timeouts?.requestMs, { unit: 'milliseconds', min: 1, byDefault: DEFAULT_TIMEOUTS.requestMs }),
+    idleMs: wholeNumberOption('timeouts.idleMs', options.timeouts?.idleMs, { unit: 'milliseconds', min: 1, byDefault: DEFAULT_TIMEOUTS.idleMs }),
+  };
+  const maxConnections = wholeNumberOption('maxConnections', options.maxConnections, { unit: 'connections', min: 1, byDefault: DEFAULT_MAX_CONNECTIONS });
+  // A port read from the environment as digits ('8080') is taken, as node takes it.
+  const givenPort: unknown = options.port;
+  const listenPort = wholeNumberOption('port', typeof givenPort === 'string' && /^\d{1,5}$/.test(givenPort) ? Number(givenPort) : givenPort, {
+    unit: 'a port number',
+    min: 0,
+    max: 65535,
+    byDefault: 3000,
+  });
+  wholeNumberOption('drainTimeoutMs', options.drainTimeoutMs, { unit: 'milliseconds', min: 0, byDefault: 10_000 });
   const requestLogLevel = requestLogLevelOf(options); // checked before the port is taken
   let handler: HttpHandler | undefined;
   const server = createServer(
@@ -31,11 +47,11 @@ export async function serveHttp(app: ServerFactory, options: HttpListenOptions):
     (req, res) => void (handler ? handler(req, res) : res.writeHead(503, { 'Retry-After': '1' }).end()),
   );
   server.keepAliveTimeout = timeouts.idleMs;
-  server.maxConnections = options.maxConnections ?? DEFAULT_MAX_CONNECTIONS;
+  server.maxConnections = maxConnections;
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(options.port ?? 3000, host, () => {
+    server.listen(listenPort, host, () => {
       server.off('error', reject);
       resolve();
     });
@@ -59,9 +75,9 @@ export async function serveHttp(app: ServerFactory, options: HttpListenOptions):
     write(`${JSON.stringify({ time: new Date().toISOString(), level: 'info', msg: 'listening', url, mode: options.stateless ? 'stateless' : 'stateful' })}\n`);
   }
   if (!isLoopbackAddress(host) && host !== 'localhost' && !options.allowedHosts && !options.auth && !app.oauth) {
-    process.stderr.write(
-      `toolwright http: listening on ${host}, beyond this machine, with no allowedHosts and no auth. Anyone who can reach port ${port} can call every tool. Set auth, and allowedHosts to your public name.\n`,
-    );
+    const warning = `listening on ${host}, beyond this machine, with no allowedHosts and no auth. Anyone who can reach port ${port} can call every tool. Set auth, and allowedHosts to your public name.`;
+    if (app.logger) app.logger.warn(`toolwright http: ${warning}`);
+    else process.stderr.write(`toolwright http: ${warning}\n`);
   }
 
   let closing: Promise<void> | undefined;

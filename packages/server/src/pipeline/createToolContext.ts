@@ -219,7 +219,7 @@ export function createToolContext(name: string, sdk: ServerContext, connection: 
             }
           : request;
       const { metadata, ...rest } = params;
-      const wire = { ...rest, ...(metadata !== undefined && { metadata: jsonObject(metadata) }) };
+      const wire = { ...rest, ...(metadata !== undefined && { metadata: jsonObject(metadata, "ctx.sample()'s request", 'metadata.') }) };
       // A 2025 client must have said it takes tools in sampling (a proxied upstream's request may offer them).
       const { tools, toolChoice } = wire as { tools?: unknown; toolChoice?: unknown };
       if (!round && (tools !== undefined || toolChoice !== undefined) && !(capabilities().sampling as { tools?: object }).tools)

@@ -7,32 +7,39 @@ import type { JSONObject, JSONValue, Prompt, Resource, ResourceTemplateType, Too
  * caches the result), checking on the way that every value is JSON.
  */
 export function toolToWire(tool: ToolDescriptor): Tool {
-  return { ...jsonObject(tool), name: tool.name, inputSchema: { ...jsonObject(tool.inputSchema), type: 'object' } };
+  const owner = `tool '${tool.name}'`;
+  return { ...jsonObject(tool, owner), name: tool.name, inputSchema: { ...jsonObject(tool.inputSchema, owner, 'inputSchema.'), type: 'object' } };
 }
 
 export function promptToWire(prompt: PromptDescriptor): Prompt {
-  return { ...jsonObject(prompt), name: prompt.name };
+  return { ...jsonObject(prompt, `prompt '${prompt.name}'`), name: prompt.name };
 }
 
 export function resourceToWire(resource: ResourceDescriptor): Resource {
-  return { ...jsonObject(resource), uri: resource.uri, name: resource.name };
+  return { ...jsonObject(resource, `resource '${resource.uri}'`), uri: resource.uri, name: resource.name };
 }
 
 export function templateToWire(template: ResourceTemplateDescriptor): ResourceTemplateType {
-  return { ...jsonObject(template), uriTemplate: template.uriTemplate, name: template.name };
+  return { ...jsonObject(template, `resource template '${template.uriTemplate}'`), uriTemplate: template.uriTemplate, name: template.name };
 }
 
-/** A copy of `value` typed as the SDK's JSON object; throws on a value JSON cannot carry. */
-export function jsonObject(value: object): JSONObject {
+/**
+ * A copy of `value` typed as the SDK's JSON object; throws on a value JSON cannot carry, naming
+ * its `owner` (`tool 'search'`) and its path in the descriptor (`prefix` starts it).
+ */
+export function jsonObject(value: object, owner = 'a descriptor', prefix = ''): JSONObject {
   const out: JSONObject = {};
-  for (const [key, v] of Object.entries(value)) if (v !== undefined) out[key] = json(v, key);
+  for (const [key, v] of Object.entries(value)) if (v !== undefined) out[key] = json(v, owner, `${prefix}${key}`);
   return out;
 }
 
-function json(value: unknown, at: string): JSONValue {
+function json(value: unknown, owner: string, at: string): JSONValue {
   if (value === null || typeof value === 'string' || typeof value === 'boolean') return value;
   if (typeof value === 'number' && Number.isFinite(value)) return value;
-  if (Array.isArray(value)) return value.map((v, i) => json(v, `${at}[${i}]`));
-  if (typeof value === 'object') return jsonObject(value);
-  throw new ConfigError(`Toolwright: '${at}' is not JSON (${typeof value}); a descriptor may hold only JSON values.`);
+  if (Array.isArray(value)) return value.map((v, i) => json(v, owner, `${at}[${i}]`));
+  if (typeof value === 'object') return jsonObject(value, owner, `${at}.`);
+  const what = typeof value === 'number' ? String(value) : `a ${typeof value}`;
+  throw new ConfigError(
+    `Toolwright: ${owner} has '${at}' set to ${what}, which JSON cannot carry to clients. Give a string, a finite number, a boolean, null, an array or a plain object there, or leave it out.`,
+  );
 }

@@ -1,4 +1,4 @@
-import type { AccessRules, AuthInfo, Class, ParamHeader, ProtocolEra } from '@toolwright/core';
+import type { AccessRules, AuthInfo, Class, ParamHeader, ProtocolEra, ToolLogger } from '@toolwright/core';
 import type { UsedStateStore } from '../roundtrip/RequestStateCodec';
 import type { Transport } from '../sdk/sdk';
 import type { ChangeNotifier } from '../surface/Connections';
@@ -70,6 +70,11 @@ export interface ServerFactory {
   readonly scopeHints?: boolean;
   /** The authorization server served beside the endpoint (`createApp({ oauth })`): its paths first, its tokens by default. */
   readonly oauth?: AuthorizationServerMount;
+  /**
+   * The app's logger (`createApp({ logger })`): the transports write what failed there (a
+   * malformed stdio message, an HTTP request that failed), and to stderr when it is undefined.
+   */
+  readonly logger?: ToolLogger;
   /** Tells `notifier` of every list change and resource update from now on; returns the function that stops it. */
   addNotifier(notifier: ChangeNotifier): () => void;
   /**

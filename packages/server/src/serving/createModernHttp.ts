@@ -112,8 +112,9 @@ function webRequestOf(req: IncomingMessage, signal: AbortSignal): Request {
 /**
  * Streams a web `Response` (JSON or SSE) to node's response; stops reading when the client
  * goes away. The SDK queues a stream's events without waiting for the client, so they are
- * read as they come and what the client has not taken yet is counted: past `maxBuffered`
- * unsent bytes (a client reading too slowly) the response is dropped, as 2025-era streams are.
+ * read as they come and what the client has not taken yet is counted: a chunk that comes while
+ * more than `maxBuffered` bytes are unsent (a client reading too slowly) drops the response, as
+ * 2025-era streams are dropped.
  */
 async function writeResponse(response: Response, res: ServerResponse, maxBuffered: number, exchange: Exchange | undefined): Promise<void> {
   res.writeHead(response.status, Object.fromEntries(response.headers));
@@ -123,11 +124,12 @@ async function writeResponse(response: Response, res: ServerResponse, maxBuffere
   try {
     for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
       if (exchange?.abandoned || res.writableEnded || res.destroyed) break;
-      res.write(chunk.value);
+      // More than maxBuffered still unsent when the next chunk comes: the client stopped reading (one larger answer still goes to one that reads).
       if (res.writableLength > maxBuffered) {
         res.destroy();
         break;
       }
+      res.write(chunk.value);
     }
   } catch {
     // The client went away, or the handler ended the stream: nothing more to send.

@@ -28,6 +28,8 @@ export function serveStdioEras(transport: Transport, factory: (context: { era: '
     } else {
       const server = factory({ era: 'legacy' });
       close = () => server.close();
+      // The SDK chains the transport's own onerror: what the transport refuses (a malformed line) is reported as in the 2026-07-28 era.
+      transport.onerror = onerror;
       server.connect(transport).catch(onerror);
     }
     deliver(transport, first, extra);

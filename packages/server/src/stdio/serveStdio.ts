@@ -3,10 +3,8 @@ import type { ServerFactory } from '../serving/ServerFactory';
 import type { StdioListenOptions } from './StdioListenOptions';
 import { protectStdout } from './protectStdout';
 import { MAX_LINE_BYTES, StdioTransport } from './StdioTransport';
-import { stderrLogger } from '@toolwright/core';
 import { serveStdioEras } from '../serving/serveStdioEras';
-
-const log = stderrLogger('stdio');
+import { failureLogger } from '../ground/failureLogger';
 
 /** The one line a server started on a terminal prints. */
 const TERMINAL_NOTE =
@@ -26,6 +24,8 @@ export async function serveStdio(app: ServerFactory, options: StdioListenOptions
   const protectedOut = custom ? undefined : protectStdout();
   const out = options.stdout;
   const write = protectedOut?.write ?? ((chunk: string, done: () => void) => out!.write(chunk, done));
+  // Malformed messages and the terminal note: in the app's logger, or on stderr.
+  const log = failureLogger(app.logger, 'stdio');
   const caller = await options.authInfo?.();
   const release = app.openListener();
   const transport = new StdioTransport(stdin, write);
@@ -37,7 +37,7 @@ export async function serveStdio(app: ServerFactory, options: StdioListenOptions
     (error) => log.warn(error.message),
   );
   await transport.start();
-  // Started by hand on a terminal, a stdio server waits in silence for JSON-RPC, which looks hung: say so once, on stderr.
+  // Started by hand on a terminal, a stdio server waits in silence for JSON-RPC, which looks hung: say so once, in the app's log (stderr by default).
   if ((stdin as { isTTY?: boolean }).isTTY === true) log.info(TERMINAL_NOTE);
   const exitOnClose = options.exitOnClose ?? !custom;
   const drainTimeoutMs = options.drainTimeoutMs ?? 10_000;

@@ -63,13 +63,21 @@ export class Surface {
 
   constructor(registry: Registry, options: SurfaceOptions) {
     if (options.pageSize !== undefined && !(Number.isInteger(options.pageSize) && options.pageSize > 0)) {
-      throw new ConfigError(`Toolwright: pageSize must be a positive integer, got ${options.pageSize}.`);
+      throw new ConfigError(
+        `Toolwright: pageSize must be a positive integer (items per list page), got ${String(options.pageSize)}. Set e.g. pageSize: 100, or leave it out to list everything in one page.`,
+      );
     }
     if (options.maxUriLength !== undefined && !(Number.isInteger(options.maxUriLength) && options.maxUriLength > 0)) {
       throw new ConfigError(`Toolwright: maxUriLength must be a positive integer (characters), got ${options.maxUriLength}. The default is ${DEFAULT_MAX_URI_LENGTH}.`);
     }
     if (options.maxLogLength !== undefined && !(Number.isInteger(options.maxLogLength) && options.maxLogLength > 0)) {
       throw new ConfigError(`Toolwright: maxLogLength must be a positive integer (characters), got ${options.maxLogLength}. The default is ${DEFAULT_MAX_LOG_LENGTH}.`);
+    }
+    const debounce = options.listChangedDebounceMs;
+    if (debounce !== undefined && !(typeof debounce === 'number' && Number.isFinite(debounce) && debounce >= 0)) {
+      throw new ConfigError(
+        `Toolwright: listChangedDebounceMs must be a number of milliseconds, 0 or more, got ${String(debounce)}. Set e.g. listChangedDebounceMs: 50, or leave it out for the default 10.`,
+      );
     }
     this.connections = new Connections(options.logLevel ?? 'info', options.listChangedDebounceMs ?? 10);
     this.catalog = new Catalog(compiledRegistry(registry), options.pageSize, (kind: ListKind) => this.connections.listChanged(kind));

@@ -41,13 +41,16 @@ function readViewFile(file: string): string {
     fd = openSync(file, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    throw new ConfigError(code === 'ENOENT' ? `no file at ${file}` : `${file} cannot be opened (${code ?? (error as Error).message})`);
+    throw new ConfigError(code === 'ENOENT' ? `no file at ${file}` : `${file} cannot be opened (${code ?? (error as Error).message}); make it readable by the user the server runs as`);
   }
   try {
     // Checked on the open descriptor, so the file read is the file checked.
     const stat = fstatSync(fd);
-    if (!stat.isFile()) throw new ConfigError(`${file} is not a regular file`);
-    if (stat.size > MAX_VIEW_FILE_BYTES) throw new ConfigError(`${file} is ${stat.size} bytes, more than the ${MAX_VIEW_FILE_BYTES} a view may be`);
+    if (!stat.isFile()) throw new ConfigError(`${file} is not a regular file (a folder, FIFO or device); name the view's HTML file itself`);
+    if (stat.size > MAX_VIEW_FILE_BYTES)
+      throw new ConfigError(
+        `${file} is ${stat.size} bytes, more than the ${MAX_VIEW_FILE_BYTES} a view may be; keep large scripts, styles and images out of the HTML and load them from a host the view's csp allows`,
+      );
     const bytes = Buffer.alloc(stat.size);
     let read = 0;
     while (read < bytes.length) {
@@ -58,7 +61,7 @@ function readViewFile(file: string): string {
     try {
       return new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(bytes.subarray(0, read));
     } catch {
-      throw new ConfigError(`${file} is not UTF-8 text`);
+      throw new ConfigError(`${file} is not UTF-8 text; save it as UTF-8`);
     }
   } finally {
     closeSync(fd);

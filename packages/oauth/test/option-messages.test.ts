@@ -1,0 +1,49 @@
+/**
+ * createOAuthServer refuses bad options at start with a ConfigError that says what is wrong,
+ * where, and what to write instead, and never quotes the secret.
+ */
+import { ConfigError } from '@toolwright/core';
+import { createOAuthServer, type OAuthServerOptions } from '@toolwright/oauth';
+
+const base: OAuthServerOptions = { issuer: 'https://auth.example.com', resource: 'https://mcp.example.com/mcp', signIn: () => ({ subject: 'ada' }) };
+const refusal = (options: Partial<OAuthServerOptions>) =>
+  createOAuthServer({ ...base, ...options }).then(
+    () => 'started',
+    (error: Error) => `${error instanceof ConfigError ? 'ConfigError' : error.constructor.name}: ${error.message}`,
+  );
+
+describe('createOAuthServer option messages', () => {
+  it('refuses a secret that is not a string, which used to be taken as its text (a weak key)', async () => {
+    expect(await refusal({ secret: 12_345_678 as never })).toBe(
+      'ConfigError: Toolwright oauth: secret must be a string of at least 32 characters; the one given is a number. Generate one (e.g. openssl rand -base64 48), read it from the environment, and give every instance the same.',
+    );
+  });
+
+  it('says how long a short secret is, and never quotes it', async () => {
+    const message = await refusal({ secret: 'hunter2-is-not-long-enough' });
+    expect(message).toMatch(/^ConfigError: Toolwright oauth: secret must be a string of at least 32 characters; the one given has 26\. Generate one/);
+    expect(message).not.toContain('hunter2');
+  });
+
+  it('names a bad scope and shows how scopes are written', async () => {
+    expect(await refusal({ scopes: ['notes:read notes:write'] })).toBe(
+      `ConfigError: Toolwright oauth: scopes has "notes:read notes:write", which is not a scope token (RFC 6749 §3.3: printable ASCII without spaces, '"' or '\\'). Name each scope on its own, e.g. scopes: ['notes:read', 'notes:write'].`,
+    );
+  });
+
+  it('gives the fix for an issuer with a query, an http issuer off this machine, and one that is not a URL', async () => {
+    expect(await refusal({ issuer: 'https://auth.example.com/?tenant=a' })).toMatch(
+      /issuer must have no query or fragment, got '.*'\. Give its origin and path only, e\.g\. 'https:\/\/auth\.example\.com'\.$/,
+    );
+    expect(await refusal({ issuer: 'http://auth.example.com' })).toMatch(/or use http:\/\/localhost:<port> while developing\.$/);
+    expect(await refusal({ issuer: 'auth.example.com' })).toBe("ConfigError: Toolwright oauth: issuer must be an absolute URL, got 'auth.example.com'. Give one such as 'https://auth.example.com'.");
+    expect(await refusal({ resource: 'mcp' })).toBe("ConfigError: Toolwright oauth: resource must be an absolute URL, got 'mcp'. Give one such as 'https://mcp.example.com/mcp'.");
+  });
+
+  it('names the resources authFor serves, and how to serve another', async () => {
+    const server = await createOAuthServer(base);
+    expect(() => server.authFor('https://other.example.com/mcp')).toThrow(
+      "Toolwright oauth: authFor('https://other.example.com/mcp'): this server issues tokens only for https://mcp.example.com/mcp. Pass one of them, or add 'https://other.example.com/mcp' to the resource option.",
+    );
+  });
+});

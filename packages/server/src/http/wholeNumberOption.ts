@@ -1,0 +1,39 @@
+import { ConfigError } from '@toolwright/core';
+
+/** How one numeric option of an HTTP endpoint or listener is read: its unit, its least value, its default. */
+export interface WholeNumberRule {
+  /** What the number counts: 'bytes', 'milliseconds', 'a port number'. */
+  readonly unit: string;
+  /** The least value that works: 1 for a limit or a timeout, 0 where 0 has a meaning. */
+  readonly min: 0 | 1;
+  /** The greatest value that works, when there is one (a port number). */
+  readonly max?: number;
+  /** The value when the option is left out; none when leaving it out means "not sent". */
+  readonly byDefault?: number;
+  /** A good value to suggest when there is no default. */
+  readonly example?: number;
+}
+
+/**
+ * A numeric option of an HTTP endpoint or listener (`maxBodyBytes: 4_194_304`), checked at
+ * start: its value, or `rule.byDefault` when left out. Anything else (a negative number, a
+ * fraction, `NaN`, a string such as '4mb') would fail later and obscurely, refusing every
+ * request or lifting the limit, so it is refused here with a `ConfigError` that names the option.
+ */
+export function wholeNumberOption(name: string, value: unknown, rule: WholeNumberRule & { readonly byDefault: number }): number;
+export function wholeNumberOption(name: string, value: unknown, rule: WholeNumberRule): number | undefined;
+export function wholeNumberOption(name: string, value: unknown, rule: WholeNumberRule): number | undefined {
+  if (value === undefined) return rule.byDefault;
+  if (typeof value === 'number' && Number.isSafeInteger(value) && value >= rule.min && value <= (rule.max ?? Number.MAX_SAFE_INTEGER)) return value;
+  const least = rule.max !== undefined ? `a whole number from ${rule.min} to ${rule.max}` : rule.min === 0 ? 'a whole number, 0 or more' : 'a positive whole number';
+  const example = `${name.split('.').pop()}: ${rule.byDefault ?? rule.example ?? 1000}`;
+  const leaveOut = rule.byDefault === undefined ? 'or leave it out' : 'or leave it out for that default';
+  throw new ConfigError(`Toolwright: the HTTP option ${name} must be ${least} (${rule.unit}), got ${shown(value)}. Set it to a number such as ${example}, ${leaveOut}.`);
+}
+
+/** The refused value as the message quotes it: short, and never more than its type for an object. */
+function shown(value: unknown): string {
+  if (typeof value === 'string') return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
+  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return String(value);
+  return value === null ? 'null' : `a value of type ${typeof value}`;
+}

@@ -1,0 +1,141 @@
+/**
+ * Numeric and logging options that used to be taken as given are checked at start: a bad value
+ * is refused with a ConfigError that names the option, the value and what to write instead,
+ * before a port is taken. Good values still serve (through the real SDK client).
+ */
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { ConfigError, type ToolLogger } from '@toolwright/core';
+import { createApp, type App, type HttpListenOptions } from '@toolwright/server';
+import { createFetchHandler } from '@toolwright/server/fetch';
+import { createHttpHandler, type HttpHandlerOptions } from '@toolwright/server/http';
+import { HttpTools } from './fixtures/http.tools';
+
+const quiet: ToolLogger = { debug() {}, info() {}, warn() {}, error() {} };
+
+describe('endpoint options with a bad number', () => {
+  let app: App;
+  beforeAll(async () => {
+    app = await createApp({ name: 'option-checks', version: '1.0.0', tools: [HttpTools], logger: quiet });
+  });
+
+  it.each<[string, HttpHandlerOptions, RegExp]>([
+    [
+      'a negative maxBodyBytes',
+      { maxBodyBytes: -1 },
+      /the HTTP option maxBodyBytes must be a positive whole number \(bytes\), got -1\. Set it to a number such as maxBodyBytes: 4194304, or leave it out for that default\./,
+    ],
+    ["a maxBodyBytes of '4mb'", { maxBodyBytes: '4mb' as never }, /maxBodyBytes must be a positive whole number \(bytes\), got "4mb"\./],
+    ['a maxUrlLength of 0', { maxUrlLength: 0 }, /maxUrlLength must be a positive whole number \(characters\), got 0\. Set it to a number such as maxUrlLength: 8192/],
+    ['a fractional timeouts.bodyMs', { timeouts: { bodyMs: 1.5 } }, /timeouts\.bodyMs must be a positive whole number \(milliseconds\), got 1\.5\. Set it to a number such as bodyMs: 30000/],
+    ['a NaN maxBufferedBytes', { maxBufferedBytes: Number.NaN }, /maxBufferedBytes must be a positive whole number \(bytes\), got NaN/],
+    ['a negative sseRetryMs', { sseRetryMs: -1 }, /sseRetryMs must be a whole number, 0 or more \(milliseconds\), got -1\. Set it to a number such as sseRetryMs: 3000, or leave it out\./],
+    [
+      'an eventStoreLimits.maxEventsPerSession of -1',
+      { eventStoreLimits: { maxEventsPerSession: -1 } },
+      /eventStoreLimits\.maxEventsPerSession must be a positive whole number \(events\), got -1\. Set it to a number such as maxEventsPerSession: 1000/,
+    ],
+    ['a string eventStoreLimits.maxBytesTotal', { eventStoreLimits: { maxBytesTotal: '64mb' as never } }, /eventStoreLimits\.maxBytesTotal must be a positive whole number \(bytes\), got "64mb"/],
+    [
+      'an initializeRate.burst of 0',
+      { sessions: { initializeRate: { burst: 0 } } },
+      /sessions\.initializeRate\.burst must be a positive whole number \(initialize requests\), got 0\. Set it to a number such as burst: 30/,
+    ],
+    [
+      'a NaN initializeRate.perMinute',
+      { sessions: { initializeRate: { perMinute: Number.NaN } } },
+      /sessions\.initializeRate\.perMinute must be a positive number \(initialize requests per minute\), got NaN\. Set it to a number such as perMinute: 120, or leave it out for that default; initializeRate: false turns the limit off\./,
+    ],
+    [
+      "a cors.maxAgeSeconds of '600'",
+      { cors: { maxAgeSeconds: '600' as never } },
+      /cors\.maxAgeSeconds must be a whole number, 0 or more \(seconds\), got "600"\. Set it to a number such as maxAgeSeconds: 600/,
+    ],
+  ])('createHttpHandler refuses %s, naming the option and the fix', (_, options, message) => {
+    expect(() => createHttpHandler(app, { requestLogLevel: 'silent', ...options })).toThrow(ConfigError);
+    expect(() => createHttpHandler(app, { requestLogLevel: 'silent', ...options })).toThrow(message);
+  });
+
+  it('createFetchHandler refuses them too (the same endpoint settings)', () => {
+    expect(() => createFetchHandler(app, { maxBodyBytes: -1 })).toThrow(/the HTTP option maxBodyBytes must be a positive whole number/);
+  });
+
+  it.each<[string, Partial<HttpListenOptions>, RegExp]>([
+    ['a port above 65535', { port: 70_000 }, /the HTTP option port must be a whole number from 0 to 65535 \(a port number\), got 70000\. Set it to a number such as port: 3000/],
+    ['a timeouts.headersMs of 0', { timeouts: { headersMs: 0 } }, /timeouts\.headersMs must be a positive whole number \(milliseconds\), got 0\. Set it to a number such as headersMs: 10000/],
+    ['a negative maxConnections', { maxConnections: -5 }, /maxConnections must be a positive whole number \(connections\), got -5/],
+    ['a negative drainTimeoutMs', { drainTimeoutMs: -1 }, /drainTimeoutMs must be a whole number, 0 or more \(milliseconds\), got -1/],
+  ])('app.listen refuses %s before it takes a port', async (_, options, message) => {
+    await expect(app.listen({ transport: 'http', port: 0, exitOnSignal: false, requestLogLevel: 'silent', ...options })).rejects.toThrow(message);
+  });
+
+  it('takes a port read from the environment as digits, as node does, and refuses one that is not', async () => {
+    const listener = await app.listen({ transport: 'http', port: '0' as never, exitOnSignal: false, requestLogLevel: 'silent' });
+    await listener.close();
+    await expect(app.listen({ transport: 'http', port: 'eighty' as never, exitOnSignal: false, requestLogLevel: 'silent' })).rejects.toThrow(
+      /the HTTP option port must be a whole number from 0 to 65535 \(a port number\), got "eighty"\./,
+    );
+  });
+
+  it('takes good values, and the endpoint serves a real client', async () => {
+    const listener = await app.listen({
+      transport: 'http',
+      port: 0,
+      exitOnSignal: false,
+      requestLogLevel: 'silent',
+      maxBodyBytes: 65_536,
+      maxUrlLength: 2048,
+      sseRetryMs: 0,
+      maxConnections: 16,
+      drainTimeoutMs: 0,
+      timeouts: { headersMs: 5000, requestMs: 5000, idleMs: 1000, bodyMs: 5000 },
+      cors: { maxAgeSeconds: 0 },
+      eventStoreLimits: { maxEventsPerSession: 10, maxBytesPerSession: 65_536, maxBytesTotal: 1_048_576 },
+      sessions: { initializeRate: { burst: 5, perMinute: 0.5 } },
+    });
+    const client = new Client({ name: 'checker', version: '1' });
+    try {
+      await client.connect(new StreamableHTTPClientTransport(new URL(listener.url)));
+      const result = await client.callTool({ name: 'whoami', arguments: { value: 'ok' } });
+      expect(result.isError).toBeFalsy();
+      expect(JSON.stringify(result.content)).toContain('ok');
+    } finally {
+      await client.close();
+      await listener.close();
+    }
+  });
+});
+
+describe("createApp's logging options", () => {
+  it('refuses a logger without warn(), naming the missing method and the fix', async () => {
+    const logger = { debug() {}, info() {}, error() {} } as unknown as ToolLogger;
+    await expect(createApp({ name: 'l', version: '1', tools: [HttpTools], logger })).rejects.toThrow(ConfigError);
+    await expect(createApp({ name: 'l', version: '1', tools: [HttpTools], logger })).rejects.toThrow(
+      /`logger` has no warn\(\) method; the framework calls debug, info, warn and error\. Add it \(e\.g\. warn: \(message, data\) => myLog\.warning\(message, data\)\), or leave `logger` out to log to stderr\./,
+    );
+  });
+
+  it('refuses a logger that is not an object', async () => {
+    await expect(createApp({ name: 'l', version: '1', tools: [HttpTools], logger: 'stderr' as never })).rejects.toThrow(
+      /`logger` is a string, not a logger\. Pass an object with debug, info, warn and error methods/,
+    );
+  });
+
+  it('takes console as a logger', async () => {
+    await expect(createApp({ name: 'l', version: '1', tools: [HttpTools], logger: console })).resolves.toBeDefined();
+  });
+
+  it('refuses a logLevel that is not an MCP log level', async () => {
+    await expect(createApp({ name: 'l', version: '1', tools: [HttpTools], logLevel: 'verbose' as never })).rejects.toThrow(
+      /`logLevel` is "verbose", not an MCP log level\. Use one of 'debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency', or leave it out for 'info'\./,
+    );
+  });
+
+  it('refuses a negative listChangedDebounceMs, and a pageSize of 0, each with its fix', async () => {
+    await expect(createApp({ name: 'l', version: '1', tools: [HttpTools], listChangedDebounceMs: -1 })).rejects.toThrow(
+      /listChangedDebounceMs must be a number of milliseconds, 0 or more, got -1\. Set e\.g\. listChangedDebounceMs: 50, or leave it out for the default 10\./,
+    );
+    await expect(createApp({ name: 'l', version: '1', tools: [HttpTools], pageSize: 0 })).rejects.toThrow(
+      /pageSize must be a positive integer \(items per list page\), got 0\. Set e\.g\. pageSize: 100, or leave it out to list everything in one page\./,
+    );
+  });
+});
