@@ -31,7 +31,19 @@ const HEALTH = new Set(['/healthz', '/readyz']);
  */
 export function toolwrightMiddleware(app: App, options: ToolwrightHonoOptions = {}): ToolwrightHonoMiddleware {
   const { drainTimeoutMs, clientAddress = runtimeClientAddress, ...fetchOptions } = options;
-  const logError = options.logError ?? ((message: string) => console.error(message));
+  // Without logError, where the app logs (`createApp({ logger })`), else the console; a logger that throws fails no request.
+  const logger = app.logger;
+  const logError =
+    options.logError ??
+    (logger
+      ? (message: string) => {
+          try {
+            logger.error(message);
+          } catch {
+            // The app's logger failed: the request is answered all the same.
+          }
+        }
+      : (message: string) => console.error(message));
   const health = options.health === true;
   // The fetch handler knows a request, not Hono's context: the address is found through it.
   const contexts = new WeakMap<Request, Context>();

@@ -115,13 +115,18 @@ export class ToolwrightServer implements OnModuleInit, BeforeApplicationShutdown
     refuseNestRoutesOnPath(platform, adapter.getInstance(), mcpPath);
     const logger = new Logger('ToolwrightModule');
     const gate = endpointGate(this.globalGuards(logger), authInfoFrom && nestCaller(authInfoFrom, logger));
-    const guarded = new Set([mcpPath, ...(http?.legacySse ? LEGACY_SSE_PATHS : [])]);
-    if (platform === 'fastify') return this.mountOnFastify(adapter.getInstance(), this.built, gate && fastifyGlobalGuards(gate, guarded));
+    if (platform === 'fastify') {
+      return this.mountOnFastify(adapter.getInstance(), this.built, gate && fastifyGlobalGuards(gate, new Set([mcpPath, ...(http?.legacySse ? LEGACY_SSE_PATHS : [])])));
+    }
+    // On Express the endpoint matches req.originalUrl, spelled as sent: percent-encoded, dot segments resolved
+    // ('/outils métier' is served at '/outils%20m%C3%A9tier'). The guards and the body parser hooks match the same spelling.
+    const requestPath = new URL(`http://endpoint.invalid${mcpPath}`).pathname;
+    const guarded = new Set([requestPath, ...(http?.legacySse ? LEGACY_SSE_PATHS : [])]);
     // Nest's JSON parser reads bodies first: the endpoint plans 2026-07-28 round states with the limit that applies.
-    const maxBodyBytes = await nestJsonLimit(adapter.getInstance(), mcpPath, http?.maxBodyBytes ?? DEFAULT_MAX_BODY);
+    const maxBodyBytes = await nestJsonLimit(adapter.getInstance(), requestPath, http?.maxBodyBytes ?? DEFAULT_MAX_BODY);
     this.mounted = toolwrightMiddleware(this.built, { ...http, maxBodyBytes });
     // Nest's body parsers read every body before the endpoint: their refusals on it are answered in JSON-RPC.
-    const { before, after } = nestBodyParserErrors(mcpPath);
+    const { before, after } = nestBodyParserErrors(requestPath);
     // The app's global guards run first, as before a route (Express skips them for a request its body parser refused).
     const handlers = gate ? [expressGlobalGuards(gate, guarded), before, ...this.mounted, after] : [before, ...this.mounted, after];
     (adapter.getInstance() as { use(handlers: unknown): void }).use(handlers);

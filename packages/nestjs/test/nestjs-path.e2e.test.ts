@@ -24,10 +24,10 @@ class RefuseAll implements CanActivate {
   }
 }
 
-function appModule(): Type {
+function appModule(path = 'mcp'): Type {
   class PathAppModule {}
   Module({
-    imports: [ToolwrightModule.forRoot({ name: 'path', version: '1.0.0', tools: [EchoTools], http: { path: 'mcp', requestLogLevel: 'silent' } })],
+    imports: [ToolwrightModule.forRoot({ name: 'path', version: '1.0.0', tools: [EchoTools], http: { path, requestLogLevel: 'silent' } })],
     providers: [{ provide: APP_GUARD, useClass: RefuseAll }],
   })(PathAppModule);
   return PathAppModule;
@@ -38,6 +38,33 @@ describe.each(['express', 'fastify'] as const)("Nest on %s, http.path 'mcp'", (p
     const nest = platform === 'fastify' ? await NestFactory.create(appModule(), new FastifyAdapter(), { logger: false }) : await NestFactory.create(appModule(), { logger: false });
     try {
       await expect(nest.listen(0, '127.0.0.1')).rejects.toThrow("Toolwright: ToolwrightModule option http.path is \"mcp\", which does not start with '/'. Write http: { path: '/mcp' }.");
+    } finally {
+      await nest.close().catch(() => undefined);
+    }
+  });
+});
+
+/**
+ * A path that requests spell otherwise than it is written (percent-encoded, dot segments) is
+ * guarded as the endpoint serves it: on Express the guards matched the path as written while the
+ * endpoint served the encoded one, so every request passed no guard.
+ */
+describe.each(['express', 'fastify'] as const)('Nest on %s, a path requests spell otherwise', (platform) => {
+  it.each([
+    ['/outils métier', '/outils%20m%C3%A9tier'],
+    ['/api/../mcp', '/mcp'],
+  ])('%s: the global guards run on %s', async (path, sent) => {
+    const nest = platform === 'fastify' ? await NestFactory.create(appModule(path), new FastifyAdapter(), { logger: false }) : await NestFactory.create(appModule(path), { logger: false });
+    try {
+      await nest.listen(0, '127.0.0.1');
+      const response = await fetch(`${await nest.getUrl()}${sent}`.replace('[::1]', '127.0.0.1'), {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } } }),
+      });
+      // Fastify routes the path as written: '/api/../mcp' is no route of a request to /mcp (404), never served unguarded.
+      expect(response.status).toBe(platform === 'fastify' && path.includes('..') ? 404 : 401);
+      await response.text();
     } finally {
       await nest.close().catch(() => undefined);
     }

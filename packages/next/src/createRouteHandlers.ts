@@ -45,10 +45,19 @@ export function createRouteHandlers(app: App | Promise<App>, options: RouteHandl
   const routePath = options.path ?? '/mcp';
   let logError = options.logError ?? ((message: string) => console.error(message));
   const opened = Promise.resolve(app).then(async (built) => {
-    // Given no logError, the handlers log where the app does (`createApp({ logger })`), once the app is known.
+    // Given no logError, the handlers log where the app does (`createApp({ logger })`), once the app is known: the fetch
+    // handler's lines bounded as its default is, these lines here as they come; a logger that throws fails no request.
     const logger = options.logError ? undefined : built.logger;
-    if (logger) logError = (message) => logger.error(message);
-    const handler = createFetchHandler(built, { ...options, path: routePath, health: options.health === true, logError });
+    if (logger) {
+      logError = (message) => {
+        try {
+          logger.error(message);
+        } catch {
+          // The app's logger failed: the request is answered all the same.
+        }
+      };
+    }
+    const handler = createFetchHandler(built, { ...options, path: routePath, health: options.health === true, ...(!logger && { logError }) });
     const release = built.openListener();
     await built.start();
     return { handler, release, isOAuthPath: authorizationServerPaths(built) };

@@ -16,7 +16,8 @@ class EchoTools {
 }
 
 const initialize = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'c', version: '1' } } });
-const post = (url: string) => new Request(url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: initialize });
+const post = (url: string, headers: Record<string, string> = {}) =>
+  new Request(url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers }, body: initialize });
 
 describe('createRouteHandlers', () => {
   it("serves a session to Next's own NextRequest: initialize, a tool call, the session's end; a body read before is a 500", async () => {
@@ -111,6 +112,39 @@ describe('createRouteHandlers', () => {
     } finally {
       errors.mockRestore();
       await route.close();
+    }
+  });
+
+  it("without logError: the fetch handler's lines reach the app's logger bounded, and a logger that throws fails no request", async () => {
+    const lines: string[] = [];
+    const logger = { debug: () => undefined, info: () => undefined, warn: (m: string) => void lines.push(m), error: (m: string) => void lines.push(m) };
+    const route = createRouteHandlers(createApp({ name: 'bounded', version: '1.0.0', tools: [EchoTools], logger }), { auth: { verifyToken: async () => undefined, resource: 'http://localhost/mcp' } });
+    const throwing = {
+      debug: () => undefined,
+      info: () => undefined,
+      warn: () => undefined,
+      error: () => {
+        throw new Error('the log sink is down');
+      },
+    };
+    const fragile = createRouteHandlers(createApp({ name: 'fragile', version: '1.0.0', tools: [EchoTools], logger: throwing }), {
+      auth: { verifyToken: async () => undefined, resource: 'http://localhost/mcp' },
+    });
+    try {
+      await Promise.all([route.ready, fragile.ready]);
+      // 50 requests with a token the verifier refuses: the fetch handler logs each refusal, a few of a kind per 10 s.
+      for (let i = 0; i < 50; i++) {
+        const refused = await route.POST(post('http://localhost/mcp', { authorization: 'Bearer nope' }));
+        expect(refused.status).toBe(401);
+      }
+      expect(lines.length).toBeGreaterThan(0);
+      expect(lines.length).toBeLessThanOrEqual(6);
+      expect((await fragile.POST(post('http://localhost/mcp', { authorization: 'Bearer nope' }))).status).toBe(401);
+      const read = post('http://localhost/mcp');
+      await read.text();
+      expect((await fragile.POST(read)).status).toBe(500);
+    } finally {
+      await Promise.all([route.close(), fragile.close()]);
     }
   });
 });

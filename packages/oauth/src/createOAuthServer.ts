@@ -25,6 +25,7 @@ import { sealingKey } from './upstream/sealing';
 import type { UpstreamTokens } from './upstream/UpstreamProvider';
 import { hmacKey, randomToken } from './webCrypto';
 import { consoleLogger } from './consoleLogger';
+import { guardedLogger } from './guardedLogger';
 
 /** A running authorization server: its endpoints as a fetch handler, and what the MCP endpoint needs to accept its tokens. */
 export interface OAuthServer extends AuthorizationServerMount {
@@ -96,7 +97,7 @@ export async function createOAuthServer(options: OAuthServerOptions): Promise<OA
       'Toolwright oauth: signIn is required (the function that tells who the user is: the authorization server does not own users), or upstream to sign users in at an identity provider.',
     );
   }
-  const log = options.logger ?? consoleLogger;
+  const log = options.logger ? guardedLogger(options.logger) : consoleLogger;
   if (options.upstream && options.secret === undefined)
     log.warn('toolwright oauth: upstream tokens and sign-ins are encrypted with a random key made at start (no secret given): they are lost on restart and unreadable by other instances. Set secret.');
   if (options.secret !== undefined && !(typeof options.secret === 'string' && options.secret.length >= 32)) throw new ConfigError(secretProblem(options.secret));

@@ -58,6 +58,34 @@ describe('the authorization server logs in the logger it is given', () => {
     expect(consoleLines).toEqual([]);
   });
 
+  it('a logger that throws: the failing endpoint still answers server_error', async () => {
+    const throwing: ToolLogger = {
+      debug: () => undefined,
+      info: () => undefined,
+      warn: () => undefined,
+      error: () => {
+        throw new Error('the log sink is down');
+      },
+    };
+    const oauth = await createOAuthServer({
+      issuer: 'http://127.0.0.1:9',
+      resource: 'http://127.0.0.1:9/mcp',
+      signIn: () => ({ subject: 'u' }),
+      store: new BrokenStore(),
+      rateLimit: false,
+      logger: throwing,
+    });
+    const response = await oauth.handle(
+      new Request('http://127.0.0.1:9/register', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ redirect_uris: ['http://127.0.0.1:8976/callback'], client_name: 'c' }),
+      }),
+    );
+    expect(response!.status).toBe(500);
+    expect(((await response!.json()) as Record<string, unknown>).error).toBe('server_error');
+  });
+
   it('upstream sign-in with no secret: the warning in the logger', async () => {
     const { lines, logger } = recordingLogger();
     await createOAuthServer({

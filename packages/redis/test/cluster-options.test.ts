@@ -16,7 +16,7 @@ describe("createRedisCluster's options", () => {
     [
       'a fractional getStreamClaimMs',
       { getStreamClaimMs: 1.5 },
-      "@toolwright/redis: createRedisCluster's getStreamClaimMs must be a positive whole number (milliseconds), got 1.5. Set it to a number such as getStreamClaimMs: 15000, or leave it out for that default.",
+      "@toolwright/redis: createRedisCluster's getStreamClaimMs must be a whole number from 1 to 2147483647 (milliseconds), got 1.5. Set it to a number such as getStreamClaimMs: 15000, or leave it out for that default.",
     ],
     [
       "a maxEventBytesTotal of '256mb'",
@@ -27,6 +27,11 @@ describe("createRedisCluster's options", () => {
       'a maxSubscriptionsPerSession of 0',
       { maxSubscriptionsPerSession: 0 },
       "@toolwright/redis: createRedisCluster's maxSubscriptionsPerSession must be a positive whole number (subscriptions), got 0. Set it to a number such as maxSubscriptionsPerSession: 100, or leave it out for that default.",
+    ],
+    [
+      'a commandTimeoutMs past the longest timer',
+      { commandTimeoutMs: 2 ** 31 },
+      "@toolwright/redis: createRedisCluster's commandTimeoutMs must be a whole number from 1 to 2147483647 (milliseconds), got 2147483648. Set it to a number such as commandTimeoutMs: 2000, or leave it out for that default.",
     ],
     [
       'a prefix that is not a string',

@@ -83,6 +83,20 @@ describe("the transports log in the app's logger", () => {
     expect(outside).toBe('');
   });
 
+  it('stdio: a malformed first line, before any message picks the era, is warned of in the logger too', async () => {
+    const { lines, logger } = recordingLogger();
+    const app = await createApp({ name: 'logged', version: '1', tools: [Echo], logger });
+    let stdio!: Awaited<ReturnType<typeof listenInMemory>>;
+    const outside = await outsideTheLogger(async () => {
+      stdio = await listenInMemory(app);
+      stdio.sendLine('{"jsonrpc":"2.0","id":1,"method":');
+      expect(await stdio.answer(null)).toMatchObject({ error: { code: -32700 } });
+      await stdio.close();
+    });
+    expect(lines).toEqual([{ level: 'warn', message: expect.stringMatching(/^toolwright stdio: .*Parse error/) }]);
+    expect(outside).toBe('');
+  });
+
   describe('the node listener', () => {
     it('a request that fails in the handler: one error line with the error, in the logger', async () => {
       const { lines, logger } = recordingLogger();

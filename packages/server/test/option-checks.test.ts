@@ -22,13 +22,17 @@ describe('endpoint options with a bad number', () => {
     [
       'a negative maxBodyBytes',
       { maxBodyBytes: -1 },
-      /the HTTP option maxBodyBytes must be a positive whole number \(bytes\), got -1\. Set it to a number such as maxBodyBytes: 4194304, or leave it out for that default\./,
+      /the HTTP option maxBodyBytes must be a positive whole number or Infinity \(bytes\), got -1\. Set it to a number such as maxBodyBytes: 4194304, or leave it out for that default\./,
     ],
-    ["a maxBodyBytes of '4mb'", { maxBodyBytes: '4mb' as never }, /maxBodyBytes must be a positive whole number \(bytes\), got "4mb"\./],
-    ['a maxUrlLength of 0', { maxUrlLength: 0 }, /maxUrlLength must be a positive whole number \(characters\), got 0\. Set it to a number such as maxUrlLength: 8192/],
-    ['a fractional timeouts.bodyMs', { timeouts: { bodyMs: 1.5 } }, /timeouts\.bodyMs must be a positive whole number \(milliseconds\), got 1\.5\. Set it to a number such as bodyMs: 30000/],
-    ['a NaN maxBufferedBytes', { maxBufferedBytes: Number.NaN }, /maxBufferedBytes must be a positive whole number \(bytes\), got NaN/],
-    ['a negative sseRetryMs', { sseRetryMs: -1 }, /sseRetryMs must be a whole number, 0 or more \(milliseconds\), got -1\. Set it to a number such as sseRetryMs: 3000, or leave it out\./],
+    ["a maxBodyBytes of '4mb'", { maxBodyBytes: '4mb' as never }, /maxBodyBytes must be a positive whole number or Infinity \(bytes\), got "4mb"\./],
+    ['a maxUrlLength of 0', { maxUrlLength: 0 }, /maxUrlLength must be a positive whole number or Infinity \(characters\), got 0\. Set it to a number such as maxUrlLength: 8192/],
+    [
+      'a fractional timeouts.bodyMs',
+      { timeouts: { bodyMs: 1.5 } },
+      /timeouts\.bodyMs must be a whole number from 1 to 2147483647 \(milliseconds\), got 1\.5\. Set it to a number such as bodyMs: 30000/,
+    ],
+    ['a NaN maxBufferedBytes', { maxBufferedBytes: Number.NaN }, /maxBufferedBytes must be a positive whole number or Infinity \(bytes\), got NaN/],
+    ['a negative sseRetryMs', { sseRetryMs: -1 }, /sseRetryMs must be a whole number from 0 to 2147483647 \(milliseconds\), got -1\. Set it to a number such as sseRetryMs: 3000, or leave it out\./],
     [
       'an eventStoreLimits.maxEventsPerSession of -1',
       { eventStoreLimits: { maxEventsPerSession: -1 } },
@@ -46,6 +50,12 @@ describe('endpoint options with a bad number', () => {
       /sessions\.initializeRate\.perMinute must be a positive number \(initialize requests per minute\), got NaN\. Set it to a number such as perMinute: 120, or leave it out for that default; initializeRate: false turns the limit off\./,
     ],
     [
+      'a timeouts.bodyMs past the longest timer (a timer fires after 1 ms then)',
+      { timeouts: { bodyMs: 2 ** 31 } },
+      /timeouts\.bodyMs must be a whole number from 1 to 2147483647 \(milliseconds\), got 2147483648\./,
+    ],
+    ['an Infinity timeouts.bodyMs', { timeouts: { bodyMs: Number.POSITIVE_INFINITY } }, /timeouts\.bodyMs must be a whole number from 1 to 2147483647 \(milliseconds\), got Infinity\./],
+    [
       "a cors.maxAgeSeconds of '600'",
       { cors: { maxAgeSeconds: '600' as never } },
       /cors\.maxAgeSeconds must be a whole number, 0 or more \(seconds\), got "600"\. Set it to a number such as maxAgeSeconds: 600/,
@@ -56,14 +66,18 @@ describe('endpoint options with a bad number', () => {
   });
 
   it('createFetchHandler refuses them too (the same endpoint settings)', () => {
-    expect(() => createFetchHandler(app, { maxBodyBytes: -1 })).toThrow(/the HTTP option maxBodyBytes must be a positive whole number/);
+    expect(() => createFetchHandler(app, { maxBodyBytes: -1 })).toThrow(/the HTTP option maxBodyBytes must be a positive whole number or Infinity/);
   });
 
   it.each<[string, Partial<HttpListenOptions>, RegExp]>([
     ['a port above 65535', { port: 70_000 }, /the HTTP option port must be a whole number from 0 to 65535 \(a port number\), got 70000\. Set it to a number such as port: 3000/],
-    ['a timeouts.headersMs of 0', { timeouts: { headersMs: 0 } }, /timeouts\.headersMs must be a positive whole number \(milliseconds\), got 0\. Set it to a number such as headersMs: 10000/],
-    ['a negative maxConnections', { maxConnections: -5 }, /maxConnections must be a positive whole number \(connections\), got -5/],
-    ['a negative drainTimeoutMs', { drainTimeoutMs: -1 }, /drainTimeoutMs must be a whole number, 0 or more \(milliseconds\), got -1/],
+    [
+      'a timeouts.headersMs of 0',
+      { timeouts: { headersMs: 0 } },
+      /timeouts\.headersMs must be a whole number from 1 to 2147483647 \(milliseconds\), got 0\. Set it to a number such as headersMs: 10000/,
+    ],
+    ['a negative maxConnections', { maxConnections: -5 }, /maxConnections must be a positive whole number or Infinity \(connections\), got -5/],
+    ['a negative drainTimeoutMs', { drainTimeoutMs: -1 }, /drainTimeoutMs must be a whole number from 0 to 2147483647 \(milliseconds\), got -1/],
   ])('app.listen refuses %s before it takes a port', async (_, options, message) => {
     await expect(app.listen({ transport: 'http', port: 0, exitOnSignal: false, requestLogLevel: 'silent', ...options })).rejects.toThrow(message);
   });
@@ -74,6 +88,19 @@ describe('endpoint options with a bad number', () => {
     await expect(app.listen({ transport: 'http', port: 'eighty' as never, exitOnSignal: false, requestLogLevel: 'silent' })).rejects.toThrow(
       /the HTTP option port must be a whole number from 0 to 65535 \(a port number\), got "eighty"\./,
     );
+  });
+
+  it('takes Infinity as no limit where a limit is meant, and cors: null as no CORS', async () => {
+    const handler = createHttpHandler(app, {
+      requestLogLevel: 'silent',
+      maxBodyBytes: Number.POSITIVE_INFINITY,
+      maxBufferedBytes: Number.POSITIVE_INFINITY,
+      maxUrlLength: Number.POSITIVE_INFINITY,
+      cors: null as never,
+    });
+    await handler.close();
+    const listener = await app.listen({ transport: 'http', port: 0, exitOnSignal: false, requestLogLevel: 'silent', maxConnections: Number.POSITIVE_INFINITY });
+    await listener.close();
   });
 
   it('takes good values, and the endpoint serves a real client', async () => {
@@ -120,7 +147,14 @@ describe("createApp's logging options", () => {
     );
   });
 
-  it('takes console as a logger', async () => {
+  it('refuses a listChangedDebounceMs past the longest timer', async () => {
+    await expect(createApp({ name: 'l', version: '1', tools: [HttpTools], listChangedDebounceMs: 2 ** 31 })).rejects.toThrow(
+      /listChangedDebounceMs must be a number of milliseconds from 0 to 2147483647/,
+    );
+  });
+
+  it('takes console as a logger, and a callable logger with the four methods', async () => {
+    await expect(createApp({ name: 'l', version: '1', tools: [HttpTools], logger: Object.assign(() => undefined, quiet) })).resolves.toBeDefined();
     await expect(createApp({ name: 'l', version: '1', tools: [HttpTools], logger: console })).resolves.toBeDefined();
   });
 
@@ -132,7 +166,7 @@ describe("createApp's logging options", () => {
 
   it('refuses a negative listChangedDebounceMs, and a pageSize of 0, each with its fix', async () => {
     await expect(createApp({ name: 'l', version: '1', tools: [HttpTools], listChangedDebounceMs: -1 })).rejects.toThrow(
-      /listChangedDebounceMs must be a number of milliseconds, 0 or more, got -1\. Set e\.g\. listChangedDebounceMs: 50, or leave it out for the default 10\./,
+      /listChangedDebounceMs must be a number of milliseconds from 0 to 2147483647 \(a timer's longest delay\), got -1\. Set e\.g\. listChangedDebounceMs: 50, or leave it out for the default 10\./,
     );
     await expect(createApp({ name: 'l', version: '1', tools: [HttpTools], pageSize: 0 })).rejects.toThrow(
       /pageSize must be a positive integer \(items per list page\), got 0\. Set e\.g\. pageSize: 100, or leave it out to list everything in one page\./,

@@ -59,4 +59,34 @@ describe('whenBodyEnds', () => {
     expect(calls).toEqual(['json']);
     expect(bodyRead).toBe(false);
   });
+
+  it('calls a watcher added after the body ended at once', async () => {
+    const calls: string[] = [];
+    const empty = whenBodyEnds(new Response(new ReadableStream<Uint8Array>({ start: (c) => c.close() }), { headers: { 'content-type': 'text/event-stream' } }), () => void calls.push('first'));
+    // The source has ended with nothing in it: the body ends without the client reading anything.
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(calls).toEqual(['first']);
+    whenBodyEnds(empty, () => void calls.push('late'));
+    expect(calls).toEqual(['first', 'late']);
+  });
+
+  it('drops a stream whose client leaves more than the bound unread, and still hands a reading client one chunk larger than it', async () => {
+    const chunk = (size: number) => new Uint8Array(size).fill(97);
+    const calls: string[] = [];
+    const flood = whenBodyEnds(
+      new Response(new ReadableStream<Uint8Array>({ start: (c) => [1, 2, 3, 4].forEach(() => c.enqueue(chunk(1000))) }), { headers: { 'content-type': 'text/event-stream' } }),
+      () => void calls.push('flood'),
+      1500,
+    );
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(calls).toEqual(['flood']);
+    await expect(flood.text()).rejects.toThrow(/left more than 1500 bytes of this event stream unread/);
+    const big = whenBodyEnds(
+      new Response(new ReadableStream<Uint8Array>({ start: (c) => (c.enqueue(chunk(5000)), c.close()) }), { headers: { 'content-type': 'text/event-stream' } }),
+      () => void calls.push('big'),
+      1500,
+    );
+    expect((await big.text()).length).toBe(5000);
+    expect(calls).toEqual(['flood', 'big']);
+  });
 });

@@ -11,7 +11,7 @@ const METHODS = ['debug', 'info', 'warn', 'error'] as const;
 export function checkLogging(options: { readonly logger?: ToolLogger; readonly logLevel?: string }): void {
   const { logger, logLevel } = options;
   if (logger !== undefined) {
-    if (typeof logger !== 'object' || logger === null) {
+    if ((typeof logger !== 'object' && typeof logger !== 'function') || logger === null) {
       throw new ConfigError(
         `Toolwright: \`logger\` is ${logger === null ? 'null' : `a ${typeof logger}`}, not a logger. Pass an object with debug, info, warn and error methods (console, a pino logger, stderrLogger('app')), or leave it out to log to stderr.`,
       );

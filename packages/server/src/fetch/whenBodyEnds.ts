@@ -3,6 +3,8 @@ import { ToolwrightError } from '@toolwright/core';
 /** What watches the body of a response `whenBodyEnds` made: the callbacks for its end, and its bound. */
 interface Watch {
   readonly callbacks: (() => void)[];
+  /** The body ended (read, cancelled or failed): a callback added now is called at once. */
+  ended: boolean;
   /** The most bytes the client may leave unread before the next chunk drops the stream. */
   maxUnreadBytes: number;
 }
@@ -29,7 +31,8 @@ const watched = new WeakMap<Response, Watch>();
 export function whenBodyEnds(response: Response, done: (() => void) | undefined, maxUnreadBytes = Number.POSITIVE_INFINITY): Response {
   const watch = watched.get(response);
   if (watch) {
-    if (done) watch.callbacks.push(done);
+    if (done && watch.ended) done();
+    else if (done) watch.callbacks.push(done);
     watch.maxUnreadBytes = Math.min(watch.maxUnreadBytes, maxUnreadBytes);
     return response;
   }
@@ -38,11 +41,10 @@ export function whenBodyEnds(response: Response, done: (() => void) | undefined,
     done?.();
     return response;
   }
-  const own: Watch = { callbacks: done ? [done] : [], maxUnreadBytes };
-  let ended = false;
+  const own: Watch = { callbacks: done ? [done] : [], ended: false, maxUnreadBytes };
   const once = (): void => {
-    if (ended) return;
-    ended = true;
+    if (own.ended) return;
+    own.ended = true;
     for (const callback of own.callbacks) callback();
   };
   const reader = response.body.getReader();
@@ -51,7 +53,7 @@ export function whenBodyEnds(response: Response, done: (() => void) | undefined,
   const unread = (controller: ReadableStreamDefaultController<Uint8Array>): number => -(controller.desiredSize ?? 0);
   /** Closes the stream once the client has read everything before the end, then calls back. */
   const finish = (controller: ReadableStreamDefaultController<Uint8Array>): void => {
-    if (ended || unread(controller) > 0) return;
+    if (own.ended || unread(controller) > 0) return;
     controller.close();
     once();
   };
@@ -59,7 +61,7 @@ export function whenBodyEnds(response: Response, done: (() => void) | undefined,
     try {
       for (;;) {
         const chunk = await reader.read();
-        if (ended) return;
+        if (own.ended) return;
         if (chunk.done) {
           sourceDone = true;
           return finish(controller);
@@ -77,7 +79,7 @@ export function whenBodyEnds(response: Response, done: (() => void) | undefined,
         controller.enqueue(chunk.value);
       }
     } catch (error) {
-      if (ended) return;
+      if (own.ended) return;
       controller.error(error);
       once();
     }

@@ -15,6 +15,8 @@ const KEY_LENGTH = 120;
 export function failureLogger(logger: ToolLogger | undefined, scope: string): ToolLogger {
   if (!logger) return stderrLogger(scope);
   const prefix = `toolwright ${scope}: `;
+  // A line that already names its scope (the cluster's `toolwright http: cluster: ...`) keeps the one it has.
+  const scoped = (message: unknown): string => (String(message).startsWith(prefix) ? String(message) : `${prefix}${String(message)}`);
   const send = (level: keyof ToolLogger, message: string, data?: unknown): void => {
     try {
       if (data === undefined) logger[level](message);
@@ -33,12 +35,12 @@ export function failureLogger(logger: ToolLogger | undefined, scope: string): To
   const bounded =
     (level: 'warn' | 'error') =>
     (message: string, data?: unknown): void => {
-      const text = `${prefix}${String(message)}`;
+      const text = scoped(message);
       if (throttle.admit(`${level}\u0000${text.slice(0, KEY_LENGTH)}`, level)) send(level, text, data);
     };
   return {
-    debug: (message, data) => send('debug', `${prefix}${String(message)}`, data),
-    info: (message, data) => send('info', `${prefix}${String(message)}`, data),
+    debug: (message, data) => send('debug', scoped(message), data),
+    info: (message, data) => send('info', scoped(message), data),
     warn: bounded('warn'),
     error: bounded('error'),
   };

@@ -47,7 +47,6 @@ export interface HttpHandler {
   close(options?: { drainTimeoutMs?: number }): Promise<void>;
 }
 
-const DEFAULTS = { maxBufferedBytes: 16 * 1024 * 1024 };
 /** How long shutdown waits for abandoned calls' error responses to be written. */
 const ABANDON_GRACE_MS = 1_000;
 
@@ -72,6 +71,7 @@ export function createHttpHandler(app: ServerFactory, options: HttpHandlerOption
     stateless,
     jsonResponse,
     maxBodyBytes: maxBody,
+    maxBufferedBytes,
     maxUrlLength,
     bodyTimeoutMs,
     health,
@@ -118,7 +118,7 @@ export function createHttpHandler(app: ServerFactory, options: HttpHandlerOption
           jsonResponse,
           eventStores: eventStoresOf(options),
           sseRetryMs: options.sseRetryMs,
-          maxBufferedBytes: options.maxBufferedBytes,
+          maxBufferedBytes,
           limits,
           initializeRate,
           clientAddressOf: options.sessions?.clientAddressOf,
@@ -126,11 +126,11 @@ export function createHttpHandler(app: ServerFactory, options: HttpHandlerOption
         },
         sharing,
       );
-  const era2025 = stateful ?? createStatelessHandler(app, { transportKind, jsonResponse, maxBufferedBytes: options.maxBufferedBytes, trackPost });
+  const era2025 = stateful ?? createStatelessHandler(app, { transportKind, jsonResponse, maxBufferedBytes, trackPost });
   const modern = createModernHandler(app, {
     jsonResponse,
     subscribe: (notifier) => listenToChanges(app, cluster, notifier),
-    maxBufferedBytes: options.maxBufferedBytes ?? DEFAULTS.maxBufferedBytes,
+    maxBufferedBytes,
     maxRequestBytes: maxBody,
     // What the SDK refused is answered on the wire; its reasons are for debugging.
     onerror: (error) => {

@@ -13,7 +13,7 @@ import type { SessionSharing } from './SessionSharing';
 import { shareThroughCluster } from './shareThroughCluster';
 import { singleInstance } from './singleInstance';
 import { endpointPathOf } from './endpointPathOf';
-import { wholeNumberOption } from './wholeNumberOption';
+import { TIMER_MS, wholeNumberOption } from './wholeNumberOption';
 
 /** What an endpoint's `EndpointOptions` come to, the same for the node listener and the fetch handler. */
 export interface EndpointSettings {
@@ -54,17 +54,17 @@ export function endpointSettingsOf<Req>(app: ServerFactory, options: EndpointOpt
   const limits = sessionLimitsOf(options.sessions);
   const cluster = options.cluster;
   // Read by the transports and CORS as given: checked here, so a bad value fails the start, not each request.
-  wholeNumberOption('sseRetryMs', options.sseRetryMs, { unit: 'milliseconds', min: 0, example: 3000 });
-  if (typeof options.cors === 'object') wholeNumberOption('cors.maxAgeSeconds', options.cors.maxAgeSeconds, { unit: 'seconds', min: 0, byDefault: DEFAULTS.corsMaxAgeSeconds });
+  wholeNumberOption('sseRetryMs', options.sseRetryMs, { ...TIMER_MS, min: 0, example: 3000 });
+  if (options.cors && typeof options.cors === 'object') wholeNumberOption('cors.maxAgeSeconds', options.cors.maxAgeSeconds, { unit: 'seconds', min: 0, byDefault: DEFAULTS.corsMaxAgeSeconds });
   if (cluster?.usedStates) app.shareUsedStates?.(cluster.usedStates);
   return {
     mcpPath,
     stateless,
     jsonResponse: options.jsonResponse === true,
-    maxBodyBytes: wholeNumberOption('maxBodyBytes', options.maxBodyBytes, { unit: 'bytes', min: 1, byDefault: DEFAULTS.maxBodyBytes }),
-    maxBufferedBytes: wholeNumberOption('maxBufferedBytes', options.maxBufferedBytes, { unit: 'bytes', min: 1, byDefault: DEFAULTS.maxBufferedBytes }),
-    maxUrlLength: wholeNumberOption('maxUrlLength', options.maxUrlLength, { unit: 'characters', min: 1, byDefault: DEFAULTS.maxUrlLength }),
-    bodyTimeoutMs: wholeNumberOption('timeouts.bodyMs', options.timeouts?.bodyMs, { unit: 'milliseconds', min: 1, byDefault: DEFAULTS.bodyTimeoutMs }),
+    maxBodyBytes: wholeNumberOption('maxBodyBytes', options.maxBodyBytes, { unit: 'bytes', min: 1, unlimited: true, byDefault: DEFAULTS.maxBodyBytes }),
+    maxBufferedBytes: wholeNumberOption('maxBufferedBytes', options.maxBufferedBytes, { unit: 'bytes', min: 1, unlimited: true, byDefault: DEFAULTS.maxBufferedBytes }),
+    maxUrlLength: wholeNumberOption('maxUrlLength', options.maxUrlLength, { unit: 'characters', min: 1, unlimited: true, byDefault: DEFAULTS.maxUrlLength }),
+    bodyTimeoutMs: wholeNumberOption('timeouts.bodyMs', options.timeouts?.bodyMs, { ...TIMER_MS, min: 1, byDefault: DEFAULTS.bodyTimeoutMs }),
     health: options.health !== false,
     rules: createRequestRules(app, { mcpPath, stateless, allowedHosts: options.allowedHosts, allowedOrigins: options.allowedOrigins, metadata }),
     authenticate: auth && metadata ? createAuthenticator(auth, metadata) : undefined,

@@ -7,7 +7,8 @@ import { isLoopbackAddress } from './hostPolicy';
 import type { HttpListener } from './HttpListener';
 import { requestLogLevelOf } from './requestLog';
 import { endpointPathOf } from './endpointPathOf';
-import { wholeNumberOption } from './wholeNumberOption';
+import { TIMER_MS, wholeNumberOption } from './wholeNumberOption';
+import { failureLogger } from '../ground/failureLogger';
 
 /** Defaults of `HttpListenOptions.timeouts`; see the security guide. */
 const DEFAULT_TIMEOUTS = { headersMs: 10_000, requestMs: 30_000, idleMs: 5_000 };
@@ -25,11 +26,11 @@ export async function serveHttp(app: ServerFactory, options: HttpListenOptions):
   const path = endpointPathOf(options.path); // checked before the port is taken, and printed as a URL spells it
   // Checked before the port is taken: node would refuse some of these with its own error, and take others (0, a fraction) as "no limit".
   const timeouts = {
-    headersMs: wholeNumberOption('timeouts.headersMs', options.timeouts?.headersMs, { unit: 'milliseconds', min: 1, byDefault: DEFAULT_TIMEOUTS.headersMs }),
-    requestMs: wholeNumberOption('timeouts.requestMs', options.timeouts?.requestMs, { unit: 'milliseconds', min: 1, byDefault: DEFAULT_TIMEOUTS.requestMs }),
-    idleMs: wholeNumberOption('timeouts.idleMs', options.timeouts?.idleMs, { unit: 'milliseconds', min: 1, byDefault: DEFAULT_TIMEOUTS.idleMs }),
+    headersMs: wholeNumberOption('timeouts.headersMs', options.timeouts?.headersMs, { ...TIMER_MS, min: 1, byDefault: DEFAULT_TIMEOUTS.headersMs }),
+    requestMs: wholeNumberOption('timeouts.requestMs', options.timeouts?.requestMs, { ...TIMER_MS, min: 1, byDefault: DEFAULT_TIMEOUTS.requestMs }),
+    idleMs: wholeNumberOption('timeouts.idleMs', options.timeouts?.idleMs, { ...TIMER_MS, min: 1, byDefault: DEFAULT_TIMEOUTS.idleMs }),
   };
-  const maxConnections = wholeNumberOption('maxConnections', options.maxConnections, { unit: 'connections', min: 1, byDefault: DEFAULT_MAX_CONNECTIONS });
+  const maxConnections = wholeNumberOption('maxConnections', options.maxConnections, { unit: 'connections', min: 1, unlimited: true, byDefault: DEFAULT_MAX_CONNECTIONS });
   // A port read from the environment as digits ('8080') is taken, as node takes it.
   const givenPort: unknown = options.port;
   const listenPort = wholeNumberOption('port', typeof givenPort === 'string' && /^\d{1,5}$/.test(givenPort) ? Number(givenPort) : givenPort, {
@@ -38,7 +39,7 @@ export async function serveHttp(app: ServerFactory, options: HttpListenOptions):
     max: 65535,
     byDefault: 3000,
   });
-  wholeNumberOption('drainTimeoutMs', options.drainTimeoutMs, { unit: 'milliseconds', min: 0, byDefault: 10_000 });
+  wholeNumberOption('drainTimeoutMs', options.drainTimeoutMs, { ...TIMER_MS, min: 0, byDefault: 10_000 });
   const requestLogLevel = requestLogLevelOf(options); // checked before the port is taken
   let handler: HttpHandler | undefined;
   const server = createServer(
@@ -76,7 +77,7 @@ export async function serveHttp(app: ServerFactory, options: HttpListenOptions):
   }
   if (!isLoopbackAddress(host) && host !== 'localhost' && !options.allowedHosts && !options.auth && !app.oauth) {
     const warning = `listening on ${host}, beyond this machine, with no allowedHosts and no auth. Anyone who can reach port ${port} can call every tool. Set auth, and allowedHosts to your public name.`;
-    if (app.logger) app.logger.warn(`toolwright http: ${warning}`);
+    if (app.logger) failureLogger(app.logger, 'http').warn(warning);
     else process.stderr.write(`toolwright http: ${warning}\n`);
   }
 

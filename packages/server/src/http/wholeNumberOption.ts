@@ -1,5 +1,11 @@
 import { ConfigError } from '@toolwright/core';
 
+/** The longest delay a timer takes: Node and the web runtimes fire a longer one after 1 ms. */
+const LONGEST_TIMER_MS = 2_147_483_647;
+
+/** The unit and the greatest value of an option that sets a timer. */
+export const TIMER_MS = { unit: 'milliseconds', max: LONGEST_TIMER_MS } as const;
+
 /** How one numeric option of an HTTP endpoint or listener is read: its unit, its least value, its default. */
 export interface WholeNumberRule {
   /** What the number counts: 'bytes', 'milliseconds', 'a port number'. */
@@ -12,6 +18,8 @@ export interface WholeNumberRule {
   readonly byDefault?: number;
   /** A good value to suggest when there is no default. */
   readonly example?: number;
+  /** `Infinity` is taken too, as no limit (a limit such as `maxBodyBytes`; never a timer, which would fire at once). */
+  readonly unlimited?: true;
 }
 
 /**
@@ -24,8 +32,10 @@ export function wholeNumberOption(name: string, value: unknown, rule: WholeNumbe
 export function wholeNumberOption(name: string, value: unknown, rule: WholeNumberRule): number | undefined;
 export function wholeNumberOption(name: string, value: unknown, rule: WholeNumberRule): number | undefined {
   if (value === undefined) return rule.byDefault;
+  if (value === Number.POSITIVE_INFINITY && rule.unlimited) return value;
   if (typeof value === 'number' && Number.isSafeInteger(value) && value >= rule.min && value <= (rule.max ?? Number.MAX_SAFE_INTEGER)) return value;
-  const least = rule.max !== undefined ? `a whole number from ${rule.min} to ${rule.max}` : rule.min === 0 ? 'a whole number, 0 or more' : 'a positive whole number';
+  const least =
+    (rule.max !== undefined ? `a whole number from ${rule.min} to ${rule.max}` : rule.min === 0 ? 'a whole number, 0 or more' : 'a positive whole number') + (rule.unlimited ? ' or Infinity' : '');
   const example = `${name.split('.').pop()}: ${rule.byDefault ?? rule.example ?? 1000}`;
   const leaveOut = rule.byDefault === undefined ? 'or leave it out' : 'or leave it out for that default';
   throw new ConfigError(`Toolwright: the HTTP option ${name} must be ${least} (${rule.unit}), got ${shown(value)}. Set it to a number such as ${example}, ${leaveOut}.`);

@@ -17,6 +17,8 @@ import { listenedResources, listenRefusal, listenRefusalMessage } from './listen
  */
 export function serveStdioEras(transport: Transport, factory: (context: { era: 'legacy' | 'modern' }) => McpServerHandle, onerror: (error: Error) => void): { close(): Promise<void> } {
   let close: () => Promise<void> = async () => undefined;
+  // What the transport refuses before a first message picks the era (a malformed first line) is reported too.
+  transport.onerror = onerror;
   transport.onmessage = (first, extra) => {
     transport.onmessage = undefined;
     // Both paths install their own `onmessage` synchronously, so no message can slip past.
@@ -28,8 +30,7 @@ export function serveStdioEras(transport: Transport, factory: (context: { era: '
     } else {
       const server = factory({ era: 'legacy' });
       close = () => server.close();
-      // The SDK chains the transport's own onerror: what the transport refuses (a malformed line) is reported as in the 2026-07-28 era.
-      transport.onerror = onerror;
+      // The SDK chains the transport's onerror (set above): what the transport refuses later is reported as in the 2026-07-28 era.
       server.connect(transport).catch(onerror);
     }
     deliver(transport, first, extra);

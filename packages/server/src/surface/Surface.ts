@@ -74,9 +74,9 @@ export class Surface {
       throw new ConfigError(`Toolwright: maxLogLength must be a positive integer (characters), got ${options.maxLogLength}. The default is ${DEFAULT_MAX_LOG_LENGTH}.`);
     }
     const debounce = options.listChangedDebounceMs;
-    if (debounce !== undefined && !(typeof debounce === 'number' && Number.isFinite(debounce) && debounce >= 0)) {
+    if (debounce !== undefined && !(typeof debounce === 'number' && debounce >= 0 && debounce <= 2_147_483_647)) {
       throw new ConfigError(
-        `Toolwright: listChangedDebounceMs must be a number of milliseconds, 0 or more, got ${String(debounce)}. Set e.g. listChangedDebounceMs: 50, or leave it out for the default 10.`,
+        `Toolwright: listChangedDebounceMs must be a number of milliseconds from 0 to 2147483647 (a timer's longest delay), got ${String(debounce)}. Set e.g. listChangedDebounceMs: 50, or leave it out for the default 10.`,
       );
     }
     this.connections = new Connections(options.logLevel ?? 'info', options.listChangedDebounceMs ?? 10);
