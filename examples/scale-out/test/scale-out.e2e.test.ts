@@ -1,7 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -10,17 +9,9 @@ import { ElicitRequestSchema, ResourceUpdatedNotificationSchema } from '@modelco
 import { createRedisCluster, type RedisCluster } from '@toolwright/redis';
 import { startRoundRobinProxy, type RoundRobinProxy } from '../src/proxy';
 import { runLoad } from '../src/load';
+import { spawnRedisServer } from '../../../packages/redis/test/fixtures/spawnRedisServer';
 
 const SERVER = join(__dirname, '..', 'dist', 'server.js');
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 async function until(check: () => Promise<boolean> | boolean, ms: number, what: string): Promise<void> {
   const started = Date.now();
@@ -60,8 +51,10 @@ describe('examples/scale-out: three instances behind a round-robin proxy, on a r
   let probe: RedisCluster;
 
   beforeAll(async () => {
-    const redisPort = await freePort();
-    redis = spawn('redis-server', ['--port', String(redisPort), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+    // Ready once it says it accepts connections, on a port picked again if another test's server took it meanwhile.
+    const started = await spawnRedisServer((port) => ['--port', String(port)], ['--dir', dir, '--save', '', '--appendonly', 'no']);
+    redis = started.child;
+    const redisPort = started.port;
     // Each instance picks its own port and says where it listens: a port picked here beforehand could be taken meanwhile
     // by another test's server, which then answered in its place (a clean-clone CI run: EADDRINUSE, "Session not found").
     for (let i = 0; i < 3; i++) {
