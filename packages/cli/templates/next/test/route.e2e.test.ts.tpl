@@ -1,7 +1,6 @@
 import 'reflect-metadata';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { mcp } from '../src/mcp';
 
@@ -27,19 +26,10 @@ async function connect(url: string, era: Era, inMemory = false): Promise<Client>
   return client;
 }
 
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as { port: number };
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
-}
-
-/** `next start` on a free port of 127.0.0.1; resolves with the endpoint once Next is ready. */
+/** `next start` on 127.0.0.1, on a port of its own choosing (`-p 0`); resolves with the endpoint once Next is ready. */
 async function nextStart(): Promise<{ url: string; child: ChildProcess }> {
-  const port = await freePort();
   const next = require.resolve('next/dist/bin/next');
-  const child = spawn(process.execPath, [next, 'start', '-H', '127.0.0.1', '-p', String(port)], {
+  const child = spawn(process.execPath, [next, 'start', '-H', '127.0.0.1', '-p', '0'], {
     cwd: join(__dirname, '..'),
     env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -48,7 +38,9 @@ async function nextStart(): Promise<{ url: string; child: ChildProcess }> {
   return new Promise((resolve, reject) => {
     const read = (chunk: Buffer) => {
       output += chunk.toString();
-      if (/Ready/.test(output)) resolve({ url: `http://127.0.0.1:${port}/mcp`, child });
+      // `- Local: http://127.0.0.1:<port>` names the port it listens on; `Ready in ...` comes once it serves.
+      const origin = /- Local:\s+(http:\/\/127\.0\.0\.1:\d+)[\s\S]*Ready in/.exec(output)?.[1];
+      if (origin) resolve({ url: `${origin}/mcp`, child });
     };
     child.stdout!.on('data', read);
     child.stderr!.on('data', read);
