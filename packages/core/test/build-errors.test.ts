@@ -1,4 +1,4 @@
-import { Args, BuildError, buildRegistry, Ctx, Param, Prompt, Property, Resource, Tool, type Class, type ContainerLike } from '@toolwright/core';
+import { Args, BuildError, buildRegistry, Ctx, FromCall, OnStart, Param, Prompt, Property, Resource, Tool, type Class, type ContainerLike } from '@toolwright/core';
 import { Exclude, Type } from 'class-transformer';
 import { IsString, ValidateNested } from 'class-validator';
 
@@ -173,6 +173,52 @@ describe('build errors', () => {
     // Without a class decorator TypeScript records no constructor types: that is the cause named.
     expect(p.what).toMatch(/constructor takes 1 parameter, but no constructor types were emitted/);
     expect(p.fix).toMatch(/@Service\(\)/);
+  });
+
+  it('names what a container threw when it is not an Error', () => {
+    class Tools {
+      @Tool() a() {
+        return 1;
+      }
+    }
+    const [p] = problemsOf([Tools], {
+      get: () => {
+        throw 'no binding for Tools';
+      },
+    });
+    expect(p.what).toBe('the container cannot build this class: no binding for Tools');
+  });
+
+  it('names what an output class thunk threw when it is not an Error', () => {
+    class Tools {
+      @Tool({
+        output: () => {
+          throw 'not yet defined';
+        },
+      })
+      a() {
+        return 1;
+      }
+    }
+    const problems = problemsOf([Tools]);
+    expect(problems.map((p) => p.what)).toContain('its input/output class cannot be resolved: not yet defined');
+  });
+
+  it('refuses a misplaced @FromCall() and a static @OnStart() with a ConfigError that names the fix', () => {
+    expect(() => {
+      class Tools {
+        @Tool() a(@FromCall('context') ctx: unknown) {
+          return ctx;
+        }
+      }
+      return Tools;
+    }).toThrow(expect.objectContaining({ kind: 'config', message: expect.stringContaining('take @Ctx() instead') }));
+    expect(() => {
+      class Hooks {
+        @OnStart() static start() {}
+      }
+      return Hooks;
+    }).toThrow(expect.objectContaining({ kind: 'config', message: expect.stringContaining('put it on an instance method') }));
   });
 
   it('reports classes without tools and static tool methods', () => {

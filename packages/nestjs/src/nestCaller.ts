@@ -2,6 +2,7 @@ import type { LoggerService } from '@nestjs/common';
 import type { AuthInfo } from '@toolwright/core';
 import type { AuthInfoFrom } from './ToolwrightModuleOptions';
 import { nestRefusal, type GuardRefusal } from './nestRefusal';
+import { ConfigError } from '@toolwright/core';
 
 /** The node request the endpoint serves, where Toolwright reads the caller (`req.auth`, the SDK's convention). */
 export interface CallerCarrier {
@@ -22,7 +23,7 @@ export function nestCaller(authInfoFrom: AuthInfoFrom, logger: LoggerService): (
       given = await authInfoFrom(request as Parameters<AuthInfoFrom>[0]);
       const wrong = given === undefined ? undefined : whatIsWrong(given);
       if (wrong)
-        throw new TypeError(
+        throw new ConfigError(
           `authInfoFrom returned ${wrong}. Return { token, clientId, scopes } (an AuthInfo: strings, scopes a string array, extra.sub the user), or undefined for an anonymous caller.`,
         );
     } catch (error) {

@@ -2,7 +2,8 @@
  * The server throws Toolwright errors, never a plain `Error`: `ConfigError` for a wrong option
  * or argument, `ProtocolError` for what a client sent, `ToolwrightError` (kind 'internal') for
  * a bug to report. So callers can switch on `error.kind` (docs: Errors). This reads the sources
- * of the server and of the packages that serve beside it (@toolwright/redis) and fails on a new
+ * of the server, of core and of the packages that serve beside it (@toolwright/redis, the framework
+ * adapters) and fails on a new
  * `new Error(` / `new TypeError(` / `extends Error` outside the allowlist.
  */
 import { readdirSync, readFileSync } from 'node:fs';
@@ -15,6 +16,21 @@ const PLAIN = /\bnew (Error|TypeError|RangeError|SyntaxError)\(|\bextends (Error
 const CHECKED: Record<string, Record<string, string>> = {
   'server/src': {
     'testing/': "assertion helpers (toolText, structuredResult, toolSchema...) fail the user's test; a plain Error reads as a failed assertion, not as a server failure",
+  },
+  'core/src': {
+    'errors/ToolwrightError.ts': "a wrong `kind` given to an error class's own constructor is a TypeError, as a built-in's wrong argument is",
+    'invoke/sendable.ts': "UnsendableResult marks a result JSON cannot carry for the invokers, which catch it and answer the tool's internal error; it never reaches the app",
+    'uri/UriTemplateError.ts': "a public class whose base (Error) is in @toolwright/core's API report; moving it under ToolwrightError is an API change",
+  },
+  'nestjs/src': {},
+  'express/src': {},
+  'hono/src': {},
+  'next/src': {},
+  'fastify/src': {
+    'toolwrightPlugin.ts': '@toolwright/fastify peers @toolwright/server alone, which does not export ConfigError; its registration errors name the fix',
+    'authorizationServerRoutes.ts': 'as toolwrightPlugin.ts',
+    'literalRoute.ts': 'as toolwrightPlugin.ts',
+    'BodyParseError.ts': "an error Fastify's error handler reads statusCode from (400), the shape Fastify's own body errors have",
   },
   'redis/src': {
     'RedisUnavailableError.ts': "a public class whose base (Error) is in @toolwright/redis's API report; moving it under ToolwrightError is an API change",

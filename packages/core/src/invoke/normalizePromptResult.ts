@@ -1,6 +1,7 @@
 import type { PromptMessage, PromptResult } from '../content/PromptMessage';
 import { isContentBlock } from './normalizeResult';
 import { sendable } from './sendable';
+import { ToolwrightError } from '../errors/ToolwrightError';
 
 /**
  * Turns what a prompt method returned into a `prompts/get` result: a string or a content
@@ -22,7 +23,7 @@ function message(value: unknown, name: string, index: number): PromptMessage {
   if (isContentBlock(value)) return { role: 'user', content: value };
   const m = value as PromptMessage | null;
   if (typeof m === 'object' && m !== null && (m.role === 'user' || m.role === 'assistant') && isContentBlock(m.content)) return m;
-  throw new Error(
+  throw new ToolwrightError(
     `prompt '${name}' returned an unsupported message #${index} (${JSON.stringify(value)?.slice(0, 80)}): return a string, a content block, ` +
       '{ role, content }, an array of these, or { messages }.',
   );

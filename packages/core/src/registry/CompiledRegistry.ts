@@ -9,6 +9,7 @@ import type { PatternCompiler } from '../validation/PatternCompiler';
 import type { PromptDefinition } from './PromptDefinition';
 import type { Registry, ToolDefinition } from './Registry';
 import type { ResourceDefinition, ResourceTemplateDefinition } from './ResourceDefinition';
+import { ConfigError } from '../errors/ConfigError';
 
 /** The `completion` object of a `completion/complete` result. */
 export interface CompletionResult {
@@ -82,6 +83,6 @@ export function markCompiled(registry: CompiledRegistry): CompiledRegistry {
  * members. Throws for any other object (a registry written by hand has nothing to run).
  */
 export function compiledRegistry(registry: Registry): CompiledRegistry {
-  if (!built.has(registry)) throw new TypeError('Toolwright: this registry was not made by buildRegistry(), so it has nothing to serve. Build it with buildRegistry() or createApp().');
+  if (!built.has(registry)) throw new ConfigError('Toolwright: this registry was not made by buildRegistry(), so it has nothing to serve. Build it with buildRegistry() or createApp().');
   return registry as CompiledRegistry;
 }

@@ -102,12 +102,16 @@ export function buildRegistry(options: BuildOptions): Registry {
 }
 
 function checkContainer(cls: Class, container: NonNullable<BuildOptions['container']>, problems: BuildProblem[]): void {
+  let reason: string | undefined;
   try {
-    if (container.get(cls) === undefined) throw new Error('the container returned undefined');
+    if (container.get(cls) === undefined) reason = 'the container returned undefined';
   } catch (error) {
+    reason = error instanceof Error ? error.message : String(error);
+  }
+  if (reason !== undefined) {
     problems.push({
       where: cls.name,
-      what: `the container cannot build this class: ${(error as Error).message}`,
+      what: `the container cannot build this class: ${reason}`,
       fix: 'mark the class and the services it injects with @Service() (typedi), give interface-typed dependencies an @Inject(token), or pass your own `container`.',
     });
   }

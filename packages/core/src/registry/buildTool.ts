@@ -162,15 +162,17 @@ function resolveArgsClass(p: ParamArgs, designTypes: unknown[] | undefined, wher
 
 function resolveClass(ref: Class | ClassThunk | undefined, where: string, problems: BuildProblem[]): Class | undefined {
   if (ref === undefined) return undefined;
+  let reason: string;
   try {
     // An arrow function has no prototype; a class always has one.
     const cls = ref.prototype === undefined ? (ref as ClassThunk)() : ref;
     if (typeof cls === 'function') return cls as Class;
-    throw new Error(`it returned ${typeof cls}`);
+    reason = `it returned ${typeof cls}`;
   } catch (error) {
-    problems.push({ where, what: `its input/output class cannot be resolved: ${(error as Error).message}`, fix: 'pass the class, or an arrow function returning it: { output: () => Report }.' });
-    return undefined;
+    reason = error instanceof Error ? error.message : String(error);
   }
+  problems.push({ where, what: `its input/output class cannot be resolved: ${reason}`, fix: 'pass the class, or an arrow function returning it: { output: () => Report }.' });
+  return undefined;
 }
 
 function resolveOutputClass(ref: Class | ClassThunk | undefined, declaredOn: Class, methodName: string, where: string, problems: BuildProblem[]): Class | undefined {

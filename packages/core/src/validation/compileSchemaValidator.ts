@@ -1,6 +1,7 @@
 import type { JsonSchema, JsonSchemaType } from '../schema/JsonSchema';
 import { customMessagesOf, type CustomMessage, type CustomMessages } from '../schema/customMessages';
 import { BuildError } from '../errors/BuildError';
+import { ToolwrightError } from '../errors/ToolwrightError';
 import { FORMAT_CHECKS } from './formats';
 import { jsonEqual, jsonKey } from './jsonEqual';
 import { describeProfileIssues, resolvePointer, schemaProfileIssues } from './schemaProfile';
@@ -87,7 +88,7 @@ class Compiler {
     const cached = this.refs.get(ref);
     if (cached) return cached;
     const target = resolvePointer(this.root, ref) as SchemaNode | undefined;
-    if (target === undefined) throw new Error(`Cannot resolve $ref '${ref}': only references inside the schema ('#/$defs/<name>') are supported.`);
+    if (target === undefined) throw new ToolwrightError(`Cannot resolve $ref '${ref}': only references inside the schema ('#/$defs/<name>') are supported.`);
     let compiled: Check | undefined;
     // Registered before compiling so recursive references find it.
     const lazy: Check = (value, path, issues) => compiled!(value, path, issues);
