@@ -60,10 +60,19 @@ describe('{{serverName}}: MCP clients sign in with OAuth, then call the tools th
   let listener: Listener;
   let base: string;
   beforeAll(async () => {
-    const port = await freePort();
-    base = `http://127.0.0.1:${port}`;
-    const app = await {{appFactory}}(base, { DEV_USER: 'ada' });
-    listener = await app.listen({ transport: 'http', port, exitOnSignal: false, requestLogLevel: 'silent' });
+    // The issuer URL, in every token, holds the port, so the port is picked before the server
+    // listens; another process may take it meanwhile, and then the next try picks another.
+    for (let tries = 1; ; tries++) {
+      const port = await freePort();
+      base = `http://127.0.0.1:${port}`;
+      const app = await {{appFactory}}(base, { DEV_USER: 'ada' });
+      try {
+        listener = await app.listen({ transport: 'http', port, exitOnSignal: false, requestLogLevel: 'silent' });
+        return;
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE' || tries === 5) throw error;
+      }
+    }
   });
   afterAll(() => listener.close());
 
