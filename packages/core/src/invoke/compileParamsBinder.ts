@@ -56,7 +56,8 @@ export function compileParamsBinder(binding: ParamsBinding): Bind {
         filled = true;
         valid[p.name] = typeof p.fallback === 'object' ? structuredClone(p.fallback) : p.fallback;
       }
-      const converted = value === undefined ? undefined : converters[i](value, issues);
+      // `null` (a `nullable` parameter) arrives as null: it is no date string and no object to build.
+      const converted = value === undefined || value === null ? value : converters[i](value, issues);
       if (converted instanceof Promise) pending = true;
       list[p.index] = converted;
     }

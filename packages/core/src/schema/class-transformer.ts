@@ -128,10 +128,39 @@ export function inputName(target: Class, propertyName: string): string {
   return name ?? propertyName;
 }
 
-/** Whether `@Exclude()` drops `propertyName` when a plain object is turned into an instance. */
+/**
+ * Whether `plainToInstance` drops `propertyName`: its own `@Exclude()`, or the class's `@Exclude()`
+ * (class-transformer's 'excludeAll': only `@Expose()`-d properties are read) without an `@Expose()`.
+ */
 export function isExcludedFromInput(target: Class, propertyName: string): boolean {
+  return excludedBy(target, propertyName, 'toPlainOnly') !== undefined;
+}
+
+/**
+ * The class-transformer decorator that would change `propertyName` when an instance is turned
+ * into a plain object: an `@Exclude()` (its own or its class's), or `@Expose({ name })` under
+ * another name; undefined if none.
+ */
+export function outputChange(target: Class, propertyName: string): { readonly decorator: string; readonly excluded: boolean } | undefined {
+  const excluded = excludedBy(target, propertyName, 'toClassOnly');
+  if (excluded) return { decorator: excluded, excluded: true };
+  const expose = storage().findExposeMetadata(target, propertyName);
+  const name = expose && expose.options?.toClassOnly !== true ? expose.options?.name : undefined;
+  return name !== undefined && name !== propertyName ? { decorator: `its @Expose({ name: ${JSON.stringify(name)} })`, excluded: false } : undefined;
+}
+
+/**
+ * Which `@Exclude()` leaves `propertyName` out in one direction (`other` names the option that
+ * limits a decorator to the opposite one): the property's own, or its class's when the property
+ * has no `@Expose()` for this direction. The class's strategy is read on `target` itself, as
+ * class-transformer reads it.
+ */
+function excludedBy(target: Class, propertyName: string, other: 'toPlainOnly' | 'toClassOnly'): string | undefined {
   const exclude = storage().findExcludeMetadata(target, propertyName);
-  return exclude !== undefined && exclude.options?.toPlainOnly !== true;
+  if (exclude && exclude.options?.[other] !== true) return 'its @Exclude()';
+  if (storage().getStrategy(target) !== 'excludeAll') return undefined;
+  const expose = storage().findExposeMetadata(target, propertyName);
+  return expose && expose.options?.[other] !== true ? undefined : "its class's @Exclude() (it has no @Expose())";
 }
 
 /** Whether `@Transform(...)` changes `propertyName` when a plain object is turned into an instance. */

@@ -1,5 +1,5 @@
 import type { Class } from '../metadata/Class';
-import { inputName, isExcludedFromInput } from './class-transformer';
+import { inputName, isExcludedFromInput, outputChange } from './class-transformer';
 import { readDtoProperties } from './class-validator';
 import type { DtoWalk } from './DtoWalk';
 import { className } from './isDtoClass';
@@ -27,8 +27,11 @@ export function classSchema(cls: Class, walk: DtoWalk): JsonSchema {
     const properties: Record<string, JsonSchema> = {};
     const required: string[] = [];
     for (const prop of props) {
-      if (isExcludedFromInput(cls, prop.name)) continue; // plainToInstance drops it: not an input
-      const key = inputName(cls, prop.name);
+      if (!walk.input) {
+        // A result goes out as JSON.stringify writes the returned object, under its own property names.
+        if (!outputChangeProblem(cls, prop.name, walk)) continue;
+      } else if (isExcludedFromInput(cls, prop.name)) continue; // plainToInstance drops it: not an input
+      const key = walk.input ? inputName(cls, prop.name) : prop.name;
       if (key === '__proto__') {
         reportProblem(
           ctx,
@@ -47,6 +50,26 @@ export function classSchema(cls: Class, walk: DtoWalk): JsonSchema {
   } finally {
     ctx.expanding.delete(cls);
   }
+}
+
+/**
+ * Whether an output class's property is sent as declared; reports it (and returns false) when an
+ * `@Exclude` (its own or its class's) or an `@Expose` rename would change it, which nothing applies
+ * to a result: the property would go out all the same (an excluded secret) or under its own name
+ * (every call refused).
+ */
+function outputChangeProblem(cls: Class, property: string, walk: DtoWalk): boolean {
+  const change = outputChange(cls, property);
+  if (!change) return true;
+  reportProblem(
+    walk.ctx,
+    propertyWhere(walk.ctx, cls, property),
+    `is ${change.excluded ? 'left out' : 'renamed'} by ${change.decorator} in an output class, but a result is sent as JSON.stringify writes the returned object: class-transformer does not run on it, so the property would go out ${change.excluded ? 'all the same' : 'under its own name'}`,
+    change.excluded
+      ? 'leave the property out of the output class (and out of the object the tool returns).'
+      : 'name the property as the client should see it, or remove @Expose from the output class.',
+  );
+  return false;
 }
 
 /** Inline schema for a plain nested class, `$ref` for a recursive one. */

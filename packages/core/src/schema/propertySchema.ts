@@ -44,25 +44,32 @@ export function propertySchema(cls: Class, prop: DtoProperty, walk: DtoWalk): De
   const own = shaping.filter((c) => !c.each);
   const each = shaping.filter((c) => c.each);
   const nested = prop.constraints.find((c) => c.kind === 'nestedValidation');
-  const isArray = design === Array || each.length > 0 || nested?.each === true || impliesArray(own, walk);
+  // A Map arrives as a JSON object of its values, a Set as an array; class-transformer builds either only under @Type.
+  const isMap = design === Map;
+  if (isMap || design === Set) checkCollection(isMap ? 'Map' : 'Set', hint !== undefined, at, walk);
+  const isArray = !isMap && (design === Array || design === Set || each.length > 0 || nested?.each === true || impliesArray(own, walk));
+  const isCollection = isArray || isMap;
 
-  // For an array, @Type names the element class; TypeScript says nothing about elements.
-  const valueRef = isArray ? hint : (hint ?? design);
-  if (walk.input) checkTransformPlumbing(prop, valueRef, { isArray, hasHint: hint !== undefined }, at, walk);
+  // For an array (or a Map), @Type names the element class; TypeScript says nothing about elements.
+  const valueRef = isCollection ? hint : (hint ?? design);
+  if (walk.input) checkTransformPlumbing(prop, valueRef, { isArray: isCollection, hasHint: hint !== undefined }, at, walk);
   // `@Type(() => Base, { discriminator })`: one of the subclasses, told apart by the discriminator's value.
   const discriminator = hint === undefined ? undefined : findTypeMetadata(cls, prop.name)?.discriminator;
   const valueBase = discriminator ? discriminatedSchema(discriminator, walk, at) : baseSchema(valueRef, walk);
 
   let schema: JsonSchema;
-  if (isArray) {
+  // A Map's values are the JSON object's property values.
+  const elements = isMap ? 'additionalProperties' : 'items';
+  if (isCollection) {
     const items = applyConstraints(valueBase, each, walk, at);
-    schema = applyConstraints({ type: 'array' }, own, walk, at) ?? { type: 'array' };
-    if (isKnown(items)) schema = { ...schema, items };
+    const type = isMap ? 'object' : 'array';
+    schema = applyConstraints({ type }, own, walk, at) ?? { type };
+    if (isKnown(items)) schema = { ...schema, [elements]: items };
     else
       reportProblem(
         walk.ctx,
         at,
-        'is an array, but its element type cannot be known (TypeScript emits only `Array`)',
+        `is ${isMap ? 'a Map' : 'an array'}, but its element type cannot be known (TypeScript emits only \`${isMap ? 'Map' : 'Array'}\`)`,
         'add @Type(() => X) for the element class, or an `each: true` constraint such as @IsString({ each: true })',
       );
   } else {
@@ -77,7 +84,8 @@ export function propertySchema(cls: Class, prop: DtoProperty, walk: DtoWalk): De
   }
   if (docs) schema = withDocs(schema, docs);
   attachMessages(schema, own, cls, prop.name, walk);
-  if (isArray && schema.items) attachMessages(schema.items, each, cls, prop.name, walk);
+  const itemSchema = isMap ? schema.additionalProperties : isArray ? schema.items : undefined;
+  if (typeof itemSchema === 'object') attachMessages(itemSchema, each, cls, prop.name, walk);
   return { schema, required };
 }
 
@@ -90,6 +98,28 @@ export function propertySchema(cls: Class, prop: DtoProperty, walk: DtoWalk): De
 function isRequired(constraints: readonly DtoConstraint[]): boolean {
   if (constraints.some((c) => c.kind === 'isOptional' || c.kind === 'conditionalValidation')) return false;
   return constraints.some((c) => !PASS_WHEN_MISSING.has(c.kind));
+}
+
+/**
+ * A Set or Map input is built only by class-transformer under `@Type` (else the method gets the
+ * JSON array or object); a result's is written by JSON.stringify as `{}`, its entries lost.
+ */
+function checkCollection(name: 'Set' | 'Map', hasHint: boolean, at: string, walk: DtoWalk): void {
+  if (!walk.input) {
+    reportProblem(
+      walk.ctx,
+      at,
+      `is a ${name} in an output class, which JSON.stringify writes as {} (its entries lost)`,
+      `declare it as ${name === 'Set' ? 'an array' : 'a plain object (Record<string, X>) with @IsObject()'} and convert the ${name} before returning it.`,
+    );
+  } else if (!hasHint) {
+    reportProblem(
+      walk.ctx,
+      at,
+      `is a ${name}, but has no @Type(() => X), so class-transformer leaves the JSON ${name === 'Map' ? 'object' : 'array'} as it is and the method gets no ${name}`,
+      `add @Type(() => X) naming the class of its ${name === 'Map' ? 'values' : 'elements'}: @Type(() => String), @Type(() => Number) or a DTO class.`,
+    );
+  }
 }
 
 /** The class named by `@Type(() => X)`, undefined without one. */

@@ -68,6 +68,8 @@ function compile(cls: Class, cells: Map<Class, Cell>): DtoBuilder | undefined {
     const given = readPropertyDocs(cls, prop.name)?.schema !== undefined;
     if (!prop.constraints.every(given ? (c) => ACCEPT_ANY.has(c.kind) : isExpressed)) return undefined;
     if (inputName(cls, prop.name) !== prop.name || isExcludedFromInput(cls, prop.name) || hasInputTransform(cls, prop.name)) return undefined;
+    // A Set or a Map is built by class-transformer (under @Type): left to the libraries.
+    if (isCollectionClass(Reflect.getMetadata('design:type', cls.prototype as object, prop.name))) return undefined;
     const structural = prop.constraints.find((c) => c.kind === 'nestedValidation' || c.kind === 'isDate');
     if (!structural) {
       props.push({ name: prop.name, convert: undefined });
@@ -75,7 +77,9 @@ function compile(cls: Class, cells: Map<Class, Cell>): DtoBuilder | undefined {
     }
     const element = elementConverter(cls, prop.name, cells);
     if (!element) return undefined;
-    props.push({ name: prop.name, convert: structural.each ? (v) => (Array.isArray(v) ? v.map(element) : element(v)) : element });
+    // An array is built element by element with or without `each`, as class-transformer does
+    // (`@ValidateNested() kids!: Kid[]` validates each element too).
+    props.push({ name: prop.name, convert: (v) => (Array.isArray(v) ? v.map(element) : element(v)) });
   }
   cell.build = (value) => {
     const instance = new cls() as Record<string, unknown>;
@@ -126,6 +130,10 @@ function discriminatedConverter(d: Discriminator, cells: Map<Class, Cell>): Conv
     const { [property]: _dropped, ...rest } = plain;
     return build(rest);
   };
+}
+
+function isCollectionClass(type: unknown): boolean {
+  return type === Set || type === Map;
 }
 
 function isExpressed(constraint: DtoConstraint): boolean {

@@ -122,7 +122,6 @@ class Compiler {
     const rules: Rule<unknown[]>[] = [];
     if (minItems !== undefined) rules.push(rule((v) => v.length >= minItems, custom.minItems, `must have at least ${minItems} item${minItems === 1 ? '' : 's'}`));
     if (maxItems !== undefined) rules.push(rule((v) => v.length <= maxItems, custom.maxItems, `must have at most ${maxItems} item${maxItems === 1 ? '' : 's'}`));
-    if (uniqueItems) rules.push(rule((v) => new Set(v.map(jsonKey)).size === v.length, custom.uniqueItems, 'must not contain duplicate items'));
     if (rules.length > 0) checks.push(ruleCheck(Array.isArray, rules));
     const prefix = (schema.prefixItems as SchemaNode[] | undefined)?.map((s) => this.compile(s)) ?? [];
     const items = (schema.items as SchemaNode | undefined) === undefined ? undefined : this.compile(schema.items as SchemaNode);
@@ -140,6 +139,8 @@ class Compiler {
         return out ?? value;
       });
     }
+    // After the items: with `coerce`, it compares the converted values ("1" and 1 are one integer).
+    if (uniqueItems) checks.push(ruleCheck(Array.isArray, [rule((v) => new Set(v.map(jsonKey)).size === v.length, custom.uniqueItems, 'must not contain duplicate items')]));
     if ((schema.contains as SchemaNode | undefined) !== undefined) checks.push(this.containsCheck(schema));
     return checks;
   }
