@@ -209,6 +209,18 @@ describe('apps and containers', () => {
     await expect(createApp({ name: 'g', version: '1', tools: ['nothing/*.js'], cwd: __dirname })).rejects.toThrow(/matched no files/);
   });
 
+  it('refuses a tools option that is no list, and a path to no file, with a ConfigError naming the fix', async () => {
+    const refusal = (fix: RegExp) => expect.objectContaining({ kind: 'config', message: expect.stringMatching(fix) });
+    for (const tools of [undefined, 'fixtures/*.tools.js', KitchenTools]) {
+      await expect(createApp({ name: 'g', version: '1', tools: tools as never, cwd: __dirname })).rejects.toEqual(
+        refusal(/`tools` is a list of tool classes and\/or glob patterns, e\.g\. tools: \[WeatherTools\]/),
+      );
+    }
+    await expect(createApp({ name: 'g', version: '1', tools: ['dist/not-built.js'], cwd: __dirname })).rejects.toEqual(
+      refusal(/the pattern 'dist\/not-built\.js' matched no files .*Build the project first/),
+    );
+  });
+
   it('coerces string arguments only when the app asks for it', async () => {
     const app = await createApp({ name: 'k', version: '1', tools: [KitchenTools], coerce: true });
     const client = await createTestClient(app);

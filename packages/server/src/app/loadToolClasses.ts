@@ -9,6 +9,10 @@ import { isToolClass } from '@toolwright/core/internal';
  * loads with the first pattern: an app that passes classes, and every edge Worker, skips it.
  */
 export async function loadToolClasses(entries: readonly (Class | string)[], cwd: string): Promise<Class[]> {
+  if (!Array.isArray(entries)) {
+    const got = typeof entries === 'string' ? `the string ${JSON.stringify(entries)}` : entries === null ? 'null' : typeof entries;
+    throw new ConfigError(`Toolwright: createApp's \`tools\` is a list of tool classes and/or glob patterns, e.g. tools: [WeatherTools] or tools: ['dist/tools/*.js'] (got ${got}).`);
+  }
   const classes = new Set<Class>();
   for (const entry of entries) {
     if (typeof entry !== 'string') {

@@ -16,12 +16,12 @@ export async function loadModule(file: string): Promise<Record<string, unknown>>
   return (await (require('../ground/importModule') as typeof import('../ground/importModule')).importModule(pathToFileURL(file).href)) as Record<string, unknown>;
 }
 
-/** The files a pattern matches under `cwd` (`**`, `*`, `?`, `{a,b}`), sorted; a pattern without a glob is the one path. */
+/** The files a pattern matches under `cwd` (`**`, `*`, `?`, `{a,b}`), sorted; a pattern without a glob is the one path, if that file exists. */
 export async function expandGlob(pattern: string, cwd: string): Promise<string[]> {
   const absolute = isAbsolute(pattern) ? pattern : resolve(cwd, pattern);
   const parts = absolute.split(/[\\/]/);
   const firstGlob = parts.findIndex((p) => /[*?{[]/.test(p));
-  if (firstGlob === -1) return [absolute];
+  if (firstGlob === -1) return (await isFile(absolute)) ? [absolute] : [];
   const base = parts.slice(0, firstGlob).join(sep) || sep;
   const matcher = globToRegExp(parts.slice(firstGlob).join('/'));
   const files: string[] = [];
@@ -29,6 +29,13 @@ export async function expandGlob(pattern: string, cwd: string): Promise<string[]
     if (matcher.test(relative(base, file).split(sep).join('/'))) files.push(file);
   });
   return files.sort();
+}
+
+async function isFile(path: string): Promise<boolean> {
+  return fsPromises.stat(path).then(
+    (stats) => stats.isFile(),
+    () => false,
+  );
 }
 
 async function walk(dir: string, visit: (file: string) => Promise<void>): Promise<void> {
