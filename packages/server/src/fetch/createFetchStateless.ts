@@ -3,6 +3,7 @@ import type { ServerFactory } from '../serving/ServerFactory';
 import { answerAbandoned } from './answerAbandoned';
 import type { FetchMode } from './FetchMode';
 import { requestIdsOf } from './requestIdsOf';
+import { trackSessionRequests } from './trackSessionRequests';
 import { whenBodyEnds } from './whenBodyEnds';
 
 /**
@@ -16,6 +17,8 @@ export function createFetchStateless(app: ServerFactory, options: { jsonResponse
   return {
     async handle(request, body, auth) {
       const transport = createWebStandardTransport({ sessionId: undefined, jsonResponse: options.jsonResponse, eventStore: undefined, retryMs: undefined });
+      // A batch that cancels one of its own requests: the SDK answers nothing for that request, and would hold the POST open (in JSON mode, unanswered) for good.
+      if (Array.isArray(body) && body.some(isCancellation)) trackSessionRequests(transport, { sessionId: undefined, jsonResponse: options.jsonResponse });
       const server = app.createServer();
       running.set(transport, body);
       const end = () => {
@@ -44,4 +47,9 @@ export function createFetchStateless(app: ServerFactory, options: { jsonResponse
     sessionCount: 0,
     close: async () => {},
   };
+}
+
+/** A `notifications/cancelled` notification (a request of that name cancels nothing). */
+function isCancellation(message: unknown): boolean {
+  return typeof message === 'object' && message !== null && (message as { method?: unknown }).method === 'notifications/cancelled' && !('id' in message);
 }

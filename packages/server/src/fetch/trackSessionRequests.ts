@@ -20,7 +20,8 @@ interface Post {
 
 /**
  * What a session's web-standard transport (the SDK's) is given, as `NodeStreamableTransport`
- * does itself on node, so that no POST of the session waits for ever:
+ * does itself on node, so that no POST of the session waits for ever (a stateless request's
+ * transport, `sessionId` undefined, is given it when its batch cancels one of its own requests):
  * - a POST whose request reuses the id of one not answered yet is refused (HTTP 400, -32600):
  *   answers are routed by id, so it could never be answered (see `reusedRequestId`);
  * - a POST whose requests are all settled, one of them cancelled by the client (in a later POST
@@ -32,19 +33,20 @@ interface Post {
  * - `abandon` answers every request still running with a -32000 error, on shutdown (its drain
  *   timeout passed), as `NodeStreamableTransport.abandon` does; closing the session then stops the runs.
  */
-export function trackSessionRequests(transport: WebStandardTransport & Pick<SessionTransport, 'abandon'>, session: { sessionId: string; jsonResponse: boolean }): void {
+export function trackSessionRequests(transport: WebStandardTransport & Pick<SessionTransport, 'abandon'>, session: { sessionId: string | undefined; jsonResponse: boolean }): void {
   const running = new Map<RequestId, Post>();
   const end = (post: Post): void => {
     // Ends the SDK's own wait for the POST: its SSE stream, or in JSON mode the resolver that holds the request for the session's life.
     transport.closeSSEStream(post.cancelled!);
     if (!post.answer) return;
-    const headers = { 'mcp-session-id': session.sessionId };
+    const headers: Record<string, string> = session.sessionId === undefined ? {} : { 'mcp-session-id': session.sessionId };
     if (post.answers.length === 0) return post.answer(new Response(null, { status: 202, headers }));
     post.answer(Response.json(post.answers.length === 1 ? post.answers[0] : post.answers, { status: 200, headers }));
   };
   const cancelled = (message: unknown): void => {
     const m = message as { method?: unknown; params?: { requestId?: unknown } };
-    const id = m.method === 'notifications/cancelled' ? (m.params?.requestId as RequestId) : undefined;
+    // Only a notification cancels: a request of that name (it has an id) is answered -32601 and cancels nothing.
+    const id = m.method === 'notifications/cancelled' && !('id' in m) ? (m.params?.requestId as RequestId) : undefined;
     const post = id === undefined ? undefined : running.get(id);
     if (!post) return;
     running.delete(id!);

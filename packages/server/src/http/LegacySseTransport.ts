@@ -31,6 +31,8 @@ export class LegacySseTransport implements Transport, RequestHeadersSource {
     private readonly messagesPath: string,
     /** The running calls of every legacy stream of the endpoint, which its shutdown drains. */
     private readonly calls: Pending<string>,
+    /** Most bytes left unsent (the client reads too slowly, or not at all) before the next message drops the stream. */
+    private readonly maxBuffered = Infinity,
   ) {}
 
   async start(): Promise<void> {
@@ -72,6 +74,12 @@ export class LegacySseTransport implements Transport, RequestHeadersSource {
     if (!('method' in message) && message.id !== undefined) {
       // Answered already (abandoned at shutdown, or cancelled): one response per request.
       if (!this.settle(message.id)) return;
+    }
+    // More than the bound still unsent when the next message comes: the client stopped reading. Dropping the
+    // stream ends the session (this transport has no resumption); one message larger than the bound still goes to a client that reads.
+    if (this.res.writableLength > this.maxBuffered) {
+      this.res.destroy();
+      return;
     }
     this.res.write(`event: message\ndata: ${JSON.stringify(message)}\n\n`);
   }

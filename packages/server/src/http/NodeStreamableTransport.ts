@@ -467,7 +467,8 @@ export class NodeStreamableTransport implements SessionTransport, RequestHeaders
    */
   private settleCancelled(message: unknown): void {
     const m = message as { method?: unknown; params?: { requestId?: unknown } };
-    if (m.method !== 'notifications/cancelled') return;
+    // Only a notification cancels: a request of that name (it has an id) is answered -32601 and cancels nothing.
+    if (m.method !== 'notifications/cancelled' || 'id' in m) return;
     const id = m.params?.requestId as RequestId | undefined;
     const exchange = id === undefined ? undefined : this.byRequest.get(id);
     if (exchange) this.settle(id!, exchange, undefined);

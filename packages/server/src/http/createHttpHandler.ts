@@ -100,6 +100,7 @@ export function createHttpHandler(app: ServerFactory, options: HttpHandlerOption
     ? createLegacySse(app, {
         mcpPath,
         maxBodyBytes: maxBody,
+        maxBufferedBytes,
         bodyTimeoutMs,
         authenticate,
         isClosing: () => closing,

@@ -21,6 +21,8 @@ export interface LegacySseOptions {
   /** The Streamable HTTP endpoint, which must not be one of the legacy paths. */
   mcpPath: string;
   maxBodyBytes: number;
+  /** Most bytes a stream may hold unsent (its client reads too slowly, or not at all) before it is dropped. */
+  maxBufferedBytes: number;
   bodyTimeoutMs: number;
   authenticate: ((req: IncomingMessage) => Promise<AuthOutcome>) | undefined;
   /** True once the server started shutting down: new streams and requests are then refused. */
@@ -92,7 +94,7 @@ export function createLegacySse(app: ServerFactory, options: LegacySseOptions) {
           sessions.delete(oldest.transport.sessionId);
           oldest.end();
         }
-        const transport = new LegacySseTransport(res, MESSAGES_PATH, calls);
+        const transport = new LegacySseTransport(res, MESSAGES_PATH, calls, options.maxBufferedBytes);
         const server = app.createServer();
         sessions.set(transport.sessionId, { server, transport, principal, owner, end: () => res.end() });
         entry.session = transport.sessionId;

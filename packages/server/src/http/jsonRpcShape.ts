@@ -22,12 +22,20 @@ export function calledTool(body: unknown): string | undefined {
   return message?.method === 'tools/call' && typeof message.params?.name === 'string' ? message.params.name : undefined;
 }
 
-/** The first message of a body that the SDK would not accept, as the error that answers it. */
+/** The first message of a body that the SDK would not accept, as the error that answers it; an empty batch is one (JSON-RPC 2.0 §6). */
 export function invalidMessageOf(body: unknown): InvalidMessageError | undefined {
   if (!Array.isArray(body)) return jsonRpcKind(body) === undefined ? invalidMessageError(body) : undefined;
+  if (body.length === 0) return EMPTY_BATCH;
   for (const message of body) if (jsonRpcKind(message) === undefined) return invalidMessageError(message);
   return undefined;
 }
+
+/** The answer to `[]`: the SDK's web-standard transport would accept it (202) and answer nothing. */
+const EMPTY_BATCH: InvalidMessageError = {
+  jsonrpc: '2.0',
+  id: null,
+  error: { code: -32600, message: 'Invalid Request: the batch (JSON array) is empty. Send one message, or a batch of 1 to 100.' },
+};
 
 /** True if the body holds a request (not only responses and notifications). */
 export function hasRequest(body: unknown): boolean {

@@ -47,6 +47,9 @@ export function createModernHttp(factory: (setup: ServerSetup) => McpServerHandl
   return {
     async handle(req, res, body, authInfo) {
       const aborted = new AbortController();
+      const request = webRequestOf(req, aborted.signal);
+      // A Host that makes no URL (`localhost:abc`, an unclosed `[::1`): RFC 9112 §3.2 answers 400.
+      if (!request) return void res.writeHead(400, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(BAD_HOST) }).end(BAD_HOST);
       // The client went away before its answer was out: stop the call. Aborting after a finished
       // answer would only make the SDK build an abort error per request.
       res.once('close', () => {
@@ -58,7 +61,6 @@ export function createModernHttp(factory: (setup: ServerSetup) => McpServerHandl
         calls.add(exchange);
         res.once('close', () => calls.delete(exchange));
       }
-      const request = webRequestOf(req, aborted.signal);
       let response: Response;
       try {
         response = await handler.fetch(request, body, authInfo);
@@ -98,15 +100,28 @@ export function isModernHttpRequest(req: IncomingMessage, body: unknown): boolea
   return isModernMessage(body) || (typeof header === 'string' && header.trim() >= '2026-07-28');
 }
 
-/** The request line and headers as a web `Request`; the body is handed over already parsed. */
-function webRequestOf(req: IncomingMessage, signal: AbortSignal): Request {
+/** The answer to a request whose Host header makes no URL. */
+const BAD_HOST = JSON.stringify({
+  jsonrpc: '2.0',
+  error: { code: -32000, message: 'Bad Request: the Host header is not a valid host name and port (RFC 9112 §3.2). Send the name and port the server is reached by.' },
+  id: null,
+});
+
+/** The request line and headers as a web `Request` (the body is handed over already parsed); undefined when its Host makes no URL. */
+function webRequestOf(req: IncomingMessage, signal: AbortSignal): Request | undefined {
+  const scheme = (req.socket as TLSSocket | undefined)?.encrypted ? 'https' : 'http';
+  let url: URL;
+  try {
+    url = new URL(req.url ?? '/', `${scheme}://${req.headers.host ?? 'localhost'}`);
+  } catch {
+    return undefined;
+  }
   const headers = new Headers();
   for (const [name, value] of Object.entries(req.headers)) {
     if (value === undefined) continue;
     headers.set(name, Array.isArray(value) ? value.join(', ') : value);
   }
-  const scheme = (req.socket as TLSSocket | undefined)?.encrypted ? 'https' : 'http';
-  return new Request(new URL(req.url ?? '/', `${scheme}://${req.headers.host ?? 'localhost'}`), { method: req.method, headers, signal });
+  return new Request(url, { method: req.method, headers, signal });
 }
 
 /**
