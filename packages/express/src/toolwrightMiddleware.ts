@@ -3,6 +3,7 @@ import type { ErrorRequestHandler, NextFunction, Request, RequestHandler, Respon
 import type { App } from '@toolwright/server';
 import { createHttpHandler, type HttpHandler } from '@toolwright/server/http';
 import { adoptParsedBody } from './adoptParsedBody';
+import { bodyParsersOutsideMount } from './bodyParsersOutsideMount';
 import { bodyParserRefusal, unparsedJsonText, type BodyParserRefusal } from './bodyParserRefusal';
 import type { ToolwrightExpressOptions } from './ToolwrightExpressOptions';
 
@@ -42,8 +43,13 @@ export function toolwrightMiddleware(app: App, options: ToolwrightExpressOptions
   let failed: unknown;
   // A failed start hook is reported by `ready` (and each request's 503); it is not an unhandled rejection.
   ready.catch((error: unknown) => (failed = error));
+  let mountChecked = false;
 
   const handle: RequestHandler = (req: Request, res: Response, next: NextFunction) => {
+    if (!mountChecked && pathOf(req.originalUrl) === mcpPath) {
+      mountChecked = true;
+      warnOfParsersOutside(app, bodyParsersOutsideMount(req, answerParseErrors, mcpPath), mcpPath);
+    }
     // Mounted under a path, express hides it from req.url; the handler matches the full path.
     const mountedUrl = req.url;
     req.url = req.originalUrl;
@@ -93,6 +99,21 @@ export function toolwrightMiddleware(app: App, options: ToolwrightExpressOptions
 }
 
 const DEFAULT_MAX_BODY = 4 * 1024 * 1024;
+
+/** Says, once, where a body parser's refusals would go instead of the endpoint's JSON-RPC answers. */
+function warnOfParsersOutside(app: App, parsers: string[], mcpPath: string): void {
+  if (parsers.length === 0) return;
+  const names = [...new Set(parsers)].join(' and ');
+  const message =
+    `toolwright express: ${names} runs in an app outside the express.Router() or sub-app the MCP middleware is mounted in, so its refusals of a body on ${mcpPath} (bad JSON, too large) ` +
+    "reach your app's error handlers, not the endpoint's JSON-RPC answers: MCP clients get an error page (Express's default one shows the stack outside production). " +
+    `Mount the middleware on the app itself, app.use(toolwrightMiddleware(mcpApp, { path: '${mcpPath}' })), or move the body parser into the router it is mounted in.`;
+  try {
+    (app.logger ?? console).warn(message);
+  } catch {
+    // The app's logger failed: the request is served all the same.
+  }
+}
 
 function answer(res: Response, refusal: BodyParserRefusal): void {
   res.status(refusal.status).json(refusal.body);

@@ -1,12 +1,11 @@
 import type { CallHandler, CanActivate, ExecutionContext, NestInterceptor, Type } from '@nestjs/common';
 import { GUARDS_METADATA, INTERCEPTORS_METADATA } from '@nestjs/common/constants';
 import type { ModuleRef } from '@nestjs/core';
-import { ExecutionContextHost } from '@nestjs/core/helpers/execution-context-host';
 import { ToolError, type MemberCall, type MiddlewareFn } from '@toolwright/core';
 import { from, isObservable, lastValueFrom, type Observable } from 'rxjs';
+import { ToolCallContext } from './ToolCallContext';
 
-/** The context type Nest guards and interceptors see for an MCP call (`context.getType()`). */
-export const TOOLWRIGHT_CONTEXT = 'toolwright';
+export { TOOLWRIGHT_CONTEXT } from './ToolCallContext';
 
 type Enhancer<T> = T | Type<T>;
 
@@ -17,7 +16,7 @@ type Enhancer<T> = T | Type<T>;
  * first. They get an `ExecutionContext` of type `'toolwright'`: `getClass()` and `getHandler()`
  * are the tool class and method (so `Reflector` reads their metadata), `switchToRpc().getData()`
  * is the validated arguments and `switchToRpc().getContext()` the whole `MemberCall` (the
- * caller's `authInfo`, the session, the era). A guard that says no is a
+ * caller's `authInfo`, the session, the era); `switchToHttp()` throws (see `ToolCallContext`). A guard that says no is a
  * `Forbidden` tool error; a Nest `HttpException` thrown on the way becomes a tool error with its message.
  */
 export function nestPipeline(moduleRef: ModuleRef): MiddlewareFn {
@@ -52,8 +51,7 @@ export function nestPipeline(moduleRef: ModuleRef): MiddlewareFn {
     const interceptors = enhancersOf<NestInterceptor>(INTERCEPTORS_METADATA, call.target, handler);
     if (guards.length === 0 && interceptors.length === 0) return next();
 
-    const context = new ExecutionContextHost([call.args, call], call.target, handler);
-    context.setType(TOOLWRIGHT_CONTEXT);
+    const context = new ToolCallContext(call, handler);
     for (const guard of guards) {
       const allowed = await settle((await instanceOf(guard)).canActivate(context));
       if (!allowed) throw new ToolError(`Forbidden: ${call.kind} '${call.name}' is not allowed for this caller (a Nest guard refused it).`);

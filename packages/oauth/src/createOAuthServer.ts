@@ -25,6 +25,7 @@ import { sealingKey } from './upstream/sealing';
 import type { UpstreamTokens } from './upstream/UpstreamProvider';
 import { hmacKey, randomToken } from './webCrypto';
 import { consoleLogger } from './consoleLogger';
+import { consentOffRisk } from './consentOffRisk';
 import { guardedLogger } from './guardedLogger';
 
 /** A running authorization server: its endpoints as a fetch handler, and what the MCP endpoint needs to accept its tokens. */
@@ -101,6 +102,9 @@ export async function createOAuthServer(options: OAuthServerOptions): Promise<OA
   if (options.upstream && options.secret === undefined)
     log.warn('toolwright oauth: upstream tokens and sign-ins are encrypted with a random key made at start (no secret given): they are lost on restart and unreadable by other instances. Set secret.');
   if (options.secret !== undefined && !(typeof options.secret === 'string' && options.secret.length >= 32)) throw new ConfigError(secretProblem(options.secret));
+  const consentRisk = consentOffRisk(options);
+  if (consentRisk && 'error' in consentRisk) throw new ConfigError(consentRisk.error);
+  if (consentRisk) log.warn(consentRisk.warning);
   const scopes = [...(options.scopes ?? [])];
   for (const scope of scopes) {
     if (!/^[\x21\x23-\x5b\x5d-\x7e]+$/.test(scope)) {
