@@ -153,12 +153,23 @@ export async function createApp(options: AppOptions): Promise<App> {
     },
     // The overloads on App.listen give HTTP callers the HttpListener that serveHttp returns.
     listen: (async (listen: ListenOptions): Promise<Listener> => {
-      await lifecycle.start();
       switch (listen.transport) {
-        case 'stdio':
+        case 'stdio': {
           // Loaded on first use too: an HTTP or fetch server never runs the stdio transport.
-          return (require('../stdio/serveStdio') as typeof import('../stdio/serveStdio')).serveStdio(app, listen);
+          const stdio = require('../stdio/serveStdio') as typeof import('../stdio/serveStdio');
+          const { protectStdout } = require('../stdio/protectStdout') as typeof import('../stdio/protectStdout');
+          // stdout is the protocol's before the start hooks run: a hook's console.log would reach the client as a line that is not JSON-RPC.
+          const protectedOut = listen.stdout === undefined ? protectStdout() : undefined;
+          try {
+            await lifecycle.start();
+          } catch (error) {
+            protectedOut?.restore();
+            throw error;
+          }
+          return stdio.serveProtectedStdio(app, listen, protectedOut);
+        }
         case 'http':
+          await lifecycle.start();
           // Loaded on first use: the HTTP stack (the SDK transport, hono) costs stdio servers startup time and memory.
           return (require('../http/serveHttp') as typeof import('../http/serveHttp')).serveHttp(app, listen);
         default:

@@ -31,7 +31,9 @@ interface Step {
  * The app's start and shutdown hooks: `first`, `onStart`, every `@OnStart()` method of the
  * served and listed service classes in order, then `last`; on stop, `last`, every
  * `@OnShutdown()` method in reverse order, `onShutdown`, then `first`. Each side runs once,
- * however often it is asked.
+ * however often it is asked. A stop asked while the start runs waits for it to end (or fail):
+ * run at once, the shutdown hooks would close what a start hook was still opening, and the
+ * start would then open it again, and start the extensions, after the shutdown.
  */
 export function createLifecycle({ classes, container, onStart, onShutdown, first, last, logger }: LifecycleOptions): { start(): Promise<void>; stop(): Promise<void> } {
   const methods = (when: 'start' | 'shutdown'): Step[] =>
@@ -60,6 +62,8 @@ export function createLifecycle({ classes, container, onStart, onShutdown, first
       })()),
     stop: () =>
       (stopped ??= (async () => {
+        // A failed start is the caller of `start`'s to report; what did start is stopped all the same.
+        await started?.catch(() => undefined);
         for (const step of stopSteps) {
           try {
             await step.run();

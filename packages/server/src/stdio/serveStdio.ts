@@ -19,14 +19,29 @@ const TERMINAL_NOTE =
  * the drain timeout passes is answered with an error.
  */
 export async function serveStdio(app: ServerFactory, options: StdioListenOptions = { transport: 'stdio' }): Promise<Listener> {
+  return serveProtectedStdio(app, options, options.stdout === undefined ? protectStdout() : undefined);
+}
+
+/**
+ * `serveStdio` with the process's stdout already reserved for the protocol by `protectedOut`
+ * (undefined with `options.stdout` given): `app.listen` reserves it before the start hooks run,
+ * so that their console output goes to stderr too. It is restored once the listener closed, or
+ * at once when serving fails to begin.
+ */
+export async function serveProtectedStdio(app: ServerFactory, options: StdioListenOptions, protectedOut: ReturnType<typeof protectStdout> | undefined): Promise<Listener> {
   const stdin = options.stdin ?? process.stdin;
   const custom = options.stdout !== undefined;
-  const protectedOut = custom ? undefined : protectStdout();
   const out = options.stdout;
   const write = protectedOut?.write ?? ((chunk: string, done: () => void) => out!.write(chunk, done));
   // Malformed messages and the terminal note: in the app's logger, or on stderr.
   const log = failureLogger(app.logger, 'stdio');
-  const caller = await options.authInfo?.();
+  let caller: Awaited<ReturnType<NonNullable<StdioListenOptions['authInfo']>>>;
+  try {
+    caller = await options.authInfo?.();
+  } catch (error) {
+    protectedOut?.restore();
+    throw error;
+  }
   const release = app.openListener();
   const transport = new StdioTransport(stdin, write);
   transport.setCaller(caller);

@@ -95,7 +95,8 @@ export function traceRequest<R>(instruments: TelemetryInstruments, request: Trac
     if (statusCode !== undefined) outcome['rpc.response.status_code'] = statusCode;
     if (span) {
       span.setAttributes(outcome);
-      if (errorType !== undefined && errorType !== CANCELLED) span.setStatus({ code: api.SpanStatusCode.ERROR, ...(typeof message === 'string' && { message: logLineText(message, MAX_MESSAGE) }) });
+      if (errorType !== undefined && errorType !== CANCELLED)
+        span.setStatus({ code: api.SpanStatusCode.ERROR, ...(typeof message === 'string' && { message: logLineText(summaryOf(message), MAX_MESSAGE) }) });
       span.end();
     }
     operationDuration?.record((performance.now() - started) / 1000, { ...common, ...outcome });
@@ -173,6 +174,17 @@ function boundedJson(value: unknown, redact: boolean): string {
     return '[not JSON]';
   }
   return cutText(json ?? 'null', MAX_JSON);
+}
+
+/**
+ * The first line of an error's message: what failed. The lines after it list the problems of the
+ * request's arguments, each quoting the value it got ("- n: must be a number (got string ...)"),
+ * which is the client's data: a span holds argument values only when the app asks
+ * (`recordArguments`), and a secret-looking key's value never.
+ */
+function summaryOf(message: string): string {
+  const end = message.search(/[\r\n]/);
+  return end === -1 ? message : message.slice(0, end);
 }
 
 function textOf(result: unknown): string | undefined {
