@@ -84,7 +84,8 @@ function compileConverter(name: string, shape: ParamShape, coerce: boolean): (va
       const one = async (value: unknown, path: string, issues: ValidationIssue[]) => {
         const outcome = await validate(value);
         if (outcome.ok) return outcome.value;
-        for (const issue of outcome.issues) issues.push({ path: issue.path ? `${path}.${issue.path}` : path, message: issue.message });
+        // A key that is no identifier comes bracketed (`["e-mail"]`): no dot before it.
+        for (const issue of outcome.issues) issues.push({ path: !issue.path ? path : issue.path.startsWith('[') ? `${path}${issue.path}` : `${path}.${issue.path}`, message: issue.message });
         return undefined;
       };
       return shape.array ? (value, issues) => Promise.all((value as unknown[]).map((v, i) => one(v, `${name}[${i}]`, issues))) : (value, issues) => one(value, name, issues);

@@ -13,7 +13,8 @@ export type MiddlewareChain = (call: MemberCall, container: ContainerLike, inner
 /**
  * Composes middleware once (at the first call of a member): functions run as they are;
  * a class is built by the call's container (so request-scoped services reach it) and its
- * `use` runs. A middleware may call `next` once; a second call is a bug it is told of.
+ * `use` runs. A middleware may call `next` once, before it answers; a second call, or one
+ * after it answered (the call's services and context are closed then), is a bug it is told of.
  */
 export function composeMiddleware(list: readonly Middleware[]): MiddlewareChain {
   const steps = list.map(toStep);
@@ -21,18 +22,42 @@ export function composeMiddleware(list: readonly Middleware[]): MiddlewareChain 
     const at = (i: number): Promise<unknown> => {
       if (i === steps.length) return inner();
       let called = false;
+      let answered = false;
       const next: Next = () => {
+        if (answered)
+          return handled(
+            Promise.reject(
+              new ToolwrightError(
+                `Middleware #${i} (${nameOf(list[i])}) called next() after it had answered the call of '${call.name}', whose services and context are closed by then. Call next() before you answer, and await it.`,
+              ),
+            ),
+          );
         if (called)
-          return Promise.reject(
-            new ToolwrightError(`Middleware #${i} (${nameOf(list[i])}) called next() twice in one call of '${call.name}'. Call it once, and keep its promise if you need the result again.`),
+          return handled(
+            Promise.reject(
+              new ToolwrightError(`Middleware #${i} (${nameOf(list[i])}) called next() twice in one call of '${call.name}'. Call it once, and keep its promise if you need the result again.`),
+            ),
           );
         called = true;
-        return at(i + 1);
+        return handled(at(i + 1));
       };
-      return new Promise<unknown>((resolve) => resolve(steps[i](call, next, container))).then(shape);
+      const settle = () => void (answered = true);
+      const answer = new Promise<unknown>((resolve) => resolve(steps[i](call, next, container)));
+      answer.then(settle, settle);
+      return answer.then(shape);
     };
     return at(0);
   };
+}
+
+/**
+ * `promise`, marked as handled: a middleware that drops what next() gives (answering with a
+ * value of its own) must not turn the member's failure into an unhandled rejection, which ends
+ * a Node process. A middleware that awaits it still gets the rejection.
+ */
+function handled(promise: Promise<unknown>): Promise<unknown> {
+  promise.catch(() => undefined);
+  return promise;
 }
 
 type Step = (call: MemberCall, next: Next, container: ContainerLike) => unknown;

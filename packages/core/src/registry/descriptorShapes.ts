@@ -6,9 +6,35 @@
  * of a list against MCP's schema, and one field of another type makes the whole list fail for
  * every member, so the build refuses it.
  */
-export type DescriptorShape = 'string' | 'number' | 'boolean' | 'object' | 'array' | readonly [DescriptorShape] | { readonly [field: string]: DescriptorShape };
+export type DescriptorShape = 'string' | 'number' | 'boolean' | 'object' | 'array' | readonly [DescriptorShape] | { readonly [field: string]: DescriptorShape } | ValueRule;
 
-const ICON: DescriptorShape = { src: 'string', mimeType: 'string', sizes: ['string'], theme: 'string' };
+/** A value MCP narrows beyond its type (an enum, a range, a date format): how it strays at `at`, or undefined. */
+type ValueRule = (value: unknown, at: string) => string | undefined;
+
+/** One of the given strings. */
+const oneOf =
+  (...allowed: string[]): ValueRule =>
+  (value, at) =>
+    allowed.includes(value as string) ? undefined : `${at} is ${JSON.stringify(value) ?? String(value)}, not one of ${allowed.map((a) => `'${a}'`).join(', ')}`;
+
+/** A number from 0 to 1 (a resource's `priority`). */
+const fraction: ValueRule = (value, at) => (typeof value === 'number' && value >= 0 && value <= 1 ? undefined : `${at} is ${JSON.stringify(value) ?? String(value)}, not a number from 0 to 1`);
+
+/** An RFC 3339 date-time with seconds and a `Z` or an offset, on a real calendar day, as MCP's schema checks `lastModified`. */
+const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})T([01]\d|2[0-3]):[0-5]\d:[0-5]\d(\.\d+)?(Z|[+-]([01]\d|2[0-3]):[0-5]\d)$/;
+const dateTime: ValueRule = (value, at) => {
+  const m = typeof value === 'string' ? DATE_TIME.exec(value) : null;
+  const day = m && new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])));
+  const real = m && day && day.getUTCMonth() === Number(m[2]) - 1 && day.getUTCDate() === Number(m[3]);
+  return real ? undefined : `${at} is ${JSON.stringify(value) ?? String(value)}, not an ISO 8601 date-time with seconds and a time zone (such as '2026-01-31T09:30:00Z')`;
+};
+
+const ICON_FIELDS: DescriptorShape = { src: 'string', mimeType: 'string', sizes: ['string'], theme: oneOf('light', 'dark') };
+/** An icon: its fields, and `src`, which MCP requires. */
+const ICON: ValueRule = (value, at) =>
+  typeof value === 'object' && value !== null && !Array.isArray(value) && (value as { src?: unknown }).src === undefined
+    ? `${at}.src is missing (an icon needs its URL)`
+    : shapeProblem(value, ICON_FIELDS, at);
 const COMMON = { name: 'string', title: 'string', description: 'string', icons: [ICON], _meta: 'object' } as const;
 
 export const TOOL_SHAPE: DescriptorShape = {
@@ -21,7 +47,7 @@ export const RESOURCE_SHAPE: DescriptorShape = {
   ...COMMON,
   mimeType: 'string',
   size: 'number',
-  annotations: { audience: ['string'], priority: 'number', lastModified: 'string' },
+  annotations: { audience: [oneOf('user', 'assistant')], priority: fraction, lastModified: dateTime },
 };
 
 /** `@Param` options that become JSON Schema keywords of the argument (or name its header). */
@@ -43,6 +69,7 @@ export const PROPERTY_OPTIONS_SHAPE: DescriptorShape = { title: 'string', descri
 /** Where `value` strays from `shape`, as `annotations.readOnlyHint is a string, not a boolean`; undefined when it does not. */
 export function shapeProblem(value: unknown, shape: DescriptorShape, at = ''): string | undefined {
   if (typeof shape === 'string') return kindOf(value) === shape ? undefined : `${at} is ${article(kindOf(value))}, not ${article(shape)}`;
+  if (typeof shape === 'function') return shape(value, at);
   if (Array.isArray(shape)) {
     if (!Array.isArray(value)) return `${at} is ${article(kindOf(value))}, not an array`;
     for (let i = 0; i < value.length; i++) {

@@ -7,6 +7,7 @@ import { TOOL_NAME_PATTERN } from '../registry/toolName';
 import type { JsonSchema } from '../schema/JsonSchema';
 import { compileProfileSchema } from '../validation/compileSchemaValidator';
 import type { PatternCompiler } from '../validation/PatternCompiler';
+import { jsonEqual } from '../validation/jsonEqual';
 import { describeProfileIssues, schemaProfileIssues } from '../validation/schemaProfile';
 import type { ValidationIssue, ValidationOutcome } from '../validation/ValidationIssue';
 import { invalidArguments } from '../invoke/compileToolCall';
@@ -17,6 +18,8 @@ type Check = (value: unknown) => { ok: true } | { ok: false; issues: readonly Va
 /** Bounds a narrowing may only lower (upper bounds) or raise (lower bounds). */
 const UPPER = ['maximum', 'exclusiveMaximum', 'maxLength', 'maxItems', 'maxProperties'] as const;
 const LOWER = ['minimum', 'exclusiveMinimum', 'minLength', 'minItems', 'minProperties'] as const;
+/** Keywords a narrowing may replace outright: the build proves the new value narrower (bounds, `type`, `enum`, `const`) or it is an annotation. */
+const REPLACEABLE: ReadonlySet<string> = new Set([...UPPER, ...LOWER, 'type', 'enum', 'const', 'title', 'description', 'default', 'examples', 'deprecated', '$comment']);
 
 /**
  * The one place tool transforms are applied (decorator, mount, OpenAPI and proxy sources):
@@ -42,6 +45,10 @@ export function transformTool(tool: CompiledTool, transform: ToolTransform, wher
     const at = `argument '${arg}'`;
     if (!Object.hasOwn(properties, arg)) {
       problem(`its transform names ${at}, which the tool does not have`, `use one of: ${Object.keys(properties).join(', ') || '(it has none)'}.`);
+      continue;
+    }
+    if (typeof change !== 'object' || change === null) {
+      problem(`its transform for ${at} is ${change === null ? 'null' : typeof change}`, 'give an object: { value }, { compute }, { narrow } or { description }.');
       continue;
     }
     const original = properties[arg]!;
@@ -79,7 +86,7 @@ export function transformTool(tool: CompiledTool, transform: ToolTransform, wher
         // and with the tool's own pattern compiler; the app's `narrow` alone (the fallback) runs on RegExp.
         const check = fitsOriginal(schema, arg, { ...original, ...narrow }, tool.compilePattern, true) ?? compileProfileSchema(argumentSchema({}, arg, narrow));
         narrowed.push({ name: arg, check: (value) => check({ [arg]: value }) });
-        shown = { ...original, ...narrow };
+        shown = mergeNarrow(original, narrow);
       }
     }
     if (change.description !== undefined) shown = { ...shown, description: change.description };
@@ -87,6 +94,8 @@ export function transformTool(tool: CompiledTool, transform: ToolTransform, wher
   }
   const description = typeof transform.description === 'function' ? transform.description(tool.descriptor.description) : (transform.description ?? tool.descriptor.description);
   if (description !== undefined && typeof description !== 'string') problem("its transform's description is not a string", 'give a string, or a function returning one.');
+  if (transform.title !== undefined && typeof transform.title !== 'string')
+    problem(`its transform's title is ${typeof transform.title}, not a string`, 'give a string (clients drop a list with a tool whose title is not one).');
   if (problems.length > before) return undefined;
 
   const inputSchema = { ...schema, properties, ...(required.length > 0 ? { required } : {}) };
@@ -152,6 +161,23 @@ function fitsOriginal(root: JsonSchema, arg: string, schema: JsonSchema, compile
 /** An object schema with just `arg`, keeping the root's `$defs` for its `$ref`s. */
 function argumentSchema(root: JsonSchema, arg: string, schema: JsonSchema): JsonSchema {
   return { type: 'object', properties: Object.fromEntries([[arg, schema]]) as Record<string, JsonSchema>, ...(root.$defs && { $defs: root.$defs }) };
+}
+
+/**
+ * The argument's schema as clients see it: `narrow` merged into `original`. A keyword the
+ * build cannot prove narrower (a second `pattern`, another `format`, `multipleOf`, `items`...)
+ * does not replace the original one, which the tool still enforces: it is added under `allOf`,
+ * so the advertised schema accepts what the call accepts.
+ */
+function mergeNarrow(original: JsonSchema, narrow: JsonSchema): JsonSchema {
+  const merged: JsonSchema = { ...original };
+  const added: JsonSchema = {};
+  for (const k of Object.keys(narrow)) {
+    if (!Object.hasOwn(original, k) || REPLACEABLE.has(k) || jsonEqual(original[k], narrow[k])) merged[k] = narrow[k];
+    else added[k] = narrow[k];
+  }
+  if (Object.keys(added).length > 0) merged.allOf = [...(Array.isArray(merged.allOf) ? merged.allOf : []), added];
+  return merged;
 }
 
 /** The first bound `narrow` loosens, as text, or undefined. */
