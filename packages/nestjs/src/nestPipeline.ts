@@ -1,6 +1,6 @@
 import type { CallHandler, CanActivate, ExecutionContext, NestInterceptor, Type } from '@nestjs/common';
 import { GUARDS_METADATA, INTERCEPTORS_METADATA } from '@nestjs/common/constants';
-import type { ModuleRef } from '@nestjs/core';
+import { ContextIdFactory, type ContextId, type ModuleRef } from '@nestjs/core';
 import { ToolError, type MemberCall, type MiddlewareFn } from '@toolwright/core';
 import { from, isObservable, lastValueFrom, type Observable } from 'rxjs';
 import { ToolCallContext } from './ToolCallContext';
@@ -18,22 +18,36 @@ type Enhancer<T> = T | Type<T>;
  * is the validated arguments and `switchToRpc().getContext()` the whole `MemberCall` (the
  * caller's `authInfo`, the session, the era); `switchToHttp()` throws (see `ToolCallContext`). A guard that says no is a
  * `Forbidden` tool error; a Nest `HttpException` thrown on the way becomes a tool error with its message.
+ * A guard or interceptor Nest builds once is built once; one it builds per request (request or
+ * transient scope, its own or that of a provider it injects) is built for each call, in one Nest
+ * context per call, so what it holds is never another caller's. A tool call is no HTTP request:
+ * `REQUEST` is not registered in that context.
  */
 export function nestPipeline(moduleRef: ModuleRef): MiddlewareFn {
-  const resolved = new Map<Type, unknown>();
-  const instanceOf = async <T>(enhancer: Enhancer<T>): Promise<T> => {
+  /** Enhancers Nest builds once (the default scope): resolved on their first call, then shared. */
+  const shared = new Map<Type, unknown>();
+  /** Enhancers Nest builds per request (request or transient scope, their own or a dependency's): built anew for every call. */
+  const perCall = new Set<Type>();
+  const instanceOf = async <T>(enhancer: Enhancer<T>, callScope: () => ContextId): Promise<T> => {
     if (typeof enhancer !== 'function') return enhancer;
     const cls = enhancer as Type<T>;
-    const known = resolved.get(cls);
+    // One context per call: a guard and an interceptor of one call share their request-scoped dependencies, no two calls do.
+    if (perCall.has(cls)) return moduleRef.resolve(cls, callScope(), { strict: false });
+    const known = shared.get(cls);
     if (known) return known as T;
     let instance: T;
     try {
       // Nest registered them as the tool module's injectables when it scanned the tool classes.
       instance = moduleRef.get(cls, { strict: false });
-    } catch {
+    } catch (error) {
+      // Nest's InvalidClassScopeException: Nest builds this class per request, so every call gets its own, as each request would.
+      if ((error as { constructor?: { name?: unknown } } | null)?.constructor?.name === 'InvalidClassScopeException') {
+        perCall.add(cls);
+        return moduleRef.resolve(cls, callScope(), { strict: false });
+      }
       instance = await moduleRef.create(cls);
     }
-    resolved.set(cls, instance);
+    shared.set(cls, instance);
     return instance;
   };
 
@@ -52,12 +66,14 @@ export function nestPipeline(moduleRef: ModuleRef): MiddlewareFn {
     if (guards.length === 0 && interceptors.length === 0) return next();
 
     const context = new ToolCallContext(call, handler);
+    let contextId: ContextId | undefined;
+    const callScope = () => (contextId ??= ContextIdFactory.create());
     for (const guard of guards) {
-      const allowed = await settle((await instanceOf(guard)).canActivate(context));
+      const allowed = await settle((await instanceOf(guard, callScope)).canActivate(context));
       if (!allowed) throw new ToolError(`Forbidden: ${call.kind} '${call.name}' is not allowed for this caller (a Nest guard refused it).`);
     }
     if (interceptors.length === 0) return next();
-    const instances = await Promise.all(interceptors.map((i) => instanceOf(i)));
+    const instances = await Promise.all(interceptors.map((i) => instanceOf(i, callScope)));
     // Innermost first: the last interceptor wraps the call, the first wraps them all.
     const chain = instances.reduceRight<CallHandler>((inner, interceptor) => ({ handle: () => from(deferred(() => interceptor.intercept(context as ExecutionContext, inner))) }), {
       handle: () => from(next()),

@@ -33,7 +33,16 @@ export interface OAuthContext {
   readonly signer: TokenSigner;
   readonly rotationKey: CryptoKey;
   readonly rolesClaim: string;
-  readonly ttl: { readonly access: number; readonly refresh: number; readonly grant: number; readonly grace: number; readonly code: number; readonly signIn: number; readonly client: number };
+  readonly ttl: {
+    readonly access: number;
+    readonly refresh: number;
+    readonly grant: number;
+    readonly grace: number;
+    readonly code: number;
+    readonly signIn: number;
+    readonly client: number;
+    readonly unusedClient: number;
+  };
   readonly signIn?: SignInHook;
   readonly renderConsent?: (view: ConsentView) => string;
   /** The upstream provider users sign in with, when this server proxies one. */

@@ -73,6 +73,16 @@ export interface OAuthServerOptions {
   refreshGraceSeconds?: number;
   /** Open dynamic client registration (RFC 7591) at `/register`. Default true. */
   registration?: boolean;
+  /**
+   * How long a registered client that has not yet signed anyone in is kept: registrations
+   * anyone may send do not hold the store for long. Default 1 day (86 400 s).
+   */
+  unusedClientTtlSeconds?: number;
+  /**
+   * How long a registered client is kept after its last completed sign-in (each one starts
+   * it again); never shorter than `grantTtlSeconds`, so its grants can refresh. Default 180 days.
+   */
+  clientTtlSeconds?: number;
   /** Client ID metadata documents; `false` turns them off. Default on, with the runtime's fetcher (`nodeDocumentFetcher()` on node, `fetchDocumentFetcher()` elsewhere). */
   clientDocuments?: ClientDocumentOptions | false;
   /** The access token claim that carries roles (`jwtVerifier`'s `rolesClaim`). Default `roles`. */

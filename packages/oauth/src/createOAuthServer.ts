@@ -11,6 +11,7 @@ import { token } from './endpoints/token';
 import { accessTokenVerifier } from './accessTokenVerifier';
 import { loadGrant } from './grants';
 import { MemoryOAuthStore } from './MemoryOAuthStore';
+import { storeFullRetryAfter } from './OAuthStoreFullError';
 import type { OAuthClient } from './OAuthClient';
 import type { Endpoints, OAuthContext } from './OAuthContext';
 import { readJson } from './OAuthContext';
@@ -156,7 +157,9 @@ export async function createOAuthServer(options: OAuthServerOptions): Promise<OA
       grace: options.refreshGraceSeconds ?? 10,
       code: 60,
       signIn: 600,
-      client: 180 * 86_400,
+      // A client outlives its grants: they refresh at /token, which needs it.
+      client: Math.max(positiveSeconds(options.clientTtlSeconds, 'clientTtlSeconds', 180 * 86_400), options.grantTtlSeconds ?? 90 * 86_400),
+      unusedClient: positiveSeconds(options.unusedClientTtlSeconds, 'unusedClientTtlSeconds', 86_400),
     },
     ...(options.signIn && { signIn: options.signIn }),
     ...(options.upstream && { upstream: createUpstream(options.upstream, { callbackUrl: urls.callback, store, sealKey: await sealingKey(secret), now }) }),
@@ -168,7 +171,9 @@ export async function createOAuthServer(options: OAuthServerOptions): Promise<OA
       if (clientId.length > 2048) return { error: 'client_id is too long' };
       if (isDocumentClientId(clientId)) return lookupDocument ? lookupDocument(clientId) : { error: 'client ID metadata documents are turned off on this server' };
       const client = await readJson<OAuthClient>(store, `client:${clientId}`);
-      return client ? { client } : { error: `no client is registered as '${clientId}'` };
+      if (client) return { client };
+      // Registrations expire (unused ones within a day): the way back is a new registration.
+      return { error: `no client is registered as '${clientId}' (a registration expires when unused): the application must register again, e.g. remove this server from it and add it back` };
     },
   };
 
@@ -229,9 +234,23 @@ export async function createOAuthServer(options: OAuthServerOptions): Promise<OA
       }
       return await route(request);
     } catch (error) {
+      const retryAfter = storeFullRetryAfter(error);
+      if (retryAfter !== undefined) return storeFull(limitOf.get(path) === 'authorize', path, retryAfter, error);
       log.error(`toolwright oauth: ${request.method} ${path} failed: ${(error as Error)?.stack ?? String(error)}`);
       return json({ error: 'server_error', error_description: 'the authorization server failed; its log has the details' }, 500);
     }
+  };
+
+  /** The store took no new entry: 503 with Retry-After (a page where a browser asked), logged at most once a minute. */
+  let storeFullLoggedAt = -Infinity;
+  const storeFull = (page: boolean, path: string, retryAfter: number, error: unknown): Response => {
+    if (now() - storeFullLoggedAt >= 60_000) {
+      storeFullLoggedAt = now();
+      log.warn(`toolwright oauth: ${path} answered 503 (the store is full; this is logged at most once a minute): ${(error as Error)?.message ?? String(error)}`);
+    }
+    const what = `The authorization server cannot take this request now: retry in ${retryAfter} s.`;
+    const headers = { 'Retry-After': String(retryAfter) };
+    return page ? errorPage('Temporarily unavailable', what, 503, headers) : oauthError('temporarily_unavailable', what, 503, headers);
   };
 
   const handleNode = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
@@ -259,7 +278,12 @@ export async function createOAuthServer(options: OAuthServerOptions): Promise<OA
       }
       await handleNode(req, res);
     },
-    completeSignIn: (signInId, outcome) => completeSignIn(context, signInId, outcome),
+    completeSignIn: (signInId, outcome) =>
+      completeSignIn(context, signInId, outcome).catch((error: unknown) => {
+        const retryAfter = storeFullRetryAfter(error);
+        if (retryAfter === undefined) throw error;
+        return storeFull(true, paths.authorize, retryAfter, error);
+      }),
     async upstreamTokens(authInfo, tokenOptions = {}) {
       const sid = (authInfo.extra?.claims as { sid?: unknown } | undefined)?.sid;
       if (!keepUpstreamTokens || typeof sid !== 'string' || !(await loadGrant(context, sid))) return undefined;
@@ -278,6 +302,13 @@ function tooManyRequests(endpoint: RateLimitedEndpoint, path: string, waitSecond
     return page;
   }
   return oauthError('too_many_requests', what, 429, headers);
+}
+
+/** A lifetime option: a positive number of seconds, or the default when not given. */
+function positiveSeconds(value: number | undefined, name: string, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (typeof value === 'number' && Number.isFinite(value) && value > 0) return value;
+  throw new ConfigError(`Toolwright oauth: ${name} must be a positive number of seconds, got ${JSON.stringify(value) ?? String(value)}. Give one such as ${fallback} (the default), or leave it out.`);
 }
 
 function parseUrl(value: string, name: string): URL {

@@ -4,6 +4,7 @@ export type { OAuthServer } from './createOAuthServer';
 export type { OAuthServerOptions, SignInHook, SignInRequest, SignInOutcome, ConsentView } from './OAuthServerOptions';
 export type { OAuthStore } from './OAuthStore';
 export { MemoryOAuthStore } from './MemoryOAuthStore';
+export { OAuthStoreFullError, OAUTH_STORE_FULL } from './OAuthStoreFullError';
 export type { OAuthClient } from './OAuthClient';
 export { nodeDocumentFetcher } from './cimd/nodeDocumentFetcher';
 export type { NodeDocumentFetcherOptions } from './cimd/nodeDocumentFetcher';

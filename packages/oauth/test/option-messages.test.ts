@@ -25,6 +25,13 @@ describe('createOAuthServer option messages', () => {
     expect(message).not.toContain('hunter2');
   });
 
+  it('refuses a client lifetime that is not a positive number of seconds, naming the default', async () => {
+    expect(await refusal({ unusedClientTtlSeconds: 0 })).toBe(
+      'ConfigError: Toolwright oauth: unusedClientTtlSeconds must be a positive number of seconds, got 0. Give one such as 86400 (the default), or leave it out.',
+    );
+    expect(await refusal({ clientTtlSeconds: '30d' as never })).toMatch(/^ConfigError: Toolwright oauth: clientTtlSeconds must be a positive number of seconds, got "30d"\. Give one such as 15552000/);
+  });
+
   it('names a bad scope and shows how scopes are written', async () => {
     expect(await refusal({ scopes: ['notes:read notes:write'] })).toBe(
       `ConfigError: Toolwright oauth: scopes has "notes:read notes:write", which is not a scope token (RFC 6749 §3.3: printable ASCII without spaces, '"' or '\\'). Name each scope on its own, e.g. scopes: ['notes:read', 'notes:write'].`,

@@ -3,8 +3,8 @@ import { jsonRoute, startDocumentHost } from './fixtures/documentHost';
 import { CALLBACK, authorizeUrl, codeFor, mcpStatus, pkcePair, tokenRequest } from './fixtures/rawFlow';
 import { serveOAuth, testClock, type Served } from './fixtures/serveOAuth';
 
-/** As many entries as the store may hold: the test fills it with what callers can make up, then checks a registration still fits once those have gone stale. */
-const CAPACITY = 30;
+/** As many entries as the store may hold (half for clients and documents, a quarter for pending sign-ins): the test fills those shares with what callers can make up, then checks a registration still fits once those have gone stale. */
+const CAPACITY = 60;
 
 /**
  * What a caller writes into the store by sending `/authorize` requests with client IDs it makes
@@ -37,8 +37,12 @@ describe('the OAuth store keeps what callers make up only while it is of use', (
     });
 
   it('refused documents (one per made-up URL) leave the store after failureCacheSeconds', async () => {
-    for (let i = 0; i < CAPACITY; i++) expect((await open(`https://client.example/made-up/${i}.json`)).status).toBe(400);
-    expect(store.size).toBe(CAPACITY);
+    for (let i = 0; i < CAPACITY / 2; i++) expect((await open(`https://client.example/made-up/${i}.json`)).status).toBe(400);
+    expect(store.size).toBe(CAPACITY / 2);
+    // Past the share of clients and documents: a page saying when to come back, not a 500.
+    const refused = await open('https://client.example/made-up/one-more.json');
+    expect(refused.status).toBe(503);
+    expect(Number(refused.headers.get('retry-after'))).toBeLessThanOrEqual(30);
     clock.advance(31); // the default failureCacheSeconds is 30
     const registered = await register();
     expect(registered.status).toBe(201);
@@ -48,7 +52,7 @@ describe('the OAuth store keeps what callers make up only while it is of use', (
 
   it('documents without an ETag leave the store once stale; one with an ETag stays to be revalidated', async () => {
     const signInsTtl = 600;
-    const documents = CAPACITY / 2;
+    const documents = CAPACITY / 4;
     for (let i = 0; i < documents - 1; i++) {
       const url = `https://client.example/plain/${i}.json`;
       host.routes.set(`client.example/plain/${i}.json`, jsonRoute({ client_id: url, redirect_uris: [CALLBACK], token_endpoint_auth_method: 'none' }, { 'cache-control': 'max-age=120' }));

@@ -107,6 +107,8 @@ const ENTRY_POINTS: Record<string, string[]> = {
   '@toolwright/oauth': [
     'DocumentRefusedError',
     'MemoryOAuthStore',
+    'OAUTH_STORE_FULL',
+    'OAuthStoreFullError',
     'auth0Upstream',
     'createOAuthServer',
     'entraUpstream',

@@ -180,6 +180,8 @@ async function issueCode(context: OAuthContext, signInId: string, record: SignIn
     refresh: found.client.grantTypes.includes('refresh_token'),
   };
   await context.store.set(`grant:${grant.id}`, JSON.stringify(grant), context.ttl.grant);
+  // A registered client that signed someone in is kept long (from this sign-in), no longer as an unused registration.
+  if (found.client.source === 'registered') await context.store.set(`client:${record.clientId}`, JSON.stringify(found.client), context.ttl.client);
   if (record.upstream !== undefined && context.upstream) {
     const tokens = await context.upstream.unseal(record.upstream, `signin:${signInId}`);
     if (tokens) await context.store.set(`upstream:${grant.id}`, await context.upstream.seal(tokens, `grant:${grant.id}`), context.ttl.grant);

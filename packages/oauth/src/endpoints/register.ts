@@ -26,7 +26,8 @@ export async function register(context: OAuthContext, request: Request): Promise
   const method = checked.client.tokenEndpointAuthMethod;
   const secret = method === 'client_secret_basic' || method === 'client_secret_post' ? randomToken(32) : undefined;
   const client: OAuthClient = { ...checked.client, clientId, source: 'registered', ...(secret && { clientSecretHash: await sha256(secret) }) };
-  await context.store.set(`client:${clientId}`, JSON.stringify(client), context.ttl.client);
+  // Kept a day or so until it signs someone in (then for ttl.client): registrations anyone may send do not hold the store for long.
+  await context.store.set(`client:${clientId}`, JSON.stringify(client), context.ttl.unusedClient);
   return json(
     {
       client_id: clientId,
