@@ -291,17 +291,20 @@ describe('Composition page', () => {
     await client.close();
   });
 
-  it('refuses a mount into itself or into an app it serves, and a mount after the app stopped, with a ConfigError', async () => {
+  it('refuses a mount into itself or into an app it serves with a ConfigError; a mount after the app stopped starts when the app starts again', async () => {
     const billing = await createApp({ name: 'billing', version: '1.0.0', tools: [InvoiceTools] });
     expect((await rejection(billing.mount(billing, { namespace: 'self' }))).name).toBe('ConfigError');
     const parent = await createApp({ name: 'p', version: '1.0.0', tools: [Echo], mount: [{ app: billing, namespace: 'billing' }] });
     expect((await rejection(billing.mount(parent, { namespace: 'cycle' }))).name).toBe('ConfigError');
     await parent.start();
     await parent.stop();
-    const later = await createApp({ name: 'later', version: '1.0.0', tools: [Shortcuts] });
-    const stopped = await rejection(parent.mount(later, { namespace: 'later' }));
-    expect(stopped.name).toBe('ConfigError');
-    expect(stopped.message).toContain('after the app stopped');
+    const started: string[] = [];
+    const later = await createApp({ name: 'later', version: '1.0.0', tools: [Shortcuts], onStart: () => void started.push('later') });
+    await parent.mount(later, { namespace: 'later' });
+    expect(started).toEqual([]);
+    await parent.start();
+    expect(started).toEqual(['later']);
+    await parent.stop();
   });
 });
 

@@ -16,13 +16,14 @@
 // the second leaves out the optional modules nothing reaches:
 // - jose, unless the app imports `@toolwright/server/auth` (jwtVerifier loads it);
 // - @opentelemetry/api, unless code other than Toolwright's imports it (Toolwright records spans
-//   only once a provider is registered with the API, which needs the app's own import of it);
+//   only once a provider is registered with the API, which needs the app's own import of it), and
+//   with it Toolwright's tracing;
 // - @toolwright/server's node-only code (the node HTTP listener, the test kit, the proxy: lazy.js
 //   of the CommonJS build, what `app.listen({ transport: 'http' })` loads in the ES module one),
 //   unless the app imports one of the entry points that lead into it (`@toolwright/server/http`,
 //   `/testing`, `/proxy`); a Worker serves through the web-standard path;
 // - class-validator's decorators that no DTO uses, with validator.js and libphonenumber-js that
-//   they bring (see usedClassValidator below);
+//   they bring, and the modules of those decorators (see usedClassValidator below);
 // - the SDK's stdio transport and Toolwright's (a Worker has no standard input), and the SDK's Skills
 //   extension unless a file of the app names skills().
 // - zod's translations of its messages into 60-odd languages (a fifth of the Worker), unless a
@@ -37,7 +38,7 @@
 // runs (a test, a dev server) get the old file or the new one, never a half-written one.
 import { build } from 'esbuild';
 import { randomBytes } from 'node:crypto';
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { builtinModules, createRequire } from 'node:module';
 import { basename, dirname, join, resolve } from 'node:path';
 
@@ -160,6 +161,12 @@ const noStdio = leftOut(
   SERVER_BUNDLE,
 );
 
+/**
+ * Toolwright's tracing left out with `@opentelemetry/api` (see noTelemetry): only a connection with
+ * telemetry to record loads it, and without the API none has any.
+ */
+const noTracing = leftOut('no-tracing', /^\.\.\/handlers\/tracedServerClass$/, "Toolwright's tracing is not in this Worker bundle: nothing in the app imports @opentelemetry/api.", SERVER_BUNDLE);
+
 /** The SDK's Skills extension left out: only `skills()` loads it, and nothing in the app's code names it. */
 const noSkills = leftOut(
   'no-skills',
@@ -198,7 +205,8 @@ const noZodLocales = {
  * `class-validator` is a module that re-exports, from class-validator's ES build, only the names
  * the bundle uses: those Toolwright's core reads (its metadata storage, `ValidationTypes`,
  * `validate`) and the decorators the app's files take from `class-validator` or
- * `@toolwright/core/dto`. esbuild drops the rest. The decorators record in the storage
+ * `@toolwright/core/dto`, each from the file that declares it (see classValidatorExports). esbuild
+ * drops the rest. The decorators record in the storage
  * class-validator keeps on `globalThis`, which every build of it shares.
  */
 const usedClassValidator = (names) => ({
@@ -209,13 +217,54 @@ const usedClassValidator = (names) => ({
       if (esm.errors.length > 0) return undefined; // a release without that build: the whole library, as before
       return { path: esm.path, namespace: 'toolwright-class-validator', pluginData: esm.path };
     });
-    build.onLoad({ filter: /.*/, namespace: 'toolwright-class-validator' }, (args) => ({
-      contents: `export { ${[...names].join(', ')} } from ${JSON.stringify(args.pluginData)};\n`,
+    build.onLoad({ filter: /.*/, namespace: 'toolwright-class-validator' }, async (args) => ({
+      contents: await classValidatorExports(names, args.pluginData),
       resolveDir: dirname(args.pluginData),
       loader: 'js',
     }));
   },
 });
+
+/** class-validator's own checks, which its entry point defines over its `Validator`: the same calls, through the same container. */
+const VALIDATOR_CALLS = ['validate', 'validateOrReject', 'validateSync'];
+
+/**
+ * The module that stands for class-validator: each of `names` re-exported from the file of its ES
+ * build that declares it, not from its entry point. The entry point imports every decorator, and
+ * Toolwright's core `require`s class-validator (on first use), so esbuild gives each module the
+ * entry reaches an initialiser that runs when first required: 135 of them, each compiled and run
+ * at a cold start, for the dozen decorators a Worker's DTOs use. Names no file declares (a release
+ * laid out otherwise) come from the entry point, as before.
+ */
+async function classValidatorExports(names, entry) {
+  const root = dirname(entry);
+  /** Each exported name, with the file that exports it (undefined: more than one does). */
+  const declaredIn = new Map();
+  const files = (await readdir(root, { recursive: true })).filter((file) => file.endsWith('.js') && file !== 'index.js' && file !== join('decorator', 'decorators.js'));
+  // esbuild reads what each file exports (its own parser, one pass over them all); a name two files export is taken from the entry point, which decides between them.
+  const read = await build({ entryPoints: files, absWorkingDir: root, outdir: 'exports', bundle: false, write: false, metafile: true, format: 'esm', logLevel: 'silent' });
+  for (const output of Object.values(read.metafile.outputs)) {
+    if (output.entryPoint === undefined) continue;
+    for (const name of output.exports) declaredIn.set(name, declaredIn.has(name) ? undefined : join(root, output.entryPoint));
+  }
+  const calls = VALIDATOR_CALLS.filter((name) => names.has(name));
+  const useFiles = declaredIn.get('Validator') !== undefined && declaredIn.get('getFromContainer') !== undefined;
+  const lines = [];
+  const fromEntry = [];
+  for (const name of names) {
+    if (useFiles && calls.includes(name)) continue;
+    const file = declaredIn.get(name);
+    if (file) lines.push(`export { ${name} } from ${JSON.stringify(file)};`);
+    else fromEntry.push(name);
+  }
+  if (useFiles && calls.length > 0) {
+    lines.push(`import { Validator as ToolwrightValidator } from ${JSON.stringify(declaredIn.get('Validator'))};`);
+    lines.push(`import { getFromContainer as toolwrightFromContainer } from ${JSON.stringify(declaredIn.get('getFromContainer'))};`);
+    for (const name of calls) lines.push(`export function ${name}(...args) { return toolwrightFromContainer(ToolwrightValidator).${name}(...args); }`);
+  } else fromEntry.push(...calls);
+  if (fromEntry.length > 0) lines.push(`export { ${fromEntry.join(', ')} } from ${JSON.stringify(entry)};`);
+  return `${lines.join('\n')}\n`;
+}
 
 /** The built-ins whose export is a plain object, which the Worker's `require` gives as stand-ins. */
 const OBJECT_BUILTINS = new Set([
@@ -456,7 +505,7 @@ export async function bundleWorker({ entry, resolveDir, outfile }) {
       lazyBuiltinImports,
       staticImports(reach.jose),
       oneClassTransformer,
-      ...(reach.telemetry ? [] : [noTelemetry]),
+      ...(reach.telemetry ? [] : [noTelemetry, noTracing]),
       ...(reach.nodeOnly ? [] : [noNodeOnlyServer]),
       noStdio,
       ...(reach.skills ? [] : [noSkills]),

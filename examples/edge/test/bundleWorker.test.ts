@@ -50,6 +50,20 @@ function bundled(name: string, entry: string, cwd = ROOT): { modules: string[]; 
 
 const has = (modules: string[], pattern: RegExp) => modules.some((m) => pattern.test(m));
 
+/** The modules of class-validator's decorators that board.dto.ts's decorators are in, or are made with (ValidateBy). */
+const CLASS_VALIDATOR_DECORATOR_MODULES = [
+  'array/ArrayMaxSize.js',
+  'array/ArrayMinSize.js',
+  'common/IsOptional.js',
+  'common/ValidateBy.js',
+  'common/ValidateNested.js',
+  'number/Max.js',
+  'number/Min.js',
+  'string/MinLength.js',
+  'typechecker/IsInt.js',
+  'typechecker/IsString.js',
+];
+
 let esmApp: string | undefined;
 /** The example's app compiled once more by tsc as ES modules, as its bundle-worker.mjs does: their folder. */
 function appAsEsModules(): string {
@@ -60,13 +74,17 @@ function appAsEsModules(): string {
   return esmApp;
 }
 
-/** Loads the Worker in `file` in node and sends it a 2026-07-28 tools/list: what it printed (`status <code>`, and whatever the node flags print). */
-function listTools(file: string, nodeFlags: string[] = []): string {
+/**
+ * Loads the Worker in `file` in node and sends it a 2026-07-28 tools/list: what it printed (`status <code>`, and whatever the
+ * node flags print). `prelude` runs first; `report`, an expression, is printed after the answer as `reads <JSON>`.
+ */
+function listTools(file: string, nodeFlags: string[] = [], prelude = 'globalThis.process.getBuiltinModule ??= (id) => require(id);', report?: string): string {
   const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {}, 'io.modelcontextprotocol/clientInfo': { name: 'test', version: '1' } };
   const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: { _meta: meta } });
   const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/list' };
   const request = `new Request('http://127.0.0.1/mcp', { method: 'POST', body: ${JSON.stringify(body)}, headers: ${JSON.stringify(headers)} })`;
-  const script = `globalThis.process.getBuiltinModule ??= (id) => require(id);\nimport(${JSON.stringify(`file://${file}`)}).then((m) => m.default.fetch(${request}, {})).then((response) => console.log('status', response.status));`;
+  const reported = report === undefined ? '' : `; console.log('reads ' + JSON.stringify(${report}))`;
+  const script = `${prelude}\nimport(${JSON.stringify(`file://${file}`)}).then((m) => m.default.fetch(${request}, {})).then((response) => { console.log('status', response.status)${reported}; });`;
   return execFileSync(process.execPath, [...nodeFlags, '-e', script], { cwd: ROOT, encoding: 'utf8' });
 }
 
@@ -102,6 +120,9 @@ describe("the edge example's Worker bundler", () => {
     expect(has(modules, /node_modules\/validator\/lib\/isEmail\.js$/)).toBe(false);
     expect(has(modules, /node_modules\/jose\//)).toBe(true);
     expect(has(modules, /node_modules\/@opentelemetry\/api\//)).toBe(false);
+    // Without the API no connection records, so Toolwright's tracing is left out with it.
+    expect(modules).toContain('no-tracing:../handlers/tracedServerClass');
+    expect(has(modules, /packages\/server\/esm\/(handlers\/tracedServerClass|telemetry\/traceRequest)\.js$/)).toBe(false);
     // Toolwright's ES module build, and no module of its CommonJS one (two copies would keep two registries).
     expect(has(modules, /packages\/server\/esm\/fetch\/createFetchHandler\.js$/)).toBe(true);
     expect(has(modules, /packages\/core\/esm\/registry\/buildRegistry\.js$/)).toBe(true);
@@ -138,15 +159,45 @@ describe("the edge example's Worker bundler", () => {
     // Toolwright's ES module build imports its own modules where its CommonJS one requires them on first use.
     const initialised = [...text.matchAll(/__esm\(\{"([^"]+)"/g)].map(([, path]) => path);
     expect(initialised.filter((path) => /packages\/(server|core)\/|@modelcontextprotocol\/|\/zod\/|\.bundle-test-/.test(path))).toEqual([]);
+    // class-validator's modules are (the core requires it on first use), but only those the DTOs' decorators
+    // need: from its entry point, each of its 110-odd decorators' modules would be there, pruned to an
+    // empty initialiser that a cold start compiles and runs.
+    const decoratorModules = initialised.filter((path) => /class-validator\/esm2015\/decorator\//.test(path)).map((path) => path.replace(/^.*\/esm2015\/decorator\//, ''));
+    expect(decoratorModules.sort()).toEqual(CLASS_VALIDATOR_DECORATOR_MODULES);
+    // Its entry point itself neither (the stand-in module named after it re-exports from the files that declare each name).
+    expect(has(modules, /^[^:]*node_modules\/class-validator\/esm2015\/index\.js$/)).toBe(false);
     // What it imports of the modules left out is there, each export a function that says why when called.
     expect(modules).toContain('no-stdio:../stdio/serveStdio');
-    expect(text).toContain('function serveStdio(){throw new Error("A Worker cannot serve stdio');
+    expect(text).toContain('function serveStdioAfter(){throw new Error("A Worker cannot serve stdio');
     // It starts and answers without throwing an exception anywhere: each one thrown as the script runs
     // makes V8 parse the whole script again for its stack's source positions (on workerd 105 M
     // instructions, a sixth of a cold start, for the one Toolwright's class-validator loader caught).
     const printed = listTools(join(dir, 'from-esm.mjs'), ['--print-all-exceptions']);
     expect(printed).toContain('status 200');
     expect(printed).not.toContain('Exception thrown');
+  });
+
+  it("starts and answers without reading node's process where the runtime says it is Cloudflare Workers (workerd builds it on the first read: a twentieth of a cold start)", () => {
+    const esm = appAsEsModules();
+    bundled('no-process', `import 'reflect-metadata';\nimport worker from ${JSON.stringify(join(esm, 'worker.js'))};\nexport default worker;\n`);
+    // In node, with the user agent workerd gives and a process that records who reads it.
+    const prelude = [
+      `globalThis.process.getBuiltinModule ??= (id) => require(id);`,
+      `const real = globalThis.process;`,
+      `globalThis.reads = [];`,
+      `Object.defineProperty(globalThis, 'navigator', { configurable: true, value: { userAgent: 'Cloudflare-Workers' } });`,
+      `Object.defineProperty(globalThis, 'process', { configurable: true, get() { globalThis.reads.push(new Error().stack.split('\\n')[2].trim()); return real; } });`,
+    ].join('\n');
+    const printed = listTools(join(dir, 'no-process.mjs'), [], prelude, 'globalThis.reads');
+    expect(printed).toContain('status 200');
+    expect(
+      JSON.parse(
+        printed
+          .split('\n')
+          .find((line) => line.startsWith('reads '))!
+          .slice('reads '.length),
+      ),
+    ).toEqual([]);
   });
 
   it('runs from ES modules with the node-only code in it too (its modules, imported where the CommonJS build requires them, laid out in one scope)', () => {
@@ -208,6 +259,8 @@ describe("the edge example's Worker bundler", () => {
     const { modules } = bundled('telemetry', entry, join(ROOT, '..', '..'));
     expect(has(modules, /^node_modules\/@opentelemetry\/api\//)).toBe(true);
     expect(modules).not.toContain('no-telemetry:@opentelemetry/api');
+    expect(has(modules, /packages\/server\/esm\/telemetry\/traceRequest\.js$/)).toBe(true);
+    expect(modules).not.toContain('no-tracing:../handlers/tracedServerClass');
   });
 
   it("keeps the SDK's Skills extension when a file of the app names skills()", () => {

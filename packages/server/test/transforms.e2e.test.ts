@@ -163,7 +163,7 @@ describe('app.mount()', () => {
     await client.close();
   });
 
-  it.each(['legacy', 'modern'] as TestEra[])('%s era, while it serves: start hooks first, then list-changed; after stop: a ConfigError', async (era) => {
+  it.each(['legacy', 'modern'] as TestEra[])('%s era, while it serves: start hooks first, then list-changed; after stop: started when the app starts again', async (era) => {
     const steps: string[] = [];
     const app = await createApp({ name: 'front', version: '1', tools: [FrontDesk], listChangedDebounceMs: 1, cache: { lists: { ttlMs: 1 } } });
     await app.start();
@@ -182,6 +182,14 @@ describe('app.mount()', () => {
     await expect(clash).rejects.toBeInstanceOf(BuildError);
     await client.close();
     await app.stop();
-    await expect(app.mount({ app: await createApp({ name: 'o3', version: '1', tools: [OrderTools] }), namespace: 'late' })).rejects.toThrow(/app\.mount\(\) was called after the app stopped/);
+    // A stopped app may start again (another listener): a mount meanwhile is as before it served.
+    await app.mount({ app: await createApp({ name: 'o3', version: '1', tools: [OrderTools], onStart: () => void steps.push('o3 started') }), namespace: 'late' });
+    expect(steps).toEqual(['orders started']);
+    await app.start();
+    expect(steps).toEqual(['orders started', 'orders started', 'o3 started']);
+    // Started again, it serves: a mount starts its app at once, as before the first stop.
+    await app.mount({ app: await createApp({ name: 'o4', version: '1', tools: [OrderTools], onStart: () => void steps.push('o4 started') }), namespace: 'later' });
+    expect(steps).toEqual(['orders started', 'orders started', 'o3 started', 'o4 started']);
+    await app.stop();
   });
 });

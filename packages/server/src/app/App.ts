@@ -29,9 +29,15 @@ export interface App extends ServerFactory {
   createServer(setup?: ServerSetup): McpServerHandle;
   /** Creates a 2025-era server for this transport (any SDK `Transport`), connects it and returns it; `overrides` as for `createServer`. */
   connect(transport: Transport, context?: { overrides?: ServiceOverrides }): Promise<McpServerHandle>;
-  /** Runs the start hooks (once; `listen` does it first): `onStart` and every `@OnStart()` method. */
+  /**
+   * Runs the start hooks (`listen` does it first): `onStart` and every `@OnStart()` method. Once
+   * while the app is started; after a stop completed, they run again.
+   */
   start(): Promise<void>;
-  /** Runs the shutdown hooks (once; a listener does it after its calls drained): every `@OnShutdown()` method, then `onShutdown`. */
+  /**
+   * Runs the shutdown hooks (a listener does it when the app's last listener closed, after its
+   * calls drained): every `@OnShutdown()` method, then `onShutdown`. Once until the app starts again.
+   */
   stop(): Promise<void>;
   /**
    * Tells `notifier` of every list change and resource update from now on (for endpoints
@@ -63,8 +69,8 @@ export interface App extends ServerFactory {
    * Mounts more apps, as the `mount` option does: `await app.mount(billing, { namespace: 'billing' })`,
    * or several at once: `await app.mount({ app: billing, namespace: 'billing' }, { app: support, namespace: 'support' })`.
    * While the app serves, the mounted apps' start hooks run first and clients then get
-   * list-changed notifications; after the app stopped it throws a `ConfigError`. A clash is a
-   * `BuildError`, and then nothing is mounted.
+   * list-changed notifications; once the app stopped, the mounted apps start when it starts
+   * again. A clash is a `BuildError`, and then nothing is mounted.
    */
   mount(...mounts: Mount[] | [app: Mount['app'], options: Omit<Mount, 'app'>]): Promise<void>;
   /** Builds more decorated classes (or glob patterns) and serves them from now on; names must be new. */

@@ -7,7 +7,7 @@ import { ToolwrightServer } from '../sdk/ToolwrightServer';
 import type * as TracedServerClass from '../handlers/tracedServerClass';
 import { Telemetry } from '../telemetry/Telemetry';
 import { createToolBinding, directToolCall, registerToolHandlers } from '../handlers/registerToolHandlers';
-import { createFastPaths, fastPathsWanted } from '../lanes/FastPaths';
+import { createFastPaths, fastPathsWanted, type FastPaths } from '../lanes/FastPaths';
 import { installFastPaths } from '../lanes/fastPathsOf';
 import type { App, Listener } from './App';
 import type { AppOptions } from './AppOptions';
@@ -38,7 +38,7 @@ export async function createApp(options: AppOptions): Promise<App> {
   assertSupportedNode();
   checkLogging(options);
   const extensions = new ServedExtensions(options.extensions ?? [], options.logger ?? stderrLogger('extensions'));
-  const tools = [...(await loadToolClasses(options.tools, options.cwd ?? process.cwd())), ...(await extensions.prepare())];
+  const tools = [...(await loadToolClasses(options.tools, options.cwd)), ...(await extensions.prepare())];
   const container = options.container ?? createDefaultContainer();
   checkMiddleware(options.middleware);
   for (const key of ['timeoutMs', 'toolTimeoutMs', 'guardTimeoutMs'] as const) checkTimeout(key, options[key]);
@@ -69,13 +69,22 @@ export async function createApp(options: AppOptions): Promise<App> {
   const holds: MountedHold[] = [];
   // Composition is loaded by the apps that mount others (a server that mounts nothing never runs it).
   if (options.mount !== undefined) (require('../compose/mountApps') as typeof import('../compose/mountApps')).mountApps(options.mount, surface, options.logger ?? stderrLogger('mount'));
-  const phase = { started: false, stopped: false };
+  // Whether the mounted apps are started now, and how many times they were stopped (app.mount() reads both).
+  const phase = { started: false, stops: 0 };
   const binding = createToolBinding(surface);
   const telemetry = new Telemetry(options.telemetry);
   // The one place the fast paths are made (see FastPaths); with them off, every message goes the SDK's way.
   // Stateless HTTP asks per request: while telemetry records, no call skips the SDK's path.
-  const untraced = directToolCall(binding);
-  const fastPaths = fastPathsWanted(options.fastPaths) ? createFastPaths((params, caller) => (telemetry.instruments() ? undefined : untraced(params, caller))) : undefined;
+  // Made on first use, which reads TOOLWRIGHT_FAST_PATHS: a 2026-07-28 request never asks, and on a
+  // Worker reading node's `process` would cost its cold start. null: off.
+  let fastPaths: FastPaths | null | undefined;
+  const fastPathsNow = (): FastPaths | undefined => {
+    if (fastPaths === undefined) {
+      const untraced = directToolCall(binding);
+      fastPaths = fastPathsWanted(options.fastPaths) ? createFastPaths((params, caller) => (telemetry.instruments() ? undefined : untraced(params, caller))) : null;
+    }
+    return fastPaths ?? undefined;
+  };
   const lifecycle = createLifecycle({
     classes: [...new Set([...tools, ...(options.services ?? [])])],
     container,
@@ -122,7 +131,7 @@ export async function createApp(options: AppOptions): Promise<App> {
       const instruments = telemetry.instruments();
       // A 2025-era connection's plain tool calls skip the SDK's per-message work (see FastPaths);
       // a traced one keeps every request on the SDK's path, where its span is made.
-      const intercept = era === 'legacy' && !overriding && !instruments ? fastPaths?.intercept : undefined;
+      const intercept = era === 'legacy' && !overriding && !instruments ? fastPathsNow()?.intercept : undefined;
       // The tracing code is loaded by the first connection that records (an app without telemetry never runs it).
       const tracing = instruments && (require('../handlers/tracedServerClass') as typeof TracedServerClass);
       const server = new (tracing ? tracing.tracedServerClass(ToolwrightServer) : ToolwrightServer)({ caller: authInfo, intercept }, info, settings);
@@ -154,20 +163,10 @@ export async function createApp(options: AppOptions): Promise<App> {
     // The overloads on App.listen give HTTP callers the HttpListener that serveHttp returns.
     listen: (async (listen: ListenOptions): Promise<Listener> => {
       switch (listen.transport) {
-        case 'stdio': {
-          // Loaded on first use too: an HTTP or fetch server never runs the stdio transport.
-          const stdio = require('../stdio/serveStdio') as typeof import('../stdio/serveStdio');
-          const { protectStdout } = require('../stdio/protectStdout') as typeof import('../stdio/protectStdout');
-          // stdout is the protocol's before the start hooks run: a hook's console.log would reach the client as a line that is not JSON-RPC.
-          const protectedOut = listen.stdout === undefined ? protectStdout() : undefined;
-          try {
-            await lifecycle.start();
-          } catch (error) {
-            protectedOut?.restore();
-            throw error;
-          }
-          return stdio.serveProtectedStdio(app, listen, protectedOut);
-        }
+        case 'stdio':
+          // Loaded on first use too: an HTTP or fetch server never runs the stdio transport. The start
+          // hooks run once stdout is the protocol's: their console output goes to stderr too.
+          return (require('../stdio/serveStdio') as typeof import('../stdio/serveStdio')).serveStdioAfter(lifecycle.start, app, listen);
         case 'http':
           await lifecycle.start();
           // Loaded on first use: the HTTP stack (the SDK transport, hono) costs stdio servers startup time and memory.
@@ -192,7 +191,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     ...(options.logger && { logger: options.logger }),
     mount: (...more) => (require('../compose/mountLater') as typeof import('../compose/mountLater')).mountLater(more, surface, options.logger ?? stderrLogger('mount'), mounts, holds, phase),
     async add(...classes) {
-      const more = await loadToolClasses(classes, options.cwd ?? process.cwd());
+      const more = await loadToolClasses(classes, options.cwd);
       surface.add({ tools: more, container, coerce: options.coerce, logger: options.logger, readViewFile });
     },
     notifyResourceUpdated: (uri: string) => surface.connections.resourceUpdated(uri),
@@ -211,7 +210,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     scopes: surface.env.scopes,
     addNotifier: app.addNotifier,
   });
-  if (fastPaths) installFastPaths(app, fastPaths);
+  installFastPaths(app, fastPathsNow);
   return app;
 }
 
@@ -220,7 +219,7 @@ function setLimits({ guardTimeoutMs, maxLogLength, maxUriLength }: AppOptions): 
   return stripUndefined({ guardTimeoutMs, maxLogLength, maxUriLength });
 }
 
-/** Starts the mounted apps (their hooks), in order; from here on, an app mounted later starts as it is mounted. */
+/** Starts the mounted apps (their hooks), in order; from here on, until the app stops, an app mounted later starts as it is mounted. */
 async function startMounted(mounts: readonly Mount[], holds: MountedHold[], phase: { started: boolean }): Promise<void> {
   phase.started = true;
   if (mounts.length === 0) return;
@@ -229,9 +228,13 @@ async function startMounted(mounts: readonly Mount[], holds: MountedHold[], phas
   for (const m of [...mounts]) holds.push(await holdMounted(m.app));
 }
 
-/** Lets go of the mounted apps, last mounted first (each stops unless another parent or its own listener still serves it); from here on, nothing more may be mounted. */
-async function stopMounted(holds: MountedHold[], phase: { stopped: boolean }): Promise<void> {
-  phase.stopped = true;
+/**
+ * Lets go of the mounted apps, last mounted first (each stops unless another parent or its own
+ * listener still serves it); from here on, an app mounted later starts when the app starts again.
+ */
+async function stopMounted(holds: MountedHold[], phase: { started: boolean; stops: number }): Promise<void> {
+  phase.started = false;
+  phase.stops++;
   for (const release of holds.splice(0).reverse()) await release();
 }
 

@@ -30,10 +30,14 @@ interface Step {
 /**
  * The app's start and shutdown hooks: `first`, `onStart`, every `@OnStart()` method of the
  * served and listed service classes in order, then `last`; on stop, `last`, every
- * `@OnShutdown()` method in reverse order, `onShutdown`, then `first`. Each side runs once,
- * however often it is asked. A stop asked while the start runs waits for it to end (or fail):
- * run at once, the shutdown hooks would close what a start hook was still opening, and the
- * start would then open it again, and start the extensions, after the shutdown.
+ * `@OnShutdown()` method in reverse order, `onShutdown`, then `first`. A start asked while the
+ * app is starting or started, and a stop asked while it is stopping or stopped, do nothing more.
+ * A start asked once a stop was asked runs the start side again, after that stop completed: an
+ * app served again after its last listener closed (a test's next client) is served with what its
+ * start hooks opened, not with what its shutdown hooks closed. A stop asked while the start runs
+ * waits for it to end (or fail): run at once, the shutdown hooks would close what a start hook
+ * was still opening, and the start would then open it again, and start the extensions, after the
+ * shutdown.
  */
 export function createLifecycle({ classes, container, onStart, onShutdown, first, last, logger }: LifecycleOptions): { start(): Promise<void>; stop(): Promise<void> } {
   const methods = (when: 'start' | 'shutdown'): Step[] =>
@@ -45,32 +49,45 @@ export function createLifecycle({ classes, container, onStart, onShutdown, first
   const stage = (s: LifecycleStage | undefined, side: 'start' | 'stop'): Step[] => (s ? [{ name: s.name, run: () => s[side]() }] : []);
   const startSteps: Step[] = [...stage(first, 'start'), ...(onStart ? [{ name: 'the start hook onStart', run: onStart }] : []), ...methods('start'), ...stage(last, 'start')];
   const stopSteps: Step[] = [...stage(last, 'stop'), ...methods('shutdown').reverse(), ...(onShutdown ? [{ name: 'the shutdown hook onShutdown', run: onShutdown }] : []), ...stage(first, 'stop')];
+  const runStart = async (): Promise<void> => {
+    for (const step of startSteps) {
+      try {
+        await step.run();
+      } catch (error) {
+        // A mounted app's own failure already names its hook and says the server did not start.
+        if (error instanceof StartupError) throw error;
+        throw new StartupError(`Toolwright: ${step.name} failed, so the server did not start: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+      }
+    }
+  };
+  const runStop = async (): Promise<void> => {
+    for (const step of stopSteps) {
+      try {
+        await step.run();
+      } catch (error) {
+        logger.error(`${step.name} failed`, error);
+      }
+    }
+  };
+  // The start and the stop asked last; a stop is undefined once a later start was asked.
   let started: Promise<void> | undefined;
   let stopped: Promise<void> | undefined;
   return {
-    start: () =>
-      (started ??= (async () => {
-        for (const step of startSteps) {
-          try {
-            await step.run();
-          } catch (error) {
-            // A mounted app's own failure already names its hook and says the server did not start.
-            if (error instanceof StartupError) throw error;
-            throw new StartupError(`Toolwright: ${step.name} failed, so the server did not start: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
-          }
-        }
-      })()),
-    stop: () =>
-      (stopped ??= (async () => {
-        // A failed start is the caller of `start`'s to report; what did start is stopped all the same.
-        await started?.catch(() => undefined);
-        for (const step of stopSteps) {
-          try {
-            await step.run();
-          } catch (error) {
-            logger.error(`${step.name} failed`, error);
-          }
-        }
-      })()),
+    start: () => {
+      if (started && !stopped) return started;
+      // After a stop (completed, or still running: it is awaited), the start side runs again.
+      const previous = stopped;
+      stopped = undefined;
+      return (started = previous ? previous.then(runStart) : runStart());
+    },
+    stop: () => {
+      if (stopped) return stopped;
+      // A failed start is the caller of `start`'s to report; what did start is stopped all the same.
+      const start = started;
+      return (stopped = (async () => {
+        await start?.catch(() => undefined);
+        await runStop();
+      })());
+    },
   };
 }

@@ -7,8 +7,10 @@ import { isToolClass } from '@toolwright/core/internal';
  * matching module is loaded with dynamic `import()`; its exported tool classes are added.
  * The result has no duplicates and keeps the order given. The file walking (node:fs, node:url)
  * loads with the first pattern: an app that passes classes, and every edge Worker, skips it.
+ * Patterns are resolved against `cwd`, by default the process's working directory, read with
+ * the first pattern (on a Worker, reading node's `process` costs its cold start).
  */
-export async function loadToolClasses(entries: readonly (Class | string)[], cwd: string): Promise<Class[]> {
+export async function loadToolClasses(entries: readonly (Class | string)[], cwd: string | undefined): Promise<Class[]> {
   if (!Array.isArray(entries)) {
     const got = typeof entries === 'string' ? `the string ${JSON.stringify(entries)}` : entries === null ? 'null' : typeof entries;
     throw new ConfigError(`Toolwright: createApp's \`tools\` is a list of tool classes and/or glob patterns, e.g. tools: [WeatherTools] or tools: ['dist/tools/*.js'] (got ${got}).`);
@@ -20,6 +22,7 @@ export async function loadToolClasses(entries: readonly (Class | string)[], cwd:
       continue;
     }
     const { expandGlob, loadModule } = require('./loadToolFiles') as typeof import('./loadToolFiles');
+    cwd ??= process.cwd();
     const files = await expandGlob(entry, cwd);
     if (files.length === 0) throw new ConfigError(`Toolwright: the pattern '${entry}' matched no files under ${cwd}. Build the project first, or fix the pattern.`);
     for (const file of files) {

@@ -12,12 +12,13 @@ type MountArgs = readonly Mount[] | readonly [app: Mount['app'], options: Omit<M
  * `app.mount(...)`: mounts more apps into a built app. Before it serves, that is the same as
  * the `mount` option. While it serves, the new members are served from now on (connected
  * clients get list-changed notifications) after the mounted apps' start hooks ran. Once it
- * stopped, it refuses. Clashes are a `BuildError`, and nothing is mounted then.
+ * stopped, it is as before it served: the new apps start when the app starts again. Clashes are
+ * a `BuildError`, and nothing is mounted then.
  *
  * The mounts are checked before the start hooks run, and again once they ran, in the same step
  * as serving: meanwhile another `mount()` call or a start hook may have served a clashing name,
- * or closed a cycle. When a start hook or the second check fails, the apps this call started
- * are let go again (see `holdMounted`) and nothing of the call is served.
+ * or closed a cycle. When a start hook or the second check fails, or the app stops meanwhile,
+ * the apps this call started are let go again (see `holdMounted`) and nothing of the call is served.
  */
 export async function mountLater(
   args: MountArgs,
@@ -25,15 +26,16 @@ export async function mountLater(
   logger: ToolLogger,
   mounts: Mount[],
   holds: MountedHold[],
-  phase: { readonly started: boolean; readonly stopped: boolean },
+  phase: { readonly started: boolean; readonly stops: number },
 ): Promise<void> {
-  if (phase.stopped) throw new ConfigError('Toolwright: app.mount() was called after the app stopped. Mount apps before the app serves, or while it serves.');
+  const stops = phase.stops;
   const more = mountsOf(args);
   prepareMounts(more, surface, logger);
   const taken: MountedHold[] = [];
   try {
     if (phase.started) for (const m of more) taken.push(await holdMounted(m.app));
-    if (phase.stopped) throw new ConfigError("Toolwright: the app stopped while app.mount() ran the mounted apps' start hooks; nothing was mounted.");
+    if (phase.stops !== stops)
+      throw new ConfigError("Toolwright: the app stopped while app.mount() ran the mounted apps' start hooks; nothing was mounted. Mount them again once it serves, or before it starts again.");
     prepareMounts(more, surface, logger)(true);
   } catch (error) {
     for (const release of taken.reverse()) await release();

@@ -19,16 +19,27 @@ const TERMINAL_NOTE =
  * the drain timeout passes is answered with an error.
  */
 export async function serveStdio(app: ServerFactory, options: StdioListenOptions = { transport: 'stdio' }): Promise<Listener> {
-  return serveProtectedStdio(app, options, options.stdout === undefined ? protectStdout() : undefined);
+  return serveStdioAfter(() => Promise.resolve(), app, options);
 }
 
 /**
- * `serveStdio` with the process's stdout already reserved for the protocol by `protectedOut`
- * (undefined with `options.stdout` given): `app.listen` reserves it before the start hooks run,
- * so that their console output goes to stderr too. It is restored once the listener closed, or
- * at once when serving fails to begin.
+ * `serveStdio`, after `start` (the app's start hooks, for `app.listen`), which runs once the
+ * process's stdout is reserved for the protocol: its console output goes to stderr too. stdout
+ * is given back when `start` or serving fails to begin, or once the listener closed.
  */
-export async function serveProtectedStdio(app: ServerFactory, options: StdioListenOptions, protectedOut: ReturnType<typeof protectStdout> | undefined): Promise<Listener> {
+export async function serveStdioAfter(start: () => Promise<void>, app: ServerFactory, options: StdioListenOptions): Promise<Listener> {
+  const protectedOut = options.stdout === undefined ? protectStdout() : undefined;
+  try {
+    await start();
+  } catch (error) {
+    protectedOut?.restore();
+    throw error;
+  }
+  return serveProtectedStdio(app, options, protectedOut);
+}
+
+/** `serveStdio` with the process's stdout reserved by `protectedOut` (undefined with `options.stdout` given). */
+async function serveProtectedStdio(app: ServerFactory, options: StdioListenOptions, protectedOut: ReturnType<typeof protectStdout> | undefined): Promise<Listener> {
   const stdin = options.stdin ?? process.stdin;
   const custom = options.stdout !== undefined;
   const out = options.stdout;

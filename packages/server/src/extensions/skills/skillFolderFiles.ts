@@ -21,8 +21,10 @@ export interface SkillFolderFiles {
 /**
  * Opened without following a final symlink, and without blocking: a FIFO put where a file was
  * opens at once (and is then refused) instead of holding a worker thread until a writer comes.
+ * Read per reader, not as the module loads: every server bundle holds this module, and on a
+ * Worker reading node:fs's `constants` loads node:fs and node's `process` into its cold start.
  */
-const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
+const openFlags = (): number => constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
 
 /**
  * Reads a skills folder for `skills()`: lists folders (anything that is not a plain file or
@@ -34,6 +36,7 @@ const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants
  */
 export function skillFolderFiles(root: string, maxBytes: number): SkillFolderFiles {
   const base = resolve(root);
+  const flags = openFlags();
   const fsPath = (path: string): string => {
     if (path === '') return base;
     const segments = path.split('/');
@@ -43,7 +46,7 @@ export function skillFolderFiles(root: string, maxBytes: number): SkillFolderFil
     return join(base, ...segments);
   };
   const readFile = async (path: string, accept: (size: number) => string | undefined): Promise<Uint8Array> => {
-    const handle = await open(fsPath(path), OPEN_FLAGS);
+    const handle = await open(fsPath(path), flags);
     try {
       const stat = await handle.stat();
       if (!stat.isFile()) throw new ToolwrightError(`skills: ${path} is not a regular file; replace it with a plain file (symlinks, FIFOs and devices are not served)`);
