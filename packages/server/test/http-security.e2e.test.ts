@@ -108,7 +108,7 @@ describe('Streamable HTTP: every refusal has its status code, and the server kee
     const id = await openRawSession(listener.url);
     const unsupported = await post(listener.url, { jsonrpc: '2.0', id: 3, method: 'tools/list' }, { 'mcp-session-id': id, 'mcp-protocol-version': '1999-01-01' });
     expect(unsupported.status).toBe(400);
-    expect(await unsupported.json()).toEqual(rpcError(-32000, "unsupported MCP-Protocol-Version '1999-01-01'"));
+    expect(await unsupported.json()).toEqual(rpcError(-32000, 'the MCP-Protocol-Version header names no supported version. Supported: 2025-11-25'));
     // The conformance suite sends 2025-03-26 on a session that negotiated 2025-11-25 (server-sse-multiple-streams).
     const other = await post(listener.url, { jsonrpc: '2.0', id: 4, method: 'tools/list' }, { 'mcp-session-id': id, 'mcp-protocol-version': '2025-03-26' });
     expect(other.status).toBe(200);

@@ -20,12 +20,14 @@ export type AuthOutcome =
 /** Where the bearer token is read: node's `IncomingMessage` is one, and a fetch handler passes `{ headers: { authorization } }`. */
 export interface BearerSource {
   readonly headers: { readonly authorization?: string | undefined };
+  /** Node's header lines as sent: node keeps only the first of two Authorization headers, these show the others. */
+  readonly rawHeaders?: readonly string[];
 }
 
 /** The `error_description` of each refusal: fixed text, so nothing the caller sent reaches a header or the body. */
 const DESCRIPTIONS = {
   missing: 'This server requires a bearer token in the Authorization header.',
-  malformed: 'The Authorization header must be "Bearer <token>".',
+  malformed: 'Send one Authorization header, "Bearer <token>".',
   invalid: 'The access token is invalid.',
   expired: 'The access token has expired.',
   foreign: 'The access token was issued for another resource.',
@@ -61,7 +63,7 @@ export function createAuthenticator(options: HttpAuthOptions, metadata: Protecte
   });
 
   return async (req) => {
-    const header = req.headers.authorization;
+    const header = authorizationOf(req);
     if (header === undefined) {
       if (options.allowAnonymous) return { ok: true, authInfo: undefined };
       return {
@@ -92,6 +94,24 @@ export function createAuthenticator(options: HttpAuthOptions, metadata: Protecte
     }
     return { ok: true, authInfo: { ...authInfo, token: authInfo.token || match[1] } };
   };
+}
+
+/**
+ * The Authorization header as a fetch handler's `Headers` reads it: two of them (RFC 9110 §5.3:
+ * a field that is no list must not repeat) come joined with ", ", which is no `Bearer <token>`,
+ * so both servers refuse them alike. Node keeps the first only; its raw lines hold the rest.
+ */
+function authorizationOf(req: BearerSource): string | undefined {
+  const first = req.headers.authorization;
+  const raw = req.rawHeaders;
+  if (first === undefined || raw === undefined) return first;
+  let values: string[] | undefined;
+  for (let i = 0; i < raw.length; i += 2) {
+    if (raw[i].length !== 13 || raw[i].toLowerCase() !== 'authorization') continue;
+    if (values) values.push(raw[i + 1]);
+    else values = [raw[i + 1]];
+  }
+  return values && values.length > 1 ? values.join(', ') : first;
 }
 
 function checkScope(scope: string, i: number): string {

@@ -77,7 +77,8 @@ export interface EndpointOptions<Req> {
    * defence). Default: only `localhost`, `127.0.0.1` and `[::1]` where the request arrived on a
    * loopback address, and any elsewhere. A fetch handler cannot tell which address a request
    * arrived on, so it answers only the loopback names unless this lists the names you serve
-   * (`['mcp.example.com']`). Set it when you serve a public name.
+   * (`['mcp.example.com']`). Set it when you serve a public name. Ports are not compared: an
+   * entry with one (`'mcp.example.com:443'`) is refused at start with a ConfigError.
    */
   allowedHosts?: readonly string[];
   /** Largest accepted request body, in bytes; larger ones get 413. Default 4 MiB. */

@@ -340,7 +340,7 @@ export class NodeStreamableTransport implements SessionTransport, RequestHeaders
       if (store.getStreamIdForEventId) {
         known = await store.getStreamIdForEventId(lastEventId);
         if (!known) {
-          return sendRpcError(res, 400, -32000, `Bad Request: unknown Last-Event-ID '${lastEventId}' (expired or never sent). Send the request again.`);
+          return sendRpcError(res, 400, -32000, 'Bad Request: the Last-Event-ID header names no event of this session (expired, or never sent). Send the request again.');
         }
         const claimed = (known === STANDALONE ? this.standalone : this.exchanges.get(known)?.sse)?.open ? false : known !== STANDALONE || (await this.claimStandalone(res));
         if (claimed === undefined) return;

@@ -55,7 +55,8 @@ export function recordAcceptedChanges(transport: SessionTransport, record: (chan
     const [change] = sessionChangesOf(message);
     if (change && (typeof id === 'number' || (typeof id === 'string' && !isRestoreId(id)))) pending.set(id, change);
     // A cancelled request gets no answer: its change is forgotten now, or it would stay for the session's life.
-    else if (pending.size > 0 && (message as { method?: unknown }).method === 'notifications/cancelled')
+    // Only a notification cancels: a request of that name (it has an id) is answered -32601 and cancels nothing.
+    else if (pending.size > 0 && id === undefined && (message as { method?: unknown }).method === 'notifications/cancelled')
       pending.delete((message as { params?: { requestId?: string | number } }).params?.requestId as string | number);
     receive?.(message, extra);
   };
@@ -135,7 +136,7 @@ export function foreignAnswers(body: unknown, instance: string): { body: unknown
   return { body: Array.isArray(body) ? kept : kept[0], foreign };
 }
 
-/** The client's cancellations in a POST: the call they cancel may run on any instance. */
+/** The client's cancellations in a POST (notifications only: a request of that name cancels nothing): the call they cancel may run on any instance. */
 export function cancellationsOf(body: unknown): Record<string, unknown>[] {
-  return (Array.isArray(body) ? body : [body]).filter((m) => (m as { method?: unknown } | null)?.method === 'notifications/cancelled') as Record<string, unknown>[];
+  return (Array.isArray(body) ? body : [body]).filter((m) => (m as { method?: unknown } | null)?.method === 'notifications/cancelled' && !('id' in m)) as Record<string, unknown>[];
 }

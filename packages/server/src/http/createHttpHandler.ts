@@ -25,6 +25,7 @@ import { createRequestLogger, requestLogLevelOf, type RequestLogEntry } from './
 import { refuseClosing, sendAnswer, sendRpcError } from './respond';
 import { uriTooLong } from './HttpRefusal';
 import { UnusedConnections } from './UnusedConnections';
+import { toOriginForm } from './toOriginForm';
 
 type Request = IncomingMessage & { auth?: AuthInfo; body?: unknown };
 export type Next = (error?: unknown) => void;
@@ -204,10 +205,17 @@ export function createHttpHandler(app: ServerFactory, options: HttpHandlerOption
   async function handle(req: Request, res: ServerResponse, next?: Next): Promise<void> {
     const started = log ? performance.now() : 0;
     connections.watch(req);
+    // An absolute-form target (`http://host/mcp`, RFC 9112 §3.2.2) is read as its origin form and host.
+    if (req.url !== undefined && req.url.charCodeAt(0) !== 0x2f /* / */) toOriginForm(req);
     const path = pathOf(req.url);
     const entry: Partial<RequestLogEntry> = {};
     if (log) {
-      res.once('close', () => log({ method: req.method ?? '', path, status: res.statusCode, ms: Math.round((performance.now() - started) * 100) / 100, ...entry }));
+      res.once('close', () => {
+        const ms = Math.round((performance.now() - started) * 100) / 100;
+        // Closed with no answer sent, mostly a client that hung up (node's statusCode would still read 200): 499, as proxies log it.
+        if (!res.headersSent) return log({ method: req.method ?? '', path, ms, ...entry, status: CLIENT_CLOSED, error: entry.error ?? CLIENT_CLOSED_ERROR });
+        log({ method: req.method ?? '', path, status: res.statusCode, ms, ...entry });
+      });
     }
     const isMcp = path === mcpPath;
     try {
@@ -283,6 +291,10 @@ function eventStoresOf(options: HttpHandlerOptions): EventStoreFactory | undefin
   const store = { maxEvents, maxBytes, budget };
   return () => new InMemoryEventStore(store);
 }
+
+/** The request log's status of a request whose client closed the connection before any answer went out. */
+const CLIENT_CLOSED = 499;
+const CLIENT_CLOSED_ERROR = 'the connection closed before any answer was sent (the client hung up, or a timeout ended it)';
 
 function pathOf(url: string | undefined): string {
   if (!url) return '/';

@@ -102,7 +102,7 @@ export function createRequestRules(app: ServerFactory, options: RequestRulesOpti
     },
     version(versionHeader) {
       if (versionHeader === undefined || SUPPORTED.has(versionHeader)) return undefined;
-      return rpcRefusal(400, -32000, `Bad Request: unsupported MCP-Protocol-Version '${versionHeader}'. Supported: ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')}.`);
+      return rpcRefusal(400, -32000, `Bad Request: the MCP-Protocol-Version header names no supported version. Supported: ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')}.`);
     },
     other(method, path, closing, health) {
       // HEAD as GET (RFC 9110 §9.3.2): the runtime leaves the body out.

@@ -27,7 +27,7 @@ export const sessionRules = {
   /** A request whose MCP-Protocol-Version is not the one its session negotiated (2025-03-26, the assumed default, counts as none: the conformance suite sends it). */
   version(header: string | undefined, negotiated: string): HttpRefusal | undefined {
     if (header === undefined || header === negotiated || header === ASSUMED_VERSION) return undefined;
-    return rpcRefusal(400, -32000, `Bad Request: MCP-Protocol-Version '${header}' differs from the version this session negotiated, '${negotiated}'. Send '${negotiated}'.`);
+    return rpcRefusal(400, -32000, `Bad Request: the MCP-Protocol-Version header differs from the version this session negotiated, '${negotiated}'. Send '${negotiated}'.`);
   },
 
   /**

@@ -46,9 +46,9 @@ export class EarlyAnswers {
       .finally(() => this.running.delete(id));
   }
 
-  /** Notes a client message the lane passes on: a cancellation of a request answered here. */
+  /** Notes a client message the lane passes on: a cancellation (a notification: a request of that name cancels nothing) of a request answered here. */
   observe(message: { method?: unknown; params?: unknown }): void {
-    if (message.method !== 'notifications/cancelled' || this.running.size === 0) return;
+    if (message.method !== 'notifications/cancelled' || this.running.size === 0 || 'id' in message) return;
     const id = (message.params as { requestId?: unknown } | undefined)?.requestId as RequestId;
     if (this.running.has(id)) this.running.set(id, true);
   }

@@ -150,10 +150,10 @@ function extendedListenOf(message: JSONRPCMessage): ListenRequest | undefined {
   return { id, filter: filter as Record<string, unknown>, meta, message };
 }
 
-/** The request id a `notifications/cancelled` names, if the message is one. */
+/** The request id a `notifications/cancelled` names, if the message is one (a request of that name, with an id, cancels nothing). */
 function cancelledRequest(message: JSONRPCMessage): string | number | undefined {
   const { method, params } = message as { method?: unknown; params?: { requestId?: unknown } };
-  if (method !== 'notifications/cancelled') return undefined;
+  if (method !== 'notifications/cancelled' || 'id' in message) return undefined;
   const id = params?.requestId;
   return typeof id === 'string' || typeof id === 'number' ? id : undefined;
 }
