@@ -15,7 +15,16 @@ import { ERAS, connectEra, post } from './fixtures/mcpClients';
  * JSON on the endpoint reaches the app's handlers (Express's default page, with the stack outside
  * production), not the endpoint's JSON-RPC answer. The middleware says so once, naming the fix.
  */
-type Mount = 'router' | 'sub-app' | 'app' | 'router with its own parser';
+type Mount =
+  | 'router'
+  | 'sub-app'
+  | 'router in a router'
+  | 'route'
+  | 'app'
+  | 'router with its own parser'
+  | 'router with its own parser, urlencoded(), text() and raw() in the app'
+  | 'router with its own parser, express.json() in the app after it'
+  | 'sub-app with its own parser, express.json() in the app after it';
 
 async function serve(mount: Mount): Promise<{ url: string; warnings: string[]; close(): Promise<void> }> {
   const warnings: string[] = [];
@@ -23,14 +32,26 @@ async function serve(mount: Mount): Promise<{ url: string; warnings: string[]; c
   const app = await createApp({ name: 'greeter', version: '1.0.0', tools: [GreeterTools], logger });
   const mcp: ToolwrightMiddleware = toolwrightMiddleware(app, { requestLogLevel: 'silent', path: '/api/mcp' });
   const web: Express = express();
-  if (mount !== 'router with its own parser') web.use(express.json());
+  const ownParser = mount.includes('with its own parser');
+  if (!ownParser) web.use(express.json());
+  // With their default types these never read an application/json body, so they cannot refuse one.
+  if (mount.endsWith('in the app')) web.use(express.urlencoded({ extended: true }), express.text(), express.raw());
   if (mount === 'app') web.use(mcp);
-  else {
-    const api = mount === 'sub-app' ? express() : express.Router();
-    if (mount === 'router with its own parser') api.use(express.json());
+  else if (mount === 'route') web.all('/api/mcp', mcp);
+  else if (mount === 'router in a router') {
+    const inner = express.Router();
+    inner.use(mcp);
+    const api = express.Router();
+    api.use('/', inner);
+    web.use('/api', api);
+  } else {
+    const api = mount.startsWith('sub-app') ? express() : express.Router();
+    if (ownParser) api.use(express.json());
     api.use(mcp);
     web.use('/api', api);
   }
+  // Registered after the router: it never runs before the middleware.
+  if (mount.endsWith('in the app after it')) web.use(express.json());
   await mcp.ready;
   const server = await new Promise<Server>((resolve) => {
     const s = web.listen(0, '127.0.0.1', () => resolve(s));
@@ -45,7 +66,7 @@ async function serve(mount: Mount): Promise<{ url: string; warnings: string[]; c
   };
 }
 
-describe.each(['router', 'sub-app'] as const)('Express 5, the middleware in a %s, express.json() in the app around it', (mount) => {
+describe.each(['router', 'sub-app', 'router in a router', 'route'] as const)('Express 5, the middleware in a %s, express.json() in the app around it', (mount) => {
   it('serves both eras, and warns once that the parser’s refusals skip the endpoint, naming the fix', async () => {
     const served = await serve(mount);
     try {
@@ -67,7 +88,13 @@ describe.each(['router', 'sub-app'] as const)('Express 5, the middleware in a %s
   });
 });
 
-describe.each(['app', 'router with its own parser'] as const)('Express 5, the middleware mounted as the warning advises (%s)', (mount) => {
+describe.each([
+  'app',
+  'router with its own parser',
+  'router with its own parser, urlencoded(), text() and raw() in the app',
+  'router with its own parser, express.json() in the app after it',
+  'sub-app with its own parser, express.json() in the app after it',
+] as const)('Express 5, no parser outside the mount refuses an MCP body first (%s)', (mount) => {
   it('answers bad JSON as JSON-RPC (-32700) and warns of nothing', async () => {
     const served = await serve(mount);
     try {
