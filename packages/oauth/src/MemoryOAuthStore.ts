@@ -2,14 +2,14 @@ import { OAuthStoreFullError } from './OAuthStoreFullError';
 import type { OAuthStore } from './OAuthStore';
 import { storeEntryKind, type StoreEntryKind } from './storeEntryKinds';
 
-/** The share of `maxEntries` that entries anyone can make may take: registered clients and client documents, pending sign-ins. */
+/** The share of `maxEntries` that entries anyone can make may take: clients (registrations, client documents and what a registered client makes at /token), pending sign-ins. */
 const SHARES: ReadonlyMap<StoreEntryKind, number> = new Map([
   ['client', 0.5],
   ['signIn', 0.25],
 ]);
 
 const WHAT: ReadonlyMap<StoreEntryKind, string> = new Map([
-  ['client', 'clients (registrations and client ID metadata documents)'],
+  ['client', 'clients (registrations, client ID metadata documents, private_key_jwt assertions and keys)'],
   ['signIn', 'pending sign-ins'],
   ['grant', 'grants and tokens'],
 ]);
@@ -48,21 +48,16 @@ export class MemoryOAuthStore implements OAuthStore {
   }
 
   async get(key: string): Promise<string | undefined> {
-    const entry = this.entries.get(key);
-    if (!entry) return undefined;
-    if (entry.expiresAt <= this.now()) {
-      this.remove(key, entry);
-      return undefined;
-    }
-    return entry.value;
+    return this.live(key);
   }
 
   async set(key: string, value: string, ttlSeconds: number): Promise<void> {
     this.write(key, value, ttlSeconds);
   }
 
+  /** Checks and writes in one synchronous step: of two calls racing for one key, only one sees it absent. */
   async add(key: string, value: string, ttlSeconds: number): Promise<boolean> {
-    if ((await this.get(key)) !== undefined) return false;
+    if (this.live(key) !== undefined) return false;
     this.write(key, value, ttlSeconds);
     return true;
   }
@@ -70,6 +65,17 @@ export class MemoryOAuthStore implements OAuthStore {
   async delete(key: string): Promise<void> {
     const entry = this.entries.get(key);
     if (entry) this.remove(key, entry);
+  }
+
+  /** The value of `key` unless it expired (an expired entry is dropped). */
+  private live(key: string): string | undefined {
+    const entry = this.entries.get(key);
+    if (!entry) return undefined;
+    if (entry.expiresAt <= this.now()) {
+      this.remove(key, entry);
+      return undefined;
+    }
+    return entry.value;
   }
 
   private write(key: string, value: string, ttlSeconds: number): void {

@@ -1,5 +1,5 @@
 import { ConfigError, type ToolLogger } from '@toolwright/core';
-import { createOAuthServer, oidcUpstream, type OAuthServerOptions } from '@toolwright/oauth';
+import { createOAuthServer, nodeDocumentFetcher, oidcUpstream, type OAuthServerOptions } from '@toolwright/oauth';
 import { authorizeUrl, pkcePair, registerClient } from './fixtures/rawFlow';
 import { serveOAuth, type Served } from './fixtures/serveOAuth';
 
@@ -65,8 +65,14 @@ describe('consent: false with clients any site can bring', () => {
     expect((refused as Error).message).toMatch(
       /^Toolwright oauth: consent: false with upstream and open client registration: .*MCP requires a proxy to ask the user for each client\. Remove consent: false, or set registration: false and clientDocuments: false/,
     );
+    // A fetcher of the app's own is no proof it fetches only the app's clients' documents (this one fetches from any site, with a timeout).
+    for (const fetcher of [nodeDocumentFetcher({ timeoutMs: 2000 }), () => Promise.reject(new Error('not ours'))]) {
+      const withFetcher = await createOAuthServer({ ...options, registration: false, clientDocuments: { fetcher } }).catch((error: unknown) => error);
+      expect(withFetcher).toBeInstanceOf(ConfigError);
+      expect((withFetcher as Error).message).toMatch(/upstream and client ID metadata documents on .*set clientDocuments: false\.$/);
+    }
     const documentsOnly = await createOAuthServer({ ...options, registration: false }).catch((error: unknown) => error);
-    expect((documentsOnly as Error).message).toMatch(/upstream and client ID metadata documents from any site: .*set clientDocuments: false \(or a fetcher/);
+    expect((documentsOnly as Error).message).toMatch(/upstream and client ID metadata documents on \(with any fetcher: .*set clientDocuments: false\.$/);
     await expect(createOAuthServer({ ...options, registration: false, clientDocuments: false })).resolves.toBeDefined();
     await expect(createOAuthServer({ ...options, consent: true })).resolves.toBeDefined();
   });

@@ -134,9 +134,11 @@ export function createUpstream(provider: UpstreamProvider, options: { callbackUr
       if (!state) return errorPage('Invalid sign-in', 'The identity provider answered without state.');
       const key = `upstream-state:${await sha256(state)}`;
       const raw = await options.store.get(key);
-      // Each state is answered once.
-      if (!raw || !(await options.store.add(`${key}:used`, '1', 600))) return errorPage('Sign-in expired', 'This sign-in is unknown, expired or already answered. Start again from your application.');
+      const answered = () => errorPage('Sign-in expired', 'This sign-in is unknown, expired or already answered. Start again from your application.');
+      if (!raw) return answered();
+      // Each state is answered once, across instances: the mark's set-if-absent decides. It takes the state's place in the sign-ins' share (the state goes first), so callbacks answered with error=... cannot fill the store's room for grants.
       await options.store.delete(key);
+      if (!(await options.store.add(`${key}:used`, '1', 600))) return answered();
       const pending = await unseal<PendingUpstream>(options.sealKey, raw, key);
       if (!pending)
         return errorPage(
