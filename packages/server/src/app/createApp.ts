@@ -113,6 +113,21 @@ export async function createApp(options: AppOptions): Promise<App> {
   const instructions = options.instructions;
   const cacheHints = cacheHintsOf(options.cache);
   let openListeners = 0;
+  /**
+   * Counts one more listener until the function it returns is called. A listener takes its hold
+   * before it starts the app: taken once started, a last other listener closing in between would
+   * run the shutdown hooks, and it would serve an app whose resources they closed.
+   */
+  const holdListener = (): (() => Promise<void>) => {
+    openListeners++;
+    let released = false;
+    return async () => {
+      if (released) return;
+      released = true;
+      // The shutdown hooks run once, after the last listener drained: the others still serve with them.
+      if (--openListeners === 0) await lifecycle.stop();
+    };
+  };
   let fetchEntry: ((request: Request) => Promise<Response>) | undefined;
 
   const app: App = {
@@ -150,27 +165,26 @@ export async function createApp(options: AppOptions): Promise<App> {
     },
     start: lifecycle.start,
     stop: lifecycle.stop,
-    openListener() {
-      openListeners++;
-      let released = false;
-      return async () => {
-        if (released) return;
-        released = true;
-        // The shutdown hooks run once, after the last listener drained: the others still serve with them.
-        if (--openListeners === 0) await lifecycle.stop();
-      };
-    },
+    openListener: () => holdListener(),
     // The overloads on App.listen give HTTP callers the HttpListener that serveHttp returns.
     listen: (async (listen: ListenOptions): Promise<Listener> => {
       switch (listen.transport) {
         case 'stdio':
           // Loaded on first use too: an HTTP or fetch server never runs the stdio transport. The start
-          // hooks run once stdout is the protocol's: their console output goes to stderr too.
-          return (require('../stdio/serveStdio') as typeof import('../stdio/serveStdio')).serveStdioAfter(lifecycle.start, app, listen);
-        case 'http':
-          await lifecycle.start();
+          // hooks run once stdout is the protocol's: their console output goes to stderr too. The
+          // listener holds the app before it starts it (see holdListener), and lets go if it fails to begin.
+          return (require('../stdio/serveStdio') as typeof import('../stdio/serveStdio')).serveStdioAfter(lifecycle.start, app, listen, holdListener);
+        case 'http': {
+          const release = holdListener();
+          try {
+            await lifecycle.start();
+          } catch (error) {
+            await release();
+            throw error;
+          }
           // Loaded on first use: the HTTP stack (the SDK transport, hono) costs stdio servers startup time and memory.
-          return (require('../http/serveHttp') as typeof import('../http/serveHttp')).serveHttp(app, listen);
+          return (require('../http/serveHttp') as typeof import('../http/serveHttp')).serveHttpHeld(app, listen, release);
+        }
         default:
           throw new ConfigError(`Toolwright: unknown transport '${(listen as { transport: string }).transport}'. Use 'stdio' or 'http'.`);
       }

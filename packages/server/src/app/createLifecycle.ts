@@ -21,11 +21,18 @@ export interface LifecycleOptions {
   readonly logger: ToolLogger;
 }
 
+/** The parts of the app that start and stop together: what `first` opens, the app's own hooks, what `last` opens. */
+type Part = 'first' | 'own' | 'last';
+
 interface Step {
   /** How a failure names it: "the start hook onStart", "the extensions". */
   readonly name: string;
+  readonly part: Part;
   readonly run: () => unknown;
 }
+
+/** After this long, a step still running is named in the log (once): a hook that never settles would otherwise hang the start or stop in silence. */
+const SLOW_STEP_MS = 10_000;
 
 /**
  * The app's start and shutdown hooks: `first`, `onStart`, every `@OnStart()` method of the
@@ -37,35 +44,77 @@ interface Step {
  * start hooks opened, not with what its shutdown hooks closed. A stop asked while the start runs
  * waits for it to end (or fail): run at once, the shutdown hooks would close what a start hook
  * was still opening, and the start would then open it again, and start the extensions, after the
- * shutdown.
+ * shutdown. A start that fails runs the stop side of the parts whose start began (the mounted
+ * apps, the app's own shutdown hooks, the extensions) before it throws: what did start is closed,
+ * and the next start runs every start hook again (a database that was down at first). A step
+ * still running after 10 s is named once in the log, as a warning: a hook that never settles
+ * holds the start, and a stop waits for the start.
  */
 export function createLifecycle({ classes, container, onStart, onShutdown, first, last, logger }: LifecycleOptions): { start(): Promise<void>; stop(): Promise<void> } {
   const methods = (when: 'start' | 'shutdown'): Step[] =>
     classes.flatMap((cls) =>
       readHooks(cls)
         .filter((hook) => hook.when === when)
-        .map((hook) => ({ name: `the ${when} hook ${cls.name}.${hook.methodName}`, run: () => (container.get(cls) as Record<string, () => unknown>)[hook.methodName]() })),
+        .map((hook) => ({
+          name: `the ${when} hook ${cls.name}.${hook.methodName}`,
+          part: 'own' as const,
+          run: () => (container.get(cls) as Record<string, () => unknown>)[hook.methodName](),
+        })),
     );
-  const stage = (s: LifecycleStage | undefined, side: 'start' | 'stop'): Step[] => (s ? [{ name: s.name, run: () => s[side]() }] : []);
-  const startSteps: Step[] = [...stage(first, 'start'), ...(onStart ? [{ name: 'the start hook onStart', run: onStart }] : []), ...methods('start'), ...stage(last, 'start')];
-  const stopSteps: Step[] = [...stage(last, 'stop'), ...methods('shutdown').reverse(), ...(onShutdown ? [{ name: 'the shutdown hook onShutdown', run: onShutdown }] : []), ...stage(first, 'stop')];
-  const runStart = async (): Promise<void> => {
-    for (const step of startSteps) {
+  const stage = (s: LifecycleStage | undefined, part: 'first' | 'last', side: 'start' | 'stop'): Step[] => (s ? [{ name: s.name, part, run: () => s[side]() }] : []);
+  const startSteps: Step[] = [
+    ...stage(first, 'first', 'start'),
+    ...(onStart ? [{ name: 'the start hook onStart', part: 'own' as const, run: onStart }] : []),
+    ...methods('start'),
+    ...stage(last, 'last', 'start'),
+  ];
+  const stopSteps: Step[] = [
+    ...stage(last, 'last', 'stop'),
+    ...methods('shutdown').reverse(),
+    ...(onShutdown ? [{ name: 'the shutdown hook onShutdown', part: 'own' as const, run: onShutdown }] : []),
+    ...stage(first, 'first', 'stop'),
+  ];
+  /** Runs one step, naming it in the log once if it is still running after SLOW_STEP_MS. */
+  const runStep = async (step: Step, side: 'start' | 'stop'): Promise<void> => {
+    const timer = setTimeout(
+      () => logger.warn(`${step.name} is still running after ${SLOW_STEP_MS / 1000} s: the server's ${side} waits for it. Make it settle (give what it awaits a timeout).`),
+      SLOW_STEP_MS,
+    );
+    // A hook that never settles must not keep the process alive on its own.
+    (timer as { unref?: () => void }).unref?.();
+    try {
+      await step.run();
+    } finally {
+      clearTimeout(timer);
+    }
+  };
+  /** Runs the stop side of the parts whose start began (all of them after a complete start). */
+  const runStop = async (begun: ReadonlySet<Part>): Promise<void> => {
+    for (const step of stopSteps) {
+      if (!begun.has(step.part)) continue;
       try {
-        await step.run();
+        await runStep(step, 'stop');
       } catch (error) {
-        // A mounted app's own failure already names its hook and says the server did not start.
-        if (error instanceof StartupError) throw error;
-        throw new StartupError(`Toolwright: ${step.name} failed, so the server did not start: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+        logger.error(`${step.name} failed`, error);
       }
     }
   };
-  const runStop = async (): Promise<void> => {
-    for (const step of stopSteps) {
+  const everyPart: ReadonlySet<Part> = new Set(['first', 'own', 'last']);
+  /**
+   * Runs the start side. When a step fails, the stop side of the parts whose start began runs
+   * before the failure is thrown: what did start is closed, and the next start runs every step again.
+   */
+  const runStart = async (): Promise<void> => {
+    const begun = new Set<Part>();
+    for (const step of startSteps) {
+      begun.add(step.part);
       try {
-        await step.run();
+        await runStep(step, 'start');
       } catch (error) {
-        logger.error(`${step.name} failed`, error);
+        await runStop(begun);
+        // A mounted app's own failure already names its hook and says the server did not start.
+        if (error instanceof StartupError) throw error;
+        throw new StartupError(`Toolwright: ${step.name} failed, so the server did not start: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
       }
     }
   };
@@ -78,15 +127,26 @@ export function createLifecycle({ classes, container, onStart, onShutdown, first
       // After a stop (completed, or still running: it is awaited), the start side runs again.
       const previous = stopped;
       stopped = undefined;
-      return (started = previous ? previous.then(runStart) : runStart());
+      const run = previous ? previous.then(runStart) : runStart();
+      started = run;
+      // A failed start has stopped what it began: the app counts as stopped, so a later stop does
+      // nothing more and a later start runs every step again.
+      run.catch(() => {
+        if (started === run && !stopped) stopped = Promise.resolve();
+      });
+      return run;
     },
     stop: () => {
       if (stopped) return stopped;
-      // A failed start is the caller of `start`'s to report; what did start is stopped all the same.
       const start = started;
       return (stopped = (async () => {
-        await start?.catch(() => undefined);
-        await runStop();
+        // A stop asked while the start runs waits for it; a start that failed has stopped what it began itself.
+        if (start)
+          await start.then(
+            () => runStop(everyPart),
+            () => undefined,
+          );
+        else await runStop(everyPart);
       })());
     },
   };

@@ -22,6 +22,25 @@ const CHECK_INTERVAL_MS = 1_000;
  * SIGTERM it shuts down gracefully and exits 0.
  */
 export async function serveHttp(app: ServerFactory, options: HttpListenOptions): Promise<HttpListener> {
+  return serveHttpHeld(app, options, undefined);
+}
+
+/**
+ * `serveHttp` holding the app with `held`, the listener hold `app.listen` took before it started
+ * the app (see `App.openListener`); without it, the hold is taken once the port is bound. The
+ * hold is let go when the listener fails to begin (a refused option, a port in use).
+ */
+export async function serveHttpHeld(app: ServerFactory, options: HttpListenOptions, held: (() => Promise<void>) | undefined): Promise<HttpListener> {
+  try {
+    return await serveHttpHolding(app, options, () => held ?? app.openListener());
+  } catch (error) {
+    await held?.();
+    throw error;
+  }
+}
+
+/** `serveHttp`; `hold` gives the app's listener hold once the port is bound. */
+async function serveHttpHolding(app: ServerFactory, options: HttpListenOptions, hold: () => () => Promise<void>): Promise<HttpListener> {
   const host = options.host ?? '127.0.0.1';
   const path = endpointPathOf(options.path); // checked before the port is taken, and printed as a URL spells it
   // Checked before the port is taken: node would refuse some of these with its own error, and take others (0, a fraction) as "no limit".
@@ -57,7 +76,7 @@ export async function serveHttp(app: ServerFactory, options: HttpListenOptions):
       resolve();
     });
   });
-  const release = app.openListener();
+  const release = hold();
   const port = (server.address() as AddressInfo).port;
   const urlHost = host.includes(':') ? `[${host}]` : host === '0.0.0.0' ? '127.0.0.1' : host;
   const url = `http://${urlHost}:${port}${path}`;

@@ -1,3 +1,4 @@
+import { ConfigError } from '@toolwright/core';
 import type { Listener } from '../serving/Listener';
 import type { ServerFactory } from '../serving/ServerFactory';
 import type { StdioListenOptions } from './StdioListenOptions';
@@ -24,36 +25,41 @@ export async function serveStdio(app: ServerFactory, options: StdioListenOptions
 
 /**
  * `serveStdio`, after `start` (the app's start hooks, for `app.listen`), which runs once the
- * process's stdout is reserved for the protocol: its console output goes to stderr too. stdout
- * is given back when `start` or serving fails to begin, or once the listener closed.
+ * process's stdout is reserved for the protocol: its console output goes to stderr too. `hold`
+ * takes the app's listener hold (see `App.openListener`) just before `start`, for a caller whose
+ * `start` starts the app: taken once it started, another listener closing meanwhile could stop
+ * it. Without `hold`, the hold is taken once the caller is known. stdout is given back, and the
+ * hold let go, when `start` or serving fails to begin, or once the listener closed.
  */
-export async function serveStdioAfter(start: () => Promise<void>, app: ServerFactory, options: StdioListenOptions): Promise<Listener> {
+export async function serveStdioAfter(start: () => Promise<void>, app: ServerFactory, options: StdioListenOptions, hold?: () => () => Promise<void>): Promise<Listener> {
+  checkStreams(options);
   const protectedOut = options.stdout === undefined ? protectStdout() : undefined;
+  let release: (() => Promise<void>) | undefined;
   try {
+    release = hold?.();
     await start();
+    return await serveProtectedStdio(app, options, protectedOut, () => (release ??= app.openListener()));
   } catch (error) {
     protectedOut?.restore();
+    await release?.();
     throw error;
   }
-  return serveProtectedStdio(app, options, protectedOut);
 }
 
-/** `serveStdio` with the process's stdout reserved by `protectedOut` (undefined with `options.stdout` given). */
-async function serveProtectedStdio(app: ServerFactory, options: StdioListenOptions, protectedOut: ReturnType<typeof protectStdout> | undefined): Promise<Listener> {
+/**
+ * `serveStdio` with the process's stdout reserved by `protectedOut` (undefined with
+ * `options.stdout` given); `hold` takes the app's listener hold (or gives the one taken) and
+ * returns its release. A failure is thrown to the caller, which gives stdout back and lets go.
+ */
+async function serveProtectedStdio(app: ServerFactory, options: StdioListenOptions, protectedOut: ReturnType<typeof protectStdout> | undefined, hold: () => () => Promise<void>): Promise<Listener> {
   const stdin = options.stdin ?? process.stdin;
   const custom = options.stdout !== undefined;
   const out = options.stdout;
   const write = protectedOut?.write ?? ((chunk: string, done: () => void) => out!.write(chunk, done));
   // Malformed messages and the terminal note: in the app's logger, or on stderr.
   const log = failureLogger(app.logger, 'stdio');
-  let caller: Awaited<ReturnType<NonNullable<StdioListenOptions['authInfo']>>>;
-  try {
-    caller = await options.authInfo?.();
-  } catch (error) {
-    protectedOut?.restore();
-    throw error;
-  }
-  const release = app.openListener();
+  const caller = await options.authInfo?.();
+  const release = hold();
   const transport = new StdioTransport(stdin, write);
   transport.setCaller(caller);
   const session = serveStdioEras(
@@ -95,6 +101,23 @@ async function serveProtectedStdio(app: ServerFactory, options: StdioListenOptio
   process.on('SIGTERM', onSignal);
   if (!custom) process.stdout.on('error', onOutputError);
   return { close };
+}
+
+/** Given streams must be streams: anything else would fail inside the transport, with node's words, after the start hooks ran. */
+function checkStreams({ stdin, stdout }: StdioListenOptions): void {
+  const lacks = (stream: unknown, methods: readonly string[]): string | undefined => methods.find((m) => typeof (stream as Record<string, unknown> | null)?.[m] !== 'function');
+  const inputLack = stdin === undefined ? undefined : lacks(stdin, ['on', 'off', 'pause', 'resume']);
+  if (inputLack !== undefined) {
+    throw new ConfigError(
+      `Toolwright: listen({ transport: 'stdio', stdin }) needs a readable stream, and the stdin given has no ${inputLack}() method. Pass a stream (a PassThrough in tests), or leave stdin out to read the process's.`,
+    );
+  }
+  const outputLack = stdout === undefined ? undefined : lacks(stdout, ['write']);
+  if (outputLack !== undefined) {
+    throw new ConfigError(
+      `Toolwright: listen({ transport: 'stdio', stdout }) needs a writable stream, and the stdout given has no ${outputLack}() method. Pass a stream (a PassThrough in tests), or leave stdout out to write to the process's.`,
+    );
+  }
 }
 
 function chain(first: (() => void) | undefined, second: () => void): () => void {

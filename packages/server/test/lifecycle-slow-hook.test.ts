@@ -1,0 +1,58 @@
+import { Tool, type ToolLogger } from '@toolwright/core';
+import { createApp } from '@toolwright/server';
+import { Service } from 'typedi';
+
+describe('a start or shutdown hook that does not settle', () => {
+  @Service()
+  class Tools {
+    @Tool({ description: 'Answers pong.' })
+    ping() {
+      return 'pong';
+    }
+  }
+
+  const recordingLogger = (warnings: string[]): ToolLogger => ({
+    debug: () => undefined,
+    info: () => undefined,
+    warn: (message) => void warnings.push(message),
+    error: () => undefined,
+  });
+
+  afterEach(() => jest.useRealTimers());
+
+  it('is named once in the app log after 10 s, at start and at stop', async () => {
+    const warnings: string[] = [];
+    let connected!: () => void;
+    let closed!: () => void;
+    const app = await createApp({
+      name: 'slow',
+      version: '1.0.0',
+      tools: [Tools],
+      logger: recordingLogger(warnings),
+      onStart: () => new Promise<void>((resolve) => (connected = resolve)),
+      onShutdown: () => new Promise<void>((resolve) => (closed = resolve)),
+    });
+    jest.useFakeTimers({ doNotFake: ['nextTick', 'queueMicrotask', 'setImmediate'] });
+    const starting = app.start();
+    // A stop asked meanwhile waits for the start: the log says what it waits for.
+    const stopping = app.stop();
+    await jest.advanceTimersByTimeAsync(9_999);
+    expect(warnings).toEqual([]);
+    await jest.advanceTimersByTimeAsync(1);
+    expect(warnings).toEqual(["the start hook onStart is still running after 10 s: the server's start waits for it. Make it settle (give what it awaits a timeout)."]);
+    await jest.advanceTimersByTimeAsync(60_000);
+    expect(warnings).toHaveLength(1);
+
+    connected();
+    await starting;
+    await jest.advanceTimersByTimeAsync(10_000);
+    expect(warnings).toEqual([
+      "the start hook onStart is still running after 10 s: the server's start waits for it. Make it settle (give what it awaits a timeout).",
+      "the shutdown hook onShutdown is still running after 10 s: the server's stop waits for it. Make it settle (give what it awaits a timeout).",
+    ]);
+    closed();
+    await stopping;
+    // Each step clears its timer once it settles: none is left behind.
+    expect(jest.getTimerCount()).toBe(0);
+  });
+});
