@@ -78,13 +78,14 @@ describe('app.fetch', () => {
     expect((await serve(new Request('http://localhost/readyz'))).status).toBe(200);
   });
 
-  it('answers 500, without the reason, when a start hook fails', async () => {
+  it('answers 500, without the reason, when a start hook fails, and starts again on the next request', async () => {
+    let tries = 0;
     const failing = await createApp({
       name: 'failing',
       version: '1.0.0',
       tools: [Greeter],
       onStart: () => {
-        throw new Error('database password rejected');
+        if (++tries <= 2) throw new Error('database password rejected');
       },
     });
     const errors = jest.spyOn(console, 'error').mockImplementation(() => {});
@@ -95,8 +96,11 @@ describe('app.fetch', () => {
       expect(text).toContain('failed to start');
       expect(text).not.toContain('password');
       expect((await failing.fetch(new Request('http://localhost/healthz'))).status).toBe(500);
+      // Logged once while it keeps failing; the third start succeeds, and the app serves.
       expect(errors).toHaveBeenCalledTimes(1);
       expect(String(errors.mock.calls[0][0])).toContain('database password rejected');
+      expect((await failing.fetch(new Request('http://localhost/healthz'))).status).toBe(200);
+      expect(tries).toBe(3);
     } finally {
       errors.mockRestore();
     }

@@ -6,20 +6,23 @@ import { jsonAnswer } from './jsonAnswer';
 
 /**
  * `app.fetch`: the app's default fetch handler (`createFetchHandler(app)`, every option at its
- * default), made on the first request, after the app's start hooks ran once. A start hook that
- * fails answers that request, and every later one, with a 500 (its reason goes to the app's
- * `logger`, or `console.error`, never to the client), as a listener that failed to start would
- * serve nothing.
+ * default), made on the first request, after the app's start hooks ran. A start hook that fails
+ * answers the requests that waited for it with a 500 (its reason goes to the app's `logger`, or
+ * `console.error`, never to the client; once until a start succeeds), and the next request starts
+ * the app again: a database that was down when the first request came is tried again, as a
+ * listener started anew would.
  */
 export function createAppFetch(app: ServerFactory & { start(): Promise<void> }): (request: Request) => Promise<Response> {
   let ready: Promise<FetchHandler> | undefined;
   let reported = false;
   return async (request) => {
-    ready ??= app.start().then(() => createFetchHandler(app));
+    const starting = (ready ??= app.start().then(() => createFetchHandler(app)));
     let handler: FetchHandler;
     try {
-      handler = await ready;
+      handler = await starting;
+      reported = false;
     } catch (error) {
+      if (ready === starting) ready = undefined;
       if (!reported) {
         reported = true;
         defaultLogError(app.logger)(`toolwright fetch: the app did not start: ${(error as Error)?.message ?? String(error)}`);
