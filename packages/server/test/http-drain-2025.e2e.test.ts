@@ -54,7 +54,10 @@ describe.each(MODES)('the node listener closing while 2025-11-25 calls run ($nam
     await waitFor(() => events.includes('work starts'), 'the call to run');
     const closing = listener.close();
     await shutdownBegun(listener.url);
-    await expect(client.callTool({ name: 'work', arguments: { ms: 1, progress: false } })).rejects.toThrow(/503|shutting down/i);
+    // Refused with a 503, or, when the request went out on a kept-alive connection the draining
+    // server was closing as idle at that moment, by the connection's end ("fetch failed": seen once
+    // on a loaded CI machine). Either way it never runs (below).
+    await expect(client.callTool({ name: 'work', arguments: { ms: 1, progress: false } })).rejects.toThrow(/503|shutting down|fetch failed/i);
     expect(textOf(await running)).toBe('worked 300 ms');
     await closing;
     // The refused request never ran.
