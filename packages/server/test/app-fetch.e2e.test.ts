@@ -78,6 +78,18 @@ describe('app.fetch', () => {
     expect((await serve(new Request('http://localhost/readyz'))).status).toBe(200);
   });
 
+  it('holds the app while it serves: another listener closing does not run the shutdown hooks under it', async () => {
+    const events: string[] = [];
+    const held = await createApp({ name: 'held', version: '1.0.0', tools: [Greeter], onStart: () => void events.push('start'), onShutdown: () => void events.push('stop') });
+    expect((await held.fetch(new Request('http://localhost/healthz'))).status).toBe(200);
+    const listener = await held.listen({ transport: 'http', port: 0, requestLogLevel: 'silent', exitOnSignal: false });
+    await listener.close();
+    expect(events).toEqual(['start']);
+    expect((await held.fetch(new Request('http://localhost/healthz'))).status).toBe(200);
+    await held.stop();
+    expect(events).toEqual(['start', 'stop']);
+  });
+
   it('answers 500, without the reason, when a start hook fails, and starts again on the next request', async () => {
     let tries = 0;
     const failing = await createApp({

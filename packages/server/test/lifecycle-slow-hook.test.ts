@@ -55,4 +55,38 @@ describe('a start or shutdown hook that does not settle', () => {
     // Each step clears its timer once it settles: none is left behind.
     expect(jest.getTimerCount()).toBe(0);
   });
+
+  it("goes on when the app's logger throws, from the timer and from a failing shutdown hook", async () => {
+    const throwing: ToolLogger = {
+      debug: () => undefined,
+      info: () => undefined,
+      warn: () => {
+        throw new Error('log sink down');
+      },
+      error: () => {
+        throw new Error('log sink down');
+      },
+    };
+    let connected!: () => void;
+    const events: string[] = [];
+    const app = await createApp({
+      name: 'slow',
+      version: '1.0.0',
+      tools: [Tools],
+      logger: throwing,
+      onStart: () => new Promise<void>((resolve) => (connected = resolve)),
+      onShutdown: () => {
+        events.push('onShutdown');
+        throw new Error('disk full');
+      },
+    });
+    jest.useFakeTimers({ doNotFake: ['nextTick', 'queueMicrotask', 'setImmediate'] });
+    const starting = app.start();
+    // The timer's warning throws inside the logger: no uncaught exception (jest would fail the test).
+    await jest.advanceTimersByTimeAsync(10_000);
+    connected();
+    await starting;
+    await expect(app.stop()).resolves.toBeUndefined();
+    expect(events).toEqual(['onShutdown']);
+  });
 });

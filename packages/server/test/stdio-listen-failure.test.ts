@@ -28,6 +28,23 @@ describe('a stdio listener that fails to begin', () => {
     expect(events).toEqual(['start', 'stop']);
   });
 
+  it("runs the shutdown hooks of a listen that failed while stdout is still the protocol's, then gives it back", async () => {
+    const write = process.stdout.write;
+    const seen: string[] = [];
+    const app = await createApp({
+      name: 'stdio-failure',
+      version: '1.0.0',
+      tools: [Tools],
+      onShutdown: () => void seen.push(process.stdout.write === write ? 'stop: stdout real' : 'stop: stdout protected'),
+    });
+    const authInfo = () => {
+      throw new Error('STDIO_USER is not set');
+    };
+    await expect(app.listen({ transport: 'stdio', stdin: new PassThrough(), authInfo, exitOnClose: false })).rejects.toThrow('STDIO_USER is not set');
+    expect(seen).toEqual(['stop: stdout protected']);
+    expect(process.stdout.write).toBe(write);
+  });
+
   it('after the app started, gives stdout back and lets go of the app (the input stream fails as the transport starts)', async () => {
     const events: string[] = [];
     const app = await appWithHooks(events);

@@ -77,7 +77,7 @@ export function createLifecycle({ classes, container, onStart, onShutdown, first
   /** Runs one step, naming it in the log once if it is still running after SLOW_STEP_MS. */
   const runStep = async (step: Step, side: 'start' | 'stop'): Promise<void> => {
     const timer = setTimeout(
-      () => logger.warn(`${step.name} is still running after ${SLOW_STEP_MS / 1000} s: the server's ${side} waits for it. Make it settle (give what it awaits a timeout).`),
+      () => safely(() => logger.warn(`${step.name} is still running after ${SLOW_STEP_MS / 1000} s: the server's ${side} waits for it. Make it settle (give what it awaits a timeout).`)),
       SLOW_STEP_MS,
     );
     // A hook that never settles must not keep the process alive on its own.
@@ -95,7 +95,7 @@ export function createLifecycle({ classes, container, onStart, onShutdown, first
       try {
         await runStep(step, 'stop');
       } catch (error) {
-        logger.error(`${step.name} failed`, error);
+        safely(() => logger.error(`${step.name} failed`, error));
       }
     }
   };
@@ -150,4 +150,13 @@ export function createLifecycle({ classes, container, onStart, onShutdown, first
       })());
     },
   };
+}
+
+/** Runs a call to the app's logger: a logger that throws must neither crash the process (from a timer) nor end a shutdown early. */
+function safely(log: () => void): void {
+  try {
+    log();
+  } catch {
+    // The app's logger failed: the lifecycle goes on all the same.
+  }
 }

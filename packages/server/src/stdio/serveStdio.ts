@@ -40,8 +40,9 @@ export async function serveStdioAfter(start: () => Promise<void>, app: ServerFac
     await start();
     return await serveProtectedStdio(app, options, protectedOut, () => (release ??= app.openListener()));
   } catch (error) {
-    protectedOut?.restore();
+    // Let go first: the shutdown hooks this may run still have stdout protected, as on close().
     await release?.();
+    protectedOut?.restore();
     throw error;
   }
 }
