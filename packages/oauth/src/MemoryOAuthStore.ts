@@ -2,14 +2,14 @@ import { OAuthStoreFullError } from './OAuthStoreFullError';
 import type { OAuthStore } from './OAuthStore';
 import { storeEntryKind, type StoreEntryKind } from './storeEntryKinds';
 
-/** The share of `maxEntries` that entries anyone can make may take: clients (registrations, client documents and what a registered client makes at /token), pending sign-ins. */
+/** The share of `maxEntries` that entries anyone can make may take: clients (registrations, client documents, cached jwks_uri keys), pending sign-ins. */
 const SHARES: ReadonlyMap<StoreEntryKind, number> = new Map([
   ['client', 0.5],
   ['signIn', 0.25],
 ]);
 
 const WHAT: ReadonlyMap<StoreEntryKind, string> = new Map([
-  ['client', 'clients (registrations, client ID metadata documents, private_key_jwt assertions and keys)'],
+  ['client', 'clients (registrations, client ID metadata documents and cached jwks_uri keys)'],
   ['signIn', 'pending sign-ins'],
   ['grant', 'grants and tokens'],
 ]);

@@ -1,6 +1,7 @@
 import type { ClientDocumentFetcher } from './cimd/ClientDocumentFetcher';
 import type { OAuthClient } from './OAuthClient';
 import type { OAuthContext } from './OAuthContext';
+import { storeFullRetryAfter } from './OAuthStoreFullError';
 import { ALGORITHMS, decodeBase64url } from './tokenSigner';
 import { sha256 } from './webCrypto';
 
@@ -20,13 +21,17 @@ const JWKS_REFETCH_SECONDS = 60;
 const BASE64URL = /^[A-Za-z0-9_-]*$/;
 
 type Jwk = Record<string, unknown>;
-type Checked = { ok: true } | { ok: false; description: string };
+/** A verified assertion: `spend` marks its `jti` used (false when it was used before); the caller calls it once, just before the request changes anything. */
+type Checked = { ok: true; spend: () => Promise<boolean> } | { ok: false; description: string };
 
 /**
  * Verifies a `private_key_jwt` client assertion (RFC 7523 §3, OpenID Connect Core §9): a JWS
  * signed with one of the client's registered keys (`jwks`, or `jwks_uri` fetched through the
  * SSRF-guarded document fetcher), `iss` and `sub` the client id, `aud` this server's issuer or
  * token endpoint, a short `exp`, and a `jti` used once (the store's `add`, across instances).
+ * The `jti` is not spent here but by the returned `spend`, once the rest of the request has been
+ * checked: a request that fails then keeps nothing, and a client's entries grow only with the
+ * tokens it is issued.
  */
 export async function verifyClientAssertion(context: OAuthContext, client: OAuthClient, assertion: string, fetcher: () => ClientDocumentFetcher): Promise<Checked> {
   const fail = (description: string): Checked => ({ ok: false, description: `the client assertion ${description}` });
@@ -80,11 +85,14 @@ export async function verifyClientAssertion(context: OAuthContext, client: OAuth
     }
   }
   if (!valid) return fail('has a signature that none of the client’s keys verifies');
-  // Used once, across every instance sharing the store, for as long as it could still be accepted.
+  // Used once, across every instance sharing the store, for as long as it could still be accepted: the set-if-absent decides between racing requests.
+  const spentKey = `assertion:${await sha256(`${client.clientId}\n${claims.jti}`)}`;
   const ttl = Math.max(1, Math.ceil(claims.exp + SKEW_SECONDS - now));
-  if (!(await context.store.add(`assertion:${await sha256(`${client.clientId}\n${claims.jti}`)}`, '1', ttl))) return fail('was used before (its jti is spent): make a new one per request');
-  return { ok: true };
+  return { ok: true, spend: () => context.store.add(spentKey, '1', ttl) };
 }
+
+/** What a request whose assertion's `jti` was already spent is told. */
+export const SPENT_ASSERTION = 'the client assertion was used before (its jti is spent): make a new one per request';
 
 function fitsAlgorithm(jwk: Jwk, alg: string): boolean {
   if (typeof jwk.alg === 'string' && jwk.alg !== alg) return false;
@@ -123,6 +131,11 @@ async function clientKeys(context: OAuthContext, client: OAuthClient, kid: strin
   }
   const keys = (set as { keys?: unknown })?.keys;
   if (!Array.isArray(keys) || !keys.every((key) => typeof key === 'object' && key !== null && !Array.isArray(key))) return { error: 'its jwks_uri holds no JWK set ({ "keys": [...] })' };
-  await context.store.set(cacheKey, JSON.stringify({ keys, fetchedAt: context.now() }), JWKS_CACHE_SECONDS);
+  try {
+    await context.store.set(cacheKey, JSON.stringify({ keys, fetchedAt: context.now() }), JWKS_CACHE_SECONDS);
+  } catch (error) {
+    // The cache saves fetches only: with the store full, the keys just fetched still check this request.
+    if (storeFullRetryAfter(error) === undefined) throw error;
+  }
   return { keys: keys as Jwk[] };
 }

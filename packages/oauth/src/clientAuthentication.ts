@@ -1,9 +1,17 @@
-import { JWT_BEARER_ASSERTION, verifyClientAssertion } from './clientAssertion';
+import { JWT_BEARER_ASSERTION, SPENT_ASSERTION, verifyClientAssertion } from './clientAssertion';
 import type { OAuthClient } from './OAuthClient';
 import type { OAuthContext } from './OAuthContext';
+import { oauthError } from './oauthResponses';
 import { sameString, sha256 } from './webCrypto';
 
-export type ClientAuthentication = { ok: true; client: OAuthClient } | { ok: false; status: 400 | 401; error: 'invalid_client' | 'invalid_request'; description: string };
+/**
+ * `spend` marks the request's one-time proof used (a `private_key_jwt` assertion's `jti`; the
+ * other methods have none and always get true): false when it was used before, and the request
+ * is then refused with {@link spentAssertion}. Call it once, after everything else of the
+ * request is checked and before it changes anything, so that a failing request keeps nothing.
+ */
+export type ClientAuthentication =
+  { ok: true; client: OAuthClient; spend: () => Promise<boolean> } | { ok: false; status: 400 | 401; error: 'invalid_client' | 'invalid_request'; description: string };
 
 /**
  * Who is calling the token or revocation endpoint: `client_secret_basic` (Authorization:
@@ -62,12 +70,17 @@ export async function authenticateClient(context: OAuthContext, request: Request
   }
   if (method === 'private_key_jwt') {
     const checked = await verifyClientAssertion(context, client, secret!, context.documentFetcher);
-    return checked.ok ? { ok: true, client } : { ok: false, status: 401, error: 'invalid_client', description: checked.description };
+    return checked.ok ? { ok: true, client, spend: checked.spend } : { ok: false, status: 401, error: 'invalid_client', description: checked.description };
   }
   if (method !== 'none' && !(client.clientSecretHash && secret !== undefined && sameString(await sha256(secret), client.clientSecretHash))) {
     return { ok: false, status: 401, error: 'invalid_client', description: 'the client secret is wrong' };
   }
-  return { ok: true, client };
+  return { ok: true, client, spend: async () => true };
+}
+
+/** The answer to a request whose `private_key_jwt` assertion was spent before (RFC 7523 §3: a `jti` is used once). */
+export function spentAssertion(realm: string): Response {
+  return oauthError('invalid_client', SPENT_ASSERTION, 401, { 'WWW-Authenticate': `Basic realm="${realm}"` });
 }
 
 function safeDecode(text: string): string {

@@ -90,7 +90,11 @@ function refreshExpiry(context: OAuthContext, grant: GrantRecord, now: number): 
   return Math.ceil(Math.min(grant.expiresAt, now + context.ttl.refresh * 1000) / 1000) * 1000;
 }
 
-export type RefreshOutcome = { ok: true; tokens: TokenResponse } | { ok: false; error: 'invalid_grant' | 'invalid_scope' | 'invalid_target'; description: string };
+export type RefreshOutcome =
+  | { ok: true; tokens: TokenResponse }
+  | { ok: false; error: 'invalid_grant' | 'invalid_scope' | 'invalid_target'; description: string }
+  /** `spend` answered false: the client's one-time proof was used before, and nothing was changed. */
+  | { ok: false; spent: true };
 
 /**
  * Rotates a refresh token: the first use marks it used and issues its successor; a use within
@@ -98,8 +102,17 @@ export type RefreshOutcome = { ok: true; tokens: TokenResponse } | { ok: false; 
  * derived from the used token with the rotation key, so racing refreshes all agree; a use
  * after the window is a replay: the whole grant is revoked. The used token's records are kept
  * only for the grace window; after it, its MAC alone tells a replay (see `mintRefreshToken`).
+ * `spend` (the client's one-time proof, see `authenticateClient`) is called once every check
+ * that changes nothing has passed, before the first write or revocation.
  */
-export async function refreshGrant(context: OAuthContext, token: string, clientId: string, scope: string | undefined, resource: string | undefined): Promise<RefreshOutcome> {
+export async function refreshGrant(
+  context: OAuthContext,
+  token: string,
+  clientId: string,
+  scope: string | undefined,
+  resource: string | undefined,
+  spend: () => Promise<boolean>,
+): Promise<RefreshOutcome> {
   const hash = await sha256(token);
   const record = await readJson<RefreshRecord>(context.store, `rt:${hash}`);
   const now = context.now();
@@ -108,6 +121,7 @@ export async function refreshGrant(context: OAuthContext, token: string, clientI
     const issued = await readRefreshToken(context, token);
     const grant = issued && issued.expiresAt > now ? await loadGrant(context, issued.grantId) : undefined;
     if (grant && grant.clientId === clientId) {
+      if (!(await spend())) return { ok: false, spent: true };
       await revokeGrant(context, grant.id);
       return { ok: false, error: 'invalid_grant', description: 'the refresh token was already used: every token of this grant is revoked; sign in again' };
     }
@@ -124,6 +138,7 @@ export async function refreshGrant(context: OAuthContext, token: string, clientI
     if (extra.length > 0) return { ok: false, error: 'invalid_scope', description: `scope ${extra.join(' ')} was not granted; a refresh can only narrow the scope` };
     scopes = asked;
   }
+  if (!(await spend())) return { ok: false, spent: true };
   // Both records of the used token go after the grace window: a later use finds neither and is told a replay by its MAC.
   const graceSeconds = Math.max(1, context.ttl.grace);
   const firstUse = await context.store.add(`rt-used:${hash}`, String(now), graceSeconds);

@@ -1,17 +1,17 @@
 /**
  * The three kinds of entries the authorization server keeps, by who can make them:
  * - `client`: anyone, without signing in: a registered client (`client:`), a client ID
- *   metadata document or its refusal (`cimd:`), and what any registered client makes at
- *   `/token` before it is known to be who it says: the spent `jti` of a `private_key_jwt`
- *   assertion (`assertion:`, written even when the request then fails) and its cached
- *   `jwks_uri` keys (`client-jwks:`);
+ *   metadata document or its refusal (`cimd:`), and a registered client's cached `jwks_uri`
+ *   keys (`client-jwks:`; written only when there is room, the keys serve their request anyway);
  * - `signIn`: anyone who names a known client: a pending sign-in (`signin:`, `upstream-state:`)
  *   and the mark that an upstream sign-in's callback came (`upstream-state:<hash>:used`, which
- *   anyone holding the state can make, answering `error=...`; the state it replaces goes first);
+ *   anyone holding the state can make, answering `error=...`; it lives a minute, the state goes);
  * - `grant`: only a signed-in user or an authenticated client: grants, codes, refresh tokens
  *   and what they use (`grant:`, `code:`, `code-used:`, `rt:`, `rt-used:`, `upstream:`, ...),
- *   and that a consent page was answered (`signin-done:`, after the user signed in), so a
- *   sign-in under way always finishes. Any key without a known prefix is counted here.
+ *   the spent `jti` of a `private_key_jwt` assertion (`assertion:`, spent only by a request
+ *   that issues tokens or revokes or spends a code or refresh token of the client's grant), and
+ *   that a consent page was answered (`signin-done:`, after the user signed in), so a sign-in
+ *   under way always finishes. Any key without a known prefix is counted here.
  * A store that bounds its size gives the first two a share each, so that a flood of either
  * never leaves the clients and grants already there without room to sign in and refresh.
  */
@@ -20,7 +20,6 @@ export type StoreEntryKind = 'client' | 'signIn' | 'grant';
 const KIND_OF_PREFIX = new Map<string, StoreEntryKind>([
   ['client', 'client'],
   ['cimd', 'client'],
-  ['assertion', 'client'],
   ['client-jwks', 'client'],
   ['signin', 'signIn'],
   ['upstream-state', 'signIn'],

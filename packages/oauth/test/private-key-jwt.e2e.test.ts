@@ -101,6 +101,40 @@ describe('private_key_jwt', () => {
     expect(replay).toEqual({ status: 401, body: { error: 'invalid_client', error_description: expect.stringMatching(/was used before/) } });
   });
 
+  it('one assertion sent twice at once works for one request: the other is refused and changes nothing', async () => {
+    const { key, clientId } = await keyedClient();
+    const { code, verifier } = await codeFor(served.base, {}, clientId);
+    const exchange = {
+      grant_type: 'authorization_code',
+      code,
+      code_verifier: verifier,
+      redirect_uri: CALLBACK,
+      client_assertion_type: ASSERTION_TYPE,
+      client_assertion: key.assertion(clientId, served.oauth.issuer),
+    };
+    const exchanged = await Promise.all([tokenRequest(served.base, exchange), tokenRequest(served.base, exchange)]);
+    expect(exchanged.map((answer) => answer.status).sort()).toEqual([200, 401]);
+    const issued = exchanged.find((answer) => answer.status === 200)!.body;
+    expect(exchanged.find((answer) => answer.status === 401)!.body).toEqual({ error: 'invalid_client', error_description: expect.stringMatching(/was used before/) });
+    // The refused twin did not count as a second use of the code: what the first issued still works.
+    expect(await mcpStatus(served.mcpUrl, String(issued.access_token))).not.toBe(401);
+
+    const refresh = { grant_type: 'refresh_token', refresh_token: String(issued.refresh_token), client_assertion_type: ASSERTION_TYPE, client_assertion: key.assertion(clientId, served.oauth.issuer) };
+    const refreshed = await Promise.all([tokenRequest(served.base, refresh), tokenRequest(served.base, refresh)]);
+    expect(refreshed.map((answer) => answer.status).sort()).toEqual([200, 401]);
+    const successor = refreshed.find((answer) => answer.status === 200)!.body;
+    expect(await mcpStatus(served.mcpUrl, String(successor.access_token))).not.toBe(401);
+    // Sent again later, the spent assertion is refused before the rotated refresh token is taken for a replay: the grant stays.
+    expect(await tokenRequest(served.base, refresh)).toEqual({ status: 401, body: { error: 'invalid_client', error_description: expect.stringMatching(/was used before/) } });
+    const next = await tokenRequest(served.base, {
+      grant_type: 'refresh_token',
+      refresh_token: String(successor.refresh_token),
+      client_assertion_type: ASSERTION_TYPE,
+      client_assertion: key.assertion(clientId, served.oauth.issuer),
+    });
+    expect(next.status).toBe(200);
+  });
+
   it('revocation takes the assertion too', async () => {
     const { key, clientId } = await keyedClient();
     const { code, verifier } = await codeFor(served.base, {}, clientId);

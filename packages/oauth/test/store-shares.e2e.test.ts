@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { ToolLogger } from '@toolwright/core';
@@ -6,7 +7,7 @@ import { TestBrowser } from './fixtures/browser';
 import { ClientKey } from './fixtures/clientKey';
 import { startDocumentHost } from './fixtures/documentHost';
 import { CALLBACK, authorizeUrl, codeFor, mcpStatus, pkcePair, registerClient, tokenRequest } from './fixtures/rawFlow';
-import { serveOAuth, type Served } from './fixtures/serveOAuth';
+import { serveOAuth, testClock, type Served } from './fixtures/serveOAuth';
 
 const ASSERTION_TYPE = 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer';
 /** A small store: a quarter of it for pending sign-ins, half for clients and what any client can make. */
@@ -49,13 +50,14 @@ describe('what callers can make the OAuth store keep stays in its share', () => 
     errors = [];
   });
 
-  it('private_key_jwt assertions: a registered client sending a fresh assertion per failing /token request fills only the clients share', async () => {
+  it('private_key_jwt assertions: a registered client sending a fresh assertion per failing /token request leaves nothing in the store', async () => {
     const store = new MemoryOAuthStore({ maxEntries: MAX_ENTRIES });
     served = await serveOAuth('node', { store, logger });
     const user = await signedInUser(served);
     const key = new ClientKey();
     const registered = await registerClient(served.base, { token_endpoint_auth_method: 'private_key_jwt', jwks: key.jwks });
     const clientId = String(registered.body.client_id);
+    const held = store.size;
     const statuses: number[] = [];
     for (let i = 0; i < MAX_ENTRIES + 10; i++) {
       const answer = await tokenRequest(served.base, {
@@ -66,13 +68,13 @@ describe('what callers can make the OAuth store keep stays in its share', () => 
       });
       statuses.push(answer.status);
     }
+    // A request refused for its refresh token spends no jti: the store holds what it held.
+    expect(store.size).toBe(held);
+    expect(statuses).toEqual(statuses.map(() => 400));
     await refreshes(served, user.clientId, await refreshes(served, user.clientId, user.refreshToken));
-    // Each spent jti is kept: until the clients share (20, two clients there) is full, then 503.
-    expect(statuses.slice(0, MAX_ENTRIES / 2 - 2)).toEqual(Array.from({ length: MAX_ENTRIES / 2 - 2 }, () => 400));
-    expect(statuses.slice(MAX_ENTRIES / 2 - 2)).toEqual(statuses.slice(MAX_ENTRIES / 2 - 2).map(() => 503));
   });
 
-  it('jwks_uri keys: clients registered with their own jwks_uri, each fetched once, fill only the clients share', async () => {
+  it('jwks_uri keys: with the clients share full, fetched keys check their request without being cached', async () => {
     const host = await startDocumentHost();
     try {
       const store = new MemoryOAuthStore({ maxEntries: MAX_ENTRIES });
@@ -89,7 +91,8 @@ describe('what callers can make the OAuth store keep stays in its share', () => 
         keyed.push({ clientId: String(registered.body.client_id), key });
       }
       expect(keyed).toHaveLength(MAX_ENTRIES / 2 - 1);
-      // Each then asks for a token: its keys would be fetched and cached, but the clients share has no room for them.
+      const held = store.size;
+      // Each then asks for a token: its keys are fetched and check the assertion (the refresh token is refused), but the full share keeps no copy.
       const statuses: number[] = [];
       for (const { clientId, key } of keyed) {
         const answer = await tokenRequest(served.base, {
@@ -99,9 +102,52 @@ describe('what callers can make the OAuth store keep stays in its share', () => 
           client_assertion: key.assertion(clientId, served.oauth.issuer),
         });
         statuses.push(answer.status);
+        expect(answer.body.error).toBe('invalid_grant');
       }
+      expect(statuses).toEqual(keyed.map(() => 400));
+      expect(store.size).toBe(held);
       await refreshes(served, user.clientId, await refreshes(served, user.clientId, user.refreshToken));
-      expect(statuses).toEqual(keyed.map(() => 503));
+    } finally {
+      await host.close();
+    }
+  });
+
+  it('signed-in private_key_jwt clients (jwks, and jwks_uri with its key cache expired) still refresh once strangers fill the clients share', async () => {
+    const host = await startDocumentHost();
+    try {
+      const clock = testClock();
+      const store = new MemoryOAuthStore({ maxEntries: MAX_ENTRIES, now: clock.now });
+      served = await serveOAuth('node', { store, logger, now: clock.now, clientDocuments: { fetcher: host.fetcher() } });
+      const inline = new ClientKey(undefined, clock.now);
+      const atUri = new ClientKey(undefined, clock.now);
+      host.routes.set('client.example/jwks/signed-in.json', (_req, res) => void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(atUri.jwks)));
+      const signedIn: { clientId: string; key: ClientKey; refreshToken: string }[] = [];
+      for (const [key, metadata] of [
+        [inline, { jwks: inline.jwks }],
+        [atUri, { jwks_uri: 'https://client.example/jwks/signed-in.json' }],
+      ] as const) {
+        const clientId = String((await registerClient(served.base, { token_endpoint_auth_method: 'private_key_jwt', ...metadata })).body.client_id);
+        const { code, verifier } = await codeFor(served.base, {}, clientId);
+        const assertion = { client_assertion_type: ASSERTION_TYPE, client_assertion: key.assertion(clientId, served.oauth.issuer) };
+        const tokens = await tokenRequest(served.base, { grant_type: 'authorization_code', code, code_verifier: verifier, redirect_uri: CALLBACK, ...assertion });
+        expect(tokens.status).toBe(200);
+        signedIn.push({ clientId, key, refreshToken: String(tokens.body.refresh_token) });
+      }
+      // The keys cached from jwks_uri expire; strangers register public clients until /register answers 503.
+      clock.advance(301);
+      let registrations = 0;
+      while ((await registerClient(served.base)).status === 201) registrations++;
+      expect(registrations).toBeGreaterThan(0);
+      for (const { clientId, key, refreshToken } of signedIn) {
+        const refreshed = await tokenRequest(served.base, {
+          grant_type: 'refresh_token',
+          refresh_token: refreshToken,
+          client_assertion_type: ASSERTION_TYPE,
+          client_assertion: key.assertion(clientId, served.oauth.issuer),
+        });
+        expect({ clientId, status: refreshed.status, error: refreshed.body.error }).toEqual({ clientId, status: 200, error: undefined });
+        expect(await mcpStatus(served.mcpUrl, String(refreshed.body.access_token))).not.toBe(401);
+      }
     } finally {
       await host.close();
     }
@@ -158,6 +204,48 @@ describe('what callers can make the OAuth store keep stays in its share', () => 
       expect(statuses).toContain(503);
       expect(statuses.filter((status) => status !== 302 && status !== 503)).toEqual([]);
       expect(store.size).toBeLessThan(MAX_ENTRIES);
+    });
+
+    it('the callback marks the state answered before it deletes it, for a minute, so no one takes its place in between', async () => {
+      const clock = testClock();
+      /** What the callback does with the sign-in's state: the mark is added while the state still holds its place. */
+      const steps: string[] = [];
+      class WatchedStore extends MemoryOAuthStore {
+        override async add(key: string, value: string, ttlSeconds: number): Promise<boolean> {
+          if (key.startsWith('upstream-state:')) steps.push(`add mark for ${ttlSeconds} s`);
+          return super.add(key, value, ttlSeconds);
+        }
+        override async delete(key: string): Promise<void> {
+          if (key.startsWith('upstream-state:')) steps.push('delete state');
+          return super.delete(key);
+        }
+      }
+      const store = new WatchedStore({ maxEntries: MAX_ENTRIES, now: clock.now });
+      const upstream: UpstreamProvider = {
+        name: 'corp',
+        authorizationEndpoint: `${provider.base}/authorize`,
+        tokenEndpoint: `${provider.base}/token`,
+        clientId: 'toolwright',
+        clientSecret: 'upstream-client-secret-for-tests-only',
+        scopes: ['profile'],
+        map: () => ({ subject: 'ada' }),
+      };
+      served = await serveOAuth('node', { store, logger, now: clock.now, upstream, secret: 'a-test-secret-of-at-least-32-characters' });
+      const clientId = String((await registerClient(served.base)).body.client_id);
+      const started = await fetch(authorizeUrl(served.base, { client_id: clientId, code_challenge: pkcePair().challenge }), { redirect: 'manual' });
+      const toProvider = new URL(started.headers.get('location')!);
+      const back = new URL(toProvider.searchParams.get('redirect_uri')!);
+      back.searchParams.set('state', toProvider.searchParams.get('state')!);
+      back.searchParams.set('error', 'access_denied');
+      const answered = await fetch(back, { redirect: 'manual' });
+      expect(new URL(answered.headers.get('location')!).searchParams.get('error')).toBe('access_denied');
+      expect(steps).toEqual(['add mark for 60 s', 'delete state']);
+      // The same answer again is refused, and after a minute its mark is gone from the store.
+      const again = await fetch(back, { redirect: 'manual' });
+      expect(again.status).toBe(400);
+      await again.body?.cancel();
+      clock.advance(61);
+      expect(await store.get(`upstream-state:${createHash('sha256').update(toProvider.searchParams.get('state')!).digest('base64url')}:used`)).toBeUndefined();
     });
   });
 });

@@ -1,4 +1,4 @@
-import { authenticateClient } from '../clientAuthentication';
+import { authenticateClient, spentAssertion } from '../clientAuthentication';
 import { loadGrant, readRefreshToken, revokeGrant } from '../grants';
 import type { OAuthContext } from '../OAuthContext';
 import { readJson } from '../OAuthContext';
@@ -26,6 +26,8 @@ export async function revoke(context: OAuthContext, request: Request, onRevoked?
   if (grantId) {
     const grant = await loadGrant(context, grantId);
     if (grant && grant.clientId === authenticated.client.clientId) {
+      // Only a revocation spends the client's assertion: a request that changes nothing keeps nothing.
+      if (!(await authenticated.spend())) return spentAssertion('revoke');
       await revokeGrant(context, grantId);
       await onRevoked?.(grantId);
     }

@@ -1,4 +1,4 @@
-import { authenticateClient } from '../clientAuthentication';
+import { authenticateClient, spentAssertion } from '../clientAuthentication';
 import { GRANT_TYPES } from '../clientMetadata';
 import { issueTokens, loadGrant, refreshGrant, revokeGrant } from '../grants';
 import type { OAuthContext } from '../OAuthContext';
@@ -46,6 +46,11 @@ export async function token(context: OAuthContext, request: Request): Promise<Re
     const hash = await sha256(code);
     const record = await readJson<CodeRecord>(context.store, `code:${hash}`);
     if (!record || record.expiresAt <= context.now()) return oauthError('invalid_grant', 'the authorization code is not valid (unknown or expired)');
+    // Used before and its grant already revoked: nothing left to change, so nothing is spent.
+    if (!(await loadGrant(context, record.grantId)) && (await context.store.get(`code-used:${hash}`)) !== undefined)
+      return oauthError('invalid_grant', 'the authorization code was already used: the tokens issued for it are revoked');
+    // What follows changes the store (the code is spent, a grant revoked, tokens issued): the client's assertion is spent first, so a replayed one changes nothing.
+    if (!(await authenticated.spend())) return spentAssertion('token');
     // A code works once: a second use is a replay, and what the first issued is revoked (RFC 6749 §4.1.2).
     if (!(await context.store.add(`code-used:${hash}`, '1', context.ttl.code))) {
       await revokeGrant(context, record.grantId);
@@ -58,6 +63,7 @@ export async function token(context: OAuthContext, request: Request): Promise<Re
     // A malformed verifier is a malformed request, told apart from one that does not match (the code is spent either way).
     if (!isPkceVerifier(verifier)) return oauthError('invalid_request', 'code_verifier must be 43 to 128 characters of A-Z a-z 0-9 - . _ ~ (RFC 7636 section 4.1)');
     if (!(await verifyPkce(verifier, record.codeChallenge))) return oauthError('invalid_grant', 'code_verifier does not match the code_challenge (PKCE S256)');
+    // Loaded again here: a replay racing this request may have revoked the grant since.
     const grant = await loadGrant(context, record.grantId);
     if (!grant) return oauthError('invalid_grant', 'the grant of this code was revoked');
     return json(await issueTokens(context, grant));
@@ -66,7 +72,8 @@ export async function token(context: OAuthContext, request: Request): Promise<Re
   // refresh_token
   const refreshToken = form.get('refresh_token');
   if (!refreshToken) return oauthError('invalid_request', 'send refresh_token');
-  const refreshed = await refreshGrant(context, refreshToken, client.clientId, form.get('scope') ?? undefined, resource);
+  const refreshed = await refreshGrant(context, refreshToken, client.clientId, form.get('scope') ?? undefined, resource, authenticated.spend);
+  if ('spent' in refreshed) return spentAssertion('token');
   if (!refreshed.ok) return oauthError(refreshed.error, refreshed.description);
   return json(refreshed.tokens);
 }

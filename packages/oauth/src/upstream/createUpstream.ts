@@ -1,5 +1,6 @@
 import { ToolwrightError } from '@toolwright/core';
 import type { OAuthStore } from '../OAuthStore';
+import { storeFullRetryAfter } from '../OAuthStoreFullError';
 import type { SignInOutcome } from '../OAuthServerOptions';
 import { errorPage, redirect } from '../oauthResponses';
 import { randomToken, sha256, type CryptoKey } from '../webCrypto';
@@ -136,9 +137,8 @@ export function createUpstream(provider: UpstreamProvider, options: { callbackUr
       const raw = await options.store.get(key);
       const answered = () => errorPage('Sign-in expired', 'This sign-in is unknown, expired or already answered. Start again from your application.');
       if (!raw) return answered();
-      // Each state is answered once, across instances: the mark's set-if-absent decides. It takes the state's place in the sign-ins' share (the state goes first), so callbacks answered with error=... cannot fill the store's room for grants.
-      await options.store.delete(key);
-      if (!(await options.store.add(`${key}:used`, '1', 600))) return answered();
+      // Each state is answered once, across instances: the mark's set-if-absent decides between callbacks racing with the same state.
+      if (!(await markAnswered(options.store, key))) return answered();
       const pending = await unseal<PendingUpstream>(options.sealKey, raw, key);
       if (!pending)
         return errorPage(
@@ -241,4 +241,26 @@ function decodeJwt(token: string): Record<string, unknown> | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** How long the mark that a state was answered is kept: only callbacks that read the state before it was deleted race for the mark, and they come within moments. */
+const ANSWERED_MARK_SECONDS = 60;
+
+/**
+ * Marks the upstream sign-in under `key` answered, then deletes its state; false when another
+ * callback marked it first. The mark is added while the state still holds its place in the
+ * sign-ins' share, so no one can take that place in between and leave the user's sign-in
+ * without room; only when the share has no room for both does the state go first.
+ */
+async function markAnswered(store: OAuthStore, key: string): Promise<boolean> {
+  let marked: boolean;
+  try {
+    marked = await store.add(`${key}:used`, '1', ANSWERED_MARK_SECONDS);
+  } catch (error) {
+    if (storeFullRetryAfter(error) === undefined) throw error;
+    await store.delete(key);
+    return store.add(`${key}:used`, '1', ANSWERED_MARK_SECONDS);
+  }
+  if (marked) await store.delete(key);
+  return marked;
 }
