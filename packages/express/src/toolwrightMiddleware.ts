@@ -5,6 +5,7 @@ import { createHttpHandler, type HttpHandler } from '@toolwright/server/http';
 import { adoptParsedBody } from './adoptParsedBody';
 import { bodyParsersOutsideMount } from './bodyParsersOutsideMount';
 import { bodyParserRefusal, unparsedJsonText, type BodyParserRefusal } from './bodyParserRefusal';
+import { createAppStarter } from '@toolwright/server/http';
 import type { ToolwrightExpressOptions } from './ToolwrightExpressOptions';
 
 /**
@@ -13,7 +14,7 @@ import type { ToolwrightExpressOptions } from './ToolwrightExpressOptions';
  * takes the pair as one (`app.use(mcp)`).
  */
 export interface ToolwrightMiddleware extends Array<RequestHandler | ErrorRequestHandler> {
-  /** Settles once the app's start hooks ran (requests wait for it); rejects with a `StartupError` when one failed. */
+  /** Settles once the app's start hooks ran (requests wait for it); rejects with a `StartupError` when one failed (a later request on the endpoint starts the app again). */
   readonly ready: Promise<void>;
   /** Live 2025-11-25 sessions. */
   readonly sessionCount: number;
@@ -38,11 +39,20 @@ export function toolwrightMiddleware(app: App, options: ToolwrightExpressOptions
   // As the handler matches it, and as req.originalUrl spells it: `mcp` is served at `/mcp`, `/outils métier` at `/outils%20m%C3%A9tier`.
   const mcpPath = handler.path;
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY;
-  const release = app.openListener();
-  const ready = app.start();
-  let failed: unknown;
+  // The endpoint holds the app before each start; a failed start lets go, answers 503 and is tried again on the endpoint's next request.
+  const starter = createAppStarter(app, (error) => logStartFailure(app, error));
+  let failed = false;
+  const start = (): Promise<boolean> =>
+    starter.start().then(
+      (started) => ((failed = false), started),
+      (error: unknown) => {
+        failed = true;
+        throw error;
+      },
+    );
+  const ready = start().then(() => undefined);
   // A failed start hook is reported by `ready` (and each request's 503); it is not an unhandled rejection.
-  ready.catch((error: unknown) => (failed = error));
+  ready.catch(() => undefined);
   let mountChecked = false;
 
   const handle: RequestHandler = (req: Request, res: Response, next: NextFunction) => {
@@ -57,8 +67,9 @@ export function toolwrightMiddleware(app: App, options: ToolwrightExpressOptions
       req.url = mountedUrl;
       next(error);
     };
-    if (failed !== undefined) return void refuseNotStarted(req, res, onward, mcpPath);
-    ready.then(
+    // While the app is not started, only a request on the endpoint starts it again; the others go on to the app's routes.
+    if (failed && pathOf(req.originalUrl) !== mcpPath) return void onward();
+    start().then(
       () => {
         // A body parser before the middleware spent the stream: the endpoint's limit and JSON rules are applied to what it kept.
         const refused = req.method === 'POST' && pathOf(req.originalUrl) === mcpPath ? adoptParsedBody(req, maxBodyBytes) : undefined;
@@ -88,7 +99,7 @@ export function toolwrightMiddleware(app: App, options: ToolwrightExpressOptions
   const close = (): Promise<void> =>
     (closing ??= (async () => {
       await handler.close({ drainTimeoutMs });
-      await release();
+      await starter.release();
     })());
 
   return Object.defineProperties([handle, answerParseErrors] as unknown as ToolwrightMiddleware, {
@@ -112,6 +123,15 @@ function warnOfParsersOutside(app: App, parsers: string[], mcpPath: string): voi
     (app.logger ?? console).warn(message);
   } catch {
     // The app's logger failed: the request is served all the same.
+  }
+}
+
+/** Logs why the app did not start (once until a start succeeds: each request on the endpoint tries again). */
+function logStartFailure(app: App, error: unknown): void {
+  try {
+    (app.logger ?? console).error(`toolwright express: the MCP server did not start: ${(error as Error)?.message ?? String(error)} (the endpoint answers 503; its next request starts the app again)`);
+  } catch {
+    // The app's logger failed: requests are answered all the same.
   }
 }
 

@@ -126,8 +126,15 @@ async function serveEndpoint(fastify: FastifyInstance, options: ToolwrightPlugin
     fastify.get('/healthz', serve);
     fastify.get('/readyz', serve);
   }
-  await app.start();
+  // Held before it starts: another listener closing meanwhile would stop the app under this endpoint. A failed start lets go
+  // (fastify.ready() rejects with it): the app stops once its other listeners close, and a retried start is not held open.
   const release = app.openListener();
+  try {
+    await app.start();
+  } catch (error) {
+    await release();
+    throw error;
+  }
 
   // Before the server stops listening: open SSE streams would keep it from closing.
   fastify.addHook('preClose', async () => {

@@ -2,12 +2,13 @@ import type { Context, MiddlewareHandler, Next } from 'hono';
 import { getPath } from 'hono/utils/url';
 import type { App } from '@toolwright/server';
 import { createFetchHandler } from '@toolwright/server/fetch';
+import { createAppStarter } from '@toolwright/server/fetch';
 import { runtimeClientAddress } from './runtimeClientAddress';
 import type { ToolwrightHonoOptions } from './ToolwrightHonoOptions';
 
 /** A Hono middleware serving an app's MCP endpoint, with its lifecycle. */
 export interface ToolwrightHonoMiddleware extends MiddlewareHandler {
-  /** Settles once the app's start hooks ran (requests wait for it); rejects with a `StartupError` when one failed. */
+  /** Settles once the app's start hooks ran (requests wait for it); rejects with a `StartupError` when one failed (a later request on the endpoint starts the app again). */
   readonly ready: Promise<void>;
   /** Live 2025-11-25 sessions. */
   readonly sessionCount: number;
@@ -62,21 +63,21 @@ export function toolwrightMiddleware(app: App, options: ToolwrightHonoOptions = 
   // The handler's path as Hono's c.req.path spells it for a request there: `mcp` is `/mcp`, `/outils%20m%C3%A9tier` is `/outils métier`.
   const mcpPath = getPath(new Request(`http://endpoint.invalid${handler.path}`));
   const oauthPaths = app.oauth && new Set(app.oauth.paths);
-  const release = app.openListener();
-  const ready = app.start();
-  let failed = false;
+  // The endpoint holds the app before each start; a failed start lets go, answers 503 and is tried again on the endpoint's next request.
+  const starter = createAppStarter(app, (error) =>
+    logError(`toolwright hono: the MCP server did not start: ${(error as Error)?.message ?? String(error)} (the endpoint answers 503; its next request starts the app again)`),
+  );
+  const ready = starter.start().then(() => undefined);
   // A failed start hook is reported by `ready` (and each request's 503); it is not an unhandled rejection.
-  ready.catch(() => (failed = true));
+  ready.catch(() => undefined);
 
   const middleware = async (c: Context, next: Next): Promise<Response | void> => {
     const path = c.req.path;
     const mine =
       path === mcpPath || oauthPaths?.has(path) === true || (c.req.method === 'GET' && (((options.auth ?? app.oauth) !== undefined && path.startsWith(WELL_KNOWN)) || (health && HEALTH.has(path))));
     if (!mine) return next();
-    if (path === mcpPath) {
-      if (!failed) await ready.catch(() => undefined);
-      if (failed) return notStarted();
-    }
+    // A request on the endpoint waits for the start, or starts the app again after a failed one.
+    if (path === mcpPath && (await starter.start().catch(() => undefined)) === undefined) return notStarted();
     const request = await requestOf(c, path);
     if (!request) {
       logError(
@@ -96,7 +97,7 @@ export function toolwrightMiddleware(app: App, options: ToolwrightHonoOptions = 
   const close = (): Promise<void> =>
     (closing ??= (async () => {
       await handler.close({ drainTimeoutMs });
-      await release();
+      await starter.release();
     })());
 
   return Object.defineProperties(middleware as ToolwrightHonoMiddleware, {

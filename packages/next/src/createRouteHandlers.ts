@@ -1,6 +1,7 @@
 import type { App } from '@toolwright/server';
 import { createFetchHandler, type FetchHandler } from '@toolwright/server/fetch';
 import { authorizationServerPaths } from './authorizationServerPaths';
+import { createAppStarter, type AppStarter } from '@toolwright/server/fetch';
 import type { RouteHandlersOptions } from './RouteHandlersOptions';
 
 /** A Next.js route handler: takes the request (a `NextRequest` is one), answers a `Response`. */
@@ -24,7 +25,7 @@ export interface RouteHandlers {
   readonly PATCH: RouteHandler;
   /** CORS preflight with the `cors` option; without it, 405 with `Allow`, as `PUT`. */
   readonly OPTIONS: RouteHandler;
-  /** Settles once the app is built and its start hooks ran; rejects when either failed (requests then get 503). */
+  /** Settles once the app is built and its start hooks ran; rejects when either failed (the requests waiting get 503; after a failed start, a later request starts the app again). */
   readonly ready: Promise<void>;
   /** Live 2025-11-25 sessions in this process. */
   readonly sessionCount: number;
@@ -58,35 +59,34 @@ export function createRouteHandlers(app: App | Promise<App>, options: RouteHandl
       };
     }
     const handler = createFetchHandler(built, { ...options, path: routePath, health: options.health === true, ...(!logger && { logError }) });
-    const release = built.openListener();
-    await built.start();
-    return { handler, release, isOAuthPath: authorizationServerPaths(built) };
+    // The handlers hold the app before each start; a failed start lets go, answers 503 and is tried again on the next request.
+    const starter = createAppStarter(built, (error) => logError(`toolwright next: the MCP server did not start: ${(error as Error)?.stack ?? String(error)}`));
+    return { handler, starter, isOAuthPath: authorizationServerPaths(built) };
   });
-  let failed = false;
-  let live: FetchHandler | undefined;
-  let isOAuthPath: (path: string) => boolean = () => false;
-  const ready = opened.then(
-    (served) => {
-      live = served.handler;
-      isOAuthPath = served.isOAuthPath;
-    },
-    (error: unknown) => {
-      failed = true;
-      logError(`toolwright next: the MCP server did not start: ${(error as Error)?.stack ?? String(error)}`);
-      throw error;
-    },
+  let served: { handler: FetchHandler; starter: AppStarter; isOAuthPath: (path: string) => boolean } | undefined;
+  opened.then(
+    (value) => void (served = value),
+    (error: unknown) => logError(`toolwright next: the MCP server did not start: ${(error as Error)?.stack ?? String(error)}`),
   );
+  const ready = opened.then(async ({ starter }) => void (await starter.start()));
   // A failed start is reported by `ready` and each request's 503; it is not an unhandled rejection.
   ready.catch(() => undefined);
   let warned = false;
 
   const handle: RouteHandler = async (request) => {
-    if (!live && !failed) await ready.catch(() => undefined);
-    if (!live) return answer(503, { jsonrpc: '2.0', error: { code: -32000, message: 'Service unavailable: the MCP server did not start. Its log has the details.' }, id: null });
+    let current: typeof served;
+    try {
+      current = await opened;
+      // Waits for the start, or starts the app again after a failed one (closed, it starts nothing: the handler answers 503).
+      await current.starter.start();
+    } catch {
+      return answer(503, { jsonrpc: '2.0', error: { code: -32000, message: 'Service unavailable: the MCP server did not start. Its log has the details.' }, id: null });
+    }
+    const live = current.handler;
     const path = new URL(request.url).pathname;
     // As a request's URL spells it: a route folder named `outils métier` is served at `/outils%20m%C3%A9tier`.
     const mcpPath = live.path;
-    if (path !== mcpPath && !path.startsWith('/.well-known/') && !isOAuthPath(path)) {
+    if (path !== mcpPath && !path.startsWith('/.well-known/') && !current.isOAuthPath(path)) {
       if (!warned) {
         warned = true;
         logError(`toolwright next: a route handler for ${mcpPath} was called at ${path}; set createRouteHandlers(app, { path: '${path}' }).`);
@@ -109,9 +109,9 @@ export function createRouteHandlers(app: App | Promise<App>, options: RouteHandl
   let closing: Promise<void> | undefined;
   const close = (closeOptions?: { drainTimeoutMs?: number }): Promise<void> =>
     (closing ??= (async () => {
-      const { handler, release } = await opened;
+      const { handler, starter } = await opened;
       await handler.close(closeOptions);
-      await release();
+      await starter.release();
     })());
 
   return Object.freeze({
@@ -123,7 +123,7 @@ export function createRouteHandlers(app: App | Promise<App>, options: RouteHandl
     OPTIONS: handle,
     ready,
     get sessionCount() {
-      return live?.sessionCount ?? 0;
+      return served?.handler.sessionCount ?? 0;
     },
     close,
   });

@@ -3,6 +3,7 @@ import { rpcRefusal } from '../http/HttpRefusal';
 import { createFetchHandler, type FetchHandler } from './createFetchHandler';
 import { defaultLogError } from './defaultLogError';
 import { jsonAnswer } from './jsonAnswer';
+import { createAppStarter } from '../serving/createAppStarter';
 
 /**
  * `app.fetch`: the app's default fetch handler (`createFetchHandler(app)`, every option at its
@@ -14,34 +15,17 @@ import { jsonAnswer } from './jsonAnswer';
  * handler has no close): another listener closing does not stop the app under it.
  */
 export function createAppFetch(app: ServerFactory & { start(): Promise<void> }): (request: Request) => Promise<Response> {
-  let ready: Promise<FetchHandler> | undefined;
-  let reported = false;
+  const starter = createAppStarter(app, (error) => defaultLogError(app.logger)(`toolwright fetch: the app did not start: ${(error as Error)?.message ?? String(error)}`));
+  let handler: FetchHandler | undefined;
   return async (request) => {
-    const starting = (ready ??= holdAndStart(app));
-    let handler: FetchHandler;
-    try {
-      handler = await starting;
-      reported = false;
-    } catch (error) {
-      if (ready === starting) ready = undefined;
-      if (!reported) {
-        reported = true;
-        defaultLogError(app.logger)(`toolwright fetch: the app did not start: ${(error as Error)?.message ?? String(error)}`);
+    if (handler === undefined) {
+      try {
+        await starter.start();
+      } catch {
+        return jsonAnswer(rpcRefusal(500, -32603, 'Internal error: the server failed to start. Its log has the details.'));
       }
-      return jsonAnswer(rpcRefusal(500, -32603, 'Internal error: the server failed to start. Its log has the details.'));
+      handler ??= createFetchHandler(app);
     }
     return handler(request);
   };
-}
-
-/** Takes the app's listener hold, then starts it; lets go when the start fails (the next request takes it again). */
-async function holdAndStart(app: ServerFactory & { start(): Promise<void> }): Promise<FetchHandler> {
-  const release = app.openListener();
-  try {
-    await app.start();
-  } catch (error) {
-    await release();
-    throw error;
-  }
-  return createFetchHandler(app);
 }

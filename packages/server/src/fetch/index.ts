@@ -1,5 +1,7 @@
 /** @toolwright/server/fetch — serve an app as a web-standard `(request: Request) => Promise<Response>` handler (Deno, Bun, Workers). */
 export { createFetchHandler } from './createFetchHandler';
+export { createAppStarter } from '../serving/createAppStarter';
+export type { AppStarter } from '../serving/createAppStarter';
 export type { FetchHandler } from './createFetchHandler';
 export type { FetchHandlerOptions, FetchSessionOptions } from './FetchHandlerOptions';
 export type { EndpointOptions, EndpointSessionOptions } from '../http/EndpointOptions';

@@ -2,6 +2,8 @@
 export { createHttpHandler } from './createHttpHandler';
 export type { HttpHandler, Next as HttpNext } from './createHttpHandler';
 export { serveHttp } from './serveHttp';
+export { createAppStarter } from '../serving/createAppStarter';
+export type { AppStarter } from '../serving/createAppStarter';
 export { bodyEncodingRefusal } from './bodyEncodingRefusal';
 export type { BodyEncodingRefusal } from './bodyEncodingRefusal';
 export { parseJsonBody } from './parseJsonBody';

@@ -1,0 +1,78 @@
+import 'reflect-metadata';
+import express from 'express';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createApp, type App } from '@toolwright/server';
+import { toolwrightMiddleware } from '@toolwright/express';
+import { GreeterTools } from './fixtures/greeterTools';
+import { INITIALIZE, post } from './fixtures/mcpClients';
+
+/**
+ * The middleware's hold on the app across a failed start, on a real Express 5 app on 127.0.0.1:
+ * the requests that waited for the failed start get 503, a later one starts the app again, and
+ * the failed start leaves no hold behind (the shutdown hooks run when the last listener closes).
+ */
+async function flakyApp(failures: number): Promise<{ app: App; events: string[]; errors: string[] }> {
+  const events: string[] = [];
+  const errors: string[] = [];
+  let left = failures;
+  const logger = { debug: () => {}, info: () => {}, warn: () => {}, error: (message: string) => void errors.push(message) };
+  const app = await createApp({
+    name: 'flaky',
+    version: '1.0.0',
+    tools: [GreeterTools],
+    logger,
+    onStart: async () => {
+      events.push('start');
+      // Slow enough for a request to arrive while it runs and wait for it.
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      if (left-- > 0) throw new Error('no database yet');
+    },
+    onShutdown: () => void events.push('stop'),
+  });
+  return { app, events, errors };
+}
+
+async function listen(web: express.Express): Promise<{ base: string; server: Server }> {
+  const server = await new Promise<Server>((resolve) => {
+    const s = web.listen(0, '127.0.0.1', () => resolve(s));
+  });
+  return { base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
+}
+
+describe('Express 5 middleware, a start that fails', () => {
+  it('answers 503 to the requests that waited for it, starts the app again on a later request, and logs the failure once', async () => {
+    const { app, events, errors } = await flakyApp(2);
+    const web = express();
+    const mcp = toolwrightMiddleware(app, { requestLogLevel: 'silent' });
+    web.use(mcp);
+    const { base, server } = await listen(web);
+    try {
+      // Sent while the first start runs: it waits for it, and gets its failure.
+      expect((await post(`${base}/mcp`, INITIALIZE)).status).toBe(503);
+      await expect(mcp.ready).rejects.toThrow(/no database yet/);
+      // Starts the app again, which fails a second time.
+      expect((await post(`${base}/mcp`, INITIALIZE)).status).toBe(503);
+      const served = await post(`${base}/mcp`, INITIALIZE);
+      expect(served.status).toBe(200);
+      expect(await served.text()).toContain('"serverInfo":{"name":"flaky"');
+      expect(errors.filter((line) => line.includes('did not start'))).toHaveLength(1);
+    } finally {
+      await mcp.close();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+    // Each failed start stopped what it began; the one that succeeded stops when the middleware closes.
+    expect(events).toEqual(['start', 'stop', 'start', 'stop', 'start', 'stop']);
+  });
+
+  it('lets go of the app: started by another listener, the app stops when that listener closes', async () => {
+    const { app, events } = await flakyApp(1);
+    const mcp = toolwrightMiddleware(app, { requestLogLevel: 'silent' });
+    await expect(mcp.ready).rejects.toThrow(/no database yet/);
+    const other = app.openListener();
+    await app.start();
+    await other();
+    expect(events).toEqual(['start', 'stop', 'start', 'stop']);
+    await mcp.close();
+  });
+});
