@@ -129,6 +129,19 @@ describe('app.start() and app.stop() around a restart', () => {
     expect(events).toEqual([...oneRun, ...oneRun]);
   });
 
+  it('a stop before any start runs no shutdown hook, closes nothing in a mounted app or extension, and the next start and stop run in full', async () => {
+    const events: string[] = [];
+    const app = await pooledApp(events);
+    // Built, never started: its shutdown hooks would close what no start hook opened.
+    await app.stop();
+    await Promise.all([app.stop(), app.stop()]);
+    expect(events).toEqual([]);
+    await app.start();
+    await app.stop();
+    await app.stop();
+    expect(events).toEqual(oneRun);
+  });
+
   it('one listener after another: stdio after HTTP, then HTTP again, each served with the pool open', async () => {
     const events: string[] = [];
     const app = await pooledApp(events);

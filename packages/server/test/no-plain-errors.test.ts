@@ -20,6 +20,7 @@ const CHECKED: Record<string, Record<string, string>> = {
   'core/src': {
     'errors/ToolwrightError.ts': "a wrong `kind` given to an error class's own constructor is a TypeError, as a built-in's wrong argument is",
     'invoke/sendable.ts': "UnsendableResult marks a result JSON cannot carry for the invokers, which catch it and answer the tool's internal error; it never reaches the app",
+    'invoke/MalformedResult.ts': "as invoke/sendable.ts, for a result MCP's schema refuses (a content annotation out of its range)",
     'uri/UriTemplateError.ts': "a public class whose base (Error) is in @toolwright/core's API report; moving it under ToolwrightError is an API change",
   },
   'nestjs/src': {},

@@ -1,4 +1,5 @@
 import type { ContentBlock, ToolResult } from '../content/ToolResult';
+import { checkContentAnnotations } from './checkContentAnnotations';
 import { jsonTextOf, sendable, UnsendableResult } from './sendable';
 
 const BLOCK_TYPES = new Set(['text', 'image', 'audio', 'resource', 'resource_link']);
@@ -8,7 +9,8 @@ const BLOCK_TYPES = new Set(['text', 'image', 'audio', 'resource', 'resource_lin
  * a complete result passes through untouched; a content block or an array of them
  * becomes the content; strings, numbers and booleans become text; `undefined`/`null`
  * become empty content; other objects and arrays become JSON text. What passes through as
- * the tool returned it, or becomes JSON text, is checked for what JSON cannot carry (`UnsendableResult`).
+ * the tool returned it, or becomes JSON text, is checked for what JSON cannot carry (`UnsendableResult`);
+ * blocks the tool returned, for annotations out of MCP's ranges (`MalformedResult`).
  */
 export function normalizeResult(value: unknown): ToolResult {
   if (value === undefined || value === null) return { content: [] };
@@ -22,14 +24,20 @@ export function normalizeResult(value: unknown): ToolResult {
   }
   if (Array.isArray(value)) {
     // Checked element by element only when the first one looks like a block: most arrays are data.
-    if (value.length > 0 && isContentBlock(value[0]) && value.every(isContentBlock)) return sendable({ content: value });
+    if (value.length > 0 && isContentBlock(value[0]) && value.every(isContentBlock)) return checkedBlocks(sendable({ content: value }));
   } else if (typeof value === 'object') {
-    if (isToolResult(value)) return sendable(value);
-    if (isContentBlock(value)) return sendable({ content: [value] });
+    if (isToolResult(value)) return checkedBlocks(sendable(value));
+    if (isContentBlock(value)) return checkedBlocks(sendable({ content: [value] }));
   }
   const text = jsonTextOf(value);
   if (text === undefined) throw noJsonText(value);
   return { content: [{ type: 'text', text }] };
+}
+
+/** `result` once its blocks' annotations are found within MCP's ranges (see `checkContentAnnotations`): blocks the tool made itself may stray from them. */
+export function checkedBlocks<T extends ToolResult>(result: T): T {
+  checkContentAnnotations(result.content);
+  return result;
 }
 
 /** A function, a symbol, or a toJSON() that returns nothing: JSON.stringify writes no text for them (kept out of normalizeResult, which runs every call). */

@@ -1,4 +1,5 @@
 import { jsonProblem } from './jsonProblem';
+import { MalformedResult } from './MalformedResult';
 
 /** A member's result that JSON cannot carry (`jsonProblem` says where); its call is answered as failed. */
 export class UnsendableResult extends TypeError {
@@ -31,5 +32,7 @@ export function jsonTextOf(value: unknown, name = 'result'): string | undefined 
 
 /** How a member's unexpected failure is logged: what it threw, or what was wrong with what it returned. */
 export function failureNote(kind: string, name: string, error: unknown): string {
-  return error instanceof UnsendableResult ? `${kind} '${name}' returned a result that cannot be sent as JSON` : `${kind} '${name}' threw an unexpected error`;
+  if (error instanceof UnsendableResult) return `${kind} '${name}' returned a result that cannot be sent as JSON`;
+  if (error instanceof MalformedResult) return `${kind} '${name}' returned a malformed result`;
+  return `${kind} '${name}' threw an unexpected error`;
 }

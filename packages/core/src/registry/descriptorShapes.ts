@@ -17,7 +17,7 @@ const oneOf =
   (value, at) =>
     allowed.includes(value as string) ? undefined : `${at} is ${JSON.stringify(value) ?? String(value)}, not one of ${allowed.map((a) => `'${a}'`).join(', ')}`;
 
-/** A number from 0 to 1 (a resource's `priority`). */
+/** A number from 0 to 1 (a resource's or a content block's `priority`). */
 const fraction: ValueRule = (value, at) => (typeof value === 'number' && value >= 0 && value <= 1 ? undefined : `${at} is ${JSON.stringify(value) ?? String(value)}, not a number from 0 to 1`);
 
 /** An RFC 3339 date-time with seconds and a `Z` or an offset, on a real calendar day, as MCP's schema checks `lastModified`. */
@@ -37,6 +37,9 @@ const ICON: ValueRule = (value, at) =>
     : shapeProblem(value, ICON_FIELDS, at);
 const COMMON = { name: 'string', title: 'string', description: 'string', icons: [ICON], _meta: 'object' } as const;
 
+/** A resource's or a content block's `annotations`: who it is for, how much it matters, when it last changed. */
+export const CONTENT_ANNOTATIONS_SHAPE: DescriptorShape = { audience: [oneOf('user', 'assistant')], priority: fraction, lastModified: dateTime };
+
 export const TOOL_SHAPE: DescriptorShape = {
   ...COMMON,
   annotations: { title: 'string', readOnlyHint: 'boolean', destructiveHint: 'boolean', idempotentHint: 'boolean', openWorldHint: 'boolean' },
@@ -47,7 +50,7 @@ export const RESOURCE_SHAPE: DescriptorShape = {
   ...COMMON,
   mimeType: 'string',
   size: 'number',
-  annotations: { audience: [oneOf('user', 'assistant')], priority: fraction, lastModified: dateTime },
+  annotations: CONTENT_ANNOTATIONS_SHAPE,
 };
 
 /** `@Param` options that become JSON Schema keywords of the argument (or name its header). */

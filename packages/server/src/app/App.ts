@@ -36,7 +36,8 @@ export interface App extends ServerFactory {
   start(): Promise<void>;
   /**
    * Runs the shutdown hooks (a listener does it when the app's last listener closed, after its
-   * calls drained): every `@OnShutdown()` method, then `onShutdown`. Once until the app starts again.
+   * calls drained): every `@OnShutdown()` method, then `onShutdown`. Once until the app starts
+   * again; an app never started has nothing to close, and its stop runs no hook.
    */
   stop(): Promise<void>;
   /**

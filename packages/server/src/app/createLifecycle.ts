@@ -38,7 +38,8 @@ const SLOW_STEP_MS = 10_000;
  * The app's start and shutdown hooks: `first`, `onStart`, every `@OnStart()` method of the
  * served and listed service classes in order, then `last`; on stop, `last`, every
  * `@OnShutdown()` method in reverse order, `onShutdown`, then `first`. A start asked while the
- * app is starting or started, and a stop asked while it is stopping or stopped, do nothing more.
+ * app is starting or started, and a stop asked while it is stopping or stopped, do nothing more;
+ * nor does a stop asked before any start (an app built and never served has nothing to close).
  * A start asked once a stop was asked runs the start side again, after that stop completed: an
  * app served again after its last listener closed (a test's next client) is served with what its
  * start hooks opened, not with what its shutdown hooks closed. A stop asked while the start runs
@@ -139,15 +140,14 @@ export function createLifecycle({ classes, container, onStart, onShutdown, first
     stop: () => {
       if (stopped) return stopped;
       const start = started;
-      return (stopped = (async () => {
-        // A stop asked while the start runs waits for it; a start that failed has stopped what it began itself.
-        if (start)
-          await start.then(
-            () => runStop(everyPart),
-            () => undefined,
-          );
-        else await runStop(everyPart);
-      })());
+      // An app never started has opened nothing: its shutdown hooks would close what no start hook
+      // opened (or what a later start would open). It stays unstarted, so the next start runs in full.
+      if (!start) return Promise.resolve();
+      // A stop asked while the start runs waits for it; a start that failed has stopped what it began itself.
+      return (stopped = start.then(
+        () => runStop(everyPart),
+        () => undefined,
+      ));
     },
   };
 }

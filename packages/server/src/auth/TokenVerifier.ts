@@ -7,9 +7,11 @@ import type { AuthInfo } from '@toolwright/core';
  * Check the audience: a token issued for another service must not be accepted here.
  *
  * Set `authInfo.extra.sub` to the user (a non-empty string) whenever the token names one:
- * sessions, 2026-07-28 round states and per-caller caches and rate limits are bound to the
- * client and the subject, so two users of one OAuth client who get no subject are one caller
- * to them. `jwtVerifier` refuses a token without a string `sub`.
+ * sessions, tasks, 2026-07-28 round states and per-caller caches are bound to the client and the
+ * subject. Without one they are bound to the client and a digest of the token instead: two tokens
+ * never reach each other's, but a refreshed token starts a new session. Per-caller rate limits
+ * count every token of a client without a subject as one caller. `jwtVerifier` refuses a token
+ * without a string `sub`.
  */
 export interface TokenVerifier {
   /** The caller the token names, or undefined (or a throw) for a token not valid here. */

@@ -13,7 +13,14 @@ function base(task: StoredTask): Record<string, unknown> {
   };
 }
 
-/** What `tools/call` answers when it made a task: the flat `CreateTaskResult`. */
+/**
+ * What `tools/call` answers when it made a task: the flat `CreateTaskResult` (SEP-2663), which
+ * has no `content`. The handle reaches the wire with `content: []` all the same: the SDK's
+ * `Server` gives every contentless `tools/call` result an empty `content` (its only exception is
+ * the 2025-11-25 shape, a nested `task` key), then checks the result against `CallToolResult`,
+ * which requires one. Leaving `content` out here changes nothing; taking it off the SDK's answer
+ * would answer past the SDK. A client reads `resultType` first, and ignores the extra key.
+ */
 export function createTaskResult(task: StoredTask): Record<string, unknown> {
   return { resultType: 'task', ...base(task) };
 }
