@@ -16,6 +16,8 @@ import { waitFor } from './helpers/waitFor';
 const CLI = join(__dirname, '..', 'bin', 'toolwright.js');
 const MINIMAL = join(__dirname, '..', '..', '..', 'examples', 'minimal');
 const APP = join(__dirname, '..', '..', '..', 'examples', 'app');
+/** A server that takes 1.5 s to stop after SIGTERM. */
+const SLOW_STOP = join(__dirname, 'fixtures', 'slow-stop-server.js');
 
 describe('toolwright dev --inspect', () => {
   let stubDir: string;
@@ -147,6 +149,44 @@ describe('toolwright dev --inspect', () => {
       expect(await exited).toEqual([0, null]);
     } finally {
       dev.kill('SIGKILL');
+    }
+  }, 120_000);
+
+  it('Ctrl-C while a restart waits for the old server to stop ends the dev loop: no server starts after it', async () => {
+    const view = join(APP, 'views', 'counter.html');
+    const html = readFileSync(view, 'utf8');
+    const dev = spawn(process.execPath, [CLI, 'dev', SLOW_STOP], { cwd: APP, stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    dev.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    const servers = () => [...stderr.matchAll(/slow-stop server up \(pid (\d+)\)/g)].map((m) => Number(m[1]));
+    const alive = (pid: number) => {
+      try {
+        process.kill(pid, 0);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    try {
+      await waitFor(
+        () => servers().length === 1,
+        'the server',
+        () => stderr,
+      );
+      writeFileSync(view, html); // a save in an editor: the restart stops the server, which takes 1.5 s
+      await waitFor(
+        () => stderr.includes('slow-stop server stopping'),
+        'the restart',
+        () => stderr,
+      );
+      const exited = once(dev, 'exit');
+      dev.kill('SIGINT');
+      const waited = new Promise((resolve) => setTimeout(() => resolve('still running after 10 s'), 10_000).unref());
+      expect(await Promise.race([exited, waited])).toEqual([0, null]);
+      expect({ started: servers().length, alive: servers().filter(alive) }).toEqual({ started: 1, alive: [] });
+    } finally {
+      dev.kill('SIGKILL');
+      for (const pid of servers()) if (alive(pid)) process.kill(pid, 'SIGKILL');
     }
   }, 120_000);
 

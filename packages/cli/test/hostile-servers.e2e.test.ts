@@ -310,6 +310,68 @@ describe('hostile servers', () => {
     expect(await hostile('exitMidCall', 'call', HOSTILE, 'x')).toEqual({ code: 3, stdout: '', stderr: 'error: The server exited with code 7 before answering.\n' });
   });
 
+  it('a schema or result nested 100,000 levels deep is refused with the limit it passed (exit 3), instead of a stack overflow (exit 70)', async () => {
+    const refused = 'error: The server (on stdout) sent a message that nests objects and arrays more than 500 levels deep, more than toolwright reads. Flatten the result or schema.\n';
+    for (const argv of [
+      ['inspect', HOSTILE],
+      ['inspect', '--json', HOSTILE],
+      ['call', HOSTILE, 'deep'],
+      ['call', '--json', HOSTILE, 'deep'],
+    ]) {
+      expect({ argv, ...(await hostile('deep', ...argv)) }).toEqual({ argv, code: 3, stdout: '', stderr: refused });
+    }
+    // 400 levels are read, shown and printed.
+    expect((await hostile('nested', 'inspect', HOSTILE)).stdout).toContain('hostile 1.0.0: 1 tool, 0 resources, 0 prompts');
+    const nested = await hostile('nested', 'call', '--json', HOSTILE, 'deep');
+    expect({ code: nested.code, depth: JSON.stringify(JSON.parse(nested.stdout).structuredContent.a).indexOf(']') }).toEqual({ code: 0, depth: 400 });
+  });
+
+  describe('over HTTP, nested deep', () => {
+    let server: Server;
+    let url: string;
+    const depth = 100_000;
+    beforeAll(async () => {
+      // Answers initialize, and a tool call with a result nested 100,000 levels deep: as JSON, or on an event stream under /sse.
+      server = createServer((req, res) => {
+        let body = '';
+        req.on('data', (chunk: Buffer) => (body += chunk.toString()));
+        req.on('end', () => {
+          // No event stream of its own (GET), no session to end (DELETE).
+          if (req.method !== 'POST') return void res.writeHead(405).end();
+          const message = JSON.parse(body) as { id?: number | string; method: string };
+          if (message.id === undefined) return void res.writeHead(202).end();
+          const result =
+            message.method === 'initialize'
+              ? JSON.stringify({ protocolVersion: '2025-11-25', capabilities: { tools: {} }, serverInfo: { name: 'deep', version: '1.0.0' } })
+              : message.method === 'tools/call'
+                ? `{"content":[],"structuredContent":{"a":${'['.repeat(depth)}${']'.repeat(depth)}}}`
+                : undefined;
+          const text = `{"jsonrpc":"2.0","id":${JSON.stringify(message.id)},${result === undefined ? '"error":{"code":-32601,"message":"Method not found"}' : `"result":${result}`}}`;
+          if (req.url === '/sse') res.writeHead(200, { 'content-type': 'text/event-stream' }).end(`event: message\ndata: ${text}\n\n`);
+          else res.writeHead(200, { 'content-type': 'application/json' }).end(text);
+        });
+      });
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    });
+    afterAll(() => {
+      server.closeAllConnections();
+      return new Promise<void>((resolve) => server.close(() => resolve()));
+    });
+
+    it('as JSON or on an event stream, is refused at once with the limit it passed (exit 3), instead of a stack overflow (exit 70) or a wait for the timeout', async () => {
+      for (const path of ['/mcp', '/sse']) {
+        const started = Date.now();
+        expect(await cli(['call', `${url}${path}`, 'deep', '--timeout', '30000'])).toEqual({
+          code: 3,
+          stdout: '',
+          stderr: `error: ${url}${path} sent a message that nests objects and arrays more than 500 levels deep, more than toolwright reads. Flatten the result or schema.\n`,
+        });
+        expect(Date.now() - started).toBeLessThan(20_000);
+      }
+    });
+  });
+
   describe('over HTTP', () => {
     let server: Server;
     let url: string;

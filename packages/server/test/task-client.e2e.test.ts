@@ -80,4 +80,17 @@ describe('createTaskClient', () => {
       await listener.close();
     }
   });
+
+  it('says what the server answered when that is no JSON-RPC message: a refused token (401) gets its status and error, not "undefined"', async () => {
+    const verifyToken = (token: string) => (token === 'good' ? { token, clientId: 'c', scopes: [], extra: { sub: 'u' } } : undefined);
+    const listener = await app.listen({ transport: 'http', port: 0, host: '127.0.0.1', logLevel: 'silent', exitOnSignal: false, auth: { verifyToken } });
+    try {
+      await expect(createTaskClient({ url: listener.url }, { headers: { authorization: 'Bearer bad' } }).call('ping')).rejects.toThrow(
+        'tools/call: the server answered HTTP 401 without a JSON-RPC message ({"error":"invalid_token","error_description":"The access token is invalid."}).',
+      );
+      expect(await createTaskClient({ url: listener.url }, { headers: { authorization: 'Bearer good' } }).call('ping')).toMatchObject({ resultType: 'complete' });
+    } finally {
+      await listener.close();
+    }
+  });
 });

@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { parseJSONRPCMessage, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/client';
 import { terminalSafe } from '../cli/terminalSafe';
 import { ServerError } from '../cli/UsageError';
+import { JsonNesting, tooDeepMessage } from './JsonNesting';
 import { MAX_MESSAGE_SIZE, tooLargeMessage } from './messageLimit';
 
 export interface ChildProcessTransportOptions {
@@ -99,6 +100,11 @@ export class ChildProcessTransport implements Transport {
   /** Handles one line; false when it ended the connection. */
   private receiveLine(line: string): boolean {
     if (line.trim() === '') return true;
+    // Checked before parsing: reading a message nested thousands deep overflows the stack.
+    if (!new JsonNesting().read(line)) {
+      this.stop(tooDeepMessage('The server (on stdout)'));
+      return false;
+    }
     let message: JSONRPCMessage;
     try {
       message = parseJSONRPCMessage(JSON.parse(line));

@@ -1,5 +1,6 @@
 import type { FetchLike } from '@modelcontextprotocol/client';
 import { ServerError } from '../cli/UsageError';
+import { JsonNesting, tooDeepMessage } from './JsonNesting';
 import { MAX_MESSAGE_SIZE, tooLargeMessage } from './messageLimit';
 
 /** A `fetch` that refuses answers larger than MAX_MESSAGE_SIZE, and the error it refused with (set once). */
@@ -11,9 +12,12 @@ export interface LimitedFetch {
 /**
  * `fetch` for talking to a server over HTTP that stops reading an answer once it passes `limit`
  * bytes (MAX_MESSAGE_SIZE): a JSON answer in total, an event stream per line (one message each,
- * the stream itself may last). The body then fails with a ServerError that says so.
+ * the stream itself may last); or once it nests deeper than MAX_MESSAGE_DEPTH (an event
+ * stream's events each on their own). The body then fails with a ServerError that says so,
+ * and `onRefused` hears it (a request waiting on an event stream the SDK then drops would
+ * otherwise wait for its timeout).
  */
-export function limitedFetch(shown: string, limit = MAX_MESSAGE_SIZE): LimitedFetch {
+export function limitedFetch(shown: string, limit = MAX_MESSAGE_SIZE, onRefused?: (failure: ServerError) => void): LimitedFetch {
   let failure: ServerError | undefined;
   const fetchLimited: FetchLike = async (url, init) => {
     let response: Response;
@@ -27,6 +31,7 @@ export function limitedFetch(shown: string, limit = MAX_MESSAGE_SIZE): LimitedFe
     if (!response.body) return response;
     const perLine = (response.headers.get('content-type') ?? '').includes('text/event-stream');
     let size = 0;
+    const nesting = new JsonNesting(undefined, perLine);
     const counted = response.body.pipeThrough(
       new TransformStream<Uint8Array, Uint8Array>({
         transform(chunk, controller) {
@@ -39,9 +44,11 @@ export function limitedFetch(shown: string, limit = MAX_MESSAGE_SIZE): LimitedFe
             start = newline + 1;
           }
           size += chunk.byteLength - start;
-          if (Math.max(longest, size) <= limit) return controller.enqueue(chunk);
-          failure ??= new ServerError(tooLargeMessage(shown));
+          if (Math.max(longest, size) > limit) failure ??= new ServerError(tooLargeMessage(shown));
+          else if (!nesting.read(chunk)) failure ??= new ServerError(tooDeepMessage(shown));
+          else return controller.enqueue(chunk);
           controller.error(failure);
+          onRefused?.(failure);
         },
       }),
     );

@@ -40,7 +40,8 @@ export async function withClient<T>(target: ServerTarget, io: Io, options: Clien
     client.setRequestHandler('sampling/createMessage', (request) => answers.sample(request.params));
     client.setRequestHandler('roots/list', () => ({ roots: [{ uri: pathToFileURL(io.cwd).href, name: 'working directory' }] }));
   }
-  const limited = limitedFetch(target.shown);
+  // A refused answer ends the connection: the requests waiting on it fail now, with the reason.
+  const limited = limitedFetch(target.shown, undefined, () => void transport.close().catch(() => undefined));
   const transport: Transport =
     target.kind === 'stdio'
       ? new ChildProcessTransport({ command: target.command, args: target.args, cwd: target.cwd, stderr: options.verbose ? io.stderr : undefined })

@@ -64,6 +64,8 @@ Exit codes: 0 stopped with Ctrl-C, 2 invalid arguments or no TypeScript in the p
     let server: ChildProcess | undefined;
     let inspector: ChildProcess | undefined;
     let inspectorShown = false;
+    /** Set once Ctrl-C (or the parent's going) stops the dev loop: no server starts after it. */
+    let stopping = false;
 
     const stopServer = async (): Promise<void> => {
       const running = server;
@@ -77,6 +79,7 @@ Exit codes: 0 stopped with Ctrl-C, 2 invalid arguments or no TypeScript in the p
     };
     const startServer = async (): Promise<void> => {
       await stopServer();
+      if (stopping) return;
       if (!existsSync(entry.file)) return log(`${shown} does not exist after the build; pass the entry file: toolwright dev <entry>`);
       // --inspect serves on 127.0.0.1 for the inspector, which sends no token: a generated http project
       // (which refuses to start without MCP_TOKENS) is told MCP_ALLOW_ANONYMOUS=1, unless the environment says otherwise.
@@ -132,13 +135,15 @@ Exit codes: 0 stopped with Ctrl-C, 2 invalid arguments or no TypeScript in the p
       }, 500);
       orphaned.unref();
       const shutdown = () => {
+        stopping = true;
         clearInterval(orphaned);
         process.off('SIGINT', shutdown);
         process.off('SIGTERM', shutdown);
         watcher.kill('SIGTERM');
         views?.close();
         inspector?.kill('SIGTERM');
-        void stopServer().then(() => resolve(ExitCode.Ok));
+        // A restart under way (waiting for the old server to exit) ends first, so the server stopped here is the last one.
+        void restarting.then(stopServer, stopServer).then(() => resolve(ExitCode.Ok));
       };
       process.on('SIGINT', shutdown);
       process.on('SIGTERM', shutdown);

@@ -189,18 +189,38 @@ export function createTaskClient(target: TaskClientTarget, options: TaskClientOp
   return client;
 }
 
+type Answer = { result?: Record<string, unknown>; error?: { code: number; message: string; data?: unknown } };
+
 /** The JSON-RPC message of a response: a JSON body, or the first message of an SSE stream that answers the request. */
-async function answerOf(response: Response, method: string): Promise<{ result?: Record<string, unknown>; error?: { code: number; message: string; data?: unknown } }> {
+async function answerOf(response: Response, method: string): Promise<Answer> {
   const text = await response.text();
   const type = response.headers.get('content-type') ?? '';
   if (type.includes('text/event-stream')) {
     for (const line of text.split('\n')) {
       if (!line.startsWith('data: ')) continue;
-      const message = JSON.parse(line.slice(6)) as { id?: unknown; result?: Record<string, unknown>; error?: { code: number; message: string } };
-      if (message.id !== undefined && (message.result || message.error)) return message;
+      const message = answerIn(line.slice(6));
+      if (message) return message;
     }
-  } else if (text.startsWith('{')) {
-    return JSON.parse(text) as { result?: Record<string, unknown>; error?: { code: number; message: string } };
+  } else {
+    // A JSON body that is no JSON-RPC answer (an OAuth refusal's `{ "error": "invalid_token" }`) is shown as it came.
+    const message = answerIn(text);
+    if (message) return message;
   }
   throw new ToolwrightError(`${method}: the server answered HTTP ${response.status} without a JSON-RPC message (${text.slice(0, 200)}).`);
+}
+
+/** `json` as a JSON-RPC answer (an id, and a result object or an error with a numeric code and a message), or undefined. */
+function answerIn(json: string): Answer | undefined {
+  let message: unknown;
+  try {
+    message = JSON.parse(json);
+  } catch {
+    return undefined;
+  }
+  if (typeof message !== 'object' || message === null || Array.isArray(message)) return undefined;
+  const { id, result, error } = message as { id?: unknown; result?: unknown; error?: { code?: unknown; message?: unknown } | null };
+  if (id === undefined) return undefined;
+  if (typeof result === 'object' && result !== null && !Array.isArray(result)) return { result: result as Record<string, unknown> };
+  if (typeof error === 'object' && error !== null && typeof error.code === 'number' && typeof error.message === 'string') return { error: error as Answer['error'] };
+  return undefined;
 }
