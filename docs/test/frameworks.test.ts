@@ -31,6 +31,28 @@ function postWithHost(url: string, host: string): Promise<number> {
   });
 }
 
+/** Runs `use` with the base URL of a snippet's server once it listens, then closes the server, whatever `use` did. */
+async function whileServed(started: { server: Server; close(): Promise<void> }, use: (base: string) => Promise<void>): Promise<void> {
+  const base = await baseOf(started.server);
+  try {
+    await use(base);
+  } finally {
+    await started.close();
+  }
+}
+
+/** /status answers `{ up: true }` beside the endpoint. */
+async function expectStatus(base: string): Promise<void> {
+  expect(await (await fetch(`${base}/status`)).json()).toEqual({ up: true });
+}
+
+/** A client of `era` (with `headers`) connects to `${base}/mcp` and calls greet. */
+async function expectGreeting(era: (typeof ERAS)[number], base: string, headers: Record<string, string> = {}): Promise<void> {
+  const client = await connectEra(era, `${base}/mcp`, headers);
+  expect((await client.callTool('greet', { name: 'Ada' })).content[0].text).toBe('Hello, Ada!');
+  await client.close();
+}
+
 /** The Frameworks page's snippets, run as the page shows them (port 0), driven by the SDK clients in both eras. */
 describe('frameworks guide', () => {
   // The snippets log each request to stderr, as a server should.
@@ -41,45 +63,29 @@ describe('frameworks guide', () => {
   afterAll(() => stderr.mockRestore());
 
   it.each(ERAS)('Express: the snippet serves /mcp beside /status (%s)', async (era) => {
-    const { server, close } = await startExpress(0);
-    await new Promise((resolve) => (server.listening ? resolve(undefined) : server.once('listening', resolve)));
-    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    try {
-      expect(await (await fetch(`${base}/status`)).json()).toEqual({ up: true });
-      const client = await connectEra(era, `${base}/mcp`);
-      expect((await client.callTool('greet', { name: 'Ada' })).content[0].text).toBe('Hello, Ada!');
-      await client.close();
-    } finally {
-      await close();
-    }
+    await whileServed(await startExpress(0), async (base) => {
+      await expectStatus(base);
+      await expectGreeting(era, base);
+    });
   });
 
   it.each(ERAS)('Fastify: the snippet serves /mcp beside /status (%s)', async (era) => {
     const fastify = await startFastify(0);
     const base = `http://127.0.0.1:${(fastify.server.address() as AddressInfo).port}`;
     try {
-      expect(await (await fetch(`${base}/status`)).json()).toEqual({ up: true });
-      const client = await connectEra(era, `${base}/mcp`);
-      expect((await client.callTool('greet', { name: 'Ada' })).content[0].text).toBe('Hello, Ada!');
-      await client.close();
+      await expectStatus(base);
+      await expectGreeting(era, base);
     } finally {
       await fastify.close();
     }
   });
 
   it.each(ERAS)('Hono: the snippet serves /mcp beside /status, behind its bearer middleware (%s)', async (era) => {
-    const { server, close } = await startHono(0);
-    await new Promise((resolve) => (server.listening ? resolve(undefined) : server.once('listening', resolve)));
-    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    try {
-      expect(await (await fetch(`${base}/status`)).json()).toEqual({ up: true });
+    await whileServed(await startHono(0), async (base) => {
+      await expectStatus(base);
       await expect(connectEra(era, `${base}/mcp`)).rejects.toThrow();
-      const client = await connectEra(era, `${base}/mcp`, { authorization: 'Bearer dev-token' });
-      expect((await client.callTool('greet', { name: 'Ada' })).content[0].text).toBe('Hello, Ada!');
-      await client.close();
-    } finally {
-      await close();
-    }
+      await expectGreeting(era, base, { authorization: 'Bearer dev-token' });
+    });
   });
 
   it.each(ERAS)('NestJS: the snippet serves Nest-built tools on the app port; the Nest guard refuses restock without the staff scope (%s)', async (era) => {
@@ -87,7 +93,7 @@ describe('frameworks guide', () => {
     nest.useLogger(false);
     const base = (await nest.getUrl()).replace('[::1]', '127.0.0.1');
     try {
-      expect(await (await fetch(`${base}/status`)).json()).toEqual({ up: true });
+      await expectStatus(base);
       const client = await connectEra(era, `${base}/mcp`);
       expect(JSON.parse((await client.callTool('stock', { sku: 'mug' })).content[0].text!)).toEqual({ sku: 'mug', count: 12 });
       const restock = await client.callTool('restock', { sku: 'mug' });
@@ -100,22 +106,14 @@ describe('frameworks guide', () => {
   });
 
   it.each(ERAS)('Koa: the snippet serves /mcp beside /status through the node handler (%s)', async (era) => {
-    const { server, close } = await startKoa(0);
-    const base = await baseOf(server);
-    try {
-      expect(await (await fetch(`${base}/status`)).json()).toEqual({ up: true });
-      const client = await connectEra(era, `${base}/mcp`);
-      expect((await client.callTool('greet', { name: 'Ada' })).content[0].text).toBe('Hello, Ada!');
-      await client.close();
-    } finally {
-      await close();
-    }
+    await whileServed(await startKoa(0), async (base) => {
+      await expectStatus(base);
+      await expectGreeting(era, base);
+    });
   });
 
   it("Koa: Toolwright's defences hold, other paths stay Koa's, and a notification gets 202", async () => {
-    const { server, close } = await startKoa(0);
-    const base = await baseOf(server);
-    try {
+    await whileServed(await startKoa(0), async (base) => {
       expect((await post(`${base}/mcp`, INITIALIZE, { origin: 'https://evil.example' })).status).toBe(403);
       expect(await postWithHost(`${base}/mcp`, 'evil.example')).toBe(403);
       expect(await postWithHost(`${base}/mcp`, 'api.example.com')).toBe(200);
@@ -137,9 +135,7 @@ describe('frameworks guide', () => {
       const stream = await fetch(`${base}/mcp`, { headers: { accept: 'text/event-stream', 'mcp-session-id': session, 'mcp-protocol-version': '2025-11-25' } });
       expect([stream.status, stream.headers.get('content-type')]).toEqual([200, 'text/event-stream']);
       await stream.body!.cancel();
-    } finally {
-      await close();
-    }
+    });
   });
 
   describe('Koa: a body parser before the endpoint', () => {
@@ -162,9 +158,7 @@ describe('frameworks guide', () => {
     it.each(ERAS)('with patchNode the handler takes the parsed body from ctx.req.body (%s)', async (era) => {
       const { base, close } = await serve(behindBodyParser);
       try {
-        const client = await connectEra(era, `${base}/mcp`);
-        expect((await client.callTool('greet', { name: 'Ada' })).content[0].text).toBe('Hello, Ada!');
-        await client.close();
+        await expectGreeting(era, base);
       } finally {
         await close();
       }

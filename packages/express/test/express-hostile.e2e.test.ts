@@ -1,7 +1,6 @@
 import 'reflect-metadata';
 import express from 'express';
 import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { Ctx, Param, Tool, type ToolContext } from '@toolwright/core';
@@ -9,6 +8,7 @@ import { createApp } from '@toolwright/server';
 import { toolwrightMiddleware } from '@toolwright/express';
 import { browserFetch } from './fixtures/browserFetch';
 import { GreeterTools } from './fixtures/greeterTools';
+import { listenExpress } from './fixtures/listenExpress';
 
 const PAGE = 'http://app.example.test';
 
@@ -29,10 +29,9 @@ describe('Express 5, the endpoint with cors, called from a web page', () => {
     web.use(express.json());
     mcp = toolwrightMiddleware(app, { requestLogLevel: 'silent', cors: { origins: [PAGE] }, allowedOrigins: [PAGE] });
     web.use(mcp);
-    server = await new Promise<Server>((resolve) => {
-      const s = web.listen(0, '127.0.0.1', () => resolve(s));
-    });
-    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`;
+    const listening = await listenExpress(web);
+    server = listening.server;
+    url = `${listening.base}/mcp`;
   });
   afterAll(async () => {
     await mcp.close();
@@ -112,10 +111,9 @@ describe("Express 5, the host's own authentication on req.auth (no auth option)"
     });
     mcp = toolwrightMiddleware(app, { requestLogLevel: 'silent' });
     web.use(mcp);
-    server = await new Promise<Server>((resolve) => {
-      const s = web.listen(0, '127.0.0.1', () => resolve(s));
-    });
-    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`;
+    const listening = await listenExpress(web);
+    server = listening.server;
+    url = `${listening.base}/mcp`;
   });
   afterAll(async () => {
     await mcp.close();
@@ -156,10 +154,8 @@ describe('Express 5, bodies the endpoint would not read as sent: compressed, or 
     if (parser) web.use(parser);
     const mcp = toolwrightMiddleware(app, { requestLogLevel: 'silent' });
     web.use(mcp);
-    const server = await new Promise<Server>((resolve) => {
-      const s = web.listen(0, '127.0.0.1', () => resolve(s));
-    });
-    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`;
+    const { server, base } = await listenExpress(web);
+    const url = `${base}/mcp`;
     return {
       send: async (body: Uint8Array, headers: Record<string, string>) => {
         const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers }, body });

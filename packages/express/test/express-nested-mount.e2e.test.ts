@@ -1,12 +1,11 @@
 import 'reflect-metadata';
 import express, { type Express } from 'express';
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { ToolLogger } from '@toolwright/core';
 import { createApp } from '@toolwright/server';
 import { toolwrightMiddleware, type ToolwrightMiddleware } from '@toolwright/express';
 import { GreeterTools } from './fixtures/greeterTools';
 import { ERAS, connectEra, post } from './fixtures/mcpClients';
+import { listenExpress } from './fixtures/listenExpress';
 
 /**
  * The middleware in an `express.Router()` or a sub-app, as teams mount their APIs
@@ -53,11 +52,9 @@ async function serve(mount: Mount): Promise<{ url: string; warnings: string[]; c
   // Registered after the router: it never runs before the middleware.
   if (mount.endsWith('in the app after it')) web.use(express.json());
   await mcp.ready;
-  const server = await new Promise<Server>((resolve) => {
-    const s = web.listen(0, '127.0.0.1', () => resolve(s));
-  });
+  const { server, base } = await listenExpress(web);
   return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/mcp`,
+    url: `${base}/api/mcp`,
     warnings,
     close: async () => {
       await mcp.close();

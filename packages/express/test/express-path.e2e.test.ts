@@ -1,11 +1,11 @@
 import 'reflect-metadata';
 import express from 'express';
 import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { createApp } from '@toolwright/server';
 import { toolwrightMiddleware } from '@toolwright/express';
 import { GreeterTools } from './fixtures/greeterTools';
 import { ERAS, connectEra, post } from './fixtures/mcpClients';
+import { listenExpress } from './fixtures/listenExpress';
 
 /**
  * The endpoint's `path` as the handler serves it: written without its leading slash, or with
@@ -26,10 +26,9 @@ describe.each([
     mcp = toolwrightMiddleware(app, { requestLogLevel: 'silent', path, maxBodyBytes: 1024, timeouts: { bodyMs: 2000 } });
     web.use(mcp);
     await mcp.ready;
-    server = await new Promise<Server>((resolve) => {
-      const s = web.listen(0, '127.0.0.1', () => resolve(s));
-    });
-    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}${served}`;
+    const listening = await listenExpress(web);
+    server = listening.server;
+    url = `${listening.base}${served}`;
   });
   afterAll(async () => {
     await mcp.close();

@@ -1,11 +1,10 @@
 import 'reflect-metadata';
 import express from 'express';
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { createApp, type App } from '@toolwright/server';
 import { toolwrightMiddleware } from '@toolwright/express';
 import { GreeterTools } from './fixtures/greeterTools';
 import { INITIALIZE, post } from './fixtures/mcpClients';
+import { listenExpress } from './fixtures/listenExpress';
 
 /**
  * The middleware's hold on the app across a failed start, on a real Express 5 app on 127.0.0.1:
@@ -33,20 +32,13 @@ async function flakyApp(failures: number): Promise<{ app: App; events: string[];
   return { app, events, errors };
 }
 
-async function listen(web: express.Express): Promise<{ base: string; server: Server }> {
-  const server = await new Promise<Server>((resolve) => {
-    const s = web.listen(0, '127.0.0.1', () => resolve(s));
-  });
-  return { base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
-}
-
 describe('Express 5 middleware, a start that fails', () => {
   it('answers 503 to the requests that waited for it, starts the app again on a later request, and logs the failure once', async () => {
     const { app, events, errors } = await flakyApp(2);
     const web = express();
     const mcp = toolwrightMiddleware(app, { requestLogLevel: 'silent' });
     web.use(mcp);
-    const { base, server } = await listen(web);
+    const { base, server } = await listenExpress(web);
     try {
       // Sent while the first start runs: it waits for it, and gets its failure.
       expect((await post(`${base}/mcp`, INITIALIZE)).status).toBe(503);

@@ -1,12 +1,12 @@
 import 'reflect-metadata';
 import express from 'express';
 import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { createApp } from '@toolwright/server';
 import { toolwrightMiddleware, type ToolwrightMiddleware } from '@toolwright/express';
 import { GreeterTools } from './fixtures/greeterTools';
 import { ERAS, INITIALIZE, connectEra, post } from './fixtures/mcpClients';
 import { closeTime, leaveAfterASession, openUnusedConnection } from '../../server/test/fixtures/unusedConnections';
+import { listenExpress } from './fixtures/listenExpress';
 
 /**
  * A real Express 5 app on 127.0.0.1 with its own routes and `express.json()`, the MCP
@@ -23,10 +23,7 @@ async function serve(mount: 'root' | '/mcp', options: Parameters<typeof toolwrig
   if (mount === 'root') web.use(mcp);
   else web.use('/mcp', mcp);
   await mcp.ready;
-  const server = await new Promise<Server>((resolve) => {
-    const s = web.listen(0, '127.0.0.1', () => resolve(s));
-  });
-  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const { server, base } = await listenExpress(web);
   return { base, url: `${base}/mcp`, mcp, server };
 }
 
@@ -140,10 +137,7 @@ describe('Express 5, closing', () => {
     const mcp = toolwrightMiddleware(app, { requestLogLevel: 'silent' });
     web.use(mcp);
     await expect(mcp.ready).rejects.toThrow(/no database/);
-    const server = await new Promise<Server>((resolve) => {
-      const s = web.listen(0, '127.0.0.1', () => resolve(s));
-    });
-    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const { server, base } = await listenExpress(web);
     try {
       expect((await post(`${base}/mcp`, INITIALIZE)).status).toBe(503);
       expect((await fetch(`${base}/hello`)).status).toBe(200);
@@ -162,10 +156,7 @@ describe('Express 5, middleware mounted before express.json()', () => {
     web.use(mcp);
     web.use(express.json());
     web.post('/echo', (req, res) => void res.json({ body: req.body as unknown }));
-    const server = await new Promise<Server>((resolve) => {
-      const s = web.listen(0, '127.0.0.1', () => resolve(s));
-    });
-    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const { server, base } = await listenExpress(web);
     try {
       const client = await connectEra('2026-07-28', `${base}/mcp`);
       expect((await client.callTool('greet', { name: 'Ada' })).content[0].text).toBe('Hello, Ada!');
@@ -189,10 +180,8 @@ describe('Express 5, a body parser that already read the body before the middlew
     web.use(parser);
     const mcp = toolwrightMiddleware(app, { requestLogLevel: 'silent', maxBodyBytes });
     web.use(mcp);
-    const server = await new Promise<Server>((resolve) => {
-      const s = web.listen(0, '127.0.0.1', () => resolve(s));
-    });
-    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`;
+    const { server, base } = await listenExpress(web);
+    const url = `${base}/mcp`;
     return { url, stop: () => stop({ mcp, server }) };
   }
   const padded = (bytes: number) => JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping', params: { pad: 'x'.repeat(bytes) } });

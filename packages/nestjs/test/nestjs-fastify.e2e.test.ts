@@ -1,29 +1,16 @@
 import 'reflect-metadata';
-import {
-  Controller,
-  Get,
-  Injectable,
-  Module,
-  SetMetadata,
-  UnauthorizedException,
-  UseGuards,
-  UseInterceptors,
-  type CallHandler,
-  type CanActivate,
-  type ExecutionContext,
-  type NestInterceptor,
-} from '@nestjs/common';
-import { NestFactory, Reflector } from '@nestjs/core';
+import { Controller, Get, Injectable, Module, UseGuards, UseInterceptors, type CallHandler, type ExecutionContext, type NestInterceptor } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { OnShutdown, Param, Tool } from '@toolwright/core';
-import { ToolwrightModule, ToolwrightServer, TOOLWRIGHT_CONTEXT } from '@toolwright/nestjs';
-import { createOAuthServer } from '@toolwright/oauth';
+import { ToolwrightModule, ToolwrightServer } from '@toolwright/nestjs';
 import { map, type Observable } from 'rxjs';
 import { ERAS, INITIALIZE, connectEra, post, rawPost } from '../../hono/test/fixtures/v2Clients';
 import { expectServedOAuth } from '../../oauth/test/fixtures/expectServedOAuth';
-import { NotesTools } from '../../oauth/test/fixtures/notesTools';
-import { onFreePort } from '../../server/test/fixtures/onFreePort';
 import { closeTime, leaveAfterASession, openUnusedConnection } from '../../server/test/fixtures/unusedConnections';
+import { listenNotesOAuth } from './fixtures/listenNotesOAuth';
+import { Secret, SecretGuard, TicketGuard } from './fixtures/shop.guards';
+import { startNest } from './fixtures/startNest';
 
 /**
  * A real Nest app on the Fastify platform (@nestjs/platform-fastify), 127.0.0.1 port 0: the
@@ -38,27 +25,6 @@ class Ledger {
 
 @Module({ providers: [Ledger], exports: [Ledger] })
 class LedgerModule {}
-
-const SECRET = 'secret';
-
-/** Refuses members marked secret, read with Nest's Reflector. */
-@Injectable()
-class SecretGuard implements CanActivate {
-  constructor(private readonly reflector: Reflector) {}
-  canActivate(context: ExecutionContext): boolean {
-    return !this.reflector.get<boolean>(SECRET, context.getHandler());
-  }
-}
-
-/** Wants a ticket argument; a Nest exception's message reaches the client. */
-@Injectable()
-class TicketGuard implements CanActivate {
-  canActivate(context: ExecutionContext): boolean {
-    if (context.getType<string>() !== TOOLWRIGHT_CONTEXT) return true;
-    if (context.switchToRpc().getData<{ ticket?: string }>().ticket !== 'ok') throw new UnauthorizedException('Show a valid ticket first.');
-    return true;
-  }
-}
 
 @Injectable()
 class AuditInterceptor implements NestInterceptor {
@@ -80,7 +46,7 @@ class ShopTools {
   }
 
   @Tool({ description: 'Never callable: a Nest guard refuses it.' })
-  @SetMetadata(SECRET, true)
+  @Secret()
   @UseGuards(SecretGuard)
   vault() {
     return 'the vault is open';
@@ -112,12 +78,7 @@ class StatusController {
 })
 class AppModule {}
 
-async function start(): Promise<{ nest: NestFastifyApplication; base: string; url: string }> {
-  const nest = await NestFactory.create<NestFastifyApplication>(AppModule, new FastifyAdapter(), { logger: false });
-  await nest.listen(0, '127.0.0.1');
-  const base = (await nest.getUrl()).replace('[::1]', '127.0.0.1');
-  return { nest, base, url: `${base}/mcp` };
-}
+const start = () => startNest<NestFastifyApplication>(AppModule, new FastifyAdapter());
 
 describe('NestJS on the Fastify platform: ToolwrightModule.forRoot', () => {
   let served: Awaited<ReturnType<typeof start>>;
@@ -206,21 +167,7 @@ describe('NestJS on the Fastify platform: closing', () => {
 
 describe('NestJS on the Fastify platform: ToolwrightModule.forRoot({ oauth })', () => {
   it("serves the authorization server on Nest's Fastify instance, past Nest's body parsers: the SDK v2 client registers, signs in with PKCE and calls a scoped tool", async () => {
-    // The issuer is in every token: the port is picked before the module is built, and again if another test takes it first.
-    const { base, nest } = await onFreePort(async (port) => {
-      const base = `http://127.0.0.1:${port}`;
-      const oauth = await createOAuthServer({ issuer: base, resource: `${base}/mcp`, scopes: ['notes:read', 'notes:write'], signIn: () => ({ subject: 'ada' }) });
-      class OAuthModule {}
-      Module({ imports: [ToolwrightModule.forRoot({ name: 'notes', version: '1.0.0', tools: [NotesTools], oauth, http: { requestLogLevel: 'silent' } })], controllers: [StatusController] })(
-        OAuthModule,
-      );
-      const nest = await NestFactory.create<NestFastifyApplication>(OAuthModule, new FastifyAdapter(), { logger: false });
-      await nest.listen(port, '127.0.0.1').catch(async (error: unknown) => {
-        await nest.close();
-        throw error;
-      });
-      return { base, nest };
-    });
+    const { base, nest } = await listenNotesOAuth((module) => NestFactory.create<NestFastifyApplication>(module, new FastifyAdapter(), { logger: false }), [StatusController]);
     try {
       await expectServedOAuth({ mcpUrl: `${base}/mcp`, issuer: base });
       expect(await (await fetch(`${base}/status`)).json()).toEqual({ up: true, platform: 'fastify' });

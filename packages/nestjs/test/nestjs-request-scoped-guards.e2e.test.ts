@@ -1,11 +1,9 @@
 import 'reflect-metadata';
-import { Injectable, Module, Scope, UseGuards, UseInterceptors, type CallHandler, type CanActivate, type ExecutionContext, type NestInterceptor } from '@nestjs/common';
-import { NestFactory } from '@nestjs/core';
+import { Injectable, Scope, UseGuards, UseInterceptors, type CallHandler, type CanActivate, type ExecutionContext, type NestInterceptor } from '@nestjs/common';
 import { Param, Tool } from '@toolwright/core';
-import { ToolwrightModule } from '@toolwright/nestjs';
-import type { Server } from 'node:http';
 import type { Observable } from 'rxjs';
 import { ERAS, connectEra } from '../../express/test/fixtures/mcpClients';
+import { useNestEndpoint } from './fixtures/useNestEndpoint';
 
 /**
  * A request-scoped guard that remembers what it checked, as request-scoped guards may: the
@@ -71,31 +69,16 @@ class GreetingTools {
  * guard and an interceptor of one call share their request-scoped dependencies.
  */
 describe('request-scoped Nest guards and interceptors on tools', () => {
-  let nest: Awaited<ReturnType<typeof NestFactory.create>>;
-  let url: string;
-
-  beforeAll(async () => {
-    @Module({
-      imports: [
-        ToolwrightModule.forRoot({
-          name: 'greetings',
-          version: '1.0.0',
-          tools: [GreetingTools],
-          // A factory provider: Nest does not read the enhancers of what a factory returns, so the tool class stays a singleton with request-scoped guards.
-          providers: [CallState, OnlyFriendsGuard, StampGuard, StampInterceptor, { provide: GreetingTools, useFactory: () => new GreetingTools() }],
-          http: { requestLogLevel: 'silent' },
-        }),
-      ],
-    })
-    class GreetingsModule {}
-    nest = await NestFactory.create(GreetingsModule, { logger: false });
-    await nest.listen(0, '127.0.0.1');
-    url = `http://127.0.0.1:${((nest.getHttpServer() as Server).address() as { port: number }).port}/mcp`;
+  const served = useNestEndpoint({
+    name: 'greetings',
+    version: '1.0.0',
+    tools: [GreetingTools],
+    // A factory provider: Nest does not read the enhancers of what a factory returns, so the tool class stays a singleton with request-scoped guards.
+    providers: [CallState, OnlyFriendsGuard, StampGuard, StampInterceptor, { provide: GreetingTools, useFactory: () => new GreetingTools() }],
   });
-  afterAll(() => nest.close());
 
   it.each(ERAS)("%s: each call gets its own guard: one caller's check never answers another's", async (era) => {
-    const client = await connectEra(era, url);
+    const client = await connectEra(era, served.url);
     try {
       expect(await client.callTool('greet', { name: 'mallory' })).toMatchObject({ isError: true, content: [{ text: expect.stringMatching(/Forbidden: tool 'greet'/) }] });
       expect(await client.callTool('greet', { name: 'ada' })).toMatchObject({ content: [{ text: 'hello ada' }] });
@@ -107,7 +90,7 @@ describe('request-scoped Nest guards and interceptors on tools', () => {
   });
 
   it.each(ERAS)('%s: a guard and an interceptor of one call share its request-scoped provider; no two calls do', async (era) => {
-    const client = await connectEra(era, url);
+    const client = await connectEra(era, served.url);
     try {
       seen.length = 0;
       for (let i = 0; i < 2; i++) expect(await client.callTool('stamp', {})).toMatchObject({ content: [{ text: 'stamped' }] });

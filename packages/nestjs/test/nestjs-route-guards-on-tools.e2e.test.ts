@@ -1,14 +1,13 @@
 import 'reflect-metadata';
-import { Injectable, Module, UseGuards, UseInterceptors, type CallHandler, type CanActivate, type ExecutionContext, type NestInterceptor } from '@nestjs/common';
-import { NestFactory } from '@nestjs/core';
+import { Injectable, UseGuards, UseInterceptors, type CallHandler, type CanActivate, type ExecutionContext, type NestInterceptor } from '@nestjs/common';
 import { Args, Tool, type ToolLogger } from '@toolwright/core';
-import { TOOLWRIGHT_CONTEXT, ToolwrightModule } from '@toolwright/nestjs';
+import { TOOLWRIGHT_CONTEXT } from '@toolwright/nestjs';
 import { Type } from 'class-transformer';
 import { IsArray, IsString, ValidateNested } from 'class-validator';
-import type { Server } from 'node:http';
 import { inspect } from 'node:util';
 import type { Observable } from 'rxjs';
 import { ERAS, connectEra } from '../../express/test/fixtures/mcpClients';
+import { useNestEndpoint } from './fixtures/useNestEndpoint';
 
 /**
  * A guard written for HTTP routes (admins only, from the `req.user` passport sets), put on a tool
@@ -78,31 +77,10 @@ describe('Nest guards and interceptors written for routes, on tool classes', () 
   const logged: string[] = [];
   const keep = (message: string, data?: unknown) => void logged.push(`${message} ${inspect(data)}`);
   const logger: ToolLogger = { debug: () => {}, info: () => {}, warn: keep, error: keep };
-  let nest: Awaited<ReturnType<typeof NestFactory.create>>;
-  let url: string;
-
-  beforeAll(async () => {
-    @Module({
-      imports: [
-        ToolwrightModule.forRoot({
-          name: 'users',
-          version: '1.0.0',
-          tools: [UserTools],
-          providers: [RouteAdminGuard, CallerAdminGuard, RouteLoggingInterceptor],
-          logger,
-          http: { requestLogLevel: 'silent' },
-        }),
-      ],
-    })
-    class UsersModule {}
-    nest = await NestFactory.create(UsersModule, { logger: false });
-    await nest.listen(0, '127.0.0.1');
-    url = `http://127.0.0.1:${((nest.getHttpServer() as Server).address() as { port: number }).port}/mcp`;
-  });
-  afterAll(() => nest.close());
+  const served = useNestEndpoint({ name: 'users', version: '1.0.0', tools: [UserTools], providers: [RouteAdminGuard, CallerAdminGuard, RouteLoggingInterceptor], logger });
 
   it.each(ERAS)("%s: a guard reading switchToHttp().getRequest() never gets the client's arguments as the request: the call fails, the log names the fix", async (era) => {
-    const client = await connectEra(era, url);
+    const client = await connectEra(era, served.url);
     try {
       logged.length = 0;
       const forged = await client.callTool('create_user', ADMIN_IN_ARGUMENTS);

@@ -1,31 +1,16 @@
 import 'reflect-metadata';
-import {
-  Controller,
-  Get,
-  Injectable,
-  Module,
-  SetMetadata,
-  UnauthorizedException,
-  UseGuards,
-  UseInterceptors,
-  type CallHandler,
-  type CanActivate,
-  type ExecutionContext,
-  type INestApplication,
-  type NestInterceptor,
-  type Type,
-} from '@nestjs/common';
-import { ModuleRef, NestFactory, Reflector } from '@nestjs/core';
+import { Controller, Get, Injectable, Module, UseGuards, UseInterceptors, type CallHandler, type CanActivate, type ExecutionContext, type NestInterceptor, type Type } from '@nestjs/common';
+import { ModuleRef, NestFactory } from '@nestjs/core';
 import { Param, Tool, UseGuards as UseToolwrightGuards, type GuardClass, type MemberAccess, type MemberCall } from '@toolwright/core';
-import { nestContainer, ToolwrightModule, ToolwrightServer, TOOLWRIGHT_CONTEXT } from '@toolwright/nestjs';
-import { createOAuthServer } from '@toolwright/oauth';
+import { nestContainer, ToolwrightModule, ToolwrightServer } from '@toolwright/nestjs';
 import type { Server } from 'node:http';
 import { map, type Observable } from 'rxjs';
 import { ERAS, INITIALIZE, connectEra, post } from '../../express/test/fixtures/mcpClients';
 import { expectServedOAuth } from '../../oauth/test/fixtures/expectServedOAuth';
-import { NotesTools } from '../../oauth/test/fixtures/notesTools';
-import { onFreePort } from '../../server/test/fixtures/onFreePort';
 import { closeTime, leaveAfterASession, openUnusedConnection } from '../../server/test/fixtures/unusedConnections';
+import { listenNotesOAuth } from './fixtures/listenNotesOAuth';
+import { Secret, SecretGuard, TicketGuard } from './fixtures/shop.guards';
+import { startNest } from './fixtures/startNest';
 
 /**
  * A real Nest app on the Express platform, 127.0.0.1 port 0: tool classes are Nest
@@ -44,29 +29,6 @@ class Ledger {
 
 @Module({ providers: [Ledger], exports: [Ledger] })
 class LedgerModule {}
-
-const SECRET = 'secret';
-const Secret = () => SetMetadata(SECRET, true);
-
-/** Refuses members marked @Secret(), read with Nest's Reflector from the context's handler. */
-@Injectable()
-class SecretGuard implements CanActivate {
-  constructor(private readonly reflector: Reflector) {}
-  canActivate(context: ExecutionContext): boolean {
-    return !this.reflector.get<boolean>(SECRET, context.getHandler());
-  }
-}
-
-/** Wants a 'ticket' argument: the kind of guard that throws a Nest exception with a message for the client. */
-@Injectable()
-class TicketGuard implements CanActivate {
-  canActivate(context: ExecutionContext): boolean {
-    if (context.getType<string>() !== TOOLWRIGHT_CONTEXT) return true;
-    const { ticket } = context.switchToRpc().getData<{ ticket?: string }>();
-    if (ticket !== 'ok') throw new UnauthorizedException('Show a valid ticket first.');
-    return true;
-  }
-}
 
 /** Fails with an internal error: its text is for the log, never for the client. */
 @Injectable()
@@ -171,12 +133,7 @@ class AdminTools {
 })
 class AdminModule {}
 
-async function start(module: Type = AppModule): Promise<{ nest: INestApplication; base: string; url: string }> {
-  const nest = await NestFactory.create(module, { logger: false });
-  await nest.listen(0, '127.0.0.1');
-  const base = (await nest.getUrl()).replace('[::1]', '127.0.0.1');
-  return { nest, base, url: `${base}/mcp` };
-}
+const start = (module: Type = AppModule) => startNest(module);
 
 describe('NestJS (Express platform): ToolwrightModule.forRoot', () => {
   let served: Awaited<ReturnType<typeof start>>;
@@ -310,19 +267,7 @@ describe('NestJS (Express platform): ToolwrightModule.forRoot({ oauth })', () =>
     ['parsed bodies', {}],
     ['rawBody: true', { rawBody: true }],
   ])("serves the authorization server on the Nest app's port, behind Nest's body parsers (%s): the SDK v2 client registers, signs in with PKCE and calls a scoped tool", async (_kept, nestOptions) => {
-    // The issuer is in every token: the port is picked before the module is built, and again if another test takes it first.
-    const { base, nest } = await onFreePort(async (port) => {
-      const base = `http://127.0.0.1:${port}`;
-      const oauth = await createOAuthServer({ issuer: base, resource: `${base}/mcp`, scopes: ['notes:read', 'notes:write'], signIn: () => ({ subject: 'ada' }) });
-      class OAuthModule {}
-      Module({ imports: [ToolwrightModule.forRoot({ name: 'notes', version: '1.0.0', tools: [NotesTools], oauth, http: { requestLogLevel: 'silent' } })] })(OAuthModule);
-      const nest = await NestFactory.create(OAuthModule, { logger: false, ...nestOptions });
-      await nest.listen(port, '127.0.0.1').catch(async (error: unknown) => {
-        await nest.close();
-        throw error;
-      });
-      return { base, nest };
-    });
+    const { base, nest } = await listenNotesOAuth((module) => NestFactory.create(module, { logger: false, ...nestOptions }));
     try {
       await expectServedOAuth({ mcpUrl: `${base}/mcp`, issuer: base });
     } finally {

@@ -1,10 +1,11 @@
 import { Client, StreamableHTTPClientTransport, UnauthorizedError } from '@modelcontextprotocol/client';
-import { DocumentRefusedError, nodeDocumentFetcher } from '@toolwright/oauth';
+import { nodeDocumentFetcher } from '@toolwright/oauth';
 import { TestBrowser } from './fixtures/browser';
 import { MemoryClientProvider } from './fixtures/clientProvider';
 import { jsonRoute, startDocumentHost } from './fixtures/documentHost';
 import { CALLBACK, authorizeUrl, pkcePair } from './fixtures/rawFlow';
 import { serveOAuth, testClock, type Served } from './fixtures/serveOAuth';
+import { refusalOf } from './fixtures/refusalOf';
 
 const CLIENT_ID = 'https://client.example/oauth/client.json';
 
@@ -101,15 +102,6 @@ describe('the document fetcher (SSRF guards)', () => {
   afterAll(() => host.close());
   beforeEach(() => host.routes.clear());
 
-  const refusal = async (promise: Promise<unknown>): Promise<string> => {
-    const error = await promise.then(
-      () => undefined,
-      (e: unknown) => e,
-    );
-    expect(error).toBeInstanceOf(DocumentRefusedError);
-    return (error as Error).message;
-  };
-
   it.each([
     ['loopback', '127.0.0.1'],
     ['private 10/8', '10.1.2.3'],
@@ -121,29 +113,29 @@ describe('the document fetcher (SSRF guards)', () => {
   ])('refuses a host that resolves to a %s address, before connecting', async (_name, address) => {
     host.routes.set('client.example/doc.json', jsonRoute(clientDocument()));
     const fetcher = host.fetcher({}, { 'client.example': [address] });
-    expect(await refusal(fetcher(new URL('https://client.example/doc.json')))).toMatch(/not a public address/);
+    expect(await refusalOf(fetcher(new URL('https://client.example/doc.json')))).toMatch(/not a public address/);
     expect(host.hits).toHaveLength(0);
   });
 
   it('refuses a host that resolves to no address, before connecting', async () => {
     host.routes.set('client.example/doc.json', jsonRoute(clientDocument()));
     const fetcher = host.fetcher({}, { 'client.example': [] });
-    expect(await refusal(fetcher(new URL('https://client.example/doc.json')))).toBe('the host client.example does not resolve');
+    expect(await refusalOf(fetcher(new URL('https://client.example/doc.json')))).toBe('the host client.example does not resolve');
     expect(host.hits).toHaveLength(0);
   });
 
   it('refuses when any one of the addresses is private (no picking the good one)', async () => {
     const fetcher = host.fetcher({}, { 'client.example': ['93.184.215.14', '10.0.0.1'] });
-    expect(await refusal(fetcher(new URL('https://client.example/doc.json')))).toMatch(/10\.0\.0\.1/);
+    expect(await refusalOf(fetcher(new URL('https://client.example/doc.json')))).toMatch(/10\.0\.0\.1/);
   });
 
   it('refuses loopback and private IP literals with the production defaults (no test hooks)', async () => {
     const fetcher = nodeDocumentFetcher();
-    expect(await refusal(fetcher(new URL(`https://127.0.0.1:${host.port}/doc.json`)))).toMatch(/not a public address/);
-    expect(await refusal(fetcher(new URL('https://10.0.0.7/doc.json')))).toMatch(/not a public address/);
-    expect(await refusal(fetcher(new URL('https://[::1]/doc.json')))).toMatch(/not a public address/);
-    expect(await refusal(fetcher(new URL('https://localhost/doc.json')))).toMatch(/not a public address/);
-    expect(await refusal(fetcher(new URL('http://client.example/doc.json')))).toMatch(/not an https URL/);
+    expect(await refusalOf(fetcher(new URL(`https://127.0.0.1:${host.port}/doc.json`)))).toMatch(/not a public address/);
+    expect(await refusalOf(fetcher(new URL('https://10.0.0.7/doc.json')))).toMatch(/not a public address/);
+    expect(await refusalOf(fetcher(new URL('https://[::1]/doc.json')))).toMatch(/not a public address/);
+    expect(await refusalOf(fetcher(new URL('https://localhost/doc.json')))).toMatch(/not a public address/);
+    expect(await refusalOf(fetcher(new URL('http://client.example/doc.json')))).toMatch(/not an https URL/);
   });
 
   it('refuses a redirect to a loopback address or to a host that resolves to one', async () => {
@@ -151,9 +143,9 @@ describe('the document fetcher (SSRF guards)', () => {
     host.routes.set('client.example/to-rebind.json', (_req, res) => void res.writeHead(307, { location: 'https://rebind.example/doc.json' }).end());
     host.routes.set('client.example/to-http.json', (_req, res) => void res.writeHead(301, { location: 'http://other.example/doc.json' }).end());
     const fetcher = host.fetcher({}, { 'rebind.example': ['127.0.0.1'] });
-    expect(await refusal(fetcher(new URL('https://client.example/to-literal.json')))).toMatch(/127\.0\.0\.1.*not a public address/);
-    expect(await refusal(fetcher(new URL('https://client.example/to-rebind.json')))).toMatch(/rebind\.example resolves to 127\.0\.0\.1/);
-    expect(await refusal(fetcher(new URL('https://client.example/to-http.json')))).toMatch(/not an https URL/);
+    expect(await refusalOf(fetcher(new URL('https://client.example/to-literal.json')))).toMatch(/127\.0\.0\.1.*not a public address/);
+    expect(await refusalOf(fetcher(new URL('https://client.example/to-rebind.json')))).toMatch(/rebind\.example resolves to 127\.0\.0\.1/);
+    expect(await refusalOf(fetcher(new URL('https://client.example/to-http.json')))).toMatch(/not an https URL/);
   });
 
   it('follows a redirect to another public https host, but no more than maxRedirects', async () => {
@@ -162,7 +154,7 @@ describe('the document fetcher (SSRF guards)', () => {
     host.routes.set('client.example/loop.json', (_req, res) => void res.writeHead(302, { location: '/loop.json' }).end());
     const fetched = await host.fetcher()(new URL('https://client.example/moved.json'));
     expect(JSON.parse(fetched.body!)).toEqual({ ok: true });
-    expect(await refusal(host.fetcher()(new URL('https://client.example/loop.json')))).toMatch(/redirects more than 2 times/);
+    expect(await refusalOf(host.fetcher()(new URL('https://client.example/loop.json')))).toMatch(/redirects more than 2 times/);
   });
 
   it('refuses an oversized document (declared or streamed), a slow one, a non-JSON one, and an error status', async () => {
@@ -178,14 +170,14 @@ describe('the document fetcher (SSRF guards)', () => {
     host.routes.set('client.example/html.json', (_req, res) => void res.writeHead(200, { 'content-type': 'text/html' }).end('<html>'));
     host.routes.set('client.example/gone.json', (_req, res) => void res.writeHead(500).end());
     const fetcher = host.fetcher({ timeoutMs: 300 });
-    expect(await refusal(fetcher(new URL('https://client.example/big.json')))).toMatch(/larger than 5120 bytes/);
-    expect(await refusal(fetcher(new URL('https://client.example/streamed.json')))).toMatch(/larger than 5120 bytes/);
-    expect(await refusal(fetcher(new URL('https://client.example/slow.json')))).toMatch(/longer than 300 ms/);
-    expect(await refusal(fetcher(new URL('https://client.example/html.json')))).toMatch(/text\/html, not application\/json/);
-    expect(await refusal(fetcher(new URL('https://client.example/gone.json')))).toMatch(/HTTP 500/);
+    expect(await refusalOf(fetcher(new URL('https://client.example/big.json')))).toMatch(/larger than 5120 bytes/);
+    expect(await refusalOf(fetcher(new URL('https://client.example/streamed.json')))).toMatch(/larger than 5120 bytes/);
+    expect(await refusalOf(fetcher(new URL('https://client.example/slow.json')))).toMatch(/longer than 300 ms/);
+    expect(await refusalOf(fetcher(new URL('https://client.example/html.json')))).toMatch(/text\/html, not application\/json/);
+    expect(await refusalOf(fetcher(new URL('https://client.example/gone.json')))).toMatch(/HTTP 500/);
   });
 
   it('checks the certificate: a host the test certificate does not name is refused', async () => {
-    expect(await refusal(host.fetcher()(new URL('https://unnamed.example/doc.json')))).toMatch(/failed/);
+    expect(await refusalOf(host.fetcher()(new URL('https://unnamed.example/doc.json')))).toMatch(/failed/);
   });
 });

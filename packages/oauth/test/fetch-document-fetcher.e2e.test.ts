@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { DocumentRefusedError, fetchDocumentFetcher, type FetchDocumentFetcherOptions } from '@toolwright/oauth';
+import { fetchDocumentFetcher, type FetchDocumentFetcherOptions } from '@toolwright/oauth';
+import { refusalOf } from './fixtures/refusalOf';
 
 type Route = (req: IncomingMessage, res: ServerResponse) => void;
 
@@ -51,14 +52,6 @@ describe('fetchDocumentFetcher (the edge runtimes’ SSRF guards)', () => {
     (body: unknown, headers: Record<string, string> = {}): Route =>
     (_req, res) =>
       void res.writeHead(200, { 'content-type': 'application/json', ...headers }).end(JSON.stringify(body));
-  const refusal = async (promise: Promise<unknown>): Promise<string> => {
-    const error = await promise.then(
-      () => undefined,
-      (e: unknown) => e,
-    );
-    expect(error).toBeInstanceOf(DocumentRefusedError);
-    return (error as Error).message;
-  };
 
   it('fetches a JSON document, with its ETag and max-age, and revalidates it', async () => {
     routes.set('client.example/doc.json', (req, res) =>
@@ -80,13 +73,13 @@ describe('fetchDocumentFetcher (the edge runtimes’ SSRF guards)', () => {
     ['a .internal name', 'https://metadata.google.internal/doc.json'],
     ['a single-label name', 'https://intranet/doc.json'],
   ])('refuses %s before any request', async (_name, url) => {
-    expect(await refusal(fetcher()(new URL(url)))).toMatch(/not a public address/);
+    expect(await refusalOf(fetcher()(new URL(url)))).toMatch(/not a public address/);
     expect(hits).toHaveLength(0);
   });
 
   it('refuses a name the runtime resolves to a private address, and plain http', async () => {
-    expect(await refusal(fetcher({ resolve: async () => ['93.184.215.14', '10.1.2.3'] })(new URL('https://client.example/doc.json')))).toMatch(/resolves to 10\.1\.2\.3/);
-    expect(await refusal(fetcher()(new URL('http://client.example/doc.json')))).toMatch(/not an https URL/);
+    expect(await refusalOf(fetcher({ resolve: async () => ['93.184.215.14', '10.1.2.3'] })(new URL('https://client.example/doc.json')))).toMatch(/resolves to 10\.1\.2\.3/);
+    expect(await refusalOf(fetcher()(new URL('http://client.example/doc.json')))).toMatch(/not an https URL/);
     expect(hits).toHaveLength(0);
   });
 
@@ -94,8 +87,8 @@ describe('fetchDocumentFetcher (the edge runtimes’ SSRF guards)', () => {
     const failing = async (): Promise<string[]> => {
       throw new Error('ENOTFOUND');
     };
-    expect(await refusal(fetcher({ resolve: failing })(new URL('https://client.example/doc.json')))).toBe('the host client.example does not resolve');
-    expect(await refusal(fetcher({ resolve: async () => [] })(new URL('https://client.example/doc.json')))).toBe('the host client.example does not resolve');
+    expect(await refusalOf(fetcher({ resolve: failing })(new URL('https://client.example/doc.json')))).toBe('the host client.example does not resolve');
+    expect(await refusalOf(fetcher({ resolve: async () => [] })(new URL('https://client.example/doc.json')))).toBe('the host client.example does not resolve');
     expect(hits).toHaveLength(0);
   });
 
@@ -105,10 +98,10 @@ describe('fetchDocumentFetcher (the edge runtimes’ SSRF guards)', () => {
     routes.set('client.example/moved.json', (_req, res) => void res.writeHead(301, { location: 'https://other.example/doc.json' }).end());
     routes.set('other.example/doc.json', json({ moved: true }));
     routes.set('client.example/loop.json', (_req, res) => void res.writeHead(302, { location: '/loop.json' }).end());
-    expect(await refusal(fetcher()(new URL('https://client.example/to-loopback.json')))).toMatch(/127\.0\.0\.1 is not a public address/);
-    expect(await refusal(fetcher()(new URL('https://client.example/to-local.json')))).toMatch(/db\.internal is not a public address/);
+    expect(await refusalOf(fetcher()(new URL('https://client.example/to-loopback.json')))).toMatch(/127\.0\.0\.1 is not a public address/);
+    expect(await refusalOf(fetcher()(new URL('https://client.example/to-local.json')))).toMatch(/db\.internal is not a public address/);
     expect(JSON.parse((await fetcher()(new URL('https://client.example/moved.json'))).body!)).toEqual({ moved: true });
-    expect(await refusal(fetcher()(new URL('https://client.example/loop.json')))).toMatch(/redirects more than 2 times/);
+    expect(await refusalOf(fetcher()(new URL('https://client.example/loop.json')))).toMatch(/redirects more than 2 times/);
   });
 
   it('refuses an oversized document (declared or streamed), a slow one, a non-JSON one and an error status', async () => {
@@ -122,10 +115,10 @@ describe('fetchDocumentFetcher (the edge runtimes’ SSRF guards)', () => {
     routes.set('client.example/slow.json', (_req, res) => void setTimeout(() => res.writeHead(200, { 'content-type': 'application/json' }).end('{}'), 2000).unref());
     routes.set('client.example/html.json', (_req, res) => void res.writeHead(200, { 'content-type': 'text/html' }).end('<html>'));
     routes.set('client.example/gone.json', (_req, res) => void res.writeHead(500).end());
-    expect(await refusal(fetcher()(new URL('https://client.example/big.json')))).toMatch(/larger than 5120 bytes/);
-    expect(await refusal(fetcher()(new URL('https://client.example/streamed.json')))).toMatch(/larger than 5120 bytes/);
-    expect(await refusal(fetcher({ timeoutMs: 300 })(new URL('https://client.example/slow.json')))).toMatch(/longer than 300 ms/);
-    expect(await refusal(fetcher()(new URL('https://client.example/html.json')))).toMatch(/text\/html, not application\/json/);
-    expect(await refusal(fetcher()(new URL('https://client.example/gone.json')))).toMatch(/HTTP 500/);
+    expect(await refusalOf(fetcher()(new URL('https://client.example/big.json')))).toMatch(/larger than 5120 bytes/);
+    expect(await refusalOf(fetcher()(new URL('https://client.example/streamed.json')))).toMatch(/larger than 5120 bytes/);
+    expect(await refusalOf(fetcher({ timeoutMs: 300 })(new URL('https://client.example/slow.json')))).toMatch(/longer than 300 ms/);
+    expect(await refusalOf(fetcher()(new URL('https://client.example/html.json')))).toMatch(/text\/html, not application\/json/);
+    expect(await refusalOf(fetcher()(new URL('https://client.example/gone.json')))).toMatch(/HTTP 500/);
   });
 });

@@ -24,6 +24,25 @@ class BrokenStore extends MemoryOAuthStore {
   }
 }
 
+/** A client registration POSTed to an authorization server on a BrokenStore that logs to `logger`: the registration fails. */
+async function registerWithBrokenStore(logger: ToolLogger): Promise<Response | undefined> {
+  const oauth = await createOAuthServer({
+    issuer: 'http://127.0.0.1:9',
+    resource: 'http://127.0.0.1:9/mcp',
+    signIn: () => ({ subject: 'u' }),
+    store: new BrokenStore(),
+    rateLimit: false,
+    logger,
+  });
+  return oauth.handle(
+    new Request('http://127.0.0.1:9/register', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ redirect_uris: ['http://127.0.0.1:8976/callback'], client_name: 'c' }),
+    }),
+  );
+}
+
 describe('the authorization server logs in the logger it is given', () => {
   let consoleLines: unknown[][];
   let spies: jest.SpyInstance[];
@@ -35,21 +54,7 @@ describe('the authorization server logs in the logger it is given', () => {
 
   it('an endpoint that fails: one error line with the reason, server_error on the wire', async () => {
     const { lines, logger } = recordingLogger();
-    const oauth = await createOAuthServer({
-      issuer: 'http://127.0.0.1:9',
-      resource: 'http://127.0.0.1:9/mcp',
-      signIn: () => ({ subject: 'u' }),
-      store: new BrokenStore(),
-      rateLimit: false,
-      logger,
-    });
-    const response = await oauth.handle(
-      new Request('http://127.0.0.1:9/register', {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ redirect_uris: ['http://127.0.0.1:8976/callback'], client_name: 'c' }),
-      }),
-    );
+    const response = await registerWithBrokenStore(logger);
     expect(response!.status).toBe(500);
     const body = (await response!.json()) as Record<string, unknown>;
     expect(body.error).toBe('server_error');
@@ -67,21 +72,7 @@ describe('the authorization server logs in the logger it is given', () => {
         throw new Error('the log sink is down');
       },
     };
-    const oauth = await createOAuthServer({
-      issuer: 'http://127.0.0.1:9',
-      resource: 'http://127.0.0.1:9/mcp',
-      signIn: () => ({ subject: 'u' }),
-      store: new BrokenStore(),
-      rateLimit: false,
-      logger: throwing,
-    });
-    const response = await oauth.handle(
-      new Request('http://127.0.0.1:9/register', {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ redirect_uris: ['http://127.0.0.1:8976/callback'], client_name: 'c' }),
-      }),
-    );
+    const response = await registerWithBrokenStore(throwing);
     expect(response!.status).toBe(500);
     expect(((await response!.json()) as Record<string, unknown>).error).toBe('server_error');
   });

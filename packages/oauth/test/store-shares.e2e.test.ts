@@ -159,18 +159,20 @@ describe('what callers can make the OAuth store keep stays in its share', () => 
       provider = await startProvider();
     });
     afterAll(() => new Promise<void>((resolve) => provider.server.close(() => resolve())));
+    /** The upstream provider the sign-ins go through, signing everyone in as ada. */
+    const corpUpstream = (): UpstreamProvider => ({
+      name: 'corp',
+      authorizationEndpoint: `${provider.base}/authorize`,
+      tokenEndpoint: `${provider.base}/token`,
+      clientId: 'toolwright',
+      clientSecret: 'upstream-client-secret-for-tests-only',
+      scopes: ['profile'],
+      map: () => ({ subject: 'ada' }),
+    });
 
     it('fill only the sign-ins share: /authorize gets 503 past it, and a user signed in through the provider still refreshes', async () => {
       const store = new MemoryOAuthStore({ maxEntries: MAX_ENTRIES });
-      const upstream: UpstreamProvider = {
-        name: 'corp',
-        authorizationEndpoint: `${provider.base}/authorize`,
-        tokenEndpoint: `${provider.base}/token`,
-        clientId: 'toolwright',
-        clientSecret: 'upstream-client-secret-for-tests-only',
-        scopes: ['profile'],
-        map: () => ({ subject: 'ada' }),
-      };
+      const upstream = corpUpstream();
       served = await serveOAuth('node', { store, logger, upstream, secret: 'a-test-secret-of-at-least-32-characters' });
       const clientId = String((await registerClient(served.base)).body.client_id);
       const pkce = pkcePair();
@@ -193,10 +195,7 @@ describe('what callers can make the OAuth store keep stays in its share', () => 
           await started.body?.cancel();
           continue;
         }
-        const toProvider = new URL(started.headers.get('location')!);
-        const back = new URL(toProvider.searchParams.get('redirect_uri')!);
-        back.searchParams.set('state', toProvider.searchParams.get('state')!);
-        back.searchParams.set('error', 'access_denied');
+        const { back } = deniedCallbackOf(started);
         const answered = await fetch(back, { redirect: 'manual' });
         expect(new URL(answered.headers.get('location')!).searchParams.get('error')).toBe('access_denied');
       }
@@ -221,22 +220,11 @@ describe('what callers can make the OAuth store keep stays in its share', () => 
         }
       }
       const store = new WatchedStore({ maxEntries: MAX_ENTRIES, now: clock.now });
-      const upstream: UpstreamProvider = {
-        name: 'corp',
-        authorizationEndpoint: `${provider.base}/authorize`,
-        tokenEndpoint: `${provider.base}/token`,
-        clientId: 'toolwright',
-        clientSecret: 'upstream-client-secret-for-tests-only',
-        scopes: ['profile'],
-        map: () => ({ subject: 'ada' }),
-      };
+      const upstream = corpUpstream();
       served = await serveOAuth('node', { store, logger, now: clock.now, upstream, secret: 'a-test-secret-of-at-least-32-characters' });
       const clientId = String((await registerClient(served.base)).body.client_id);
       const started = await fetch(authorizeUrl(served.base, { client_id: clientId, code_challenge: pkcePair().challenge }), { redirect: 'manual' });
-      const toProvider = new URL(started.headers.get('location')!);
-      const back = new URL(toProvider.searchParams.get('redirect_uri')!);
-      back.searchParams.set('state', toProvider.searchParams.get('state')!);
-      back.searchParams.set('error', 'access_denied');
+      const { state, back } = deniedCallbackOf(started);
       const answered = await fetch(back, { redirect: 'manual' });
       expect(new URL(answered.headers.get('location')!).searchParams.get('error')).toBe('access_denied');
       expect(steps).toEqual(['add mark for 60 s', 'delete state']);
@@ -245,10 +233,20 @@ describe('what callers can make the OAuth store keep stays in its share', () => 
       expect(again.status).toBe(400);
       await again.body?.cancel();
       clock.advance(61);
-      expect(await store.get(`upstream-state:${createHash('sha256').update(toProvider.searchParams.get('state')!).digest('base64url')}:used`)).toBeUndefined();
+      expect(await store.get(`upstream-state:${createHash('sha256').update(state).digest('base64url')}:used`)).toBeUndefined();
     });
   });
 });
+
+/** For a sign-in redirected to the provider (`started`): its state, and the callback a provider refusing the user sends the browser back to. */
+function deniedCallbackOf(started: Response): { state: string; back: URL } {
+  const toProvider = new URL(started.headers.get('location')!);
+  const state = toProvider.searchParams.get('state')!;
+  const back = new URL(toProvider.searchParams.get('redirect_uri')!);
+  back.searchParams.set('state', state);
+  back.searchParams.set('error', 'access_denied');
+  return { state, back };
+}
 
 /** A real HTTP server on 127.0.0.1 playing the identity provider: it signs every user in at once (a code back to the callback) and exchanges any code. */
 async function startProvider(): Promise<{ server: Server; base: string }> {

@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { closeLocal, listenLocal } from './fixtures/listenLocal';
 
 /**
  * Descriptions that stand for far more than they hold: YAML aliases nested so that a few hundred
@@ -33,14 +33,12 @@ beforeAll(async () => {
     if (text === undefined) res.writeHead(404).end();
     else res.writeHead(200, { 'content-type': 'application/yaml' }).end(text);
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  origin = await listenLocal(server);
 });
 
 afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
-  server.closeAllConnections();
-  await new Promise((resolve) => server.close(resolve));
+  await closeLocal(server);
 });
 
 it('refuses a YAML "billion laughs" description from a file or a URL with a ConfigError, in bounded time', async () => {

@@ -6,7 +6,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { closeLocal, listenLocal } from './fixtures/listenLocal';
 
 /**
  * fromOpenApi against hostile or careless input from its three sides: the description (maybe a
@@ -33,18 +33,13 @@ const description = (paths: object, components: object = {}) => ({ openapi: '3.1
 const body = (schema: unknown) => ({ content: { 'application/json': { schema } } });
 const textOf = (result: unknown) => (result as { content: { text?: string }[] }).content[0]?.text ?? '';
 
-async function listen(server: Server): Promise<string> {
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-}
-
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'toolwright-openapi-hostile-'));
   other = createServer((req, res) => {
     otherSeen.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers });
     res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ type: 'string', description: 'from the other host' }));
   });
-  otherOrigin = await listen(other);
+  otherOrigin = await listenLocal(other);
   api = createServer((req, res) => {
     const url = req.url ?? '';
     seen.push({ method: req.method ?? '', url, headers: req.headers });
@@ -70,14 +65,13 @@ beforeAll(async () => {
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ url }));
     }
   });
-  apiOrigin = await listen(api);
+  apiOrigin = await listenLocal(api);
 });
 
 afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
   for (const server of [api, other]) {
-    server.closeAllConnections();
-    await new Promise((resolve) => server.close(resolve));
+    await closeLocal(server);
   }
 });
 

@@ -3,7 +3,7 @@ import { createApp, type App } from '@toolwright/server';
 import { createTestClient } from '@toolwright/server/testing';
 import { fromOpenApi } from '@toolwright/openapi';
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { closeLocal, listenLocal } from './fixtures/listenLocal';
 
 /**
  * A description's `pattern`s against hostile arguments. JavaScript's RegExp backtracks: on
@@ -75,16 +75,12 @@ beforeAll(async () => {
     const answer = url === '/v1/profile' ? { handle: HOSTILE } : { ok: true };
     res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(answer));
   });
-  await new Promise<void>((resolve) => api.listen(0, '127.0.0.1', resolve));
-  origin = `http://127.0.0.1:${(api.address() as AddressInfo).port}`;
+  origin = await listenLocal(api);
   const tools = await fromOpenApi(`${origin}/openapi.json`, { baseUrl: `${origin}/v1` });
   app = await createApp({ name: 'patterns', version: '1.0.0', tools: [tools] });
 });
 
-afterAll(async () => {
-  api.closeAllConnections();
-  await new Promise((resolve) => api.close(resolve));
-});
+afterAll(() => closeLocal(api));
 
 beforeEach(() => {
   seen.length = 0;

@@ -4,7 +4,7 @@ import { createApp, type App } from '@toolwright/server';
 import { createTestClient } from '@toolwright/server/testing';
 import { fromOpenApi, type FromOpenApiOptions } from '@toolwright/openapi';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { closeLocal, listenLocal } from './fixtures/listenLocal';
 
 /**
  * fromOpenApi, the rest of issue 28: output schemas from responses, cookie parameters, form and
@@ -111,14 +111,10 @@ beforeAll(async () => {
       return json(200, { url: req.url });
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  baseUrl = await listenLocal(server);
 });
 
-afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise((resolve) => server.close(resolve));
-});
+afterAll(() => closeLocal(server));
 
 beforeEach(() => {
   seen.length = 0;

@@ -1,8 +1,5 @@
-import type { App } from '@toolwright/server';
-import { createFetchHandler, type FetchHandler } from '@toolwright/server/fetch';
-import type { HttpListener } from '@toolwright/server/http';
 import { ACCEPT_BOTH, openRawSession } from './fixtures/httpHelpers';
-import { serveFetch } from './fixtures/serveFetch';
+import { ENDPOINT_KINDS, useErasEndpoints } from './fixtures/useErasEndpoints';
 
 /**
  * An empty batch (`[]`) is an Invalid Request (JSON-RPC 2.0 §6): HTTP 400 with -32600 from the
@@ -10,37 +7,15 @@ import { serveFetch } from './fixtures/serveFetch';
  * answered it 202 (the SDK's transport accepts it and answers nothing) where the node listener
  * answered 400.
  */
-const { createErasApp } = require('./fixtures/eras-app.js') as { createErasApp: () => Promise<App> };
-
 const EMPTY_BATCH = { jsonrpc: '2.0', id: null, error: { code: -32600, message: expect.stringContaining('the batch (JSON array) is empty') } };
 
 describe.each([
   { name: 'with sessions', stateless: false },
   { name: 'stateless', stateless: true },
 ])('an empty batch, $name', ({ stateless }) => {
-  const stops: (() => Promise<void>)[] = [];
-  afterAll(async () => {
-    for (const stop of stops) await stop();
-  });
+  const endpoint = useErasEndpoints({ stateless });
 
-  /** The endpoint's URL: the node listener's, or a fetch handler's behind a node:http bridge. */
-  async function endpoint(kind: 'node listener' | 'fetch handler'): Promise<string> {
-    const app = await createErasApp();
-    if (kind === 'node listener') {
-      const listener: HttpListener = await app.listen({ transport: 'http', port: 0, requestLogLevel: 'silent', exitOnSignal: false, stateless });
-      stops.push(() => listener.close());
-      return listener.url;
-    }
-    const handler: FetchHandler = createFetchHandler(app, { stateless, logError: () => {} });
-    const served = await serveFetch(handler);
-    stops.push(async () => {
-      await handler.close({ drainTimeoutMs: 100 });
-      await served.close();
-    });
-    return `${served.url.replace('127.0.0.1', 'localhost')}/mcp`;
-  }
-
-  it.each(['node listener', 'fetch handler'] as const)('is refused 400 (-32600) by the %s, which keeps serving', async (kind) => {
+  it.each(ENDPOINT_KINDS)('is refused 400 (-32600) by the %s, which keeps serving', async (kind) => {
     const url = await endpoint(kind);
     const session: Record<string, string> = stateless ? {} : { 'mcp-session-id': await openRawSession(url), 'mcp-protocol-version': '2025-11-25' };
     const post = (body: string) => fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', accept: ACCEPT_BOTH, ...session }, body });

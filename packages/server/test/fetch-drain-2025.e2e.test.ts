@@ -1,8 +1,9 @@
 import 'reflect-metadata';
-import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import type { Client } from '@modelcontextprotocol/client';
 import { createApp, type App } from '@toolwright/server';
 import { createFetchHandler, type FetchHandler, type FetchHandlerOptions } from '@toolwright/server/fetch';
 import { ACCEPT_BOTH, initializeBody, messagesOf } from './fixtures/httpHelpers';
+import { connectInProcess } from './fixtures/connectInProcess';
 import { Stoppable, workEvents as events } from './fixtures/stoppable.tools';
 import { waitFor } from './fixtures/waitFor';
 
@@ -16,12 +17,7 @@ import { waitFor } from './fixtures/waitFor';
  */
 const silent = { debug() {}, info() {}, warn() {}, error() {} };
 
-async function clientOf(handler: FetchHandler): Promise<Client> {
-  const client = new Client({ name: 'drain', version: '1' }, { versionNegotiation: { mode: 'legacy' } });
-  await client.connect(new StreamableHTTPClientTransport(new URL('http://localhost/mcp'), { fetch: (input, init) => handler(new Request(input, init)) }));
-  expect(client.getNegotiatedProtocolVersion()).toBe('2025-11-25');
-  return client;
-}
+const clientOf = (handler: FetchHandler) => connectInProcess(handler, '2025-11-25');
 
 /** A raw 2025-11-25 POST to the handler, in session `sessionId` if given. */
 function rawPost(handler: FetchHandler, body: unknown, sessionId?: string): Promise<Response> {

@@ -1,7 +1,7 @@
 import 'reflect-metadata';
-import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { createApp, type App } from '@toolwright/server';
 import { createFetchHandler, type FetchHandler, type FetchHandlerOptions } from '@toolwright/server/fetch';
+import { connectInProcess } from './fixtures/connectInProcess';
 import { Stoppable, workEvents as events } from './fixtures/stoppable.tools';
 import { waitFor } from './fixtures/waitFor';
 
@@ -13,12 +13,7 @@ import { waitFor } from './fixtures/waitFor';
  * stdio and the node listener, and its run is stopped.
  */
 const silent = { debug() {}, info() {}, warn() {}, error() {} };
-async function clientOf(handler: FetchHandler): Promise<Client> {
-  const client = new Client({ name: 'drain', version: '1' }, { versionNegotiation: { mode: 'auto' } });
-  await client.connect(new StreamableHTTPClientTransport(new URL('http://localhost/mcp'), { fetch: (input, init) => handler(new Request(input, init)) }));
-  expect(client.getNegotiatedProtocolVersion()).toBe('2026-07-28');
-  return client;
-}
+const clientOf = (handler: FetchHandler) => connectInProcess(handler, '2026-07-28');
 
 const textOf = (result: unknown) => (result as { content: { text?: string }[] }).content[0]?.text ?? '';
 

@@ -1,8 +1,5 @@
-import type { App } from '@toolwright/server';
-import { createFetchHandler, type FetchHandler } from '@toolwright/server/fetch';
-import type { HttpListener } from '@toolwright/server/http';
 import { ACCEPT_BOTH, openRawSession } from './fixtures/httpHelpers';
-import { serveFetch } from './fixtures/serveFetch';
+import { ENDPOINT_KINDS, useErasEndpoints } from './fixtures/useErasEndpoints';
 
 /**
  * A refusal names the header it refuses and what is accepted, never the value sent: the
@@ -10,34 +7,13 @@ import { serveFetch } from './fixtures/serveFetch';
  * (both servers) and an unknown `Last-Event-ID` (the node listener's transport) were repeated
  * in the error message, up to the 16 KB header limit.
  */
-const { createErasApp } = require('./fixtures/eras-app.js') as { createErasApp: () => Promise<App> };
-
 const LONG_VERSION = `1999-01-01${'<b>'.repeat(3000)}`;
 const LONG_EVENT_ID = `1-${'x'.repeat(10_000)}`;
 
 describe('header values in refusals', () => {
-  const stops: (() => Promise<void>)[] = [];
-  afterAll(async () => {
-    for (const stop of stops) await stop();
-  });
+  const endpoint = useErasEndpoints();
 
-  async function endpoint(kind: 'node listener' | 'fetch handler'): Promise<string> {
-    const app = await createErasApp();
-    if (kind === 'node listener') {
-      const listener: HttpListener = await app.listen({ transport: 'http', port: 0, requestLogLevel: 'silent', exitOnSignal: false });
-      stops.push(() => listener.close());
-      return listener.url;
-    }
-    const handler: FetchHandler = createFetchHandler(app, { logError: () => {} });
-    const served = await serveFetch(handler);
-    stops.push(async () => {
-      await handler.close({ drainTimeoutMs: 100 });
-      await served.close();
-    });
-    return `${served.url.replace('127.0.0.1', 'localhost')}/mcp`;
-  }
-
-  it.each(['node listener', 'fetch handler'] as const)('the %s names MCP-Protocol-Version and the supported versions, not the value sent', async (kind) => {
+  it.each(ENDPOINT_KINDS)('the %s names MCP-Protocol-Version and the supported versions, not the value sent', async (kind) => {
     const url = await endpoint(kind);
     const session = await openRawSession(url);
     const response = await fetch(url, {

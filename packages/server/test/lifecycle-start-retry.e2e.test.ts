@@ -1,10 +1,7 @@
-import { OnShutdown, OnStart, Tool } from '@toolwright/core';
+import { OnStart } from '@toolwright/core';
 import { createApp } from '@toolwright/server';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { Service } from 'typedi';
-
-const textOf = (result: unknown) => (result as { content: { text?: string }[] }).content[0]?.text ?? '';
+import { definePool, poolStateAt } from './fixtures/definePool';
 
 describe('a start retried after a start hook failed', () => {
   const events: string[] = [];
@@ -14,20 +11,7 @@ describe('a start retried after a start hook failed', () => {
     dbTries = 0;
   });
 
-  @Service()
-  class Pool {
-    open = false;
-    @OnStart()
-    connect() {
-      this.open = true;
-      events.push('pool open');
-    }
-    @OnShutdown()
-    close() {
-      this.open = false;
-      events.push('pool closed');
-    }
-  }
+  const { Pool, PoolTools } = definePool(events);
 
   @Service()
   class Db {
@@ -36,15 +20,6 @@ describe('a start retried after a start hook failed', () => {
       // The database is down at first, up on the next try.
       if (++dbTries === 1) throw new Error('database unreachable');
       events.push('db open');
-    }
-  }
-
-  @Service()
-  class PoolTools {
-    constructor(private readonly pool: Pool) {}
-    @Tool({ description: 'Says whether the pool is open.' })
-    state() {
-      return this.pool.open ? 'open' : 'closed';
     }
   }
 
@@ -57,12 +32,9 @@ describe('a start retried after a start hook failed', () => {
 
     const listener = await app.listen(options);
     expect(events).toEqual(['pool open', 'pool closed', 'pool open', 'db open']);
-    const client = new Client({ name: 'test', version: '1.0.0' });
     try {
-      await client.connect(new StreamableHTTPClientTransport(new URL(listener.url)));
-      expect(textOf(await client.callTool({ name: 'state', arguments: {} }))).toBe('open');
+      expect(await poolStateAt(listener.url)).toBe('open');
     } finally {
-      await client.close();
       await listener.close();
     }
     // The shutdown hooks ran once more, for the start that succeeded; never twice for the failed one.

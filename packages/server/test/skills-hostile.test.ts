@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { BuildError, type ToolLogger } from '@toolwright/core';
 import { createApp, skills, type App } from '@toolwright/server';
 import { createTestClient } from '@toolwright/server/testing';
+import { errorOf, rawRequest as request, type TestClient as Client } from './fixtures/rawRequest';
 
 /**
  * The Skills extension against a hostile client and a hostile folder: names and paths from
@@ -13,14 +14,6 @@ import { createTestClient } from '@toolwright/server/testing';
  * path on the wire and what to fix in the log; a folder with a symlink or a file over the
  * limit fails the build with a fix that fits the problem. FIFOs: skills-fifo.test.ts.
  */
-const ANY = { '~standard': { version: 1 as const, vendor: 'test', validate: (value: unknown) => ({ value: value as Record<string, unknown> }) } };
-type Client = Awaited<ReturnType<typeof createTestClient>>;
-const request = (client: Client, method: string, params: Record<string, unknown>) => client.request({ method, params } as never, ANY as never) as Promise<Record<string, unknown>>;
-const errorOf = (promise: Promise<unknown>) =>
-  promise.then(
-    () => undefined,
-    (e: { code?: unknown; message: string; data?: unknown }) => ({ code: e.code, message: e.message, data: e.data }),
-  );
 const skillMd = (name: string) => `---\nname: ${name}\ndescription: A skill named ${name}.\n---\n\n# ${name}\n`;
 
 /** A fresh skills folder with skill `a` and its files `refs/<name>.md`, each holding 'hello'. */

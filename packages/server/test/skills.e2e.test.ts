@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { BuildError, Tool } from '@toolwright/core';
 import { createApp, skills, type App } from '@toolwright/server';
 import { createTestClient } from '@toolwright/server/testing';
+import { errorOf, rawRequest as request, type TestClient as Client } from './fixtures/rawRequest';
 
 /**
  * The Skills extension (SEP-2640) served from a folder, through the real SDK v2 client in both
@@ -14,14 +15,6 @@ import { createTestClient } from '@toolwright/server/testing';
  * reads, and the build failing on a broken SKILL.md.
  */
 const DIR = join(__dirname, 'fixtures', 'skills');
-const ANY = { '~standard': { version: 1 as const, vendor: 'test', validate: (value: unknown) => ({ value: value as Record<string, unknown> }) } };
-type Client = Awaited<ReturnType<typeof createTestClient>>;
-const request = (client: Client, method: string, params: Record<string, unknown> = {}) => client.request({ method, params } as never, ANY as never) as Promise<Record<string, unknown>>;
-const errorOf = (promise: Promise<unknown>) =>
-  promise.then(
-    () => undefined,
-    (e: { code?: unknown; message: string }) => ({ code: e.code, message: e.message }),
-  );
 /** Every child of a folder, page after page. */
 async function directory(client: Client, uri: string): Promise<unknown[]> {
   const all: unknown[] = [];
