@@ -252,8 +252,10 @@ describe('hostile arguments', () => {
     const client = await createTestClient(app, { era: 'modern' });
     const result = await client.callTool({ name: 'p', arguments: { id: 'x', q: new Array<number>(600_000).fill(0) } });
     expect(result.isError).toBe(true);
-    // node:http refuses a request line past its 16 KiB header limit before the handler sees it.
-    expect(textOf(result)).toBe('GET /p/{id} failed: HTTP 431 Request Header Fields Too Large');
+    // node:http refuses a request line past its 16 KiB header limit before the handler sees it, and
+    // closes the connection: on a busy machine fetch may still be writing the URL then, and reads a
+    // reset instead of the 431. Either way the API refused it, and the tool says so.
+    expect(textOf(result)).toMatch(/^GET \/p\/\{id\} (failed: HTTP 431 Request Header Fields Too Large$|could not be sent: (ECONNRESET|EPIPE|UND_ERR_SOCKET)\. Check that the API is reachable\.$)/);
     expect(textOf(await client.callTool({ name: 'p', arguments: { id: 'x', q: [1, 2] } }))).toContain('/v1/p/x?q=1&q=2&api_key=server-secret');
     await client.close();
   });
