@@ -53,7 +53,9 @@ structuredContent is printed as JSON.
 Tasks: a 2026-07-28 HTTP server that serves the tasks extension may answer a call with a
 task: toolwright polls it (at the server's pollIntervalMs, at most every 2 s), prints its
 status messages to stderr, answers its input requests as above, and prints its result.
-Ctrl-C cancels the task (tasks/cancel). A failed or cancelled task exits with 3.
+Ctrl-C cancels the task (tasks/cancel), and so does --timeout when given: a task that has
+not ended within it (time spent answering its questions aside) is cancelled. Without it the
+task is polled until it ends. A failed or cancelled task exits with 3.
 
 Exit codes: 0 the tool succeeded, 1 the tool returned an error (isError), 2 invalid
 arguments, 3 the server failed or answered with a protocol error (e.g. unknown tool).
@@ -89,7 +91,10 @@ Examples:
         const onSigint = () => interrupted.abort();
         process.once('SIGINT', onSigint);
         try {
-          return { kind: 'tool' as const, value: await callAsTask(tool!, callArgs, io, { url: target.url, headers: target.headers, answers, signal: interrupted.signal }) };
+          return {
+            kind: 'tool' as const,
+            value: await callAsTask(tool!, callArgs, io, { url: target.url, headers: target.headers, answers, timeoutMs, signal: interrupted.signal }),
+          };
         } finally {
           process.removeListener('SIGINT', onSigint);
         }

@@ -1,11 +1,12 @@
-import { copyFile, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import type { Command, ParsedArgs } from '../cli/Command';
 import { fileError } from '../cli/fileError';
 import { ExitCode } from '../cli/ExitCode';
 import { println, type Io } from '../cli/Io';
 import { booleanOption, stringOption } from '../cli/parseCommandArgs';
-import { CLIENT_NAMES, CLIENTS, clientConfig, headerNotes } from '../config/clientConfig';
+import { shellQuoted } from '../cli/shellQuoted';
+import { CLIENT_NAMES, CLIENTS, clientConfig, headerNotes, literalHeaderNames } from '../config/clientConfig';
 import { clientConfigFile } from '../config/clientConfigFile';
 import { BOM, mergeClientConfig } from '../config/mergeClientConfig';
 import { LAUNCH_HELP, LAUNCH_OPTIONS, serverLaunch } from '../config/serverLaunch';
@@ -60,9 +61,22 @@ is not JSON, even allowing comments and trailing commas (nothing is written then
         throw fileError(error, 'write', path, byHand);
       });
     };
+    // A header's value written as given may be a secret: a new file is its owner's alone; an existing one keeps its mode.
+    const secret = literalHeaderNames(launch).length > 0;
     await writing(file, () => mkdir(dirname(file), { recursive: true }));
     if (existing !== undefined) await writing(`${file}.bak`, () => copyFile(file, `${file}.bak`));
-    await writing(file, () => writeFile(file, text));
+    await writing(file, () => writeFile(file, text, secret ? { mode: 0o600 } : {}));
+    if (secret && process.platform !== 'win32') {
+      const mode = (await stat(file)).mode & 0o777;
+      if (existing === undefined) println(io.stderr, io.err.dim(`${file} is new: it was created readable and writable by you alone (mode ${mode.toString(8)}).`));
+      else if ((mode & 0o077) !== 0)
+        println(
+          io.stderr,
+          io.err.yellow(
+            `Warning: ${file} keeps its mode (${mode.toString(8)}): other users of this machine can read the header's value in it. Run chmod 600 ${shellQuoted(file)} to keep it to yourself.`,
+          ),
+        );
+    }
     println(io.stdout, `${io.out.green(verb)} '${name}' in ${file}${existing === undefined ? '' : ` (the previous file is ${file}.bak)`}. Restart ${CLIENTS[client].label} to use it.`);
     return ExitCode.Ok;
   },

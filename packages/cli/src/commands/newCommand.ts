@@ -14,6 +14,7 @@ import { isTemplateName, isTransport, TEMPLATE_NAMES, TEMPLATES, TRANSPORTS, typ
 import { suggestProjectName, validateProjectName } from '../generate/validateProjectName';
 import { blockingEntries, checkWritable, writeProject } from '../generate/writeProject';
 import { didYouMean } from '../cli/didYouMean';
+import { shellQuoted } from '../cli/shellQuoted';
 
 export const newCommand: Command = {
   name: 'new',
@@ -110,7 +111,7 @@ Examples:
     println(io.stdout, `${o.green('Created')} ${o.bold(name)} from the ${o.bold(template)} template in ${shown} (${files.length} files).`);
     println(io.stdout);
     println(io.stdout, 'Next:');
-    if (shown !== '.') println(io.stdout, `  cd ${shown.includes(' ') ? JSON.stringify(shown) : shown}`);
+    if (shown !== '.') println(io.stdout, `  cd ${shellQuoted(shown)}`);
     println(io.stdout, '  npm install');
     println(io.stdout, '  npm test');
     // The http template's server refuses to serve HTTP without tokens (or MCP_ALLOW_ANONYMOUS=1).

@@ -64,14 +64,21 @@ export function clientConfig(client: ClientName, serverName: string, launch: Ser
 export function headerNotes(client: ClientName, launch: ServerLaunch): string[] {
   if (launch.kind === 'stdio') return [];
   const headers = Object.entries(launch.headers ?? {});
-  const literal = headers.filter(([, value]) => value.search(ENV_REF) < 0).map(([name]) => name);
-  const notes = literal.map(
+  const notes = literalHeaderNames(launch).map(
     (name) =>
       `Warning: the value of header '${name}' is written into the config as given: anyone who can read the file can read it. For a secret, pass a variable instead, e.g. --header '${name}: Bearer \${env:MCP_TOKEN}'.`,
   );
   const variables = headers.some(([, value]) => value.search(ENV_REF) >= 0);
   if (variables && client === 'claude') notes.push('Claude Desktop does not pass your shell\'s environment to mcp-remote: put each variable\'s value in the "env" block.');
   return notes;
+}
+
+/** The headers whose values go into the config as given (no `${env:NAME}` in them): what anyone who reads the file can read. */
+export function literalHeaderNames(launch: ServerLaunch): string[] {
+  if (launch.kind === 'stdio') return [];
+  return Object.entries(launch.headers ?? {})
+    .filter(([, value]) => value.search(ENV_REF) < 0)
+    .map(([name]) => name);
 }
 
 export function isClientName(value: string): value is ClientName {

@@ -1,4 +1,4 @@
-import type { ContentBlock } from '../content/ToolResult';
+import type { ContentAnnotations, ContentBlock } from '../content/ToolResult';
 import { CONTENT_ANNOTATIONS_SHAPE, shapeProblem } from '../registry/descriptorShapes';
 import { MalformedResult } from './MalformedResult';
 
@@ -12,8 +12,12 @@ import { MalformedResult } from './MalformedResult';
 export function checkContentAnnotations(content: readonly ContentBlock[], name = 'result'): void {
   for (let i = 0; i < content.length; i++) {
     const annotations = content[i].annotations;
-    if (annotations === undefined) continue;
-    const problem = shapeProblem(annotations, CONTENT_ANNOTATIONS_SHAPE, `${name}.content[${i}].annotations`);
-    if (problem !== undefined) throw new MalformedResult(`${problem}: give it a value in that range, or leave it out.`);
+    if (annotations !== undefined) checkAnnotations(annotations, `${name}.content[${i}].annotations`);
   }
+}
+
+/** The same check for one block's `annotations`, found at `at` (a prompt message's, say: `result.messages[0].content.annotations`). */
+export function checkAnnotations(annotations: ContentAnnotations, at: string): void {
+  const problem = shapeProblem(annotations, CONTENT_ANNOTATIONS_SHAPE, at);
+  if (problem !== undefined) throw new MalformedResult(`${problem}: give it a value in that range, or leave it out.`);
 }

@@ -1,4 +1,5 @@
 import type { PromptMessage, PromptResult } from '../content/PromptMessage';
+import { checkAnnotations } from './checkContentAnnotations';
 import { isContentBlock } from './normalizeResult';
 import { sendable } from './sendable';
 import { ToolwrightError } from '../errors/ToolwrightError';
@@ -6,8 +7,9 @@ import { ToolwrightError } from '../errors/ToolwrightError';
 /**
  * Turns what a prompt method returned into a `prompts/get` result: a string or a content
  * block is one user message; a message (`{ role, content }`) is kept; an array may mix the
- * three; `{ messages }` passes through. Throws for anything else, and for what JSON cannot carry
- * (reported as an internal error).
+ * three; `{ messages }` passes through. Throws for anything else, for what JSON cannot carry, and
+ * for a block whose annotations stray from MCP's ranges (`MalformedResult`; each reported as an
+ * internal error).
  */
 export function normalizePromptResult(value: unknown, name: string): PromptResult {
   if (typeof value === 'object' && value !== null && !Array.isArray(value) && Array.isArray((value as PromptResult).messages)) {
@@ -19,6 +21,13 @@ export function normalizePromptResult(value: unknown, name: string): PromptResul
 }
 
 function message(value: unknown, name: string, index: number): PromptMessage {
+  const m = asMessage(value, name, index);
+  const annotations = m.content.annotations;
+  if (annotations !== undefined) checkAnnotations(annotations, `result.messages[${index}].content.annotations`);
+  return m;
+}
+
+function asMessage(value: unknown, name: string, index: number): PromptMessage {
   if (typeof value === 'string') return { role: 'user', content: { type: 'text', text: value } };
   if (isContentBlock(value)) return { role: 'user', content: value };
   const m = value as PromptMessage | null;

@@ -7,11 +7,11 @@ import type { AuthInfo } from '@toolwright/core';
  * Check the audience: a token issued for another service must not be accepted here.
  *
  * Set `authInfo.extra.sub` to the user (a non-empty string) whenever the token names one:
- * sessions, tasks, 2026-07-28 round states and per-caller caches are bound to the client and the
- * subject. Without one they are bound to the client and a digest of the token instead: two tokens
- * never reach each other's, but a refreshed token starts a new session. Per-caller rate limits
- * count every token of a client without a subject as one caller. `jwtVerifier` refuses a token
- * without a string `sub`.
+ * sessions, tasks, 2026-07-28 round states, per-caller caches and per-caller rate limits are bound
+ * to the client and the subject. Without one they are bound to the client and a digest of the token
+ * instead: two tokens never reach each other's nor spend each other's rate limit, but a refreshed
+ * token starts a new session and a fresh rate-limit budget. `jwtVerifier` refuses a token without
+ * a string `sub`.
  */
 export interface TokenVerifier {
   /** The caller the token names, or undefined (or a throw) for a token not valid here. */

@@ -15,8 +15,8 @@ export interface CacheOptions {
   readonly clock?: Clock;
   /**
    * The cache key of a call; `undefined` to leave the call uncached. Default: the caller
-   * (`authInfo.clientId` and the user `extra.sub`, or a hash of the token when it names no
-   * user; else the session; else `'anonymous'`), the member's kind and name,
+   * (`authInfo.clientId` and the user `extra.sub`, or the client and a digest of the token
+   * when it names no user; else the session; else `'anonymous'`), the member's kind and name,
    * and a SHA-256 of the URI of a read and the validated arguments as canonical JSON (so a
    * key stays short however large the arguments). Keep the caller in any key of your own, or
    * one caller may be served another's result.
@@ -62,21 +62,14 @@ export function cache(options: CacheOptions): MiddlewareFn {
   };
 }
 
-/** The caller, the member, and a SHA-256 of the URI and arguments: a short key however large the arguments. */
+/**
+ * The caller (`callerKey`: a token that names no user is told apart by a digest of the token, so
+ * no user sees another's result and a refreshed token misses the cache), the member, and a
+ * SHA-256 of the URI and arguments: a short key however large the arguments.
+ */
 function defaultKey(call: MemberCall): string {
   const input = createHash('sha256')
     .update(`${call.uri ?? ''} ${canonicalJson(call.args)}`)
     .digest('base64url');
-  return `${cacheCaller(call)} ${call.kind}:${call.name} ${input}`;
-}
-
-/**
- * The caller part of a cache key. A client id alone may stand for many users (every user
- * of one client app), so a token that names no user (`extra.sub`) is told apart by a hash
- * of the token itself: a refreshed token misses the cache, and no user sees another's result.
- */
-function cacheCaller(call: MemberCall): string {
-  const auth = call.authInfo;
-  if (auth && typeof auth.extra?.sub !== 'string') return `${callerKey(call)}/token:${createHash('sha256').update(auth.token).digest('base64url').slice(0, 22)}`;
-  return callerKey(call);
+  return `${callerKey(call)} ${call.kind}:${call.name} ${input}`;
 }

@@ -12,8 +12,10 @@ export interface RateLimitOptions {
   /** Tokens added back per second, up to `capacity`: the sustained rate. */
   readonly refillPerSecond: number;
   /**
-   * Which bucket a call spends from. Default: one per caller (`authInfo.clientId`, else the
-   * session, else `'anonymous'`) and member, e.g. `client:app-1 tool:search`.
+   * Which bucket a call spends from. Default: one per caller and member, e.g.
+   * `client:app-1/user:ada tool:search`. The caller is the client and the user
+   * (`authInfo.extra.sub`); for a token that names no user, the client and a digest of the
+   * token (each API key of one client is a caller of its own); else the session; else `'anonymous'`.
    */
   readonly key?: (call: MemberCall) => string;
   /** Where buckets live. Default: a bounded `MemoryRateLimitStore` in this process. */

@@ -1,0 +1,66 @@
+import type { Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import { runCli } from '@toolwright/cli';
+import { memoryIo } from './helpers/memoryIo';
+
+/**
+ * `toolwright call` on 2026-07-28 task servers that misbehave on purpose (fixtures/hostile-server.js's
+ * task modes, over real HTTP on 127.0.0.1 in this process): an answer that is no JSON-RPC answer is
+ * shown as it came, and a task that never ends is cancelled at --timeout; both exit 3 with a message.
+ */
+const { serveTasksOverHttp } = require('./fixtures/hostile-server.js') as {
+  serveTasksOverHttp(mode: 'taskBadAnswer' | 'taskNeverEnds' | 'taskGoesQuiet'): Promise<{ server: Server; url: string; heard: string[] }>;
+};
+
+const cli = async (...argv: string[]) => {
+  const io = memoryIo(tmpdir());
+  const code = await runCli(argv, io);
+  return { code, stdout: io.output(), stderr: io.errors() };
+};
+
+describe('toolwright call on a hostile task server', () => {
+  const servers: Server[] = [];
+  const start = async (mode: 'taskBadAnswer' | 'taskNeverEnds' | 'taskGoesQuiet') => {
+    const served = await serveTasksOverHttp(mode);
+    servers.push(served.server);
+    return served;
+  };
+  afterAll(async () => {
+    for (const server of servers) {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+
+  it("says what an answer whose error is no object was, instead of printing 'undefined' (exit 3)", async () => {
+    const { url } = await start('taskBadAnswer');
+    expect(await cli('call', url, 'echo')).toEqual({
+      code: 3,
+      stdout: '',
+      stderr: `error: tools/call 'echo': the server answered HTTP 200 without a JSON-RPC answer ({"jsonrpc":"2.0","id":1,"error":"x"}).\n`,
+    });
+  });
+
+  it('cancels a task that has not ended within --timeout and says how to wait longer (exit 3)', async () => {
+    const { url, heard } = await start('taskNeverEnds');
+    const started = Date.now();
+    const result = await cli('call', url, 'echo', '--timeout', '300');
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(result.code).toBe(3);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toContain('Task forever started; polling it');
+    expect(result.stderr).toContain('[working] still working');
+    expect(result.stderr).toContain("error: Task forever of 'echo' did not end within 300 ms, and was cancelled. If it needs longer, raise --timeout <ms>.\n");
+    for (const deadline = Date.now() + 5000; !heard.includes('tasks/cancel') && Date.now() < deadline;) await new Promise((r) => setTimeout(r, 20));
+    expect(heard).toContain('tasks/cancel');
+  });
+
+  it('fails a poll the server leaves unanswered at --timeout and says how to wait longer (exit 3)', async () => {
+    const { url } = await start('taskGoesQuiet');
+    const started = Date.now();
+    const result = await cli('call', url, 'echo', '--timeout', '300');
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(result).toMatchObject({ code: 3, stdout: '' });
+    expect(result.stderr).toContain(`error: tasks/get 'forever': no answer within 300 ms from ${url}. If the server is slow, raise --timeout <ms>.\n`);
+  });
+});
