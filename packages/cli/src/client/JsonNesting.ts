@@ -9,24 +9,38 @@ const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 const NEWLINE = 0x0a;
 const CARRIAGE_RETURN = 0x0d;
+const SPACE = 0x20;
+const COLON = 0x3a;
 const OPEN_ARRAY = 0x5b;
 const OPEN_OBJECT = 0x7b;
 const CLOSE_ARRAY = 0x5d;
 const CLOSE_OBJECT = 0x7d;
 
+/** Where an event stream's line is: its field name, the value of a `data` field, or a line of no concern (a comment, `id`, `event`, `retry`). */
+const enum Field {
+  Name,
+  Data,
+  Other,
+}
+
 /**
  * Follows how deeply JSON text nests its objects and arrays, chunk by chunk (bytes or text: the
  * characters it counts are ASCII, which no other UTF-8 byte or UTF-16 unit equals), without
- * parsing it. Brackets inside strings are not counted. `perEvent` reads an event stream: a
- * string ends at a line end (JSON strings hold no raw line break) and the depth starts again
- * after a blank line (the end of an event), so each event's data is counted on its own.
+ * parsing it. Brackets inside strings are not counted. `perEvent` reads an event stream: only
+ * the values of `data` fields are counted (a comment, `id` or `event` line could otherwise
+ * close the brackets the data opened), a line ends at CR, LF or CRLF and ends any string (JSON
+ * strings hold no raw line break), and the depth starts again after a blank line (the end of
+ * an event), so each event's data is counted on its own.
  */
 export class JsonNesting {
   private depth = 0;
   private inString = false;
   private escaped = false;
-  /** Whether the current line holds anything but a carriage return (event streams only). */
-  private lineHasText = false;
+  /** Event streams only: the current line's part, the field name read so far, and whether a CR just ended a line (its LF ends no other). */
+  private field = Field.Name;
+  private name = '';
+  private afterCr = false;
+  private skipSpace = false;
 
   constructor(
     private readonly limit = MAX_MESSAGE_DEPTH,
@@ -38,12 +52,7 @@ export class JsonNesting {
     const text = typeof chunk === 'string';
     for (let i = 0; i < chunk.length; i++) {
       const code = text ? chunk.charCodeAt(i) : chunk[i];
-      if (this.perEvent && code === NEWLINE) {
-        if (!this.lineHasText) this.depth = 0;
-        this.lineHasText = this.inString = this.escaped = false;
-        continue;
-      }
-      if (code !== CARRIAGE_RETURN) this.lineHasText = true;
+      if (this.perEvent && !this.readEventStream(code)) continue;
       if (this.inString) {
         if (this.escaped) this.escaped = false;
         else if (code === BACKSLASH) this.escaped = true;
@@ -54,6 +63,34 @@ export class JsonNesting {
       } else if ((code === CLOSE_ARRAY || code === CLOSE_OBJECT) && this.depth > 0) this.depth--;
     }
     return true;
+  }
+
+  /** Follows an event stream's lines and fields; true when `code` belongs to a `data` field's value. */
+  private readEventStream(code: number): boolean {
+    const afterCr = this.afterCr;
+    this.afterCr = code === CARRIAGE_RETURN;
+    if (code === NEWLINE || code === CARRIAGE_RETURN) {
+      if (code === NEWLINE && afterCr) return false;
+      // A blank line ends the event.
+      if (this.field === Field.Name && this.name === '') this.depth = 0;
+      this.field = Field.Name;
+      this.name = '';
+      this.inString = this.escaped = this.skipSpace = false;
+      return false;
+    }
+    if (this.field === Field.Data) {
+      if (!this.skipSpace) return true;
+      this.skipSpace = false;
+      return code !== SPACE;
+    }
+    if (this.field === Field.Other) return false;
+    if (code === COLON) {
+      this.field = this.name === 'data' ? Field.Data : Field.Other;
+      this.skipSpace = true;
+    } else if (this.name.length < 5) this.name += String.fromCharCode(code);
+    // A name longer than `data` is another field's (a line of `data` alone has an empty value).
+    else this.field = Field.Other;
+    return false;
   }
 }
 

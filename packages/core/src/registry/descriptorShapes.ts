@@ -24,10 +24,17 @@ const fraction: ValueRule = (value, at) => (typeof value === 'number' && value >
 const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})T([01]\d|2[0-3]):[0-5]\d:[0-5]\d(\.\d+)?(Z|[+-]([01]\d|2[0-3]):[0-5]\d)$/;
 const dateTime: ValueRule = (value, at) => {
   const m = typeof value === 'string' ? DATE_TIME.exec(value) : null;
-  const day = m && new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])));
-  const real = m && day && day.getUTCMonth() === Number(m[2]) - 1 && day.getUTCDate() === Number(m[3]);
-  return real ? undefined : `${at} is ${JSON.stringify(value) ?? String(value)}, not an ISO 8601 date-time with seconds and a time zone (such as '2026-01-31T09:30:00Z')`;
+  return m && isCalendarDay(Number(m[1]), Number(m[2]), Number(m[3]))
+    ? undefined
+    : `${at} is ${JSON.stringify(value) ?? String(value)}, not an ISO 8601 date-time with seconds and a time zone (such as '2026-01-31T09:30:00Z')`;
 };
+
+/** Whether the day exists: `setUTCFullYear`, not `Date.UTC`, which reads the years 0 to 99 as 1900 to 1999 (0000-02-29 is a day, 1900-02-29 is not). */
+function isCalendarDay(year: number, month: number, day: number): boolean {
+  const date = new Date(0);
+  date.setUTCFullYear(year, month - 1, day);
+  return date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
+}
 
 const ICON_FIELDS: DescriptorShape = { src: 'string', mimeType: 'string', sizes: ['string'], theme: oneOf('light', 'dark') };
 /** An icon: its fields, and `src`, which MCP requires. */
