@@ -84,6 +84,15 @@ export function prepareMounts(mounts: readonly Mount[] | undefined, surface: Sur
   };
 }
 
+/** How many mounts each catalog served: each mount's rank is the next (the app's own members have rank 0). */
+const mountsServed = new WeakMap<Catalog, number>();
+
+function nextRank(catalog: Catalog): number {
+  const rank = (mountsServed.get(catalog) ?? 0) + 1;
+  mountsServed.set(catalog, rank);
+  return rank;
+}
+
 /** The catalogs of the apps each app mounts (directly), to refuse a mount that would serve an app inside itself. */
 const mountsOf = new WeakMap<Catalog, Set<Catalog>>();
 
@@ -136,6 +145,8 @@ class MountedApp {
   private served: CatalogParts = { tools: [], resources: [], resourceTemplates: [], prompts: [] };
   private unfollow: (() => void) | undefined;
   private readonly transformed = new Set<string>();
+  /** Where its templates come in the parent's order (see `Catalog.matchTemplate`): set when it is served. */
+  private rank = 1;
 
   constructor(
     private readonly source: MountSource,
@@ -178,10 +189,11 @@ class MountedApp {
 
   /** Adds the definitions to the parent's catalog and follows the mounted app's changes. */
   serve(surface: Surface, logger: ToolLogger, announce: boolean): void {
+    this.rank = nextRank(surface.catalog);
     this.served = this.parts();
     // From now on a transform that fails on a changed tool is logged; the tool is left out.
     this.problems = loggedProblems(logger, this.namespace);
-    surface.catalog.addRegistry(this.served, announce);
+    surface.catalog.addRegistry(this.served, announce, this.rank);
     if (this.source.scopes.active) surface.env.scopes.active = true;
     const resync = (kind: ListKind) => this.resync(kind, surface, logger);
     this.unfollow = this.source.addNotifier({
@@ -212,11 +224,12 @@ class MountedApp {
       for (const r of old.resources) catalog.removeDefinition('resources', r.uri, r);
       for (const t of old.resourceTemplates) catalog.removeDefinition('resources', t.uriTemplate, t);
     }
+    const add = <D>(definitions: readonly D[], part: (d: D) => CatalogParts) => addEach(catalog, definitions, part, logger, this.namespace, this.rank);
     const added: CatalogParts = {
-      tools: kind === 'tools' ? addEach(catalog, next.tools.filter(fitsName(logger, this.namespace)), (t) => ({ ...EMPTY, tools: [t] }), logger, this.namespace) : old.tools,
-      prompts: kind === 'prompts' ? addEach(catalog, next.prompts, (p) => ({ ...EMPTY, prompts: [p] }), logger, this.namespace) : old.prompts,
-      resources: kind === 'resources' ? addEach(catalog, next.resources, (r) => ({ ...EMPTY, resources: [r] }), logger, this.namespace) : old.resources,
-      resourceTemplates: kind === 'resources' ? addEach(catalog, next.resourceTemplates, (t) => ({ ...EMPTY, resourceTemplates: [t] }), logger, this.namespace) : old.resourceTemplates,
+      tools: kind === 'tools' ? add(next.tools.filter(fitsName(logger, this.namespace)), (t) => ({ ...EMPTY, tools: [t] })) : old.tools,
+      prompts: kind === 'prompts' ? add(next.prompts, (p) => ({ ...EMPTY, prompts: [p] })) : old.prompts,
+      resources: kind === 'resources' ? add(next.resources, (r) => ({ ...EMPTY, resources: [r] })) : old.resources,
+      resourceTemplates: kind === 'resources' ? add(next.resourceTemplates, (t) => ({ ...EMPTY, resourceTemplates: [t] })) : old.resourceTemplates,
     };
     if (this.source.scopes.active) surface.env.scopes.active = true;
     this.served = added;
@@ -294,11 +307,11 @@ function fitsName(logger: ToolLogger, namespace: string): (tool: CompiledTool) =
 }
 
 /** Adds each definition alone, so one that clashes at runtime is logged and left out while the others are served. */
-function addEach<D>(catalog: Catalog, definitions: readonly D[], part: (d: D) => CatalogParts, logger: ToolLogger, namespace: string): D[] {
+function addEach<D>(catalog: Catalog, definitions: readonly D[], part: (d: D) => CatalogParts, logger: ToolLogger, namespace: string, rank: number): D[] {
   const added: D[] = [];
   for (const d of definitions) {
     try {
-      catalog.addRegistry(part(d));
+      catalog.addRegistry(part(d), true, rank);
       added.push(d);
     } catch (error) {
       logger.error?.(`mount '${namespace}': ${(error as Error).message}`);

@@ -3,7 +3,7 @@
  * or a child process over stdio. Imported only by `@toolwright/server/proxy`, so the optional
  * `@modelcontextprotocol/client` peer is loaded only by apps that proxy.
  */
-export { Client, LOG_LEVEL_META_KEY, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+export { Client, LOG_LEVEL_META_KEY, SERVER_INFO_META_KEY, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 export { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/client/stdio';
 export type {
   CallToolResult,

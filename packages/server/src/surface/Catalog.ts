@@ -12,6 +12,8 @@ export type CatalogParts = Pick<CompiledRegistry, 'tools' | 'resources' | 'resou
 interface Entry<D> {
   readonly definition: D;
   enabled: boolean;
+  /** Which templates a URI tries first: 0 for the app's own, then each mounted app's in the order of its mount. */
+  readonly rank: number;
 }
 
 /**
@@ -34,8 +36,11 @@ export class Catalog {
     this.addRegistry(registry, false);
   }
 
-  /** Adds every definition of a registry built from more classes; names and URIs must be new. */
-  addRegistry(registry: CatalogParts, announce = true): void {
+  /**
+   * Adds every definition of a registry built from more classes; names and URIs must be new.
+   * `rank` orders templates that match the same URI: 0 (the app's own) first, then the mounted apps' by their mount.
+   */
+  addRegistry(registry: CatalogParts, announce = true, rank = 0): void {
     const clash = [
       ...registry.tools.filter((t) => this.tools.has(t.name)).map((t) => `tool '${t.name}'`),
       ...registry.resources.filter((r) => this.resources.has(r.uri)).map((r) => `resource '${r.uri}'`),
@@ -43,10 +48,10 @@ export class Catalog {
       ...registry.prompts.filter((p) => this.prompts.has(p.name)).map((p) => `prompt '${p.name}'`),
     ];
     if (clash.length > 0) throw new ConfigError(`Toolwright: cannot add ${clash.join(', ')}: already served. Remove the old one first, or rename the new one.`);
-    for (const t of registry.tools) this.tools.set(t.name, { definition: t, enabled: true });
-    for (const r of registry.resources) this.resources.set(r.uri, { definition: r, enabled: true });
-    for (const t of registry.resourceTemplates) this.templates.set(t.uriTemplate, { definition: t, enabled: true });
-    for (const p of registry.prompts) this.prompts.set(p.name, { definition: p, enabled: true });
+    for (const t of registry.tools) this.tools.set(t.name, { definition: t, enabled: true, rank });
+    for (const r of registry.resources) this.resources.set(r.uri, { definition: r, enabled: true, rank });
+    for (const t of registry.resourceTemplates) this.templates.set(t.uriTemplate, { definition: t, enabled: true, rank });
+    for (const p of registry.prompts) this.prompts.set(p.name, { definition: p, enabled: true, rank });
     if (!announce) return;
     if (registry.tools.length > 0) this.touch('tools');
     if (registry.resources.length + registry.resourceTemplates.length > 0) this.touch('resources');
@@ -65,7 +70,12 @@ export class Catalog {
 
   private parts(wanted: (entry: Entry<unknown>) => boolean): CatalogParts {
     const of = <D>(map: Map<string, Entry<D>>) => [...map.values()].filter(wanted).map((e) => e.definition);
-    return { tools: of(this.tools), resources: of(this.resources), resourceTemplates: of(this.templates), prompts: of(this.prompts) };
+    // Templates in the order a URI tries them, so an app that mounts this one tries them in the same order.
+    const templates = [...this.templates.values()]
+      .filter(wanted)
+      .sort((a, b) => a.rank - b.rank)
+      .map((e) => e.definition);
+    return { tools: of(this.tools), resources: of(this.resources), resourceTemplates: templates, prompts: of(this.prompts) };
   }
 
   tool(name: string): CompiledTool | undefined {
@@ -80,14 +90,21 @@ export class Catalog {
     return enabled(this.templates.get(uriTemplate));
   }
 
-  /** The first enabled template that produces `uri`, with its variables. */
+  /**
+   * The enabled template that produces `uri`, with its variables: the app's own first, then each
+   * mounted app's in the order of its mount, whenever each was added (a template added at
+   * runtime, or a mounted app's served again after its list changed, keeps its place).
+   */
   matchTemplate(uri: string): { template: CompiledResourceTemplate; variables: Record<string, string | string[]> } | undefined {
+    let found: { template: CompiledResourceTemplate; variables: Record<string, string | string[]>; rank: number } | undefined;
     for (const entry of this.templates.values()) {
-      if (!entry.enabled) continue;
+      if (!entry.enabled || (found && entry.rank >= found.rank)) continue;
       const variables = entry.definition.match(uri);
-      if (variables) return { template: entry.definition, variables };
+      if (!variables) continue;
+      if (entry.rank === 0) return { template: entry.definition, variables };
+      found = { template: entry.definition, variables, rank: entry.rank };
     }
-    return undefined;
+    return found && { template: found.template, variables: found.variables };
   }
 
   prompt(name: string): CompiledPrompt | undefined {

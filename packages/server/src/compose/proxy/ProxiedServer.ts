@@ -34,6 +34,8 @@ export class ProxiedServer {
   private ownSession: Client | undefined;
   private retry: NodeJS.Timeout | undefined;
   private sweep: NodeJS.Timeout | undefined;
+  /** How many times `stop()` ran: a connection it began before a stop is closed, not served. */
+  private stops = 0;
 
   /** @internal Made by `proxyServer()`. */
   constructor(
@@ -84,6 +86,7 @@ export class ProxiedServer {
   /** @internal Connects the proxy's own session and lists the upstream (`proxyServer()` does it). Throws when the upstream cannot be reached. */
   async connect(): Promise<void> {
     this.state.stopped = false;
+    const stops = this.stops;
     // It declares every question a client can answer, so the upstream lists what it serves to a capable client.
     const client = await openUpstream(this.options, ALL_QUESTIONS, () => undefined, {
       elicit: () => Promise.reject(new ToolwrightError('the proxy runs no calls on this session')),
@@ -95,6 +98,11 @@ export class ProxiedServer {
       tooLarge: (error) => this.logger.warn(`${this.label}: ${error.message}; raise the proxy's maxMessageBytes if that is expected`),
       closed: () => this.dropped(client),
     });
+    // Stopped while it connected (a reconnect under way, a start racing a stop): nothing of it may stay open.
+    if (this.stops !== stops) {
+      await client.close().catch(() => undefined);
+      throw new ToolwrightError(`${this.label} was stopped while the proxy connected to it`);
+    }
     this.ownSession = client;
     this.follower?.close();
     this.follower = new UpstreamFollower(client, this.runtime.listTimeoutMs, this.logger, this.label);
@@ -104,6 +112,8 @@ export class ProxiedServer {
     await this.lists.refresh('prompts');
     // A 2026-07-28 upstream's list changes come on a stream the follower opens (and opens again when it drops).
     await client.autoOpenedSubscription?.close();
+    // Stopped while it listed: stop() closed the session and the follower already.
+    if (this.stops !== stops) return;
     this.follower.start();
     this.sweep ??= setInterval(() => this.pool.closeIdle(), Math.min(60_000, this.pool.idleMs)).unref();
   }
@@ -116,6 +126,7 @@ export class ProxiedServer {
   /** Closes the proxy's session and every upstream session (child processes end). */
   async stop(): Promise<void> {
     this.state.stopped = true;
+    this.stops++;
     clearTimeout(this.retry);
     clearInterval(this.sweep);
     this.sweep = undefined;
@@ -140,6 +151,7 @@ export class ProxiedServer {
       this.connect().then(
         () => this.logger.info(`${this.label}: reconnected`),
         (error: unknown) => {
+          if (this.state.stopped) return;
           this.logger.warn(`${this.label}: reconnect failed (${(error as Error).message}); next try in ${delay} ms`);
           schedule();
         },

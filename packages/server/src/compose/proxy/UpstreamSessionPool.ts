@@ -21,7 +21,10 @@ export interface Lease {
  */
 export class UpstreamSessionPool {
   private readonly byConnection = new WeakMap<object, Promise<UpstreamSession>>();
-  /** Idle upstream sessions of callers without a connection of their own, by caller (client ID and subject). */
+  /** The downstream connections whose close is followed (see `closeWith`), and those that closed. */
+  private readonly hooked = new WeakSet<Connection>();
+  private readonly closedConnections = new WeakSet<Connection>();
+  /** Idle upstream sessions of callers without a connection of their own, by caller (`callerKey`). */
   private readonly idle = new Map<string, UpstreamSession[]>();
   private readonly sessions = new Set<UpstreamSession>();
   /** Upstream sessions being opened now (they count towards `maxSessions`). */
@@ -47,14 +50,17 @@ export class UpstreamSessionPool {
    * a connection of its own (a 2025-era session, or a stdio or in-memory connection: one
    * client each) has one upstream session, opened on its first call and closed with the
    * connection. A caller without one (2026-07-28 and stateless HTTP requests) leases a session
-   * that serves that call alone: an idle one of the same caller (client ID and subject), else a
+   * that serves that call alone: an idle one of the same caller (`callerKey`), else a
    * new one; so whatever an upstream session sends outside a request (a 2025-era upstream's log
    * lines and questions) belongs to exactly one downstream call.
    */
   async lease(ctx: ToolContext): Promise<Lease> {
     const connection = connectionOfContext(ctx);
     if (connection !== undefined && (ctx.session !== undefined || ctx.headers === undefined)) {
-      return { session: await this.connectionSession(ctx, connection), release: () => undefined };
+      const session = await this.connectionSession(ctx, connection);
+      // The connection's caller as of this call: a client that refreshed its token mid-session has the credentials hook see the new one.
+      session.caller = ctx.authInfo;
+      return { session, release: () => undefined };
     }
     const key = callerKey(ctx.authInfo);
     const idle = this.idle.get(key);
@@ -105,8 +111,13 @@ export class UpstreamSessionPool {
     else this.idle.set(key, [session]);
   }
 
-  /** The upstream session of a downstream connection: opened on its first call, closed when the connection closes. */
+  /**
+   * The upstream session of a downstream connection: opened on its first call, closed when the
+   * connection closes, also when it closes while the session is still being opened (else that
+   * session would stay open, and count towards `maxSessions`, for good).
+   */
   private connectionSession(ctx: ToolContext, connection: Connection): Promise<UpstreamSession> {
+    if (this.closedConnections.has(connection)) return Promise.reject(new ToolwrightError(`the client's connection closed; ${this.state.label} was not asked`));
     const existing = this.byConnection.get(connection);
     if (existing) {
       return existing.then((session) => {
@@ -115,22 +126,35 @@ export class UpstreamSessionPool {
         return this.connectionSession(ctx, connection);
       });
     }
+    this.closeWith(connection);
     const opening = this.open(ctx.authInfo, questionsOf(ctx.clientCapabilities), () => {
       if (this.byConnection.get(connection) === opening) this.byConnection.delete(connection);
-    }).then((opened) => {
-      const previous = connection.server.onclose;
-      connection.server.onclose = () => {
-        this.sessions.delete(opened);
-        void opened.close();
-        previous?.();
-      };
-      return opened;
     });
     this.byConnection.set(connection, opening);
     opening.catch(() => {
       if (this.byConnection.get(connection) === opening) this.byConnection.delete(connection);
     });
     return opening;
+  }
+
+  /** Closes the upstream session of `connection` (opened or being opened) when the connection closes; hooked once per connection. */
+  private closeWith(connection: Connection): void {
+    if (this.hooked.has(connection)) return;
+    this.hooked.add(connection);
+    const previous = connection.server.onclose;
+    connection.server.onclose = () => {
+      this.closedConnections.add(connection);
+      const opening = this.byConnection.get(connection);
+      this.byConnection.delete(connection);
+      void opening?.then(
+        (session) => {
+          this.sessions.delete(session);
+          void session.close();
+        },
+        () => undefined,
+      );
+      previous?.();
+    };
   }
 
   /** Opens an upstream session (within `maxSessions`), forgotten when it ends. */

@@ -1,11 +1,14 @@
 import type { AuthInfo } from '@toolwright/core';
+import { roundCaller } from '../../roundtrip/roundCaller';
 
 /** The key of every caller without an identity: they cannot be told apart. */
 export const ANONYMOUS = 'anonymous';
 
-/** Callers share an upstream session only with themselves: same client and subject. */
+/**
+ * Callers share an upstream session, and resume a parked call, only with themselves: same
+ * client and subject, or, when the verifier names no subject, same client and token (two users
+ * of one OAuth client are never one caller), as a 2026-07-28 round is bound (`roundCaller`).
+ */
 export function callerKey(auth: AuthInfo | undefined): string {
-  if (!auth) return ANONYMOUS;
-  const sub = auth.extra?.sub;
-  return JSON.stringify([auth.clientId, typeof sub === 'string' ? sub : '']);
+  return roundCaller(auth) ?? ANONYMOUS;
 }

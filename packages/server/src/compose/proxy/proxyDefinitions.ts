@@ -20,6 +20,7 @@ import { upstreamFailure } from './upstreamFailure';
 import { firstOfEach, quoted } from './firstOfEach';
 import { canonicalJson } from '../../roundtrip/InputRound';
 import { withoutPatterns } from './withoutPatterns';
+import { withoutUpstreamIdentity } from './withoutUpstreamIdentity';
 
 /** What the definitions of a proxy need of it. */
 export interface ProxyRuntime {
@@ -162,7 +163,7 @@ async function callTool(runtime: ProxyRuntime, tool: UpstreamTool, args: unknown
       const meta = metaFor(ctx, client);
       const params = { name, arguments: input, _meta: { ...meta._meta, ...(ctx.meta?.progressToken !== undefined && { progressToken }) } };
       // The tool as listed, less its outputSchema's patterns: the client checks the result's structured content against it (the proxy's clients are promised it).
-      return (await client.callTool(params, { signal, timeout: runtime.requestTimeoutMs, toolDefinition: tool })) as ToolResult;
+      return withoutUpstreamIdentity((await client.callTool(params, { signal, timeout: runtime.requestTimeoutMs, toolDefinition: tool })) as ToolResult);
     });
   try {
     return scope?.around ? ((await scope.around(input, forward, shapeResult)) as ToolResult) : await forward();
@@ -173,7 +174,7 @@ async function callTool(runtime: ProxyRuntime, tool: UpstreamTool, args: unknown
 
 async function read(runtime: ProxyRuntime, uri: string, ctx: ToolContext | undefined, scope: CallScope | undefined): Promise<MemberOutcome<ReadResourceResult>> {
   return outcome(runtime, `resources/read '${uri}'`, requestName('resources/read', uri, {}), ctx, scope, {}, (client, signal) =>
-    client.readResource({ uri, ...metaFor(ctx, client) }, { signal, timeout: runtime.requestTimeoutMs }).then((r) => r as ReadResourceResult),
+    client.readResource({ uri, ...metaFor(ctx, client) }, { signal, timeout: runtime.requestTimeoutMs }).then((r) => withoutUpstreamIdentity(r as ReadResourceResult)),
   );
 }
 
@@ -185,7 +186,7 @@ async function getPrompt(
   scope: CallScope | undefined,
 ): Promise<MemberOutcome<PromptResult>> {
   return outcome(runtime, `prompts/get '${name}'`, requestName('prompts/get', name, args ?? {}), ctx, scope, args ?? {}, (client, signal) =>
-    client.getPrompt({ name, ...(args && { arguments: args }), ...metaFor(ctx, client) }, { signal, timeout: runtime.requestTimeoutMs }).then((r) => r as PromptResult),
+    client.getPrompt({ name, ...(args && { arguments: args }), ...metaFor(ctx, client) }, { signal, timeout: runtime.requestTimeoutMs }).then((r) => withoutUpstreamIdentity(r as PromptResult)),
   );
 }
 

@@ -1,0 +1,197 @@
+import 'reflect-metadata';
+import { Ctx, Param, Resource, Tool, type ToolContext } from '@toolwright/core';
+import { createApp, type App } from '@toolwright/server';
+import type { HttpListener } from '@toolwright/server/http';
+import { proxyServer, type ProxiedServer } from '@toolwright/server/proxy';
+import { createTestClient } from '@toolwright/server/testing';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { waitFor } from './fixtures/waitFor';
+
+/**
+ * What the proxy holds and for whom: an upstream session opened for a downstream connection
+ * that closes meanwhile is closed too; a proxy stopped while it reconnects stays stopped; a
+ * parked call resumes only for its own caller, also when the verifier names no subject; the
+ * credentials hook sees the token a downstream session sends now, not its first; and the
+ * upstream's name never reaches the parent's clients as the server's. A Toolwright app over real
+ * HTTP on 127.0.0.1 is the upstream; the SDK v2 client drives the parent.
+ */
+class Upstream {
+  @Tool({ description: 'Echo a text.' })
+  echo(@Param('text') text: string) {
+    return text;
+  }
+
+  @Tool({ description: 'Asks its caller to confirm a transfer from the account the proxy says it acts for.' })
+  async confirm(@Ctx() ctx: ToolContext) {
+    const user = String(ctx.headers?.['x-user'] ?? '?');
+    const answer = await ctx.elicit(`Confirm the transfer from the account of ${user}?`, { type: 'object', properties: { ok: { type: 'boolean' } } });
+    return `transfer of ${user}: ${answer.action}`;
+  }
+
+  @Resource('up://items/{id}', { mimeType: 'text/plain' })
+  item(@Param('id', { complete: (v: string) => ['apple'].filter((x) => x.startsWith(v)) }) id: string) {
+    return `item ${id}`;
+  }
+}
+
+const quiet = { requestLogLevel: 'silent' as const, exitOnSignal: false };
+const silent = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined };
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+let upstream: App;
+let listener: HttpListener;
+const proxies: ProxiedServer[] = [];
+beforeAll(async () => {
+  upstream = await createApp({ name: 'upstream', version: '1.0.0', tools: [Upstream] });
+  listener = await upstream.listen({ transport: 'http', port: 0, host: '127.0.0.1', ...quiet });
+});
+afterEach(async () => {
+  await Promise.all(proxies.splice(0).map((p) => p.stop()));
+});
+afterAll(async () => {
+  await listener.close();
+});
+
+async function proxied(options: Partial<Parameters<typeof proxyServer>[0]> = {}): Promise<ProxiedServer> {
+  const proxy = await proxyServer({ url: listener.url, name: 'up', logger: silent, ...options } as Parameters<typeof proxyServer>[0]);
+  proxies.push(proxy);
+  return proxy;
+}
+
+it('closes the upstream session it was opening for a downstream connection that closed meanwhile', async () => {
+  let slow = false;
+  let opening!: () => void;
+  const opened = new Promise<void>((resolve) => (opening = resolve));
+  const proxy = await proxied({
+    protocol: '2025-11-25',
+    fetch: async (input, init) => {
+      // Only the first request of the next session (its initialize) is slow.
+      if (slow) {
+        slow = false;
+        opening();
+        await sleep(300);
+      }
+      return fetch(input, init);
+    },
+  });
+  const front = await createApp({ name: 'front', version: '1.0.0', tools: [], mount: [{ app: proxy, namespace: 'up' }] });
+  const client = await createTestClient(front);
+  slow = true;
+  const call = client.callTool({ name: 'up_echo', arguments: { text: 'a' } }).catch((error: unknown) => error);
+  await opened;
+  await client.close();
+  await call;
+  // The session opened after the connection closed: nothing else would ever close it, and it would count towards maxSessions.
+  await sleep(1000);
+  expect(proxy.status.sessions).toBe(0);
+});
+
+it('stays stopped when it is stopped while it reconnects', async () => {
+  let bloat = false;
+  let slow = false;
+  let reconnecting!: () => void;
+  const reconnected = new Promise<void>((resolve) => (reconnecting = resolve));
+  const logged: string[] = [];
+  const proxy = await proxied({
+    protocol: '2025-11-25',
+    maxMessageBytes: 100_000,
+    reconnect: { initialDelayMs: 10, maxDelayMs: 20 },
+    logger: { ...silent, warn: (line: string) => void logged.push(line) },
+    fetch: async (input, init) => {
+      // An answer over maxMessageBytes ends the proxy's own session: it reconnects, slowly.
+      if (bloat && init?.method === 'POST') return new Response('x'.repeat(200_000), { headers: { 'content-type': 'application/json' } });
+      // Only the first request of the reconnect (its initialize) is slow.
+      if (slow) {
+        slow = false;
+        reconnecting();
+        await sleep(500);
+      }
+      return fetch(input, init);
+    },
+  });
+  const front = await createApp({ name: 'front', version: '1.0.0', tools: [], mount: [{ app: proxy, namespace: 'up' }] });
+  const client = await createTestClient(front);
+  bloat = true;
+  // Completions go on the proxy's own session.
+  await client.complete({ ref: { type: 'ref/resource', uri: 'up://items/{id}' }, argument: { name: 'id', value: 'a' } }).catch(() => undefined);
+  bloat = false;
+  slow = true;
+  await waitFor(() => logged.some((line) => line.includes('reconnecting')), 'the proxy to reconnect');
+  await reconnected;
+  await proxy.stop();
+  await sleep(1500);
+  expect(proxy.status).toEqual({ connected: false, protocolVersion: undefined, sessions: 0 });
+  await client.close();
+});
+
+it("never resumes a caller's parked call for another caller of the same client, when the verifier names no subject", async () => {
+  const proxy = await proxied({ protocol: '2025-11-25', credentials: (caller) => ({ 'x-user': caller?.token ?? 'anonymous' }) });
+  const front = await createApp({ name: 'front', version: '1.0.0', tools: [], mount: [{ app: proxy, namespace: 'up' }] });
+  let release!: () => void;
+  const later = new Promise<void>((resolve) => (release = resolve));
+  const asked: Record<'alice' | 'bob', string[]> = { alice: [], bob: [] };
+  // Two users of one OAuth client, told apart by their tokens only.
+  const alice = await createTestClient(front, {
+    era: 'modern',
+    auth: { clientId: 'app', token: 'alice' },
+    elicitation: async (request) => {
+      asked.alice.push(request.message);
+      await later;
+      return { action: 'accept', content: { ok: true } };
+    },
+  });
+  const bob = await createTestClient(front, {
+    era: 'modern',
+    auth: { clientId: 'app', token: 'bob' },
+    elicitation: (request) => {
+      asked.bob.push(request.message);
+      return { action: 'decline' };
+    },
+  });
+  // Alice's call waits, parked, for her answer; Bob makes the same request meanwhile.
+  const aliceCall = alice.callTool({ name: 'up_confirm', arguments: {} });
+  await waitFor(() => asked.alice.length === 1, "alice's question");
+  const bobResult = await bob.callTool({ name: 'up_confirm', arguments: {} });
+  release();
+  const aliceResult = await aliceCall;
+  expect(asked.bob).toEqual(['Confirm the transfer from the account of bob?']);
+  expect(bobResult.content).toEqual([{ type: 'text', text: 'transfer of bob: decline' }]);
+  expect(aliceResult.content).toEqual([{ type: 'text', text: 'transfer of alice: accept' }]);
+  await alice.close();
+  await bob.close();
+});
+
+it.each(['legacy', 'modern'] as const)("answers a %s client with the parent's name, not the 2026-07-28 upstream's", async (era) => {
+  const proxy = await proxied({ protocol: '2026-07-28' });
+  const front = await createApp({ name: 'front', version: '2.0.0', tools: [], mount: [{ app: proxy, namespace: 'up' }] });
+  const client = await createTestClient(front, { era });
+  const named = (result: { _meta?: Record<string, unknown> }) => result._meta?.['io.modelcontextprotocol/serverInfo'];
+  const expected = era === 'modern' ? { name: 'front', version: '2.0.0' } : undefined;
+  expect(named(await client.callTool({ name: 'up_echo', arguments: { text: 'a' } }))).toEqual(expected);
+  expect(named(await client.readResource({ uri: 'up://items/1' }))).toEqual(expected);
+  await client.close();
+});
+
+it('asks the credentials hook with the token the downstream session sends now, not the one it started with', async () => {
+  const tokens: string[] = [];
+  const proxy = await proxied({ protocol: '2025-11-25', credentials: (caller) => (tokens.push(caller?.token ?? 'none'), {}) });
+  const front = await createApp({ name: 'front', version: '1.0.0', tools: [], mount: [{ app: proxy, namespace: 'up' }] });
+  const verifyToken = async (token: string) => ({ token, clientId: 'app', scopes: [], expiresAt: Math.floor(Date.now() / 1000) + 3600, extra: { sub: 'alice' } });
+  const endpoint = await front.listen({ transport: 'http', port: 0, host: '127.0.0.1', ...quiet, auth: { verifyToken, authorizationServers: ['https://auth.example.com'] } });
+  // One 2025-11-25 session whose client refreshes its token between two calls.
+  let token = 'first';
+  const client = new Client({ name: 'refreshing', version: '1.0.0' });
+  const authorized: typeof fetch = (input, init) => {
+    const headers = new Headers(init?.headers);
+    headers.set('authorization', `Bearer ${token}`);
+    return fetch(input, { ...init, headers });
+  };
+  await client.connect(new StreamableHTTPClientTransport(new URL(endpoint.url), { fetch: authorized }));
+  await client.callTool({ name: 'up_echo', arguments: { text: 'a' } });
+  expect(tokens.at(-1)).toBe('first');
+  token = 'second';
+  await client.callTool({ name: 'up_echo', arguments: { text: 'b' } });
+  expect(tokens.at(-1)).toBe('second');
+  await client.close();
+  await endpoint.close();
+});
