@@ -33,6 +33,12 @@ class Jobs {
     if (counts.runs === 2) await new Promise<void>((resolve) => hanging.push(resolve));
     return answer.action === 'accept' ? `deleted ${file} on run ${counts.runs}` : `kept ${file}`;
   }
+
+  @Tool({ description: 'Asks for confirmation, then works.', task: 'required' })
+  async confirmFirst(@Param('file') file: string, @Ctx() ctx: ToolContext) {
+    const answer = await ctx.elicit(`Delete ${file}?`, CONFIRM as never, { key: 'confirm' });
+    return answer.action === 'accept' ? `deleted ${file}` : `kept ${file}`;
+  }
 }
 
 /** One raw 2026-07-28 request through `handler`, as `token`'s holder. */
@@ -152,6 +158,15 @@ describe('tasks run outside their request', () => {
     }
   });
 
+  it('asks through the task when a queued run asks first: input_required from the worker, then the answer given on another instance completes it', async () => {
+    const { taskId } = await raw(front.handler, 'tools/call', { name: 'confirm_first', arguments: { file: 'q.txt' } });
+    // A run outside a request once failed here: its SDK server passed the questions to a client that is not there.
+    const waiting = await stored(store, taskId as string, (t) => t.status !== 'working');
+    expect(waiting).toMatchObject({ status: 'input_required', inputRequests: { confirm: { method: 'elicitation/create', params: { message: 'Delete q.txt?' } } } });
+    await raw(front.handler, 'tasks/update', { taskId, inputResponses: { confirm: { action: 'accept', content: { confirm: true } } } });
+    expect(await stored(store, taskId as string, terminal)).toMatchObject({ status: 'completed', result: { content: [{ text: 'deleted q.txt' }] } });
+  });
+
   it('keeps only well-formed answers to pending questions: Object.prototype names are ignored, a bad answer is refused with -32602', async () => {
     counts.runs = 0;
     const { taskId } = await raw(worker.handler, 'tools/call', { name: 'confirm_then_work', arguments: { file: 'b.txt' } });
@@ -175,8 +190,9 @@ describe('tasks run outside their request', () => {
     counts.runs = 0;
     const shared = new MemoryTaskStore();
     const doomedStore = severable(shared);
-    const doomed = await instance(doomedStore);
-    const survivor = await instance(shared, { worker: { pollMs: 10 } });
+    // A heartbeat that lapses only once the instance is gone: at 150 ms a busy machine let it lapse while run 1 still ran.
+    const doomed = await instance(doomedStore, { heartbeatTimeoutMs: 1000 });
+    const survivor = await instance(shared, { worker: { pollMs: 10 }, heartbeatTimeoutMs: 1000 });
     await survivor.app.start();
     try {
       const { taskId } = await raw(doomed.handler, 'tools/call', { name: 'confirm_then_work', arguments: { file: 'a.txt' } });

@@ -88,8 +88,8 @@ export function tasks(options: TasksOptions = {}): Extension {
     },
     async aroundToolCall(call, ctx, next) {
       // A run this extension started outside any request (worker, sweeper): the one-time id its `_meta` carries names its override.
-      const override = detached.take(ctx.meta);
-      if (override) return next(override);
+      const detachedRun = detached.around(ctx.meta, next);
+      if (detachedRun) return detachedRun;
       const { tool } = call;
       const mode = tool && toolTaskMode(tool.target, tool.methodName);
       if (!mode) return next();
