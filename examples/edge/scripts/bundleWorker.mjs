@@ -28,6 +28,14 @@
 //   extension unless a file of the app names skills().
 // - zod's translations of its messages into 60-odd languages (a fifth of the Worker), unless a
 //   file outside zod names `locales`; zod's English, which the SDK and Toolwright use, stays.
+// - parts of @toolwright/server that only an option or a method of the app leads into, each unless
+//   a file of the app (or of a package that imports the server) names the word that leads into it
+//   (see OPTIONAL_PARTS): composition (`mount`), sessions shared through a cluster (`cluster`),
+//   bearer authentication (`auth`, `oauth`) and the check of service overrides (`overrides`);
+// - the SDK's default JSON Schema validator on workerd (@cfworker/json-schema's), when every server
+//   Toolwright makes is given Toolwright's own (its ES module build has sdk/schemaValidatorProvider)
+//   and nothing but Toolwright imports the SDK: the SDK makes its default only for a `Server` given
+//   no validator, or for `fromJsonSchema()` called without one.
 // It is written without indentation, line breaks or comments (names stay, for stack traces; the
 // licences esbuild gathers at the end stay too), with a source map beside it (worker.mjs.map): a quarter less text to parse, and all of it ASCII, which
 // V8 reads one byte a character (the comments of the SDK and zod hold a few dashes that made V8
@@ -48,6 +56,8 @@ const CORE_BUNDLE = /[\\/]core[\\/](?:bundle[\\/][\w-]+|esm[\\/].+)\.js$/;
 /** The entry points of the server's node-only code, in either build. */
 const NODE_ONLY_ENTRY = /[\\/]server[\\/](?:bundle[\\/](http|testing|proxy)|esm[\\/](http|testing|proxy)[\\/]index)\.js$/;
 const ZOD_FILE = /(^|[\\/])node_modules[\\/]zod[\\/]/;
+/** A file of the SDK's server package (`@modelcontextprotocol/server`). */
+const SDK_SERVER_FILE = /(^|[\\/])node_modules[\\/]@modelcontextprotocol[\\/]server[\\/]/;
 
 /**
  * Toolwright loads optional modules with an `import()` of a name known at run time (`jose` for
@@ -173,6 +183,65 @@ const noSkills = leftOut(
   /^@modelcontextprotocol\/server\/ext\/skills(\/node)?$/,
   "The SDK's Skills extension is not in this Worker bundle: nothing in the app's code names skills().",
   SERVER_BUNDLE,
+);
+
+/** A file of @toolwright/server's ES module build. */
+const SERVER_ESM = /[\\/]server[\\/]esm[\\/].+\.js$/;
+
+/**
+ * Parts of @toolwright/server's ES module build that only an option or a method the app uses leads
+ * into (its CommonJS build requires them on first use; the ES module one imports them up front).
+ * Each is left out (where a file that `from` matches imports it), its exports functions that throw
+ * `message`, unless a file of the app's, or of a package that imports Toolwright, names `word`: an
+ * app that mounts apps names `mount` (`createApp({ mount })`, `app.mount()`), one that shares
+ * sessions names `cluster`, one that authenticates names `auth` or `oauth` (the endpoint's `auth`,
+ * createApp's `oauth`), one that replaces services for a server names `overrides`.
+ */
+const OPTIONAL_PARTS = [
+  {
+    name: 'no-composition',
+    modules: /^\.\.\/compose\/(?:mountApps|mountLater|holdMounted)$/,
+    word: /\bmount\b/,
+    message:
+      "Toolwright's composition (createApp({ mount }), app.mount()) is not in this Worker bundle: no file of the app names `mount`. Mount the apps in a file of the Worker's code that names it, and bundle again.",
+  },
+  {
+    name: 'no-cluster',
+    modules: /^\.\/shareThroughCluster$/,
+    word: /\bcluster\b/,
+    message:
+      "Toolwright's sessions shared through a cluster are not in this Worker bundle: no file of the app names `cluster`. Pass the endpoint's `cluster` option in a file of the Worker's code, and bundle again.",
+  },
+  {
+    name: 'no-auth',
+    modules: /^\.\.\/auth\/(?:authenticateRequest|protectedResourceMetadata)$/,
+    word: /\b(?:auth|oauth)\b/,
+    message:
+      "Toolwright's bearer authentication is not in this Worker bundle: no file of the app names `auth` or `oauth`. Pass the endpoint's `auth` option (or createApp's `oauth`) in a file of the Worker's code, and bundle again.",
+  },
+  {
+    // createApp's check of `overrides` (createServer(), connect()); the test kit's own stays.
+    name: 'no-overrides-check',
+    modules: /^\.\.\/compose\/checkOverridesInjected$/,
+    from: /[\\/]server[\\/]esm[\\/]app[\\/]createApp\.js$/,
+    word: /\boverrides\b/,
+    message:
+      "Toolwright's check of service overrides is not in this Worker bundle: no file of the app names `overrides`. Pass them (createServer({ overrides }), connect(transport, { overrides })) in a file of the Worker's code, and bundle again.",
+  },
+].map((part) => ({ ...part, plugin: leftOut(part.name, part.modules, part.message, part.from ?? SERVER_ESM) }));
+
+/**
+ * The SDK's default JSON Schema validator for workerd left out: the ES module file of
+ * @cfworker/json-schema's provider that the SDK's workerd shims import. The SDK constructs it only
+ * for a `Server` given no `jsonSchemaValidator` and in `fromJsonSchema()` without a validator;
+ * Toolwright gives every server its own and calls neither. In its place, a class that throws
+ * this message when constructed. (The CommonJS build requires it as the shims load: kept there.)
+ */
+const noSdkDefaultValidator = leftOut(
+  'no-sdk-default-validator',
+  /^\.\/cfWorkerProvider-[\w-]+\.mjs$/,
+  "The MCP SDK's default JSON Schema validator is not in this Worker bundle: Toolwright gives each of its servers its own. Pass a jsonSchemaValidator to the SDK's Server or fromJsonSchema() if the app's code makes either itself.",
+  /[\\/]@modelcontextprotocol[\\/]server[\\/]dist[\\/]shimsWorkerd\.mjs$/,
 );
 
 /**
@@ -390,6 +459,18 @@ async function reachOf(metafile, resolveDir) {
       nodeOnly = true;
   const isOtel = (file) => /(^|[\\/])node_modules[\\/]@opentelemetry[\\/]api[\\/]/.test(file);
   const telemetry = inputs.some(([file, { imports }]) => !isOtel(file) && !SERVER_BUNDLE.test(file) && imports.some((i) => isOtel(i.path)));
+  // Toolwright gives its servers its own JSON Schema validator, and no code but Toolwright's and the SDK's own imports the SDK.
+  const ownValidator = inputs.some(([file]) => /[\\/]server[\\/]esm[\\/]sdk[\\/]schemaValidatorProvider\.js$/.test(file));
+  const othersUseSdk = inputs.some(([file, { imports }]) => !SDK_SERVER_FILE.test(file) && !SERVER_BUNDLE.test(file) && imports.some((i) => SDK_SERVER_FILE.test(i.path)));
+  const sdkDefaultValidator = !ownValidator || othersUseSdk;
+  // The optional parts of the server that the app's code, or a package that imports Toolwright, names.
+  const namedParts = new Set();
+  for (const [file, { imports }] of inputs) {
+    if (SERVER_BUNDLE.test(file) || CORE_BUNDLE.test(file)) continue;
+    if (/(^|[\\/])node_modules[\\/]/.test(file) && !imports.some((i) => SERVER_BUNDLE.test(i.path) || CORE_BUNDLE.test(i.path))) continue;
+    const source = await readFile(resolve(file), 'utf8').catch(() => '');
+    for (const part of OPTIONAL_PARTS) if (part.word.test(source)) namedParts.add(part.name);
+  }
   let classValidator = new Set(CORE_NEEDS);
   let skills = false;
   let zodLocales = false;
@@ -418,7 +499,7 @@ async function reachOf(metafile, resolveDir) {
     const exported = new Set(Object.keys(createRequire(resolve(resolveDir, 'worker-entry.js'))('class-validator')));
     classValidator = new Set([...classValidator].filter((name) => exported.has(name)));
   }
-  return { jose, telemetry, classValidator, nodeOnly, skills, zodLocales };
+  return { jose, telemetry, classValidator, nodeOnly, skills, zodLocales, sdkDefaultValidator, namedParts };
 }
 
 /**
@@ -510,6 +591,8 @@ export async function bundleWorker({ entry, resolveDir, outfile }) {
       noStdio,
       ...(reach.skills ? [] : [noSkills]),
       ...(reach.zodLocales ? [] : [noZodLocales]),
+      ...(reach.sdkDefaultValidator ? [] : [noSdkDefaultValidator]),
+      ...OPTIONAL_PARTS.filter((part) => !reach.namedParts.has(part.name)).map((part) => part.plugin),
       ...(reach.classValidator ? [usedClassValidator(reach.classValidator)] : []),
     ],
   });

@@ -7,8 +7,9 @@ import { join } from 'node:path';
  * cold start): class-validator's unused decorators with validator.js and libphonenumber-js, jose
  * when nothing imports `@toolwright/server/auth`, @opentelemetry/api when nothing but Toolwright
  * imports it, the server's node-only code when no entry point leads into it, the stdio
- * transports, the SDK's Skills extension when no file of the app names skills(), and zod's translations when
- * none names locales; that it takes Toolwright's ES module build (the `workerd` export condition), and
+ * transports, the SDK's Skills extension when no file of the app names skills(), zod's translations when
+ * none names locales, the SDK's default JSON Schema validator when nothing but Toolwright imports the SDK, and the
+ * server's composition, cluster sharing, bearer authentication and check of overrides when no file of the app names `mount`, `cluster`, `auth` or `overrides`; that it takes Toolwright's ES module build (the `workerd` export condition), and
  * through it the SDK's and zod's, so esbuild drops what nothing reaches; that from an app compiled as
  * ES modules (emitEsModules) all of them share one scope; and how it writes it. The Workers it builds are served and called in runtimes.e2e.test.ts. Needs dist/ (`tsc -b`).
  */
@@ -145,6 +146,15 @@ describe("the edge example's Worker bundler", () => {
     expect(modules).toContain('zod-english-only:zod/v4/locales/index.js');
     expect(has(modules, /node_modules\/zod\/v4\/locales\/en\.js$/)).toBe(true);
     expect(modules.filter((m) => /node_modules\/zod\/v4\/locales\//.test(m) && !/\/(en|index)\.js$/.test(m))).toEqual([]);
+    // The SDK's default JSON Schema validator (@cfworker/json-schema's): Toolwright gives each of its servers its own.
+    expect(has(modules, /^no-sdk-default-validator:\.\/cfWorkerProvider-[\w-]+\.mjs$/)).toBe(true);
+    expect(has(modules, /@modelcontextprotocol\/server\/dist\/cfWorkerProvider-/)).toBe(false);
+    // The server's composition and its sessions shared through a cluster: no file of the app names `mount` or `cluster`.
+    expect(modules).toEqual(expect.arrayContaining(['no-composition:../compose/mountApps', 'no-composition:../compose/mountLater', 'no-cluster:./shareThroughCluster']));
+    expect(has(modules, /packages\/server\/esm\/(compose\/(mountApps|mountLater|holdMounted)|http\/shareThroughCluster)\.js$/)).toBe(false);
+    // Its bearer authentication stays: the app names `auth`. createApp's check of service overrides does not: none names `overrides`.
+    expect(has(modules, /packages\/server\/esm\/auth\/authenticateRequest\.js$/)).toBe(true);
+    expect(modules).toContain('no-overrides-check:../compose/checkOverridesInjected');
   });
 
   it('lays the app, Toolwright, the SDK and zod out in one scope when tsc compiles the app as ES modules, as the example builds its Worker', () => {
@@ -164,6 +174,9 @@ describe("the edge example's Worker bundler", () => {
     // empty initialiser that a cold start compiles and runs.
     const decoratorModules = initialised.filter((path) => /class-validator\/esm2015\/decorator\//.test(path)).map((path) => path.replace(/^.*\/esm2015\/decorator\//, ''));
     expect(decoratorModules.sort()).toEqual(CLASS_VALIDATOR_DECORATOR_MODULES);
+    // Of @toolwright/core/dto's stand-ins, made as its module loads, only those the DTOs import (each call marked pure, so esbuild drops the others).
+    const standIns = [...text.matchAll(/\bfromClass(?:Validator|Transformer)\("(\w+)"\)/g)].map(([, name]) => name);
+    expect(standIns.sort()).toEqual(['ArrayMaxSize', 'ArrayMinSize', 'IsInt', 'IsOptional', 'IsString', 'Max', 'Min', 'MinLength', 'Type', 'ValidateNested']);
     // Its entry point itself neither (the stand-in module named after it re-exports from the files that declare each name).
     expect(has(modules, /^[^:]*node_modules\/class-validator\/esm2015\/index\.js$/)).toBe(false);
     // What it imports of the modules left out is there, each export a function that says why when called.
@@ -288,6 +301,55 @@ describe("the edge example's Worker bundler", () => {
     expect(has(modules, /^zod-english-only:/)).toBe(true);
     const printed = execFileSync(process.execPath, [join(dir, 'english-only.mjs')], { encoding: 'utf8' });
     expect(JSON.parse(printed)).toEqual({ names: ['en'], en: 'function', message: 'Invalid input: expected string, received number' });
+  });
+
+  it("keeps the SDK's default JSON Schema validator when the app's code imports the SDK itself, which may make a Server or call fromJsonSchema() without one", () => {
+    writeFileSync(
+      join(dir, 'own-sdk.mjs'),
+      `import { fromJsonSchema } from '@modelcontextprotocol/server';\nexport const check = (value) => fromJsonSchema({ type: 'integer' })['~standard'].validate(value);\n`,
+    );
+    const { modules } = bundled(
+      'with-sdk',
+      `import 'reflect-metadata';\nimport { check } from ${JSON.stringify(join(dir, 'own-sdk.mjs'))};\nimport { createEdgeHandler } from './dist/handler.js';\nglobalThis.check = check;\nexport default { fetch: (request) => createEdgeHandler({ stateless: true }).then((serve) => serve(request)) };\n`,
+    );
+    expect(has(modules, /@modelcontextprotocol\/server\/dist\/cfWorkerProvider-[\w-]+\.mjs$/)).toBe(true);
+    expect(has(modules, /^no-sdk-default-validator:/)).toBe(false);
+    // The app's own check runs on the SDK's default validator, and Toolwright's server answers beside it.
+    const printed = listTools(join(dir, 'with-sdk.mjs'), [], undefined, "[globalThis.check(1).issues === undefined, globalThis.check('x').issues.length > 0]");
+    expect(printed).toContain('status 200');
+    expect(printed).toContain('reads [true,true]');
+  });
+
+  it('keeps composition, sessions shared through a cluster and the check of overrides when a file of the app names mount, cluster or overrides, leaves bearer authentication out when none names auth; says which is missing when it is left out', () => {
+    /** A file that makes an app mounting the edge example's notes under `inner`, naming the option as `key` says. */
+    const mounting = (key: string) =>
+      `"use strict";\nconst server_1 = require("@toolwright/server");\nconst notes_1 = require(${JSON.stringify(join(ROOT, 'dist', 'notes.tools.js'))});\nexports.outer = async () => server_1.createApp({ name: 'outer', version: '1.0.0', tools: [], ${key}: [{ app: await server_1.createApp({ name: 'inner', version: '1.0.0', tools: [notes_1.NoteTools] }), namespace: 'inner' }] });\n`;
+    /** Bundles `file` as a Worker that serves its app, stateless, and runs it in node: what a 2026-07-28 tools/list answers, or the error it fails with. */
+    const serve = (name: string, file: string, more = '') => {
+      bundled(
+        name,
+        `import 'reflect-metadata';\nimport { outer } from ${JSON.stringify(file)};\nimport { createFetchHandler } from '@toolwright/server/fetch';\n${more}\nexport default { fetch: (request) => outer().then((app) => createFetchHandler(app, { stateless: true })(request)) };\n`,
+      );
+      const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {}, 'io.modelcontextprotocol/clientInfo': { name: 'test', version: '1' } };
+      const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: { _meta: meta } });
+      const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/list' };
+      const script = `globalThis.process.getBuiltinModule ??= (id) => require(id);\nimport(${JSON.stringify(`file://${join(dir, `${name}.mjs`)}`)}).then((m) => m.default.fetch(new Request('http://127.0.0.1/mcp', { method: 'POST', body: ${JSON.stringify(body)}, headers: ${JSON.stringify(headers)} }))).then((response) => response.text()).then((text) => console.log(JSON.stringify(JSON.parse(text).result.tools.map((tool) => tool.name))), (error) => console.log(error.message));`;
+      return execFileSync(process.execPath, ['-e', script], { cwd: ROOT, encoding: 'utf8' });
+    };
+    writeFileSync(join(dir, 'mounting.js'), mounting('mount'));
+    writeFileSync(join(dir, 'names-cluster.js'), `"use strict";\nexports.endpoint = { stateless: false, cluster: undefined };\nexports.context = { overrides: undefined };\n`);
+    const served = serve('with-mount', join(dir, 'mounting.js'), `import ${JSON.stringify(join(dir, 'names-cluster.js'))};`);
+    const { modules } = bundled('with-mount-modules', `import ${JSON.stringify(join(dir, 'mounting.js'))};\nimport ${JSON.stringify(join(dir, 'names-cluster.js'))};\nexport default {};\n`);
+    expect(has(modules, /packages\/server\/esm\/compose\/mountApps\.js$/)).toBe(true);
+    expect(has(modules, /packages\/server\/esm\/http\/shareThroughCluster\.js$/)).toBe(true);
+    expect(has(modules, /packages\/server\/esm\/compose\/checkOverridesInjected\.js$/)).toBe(true);
+    expect(has(modules, /^no-(composition|cluster|overrides-check):/)).toBe(false);
+    // No file of it names `auth` or `oauth`: no bearer authentication.
+    expect(modules).toEqual(expect.arrayContaining(['no-auth:../auth/authenticateRequest', 'no-auth:../auth/protectedResourceMetadata']));
+    expect(JSON.parse(served)).toEqual(expect.arrayContaining(['inner_repeat', 'inner_plan']));
+    // The option named by a computed key, which no file names: composition is left out, and createApp says so.
+    writeFileSync(join(dir, 'mounting-computed.js'), mounting("['mo' + 'unt']"));
+    expect(serve('computed-mount', join(dir, 'mounting-computed.js'))).toContain("Toolwright's composition (createApp({ mount }), app.mount()) is not in this Worker bundle");
   });
 
   it("keeps the server's node-only code when the Worker imports an entry point that leads into it, and says what is missing when it is left out", () => {

@@ -4,6 +4,7 @@ import { createDefaultContainer, timeoutProblem } from '@toolwright/core/interna
 import type { Transport } from '../sdk/sdk';
 import { cacheHintsOf } from './cacheHintsOf';
 import { ToolwrightServer } from '../sdk/ToolwrightServer';
+import { schemaValidatorProvider } from '../sdk/schemaValidatorProvider';
 import type * as TracedServerClass from '../handlers/tracedServerClass';
 import { Telemetry } from '../telemetry/Telemetry';
 import { createToolBinding, directToolCall, registerToolHandlers } from '../handlers/registerToolHandlers';
@@ -139,7 +140,9 @@ export async function createApp(options: AppOptions): Promise<App> {
       // Capabilities follow what the app serves when the connection opens (lists can grow at runtime).
       const capabilities = extensions.withCapabilities(surface.capabilities());
       // A plain literal: spreading here cost more than the SDK's own `new Server()` (a server is made per 2026-07-28 HTTP request).
-      const settings = era === 'modern' ? { instructions, capabilities, cacheHints } : { instructions, capabilities };
+      // Toolwright's own JSON Schema validator, so the SDK never makes its default one (see schemaValidatorProvider).
+      const settings =
+        era === 'modern' ? { instructions, capabilities, cacheHints, jsonSchemaValidator: schemaValidatorProvider } : { instructions, capabilities, jsonSchemaValidator: schemaValidatorProvider };
       const overriding = overrides && new Map(overrides);
       if (overrides) checkOverrides(overrides, app, 'createServer');
       // Only a connection with telemetry to record gets the traced server class: the others run untouched.
