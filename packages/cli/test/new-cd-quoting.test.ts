@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCli } from '@toolwright/cli';
+import { shellQuoted } from '../src/cli/shellQuoted';
 import { memoryIo } from './helpers/memoryIo';
 
 /**
@@ -33,5 +34,17 @@ describe("toolwright new's cd line", () => {
     const io = memoryIo(tmp);
     expect(await runCli(['new', dir, '--registry', '--name', 'p'], io)).toBe(0);
     expect(io.output().split('\n')).toContain(`  cd ${shown}`);
+  });
+});
+
+describe('shellQuoted on Windows', () => {
+  it.each([
+    ['sub\\app', 'sub\\app'],
+    ['D:\\work\\app', 'D:\\work\\app'],
+    ['my server', '"my server"'],
+    ["it's", '"it\'s"'],
+    ['-x', './-x'],
+  ])('%s is shown as cd %s (cmd.exe takes single quotes literally)', (dir, shown) => {
+    expect(shellQuoted(dir, 'win32')).toBe(shown);
   });
 });

@@ -11,6 +11,9 @@ const NEWLINE = 0x0a;
 const CARRIAGE_RETURN = 0x0d;
 const SPACE = 0x20;
 const COLON = 0x3a;
+/** A byte-order mark in UTF-8, and as a UTF-16 unit. */
+const BOM = [0xef, 0xbb, 0xbf];
+const BOM_CHAR = 0xfeff;
 const OPEN_ARRAY = 0x5b;
 const OPEN_OBJECT = 0x7b;
 const CLOSE_ARRAY = 0x5d;
@@ -41,6 +44,8 @@ export class JsonNesting {
   private name = '';
   private afterCr = false;
   private skipSpace = false;
+  /** How much of a leading byte-order mark was read (UTF-8 EF BB BF, or U+FEFF as text): the format skips it, as the client's decoder does. */
+  private bomRead = 0;
 
   constructor(
     private readonly limit = MAX_MESSAGE_DEPTH,
@@ -67,6 +72,18 @@ export class JsonNesting {
 
   /** Follows an event stream's lines and fields; true when `code` belongs to a `data` field's value. */
   private readEventStream(code: number): boolean {
+    if (this.bomRead < BOM.length) {
+      if (this.bomRead === 0 && code === BOM_CHAR) {
+        this.bomRead = BOM.length;
+        return false;
+      }
+      if (code === BOM[this.bomRead]) {
+        this.bomRead++;
+        return false;
+      }
+      // No mark (or no more of one): the stream starts here.
+      this.bomRead = BOM.length;
+    }
     const afterCr = this.afterCr;
     this.afterCr = code === CARRIAGE_RETURN;
     if (code === NEWLINE || code === CARRIAGE_RETURN) {

@@ -4,6 +4,7 @@ import { println, type Io } from '../cli/Io';
 import { terminalSafe } from '../cli/terminalSafe';
 import { ServerError } from '../cli/UsageError';
 import { cliVersion } from '../generate/packageRoot';
+import { eventStreamData } from './eventStreamData';
 import { limitedFetch } from './limitedFetch';
 import type { ServerRequestAnswers } from './ServerRequestAnswers';
 
@@ -176,7 +177,7 @@ async function answer(method: string, params: Record<string, unknown>, answers: 
 
 /** The answer in a response body: JSON, or the SSE message that carries a result or an error. */
 function answerOf(text: string): Answer | undefined {
-  const candidates = text.startsWith('{') ? [text] : text.split('\n').flatMap((line) => (line.startsWith('data: ') ? [line.slice(6)] : []));
+  const candidates = text.startsWith('{') ? [text] : eventStreamData(text);
   for (const candidate of candidates) {
     const message = answerIn(candidate);
     if (message) return message;
