@@ -3,7 +3,8 @@
  * accepts: every value the SDK's AnnotationsSchema accepts must pass
  * Toolwright's check (no false positive), and every value it refuses must be refused. Then, end to
  * end with the SDK client in both eras: valid edge values come through, and a middleware's own
- * malformed result is answered as the tool's internal error.
+ * malformed result is answered as the tool's internal error. The other fields of content blocks:
+ * content-blocks-sdk-schema.e2e.test.ts.
  */
 import 'reflect-metadata';
 import { AnnotationsSchema } from '@modelcontextprotocol/core';
@@ -86,16 +87,6 @@ class Edges {
   @Tool({ description: 'Year 0000 (a leap year in ISO 8601 and to the SDK) on 29 February.' })
   yearZero() {
     return { content: [{ type: 'text', text: 'x', annotations: { lastModified: '0000-02-29T00:00:00Z' } }] };
-  }
-
-  @Tool({ description: 'An embedded resource without a uri: isContentBlock takes it, MCP does not.' })
-  noUri() {
-    return { content: [{ type: 'resource', resource: { text: 'x' } }] };
-  }
-
-  @Tool({ description: 'A resource link whose size is a string.' })
-  badSize() {
-    return { content: [{ type: 'resource_link', uri: 'file:///x', name: 'x', size: 'big' }] };
   }
 
   @Tool({ description: 'Replaced by the middleware.' })

@@ -11,7 +11,7 @@ import { compileDtoValidator } from '../validation/validateDto';
 import { compileInvocation, type Bind, type CallScope, type Invocation } from './compileInvocation';
 import { compileParamsBinder, type BoundParam } from './compileParamsBinder';
 import { jsonView, jsonViewOf } from './jsonView';
-import { checkedBlocks, isToolResult, normalizeResult } from './normalizeResult';
+import { checkedResult, isToolResult, normalizeResult } from './normalizeResult';
 import { jsonTextOf, sendable } from './sendable';
 import { toolErrorResult as errorResult, toolFailure as failure } from './toolFailure';
 
@@ -134,7 +134,7 @@ function compileOutput(schema: JsonSchema, name: string, logger: ToolLogger, com
   return (value) => {
     if (isToolResult(value)) {
       // A complete result of a tool with an output schema carries structured content that matches it (the spec's MUST), unless it reports an error.
-      const result = checkedBlocks(sendable(value));
+      const result = checkedResult(sendable(value));
       if (result.isError === true) return result;
       if (result.structuredContent === undefined) {
         logger.error(`tool '${name}' has an output schema, but returned a complete result without structuredContent: return the value itself, or add structuredContent`);

@@ -1,5 +1,7 @@
 import type { ContentBlock, ToolResult } from '../content/ToolResult';
-import { checkContentAnnotations } from './checkContentAnnotations';
+import { shapeProblem, type DescriptorShape } from '../registry/descriptorShapes';
+import { checkContentBlocks } from './checkContentBlocks';
+import { MalformedResult } from './MalformedResult';
 import { jsonTextOf, sendable, UnsendableResult } from './sendable';
 
 const BLOCK_TYPES = new Set(['text', 'image', 'audio', 'resource', 'resource_link']);
@@ -10,7 +12,8 @@ const BLOCK_TYPES = new Set(['text', 'image', 'audio', 'resource', 'resource_lin
  * becomes the content; strings, numbers and booleans become text; `undefined`/`null`
  * become empty content; other objects and arrays become JSON text. What passes through as
  * the tool returned it, or becomes JSON text, is checked for what JSON cannot carry (`UnsendableResult`);
- * blocks the tool returned, for annotations out of MCP's ranges (`MalformedResult`).
+ * blocks and results the tool returned, for what MCP's schema refuses (`MalformedResult`). What
+ * `isContentBlock` does not take for a block (`{ type: 'image', url }`, say) is data, sent as JSON text.
  */
 export function normalizeResult(value: unknown): ToolResult {
   if (value === undefined || value === null) return { content: [] };
@@ -24,19 +27,30 @@ export function normalizeResult(value: unknown): ToolResult {
   }
   if (Array.isArray(value)) {
     // Checked element by element only when the first one looks like a block: most arrays are data.
-    if (value.length > 0 && isContentBlock(value[0]) && value.every(isContentBlock)) return checkedBlocks(sendable({ content: value }));
+    if (value.length > 0 && isContentBlock(value[0]) && value.every(isContentBlock)) return checkedResult(sendable({ content: value }));
   } else if (typeof value === 'object') {
-    if (isToolResult(value)) return checkedBlocks(sendable(value));
-    if (isContentBlock(value)) return checkedBlocks(sendable({ content: [value] }));
+    if (isToolResult(value)) return checkedResult(sendable(value));
+    if (isContentBlock(value)) return checkedResult(sendable({ content: [value] }));
   }
   const text = jsonTextOf(value);
   if (text === undefined) throw noJsonText(value);
   return { content: [{ type: 'text', text }] };
 }
 
-/** `result` once its blocks' annotations are found within MCP's ranges (see `checkContentAnnotations`): blocks the tool made itself may stray from them. */
-export function checkedBlocks<T extends ToolResult>(result: T): T {
-  checkContentAnnotations(result.content);
+/** The fields of a `CallToolResult` beside its content that MCP gives a type (`structuredContent` may be any JSON). */
+const RESULT_FIELDS: DescriptorShape = { isError: 'boolean', _meta: 'object' };
+
+/**
+ * `result` once its blocks (see `checkContentBlocks`), `isError` and `_meta` are found of MCP's
+ * shape; otherwise throws a `MalformedResult` naming the field. Only what the tool made is
+ * checked: the blocks Toolwright makes (a string's text) need no check.
+ */
+export function checkedResult<T extends ToolResult>(result: T): T {
+  checkContentBlocks(result.content);
+  if (result.isError !== undefined || result._meta !== undefined) {
+    const problem = shapeProblem(result, RESULT_FIELDS, 'result');
+    if (problem !== undefined) throw new MalformedResult(`${problem}: give isError a boolean and _meta an object, or leave them out.`);
+  }
   return result;
 }
 

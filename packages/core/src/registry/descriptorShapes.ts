@@ -9,7 +9,7 @@
 export type DescriptorShape = 'string' | 'number' | 'boolean' | 'object' | 'array' | readonly [DescriptorShape] | { readonly [field: string]: DescriptorShape } | ValueRule;
 
 /** A value MCP narrows beyond its type (an enum, a range, a date format): how it strays at `at`, or undefined. */
-type ValueRule = (value: unknown, at: string) => string | undefined;
+export type ValueRule = (value: unknown, at: string) => string | undefined;
 
 /** One of the given strings. */
 const oneOf =
@@ -38,7 +38,7 @@ function isCalendarDay(year: number, month: number, day: number): boolean {
 
 const ICON_FIELDS: DescriptorShape = { src: 'string', mimeType: 'string', sizes: ['string'], theme: oneOf('light', 'dark') };
 /** An icon: its fields, and `src`, which MCP requires. */
-const ICON: ValueRule = (value, at) =>
+export const ICON: ValueRule = (value, at) =>
   typeof value === 'object' && value !== null && !Array.isArray(value) && (value as { src?: unknown }).src === undefined
     ? `${at}.src is missing (an icon needs its URL)`
     : shapeProblem(value, ICON_FIELDS, at);
