@@ -9,7 +9,9 @@ import { waitFor } from './fixtures/waitFor';
 
 /**
  * What the proxy holds and for whom: an upstream session opened for a downstream connection
- * that closes meanwhile is closed too; a proxy stopped while it reconnects stays stopped; a
+ * that closes meanwhile is closed too, and none is opened for a connection that closed before
+ * its call reached the proxy; a full pool says so; a proxy stopped while it reconnects stays
+ * stopped, and one stopped and started again then holds one session of its own; a
  * parked call resumes only for its own caller, also when the verifier names no subject; the
  * credentials hook sees the token a downstream session sends now, not its first; and the
  * upstream's name never reaches the parent's clients as the server's. A Toolwright app over real
@@ -86,19 +88,26 @@ it('closes the upstream session it was opening for a downstream connection that 
   expect(proxy.status.sessions).toBe(0);
 });
 
-it('stays stopped when it is stopped while it reconnects', async () => {
+/**
+ * A proxy mounted by a front app whose own session dropped (an answer over maxMessageBytes ends
+ * it) and whose reconnect now waits 500 ms for its initialize answer. `open()` counts the
+ * upstream connections the proxy holds: each is known by the signal of its initialize request,
+ * which the SDK's transport aborts when the connection is closed.
+ */
+async function reconnectingProxy() {
   let bloat = false;
   let slow = false;
   let reconnecting!: () => void;
   const reconnected = new Promise<void>((resolve) => (reconnecting = resolve));
   const logged: string[] = [];
+  const connections: AbortSignal[] = [];
   const proxy = await proxied({
     protocol: '2025-11-25',
     maxMessageBytes: 100_000,
     reconnect: { initialDelayMs: 10, maxDelayMs: 20 },
-    logger: { ...silent, warn: (line: string) => void logged.push(line) },
+    logger: { ...silent, info: (line: string) => void logged.push(line), warn: (line: string) => void logged.push(line) },
     fetch: async (input, init) => {
-      // An answer over maxMessageBytes ends the proxy's own session: it reconnects, slowly.
+      if (init?.method === 'POST' && init.signal && String(init.body).includes('"method":"initialize"')) connections.push(init.signal);
       if (bloat && init?.method === 'POST') return new Response('x'.repeat(200_000), { headers: { 'content-type': 'application/json' } });
       // Only the first request of the reconnect (its initialize) is slow.
       if (slow) {
@@ -111,17 +120,110 @@ it('stays stopped when it is stopped while it reconnects', async () => {
   });
   const front = await createApp({ name: 'front', version: '1.0.0', tools: [], mount: [{ app: proxy, namespace: 'up' }] });
   const client = await createTestClient(front);
+  const open = () => connections.filter((signal) => !signal.aborted).length;
+  expect(open()).toBe(1);
   bloat = true;
   // Completions go on the proxy's own session.
-  await client.complete({ ref: { type: 'ref/resource', uri: 'up://items/{id}' }, argument: { name: 'id', value: 'a' } }).catch(() => undefined);
+  await complete(client).catch(() => undefined);
   bloat = false;
   slow = true;
   await waitFor(() => logged.some((line) => line.includes('reconnecting')), 'the proxy to reconnect');
   await reconnected;
+  return { proxy, client, logged, open };
+}
+
+const complete = (client: Awaited<ReturnType<typeof createTestClient>>) => client.complete({ ref: { type: 'ref/resource', uri: 'up://items/{id}' }, argument: { name: 'id', value: 'a' } });
+
+it('stays stopped when it is stopped while it reconnects', async () => {
+  const { proxy, client } = await reconnectingProxy();
   await proxy.stop();
   await sleep(1500);
   expect(proxy.status).toEqual({ connected: false, protocolVersion: undefined, sessions: 0 });
   await client.close();
+});
+
+it('holds one session of its own when it is stopped and started again while it reconnects', async () => {
+  const { proxy, client, logged, open } = await reconnectingProxy();
+  // The app that mounts it restarts (a stop, then a start) while the reconnect waits for its initialize answer.
+  await proxy.stop();
+  await proxy.start();
+  // The stale reconnect fails then (stopped while it connected), and must not try again over the session the start opened.
+  await sleep(1500);
+  expect({ open: open(), retried: logged.filter((line) => line.includes('reconnect failed')) }).toEqual({ open: 1, retried: [] });
+  await expect(complete(client)).resolves.toMatchObject({ completion: { values: ['apple'] } });
+  await client.close();
+  await proxy.stop();
+  expect(open()).toBe(0);
+});
+
+it('holds one session of its own when it is started while it reconnects', async () => {
+  const { proxy, client, logged, open } = await reconnectingProxy();
+  // A mounting app's start while the proxy has no session: it connects at once, and the reconnect ends later.
+  await proxy.start();
+  await waitFor(() => logged.some((line) => line.endsWith(': reconnected')), 'the reconnect to end');
+  await sleep(200);
+  expect(open()).toBe(1);
+  await expect(complete(client)).resolves.toMatchObject({ completion: { values: ['apple'] } });
+  await client.close();
+  await proxy.stop();
+  expect(open()).toBe(0);
+});
+
+it('opens no upstream session for a connection that closed before its first call reached the proxy', async () => {
+  const proxy = await proxied({ protocol: '2025-11-25', maxSessions: 1 });
+  let entered!: () => void;
+  const inMiddleware = new Promise<void>((resolve) => (entered = resolve));
+  const front = await createApp({
+    name: 'front',
+    version: '1.0.0',
+    tools: [],
+    mount: [{ app: proxy, namespace: 'up' }],
+    // A slow guard of the parent's (an auth check, a shared rate-limit store): the client leaves meanwhile.
+    middleware: [
+      async (_call: unknown, next: () => Promise<unknown>) => {
+        entered();
+        await sleep(300);
+        return next();
+      },
+    ],
+    logger: silent,
+  });
+  const client = await createTestClient(front);
+  const call = client.callTool({ name: 'up_echo', arguments: { text: 'a' } }).catch((error: unknown) => error);
+  await inMiddleware;
+  await client.close();
+  await call;
+  await sleep(500);
+  // Nothing would ever close a session opened for that connection, and it would hold the one place of maxSessions.
+  expect(proxy.status.sessions).toBe(0);
+  const next = await createTestClient(front);
+  const result = await next.callTool({ name: 'up_echo', arguments: { text: 'b' } });
+  await next.close();
+  expect(result).toMatchObject({ content: [{ type: 'text', text: 'b' }] });
+  expect(result.isError).toBeUndefined();
+});
+
+it('tells a client that the proxy has maxSessions upstream sessions open, not that the upstream cannot be reached', async () => {
+  const proxy = await proxied({ protocol: '2025-11-25', maxSessions: 1 });
+  const front = await createApp({ name: 'front', version: '1.0.0', tools: [], mount: [{ app: proxy, namespace: 'up' }], logger: silent });
+  // The first client's connection holds the one upstream session until it closes.
+  const first = await createTestClient(front);
+  await first.callTool({ name: 'up_echo', arguments: { text: 'a' } });
+  const second = await createTestClient(front);
+  const refused = await second.callTool({ name: 'up_echo', arguments: { text: 'b' } });
+  expect(refused).toEqual({
+    content: [
+      {
+        type: 'text',
+        text: "upstream 'up' was not asked for tools/call 'echo': the proxy has as many upstream sessions open as its maxSessions allows (1). Try again once another client has finished; if this happens often, raise the proxy's maxSessions.",
+      },
+    ],
+    isError: true,
+  });
+  await first.close();
+  await waitFor(() => proxy.status.sessions === 0, "the first client's upstream session to close");
+  expect((await second.callTool({ name: 'up_echo', arguments: { text: 'b' } })).content).toEqual([{ type: 'text', text: 'b' }]);
+  await second.close();
 });
 
 it("never resumes a caller's parked call for another caller of the same client, when the verifier names no subject", async () => {

@@ -103,7 +103,10 @@ export class ProxiedServer {
       await client.close().catch(() => undefined);
       throw new ToolwrightError(`${this.label} was stopped while the proxy connected to it`);
     }
+    // A session this one replaces (a start() while a reconnect was under way, both connecting) is closed, not left open.
+    const replaced = this.ownSession;
     this.ownSession = client;
+    if (replaced !== undefined) void replaced.close().catch(() => undefined);
     this.follower?.close();
     this.follower = new UpstreamFollower(client, this.runtime.listTimeoutMs, this.logger, this.label);
     if (this.options.name === undefined) this.state.label = `upstream '${client.getServerVersion()?.name ?? 'upstream'}'`;
@@ -138,20 +141,26 @@ export class ProxiedServer {
     this.parked.clear();
   }
 
-  /** The proxy's own session dropped: reconnect with backoff, then list everything again. */
+  /**
+   * The proxy's own session dropped: reconnect with backoff, then list everything again. The
+   * loop ends with the proxy's next stop, also when a start follows it at once (that start
+   * connects anew, and clears `stopped`: the count of stops is what tells).
+   */
   private dropped(client: Client): void {
     if (this.ownSession !== client) return;
     this.ownSession = undefined;
     if (this.state.stopped) return;
     this.logger.warn(`${this.label} closed the connection; reconnecting`);
     const { initialDelayMs = 250, maxDelayMs = 30_000, factor = 2 } = this.options.reconnect ?? {};
+    const stops = this.stops;
+    const over = () => this.state.stopped || this.stops !== stops;
     let delay = initialDelayMs;
     const attempt = () => {
-      if (this.state.stopped) return;
+      if (over()) return;
       this.connect().then(
         () => this.logger.info(`${this.label}: reconnected`),
         (error: unknown) => {
-          if (this.state.stopped) return;
+          if (over()) return;
           this.logger.warn(`${this.label}: reconnect failed (${(error as Error).message}); next try in ${delay} ms`);
           schedule();
         },

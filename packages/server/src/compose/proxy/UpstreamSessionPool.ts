@@ -5,6 +5,7 @@ import type { Connection } from '../../pipeline/Connection';
 import { ANONYMOUS, callerKey } from './callerKey';
 import type { ProxyOptions } from './ProxyOptions';
 import type { ProxyState } from './ProxyState';
+import { UpstreamPoolFullError } from './UpstreamPoolFullError';
 import { ALL_QUESTIONS, questionsOf } from './questionsOf';
 import { UpstreamSession } from './UpstreamSession';
 
@@ -55,6 +56,10 @@ export class UpstreamSessionPool {
    * lines and questions) belongs to exactly one downstream call.
    */
   async lease(ctx: ToolContext): Promise<Lease> {
+    // A call that ended before it got here (its connection closed, or it was cancelled, while a
+    // guard or middleware of the parent ran): a session opened for it now would never be closed
+    // with its connection (that closed already) and would hold a place of `maxSessions`.
+    if (ctx.signal.aborted) throw new ToolwrightError(`the call ended before it reached the proxy; ${this.state.label} was not asked`);
     const connection = connectionOfContext(ctx);
     if (connection !== undefined && (ctx.session !== undefined || ctx.headers === undefined)) {
       const session = await this.connectionSession(ctx, connection);
@@ -159,9 +164,8 @@ export class UpstreamSessionPool {
 
   /** Opens an upstream session (within `maxSessions`), forgotten when it ends. */
   private async open(caller: AuthInfo | undefined, capabilities: ClientCapabilities, onEnd?: () => void): Promise<UpstreamSession> {
-    if (this.sessions.size + this.opening >= (this.options.maxSessions ?? 100)) {
-      throw new ToolwrightError(`${this.state.label} already serves ${this.sessions.size} sessions (maxSessions); try again later`);
-    }
+    const limit = this.options.maxSessions ?? 100;
+    if (this.sessions.size + this.opening >= limit) throw new UpstreamPoolFullError(this.state.label, limit);
     this.opening++;
     let session: UpstreamSession | undefined;
     try {

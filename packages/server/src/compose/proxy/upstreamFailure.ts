@@ -1,6 +1,7 @@
 import { CallInterrupt, ToolError, type ToolLogger } from '@toolwright/core';
 import type { MemberErrorKind } from '@toolwright/core/internal';
 import { INVALID_RESULT, UpstreamClosedError } from './UpstreamSession';
+import { UpstreamPoolFullError } from './UpstreamPoolFullError';
 import { UpstreamTooLargeError } from './UpstreamTooLargeError';
 
 /** Why an upstream request failed, in words for the downstream client, and what kind of protocol error it is. */
@@ -37,6 +38,13 @@ export function upstreamFailure(
   if (error instanceof UpstreamTooLargeError) {
     return {
       message: `${upstream} sent a message larger than the proxy reads (maxMessageBytes, ${error.limit} bytes) while answering ${what}, so the proxy closed that connection. Raise the proxy's maxMessageBytes, or have the upstream return less; the next request opens another connection.`,
+      kind: 'internal',
+    };
+  }
+  if (error instanceof UpstreamPoolFullError) {
+    logger.warn(`${upstream}: ${what} was not sent: ${message}`);
+    return {
+      message: `${upstream} was not asked for ${what}: the proxy has as many upstream sessions open as its maxSessions allows (${error.limit}). Try again once another client has finished; if this happens often, raise the proxy's maxSessions.`,
       kind: 'internal',
     };
   }
