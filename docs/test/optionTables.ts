@@ -40,7 +40,8 @@ export function optionKeys(types: readonly OptionsType[]): Map<OptionsType, stri
 
 /**
  * The option names a page's options tables list: the code spans of the first cell of each row
- * of a table whose first header cell ends in "option" (`credentials(caller)` names `credentials`).
+ * of a table whose first header cell ends in "option" (`credentials(caller)` names `credentials`,
+ * and a row for one key of a nested option, `csp.connectDomains`, names `csp`).
  */
 export function tableOptions(markdown: string): Set<string> {
   const names = new Set<string>();
@@ -51,7 +52,7 @@ export function tableOptions(markdown: string): Set<string> {
     const first = line.split(/(?<!\\)\|/)[1]?.trim() ?? '';
     if (row === 1) inOptionTable = /option$/i.test(first);
     if (row < 3 || !inOptionTable) continue;
-    for (const [, code] of first.matchAll(/`([^`]+)`/g)) names.add(code.replace(/\(.*$/, ''));
+    for (const [, code] of first.matchAll(/`([^`]+)`/g)) names.add(code.replace(/[(.].*$/, ''));
   }
   return names;
 }

@@ -15,17 +15,55 @@ const LISTEN = { except: ['transport'] };
 const PAGES: Record<string, readonly OptionsType[]> = {
   'app-options.md': [{ source: 'packages/server/src/app/AppOptions.ts', name: 'AppOptions' }],
   'transports.md': [{ source: 'packages/server/src/stdio/StdioListenOptions.ts', name: 'StdioListenOptions', ...LISTEN }],
-  'http.md': [{ source: 'packages/server/src/http/HttpListenOptions.ts', name: 'HttpListenOptions', ...LISTEN }],
+  'http.md': [
+    { source: 'packages/server/src/http/HttpListenOptions.ts', name: 'HttpListenOptions', ...LISTEN },
+    { source: 'packages/server/src/http/InMemoryEventStore.ts', name: 'InMemoryEventStoreOptions' },
+  ],
   'fetch.md': [{ source: 'packages/server/src/fetch/FetchHandlerOptions.ts', name: 'FetchHandlerOptions', ownOnly: true }],
   'proxy.md': [
     { source: 'packages/server/src/compose/proxy/ProxyOptions.ts', name: 'ProxyHttpOptions' },
     { source: 'packages/server/src/compose/proxy/ProxyOptions.ts', name: 'ProxyStdioOptions' },
   ],
   'deployment.md': [{ source: 'packages/redis/src/createRedisCluster.ts', name: 'RedisClusterOptions' }],
+  'tools.md': [
+    { source: 'packages/core/src/metadata/ToolOptions.ts', name: 'ToolOptions' },
+    { source: 'packages/core/src/metadata/ParamOptions.ts', name: 'ParamOptions' },
+  ],
+  'resources.md': [{ source: 'packages/core/src/metadata/ResourceOptions.ts', name: 'ResourceOptions' }],
+  'prompts.md': [{ source: 'packages/core/src/metadata/PromptOptions.ts', name: 'PromptOptions' }],
+  'dtos.md': [{ source: 'packages/core/src/decorators/Property.ts', name: 'PropertyOptions' }],
+  'apps.md': [
+    { source: 'packages/core/src/apps/McpApps.ts', name: 'UiFileOptions' },
+    { source: 'packages/core/src/apps/McpApps.ts', name: 'ToolUiOptions' },
+  ],
+  'skills.md': [{ source: 'packages/server/src/extensions/skills/skills.ts', name: 'SkillsOptions' }],
+  'testing.md': [
+    { source: 'packages/server/src/testing/createTestClient.ts', name: 'MemoryTestClientOptions' },
+    { source: 'packages/server/src/testing/createTestClient.ts', name: 'HttpTestClientOptions' },
+    { source: 'packages/server/src/testing/createTestClient.ts', name: 'StdioTestClientOptions' },
+  ],
+  'context.md': [{ source: 'packages/core/src/context/ToolContext.ts', name: 'RoundTripOptions' }],
+  'protocol-eras.md': [{ source: 'packages/server/src/roundtrip/RequestStateCodec.ts', name: 'RequestStateOptions' }],
+  'tasks.md': [
+    { source: 'packages/server/src/extensions/tasks/TasksOptions.ts', name: 'TasksOptions' },
+    { source: 'packages/server/src/testing/createTaskClient.ts', name: 'TaskClientOptions' },
+    { source: 'packages/server/src/testing/createTaskClient.ts', name: 'RunTaskOptions' },
+  ],
+  'schemas.md': [{ source: 'packages/core/src/validation/compileSchemaValidator.ts', name: 'SchemaValidatorOptions' }],
+  'observability.md': [{ source: 'packages/server/src/telemetry/TelemetryOptions.ts', name: 'TelemetryOptions' }],
+  'middleware.md': [
+    { source: 'packages/server/src/middleware/timing.ts', name: 'TimingOptions' },
+    { source: 'packages/server/src/middleware/rateLimit.ts', name: 'RateLimitOptions' },
+    { source: 'packages/server/src/middleware/cache.ts', name: 'CacheOptions' },
+    { source: 'packages/server/src/middleware/maxResultSize.ts', name: 'MaxResultSizeOptions' },
+    { source: 'packages/server/src/middleware/MemoryRateLimitStore.ts', name: 'MemoryRateLimitStoreOptions' },
+    { source: 'packages/server/src/middleware/MemoryCacheStore.ts', name: 'MemoryCacheStoreOptions' },
+  ],
   'oauth.md': [{ source: 'packages/oauth/src/OAuthServerOptions.ts', name: 'OAuthServerOptions' }],
   'security.md': [
     { source: 'packages/server/src/auth/HttpAuthOptions.ts', name: 'HttpAuthOptions' },
     { source: 'packages/server/src/auth/jwtVerifier.ts', name: 'JwtVerifierOptions' },
+    { source: 'packages/server/src/auth/envAuthInfo.ts', name: 'EnvAuthInfoOptions' },
   ],
 };
 
@@ -67,6 +105,7 @@ describe('options tables of the guide', () => {
       const page = '| option | default | |\n| --- | --- | --- |\n| `documented`, `inherited(x)` | 1 | prose naming `added` |\n\n| limit | option |\n| --- | --- |\n| `added` | x |\n';
       expect(undocumented(fakeKeys, [fake], page)).toEqual([`FakeOptions.added (${fake.source})`]);
       expect(fakeKeys.get(own)).toEqual(['documented', 'added']);
+      expect([...tableOptions('| `@Fake` option | |\n| --- | --- |\n| `csp.connectDomains`, `plain` | `example: 1` |\n')]).toEqual(['csp', 'plain']);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -83,7 +83,7 @@ export const TEMPLATES: Readonly<Record<TemplateName, TemplateInfo>> = {
   },
   weather: {
     name: 'weather',
-    summary: "The walkthrough's weather server: get_weather, calculate, get_time and a nested-input search.",
+    summary: 'A small weather server on made-up data: get_weather, calculate, get_time, and search_notes, whose input is a nested object.',
     transport: 'stdio',
     contents: [
       '`src/weather.tools.ts`: `get_weather` (structured output), `calculate` (an enum), `get_time` (the call context).',
