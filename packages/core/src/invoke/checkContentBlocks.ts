@@ -1,5 +1,4 @@
 import type { ContentBlock } from '../content/ToolResult';
-import { CONTENT_ANNOTATIONS_SHAPE, shapeProblem } from '../registry/descriptorShapes';
 import { contentBlockProblem } from './contentBlockProblem';
 import { MalformedResult } from './MalformedResult';
 
@@ -23,10 +22,8 @@ export function checkContentBlocks(content: readonly ContentBlock[], name = 'res
 
 /** The same check for one block found at `at` (a prompt message's, say: `result.messages[0].content`). */
 export function checkContentBlock(block: ContentBlock, at: string): void {
-  // Annotations first, with the fix that suits a value out of its range.
-  const annotations = block.annotations;
-  const outOfRange = annotations === undefined ? undefined : shapeProblem(annotations, CONTENT_ANNOTATIONS_SHAPE, `${at}.annotations`);
-  if (outOfRange !== undefined) throw new MalformedResult(`${outOfRange}: ${FIX_ANNOTATIONS}`);
   const problem = contentBlockProblem(block, at);
-  if (problem !== undefined) throw new MalformedResult(`${problem}: ${FIX_BLOCK}`);
+  if (problem === undefined) return;
+  // A value out of its range has a fix of its own.
+  throw new MalformedResult(`${problem}: ${problem.startsWith(`${at}.annotations.`) ? FIX_ANNOTATIONS : FIX_BLOCK}`);
 }

@@ -1,3 +1,5 @@
+import { isCalendarDay } from '../validation/isCalendarDay';
+
 /**
  * The type MCP gives each field of a listed descriptor that comes from a decorator option,
  * and the type of each option that becomes a JSON Schema keyword: a type name (`'array'` for
@@ -28,13 +30,6 @@ const dateTime: ValueRule = (value, at) => {
     ? undefined
     : `${at} is ${JSON.stringify(value) ?? String(value)}, not an ISO 8601 date-time with seconds and a time zone (such as '2026-01-31T09:30:00Z')`;
 };
-
-/** Whether the day exists: `setUTCFullYear`, not `Date.UTC`, which reads the years 0 to 99 as 1900 to 1999 (0000-02-29 is a day, 1900-02-29 is not). */
-function isCalendarDay(year: number, month: number, day: number): boolean {
-  const date = new Date(0);
-  date.setUTCFullYear(year, month - 1, day);
-  return date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
-}
 
 const ICON_FIELDS: DescriptorShape = { src: 'string', mimeType: 'string', sizes: ['string'], theme: oneOf('light', 'dark') };
 /** An icon: its fields, and `src`, which MCP requires. */

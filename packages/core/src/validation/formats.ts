@@ -1,11 +1,14 @@
+import { startsWithCalendarDay } from './isCalendarDay';
+
 /** Checks for the JSON Schema formats Toolwright emits. Deliberately simple, linear-time patterns. */
 export const FORMAT_CHECKS: Readonly<Record<string, (value: string) => boolean>> = {
   email: isEmail,
   uri: (v) => /^[A-Za-z][A-Za-z0-9+.-]*:[^\s]*$/.test(v),
   url: (v) => /^[A-Za-z][A-Za-z0-9+.-]*:[^\s]*$/.test(v),
   uuid: (v) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(v),
-  'date-time': (v) => /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?([Zz]|[+-]\d{2}:?\d{2})?$/.test(v) && !Number.isNaN(Date.parse(v)),
-  date: (v) => /^\d{4}-\d{2}-\d{2}$/.test(v) && !Number.isNaN(Date.parse(v)),
+  // Date.parse rolls a day that does not exist (2025-02-30) over to the next month: the day is checked on its own.
+  'date-time': (v) => /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?([Zz]|[+-]\d{2}:?\d{2})?$/.test(v) && !Number.isNaN(Date.parse(v)) && startsWithCalendarDay(v),
+  date: (v) => /^\d{4}-\d{2}-\d{2}$/.test(v) && startsWithCalendarDay(v),
   time: (v) => /^\d{2}:\d{2}(:\d{2}(\.\d+)?)?([Zz]|[+-]\d{2}:?\d{2})?$/.test(v),
   ipv4: (v) => /^((25[0-5]|2[0-4]\d|1?\d?\d)\.){3}(25[0-5]|2[0-4]\d|1?\d?\d)$/.test(v),
   ipv6: (v) => v.includes(':') && /^[0-9A-Fa-f:.]+$/.test(v),
