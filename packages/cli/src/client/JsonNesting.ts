@@ -11,9 +11,16 @@ const NEWLINE = 0x0a;
 const CARRIAGE_RETURN = 0x0d;
 const SPACE = 0x20;
 const COLON = 0x3a;
-/** A byte-order mark in UTF-8, and as a UTF-16 unit. */
-const BOM = [0xef, 0xbb, 0xbf];
-const BOM_CHAR = 0xfeff;
+/**
+ * What the SDK's client skips at the start of an event stream, in order, each if it is there: a
+ * byte-order mark (its text decoder), then the mark's three bytes read as the characters `ï»¿`
+ * (its event parser). As bytes (UTF-8) and as text (UTF-16 units).
+ */
+const LEADS_IN_BYTES = [
+  [0xef, 0xbb, 0xbf],
+  [0xc3, 0xaf, 0xc2, 0xbb, 0xc2, 0xbf],
+];
+const LEADS_IN_TEXT = [[0xfeff], [0xef, 0xbb, 0xbf]];
 const OPEN_ARRAY = 0x5b;
 const OPEN_OBJECT = 0x7b;
 const CLOSE_ARRAY = 0x5d;
@@ -44,8 +51,9 @@ export class JsonNesting {
   private name = '';
   private afterCr = false;
   private skipSpace = false;
-  /** How much of a leading byte-order mark was read (UTF-8 EF BB BF, or U+FEFF as text): the format skips it, as the client's decoder does. */
-  private bomRead = 0;
+  /** Which of the leads the client skips (see LEADS_IN_BYTES) is being read, and how much of it. */
+  private lead = 0;
+  private leadRead = 0;
 
   constructor(
     private readonly limit = MAX_MESSAGE_DEPTH,
@@ -57,7 +65,7 @@ export class JsonNesting {
     const text = typeof chunk === 'string';
     for (let i = 0; i < chunk.length; i++) {
       const code = text ? chunk.charCodeAt(i) : chunk[i];
-      if (this.perEvent && !this.readEventStream(code)) continue;
+      if (this.perEvent && !this.readEventStream(code, text)) continue;
       if (this.inString) {
         if (this.escaped) this.escaped = false;
         else if (code === BACKSLASH) this.escaped = true;
@@ -71,18 +79,17 @@ export class JsonNesting {
   }
 
   /** Follows an event stream's lines and fields; true when `code` belongs to a `data` field's value. */
-  private readEventStream(code: number): boolean {
-    if (this.bomRead < BOM.length) {
-      if (this.bomRead === 0 && code === BOM_CHAR) {
-        this.bomRead = BOM.length;
+  private readEventStream(code: number, text: boolean): boolean {
+    const leads = text ? LEADS_IN_TEXT : LEADS_IN_BYTES;
+    while (this.lead < leads.length) {
+      const lead = leads[this.lead];
+      if (code === lead[this.leadRead]) {
+        if (++this.leadRead === lead.length) [this.lead, this.leadRead] = [this.lead + 1, 0];
         return false;
       }
-      if (code === BOM[this.bomRead]) {
-        this.bomRead++;
-        return false;
-      }
-      // No mark (or no more of one): the stream starts here.
-      this.bomRead = BOM.length;
+      // Not this lead: the next one may start here; part of one read already means neither is there.
+      this.lead = this.leadRead === 0 ? this.lead + 1 : leads.length;
+      this.leadRead = 0;
     }
     const afterCr = this.afterCr;
     this.afterCr = code === CARRIAGE_RETURN;
