@@ -25,6 +25,8 @@ export class DetachedRuns {
   private readonly overrides = new Map<string, ToolRunOverride>();
   /** The `input_required` answers of those runs, by the same id: the task's, not the SDK's (see above). */
   private readonly questions = new Map<string, Record<string, unknown>>();
+  /** The ids of the runs under way: an answer that comes after its run ended (the app stopped) is not kept. */
+  private readonly underWay = new Set<string>();
 
   /** Runs `task`'s call outside any request, as the caller who created it (undefined before the app started). */
   runOf(task: StoredTask): TaskRun | undefined {
@@ -33,6 +35,7 @@ export class DetachedRuns {
     return (override) => {
       const nonce = newTaskId();
       this.overrides.set(nonce, override);
+      this.underWay.add(nonce);
       const call = { name: task.tool, ...(task.arguments && { arguments: task.arguments }), _meta: { ...clientMeta(task.client), [RUN_META]: nonce } };
       return host
         .callTool(call, authOf(task.caller))
@@ -40,6 +43,7 @@ export class DetachedRuns {
         .finally(() => {
           this.overrides.delete(nonce);
           this.questions.delete(nonce);
+          this.underWay.delete(nonce);
         });
     };
   }
@@ -55,7 +59,7 @@ export class DetachedRuns {
     this.overrides.delete(nonce as string);
     return next(override).then((answer) => {
       if (answer.resultType !== 'input_required') return answer;
-      this.questions.set(nonce as string, answer);
+      if (this.underWay.has(nonce as string)) this.questions.set(nonce as string, answer);
       return { content: [] };
     });
   }
