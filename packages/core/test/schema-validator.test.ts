@@ -126,3 +126,28 @@ describe('multipleOf', () => {
     expect([ok(-135877247725664220, 5), ok(9007199254740991, 3), ok(9007199254740990, 3)]).toEqual([true, false, true]);
   });
 });
+
+describe('a union told apart by a const tag', () => {
+  const circle: JsonSchema = { type: 'object', properties: { kind: { const: 'circle' }, r: { type: 'number' } }, required: ['kind', 'r'], additionalProperties: false };
+  const square: JsonSchema = { type: 'object', properties: { kind: { const: 'square' }, side: { type: 'number' } }, required: ['kind', 'side'], additionalProperties: false };
+
+  it('names the fields of the branch the tag picks when a branch is a $ref (a recursive class), or a chain of them', () => {
+    const check = compileSchemaValidator({ oneOf: [{ $ref: '#/$defs/Circle' }, { $ref: '#/$defs/Shape' }], $defs: { Circle: circle, Shape: { $ref: '#/$defs/Square' }, Square: square } });
+    expect(check({ kind: 'circle', r: 'x' })).toEqual({ ok: false, issues: [{ path: 'r', message: 'must be a number (got string "x")' }] });
+    expect(check({ kind: 'square', r: 1 })).toEqual({
+      ok: false,
+      issues: [
+        { path: 'side', message: 'is required' },
+        { path: 'r', message: 'is not allowed (unknown property)' },
+      ],
+    });
+    expect(check({ kind: 'hexagon' })).toEqual({ ok: false, issues: [{ path: 'kind', message: 'must be one of: "circle", "square" (got "hexagon")' }] });
+    expect(check({ kind: 'square', side: 2 }).ok).toBe(true);
+  });
+
+  it('tries every branch when a $ref branch has keywords of its own beside it', () => {
+    const check = compileSchemaValidator({ oneOf: [{ $ref: '#/$defs/Circle', description: 'round' }, square], $defs: { Circle: circle } });
+    expect(check({ kind: 'circle', r: 'x' })).toEqual({ ok: false, issues: [{ path: '', message: 'does not match any allowed shape (must be a number (got string "x"))' }] });
+    expect(check({ kind: 'circle', r: 1 }).ok).toBe(true);
+  });
+});

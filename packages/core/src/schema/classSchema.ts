@@ -2,12 +2,12 @@ import type { Class } from '../metadata/Class';
 import { inputName, isExcludedFromInput, outputChange } from './class-transformer';
 import { readDtoProperties } from './class-validator';
 import type { DtoWalk } from './DtoWalk';
+import { defineSchema } from './defineSchema';
 import { className } from './isDtoClass';
 import type { JsonSchema } from './JsonSchema';
 import { propertySchema } from './propertySchema';
 import { reportClassProblems } from './reportClassProblems';
 import { propertyWhere, reportProblem } from './reportProblem';
-import type { SchemaContext } from './SchemaContext';
 
 /** The inlined object schema of `cls`: `{ type: 'object', properties, required?, additionalProperties: false }`. */
 export function classSchema(cls: Class, walk: DtoWalk): JsonSchema {
@@ -22,7 +22,9 @@ export function classSchema(cls: Class, walk: DtoWalk): JsonSchema {
     );
     return { type: 'object', additionalProperties: false };
   }
-  ctx.expanding.add(cls);
+  // A recursive class is expanded again for its `$defs` entry while the outer expansion runs: only the outer one ends it.
+  const outer = !ctx.expanding.has(cls);
+  if (outer) ctx.expanding.add(cls);
   try {
     const properties: Record<string, JsonSchema> = {};
     const required: string[] = [];
@@ -48,7 +50,7 @@ export function classSchema(cls: Class, walk: DtoWalk): JsonSchema {
     reportClassProblems(cls, props, walk);
     return { type: 'object', properties, ...(required.length > 0 ? { required } : {}), additionalProperties: false };
   } finally {
-    ctx.expanding.delete(cls);
+    if (outer) ctx.expanding.delete(cls);
   }
 }
 
@@ -75,38 +77,11 @@ function outputChangeProblem(cls: Class, property: string, walk: DtoWalk): boole
 /** Inline schema for a plain nested class, `$ref` for a recursive one. */
 export function classRef(cls: Class, walk: DtoWalk): JsonSchema {
   // `expanding` is a safety net: a cycle the up-front scan missed must not loop forever.
-  if (isDefined(cls, walk)) return { $ref: `#/$defs/${defineClass(cls, walk)}` };
+  if (isDefined(cls, walk)) return { $ref: `#/$defs/${defineSchema(walk.ctx, walk.ctx.defNames, cls, cls.name || 'Anonymous', () => classSchema(cls, walk))}` };
   return classSchema(cls, walk);
 }
 
-/** The object schema of `cls` itself, never a `$ref`: a recursive class's is a copy of its definition. */
-export function inlineClass(cls: Class, walk: DtoWalk): JsonSchema {
-  return isDefined(cls, walk) ? { ...walk.ctx.defs[defineClass(cls, walk)] } : classSchema(cls, walk);
-}
-
 /** Whether `cls` goes to `$defs`: it is on a reference cycle, or being expanded now. */
-function isDefined(cls: Class, walk: DtoWalk): boolean {
+export function isDefined(cls: Class, walk: DtoWalk): boolean {
   return walk.recursive.has(cls) || walk.ctx.expanding.has(cls);
-}
-
-/** Puts `cls` into `ctx.defs` once and returns its name there. */
-function defineClass(cls: Class, walk: DtoWalk): string {
-  const { ctx } = walk;
-  const existing = ctx.defNames.get(cls);
-  if (existing !== undefined) return existing;
-  const name = freeDefName(cls, ctx);
-  // Registered before expanding, so the class's references to itself become `$ref`s.
-  ctx.defNames.set(cls, name);
-  ctx.defs[name] = {};
-  ctx.defs[name] = classSchema(cls, walk);
-  return name;
-}
-
-/** The class name, suffixed 2, 3, ... when another class already took it (same name, different modules). */
-function freeDefName(cls: Class, ctx: SchemaContext): string {
-  const base = (cls.name || 'Anonymous').replace(/[^A-Za-z0-9_.-]/g, '_');
-  const taken = new Set<string>([...Object.keys(ctx.defs), ...ctx.defNames.values()]);
-  let name = base;
-  for (let i = 2; taken.has(name); i++) name = `${base}${i}`;
-  return name;
 }

@@ -13,7 +13,7 @@
  * `mergeSchemas`); `findRecursiveClasses` decides up front which classes go to `$defs`.
  */
 import type { Class } from '../metadata/Class';
-import { inlineClass } from './classSchema';
+import { classSchema } from './classSchema';
 import { defaultDtoConverters, mergeDtoConverters, type DtoConverterTable } from './dtoConverters';
 import { findRecursiveClasses } from './findRecursiveClasses';
 import type { JsonSchema } from './JsonSchema';
@@ -41,8 +41,9 @@ export interface DtoSchemaOptions {
  * Recursive classes are placed in `ctx.defs`; problems are pushed to `ctx.problems`.
  */
 export function dtoSchema(cls: Class, ctx: SchemaContext, options: DtoSchemaOptions = {}): JsonSchema {
-  // A tool's input root must be an object schema, not a bare $ref: a recursive root is a copy of its definition.
-  return inlineClass(cls, {
+  // A tool's input root must be an object schema, not a bare $ref: a recursive root is expanded here,
+  // and again for its `$defs` entry if something inside it refers back to it.
+  return classSchema(cls, {
     root: cls,
     ctx,
     converters: mergeDtoConverters(defaultDtoConverters, options.additionalConverters),

@@ -301,7 +301,7 @@ class Compiler {
     const checks: Check[] = [];
     if (schema.allOf) checks.push(sequence((schema.allOf as SchemaNode[]).map((s) => this.compile(s))));
     for (const key of ['anyOf', 'oneOf'] as const) {
-      const tagged = discriminatorOf(schema[key] as SchemaNode[] | undefined);
+      const tagged = discriminatorOf(schema[key] as SchemaNode[] | undefined, this.root);
       if (tagged) {
         checks.push(this.discriminatedCheck(tagged));
         continue;
@@ -347,17 +347,39 @@ interface Discriminated {
 
 /**
  * The shared tag property of union branches that are all `type: 'object'`, all require it
- * and pin it with distinct primitive `const`s; undefined for any other union.
+ * and pin it with distinct primitive `const`s; undefined for any other union. A branch that
+ * is a `$ref` (a recursive class's branch) is read where it points; it is compiled as given.
  */
-function discriminatorOf(nodes: readonly SchemaNode[] | undefined): Discriminated | undefined {
-  if (!nodes || nodes.length < 2 || nodes.some((n) => typeof n !== 'object' || n.type !== 'object')) return undefined;
-  const schemas = nodes as JsonSchema[];
+function discriminatorOf(nodes: readonly SchemaNode[] | undefined, root: JsonSchema): Discriminated | undefined {
+  if (!nodes || nodes.length < 2) return undefined;
+  const shapes = nodes.map((n) => objectShape(n, root));
+  if (shapes.some((s) => s === undefined)) return undefined;
+  const schemas = shapes as JsonSchema[];
   for (const property of schemas[0].required ?? []) {
     const tags = schemas.map((s) => (s.required?.includes(property) ? s.properties?.[property]?.const : undefined));
     if (tags.some((t) => t === undefined || (typeof t === 'object' && t !== null)) || new Set(tags).size !== tags.length) continue;
-    return { property, branches: schemas.map((schema, i) => ({ tag: tags[i], schema })) };
+    return { property, branches: nodes.map((node, i) => ({ tag: tags[i], schema: node as JsonSchema })) };
   }
   return undefined;
+}
+
+/**
+ * The `type: 'object'` schema a union branch is, following a branch that is only a `$ref`
+ * (a chain of them too, a loop not); undefined for any other branch.
+ */
+function objectShape(node: SchemaNode, root: JsonSchema): JsonSchema | undefined {
+  const seen = new Set<string>();
+  let current: unknown = node;
+  while (isRefOnly(current) && !seen.has(current.$ref)) {
+    seen.add(current.$ref);
+    current = resolvePointer(root, current.$ref);
+  }
+  return typeof current === 'object' && current !== null && (current as JsonSchema).type === 'object' ? (current as JsonSchema) : undefined;
+}
+
+/** A schema whose only keyword is `$ref`: it accepts exactly what its target accepts. */
+function isRefOnly(node: unknown): node is { $ref: string } {
+  return typeof node === 'object' && node !== null && typeof (node as JsonSchema).$ref === 'string' && Object.keys(node).length === 1;
 }
 
 function sequence(checks: Check[]): Check {
