@@ -1,6 +1,6 @@
 import 'reflect-metadata';
-import { request as httpRequest, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { request as httpRequest } from 'node:http';
+import type { AddressInfo, Server } from 'node:net';
 import Koa from 'koa';
 import { bodyParser } from '@koa/bodyparser';
 import { createApp } from '@toolwright/server';
