@@ -18,4 +18,23 @@ describe('date formats', () => {
     expect(date(value).ok).toBe(false);
     expect(dateTime(`${value}T10:00:00Z`).ok).toBe(false);
   });
+
+  it.each(['1990-12-31T23:59:60Z', '1990-12-31T15:59:60-08:00', '2016-12-31T23:59:60.5Z'])('%s, a leap second, is a date-time', (value) => {
+    expect(dateTime(value).ok).toBe(true);
+  });
+
+  it.each(['2024-01-01T24:00:00Z', '2024-01-01T23:60:00Z', '2024-01-01T23:59:61Z', '2024-01-01T10:00:00+24:00'])('%s, out of the clock, is not a date-time', (value) => {
+    expect(dateTime(value).ok).toBe(false);
+  });
+
+  it.each([
+    ['10:30', true],
+    ['23:59:60Z', true],
+    ['10:30:00.5+05:30', true],
+    ['99:99', false],
+    ['24:00', false],
+    ['24:61:61Z', false],
+  ])('time %s: %s', (value, ok) => {
+    expect(compileSchemaValidator({ type: 'string', format: 'time' })(value).ok).toBe(ok);
+  });
 });
