@@ -1,5 +1,6 @@
 import type { Class } from '../metadata/Class';
 import type { DtoConverterTable } from './dtoConverters';
+import type { Recursion } from './findRecursion';
 import type { SchemaContext } from './SchemaContext';
 
 /** What deriving one DTO schema shares across its classes and properties (made once per `dtoSchema` call). */
@@ -11,6 +12,6 @@ export interface DtoWalk {
   readonly coerce: boolean;
   /** Deriving an input schema (values come from JSON through plainToInstance). */
   readonly input: boolean;
-  /** Classes on a reference cycle: always emitted as `$defs` + `$ref`. */
-  readonly recursive: ReadonlySet<Class>;
+  /** The classes and union branches on a reference cycle: their references are `$ref`s to `$defs` entries. */
+  readonly recursion: Recursion;
 }

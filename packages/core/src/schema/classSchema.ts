@@ -77,11 +77,21 @@ function outputChangeProblem(cls: Class, property: string, walk: DtoWalk): boole
 /** Inline schema for a plain nested class, `$ref` for a recursive one. */
 export function classRef(cls: Class, walk: DtoWalk): JsonSchema {
   // `expanding` is a safety net: a cycle the up-front scan missed must not loop forever.
-  if (isDefined(cls, walk)) return { $ref: `#/$defs/${defineSchema(walk.ctx, walk.ctx.defNames, cls, cls.name || 'Anonymous', () => classSchema(cls, walk))}` };
+  if (isDefined(cls, walk)) return { $ref: `#/$defs/${defineClass(cls, walk)}` };
   return classSchema(cls, walk);
 }
 
+/** The object schema of `cls` itself, never a `$ref`: a recursive class's is a copy of its `$defs` entry. */
+export function inlineClass(cls: Class, walk: DtoWalk): JsonSchema {
+  return isDefined(cls, walk) ? { ...walk.ctx.defs[defineClass(cls, walk)] } : classSchema(cls, walk);
+}
+
 /** Whether `cls` goes to `$defs`: it is on a reference cycle, or being expanded now. */
-export function isDefined(cls: Class, walk: DtoWalk): boolean {
-  return walk.recursive.has(cls) || walk.ctx.expanding.has(cls);
+function isDefined(cls: Class, walk: DtoWalk): boolean {
+  return walk.recursion.classes.has(cls) || walk.ctx.expanding.has(cls);
+}
+
+/** Puts `cls` into the root's `$defs` once, under its own name, and returns that name. */
+function defineClass(cls: Class, walk: DtoWalk): string {
+  return defineSchema(walk.ctx, walk.ctx.defNames, cls, cls.name || 'Anonymous', () => classSchema(cls, walk));
 }

@@ -10,12 +10,13 @@
  *
  * The walk: `classSchema` (a class's object schema, `$defs` for recursive ones) ->
  * `propertySchema` (one property) -> `applyConstraints` (constraints to keywords, merged by
- * `mergeSchemas`); `findRecursiveClasses` decides up front which classes go to `$defs`.
+ * `mergeSchemas`); `findRecursion` decides up front which classes and union branches go to `$defs`.
  */
 import type { Class } from '../metadata/Class';
-import { classSchema } from './classSchema';
+import { classSchema, inlineClass } from './classSchema';
+import type { DtoWalk } from './DtoWalk';
 import { defaultDtoConverters, mergeDtoConverters, type DtoConverterTable } from './dtoConverters';
-import { findRecursiveClasses } from './findRecursiveClasses';
+import { findRecursion } from './findRecursion';
 import type { JsonSchema } from './JsonSchema';
 import type { SchemaContext } from './SchemaContext';
 
@@ -41,14 +42,16 @@ export interface DtoSchemaOptions {
  * Recursive classes are placed in `ctx.defs`; problems are pushed to `ctx.problems`.
  */
 export function dtoSchema(cls: Class, ctx: SchemaContext, options: DtoSchemaOptions = {}): JsonSchema {
-  // A tool's input root must be an object schema, not a bare $ref: a recursive root is expanded here,
-  // and again for its `$defs` entry if something inside it refers back to it.
-  return classSchema(cls, {
+  const walk: DtoWalk = {
     root: cls,
     ctx,
     converters: mergeDtoConverters(defaultDtoConverters, options.additionalConverters),
     coerce: options.coerce === true,
     input: options.direction !== 'output',
-    recursive: findRecursiveClasses(cls),
-  });
+    recursion: findRecursion(cls),
+  };
+  // A tool's input root must be an object schema, not a bare $ref. A root that a class of its
+  // graph holds is a copy of its `$defs` entry, which comes first in `$defs` and takes the class's
+  // own name; a root that comes back only as a union branch refers to that branch's entry instead.
+  return walk.recursion.isHeldPlainly(cls) ? inlineClass(cls, walk) : classSchema(cls, walk);
 }
