@@ -33,7 +33,11 @@ const MAKE = {
   sdkZod: `import { McpServer, createMcpHandler } from '@modelcontextprotocol/server';\nimport { z } from 'zod';\nimport { sdkZod } from './sdkZodHandler.js';\nconst serve = sdkZod({ McpServer, createMcpHandler }, { z });`,
 };
 
-export async function buildWorkers(kinds = Object.keys(MAKE)) {
+/**
+ * Bundles the Workers of `kinds` into WORKERS_DIR, `<kind><suffix>.mjs` each. `compileHints`: as
+ * bundleWorker takes it (false: no function written to compile with the script).
+ */
+export async function buildWorkers(kinds = Object.keys(MAKE), { suffix = '', compileHints } = {}) {
   mkdirSync(WORKERS_DIR, { recursive: true });
   if (kinds.includes('toolwright')) {
     emitEsModules(join(here, '..', '..', 'examples', 'weather', 'tsconfig.json'), WEATHER_ESM);
@@ -45,9 +49,10 @@ export async function buildWorkers(kinds = Object.keys(MAKE)) {
       bundleWorker({
         entry: `${MAKE[kind]}\nexport default { fetch: (request) => serve(request) };\n`,
         resolveDir: here,
-        outfile: join(WORKERS_DIR, `${kind}.mjs`),
+        outfile: join(WORKERS_DIR, `${kind}${suffix}.mjs`),
+        compileHints,
       }),
     ),
   );
-  return Object.fromEntries(kinds.map((kind) => [kind, join(WORKERS_DIR, `${kind}.mjs`)]));
+  return Object.fromEntries(kinds.map((kind) => [kind, join(WORKERS_DIR, `${kind}${suffix}.mjs`)]));
 }

@@ -30,7 +30,8 @@ function run(script: string, cwd = ROOT): string {
 /**
  * The Worker bundle of `entry` (resolved from the example's folder): the module paths it holds (the
  * inputs with code in the output, from esbuild's metafile), the class-validator decorators it
- * defines (class-validator's decorator functions, each with its `validationOptions` parameter;
+ * defines (class-validator's decorator functions, each with its `validationOptions` parameter, declared
+ * or, when the compile hints name it, written `var Name=(function(...){...})` (see compileWithScript);
  * esbuild keeps an empty shell of each module it prunes), and its text.
  */
 function bundled(name: string, entry: string, cwd = ROOT): { modules: string[]; decorators: string[]; text: string } {
@@ -44,7 +45,7 @@ function bundled(name: string, entry: string, cwd = ROOT): { modules: string[]; 
   const text = readFileSync(outfile, 'utf8');
   return {
     modules: JSON.parse(built) as string[],
-    decorators: [...text.matchAll(/function ([A-Z]\w*?)\d*\((?:[\w$]+,)*validationOptions\)/g)].map(([, decorator]) => decorator),
+    decorators: [...text.matchAll(/(?:function |var )([A-Z]\w*?)\d*(?:=\(function)?\((?:[\w$]+,)*validationOptions\)/g)].map(([, decorator]) => decorator),
     text,
   };
 }

@@ -40,6 +40,8 @@
 // licences esbuild gathers at the end stay too), with a source map beside it (worker.mjs.map): a quarter less text to parse, and all of it ASCII, which
 // V8 reads one byte a character (the comments of the SDK and zod hold a few dashes that made V8
 // decode the whole script to two bytes a character).
+// The functions a start runs are written so that V8 compiles them with the script, not parsed twice
+// (see COMPILE_HINTS).
 //
 // Each file is written whole under a temporary name in its folder, then renamed over the old one,
 // the source map first (see writeWhole): Deno, Bun or wrangler reading the Worker while a build
@@ -555,6 +557,265 @@ async function writeWhole(outputFiles) {
   }
 }
 
+/**
+ * The functions a start runs, written so that V8 compiles them with the Worker's script. V8 compiles
+ * a function on its first call: it pre-parses it with the script, then parses it again in full
+ * when called, except a function expression in parentheses, `(function (...) {...})`, which it
+ * compiles with the code around it. workerd keeps no compiled code between cold starts, so each one
+ * pre-parses and then compiles again every function of Toolwright, the SDK and zod that it runs. Here the
+ * functions that the hints name (COMPILE_HINTS: those a start and its first call run, recorded by
+ * Toolwright's bench/edge/record-compile-hints.mjs from V8's coverage of a Worker's start) are written so:
+ * - a function declaration becomes `var f=(function(...){...});` at the top of its scope (the
+ *   script, or its function's body after the directives): a declaration is hoisted there anyway,
+ *   and the function keeps its name (`f.name`, stack traces) from the `var`;
+ * - a function expression is put in parentheses;
+ * - the module wrappers esbuild gives CommonJS modules and lazily run ES modules,
+ *   `__commonJS({ "path"(exports, module) {...} })`, become `"path":(function(exports, module) {...})`.
+ * Any function written so means what it meant; the hints only choose which: the functions a start never
+ * runs stay lazy (compiling them all costs as much as it saves). A function is named by the names of the functions
+ * around it and its own (`createApp`, `buildRegistry/visit`, `__commonJS:class-transformer/cjs/index.js`),
+ * without the number esbuild appends to a name that two modules declare; an app's own functions
+ * and a Worker of another app simply match fewer names. The source map moves with the text.
+ */
+const COMPILE_HINTS = new URL('./worker-compile-hints.json', import.meta.url);
+
+/**
+ * The functions of the bundle, each with its key and how it can be written to compile with the
+ * script ('declaration', 'expression' or 'wrapper', see COMPILE_HINTS; 'written' when it is so already),
+ * or `how` undefined when it cannot be.
+ */
+function compilableFunctions(ts, source) {
+  const found = [];
+  const segment = (node) => {
+    const wrapper = wrapperOf(ts, source, node);
+    if (wrapper) return `${wrapper.call}:${wrapper.path.replace(/^.*node_modules[\\/]/, '')}`;
+    const parent = outside(ts, node);
+    let name = node.name && (ts.isIdentifier(node.name) || ts.isStringLiteral(node.name)) ? node.name.text : undefined;
+    if (name === undefined && (ts.isVariableDeclaration(parent) || ts.isPropertyAssignment(parent) || ts.isPropertyDeclaration(parent)) && ts.isIdentifier(parent.name)) name = parent.name.text;
+    if (ts.isMethodDeclaration(node) || ts.isConstructorDeclaration(node) || ts.isGetAccessor(node) || ts.isSetAccessor(node)) {
+      const owner = ts.isClassLike(parent) && parent.name ? parent.name.text.replace(/\d+$/, '') : '';
+      return `${owner}.${ts.isConstructorDeclaration(node) ? 'constructor' : (name ?? '(computed)')}`;
+    }
+    return name === undefined ? (ts.isArrowFunction(node) ? '(arrow)' : '(function)') : name.replace(/\d+$/, '');
+  };
+  const visit = (node, path) => {
+    let inner = path;
+    if (ts.isFunctionLike(node) && node.body) {
+      inner = path ? `${path}/${segment(node)}` : segment(node);
+      found.push({ node, key: inner, how: howToCompile(ts, source, node) });
+    }
+    ts.forEachChild(node, (child) => visit(child, inner));
+  };
+  visit(source, '');
+  return found;
+}
+
+/** The node that holds `node`, past any parentheses around it. */
+function outside(ts, node) {
+  let parent = node.parent;
+  while (ts.isParenthesizedExpression(parent)) parent = parent.parent;
+  return parent;
+}
+
+/**
+ * When `node` is esbuild's module wrapper, the one key of the object given to `__commonJS` or
+ * `__esm` (a method, or a function expression once written to compile with the script): the
+ * helper's name and the module's path.
+ */
+function wrapperOf(ts, source, node) {
+  const property = ts.isMethodDeclaration(node) ? node : ts.isFunctionExpression(node) && ts.isPropertyAssignment(outside(ts, node)) ? outside(ts, node) : undefined;
+  const object = property?.parent;
+  if (!property || !ts.isStringLiteral(property.name) || !ts.isObjectLiteralExpression(object) || object.properties.length !== 1 || !ts.isCallExpression(object.parent)) return undefined;
+  const call = object.parent.expression.getText(source);
+  return /^__(?:commonJS|esm)$/.test(call) ? { call, path: property.name.text } : undefined;
+}
+
+/** How `node` can be written to compile with the script (see compilableFunctions). */
+function howToCompile(ts, source, node) {
+  if (ts.isFunctionExpression(node) && ts.isParenthesizedExpression(node.parent)) return 'written';
+  if (wrapperOf(ts, source, node)) return 'wrapper';
+  if (ts.isFunctionExpression(node)) return 'expression';
+  if (!ts.isFunctionDeclaration(node) || !node.name || node.modifiers?.some((m) => m.kind === ts.SyntaxKind.ExportKeyword || m.kind === ts.SyntaxKind.DefaultKeyword)) return undefined;
+  const scope = node.parent;
+  if (!ts.isSourceFile(scope) && !(ts.isBlock(scope) && ts.isFunctionLike(scope.parent))) return undefined;
+  // Two declarations of one name in a scope: the last one wins, which moving one of them could change.
+  const twice = scope.statements.some((other) => other !== node && ts.isFunctionDeclaration(other) && other.name?.text === node.name.text);
+  return twice ? undefined : 'declaration';
+}
+
+/**
+ * `text` (the Worker) with the functions whose key is in `hints` written to compile with the script,
+ * its source map's `mappings` moved with the text, and how many functions were written so.
+ */
+function compileWithScript(ts, text, mappings, hints) {
+  const source = ts.createSourceFile('worker.mjs', text, ts.ScriptTarget.Latest, true, ts.ScriptKind.JS);
+  /** At `at`, `remove` characters give way to `parts`: strings, and [from, to) ranges of the text (with the edits inside them). */
+  const edits = [];
+  const hoisted = new Map();
+  let written = 0;
+  for (const { node, key, how } of compilableFunctions(ts, source)) {
+    if (how === undefined || how === 'written' || !hints.has(key)) continue;
+    written++;
+    if (how === 'wrapper') edits.push({ at: node.name.end, remove: 0, parts: [':(function'] }, { at: node.end, remove: 0, parts: [')'] });
+    else if (how === 'expression') edits.push({ at: node.getStart(source), remove: 0, parts: ['('] }, { at: node.end, remove: 0, parts: [')'] });
+    else {
+      const scope = node.parent;
+      let at = 0;
+      if (!ts.isSourceFile(scope)) {
+        at = scope.getStart(source) + 1;
+        for (const statement of scope.statements) {
+          if (!ts.isExpressionStatement(statement) || !ts.isStringLiteral(statement.expression)) break;
+          at = statement.end;
+        }
+      }
+      const start = node.getStart(source);
+      // `function`, `async function` or `function*`, without the space before the name.
+      const keyword = [start, start + text.slice(start, node.name.getStart(source)).trimEnd().length];
+      if (!hoisted.has(at)) hoisted.set(at, []);
+      hoisted.get(at).push(`var ${node.name.text}=(`, keyword, [node.name.end, node.end], ');');
+      edits.push({ at: start, remove: node.end - start, parts: [] });
+    }
+  }
+  for (const [at, parts] of hoisted) edits.push({ at, remove: 0, parts });
+  // Insertions at one place keep their order, before a removal there; each edit is made once.
+  edits.forEach((edit, i) => (edit.i = i));
+  edits.sort((a, b) => a.at - b.at || a.remove - b.remove || a.i - b.i);
+  let output = '';
+  /** [oldFrom, oldTo, newFrom] of each range of the text kept. */
+  const placed = [];
+  const keep = (from, to) => {
+    if (to > from) placed.push([from, to, output.length]);
+    output += text.slice(from, to);
+  };
+  const render = (low, high) => {
+    let from = low;
+    for (const edit of edits) {
+      if (edit.done || edit.at < from || edit.at >= high || edit.at + edit.remove > high) continue;
+      edit.done = true;
+      keep(from, edit.at);
+      for (const part of edit.parts) typeof part === 'string' ? (output += part) : render(part[0], part[1]);
+      from = edit.at + edit.remove;
+    }
+    keep(from, high);
+  };
+  render(0, text.length);
+  placed.sort((a, b) => a[0] - b[0]);
+  return { text: output, mappings: moveMappings(mappings, text, output, placed), written };
+}
+
+/** A source map's `mappings` for `output`: each segment goes where its text went (`placed`, see compileWithScript). */
+function moveMappings(mappings, text, output, placed) {
+  const oldLines = lineStarts(text);
+  const newLines = lineStarts(output);
+  const segments = [];
+  const state = [0, 0, 0, 0, 0];
+  mappings.split(';').forEach((line, lineIndex) => {
+    state[0] = 0;
+    if (line === '') return;
+    for (const segment of line.split(',')) {
+      const fields = readVlqs(segment);
+      fields.forEach((value, k) => (state[k] += value));
+      const at = newOffset(placed, oldLines[lineIndex] + state[0]);
+      if (at !== undefined) segments.push([at, ...state.slice(1, fields.length)]);
+    }
+  });
+  segments.sort((a, b) => a[0] - b[0]);
+  const lines = newLines.map(() => []);
+  const last = [0, 0, 0, 0, 0];
+  let line = 0;
+  for (const [at, ...rest] of segments) {
+    while (line + 1 < newLines.length && newLines[line + 1] <= at) line++;
+    const fields = [at - newLines[line], ...rest];
+    if (lines[line].length === 0) last[0] = 0;
+    lines[line].push(fields.map((value, k) => writeVlq(value - last[k])).join(''));
+    fields.forEach((value, k) => (last[k] = value));
+  }
+  return lines
+    .map((l) => l.join(','))
+    .join(';')
+    .replace(/;+$/, '');
+}
+
+function lineStarts(text) {
+  const starts = [0];
+  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
+  return starts;
+}
+
+/** Where offset `at` of the old text is in the output, if its text was kept. */
+function newOffset(placed, at) {
+  let low = 0;
+  let high = placed.length - 1;
+  while (low <= high) {
+    const mid = (low + high) >> 1;
+    const [from, to, start] = placed[mid];
+    if (at < from) high = mid - 1;
+    else if (at >= to) low = mid + 1;
+    else return start + (at - from);
+  }
+  return undefined;
+}
+
+const BASE64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+
+/** The base64 VLQ numbers of one source map segment. */
+function readVlqs(segment) {
+  const values = [];
+  let value = 0;
+  let shift = 0;
+  for (const char of segment) {
+    const digit = BASE64.indexOf(char);
+    if (digit < 0) throw new Error(`bundleWorker: not a source map segment: ${JSON.stringify(segment)}; esbuild's source map changed shape.`);
+    value += (digit & 31) << shift;
+    shift += 5;
+    if ((digit & 32) === 0) {
+      values.push(value & 1 ? -(value >>> 1) : value >>> 1);
+      value = 0;
+      shift = 0;
+    }
+  }
+  return values;
+}
+
+function writeVlq(number) {
+  let value = number < 0 ? (-number << 1) | 1 : number << 1;
+  let out = '';
+  do {
+    let digit = value & 31;
+    value >>>= 5;
+    if (value > 0) digit |= 32;
+    out += BASE64[digit];
+  } while (value > 0);
+  return out;
+}
+
+/**
+ * The Worker's files (esbuild's output) with the hinted functions written to compile with the script
+ * (see COMPILE_HINTS). `hints`: a file of hints, or false for none. TypeScript's parser reads the
+ * Worker (resolved from `resolveDir`: the project that emitEsModules compiles has it).
+ */
+async function compileHinted(outputFiles, hints, resolveDir) {
+  if (hints === false) return outputFiles;
+  let names;
+  try {
+    names = new Set(JSON.parse(await readFile(hints, 'utf8')).functions);
+  } catch (error) {
+    throw new Error(
+      `bundle-worker: cannot read the compile hints in ${hints} (${error.message}). Restore the file (a JSON object whose \`functions\` lists names), or set COMPILE_HINTS to false in this file to bundle with none.`,
+    );
+  }
+  const ts = createRequire(resolve(resolveDir, 'worker-entry.js'))('typescript');
+  const script = outputFiles.find((file) => !file.path.endsWith('.map'));
+  const map = outputFiles.find((file) => file.path === `${script.path}.map`);
+  const sourceMap = JSON.parse(map.text);
+  const { text, mappings } = compileWithScript(ts, script.text, sourceMap.mappings, names);
+  sourceMap.mappings = mappings;
+  return [
+    { path: script.path, contents: Buffer.from(text) },
+    { path: map.path, contents: Buffer.from(JSON.stringify(sourceMap)) },
+  ];
+}
+
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 emitEsModules(join(root, 'tsconfig.json'), join(root, 'dist-worker', 'esm'));
 const entry = "import 'reflect-metadata';\nimport worker from './dist-worker/esm/worker.js';\nexport default worker;\n";
@@ -597,4 +858,4 @@ const result = await build({
     ...(reach.classValidator ? [usedClassValidator(reach.classValidator)] : []),
   ],
 });
-await writeWhole(result.outputFiles);
+await writeWhole(await compileHinted(result.outputFiles, COMPILE_HINTS, resolveDir));
