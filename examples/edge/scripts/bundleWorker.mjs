@@ -52,6 +52,8 @@ import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promise
 import { builtinModules, createRequire } from 'node:module';
 import { basename, dirname, join, resolve } from 'node:path';
 
+/** The name esbuild gives the entry, which is text (`stdin`), not a file. */
+const ENTRY_NAME = 'worker-entry.mjs';
 /** A file of @toolwright/server's builds: `bundle/*.js` (CommonJS) or a file under `esm/` (ES modules). */
 const SERVER_BUNDLE = /[\\/]server[\\/](?:bundle[\\/][\w-]+|esm[\\/].+)\.js$/;
 const CORE_BUNDLE = /[\\/]core[\\/](?:bundle[\\/][\w-]+|esm[\\/].+)\.js$/;
@@ -450,8 +452,9 @@ export function dtoNamesOf(source) {
   return understood === mentions ? names : undefined;
 }
 
-/** What the Worker's code reaches, from a first build's metafile. */
-async function reachOf(metafile, resolveDir) {
+/** What the Worker's code reaches, from a first build's metafile (`entry`: the entry's own text, which is no file). */
+async function reachOf(metafile, resolveDir, entry) {
+  const sourceOf = (file) => (file === ENTRY_NAME ? Promise.resolve(entry) : readFile(resolve(file), 'utf8').catch(() => ''));
   const inputs = Object.entries(metafile.inputs).filter(([file]) => !file.includes(':'));
   const jose = inputs.some(([file]) => /[\\/]server[\\/](?:bundle[\\/]auth|esm[\\/]auth[\\/]index)\.js$/.test(file));
   // An entry point that leads into the node-only code (in the CommonJS build, a view that returns a part of lazy.js).
@@ -470,7 +473,7 @@ async function reachOf(metafile, resolveDir) {
   for (const [file, { imports }] of inputs) {
     if (SERVER_BUNDLE.test(file) || CORE_BUNDLE.test(file)) continue;
     if (/(^|[\\/])node_modules[\\/]/.test(file) && !imports.some((i) => SERVER_BUNDLE.test(i.path) || CORE_BUNDLE.test(i.path))) continue;
-    const source = await readFile(resolve(file), 'utf8').catch(() => '');
+    const source = await sourceOf(file);
     for (const part of OPTIONAL_PARTS) if (part.word.test(source)) namedParts.add(part.name);
   }
   let classValidator = new Set(CORE_NEEDS);
@@ -481,13 +484,13 @@ async function reachOf(metafile, resolveDir) {
     // The app's code, or a package that imports zod, naming `locales` (z.locales.fr(), an import from zod/locales) keeps zod's translations.
     const zodUser = !ZOD_FILE.test(file) && imports.some((i) => ZOD_FILE.test(i.path));
     if (!app && !zodUser) continue;
-    const source = await readFile(resolve(file), 'utf8').catch(() => '');
+    const source = await sourceOf(file);
     if (/\blocales\b/.test(source)) zodLocales = true;
     if (app && /\bskills\b/.test(source)) skills = true;
   }
   for (const [file] of inputs) {
     if (CORE_BUNDLE.test(file) || /(^|[\\/])node_modules[\\/](class-validator|validator|libphonenumber-js)[\\/]/.test(file)) continue;
-    const source = await readFile(resolve(file), 'utf8').catch(() => '');
+    const source = await sourceOf(file);
     if (!/["'](?:class-validator|@toolwright\/core\/dto)["']/.test(source)) continue;
     const names = dtoNamesOf(source);
     if (names === undefined) {
@@ -823,7 +826,7 @@ async function compileHinted(outputFiles, hints, resolveDir) {
  */
 export async function bundleWorker({ entry, resolveDir, outfile, compileHints = COMPILE_HINTS }) {
   const options = {
-    stdin: { contents: entry, resolveDir, sourcefile: 'worker-entry.mjs' },
+    stdin: { contents: entry, resolveDir, sourcefile: ENTRY_NAME },
     bundle: true,
     format: 'esm',
     platform: 'browser',
@@ -836,7 +839,7 @@ export async function bundleWorker({ entry, resolveDir, outfile, compileHints = 
     logLevel: 'warning',
   };
   const first = await build({ ...options, plugins: [staticImports(true), oneClassTransformer], write: false, metafile: true, logLevel: 'silent' });
-  const reach = await reachOf(first.metafile, resolveDir);
+  const reach = await reachOf(first.metafile, resolveDir, entry);
   const result = await build({
     ...options,
     write: false,
