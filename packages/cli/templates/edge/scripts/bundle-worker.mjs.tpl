@@ -46,7 +46,7 @@
 // Each file is written whole under a temporary name in its folder, then renamed over the old one,
 // the source map first (see writeWhole): Deno, Bun or wrangler reading the Worker while a build
 // runs (a test, a dev server) get the old file or the new one, never a half-written one.
-import { build } from 'esbuild';
+import { build, transform } from 'esbuild';
 import { randomBytes } from 'node:crypto';
 import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { builtinModules, createRequire } from 'node:module';
@@ -455,7 +455,9 @@ function dtoNamesOf(source) {
 
 /** What the Worker's code reaches, from a first build's metafile (`entry`: the entry's own text, which is no file). */
 async function reachOf(metafile, resolveDir, entry) {
-  const sourceOf = (file) => (file === ENTRY_NAME ? Promise.resolve(entry) : readFile(resolve(file), 'utf8').catch(() => ''));
+  // esbuild names the entry in the metafile from the working folder, not from `resolveDir`.
+  const entryFile = resolve(resolveDir, ENTRY_NAME);
+  const sourceOf = (file) => (resolve(file) === entryFile ? Promise.resolve(entry) : readFile(resolve(file), 'utf8').catch(() => ''));
   const inputs = Object.entries(metafile.inputs).filter(([file]) => !file.includes(':'));
   const jose = inputs.some(([file]) => /[\\/]server[\\/](?:bundle[\\/]auth|esm[\\/]auth[\\/]index)\.js$/.test(file));
   // An entry point that leads into the node-only code (in the CommonJS build, a view that returns a part of lazy.js).
@@ -636,7 +638,8 @@ function wrapperOf(ts, source, node) {
 /** How `node` can be written to compile with the script (see compilableFunctions). */
 function howToCompile(ts, source, node) {
   if (ts.isFunctionExpression(node) && ts.isParenthesizedExpression(node.parent)) return 'written';
-  if (wrapperOf(ts, source, node)) return 'wrapper';
+  // An async or generator wrapper (`async "path"() {...}`, a module with top-level await) cannot become `"path": (function...)`.
+  if (wrapperOf(ts, source, node)) return ts.isMethodDeclaration(node) && (node.asteriskToken || node.modifiers?.length) ? undefined : 'wrapper';
   if (ts.isFunctionExpression(node)) return 'expression';
   if (!ts.isFunctionDeclaration(node) || !node.name || node.modifiers?.some((m) => m.kind === ts.SyntaxKind.ExportKeyword || m.kind === ts.SyntaxKind.DefaultKeyword)) return undefined;
   const scope = node.parent;
@@ -812,6 +815,12 @@ async function compileHinted(outputFiles, hints, resolveDir) {
   const map = outputFiles.find((file) => file.path === `${script.path}.map`);
   const sourceMap = JSON.parse(map.text);
   const { text, mappings } = compileWithScript(ts, script.text, sourceMap.mappings, names);
+  // The rewrite must leave the script valid: esbuild parses it again, and refuses what is not.
+  try {
+    await transform(text, { loader: 'js', format: 'esm', logLevel: 'silent' });
+  } catch (error) {
+    throw new Error(`bundle-worker: writing the hinted functions to compile with the script made invalid JavaScript (${error.message.split('\n')[0]}). Set COMPILE_HINTS to false in this file to bundle with none, and report it.`);
+  }
   sourceMap.mappings = mappings;
   return [
     { path: script.path, contents: Buffer.from(text) },
