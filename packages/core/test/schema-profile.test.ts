@@ -28,6 +28,8 @@ describe('issue 13: keywords outside the schema profile are refused at build', (
     [{ type: 'object', definitions: { a: { type: 'string' } } }, '/definitions', '$defs'],
     [{ type: 'object', properties: { a: { $ref: 'https://example.com/a.json' } } }, '/properties/a/$ref', 'remote references are not fetched'],
     [{ type: 'object', properties: { a: { $ref: '#/$defs/missing' } } }, '/properties/a/$ref', "root's $defs"],
+    // Regression: a broken percent-encoding threw a plain `URIError: URI malformed` out of the build.
+    [{ type: 'object', properties: { a: { $ref: '#/%E0' } } }, '/properties/a/$ref', "root's $defs"],
     [{ type: 'object', properties: { n: { type: 'number', exclusiveMinimum: true, minimum: 0 } } }, '/properties/n/exclusiveMinimum', 'exclusiveMinimum: 5'],
     [{ type: 'object', discriminator: { propertyName: 'kind' } }, '/discriminator', "'x-discriminator'"],
     [{ type: 'object', properties: { s: { type: 'string', pattern: '(' } } }, '/properties/s/pattern', 'ECMAScript regular expression'],

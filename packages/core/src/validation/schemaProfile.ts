@@ -5,6 +5,10 @@
  */
 
 import type { PatternCompiler } from './PatternCompiler';
+import { refLoopIssues } from './refLoopIssues';
+import { resolvePointer } from './resolvePointer';
+
+export { resolvePointer };
 
 /** Keywords whose value is one subschema. */
 const ONE_SCHEMA = ['items', 'additionalProperties', 'propertyNames', 'contains', 'not', 'if', 'then', 'else'] as const;
@@ -77,7 +81,10 @@ export interface SchemaProfileIssue {
  */
 export function schemaProfileIssues(schema: unknown, compilePattern?: PatternCompiler): SchemaProfileIssue[] {
   const issues: SchemaProfileIssue[] = [];
-  walk(schema, '', true, { root: schema, issues, compilePattern });
+  const run: Walk = { root: schema, issues, compilePattern, refs: false };
+  walk(schema, '', true, run);
+  // Only a schema with a `$ref` can loop: most have none, and are not walked again.
+  if (run.refs) issues.push(...refLoopIssues(schema));
   return issues;
 }
 
@@ -86,6 +93,8 @@ interface Walk {
   readonly root: unknown;
   readonly issues: SchemaProfileIssue[];
   readonly compilePattern: PatternCompiler | undefined;
+  /** Whether the walk met a `$ref`. */
+  refs: boolean;
 }
 
 /** One line per issue, for a build problem's `what`. */
@@ -172,7 +181,8 @@ function escapePointer(key: string): string {
   return key.replace(/~/g, '~0').replace(/\//g, '~1');
 }
 
-function checkValue(key: string, value: unknown, at: string, { root, issues, compilePattern }: Walk): void {
+function checkValue(key: string, value: unknown, at: string, run: Walk): void {
+  const { root, issues, compilePattern } = run;
   const bad = (what: string, fix: string) => void issues.push({ pointer: at, what, fix });
   const shape = Object.hasOwn(VALUE_SHAPES, key) ? VALUE_SHAPES[key] : undefined;
   if (shape && !shape[0](value)) bad(`is ${JSON.stringify(value) ?? String(value)}, not ${shape[1]}`, `give ${key} ${shape[1]}.`);
@@ -204,21 +214,9 @@ function checkValue(key: string, value: unknown, at: string, { root, issues, com
       }
     }
   } else if (key === '$ref') {
+    run.refs = true;
     if (typeof value !== 'string' || !value.startsWith('#'))
       bad(`points outside the schema (${JSON.stringify(value)})`, "keep $ref inside the schema: '#/$defs/name' (remote references are not fetched).");
     else if (resolvePointer(root, value) === undefined) bad(`points at ${JSON.stringify(value)}, which the schema does not have`, "add the target under the root's $defs and point at '#/$defs/name'.");
   }
-}
-
-/** The subschema a local reference (`#`, `#/$defs/name`, any JSON Pointer) points at, if any. */
-export function resolvePointer(root: unknown, ref: string): unknown {
-  if (ref === '#') return root;
-  if (!ref.startsWith('#/')) return undefined;
-  let node: unknown = root;
-  for (const raw of ref.slice(2).split('/')) {
-    const key = decodeURIComponent(raw).replace(/~1/g, '/').replace(/~0/g, '~');
-    if (typeof node !== 'object' || node === null || !Object.hasOwn(node, key)) return undefined;
-    node = (node as Record<string, unknown>)[key];
-  }
-  return node;
 }
