@@ -7,10 +7,12 @@ import { memoryIo } from './helpers/memoryIo';
  * `toolwright call` on 2026-07-28 task servers that misbehave on purpose (fixtures/hostile-server.js's
  * task modes, over real HTTP on 127.0.0.1 in this process): an answer that is no JSON-RPC answer is
  * shown as it came, and a task that never ends is cancelled at --timeout; both exit 3 with a message.
+ * A server that asks to be polled every 0 ms (or less, or with no number) is polled at most every 100 ms.
  */
 const { serveTasksOverHttp } = require('./fixtures/hostile-server.js') as {
-  serveTasksOverHttp(mode: 'taskBadAnswer' | 'taskNeverEnds' | 'taskGoesQuiet'): Promise<{ server: Server; url: string; heard: string[] }>;
+  serveTasksOverHttp(mode: TaskMode): Promise<{ server: Server; url: string; heard: string[] }>;
 };
+type TaskMode = 'taskBadAnswer' | 'taskNeverEnds' | 'taskGoesQuiet' | 'taskPollsAtZero' | 'taskPollsBackwards' | 'taskPollsWithText';
 
 const cli = async (...argv: string[]) => {
   const io = memoryIo(tmpdir());
@@ -20,7 +22,7 @@ const cli = async (...argv: string[]) => {
 
 describe('toolwright call on a hostile task server', () => {
   const servers: Server[] = [];
-  const start = async (mode: 'taskBadAnswer' | 'taskNeverEnds' | 'taskGoesQuiet') => {
+  const start = async (mode: TaskMode) => {
     const served = await serveTasksOverHttp(mode);
     servers.push(served.server);
     return served;
@@ -62,5 +64,16 @@ describe('toolwright call on a hostile task server', () => {
     expect(Date.now() - started).toBeLessThan(10_000);
     expect(result).toMatchObject({ code: 3, stdout: '' });
     expect(result.stderr).toContain(`error: tasks/get 'forever': no answer within 300 ms from ${url}. If the server is slow, raise --timeout <ms>.\n`);
+  });
+
+  it.each(['taskPollsAtZero', 'taskPollsBackwards', 'taskPollsWithText'] as const)('polls a task of %s no more often than every 100 ms', async (mode) => {
+    const { url, heard } = await start(mode);
+    const result = await cli('call', url, 'echo', '--timeout', '1000');
+    expect(result.code).toBe(3);
+    expect(result.stderr).toContain("error: Task forever of 'echo' did not end within 1000 ms, and was cancelled.");
+    // 1000 ms at one poll per 100 ms or more: 10 polls at most (a string waits the default 1000 ms); a tight loop sends hundreds.
+    const polls = heard.filter((method) => method === 'tasks/get').length;
+    expect(polls).toBeGreaterThanOrEqual(1);
+    expect(polls).toBeLessThanOrEqual(11);
   });
 });

@@ -178,6 +178,14 @@ describe('toolwright new --template edge | express | nest | next | oauth: one sh
     expect([...bundle.matchAll(/__esm\(\{"([^"]+)"/g)].map(([, path]) => path).filter((path) => /@toolwright\/|@modelcontextprotocol\/|\/zod\//.test(path))).toEqual([]);
   });
 
+  it('edge: the build wrote the functions scripts/worker-compile-hints.json names to compile with the script', () => {
+    const bundle = readFileSync(join(dir('edge'), 'dist-worker', 'worker.mjs'), 'utf8');
+    // A hinted function declaration is moved to the top of its scope as `var name=(function(...){...})`: about 530 here.
+    // esbuild writes the form only a few times itself (15 with hints off, or with hints whose names match no function).
+    const moved = bundle.match(/=\(function\b/g) ?? [];
+    expect(moved.length).toBeGreaterThanOrEqual(300);
+  });
+
   it.each(HOSTED)('%s: served as npm start serves it, the installed toolwright calls its example tool over HTTP', async (template) => {
     const { tool, args } = TEMPLATES[template].exampleCall;
     const server = await serve(dir(template), template);

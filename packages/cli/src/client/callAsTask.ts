@@ -12,6 +12,8 @@ import type { ServerRequestAnswers } from './ServerRequestAnswers';
 export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
 const VERSION = '2026-07-28';
 const TERMINAL = new Set(['completed', 'failed', 'cancelled']);
+/** Fewest milliseconds between polls, whatever `pollIntervalMs` the server sends (0, negative, or no number). */
+const MIN_POLL_MS = 100;
 
 interface Task {
   readonly taskId: string;
@@ -34,7 +36,10 @@ export interface TaskCallOptions {
    * Without it the task is polled until it ends: tasks are for work that outlasts a request.
    */
   readonly timeoutMs?: number;
-  /** Most milliseconds between polls (the server's `pollIntervalMs` is honoured up to it). Default 2000. */
+  /**
+   * Most milliseconds between polls (the server's `pollIntervalMs` is honoured up to it). Default 2000.
+   * Polls are never closer than `MIN_POLL_MS`, whatever the server asks.
+   */
   readonly maxPollMs?: number;
   /** Aborted to cancel the task (Ctrl-C): `tasks/cancel` is sent and the call ends. */
   readonly signal?: AbortSignal;
@@ -112,7 +117,7 @@ export async function callAsTask(tool: string, args: Record<string, unknown>, io
         await sendCancel();
         throw new ServerError(`Task ${taskId} of '${tool}' did not end within ${taskTimeoutMs} ms, and was cancelled. If it needs longer, raise --timeout <ms>.`);
       }
-      const wait = Math.min(task.pollIntervalMs ?? 1000, options.maxPollMs ?? 2000, left);
+      const wait = Math.min(pollWait(task.pollIntervalMs), options.maxPollMs ?? 2000, left);
       await new Promise((resolve) => setTimeout(resolve, wait));
       task = (await request('tasks/get', { taskId }, taskId)) as unknown as Task;
       const now = `${task.status}|${task.statusMessage ?? ''}`;
@@ -136,6 +141,15 @@ export async function callAsTask(tool: string, args: Record<string, unknown>, io
   } finally {
     options.signal?.removeEventListener('abort', cancel);
   }
+}
+
+/**
+ * The wait the server asks for between polls, at least `MIN_POLL_MS`: a server that sends 0, a
+ * negative number or no finite number would otherwise be polled in a tight loop. Default 1000.
+ */
+function pollWait(pollIntervalMs: unknown): number {
+  const asked = typeof pollIntervalMs === 'number' && Number.isFinite(pollIntervalMs) ? pollIntervalMs : 1000;
+  return Math.max(asked, MIN_POLL_MS);
 }
 
 type Request = (method: string, params: Record<string, unknown>, name: string) => Promise<Record<string, unknown>>;

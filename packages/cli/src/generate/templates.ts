@@ -141,6 +141,7 @@ export const TEMPLATES: Readonly<Record<TemplateName, TemplateInfo>> = {
       '`src/text.tools.ts`: `word_count` (structured output, `src/word-count.dto.ts`) and `slugify`, pure tools that run on any runtime.',
       '`src/worker.ts`: the Worker (`export default { fetch }`), stateless, through `createFetchHandler` from `@toolwright/server/fetch`.',
       '`scripts/bundle-worker.mjs`: bundles the JavaScript tsc emitted (decorator metadata included) into `dist-worker/worker.mjs`, without whitespace, with a source map beside it; never the TypeScript.',
+      '`scripts/worker-compile-hints.json`: the functions a cold start runs, which `scripts/bundle-worker.mjs` writes so that V8 compiles them with the script (a faster start, same behaviour). Optional, yet the bundler stops if it is missing: to bundle without it, set `COMPILE_HINTS` to `false` in `scripts/bundle-worker.mjs`, then delete the file.',
       '`scripts/serve-workerd.mjs`: serves the bundle on workerd, the runtime of Cloudflare Workers, through Miniflare (`npm start`).',
       '`wrangler.jsonc`: the Worker for `npx wrangler deploy` (the bundle as is, with `nodejs_compat`).',
     ],
