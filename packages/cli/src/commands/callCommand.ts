@@ -51,7 +51,7 @@ Text content is printed as is, other content as a one-line summary; a result wit
 structuredContent is printed as JSON.
 
 Tasks: a 2026-07-28 HTTP server that serves the tasks extension may answer a call with a
-task: toolwright polls it (at the server's pollIntervalMs, at most every 2 s), prints its
+task: toolwright polls it (at the server's pollIntervalMs, from 100 ms to 2 s), prints its
 status messages to stderr, answers its input requests as above, and prints its result.
 Ctrl-C cancels the task (tasks/cancel), and so does --timeout when given: a task that has
 not ended within it (time spent answering its questions aside) is cancelled. Without it the
