@@ -294,10 +294,10 @@ describe("the edge example's Worker bundler", () => {
     const kept = bundled('with-locales', `import ${JSON.stringify(join(dir, 'with-locales.js'))};\nexport default { fetch: () => new Response('') };\n`);
     expect(has(kept.modules, /node_modules\/zod\/v4\/locales\/fr\.cjs$/)).toBe(true);
     expect(has(kept.modules, /^zod-english-only:/)).toBe(false);
-    // The entry reads z.locales by a computed name, which no file names: the index stands in, with English in it, and zod's messages stay English.
+    // The entry reads z.locales by a computed name, which nothing in the entry or a file names: the index stands in, with English in it, and zod's messages stay English.
     const { modules } = bundled(
       'english-only',
-      `import { z } from 'zod';\nconst locales = z['loc' + 'ales'];\nconsole.log(JSON.stringify({ names: Object.keys(locales), en: typeof locales.en, message: z.string().safeParse(1).error.issues[0].message }));\nexport default {};\n`,
+      `import { z } from 'zod';\nconst translations = z['loc' + 'ales'];\nconsole.log(JSON.stringify({ names: Object.keys(translations), en: typeof translations.en, message: z.string().safeParse(1).error.issues[0].message }));\nexport default {};\n`,
     );
     expect(has(modules, /^zod-english-only:/)).toBe(true);
     const printed = execFileSync(process.execPath, [join(dir, 'english-only.mjs')], { encoding: 'utf8' });
