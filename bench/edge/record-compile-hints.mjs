@@ -10,7 +10,7 @@
 //   node bench/edge/record-compile-hints.mjs [--check]
 // --check writes nothing and exits 1 when the files differ from a new recording. Needs `npm run
 // build`, and node 22 or later to run the Worker (process.getBuiltinModule): this node, or
-// scripts/node-versions' node 24.
+// scripts/node-versions' node 24, installed there on first use (scripts/nodeVersions.js).
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -24,14 +24,14 @@ const here = dirname(fileURLToPath(import.meta.url));
 const ROOT = join(here, '..', '..');
 const HINTS = [join(ROOT, 'examples', 'edge', 'scripts', 'worker-compile-hints.json'), join(ROOT, 'packages', 'cli', 'templates', 'edge', 'scripts', 'worker-compile-hints.json.tpl')];
 const ERAS = ['2026-07-28', '2025-11-25'];
-const ts = createRequire(import.meta.url)('typescript');
+const require = createRequire(import.meta.url);
+const ts = require('typescript');
+const { nodeBinary } = require('../../scripts/nodeVersions.js');
 
-/** A node that has process.getBuiltinModule (22 or later). */
+/** A node that has process.getBuiltinModule (22 or later): this one, or the pinned node 24 (installed on first use). */
 function node() {
   if (Number(process.versions.node.split('.')[0]) >= 22) return process.execPath;
-  const bundled = join(ROOT, 'scripts', 'node-versions', 'node_modules', 'node24', 'bin', 'node');
-  if (!existsSync(bundled)) throw new Error(`record-compile-hints: node ${process.versions.node} cannot run a Worker (no process.getBuiltinModule): run it with node 22 or later.`);
-  return bundled;
+  return nodeBinary('24');
 }
 
 /** The end offsets of the functions of `worker` that one start answering `era`'s tools/call runs. */
