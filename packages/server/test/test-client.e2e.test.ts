@@ -141,6 +141,33 @@ describe('createTestClient options', () => {
     await expect(createTestClient({ transport: 'stdio', command: process.execPath, args: [FIXTURE], auth: { claims: { a: 1 } } })).rejects.toThrow(/claims cannot reach a stdio server/);
   });
 
+  // A server process that stopped before answering (not built yet, a wrong path, a failing start
+  // hook) failed createTestClient with the SDK's bare 'Connection closed', naming neither the
+  // process nor why it stopped, and with stderr: 'ignore' nothing else said it either.
+  it('says which server process stopped before answering, and why when its stderr says so', async () => {
+    const crashes = ['-e', 'console.error("Error: Cannot find module \'/app/dist/server.js\'"); process.exit(1)'];
+    for (const stderr of ['ignore', 'inherit'] as const) {
+      const written = jest.spyOn(process.stderr, 'write').mockImplementation(() => true);
+      try {
+        const failure = await createTestClient({ transport: 'stdio', command: process.execPath, args: crashes, stderr }).then(
+          () => undefined,
+          (error: Error) => error,
+        );
+        expect(failure?.message).toBe(
+          `createTestClient: the server process \`${[process.execPath, ...crashes].join(' ')}\` stopped before it answered (Connection closed). ` +
+            "The end of its stderr:\nError: Cannot find module '/app/dist/server.js'",
+        );
+        // Shown as it was before when asked for, and not when ignored.
+        expect(written.mock.calls.map(([chunk]) => String(chunk)).join('')).toBe(stderr === 'inherit' ? "Error: Cannot find module '/app/dist/server.js'\n" : '');
+      } finally {
+        written.mockRestore();
+      }
+    }
+    // In the 2026-07-28 era the SDK first asks a short-lived copy of the process, whose stderr it drops.
+    const modern = await createTestClient({ transport: 'stdio', protocol: '2026-07-28', command: process.execPath, args: crashes, stderr: 'ignore' }).catch((error: Error) => error);
+    expect((modern as Error).message).toMatch(/^createTestClient: the server process `.* -e .*` stopped before it answered \(Version negotiation failed: .*\)\. Run it by hand to see why\.$/);
+  });
+
   it('types the client as the SDK v2 Client in both eras (compile-time checks)', async () => {
     const legacy: Client = await createTestClient(app);
     const modern: Client = await createTestClient(app, { era: 'modern' });

@@ -21,6 +21,8 @@ const OUTPUT_BACKLOG_LIMIT = 1024 * 1024;
 const NEWLINE = 10;
 const CARRIAGE_RETURN = 13;
 const RESOLVED = Promise.resolve();
+/** The error that stands for the client's answer once its input ended (-32000, the SDK's code for a closed connection). */
+const INPUT_ENDED = { code: -32000, message: 'the client closed its input (stdin) before answering, so no answer can arrive.' };
 
 /**
  * Newline-delimited JSON-RPC over a pair of streams.
@@ -56,6 +58,8 @@ export class StdioTransport implements Transport {
   private initialized: 'done' | { id: string | number } | undefined;
   /** Ids of requests read but not yet answered. */
   private readonly pending = new Pending<string | number>();
+  /** Ids of the server's own requests (sampling, elicitation, roots) the client has not answered yet. */
+  private readonly asked = new Set<string | number>();
   /** Serialized messages waiting for the next flush. */
   private outbox: string[] = [];
   /** While the output is backed up: what `send` returns, settled once the output has taken every write. */
@@ -89,7 +93,9 @@ export class StdioTransport implements Transport {
   send(message: JSONRPCMessage): Promise<void> {
     if (this.closed) return RESOLVED;
     const id = (message as { id?: string | number }).id;
-    if (id !== undefined && !('method' in message)) {
+    if (id !== undefined && 'method' in message) this.asked.add(id);
+    else if (id === undefined) this.forgetAsked(message as { method?: string; params?: { requestId?: unknown } });
+    else {
       this.pending.delete(id);
       // A refused initialize leaves the connection open to another one.
       if (typeof this.initialized === 'object' && this.initialized.id === id) this.initialized = 'result' in message ? 'done' : undefined;
@@ -222,7 +228,7 @@ export class StdioTransport implements Transport {
       this.reply(answer.id, answer.error.code, answer.error.message);
       // A malformed answer to one of the server's requests ends the wait for it, as an error.
       const failed = malformedAnswer(message);
-      if (failed) this.deliver(failed as JSONRPCMessage);
+      if (failed) this.answered(failed as JSONRPCMessage);
       return;
     }
     if (kind === 'request') {
@@ -233,8 +239,16 @@ export class StdioTransport implements Transport {
       if (request.method !== 'subscriptions/listen') this.pending.add(request.id);
     } else if (kind === 'notification') {
       this.forgetCancelled(message as { method: string; params?: { requestId?: unknown } });
+    } else {
+      return this.answered(message as JSONRPCMessage);
     }
     this.deliver(message as JSONRPCMessage);
+  }
+
+  /** Hands on the client's answer to one of the server's requests. */
+  private answered(response: JSONRPCMessage): void {
+    this.asked.delete((response as { id: string | number }).id);
+    this.deliver(response);
   }
 
   private deliver(message: JSONRPCMessage): void {
@@ -263,6 +277,13 @@ export class StdioTransport implements Transport {
     if (typeof id === 'string' || typeof id === 'number') this.pending.delete(id);
   }
 
+  /** The server gave up one of its requests (its timeout, its call ended) and told the client: no answer is awaited any more. */
+  private forgetAsked(notification: { method?: string; params?: { requestId?: unknown } }): void {
+    if (notification.method !== 'notifications/cancelled') return;
+    const id = notification.params?.requestId;
+    if (typeof id === 'string' || typeof id === 'number') this.asked.delete(id);
+  }
+
   private reply(id: string | number | null, code: number, message: string): void {
     this.onerror?.(new ProtocolError(code, message));
     void this.send({ jsonrpc: '2.0', id, error: { code, message } } as unknown as JSONRPCMessage);
@@ -272,7 +293,15 @@ export class StdioTransport implements Transport {
     this.onerror?.(error);
   };
 
+  /**
+   * The input ended: the client can answer none of the server's requests still open, so each
+   * ends now with an error, as if the client had sent it (a call waiting for one finishes
+   * instead of holding shutdown until the drain timeout).
+   */
   private readonly onEnd = (): void => {
+    for (const id of [...this.asked]) {
+      this.answered({ jsonrpc: '2.0', id, error: INPUT_ENDED } as unknown as JSONRPCMessage);
+    }
     if (this.oninputend) this.oninputend();
     else void this.close();
   };
