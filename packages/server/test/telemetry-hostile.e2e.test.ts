@@ -116,6 +116,25 @@ describe('OpenTelemetry against hostile names and text', () => {
     });
   });
 
+  it('never records a secret whose key names it before other words (secret_key, password_confirmation, passphrase)', async () => {
+    const client = await createTestClient(recording);
+    const secrets = {
+      aws_secret_access_key: 'SECRET-1',
+      secretKey: 'SECRET-2',
+      password_confirmation: 'SECRET-3',
+      passwordHash: 'SECRET-4',
+      passphrase: 'SECRET-5',
+      nested: { client_credentials_json: 'SECRET-6', apiKeyValue: 'SECRET-7', private_key_pem: 'SECRET-8', pwd: 'SECRET-9' },
+    };
+    await client.callTool({ name: 'echo', arguments: { text: 'visible-keys', ...secrets, tokenCount: 3, max_tokens: 7 } });
+    await client.close();
+    const recorded = String(
+      spans.getFinishedSpans().find((s) => s.name === 'tools/call echo' && String(s.attributes['gen_ai.tool.call.arguments']).includes('visible-keys'))!.attributes['gen_ai.tool.call.arguments'],
+    );
+    expect(recorded).not.toMatch(/SECRET/);
+    expect(JSON.parse(recorded)).toMatchObject({ text: 'visible-keys', aws_secret_access_key: '[REDACTED]', nested: { pwd: '[REDACTED]' }, tokenCount: 3, max_tokens: 7 });
+  });
+
   it('records no header of an HTTP request (Authorization, Cookie) and bounds the JSON-RPC id', async () => {
     const listener = await app.listen({ transport: 'http', host: '127.0.0.1', port: 0, stateless: true, requestLogLevel: 'silent', exitOnSignal: false });
     try {

@@ -60,17 +60,21 @@ export class ServiceScope implements ContainerLike {
     return overrides && hasConstructorTypes(cls) ? this.own(cls) : parent.get(cls);
   }
 
-  /** Calls `dispose()` on every instance this scope built, newest first; a failing one is logged and the rest still run. */
+  /**
+   * Disposes every instance this scope built, newest first: its `dispose()` method, else its
+   * `[Symbol.asyncDispose]()`, else its `[Symbol.dispose]()` (one of them, once). A failing one is
+   * logged and the rest still run.
+   */
   async dispose(): Promise<void> {
     const instances = [...this.built.values()].reverse();
     this.built.clear();
     for (const instance of instances) {
-      const dispose = (instance as { dispose?: () => unknown }).dispose;
-      if (typeof dispose !== 'function') continue;
+      const found = disposerOf(instance);
+      if (!found) continue;
       try {
-        await dispose.call(instance);
+        await found.dispose.call(instance);
       } catch (error) {
-        this.options.logger.error(`dispose() of ${(instance as object).constructor.name} failed`, error);
+        this.options.logger.error(`${found.name} of ${(instance as object).constructor.name} failed`, error);
       }
     }
   }
@@ -109,4 +113,13 @@ export class ServiceScope implements ContainerLike {
 
 function hasConstructorTypes(cls: Class): boolean {
   return Reflect.getMetadata('design:paramtypes', cls) !== undefined;
+}
+
+/** How an instance is disposed, and the name the log gives it: `dispose()`, `[Symbol.asyncDispose]()` or `[Symbol.dispose]()`, the first it has. */
+function disposerOf(instance: unknown): { readonly dispose: () => unknown; readonly name: string } | undefined {
+  const held = instance as { dispose?: unknown; [Symbol.asyncDispose]?: unknown; [Symbol.dispose]?: unknown };
+  if (typeof held.dispose === 'function') return { dispose: held.dispose as () => unknown, name: 'dispose()' };
+  if (typeof held[Symbol.asyncDispose] === 'function') return { dispose: held[Symbol.asyncDispose] as () => unknown, name: '[Symbol.asyncDispose]()' };
+  if (typeof held[Symbol.dispose] === 'function') return { dispose: held[Symbol.dispose] as () => unknown, name: '[Symbol.dispose]()' };
+  return undefined;
 }

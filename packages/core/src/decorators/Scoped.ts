@@ -6,8 +6,9 @@ import { refuseStandardDecorator } from './refuseStandardDecorator';
  * call, resource read and prompt get) or per `'session'` (a 2025-era session; on stdio the
  * connection; a 2026-07-28 request has no session, so there it lives for the request).
  * Toolwright builds it from its constructor types, asking the app's container for
- * app-lifetime dependencies, and calls its `dispose()` (if any) when the request or
- * session ends. A class that injects a scoped service must be scoped itself.
+ * app-lifetime dependencies, and calls its `dispose()` (else its `[Symbol.asyncDispose]()` or
+ * `[Symbol.dispose]()`, if any) when the request or session ends. A class that injects a
+ * scoped service must be scoped itself.
  *
  * @example
  * ＠Scoped('request')

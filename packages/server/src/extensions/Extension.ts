@@ -135,7 +135,10 @@ export type ExtensionStop = () => void | Promise<void>;
 export interface ToolCallRequest {
   readonly name: string;
   readonly arguments: Record<string, unknown> | undefined;
-  /** The tool the app serves under `name`; undefined when it serves none (`next()` then answers the error). */
+  /**
+   * The tool the app serves under `name`; undefined when it serves none, or when it is a task tool
+   * (`@Tool({ task })`) whose guards refuse this caller (`next()` then answers the error, the same).
+   */
   readonly tool: ToolDefinition | undefined;
 }
 

@@ -1,5 +1,5 @@
 import type { AuthInfo, ToolResult } from '@toolwright/core';
-import type { CompiledTool } from '@toolwright/core/internal';
+import { toolTaskMode, type CompiledTool } from '@toolwright/core/internal';
 import type { Server, ServerContext, Tool } from '../sdk/sdk';
 import type { Connection } from '../pipeline/Connection';
 import type { Surface } from '../surface/Surface';
@@ -8,6 +8,7 @@ import { paramsProblem } from '../rpc/paramsProblem';
 import { callerOf } from '../auth/canAccess';
 import { createListFilter } from '../auth/createListFilter';
 import { guardedList } from '../pipeline/guardedList';
+import { mayUse } from '../pipeline/mayUse';
 import { serveAlone, serveMember, type MemberAnswer } from '../pipeline/serveMember';
 import type { MemberRef } from '../pipeline/ServedMember';
 import { echoedName } from './echoedName';
@@ -77,7 +78,14 @@ export function registerToolHandlers(server: Server, binding: ToolBinding, conne
     connection.callTool = answer;
     server.setRequestHandler('tools/call', (request, ctx) => {
       const around = connection.aroundToolCall;
-      return (around ? around(request.params, catalog.tool(request.params.name), ctx, (sdk) => answer(request.params, sdk)) : call(request.params, ctx)) as Promise<MemberAnswer<ToolResult>>;
+      if (!around) return call(request.params, ctx);
+      const { params } = request;
+      const next = (sdk: ServerContext) => answer(params, sdk);
+      const tool = catalog.tool(params.name);
+      // A task tool's guards decide before the extensions see it: a caller they refuse gets no task
+      // (nor a hint that the tool exists), only the pipeline's answer for a tool the app does not serve.
+      if (!tool?.pipeline?.guards.length || !toolTaskMode(tool.target, tool.methodName)) return around(params, tool, ctx, next) as Promise<MemberAnswer<ToolResult>>;
+      return mayUse(toolRef(tool), ctx, connection, env).then((ok) => around(params, ok ? tool : undefined, ctx, next)) as Promise<MemberAnswer<ToolResult>>;
     });
     return;
   }

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { ConfigError, type MemberCall, type MiddlewareFn } from '@toolwright/core';
 import type { CacheEntry, CacheStore } from './CacheStore';
+import { callRound } from '../pipeline/callRound';
 import { callerKey } from './callerKey';
 import { canonicalJson } from './canonicalJson';
 import type { Clock } from './Clock';
@@ -30,8 +31,9 @@ export interface CacheOptions {
  * Serves a repeated call from a cache for `ttlMs`: tools marked `readOnlyHint` or
  * `idempotentHint` (an idempotent tool's repeat within the TTL is answered without running
  * it), every resource read, and prompts when `prompts: true`. Other members, `isError`
- * results and calls that throw are never cached. Each hit is a copy, so middleware outside
- * may change it freely.
+ * results, calls that throw, what a method returns once its call was cancelled or timed out,
+ * and a 2026-07-28 round that still asks the client something are never cached. Each hit is
+ * a copy, so middleware outside may change it freely.
  *
  * @example
  * ＠UseMiddleware(cache({ ttlMs: 30_000 }))
@@ -46,10 +48,10 @@ export function cache(options: CacheOptions): MiddlewareFn {
   const cacheable = (call: MemberCall): boolean =>
     call.kind === 'resource' || (call.kind === 'prompt' ? options.prompts === true : call.annotations?.readOnlyHint === true || call.annotations?.idempotentHint === true);
 
-  const answer = async (key: string, next: () => Promise<unknown>, held: CacheEntry | undefined): Promise<unknown> => {
+  const answer = async (call: MemberCall, key: string, next: () => Promise<unknown>, held: CacheEntry | undefined): Promise<unknown> => {
     if (held !== undefined && held.expiresAt > clock()) return structuredClone(held.value);
     const result = await next();
-    if ((result as { isError?: unknown } | undefined)?.isError !== true) await store.set(key, { value: structuredClone(result), expiresAt: clock() + ttlMs });
+    if (isAnswer(call, result)) await store.set(key, { value: structuredClone(result), expiresAt: clock() + ttlMs });
     return result;
   };
 
@@ -58,8 +60,19 @@ export function cache(options: CacheOptions): MiddlewareFn {
     const key = keyOf(call);
     if (key === undefined) return next();
     const held = store.get(key);
-    return held instanceof Promise ? held.then((h) => answer(key, next, h)) : answer(key, next, held);
+    return held instanceof Promise ? held.then((h) => answer(call, key, next, h)) : answer(call, key, next, held);
   };
+}
+
+/**
+ * Whether `result` is the call's answer, to be kept: not an `isError` result, not what a method
+ * returned after its call was cancelled or timed out (the client got no answer or the timeout's,
+ * and a method that stops early, `if (ctx.signal.aborted) return ...`, returns a partial result),
+ * and not what it returned in a 2026-07-28 round that still asks the client something (the client
+ * gets the question; a retry served this result from the cache would never ask it).
+ */
+function isAnswer(call: MemberCall, result: unknown): boolean {
+  return (result as { isError?: unknown } | undefined)?.isError !== true && call.signal?.aborted !== true && callRound(call)?.asking !== true;
 }
 
 /**

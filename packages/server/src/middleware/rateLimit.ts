@@ -1,4 +1,5 @@
 import { ConfigError, type MemberCall, type MiddlewareFn } from '@toolwright/core';
+import { callRound } from '../pipeline/callRound';
 import { callerKey } from './callerKey';
 import type { Clock } from './Clock';
 import { MemoryRateLimitStore } from './MemoryRateLimitStore';
@@ -26,9 +27,11 @@ export interface RateLimitOptions {
 
 /**
  * A token bucket per caller and member: each call spends a token, tokens come back at
- * `refillPerSecond`. A call with no token left does not run: a tool gets an `isError`
- * result that says when to retry (the model can read it), a resource read or prompt a
- * JSON-RPC error saying the same.
+ * `refillPerSecond`. A 2026-07-28 call that asks the client something spends one in its first
+ * round only: the retries that bring the answers go on with the same call (one that brings
+ * none runs the method up to the same question again, and is counted as a call). A call
+ * with no token left does not run: a tool gets an `isError` result that says when to retry
+ * (the model can read it), a resource read or prompt a JSON-RPC error saying the same.
  *
  * @example
  * ＠UseMiddleware(rateLimit({ capacity: 5, refillPerSecond: 1 }))   // bursts of 5, then 1 a second
@@ -59,6 +62,8 @@ export function rateLimit(options: RateLimitOptions): MiddlewareFn {
   const taken = (call: MemberCall, next: () => Promise<unknown>, tokens: number): unknown => (tokens >= 1 ? next() : refuse(call, tokens));
 
   return function rateLimit(call, next) {
+    // A later round of a 2026-07-28 call (the retry that brings the client's answers) goes on with a call that has spent its token.
+    if (callRound(call)?.continues === true) return next();
     const key = keyOf(call);
     if (store.take) {
       const tokens = store.take(key, { capacity, refillPerSecond, now: clock() });

@@ -3,6 +3,7 @@ import { argumentDepthIssue, composeMiddleware, type CallScope, type MiddlewareC
 import { callerOf, canAccess } from '../auth/canAccess';
 import type { Connection } from './Connection';
 import { createToolContext } from './createToolContext';
+import { bindCallRound } from './callRound';
 import { runWithRounds, type SdkRound } from './runWithRounds';
 import type { InputRequest, ServerContext } from '../sdk/sdk';
 import type { InputRequiredAnswer } from '../roundtrip/runRound';
@@ -128,7 +129,10 @@ async function servePiped<R>(
     const container = called?.container ?? env.container;
     const scope: CallScope | undefined =
       chain || called
-        ? { ...(called && { container }), ...(chain && { around: (args, inner, shape) => chain(memberCallOf(access!, args, sdk, signal, request.uri, env), container, inner, shape) }) }
+        ? {
+            ...(called && { container }),
+            ...(chain && { around: (args, inner, shape) => chain(bindCallRound(memberCallOf(access!, args, sdk, signal, request.uri, env), round), container, inner, shape) }),
+          }
         : undefined;
     const ran = request.run(member.usesContext ? open!.ctx : undefined, scope);
     if (!open && !called) return ran;

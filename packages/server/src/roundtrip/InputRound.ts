@@ -73,6 +73,26 @@ export class InputRound<Q extends InputRequest = InputRequest> {
     return this.refusal;
   }
 
+  /**
+   * Whether this run goes on with a call an earlier round began, bringing an answer to it: the
+   * client echoed a verified state with a response to one of that round's questions, or the
+   * server kept earlier answers itself (a task's run after its client answered). A state echoed
+   * without an answer only runs the method up to the same question again, so it does not count:
+   * a run that takes no step toward the end is a call of its own.
+   */
+  get continues(): boolean {
+    const { previous, responses } = this;
+    if (previous === undefined) return false;
+    const asked = Object.keys(previous.asked);
+    if (asked.length === 0) return Object.keys(previous.answers).length > 0;
+    return responses !== undefined && asked.some((key) => Object.hasOwn(responses, key));
+  }
+
+  /** Whether the round ends with a question for the client (or a refused answer) so far, whatever the method returned. */
+  get asking(): boolean {
+    return this.refusal !== undefined || Object.keys(this.pending).length > 0;
+  }
+
   /** The questions this round asked and the state for the next one, or undefined when it asked none. */
   end(): PendingRound<Q> | undefined {
     if (Object.keys(this.pending).length === 0) return undefined;

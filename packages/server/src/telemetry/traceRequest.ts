@@ -16,8 +16,10 @@ const MAX_URI = 1_024;
 const MAX_MESSAGE = 512;
 const MAX_JSON = 4_096;
 const PROTOCOL_VERSION = /^\d{4}-\d{2}-\d{2}$/;
-// Argument keys whose values are never recorded, at any depth (`recordArguments`), matched on the key lower-cased without '-', '_' and spaces.
-const SECRET_KEY = /(?:authorization|cookie|passw(?:or)?d|secret|token|apikey|credentials?|requeststate|privatekey|sessionid)$/;
+// Argument keys whose values are never recorded, at any depth (`recordArguments`), matched on the key lower-cased without '-', '_' and spaces:
+// a word that only a secret's key holds, anywhere in it (`aws_secret_access_key`, `password_confirmation`), and one that
+// ends a secret's key but starts other keys (`access_token`, not `tokenCount`).
+const SECRET_KEY = /secret|passw(?:or)?d|passphrase|credential|apikey|privatekey|authorization|cookie|(?:token|pwd|requeststate|sessionid)$/;
 const isSecretKey = (key: string): boolean => SECRET_KEY.test(key.toLowerCase().replace(/[-_ ]/g, ''));
 
 /** What tracing needs of one request, read from the SDK's request and context by the server seam. */
