@@ -38,7 +38,8 @@ export async function listenRefusal(factory: (setup: ServerSetup) => McpServerHa
     const init = await link.request('initialize', { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: 'toolwright-listen-check', version: '1' } });
     if (init.error) return init.error;
     link.notify('notifications/initialized');
-    for (const uri of uris) {
+    // Each URI once: a request naming one URI a hundred thousand times would otherwise run as many subscribes.
+    for (const uri of new Set(uris)) {
       const answer = await link.request('resources/subscribe', { uri });
       if (answer.error?.code === METHOD_NOT_FOUND) return undefined;
       if (answer.error) return answer.error;

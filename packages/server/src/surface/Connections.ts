@@ -92,6 +92,8 @@ export class Connections {
     for (const n of this.notifiers) n.resourceUpdated(uri);
     for (const c of this.live) {
       if (c.era === 'legacy' && !c.subscriptions.has(uri)) continue;
+      // A connection opened before the app served resources did not declare them: it is told nothing of them.
+      if (!c.server.getCapabilities().resources) continue;
       sent++;
       this.send(c, () => c.server.sendResourceUpdated({ uri }));
     }
@@ -104,7 +106,10 @@ export class Connections {
     this.pending.clear();
     for (const n of this.notifiers) for (const kind of kinds) n[NOTIFY[kind]]();
     for (const c of this.live) {
-      for (const kind of kinds) this.send(c, () => c.server.notification({ method: LIST_CHANGED[kind] }));
+      // Only the lists a connection declared when it opened: the SDK refuses to send the others, and a
+      // refused send would take the connection out of the live ones (no more changes of any list).
+      const declared = c.server.getCapabilities();
+      for (const kind of kinds) if (declared[kind]) this.send(c, () => c.server.notification({ method: LIST_CHANGED[kind] }));
     }
   }
 
