@@ -32,6 +32,8 @@
 //   a file of the app (or of a package that imports the server) names the word that leads into it
 //   (see OPTIONAL_PARTS): composition (`mount`), sessions shared through a cluster (`cluster`),
 //   bearer authentication (`auth`, `oauth`) and the check of service overrides (`overrides`);
+// - resources, prompts, their completions and tool transforms, when the Worker holds none of the
+//   decorators that record them (see DECORATED_PARTS: esbuild keeps a decorator only when code calls it);
 // - the SDK's default JSON Schema validator on workerd (@cfworker/json-schema's), when every server
 //   Toolwright makes is given Toolwright's own (its ES module build has sdk/schemaValidatorProvider)
 //   and nothing but Toolwright imports the SDK: the SDK makes its default only for a `Server` given
@@ -233,6 +235,72 @@ const OPTIONAL_PARTS = [
       "Toolwright's check of service overrides is not in this Worker bundle: no file of the app names `overrides`. Pass them (createServer({ overrides }), connect(transport, { overrides })) in a file of the Worker's code, and bundle again.",
   },
 ].map((part) => ({ ...part, plugin: leftOut(part.name, part.modules, part.message, part.from ?? SERVER_ESM) }));
+
+/** A file of @toolwright/core's (or @toolwright/server's) ES module build: `esm/<path>.js`, `path` a pattern. */
+const coreEsm = (path) => new RegExp(`[\\\\/]core[\\\\/]esm[\\\\/]${path}\\.js$`);
+const serverEsm = (path) => new RegExp(`[\\\\/]server[\\\\/]esm[\\\\/]${path}\\.js$`);
+
+/**
+ * Parts of Toolwright's ES module build that only what a decorator records leads into: resources
+ * (`@Resource`, `@UiResource`), prompts (`@Prompt`), the completions of their arguments (served
+ * for resource templates and prompts alone), and tool transforms (`@TransformTools`). The build
+ * finds a member only by the record on its class, and the server serves a kind of member only when
+ * its catalog holds one. esbuild keeps a decorator in the Worker only when code calls it, so when
+ * the first build's output holds none of a part's `markers`, no class in the Worker can carry the
+ * record, and the part is left out (where a file that `from` matches imports it), its exports
+ * functions that throw `message`. This reads no word: it follows from what the Worker holds.
+ * Mounted apps are made by createApp from decorated classes too. Two things keep every part: the
+ * proxy, whose members are an upstream server's, and a CommonJS build of Toolwright in the
+ * Worker, whose decorators record under the same keys without esbuild dropping any.
+ */
+const KEEP_ALL_PARTS = [serverEsm('compose/proxy/.+'), /[\\/](?:core|server)[\\/]bundle[\\/][\w-]+\.js$/];
+const DECORATED_PARTS = [
+  {
+    // With the reader of a view's file (`@UiResource({ file })`), which createApp hands the build.
+    name: 'no-resources',
+    modules: /^(?:\.\/buildResource|\.\.\/handlers\/registerResourceHandlers|\.\.\/extensions\/apps\/viewFileReader)$/,
+    from: /[\\/](?:core[\\/]esm[\\/]registry[\\/]collectMembers|server[\\/]esm[\\/](?:surface[\\/]Surface|app[\\/]createApp))\.js$/,
+    markers: [coreEsm('decorators/(?:Resource|UiResource)')],
+    message:
+      "Toolwright's resources are not in this Worker bundle: nothing in it calls @Resource or @UiResource from @toolwright/core. Decorate the resources with them, imported from @toolwright/core in the Worker's code, and bundle again.",
+  },
+  {
+    name: 'no-prompts',
+    modules: /^(?:\.\/buildPrompt|\.\.\/handlers\/registerPromptHandlers)$/,
+    from: /[\\/](?:core[\\/]esm[\\/]registry[\\/]collectMembers|server[\\/]esm[\\/]surface[\\/]Surface)\.js$/,
+    markers: [coreEsm('decorators/Prompt')],
+    message:
+      "Toolwright's prompts are not in this Worker bundle: nothing in it calls @Prompt from @toolwright/core. Decorate the prompts with it, imported from @toolwright/core in the Worker's code, and bundle again.",
+  },
+  {
+    // With the completers of their arguments, which the build compiles for them alone.
+    name: 'no-completions',
+    modules: /^(?:\.\.\/handlers\/registerCompletionHandler|\.\.\/invoke\/compileCompleter)$/,
+    from: /[\\/](?:core[\\/]esm[\\/]registry[\\/]buildMemberParams|server[\\/]esm[\\/]surface[\\/]Surface)\.js$/,
+    markers: [coreEsm('decorators/(?:Resource|UiResource|Prompt)')],
+    message:
+      "Toolwright's completions are not in this Worker bundle: nothing in it calls @Resource, @UiResource or @Prompt from @toolwright/core. Decorate the members with them, imported from @toolwright/core in the Worker's code, and bundle again.",
+  },
+  {
+    // A mount's own transforms reach transformTool through their own import, which stays.
+    name: 'no-transforms',
+    modules: /^\.\.\/transform\/transformTool$/,
+    from: coreEsm('registry/buildRegistry'),
+    markers: [coreEsm('decorators/TransformTools')],
+    message:
+      "Toolwright's tool transforms are not in this Worker bundle: nothing in it calls @TransformTools from @toolwright/core. Import it from @toolwright/core in the Worker's code, and bundle again.",
+  },
+].map((part) => ({ ...part, plugin: leftOut(part.name, part.modules, part.message, part.from) }));
+
+/** The names of the DECORATED_PARTS whose decorators the first build's output (`metafile`) holds: those parts stay. */
+function decoratedPartsKept(metafile) {
+  const held = Object.values(metafile.outputs)
+    .flatMap((output) => Object.entries(output.inputs ?? {}))
+    .filter(([, input]) => input.bytesInOutput > 0)
+    .map(([file]) => file);
+  const all = held.some((file) => KEEP_ALL_PARTS.some((pattern) => pattern.test(file)));
+  return new Set(DECORATED_PARTS.filter((part) => all || held.some((file) => part.markers.some((marker) => marker.test(file)))).map((part) => part.name));
+}
 
 /**
  * The SDK's default JSON Schema validator for workerd left out: the ES module file of
@@ -849,6 +917,7 @@ export async function bundleWorker({ entry, resolveDir, outfile, compileHints = 
   };
   const first = await build({ ...options, plugins: [staticImports(true), oneClassTransformer], write: false, metafile: true, logLevel: 'silent' });
   const reach = await reachOf(first.metafile, resolveDir, entry);
+  const decorated = decoratedPartsKept(first.metafile);
   const result = await build({
     ...options,
     write: false,
@@ -866,6 +935,7 @@ export async function bundleWorker({ entry, resolveDir, outfile, compileHints = 
       ...(reach.zodLocales ? [] : [noZodLocales]),
       ...(reach.sdkDefaultValidator ? [] : [noSdkDefaultValidator]),
       ...OPTIONAL_PARTS.filter((part) => !reach.namedParts.has(part.name)).map((part) => part.plugin),
+      ...DECORATED_PARTS.filter((part) => !decorated.has(part.name)).map((part) => part.plugin),
       ...(reach.classValidator ? [usedClassValidator(reach.classValidator)] : []),
     ],
   });
