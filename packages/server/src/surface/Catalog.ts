@@ -27,8 +27,6 @@ export class Catalog {
   private readonly templates = new Map<string, Entry<CompiledResourceTemplate>>();
   private readonly prompts = new Map<string, Entry<CompiledPrompt>>();
   private readonly pages = new Map<string, object>();
-  /** How many times each list (by its result key) has changed: its cursors carry it, so one made before a change is refused. */
-  private readonly generations = new Map<string, number>();
 
   constructor(
     registry: CompiledRegistry,
@@ -183,7 +181,6 @@ export class Catalog {
 
   private touch(kind: ListKind): void {
     for (const k of [...this.pages.keys()]) if (k.startsWith(`${kind === 'resources' ? 'resource' : kind}`)) this.pages.delete(k);
-    for (const key of kind === 'resources' ? ['resources', 'resourceTemplates'] : [kind]) this.generations.set(key, (this.generations.get(key) ?? 0) + 1);
     this.changed(kind);
   }
 
@@ -191,11 +188,10 @@ export class Catalog {
   private page<K extends string, T>(key: K, cursor: string | undefined, items: () => T[]): Page<K, T> {
     let all = this.pages.get(key) as T[] | undefined;
     if (!all) this.pages.set(key, (all = items()));
-    const generation = this.generations.get(key) ?? 0;
-    const offset = cursorOffset(key, cursor, all.length, generation);
+    const offset = cursorOffset(key, cursor, all.length);
     const cacheKey = `${key}\u0000${offset}`;
     let page = this.pages.get(cacheKey) as Page<K, T> | undefined;
-    if (!page) this.pages.set(cacheKey, (page = Object.freeze(pageAt(key, all, offset, this.pageSize, generation))));
+    if (!page) this.pages.set(cacheKey, (page = Object.freeze(pageAt(key, all, offset, this.pageSize))));
     return page;
   }
 }
