@@ -142,6 +142,57 @@ describe('rateLimit() and a 2026-07-28 retry that brings no answer', () => {
   });
 });
 
+describe('rateLimit() and a 2026-07-28 state taken by another instance', () => {
+  // Two instances of one app (same name, same keys) behind one rate-limit store, as behind a load balancer.
+  const KEY = 'ended-calls-state-key-0123456789abcdef-0123456789';
+  const instances = async (usedStates?: { claim(id: string): boolean }) => {
+    const served = { runs: 0 };
+    class Costly {
+      @UseMiddleware(rateLimit({ capacity: 1, refillPerSecond: 0.001 }))
+      @Tool({ description: 'Does costly work, then asks whom to send it to.' })
+      async report(@Param('year') year: string, @Ctx() ctx: ToolContext) {
+        served.runs++;
+        const answer = await ctx.elicit(`Send the ${year} report to whom?`, nameForm);
+        return `sent to ${answer.action === 'accept' ? String(answer.content?.name) : 'nobody'}`;
+      }
+    }
+    const options = { name: 'ended-calls', version: '1', tools: [Costly], logger: quiet, requestState: { keys: [KEY], ...(usedStates && { usedStates }) } };
+    const apps = [await createApp(options), await createApp(options)];
+    const to = (i: number) => (params: Record<string, unknown>) =>
+      modernRequest((request) => apps[i]!.fetch(request), 'tools/call', { name: 'report', ...params }, { capabilities: { elicitation: { form: {} } } });
+    const first = await to(0)({ arguments: { year: '2026' } });
+    expect(first).toMatchObject({ resultType: 'input_required' });
+    const retry = { arguments: { year: '2026' }, requestState: first.requestState, inputResponses: { 'elicit-1': { action: 'accept', content: { name: 'ada' } } } };
+    return { served, to, retry };
+  };
+
+  it('charges a state replayed to an instance with a usedStates store of its own: the replay is no free run', async () => {
+    const { served, to, retry } = await instances();
+    expect(textOf(await to(0)(retry))).toBe('sent to ada');
+    await expect(to(0)(retry)).rejects.toMatchObject({ code: -32602 });
+    const runs = served.runs;
+    const replayed = await to(1)(retry);
+    expect(replayed).toMatchObject({ isError: true });
+    expect(textOf(replayed)).toMatch(/^Rate limit reached for tool 'report'/);
+    expect(served.runs).toBe(runs);
+  });
+
+  it('lets the retry go on free on another instance when the instances share usedStates, and refuses its replay', async () => {
+    const claimed = new Set<string>();
+    const shared = {
+      claim(id: string) {
+        if (claimed.has(id)) return false;
+        claimed.add(id);
+        return true;
+      },
+    };
+    const { served, to, retry } = await instances(shared);
+    expect(textOf(await to(1)(retry))).toBe('sent to ada');
+    await expect(to(0)(retry)).rejects.toMatchObject({ code: -32602 });
+    expect(served.runs).toBe(2);
+  });
+});
+
 describe.each(eras)('timing() and calls that ended without the method’s answer, %s era', (era) => {
   it('reports a question for the client and a cancel as interrupted (info), a timeout as interrupted (warn)', async () => {
     const lines: string[] = [];

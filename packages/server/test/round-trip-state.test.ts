@@ -17,7 +17,7 @@ describe('RequestStateCodec', () => {
   it('opens what it sealed, for the same request and caller', async () => {
     const codec = new RequestStateCodec({ keys: [KEY_A] }, APP);
     const token = await codec.seal(STATE, BINDING);
-    expect(await codec.open(token, BINDING)).toEqual(STATE);
+    expect(await codec.open(token, BINDING)).toEqual({ ...STATE, acceptedOnce: true });
   });
 
   it('refuses a modified state and a state of another request or caller', async () => {
@@ -36,7 +36,7 @@ describe('RequestStateCodec', () => {
     await expect(codec.open('not a state', BINDING)).rejects.toThrow(/not a state this server issued/);
     await expect(codec.open('v2.AAAA', BINDING)).rejects.toThrow(/not a state this server issued/);
     await expect(codec.open(42, BINDING)).rejects.toThrow(/must be the string/);
-    expect(await codec.open(token, BINDING)).toEqual(STATE);
+    expect(await codec.open(token, BINDING)).toEqual({ ...STATE, acceptedOnce: true });
   });
 
   it('refuses a state that is not exactly the base64url it issued: a character added, padding, base64, whitespace', async () => {
@@ -64,7 +64,7 @@ describe('RequestStateCodec', () => {
       .map((c) => `${payload.slice(0, -1)}${c}`)
       .find((p) => p !== payload && Buffer.from(p, 'base64url').equals(Buffer.from(payload, 'base64url')));
     if (twin) await expect(codec.open(`${version}.${twin}`, BINDING)).rejects.toThrow(/not a state this server issued/);
-    expect(await codec.open(spare, BINDING)).toEqual(STATE);
+    expect(await codec.open(spare, BINDING)).toEqual({ ...STATE, acceptedOnce: true });
   });
 
   it('encrypts the state: the answers it carries cannot be read from it, and each seal differs', async () => {
@@ -97,7 +97,8 @@ describe('RequestStateCodec', () => {
     expect(a.shareUsedStates(store)).toBe(true);
     expect(b.shareUsedStates(store)).toBe(true);
     const token = await a.seal(STATE, BINDING);
-    await b.open(token, BINDING);
+    // Claimed in the shared store, a state another instance issued is accepted once by them all.
+    expect(await b.open(token, BINDING)).toMatchObject({ acceptedOnce: true });
     await expect(a.open(token, BINDING)).rejects.toThrow(/already used/);
     const own = new RequestStateCodec({ keys: [KEY_A], usedStates: { claim: () => true } }, APP);
     expect(own.shareUsedStates(store)).toBe(false);
@@ -119,8 +120,9 @@ describe('RequestStateCodec', () => {
     expect(store.size).toBe(0);
     await expect(codec.open(tokens[7], BINDING)).rejects.toThrow(/already used/);
     // Another instance's state (same app, same keys) is accepted once here too, and remembered until it expires.
+    // (Only here, as far as this process knows: a third instance with a store of its own would accept it as well.)
     const elsewhere = await new RequestStateCodec({ keys: [KEY_A] }, APP).seal(STATE, BINDING);
-    await codec.open(elsewhere, BINDING);
+    expect(await codec.open(elsewhere, BINDING)).toMatchObject({ acceptedOnce: false });
     await expect(codec.open(elsewhere, BINDING)).rejects.toThrow(/already used/);
     expect(store.size).toBe(1);
   });
@@ -168,15 +170,15 @@ describe('RequestStateCodec', () => {
     // A name cannot pass for another name followed by part of the binding.
     const shifted = await new RequestStateCodec({ keys: [KEY_A] }, `${APP}\ntools/call`).seal(STATE, 'book\n{}\n');
     await expect(new RequestStateCodec({ keys: [KEY_A] }, APP).open(shifted, 'tools/call\nbook\n{}\n')).rejects.toThrow(/integrity check/);
-    expect(await new RequestStateCodec({ keys: [KEY_B, KEY_A] }, APP).open(issued, BINDING)).toEqual(STATE);
+    expect(await new RequestStateCodec({ keys: [KEY_B, KEY_A] }, APP).open(issued, BINDING)).toEqual({ ...STATE, acceptedOnce: false });
   });
 
   it('rotates keys: the first signs, every one verifies, a dropped key no longer does', async () => {
     const before = new RequestStateCodec({ keys: [KEY_A] }, APP);
     const during = new RequestStateCodec({ keys: [KEY_B, KEY_A] }, APP);
     const after = new RequestStateCodec({ keys: [KEY_B] }, APP);
-    expect(await during.open(await before.seal(STATE, BINDING), BINDING)).toEqual(STATE);
-    expect(await after.open(await during.seal(STATE, BINDING), BINDING)).toEqual(STATE);
+    expect(await during.open(await before.seal(STATE, BINDING), BINDING)).toEqual({ ...STATE, acceptedOnce: false });
+    expect(await after.open(await during.seal(STATE, BINDING), BINDING)).toEqual({ ...STATE, acceptedOnce: false });
     await expect(after.open(await before.seal(STATE, BINDING), BINDING)).rejects.toThrow(/integrity check/);
   });
 
@@ -188,7 +190,7 @@ describe('RequestStateCodec', () => {
     const other = new RequestStateCodec(undefined, APP);
     const token = await one.seal(STATE, BINDING);
     await expect(other.open(token, BINDING)).rejects.toThrow(/integrity check/);
-    expect(await one.open(token, BINDING)).toEqual(STATE);
+    expect(await one.open(token, BINDING)).toEqual({ ...STATE, acceptedOnce: true });
   });
 });
 

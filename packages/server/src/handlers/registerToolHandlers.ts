@@ -1,15 +1,15 @@
 import type { AuthInfo, ToolResult } from '@toolwright/core';
 import { toolTaskMode, type CompiledTool } from '@toolwright/core/internal';
 import type { Server, ServerContext, Tool } from '../sdk/sdk';
-import type { Connection } from '../pipeline/Connection';
+import type { Connection, ToolCallParams } from '../pipeline/Connection';
 import type { Surface } from '../surface/Surface';
 import { ErrorCodes, ProtocolError } from '../sdk/ProtocolError';
 import { paramsProblem } from '../rpc/paramsProblem';
 import { callerOf } from '../auth/canAccess';
 import { createListFilter } from '../auth/createListFilter';
 import { guardedList } from '../pipeline/guardedList';
-import { mayUse } from '../pipeline/mayUse';
-import { serveAlone, serveMember, type MemberAnswer } from '../pipeline/serveMember';
+import { admitMember } from '../pipeline/admitMember';
+import { serveAdmitted, serveAlone, serveMember, type MemberAnswer, type MemberRequest } from '../pipeline/serveMember';
 import type { MemberRef } from '../pipeline/ServedMember';
 import { echoedName } from './echoedName';
 
@@ -50,42 +50,54 @@ export function registerToolHandlers(server: Server, binding: ToolBinding, conne
   };
   // With authorization rules, each caller gets the (cached) view of the tools it may use; guards narrow it further.
   server.setRequestHandler('tools/list', (request, ctx) => guardedList(listFor(catalog.toolsPage(request.params?.cursor), callerOf(ctx)), 'tools', refOf, ctx, connection, env));
-  const call = (params: { name: string; arguments?: Record<string, unknown> }, ctx: ServerContext): Promise<MemberAnswer<ToolResult>> => {
+  const unknownTool = (name: string) => () => new ProtocolError(ErrorCodes.InvalidParams, `Unknown tool '${echoedName(name)}'. Call tools/list to see the available tools.`);
+  // The request of one tool: one literal with every key written out (a spread of toolRef(tool) here
+  // made each later key a megamorphic store through the runtime, and serveMember's reads of it megamorphic loads).
+  const requestOf = (tool: CompiledTool, params: ToolCallParams, unknown: () => Error): MemberRequest<ToolResult> => ({
+    kind: 'tool',
+    member: tool,
+    name: tool.name,
+    annotations: tool.descriptor.annotations,
+    unknown,
+    method: 'tools/call',
+    args: params.arguments,
+    run: (toolCtx, scope) => tool.call(params.arguments, toolCtx, scope),
+    timedOut: (ms) => ({ content: [{ type: 'text', text: `Tool '${tool.name}' timed out after ${ms} ms.` }], isError: true }),
+  });
+  const call = (params: ToolCallParams, ctx: ServerContext): Promise<MemberAnswer<ToolResult>> => {
     const tool = catalog.tool(params.name);
-    const unknown = () => new ProtocolError(ErrorCodes.InvalidParams, `Unknown tool '${echoedName(params.name)}'. Call tools/list to see the available tools.`);
+    const unknown = unknownTool(params.name);
     if (!tool) throw unknown();
-    // One literal with every key written out: a spread of toolRef(tool) here made each later key a
-    // megamorphic store through the runtime, and serveMember's reads of it megamorphic loads.
-    return serveMember(
-      {
-        kind: 'tool',
-        member: tool,
-        name: tool.name,
-        annotations: tool.descriptor.annotations,
-        unknown,
-        method: 'tools/call',
-        args: params.arguments,
-        run: (toolCtx, scope) => tool.call(params.arguments, toolCtx, scope),
-        timedOut: (ms) => ({ content: [{ type: 'text', text: `Tool '${tool.name}' timed out after ${ms} ms.` }], isError: true }),
-      },
-      ctx,
-      connection,
-      env,
-    );
+    return serveMember(requestOf(tool, params, unknown), ctx, connection, env);
+  };
+  /**
+   * A guarded task tool's call with extensions around it: its access rules and guards decide
+   * once, before the extensions see the call (a caller they refuse gets no task, nor a hint that
+   * the tool exists: the extensions see no tool, and running the call answers as for a tool the
+   * app does not serve). Each run of the call in this request (the task's first run) takes their
+   * verdict instead of deciding again, within the same time limit; a later run (a task resumed
+   * by another request, or taken from the queue) is a request of its own, and its guards decide again.
+   */
+  const aroundGuarded = async (around: NonNullable<Connection['aroundToolCall']>, tool: CompiledTool, params: ToolCallParams, ctx: ServerContext) => {
+    const request = requestOf(tool, params, unknownTool(params.name));
+    const admission = await admitMember(request, ctx, connection, env).catch(() => undefined);
+    if (!admission) return around(params, undefined, ctx, () => Promise.reject(request.unknown()));
+    try {
+      return await around(params, tool, ctx, (sdk) => serveAdmitted(request, admission, sdk, connection, env) as Promise<Record<string, unknown>>);
+    } finally {
+      admission.releaseUntaken();
+    }
   };
   if (connection.era === 'modern') {
-    const answer = (params: { name: string; arguments?: Record<string, unknown> }, ctx: ServerContext) => call(params, ctx) as Promise<Record<string, unknown>>;
+    const answer = (params: ToolCallParams, ctx: ServerContext) => call(params, ctx) as Promise<Record<string, unknown>>;
     connection.callTool = answer;
     server.setRequestHandler('tools/call', (request, ctx) => {
       const around = connection.aroundToolCall;
       if (!around) return call(request.params, ctx);
       const { params } = request;
-      const next = (sdk: ServerContext) => answer(params, sdk);
       const tool = catalog.tool(params.name);
-      // A task tool's guards decide before the extensions see it: a caller they refuse gets no task
-      // (nor a hint that the tool exists), only the pipeline's answer for a tool the app does not serve.
-      if (!tool?.pipeline?.guards.length || !toolTaskMode(tool.target, tool.methodName)) return around(params, tool, ctx, next) as Promise<MemberAnswer<ToolResult>>;
-      return mayUse(toolRef(tool), ctx, connection, env).then((ok) => around(params, ok ? tool : undefined, ctx, next)) as Promise<MemberAnswer<ToolResult>>;
+      if (!tool?.pipeline?.guards.length || !toolTaskMode(tool.target, tool.methodName)) return around(params, tool, ctx, (sdk) => answer(params, sdk)) as Promise<MemberAnswer<ToolResult>>;
+      return env.inFlight.track(aroundGuarded(around, tool, params, ctx)) as Promise<MemberAnswer<ToolResult>>;
     });
     return;
   }

@@ -8,8 +8,8 @@ import { runWithRounds, type SdkRound } from './runWithRounds';
 import type { InputRequest, ServerContext } from '../sdk/sdk';
 import type { InputRequiredAnswer } from '../roundtrip/runRound';
 import { memberAccessOf } from './memberAccessOf';
-import { guardTimeoutOf, passesGuards } from './passesGuards';
-import { guardContainer, hasScopedGuard, noContextForGuards } from './guardContainer';
+import { admitMember, type MemberAdmission } from './admitMember';
+import { hasScopedGuard, noContextForGuards } from './guardContainer';
 import { memberTimeoutOf } from './memberTimeoutOf';
 import type { CallContainer, PipelineEnv } from './PipelineEnv';
 import type { MemberRef } from './ServedMember';
@@ -55,7 +55,18 @@ export function serveMember<R>(request: MemberRequest<R>, sdk: ServerContext, co
   if (member.access && !canAccess(member.access, caller)) throw request.unknown();
   if (runsAlone(request, connection.overrides, env)) return env.inFlight.track(request.run(undefined, undefined));
   const guarded = (member.pipeline?.guards.length ?? 0) > 0;
-  return env.inFlight.track(servePiped(request, sdk, connection, env, chainOf(member, env), memberTimeoutOf(request, env), guarded));
+  return env.inFlight.track(servePiped(request, sdk, connection, env, chainOf(member, env), memberTimeoutOf(request, env), guarded, undefined));
+}
+
+/**
+ * `serveMember` for a request whose access rules and guards already decided (`admitMember`, in
+ * the same request): the call runs without deciding again, and takes over the container a
+ * `@Scoped` guard class opened. The member's timeout counts from when the guards began.
+ */
+export function serveAdmitted<R>(request: MemberRequest<R>, admission: MemberAdmission, sdk: ServerContext, connection: Connection, env: PipelineEnv): Promise<MemberAnswer<R>> {
+  const { member } = request;
+  const guarded = (member.pipeline?.guards.length ?? 0) > 0;
+  return env.inFlight.track(servePiped(request, sdk, connection, env, chainOf(member, env), memberTimeoutOf(request, env), guarded, admission));
 }
 
 /**
@@ -84,47 +95,35 @@ async function servePiped<R>(
   chain: MiddlewareChain | undefined,
   timeoutMs: number | undefined,
   guarded: boolean,
+  admitted: MemberAdmission | undefined,
 ): Promise<MemberAnswer<R>> {
   const { member } = request;
-  const guards = member.pipeline?.guards ?? [];
-  const scopedGuard = guarded && hasScopedGuard(guards);
+  const scopedGuard = guarded && hasScopedGuard(member.pipeline!.guards);
   const scoped = scopedGuard || env.scopes.active || connection.overrides !== undefined;
+  // The guards decide once per request: here, unless the request's handler had them decide before (`admitMember`).
+  const admission = admitted ?? (guarded ? await admitMember(request, sdk, connection, env) : undefined);
   // Who asks for what: read once, and only when a guard, the container or middleware needs it.
-  const access = guarded || scoped || chain ? memberAccessOf(request, sdk, connection) : undefined;
+  const access = admission?.access ?? (scoped || chain ? memberAccessOf(request, sdk, connection) : undefined);
   const requestSignal = sdk.mcpReq.signal;
-  // The call's container, opened once: by a @Scoped guard class, else when the call starts. Its
-  // `@FromCall('context')` is the call's context, which exists once the guards have decided.
+  // The call's container, opened once: by a @Scoped guard class (the admission's), else when the call starts.
+  // Its `@FromCall('context')` is the call's context, which exists once the guards have decided.
   let context: ToolContext | undefined;
-  let opened: CallContainer | undefined;
+  // A container the guards opened is the call's to release once the call starts, and released here when it never does.
+  const byGuards = admission?.takeContainer();
+  let opened: CallContainer | undefined = byGuards;
   const openContainer = () => (opened ??= env.openContainer(access!, connection, () => context ?? noContextForGuards(access!)));
-  let left = timeoutMs;
-  if (guarded) {
-    const started = Date.now();
-    const guardTimeoutMs = guardTimeoutOf(member, env);
-    const container = scopedGuard ? guardContainer(env.container, () => openContainer().container) : env.container;
-    const { passed, settled } = await passesGuards(guards, access!, env, { signal: requestSignal, timeoutMs: timeoutMs ?? guardTimeoutMs, guardTimeoutMs }, container);
-    if (!passed) {
-      // A guard that missed its deadline may still be running: the container it was built by outlives it.
-      if (opened) {
-        const scope = opened;
-        void settled.then(() => scope.release());
-      }
-      throw request.unknown();
-    }
-    // The guards' time counts against the member's timeout: `timeoutMs` bounds the whole call.
-    if (timeoutMs !== undefined) left = Math.max(0, timeoutMs - (Date.now() - started));
-  }
+  // The guards' time counts against the member's timeout: `timeoutMs` bounds the whole call.
+  const left = admission && timeoutMs !== undefined ? Math.max(0, timeoutMs - (Date.now() - admission.started)) : timeoutMs;
   const needsContext = member.usesContext || scoped;
   // A mounted app's members log within its own maxLogLength, when it set one.
   const maxLogLength = member.limits?.maxLogLength;
   const contextEnv = maxLogLength === undefined ? env : { ...env, maxLogLength };
-  // A container the guards opened is the call's to release once the call starts, and released here when it never does.
-  const byGuards = opened;
   let callStarted = false;
   const attempt = (round: SdkRound | undefined, signal: AbortSignal): Promise<R> => {
     callStarted = true;
     const open = needsContext ? createToolContext(member.name, sdk, connection, contextEnv, signal, round) : undefined;
     context = open?.ctx;
+    if (byGuards) admission!.bindContext(context);
     const called = scoped ? openContainer() : undefined;
     const container = called?.container ?? env.container;
     const scope: CallScope | undefined =

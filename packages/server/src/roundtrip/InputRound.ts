@@ -38,10 +38,13 @@ export class InputRound<Q extends InputRequest = InputRequest> {
   /**
    * @param previous the verified state the client echoed, if this is not the first round
    * @param responses the client's `inputResponses` (untrusted: each is checked before use)
+   * @param acceptedOnce whether no other instance of the app can accept `previous` again
+   *   (`OpenedState.acceptedOnce`); a state that another could is never counted as `continues`
    */
   constructor(
     private readonly previous: RoundState | undefined,
     private readonly responses: Readonly<Record<string, unknown>> | undefined,
+    private readonly acceptedOnce = true,
   ) {}
 
   /** The client's answer to `request`, or a `CallInterrupt` once the question is recorded. Synchronous on purpose. */
@@ -78,11 +81,13 @@ export class InputRound<Q extends InputRequest = InputRequest> {
    * client echoed a verified state with a response to one of that round's questions, or the
    * server kept earlier answers itself (a task's run after its client answered). A state echoed
    * without an answer only runs the method up to the same question again, so it does not count:
-   * a run that takes no step toward the end is a call of its own.
+   * a run that takes no step toward the end is a call of its own. Nor does a state that another
+   * instance of the app could accept again (each instance with its own `usedStates`): each of its
+   * runs could be one of many, so each is a call of its own.
    */
   get continues(): boolean {
     const { previous, responses } = this;
-    if (previous === undefined) return false;
+    if (previous === undefined || !this.acceptedOnce) return false;
     const asked = Object.keys(previous.asked);
     if (asked.length === 0) return Object.keys(previous.answers).length > 0;
     return responses !== undefined && asked.some((key) => Object.hasOwn(responses, key));

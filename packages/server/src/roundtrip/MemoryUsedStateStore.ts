@@ -29,6 +29,11 @@ export class MemoryUsedStateStore implements UsedStateStore {
     return id;
   }
 
+  /** Whether `id` is one this store issued (claimed here once, it is then refused by every instance that has not seen it claimed). */
+  issuedHere(id: string): boolean {
+    return this.prefix !== undefined && id.startsWith(this.prefix);
+  }
+
   claim(id: string, expiresAt: number): boolean {
     this.sweep();
     if (this.prefix !== undefined && id.startsWith(this.prefix)) return this.open.delete(id);

@@ -55,6 +55,18 @@ export interface RoundState {
   readonly asked: Readonly<Record<string, string>>;
 }
 
+/** A state a client echoed, as `RequestStateCodec.open` accepted it. */
+export interface OpenedState extends RoundState {
+  /**
+   * Whether no other instance of the app can accept this state again: it was claimed in a
+   * `usedStates` store other than a process's own (one the instances share, such as a
+   * cluster's), or this process issued it, so its own store holds it from the issue. A state
+   * issued by another instance and claimed in this process's store is accepted once here, and
+   * once more by each instance that has not seen it (instances without a shared store).
+   */
+  readonly acceptedOnce: boolean;
+}
+
 interface Sealed extends RoundState {
   /** A random id: a state is accepted once (per process, or per shared `usedStates` store). */
   readonly id: string;
@@ -176,7 +188,7 @@ export class RequestStateCodec {
   }
 
   /** The state a client echoed, opened for the request `binding` identifies; throws `RoundTripError`. */
-  async open(token: unknown, binding: string): Promise<RoundState> {
+  async open(token: unknown, binding: string): Promise<OpenedState> {
     if (typeof token !== 'string') throw new RoundTripError('requestState must be the string the server sent in its input_required result.');
     const bytes = token.startsWith(`${VERSION}.`) ? strictBase64url(token.slice(VERSION.length + 1)) : undefined;
     if (!bytes || bytes.length < IV_BYTES + TAG_BYTES)
@@ -201,10 +213,12 @@ export class RequestStateCodec {
     }
     const now = Date.now();
     if (sealed.exp <= now) throw new RoundTripError(`requestState expired ${now - sealed.exp} ms ago (a round is accepted for ${this.ttlMs} ms). Start the call again without requestState.`);
-    if (!(await this.used.claim(sealed.id, sealed.exp))) {
+    const used = this.used;
+    if (!(await used.claim(sealed.id, sealed.exp))) {
       throw new RoundTripError('requestState was already used: each state is accepted once. Send the requestState of the last input_required result, or start the call again without one.');
     }
-    return { answers: sealed.answers, asked: sealed.asked };
+    const acceptedOnce = !(used instanceof MemoryUsedStateStore) || used.issuedHere(sealed.id);
+    return { answers: sealed.answers, asked: sealed.asked, acceptedOnce };
   }
 
   /** The cipher's additional data: what the state is bound to (this app, then `binding`), authenticated but not carried. */

@@ -60,7 +60,8 @@ export async function runRound<R, Q extends InputRequest = InputRequest>(
   const opened = requestState === undefined ? undefined : await codec.open(requestState, binding);
   const { known } = request;
   const previous = known ? { answers: { ...known, ...opened?.answers }, asked: opened?.asked ?? {} } : opened;
-  const round = new InputRound<Q>(previous, inputResponses as Record<string, unknown> | undefined);
+  // Answers the server kept itself are its own; an echoed state, only as sure as its claim.
+  const round = new InputRound<Q>(previous, inputResponses as Record<string, unknown> | undefined, opened?.acceptedOnce ?? true);
   let result: R;
   try {
     result = await run(round);
