@@ -1,7 +1,11 @@
-import type { TSESTree } from '@typescript-eslint/utils';
+import type { ParserServices, ParserServicesWithTypeInformation, TSESTree } from '@typescript-eslint/utils';
+import { reexported } from './reexported';
 
 /** Where decorators come from that make a class a DTO: validation, transformation and Toolwright's docs. */
 const DTO_SOURCES = new Set(['class-validator', 'class-transformer', '@toolwright/core', '@toolwright/core/dto']);
+
+/** A statement that names `@toolwright/core` as its source. */
+export type ToolwrightDeclaration = TSESTree.ImportDeclaration | TSESTree.ExportNamedDeclaration | TSESTree.ExportAllDeclaration;
 
 /** The names a file imports, by local name: where from and under which exported name (`*` for a namespace). */
 export interface FileImports {
@@ -9,20 +13,28 @@ export interface FileImports {
   toolwright(local: string): string | undefined;
   /** Whether a local name comes from a package whose decorators make a class a DTO. */
   dtoDecorator(local: string): boolean;
-  /** The import declarations of `@toolwright/core`. */
-  readonly toolwrightDeclarations: readonly TSESTree.ImportDeclaration[];
+  /** The declarations that import `@toolwright/core` or re-export from it (a barrel). */
+  readonly toolwrightDeclarations: readonly ToolwrightDeclaration[];
 }
 
-export function readImports(program: TSESTree.Program): FileImports {
+/**
+ * The imports of a file. With type information (`services`), a name imported from elsewhere
+ * than these packages (a barrel of the project's own that re-exports them) counts as imported
+ * from where it is declared.
+ */
+export function readImports(program: TSESTree.Program, services?: Partial<ParserServices>): FileImports {
+  const typed = services?.program ? (services as ParserServicesWithTypeInformation) : undefined;
   const byLocal = new Map<string, { source: string; imported: string }>();
-  const toolwrightDeclarations: TSESTree.ImportDeclaration[] = [];
+  const toolwrightDeclarations: ToolwrightDeclaration[] = [];
   for (const statement of program.body) {
+    if ((statement.type === 'ExportNamedDeclaration' || statement.type === 'ExportAllDeclaration') && statement.source?.value === '@toolwright/core') toolwrightDeclarations.push(statement);
     if (statement.type !== 'ImportDeclaration') continue;
     const source = statement.source.value;
     if (source === '@toolwright/core') toolwrightDeclarations.push(statement);
     for (const spec of statement.specifiers) {
       const imported = spec.type === 'ImportSpecifier' ? (spec.imported.type === 'Identifier' ? spec.imported.name : spec.imported.value) : spec.type === 'ImportDefaultSpecifier' ? 'default' : '*';
-      byLocal.set(spec.local.name, { source, imported });
+      const declared = typed && spec.type === 'ImportSpecifier' && !DTO_SOURCES.has(source) ? reexported(spec, typed) : undefined;
+      byLocal.set(spec.local.name, declared && DTO_SOURCES.has(declared.source) ? declared : { source, imported });
     }
   }
   return {
@@ -63,12 +75,33 @@ export function isDtoDecorator(decorator: TSESTree.Decorator, imports: FileImpor
   return callee !== undefined && imports.dtoDecorator(callee.namespace ?? callee.name);
 }
 
+/** The call of a decorator (`@Param('w')`), or undefined for one written without a call (`@Param`, mid-edit). */
+export function decoratorCall(decorator: TSESTree.Decorator): TSESTree.CallExpression | undefined {
+  return decorator.expression.type === 'CallExpression' ? decorator.expression : undefined;
+}
+
+/** An expression without the type assertions around it: `{ ... } as const`, `{ ... } satisfies ParamOptions`. */
+function unwrapped(node: TSESTree.Node | undefined): TSESTree.Node | undefined {
+  while (node && (node.type === 'TSAsExpression' || node.type === 'TSSatisfiesExpression' || node.type === 'TSNonNullExpression')) node = node.expression;
+  return node;
+}
+
 /** The object literal passed as argument `index` of a decorator call, if there is one. */
 export function objectArgument(decorator: TSESTree.Decorator, index: number): TSESTree.ObjectExpression | undefined {
-  const call = decorator.expression;
-  if (call.type !== 'CallExpression') return undefined;
-  const argument = call.arguments[index];
+  const argument = unwrapped(decoratorCall(decorator)?.arguments[index]);
   return argument?.type === 'ObjectExpression' ? argument : undefined;
+}
+
+/**
+ * Whether argument `index` of a decorator call is there but cannot be read from the source:
+ * a variable (`@Param('w', opts)`), or an object literal with a spread or a computed key. A
+ * rule cannot tell what such options say, so it says nothing rather than guess.
+ */
+export function optionsUnreadable(decorator: TSESTree.Decorator, index: number): boolean {
+  const argument = decoratorCall(decorator)?.arguments[index];
+  if (argument === undefined) return false;
+  const object = objectArgument(decorator, index);
+  return !object || object.properties.some((p) => p.type !== 'Property' || p.computed);
 }
 
 /** The property `key` of an object literal (not computed, not spread). */

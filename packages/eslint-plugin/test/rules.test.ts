@@ -81,6 +81,7 @@ ruleTester().run('param-type-supported', loose(paramTypeSupported), {
     `${imports} class T { @Tool() a(@Param('w', { optional: true }) w?: string) {} }`,
     `${imports} class T { @Tool() a(@Param('n', { type: () => String, nullable: true }) n: string | null) {} }`,
     `${imports} enum Color { Red = 'red' } class T { @Tool() a(@Param('c', { enum: Color }) c: Color, @Param('b') b: boolean, @Param('o', { optional: true }) o?: boolean) {} }`,
+    `${imports} class T { @Tool() a(@Param('w', { type: () => String, default: 'main' }) w = 'main') {} }`,
   ],
   invalid: [
     {
@@ -144,6 +145,13 @@ ruleTester().run('param-type-supported', loose(paramTypeSupported), {
       code: `${imports} class T { @Tool() a(@Param('n', { type: () => String }) n: string | null) {} }`,
       errors: [{ messageId: 'nullable', data: { name: 'n', argument: 'n' } }],
     },
+    {
+      code: `${imports} class T { @Tool() a(@Param('w', { default: 'main' }) w = 'main', @Param('n', { default: 3 }) n = 3) {} }`,
+      errors: [
+        { messageId: 'unannotated', data: { name: 'w', argument: 'w', annotated: 'w: string' } },
+        { messageId: 'unannotated', data: { name: 'n', argument: 'n', annotated: 'n: number' } },
+      ],
+    },
   ],
 });
 
@@ -179,5 +187,8 @@ ruleTester('no-decorators').run('decorator-settings (off)', loose(decoratorSetti
       code: `import { Tool } from '@toolwright/core';\nexport class T { a() {} }`,
       errors: [{ messageId: 'missing', line: 1 }],
     },
+    // A barrel that re-exports Toolwright: the files importing through it may import nothing else of it.
+    { code: `export { Tool as ServedTool } from '@toolwright/core';`, errors: [{ messageId: 'missing', line: 1 }] },
+    { code: `export * from '@toolwright/core';`, errors: [{ messageId: 'missing', line: 1 }] },
   ],
 });

@@ -5,9 +5,9 @@ import { readImports } from '../imports';
 
 /**
  * Toolwright reads legacy decorators and the type metadata they emit. A file that imports
- * Toolwright and is compiled by a tsconfig without `experimentalDecorators` (TypeScript then
- * compiles standard decorators) or `emitDecoratorMetadata` (no types) is flagged where it
- * imports Toolwright, naming the tsconfig.
+ * Toolwright (or re-exports it, as a barrel does) and is compiled by a tsconfig without
+ * `experimentalDecorators` (TypeScript then compiles standard decorators) or
+ * `emitDecoratorMetadata` (no types) is flagged where it names Toolwright, naming the tsconfig.
  */
 export const decoratorSettings = createRule({
   name: 'decorator-settings',

@@ -6,7 +6,8 @@ import { isDtoDecorator, readImports, type FileImports } from '../imports';
  * A DTO property without a decorator leaves no trace at run time: class-validator never
  * hears of it, so it is missing from the schema and a value sent for it is refused as an
  * unknown property. A class is taken as a DTO when any of its properties carries a
- * class-validator, class-transformer or Toolwright `@Property` decorator.
+ * class-validator, class-transformer or Toolwright `@Property` decorator. A `declare` field of
+ * a subclass is left alone: it retypes an inherited property and has no run-time trace.
  */
 export const dtoPropertyDecorated = createRule({
   name: 'dto-property-decorated',
@@ -28,13 +29,16 @@ export const dtoPropertyDecorated = createRule({
       const dto = node.id?.name ?? 'class';
       for (const property of properties) {
         if (property.decorators.length > 0) continue;
+        // `declare a: 'x'` in a subclass only narrows the type of a property it inherits, whose
+        // decorators apply (class-validator reads a parent's); it emits nothing of its own.
+        if (property.declare && node.superClass) continue;
         const name = property.key.type === 'Identifier' ? property.key.name : property.key.type === 'Literal' ? String(property.key.value) : context.sourceCode.getText(property.key);
         context.report({ node: property.key, messageId: 'undecorated', data: { name, dto } });
       }
     };
     return {
       Program(program) {
-        imports = readImports(program);
+        imports = readImports(program, context.sourceCode.parserServices);
       },
       ClassDeclaration: check,
       ClassExpression: check,

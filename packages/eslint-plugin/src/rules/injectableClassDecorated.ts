@@ -44,7 +44,7 @@ export const injectableClassDecorated = createRule({
     };
     return {
       Program(program) {
-        imports = readImports(program);
+        imports = readImports(program, context.sourceCode.parserServices);
       },
       Decorator(decorator) {
         const name = toolwrightDecorator(decorator, imports);

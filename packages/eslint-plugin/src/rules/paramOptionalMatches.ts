@@ -1,6 +1,6 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { createRule } from '../createRule';
-import { objectArgument, propertyOf, readImports, toolwrightDecorator, type FileImports } from '../imports';
+import { decoratorCall, objectArgument, optionsUnreadable, propertyOf, readImports, toolwrightDecorator, type FileImports } from '../imports';
 
 type Parameter = TSESTree.Parameter;
 
@@ -46,27 +46,32 @@ export const paramOptionalMatches = createRule({
     const source = context.sourceCode;
     return {
       Program(program) {
-        imports = readImports(program);
+        imports = readImports(program, context.sourceCode.parserServices);
       },
       Decorator(decorator) {
         if (toolwrightDecorator(decorator, imports) !== 'Param') return;
-        const param = decorator.parent as Parameter;
-        const binding = bindingOf(param);
-        if (!binding) return;
+        const call = decoratorCall(decorator);
+        const binding = bindingOf(decorator.parent as Parameter);
+        // `@Param` without a call (mid-edit) is the compiler's to report; options in a variable
+        // or behind a spread cannot be read here.
+        if (!call || !binding || optionsUnreadable(decorator, 1)) return;
         const options = objectArgument(decorator, 1);
-        const call = decorator.expression as TSESTree.CallExpression;
         const optional = propertyOf(options, 'optional');
+        // `optional: flag`: only the run time knows what it says.
+        if (optional && !(optional.value.type === 'Literal' && typeof optional.value.value === 'boolean')) return;
         const declaredOptional = optional?.value.type === 'Literal' && optional.value.value === true;
         const hasDefault = propertyOf(options, 'default') !== undefined;
         const first = call.arguments[0];
         const argument = first?.type === 'Literal' ? String(first.value) : binding.id.name;
         const data = { name: binding.id.name, argument };
-        const addOption = (text: string) => (fixer: TSESLint.RuleFixer) => {
+        const makeOptional = (fixer: TSESLint.RuleFixer) => {
+          // `optional: false` is turned around rather than given a second `optional` key.
+          if (optional) return fixer.replaceText(optional.value, 'true');
           if (options) {
             const open = source.getFirstToken(options)!;
-            return fixer.insertTextAfter(open, options.properties.length > 0 ? ` ${text},` : ` ${text} `);
+            return fixer.insertTextAfter(open, options.properties.length > 0 ? ' optional: true,' : ' optional: true ');
           }
-          if (call.arguments.length === 1) return fixer.insertTextAfter(call.arguments[0], `, { ${text} }`);
+          if (call.arguments.length === 1) return fixer.insertTextAfter(call.arguments[0], ', { optional: true }');
           return null;
         };
         if (binding.initializer) {
@@ -76,7 +81,7 @@ export const paramOptionalMatches = createRule({
           return;
         }
         if (binding.id.optional && !declaredOptional && !hasDefault) {
-          context.report({ node: binding.id, messageId: 'questionMark', data, fix: call.arguments.length <= 2 ? addOption('optional: true') : undefined });
+          context.report({ node: binding.id, messageId: 'questionMark', data, fix: call.arguments.length <= 2 ? makeOptional : undefined });
           return;
         }
         if (declaredOptional && !binding.id.optional && !hasDefault && !admitsUndefined(binding.id)) {

@@ -1,7 +1,7 @@
 import { AST_NODE_TYPES, ESLintUtils, type TSESTree } from '@typescript-eslint/utils';
 import * as ts from 'typescript';
 import { createRule } from '../createRule';
-import { objectArgument, propertyOf, readImports, toolwrightDecorator, type FileImports } from '../imports';
+import { decoratorCall, objectArgument, optionsUnreadable, propertyOf, readImports, toolwrightDecorator, type FileImports } from '../imports';
 
 type Verdict = { kind: 'ok' } | { kind: 'array'; element: string } | { kind: 'unknown'; what: string } | { kind: 'literals'; emitted: 'String' | 'Number' | 'Boolean'; fix: string };
 
@@ -77,7 +77,8 @@ function elementName(type: ts.Type, checker: ts.TypeChecker): string {
  * `BuildError` gives: decorator metadata records only a constructor, so arrays lose their
  * element type; unions, interfaces, type literals, generics, `any` and `unknown` all become
  * `Object`, and so (with strictNullChecks) does a union with `null` or `undefined`; `bigint`,
- * `symbol` and built-ins other than `Date` are refused; enums and literal types become
+ * `symbol` and built-ins other than `Date` are refused, and so is a parameter without a type
+ * annotation (emitted as `Object` even with a default value); enums and literal types become
  * `String`, `Number` or `Boolean` (any value of it passes). test/paramTypeVerdicts.test.ts
  * holds the rule to the build's verdicts.
  */
@@ -93,6 +94,8 @@ export const paramTypeSupported = createRule({
         "'{{name}}' has a type that cannot be inferred at run time ({{what}}: TypeScript emits `Object`). Fix: state it: @Param('{{argument}}', { type: () => String }), `enum: [...]` for literal unions, `nullable: true` for `| null`, or `schema: {...}`.",
       literals: "'{{name}}' has the literal type `{{type}}`, but TypeScript emits only `{{emitted}}`, so any {{emittedLower}} would pass. Fix: @Param('{{argument}}', { {{fix}} }).",
       nullable: "'{{name}}' admits null, but `| null` leaves no trace at run time, so null is refused. Fix: @Param('{{argument}}', { nullable: true }).",
+      unannotated:
+        "'{{name}}' has no type annotation, so TypeScript emits `Object` for it (a default value does not count) and the build cannot know its type. Fix: annotate it (`{{annotated}}`), or state it: @Param('{{argument}}', { type: () => String }).",
       emptyUnion: "'{{name}}' admits {{empty}}, so TypeScript (with strictNullChecks) emits `Object` and the build cannot know its type. Fix: {{fix}}.",
     },
     schema: [],
@@ -106,26 +109,36 @@ export const paramTypeSupported = createRule({
     let imports: FileImports;
     return {
       Program(program) {
-        imports = readImports(program);
+        imports = readImports(program, context.sourceCode.parserServices);
       },
       Decorator(decorator) {
         if (toolwrightDecorator(decorator, imports) !== 'Param') return;
+        const call = decoratorCall(decorator);
+        // `@Param` without a call (mid-edit) is the compiler's to report; options in a variable
+        // or behind a spread may state the type, and cannot be read here.
+        if (!call || optionsUnreadable(decorator, 1)) return;
         const param = decorator.parent as TSESTree.Parameter;
         const inner = param.type === 'TSParameterProperty' ? param.parameter : param;
         const id = inner.type === 'AssignmentPattern' ? inner.left : inner;
-        if (id.type !== 'Identifier' || !id.typeAnnotation) return;
+        if (id.type !== 'Identifier') return;
         const options = objectArgument(decorator, 1);
         if (propertyOf(options, 'schema')) return;
-        const call = decorator.expression as TSESTree.CallExpression;
         const argument = call.arguments[0]?.type === 'Literal' ? String(call.arguments[0].value) : id.name;
         const data = { name: id.name, argument };
+        const explicit = propertyOf(options, 'type') || propertyOf(options, 'enum');
+        if (!id.typeAnnotation) {
+          // TypeScript emits `Object` for a parameter without an annotation, whatever its default value.
+          if (explicit) return;
+          const inferred = checker.getTypeAtLocation(services.esTreeNodeToTSNodeMap.get(id));
+          const annotated = inferred.flags & ts.TypeFlags.Any ? `${id.name}: <its type>` : `${id.name}: ${checker.typeToString(inferred)}`;
+          return context.report({ node: id, messageId: 'unannotated', data: { ...data, annotated } });
+        }
         const annotation = id.typeAnnotation.typeAnnotation;
         const type = checker.getTypeFromTypeNode(services.esTreeNodeToTSNodeMap.get(annotation) as unknown as ts.TypeNode);
         // The type as written, without its `| null` and `| undefined`.
         const written = (annotation.type === 'TSUnionType' ? annotation.types.filter((t) => !EMPTY_NODES.has(t.type)) : [annotation]).map((t) => context.sourceCode.getText(t)).join(' | ');
         const members = type.isUnion() ? type.types : [type];
         const hasNull = members.some((t) => t.flags & ts.TypeFlags.Null);
-        const explicit = propertyOf(options, 'type') || propertyOf(options, 'enum');
         const rest = members.filter((t) => !(t.flags & (ts.TypeFlags.Null | ts.TypeFlags.Undefined | ts.TypeFlags.Void)));
         const verdict = rest.length > 0 ? judge(rest, checker) : undefined;
         // With strictNullChecks, TypeScript emits `Object` for a union with `null` or `undefined`.
