@@ -154,10 +154,10 @@ describe.each(ERAS)('stdio, shutdown keeps its promise ($name)', (era) => {
   /**
    * Starts a call that is still running when shutdown begins: one waiting on the client's
    * sampling answer (2025 era), or a slow one (2026-07-28 has no server-to-client requests:
-   * sampling is an input_required result, answered at once).
+   * sampling is an input_required result, answered at once). With `sleeps`, a slow one in either era.
    */
-  const startWaitingCall = async (id: string, ms = 60_000) => {
-    if (era.modern) {
+  const startWaitingCall = async (id: string, ms = 60_000, sleeps = era.modern) => {
+    if (sleeps) {
       session.send(era.request({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'slow', arguments: { ms }, _meta: { progressToken: id } } }));
       await session.waitFor((m) => m.method === 'notifications/progress' && (m.params as { progressToken?: unknown }).progressToken === id); // it runs
       return undefined;
@@ -217,7 +217,8 @@ describe.each(ERAS)('stdio, shutdown keeps its promise ($name)', (era) => {
 
   it('a call that cannot finish within the drain timeout gets an error response, never silence', async () => {
     session = await RawSession.start({ era, env: { DRAIN_MS: '300' } });
-    await startWaitingCall('stuck');
+    // A call that sleeps: one waiting on the client's answer ends as soon as stdin does (no answer can come then).
+    await startWaitingCall('stuck', 60_000, true);
     session.child.stdin.end();
     expect(await session.exited()).toBe(0);
     expect(session.answers('stuck')).toEqual([{ jsonrpc: '2.0', id: 'stuck', error: { code: -32000, message: expect.stringContaining('did not finish within the drain timeout') } }]);

@@ -135,6 +135,58 @@ describe('OpenTelemetry against hostile names and text', () => {
     expect(JSON.parse(recorded)).toMatchObject({ text: 'visible-keys', aws_secret_access_key: '[REDACTED]', nested: { pwd: '[REDACTED]' }, tokenCount: 3, max_tokens: 7 });
   });
 
+  /** The arguments recorded on the span of one echo call made with `args`. */
+  const recordedArguments = async (args: Record<string, unknown>): Promise<Record<string, unknown>> => {
+    const client = await createTestClient(recording);
+    const marker = `marker-${Math.random()}`;
+    await client.callTool({ name: 'echo', arguments: { text: marker, ...args } });
+    await client.close();
+    const span = spans.getFinishedSpans().find((s) => String(s.attributes['gen_ai.tool.call.arguments']).includes(marker))!;
+    return JSON.parse(String(span.attributes['gen_ai.tool.call.arguments'])) as Record<string, unknown>;
+  };
+
+  // A secret word matched anywhere in a key hid keys that only name a secret (cookieConsent,
+  // secretary), and a word matched only at its end let plurals, `tokenValue` and words outside the list through.
+  it('hides a secret whatever form its key takes: plurals, a secret word first, compounds, other secret words', async () => {
+    const secrets = {
+      tokens: ['SECRET-1'],
+      refresh_tokens: 'SECRET-2',
+      tokenValue: 'SECRET-3',
+      passcode: 'SECRET-4',
+      otp: 'SECRET-5',
+      bearer: 'SECRET-6',
+      jwt: 'SECRET-7',
+      accessKey: 'SECRET-8',
+      signature: 'SECRET-9',
+      'X-API-Key': 'SECRET-10',
+      OAuthToken: 'SECRET-11',
+      session_id: 'SECRET-12',
+      'set-cookie': 'SECRET-13',
+      apikey: 'SECRET-14',
+      token2: 'SECRET-15',
+    };
+    const recorded = await recordedArguments(secrets);
+    expect(JSON.stringify(recorded)).not.toMatch(/SECRET/);
+    expect(Object.keys(recorded).filter((key) => recorded[key] === '[REDACTED]')).toEqual(Object.keys(secrets));
+  });
+
+  it('records arguments whose key only names or describes a secret', async () => {
+    const plain = {
+      cookieConsent: true,
+      secretary: 'Ada',
+      authorizationUrl: 'https://id.example/authorize',
+      passwordPolicy: 'min-12',
+      credentialType: 'oauth',
+      token_type: 'Bearer',
+      inputTokenCount: 12,
+      max_output_tokens: 64,
+      keyboard: 'dvorak',
+      author: 'Grace',
+      description: 'a note',
+    };
+    expect(await recordedArguments(plain)).toEqual({ text: expect.any(String), ...plain });
+  });
+
   it('records no header of an HTTP request (Authorization, Cookie) and bounds the JSON-RPC id', async () => {
     const listener = await app.listen({ transport: 'http', host: '127.0.0.1', port: 0, stateless: true, requestLogLevel: 'silent', exitOnSignal: false });
     try {

@@ -1,6 +1,7 @@
 import { Client } from '@modelcontextprotocol/client';
 import type { App } from '@toolwright/server';
 import { createTestClient, toolError, toolText, type TestClient, type TestClientOptions, type TestProtocol } from '@toolwright/server/testing';
+import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 
 /**
@@ -154,7 +155,7 @@ describe('createTestClient options', () => {
           (error: Error) => error,
         );
         expect(failure?.message).toBe(
-          `createTestClient: the server process \`${[process.execPath, ...crashes].join(' ')}\` stopped before it answered (Connection closed). ` +
+          `createTestClient: the server process \`${process.execPath} -e 'console.error("Error: Cannot find module '\\''/app/dist/server.js'\\''"); process.exit(1)'\` stopped before it answered (Connection closed). ` +
             "The end of its stderr:\nError: Cannot find module '/app/dist/server.js'",
         );
         // Shown as it was before when asked for, and not when ignored.
@@ -163,9 +164,49 @@ describe('createTestClient options', () => {
         written.mockRestore();
       }
     }
-    // In the 2026-07-28 era the SDK first asks a short-lived copy of the process, whose stderr it drops.
+    // In the 2026-07-28 era the SDK first asks a short-lived copy of the process, whose stderr and exit it keeps to itself: its error is passed on.
     const modern = await createTestClient({ transport: 'stdio', protocol: '2026-07-28', command: process.execPath, args: crashes, stderr: 'ignore' }).catch((error: Error) => error);
-    expect((modern as Error).message).toMatch(/^createTestClient: the server process `.* -e .*` stopped before it answered \(Version negotiation failed: .*\)\. Run it by hand to see why\.$/);
+    expect((modern as Error).message).toMatch(
+      /^createTestClient: connecting to the server process `.* -e .*` failed: Version negotiation failed: the connection closed during the server\/discover probe .*\.$/,
+    );
+  });
+
+  /** The message createTestClient fails with over stdio, for the process `node args`. */
+  const connectFailure = (args: string[], protocol: TestProtocol = '2025-11-25') =>
+    createTestClient({ transport: 'stdio', protocol, command: process.execPath, args, stderr: 'ignore' }).then(
+      () => 'connected',
+      (error: Error) => error.message,
+    );
+
+  // Every failed connect was said to be a process that "stopped before it answered", also one
+  // that was running and had answered, and one that never started.
+  it("says the process stopped only when it did; else passes on the SDK's error, naming the command", async () => {
+    const answersAnOldVersion = [
+      '-e',
+      `process.stdin.once('data', (d) => { const m = JSON.parse(String(d).split('\\n')[0]); process.stdout.write(JSON.stringify({ jsonrpc: '2.0', id: m.id, result: { protocolVersion: '1999-01-01', capabilities: {}, serverInfo: { name: 'old', version: '1' } } }) + '\\n'); setInterval(() => undefined, 1000); });`,
+    ];
+    expect(await connectFailure(answersAnOldVersion)).toMatch(/^createTestClient: connecting to the server process `.*` failed: Server's protocol version is not supported: 1999-01-01\.$/);
+    const missing = await createTestClient({ transport: 'stdio', command: '/nonexistent/server', args: [], stderr: 'ignore' }).catch((error: Error) => error.message);
+    expect(missing).toBe('createTestClient: connecting to the server process `/nonexistent/server` failed: spawn /nonexistent/server ENOENT.');
+  });
+
+  // The command was joined with spaces, so an argument holding spaces or quotes could not be run by hand.
+  it('quotes the command as a shell reads it: pasted into sh, it runs the same process', async () => {
+    const args = ['-e', `console.error("it's " + process.argv.slice(1).join('|')); process.exit(3)`, 'two words', "it's", '$HOME', ''];
+    const failure = await connectFailure(args);
+    const command = /`(.*)` stopped before it answered/.exec(failure)![1];
+    const run = spawnSync('sh', ['-c', command], { encoding: 'utf8' });
+    expect({ status: run.status, stderr: run.stderr }).toEqual({ status: 3, stderr: "it's two words|it's|$HOME|\n" });
+    expect(failure).toContain("The end of its stderr:\nit's two words|it's|$HOME|");
+  });
+
+  // 4,096 bytes that are not UTF-8 filled the quoted tail with 2,000 U+FFFD and pushed out the line that said why.
+  it('describes binary output at the end of stderr instead of quoting it, and keeps the text before it', async () => {
+    const failure = await connectFailure([
+      '-e',
+      `process.stderr.write('Error: the real reason\\n'); process.stderr.write(Buffer.alloc(4096, 0xff)); process.stderr.write(Buffer.alloc(64, 0)); process.exit(1)`,
+    ]);
+    expect(failure).toMatch(/stopped before it answered \(Connection closed\)\. The end of its stderr:\nError: the real reason\n\[binary output left out\]$/);
   });
 
   it('types the client as the SDK v2 Client in both eras (compile-time checks)', async () => {

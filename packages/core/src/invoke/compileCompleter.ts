@@ -9,7 +9,8 @@ export const MAX_COMPLETION_VALUES = 100;
  * Wraps a user's completion provider: keeps at most 100 values, sets `total` and `hasMore`
  * when it cuts, leaves out a `total` or `hasMore` of the provider's that is malformed or
  * contradicts its values, and turns a throw, or a value with no text (null, an object), into an
- * internal error (logged, never sent). Numbers and booleans are sent as their text.
+ * internal error (logged, never sent; a throw once the request's signal is aborted is not logged).
+ * Numbers and booleans are sent as their text.
  */
 export function compileCompleter(completer: Completer, where: string, logger: ToolLogger): CompleteArgument {
   return async (value, context) => {
@@ -31,6 +32,8 @@ export function compileCompleter(completer: Completer, where: string, logger: To
       const hasMore = cut || said.hasMore === true ? true : said.hasMore === false ? false : undefined;
       return { ok: true, value: { values, ...(total !== undefined && { total }), ...(hasMore !== undefined && { hasMore }) } };
     } catch (error) {
+      // Stopped by its signal (the request ended): the answer is no longer awaited, and the throw is no fault.
+      if (context.signal.aborted) return { ok: false, error: 'internal', message: `Completing ${where} stopped: its request ended.` };
       logger.error(`the completion provider of ${where} threw`, error);
       return { ok: false, error: 'internal', message: `Completing ${where} failed with an internal error.` };
     }

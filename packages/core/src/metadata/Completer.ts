@@ -1,7 +1,13 @@
-/** What a completion provider is told besides the partial value: the other arguments already chosen. */
+/** What a completion provider is told besides the partial value: the other arguments already chosen, and when to stop. */
 export interface CompletionRequestContext {
   /** Values the client already has for the other arguments of the same prompt or template. */
   readonly arguments: Readonly<Record<string, string>>;
+  /**
+   * Aborted once nobody waits for the suggestions any more: the client cancelled the request,
+   * the connection closed, or the timeout of the prompt or template (else the app's `timeoutMs`)
+   * passed. Hand it to a lookup that takes one (`fetch`, a database query) so it stops with the request.
+   */
+  readonly signal: AbortSignal;
 }
 
 /**

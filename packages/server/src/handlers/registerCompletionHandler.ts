@@ -15,7 +15,8 @@ import type { MemberRef } from '../pipeline/ServedMember';
  * An unknown prompt or template is -32602, and so is one the caller may not use (its access
  * rules or guards), with the same message; a static resource (nothing to complete) and an
  * argument without a provider complete to nothing. A provider still running when the member's
- * timeout (its own, else the app's `timeoutMs`) passes is answered with -32603, as a prompt get is.
+ * timeout (its own, else the app's `timeoutMs`) passes is answered with -32603, as a prompt get is;
+ * the provider's `signal` is aborted then, and when the client cancels or the connection closes.
  */
 export function registerCompletionHandler(connection: Connection, catalog: Catalog, env: PipelineEnv): void {
   connection.server.setRequestHandler('completion/complete', async (request, ctx) => {
@@ -50,10 +51,21 @@ export function registerCompletionHandler(connection: Connection, catalog: Catal
     const outcome = await withTimeout(
       timeoutMs,
       ctx.mcpReq.signal,
-      () => complete(argument.value, { arguments: context?.arguments ?? {} }),
+      // The signal ends with the request or at the timeout, so the provider can stop its lookup;
+      // what it returns once stopped counts for nothing: the timeout's answer (or none, on cancel) stands.
+      (signal) => complete(argument.value, { arguments: context?.arguments ?? {}, signal }).then((outcome) => (signal.aborted ? unanswered() : outcome)),
       () => Promise.reject(new ProtocolError(ErrorCodes.InternalError, `Completing ${what} timed out after ${timeoutMs} ms.`)),
     );
     if (!outcome.ok) throw outcomeError(outcome);
     return { completion: outcome.value };
   });
+}
+
+/**
+ * What a provider stopped by its signal leaves the wait with: a promise that never settles, so the
+ * end of the request decides the answer. A new one each time: one kept for good would keep every
+ * wait that adopted it.
+ */
+function unanswered(): Promise<never> {
+  return new Promise<never>(() => undefined);
 }

@@ -58,8 +58,13 @@ export class StdioTransport implements Transport {
   private initialized: 'done' | { id: string | number } | undefined;
   /** Ids of requests read but not yet answered. */
   private readonly pending = new Pending<string | number>();
-  /** Ids of the server's own requests (sampling, elicitation, roots) the client has not answered yet. */
-  private readonly asked = new Set<string | number>();
+  /**
+   * The server's own requests (sampling, elicitation, roots) the client has not answered yet: each
+   * id as sent, keyed by `Number(id)`, the key the SDK matches answers by (it accepts "0" for 0).
+   */
+  private readonly asked = new Map<number, string | number>();
+  /** True once the input ended: the client can answer no request from then on. */
+  private inputEnded = false;
   /** Serialized messages waiting for the next flush. */
   private outbox: string[] = [];
   /** While the output is backed up: what `send` returns, settled once the output has taken every write. */
@@ -93,8 +98,11 @@ export class StdioTransport implements Transport {
   send(message: JSONRPCMessage): Promise<void> {
     if (this.closed) return RESOLVED;
     const id = (message as { id?: string | number }).id;
-    if (id !== undefined && 'method' in message) this.asked.add(id);
-    else if (id === undefined) this.forgetAsked(message as { method?: string; params?: { requestId?: unknown } });
+    if (id !== undefined && 'method' in message) {
+      this.asked.set(Number(id), id);
+      // Asked after the input ended (a call still running asks): no answer can come, so it fails at once.
+      if (this.inputEnded) process.nextTick(() => this.failAsked(id));
+    } else if (id === undefined) this.forgetAsked(message as { method?: string; params?: { requestId?: unknown } });
     else {
       this.pending.delete(id);
       // A refused initialize leaves the connection open to another one.
@@ -247,8 +255,14 @@ export class StdioTransport implements Transport {
 
   /** Hands on the client's answer to one of the server's requests. */
   private answered(response: JSONRPCMessage): void {
-    this.asked.delete((response as { id: string | number }).id);
+    this.asked.delete(Number((response as { id: string | number }).id));
     this.deliver(response);
+  }
+
+  /** Ends the wait for one of the server's requests, still open, with the error that stands for the client's answer. */
+  private failAsked(id: string | number): void {
+    if (!this.asked.has(Number(id))) return;
+    this.answered({ jsonrpc: '2.0', id, error: INPUT_ENDED } as unknown as JSONRPCMessage);
   }
 
   private deliver(message: JSONRPCMessage): void {
@@ -281,7 +295,7 @@ export class StdioTransport implements Transport {
   private forgetAsked(notification: { method?: string; params?: { requestId?: unknown } }): void {
     if (notification.method !== 'notifications/cancelled') return;
     const id = notification.params?.requestId;
-    if (typeof id === 'string' || typeof id === 'number') this.asked.delete(id);
+    if (typeof id === 'string' || typeof id === 'number') this.asked.delete(Number(id));
   }
 
   private reply(id: string | number | null, code: number, message: string): void {
@@ -296,12 +310,11 @@ export class StdioTransport implements Transport {
   /**
    * The input ended: the client can answer none of the server's requests still open, so each
    * ends now with an error, as if the client had sent it (a call waiting for one finishes
-   * instead of holding shutdown until the drain timeout).
+   * instead of holding shutdown until the drain timeout); `send` fails those asked later the same way.
    */
   private readonly onEnd = (): void => {
-    for (const id of [...this.asked]) {
-      this.answered({ jsonrpc: '2.0', id, error: INPUT_ENDED } as unknown as JSONRPCMessage);
-    }
+    this.inputEnded = true;
+    for (const id of [...this.asked.values()]) this.failAsked(id);
     if (this.oninputend) this.oninputend();
     else void this.close();
   };

@@ -3,6 +3,7 @@ import type { OpenTelemetryApi } from './loadOpenTelemetry';
 import type { TelemetryInstruments } from './Telemetry';
 import { cutText, logLineText } from '@toolwright/core/internal';
 import { protocolMethods } from '../rpc/protocolMethods';
+import { isSecretKey } from './isSecretKey';
 
 /**
  * What a name from the wire is recorded as when the app does not serve it (an unknown method,
@@ -16,11 +17,6 @@ const MAX_URI = 1_024;
 const MAX_MESSAGE = 512;
 const MAX_JSON = 4_096;
 const PROTOCOL_VERSION = /^\d{4}-\d{2}-\d{2}$/;
-// Argument keys whose values are never recorded, at any depth (`recordArguments`), matched on the key lower-cased without '-', '_' and spaces:
-// a word that only a secret's key holds, anywhere in it (`aws_secret_access_key`, `password_confirmation`), and one that
-// ends a secret's key but starts other keys (`access_token`, not `tokenCount`).
-const SECRET_KEY = /secret|passw(?:or)?d|passphrase|credential|apikey|privatekey|authorization|cookie|(?:token|pwd|requeststate|sessionid)$/;
-const isSecretKey = (key: string): boolean => SECRET_KEY.test(key.toLowerCase().replace(/[-_ ]/g, ''));
 
 /** What tracing needs of one request, read from the SDK's request and context by the server seam. */
 export interface TracedRequest {
@@ -167,7 +163,7 @@ function resultOf(result: unknown): unknown {
   return r?.structuredContent ?? r?.content ?? null;
 }
 
-/** `value` as JSON cut to a few KiB; with `redact`, the values of secret-looking keys are left out. */
+/** `value` as JSON cut to a few KiB; with `redact`, the values of the keys `isSecretKey` picks are left out. */
 function boundedJson(value: unknown, redact: boolean): string {
   let json: string | undefined;
   try {

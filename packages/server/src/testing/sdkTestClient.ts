@@ -4,6 +4,7 @@ import type { JSONRPCMessage } from '../sdk/sdk';
 import type { ClientSideTransport, TestClientSetup, TestClientWire } from './connectTestClient';
 import { ToolwrightError } from '@toolwright/core';
 import { stderrTail } from './stderrTail';
+import { shellQuoted } from './shellQuoted';
 
 /** The protocol revision the modern client pins. */
 export const MODERN_PROTOCOL = '2026-07-28';
@@ -33,25 +34,36 @@ const MAX_COMMAND_CHARS = 200;
 
 /**
  * Starts the server process and connects to it. Its stderr is piped (and copied to this
- * process's when shown), so that a process that stops before answering (not built, a wrong
- * path, a failing start hook) fails with an error naming it and quoting the end of its stderr,
- * instead of the SDK's bare 'Connection closed'.
+ * process's when shown), so that a failed connection names the command and quotes the end of
+ * its stderr, instead of the SDK's bare 'Connection closed'. It says the process stopped before
+ * it answered (not built, a wrong path, a failing start hook) only when the process did exit;
+ * any other failure (a process that answered what the SDK refused, one that could not start) is
+ * the SDK's error, with the command named.
  */
 async function connectStdio(client: Client, wire: Extract<TestClientWire, { kind: 'stdio' }>): Promise<Client> {
   const transport = new StdioClientTransport({ command: wire.command, args: [...wire.args], cwd: wire.cwd, env: wire.env, stderr: 'pipe' });
   const stderr = stderrTail(transport.stderr, wire.stderr === 'inherit');
+  // The process's exit (the transport closes on it): set before the SDK fails the connection for it.
+  let exited = false;
+  transport.onclose = () => {
+    exited = true;
+  };
   try {
     await client.connect(transport);
     return client;
   } catch (error) {
+    // Read now: on a failed handshake the SDK closes the transport itself, which ends the process later.
+    const stopped = exited;
     // What the process wrote just before it stopped may be a turn behind its exit.
     await new Promise((resolve) => setImmediate(resolve));
-    const line = [wire.command, ...wire.args].join(' ');
+    const line = shellQuoted(wire.command, wire.args);
     const command = line.length > MAX_COMMAND_CHARS ? `${line.slice(0, MAX_COMMAND_CHARS)}...` : line;
+    const reason = (error as Error).message;
     const said = stderr();
-    throw new ToolwrightError(
-      `createTestClient: the server process \`${command}\` stopped before it answered (${(error as Error).message}). ${said ? `The end of its stderr:\n${said}` : 'Run it by hand to see why.'}`,
-      { cause: error },
-    );
+    const tail = said ? ` The end of its stderr:\n${said}` : '';
+    const message = stopped
+      ? `the server process \`${command}\` stopped before it answered (${reason}).${tail || ' Run it by hand to see why.'}`
+      : `connecting to the server process \`${command}\` failed: ${reason.replace(/\.?$/, '.')}${tail}`;
+    throw new ToolwrightError(`createTestClient: ${message}`, { cause: error });
   }
 }
