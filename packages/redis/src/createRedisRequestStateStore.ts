@@ -15,6 +15,8 @@ import { runCommand } from './runCommand';
 export function createRedisRequestStateStore(cluster: Pick<RedisCluster, 'redis' | 'prefix'>): UsedStateStore {
   const { redis, prefix } = cluster;
   return {
+    // Every instance on this Redis refuses a state one of them claimed.
+    shared: true,
     async claim(id, expiresAt) {
       const ttl = Math.max(1, Math.ceil(expiresAt - Date.now()));
       return (await runCommand(() => redis.set(`${prefix}rs:${id}`, '1', 'PX', ttl, 'NX'))) === 'OK';

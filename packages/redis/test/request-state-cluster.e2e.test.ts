@@ -1,4 +1,5 @@
 import { createApp } from '@toolwright/server';
+import { rateLimit } from '@toolwright/server/middleware';
 import type { HttpListener } from '@toolwright/server/http';
 import { createRedisCluster, type RedisCluster } from '@toolwright/redis';
 import { randomUUID } from 'node:crypto';
@@ -13,8 +14,9 @@ describe('an app serving HTTP with a cluster records accepted round states in it
   const keys = [randomUUID() + randomUUID()];
 
   /** One instance: the same keys everywhere, the cluster given to listen, no requestState.usedStates. */
-  const instance = async (mode: { stateless: boolean }) => {
-    const app = await createApp({ name: 'asker', version: '1', tools: [Asker], requestState: { keys } });
+  const instance = async (mode: { stateless: boolean }, limited = false) => {
+    const middleware = limited ? [rateLimit({ capacity: 1, refillPerSecond: 0.001 })] : [];
+    const app = await createApp({ name: 'asker', version: '1', tools: [Asker], middleware, requestState: { keys } });
     const listener = await app.listen({ transport: 'http', port: 0, requestLogLevel: 'silent', exitOnSignal: false, cluster, ...mode });
     listeners.push(listener);
     return listener.url;
@@ -59,5 +61,15 @@ describe('an app serving HTTP with a cluster records accepted round states in it
     const answers = await Promise.all([a, b, a, b].map((url) => callAsk(url, answer)));
     expect(answers.filter((x) => x.result).map((x) => x.result)).toEqual([expect.objectContaining({ content: [{ type: 'text', text: 'the model said: hello' }] })]);
     expect(answers.filter((x) => x.error).map((x) => x.error?.code)).toEqual([-32602, -32602, -32602]);
+  });
+
+  it("lets a rate-limited call's answering round go on free on another instance: the cluster's store says it is shared", async () => {
+    const [a, b] = [await instance({ stateless: true }, true), await instance({ stateless: true }, true)];
+    // Each instance has a bucket of its own (one token): b's goes on a call of its own first.
+    expect((await callAsk(b)).result).toMatchObject({ resultType: 'input_required' });
+    const round = await callAsk(a);
+    const { inputRequests, requestState } = round.result as { inputRequests: Record<string, unknown>; requestState: string };
+    const answer = { inputResponses: { [Object.keys(inputRequests)[0]]: { role: 'assistant', content: { type: 'text', text: 'hello' }, model: 'm' } }, requestState };
+    expect((await callAsk(b, answer)).result).toMatchObject({ content: [{ type: 'text', text: 'the model said: hello' }] });
   });
 });

@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { Ctx, Param, Tool, UseMiddleware, type ToolContext, type ToolLogger } from '@toolwright/core';
-import { createApp } from '@toolwright/server';
+import { createApp, type UsedStateStore } from '@toolwright/server';
 import { cache, rateLimit, timing, type CallTiming } from '@toolwright/server/middleware';
 import { createTestClient, type TestEra } from '@toolwright/server/testing';
 import { modernRequest } from './fixtures/modernRequest';
@@ -145,7 +145,7 @@ describe('rateLimit() and a 2026-07-28 retry that brings no answer', () => {
 describe('rateLimit() and a 2026-07-28 state taken by another instance', () => {
   // Two instances of one app (same name, same keys) behind one rate-limit store, as behind a load balancer.
   const KEY = 'ended-calls-state-key-0123456789abcdef-0123456789';
-  const instances = async (usedStates?: { claim(id: string): boolean }) => {
+  const instances = async (storeOf?: () => UsedStateStore) => {
     const served = { runs: 0 };
     class Costly {
       @UseMiddleware(rateLimit({ capacity: 1, refillPerSecond: 0.001 }))
@@ -156,8 +156,8 @@ describe('rateLimit() and a 2026-07-28 state taken by another instance', () => {
         return `sent to ${answer.action === 'accept' ? String(answer.content?.name) : 'nobody'}`;
       }
     }
-    const options = { name: 'ended-calls', version: '1', tools: [Costly], logger: quiet, requestState: { keys: [KEY], ...(usedStates && { usedStates }) } };
-    const apps = [await createApp(options), await createApp(options)];
+    const make = () => createApp({ name: 'ended-calls', version: '1', tools: [Costly], logger: quiet, requestState: { keys: [KEY], ...(storeOf && { usedStates: storeOf() }) } });
+    const apps = [await make(), await make()];
     const to = (i: number) => (params: Record<string, unknown>) =>
       modernRequest((request) => apps[i]!.fetch(request), 'tools/call', { name: 'report', ...params }, { capabilities: { elicitation: { form: {} } } });
     const first = await to(0)({ arguments: { year: '2026' } });
@@ -177,16 +177,37 @@ describe('rateLimit() and a 2026-07-28 state taken by another instance', () => {
     expect(served.runs).toBe(runs);
   });
 
+  /** A store of one process: each instance given its own remembers only what it claimed itself. */
+  const ownStore = (): UsedStateStore => {
+    const claimed = new Set<string>();
+    return { claim: (id) => !claimed.has(id) && Boolean(claimed.add(id)) };
+  };
+
+  it('charges a state replayed to an instance with a store of its own that is not the default (one that does not say it is shared)', async () => {
+    const { served, to, retry } = await instances(ownStore);
+    expect(textOf(await to(0)(retry))).toBe('sent to ada');
+    const replayed = await to(1)(retry);
+    expect(textOf(replayed)).toMatch(/^Rate limit reached for tool 'report'/);
+    expect(served.runs).toBe(2);
+  });
+
+  it('lets the retry go on free on the instance that issued the state, with a store of its own that is not the default', async () => {
+    const { served, to, retry } = await instances(ownStore);
+    expect(textOf(await to(0)(retry))).toBe('sent to ada');
+    expect(served.runs).toBe(2);
+  });
+
   it('lets the retry go on free on another instance when the instances share usedStates, and refuses its replay', async () => {
     const claimed = new Set<string>();
-    const shared = {
+    const shared: UsedStateStore = {
+      shared: true,
       claim(id: string) {
         if (claimed.has(id)) return false;
         claimed.add(id);
         return true;
       },
     };
-    const { served, to, retry } = await instances(shared);
+    const { served, to, retry } = await instances(() => shared);
     expect(textOf(await to(1)(retry))).toBe('sent to ada');
     await expect(to(0)(retry)).rejects.toMatchObject({ code: -32602 });
     expect(served.runs).toBe(2);

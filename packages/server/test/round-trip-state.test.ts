@@ -91,7 +91,7 @@ describe('RequestStateCodec', () => {
 
   it("takes a cluster's shared used-state store, unless the app named its own", async () => {
     const shared = new Set<string>();
-    const store = { claim: (id: string) => !shared.has(id) && Boolean(shared.add(id)) };
+    const store = { shared: true as const, claim: (id: string) => !shared.has(id) && Boolean(shared.add(id)) };
     const a = new RequestStateCodec({ keys: [KEY_A] }, APP);
     const b = new RequestStateCodec({ keys: [KEY_A] }, APP);
     expect(a.shareUsedStates(store)).toBe(true);
@@ -102,6 +102,19 @@ describe('RequestStateCodec', () => {
     await expect(a.open(token, BINDING)).rejects.toThrow(/already used/);
     const own = new RequestStateCodec({ keys: [KEY_A], usedStates: { claim: () => true } }, APP);
     expect(own.shareUsedStates(store)).toBe(false);
+  });
+
+  it('counts a state as accepted once in a store of its own (no `shared` flag) only when this codec issued it', async () => {
+    const storeOf = () => {
+      const claimed = new Set<string>();
+      return { claim: (id: string) => !claimed.has(id) && Boolean(claimed.add(id)) };
+    };
+    const a = new RequestStateCodec({ keys: [KEY_A], usedStates: storeOf() }, APP);
+    const b = new RequestStateCodec({ keys: [KEY_A], usedStates: storeOf() }, APP);
+    const token = await a.seal(STATE, BINDING);
+    // b could be one of many instances that each accept it once: its runs are not one call.
+    expect(await b.open(token, BINDING)).toMatchObject({ acceptedOnce: false });
+    expect(await a.open(token, BINDING)).toMatchObject({ acceptedOnce: true });
   });
 
   it('accepts a state once (a replay is refused)', async () => {

@@ -1,7 +1,10 @@
 import 'reflect-metadata';
-import { Ctx, Tool, UseGuards, type MemberAccess, type ToolContext } from '@toolwright/core';
-import { createApp, MemoryTaskStore, tasks, type App } from '@toolwright/server';
+import { Ctx, Scoped, Tool, UseGuards, type GuardClass, type MemberAccess, type ToolContext } from '@toolwright/core';
+import { createApp, defineExtension, MemoryTaskStore, tasks, type App } from '@toolwright/server';
 import { createTaskClient, createTestClient } from '@toolwright/server/testing';
+import { waitFor } from './fixtures/waitFor';
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * A task tool's guards decide before any task is made: a caller they refuse gets exactly the
@@ -9,7 +12,8 @@ import { createTaskClient, createTestClient } from '@toolwright/server/testing';
  * modes; a caller they let through gets a task that runs. They decide once per request, within
  * the same time as for a plain call: the run in the request that creates the task (or a plain
  * call of a `task: 'optional'` tool) takes their verdict; a later request of the task (the
- * `tasks/update` that brings an answer) is checked again.
+ * `tasks/update` that brings an answer) is checked again, and so is any other run an extension
+ * starts (a second `next()`, or one after it answered): those go the way of a plain call.
  */
 const silent = { debug() {}, info() {}, warn() {}, error() {} };
 const textOf = (result: unknown) => (result as { content: { text?: string }[] }).content[0]?.text ?? '';
@@ -154,5 +158,360 @@ describe("guards of task tools decide within the tool's timeoutMs, as for a plai
     } finally {
       await client.close();
     }
+  });
+});
+
+describe('guards of task tools and an extension that runs the call more than once', () => {
+  const decided: string[] = [];
+  let revoked = false;
+  const unlessRevoked = (access: MemberAccess) => {
+    decided.push(access.name);
+    return !revoked;
+  };
+  const ran: string[] = [];
+  class Work {
+    @UseGuards(unlessRevoked)
+    @Tool({ description: 'A guarded tool that is never a task.', timeoutMs: 600 })
+    async plain() {
+      ran.push('plain');
+      await sleep(350);
+      return 'plain done';
+    }
+
+    @UseGuards(unlessRevoked)
+    @Tool({ description: 'A guarded tool that may run as a task.', task: 'optional', timeoutMs: 600 })
+    async optional() {
+      ran.push('optional');
+      await sleep(350);
+      return 'optional done';
+    }
+  }
+  /** Runs the call, then once more (a retry-on-flake extension, say), answering with the second run. */
+  const twice = defineExtension({
+    id: 'com.example/twice',
+    aroundToolCall: async (_call, _ctx, next) => {
+      await next();
+      return next();
+    },
+  });
+  /** Answers at once and runs the call a little later (a background run). */
+  const later: Promise<string>[] = [];
+  const deferred = defineExtension({
+    id: 'com.example/deferred',
+    aroundToolCall: async (_call, _ctx, next) => {
+      later.push(sleep(50).then(() => next().then(textOf, (error: Error) => error.message)));
+      return { content: [{ type: 'text', text: 'accepted' }] };
+    },
+  });
+  beforeEach(() => {
+    decided.length = 0;
+    ran.length = 0;
+    later.length = 0;
+    revoked = false;
+  });
+
+  it.each(['plain', 'optional'])("'%s': a second next() is a run of its own: its guards decide again and it gets the whole timeoutMs", async (name) => {
+    const app = await createApp({ name: 'twice', version: '1', tools: [Work], logger: silent, extensions: [twice, tasks({ store: new MemoryTaskStore(), logger: silent })] });
+    const client = await createTestClient(app, { era: 'modern' });
+    try {
+      expect(textOf(await client.callTool({ name, arguments: {} }))).toBe(`${name} done`);
+      expect(decided).toEqual([name, name]);
+      expect(ran).toEqual([name, name]);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it.each(['plain', 'optional'])("'%s': a run started after the extension answered decides again: a guard revoked meanwhile refuses it", async (name) => {
+    const app = await createApp({ name: 'deferred', version: '1', tools: [Work], logger: silent, extensions: [deferred, tasks({ store: new MemoryTaskStore(), logger: silent })] });
+    const client = await createTestClient(app, { era: 'modern' });
+    try {
+      expect(textOf(await client.callTool({ name, arguments: {} }))).toBe('accepted');
+      revoked = true;
+      expect(await later[0]).toMatch(new RegExp(`^Unknown tool '${name}'`));
+      expect(ran).toEqual([]);
+      expect(decided).toEqual(name === 'plain' ? [name] : [name, name]);
+    } finally {
+      await client.close();
+    }
+  });
+});
+
+describe('guards of task tools and app.inFlight', () => {
+  it.each(['plain', 'optional'])("'%s': one guarded call counts once while it runs, and none once it answered", async (name) => {
+    let release: () => void = () => undefined;
+    let running: () => void = () => undefined;
+    const started = new Promise<void>((resolve) => (running = resolve));
+    const hold = async () => {
+      running();
+      await new Promise<void>((resolve) => (release = resolve));
+      return 'done';
+    };
+    const allow = () => true;
+    class Gated {
+      @UseGuards(allow)
+      @Tool({ description: 'A guarded tool that is never a task.' })
+      plain() {
+        return hold();
+      }
+
+      @UseGuards(allow)
+      @Tool({ description: 'A guarded tool that may run as a task.', task: 'optional' })
+      optional() {
+        return hold();
+      }
+    }
+    const app = await createApp({ name: 'in-flight', version: '1', tools: [Gated], logger: silent, extensions: [tasks({ store: new MemoryTaskStore(), logger: silent })] });
+    const client = await createTestClient(app, { era: 'modern' });
+    try {
+      const called = client.callTool({ name, arguments: {} });
+      await started;
+      const during = app.inFlight;
+      release();
+      expect(textOf(await called)).toBe('done');
+      expect(during).toBe(1);
+      expect(app.inFlight).toBe(0);
+    } finally {
+      await client.close();
+    }
+  });
+});
+
+describe('guards of task tools whose decision itself fails', () => {
+  it("answer a task: 'optional' tool as the pipeline answers a plain tool, not as a tool the app does not serve", async () => {
+    // A guard that throws is a refusal, logged; a logger that throws too fails the decision itself.
+    const broken = () => {
+      throw new Error('guard broke');
+    };
+    class Broken {
+      @UseGuards(broken)
+      @Tool({ description: 'A guarded tool that is never a task.' })
+      plain() {
+        return 'plain done';
+      }
+
+      @UseGuards(broken)
+      @Tool({ description: 'A guarded tool that may run as a task.', task: 'optional' })
+      optional() {
+        return 'optional done';
+      }
+
+      @Tool({ description: 'An unguarded tool.' })
+      ping() {
+        return 'pong';
+      }
+    }
+    const logger = {
+      ...silent,
+      error: () => {
+        throw new Error('log sink down');
+      },
+    };
+    const app = await createApp({ name: 'broken', version: '1', tools: [Broken], logger, extensions: [tasks({ store: new MemoryTaskStore(), logger: silent })] });
+    const client = await createTestClient(app, { era: 'modern' });
+    const answerOf = (name: string) =>
+      client.callTool({ name, arguments: {} }).then(
+        (result) => `result: ${textOf(result)}`,
+        (error: Error) => `error: ${error.message}`,
+      );
+    try {
+      const plain = await answerOf('plain');
+      expect(plain).toMatch(/^error: /);
+      expect(plain).not.toMatch(/Unknown tool/);
+      expect(await answerOf('optional')).toBe(plain);
+      // The server keeps serving.
+      expect(await answerOf('ping')).toBe('result: pong');
+    } finally {
+      await client.close();
+    }
+  });
+});
+
+/** A request-scoped service a @Scoped guard injects: which ones were made, and which disposed. */
+@Scoped('request')
+class Lease {
+  static made = 0;
+  static disposed: number[] = [];
+  readonly id = ++Lease.made;
+  dispose() {
+    Lease.disposed.push(this.id);
+  }
+}
+
+let slowGuardMs = 0;
+@Scoped('request')
+class LeaseGuard implements GuardClass {
+  constructor(private readonly lease: Lease) {}
+  async canActivate(_access: MemberAccess) {
+    if (slowGuardMs > 0) await sleep(slowGuardMs);
+    return this.lease.id > 0;
+  }
+}
+
+let gate: () => void = () => undefined;
+let gated = new Promise<void>((resolve) => (gate = resolve));
+const newGate = () => (gated = new Promise<void>((resolve) => (gate = resolve)));
+
+class Held {
+  @UseGuards(LeaseGuard)
+  @Tool({ description: 'Holds until the test lets it go, always as a task.', task: 'required', timeoutMs: 500 })
+  async hold() {
+    await gated;
+    return 'held';
+  }
+
+  @UseGuards(LeaseGuard)
+  @Tool({ description: 'A guarded tool that may run as a task.', task: 'optional' })
+  maybe() {
+    return 'maybe';
+  }
+}
+
+describe('a @Scoped guard of a task tool: the container it opened is released when no call takes it', () => {
+  beforeEach(() => {
+    Lease.disposed = [];
+    slowGuardMs = 0;
+    newGate();
+  });
+
+  it('when the tasks extension refuses the call as too busy (maxRunning.perCaller), and nothing stays in flight', async () => {
+    const store = new MemoryTaskStore();
+    const app = await createApp({ name: 'busy', version: '1', tools: [Held], logger: silent, extensions: [tasks({ store, logger: silent, maxRunning: { perCaller: 1 } })] });
+    const client = createTaskClient(app, { clientInfo: { name: 'c', version: '1' } });
+    const first = await client.call('hold');
+    expect(first.resultType).toBe('task');
+    const before = Lease.made;
+    const second = await client.call('hold');
+    expect(second).toMatchObject({ resultType: 'complete', result: { isError: true } });
+    await waitFor(() => Lease.disposed.includes(before));
+    expect(Lease.disposed).toContain(before); // the refused call's Lease
+    gate();
+    await waitFor(() => app.inFlight === 0);
+    expect(app.inFlight).toBe(0);
+  });
+
+  it("when a 'required' task tool is called by a client without the tasks extension", async () => {
+    const app = await createApp({ name: 'undeclared', version: '1', tools: [Held], logger: silent, extensions: [tasks({ store: new MemoryTaskStore(), logger: silent })] });
+    const client = await createTestClient(app, { era: 'modern' });
+    try {
+      const made = Lease.made;
+      await expect(client.callTool({ name: 'hold', arguments: {} })).rejects.toThrow(/tasks extension/);
+      await waitFor(() => Lease.disposed.includes(made + 1));
+      expect(Lease.disposed).toEqual([made + 1]);
+      expect(app.inFlight).toBe(0);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('when the task is queued (the request never runs the call)', async () => {
+    const store = new MemoryTaskStore();
+    const app = await createApp({ name: 'queue', version: '1', tools: [Held], logger: silent, extensions: [tasks({ store, logger: silent, queue: true, worker: false })] });
+    const client = createTaskClient(app);
+    const made = Lease.made;
+    expect((await client.call('hold')).resultType).toBe('task');
+    await waitFor(() => Lease.disposed.includes(made + 1));
+    expect(Lease.disposed).toEqual([made + 1]);
+    expect(app.inFlight).toBe(0);
+  });
+
+  it("when the guard is slower than the tool's timeoutMs: refused at the deadline, released once the guard settles", async () => {
+    slowGuardMs = 800;
+    const app = await createApp({ name: 'slow-scoped', version: '1', tools: [Held], logger: silent, extensions: [tasks({ store: new MemoryTaskStore(), logger: silent })] });
+    const client = createTaskClient(app);
+    const made = Lease.made;
+    const started = Date.now();
+    await expect(client.call('hold')).rejects.toThrow(/Unknown tool 'hold'/);
+    expect(Date.now() - started).toBeLessThan(780);
+    await waitFor(() => Lease.disposed.includes(made + 1));
+    expect(Lease.disposed).toEqual([made + 1]);
+  });
+});
+
+describe("a @Scoped guard of a task: 'optional' tool cancelled while it decides", () => {
+  it('ends the wait, releases the container once the guard settles, and leaves nothing in flight', async () => {
+    Lease.disposed = [];
+    slowGuardMs = 300;
+    const app = await createApp({ name: 'cancel', version: '1', tools: [Held], logger: silent, extensions: [tasks({ store: new MemoryTaskStore(), logger: silent })] });
+    const client = await createTestClient(app, { era: 'modern' });
+    try {
+      const made = Lease.made;
+      const abort = new AbortController();
+      const called = client.callTool({ name: 'maybe', arguments: {} }, { signal: abort.signal });
+      await sleep(50);
+      abort.abort('moved on');
+      await expect(called).rejects.toThrow();
+      expect(Lease.disposed).toEqual([]);
+      await waitFor(() => Lease.disposed.length > 0);
+      expect(Lease.disposed).toEqual([made + 1]);
+      await waitFor(() => app.inFlight === 0);
+      expect(app.inFlight).toBe(0);
+      slowGuardMs = 0;
+      expect(textOf(await client.callTool({ name: 'maybe', arguments: {} }))).toBe('maybe');
+    } finally {
+      slowGuardMs = 0;
+      await client.close();
+    }
+  });
+});
+
+describe('guards of a queued task', () => {
+  it('decide once for the request that queues it and once more for the worker that runs it', async () => {
+    const checked: string[] = [];
+    const counting = (access: MemberAccess) => {
+      checked.push(access.name);
+      return true;
+    };
+    class Queued {
+      @UseGuards(counting)
+      @Tool({ description: 'A queued task.', task: 'required' })
+      report() {
+        return 'report ready';
+      }
+    }
+    const app = await createApp({
+      name: 'worker',
+      version: '1',
+      tools: [Queued],
+      logger: silent,
+      extensions: [tasks({ store: new MemoryTaskStore(), logger: silent, queue: true, worker: { pollMs: 20 } })],
+    });
+    await app.start();
+    try {
+      const client = createTaskClient(app);
+      const done = await client.run('report');
+      expect(done).toMatchObject({ status: 'completed', result: { content: [{ type: 'text', text: 'report ready' }] } });
+      expect(checked).toEqual(['report', 'report']);
+    } finally {
+      await app.stop();
+    }
+  });
+});
+
+describe('guards of a task tool of a mounted app, called through its parent', () => {
+  it("decide once, within the tool's timeoutMs (not the child's shorter guardTimeoutMs), and refuse an intruder as an unknown tool", async () => {
+    const checked: string[] = [];
+    const slowCheck = async (access: MemberAccess) => {
+      checked.push(`${access.name} ${access.envelope.clientInfo?.name ?? '?'}`);
+      await sleep(200);
+      return access.envelope.clientInfo?.name !== 'intruder';
+    };
+    class Child {
+      @UseGuards(slowCheck)
+      @Tool({ description: 'A mounted task tool.', task: 'required', timeoutMs: 5_000 })
+      payroll() {
+        return 'payroll ready';
+      }
+    }
+    const child = await createApp({ name: 'child', version: '1', tools: [Child], logger: silent, guardTimeoutMs: 50 });
+    const store = new MemoryTaskStore();
+    const parent = await createApp({ name: 'parent', version: '1', tools: [], logger: silent, extensions: [tasks({ store, logger: silent })] });
+    await parent.mount({ app: child, namespace: 'hr' });
+    const member = createTaskClient(parent, { clientInfo: { name: 'accountant', version: '1' } });
+    expect(await member.run('hr_payroll')).toMatchObject({ status: 'completed', result: { content: [{ type: 'text', text: 'payroll ready' }] } });
+    expect(checked).toEqual(['hr_payroll accountant']);
+    const intruder = createTaskClient(parent, { clientInfo: { name: 'intruder', version: '1' } });
+    await expect(intruder.call('hr_payroll')).rejects.toThrow(/Unknown tool 'hr_payroll'/);
+    expect(store.size).toBe(1);
   });
 });

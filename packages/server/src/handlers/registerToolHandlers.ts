@@ -70,26 +70,40 @@ export function registerToolHandlers(server: Server, binding: ToolBinding, conne
     if (!tool) throw unknown();
     return serveMember(requestOf(tool, params, unknown), ctx, connection, env);
   };
+  const answer = (params: ToolCallParams, ctx: ServerContext) => call(params, ctx) as Promise<Record<string, unknown>>;
   /**
    * A guarded task tool's call with extensions around it: its access rules and guards decide
    * once, before the extensions see the call (a caller they refuse gets no task, nor a hint that
    * the tool exists: the extensions see no tool, and running the call answers as for a tool the
-   * app does not serve). Each run of the call in this request (the task's first run) takes their
-   * verdict instead of deciding again, within the same time limit; a later run (a task resumed
-   * by another request, or taken from the queue) is a request of its own, and its guards decide again.
+   * app does not serve). The first run of the call while the extensions decide (the task's first
+   * run) takes their verdict, within the same time limit; any other run (a second `next()`, one
+   * after the extensions answered, a task resumed by another request or taken from the queue)
+   * is served the normal way, and its guards decide again. `serveAdmitted` counts the admitted
+   * run in flight; the guards' decision is counted here.
    */
   const aroundGuarded = async (around: NonNullable<Connection['aroundToolCall']>, tool: CompiledTool, params: ToolCallParams, ctx: ServerContext) => {
-    const request = requestOf(tool, params, unknownTool(params.name));
-    const admission = await admitMember(request, ctx, connection, env).catch(() => undefined);
-    if (!admission) return around(params, undefined, ctx, () => Promise.reject(request.unknown()));
+    const unknown = unknownTool(params.name);
+    // The error the guards' refusal throws, told apart from any other failure of the decision.
+    let refusal: Error | undefined;
+    const request = requestOf(tool, params, () => (refusal = unknown()));
+    const admission = await env.inFlight.track(admitMember(request, ctx, connection, env)).catch((error: unknown) => {
+      if (refusal === undefined || error !== refusal) throw error;
+      return undefined;
+    });
+    if (!admission) return around(params, undefined, ctx, () => Promise.reject(unknown()));
+    let usable = true;
     try {
-      return await around(params, tool, ctx, (sdk) => serveAdmitted(request, admission, sdk, connection, env) as Promise<Record<string, unknown>>);
+      return await around(params, tool, ctx, (sdk) => {
+        if (!usable) return answer(params, sdk);
+        usable = false;
+        return serveAdmitted(request, admission, sdk, connection, env) as Promise<Record<string, unknown>>;
+      });
     } finally {
+      usable = false;
       admission.releaseUntaken();
     }
   };
   if (connection.era === 'modern') {
-    const answer = (params: ToolCallParams, ctx: ServerContext) => call(params, ctx) as Promise<Record<string, unknown>>;
     connection.callTool = answer;
     server.setRequestHandler('tools/call', (request, ctx) => {
       const around = connection.aroundToolCall;
@@ -97,7 +111,7 @@ export function registerToolHandlers(server: Server, binding: ToolBinding, conne
       const { params } = request;
       const tool = catalog.tool(params.name);
       if (!tool?.pipeline?.guards.length || !toolTaskMode(tool.target, tool.methodName)) return around(params, tool, ctx, (sdk) => answer(params, sdk)) as Promise<MemberAnswer<ToolResult>>;
-      return env.inFlight.track(aroundGuarded(around, tool, params, ctx)) as Promise<MemberAnswer<ToolResult>>;
+      return aroundGuarded(around, tool, params, ctx) as Promise<MemberAnswer<ToolResult>>;
     });
     return;
   }

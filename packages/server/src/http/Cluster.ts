@@ -112,7 +112,8 @@ export interface Cluster {
   /**
    * The 2026-07-28 round states already accepted, shared by the instances, so a state is
    * accepted once across the cluster. The app uses it unless its `requestState.usedStates`
-   * names another store. `createRedisCluster` brings one.
+   * names another store. `createRedisCluster` brings one. A store of your own says it is shared
+   * with `shared: true` (rate limits then let a round's retry taken on another instance go on free).
    */
   readonly usedStates?: UsedStateStore;
   /**

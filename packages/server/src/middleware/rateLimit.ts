@@ -31,8 +31,8 @@ export interface RateLimitOptions {
  * round only: the retries that bring the answers go on with the same call (one that brings
  * none runs the method up to the same question again, and is counted as a call). That holds
  * where a round's state is accepted once: a retry whose state another instance issued and this
- * one claimed in a `usedStates` store of its own spends a token (instances that share a bucket
- * store should share `requestState.usedStates` too, or each retry taken elsewhere is charged). A call
+ * one claimed in a `usedStates` store that is not `shared: true` spends a token (instances that
+ * share a bucket store should share `requestState.usedStates` too, or each retry taken elsewhere is charged). A call
  * with no token left does not run: a tool gets an `isError` result that says when to retry
  * (the model can read it), a resource read or prompt a JSON-RPC error saying the same.
  *

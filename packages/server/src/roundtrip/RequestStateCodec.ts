@@ -45,6 +45,14 @@ export interface RequestStateOptions {
 export interface UsedStateStore {
   /** Records `id` as used until `expiresAt` (ms since the epoch); true if it was not used before. */
   claim(id: string, expiresAt: number): boolean | Promise<boolean>;
+  /**
+   * Set to `true` by a store every instance of the app shares (such as a Redis store), so a state
+   * it claimed once is refused by all of them. A 2026-07-28 round whose state such a store claimed
+   * goes on with its call (a `rateLimit` spends no token for it); without the flag, only a state
+   * this process issued does, and one issued by another instance counts as a call of its own.
+   * Leave it out for a store of one process.
+   */
+  readonly shared?: true;
 }
 
 /** What a round carries to the next one: the answers so far and the questions just asked. */
@@ -59,8 +67,8 @@ export interface RoundState {
 export interface OpenedState extends RoundState {
   /**
    * Whether no other instance of the app can accept this state again: it was claimed in a
-   * `usedStates` store other than a process's own (one the instances share, such as a
-   * cluster's), or this process issued it, so its own store holds it from the issue. A state
+   * `usedStates` store that says it is shared (`UsedStateStore.shared`, such as a cluster's), or
+   * this process issued it (another instance counts each run of such a state as a call). A state
    * issued by another instance and claimed in this process's store is accepted once here, and
    * once more by each instance that has not seen it (instances without a shared store).
    */
@@ -105,6 +113,9 @@ export class RequestStateCodec {
   /** `maxBytes` as a room, when it is set. */
   private readonly room: StateRoom | undefined;
   private used: UsedStateStore;
+  /** What the ids of states sealed here start with when the store is neither this process's default nor shared (`localId`). */
+  private idPrefix: string | undefined;
+  private issued = 0;
   /** Whether the app named its store (then a cluster's does not replace it). */
   private readonly ownStore: boolean;
   /** The head of every state's additional data: the format and the issuing app. */
@@ -172,7 +183,7 @@ export class RequestStateCodec {
   async seal(state: RoundState, binding: string, retry?: () => StateRoom): Promise<string> {
     const exp = Date.now() + this.ttlMs;
     // This process's store remembers the states it issued until they are answered; any other store, those it was asked to claim.
-    const id = this.used instanceof MemoryUsedStateStore ? this.used.issue(exp) : crypto.randomUUID();
+    const id = this.used instanceof MemoryUsedStateStore ? this.used.issue(exp) : this.localId();
     const sealed: Sealed = { id, exp, answers: state.answers, asked: state.asked };
     const plain = encoder.encode(JSON.stringify(sealed));
     if ((this.room || retry) && Object.keys(state.answers).length > 0) {
@@ -217,8 +228,26 @@ export class RequestStateCodec {
     if (!(await used.claim(sealed.id, sealed.exp))) {
       throw new RoundTripError('requestState was already used: each state is accepted once. Send the requestState of the last input_required result, or start the call again without one.');
     }
-    const acceptedOnce = !(used instanceof MemoryUsedStateStore) || used.issuedHere(sealed.id);
+    const acceptedOnce = used.shared === true || this.issuedHere(sealed.id);
     return { answers: sealed.answers, asked: sealed.asked, acceptedOnce };
+  }
+
+  /**
+   * A new id for a state sealed while the store is not this process's `MemoryUsedStateStore`:
+   * random, and, unless the store is shared, starting with this codec's random prefix, so that
+   * `issuedHere` knows it when it comes back.
+   */
+  private localId(): string {
+    if (this.used.shared === true) return crypto.randomUUID();
+    this.idPrefix ??= `${crypto.randomUUID()}.`;
+    return this.idPrefix + (this.issued++).toString(36);
+  }
+
+  /** Whether this codec (this process) issued the state `id` names. */
+  private issuedHere(id: string): boolean {
+    const used = this.used;
+    if (used instanceof MemoryUsedStateStore && used.issuedHere(id)) return true;
+    return this.idPrefix !== undefined && id.startsWith(this.idPrefix);
   }
 
   /** The cipher's additional data: what the state is bound to (this app, then `binding`), authenticated but not carried. */
