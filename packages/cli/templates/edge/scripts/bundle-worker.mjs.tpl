@@ -33,7 +33,8 @@
 //   (see OPTIONAL_PARTS): composition (`mount`), sessions shared through a cluster (`cluster`),
 //   bearer authentication (`auth`, `oauth`) and the check of service overrides (`overrides`);
 // - resources, prompts, their completions and tool transforms, when the Worker holds none of the
-//   decorators that record them (see DECORATED_PARTS: esbuild keeps a decorator only when code calls it);
+//   decorators that record them (esbuild keeps a decorator only when code calls it) and no file
+//   that names the metadata key they record under (see DECORATED_PARTS);
 // - the SDK's default JSON Schema validator on workerd (@cfworker/json-schema's), when every server
 //   Toolwright makes is given Toolwright's own (its ES module build has sdk/schemaValidatorProvider)
 //   and nothing but Toolwright imports the SDK: the SDK makes its default only for a `Server` given
@@ -237,24 +238,35 @@ const OPTIONAL_PARTS = [
   },
 ].map((part) => ({ ...part, plugin: leftOut(part.name, part.modules, part.message, part.from ?? SERVER_ESM) }));
 
-/** A file of @toolwright/core's (or @toolwright/server's) ES module build: `esm/<path>.js`, `path` a pattern. */
-const coreEsm = (path) => new RegExp(`[\\\\/]core[\\\\/]esm[\\\\/]${path}\\.js$`);
-const serverEsm = (path) => new RegExp(`[\\\\/]server[\\\\/]esm[\\\\/]${path}\\.js$`);
+/**
+ * A file of @toolwright/core's (or @toolwright/server's) ES module build: `esm/<path>.js`, `path` a
+ * pattern whose `/` matches either separator (esbuild names files with `\` on Windows).
+ */
+const esmFile = (pkg, path) => new RegExp(`[\\\\/]${pkg}[\\\\/]esm[\\\\/]${path.replaceAll('/', '[\\\\/]')}\\.js$`);
+const coreEsm = (path) => esmFile('core', path);
+const serverEsm = (path) => esmFile('server', path);
 
 /**
  * Parts of Toolwright's ES module build that only what a decorator records leads into: resources
  * (`@Resource`, `@UiResource`), prompts (`@Prompt`), the completions of their arguments (served
  * for resource templates and prompts alone), and tool transforms (`@TransformTools`). The build
- * finds a member only by the record on its class, and the server serves a kind of member only when
- * its catalog holds one. esbuild keeps a decorator in the Worker only when code calls it, so when
- * the first build's output holds none of a part's `markers`, no class in the Worker can carry the
- * record, and the part is left out (where a file that `from` matches imports it), its exports
- * functions that throw `message`. This reads no word: it follows from what the Worker holds.
- * Mounted apps are made by createApp from decorated classes too. Two things keep every part: the
- * proxy, whose members are an upstream server's, and a CommonJS build of Toolwright in the
- * Worker, whose decorators record under the same keys without esbuild dropping any.
+ * finds a member only by the record on its class (own metadata under `keys`, the keys of
+ * packages/core/src/metadata/keys.ts), and the server serves a kind of member only when its
+ * catalog holds one. esbuild keeps a decorator in the Worker only when code calls it, so a part
+ * stays when the first build's output holds one of its `markers`. Code that records under a part's
+ * key without them (a dependency published with its own copy of Toolwright's decorators inlined)
+ * writes the key's text, so a part also stays when a file the output holds, other than core's own
+ * metadata/keys.js, has one of its `keys`. Otherwise no class in the Worker can carry the record,
+ * and the part is left out (where a file that `from` matches imports it), its exports functions
+ * that throw `message`. Mounted apps are made by createApp from decorated classes too. Two things
+ * keep every part: the proxy, whose members are an upstream server's, and a CommonJS build of
+ * Toolwright in the Worker, whose decorators record under the same keys without esbuild dropping any.
  */
 const KEEP_ALL_PARTS = [serverEsm('compose/proxy/.+'), /[\\/](?:core|server)[\\/]bundle[\\/][\w-]+\.js$/];
+/** Core's own metadata keys, which its registry reads whatever the app decorates: not a record. */
+const CORE_KEYS = coreEsm('metadata/keys');
+/** How a stand-in's message ends: what to do when a dependency records members in a way the bundler cannot see. */
+const FROM_A_DEPENDENCY = ", or, if a dependency's code records them, report it to Toolwright.";
 const DECORATED_PARTS = [
   {
     // With the reader of a view's file (`@UiResource({ file })`), which createApp hands the build.
@@ -262,16 +274,16 @@ const DECORATED_PARTS = [
     modules: /^(?:\.\/buildResource|\.\.\/handlers\/registerResourceHandlers|\.\.\/extensions\/apps\/viewFileReader)$/,
     from: /[\\/](?:core[\\/]esm[\\/]registry[\\/]collectMembers|server[\\/]esm[\\/](?:surface[\\/]Surface|app[\\/]createApp))\.js$/,
     markers: [coreEsm('decorators/(?:Resource|UiResource)')],
-    message:
-      "Toolwright's resources are not in this Worker bundle: nothing in it calls @Resource or @UiResource from @toolwright/core. Decorate the resources with them, imported from @toolwright/core in the Worker's code, and bundle again.",
+    keys: ['toolwright:resources'],
+    message: `Toolwright's resources are not in this Worker bundle: nothing in it calls @Resource or @UiResource from @toolwright/core or names their metadata key 'toolwright:resources'. Decorate the resources with them, imported from @toolwright/core in the Worker's code, and bundle again${FROM_A_DEPENDENCY}`,
   },
   {
     name: 'no-prompts',
     modules: /^(?:\.\/buildPrompt|\.\.\/handlers\/registerPromptHandlers)$/,
     from: /[\\/](?:core[\\/]esm[\\/]registry[\\/]collectMembers|server[\\/]esm[\\/]surface[\\/]Surface)\.js$/,
     markers: [coreEsm('decorators/Prompt')],
-    message:
-      "Toolwright's prompts are not in this Worker bundle: nothing in it calls @Prompt from @toolwright/core. Decorate the prompts with it, imported from @toolwright/core in the Worker's code, and bundle again.",
+    keys: ['toolwright:prompts'],
+    message: `Toolwright's prompts are not in this Worker bundle: nothing in it calls @Prompt from @toolwright/core or names its metadata key 'toolwright:prompts'. Decorate the prompts with it, imported from @toolwright/core in the Worker's code, and bundle again${FROM_A_DEPENDENCY}`,
   },
   {
     // With the completers of their arguments, which the build compiles for them alone.
@@ -279,8 +291,8 @@ const DECORATED_PARTS = [
     modules: /^(?:\.\.\/handlers\/registerCompletionHandler|\.\.\/invoke\/compileCompleter)$/,
     from: /[\\/](?:core[\\/]esm[\\/]registry[\\/]buildMemberParams|server[\\/]esm[\\/]surface[\\/]Surface)\.js$/,
     markers: [coreEsm('decorators/(?:Resource|UiResource|Prompt)')],
-    message:
-      "Toolwright's completions are not in this Worker bundle: nothing in it calls @Resource, @UiResource or @Prompt from @toolwright/core. Decorate the members with them, imported from @toolwright/core in the Worker's code, and bundle again.",
+    keys: ['toolwright:resources', 'toolwright:prompts'],
+    message: `Toolwright's completions are not in this Worker bundle: nothing in it calls @Resource, @UiResource or @Prompt from @toolwright/core or names their metadata keys ('toolwright:resources', 'toolwright:prompts'). Decorate the members with them, imported from @toolwright/core in the Worker's code, and bundle again${FROM_A_DEPENDENCY}`,
   },
   {
     // A mount's own transforms reach transformTool through their own import, which stays.
@@ -288,19 +300,36 @@ const DECORATED_PARTS = [
     modules: /^\.\.\/transform\/transformTool$/,
     from: coreEsm('registry/buildRegistry'),
     markers: [coreEsm('decorators/TransformTools')],
-    message:
-      "Toolwright's tool transforms are not in this Worker bundle: nothing in it calls @TransformTools from @toolwright/core. Import it from @toolwright/core in the Worker's code, and bundle again.",
+    keys: ['toolwright:transforms'],
+    message: `Toolwright's tool transforms are not in this Worker bundle: nothing in it calls @TransformTools from @toolwright/core or names its metadata key 'toolwright:transforms'. Import it from @toolwright/core in the Worker's code, and bundle again${FROM_A_DEPENDENCY}`,
   },
 ].map((part) => ({ ...part, plugin: leftOut(part.name, part.modules, part.message, part.from) }));
 
-/** The names of the DECORATED_PARTS whose decorators the first build's output (`metafile`) holds: those parts stay. */
-function decoratedPartsKept(metafile) {
+/**
+ * The names of the DECORATED_PARTS that stay, from the first build's `metafile`: those whose
+ * markers the output holds, or whose keys a file it holds has (`sourceOf(file)`, its text, read only
+ * when a marker does not already keep the part; see sourceReader).
+ */
+async function decoratedPartsKept(metafile, sourceOf) {
   const held = Object.values(metafile.outputs)
     .flatMap((output) => Object.entries(output.inputs ?? {}))
     .filter(([, input]) => input.bytesInOutput > 0)
     .map(([file]) => file);
-  const all = held.some((file) => KEEP_ALL_PARTS.some((pattern) => pattern.test(file)));
-  return new Set(DECORATED_PARTS.filter((part) => all || held.some((file) => part.markers.some((marker) => marker.test(file)))).map((part) => part.name));
+  if (held.some((file) => KEEP_ALL_PARTS.some((pattern) => pattern.test(file)))) return new Set(DECORATED_PARTS.map((part) => part.name));
+  const kept = new Set(DECORATED_PARTS.filter((part) => held.some((file) => part.markers.some((marker) => marker.test(file)))).map((part) => part.name));
+  const keys = [...new Set(DECORATED_PARTS.filter((part) => !kept.has(part.name)).flatMap((part) => part.keys))];
+  if (keys.length === 0) return kept;
+  const named = new Set();
+  await Promise.all(
+    [...new Set(held)]
+      .filter((file) => !CORE_KEYS.test(file))
+      .map(async (file) => {
+        const source = await sourceOf(file);
+        for (const key of keys) if (source.includes(key)) named.add(key);
+      }),
+  );
+  for (const part of DECORATED_PARTS) if (part.keys.some((key) => named.has(key))) kept.add(part.name);
+  return kept;
 }
 
 /**
@@ -521,11 +550,26 @@ function dtoNamesOf(source) {
   return understood === mentions ? names : undefined;
 }
 
-/** What the Worker's code reaches, from a first build's metafile (`entry`: the entry's own text, which is no file). */
-async function reachOf(metafile, resolveDir, entry) {
+/**
+ * The text of a file a first build's metafile names ('' when it cannot be read), or `entry`, the
+ * entry's own text, for the entry (resolved from `resolveDir`). Each file is read once: reachOf and
+ * decoratedPartsKept share the reader.
+ */
+function sourceReader(resolveDir, entry) {
   // esbuild names the entry in the metafile from the working folder, not from `resolveDir`.
   const entryFile = resolve(resolveDir, ENTRY_NAME);
-  const sourceOf = (file) => (resolve(file) === entryFile ? Promise.resolve(entry) : readFile(resolve(file), 'utf8').catch(() => ''));
+  const read = new Map();
+  return (file) => {
+    const path = resolve(file);
+    if (path === entryFile) return Promise.resolve(entry);
+    let text = read.get(path);
+    if (text === undefined) read.set(path, (text = readFile(path, 'utf8').catch(() => '')));
+    return text;
+  };
+}
+
+/** What the Worker's code reaches, from a first build's metafile (`sourceOf`: the text of its files, see sourceReader). */
+async function reachOf(metafile, resolveDir, sourceOf) {
   const inputs = Object.entries(metafile.inputs).filter(([file]) => !file.includes(':'));
   const jose = inputs.some(([file]) => /[\\/]server[\\/](?:bundle[\\/]auth|esm[\\/]auth[\\/]index)\.js$/.test(file));
   // An entry point that leads into the node-only code (in the CommonJS build, a view that returns a part of lazy.js).
@@ -918,8 +962,9 @@ const options = {
   logLevel: 'warning',
 };
 const first = await build({ ...options, plugins: [staticImports(true), oneClassTransformer], write: false, metafile: true, logLevel: 'silent' });
-const reach = await reachOf(first.metafile, resolveDir, entry);
-const decorated = decoratedPartsKept(first.metafile);
+const sourceOf = sourceReader(resolveDir, entry);
+const reach = await reachOf(first.metafile, resolveDir, sourceOf);
+const decorated = await decoratedPartsKept(first.metafile, sourceOf);
 const result = await build({
   ...options,
   write: false,
