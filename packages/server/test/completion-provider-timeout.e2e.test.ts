@@ -1,7 +1,10 @@
 import 'reflect-metadata';
 import { Param, Prompt, Resource } from '@toolwright/core';
-import { createApp } from '@toolwright/server';
+import { createApp, type App } from '@toolwright/server';
+import type { HttpListener } from '@toolwright/server/http';
+import { proxyServer, type ProxiedServer } from '@toolwright/server/proxy';
 import { createTestClient } from '@toolwright/server/testing';
+import { waitFor } from './fixtures/waitFor';
 
 const never = () => new Promise<string[]>(() => undefined);
 
@@ -136,4 +139,92 @@ describe("a completion provider's signal", () => {
       await client.close();
     }
   });
+});
+
+describe('a completion provider that answers exactly at the timeout', () => {
+  const TIMEOUT = 100;
+  class AtTheTimeout {
+    @Prompt({ description: 'Plan a trip.' })
+    plan(@Param('city', { complete: () => new Promise<string[]>((resolve) => setTimeout(() => resolve(['Lisbon']), TIMEOUT)) }) city: string) {
+      return `Plan a trip to ${city}.`;
+    }
+  }
+
+  // The timeout's timer is armed before the provider runs, so with the same delay it fires first.
+  it('is answered with the timeout every time, once, and nothing is logged as its fault', async () => {
+    const errors: string[] = [];
+    const logger = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: (message: string) => void errors.push(message) };
+    const app = await createApp({ name: 'edge', version: '1.0.0', tools: [AtTheTimeout], timeoutMs: TIMEOUT, logger });
+    const client = await createTestClient(app);
+    try {
+      const outcomes = new Set<string>();
+      for (let i = 0; i < 20; i++) {
+        outcomes.add(
+          await client.complete({ ref: { type: 'ref/prompt', name: 'plan' }, argument: { name: 'city', value: 'Li' } }, { timeout: 5_000 }).then(
+            (r) => `values ${r.completion.values.join()}`,
+            (error: { code?: number }) => `error ${error.code}`,
+          ),
+        );
+      }
+      expect([...outcomes]).toEqual(['error -32603']);
+      expect(errors.filter((line) => line.includes('completion provider'))).toEqual([]);
+    } finally {
+      await client.close();
+    }
+  }, 30_000);
+});
+
+describe("a proxied template's completion", () => {
+  const silent = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined };
+  const upstreamSignals: AbortSignal[] = [];
+  class Upstream {
+    @Resource('up://items/{id}', { mimeType: 'text/plain' })
+    item(
+      @Param('id', {
+        complete: (_typed: string, { signal }) =>
+          new Promise<string[]>((resolve) => {
+            upstreamSignals.push(signal);
+            const done = setTimeout(() => resolve(['apple']), 10_000);
+            signal.addEventListener('abort', () => {
+              clearTimeout(done);
+              resolve([]);
+            });
+          }),
+      })
+      id: string,
+    ) {
+      return `item ${id}`;
+    }
+  }
+
+  let upstream: App;
+  let listener: HttpListener;
+  let proxy: ProxiedServer;
+  beforeAll(async () => {
+    upstream = await createApp({ name: 'upstream', version: '1.0.0', tools: [Upstream], logger: silent });
+    listener = await upstream.listen({ transport: 'http', port: 0, host: '127.0.0.1', requestLogLevel: 'silent', exitOnSignal: false });
+    proxy = await proxyServer({ url: listener.url, name: 'up', logger: silent });
+  });
+  afterAll(async () => {
+    await proxy.stop();
+    await listener.close();
+  });
+
+  // The proxy did not hand the downstream signal to its upstream request: the upstream lookup
+  // ran on after the downstream request timed out, until the proxy's listTimeoutMs.
+  it("stops the upstream's lookup when the downstream completion times out", async () => {
+    const front = await createApp({ name: 'front', version: '1.0.0', tools: [], mount: [{ app: proxy, namespace: 'up' }], timeoutMs: 200, logger: silent });
+    const client = await createTestClient(front);
+    try {
+      const failed = await client.complete({ ref: { type: 'ref/resource', uri: 'up://items/{id}' }, argument: { name: 'id', value: 'a' } }, { timeout: 5_000 }).then(
+        () => 'answered',
+        (error: { code?: number }) => error.code,
+      );
+      expect(failed).toBe(-32603);
+      expect(upstreamSignals).toHaveLength(1);
+      await waitFor(() => upstreamSignals[0].aborted, "the upstream provider's signal to abort", { timeoutMs: 2_000 });
+    } finally {
+      await client.close();
+    }
+  }, 20_000);
 });

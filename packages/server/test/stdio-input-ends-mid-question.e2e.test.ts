@@ -71,8 +71,9 @@ describe('stdio: the client closes its input while a call waits for its answer',
     expect(out.filter((m) => m.id === question.id && !('method' in m))).toEqual([]);
   });
 
-  // A call still running when stdin ended, which asks only then, used to wait for the drain timeout.
-  it('fails a question asked after the input ended at once, not at the drain timeout', async () => {
+  // A call still running when stdin ended, which asks only then, used to wait for the drain timeout;
+  // then the question failed in the server was still written, for a client that reads on to act on.
+  it('fails a question asked after the input ended at once, not at the drain timeout, and does not send it', async () => {
     let release!: () => void;
     const released = new Promise<void>((resolve) => (release = resolve));
     let started!: () => void;
@@ -86,7 +87,7 @@ describe('stdio: the client closes its input while a call waits for its answer',
         return `the model said: ${(reply.content as { text: string }).text}`;
       }
     }
-    const { stdin, first, send, listener } = await serve([LateAsker], 3_000);
+    const { stdin, out, first, send, listener } = await serve([LateAsker], 3_000);
     send({ jsonrpc: '2.0', id: 'call', method: 'tools/call', params: { name: 'late', arguments: {} } });
     await running;
     stdin.end();
@@ -100,6 +101,7 @@ describe('stdio: the client closes its input while a call waits for its answer',
     });
     expect(Date.now() - asking).toBeLessThan(2_000);
     await listener.close();
+    expect(out.filter((m) => m.method === 'sampling/createMessage')).toEqual([]);
   });
 
   it("keeps a client request and the server's question with the same id apart", async () => {
@@ -138,6 +140,27 @@ describe("StdioTransport: the server's questions and the end of the input", () =
     expect(delivered).toEqual([
       { jsonrpc: '2.0', id: '0', result: MODEL_SAID_HI },
       { jsonrpc: '2.0', id: 1, error: { code: -32000, message: expect.stringContaining('closed its input') } },
+    ]);
+    await transport.close();
+  });
+
+  // Every id that is not a number was keyed as NaN: one answer closed all such questions.
+  it('keeps questions whose ids are strings that are not numbers apart', async () => {
+    const stdin = new PassThrough();
+    const transport = new StdioTransport(stdin, (_chunk, done) => (done(), true));
+    const delivered: JSONRPCMessage[] = [];
+    transport.onmessage = (message) => void delivered.push(message);
+    transport.oninputend = () => undefined;
+    await transport.start();
+    await transport.send({ jsonrpc: '2.0', id: 'q-a', method: 'roots/list', params: {} } as JSONRPCMessage);
+    await transport.send({ jsonrpc: '2.0', id: 'q-b', method: 'roots/list', params: {} } as JSONRPCMessage);
+    stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: 'q-a', result: { roots: [] } })}\n`);
+    stdin.end();
+    await new Promise((resolve) => stdin.once('end', resolve));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(delivered).toEqual([
+      { jsonrpc: '2.0', id: 'q-a', result: { roots: [] } },
+      { jsonrpc: '2.0', id: 'q-b', error: { code: -32000, message: expect.stringContaining('closed its input') } },
     ]);
     await transport.close();
   });

@@ -9,6 +9,7 @@ import { Param, Prompt, Resource, Tool } from '@toolwright/core';
 import { createApp, type App } from '@toolwright/server';
 import { createTestClient } from '@toolwright/server/testing';
 import { useOtelRecorder } from './fixtures/useOtelRecorder';
+import { isSecretKey } from '../src/telemetry/isSecretKey';
 
 const silent = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined };
 const JSON_RESULT = { '~standard': { version: 1 as const, vendor: 'test', validate: (value: unknown) => ({ value: value as Record<string, unknown> }) } };
@@ -187,6 +188,45 @@ describe('OpenTelemetry against hostile names and text', () => {
     expect(await recordedArguments(plain)).toEqual({ text: expect.any(String), ...plain });
   });
 
+  // Splitting a key on its case humps found no word in a key written in one case: these were recorded.
+  it('hides a secret whose key is written in one case (PGPASSWORD, accesstoken, MYAPIKEY)', async () => {
+    const secrets = {
+      PGPASSWORD: 'SECRET-1',
+      DBPASSWORD: 'SECRET-2',
+      AUTHTOKEN: 'SECRET-3',
+      accesstoken: 'SECRET-4',
+      refreshtoken: 'SECRET-5',
+      clientsecret: 'SECRET-6',
+      userpassword: 'SECRET-7',
+      githubtoken: 'SECRET-8',
+      privatekeypem: 'SECRET-9',
+      xapikey: 'SECRET-10',
+      MYAPIKEY: 'SECRET-11',
+      oauthtoken: 'SECRET-12',
+    };
+    const recorded = await recordedArguments(secrets);
+    expect(JSON.stringify(recorded)).not.toMatch(/SECRET/);
+    expect(Object.keys(recorded).filter((key) => recorded[key] === '[REDACTED]')).toEqual(Object.keys(secrets));
+  });
+
+  // A describing word first excused the key, so the token last in it was recorded.
+  it('hides a token whose key starts with a describing word (consentToken, urlToken, usageToken)', async () => {
+    const recorded = await recordedArguments({ consentToken: 'SECRET-1', urlToken: 'SECRET-2', usageToken: 'SECRET-3' });
+    expect(recorded).toEqual({ text: expect.any(String), consentToken: '[REDACTED]', urlToken: '[REDACTED]', usageToken: '[REDACTED]' });
+  });
+
+  it('hides PINs, card numbers, SSNs, wallet seeds and private keys written short', async () => {
+    const secrets = { pin: '1234', cvv: '123', cardNumber: '4111111111111111', creditCard: '4111', ssn: '078-05-1120', mnemonic: 'abandon', seedPhrase: 'abandon', privKey: 'k', sshKey: 'k' };
+    const recorded = await recordedArguments(secrets);
+    expect(Object.keys(recorded).filter((key) => recorded[key] !== '[REDACTED]')).toEqual(['text']);
+  });
+
+  // The usage counters of a model's tokens were hidden as if they were tokens.
+  it("records the counters of a model's tokens (inputTokens, completionTokens, tokensUsed)", async () => {
+    const counters = { inputTokens: 12, outputTokens: 34, promptTokens: 5, completionTokens: 6, cachedTokens: 7, tokensUsed: 8, maxTokens: 9, tokenCount: 10 };
+    expect(await recordedArguments(counters)).toEqual({ text: expect.any(String), ...counters });
+  });
+
   it('records no header of an HTTP request (Authorization, Cookie) and bounds the JSON-RPC id', async () => {
     const listener = await app.listen({ transport: 'http', host: '127.0.0.1', port: 0, stateless: true, requestLogLevel: 'silent', exitOnSignal: false });
     try {
@@ -212,5 +252,21 @@ describe('OpenTelemetry against hostile names and text', () => {
     expect(String(call.attributes['jsonrpc.request.id']).length).toBeLessThanOrEqual(128);
     const everything = JSON.stringify(spans.getFinishedSpans().map((s) => [s.name, s.attributes, s.status]));
     expect(everything).not.toMatch(/HEADER-SECRET|COOKIE-SECRET|uuuu/);
+  });
+});
+
+describe('the cost of judging the keys of recorded arguments', () => {
+  // Every key of the whole arguments is judged before the JSON is cut to 4 KiB; a key of many
+  // one-letter words ('A1A1...') cost its full length (4 MiB of such keys took ~18x the time of
+  // stringifying them). A long key is judged by its two ends alone: its cost is bounded.
+  it('judges a long key by its ends alone, whatever its middle holds', () => {
+    expect(isSecretKey(`${'x'.repeat(2000)}password${'x'.repeat(2000)}`)).toBe(false);
+    expect(isSecretKey(`${'A1'.repeat(2000)}_1`)).toBe(false);
+  });
+
+  it('still reads both ends of a long key', () => {
+    expect(isSecretKey(`${'x'.repeat(5000)}_password`)).toBe(true);
+    expect(isSecretKey(`apiKey_${'x'.repeat(5000)}`)).toBe(true);
+    expect(isSecretKey(`${'x'.repeat(5000)}_count`)).toBe(false);
   });
 });

@@ -60,9 +60,9 @@ export class StdioTransport implements Transport {
   private readonly pending = new Pending<string | number>();
   /**
    * The server's own requests (sampling, elicitation, roots) the client has not answered yet: each
-   * id as sent, keyed by `Number(id)`, the key the SDK matches answers by (it accepts "0" for 0).
+   * id as sent, keyed by `askedKey(id)` (the SDK matches an answer to "0" with the request 0).
    */
-  private readonly asked = new Map<number, string | number>();
+  private readonly asked = new Map<string | number, string | number>();
   /** True once the input ended: the client can answer no request from then on. */
   private inputEnded = false;
   /** Serialized messages waiting for the next flush. */
@@ -99,9 +99,12 @@ export class StdioTransport implements Transport {
     if (this.closed) return RESOLVED;
     const id = (message as { id?: string | number }).id;
     if (id !== undefined && 'method' in message) {
-      this.asked.set(Number(id), id);
-      // Asked after the input ended (a call still running asks): no answer can come, so it fails at once.
-      if (this.inputEnded) process.nextTick(() => this.failAsked(id));
+      this.asked.set(askedKey(id), id);
+      // Asked after the input ended (a call still running asks): no answer can come, so it fails at once, and is not sent.
+      if (this.inputEnded) {
+        process.nextTick(() => this.failAsked(id));
+        return RESOLVED;
+      }
     } else if (id === undefined) this.forgetAsked(message as { method?: string; params?: { requestId?: unknown } });
     else {
       this.pending.delete(id);
@@ -255,13 +258,13 @@ export class StdioTransport implements Transport {
 
   /** Hands on the client's answer to one of the server's requests. */
   private answered(response: JSONRPCMessage): void {
-    this.asked.delete(Number((response as { id: string | number }).id));
+    this.asked.delete(askedKey((response as { id: string | number }).id));
     this.deliver(response);
   }
 
   /** Ends the wait for one of the server's requests, still open, with the error that stands for the client's answer. */
   private failAsked(id: string | number): void {
-    if (!this.asked.has(Number(id))) return;
+    if (!this.asked.has(askedKey(id))) return;
     this.answered({ jsonrpc: '2.0', id, error: INPUT_ENDED } as unknown as JSONRPCMessage);
   }
 
@@ -295,7 +298,7 @@ export class StdioTransport implements Transport {
   private forgetAsked(notification: { method?: string; params?: { requestId?: unknown } }): void {
     if (notification.method !== 'notifications/cancelled') return;
     const id = notification.params?.requestId;
-    if (typeof id === 'string' || typeof id === 'number') this.asked.delete(Number(id));
+    if (typeof id === 'string' || typeof id === 'number') this.asked.delete(askedKey(id));
   }
 
   private reply(id: string | number | null, code: number, message: string): void {
@@ -318,6 +321,16 @@ export class StdioTransport implements Transport {
     if (this.oninputend) this.oninputend();
     else void this.close();
   };
+}
+
+/**
+ * The key of one of the server's requests in `asked`: a number, or a string that reads as one, by
+ * its number (the SDK matches an answer to "0" with the request 0); any other string as it is.
+ */
+function askedKey(id: string | number): string | number {
+  if (typeof id === 'number') return id;
+  const number = Number(id);
+  return Number.isNaN(number) || id.trim() === '' ? id : number;
 }
 
 function backlog(): { promise: Promise<void>; resolve: () => void } {

@@ -8,42 +8,56 @@ const KEPT_CHARS = 2000;
  * characters but tab, newline, carriage return and escape (which starts a terminal colour).
  */
 // eslint-disable-next-line no-control-regex -- finding control characters is the point
-const NOT_TEXT = /[\uFFFD\x00-\x08\x0B\x0C\x0E-\x1A\x1C-\x1F\x7F]+/g;
-/** A run of characters that are no text at least this long is described instead of quoted; a shorter one (a stray byte in a line) stays. */
-const BINARY_RUN = 8;
-/** What stands for a run of binary output in the quoted tail. */
-const BINARY = '[binary output left out]';
+const NOT_TEXT = /[\uFFFD\x00-\x08\x0B\x0C\x0E-\x1A\x1C-\x1F\x7F]/g;
+/** A line is binary output when at least this share of its characters are no text; fewer (a stray byte in a line of text) are quoted. */
+const BINARY_SHARE = 1 / 8;
+/** What stands for binary output (one or more lines of it in a row) in the quoted tail. */
+const BINARY = '[binary output left out]\n';
 
 /**
  * Reads a server process's piped stderr as it comes, copying it to this process's stderr when
  * `show` is true (as the `'inherit'` option shows it), and returns what the last
- * `KEPT_CHARS` characters of it were, for the error of a connection that failed. Binary output
- * (runs of bytes that are not text) is described in one bracketed note, not quoted.
+ * `KEPT_CHARS` characters of it were, for the error of a connection that failed. Output is judged
+ * line by line (a line longer than `KEPT_CHARS` in pieces of that length): a line that is binary
+ * output, or holds any character that is no text right after binary output, is described by one
+ * bracketed note for the whole run of such lines, not quoted.
  */
 export function stderrTail(stream: Stream | null, show: boolean): () => string {
   const decoder = new StringDecoder('utf8');
   let kept = '';
-  // The run of characters that are no text at the end of what was read, not in `kept` yet: it may go on in the next chunk.
-  let run = '';
-  const settle = (): string => (run.length >= BINARY_RUN ? BINARY : run);
+  // The line being read: it may go on in the next chunk.
+  let line = '';
+  let inBinary = false;
+  const settle = (text: string): void => {
+    const binary = isBinary(text, inBinary);
+    if (binary && !inBinary) kept += BINARY;
+    else if (!binary) kept += text;
+    inBinary = binary;
+  };
   stream?.on('data', (chunk: Buffer) => {
     if (show) process.stderr.write(chunk);
-    const text = decoder.write(chunk);
-    let last = 0;
-    for (const match of text.matchAll(NOT_TEXT)) {
-      if (match.index > last) {
-        kept += settle() + text.slice(last, match.index);
-        run = '';
-      }
-      // Only the length of a long run matters: keep no more of it than that.
-      run = (run + match[0]).slice(0, BINARY_RUN);
-      last = match.index + match[0].length;
+    line += decoder.write(chunk);
+    let start = 0;
+    for (let end = line.indexOf('\n'); end !== -1; end = line.indexOf('\n', start)) {
+      settle(line.slice(start, end + 1));
+      start = end + 1;
     }
-    if (last < text.length) {
-      kept += settle() + text.slice(last);
-      run = '';
+    line = line.slice(start);
+    while (line.length > KEPT_CHARS) {
+      settle(line.slice(0, KEPT_CHARS));
+      line = line.slice(KEPT_CHARS);
     }
     kept = kept.slice(-KEPT_CHARS);
   });
-  return () => (kept + settle()).slice(-KEPT_CHARS).trim();
+  return () => {
+    const binary = line !== '' && isBinary(line, inBinary);
+    const end = binary ? (inBinary ? '' : BINARY) : line;
+    return (kept + end).slice(-KEPT_CHARS).trim();
+  };
+}
+
+/** Whether a non-empty line of stderr is binary output, read right `afterBinary` output or not. */
+function isBinary(line: string, afterBinary: boolean): boolean {
+  const notText = line.match(NOT_TEXT)?.length ?? 0;
+  return notText >= line.length * BINARY_SHARE || (afterBinary && notText > 0);
 }

@@ -218,10 +218,17 @@ function completer(runtime: ProxyRuntime, ref: Record<string, unknown>, argument
     if (!client) return { ok: true, value: { values: [] } };
     if (!client.getServerCapabilities()?.completions) return { ok: true, value: { values: [] } };
     try {
-      const result = await client.complete({ ref: ref as never, argument: { name: argument, value }, context: { arguments: { ...context.arguments } } }, { timeout: runtime.listTimeoutMs });
+      const result = await client.complete(
+        { ref: ref as never, argument: { name: argument, value }, context: { arguments: { ...context.arguments } } },
+        {
+          timeout: runtime.listTimeoutMs,
+          // A downstream cancel or timeout ends the upstream lookup too.
+          signal: context.signal,
+        },
+      );
       return { ok: true, value: result.completion };
     } catch (error) {
-      const failure = upstreamFailure(runtime.label(), `completion/complete '${argument}'`, error, undefined, runtime.logger, 'listTimeoutMs');
+      const failure = upstreamFailure(runtime.label(), `completion/complete '${argument}'`, error, context.signal, runtime.logger, 'listTimeoutMs');
       return { ok: false, error: failure.kind, message: failure.message };
     }
   };
