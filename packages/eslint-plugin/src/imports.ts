@@ -1,11 +1,22 @@
 import type { ParserServices, ParserServicesWithTypeInformation, TSESTree } from '@typescript-eslint/utils';
-import { reexported } from './reexported';
+import { namespaceMember, reexported } from './reexported';
 
 /** Where decorators come from that make a class a DTO: validation, transformation and Toolwright's docs. */
 const DTO_SOURCES = new Set(['class-validator', 'class-transformer', '@toolwright/core', '@toolwright/core/dto']);
 
+/** Whether decorators of this package make a class a DTO. */
+export function isDtoSource(source: string | undefined): boolean {
+  return source !== undefined && DTO_SOURCES.has(source);
+}
+
 /** A statement that names `@toolwright/core` as its source. */
 export type ToolwrightDeclaration = TSESTree.ImportDeclaration | TSESTree.ExportNamedDeclaration | TSESTree.ExportAllDeclaration;
+
+/** Where an imported name is declared: the module or package, and its exported name there (`*` for a namespace). */
+export interface Origin {
+  source: string;
+  imported: string;
+}
 
 /** The names a file imports, by local name: where from and under which exported name (`*` for a namespace). */
 export interface FileImports {
@@ -13,7 +24,15 @@ export interface FileImports {
   toolwright(local: string): string | undefined;
   /** Whether a local name comes from a package whose decorators make a class a DTO. */
   dtoDecorator(local: string): boolean;
-  /** The declarations that import `@toolwright/core` or re-export from it (a barrel). */
+  /**
+   * Where the member `name` of a project module imported as a namespace (`import * as barrel
+   * from './barrel'`) is declared; undefined without type information.
+   */
+  member(namespace: string, name: string): Origin | undefined;
+  /**
+   * The declarations that import `@toolwright/core` or re-export from it (a barrel), and, with
+   * type information, those that import a name of it through a barrel.
+   */
   readonly toolwrightDeclarations: readonly ToolwrightDeclaration[];
 }
 
@@ -24,7 +43,9 @@ export interface FileImports {
  */
 export function readImports(program: TSESTree.Program, services?: Partial<ParserServices>): FileImports {
   const typed = services?.program ? (services as ParserServicesWithTypeInformation) : undefined;
-  const byLocal = new Map<string, { source: string; imported: string }>();
+  const byLocal = new Map<string, Origin>();
+  const namespaces = new Map<string, TSESTree.ImportNamespaceSpecifier>();
+  const members = new Map<string, Origin | undefined>();
   const toolwrightDeclarations: ToolwrightDeclaration[] = [];
   for (const statement of program.body) {
     if ((statement.type === 'ExportNamedDeclaration' || statement.type === 'ExportAllDeclaration') && statement.source?.value === '@toolwright/core') toolwrightDeclarations.push(statement);
@@ -35,6 +56,8 @@ export function readImports(program: TSESTree.Program, services?: Partial<Parser
       const imported = spec.type === 'ImportSpecifier' ? (spec.imported.type === 'Identifier' ? spec.imported.name : spec.imported.value) : spec.type === 'ImportDefaultSpecifier' ? 'default' : '*';
       const declared = typed && spec.type === 'ImportSpecifier' && !DTO_SOURCES.has(source) ? reexported(spec, typed) : undefined;
       byLocal.set(spec.local.name, declared && DTO_SOURCES.has(declared.source) ? declared : { source, imported });
+      if (declared?.source === '@toolwright/core' && !toolwrightDeclarations.includes(statement)) toolwrightDeclarations.push(statement);
+      if (typed && spec.type === 'ImportNamespaceSpecifier' && !DTO_SOURCES.has(source)) namespaces.set(spec.local.name, spec);
     }
   }
   return {
@@ -43,6 +66,13 @@ export function readImports(program: TSESTree.Program, services?: Partial<Parser
       return found?.source === '@toolwright/core' ? found.imported : undefined;
     },
     dtoDecorator: (local) => DTO_SOURCES.has(byLocal.get(local)?.source ?? ''),
+    member: (namespace, name) => {
+      const spec = namespaces.get(namespace);
+      if (!spec || !typed) return undefined;
+      const key = `${namespace}.${name}`;
+      if (!members.has(key)) members.set(key, namespaceMember(spec, name, typed));
+      return members.get(key);
+    },
     toolwrightDeclarations,
   };
 }
@@ -65,14 +95,18 @@ export function decoratorCallee(decorator: TSESTree.Decorator): { namespace?: st
 export function toolwrightDecorator(decorator: TSESTree.Decorator, imports: FileImports): string | undefined {
   const callee = decoratorCallee(decorator);
   if (!callee) return undefined;
-  if (callee.namespace !== undefined) return imports.toolwright(callee.namespace) === '*' ? callee.name : undefined;
-  return imports.toolwright(callee.name);
+  if (callee.namespace === undefined) return imports.toolwright(callee.name);
+  if (imports.toolwright(callee.namespace) === '*') return callee.name;
+  const member = imports.member(callee.namespace, callee.name);
+  return member?.source === '@toolwright/core' ? member.imported : undefined;
 }
 
 /** Whether a decorator comes from class-validator, class-transformer or Toolwright's DTO helpers. */
 export function isDtoDecorator(decorator: TSESTree.Decorator, imports: FileImports): boolean {
   const callee = decoratorCallee(decorator);
-  return callee !== undefined && imports.dtoDecorator(callee.namespace ?? callee.name);
+  if (!callee) return false;
+  if (callee.namespace === undefined) return imports.dtoDecorator(callee.name);
+  return imports.dtoDecorator(callee.namespace) || isDtoSource(imports.member(callee.namespace, callee.name)?.source);
 }
 
 /** The call of a decorator (`@Param('w')`), or undefined for one written without a call (`@Param`, mid-edit). */

@@ -36,6 +36,17 @@ function packageOf(file: string): string | undefined {
   return name;
 }
 
+/** Where a symbol is declared: its package and its name there (`*` for a whole module). */
+export function declaredIn(symbol: ts.Symbol | undefined, checker: ts.TypeChecker): { source: string; imported: string } | undefined {
+  if (!symbol) return undefined;
+  const target = symbol.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(symbol) : symbol;
+  const declaration = target.declarations?.[0];
+  const source = declaration && packageOf(declaration.getSourceFile().fileName);
+  if (source === undefined) return undefined;
+  // `export * as tw from '@toolwright/core'` names the module itself: a namespace of it.
+  return { source, imported: declaration && ts.isSourceFile(declaration) ? '*' : target.name };
+}
+
 /**
  * Where a name imported from a file of the project's own (a barrel: `export { Param } from
  * '@toolwright/core'`) is declared: the package it comes from and its name there. Read with
@@ -46,8 +57,18 @@ export function reexported(spec: TSESTree.ImportSpecifier, services: ParserServi
   const node = services.esTreeNodeToTSNodeMap.get(spec) as ts.ImportSpecifier;
   const symbol = checker.getSymbolAtLocation(node.name);
   if (!symbol || !(symbol.flags & ts.SymbolFlags.Alias)) return undefined;
-  const target = checker.getAliasedSymbol(symbol);
-  const declaration = target.declarations?.[0];
-  const source = declaration && packageOf(declaration.getSourceFile().fileName);
-  return source === undefined ? undefined : { source, imported: target.name };
+  return declaredIn(symbol, checker);
+}
+
+/**
+ * Where the member `name` of a project module imported as a namespace (`import * as barrel
+ * from './barrel'`, then `@barrel.Param`) is declared, as for `reexported`.
+ */
+export function namespaceMember(spec: TSESTree.ImportNamespaceSpecifier, name: string, services: ParserServicesWithTypeInformation): { source: string; imported: string } | undefined {
+  const checker = services.program.getTypeChecker();
+  const node = services.esTreeNodeToTSNodeMap.get(spec) as ts.NamespaceImport;
+  const symbol = checker.getSymbolAtLocation(node.name);
+  if (!symbol || !(symbol.flags & ts.SymbolFlags.Alias)) return undefined;
+  const module = checker.getAliasedSymbol(symbol);
+  return declaredIn(checker.tryGetMemberInModuleExports(name, module), checker);
 }

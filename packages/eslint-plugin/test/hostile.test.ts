@@ -6,9 +6,9 @@ import { configs } from '../src/index';
 const root = join(__dirname, 'fixtures', 'hostile');
 
 /** Lints one fixture file with the recommended config, as a user's `eslint.config.mjs` sets it up. */
-async function lint(file: string, fix = false): Promise<ESLint.LintResult> {
-  const eslint = new ESLint({ cwd: root, overrideConfigFile: true, overrideConfig: [configs.recommended], fix });
-  const path = join(root, 'src', file);
+async function lint(file: string, fix = false, folder = 'src'): Promise<ESLint.LintResult> {
+  const eslint = new ESLint({ cwd: join(root, folder), overrideConfigFile: true, overrideConfig: [configs.recommended], fix });
+  const path = join(root, folder, file);
   const [result] = await eslint.lintText(readFileSync(path, 'utf8'), { filePath: path });
   return result;
 }
@@ -34,7 +34,36 @@ describe('the recommended config on code written in unusual ways', () => {
     expect(found(await lint('barrel.tools.ts'))).toEqual(['6 @toolwright/dto-property-decorated', '11 @toolwright/param-optional-matches']);
   }, 120_000);
 
-  it("does not flag a subclass's `declare` field, which narrows an inherited decorated property", async () => {
-    expect(found(await lint('narrowed.dto.ts'))).toEqual(['16 @toolwright/dto-property-decorated']);
+  it('follows a barrel imported as a namespace, and a namespace of Toolwright a barrel re-exports', async () => {
+    expect(found(await lint('namespace.tools.ts'))).toEqual(['8 @toolwright/param-optional-matches', '14 @toolwright/param-optional-matches']);
+  }, 120_000);
+
+  it('ends on barrel cycles, and follows an `export *` cycle that re-exports Toolwright', async () => {
+    expect(found(await lint('cycle.tools.ts'))).toEqual(['8 @toolwright/param-optional-matches']);
+  }, 120_000);
+
+  it("does not flag a subclass's `declare` field that narrows an inherited property, and flags one no base class has", async () => {
+    expect(found(await lint('narrowed.dto.ts'))).toEqual(['16 @toolwright/dto-property-decorated', '21 @toolwright/dto-property-decorated']);
+  }, 120_000);
+
+  it("suggests, for a parameter without an annotation, its default value's type", async () => {
+    const messages = (await lint('unannotated.tools.ts')).messages.map((m) => m.message);
+    expect(messages).toHaveLength(3);
+    expect(messages[0]).toContain("annotate it (`n: number`), or state it: @Param('n', { type: () => Number })");
+    // An empty array is `never[]` to TypeScript: the element type is asked for.
+    expect(messages[1]).toContain("annotate it (`tags: <element type>[]`), or state it: @Param('tags', { type: () => [<element type>] })");
+    expect(messages[2]).toContain("annotate it (`on: boolean`), or state it: @Param('on', { type: () => Boolean })");
+  }, 120_000);
+});
+
+// consumer/ is compiled by a tsconfig without the decorator settings, and reaches Toolwright
+// only through src/toolwright.ts, a barrel compiled by another tsconfig that has them.
+describe('decorator-settings on a file that uses Toolwright through a barrel', () => {
+  it('flags the import of the barrel', async () => {
+    expect(found(await lint('named.tools.ts', false, 'consumer'))).toEqual(['3 @toolwright/decorator-settings']);
+  }, 120_000);
+
+  it('flags the first Toolwright decorator reached through a namespace of the barrel', async () => {
+    expect(found(await lint('namespace.tools.ts', false, 'consumer'))).toEqual(['5 @toolwright/decorator-settings']);
   }, 120_000);
 });

@@ -15,6 +15,11 @@ export function ruleTester(project: 'project' | 'no-decorators' = 'project'): Ru
   });
 }
 
+/** A rule tester without type information, as a config without `projectService` runs the rules. */
+export function untypedRuleTester(): RuleTester {
+  return new RuleTester({ defaultFilenames: { ts: 'file.ts', tsx: 'file.tsx' } });
+}
+
 /**
  * A rule as the tester's own copy of typescript-eslint's types sees it: the tester pins an
  * exact utils version, whose classes (with private fields) are nominally distinct from the

@@ -3,7 +3,7 @@ import { dtoPropertyDecorated } from '../src/rules/dtoPropertyDecorated';
 import { injectableClassDecorated } from '../src/rules/injectableClassDecorated';
 import { paramOptionalMatches } from '../src/rules/paramOptionalMatches';
 import { paramTypeSupported } from '../src/rules/paramTypeSupported';
-import { loose, ruleTester } from './ruleTester';
+import { loose, ruleTester, untypedRuleTester } from './ruleTester';
 
 const imports = `import { Param, Tool, Scoped, FromCall, UseMiddleware, UseGuards, Property } from '@toolwright/core';
 import { IsString, IsOptional, IsInt } from 'class-validator';
@@ -30,6 +30,23 @@ ruleTester().run('dto-property-decorated', loose(dtoPropertyDecorated), {
         { messageId: 'undecorated', data: { name: 'pages', dto: 'Report' } },
         { messageId: 'undecorated', data: { name: 'quoted-name', dto: 'Report' } },
       ],
+    },
+  ],
+});
+
+// Without type information only a parent declared in the same file can be read: a `declare`
+// field is flagged when that parent chain is known not to have it, and left alone otherwise.
+untypedRuleTester().run('dto-property-decorated (no type information)', loose(dtoPropertyDecorated), {
+  valid: [
+    `${imports} class Search { @IsString() kind!: string; } class BookSearch extends Search { declare kind: 'book'; }`,
+    `${imports} class Search { @IsString() kind!: string; } class Mid extends Search {} class BookSearch extends Mid { declare kind: 'book'; }`,
+    // The parent is declared elsewhere: not guessed at.
+    `${imports} import { Search } from './search'; class BookSearch extends Search { @IsString() query!: string; declare kind: 'book'; }`,
+  ],
+  invalid: [
+    {
+      code: `${imports} class Search { @IsString() kind!: string; } class PagedSearch extends Search { declare page: number; }`,
+      errors: [{ messageId: 'undecorated', data: { name: 'page', dto: 'PagedSearch' } }],
     },
   ],
 });
@@ -148,8 +165,18 @@ ruleTester().run('param-type-supported', loose(paramTypeSupported), {
     {
       code: `${imports} class T { @Tool() a(@Param('w', { default: 'main' }) w = 'main', @Param('n', { default: 3 }) n = 3) {} }`,
       errors: [
-        { messageId: 'unannotated', data: { name: 'w', argument: 'w', annotated: 'w: string' } },
-        { messageId: 'unannotated', data: { name: 'n', argument: 'n', annotated: 'n: number' } },
+        { messageId: 'unannotated', data: { name: 'w', argument: 'w', annotated: 'w: string', stated: 'type: () => String' } },
+        { messageId: 'unannotated', data: { name: 'n', argument: 'n', annotated: 'n: number', stated: 'type: () => Number' } },
+      ],
+    },
+    {
+      // The suggestion is of the default value's type; an empty array asks for its element type.
+      code: `${imports} class T { @Tool() a(@Param('on', { default: false }) on = false, @Param('tags', { default: [] }) tags = [], @Param('ids', { default: [1] }) ids = [1], @Param('o', { default: {} }) o = { a: 1 }) {} }`,
+      errors: [
+        { messageId: 'unannotated', data: { name: 'on', argument: 'on', annotated: 'on: boolean', stated: 'type: () => Boolean' } },
+        { messageId: 'unannotated', data: { name: 'tags', argument: 'tags', annotated: 'tags: <element type>[]', stated: 'type: () => [<element type>]' } },
+        { messageId: 'unannotated', data: { name: 'ids', argument: 'ids', annotated: 'ids: number[]', stated: 'type: () => [Number]' } },
+        { messageId: 'unannotated', data: { name: 'o', argument: 'o', annotated: 'o: { a: number; }', stated: 'schema: {...}' } },
       ],
     },
   ],

@@ -1,13 +1,19 @@
-import type { TSESTree } from '@typescript-eslint/utils';
+import type { ParserServicesWithTypeInformation, TSESTree } from '@typescript-eslint/utils';
+import { baseClasses, keyName, type ClassNode } from '../baseClasses';
 import { createRule } from '../createRule';
 import { isDtoDecorator, readImports, type FileImports } from '../imports';
 
 /**
  * A DTO property without a decorator leaves no trace at run time: class-validator never
  * hears of it, so it is missing from the schema and a value sent for it is refused as an
- * unknown property. A class is taken as a DTO when any of its properties carries a
- * class-validator, class-transformer or Toolwright `@Property` decorator. A `declare` field of
- * a subclass is left alone: it retypes an inherited property and has no run-time trace.
+ * unknown property. A class is taken as a DTO when any of its properties, or of its base
+ * classes', carries a class-validator, class-transformer or Toolwright `@Property` decorator
+ * (class-validator reads a parent's decorators for a subclass). A `declare` field of
+ * a subclass that retypes a property a base class has is left alone: the base's decorators
+ * apply and it has no run-time trace of its own. One that no base class has is flagged. The
+ * base classes are read with the type checker; without type information, only a parent
+ * declared in the same file can be read, and a `declare` field of a class whose parent is
+ * declared elsewhere is left alone rather than guessed at.
  */
 export const dtoPropertyDecorated = createRule({
   name: 'dto-property-decorated',
@@ -23,22 +29,34 @@ export const dtoPropertyDecorated = createRule({
   defaultOptions: [],
   create(context) {
     let imports: FileImports;
-    const check = (node: TSESTree.ClassDeclaration | TSESTree.ClassExpression) => {
+    const text = (node: TSESTree.Node) => context.sourceCode.getText(node);
+    const services = context.sourceCode.parserServices;
+    const typed = services?.program ? (services as ParserServicesWithTypeInformation) : undefined;
+    /** The classes of the file by name, for reading a parent without type information. */
+    const classes = new Map<string, ClassNode>();
+    const check = (node: ClassNode) => {
       const properties = node.body.body.filter((m): m is TSESTree.PropertyDefinition => m.type === 'PropertyDefinition' && !m.static && m.key.type !== 'PrivateIdentifier');
-      if (!properties.some((p) => p.decorators.some((d) => isDtoDecorator(d, imports)))) return;
+      if (properties.length === 0) return;
+      const bases = node.superClass ? baseClasses(node, imports, classes, text, typed) : undefined;
+      if (!properties.some((p) => p.decorators.some((d) => isDtoDecorator(d, imports))) && !bases?.dto()) return;
       const dto = node.id?.name ?? 'class';
       for (const property of properties) {
         if (property.decorators.length > 0) continue;
+        const name = keyName(property, text);
         // `declare a: 'x'` in a subclass only narrows the type of a property it inherits, whose
         // decorators apply (class-validator reads a parent's); it emits nothing of its own.
-        if (property.declare && node.superClass) continue;
-        const name = property.key.type === 'Identifier' ? property.key.name : property.key.type === 'Literal' ? String(property.key.value) : context.sourceCode.getText(property.key);
+        // A base that cannot be read (no type information, a parent declared elsewhere) is not guessed at.
+        if (property.declare && bases && bases.has(name) !== false) continue;
         context.report({ node: property.key, messageId: 'undecorated', data: { name, dto } });
       }
     };
     return {
       Program(program) {
         imports = readImports(program, context.sourceCode.parserServices);
+        for (const statement of program.body) {
+          const declaration = statement.type === 'ExportNamedDeclaration' || statement.type === 'ExportDefaultDeclaration' ? statement.declaration : statement;
+          if (declaration?.type === 'ClassDeclaration' && declaration.id) classes.set(declaration.id.name, declaration);
+        }
       },
       ClassDeclaration: check,
       ClassExpression: check,

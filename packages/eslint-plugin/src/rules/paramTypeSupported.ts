@@ -64,6 +64,23 @@ function stated(verdict: Verdict, rest: readonly ts.Type[], checker: ts.TypeChec
   return 'schema: {...}';
 }
 
+/**
+ * The annotation and the option to suggest for a parameter without an annotation, from the
+ * type TypeScript infers from its default value: `n = 3` -> `n: number` or `type: () => Number`.
+ * An empty array (`never[]`) or one of `any` asks for its element type; a type the build cannot
+ * read from a constructor (an object literal) asks for a schema.
+ */
+function unannotatedFix(name: string, inferred: ts.Type, checker: ts.TypeChecker): { annotated: string; stated: string } {
+  const vague = (t: ts.Type) => !!(t.flags & (ts.TypeFlags.Any | ts.TypeFlags.Unknown | ts.TypeFlags.Never));
+  if (vague(inferred)) return { annotated: `${name}: <its type>`, stated: 'type: () => <its type>' };
+  if (checker.isArrayType(inferred)) {
+    const element = (inferred as ts.TypeReference).typeArguments?.[0];
+    if (!element || vague(element)) return { annotated: `${name}: <element type>[]`, stated: 'type: () => [<element type>]' };
+  }
+  const members = inferred.isUnion() ? inferred.types : [inferred];
+  return { annotated: `${name}: ${checker.typeToString(inferred)}`, stated: stated(judge(members, checker), members, checker) };
+}
+
 function elementName(type: ts.Type, checker: ts.TypeChecker): string {
   if (type.flags & ts.TypeFlags.StringLike) return 'String';
   if (type.flags & ts.TypeFlags.NumberLike) return 'Number';
@@ -95,7 +112,7 @@ export const paramTypeSupported = createRule({
       literals: "'{{name}}' has the literal type `{{type}}`, but TypeScript emits only `{{emitted}}`, so any {{emittedLower}} would pass. Fix: @Param('{{argument}}', { {{fix}} }).",
       nullable: "'{{name}}' admits null, but `| null` leaves no trace at run time, so null is refused. Fix: @Param('{{argument}}', { nullable: true }).",
       unannotated:
-        "'{{name}}' has no type annotation, so TypeScript emits `Object` for it (a default value does not count) and the build cannot know its type. Fix: annotate it (`{{annotated}}`), or state it: @Param('{{argument}}', { type: () => String }).",
+        "'{{name}}' has no type annotation, so TypeScript emits `Object` for it (a default value does not count) and the build cannot know its type. Fix: annotate it (`{{annotated}}`), or state it: @Param('{{argument}}', { {{stated}} }).",
       emptyUnion: "'{{name}}' admits {{empty}}, so TypeScript (with strictNullChecks) emits `Object` and the build cannot know its type. Fix: {{fix}}.",
     },
     schema: [],
@@ -130,8 +147,7 @@ export const paramTypeSupported = createRule({
           // TypeScript emits `Object` for a parameter without an annotation, whatever its default value.
           if (explicit) return;
           const inferred = checker.getTypeAtLocation(services.esTreeNodeToTSNodeMap.get(id));
-          const annotated = inferred.flags & ts.TypeFlags.Any ? `${id.name}: <its type>` : `${id.name}: ${checker.typeToString(inferred)}`;
-          return context.report({ node: id, messageId: 'unannotated', data: { ...data, annotated } });
+          return context.report({ node: id, messageId: 'unannotated', data: { ...data, ...unannotatedFix(id.name, inferred, checker) } });
         }
         const annotation = id.typeAnnotation.typeAnnotation;
         const type = checker.getTypeFromTypeNode(services.esTreeNodeToTSNodeMap.get(annotation) as unknown as ts.TypeNode);
