@@ -177,6 +177,11 @@ describe('a completion provider that answers exactly at the timeout', () => {
 describe("a proxied template's completion", () => {
   const silent = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined };
   const upstreamSignals: AbortSignal[] = [];
+  /** Whether the upstream lookup waits (until its signal aborts) or answers at once. */
+  let slow = true;
+  /** The warnings and errors every app of this block logged. */
+  const faults: string[] = [];
+  const recording = (who: string) => ({ ...silent, warn: (m: string) => void faults.push(`${who} warn ${m}`), error: (m: string) => void faults.push(`${who} error ${m}`) });
   class Upstream {
     @Resource('up://items/{id}', { mimeType: 'text/plain' })
     item(
@@ -184,6 +189,7 @@ describe("a proxied template's completion", () => {
         complete: (_typed: string, { signal }) =>
           new Promise<string[]>((resolve) => {
             upstreamSignals.push(signal);
+            if (!slow) return resolve(['apple']);
             const done = setTimeout(() => resolve(['apple']), 10_000);
             signal.addEventListener('abort', () => {
               clearTimeout(done);
@@ -201,9 +207,9 @@ describe("a proxied template's completion", () => {
   let listener: HttpListener;
   let proxy: ProxiedServer;
   beforeAll(async () => {
-    upstream = await createApp({ name: 'upstream', version: '1.0.0', tools: [Upstream], logger: silent });
+    upstream = await createApp({ name: 'upstream', version: '1.0.0', tools: [Upstream], logger: recording('upstream') });
     listener = await upstream.listen({ transport: 'http', port: 0, host: '127.0.0.1', requestLogLevel: 'silent', exitOnSignal: false });
-    proxy = await proxyServer({ url: listener.url, name: 'up', logger: silent });
+    proxy = await proxyServer({ url: listener.url, name: 'up', logger: recording('proxy') });
   });
   afterAll(async () => {
     await proxy.stop();
@@ -212,6 +218,12 @@ describe("a proxied template's completion", () => {
 
   // The proxy did not hand the downstream signal to its upstream request: the upstream lookup
   // ran on after the downstream request timed out, until the proxy's listTimeoutMs.
+  beforeEach(() => {
+    upstreamSignals.length = 0;
+    faults.length = 0;
+    slow = true;
+  });
+
   it("stops the upstream's lookup when the downstream completion times out", async () => {
     const front = await createApp({ name: 'front', version: '1.0.0', tools: [], mount: [{ app: proxy, namespace: 'up' }], timeoutMs: 200, logger: silent });
     const client = await createTestClient(front);
@@ -227,4 +239,30 @@ describe("a proxied template's completion", () => {
       await client.close();
     }
   }, 20_000);
+
+  it.each(['legacy', 'modern'] as const)(
+    "%s: stops the upstream's lookup when the downstream client cancels, logs no fault, and completes the next request",
+    async (era) => {
+      const front = await createApp({ name: 'front', version: '1.0.0', tools: [], mount: [{ app: proxy, namespace: 'up' }], logger: recording('front') });
+      const client = await createTestClient(front, { era });
+      const ref = { type: 'ref/resource', uri: 'up://items/{id}' } as const;
+      try {
+        const controller = new AbortController();
+        const asked = client.complete({ ref, argument: { name: 'id', value: 'a' } }, { signal: controller.signal, timeout: 5_000 }).then(
+          () => 'answered',
+          (error: Error) => error.message,
+        );
+        await waitFor(() => upstreamSignals.length === 1, 'the upstream lookup to start', { timeoutMs: 3_000 });
+        controller.abort('user gave up');
+        expect(await asked).toMatch(/user gave up|abort/i);
+        await waitFor(() => upstreamSignals[0].aborted, "the upstream provider's signal to abort", { timeoutMs: 3_000 });
+        slow = false;
+        expect((await client.complete({ ref, argument: { name: 'id', value: 'a' } }, { timeout: 5_000 })).completion.values).toEqual(['apple']);
+        expect(faults).toEqual([]);
+      } finally {
+        await client.close();
+      }
+    },
+    20_000,
+  );
 });

@@ -117,6 +117,21 @@ describe('RequestStateCodec', () => {
     expect(await a.open(token, BINDING)).toMatchObject({ acceptedOnce: true });
   });
 
+  it('gives a store of its own bare UUIDs as ids (a store keyed by a uuid column takes them), and still tells the states it issued', async () => {
+    const ids: string[] = [];
+    const store = { claim: (id: string) => ids.push(id) > 0 };
+    const a = new RequestStateCodec({ keys: [KEY_A], usedStates: store }, APP);
+    const b = new RequestStateCodec({ keys: [KEY_A], usedStates: store }, APP);
+    expect(await a.open(await a.seal(STATE, BINDING), BINDING)).toMatchObject({ acceptedOnce: true });
+    expect(await a.open(await a.seal(STATE, BINDING), BINDING)).toMatchObject({ acceptedOnce: true });
+    expect(await b.open(await a.seal(STATE, BINDING), BINDING)).toMatchObject({ acceptedOnce: false });
+    expect(ids).toHaveLength(3);
+    for (const id of ids) expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    // A state sealed for a shared store (as an instance of an earlier release sealed them all) carries no issuer: issued elsewhere.
+    const earlier = new RequestStateCodec({ keys: [KEY_A], usedStates: { shared: true, claim: () => true } }, APP);
+    expect(await a.open(await earlier.seal(STATE, BINDING), BINDING)).toMatchObject({ acceptedOnce: false });
+  });
+
   it('accepts a state once (a replay is refused)', async () => {
     const codec = new RequestStateCodec({ keys: [KEY_A] }, APP);
     const token = await codec.seal(STATE, BINDING);

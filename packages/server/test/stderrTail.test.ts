@@ -58,3 +58,23 @@ describe('stderrTail', () => {
     expect(quoted).toBe('Error: cannot open caf\uFFFD (not found)');
   });
 });
+
+describe('stderrTail and text split or shaped in the ways a process writes it', () => {
+  it('keeps a UTF-8 character split across two chunks as one character', async () => {
+    const bytes = Buffer.from('Error: café ✓ 🚀 failed\n');
+    const cut = bytes.indexOf(Buffer.from('🚀')) + 2;
+    expect(await tailOf(bytes.subarray(0, cut), bytes.subarray(cut))).toBe('Error: café ✓ 🚀 failed');
+  });
+
+  it('quotes CRLF lines and a coloured line as text', async () => {
+    expect(await tailOf('first\r\n', 'Error: boom\r\n')).toBe('first\r\nError: boom');
+    const red = '\x1b[31mError: listen EADDRINUSE :::3000\x1b[39m\n';
+    expect(await tailOf(red)).toBe(red.trim());
+  });
+
+  it('keeps the last 2000 characters of one very long line', async () => {
+    const tail = await tailOf(`${'x'.repeat(5000)}END`);
+    expect(tail).toHaveLength(2000);
+    expect(tail.endsWith('END')).toBe(true);
+  });
+});

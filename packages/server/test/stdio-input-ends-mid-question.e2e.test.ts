@@ -140,6 +140,23 @@ describe("StdioTransport: the server's questions and the end of the input", () =
     await transport.close();
   });
 
+  // Number('') and Number(' ') are 0 for the SDK too; the transport kept such ids apart and left question 0 open.
+  it.each(['', ' ', '\t'])('forgets question 0 when the client answers it with id %j, as the SDK matches it (Number(id))', async (id) => {
+    const stdin = new PassThrough();
+    const transport = new StdioTransport(stdin, (_chunk, done) => (done(), true));
+    const delivered: JSONRPCMessage[] = [];
+    transport.onmessage = (message) => void delivered.push(message);
+    transport.oninputend = () => undefined;
+    await transport.start();
+    await transport.send({ jsonrpc: '2.0', id: 0, method: 'sampling/createMessage', params: {} } as JSONRPCMessage);
+    stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id, result: MODEL_SAID_HI })}\n`);
+    stdin.end();
+    await new Promise((resolve) => stdin.once('end', resolve));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(delivered).toEqual([{ jsonrpc: '2.0', id, result: MODEL_SAID_HI }]);
+    await transport.close();
+  });
+
   // Every id that is not a number was keyed as NaN: one answer closed all such questions.
   it('keeps questions whose ids are strings that are not numbers apart', async () => {
     const stdin = new PassThrough();

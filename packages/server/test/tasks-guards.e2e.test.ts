@@ -13,7 +13,9 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * the same time as for a plain call: the run in the request that creates the task (or a plain
  * call of a `task: 'optional'` tool) takes their verdict; a later request of the task (the
  * `tasks/update` that brings an answer) is checked again, and so is any other run an extension
- * starts (a second `next()`, or one after it answered): those go the way of a plain call.
+ * starts (a second `next()`, or one after it answered): those go the way of a plain call. A
+ * caller they refused stays refused for the whole request; a decision that fails for another
+ * reason answers the generic internal error of a failing call, and is logged.
  */
 const silent = { debug() {}, info() {}, warn() {}, error() {} };
 const textOf = (result: unknown) => (result as { content: { text?: string }[] }).content[0]?.text ?? '';
@@ -237,6 +239,95 @@ describe('guards of task tools and an extension that runs the call more than onc
   });
 });
 
+describe('guards of task tools and an extension that retries a refused call', () => {
+  const decided: string[] = [];
+  // Refuses the first check of each tool (a flaky backend), lets later ones through.
+  const flaky = (access: MemberAccess) => {
+    decided.push(access.name);
+    return decided.filter((name) => name === access.name).length > 1;
+  };
+  class Work {
+    @UseGuards(flaky)
+    @Tool({ description: 'A guarded tool that is never a task.' })
+    plain() {
+      return 'plain done';
+    }
+
+    @UseGuards(flaky)
+    @Tool({ description: 'A guarded tool that may run as a task.', task: 'optional' })
+    optional() {
+      return 'optional done';
+    }
+  }
+  /** Runs the call once more when it fails. */
+  const retry = defineExtension({
+    id: 'com.example/retry',
+    aroundToolCall: async (_call, _ctx, next) => next().catch(() => next()),
+  });
+
+  it("'optional': the retry's next() is refused too, without the guards deciding again", async () => {
+    decided.length = 0;
+    const app = await createApp({ name: 'retry', version: '1', tools: [Work], logger: silent, extensions: [retry, tasks({ store: new MemoryTaskStore(), logger: silent })] });
+    const client = await createTestClient(app, { era: 'modern' });
+    try {
+      const answer = await client.callTool({ name: 'optional', arguments: {} }).then(textOf, (error: Error) => `error: ${error.message}`);
+      expect(answer).toMatch(/^error: .*Unknown tool 'optional'/);
+      expect(decided).toEqual(['optional']);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it("'plain' (never a task): the retry is a run of its own, and its guards decide again", async () => {
+    decided.length = 0;
+    const app = await createApp({ name: 'retry', version: '1', tools: [Work], logger: silent, extensions: [retry, tasks({ store: new MemoryTaskStore(), logger: silent })] });
+    const client = await createTestClient(app, { era: 'modern' });
+    try {
+      expect(textOf(await client.callTool({ name: 'plain', arguments: {} }))).toBe('plain done');
+      expect(decided).toEqual(['plain', 'plain']);
+    } finally {
+      await client.close();
+    }
+  });
+});
+
+describe("guards of task tools and an extension's own time before it runs the call", () => {
+  const allow = () => true;
+  class Work {
+    @UseGuards(allow)
+    @Tool({ description: 'A guarded tool that is never a task.', timeoutMs: 500 })
+    async plain() {
+      await sleep(250);
+      return 'plain done';
+    }
+
+    @UseGuards(allow)
+    @Tool({ description: 'A guarded tool that may run as a task.', task: 'optional', timeoutMs: 500 })
+    async optional() {
+      await sleep(250);
+      return 'optional done';
+    }
+  }
+  /** Checks something slow (a quota service, say) before it runs the call. */
+  const slowCheck = defineExtension({
+    id: 'com.example/slow-check',
+    aroundToolCall: async (_call, _ctx, next) => {
+      await sleep(400);
+      return next();
+    },
+  });
+
+  it.each(['plain', 'optional'])("'%s': does not count against the tool's timeoutMs (only the guards' own time does)", async (name) => {
+    const app = await createApp({ name: 'budget', version: '1', tools: [Work], logger: silent, extensions: [slowCheck, tasks({ store: new MemoryTaskStore(), logger: silent })] });
+    const client = await createTestClient(app, { era: 'modern' });
+    try {
+      expect(textOf(await client.callTool({ name, arguments: {} }))).toBe(`${name} done`);
+    } finally {
+      await client.close();
+    }
+  });
+});
+
 describe('guards of task tools and app.inFlight', () => {
   it.each(['plain', 'optional'])("'%s': one guarded call counts once while it runs, and none once it answered", async (name) => {
     let release: () => void = () => undefined;
@@ -278,51 +369,84 @@ describe('guards of task tools and app.inFlight', () => {
 });
 
 describe('guards of task tools whose decision itself fails', () => {
-  it("answer a task: 'optional' tool as the pipeline answers a plain tool, not as a tool the app does not serve", async () => {
-    // A guard that throws is a refusal, logged; a logger that throws too fails the decision itself.
-    const broken = () => {
-      throw new Error('guard broke');
-    };
-    class Broken {
-      @UseGuards(broken)
-      @Tool({ description: 'A guarded tool that is never a task.' })
-      plain() {
-        return 'plain done';
-      }
-
-      @UseGuards(broken)
-      @Tool({ description: 'A guarded tool that may run as a task.', task: 'optional' })
-      optional() {
-        return 'optional done';
-      }
-
-      @Tool({ description: 'An unguarded tool.' })
-      ping() {
-        return 'pong';
-      }
+  // A guard that throws is a refusal, logged; a logger that throws as it logs that fails the decision itself.
+  const broken = () => {
+    throw new Error('guard broke: db at 10.0.0.7:5432 password=hunter2');
+  };
+  class Broken {
+    @UseGuards(broken)
+    @Tool({ description: 'A guarded tool that is never a task.' })
+    plain() {
+      return 'plain done';
     }
-    const logger = {
-      ...silent,
-      error: () => {
-        throw new Error('log sink down');
-      },
+
+    @UseGuards(broken)
+    @Tool({ description: 'A guarded tool that may run as a task.', task: 'optional' })
+    optional() {
+      return 'optional done';
+    }
+
+    @Tool({ description: 'An unguarded tool.' })
+    ping() {
+      return 'pong';
+    }
+  }
+  /** A logger whose first error() throws (a log sink down), then records what it is given. */
+  const failingOnce = () => {
+    const lines: string[] = [];
+    let failing = true;
+    const error = (...args: unknown[]) => {
+      if (failing) {
+        failing = false;
+        throw new Error('log sink down at 10.0.0.9');
+      }
+      lines.push(args.map((a) => (a instanceof Error ? a.message : String(a))).join(' '));
     };
+    return { lines, logger: { ...silent, error } };
+  };
+  const answerOf = (client: { callTool: (params: { name: string; arguments: Record<string, unknown> }) => Promise<unknown> }, name: string) =>
+    client.callTool({ name, arguments: {} }).then(
+      (result) => `result: ${textOf(result)}${(result as { isError?: boolean }).isError ? ' (isError)' : ''}`,
+      (error: Error & { code?: number }) => `error ${error.code}: ${error.message}`,
+    );
+
+  it.each(['plain', 'optional'])("'%s' with extensions: answers the generic internal error of a failing call, logs the failure, and keeps serving", async (name) => {
+    const { lines, logger } = failingOnce();
     const app = await createApp({ name: 'broken', version: '1', tools: [Broken], logger, extensions: [tasks({ store: new MemoryTaskStore(), logger: silent })] });
     const client = await createTestClient(app, { era: 'modern' });
-    const answerOf = (name: string) =>
-      client.callTool({ name, arguments: {} }).then(
-        (result) => `result: ${textOf(result)}`,
-        (error: Error) => `error: ${error.message}`,
-      );
     try {
-      const plain = await answerOf('plain');
-      expect(plain).toMatch(/^error: /);
-      expect(plain).not.toMatch(/Unknown tool/);
-      expect(await answerOf('optional')).toBe(plain);
-      // The server keeps serving.
-      expect(await answerOf('ping')).toBe('result: pong');
+      expect(await answerOf(client, name)).toBe(`result: Tool '${name}' failed with an internal error. The server log has the details. (isError)`);
+      expect(lines).toEqual([`the guards of tool '${name}' failed to decide (not a refusal); the caller got an internal error log sink down at 10.0.0.9`]);
+      expect(await answerOf(client, 'ping')).toBe('result: pong');
     } finally {
       await client.close();
+    }
+  });
+
+  it.each(['legacy', 'modern'] as const)('%s, without extensions: a guarded tool answers the same, and a logger that always throws changes nothing on the wire', async (era) => {
+    const { lines, logger } = failingOnce();
+    const app = await createApp({ name: 'broken', version: '1', tools: [Broken], logger });
+    const client = await createTestClient(app, { era });
+    const throwing = await createApp({
+      name: 'throwing',
+      version: '1',
+      tools: [Broken],
+      logger: {
+        ...silent,
+        error: () => {
+          throw new Error('log sink down at 10.0.0.9');
+        },
+      },
+    });
+    const other = await createTestClient(throwing, { era });
+    try {
+      expect(await answerOf(client, 'plain')).toBe("result: Tool 'plain' failed with an internal error. The server log has the details. (isError)");
+      expect(lines).toEqual(["the guards of tool 'plain' failed to decide (not a refusal); the caller got an internal error log sink down at 10.0.0.9"]);
+      expect(await answerOf(other, 'plain')).toBe("result: Tool 'plain' failed with an internal error. The server log has the details. (isError)");
+      expect(await answerOf(other, 'ping')).toBe('result: pong');
+    } finally {
+      await client.close();
+      await other.close();
     }
   });
 });

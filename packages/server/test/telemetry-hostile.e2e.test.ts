@@ -270,3 +270,32 @@ describe('the cost of judging the keys of recorded arguments', () => {
     expect(isSecretKey(`${'x'.repeat(5000)}_count`)).toBe(false);
   });
 });
+
+describe('the keys docs/guide/observability.md gives as examples', () => {
+  it('are hidden and recorded as the guide says', () => {
+    const hidden = [
+      'access_token',
+      'refresh_tokens',
+      'tokenValue',
+      'consentToken',
+      'aws_secret_access_key',
+      'password_confirmation',
+      'AUTHTOKEN',
+      'clientsecret',
+      'PGPASSWORD',
+      'accesstoken',
+      'MYAPIKEY',
+      'X-API-Key',
+      'api_key',
+      'apikey',
+    ];
+    const recorded = ['tokenCount', 'max_tokens', 'inputTokens', 'tokensUsed', 'passwordPolicy', 'authorizationUrl', 'cookieConsent', 'secretary', 'secretariat'];
+    expect(hidden.filter((key) => !isSecretKey(key))).toEqual([]);
+    expect(recorded.filter((key) => isSecretKey(key))).toEqual([]);
+  });
+
+  it('records harmless words that hold a secret word inside another (pinned, opinion, tokenizer, keyword)', () => {
+    const harmless = ['query', 'prompt', 'text', 'topic', 'pinned', 'spinner', 'opinion', 'shipping', 'tokenizer', 'secretary', 'keyword', 'secretaryName', 'tokenizerName'];
+    expect(harmless.filter((key) => isSecretKey(key))).toEqual([]);
+  });
+});

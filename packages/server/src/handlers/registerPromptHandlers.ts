@@ -42,6 +42,7 @@ export function registerPromptHandlers(connection: Connection, catalog: Catalog,
           return outcome.value;
         },
         timedOut: (ms) => Promise.reject(new ProtocolError(ErrorCodes.InternalError, `Prompt '${name}' timed out after ${ms} ms.`)),
+        failed: () => Promise.reject(new ProtocolError(ErrorCodes.InternalError, `Prompt '${name}' failed with an internal error. The server log has the details.`)),
       },
       ctx,
       connection,

@@ -54,6 +54,7 @@ export function registerResourceHandlers(connection: Connection, catalog: Catalo
           return member.cache && connection.era === 'modern' ? { ...outcome.value, ...member.cache } : outcome.value;
         },
         timedOut: (ms) => Promise.reject(new ProtocolError(ErrorCodes.InternalError, `Reading resource '${echoedName(uri)}' timed out after ${ms} ms.`, { uri })),
+        failed: () => Promise.reject(new ProtocolError(ErrorCodes.InternalError, `Reading resource '${echoedName(uri)}' failed with an internal error. The server log has the details.`, { uri })),
       },
       ctx,
       connection,

@@ -8,7 +8,7 @@ import { paramsProblem } from '../rpc/paramsProblem';
 import { callerOf } from '../auth/canAccess';
 import { createListFilter } from '../auth/createListFilter';
 import { guardedList } from '../pipeline/guardedList';
-import { admitMember } from '../pipeline/admitMember';
+import { decideAdmission } from '../pipeline/decideAdmission';
 import { serveAdmitted, serveAlone, serveMember, type MemberAnswer, type MemberRequest } from '../pipeline/serveMember';
 import type { MemberRef } from '../pipeline/ServedMember';
 import { echoedName } from './echoedName';
@@ -63,6 +63,7 @@ export function registerToolHandlers(server: Server, binding: ToolBinding, conne
     args: params.arguments,
     run: (toolCtx, scope) => tool.call(params.arguments, toolCtx, scope),
     timedOut: (ms) => ({ content: [{ type: 'text', text: `Tool '${tool.name}' timed out after ${ms} ms.` }], isError: true }),
+    failed: () => ({ content: [{ type: 'text', text: `Tool '${tool.name}' failed with an internal error. The server log has the details.` }], isError: true }),
   });
   const call = (params: ToolCallParams, ctx: ServerContext): Promise<MemberAnswer<ToolResult>> => {
     const tool = catalog.tool(params.name);
@@ -74,23 +75,21 @@ export function registerToolHandlers(server: Server, binding: ToolBinding, conne
   /**
    * A guarded task tool's call with extensions around it: its access rules and guards decide
    * once, before the extensions see the call (a caller they refuse gets no task, nor a hint that
-   * the tool exists: the extensions see no tool, and running the call answers as for a tool the
-   * app does not serve). The first run of the call while the extensions decide (the task's first
-   * run) takes their verdict, within the same time limit; any other run (a second `next()`, one
-   * after the extensions answered, a task resumed by another request or taken from the queue)
-   * is served the normal way, and its guards decide again. `serveAdmitted` counts the admitted
-   * run in flight; the guards' decision is counted here.
+   * the tool exists: the extensions see no tool, and every run of the call in this request
+   * answers as for a tool the app does not serve). The first run of the call while the
+   * extensions decide (the task's first run) takes their verdict, within the same time limit;
+   * any other run of an admitted caller (a second `next()`, one after the extensions answered,
+   * a task resumed by another request or taken from the queue) is served the normal way, and
+   * its guards decide again. A guard step that fails for another reason than a refusal is
+   * logged, and every run in this request answers the generic internal error. `serveAdmitted`
+   * counts the admitted run in flight; the guards' decision is counted here.
    */
   const aroundGuarded = async (around: NonNullable<Connection['aroundToolCall']>, tool: CompiledTool, params: ToolCallParams, ctx: ServerContext) => {
-    const unknown = unknownTool(params.name);
-    // The error the guards' refusal throws, told apart from any other failure of the decision.
-    let refusal: Error | undefined;
-    const request = requestOf(tool, params, () => (refusal = unknown()));
-    const admission = await env.inFlight.track(admitMember(request, ctx, connection, env)).catch((error: unknown) => {
-      if (refusal === undefined || error !== refusal) throw error;
-      return undefined;
-    });
-    if (!admission) return around(params, undefined, ctx, () => Promise.reject(unknown()));
+    const request = requestOf(tool, params, unknownTool(params.name));
+    const decided = await env.inFlight.track(decideAdmission(request, ctx, connection, env));
+    if ('refusal' in decided) return around(params, undefined, ctx, () => Promise.reject(request.unknown()));
+    if ('failed' in decided) return around(params, tool, ctx, async () => request.failed() as Record<string, unknown>);
+    const { admission } = decided;
     let usable = true;
     try {
       return await around(params, tool, ctx, (sdk) => {

@@ -16,8 +16,8 @@ import type { MemberRef } from './ServedMember';
 export interface MemberAdmission {
   /** Who asks for which member in the request the guards decided on. */
   readonly access: MemberAccess;
-  /** When the guards began to decide (`Date.now()`): the member's timeout counts from then. */
-  readonly started: number;
+  /** How long the guards took to decide, in ms: the member's timeout counts their time, and no one else's. */
+  readonly guardsTook: number;
   /**
    * The call's container when a `@Scoped` guard class opened it, for the first call that takes
    * it (`takeContainer`); a later call of the same request opens its own.
@@ -36,7 +36,7 @@ export interface AdmittedMember extends MemberRef {
 
 /**
  * Runs a member's access rules and guards once for this request, as its call does: the guards
- * decide within the member's timeout (which counts from before them) or, without one, within
+ * decide within the member's timeout (which counts their time) or, without one, within
  * its `guardTimeoutMs`, and a `@Scoped` guard class is built by the call's container, opened
  * here. Rejects with `member.unknown()` when they refuse the caller.
  */
@@ -48,9 +48,12 @@ export async function admitMember(member: AdmittedMember, sdk: ServerContext, co
   let context: ToolContext | undefined;
   let opened: CallContainer | undefined;
   let taken = false;
+  let guardsTook = 0;
   const admission: MemberAdmission = {
     access,
-    started,
+    get guardsTook() {
+      return guardsTook;
+    },
     takeContainer: () => {
       if (taken) return undefined;
       taken = true;
@@ -70,6 +73,7 @@ export async function admitMember(member: AdmittedMember, sdk: ServerContext, co
   const guardTimeoutMs = guardTimeoutOf(served, env);
   const timeoutMs = memberTimeoutOf(member, env) ?? guardTimeoutMs;
   const { passed, settled } = await passesGuards(guards, access, env, { signal: sdk.mcpReq.signal, timeoutMs, guardTimeoutMs }, container);
+  guardsTook = Date.now() - started;
   if (passed) return admission;
   // A guard that missed its deadline may still be running: the container it was built by outlives it.
   const scope = opened;

@@ -8,7 +8,8 @@ import { runWithRounds, type SdkRound } from './runWithRounds';
 import type { InputRequest, ServerContext } from '../sdk/sdk';
 import type { InputRequiredAnswer } from '../roundtrip/runRound';
 import { memberAccessOf } from './memberAccessOf';
-import { admitMember, type MemberAdmission } from './admitMember';
+import type { MemberAdmission } from './admitMember';
+import { decideAdmission } from './decideAdmission';
 import { hasScopedGuard, noContextForGuards } from './guardContainer';
 import { memberTimeoutOf } from './memberTimeoutOf';
 import type { CallContainer, PipelineEnv } from './PipelineEnv';
@@ -32,6 +33,11 @@ export interface MemberRequest<R> extends MemberRef {
   readonly run: (ctx: ToolContext | undefined, scope: CallScope | undefined) => Promise<R>;
   /** The answer when the call outlives its timeout (a result, or a rejection with a protocol error). */
   readonly timedOut: (timeoutMs: number) => R | Promise<R>;
+  /**
+   * The answer when the guard step fails for another reason than a refusal (already logged):
+   * the generic internal error a failing call gets, which gives nothing of the failure away.
+   */
+  readonly failed: () => R | Promise<R>;
 }
 
 export type MemberAnswer<R> = R | InputRequiredAnswer<InputRequest>;
@@ -40,8 +46,9 @@ const chains = new WeakMap<object, MiddlewareChain | false>();
 
 /**
  * The one path of every tool call, resource read and prompt get: access rules and guards
- * (a refused caller gets the answer for an unknown name; guards decide within the member's
- * timeout, which counts from before them, or the app's `guardTimeoutMs` without one; a
+ * (a refused caller gets the answer for an unknown name; a guard step that fails otherwise, the
+ * generic internal error, logged; guards decide within the member's timeout, which counts
+ * their time, or the app's `guardTimeoutMs` without one; a
  * `@Scoped` guard class is built by the call's container, which then opens before them),
  * the call context, 2026-07-28 rounds, the timeout, the per-call container, the middleware
  * chain, and in-flight tracking for the drain. A call ends when its request does (a cancel,
@@ -61,7 +68,7 @@ export function serveMember<R>(request: MemberRequest<R>, sdk: ServerContext, co
 /**
  * `serveMember` for a request whose access rules and guards already decided (`admitMember`, in
  * the same request): the call runs without deciding again, and takes over the container a
- * `@Scoped` guard class opened. The member's timeout counts from when the guards began.
+ * `@Scoped` guard class opened. The member's timeout counts the guards' time (`guardsTook`).
  */
 export function serveAdmitted<R>(request: MemberRequest<R>, admission: MemberAdmission, sdk: ServerContext, connection: Connection, env: PipelineEnv): Promise<MemberAnswer<R>> {
   const { member } = request;
@@ -100,8 +107,14 @@ async function servePiped<R>(
   const { member } = request;
   const scopedGuard = guarded && hasScopedGuard(member.pipeline!.guards);
   const scoped = scopedGuard || env.scopes.active || connection.overrides !== undefined;
-  // The guards decide once per request: here, unless the request's handler had them decide before (`admitMember`).
-  const admission = admitted ?? (guarded ? await admitMember(request, sdk, connection, env) : undefined);
+  // The guards decide once per request: here, unless the request's handler had them decide before (`decideAdmission`).
+  let admission = admitted;
+  if (!admission && guarded) {
+    const decided = await decideAdmission(request, sdk, connection, env);
+    if ('refusal' in decided) throw decided.refusal;
+    if ('failed' in decided) return request.failed();
+    admission = decided.admission;
+  }
   // Who asks for what: read once, and only when a guard, the container or middleware needs it.
   const access = admission?.access ?? (scoped || chain ? memberAccessOf(request, sdk, connection) : undefined);
   const requestSignal = sdk.mcpReq.signal;
@@ -112,8 +125,8 @@ async function servePiped<R>(
   const byGuards = admission?.takeContainer();
   let opened: CallContainer | undefined = byGuards;
   const openContainer = () => (opened ??= env.openContainer(access!, connection, () => context ?? noContextForGuards(access!)));
-  // The guards' time counts against the member's timeout: `timeoutMs` bounds the whole call.
-  const left = admission && timeoutMs !== undefined ? Math.max(0, timeoutMs - (Date.now() - admission.started)) : timeoutMs;
+  // The guards' own time counts against the member's timeout (an extension's time before it ran the call does not).
+  const left = admission && timeoutMs !== undefined ? Math.max(0, timeoutMs - admission.guardsTook) : timeoutMs;
   const needsContext = member.usesContext || scoped;
   // A mounted app's members log within its own maxLogLength, when it set one.
   const maxLogLength = member.limits?.maxLogLength;

@@ -43,7 +43,7 @@ export interface RequestStateOptions {
 
 /** Remembers which round states were accepted (see `RequestStateOptions.usedStates`). */
 export interface UsedStateStore {
-  /** Records `id` as used until `expiresAt` (ms since the epoch); true if it was not used before. */
+  /** Records `id` (a random UUID) as used until `expiresAt` (ms since the epoch); true if it was not used before. */
   claim(id: string, expiresAt: number): boolean | Promise<boolean>;
   /**
    * Set to `true` by a store every instance of the app shares (such as a Redis store), so a state
@@ -76,8 +76,14 @@ export interface OpenedState extends RoundState {
 }
 
 interface Sealed extends RoundState {
-  /** A random id: a state is accepted once (per process, or per shared `usedStates` store). */
+  /** A random id (a UUID): a state is accepted once (per process, or per shared `usedStates` store). */
   readonly id: string;
+  /**
+   * The sealing codec's random nonce (`issuerNonce`), when it sealed the state for a store that is
+   * neither this process's default nor shared: compared on open to tell a state issued here. A
+   * state without it (sealed before it existed, or for another store) counts as issued elsewhere.
+   */
+  readonly iss?: string;
   /** Expiry, in milliseconds since the epoch. */
   readonly exp: number;
 }
@@ -113,9 +119,8 @@ export class RequestStateCodec {
   /** `maxBytes` as a room, when it is set. */
   private readonly room: StateRoom | undefined;
   private used: UsedStateStore;
-  /** What the ids of states sealed here start with when the store is neither this process's default nor shared (`localId`). */
-  private idPrefix: string | undefined;
-  private issued = 0;
+  /** This codec's random nonce, sealed into states for a store that is neither this process's default nor shared (`Sealed.iss`). */
+  private issuerNonce: string | undefined;
   /** Whether the app named its store (then a cluster's does not replace it). */
   private readonly ownStore: boolean;
   /** The head of every state's additional data: the format and the issuing app. */
@@ -183,8 +188,10 @@ export class RequestStateCodec {
   async seal(state: RoundState, binding: string, retry?: () => StateRoom): Promise<string> {
     const exp = Date.now() + this.ttlMs;
     // This process's store remembers the states it issued until they are answered; any other store, those it was asked to claim.
-    const id = this.used instanceof MemoryUsedStateStore ? this.used.issue(exp) : this.localId();
-    const sealed: Sealed = { id, exp, answers: state.answers, asked: state.asked };
+    const used = this.used;
+    const local = !(used instanceof MemoryUsedStateStore) && used.shared !== true;
+    const id = used instanceof MemoryUsedStateStore ? used.issue(exp) : crypto.randomUUID();
+    const sealed: Sealed = local ? { id, iss: (this.issuerNonce ??= crypto.randomUUID()), exp, answers: state.answers, asked: state.asked } : { id, exp, answers: state.answers, asked: state.asked };
     const plain = encoder.encode(JSON.stringify(sealed));
     if ((this.room || retry) && Object.keys(state.answers).length > 0) {
       const bytes = sealedLength(plain.length);
@@ -228,26 +235,15 @@ export class RequestStateCodec {
     if (!(await used.claim(sealed.id, sealed.exp))) {
       throw new RoundTripError('requestState was already used: each state is accepted once. Send the requestState of the last input_required result, or start the call again without one.');
     }
-    const acceptedOnce = used.shared === true || this.issuedHere(sealed.id);
+    const acceptedOnce = used.shared === true || this.issuedHere(sealed);
     return { answers: sealed.answers, asked: sealed.asked, acceptedOnce };
   }
 
-  /**
-   * A new id for a state sealed while the store is not this process's `MemoryUsedStateStore`:
-   * random, and, unless the store is shared, starting with this codec's random prefix, so that
-   * `issuedHere` knows it when it comes back.
-   */
-  private localId(): string {
-    if (this.used.shared === true) return crypto.randomUUID();
-    this.idPrefix ??= `${crypto.randomUUID()}.`;
-    return this.idPrefix + (this.issued++).toString(36);
-  }
-
-  /** Whether this codec (this process) issued the state `id` names. */
-  private issuedHere(id: string): boolean {
+  /** Whether this codec (this process) issued the state: its id is one this process's default store issued, or it carries this codec's nonce. */
+  private issuedHere(sealed: Sealed): boolean {
     const used = this.used;
-    if (used instanceof MemoryUsedStateStore && used.issuedHere(id)) return true;
-    return this.idPrefix !== undefined && id.startsWith(this.idPrefix);
+    if (used instanceof MemoryUsedStateStore && used.issuedHere(sealed.id)) return true;
+    return this.issuerNonce !== undefined && sealed.iss === this.issuerNonce;
   }
 
   /** The cipher's additional data: what the state is bound to (this app, then `binding`), authenticated but not carried. */

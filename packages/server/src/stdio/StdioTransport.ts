@@ -324,13 +324,14 @@ export class StdioTransport implements Transport {
 }
 
 /**
- * The key of one of the server's requests in `asked`: a number, or a string that reads as one, by
- * its number (the SDK matches an answer to "0" with the request 0); any other string as it is.
+ * The key of one of the server's requests in `asked`, as the SDK matches an answer to its
+ * request (`Number(id)`): a number, or a string `Number` reads as one, by that number ("0", ""
+ * and " " all answer the request 0); any other string as it is.
  */
 function askedKey(id: string | number): string | number {
   if (typeof id === 'number') return id;
   const number = Number(id);
-  return Number.isNaN(number) || id.trim() === '' ? id : number;
+  return Number.isNaN(number) ? id : number;
 }
 
 function backlog(): { promise: Promise<void>; resolve: () => void } {
