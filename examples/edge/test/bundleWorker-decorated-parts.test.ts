@@ -214,10 +214,14 @@ console.log(JSON.stringify(served));`,
       recordsTransforms: { [coreKeys]: 200, [join(dir, 'records-transforms.js')]: 40 },
       keyNotInOutput: { [join(dir, 'records-prompts.js')]: 0 },
       keyInOutput: { [join(dir, 'records-prompts.js')]: 20 },
+      // A plugin's module has no file to read; a file that cannot be read might name a key, so every part stays.
+      pluginModule: { 'no-tracing:../handlers/tracedServerClass': 300 },
+      unreadable: { [join(dir, 'not-there.js')]: 20 },
     };
     const script = `import { readFile } from 'node:fs/promises';
 import { decoratedPartsKept } from ${JSON.stringify(`file://${BUNDLER}`)};
-const sourceOf = (file) => readFile(file, 'utf8').catch(() => '');
+// The Windows-spelled files stand for files there that name no key.
+const sourceOf = (file) => (file.includes('\\\\') ? Promise.resolve('') : readFile(file, 'utf8').catch(() => undefined));
 const cases = ${JSON.stringify(cases)};
 const kept = {};
 for (const [name, inputs] of Object.entries(cases)) {
@@ -232,6 +236,8 @@ console.log(JSON.stringify(kept));`;
       recordsTransforms: ['no-transforms'],
       keyNotInOutput: [],
       keyInOutput: ['no-completions', 'no-prompts'],
+      pluginModule: [],
+      unreadable: ['no-completions', 'no-prompts', 'no-resources', 'no-transforms'],
     });
   });
 

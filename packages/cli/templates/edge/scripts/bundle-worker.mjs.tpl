@@ -320,14 +320,14 @@ async function decoratedPartsKept(metafile, sourceOf) {
   const keys = [...new Set(DECORATED_PARTS.filter((part) => !kept.has(part.name)).flatMap((part) => part.keys))];
   if (keys.length === 0) return kept;
   const named = new Set();
-  await Promise.all(
-    [...new Set(held)]
-      .filter((file) => !CORE_KEYS.test(file))
-      .map(async (file) => {
-        const source = await sourceOf(file);
-        for (const key of keys) if (source.includes(key)) named.add(key);
-      }),
-  );
+  // One file at a time (a few hundred reads at once run out of file handles where the limit is 256); a
+  // plugin's module (`namespace:path`) has no file. A file that cannot be read might name a key: every part stays.
+  for (const file of new Set(held)) {
+    if (file.includes(':') || CORE_KEYS.test(file)) continue;
+    const source = await sourceOf(file);
+    if (source === undefined) return new Set(DECORATED_PARTS.map((part) => part.name));
+    for (const key of keys) if (source.includes(key)) named.add(key);
+  }
   for (const part of DECORATED_PARTS) if (part.keys.some((key) => named.has(key))) kept.add(part.name);
   return kept;
 }
@@ -551,7 +551,7 @@ function dtoNamesOf(source) {
 }
 
 /**
- * The text of a file a first build's metafile names ('' when it cannot be read), or `entry`, the
+ * The text of a file a first build's metafile names (undefined when it cannot be read), or `entry`, the
  * entry's own text, for the entry (resolved from `resolveDir`). Each file is read once: reachOf and
  * decoratedPartsKept share the reader.
  */
@@ -563,7 +563,7 @@ function sourceReader(resolveDir, entry) {
     const path = resolve(file);
     if (path === entryFile) return Promise.resolve(entry);
     let text = read.get(path);
-    if (text === undefined) read.set(path, (text = readFile(path, 'utf8').catch(() => '')));
+    if (text === undefined) read.set(path, (text = readFile(path, 'utf8').catch(() => undefined)));
     return text;
   };
 }
@@ -588,7 +588,7 @@ async function reachOf(metafile, resolveDir, sourceOf) {
   for (const [file, { imports }] of inputs) {
     if (SERVER_BUNDLE.test(file) || CORE_BUNDLE.test(file)) continue;
     if (/(^|[\\/])node_modules[\\/]/.test(file) && !imports.some((i) => SERVER_BUNDLE.test(i.path) || CORE_BUNDLE.test(i.path))) continue;
-    const source = await sourceOf(file);
+    const source = (await sourceOf(file)) ?? '';
     for (const part of OPTIONAL_PARTS) if (part.word.test(source)) namedParts.add(part.name);
   }
   let classValidator = new Set(CORE_NEEDS);
@@ -599,13 +599,13 @@ async function reachOf(metafile, resolveDir, sourceOf) {
     // The app's code, or a package that imports zod, naming `locales` (z.locales.fr(), an import from zod/locales) keeps zod's translations.
     const zodUser = !ZOD_FILE.test(file) && imports.some((i) => ZOD_FILE.test(i.path));
     if (!app && !zodUser) continue;
-    const source = await sourceOf(file);
+    const source = (await sourceOf(file)) ?? '';
     if (/\blocales\b/.test(source)) zodLocales = true;
     if (app && /\bskills\b/.test(source)) skills = true;
   }
   for (const [file] of inputs) {
     if (CORE_BUNDLE.test(file) || /(^|[\\/])node_modules[\\/](class-validator|validator|libphonenumber-js)[\\/]/.test(file)) continue;
-    const source = await sourceOf(file);
+    const source = (await sourceOf(file)) ?? '';
     if (!/["'](?:class-validator|@toolwright\/core\/dto)["']/.test(source)) continue;
     const names = dtoNamesOf(source);
     if (names === undefined) {
