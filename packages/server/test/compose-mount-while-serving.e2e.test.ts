@@ -84,8 +84,10 @@ describe.each(['2025-11-25', '2026-07-28'] as const)('app.mount() while serving,
   it('a batch that clashes with a mount made while its start hooks ran serves none of its apps, and stops them', async () => {
     const parent = await createApp({ name: 'p', version: '1', tools: [Own] });
     await parent.start();
-    const batch = parent.mount({ app: await hooked('one', [Alpha], 20), namespace: 'a' }, { app: await hooked('two', [Beta], 20), namespace: 'b' });
-    const quick = parent.mount({ app: await hooked('three', [Beta]), namespace: 'b' });
+    // Every app is made first: making 'three' while 'one' starts let 'one' finish first on a loaded machine.
+    const [one, two, three] = [await hooked('one', [Alpha], 20), await hooked('two', [Beta], 20), await hooked('three', [Beta])];
+    const batch = parent.mount({ app: one, namespace: 'a' }, { app: two, namespace: 'b' });
+    const quick = parent.mount({ app: three, namespace: 'b' });
     await expect(quick).resolves.toBeUndefined();
     await expect(batch).rejects.toThrow(BuildError);
     expect(await toolNames(parent)).toEqual(['own', 'b_x']);
