@@ -19,25 +19,42 @@ export function keyName(property: TSESTree.PropertyDefinition, text: (node: TSES
   return property.key.type === 'Identifier' ? property.key.name : property.key.type === 'Literal' ? String(property.key.value) : text(property.key);
 }
 
-/** Every base class type of a class, nearest first, read with the type checker. */
-function typedBases(node: ClassNode, services: ParserServicesWithTypeInformation): ts.Type[] {
+/** The base classes of a class as the type checker reads them, and whether every one could be read. */
+interface TypedBases {
+  types: ts.Type[];
+  complete: boolean;
+}
+
+/**
+ * Every base class type of a class, nearest first, read with the type checker. A generic base
+ * (`extends Middle<string>`) is walked through the class it instantiates; a mixin (`extends
+ * Timestamped(Base)`, an intersection) through each of its parts. A base typed `any` (a
+ * JavaScript package without types, `extends (X as any)`) cannot be read: `complete` is false.
+ */
+function typedBases(node: ClassNode, services: ParserServicesWithTypeInformation): TypedBases {
   const checker = services.program.getTypeChecker();
   // The class's symbol, from its instance type (a declaration) or its constructor's (an expression).
   const symbol = checker.getTypeAtLocation(services.esTreeNodeToTSNodeMap.get(node)).getSymbol();
-  const bases: ts.Type[] = [];
+  const types: ts.Type[] = [];
+  let complete = true;
   const seen = new Set<ts.Type>();
   const next: ts.Type[] = symbol ? [checker.getDeclaredTypeOfSymbol(symbol)] : [];
   while (next.length > 0) {
     const type = next.shift()!;
-    if (!type.isClassOrInterface()) continue;
-    for (const base of checker.getBaseTypes(type)) {
-      if (seen.has(base)) continue;
-      seen.add(base);
-      bases.push(base);
-      next.push(base);
+    // An instantiated generic class has the base types of the class it instantiates.
+    const declared = type.flags & ts.TypeFlags.Object && (type as ts.ObjectType).objectFlags & ts.ObjectFlags.Reference ? (type as ts.TypeReference).target : type;
+    if (!declared.isClassOrInterface()) continue;
+    for (const base of checker.getBaseTypes(declared)) {
+      for (const part of base.isIntersection() ? base.types : [base]) {
+        if (part.flags & ts.TypeFlags.Any) complete = false;
+        if (seen.has(part)) continue;
+        seen.add(part);
+        types.push(part);
+        next.push(part);
+      }
     }
   }
-  return bases;
+  return { types, complete };
 }
 
 /** Whether a decorator of a declaration elsewhere comes from a package whose decorators make a DTO. */
@@ -50,8 +67,9 @@ function typedDtoDecorator(decorator: ts.Decorator, checker: ts.TypeChecker): bo
 
 /**
  * What a class inherits. With type information every base class is read, wherever it is
- * declared. Without, only a parent declared in the same file (under the name `extends` gives),
- * and its own parent there, can be read.
+ * declared; but a base declared only in a .d.ts (a compiled package) has lost its decorators, so
+ * it never makes a class a DTO. Without, only a parent declared in the same file (under the
+ * name `extends` gives), and its own parent there, can be read.
  */
 export function baseClasses(
   node: ClassNode,
@@ -62,11 +80,11 @@ export function baseClasses(
 ): BaseClasses {
   if (services) {
     const checker = services.program.getTypeChecker();
-    const bases = typedBases(node, services);
+    const { types, complete } = typedBases(node, services);
     return {
-      has: (name) => bases.some((base) => checker.getPropertyOfType(base, name) !== undefined),
+      has: (name) => (types.some((base) => !(base.flags & ts.TypeFlags.Any) && checker.getPropertyOfType(base, name) !== undefined) ? true : complete ? false : undefined),
       dto: () =>
-        bases.some((base) =>
+        types.some((base) =>
           (base.getSymbol()?.declarations ?? []).some(
             (declaration) => ts.isClassLike(declaration) && declaration.members.some((m) => ts.isPropertyDeclaration(m) && (ts.getDecorators(m) ?? []).some((d) => typedDtoDecorator(d, checker))),
           ),

@@ -1,13 +1,19 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ESLint } from 'eslint';
+import { ESLint, type Linter } from 'eslint';
+import tseslint from 'typescript-eslint';
 import { configs } from '../src/index';
 
 const root = join(__dirname, 'fixtures', 'hostile');
 
-/** Lints one fixture file with the recommended config, as a user's `eslint.config.mjs` sets it up. */
+/**
+ * Lints one fixture file with the recommended config, as a user's `eslint.config.mjs` sets it up
+ * beside typescript-eslint's (its plugin only, without its rules: a fixture's directive that
+ * disables one of them resolves, and is not reported as unused).
+ */
 async function lint(file: string, fix = false, folder = 'src'): Promise<ESLint.LintResult> {
-  const eslint = new ESLint({ cwd: join(root, folder), overrideConfigFile: true, overrideConfig: [configs.recommended], fix });
+  const overrideConfig = [{ plugins: { '@typescript-eslint': tseslint.plugin }, linterOptions: { reportUnusedDisableDirectives: 'off' } }, configs.recommended] as Linter.Config[];
+  const eslint = new ESLint({ cwd: join(root, folder), overrideConfigFile: true, overrideConfig, fix });
   const path = join(root, folder, file);
   const [result] = await eslint.lintText(readFileSync(path, 'utf8'), { filePath: path });
   return result;
@@ -46,6 +52,14 @@ describe('the recommended config on code written in unusual ways', () => {
     expect(found(await lint('narrowed.dto.ts'))).toEqual(['16 @toolwright/dto-property-decorated', '21 @toolwright/dto-property-decorated']);
   }, 120_000);
 
+  it('does not flag a field of a subclass that only changes the default value of an inherited property (`override limit? = 100`)', async () => {
+    expect(found(await lint('override.dto.ts'))).toEqual(['12 @toolwright/dto-property-decorated']);
+  }, 120_000);
+
+  it('reads DTO bases through a generic class and a mixin, and leaves alone bases it cannot read (a .d.ts, `any`)', async () => {
+    expect(found(await lint('inherited.dto.ts'))).toEqual(['16 @toolwright/dto-property-decorated', '27 @toolwright/dto-property-decorated']);
+  }, 120_000);
+
   it("suggests, for a parameter without an annotation, its default value's type", async () => {
     const messages = (await lint('unannotated.tools.ts')).messages.map((m) => m.message);
     expect(messages).toHaveLength(3);
@@ -61,6 +75,10 @@ describe('the recommended config on code written in unusual ways', () => {
 describe('decorator-settings on a file that uses Toolwright through a barrel', () => {
   it('flags the import of the barrel', async () => {
     expect(found(await lint('named.tools.ts', false, 'consumer'))).toEqual(['3 @toolwright/decorator-settings']);
+  }, 120_000);
+
+  it('leaves alone a file that applies no decorator, though it imports a type and ToolError through the barrel', async () => {
+    expect(found(await lint('script.ts', false, 'consumer'))).toEqual([]);
   }, 120_000);
 
   it('flags the first Toolwright decorator reached through a namespace of the barrel', async () => {

@@ -18,6 +18,8 @@ ruleTester().run('dto-property-decorated', loose(dtoPropertyDecorated), {
     `${imports} @Service() class Orders { @Inject() db!: unknown; private cache = new Map(); }`,
     `${imports} class Plain { a = 1; b!: string; }`,
     `${imports} class WithStatic { @IsString() sku!: string; static count = 0; #secret = 1; }`,
+    // A subclass that re-states an inherited, decorated property keeps the parent's decorators.
+    `${imports} class Page { @IsOptional() @IsInt() limit?: number = 20; } class BigPage extends Page { override limit? = 100; }`,
   ],
   invalid: [
     {
@@ -40,6 +42,8 @@ untypedRuleTester().run('dto-property-decorated (no type information)', loose(dt
   valid: [
     `${imports} class Search { @IsString() kind!: string; } class BookSearch extends Search { declare kind: 'book'; }`,
     `${imports} class Search { @IsString() kind!: string; } class Mid extends Search {} class BookSearch extends Mid { declare kind: 'book'; }`,
+    // A field that only changes the default value of a property the parent has.
+    `${imports} class Page { @IsOptional() @IsInt() limit?: number = 20; } class BigPage extends Page { override limit? = 100; }`,
     // The parent is declared elsewhere: not guessed at.
     `${imports} import { Search } from './search'; class BookSearch extends Search { @IsString() query!: string; declare kind: 'book'; }`,
   ],
@@ -208,14 +212,34 @@ ruleTester().run('decorator-settings (on)', loose(decoratorSettings), {
 });
 
 ruleTester('no-decorators').run('decorator-settings (off)', loose(decoratorSettings), {
-  valid: ['class NotToolwright {}'],
+  valid: [
+    'class NotToolwright {}',
+    // Only applying a decorator needs the settings: importing Toolwright, or re-exporting it as a
+    // barrel does, compiles the same without them (a file using the barrel is flagged itself).
+    `import { Tool, ToolError, type ToolContext } from '@toolwright/core';\nexport class T { a(ctx: ToolContext) { return new ToolError(String(ctx)); } }`,
+    `export { Tool as ServedTool } from '@toolwright/core';`,
+    `export * from '@toolwright/core';`,
+  ],
   invalid: [
     {
-      code: `import { Tool } from '@toolwright/core';\nexport class T { a() {} }`,
+      code: `import { Tool } from '@toolwright/core';\nexport class T {\n  @Tool() a() {}\n}`,
       errors: [{ messageId: 'missing', line: 1 }],
     },
-    // A barrel that re-exports Toolwright: the files importing through it may import nothing else of it.
-    { code: `export { Tool as ServedTool } from '@toolwright/core';`, errors: [{ messageId: 'missing', line: 1 }] },
-    { code: `export * from '@toolwright/core';`, errors: [{ messageId: 'missing', line: 1 }] },
+    // Flagged once, at the import, however many decorators the file applies.
+    {
+      code: `import type { ToolContext } from '@toolwright/core';\nimport { Param, Tool } from '@toolwright/core';\nexport class T {\n  @Tool() a(@Param('w') w: string, ctx: ToolContext) {}\n}`,
+      errors: [{ messageId: 'missing', line: 1 }],
+    },
   ],
+});
+
+// Without type information (no projectService, or disableTypeChecked on some files) the rules
+// that read types do nothing: throwing would stop the whole lint run.
+untypedRuleTester().run('decorator-settings (no type information)', loose(decoratorSettings), {
+  valid: [`import { Tool } from '@toolwright/core';\nexport class T {\n  @Tool() a() {}\n}`],
+  invalid: [],
+});
+untypedRuleTester().run('param-type-supported (no type information)', loose(paramTypeSupported), {
+  valid: [`${imports} class T { @Tool() a(@Param('w') w: string | number, @Param('n') n = 1) {} }`],
+  invalid: [],
 });

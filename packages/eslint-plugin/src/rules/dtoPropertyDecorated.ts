@@ -8,12 +8,14 @@ import { isDtoDecorator, readImports, type FileImports } from '../imports';
  * hears of it, so it is missing from the schema and a value sent for it is refused as an
  * unknown property. A class is taken as a DTO when any of its properties, or of its base
  * classes', carries a class-validator, class-transformer or Toolwright `@Property` decorator
- * (class-validator reads a parent's decorators for a subclass). A `declare` field of
- * a subclass that retypes a property a base class has is left alone: the base's decorators
- * apply and it has no run-time trace of its own. One that no base class has is flagged. The
- * base classes are read with the type checker; without type information, only a parent
- * declared in the same file can be read, and a `declare` field of a class whose parent is
- * declared elsewhere is left alone rather than guessed at.
+ * (class-validator reads a parent's decorators for a subclass). A field of a subclass that
+ * re-states a property a base class has (`declare kind: 'book'`, `override limit? = 100`) is
+ * left alone: the base's decorators apply to it. One that no base class has is flagged. The
+ * base classes are read with the type checker, through generic classes and mixins; without
+ * type information, only a parent declared in the same file can be read. A `declare` field over
+ * a base that cannot be read (declared elsewhere without type information, or typed `any`) is
+ * left alone rather than guessed at. A base declared only in a .d.ts (a compiled package) has
+ * lost its decorators, so it does not make its subclasses DTOs.
  */
 export const dtoPropertyDecorated = createRule({
   name: 'dto-property-decorated',
@@ -43,10 +45,12 @@ export const dtoPropertyDecorated = createRule({
       for (const property of properties) {
         if (property.decorators.length > 0) continue;
         const name = keyName(property, text);
-        // `declare a: 'x'` in a subclass only narrows the type of a property it inherits, whose
-        // decorators apply (class-validator reads a parent's); it emits nothing of its own.
-        // A base that cannot be read (no type information, a parent declared elsewhere) is not guessed at.
-        if (property.declare && bases && bases.has(name) !== false) continue;
+        // A property a base class has keeps the base's decorators (class-validator reads a
+        // parent's): `declare a: 'x'` only narrows its type, `override a = 2` only its default.
+        // A `declare` field over a base that cannot be read (no type information, a parent
+        // declared elsewhere, a base typed `any`) is not guessed at; it emits nothing of its own.
+        const inherited = bases?.has(name);
+        if (inherited === true || (property.declare && bases && inherited === undefined)) continue;
         context.report({ node: property.key, messageId: 'undecorated', data: { name, dto } });
       }
     };

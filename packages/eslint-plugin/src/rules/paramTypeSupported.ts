@@ -97,7 +97,7 @@ function elementName(type: ts.Type, checker: ts.TypeChecker): string {
  * `symbol` and built-ins other than `Date` are refused, and so is a parameter without a type
  * annotation (emitted as `Object` even with a default value); enums and literal types become
  * `String`, `Number` or `Boolean` (any value of it passes). test/paramTypeVerdicts.test.ts
- * holds the rule to the build's verdicts.
+ * holds the rule to the build's verdicts. Without type information the rule does nothing.
  */
 export const paramTypeSupported = createRule({
   name: 'param-type-supported',
@@ -119,7 +119,10 @@ export const paramTypeSupported = createRule({
   },
   defaultOptions: [],
   create(context) {
-    const services = ESLintUtils.getParserServices(context);
+    // Without type information (no projectService, or typescript-eslint's disableTypeChecked)
+    // no type can be read: the rule does nothing rather than stop the lint run.
+    const services = ESLintUtils.getParserServices(context, true);
+    if (!services.program) return {};
     const checker = services.program.getTypeChecker();
     const compilerOptions = services.program.getCompilerOptions();
     const strict = compilerOptions.strictNullChecks ?? compilerOptions.strict ?? false;
