@@ -72,7 +72,15 @@ export async function admitMember(member: AdmittedMember, sdk: ServerContext, co
   const container = hasScopedGuard(guards) ? guardContainer(env.container, open) : env.container;
   const guardTimeoutMs = guardTimeoutOf(served, env);
   const timeoutMs = memberTimeoutOf(member, env) ?? guardTimeoutMs;
-  const { passed, settled } = await passesGuards(guards, access, env, { signal: sdk.mcpReq.signal, timeoutMs, guardTimeoutMs }, container);
+  let decided: Awaited<ReturnType<typeof passesGuards>>;
+  try {
+    decided = await passesGuards(guards, access, env, { signal: sdk.mcpReq.signal, timeoutMs, guardTimeoutMs }, container);
+  } catch (error) {
+    // The decision itself failed (a logger that throws while it records a guard's error): no call takes the container.
+    opened?.release();
+    throw error;
+  }
+  const { passed, settled } = decided;
   guardsTook = Date.now() - started;
   if (passed) return admission;
   // A guard that missed its deadline may still be running: the container it was built by outlives it.
