@@ -46,6 +46,7 @@ untypedRuleTester().run('dto-property-decorated (no type information)', loose(dt
     `${imports} class Page { @IsOptional() @IsInt() limit?: number = 20; } class BigPage extends Page { override limit? = 100; }`,
     // The parent is declared elsewhere: not guessed at.
     `${imports} import { Search } from './search'; class BookSearch extends Search { @IsString() query!: string; declare kind: 'book'; }`,
+    `${imports} import { Page } from './page'; class BigPage extends Page { @IsString() query!: string; override limit? = 100; }`,
   ],
   invalid: [
     {

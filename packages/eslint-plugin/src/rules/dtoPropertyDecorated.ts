@@ -12,7 +12,7 @@ import { isDtoDecorator, readImports, type FileImports } from '../imports';
  * re-states a property a base class has (`declare kind: 'book'`, `override limit? = 100`) is
  * left alone: the base's decorators apply to it. One that no base class has is flagged. The
  * base classes are read with the type checker, through generic classes and mixins; without
- * type information, only a parent declared in the same file can be read. A `declare` field over
+ * type information, only a parent declared in the same file can be read. A `declare` or `override` field over
  * a base that cannot be read (declared elsewhere without type information, or typed `any`) is
  * left alone rather than guessed at. A base declared only in a .d.ts (a compiled package) has
  * lost its decorators, so it does not make its subclasses DTOs.
@@ -47,10 +47,11 @@ export const dtoPropertyDecorated = createRule({
         const name = keyName(property, text);
         // A property a base class has keeps the base's decorators (class-validator reads a
         // parent's): `declare a: 'x'` only narrows its type, `override a = 2` only its default.
-        // A `declare` field over a base that cannot be read (no type information, a parent
-        // declared elsewhere, a base typed `any`) is not guessed at; it emits nothing of its own.
+        // A `declare` or `override` field over a base that cannot be read (no type information, a
+        // parent declared elsewhere, a base typed `any`) is not guessed at: either keyword says the
+        // base has the property (`override` is checked by tsc under noImplicitOverride).
         const inherited = bases?.has(name);
-        if (inherited === true || (property.declare && bases && inherited === undefined)) continue;
+        if (inherited === true || ((property.declare || property.override) && bases && inherited === undefined)) continue;
         context.report({ node: property.key, messageId: 'undecorated', data: { name, dto } });
       }
     };
