@@ -88,7 +88,6 @@ const THOROUGH = {
   'packages/eslint-plugin/test/rules.test.ts': "runs every rule's cases with type information",
   'packages/eslint-plugin/test/paramTypeVerdicts.test.ts': 'compiles a program per parameter type',
   'packages/eslint-plugin/test/recommended.test.ts': 'lints a sample project with type information',
-  'packages/eslint-plugin/test/corpus.test.ts': 'lints the examples, the docs snippets and every template with type information: no finding on correct code',
   'docs/test/options-documented.test.ts': 'reads every options type with the TypeScript compiler',
 };
 
