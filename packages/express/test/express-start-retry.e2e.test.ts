@@ -11,10 +11,11 @@ import { listenExpress } from './fixtures/listenExpress';
  * the requests that waited for the failed start get 503, a later one starts the app again, and
  * the failed start leaves no hold behind (the shutdown hooks run when the last listener closes).
  */
-async function flakyApp(failures: number): Promise<{ app: App; events: string[]; errors: string[] }> {
+async function flakyApp(failures: number, firstStartWaitsFor: Promise<void> = Promise.resolve()): Promise<{ app: App; events: string[]; errors: string[] }> {
   const events: string[] = [];
   const errors: string[] = [];
   let left = failures;
+  let starts = 0;
   const logger = { debug: () => {}, info: () => {}, warn: () => {}, error: (message: string) => void errors.push(message) };
   const app = await createApp({
     name: 'flaky',
@@ -23,8 +24,7 @@ async function flakyApp(failures: number): Promise<{ app: App; events: string[];
     logger,
     onStart: async () => {
       events.push('start');
-      // Slow enough for a request to arrive while it runs and wait for it.
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      if (starts++ === 0) await firstStartWaitsFor;
       if (left-- > 0) throw new Error('no database yet');
     },
     onShutdown: () => void events.push('stop'),
@@ -34,9 +34,16 @@ async function flakyApp(failures: number): Promise<{ app: App; events: string[];
 
 describe('Express 5 middleware, a start that fails', () => {
   it('answers 503 to the requests that waited for it, starts the app again on a later request, and logs the failure once', async () => {
-    const { app, events, errors } = await flakyApp(2);
+    // The first start ends only once the first request has reached the middleware, so that request waits for it.
+    let firstRequestArrived!: () => void;
+    const arrival = new Promise<void>((resolve) => (firstRequestArrived = resolve));
+    const { app, events, errors } = await flakyApp(2, arrival);
     const web = express();
     const mcp = toolwrightMiddleware(app, { requestLogLevel: 'silent' });
+    web.use((_request, _response, next) => {
+      firstRequestArrived();
+      next();
+    });
     web.use(mcp);
     const { base, server } = await listenExpress(web);
     try {
