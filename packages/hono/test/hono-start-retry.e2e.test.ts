@@ -13,17 +13,17 @@ import { INITIALIZE, post } from './fixtures/v2Clients';
  * one starts the app again, and the failed start leaves no hold behind (the shutdown hooks run
  * when the last listener closes).
  */
-async function flakyApp(failures: number): Promise<{ app: App; events: string[] }> {
+async function flakyApp(failures: number, firstStartWaitsFor: Promise<void> = Promise.resolve()): Promise<{ app: App; events: string[] }> {
   const events: string[] = [];
   let left = failures;
+  let starts = 0;
   const app = await createApp({
     name: 'flaky',
     version: '1.0.0',
     tools: [GreeterTools],
     onStart: async () => {
       events.push('start');
-      // Slow enough for a request to arrive while it runs and wait for it.
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      if (starts++ === 0) await firstStartWaitsFor;
       if (left-- > 0) throw new Error('no database yet');
     },
     onShutdown: () => void events.push('stop'),
@@ -33,10 +33,17 @@ async function flakyApp(failures: number): Promise<{ app: App; events: string[] 
 
 describe('Hono middleware, a start that fails', () => {
   it('answers 503 to the requests that waited for it, starts the app again on a later request, and logs the failure once', async () => {
-    const { app, events } = await flakyApp(2);
+    // The first start ends only once the first request has reached the middleware, so that request waits for it.
+    let firstRequestArrived!: () => void;
+    const arrival = new Promise<void>((resolve) => (firstRequestArrived = resolve));
+    const { app, events } = await flakyApp(2, arrival);
     const errors: string[] = [];
     const web = new Hono();
     const mcp = toolwrightMiddleware(app, { logError: (message) => void errors.push(message) });
+    web.use(async (_context, next) => {
+      firstRequestArrived();
+      await next();
+    });
     web.use(mcp);
     const server = await new Promise<ServerType>((resolve) => {
       const s = serve({ fetch: web.fetch, hostname: '127.0.0.1', port: 0 }, () => resolve(s));

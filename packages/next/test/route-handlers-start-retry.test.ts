@@ -72,3 +72,14 @@ describe('createRouteHandlers, a start that fails', () => {
     await route.close();
   });
 });
+
+describe('createRouteHandlers, an app that was never built', () => {
+  it('answers 503, and close() (a SIGTERM handler) resolves: there is nothing to stop', async () => {
+    const errors: string[] = [];
+    const route = createRouteHandlers(Promise.reject(new Error('no such config file')), { logError: (message) => void errors.push(message) });
+    await expect(route.ready).rejects.toThrow(/no such config file/);
+    expect((await route.POST(initialize())).status).toBe(503);
+    await expect(route.close()).resolves.toBeUndefined();
+    expect(errors.filter((line) => line.includes('did not start'))).toHaveLength(1);
+  });
+});

@@ -1,6 +1,7 @@
 import { BuildError, ConfigError, type BuildProblem, type Class, type ToolLogger, type ToolTransforms } from '@toolwright/core';
 import { transformTool, type CompiledPrompt, type CompiledResource, type CompiledResourceTemplate, type CompiledTool } from '@toolwright/core/internal';
 import type { Catalog, CatalogParts, ListKind } from '../surface/Catalog';
+import type { ChangeNotifier } from '../surface/Connections';
 import type { Surface } from '../surface/Surface';
 import type { MemberLimits } from '../pipeline/ServedMember';
 import type { Mount } from './Mount';
@@ -139,11 +140,23 @@ function ownersOf(parts: CatalogParts, where: string): Owner[] {
   ];
 }
 
+/**
+ * The mounts each parent serves, by the parent's catalog: they live as long as the parent does.
+ * The mounted app tells them of its changes through a weak reference only (see `weakNotifier`),
+ * so a parent its code dropped is not kept alive, nor kept in step, by an app that outlives it.
+ */
+const mountsOfParent = new WeakMap<Catalog, Set<MountedApp>>();
+
+/** Stops the following of a mount that was collected with its parent. */
+const unfollowCollected = new FinalizationRegistry<() => void>((unfollow) => unfollow());
+
 /** One mounted app: its definitions as the parent serves them, kept in step with its catalog. */
 class MountedApp {
   private readonly wrapped = new WeakMap<object, object | null>();
   private served: CatalogParts = { tools: [], resources: [], resourceTemplates: [], prompts: [] };
   private unfollow: (() => void) | undefined;
+  /** The parent it is served into, once it is. */
+  private following: { readonly surface: Surface; readonly logger: ToolLogger } | undefined;
   private readonly transformed = new Set<string>();
   /** Where its templates come in the parent's order (see `Catalog.matchTemplate`): set when it is served. */
   private rank = 1;
@@ -195,17 +208,31 @@ class MountedApp {
     this.problems = loggedProblems(logger, this.namespace);
     surface.catalog.addRegistry(this.served, announce, this.rank);
     if (this.source.scopes.active) surface.env.scopes.active = true;
-    const resync = (kind: ListKind) => this.resync(kind, surface, logger);
-    this.unfollow = this.source.addNotifier({
-      toolsChanged: () => resync('tools'),
-      promptsChanged: () => resync('prompts'),
-      resourcesChanged: () => resync('resources'),
-      resourceUpdated: (uri) => void surface.connections.resourceUpdated(uri),
-    });
+    this.following = { surface, logger };
+    let mounts = mountsOfParent.get(surface.catalog);
+    if (!mounts) mountsOfParent.set(surface.catalog, (mounts = new Set()));
+    mounts.add(this);
+    const unfollow = this.source.addNotifier(weakNotifier(new WeakRef(this)));
+    unfollowCollected.register(this, unfollow, this);
+    this.unfollow = () => {
+      unfollow();
+      unfollowCollected.unregister(this);
+      mounts.delete(this);
+    };
   }
 
   stop(): void {
     this.unfollow?.();
+  }
+
+  /** The mounted app changed a list: the parent serves what it serves now. */
+  changed(kind: ListKind): void {
+    if (this.following) this.resync(kind, this.following.surface, this.following.logger);
+  }
+
+  /** The mounted app updated a resource: the parent's subscribers of `uri` are told. */
+  updated(uri: string): void {
+    void this.following?.surface.connections.resourceUpdated(uri);
   }
 
   get catalog(): Catalog {
@@ -272,6 +299,19 @@ class MountedApp {
     this.wrapped.set(definition, made);
     return made;
   }
+}
+
+/**
+ * What the mounted app calls on a change: the mount, while it lives. Made out of the mount's own
+ * scope, so nothing here holds the mount (or its parent) strongly.
+ */
+function weakNotifier(mount: WeakRef<MountedApp>): ChangeNotifier {
+  return {
+    toolsChanged: () => mount.deref()?.changed('tools'),
+    promptsChanged: () => mount.deref()?.changed('prompts'),
+    resourcesChanged: () => mount.deref()?.changed('resources'),
+    resourceUpdated: (uri) => mount.deref()?.updated(uri),
+  };
 }
 
 function transformsOf(mount: Mount, index: number): ToolTransforms {
