@@ -4,11 +4,7 @@ const MAX_BODY = 64 * 1024;
 
 /** A node request as a web `Request` for `base` (the issuer's origin: the URL never comes from the Host header). Bodies past 64 KiB are cut off (the endpoints refuse them). */
 export async function toWebRequest(req: IncomingMessage, base: string): Promise<Request> {
-  const headers = new Headers();
-  for (const [name, value] of Object.entries(req.headers)) {
-    if (value === undefined) continue;
-    for (const item of Array.isArray(value) ? value : [value]) headers.append(name, item);
-  }
+  const headers = headersOf(req);
   const method = req.method ?? 'GET';
   let body: Uint8Array | undefined;
   const parsed = (req as { body?: unknown }).body;
@@ -21,6 +17,27 @@ export async function toWebRequest(req: IncomingMessage, base: string): Promise<
     headers.delete('content-length');
   }
   return new Request(new URL(req.url ?? '/', base), { method, headers, body });
+}
+
+/**
+ * The request's headers as a fetch runtime hands them over: every line, a repeated one joined
+ * with ", ". Node's `req.headers` keep only the first line of a field that may not repeat
+ * (Authorization, Content-Type), which would let two Authorization headers authenticate with
+ * the first where a fetch handler refuses both. A request built by hand without raw lines
+ * gives what its `headers` hold.
+ */
+function headersOf(req: IncomingMessage): Headers {
+  const headers = new Headers();
+  const raw = req.rawHeaders as readonly string[] | undefined;
+  if (raw) {
+    for (let i = 0; i + 1 < raw.length; i += 2) headers.append(raw[i]!, raw[i + 1]!);
+    return headers;
+  }
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (value === undefined) continue;
+    for (const item of Array.isArray(value) ? value : [value]) headers.append(name, item);
+  }
+  return headers;
 }
 
 /**

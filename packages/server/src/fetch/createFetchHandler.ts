@@ -158,6 +158,15 @@ export function createFetchHandler(app: ServerFactory, options: FetchHandlerOpti
   }
 
   async function handle(request: Request): Promise<Response> {
+    const answer = await answerOf(request);
+    // A HEAD answer has a GET's status and headers, and no body (RFC 9110 §9.3.2), whatever answers it: the endpoint's
+    // refusal (405), the authorization server's, health and metadata. Node's listener leaves the body out by itself.
+    if (request.method !== 'HEAD' || answer.body === null) return answer;
+    answer.body.cancel().catch(() => undefined);
+    return new Response(null, answer);
+  }
+
+  async function answerOf(request: Request): Promise<Response> {
     let corsHeaders: Readonly<Record<string, string>> | undefined;
     try {
       // Read once: a runtime's `request.url` serializes the URL on every read.
@@ -175,9 +184,7 @@ export function createFetchHandler(app: ServerFactory, options: FetchHandlerOpti
         if (refused) return jsonAnswer(refused, corsHeaders);
         return await handleMcp(request, corsHeaders);
       }
-      const answer = jsonAnswer(rules.other(request.method, path, closing, health) ?? rules.notFound(path), corsHeaders);
-      // A HEAD answer has a GET's status and headers, and no body (RFC 9110 §9.3.2).
-      return request.method === 'HEAD' ? new Response(null, answer) : answer;
+      return jsonAnswer(rules.other(request.method, path, closing, health) ?? rules.notFound(path), corsHeaders);
     } catch (error) {
       logError(`toolwright fetch: request failed: ${(error as Error)?.stack ?? String(error)}`);
       return jsonAnswer(rpcRefusal(500, -32603, 'Internal error: the server failed to handle this request. Its log has the details.'), corsHeaders);

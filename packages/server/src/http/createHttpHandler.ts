@@ -24,6 +24,7 @@ import { readJsonBody } from './readJsonBody';
 import { createRequestLogger, requestLogLevelOf, type RequestLogEntry } from './requestLog';
 import { refuseClosing, sendAnswer, sendRpcError } from './respond';
 import { uriTooLong } from './HttpRefusal';
+import { joinedHeader } from './joinedHeader';
 import { UnusedConnections } from './UnusedConnections';
 import { toOriginForm } from './toOriginForm';
 
@@ -179,7 +180,8 @@ export function createHttpHandler(app: ServerFactory, options: HttpHandlerOption
 
   /** A POST's body, once its headers, size, JSON, messages and the scopes of the tool it calls passed; undefined once refused. */
   async function readPost(req: Request, res: ServerResponse, auth: AuthInfo | undefined, entry: Partial<RequestLogEntry>): Promise<{ body: unknown } | undefined> {
-    const refusedHeaders = rules.postHeaders(req.headers.accept, req.headers['content-type']);
+    // Content-Type as the fetch handler reads it: two of them are refused alike, not the first one taken.
+    const refusedHeaders = rules.postHeaders(req.headers.accept, joinedHeader(req, 'content-type'));
     if (refusedHeaders) return void sendAnswer(res, refusedHeaders);
     const read = await readJsonBody(req, maxBody, bodyTimeoutMs);
     if (!read.ok) {

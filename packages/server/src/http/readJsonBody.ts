@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { bodyEncodingRefusal } from './bodyEncodingRefusal';
+import { joinedHeader } from './joinedHeader';
 import { parseJsonBody } from './parseJsonBody';
 
 export type BodyOutcome =
@@ -27,7 +28,7 @@ export type BodyOutcome =
 export function readJsonBody(req: IncomingMessage & { body?: unknown }, limit: number, timeoutMs: number): Promise<BodyOutcome> {
   if (req.body !== undefined && (req.readableEnded || req.complete)) return Promise.resolve({ ok: true, value: req.body });
   if (req.readableEnded) return Promise.resolve(SPENT);
-  const unreadable = bodyEncodingRefusal({ contentEncoding: req.headers['content-encoding'], contentType: req.headers['content-type'] });
+  const unreadable = bodyEncodingRefusal({ contentEncoding: req.headers['content-encoding'], contentType: joinedHeader(req, 'content-type') });
   if (unreadable) return Promise.resolve({ ok: false, ...unreadable });
   const declared = Number(req.headers['content-length']);
   if (declared > limit) return Promise.resolve(tooLarge(limit));
