@@ -66,10 +66,12 @@ export async function createApp(options: AppOptions): Promise<App> {
     maxLogLength: options.maxLogLength,
   });
   const mounts = [...(options.mount ?? [])];
+  // The extensions this app serves: a mounted tool that needs another (a `task: 'required'` one without `tasks()`) is refused.
+  const extensionIds: ReadonlySet<string> = new Set(extensions.extensions.map((e) => e.id));
   // What the app calls to let go of each mounted app it started (see holdMounted).
   const holds: MountedHold[] = [];
   // Composition is loaded by the apps that mount others (a server that mounts nothing never runs it).
-  if (options.mount !== undefined) (require('../compose/mountApps') as typeof import('../compose/mountApps')).mountApps(options.mount, surface, options.logger ?? stderrLogger('mount'));
+  if (options.mount !== undefined) (require('../compose/mountApps') as typeof import('../compose/mountApps')).mountApps(options.mount, surface, options.logger ?? stderrLogger('mount'), extensionIds);
   // Whether the mounted apps are started now, and how many times they were stopped (app.mount() reads both).
   const phase = { started: false, stops: 0 };
   const binding = createToolBinding(surface);
@@ -206,7 +208,8 @@ export async function createApp(options: AppOptions): Promise<App> {
     scopeHints: options.scopeHints === true,
     ...(options.oauth && { oauth: options.oauth }),
     ...(options.logger && { logger: options.logger }),
-    mount: (...more) => (require('../compose/mountLater') as typeof import('../compose/mountLater')).mountLater(more, surface, options.logger ?? stderrLogger('mount'), mounts, holds, phase),
+    mount: (...more) =>
+      (require('../compose/mountLater') as typeof import('../compose/mountLater')).mountLater(more, surface, options.logger ?? stderrLogger('mount'), mounts, holds, phase, extensionIds),
     async add(...classes) {
       const more = await loadToolClasses(classes, options.cwd);
       surface.add({ tools: more, container, coerce: options.coerce, logger: options.logger, readViewFile });

@@ -4,6 +4,7 @@ import type { Catalog, CatalogParts, ListKind } from '../surface/Catalog';
 import type { ChangeNotifier } from '../surface/Connections';
 import type { Surface } from '../surface/Surface';
 import type { MemberLimits } from '../pipeline/ServedMember';
+import { neededExtensionProblems } from '../extensions/neededExtensionProblems';
 import type { Mount } from './Mount';
 import { mountSourceOf, type MountSource } from './MountSource';
 
@@ -31,11 +32,13 @@ interface Owner {
  * mounted app's middleware (and the parent's, around it), with the timeouts and limits the
  * mounted app sets (the parent's where it sets none). The names and URIs
  * are checked against the parent's own and each other's first: every clash is one problem of
- * the `BuildError`. Later list changes in a mounted app reach the parent's clients.
+ * the `BuildError`, and so is every mounted tool that needs an extension the parent does not
+ * serve (`extensions`: the identifiers of the parent's; see `neededExtensionProblems`).
+ * Later list changes in a mounted app reach the parent's clients.
  * Returns the function that stops following them.
  */
-export function mountApps(mounts: readonly Mount[] | undefined, surface: Surface, logger: ToolLogger): () => void {
-  return prepareMounts(mounts, surface, logger)(false);
+export function mountApps(mounts: readonly Mount[] | undefined, surface: Surface, logger: ToolLogger, extensions: ReadonlySet<string>): () => void {
+  return prepareMounts(mounts, surface, logger, extensions)(false);
 }
 
 /**
@@ -43,11 +46,11 @@ export function mountApps(mounts: readonly Mount[] | undefined, surface: Surface
  * `BuildError` or `ConfigError`), and returns the function that starts serving them, telling connected clients when `announce`
  * (and returns the function that stops following them).
  */
-export function prepareMounts(mounts: readonly Mount[] | undefined, surface: Surface, logger: ToolLogger): (announce: boolean) => () => void {
+export function prepareMounts(mounts: readonly Mount[] | undefined, surface: Surface, logger: ToolLogger, extensions: ReadonlySet<string>): (announce: boolean) => () => void {
   if (mounts === undefined) return () => () => undefined;
   if (!Array.isArray(mounts)) throw new ConfigError("Toolwright: `mount` must be an array: `mount: [{ app: billingApp, namespace: 'billing' }]`.");
   const problems: BuildProblem[] = [];
-  const mounted = mounts.map((m, i) => new MountedApp(sourceOf(m, i, surface.catalog), m.namespace, transformsOf(m, i), problems));
+  const mounted = mounts.map((m, i) => new MountedApp(sourceOf(m, i, surface.catalog), m.namespace, transformsOf(m, i), problems, appNameOf(m), extensions));
   const owners = new Map<string, Owner>();
   const claim = (owner: Owner) => {
     const first = owners.get(owner.key);
@@ -71,6 +74,7 @@ export function prepareMounts(mounts: readonly Mount[] | undefined, surface: Sur
           fix: 'choose a shorter namespace or tool name.',
         });
     }
+    problems.push(...m.neededExtensionProblems(parts.tools));
     for (const owner of ownersOf(parts, `mount '${m.namespace}'`)) claim(owner);
   }
   if (problems.length > 0) throw new BuildError(problems);
@@ -167,7 +171,16 @@ class MountedApp {
     private readonly transforms: ToolTransforms,
     /** Where transform problems go: the build's list, then (for list changes) the log. */
     private problems: BuildProblem[],
+    /** The mounted app's name, for messages. */
+    private readonly appName: string,
+    /** The identifiers of the extensions the parent serves. */
+    private readonly parentExtensions: ReadonlySet<string>,
   ) {}
+
+  /** A problem for each of `tools` (as the parent serves them) that needs an extension the parent does not serve. */
+  neededExtensionProblems(tools: readonly CompiledTool[]): BuildProblem[] {
+    return neededExtensionProblems(tools, this.parentExtensions, () => `mount '${this.namespace}', app '${this.appName}'`);
+  }
 
   /** Every tool name of `transforms` must be one the mounted app serves. */
   checkTransformNames(): void {
@@ -253,13 +266,22 @@ class MountedApp {
     }
     const add = <D>(definitions: readonly D[], part: (d: D) => CatalogParts) => addEach(catalog, definitions, part, logger, this.namespace, this.rank);
     const added: CatalogParts = {
-      tools: kind === 'tools' ? add(next.tools.filter(fitsName(logger, this.namespace)), (t) => ({ ...EMPTY, tools: [t] })) : old.tools,
+      tools: kind === 'tools' ? add(next.tools.filter(fitsName(logger, this.namespace)).filter(this.runnable(logger)), (t) => ({ ...EMPTY, tools: [t] })) : old.tools,
       prompts: kind === 'prompts' ? add(next.prompts, (p) => ({ ...EMPTY, prompts: [p] })) : old.prompts,
       resources: kind === 'resources' ? add(next.resources, (r) => ({ ...EMPTY, resources: [r] })) : old.resources,
       resourceTemplates: kind === 'resources' ? add(next.resourceTemplates, (t) => ({ ...EMPTY, resourceTemplates: [t] })) : old.resourceTemplates,
     };
     if (this.source.scopes.active) surface.env.scopes.active = true;
     this.served = added;
+  }
+
+  /** Whether a tool the mounted app serves after a change can run as declared in the parent; logged and left out when not, as the build would refuse it. */
+  private runnable(logger: ToolLogger): (tool: CompiledTool) => boolean {
+    return (tool) => {
+      const [problem] = this.neededExtensionProblems([tool]);
+      if (problem) logger.error?.(`mount '${this.namespace}': ${problem.where} is not served: ${problem.what}. Fix: ${problem.fix}`);
+      return problem === undefined;
+    };
   }
 
   /** The tool as the parent serves it: transformed, renamed into the namespace; undefined when its transform is wrong. */
@@ -312,6 +334,12 @@ function weakNotifier(mount: WeakRef<MountedApp>): ChangeNotifier {
     resourcesChanged: () => mount.deref()?.changed('resources'),
     resourceUpdated: (uri) => mount.deref()?.updated(uri),
   };
+}
+
+/** The mounted app's name (`createApp({ name })`, or the proxy's), for messages. */
+function appNameOf(mount: Mount): string {
+  const name = (mount.app as { name?: unknown }).name;
+  return typeof name === 'string' ? name : '(unnamed)';
 }
 
 function transformsOf(mount: Mount, index: number): ToolTransforms {

@@ -12,8 +12,8 @@ type MountArgs = readonly Mount[] | readonly [app: Mount['app'], options: Omit<M
  * `app.mount(...)`: mounts more apps into a built app. Before it serves, that is the same as
  * the `mount` option. While it serves, the new members are served from now on (connected
  * clients get list-changed notifications) after the mounted apps' start hooks ran. Once it
- * stopped, it is as before it served: the new apps start when the app starts again. Clashes are
- * a `BuildError`, and nothing is mounted then.
+ * stopped, it is as before it served: the new apps start when the app starts again. Clashes, and
+ * mounted tools that need an extension this app does not serve, are a `BuildError`, and nothing is mounted then.
  *
  * The mounts are checked before the start hooks run, and again once they ran, in the same step
  * as serving: meanwhile another `mount()` call or a start hook may have served a clashing name,
@@ -27,16 +27,18 @@ export async function mountLater(
   mounts: Mount[],
   holds: MountedHold[],
   phase: { readonly started: boolean; readonly stops: number },
+  /** The identifiers of the extensions this app serves: a mounted tool that needs another is refused (see `neededExtensionProblems`). */
+  extensions: ReadonlySet<string>,
 ): Promise<void> {
   const stops = phase.stops;
   const more = mountsOf(args);
-  prepareMounts(more, surface, logger);
+  prepareMounts(more, surface, logger, extensions);
   const taken: MountedHold[] = [];
   try {
     if (phase.started) for (const m of more) taken.push(await holdMounted(m.app));
     if (phase.stops !== stops)
       throw new ConfigError("Toolwright: the app stopped while app.mount() ran the mounted apps' start hooks; nothing was mounted. Mount them again once it serves, or before it starts again.");
-    prepareMounts(more, surface, logger)(true);
+    prepareMounts(more, surface, logger, extensions)(true);
   } catch (error) {
     for (const release of taken.reverse()) await release();
     throw error;
