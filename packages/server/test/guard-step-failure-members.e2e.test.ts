@@ -1,17 +1,15 @@
 import 'reflect-metadata';
 import { Param, Prompt, Resource, Tool, UseGuards } from '@toolwright/core';
-import { createApp } from '@toolwright/server';
 import { createTestClient } from '@toolwright/server/testing';
+import { brokenGuard } from './fixtures/brokenGuard';
+import { clientsWithFailingLoggers } from './fixtures/clientsWithFailingLoggers';
 
 /**
  * A guard step that fails for another reason than a refusal (a guard throws, and the logger throws
  * while it records that) on resources/read and prompts/get: the generic -32603, logged once the
  * logger works again, no detail of the failure on the wire, and the server keeps serving.
  */
-const silent = { debug() {}, info() {}, warn() {}, error() {} };
-const broken = () => {
-  throw new Error('guard broke: db at 10.0.0.7:5432 password=hunter2');
-};
+const broken = brokenGuard;
 class Broken {
   @UseGuards(broken)
   @Resource('file:///secret.txt')
@@ -36,18 +34,6 @@ class Broken {
     return 'pong';
   }
 }
-const failingOnce = () => {
-  const lines: string[] = [];
-  let failing = true;
-  const error = (...args: unknown[]) => {
-    if (failing) {
-      failing = false;
-      throw new Error('log sink down at 10.0.0.9');
-    }
-    lines.push(args.map((a) => (a instanceof Error ? a.message : String(a))).join(' '));
-  };
-  return { lines, logger: { ...silent, error } };
-};
 const outcome = (p: Promise<unknown>) =>
   p.then(
     (r) => `result: ${JSON.stringify(r)}`,
@@ -60,21 +46,7 @@ describe.each(['legacy', 'modern'] as const)('%s: guard throws + logger throws',
     ['resources/read template', (c: Awaited<ReturnType<typeof createTestClient>>) => c.readResource({ uri: 'notes://7' }), "Reading resource 'notes://7'"],
     ['prompts/get', (c: Awaited<ReturnType<typeof createTestClient>>) => c.getPrompt({ name: 'greet', arguments: {} }), "Prompt 'greet'"],
   ])('%s: generic -32603, logged, no secret, server alive', async (_label, call, head) => {
-    const { lines, logger } = failingOnce();
-    const app = await createApp({ name: 'broken', version: '1', tools: [Broken], logger });
-    const client = await createTestClient(app, { era });
-    const throwing = await createApp({
-      name: 'throwing',
-      version: '1',
-      tools: [Broken],
-      logger: {
-        ...silent,
-        error: () => {
-          throw new Error('log sink down');
-        },
-      },
-    });
-    const other = await createTestClient(throwing, { era });
+    const { lines, client, other, close } = await clientsWithFailingLoggers([Broken], era);
     try {
       const answer = await outcome(call(client));
       expect(answer).toMatch(/^error -32603: /);
@@ -88,8 +60,7 @@ describe.each(['legacy', 'modern'] as const)('%s: guard throws + logger throws',
       expect(await outcome(other.callTool({ name: 'ping', arguments: {} }))).toContain('pong');
       expect(await outcome(client.callTool({ name: 'ping', arguments: {} }))).toContain('pong');
     } finally {
-      await client.close();
-      await other.close();
+      await close();
     }
   });
 });

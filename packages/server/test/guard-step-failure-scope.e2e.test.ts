@@ -1,6 +1,7 @@
 import { Resource, Scoped, Tool, UseGuards, type GuardClass, type MemberAccess } from '@toolwright/core';
 import { createApp } from '@toolwright/server';
 import { createTestClient } from '@toolwright/server/testing';
+import { Lease } from './fixtures/Lease';
 import { waitFor } from './fixtures/waitFor';
 
 /**
@@ -8,16 +9,6 @@ import { waitFor } from './fixtures/waitFor';
  * refusal), and the request scope its guard class was built in is still disposed.
  */
 const silent = { debug() {}, info() {}, warn() {}, error() {} };
-
-@Scoped('request')
-class Lease {
-  static made = 0;
-  static disposed: number[] = [];
-  readonly id = ++Lease.made;
-  dispose() {
-    Lease.disposed.push(this.id);
-  }
-}
 
 @Scoped('request')
 class ThrowingGuard implements GuardClass {

@@ -1,50 +1,13 @@
 import { createApp, type App } from '@toolwright/server';
 import type { HttpListener } from '@toolwright/server/http';
-import { MODERN } from './fixtures/eras';
-import { post } from './fixtures/httpHelpers';
+import { modernPost } from './fixtures/modernPost';
+import { sseMessages, type SseMessage as Message } from './fixtures/sseMessages';
 
 /**
  * The 2026-07-28 surface over raw HTTP: resource updates on `subscriptions/listen`, and the
  * app's `cache` option on list, read and discover results.
  */
 const { ErasTools } = require('./fixtures/eras-app.js') as { ErasTools: new () => unknown };
-
-function modernPost(url: string, message: Record<string, unknown>) {
-  const request = MODERN.request(message);
-  return post(url, request, MODERN.headers(request));
-}
-
-type Message = Record<string, unknown>;
-
-/** The JSON-RPC messages of an SSE stream, read as they arrive. */
-function sseMessages(response: Response) {
-  const reader = response.body!.getReader();
-  const decoder = new TextDecoder();
-  let buffer = '';
-  return {
-    /** Reads until a message satisfies `until`; returns the messages this call read, that one last. */
-    async until(until: (message: Message) => boolean): Promise<Message[]> {
-      const read: Message[] = [];
-      for (;;) {
-        for (let end = buffer.indexOf('\n\n'); end !== -1; end = buffer.indexOf('\n\n')) {
-          const data = buffer
-            .slice(0, end)
-            .split('\n')
-            .find((line) => line.startsWith('data: '));
-          buffer = buffer.slice(end + 2);
-          if (!data) continue;
-          const message = JSON.parse(data.slice(6)) as Message;
-          read.push(message);
-          if (until(message)) return read;
-        }
-        const chunk = await reader.read();
-        if (chunk.done) throw new Error(`the stream ended first, after ${JSON.stringify(read)}`);
-        buffer += decoder.decode(chunk.value, { stream: true });
-      }
-    },
-    cancel: () => reader.cancel().catch(() => undefined),
-  };
-}
 
 describe('2026-07-28 over HTTP: subscriptions/listen and cache hints', () => {
   let app: App;

@@ -15,7 +15,9 @@ const PLAIN = /\bnew (Error|TypeError|RangeError|SyntaxError)\(|\bextends (Error
 /** Each source folder checked, with where a plain error is right there, and why. A path ending in '/' allows a folder. */
 const CHECKED: Record<string, Record<string, string>> = {
   'server/src': {
-    'testing/': "assertion helpers (toolText, structuredResult, toolSchema...) fail the user's test; a plain Error reads as a failed assertion, not as a server failure",
+    'testing/toolResults.ts': "assertion helpers (toolText, structuredResult...) fail the user's test; a plain Error reads as a failed assertion, not as a server failure",
+    'testing/toolSchema.ts': 'as testing/toolResults.ts (toolSchema, outputSchema)',
+    'testing/createTaskClient.ts': "TaskRequestError, a public type whose base (Error) is in @toolwright/server's API report: what it throws is a ProtocolError",
   },
   'core/src': {
     'errors/ToolwrightError.ts': "a wrong `kind` given to an error class's own constructor is a TypeError, as a built-in's wrong argument is",

@@ -3,6 +3,7 @@ import { createApp } from '@toolwright/server';
 import { createTestClient } from '@toolwright/server/testing';
 import { ServiceScope } from '@toolwright/core/internal';
 import { Service } from 'typedi';
+import { Lease } from './fixtures/Lease';
 
 /**
  * A guard class marked @Scoped is built per call by that call's container (docs/guide/middleware.md,
@@ -32,16 +33,6 @@ function toolsBehind(guard: Guard) {
     }
   }
   return GuardedTools;
-}
-
-@Scoped('request')
-class Lease {
-  static made = 0;
-  static disposed: number[] = [];
-  readonly id = ++Lease.made;
-  dispose() {
-    Lease.disposed.push(this.id);
-  }
 }
 
 /** What the guards saw, and what the tools saw, by call. */

@@ -3,7 +3,7 @@ import { PassThrough, Writable } from 'node:stream';
 import { Ctx, Tool, type ToolContext } from '@toolwright/core';
 import { createApp } from '@toolwright/server';
 import type { JSONRPCMessage } from '../src/sdk/sdk';
-import { StdioTransport } from '../src/stdio/StdioTransport';
+import { openInputTransport } from './fixtures/openInputTransport';
 
 class AskingTools {
   @Tool({ description: "Asks the client's model, then answers with what it said." })
@@ -120,18 +120,11 @@ describe("StdioTransport: the server's questions and the end of the input", () =
   // The SDK matches an answer by Number(id), so "0" answers question 0; the transport kept the
   // question open all the same, and the end of stdin then made up a second answer for it.
   it('forgets a question the client answered with its id as a string: the end of the input makes up no answer for it', async () => {
-    const stdin = new PassThrough();
-    const transport = new StdioTransport(stdin, (_chunk, done) => (done(), true));
-    const delivered: JSONRPCMessage[] = [];
-    transport.onmessage = (message) => void delivered.push(message);
-    transport.oninputend = () => undefined;
-    await transport.start();
+    const { stdin, transport, delivered, endInput } = await openInputTransport();
     await transport.send({ jsonrpc: '2.0', id: 0, method: 'sampling/createMessage', params: {} } as JSONRPCMessage);
     await transport.send({ jsonrpc: '2.0', id: 1, method: 'roots/list', params: {} } as JSONRPCMessage);
     stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: '0', result: MODEL_SAID_HI })}\n`);
-    stdin.end();
-    await new Promise((resolve) => stdin.once('end', resolve));
-    await new Promise((resolve) => setImmediate(resolve));
+    await endInput();
     // The client's answer to 0, then the stand-in error for 1, the one question left open.
     expect(delivered).toEqual([
       { jsonrpc: '2.0', id: '0', result: MODEL_SAID_HI },
@@ -142,35 +135,21 @@ describe("StdioTransport: the server's questions and the end of the input", () =
 
   // Number('') and Number(' ') are 0 for the SDK too; the transport kept such ids apart and left question 0 open.
   it.each(['', ' ', '\t'])('forgets question 0 when the client answers it with id %j, as the SDK matches it (Number(id))', async (id) => {
-    const stdin = new PassThrough();
-    const transport = new StdioTransport(stdin, (_chunk, done) => (done(), true));
-    const delivered: JSONRPCMessage[] = [];
-    transport.onmessage = (message) => void delivered.push(message);
-    transport.oninputend = () => undefined;
-    await transport.start();
+    const { stdin, transport, delivered, endInput } = await openInputTransport();
     await transport.send({ jsonrpc: '2.0', id: 0, method: 'sampling/createMessage', params: {} } as JSONRPCMessage);
     stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id, result: MODEL_SAID_HI })}\n`);
-    stdin.end();
-    await new Promise((resolve) => stdin.once('end', resolve));
-    await new Promise((resolve) => setImmediate(resolve));
+    await endInput();
     expect(delivered).toEqual([{ jsonrpc: '2.0', id, result: MODEL_SAID_HI }]);
     await transport.close();
   });
 
   // Every id that is not a number was keyed as NaN: one answer closed all such questions.
   it('keeps questions whose ids are strings that are not numbers apart', async () => {
-    const stdin = new PassThrough();
-    const transport = new StdioTransport(stdin, (_chunk, done) => (done(), true));
-    const delivered: JSONRPCMessage[] = [];
-    transport.onmessage = (message) => void delivered.push(message);
-    transport.oninputend = () => undefined;
-    await transport.start();
+    const { stdin, transport, delivered, endInput } = await openInputTransport();
     await transport.send({ jsonrpc: '2.0', id: 'q-a', method: 'roots/list', params: {} } as JSONRPCMessage);
     await transport.send({ jsonrpc: '2.0', id: 'q-b', method: 'roots/list', params: {} } as JSONRPCMessage);
     stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: 'q-a', result: { roots: [] } })}\n`);
-    stdin.end();
-    await new Promise((resolve) => stdin.once('end', resolve));
-    await new Promise((resolve) => setImmediate(resolve));
+    await endInput();
     expect(delivered).toEqual([
       { jsonrpc: '2.0', id: 'q-a', result: { roots: [] } },
       { jsonrpc: '2.0', id: 'q-b', error: { code: -32000, message: expect.stringContaining('closed its input') } },

@@ -2,6 +2,10 @@ import 'reflect-metadata';
 import { Ctx, Scoped, Tool, UseGuards, type GuardClass, type MemberAccess, type ToolContext } from '@toolwright/core';
 import { createApp, defineExtension, MemoryTaskStore, tasks, type App } from '@toolwright/server';
 import { createTaskClient, createTestClient } from '@toolwright/server/testing';
+import { brokenGuard } from './fixtures/brokenGuard';
+import { clientsWithFailingLoggers } from './fixtures/clientsWithFailingLoggers';
+import { failingOnceLogger } from './fixtures/failingOnceLogger';
+import { Lease } from './fixtures/Lease';
 import { waitFor } from './fixtures/waitFor';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -370,9 +374,7 @@ describe('guards of task tools and app.inFlight', () => {
 
 describe('guards of task tools whose decision itself fails', () => {
   // A guard that throws is a refusal, logged; a logger that throws as it logs that fails the decision itself.
-  const broken = () => {
-    throw new Error('guard broke: db at 10.0.0.7:5432 password=hunter2');
-  };
+  const broken = brokenGuard;
   class Broken {
     @UseGuards(broken)
     @Tool({ description: 'A guarded tool that is never a task.' })
@@ -391,19 +393,7 @@ describe('guards of task tools whose decision itself fails', () => {
       return 'pong';
     }
   }
-  /** A logger whose first error() throws (a log sink down), then records what it is given. */
-  const failingOnce = () => {
-    const lines: string[] = [];
-    let failing = true;
-    const error = (...args: unknown[]) => {
-      if (failing) {
-        failing = false;
-        throw new Error('log sink down at 10.0.0.9');
-      }
-      lines.push(args.map((a) => (a instanceof Error ? a.message : String(a))).join(' '));
-    };
-    return { lines, logger: { ...silent, error } };
-  };
+  const failingOnce = failingOnceLogger;
   const answerOf = (client: { callTool: (params: { name: string; arguments: Record<string, unknown> }) => Promise<unknown> }, name: string) =>
     client.callTool({ name, arguments: {} }).then(
       (result) => `result: ${textOf(result)}${(result as { isError?: boolean }).isError ? ' (isError)' : ''}`,
@@ -424,43 +414,17 @@ describe('guards of task tools whose decision itself fails', () => {
   });
 
   it.each(['legacy', 'modern'] as const)('%s, without extensions: a guarded tool answers the same, and a logger that always throws changes nothing on the wire', async (era) => {
-    const { lines, logger } = failingOnce();
-    const app = await createApp({ name: 'broken', version: '1', tools: [Broken], logger });
-    const client = await createTestClient(app, { era });
-    const throwing = await createApp({
-      name: 'throwing',
-      version: '1',
-      tools: [Broken],
-      logger: {
-        ...silent,
-        error: () => {
-          throw new Error('log sink down at 10.0.0.9');
-        },
-      },
-    });
-    const other = await createTestClient(throwing, { era });
+    const { lines, client, other, close } = await clientsWithFailingLoggers([Broken], era);
     try {
       expect(await answerOf(client, 'plain')).toBe("result: Tool 'plain' failed with an internal error. The server log has the details. (isError)");
       expect(lines).toEqual(["the guards of tool 'plain' failed to decide (not a refusal); the caller got an internal error log sink down at 10.0.0.9"]);
       expect(await answerOf(other, 'plain')).toBe("result: Tool 'plain' failed with an internal error. The server log has the details. (isError)");
       expect(await answerOf(other, 'ping')).toBe('result: pong');
     } finally {
-      await client.close();
-      await other.close();
+      await close();
     }
   });
 });
-
-/** A request-scoped service a @Scoped guard injects: which ones were made, and which disposed. */
-@Scoped('request')
-class Lease {
-  static made = 0;
-  static disposed: number[] = [];
-  readonly id = ++Lease.made;
-  dispose() {
-    Lease.disposed.push(this.id);
-  }
-}
 
 let slowGuardMs = 0;
 /** How many LeaseGuard decisions have settled. */

@@ -1,5 +1,6 @@
 import { Client } from '@modelcontextprotocol/client';
 import type { App } from '@toolwright/server';
+import { ConfigError, ToolwrightError } from '@toolwright/core';
 import { createTestClient, toolError, toolText, type TestClient, type TestClientOptions, type TestProtocol } from '@toolwright/server/testing';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
@@ -164,11 +165,25 @@ describe('createTestClient options', () => {
         written.mockRestore();
       }
     }
-    // In the 2026-07-28 era the SDK first asks a short-lived copy of the process, whose stderr and exit it keeps to itself: its error is passed on.
+    // The 2026-07-28 era said the same with no stderr: the SDK asked a short-lived copy of the process, whose stderr and exit it kept to itself.
     const modern = await createTestClient({ transport: 'stdio', protocol: '2026-07-28', command: process.execPath, args: crashes, stderr: 'ignore' }).catch((error: Error) => error);
-    expect((modern as Error).message).toMatch(
-      /^createTestClient: connecting to the server process `.* -e .*` failed: Version negotiation failed: the connection closed during the server\/discover probe .*\.$/,
+    expect(modern).toBeInstanceOf(ToolwrightError);
+    expect((modern as Error).message).toBe(
+      `createTestClient: the server process \`${process.execPath} -e 'console.error("Error: Cannot find module '\\''/app/dist/server.js'\\''"); process.exit(1)'\` stopped before it answered ` +
+        '(Version negotiation failed: the connection closed during the server/discover probe before the server offered pinned protocol version 2026-07-28 (no fallback in pin mode)). ' +
+        "The end of its stderr:\nError: Cannot find module '/app/dist/server.js'",
     );
+  });
+
+  it('fails a wrong option with a ConfigError that says how to fix it', async () => {
+    for (const wrong of [
+      createTestClient(app, { protocol: '2024-11-05' } as never),
+      createTestClient(app, { protocol: '2026-07-28', era: 'legacy' }),
+      createTestClient(app, { transport: 'stdio', command: 'node' } as never),
+      createTestClient(Promise.resolve(app) as never),
+    ]) {
+      await expect(wrong).rejects.toBeInstanceOf(ConfigError);
+    }
   });
 
   /** The message createTestClient fails with over stdio, for the process `node args`. */

@@ -78,10 +78,15 @@ export interface App extends ServerFactory {
   add(...classes: (Class | string)[]): Promise<void>;
   /**
    * Tells the clients subscribed to `uri` that it changed (`notifications/resources/updated`).
-   * Returns how many connections were told.
+   * Returns how many connections were told. A URI the app does not serve now (its resource or
+   * template disabled or removed) tells nobody; the subscriptions stay, and hear of it again once it is enabled.
    */
   notifyResourceUpdated(uri: string): number;
-  /** Number of tool calls running right now, across all connections. */
+  /**
+   * Number of calls running right now, across all connections. A call counts from the moment the
+   * server accepts it (an extension's `aroundToolCall` holding it before it runs counts) until its
+   * answer is settled, and a task's run until the store has its outcome.
+   */
   readonly inFlight: number;
   /** Waits until no call is running, or `timeoutMs` passes; true if all finished. */
   drain(timeoutMs?: number): Promise<boolean>;

@@ -65,6 +65,12 @@ export interface ExtensionContext {
 export interface ToolRunOverride {
   /** Replaces the request's abort signal: the method's `ctx.signal`. */
   readonly signal?: AbortSignal;
+  /**
+   * The run counts in `app.inFlight` (and `app.drain()` waits for it) until this settles, not only
+   * until the method answers: for an extension that stores what became of the run once the method
+   * answered (the tasks extension, a task's outcome).
+   */
+  readonly settled?: Promise<unknown>;
   /** Receives what the method sends the client (`notifications/progress`, `notifications/message`) instead of the client. */
   readonly onNotify?: (notification: { readonly method: string; readonly params?: Readonly<Record<string, unknown>> }) => void;
   /** The progress token the method's `ctx.progress` reports under (default: the request's). */

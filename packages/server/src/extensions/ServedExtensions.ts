@@ -117,17 +117,21 @@ export class ServedExtensions {
     const wrapping = this.extensions.filter((e) => e.aroundToolCall);
     if (wrapping.length > 0) {
       connection.aroundToolCall = (params, tool, sdk, next) => {
-        const layer = (i: number, current: ServerContext): Promise<Record<string, unknown>> => {
-          if (i === wrapping.length) return next(current);
+        // `settled`: what the overrides so far said the run counts in flight until, besides its answer.
+        const layer = (i: number, current: ServerContext, settled: readonly Promise<unknown>[]): Promise<Record<string, unknown>> => {
+          if (i === wrapping.length) return next(current, settled);
           const extension = wrapping[i]!;
           const call = { name: params.name, arguments: params.arguments, tool };
-          const around = async () => extension.aroundToolCall!(call, contextOf(extension, 'tools/call', current, connection), (override) => layer(i + 1, overridden(current, override)));
+          const around = async () =>
+            extension.aroundToolCall!(call, contextOf(extension, 'tools/call', current, connection), (override) =>
+              layer(i + 1, overridden(current, override), override?.settled ? [...settled, override.settled] : settled),
+            );
           // As for its methods: only a JSON-RPC error reaches the client (a database driver's error may name its host).
           return around().catch((error: unknown) => {
             throw this.answerable(extension, 'tools/call', error);
           });
         };
-        return layer(0, sdk);
+        return layer(0, sdk, []);
       };
     }
   }
@@ -209,7 +213,7 @@ function contextOf(extension: Extension, method: string, sdk: ServerContext, con
     ...(sdk.mcpReq.droppedInputResponseKeys && { droppedInputResponseKeys: sdk.mcpReq.droppedInputResponseKeys }),
     clientExtension: (id = extension.id) => clientExtension(envelope, id),
     notify: (notifyMethod, params) => sdk.mcpReq.notify({ method: notifyMethod, ...(params && { params }) }).catch(() => undefined),
-    ...(connection.callTool && { callTool: (params: ToolCallParams, override?: ToolRunOverride) => connection.callTool!(params, overridden(sdk, override)) }),
+    ...(connection.callTool && { callTool: (params: ToolCallParams, override?: ToolRunOverride) => connection.callTool!(params, overridden(sdk, override), override?.settled) }),
   };
 }
 

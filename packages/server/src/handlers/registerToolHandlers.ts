@@ -12,6 +12,9 @@ import { decideAdmission } from '../pipeline/decideAdmission';
 import { serveAdmitted, serveAlone, serveMember, type MemberAnswer, type MemberRequest } from '../pipeline/serveMember';
 import type { MemberRef } from '../pipeline/ServedMember';
 import { echoedName } from './echoedName';
+import { countCall } from '../pipeline/countCall';
+import type { InFlight } from '../pipeline/InFlight';
+import type { PipelineEnv } from '../pipeline/PipelineEnv';
 
 /** Per-app state shared by every connection's `Server`: built once, read per call. */
 export interface ToolBinding {
@@ -65,13 +68,26 @@ export function registerToolHandlers(server: Server, binding: ToolBinding, conne
     timedOut: (ms) => ({ content: [{ type: 'text', text: `Tool '${tool.name}' timed out after ${ms} ms.` }], isError: true }),
     failed: () => ({ content: [{ type: 'text', text: `Tool '${tool.name}' failed with an internal error. The server log has the details.` }], isError: true }),
   });
-  const call = (params: ToolCallParams, ctx: ServerContext): Promise<MemberAnswer<ToolResult>> => {
+  // `counted`: the env whose inFlight the run counts in (a call an extension serves counts its runs within itself, see countCall).
+  const call = (params: ToolCallParams, ctx: ServerContext, counted: PipelineEnv = env): Promise<MemberAnswer<ToolResult>> => {
     const tool = catalog.tool(params.name);
     const unknown = unknownTool(params.name);
     if (!tool) throw unknown();
-    return serveMember(requestOf(tool, params, unknown), ctx, connection, env);
+    return serveMember(requestOf(tool, params, unknown), ctx, connection, counted);
   };
-  const answer = (params: ToolCallParams, ctx: ServerContext) => call(params, ctx) as Promise<Record<string, unknown>>;
+  const answer = (params: ToolCallParams, ctx: ServerContext, counted?: PipelineEnv) => call(params, ctx, counted) as Promise<Record<string, unknown>>;
+  /** Counts in `runs` what the extensions said a run counts until besides its answer (`ToolRunOverride.settled`). */
+  const countUntil = (runs: InFlight, settled: readonly (Promise<unknown> | undefined)[]) => {
+    for (const until of settled) if (until) void runs.track(until.catch(() => undefined));
+  };
+  /** A run of the call an extension serves: counted within the call (`runs`), not again in the app's count. */
+  const runIn = (runs: InFlight) => {
+    const counted: PipelineEnv = { ...env, inFlight: runs };
+    return (params: ToolCallParams, sdk: ServerContext, settled: readonly (Promise<unknown> | undefined)[]) => {
+      countUntil(runs, settled);
+      return answer(params, sdk, counted);
+    };
+  };
   /**
    * A guarded task tool's call with extensions around it: its access rules and guards decide
    * once, before the extensions see the call (a caller they refuse gets no task, nor a hint that
@@ -82,20 +98,22 @@ export function registerToolHandlers(server: Server, binding: ToolBinding, conne
    * a task resumed by another request or taken from the queue) is served the normal way, and
    * its guards decide again. A guard step that fails for another reason than a refusal is
    * logged, and every run in this request answers the generic internal error. `serveAdmitted`
-   * counts the admitted run in flight; the guards' decision is counted here.
+   * counts the admitted run in `runs`, within the call the handler counts from its start (see `countCall`).
    */
-  const aroundGuarded = async (around: NonNullable<Connection['aroundToolCall']>, tool: CompiledTool, params: ToolCallParams, ctx: ServerContext) => {
+  const aroundGuarded = async (around: NonNullable<Connection['aroundToolCall']>, tool: CompiledTool, params: ToolCallParams, ctx: ServerContext, runs: InFlight) => {
     const request = requestOf(tool, params, unknownTool(params.name));
-    const decided = await env.inFlight.track(decideAdmission(request, ctx, connection, env));
+    const run = runIn(runs);
+    const decided = await decideAdmission(request, ctx, connection, env);
     if ('refusal' in decided) return around(params, undefined, ctx, () => Promise.reject(request.unknown()));
     if ('failed' in decided) return around(params, tool, ctx, async () => request.failed() as Record<string, unknown>);
     const { admission } = decided;
     let usable = true;
     try {
-      return await around(params, tool, ctx, (sdk) => {
-        if (!usable) return answer(params, sdk);
+      return await around(params, tool, ctx, (sdk, settled) => {
+        if (!usable) return run(params, sdk, settled);
         usable = false;
-        return serveAdmitted(request, admission, sdk, connection, env) as Promise<Record<string, unknown>>;
+        countUntil(runs, settled);
+        return serveAdmitted(request, admission, sdk, connection, { ...env, inFlight: runs }) as Promise<Record<string, unknown>>;
       });
     } finally {
       usable = false;
@@ -103,14 +121,21 @@ export function registerToolHandlers(server: Server, binding: ToolBinding, conne
     }
   };
   if (connection.era === 'modern') {
-    connection.callTool = answer;
+    // An extension's own run of a call (a task resumed by tasks/update, restarted by a poll) counts until its outcome is stored too.
+    connection.callTool = (params, sdk, settled) => countCall(env.inFlight, (runs) => runIn(runs)(params, sdk, [settled]));
     server.setRequestHandler('tools/call', (request, ctx) => {
       const around = connection.aroundToolCall;
       if (!around) return call(request.params, ctx);
       const { params } = request;
       const tool = catalog.tool(params.name);
-      if (!tool?.pipeline?.guards.length || !toolTaskMode(tool.target, tool.methodName)) return around(params, tool, ctx, (sdk) => answer(params, sdk)) as Promise<MemberAnswer<ToolResult>>;
-      return aroundGuarded(around, tool, params, ctx) as Promise<MemberAnswer<ToolResult>>;
+      // Counted from here, while the extensions decide, until the call's answer and every run they started for it have settled.
+      return countCall(env.inFlight, (runs) => {
+        if (!tool?.pipeline?.guards.length || !toolTaskMode(tool.target, tool.methodName)) {
+          const run = runIn(runs);
+          return around(params, tool, ctx, (sdk, settled) => run(params, sdk, settled));
+        }
+        return aroundGuarded(around, tool, params, ctx, runs);
+      }) as Promise<MemberAnswer<ToolResult>>;
     });
     return;
   }

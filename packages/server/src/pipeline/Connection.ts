@@ -23,10 +23,21 @@ export interface Connection {
   readonly overrides?: ReadonlyMap<Class, unknown>;
   /** The container of this connection's session-lifetime services, opened by its first call that needs one. */
   sessionScope?: ServiceScope;
-  /** This connection's `tools/call` as the pipeline serves it (2026-07-28 connections), for extensions that run a call themselves. */
-  callTool?: (params: ToolCallParams, sdk: ServerContext) => Promise<Record<string, unknown>>;
-  /** The extensions' `aroundToolCall`, composed (set when one has it): wraps each 2026-07-28 `tools/call`. */
-  aroundToolCall?: (params: ToolCallParams, tool: ToolDefinition | undefined, sdk: ServerContext, next: (sdk: ServerContext) => Promise<Record<string, unknown>>) => Promise<Record<string, unknown>>;
+  /**
+   * This connection's `tools/call` as the pipeline serves it (2026-07-28 connections), for extensions
+   * that run a call themselves; the call counts in flight until `settled` (`ToolRunOverride.settled`) settles too.
+   */
+  callTool?: (params: ToolCallParams, sdk: ServerContext, settled?: Promise<unknown>) => Promise<Record<string, unknown>>;
+  /**
+   * The extensions' `aroundToolCall`, composed (set when one has it): wraps each 2026-07-28 `tools/call`.
+   * `next` gets what the extensions' overrides said the run counts in flight until (`ToolRunOverride.settled`).
+   */
+  aroundToolCall?: (
+    params: ToolCallParams,
+    tool: ToolDefinition | undefined,
+    sdk: ServerContext,
+    next: (sdk: ServerContext, settled: readonly Promise<unknown>[]) => Promise<Record<string, unknown>>,
+  ) => Promise<Record<string, unknown>>;
 }
 
 /** The params of a `tools/call`. */

@@ -1,5 +1,5 @@
 import type { ContainerLike, MemberAccess, Middleware, ToolContext } from '@toolwright/core';
-import type { PendingCount } from '../ground/PendingCount';
+import type { InFlight } from './InFlight';
 import type { ContextEnv } from './createToolContext';
 import type { Connection } from './Connection';
 
@@ -23,7 +23,7 @@ export interface PipelineEnv extends ContextEnv {
   /** The app's `middleware`, outermost first (around every member's own). */
   readonly middleware: readonly Middleware[];
   /** Counts running calls of every kind, for the drain on shutdown. */
-  readonly inFlight: PendingCount;
+  readonly inFlight: InFlight;
   /** The app's default timeout for tool calls; undefined for none. */
   readonly toolTimeoutMs: number | undefined;
   /** How long guards may take to decide for a member without a timeout, and at most for a list (the app's `guardTimeoutMs`). */

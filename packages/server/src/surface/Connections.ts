@@ -36,6 +36,8 @@ export class Connections {
   constructor(
     private readonly defaultLogLevel: LogLevel,
     private readonly debounceMs: number,
+    /** Whether the app serves `uri` now (an enabled resource, or a URI of an enabled template): only those updates go out. */
+    private readonly serves: (uri: string) => boolean = () => true,
   ) {}
 
   get size(): number {
@@ -88,6 +90,8 @@ export class Connections {
 
   /** Sends `notifications/resources/updated` to the connections subscribed to `uri`; returns how many. */
   resourceUpdated(uri: string): number {
+    // A resource switched off or removed is not served: nobody hears of it, whatever they subscribed to (the subscriptions stay, for when it is enabled again).
+    if (!this.serves(uri)) return 0;
     let sent = 0;
     for (const n of this.notifiers) n.resourceUpdated(uri);
     for (const c of this.live) {

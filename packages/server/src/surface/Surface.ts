@@ -79,7 +79,7 @@ export class Surface {
         `Toolwright: listChangedDebounceMs must be a number of milliseconds from 0 to 2147483647 (a timer's longest delay), got ${String(debounce)}. Set e.g. listChangedDebounceMs: 50, or leave it out for the default 10.`,
       );
     }
-    this.connections = new Connections(options.logLevel ?? 'info', options.listChangedDebounceMs ?? 10);
+    this.connections = new Connections(options.logLevel ?? 'info', options.listChangedDebounceMs ?? 10, (uri) => this.serves(uri));
     this.catalog = new Catalog(compiledRegistry(registry), options.pageSize, (kind: ListKind) => this.connections.listChanged(kind));
     this.env = {
       forms: new ElicitationForms(),
@@ -96,6 +96,11 @@ export class Surface {
       maxUriLength: options.maxUriLength ?? DEFAULT_MAX_URI_LENGTH,
       maxLogLength: options.maxLogLength ?? DEFAULT_MAX_LOG_LENGTH,
     };
+  }
+
+  /** Whether a read of `uri` would find a resource now: an enabled resource, or an enabled template that makes it (within `maxUriLength`). */
+  serves(uri: string): boolean {
+    return this.catalog.resource(uri) !== undefined || (uri.length <= this.env.maxUriLength && this.catalog.matchTemplate(uri) !== undefined);
   }
 
   /** The capabilities a new connection declares: what the catalog serves now. */

@@ -1,4 +1,5 @@
 import { ToolwrightError } from '@toolwright/core';
+import { ProtocolError } from '../sdk/ProtocolError';
 
 const TASKS = 'io.modelcontextprotocol/tasks';
 const VERSION = '2026-07-28';
@@ -118,8 +119,7 @@ export function createTaskClient(target: TaskClientTarget, options: TaskClientOp
       }),
     });
     const message = await answerOf(response, method);
-    if (message.error)
-      throw Object.assign(new Error(`${method}: ${message.error.message} (JSON-RPC error ${message.error.code})`), { code: message.error.code, data: message.error.data }) as TaskRequestError;
+    if (message.error) throw new ProtocolError(message.error.code, `${method}: ${message.error.message} (JSON-RPC error ${message.error.code})`, message.error.data) as TaskRequestError;
     return message.result ?? {};
   };
 

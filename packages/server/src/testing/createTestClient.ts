@@ -1,4 +1,4 @@
-import type { AuthInfo } from '@toolwright/core';
+import { ConfigError, type AuthInfo } from '@toolwright/core';
 import type { App, ServiceOverrides } from '../app/App';
 import type { HttpListenOptions } from '../app/ListenOptions';
 import { connectTestClient, type LegacyClient, type ModernClient, type TestClientHandlers, type TestClientWire } from './connectTestClient';
@@ -137,13 +137,13 @@ export async function createTestClient(target: App | StdioTestClientOptions, giv
   };
   const authInfo = options.auth && authInfoOf(options.auth);
   if (options.transport === 'stdio') {
-    if (isApp(target)) throw new Error("createTestClient: transport 'stdio' starts a server process: call createTestClient({ transport: 'stdio', command, args }) without an app.");
+    if (isApp(target)) throw new ConfigError("createTestClient: transport 'stdio' starts a server process: call createTestClient({ transport: 'stdio', command, args }) without an app.");
     return connectTestClient(setup, stdioWire(options));
   }
   const app = target as App;
   if (options.transport === 'http') {
     if ((options as { overrides?: unknown }).overrides)
-      throw new Error("createTestClient: overrides apply in memory (the default transport), where the test owns the server; over 'http' the listener builds its servers.");
+      throw new ConfigError("createTestClient: overrides apply in memory (the default transport), where the test owns the server; over 'http' the listener builds its servers.");
     return connectOverHttp(app, options, setup, authInfo);
   }
   const overrides = overridesMapOf(options.overrides);
@@ -162,7 +162,7 @@ export async function createTestClient(target: App | StdioTestClientOptions, giv
 }
 
 async function connectOverHttp(app: App, options: HttpTestClientOptions, setup: Parameters<typeof connectTestClient>[0], authInfo: AuthInfo | undefined): Promise<ModernClient> {
-  if (authInfo && options.listen?.auth) throw new Error('createTestClient: pass either auth (the caller the app sees) or listen.auth with a bearer token, not both.');
+  if (authInfo && options.listen?.auth) throw new ConfigError('createTestClient: pass either auth (the caller the app sees) or listen.auth with a bearer token, not both.');
   const auth = authInfo && {
     verifyToken: (token: string) => (token === authInfo.token ? authInfo : undefined),
   };
@@ -187,7 +187,7 @@ async function connectOverHttp(app: App, options: HttpTestClientOptions, setup: 
 
 function stdioWire(options: StdioTestClientOptions): TestClientWire {
   if (options.auth?.claims)
-    throw new Error('createTestClient: auth.claims cannot reach a stdio server (it reads its caller from MCP_SCOPES, MCP_ROLES and MCP_CLIENT_ID); use scopes, roles and clientId.');
+    throw new ConfigError('createTestClient: auth.claims cannot reach a stdio server (it reads its caller from MCP_SCOPES, MCP_ROLES and MCP_CLIENT_ID); use scopes, roles and clientId.');
   const env: Record<string, string> = {};
   for (const [name, value] of Object.entries(process.env)) if (value !== undefined) env[name] = value;
   if (options.auth) {
@@ -202,9 +202,10 @@ function stdioWire(options: StdioTestClientOptions): TestClientWire {
 function eraOf(options: TestClientOptions): 'legacy' | 'modern' {
   const byProtocol = options.protocol && (options.protocol === '2026-07-28' ? 'modern' : 'legacy');
   if (options.protocol !== undefined && options.protocol !== '2025-11-25' && options.protocol !== '2026-07-28') {
-    throw new Error(`createTestClient: unknown protocol '${String(options.protocol)}'. Use '2025-11-25' or '2026-07-28'.`);
+    throw new ConfigError(`createTestClient: unknown protocol '${String(options.protocol)}'. Use '2025-11-25' or '2026-07-28'.`);
   }
-  if (byProtocol && options.era && byProtocol !== options.era) throw new Error(`createTestClient: protocol '${options.protocol}' is the ${byProtocol} era, not '${options.era}'. Pass one of them.`);
+  if (byProtocol && options.era && byProtocol !== options.era)
+    throw new ConfigError(`createTestClient: protocol '${options.protocol}' is the ${byProtocol} era, not '${options.era}'. Pass one of them.`);
   return byProtocol ?? options.era ?? 'legacy';
 }
 
@@ -217,7 +218,7 @@ function handlersOf(options: TestClientOptions): TestClientHandlers {
       if (typeof elicitation === 'function') return elicitation(request);
       if (!Array.isArray(elicitation)) return elicitation as ElicitResult;
       const answers = elicitation as readonly ElicitResult[];
-      if (answers.length === 0) throw new Error('createTestClient: the elicitation answer list is empty.');
+      if (answers.length === 0) throw new ConfigError('createTestClient: the elicitation answer list is empty. Give it at least one ElicitResult, or a function that answers each request.');
       return answers[Math.min(asked++, answers.length - 1)];
     };
   }
@@ -249,9 +250,9 @@ function authInfoOf(auth: TestAuth): AuthInfo {
 /** Fails at once, saying how to call it, when the first argument is neither an app nor stdio options (a forgotten `await createApp(...)` among them). */
 function checkTarget(target: unknown): void {
   if (typeof (target as PromiseLike<unknown> | undefined)?.then === 'function')
-    throw new TypeError('createTestClient: got a Promise, not an app. Await the app first: createTestClient(await createApp({ ... })).');
+    throw new ConfigError('createTestClient: got a Promise, not an app. Await the app first: createTestClient(await createApp({ ... })).');
   if (target === null || typeof target !== 'object' || (!isApp(target as App) && (target as { transport?: unknown }).transport !== 'stdio'))
-    throw new TypeError(
+    throw new ConfigError(
       `createTestClient: the first argument must be the app createApp returned, or { transport: 'stdio', command, args } for a server process; got ${target === null ? 'null' : typeof target}.`,
     );
 }

@@ -1,4 +1,4 @@
-import type { Class } from '@toolwright/core';
+import { ConfigError, type Class } from '@toolwright/core';
 import type { ServiceOverrides } from '../app/App';
 
 /**
@@ -10,12 +10,12 @@ export function overridesMapOf(overrides: ServiceOverrides | undefined): Readonl
   if (overrides === undefined) return undefined;
   const how = 'Pass a Map or a list of pairs: overrides: [[RealService, fake]].';
   if (!(overrides instanceof Map) && !Array.isArray(overrides))
-    throw new TypeError(`createTestClient: overrides must be a Map or a list of [class, instance] pairs, got ${describe(overrides)}. ${how}`);
+    throw new ConfigError(`createTestClient: overrides must be a Map or a list of [class, instance] pairs, got ${describe(overrides)}. ${how}`);
   const pairs: readonly unknown[] = overrides instanceof Map ? [...overrides] : overrides;
   pairs.forEach((pair, i) => {
-    if (!Array.isArray(pair) || pair.length !== 2) throw new TypeError(`createTestClient: overrides[${i}] must be a [class, instance] pair, got ${describe(pair)}. ${how}`);
+    if (!Array.isArray(pair) || pair.length !== 2) throw new ConfigError(`createTestClient: overrides[${i}] must be a [class, instance] pair, got ${describe(pair)}. ${how}`);
     if (typeof pair[0] !== 'function')
-      throw new TypeError(
+      throw new ConfigError(
         `createTestClient: overrides[${i}] is keyed by ${describe(pair[0])}; the key must be the service class the app injects (e.g. [Clock, fakeClock]), not its name or an instance.`,
       );
   });

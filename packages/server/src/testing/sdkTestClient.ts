@@ -29,6 +29,16 @@ export async function connectSdkClient(setup: TestClientSetup, wire: TestClientW
   return client;
 }
 
+/**
+ * The SDK's stdio transport, as a class of its own: the SDK asks a 2026-07-28 server its era
+ * (`server/discover`) in place on a transport that is not its base class, where on the base class
+ * it asks a short-lived copy of the process whose stderr and exit it keeps to itself. In place, a
+ * modern server that stops before it answers fails the connection as a 2025 one does: this
+ * process's stderr is quoted and its stop is seen. A pinned era has no fallback to spare the
+ * process for, so asking in place costs the test nothing (and one process start less).
+ */
+class TestStdioTransport extends StdioClientTransport {}
+
 /** The longest command line a failed connection quotes. */
 const MAX_COMMAND_CHARS = 200;
 
@@ -41,7 +51,7 @@ const MAX_COMMAND_CHARS = 200;
  * the SDK's error, with the command named.
  */
 async function connectStdio(client: Client, wire: Extract<TestClientWire, { kind: 'stdio' }>): Promise<Client> {
-  const transport = new StdioClientTransport({ command: wire.command, args: [...wire.args], cwd: wire.cwd, env: wire.env, stderr: 'pipe' });
+  const transport = new TestStdioTransport({ command: wire.command, args: [...wire.args], cwd: wire.cwd, env: wire.env, stderr: 'pipe' });
   const stderr = stderrTail(transport.stderr, wire.stderr === 'inherit');
   // The process's exit (the transport closes on it): set before the SDK fails the connection for it.
   let exited = false;

@@ -23,6 +23,11 @@ export class TaskQueueWorker {
       while (this.runner.active < concurrency) {
         const id = await store.dequeue();
         if (id === undefined) return;
+        // The app stopped while the id came: a task claimed now would have no run here, so it stays queued, its id back on the queue for another worker.
+        if (!this.detached.app) {
+          await store.enqueue!(id);
+          return;
+        }
         let claimed: StoredTask | undefined;
         await store.update(id, (t) => {
           claimed = undefined;
@@ -36,6 +41,13 @@ export class TaskQueueWorker {
         });
         const run = claimed && this.detached.runOf(claimed);
         if (claimed && run) this.runner.start(claimed, run);
+        else if (claimed) {
+          // The app stopped while the claim was written: the task goes back to the queue, as it was.
+          const mine = claimed;
+          await store.update(id, (t) => (t.status === 'working' && t.lastUpdatedAt === mine.lastUpdatedAt && !t.queued ? { ...t, queued: true } : undefined));
+          await store.enqueue!(id);
+          return;
+        }
       }
     } catch (error) {
       logger.warn('tasks: the queue could not be read', error);

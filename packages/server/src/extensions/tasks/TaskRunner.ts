@@ -31,7 +31,8 @@ export class TaskRunner {
   private readonly running = new Map<string, AbortController>();
   /** The run (`attempt`) of each task this process runs: its writes apply only while the task is still on that run. */
   private readonly attempts = new Map<string, number>();
-  private readonly held = new WeakMap<AbortController, { stored: boolean; message?: string }>();
+  /** Per round: whether the store has its task yet, the status message waiting until it has, and the end of its count in flight. */
+  private readonly held = new WeakMap<AbortController, { stored: boolean; message?: string; ended: () => void }>();
   /** The caller (`StoredTask.owner`) of each run here, and how many runs each caller has here. */
   private readonly owners = new Map<string, string>();
   private readonly perOwner = new Map<string, number>();
@@ -90,10 +91,13 @@ export class TaskRunner {
     this.owners.set(id, task.owner);
     this.perOwner.set(task.owner, (this.perOwner.get(task.owner) ?? 0) + 1);
     // Until the store has the task (`follow`), its latest status message waits here: a write before would find no task.
-    const held: { stored: boolean; message?: string } = { stored: false };
+    let ended: () => void = () => undefined;
+    const held: { stored: boolean; message?: string; ended: () => void } = { stored: false, ended: () => ended() };
     this.held.set(controller, held);
     const override: ToolRunOverride = {
       signal: controller.signal,
+      // The run counts in the app's calls in flight until its outcome is stored (or the round dropped): app.drain() waits for it.
+      settled: new Promise<void>((resolve) => (ended = resolve)),
       progressToken: id,
       onNotify: (notification) => {
         const message = messageOf(notification);
@@ -109,8 +113,9 @@ export class TaskRunner {
     return { id, controller, answer };
   }
 
-  /** Forgets a round begun for no task. */
+  /** Forgets a round begun for no task, or whose outcome is stored. */
   drop(round: RunningRound): void {
+    this.held.get(round.controller)?.ended();
     if (this.running.get(round.id) !== round.controller) return;
     this.forget(round.id);
   }
