@@ -1,4 +1,5 @@
 import type { ClientDocumentFetcher } from './cimd/ClientDocumentFetcher';
+import { refusalForClient } from './cimd/refusalForClient';
 import type { OAuthClient } from './OAuthClient';
 import type { OAuthContext } from './OAuthContext';
 import { storeFullRetryAfter } from './OAuthStoreFullError';
@@ -121,7 +122,8 @@ async function clientKeys(context: OAuthContext, client: OAuthClient, kid: strin
     const fetched = await fetcher()(new URL(client.jwksUri));
     body = fetched.body;
   } catch (error) {
-    return { error: `its jwks_uri was refused: ${(error as Error).message}` };
+    context.log.warn(`toolwright oauth: the jwks_uri ${client.jwksUri} of client ${client.clientId} could not be fetched: ${(error as Error)?.message ?? String(error)}`);
+    return { error: refusalForClient('its jwks_uri', error) };
   }
   let set: unknown;
   try {

@@ -135,7 +135,7 @@ export async function createOAuthServer(options: OAuthServerOptions): Promise<OA
   const documentOptions = options.clientDocuments === false ? {} : (options.clientDocuments ?? {});
   let fetcher = documentOptions.fetcher;
   const documentFetcher = () => (fetcher ??= defaultDocumentFetcher());
-  const lookupDocument = documentsOn ? clientDocuments(store, (url, etag) => documentFetcher()(url, etag), documentOptions, now) : undefined;
+  const lookupDocument = documentsOn ? clientDocuments(store, (url, etag) => documentFetcher()(url, etag), documentOptions, now, log) : undefined;
 
   const context: OAuthContext = {
     issuer,

@@ -12,6 +12,7 @@ export { fetchDocumentFetcher } from './cimd/fetchDocumentFetcher';
 export type { FetchDocumentFetcherOptions } from './cimd/fetchDocumentFetcher';
 export type { ClientDocumentOptions } from './cimd/clientDocuments';
 export { DocumentRefusedError } from './cimd/ClientDocumentFetcher';
+export type { DocumentRefusal } from './cimd/ClientDocumentFetcher';
 export type { ClientDocumentFetcher, FetchedDocument } from './cimd/ClientDocumentFetcher';
 export { isPublicAddress } from './cimd/isPublicAddress';
 export type { UpstreamProvider, UpstreamTokens } from './upstream/UpstreamProvider';

@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { fetchDocumentFetcher, type FetchDocumentFetcherOptions } from '@toolwright/oauth';
+import { DocumentRefusedError, fetchDocumentFetcher, type FetchDocumentFetcherOptions } from '@toolwright/oauth';
 import { refusalOf } from './fixtures/refusalOf';
 
 type Route = (req: IncomingMessage, res: ServerResponse) => void;
@@ -90,6 +90,24 @@ describe('fetchDocumentFetcher (the edge runtimes’ SSRF guards)', () => {
     expect(await refusalOf(fetcher({ resolve: failing })(new URL('https://client.example/doc.json')))).toBe('the host client.example does not resolve');
     expect(await refusalOf(fetcher({ resolve: async () => [] })(new URL('https://client.example/doc.json')))).toBe('the host client.example does not resolve');
     expect(hits).toHaveLength(0);
+  });
+
+  it("marks a refusal for an address that is not public as 'not-public' (all the client is told), any other as 'unfetchable'", async () => {
+    const kind = (promise: Promise<unknown>) =>
+      promise.then(
+        () => undefined,
+        (error: unknown) => (error instanceof DocumentRefusedError ? error.refusal : error),
+      );
+    routes.set('client.example/to-local.json', (_req, res) => void res.writeHead(307, { location: 'https://db.internal/doc.json' }).end());
+    const notPublic = [
+      fetcher()(new URL('https://10.0.0.7/doc.json')),
+      fetcher()(new URL('https://metadata.google.internal/doc.json')),
+      fetcher({ resolve: async () => ['10.1.2.3'] })(new URL('https://client.example/doc.json')),
+      fetcher({ resolve: async () => [] })(new URL('https://client.example/doc.json')),
+      fetcher()(new URL('https://client.example/to-local.json')),
+    ];
+    expect(await Promise.all(notPublic.map(kind))).toEqual(new Array(5).fill('not-public'));
+    expect(await Promise.all([fetcher()(new URL('http://client.example/doc.json')), fetcher()(new URL('https://client.example/missing.json'))].map(kind))).toEqual(['unfetchable', 'unfetchable']);
   });
 
   it('checks each redirect like the first URL, and follows at most maxRedirects', async () => {

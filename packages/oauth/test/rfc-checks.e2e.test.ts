@@ -62,7 +62,7 @@ describe('the authorization server as the RFCs require', () => {
     }
   });
 
-  it('a code_verifier outside 43 to 128 unreserved characters: invalid_request saying so (RFC 7636 §4.1), and the code is spent', async () => {
+  it('a code_verifier outside 43 to 128 unreserved characters: invalid_request saying so (RFC 7636 §4.1), and the code is not spent', async () => {
     for (const verifier of ['a'.repeat(42), 'a'.repeat(129), `${'a'.repeat(42)}+`, `${'a'.repeat(42)}é`]) {
       const issued = await codeFor(served.base);
       const form = { grant_type: 'authorization_code', client_id: issued.clientId, code: issued.code, redirect_uri: CALLBACK };
@@ -70,7 +70,7 @@ describe('the authorization server as the RFCs require', () => {
         status: 400,
         body: { error: 'invalid_request', error_description: 'code_verifier must be 43 to 128 characters of A-Z a-z 0-9 - . _ ~ (RFC 7636 section 4.1)' },
       });
-      expect((await tokenRequest(served.base, { ...form, code_verifier: issued.verifier })).body.error).toBe('invalid_grant');
+      expect((await tokenRequest(served.base, { ...form, code_verifier: issued.verifier })).status).toBe(200);
     }
   });
 

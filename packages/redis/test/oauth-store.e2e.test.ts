@@ -1,6 +1,6 @@
 import { generateKeyPairSync, randomUUID } from 'node:crypto';
 import { createRedisCluster, createRedisMiddlewareStores, createRedisOAuthStore, type RedisCluster } from '@toolwright/redis';
-import { CALLBACK, codeFor, mcpStatus, tokenRequest } from '../../oauth/test/fixtures/rawFlow';
+import { CALLBACK, codeFor, mcpStatus, pkcePair, registerClient, tokenRequest } from '../../oauth/test/fixtures/rawFlow';
 import { serveOAuth, testClock, type Served } from '../../oauth/test/fixtures/serveOAuth';
 import { startRedisServer, type RedisServer } from './fixtures/redisServer';
 
@@ -49,6 +49,22 @@ describe('@toolwright/oauth on Redis (createRedisOAuthStore), two instances', ()
     expect((await tokenRequest(a.base, form)).body.error).toBe('invalid_grant');
     expect(await mcpStatus(a.mcpUrl, access)).toBe(401);
     expect(await mcpStatus(b.mcpUrl, access)).toBe(401);
+  });
+
+  it('a code presented at one instance by another client, or with a wrong verifier, is not consumed: its own client redeems it at the other, once', async () => {
+    const { clientId, code, verifier } = await codeFor(a.base);
+    const attacker = String((await registerClient(b.base)).body.client_id);
+    const form = { grant_type: 'authorization_code', client_id: clientId, code, code_verifier: verifier, redirect_uri: CALLBACK };
+    expect((await tokenRequest(b.base, { ...form, client_id: attacker })).body).toEqual({ error: 'invalid_grant', error_description: expect.stringMatching(/issued to another client/) });
+    expect((await tokenRequest(b.base, { ...form, code_verifier: pkcePair().verifier })).body).toEqual({ error: 'invalid_grant', error_description: expect.stringMatching(/does not match/) });
+    const tokens = await tokenRequest(a.base, form);
+    expect(tokens.status).toBe(200);
+    const access = String(tokens.body.access_token);
+    // Another client's try after the redemption revokes nothing; its own client's second one does, on both instances.
+    expect((await tokenRequest(b.base, { ...form, client_id: attacker })).body.error).toBe('invalid_grant');
+    expect(await mcpStatus(b.mcpUrl, access)).not.toBe(401);
+    expect((await tokenRequest(b.base, form)).body).toEqual({ error: 'invalid_grant', error_description: expect.stringMatching(/already used/) });
+    expect(await mcpStatus(a.mcpUrl, access)).toBe(401);
   });
 
   it('10 concurrent refreshes spread over both instances all succeed with one successor; a replay after the grace window revokes the family everywhere', async () => {

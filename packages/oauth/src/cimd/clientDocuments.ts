@@ -1,8 +1,10 @@
+import type { ToolLogger } from '@toolwright/core';
 import { checkClientMetadata } from '../clientMetadata';
 import type { OAuthClient } from '../OAuthClient';
 import type { OAuthStore } from '../OAuthStore';
 import { sha256 } from '../webCrypto';
-import { DocumentRefusedError, type ClientDocumentFetcher } from './ClientDocumentFetcher';
+import type { ClientDocumentFetcher } from './ClientDocumentFetcher';
+import { refusalForClient } from './refusalForClient';
 
 /** Client ID metadata documents: how they are fetched and how long they are kept. */
 export interface ClientDocumentOptions {
@@ -45,9 +47,10 @@ export function documentUrlProblem(clientId: string): string | undefined {
  * Resolves a client ID that is a URL to the client its metadata document describes: fetched
  * through the guarded fetcher, checked (its `client_id` must be the URL itself; no secrets),
  * cached in the store for as long as its Cache-Control allows within the bounds, then
- * revalidated.
+ * revalidated. A fetch that fails is logged to `log` with its details; the client is told only
+ * what it can act on (`refusalForClient`).
  */
-export function clientDocuments(store: OAuthStore, fetcher: ClientDocumentFetcher, options: ClientDocumentOptions, now: () => number) {
+export function clientDocuments(store: OAuthStore, fetcher: ClientDocumentFetcher, options: ClientDocumentOptions, now: () => number, log: ToolLogger) {
   const minCache = options.minCacheSeconds ?? 60;
   const maxCache = options.maxCacheSeconds ?? 86_400;
   const defaultCache = options.defaultCacheSeconds ?? 300;
@@ -76,9 +79,10 @@ export function clientDocuments(store: OAuthStore, fetcher: ClientDocumentFetche
     try {
       fetched = await fetcher(new URL(clientId), cached?.client ? cached.etag : undefined);
     } catch (error) {
-      const reason = error instanceof DocumentRefusedError ? error.message : 'fetching it failed';
-      await save(key, { error: `the client ID metadata document was refused: ${reason}`, freshUntil: now() + failureCache * 1000 });
-      return { error: `the client ID metadata document was refused: ${reason}` };
+      log.warn(`toolwright oauth: the client ID metadata document ${clientId} could not be fetched: ${(error as Error)?.message ?? String(error)}`);
+      const told = refusalForClient('the client ID metadata document', error);
+      await save(key, { error: told, freshUntil: now() + failureCache * 1000 });
+      return { error: told };
     }
     const lifetime = Math.min(maxCache, Math.max(minCache, fetched.maxAgeSeconds ?? defaultCache)) * 1000;
     if (fetched.status === 304 && cached?.client) {
@@ -91,6 +95,7 @@ export function clientDocuments(store: OAuthStore, fetcher: ClientDocumentFetche
     } catch {
       document = undefined;
     }
+    // What follows may quote the document (a redirect URI), only once it claims to be this client's own: it was fetched from a public address, at the URL it names.
     const refuse = async (reason: string) => {
       const error = `the client ID metadata document was refused: ${reason}`;
       await save(key, { error, freshUntil: now() + failureCache * 1000 });

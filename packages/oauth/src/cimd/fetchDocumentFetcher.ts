@@ -51,10 +51,10 @@ export function fetchDocumentFetcher(options: FetchDocumentFetcherOptions = {}):
     if (url.username || url.password) throw new DocumentRefusedError('the URL carries credentials');
     const hostname = url.hostname.replace(/^\[|\]$/g, '');
     if (isIpLiteral(hostname)) {
-      if (!isPublicAddress(hostname)) throw new DocumentRefusedError(`the host ${hostname} is not a public address (loopback, private, link-local and reserved ones are refused)`);
+      if (!isPublicAddress(hostname)) throw new DocumentRefusedError(`the host ${hostname} is not a public address (loopback, private, link-local and reserved ones are refused)`, 'not-public');
       return;
     }
-    if (PRIVATE_NAMES.test(hostname) || !hostname.includes('.')) throw new DocumentRefusedError(`the host ${hostname} is not a public address (a local or private name)`);
+    if (PRIVATE_NAMES.test(hostname) || !hostname.includes('.')) throw new DocumentRefusedError(`the host ${hostname} is not a public address (a local or private name)`, 'not-public');
     if (resolve) await resolvePublicAddresses(hostname, resolve);
   };
 

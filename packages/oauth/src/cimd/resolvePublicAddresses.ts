@@ -11,10 +11,11 @@ export async function resolvePublicAddresses(hostname: string, resolve: (hostnam
   try {
     addresses = await resolve(hostname);
   } catch {
-    throw new DocumentRefusedError(`the host ${hostname} does not resolve`);
+    throw new DocumentRefusedError(`the host ${hostname} does not resolve`, 'not-public');
   }
-  if (addresses.length === 0) throw new DocumentRefusedError(`the host ${hostname} does not resolve`);
+  if (addresses.length === 0) throw new DocumentRefusedError(`the host ${hostname} does not resolve`, 'not-public');
   const refused = addresses.find((address) => !isPublicAddress(address));
-  if (refused !== undefined) throw new DocumentRefusedError(`the host ${hostname} resolves to ${refused}, which is not a public address (loopback, private, link-local and reserved ones are refused)`);
+  if (refused !== undefined)
+    throw new DocumentRefusedError(`the host ${hostname} resolves to ${refused}, which is not a public address (loopback, private, link-local and reserved ones are refused)`, 'not-public');
   return addresses;
 }

@@ -89,7 +89,10 @@ export function createWebSessionTransport(settings: WebStandardTransportSettings
           for (const id of requestIdsOf(options.parsedBody)) transport.closeSSEStream(id);
         });
       }
-      if (request.method !== 'GET' || !watchGet) return handle(request, options);
+      if (request.method !== 'GET') return handle(request, options);
+      // The node listener's answer, not the SDK's "Invalid event ID format", which names no fix.
+      if (await namesNoEvent(shared.store, request)) return jsonAnswer(sessionRules.unknownEventId);
+      if (!watchGet) return handle(request, options);
       const hold = await watchGet();
       let response: Response;
       try {
@@ -207,6 +210,20 @@ function watcher(store: EventStore, push: (eventId: string, message: JSONRPCMess
       stop: stopOnce,
     };
   };
+}
+
+/**
+ * Whether the request's Last-Event-ID names no event of `store` (where the store can tell). A
+ * store that fails to look it up is left to the SDK's replay, which answers that failure.
+ */
+async function namesNoEvent(store: EventStore, request: Request): Promise<boolean> {
+  const lastEventId = request.headers.get('last-event-id');
+  if (!lastEventId || !store.getStreamIdForEventId) return false;
+  try {
+    return !(await store.getStreamIdForEventId(lastEventId));
+  } catch {
+    return false;
+  }
 }
 
 /**

@@ -339,9 +339,7 @@ export class NodeStreamableTransport implements SessionTransport, RequestHeaders
       let known: string | undefined;
       if (store.getStreamIdForEventId) {
         known = await store.getStreamIdForEventId(lastEventId);
-        if (!known) {
-          return sendRpcError(res, 400, -32000, 'Bad Request: the Last-Event-ID header names no event of this session (expired, or never sent). Send the request again.');
-        }
+        if (!known) return sendAnswer(res, sessionRules.unknownEventId);
         const claimed = (known === STANDALONE ? this.standalone : this.exchanges.get(known)?.sse)?.open ? false : known !== STANDALONE || (await this.claimStandalone(res));
         if (claimed === undefined) return;
         if (!claimed) return sendRpcError(res, 409, -32000, 'Conflict: Stream already has an active connection. Close it before resuming.');

@@ -15,6 +15,8 @@ export const sessionRules = {
   notFound: rpcRefusal(404, -32001, 'Session not found: it expired, was closed, or belongs to another caller. Start a new session with initialize.'),
   /** A request of a session closed (DELETE, expiry, shutdown) while it ran, answered with JSON. */
   closedBeforeAnswer: rpcRefusal(404, -32001, 'Session not found: the session was closed before this request was answered. Start a new session with initialize.'),
+  /** A GET whose Last-Event-ID names no event the session's event store holds (expired, or never sent): nothing to resume, so the client sends its request again. */
+  unknownEventId: rpcRefusal(400, -32000, 'Bad Request: the Last-Event-ID header names no event of this session (expired, or never sent). Send the request again.'),
   /** A request other than initialize without Mcp-Session-Id. */
   required: rpcRefusal(400, -32000, 'Bad Request: the Mcp-Session-Id header is required. Send initialize first and repeat the session id it returns on every request.'),
 
