@@ -30,6 +30,7 @@ export class DocumentRefusedError extends Error {
   override readonly name = 'DocumentRefusedError';
   constructor(
     message: string,
+    /** What the client is told (see `DocumentRefusal`); the message goes to the server's log only. */
     readonly refusal: DocumentRefusal = 'unfetchable',
   ) {
     super(message);
