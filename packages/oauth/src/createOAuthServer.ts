@@ -19,6 +19,7 @@ import { errorPage, json, oauthError, OPEN_CORS } from './oauthResponses';
 import { createRateLimiter, type RateLimitedEndpoint } from './rateLimits';
 import type { OAuthServerOptions, SignInOutcome } from './OAuthServerOptions';
 import { toWebRequest, writeWebResponse } from './nodeAdapter';
+import { answerNodeFailure } from './answerNodeFailure';
 import { createTokenSigner } from './tokenSigner';
 import { createUpstream } from './upstream/createUpstream';
 import { upstreamTokenKeeper } from './upstream/upstreamTokenKeeper';
@@ -49,11 +50,15 @@ export interface OAuthServer extends AuthorizationServerMount {
   readonly paths: readonly string[];
   /** Answers a request for one of the authorization server's paths; undefined for any other path. */
   handle(request: Request): Promise<Response | undefined>;
-  /** Answers a node request for one of `paths` (as `createApp({ oauth })` has the node listener do). */
+  /**
+   * Answers a node request for one of `paths` (as `createApp({ oauth })` has the node listener do).
+   * It never rejects: a request that cannot be read is answered 400, a failure while answering
+   * 500 with no detail (both logged), and nothing is answered to a client that is gone.
+   */
   handleNode(req: IncomingMessage, res: ServerResponse): Promise<void>;
   /** A fetch handler serving these endpoints in front of `next` (the MCP fetch handler). */
   fetch(next: (request: Request) => Promise<Response>): (request: Request) => Promise<Response>;
-  /** A node request listener serving these endpoints in front of `next` (`createHttpHandler`'s handler). */
+  /** A node request listener serving these endpoints in front of `next` (`createHttpHandler`'s handler). It never rejects, as `handleNode`; when `next` rejects, that is logged and answered 500 (or the response cut off, when under way). */
   node(next: (req: IncomingMessage, res: ServerResponse) => unknown): (req: IncomingMessage, res: ServerResponse) => Promise<void>;
   /**
    * The upstream provider's tokens of the caller's grant (`ctx.authInfo` in a tool), for calling
@@ -232,7 +237,9 @@ export async function createOAuthServer(options: OAuthServerOptions): Promise<OA
         const waitSeconds = await takeRequest(limited, clientAddressOf?.(request) ?? socketAddresses.get(request));
         if (waitSeconds > 0) return tooManyRequests(limited, path, waitSeconds);
       }
-      return await route(request);
+      const answer = await route(request);
+      // A HEAD answer has the GET's status and headers and no body (RFC 9110 §9.3.2).
+      return request.method === 'HEAD' && answer.body !== null ? new Response(null, { status: answer.status, statusText: answer.statusText, headers: answer.headers }) : answer;
     } catch (error) {
       const retryAfter = storeFullRetryAfter(error);
       if (retryAfter !== undefined) return storeFull(limitOf.get(path) === 'authorize', path, retryAfter, error);
@@ -253,11 +260,22 @@ export async function createOAuthServer(options: OAuthServerOptions): Promise<OA
     return page ? errorPage('Temporarily unavailable', what, 503, headers) : oauthError('temporarily_unavailable', what, 503, headers);
   };
 
+  /** Never rejects (node's http server drops a listener's promise): a failure is logged and answered by `answerNodeFailure`. */
   const handleNode = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
-    const request = await toWebRequest(req, origin);
-    if (req.socket?.remoteAddress) socketAddresses.set(request, req.socket.remoteAddress);
-    const response = (await handle(request)) ?? json({ error: 'not_found', error_description: 'no such endpoint on this authorization server' }, 404);
-    await writeWebResponse(res, response);
+    let request: Request;
+    try {
+      request = await toWebRequest(req, origin);
+    } catch (error) {
+      await answerNodeFailure(req, res, 'read', error, log);
+      return;
+    }
+    try {
+      if (req.socket?.remoteAddress) socketAddresses.set(request, req.socket.remoteAddress);
+      const response = (await handle(request)) ?? json({ error: 'not_found', error_description: 'no such endpoint on this authorization server' }, 404);
+      await writeWebResponse(res, response);
+    } catch (error) {
+      await answerNodeFailure(req, res, 'answer', error, log);
+    }
   };
 
   const server: OAuthServer = {
@@ -272,11 +290,12 @@ export async function createOAuthServer(options: OAuthServerOptions): Promise<OA
     handleNode,
     node: (next) => async (req, res) => {
       const path = (req.url ?? '/').split('?')[0]!;
-      if (!routes.has(path)) {
+      if (routes.has(path)) return handleNode(req, res);
+      try {
         await next(req, res);
-        return;
+      } catch (error) {
+        await answerNodeFailure(req, res, 'answer', error, log);
       }
-      await handleNode(req, res);
     },
     completeSignIn: (signInId, outcome) =>
       completeSignIn(context, signInId, outcome).catch((error: unknown) => {

@@ -1,10 +1,12 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { ToolwrightError } from '@toolwright/core';
+import { nodeHeaders } from './nodeHeaders';
 
 const MAX_BODY = 64 * 1024;
 
 /** A node request as a web `Request` for `base` (the issuer's origin: the URL never comes from the Host header). Bodies past 64 KiB are cut off (the endpoints refuse them). */
 export async function toWebRequest(req: IncomingMessage, base: string): Promise<Request> {
-  const headers = headersOf(req);
+  const headers = nodeHeaders(req);
   const method = req.method ?? 'GET';
   let body: Uint8Array | undefined;
   const parsed = (req as { body?: unknown }).body;
@@ -17,27 +19,6 @@ export async function toWebRequest(req: IncomingMessage, base: string): Promise<
     headers.delete('content-length');
   }
   return new Request(new URL(req.url ?? '/', base), { method, headers, body });
-}
-
-/**
- * The request's headers as a fetch runtime hands them over: every line, a repeated one joined
- * with ", ". Node's `req.headers` keep only the first line of a field that may not repeat
- * (Authorization, Content-Type), which would let two Authorization headers authenticate with
- * the first where a fetch handler refuses both. A request built by hand without raw lines
- * gives what its `headers` hold.
- */
-function headersOf(req: IncomingMessage): Headers {
-  const headers = new Headers();
-  const raw = req.rawHeaders as readonly string[] | undefined;
-  if (raw) {
-    for (let i = 0; i + 1 < raw.length; i += 2) headers.append(raw[i]!, raw[i + 1]!);
-    return headers;
-  }
-  for (const [name, value] of Object.entries(req.headers)) {
-    if (value === undefined) continue;
-    for (const item of Array.isArray(value) ? value : [value]) headers.append(name, item);
-  }
-  return headers;
 }
 
 /**
@@ -56,7 +37,7 @@ function readCappedBody(req: IncomingMessage): Promise<Uint8Array> {
       req.resume();
       resolve(new Uint8Array(Buffer.concat(chunks)));
     };
-    const closed = () => reject(new Error('the client closed the connection before the request body ended'));
+    const closed = () => reject(new ToolwrightError('Toolwright oauth: the client closed the connection before the request body ended.'));
     const onData = (chunk: Buffer) => {
       chunks.push(chunk.subarray(0, MAX_BODY + 1 - size));
       size += chunk.length;
@@ -66,8 +47,9 @@ function readCappedBody(req: IncomingMessage): Promise<Uint8Array> {
   });
 }
 
-/** Writes a web `Response` to a node response (every Set-Cookie kept). */
+/** Writes a web `Response` to a node response (every Set-Cookie kept). The body is read first, so a body that fails to read leaves the response unanswered for the caller to answer. */
 export async function writeWebResponse(res: ServerResponse, response: Response): Promise<void> {
+  const body = response.body ? Buffer.from(await response.arrayBuffer()) : undefined;
   const headers: Record<string, string | string[]> = {};
   response.headers.forEach((value, name) => {
     if (name !== 'set-cookie') headers[name] = value;
@@ -75,7 +57,7 @@ export async function writeWebResponse(res: ServerResponse, response: Response):
   const cookies = response.headers.getSetCookie();
   if (cookies.length > 0) headers['set-cookie'] = cookies;
   res.writeHead(response.status, headers);
-  res.end(response.body ? Buffer.from(await response.arrayBuffer()) : undefined);
+  res.end(body);
 }
 
 /**

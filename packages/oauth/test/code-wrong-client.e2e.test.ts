@@ -3,7 +3,7 @@ import { serveOAuth, type Served } from './fixtures/serveOAuth';
 
 /**
  * A code presented by a client it was not issued to, or with a check of the request failing
- * (PKCE verifier, redirect_uri, resource), is refused `invalid_grant` and not consumed: it stays
+ * (PKCE verifier, then redirect_uri and resource), is refused and not consumed: it stays
  * redeemable by its own client with the right verifier (RFC 6749 §4.1.3, OAuth 2.1 §4.1.3). So
  * whoever steals a code, without its client's credentials and verifier, can neither redeem it
  * nor burn it (make the real redemption fail and the grant be revoked). A second redemption by
@@ -59,6 +59,24 @@ describe('an authorization code presented by the wrong client, or failing a chec
     const own = await redeem({ client_id: clientId, code, code_verifier: verifier });
     expect(own.status).toBe(200);
     expect(await mcpStatus(served.mcpUrl, String(own.body.access_token))).not.toBe(401);
+  });
+
+  it("without the code's verifier, the answer tells nothing of its redirect_uri or resource: the verifier is checked first", async () => {
+    const { clientId, code, verifier } = await codeFor(served.base);
+    const probes: [Record<string, string>, string, RegExp][] = [
+      // A wrong resource: the answer would have named the code's own resource (invalid_target) to anyone holding it.
+      [{ code_verifier: pkcePair().verifier, resource: `${served.base}/elsewhere` }, 'invalid_grant', /code_verifier does not match/],
+      [{ code_verifier: 'short', resource: `${served.base}/elsewhere` }, 'invalid_request', /code_verifier must be/],
+      // A wrong redirect_uri: a different answer for a right and a wrong one would let redirect_uri values be tested.
+      [{ code_verifier: pkcePair().verifier, redirect_uri: 'http://127.0.0.1:9999/callback' }, 'invalid_grant', /code_verifier does not match/],
+    ];
+    for (const [form, error, description] of probes) {
+      const refused = await redeem({ client_id: clientId, code, ...form });
+      expect(refused).toEqual({ status: 400, body: { error, error_description: expect.stringMatching(description) } });
+      expect(refused.body.error_description).not.toContain(served.mcpUrl);
+    }
+    const own = await redeem({ client_id: clientId, code, code_verifier: verifier });
+    expect(own.status).toBe(200);
   });
 
   it('a second redemption by its own client is a replay: refused, and what the first issued is revoked', async () => {

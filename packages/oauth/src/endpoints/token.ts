@@ -47,19 +47,23 @@ export async function token(context: OAuthContext, request: Request): Promise<Re
     const record = await readJson<CodeRecord>(context.store, `code:${hash}`);
     if (!record || record.expiresAt <= context.now()) return oauthError('invalid_grant', 'the authorization code is not valid (unknown or expired)');
     // Every check of the request comes before the code is consumed (RFC 6749 §4.1.3, OAuth 2.1 §4.1.3): the code must
-    // have been issued to the authenticated client, for this redirect_uri and resource, and the PKCE verifier must
-    // match (RFC 7636 §4.6). A request failing one is refused and changes nothing: the code stays redeemable by its
-    // own client. The replay that §10.5 revokes for is a second redemption that passes them all, so whoever holds a
-    // stolen code without its client's credentials and verifier can neither redeem it nor burn it (make the real
-    // redemption fail and the grant be revoked). A wrong verifier from the right client is not counted either: a
-    // public client's client_id is no secret, so counting it would let anyone holding the code burn it; and a verifier
-    // of the 256 bits RFC 7636 §7.1 asks for is not guessed within the code's 60 seconds.
+    // have been issued to the authenticated client, the PKCE verifier must match (RFC 7636 §4.6), and the request must
+    // name the code's redirect_uri and resource. A request failing one is refused and changes nothing: the code stays
+    // redeemable by its own client. The replay that §10.5 revokes for is a second redemption that passes them all, so
+    // whoever holds a stolen code without its client's credentials and verifier can neither redeem it nor burn it (make
+    // the real redemption fail and the grant be revoked). A wrong verifier from the right client is not counted either: a
+    // public client's client_id is no secret, so counting it would let anyone holding the code burn it. Guessing is
+    // bounded by the verifier itself (RFC 7636 §7.1 asks for 256 bits, not guessed within the code's 60 seconds) and by
+    // the token endpoint's rate limit per address.
     if (record.clientId !== client.clientId) return oauthError('invalid_grant', 'the authorization code was issued to another client');
-    if (record.redirectUri !== redirectUri) return oauthError('invalid_grant', 'redirect_uri differs from the one of the authorization request');
-    if (resource !== undefined && resource !== record.resource) return oauthError('invalid_target', `the code is for resource ${record.resource}, not ${resource}`);
+    // The verifier is checked right after the client, before redirect_uri and resource: until it matches, an answer
+    // tells no more of the code than that it is valid and this client's, so whoever holds a code without its verifier
+    // can neither read its resource (the invalid_target message) nor test redirect_uri values against it.
     // A malformed verifier is a malformed request, told apart from one that does not match.
     if (!isPkceVerifier(verifier)) return oauthError('invalid_request', 'code_verifier must be 43 to 128 characters of A-Z a-z 0-9 - . _ ~ (RFC 7636 section 4.1)');
     if (!(await verifyPkce(verifier, record.codeChallenge))) return oauthError('invalid_grant', 'code_verifier does not match the code_challenge (PKCE S256)');
+    if (record.redirectUri !== redirectUri) return oauthError('invalid_grant', 'redirect_uri differs from the one of the authorization request');
+    if (resource !== undefined && resource !== record.resource) return oauthError('invalid_target', `the code is for resource ${record.resource}, not ${resource}`);
     // Used before and its grant already revoked: nothing left to change, so nothing is spent.
     if (!(await loadGrant(context, record.grantId)) && (await context.store.get(`code-used:${hash}`)) !== undefined)
       return oauthError('invalid_grant', 'the authorization code was already used: the tokens issued for it are revoked');

@@ -1,0 +1,54 @@
+import { serveOAuth, type Served } from './fixtures/serveOAuth';
+
+/**
+ * A HEAD request to an endpoint of the authorization server is answered as the GET would be:
+ * the same status and headers, and no body (RFC 9110 §9.3.2). `/authorize` is the exception: a
+ * GET there starts a sign-in, which a HEAD must not do, so it is refused with 405 (no body).
+ */
+type Seen = { status: number; headers: Record<string, string> };
+/** Headers of the connection and the message's framing, which differ between a HEAD and a GET answer. */
+const FRAMING = new Set(['date', 'connection', 'keep-alive', 'transfer-encoding', 'content-length']);
+
+async function ask(url: string, method: string): Promise<Seen & { body: string }> {
+  const response = await fetch(url, { method, redirect: 'manual' });
+  const headers = Object.fromEntries([...response.headers].filter(([name]) => !FRAMING.has(name)));
+  return { status: response.status, headers, body: await response.text() };
+}
+
+describe.each(['node', 'fetch'] as const)('HEAD at the authorization server (%s)', (mode) => {
+  let served: Served;
+  beforeAll(async () => {
+    served = await serveOAuth(mode);
+  });
+  afterAll(() => served.close());
+
+  it.each(['/.well-known/oauth-authorization-server', '/jwks.json', '/token', '/register'])('%s: the GET answer without its body', async (path) => {
+    const get = await ask(`${served.base}${path}`, 'GET');
+    const head = await ask(`${served.base}${path}`, 'HEAD');
+    expect(get.body).not.toBe('');
+    expect({ ...head, body: undefined }).toEqual({ ...get, body: undefined });
+    expect(head.body).toBe('');
+  });
+
+  it('/authorize: 405 with Allow: GET and no body (a HEAD starts no sign-in)', async () => {
+    const head = await ask(`${served.base}/authorize`, 'HEAD');
+    expect([head.status, head.headers.allow, head.body]).toEqual([405, 'GET', '']);
+  });
+});
+
+describe('oauth.handle with a HEAD request', () => {
+  let served: Served;
+  beforeAll(async () => {
+    served = await serveOAuth('fetch');
+  });
+  afterAll(() => served.close());
+
+  it('answers with no body, whoever serves it', async () => {
+    const path = '/.well-known/oauth-authorization-server';
+    const get = await served.oauth.handle(new Request(`${served.base}${path}`));
+    const head = await served.oauth.handle(new Request(`${served.base}${path}`, { method: 'HEAD' }));
+    expect([get?.status, get?.body === null]).toEqual([200, false]);
+    expect([head?.status, head?.body]).toEqual([200, null]);
+    expect(Object.fromEntries(head!.headers)).toEqual(Object.fromEntries(get!.headers));
+  });
+});
