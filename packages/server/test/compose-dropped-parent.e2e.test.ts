@@ -9,8 +9,9 @@ import { waitFor } from './fixtures/waitFor';
 /**
  * A long-lived app mounted into parents that come and go (one per tenant, a module reloaded in
  * development): a parent dropped by its code is not kept alive, nor kept in step with every later
- * change, by the app it mounted; a parent still referenced follows it as before. The SDK v2
- * client checks the live parent in memory; the garbage collector is run as Node exposes it.
+ * change, by the app it mounted; a parent still referenced follows it as before, also through a
+ * middle app only the parent references. The SDK v2 client checks the live parent in memory; the
+ * garbage collector is run as Node exposes it.
  */
 class Child {
   @Tool({ description: 'Echo a text.' })
@@ -56,6 +57,33 @@ it('lets go of a parent its code dropped, and keeps a referenced parent in step'
     expect(dropped).toBe(0);
     expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['c_echo']);
     expect(await client.callTool({ name: 'c_echo', arguments: { text: 'hi' } })).toMatchObject({ content: [{ type: 'text', text: 'hi' }] });
+  } finally {
+    await client.close();
+  }
+});
+
+/** An outer app serving `child` through a middle app nothing else references. */
+async function outerOf(child: App): Promise<App> {
+  const middle = await createApp({ name: 'middle', version: '1.0.0', tools: [], mount: [{ app: child, namespace: 'm' }] });
+  return createApp({ name: 'outer', version: '1.0.0', tools: [], mount: [{ app: middle, namespace: 'o' }] });
+}
+
+it('keeps a referenced parent in step through a middle app only the parent references', async () => {
+  const child = await createApp({ name: 'child', version: '1.0.0', tools: [Child] });
+  const outer = await outerOf(child);
+  for (let i = 0; i < 5; i++) {
+    gc();
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  const client = await createTestClient(outer);
+  let changes = 0;
+  client.setNotificationHandler('notifications/tools/list_changed', () => void changes++);
+  try {
+    expect((await client.listTools()).tools.map((t) => t.name).sort()).toEqual(['o_m_echo', 'o_m_shout']);
+    child.tools.disable('shout');
+    await waitFor(() => changes > 0, 'the outer app to follow the change');
+    expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['o_m_echo']);
+    expect(await client.callTool({ name: 'o_m_echo', arguments: { text: 'hi' } })).toMatchObject({ content: [{ type: 'text', text: 'hi' }] });
   } finally {
     await client.close();
   }

@@ -26,6 +26,10 @@ class Ledger {
   latest() {
     return 'mounted latest';
   }
+  @Resource('ledger://archive')
+  archive() {
+    return 'mounted archive';
+  }
 }
 class ParentOwn {
   @Tool({ name: 'billing_who', description: "The parent's own." })
@@ -65,8 +69,7 @@ describe('live changes of a mounted app, as the parent serves them', () => {
       expect(await served()).toEqual(parentOwn);
       // The mounted app's tools and resources change: the parent re-reads them, and its own stay.
       ledger.tools.disable('third');
-      ledger.resources.disable('ledger://latest');
-      ledger.resources.enable('ledger://latest');
+      ledger.resources.disable('ledger://archive');
       await pause(40);
       expect(await served()).toEqual(parentOwn);
       expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['billing_who', 'billing_other']);

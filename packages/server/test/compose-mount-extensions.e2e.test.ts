@@ -173,6 +173,16 @@ describe("a parent that serves tasks() runs a mounted task: 'required' tool only
     expect(ran).toEqual(['export_all']);
   });
 
+  it("2026-07-28: renamed by the mount's transforms, it runs as a task under its new name", async () => {
+    const inner = await createApp({ name: 'exporter', version: '1', tools: [Exports], extensions: [tasks()] });
+    const front = await createApp({ name: 'front', version: '1', tools: [], extensions: [tasks()], mount: [{ app: inner, namespace: 'data', transforms: { export_all: { name: 'dump' } } }] });
+    expect(await toolNames(front, '2026-07-28')).toEqual(['data_dump']);
+    const done = await createTaskClient(front).run('data_dump', {});
+    expect(done.status).toBe('completed');
+    expect(done.result?.content).toEqual([{ type: 'text', text: 'exported' }]);
+    expect(ran).toEqual(['export_all']);
+  });
+
   it('2025-11-25: a plain call, as for a task tool of its own (that era has no tasks Toolwright serves)', async () => {
     const inner = await createApp({ name: 'exporter', version: '1', tools: [Exports], extensions: [tasks()] });
     const front = await createApp({ name: 'front', version: '1', tools: [], extensions: [tasks()] });
@@ -204,6 +214,32 @@ describe('a mounted app that adds a task: required tool while a parent without t
       await client.close();
     }
     expect(ran).toEqual([]);
+  });
+
+  it('is logged once while it stays left out, however often the tools change, and again once it was served in between', async () => {
+    const logged: string[] = [];
+    const logger = { ...silent, error: (message: string) => void logged.push(message) };
+    const inner = await createApp({ name: 'reports', version: '1', tools: [Reports], extensions: [tasks()] });
+    const front = await createApp({ name: 'front', version: '1', tools: [], listChangedDebounceMs: 1, logger, mount: [{ app: inner, namespace: 'r' }] });
+    const listed = (want: string[], what: string) => waitFor(async () => JSON.stringify(await toolNames(front, '2025-11-25')) === JSON.stringify(want), what);
+    await inner.add(Exports);
+    await waitFor(() => logged.length > 0, 'the refusal to be logged');
+    // Each change of the mounted app's tools serves its list again, and leaves the same tool out again.
+    for (let i = 1; i <= 4; i++) {
+      if (i % 2) inner.tools.disable('hello');
+      else inner.tools.enable('hello');
+      await listed(i % 2 ? ['r_report'] : ['r_hello', 'r_report'], `change ${i} to reach the parent`);
+    }
+    expect(logged).toHaveLength(1);
+    // Disabled in the mounted app, it is no longer left out of the parent: enabled again, it is refused (and logged) again.
+    inner.tools.disable('export_all');
+    inner.tools.disable('hello');
+    await listed(['r_report'], 'the parent to follow the disable');
+    inner.tools.enable('export_all');
+    inner.tools.enable('hello');
+    await listed(['r_hello', 'r_report'], 'the parent to follow the enable');
+    expect(logged).toHaveLength(2);
+    expect(logged[1]).toBe(logged[0]);
   });
 });
 

@@ -2,12 +2,15 @@ import 'reflect-metadata';
 import { Tool } from '@toolwright/core';
 import { createApp, defineExtension, MemoryTaskStore, tasks, type StoredTask } from '@toolwright/server';
 import { createTaskClient, createTestClient } from '@toolwright/server/testing';
+import { codeOf } from './fixtures/codeOf';
 import { waitFor } from './fixtures/waitFor';
 
 /**
  * `app.inFlight` and `app.drain()` count a tool call from the moment the server accepts it until
  * its answer, or its task's outcome, is settled: an extension that holds a call before it runs
- * it, and a task whose outcome the store has not taken yet, both keep the drain waiting.
+ * it, a run an extension starts once it answered, and a task whose outcome the store has not
+ * taken yet all keep the drain waiting; a task whose tool is gone by the time it runs fails, and
+ * lets the drain finish.
  */
 const silent = { debug() {}, info() {}, warn() {}, error() {} };
 const textOf = (result: unknown) => (result as { content: { text?: string }[] }).content[0]?.text ?? '';
@@ -92,5 +95,108 @@ describe("app.inFlight counts a task's run until the store has its outcome", () 
     expect(await app.drain(1000)).toBe(true);
     expect((await store.get(handle.task.taskId))?.status).toBe('completed');
     expect(app.inFlight).toBe(0);
+  });
+});
+
+describe('app.inFlight counts a run an extension starts once it answered', () => {
+  it('the drain waits for a run started after the call was answered and nothing else of it was pending', async () => {
+    const held = gate();
+    let running = false;
+    class Slow {
+      @Tool({ description: 'Waits until the test lets it go.' })
+      async slow() {
+        running = true;
+        await held.opened;
+        return 'slow done';
+      }
+    }
+    let late: Promise<unknown> = Promise.resolve();
+    const ackThenRun = defineExtension({
+      id: 'dev.toolwright/ack-then-run',
+      async aroundToolCall(_call, _ctx, next) {
+        // A background job: acknowledged at once, run once the answer went out.
+        setTimeout(() => (late = next().catch(() => undefined)), 0);
+        return { content: [{ type: 'text', text: 'accepted' }] };
+      },
+    });
+    const app = await createApp({ name: 'late', version: '1', tools: [Slow], logger: silent, extensions: [ackThenRun] });
+    const client = await createTestClient(app, { era: 'modern' });
+    try {
+      expect(textOf(await client.callTool({ name: 'slow', arguments: {} }))).toBe('accepted');
+      await waitFor(() => running, 'the late run to start');
+      const during = app.inFlight;
+      const drained = await app.drain(50);
+      held.open();
+      expect({ during, drained }).toEqual({ during: 1, drained: false });
+      expect(await app.drain(1000)).toBe(true);
+      expect(textOf(await late)).toBe('slow done');
+      expect(app.inFlight).toBe(0);
+    } finally {
+      held.open();
+      await client.close();
+    }
+  });
+});
+
+describe('a call whose tool is gone by the time its run starts', () => {
+  it("rejects the extension's next() (it never throws), and the client gets the unknown tool's error", async () => {
+    const held = gate();
+    let holding = false;
+    let threwAtOnce = false;
+    const holdFirst = defineExtension({
+      id: 'dev.toolwright/hold-first',
+      async aroundToolCall(_call, _ctx, next) {
+        holding = true;
+        await held.opened;
+        let answer: Promise<Record<string, unknown>>;
+        try {
+          answer = next();
+        } catch (error) {
+          // An extension that chains on next() (`next().catch(...)`) would let this escape it.
+          threwAtOnce = true;
+          throw error;
+        }
+        return answer;
+      },
+    });
+    const app = await createApp({ name: 'gone', version: '1', tools: [Quick], logger: silent, extensions: [holdFirst] });
+    const client = await createTestClient(app, { era: 'modern' });
+    try {
+      const called = codeOf(client.callTool({ name: 'quick', arguments: {} }));
+      await waitFor(() => holding, 'the extension to hold the call');
+      app.tools.disable('quick');
+      held.open();
+      expect(await called).toMatchObject({ code: -32602, message: expect.stringContaining("Unknown tool 'quick'") });
+      expect(threwAtOnce).toBe(false);
+      expect(await app.drain(1000)).toBe(true);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('as a task: fails the task as for an unknown tool, and the drain finishes', async () => {
+    const held = gate();
+    let holding = false;
+    const holdFirst = defineExtension({
+      id: 'dev.toolwright/hold-first',
+      async aroundToolCall(_call, _ctx, next) {
+        holding = true;
+        await held.opened;
+        return next();
+      },
+    });
+    const store = new MemoryTaskStore();
+    const app = await createApp({ name: 'gone', version: '1', tools: [Report], logger: silent, extensions: [holdFirst, tasks({ store, logger: silent })] });
+    const client = createTaskClient(app);
+    const called = client.call('report');
+    await waitFor(() => holding, 'the first extension to hold the call');
+    // Disabled while the call is held: by the time the tasks extension runs it, the app no longer serves the tool.
+    app.tools.disable('report');
+    held.open();
+    const handle = await called;
+    if (handle.resultType !== 'task') throw new Error(`expected a task handle, got ${JSON.stringify(handle)}`);
+    expect(await app.drain(1000)).toBe(true);
+    expect(app.inFlight).toBe(0);
+    expect(await store.get(handle.task.taskId)).toMatchObject({ status: 'failed', error: { code: -32602, message: expect.stringContaining("Unknown tool 'report'") } });
   });
 });

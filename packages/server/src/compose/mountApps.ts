@@ -158,6 +158,10 @@ const unfollowCollected = new FinalizationRegistry<() => void>((unfollow) => unf
 class MountedApp {
   private readonly wrapped = new WeakMap<object, object | null>();
   private served: CatalogParts = { tools: [], resources: [], resourceTemplates: [], prompts: [] };
+  /** The mounted app's enabled definitions as this mount last read them (its own, not wrapped), whether the parent serves each or not. */
+  private seen: CatalogParts = EMPTY;
+  /** The tools left out of the parent at the last change of the tools, by name: each is logged once, until it is served again. */
+  private refused = new Set<string>();
   private unfollow: (() => void) | undefined;
   /** The parent it is served into, once it is. */
   private following: { readonly surface: Surface; readonly logger: ToolLogger } | undefined;
@@ -199,9 +203,8 @@ class MountedApp {
     }
   }
 
-  /** The mounted app's enabled definitions, renamed and wrapped for the parent. */
-  parts(): CatalogParts {
-    const now = this.source.catalog.enabledParts();
+  /** The mounted app's enabled definitions (`now`, by default read now), renamed and wrapped for the parent. */
+  parts(now = this.source.catalog.enabledParts()): CatalogParts {
     return {
       tools: now.tools.flatMap((t) => {
         const made = this.wrap(t, () => this.tool(t));
@@ -216,7 +219,8 @@ class MountedApp {
   /** Adds the definitions to the parent's catalog and follows the mounted app's changes. */
   serve(surface: Surface, logger: ToolLogger, announce: boolean): void {
     this.rank = nextRank(surface.catalog);
-    this.served = this.parts();
+    this.seen = this.source.catalog.enabledParts();
+    this.served = this.parts(this.seen);
     // From now on a transform that fails on a changed tool is logged; the tool is left out.
     this.problems = loggedProblems(logger, this.namespace);
     surface.catalog.addRegistry(this.served, announce, this.rank);
@@ -243,19 +247,44 @@ class MountedApp {
     if (this.following) this.resync(kind, this.following.surface, this.following.logger);
   }
 
-  /** The mounted app updated a resource: the parent's subscribers of `uri` are told. */
+  /**
+   * The mounted app updated a resource: the parent's subscribers of `uri` are told. The mounted
+   * app serves `uri` (it tells of no other), but the parent's copy of its resources follows its
+   * list changes one debounce later: a resource (or template) it served again just before the
+   * update is served by the parent first, or the parent, which tells only of URIs it serves,
+   * would drop the update. One the parent itself disabled or removed stays so.
+   */
   updated(uri: string): void {
-    void this.following?.surface.connections.resourceUpdated(uri);
+    if (!this.following) return;
+    const { surface, logger } = this.following;
+    if (this.lagsBehind(uri)) this.resync('resources', surface, logger);
+    void surface.connections.resourceUpdated(uri);
+  }
+
+  /** Whether the resource or template the mounted app serves `uri` with now is one this mount has not read yet (its list change is on its way). */
+  private lagsBehind(uri: string): boolean {
+    const { catalog } = this.source;
+    const resource = catalog.resource(uri);
+    if (resource) return !this.seen.resources.includes(resource);
+    const template = catalog.matchTemplate(uri)?.template;
+    return template !== undefined && !this.seen.resourceTemplates.includes(template);
   }
 
   get catalog(): Catalog {
     return this.source.catalog;
   }
 
-  /** Replaces what the parent serves of one list with the mounted app's list now. */
+  /**
+   * Replaces what the parent serves of one list with the mounted app's list now; nothing when
+   * this mount read that list as it is already (a change it caught up with early, see `updated`,
+   * or one undone within the debounce), so the parent announces no change that is none.
+   */
   private resync(kind: ListKind, surface: Surface, logger: ToolLogger): void {
     const { catalog } = surface;
-    const next = this.parts();
+    const read = this.source.catalog.enabledParts();
+    if (sameItems(listOf(read, kind), listOf(this.seen, kind))) return;
+    this.seen = withList(this.seen, read, kind);
+    const next = this.parts(read);
     const old = this.served;
     // Only what this mount still serves: the parent may have removed one and served its own under that name since.
     if (kind === 'tools') for (const t of old.tools) catalog.removeDefinition('tools', t.name, t);
@@ -266,7 +295,7 @@ class MountedApp {
     }
     const add = <D>(definitions: readonly D[], part: (d: D) => CatalogParts) => addEach(catalog, definitions, part, logger, this.namespace, this.rank);
     const added: CatalogParts = {
-      tools: kind === 'tools' ? add(next.tools.filter(fitsName(logger, this.namespace)).filter(this.runnable(logger)), (t) => ({ ...EMPTY, tools: [t] })) : old.tools,
+      tools: kind === 'tools' ? add(this.servable(next.tools, logger), (t) => ({ ...EMPTY, tools: [t] })) : old.tools,
       prompts: kind === 'prompts' ? add(next.prompts, (p) => ({ ...EMPTY, prompts: [p] })) : old.prompts,
       resources: kind === 'resources' ? add(next.resources, (r) => ({ ...EMPTY, resources: [r] })) : old.resources,
       resourceTemplates: kind === 'resources' ? add(next.resourceTemplates, (t) => ({ ...EMPTY, resourceTemplates: [t] })) : old.resourceTemplates,
@@ -275,13 +304,28 @@ class MountedApp {
     this.served = added;
   }
 
-  /** Whether a tool the mounted app serves after a change can run as declared in the parent; logged and left out when not, as the build would refuse it. */
-  private runnable(logger: ToolLogger): (tool: CompiledTool) => boolean {
-    return (tool) => {
-      const [problem] = this.neededExtensionProblems([tool]);
-      if (problem) logger.error?.(`mount '${this.namespace}': ${problem.where} is not served: ${problem.what}. Fix: ${problem.fix}`);
-      return problem === undefined;
-    };
+  /**
+   * The tools the mounted app serves after a change that the parent can serve, as the build
+   * would: each other one (a name too long, a tool that cannot run as declared in the parent) is
+   * left out and logged, once while it stays left out (every later change of the tools leaves it out again).
+   */
+  private servable(tools: readonly CompiledTool[], logger: ToolLogger): CompiledTool[] {
+    const refused = new Set<string>();
+    const servable = tools.filter((tool) => {
+      const why = tooLong(tool, this.namespace) ?? this.unrunnable(tool);
+      if (why === undefined) return true;
+      if (!this.refused.has(tool.name)) logger.error?.(why);
+      refused.add(tool.name);
+      return false;
+    });
+    this.refused = refused;
+    return servable;
+  }
+
+  /** Why a tool cannot run as declared in the parent (it needs an extension the parent does not serve), or undefined. */
+  private unrunnable(tool: CompiledTool): string | undefined {
+    const [problem] = this.neededExtensionProblems([tool]);
+    return problem && `mount '${this.namespace}': ${problem.where} is not served: ${problem.what}. Fix: ${problem.fix}`;
   }
 
   /** The tool as the parent serves it: transformed, renamed into the namespace; undefined when its transform is wrong. */
@@ -363,15 +407,27 @@ function loggedProblems(logger: ToolLogger, namespace: string): BuildProblem[] {
 
 const EMPTY: CatalogParts = { tools: [], resources: [], resourceTemplates: [], prompts: [] };
 
-/** Whether a tool changed at runtime has a name clients accept once namespaced (at most `MAX_TOOL_NAME` characters); logged and left out when not, as the build would refuse it. */
-function fitsName(logger: ToolLogger, namespace: string): (tool: CompiledTool) => boolean {
-  return (tool) => {
-    if (tool.name.length <= MAX_TOOL_NAME) return true;
-    logger.error?.(
-      `mount '${namespace}': tool '${tool.name.slice(0, 80)}...' is not served: it is ${tool.name.length} characters long under the namespace; tool names may have at most ${MAX_TOOL_NAME}. Choose a shorter namespace, or rename the tool with the mount's transforms.`,
-    );
-    return false;
-  };
+/** The definitions of one list of `parts` (resources and templates are one list). */
+function listOf(parts: CatalogParts, kind: ListKind): readonly object[] {
+  if (kind === 'resources') return [...parts.resources, ...parts.resourceTemplates];
+  return kind === 'tools' ? parts.tools : parts.prompts;
+}
+
+/** `parts` with one list taken from `from`. */
+function withList(parts: CatalogParts, from: CatalogParts, kind: ListKind): CatalogParts {
+  if (kind === 'resources') return { ...parts, resources: from.resources, resourceTemplates: from.resourceTemplates };
+  return kind === 'tools' ? { ...parts, tools: from.tools } : { ...parts, prompts: from.prompts };
+}
+
+/** Whether two lists hold the same items in the same order. */
+function sameItems(a: readonly object[], b: readonly object[]): boolean {
+  return a.length === b.length && a.every((item, i) => item === b[i]);
+}
+
+/** Why a tool changed at runtime has a name clients do not accept once namespaced (more than `MAX_TOOL_NAME` characters), or undefined. */
+function tooLong(tool: CompiledTool, namespace: string): string | undefined {
+  if (tool.name.length <= MAX_TOOL_NAME) return undefined;
+  return `mount '${namespace}': tool '${tool.name.slice(0, 80)}...' is not served: it is ${tool.name.length} characters long under the namespace; tool names may have at most ${MAX_TOOL_NAME}. Choose a shorter namespace, or rename the tool with the mount's transforms.`;
 }
 
 /** Adds each definition alone, so one that clashes at runtime is logged and left out while the others are served. */

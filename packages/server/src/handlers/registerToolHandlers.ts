@@ -80,12 +80,21 @@ export function registerToolHandlers(server: Server, binding: ToolBinding, conne
   const countUntil = (runs: InFlight, settled: readonly (Promise<unknown> | undefined)[]) => {
     for (const until of settled) if (until) void runs.track(until.catch(() => undefined));
   };
-  /** A run of the call an extension serves: counted within the call (`runs`), not again in the app's count. */
+  /**
+   * A run of the call an extension serves: counted within the call (`runs`), not again in the app's count.
+   * It always answers with a promise: a run refused at once (its tool disabled or removed while an
+   * extension held the call, a caller its access rules refuse) rejects, so the extension that
+   * started it (the tasks extension: the task fails) still settles what it counted it until.
+   */
   const runIn = (runs: InFlight) => {
     const counted: PipelineEnv = { ...env, inFlight: runs };
     return (params: ToolCallParams, sdk: ServerContext, settled: readonly (Promise<unknown> | undefined)[]) => {
       countUntil(runs, settled);
-      return answer(params, sdk, counted);
+      try {
+        return answer(params, sdk, counted);
+      } catch (error) {
+        return Promise.reject(error as Error);
+      }
     };
   };
   /**

@@ -108,7 +108,14 @@ export class TaskRunner {
       // started again (after its instance stopped, as another caller identity) gets them all the same.
       ...(task.answers && { round: { answers: task.answers } }),
     };
-    const answer = inTaskSpan(task, () => run(override));
+    // A run that throws before it answers is a run that failed: the round still ends as any other
+    // (`follow` stores the failure, or `drop`), so its hold on the listeners and its count in flight end too.
+    let answer: Promise<Record<string, unknown>>;
+    try {
+      answer = inTaskSpan(task, () => run(override));
+    } catch (error) {
+      answer = Promise.reject(error as Error);
+    }
     answer.catch(() => undefined);
     return { id, controller, answer };
   }
