@@ -110,7 +110,7 @@ describe('the skills extension under hostile input', () => {
     let client: Client;
     const root = `skill://${prefix ? `${prefix}/` : ''}notes`;
     beforeAll(async () => {
-      const app = await createApp({ name: 'skilled', version: '1.0.0', tools: [Jobs], extensions: [skills({ dir, ...(prefix && { prefix }) })] });
+      const app = await createApp({ name: 'skilled', version: '1.0.0', tools: [Plain], extensions: [skills({ dir, ...(prefix && { prefix }) })] });
       client = await createTestClient(app, { protocol, transport } as never);
     });
     afterAll(() => client.close());
@@ -260,7 +260,7 @@ describe('an extension whose handler throws a third party error with a number co
     app = await createApp({
       name: 'backend',
       version: '1.0.0',
-      tools: [Jobs],
+      tools: [Plain],
       extensions: [backend],
       logger: { debug() {}, info() {}, warn() {}, error: (message: string) => void logged.push(message) },
     });

@@ -29,6 +29,7 @@ import { registerMountSource } from '../compose/MountSource';
 import type { MountedHold } from '../compose/holdMounted';
 import type { MemberLimits } from '../pipeline/ServedMember';
 import { checkLogging } from './checkLogging';
+import { installServingRefusal, refuseServing, servingRefusalOf } from './servingRefusal';
 import { DEFAULT_GUARD_TIMEOUT_MS } from '../pipeline/passesGuards';
 
 /**
@@ -96,7 +97,12 @@ export async function createApp(options: AppOptions): Promise<App> {
     // The mounted apps serve inside this one: they start before its hooks and stop after them.
     first: { name: 'a mounted app', start: () => startMounted(mounts, holds, phase), stop: () => stopMounted(holds, phase) },
     // The extensions use what the hooks open (a worker calls tools): they start after every hook, with the app (built below by then), and stop first.
-    last: { name: 'an extension', start: () => extensions.start(app), stop: () => extensions.stop() },
+    // Their runs outside any request (`callTool`) are not the app's clients: a mounted app's still run (see servingRefusal).
+    last: {
+      name: 'an extension',
+      start: () => extensions.start({ add: app.add, tools: app.tools, resources: app.resources, prompts: app.prompts, createServer: makeServer }),
+      stop: () => extensions.stop(),
+    },
     logger: options.logger ?? stderrLogger('lifecycle'),
   });
   const control = (kind: ListKind): ListControl =>
@@ -133,33 +139,40 @@ export async function createApp(options: AppOptions): Promise<App> {
   };
   let fetchEntry: ((request: Request) => Promise<Response>) | undefined;
 
+  /** A server of the app for one connection or request (see `App.createServer`), whatever it serves. */
+  const makeServer: App['createServer'] = ({ era = 'legacy', authInfo, overrides, maxRequestBytes } = {}) => {
+    if (maxRequestBytes !== undefined && !(maxRequestBytes > 0)) throw new ConfigError(`createServer: maxRequestBytes must be a positive number of bytes, got ${maxRequestBytes}.`);
+    // Capabilities follow what the app serves when the connection opens (lists can grow at runtime).
+    const capabilities = extensions.withCapabilities(surface.capabilities());
+    // A plain literal: spreading here cost more than the SDK's own `new Server()` (a server is made per 2026-07-28 HTTP request).
+    // Toolwright's own JSON Schema validator, so the SDK never makes its default one (see schemaValidatorProvider).
+    const settings =
+      era === 'modern' ? { instructions, capabilities, cacheHints, jsonSchemaValidator: schemaValidatorProvider } : { instructions, capabilities, jsonSchemaValidator: schemaValidatorProvider };
+    const overriding = overrides && new Map(overrides);
+    if (overrides) checkOverrides(overrides, app, 'createServer');
+    // Only a connection with telemetry to record gets the traced server class: the others run untouched.
+    const instruments = telemetry.instruments();
+    // A 2025-era connection's plain tool calls skip the SDK's per-message work (see FastPaths);
+    // a traced one keeps every request on the SDK's path, where its span is made.
+    const intercept = era === 'legacy' && !overriding && !instruments ? fastPathsNow()?.intercept : undefined;
+    // The tracing code is loaded by the first connection that records (an app without telemetry never runs it).
+    const tracing = instruments && (require('../handlers/tracedServerClass') as typeof TracedServerClass);
+    const server = new (tracing ? tracing.tracedServerClass(ToolwrightServer) : ToolwrightServer)({ caller: authInfo, intercept }, info, settings);
+    const connection = surface.attach(server, capabilities, era, overriding, maxRequestBytes);
+    extensions.attach(connection);
+    registerToolHandlers(server, binding, connection);
+    if (tracing) tracing.startTracing(server, instruments, connection, (kind, name) => (kind === 'tool' ? surface.catalog.tool(name) : surface.catalog.prompt(name)) !== undefined);
+    return server;
+  };
+
   const app: App = {
     name: options.name,
     version: options.version,
     registry,
-    createServer({ era = 'legacy', authInfo, overrides, maxRequestBytes } = {}) {
-      if (maxRequestBytes !== undefined && !(maxRequestBytes > 0)) throw new ConfigError(`createServer: maxRequestBytes must be a positive number of bytes, got ${maxRequestBytes}.`);
-      // Capabilities follow what the app serves when the connection opens (lists can grow at runtime).
-      const capabilities = extensions.withCapabilities(surface.capabilities());
-      // A plain literal: spreading here cost more than the SDK's own `new Server()` (a server is made per 2026-07-28 HTTP request).
-      // Toolwright's own JSON Schema validator, so the SDK never makes its default one (see schemaValidatorProvider).
-      const settings =
-        era === 'modern' ? { instructions, capabilities, cacheHints, jsonSchemaValidator: schemaValidatorProvider } : { instructions, capabilities, jsonSchemaValidator: schemaValidatorProvider };
-      const overriding = overrides && new Map(overrides);
-      if (overrides) checkOverrides(overrides, app, 'createServer');
-      // Only a connection with telemetry to record gets the traced server class: the others run untouched.
-      const instruments = telemetry.instruments();
-      // A 2025-era connection's plain tool calls skip the SDK's per-message work (see FastPaths);
-      // a traced one keeps every request on the SDK's path, where its span is made.
-      const intercept = era === 'legacy' && !overriding && !instruments ? fastPathsNow()?.intercept : undefined;
-      // The tracing code is loaded by the first connection that records (an app without telemetry never runs it).
-      const tracing = instruments && (require('../handlers/tracedServerClass') as typeof TracedServerClass);
-      const server = new (tracing ? tracing.tracedServerClass(ToolwrightServer) : ToolwrightServer)({ caller: authInfo, intercept }, info, settings);
-      const connection = surface.attach(server, capabilities, era, overriding, maxRequestBytes);
-      extensions.attach(connection);
-      registerToolHandlers(server, binding, connection);
-      if (tracing) tracing.startTracing(server, instruments, connection, (kind, name) => (kind === 'tool' ? surface.catalog.tool(name) : surface.catalog.prompt(name)) !== undefined);
-      return server;
+    // Every transport of the app's own makes its servers here: the one place it refuses to serve what it cannot serve as declared.
+    createServer(setup) {
+      refuseServing(app, true);
+      return makeServer(setup);
     },
     addNotifier: (notifier) => surface.connections.addNotifier(notifier),
     async connect(transport: Transport, context = {}) {
@@ -173,6 +186,8 @@ export async function createApp(options: AppOptions): Promise<App> {
     openListener: () => holdListener(),
     // The overloads on App.listen give HTTP callers the HttpListener that serveHttp returns.
     listen: (async (listen: ListenOptions): Promise<Listener> => {
+      // Before the start hooks run and before stdout is taken: a listener that could serve no client refuses at once.
+      refuseServing(app);
       switch (listen.transport) {
         case 'stdio':
           // Loaded on first use too: an HTTP or fetch server never runs the stdio transport. The start
@@ -221,6 +236,9 @@ export async function createApp(options: AppOptions): Promise<App> {
     drain: (timeoutMs = 10_000) => inFlight.drain(timeoutMs),
   };
   Object.freeze(app);
+  // Why the app may not serve its own clients (a `task: 'required'` tool without `tasks()`): checked where its own transports make a
+  // server and where it listens, never at build or start (a parent that serves tasks() may mount it, and starts it).
+  installServingRefusal(app, options.name, surface.catalog, extensionIds, options.logger ?? stderrLogger('serve'));
   registerMountSource(app, {
     catalog: surface.catalog,
     middleware: surface.env.middleware,
@@ -230,7 +248,8 @@ export async function createApp(options: AppOptions): Promise<App> {
     scopes: surface.env.scopes,
     addNotifier: app.addNotifier,
   });
-  installFastPaths(app, fastPathsNow);
+  // A refused app has none: a stateless HTTP call they answer would skip `createServer`, where the refusal is.
+  installFastPaths(app, () => (servingRefusalOf(app) === undefined ? fastPathsNow() : undefined));
   return app;
 }
 

@@ -5,6 +5,7 @@ import type { McpServerHandle, ServerSetup } from './ServerFactory';
 import { extendStdioListens } from './extendStdioListens';
 import { isModernMessage } from '../sdk/isModernMessage';
 import { listenedResources, listenRefusal, listenRefusalMessage } from './listenRefusal';
+import { jsonRpcKind } from '../rpc/jsonRpcKind';
 
 /**
  * Serves one stdio connection in the era its first message asks for. A 2025-era client
@@ -28,7 +29,15 @@ export function serveStdioEras(transport: Transport, factory: (context: { era: '
       checkListens(transport, () => factory({ era: 'legacy' }), onerror);
       extendStdioListens(transport, factory as (setup: ServerSetup) => McpServerHandle, onerror);
     } else {
-      const server = factory({ era: 'legacy' });
+      let server: McpServerHandle;
+      try {
+        server = factory({ era: 'legacy' });
+      } catch (error) {
+        // No server for this connection (an app that refuses to serve, see App.createServer): the client is told, not left waiting.
+        onerror(error as Error);
+        if (jsonRpcKind(first) === 'request') void transport.send(noServer((first as { id: string | number }).id)).catch(onerror);
+        return;
+      }
       close = () => server.close();
       // The SDK chains the transport's onerror (set above): what the transport refuses later is reported as in the 2026-07-28 era.
       server.connect(transport).catch(onerror);
@@ -53,6 +62,11 @@ function checkListens(transport: Transport, checkingServer: () => McpServerHandl
       .then((refused) => (refused ? transport.send(listenRefusalMessage(message, refused)) : serve(message, extra)))
       .catch(onerror);
   };
+}
+
+/** The answer to a first request for which no server could be made: the generic internal error (the reason is in the log). */
+function noServer(id: string | number): JSONRPCMessage {
+  return { jsonrpc: '2.0', id, error: { code: -32603, message: 'Internal error: the server could not serve this connection. Its log has the details.' } };
 }
 
 /** Hands a message to whoever now reads the transport. */

@@ -27,6 +27,7 @@ export class Catalog {
   private readonly templates = new Map<string, Entry<CompiledResourceTemplate>>();
   private readonly prompts = new Map<string, Entry<CompiledPrompt>>();
   private readonly pages = new Map<string, object>();
+  private toolChanges = 0;
 
   constructor(
     registry: CompiledRegistry,
@@ -127,6 +128,11 @@ export class Catalog {
     return this.page('prompts', cursor, () => [...this.prompts.values()].filter((e) => e.enabled).map((e) => promptToWire(e.definition.descriptor)));
   }
 
+  /** How many times the tools changed (added, removed, enabled or disabled): what is derived from them can be kept until it moves. */
+  get toolsRevision(): number {
+    return this.toolChanges;
+  }
+
   get hasResources(): boolean {
     return this.resources.size > 0 || this.templates.size > 0;
   }
@@ -180,6 +186,7 @@ export class Catalog {
   }
 
   private touch(kind: ListKind): void {
+    if (kind === 'tools') this.toolChanges++;
     for (const k of [...this.pages.keys()]) if (k.startsWith(`${kind === 'resources' ? 'resource' : kind}`)) this.pages.delete(k);
     this.changed(kind);
   }

@@ -6,6 +6,7 @@ import { serveStdioEras } from '../serving/serveStdioEras';
 import { overridesMapOf } from './overridesMapOf';
 import { checkOverridesInjected } from '../compose/checkOverridesInjected';
 import type { ClientCapabilities, CreateMessageRequestParams, CreateMessageResult, ElicitRequestParams, ElicitResult, Root } from '../sdk/sdk';
+import { refuseServing } from '../app/servingRefusal';
 
 export type { LegacyClient, ModernClient };
 
@@ -141,6 +142,8 @@ export async function createTestClient(target: App | StdioTestClientOptions, giv
     return connectTestClient(setup, stdioWire(options));
   }
   const app = target as App;
+  // An app that may not serve its own clients says why here, not as a first message left unanswered.
+  refuseServing(app);
   if (options.transport === 'http') {
     if ((options as { overrides?: unknown }).overrides)
       throw new ConfigError("createTestClient: overrides apply in memory (the default transport), where the test owns the server; over 'http' the listener builds its servers.");
