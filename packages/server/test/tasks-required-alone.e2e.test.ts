@@ -122,7 +122,7 @@ describe("an app that serves a task: 'required' tool itself without tasks()", ()
     const stdout = new PassThrough();
     const lines: string[] = [];
     stdout.on('data', (chunk: Buffer) => lines.push(...chunk.toString('utf8').split('\n').filter(Boolean)));
-    const listener = await serveStdio(app, { transport: 'stdio', stdin, stdout, exitOnClose: false, logger: recording(logged) });
+    const listener = await serveStdio(app, { transport: 'stdio', stdin, stdout, exitOnClose: false });
     try {
       stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'c', version: '1' } } })}\n`);
       await waitFor(() => lines.length > 0, 'an answer to initialize');

@@ -34,7 +34,8 @@ interface Owner {
  * are checked against the parent's own and each other's first: every clash is one problem of
  * the `BuildError`, and so is every mounted tool that needs an extension the parent does not
  * serve (`extensions`: the identifiers of the parent's; see `neededExtensionProblems`).
- * Later list changes in a mounted app reach the parent's clients.
+ * Later list changes in a mounted app reach the parent's clients; a member the parent itself
+ * disabled or removed stays so through them.
  * Returns the function that stops following them.
  */
 export function mountApps(mounts: readonly Mount[] | undefined, surface: Surface, logger: ToolLogger, extensions: ReadonlySet<string>): () => void {
@@ -162,6 +163,12 @@ class MountedApp {
   private seen: CatalogParts = EMPTY;
   /** The tools left out of the parent at the last change of the tools, by name: each is logged once, until it is served again. */
   private refused = new Set<string>();
+  /** The keys (see `keyOf`) of each list's members left out at its last change because the parent serves that key: each is logged once, while the clash lasts. */
+  private readonly clashing = new Map<ListKind, ReadonlySet<string>>();
+  /** The members the parent itself disabled, by `switchKey`: served again disabled after the mounted app's changes, until the parent enables them. */
+  private readonly switchedOff = new Set<string>();
+  /** The members the parent itself removed, by `switchKey`: removed for good, never served again by this mount. */
+  private readonly removed = new Set<string>();
   private unfollow: (() => void) | undefined;
   /** The parent it is served into, once it is. */
   private following: { readonly surface: Surface; readonly logger: ToolLogger } | undefined;
@@ -278,6 +285,8 @@ class MountedApp {
    * Replaces what the parent serves of one list with the mounted app's list now; nothing when
    * this mount read that list as it is already (a change it caught up with early, see `updated`,
    * or one undone within the debounce), so the parent announces no change that is none.
+   * The parent's own switches hold: a member it disabled is served again disabled, one it
+   * removed is not served again (see `readParentSwitches`).
    */
   private resync(kind: ListKind, surface: Surface, logger: ToolLogger): void {
     const { catalog } = surface;
@@ -286,6 +295,7 @@ class MountedApp {
     this.seen = withList(this.seen, read, kind);
     const next = this.parts(read);
     const old = this.served;
+    this.readParentSwitches(kind, catalog, old);
     // Only what this mount still serves: the parent may have removed one and served its own under that name since.
     if (kind === 'tools') for (const t of old.tools) catalog.removeDefinition('tools', t.name, t);
     if (kind === 'prompts') for (const p of old.prompts) catalog.removeDefinition('prompts', p.name, p);
@@ -293,15 +303,50 @@ class MountedApp {
       for (const r of old.resources) catalog.removeDefinition('resources', r.uri, r);
       for (const t of old.resourceTemplates) catalog.removeDefinition('resources', t.uriTemplate, t);
     }
-    const add = <D>(definitions: readonly D[], part: (d: D) => CatalogParts) => addEach(catalog, definitions, part, logger, this.namespace, this.rank);
+    const clashing = new Set<string>();
+    const add = <D extends Keyed>(definitions: readonly D[], part: (d: D) => CatalogParts) => {
+      const added = addEach(
+        catalog,
+        definitions.filter((d) => !this.removed.has(switchKey(kind, d))),
+        part,
+        (d, message) => {
+          // Logged once while it lasts, as the refused tools are (see `servable`).
+          if (!this.clashing.get(kind)?.has(keyOf(d))) logger.error?.(`mount '${this.namespace}': ${message}`);
+          clashing.add(keyOf(d));
+        },
+        this.rank,
+      );
+      for (const d of added) if (this.switchedOff.has(switchKey(kind, d))) catalog.setEnabled(kind, keyOf(d), false);
+      return added;
+    };
     const added: CatalogParts = {
       tools: kind === 'tools' ? add(this.servable(next.tools, logger), (t) => ({ ...EMPTY, tools: [t] })) : old.tools,
       prompts: kind === 'prompts' ? add(next.prompts, (p) => ({ ...EMPTY, prompts: [p] })) : old.prompts,
       resources: kind === 'resources' ? add(next.resources, (r) => ({ ...EMPTY, resources: [r] })) : old.resources,
       resourceTemplates: kind === 'resources' ? add(next.resourceTemplates, (t) => ({ ...EMPTY, resourceTemplates: [t] })) : old.resourceTemplates,
     };
+    this.clashing.set(kind, clashing);
     if (this.source.scopes.active) surface.env.scopes.active = true;
     this.served = added;
+  }
+
+  /**
+   * Reads what the parent did to the members of one list this mount served (`old`) since it
+   * served them: one it disabled is remembered as switched off, one it enabled again is
+   * forgotten, one it removed (or replaced with a member of its own) is remembered as removed.
+   * A member the mounted app does not serve now keeps what was last read of it.
+   */
+  private readParentSwitches(kind: ListKind, catalog: Catalog, old: CatalogParts): void {
+    const all = new Set(listOf(catalog.allParts(), kind));
+    const enabled = new Set(listOf(catalog.enabledParts(), kind));
+    for (const d of listOf(old, kind)) {
+      const key = switchKey(kind, d);
+      if (!all.has(d)) {
+        this.removed.add(key);
+        this.switchedOff.delete(key);
+      } else if (enabled.has(d)) this.switchedOff.delete(key);
+      else this.switchedOff.add(key);
+    }
   }
 
   /**
@@ -408,7 +453,7 @@ function loggedProblems(logger: ToolLogger, namespace: string): BuildProblem[] {
 const EMPTY: CatalogParts = { tools: [], resources: [], resourceTemplates: [], prompts: [] };
 
 /** The definitions of one list of `parts` (resources and templates are one list). */
-function listOf(parts: CatalogParts, kind: ListKind): readonly object[] {
+function listOf(parts: CatalogParts, kind: ListKind): readonly Keyed[] {
   if (kind === 'resources') return [...parts.resources, ...parts.resourceTemplates];
   return kind === 'tools' ? parts.tools : parts.prompts;
 }
@@ -430,16 +475,30 @@ function tooLong(tool: CompiledTool, namespace: string): string | undefined {
   return `mount '${namespace}': tool '${tool.name.slice(0, 80)}...' is not served: it is ${tool.name.length} characters long under the namespace; tool names may have at most ${MAX_TOOL_NAME}. Choose a shorter namespace, or rename the tool with the mount's transforms.`;
 }
 
-/** Adds each definition alone, so one that clashes at runtime is logged and left out while the others are served. */
-function addEach<D>(catalog: Catalog, definitions: readonly D[], part: (d: D) => CatalogParts, logger: ToolLogger, namespace: string, rank: number): D[] {
+/** Adds each definition alone, so one that clashes at runtime is left out (and passed to `clash` with the reason) while the others are served. */
+function addEach<D>(catalog: Catalog, definitions: readonly D[], part: (d: D) => CatalogParts, clash: (d: D, message: string) => void, rank: number): D[] {
   const added: D[] = [];
   for (const d of definitions) {
     try {
       catalog.addRegistry(part(d), true, rank);
       added.push(d);
     } catch (error) {
-      logger.error?.(`mount '${namespace}': ${(error as Error).message}`);
+      clash(d, (error as Error).message);
     }
   }
   return added;
+}
+
+/** A member of one of the lists: a tool or prompt (by name), a resource (by URI) or a template (by URI template). */
+type Keyed = CompiledTool | CompiledPrompt | CompiledResource | CompiledResourceTemplate;
+
+/** The key a catalog keeps `definition` under in its list: its name, URI or URI template. */
+function keyOf(definition: Keyed): string {
+  if ('uriTemplate' in definition) return definition.uriTemplate;
+  return 'uri' in definition ? definition.uri : definition.name;
+}
+
+/** The list and key of a member the parent may switch: names and URIs of two lists do not meet. */
+function switchKey(kind: ListKind, definition: Keyed): string {
+  return `${kind}\u0000${keyOf(definition)}`;
 }
