@@ -3,6 +3,7 @@
  * (generate projects, diff contracts).
  */
 export { runCli } from './runCli';
+export type { RunCliOptions } from './runCli';
 export { ExitCode } from './cli/ExitCode';
 export type { Io } from './cli/Io';
 export type { Style } from './cli/style';

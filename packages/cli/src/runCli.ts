@@ -35,14 +35,25 @@ function knownCommand(name: string, rest: readonly string[]): Command {
   const command = COMMANDS.find((c) => c.name === name);
   if (command) return command;
   const names = COMMANDS.map((c) => c.name);
+  // `toolwright --verbose call ...`: an option where the command belongs.
+  if (name.startsWith('-')) throw new UsageError(`'${name}' is an option, and the command comes first: toolwright <command> [options]. Commands: ${names.join(', ')}. See 'toolwright --help'.`);
   // `toolwright test conformance` for `toolwright test-conformance`.
   const joined = rest[0] === undefined ? undefined : names.find((n) => n === `${name}-${rest[0]}`);
   const hint = joined === undefined ? didYouMean(name, names) : ` Did you mean '${joined}'?`;
   throw new UsageError(`Unknown command '${name}'.${hint} Commands: ${names.join(', ')}. See 'toolwright --help'.`);
 }
 
+/** How `runCli` was started, when not as `toolwright`. */
+export interface RunCliOptions {
+  /**
+   * What the user typed to run the command, named in its messages ("See '<invocation> --help'"),
+   * e.g. `npm create toolwright@latest --` for `new`. Default: `toolwright <command>`.
+   */
+  readonly invocation?: string;
+}
+
 /** Runs `toolwright <argv>` and returns the exit code. Never calls process.exit itself. */
-export async function runCli(argv: readonly string[], io: Io): Promise<number> {
+export async function runCli(argv: readonly string[], io: Io, options: RunCliOptions = {}): Promise<number> {
   const [name, ...rest] = argv;
   if (name === undefined || name === '--help' || name === '-h' || (name === 'help' && (rest.length === 0 || rest[0] === '--help' || rest[0] === '-h'))) {
     println(io.stdout, mainHelp());
@@ -65,7 +76,7 @@ export async function runCli(argv: readonly string[], io: Io): Promise<number> {
       return ExitCode.Usage;
     }
     const command = knownCommand(name, rest);
-    const args = parseCommandArgs(command, rest);
+    const args = parseCommandArgs(command, rest, options.invocation);
     if (args.values.help === true) {
       println(io.stdout, command.help);
       return ExitCode.Ok;

@@ -178,6 +178,14 @@ createApp({ name: 'broken', version: '1.0.0', tools: [Broken] }).then((app) => a
     expect(io.output()).toContain("Reserved 'Dune' for pickup at the university branch.\n");
   });
 
+  // Ctrl-D at the question printed readline's AbortError with its stack and exited 70; an input that had ended waited forever.
+  it('call cancels the question when the terminal input is closed before the answer', async () => {
+    const io = memoryIo(FULL, { interactive: true, input: '' });
+    expect(await runCli(['call', 'dist/server.js', 'reserve_book', '--args', '{"bookId":1}'], io)).toBe(0);
+    expect(io.errors()).toContain('The input was closed before the answer, so the request was cancelled.');
+    expect(io.output()).toMatch(/\? Branch \(Where to pick the book up\) .*Nothing reserved: the user chose to cancel\.\n$/);
+  });
+
   it('call answers sampling with --sample, and says how when it cannot', async () => {
     const sample = (...flags: string[]) => cli(['call', 'dist/server.js', 'test_sampling', '--args', '{"prompt":"Say hi"}', ...flags], CONFORMANCE);
     const answered = await sample('--sample', 'Hi there');

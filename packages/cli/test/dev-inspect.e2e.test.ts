@@ -5,7 +5,7 @@
  */
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCli } from '@toolwright/cli';
@@ -187,6 +187,50 @@ describe('toolwright dev --inspect', () => {
     } finally {
       dev.kill('SIGKILL');
       for (const pid of servers()) if (alive(pid)) process.kill(pid, 'SIGKILL');
+    }
+  }, 120_000);
+
+  // The first build with errors said "the server keeps running the last good build" when no server had started.
+  it('after a build with errors, says whether a server keeps running: none before the first good build', async () => {
+    const project = mkdtempSync(join(tmpdir(), 'toolwright-dev-errors-'));
+    symlinkSync(join(__dirname, '..', '..', '..', 'node_modules'), join(project, 'node_modules'), 'dir');
+    writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'dev-errors', private: true, main: 'dist/server.js' }));
+    writeFileSync(join(project, 'tsconfig.json'), JSON.stringify({ compilerOptions: { rootDir: 'src', outDir: 'dist', strict: true, lib: ['ES2022', 'DOM'], types: [] }, include: ['src'] }));
+    mkdirSync(join(project, 'src'));
+    const source = (value: string) => `const up: string = ${value};\nconsole.error(up);\nsetInterval(() => undefined, 1000);\n`;
+    writeFileSync(join(project, 'src', 'server.ts'), source('42'));
+    const dev = spawn(process.execPath, [CLI, 'dev'], { cwd: project, stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    dev.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    const none = 'build failed; the server starts after the next build without errors';
+    const kept = 'build failed; the server keeps running the last good build';
+    try {
+      await waitFor(
+        () => stderr.includes('build failed'),
+        'the first build',
+        () => stderr,
+      );
+      expect(stderr).toContain(none);
+      expect(stderr).not.toContain(kept);
+      expect(stderr).not.toContain('server started');
+      writeFileSync(join(project, 'src', 'server.ts'), source("'server up'"));
+      await waitFor(
+        () => stderr.includes('server up'),
+        'the server',
+        () => stderr,
+      );
+      writeFileSync(join(project, 'src', 'server.ts'), source('43'));
+      await waitFor(
+        () => stderr.includes(kept),
+        'the second failed build',
+        () => stderr,
+      );
+      const exited = once(dev, 'exit');
+      dev.kill('SIGINT');
+      expect(await exited).toEqual([0, null]);
+    } finally {
+      dev.kill('SIGKILL');
+      rmSync(project, { recursive: true, force: true });
     }
   }, 120_000);
 

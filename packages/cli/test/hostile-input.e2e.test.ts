@@ -251,6 +251,8 @@ describe('usage mistakes: each is one line that names the fix, exit 2 (or 3 for 
     [['test', 'conformance'], /Unknown command 'test'\. Did you mean 'test-conformance'\?/],
     [['help', 'test', 'conformance'], /Unknown command 'test'\. Did you mean 'test-conformance'\?/],
     [['isntall', 'claude'], /Unknown command 'isntall'\. Did you mean 'install'\?/],
+    // An option before the command was called an unknown command.
+    [['--verbose', 'call', 'dist/server.js', 'greet'], /^error: '--verbose' is an option, and the command comes first: toolwright <command> \[options\]\. Commands: new, /],
     [['new', 'x', '--template', 'wether', '--registry'], /Unknown --template 'wether'\. Use one of: minimal, weather, .*\. Did you mean 'weather'\?\n$/],
     [['new', 'x', '--template', 'Minimal', '--registry'], /Did you mean 'minimal'\?/],
     [['new', 'x', '--tempalte', 'weather', '--registry'], /Unknown option '--tempalte'\. Did you mean '--template'\? See 'toolwright new --help'\./],

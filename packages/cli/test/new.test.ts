@@ -156,6 +156,12 @@ describe('toolwright new', () => {
       "Invalid --name 'my server': use lowercase letters, digits, '-', '.' or '_', optionally scoped as '@scope/name', starting with a letter or digit: try 'my-server'.",
     ],
     [['new', 'Bad Folder'], "The folder name 'Bad Folder' is not a valid package name (npm package names are lowercase: try 'bad-folder')"],
+    // Accented letters were replaced by '-', then cut: 'ünïcode' suggested 'n-code'.
+    [
+      ['new', 'ünïcode'],
+      "The folder name 'ünïcode' is not a valid package name (use lowercase letters, digits, '-', '.' or '_', optionally scoped as '@scope/name', starting with a letter or digit: try 'unicode')",
+    ],
+    [['new', 'x', '--name', 'Café Menü'], "Invalid --name 'Café Menü': npm package names are lowercase: try 'cafe-menu'."],
     [['new', 'x', '--local', '--registry'], 'Pass --local or --registry, not both.'],
     [['new'], "Missing <dir>: where to create the project, e.g. 'toolwright new my-server'."],
     [['new', 'x', '--colour'], "Unknown option '--colour'. See 'toolwright new --help'."],
@@ -163,6 +169,31 @@ describe('toolwright new', () => {
     const io = memoryIo(tmp);
     expect(await runCli(argv, io)).toBe(2);
     expect(io.errors()).toContain(message);
+    expect(readdirSync(tmp)).toEqual([]);
+  });
+
+  // Ctrl-D or Ctrl-C at a question printed readline's AbortError with its stack and exited 70; an input that had ended waited forever.
+  it.each([
+    ['', 'Project folder'],
+    ['it1\n', 'Template'],
+  ])('on a terminal, input closed after %j ends at the question %s: exit 2, one line, nothing written', async (input, question) => {
+    const io = memoryIo(tmp, { interactive: true, input });
+    expect(await runCli(['new'], io)).toBe(2);
+    expect(io.errors()).toBe(`error: No answer to '${question}': the input was closed (Ctrl-D or Ctrl-C). Nothing was done; pass the answers as arguments to run without questions.\n`);
+    expect(readdirSync(tmp)).toEqual([]);
+  });
+
+  // Run as `npm create toolwright`, where no `toolwright` command is installed, a message named 'toolwright new'.
+  it.each([
+    [['new'], "Missing <dir>: where to create the project, e.g. 'npm create toolwright@latest -- my-server'."],
+    [['new', ''], "name one, e.g. 'npm create toolwright@latest -- my-server'"],
+    [['new', 'x', '--colour'], "Unknown option '--colour'. See 'npm create toolwright@latest -- --help'."],
+    [['new', 'x', '-t', 'http', '-t', 'full'], "--template is given twice: it takes one value. Keep the one you mean. See 'npm create toolwright@latest -- --help'."],
+  ])('run as npm create, rejects %j naming npm create, not toolwright', async (argv, message) => {
+    const io = memoryIo(tmp);
+    expect(await runCli(argv, io, { invocation: 'npm create toolwright@latest --' })).toBe(2);
+    expect(io.errors()).toContain(message);
+    expect(io.errors()).not.toContain('toolwright new');
     expect(readdirSync(tmp)).toEqual([]);
   });
 

@@ -27,4 +27,16 @@ describe('npm create toolwright (the create-toolwright binary)', () => {
     });
     expect(existsSync(join(tmp, 'x'))).toBe(false);
   });
+
+  // `toolwright` is not installed on this route: a message that named 'toolwright new' sent the user to a missing command.
+  it.each([
+    [[], "Missing <dir>: where to create the project, e.g. 'npm create toolwright@latest -- my-server'."],
+    [['x', '--colour'], "Unknown option '--colour'. See 'npm create toolwright@latest -- --help'."],
+  ])('names npm create in its messages, not toolwright (%j)', async (argv, message) => {
+    await expect(promisify(execFile)(process.execPath, [BIN, ...argv], { cwd: tmp })).rejects.toMatchObject({
+      code: 2,
+      stderr: `error: ${message}\n`,
+    });
+    expect(existsSync(join(tmp, 'x'))).toBe(false);
+  });
 });

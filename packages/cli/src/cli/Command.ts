@@ -11,6 +11,8 @@ export interface ParsedArgs {
   readonly positionals: readonly string[];
   /** Everything after `--`, untouched (arguments for the server). */
   readonly rest: readonly string[];
+  /** What the user typed to run this command, for messages that name it: `toolwright new`, or `npm create toolwright@latest --`. */
+  readonly invocation: string;
 }
 
 /** One `toolwright` command. */

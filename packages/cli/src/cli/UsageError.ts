@@ -21,3 +21,11 @@ export class UnansweredError extends Error {
     this.name = 'UnansweredError';
   }
 }
+
+/** The terminal's input was closed (Ctrl-D or Ctrl-C) while a question waited for its answer. Exits with 2. */
+export class InputClosedError extends UsageError {
+  constructor(readonly question: string) {
+    super(`No answer to '${question}': the input was closed (Ctrl-D or Ctrl-C). Nothing was done; pass the answers as arguments to run without questions.`);
+    this.name = 'InputClosedError';
+  }
+}

@@ -1,12 +1,24 @@
 import { createInterface } from 'node:readline/promises';
 import type { Io } from './Io';
+import { InputClosedError } from './UsageError';
 
-/** Asks one question on the terminal; an empty answer takes the default. */
+/**
+ * Asks one question on the terminal; an empty answer takes the default. Ctrl-D or Ctrl-C, or an
+ * input that has ended, throws InputClosedError (readline would reject with a bare AbortError on
+ * a terminal, and wait forever on an input that ended).
+ */
 export async function ask(io: Io, question: string, fallback: string): Promise<string> {
+  if ((io.stdin as { readableEnded?: boolean }).readableEnded === true) throw new InputClosedError(question);
   const rl = createInterface({ input: io.stdin, output: io.stdout });
+  // An input that ends right after the answer closes readline before the answer settles: wait a turn.
+  const closed = new Promise<never>((_, reject) => rl.once('close', () => setImmediate(() => reject(new InputClosedError(question)))));
+  closed.catch(() => undefined); // closed after the answer, by the finally below
   try {
-    const answer = (await rl.question(`${io.out.bold('?')} ${question} ${io.out.dim(`(${fallback})`)} `)).trim();
+    const answer = (await Promise.race([rl.question(`${io.out.bold('?')} ${question} ${io.out.dim(`(${fallback})`)} `), closed])).trim();
     return answer === '' ? fallback : answer;
+  } catch (error) {
+    if ((error as { code?: unknown }).code === 'ABORT_ERR') throw new InputClosedError(question);
+    throw error;
   } finally {
     rl.close();
   }
@@ -17,7 +29,12 @@ export async function choose<T extends string>(io: Io, question: string, choices
   io.stdout.write(`${io.out.bold('?')} ${question}\n`);
   choices.forEach((c, i) => io.stdout.write(`  ${io.out.cyan(String(i + 1))}. ${c.value.padEnd(8)} ${io.out.dim(c.hint)}\n`));
   for (;;) {
-    const answer = await ask(io, 'Choose', fallback);
+    let answer: string;
+    try {
+      answer = await ask(io, 'Choose', fallback);
+    } catch (error) {
+      throw error instanceof InputClosedError ? new InputClosedError(question) : error;
+    }
     const byNumber = choices[Number(answer) - 1];
     const found = byNumber ?? choices.find((c) => c.value === answer);
     if (found) return found.value;

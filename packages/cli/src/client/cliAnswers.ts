@@ -6,7 +6,7 @@ import { println, type Io } from '../cli/Io';
 import { booleanOption, stringOption } from '../cli/parseCommandArgs';
 import { ask } from '../cli/prompt';
 import { terminalSafe } from '../cli/terminalSafe';
-import { UnansweredError, UsageError } from '../cli/UsageError';
+import { InputClosedError, UnansweredError, UsageError } from '../cli/UsageError';
 import type { ServerRequestAnswers } from './ServerRequestAnswers';
 
 type FormProperty = { type?: string; title?: string; description?: string; enum?: unknown[]; default?: unknown; items?: { enum?: unknown[] } };
@@ -35,7 +35,15 @@ export function cliAnswers(args: ParsedArgs, io: Io): ServerRequestAnswers {
       }
       const next = queue.length > 1 ? queue.shift() : queue[0];
       if (next) return next.action === 'accept' && next.content ? { action: 'accept', content: coerce(next.content as Record<string, unknown>, properties(request)) } : next;
-      if (io.interactive) return { action: 'accept', content: await askForm(io, properties(request)) };
+      if (io.interactive) {
+        try {
+          return { action: 'accept', content: await askForm(io, properties(request)) };
+        } catch (error) {
+          if (!(error instanceof InputClosedError)) throw error;
+          println(io.stderr, io.err.yellow('The input was closed before the answer, so the request was cancelled.'));
+          return { action: 'cancel' };
+        }
+      }
       println(io.stderr, io.err.yellow("No answer was given, so the request was cancelled. Pass --elicit '<json>', --field name=value or --decline."));
       return { action: 'cancel' };
     },
@@ -43,7 +51,7 @@ export function cliAnswers(args: ParsedArgs, io: Io): ServerRequestAnswers {
       const last = request.messages.at(-1)?.content;
       const text = last && !Array.isArray(last) && last.type === 'text' ? last.text : undefined;
       println(io.stderr, io.err.dim(`The server asks the model${text === undefined ? '' : `: ${terminalSafe(text)}`}`));
-      const reply = sample ?? (io.interactive ? await ask(io, 'Reply as the model', '') : undefined);
+      const reply = sample ?? (io.interactive ? await askOrUndefined(io, 'Reply as the model') : undefined);
       if (reply === undefined) throw new UnansweredError("toolwright has no model to answer a sampling request: pass --sample '<reply>'.");
       return { role: 'assistant', content: { type: 'text', text: reply }, model: 'toolwright-cli' };
     },
@@ -136,6 +144,16 @@ function coerceField(value: unknown, type: string | undefined): string | number 
       .map((v) => v.trim())
       .filter(Boolean);
   return value;
+}
+
+/** The answer typed on the terminal, or undefined when the input was closed (Ctrl-D or Ctrl-C) instead. */
+async function askOrUndefined(io: Io, question: string): Promise<string | undefined> {
+  try {
+    return await ask(io, question, '');
+  } catch (error) {
+    if (error instanceof InputClosedError) return undefined;
+    throw error;
+  }
 }
 
 /** Asks for each field of the form on the terminal. */

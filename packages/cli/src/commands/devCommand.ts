@@ -67,6 +67,8 @@ Exit codes: 0 stopped with Ctrl-C, 2 invalid arguments or no TypeScript in the p
     /** Set once Ctrl-C (or the parent's going) stops the dev loop: no server starts after it. */
     let stopping = false;
 
+    /** Whether a server started by this loop is still up: none is before the first good build, or after it exits. */
+    const serverRunning = (): boolean => server !== undefined && server.exitCode === null && server.signalCode === null;
     const stopServer = async (): Promise<void> => {
       const running = server;
       server = undefined;
@@ -114,7 +116,7 @@ Exit codes: 0 stopped with Ctrl-C, 2 invalid arguments or no TypeScript in the p
       // tsc ends each watch build with "Found N errors. Watching for file changes."
       for (const match of text.matchAll(/Found (\d+) errors?\. Watching for file changes/g)) {
         if (match[1] === '0') restarting = restarting.then(startServer);
-        else log('build failed; the server keeps running the last good build');
+        else log(serverRunning() ? 'build failed; the server keeps running the last good build' : 'build failed; the server starts after the next build without errors');
       }
     };
     watcher.stdout.on('data', onOutput);

@@ -76,10 +76,10 @@ Examples:
 
     let dir = args.positionals[0];
     if (dir === undefined) {
-      if (!io.interactive) throw new UsageError("Missing <dir>: where to create the project, e.g. 'toolwright new my-server'.");
+      if (!io.interactive) throw new UsageError(`Missing <dir>: where to create the project, e.g. '${args.invocation} my-server'.`);
       dir = await ask(io, 'Project folder', 'my-mcp-server');
     }
-    if (dir.trim() === '') throw new UsageError("The folder is an empty string: name one, e.g. 'toolwright new my-server' ('.' for this folder).");
+    if (dir.trim() === '') throw new UsageError(`The folder is an empty string: name one, e.g. '${args.invocation} my-server' ('.' for this folder).`);
     const target = resolve(io.cwd, dir);
     template ??= io.interactive && args.values.template === undefined ? await askTemplate(io) : 'minimal';
     name ??= await defaultName(io, target);

@@ -27,10 +27,15 @@ function reservedProblem(name: string): string | undefined {
   return undefined;
 }
 
-/** A valid package name made from `name` (lowercased, other characters replaced by '-'), or undefined when nothing usable is left. */
+/**
+ * A valid package name made from `name` (accents dropped, lowercased, other characters replaced by '-'),
+ * or undefined when nothing usable is left.
+ */
 export function suggestProjectName(name: string): string | undefined {
   const part = (s: string) =>
     s
+      .normalize('NFKD')
+      .replace(/\p{M}+/gu, '')
       .toLowerCase()
       .replace(/[^a-z0-9._-]+/g, '-')
       .replace(/^[^a-z0-9]+/, '')
