@@ -11,7 +11,9 @@ import { writeWebResponse } from './nodeAdapter';
  * listener). When the client is gone (the connection closed, or the request ended before its
  * body), there is no one to answer: it is logged at debug level. Otherwise it is logged and
  * answered: 400 `invalid_request` for a request that could not be read, 500 `server_error`
- * with no detail for any other failure; a response already under way is cut off instead.
+ * with no detail for any other failure; a response already under way is cut off instead. A
+ * response already ended (`next` answered in full, then rejected) is only logged: node still
+ * sends what it holds of it, and the client gets the whole answer it was given.
  */
 export async function answerNodeFailure(req: IncomingMessage, res: ServerResponse, stage: 'read' | 'answer', error: unknown, log: ToolLogger): Promise<void> {
   const where = `${req.method ?? 'GET'} ${(req.url ?? '/').split('?')[0]}`;
@@ -20,7 +22,8 @@ export async function answerNodeFailure(req: IncomingMessage, res: ServerRespons
     return;
   }
   if (stage === 'read') log.warn(`toolwright oauth: ${where}: the request could not be read, answered 400: ${messageOf(error)}`);
-  else log.error(`toolwright oauth: ${where} failed: ${(error as Error | undefined)?.stack ?? String(error)}`);
+  else log.error(`toolwright oauth: ${where} failed${res.writableEnded ? ' after it was answered' : ''}: ${(error as Error | undefined)?.stack ?? String(error)}`);
+  if (res.writableEnded) return;
   if (res.headersSent) {
     res.destroy();
     return;

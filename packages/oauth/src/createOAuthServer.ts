@@ -18,7 +18,8 @@ import { readJson } from './OAuthContext';
 import { errorPage, json, oauthError, OPEN_CORS } from './oauthResponses';
 import { createRateLimiter, type RateLimitedEndpoint } from './rateLimits';
 import type { OAuthServerOptions, SignInOutcome } from './OAuthServerOptions';
-import { toWebRequest, writeWebResponse } from './nodeAdapter';
+import { nodeRequestBody, toWebRequest, writeWebResponse } from './nodeAdapter';
+import { nodeHeaders } from './nodeHeaders';
 import { answerNodeFailure } from './answerNodeFailure';
 import { createTokenSigner } from './tokenSigner';
 import { createUpstream } from './upstream/createUpstream';
@@ -226,10 +227,8 @@ export async function createOAuthServer(options: OAuthServerOptions): Promise<OA
     };
   }
 
-  const handle = async (request: Request): Promise<Response | undefined> => {
-    const path = new URL(request.url).pathname;
-    const route = routes.get(path);
-    if (!route) return undefined;
+  /** The answer of the endpoint at `path`, with those given around it: the rate limit's 429, a full store's 503, a failure's 500. */
+  const answerOf = async (request: Request, path: string, route: (request: Request) => Promise<Response>): Promise<Response> => {
     if (request.method === 'OPTIONS') return new Response(null, { status: 204, headers: preflight.has(path) ? OPEN_CORS : {} });
     try {
       const limited = limitOf.get(path);
@@ -237,15 +236,22 @@ export async function createOAuthServer(options: OAuthServerOptions): Promise<OA
         const waitSeconds = await takeRequest(limited, clientAddressOf?.(request) ?? socketAddresses.get(request));
         if (waitSeconds > 0) return tooManyRequests(limited, path, waitSeconds);
       }
-      const answer = await route(request);
-      // A HEAD answer has the GET's status and headers and no body (RFC 9110 §9.3.2).
-      return request.method === 'HEAD' && answer.body !== null ? new Response(null, { status: answer.status, statusText: answer.statusText, headers: answer.headers }) : answer;
+      return await route(request);
     } catch (error) {
       const retryAfter = storeFullRetryAfter(error);
       if (retryAfter !== undefined) return storeFull(limitOf.get(path) === 'authorize', path, retryAfter, error);
       log.error(`toolwright oauth: ${request.method} ${path} failed: ${(error as Error)?.stack ?? String(error)}`);
       return json({ error: 'server_error', error_description: 'the authorization server failed; its log has the details' }, 500);
     }
+  };
+
+  const handle = async (request: Request): Promise<Response | undefined> => {
+    const path = new URL(request.url).pathname;
+    const route = routes.get(path);
+    if (!route) return undefined;
+    const answer = await answerOf(request, path, route);
+    // A HEAD answer has the GET's status and headers and no body (RFC 9110 §9.3.2): the route's, and a 429, 503 or 500 given around it.
+    return request.method === 'HEAD' && answer.body !== null ? new Response(null, { status: answer.status, statusText: answer.statusText, headers: answer.headers }) : answer;
   };
 
   /** The store took no new entry: 503 with Retry-After (a page where a browser asked), logged at most once a minute. */
@@ -262,19 +268,20 @@ export async function createOAuthServer(options: OAuthServerOptions): Promise<OA
 
   /** Never rejects (node's http server drops a listener's promise): a failure is logged and answered by `answerNodeFailure`. */
   const handleNode = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
-    let request: Request;
+    // Only a body that failed to arrive is the client's ('read', 400); headers a host set that `Headers` refuses, and the rest, are the server's ('answer', 500).
+    let stage: 'read' | 'answer' = 'answer';
     try {
-      request = await toWebRequest(req, origin);
-    } catch (error) {
-      await answerNodeFailure(req, res, 'read', error, log);
-      return;
-    }
-    try {
+      const headers = nodeHeaders(req);
+      const reading = nodeRequestBody(req, headers);
+      stage = 'read';
+      const body = await reading;
+      stage = 'answer';
+      const request = toWebRequest(req, origin, headers, body);
       if (req.socket?.remoteAddress) socketAddresses.set(request, req.socket.remoteAddress);
       const response = (await handle(request)) ?? json({ error: 'not_found', error_description: 'no such endpoint on this authorization server' }, 404);
       await writeWebResponse(res, response);
     } catch (error) {
-      await answerNodeFailure(req, res, 'answer', error, log);
+      await answerNodeFailure(req, res, stage, error, log);
     }
   };
 

@@ -1,24 +1,33 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ToolwrightError } from '@toolwright/core';
-import { nodeHeaders } from './nodeHeaders';
 
 const MAX_BODY = 64 * 1024;
 
-/** A node request as a web `Request` for `base` (the issuer's origin: the URL never comes from the Host header). Bodies past 64 KiB are cut off (the endpoints refuse them). */
-export async function toWebRequest(req: IncomingMessage, base: string): Promise<Request> {
-  const headers = nodeHeaders(req);
+/**
+ * A node request as a web `Request` for `base` (the issuer's origin: the URL never comes from the
+ * Host header), from its `headers` (`nodeHeaders`) and its `body` (`nodeRequestBody`).
+ */
+export function toWebRequest(req: IncomingMessage, base: string, headers: Headers, body: Uint8Array | undefined): Request {
+  return new Request(new URL(req.url ?? '/', base), { method: req.method ?? 'GET', headers, body });
+}
+
+/**
+ * The body of a node request as a web `Request` takes it: none for GET and HEAD; what a
+ * framework's body parser read first, sent on as it came; else the stream's, cut off past 64 KiB
+ * (the endpoints refuse it). `Content-Length` is removed from `headers` (the body sent on may
+ * differ in length). The promise rejects only when the stream fails to deliver the body (the
+ * client's fault); a parsed body that cannot be sent on (the host's) throws at once instead.
+ */
+export function nodeRequestBody(req: IncomingMessage, headers: Headers): Promise<Uint8Array | undefined> {
   const method = req.method ?? 'GET';
-  let body: Uint8Array | undefined;
+  if (method === 'GET' || method === 'HEAD') return Promise.resolve(undefined);
   const parsed = (req as { body?: unknown }).body;
-  if (method !== 'GET' && method !== 'HEAD' && parsed !== undefined && req.readableEnded) {
-    // A framework's body parser read the stream first (express.urlencoded(), express.json(), Nest's): its result is sent on as the body it came from.
-    body = new TextEncoder().encode(typeof parsed === 'string' ? parsed : isForm(headers) ? formOf(parsed) : JSON.stringify(parsed));
-    headers.delete('content-length');
-  } else if (method !== 'GET' && method !== 'HEAD') {
-    body = await readCappedBody(req);
-    headers.delete('content-length');
+  headers.delete('content-length');
+  // A framework's body parser read the stream first (express.urlencoded(), express.json(), Nest's): its result is sent on as the body it came from.
+  if (parsed !== undefined && req.readableEnded) {
+    return Promise.resolve(new TextEncoder().encode(typeof parsed === 'string' ? parsed : isForm(headers) ? formOf(parsed) : JSON.stringify(parsed)));
   }
-  return new Request(new URL(req.url ?? '/', base), { method, headers, body });
+  return readCappedBody(req);
 }
 
 /**

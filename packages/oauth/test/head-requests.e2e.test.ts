@@ -1,9 +1,14 @@
+import { ToolwrightError } from '@toolwright/core';
+import { OAuthStoreFullError } from '@toolwright/oauth';
+import type { RateLimitStore } from '@toolwright/server/middleware';
 import { serveOAuth, type Served } from './fixtures/serveOAuth';
 
 /**
  * A HEAD request to an endpoint of the authorization server is answered as the GET would be:
  * the same status and headers, and no body (RFC 9110 §9.3.2). `/authorize` is the exception: a
  * GET there starts a sign-in, which a HEAD must not do, so it is refused with 405 (no body).
+ * The answers given around an endpoint (the rate limit's 429, a full store's 503, a failure's
+ * 500) have no body on a HEAD either, through `oauth.handle` and `oauth.fetch(next)` alike.
  */
 type Seen = { status: number; headers: Record<string, string> };
 /** Headers of the connection and the message's framing, which differ between a HEAD and a GET answer. */
@@ -50,5 +55,50 @@ describe('oauth.handle with a HEAD request', () => {
     expect([get?.status, get?.body === null]).toEqual([200, false]);
     expect([head?.status, head?.body]).toEqual([200, null]);
     expect(Object.fromEntries(head!.headers)).toEqual(Object.fromEntries(get!.headers));
+  });
+});
+
+describe('HEAD answers given around the endpoint (rate limit, full store, failure)', () => {
+  let served: Served;
+  /** A rate-limit store whose answer is chosen by the client address the test names. */
+  const store: RateLimitStore = {
+    get: () => undefined,
+    set: () => {},
+    take(key) {
+      if (key.endsWith(':store-full')) throw new OAuthStoreFullError('the rate-limit store is full', 5);
+      if (key.endsWith(':store-broken')) throw new ToolwrightError('the rate-limit store failed');
+      return key.endsWith(':limited') ? 0 : 1;
+    },
+  };
+  const clientAddressOf = (request: Request) => request.headers.get('x-test-client') ?? undefined;
+  const silent = { debug() {}, info() {}, warn() {}, error() {} };
+  beforeAll(async () => {
+    served = await serveOAuth('fetch', { rateLimit: { token: { burst: 1, perMinute: 1 }, store, clientAddressOf }, logger: silent });
+  });
+  afterAll(() => served.close());
+
+  const tokenRequest = (method: string, client: string) => new Request(`${served.base}/token`, { method, headers: { 'x-test-client': client } });
+
+  it.each([
+    ['limited', 429],
+    ['store-full', 503],
+    ['store-broken', 500],
+  ])('%s: oauth.handle answers a HEAD %d with no body (a GET gets one)', async (client, status) => {
+    const get = await served.oauth.handle(tokenRequest('GET', client));
+    const head = await served.oauth.handle(tokenRequest('HEAD', client));
+    expect([get?.status, get?.body === null]).toEqual([status, false]);
+    expect([head?.status, head?.body]).toEqual([status, null]);
+    expect(Object.fromEntries(head!.headers)).toEqual(Object.fromEntries(get!.headers));
+    await get?.body?.cancel();
+  });
+
+  it.each([
+    ['limited', 429],
+    ['store-full', 503],
+    ['store-broken', 500],
+  ])('%s: oauth.fetch(next) answers a HEAD %d with no body', async (client, status) => {
+    const handler = served.oauth.fetch(() => Promise.resolve(new Response('next', { status: 404 })));
+    const head = await handler(tokenRequest('HEAD', client));
+    expect([head.status, head.body]).toEqual([status, null]);
   });
 });

@@ -1,22 +1,24 @@
 import { connect, createServer as createH2Server, type Http2Server } from 'node:http2';
 import { createServer, request, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createOAuthServer, MemoryOAuthStore, type OAuthServer } from '@toolwright/oauth';
+import { createOAuthServer, MemoryOAuthStore, type OAuthServer, type OAuthServerOptions } from '@toolwright/oauth';
 import { registerClient } from './fixtures/rawFlow';
 
 /**
  * The headers the endpoints see behind the node adapter (`oauth.node`, `oauth.handleNode`):
  * those of `req.headers`, which a host may have edited, with the raw lines of a field that may
- * not repeat joined (repeated-headers.e2e.test.ts), and without HTTP/2 pseudo-headers.
+ * not repeat joined (repeated-headers.e2e.test.ts), and without HTTP/2 pseudo-headers. A
+ * header value a host set that `Headers` refuses is the server's failure (500, logged as an
+ * error), not a request the client must send again.
  */
-async function oauthAt(base: string): Promise<OAuthServer> {
+async function oauthAt(base: string, logger: OAuthServerOptions['logger'] = { debug() {}, info() {}, warn() {}, error() {} }): Promise<OAuthServer> {
   return createOAuthServer({
     issuer: base,
     resource: `${base}/mcp`,
     scopes: ['a'],
     store: new MemoryOAuthStore(),
     signIn: () => ({ subject: 'ada' }),
-    logger: { debug() {}, info() {}, warn() {}, error() {} },
+    logger,
   });
 }
 
@@ -77,6 +79,7 @@ describe('oauth.node behind a host that edits req.headers first (a gateway takin
   let server: Server;
   let base: string;
   let basic: string;
+  const lines: string[] = [];
   /** What the host does to req.headers before it hands the request on. */
   let edit: (headers: IncomingMessage['headers']) => void = () => {};
   beforeAll(async () => {
@@ -87,7 +90,8 @@ describe('oauth.node behind a host that edits req.headers first (a gateway takin
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    oauth = await oauthAt(base);
+    const log = (level: string) => (message: string) => void lines.push(`${level}: ${message}`);
+    oauth = await oauthAt(base, { debug: log('debug'), info: log('info'), warn: log('warn'), error: log('error') });
     const { body } = await registerClient(base, { token_endpoint_auth_method: 'client_secret_basic' });
     basic = `Basic ${btoa(`${String(body.client_id)}:${String(body.client_secret)}`)}`;
   });
@@ -140,5 +144,19 @@ describe('oauth.node behind a host that edits req.headers first (a gateway takin
   it('left alone with two Authorization lines: both are seen, joined, and refused (401), as on a fetch runtime', async () => {
     edit = () => {};
     expect(await refresh([basic, basic])).toEqual({ status: 401, error: 'invalid_client' });
+  });
+
+  it('the host set a value Headers refuses (not Latin-1): 500 server_error logged as an error, not a body for the client to send again', async () => {
+    // A middleware copying a user's display name into a header.
+    edit = (headers) => void (headers['x-user-name'] = 'Zoë 日本');
+    lines.length = 0;
+    const response = await fetch(`${base}/.well-known/oauth-authorization-server`);
+    const body = (await response.json()) as { error: string; error_description: string };
+    edit = () => {};
+    expect([response.status, body.error]).toEqual([500, 'server_error']);
+    expect(body.error_description).not.toMatch(/send it again/);
+    expect(lines).toEqual([expect.stringMatching(/^error: toolwright oauth: GET \/\.well-known\/oauth-authorization-server failed: /)]);
+    // The server still serves.
+    expect((await fetch(`${base}/.well-known/oauth-authorization-server`)).status).toBe(200);
   });
 });

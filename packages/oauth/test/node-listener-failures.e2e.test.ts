@@ -9,9 +9,12 @@ import { authorizeUrl, pkcePair, registerClient } from './fixtures/rawFlow';
  * (`--unhandled-rejections=throw`). The listener must never reject: a client that cut its request
  * off is not answered, a request that cannot be read is answered 400 `invalid_request`, and a
  * failure while answering (an endpoint's response that fails, a `next` that rejects) 500 with no
- * detail; each is logged. Here the listener's promises are kept to see how each settled, and the
- * server is asked again after each failure to see that it still serves.
+ * detail; each is logged. A `next` that rejects after it answered in full is only logged: the
+ * client gets the whole answer it was sent. Here the listener's promises are kept to see how
+ * each settled, and the server is asked again after each failure to see that it still serves.
  */
+/** The size of the answer `next` sends in full before it rejects: more than a socket takes at once, so node still holds part of it. */
+const ANSWERED_SIZE = 8 * 1024 * 1024;
 type Line = { level: string; message: string };
 
 describe('oauth.node when a request fails (the listener never rejects)', () => {
@@ -48,6 +51,11 @@ describe('oauth.node when a request fails (the listener never rejects)', () => {
     });
     const listener = oauth.node(async (req: IncomingMessage, res: ServerResponse) => {
       if (req.url === '/next-fails') throw new Error('next failed (secret-detail)');
+      if (req.url === '/next-fails-after-answering') {
+        res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': String(ANSWERED_SIZE) });
+        res.end(Buffer.alloc(ANSWERED_SIZE, 1));
+        throw new Error('the audit write after the answer failed');
+      }
       res.writeHead(404).end();
     });
     server.on('request', (req: IncomingMessage, res: ServerResponse) => {
@@ -142,6 +150,14 @@ describe('oauth.node when a request fails (the listener never rejects)', () => {
     expect(text).not.toContain('secret-detail');
     await expectStillServing();
     expect(lines).toContainEqual({ level: 'error', message: expect.stringMatching(/GET \/next-fails failed: .*next failed/) });
+  });
+
+  it('a next listener that rejects after it answered in full: the client gets the whole answer, the failure is logged', async () => {
+    const response = await fetch(`${base}/next-fails-after-answering`);
+    const received = (await response.arrayBuffer()).byteLength;
+    expect([response.status, received]).toEqual([200, ANSWERED_SIZE]);
+    await expectStillServing();
+    expect(lines).toContainEqual({ level: 'error', message: expect.stringMatching(/GET \/next-fails-after-answering failed after it was answered: .*audit write/) });
   });
 });
 

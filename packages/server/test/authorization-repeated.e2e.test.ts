@@ -1,8 +1,9 @@
-import { request } from 'node:http';
+import { createServer, request, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { AuthInfo } from '@toolwright/core';
 import type { App } from '@toolwright/server';
 import { createFetchHandler } from '@toolwright/server/fetch';
-import type { HttpListener } from '@toolwright/server/http';
+import { createHttpHandler, type HttpHandler, type HttpListener } from '@toolwright/server/http';
 import { ACCEPT_BOTH, initializeBody } from './fixtures/httpHelpers';
 
 /**
@@ -10,7 +11,9 @@ import { ACCEPT_BOTH, initializeBody } from './fixtures/httpHelpers';
  * list, and Authorization's is not. The node listener read the first one (node drops the
  * others) and served the request; the fetch handler's `Headers` joins them, which reads as no
  * `Bearer <token>`, and answered 401. Both now answer the same 401 `invalid_request` (the
- * answer to a header that is not one `Bearer <token>`), whichever of the tokens is valid.
+ * answer to a header that is not one `Bearer <token>`), whichever of the tokens is valid. An
+ * Authorization a host set in `req.headers` before the handler (a gateway that authenticated
+ * the caller its own way) is the one used, however many lines the client sent.
  */
 const { createErasApp } = require('./fixtures/eras-app.js') as { createErasApp: () => Promise<App> };
 
@@ -69,5 +72,35 @@ describe('two Authorization headers', () => {
     expect(JSON.parse(node.body)).toMatchObject({ error: 'invalid_request' });
     expect(node.challenge).toContain('error="invalid_request"');
     expect(node).toEqual(webAnswer);
+  });
+});
+
+describe('an Authorization a host set before the handler', () => {
+  let app: App;
+  let handler: HttpHandler;
+  let server: Server;
+  let url: string;
+  beforeAll(async () => {
+    app = await createErasApp();
+    handler = createHttpHandler(app, { stateless: true, requestLogLevel: 'silent', auth });
+    server = createServer((req, res) => {
+      // A gateway that authenticated the caller its own way and hands the MCP handler its own token.
+      req.headers.authorization = 'Bearer good';
+      void handler(req, res);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`;
+  });
+  afterAll(async () => {
+    await handler.close({ drainTimeoutMs: 100 });
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  });
+
+  it.each([
+    ['one client line', ['Bearer bad']],
+    ['two client lines', ['Bearer bad', 'Bearer worse']],
+  ])('is the one used (%s)', async (_, authorizations) => {
+    expect((await post(url, authorizations)).status).toBe(200);
   });
 });

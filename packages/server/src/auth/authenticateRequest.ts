@@ -111,7 +111,8 @@ function authorizationOf(req: BearerSource): string | undefined {
     if (values) values.push(raw[i + 1]);
     else values = [raw[i + 1]];
   }
-  return values && values.length > 1 ? values.join(', ') : first;
+  // Only the value node left as the first line is joined: an Authorization a gateway set in `req.headers` is the one used.
+  return values && values.length > 1 && values[0] === first ? values.join(', ') : first;
 }
 
 function checkScope(scope: string, i: number): string {

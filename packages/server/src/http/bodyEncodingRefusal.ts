@@ -1,3 +1,5 @@
+import { isJsonMediaType } from './isJsonMediaType';
+
 /** The 415 answer to a JSON body the endpoint cannot read as sent: its status, JSON-RPC code and message, and headers. */
 export interface BodyEncodingRefusal {
   /** 415 Unsupported Media Type. */
@@ -21,13 +23,14 @@ const TOKEN = /^[\w!#$%&'*+.^`|~-]{1,32}$/;
  * - a `charset` parameter other than UTF-8 (RFC 8259 §8.1: JSON is UTF-8; read as UTF-8, a
  *   latin1 or UTF-16 body would lose its text or fail as bad JSON).
  * A body a framework already decoded and parsed (express.json()) never gets here. Another
- * media type than application/json is the Content-Type rule's to refuse: undefined then.
+ * media type than application/json, or more than one (`isJsonMediaType`), is the Content-Type
+ * rule's to refuse: undefined then.
  */
 export function bodyEncodingRefusal(headers: { readonly contentEncoding?: string; readonly contentType?: string }): BodyEncodingRefusal | undefined {
   const { contentEncoding, contentType } = headers;
   if (contentType !== undefined && contentType !== 'application/json') {
+    if (!isJsonMediaType(contentType)) return undefined;
     const semi = contentType.indexOf(';');
-    if ((semi === -1 ? contentType : contentType.slice(0, semi)).trim().toLowerCase() !== 'application/json') return undefined;
     const charset = semi === -1 ? undefined : foreignCharsetOf(contentType, semi);
     if (charset !== undefined) return charsetRefusal(charset);
   }

@@ -6,6 +6,7 @@ import type { ServerFactory } from '../serving/ServerFactory';
 import { acceptsMediaType } from './acceptsMediaType';
 import { createHostPolicy } from './hostPolicy';
 import { CLOSING_REFUSAL, rpcRefusal, type HttpRefusal } from './HttpRefusal';
+import { isJsonMediaType } from './isJsonMediaType';
 import { calledTool, hasRequest, invalidMessageOf, isRoundAnswer } from './jsonRpcShape';
 import { createOriginPolicy } from './originPolicy';
 import { scopeRefusal } from './scopeRefusal';
@@ -123,10 +124,7 @@ export function createRequestRules(app: ServerFactory, options: RequestRulesOpti
   };
 }
 
-/** `application/json`, optionally with parameters; never a substring match (`application/jsonx`). */
+/** `application/json`, optionally with parameters (`isJsonMediaType`); a missing Content-Type is not. */
 function isJsonContentType(value: string | undefined): boolean {
-  if (value === 'application/json') return true;
-  if (!value) return false;
-  const semi = value.indexOf(';');
-  return (semi === -1 ? value : value.slice(0, semi)).trim().toLowerCase() === 'application/json';
+  return value !== undefined && isJsonMediaType(value);
 }

@@ -3,7 +3,9 @@ import type { IncomingMessage } from 'node:http';
 /**
  * A header's value as a fetch handler's `Headers` reads it: every line of it, joined with ", ".
  * Node keeps only the first line of a field that may not repeat (Content-Type among them), so
- * without this the node listener would serve a request that the fetch handler refuses. `name`
+ * without this the node listener would serve a request that the fetch handler refuses. Only a
+ * value node left as the first line is joined: a value a host or middleware set in `req.headers`
+ * before this handler (a gateway that settles the media type itself) is the one read. `name`
  * is lower-case.
  */
 export function joinedHeader(req: Pick<IncomingMessage, 'headers' | 'rawHeaders'>, name: string): string | undefined {
@@ -18,5 +20,5 @@ export function joinedHeader(req: Pick<IncomingMessage, 'headers' | 'rawHeaders'
     if (values) values.push(raw[i + 1]);
     else values = [raw[i + 1]];
   }
-  return values && values.length > 1 ? values.join(', ') : first;
+  return values && values.length > 1 && values[0] === first ? values.join(', ') : first;
 }
