@@ -120,6 +120,13 @@ describe("a parent that does not serve tasks() refuses a mounted task: 'required
     expectTasksProblem(error, 'ops_data_export_all', "mount 'ops', app 'middle'");
   });
 
+  it('by a middle app without tasks(), though the app that mounts the middle one has it: the fix says the middle app lists tasks() itself', async () => {
+    const inner = await createApp({ name: 'exporter', version: '1', tools: [Exports] });
+    const error = await refusal(() => createApp({ name: 'middle', version: '1', tools: [], mount: [{ app: inner, namespace: 'data' }] }));
+    expectTasksProblem(error, 'data_export_all', "mount 'data', app 'exporter'");
+    expect(error.problems[0]!.fix).toContain("add `tasks()` to this app's `extensions`, even when this app is mounted in turn by one that has it");
+  });
+
   it.each(ERAS)('mounted with app.mount(), before and while it serves, and serves nothing of the call (%s)', async (protocol) => {
     const inner = await createApp({ name: 'exporter', version: '1', tools: [Exports], extensions: [tasks()] });
     const other = await createApp({ name: 'reports', version: '1', tools: [Reports] });
@@ -169,6 +176,27 @@ describe("a parent that serves tasks() runs a mounted task: 'required' tool only
       expect(await codeOf(client.callTool({ name: 'data_export_all', arguments: {} }))).toMatchObject({ code: -32021 });
     } finally {
       await client.close();
+    }
+    expect(ran).toEqual(['export_all']);
+  });
+
+  it('2026-07-28, through three levels: a middle app with tasks() mounts the tool, and is mounted by a top app with tasks(), which runs it as a task', async () => {
+    const inner = await createApp({ name: 'exporter', version: '1', tools: [Exports] });
+    const middle = await createApp({ name: 'middle', version: '1', tools: [Reports], extensions: [tasks()], mount: [{ app: inner, namespace: 'data' }] });
+    const top = await createApp({ name: 'top', version: '1', tools: [], extensions: [tasks()], mount: [{ app: middle, namespace: 'ops' }] });
+    await top.start();
+    try {
+      const done = await createTaskClient(top).run('ops_data_export_all', {});
+      expect(done.status).toBe('completed');
+      expect(done.result?.content).toEqual([{ type: 'text', text: 'exported' }]);
+      const client = await createTestClient(top, { protocol: '2026-07-28', capabilities: declaring });
+      try {
+        expect(await toolText(client.callTool({ name: 'ops_hello', arguments: {} }))).toBe('hello');
+      } finally {
+        await client.close();
+      }
+    } finally {
+      await top.stop();
     }
     expect(ran).toEqual(['export_all']);
   });

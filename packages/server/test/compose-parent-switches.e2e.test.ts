@@ -141,6 +141,25 @@ describe.each(['2025-11-25', '2026-07-28'] as const)("a parent's switches of mou
     }
   });
 
+  it("the parent's enable while the mounted app has the tool disabled does not undo the parent's own disable: the parent enables it again once the mounted app serves it", async () => {
+    const { child, parent } = await apps();
+    const client = await createTestClient(parent, { protocol });
+    try {
+      const tools = async () => (await client.listTools(undefined, FRESH)).tools.map((t) => t.name).sort();
+      expect(parent.tools.disable('c_echo')).toBe(true);
+      child.tools.disable('echo');
+      await pause(SETTLE_MS);
+      expect(parent.tools.enable('c_echo')).toBe(false);
+      child.tools.enable('echo');
+      await pause(SETTLE_MS);
+      expect(await tools()).toEqual(['c_spare']);
+      expect(parent.tools.enable('c_echo')).toBe(true);
+      expect(await tools()).toEqual(['c_echo', 'c_spare']);
+    } finally {
+      await client.close();
+    }
+  });
+
   it('a tool the parent removed does not come back with the mounted app changes', async () => {
     const { child, parent, logged } = await apps();
     const client = await createTestClient(parent, { protocol });

@@ -6,6 +6,7 @@ import { ConfigError, Tool } from '@toolwright/core';
 import { createApp, defineExtension, tasks, TASKS_EXTENSION_ID, type ExtensionApp } from '@toolwright/server';
 import { createHttpHandler } from '@toolwright/server/http';
 import { serveStdio } from '@toolwright/server/stdio';
+import { listenInMemory } from './fixtures/memoryStdio';
 import { waitFor } from './fixtures/waitFor';
 import { createTaskClient, createTestClient, toolText } from '@toolwright/server/testing';
 
@@ -65,7 +66,9 @@ function expectRefusal(error: unknown, app = 'alone'): void {
   expect(message).toContain(`tool 'export_all': Exports.exportAll (app '${app}') runs only as a task (@Tool({ task: 'required' }))`);
   expect(message).toContain(`does not serve the tasks extension ('${TASKS_EXTENSION_ID}')`);
   expect(message).toContain("Fix: add `tasks()` to this app's `extensions`, or declare the tool `task: 'optional'`");
-  expect(message).toContain('An app built only to be mounted needs neither');
+  // Only an app whose own tool it is may leave tasks() to its parent: one that mounts such a tool cannot be built without it.
+  expect(message).toContain('An app whose own tool it is may instead leave `tasks()` to the app that mounts it');
+  expect(message).toContain('an app that mounts such a tool lists `tasks()` itself, even when it is mounted in turn');
 }
 
 /** A transport nothing is sent on: `connect` is refused before it starts. */
@@ -135,6 +138,28 @@ describe("an app that serves a task: 'required' tool itself without tasks()", ()
     }
   });
 
+  it('serveStdio called directly, a first message that is a notification: every later request is answered with the same error, notifications with nothing', async () => {
+    const app = await createApp({ name: 'alone', version: '1', tools: [Exports], logger: silent });
+    const stdin = new PassThrough();
+    const stdout = new PassThrough();
+    const lines: string[] = [];
+    stdout.on('data', (chunk: Buffer) => lines.push(...chunk.toString('utf8').split('\n').filter(Boolean)));
+    const listener = await serveStdio(app, { transport: 'stdio', stdin, stdout, exitOnClose: false });
+    const noServer = (id: number) => ({ jsonrpc: '2.0', id, error: { code: -32603, message: 'Internal error: the server could not serve this connection. Its log has the details.' } });
+    try {
+      stdin.write(`${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })}\n`);
+      stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'c', version: '1' } } })}\n`);
+      stdin.write(`${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 1 } })}\n`);
+      stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'export_all', arguments: {} } })}\n`);
+      await waitFor(() => lines.length >= 2, 'answers to both requests', { timeoutMs: 2000 });
+      expect(lines.map((line) => JSON.parse(line) as unknown)).toEqual([noServer(1), noServer(2)]);
+      expect(ran).toEqual([]);
+    } finally {
+      stdin.end();
+      await listener.close();
+    }
+  });
+
   it('listen over HTTP refuses before the start hooks run, binding nothing', async () => {
     let started = 0;
     const app = await createApp({ name: 'alone', version: '1', tools: [Exports], onStart: () => void started++ });
@@ -183,6 +208,57 @@ describe("an app that serves a task: 'required' tool itself without tasks()", ()
     // Disabled, it still counts: it may be enabled while a connection is open.
     app.tools.disable('export_all');
     expectRefusal(await thrown(() => createTestClient(app)));
+  });
+});
+
+describe("a task: 'required' tool added while a connection of an app without tasks() is open", () => {
+  const FAILED = { content: [{ type: 'text', text: "Tool 'export_all' failed with an internal error. The server log has the details." }], isError: true };
+  const modernMeta = {
+    'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+    'io.modelcontextprotocol/clientInfo': { name: 'c', version: '1' },
+    'io.modelcontextprotocol/clientCapabilities': declaring,
+  };
+
+  it('a 2026-07-28 client (in memory) gets the generic failure, the reason is logged once, and the other tools still run', async () => {
+    const logged: string[] = [];
+    const app = await createApp({ name: 'alone', version: '1', tools: [Greeter], logger: recording(logged), listChangedDebounceMs: 1 });
+    const client = await createTestClient(app, { protocol: '2026-07-28', capabilities: declaring });
+    try {
+      await app.add(Exports);
+      for (let i = 0; i < 2; i++) expect(await client.callTool({ name: 'export_all', arguments: {} })).toMatchObject(FAILED);
+      expect(await toolText(client.callTool({ name: 'hello', arguments: {} }))).toBe('hello');
+    } finally {
+      await client.close();
+    }
+    expect(ran).toEqual(['hello']);
+    expect(logged).toEqual([expect.stringContaining("app 'alone' answers every 2026-07-28 call of tool 'export_all' with an internal error: Exports.exportAll (app 'alone') runs only as a task")]);
+  });
+
+  it('a 2026-07-28 client over stdio gets the same failure; nothing runs', async () => {
+    const app = await createApp({ name: 'alone', version: '1', tools: [Greeter], logger: silent, listChangedDebounceMs: 1 });
+    const stdio = await listenInMemory(app);
+    try {
+      // The first message makes the connection's server: the app serves then.
+      stdio.send({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'hello', arguments: {}, _meta: modernMeta } });
+      expect(await stdio.answer(1)).toMatchObject({ result: { content: [{ type: 'text', text: 'hello' }] } });
+      await app.add(Exports);
+      stdio.send({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'export_all', arguments: {}, _meta: modernMeta } });
+      expect(await stdio.answer(2)).toMatchObject({ jsonrpc: '2.0', id: 2, result: FAILED });
+    } finally {
+      await stdio.close();
+    }
+    expect(ran).toEqual(['hello']);
+  });
+
+  it('a 2025-11-25 client runs it as a plain call, as that era serves every task tool', async () => {
+    const app = await createApp({ name: 'alone', version: '1', tools: [Greeter], logger: silent, listChangedDebounceMs: 1 });
+    const client = await createTestClient(app, { protocol: '2025-11-25' });
+    try {
+      await app.add(Exports);
+      expect(await toolText(client.callTool({ name: 'export_all', arguments: {} }))).toBe('exported');
+    } finally {
+      await client.close();
+    }
   });
 });
 

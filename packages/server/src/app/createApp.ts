@@ -8,6 +8,7 @@ import { schemaValidatorProvider } from '../sdk/schemaValidatorProvider';
 import type * as TracedServerClass from '../handlers/tracedServerClass';
 import { Telemetry } from '../telemetry/Telemetry';
 import { createToolBinding, directToolCall, registerToolHandlers } from '../handlers/registerToolHandlers';
+import { unservedNeedsCheck } from '../handlers/unservedNeedsCheck';
 import { createFastPaths, fastPathsWanted, type FastPaths } from '../lanes/FastPaths';
 import { installFastPaths } from '../lanes/fastPathsOf';
 import type { App, Listener } from './App';
@@ -75,7 +76,9 @@ export async function createApp(options: AppOptions): Promise<App> {
   if (options.mount !== undefined) (require('../compose/mountApps') as typeof import('../compose/mountApps')).mountApps(options.mount, surface, options.logger ?? stderrLogger('mount'), extensionIds);
   // Whether the mounted apps are started now, and how many times they were stopped (app.mount() reads both).
   const phase = { started: false, stops: 0 };
-  const binding = createToolBinding(surface);
+  // Where the app tells why it does not serve a client (see servingRefusal) or a call (see unservedNeedsCheck).
+  const serveLogger = options.logger ?? stderrLogger('serve');
+  const binding = createToolBinding(surface, unservedNeedsCheck(extensionIds, options.name, serveLogger));
   const telemetry = new Telemetry(options.telemetry);
   // The one place the fast paths are made (see FastPaths); with them off, every message goes the SDK's way.
   // Stateless HTTP asks per request: while telemetry records, no call skips the SDK's path.
@@ -238,7 +241,7 @@ export async function createApp(options: AppOptions): Promise<App> {
   Object.freeze(app);
   // Why the app may not serve its own clients (a `task: 'required'` tool without `tasks()`): checked where its own transports make a
   // server and where it listens, never at build or start (a parent that serves tasks() may mount it, and starts it).
-  installServingRefusal(app, options.name, surface.catalog, extensionIds, options.logger ?? stderrLogger('serve'));
+  installServingRefusal(app, options.name, surface.catalog, extensionIds, serveLogger);
   registerMountSource(app, {
     catalog: surface.catalog,
     middleware: surface.env.middleware,

@@ -4,7 +4,7 @@ import { neededExtensionProblems } from '../extensions/neededExtensionProblems';
 
 /** How to fix a tool that needs the tasks extension, in an app that serves it itself. */
 const OWN_FIX =
-  "add `tasks()` to this app's `extensions`, or declare the tool `task: 'optional'` to let it run as a plain call. An app built only to be mounted needs neither: serve it through the app that mounts it, and list `tasks()` there.";
+  "add `tasks()` to this app's `extensions`, or declare the tool `task: 'optional'` to let it run as a plain call. An app whose own tool it is may instead leave `tasks()` to the app that mounts it, and be served only through that one; an app that mounts such a tool lists `tasks()` itself, even when it is mounted in turn.";
 
 interface Refusal {
   /** The message, undefined while the app may serve. */
@@ -21,9 +21,10 @@ const installed = new WeakMap<object, Refusal>();
  * Installs for `app` what refuses its own transports (stdio, HTTP, the fetch handler, the
  * framework adapters, the test kit: every server `createServer` makes) while it serves a tool
  * that cannot run as declared without an extension it does not serve (see
- * `neededExtensionProblems`): a `task: 'required'` tool in an app without `tasks()`. Such an app
- * may still be mounted by one that serves `tasks()`: the parent makes its own servers, so
- * nothing here refuses it. The tools are read again only after they changed (disabled tools
+ * `neededExtensionProblems`): a `task: 'required'` tool of its own in an app without `tasks()`.
+ * Such an app may still be mounted by one that serves `tasks()`: the parent makes its own
+ * servers, so nothing here refuses it. (An app that mounts such a tool cannot be built without
+ * `tasks()`, even when it is mounted in turn: see `prepareMounts`.) The tools are read again only after they changed (disabled tools
  * count: they may be enabled while a connection is open). `logger`: see `refuseServing`.
  */
 export function installServingRefusal(app: object, appName: string, catalog: Catalog, served: ReadonlySet<string>, logger: ToolLogger): void {

@@ -3,7 +3,7 @@ import { toolTaskMode } from '@toolwright/core/internal';
 
 /** How to fix a tool that needs the tasks extension, in an app that mounts it. */
 const MOUNTED_FIX =
-  "add `tasks()` to this app's `extensions` (a mounted app's own extensions do not serve the clients of the app that mounts it), or declare the tool `task: 'optional'` to let it run as a plain call.";
+  "add `tasks()` to this app's `extensions`, even when this app is mounted in turn by one that has it (an app that mounts such a tool serves it, and a mounted app's own extensions do not serve the clients of the app that mounts it), or declare the tool `task: 'optional'` to let it run as a plain call.";
 
 /**
  * The problems of serving `tools` in an app whose extensions are `served` (their identifiers):

@@ -5,7 +5,7 @@ import type { Connection, ToolCallParams } from '../pipeline/Connection';
 import type { Surface } from '../surface/Surface';
 import { ErrorCodes, ProtocolError } from '../sdk/ProtocolError';
 import { paramsProblem } from '../rpc/paramsProblem';
-import { callerOf } from '../auth/canAccess';
+import { callerOf, canAccess } from '../auth/canAccess';
 import { createListFilter } from '../auth/createListFilter';
 import { guardedList } from '../pipeline/guardedList';
 import { decideAdmission } from '../pipeline/decideAdmission';
@@ -15,6 +15,7 @@ import { echoedName } from './echoedName';
 import { countCall } from '../pipeline/countCall';
 import type { InFlight } from '../pipeline/InFlight';
 import type { PipelineEnv } from '../pipeline/PipelineEnv';
+import type { UnservedNeedsCheck } from './unservedNeedsCheck';
 
 /** Per-app state shared by every connection's `Server`: built once, read per call. */
 export interface ToolBinding {
@@ -22,10 +23,12 @@ export interface ToolBinding {
   readonly listFor: ReturnType<typeof createListFilter<'tools', Tool>>;
   /** What the app serves now (tools can be added, removed, enabled and disabled at runtime) and the call contexts' shared state. */
   readonly surface: Surface;
+  /** Whether a 2026-07-28 call of a tool is refused: it needs an extension the app does not serve (see `unservedNeedsCheck`). */
+  readonly refusesCall: UnservedNeedsCheck;
 }
 
-export function createToolBinding(surface: Surface): ToolBinding {
-  return { listFor: createListFilter('tools', (t: Tool) => surface.catalog.tool(t.name)?.access), surface };
+export function createToolBinding(surface: Surface, refusesCall: UnservedNeedsCheck): ToolBinding {
+  return { listFor: createListFilter('tools', (t: Tool) => surface.catalog.tool(t.name)?.access), surface, refusesCall };
 }
 
 /** The pipeline's view of a tool. */
@@ -45,7 +48,7 @@ export function toolRef(tool: CompiledTool): MemberRef {
  * requestState), where the client round trips of that era are served.
  */
 export function registerToolHandlers(server: Server, binding: ToolBinding, connection: Connection): void {
-  const { listFor, surface } = binding;
+  const { listFor, surface, refusesCall } = binding;
   const { env, catalog } = surface;
   const refOf = (t: Tool) => {
     const tool = catalog.tool(t.name);
@@ -69,11 +72,21 @@ export function registerToolHandlers(server: Server, binding: ToolBinding, conne
     failed: () => ({ content: [{ type: 'text', text: `Tool '${tool.name}' failed with an internal error. The server log has the details.` }], isError: true }),
   });
   // `counted`: the env whose inFlight the run counts in (a call an extension serves counts its runs within itself, see countCall).
-  const call = (params: ToolCallParams, ctx: ServerContext, counted: PipelineEnv = env): Promise<MemberAnswer<ToolResult>> => {
-    const tool = catalog.tool(params.name);
+  const serveTool = (tool: CompiledTool | undefined, params: ToolCallParams, ctx: ServerContext, counted: PipelineEnv = env): Promise<MemberAnswer<ToolResult>> => {
     const unknown = unknownTool(params.name);
     if (!tool) throw unknown();
     return serveMember(requestOf(tool, params, unknown), ctx, connection, counted);
+  };
+  const call = (params: ToolCallParams, ctx: ServerContext, counted: PipelineEnv = env) => serveTool(catalog.tool(params.name), params, ctx, counted);
+  /**
+   * A 2026-07-28 call of a tool that cannot run as declared here (`refusesCall`): the tool's
+   * generic failure (the log has the reason), or the unknown tool's error for a caller its access
+   * rules refuse, as for any call. Nothing runs.
+   */
+  const refused = async (tool: CompiledTool, params: ToolCallParams, ctx: ServerContext): Promise<MemberAnswer<ToolResult>> => {
+    const request = requestOf(tool, params, unknownTool(params.name));
+    if (tool.access && !canAccess(tool.access, callerOf(ctx))) throw request.unknown();
+    return request.failed();
   };
   const answer = (params: ToolCallParams, ctx: ServerContext, counted?: PipelineEnv) => call(params, ctx, counted) as Promise<Record<string, unknown>>;
   /** Counts in `runs` what the extensions said a run counts until besides its answer (`ToolRunOverride.settled`). */
@@ -133,10 +146,11 @@ export function registerToolHandlers(server: Server, binding: ToolBinding, conne
     // An extension's own run of a call (a task resumed by tasks/update, restarted by a poll) counts until its outcome is stored too.
     connection.callTool = (params, sdk, settled) => countCall(env.inFlight, (runs) => runIn(runs)(params, sdk, [settled]));
     server.setRequestHandler('tools/call', (request, ctx) => {
-      const around = connection.aroundToolCall;
-      if (!around) return call(request.params, ctx);
       const { params } = request;
       const tool = catalog.tool(params.name);
+      if (tool !== undefined && refusesCall(tool)) return refused(tool, params, ctx);
+      const around = connection.aroundToolCall;
+      if (!around) return serveTool(tool, params, ctx);
       // Counted from here, while the extensions decide, until the call's answer and every run they started for it have settled.
       return countCall(env.inFlight, (runs) => {
         if (!tool?.pipeline?.guards.length || !toolTaskMode(tool.target, tool.methodName)) {

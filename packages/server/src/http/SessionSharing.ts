@@ -66,6 +66,6 @@ export interface SessionSharing {
   wire(id: string, server: McpServerHandle, transport: SessionTransport): void;
   /** Finishes a session's start once connected; `record` when it is a copy of one opened elsewhere. */
   connected(session: SharedSession, record: SessionRecord | undefined): Promise<void>;
-  /** The answer to a request whose session could not be opened (or rethrows). */
+  /** The answer to an `initialize` whose session `create` failed to record (it threw: the store is unreachable), or rethrows. Only the store's errors come here. */
   refuse(error: unknown): HttpRefusal;
 }

@@ -113,21 +113,32 @@ export function createSessionPool<T extends SessionTransport>(app: ServerFactory
     }
   }
 
-  async function openSession(body: unknown, principal: string | undefined, owner: string): Promise<HttpSession<T>> {
+  /**
+   * A new session, or the answer when the shared store could not record it (`sharing.refuse`).
+   * The server is made first: an app that may not serve (see `servingRefusal`) throws its
+   * `ConfigError` before the store records a session it would never serve, and that error goes
+   * on to the endpoint's generic 500 (logged), as every error but the store's does.
+   */
+  async function openSession(body: unknown, principal: string | undefined, owner: string): Promise<SessionOutcome<T>> {
     if (!copies && !store.hasRoomFor(owner)) throw new SessionLimitError(options.limits.maxSessions);
+    const server = app.createServer();
     const protocolVersion = sessionRules.negotiatedVersion(body);
     const id = crypto.randomUUID();
     const params = firstMessage(body)?.params;
-    const created = await sharing.create({ id, initialize: (params ?? {}) as Record<string, unknown>, protocolVersion, principal, owner, subscriptions: [] });
+    let created: boolean;
+    try {
+      created = await sharing.create({ id, initialize: (params ?? {}) as Record<string, unknown>, protocolVersion, principal, owner, subscriptions: [] });
+    } catch (error) {
+      return { answer: sharing.refuse(error) };
+    }
     if (!created) throw new SessionLimitError(options.limits.maxSessions);
-    return startSession(id, principal, owner, protocolVersion);
+    return { session: await startSession(id, principal, owner, protocolVersion, undefined, server), body };
   }
 
-  /** The server and transport of a session: a new one, or the local copy of one opened elsewhere (`record`). */
-  async function startSession(id: string, principal: string | undefined, owner: string, protocolVersion: string, record?: SessionRecord): Promise<HttpSession<T>> {
+  /** The server and transport of a session: a new one (with its `server` made already), or the local copy of one opened elsewhere (`record`). */
+  async function startSession(id: string, principal: string | undefined, owner: string, protocolVersion: string, record?: SessionRecord, server = app.createServer()): Promise<HttpSession<T>> {
     const eventStore = options.eventStores?.(id);
     const transport = options.createTransport(id, eventStore, sharing.streamIdPrefix);
-    const server = app.createServer();
     sharing.wire(id, server, transport);
     const session: HttpSession<T> = { id, server, transport, eventStore, principal, owner, protocolVersion, lastSeen: Date.now(), open: 0, closed: false };
     // Runs on DELETE, on eviction or expiry and on shutdown alike.
@@ -161,10 +172,10 @@ export function createSessionPool<T extends SessionTransport>(app: ServerFactory
     const wait = options.initializeRate?.take(owner) ?? 0;
     if (wait > 0) return { answer: sessionRules.tooFast(call.body, wait) };
     try {
-      return { session: await openSession(call.body, principal, owner), body: call.body };
+      return await openSession(call.body, principal, owner);
     } catch (error) {
       if (error instanceof SessionLimitError) return { answer: sessionRules.full(error) };
-      return { answer: sharing.refuse(error) };
+      throw error;
     }
   }
 

@@ -33,9 +33,13 @@ export function serveStdioEras(transport: Transport, factory: (context: { era: '
       try {
         server = factory({ era: 'legacy' });
       } catch (error) {
-        // No server for this connection (an app that refuses to serve, see App.createServer): the client is told, not left waiting.
+        // No server for this connection (an app that refuses to serve, see App.createServer): the client is told, not left
+        // waiting. This request and every later one get the generic error (a first message may be a notification); notifications get nothing.
         onerror(error as Error);
-        if (jsonRpcKind(first) === 'request') void transport.send(noServer((first as { id: string | number }).id)).catch(onerror);
+        transport.onmessage = (message) => {
+          if (jsonRpcKind(message) === 'request') void transport.send(noServer((message as { id: string | number }).id)).catch(onerror);
+        };
+        deliver(transport, first, extra);
         return;
       }
       close = () => server.close();
@@ -64,7 +68,7 @@ function checkListens(transport: Transport, checkingServer: () => McpServerHandl
   };
 }
 
-/** The answer to a first request for which no server could be made: the generic internal error (the reason is in the log). */
+/** The answer to a request of a connection for which no server could be made: the generic internal error (the reason is in the log). */
 function noServer(id: string | number): JSONRPCMessage {
   return { jsonrpc: '2.0', id, error: { code: -32603, message: 'Internal error: the server could not serve this connection. Its log has the details.' } };
 }
