@@ -18,6 +18,7 @@ const SLOW = {
   'packages/cli/test/docs.e2e.test.ts': 'reads the contract of examples/full/dist/server.js',
   'packages/cli/test/commands.e2e.test.ts': 'runs the built CLI on generated projects, npm install',
   'packages/cli/test/dev-inspect.e2e.test.ts': 'runs toolwright dev in a process',
+  'packages/cli/test/failed-build-keeps-dist.e2e.test.ts': 'builds temporary projects with tsc and runs toolwright dev in a process',
   'packages/cli/test/from-a-clone.e2e.test.ts': 'packs and npm installs the packages',
   'packages/cli/test/from-the-registry.e2e.test.ts': 'publishes to a local registry and npm installs',
   'packages/cli/test/hostile-input.e2e.test.ts': 'runs the built toolwright and create-toolwright bins on hostile command lines',

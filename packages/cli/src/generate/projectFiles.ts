@@ -60,13 +60,16 @@ export function packageJson(options: ProjectOptions): string {
 /**
  * The build config. Standalone: every option spelled out, decorators on. In the monorepo: the
  * repo's base config (same options) plus references, so `tsc -b` at the root orders the build.
+ * Both say `noEmitOnError`: `tsc -b` writes its output even when the build has errors (and refuses
+ * the flag on its command line), so without it a failed build would replace the last good one in
+ * `dist/`, which `npm start`, `toolwright call` and a `toolwright dev` restart then run.
  */
 export function tsconfig(options: ProjectOptions): string {
   if (options.workspaceRoot !== undefined) {
     const root = options.workspaceRoot;
     return json({
       extends: `${root}/tsconfig.base.json`,
-      compilerOptions: { rootDir: 'src', outDir: 'dist', tsBuildInfoFile: 'dist/.tsbuildinfo' },
+      compilerOptions: { rootDir: 'src', outDir: 'dist', tsBuildInfoFile: 'dist/.tsbuildinfo', noEmitOnError: true },
       include: ['src'],
       references: [{ path: `${root}/packages/core` }, { path: `${root}/packages/server` }],
     });
@@ -86,6 +89,8 @@ export function tsconfig(options: ProjectOptions): string {
       esModuleInterop: true,
       skipLibCheck: true,
       sourceMap: true,
+      // A build with errors writes nothing: dist/ keeps the last good build.
+      noEmitOnError: true,
       forceConsistentCasingInFileNames: true,
       types: ['node'],
     },

@@ -628,6 +628,8 @@ async function reachOf(metafile, resolveDir, sourceOf) {
  * app's `require()`s would reach Toolwright, the SDK and zod, and esbuild would then give each of
  * their modules an initialiser that runs it when first required, each parsed twice at a cold start.
  * From ES modules they are laid out in one scope, and esbuild keeps only what the app imports.
+ * A compile error writes nothing (`noEmitOnError`) and throws with every error tsc found, each with
+ * its file and line: no Worker is bundled from broken JavaScript, or from an older build's.
  */
 function emitEsModules(tsconfig, outDir) {
   const ts = createRequire(tsconfig)('typescript');
@@ -644,11 +646,19 @@ function emitEsModules(tsconfig, outDir) {
     composite: false,
     incremental: false,
     sourceMap: true,
+    noEmitOnError: true,
   };
   const parsed = ts.getParsedCommandLineOfConfigFile(tsconfig, overrides, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: fail });
   delete parsed.options.tsBuildInfoFile;
   const program = ts.createProgram({ rootNames: parsed.fileNames, options: parsed.options, projectReferences: parsed.projectReferences });
   const { emitSkipped, diagnostics } = program.emit();
+  const errors = [...parsed.errors, ...diagnostics].filter((diagnostic) => diagnostic.category === ts.DiagnosticCategory.Error);
+  if (errors.length > 0) {
+    const host = { getCanonicalFileName: (file) => file, getCurrentDirectory: ts.sys.getCurrentDirectory, getNewLine: () => '\n' };
+    throw new Error(
+      `emitEsModules: tsc found ${errors.length} error(s) in the project of ${tsconfig}, so nothing was compiled or bundled. Fix them and build again:\n${ts.formatDiagnostics(errors, host)}`,
+    );
+  }
   if (emitSkipped) fail(diagnostics[0] ?? { messageText: `tsc emitted nothing for ${tsconfig}.` });
 }
 
