@@ -6,7 +6,7 @@ import { writeWebResponse } from './nodeAdapter';
 /**
  * What the node listener does when serving a request failed, so that it never rejects (node's
  * `http.Server` drops a listener's promise: a rejection would be unhandled and end the process).
- * `stage` says what failed: `'read'`, reading the request (a body stream that failed); `'answer'`,
+ * `stage` says what failed: `'read'`, reading the request (a body stream that failed, a method or target a web `Request` cannot carry); `'answer'`,
  * answering it (an endpoint that threw, a response that could not be written, the `next`
  * listener). When the client is gone (the connection closed, or the request ended before its
  * body), there is no one to answer: it is logged at debug level. Otherwise it is logged and
@@ -30,7 +30,7 @@ export async function answerNodeFailure(req: IncomingMessage, res: ServerRespons
   }
   const answer =
     stage === 'read'
-      ? oauthError('invalid_request', 'the request could not be read (its body ended early or failed): send it again')
+      ? oauthError('invalid_request', 'the request could not be read (its method, its target or its body): check it and send it again')
       : json({ error: 'server_error', error_description: 'the authorization server failed; its log has the details' }, 500);
   try {
     await writeWebResponse(res, answer);

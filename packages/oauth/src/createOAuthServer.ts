@@ -268,15 +268,15 @@ export async function createOAuthServer(options: OAuthServerOptions): Promise<OA
 
   /** Never rejects (node's http server drops a listener's promise): a failure is logged and answered by `answerNodeFailure`. */
   const handleNode = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
-    // Only a body that failed to arrive is the client's ('read', 400); headers a host set that `Headers` refuses, and the rest, are the server's ('answer', 500).
+    // What the client sent that cannot be read or carried by a `Request` (a body that failed to arrive, a method such as TRACE,
+    // a target WHATWG URL refuses) is the client's ('read', 400); headers a host set that `Headers` refuses, and the rest, are the server's ('answer', 500).
     let stage: 'read' | 'answer' = 'answer';
     try {
       const headers = nodeHeaders(req);
       const reading = nodeRequestBody(req, headers);
       stage = 'read';
-      const body = await reading;
+      const request = toWebRequest(req, origin, headers, await reading);
       stage = 'answer';
-      const request = toWebRequest(req, origin, headers, body);
       if (req.socket?.remoteAddress) socketAddresses.set(request, req.socket.remoteAddress);
       const response = (await handle(request)) ?? json({ error: 'not_found', error_description: 'no such endpoint on this authorization server' }, 404);
       await writeWebResponse(res, response);

@@ -130,6 +130,15 @@ describe('oauth.node when a request fails (the listener never rejects)', () => {
     expect(lines).toContainEqual({ level: 'warn', message: expect.stringMatching(/POST \/token: the request could not be read, answered 400: the body stream failed/) });
   });
 
+  it("a method a web Request cannot carry (TRACE /token) is the client's: 400 invalid_request, a warning, no error line", async () => {
+    const errorsBefore = lines.filter((l) => l.level === 'error').length;
+    const answer = await raw(`TRACE /token HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nConnection: close`, '');
+    expect(answer).toMatch(/^HTTP\/1\.1 400 /);
+    expect(JSON.parse(dechunked(answer))).toEqual({ error: 'invalid_request', error_description: expect.stringMatching(/could not be read/) });
+    await expectStillServing();
+    expect(lines.filter((l) => l.level === 'error')).toHaveLength(errorsBefore);
+  });
+
   it("an endpoint's response whose body fails (the app's login page): 500 server_error with no detail, the error logged", async () => {
     const clientId = String((await registerClient(base)).body.client_id);
     const response = await fetch(authorizeUrl(base, { client_id: clientId, code_challenge: pkcePair().challenge }), { redirect: 'manual' });
