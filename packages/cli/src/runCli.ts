@@ -46,7 +46,7 @@ function knownCommand(name: string, rest: readonly string[]): Command {
 /** How `runCli` was started, when not as `toolwright`. */
 export interface RunCliOptions {
   /**
-   * What the user typed to run the command, named in its messages ("See '<invocation> --help'"),
+   * What the user typed to run the command, named in its messages (`See '<invocation> --help'`),
    * e.g. `npm create toolwright@latest --` for `new`. Default: `toolwright <command>`.
    */
   readonly invocation?: string;
