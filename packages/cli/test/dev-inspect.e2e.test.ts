@@ -213,15 +213,22 @@ describe('toolwright dev --inspect', () => {
       expect(stderr).toContain(none);
       expect(stderr).not.toContain(kept);
       expect(stderr).not.toContain('server started');
-      writeFileSync(join(project, 'src', 'server.ts'), source("'server up'"));
+      // Written again every 5 s until seen: tsc's watcher can miss a write that lands as it settles after a build.
+      const writeUntil = (text: string) => {
+        let polls = 0;
+        return () => {
+          if (polls++ % 50 === 0) writeFileSync(join(project, 'src', 'server.ts'), text);
+        };
+      };
+      const fixing = writeUntil(source("'server up'"));
       await waitFor(
-        () => stderr.includes('server up'),
+        () => (fixing(), stderr.includes('server up')),
         'the server',
         () => stderr,
       );
-      writeFileSync(join(project, 'src', 'server.ts'), source('43'));
+      const breaking = writeUntil(source('43'));
       await waitFor(
-        () => stderr.includes(kept),
+        () => (breaking(), stderr.includes(kept)),
         'the second failed build',
         () => stderr,
       );
