@@ -1,6 +1,6 @@
 import type { ToolLogger } from '@toolwright/core';
-import type { ClientDocumentFetcher } from './cimd/ClientDocumentFetcher';
 import type { CryptoKey } from './webCrypto';
+import type { JwksUriKeys } from './jwksUriKeys';
 import type { OAuthClient } from './OAuthClient';
 import type { ConsentView, SignInHook } from './OAuthServerOptions';
 import type { OAuthStore } from './OAuthStore';
@@ -50,8 +50,8 @@ export interface OAuthContext {
   now(): number;
   /** Where the server logs what failed: the `logger` option, or the console. */
   readonly log: ToolLogger;
-  /** The guarded fetcher of metadata documents, also used for `private_key_jwt` clients' `jwks_uri`. */
-  documentFetcher(): ClientDocumentFetcher;
+  /** The keys at a `private_key_jwt` client's `jwks_uri`: fetched through the guarded document fetcher, cached, and a failure remembered a while. */
+  readonly jwksUriKeys: JwksUriKeys;
   /** The client of a client_id: registered, or fetched from its metadata document. */
   findClient(clientId: string): Promise<{ client: OAuthClient } | { error: string }>;
 }

@@ -1,8 +1,6 @@
-import type { ClientDocumentFetcher } from './cimd/ClientDocumentFetcher';
-import { refusalForClient } from './cimd/refusalForClient';
+import type { Jwk } from './jwksUriKeys';
 import type { OAuthClient } from './OAuthClient';
 import type { OAuthContext } from './OAuthContext';
-import { storeFullRetryAfter } from './OAuthStoreFullError';
 import { ALGORITHMS, decodeBase64url } from './tokenSigner';
 import { sha256 } from './webCrypto';
 
@@ -13,28 +11,23 @@ export const JWT_BEARER_ASSERTION = 'urn:ietf:params:oauth:client-assertion-type
 const SKEW_SECONDS = 30;
 /** An assertion may live at most this long (from `iat`, or from now): a short-lived proof, not a credential. */
 const MAX_LIFETIME_SECONDS = 600;
-/** How long a client's `jwks_uri` keys are kept before they are fetched again. */
-const JWKS_CACHE_SECONDS = 300;
-/** An unknown `kid` fetches the keys again only when the cached ones are at least this old (no fetch per bad request). */
-const JWKS_REFETCH_SECONDS = 60;
 
 /** One part of a compact JWS: base64url without padding (a length of 4n + 1 cannot be base64 either); an empty signature is refused later, by what it is signed with. */
 const BASE64URL = /^[A-Za-z0-9_-]*$/;
 
-type Jwk = Record<string, unknown>;
 /** A verified assertion: `spend` marks its `jti` used (false when it was used before); the caller calls it once, just before the request changes anything. */
 type Checked = { ok: true; spend: () => Promise<boolean> } | { ok: false; description: string };
 
 /**
  * Verifies a `private_key_jwt` client assertion (RFC 7523 §3, OpenID Connect Core §9): a JWS
- * signed with one of the client's registered keys (`jwks`, or `jwks_uri` fetched through the
- * SSRF-guarded document fetcher), `iss` and `sub` the client id, `aud` this server's issuer or
+ * signed with one of the client's registered keys (`jwks`, or `jwks_uri` fetched and cached by
+ * `jwksUriKeys`), `iss` and `sub` the client id, `aud` this server's issuer or
  * token endpoint, a short `exp`, and a `jti` used once (the store's `add`, across instances).
  * The `jti` is not spent here but by the returned `spend`, once the rest of the request has been
  * checked: a request that fails then keeps nothing, and a client's entries grow only with the
  * tokens it is issued.
  */
-export async function verifyClientAssertion(context: OAuthContext, client: OAuthClient, assertion: string, fetcher: () => ClientDocumentFetcher): Promise<Checked> {
+export async function verifyClientAssertion(context: OAuthContext, client: OAuthClient, assertion: string): Promise<Checked> {
   const fail = (description: string): Checked => ({ ok: false, description: `the client assertion ${description}` });
   const parts = assertion.split('.');
   if (parts.length !== 3 || assertion.length > 8192) return fail('is not a compact JWS');
@@ -66,7 +59,11 @@ export async function verifyClientAssertion(context: OAuthContext, client: OAuth
   if (typeof claims.jti !== 'string' || claims.jti === '' || claims.jti.length > 256) return fail('needs a jti (a unique id, so it cannot be replayed)');
 
   const kid = typeof header.kid === 'string' ? header.kid : undefined;
-  const keys = await clientKeys(context, client, kid, fetcher);
+  const keys = client.jwks
+    ? { keys: [...client.jwks.keys] }
+    : client.jwksUri
+      ? await context.jwksUriKeys(client.jwksUri, client.clientId, kid)
+      : { error: 'the client registered no jwks or jwks_uri' };
   if ('error' in keys) return fail(`could not be checked: ${keys.error}`);
   const candidates = keys.keys.filter((key) => (kid === undefined || key.kid === kid) && fitsAlgorithm(key, alg) && key.use !== 'enc');
   if (candidates.length === 0) return fail(`names no registered key for ${alg}${kid === undefined ? '' : ` with kid '${kid}'`}`);
@@ -106,38 +103,4 @@ function fitsAlgorithm(jwk: Jwk, alg: string): boolean {
 function publicMembers(jwk: Jwk): Jwk {
   const members = jwk.kty === 'EC' ? ['kty', 'crv', 'x', 'y'] : jwk.kty === 'OKP' ? ['kty', 'crv', 'x'] : ['kty', 'n', 'e'];
   return Object.fromEntries(members.filter((m) => Object.hasOwn(jwk, m)).map((m) => [m, jwk[m]]));
-}
-
-/** The client's public keys: its registered `jwks`, or its `jwks_uri` (cached in the store; fetched again for an unknown `kid` once the cache is a minute old). */
-async function clientKeys(context: OAuthContext, client: OAuthClient, kid: string | undefined, fetcher: () => ClientDocumentFetcher): Promise<{ keys: Jwk[] } | { error: string }> {
-  if (client.jwks) return { keys: [...client.jwks.keys] };
-  if (!client.jwksUri) return { error: 'the client registered no jwks or jwks_uri' };
-  const cacheKey = `client-jwks:${await sha256(client.jwksUri)}`;
-  const cachedRaw = await context.store.get(cacheKey);
-  const cached = cachedRaw ? (JSON.parse(cachedRaw) as { keys: Jwk[]; fetchedAt: number }) : undefined;
-  const known = cached && (kid === undefined || cached.keys.some((key) => key.kid === kid));
-  if (cached && (known || context.now() - cached.fetchedAt < JWKS_REFETCH_SECONDS * 1000)) return { keys: cached.keys };
-  let body: string | undefined;
-  try {
-    const fetched = await fetcher()(new URL(client.jwksUri));
-    body = fetched.body;
-  } catch (error) {
-    context.log.warn(`toolwright oauth: the jwks_uri ${client.jwksUri} of client ${client.clientId} could not be fetched: ${(error as Error)?.message ?? String(error)}`);
-    return { error: refusalForClient('its jwks_uri', error) };
-  }
-  let set: unknown;
-  try {
-    set = JSON.parse(body ?? '');
-  } catch {
-    return { error: 'its jwks_uri is not JSON' };
-  }
-  const keys = (set as { keys?: unknown })?.keys;
-  if (!Array.isArray(keys) || !keys.every((key) => typeof key === 'object' && key !== null && !Array.isArray(key))) return { error: 'its jwks_uri holds no JWK set ({ "keys": [...] })' };
-  try {
-    await context.store.set(cacheKey, JSON.stringify({ keys, fetchedAt: context.now() }), JWKS_CACHE_SECONDS);
-  } catch (error) {
-    // The cache saves fetches only: with the store full, the keys just fetched still check this request.
-    if (storeFullRetryAfter(error) === undefined) throw error;
-  }
-  return { keys: keys as Jwk[] };
 }

@@ -69,7 +69,7 @@ export async function authenticateClient(context: OAuthContext, request: Request
     return { ok: false, status: 401, error: 'invalid_client', description: `this client authenticates with ${client.tokenEndpointAuthMethod}, not ${method}` };
   }
   if (method === 'private_key_jwt') {
-    const checked = await verifyClientAssertion(context, client, secret!, context.documentFetcher);
+    const checked = await verifyClientAssertion(context, client, secret!);
     return checked.ok ? { ok: true, client, spend: checked.spend } : { ok: false, status: 401, error: 'invalid_client', description: checked.description };
   }
   if (method !== 'none' && !(client.clientSecretHash && secret !== undefined && sameString(await sha256(secret), client.clientSecretHash))) {

@@ -27,6 +27,7 @@ import { upstreamTokenKeeper } from './upstream/upstreamTokenKeeper';
 import { sealingKey } from './upstream/sealing';
 import type { UpstreamTokens } from './upstream/UpstreamProvider';
 import { hmacKey, randomToken } from './webCrypto';
+import { jwksUriKeys } from './jwksUriKeys';
 import { consoleLogger } from './consoleLogger';
 import { consentOffRisk } from './consentOffRisk';
 import { guardedLogger } from './guardedLogger';
@@ -172,7 +173,7 @@ export async function createOAuthServer(options: OAuthServerOptions): Promise<OA
     ...(options.renderConsent && { renderConsent: options.renderConsent }),
     now,
     log,
-    documentFetcher,
+    jwksUriKeys: jwksUriKeys(store, documentFetcher, now, log),
     async findClient(clientId) {
       if (clientId.length > 2048) return { error: 'client_id is too long' };
       if (isDocumentClientId(clientId)) return lookupDocument ? lookupDocument(clientId) : { error: 'client ID metadata documents are turned off on this server' };
@@ -192,6 +193,18 @@ export async function createOAuthServer(options: OAuthServerOptions): Promise<OA
     [paths.authorize, 'authorize'],
     [paths.consent, 'authorize'],
     [paths.callback, 'authorize'],
+  ]);
+  /**
+   * The one method each rate-limited endpoint takes (the upstream callback takes any). A request
+   * with another is answered by its endpoint's 405, before the rate limit counts it: a HEAD or a
+   * stray GET spends no one's token.
+   */
+  const methodOf = new Map<string, string>([
+    [paths.register, 'POST'],
+    [paths.token, 'POST'],
+    [paths.revoke, 'POST'],
+    [paths.authorize, 'GET'],
+    [paths.consent, 'POST'],
   ]);
   const takeRequest = createRateLimiter(options.rateLimit, now);
   const clientAddressOf = options.rateLimit ? options.rateLimit.clientAddressOf : undefined;
@@ -232,6 +245,9 @@ export async function createOAuthServer(options: OAuthServerOptions): Promise<OA
     if (request.method === 'OPTIONS') return new Response(null, { status: 204, headers: preflight.has(path) ? OPEN_CORS : {} });
     try {
       const limited = limitOf.get(path);
+      const method = methodOf.get(path);
+      // The endpoint's first check answers 405 (with Allow) and reads nothing else.
+      if (method !== undefined && request.method !== method) return await route(request);
       if (limited) {
         const waitSeconds = await takeRequest(limited, clientAddressOf?.(request) ?? socketAddresses.get(request));
         if (waitSeconds > 0) return tooManyRequests(limited, path, waitSeconds);

@@ -1,8 +1,9 @@
 /**
  * The three kinds of entries the authorization server keeps, by who can make them:
  * - `client`: anyone, without signing in: a registered client (`client:`), a client ID
- *   metadata document or its refusal (`cimd:`), and a registered client's cached `jwks_uri`
- *   keys (`client-jwks:`; written only when there is room, the keys serve their request anyway);
+ *   metadata document or its refusal (`cimd:`), and a client's cached `jwks_uri` keys or the
+ *   failure to fetch them (`client-jwks:`, `client-jwks:<hash>:failed`; written only when there
+ *   is room, what was fetched answers its request anyway);
  * - `signIn`: anyone who names a known client: a pending sign-in (`signin:`, `upstream-state:`)
  *   and the mark that an upstream sign-in's callback came (`upstream-state:<hash>:used`, which
  *   anyone holding the state can make, answering `error=...`; it lives a minute, the state goes);

@@ -90,7 +90,8 @@ describe('a refused fetch, as the client is told of it', () => {
   ])('private_key_jwt at /token, %s whose jwks_uri is internal or unfetchable', async (_name, clientFor) => {
     const key = new ClientKey();
     for (const [jwksUri, told, detail] of [
-      ['https://rebind.example/jwks.json', /jwks_uri.*does not resolve to a public address/, /rebind\.example resolves to 10\.0\.0\.5/],
+      // A URL of its own per case: a failed jwks_uri is remembered (not fetched, nor logged, again) for 30 s.
+      [`https://rebind.example/${randomUUID()}/jwks.json`, /jwks_uri.*does not resolve to a public address/, /rebind\.example resolves to 10\.0\.0\.5/],
       [`https://client.example/${randomUUID()}/jwks.json`, /jwks_uri.*could not be fetched/, /answered HTTP 404/],
     ] as const) {
       logged.length = 0;

@@ -210,3 +210,88 @@ describe('private_key_jwt with a client ID metadata document and its jwks_uri', 
     }
   });
 });
+
+/**
+ * A client whose `jwks_uri` is down must not make the server fetch it on every request, nor
+ * fill the log: a failure is remembered for 30 s (one fetch, one warning), requests that come
+ * while a fetch is under way wait for it, and once the keys are back a fetch replaces the failure.
+ */
+describe('a jwks_uri that could not be fetched', () => {
+  let host: Awaited<ReturnType<typeof startDocumentHost>>;
+  let served: Served;
+  const clock = testClock();
+  const warnings: string[] = [];
+  beforeAll(async () => {
+    host = await startDocumentHost();
+    const logger = { debug() {}, info() {}, warn: (line: string) => void warnings.push(line), error: (line: string) => void warnings.push(line) };
+    served = await serveOAuth('node', { now: clock.now, logger, clientDocuments: { fetcher: host.fetcher() } });
+  });
+  afterAll(async () => {
+    await served.close();
+    await host.close();
+  });
+
+  it('is fetched once for concurrent and later requests, logged once, fetched again after 30 s; the unknown-kid rule still holds', async () => {
+    const path = `/${randomUUID()}/jwks.json`;
+    const jwksUri = `https://client.example${path}`;
+    let key = new ClientKey(undefined, clock.now);
+    /** Down (503, slowly, so that requests pile up behind the fetch) or serving the current key. */
+    let up = false;
+    host.routes.set(`client.example${path}`, (_req, res) => {
+      if (up) res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(key.jwks));
+      else setTimeout(() => res.writeHead(503).end(), 200);
+    });
+    const fetches = () => host.hits.filter((hit) => hit.includes(path)).length;
+    const warned = () => warnings.filter((line) => line.includes(jwksUri)).length;
+    const { body } = await registerClient(served.base, { token_endpoint_auth_method: 'private_key_jwt', jwks_uri: jwksUri });
+    const clientId = String(body.client_id);
+    /** A token request the client authenticates with an assertion: `invalid_grant` (its made-up code) once the assertion is checked, `invalid_client` when not. */
+    const asClient = async () =>
+      (
+        await tokenRequest(served.base, {
+          grant_type: 'authorization_code',
+          code: 'made-up',
+          code_verifier: 'v'.repeat(43),
+          redirect_uri: CALLBACK,
+          client_assertion_type: ASSERTION_TYPE,
+          client_assertion: key.assertion(clientId, served.oauth.issuer),
+        })
+      ).body;
+    const refused = { error: 'invalid_client', error_description: expect.stringMatching(/jwks_uri could not be fetched/) };
+
+    // Five requests at once while the keys are down: one fetch, one warning.
+    expect(await Promise.all(Array.from({ length: 5 }, asClient))).toEqual(Array.from({ length: 5 }, () => refused));
+    expect([fetches(), warned()]).toEqual([1, 1]);
+    // Five more within 30 s: the failure is remembered.
+    for (let i = 0; i < 5; i++) expect(await asClient()).toEqual(refused);
+    clock.advance(29);
+    expect(await asClient()).toEqual(refused);
+    expect([fetches(), warned()]).toEqual([1, 1]);
+
+    // After 30 s the keys are fetched again: they are back, and they check the assertion.
+    up = true;
+    clock.advance(2);
+    expect(await asClient()).toMatchObject({ error: 'invalid_grant' });
+    expect([fetches(), warned()]).toEqual([2, 1]);
+
+    // The client rotates its key: a new kid fetches again only once the keys are a minute old.
+    key = new ClientKey(undefined, clock.now);
+    expect(await asClient()).toMatchObject({ error: 'invalid_client', error_description: expect.stringMatching(/no registered key/) });
+    expect(fetches()).toBe(2);
+    clock.advance(61);
+    expect(await asClient()).toMatchObject({ error: 'invalid_grant' });
+    expect(fetches()).toBe(3);
+
+    // Down again while the cached keys are a minute old: a new kid fails once, and the failure is remembered; the cached kid still works.
+    up = false;
+    clock.advance(61);
+    const cached = key;
+    key = new ClientKey(undefined, clock.now);
+    expect(await asClient()).toEqual(refused);
+    expect(await asClient()).toEqual(refused);
+    expect([fetches(), warned()]).toEqual([4, 2]);
+    key = cached;
+    expect(await asClient()).toMatchObject({ error: 'invalid_grant' });
+    expect(fetches()).toBe(4);
+  });
+});

@@ -85,3 +85,39 @@ describe('rate limits on the node listener', () => {
     );
   });
 });
+
+/**
+ * A request with a method the endpoint refuses (a HEAD, a GET at /token) is answered 405 before
+ * the rate limit counts it: it spends nothing of its address's bucket, so a link checker or a
+ * stray probe does not use up the requests the real client then needs.
+ */
+describe('rate limits and refused methods', () => {
+  let served: Served;
+  beforeAll(async () => {
+    served = await serveOAuth('fetch', { rateLimit: { register: { burst: 1, perMinute: 1 }, token: { burst: 1, perMinute: 1 }, authorize: { burst: 1, perMinute: 1 }, clientAddressOf } });
+  });
+  afterAll(() => served.close());
+
+  it.each([
+    ['/token', ['HEAD', 'GET', 'PUT', 'DELETE'], 'POST'],
+    ['/revoke', ['HEAD', 'GET', 'PATCH'], 'POST'],
+    ['/register', ['HEAD', 'GET', 'PUT'], 'POST'],
+    ['/authorize', ['HEAD', 'POST', 'PUT'], 'GET'],
+    ['/authorize/consent', ['HEAD', 'GET', 'PUT'], 'POST'],
+  ])('%s: %j are answered 405 (with Allow) each time, and the bucket still has its one request', async (path, methods, allowed) => {
+    // An address of its own per endpoint (/token and /revoke share a bucket).
+    const address = `203.0.113.${100 + ['/token', '/revoke', '/register', '/authorize', '/authorize/consent'].indexOf(path)}`;
+    for (const method of [...methods, ...methods]) {
+      const answer = await fetch(`${served.base}${path}`, from(address, { method, redirect: 'manual' }));
+      expect({ method, status: answer.status, allow: answer.headers.get('allow') }).toEqual({ method, status: 405, allow: allowed });
+      await answer.body?.cancel();
+    }
+    // The one request the burst allows is still there: it reaches the endpoint (refused there for what it lacks, not 429).
+    const first = await fetch(`${served.base}${path}`, from(address, { method: allowed, redirect: 'manual' }));
+    expect(first.status).not.toBe(429);
+    await first.body?.cancel();
+    const second = await fetch(`${served.base}${path}`, from(address, { method: allowed, redirect: 'manual' }));
+    expect(second.status).toBe(429);
+    await second.body?.cancel();
+  });
+});

@@ -6,6 +6,7 @@ import { errorPage, redirect } from '../oauthResponses';
 import { randomToken, sha256, type CryptoKey } from '../webCrypto';
 import { seal, unseal } from './sealing';
 import type { UpstreamProvider, UpstreamTokens } from './UpstreamProvider';
+import { upstreamErrorCode } from './upstreamErrorCode';
 
 interface Endpoints {
   authorization: string;
@@ -150,8 +151,11 @@ export function createUpstream(provider: UpstreamProvider, options: { callbackUr
       const iss = params.get('iss');
       if (issuer && iss !== null && iss !== issuer) return errorPage('Invalid sign-in', 'The answer came from another identity provider (RFC 9207 iss).');
       if (issInResponses && iss === null) return errorPage('Invalid sign-in', 'The identity provider’s answer has no iss, which its metadata promises (RFC 9207): it may come from another provider.');
-      const upstreamError = params.get('error');
-      if (upstreamError) return { signInId: pending.signInId, outcome: { deny: true, reason: `the identity provider answered ${upstreamError}` } };
+      // Only a known error code goes on to the client, never the provider's words: anyone can craft this query.
+      if (params.has('error')) {
+        const code = upstreamErrorCode(params.get('error'));
+        return { signInId: pending.signInId, outcome: { deny: true, reason: code ? `the identity provider answered ${code}` : 'the identity provider answered with an error' } };
+      }
       const code = params.get('code');
       if (!code) return errorPage('Invalid sign-in', 'The identity provider answered without a code.');
 
@@ -160,7 +164,7 @@ export function createUpstream(provider: UpstreamProvider, options: { callbackUr
       const response = await http(tokenEndpoint, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json', ...headers }, body });
       const tokens = (await response.json().catch(() => ({}))) as UpstreamTokens & { error?: string };
       if (!response.ok || typeof tokens.access_token !== 'string') {
-        return { signInId: pending.signInId, outcome: { deny: true, reason: `the identity provider refused the code (${tokens.error ?? `HTTP ${response.status}`})` } };
+        return { signInId: pending.signInId, outcome: { deny: true, reason: `the identity provider refused the code (${upstreamErrorCode(tokens.error) ?? `HTTP ${response.status}`})` } };
       }
       let claims: Record<string, unknown> = {};
       if (typeof tokens.id_token === 'string') {
