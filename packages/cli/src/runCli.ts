@@ -43,6 +43,11 @@ function knownCommand(name: string, rest: readonly string[]): Command {
   throw new UsageError(`Unknown command '${name}'.${hint} Commands: ${names.join(', ')}. See 'toolwright --help'.`);
 }
 
+/** A command's `--help`, naming what the user typed to run it. */
+function helpText(command: Command, invocation: string): string {
+  return typeof command.help === 'string' ? command.help : command.help(invocation);
+}
+
 /** How `runCli` was started, when not as `toolwright`. */
 export interface RunCliOptions {
   /**
@@ -67,7 +72,7 @@ export async function runCli(argv: readonly string[], io: Io, options: RunCliOpt
     if (name === 'help') {
       const topic = knownCommand(rest[0], rest.slice(1));
       if (rest.length > 1) throw new UsageError(`'toolwright help' explains one command, got ${rest.length} words: ${rest.join(' ')}. Run 'toolwright help ${topic.name}'.`);
-      println(io.stdout, topic.help);
+      println(io.stdout, helpText(topic, `toolwright ${topic.name}`));
       return ExitCode.Ok;
     }
     const unsupported = unsupportedNodeMessage();
@@ -78,7 +83,7 @@ export async function runCli(argv: readonly string[], io: Io, options: RunCliOpt
     const command = knownCommand(name, rest);
     const args = parseCommandArgs(command, rest, options.invocation);
     if (args.values.help === true) {
-      println(io.stdout, command.help);
+      println(io.stdout, helpText(command, args.invocation));
       return ExitCode.Ok;
     }
     return await command.run(args, io);

@@ -2,11 +2,12 @@
  * The commands that talk to a server, run in-process against real stdio servers: the built
  * weather example (a Toolwright server) and a hand-rolled fixture server with exact schemas.
  */
-import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runCli } from '@toolwright/cli';
+import { generateProject, runCli } from '@toolwright/cli';
+import { writeProject } from '../src/generate/writeProject';
 import { listeningUrl } from './helpers/listeningUrl';
 import { memoryIo } from './helpers/memoryIo';
 
@@ -17,6 +18,7 @@ jest.setTimeout(120_000);
 const FULL = join(WEATHER, '..', 'full');
 const HTTP = join(WEATHER, '..', 'http');
 const CONFORMANCE = join(WEATHER, '..', 'conformance');
+const REPO = join(WEATHER, '..', '..');
 
 describe('call, inspect, schema and config against stdio and HTTP servers', () => {
   let tmp: string;
@@ -171,19 +173,25 @@ createApp({ name: 'broken', version: '1.0.0', tools: [Broken] }).then((app) => a
     expect(unanswered.stderr).toContain("The server asks: Where do you want to pick up 'A Brief History of Time'?\nNo answer was given, so the request was cancelled. Pass --elicit");
   });
 
-  it('call asks the question on a terminal when no flag answers it', async () => {
+  // The question was written to stdout, into the result: 'toolwright call ... --json > out.json' wrote a file that was not JSON.
+  it('call asks the question on a terminal, on stderr: stdout carries only the result', async () => {
     const io = memoryIo(FULL, { interactive: true, input: 'university\n' });
     expect(await runCli(['call', 'dist/server.js', 'reserve_book', '--args', '{"bookId":1}'], io)).toBe(0);
-    expect(io.output()).toContain('Branch (Where to pick the book up) [central, harbour, university]');
-    expect(io.output()).toContain("Reserved 'Dune' for pickup at the university branch.\n");
+    expect(io.errors()).toContain('? Branch (Where to pick the book up) [central, harbour, university]');
+    expect(io.output()).toBe("Reserved 'Dune' for pickup at the university branch.\n");
+
+    const json = memoryIo(FULL, { interactive: true, input: 'harbour\n' });
+    expect(await runCli(['call', 'dist/server.js', 'reserve_book', '--args', '{"bookId":1}', '--json'], json)).toBe(0);
+    expect(json.errors()).toContain('? Branch (Where to pick the book up)');
+    expect(JSON.parse(json.output())).toMatchObject({ content: [{ type: 'text', text: "Reserved 'Dune' for pickup at the harbour branch." }] });
   });
 
   // Ctrl-D at the question printed readline's AbortError with its stack and exited 70; an input that had ended waited forever.
   it('call cancels the question when the terminal input is closed before the answer', async () => {
     const io = memoryIo(FULL, { interactive: true, input: '' });
     expect(await runCli(['call', 'dist/server.js', 'reserve_book', '--args', '{"bookId":1}'], io)).toBe(0);
-    expect(io.errors()).toContain('The input was closed before the answer, so the request was cancelled.');
-    expect(io.output()).toMatch(/\? Branch \(Where to pick the book up\) .*Nothing reserved: the user chose to cancel\.\n$/);
+    expect(io.errors()).toMatch(/\? Branch \(Where to pick the book up\) .*The input was closed before the answer, so the request was cancelled\.\n/);
+    expect(io.output()).toBe('Nothing reserved: the user chose to cancel.\n');
   });
 
   it('call answers sampling with --sample, and says how when it cannot', async () => {
@@ -209,6 +217,23 @@ createApp({ name: 'broken', version: '1.0.0', tools: [Broken] }).then((app) => a
     expect(missing.stderr).toContain("resources/read 'library://books/99' failed: There is no book 99.");
     const prompt = await cli(['call', 'dist/server.js', '--prompt', 'recommend', '--args', '{"genre":"history"}'], FULL);
     expect(prompt.stdout).toMatch(/^user: Recommend one of these history books/);
+  });
+
+  // On a server without resources, --resource said only "Method not found (JSON-RPC error -32601)".
+  it('call --resource (or --prompt) on a server that serves none says so, lists what it serves, and exits 3', async () => {
+    const tools = "It serves 4 tools: get_weather, calculate, get_time, search_notes; no prompts. See everything it serves with 'toolwright inspect dist/server.js'.";
+    const resource = await cli(['call', 'dist/server.js', '--resource', 'weather://tokyo']);
+    expect(resource).toEqual({
+      code: 3,
+      stdout: '',
+      stderr: `error: resources/read 'weather://tokyo' was not sent. The server weather 0.1.0 serves no resources (its capabilities declare none). ${tools}\n`,
+    });
+    const prompt = await cli(['call', 'dist/server.js', '--prompt', 'forecast']);
+    expect(prompt).toMatchObject({
+      code: 3,
+      stderr:
+        "error: prompts/get 'forecast' was not sent. The server weather 0.1.0 serves no prompts (its capabilities declare none). It serves 4 tools: get_weather, calculate, get_time, search_notes; no resources. See everything it serves with 'toolwright inspect dist/server.js'.\n",
+    });
   });
 
   it('call, inspect and schema snapshot reach a Streamable HTTP server by URL, with headers and a bearer token', async () => {
@@ -271,6 +296,34 @@ createApp({ name: 'broken', version: '1.0.0', tools: [Broken] }).then((app) => a
     const result = await cli(argv);
     expect(result.code).toBe(2);
     expect(result.stderr).toContain(message);
+  });
+
+  // The oauth template printed that it listens twice: app.listen() logged it, then its server.ts printed `listening on <url>`.
+  it('the oauth project says once that it listens', async () => {
+    const dir = mkdtempSync(join(tmp, 'oauth-'));
+    symlinkSync(join(REPO, 'node_modules'), join(dir, 'node_modules'), 'dir');
+    const files = generateProject({ template: 'oauth', transport: 'http', packageName: 'oauth-once', toolwrightVersion: '0.0.0', workspaceRoot: REPO });
+    await writeProject(
+      dir,
+      files.filter((f) => f.path === 'tsconfig.json' || f.path.startsWith('src/')),
+    );
+    writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'oauth-once', private: true, type: 'commonjs', main: 'dist/server.js' }));
+    const build = spawnSync(process.execPath, [join(REPO, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.json'], { cwd: dir, encoding: 'utf8' });
+    expect({ status: build.status, output: build.stdout }).toEqual({ status: 0, output: '' });
+
+    const server = spawn(process.execPath, [join(dir, 'dist', 'server.js'), '--http', '--port', '0'], { cwd: dir, stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    server.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    try {
+      await listeningUrl(server);
+      // Whatever server.ts does after listen() resolves runs before the signal is handled.
+      const exited = new Promise((resolve) => server.once('exit', resolve));
+      server.kill('SIGTERM');
+      await exited;
+      expect(stderr.match(/listening/g)).toEqual(['listening']);
+    } finally {
+      server.kill('SIGKILL');
+    }
   });
 
   it('config prints a snippet per client', async () => {

@@ -5,6 +5,7 @@
  */
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { createServer, type AddressInfo } from 'node:net';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -18,6 +19,8 @@ const MINIMAL = join(__dirname, '..', '..', '..', 'examples', 'minimal');
 const APP = join(__dirname, '..', '..', '..', 'examples', 'app');
 /** A server that takes 1.5 s to stop after SIGTERM. */
 const SLOW_STOP = join(__dirname, 'fixtures', 'slow-stop-server.js');
+/** A server that listens on its --port, and on SIGTERM closes it at once and exits a second later. */
+const PORT_SERVER = join(__dirname, 'fixtures', 'port-server.js');
 
 describe('toolwright dev --inspect', () => {
   let stubDir: string;
@@ -238,6 +241,81 @@ describe('toolwright dev --inspect', () => {
     } finally {
       dev.kill('SIGKILL');
       rmSync(project, { recursive: true, force: true });
+    }
+  }, 120_000);
+
+  // A taken --port started a server that failed with EADDRINUSE, and the Inspector opened on whatever held the port.
+  it('refuses a --port another process holds, before it builds or starts anything', async () => {
+    const blocker = createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+    const port = (blocker.address() as AddressInfo).port;
+    try {
+      const dev = spawn(process.execPath, [CLI, 'dev', '--inspect', '--port', String(port), PORT_SERVER], { cwd: APP, stdio: ['ignore', 'ignore', 'pipe'] });
+      let stderr = '';
+      dev.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+      const exited = once(dev, 'exit');
+      const waited = new Promise((resolve) => setTimeout(() => resolve('still running after 20 s'), 20_000).unref());
+      try {
+        expect(await Promise.race([exited, waited])).toEqual([2, null]);
+      } finally {
+        dev.kill('SIGKILL');
+      }
+      expect(stderr).toBe(
+        `error: Port ${port} on 127.0.0.1 is in use by another process (a server left running by an earlier toolwright dev?). Stop it, pass another --port, or leave --port off to use a free one.\n`,
+      );
+    } finally {
+      blocker.close();
+    }
+  }, 60_000);
+
+  // A restart started the new server at once: when another process had taken the port meanwhile, it failed with EADDRINUSE.
+  it('a restart keeps the port: while another process holds it, the server waits, says so, and starts once it is free', async () => {
+    const view = join(APP, 'views', 'counter.html');
+    const html = readFileSync(view, 'utf8');
+    const dev = spawn(process.execPath, [CLI, 'dev', '--inspect', PORT_SERVER], {
+      cwd: APP,
+      env: { ...process.env, PATH: `${stubDir}:${process.env.PATH}` },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let stderr = '';
+    dev.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    const ups = () => [...stderr.matchAll(/port-server up \(pid \d+\) on port (\d+)/g)].map((m) => Number(m[1]));
+    const blocker = createServer();
+    try {
+      await waitFor(
+        () => ups().length === 1,
+        'the server',
+        () => stderr,
+      );
+      const [port] = ups();
+      writeFileSync(view, html); // a save in an editor: a restart
+      await waitFor(
+        () => stderr.includes('port-server closed its port'),
+        'the old server to close its port',
+        () => stderr,
+      );
+      // Another process takes the port while the old server is still stopping.
+      await new Promise<void>((resolve) => blocker.listen(port, '127.0.0.1', resolve));
+      await waitFor(
+        () => stderr.includes(`port ${port} on 127.0.0.1 is in use by another process, so the server waits to start until it is free`),
+        'the wait',
+        () => stderr,
+      );
+      expect(stderr).not.toContain('port-server failed');
+      expect(ups()).toEqual([port]);
+      await new Promise((resolve) => blocker.close(resolve));
+      await waitFor(
+        () => ups().length === 2,
+        'the server on the freed port',
+        () => stderr,
+      );
+      expect(ups()).toEqual([port, port]);
+      const exited = once(dev, 'exit');
+      dev.kill('SIGINT');
+      expect(await exited).toEqual([0, null]);
+    } finally {
+      dev.kill('SIGKILL');
+      if (blocker.listening) blocker.close();
     }
   }, 120_000);
 

@@ -49,8 +49,8 @@ async function serve(dir: string, template: Hosted): Promise<{ url: string; chil
     (port) => spawn(process.execPath, argsFor(port), { cwd: dir, env: { ...process.env, PORT: String(port), NEXT_TELEMETRY_DISABLED: '1' }, stdio: ['ignore', 'pipe', 'pipe'] }),
     {
       port: template === 'oauth' ? undefined : 0,
-      // Ours print `listening on <url>` on stderr; Next prints `- Local: <origin>`, then `Ready in ...`, on stdout.
-      listening: template === 'next' ? /- Local:\s+(http:\/\/\S+)[\s\S]*Ready in/ : /listening on (http:\/\/\S+)/,
+      // Ours print `listening on <url>` on stderr, but for oauth, whose app.listen() logs it as JSON; Next prints `- Local: <origin>`, then `Ready in ...`, on stdout.
+      listening: template === 'next' ? /- Local:\s+(http:\/\/\S+)[\s\S]*Ready in/ : template === 'oauth' ? /"msg":"listening","url":"(http:[^"]+)"/ : /listening on (http:\/\/\S+)/,
       timeoutMs: 120_000,
       name: `${template}: the server`,
     },

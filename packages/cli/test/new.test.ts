@@ -179,7 +179,10 @@ describe('toolwright new', () => {
   ])('on a terminal, input closed after %j ends at the question %s: exit 2, one line, nothing written', async (input, question) => {
     const io = memoryIo(tmp, { interactive: true, input });
     expect(await runCli(['new'], io)).toBe(2);
-    expect(io.errors()).toBe(`error: No answer to '${question}': the input was closed (Ctrl-D or Ctrl-C). Nothing was done; pass the answers as arguments to run without questions.\n`);
+    // The questions are on stderr, before the one error line; stdout has nothing.
+    expect(io.errors()).toContain(`? ${question}`);
+    expect(io.errors().endsWith(`error: No answer to '${question}': the input was closed (Ctrl-D or Ctrl-C). Nothing was done; pass the answers as arguments to run without questions.\n`)).toBe(true);
+    expect(io.output()).toBe('');
     expect(readdirSync(tmp)).toEqual([]);
   });
 
@@ -283,6 +286,16 @@ describe('toolwright new', () => {
       expect(await runCli(argv, io)).toBe(0);
       expect(io.output()).toContain('Usage: toolwright new <dir> [options]');
     }
+  });
+
+  // Run as `npm create toolwright -- --help`, the help said 'Usage: toolwright new', a command that route does not install.
+  it.each([[['--help']], [['-h']], [['x', '--help']]])('run as npm create, %j prints help that names npm create', async (argv) => {
+    const io = memoryIo(tmp);
+    expect(await runCli(['new', ...argv], io, { invocation: 'npm create toolwright@latest --' })).toBe(0);
+    expect(io.output()).toMatch(/^Usage: npm create toolwright@latest -- <dir> \[options\]\n/);
+    expect(io.output()).toContain('\n  npm create toolwright@latest -- weather-server --template weather --name @acme/weather\n');
+    expect(io.output()).not.toContain('toolwright new');
+    expect(readdirSync(tmp)).toEqual([]);
   });
 
   it.each(TEMPLATE_NAMES)('renders every placeholder of the %s template', (template) => {

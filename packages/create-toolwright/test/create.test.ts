@@ -28,6 +28,13 @@ describe('npm create toolwright (the create-toolwright binary)', () => {
     expect(existsSync(join(tmp, 'x'))).toBe(false);
   });
 
+  // It printed 'Usage: toolwright new <dir> [options]': `toolwright` is not installed on this route.
+  it('--help shows how to run it through npm create', async () => {
+    const { stdout } = await promisify(execFile)(process.execPath, [BIN, '--help'], { cwd: tmp });
+    expect(stdout).toMatch(/^Usage: npm create toolwright@latest -- <dir> \[options\]\n/);
+    expect(stdout).not.toContain('toolwright new');
+  });
+
   // `toolwright` is not installed on this route: a message that named 'toolwright new' sent the user to a missing command.
   it.each([
     [[], "Missing <dir>: where to create the project, e.g. 'npm create toolwright@latest -- my-server'."],

@@ -20,8 +20,8 @@ export interface Command {
   readonly name: string;
   /** One line, for the command list. */
   readonly summary: string;
-  /** The full `--help` text. */
-  readonly help: string;
+  /** The full `--help` text; a function of what the user typed to run it (`npm create toolwright@latest --` for `new`) when it names that. */
+  readonly help: string | ((invocation: string) => string);
   readonly options: Readonly<Record<string, OptionSpec>>;
   /** Whether it passes the arguments after `--` to the server it starts; without it, `--` and what follows are refused. */
   readonly serverArgs?: true;

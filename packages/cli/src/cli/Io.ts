@@ -10,7 +10,10 @@ export interface Io {
   /** Styles for stdout and stderr, each coloured only when that stream is a terminal. */
   readonly out: Style;
   readonly err: Style;
-  /** Whether questions may be asked: both stdin and stdout are terminals. */
+  /**
+   * Whether questions may be asked: stdin and stderr are terminals. Questions go to stderr, so
+   * stdout may be a file or a pipe (`toolwright call ... > out.json` still asks).
+   */
   readonly interactive: boolean;
 }
 
@@ -23,7 +26,7 @@ export function processIo(): Io {
     stderr: process.stderr,
     out: createStyle(process.stdout),
     err: createStyle(process.stderr),
-    interactive: process.stdin.isTTY === true && process.stdout.isTTY === true,
+    interactive: process.stdin.isTTY === true && process.stderr.isTTY === true,
   };
 }
 

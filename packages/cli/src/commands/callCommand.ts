@@ -2,13 +2,15 @@ import type { ContentBlock } from '@modelcontextprotocol/client';
 import { callAsTask, TASKS_EXTENSION } from '../client/callAsTask';
 import { cliAnswers, ANSWER_HELP } from '../client/cliAnswers';
 import { CONNECT_HELP, CONNECT_OPTIONS, protocolChoice, serverTarget } from '../client/ServerTarget';
+import { unservedFeature } from '../client/unservedFeature';
 import { withClient } from '../client/withClient';
 import type { Command, ParsedArgs } from '../cli/Command';
 import { ExitCode } from '../cli/ExitCode';
 import { println, type Io } from '../cli/Io';
 import { booleanOption, stringOption } from '../cli/parseCommandArgs';
 import { jsonText, terminalSafe } from '../cli/terminalSafe';
-import { UsageError } from '../cli/UsageError';
+import { ServerError, UsageError } from '../cli/UsageError';
+import { shellQuoted } from '../cli/shellQuoted';
 
 export const callCommand: Command = {
   name: 'call',
@@ -82,7 +84,12 @@ Examples:
     const options = { timeout: timeoutMs };
     const what = resource !== undefined ? `resources/read '${resource}'` : prompt !== undefined ? `prompts/get '${prompt}'` : `tools/call '${tool}'`;
 
+    const feature = resource !== undefined ? 'resources' : prompt !== undefined ? 'prompts' : 'tools';
+
     const result = await withClient(target, io, { verbose: booleanOption(args, 'verbose'), timeoutMs, answers, what, protocol: protocolChoice(args) }, async (client) => {
+      // A server that declares no resources (or prompts, or tools) would answer only "Method not found": say what it serves instead.
+      const unserved = await unservedFeature(client, feature, options);
+      if (unserved !== undefined) throw new ServerError(`${what} was not sent. ${unserved} See everything it serves with 'toolwright inspect ${shellQuoted(serverArg)}'.`);
       if (resource !== undefined) return { kind: 'resource' as const, value: await client.readResource({ uri: resource }, options) };
       if (prompt !== undefined) return { kind: 'prompt' as const, value: await client.getPrompt({ name: prompt, arguments: promptArgs(callArgs) }, options) };
       // A 2026-07-28 HTTP server that serves tasks may answer with a task: it is polled, its questions answered, its result printed.

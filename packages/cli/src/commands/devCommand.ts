@@ -9,6 +9,7 @@ import { println, type Io } from '../cli/Io';
 import { booleanOption, stringOption } from '../cli/parseCommandArgs';
 import { UsageError } from '../cli/UsageError';
 import { INSPECTOR, inspectorCommand, nodeRunsInspector, startInspector } from '../dev/inspector';
+import { portInUse } from '../dev/portInUse';
 
 export const devCommand: Command = {
   name: 'dev',
@@ -25,9 +26,10 @@ stdout, so a client can start 'toolwright dev' as a stdio server (a restart ends
 session: prefer HTTP while developing).
 
 With --inspect, the server serves Streamable HTTP on 127.0.0.1 (port --port, default a
-free one, the same across restarts) and the MCP Inspector's web UI opens on it: started
-here on Node ${INSPECTOR.node} or later (npx downloads ${INSPECTOR.package}@${INSPECTOR.version}
-once); on an older Node, the exact command to run it from a newer one is printed instead.
+free one, the same across restarts: a restart waits while another process holds it) and
+the MCP Inspector's web UI opens on it: started here on Node ${INSPECTOR.node} or later
+(npx downloads ${INSPECTOR.package}@${INSPECTOR.version} once); on an older Node, the
+exact command to run it from a newer one is printed instead.
 
 Arguments:
   [entry]            the compiled server (default: package.json "main", else dist/server.js)
@@ -51,6 +53,12 @@ Exit codes: 0 stopped with Ctrl-C, 2 invalid arguments or no TypeScript in the p
     if (portOption !== undefined && !inspect) throw new UsageError('--port applies with --inspect; otherwise pass the server its own flags: toolwright dev -- --http --port 3000.');
     if (inspect && args.rest.some((a) => a === '--http' || a === '--port')) throw new UsageError('--inspect chooses the HTTP flags itself; use --port <n> to pick the port.');
     const port = inspect ? (portOption === undefined ? await freePort() : parsePort(portOption)) : undefined;
+    // A server started on a taken port fails with EADDRINUSE, and the Inspector would open on whatever holds it.
+    if (portOption !== undefined && port !== undefined && (await portInUse(port))) {
+      throw new UsageError(
+        `Port ${port} on 127.0.0.1 is in use by another process (a server left running by an earlier toolwright dev?). Stop it, pass another --port, or leave --port off to use a free one.`,
+      );
+    }
     const serverArgs = port === undefined ? args.rest : [...args.rest, '--http', '--port', String(port), '--host', '127.0.0.1'];
     const entry = resolveEntry(io.cwd, args.positionals[0], serverArgs, { mustExist: false });
     let tsc: string;
@@ -79,9 +87,30 @@ Exit codes: 0 stopped with Ctrl-C, 2 invalid arguments or no TypeScript in the p
       await exited;
       clearTimeout(force);
     };
+    /**
+     * With --inspect, the Inspector knows the server by its port, so a restart never moves it: it
+     * waits while another process holds the port (the old server has exited by now, and its port
+     * is free unless something else took it meanwhile), saying so after a second. False when the
+     * dev loop stopped meanwhile.
+     */
+    const portFree = async (): Promise<boolean> => {
+      if (port === undefined) return true;
+      const since = Date.now();
+      let told = false;
+      while (!stopping && (await portInUse(port))) {
+        if (!told && Date.now() - since >= 1000) {
+          told = true;
+          log(
+            `port ${port} on 127.0.0.1 is in use by another process, so the server waits to start until it is free (the Inspector stays on http://127.0.0.1:${port}/mcp). Stop that process, or press Ctrl-C and run toolwright dev --inspect --port <another>.`,
+          );
+        }
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      return !stopping;
+    };
     const startServer = async (): Promise<void> => {
       await stopServer();
-      if (stopping) return;
+      if (stopping || !(await portFree())) return;
       if (!existsSync(entry.file)) return log(`${shown} does not exist after the build; pass the entry file: toolwright dev <entry>`);
       // --inspect serves on 127.0.0.1 for the inspector, which sends no token: a generated http project
       // (which refuses to start without MCP_TOKENS) is told MCP_ALLOW_ANONYMOUS=1, unless the environment says otherwise.

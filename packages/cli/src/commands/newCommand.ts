@@ -16,6 +16,9 @@ import { blockingEntries, checkWritable, writeProject } from '../generate/writeP
 import { didYouMean } from '../cli/didYouMean';
 import { shellQuoted } from '../cli/shellQuoted';
 
+/** How `npm create toolwright` runs this command: everything after `--` reaches it, options included. */
+const NPM_CREATE = 'npm create toolwright@latest --';
+
 export const newCommand: Command = {
   name: 'new',
   summary: 'Create a server project from a template',
@@ -29,7 +32,7 @@ export const newCommand: Command = {
     'pack-dir': { type: 'string' },
     workspace: { type: 'string' },
   },
-  help: `Usage: toolwright new <dir> [options]
+  help: (invocation) => `Usage: ${invocation} <dir> [options]
 
 Create a complete MCP server project in <dir>: package.json with pinned dependencies,
 tsconfig with decorators on, src/ with tool classes and an injected service, an
@@ -60,9 +63,8 @@ is an error). Nothing is written when an answer is invalid.
 Exit codes: 0 created, 2 invalid arguments or a non-empty folder.
 
 Examples:
-  toolwright new my-server
-  toolwright new weather-server --template weather --name @acme/weather
-  npm create toolwright@latest my-server -- --template http`,
+  ${invocation} my-server
+  ${invocation} weather-server --template weather --name @acme/weather${invocation === 'toolwright new' ? `\n  ${NPM_CREATE} my-server --template http` : ''}`,
 
   async run(args: ParsedArgs, io: Io): Promise<number> {
     if (args.positionals.length > 1) throw new UsageError(`Expected one folder, got ${args.positionals.length}: ${args.positionals.join(' ')}. Quote a path with spaces.`);
@@ -179,6 +181,6 @@ async function defaultName(io: Io, target: string): Promise<string> {
     const answer = await ask(io, 'Package name', suggestion);
     const problem = validateProjectName(answer);
     if (!problem) return answer;
-    println(io.stdout, `  ${problem}.`);
+    println(io.stderr, `  ${problem}.`);
   }
 }

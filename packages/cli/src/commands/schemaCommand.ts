@@ -1,5 +1,6 @@
+import { statSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
-import { dirname, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { CONNECT_HELP, CONNECT_OPTIONS } from '../client/ServerTarget';
 import type { Command, ParsedArgs } from '../cli/Command';
 import { count } from '../cli/count';
@@ -13,6 +14,7 @@ import type { Change } from '../contract/Change';
 import { diffContracts } from '../contract/diffContracts';
 import { loadContract, parseContract } from '../contract/loadContract';
 import { didYouMean } from '../cli/didYouMean';
+import { shellQuoted } from '../cli/shellQuoted';
 
 export const schemaCommand: Command = {
   name: 'schema',
@@ -53,9 +55,14 @@ snapshot file, 3 the server failed to start or answer.`,
     const [action, ...rest] = args.positionals;
     if (action === 'snapshot') {
       if (rest.length > 1) throw new UsageError(`Expected at most one server, got: ${rest.join(' ')}.`);
+      const out = stringOption(args, 'out');
+      // Checked before the server starts: a folder where the file belongs.
+      if (out !== undefined && (endsWithSeparator(out) || isFolder(resolve(io.cwd, out)))) {
+        const what = endsWithSeparator(out) ? `names a folder (it ends with '${out.at(-1)}')` : 'is a folder';
+        throw new UsageError(`--out ${out} ${what}, and the snapshot is a file. Name a file in it: --out ${shellQuoted(inFolder(out))}.`);
+      }
       const contract = await loadContract(args, io, rest[0]);
       const text = `${jsonText(contract)}\n`;
-      const out = stringOption(args, 'out');
       if (out === undefined) io.stdout.write(text);
       else {
         const file = resolve(io.cwd, out);
@@ -79,8 +86,8 @@ snapshot file, 3 the server failed to start or answer.`,
       let text: string;
       try {
         text = await readFile(resolve(io.cwd, file), 'utf8');
-      } catch {
-        throw new UsageError(`Cannot read ${file}. Write it first with 'toolwright schema snapshot --out ${file}'.`);
+      } catch (error) {
+        throw unreadableSnapshot(error, file);
       }
       const before = parseContract(text, file);
       const after = await loadContract(args, io, entry);
@@ -94,6 +101,43 @@ snapshot file, 3 the server failed to start or answer.`,
     );
   },
 };
+
+/** The snapshot file in a folder the user named where a file belongs. */
+function inFolder(folder: string): string {
+  return join(folder, 'contract.json');
+}
+
+/** Whether a path as typed names a folder: `snapshots/`. */
+function endsWithSeparator(path: string): boolean {
+  return /[\\/]$/.test(path);
+}
+
+function isFolder(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Why the snapshot `file` (as the user typed it) cannot be read, and how to fix that: a folder
+ * (`schema diff /tmp`) needs the file's name in it, a missing file is written first by
+ * `schema snapshot --out` with that same path.
+ */
+function unreadableSnapshot(error: unknown, file: string): Error {
+  const code = (error as NodeJS.ErrnoException | null)?.code;
+  // 'snapshots/' names a folder, there or not: written to as a file, it would not be read back by that name.
+  const namesFolder = endsWithSeparator(file) && (code === 'ENOENT' || code === 'ENOTDIR');
+  if (code === 'EISDIR' || namesFolder) {
+    const named = shellQuoted(inFolder(file));
+    const what = namesFolder ? `names a folder (it ends with '${file.at(-1)}')` : 'is a folder';
+    return new UsageError(`Cannot read ${file}: it ${what}, and the snapshot is a file. Name the file: 'toolwright schema diff ${named}' (write it with 'toolwright schema snapshot --out ${named}').`);
+  }
+  if (code === 'ENOENT') return new UsageError(`Cannot read ${file}: it does not exist (ENOENT). Write it first with 'toolwright schema snapshot --out ${shellQuoted(file)}'.`);
+  const explained = fileError(error, 'read', file, "Pass the file written by 'toolwright schema snapshot --out <file>'.");
+  return explained instanceof UsageError ? explained : new UsageError(`Cannot read ${file}: ${(error as Error).message}.`);
+}
 
 function printChanges(changes: Change[], io: Io): void {
   const o = io.out;

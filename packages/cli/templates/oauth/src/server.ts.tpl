@@ -15,8 +15,8 @@ async function main(): Promise<void> {
   }
   const port = listen.port ?? 3000;
   const issuer = process.env.MCP_ISSUER ?? `http://127.0.0.1:${port}`;
-  const listener = await (await {{appFactory}}(issuer)).listen({ ...listen, port });
-  console.error(`listening on ${listener.url}`);
+  // listen() logs one line on stderr once the port is open: {"msg":"listening","url":"http://127.0.0.1:3000/mcp",...}.
+  await (await {{appFactory}}(issuer)).listen({ ...listen, port });
 }
 
 main().catch((error: unknown) => {
