@@ -5,6 +5,7 @@ import { clientDocuments, isDocumentClientId } from './cimd/clientDocuments';
 import { defaultDocumentFetcher } from './cimd/defaultDocumentFetcher';
 import { authorize, completeSignIn, consent } from './endpoints/authorize';
 import { authorizationServerMetadata, metadataPaths } from './endpoints/metadata';
+import { publicDocument } from './endpoints/publicDocument';
 import { register } from './endpoints/register';
 import { revoke } from './endpoints/revoke';
 import { token } from './endpoints/token';
@@ -195,9 +196,9 @@ export async function createOAuthServer(options: OAuthServerOptions): Promise<OA
     [paths.callback, 'authorize'],
   ]);
   /**
-   * The one method each rate-limited endpoint takes (the upstream callback takes any). A request
-   * with another is answered by its endpoint's 405, before the rate limit counts it: a HEAD or a
-   * stray GET spends no one's token.
+   * The one method each rate-limited endpoint takes. A request with another is answered by its
+   * endpoint's 405, before the rate limit counts it: a HEAD or a stray GET spends no one's token,
+   * and a HEAD at the upstream callback no one's sign-in.
    */
   const methodOf = new Map<string, string>([
     [paths.register, 'POST'],
@@ -205,13 +206,15 @@ export async function createOAuthServer(options: OAuthServerOptions): Promise<OA
     [paths.revoke, 'POST'],
     [paths.authorize, 'GET'],
     [paths.consent, 'POST'],
+    [paths.callback, 'GET'],
   ]);
   const takeRequest = createRateLimiter(options.rateLimit, now);
   const clientAddressOf = options.rateLimit ? options.rateLimit.clientAddressOf : undefined;
   /** The remote address of each request the node listener converted. */
   const socketAddresses = new WeakMap<Request, string>();
-  for (const path of metadataPaths(issuerPath)) routes.set(path, async () => json(metadata, 200, { 'Cache-Control': 'public, max-age=3600' }));
-  routes.set(paths.jwks, async () => json(signer.jwks, 200, { 'Cache-Control': 'public, max-age=3600' }));
+  const metadataDocument = publicDocument(metadata, 'authorization server metadata');
+  for (const path of metadataPaths(issuerPath)) routes.set(path, metadataDocument);
+  routes.set(paths.jwks, publicDocument(signer.jwks, 'key set'));
   routes.set(paths.authorize, (request) => authorize(context, request));
   routes.set(paths.consent, (request) => consent(context, request));
   routes.set(paths.token, (request) => token(context, request));
@@ -266,7 +269,7 @@ export async function createOAuthServer(options: OAuthServerOptions): Promise<OA
     const route = routes.get(path);
     if (!route) return undefined;
     const answer = await answerOf(request, path, route);
-    // A HEAD answer has the GET's status and headers and no body (RFC 9110 §9.3.2): the route's, and a 429, 503 or 500 given around it.
+    // A HEAD answer has the GET's status and headers and no body (RFC 9110 §9.3.2): the route's (a document's 200, an endpoint's 405), and a 500 given around it.
     return request.method === 'HEAD' && answer.body !== null ? new Response(null, { status: answer.status, statusText: answer.statusText, headers: answer.headers }) : answer;
   };
 

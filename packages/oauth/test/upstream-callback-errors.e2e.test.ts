@@ -1,7 +1,9 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { ToolwrightError } from '@toolwright/core';
 import type { UpstreamProvider } from '@toolwright/oauth';
-import { CALLBACK, authorizeUrl, pkcePair, registerClient } from './fixtures/rawFlow';
+import { TestBrowser } from './fixtures/browser';
+import { CALLBACK, authorizeUrl, pkcePair, registerClient, tokenRequest } from './fixtures/rawFlow';
 import { serveOAuth, type Served } from './fixtures/serveOAuth';
 
 /** Words someone crafting the callback would like the user to read in the MCP client. */
@@ -15,7 +17,7 @@ const PHISHING = 'Your account is locked. Call +1 555 0100 to unlock it';
  * The same holds for the error the provider's token endpoint answers for the code.
  */
 describe('upstream errors, as the MCP client is told of them', () => {
-  let provider: { server: Server; base: string; tokenAnswer: { status: number; body: unknown } };
+  let provider: Provider;
   let served: Served;
   let clientId: string;
   beforeAll(async () => {
@@ -79,14 +81,131 @@ describe('upstream errors, as the MCP client is told of them', () => {
     callback.searchParams.set('code', 'upstream-code');
     expect(await toldClient(callback)).toEqual({ error: 'access_denied', description });
   });
+
+  it.each([
+    ['null', null],
+    ['an array', [{ access_token: 'upstream-access-token' }]],
+    ['a number', 42],
+    ['a string', 'upstream-access-token'],
+    ['no JSON at all', undefined],
+  ])('the provider’s token endpoint answered 200 with %s: a failed exchange, as a refusal is (no 500)', async (_name, body) => {
+    provider.tokenAnswer = { status: 200, body };
+    const callback = await startSignIn();
+    callback.searchParams.set('code', 'upstream-code');
+    expect(await toldClient(callback)).toEqual({ error: 'access_denied', description: 'the identity provider refused the code (HTTP 200)' });
+  });
+
+  it('a HEAD or a POST at the callback is refused (405, Allow: GET) and spends nothing: the GET after it completes the sign-in', async () => {
+    provider.tokenAnswer = { status: 200, body: { access_token: 'upstream-access-token', token_type: 'Bearer' } };
+    const callback = await startSignIn();
+    callback.searchParams.set('code', 'upstream-code');
+    const before = provider.tokenRequests;
+    const head = await fetch(callback, { method: 'HEAD', redirect: 'manual' });
+    expect([head.status, head.headers.get('allow'), await head.text()]).toEqual([405, 'GET', '']);
+    // As a provider answering with response_mode=form_post would send it.
+    const form = new URLSearchParams([...callback.searchParams]);
+    const post = await fetch(new URL(callback.pathname, callback), { method: 'POST', body: form, redirect: 'manual' });
+    expect([post.status, post.headers.get('allow')]).toEqual([405, 'GET']);
+    await post.body?.cancel();
+    expect(provider.tokenRequests).toBe(before);
+    // The sign-in is still pending: the browser's GET exchanges the code, and the consent page leads to the client's code.
+    const landed = await new TestBrowser().authorize(callback.href, CALLBACK);
+    expect(landed.searchParams.get('code')).toEqual(expect.any(String));
+    expect(provider.tokenRequests).toBe(before + 1);
+  });
+
+  it('a refresh the provider answers 200 with null fails with a ToolwrightError naming the provider (no TypeError)', async () => {
+    provider.tokenAnswer = { status: 200, body: { access_token: 'upstream-access-token', token_type: 'Bearer', refresh_token: 'upstream-refresh-token', expires_in: 3600 } };
+    const { verifier, challenge } = pkcePair();
+    const started = await fetch(authorizeUrl(served.base, { client_id: clientId, code_challenge: challenge }), { redirect: 'manual' });
+    const toProvider = new URL(started.headers.get('location')!);
+    const back = new URL(toProvider.searchParams.get('redirect_uri')!);
+    back.searchParams.set('state', toProvider.searchParams.get('state')!);
+    back.searchParams.set('code', 'upstream-code');
+    const landed = await new TestBrowser().authorize(back.href, CALLBACK);
+    const issued = await tokenRequest(served.base, { grant_type: 'authorization_code', code: landed.searchParams.get('code')!, code_verifier: verifier, redirect_uri: CALLBACK, client_id: clientId });
+    expect(issued.status).toBe(200);
+    const claims = JSON.parse(Buffer.from(String(issued.body.access_token).split('.')[1]!, 'base64url').toString()) as Record<string, unknown>;
+    expect((await served.oauth.upstreamTokens({ extra: { claims } }))?.access_token).toBe('upstream-access-token');
+
+    provider.tokenAnswer = { status: 200, body: null };
+    // Valid for an hour, asked to be for two: refreshed now.
+    const refreshing = served.oauth.upstreamTokens({ extra: { claims } }, { minValiditySeconds: 7200 });
+    await expect(refreshing).rejects.toThrow(ToolwrightError);
+    await expect(refreshing).rejects.toThrow('refreshing the upstream tokens at corp failed (HTTP 200)');
+  });
 });
 
-/** A real HTTP server on 127.0.0.1 playing the identity provider's token endpoint: it answers `tokenAnswer`. */
-async function startProvider(): Promise<{ server: Server; base: string; tokenAnswer: { status: number; body: unknown } }> {
-  const state = { tokenAnswer: { status: 400, body: {} as unknown } };
+/** A userinfo answer that is not a JSON object tells nothing of the user: the sign-in goes on with what else is known, as when userinfo fails. */
+describe('an upstream userinfo answer that is no object', () => {
+  let provider: Provider;
+  let served: Served;
+  let clientId: string;
+  beforeAll(async () => {
+    provider = await startProvider();
+    provider.tokenAnswer = { status: 200, body: { access_token: 'upstream-access-token', token_type: 'Bearer' } };
+    const upstream: UpstreamProvider = {
+      name: 'corp',
+      authorizationEndpoint: `${provider.base}/authorize`,
+      tokenEndpoint: `${provider.base}/token`,
+      userinfoEndpoint: `${provider.base}/userinfo`,
+      clientId: 'toolwright',
+      clientSecret: 'upstream-client-secret-for-tests-only',
+      scopes: ['profile'],
+    };
+    served = await serveOAuth('node', { upstream, secret: 'a-test-secret-of-at-least-32-characters' });
+    clientId = String((await registerClient(served.base)).body.client_id);
+  });
+  afterAll(async () => {
+    await served.close();
+    await new Promise<void>((resolve) => provider.server.close(() => resolve()));
+  });
+
+  async function callbackAnswer(): Promise<Response> {
+    const started = await fetch(authorizeUrl(served.base, { client_id: clientId, code_challenge: pkcePair().challenge }), { redirect: 'manual' });
+    const toProvider = new URL(started.headers.get('location')!);
+    const back = new URL(toProvider.searchParams.get('redirect_uri')!);
+    back.searchParams.set('state', toProvider.searchParams.get('state')!);
+    back.searchParams.set('code', 'upstream-code');
+    return fetch(back, { redirect: 'manual' });
+  }
+
+  it('userinfo naming the user: the consent page', async () => {
+    provider.userinfoAnswer = { status: 200, body: { sub: 'ada' } };
+    const answer = await callbackAnswer();
+    expect(answer.status).toBe(200);
+    expect(await answer.text()).toContain('Allow');
+  });
+
+  it.each([
+    ['null', null],
+    ['an array', [{ sub: 'ada' }]],
+    ['no JSON at all', undefined],
+  ])('userinfo answering 200 with %s: no user named, so access_denied (no 500)', async (_name, body) => {
+    provider.userinfoAnswer = { status: 200, body };
+    const answer = await callbackAnswer();
+    expect(answer.status).toBe(302);
+    const location = new URL(answer.headers.get('location')!);
+    expect([location.searchParams.get('error'), location.searchParams.get('error_description')]).toEqual(['access_denied', 'the identity provider named no sub']);
+  });
+});
+
+type Answer = { status: number; body: unknown };
+type Provider = { server: Server; base: string; tokenAnswer: Answer; userinfoAnswer: Answer; tokenRequests: number };
+
+/**
+ * A real HTTP server on 127.0.0.1 playing the identity provider: its token endpoint answers
+ * `tokenAnswer` (and counts the requests), `/userinfo` answers `userinfoAnswer`; a body as JSON,
+ * `undefined` as a body that is not JSON.
+ */
+async function startProvider(): Promise<Provider> {
+  const state = { tokenAnswer: { status: 400, body: {} as unknown }, userinfoAnswer: { status: 404, body: {} as unknown }, tokenRequests: 0 };
   const server = createServer((req, res) => {
     req.resume();
-    res.writeHead(state.tokenAnswer.status, { 'content-type': 'application/json' }).end(JSON.stringify(state.tokenAnswer.body));
+    const userinfo = req.url === '/userinfo';
+    if (!userinfo) state.tokenRequests++;
+    const { status, body } = userinfo ? state.userinfoAnswer : state.tokenAnswer;
+    res.writeHead(status, { 'content-type': 'application/json' }).end(body === undefined ? 'not json' : JSON.stringify(body));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return Object.assign(state, { server, base: `http://127.0.0.1:${(server.address() as AddressInfo).port}` });

@@ -7,6 +7,7 @@ import { randomToken, sha256, type CryptoKey } from '../webCrypto';
 import { seal, unseal } from './sealing';
 import type { UpstreamProvider, UpstreamTokens } from './UpstreamProvider';
 import { upstreamErrorCode } from './upstreamErrorCode';
+import { jsonObject } from './jsonObject';
 
 interface Endpoints {
   authorization: string;
@@ -62,7 +63,7 @@ export function createUpstream(provider: UpstreamProvider, options: { callbackUr
       }
       const response = await http(`${provider.issuer.replace(/\/$/, '')}/.well-known/openid-configuration`, { headers: { accept: 'application/json' } });
       if (!response.ok) throw new ToolwrightError(`Toolwright oauth: upstream ${provider.name}: discovery answered HTTP ${response.status}`);
-      const document = (await response.json()) as Record<string, unknown>;
+      const document = await jsonObject(response);
       // Mix-up defence: the document must be the configured issuer's own.
       if (document.issuer !== provider.issuer) throw new ToolwrightError(`Toolwright oauth: upstream ${provider.name}: discovery names issuer ${String(document.issuer)}, not ${provider.issuer}`);
       const text = (name: string) => (typeof document[name] === 'string' ? (document[name] as string) : undefined);
@@ -131,6 +132,9 @@ export function createUpstream(provider: UpstreamProvider, options: { callbackUr
     },
 
     async callback(request) {
+      // The provider sends the browser back with a GET and the answer in the query (this server never asks for `response_mode=form_post`).
+      // Any other method, a HEAD included, is refused before anything is read: it must not spend the sign-in.
+      if (request.method !== 'GET') return errorPage('Method not allowed', 'The identity provider sends the browser back here with a GET.', 405, { Allow: 'GET' });
       const params = new URL(request.url).searchParams;
       const state = params.get('state');
       if (!state) return errorPage('Invalid sign-in', 'The identity provider answered without state.');
@@ -162,8 +166,9 @@ export function createUpstream(provider: UpstreamProvider, options: { callbackUr
       const body = new URLSearchParams({ grant_type: 'authorization_code', code, redirect_uri: options.callbackUrl, code_verifier: pending.verifier });
       const headers = clientAuth(body);
       const response = await http(tokenEndpoint, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json', ...headers }, body });
-      const tokens = (await response.json().catch(() => ({}))) as UpstreamTokens & { error?: string };
-      if (!response.ok || typeof tokens.access_token !== 'string') {
+      const tokens = await jsonObject(response);
+      const accessToken = tokens.access_token;
+      if (!response.ok || typeof accessToken !== 'string') {
         return { signInId: pending.signInId, outcome: { deny: true, reason: `the identity provider refused the code (${upstreamErrorCode(tokens.error) ?? `HTTP ${response.status}`})` } };
       }
       let claims: Record<string, unknown> = {};
@@ -181,16 +186,16 @@ export function createUpstream(provider: UpstreamProvider, options: { callbackUr
         claims = { ...idClaims };
       }
       if (userinfo) {
-        const info = await http(userinfo, { headers: { authorization: `Bearer ${tokens.access_token}`, accept: 'application/json', ...provider.userinfoHeaders } });
+        const info = await http(userinfo, { headers: { authorization: `Bearer ${accessToken}`, accept: 'application/json', ...provider.userinfoHeaders } });
         if (info.ok) {
-          const fetched = (await info.json()) as Record<string, unknown>;
+          const fetched = await jsonObject(info);
           // userinfo must be about the same user as the ID token (OIDC Core §5.3.2).
           if (claims.sub !== undefined && fetched.sub !== undefined && fetched.sub !== claims.sub) return errorPage('Invalid sign-in', 'The identity provider’s userinfo names another user.');
           claims = { ...fetched, ...claims };
         }
       }
       const outcome = provider.map ? await provider.map(claims) : defaultOutcome(provider, claims);
-      const kept = keptTokens(tokens, undefined, options.now());
+      const kept = keptTokens(tokens, accessToken, undefined, options.now());
       return { signInId: pending.signInId, outcome, sealed: await seal(options.sealKey, kept, `signin:${pending.signInId}`) };
     },
 
@@ -204,25 +209,31 @@ export function createUpstream(provider: UpstreamProvider, options: { callbackUr
       const body = new URLSearchParams({ grant_type: 'refresh_token', refresh_token: tokens.refresh_token });
       const headers = clientAuth(body);
       const response = await http(tokenEndpoint, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json', ...headers }, body });
-      const fresh = (await response.json().catch(() => ({}))) as UpstreamTokens & { error?: string };
-      if (response.ok && typeof fresh.access_token === 'string') return keptTokens(fresh, tokens.refresh_token, options.now());
+      const fresh = await jsonObject(response);
+      if (response.ok && typeof fresh.access_token === 'string') return keptTokens(fresh, fresh.access_token, tokens.refresh_token, options.now());
       if (fresh.error === 'invalid_grant' || fresh.error === 'unauthorized_client') return 'refused';
-      throw new ToolwrightError(`Toolwright oauth: refreshing the upstream tokens at ${provider.name} failed (${fresh.error ?? `HTTP ${response.status}`}); try again later.`);
+      throw new ToolwrightError(`Toolwright oauth: refreshing the upstream tokens at ${provider.name} failed (${upstreamErrorCode(fresh.error) ?? `HTTP ${response.status}`}); try again later.`);
     },
     unseal: (sealed, label) => unseal<UpstreamTokens>(options.sealKey, sealed, label),
     seal: (tokens, label) => seal(options.sealKey, tokens, label),
   };
 }
 
-/** What is kept of a token response: the tokens, their scope, and when the access token expires (`expires_at`, seconds since the epoch). A provider that rotates nothing keeps the refresh token it had. */
-function keptTokens(tokens: UpstreamTokens, previousRefresh: string | undefined, now: number): UpstreamTokens {
-  const refresh = tokens.refresh_token ?? previousRefresh;
+/**
+ * What is kept of a token response (a JSON object whose `access_token` is `accessToken`): the
+ * tokens, their scope, and when the access token expires (`expires_at`, seconds since the
+ * epoch); a field of another type than its own is left out. A provider that rotates nothing
+ * keeps the refresh token it had.
+ */
+function keptTokens(tokens: Record<string, unknown>, accessToken: string, previousRefresh: string | undefined, now: number): UpstreamTokens {
+  const refresh = typeof tokens.refresh_token === 'string' ? tokens.refresh_token : previousRefresh;
   const expiresIn = typeof tokens.expires_in === 'number' && tokens.expires_in > 0 ? tokens.expires_in : undefined;
+  const scope = typeof tokens.scope === 'string' ? tokens.scope : undefined;
   return {
-    access_token: tokens.access_token,
+    access_token: accessToken,
     ...(refresh && { refresh_token: refresh }),
     ...(expiresIn !== undefined && { expires_in: expiresIn, expires_at: Math.floor(now / 1000) + expiresIn }),
-    ...(tokens.scope && { scope: tokens.scope }),
+    ...(scope && { scope }),
   };
 }
 
