@@ -1,4 +1,5 @@
 import type { IncomingMessage } from 'node:http';
+import { joinedLines } from '@toolwright/core/internal';
 
 /**
  * A node request's headers as a fetch runtime hands them over. They are built from
@@ -21,9 +22,8 @@ export function nodeHeaders(req: Pick<IncomingMessage, 'headers' | 'rawHeaders'>
       for (const item of value) headers.append(name, item);
       continue;
     }
-    const lines = repeated?.get(name);
     // Only a value node left as the first line is joined: one the host rewrote, or one node joined itself (Cookie with "; "), stays as it is.
-    headers.append(name, lines && lines[0] === value ? lines.join(', ') : value);
+    headers.append(name, joinedLines(value, repeated?.get(name)));
   }
   return headers;
 }

@@ -39,5 +39,7 @@ export type { TaskMode } from '../metadata/toolTaskMode';
 export { transformTool } from '../transform/transformTool';
 export { invalidArguments } from '../invoke/compileToolCall';
 export { readCappedText } from '../http/readCappedText';
+export { joinedHeader, joinedLines } from '../http/joinedHeader';
+export type { HeaderLines } from '../http/joinedHeader';
 export { cutText, logLineText, jsonLogLine, LogThrottle } from '../context/logText';
 export type { LogThrottleOptions } from '../context/logText';

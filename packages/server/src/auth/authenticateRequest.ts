@@ -1,5 +1,6 @@
 import { ConfigError } from '@toolwright/core';
 import type { AuthInfo } from '@toolwright/core';
+import { joinedHeader } from '@toolwright/core/internal';
 import type { HttpAuthOptions } from './HttpAuthOptions';
 import type { ProtectedResourceMetadata } from './protectedResourceMetadata';
 import { DEFAULT_CLOCK_TOLERANCE_SECONDS, isExpired } from './isExpired';
@@ -63,7 +64,8 @@ export function createAuthenticator(options: HttpAuthOptions, metadata: Protecte
   });
 
   return async (req) => {
-    const header = authorizationOf(req);
+    // As a fetch handler's `Headers` reads it: two Authorization headers (RFC 9110 §5.3: the field is no list) come joined, which is no `Bearer <token>`, so both servers refuse them alike.
+    const header = joinedHeader(req, 'authorization');
     if (header === undefined) {
       if (options.allowAnonymous) return { ok: true, authInfo: undefined };
       return {
@@ -94,25 +96,6 @@ export function createAuthenticator(options: HttpAuthOptions, metadata: Protecte
     }
     return { ok: true, authInfo: { ...authInfo, token: authInfo.token || match[1] } };
   };
-}
-
-/**
- * The Authorization header as a fetch handler's `Headers` reads it: two of them (RFC 9110 §5.3:
- * a field that is no list must not repeat) come joined with ", ", which is no `Bearer <token>`,
- * so both servers refuse them alike. Node keeps the first only; its raw lines hold the rest.
- */
-function authorizationOf(req: BearerSource): string | undefined {
-  const first = req.headers.authorization;
-  const raw = req.rawHeaders;
-  if (first === undefined || raw === undefined) return first;
-  let values: string[] | undefined;
-  for (let i = 0; i < raw.length; i += 2) {
-    if (raw[i].length !== 13 || raw[i].toLowerCase() !== 'authorization') continue;
-    if (values) values.push(raw[i + 1]);
-    else values = [raw[i + 1]];
-  }
-  // Only the value node left as the first line is joined: an Authorization a gateway set in `req.headers` is the one used.
-  return values && values.length > 1 && values[0] === first ? values.join(', ') : first;
 }
 
 function checkScope(scope: string, i: number): string {

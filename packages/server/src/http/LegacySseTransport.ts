@@ -36,7 +36,8 @@ export class LegacySseTransport implements Transport, RequestHeadersSource {
   ) {}
 
   async start(): Promise<void> {
-    this.res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache, no-transform', connection: 'keep-alive' });
+    // No Connection header: node keeps an HTTP/1.1 connection alive by itself (and says so), and HTTP/2 allows none.
+    this.res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache, no-transform' });
     this.res.write(`event: endpoint\ndata: ${this.messagesPath}?sessionId=${this.sessionId}\n\n`);
     this.res.once('close', () => void this.close());
   }

@@ -1,7 +1,7 @@
 import { Pending } from '../ground/Pending';
 import { ConfigError } from '@toolwright/core';
 import { failureLogger } from '../ground/failureLogger';
-import { cutText, jsonLogLine } from '@toolwright/core/internal';
+import { cutText, joinedHeader, jsonLogLine } from '@toolwright/core/internal';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AuthInfo } from '@toolwright/core';
 import type { ServerFactory } from '../serving/ServerFactory';
@@ -24,9 +24,10 @@ import { readJsonBody } from './readJsonBody';
 import { createRequestLogger, requestLogLevelOf, type RequestLogEntry } from './requestLog';
 import { refuseClosing, sendAnswer, sendRpcError } from './respond';
 import { uriTooLong } from './HttpRefusal';
-import { joinedHeader } from './joinedHeader';
 import { UnusedConnections } from './UnusedConnections';
 import { toOriginForm } from './toOriginForm';
+import { authorityAsHost } from './authorityAsHost';
+import { connectionHeadersAllowed } from './connectionHeadersAllowed';
 
 type Request = IncomingMessage & { auth?: AuthInfo; body?: unknown };
 export type Next = (error?: unknown) => void;
@@ -181,12 +182,13 @@ export function createHttpHandler(app: ServerFactory, options: HttpHandlerOption
   /** A POST's body, once its headers, size, JSON, messages and the scopes of the tool it calls passed; undefined once refused. */
   async function readPost(req: Request, res: ServerResponse, auth: AuthInfo | undefined, entry: Partial<RequestLogEntry>): Promise<{ body: unknown } | undefined> {
     // Content-Type as the fetch handler reads it: two of them are refused alike, not the first one taken.
-    const refusedHeaders = rules.postHeaders(req.headers.accept, joinedHeader(req, 'content-type'));
+    const contentType = joinedHeader(req, 'content-type');
+    const refusedHeaders = rules.postHeaders(req.headers.accept, contentType);
     if (refusedHeaders) return void sendAnswer(res, refusedHeaders);
-    const read = await readJsonBody(req, maxBody, bodyTimeoutMs);
+    const read = await readJsonBody(req, contentType, maxBody, bodyTimeoutMs);
     if (!read.ok) {
       if (read.log) failures.error(read.log);
-      if (read.status !== 400) res.setHeader('Connection', 'close');
+      if (read.status !== 400 && connectionHeadersAllowed(res)) res.setHeader('Connection', 'close');
       return void sendRpcError(res, read.status, read.code, read.message, read.headers);
     }
     const body = read.value;
@@ -224,6 +226,9 @@ export function createHttpHandler(app: ServerFactory, options: HttpHandlerOption
       // Mounted in a framework (`next`), the app's own routes are the framework's to limit.
       if ((!next || isMcp || oauthPaths?.has(path) || legacy?.handles(path)) && urlLength(req) > maxUrlLength) return sendAnswer(res, uriTooLong(maxUrlLength));
       if (hostCount(req) > 1) return sendRpcError(res, 400, -32000, 'Bad Request: the request has more than one Host header (RFC 9112 §3.2). Send exactly one.', { Connection: 'close' });
+      // HTTP/2 names the host in `:authority` only: read as the Host from here on (the Host rule, the URL of the request).
+      if (!authorityAsHost(req))
+        return sendRpcError(res, 400, -32000, 'Bad Request: the Host header names another host than :authority (RFC 9113 §8.3.1). Send the same host in both, or leave Host out.');
       const corsAnswer = cors?.(req.headers.origin, req.method, req.headers['access-control-request-headers']);
       if (corsAnswer) {
         for (const [name, value] of Object.entries(corsAnswer.headers)) res.setHeader(name, value);

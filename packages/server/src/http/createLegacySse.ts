@@ -1,5 +1,6 @@
 import { Pending } from '../ground/Pending';
 import { ConfigError, type ToolLogger } from '@toolwright/core';
+import { joinedHeader } from '@toolwright/core/internal';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AuthInfo } from '@toolwright/core';
 import type { McpServerHandle, ServerFactory } from '../serving/ServerFactory';
@@ -112,7 +113,7 @@ export function createLegacySse(app: ServerFactory, options: LegacySseOptions) {
       if (!session || session.principal !== principalOf(req.auth)) {
         return sendRpcError(res, 404, -32001, `Session not found: open a stream with GET ${STREAM_PATH} and post to the URL it names.`);
       }
-      const read = await readJsonBody(req, options.maxBodyBytes, options.bodyTimeoutMs);
+      const read = await readJsonBody(req, joinedHeader(req, 'content-type'), options.maxBodyBytes, options.bodyTimeoutMs);
       if (!read.ok) {
         if (read.log) options.failures.error(read.log);
         return sendRpcError(res, read.status, read.code, read.message, read.headers);

@@ -1,6 +1,5 @@
 import type { IncomingMessage } from 'node:http';
 import { bodyEncodingRefusal } from './bodyEncodingRefusal';
-import { joinedHeader } from './joinedHeader';
 import { parseJsonBody } from './parseJsonBody';
 
 export type BodyOutcome =
@@ -23,12 +22,13 @@ export type BodyOutcome =
  * read to its end without leaving the parsed body on `req.body` gets 500 at once (no byte of it
  * would ever arrive, and the client is not at fault: the fix, for the server's log, is in `log`); one this reader would
  * not read as sent (compressed, or declared in a charset other than UTF-8) gets 415 unread;
- * bytes that are not UTF-8 get 400 (`parseJsonBody`).
+ * bytes that are not UTF-8 get 400 (`parseJsonBody`). `contentType` is the request's Content-Type,
+ * every line of it joined (`joinedHeader`), which the caller has read already for its own checks.
  */
-export function readJsonBody(req: IncomingMessage & { body?: unknown }, limit: number, timeoutMs: number): Promise<BodyOutcome> {
+export function readJsonBody(req: IncomingMessage & { body?: unknown }, contentType: string | undefined, limit: number, timeoutMs: number): Promise<BodyOutcome> {
   if (req.body !== undefined && (req.readableEnded || req.complete)) return Promise.resolve({ ok: true, value: req.body });
   if (req.readableEnded) return Promise.resolve(SPENT);
-  const unreadable = bodyEncodingRefusal({ contentEncoding: req.headers['content-encoding'], contentType: joinedHeader(req, 'content-type') });
+  const unreadable = bodyEncodingRefusal({ contentEncoding: req.headers['content-encoding'], contentType });
   if (unreadable) return Promise.resolve({ ok: false, ...unreadable });
   const declared = Number(req.headers['content-length']);
   if (declared > limit) return Promise.resolve(tooLarge(limit));

@@ -118,7 +118,8 @@ function webRequestOf(req: IncomingMessage, signal: AbortSignal): Request | unde
   }
   const headers = new Headers();
   for (const [name, value] of Object.entries(req.headers)) {
-    if (value === undefined) continue;
+    // HTTP/2 pseudo-headers (`:authority`, `:path`), which node's compatibility API lists among the headers, are no header fields: `Headers` refuses their names.
+    if (value === undefined || name.charCodeAt(0) === 0x3a /* : */) continue;
     headers.set(name, Array.isArray(value) ? value.join(', ') : value);
   }
   return new Request(url, { method: req.method, headers, signal });
@@ -132,7 +133,10 @@ function webRequestOf(req: IncomingMessage, signal: AbortSignal): Request | unde
  * 2025-era streams are dropped.
  */
 async function writeResponse(response: Response, res: ServerResponse, maxBuffered: number, exchange: Exchange | undefined): Promise<void> {
-  res.writeHead(response.status, Object.fromEntries(response.headers));
+  const headers = Object.fromEntries(response.headers);
+  // The SDK's `Connection: keep-alive` on an SSE stream: node keeps an HTTP/1.1 connection alive by itself, and HTTP/2 allows no Connection header.
+  delete headers.connection;
+  res.writeHead(response.status, headers);
   if (!response.body) return void res.end();
   const reader = response.body.getReader();
   res.once('close', () => void reader.cancel().catch(() => undefined));

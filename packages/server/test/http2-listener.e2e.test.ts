@@ -1,0 +1,247 @@
+import { readFileSync } from 'node:fs';
+import {
+  connect,
+  constants,
+  createSecureServer,
+  createServer,
+  type ClientHttp2Session,
+  type ClientHttp2Stream,
+  type Http2SecureServer,
+  type Http2Server,
+  type Http2ServerRequest,
+  type Http2ServerResponse,
+  type IncomingHttpHeaders,
+  type OutgoingHttpHeaders,
+} from 'node:http2';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { createApp, type App } from '@toolwright/server';
+import { createHttpHandler, type HttpHandler } from '@toolwright/server/http';
+import { LEGACY, MODERN } from './fixtures/eras';
+import { HttpTools } from './fixtures/http.tools';
+import { ACCEPT_BOTH, initializeBody } from './fixtures/httpHelpers';
+
+/**
+ * The node handler behind node:http2, through its compatibility API (`(req, res)`): cleartext
+ * (h2c) and TLS with HTTP/1 allowed. An HTTP/2 request names its host in `:authority` and
+ * carries no Host header; the handler read only Host, so the DNS-rebinding rule refused every
+ * HTTP/2 request on a loopback address with 403. Past that, the 2026-07-28 era copied the
+ * pseudo-headers into a web `Headers`, which refuses their names (500), and HTTP/1's Connection
+ * header went on refusals and SSE streams, which HTTP/2 forbids (node drops it and warns). The
+ * SDK's clients speak HTTP/1 only, so the requests here are raw JSON-RPC over a real
+ * `http2.connect()` session, in both protocol eras.
+ */
+
+// The oauth package's test certificate (made for client.example): the client trusts it, whatever name it was reached by.
+const CERT = readFileSync(join(__dirname, '../../oauth/test/fixtures/tls-cert.pem'));
+const KEY = readFileSync(join(__dirname, '../../oauth/test/fixtures/tls-key.pem'));
+
+interface Answer {
+  status: number;
+  headers: IncomingHttpHeaders;
+  body: string;
+}
+
+/** Opens a stream and resolves to its response headers, the stream left open. */
+function h2open(session: ClientHttp2Session, headers: OutgoingHttpHeaders, body?: string): Promise<{ headers: IncomingHttpHeaders; stream: ClientHttp2Stream; first: Promise<string> }> {
+  const stream = session.request(headers, { endStream: body === undefined });
+  if (body !== undefined) stream.end(body);
+  stream.setEncoding('utf8');
+  const first = new Promise<string>((resolve) => stream.once('data', resolve));
+  return new Promise((resolve, reject) => {
+    stream.once('response', (received) => resolve({ headers: received, stream, first }));
+    stream.once('error', reject);
+  });
+}
+
+/** One request on an HTTP/2 session, read to its end. */
+function h2request(session: ClientHttp2Session, headers: OutgoingHttpHeaders, body?: string): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const stream = session.request({ ':path': '/mcp', ...headers }, { endStream: body === undefined });
+    let answerHeaders: IncomingHttpHeaders = {};
+    let text = '';
+    stream.setEncoding('utf8');
+    stream.on('response', (received) => (answerHeaders = received));
+    stream.on('data', (chunk: string) => (text += chunk));
+    stream.on('end', () => resolve({ status: Number(answerHeaders[':status']), headers: answerHeaders, body: text }));
+    stream.on('error', reject);
+    if (body !== undefined) stream.end(body);
+  });
+}
+
+/** A JSON-RPC POST with the headers a conforming client sends. */
+function h2post(session: ClientHttp2Session, message: unknown, headers: OutgoingHttpHeaders = {}): Promise<Answer> {
+  return h2request(session, { ':method': 'POST', 'content-type': 'application/json', accept: ACCEPT_BOTH, ...headers }, JSON.stringify(message));
+}
+
+/** The JSON-RPC messages of a JSON or SSE answer. */
+function messagesOf(answer: Answer): Record<string, unknown>[] {
+  if (String(answer.headers['content-type']).startsWith('application/json')) return [JSON.parse(answer.body) as Record<string, unknown>];
+  return answer.body
+    .split('\n')
+    .filter((line) => line.startsWith('data: {'))
+    .map((line) => JSON.parse(line.slice('data: '.length)) as Record<string, unknown>);
+}
+
+/** What `whoami` answered in the JSON-RPC response `id` of an answer. */
+function resultOf(answer: Answer, id: number): Record<string, unknown> {
+  const response = messagesOf(answer).find((message) => message.id === id) as { result: { content: { text: string }[] } };
+  return JSON.parse(response.result.content[0].text) as Record<string, unknown>;
+}
+
+type Served = { server: Http2Server | Http2SecureServer; url: string; connectOptions: Record<string, unknown> };
+
+async function listen(server: Http2Server | Http2SecureServer, scheme: 'http' | 'https'): Promise<Served> {
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return { server, url: `${scheme}://localhost:${port}`, connectOptions: scheme === 'https' ? { ca: CERT, checkServerIdentity: () => undefined } : {} };
+}
+
+function close(server: Http2Server | Http2SecureServer): Promise<void> {
+  return new Promise((resolve) => server.close(() => resolve()));
+}
+
+/**
+ * The Connection headers the handler gave its HTTP/2 responses. HTTP/2 allows none (RFC 9113
+ * §8.2.2): node's compatibility API drops one from the answer and prints a process warning,
+ * once per process, that it did. The refusals that close an HTTP/1 connection, the legacy SSE
+ * stream and the SDK's SSE answers each gave one.
+ */
+const connectionHeaders: string[] = [];
+
+/** Records the Connection headers set on `res` (by `setHeader` or `writeHead`). */
+function watchConnectionHeaders(res: Http2ServerResponse): void {
+  const record = (where: string, headers: unknown) => {
+    if (typeof headers !== 'object' || headers === null) return;
+    for (const name of Object.keys(headers)) if (name.toLowerCase() === 'connection') connectionHeaders.push(`${where} ${String(res.req.url)}`);
+  };
+  const { setHeader, writeHead } = res;
+  res.setHeader = function (this: Http2ServerResponse, name: string, value: number | string | readonly string[]) {
+    record('setHeader', { [name]: value });
+    return setHeader.call(this, name, value);
+  };
+  res.writeHead = function (this: Http2ServerResponse, status: number, ...rest: unknown[]) {
+    for (const arg of rest) record('writeHead', arg);
+    return (writeHead as (...args: unknown[]) => Http2ServerResponse).call(this, status, ...rest);
+  } as Http2ServerResponse['writeHead'];
+}
+
+describe.each([
+  ['h2c (http2.createServer)', 'http' as const],
+  ['TLS with HTTP/1 allowed (http2.createSecureServer)', 'https' as const],
+])('the node handler behind node:http2: %s', (_name, scheme) => {
+  let app: App;
+  let handler: HttpHandler;
+  let served: Served;
+  let session: ClientHttp2Session;
+  const sessions: ClientHttp2Session[] = [];
+  const open = (url = served.url) => {
+    const opened = connect(url, served.connectOptions);
+    sessions.push(opened);
+    return opened;
+  };
+
+  beforeAll(async () => {
+    connectionHeaders.length = 0;
+    app = await createApp({ name: 'h2', version: '1.0.0', tools: [HttpTools] });
+    handler = createHttpHandler(app, { requestLogLevel: 'silent', legacySse: true, maxBodyBytes: 4096 });
+    const onRequest = (req: Http2ServerRequest, res: Http2ServerResponse) => {
+      watchConnectionHeaders(res);
+      void handler(req as never, res as never);
+    };
+    served = await listen(scheme === 'https' ? createSecureServer({ allowHTTP1: true, key: KEY, cert: CERT }, onRequest) : createServer(onRequest), scheme);
+    session = open();
+  });
+  afterAll(async () => {
+    for (const s of sessions) s.destroy();
+    await handler.close({ drainTimeoutMs: 0 });
+    await close(served.server);
+  });
+
+  it('2025-11-25: initialize, initialized and tools/call in a session', async () => {
+    const init = await h2post(session, initializeBody());
+    expect(init.status).toBe(200);
+    const sessionId = init.headers['mcp-session-id'] as string;
+    expect(sessionId).toEqual(expect.any(String));
+    expect(messagesOf(init)[0]).toMatchObject({ id: 1, result: { protocolVersion: LEGACY.version } });
+    const headers = { 'mcp-session-id': sessionId, 'mcp-protocol-version': LEGACY.version };
+    expect((await h2post(session, { jsonrpc: '2.0', method: 'notifications/initialized' }, headers)).status).toBe(202);
+    const call = await h2post(session, { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'whoami', arguments: { value: 'over h2' } } }, headers);
+    expect(call.status).toBe(200);
+    expect(resultOf(call, 2)).toMatchObject({ value: 'over h2', sessionId });
+  });
+
+  it("2025-11-25: the session's GET stream opens as an SSE stream", async () => {
+    const init = await h2post(session, initializeBody(3));
+    const sessionId = init.headers['mcp-session-id'] as string;
+    const headers = { 'mcp-session-id': sessionId, 'mcp-protocol-version': LEGACY.version };
+    await h2post(session, { jsonrpc: '2.0', method: 'notifications/initialized' }, headers);
+    const opened = await h2open(session, { ':path': '/mcp', ':method': 'GET', accept: 'text/event-stream', ...headers });
+    expect(opened.headers[':status']).toBe(200);
+    expect(opened.headers['content-type']).toBe('text/event-stream');
+    opened.stream.close(constants.NGHTTP2_CANCEL);
+    const end = await h2request(session, { ':method': 'DELETE', ...headers });
+    expect(end.status).toBe(200);
+  });
+
+  it('2026-07-28: a tools/call with its envelope and headers, without a session', async () => {
+    const message = MODERN.request({ jsonrpc: '2.0', id: 4, method: 'tools/call', params: { name: 'whoami', arguments: { value: 'modern' } } });
+    const call = await h2post(session, message, MODERN.headers(message));
+    expect(call.status).toBe(200);
+    expect(resultOf(call, 4)).toMatchObject({ value: 'modern', sessionId: null });
+  });
+
+  it('2026-07-28: a subscriptions/listen stream opens as an SSE stream', async () => {
+    const message = MODERN.request({ jsonrpc: '2.0', id: 'listen', method: 'subscriptions/listen', params: { notifications: { toolsListChanged: true } } });
+    const opened = await h2open(session, { ':path': '/mcp', ':method': 'POST', 'content-type': 'application/json', accept: ACCEPT_BOTH, ...MODERN.headers(message) }, JSON.stringify(message));
+    expect(opened.headers[':status']).toBe(200);
+    expect(opened.headers['content-type']).toBe('text/event-stream');
+    opened.stream.close(constants.NGHTTP2_CANCEL);
+  });
+
+  it('the legacy HTTP+SSE transport: GET /sse opens its stream and names the messages URL', async () => {
+    const opened = await h2open(session, { ':path': '/sse', ':method': 'GET', accept: 'text/event-stream' });
+    expect(opened.headers[':status']).toBe(200);
+    expect(opened.headers['content-type']).toBe('text/event-stream');
+    expect(await opened.first).toMatch(/^event: endpoint\ndata: \/messages\?sessionId=/);
+    opened.stream.close(constants.NGHTTP2_CANCEL);
+  });
+
+  it('413 for a body over maxBodyBytes, and the session keeps serving', async () => {
+    const big = await h2post(session, { ...initializeBody(9), pad: 'x'.repeat(5000) });
+    expect(big.status).toBe(413);
+    expect(JSON.parse(big.body)).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32000, message: expect.stringContaining('Payload too large') } });
+    expect((await h2post(session, initializeBody(10))).status).toBe(200);
+  });
+
+  it('403 for an :authority that names a foreign host on a loopback address (DNS rebinding), and the server keeps serving', async () => {
+    const { port } = served.server.address() as AddressInfo;
+    for (const message of [initializeBody(5), MODERN.request({ jsonrpc: '2.0', id: 5, method: 'tools/list' })]) {
+      const rebound = await h2post(session, message, { ':authority': `attacker.example:${port}`, ...(message.method === 'tools/list' && MODERN.headers(message)) });
+      expect(rebound.status).toBe(403);
+      expect(JSON.parse(rebound.body)).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32000, message: expect.stringContaining('names a host this server does not answer to') } });
+      expect(rebound.body).not.toContain('attacker.example');
+    }
+    expect((await h2post(session, initializeBody(6))).status).toBe(200);
+  });
+
+  it('400 for a Host header that names another host than :authority (RFC 9113 §8.3.1); the same host in both is served', async () => {
+    const { port } = served.server.address() as AddressInfo;
+    const mixed = await h2post(session, initializeBody(7), { ':authority': `localhost:${port}`, host: `attacker.example:${port}` });
+    expect(mixed.status).toBe(400);
+    expect(JSON.parse(mixed.body)).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32000, message: expect.stringContaining('the Host header names another host than :authority') } });
+    expect((await h2post(session, initializeBody(8), { ':authority': `localhost:${port}`, host: `LOCALHOST:${port}` })).status).toBe(200);
+  });
+
+  it('503 for a request once the handler closes', async () => {
+    const closed = handler.close({ drainTimeoutMs: 0 });
+    const refused = await h2request(session, { ':method': 'GET', accept: 'text/event-stream' });
+    expect(refused.status).toBe(503);
+    expect(JSON.parse(refused.body)).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32000, message: expect.stringContaining('shutting down') } });
+    await closed;
+  });
+
+  it('no response was given a Connection header (node drops it, and warns)', () => {
+    expect(connectionHeaders).toEqual([]);
+  });
+});
