@@ -15,6 +15,7 @@ import {
 } from 'node:http2';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
+import { Ctx, Tool, type ToolContext } from '@toolwright/core';
 import { createApp, type App } from '@toolwright/server';
 import { createHttpHandler, type HttpHandler } from '@toolwright/server/http';
 import { LEGACY, MODERN } from './fixtures/eras';
@@ -126,6 +127,14 @@ function watchConnectionHeaders(res: Http2ServerResponse): void {
   } as Http2ServerResponse['writeHead'];
 }
 
+/** What a tool sees of the request's headers: HTTP/2's pseudo-headers are no header fields, and HTTP/1 has none. */
+class HeaderNames {
+  @Tool({ description: 'Lists the names of the headers the call came with.' })
+  header_names(@Ctx() ctx: ToolContext) {
+    return { names: Object.keys(ctx.headers ?? {}).sort() };
+  }
+}
+
 describe.each([
   ['h2c (http2.createServer)', 'http' as const],
   ['TLS with HTTP/1 allowed (http2.createSecureServer)', 'https' as const],
@@ -143,7 +152,7 @@ describe.each([
 
   beforeAll(async () => {
     connectionHeaders.length = 0;
-    app = await createApp({ name: 'h2', version: '1.0.0', tools: [HttpTools] });
+    app = await createApp({ name: 'h2', version: '1.0.0', tools: [HttpTools, HeaderNames] });
     handler = createHttpHandler(app, { requestLogLevel: 'silent', legacySse: true, maxBodyBytes: 4096 });
     const onRequest = (req: Http2ServerRequest, res: Http2ServerResponse) => {
       watchConnectionHeaders(res);
@@ -169,6 +178,19 @@ describe.each([
     const call = await h2post(session, { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'whoami', arguments: { value: 'over h2' } } }, headers);
     expect(call.status).toBe(200);
     expect(resultOf(call, 2)).toMatchObject({ value: 'over h2', sessionId });
+  });
+
+  it('both eras: a tool sees the header fields, without the pseudo-headers', async () => {
+    const init = await h2post(session, initializeBody(5));
+    const headers = { 'mcp-session-id': init.headers['mcp-session-id'] as string, 'mcp-protocol-version': LEGACY.version, 'x-custom': 'h2' };
+    await h2post(session, { jsonrpc: '2.0', method: 'notifications/initialized' }, headers);
+    const legacy = resultOf(await h2post(session, { jsonrpc: '2.0', id: 6, method: 'tools/call', params: { name: 'header_names', arguments: {} } }, headers), 6);
+    const message = MODERN.request({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'header_names', arguments: {} } });
+    const modern = resultOf(await h2post(session, message, { ...MODERN.headers(message), 'x-custom': 'h2' }), 7);
+    for (const { names } of [legacy, modern] as { names: string[] }[]) {
+      expect(names).toEqual(expect.arrayContaining(['content-type', 'x-custom']));
+      expect(names.filter((name) => name.startsWith(':'))).toEqual([]);
+    }
   });
 
   it("2025-11-25: the session's GET stream opens as an SSE stream", async () => {

@@ -7,6 +7,7 @@ import type { JSONRPCMessage, MessageExtraInfo, RequestId, Transport } from '../
 import { jsonRpcKind } from '../rpc/jsonRpcKind';
 import { malformedAnswer } from '../rpc/malformedAnswer';
 import { reusedRequestIdMessage } from '../rpc/reusedRequestId';
+import { headerFields } from './headerFields';
 import { sendRpcError } from './respond';
 import { SHUTTING_DOWN } from '../rpc/shuttingDown';
 
@@ -57,7 +58,7 @@ export class LegacySseTransport implements Transport, RequestHeadersSource {
       const { id } = message as { id: RequestId };
       // Answers are routed by id: a second request with the id of one still running could never be answered.
       if (this.headers.has(id)) return sendRpcError(res, 400, -32600, reusedRequestIdMessage(id));
-      this.headers.set(id, req.headers);
+      this.headers.set(id, headerFields(req));
       this.calls.add(this.callKey(id));
     }
     // The SDK answers no request the client cancelled: nobody may wait for it.

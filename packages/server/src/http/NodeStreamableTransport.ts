@@ -2,6 +2,7 @@ import type { IncomingHttpHeaders, IncomingMessage, OutgoingHttpHeaders, ServerR
 import { ConfigError, ToolwrightError, type AuthInfo } from '@toolwright/core';
 import type { RequestHeadersSource } from '../sdk/requestHeaders';
 import type { JSONRPCMessage, MessageExtraInfo, RequestId, TransportSendOptions } from '../sdk/sdk';
+import { headerFields } from './headerFields';
 import type { EventStore } from './EventStore';
 import { GET_STREAM_ID } from './Cluster';
 import { restoreId } from './clusterMessages';
@@ -279,7 +280,7 @@ export class NodeStreamableTransport implements SessionTransport, RequestHeaders
       return;
     }
 
-    const exchange: Exchange = { streamId: this.streamIdPrefix + String(++this.streamCount), headers: req.headers, remaining: ids.length };
+    const exchange: Exchange = { streamId: this.streamIdPrefix + String(++this.streamCount), headers: headerFields(req), remaining: ids.length };
     this.exchanges.set(exchange.streamId, exchange);
     for (const id of ids) this.byRequest.set(id, exchange);
     if (this.jsonResponse) {
