@@ -4,7 +4,7 @@ import type { CatalogParts, ListKind } from '../surface/Catalog';
 // The lists of a catalog's parts, and the keys a catalog keeps their members under.
 
 /** No definitions. */
-export const EMPTY_PARTS: CatalogParts = { tools: [], resources: [], resourceTemplates: [], prompts: [] };
+export const EMPTY_PARTS: CatalogParts = Object.freeze({ tools: [], resources: [], resourceTemplates: [], prompts: [] });
 
 /** The definitions of one list of `parts` (resources and templates are one list). */
 export function listOf(parts: CatalogParts, kind: ListKind): readonly ListMember[] {
