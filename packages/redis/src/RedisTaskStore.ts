@@ -39,17 +39,20 @@ end
 `;
 
 /**
- * KEYS: the queue, the task's key. ARGV: the task id. Queues a stored task; the queue expires
+ * KEYS: the queue, the task's key. ARGV: the task id. Queues a stored task, at the end of the
+ * queue (`RPUSH`) or, for an id a worker gives back, at its front (`LPUSH`); the queue expires
  * with the longest-lived task it holds (so a queue no worker takes from does not outlive its
  * tasks). A task whose key is gone (it expired) is not queued. Returns 1 when queued, else 0.
  */
-const ENQUEUE = `
+const queueScript = (push: 'RPUSH' | 'LPUSH') => `
 local ttl = redis.call('PTTL', KEYS[2])
 if ttl <= 0 then return 0 end
-redis.call('RPUSH', KEYS[1], ARGV[1])
+redis.call('${push}', KEYS[1], ARGV[1])
 if redis.call('PTTL', KEYS[1]) < ttl then redis.call('PEXPIRE', KEYS[1], ttl) end
 return 1
 `;
+const ENQUEUE = queueScript('RPUSH');
+const REQUEUE = queueScript('LPUSH');
 
 /**
  * Sets the key to the new JSON only if it still holds the JSON the change was computed from,
@@ -192,6 +195,10 @@ export class RedisTaskStore implements TaskStore {
 
   async enqueue(taskId: string): Promise<void> {
     await runCommand(() => this.redis.eval(ENQUEUE, 2, this.queue, this.key(taskId), taskId), INTERNAL_ERROR);
+  }
+
+  async requeue(taskId: string): Promise<void> {
+    await runCommand(() => this.redis.eval(REQUEUE, 2, this.queue, this.key(taskId), taskId), INTERNAL_ERROR);
   }
 
   async dequeue(): Promise<string | undefined> {

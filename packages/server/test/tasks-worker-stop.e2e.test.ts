@@ -45,6 +45,11 @@ class HeldQueue extends MemoryTaskStore {
     if (this.taking) this.requeued++;
   }
 
+  override async requeue(taskId: string): Promise<void> {
+    await super.requeue(taskId);
+    if (this.taking) this.requeued++;
+  }
+
   override async dequeue(): Promise<string | undefined> {
     const id = await super.dequeue();
     if (id !== undefined) await this.wait('dequeue');

@@ -36,8 +36,10 @@ export interface App extends ServerFactory {
   start(): Promise<void>;
   /**
    * Runs the shutdown hooks (a listener does it when the app's last listener closed, after its
-   * calls drained): every `@OnShutdown()` method, then `onShutdown`. Once until the app starts
-   * again; an app never started has nothing to close, and its stop runs no hook.
+   * calls drained and the app's work still in flight settled, up to its drain timeout): every
+   * `@OnShutdown()` method, then `onShutdown`. Once until the app starts again; an app never
+   * started has nothing to close, and its stop runs no hook. Called by hand it does not wait for
+   * the work in flight: `await app.drain()` first when a task's run may still be going.
    */
   stop(): Promise<void>;
   /**

@@ -103,9 +103,11 @@ export async function createApp(options: AppOptions): Promise<App> {
     // Their runs outside any request (`callTool`) are not the app's clients: a mounted app's still run (see servingRefusal).
     last: {
       name: 'an extension',
-      start: () => extensions.start({ add: app.add, tools: app.tools, resources: app.resources, prompts: app.prompts, createServer: makeServer }),
+      start: () => extensions.start({ add: app.add, tools: app.tools, resources: app.resources, prompts: app.prompts, createServer: makeServer, inFlight }),
       stop: () => extensions.stop(),
     },
+    // Once the extensions stopped (no worker takes a task), the work still in flight ends before the shutdown hooks close what it uses.
+    drain: (timeoutMs) => inFlight.drain(timeoutMs),
     logger: options.logger ?? stderrLogger('lifecycle'),
   });
   const control = (kind: ListKind): ListControl =>
@@ -128,17 +130,24 @@ export async function createApp(options: AppOptions): Promise<App> {
   /**
    * Counts one more listener until the function it returns is called. A listener takes its hold
    * before it starts the app: taken once started, a last other listener closing in between would
-   * run the shutdown hooks, and it would serve an app whose resources they closed.
+   * run the shutdown hooks, and it would serve an app whose resources they closed. The last
+   * listener's release stops the app, which first waits up to `drainTimeoutMs` (the listener's
+   * drain timeout; 10 s when it gives none) for the work still in flight outside its requests.
    */
-  const holdListener = (): (() => Promise<void>) => {
+  const holdListener = (): ((drainTimeoutMs?: number) => Promise<void>) => {
     openListeners++;
     let released = false;
-    return async () => {
+    return async (drainTimeoutMs = DEFAULT_DRAIN_TIMEOUT_MS) => {
       if (released) return;
       released = true;
       // The shutdown hooks run once, after the last listener drained: the others still serve with them.
-      if (--openListeners === 0) await lifecycle.stop();
+      if (--openListeners === 0) await lifecycle.stop(drainTimeoutMs);
     };
+  };
+  /** The hold of a listener `app.listen` opens: its release waits the listener's own drain timeout for the app's work in flight. */
+  const holdFor = (listen: ListenOptions) => (): (() => Promise<void>) => {
+    const release = holdListener();
+    return () => release(listen.drainTimeoutMs);
   };
   let fetchEntry: ((request: Request) => Promise<Response>) | undefined;
 
@@ -196,9 +205,9 @@ export async function createApp(options: AppOptions): Promise<App> {
           // Loaded on first use too: an HTTP or fetch server never runs the stdio transport. The start
           // hooks run once stdout is the protocol's: their console output goes to stderr too. The
           // listener holds the app before it starts it (see holdListener), and lets go if it fails to begin.
-          return (require('../stdio/serveStdio') as typeof import('../stdio/serveStdio')).serveStdioAfter(lifecycle.start, app, listen, holdListener);
+          return (require('../stdio/serveStdio') as typeof import('../stdio/serveStdio')).serveStdioAfter(lifecycle.start, app, listen, holdFor(listen));
         case 'http': {
-          const release = holdListener();
+          const release = holdFor(listen)();
           try {
             await lifecycle.start();
           } catch (error) {
@@ -236,7 +245,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     get inFlight() {
       return inFlight.count;
     },
-    drain: (timeoutMs = 10_000) => inFlight.drain(timeoutMs),
+    drain: (timeoutMs = DEFAULT_DRAIN_TIMEOUT_MS) => inFlight.drain(timeoutMs),
   };
   Object.freeze(app);
   // Why the app may not serve its own clients (a `task: 'required'` tool without `tasks()`): checked where its own transports make a
@@ -255,6 +264,9 @@ export async function createApp(options: AppOptions): Promise<App> {
   installFastPaths(app, () => (servingRefusalOf(app) === undefined ? fastPathsNow() : undefined));
   return app;
 }
+
+/** How long a drain waits for the calls in flight when nobody says (a listener's `drainTimeoutMs`, `app.drain()`). */
+const DEFAULT_DRAIN_TIMEOUT_MS = 10_000;
 
 /** The limits `options` set, for the apps that mount this one (what it leaves out, theirs fill in). */
 function setLimits({ guardTimeoutMs, maxLogLength, maxUriLength }: AppOptions): MemberLimits {

@@ -18,6 +18,12 @@ export interface LifecycleOptions {
   readonly first?: LifecycleStage;
   /** Starts after the app's own hooks and stops before them: what uses what they open (an extension's worker calls tools). */
   readonly last?: LifecycleStage;
+  /**
+   * Waits up to `timeoutMs` for the app's work in flight (a task's run outlives its request): a
+   * stop given a drain time runs it once `last` stopped (nothing new starts) and before the app's
+   * own shutdown hooks, so a run still going does not see what it uses closed under it.
+   */
+  readonly drain?: (timeoutMs: number) => Promise<unknown>;
   readonly logger: ToolLogger;
 }
 
@@ -49,9 +55,14 @@ const SLOW_STEP_MS = 10_000;
  * apps, the app's own shutdown hooks, the extensions) before it throws: what did start is closed,
  * and the next start runs every start hook again (a database that was down at first). A step
  * still running after 10 s is named once in the log, as a warning: a hook that never settles
- * holds the start, and a stop waits for the start.
+ * holds the start, and a stop waits for the start. A stop given `drainTimeoutMs` (a listener's,
+ * when the app's last listener closed) waits that long at most, between `last` and the app's own
+ * hooks, for the work still in flight (see `drain`); the first stop asked decides.
  */
-export function createLifecycle({ classes, container, onStart, onShutdown, first, last, logger }: LifecycleOptions): { start(): Promise<void>; stop(): Promise<void> } {
+export function createLifecycle({ classes, container, onStart, onShutdown, first, last, drain, logger }: LifecycleOptions): {
+  start(): Promise<void>;
+  stop(drainTimeoutMs?: number): Promise<void>;
+} {
   const methods = (when: 'start' | 'shutdown'): Step[] =>
     classes.flatMap((cls) =>
       readHooks(cls)
@@ -69,8 +80,11 @@ export function createLifecycle({ classes, container, onStart, onShutdown, first
     ...methods('start'),
     ...stage(last, 'last', 'start'),
   ];
+  // How long the stop running now waits for the work in flight (0: it does not wait).
+  let drainFor = 0;
   const stopSteps: Step[] = [
     ...stage(last, 'last', 'stop'),
+    ...(drain ? [{ name: 'the wait for the calls in flight', part: 'last' as const, run: () => (drainFor > 0 ? drain(drainFor) : undefined) }] : []),
     ...methods('shutdown').reverse(),
     ...(onShutdown ? [{ name: 'the shutdown hook onShutdown', part: 'own' as const, run: onShutdown }] : []),
     ...stage(first, 'first', 'stop'),
@@ -112,6 +126,8 @@ export function createLifecycle({ classes, container, onStart, onShutdown, first
       try {
         await runStep(step, 'start');
       } catch (error) {
+        // What a failed start began stops at once: no listener drained calls it never served.
+        drainFor = 0;
         await runStop(begun);
         // A mounted app's own failure already names its hook and says the server did not start.
         if (error instanceof StartupError) throw error;
@@ -137,7 +153,7 @@ export function createLifecycle({ classes, container, onStart, onShutdown, first
       });
       return run;
     },
-    stop: () => {
+    stop: (drainTimeoutMs = 0) => {
       if (stopped) return stopped;
       const start = started;
       // An app never started has opened nothing: its shutdown hooks would close what no start hook
@@ -145,7 +161,10 @@ export function createLifecycle({ classes, container, onStart, onShutdown, first
       if (!start) return Promise.resolve();
       // A stop asked while the start runs waits for it; a start that failed has stopped what it began itself.
       return (stopped = start.then(
-        () => runStop(everyPart),
+        () => {
+          drainFor = drainTimeoutMs;
+          return runStop(everyPart);
+        },
         () => undefined,
       ));
     },

@@ -1,6 +1,7 @@
 import { ConfigError, type BuildProblem, type ToolLogger } from '@toolwright/core';
 import type { Catalog } from '../surface/Catalog';
 import { neededExtensionProblems } from '../extensions/neededExtensionProblems';
+import { markLogged } from '../serving/loggedErrors';
 
 /** How to fix a tool that needs the tasks extension, in an app that serves it itself. */
 const OWN_FIX =
@@ -52,17 +53,20 @@ export function servingRefusalOf(app: object): string | undefined {
  * Throws the `ConfigError` of an app that may not serve its own clients now (see
  * `servingRefusalOf`): a transport calls it before it waits for a first message. `log`: for a
  * server made per connection or request, where the transport may not log what it caught, the
- * message goes to the app's logger too, once until it changes.
+ * message goes to the app's logger too, once until it changes, and the error is marked as
+ * logged (see `markLogged`), so a transport that logs what it caught does not log it again.
  */
 export function refuseServing(app: object, log = false): void {
   const refusal = installed.get(app);
   const message = refusal?.message();
   if (message === undefined) return;
-  if (log && refusal!.logged !== message) {
+  if (!log) throw new ConfigError(message);
+  if (refusal!.logged !== message) {
     refusal!.logged = message;
     refusal!.logger.error(message);
   }
-  throw new ConfigError(message);
+  // In the log now (or since the first refusal of the same problems): the transport that catches it logs it no more.
+  throw markLogged(new ConfigError(message));
 }
 
 function refusalMessage(appName: string, problems: readonly BuildProblem[]): string {

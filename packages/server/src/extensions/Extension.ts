@@ -129,7 +129,8 @@ export interface ExtensionApp {
    * `io.modelcontextprotocol/clientCapabilities`): the path a client's call takes (access rules,
    * guards, middleware, validation, the extensions' `aroundToolCall`), with no client to send
    * anything to. Resolves with the `tools/call` result; a JSON-RPC error rejects with its code.
-   * For work a request started that another process finishes (a task worker).
+   * For work a request started that another process finishes (a task worker). The run counts in
+   * `app.inFlight` (once) from this call until its answer, so `app.drain()` and the shutdown wait for it.
    */
   callTool(params: { name: string; arguments?: Record<string, unknown>; _meta?: Record<string, unknown> }, caller: AuthInfo | undefined): Promise<Record<string, unknown>>;
 }

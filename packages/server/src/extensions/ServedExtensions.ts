@@ -12,6 +12,7 @@ import { KNOWN_ANSWERS } from '../roundtrip/knownAnswersKey';
 import { detachedCall, type DetachedCallParams, type DetachedServers } from './detachedCall';
 import type { Extension, ExtensionApp, ExtensionContext, ExtensionNotification, ExtensionRequest, ExtensionStop, ToolRunOverride } from './Extension';
 import { extensionProblems } from './extensionProblems';
+import type { InFlight } from '../pipeline/InFlight';
 import { listenOpenerFor, recordListenOpener, type ListenOpener } from './ListenOpener';
 import { paramsSchemaOf } from './paramsSchemaOf';
 import { sentAsIs } from './sentAsIs';
@@ -34,6 +35,11 @@ export class ServedExtensions {
   private readonly advertised: Readonly<Record<string, Readonly<Record<string, unknown>>>> | undefined;
   private readonly listenOpener: ListenOpener | undefined;
   private readonly stops: ExtensionStop[] = [];
+  /**
+   * While `createServer` makes the server of a run outside any request (see `start`): what ends
+   * the run's count before its call's own. `attach` gives it to that server's connection.
+   */
+  private handOver: (() => void) | undefined;
 
   constructor(
     readonly extensions: readonly Extension[],
@@ -77,15 +83,41 @@ export class ServedExtensions {
     return classes;
   }
 
-  /** Runs every extension's `start` with the app, in order, keeping what each returns to stop it. */
-  async start(app: Omit<ExtensionApp, 'logger' | 'callTool'> & { createServer: DetachedServers }): Promise<void> {
+  /**
+   * Runs every extension's `start` with the app, in order, keeping what each returns to stop it.
+   * A run its `callTool` starts counts in `inFlight` from the moment it is asked for: while the
+   * app's server for it connects, and the SDK dispatches its request, nothing else counts it
+   * yet, and a drain would find the app idle. That count hands over to the call's own once the
+   * call is served (see `attach`), or ends with the run's answer, so the run counts once.
+   */
+  async start(app: Omit<ExtensionApp, 'logger' | 'callTool'> & { createServer: DetachedServers; inFlight: InFlight }): Promise<void> {
+    const callTool = (params: DetachedCallParams, caller: AuthInfo | undefined): Promise<Record<string, unknown>> => {
+      let handOver: () => void = () => undefined;
+      void app.inFlight.track(new Promise<void>((resolve) => (handOver = resolve)));
+      const servers: DetachedServers = (setup) => {
+        this.handOver = handOver;
+        try {
+          return app.createServer(setup);
+        } finally {
+          this.handOver = undefined;
+        }
+      };
+      let answer: Promise<Record<string, unknown>>;
+      try {
+        answer = detachedCall(servers, params, caller);
+      } catch (error) {
+        answer = Promise.reject(error as Error);
+      }
+      answer.then(handOver, handOver);
+      return answer;
+    };
     const live: ExtensionApp = Object.freeze({
       add: (...classes: Class[]) => app.add(...classes),
       tools: app.tools,
       resources: app.resources,
       prompts: app.prompts,
       logger: this.logger,
-      callTool: (params: DetachedCallParams, caller: AuthInfo | undefined) => detachedCall((setup) => app.createServer(setup), params, caller),
+      callTool,
     });
     for (const extension of this.extensions) {
       const stop = await extension.start?.(live);
@@ -115,8 +147,11 @@ export class ServedExtensions {
       server.setNotificationHandler(method, { params: served.schema }, (params, notification) => this.hear(method, served, params, notification, connection));
     }
     const wrapping = this.extensions.filter((e) => e.aroundToolCall);
-    if (wrapping.length > 0) {
+    // The server of a run outside any request: its call's count (begun before the extensions see the call) takes over the run's.
+    const handOver = this.handOver;
+    if (wrapping.length > 0 || handOver) {
       connection.aroundToolCall = (params, tool, sdk, next) => {
+        handOver?.();
         // `settled`: what the overrides so far said the run counts in flight until, besides its answer.
         const layer = (i: number, current: ServerContext, settled: readonly Promise<unknown>[]): Promise<Record<string, unknown>> => {
           if (i === wrapping.length) return next(current, settled);

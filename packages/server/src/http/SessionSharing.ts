@@ -54,6 +54,8 @@ export interface SessionSharing {
   listen(local: LocalSessions): () => void;
   /** Records a session being opened, before it starts here; false when there is no room for it (`maxSessions`). */
   create(record: SessionRecord): Promise<boolean>;
+  /** Deletes the record `create` wrote for a session that then failed to start here, as ending it would: it holds no place and no instance finds it. */
+  discard(id: string): Promise<void>;
   /** The local session a request names; if it is marked as used here, only when the request's principal owns it (the session pool marks it once its transport accepted the request). */
   find(id: string, request: SessionRequest, local: LocalSessions): Promise<SessionFound>;
   /**

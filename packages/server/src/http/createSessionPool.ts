@@ -132,7 +132,13 @@ export function createSessionPool<T extends SessionTransport>(app: ServerFactory
       return { answer: sharing.refuse(error) };
     }
     if (!created) throw new SessionLimitError(options.limits.maxSessions);
-    return { session: await startSession(id, principal, owner, protocolVersion, undefined, server), body };
+    try {
+      return { session: await startSession(id, principal, owner, protocolVersion, undefined, server), body };
+    } catch (error) {
+      // Recorded, and never served: the record goes too, instead of holding a place until it expires. A failure to delete it is not the client's answer.
+      await sharing.discard(id).catch(() => undefined);
+      throw error;
+    }
   }
 
   /** The server and transport of a session: a new one (with its `server` made already), or the local copy of one opened elsewhere (`record`). */

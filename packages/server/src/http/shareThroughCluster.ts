@@ -135,6 +135,8 @@ export function shareThroughCluster(app: ServerFactory, cluster: Cluster, limits
 
     create: (record) => cluster.sessions.create(record, limits),
 
+    discard: (id) => cluster.sessions.end(id),
+
     async find(id, request, local) {
       const settled = await settle(id, request, local);
       if ('answer' in settled) return settled;

@@ -6,6 +6,8 @@ export const singleInstance: SessionSharing = {
   streamIdPrefix: undefined,
   listen: () => () => {},
   create: async () => true,
+  // `create` recorded nothing.
+  discard: async () => {},
   // Not marked as used here: the session pool does that once the session's transport accepted the request, so neither a foreign caller nor a refused request keeps a session alive.
   find: async (id, request, local) => {
     const session = local.get(id);

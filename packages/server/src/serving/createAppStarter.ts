@@ -9,8 +9,12 @@ export interface AppStarter {
    * calls made while it runs share it.
    */
   start(): Promise<boolean>;
-  /** Lets go of the app, after a start still running settles: the app stops when no other listener holds it. Later starts do nothing. */
-  release(): Promise<void>;
+  /**
+   * Lets go of the app, after a start still running settles: the app stops when no other listener
+   * holds it, once its work still in flight settled or `drainTimeoutMs` (10 s when not given)
+   * passed (see `ServerFactory.openListener`). Later starts do nothing.
+   */
+  release(drainTimeoutMs?: number): Promise<void>;
 }
 
 /**
@@ -21,7 +25,7 @@ export interface AppStarter {
  */
 export function createAppStarter(app: Pick<ServerFactory, 'openListener'> & { start(): Promise<void> }, onFailure: (error: unknown) => void): AppStarter {
   let starting: Promise<boolean> | undefined;
-  let held: (() => Promise<void>) | undefined;
+  let held: ((drainTimeoutMs?: number) => Promise<void>) | undefined;
   let reported = false;
   let released = false;
   const run = async (): Promise<boolean> => {
@@ -43,12 +47,12 @@ export function createAppStarter(app: Pick<ServerFactory, 'openListener'> & { st
   };
   return {
     start: () => (released ? Promise.resolve(false) : (starting ??= run())),
-    release: async () => {
+    release: async (drainTimeoutMs) => {
       released = true;
       await starting?.catch(() => undefined);
       const hold = held;
       held = undefined;
-      await hold?.();
+      await hold?.(drainTimeoutMs);
     },
   };
 }

@@ -6,6 +6,7 @@ import { extendStdioListens } from './extendStdioListens';
 import { isModernMessage } from '../sdk/isModernMessage';
 import { listenedResources, listenRefusal, listenRefusalMessage } from './listenRefusal';
 import { jsonRpcKind } from '../rpc/jsonRpcKind';
+import { markLogged, wasLogged } from './loggedErrors';
 
 /**
  * Serves one stdio connection in the era its first message asks for. A 2025-era client
@@ -15,9 +16,26 @@ import { jsonRpcKind } from '../rpc/jsonRpcKind';
  * entry, which pins the era, serves `subscriptions/listen` and answers bad claims.
  *
  * `transport.start()` must be safe to call again: both paths call it. Its `onmessage` is taken over.
+ * A connection for which `factory` makes no server has its requests answered with -32603, and
+ * the failure is logged once: not again for each request, nor when the factory logged it itself
+ * (an app that refuses to serve, see `markLogged`).
  */
-export function serveStdioEras(transport: Transport, factory: (context: { era: 'legacy' | 'modern' }) => McpServerHandle, onerror: (error: Error) => void): { close(): Promise<void> } {
+export function serveStdioEras(transport: Transport, serverFor: (context: { era: 'legacy' | 'modern' }) => McpServerHandle, report: (error: Error) => void): { close(): Promise<void> } {
   let close: () => Promise<void> = async () => undefined;
+  const onerror = (error: Error): void => {
+    if (!wasLogged(error)) report(error);
+  };
+  // The SDK's stdio entry asks for a server again with each message until one is made, and reports each failure: the first is reported here, once.
+  let failed = false;
+  const factory = (context: { era: 'legacy' | 'modern' }): McpServerHandle => {
+    try {
+      return serverFor(context);
+    } catch (error) {
+      if (!failed) onerror(error as Error);
+      failed = true;
+      throw markLogged(error);
+    }
+  };
   // What the transport refuses before a first message picks the era (a malformed first line) is reported too.
   transport.onerror = onerror;
   transport.onmessage = (first, extra) => {
@@ -32,10 +50,9 @@ export function serveStdioEras(transport: Transport, factory: (context: { era: '
       let server: McpServerHandle;
       try {
         server = factory({ era: 'legacy' });
-      } catch (error) {
-        // No server for this connection (an app that refuses to serve, see App.createServer): the client is told, not left
+      } catch {
+        // No server for this connection (an app that refuses to serve, see App.createServer; `factory` logged why): the client is told, not left
         // waiting. This request and every later one get the generic error (a first message may be a notification); notifications get nothing.
-        onerror(error as Error);
         transport.onmessage = (message) => {
           if (jsonRpcKind(message) === 'request') void transport.send(noServer((message as { id: string | number }).id)).catch(onerror);
         };

@@ -40,6 +40,8 @@ export class Catalog {
   /**
    * Adds every definition of a registry built from more classes; names and URIs must be new.
    * `rank` orders templates that match the same URI: 0 (the app's own) first, then the mounted apps' by their mount.
+   * Without `announce` no `list_changed` goes out (the caller announces it, or nobody is connected
+   * yet), but the lists changed all the same: `toolsRevision` moves and the cached pages go.
    */
   addRegistry(registry: CatalogParts, announce = true, rank = 0): void {
     const clash = [
@@ -53,10 +55,9 @@ export class Catalog {
     for (const r of registry.resources) this.resources.set(r.uri, { definition: r, enabled: true, rank });
     for (const t of registry.resourceTemplates) this.templates.set(t.uriTemplate, { definition: t, enabled: true, rank });
     for (const p of registry.prompts) this.prompts.set(p.name, { definition: p, enabled: true, rank });
-    if (!announce) return;
-    if (registry.tools.length > 0) this.touch('tools');
-    if (registry.resources.length + registry.resourceTemplates.length > 0) this.touch('resources');
-    if (registry.prompts.length > 0) this.touch('prompts');
+    if (registry.tools.length > 0) this.touch('tools', announce);
+    if (registry.resources.length + registry.resourceTemplates.length > 0) this.touch('resources', announce);
+    if (registry.prompts.length > 0) this.touch('prompts', announce);
   }
 
   /** The definitions enabled now (what an app that mounts this one serves of it). */
@@ -185,10 +186,11 @@ export class Catalog {
     return this.resources.get(key) ?? this.templates.get(key);
   }
 
-  private touch(kind: ListKind): void {
+  /** Records a change of one list: its revision (tools) and cached pages; `announce`: its `list_changed` too. */
+  private touch(kind: ListKind, announce = true): void {
     if (kind === 'tools') this.toolChanges++;
     for (const k of [...this.pages.keys()]) if (k.startsWith(`${kind === 'resources' ? 'resource' : kind}`)) this.pages.delete(k);
-    this.changed(kind);
+    if (announce) this.changed(kind);
   }
 
   /** One page of a list, cached by where it starts (at most one page an item), not by the cursor's spelling. */

@@ -75,6 +75,14 @@ export class MemoryTaskStore implements TaskStore {
     this.queue.add(taskId);
   }
 
+  async requeue(taskId: string): Promise<void> {
+    // A Set keeps insertion order: the id goes in first, then the ones that were behind it.
+    const behind = [...this.queue];
+    this.queue.clear();
+    this.queue.add(taskId);
+    for (const id of behind) this.queue.add(id);
+  }
+
   async dequeue(): Promise<string | undefined> {
     const next = this.queue.values().next();
     if (next.done) return undefined;

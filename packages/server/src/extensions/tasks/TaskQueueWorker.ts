@@ -23,9 +23,9 @@ export class TaskQueueWorker {
       while (this.runner.active < concurrency) {
         const id = await store.dequeue();
         if (id === undefined) return;
-        // The app stopped while the id came: a task claimed now would have no run here, so it stays queued, its id back on the queue for another worker.
+        // The app stopped while the id came: a task claimed now would have no run here, so it stays queued, its id back at the front of the queue for another worker.
         if (!this.detached.app) {
-          await store.enqueue!(id);
+          await this.giveBack(id);
           return;
         }
         let claimed: StoredTask | undefined;
@@ -45,7 +45,7 @@ export class TaskQueueWorker {
           // The app stopped while the claim was written: the task goes back to the queue, as it was.
           const mine = claimed;
           await store.update(id, (t) => (t.status === 'working' && t.lastUpdatedAt === mine.lastUpdatedAt && !t.queued ? { ...t, queued: true } : undefined));
-          await store.enqueue!(id);
+          await this.giveBack(id);
           return;
         }
       }
@@ -54,5 +54,12 @@ export class TaskQueueWorker {
     } finally {
       this.taking = false;
     }
+  }
+
+  /** Puts an id this worker took and does not run back where it was, at the front of the queue (at its end, for a store without `requeue`). */
+  private async giveBack(id: string): Promise<void> {
+    const { store } = this.settings;
+    if (store.requeue) await store.requeue(id);
+    else await store.enqueue!(id);
   }
 }

@@ -130,6 +130,12 @@ export interface TaskStore {
   /** Takes the id of the next queued task (each id goes to one taker), or undefined when the queue is empty. */
   dequeue?(): Promise<string | undefined>;
   /**
+   * Puts back at the front of the queue an id a worker took and does not run (its app stopped
+   * as it took it): it was next, and stays next. A store without it gets the id back through
+   * `enqueue`, at the end of its queue.
+   */
+  requeue?(taskId: string): Promise<void>;
+  /**
    * The ids of `working` tasks whose `heartbeatAt` is before `before` (epoch ms), at most `limit`:
    * what a sweeper checks, so that a task whose instance stopped ends (or runs again) even when
    * nobody polls it.

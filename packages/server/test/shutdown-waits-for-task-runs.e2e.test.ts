@@ -1,0 +1,102 @@
+/**
+ * A task's run outlives the request that started it: the listener's own drain does not wait for
+ * it. When the app's last listener closes, the shutdown hooks still run only once the app's work
+ * in flight (`app.inFlight`, the run included) has settled, or once the listener's drain timeout
+ * has passed, whichever comes first: a run never sees its services closed under it.
+ */
+import 'reflect-metadata';
+import { Ctx, OnShutdown, OnStart, Tool, type ToolContext } from '@toolwright/core';
+import { createApp, defineExtension, tasks, type App } from '@toolwright/server';
+import type { HttpListener } from '@toolwright/server/http';
+import { createTaskClient } from '@toolwright/server/testing';
+import { Service } from 'typedi';
+import { signal, waitFor } from './fixtures/waitFor';
+
+const silent = { debug() {}, info() {}, warn() {}, error() {} };
+
+/** Something the test or the run waits for, and what sets it off. */
+type Gate = { readonly promise: Promise<void>; readonly resolve: () => void };
+
+interface Probe {
+  events: string[];
+  /** Lets the task's run finish. */
+  gate: Gate;
+  /** Resolves once the run waits at its gate. */
+  waiting: Gate;
+}
+
+async function served(probe: Probe, drainTimeoutMs: number): Promise<{ app: App; listener: HttpListener }> {
+  @Service()
+  class Pool {
+    open = false;
+
+    @OnStart()
+    connect() {
+      this.open = true;
+    }
+
+    @OnShutdown()
+    close() {
+      this.open = false;
+      probe.events.push('shutdown hook');
+    }
+  }
+  // The container builds Reports with the Pool the hooks open and close.
+  @Service()
+  class Reports {
+    constructor(private readonly pool: Pool) {}
+
+    @Tool({ description: 'Builds a report, as a task, with the pool.', task: 'required' })
+    async build(@Ctx() ctx: ToolContext) {
+      probe.waiting.resolve();
+      await Promise.race([probe.gate.promise, new Promise((resolve) => ctx.signal.addEventListener('abort', resolve))]);
+      probe.events.push(this.pool.open ? 'run used an open pool' : 'run used a closed pool');
+      return 'built';
+    }
+  }
+  // Stops before the tasks extension and so before the drain: the point where the listener has let go of the app.
+  const marker = defineExtension({ id: 'com.example/marker', start: () => () => void probe.events.push('extensions stopping') });
+  const app = await createApp({
+    name: 'reports',
+    version: '1.0.0',
+    tools: [Reports],
+    services: [Pool],
+    logger: silent,
+    extensions: [tasks({ logger: silent }), marker],
+  });
+  const listener = await app.listen({ transport: 'http', port: 0, host: '127.0.0.1', exitOnSignal: false, drainTimeoutMs, requestLogLevel: 'silent' });
+  return { app, listener };
+}
+
+describe('shutdown hooks and task runs still going when the last listener closes', () => {
+  it('run after the run settles', async () => {
+    const probe: Probe = { events: [], gate: signal<void>(), waiting: signal<void>() };
+    const { app, listener } = await served(probe, 60_000);
+    const handle = await createTaskClient({ url: listener.url }).call('build');
+    expect(handle.resultType).toBe('task');
+    await probe.waiting.promise;
+    expect(app.inFlight).toBe(1);
+    const closing = listener.close();
+    await waitFor(() => probe.events.includes('extensions stopping'), 'the listener to let go of the app');
+    // A turn of the event loop: a shutdown that did not wait for the run has run its hooks by now.
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(probe.events).not.toContain('shutdown hook');
+    probe.gate.resolve();
+    await closing;
+    expect(probe.events).toEqual(['extensions stopping', 'run used an open pool', 'shutdown hook']);
+    expect(app.inFlight).toBe(0);
+  });
+
+  it('run once the drain timeout passed, when the run does not settle', async () => {
+    const probe: Probe = { events: [], gate: signal<void>(), waiting: signal<void>() };
+    const { app, listener } = await served(probe, 50);
+    await createTaskClient({ url: listener.url }).call('build');
+    await probe.waiting.promise;
+    await listener.close();
+    expect(probe.events).toEqual(['extensions stopping', 'shutdown hook']);
+    expect(app.inFlight).toBe(1);
+    probe.gate.resolve();
+    await waitFor(() => app.inFlight === 0, 'the run to end');
+    expect(probe.events).toEqual(['extensions stopping', 'shutdown hook', 'run used a closed pool']);
+  });
+});
