@@ -2,12 +2,14 @@
  * A task's run outlives the request that started it: the listener's own drain does not wait for
  * it. When the app's last listener closes, the shutdown hooks still run only once the app's work
  * in flight (`app.inFlight`, the run included) has settled, or once the listener's drain timeout
- * has passed, whichever comes first: a run never sees its services closed under it.
+ * has passed, whichever comes first: a run never sees its services closed under it. Both waits
+ * share the listener's one drain window.
  */
 import 'reflect-metadata';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { Ctx, OnShutdown, OnStart, Tool, type ToolContext } from '@toolwright/core';
 import { createApp, defineExtension, tasks, type App } from '@toolwright/server';
-import type { HttpListener } from '@toolwright/server/http';
+import { serveHttp, type HttpListener } from '@toolwright/server/http';
 import { createTaskClient } from '@toolwright/server/testing';
 import { Service } from 'typedi';
 import { signal, waitFor } from './fixtures/waitFor';
@@ -98,5 +100,40 @@ describe('shutdown hooks and task runs still going when the last listener closes
     probe.gate.resolve();
     await waitFor(() => app.inFlight === 0, 'the run to end');
     expect(probe.events).toEqual(['extensions stopping', 'shutdown hook', 'run used a closed pool']);
+  });
+});
+
+describe('the wait for the work in flight shares the drain time of the listener that closes', () => {
+  it('gets what is left of it: nothing once the listener used it all on a call that never settled', async () => {
+    class Stuck {
+      @Tool({ description: 'Waits until the call is abandoned.' })
+      async hang(@Ctx() ctx: ToolContext) {
+        await new Promise((resolve) => ctx.signal.addEventListener('abort', resolve));
+        return 'abandoned';
+      }
+    }
+    const app = await createApp({ name: 'stuck', version: '1.0.0', tools: [Stuck], logger: silent });
+    // What the listener hands the app when it lets go: the drain time left for the work in flight.
+    const handed: (number | undefined)[] = [];
+    const recording: App = Object.create(app, {
+      openListener: {
+        value: () => {
+          const release = app.openListener();
+          return (drainTimeoutMs?: number) => {
+            handed.push(drainTimeoutMs);
+            return release(drainTimeoutMs);
+          };
+        },
+      },
+    });
+    const listener = await serveHttp(recording, { port: 0, host: '127.0.0.1', exitOnSignal: false, drainTimeoutMs: 100, requestLogLevel: 'silent' });
+    const client = new Client({ name: 'c', version: '1' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(listener.url)));
+    const call = client.callTool({ name: 'hang', arguments: {} }).catch((error: unknown) => error);
+    await waitFor(() => app.inFlight === 1, 'the call to run');
+    await listener.close();
+    await call;
+    // The listener waited its 100 ms for the call: a second window of 100 ms would be handed on otherwise.
+    expect(handed).toEqual([0]);
   });
 });

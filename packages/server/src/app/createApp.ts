@@ -131,8 +131,8 @@ export async function createApp(options: AppOptions): Promise<App> {
    * Counts one more listener until the function it returns is called. A listener takes its hold
    * before it starts the app: taken once started, a last other listener closing in between would
    * run the shutdown hooks, and it would serve an app whose resources they closed. The last
-   * listener's release stops the app, which first waits up to `drainTimeoutMs` (the listener's
-   * drain timeout; 10 s when it gives none) for the work still in flight outside its requests.
+   * listener's release stops the app, which first waits up to `drainTimeoutMs` (what is left of
+   * the listener's drain timeout; 10 s when it gives none) for the work still in flight outside its requests.
    */
   const holdListener = (): ((drainTimeoutMs?: number) => Promise<void>) => {
     openListeners++;
@@ -143,11 +143,6 @@ export async function createApp(options: AppOptions): Promise<App> {
       // The shutdown hooks run once, after the last listener drained: the others still serve with them.
       if (--openListeners === 0) await lifecycle.stop(drainTimeoutMs);
     };
-  };
-  /** The hold of a listener `app.listen` opens: its release waits the listener's own drain timeout for the app's work in flight. */
-  const holdFor = (listen: ListenOptions) => (): (() => Promise<void>) => {
-    const release = holdListener();
-    return () => release(listen.drainTimeoutMs);
   };
   let fetchEntry: ((request: Request) => Promise<Response>) | undefined;
 
@@ -205,9 +200,9 @@ export async function createApp(options: AppOptions): Promise<App> {
           // Loaded on first use too: an HTTP or fetch server never runs the stdio transport. The start
           // hooks run once stdout is the protocol's: their console output goes to stderr too. The
           // listener holds the app before it starts it (see holdListener), and lets go if it fails to begin.
-          return (require('../stdio/serveStdio') as typeof import('../stdio/serveStdio')).serveStdioAfter(lifecycle.start, app, listen, holdFor(listen));
+          return (require('../stdio/serveStdio') as typeof import('../stdio/serveStdio')).serveStdioAfter(lifecycle.start, app, listen, holdListener);
         case 'http': {
-          const release = holdFor(listen)();
+          const release = holdListener();
           try {
             await lifecycle.start();
           } catch (error) {

@@ -1,6 +1,6 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { ServerFactory } from '../serving/ServerFactory';
+import type { ListenerRelease, ServerFactory } from '../serving/ServerFactory';
 import type { HttpListenOptions } from './HttpListenOptions';
 import { createHttpHandler, type HttpHandler } from './createHttpHandler';
 import { isLoopbackAddress } from './hostPolicy';
@@ -30,7 +30,7 @@ export async function serveHttp(app: ServerFactory, options: HttpListenOptions):
  * the app (see `App.openListener`); without it, the hold is taken once the port is bound. The
  * hold is let go when the listener fails to begin (a refused option, a port in use).
  */
-export async function serveHttpHeld(app: ServerFactory, options: HttpListenOptions, held: (() => Promise<void>) | undefined): Promise<HttpListener> {
+export async function serveHttpHeld(app: ServerFactory, options: HttpListenOptions, held: ListenerRelease | undefined): Promise<HttpListener> {
   try {
     return await serveHttpHolding(app, options, () => held ?? app.openListener());
   } catch (error) {
@@ -40,7 +40,7 @@ export async function serveHttpHeld(app: ServerFactory, options: HttpListenOptio
 }
 
 /** `serveHttp`; `hold` gives the app's listener hold once the port is bound. */
-async function serveHttpHolding(app: ServerFactory, options: HttpListenOptions, hold: () => () => Promise<void>): Promise<HttpListener> {
+async function serveHttpHolding(app: ServerFactory, options: HttpListenOptions, hold: () => ListenerRelease): Promise<HttpListener> {
   const host = options.host ?? '127.0.0.1';
   const path = endpointPathOf(options.path); // checked before the port is taken, and printed as a URL spells it
   // Checked before the port is taken: node would refuse some of these with its own error, and take others (0, a fraction) as "no limit".
@@ -105,12 +105,14 @@ async function serveHttpHolding(app: ServerFactory, options: HttpListenOptions, 
     (closing ??= (async () => {
       process.off('SIGINT', onSignal);
       process.off('SIGTERM', onSignal);
+      const deadline = Date.now() + (options.drainTimeoutMs ?? 10_000);
       // Connections stay accepted while running calls drain: clients may still post answers to the server's requests (new requests get 503).
       await mcp.close({ drainTimeoutMs: options.drainTimeoutMs });
       const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeAllConnections();
       await stopped;
-      await release();
+      // The app's work in flight outside the requests (a task's run) gets what is left of the same drain time.
+      await release(Math.max(0, deadline - Date.now()));
     })());
   const onSignal = (): void => {
     void close().then(() => {

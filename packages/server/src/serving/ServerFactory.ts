@@ -79,9 +79,12 @@ export interface ServerFactory {
   addNotifier(notifier: ChangeNotifier): () => void;
   /**
    * A listener starts serving the app. Returns what the listener calls once it has drained
-   * and closed: the app's shutdown hooks run after the last open listener's call, once the
-   * app's work still in flight (a task's run outlives its request) has settled or
-   * `drainTimeoutMs` (10 s when not given) has passed, whichever comes first.
+   * and closed, with what is left of its drain timeout: the app's shutdown hooks run after the
+   * last open listener's call, once the app's work still in flight (a task's run outlives its
+   * request) has settled or `drainTimeoutMs` (10 s when not given) has passed, whichever comes first.
    */
-  openListener(): (drainTimeoutMs?: number) => Promise<void>;
+  openListener(): ListenerRelease;
 }
+
+/** What a listener calls once it has drained and closed, with what is left of its drain timeout (see `ServerFactory.openListener`). */
+export type ListenerRelease = (drainTimeoutMs?: number) => Promise<void>;

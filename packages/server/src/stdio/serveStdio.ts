@@ -1,6 +1,6 @@
 import { ConfigError } from '@toolwright/core';
 import type { Listener } from '../serving/Listener';
-import type { ServerFactory } from '../serving/ServerFactory';
+import type { ListenerRelease, ServerFactory } from '../serving/ServerFactory';
 import type { StdioListenOptions } from './StdioListenOptions';
 import { protectStdout } from './protectStdout';
 import { MAX_LINE_BYTES, StdioTransport } from './StdioTransport';
@@ -31,10 +31,10 @@ export async function serveStdio(app: ServerFactory, options: StdioListenOptions
  * it. Without `hold`, the hold is taken once the caller is known. stdout is given back, and the
  * hold let go, when `start` or serving fails to begin, or once the listener closed.
  */
-export async function serveStdioAfter(start: () => Promise<void>, app: ServerFactory, options: StdioListenOptions, hold?: () => () => Promise<void>): Promise<Listener> {
+export async function serveStdioAfter(start: () => Promise<void>, app: ServerFactory, options: StdioListenOptions, hold?: () => ListenerRelease): Promise<Listener> {
   checkStreams(options);
   const protectedOut = options.stdout === undefined ? protectStdout() : undefined;
-  let release: (() => Promise<void>) | undefined;
+  let release: ListenerRelease | undefined;
   try {
     release = hold?.();
     await start();
@@ -52,7 +52,7 @@ export async function serveStdioAfter(start: () => Promise<void>, app: ServerFac
  * `options.stdout` given); `hold` takes the app's listener hold (or gives the one taken) and
  * returns its release. A failure is thrown to the caller, which gives stdout back and lets go.
  */
-async function serveProtectedStdio(app: ServerFactory, options: StdioListenOptions, protectedOut: ReturnType<typeof protectStdout> | undefined, hold: () => () => Promise<void>): Promise<Listener> {
+async function serveProtectedStdio(app: ServerFactory, options: StdioListenOptions, protectedOut: ReturnType<typeof protectStdout> | undefined, hold: () => ListenerRelease): Promise<Listener> {
   const stdin = options.stdin ?? process.stdin;
   const custom = options.stdout !== undefined;
   const out = options.stdout;
@@ -80,13 +80,15 @@ async function serveProtectedStdio(app: ServerFactory, options: StdioListenOptio
     (closing ??= (async () => {
       process.off('SIGINT', onSignal);
       process.off('SIGTERM', onSignal);
+      const deadline = Date.now() + drainTimeoutMs;
       transport.drain();
       await transport.idle(drainTimeoutMs);
       transport.abandon(`Server shutting down: the call did not finish within the drain timeout (${drainTimeoutMs} ms) and was abandoned.`);
       await session.close();
       // The last answers may still be in stdout's buffer (a client reading slowly): exiting now would lose them.
       await transport.outputTaken(drainTimeoutMs);
-      await release();
+      // The app's work in flight outside the requests (a task's run) gets what is left of the same drain time.
+      await release(Math.max(0, deadline - Date.now()));
       // Only now: answers to running calls may have hit a broken pipe too.
       process.stdout.off('error', onOutputError);
       protectedOut?.restore();
