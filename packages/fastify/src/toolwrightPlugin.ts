@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest, HTTPMethods, preParsingHookHandler } from 'fastify';
 import { bodyEncodingRefusal, createHttpHandler, type HttpHandler } from '@toolwright/server/http';
 import { authorizationServerRoutes } from './authorizationServerRoutes';
+import { isHttp2 } from './isHttp2';
 import { literalRoute } from './literalRoute';
 import { parserRefusal } from './parserRefusal';
 import { unparsedRoutes } from './unparsedRoutes';
@@ -89,7 +90,7 @@ async function serveEndpoint(fastify: FastifyInstance, options: ToolwrightPlugin
     if (unreadable) {
       return void reply
         .code(unreadable.status)
-        .headers({ ...unreadable.headers, Connection: 'close' })
+        .headers({ ...unreadable.headers, ...(isHttp2(request) ? {} : { Connection: 'close' }) })
         .send({ jsonrpc: '2.0', error: { code: unreadable.code, message: unreadable.message }, id: null });
     }
     parsing.add(request);
@@ -100,7 +101,9 @@ async function serveEndpoint(fastify: FastifyInstance, options: ToolwrightPlugin
   fastify.setErrorHandler((error, request, reply) => {
     const refusal = parserRefusal(error, maxBodyBytes, parsing.has(request) && request.body === undefined);
     if (!refusal) throw error;
-    if (refusal.status === 413) void reply.header('Connection', 'close');
+    // Fastify set Connection: close on its parser's error, which HTTP/2 forbids.
+    if (isHttp2(request)) void reply.removeHeader('Connection');
+    else if (refusal.status === 413) void reply.header('Connection', 'close');
     return reply.code(refusal.status).send(refusal.body);
   });
 

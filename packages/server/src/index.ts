@@ -8,7 +8,7 @@
 // schedules a major collection that a hand-written server's start never does (bench/README.md).
 import './sdk/sdk';
 export { createApp } from './app/createApp';
-export type { App, Listener, McpServerHandle, ServerFactory, ServerSetup, ServiceOverrides } from './app/App';
+export type { App, Listener, ListenerRelease, McpServerHandle, ServerFactory, ServerSetup, ServiceOverrides } from './app/App';
 export type { ChangeNotifier } from './surface/Connections';
 export type { ListControl } from './surface/ListControl';
 export type { AppOptions } from './app/AppOptions';

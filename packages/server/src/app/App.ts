@@ -9,7 +9,7 @@ import type { HttpListenOptions, ListenOptions } from './ListenOptions';
 import type { Mount } from '../compose/Mount';
 
 export type { Listener } from '../serving/Listener';
-export type { McpServerHandle, ServerFactory, ServerSetup, ServiceOverrides } from '../serving/ServerFactory';
+export type { ListenerRelease, McpServerHandle, ServerFactory, ServerSetup, ServiceOverrides } from '../serving/ServerFactory';
 
 /** A built Toolwright app: a frozen registry and the means to serve it. */
 export interface App extends ServerFactory {
