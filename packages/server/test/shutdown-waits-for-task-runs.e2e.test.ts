@@ -126,7 +126,7 @@ describe('the wait for the work in flight shares the drain time of the listener 
         },
       },
     });
-    const listener = await serveHttp(recording, { port: 0, host: '127.0.0.1', exitOnSignal: false, drainTimeoutMs: 100, requestLogLevel: 'silent' });
+    const listener = await serveHttp(recording, { transport: 'http', port: 0, host: '127.0.0.1', exitOnSignal: false, drainTimeoutMs: 100, requestLogLevel: 'silent' });
     const client = new Client({ name: 'c', version: '1' });
     await client.connect(new StreamableHTTPClientTransport(new URL(listener.url)));
     const call = client.callTool({ name: 'hang', arguments: {} }).catch((error: unknown) => error);
