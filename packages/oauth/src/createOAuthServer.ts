@@ -102,6 +102,12 @@ export async function createOAuthServer(options: OAuthServerOptions): Promise<OA
     if (url.hash) throw new ConfigError(`Toolwright oauth: resource must have no fragment (RFC 8707), got '${resource}'. Drop the '#' and what follows it.`);
   }
   if (options.upstream && options.signIn) throw new ConfigError('Toolwright oauth: set signIn or upstream, not both: with upstream, users sign in at the upstream provider.');
+  const upstreamParams = options.upstream?.authorizeParams;
+  if (options.upstream && upstreamParams && Object.hasOwn(upstreamParams, 'response_mode')) {
+    throw new ConfigError(
+      `Toolwright oauth: upstream ${options.upstream.name}: authorizeParams sets response_mode (${JSON.stringify(upstreamParams.response_mode)}), but ${issuer}/callback takes the provider's answer only as a GET with it in the query (a form_post is refused with 405, so no one could sign in). Remove response_mode from authorizeParams.`,
+    );
+  }
   if (!options.upstream && typeof options.signIn !== 'function') {
     throw new ConfigError(
       'Toolwright oauth: signIn is required (the function that tells who the user is: the authorization server does not own users), or upstream to sign users in at an identity provider.',
@@ -269,7 +275,8 @@ export async function createOAuthServer(options: OAuthServerOptions): Promise<OA
     const route = routes.get(path);
     if (!route) return undefined;
     const answer = await answerOf(request, path, route);
-    // A HEAD answer has the GET's status and headers and no body (RFC 9110 §9.3.2): the route's (a document's 200, an endpoint's 405), and a 500 given around it.
+    // A HEAD answer has the GET's status and headers and no body (RFC 9110 §9.3.2): a public document's 200, or an endpoint's 405
+    // (every rate-limited endpoint refuses HEAD before the rate limit, so no 429 or 503 is given around it).
     return request.method === 'HEAD' && answer.body !== null ? new Response(null, { status: answer.status, statusText: answer.statusText, headers: answer.headers }) : answer;
   };
 

@@ -47,6 +47,21 @@ describe('createOAuthServer option messages', () => {
     expect(await refusal({ resource: 'mcp' })).toBe("ConfigError: Toolwright oauth: resource must be an absolute URL, got 'mcp'. Give one such as 'https://mcp.example.com/mcp'.");
   });
 
+  it.each(['form_post', 'query'])('refuses upstream authorizeParams that set response_mode (%s): the callback takes GET with the answer in the query only', async (mode) => {
+    const upstream = {
+      name: 'corp',
+      issuer: 'https://id.example.com',
+      clientId: 'toolwright',
+      clientSecret: 'upstream-secret',
+      scopes: ['openid'],
+      authorizeParams: { prompt: 'login', response_mode: mode },
+    };
+    expect(await refusal({ signIn: undefined, upstream, secret: 'a-test-secret-of-at-least-32-characters' })).toBe(
+      `ConfigError: Toolwright oauth: upstream corp: authorizeParams sets response_mode ("${mode}"), but https://auth.example.com/callback takes the provider's answer only as a GET with it in the query (a form_post is refused with 405, so no one could sign in). Remove response_mode from authorizeParams.`,
+    );
+    expect(await refusal({ signIn: undefined, upstream: { ...upstream, authorizeParams: { prompt: 'login' } }, secret: 'a-test-secret-of-at-least-32-characters' })).toBe('started');
+  });
+
   it('names the resources authFor serves, and how to serve another', async () => {
     const server = await createOAuthServer(base);
     expect(() => server.authFor('https://other.example.com/mcp')).toThrow(

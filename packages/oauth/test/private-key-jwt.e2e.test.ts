@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { AuthorizationServerMetadata } from '@modelcontextprotocol/client';
+import { MemoryOAuthStore } from '@toolwright/oauth';
 import { ClientKey } from './fixtures/clientKey';
 import { MemoryClientProvider } from './fixtures/clientProvider';
 import { jsonRoute, startDocumentHost } from './fixtures/documentHost';
@@ -8,6 +9,15 @@ import { serveOAuth, testClock, type Served } from './fixtures/serveOAuth';
 import { resultOf, signInClient } from './fixtures/signIn';
 
 const ASSERTION_TYPE = 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer';
+
+/** A memory store that records the keys deleted from it. */
+class DeleteRecordingStore extends MemoryOAuthStore {
+  readonly deleted: string[] = [];
+  override async delete(key: string): Promise<void> {
+    this.deleted.push(key);
+    return super.delete(key);
+  }
+}
 
 /** The SDK v2 client as a confidential client: it registers its public key and signs an assertion for each token request. */
 class KeyedClientProvider extends MemoryClientProvider {
@@ -221,10 +231,11 @@ describe('a jwks_uri that could not be fetched', () => {
   let served: Served;
   const clock = testClock();
   const warnings: string[] = [];
+  const store = new DeleteRecordingStore({ now: clock.now });
   beforeAll(async () => {
     host = await startDocumentHost();
     const logger = { debug() {}, info() {}, warn: (line: string) => void warnings.push(line), error: (line: string) => void warnings.push(line) };
-    served = await serveOAuth('node', { now: clock.now, logger, clientDocuments: { fetcher: host.fetcher() } });
+    served = await serveOAuth('node', { now: clock.now, logger, store, clientDocuments: { fetcher: host.fetcher() } });
   });
   afterAll(async () => {
     await served.close();
@@ -262,6 +273,9 @@ describe('a jwks_uri that could not be fetched', () => {
     // Five requests at once while the keys are down: one fetch, one warning.
     expect(await Promise.all(Array.from({ length: 5 }, asClient))).toEqual(Array.from({ length: 5 }, () => refused));
     expect([fetches(), warned()]).toEqual([1, 1]);
+    expect(warnings.find((line) => line.includes(jwksUri))).toMatch(/could not be fetched: .* \(it is not fetched again for 30 s\)$/);
+    /** How often the failure was deleted from the store: only by a fetch that succeeds after one. */
+    const failureDeletes = () => store.deleted.filter((key) => key.startsWith('client-jwks:') && key.endsWith(':failed')).length;
     // Five more within 30 s: the failure is remembered.
     for (let i = 0; i < 5; i++) expect(await asClient()).toEqual(refused);
     clock.advance(29);
@@ -272,7 +286,7 @@ describe('a jwks_uri that could not be fetched', () => {
     up = true;
     clock.advance(2);
     expect(await asClient()).toMatchObject({ error: 'invalid_grant' });
-    expect([fetches(), warned()]).toEqual([2, 1]);
+    expect([fetches(), warned(), failureDeletes()]).toEqual([2, 1, 1]);
 
     // The client rotates its key: a new kid fetches again only once the keys are a minute old.
     key = new ClientKey(undefined, clock.now);
@@ -280,7 +294,8 @@ describe('a jwks_uri that could not be fetched', () => {
     expect(fetches()).toBe(2);
     clock.advance(61);
     expect(await asClient()).toMatchObject({ error: 'invalid_grant' });
-    expect(fetches()).toBe(3);
+    // A fetch that succeeds with no failure before it costs no store round trip to delete one.
+    expect([fetches(), failureDeletes()]).toEqual([3, 1]);
 
     // Down again while the cached keys are a minute old: a new kid fails once, and the failure is remembered; the cached kid still works.
     up = false;
@@ -293,5 +308,63 @@ describe('a jwks_uri that could not be fetched', () => {
     key = cached;
     expect(await asClient()).toMatchObject({ error: 'invalid_grant' });
     expect(fetches()).toBe(4);
+  });
+});
+
+/**
+ * Anonymous registrations can fill the clients' share of the store, where a failed `jwks_uri` is
+ * remembered: the instance then remembers it in memory, so the URL is still fetched once per
+ * 30 s, and the one warning says that other instances may fetch it (the store could not tell them).
+ */
+describe('a jwks_uri that could not be fetched while the clients share of the store is full', () => {
+  let host: Awaited<ReturnType<typeof startDocumentHost>>;
+  let served: Served;
+  const clock = testClock();
+  const warnings: string[] = [];
+  beforeAll(async () => {
+    host = await startDocumentHost();
+    const logger = { debug() {}, info() {}, warn: (line: string) => void warnings.push(line), error: (line: string) => void warnings.push(line) };
+    // maxEntries 4: the clients' share is 2 entries.
+    const store = new MemoryOAuthStore({ now: clock.now, maxEntries: 4 });
+    served = await serveOAuth('node', { now: clock.now, logger, store, clientDocuments: { fetcher: host.fetcher() } });
+  });
+  afterAll(async () => {
+    await served.close();
+    await host.close();
+  });
+
+  it('is fetched once per 30 s all the same, and the one warning says what holds', async () => {
+    const path = `/${randomUUID()}/jwks.json`;
+    const jwksUri = `https://client.example${path}`;
+    host.routes.set(`client.example${path}`, (_req, res) => void res.writeHead(503).end());
+    const key = new ClientKey(undefined, clock.now);
+    const { body } = await registerClient(served.base, { token_endpoint_auth_method: 'private_key_jwt', jwks_uri: jwksUri });
+    const clientId = String(body.client_id);
+    expect((await registerClient(served.base)).status).toBe(201);
+    expect((await registerClient(served.base)).status).toBe(503); // the clients' share is full
+    const asClient = async () =>
+      (
+        await tokenRequest(served.base, {
+          grant_type: 'authorization_code',
+          code: 'made-up',
+          code_verifier: 'v'.repeat(43),
+          redirect_uri: CALLBACK,
+          client_assertion_type: ASSERTION_TYPE,
+          client_assertion: key.assertion(clientId, served.oauth.issuer),
+        })
+      ).body;
+    const refused = { error: 'invalid_client', error_description: expect.stringMatching(/jwks_uri could not be fetched/) };
+    const fetches = () => host.hits.filter((hit) => hit.includes(path)).length;
+    const warned = () => warnings.filter((line) => line.includes(jwksUri));
+
+    for (let i = 0; i < 3; i++) expect(await asClient()).toEqual(refused);
+    clock.advance(29);
+    expect(await asClient()).toEqual(refused);
+    expect(fetches()).toBe(1);
+    expect(warned()).toEqual([expect.stringMatching(/could not be fetched: .* \(this instance does not fetch it again for 30 s; the store is full, so other instances may\)$/)]);
+
+    clock.advance(2);
+    expect(await asClient()).toEqual(refused);
+    expect([fetches(), warned().length]).toEqual([2, 2]);
   });
 });

@@ -88,11 +88,20 @@ describe('upstream errors, as the MCP client is told of them', () => {
     ['a number', 42],
     ['a string', 'upstream-access-token'],
     ['no JSON at all', undefined],
-  ])('the provider’s token endpoint answered 200 with %s: a failed exchange, as a refusal is (no 500)', async (_name, body) => {
+    ['an object without access_token', { token_type: 'Bearer' }],
+    ['an error that is no OAuth code', { error: 'bad_verification_code' }],
+  ])('the provider’s token endpoint answered 200 with %s: a failed exchange, said as what it is (no 500)', async (_name, body) => {
     provider.tokenAnswer = { status: 200, body };
     const callback = await startSignIn();
     callback.searchParams.set('code', 'upstream-code');
-    expect(await toldClient(callback)).toEqual({ error: 'access_denied', description: 'the identity provider refused the code (HTTP 200)' });
+    expect(await toldClient(callback)).toEqual({ error: 'access_denied', description: 'the identity provider answered no access token (HTTP 200)' });
+  });
+
+  it('the provider’s token endpoint answered 200 with an OAuth error code: a refusal naming the code', async () => {
+    provider.tokenAnswer = { status: 200, body: { error: 'invalid_grant', error_description: PHISHING } };
+    const callback = await startSignIn();
+    callback.searchParams.set('code', 'upstream-code');
+    expect(await toldClient(callback)).toEqual({ error: 'access_denied', description: 'the identity provider refused the code (invalid_grant)' });
   });
 
   it('a HEAD or a POST at the callback is refused (405, Allow: GET) and spends nothing: the GET after it completes the sign-in', async () => {
@@ -114,7 +123,7 @@ describe('upstream errors, as the MCP client is told of them', () => {
     expect(provider.tokenRequests).toBe(before + 1);
   });
 
-  it('a refresh the provider answers 200 with null fails with a ToolwrightError naming the provider (no TypeError)', async () => {
+  it('a refresh the provider answers 200 with null fails with a ToolwrightError naming the provider and saying what it answered (no TypeError)', async () => {
     provider.tokenAnswer = { status: 200, body: { access_token: 'upstream-access-token', token_type: 'Bearer', refresh_token: 'upstream-refresh-token', expires_in: 3600 } };
     const { verifier, challenge } = pkcePair();
     const started = await fetch(authorizeUrl(served.base, { client_id: clientId, code_challenge: challenge }), { redirect: 'manual' });
@@ -132,7 +141,11 @@ describe('upstream errors, as the MCP client is told of them', () => {
     // Valid for an hour, asked to be for two: refreshed now.
     const refreshing = served.oauth.upstreamTokens({ extra: { claims } }, { minValiditySeconds: 7200 });
     await expect(refreshing).rejects.toThrow(ToolwrightError);
-    await expect(refreshing).rejects.toThrow('refreshing the upstream tokens at corp failed (HTTP 200)');
+    await expect(refreshing).rejects.toThrow('refreshing the upstream tokens at corp failed: the identity provider answered no access token (HTTP 200); try again later.');
+    provider.tokenAnswer = { status: 503, body: { error: PHISHING } };
+    await expect(served.oauth.upstreamTokens({ extra: { claims } }, { minValiditySeconds: 7200 })).rejects.toThrow(
+      'refreshing the upstream tokens at corp failed: the identity provider answered HTTP 503; try again later.',
+    );
   });
 });
 

@@ -33,7 +33,7 @@ export interface UpstreamProvider {
   readonly clientAuthMethod?: 'client_secret_post' | 'client_secret_basic';
   /** Scopes asked upstream, e.g. `['openid', 'email', 'profile']`. */
   readonly scopes: readonly string[];
-  /** More authorization request parameters (e.g. `{ prompt: 'select_account' }`). */
+  /** More authorization request parameters (e.g. `{ prompt: 'select_account' }`). Not `response_mode`: the callback takes the answer only as a GET with it in the query. */
   readonly authorizeParams?: Readonly<Record<string, string>>;
   /** The claim that is the user's stable id. Default `sub`. */
   readonly subjectClaim?: string;

@@ -8,16 +8,7 @@ import { seal, unseal } from './sealing';
 import type { UpstreamProvider, UpstreamTokens } from './UpstreamProvider';
 import { upstreamErrorCode } from './upstreamErrorCode';
 import { jsonObject } from './jsonObject';
-
-interface Endpoints {
-  authorization: string;
-  token: string;
-  userinfo?: string;
-  revocation?: string;
-  issuer?: string;
-  /** The discovery document says `authorization_response_iss_parameter_supported: true`: every callback must carry `iss` (RFC 9207 §2.4). */
-  issInResponses?: boolean;
-}
+import { upstreamEndpoints, type UpstreamEndpoints } from './upstreamEndpoints';
 
 /**
  * What is kept between the redirect upstream and the callback, under `upstream-state:<SHA-256 of
@@ -53,29 +44,9 @@ export interface Upstream {
  */
 export function createUpstream(provider: UpstreamProvider, options: { callbackUrl: string; store: OAuthStore; sealKey: CryptoKey; now: () => number; fetch?: typeof fetch }): Upstream {
   const http = options.fetch ?? fetch;
-  let endpoints: Promise<Endpoints> | undefined;
-  const resolve = (): Promise<Endpoints> =>
-    (endpoints ??= (async () => {
-      if (!provider.issuer) {
-        if (!provider.authorizationEndpoint || !provider.tokenEndpoint)
-          throw new ToolwrightError(`Toolwright oauth: upstream ${provider.name}: set issuer (OpenID discovery) or authorizationEndpoint and tokenEndpoint`);
-        return { authorization: provider.authorizationEndpoint, token: provider.tokenEndpoint, userinfo: provider.userinfoEndpoint, revocation: provider.revocationEndpoint };
-      }
-      const response = await http(`${provider.issuer.replace(/\/$/, '')}/.well-known/openid-configuration`, { headers: { accept: 'application/json' } });
-      if (!response.ok) throw new ToolwrightError(`Toolwright oauth: upstream ${provider.name}: discovery answered HTTP ${response.status}`);
-      const document = await jsonObject(response);
-      // Mix-up defence: the document must be the configured issuer's own.
-      if (document.issuer !== provider.issuer) throw new ToolwrightError(`Toolwright oauth: upstream ${provider.name}: discovery names issuer ${String(document.issuer)}, not ${provider.issuer}`);
-      const text = (name: string) => (typeof document[name] === 'string' ? (document[name] as string) : undefined);
-      return {
-        issuer: provider.issuer,
-        authorization: provider.authorizationEndpoint ?? text('authorization_endpoint')!,
-        token: provider.tokenEndpoint ?? text('token_endpoint')!,
-        userinfo: provider.userinfoEndpoint ?? text('userinfo_endpoint'),
-        revocation: provider.revocationEndpoint ?? text('revocation_endpoint'),
-        issInResponses: document.authorization_response_iss_parameter_supported === true,
-      };
-    })().catch((error: unknown) => {
+  let endpoints: Promise<UpstreamEndpoints> | undefined;
+  const resolve = (): Promise<UpstreamEndpoints> =>
+    (endpoints ??= upstreamEndpoints(provider, http).catch((error: unknown) => {
       endpoints = undefined; // discovery is tried again on the next sign-in
       throw error;
     }));
@@ -132,7 +103,7 @@ export function createUpstream(provider: UpstreamProvider, options: { callbackUr
     },
 
     async callback(request) {
-      // The provider sends the browser back with a GET and the answer in the query (this server never asks for `response_mode=form_post`).
+      // The provider sends the browser back with a GET and the answer in the query (no response_mode is asked: createOAuthServer refuses authorizeParams that set one).
       // Any other method, a HEAD included, is refused before anything is read: it must not spend the sign-in.
       if (request.method !== 'GET') return errorPage('Method not allowed', 'The identity provider sends the browser back here with a GET.', 405, { Allow: 'GET' });
       const params = new URL(request.url).searchParams;
@@ -168,9 +139,11 @@ export function createUpstream(provider: UpstreamProvider, options: { callbackUr
       const response = await http(tokenEndpoint, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json', ...headers }, body });
       const tokens = await jsonObject(response);
       const accessToken = tokens.access_token;
-      if (!response.ok || typeof accessToken !== 'string') {
-        return { signInId: pending.signInId, outcome: { deny: true, reason: `the identity provider refused the code (${upstreamErrorCode(tokens.error) ?? `HTTP ${response.status}`})` } };
-      }
+      if (!response.ok || typeof accessToken !== 'string')
+        return {
+          signInId: pending.signInId,
+          outcome: { deny: true, reason: answeredNoToken(response, tokens) ?? `the identity provider refused the code (${upstreamErrorCode(tokens.error) ?? `HTTP ${response.status}`})` },
+        };
       let claims: Record<string, unknown> = {};
       if (typeof tokens.id_token === 'string') {
         const idClaims = decodeJwt(tokens.id_token);
@@ -212,7 +185,8 @@ export function createUpstream(provider: UpstreamProvider, options: { callbackUr
       const fresh = await jsonObject(response);
       if (response.ok && typeof fresh.access_token === 'string') return keptTokens(fresh, fresh.access_token, tokens.refresh_token, options.now());
       if (fresh.error === 'invalid_grant' || fresh.error === 'unauthorized_client') return 'refused';
-      throw new ToolwrightError(`Toolwright oauth: refreshing the upstream tokens at ${provider.name} failed (${upstreamErrorCode(fresh.error) ?? `HTTP ${response.status}`}); try again later.`);
+      const failure = answeredNoToken(response, fresh) ?? `the identity provider answered ${upstreamErrorCode(fresh.error) ?? `HTTP ${response.status}`}`;
+      throw new ToolwrightError(`Toolwright oauth: refreshing the upstream tokens at ${provider.name} failed: ${failure}; try again later.`);
     },
     unseal: (sealed, label) => unseal<UpstreamTokens>(options.sealKey, sealed, label),
     seal: (tokens, label) => seal(options.sealKey, tokens, label),
@@ -235,6 +209,15 @@ function keptTokens(tokens: Record<string, unknown>, accessToken: string, previo
     ...(expiresIn !== undefined && { expires_in: expiresIn, expires_at: Math.floor(now / 1000) + expiresIn }),
     ...(scope && { scope }),
   };
+}
+
+/**
+ * A token endpoint's 2xx answer that holds no access token and no error code OAuth defines (a
+ * body that is no JSON object included), said as what it is; undefined for any other answer,
+ * which is a refusal told by its error code or HTTP status.
+ */
+function answeredNoToken(response: Response, body: Record<string, unknown>): string | undefined {
+  return response.ok && upstreamErrorCode(body.error) === undefined ? `the identity provider answered no access token (HTTP ${response.status})` : undefined;
 }
 
 function defaultOutcome(provider: UpstreamProvider, claims: Record<string, unknown>): SignInOutcome {

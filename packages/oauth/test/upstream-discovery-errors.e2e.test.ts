@@ -1,0 +1,94 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { authorizeUrl, pkcePair, registerClient } from './fixtures/rawFlow';
+import { serveOAuth, type Served } from './fixtures/serveOAuth';
+
+/**
+ * An upstream provider's OpenID discovery answer that cannot be used fails the sign-in at
+ * `/authorize` with a 500 that tells the client nothing, and the log says which problem it is:
+ * an answer that is no JSON object (with its status and content type), a document without an
+ * issuer, one naming another issuer (a mix-up), or one without the authorization or token
+ * endpoint (which used to pass discovery and fail later as a TypeError).
+ */
+describe('an upstream discovery document that cannot be used', () => {
+  let provider: Server;
+  let base: string;
+  let served: Served;
+  const logged: string[] = [];
+  /** What the provider's discovery endpoint answers. */
+  let discovery: { type: string; body: string } = { type: 'application/json', body: 'null' };
+  beforeAll(async () => {
+    provider = createServer((req, res) => {
+      req.resume();
+      res.writeHead(200, { 'content-type': discovery.type }).end(discovery.body);
+    });
+    await new Promise<void>((resolve) => provider.listen(0, '127.0.0.1', resolve));
+    base = `http://127.0.0.1:${(provider.address() as AddressInfo).port}`;
+    const logger = { debug() {}, info() {}, warn: (line: string) => void logged.push(line), error: (line: string) => void logged.push(line) };
+    served = await serveOAuth('node', {
+      upstream: { name: 'corp', issuer: base, clientId: 'toolwright', clientSecret: 'upstream-client-secret-for-tests-only', scopes: ['openid'] },
+      secret: 'a-test-secret-of-at-least-32-characters',
+      logger,
+    });
+  });
+  afterAll(async () => {
+    await served.close();
+    await new Promise<void>((resolve) => provider.close(() => resolve()));
+  });
+
+  /** Starts a sign-in at /authorize: its status, its body, and what was logged meanwhile. */
+  async function startSignIn(): Promise<{ status: number; body: string; log: string }> {
+    logged.length = 0;
+    const clientId = String((await registerClient(served.base)).body.client_id);
+    const started = await fetch(authorizeUrl(served.base, { client_id: clientId, code_challenge: pkcePair().challenge }), { redirect: 'manual' });
+    return { status: started.status, body: await started.text(), log: logged.join('\n') };
+  }
+
+  const document = (fields: Record<string, unknown>) => ({
+    type: 'application/json',
+    body: JSON.stringify({ issuer: base, authorization_endpoint: `${base}/authorize`, token_endpoint: `${base}/token`, ...fields }),
+  });
+
+  it.each([
+    ['null', { type: 'application/json', body: 'null' }, 'answered no JSON object (HTTP 200, application/json)'],
+    ['an array', { type: 'application/json', body: '[]' }, 'answered no JSON object (HTTP 200, application/json)'],
+    ['an HTML page', { type: 'text/html; charset=utf-8', body: '<html>maintenance</html>' }, 'answered no JSON object (HTTP 200, text/html; charset=utf-8)'],
+  ])('discovery answering %s: the log says so, not that the document names another issuer', async (_name, answer, problem) => {
+    discovery = answer;
+    const { status, body, log } = await startSignIn();
+    expect(status).toBe(500);
+    expect(body).not.toContain('discovery');
+    expect(log).toContain(`Toolwright oauth: upstream corp: discovery at ${base}/.well-known/openid-configuration ${problem}; check that issuer is the provider's OpenID Connect issuer`);
+    expect(log).not.toContain('names issuer');
+  });
+
+  it('a document without issuer: the log says it names none', async () => {
+    discovery = document({ issuer: undefined });
+    const { status, log } = await startSignIn();
+    expect(status).toBe(500);
+    expect(log).toContain(`the discovery document at ${base}/.well-known/openid-configuration names no issuer; it must name ${base}`);
+  });
+
+  it('a document naming another issuer: the mix-up defence refuses it, naming both', async () => {
+    discovery = document({ issuer: 'https://other.example' });
+    const { status, log } = await startSignIn();
+    expect(status).toBe(500);
+    expect(log).toContain(`names issuer "https://other.example", not ${base}`);
+  });
+
+  it.each(['authorization_endpoint', 'token_endpoint'])('a document without %s is refused at discovery, naming the field (no TypeError later)', async (field) => {
+    for (const value of [undefined, 42, 'not a url']) {
+      discovery = document({ [field]: value });
+      const { status, log } = await startSignIn();
+      expect(status).toBe(500);
+      expect(log).toContain(`the discovery document at ${base}/.well-known/openid-configuration has no ${field} URL; set `);
+      expect(log).not.toContain('TypeError');
+    }
+  });
+
+  it('once the document is whole, the sign-in goes to the provider', async () => {
+    discovery = document({});
+    const { status } = await startSignIn();
+    expect(status).toBe(302);
+  });
+});
