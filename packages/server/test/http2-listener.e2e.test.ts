@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { createServer as createHttp1Server, request as http1Request } from 'node:http';
 import {
   connect,
   constants,
@@ -17,7 +18,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { Ctx, Tool, type ToolContext } from '@toolwright/core';
 import { createApp, type App } from '@toolwright/server';
-import { createHttpHandler, type HttpHandler } from '@toolwright/server/http';
+import { createHttpHandler, InMemoryEventStore, type EventStoreFactory, type HttpHandler } from '@toolwright/server/http';
 import { LEGACY, MODERN } from './fixtures/eras';
 import { HttpTools } from './fixtures/http.tools';
 import { ACCEPT_BOTH, initializeBody } from './fixtures/httpHelpers';
@@ -32,6 +33,9 @@ import { ACCEPT_BOTH, initializeBody } from './fixtures/httpHelpers';
  * SDK's clients speak HTTP/1 only, so the requests here are raw JSON-RPC over a real
  * `http2.connect()` session, in both protocol eras.
  */
+
+/** The user information (`name@`) a host may not carry. */
+const WITH_USER_INFO = 'localhost:1@attacker.example';
 
 // The oauth package's test certificate (made for client.example): the client trusts it, whatever name it was reached by.
 const CERT = readFileSync(join(__dirname, '../../oauth/test/fixtures/tls-cert.pem'));
@@ -255,15 +259,187 @@ describe.each([
     expect((await h2post(session, initializeBody(8), { ':authority': `localhost:${port}`, host: `LOCALHOST:${port}` })).status).toBe(200);
   });
 
-  it('503 for a request once the handler closes', async () => {
+  it("a Host without a port and an :authority with the scheme's default port (or the other way round) name the same origin: served", async () => {
+    const defaultPort = scheme === 'https' ? 443 : 80;
+    for (const [authority, host] of [
+      ['localhost', `localhost:${defaultPort}`],
+      [`LOCALHOST:${defaultPort}`, 'localhost'],
+    ]) {
+      expect({ authority, host, status: (await h2post(session, initializeBody(11), { ':authority': authority, host })).status }).toEqual({ authority, host, status: 200 });
+    }
+    // Another port is another origin.
+    const other = await h2post(session, initializeBody(12), { ':authority': 'localhost', host: `localhost:${defaultPort + 1}` });
+    expect(other.status).toBe(400);
+  });
+
+  it('400 for an :authority with user information, in both eras, not a 500 with a stack in the log', async () => {
+    const logged = jest.spyOn(process.stderr, 'write').mockImplementation(() => true);
+    try {
+      const modern = MODERN.request({ jsonrpc: '2.0', id: 13, method: 'tools/list' });
+      for (const [message, headers] of [
+        [initializeBody(13), {}],
+        [modern, MODERN.headers(modern)],
+      ] as const) {
+        const answer = await h2post(session, message, { ':authority': WITH_USER_INFO, ...headers });
+        expect(answer.status).toBe(400);
+        expect(JSON.parse(answer.body)).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32000, message: expect.stringContaining('carries user information') } });
+      }
+      expect(logged.mock.calls.join('')).not.toContain('request failed');
+    } finally {
+      logged.mockRestore();
+    }
+    expect((await h2post(session, initializeBody(14))).status).toBe(200);
+  });
+
+  it('503 for a request once the handler closes, and GOAWAY: the client opens no new stream on that connection', async () => {
+    const goaway = new Promise<void>((resolve) => session.once('goaway', () => resolve()));
     const closed = handler.close({ drainTimeoutMs: 0 });
     const refused = await h2request(session, { ':method': 'GET', accept: 'text/event-stream' });
     expect(refused.status).toBe(503);
+    expect(refused.headers['retry-after']).toBe('1');
     expect(JSON.parse(refused.body)).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32000, message: expect.stringContaining('shutting down') } });
+    expect(await Promise.race([goaway.then(() => 'goaway'), new Promise((resolve) => setTimeout(resolve, 1_000, 'no goaway'))])).toBe('goaway');
     await closed;
   });
 
   it('no response was given a Connection header (node drops it, and warns)', () => {
     expect(connectionHeaders).toEqual([]);
+  });
+});
+
+describe('maxUrlLength counts the host of an HTTP/2 request (its :authority) as it counts an HTTP/1 Host', () => {
+  const MAX = 80;
+  let handler: HttpHandler;
+  let served: Served;
+  let session: ClientHttp2Session;
+  beforeAll(async () => {
+    const app = await createApp({ name: 'url-length', version: '1.0.0', tools: [HttpTools] });
+    handler = createHttpHandler(app, { requestLogLevel: 'silent', maxUrlLength: MAX });
+    served = await listen(
+      createServer((req: Http2ServerRequest, res: Http2ServerResponse) => void handler(req as never, res as never)),
+      'http',
+    );
+    session = connect(served.url);
+  });
+  afterAll(async () => {
+    session.destroy();
+    await handler.close({ drainTimeoutMs: 0 });
+    await close(served.server);
+  });
+
+  it('the same target is 414 over both, the host counted', async () => {
+    const authority = new URL(served.url).host;
+    // "http://" + the host + the target is past MAX; the target alone is not.
+    const path = `/mcp?${'x'.repeat(MAX - 'http://'.length - '/mcp?'.length - authority.length + 1)}`;
+    expect(path.length).toBeLessThanOrEqual(MAX);
+
+    const http1 = createHttp1Server((req, res) => void handler(req, res));
+    await new Promise<void>((resolve) => http1.listen(0, '127.0.0.1', resolve));
+    const overHttp1 = await new Promise<number>((resolve, reject) => {
+      const headers = { host: authority, 'content-type': 'application/json', accept: ACCEPT_BOTH, connection: 'close' };
+      const req = http1Request({ host: '127.0.0.1', port: (http1.address() as AddressInfo).port, path, method: 'POST', headers }, (res) => {
+        res.resume();
+        resolve(res.statusCode!);
+      });
+      req.on('error', reject);
+      req.end(JSON.stringify(initializeBody(1)));
+    });
+    await new Promise((resolve) => http1.close(resolve));
+    expect(overHttp1).toBe(414);
+
+    const overHttp2 = await h2post(session, initializeBody(1), { ':path': path });
+    expect(overHttp2.status).toBe(414);
+    expect(JSON.parse(overHttp2.body)).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32000, message: expect.stringContaining('URI Too Long') } });
+  });
+});
+
+describe("httpTransport: 'sdk' behind node:http2", () => {
+  let handler: HttpHandler;
+  let served: Served;
+  let session: ClientHttp2Session;
+  beforeAll(async () => {
+    connectionHeaders.length = 0;
+    const app = await createApp({ name: 'sdk-h2', version: '1.0.0', tools: [HttpTools] });
+    handler = createHttpHandler(app, { requestLogLevel: 'silent', httpTransport: 'sdk' });
+    const onRequest = (req: Http2ServerRequest, res: Http2ServerResponse) => {
+      watchConnectionHeaders(res);
+      void handler(req as never, res as never);
+    };
+    served = await listen(createServer(onRequest), 'http');
+    session = connect(served.url);
+  });
+  afterAll(async () => {
+    session.destroy();
+    await handler.close({ drainTimeoutMs: 0 });
+    await close(served.server);
+  });
+
+  it("the SDK transport's SSE answer to initialize goes out without its Connection header", async () => {
+    const init = await h2post(session, initializeBody(1));
+    expect(init.status).toBe(200);
+    expect(init.headers['content-type']).toBe('text/event-stream');
+    expect(messagesOf(init)[0]).toMatchObject({ id: 1, result: { protocolVersion: LEGACY.version } });
+    expect(connectionHeaders).toEqual([]);
+  });
+});
+
+describe('a GET stream the client cancels while a shared event store claims it (HTTP/2)', () => {
+  let handler: HttpHandler;
+  let served: Served;
+  let session: ClientHttp2Session;
+  let openClaim!: () => void;
+  const claimOpened = new Promise<void>((resolve) => (openClaim = resolve));
+  let claimAsked!: () => void;
+  const claimAsking = new Promise<void>((resolve) => (claimAsked = resolve));
+  const claims = { taken: 0, given: 0 };
+  /** The first GET's response closed on the server. */
+  let firstGetClosed!: Promise<void>;
+
+  beforeAll(async () => {
+    // A store shared by instances: the first claim waits until the test lets it through.
+    const eventStore: EventStoreFactory = () =>
+      Object.assign(new InMemoryEventStore(), {
+        claim: async () => {
+          claims.taken++;
+          claimAsked();
+          await claimOpened;
+          return () => void claims.given++;
+        },
+      });
+    const app = await createApp({ name: 'claim-h2', version: '1.0.0', tools: [HttpTools] });
+    handler = createHttpHandler(app, { requestLogLevel: 'silent', eventStore });
+    served = await listen(
+      createServer((req: Http2ServerRequest, res: Http2ServerResponse) => {
+        if (req.method === 'GET') firstGetClosed ??= new Promise((resolve) => res.once('close', () => resolve()));
+        void handler(req as never, res as never);
+      }),
+      'http',
+    );
+    session = connect(served.url);
+  });
+  afterAll(async () => {
+    session.destroy();
+    await handler.close({ drainTimeoutMs: 0 });
+    await close(served.server);
+  });
+
+  it('gives the claim back, and the next GET opens its stream (not 409)', async () => {
+    const init = await h2post(session, initializeBody(1));
+    const headers = { 'mcp-session-id': init.headers['mcp-session-id'] as string, 'mcp-protocol-version': LEGACY.version };
+    await h2post(session, { jsonrpc: '2.0', method: 'notifications/initialized' }, headers);
+
+    const first = session.request({ ':path': '/mcp', ':method': 'GET', accept: 'text/event-stream', ...headers });
+    first.on('error', () => undefined);
+    await claimAsking;
+    first.close(constants.NGHTTP2_CANCEL);
+    await firstGetClosed;
+    openClaim();
+    // The claim is given back once the handler sees its response is gone.
+    for (let turn = 0; turn < 20 && claims.given === 0; turn++) await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(claims).toEqual({ taken: 1, given: 1 });
+
+    const second = await h2open(session, { ':path': '/mcp', ':method': 'GET', accept: 'text/event-stream', ...headers });
+    expect(second.headers[':status']).toBe(200);
+    second.stream.close(constants.NGHTTP2_CANCEL);
   });
 });

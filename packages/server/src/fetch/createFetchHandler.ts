@@ -7,6 +7,7 @@ import { endpointSettingsOf } from '../http/endpointSettingsOf';
 import { CLOSING_REFUSAL, rpcRefusal, uriTooLong } from '../http/HttpRefusal';
 import { firstMessage } from '../http/jsonRpcShape';
 import { listenToChanges } from '../http/listenToChanges';
+import { userInfoRefusal } from '../http/userInfoRefusal';
 import { createFetchSessions } from './createFetchSessions';
 import { createFetchStateless } from './createFetchStateless';
 import { defaultLogError } from './defaultLogError';
@@ -180,7 +181,9 @@ export function createFetchHandler(app: ServerFactory, options: FetchHandlerOpti
       if (oauthPaths?.has(path)) return (await app.oauth!.handle(request)) ?? jsonAnswer(rules.notFound(path), corsHeaders);
       if (path === mcpPath) {
         // A Request carries no local address: the Host rule is the loopback one unless allowedHosts names the hosts served.
-        const refused = rules.host(headerOf(request.headers, 'host') ?? new URL(href).host, true) ?? rules.origin(origin);
+        const host = headerOf(request.headers, 'host') ?? new URL(href).host;
+        // A Host header with user information would pass the Host rule on the name before its first colon: a malformed request, 400.
+        const refused = userInfoRefusal(host) ?? rules.host(host, true) ?? rules.origin(origin);
         if (refused) return jsonAnswer(refused, corsHeaders);
         return await handleMcp(request, corsHeaders);
       }

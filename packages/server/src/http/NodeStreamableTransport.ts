@@ -14,6 +14,7 @@ import { sendAnswer, sendJson, sendRpcError } from './respond';
 import { sessionRules } from './sessionRules';
 import { SseConnection } from './SseConnection';
 import { SHUTTING_DOWN } from '../rpc/shuttingDown';
+import { responseClosed } from '../ground/responseClosed';
 
 export interface NodeStreamableTransportOptions {
   /** The session this transport serves (stateful mode). Omit it for stateless mode: one transport per request. */
@@ -231,7 +232,7 @@ export class NodeStreamableTransport implements SessionTransport, RequestHeaders
     for (const exchange of this.exchanges.values()) {
       exchange.sse?.end();
       const res = exchange.json?.res;
-      if (res && !res.headersSent && !res.destroyed) sendAnswer(res, sessionRules.closedBeforeAnswer);
+      if (res && !res.headersSent && !responseClosed(res)) sendAnswer(res, sessionRules.closedBeforeAnswer);
     }
     this.exchanges.clear();
     this.byRequest.clear();
@@ -393,7 +394,7 @@ export class NodeStreamableTransport implements SessionTransport, RequestHeaders
       return undefined;
     }
     if (!release) return false;
-    if (res.closed) release();
+    if (responseClosed(res)) release();
     else res.once('close', release);
     return true;
   }
@@ -496,7 +497,7 @@ export class NodeStreamableTransport implements SessionTransport, RequestHeaders
       exchange.sse?.end();
       return;
     }
-    if (json.res.destroyed || json.res.headersSent) return;
+    if (json.res.headersSent || responseClosed(json.res)) return;
     const responses = json.responses.filter((r) => r !== undefined);
     // Every request was cancelled: there is nothing to answer with.
     if (responses.length === 0) return void json.res.writeHead(202, this.sessionHeader()).end();

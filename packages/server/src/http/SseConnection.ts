@@ -1,4 +1,5 @@
 import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import { responseClosed } from '../ground/responseClosed';
 
 /**
  * One `text/event-stream` HTTP response. Until it is flushed, events are only buffered:
@@ -24,7 +25,7 @@ export class SseConnection {
 
   /** False once ended here or the client went away. */
   get open(): boolean {
-    return !this.ended && !this.res.destroyed && !this.res.writableEnded;
+    return !this.ended && !this.res.writableEnded && !responseClosed(this.res);
   }
 
   /** An event carrying one JSON-RPC message (JSON.stringify never emits a raw newline, so one `data:` line suffices). */
@@ -63,7 +64,7 @@ export class SseConnection {
     this.ended = true;
     if (this.timer) clearImmediate(this.timer);
     this.timer = undefined;
-    if (this.res.destroyed) return;
+    if (responseClosed(this.res)) return;
     if (this.flushed) {
       this.res.end();
       return;

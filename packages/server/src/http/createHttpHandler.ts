@@ -27,7 +27,8 @@ import { uriTooLong } from './HttpRefusal';
 import { UnusedConnections } from './UnusedConnections';
 import { toOriginForm } from './toOriginForm';
 import { authorityAsHost } from './authorityAsHost';
-import { connectionHeadersAllowed } from './connectionHeadersAllowed';
+import { userInfoRefusal } from './userInfoRefusal';
+import { withoutConnectionFields } from './withoutConnectionFields';
 
 type Request = IncomingMessage & { auth?: AuthInfo; body?: unknown };
 export type Next = (error?: unknown) => void;
@@ -188,7 +189,8 @@ export function createHttpHandler(app: ServerFactory, options: HttpHandlerOption
     const read = await readJsonBody(req, contentType, maxBody, bodyTimeoutMs);
     if (!read.ok) {
       if (read.log) failures.error(read.log);
-      if (read.status !== 400 && connectionHeadersAllowed(res)) res.setHeader('Connection', 'close');
+      // Over HTTP/1 the unread rest of the body would be read as the next request (HTTP/2 leaves the field out: its stream ends alone).
+      if (read.status !== 400) res.setHeader('Connection', 'close');
       return void sendRpcError(res, read.status, read.code, read.message, read.headers);
     }
     const body = read.value;
@@ -209,6 +211,11 @@ export function createHttpHandler(app: ServerFactory, options: HttpHandlerOption
   async function handle(req: Request, res: ServerResponse, next?: Next): Promise<void> {
     const started = log ? performance.now() : 0;
     connections.watch(req);
+    // HTTP/2 forbids connection-specific fields, whoever sets them; a `Connection: close` while draining becomes a GOAWAY.
+    if (req.httpVersionMajor === 2)
+      withoutConnectionFields(res, () => {
+        if (closing) goAway(req);
+      });
     // An absolute-form target (`http://host/mcp`, RFC 9112 §3.2.2) is read as its origin form and host.
     if (req.url !== undefined && req.url.charCodeAt(0) !== 0x2f /* / */) toOriginForm(req);
     const path = pathOf(req.url);
@@ -223,12 +230,14 @@ export function createHttpHandler(app: ServerFactory, options: HttpHandlerOption
     }
     const isMcp = path === mcpPath;
     try {
-      // Mounted in a framework (`next`), the app's own routes are the framework's to limit.
-      if ((!next || isMcp || oauthPaths?.has(path) || legacy?.handles(path)) && urlLength(req) > maxUrlLength) return sendAnswer(res, uriTooLong(maxUrlLength));
       if (hostCount(req) > 1) return sendRpcError(res, 400, -32000, 'Bad Request: the request has more than one Host header (RFC 9112 §3.2). Send exactly one.', { Connection: 'close' });
-      // HTTP/2 names the host in `:authority` only: read as the Host from here on (the Host rule, the URL of the request).
+      // HTTP/2 names the host in `:authority` only: read as the Host from here on (the URL's length, the Host rule, the URL of the request, the routes after this one).
       if (!authorityAsHost(req))
         return sendRpcError(res, 400, -32000, 'Bad Request: the Host header names another host than :authority (RFC 9113 §8.3.1). Send the same host in both, or leave Host out.');
+      const userInfo = userInfoRefusal(req.headers.host);
+      if (userInfo) return sendAnswer(res, userInfo);
+      // Mounted in a framework (`next`), the app's own routes are the framework's to limit.
+      if ((!next || isMcp || oauthPaths?.has(path) || legacy?.handles(path)) && urlLength(req) > maxUrlLength) return sendAnswer(res, uriTooLong(maxUrlLength));
       const corsAnswer = cors?.(req.headers.origin, req.method, req.headers['access-control-request-headers']);
       if (corsAnswer) {
         for (const [name, value] of Object.entries(corsAnswer.headers)) res.setHeader(name, value);
@@ -312,6 +321,11 @@ function pathOf(url: string | undefined): string {
 /** The length of the URL a request was sent to, as a fetch handler's `request.url` has it: `http://host/path?query`. */
 function urlLength(req: IncomingMessage): number {
   return ((req.socket as { encrypted?: boolean }).encrypted ? 8 : 7) + (req.headers.host?.length ?? 0) + (req.url?.length ?? 0);
+}
+
+/** Sends GOAWAY on the HTTP/2 connection of `req`: its client opens no new stream on it, and the streams it has finish. */
+function goAway(req: IncomingMessage): void {
+  (req as { stream?: { session?: { close(): void } } }).stream?.session?.close();
 }
 
 function headerOf(value: string | string[] | undefined): string | undefined {

@@ -1,6 +1,5 @@
 import type { ServerResponse } from 'node:http';
 import type { HttpRefusal } from './HttpRefusal';
-import { connectionHeadersAllowed } from './connectionHeadersAllowed';
 
 /** Sends a JSON body with the given status (and extra headers). */
 export function sendJson(res: ServerResponse, status: number, body: unknown, headers?: Record<string, string>): void {
@@ -9,14 +8,7 @@ export function sendJson(res: ServerResponse, status: number, body: unknown, hea
     return;
   }
   const text = JSON.stringify(body);
-  res.writeHead(status, { ...fieldsFor(res, headers), 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(text) }).end(text);
-}
-
-/** `headers` without Connection where the response may not carry it (HTTP/2). */
-function fieldsFor(res: ServerResponse, headers: Readonly<Record<string, string>> | undefined): Readonly<Record<string, string>> | undefined {
-  if (headers === undefined || !Object.hasOwn(headers, 'Connection') || connectionHeadersAllowed(res)) return headers;
-  const { Connection: _dropped, ...rest } = headers;
-  return rest;
+  res.writeHead(status, { ...headers, 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(text) }).end(text);
 }
 
 /**
@@ -35,6 +27,6 @@ export function refuseClosing(res: ServerResponse): void {
 
 /** Writes a decided answer (`HttpRefusal`); one without a body (`body: undefined`) as its status and headers alone. */
 export function sendAnswer(res: ServerResponse, answer: HttpRefusal): void {
-  if (answer.body === undefined) return void res.writeHead(answer.status, fieldsFor(res, answer.headers)).end();
+  if (answer.body === undefined) return void res.writeHead(answer.status, answer.headers).end();
   sendJson(res, answer.status, answer.body, answer.headers as Record<string, string> | undefined);
 }

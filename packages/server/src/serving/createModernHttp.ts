@@ -6,6 +6,7 @@ import { isModernMessage } from '../sdk/isModernMessage';
 import { callIdOf } from './callIdOf';
 import { createModernFetch, type ModernFetchOptions } from './createModernFetch';
 import { SHUTTING_DOWN } from '../rpc/shuttingDown';
+import { responseClosed } from '../ground/responseClosed';
 
 /** Answers the 2026-07-28 requests of one HTTP endpoint. */
 export interface ModernHttp {
@@ -48,7 +49,7 @@ export function createModernHttp(factory: (setup: ServerSetup) => McpServerHandl
     async handle(req, res, body, authInfo) {
       const aborted = new AbortController();
       const request = webRequestOf(req, aborted.signal);
-      // A Host that makes no URL (`localhost:abc`, an unclosed `[::1`): RFC 9112 §3.2 answers 400.
+      // A Host that makes no URL (`localhost:abc`, an unclosed `[::1`) or one with user information: RFC 9112 §3.2 answers 400.
       if (!request) return void res.writeHead(400, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(BAD_HOST) }).end(BAD_HOST);
       // The client went away before its answer was out: stop the call. Aborting after a finished
       // answer would only make the SDK build an abort error per request.
@@ -66,7 +67,7 @@ export function createModernHttp(factory: (setup: ServerSetup) => McpServerHandl
         response = await handler.fetch(request, body, authInfo);
       } catch (error) {
         // Abandoned (its answer is written) or the client went away: nothing more to send.
-        if (exchange?.abandoned || res.destroyed) return;
+        if (exchange?.abandoned || responseClosed(res)) return;
         throw error;
       }
       if (exchange?.abandoned) return void response.body?.cancel().catch(() => undefined);
@@ -79,7 +80,7 @@ export function createModernHttp(factory: (setup: ServerSetup) => McpServerHandl
         const answer = JSON.stringify({ jsonrpc: '2.0', id: exchange.id, error: { code: SHUTTING_DOWN, message: reason } });
         const { res } = exchange;
         if (!res.headersSent) res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(answer) }).end(answer);
-        else if (!res.writableEnded && !res.destroyed) res.end(`event: message\ndata: ${answer}\n\n`);
+        else if (!res.writableEnded && !responseClosed(res)) res.end(`event: message\ndata: ${answer}\n\n`);
         // Stops the handler: the SDK aborts the call's signal when its request is aborted.
         exchange.aborted.abort();
       }
@@ -107,7 +108,7 @@ const BAD_HOST = JSON.stringify({
   id: null,
 });
 
-/** The request line and headers as a web `Request` (the body is handed over already parsed); undefined when its Host makes no URL. */
+/** The request line and headers as a web `Request` (the body is handed over already parsed); undefined when its Host makes no URL, or one with user information. */
 function webRequestOf(req: IncomingMessage, signal: AbortSignal): Request | undefined {
   const scheme = (req.socket as TLSSocket | undefined)?.encrypted ? 'https' : 'http';
   let url: URL;
@@ -116,6 +117,8 @@ function webRequestOf(req: IncomingMessage, signal: AbortSignal): Request | unde
   } catch {
     return undefined;
   }
+  // User information in the Host (`localhost:1@attacker.example`) makes a URL with credentials, which `Request` refuses: a bad Host too.
+  if (url.username !== '' || url.password !== '') return undefined;
   const headers = new Headers();
   for (const [name, value] of Object.entries(req.headers)) {
     // HTTP/2 pseudo-headers (`:authority`, `:path`), which node's compatibility API lists among the headers, are no header fields: `Headers` refuses their names.
@@ -142,7 +145,7 @@ async function writeResponse(response: Response, res: ServerResponse, maxBuffere
   res.once('close', () => void reader.cancel().catch(() => undefined));
   try {
     for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
-      if (exchange?.abandoned || res.writableEnded || res.destroyed) break;
+      if (exchange?.abandoned || res.writableEnded || responseClosed(res)) break;
       // More than maxBuffered still unsent when the next chunk comes: the client stopped reading (one larger answer still goes to one that reads).
       if (res.writableLength > maxBuffered) {
         res.destroy();
@@ -153,6 +156,6 @@ async function writeResponse(response: Response, res: ServerResponse, maxBuffere
   } catch {
     // The client went away, or the handler ended the stream: nothing more to send.
   }
-  if (!res.writableEnded && !res.destroyed) res.end();
+  if (!res.writableEnded && !responseClosed(res)) res.end();
   void reader.cancel().catch(() => undefined);
 }
