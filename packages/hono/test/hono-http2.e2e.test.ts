@@ -125,9 +125,8 @@ describe.each([
     expect([hello.status, JSON.parse(hello.body)]).toEqual([200, { from: 'hono' }]);
   });
 
-  // Known bug, in the fetch handler (packages/server/src/fetch/createFetchHandler.ts): the SDK's SSE answers keep their
-  // `Connection: keep-alive`, which @hono/node-server writes on the HTTP/2 response. Make this `it` once the handler drops it.
-  it.failing('no response was given a Connection header (HTTP/2 forbids it: node drops it, and warns)', () => {
+  // The fetch handler drops the SDK's `Connection: keep-alive` from its SSE answers, which @hono/node-server would write on the HTTP/2 response.
+  it('no response was given a Connection header (HTTP/2 forbids it: node drops it, and warns)', () => {
     expect(connectionHeaders).toEqual([]);
   });
 });

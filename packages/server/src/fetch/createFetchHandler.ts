@@ -222,8 +222,10 @@ function headerOf(headers: Headers, name: string): string | undefined {
 
 /** The response with the CORS headers added (a fetch response's headers may be immutable: copied then). */
 function withHeaders(response: Response, extra: Readonly<Record<string, string>> | undefined): Response {
-  if (!extra) return response;
+  // The runtime owns the connection: the SDK's SSE answers say `Connection: keep-alive`, which an HTTP/2 response may not carry (RFC 9113 §8.2.2).
+  if (!extra && !response.headers.has('connection')) return response;
   const headers = new Headers(response.headers);
-  for (const [name, value] of Object.entries(extra)) headers.set(name, value);
+  headers.delete('connection');
+  for (const [name, value] of Object.entries(extra ?? {})) headers.set(name, value);
   return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
 }
