@@ -12,6 +12,10 @@ export interface ToolwrightExpressOptions extends HttpHandlerOptions {
    * has its own health routes, and these would answer before them.
    */
   health?: boolean;
-  /** How long `close()` waits for running calls before abandoning them. Default 10000. */
+  /**
+   * How long `close()` waits for running calls before abandoning them. Default 10000. The app
+   * then waits for its work still in flight (a task's run) for what is left of it at most, before
+   * its shutdown hooks run.
+   */
   drainTimeoutMs?: number;
 }

@@ -20,7 +20,8 @@ export interface ToolwrightMiddleware extends Array<RequestHandler | ErrorReques
   readonly sessionCount: number;
   /**
    * Graceful stop: new MCP requests get 503, running calls get `drainTimeoutMs` to finish,
-   * sessions and their SSE streams end, then the app's shutdown hooks run. Call it before
+   * sessions and their SSE streams end, then the app's shutdown hooks run (once its work still
+   * in flight, such as a task's run, settled or the rest of `drainTimeoutMs` passed). Call it before
    * `server.close()`, which waits for those streams.
    */
   close(): Promise<void>;
@@ -98,8 +99,10 @@ export function toolwrightMiddleware(app: App, options: ToolwrightExpressOptions
   let closing: Promise<void> | undefined;
   const close = (): Promise<void> =>
     (closing ??= (async () => {
+      const deadline = Date.now() + (drainTimeoutMs ?? 10_000);
       await handler.close({ drainTimeoutMs });
-      await starter.release();
+      // The app's work in flight outside the requests (a task's run) gets what is left of the same drain time.
+      await starter.release(Math.max(0, deadline - Date.now()));
     })());
 
   return Object.defineProperties([handle, answerParseErrors] as unknown as ToolwrightMiddleware, {

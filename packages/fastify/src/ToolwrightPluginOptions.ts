@@ -11,6 +11,10 @@ export interface ToolwrightPluginOptions extends HttpHandlerOptions {
   maxBodyBytes?: number;
   /** Toolwright's own `GET /healthz` and `GET /readyz`. Default false here: a Fastify app has its own. */
   health?: boolean;
-  /** How long `fastify.close()` waits for running calls before abandoning them. Default 10000. */
+  /**
+   * How long `fastify.close()` waits for running calls before abandoning them. Default 10000. The app
+   * then waits for its work still in flight (a task's run) for what is left of it at most, before
+   * its shutdown hooks run.
+   */
   drainTimeoutMs?: number;
 }

@@ -139,12 +139,16 @@ async function serveEndpoint(fastify: FastifyInstance, options: ToolwrightPlugin
     throw error;
   }
 
+  // When the close began: the drain and the wait for the app's work in flight share one window.
+  let deadline: number | undefined;
   // Before the server stops listening: open SSE streams would keep it from closing.
   fastify.addHook('preClose', async () => {
+    deadline = Date.now() + (drainTimeoutMs ?? 10_000);
     await handler.close({ drainTimeoutMs });
   });
   fastify.addHook('onClose', async () => {
-    await release();
+    // The app's work in flight outside the requests (a task's run) gets what is left of the same drain time.
+    await release(deadline === undefined ? drainTimeoutMs : Math.max(0, deadline - Date.now()));
   });
   return handler;
 }

@@ -13,7 +13,11 @@ export interface ToolwrightHonoOptions extends FetchHandlerOptions {
    * own health routes, and these would answer before them.
    */
   health?: boolean;
-  /** How long `close()` waits for running calls before abandoning them. Default 10000. */
+  /**
+   * How long `close()` waits for running calls before abandoning them. Default 10000. The app
+   * then waits for its work still in flight (a task's run) for what is left of it at most, before
+   * its shutdown hooks run.
+   */
   drainTimeoutMs?: number;
   /**
    * The client address of a request, by which anonymous callers' sessions and `initialize`

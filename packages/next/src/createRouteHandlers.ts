@@ -29,7 +29,7 @@ export interface RouteHandlers {
   readonly ready: Promise<void>;
   /** Live 2025-11-25 sessions in this process. */
   readonly sessionCount: number;
-  /** Graceful stop (for a SIGTERM handler): new requests get 503, running calls get `drainTimeoutMs` (default 10000) to finish, sessions end, then the app's shutdown hooks run. Resolves at once when the app was never built. */
+  /** Graceful stop (for a SIGTERM handler): new requests get 503, running calls get `drainTimeoutMs` (default 10000) to finish, sessions end, then the app's shutdown hooks run (once its work still in flight, such as a task's run, settled or the rest of `drainTimeoutMs` passed). Resolves at once when the app was never built. */
   close(options?: { drainTimeoutMs?: number }): Promise<void>;
 }
 
@@ -109,11 +109,13 @@ export function createRouteHandlers(app: App | Promise<App>, options: RouteHandl
   let closing: Promise<void> | undefined;
   const close = (closeOptions?: { drainTimeoutMs?: number }): Promise<void> =>
     (closing ??= (async () => {
+      const deadline = Date.now() + (closeOptions?.drainTimeoutMs ?? 10_000);
       // An app that was never built started nothing: there is nothing to stop (its failure was logged, and `ready` rejects with it).
       const built = await opened.catch(() => undefined);
       if (!built) return;
       await built.handler.close(closeOptions);
-      await built.starter.release();
+      // The app's work in flight outside the requests (a task's run) gets what is left of the same drain time.
+      await built.starter.release(Math.max(0, deadline - Date.now()));
     })());
 
   return Object.freeze({
