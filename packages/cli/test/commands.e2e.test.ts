@@ -221,7 +221,7 @@ createApp({ name: 'broken', version: '1.0.0', tools: [Broken] }).then((app) => a
 
   // On a server without resources, --resource said only "Method not found (JSON-RPC error -32601)".
   it('call --resource (or --prompt) on a server that serves none says so, lists what it serves, and exits 3', async () => {
-    const tools = "It serves 4 tools: get_weather, calculate, get_time, search_notes; no prompts. See everything it serves with 'toolwright inspect dist/server.js'.";
+    const tools = 'It serves 4 tools: get_weather, calculate, get_time, search_notes; no prompts. See everything it serves: toolwright inspect dist/server.js';
     const resource = await cli(['call', 'dist/server.js', '--resource', 'weather://tokyo']);
     expect(resource).toEqual({
       code: 3,
@@ -232,7 +232,7 @@ createApp({ name: 'broken', version: '1.0.0', tools: [Broken] }).then((app) => a
     expect(prompt).toMatchObject({
       code: 3,
       stderr:
-        "error: prompts/get 'forecast' was not sent. The server weather 0.1.0 serves no prompts (its capabilities declare none). It serves 4 tools: get_weather, calculate, get_time, search_notes; no resources. See everything it serves with 'toolwright inspect dist/server.js'.\n",
+        "error: prompts/get 'forecast' was not sent. The server weather 0.1.0 serves no prompts (its capabilities declare none). It serves 4 tools: get_weather, calculate, get_time, search_notes; no resources. See everything it serves: toolwright inspect dist/server.js\n",
     });
   });
 

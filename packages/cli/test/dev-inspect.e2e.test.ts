@@ -19,7 +19,7 @@ const MINIMAL = join(__dirname, '..', '..', '..', 'examples', 'minimal');
 const APP = join(__dirname, '..', '..', '..', 'examples', 'app');
 /** A server that takes 1.5 s to stop after SIGTERM. */
 const SLOW_STOP = join(__dirname, 'fixtures', 'slow-stop-server.js');
-/** A server that listens on its --port, and on SIGTERM closes it at once and exits a second later. */
+/** A server that listens on its --port, stops listening on SIGUSR2 (and keeps running), and exits on SIGTERM. */
 const PORT_SERVER = join(__dirname, 'fixtures', 'port-server.js');
 
 describe('toolwright dev --inspect', () => {
@@ -279,43 +279,60 @@ describe('toolwright dev --inspect', () => {
     });
     let stderr = '';
     dev.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-    const ups = () => [...stderr.matchAll(/port-server up \(pid \d+\) on port (\d+)/g)].map((m) => Number(m[1]));
+    const ups = () => [...stderr.matchAll(/port-server up \(pid (\d+)\) on port (\d+)/g)].map((m) => ({ pid: Number(m[1]), port: Number(m[2]) }));
     const blocker = createServer();
+    let stopped = false;
     try {
       await waitFor(
         () => ups().length === 1,
         'the server',
         () => stderr,
       );
-      const [port] = ups();
-      writeFileSync(view, html); // a save in an editor: a restart
+      const [{ pid, port }] = ups();
+      // The server lets go of its port while it runs, and only then does another process take it:
+      // nothing else wants the port before the restart below, so taking it races no one.
+      process.kill(pid, 'SIGUSR2');
       await waitFor(
-        () => stderr.includes('port-server closed its port'),
-        'the old server to close its port',
+        () => stderr.includes('port-server released its port'),
+        'the server to release its port',
         () => stderr,
       );
-      // Another process takes the port while the old server is still stopping.
-      await new Promise<void>((resolve) => blocker.listen(port, '127.0.0.1', resolve));
+      await new Promise<void>((resolve, reject) => {
+        blocker.once('error', reject);
+        blocker.listen(port, '127.0.0.1', resolve);
+      });
+      writeFileSync(view, html); // a save in an editor: a restart
       await waitFor(
         () => stderr.includes(`port ${port} on 127.0.0.1 is in use by another process, so the server waits to start until it is free`),
         'the wait',
         () => stderr,
       );
       expect(stderr).not.toContain('port-server failed');
-      expect(ups()).toEqual([port]);
+      expect(ups()).toEqual([{ pid, port }]);
       await new Promise((resolve) => blocker.close(resolve));
       await waitFor(
         () => ups().length === 2,
         'the server on the freed port',
         () => stderr,
       );
-      expect(ups()).toEqual([port, port]);
+      expect(ups().map((up) => up.port)).toEqual([port, port]);
       const exited = once(dev, 'exit');
       dev.kill('SIGINT');
       expect(await exited).toEqual([0, null]);
+      stopped = true;
     } finally {
       dev.kill('SIGKILL');
       if (blocker.listening) blocker.close();
+      // A test that failed leaves no server behind it (dev, killed, stops none); dev stopped them otherwise.
+      if (!stopped) {
+        for (const up of ups()) {
+          try {
+            process.kill(up.pid, 'SIGKILL');
+          } catch {
+            // It has exited.
+          }
+        }
+      }
     }
   }, 120_000);
 

@@ -89,7 +89,7 @@ Examples:
     const result = await withClient(target, io, { verbose: booleanOption(args, 'verbose'), timeoutMs, answers, what, protocol: protocolChoice(args) }, async (client) => {
       // A server that declares no resources (or prompts, or tools) would answer only "Method not found": say what it serves instead.
       const unserved = await unservedFeature(client, feature, options);
-      if (unserved !== undefined) throw new ServerError(`${what} was not sent. ${unserved} See everything it serves with 'toolwright inspect ${shellQuoted(serverArg)}'.`);
+      if (unserved !== undefined) throw new ServerError(`${what} was not sent. ${unserved} See everything it serves: toolwright inspect ${shellQuoted(serverArg)}`);
       if (resource !== undefined) return { kind: 'resource' as const, value: await client.readResource({ uri: resource }, options) };
       if (prompt !== undefined) return { kind: 'prompt' as const, value: await client.getPrompt({ name: prompt, arguments: promptArgs(callArgs) }, options) };
       // A 2026-07-28 HTTP server that serves tasks may answer with a task: it is polled, its questions answered, its result printed.

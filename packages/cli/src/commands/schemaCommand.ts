@@ -132,9 +132,9 @@ function unreadableSnapshot(error: unknown, file: string): Error {
   if (code === 'EISDIR' || namesFolder) {
     const named = shellQuoted(inFolder(file));
     const what = namesFolder ? `names a folder (it ends with '${file.at(-1)}')` : 'is a folder';
-    return new UsageError(`Cannot read ${file}: it ${what}, and the snapshot is a file. Name the file: 'toolwright schema diff ${named}' (write it with 'toolwright schema snapshot --out ${named}').`);
+    return new UsageError(`Cannot read ${file}: it ${what}, and the snapshot is a file. Name the file in it (written by toolwright schema snapshot --out ${named}): toolwright schema diff ${named}`);
   }
-  if (code === 'ENOENT') return new UsageError(`Cannot read ${file}: it does not exist (ENOENT). Write it first with 'toolwright schema snapshot --out ${shellQuoted(file)}'.`);
+  if (code === 'ENOENT') return new UsageError(`Cannot read ${file}: it does not exist (ENOENT). Write it first: toolwright schema snapshot --out ${shellQuoted(file)}`);
   const explained = fileError(error, 'read', file, "Pass the file written by 'toolwright schema snapshot --out <file>'.");
   return explained instanceof UsageError ? explained : new UsageError(`Cannot read ${file}: ${(error as Error).message}.`);
 }

@@ -3,6 +3,7 @@ import { withClient } from '../client/withClient';
 import type { ParsedArgs } from '../cli/Command';
 import type { Io } from '../cli/Io';
 import { booleanOption, stringOption } from '../cli/parseCommandArgs';
+import { shellQuoted } from '../cli/shellQuoted';
 import { UsageError } from '../cli/UsageError';
 import { parseTimeout } from '../commands/callCommand';
 import type { Contract } from './Contract';
@@ -22,7 +23,7 @@ export function parseContract(text: string, file: string): Contract {
   try {
     value = JSON.parse(text) as Partial<Contract>;
   } catch (error) {
-    throw new UsageError(`${file} is not JSON (${(error as Error).message}). Write it with 'toolwright schema snapshot --out ${file}'.`);
+    throw new UsageError(`${file} is not JSON (${(error as Error).message}). Write a snapshot there: toolwright schema snapshot --out ${shellQuoted(file)}`);
   }
   if (value.contractVersion !== 1 || !Array.isArray(value.tools)) {
     throw new UsageError(`${file} is not a contract written by 'toolwright schema snapshot' (contractVersion 1 with a tools list).`);
