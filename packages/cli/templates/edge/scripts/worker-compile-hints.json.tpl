@@ -536,6 +536,7 @@
     "unservedNeedsCheck",
     "unwrapTypes",
     "url",
+    "userInfoRefusal",
     "usesScopedServices",
     "validMeta",
     "validateEnvelopeMeta",
