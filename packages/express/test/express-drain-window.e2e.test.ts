@@ -2,9 +2,9 @@ import 'reflect-metadata';
 import express from 'express';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { toolwrightMiddleware } from '@toolwright/express';
+import { stuckApp } from '../../server/test/fixtures/stuckApp';
 import { waitFor } from '../../server/test/fixtures/waitFor';
 import { listenExpress } from './fixtures/listenExpress';
-import { stuckApp } from './fixtures/stuckApp';
 
 /**
  * `mcp.close()` on a real Express 5 app on 127.0.0.1: the drain of running calls and the app's

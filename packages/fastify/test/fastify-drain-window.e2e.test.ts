@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import Fastify from 'fastify';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { toolwrightPlugin } from '@toolwright/fastify';
-import { stuckApp } from '../../express/test/fixtures/stuckApp';
+import { stuckApp } from '../../server/test/fixtures/stuckApp';
 import { waitFor } from '../../server/test/fixtures/waitFor';
 
 /**

@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import type { IncomingHttpHeaders } from 'node:http';
-import { constants, type ClientHttp2Session, type Http2ServerResponse } from 'node:http2';
+import type { ClientHttp2Session, Http2ServerResponse } from 'node:http2';
 import { request as httpsRequest } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import Fastify, { type FastifyInstance } from 'fastify';
@@ -8,7 +8,6 @@ import { createApp } from '@toolwright/server';
 import { toolwrightPlugin } from '@toolwright/fastify';
 import { GreeterTools } from '../../express/test/fixtures/greeterTools';
 import {
-  H2_ERAS,
   HeaderNamesTools,
   TLS,
   h2callTool,
@@ -21,7 +20,8 @@ import {
   toolTextOf,
   watchConnectionHeaders,
   type Scheme,
-} from '../../express/test/fixtures/h2Client';
+} from '../../server/test/fixtures/h2Client';
+import { h2EndpointRuns } from '../../server/test/fixtures/h2EndpointRuns';
 import { initializeBody } from '../../server/test/fixtures/httpHelpers';
 
 /** An HTTP/1.1 POST to the TLS server's endpoint, trusting the test certificate. */
@@ -81,45 +81,7 @@ describe.each([
     await fastify.close();
   });
 
-  it.each(H2_ERAS)('%s: tools/call is answered', async (era) => {
-    const call = await h2callTool(session, era, 'greet', { name: 'Ada' });
-    expect(call.status).toBe(200);
-    expect(toolTextOf(call, 2)).toBe('Hello, Ada!');
-  });
-
-  it.each(H2_ERAS)('%s: a tool sees the header fields, without the pseudo-headers', async (era) => {
-    const call = await h2callTool(session, era, 'header_names', {}, { 'x-custom': 'h2' });
-    const { names } = JSON.parse(toolTextOf(call, 2)) as { names: string[] };
-    expect(names).toEqual(expect.arrayContaining(['content-type', 'x-custom']));
-    expect(names.filter((name) => name.startsWith(':'))).toEqual([]);
-  });
-
-  it("2025-11-25: the session's GET stream opens as an SSE stream, and DELETE ends the session", async () => {
-    const headers = await h2session(session);
-    const opened = await h2open(session, { ':method': 'GET', accept: 'text/event-stream', ...headers });
-    expect(opened.headers[':status']).toBe(200);
-    expect(opened.headers['content-type']).toBe('text/event-stream');
-    opened.stream.close(constants.NGHTTP2_CANCEL);
-    expect((await h2request(session, { ':method': 'DELETE', ...headers })).status).toBe(200);
-  });
-
-  it('2026-07-28: a subscriptions/listen stream opens as an SSE stream', async () => {
-    const { message, headers } = listenRequest();
-    const opened = await h2open(session, { ':method': 'POST', 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers }, JSON.stringify(message));
-    expect(opened.headers[':status']).toBe(200);
-    expect(opened.headers['content-type']).toBe('text/event-stream');
-    opened.stream.close(constants.NGHTTP2_CANCEL);
-  });
-
-  it('403 for an :authority naming a foreign host (DNS rebinding), in both eras; the endpoint keeps serving', async () => {
-    for (const era of H2_ERAS) {
-      const rebound = await h2post(session, era === H2_ERAS[0] ? initializeBody(5) : { jsonrpc: '2.0', id: 5, method: 'tools/list' }, { ':authority': `attacker.example:${port}` });
-      expect(rebound.status).toBe(403);
-      expect(JSON.parse(rebound.body)).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32000, message: expect.stringContaining('names a host this server does not answer to') } });
-      expect(rebound.body).not.toContain('attacker.example');
-    }
-    expect(toolTextOf(await h2callTool(session, '2026-07-28', 'greet', { name: 'again' }), 2)).toBe('Hello, again!');
-  });
+  h2EndpointRuns(() => ({ session, port }));
 
   it("Fastify's body refusals on the endpoint are JSON-RPC errors over HTTP/2 too (bad JSON, too large, compressed)", async () => {
     const broken = await h2request(session, { ':method': 'POST', 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, '{"jsonrpc": "2.0", "id": 1, "method": "secret');

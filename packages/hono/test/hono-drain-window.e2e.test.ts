@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { Hono } from 'hono';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { toolwrightMiddleware } from '@toolwright/hono';
-import { stuckApp } from '../../express/test/fixtures/stuckApp';
+import { stuckApp } from '../../server/test/fixtures/stuckApp';
 import { waitFor } from '../../server/test/fixtures/waitFor';
 
 /**

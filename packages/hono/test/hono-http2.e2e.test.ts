@@ -1,27 +1,13 @@
 import 'reflect-metadata';
 import { serve, type ServerType } from '@hono/node-server';
 import { Hono } from 'hono';
-import { constants, createSecureServer, createServer, type ClientHttp2Session, type Http2ServerRequest, type Http2ServerResponse } from 'node:http2';
+import { createSecureServer, createServer, type ClientHttp2Session, type Http2ServerRequest, type Http2ServerResponse } from 'node:http2';
 import type { AddressInfo } from 'node:net';
 import { createApp } from '@toolwright/server';
 import { toolwrightMiddleware, type ToolwrightHonoMiddleware } from '@toolwright/hono';
 import { GreeterTools } from '../../express/test/fixtures/greeterTools';
-import {
-  H2_ERAS,
-  HeaderNamesTools,
-  TLS,
-  h2callTool,
-  h2connect,
-  h2open,
-  h2post,
-  h2request,
-  h2session,
-  listenRequest,
-  toolTextOf,
-  watchConnectionHeaders,
-  type Scheme,
-} from '../../express/test/fixtures/h2Client';
-import { initializeBody } from '../../server/test/fixtures/httpHelpers';
+import { HeaderNamesTools, TLS, h2connect, h2request, watchConnectionHeaders, type Scheme } from '../../server/test/fixtures/h2Client';
+import { h2BodyRefusalRun, h2EndpointRuns } from '../../server/test/fixtures/h2EndpointRuns';
 
 type Listener = (req: Http2ServerRequest, res: Http2ServerResponse) => void;
 
@@ -70,55 +56,9 @@ describe.each([
     await new Promise((resolve) => server.close(resolve));
   });
 
-  it.each(H2_ERAS)('%s: tools/call is answered', async (era) => {
-    const call = await h2callTool(session, era, 'greet', { name: 'Ada' });
-    expect(call.status).toBe(200);
-    expect(toolTextOf(call, 2)).toBe('Hello, Ada!');
-  });
-
-  it.each(H2_ERAS)('%s: a tool sees the header fields, without the pseudo-headers', async (era) => {
-    const call = await h2callTool(session, era, 'header_names', {}, { 'x-custom': 'h2' });
-    const { names } = JSON.parse(toolTextOf(call, 2)) as { names: string[] };
-    expect(names).toEqual(expect.arrayContaining(['content-type', 'x-custom']));
-    expect(names.filter((name) => name.startsWith(':'))).toEqual([]);
-  });
-
-  it("2025-11-25: the session's GET stream opens as an SSE stream, and DELETE ends the session", async () => {
-    const headers = await h2session(session);
-    const opened = await h2open(session, { ':method': 'GET', accept: 'text/event-stream', ...headers });
-    expect(opened.headers[':status']).toBe(200);
-    expect(opened.headers['content-type']).toBe('text/event-stream');
-    opened.stream.close(constants.NGHTTP2_CANCEL);
-    expect((await h2request(session, { ':method': 'DELETE', ...headers })).status).toBe(200);
-  });
-
-  it('2026-07-28: a subscriptions/listen stream opens as an SSE stream', async () => {
-    const { message, headers } = listenRequest();
-    const opened = await h2open(session, { ':method': 'POST', 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers }, JSON.stringify(message));
-    expect(opened.headers[':status']).toBe(200);
-    expect(opened.headers['content-type']).toBe('text/event-stream');
-    opened.stream.close(constants.NGHTTP2_CANCEL);
-  });
-
-  it('403 for an :authority naming a foreign host (DNS rebinding), in both eras; the endpoint keeps serving', async () => {
-    for (const era of H2_ERAS) {
-      const rebound = await h2post(session, era === H2_ERAS[0] ? initializeBody(5) : { jsonrpc: '2.0', id: 5, method: 'tools/list' }, { ':authority': `attacker.example:${port}` });
-      expect(rebound.status).toBe(403);
-      expect(JSON.parse(rebound.body)).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32000, message: expect.stringContaining('names a host this server does not answer to') } });
-      expect(rebound.body).not.toContain('attacker.example');
-    }
-    expect(toolTextOf(await h2callTool(session, '2026-07-28', 'greet', { name: 'again' }), 2)).toBe('Hello, again!');
-  });
-
-  it('the body refusals are JSON-RPC errors over HTTP/2 too (bad JSON, too large)', async () => {
-    const broken = await h2request(session, { ':method': 'POST', 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, '{"jsonrpc": "2.0", "id": 1, "method": "secret');
-    expect(broken.status).toBe(400);
-    expect((JSON.parse(broken.body) as { error: { code: number } }).error.code).toBe(-32700);
-    expect(broken.body).not.toContain('secret');
-    const large = await h2post(session, { ...initializeBody(6), pad: 'x'.repeat(5000) });
-    expect(large.status).toBe(413);
-    expect(toolTextOf(await h2callTool(session, '2026-07-28', 'greet', { name: 'after' }), 2)).toBe('Hello, after!');
-  });
+  const endpoint = () => ({ session, port });
+  h2EndpointRuns(endpoint);
+  h2BodyRefusalRun(endpoint);
 
   it("the app's own routes answer beside the endpoint", async () => {
     const hello = await h2request(session, { ':path': '/hello', ':method': 'GET' });

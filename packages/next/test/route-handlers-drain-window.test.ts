@@ -3,7 +3,7 @@ import 'reflect-metadata';
 import { NextRequest } from 'next/server';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { createRouteHandlers } from '@toolwright/next';
-import { stuckApp } from '../../express/test/fixtures/stuckApp';
+import { stuckApp } from '../../server/test/fixtures/stuckApp';
 import { waitFor } from '../../server/test/fixtures/waitFor';
 
 describe('createRouteHandlers, its drain window', () => {

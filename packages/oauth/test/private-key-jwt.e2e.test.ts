@@ -10,6 +10,22 @@ import { resultOf, signInClient } from './fixtures/signIn';
 
 const ASSERTION_TYPE = 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer';
 
+/**
+ * The body of a token request for a made-up code, the client authenticated with an assertion
+ * `key` signs: `invalid_grant` (the code) once the assertion is checked, `invalid_client` when not.
+ */
+async function madeUpCodeAs(served: Served, clientId: string, key: ClientKey): Promise<Record<string, unknown>> {
+  const answer = await tokenRequest(served.base, {
+    grant_type: 'authorization_code',
+    code: 'made-up',
+    code_verifier: 'v'.repeat(43),
+    redirect_uri: CALLBACK,
+    client_assertion_type: ASSERTION_TYPE,
+    client_assertion: key.assertion(clientId, served.oauth.issuer),
+  });
+  return answer.body;
+}
+
 /** A memory store that records the keys deleted from it. */
 class DeleteRecordingStore extends MemoryOAuthStore {
   readonly deleted: string[] = [];
@@ -256,18 +272,7 @@ describe('a jwks_uri that could not be fetched', () => {
     const warned = () => warnings.filter((line) => line.includes(jwksUri)).length;
     const { body } = await registerClient(served.base, { token_endpoint_auth_method: 'private_key_jwt', jwks_uri: jwksUri });
     const clientId = String(body.client_id);
-    /** A token request the client authenticates with an assertion: `invalid_grant` (its made-up code) once the assertion is checked, `invalid_client` when not. */
-    const asClient = async () =>
-      (
-        await tokenRequest(served.base, {
-          grant_type: 'authorization_code',
-          code: 'made-up',
-          code_verifier: 'v'.repeat(43),
-          redirect_uri: CALLBACK,
-          client_assertion_type: ASSERTION_TYPE,
-          client_assertion: key.assertion(clientId, served.oauth.issuer),
-        })
-      ).body;
+    const asClient = () => madeUpCodeAs(served, clientId, key);
     const refused = { error: 'invalid_client', error_description: expect.stringMatching(/jwks_uri could not be fetched/) };
 
     // Five requests at once while the keys are down: one fetch, one warning.
@@ -342,17 +347,7 @@ describe('a jwks_uri that could not be fetched while the clients share of the st
     const clientId = String(body.client_id);
     expect((await registerClient(served.base)).status).toBe(201);
     expect((await registerClient(served.base)).status).toBe(503); // the clients' share is full
-    const asClient = async () =>
-      (
-        await tokenRequest(served.base, {
-          grant_type: 'authorization_code',
-          code: 'made-up',
-          code_verifier: 'v'.repeat(43),
-          redirect_uri: CALLBACK,
-          client_assertion_type: ASSERTION_TYPE,
-          client_assertion: key.assertion(clientId, served.oauth.issuer),
-        })
-      ).body;
+    const asClient = () => madeUpCodeAs(served, clientId, key);
     const refused = { error: 'invalid_client', error_description: expect.stringMatching(/jwks_uri could not be fetched/) };
     const fetches = () => host.hits.filter((hit) => hit.includes(path)).length;
     const warned = () => warnings.filter((line) => line.includes(jwksUri));

@@ -2,9 +2,10 @@ import { createHash } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { ToolLogger } from '@toolwright/core';
-import { MemoryOAuthStore, type UpstreamProvider } from '@toolwright/oauth';
+import { MemoryOAuthStore } from '@toolwright/oauth';
 import { TestBrowser } from './fixtures/browser';
 import { ClientKey } from './fixtures/clientKey';
+import { corpUpstream } from './fixtures/corpUpstream';
 import { startDocumentHost } from './fixtures/documentHost';
 import { CALLBACK, authorizeUrl, codeFor, mcpStatus, pkcePair, registerClient, tokenRequest } from './fixtures/rawFlow';
 import { serveOAuth, testClock, type Served } from './fixtures/serveOAuth';
@@ -160,19 +161,11 @@ describe('what callers can make the OAuth store keep stays in its share', () => 
     });
     afterAll(() => new Promise<void>((resolve) => provider.server.close(() => resolve())));
     /** The upstream provider the sign-ins go through, signing everyone in as ada. */
-    const corpUpstream = (): UpstreamProvider => ({
-      name: 'corp',
-      authorizationEndpoint: `${provider.base}/authorize`,
-      tokenEndpoint: `${provider.base}/token`,
-      clientId: 'toolwright',
-      clientSecret: 'upstream-client-secret-for-tests-only',
-      scopes: ['profile'],
-      map: () => ({ subject: 'ada' }),
-    });
+    const adaUpstream = () => corpUpstream(provider.base, { map: () => ({ subject: 'ada' }) });
 
     it('fill only the sign-ins share: /authorize gets 503 past it, and a user signed in through the provider still refreshes', async () => {
       const store = new MemoryOAuthStore({ maxEntries: MAX_ENTRIES });
-      const upstream = corpUpstream();
+      const upstream = adaUpstream();
       served = await serveOAuth('node', { store, logger, upstream, secret: 'a-test-secret-of-at-least-32-characters' });
       const clientId = String((await registerClient(served.base)).body.client_id);
       const pkce = pkcePair();
@@ -220,7 +213,7 @@ describe('what callers can make the OAuth store keep stays in its share', () => 
         }
       }
       const store = new WatchedStore({ maxEntries: MAX_ENTRIES, now: clock.now });
-      const upstream = corpUpstream();
+      const upstream = adaUpstream();
       served = await serveOAuth('node', { store, logger, now: clock.now, upstream, secret: 'a-test-secret-of-at-least-32-characters' });
       const clientId = String((await registerClient(served.base)).body.client_id);
       const started = await fetch(authorizeUrl(served.base, { client_id: clientId, code_challenge: pkcePair().challenge }), { redirect: 'manual' });

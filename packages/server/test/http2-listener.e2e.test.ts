@@ -1,25 +1,10 @@
-import { readFileSync } from 'node:fs';
 import { createServer as createHttp1Server, request as http1Request } from 'node:http';
-import {
-  connect,
-  constants,
-  createSecureServer,
-  createServer,
-  type ClientHttp2Session,
-  type ClientHttp2Stream,
-  type Http2SecureServer,
-  type Http2Server,
-  type Http2ServerRequest,
-  type Http2ServerResponse,
-  type IncomingHttpHeaders,
-  type OutgoingHttpHeaders,
-} from 'node:http2';
+import { constants, createSecureServer, createServer, type ClientHttp2Session, type Http2SecureServer, type Http2Server, type Http2ServerRequest, type Http2ServerResponse } from 'node:http2';
 import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
-import { Ctx, Tool, type ToolContext } from '@toolwright/core';
 import { createApp, type App } from '@toolwright/server';
 import { createHttpHandler, InMemoryEventStore, type EventStoreFactory, type HttpHandler } from '@toolwright/server/http';
 import { LEGACY, MODERN } from './fixtures/eras';
+import { HeaderNamesTools, TLS, h2connect, h2open, h2post, h2request, messagesOf, toolTextOf, watchConnectionHeaders, type H2Answer } from './fixtures/h2Client';
 import { HttpTools } from './fixtures/http.tools';
 import { ACCEPT_BOTH, initializeBody } from './fixtures/httpHelpers';
 
@@ -37,69 +22,18 @@ import { ACCEPT_BOTH, initializeBody } from './fixtures/httpHelpers';
 /** The user information (`name@`) a host may not carry. */
 const WITH_USER_INFO = 'localhost:1@attacker.example';
 
-// The oauth package's test certificate (made for client.example): the client trusts it, whatever name it was reached by.
-const CERT = readFileSync(join(__dirname, '../../oauth/test/fixtures/tls-cert.pem'));
-const KEY = readFileSync(join(__dirname, '../../oauth/test/fixtures/tls-key.pem'));
-
-interface Answer {
-  status: number;
-  headers: IncomingHttpHeaders;
-  body: string;
-}
-
-/** Opens a stream and resolves to its response headers, the stream left open. */
-function h2open(session: ClientHttp2Session, headers: OutgoingHttpHeaders, body?: string): Promise<{ headers: IncomingHttpHeaders; stream: ClientHttp2Stream; first: Promise<string> }> {
-  const stream = session.request(headers, { endStream: body === undefined });
-  if (body !== undefined) stream.end(body);
-  stream.setEncoding('utf8');
-  const first = new Promise<string>((resolve) => stream.once('data', resolve));
-  return new Promise((resolve, reject) => {
-    stream.once('response', (received) => resolve({ headers: received, stream, first }));
-    stream.once('error', reject);
-  });
-}
-
-/** One request on an HTTP/2 session, read to its end. */
-function h2request(session: ClientHttp2Session, headers: OutgoingHttpHeaders, body?: string): Promise<Answer> {
-  return new Promise((resolve, reject) => {
-    const stream = session.request({ ':path': '/mcp', ...headers }, { endStream: body === undefined });
-    let answerHeaders: IncomingHttpHeaders = {};
-    let text = '';
-    stream.setEncoding('utf8');
-    stream.on('response', (received) => (answerHeaders = received));
-    stream.on('data', (chunk: string) => (text += chunk));
-    stream.on('end', () => resolve({ status: Number(answerHeaders[':status']), headers: answerHeaders, body: text }));
-    stream.on('error', reject);
-    if (body !== undefined) stream.end(body);
-  });
-}
-
-/** A JSON-RPC POST with the headers a conforming client sends. */
-function h2post(session: ClientHttp2Session, message: unknown, headers: OutgoingHttpHeaders = {}): Promise<Answer> {
-  return h2request(session, { ':method': 'POST', 'content-type': 'application/json', accept: ACCEPT_BOTH, ...headers }, JSON.stringify(message));
-}
-
-/** The JSON-RPC messages of a JSON or SSE answer. */
-function messagesOf(answer: Answer): Record<string, unknown>[] {
-  if (String(answer.headers['content-type']).startsWith('application/json')) return [JSON.parse(answer.body) as Record<string, unknown>];
-  return answer.body
-    .split('\n')
-    .filter((line) => line.startsWith('data: {'))
-    .map((line) => JSON.parse(line.slice('data: '.length)) as Record<string, unknown>);
-}
-
 /** What `whoami` answered in the JSON-RPC response `id` of an answer. */
-function resultOf(answer: Answer, id: number): Record<string, unknown> {
-  const response = messagesOf(answer).find((message) => message.id === id) as { result: { content: { text: string }[] } };
-  return JSON.parse(response.result.content[0].text) as Record<string, unknown>;
+function resultOf(answer: H2Answer, id: number): Record<string, unknown> {
+  return JSON.parse(toolTextOf(answer, id)) as Record<string, unknown>;
 }
 
-type Served = { server: Http2Server | Http2SecureServer; url: string; connectOptions: Record<string, unknown> };
+type Served = { server: Http2Server | Http2SecureServer; url: string; session: () => ClientHttp2Session };
 
+/** Listens on 127.0.0.1; `session()` opens an HTTP/2 session to it (the test destroys it). */
 async function listen(server: Http2Server | Http2SecureServer, scheme: 'http' | 'https'): Promise<Served> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
-  return { server, url: `${scheme}://localhost:${port}`, connectOptions: scheme === 'https' ? { ca: CERT, checkServerIdentity: () => undefined } : {} };
+  return { server, url: `${scheme}://localhost:${port}`, session: () => h2connect(scheme, port) };
 }
 
 function close(server: Http2Server | Http2SecureServer): Promise<void> {
@@ -114,29 +48,28 @@ function close(server: Http2Server | Http2SecureServer): Promise<void> {
  */
 const connectionHeaders: string[] = [];
 
-/** Records the Connection headers set on `res` (by `setHeader` or `writeHead`). */
-function watchConnectionHeaders(res: Http2ServerResponse): void {
-  const record = (where: string, headers: unknown) => {
-    if (typeof headers !== 'object' || headers === null) return;
-    for (const name of Object.keys(headers)) if (name.toLowerCase() === 'connection') connectionHeaders.push(`${where} ${String(res.req.url)}`);
-  };
-  const { setHeader, writeHead } = res;
-  res.setHeader = function (this: Http2ServerResponse, name: string, value: number | string | readonly string[]) {
-    record('setHeader', { [name]: value });
-    return setHeader.call(this, name, value);
-  };
-  res.writeHead = function (this: Http2ServerResponse, status: number, ...rest: unknown[]) {
-    for (const arg of rest) record('writeHead', arg);
-    return (writeHead as (...args: unknown[]) => Http2ServerResponse).call(this, status, ...rest);
-  } as Http2ServerResponse['writeHead'];
-}
-
-/** What a tool sees of the request's headers: HTTP/2's pseudo-headers are no header fields, and HTTP/1 has none. */
-class HeaderNames {
-  @Tool({ description: 'Lists the names of the headers the call came with.' })
-  header_names(@Ctx() ctx: ToolContext) {
-    return { names: Object.keys(ctx.headers ?? {}).sort() };
-  }
+/**
+ * Serves a handler over h2c on 127.0.0.1 for the describe block it is called in, with an HTTP/2
+ * session to it; `seen` sees each request before the handler does. The fields are set once
+ * `beforeAll` has run.
+ */
+function serveH2c(start: () => Promise<HttpHandler>, seen?: (req: Http2ServerRequest, res: Http2ServerResponse) => void): { handler: HttpHandler; served: Served; session: ClientHttp2Session } {
+  const h2c = {} as { handler: HttpHandler; served: Served; session: ClientHttp2Session };
+  beforeAll(async () => {
+    h2c.handler = await start();
+    const onRequest = (req: Http2ServerRequest, res: Http2ServerResponse) => {
+      seen?.(req, res);
+      void h2c.handler(req as never, res as never);
+    };
+    h2c.served = await listen(createServer(onRequest), 'http');
+    h2c.session = h2c.served.session();
+  });
+  afterAll(async () => {
+    h2c.session.destroy();
+    await h2c.handler.close({ drainTimeoutMs: 0 });
+    await close(h2c.served.server);
+  });
+  return h2c;
 }
 
 describe.each([
@@ -148,21 +81,21 @@ describe.each([
   let served: Served;
   let session: ClientHttp2Session;
   const sessions: ClientHttp2Session[] = [];
-  const open = (url = served.url) => {
-    const opened = connect(url, served.connectOptions);
+  const open = () => {
+    const opened = served.session();
     sessions.push(opened);
     return opened;
   };
 
   beforeAll(async () => {
     connectionHeaders.length = 0;
-    app = await createApp({ name: 'h2', version: '1.0.0', tools: [HttpTools, HeaderNames] });
+    app = await createApp({ name: 'h2', version: '1.0.0', tools: [HttpTools, HeaderNamesTools] });
     handler = createHttpHandler(app, { requestLogLevel: 'silent', legacySse: true, maxBodyBytes: 4096 });
     const onRequest = (req: Http2ServerRequest, res: Http2ServerResponse) => {
-      watchConnectionHeaders(res);
+      watchConnectionHeaders(res, connectionHeaders);
       void handler(req as never, res as never);
     };
-    served = await listen(scheme === 'https' ? createSecureServer({ allowHTTP1: true, key: KEY, cert: CERT }, onRequest) : createServer(onRequest), scheme);
+    served = await listen(scheme === 'https' ? createSecureServer({ allowHTTP1: true, key: TLS.key, cert: TLS.cert }, onRequest) : createServer(onRequest), scheme);
     session = open();
   });
   afterAll(async () => {
@@ -298,7 +231,7 @@ describe.each([
     expect(refused.status).toBe(503);
     expect(refused.headers['retry-after']).toBe('1');
     expect(JSON.parse(refused.body)).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32000, message: expect.stringContaining('shutting down') } });
-    expect(await Promise.race([goaway.then(() => 'goaway'), new Promise((resolve) => setTimeout(resolve, 1_000, 'no goaway'))])).toBe('goaway');
+    expect(await Promise.race([goaway.then(() => 'goaway'), new Promise((resolve) => setTimeout(resolve, 1_000, 'no goaway').unref())])).toBe('goaway');
     await closed;
   });
 
@@ -309,25 +242,10 @@ describe.each([
 
 describe('maxUrlLength counts the host of an HTTP/2 request (its :authority) as it counts an HTTP/1 Host', () => {
   const MAX = 80;
-  let handler: HttpHandler;
-  let served: Served;
-  let session: ClientHttp2Session;
-  beforeAll(async () => {
-    const app = await createApp({ name: 'url-length', version: '1.0.0', tools: [HttpTools] });
-    handler = createHttpHandler(app, { requestLogLevel: 'silent', maxUrlLength: MAX });
-    served = await listen(
-      createServer((req: Http2ServerRequest, res: Http2ServerResponse) => void handler(req as never, res as never)),
-      'http',
-    );
-    session = connect(served.url);
-  });
-  afterAll(async () => {
-    session.destroy();
-    await handler.close({ drainTimeoutMs: 0 });
-    await close(served.server);
-  });
+  const h2c = serveH2c(async () => createHttpHandler(await createApp({ name: 'url-length', version: '1.0.0', tools: [HttpTools] }), { requestLogLevel: 'silent', maxUrlLength: MAX }));
 
   it('the same target is 414 over both, the host counted', async () => {
+    const { handler, served, session } = h2c;
     const authority = new URL(served.url).host;
     // "http://" + the host + the target is past MAX; the target alone is not.
     const path = `/mcp?${'x'.repeat(MAX - 'http://'.length - '/mcp?'.length - authority.length + 1)}`;
@@ -354,28 +272,16 @@ describe('maxUrlLength counts the host of an HTTP/2 request (its :authority) as 
 });
 
 describe("httpTransport: 'sdk' behind node:http2", () => {
-  let handler: HttpHandler;
-  let served: Served;
-  let session: ClientHttp2Session;
-  beforeAll(async () => {
-    connectionHeaders.length = 0;
-    const app = await createApp({ name: 'sdk-h2', version: '1.0.0', tools: [HttpTools] });
-    handler = createHttpHandler(app, { requestLogLevel: 'silent', httpTransport: 'sdk' });
-    const onRequest = (req: Http2ServerRequest, res: Http2ServerResponse) => {
-      watchConnectionHeaders(res);
-      void handler(req as never, res as never);
-    };
-    served = await listen(createServer(onRequest), 'http');
-    session = connect(served.url);
-  });
-  afterAll(async () => {
-    session.destroy();
-    await handler.close({ drainTimeoutMs: 0 });
-    await close(served.server);
-  });
+  const h2c = serveH2c(
+    async () => {
+      connectionHeaders.length = 0;
+      return createHttpHandler(await createApp({ name: 'sdk-h2', version: '1.0.0', tools: [HttpTools] }), { requestLogLevel: 'silent', httpTransport: 'sdk' });
+    },
+    (_req, res) => watchConnectionHeaders(res, connectionHeaders),
+  );
 
   it("the SDK transport's SSE answer to initialize goes out without its Connection header", async () => {
-    const init = await h2post(session, initializeBody(1));
+    const init = await h2post(h2c.session, initializeBody(1));
     expect(init.status).toBe(200);
     expect(init.headers['content-type']).toBe('text/event-stream');
     expect(messagesOf(init)[0]).toMatchObject({ id: 1, result: { protocolVersion: LEGACY.version } });
@@ -384,9 +290,6 @@ describe("httpTransport: 'sdk' behind node:http2", () => {
 });
 
 describe('a GET stream the client cancels while a shared event store claims it (HTTP/2)', () => {
-  let handler: HttpHandler;
-  let served: Served;
-  let session: ClientHttp2Session;
   let openClaim!: () => void;
   const claimOpened = new Promise<void>((resolve) => (openClaim = resolve));
   let claimAsked!: () => void;
@@ -395,35 +298,25 @@ describe('a GET stream the client cancels while a shared event store claims it (
   /** The first GET's response closed on the server. */
   let firstGetClosed!: Promise<void>;
 
-  beforeAll(async () => {
-    // A store shared by instances: the first claim waits until the test lets it through.
-    const eventStore: EventStoreFactory = () =>
-      Object.assign(new InMemoryEventStore(), {
-        claim: async () => {
-          claims.taken++;
-          claimAsked();
-          await claimOpened;
-          return () => void claims.given++;
-        },
-      });
-    const app = await createApp({ name: 'claim-h2', version: '1.0.0', tools: [HttpTools] });
-    handler = createHttpHandler(app, { requestLogLevel: 'silent', eventStore });
-    served = await listen(
-      createServer((req: Http2ServerRequest, res: Http2ServerResponse) => {
-        if (req.method === 'GET') firstGetClosed ??= new Promise((resolve) => res.once('close', () => resolve()));
-        void handler(req as never, res as never);
-      }),
-      'http',
-    );
-    session = connect(served.url);
-  });
-  afterAll(async () => {
-    session.destroy();
-    await handler.close({ drainTimeoutMs: 0 });
-    await close(served.server);
-  });
+  // A store shared by instances: the first claim waits until the test lets it through.
+  const eventStore: EventStoreFactory = () =>
+    Object.assign(new InMemoryEventStore(), {
+      claim: async () => {
+        claims.taken++;
+        claimAsked();
+        await claimOpened;
+        return () => void claims.given++;
+      },
+    });
+  const h2c = serveH2c(
+    async () => createHttpHandler(await createApp({ name: 'claim-h2', version: '1.0.0', tools: [HttpTools] }), { requestLogLevel: 'silent', eventStore }),
+    (req, res) => {
+      if (req.method === 'GET') firstGetClosed ??= new Promise((resolve) => res.once('close', () => resolve()));
+    },
+  );
 
   it('gives the claim back, and the next GET opens its stream (not 409)', async () => {
+    const { session } = h2c;
     const init = await h2post(session, initializeBody(1));
     const headers = { 'mcp-session-id': init.headers['mcp-session-id'] as string, 'mcp-protocol-version': LEGACY.version };
     await h2post(session, { jsonrpc: '2.0', method: 'notifications/initialized' }, headers);

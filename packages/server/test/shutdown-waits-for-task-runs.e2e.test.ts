@@ -12,6 +12,7 @@ import { createApp, defineExtension, tasks, type App } from '@toolwright/server'
 import { serveHttp, type HttpListener } from '@toolwright/server/http';
 import { createTaskClient } from '@toolwright/server/testing';
 import { Service } from 'typedi';
+import { stuckApp } from './fixtures/stuckApp';
 import { signal, waitFor } from './fixtures/waitFor';
 
 const silent = { debug() {}, info() {}, warn() {}, error() {} };
@@ -105,27 +106,8 @@ describe('shutdown hooks and task runs still going when the last listener closes
 
 describe('the wait for the work in flight shares the drain time of the listener that closes', () => {
   it('gets what is left of it: nothing once the listener used it all on a call that never settled', async () => {
-    class Stuck {
-      @Tool({ description: 'Waits until the call is abandoned.' })
-      async hang(@Ctx() ctx: ToolContext) {
-        await new Promise((resolve) => ctx.signal.addEventListener('abort', resolve));
-        return 'abandoned';
-      }
-    }
-    const app = await createApp({ name: 'stuck', version: '1.0.0', tools: [Stuck], logger: silent });
-    // What the listener hands the app when it lets go: the drain time left for the work in flight.
-    const handed: (number | undefined)[] = [];
-    const recording: App = Object.create(app, {
-      openListener: {
-        value: () => {
-          const release = app.openListener();
-          return (drainTimeoutMs?: number) => {
-            handed.push(drainTimeoutMs);
-            return release(drainTimeoutMs);
-          };
-        },
-      },
-    });
+    // `handed`: what the listener hands the app when it lets go, the drain time left for the work in flight.
+    const { app, recording, handed } = await stuckApp();
     const listener = await serveHttp(recording, { transport: 'http', port: 0, host: '127.0.0.1', exitOnSignal: false, drainTimeoutMs: 100, requestLogLevel: 'silent' });
     const client = new Client({ name: 'c', version: '1' });
     await client.connect(new StreamableHTTPClientTransport(new URL(listener.url)));
@@ -133,6 +115,7 @@ describe('the wait for the work in flight shares the drain time of the listener 
     await waitFor(() => app.inFlight === 1, 'the call to run');
     await listener.close();
     await call;
+    await client.close();
     // The listener waited its 100 ms for the call: a second window of 100 ms would be handed on otherwise.
     expect(handed).toEqual([0]);
   });
