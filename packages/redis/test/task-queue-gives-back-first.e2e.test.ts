@@ -1,5 +1,7 @@
 import 'reflect-metadata';
+import { Tool } from '@toolwright/core';
 import { RedisTaskStore } from '@toolwright/redis';
+import { createApp, tasks } from '@toolwright/server';
 import { Redis } from 'ioredis';
 import { startRedisServer, type RedisServer } from './fixtures/redisServer';
 import { heldQueue, startQueueApp, stopWhileTaking } from '../../server/test/fixtures/heldQueue';
@@ -35,5 +37,32 @@ describe('a worker on a Redis queue whose app stops while it takes a task, with 
       await app.stop();
       await store.close();
     }
+  });
+
+  it("gives the id back before the app's shutdown hooks run: a hook that closes the store's connection loses no id", async () => {
+    class Reports {
+      @Tool({ description: 'Builds a report, as a task.', task: 'required' })
+      build() {
+        return 'built';
+      }
+    }
+    const own = new Redis(server.url, { maxRetriesPerRequest: 1 });
+    const warnings: unknown[] = [];
+    const logger = { debug() {}, info() {}, error() {}, warn: (...args: unknown[]) => void warnings.push(args) };
+    const store = new HeldRedisQueue({ redis: own, prefix: 'gives-back-hooks:' });
+    const app = await createApp({
+      name: 'worker-hooks',
+      version: '1',
+      tools: [Reports],
+      logger,
+      onShutdown: async () => {
+        await store.close();
+        await own.quit();
+      },
+      extensions: [tasks({ store, logger, queue: true, worker: { pollMs: 60_000 } })],
+    });
+    await app.start();
+    const [taken] = await stopWhileTaking(app, store, 'dequeue', 0);
+    expect({ queue: await redis.lrange('gives-back-hooks:task-queue', 0, -1), warnings }).toEqual({ queue: [taken], warnings: [] });
   });
 });

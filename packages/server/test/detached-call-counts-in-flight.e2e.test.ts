@@ -6,8 +6,8 @@
  * counts once.
  */
 import 'reflect-metadata';
-import { Tool } from '@toolwright/core';
-import { createApp, defineExtension, type App, type ExtensionApp } from '@toolwright/server';
+import { Tool, UseGuards } from '@toolwright/core';
+import { createApp, defineExtension, tasks, type App, type ExtensionApp } from '@toolwright/server';
 import { signal } from './fixtures/waitFor';
 
 const silent = { debug() {}, info() {}, warn() {}, error() {} };
@@ -51,6 +51,38 @@ describe('a run an extension starts outside any request, and app.inFlight', () =
       expect(await drain).toBe(true);
       expect(app.inFlight).toBe(0);
     } finally {
+      await app.stop();
+    }
+  });
+
+  it('counts a run of a guarded task tool once while its guards decide', async () => {
+    const guardGate = signal();
+    const guarding = signal();
+    const slowGuard = async () => {
+      guarding.resolve();
+      await guardGate.promise;
+      return true;
+    };
+    class Jobs {
+      @UseGuards(slowGuard)
+      @Tool({ description: 'A guarded task tool.', task: 'optional' })
+      job() {
+        return 'done';
+      }
+    }
+    let started: ExtensionApp | undefined;
+    const runner = defineExtension({ id: 'com.example/runner', start: (a) => void (started = a) });
+    const app: App = await createApp({ name: 'jobs', version: '1', tools: [Jobs], logger: silent, extensions: [runner, tasks({ logger: silent })] });
+    await app.start();
+    try {
+      const answer = started!.callTool({ name: 'job' }, undefined);
+      await guarding.promise;
+      expect(app.inFlight).toBe(1);
+      guardGate.resolve();
+      expect(await answer).toMatchObject({ content: [{ type: 'text', text: 'done' }] });
+      expect(app.inFlight).toBe(0);
+    } finally {
+      guardGate.resolve();
       await app.stop();
     }
   });

@@ -1,5 +1,5 @@
 import { Tool, type ToolLogger } from '@toolwright/core';
-import { createApp } from '@toolwright/server';
+import { createApp, defineExtension, type ExtensionApp } from '@toolwright/server';
 import { Service } from 'typedi';
 
 describe('a start or shutdown hook that does not settle', () => {
@@ -88,5 +88,25 @@ describe('a start or shutdown hook that does not settle', () => {
     await starting;
     await expect(app.stop()).resolves.toBeUndefined();
     expect(events).toEqual(['onShutdown']);
+  });
+
+  it('leaves out the wait for the work in flight, which has its own timeout, however long the drain time', async () => {
+    const warnings: string[] = [];
+    class Stuck {
+      @Tool({ description: 'Never settles.' })
+      async hang() {
+        await new Promise(() => undefined);
+      }
+    }
+    let started: ExtensionApp | undefined;
+    const runner = defineExtension({ id: 'com.example/runner', start: (a) => void (started = a) });
+    const app = await createApp({ name: 'slow-drain', version: '1.0.0', tools: [Stuck], logger: recordingLogger(warnings), extensions: [runner] });
+    jest.useFakeTimers({ doNotFake: ['nextTick', 'queueMicrotask', 'setImmediate'] });
+    await app.start();
+    void started!.callTool({ name: 'hang' }, undefined).catch(() => undefined);
+    const stopping = app.stop(15_000);
+    await jest.advanceTimersByTimeAsync(15_000);
+    await stopping;
+    expect(warnings).toEqual([]);
   });
 });

@@ -8,11 +8,11 @@
 import 'reflect-metadata';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { Ctx, OnShutdown, OnStart, Tool, type ToolContext } from '@toolwright/core';
-import { createApp, defineExtension, tasks, type App } from '@toolwright/server';
+import { createApp, defineExtension, tasks, type App, type ExtensionApp } from '@toolwright/server';
 import { serveHttp, type HttpListener } from '@toolwright/server/http';
 import { createTaskClient } from '@toolwright/server/testing';
 import { Service } from 'typedi';
-import { stuckApp } from './fixtures/stuckApp';
+import { StuckTools, stuckApp } from './fixtures/stuckApp';
 import { signal, waitFor } from './fixtures/waitFor';
 
 const silent = { debug() {}, info() {}, warn() {}, error() {} };
@@ -118,5 +118,54 @@ describe('the wait for the work in flight shares the drain time of the listener 
     await client.close();
     // The listener waited its 100 ms for the call: a second window of 100 ms would be handed on otherwise.
     expect(handed).toEqual([0]);
+  });
+});
+
+describe("a mounted app's wait for its own work in flight, when its parent stops", () => {
+  /** A parent mounting `child`, whose extension starts a run of `hang` outside any request (as a tasks worker does): it never settles. */
+  async function parentWithStuckChild(name: string): Promise<{ parent: App; child: App; shutdown: string[] }> {
+    const shutdown: string[] = [];
+    let childApp: ExtensionApp | undefined;
+    const runner = defineExtension({ id: 'com.example/child-runner', start: (a) => void (childApp = a) });
+    const child = await createApp({ name: `${name}-child`, version: '1', tools: [StuckTools], logger: silent, extensions: [runner], onShutdown: () => void shutdown.push('child') });
+    class Ping {
+      @Tool({ description: 'Answers pong.' })
+      ping() {
+        return 'pong';
+      }
+    }
+    const parent = await createApp({ name, version: '1', tools: [Ping], logger: silent, mount: [{ app: child, namespace: 'c' }], onShutdown: () => void shutdown.push('parent') });
+    await parent.start();
+    void childApp!.callTool({ name: 'hang' }, undefined).catch(() => undefined);
+    await waitFor(() => child.inFlight === 1, 'the child run');
+    return { parent, child, shutdown };
+  }
+
+  /** Lets every callback already due run (the lifecycle's steps take no I/O), with the timers faked. */
+  const settle = () => new Promise((resolve) => setImmediate(resolve));
+
+  afterEach(() => jest.useRealTimers());
+
+  it('is none when the parent is stopped by hand without a drain time: the stop does not wait', async () => {
+    const { parent, child, shutdown } = await parentWithStuckChild('stop-by-hand');
+    jest.useFakeTimers({ doNotFake: ['nextTick', 'setImmediate', 'queueMicrotask'] });
+    let stopped = false;
+    void parent.stop().then(() => (stopped = true));
+    await settle();
+    expect({ stopped, shutdown, childInFlight: child.inFlight }).toEqual({ stopped: true, shutdown: ['parent', 'child'], childInFlight: 1 });
+  });
+
+  it("is what is left of the parent's drain time, not a window of its own", async () => {
+    const { parent, shutdown } = await parentWithStuckChild('stop-with-drain');
+    jest.useFakeTimers({ doNotFake: ['nextTick', 'setImmediate', 'queueMicrotask'] });
+    let stopped = false;
+    void parent.stop(100).then(() => (stopped = true));
+    await settle();
+    // The parent's own wait (it has no work in flight) ended at once; the child waits the rest of the 100 ms.
+    await jest.advanceTimersByTimeAsync(99);
+    expect({ stopped, shutdown }).toEqual({ stopped: false, shutdown: ['parent'] });
+    await jest.advanceTimersByTimeAsync(1);
+    await settle();
+    expect({ stopped, shutdown }).toEqual({ stopped: true, shutdown: ['parent', 'child'] });
   });
 });

@@ -15,3 +15,15 @@ describe('a worker whose app stops while it takes a task from the queue, with mo
     expect(await store.dequeue()).toBeUndefined();
   });
 });
+
+describe('MemoryTaskStore.requeue, several ids given back (each by its own worker)', () => {
+  it('puts each at the front as it comes back: the id given back last is taken first (as tasks.md says)', async () => {
+    const store = new MemoryTaskStore();
+    for (const id of ['a', 'b', 'c']) await store.enqueue(id);
+    const first = await store.dequeue();
+    const second = await store.dequeue();
+    await store.requeue(first!);
+    await store.requeue(second!);
+    expect([await store.dequeue(), await store.dequeue(), await store.dequeue(), await store.dequeue()]).toEqual(['b', 'a', 'c', undefined]);
+  });
+});

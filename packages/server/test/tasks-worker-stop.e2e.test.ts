@@ -11,6 +11,8 @@ describe('a worker whose app stops while it takes a task from the queue', () => 
   it.each(['dequeue', 'claim'] as const)('at its %s: leaves the task queued, and its id on the queue', async (step) => {
     const store = new (heldQueue(MemoryTaskStore))();
     const [taskId] = await stopWhileTaking(await startQueueApp('worker-stop', store), store, step, 0);
+    // The stop waited for the give-back: the id is back once it completed, before any shutdown hook could close the store.
+    expect(store.givenBack).toBe(1);
     expect(await store.get(taskId)).toMatchObject({ status: 'working', queued: true });
     expect(await store.dequeue()).toBe(taskId);
   });

@@ -9,9 +9,12 @@ import { ServerError, UsageError } from '../cli/UsageError';
 /** What the worker needs of an app: its start and stop hooks (the tasks extension starts its worker with them). */
 interface Startable {
   start(): Promise<void>;
-  stop(): Promise<void>;
-  drain?(timeoutMs?: number): Promise<boolean>;
+  /** `drainTimeoutMs`: the extensions stop first (no task is taken), then the stop waits that long at most for the runs in flight. */
+  stop(drainTimeoutMs?: number): Promise<void>;
 }
+
+/** How long the worker's stop waits for its running tasks. */
+const STOP_DRAIN_MS = 30_000;
 
 const EXPORTS = ['app', 'default'];
 
@@ -65,8 +68,8 @@ Exit codes: 0 stopped by a signal, 2 invalid arguments, 3 the module gives no ap
         process.off('SIGTERM', stop);
         log('stopping after the running tasks finish');
         void (async () => {
-          await app.drain?.(30_000);
-          await app.stop();
+          // Not app.drain() first: the worker would still take queued tasks while it waits.
+          await app.stop(STOP_DRAIN_MS);
           done(ExitCode.Ok);
         })();
       };

@@ -38,10 +38,14 @@ export interface App extends ServerFactory {
    * Runs the shutdown hooks (a listener does it when the app's last listener closed, after its
    * calls drained and the app's work still in flight settled, up to its drain timeout): every
    * `@OnShutdown()` method, then `onShutdown`. Once until the app starts again; an app never
-   * started has nothing to close, and its stop runs no hook. Called by hand it does not wait for
-   * the work in flight: `await app.drain()` first when a task's run may still be going.
+   * started has nothing to close, and its stop runs no hook. The extensions stop first (a tasks
+   * worker takes no more tasks); then, given `drainTimeoutMs`, the stop waits up to that long
+   * for the work still in flight (a task's run) before the shutdown hooks close what it uses.
+   * Without it (or with 0) it does not wait; a mounted app it stops does not wait either, and
+   * one given the time waits only for what is left of it. `drainTimeoutMs` is a whole number
+   * of milliseconds below 2^31; anything else is refused with a `ConfigError`.
    */
-  stop(): Promise<void>;
+  stop(drainTimeoutMs?: number): Promise<void>;
   /**
    * Tells `notifier` of every list change and resource update from now on (for endpoints
    * whose 2026-07-28 clients listen with `subscriptions/listen`); returns the function that stops it.
@@ -90,6 +94,10 @@ export interface App extends ServerFactory {
    * answer is settled, and a task's run until the store has its outcome.
    */
   readonly inFlight: number;
-  /** Waits until no call is running, or `timeoutMs` passes; true if all finished. */
+  /**
+   * Waits until no call is running, or `timeoutMs` (default 10000, a whole number of milliseconds
+   * below 2^31) passes; true if all finished. The extensions still run meanwhile (a tasks worker
+   * still takes tasks): to stop an app once its work ended, call `app.stop(drainTimeoutMs)` instead.
+   */
   drain(timeoutMs?: number): Promise<boolean>;
 }

@@ -27,6 +27,7 @@ import type { ListControl } from '../surface/ListControl';
 import type { ListKind } from '../surface/Catalog';
 import type { Mount } from '../compose/Mount';
 import { registerMountSource } from '../compose/MountSource';
+import { drainTimeoutOf } from '../serving/drainTimeoutOf';
 import type { MountedHold } from '../compose/holdMounted';
 import type { MemberLimits } from '../pipeline/ServedMember';
 import { checkLogging } from './checkLogging';
@@ -98,7 +99,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     onStart: options.onStart,
     onShutdown: options.onShutdown,
     // The mounted apps serve inside this one: they start before its hooks and stop after them.
-    first: { name: 'a mounted app', start: () => startMounted(mounts, holds, phase), stop: () => stopMounted(holds, phase) },
+    first: { name: 'a mounted app', start: () => startMounted(mounts, holds, phase), stop: (drainTimeoutMs) => stopMounted(holds, phase, drainTimeoutMs) },
     // The extensions use what the hooks open (a worker calls tools): they start after every hook, with the app (built below by then), and stop first.
     // Their runs outside any request (`callTool`) are not the app's clients: a mounted app's still run (see servingRefusal).
     last: {
@@ -189,7 +190,7 @@ export async function createApp(options: AppOptions): Promise<App> {
       return server;
     },
     start: lifecycle.start,
-    stop: lifecycle.stop,
+    stop: async (drainTimeoutMs?: number) => lifecycle.stop(drainTimeoutOf('app.stop(drainTimeoutMs)', drainTimeoutMs, 0)),
     openListener: () => holdListener(),
     // The overloads on App.listen give HTTP callers the HttpListener that serveHttp returns.
     listen: (async (listen: ListenOptions): Promise<Listener> => {
@@ -240,7 +241,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     get inFlight() {
       return inFlight.count;
     },
-    drain: (timeoutMs = DEFAULT_DRAIN_TIMEOUT_MS) => inFlight.drain(timeoutMs),
+    drain: async (timeoutMs?: number) => inFlight.drain(drainTimeoutOf('app.drain(timeoutMs)', timeoutMs, DEFAULT_DRAIN_TIMEOUT_MS)),
   };
   Object.freeze(app);
   // Why the app may not serve its own clients (a `task: 'required'` tool without `tasks()`): checked where its own transports make a
@@ -280,11 +281,14 @@ async function startMounted(mounts: readonly Mount[], holds: MountedHold[], phas
 /**
  * Lets go of the mounted apps, last mounted first (each stops unless another parent or its own
  * listener still serves it); from here on, an app mounted later starts when the app starts again.
+ * A mounted app that stops waits for its own work in flight only for what is left of the
+ * parent's drain time, `drainTimeoutMs` when the first is let go (0: the parent's stop does not wait).
  */
-async function stopMounted(holds: MountedHold[], phase: { started: boolean; stops: number }): Promise<void> {
+async function stopMounted(holds: MountedHold[], phase: { started: boolean; stops: number }, drainTimeoutMs: number): Promise<void> {
   phase.started = false;
   phase.stops++;
-  for (const release of holds.splice(0).reverse()) await release();
+  const ends = Date.now() + drainTimeoutMs;
+  for (const release of holds.splice(0).reverse()) await release(Math.max(0, ends - Date.now()));
 }
 
 /** The app's `middleware` must be functions or classes with `use(call, next)`. */

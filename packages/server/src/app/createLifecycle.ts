@@ -6,7 +6,8 @@ export interface LifecycleStage {
   /** Names it in a failure: "the extensions". */
   readonly name: string;
   start(): unknown;
-  stop(): unknown;
+  /** `drainTimeoutMs`: what is left of the stop's drain time when this stage stops (0: the stop does not wait). */
+  stop(drainTimeoutMs: number): unknown;
 }
 
 export interface LifecycleOptions {
@@ -35,6 +36,8 @@ interface Step {
   readonly name: string;
   readonly part: Part;
   readonly run: () => unknown;
+  /** A step with its own timeout (the drain wait): not named in the log as one that may never settle. */
+  readonly bounded?: true;
 }
 
 /** After this long, a step still running is named in the log (once): a hook that never settles would otherwise hang the start or stop in silence. */
@@ -57,7 +60,9 @@ const SLOW_STEP_MS = 10_000;
  * still running after 10 s is named once in the log, as a warning: a hook that never settles
  * holds the start, and a stop waits for the start. A stop given `drainTimeoutMs` (a listener's,
  * when the app's last listener closed) waits that long at most, between `last` and the app's own
- * hooks, for the work still in flight (see `drain`); the first stop asked decides.
+ * hooks, for the work still in flight (see `drain`; that wait has its own timeout, so it is never
+ * named as slow), and hands what is left of that time to `first` (a mounted app waits for its own
+ * work no longer than its parent); the first stop asked decides.
  */
 export function createLifecycle({ classes, container, onStart, onShutdown, first, last, drain, logger }: LifecycleOptions): {
   start(): Promise<void>;
@@ -73,24 +78,29 @@ export function createLifecycle({ classes, container, onStart, onShutdown, first
           run: () => (container.get(cls) as Record<string, () => unknown>)[hook.methodName](),
         })),
     );
-  const stage = (s: LifecycleStage | undefined, part: 'first' | 'last', side: 'start' | 'stop'): Step[] => (s ? [{ name: s.name, part, run: () => s[side]() }] : []);
+  const stage = (s: LifecycleStage | undefined, part: 'first' | 'last', side: 'start' | 'stop'): Step[] => (s ? [{ name: s.name, part, run: () => (side === 'start' ? s.start() : s.stop(0)) }] : []);
   const startSteps: Step[] = [
     ...stage(first, 'first', 'start'),
     ...(onStart ? [{ name: 'the start hook onStart', part: 'own' as const, run: onStart }] : []),
     ...methods('start'),
     ...stage(last, 'last', 'start'),
   ];
-  // How long the stop running now waits for the work in flight (0: it does not wait).
+  // How long the stop running now waits for the work in flight (0: it does not wait), and when that time ends.
   let drainFor = 0;
+  let drainEnds = 0;
+  /** What is left of the stop's drain time now (0 once it ended, or when the stop does not wait). */
+  const drainLeft = (): number => (drainFor > 0 ? Math.max(0, drainEnds - Date.now()) : 0);
   const stopSteps: Step[] = [
     ...stage(last, 'last', 'stop'),
-    ...(drain ? [{ name: 'the wait for the calls in flight', part: 'last' as const, run: () => (drainFor > 0 ? drain(drainFor) : undefined) }] : []),
+    ...(drain ? [{ name: 'the wait for the calls in flight', part: 'last' as const, bounded: true as const, run: () => (drainLeft() > 0 ? drain(drainLeft()) : undefined) }] : []),
     ...methods('shutdown').reverse(),
     ...(onShutdown ? [{ name: 'the shutdown hook onShutdown', part: 'own' as const, run: onShutdown }] : []),
-    ...stage(first, 'first', 'stop'),
+    // A mounted app waits for its own work in flight only as long as this stop's drain time lasts.
+    ...(first ? [{ name: first.name, part: 'first' as const, run: () => first.stop(drainLeft()) }] : []),
   ];
-  /** Runs one step, naming it in the log once if it is still running after SLOW_STEP_MS. */
+  /** Runs one step, naming it in the log once if it is still running after SLOW_STEP_MS (unless it has its own timeout). */
   const runStep = async (step: Step, side: 'start' | 'stop'): Promise<void> => {
+    if (step.bounded) return void (await step.run());
     const timer = setTimeout(
       () => safely(() => logger.warn(`${step.name} is still running after ${SLOW_STEP_MS / 1000} s: the server's ${side} waits for it. Make it settle (give what it awaits a timeout).`)),
       SLOW_STEP_MS,
@@ -163,6 +173,7 @@ export function createLifecycle({ classes, container, onStart, onShutdown, first
       return (stopped = start.then(
         () => {
           drainFor = drainTimeoutMs;
+          drainEnds = Date.now() + drainTimeoutMs;
           return runStop(everyPart);
         },
         () => undefined,

@@ -1,7 +1,10 @@
 import type { Mount } from './Mount';
 
-/** What a parent calls when it stops serving a mounted app: the app stops once nothing else holds it. */
-export type MountedHold = () => Promise<void>;
+/**
+ * What a parent calls when it stops serving a mounted app: the app stops once nothing else holds
+ * it, waiting at most `drainTimeoutMs` (what is left of the parent's drain time; 0: no wait) for its work in flight.
+ */
+export type MountedHold = (drainTimeoutMs: number) => Promise<void>;
 
 /**
  * Starts a mounted app for a parent that serves it (its start hooks, once, however many hold
@@ -17,7 +20,8 @@ export async function holdMounted(app: Mount['app']): Promise<MountedHold> {
   try {
     await app.start();
   } catch (error) {
-    await release();
+    // A start that failed has stopped what it began: nothing of it is in flight.
+    await release(0);
     throw error;
   }
   return release;

@@ -40,7 +40,8 @@ export async function mountLater(
       throw new ConfigError("Toolwright: the app stopped while app.mount() ran the mounted apps' start hooks; nothing was mounted. Mount them again once it serves, or before it starts again.");
     prepareMounts(more, surface, logger, extensions)(true);
   } catch (error) {
-    for (const release of taken.reverse()) await release();
+    // Nothing of these apps was served through this one yet: no wait for their work in flight.
+    for (const release of taken.reverse()) await release(0);
     throw error;
   }
   mounts.push(...more);

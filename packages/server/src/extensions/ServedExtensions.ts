@@ -147,11 +147,12 @@ export class ServedExtensions {
       server.setNotificationHandler(method, { params: served.schema }, (params, notification) => this.hear(method, served, params, notification, connection));
     }
     const wrapping = this.extensions.filter((e) => e.aroundToolCall);
-    // The server of a run outside any request: its call's count (begun before the extensions see the call) takes over the run's.
+    // The server of a run outside any request: its call's count takes over the run's as it begins,
+    // before the extensions (and a guarded task tool's guards) see the call, so the run counts once.
     const handOver = this.handOver;
+    if (handOver) connection.callCounted = handOver;
     if (wrapping.length > 0 || handOver) {
       connection.aroundToolCall = (params, tool, sdk, next) => {
-        handOver?.();
         // `settled`: what the overrides so far said the run counts in flight until, besides its answer.
         const layer = (i: number, current: ServerContext, settled: readonly Promise<unknown>[]): Promise<Record<string, unknown>> => {
           if (i === wrapping.length) return next(current, settled);

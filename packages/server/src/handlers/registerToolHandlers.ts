@@ -153,6 +153,7 @@ export function registerToolHandlers(server: Server, binding: ToolBinding, conne
       if (!around) return serveTool(tool, params, ctx);
       // Counted from here, while the extensions decide, until the call's answer and every run they started for it have settled.
       return countCall(env.inFlight, (runs) => {
+        connection.callCounted?.();
         if (!tool?.pipeline?.guards.length || !toolTaskMode(tool.target, tool.methodName)) {
           const run = runIn(runs);
           return around(params, tool, ctx, (sdk, settled) => run(params, sdk, settled));

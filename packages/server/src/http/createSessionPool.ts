@@ -1,7 +1,7 @@
 import type { AuthInfo } from '@toolwright/core';
 import { malformedAnswersOf } from '../rpc/malformedAnswer';
 import type { JSONRPCMessage } from '../sdk/sdk';
-import type { ServerFactory } from '../serving/ServerFactory';
+import type { McpServerHandle, ServerFactory } from '../serving/ServerFactory';
 import type { SessionRecord } from './Cluster';
 import type { EventStore, EventStoreFactory } from './EventStore';
 import type { HttpRefusal } from './HttpRefusal';
@@ -129,9 +129,13 @@ export function createSessionPool<T extends SessionTransport>(app: ServerFactory
     try {
       created = await sharing.create({ id, initialize: (params ?? {}) as Record<string, unknown>, protocolVersion, principal, owner, subscriptions: [] });
     } catch (error) {
+      await closeUnserved(server);
       return { answer: sharing.refuse(error) };
     }
-    if (!created) throw new SessionLimitError(options.limits.maxSessions);
+    if (!created) {
+      await closeUnserved(server);
+      throw new SessionLimitError(options.limits.maxSessions);
+    }
     try {
       return { session: await startSession(id, principal, owner, protocolVersion, undefined, server), body };
     } catch (error) {
@@ -143,22 +147,32 @@ export function createSessionPool<T extends SessionTransport>(app: ServerFactory
 
   /** The server and transport of a session: a new one (with its `server` made already), or the local copy of one opened elsewhere (`record`). */
   async function startSession(id: string, principal: string | undefined, owner: string, protocolVersion: string, record?: SessionRecord, server = app.createServer()): Promise<HttpSession<T>> {
-    const eventStore = options.eventStores?.(id);
-    const transport = options.createTransport(id, eventStore, sharing.streamIdPrefix);
-    sharing.wire(id, server, transport);
-    const session: HttpSession<T> = { id, server, transport, eventStore, principal, owner, protocolVersion, lastSeen: Date.now(), open: 0, closed: false };
-    // Runs on DELETE, on eviction or expiry and on shutdown alike.
-    transport.onclose = () => void closeSession(session, 'closed');
-    await server.connect(transport);
-    await sharing.connected(session, record);
+    let eventStore: EventStore | undefined;
+    let session: HttpSession<T> | undefined;
     try {
-      await store.add(session);
+      eventStore = options.eventStores?.(id);
+      const transport = options.createTransport(id, eventStore, sharing.streamIdPrefix);
+      sharing.wire(id, server, transport);
+      const started: HttpSession<T> = { id, server, transport, eventStore, principal, owner, protocolVersion, lastSeen: Date.now(), open: 0, closed: false };
+      session = started;
+      // Runs on DELETE, on eviction or expiry and on shutdown alike.
+      transport.onclose = () => void closeSession(started, 'closed');
+      await server.connect(transport);
+      await sharing.connected(started, record);
+      await store.add(started);
+      return started;
     } catch (error) {
-      session.closed = true;
-      await server.close().finally(() => eventStore?.close?.());
+      // Never served: its server leaves the app's live connections (a connected one would hear every list change).
+      if (session) session.closed = true;
+      const events = eventStore;
+      await closeUnserved(server).finally(() => events?.close?.());
       throw error;
     }
-    return session;
+  }
+
+  /** Closes the server of a session that is not served after all; a failure to close it is not the client's answer. */
+  async function closeUnserved(server: McpServerHandle): Promise<void> {
+    await server.close().catch(() => undefined);
   }
 
   async function resolve(call: SessionCall): Promise<SessionOutcome<T>> {

@@ -29,6 +29,11 @@ export interface Connection {
    */
   callTool?: (params: ToolCallParams, sdk: ServerContext, settled?: Promise<unknown>) => Promise<Record<string, unknown>>;
   /**
+   * Called as a `tools/call` of this connection begins to count in flight (2026-07-28 connections):
+   * the server of an extension's run outside any request hands the run's own count over to the call's.
+   */
+  callCounted?: () => void;
+  /**
    * The extensions' `aroundToolCall`, composed (set when one has it): wraps each 2026-07-28 `tools/call`.
    * `next` gets what the extensions' overrides said the run counts in flight until (`ToolRunOverride.settled`).
    */

@@ -6,6 +6,10 @@ import { protectStdout } from './protectStdout';
 import { MAX_LINE_BYTES, StdioTransport } from './StdioTransport';
 import { serveStdioEras } from '../serving/serveStdioEras';
 import { failureLogger } from '../ground/failureLogger';
+import { drainTimeoutOf } from '../serving/drainTimeoutOf';
+
+/** How long the shutdown waits for running calls (then for stdout) when `drainTimeoutMs` is left out. */
+const DEFAULT_DRAIN_TIMEOUT_MS = 10_000;
 
 /** The one line a server started on a terminal prints. */
 const TERMINAL_NOTE =
@@ -33,6 +37,7 @@ export async function serveStdio(app: ServerFactory, options: StdioListenOptions
  */
 export async function serveStdioAfter(start: () => Promise<void>, app: ServerFactory, options: StdioListenOptions, hold?: () => ListenerRelease): Promise<Listener> {
   checkStreams(options);
+  drainTimeoutOf("listen({ transport: 'stdio', drainTimeoutMs })", options.drainTimeoutMs, DEFAULT_DRAIN_TIMEOUT_MS);
   const protectedOut = options.stdout === undefined ? protectStdout() : undefined;
   let release: ListenerRelease | undefined;
   try {
@@ -73,7 +78,7 @@ async function serveProtectedStdio(app: ServerFactory, options: StdioListenOptio
   // Started by hand on a terminal, a stdio server waits in silence for JSON-RPC, which looks hung: say so once, in the app's log (stderr by default).
   if ((stdin as { isTTY?: boolean }).isTTY === true) log.info(TERMINAL_NOTE);
   const exitOnClose = options.exitOnClose ?? !custom;
-  const drainTimeoutMs = options.drainTimeoutMs ?? 10_000;
+  const drainTimeoutMs = options.drainTimeoutMs ?? DEFAULT_DRAIN_TIMEOUT_MS;
 
   let closing: Promise<void> | undefined;
   const close = (): Promise<void> =>

@@ -6,7 +6,8 @@ import type { TasksSettings } from './tasksSettings';
 
 /** Takes queued tasks from the store and runs them here, as the callers who created them, while this started instance has room for more runs. */
 export class TaskQueueWorker {
-  private taking = false;
+  /** The take running now, if any: the app's stop waits for it (an id it took goes back to the queue before the shutdown hooks close the store). */
+  private taking: Promise<void> | undefined;
 
   constructor(
     private readonly settings: Pick<TasksSettings, 'store' | 'logger' | 'concurrency'>,
@@ -14,11 +15,27 @@ export class TaskQueueWorker {
     private readonly detached: DetachedRuns,
   ) {}
 
-  /** Takes queued tasks while this instance has room for more runs (nothing before the app started). */
-  async take(): Promise<void> {
+  /** Takes queued tasks while this instance has room for more runs (nothing before the app started); one take at a time. */
+  take(): Promise<void> {
+    if (this.taking || !this.detached.app || !this.settings.store.dequeue) return Promise.resolve();
+    const taking = this.takeWhileRoom().finally(() => {
+      if (this.taking === taking) this.taking = undefined;
+    });
+    this.taking = taking;
+    return taking;
+  }
+
+  /**
+   * Settles once the take running now ended (at once when none runs). Asked once the app stopped,
+   * it ends soon: an id taken from now on is only given back. It never rejects.
+   */
+  settled(): Promise<void> {
+    return this.taking ?? Promise.resolve();
+  }
+
+  private async takeWhileRoom(): Promise<void> {
     const { store, logger, concurrency } = this.settings;
-    if (this.taking || !this.detached.app || !store.dequeue) return;
-    this.taking = true;
+    if (!store.dequeue) return;
     try {
       while (this.runner.active < concurrency) {
         const id = await store.dequeue();
@@ -51,8 +68,6 @@ export class TaskQueueWorker {
       }
     } catch (error) {
       logger.warn('tasks: the queue could not be read', error);
-    } finally {
-      this.taking = false;
     }
   }
 

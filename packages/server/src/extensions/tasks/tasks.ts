@@ -79,9 +79,11 @@ export function tasks(options: TasksOptions = {}): Extension {
       if (store.stale) timers.push(setInterval(() => void liveness.sweep(), Math.max(1, Math.floor(heartbeatTimeoutMs / 3))));
       if (settings.worker && store.dequeue) timers.push(setInterval(() => void worker.take(), settings.pollMs));
       for (const timer of timers) (timer as { unref?: () => void }).unref?.();
-      return () => {
+      return async () => {
         for (const timer of timers) clearInterval(timer);
         detached.app = undefined;
+        // An id the worker is taking now goes back to the queue before the app's shutdown hooks run (they may close the store).
+        await worker.settled();
         // A store the app shared with others (tests, hot reloads, instances in one process) keeps nothing of it once its runs and streams here ended.
         release();
       };
