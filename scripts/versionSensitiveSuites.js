@@ -19,6 +19,8 @@ const SUITES = [
   'packages/server/test/sse-polling\\.e2e',
   'packages/server/test/listeners-shutdown\\.e2e',
   'packages/server/test/eras\\.e2e',
+  // Node's HTTP/2 layer: what it refuses before a handler, and how its sessions close, change by version.
+  'packages/server/test/http2-listener\\.e2e',
   // The web-standard fetch handler (Request, Response, streams of the runtime).
   'packages/server/test/fetch-handler\\.e2e',
   'packages/server/test/fetch-sessions\\.e2e',

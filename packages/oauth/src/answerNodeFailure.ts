@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ToolLogger } from '@toolwright/core';
+import { responseClosed } from '@toolwright/core/internal';
 import { json, oauthError } from './oauthResponses';
 import { writeWebResponse } from './nodeAdapter';
 
@@ -41,7 +42,8 @@ export async function answerNodeFailure(req: IncomingMessage, res: ServerRespons
 
 /** The client is gone: its connection closed, or its request ended before the body did. */
 function clientGone(req: IncomingMessage, res: ServerResponse): boolean {
-  return res.destroyed === true || (req.destroyed === true && !req.complete);
+  // An HTTP/2 response has no `destroyed`: `responseClosed` reads its stream.
+  return responseClosed(res) || (req.destroyed === true && !req.complete);
 }
 
 function messageOf(error: unknown): string {

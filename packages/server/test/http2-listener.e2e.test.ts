@@ -1,11 +1,12 @@
 import { createServer as createHttp1Server, request as http1Request } from 'node:http';
 import { constants, createSecureServer, createServer, type ClientHttp2Session, type Http2SecureServer, type Http2Server, type Http2ServerRequest, type Http2ServerResponse } from 'node:http2';
 import type { AddressInfo } from 'node:net';
+import { join, relative } from 'node:path';
 import { createApp, type App } from '@toolwright/server';
 import { createHttpHandler, InMemoryEventStore, type EventStoreFactory, type HttpHandler } from '@toolwright/server/http';
 import { LEGACY, MODERN } from './fixtures/eras';
-import { HeaderNamesTools, TLS, h2connect, h2open, h2post, h2request, messagesOf, toolTextOf, watchConnectionHeaders, type H2Answer } from './fixtures/h2Client';
-import { HttpTools } from './fixtures/http.tools';
+import { HeaderNamesTools, TLS, h2connect, h2open, h2post, h2request, h2session, messagesOf, toolTextOf, watchConnectionHeaders, type H2Answer } from './fixtures/h2Client';
+import { HttpTools, nextSlowCall } from './fixtures/http.tools';
 import { ACCEPT_BOTH, initializeBody } from './fixtures/httpHelpers';
 
 /**
@@ -81,6 +82,8 @@ describe.each([
   let served: Served;
   let session: ClientHttp2Session;
   const sessions: ClientHttp2Session[] = [];
+  /** Runs once, as the next request reaches the server, before the handler sees it. */
+  let arriving: (() => void) | undefined;
   const open = () => {
     const opened = served.session();
     sessions.push(opened);
@@ -93,6 +96,8 @@ describe.each([
     handler = createHttpHandler(app, { requestLogLevel: 'silent', legacySse: true, maxBodyBytes: 4096 });
     const onRequest = (req: Http2ServerRequest, res: Http2ServerResponse) => {
       watchConnectionHeaders(res, connectionHeaders);
+      arriving?.();
+      arriving = undefined;
       void handler(req as never, res as never);
     };
     served = await listen(scheme === 'https' ? createSecureServer({ allowHTTP1: true, key: TLS.key, cert: TLS.cert }, onRequest) : createServer(onRequest), scheme);
@@ -205,7 +210,7 @@ describe.each([
     expect(other.status).toBe(400);
   });
 
-  it('400 for an :authority with user information, in both eras, not a 500 with a stack in the log', async () => {
+  it('400 for an :authority with user information (or a reset stream, from Node 22 on), in both eras, not a 500 with a stack in the log', async () => {
     const logged = jest.spyOn(process.stderr, 'write').mockImplementation(() => true);
     try {
       const modern = MODERN.request({ jsonrpc: '2.0', id: 13, method: 'tools/list' });
@@ -213,9 +218,13 @@ describe.each([
         [initializeBody(13), {}],
         [modern, MODERN.headers(modern)],
       ] as const) {
-        const answer = await h2post(session, message, { ':authority': WITH_USER_INFO, ...headers });
-        expect(answer.status).toBe(400);
-        expect(JSON.parse(answer.body)).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32000, message: expect.stringContaining('carries user information') } });
+        const answer = await h2post(session, message, { ':authority': WITH_USER_INFO, ...headers }).catch((error: unknown) => ({ reset: error }));
+        // Node 22 and later refuse such an :authority in their HTTP/2 layer, before any handler: the stream is reset.
+        if ('reset' in answer) expect(answer.reset).toMatchObject({ code: 'ERR_HTTP2_STREAM_ERROR', message: expect.stringContaining('NGHTTP2_PROTOCOL_ERROR') });
+        else {
+          expect(answer.status).toBe(400);
+          expect(JSON.parse(answer.body)).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32000, message: expect.stringContaining('carries user information') } });
+        }
       }
       expect(logged.mock.calls.join('')).not.toContain('request failed');
     } finally {
@@ -226,7 +235,9 @@ describe.each([
 
   it('503 for a request once the handler closes, and GOAWAY: the client opens no new stream on that connection', async () => {
     const goaway = new Promise<void>((resolve) => session.once('goaway', () => resolve()));
-    const closed = handler.close({ drainTimeoutMs: 0 });
+    // The handler starts closing as the request reaches it: once it has closed, the connection takes no new stream.
+    let closed!: Promise<void>;
+    arriving = () => (closed = handler.close({ drainTimeoutMs: 0 }));
     const refused = await h2request(session, { ':method': 'GET', accept: 'text/event-stream' });
     expect(refused.status).toBe(503);
     expect(refused.headers['retry-after']).toBe('1');
@@ -334,5 +345,73 @@ describe('a GET stream the client cancels while a shared event store claims it (
     const second = await h2open(session, { ':path': '/mcp', ':method': 'GET', accept: 'text/event-stream', ...headers });
     expect(second.headers[':status']).toBe(200);
     second.stream.close(constants.NGHTTP2_CANCEL);
+  });
+});
+
+describe('the handler closing, over HTTP/2', () => {
+  /** Resolves to `outcome`, or to `otherwise` once `ms` passed: a bound on a wait, not a pause. */
+  const within = <T>(outcome: Promise<T>, ms: number, otherwise: string): Promise<T | string> => Promise.race([outcome, new Promise<string>((resolve) => setTimeout(resolve, ms, otherwise).unref())]);
+
+  it('a slow call in flight in each era still gets its answer after another stream on its connection got the 503 and GOAWAY', async () => {
+    const handler = createHttpHandler(await createApp({ name: 'goaway', version: '1.0.0', tools: [HttpTools] }), { requestLogLevel: 'silent' });
+    const served = await listen(
+      createServer((req: Http2ServerRequest, res: Http2ServerResponse) => void handler(req as never, res as never)),
+      'http',
+    );
+    const session = served.session();
+    try {
+      const headers = await h2session(session);
+      let started = nextSlowCall();
+      const legacy = h2post(session, { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'slow', arguments: { ms: 400 } } }, headers);
+      await started;
+      started = nextSlowCall();
+      const message = MODERN.request({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'slow', arguments: { ms: 400 } } });
+      const modern = h2post(session, message, MODERN.headers(message));
+      await started;
+      const goaway = new Promise<string>((resolve) => session.once('goaway', () => resolve('goaway')));
+      const closed = handler.close({ drainTimeoutMs: 3_000 });
+      expect((await h2request(session, { ':method': 'GET', accept: 'text/event-stream', ...headers })).status).toBe(503);
+      expect(await within(goaway, 1_000, 'no goaway')).toBe('goaway');
+      const [a, b] = await Promise.all([legacy, modern]);
+      expect({ status: a.status, messages: messagesOf(a) }).toMatchObject({ status: 200, messages: [{ id: 2, result: expect.anything() }] });
+      expect({ status: b.status, messages: messagesOf(b) }).toMatchObject({ status: 200, messages: [{ id: 3, result: expect.anything() }] });
+      await closed;
+    } finally {
+      session.destroy();
+      await close(served.server);
+    }
+  });
+
+  // Node 20 and 22's `Http2Server.close()` neither closes an idle session nor sends it GOAWAY (24 and 26 do):
+  // a client that keeps its connection open, as HTTP/2 clients do, would hold the host's server open.
+  it('an idle connection gets GOAWAY, and the server closes without waiting for the client to let it go', async () => {
+    const handler = createHttpHandler(await createApp({ name: 'idle', version: '1.0.0', tools: [HttpTools] }), { requestLogLevel: 'silent' });
+    const served = await listen(
+      createServer((req: Http2ServerRequest, res: Http2ServerResponse) => void handler(req as never, res as never)),
+      'http',
+    );
+    const session = served.session();
+    const goaway = new Promise<string>((resolve) => session.once('goaway', () => resolve('goaway')));
+    session.on('error', () => undefined);
+    try {
+      const message = MODERN.request({ jsonrpc: '2.0', id: 1, method: 'tools/list' });
+      expect((await h2post(session, message, MODERN.headers(message))).status).toBe(200);
+      await handler.close({ drainTimeoutMs: 0 });
+      const closed = close(served.server).then(() => 'closed');
+      expect({ goaway: await within(goaway, 1_500, 'no goaway'), server: await within(closed, 1_500, 'still open') }).toEqual({ goaway: 'goaway', server: 'closed' });
+    } finally {
+      session.destroy();
+      await close(served.server);
+    }
+  });
+});
+
+describe('this suite, on every pinned Node version', () => {
+  // What it proves leans on the runtime's HTTP/2 layer (a user-information :authority, idle sessions on close), which changes by version.
+  it('is among the suites `npm run test:nodes` runs (scripts/versionSensitiveSuites.js)', () => {
+    const root = join(__dirname, '../../..');
+    const { SUITES } = require(join(root, 'scripts', 'versionSensitiveSuites.js')) as { SUITES: string[] };
+    const path = relative(root, __filename).split('\\').join('/');
+    expect({ path, listed: SUITES.some((pattern) => new RegExp(pattern).test(path)) }).toEqual({ path, listed: true });
   });
 });

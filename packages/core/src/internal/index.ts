@@ -41,5 +41,7 @@ export { invalidArguments } from '../invoke/compileToolCall';
 export { readCappedText } from '../http/readCappedText';
 export { joinedHeader, joinedLines } from '../http/joinedHeader';
 export type { HeaderLines } from '../http/joinedHeader';
+export { responseClosed } from '../http/responseClosed';
+export type { ClosableResponse } from '../http/responseClosed';
 export { cutText, logLineText, jsonLogLine, LogThrottle } from '../context/logText';
 export type { LogThrottleOptions } from '../context/logText';

@@ -16,6 +16,7 @@ import { jsonAnswer } from './jsonAnswer';
 import { pathOf } from './pathOf';
 import { readRequestBody } from './readRequestBody';
 import { whenBodyEnds } from './whenBodyEnds';
+import { withHeaders } from './withHeaders';
 
 /** A web-standard request handler: `Deno.serve(handler)`, `Bun.serve({ fetch: handler })`, `export default { fetch: handler }` on Workers. */
 export interface FetchHandler {
@@ -172,6 +173,11 @@ export function createFetchHandler(app: ServerFactory, options: FetchHandlerOpti
     try {
       // Read once: a runtime's `request.url` serializes the URL on every read.
       const href = request.url;
+      const hostHeader = headerOf(request.headers, 'host');
+      // In the node listener's order: a Host with user information is malformed (400) whatever the URL's length (414).
+      // It would pass the Host rule on the name before its first colon. (A URL's host never carries it.)
+      const userInfo = userInfoRefusal(hostHeader);
+      if (userInfo) return jsonAnswer(userInfo);
       if (href.length > maxUrlLength) return jsonAnswer(uriTooLong(maxUrlLength));
       const path = pathOf(href);
       const origin = headerOf(request.headers, 'origin');
@@ -181,9 +187,7 @@ export function createFetchHandler(app: ServerFactory, options: FetchHandlerOpti
       if (oauthPaths?.has(path)) return (await app.oauth!.handle(request)) ?? jsonAnswer(rules.notFound(path), corsHeaders);
       if (path === mcpPath) {
         // A Request carries no local address: the Host rule is the loopback one unless allowedHosts names the hosts served.
-        const host = headerOf(request.headers, 'host') ?? new URL(href).host;
-        // A Host header with user information would pass the Host rule on the name before its first colon: a malformed request, 400.
-        const refused = userInfoRefusal(host) ?? rules.host(host, true) ?? rules.origin(origin);
+        const refused = rules.host(hostHeader ?? new URL(href).host, true) ?? rules.origin(origin);
         if (refused) return jsonAnswer(refused, corsHeaders);
         return await handleMcp(request, corsHeaders);
       }
@@ -218,14 +222,4 @@ export function createFetchHandler(app: ServerFactory, options: FetchHandlerOpti
 
 function headerOf(headers: Headers, name: string): string | undefined {
   return headers.get(name) ?? undefined;
-}
-
-/** The response with the CORS headers added (a fetch response's headers may be immutable: copied then). */
-function withHeaders(response: Response, extra: Readonly<Record<string, string>> | undefined): Response {
-  // The runtime owns the connection: the SDK's SSE answers say `Connection: keep-alive`, which an HTTP/2 response may not carry (RFC 9113 §8.2.2).
-  if (!extra && !response.headers.has('connection')) return response;
-  const headers = new Headers(response.headers);
-  headers.delete('connection');
-  for (const [name, value] of Object.entries(extra ?? {})) headers.set(name, value);
-  return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
 }

@@ -3,6 +3,7 @@ import { ConfigError } from '@toolwright/core';
 import { failureLogger } from '../ground/failureLogger';
 import { cutText, joinedHeader, jsonLogLine } from '@toolwright/core/internal';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Http2Session } from 'node:http2';
 import type { AuthInfo } from '@toolwright/core';
 import type { ServerFactory } from '../serving/ServerFactory';
 import { isLoopbackAddress } from './hostPolicy';
@@ -11,6 +12,7 @@ import type { HttpHandlerOptions } from './HttpHandlerOptions';
 import { EventBudget } from './EventBudget';
 import { DEFAULT_EVENT_LIMITS, InMemoryEventStore } from './InMemoryEventStore';
 import { wholeNumberOption } from './wholeNumberOption';
+import { wasLogged } from '../serving/loggedErrors';
 import { firstMessage } from './jsonRpcShape';
 import { hostAuthOf } from './hostAuthOf';
 import { createLegacySse } from './createLegacySse';
@@ -46,7 +48,8 @@ export interface HttpHandler {
    * Graceful stop: refuses new requests, waits up to `drainTimeoutMs` (default 10000) for
    * requests already being answered, then closes every session (ending their SSE streams).
    * Close the server after it: a connection that never carried a request then closes as soon as
-   * the server stops listening.
+   * the server stops listening; an HTTP/2 connection that carried one was sent GOAWAY by `close()`
+   * and closes once its last stream ends.
    */
   close(options?: { drainTimeoutMs?: number }): Promise<void>;
 }
@@ -99,6 +102,17 @@ export function createHttpHandler(app: ServerFactory, options: HttpHandlerOption
   };
   /** The connections of the servers the endpoint is served from: those that never carry a request close with their server. */
   const connections = new UnusedConnections();
+  /**
+   * The open HTTP/2 sessions that carried a request. `close()` sends each a GOAWAY: on Node 20
+   * and 22, the host's `server.close()` leaves an idle session open, and the server with it.
+   */
+  const h2Sessions = new Set<Http2Session>();
+  const trackH2Session = (req: IncomingMessage): void => {
+    const session = (req as { stream?: { session?: Http2Session } }).stream?.session;
+    if (!session || h2Sessions.has(session) || session.closed || session.destroyed) return;
+    h2Sessions.add(session);
+    session.once('close', () => void h2Sessions.delete(session));
+  };
 
   const legacy = options.legacySse
     ? createLegacySse(app, {
@@ -212,10 +226,12 @@ export function createHttpHandler(app: ServerFactory, options: HttpHandlerOption
     const started = log ? performance.now() : 0;
     connections.watch(req);
     // HTTP/2 forbids connection-specific fields, whoever sets them; a `Connection: close` while draining becomes a GOAWAY.
-    if (req.httpVersionMajor === 2)
+    if (req.httpVersionMajor === 2) {
+      trackH2Session(req);
       withoutConnectionFields(res, () => {
         if (closing) goAway(req);
       });
+    }
     // An absolute-form target (`http://host/mcp`, RFC 9112 §3.2.2) is read as its origin form and host.
     if (req.url !== undefined && req.url.charCodeAt(0) !== 0x2f /* / */) toOriginForm(req);
     const path = pathOf(req.url);
@@ -260,7 +276,8 @@ export function createHttpHandler(app: ServerFactory, options: HttpHandlerOption
       sendAnswer(res, rules.notFound(path));
     } catch (error) {
       entry.error = (error as Error)?.message;
-      failures.error('request failed', error);
+      // A refused server (see `refuseServing`) was logged where it was refused.
+      if (!wasLogged(error)) failures.error('request failed', error);
       if (!res.headersSent) sendRpcError(res, 500, -32603, 'Internal error: the server failed to handle this request. Its log has the details.');
       else res.end();
     }
@@ -282,6 +299,8 @@ export function createHttpHandler(app: ServerFactory, options: HttpHandlerOption
     await Promise.all([era2025.close(), legacy?.closeAll(), modern.close()]);
     // The host closes its server next; a connection a client opened and never used would hold it open.
     connections.closeWithServers();
+    // So would an idle HTTP/2 session: GOAWAY, and each closes once its streams in flight end.
+    for (const session of h2Sessions) session.close();
     log?.flush();
   }
 

@@ -1,7 +1,7 @@
 import type { OutgoingHttpHeader, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 
 /** The connection-specific header fields, which an HTTP/2 message may not carry (RFC 9113 §8.2.2). */
-const CONNECTION_FIELDS = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'upgrade']);
+export const CONNECTION_FIELDS: ReadonlySet<string> = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'upgrade']);
 
 type HeaderValue = number | string | readonly string[];
 type WriteHead = (statusCode: number, ...rest: unknown[]) => ServerResponse;
