@@ -404,6 +404,88 @@ describe('the handler closing, over HTTP/2', () => {
       await close(served.server);
     }
   });
+
+  /**
+   * A server whose every route goes through the handler: `/other` is the host's own, served
+   * after `next()`. Its first session is open, with a watch on GOAWAY.
+   */
+  async function hostServing(name: string): Promise<{ handler: HttpHandler; served: Served; session: ClientHttp2Session; goaway: Promise<string>; goneAway: () => boolean }> {
+    const handler = createHttpHandler(await createApp({ name, version: '1.0.0', tools: [HttpTools] }), { requestLogLevel: 'silent' });
+    const served = await listen(
+      createServer((req: Http2ServerRequest, res: Http2ServerResponse) => void handler(req as never, res as never, () => void res.writeHead(200, { 'content-type': 'text/plain' }).end('host route'))),
+      'http',
+    );
+    const session = served.session();
+    session.on('error', () => undefined);
+    let goneAway = false;
+    const goaway = new Promise<string>((resolve) => session.once('goaway', () => resolve('goaway')));
+    session.once('goaway', () => (goneAway = true));
+    return { handler, served, session, goaway, goneAway: () => goneAway };
+  }
+
+  /**
+   * A PING and its answer, once connected (node cancels a PING sent before): the server has then
+   * accepted the session, and a frame it sent before the answer (a GOAWAY) has reached the client.
+   * Resolves also when the session is gone.
+   */
+  const pinged = async (session: ClientHttp2Session): Promise<void> => {
+    if (session.connecting) await new Promise((resolve) => session.once('connect', resolve));
+    return new Promise((resolve) => {
+      if (session.destroyed) return resolve();
+      session.once('close', () => resolve());
+      session.ping(() => resolve());
+    });
+  };
+
+  /** The host's route on `session`: its body, or the error that kept it from being answered. */
+  const hostRoute = (session: ClientHttp2Session): Promise<string> =>
+    h2request(session, { ':path': '/other' }).then(
+      (answer) => answer.body,
+      (error: Error) => String(error),
+    );
+
+  it('a host that closes the handler and keeps serving keeps its HTTP/2 connections; once its server stops listening they get GOAWAY and the server closes', async () => {
+    const { handler, served, session, goaway, goneAway } = await hostServing('keeps-serving');
+    try {
+      const message = MODERN.request({ jsonrpc: '2.0', id: 1, method: 'tools/list' });
+      expect((await h2post(session, message, MODERN.headers(message))).status).toBe(200);
+      expect(await hostRoute(session)).toBe('host route');
+      await handler.close({ drainTimeoutMs: 0 });
+      await pinged(session);
+      expect({ goaway: goneAway(), again: await hostRoute(session) }).toEqual({ goaway: false, again: 'host route' });
+      const closed = close(served.server).then(() => 'closed');
+      expect({ goaway: await within(goaway, 1_500, 'no goaway'), server: await within(closed, 1_500, 'still open') }).toEqual({ goaway: 'goaway', server: 'closed' });
+    } finally {
+      session.destroy();
+      await close(served.server);
+    }
+  });
+
+  // What it proves shows on Node 20 and 22; from 24 on, node's own `server.close()` sends every session GOAWAY.
+  it('a connection first seen after the handler closed gets GOAWAY once the server stops listening, as does one its server accepted later and that carried no request', async () => {
+    const { handler, served, session, goaway } = await hostServing('seen-after-close');
+    let later: ClientHttp2Session | undefined;
+    try {
+      // Closed before any request: no connection of this server has been seen yet.
+      await handler.close({ drainTimeoutMs: 0 });
+      expect(await hostRoute(session)).toBe('host route');
+      // Opened once a request reached the handler; its answered PING shows the server accepted it.
+      later = served.session();
+      later.on('error', () => undefined);
+      const laterGoaway = new Promise<string>((resolve) => later!.once('goaway', () => resolve('goaway')));
+      await pinged(later);
+      const closed = close(served.server).then(() => 'closed');
+      expect({
+        seen: await within(goaway, 1_500, 'no goaway'),
+        acceptedLater: await within(laterGoaway, 1_500, 'no goaway'),
+        server: await within(closed, 1_500, 'still open'),
+      }).toEqual({ seen: 'goaway', acceptedLater: 'goaway', server: 'closed' });
+    } finally {
+      session.destroy();
+      later?.destroy();
+      await close(served.server);
+    }
+  });
 });
 
 describe('this suite, on every pinned Node version', () => {

@@ -3,7 +3,6 @@ import { ConfigError } from '@toolwright/core';
 import { failureLogger } from '../ground/failureLogger';
 import { cutText, joinedHeader, jsonLogLine } from '@toolwright/core/internal';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Http2Session } from 'node:http2';
 import type { AuthInfo } from '@toolwright/core';
 import type { ServerFactory } from '../serving/ServerFactory';
 import { isLoopbackAddress } from './hostPolicy';
@@ -27,6 +26,7 @@ import { createRequestLogger, requestLogLevelOf, type RequestLogEntry } from './
 import { refuseClosing, sendAnswer, sendRpcError } from './respond';
 import { uriTooLong } from './HttpRefusal';
 import { UnusedConnections } from './UnusedConnections';
+import { Http2SessionsOfServers } from './Http2SessionsOfServers';
 import { toOriginForm } from './toOriginForm';
 import { authorityAsHost } from './authorityAsHost';
 import { userInfoRefusal } from './userInfoRefusal';
@@ -48,8 +48,12 @@ export interface HttpHandler {
    * Graceful stop: refuses new requests, waits up to `drainTimeoutMs` (default 10000) for
    * requests already being answered, then closes every session (ending their SSE streams).
    * Close the server after it: a connection that never carried a request then closes as soon as
-   * the server stops listening; an HTTP/2 connection that carried one was sent GOAWAY by `close()`
-   * and closes once its last stream ends.
+   * the server stops listening, and each HTTP/2 connection the handler saw (it carried a request
+   * to the handler, or the server accepted it after the handler's first HTTP/2 request) is sent
+   * GOAWAY within 500 ms of the server no longer listening, and closes when its last stream ends.
+   * `close()` itself sends no GOAWAY: a host that keeps its server listening keeps its HTTP/2
+   * connections for its other routes. Only an endpoint request refused while closing with an
+   * answer that would end an HTTP/1 connection (the 503) has its HTTP/2 connection sent GOAWAY at once.
    */
   close(options?: { drainTimeoutMs?: number }): Promise<void>;
 }
@@ -102,17 +106,8 @@ export function createHttpHandler(app: ServerFactory, options: HttpHandlerOption
   };
   /** The connections of the servers the endpoint is served from: those that never carry a request close with their server. */
   const connections = new UnusedConnections();
-  /**
-   * The open HTTP/2 sessions that carried a request. `close()` sends each a GOAWAY: on Node 20
-   * and 22, the host's `server.close()` leaves an idle session open, and the server with it.
-   */
-  const h2Sessions = new Set<Http2Session>();
-  const trackH2Session = (req: IncomingMessage): void => {
-    const session = (req as { stream?: { session?: Http2Session } }).stream?.session;
-    if (!session || h2Sessions.has(session) || session.closed || session.destroyed) return;
-    h2Sessions.add(session);
-    session.once('close', () => void h2Sessions.delete(session));
-  };
+  /** Their HTTP/2 sessions: each gets GOAWAY once the endpoint closed and its server stopped listening. */
+  const h2Sessions = new Http2SessionsOfServers();
 
   const legacy = options.legacySse
     ? createLegacySse(app, {
@@ -227,7 +222,7 @@ export function createHttpHandler(app: ServerFactory, options: HttpHandlerOption
     connections.watch(req);
     // HTTP/2 forbids connection-specific fields, whoever sets them; a `Connection: close` while draining becomes a GOAWAY.
     if (req.httpVersionMajor === 2) {
-      trackH2Session(req);
+      h2Sessions.watch(req);
       withoutConnectionFields(res, () => {
         if (closing) goAway(req);
       });
@@ -299,8 +294,8 @@ export function createHttpHandler(app: ServerFactory, options: HttpHandlerOption
     await Promise.all([era2025.close(), legacy?.closeAll(), modern.close()]);
     // The host closes its server next; a connection a client opened and never used would hold it open.
     connections.closeWithServers();
-    // So would an idle HTTP/2 session: GOAWAY, and each closes once its streams in flight end.
-    for (const session of h2Sessions) session.close();
+    // So would an HTTP/2 session on Node 20 and 22: GOAWAY once its server stops listening (a host that keeps serving keeps its sessions).
+    h2Sessions.closeWithServers();
     log?.flush();
   }
 
