@@ -42,8 +42,9 @@ export interface App extends ServerFactory {
    * worker takes no more tasks); then, given `drainTimeoutMs`, the stop waits up to that long
    * for the work still in flight (a task's run) before the shutdown hooks close what it uses.
    * Without it (or with 0) it does not wait; a mounted app it stops does not wait either, and
-   * one given the time waits only for what is left of it. `drainTimeoutMs` is a whole number
-   * of milliseconds below 2^31; anything else is refused with a `ConfigError`.
+   * one given the time waits only for what is left of it. A number for `drainTimeoutMs` must be
+   * a whole number of milliseconds below 2^31 (else a `ConfigError`); any other argument means no
+   * wait, so `afterEach(app.stop)` and `process.once('SIGTERM', app.stop)` work as callbacks.
    */
   stop(drainTimeoutMs?: number): Promise<void>;
   /**
@@ -96,7 +97,7 @@ export interface App extends ServerFactory {
   readonly inFlight: number;
   /**
    * Waits until no call is running, or `timeoutMs` (default 10000, a whole number of milliseconds
-   * below 2^31) passes; true if all finished. The extensions still run meanwhile (a tasks worker
+   * below 2^31; an argument that is not a number means the default) passes; true if all finished. The extensions still run meanwhile (a tasks worker
    * still takes tasks): to stop an app once its work ended, call `app.stop(drainTimeoutMs)` instead.
    */
   drain(timeoutMs?: number): Promise<boolean>;

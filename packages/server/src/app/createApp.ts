@@ -190,7 +190,10 @@ export async function createApp(options: AppOptions): Promise<App> {
       return server;
     },
     start: lifecycle.start,
-    stop: async (drainTimeoutMs?: number) => lifecycle.stop(drainTimeoutOf('app.stop(drainTimeoutMs)', drainTimeoutMs, 0)),
+    // Rest arguments: `stop.length` stays 0, so the app's stop passed as a callback gets no wait it did not ask for (jest's
+    // `afterEach(app.stop)` hands a `done` callback to a function that declares a parameter; `process.once('SIGTERM', app.stop)`
+    // hands it the signal's name). Only a number is a drain time, checked; anything else means no wait.
+    stop: async (...args: unknown[]) => lifecycle.stop(typeof args[0] === 'number' ? drainTimeoutOf('app.stop(drainTimeoutMs)', args[0], 0) : 0),
     openListener: () => holdListener(),
     // The overloads on App.listen give HTTP callers the HttpListener that serveHttp returns.
     listen: (async (listen: ListenOptions): Promise<Listener> => {
@@ -241,7 +244,8 @@ export async function createApp(options: AppOptions): Promise<App> {
     get inFlight() {
       return inFlight.count;
     },
-    drain: async (timeoutMs?: number) => inFlight.drain(drainTimeoutOf('app.drain(timeoutMs)', timeoutMs, DEFAULT_DRAIN_TIMEOUT_MS)),
+    // As `stop`: `drain.length` stays 0, and only a number is a timeout (anything else: the default).
+    drain: async (...args: unknown[]) => inFlight.drain(typeof args[0] === 'number' ? drainTimeoutOf('app.drain(timeoutMs)', args[0], DEFAULT_DRAIN_TIMEOUT_MS) : DEFAULT_DRAIN_TIMEOUT_MS),
   };
   Object.freeze(app);
   // Why the app may not serve its own clients (a `task: 'required'` tool without `tasks()`): checked where its own transports make a

@@ -13,7 +13,10 @@ import type { TasksSettings } from './tasksSettings';
  * (`alive`) and, on a started instance, by a sweep of the store (`sweep`).
  */
 export class TaskLiveness {
-  private sweeping = false;
+  /** The sweep running now, if any: the app's stop waits for it (a claim it wrote with no run here is undone first). */
+  private sweeping: Promise<void> | undefined;
+  /** The id the running sweep checks now: named when a stop does not wait longer for it. */
+  private checking: string | undefined;
 
   constructor(
     private readonly settings: Pick<TasksSettings, 'store' | 'logger' | 'heartbeatTimeoutMs' | 'maxAttempts'>,
@@ -35,8 +38,11 @@ export class TaskLiveness {
     const runOf = (t: StoredTask): TaskRun | undefined => (callTool ? requestRun(callTool, t) : this.detached.runOf(t));
     const canRun = runOf(task) !== undefined;
     let claimed: StoredTask | undefined;
+    // The version the claim replaced: put back when the claim was written and there is no run for it here after all.
+    let before: StoredTask | undefined;
     const next = await store.update(task.taskId, (t) => {
       claimed = undefined;
+      before = t;
       if (!stale(t)) return undefined;
       const attempt = (t.attempt ?? 1) + 1;
       const expired = t.caller?.expiresAt !== undefined && t.caller.expiresAt * 1000 <= now;
@@ -63,27 +69,77 @@ export class TaskLiveness {
             : 'The server instance running this task stopped before it finished. Call the tool again.';
       return touched(t, { status: 'failed', error: { code: ErrorCodes.InternalError, message }, queued: undefined, answers: undefined });
     });
-    const run = claimed && next === claimed ? runOf(claimed) : undefined;
-    if (claimed && run) this.runner.start(claimed, run);
-    return next ?? task;
+    if (!claimed || next !== claimed) return next ?? task;
+    const run = runOf(claimed);
+    if (run) {
+      this.runner.start(claimed, run);
+      return claimed;
+    }
+    // The app stopped while the claim was written (a sweep's run has no app to run in): undone, so the task is not left claimed and never run.
+    return (await this.unclaim(before!, claimed)) ?? claimed;
+  }
+
+  /**
+   * Puts back `before`, the version a claim replaced, when the task is still as `claimed` left it
+   * (its attempt and status message back, its heartbeat as stale as it was, so another instance
+   * claims it); a task that was queued goes back on the queue, at its front, as a worker gives back
+   * an id. A store whose claim left the id on its queue (Redis) then holds it twice: the worker that
+   * takes the second finds it claimed or running, and skips it.
+   */
+  private async unclaim(before: StoredTask, claimed: StoredTask): Promise<StoredTask | undefined> {
+    const { store } = this.settings;
+    let undone: StoredTask | undefined;
+    const now = Date.now();
+    const back = await store.update(claimed.taskId, (t) => {
+      undone = undefined;
+      if (t.status !== 'working' || t.lastUpdatedAt !== claimed.lastUpdatedAt || t.attempt !== claimed.attempt) return undefined;
+      undone = { ...before, lastUpdatedAt: new Date(now).toISOString(), expiresAt: now + before.ttlMs };
+      return undone;
+    });
+    if (undone && back === undone && before.queued) {
+      if (store.requeue) await store.requeue(claimed.taskId);
+      else await store.enqueue?.(claimed.taskId);
+    }
+    return back;
+  }
+
+  /** Settles once the sweep running now ended (at once when none runs). It never rejects. */
+  settled(): Promise<void> {
+    return this.sweeping ?? Promise.resolve();
+  }
+
+  /** The id the running sweep checks now (it may be writing or undoing a claim of it), if any. */
+  get holding(): string | undefined {
+    return this.checking;
   }
 
   /** Ends (or runs again) the tasks whose instance went silent, whether or not anybody polls them. */
-  async sweep(): Promise<void> {
+  sweep(): Promise<void> {
+    if (this.sweeping || !this.settings.store.stale) return Promise.resolve();
+    const sweeping = this.sweepOnce().finally(() => {
+      if (this.sweeping === sweeping) this.sweeping = undefined;
+    });
+    this.sweeping = sweeping;
+    return sweeping;
+  }
+
+  private async sweepOnce(): Promise<void> {
     const { store, logger, heartbeatTimeoutMs } = this.settings;
-    if (this.sweeping || !store.stale) return;
-    this.sweeping = true;
+    if (!store.stale) return;
     try {
       const ids = await store.stale(Date.now() - heartbeatTimeoutMs, 100);
       for (const id of ids) {
+        // The app stopped: nothing claimed from now on could run here.
+        if (!this.detached.app) return;
         if (this.runner.runs(id)) continue;
+        this.checking = id;
         const task = await store.get(id);
         if (task) await this.alive(task);
       }
     } catch (error) {
-      logger.warn('tasks: the sweep for stopped tasks failed', error);
+      logger.warn(this.checking === undefined ? 'tasks: the sweep for stopped tasks failed' : `tasks: the sweep for stopped tasks failed at task ${this.checking}`, error);
     } finally {
-      this.sweeping = false;
+      this.checking = undefined;
     }
   }
 }

@@ -8,6 +8,8 @@ import type { TasksSettings } from './tasksSettings';
 export class TaskQueueWorker {
   /** The take running now, if any: the app's stop waits for it (an id it took goes back to the queue before the shutdown hooks close the store). */
   private taking: Promise<void> | undefined;
+  /** The id the running take holds now: taken from the queue, and neither started here nor given back yet. */
+  private held: string | undefined;
 
   constructor(
     private readonly settings: Pick<TasksSettings, 'store' | 'logger' | 'concurrency'>,
@@ -33,13 +35,20 @@ export class TaskQueueWorker {
     return this.taking ?? Promise.resolve();
   }
 
+  /** The id the running take holds now (taken from the queue, neither run here nor back on it yet), if any: named when a stop does not wait longer. */
+  get holding(): string | undefined {
+    return this.held;
+  }
+
   private async takeWhileRoom(): Promise<void> {
     const { store, logger, concurrency } = this.settings;
     if (!store.dequeue) return;
     try {
       while (this.runner.active < concurrency) {
+        this.held = undefined;
         const id = await store.dequeue();
         if (id === undefined) return;
+        this.held = id;
         // The app stopped while the id came: a task claimed now would have no run here, so it stays queued, its id back at the front of the queue for another worker.
         if (!this.detached.app) {
           await this.giveBack(id);
@@ -67,7 +76,13 @@ export class TaskQueueWorker {
         }
       }
     } catch (error) {
-      logger.warn('tasks: the queue could not be read', error);
+      const id = this.held;
+      logger.warn(
+        id === undefined ? 'tasks: the queue could not be read' : `tasks: the queue could not be read or written for task ${id}; it may not be back on the queue (a sweep starts it once it is stale)`,
+        error,
+      );
+    } finally {
+      this.held = undefined;
     }
   }
 

@@ -16,11 +16,20 @@ import type { TasksOptions } from './TasksOptions';
 import { tasksSettings } from './tasksSettings';
 import { TaskStoreListeners } from './TaskStoreListeners';
 import { TaskWatchers } from './TaskWatchers';
+import { settledWithin } from './settledWithin';
 import { detailedTask } from './taskWire';
 import { updateTask } from './updateTask';
 
 export { TASKS_EXTENSION_ID } from './TASKS_EXTENSION_ID';
 export type { TasksOptions } from './TasksOptions';
+
+/**
+ * How long the extension's stop waits for the worker's running take and the running sweep to end:
+ * a fixed bound (an extension's stop is not told the stop's drain time), of the scale of one store
+ * operation's own timeout (a Redis cluster's commands time out after 2 s by default) with room for
+ * the two or three a take or an undone claim makes.
+ */
+const STOP_WAIT_MS = 5_000;
 
 const TASK_ID_FIELD: JsonSchema = { type: 'string', minLength: 1 };
 const TASK_ID: JsonSchema = { type: 'object', properties: { taskId: TASK_ID_FIELD }, required: ['taskId'] };
@@ -82,8 +91,16 @@ export function tasks(options: TasksOptions = {}): Extension {
       return async () => {
         for (const timer of timers) clearInterval(timer);
         detached.app = undefined;
-        // An id the worker is taking now goes back to the queue before the app's shutdown hooks run (they may close the store).
-        await worker.settled();
+        // An id the worker is taking now goes back to the queue, and a claim the sweep is writing now is undone, before the app's
+        // shutdown hooks run (they may close the store); a store that does not answer holds the stop STOP_WAIT_MS at most.
+        await settledWithin(
+          STOP_WAIT_MS,
+          [
+            { name: 'the queue worker', settled: worker.settled(), holding: () => worker.holding },
+            { name: 'the sweep for stopped tasks', settled: liveness.settled(), holding: () => liveness.holding },
+          ],
+          logger,
+        );
         // A store the app shared with others (tests, hot reloads, instances in one process) keeps nothing of it once its runs and streams here ended.
         release();
       };
