@@ -108,7 +108,7 @@ export class ProxiedServer {
     this.ownSession = client;
     if (replaced !== undefined) void replaced.close().catch(() => undefined);
     this.follower?.close();
-    this.follower = new UpstreamFollower(client, this.runtime.listTimeoutMs, this.logger, this.label);
+    this.follower = new UpstreamFollower(client, this.runtime.listTimeoutMs, this.logger, this.label, (kind) => this.lists.relist(kind, true));
     if (this.options.name === undefined) this.state.label = `upstream '${client.getServerVersion()?.name ?? 'upstream'}'`;
     await this.lists.refresh('tools');
     await this.lists.refresh('resources');

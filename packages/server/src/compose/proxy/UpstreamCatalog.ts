@@ -21,8 +21,8 @@ export class UpstreamCatalog {
   private lists: UpstreamLists = { tools: [], resources: [], resourceTemplates: [], prompts: [] };
   private served: CatalogParts = EMPTY;
   private quiet = false;
-  /** The lists being fetched again now, each marked when another change came meanwhile. */
-  private readonly relisting = new Map<ListKind, { again: boolean }>();
+  /** The lists being fetched again now, each marked when another change came meanwhile, and whether only a list that differs is served. */
+  private readonly relisting = new Map<ListKind, { again: boolean; onlyIfChanged: boolean }>();
 
   constructor(
     name: string | undefined,
@@ -47,26 +47,38 @@ export class UpstreamCatalog {
   /**
    * Lists `kind` again after the upstream said it changed: one listing of a list at a time, and
    * one more after it when another change came meanwhile, so a slow answer to an older listing
-   * never replaces a newer one, and a flood of changes costs one listing in flight.
+   * never replaces a newer one, and a flood of changes costs one listing in flight. With
+   * `onlyIfChanged` (a check, not a change the upstream told of), a list the same as the one
+   * served is left as it is, and the parent's clients hear of no change.
    */
-  relist(kind: ListKind): void {
+  relist(kind: ListKind, onlyIfChanged = false): void {
     const running = this.relisting.get(kind);
-    if (running) return void (running.again = true);
-    const entry = { again: false };
+    if (running) {
+      running.again = true;
+      running.onlyIfChanged &&= onlyIfChanged;
+      return;
+    }
+    const entry = { again: false, onlyIfChanged };
     this.relisting.set(kind, entry);
     void (async () => {
       do {
         entry.again = false;
-        await this.refresh(kind).catch((error: unknown) => this.runtime.logger.warn(`${this.state.label}: relisting ${kind} failed: ${(error as Error).message}`));
+        const onlyIfDiffers = entry.onlyIfChanged;
+        entry.onlyIfChanged = true;
+        await this.refresh(kind, onlyIfDiffers).catch((error: unknown) => this.runtime.logger.warn(`${this.state.label}: relisting ${kind} failed: ${(error as Error).message}`));
       } while (entry.again && !this.state.stopped);
       this.relisting.delete(kind);
     })();
   }
 
-  /** Fetches one of the upstream's lists again (on the proxy's own session) and serves it in place of the old one. */
-  async refresh(kind: ListKind): Promise<void> {
+  /**
+   * Fetches one of the upstream's lists again (on the proxy's own session) and serves it in place
+   * of the old one; with `onlyIfChanged`, only when it differs from the list served.
+   */
+  async refresh(kind: ListKind, onlyIfChanged = false): Promise<void> {
     const client = this.runtime.control();
     if (!client) return;
+    const before = this.lists;
     const caps = client.getServerCapabilities() ?? {};
     const ms = this.runtime.listTimeoutMs;
     if (kind === 'tools') this.lists = { ...this.lists, tools: caps.tools ? (await listWithin('tools/list', ms, (o) => client.listTools(undefined, o))).tools : [] };
@@ -76,6 +88,7 @@ export class UpstreamCatalog {
       const resourceTemplates = caps.resources ? (await listWithin('resources/templates/list', ms, (o) => client.listResourceTemplates(undefined, o))).resourceTemplates : [];
       this.lists = { ...this.lists, resources, resourceTemplates };
     }
+    if (onlyIfChanged && sameLists(before, this.lists, kind)) return;
     this.replace(kind, proxyDefinitions(this.lists, this.target, this.runtime));
     if (kind === 'resources') for (const r of this.lists.resources.slice(0, MAX_FOLLOWED)) this.runtime.wanted(r.uri);
   }
@@ -115,4 +128,11 @@ export class UpstreamCatalog {
       else n.resourcesChanged();
     }
   }
+}
+
+/** Whether two fetches of the upstream's lists hold the same `kind` list, as its wire JSON. */
+function sameLists(a: UpstreamLists, b: UpstreamLists, kind: ListKind): boolean {
+  if (kind === 'tools') return JSON.stringify(a.tools) === JSON.stringify(b.tools);
+  if (kind === 'prompts') return JSON.stringify(a.prompts) === JSON.stringify(b.prompts);
+  return JSON.stringify([a.resources, a.resourceTemplates]) === JSON.stringify([b.resources, b.resourceTemplates]);
 }

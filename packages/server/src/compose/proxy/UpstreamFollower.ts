@@ -1,5 +1,6 @@
 import type { ToolLogger } from '@toolwright/core';
 import type { Client, McpSubscription } from '../../sdk/proxyClient';
+import type { ListKind } from '../../surface/Catalog';
 import { isModern } from './UpstreamSession';
 
 /** Resources the proxy's own session follows at most (the least recently wanted go first). */
@@ -11,7 +12,10 @@ export const MAX_FOLLOWED = 100;
  * each template resource a client reads or subscribes to), at most `MAX_FOLLOWED`. A
  * 2025-era upstream is asked with `resources/subscribe` per URI (its list changes come
  * unasked); a 2026-07-28 upstream with one `subscriptions/listen` stream naming the lists and
- * the URIs, opened again when the URIs change or the stream drops.
+ * the URIs, opened again when the URIs change or the stream drops. A change the upstream made
+ * while no stream was open (between the proxy's listing and the first stream, or while one was
+ * opened again) reaches no stream: each stream that opens is followed by a listing of the lists
+ * it follows (`relist`).
  */
 export class UpstreamFollower {
   /** Insertion order: least recently wanted first. */
@@ -26,6 +30,8 @@ export class UpstreamFollower {
     private readonly timeoutMs: number,
     private readonly logger: ToolLogger,
     private readonly label: string,
+    /** Lists one of the upstream's lists again and serves it (see `UpstreamCatalog.relist`). */
+    private readonly relist: (kind: ListKind) => void,
   ) {}
 
   /** Starts following the upstream's list changes (a 2026-07-28 upstream's need a stream). */
@@ -84,6 +90,10 @@ export class UpstreamFollower {
       if (this.closed) return void subscription.close();
       this.listening = subscription;
       this.retryMs = RETRY_MIN_MS;
+      // What changed before the stream was open is on no stream: listed again now that changes reach it.
+      if (caps.tools?.listChanged) this.relist('tools');
+      if (caps.prompts?.listChanged) this.relist('prompts');
+      if (caps.resources?.listChanged) this.relist('resources');
       void subscription.closed.then((how) => {
         if (how === 'local' || this.listening !== subscription || this.closed) return;
         this.listening = undefined;
