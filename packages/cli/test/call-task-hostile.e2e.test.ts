@@ -45,9 +45,9 @@ describe('toolwright call on a hostile task server', () => {
 
   it('cancels a task that has not ended within --timeout and says how to wait longer (exit 3)', async () => {
     const { url, heard } = await start('taskNeverEnds');
-    const started = Date.now();
+    // No clock here: a call that waited for the default timeout (60 s) instead of --timeout would
+    // outlast jest's test timeout (30 s) and fail the test.
     const result = await cli('call', url, 'echo', '--timeout', '300');
-    expect(Date.now() - started).toBeLessThan(10_000);
     expect(result.code).toBe(3);
     expect(result.stdout).toBe('');
     expect(result.stderr).toContain('Task forever started; polling it');
@@ -59,9 +59,8 @@ describe('toolwright call on a hostile task server', () => {
 
   it('fails a poll the server leaves unanswered at --timeout and says how to wait longer (exit 3)', async () => {
     const { url } = await start('taskGoesQuiet');
-    const started = Date.now();
+    // As above, jest's test timeout (30 s) fails a wait for the default timeout (60 s).
     const result = await cli('call', url, 'echo', '--timeout', '300');
-    expect(Date.now() - started).toBeLessThan(10_000);
     expect(result).toMatchObject({ code: 3, stdout: '' });
     expect(result.stderr).toContain(`error: tasks/get 'forever': no answer within 300 ms from ${url}. If the server is slow, raise --timeout <ms>.\n`);
   });

@@ -141,12 +141,18 @@ describe('@Tool({ compilePattern })', () => {
   });
 });
 
+/** The CPU time this process has used since `since` (from `process.cpuUsage()`), in ms: unlike the time on the clock, other work on a loaded machine does not add to it. */
+const cpuMsSince = (since: NodeJS.CpuUsage) => {
+  const { user, system } = process.cpuUsage(since);
+  return (user + system) / 1000;
+};
+
 it("checks format: 'email' in linear time, with the same answers as before", () => {
   const email = compileSchemaValidator({ type: 'string', format: 'email' });
   for (const ok of ['a@b.co', 'first.last@sub.example.org', 'x@y.z', 'a@b.c.d', 'é@ü.de']) expect(email(ok)).toMatchObject({ ok: true });
   for (const bad of ['', 'a', 'a@b', 'a@.b', 'a@b.', '@b.co', 'a@b@c.de', 'a b@c.de', 'a@b .co', 'a@\u00a0b.co', 'a@..']) expect(email(bad)).toMatchObject({ ok: false });
-  // The former pattern, /^[^\s@]+@[^\s@]+\.[^\s@]+$/, took about 13 s on this.
-  const started = performance.now();
+  // The former pattern, /^[^\s@]+@[^\s@]+\.[^\s@]+$/, took about 13 s of CPU on this.
+  const started = process.cpuUsage();
   expect(email(`a@${'.'.repeat(200_000)} `)).toMatchObject({ ok: false });
-  expect(performance.now() - started).toBeLessThan(1_000);
+  expect(cpuMsSince(started)).toBeLessThan(1_000);
 });

@@ -109,7 +109,7 @@ describe('one GET stream per 2025-11-25 session across the cluster (node listene
   });
 
   /** An instance that holds a session's GET stream, then crashes as Redis sees it: its command connection drops at once, so it neither renews nor gives back its claim. */
-  async function crashWhileHolding(claimMs: number, beforeCrash: (session: string, claimKey: string) => Promise<void> = async () => {}): Promise<{ session: string; crashed: number }> {
+  async function crashWhileHolding(claimMs: number, beforeCrash: (session: string, claimKey: string) => Promise<void> = async () => {}): Promise<{ session: string }> {
     const [doomed] = await startInstances(1, redis.url, app, {}, prefix, { getStreamClaimMs: claimMs });
     const session = await openRawSession(urls[0]);
     expect((await openGet(doomed.url, session)).status).toBe(200);
@@ -117,13 +117,15 @@ describe('one GET stream per 2025-11-25 session across the cluster (node listene
     doomed.cluster.redis.disconnect();
     await doomed.listener.close();
     await doomed.cluster.close();
-    return { session, crashed: Date.now() };
+    return { session };
   }
 
   it('takes over the GET stream of a session at once when the instance holding it dies (Redis dropped its connections)', async () => {
-    const { session, crashed } = await crashWhileHolding(60_000, async (id) => expect((await openGet(urls[1], id)).status).toBe(409));
-    const taken = await openGetWhenFree(urls[1], session, 2000);
-    expect(Date.now() - crashed).toBeLessThan(2000);
+    const HELD_MS = 60_000;
+    const { session } = await crashWhileHolding(HELD_MS, async (id) => expect((await openGet(urls[1], id)).status).toBe(409));
+    // Taken over because the holder is gone, not because its claim expired: that would take HELD_MS. The wait is
+    // bounded by a quarter of it, which no load reaches; the bound is on the clock because the claim's expiry is too.
+    const taken = await openGetWhenFree(urls[1], session, HELD_MS / 4);
     await taken.body!.cancel();
   });
 
@@ -131,7 +133,7 @@ describe('one GET stream per 2025-11-25 session across the cluster (node listene
     const lingering = instances[0].cluster.redis.duplicate();
     try {
       await lingering.connect();
-      const { session, crashed } = await crashWhileHolding(CLAIM_MS, async (id, claimKey) => {
+      const { session } = await crashWhileHolding(CLAIM_MS, async (id, claimKey) => {
         const held = (await instances[0].cluster.redis.get(claimKey))!;
         // Its liveness channel stays listened on, as Redis would see a connection it has not noticed is dead.
         await lingering.subscribe(held.slice(held.indexOf('\n') + 1));
@@ -139,8 +141,10 @@ describe('one GET stream per 2025-11-25 session across the cluster (node listene
         await new Promise((r) => setTimeout(r, CLAIM_MS * 2));
         expect((await openGet(urls[1], id)).status).toBe(409);
       });
-      const taken = await openGetWhenFree(urls[1], session, CLAIM_MS + 2000);
-      expect(Date.now() - crashed).toBeLessThan(CLAIM_MS + 2000);
+      // No longer renewed, the claim expires a claim time after the crash; a lingering connection that kept it
+      // would keep it for ever. The bound is on the clock because the claim's expiry is, and ten claim times
+      // leave room for a loaded machine.
+      const taken = await openGetWhenFree(urls[1], session, CLAIM_MS * 10);
       await taken.body!.cancel();
     } finally {
       lingering.disconnect();
@@ -166,7 +170,7 @@ describe("a session's GET stream claim at session end and when its holder is kil
   });
 
   /** A session opened on `on`, whose GET stream an instance in a process of its own holds until it is killed with SIGKILL. */
-  async function killWhileHolding(on: string, idleMs?: number): Promise<{ session: string; killed: number }> {
+  async function killWhileHolding(on: string, idleMs?: number): Promise<{ session: string }> {
     const holder = await processInstance(redis.url, prefix, LEASE_MS, idleMs);
     try {
       const session = await openRawSession(on);
@@ -177,16 +181,17 @@ describe("a session's GET stream claim at session end and when its holder is kil
       holder.child.kill('SIGKILL');
       await exited;
       await stream.body!.cancel().catch(() => {});
-      return { session, killed: Date.now() };
+      return { session };
     } finally {
       holder.child.kill('SIGKILL');
     }
   }
 
   it('a second instance takes over the GET stream of an instance killed with SIGKILL, well within the lease, and sends the session its messages', async () => {
-    const { session, killed } = await killWhileHolding(urls[0]);
-    const stream = readSse(await openGetWhenFree(urls[1], session, 5000));
-    expect(Date.now() - killed).toBeLessThan(5000);
+    const { session } = await killWhileHolding(urls[0]);
+    // Well within the lease: a claim that had to expire would take LEASE_MS. The wait is bounded by a quarter of
+    // it, which no load reaches; the bound is on the clock because the lease is.
+    const stream = readSse(await openGetWhenFree(urls[1], session, LEASE_MS / 4));
     await streamWatched(instances[1], session);
     await instances[0].cluster.publish({ list: 'tools' });
     expect((await stream.next()).data).toEqual({ jsonrpc: '2.0', method: 'notifications/tools/list_changed' });

@@ -89,10 +89,10 @@ describe.each(HOSTS)('$name: bodies it would not read as sent', (host) => {
   it('a zip bomb (10 MB of zeros gzipped to some 10 kB) is refused unread, at once', async () => {
     const bomb = gzipSync(Buffer.alloc(10 * 1024 * 1024));
     expect(bomb.byteLength).toBeLessThan(64 * 1024);
-    const started = Date.now();
+    // No clock here: 415 is the refusal (10 MB inflated would pass the 4 MB body limit: 413), and a
+    // server that waited instead of answering fails at jest's test timeout.
     const response = await postBytes(served.url, bomb, { 'content-encoding': 'gzip' });
     expect(response.status).toBe(415);
-    expect(Date.now() - started).toBeLessThan(2_000);
   });
 
   it('a hostile Content-Encoding is refused without being quoted back', async () => {

@@ -12,7 +12,8 @@ import { connectClient, initializeBody, post, textOf } from './fixtures/httpHelp
  * parsed body on as `req.body` is served as usual, on the same server.
  */
 describe('a request body read before the node handler', () => {
-  const BODY_MS = 20_000;
+  /** Longer than jest's test timeout (30 s): a handler that waited for the body instead of answering at once fails the test. */
+  const BODY_MS = 120_000;
   let server: Server;
   let handler: HttpHandler;
   let url: string;
@@ -41,7 +42,6 @@ describe('a request body read before the node handler', () => {
   it('answers a spent stream at once with 500 and -32603, logs the fix, then keeps serving', async () => {
     const logged: string[] = [];
     const stderr = jest.spyOn(process.stderr, 'write').mockImplementation((line) => logged.push(String(line)) > 0);
-    const started = Date.now();
     const response = await post(url, initializeBody(), { 'x-keep-body': '1' }).finally(() => stderr.mockRestore());
     expect(response.status).toBe(500);
     expect(await response.json()).toEqual({
@@ -52,7 +52,6 @@ describe('a request body read before the node handler', () => {
         message: 'Internal error: the request body was read before the MCP endpoint got it. The server log has the details.',
       },
     });
-    expect(Date.now() - started).toBeLessThan(BODY_MS / 4);
     expect(logged.filter((line) => line.includes('Mount the endpoint before the body parser, or set req.body to the parsed JSON.'))).toHaveLength(1);
 
     const { client } = await connectClient(url);

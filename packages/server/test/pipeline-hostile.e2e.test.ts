@@ -110,9 +110,9 @@ describe.each(eras)('a guard that never decides, %s era', (era) => {
 
   it("refuses the call within the member's timeoutMs, logging the guard's class, and leaves nothing in flight", async () => {
     const client = await createTestClient(app, { era });
-    const started = Date.now();
+    // No clock here: the guard never decides, so a call that waited for it would end at the client's own
+    // 5 s timeout, with the SDK's request-timeout error instead of this -32602.
     await expect(client.callTool({ name: 'stuck', arguments: {} }, { timeout: 5_000 })).rejects.toMatchObject({ code: -32602, message: expect.stringContaining("Unknown tool 'stuck'") });
-    expect(Date.now() - started).toBeLessThan(3_000);
     expect(lines.filter((l) => l.level === 'error').map((l) => l.message)).toEqual([
       expect.stringMatching(/^guard class NeverDecides of tool 'stuck' did not decide within 100 ms; the caller is refused\. /),
     ]);
@@ -124,9 +124,8 @@ describe.each(eras)('a guard that never decides, %s era', (era) => {
   it("answers tools/list within the member's timeoutMs, without the member whose guard has not decided", async () => {
     const listed = await createApp({ name: 'hostile-list', version: '1', tools: [BrieflyStuck, Hostile], logger: recordingLogger().logger });
     const client = await createTestClient(listed, { era });
-    const started = Date.now();
+    // No clock here: a list that waited for the guard (it never decides) would fail at the client's own 5 s timeout.
     const { tools } = await client.listTools(undefined, { timeout: 5_000 });
-    expect(Date.now() - started).toBeLessThan(3_000);
     expect(tools.map((t) => t.name).sort()).toEqual(['deaf', 'expires', 'heeds', 'late', 'ok', 'wrapped']);
     await client.close();
   });
@@ -195,13 +194,12 @@ describe.each(eras)("the app's guardTimeoutMs, %s era", (era) => {
     const client = await createTestClient(app, { era });
     const started = Date.now();
     await expect(client.callTool({ name: 'blocked', arguments: {} }, { timeout: 20_000 })).rejects.toMatchObject({ code: -32602, message: expect.stringContaining("Unknown tool 'blocked'") });
-    const called = Date.now() - started;
-    expect(called).toBeGreaterThanOrEqual(190);
-    expect(called).toBeLessThan(3_000);
-    // A list waits at most guardTimeoutMs, even for a member whose own timeout is longer.
-    const listing = Date.now();
+    // Not before the deadline (a lower bound: a loaded machine only adds to it). That it was this deadline, not the
+    // default 10 s, the logged message below says; a call that waited for the guard would fail at the client's 20 s timeout.
+    expect(Date.now() - started).toBeGreaterThanOrEqual(190);
+    // A list waits at most guardTimeoutMs, even for a member whose own timeout is longer: the log below names
+    // 200 ms for 'patient', and a list that waited out its 30 s would fail at the client's 20 s timeout.
     const { tools } = await client.listTools(undefined, { timeout: 20_000 });
-    expect(Date.now() - listing).toBeLessThan(3_000);
     expect(tools.map((t) => t.name).sort()).toEqual(['deaf', 'expires', 'heeds', 'late', 'ok', 'wrapped']);
     const [refused, ...unlisted] = lines.filter((l) => l.level === 'error').map((l) => l.message);
     expect(refused).toBe(

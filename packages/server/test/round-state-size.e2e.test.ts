@@ -55,7 +55,6 @@ describe('2026-07-28 over HTTP on 127.0.0.1: the node listener', () => {
     const text = 'x'.repeat(4 * MiB - 4096);
     const { client, asked } = await clientOf(text);
     try {
-      const started = Date.now();
       const error = (await client.callTool({ name: 'both', arguments: {} }).then(
         () => undefined,
         (e: unknown) => e,
@@ -69,8 +68,8 @@ describe('2026-07-28 over HTTP on 127.0.0.1: the node listener', () => {
         `the largest: inputResponses['sample-1'] (${sizeOf(text)} bytes). Send smaller answers, or raise the server's request limit (maxBodyBytes, over HTTP); then start the call again without requestState.`,
       );
       expect(Number(TOO_LARGE.exec(error.message!)![1])).toBeGreaterThan(4 * MiB);
+      // At once, counted rather than timed: the round failed before the user was asked (a hang fails at jest's timeout).
       expect(asked).toEqual({ sampling: 1, elicitation: 0 });
-      expect(Date.now() - started).toBeLessThan(10_000);
       // The server serves on, and a normal reply still completes both rounds.
       expect((await client.listTools()).tools.length).toBeGreaterThan(0);
     } finally {
