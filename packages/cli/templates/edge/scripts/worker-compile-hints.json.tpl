@@ -332,6 +332,7 @@
     "handleCatchall",
     "handlePropertyResult",
     "hasClassValidatorMetadata",
+    "hasConnectionField",
     "hasEnvelopeClaim",
     "hasNotificationMethod",
     "hasRequestMethod",
