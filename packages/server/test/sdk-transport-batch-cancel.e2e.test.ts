@@ -48,6 +48,8 @@ describe.each([
       requestLogLevel: 'silent',
       exitOnSignal: false,
       httpTransport: 'sdk',
+      // The slow tool goes on after its cancel: closing does not wait for it.
+      drainTimeoutMs: 0,
       stateless,
       jsonResponse: json,
       sessions: { initializeRate: false },

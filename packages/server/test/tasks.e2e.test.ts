@@ -551,6 +551,8 @@ describe('bounds on task runs, and runs whose task expired (real HTTP)', () => {
       host: '127.0.0.1',
       exitOnSignal: false,
       requestLogLevel: 'silent',
+      // These tests leave runs waiting on purpose: closing does not wait for them (the shutdown wait has its own tests).
+      drainTimeoutMs: 0,
       auth: { resource: 'http://127.0.0.1/mcp', authorizationServers: ['https://auth.example'], verifyToken },
     });
   };
