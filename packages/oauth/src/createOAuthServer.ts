@@ -16,13 +16,15 @@ import { storeFullRetryAfter } from './OAuthStoreFullError';
 import type { OAuthClient } from './OAuthClient';
 import type { Endpoints, OAuthContext } from './OAuthContext';
 import { readJson } from './OAuthContext';
-import { errorPage, json, oauthError, OPEN_CORS } from './oauthResponses';
+import { errorPage, json, oauthError } from './oauthResponses';
+import { optionsAnswer } from './optionsAnswer';
 import { createRateLimiter, type RateLimitedEndpoint } from './rateLimits';
 import type { OAuthServerOptions, SignInOutcome } from './OAuthServerOptions';
 import { nodeRequestBody, toWebRequest, writeWebResponse } from './nodeAdapter';
 import { nodeHeaders } from './nodeHeaders';
 import { answerNodeFailure } from './answerNodeFailure';
 import { createTokenSigner } from './tokenSigner';
+import { checkUpstreamUrls } from './upstream/checkUpstreamUrls';
 import { createUpstream } from './upstream/createUpstream';
 import { upstreamTokenKeeper } from './upstream/upstreamTokenKeeper';
 import { sealingKey } from './upstream/sealing';
@@ -32,6 +34,9 @@ import { jwksUriKeys } from './jwksUriKeys';
 import { consoleLogger } from './consoleLogger';
 import { consentOffRisk } from './consentOffRisk';
 import { guardedLogger } from './guardedLogger';
+
+/** The methods of the metadata and the signing keys: documents anyone reads. */
+const DOCUMENT_METHODS: readonly string[] = ['GET', 'HEAD'];
 
 /** A running authorization server: its endpoints as a fetch handler, and what the MCP endpoint needs to accept its tokens. */
 export interface OAuthServer extends AuthorizationServerMount {
@@ -108,6 +113,7 @@ export async function createOAuthServer(options: OAuthServerOptions): Promise<OA
       `Toolwright oauth: upstream ${options.upstream.name}: authorizeParams sets response_mode (${JSON.stringify(upstreamParams.response_mode)}), but ${issuer}/callback takes the provider's answer only as a GET with it in the query (a form_post is refused with 405, so no one could sign in). Remove response_mode from authorizeParams.`,
     );
   }
+  if (options.upstream) checkUpstreamUrls(options.upstream);
   if (!options.upstream && typeof options.signIn !== 'function') {
     throw new ConfigError(
       'Toolwright oauth: signIn is required (the function that tells who the user is: the authorization server does not own users), or upstream to sign users in at an identity provider.',
@@ -202,17 +208,20 @@ export async function createOAuthServer(options: OAuthServerOptions): Promise<OA
     [paths.callback, 'authorize'],
   ]);
   /**
-   * The one method each rate-limited endpoint takes. A request with another is answered by its
-   * endpoint's 405, before the rate limit counts it: a HEAD or a stray GET spends no one's token,
-   * and a HEAD at the upstream callback no one's sign-in.
+   * The methods each endpoint serves (HEAD only at the public documents: a GET at `/authorize` or
+   * the callback starts or completes a sign-in, which a HEAD must not), as OPTIONS lists them. A
+   * request with another is answered by its endpoint's 405, before the rate limit counts it: a
+   * HEAD or a stray GET spends no one's token, and a HEAD at the upstream callback no one's sign-in.
    */
-  const methodOf = new Map<string, string>([
-    [paths.register, 'POST'],
-    [paths.token, 'POST'],
-    [paths.revoke, 'POST'],
-    [paths.authorize, 'GET'],
-    [paths.consent, 'POST'],
-    [paths.callback, 'GET'],
+  const methodsOf = new Map<string, readonly string[]>([
+    ...metadataPaths(issuerPath).map((path) => [path, DOCUMENT_METHODS] as const),
+    [paths.jwks, DOCUMENT_METHODS],
+    [paths.register, ['POST']],
+    [paths.token, ['POST']],
+    [paths.revoke, ['POST']],
+    [paths.authorize, ['GET']],
+    [paths.consent, ['POST']],
+    [paths.callback, ['GET']],
   ]);
   const takeRequest = createRateLimiter(options.rateLimit, now);
   const clientAddressOf = options.rateLimit ? options.rateLimit.clientAddressOf : undefined;
@@ -251,12 +260,12 @@ export async function createOAuthServer(options: OAuthServerOptions): Promise<OA
 
   /** The answer of the endpoint at `path`, with those given around it: the rate limit's 429, a full store's 503, a failure's 500. */
   const answerOf = async (request: Request, path: string, route: (request: Request) => Promise<Response>): Promise<Response> => {
-    if (request.method === 'OPTIONS') return new Response(null, { status: 204, headers: preflight.has(path) ? OPEN_CORS : {} });
+    const methods = methodsOf.get(path) ?? [];
+    if (request.method === 'OPTIONS') return optionsAnswer(methods, preflight.has(path));
     try {
       const limited = limitOf.get(path);
-      const method = methodOf.get(path);
       // The endpoint's first check answers 405 (with Allow) and reads nothing else.
-      if (method !== undefined && request.method !== method) return await route(request);
+      if (!methods.includes(request.method)) return await route(request);
       if (limited) {
         const waitSeconds = await takeRequest(limited, clientAddressOf?.(request) ?? socketAddresses.get(request));
         if (waitSeconds > 0) return tooManyRequests(limited, path, waitSeconds);

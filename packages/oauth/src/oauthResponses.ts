@@ -1,18 +1,16 @@
 /** Answers of the OAuth endpoints: JSON (never cached), OAuth errors (RFC 6749 §5.2) and redirects. */
 import { readCappedText } from '@toolwright/core/internal';
 
-/** Endpoints a browser-based client calls from another origin (metadata, register, token, revoke): no cookies are read there. */
-export const OPEN_CORS: Readonly<Record<string, string>> = {
-  'Access-Control-Allow-Origin': '*',
-  'Access-Control-Allow-Methods': 'GET, POST, OPTIONS',
-  'Access-Control-Allow-Headers': 'Authorization, Content-Type, MCP-Protocol-Version',
-  'Access-Control-Max-Age': '600',
-};
+/**
+ * On the answers of endpoints a browser-based client calls from another origin (metadata, keys,
+ * register, token, revoke): no cookies are read there. Their preflight is `optionsAnswer`'s.
+ */
+export const OPEN_ORIGIN: Readonly<Record<string, string>> = { 'Access-Control-Allow-Origin': '*' };
 
 export function json(body: unknown, status = 200, headers: Record<string, string> = {}): Response {
   return new Response(JSON.stringify(body), {
     status,
-    headers: { 'Content-Type': 'application/json', 'Cache-Control': 'no-store', Pragma: 'no-cache', ...OPEN_CORS, ...headers },
+    headers: { 'Content-Type': 'application/json', 'Cache-Control': 'no-store', Pragma: 'no-cache', ...OPEN_ORIGIN, ...headers },
   });
 }
 

@@ -62,6 +62,34 @@ describe('createOAuthServer option messages', () => {
     expect(await refusal({ signIn: undefined, upstream: { ...upstream, authorizeParams: { prompt: 'login' } }, secret: 'a-test-secret-of-at-least-32-characters' })).toBe('started');
   });
 
+  it.each([
+    ['issuer', { issuer: 'http://id.example.com' }, "'https://id.example.com'"],
+    ['authorizationEndpoint', { issuer: undefined, authorizationEndpoint: 'http://id.example.com/authorize', tokenEndpoint: 'https://id.example.com/token' }, "'https://id.example.com/authorize'"],
+    ['tokenEndpoint', { issuer: undefined, authorizationEndpoint: 'https://id.example.com/authorize', tokenEndpoint: 'http://192.168.1.20/token' }, "'https://192.168.1.20/token'"],
+    ['userinfoEndpoint', { userinfoEndpoint: 'http://id.example.com/userinfo' }, "'https://id.example.com/userinfo'"],
+    ['revocationEndpoint', { revocationEndpoint: 'http://id.example.com/revoke' }, "'https://id.example.com/revoke'"],
+  ])('refuses an upstream %s that is plain http off this machine, naming it and its https form', async (option, fields, fix) => {
+    const upstream = { name: 'corp', issuer: 'https://id.example.com', clientId: 'toolwright', clientSecret: 'upstream-secret', scopes: ['openid'], ...fields };
+    const given = (fields as Record<string, string>)[option];
+    expect(await refusal({ signIn: undefined, upstream, secret: 'a-test-secret-of-at-least-32-characters' })).toBe(
+      `ConfigError: Toolwright oauth: upstream corp: ${option} must be an https URL (http only on localhost, 127.0.0.1 or [::1]), got '${given}': over plain http, anyone on the way could read or change what this server exchanges with the provider (its client secret, codes and tokens). Give the https one, e.g. ${fix}.`,
+    );
+  });
+
+  it('refuses an upstream endpoint that is no absolute URL, and takes plain http on this machine', async () => {
+    const upstream = { name: 'corp', authorizationEndpoint: '/authorize', tokenEndpoint: 'https://id.example.com/token', clientId: 'toolwright', clientSecret: 'upstream-secret', scopes: ['openid'] };
+    const options = { signIn: undefined, secret: 'a-test-secret-of-at-least-32-characters' };
+    expect(await refusal({ ...options, upstream })).toBe(
+      "ConfigError: Toolwright oauth: upstream corp: authorizationEndpoint must be an absolute URL, got '/authorize'. Give the provider's full URL, e.g. 'https://idp.example.com/authorize'.",
+    );
+    for (const local of ['http://localhost:8080', 'http://127.0.0.1:8080', 'http://[::1]:8080']) {
+      expect(await refusal({ ...options, upstream: { ...upstream, authorizationEndpoint: `${local}/authorize`, tokenEndpoint: `${local}/token`, userinfoEndpoint: `${local}/userinfo` } })).toBe(
+        'started',
+      );
+      expect(await refusal({ ...options, upstream: { ...upstream, authorizationEndpoint: undefined, tokenEndpoint: undefined, issuer: local } })).toBe('started');
+    }
+  });
+
   it('names the resources authFor serves, and how to serve another', async () => {
     const server = await createOAuthServer(base);
     expect(() => server.authFor('https://other.example.com/mcp')).toThrow(

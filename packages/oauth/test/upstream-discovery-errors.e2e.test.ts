@@ -86,8 +86,47 @@ describe('an upstream discovery document that cannot be used', () => {
     }
   });
 
+  const OPTIONS: Record<string, string> = {
+    authorization_endpoint: 'authorizationEndpoint',
+    token_endpoint: 'tokenEndpoint',
+    userinfo_endpoint: 'userinfoEndpoint',
+    revocation_endpoint: 'revocationEndpoint',
+  };
+
+  it.each(Object.entries(OPTIONS))('a document giving a plain-http %s off this machine is refused at discovery, naming the field, the URL and the fix', async (field, option) => {
+    for (const insecure of [`http://idp.example.com/${field}`, `http://10.0.0.5:8080/${field}`, `ftp://idp.example.com/${field}`]) {
+      discovery = document({ [field]: insecure });
+      const { status, body, log } = await startSignIn();
+      expect([status, body]).toEqual([500, expect.not.stringContaining(insecure)]);
+      expect(log).toContain(
+        `Toolwright oauth: upstream corp: the discovery document at ${base}/.well-known/openid-configuration gives ${field} '${insecure}', which is not https (http only on localhost, 127.0.0.1 or [::1]): `,
+      );
+      expect(log).toContain(`Have the provider publish its https endpoints, or set ${option} on the upstream provider to the https one.`);
+    }
+  });
+
+  it.each(['userinfo_endpoint', 'revocation_endpoint'])('a document giving a %s that is no absolute URL is refused at discovery (it used to be taken as it was)', async (field) => {
+    for (const [value, shown] of [
+      ['/userinfo', "'/userinfo'"],
+      [42, '42'],
+    ] as const) {
+      discovery = document({ [field]: value });
+      const { status, log } = await startSignIn();
+      expect(status).toBe(500);
+      expect(log).toContain(
+        `the discovery document at ${base}/.well-known/openid-configuration gives ${field} ${shown}, which is no absolute URL; set ${OPTIONS[field]} on the upstream provider, or fix its discovery document.`,
+      );
+    }
+  });
+
   it('once the document is whole, the sign-in goes to the provider', async () => {
     discovery = document({});
+    const { status } = await startSignIn();
+    expect(status).toBe(302);
+  });
+
+  it('plain-http endpoints on this machine (localhost, 127.0.0.1, [::1]) are taken, as tests and local development use them', async () => {
+    discovery = document({ authorization_endpoint: 'http://localhost:9/authorize', userinfo_endpoint: 'http://[::1]:9/userinfo', revocation_endpoint: `${base}/revoke` });
     const { status } = await startSignIn();
     expect(status).toBe(302);
   });

@@ -2,7 +2,7 @@ import { authenticateClient, spentAssertion } from '../clientAuthentication';
 import { loadGrant, readRefreshToken, revokeGrant } from '../grants';
 import type { OAuthContext } from '../OAuthContext';
 import { readJson } from '../OAuthContext';
-import { OPEN_CORS, oauthError, readForm, repeatedParameter } from '../oauthResponses';
+import { OPEN_ORIGIN, oauthError, readForm, repeatedParameter } from '../oauthResponses';
 import { sha256 } from '../webCrypto';
 
 /**
@@ -32,7 +32,7 @@ export async function revoke(context: OAuthContext, request: Request, onRevoked?
       await onRevoked?.(grantId);
     }
   }
-  return new Response(null, { status: 200, headers: { 'Cache-Control': 'no-store', ...OPEN_CORS } });
+  return new Response(null, { status: 200, headers: { 'Cache-Control': 'no-store', ...OPEN_ORIGIN } });
 }
 
 async function grantOf(context: OAuthContext, token: string): Promise<string | undefined> {

@@ -1,5 +1,6 @@
 import { ToolwrightError } from '@toolwright/core';
 import type { UpstreamProvider } from './UpstreamProvider';
+import { PLAIN_HTTP_HOSTS, PLAIN_HTTP_RISK, upstreamUrlProblem } from './upstreamUrlProblem';
 
 /** Where this server talks to an upstream provider, from its options or its OpenID discovery document. */
 export interface UpstreamEndpoints {
@@ -17,8 +18,9 @@ export interface UpstreamEndpoints {
  * `{issuer}/.well-known/openid-configuration`. A discovery answer is refused, with a message
  * that says which of these it is, when it is not 2xx, when its body is no JSON object (an HTML
  * page, `null`), when it names no issuer or another one (the mix-up defence: the document must
- * be the configured issuer's own), or when it lacks an authorization or token endpoint URL
- * that the provider's options do not give either.
+ * be the configured issuer's own), when it lacks an authorization or token endpoint URL
+ * that the provider's options do not give either, or when an endpoint URL it gives (authorization,
+ * token, userinfo, revocation) is no absolute URL or not https (plain http only on this machine).
  */
 export async function upstreamEndpoints(provider: UpstreamProvider, http: typeof fetch): Promise<UpstreamEndpoints> {
   const where = `Toolwright oauth: upstream ${provider.name}`;
@@ -43,28 +45,32 @@ export async function upstreamEndpoints(provider: UpstreamProvider, http: typeof
       `${where}: the discovery document at ${url} names issuer ${JSON.stringify(document.issuer)?.slice(0, 200)}, not ${provider.issuer}: set issuer to the provider's exact issuer (a trailing slash counts), or this is another provider's document.`,
     );
   }
-  const endpoint = (field: string, given: string | undefined, option: string): string => {
+  /** The document's URL in `field` (an option given for it wins); undefined when it has none and it is `optional`. */
+  function endpoint(field: string, given: string | undefined, option: string): string;
+  function endpoint(field: string, given: string | undefined, option: string, optional: true): string | undefined;
+  function endpoint(field: string, given: string | undefined, option: string, optional = false): string | undefined {
     if (given !== undefined) return given;
     const value = document[field];
-    if (typeof value === 'string' && isAbsoluteUrl(value)) return value;
-    throw new ToolwrightError(`${where}: the discovery document at ${url} has no ${field} URL; set ${option} on the upstream provider, or fix its discovery document.`);
-  };
-  const text = (field: string) => (typeof document[field] === 'string' ? (document[field] as string) : undefined);
+    if (optional && (value === undefined || value === null)) return undefined;
+    const problem = typeof value === 'string' ? upstreamUrlProblem(value) : 'not absolute';
+    if (problem === undefined) return value as string;
+    if (!optional && problem === 'not absolute') {
+      throw new ToolwrightError(`${where}: the discovery document at ${url} has no ${field} URL; set ${option} on the upstream provider, or fix its discovery document.`);
+    }
+    const shown = typeof value === 'string' ? `'${value.slice(0, 200)}'` : JSON.stringify(value).slice(0, 200);
+    if (problem === 'not absolute') {
+      throw new ToolwrightError(`${where}: the discovery document at ${url} gives ${field} ${shown}, which is no absolute URL; set ${option} on the upstream provider, or fix its discovery document.`);
+    }
+    throw new ToolwrightError(
+      `${where}: the discovery document at ${url} gives ${field} ${shown}, which is not https (${PLAIN_HTTP_HOSTS}): ${PLAIN_HTTP_RISK}. Have the provider publish its https endpoints, or set ${option} on the upstream provider to the https one.`,
+    );
+  }
   return {
     issuer: provider.issuer,
     authorization: endpoint('authorization_endpoint', provider.authorizationEndpoint, 'authorizationEndpoint'),
     token: endpoint('token_endpoint', provider.tokenEndpoint, 'tokenEndpoint'),
-    userinfo: provider.userinfoEndpoint ?? text('userinfo_endpoint'),
-    revocation: provider.revocationEndpoint ?? text('revocation_endpoint'),
+    userinfo: endpoint('userinfo_endpoint', provider.userinfoEndpoint, 'userinfoEndpoint', true),
+    revocation: endpoint('revocation_endpoint', provider.revocationEndpoint, 'revocationEndpoint', true),
     issInResponses: document.authorization_response_iss_parameter_supported === true,
   };
-}
-
-function isAbsoluteUrl(value: string): boolean {
-  try {
-    new URL(value);
-    return true;
-  } catch {
-    return false;
-  }
 }
