@@ -5,7 +5,7 @@ import { createHttpHandler, type HttpHandler } from '@toolwright/server/http';
 import { adoptParsedBody } from './adoptParsedBody';
 import { bodyParsersOutsideMount } from './bodyParsersOutsideMount';
 import { bodyParserRefusal, unparsedJsonText, type BodyParserRefusal } from './bodyParserRefusal';
-import { createAppStarter } from '@toolwright/server/http';
+import { createAppStarter, drainWindow } from '@toolwright/server/http';
 import type { ToolwrightExpressOptions } from './ToolwrightExpressOptions';
 
 /**
@@ -27,6 +27,8 @@ export interface ToolwrightMiddleware extends Array<RequestHandler | ErrorReques
   close(): Promise<void>;
 }
 
+const DRAIN_OPTION = 'toolwrightMiddleware(app, { drainTimeoutMs })';
+
 /**
  * Mounts a Toolwright app in an Express 5 app: `app.use(toolwrightMiddleware(mcpApp))` or
  * `app.use('/mcp', toolwrightMiddleware(mcpApp))`. Both protocol eras, sessions,
@@ -36,6 +38,8 @@ export interface ToolwrightMiddleware extends Array<RequestHandler | ErrorReques
  */
 export function toolwrightMiddleware(app: App, options: ToolwrightExpressOptions = {}): ToolwrightMiddleware {
   const { drainTimeoutMs, ...handlerOptions } = options;
+  // Checked when mounted: a wrong drain time fails here, not at the close.
+  const drainMs = drainWindow(DRAIN_OPTION, drainTimeoutMs).ms;
   const handler: HttpHandler = createHttpHandler(app, { ...handlerOptions, health: options.health ?? false });
   // As the handler matches it, and as req.originalUrl spells it: `mcp` is served at `/mcp`, `/outils métier` at `/outils%20m%C3%A9tier`.
   const mcpPath = handler.path;
@@ -99,10 +103,10 @@ export function toolwrightMiddleware(app: App, options: ToolwrightExpressOptions
   let closing: Promise<void> | undefined;
   const close = (): Promise<void> =>
     (closing ??= (async () => {
-      const deadline = Date.now() + (drainTimeoutMs ?? 10_000);
-      await handler.close({ drainTimeoutMs });
+      const drain = drainWindow(DRAIN_OPTION, drainMs);
+      await handler.close({ drainTimeoutMs: drain.ms });
       // The app's work in flight outside the requests (a task's run) gets what is left of the same drain time.
-      await starter.release(Math.max(0, deadline - Date.now()));
+      await starter.release(drain.left());
     })());
 
   return Object.defineProperties([handle, answerParseErrors] as unknown as ToolwrightMiddleware, {

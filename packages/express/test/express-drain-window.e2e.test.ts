@@ -32,4 +32,11 @@ describe('Express 5 middleware, its drain window', () => {
     // The drain waited its 100 ms for the call: the app's wait would get a second window of 10 s otherwise.
     expect(handed).toEqual([0]);
   });
+
+  it.each([-1, Number.NaN, Number.POSITIVE_INFINITY, 1.5])('drainTimeoutMs %s: mounting throws naming the option and the range, not the close', async (drainTimeoutMs) => {
+    const { app } = await stuckApp();
+    expect(() => toolwrightMiddleware(app, { drainTimeoutMs, requestLogLevel: 'silent' })).toThrow(
+      `Toolwright: toolwrightMiddleware(app, { drainTimeoutMs }) must be a whole number of milliseconds from 0 to 2147483647, got ${drainTimeoutMs}.`,
+    );
+  });
 });

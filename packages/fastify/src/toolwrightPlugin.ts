@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest, HTTPMethods, preParsingHookHandler } from 'fastify';
-import { bodyEncodingRefusal, createHttpHandler, type HttpHandler } from '@toolwright/server/http';
+import { bodyEncodingRefusal, createHttpHandler, drainWindow, type DrainWindow, type HttpHandler } from '@toolwright/server/http';
 import { authorizationServerRoutes } from './authorizationServerRoutes';
 import { isHttp2 } from './isHttp2';
 import { literalRoute } from './literalRoute';
@@ -48,11 +48,15 @@ export function createToolwrightPlugin(options: ToolwrightPluginOptions): Toolwr
   return Object.defineProperty(plugin, 'sessionCount', { get: () => served?.sessionCount ?? 0 }) as ToolwrightFastifyPlugin;
 }
 
+const DRAIN_OPTION = 'toolwrightPlugin options: drainTimeoutMs';
+
 async function serveEndpoint(fastify: FastifyInstance, options: ToolwrightPluginOptions): Promise<HttpHandler> {
   const { app, drainTimeoutMs, ...handlerOptions } = options;
   if (!app || typeof app.openListener !== 'function') {
     throw new TypeError('Toolwright: toolwrightPlugin needs the app to serve: fastify.register(toolwrightPlugin, { app: await createApp({ ... }) }).');
   }
+  // Checked at registration: a wrong drain time fails fastify.ready(), not the close.
+  const drainMs = drainWindow(DRAIN_OPTION, drainTimeoutMs).ms;
   const route = options.path ?? '/mcp';
   if (typeof route !== 'string' || !route.startsWith('/')) {
     const fix = typeof route === 'string' && route !== '' ? `path: '/${route}'` : "path: '/mcp'";
@@ -139,16 +143,16 @@ async function serveEndpoint(fastify: FastifyInstance, options: ToolwrightPlugin
     throw error;
   }
 
-  // When the close began: the drain and the wait for the app's work in flight share one window.
-  let deadline: number | undefined;
+  // Opened when the close begins: the drain and the wait for the app's work in flight share it.
+  let drain: DrainWindow | undefined;
   // Before the server stops listening: open SSE streams would keep it from closing.
   fastify.addHook('preClose', async () => {
-    deadline = Date.now() + (drainTimeoutMs ?? 10_000);
-    await handler.close({ drainTimeoutMs });
+    drain = drainWindow(DRAIN_OPTION, drainMs);
+    await handler.close({ drainTimeoutMs: drain.ms });
   });
   fastify.addHook('onClose', async () => {
     // The app's work in flight outside the requests (a task's run) gets what is left of the same drain time.
-    await release(deadline === undefined ? drainTimeoutMs : Math.max(0, deadline - Date.now()));
+    await release((drain ?? drainWindow(DRAIN_OPTION, drainMs)).left());
   });
   return handler;
 }

@@ -2,9 +2,11 @@ import type { Context, MiddlewareHandler, Next } from 'hono';
 import { getPath } from 'hono/utils/url';
 import type { App } from '@toolwright/server';
 import { createFetchHandler } from '@toolwright/server/fetch';
-import { createAppStarter } from '@toolwright/server/fetch';
+import { createAppStarter, drainWindow } from '@toolwright/server/fetch';
 import { runtimeClientAddress } from './runtimeClientAddress';
 import type { ToolwrightHonoOptions } from './ToolwrightHonoOptions';
+
+const DRAIN_OPTION = 'toolwrightMiddleware(app, { drainTimeoutMs })';
 
 /** A Hono middleware serving an app's MCP endpoint, with its lifecycle. */
 export interface ToolwrightHonoMiddleware extends MiddlewareHandler {
@@ -33,6 +35,8 @@ const HEALTH = new Set(['/healthz', '/readyz']);
  */
 export function toolwrightMiddleware(app: App, options: ToolwrightHonoOptions = {}): ToolwrightHonoMiddleware {
   const { drainTimeoutMs, clientAddress = runtimeClientAddress, ...fetchOptions } = options;
+  // Checked when mounted: a wrong drain time fails here, not at the close.
+  const drainMs = drainWindow(DRAIN_OPTION, drainTimeoutMs).ms;
   // Without logError, where the app logs (`createApp({ logger })`), else the console; a logger that throws fails no request.
   const logger = app.logger;
   const logError =
@@ -97,10 +101,10 @@ export function toolwrightMiddleware(app: App, options: ToolwrightHonoOptions = 
   let closing: Promise<void> | undefined;
   const close = (): Promise<void> =>
     (closing ??= (async () => {
-      const deadline = Date.now() + (drainTimeoutMs ?? 10_000);
-      await handler.close({ drainTimeoutMs });
+      const drain = drainWindow(DRAIN_OPTION, drainMs);
+      await handler.close({ drainTimeoutMs: drain.ms });
       // The app's work in flight outside the requests (a task's run) gets what is left of the same drain time.
-      await starter.release(Math.max(0, deadline - Date.now()));
+      await starter.release(drain.left());
     })());
 
   return Object.defineProperties(middleware as ToolwrightHonoMiddleware, {

@@ -1,7 +1,7 @@
 import type { App } from '@toolwright/server';
 import { createFetchHandler, type FetchHandler } from '@toolwright/server/fetch';
 import { authorizationServerPaths } from './authorizationServerPaths';
-import { createAppStarter, type AppStarter } from '@toolwright/server/fetch';
+import { createAppStarter, drainWindow, type AppStarter, type DrainWindow } from '@toolwright/server/fetch';
 import type { RouteHandlersOptions } from './RouteHandlersOptions';
 
 /** A Next.js route handler: takes the request (a `NextRequest` is one), answers a `Response`. */
@@ -107,16 +107,23 @@ export function createRouteHandlers(app: App | Promise<App>, options: RouteHandl
   };
 
   let closing: Promise<void> | undefined;
-  const close = (closeOptions?: { drainTimeoutMs?: number }): Promise<void> =>
-    (closing ??= (async () => {
-      const deadline = Date.now() + (closeOptions?.drainTimeoutMs ?? 10_000);
+  const close = (closeOptions?: { drainTimeoutMs?: number }): Promise<void> => {
+    // Checked before the close begins: a wrong drain time leaves the route serving, and a corrected call closes it.
+    let drain: DrainWindow;
+    try {
+      drain = drainWindow('createRouteHandlers(...).close({ drainTimeoutMs })', closeOptions?.drainTimeoutMs);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    return (closing ??= (async () => {
       // An app that was never built started nothing: there is nothing to stop (its failure was logged, and `ready` rejects with it).
       const built = await opened.catch(() => undefined);
       if (!built) return;
-      await built.handler.close(closeOptions);
+      await built.handler.close({ drainTimeoutMs: drain.ms });
       // The app's work in flight outside the requests (a task's run) gets what is left of the same drain time.
-      await built.starter.release(Math.max(0, deadline - Date.now()));
+      await built.starter.release(drain.left());
     })());
+  };
 
   return Object.freeze({
     GET: handle,

@@ -205,12 +205,11 @@ describe('fetch handler: request limits and shape', () => {
     expect(await statusOf(postTo(handler, initializeBody()))).toBe(200);
   });
 
-  it('logs a request refused again and again a few times per 10 s by default, not once each', async () => {
+  it('logs a request refused again and again a few times per 10 s by default, not once each, and the count left out when it closes', async () => {
     const errors = jest.spyOn(console, 'error').mockImplementation(() => undefined);
     try {
       // No logError: the default one.
       const handler = createFetchHandler(await createErasApp(), { stateless: true });
-      handlers.push(handler);
       const json = JSON.stringify(initializeBody());
       for (let i = 0; i < 50; i++) {
         const request = new Request(URL_, { method: 'POST', headers: { 'content-type': 'application/json', accept: ACCEPT_BOTH }, body: json });
@@ -220,6 +219,10 @@ describe('fetch handler: request limits and shape', () => {
       expect(errors).toHaveBeenCalledTimes(5);
       expect(String(errors.mock.calls[0][0])).toMatch(/^toolwright fetch: the body of POST \/mcp was read before/);
       expect(await statusOf(postTo(handler, initializeBody()))).toBe(200);
+      // Closed, the handler writes the count now: not 10 s later from a timer, after its owner is gone.
+      await handler.close();
+      expect(errors).toHaveBeenCalledTimes(6);
+      expect(String(errors.mock.calls[5][0])).toMatch(/^toolwright fetch: the body of POST \/mcp was read before the \.\.\. \(45 more line\(s\) like this left out in 10 s\)$/);
     } finally {
       errors.mockRestore();
     }

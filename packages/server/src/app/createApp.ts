@@ -28,6 +28,7 @@ import type { ListKind } from '../surface/Catalog';
 import type { Mount } from '../compose/Mount';
 import { registerMountSource } from '../compose/MountSource';
 import { drainTimeoutOf } from '../serving/drainTimeoutOf';
+import { DEFAULT_DRAIN_TIMEOUT_MS } from '../serving/drainWindow';
 import type { MountedHold } from '../compose/holdMounted';
 import type { MemberLimits } from '../pipeline/ServedMember';
 import { checkLogging } from './checkLogging';
@@ -266,7 +267,6 @@ export async function createApp(options: AppOptions): Promise<App> {
 }
 
 /** How long a drain waits for the calls in flight when nobody says (a listener's `drainTimeoutMs`, `app.drain()`). */
-const DEFAULT_DRAIN_TIMEOUT_MS = 10_000;
 
 /** The limits `options` set, for the apps that mount this one (what it leaves out, theirs fill in). */
 function setLimits({ guardTimeoutMs, maxLogLength, maxUriLength }: AppOptions): MemberLimits {

@@ -2,6 +2,7 @@ import type { AuthInfo } from '@toolwright/core';
 import { PendingCount } from '../ground/PendingCount';
 import { createModernFetch } from '../serving/createModernFetch';
 import type { ServerFactory } from '../serving/ServerFactory';
+import { drainWindow } from '../serving/drainWindow';
 import { authRefusal } from '../http/authRefusal';
 import { endpointSettingsOf } from '../http/endpointSettingsOf';
 import { CLOSING_REFUSAL, rpcRefusal, uriTooLong } from '../http/HttpRefusal';
@@ -10,7 +11,7 @@ import { listenToChanges } from '../http/listenToChanges';
 import { userInfoRefusal } from '../http/userInfoRefusal';
 import { createFetchSessions } from './createFetchSessions';
 import { createFetchStateless } from './createFetchStateless';
-import { defaultLogError } from './defaultLogError';
+import { defaultLogError, type DefaultLogError } from './defaultLogError';
 import type { FetchHandlerOptions } from './FetchHandlerOptions';
 import { jsonAnswer } from './jsonAnswer';
 import { pathOf } from './pathOf';
@@ -32,6 +33,7 @@ export interface FetchHandler {
    * Graceful stop: refuses new requests (503), waits up to `drainTimeoutMs` (default 10000) for
    * the POSTs being answered, then closes every session and `subscriptions/listen` stream. A call
    * still running when the wait ends gets a -32000 error naming the drain timeout, and its run stops.
+   * The default log (no `logError`) then writes its counts of lines left out, and stops its timer.
    */
   close(options?: { drainTimeoutMs?: number }): Promise<void>;
 }
@@ -46,7 +48,9 @@ export interface FetchHandler {
  * answers it.
  */
 export function createFetchHandler(app: ServerFactory, options: FetchHandlerOptions = {}): FetchHandler {
-  const logError = options.logError ?? defaultLogError(app.logger);
+  // The default log holds back counts of lines left out until its window ends: `close()` writes them.
+  let ownLog: DefaultLogError | undefined;
+  const logError = options.logError ?? (ownLog = defaultLogError(app.logger));
   const settings = endpointSettingsOf(app, options, logError);
   const {
     mcpPath,
@@ -198,7 +202,8 @@ export function createFetchHandler(app: ServerFactory, options: FetchHandlerOpti
     }
   }
 
-  async function close({ drainTimeoutMs = 10_000 }: { drainTimeoutMs?: number } = {}): Promise<void> {
+  async function close(options?: { drainTimeoutMs?: number }): Promise<void> {
+    const drainTimeoutMs = drainWindow('createFetchHandler(...).close({ drainTimeoutMs })', options?.drainTimeoutMs).ms;
     closing = true;
     if (!(await posts.drain(drainTimeoutMs))) {
       const reason = `Server shutting down: the call did not finish within the drain timeout (${drainTimeoutMs} ms) and was abandoned.`;
@@ -208,6 +213,8 @@ export function createFetchHandler(app: ServerFactory, options: FetchHandlerOpti
       await era2025.abandon(reason);
     }
     await Promise.all([era2025.close(), modern.close()]);
+    // Last, after what closing logs: a closed handler writes no count 10 s later, and leaves no timer.
+    ownLog?.flush();
   }
 
   const handler = handle as FetchHandler;

@@ -2,6 +2,8 @@
 export { createFetchHandler } from './createFetchHandler';
 export { createAppStarter } from '../serving/createAppStarter';
 export type { AppStarter } from '../serving/createAppStarter';
+export { drainWindow } from '../serving/drainWindow';
+export type { DrainWindow } from '../serving/drainWindow';
 export type { FetchHandler } from './createFetchHandler';
 export type { FetchHandlerOptions, FetchSessionOptions } from './FetchHandlerOptions';
 export type { EndpointOptions, EndpointSessionOptions } from '../http/EndpointOptions';

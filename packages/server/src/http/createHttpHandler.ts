@@ -12,6 +12,7 @@ import { EventBudget } from './EventBudget';
 import { DEFAULT_EVENT_LIMITS, InMemoryEventStore } from './InMemoryEventStore';
 import { wholeNumberOption } from './wholeNumberOption';
 import { wasLogged } from '../serving/loggedErrors';
+import { drainWindow } from '../serving/drainWindow';
 import { firstMessage } from './jsonRpcShape';
 import { hostAuthOf } from './hostAuthOf';
 import { createLegacySse } from './createLegacySse';
@@ -278,13 +279,13 @@ export function createHttpHandler(app: ServerFactory, options: HttpHandlerOption
     }
   }
 
-  async function close({ drainTimeoutMs = 10_000 }: { drainTimeoutMs?: number } = {}): Promise<void> {
+  async function close(options?: { drainTimeoutMs?: number }): Promise<void> {
+    const drain = drainWindow('createHttpHandler(...).close({ drainTimeoutMs })', options?.drainTimeoutMs);
     closing = true;
-    const started = Date.now();
-    await posts.drain(drainTimeoutMs);
-    await legacy?.idle(Math.max(0, drainTimeoutMs - (Date.now() - started)));
+    await posts.drain(drain.ms);
+    await legacy?.idle(drain.left());
     // Calls still running get an error response rather than a cut stream; give those answers a moment to leave.
-    const reason = `Server shutting down: the call did not finish within the drain timeout (${drainTimeoutMs} ms) and was abandoned.`;
+    const reason = `Server shutting down: the call did not finish within the drain timeout (${drain.ms} ms) and was abandoned.`;
     await legacy?.abandon(reason);
     if (posts.count > 0) {
       await era2025.abandon(reason);
@@ -297,6 +298,7 @@ export function createHttpHandler(app: ServerFactory, options: HttpHandlerOption
     // So would an HTTP/2 session on Node 20 and 22: GOAWAY once its server stops listening (a host that keeps serving keeps its sessions).
     h2Sessions.closeWithServers();
     log?.flush();
+    failures.flush();
   }
 
   const handler = handle as HttpHandler;

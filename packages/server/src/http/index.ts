@@ -4,6 +4,8 @@ export type { HttpHandler, Next as HttpNext } from './createHttpHandler';
 export { serveHttp } from './serveHttp';
 export { createAppStarter } from '../serving/createAppStarter';
 export type { AppStarter } from '../serving/createAppStarter';
+export { drainWindow } from '../serving/drainWindow';
+export type { DrainWindow } from '../serving/drainWindow';
 export { bodyEncodingRefusal } from './bodyEncodingRefusal';
 export type { BodyEncodingRefusal } from './bodyEncodingRefusal';
 export { parseJsonBody } from './parseJsonBody';

@@ -1,6 +1,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { ListenerRelease, ServerFactory } from '../serving/ServerFactory';
+import { DEFAULT_DRAIN_TIMEOUT_MS, drainWindow } from '../serving/drainWindow';
 import type { HttpListenOptions } from './HttpListenOptions';
 import { createHttpHandler, type HttpHandler } from './createHttpHandler';
 import { isLoopbackAddress } from './hostPolicy';
@@ -58,7 +59,7 @@ async function serveHttpHolding(app: ServerFactory, options: HttpListenOptions, 
     max: 65535,
     byDefault: 3000,
   });
-  wholeNumberOption('drainTimeoutMs', options.drainTimeoutMs, { ...TIMER_MS, min: 0, byDefault: 10_000 });
+  wholeNumberOption('drainTimeoutMs', options.drainTimeoutMs, { ...TIMER_MS, min: 0, byDefault: DEFAULT_DRAIN_TIMEOUT_MS });
   const requestLogLevel = requestLogLevelOf(options); // checked before the port is taken
   let handler: HttpHandler | undefined;
   const server = createServer(
@@ -105,14 +106,14 @@ async function serveHttpHolding(app: ServerFactory, options: HttpListenOptions, 
     (closing ??= (async () => {
       process.off('SIGINT', onSignal);
       process.off('SIGTERM', onSignal);
-      const deadline = Date.now() + (options.drainTimeoutMs ?? 10_000);
+      const drain = drainWindow("listen({ transport: 'http', drainTimeoutMs })", options.drainTimeoutMs);
       // Connections stay accepted while running calls drain: clients may still post answers to the server's requests (new requests get 503).
-      await mcp.close({ drainTimeoutMs: options.drainTimeoutMs });
+      await mcp.close({ drainTimeoutMs: drain.ms });
       const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeAllConnections();
       await stopped;
       // The app's work in flight outside the requests (a task's run) gets what is left of the same drain time.
-      await release(Math.max(0, deadline - Date.now()));
+      await release(drain.left());
     })());
   const onSignal = (): void => {
     void close().then(() => {

@@ -7,9 +7,9 @@ import { MAX_LINE_BYTES, StdioTransport } from './StdioTransport';
 import { serveStdioEras } from '../serving/serveStdioEras';
 import { failureLogger } from '../ground/failureLogger';
 import { drainTimeoutOf } from '../serving/drainTimeoutOf';
+import { DEFAULT_DRAIN_TIMEOUT_MS, drainWindow } from '../serving/drainWindow';
 
 /** How long the shutdown waits for running calls (then for stdout) when `drainTimeoutMs` is left out. */
-const DEFAULT_DRAIN_TIMEOUT_MS = 10_000;
 
 /** The one line a server started on a terminal prints. */
 const TERMINAL_NOTE =
@@ -85,7 +85,7 @@ async function serveProtectedStdio(app: ServerFactory, options: StdioListenOptio
     (closing ??= (async () => {
       process.off('SIGINT', onSignal);
       process.off('SIGTERM', onSignal);
-      const deadline = Date.now() + drainTimeoutMs;
+      const drain = drainWindow("listen({ transport: 'stdio', drainTimeoutMs })", drainTimeoutMs);
       transport.drain();
       await transport.idle(drainTimeoutMs);
       transport.abandon(`Server shutting down: the call did not finish within the drain timeout (${drainTimeoutMs} ms) and was abandoned.`);
@@ -93,7 +93,8 @@ async function serveProtectedStdio(app: ServerFactory, options: StdioListenOptio
       // The last answers may still be in stdout's buffer (a client reading slowly): exiting now would lose them.
       await transport.outputTaken(drainTimeoutMs);
       // The app's work in flight outside the requests (a task's run) gets what is left of the same drain time.
-      await release(Math.max(0, deadline - Date.now()));
+      await release(drain.left());
+      log.flush();
       // Only now: answers to running calls may have hit a broken pipe too.
       process.stdout.off('error', onOutputError);
       protectedOut?.restore();
