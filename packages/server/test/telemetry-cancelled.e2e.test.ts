@@ -26,9 +26,9 @@ class Cancellable {
     await new Promise((_, reject) => ctx.signal.addEventListener('abort', () => reject(ctx.signal.reason)));
   }
 
-  @Tool({ description: 'Finishes its work whatever happens.' })
-  async finishes() {
-    await new Promise((resolve) => setTimeout(resolve, 200));
+  @Tool({ description: 'Finishes its work after its call was cancelled, as if it had not heard.' })
+  async finishes(@Ctx() ctx: ToolContext) {
+    await new Promise((resolve) => ctx.signal.addEventListener('abort', resolve));
     return 'done';
   }
 }
@@ -47,9 +47,11 @@ describe('OpenTelemetry: a call the client cancels', () => {
       for (const name of ['asks', 'waits', 'finishes']) {
         const abort = new AbortController();
         const called = client.callTool({ name, arguments: {} }, { signal: abort.signal });
-        await new Promise((resolve) => setTimeout(resolve, 50));
+        // Cancelled once it runs (a fixed wait lost the race on a loaded machine: the call had not begun, or had ended).
+        await waitFor(() => app.inFlight === 1, `the call to ${name} to run`);
         abort.abort('the user moved on');
         await expect(called).rejects.toThrow();
+        await waitFor(() => app.inFlight === 0, `the call to ${name} to end`);
       }
       const spans = await waitFor(() => {
         const calls = exporter.getFinishedSpans().filter((span) => span.name.startsWith('tools/call'));
