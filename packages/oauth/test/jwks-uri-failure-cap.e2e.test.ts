@@ -1,11 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { MemoryOAuthStore } from '@toolwright/oauth';
-import { ClientKey } from './fixtures/clientKey';
+import { ClientKey, madeUpCodeForm } from './fixtures/clientKey';
 import { startDocumentHost } from './fixtures/documentHost';
 import { CALLBACK } from './fixtures/rawFlow';
 import { serveOAuth, type Served } from './fixtures/serveOAuth';
 
-const ASSERTION_TYPE = 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer';
 /** How many failed jwks_uris an instance remembers in memory when the store has no room for them. */
 const CAP = 1000;
 
@@ -69,19 +68,7 @@ describe('the jwks_uri failures an instance remembers in memory', () => {
     expect((await post('/register', 'application/json', registration())).status).toBe(503); // the clients' share is full
 
     const refused = { status: 401, body: { error: 'invalid_client', error_description: expect.stringMatching(/jwks_uri could not be fetched/) } };
-    const asClient = (clientId: string) =>
-      post(
-        '/token',
-        'application/x-www-form-urlencoded',
-        new URLSearchParams({
-          grant_type: 'authorization_code',
-          code: 'made-up',
-          code_verifier: 'v'.repeat(43),
-          redirect_uri: CALLBACK,
-          client_assertion_type: ASSERTION_TYPE,
-          client_assertion: key.assertion(clientId, served.oauth.issuer),
-        }).toString(),
-      );
+    const asClient = (clientId: string) => post('/token', 'application/x-www-form-urlencoded', new URLSearchParams(madeUpCodeForm(key, clientId, served.oauth.issuer)).toString());
     const failsAsClient = async (clientId: string) => expect(await asClient(clientId)).toMatchObject(refused);
 
     // The oldest failure, kept in memory only.

@@ -1,28 +1,19 @@
 import { randomUUID } from 'node:crypto';
 import type { AuthorizationServerMetadata } from '@modelcontextprotocol/client';
 import { MemoryOAuthStore } from '@toolwright/oauth';
-import { ClientKey } from './fixtures/clientKey';
+import { ASSERTION_TYPE, ClientKey, madeUpCodeForm } from './fixtures/clientKey';
 import { MemoryClientProvider } from './fixtures/clientProvider';
 import { jsonRoute, startDocumentHost } from './fixtures/documentHost';
 import { CALLBACK, codeFor, mcpStatus, registerClient, tokenRequest } from './fixtures/rawFlow';
 import { serveOAuth, testClock, type Served } from './fixtures/serveOAuth';
 import { resultOf, signInClient } from './fixtures/signIn';
 
-const ASSERTION_TYPE = 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer';
-
 /**
  * The body of a token request for a made-up code, the client authenticated with an assertion
  * `key` signs: `invalid_grant` (the code) once the assertion is checked, `invalid_client` when not.
  */
 async function madeUpCodeAs(served: Served, clientId: string, key: ClientKey): Promise<Record<string, unknown>> {
-  const answer = await tokenRequest(served.base, {
-    grant_type: 'authorization_code',
-    code: 'made-up',
-    code_verifier: 'v'.repeat(43),
-    redirect_uri: CALLBACK,
-    client_assertion_type: ASSERTION_TYPE,
-    client_assertion: key.assertion(clientId, served.oauth.issuer),
-  });
+  const answer = await tokenRequest(served.base, madeUpCodeForm(key, clientId, served.oauth.issuer));
   return answer.body;
 }
 
