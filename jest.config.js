@@ -128,7 +128,7 @@ const shared = {
 const maxWorkers = Math.max(2, require('node:os').availableParallelism() - 1);
 
 /** What fast and thorough tests share: the guard against processes and the resolver that refuses build outputs. */
-const inProcess = { setupFilesAfterEnv: ['<rootDir>/scripts/jest/fast-guard.js'], resolver: '<rootDir>/scripts/jest/fast-resolver.js' };
+const inProcess = { setupFilesAfterEnv: ['<rootDir>/scripts/jest/fast-guard.js', '<rootDir>/scripts/jest/record-fast-path-suites.js'], resolver: '<rootDir>/scripts/jest/fast-resolver.js' };
 
 module.exports = {
   testTimeout: 30000,

@@ -86,7 +86,11 @@ describe('RELEASING.md and the release configuration', () => {
       }
       expect({ adapter, ranTogether: frameworkRanges.split(' && ').includes(`node scripts/test-peer-range.js ${adapter}`) }).toEqual({ adapter, ranTogether: true });
     }
-    expect(JSON.parse(text('package.json')).scripts['test:beside-soak']).toContain('npm run test:framework-ranges');
+    // npm test runs them: beside the soak, after the conformance runs.
+    const scripts = JSON.parse(text('package.json')).scripts as Record<string, string>;
+    expect(scripts['test:shipped']).toContain('npm run test:framework-ranges');
+    expect(scripts['test:conformance-then-soak']).toContain('test:shipped');
+    expect(scripts.test).toContain('test:conformance-then-soak');
   });
 
   it("the supported ESLint and typescript-eslint versions are @toolwright/eslint-plugin's peer dependencies, both ends tested", () => {
