@@ -3,12 +3,12 @@ import type { AuthorizationServerMount, HttpAuthOptions, TokenVerifier } from '@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { clientDocuments, isDocumentClientId } from './cimd/clientDocuments';
 import { defaultDocumentFetcher } from './cimd/defaultDocumentFetcher';
-import { authorize, completeSignIn, consent } from './endpoints/authorize';
+import { AUTHORIZE_METHODS, CONSENT_METHODS, authorize, completeSignIn, consent } from './endpoints/authorize';
 import { authorizationServerMetadata, metadataPaths } from './endpoints/metadata';
-import { publicDocument } from './endpoints/publicDocument';
-import { register } from './endpoints/register';
-import { revoke } from './endpoints/revoke';
-import { token } from './endpoints/token';
+import { DOCUMENT_METHODS, publicDocument } from './endpoints/publicDocument';
+import { REGISTER_METHODS, register } from './endpoints/register';
+import { REVOKE_METHODS, revoke } from './endpoints/revoke';
+import { TOKEN_METHODS, token } from './endpoints/token';
 import { accessTokenVerifier } from './accessTokenVerifier';
 import { loadGrant } from './grants';
 import { MemoryOAuthStore } from './MemoryOAuthStore';
@@ -25,7 +25,7 @@ import { nodeHeaders } from './nodeHeaders';
 import { answerNodeFailure } from './answerNodeFailure';
 import { createTokenSigner } from './tokenSigner';
 import { checkUpstreamUrls } from './upstream/checkUpstreamUrls';
-import { createUpstream } from './upstream/createUpstream';
+import { CALLBACK_METHODS, createUpstream } from './upstream/createUpstream';
 import { upstreamTokenKeeper } from './upstream/upstreamTokenKeeper';
 import { sealingKey } from './upstream/sealing';
 import type { UpstreamTokens } from './upstream/UpstreamProvider';
@@ -34,9 +34,6 @@ import { jwksUriKeys } from './jwksUriKeys';
 import { consoleLogger } from './consoleLogger';
 import { consentOffRisk } from './consentOffRisk';
 import { guardedLogger } from './guardedLogger';
-
-/** The methods of the metadata and the signing keys: documents anyone reads. */
-const DOCUMENT_METHODS: readonly string[] = ['GET', 'HEAD'];
 
 /** A running authorization server: its endpoints as a fetch handler, and what the MCP endpoint needs to accept its tokens. */
 export interface OAuthServer extends AuthorizationServerMount {
@@ -212,16 +209,17 @@ export async function createOAuthServer(options: OAuthServerOptions): Promise<OA
    * the callback starts or completes a sign-in, which a HEAD must not), as OPTIONS lists them. A
    * request with another is answered by its endpoint's 405, before the rate limit counts it: a
    * HEAD or a stray GET spends no one's token, and a HEAD at the upstream callback no one's sign-in.
+   * Each list is the endpoint module's own, which its 405 names too (`allowOf`).
    */
   const methodsOf = new Map<string, readonly string[]>([
     ...metadataPaths(issuerPath).map((path) => [path, DOCUMENT_METHODS] as const),
     [paths.jwks, DOCUMENT_METHODS],
-    [paths.register, ['POST']],
-    [paths.token, ['POST']],
-    [paths.revoke, ['POST']],
-    [paths.authorize, ['GET']],
-    [paths.consent, ['POST']],
-    [paths.callback, ['GET']],
+    [paths.register, REGISTER_METHODS],
+    [paths.token, TOKEN_METHODS],
+    [paths.revoke, REVOKE_METHODS],
+    [paths.authorize, AUTHORIZE_METHODS],
+    [paths.consent, CONSENT_METHODS],
+    [paths.callback, CALLBACK_METHODS],
   ]);
   const takeRequest = createRateLimiter(options.rateLimit, now);
   const clientAddressOf = options.rateLimit ? options.rateLimit.clientAddressOf : undefined;

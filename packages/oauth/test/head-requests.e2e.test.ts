@@ -36,9 +36,9 @@ describe.each(['node', 'fetch'] as const)('HEAD at the authorization server (%s)
     expect(head.body).toBe('');
   });
 
-  it('/authorize: 405 with Allow: GET and no body (a HEAD starts no sign-in)', async () => {
+  it('/authorize: 405 with Allow: GET, OPTIONS and no body (a HEAD starts no sign-in)', async () => {
     const head = await ask(`${served.base}/authorize`, 'HEAD');
-    expect([head.status, head.headers.allow, head.body]).toEqual([405, 'GET', '']);
+    expect([head.status, head.headers.allow, head.body]).toEqual([405, 'GET, OPTIONS', '']);
   });
 });
 

@@ -14,11 +14,11 @@ describe('the authorization server refuses', () => {
 
   it('a method an endpoint does not take, with 405 and the Allow header RFC 9110 requires', async () => {
     const cases: [string, string, string][] = [
-      ['/authorize', 'POST', 'GET'],
-      ['/authorize/consent', 'GET', 'POST'],
-      ['/token', 'GET', 'POST'],
-      ['/register', 'PUT', 'POST'],
-      ['/revoke', 'GET', 'POST'],
+      ['/authorize', 'POST', 'GET, OPTIONS'],
+      ['/authorize/consent', 'GET', 'POST, OPTIONS'],
+      ['/token', 'GET', 'POST, OPTIONS'],
+      ['/register', 'PUT', 'POST, OPTIONS'],
+      ['/revoke', 'GET', 'POST, OPTIONS'],
     ];
     for (const [path, method, allow] of cases) {
       const response = await fetch(`${served.base}${path}`, { method });

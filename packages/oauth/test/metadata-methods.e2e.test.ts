@@ -3,7 +3,7 @@ import { serveOAuth, type Served } from './fixtures/serveOAuth';
 /**
  * The public documents of the authorization server (its RFC 8414 metadata, at the OpenID
  * discovery paths too, and its signing keys) are read with GET or HEAD, and a browser's CORS
- * preflight is answered; any other method is refused with 405 and `Allow: GET, HEAD`, with an
+ * preflight is answered; any other method is refused with 405 and `Allow: GET, HEAD, OPTIONS`, with an
  * OAuth error in JSON, through the node listener and the fetch handler alike.
  */
 describe.each(['node', 'fetch'] as const)('methods at the metadata and the keys (%s)', (mode) => {
@@ -28,9 +28,9 @@ describe.each(['node', 'fetch'] as const)('methods at the metadata and the keys 
     expect([preflight.status, preflight.headers.get('access-control-allow-origin')]).toEqual([204, '*']);
   });
 
-  it.each(paths.flatMap((path) => ['POST', 'PUT', 'DELETE', 'PATCH'].map((method) => [path, method] as const)))('%s: %s is refused with 405 and Allow: GET, HEAD', async (path, method) => {
+  it.each(paths.flatMap((path) => ['POST', 'PUT', 'DELETE', 'PATCH'].map((method) => [path, method] as const)))('%s: %s is refused with 405 and Allow: GET, HEAD, OPTIONS', async (path, method) => {
     const answer = await fetch(`${served.base}${path}`, { method, headers: { 'content-type': 'application/json' }, body: '{}' });
-    expect([answer.status, answer.headers.get('allow'), answer.headers.get('cache-control')]).toEqual([405, 'GET, HEAD', 'no-store']);
+    expect([answer.status, answer.headers.get('allow'), answer.headers.get('cache-control')]).toEqual([405, 'GET, HEAD, OPTIONS', 'no-store']);
     expect(await answer.json()).toEqual({ error: 'invalid_request', error_description: expect.stringContaining('GET') });
   });
 });
@@ -49,7 +49,7 @@ describe('methods at the metadata of an issuer with a path', () => {
       expect(get.status).toBe(200);
       await get.body?.cancel();
       const post = await fetch(`${served.base}${path}`, { method: 'POST' });
-      expect([post.status, post.headers.get('allow')]).toEqual([405, 'GET, HEAD']);
+      expect([post.status, post.headers.get('allow')]).toEqual([405, 'GET, HEAD, OPTIONS']);
       await post.body?.cancel();
     },
   );

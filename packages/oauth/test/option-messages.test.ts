@@ -3,7 +3,7 @@
  * where, and what to write instead, and never quotes the secret.
  */
 import { ConfigError } from '@toolwright/core';
-import { createOAuthServer, type OAuthServerOptions } from '@toolwright/oauth';
+import { createOAuthServer, keycloakUpstream, type OAuthServerOptions } from '@toolwright/oauth';
 
 const base: OAuthServerOptions = { issuer: 'https://auth.example.com', resource: 'https://mcp.example.com/mcp', signIn: () => ({ subject: 'ada' }) };
 const refusal = (options: Partial<OAuthServerOptions>) =>
@@ -72,8 +72,54 @@ describe('createOAuthServer option messages', () => {
     const upstream = { name: 'corp', issuer: 'https://id.example.com', clientId: 'toolwright', clientSecret: 'upstream-secret', scopes: ['openid'], ...fields };
     const given = (fields as Record<string, string>)[option];
     expect(await refusal({ signIn: undefined, upstream, secret: 'a-test-secret-of-at-least-32-characters' })).toBe(
-      `ConfigError: Toolwright oauth: upstream corp: ${option} must be an https URL (http only on localhost, 127.0.0.1 or [::1]), got '${given}': over plain http, anyone on the way could read or change what this server exchanges with the provider (its client secret, codes and tokens). Give the https one, e.g. ${fix}.`,
+      `ConfigError: Toolwright oauth: upstream corp: ${option} must be an https URL (http only on localhost, 127.0.0.1 or [::1], or on a host named in the provider's plainHttpHosts), got '${given}': over plain http, anyone on the way could read or change what this server exchanges with the provider (its client secret, codes and tokens). Give the https one, e.g. ${fix}. Only if the provider is on a private network with this server (e.g. the same docker compose network), where no one else is on the way, name its host in the upstream provider's plainHttpHosts, e.g. plainHttpHosts: ['${new URL(given).host}'].`,
     );
+  });
+
+  describe('plainHttpHosts: plain http to a provider on a private network', () => {
+    const options = { signIn: undefined, secret: 'a-test-secret-of-at-least-32-characters' };
+    const keycloak = (plainHttpHosts?: readonly string[]) =>
+      keycloakUpstream({ baseUrl: 'http://keycloak:8080', realm: 'x', clientId: 'mcp', clientSecret: 'upstream-secret', ...(plainHttpHosts && { plainHttpHosts }) });
+
+    it('refuses an http issuer on a private host without it, naming it as the way out', async () => {
+      expect(await refusal({ ...options, upstream: keycloak() })).toBe(
+        "ConfigError: Toolwright oauth: upstream keycloak: issuer must be an https URL (http only on localhost, 127.0.0.1 or [::1], or on a host named in the provider's plainHttpHosts), got 'http://keycloak:8080/realms/x': over plain http, anyone on the way could read or change what this server exchanges with the provider (its client secret, codes and tokens). Give the https one, e.g. 'https://keycloak:8080/realms/x'. Only if the provider is on a private network with this server (e.g. the same docker compose network), where no one else is on the way, name its host in the upstream provider's plainHttpHosts, e.g. plainHttpHosts: ['keycloak:8080'].",
+      );
+    });
+
+    it.each([[['keycloak']], [['keycloak:8080']], [['KEYCLOAK', 'other']]])('takes the http issuer and endpoints on the host it names (%j)', async (hosts) => {
+      expect(await refusal({ ...options, upstream: keycloak(hosts) })).toBe('started');
+      const endpoints = { issuer: undefined, authorizationEndpoint: 'http://keycloak:8080/auth', tokenEndpoint: 'http://keycloak:8080/token', userinfoEndpoint: 'http://keycloak:8080/userinfo' };
+      expect(await refusal({ ...options, upstream: { ...keycloak(hosts), ...endpoints } })).toBe('started');
+    });
+
+    it.each([
+      ['another host', ['keycloak'], { tokenEndpoint: 'http://db:8080/token' }, 'tokenEndpoint'],
+      ['another port', ['keycloak:8443'], {}, 'issuer'],
+      ['a longer name ending in it', ['keycloak'], { revocationEndpoint: 'http://evil-keycloak:8080/revoke' }, 'revocationEndpoint'],
+    ])('still refuses plain http to %s', async (_name, hosts, fields, option) => {
+      expect(await refusal({ ...options, upstream: { ...keycloak(hosts), ...fields } })).toMatch(
+        new RegExp(`^ConfigError: Toolwright oauth: upstream keycloak: ${option} must be an https URL \\(.*plainHttpHosts\\), got 'http://`),
+      );
+    });
+
+    it.each([
+      [['http://keycloak:8080'], "has 'http://keycloak:8080', which is a URL: give its host only (plain http is what the option is about), e.g. 'keycloak:8080'"],
+      [['https://keycloak/realms/x'], "has 'https://keycloak/realms/x', which is a URL: give its host only (plain http is what the option is about), e.g. 'keycloak'"],
+      [['http:keycloak'], "has 'http:keycloak', which is a URL: give its host only (plain http is what the option is about), e.g. 'keycloak'"],
+      [[''], 'has an empty entry'],
+      [['keycloak', 42], 'has 42, which is no string'],
+      [['keycloak/realms/x'], "has 'keycloak/realms/x', which is no host name (or host:port)"],
+      [['*'], "has '*', which is no host name (or host:port)"],
+      [['user@keycloak'], "has 'user@keycloak', which is no host name (or host:port)"],
+      ['keycloak', 'must be an array of host names, got "keycloak"'],
+    ])('refuses plainHttpHosts %j at start, saying what is wrong and how to write it', async (hosts, problem) => {
+      // With an https issuer: the option itself is checked, even where nothing needs it.
+      const upstream = { ...keycloakUpstream({ baseUrl: 'https://sso.example.com', realm: 'x', clientId: 'mcp', clientSecret: 'upstream-secret' }), plainHttpHosts: hosts as never };
+      expect(await refusal({ ...options, upstream })).toBe(
+        `ConfigError: Toolwright oauth: upstream keycloak: plainHttpHosts ${problem}. List the host names (or host:port) of a provider on a private network that this server may reach over plain http, e.g. plainHttpHosts: ['keycloak'] or ['keycloak:8080'].`,
+      );
+    });
   });
 
   it('refuses an upstream endpoint that is no absolute URL, and takes plain http on this machine', async () => {

@@ -8,7 +8,8 @@ import { serveOAuth, type Served } from './fixtures/serveOAuth';
  * calls from another origin (the metadata, the keys, `/token`, `/register`, `/revoke`) answer a
  * CORS preflight, whose `Access-Control-Allow-Methods` names those methods too (no POST where
  * only GET is served); the others answer none. Answers other than a preflight's carry no
- * `Access-Control-Allow-Methods`, which only a preflight reads.
+ * `Access-Control-Allow-Methods`, which only a preflight reads. A method an endpoint does not
+ * serve is refused with 405 whose `Allow` is its OPTIONS answer's (RFC 9110 §15.5.6).
  */
 const OPEN = ['/.well-known/oauth-authorization-server', '/.well-known/openid-configuration', '/jwks.json', '/token', '/register', '/revoke'];
 const METHODS: Record<string, string> = {
@@ -55,6 +56,18 @@ describe.each(['node', 'fetch'] as const)('OPTIONS at the authorization server (
   it.each(Object.entries(METHODS).filter(([path]) => !OPEN.includes(path)))('%s: a plain OPTIONS (no preflight) is answered 204, Allow: %s, OPTIONS', async (path, methods) => {
     const answer = await fetch(`${served.base}${path}`, { method: 'OPTIONS' });
     expect([answer.status, answer.headers.get('allow'), answer.headers.get('access-control-allow-origin')]).toEqual([204, `${methods}, OPTIONS`, null]);
+  });
+
+  // Every endpoint, with methods it does not serve: PUT and DELETE (served nowhere), and GET or POST, whichever it lacks.
+  const refused = Object.entries(METHODS).flatMap(([path, methods]) =>
+    ['PUT', 'DELETE', methods.includes('GET') ? 'POST' : 'GET', ...(methods.includes('HEAD') ? [] : ['HEAD'])].map((method) => [path, method] as const),
+  );
+  it.each(refused)('%s: %s is refused with 405 whose Allow is the OPTIONS answer’s', async (path, method) => {
+    const options = await fetch(`${served.base}${path}`, { method: 'OPTIONS' });
+    const answer = await fetch(`${served.base}${path}`, { method, redirect: 'manual' });
+    await answer.body?.cancel();
+    expect([options.status, answer.status, answer.headers.get('allow')]).toEqual([204, 405, options.headers.get('allow')]);
+    expect(answer.headers.get('allow')).toBe(`${METHODS[path]}, OPTIONS`);
   });
 
   it.each([

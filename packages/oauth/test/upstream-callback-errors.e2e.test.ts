@@ -75,17 +75,17 @@ describe('upstream errors, as the MCP client is told of them', () => {
     expect(await toldClient(callback)).toEqual({ error: 'access_denied', description: 'the identity provider refused the code (invalid_grant)' });
   });
 
-  it('a HEAD or a POST at the callback is refused (405, Allow: GET) and spends nothing: the GET after it completes the sign-in', async () => {
+  it('a HEAD or a POST at the callback is refused (405, Allow: GET, OPTIONS) and spends nothing: the GET after it completes the sign-in', async () => {
     signIn.provider.tokenAnswer = { status: 200, body: { access_token: 'upstream-access-token', token_type: 'Bearer' } };
     const callback = await signIn.start();
     callback.searchParams.set('code', 'upstream-code');
     const before = signIn.provider.tokenRequests;
     const head = await fetch(callback, { method: 'HEAD', redirect: 'manual' });
-    expect([head.status, head.headers.get('allow'), await head.text()]).toEqual([405, 'GET', '']);
+    expect([head.status, head.headers.get('allow'), await head.text()]).toEqual([405, 'GET, OPTIONS', '']);
     // As a provider answering with response_mode=form_post would send it.
     const form = new URLSearchParams([...callback.searchParams]);
     const post = await fetch(new URL(callback.pathname, callback), { method: 'POST', body: form, redirect: 'manual' });
-    expect([post.status, post.headers.get('allow')]).toEqual([405, 'GET']);
+    expect([post.status, post.headers.get('allow')]).toEqual([405, 'GET, OPTIONS']);
     await post.body?.cancel();
     expect(signIn.provider.tokenRequests).toBe(before);
     // The sign-in is still pending: the browser's GET exchanges the code, and the consent page leads to the client's code.

@@ -8,7 +8,8 @@ import { serveOAuth, type Served } from './fixtures/serveOAuth';
  * `/authorize` with a 500 that tells the client nothing, and the log says which problem it is:
  * an answer that is no JSON object (with its status and content type), a document without an
  * issuer, one naming another issuer (a mix-up), or one without the authorization or token
- * endpoint (which used to pass discovery and fail later as a TypeError).
+ * endpoint (which used to pass discovery and fail later as a TypeError). Plain http endpoints are
+ * taken only on this machine, or on the hosts the provider's `plainHttpHosts` names.
  */
 describe('an upstream discovery document that cannot be used', () => {
   let provider: Server;
@@ -36,12 +37,12 @@ describe('an upstream discovery document that cannot be used', () => {
     await new Promise<void>((resolve) => provider.close(() => resolve()));
   });
 
-  /** Starts a sign-in at /authorize: its status, its body, and what was logged meanwhile. */
-  async function startSignIn(): Promise<{ status: number; body: string; log: string }> {
+  /** Starts a sign-in at /authorize (of `at`, by default the server without plainHttpHosts): its status, its body, its Location, and what was logged meanwhile. */
+  async function startSignIn(at: Served = served): Promise<{ status: number; body: string; location: string | null; log: string }> {
     logged.length = 0;
-    const clientId = String((await registerClient(served.base)).body.client_id);
-    const started = await fetch(authorizeUrl(served.base, { client_id: clientId, code_challenge: pkcePair().challenge }), { redirect: 'manual' });
-    return { status: started.status, body: await started.text(), log: logged.join('\n') };
+    const clientId = String((await registerClient(at.base)).body.client_id);
+    const started = await fetch(authorizeUrl(at.base, { client_id: clientId, code_challenge: pkcePair().challenge }), { redirect: 'manual' });
+    return { status: started.status, body: await started.text(), location: started.headers.get('location'), log: logged.join('\n') };
   }
 
   const document = (fields: Record<string, unknown>) => ({
@@ -99,9 +100,13 @@ describe('an upstream discovery document that cannot be used', () => {
       const { status, body, log } = await startSignIn();
       expect([status, body]).toEqual([500, expect.not.stringContaining(insecure)]);
       expect(log).toContain(
-        `Toolwright oauth: upstream corp: the discovery document at ${base}/.well-known/openid-configuration gives ${field} '${insecure}', which is not https (http only on localhost, 127.0.0.1 or [::1]): `,
+        `Toolwright oauth: upstream corp: the discovery document at ${base}/.well-known/openid-configuration gives ${field} '${insecure}', which is not https (http only on localhost, 127.0.0.1 or [::1], or on a host named in the provider's plainHttpHosts): over plain http, anyone on the way`,
       );
       expect(log).toContain(`Have the provider publish its https endpoints, or set ${option} on the upstream provider to the https one.`);
+      // Plain http (not ftp) names the way out for a provider on a private network, with the host to name.
+      const wayOut = `Only if the provider is on a private network with this server (e.g. the same docker compose network), where no one else is on the way, name its host in the upstream provider's plainHttpHosts, e.g. plainHttpHosts: ['${new URL(insecure).host}'].`;
+      if (insecure.startsWith('http:')) expect(log).toContain(`the https one. ${wayOut}`);
+      else expect(log).not.toContain('plainHttpHosts, e.g.');
     }
   });
 
@@ -129,5 +134,51 @@ describe('an upstream discovery document that cannot be used', () => {
     discovery = document({ authorization_endpoint: 'http://localhost:9/authorize', userinfo_endpoint: 'http://[::1]:9/userinfo', revocation_endpoint: `${base}/revoke` });
     const { status } = await startSignIn();
     expect(status).toBe(302);
+  });
+
+  describe('with plainHttpHosts naming the provider on a private network', () => {
+    /** Starts a sign-in at a fresh server (a used discovery document is kept) whose provider has `plainHttpHosts`. */
+    async function signInWith(plainHttpHosts: readonly string[] | undefined): Promise<{ status: number; location: string | null; log: string }> {
+      const fresh = await serveOAuth('fetch', {
+        upstream: { name: 'corp', issuer: base, clientId: 'toolwright', clientSecret: 'upstream-client-secret-for-tests-only', scopes: ['openid'], ...(plainHttpHosts && { plainHttpHosts }) },
+        secret: 'a-test-secret-of-at-least-32-characters',
+        logger: { debug() {}, info() {}, warn: (line: string) => void logged.push(line), error: (line: string) => void logged.push(line) },
+      });
+      try {
+        return await startSignIn(fresh);
+      } finally {
+        await fresh.close();
+      }
+    }
+    const HOSTS = ['keycloak', 'idp.internal:8080'];
+
+    it.each(['http://keycloak:8080', 'http://KEYCLOAK', 'http://idp.internal:8080'])(
+      'a document naming plain-http endpoints at %s (a named host at any port, or a named host:port) is taken: the sign-in goes there',
+      async (at) => {
+        discovery = document({ authorization_endpoint: `${at}/authorize`, token_endpoint: `${at}/token`, userinfo_endpoint: `${at}/userinfo`, revocation_endpoint: `${at}/revoke` });
+        const { status, location, log } = await signInWith(HOSTS);
+        expect([status, log]).toEqual([302, '']);
+        expect(location?.startsWith(`${at.toLowerCase()}/authorize?`)).toBe(true);
+      },
+    );
+
+    it.each([
+      ['another host', 'http://other-idp:8080/token'],
+      ['another port of a host:port entry', 'http://idp.internal:9090/token'],
+      ['a host that only ends in a named one', 'http://evil-keycloak/token'],
+    ])('%s over plain http is still refused, naming the option as the way out', async (_name, insecure) => {
+      discovery = document({ token_endpoint: insecure });
+      const { status, log } = await signInWith(HOSTS);
+      expect(status).toBe(500);
+      expect(log).toContain(`gives token_endpoint '${insecure}', which is not https (http only on localhost, 127.0.0.1 or [::1], or on a host named in the provider's plainHttpHosts)`);
+      expect(log).toContain(`plainHttpHosts, e.g. plainHttpHosts: ['${new URL(insecure).host}'].`);
+    });
+
+    it('without the option, the same document is refused', async () => {
+      discovery = document({ token_endpoint: 'http://keycloak:8080/token' });
+      const { status, log } = await signInWith(undefined);
+      expect(status).toBe(500);
+      expect(log).toContain("gives token_endpoint 'http://keycloak:8080/token', which is not https");
+    });
   });
 });

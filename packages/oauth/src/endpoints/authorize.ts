@@ -4,12 +4,19 @@ import type { GrantRecord, OAuthContext, SignInRecord } from '../OAuthContext';
 import { readJson } from '../OAuthContext';
 import type { SignInOutcome, SignInRequest } from '../OAuthServerOptions';
 import { PAGE_HEADERS, errorDescription, errorPage, readForm, redirect } from '../oauthResponses';
+import { allowOf } from '../optionsAnswer';
 import { isS256Challenge } from '../pkce';
 import { matchRedirectUri } from '../redirectUris';
 import { scopeTokens } from '../scopeTokens';
 import { randomToken, sameString, sha256 } from '../webCrypto';
 import { consentPage } from './consentPage';
 import type { CodeRecord } from './token';
+
+/** The methods the authorization endpoint serves (no HEAD: a GET starts a sign-in, which a HEAD must not). */
+export const AUTHORIZE_METHODS: readonly string[] = ['GET'];
+
+/** The methods the consent form's endpoint serves. */
+export const CONSENT_METHODS: readonly string[] = ['POST'];
 
 /** The longest `state` carried back to the client; a longer one is refused and not echoed. */
 const MAX_STATE = 1024;
@@ -29,7 +36,7 @@ function csrfCookie(signInId: string): string {
  * sign-in that the app's `signIn` hook decides.
  */
 export async function authorize(context: OAuthContext, request: Request): Promise<Response> {
-  if (request.method !== 'GET') return errorPage('Method not allowed', 'The authorization endpoint takes GET.', 405, { Allow: 'GET' });
+  if (!AUTHORIZE_METHODS.includes(request.method)) return errorPage('Method not allowed', 'The authorization endpoint takes GET.', 405, { Allow: allowOf(AUTHORIZE_METHODS) });
   const params = new URL(request.url).searchParams;
   // A repeated client_id or redirect_uri leaves the destination unverified: a page, never a redirect (RFC 6749 §4.1.2.1).
   for (const name of ['client_id', 'redirect_uri']) {
@@ -139,7 +146,7 @@ export async function completeSignIn(context: OAuthContext, id: string, outcome:
 
 /** The consent form's answer: checked against the CSRF cookie, the form token and the request's Origin, then used once. */
 export async function consent(context: OAuthContext, request: Request): Promise<Response> {
-  if (request.method !== 'POST') return errorPage('Method not allowed', 'Answer the consent page with its form.', 405, { Allow: 'POST' });
+  if (!CONSENT_METHODS.includes(request.method)) return errorPage('Method not allowed', 'Answer the consent page with its form.', 405, { Allow: allowOf(CONSENT_METHODS) });
   const origin = request.headers.get('origin');
   if (origin !== null && origin !== new URL(context.issuer).origin) return errorPage('Forbidden', 'This form was posted from another site.', 403);
   const form = await readForm(request);

@@ -2,14 +2,18 @@ import { checkClientMetadata } from '../clientMetadata';
 import type { OAuthClient } from '../OAuthClient';
 import type { OAuthContext } from '../OAuthContext';
 import { json, oauthError } from '../oauthResponses';
+import { allowOf } from '../optionsAnswer';
 import { readCappedText } from '@toolwright/core/internal';
 import { randomToken, sha256 } from '../webCrypto';
+
+/** The methods the registration endpoint serves. */
+export const REGISTER_METHODS: readonly string[] = ['POST'];
 
 const MAX_BODY = 16 * 1024;
 
 /** Dynamic client registration (RFC 7591): checks the metadata, makes a client id (and a secret for a confidential client). */
 export async function register(context: OAuthContext, request: Request): Promise<Response> {
-  if (request.method !== 'POST') return oauthError('invalid_request', 'register with POST and a JSON body', 405, { Allow: 'POST' });
+  if (!REGISTER_METHODS.includes(request.method)) return oauthError('invalid_request', 'register with POST and a JSON body', 405, { Allow: allowOf(REGISTER_METHODS) });
   const type = (request.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
   if (type !== 'application/json') return oauthError('invalid_client_metadata', 'send the client metadata as application/json');
   const text = await readCappedText(request, MAX_BODY);

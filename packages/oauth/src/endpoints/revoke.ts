@@ -3,7 +3,11 @@ import { loadGrant, readRefreshToken, revokeGrant } from '../grants';
 import type { OAuthContext } from '../OAuthContext';
 import { readJson } from '../OAuthContext';
 import { OPEN_ORIGIN, oauthError, readForm, repeatedParameter } from '../oauthResponses';
+import { allowOf } from '../optionsAnswer';
 import { sha256 } from '../webCrypto';
+
+/** The methods the revocation endpoint serves. */
+export const REVOKE_METHODS: readonly string[] = ['POST'];
 
 /**
  * Token revocation (RFC 7009): a refresh token or an access token of this client revokes its
@@ -11,7 +15,7 @@ import { sha256 } from '../webCrypto';
  * token existed).
  */
 export async function revoke(context: OAuthContext, request: Request, onRevoked?: (grantId: string) => Promise<void>): Promise<Response> {
-  if (request.method !== 'POST') return oauthError('invalid_request', 'the revocation endpoint takes POST', 405, { Allow: 'POST' });
+  if (!REVOKE_METHODS.includes(request.method)) return oauthError('invalid_request', 'the revocation endpoint takes POST', 405, { Allow: allowOf(REVOKE_METHODS) });
   const form = await readForm(request);
   if (!form) return oauthError('invalid_request', 'send an application/x-www-form-urlencoded body');
   const repeated = repeatedParameter(form);

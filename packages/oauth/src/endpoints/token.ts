@@ -4,8 +4,12 @@ import { issueTokens, loadGrant, refreshGrant, revokeGrant } from '../grants';
 import type { OAuthContext } from '../OAuthContext';
 import { readJson } from '../OAuthContext';
 import { json, oauthError, readForm, repeatedParameter } from '../oauthResponses';
+import { allowOf } from '../optionsAnswer';
 import { isPkceVerifier, verifyPkce } from '../pkce';
 import { sha256 } from '../webCrypto';
+
+/** The methods the token endpoint serves. */
+export const TOKEN_METHODS: readonly string[] = ['POST'];
 
 /** An authorization code's record: `code:<sha256>`. */
 export interface CodeRecord {
@@ -19,7 +23,7 @@ export interface CodeRecord {
 
 /** The token endpoint: `authorization_code` (PKCE S256, exact redirect URI, resource) and `refresh_token` (rotation). */
 export async function token(context: OAuthContext, request: Request): Promise<Response> {
-  if (request.method !== 'POST') return oauthError('invalid_request', 'the token endpoint takes POST', 405, { Allow: 'POST' });
+  if (!TOKEN_METHODS.includes(request.method)) return oauthError('invalid_request', 'the token endpoint takes POST', 405, { Allow: allowOf(TOKEN_METHODS) });
   const form = await readForm(request);
   if (!form) return oauthError('invalid_request', 'send an application/x-www-form-urlencoded body of at most 16 KiB');
   const repeated = repeatedParameter(form);

@@ -27,6 +27,13 @@ export interface UpstreamProvider {
   readonly tokenEndpoint?: string;
   readonly userinfoEndpoint?: string;
   readonly revocationEndpoint?: string;
+  /**
+   * Hosts (`keycloak`) or host:port (`keycloak:8080`) this server may reach the provider at over
+   * plain http, besides this machine (localhost, 127.0.0.1, [::1]): for a provider on a private
+   * network only (e.g. the same docker compose network), since anyone on the way could read or
+   * change the client secret, codes and tokens. No URLs. Default none: https only.
+   */
+  readonly plainHttpHosts?: readonly string[];
   readonly clientId: string;
   readonly clientSecret: string;
   /** How this server authenticates at the token and revocation endpoints. Default `client_secret_post`. */

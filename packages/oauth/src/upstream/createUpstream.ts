@@ -3,12 +3,19 @@ import type { OAuthStore } from '../OAuthStore';
 import { storeFullRetryAfter } from '../OAuthStoreFullError';
 import type { SignInOutcome } from '../OAuthServerOptions';
 import { errorPage, redirect } from '../oauthResponses';
+import { allowOf } from '../optionsAnswer';
 import { randomToken, sha256, type CryptoKey } from '../webCrypto';
 import { seal, unseal } from './sealing';
 import type { UpstreamProvider, UpstreamTokens } from './UpstreamProvider';
 import { upstreamErrorCode } from './upstreamErrorCode';
 import { jsonObject } from './jsonObject';
 import { upstreamEndpoints, type UpstreamEndpoints } from './upstreamEndpoints';
+
+/**
+ * The methods the callback serves: the provider sends the browser back with a GET (no HEAD: that
+ * GET completes the sign-in, which a HEAD must not).
+ */
+export const CALLBACK_METHODS: readonly string[] = ['GET'];
 
 /**
  * What is kept between the redirect upstream and the callback, under `upstream-state:<SHA-256 of
@@ -105,7 +112,8 @@ export function createUpstream(provider: UpstreamProvider, options: { callbackUr
     async callback(request) {
       // The provider sends the browser back with a GET and the answer in the query (no response_mode is asked: createOAuthServer refuses authorizeParams that set one).
       // Any other method, a HEAD included, is refused before anything is read: it must not spend the sign-in.
-      if (request.method !== 'GET') return errorPage('Method not allowed', 'The identity provider sends the browser back here with a GET.', 405, { Allow: 'GET' });
+      if (!CALLBACK_METHODS.includes(request.method))
+        return errorPage('Method not allowed', 'The identity provider sends the browser back here with a GET.', 405, { Allow: allowOf(CALLBACK_METHODS) });
       const params = new URL(request.url).searchParams;
       const state = params.get('state');
       if (!state) return errorPage('Invalid sign-in', 'The identity provider answered without state.');

@@ -1,7 +1,9 @@
 import type { UpstreamProvider, UpstreamTokens } from './UpstreamProvider';
 
 /** What every preset takes: the credentials of this server's client at the provider, and optional overrides. */
-export type UpstreamCredentials = { clientId: string; clientSecret: string; scopes?: readonly string[] } & Partial<Pick<UpstreamProvider, 'map' | 'authorizeParams' | 'subjectClaim' | 'groupsClaim'>>;
+export type UpstreamCredentials = { clientId: string; clientSecret: string; scopes?: readonly string[] } & Partial<
+  Pick<UpstreamProvider, 'map' | 'authorizeParams' | 'subjectClaim' | 'groupsClaim' | 'plainHttpHosts'>
+>;
 
 const OIDC_SCOPES = ['openid', 'email', 'profile'];
 

@@ -1,6 +1,6 @@
 import { ToolwrightError } from '@toolwright/core';
 import type { UpstreamProvider } from './UpstreamProvider';
-import { PLAIN_HTTP_HOSTS, PLAIN_HTTP_RISK, upstreamUrlProblem } from './upstreamUrlProblem';
+import { PLAIN_HTTP_HOSTS, PLAIN_HTTP_RISK, plainHttpWayOut, upstreamUrlProblem } from './upstreamUrlProblem';
 
 /** Where this server talks to an upstream provider, from its options or its OpenID discovery document. */
 export interface UpstreamEndpoints {
@@ -20,7 +20,8 @@ export interface UpstreamEndpoints {
  * page, `null`), when it names no issuer or another one (the mix-up defence: the document must
  * be the configured issuer's own), when it lacks an authorization or token endpoint URL
  * that the provider's options do not give either, or when an endpoint URL it gives (authorization,
- * token, userinfo, revocation) is no absolute URL or not https (plain http only on this machine).
+ * token, userinfo, revocation) is no absolute URL or not https (plain http only on this machine, or
+ * on a host the provider's `plainHttpHosts` names).
  */
 export async function upstreamEndpoints(provider: UpstreamProvider, http: typeof fetch): Promise<UpstreamEndpoints> {
   const where = `Toolwright oauth: upstream ${provider.name}`;
@@ -52,7 +53,7 @@ export async function upstreamEndpoints(provider: UpstreamProvider, http: typeof
     if (given !== undefined) return given;
     const value = document[field];
     if (optional && (value === undefined || value === null)) return undefined;
-    const problem = typeof value === 'string' ? upstreamUrlProblem(value) : 'not absolute';
+    const problem = typeof value === 'string' ? upstreamUrlProblem(value, provider.plainHttpHosts) : 'not absolute';
     if (problem === undefined) return value as string;
     if (!optional && problem === 'not absolute') {
       throw new ToolwrightError(`${where}: the discovery document at ${url} has no ${field} URL; set ${option} on the upstream provider, or fix its discovery document.`);
@@ -62,7 +63,7 @@ export async function upstreamEndpoints(provider: UpstreamProvider, http: typeof
       throw new ToolwrightError(`${where}: the discovery document at ${url} gives ${field} ${shown}, which is no absolute URL; set ${option} on the upstream provider, or fix its discovery document.`);
     }
     throw new ToolwrightError(
-      `${where}: the discovery document at ${url} gives ${field} ${shown}, which is not https (${PLAIN_HTTP_HOSTS}): ${PLAIN_HTTP_RISK}. Have the provider publish its https endpoints, or set ${option} on the upstream provider to the https one.`,
+      `${where}: the discovery document at ${url} gives ${field} ${shown}, which is not https (${PLAIN_HTTP_HOSTS}): ${PLAIN_HTTP_RISK}. Have the provider publish its https endpoints, or set ${option} on the upstream provider to the https one.${plainHttpWayOut(value as string)}`,
     );
   }
   return {
