@@ -24,7 +24,7 @@ describe('a completion provider that never answers', () => {
   // The app's timeoutMs failed a prompts/get in time, but completion/complete waited for the
   // provider for ever: the client gave up at its own request timeout with nothing to show.
   it("is answered with -32603 once the app's timeoutMs has passed, as prompts/get is, and the server keeps serving", async () => {
-    const app = await createApp({ name: 'slow', version: '1.0.0', tools: [SlowLookups], timeoutMs: 200 });
+    const app = await createApp({ name: 'slow', version: '1.0.0', tools: [SlowLookups], timeoutMs: 50 });
     const client = await createTestClient(app);
     try {
       const failure = (promise: Promise<unknown>) =>
@@ -35,11 +35,11 @@ describe('a completion provider that never answers', () => {
       const options = { timeout: 5_000 };
       expect(await failure(client.complete({ ref: { type: 'ref/prompt', name: 'plan' }, argument: { name: 'city', value: 'Li' } }, options))).toEqual({
         code: -32603,
-        message: "Completing argument 'city' of prompt 'plan' timed out after 200 ms.",
+        message: "Completing argument 'city' of prompt 'plan' timed out after 50 ms.",
       });
       expect(await failure(client.complete({ ref: { type: 'ref/resource', uri: 'city://{name}' }, argument: { name: 'name', value: 'Li' } }, options))).toEqual({
         code: -32603,
-        message: "Completing variable 'name' of resource template 'city://{name}' timed out after 200 ms.",
+        message: "Completing variable 'name' of resource template 'city://{name}' timed out after 50 ms.",
       });
       expect(await client.getPrompt({ name: 'plan', arguments: { city: 'Lisbon' } })).toMatchObject({ messages: [{ content: { text: 'Plan a trip to Lisbon.' } }] });
     } finally {
@@ -142,7 +142,8 @@ describe("a completion provider's signal", () => {
 });
 
 describe('a completion provider that answers exactly at the timeout', () => {
-  const TIMEOUT = 100;
+  // Timers of the same delay fire in the order they were armed, whatever the delay: a short one races as well as a long one.
+  const TIMEOUT = 20;
   class AtTheTimeout {
     @Prompt({ description: 'Plan a trip.' })
     plan(@Param('city', { complete: () => new Promise<string[]>((resolve) => setTimeout(() => resolve(['Lisbon']), TIMEOUT)) }) city: string) {

@@ -11,11 +11,11 @@ import type { Client } from '@modelcontextprotocol/client';
  * `maxUriLength` still bounds every URI its endpoint matches; its `coerce` is its members' own.
  * Driven through the SDK v2 client in memory on the parent, in both eras.
  */
-const slowGuard = () => new Promise<boolean>((resolve) => setTimeout(() => resolve(true), 300).unref());
+const slowGuard = () => new Promise<boolean>((resolve) => setTimeout(() => resolve(true), 100).unref());
 
 class Members {
   @UseGuards(slowGuard)
-  @Tool({ description: 'Guarded by a guard that takes 300 ms.' })
+  @Tool({ description: 'Guarded by a guard that takes 100 ms.' })
   guarded() {
     return 'passed';
   }
@@ -27,9 +27,9 @@ class Members {
     return 'logged';
   }
 
-  @Tool({ description: 'Takes 300 ms.' })
+  @Tool({ description: 'Takes 100 ms.' })
   async slow() {
-    await new Promise((resolve) => setTimeout(resolve, 300).unref());
+    await new Promise((resolve) => setTimeout(resolve, 100).unref());
     return 'done';
   }
 
@@ -45,7 +45,7 @@ class Members {
 
   @Resource('slow://{name}')
   async slowFile(@Param('name') name: string) {
-    await new Promise((resolve) => setTimeout(resolve, 300).unref());
+    await new Promise((resolve) => setTimeout(resolve, 100).unref());
     return name;
   }
 }
@@ -95,18 +95,18 @@ describe.each(['legacy', 'modern'] as const)('a mounted app keeps its own pipeli
   afterAll(() => Promise.all(clients.map((c) => c.close())));
 
   it("guardTimeoutMs: the mounted app's own refuses a slow guard under a parent with the default", async () => {
-    const { client } = await open({ guardTimeoutMs: 50 }, {});
+    const { client } = await open({ guardTimeoutMs: 20 }, {});
     logged.length = 0;
     await expect(guardedCall(client)).rejects.toMatchObject({ code: -32602 });
-    expect(logged).toEqual([expect.stringContaining("of tool 'm_guarded' did not decide within 50 ms; the caller is refused")]);
-    expect(logged[0]).toContain("within the app's guardTimeoutMs, 50 ms");
+    expect(logged).toEqual([expect.stringContaining("of tool 'm_guarded' did not decide within 20 ms; the caller is refused")]);
+    expect(logged[0]).toContain("within the app's guardTimeoutMs, 20 ms");
     expect((await client.listTools()).tools.map((t) => t.name)).not.toContain('m_guarded');
   });
 
   it("guardTimeoutMs: the parent's fills in what the mounted app leaves out, and the mounted app's larger one wins over it", async () => {
-    const { client: unset } = await open({}, { guardTimeoutMs: 50 });
+    const { client: unset } = await open({}, { guardTimeoutMs: 20 });
     await expect(guardedCall(unset)).rejects.toMatchObject({ code: -32602 });
-    const { client: larger } = await open({ guardTimeoutMs: 5_000 }, { guardTimeoutMs: 50 });
+    const { client: larger } = await open({ guardTimeoutMs: 5_000 }, { guardTimeoutMs: 20 });
     expect((await guardedCall(larger)).content).toEqual([{ type: 'text', text: 'passed' }]);
     expect((await larger.listTools()).tools.map((t) => t.name)).toContain('m_guarded');
   });
@@ -120,9 +120,9 @@ describe.each(['legacy', 'modern'] as const)('a mounted app keeps its own pipeli
       clients.push(client);
       return client.callTool({ name: 'b_c_guarded', arguments: {} });
     };
-    await expect(twice({ guardTimeoutMs: 50 }, { guardTimeoutMs: 5_000 })).rejects.toMatchObject({ code: -32602 });
-    await expect(twice({}, { guardTimeoutMs: 50 })).rejects.toMatchObject({ code: -32602 });
-    expect((await twice({ guardTimeoutMs: 5_000 }, { guardTimeoutMs: 50 })).content).toEqual([{ type: 'text', text: 'passed' }]);
+    await expect(twice({ guardTimeoutMs: 20 }, { guardTimeoutMs: 5_000 })).rejects.toMatchObject({ code: -32602 });
+    await expect(twice({}, { guardTimeoutMs: 20 })).rejects.toMatchObject({ code: -32602 });
+    expect((await twice({ guardTimeoutMs: 5_000 }, { guardTimeoutMs: 20 })).content).toEqual([{ type: 'text', text: 'passed' }]);
   });
 
   it("maxLogLength: the mounted app's own cuts its ctx.log lines and progress messages", async () => {
@@ -150,10 +150,10 @@ describe.each(['legacy', 'modern'] as const)('a mounted app keeps its own pipeli
   });
 
   it("toolTimeoutMs and timeoutMs: the mounted app's own win over the parent's, and the parent's fill in", async () => {
-    const { client: own } = await open({ toolTimeoutMs: 5_000, timeoutMs: 5_000 }, { timeoutMs: 50 });
+    const { client: own } = await open({ toolTimeoutMs: 5_000, timeoutMs: 5_000 }, { timeoutMs: 20 });
     expect((await own.callTool({ name: 'm_slow', arguments: {} })).content).toEqual([{ type: 'text', text: 'done' }]);
     expect((await own.readResource({ uri: 'slow://a' })).contents[0]).toMatchObject({ text: 'a' });
-    const { client: unset } = await open({}, { timeoutMs: 50 });
+    const { client: unset } = await open({}, { timeoutMs: 20 });
     expect((await unset.callTool({ name: 'm_slow', arguments: {} })).isError).toBe(true);
     await expect(unset.readResource({ uri: 'slow://a' })).rejects.toBeDefined();
   });

@@ -74,7 +74,7 @@ class Hostile {
   @Tool({ description: 'Ignores its signal past its timeout, reporting progress.', timeoutMs: 100 })
   async late(@Ctx() ctx: ToolContext) {
     await ctx.progress(1, 10);
-    await sleep(300);
+    await sleep(150);
     await ctx.progress(2, 10);
     events.push('late sent its last progress');
     return 'late';
@@ -190,24 +190,24 @@ class PatientlyStuck {
 describe.each(eras)("the app's guardTimeoutMs, %s era", (era) => {
   it('refuses a call whose guard never settles within it, lists without the member within it, and keeps serving', async () => {
     const { logger, lines } = recordingLogger();
-    const app = await createApp({ name: 'hostile-guard-timeout', version: '1', tools: [ForeverStuck, PatientlyStuck, Hostile], logger, guardTimeoutMs: 200 });
+    const app = await createApp({ name: 'hostile-guard-timeout', version: '1', tools: [ForeverStuck, PatientlyStuck, Hostile], logger, guardTimeoutMs: 60 });
     const client = await createTestClient(app, { era });
     const started = Date.now();
     await expect(client.callTool({ name: 'blocked', arguments: {} }, { timeout: 20_000 })).rejects.toMatchObject({ code: -32602, message: expect.stringContaining("Unknown tool 'blocked'") });
     // Not before the deadline (a lower bound: a loaded machine only adds to it). That it was this deadline, not the
     // default 10 s, the logged message below says; a call that waited for the guard would fail at the client's 20 s timeout.
-    expect(Date.now() - started).toBeGreaterThanOrEqual(190);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(50);
     // A list waits at most guardTimeoutMs, even for a member whose own timeout is longer: the log below names
-    // 200 ms for 'patient', and a list that waited out its 30 s would fail at the client's 20 s timeout.
+    // 60 ms for 'patient', and a list that waited out its 30 s would fail at the client's 20 s timeout.
     const { tools } = await client.listTools(undefined, { timeout: 20_000 });
     expect(tools.map((t) => t.name).sort()).toEqual(['deaf', 'expires', 'heeds', 'late', 'ok', 'wrapped']);
     const [refused, ...unlisted] = lines.filter((l) => l.level === 'error').map((l) => l.message);
     expect(refused).toBe(
-      "guard class NeverDecides of tool 'blocked' did not decide within 200 ms; the caller is refused. Make it settle sooner, or give the tool a larger timeoutMs (guards run within it; without one, within the app's guardTimeoutMs, 200 ms, which also bounds a list).",
+      "guard class NeverDecides of tool 'blocked' did not decide within 60 ms; the caller is refused. Make it settle sooner, or give the tool a larger timeoutMs (guards run within it; without one, within the app's guardTimeoutMs, 60 ms, which also bounds a list).",
     );
     expect(unlisted.sort()).toEqual([
-      expect.stringMatching(/^guard class NeverDecides of tool 'blocked' did not decide within 200 ms/),
-      expect.stringMatching(/^guard class NeverDecides of tool 'patient' did not decide within 200 ms/),
+      expect.stringMatching(/^guard class NeverDecides of tool 'blocked' did not decide within 60 ms/),
+      expect.stringMatching(/^guard class NeverDecides of tool 'patient' did not decide within 60 ms/),
     ]);
     expect(app.inFlight).toBe(0);
     expect(textOf(await client.callTool({ name: 'ok', arguments: {} }))).toMatch(/^ok with lease \d+$/);

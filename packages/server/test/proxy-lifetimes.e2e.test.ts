@@ -5,7 +5,7 @@ import type { HttpListener } from '@toolwright/server/http';
 import { proxyServer, type ProxiedServer } from '@toolwright/server/proxy';
 import { createTestClient } from '@toolwright/server/testing';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { waitFor } from './fixtures/waitFor';
+import { signal, waitFor } from './fixtures/waitFor';
 
 /**
  * What the proxy holds and for whom: an upstream session opened for a downstream connection
@@ -38,7 +38,11 @@ class Upstream {
 
 const quiet = { requestLogLevel: 'silent' as const, exitOnSignal: false };
 const silent = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined };
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** One turn of the event loop: the promise callbacks an event just set off have all run. */
+const turn = () => new Promise((resolve) => setImmediate(resolve));
+/** Whether a fetch is the POST of an initialize request, which opens an upstream connection. */
+const initializing = (init: RequestInit | undefined): init is RequestInit & { signal: AbortSignal } =>
+  init?.method === 'POST' && init.signal != null && String(init.body).includes('"method":"initialize"');
 
 let upstream: App;
 let listener: HttpListener;
@@ -64,14 +68,18 @@ it('closes the upstream session it was opening for a downstream connection that 
   let slow = false;
   let opening!: () => void;
   const opened = new Promise<void>((resolve) => (opening = resolve));
+  const answer = signal();
+  // Each upstream connection, known by the signal of its initialize request (aborted when the connection is closed).
+  const connections: AbortSignal[] = [];
   const proxy = await proxied({
     protocol: '2025-11-25',
     fetch: async (input, init) => {
-      // Only the first request of the next session (its initialize) is slow.
+      if (initializing(init)) connections.push(init.signal);
+      // Only the first request of the next session (its initialize) is slow: answered once the test says so.
       if (slow) {
         slow = false;
         opening();
-        await sleep(300);
+        await answer.promise;
       }
       return fetch(input, init);
     },
@@ -83,14 +91,18 @@ it('closes the upstream session it was opening for a downstream connection that 
   await opened;
   await client.close();
   await call;
+  // The connection has closed (the in-memory pair closes both ends at once): now the upstream answers the initialize.
+  answer.resolve();
   // The session opened after the connection closed: nothing else would ever close it, and it would count towards maxSessions.
-  await sleep(1000);
+  const late = connections.at(-1);
+  await waitFor(() => late?.aborted, 'the upstream session opened for the closed connection to be closed');
   expect(proxy.status.sessions).toBe(0);
 });
 
 /**
  * A proxy mounted by a front app whose own session dropped (an answer over maxMessageBytes ends
- * it) and whose reconnect now waits 500 ms for its initialize answer. `open()` counts the
+ * it) and whose reconnect now waits for its initialize answer until the test calls `answer()`
+ * (`reconnect` is the signal of that reconnect's connection). `open()` counts the
  * upstream connections the proxy holds: each is known by the signal of its initialize request,
  * which the SDK's transport aborts when the connection is closed.
  */
@@ -101,19 +113,20 @@ async function reconnectingProxy() {
   const reconnected = new Promise<void>((resolve) => (reconnecting = resolve));
   const logged: string[] = [];
   const connections: AbortSignal[] = [];
+  const answer = signal();
   const proxy = await proxied({
     protocol: '2025-11-25',
     maxMessageBytes: 100_000,
     reconnect: { initialDelayMs: 10, maxDelayMs: 20 },
     logger: { ...silent, info: (line: string) => void logged.push(line), warn: (line: string) => void logged.push(line) },
     fetch: async (input, init) => {
-      if (init?.method === 'POST' && init.signal && String(init.body).includes('"method":"initialize"')) connections.push(init.signal);
+      if (initializing(init)) connections.push(init.signal);
       if (bloat && init?.method === 'POST') return new Response('x'.repeat(200_000), { headers: { 'content-type': 'application/json' } });
       // Only the first request of the reconnect (its initialize) is slow.
       if (slow) {
         slow = false;
         reconnecting();
-        await sleep(500);
+        await answer.promise;
       }
       return fetch(input, init);
     },
@@ -129,26 +142,33 @@ async function reconnectingProxy() {
   slow = true;
   await waitFor(() => logged.some((line) => line.includes('reconnecting')), 'the proxy to reconnect');
   await reconnected;
-  return { proxy, client, logged, open };
+  return { proxy, client, logged, open, answer: answer.resolve, reconnect: connections.at(-1) };
 }
 
 const complete = (client: Awaited<ReturnType<typeof createTestClient>>) => client.complete({ ref: { type: 'ref/resource', uri: 'up://items/{id}' }, argument: { name: 'id', value: 'a' } });
 
 it('stays stopped when it is stopped while it reconnects', async () => {
-  const { proxy, client } = await reconnectingProxy();
+  const { proxy, client, logged, answer, reconnect } = await reconnectingProxy();
   await proxy.stop();
-  await sleep(1500);
+  answer();
+  // The reconnect's connection ends: closed (stopped while it connected), or kept as the proxy's session.
+  await waitFor(() => reconnect?.aborted || proxy.status.connected, 'the stale reconnect to end');
+  await turn();
+  // Nor does it try again (a retry logs its failure before it waits).
+  expect(logged.filter((line) => line.includes('reconnect failed'))).toEqual([]);
   expect(proxy.status).toEqual({ connected: false, protocolVersion: undefined, sessions: 0 });
   await client.close();
 });
 
 it('holds one session of its own when it is stopped and started again while it reconnects', async () => {
-  const { proxy, client, logged, open } = await reconnectingProxy();
+  const { proxy, client, logged, open, answer, reconnect } = await reconnectingProxy();
   // The app that mounts it restarts (a stop, then a start) while the reconnect waits for its initialize answer.
   await proxy.stop();
   await proxy.start();
+  answer();
   // The stale reconnect fails then (stopped while it connected), and must not try again over the session the start opened.
-  await sleep(1500);
+  await waitFor(() => reconnect?.aborted, 'the stale reconnect to be closed', { detail: () => logged.join('\n') });
+  await turn();
   expect({ open: open(), retried: logged.filter((line) => line.includes('reconnect failed')) }).toEqual({ open: 1, retried: [] });
   await expect(complete(client)).resolves.toMatchObject({ completion: { values: ['apple'] } });
   await client.close();
@@ -157,11 +177,13 @@ it('holds one session of its own when it is stopped and started again while it r
 });
 
 it('holds one session of its own when it is started while it reconnects', async () => {
-  const { proxy, client, logged, open } = await reconnectingProxy();
+  const { proxy, client, logged, open, answer } = await reconnectingProxy();
   // A mounting app's start while the proxy has no session: it connects at once, and the reconnect ends later.
   await proxy.start();
+  answer();
   await waitFor(() => logged.some((line) => line.endsWith(': reconnected')), 'the reconnect to end');
-  await sleep(200);
+  // The session the reconnect replaced closes (without waiting for that close).
+  await waitFor(() => open() === 1, 'one upstream session of its own', { detail: () => `${open()} open` });
   expect(open()).toBe(1);
   await expect(complete(client)).resolves.toMatchObject({ completion: { values: ['apple'] } });
   await client.close();
@@ -173,6 +195,8 @@ it('opens no upstream session for a connection that closed before its first call
   const proxy = await proxied({ protocol: '2025-11-25', maxSessions: 1 });
   let entered!: () => void;
   const inMiddleware = new Promise<void>((resolve) => (entered = resolve));
+  const decided = signal();
+  const passed = signal();
   const front = await createApp({
     name: 'front',
     version: '1.0.0',
@@ -182,8 +206,12 @@ it('opens no upstream session for a connection that closed before its first call
     middleware: [
       async (_call: unknown, next: () => Promise<unknown>) => {
         entered();
-        await sleep(300);
-        return next();
+        await decided.promise;
+        try {
+          return await next();
+        } finally {
+          passed.resolve();
+        }
       },
     ],
     logger: silent,
@@ -193,7 +221,9 @@ it('opens no upstream session for a connection that closed before its first call
   await inMiddleware;
   await client.close();
   await call;
-  await sleep(500);
+  // The guard lets the call through only now, after the client left; then the call has gone as far as it goes.
+  decided.resolve();
+  await passed.promise;
   // Nothing would ever close a session opened for that connection, and it would hold the one place of maxSessions.
   expect(proxy.status.sessions).toBe(0);
   const next = await createTestClient(front);

@@ -13,7 +13,7 @@ import { waitFor } from './fixtures/waitFor';
  * it must not outlive it.
  */
 const VERSION = '2025-11-25';
-const IDLE_MS = 1000;
+const IDLE_MS = 400;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 type Send = (method: string, body: unknown, headers?: Record<string, string>) => Promise<Response>;

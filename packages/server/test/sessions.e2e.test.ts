@@ -33,7 +33,7 @@ describe('Streamable HTTP sessions: limits, expiry, shutdown', () => {
   it('closes a session idle for longer than the timeout: its id then gets 404', async () => {
     // A timeout far above the few milliseconds between the busy session's requests, so a loaded
     // machine (CI runs two test files at once) does not let the busy one idle out too.
-    const l = await listen({ sessions: { idleTimeoutMs: 1000 } });
+    const l = await listen({ sessions: { idleTimeoutMs: 500 } });
     const idle = await openRawSession(l.url);
     const busy = await openRawSession(l.url);
     // The busy session is used all along, the idle one not at all, until the server has closed one of them.
@@ -66,7 +66,7 @@ describe('Streamable HTTP sessions: limits, expiry, shutdown', () => {
 
   it('keeps a session with an open GET stream alive past the idle timeout', async () => {
     // Far above the gap between the client's initialize and its next message on a loaded machine.
-    const l = await listen({ sessions: { idleTimeoutMs: 1000 } });
+    const l = await listen({ sessions: { idleTimeoutMs: 500 } });
     const { client, transport, getStream } = await connectClient(l.url);
     expect(await getStream).toBe(true);
     // A session opened later, with no stream, expires: the client's session has then been idle longer.

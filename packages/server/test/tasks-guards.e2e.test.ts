@@ -102,9 +102,9 @@ describe('guards of task tools', () => {
 });
 
 describe("guards of task tools decide within the tool's timeoutMs, as for a plain call", () => {
-  // A guard slower than the app's guardTimeoutMs (100 ms) and well within the tools' timeoutMs (5 s).
+  // A guard slower than the app's guardTimeoutMs (20 ms) and well within the tools' timeoutMs (5 s).
   const slowButFine = async (_access: MemberAccess) => {
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await new Promise((resolve) => setTimeout(resolve, 80));
     return true;
   };
   let runs = 0;
@@ -127,7 +127,7 @@ describe("guards of task tools decide within the tool's timeoutMs, as for a plai
   const store = new MemoryTaskStore();
   let app: App;
   beforeAll(async () => {
-    app = await createApp({ name: 'slow', version: '1', tools: [Slow], guardTimeoutMs: 100, extensions: [tasks({ store, ttlMs: 60_000, logger: silent })], logger });
+    app = await createApp({ name: 'slow', version: '1', tools: [Slow], guardTimeoutMs: 20, extensions: [tasks({ store, ttlMs: 60_000, logger: silent })], logger });
   });
   beforeEach(() => {
     runs = 0;
@@ -474,14 +474,17 @@ describe('a @Scoped guard of a task tool: the container it opened is released wh
     const client = createTaskClient(app, { clientInfo: { name: 'c', version: '1' } });
     const first = await client.call('hold');
     expect(first.resultType).toBe('task');
-    const before = Lease.made;
+    const before = Lease.made; // the first call's Lease; the refused call's is the next
     const second = await client.call('hold');
     expect(second).toMatchObject({ resultType: 'complete', result: { isError: true } });
-    await waitFor(() => Lease.disposed.includes(before));
-    expect(Lease.disposed).toContain(before); // the refused call's Lease
+    await waitFor(() => Lease.disposed.includes(before + 1));
+    expect(Lease.disposed).toContain(before + 1); // the refused call's Lease, released while the first call still runs
     gate();
     await waitFor(() => app.inFlight === 0);
     expect(app.inFlight).toBe(0);
+    // The first call's Lease, once its run ended.
+    await waitFor(() => Lease.disposed.includes(before));
+    expect(Lease.disposed).toContain(before);
   });
 
   it("when a 'required' task tool is called by a client without the tasks extension", async () => {
@@ -526,14 +529,15 @@ describe('a @Scoped guard of a task tool: the container it opened is released wh
 describe("a @Scoped guard of a task: 'optional' tool cancelled while it decides", () => {
   it('ends the wait, releases the container once the guard settles, and leaves nothing in flight', async () => {
     Lease.disposed = [];
-    slowGuardMs = 300;
+    slowGuardMs = 150;
     const app = await createApp({ name: 'cancel', version: '1', tools: [Held], logger: silent, extensions: [tasks({ store: new MemoryTaskStore(), logger: silent })] });
     const client = await createTestClient(app, { era: 'modern' });
     try {
       const made = Lease.made;
       const abort = new AbortController();
       const called = client.callTool({ name: 'maybe', arguments: {} }, { signal: abort.signal });
-      await sleep(50);
+      // The guard is deciding: its Lease was made for it.
+      await waitFor(() => Lease.made > made, 'the guard to start deciding');
       abort.abort('moved on');
       await expect(called).rejects.toThrow();
       expect(Lease.disposed).toEqual([]);
@@ -588,7 +592,7 @@ describe('guards of a task tool of a mounted app, called through its parent', ()
     const checked: string[] = [];
     const slowCheck = async (access: MemberAccess) => {
       checked.push(`${access.name} ${access.envelope.clientInfo?.name ?? '?'}`);
-      await sleep(200);
+      await sleep(80);
       return access.envelope.clientInfo?.name !== 'intruder';
     };
     class Child {
@@ -598,7 +602,7 @@ describe('guards of a task tool of a mounted app, called through its parent', ()
         return 'payroll ready';
       }
     }
-    const child = await createApp({ name: 'child', version: '1', tools: [Child], logger: silent, guardTimeoutMs: 50 });
+    const child = await createApp({ name: 'child', version: '1', tools: [Child], logger: silent, guardTimeoutMs: 20 });
     const store = new MemoryTaskStore();
     const parent = await createApp({ name: 'parent', version: '1', tools: [], logger: silent, extensions: [tasks({ store, logger: silent })] });
     await parent.mount({ app: child, namespace: 'hr' });
