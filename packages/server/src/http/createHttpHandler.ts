@@ -241,15 +241,16 @@ export function createHttpHandler(app: ServerFactory, options: HttpHandlerOption
       });
     }
     const isMcp = path === mcpPath;
+    // Mounted in a framework (`next`), the app's own routes are the framework's to check: their Host and their URL's length.
+    const ours = !next || isMcp || oauthPaths?.has(path) || legacy?.handles(path);
     try {
-      if (hostCount(req) > 1) return sendRpcError(res, 400, -32000, 'Bad Request: the request has more than one Host header (RFC 9112 §3.2). Send exactly one.', { Connection: 'close' });
+      if (ours && hostCount(req) > 1) return sendRpcError(res, 400, -32000, 'Bad Request: the request has more than one Host header (RFC 9112 §3.2). Send exactly one.', { Connection: 'close' });
       // HTTP/2 names the host in `:authority` only: read as the Host from here on (the URL's length, the Host rule, the URL of the request, the routes after this one).
-      if (!authorityAsHost(req))
+      if (!authorityAsHost(req) && ours)
         return sendRpcError(res, 400, -32000, 'Bad Request: the Host header names another host than :authority (RFC 9113 §8.3.1). Send the same host in both, or leave Host out.');
-      const userInfo = userInfoRefusal(req.headers.host);
+      const userInfo = ours ? userInfoRefusal(req.headers.host) : undefined;
       if (userInfo) return sendAnswer(res, userInfo);
-      // Mounted in a framework (`next`), the app's own routes are the framework's to limit.
-      if ((!next || isMcp || oauthPaths?.has(path) || legacy?.handles(path)) && urlLength(req) > maxUrlLength) return sendAnswer(res, uriTooLong(maxUrlLength));
+      if (ours && urlLength(req) > maxUrlLength) return sendAnswer(res, uriTooLong(maxUrlLength));
       const corsAnswer = cors?.(req.headers.origin, req.method, req.headers['access-control-request-headers']);
       if (corsAnswer) {
         for (const [name, value] of Object.entries(corsAnswer.headers)) res.setHeader(name, value);
