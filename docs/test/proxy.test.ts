@@ -18,6 +18,9 @@ describe('the proxy snippet', () => {
     const listener = await upstream.listen({ transport: 'http', port: 0, host: '127.0.0.1', requestLogLevel: 'silent', exitOnSignal: false });
     const log: string[] = [];
     const gateway = await createGateway(listener.url, log);
+    // In memory the client runs no hooks: started, the gateway holds the proxy, and its stop stops it (else the
+    // proxy's stream to the upstream, opened by proxyServer(), retries after the upstream closes, and logs so).
+    await gateway.start();
     const client = await createTestClient(gateway, { auth: { clientId: 'ada', token: 'ada-token' } });
     const { tools } = await client.listTools();
     expect(tools).toEqual([expect.objectContaining({ name: 'docs_search', annotations: { readOnlyHint: true } })]);

@@ -410,6 +410,17 @@ describe('shapes of the upstream lists', () => {
     await client.close();
   });
 
+  it('stopped while a listing again waits for its answer: the stop ends it without a warning', async () => {
+    const { proxy, front, logged, received } = await hostile('hung_later', { listTimeoutMs: 20_000 });
+    const client = await createTestClient(front);
+    await waitFor(() => received().filter((line) => line.startsWith('tools/list')).length === 2, 'the second listing');
+    await client.close();
+    await proxy.stop();
+    // The listing's rejection (the session closed under it) is handled a few turns after the stop.
+    for (let turn = 0; turn < 5; turn++) await new Promise((resolve) => setImmediate(resolve));
+    expect(logged.filter((line) => line.includes('relisting'))).toEqual([]);
+  });
+
   const SLOW_PAGES = 'tools/list did not finish within 400 ms (listTimeoutMs bounds a whole listing, all its pages; raise it for an upstream that lists slowly)';
 
   it('gives up on a tools/list whose pages each come in time but not all of them within listTimeoutMs, naming the upstream', async () => {

@@ -65,7 +65,10 @@ export class UpstreamCatalog {
         entry.again = false;
         const onlyIfDiffers = entry.onlyIfChanged;
         entry.onlyIfChanged = true;
-        await this.refresh(kind, onlyIfDiffers).catch((error: unknown) => this.runtime.logger.warn(`${this.state.label}: relisting ${kind} failed: ${(error as Error).message}`));
+        await this.refresh(kind, onlyIfDiffers).catch((error: unknown) => {
+          // A stop closes the session under a listing: nothing failed that anyone waits for.
+          if (!this.state.stopped) this.runtime.logger.warn(`${this.state.label}: relisting ${kind} failed: ${(error as Error).message}`);
+        });
       } while (entry.again && !this.state.stopped);
       this.relisting.delete(kind);
     })();
