@@ -72,8 +72,9 @@ const SLOW = {
 
 /**
  * In-process tests that keep the quick loop over its two minutes: the hostile-input sweeps that cross every
- * transport and era, and the checks that run the TypeScript compiler over the docs and the packages. Each takes
- * 8 to 22 s on this 2-core machine. They run as fast tests do (jest's process, the sources, the same guard) in
+ * transport and era, the checks that run the TypeScript compiler over the docs and the packages, and the
+ * linear-time checks (which also bound CPU time, something the quick loop does not assert). Each takes
+ * 3 to 22 s on this 2-core machine. They run as fast tests do (jest's process, the sources, the same guard) in
  * `jest` and `npm test`, and in `npm run test:no-fast-paths`; `npm run test:fast -- <file>` does not run them
  * (its project leaves them out), `npx jest <file>` does.
  */
@@ -90,6 +91,8 @@ const THOROUGH = {
   'packages/eslint-plugin/test/paramTypeVerdicts.test.ts': 'compiles a program per parameter type',
   'packages/eslint-plugin/test/recommended.test.ts': 'lints a sample project with type information',
   'docs/test/options-documented.test.ts': 'reads every options type with the TypeScript compiler',
+  'packages/openapi/test/linear-patterns.test.ts': "generated patterns and strings on RE2 against JavaScript's RegExp",
+  'packages/core/test/uri-template-linear.test.ts': 'matches megabyte URIs against templates and bounds the CPU time they take',
 };
 
 const glob = (path) => (path.endsWith('/') ? `**/${path}**/*.test.ts` : `**/${path}`);
@@ -127,8 +130,15 @@ const shared = {
  */
 const maxWorkers = Math.max(2, require('node:os').availableParallelism() - 1);
 
-/** What fast and thorough tests share: the guard against processes and the resolver that refuses build outputs. */
-const inProcess = { setupFilesAfterEnv: ['<rootDir>/scripts/jest/fast-guard.js', '<rootDir>/scripts/jest/record-fast-path-suites.js'], resolver: '<rootDir>/scripts/jest/fast-resolver.js' };
+/**
+ * What fast and thorough tests share: the guard against processes, the resolver that refuses build outputs, and
+ * the runtime that lets a worker's test files reuse the code V8 compiled for the first (scripts/jest/).
+ */
+const inProcess = {
+  setupFilesAfterEnv: ['<rootDir>/scripts/jest/fast-guard.js', '<rootDir>/scripts/jest/record-fast-path-suites.js'],
+  resolver: '<rootDir>/scripts/jest/fast-resolver.js',
+  runtime: '<rootDir>/scripts/jest/reused-compile-runtime.js',
+};
 
 module.exports = {
   testTimeout: 30000,

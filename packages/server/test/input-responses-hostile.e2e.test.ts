@@ -131,7 +131,10 @@ describe('2026-07-28: hostile inputResponses', () => {
     const response = '{"action":"accept","content":{"name":"Ada"}}';
     const { key, state } = await firstRound('raw');
     const other = await firstRound('dto');
-    const tampered = `${state.slice(0, -2)}${state.endsWith('AA') ? 'BB' : 'AA'}`;
+    // One character changed inside the sealed bytes: the last character of base64url may carry bits
+    // beyond the bytes, which must be 0, so changing it can make the text malformed rather than modified.
+    const at = state.length - 10;
+    const tampered = `${state.slice(0, at)}${state[at] === 'A' ? 'B' : 'A'}${state.slice(at + 1)}`;
     const integrity = /^requestState failed its integrity check: .* Start the call again without requestState\.$/;
     for (const bad of [tampered, other.state, `v2.${'A'.repeat(5_000_000)}`]) {
       const answer = await call('raw', `"inputResponses":{"${key}":${response}},"requestState":${JSON.stringify(bad)}`);
