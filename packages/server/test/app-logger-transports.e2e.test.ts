@@ -1,8 +1,8 @@
 /**
  * `createApp({ logger })` is where the framework logs: the transports write what failed there
  * too (a malformed stdio message, an HTTP request that failed, a body read before the endpoint
- * got it, a fetch app whose start failed), bounded as stderr is, and nothing of it reaches stderr
- * or the console. An explicit `logError` of the fetch handler still wins.
+ * got it, a fetch app whose start failed, the SDK's warning that `jsonResponse` drops a call's
+ * notifications), bounded as stderr is, and nothing of it reaches stderr or the console. An explicit `logError` of the fetch handler still wins.
  */
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -12,7 +12,7 @@ import type { AuthorizationServerMount } from '@toolwright/server/auth';
 import { createFetchHandler } from '@toolwright/server/fetch';
 import { createHttpHandler, type HttpHandler } from '@toolwright/server/http';
 import { initializeBody, post } from './fixtures/httpHelpers';
-import { ERAS } from './fixtures/eras';
+import { ERAS, MODERN } from './fixtures/eras';
 import { listenInMemory } from './fixtures/memoryStdio';
 
 class Echo {
@@ -173,6 +173,25 @@ describe("the transports log in the app's logger", () => {
       expect(outside).toBe('');
     });
 
+    it("jsonResponse: the SDK's warning that a 2026-07-28 call's notifications are dropped, in the logger, once", async () => {
+      const { lines, logger } = recordingLogger();
+      const app = await createApp({ name: 'logged', version: '1', tools: [Echo], logger });
+      const outside = await outsideTheLogger(async () => {
+        const listener = await app.listen({ transport: 'http', host: '127.0.0.1', port: 0, requestLogLevel: 'silent', jsonResponse: true });
+        try {
+          for (let i = 0; i < 2; i++) {
+            const response = await post(listener.url, MODERN.alive, MODERN.headers(MODERN.alive));
+            expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+            expect(await response.json()).toHaveProperty('result.tools');
+          }
+        } finally {
+          await listener.close();
+        }
+      });
+      expect(lines).toEqual([{ level: 'warn', message: expect.stringMatching(/^toolwright http: responseMode: 'json' drops mid-call notifications/) }]);
+      expect(outside).toBe('');
+    });
+
     it('a logger that throws does not fail the answer', async () => {
       const logger: ToolLogger = {
         debug: () => undefined,
@@ -214,6 +233,17 @@ describe("the transports log in the app's logger", () => {
         await handler.close();
       });
       expect(lines).toEqual([{ level: 'error', message: expect.stringMatching(/^toolwright fetch: the body of POST \/mcp was read before the handler got the request/) }]);
+      expect(outside).toBe('');
+    });
+
+    it("jsonResponse: the SDK's warning that a 2026-07-28 call's notifications are dropped, in the logger", async () => {
+      const { lines, logger } = recordingLogger();
+      const app = await createApp({ name: 'logged', version: '1', tools: [Echo], logger });
+      const outside = await outsideTheLogger(async () => {
+        const handler = createFetchHandler(app, { jsonResponse: true });
+        await handler.close();
+      });
+      expect(lines).toEqual([{ level: 'warn', message: expect.stringMatching(/^toolwright fetch: responseMode: 'json' drops mid-call notifications/) }]);
       expect(outside).toBe('');
     });
 

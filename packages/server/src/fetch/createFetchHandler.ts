@@ -1,4 +1,4 @@
-import type { AuthInfo } from '@toolwright/core';
+import type { AuthInfo, ToolLogger } from '@toolwright/core';
 import { PendingCount } from '../ground/PendingCount';
 import { createModernFetch } from '../serving/createModernFetch';
 import type { ServerFactory } from '../serving/ServerFactory';
@@ -89,6 +89,7 @@ export function createFetchHandler(app: ServerFactory, options: FetchHandlerOpti
     maxRequestBytes: maxBody,
     subscribe: (notifier) => listenToChanges(app, cluster, notifier),
     onerror: () => {},
+    warn: (message) => logWarning(app.logger, `toolwright fetch: ${message}`),
     tools: app,
   });
   let closing = false;
@@ -229,4 +230,14 @@ export function createFetchHandler(app: ServerFactory, options: FetchHandlerOpti
 
 function headerOf(headers: Headers, name: string): string | undefined {
   return headers.get(name) ?? undefined;
+}
+
+/** A warning of the handler's own making (not a client's): the app's logger when it has one, else the console. */
+function logWarning(logger: ToolLogger | undefined, line: string): void {
+  try {
+    if (logger) logger.warn(line);
+    else console.warn(line);
+  } catch {
+    // The app's logger failed: nothing else is owed this line.
+  }
 }

@@ -144,6 +144,7 @@ export function createHttpHandler(app: ServerFactory, options: HttpHandlerOption
   const era2025 = stateful ?? createStatelessHandler(app, { transportKind, jsonResponse, maxBufferedBytes, trackPost });
   const modern = createModernHandler(app, {
     jsonResponse,
+    warn: (message) => failures.warn(message),
     subscribe: (notifier) => listenToChanges(app, cluster, notifier),
     maxBufferedBytes,
     maxRequestBytes: maxBody,

@@ -1,5 +1,6 @@
 import type { AuthInfo } from '@toolwright/core';
-import { createMcpHandler } from '../sdk/sdk';
+import type { createMcpHandler } from '../sdk/sdk';
+import { createSdkMcpHandler } from '../sdk/createSdkMcpHandler';
 import { sdkServer } from '../sdk/sdkServer';
 import { extendedListen, type ExtendedListens } from './extendedListen';
 import { listenedResources, listenRefusal, listenRefusalMessage } from './listenRefusal';
@@ -29,6 +30,8 @@ export interface ModernFetchOptions {
   /** Tells the SDK's `subscriptions/listen` streams of every change; returns the function that stops it. */
   subscribe(notifier: ReturnType<typeof createMcpHandler>['notify']): () => void;
   onerror(error: Error): void;
+  /** Where the SDK's warnings as it makes its handler go (with `jsonResponse`: notifications sent before a result are dropped). */
+  warn(message: string): void;
   /** Whether `abandon` can answer the calls being answered (default true); false where the caller abandons them itself (node's responses). */
   abandonable?: boolean;
   /** The app's tools, for the `Mcp-Param-*` header check of a `tools/call` (SEP-2243); without it, none is made. */
@@ -46,11 +49,15 @@ export interface ModernFetchOptions {
  */
 export function createModernFetch(factory: (setup: ServerSetup) => McpServerHandle, options: ModernFetchOptions): ModernFetch {
   const { maxRequestBytes } = options;
-  const handler = createMcpHandler(() => sdkServer(factory({ era: 'modern', maxRequestBytes })), {
-    legacy: 'reject',
-    responseMode: options.jsonResponse ? 'json' : 'auto',
-    onerror: options.onerror,
-  });
+  const handler = createSdkMcpHandler(
+    () => sdkServer(factory({ era: 'modern', maxRequestBytes })),
+    {
+      legacy: 'reject',
+      responseMode: options.jsonResponse ? 'json' : 'auto',
+      onerror: options.onerror,
+    },
+    options.warn,
+  );
   const unsubscribe = options.subscribe(handler.notify);
   const extendedListens: ExtendedListens = new Set();
   const calls = options.abandonable === false ? undefined : new AbandonableCalls();

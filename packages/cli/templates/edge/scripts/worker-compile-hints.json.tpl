@@ -271,6 +271,7 @@
     "createOriginPolicy",
     "createRequestRules",
     "createSchemaContext",
+    "createSdkMcpHandler",
     "createServerNotifier",
     "createToolBinding",
     "createWebStandardTransport",
