@@ -224,14 +224,26 @@ export class RedisTaskStore implements TaskStore {
   private subscribe(): void {
     if (this.subscriber) return;
     // Subscribes only, so it queues its subscription until connected (a cluster's connection has no offline queue: it would refuse it while still connecting).
-    const subscriber = this.redis.duplicate({ enableOfflineQueue: true, commandTimeout: undefined, autoResubscribe: true });
+    // It subscribes again itself on every reconnection, not with ioredis's autoResubscribe: that one's SUBSCRIBE has no
+    // handler, so a close() while it is unanswered (Redis just back) would reject it unhandled ("Connection is closed.").
+    const subscriber = this.redis.duplicate({ enableOfflineQueue: true, commandTimeout: undefined, autoResubscribe: false });
     this.subscriber = subscriber;
     subscriber.on('message', (channel: string, message: string) => {
       if (channel === this.channel) void this.heardCancel(message);
       else if (channel === this.changes) for (const w of this.watchers) w(message);
     });
     subscriber.on('error', () => undefined);
-    void subscriber.subscribe(this.channel, this.changes).catch(() => undefined);
+    let inFlight = false;
+    const listen = () => {
+      inFlight = true;
+      subscriber
+        .subscribe(this.channel, this.changes)
+        .catch(() => undefined)
+        .finally(() => (inFlight = false));
+    };
+    // Connected (again): subscribes, unless the subscription queued below is the one just sent.
+    subscriber.on('ready', () => void (inFlight || listen()));
+    listen();
   }
 
   /**

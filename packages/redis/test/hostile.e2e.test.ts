@@ -1,5 +1,6 @@
 import 'reflect-metadata';
 import { Param, Tool } from '@toolwright/core';
+import type { Redis } from 'ioredis';
 import { RedisTaskStore, createRedisCluster, createRedisMiddlewareStores, type RedisCluster } from '@toolwright/redis';
 import { createApp, tasks, TASKS_EXTENSION_ID } from '@toolwright/server';
 import { GET_STREAM_ID, type HttpListener } from '@toolwright/server/http';
@@ -227,6 +228,44 @@ describe('RedisTaskStore on a cluster connection, with hostile task ids and valu
       3000,
       'the cancel to be heard',
     );
+  });
+
+  it('closes its cancel subscriber while it reconnects (Redis just back) without an unhandled rejection', async () => {
+    const third = new RedisTaskStore(cluster);
+    const heard: string[] = [];
+    third.onCancel((id) => heard.push(id));
+    const now = new Date().toISOString();
+    await other.create({ taskId: 't2', owner: '', status: 'cancelled', createdAt: now, lastUpdatedAt: now, ttlMs: 60_000, pollIntervalMs: 100, expiresAt: Date.now() + 60_000, tool: 'x' });
+    await eventually(
+      async () => {
+        await other.publishCancel('t2');
+        return heard.includes('t2');
+      },
+      3000,
+      'the cancel to be heard',
+    );
+    // Closed between its reconnection's ready check (INFO, sent) and the answer: what a close() right after Redis came back meets.
+    const subscriber = (third as unknown as { subscriber: Redis & { _readyCheck(callback: unknown): void } }).subscriber;
+    const readyCheck = subscriber._readyCheck.bind(subscriber);
+    let closed: Promise<void> | undefined;
+    subscriber._readyCheck = (callback) => {
+      readyCheck(callback);
+      closed ??= third.close();
+    };
+    const unhandled: unknown[] = [];
+    const onUnhandled = (error: unknown) => void unhandled.push(error);
+    process.on('unhandledRejection', onUnhandled);
+    try {
+      await redis.stop();
+      await redis.start();
+      await eventually(() => closed !== undefined && subscriber.status === 'end', 5000, 'the subscriber closed');
+      await closed;
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(unhandled).toEqual([]);
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+      await eventually(() => cluster.connected, 5000, 'reconnection');
+    }
   });
 
   it('answers a malformed or foreign task with a clear error, an overlong id as unknown, and keeps serving', async () => {
