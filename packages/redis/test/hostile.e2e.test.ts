@@ -245,7 +245,7 @@ describe('RedisTaskStore on a cluster connection, with hostile task ids and valu
       'the cancel to be heard',
     );
     // Closed between its reconnection's ready check (INFO, sent) and the answer: what a close() right after Redis came back meets.
-    const subscriber = (third as unknown as { subscriber: Redis & { _readyCheck(callback: unknown): void } }).subscriber;
+    const subscriber = (third as unknown as { subscriber: { status: Redis['status']; _readyCheck(callback: unknown): void } }).subscriber;
     const readyCheck = subscriber._readyCheck.bind(subscriber);
     let closed: Promise<void> | undefined;
     subscriber._readyCheck = (callback) => {
