@@ -1,37 +1,63 @@
 #!/usr/bin/env node
 'use strict';
-// Runs npm scripts at the same time and fails when any of them fails:
+// Runs npm scripts side by side and fails when any of them fails:
 //
 //   node scripts/run-parallel.js typecheck lint api:check
+//   node scripts/run-parallel.js --jobs 3 soak:ci test:docs "test:peer-range express" ...
 //
-// `npm test` uses it for checks that read the tree and share nothing (each is one busy
-// process, so two cores run two of them in the time of one). Each script's output is printed
-// whole when it ends, so the logs do not interleave; the last line says which failed.
+// Without --jobs every script starts at once. With --jobs N at most N run at a time, started
+// in the order given (put the longest first): when one ends, the next starts, so two cores
+// stay busy to the end instead of one lane of fixed steps finishing long after the others.
+// An item is an npm script, optionally followed by its arguments ("test:peer-range express"
+// runs `npm run test:peer-range -- express`). `npm test` uses it for checks that share
+// nothing. Each script's output is printed whole when it ends, so the logs do not interleave;
+// the last lines list each script's time, and which failed.
 
 const { spawn } = require('node:child_process');
 
-async function main(scripts) {
-  if (scripts.length === 0) {
-    console.error('usage: node scripts/run-parallel.js <npm script>..., e.g. typecheck lint');
+function parse(argv) {
+  const args = [...argv];
+  let jobs = Infinity;
+  if (args[0] === '--jobs') {
+    args.shift();
+    jobs = Number(args.shift());
+    if (!Number.isInteger(jobs) || jobs < 1) return { error: 'run-parallel: --jobs takes a whole number of at least 1, e.g. --jobs 2' };
+  }
+  if (args.length === 0) return { error: 'usage: node scripts/run-parallel.js [--jobs N] <npm script> [<npm script> ...], e.g. typecheck lint' };
+  return { jobs, items: args };
+}
+
+async function main(argv) {
+  const { error, jobs, items } = parse(argv);
+  if (error) {
+    console.error(error);
     return 2;
   }
-  const results = await Promise.all(scripts.map(run));
-  const failed = results.filter((r) => r.code !== 0).map((r) => `${r.script} (${r.code === null ? 'killed' : `exit ${r.code}`})`);
-  console.error(`run-parallel: ${failed.length === 0 ? `${scripts.join(', ')} passed` : `FAILED: ${failed.join(', ')}`}`);
+  const results = [];
+  let next = 0;
+  const lane = async () => {
+    while (next < items.length) results.push(await run(items[next++]));
+  };
+  await Promise.all(Array.from({ length: Math.min(jobs, items.length) }, lane));
+  const failed = results.filter((r) => r.code !== 0).map((r) => `${r.item} (${r.code === null ? 'killed' : `exit ${r.code}`})`);
+  console.error(`run-parallel: ${results.map((r) => `${r.item} ${r.seconds} s`).join(', ')}`);
+  console.error(`run-parallel: ${failed.length === 0 ? 'all passed' : `FAILED: ${failed.join(', ')}`}`);
   return failed.length === 0 ? 0 : 1;
 }
 
-function run(script) {
+function run(item) {
+  const [script, ...args] = item.split(' ').filter(Boolean);
   return new Promise((resolve) => {
     const started = Date.now();
-    const child = spawn('npm', ['run', '--silent', script], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn('npm', ['run', '--silent', script, ...(args.length > 0 ? ['--', ...args] : [])], { stdio: ['ignore', 'pipe', 'pipe'] });
     const output = [];
     child.stdout.on('data', (chunk) => output.push(chunk));
     child.stderr.on('data', (chunk) => output.push(chunk));
     child.on('close', (code) => {
-      process.stdout.write(`\n> ${script} (${((Date.now() - started) / 1000).toFixed(1)} s, exit ${code})\n`);
+      const seconds = ((Date.now() - started) / 1000).toFixed(1);
+      process.stdout.write(`\n> ${item} (${seconds} s, exit ${code})\n`);
       process.stdout.write(Buffer.concat(output));
-      resolve({ script, code });
+      resolve({ item, code, seconds });
     });
   });
 }
