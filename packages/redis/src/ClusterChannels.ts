@@ -33,10 +33,15 @@ export class ClusterChannels {
     private readonly connection: ClusterConnection,
   ) {}
 
-  /** Subscribes to the channels every instance hears, and hears them from now on. */
+  /**
+   * Subscribes to the channels every instance hears, and hears them from now on. On each reconnection it subscribes
+   * again to every channel it listens on, its errors caught: ioredis's own resubscription (autoResubscribe) has no
+   * handler, so a close() while Redis had not yet answered it (Redis just back) left an unhandled rejection.
+   */
   async open(): Promise<void> {
     const { keys } = this.connection;
     await this.subscriber.subscribe(keys.ended, keys.changes, keys.alive);
+    this.subscriber.on('ready', () => void this.subscriber.subscribe(...this.channels()).catch(() => undefined));
     this.subscriber.on('message', (channel: string, payload: string) => {
       try {
         this.hear(channel, payload);
@@ -96,6 +101,12 @@ export class ClusterChannels {
       this.watchers.delete(session);
       void this.subscriber.unsubscribe(keys.ev(session)).catch(() => {});
     };
+  }
+
+  /** Every channel listened on now: the shared ones, the relays and each watched session's. */
+  private channels(): string[] {
+    const { keys } = this.connection;
+    return [keys.ended, keys.changes, keys.alive, ...this.relays.keys(), ...[...this.watchers.keys()].map((session) => keys.ev(session))];
   }
 
   private drop(channel: string, why: string): void {

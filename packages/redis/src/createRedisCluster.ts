@@ -96,8 +96,9 @@ export async function createRedisCluster(options: RedisClusterOptions = {}): Pro
   };
   const url = options.url ?? 'redis://127.0.0.1:6379';
   const redis = withClusterScripts(new Redis(url, base));
-  // The subscriber queues its (re)subscriptions while disconnected; it runs no other command.
-  const subscriber = new Redis(url, { ...base, enableOfflineQueue: true, commandTimeout: undefined, autoResubscribe: true });
+  // The subscriber queues its subscriptions while disconnected; it runs no other command. ClusterChannels subscribes
+  // again on each reconnection (ioredis's autoResubscribe sends a SUBSCRIBE with no handler: see ClusterChannels.open).
+  const subscriber = new Redis(url, { ...base, enableOfflineQueue: true, commandTimeout: undefined, autoResubscribe: false });
   reportOutages(redis, subscriber, log);
   await connectRedis(redis, subscriber, { url, prefix, secrets: [options.redis?.password] });
   for (const warning of redisWarnings(url, options.redis)) log('warn', warning);
