@@ -7,6 +7,7 @@ import { GET_STREAM_ID, type HttpListener } from '@toolwright/server/http';
 import { cache } from '@toolwright/server/middleware';
 import { createFetchHandler } from '@toolwright/server/fetch';
 import { startRedisServer, type RedisServer } from './fixtures/redisServer';
+import { unhandledRejectionsDuring } from './fixtures/unhandledRejectionsDuring';
 import { connectRoundRobin, eventually, startInstances, stopInstances, textOf, type Instance } from './fixtures/instances';
 import { HEADERS, openGet, openRawSession, readSse, rpc } from './fixtures/sse';
 import { modernRequest } from '../../server/test/fixtures/modernRequest';
@@ -252,18 +253,15 @@ describe('RedisTaskStore on a cluster connection, with hostile task ids and valu
       readyCheck(callback);
       closed ??= third.close();
     };
-    const unhandled: unknown[] = [];
-    const onUnhandled = (error: unknown) => void unhandled.push(error);
-    process.on('unhandledRejection', onUnhandled);
     try {
-      await redis.stop();
-      await redis.start();
-      await eventually(() => closed !== undefined && subscriber.status === 'end', 5000, 'the subscriber closed');
-      await closed;
-      await new Promise((resolve) => setImmediate(resolve));
+      const unhandled = await unhandledRejectionsDuring(async () => {
+        await redis.stop();
+        await redis.start();
+        await eventually(() => closed !== undefined && subscriber.status === 'end', 5000, 'the subscriber closed');
+        await closed;
+      });
       expect(unhandled).toEqual([]);
     } finally {
-      process.off('unhandledRejection', onUnhandled);
       await eventually(() => cluster.connected, 5000, 'reconnection');
     }
   });

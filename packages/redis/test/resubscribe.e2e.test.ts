@@ -3,6 +3,7 @@ import { GET_STREAM_ID } from '@toolwright/server/http';
 import { Redis } from 'ioredis';
 import { eventually } from './fixtures/instances';
 import { startRedisServer, type RedisServer } from './fixtures/redisServer';
+import { unhandledRejectionsDuring } from './fixtures/unhandledRejectionsDuring';
 
 /** The cluster's subscriber connection subscribes again itself when Redis comes back (ClusterChannels.open). */
 describe("a cluster's subscriptions across a Redis restart", () => {
@@ -67,19 +68,16 @@ describe('a cluster closed while its subscriber reconnects', () => {
       readyCheck.call(this, callback);
       if (this.options.enableOfflineQueue) closed ??= cluster.close();
     };
-    const unhandled: unknown[] = [];
-    const onUnhandled = (error: unknown) => void unhandled.push(error);
-    process.on('unhandledRejection', onUnhandled);
     try {
-      await redis.stop();
-      await redis.start();
-      await eventually(() => closed !== undefined, 5000, 'the close during the reconnection');
-      await closed;
-      await new Promise((resolve) => setImmediate(resolve));
+      const unhandled = await unhandledRejectionsDuring(async () => {
+        await redis.stop();
+        await redis.start();
+        await eventually(() => closed !== undefined, 5000, 'the close during the reconnection');
+        await closed;
+      });
       expect(unhandled).toEqual([]);
     } finally {
       proto._readyCheck = readyCheck;
-      process.off('unhandledRejection', onUnhandled);
       await cluster.close();
       await redis.close();
     }
