@@ -42,10 +42,9 @@ const SUITES = [
   'packages/nestjs/test/',
   'packages/hono/test/',
   'examples/(weather|minimal|http|full)/test/.*\\.e2e',
-  // The edge example built by its bundler on this Node, then served on Deno and Bun. The bundler's own
-  // suites (esbuild and TypeScript's compiler API, about 180 s of a worker on each version) run once:
-  // neither leans on the Node.js version, and a Worker's runtime is workerd, Deno or Bun, not Node.
-  'examples/edge/test/runtimes\\.e2e',
+  // Not the edge example (examples/edge/test/): its bundler (esbuild, TypeScript's compiler API) does not lean
+  // on the Node.js version, and its runtimes are workerd, Deno and Bun, not Node. Its suites run once, in `jest`;
+  // on each version they would take a worker about 180 s (the bundler's) and 40 to 60 s (runtimes.e2e).
   // Redis over Node's sockets.
   'packages/redis/test/session-state\\.e2e',
   'packages/redis/test/cluster\\.e2e',
