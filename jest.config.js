@@ -27,6 +27,7 @@ const SLOW = {
   'packages/cli/test/new-from-a-checkout.test.ts': 'npm packs the packages for a generated project',
   'packages/cli/test/packed-packages.e2e.test.ts': 'npm packs the packages, installs them in a temporary project and runs them',
   'packages/cli/test/repository-setup.test.ts': 'runs git, npx toolwright and scripts/check-prerequisites.js',
+  'packages/cli/test/run-parallel.test.ts': 'runs scripts/run-parallel.js, which runs npm scripts',
   'packages/cli/test/supported-node.test.ts': 'runs the built CLI and server under a pretend Node 18',
   'packages/cli/test/test-conformance.e2e.test.ts': 'runs the conformance suite (downloaded) on a served example',
   'packages/core/test/dto-decorators-built.test.ts': 'loads the weather example from dist/ in a fresh node',

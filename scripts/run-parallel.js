@@ -3,32 +3,39 @@
 // Runs npm scripts side by side and fails when any of them fails:
 //
 //   node scripts/run-parallel.js typecheck lint api:check
-//   node scripts/run-parallel.js --jobs 3 soak:ci test:docs "test:peer-range express" ...
+//   node scripts/run-parallel.js --jobs 2 test:docs "test:peer-range express" ...
+//   node scripts/run-parallel.js --live test:after-build soak:ci test:after-build
 //
 // Without --jobs every script starts at once. With --jobs N at most N run at a time, started
 // in the order given (put the longest first): when one ends, the next starts, so two cores
 // stay busy to the end instead of one lane of fixed steps finishing long after the others.
 // An item is an npm script, optionally followed by its arguments ("test:peer-range express"
 // runs `npm run test:peer-range -- express`). `npm test` uses it for checks that share
-// nothing. Each script's output is printed whole when it ends, so the logs do not interleave;
-// the last lines list each script's time, and which failed.
+// nothing. Each script's output is printed whole when it ends, so the logs do not interleave,
+// but for the --live item's, printed as it comes (one long step beside a quiet one: jest beside
+// the soak); the last lines list each script's time, and which failed.
 
 const { spawn } = require('node:child_process');
 
 function parse(argv) {
   const args = [...argv];
   let jobs = Infinity;
-  if (args[0] === '--jobs') {
-    args.shift();
-    jobs = Number(args.shift());
-    if (!Number.isInteger(jobs) || jobs < 1) return { error: 'run-parallel: --jobs takes a whole number of at least 1, e.g. --jobs 2' };
+  let live;
+  while (args[0] === '--jobs' || args[0] === '--live') {
+    const option = args.shift();
+    if (option === '--live') live = args.shift();
+    else {
+      jobs = Number(args.shift());
+      if (!Number.isInteger(jobs) || jobs < 1) return { error: 'run-parallel: --jobs takes a whole number of at least 1, e.g. --jobs 2' };
+    }
   }
-  if (args.length === 0) return { error: 'usage: node scripts/run-parallel.js [--jobs N] <npm script> [<npm script> ...], e.g. typecheck lint' };
-  return { jobs, items: args };
+  if (args.length === 0) return { error: 'usage: node scripts/run-parallel.js [--jobs N] [--live <item>] <npm script> [<npm script> ...], e.g. typecheck lint' };
+  if (live !== undefined && !args.includes(live)) return { error: `run-parallel: --live ${live}: not among the items to run (${args.join(', ')})` };
+  return { jobs, live, items: args };
 }
 
 async function main(argv) {
-  const { error, jobs, items } = parse(argv);
+  const { error, jobs, live, items } = parse(argv);
   if (error) {
     console.error(error);
     return 2;
@@ -36,7 +43,13 @@ async function main(argv) {
   const results = [];
   let next = 0;
   const lane = async () => {
-    while (next < items.length) results.push(await run(items[next++]));
+    while (next < items.length) {
+      const item = items[next++];
+      const result = await run(item, item === live);
+      results.push(result);
+      const running = items.filter((i) => !results.some((r) => r.item === i));
+      if (item === live && result.code !== 0 && running.length > 0) console.error(`run-parallel: ${item} failed; waiting for ${running.join(', ')} to end (Ctrl-C stops it)`);
+    }
   };
   await Promise.all(Array.from({ length: Math.min(jobs, items.length) }, lane));
   const failed = results.filter((r) => r.code !== 0).map((r) => `${r.item} (${r.code === null ? 'killed' : `exit ${r.code}`})`);
@@ -45,14 +58,14 @@ async function main(argv) {
   return failed.length === 0 ? 0 : 1;
 }
 
-function run(item) {
+function run(item, live) {
   const [script, ...args] = item.split(' ').filter(Boolean);
   return new Promise((resolve) => {
     const started = Date.now();
-    const child = spawn('npm', ['run', '--silent', script, ...(args.length > 0 ? ['--', ...args] : [])], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn('npm', ['run', '--silent', script, ...(args.length > 0 ? ['--', ...args] : [])], { stdio: ['ignore', live ? 'inherit' : 'pipe', live ? 'inherit' : 'pipe'] });
     const output = [];
-    child.stdout.on('data', (chunk) => output.push(chunk));
-    child.stderr.on('data', (chunk) => output.push(chunk));
+    child.stdout?.on('data', (chunk) => output.push(chunk));
+    child.stderr?.on('data', (chunk) => output.push(chunk));
     child.on('close', (code) => {
       const seconds = ((Date.now() - started) / 1000).toFixed(1);
       process.stdout.write(`\n> ${item} (${seconds} s, exit ${code})\n`);

@@ -86,9 +86,10 @@ describe('RELEASING.md and the release configuration', () => {
       }
       expect({ adapter, ranTogether: frameworkRanges.split(' && ').includes(`node scripts/test-peer-range.js ${adapter}`) }).toEqual({ adapter, ranTogether: true });
     }
-    // npm test runs each of them after jest, in the queue beside the soak, skipping an end that is the lockfile's (jest ran on it).
+    // npm test runs each of them after jest, in its queue, skipping an end that is the lockfile's (jest ran on it).
     const scripts = JSON.parse(text('package.json')).scripts as Record<string, string>;
-    expect(scripts.test).toContain('npm run test:after-jest');
+    expect(scripts.test).toContain('test:after-build');
+    expect(scripts['test:after-build']).toMatch(/ jest && npm run test:after-jest$/);
     for (const family of ['express', 'fastify', 'hono', 'next', 'eslint', 'sdk', 'nest']) {
       const queued = scripts['test:after-jest'].includes(`'test:peer-range ${family} --skip-locked'`);
       expect({ family, queued }).toEqual({ family, queued: true });
