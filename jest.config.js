@@ -16,6 +16,7 @@ const SLOW = {
   'examples/interop/test/': 'third-party MCP clients (some on Node 22) drive the built examples in processes',
   'examples/weather/test/': 'runs dist/server.js and dist/demo.js',
   'packages/cli/test/docs.e2e.test.ts': 'reads the contract of examples/full/dist/server.js',
+  'packages/cli/test/clone-head.test.ts': 'runs git on temporary repositories',
   'packages/cli/test/commands.e2e.test.ts': 'runs the built CLI on generated projects, npm install',
   'packages/cli/test/dev-inspect.e2e.test.ts': 'runs toolwright dev in a process',
   'packages/cli/test/failed-build-keeps-dist.e2e.test.ts': 'builds temporary projects with tsc and runs toolwright dev in a process',

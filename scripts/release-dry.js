@@ -21,6 +21,7 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { staleReferences } = require('./sync-versions.js');
+const { cloneHead } = require('./cloneHead.js');
 
 const ROOT = path.resolve(__dirname, '..');
 const PACK_TESTS = ['packages/cli/test/packed-packages.e2e.test.ts', 'packages/cli/test/package-readmes.test.ts', 'packages/cli/test/releasing.test.ts'];
@@ -71,10 +72,14 @@ say(`done in ${((Date.now() - started) / 1000).toFixed(1)} s: nothing was commit
 
 /** Step 3: lerna version in a clone of HEAD (with its tags, which lerna reads to find the last release). */
 function version(clone) {
-  const head = capture('git', ['rev-parse', '--short', 'HEAD']).trim();
-  const branch = capture('git', ['rev-parse', '--abbrev-ref', 'HEAD']).trim();
-  say(`3/4 lerna version in a throwaway clone of ${branch} at ${head} (the last commit; uncommitted changes are not released)`);
-  capture('git', ['clone', '--quiet', '--branch', branch, ROOT, clone]);
+  let cloned;
+  try {
+    cloned = cloneHead(ROOT, clone);
+  } catch (error) {
+    fail(`release:dry: cloning HEAD into ${clone} failed:\n${error.stderr ?? error.message}`);
+  }
+  const { branch, head } = cloned;
+  say(`3/4 lerna version in a throwaway clone of HEAD at ${head}, on branch ${branch} (the last commit; uncommitted changes are not released)`);
   // The clone's git identity, in case the machine has none: lerna checks it before versioning.
   capture('git', ['config', 'user.name', 'release dry run'], { cwd: clone });
   capture('git', ['config', 'user.email', 'release-dry-run@localhost'], { cwd: clone });
