@@ -31,6 +31,7 @@ const SLOW = {
   'packages/cli/test/run-parallel.test.ts': 'runs scripts/run-parallel.js, which runs npm scripts',
   'packages/cli/test/supported-node.test.ts': 'runs the built CLI and server under a pretend Node 18',
   'packages/cli/test/test-conformance.e2e.test.ts': 'runs the conformance suite (downloaded) on a served example',
+  'packages/cli/test/test-peer-range-args.test.ts': 'runs scripts/test-peer-range.js',
   'packages/core/test/dto-decorators-built.test.ts': 'loads the weather example from dist/ in a fresh node',
   'packages/create-toolwright/test/': 'runs the built create-toolwright bin',
   'packages/nestjs/test/without-fastify.e2e.test.ts': 'runs the built @toolwright/nestjs in a fresh node, in a project without @toolwright/fastify',

@@ -34,6 +34,15 @@ function parse(argv) {
   return { jobs, live, items: args };
 }
 
+/** After the live item failed: which items still run, and which are queued behind them. */
+function reportWaiting(failed, items, ended, next) {
+  const running = items.slice(0, next).filter((_, index) => !ended.has(index));
+  const queued = items.slice(next);
+  if (running.length === 0 && queued.length === 0) return;
+  const then = queued.length === 0 ? '' : `${running.length === 0 ? '' : ', then '}${queued.join(', ')} (queued)`;
+  console.error(`run-parallel: ${failed} failed; waiting for ${running.join(', ')}${then} to end (Ctrl-C stops it)`);
+}
+
 async function main(argv) {
   const { error, jobs, live, items } = parse(argv);
   if (error) {
@@ -41,14 +50,16 @@ async function main(argv) {
     return 2;
   }
   const results = [];
+  const ended = new Set();
   let next = 0;
   const lane = async () => {
     while (next < items.length) {
-      const item = items[next++];
+      const index = next++;
+      const item = items[index];
       const result = await run(item, item === live);
       results.push(result);
-      const running = items.filter((i) => !results.some((r) => r.item === i));
-      if (item === live && result.code !== 0 && running.length > 0) console.error(`run-parallel: ${item} failed; waiting for ${running.join(', ')} to end (Ctrl-C stops it)`);
+      ended.add(index);
+      if (item === live && result.code !== 0) reportWaiting(item, items, ended, next);
     }
   };
   await Promise.all(Array.from({ length: Math.min(jobs, items.length) }, lane));

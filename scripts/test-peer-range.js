@@ -132,7 +132,8 @@ const FAMILIES = {
 };
 
 const [familyName, ...args] = process.argv.slice(2);
-const family = FAMILIES[familyName];
+// Looked up as an own property: `constructor` or `toString` on the command line names no family.
+const family = Object.hasOwn(FAMILIES, familyName ?? '') ? FAMILIES[familyName] : undefined;
 if (!family) fail(`test-peer-range: name a family first: ${Object.keys(FAMILIES).join(' or ')}.`);
 const skipLocked = args.includes('--skip-locked');
 const ends = args.filter((a) => a !== '--skip-locked');

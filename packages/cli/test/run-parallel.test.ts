@@ -45,6 +45,16 @@ describe('scripts/run-parallel.js', () => {
     expect(stderr).toContain('run-parallel: FAILED: bad (exit 3)');
   });
 
+  it('when the live step fails, tells the steps still running from the ones queued behind them', () => {
+    const both = runParallel('--jobs', '2', '--live', 'bad', 'slow', 'bad', 'args');
+    expect(both.status).toBe(1);
+    expect(both.stderr).toContain('run-parallel: bad failed; waiting for slow, then args (queued) to end (Ctrl-C stops it)');
+    const queuedOnly = runParallel('--jobs', '1', '--live', 'bad', 'bad', 'args');
+    expect(queuedOnly.stderr).toContain('run-parallel: bad failed; waiting for args (queued) to end (Ctrl-C stops it)');
+    // Nothing left to wait for: no message.
+    expect(runParallel('--live', 'bad', 'bad').stderr).not.toContain('waiting for');
+  });
+
   it('runs at most --jobs at a time, in the order given, passing an item its arguments', () => {
     const { status, stdout } = runParallel('--jobs', '1', 'slow', 'args one two');
     expect(status).toBe(0);

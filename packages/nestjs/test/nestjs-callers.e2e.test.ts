@@ -158,7 +158,7 @@ describe.each(PLATFORMS)('Nest on %s: authInfoFrom names the caller the app guar
   });
 
   it.each(['throw-null-proto', 'reject-string', 'throw-undefined'])('a global guard that throws a non-Error (%s) is a JSON-RPC 500, never a hang or a crash; the server serves on', async (value) => {
-    const answer = await Promise.race([post(served.url, INITIALIZE, { 'x-user': value }), new Promise<never>((_, reject) => setTimeout(() => reject(new Error('no answer in 5 s')), 5_000))]);
+    const answer = await Promise.race([post(served.url, INITIALIZE, { 'x-user': value }), new Promise<never>((_, reject) => setTimeout(() => reject(new Error('no answer in 5 s')), 5_000).unref())]);
     const text = await answer.text();
     expect([answer.status, JSON.parse(text).error.code]).toEqual([500, -32603]);
     expect(text).not.toMatch(LEAKS);
