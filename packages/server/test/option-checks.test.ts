@@ -173,3 +173,44 @@ describe("createApp's logging options", () => {
     );
   });
 });
+
+describe("createApp's server info (what every client checks at initialize)", () => {
+  const tools = [HttpTools];
+
+  it.each<[string, unknown, string]>([
+    ['no options at all', undefined, "Toolwright: createApp takes one options object, e.g. createApp({ name: 'weather', version: '1.0.0', tools: [WeatherTools] }) (got undefined)."],
+    ['null', null, 'createApp takes one options object'],
+    ['a list of classes', [HttpTools], 'createApp takes one options object'],
+    [
+      'no name',
+      { version: '1', tools },
+      "Toolwright: createApp's `name` is missing. Clients receive it in serverInfo.name and refuse a server without it: give a non-empty string, e.g. name: 'weather'.",
+    ],
+    ['an empty name', { name: '', version: '1', tools }, "createApp's `name` is an empty string."],
+    ['a blank name', { name: ' ', version: '1', tools }, "createApp's `name` is blank."],
+    ['a numeric version', { name: 'n', version: 1, tools }, "createApp's `version` is a number, not a string. Clients receive it in serverInfo.version"],
+    ['a null version', { name: 'n', version: null, tools }, "createApp's `version` is null, not a string."],
+    ['a numeric websiteUrl', { name: 'n', version: '1', tools, websiteUrl: 5 }, "Toolwright: createApp's option websiteUrl is a number, not a string. Clients check the server's info"],
+    ['an icon without src', { name: 'n', version: '1', tools, icons: [{ mimeType: 'image/png' }] }, "createApp's option icons[0].src is missing (an icon needs its URL)."],
+    ['icons as a string', { name: 'n', version: '1', tools, icons: 'logo.png' }, "createApp's option icons is a string, not an array."],
+    ['instructions as a list', { name: 'n', version: '1', tools, instructions: ['be brief'] }, "createApp's option instructions is an array, not a string."],
+  ])('refuses %s before building anything, naming the option and the fix', async (_, options, message) => {
+    const failure = await createApp(options as never).catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(ConfigError);
+    expect((failure as Error).message).toContain(message);
+  });
+
+  it('takes the optional fields with their types, and a real client receives them', async () => {
+    const icons = [{ src: 'https://example.com/logo.png', mimeType: 'image/png', sizes: ['48x48'] }];
+    const app = await createApp({ name: 'info', version: '2.0.0', title: 'Info', description: 'd', websiteUrl: 'https://example.com', icons, instructions: 'be brief', tools, logger: quiet });
+    const client = new Client({ name: 'checker', version: '1' });
+    const fetch = app.fetch;
+    try {
+      await client.connect(new StreamableHTTPClientTransport(new URL('http://127.0.0.1/mcp'), { fetch: (url, init) => fetch(new Request(url, init)) }));
+      expect(client.getServerVersion()).toEqual({ name: 'info', version: '2.0.0', title: 'Info', description: 'd', websiteUrl: 'https://example.com', icons });
+      expect(client.getInstructions()).toBe('be brief');
+    } finally {
+      await client.close();
+    }
+  });
+});

@@ -14,6 +14,7 @@ export type { UriTemplateMatcher } from '../uri/compileUriTemplate';
 export { createDefaultContainer } from '../container/defaultContainer';
 export { defaultToolName, TOOL_NAME_PATTERN } from '../registry/toolName';
 export { timeoutProblem } from '../registry/timeoutProblem';
+export { shapeProblem, SERVER_INFO_SHAPE } from '../registry/descriptorShapes';
 export { isToolClass } from '../metadata/readMemberMetadata';
 export { composeMiddleware, isMiddlewareClass } from '../pipeline/composeMiddleware';
 export type { MiddlewareChain } from '../pipeline/composeMiddleware';

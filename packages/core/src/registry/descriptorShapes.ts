@@ -39,6 +39,9 @@ export const ICON: ValueRule = (value, at) =>
     : shapeProblem(value, ICON_FIELDS, at);
 const COMMON = { name: 'string', title: 'string', description: 'string', icons: [ICON], _meta: 'object' } as const;
 
+/** What an app sends about itself (`serverInfo` of `initialize` and `server/discover`, and its `instructions`), beside the name and version every app must give. */
+export const SERVER_INFO_SHAPE: DescriptorShape = { title: 'string', description: 'string', websiteUrl: 'string', icons: [ICON], instructions: 'string' };
+
 /** A resource's or a content block's `annotations`: who it is for, how much it matters, when it last changed. */
 export const CONTENT_ANNOTATIONS_SHAPE: DescriptorShape = { audience: [oneOf('user', 'assistant')], priority: fraction, lastModified: dateTime };
 

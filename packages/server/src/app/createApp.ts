@@ -32,6 +32,7 @@ import { DEFAULT_DRAIN_TIMEOUT_MS } from '../serving/drainWindow';
 import type { MountedHold } from '../compose/holdMounted';
 import type { MemberLimits } from '../pipeline/ServedMember';
 import { checkLogging } from './checkLogging';
+import { checkServerInfo } from './checkServerInfo';
 import { installServingRefusal, refuseServing, servingRefusalOf } from './servingRefusal';
 import { DEFAULT_GUARD_TIMEOUT_MS } from '../pipeline/passesGuards';
 
@@ -41,6 +42,7 @@ import { DEFAULT_GUARD_TIMEOUT_MS } from '../pipeline/passesGuards';
  */
 export async function createApp(options: AppOptions): Promise<App> {
   assertSupportedNode();
+  checkServerInfo(options);
   checkLogging(options);
   const extensions = new ServedExtensions(options.extensions ?? [], options.logger ?? stderrLogger('extensions'));
   const tools = [...(await loadToolClasses(options.tools, options.cwd)), ...(await extensions.prepare())];
