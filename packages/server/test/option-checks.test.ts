@@ -78,6 +78,8 @@ describe('endpoint options with a bad number', () => {
     ],
     ['a negative maxConnections', { maxConnections: -5 }, /maxConnections must be a positive whole number or Infinity \(connections\), got -5/],
     ['a negative drainTimeoutMs', { drainTimeoutMs: -1 }, /drainTimeoutMs must be a whole number from 0 to 2147483647 \(milliseconds\), got -1/],
+    ['a numeric host', { host: 5 as never }, /the HTTP option host is 5, not a host name or address\. Give one such as host: '127\.0\.0\.1'/],
+    ['an empty host', { host: '' }, /the HTTP option host is "", not a host name or address/],
   ])('app.listen refuses %s before it takes a port', async (_, options, message) => {
     await expect(app.listen({ transport: 'http', port: 0, exitOnSignal: false, requestLogLevel: 'silent', ...options })).rejects.toThrow(message);
   });
@@ -174,7 +176,7 @@ describe("createApp's logging options", () => {
   });
 });
 
-describe("createApp's server info (what every client checks at initialize)", () => {
+describe("createApp's options: their names, the server info every client checks at initialize, their kinds", () => {
   const tools = [HttpTools];
 
   it.each<[string, unknown, string]>([
@@ -188,7 +190,7 @@ describe("createApp's server info (what every client checks at initialize)", () 
     ],
     ['an empty name', { name: '', version: '1', tools }, "createApp's `name` is an empty string."],
     ['a blank name', { name: ' ', version: '1', tools }, "createApp's `name` is blank."],
-    ['a numeric version', { name: 'n', version: 1, tools }, "createApp's `version` is a number, not a string. Clients receive it in serverInfo.version"],
+    ['a numeric version', { name: 'n', version: 1, tools }, "createApp's `version` is the number 1, not a string. Clients receive it in serverInfo.version"],
     ['a null version', { name: 'n', version: null, tools }, "createApp's `version` is null, not a string."],
     ['a numeric websiteUrl', { name: 'n', version: '1', tools, websiteUrl: 5 }, "Toolwright: createApp's option websiteUrl is a number, not a string. Clients check the server's info"],
     ['an icon without src', { name: 'n', version: '1', tools, icons: [{ mimeType: 'image/png' }] }, "createApp's option icons[0].src is missing (an icon needs its URL)."],
@@ -196,6 +198,27 @@ describe("createApp's server info (what every client checks at initialize)", () 
     ['instructions as a list', { name: 'n', version: '1', tools, instructions: ['be brief'] }, "createApp's option instructions is an array, not a string."],
   ])('refuses %s before building anything, naming the option and the fix', async (_, options, message) => {
     const failure = await createApp(options as never).catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(ConfigError);
+    expect((failure as Error).message).toContain(message);
+  });
+
+  it.each<[string, Record<string, unknown>, string]>([
+    ['a misspelt option', { timeoutMS: 5000 }, 'Toolwright: createApp has no option `timeoutMS` (did you mean `timeoutMs`?). Fix the name or remove it'],
+    ['`tool` for `tools`', { tool: [HttpTools] }, 'createApp has no option `tool` (did you mean `tools`?)'],
+    ['two unknown options, one near none', { pagesize: 10, frobnicate: true }, 'createApp has no option `pagesize` (did you mean `pageSize`?), `frobnicate`. Fix the name'],
+    ['an inherited-looking name', { constructor: 1 }, 'createApp has no option `constructor`'],
+    ["coerce: 'yes'", { coerce: 'yes' }, 'Toolwright: createApp\'s `coerce` is the string "yes", not a boolean. Write e.g. coerce: true, or leave it out.'],
+    ["onStart: 'init'", { onStart: 'init' }, 'createApp\'s `onStart` is the string "init", not a function.'],
+    ['onShutdown as a list', { onShutdown: [() => undefined] }, "createApp's `onShutdown` is an array, not a function."],
+    ['a numeric cwd', { cwd: 5 }, "createApp's `cwd` is the number 5, not a string."],
+    ['a numeric cache', { cache: 5 }, "createApp's `cache` is the number 5, not an object."],
+    ["telemetry: 'on'", { telemetry: 'on' }, 'createApp\'s `telemetry` is the string "on", not an object. Write e.g. telemetry: { recordArguments: true }'],
+    ['requestState as a key', { requestState: 'k' }, 'createApp\'s `requestState` is the string "k", not an object.'],
+    ['oauth: true', { oauth: true }, "createApp's `oauth` is the boolean true, not an object."],
+    ['services: [42]', { services: [42] }, "createApp's `services[0]` is the number 42, not a class."],
+    ['services: [undefined] (a circular import)', { services: [HttpTools, undefined] }, '`services[1]` is undefined, not a class.'],
+  ])('refuses %s, naming it and the fix', async (_, extra, message) => {
+    const failure = await createApp({ name: 'n', version: '1', tools, ...extra } as never).catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(ConfigError);
     expect((failure as Error).message).toContain(message);
   });

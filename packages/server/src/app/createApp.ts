@@ -32,7 +32,7 @@ import { DEFAULT_DRAIN_TIMEOUT_MS } from '../serving/drainWindow';
 import type { MountedHold } from '../compose/holdMounted';
 import type { MemberLimits } from '../pipeline/ServedMember';
 import { checkLogging } from './checkLogging';
-import { checkServerInfo } from './checkServerInfo';
+import { checkAppOptions } from './checkAppOptions';
 import { installServingRefusal, refuseServing, servingRefusalOf } from './servingRefusal';
 import { DEFAULT_GUARD_TIMEOUT_MS } from '../pipeline/passesGuards';
 
@@ -42,7 +42,7 @@ import { DEFAULT_GUARD_TIMEOUT_MS } from '../pipeline/passesGuards';
  */
 export async function createApp(options: AppOptions): Promise<App> {
   assertSupportedNode();
-  checkServerInfo(options);
+  checkAppOptions(options);
   checkLogging(options);
   const extensions = new ServedExtensions(options.extensions ?? [], options.logger ?? stderrLogger('extensions'));
   const tools = [...(await loadToolClasses(options.tools, options.cwd)), ...(await extensions.prepare())];

@@ -1,3 +1,4 @@
+import { ConfigError } from '@toolwright/core';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { ListenerRelease, ServerFactory } from '../serving/ServerFactory';
@@ -43,6 +44,11 @@ export async function serveHttpHeld(app: ServerFactory, options: HttpListenOptio
 /** `serveHttp`; `hold` gives the app's listener hold once the port is bound. */
 async function serveHttpHolding(app: ServerFactory, options: HttpListenOptions, hold: () => ListenerRelease): Promise<HttpListener> {
   const host = options.host ?? '127.0.0.1';
+  if (typeof host !== 'string' || host === '') {
+    throw new ConfigError(
+      `Toolwright: the HTTP option host is ${JSON.stringify(host) ?? String(host)}, not a host name or address. Give one such as host: '127.0.0.1' (this machine only) or host: '0.0.0.0' (every interface), or leave it out for 127.0.0.1.`,
+    );
+  }
   const path = endpointPathOf(options.path); // checked before the port is taken, and printed as a URL spells it
   // Checked before the port is taken: node would refuse some of these with its own error, and take others (0, a fraction) as "no limit".
   const timeouts = {
