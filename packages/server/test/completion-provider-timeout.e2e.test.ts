@@ -129,7 +129,7 @@ describe("a completion provider's signal", () => {
         () => 'answered',
         () => 'cancelled',
       );
-      await Promise.race([running, new Promise((resolve) => setTimeout(resolve, 2_000))]);
+      await Promise.race([running, new Promise((resolve) => setTimeout(resolve, 2_000).unref())]);
       expect(runs).toHaveLength(1);
       cancel.abort('the user typed on');
       expect(await answer).toBe('cancelled');
