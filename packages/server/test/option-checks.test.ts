@@ -84,6 +84,23 @@ describe('endpoint options with a bad number', () => {
     await expect(app.listen({ transport: 'http', port: 0, exitOnSignal: false, requestLogLevel: 'silent', ...options })).rejects.toThrow(message);
   });
 
+  it.each<[string, unknown, string]>([
+    [
+      'a misspelt allowedHosts',
+      { transport: 'http', port: 0, alowedHosts: ['mcp.example.com'] },
+      "Toolwright: app.listen({ transport: 'http' }) has no option `alowedHosts` (did you mean `allowedHosts`?). Fix the name or remove it",
+    ],
+    ['`Auth` for `auth`', { transport: 'http', port: 0, Auth: {} }, 'has no option `Auth` (did you mean `auth`?)'],
+    ['an HTTP option on stdio', { transport: 'stdio', port: 3000 }, "app.listen({ transport: 'stdio' }) has no option `port`. Fix the name or remove it; the options are on the Transports page"],
+    ['a prototype-named option', { transport: 'http', port: 0, hasOwnProperty: 1 }, 'has no option `hasOwnProperty`'],
+    ['no options at all', undefined, "Toolwright: app.listen takes one options object: app.listen({ transport: 'stdio' }) or app.listen({ transport: 'http', port: 3000 }) (got undefined)."],
+    ['no transport', { port: 3000 }, "Toolwright: unknown transport (none given). Use 'stdio' or 'http'."],
+  ])('app.listen refuses %s before it starts anything', async (_, options, message) => {
+    const failure = await app.listen(options as never).catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(ConfigError);
+    expect((failure as Error).message).toContain(message);
+  });
+
   it('takes a port read from the environment as digits, as node does, and refuses one that is not', async () => {
     const listener = await app.listen({ transport: 'http', port: '0' as never, exitOnSignal: false, requestLogLevel: 'silent' });
     await listener.close();

@@ -1,5 +1,6 @@
 import { ConfigError } from '@toolwright/core';
 import { SERVER_INFO_SHAPE, shapeProblem } from '@toolwright/core/internal';
+import { refuseUnknownOptions } from '../ground/refuseUnknownOptions';
 import type { AppOptions } from './AppOptions';
 
 const EXAMPLE = "createApp({ name: 'weather', version: '1.0.0', tools: [WeatherTools] })";
@@ -68,14 +69,7 @@ export function checkAppOptions(options: unknown): void {
   if (typeof options !== 'object' || options === null || Array.isArray(options)) {
     throw new ConfigError(`Toolwright: createApp takes one options object, e.g. ${EXAMPLE} (got ${describe(options)}).`);
   }
-  const unknown = Object.keys(options).filter((key) => !Object.hasOwn(KNOWN, key));
-  if (unknown.length > 0) {
-    const named = unknown.map((key) => {
-      const near = closest(key);
-      return `\`${key}\`${near ? ` (did you mean \`${near}\`?)` : ''}`;
-    });
-    throw new ConfigError(`Toolwright: createApp has no option ${named.join(', ')}. Fix the name or remove it; the options are listed on the App options page of the docs.`);
-  }
+  refuseUnknownOptions('createApp', options, KNOWN_NAMES, 'the options are listed on the App options page of the docs');
   const values = options as Record<string, unknown>;
   for (const [key, example] of [
     ['name', "name: 'weather'"],
@@ -117,27 +111,4 @@ function describe(value: unknown): string {
   if (typeof value === 'string') return `the string ${JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value)}`;
   if (typeof value === 'number' || typeof value === 'boolean') return `${typeof value === 'number' ? 'the number' : 'the boolean'} ${String(value)}`;
   return `${/^[aeiou]/.test(typeof value) ? 'an' : 'a'} ${typeof value}`;
-}
-
-/** The known option nearest to `key` (its case aside, or within two edits), if one is. */
-function closest(key: string): string | undefined {
-  const lower = key.toLowerCase();
-  let best: string | undefined;
-  let bestDistance = 3;
-  for (const name of KNOWN_NAMES) {
-    const distance = name.toLowerCase() === lower ? 0 : editDistance(lower, name.toLowerCase());
-    if (distance < bestDistance) [best, bestDistance] = [name, distance];
-  }
-  return best;
-}
-
-function editDistance(a: string, b: string): number {
-  if (Math.abs(a.length - b.length) > 2) return 3;
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const row = [i];
-    for (let j = 1; j <= b.length; j++) row[j] = Math.min(previous[j] + 1, row[j - 1] + 1, previous[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
-    previous = row;
-  }
-  return previous[b.length];
 }

@@ -33,6 +33,7 @@ import type { MountedHold } from '../compose/holdMounted';
 import type { MemberLimits } from '../pipeline/ServedMember';
 import { checkLogging } from './checkLogging';
 import { checkAppOptions } from './checkAppOptions';
+import { checkListenOptions } from './checkListenOptions';
 import { installServingRefusal, refuseServing, servingRefusalOf } from './servingRefusal';
 import { DEFAULT_GUARD_TIMEOUT_MS } from '../pipeline/passesGuards';
 
@@ -201,6 +202,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     // The overloads on App.listen give HTTP callers the HttpListener that serveHttp returns.
     listen: (async (listen: ListenOptions): Promise<Listener> => {
       // Before the start hooks run and before stdout is taken: a listener that could serve no client refuses at once.
+      checkListenOptions(listen);
       refuseServing(app);
       switch (listen.transport) {
         case 'stdio':
