@@ -69,6 +69,14 @@ describe('endpoint options with a bad number', () => {
     expect(() => createFetchHandler(app, { maxBodyBytes: -1 })).toThrow(/the HTTP option maxBodyBytes must be a positive whole number or Infinity/);
   });
 
+  it('createFetchHandler refuses an option it does not have, naming the nearest, and takes its own logError', () => {
+    expect(() => createFetchHandler(app, { alowedHosts: ['mcp.example.com'] } as never)).toThrow(
+      'Toolwright: createFetchHandler has no option `alowedHosts` (did you mean `allowedHosts`?). Fix the name or remove it; the options are on the Fetch handler page of the docs.',
+    );
+    expect(() => createFetchHandler(app, { port: 3000 } as never)).toThrow('createFetchHandler has no option `port`.');
+    expect(() => createFetchHandler(app, { logError: () => undefined, allowedHosts: ['mcp.example.com'] })).not.toThrow();
+  });
+
   it.each<[string, Partial<HttpListenOptions>, RegExp]>([
     ['a port above 65535', { port: 70_000 }, /the HTTP option port must be a whole number from 0 to 65535 \(a port number\), got 70000\. Set it to a number such as port: 3000/],
     [

@@ -55,6 +55,7 @@ const ENTRY_POINTS: Record<string, string[]> = {
   // For Toolwright's own packages and tests only (no compatibility promise, no API report), pinned all the same.
   '@toolwright/core/internal': [
     'MAX_ARGUMENT_DEPTH',
+    'SERVER_INFO_SHAPE',
     'ServiceScope',
     'X_MCP_HEADER',
     'argumentDepthIssue',
@@ -86,6 +87,7 @@ const ENTRY_POINTS: Record<string, string[]> = {
     'readHooks',
     'responseClosed',
     'scanParamHeaders',
+    'shapeProblem',
     'toolErrorResult',
     'toolFailure',
     'toolTaskMode',

@@ -1,43 +1,30 @@
 import { ConfigError } from '@toolwright/core';
 import { refuseUnknownOptions } from '../ground/refuseUnknownOptions';
+import type { EndpointOptions } from '../http/EndpointOptions';
 import type { HttpListenOptions, StdioListenOptions } from './ListenOptions';
 
 /** Every option of `app.listen({ transport: 'stdio' })`: the compiler fails here when the type gains or loses one. */
 const STDIO = { transport: true, exitOnClose: true, drainTimeoutMs: true, authInfo: true, stdin: true, stdout: true } as const satisfies Record<keyof StdioListenOptions, true>;
 
-/** Every option of `app.listen({ transport: 'http' })`, the endpoint's and the node listener's. */
-const HTTP = {
+/** The node listener's own options of `app.listen({ transport: 'http' })`, beside the endpoint's (`ENDPOINT_OPTION_NAMES`). */
+const HTTP_LISTENER = {
   transport: true,
   port: true,
   host: true,
   drainTimeoutMs: true,
   maxConnections: true,
   exitOnSignal: true,
-  timeouts: true,
   eventStoreLimits: true,
   httpTransport: true,
   legacySse: true,
   requestLogLevel: true,
   logLevel: true,
   logWrite: true,
-  path: true,
-  stateless: true,
-  jsonResponse: true,
-  sessions: true,
-  allowedOrigins: true,
-  allowedHosts: true,
-  maxBodyBytes: true,
-  maxBufferedBytes: true,
-  maxUrlLength: true,
-  cors: true,
-  auth: true,
-  eventStore: true,
-  cluster: true,
-  sseRetryMs: true,
-  health: true,
-} as const satisfies Record<keyof HttpListenOptions, true>;
+} as const satisfies Record<Exclude<keyof HttpListenOptions, keyof EndpointOptions<unknown>>, true>;
 
-const NAMES = { stdio: Object.keys(STDIO), http: Object.keys(HTTP) };
+/** The names each transport takes; the endpoint's are loaded with the HTTP listener (a stdio start runs no module of http/). */
+const namesOf = (transport: 'stdio' | 'http'): readonly string[] =>
+  transport === 'stdio' ? Object.keys(STDIO) : [...Object.keys(HTTP_LISTENER), ...(require('../http/endpointOptionNames') as typeof import('../http/endpointOptionNames')).ENDPOINT_OPTION_NAMES];
 
 /**
  * Checks what `app.listen` was given before it starts anything: one options object with a known
@@ -57,7 +44,7 @@ export function checkListenOptions(options: unknown): asserts options is StdioLi
   refuseUnknownOptions(
     `app.listen({ transport: '${transport}' })`,
     options,
-    NAMES[transport],
+    namesOf(transport),
     transport === 'http' ? 'the options are on the Streamable HTTP page of the docs' : 'the options are on the Transports page of the docs',
   );
 }

@@ -16,11 +16,14 @@ export function refuseUnknownOptions(what: string, options: object, known: reado
   throw new ConfigError(`Toolwright: ${what} has no option ${named.join(', ')}. Fix the name or remove it; ${where}.`);
 }
 
-/** The name of `known` nearest to `key`: the same but for case, or within two letters added, dropped or changed. */
+/**
+ * The name of `known` nearest to `key`: the same but for case, or within two letters added, dropped
+ * or changed (one for a name of five letters or fewer, so `port` suggests no `cors`).
+ */
 function nearestName(key: string, known: readonly string[]): string | undefined {
   const lower = key.toLowerCase();
   let best: string | undefined;
-  let bestDistance = 3;
+  let bestDistance = key.length <= 5 ? 2 : 3;
   for (const name of known) {
     const distance = editDistance(lower, name.toLowerCase(), bestDistance);
     if (distance < bestDistance) [best, bestDistance] = [name, distance];
