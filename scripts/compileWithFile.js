@@ -22,7 +22,15 @@ const ts = require('typescript');
  */
 function compileWithFile(file, hints) {
   const text = fs.readFileSync(file, 'utf8');
-  const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true, ts.ScriptKind.JS);
+  // esbuild's line limit breaks lines after a member access's dot too (`value.\nblob instanceof X`), which is
+  // JavaScript, but TypeScript's parser reads such a dot at the end of a line as an unfinished one (an
+  // editor's half-typed `value.`). It parses a copy with those breaks as spaces: the same length, so the
+  // same positions, and the edits apply to the text as esbuild wrote it.
+  const source = ts.createSourceFile(file, text.replace(/\.\n/g, '. '), ts.ScriptTarget.Latest, true, ts.ScriptKind.JS);
+  if (source.parseDiagnostics.length > 0) {
+    const [first] = source.parseDiagnostics;
+    throw new Error(`${file}: TypeScript cannot parse the bundle at ${first.start} (${ts.flattenDiagnosticMessageText(first.messageText, ' ')}); update scripts/compileWithFile.js.`);
+  }
   /** Edits of the text: at `at`, `remove` characters give way to `parts` (strings, and [from, to) ranges of the old text). */
   const edits = [];
   let wrappers = 0;

@@ -191,6 +191,11 @@ describe("createApp's logging options", () => {
     );
   });
 
+  it('quotes a number given as a string, so the message does not read as if the number were refused', async () => {
+    await expect(createApp({ name: 'l', version: '1', tools: [HttpTools], pageSize: '10' as never })).rejects.toThrow('pageSize must be a positive integer (items per list page), got "10".');
+    await expect(createApp({ name: 'l', version: '1', tools: [HttpTools], maxLogLength: '4096' as never })).rejects.toThrow('maxLogLength must be a positive integer (characters), got "4096".');
+  });
+
   it('refuses a negative listChangedDebounceMs, and a pageSize of 0, each with its fix', async () => {
     await expect(createApp({ name: 'l', version: '1', tools: [HttpTools], listChangedDebounceMs: -1 })).rejects.toThrow(
       /listChangedDebounceMs must be a number of milliseconds from 0 to 2147483647 \(a timer's longest delay\), got -1\. Set e\.g\. listChangedDebounceMs: 50, or leave it out for the default 10\./,
