@@ -185,9 +185,9 @@ function build(input, outfile) {
     // to src/ (`node --enable-source-maps`).
     minifyWhitespace: true,
     minifySyntax: true,
-    // But lines of at most about 200 characters: node prints the whole line an uncaught error was thrown
-    // from, and a line of the whole bundle put 73 kB of code on the terminal above a BuildError's message.
-    lineLimit: 200,
+    // One line, too, although node prints the whole line an uncaught error was thrown from (a BuildError
+    // without a .catch puts tens of kB of code on the terminal): esbuild's lineLimit (200) cost a
+    // 2026-07-28 stdio call 2 % more instructions (bench/README.md, "Figures of 2026-12-07, evening").
     sourcemap: true,
     outfile,
     logLevel: 'warning',
