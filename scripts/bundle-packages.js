@@ -39,6 +39,7 @@ const path = require('node:path');
 const esbuild = require('esbuild');
 const ts = require('typescript');
 const { compileWithFile } = require('./compileWithFile');
+const { markLongLines } = require('./markLongLines');
 
 const ROOT = path.resolve(__dirname, '..');
 const PACKAGES = ['packages/core', 'packages/server'];
@@ -157,7 +158,10 @@ async function bundle(pkgDir) {
     ].join('\n');
     await build({ stdin: { contents, resolveDir: pkgDir, sourcefile: `${pkg.name} ${part.file}` }, plugins: [otherBundles(pkgDir, others), requireOnce()] }, path.join(outDir, part.file));
   }
-  for (const part of parts) compileWithFile(path.join(outDir, part.file), COMPILE_HINTS);
+  for (const part of parts) {
+    compileWithFile(path.join(outDir, part.file), COMPILE_HINTS);
+    markLongLines(path.join(outDir, part.file));
+  }
   for (const part of parts) {
     const bundled = require(path.join(outDir, part.file));
     for (const e of part.entries) writeView(pkgDir, e, Object.keys(bundled[e.subpath]), `require('./${part.file}')[${JSON.stringify(e.subpath)}]`);
@@ -166,6 +170,7 @@ async function bundle(pkgDir) {
   for (const e of entries.filter((e) => STANDALONE.has(e.specifier))) {
     const file = `standalone/${path.basename(e.view)}`;
     await build({ entryPoints: [e.file], plugins: [requireOnce()] }, path.join(outDir, file));
+    markLongLines(path.join(outDir, file));
     process.env.TOOLWRIGHT_COMPILE_CACHE = 'off'; // read its export names without turning the cache on in this process
     writeView(pkgDir, e, Object.keys(require(path.join(outDir, file))), `require(${JSON.stringify(`./${file}`)})`);
   }
@@ -185,9 +190,8 @@ function build(input, outfile) {
     // to src/ (`node --enable-source-maps`).
     minifyWhitespace: true,
     minifySyntax: true,
-    // One line, too, although node prints the whole line an uncaught error was thrown from (a BuildError
-    // without a .catch puts tens of kB of code on the terminal): esbuild's lineLimit (200) cost a
-    // 2026-07-28 stdio call 2 % more instructions (bench/README.md, "Figures of 2026-12-07, evening").
+    // Long lines, too: node would print the whole line an uncaught error was thrown from, but each
+    // ends with a mark that tells it not to (scripts/markLongLines.js).
     sourcemap: true,
     outfile,
     logLevel: 'warning',

@@ -57,3 +57,28 @@ it.each(['core/bundle/all.js', 'server/bundle/all.js', 'server/bundle/web.js', '
   expect(specifiers.length).toBeGreaterThan(0);
   expect(specifiers.filter((s, i) => specifiers.indexOf(s) !== i)).toEqual([]);
 });
+
+// Node prints the whole source line an uncaught error was thrown from above its stack, and the bundles are a few
+// very long lines: an app whose build failed, with no `.catch` on createApp, put 73 kB of minified code on the
+// terminal. Each long line ends with the comment that tells node to leave the line out (scripts/markLongLines.js).
+it('keeps an uncaught BuildError short on the terminal: node quotes no line of a bundle', async () => {
+  const source = [
+    "require('reflect-metadata');",
+    "const { createApp } = require('@toolwright/server');",
+    'class NoTools { hi() {} }',
+    "createApp({ name: 'n', version: '1', tools: [NoTools] }).then((app) => app.listen({ transport: 'stdio' }));",
+  ].join('\n');
+  const failure = await promisify(execFile)(process.execPath, ['-e', source], { cwd: join(PACKAGES, '..') }).catch((error: { code: number; stderr: string }) => error);
+  const { code, stderr } = failure as { code: number; stderr: string };
+  expect(code).toBe(1);
+  expect(stderr).toMatch(/^BuildError: Toolwright cannot build this app \(1 problem\):\n {2}1\. NoTools: has no @Tool, @Resource or @Prompt methods\n/);
+  expect(stderr).toMatch(/\n {4}at buildRegistry \(.*core[/\\]bundle[/\\]all\.js:\d+:\d+\)\n/);
+  expect(Math.max(...stderr.split('\n').map((line) => line.length))).toBeLessThan(300);
+});
+
+it.each(['core/bundle/all.js', 'server/bundle/all.js', 'server/bundle/web.js', 'server/bundle/lazy.js', 'server/bundle/extensions.js'])('marks every long line of %s that holds code', (file) => {
+  const lines = readFileSync(join(PACKAGES, file), 'utf8').split('\n');
+  const unmarked = lines.filter((line) => line.length > 200 && !line.includes('/*node-do-not-add-exception-line*/'));
+  // markLongLines leaves unmarked only a line that lies wholly inside a template literal; none of these has one.
+  expect(unmarked.map((line) => line.slice(0, 80))).toEqual([]);
+});
