@@ -204,26 +204,21 @@ export async function createApp(options: AppOptions): Promise<App> {
       // Before the start hooks run and before stdout is taken: a listener that could serve no client refuses at once.
       checkListenOptions(listen);
       refuseServing(app);
-      switch (listen.transport) {
-        case 'stdio':
-          // Loaded on first use too: an HTTP or fetch server never runs the stdio transport. The start
-          // hooks run once stdout is the protocol's: their console output goes to stderr too. The
-          // listener holds the app before it starts it (see holdListener), and lets go if it fails to begin.
-          return (require('../stdio/serveStdio') as typeof import('../stdio/serveStdio')).serveStdioAfter(lifecycle.start, app, listen, holdListener);
-        case 'http': {
-          const release = holdListener();
-          try {
-            await lifecycle.start();
-          } catch (error) {
-            await release();
-            throw error;
-          }
-          // Loaded on first use: the HTTP stack (the SDK transport, hono) costs stdio servers startup time and memory.
-          return (require('../http/serveHttp') as typeof import('../http/serveHttp')).serveHttpHeld(app, listen, release);
-        }
-        default:
-          throw new ConfigError(`Toolwright: unknown transport '${(listen as { transport: string }).transport}'. Use 'stdio' or 'http'.`);
+      if (listen.transport === 'stdio') {
+        // Loaded on first use too: an HTTP or fetch server never runs the stdio transport. The start
+        // hooks run once stdout is the protocol's: their console output goes to stderr too. The
+        // listener holds the app before it starts it (see holdListener), and lets go if it fails to begin.
+        return (require('../stdio/serveStdio') as typeof import('../stdio/serveStdio')).serveStdioAfter(lifecycle.start, app, listen, holdListener);
       }
+      const release = holdListener();
+      try {
+        await lifecycle.start();
+      } catch (error) {
+        await release();
+        throw error;
+      }
+      // Loaded on first use: the HTTP stack (the SDK transport, hono) costs stdio servers startup time and memory.
+      return (require('../http/serveHttp') as typeof import('../http/serveHttp')).serveHttpHeld(app, listen, release);
     }) as App['listen'],
     fetch(request: Request) {
       // Loaded on first use, as the HTTP listener is: nothing in the fetch path needs node's modules, so edge runtimes can take it.
