@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ErrorRequestHandler, NextFunction, Request, RequestHandler, Response } from 'express';
 import type { App } from '@toolwright/server';
-import { createHttpHandler, type HttpHandler } from '@toolwright/server/http';
+import { checkHttpHandlerOptions, createHttpHandler, type HttpHandler } from '@toolwright/server/http';
 import { adoptParsedBody } from './adoptParsedBody';
 import { bodyParsersOutsideMount } from './bodyParsersOutsideMount';
 import { bodyParserRefusal, unparsedJsonText, type BodyParserRefusal } from './bodyParserRefusal';
@@ -28,6 +28,8 @@ export interface ToolwrightMiddleware extends Array<RequestHandler | ErrorReques
 }
 
 const DRAIN_OPTION = 'toolwrightMiddleware(app, { drainTimeoutMs })';
+/** The middleware's options beside `createHttpHandler`'s. */
+const OWN_OPTIONS = ['drainTimeoutMs'];
 
 /**
  * Mounts a Toolwright app in an Express 5 app: `app.use(toolwrightMiddleware(mcpApp))` or
@@ -37,6 +39,7 @@ const DRAIN_OPTION = 'toolwrightMiddleware(app, { drainTimeoutMs })';
  * is (its limit then applies); its parse errors on the endpoint are answered as JSON-RPC errors.
  */
 export function toolwrightMiddleware(app: App, options: ToolwrightExpressOptions = {}): ToolwrightMiddleware {
+  checkHttpHandlerOptions(options, { call: 'toolwrightMiddleware (@toolwright/express)', own: OWN_OPTIONS, docsPage: 'Express 5' });
   const { drainTimeoutMs, ...handlerOptions } = options;
   // Checked when mounted: a wrong drain time fails here, not at the close.
   const drainMs = drainWindow(DRAIN_OPTION, drainTimeoutMs).ms;

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest, HTTPMethods, preParsingHookHandler } from 'fastify';
-import { bodyEncodingRefusal, createHttpHandler, drainWindow, type DrainWindow, type HttpHandler } from '@toolwright/server/http';
+import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest, HTTPMethods, preParsingHookHandler, RegisterOptions } from 'fastify';
+import { bodyEncodingRefusal, checkHttpHandlerOptions, createHttpHandler, drainWindow, type DrainWindow, type HttpHandler } from '@toolwright/server/http';
 import { authorizationServerRoutes } from './authorizationServerRoutes';
 import { isHttp2 } from './isHttp2';
 import { literalRoute } from './literalRoute';
@@ -49,12 +49,15 @@ export function createToolwrightPlugin(options: ToolwrightPluginOptions): Toolwr
 }
 
 const DRAIN_OPTION = 'toolwrightPlugin options: drainTimeoutMs';
+/** The plugin's options beside `createHttpHandler`'s, and Fastify's own for any plugin it registers (`prefix`, `logSerializers`; `logLevel` is the handler's too). */
+const OWN_OPTIONS = ['app', 'drainTimeoutMs', 'prefix', 'logSerializers'];
 
 async function serveEndpoint(fastify: FastifyInstance, options: ToolwrightPluginOptions): Promise<HttpHandler> {
-  const { app, drainTimeoutMs, ...handlerOptions } = options;
+  const { app, drainTimeoutMs, prefix: _prefix, logSerializers: _logSerializers, ...handlerOptions } = options as ToolwrightPluginOptions & RegisterOptions;
   if (!app || typeof app.openListener !== 'function') {
     throw new TypeError('Toolwright: toolwrightPlugin needs the app to serve: fastify.register(toolwrightPlugin, { app: await createApp({ ... }) }).');
   }
+  checkHttpHandlerOptions(options, { call: 'toolwrightPlugin (@toolwright/fastify)', own: OWN_OPTIONS, docsPage: 'Fastify 5' });
   // Checked at registration: a wrong drain time fails fastify.ready(), not the close.
   const drainMs = drainWindow(DRAIN_OPTION, drainTimeoutMs).ms;
   const route = options.path ?? '/mcp';

@@ -1,7 +1,7 @@
 import type { Context, MiddlewareHandler, Next } from 'hono';
 import { getPath } from 'hono/utils/url';
 import type { App } from '@toolwright/server';
-import { createFetchHandler } from '@toolwright/server/fetch';
+import { checkFetchHandlerOptions, createFetchHandler } from '@toolwright/server/fetch';
 import { createAppStarter, drainWindow } from '@toolwright/server/fetch';
 import { runtimeClientAddress } from './runtimeClientAddress';
 import type { ToolwrightHonoOptions } from './ToolwrightHonoOptions';
@@ -34,6 +34,7 @@ const HEALTH = new Set(['/healthz', '/readyz']);
  * Hono runs on. Requests to other paths go on to the app's own routes.
  */
 export function toolwrightMiddleware(app: App, options: ToolwrightHonoOptions = {}): ToolwrightHonoMiddleware {
+  checkFetchHandlerOptions(options, { call: 'toolwrightMiddleware (@toolwright/hono)', own: ['drainTimeoutMs', 'clientAddress'], docsPage: 'Hono' });
   const { drainTimeoutMs, clientAddress = runtimeClientAddress, ...fetchOptions } = options;
   // Checked when mounted: a wrong drain time fails here, not at the close.
   const drainMs = drainWindow(DRAIN_OPTION, drainTimeoutMs).ms;

@@ -2,6 +2,7 @@ import { Inject, Injectable, Logger, type BeforeApplicationShutdown, type OnModu
 import { HttpAdapterHost, ModuleRef } from '@nestjs/core';
 import { ConfigError } from '@toolwright/core';
 import { createApp, type App } from '@toolwright/server';
+import { checkHttpHandlerOptions } from '@toolwright/server/http';
 import { toolwrightMiddleware, type ToolwrightMiddleware } from '@toolwright/express';
 import type { ToolwrightFastifyPlugin } from '@toolwright/fastify';
 import { endpointGate } from './endpointGate';
@@ -77,6 +78,8 @@ export class ToolwrightServer implements OnModuleInit, BeforeApplicationShutdown
       authInfoFrom,
       ...appOptions
     } = this.options;
+    // Before the app is built: a misspelt defence (`alowedHosts`, `Auth`) would leave the endpoint without it.
+    if (http) checkHttpHandlerOptions(http, { call: 'ToolwrightModule.forRoot({ http })', own: ['drainTimeoutMs'], docsPage: 'NestJS' });
     if (authInfoFrom !== undefined && typeof authInfoFrom !== 'function') {
       throw new ConfigError(
         "Toolwright: ToolwrightModule option authInfoFrom is a function from the request to its caller, e.g. authInfoFrom: (req) => req.user && { token: '', clientId: 'web', scopes: [], extra: { sub: req.user.id } }.",

@@ -1,5 +1,5 @@
 import type { App } from '@toolwright/server';
-import { createFetchHandler, type FetchHandler } from '@toolwright/server/fetch';
+import { checkFetchHandlerOptions, createFetchHandler, type FetchHandler } from '@toolwright/server/fetch';
 import { authorizationServerPaths } from './authorizationServerPaths';
 import { createAppStarter, drainWindow, type AppStarter, type DrainWindow } from '@toolwright/server/fetch';
 import type { RouteHandlersOptions } from './RouteHandlersOptions';
@@ -43,6 +43,7 @@ export interface RouteHandlers {
  * from the routes of its paths too (a catch-all under the issuer's path, and one under `.well-known`).
  */
 export function createRouteHandlers(app: App | Promise<App>, options: RouteHandlersOptions = {}): RouteHandlers {
+  checkFetchHandlerOptions(options, { call: 'createRouteHandlers (@toolwright/next)', docsPage: 'Next.js' });
   const routePath = options.path ?? '/mcp';
   let logError = options.logError ?? ((message: string) => console.error(message));
   const opened = Promise.resolve(app).then(async (built) => {

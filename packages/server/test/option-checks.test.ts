@@ -6,8 +6,8 @@
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { ConfigError, type ToolLogger } from '@toolwright/core';
 import { createApp, type App, type HttpListenOptions } from '@toolwright/server';
-import { createFetchHandler } from '@toolwright/server/fetch';
-import { createHttpHandler, type HttpHandlerOptions } from '@toolwright/server/http';
+import { checkFetchHandlerOptions, createFetchHandler } from '@toolwright/server/fetch';
+import { checkHttpHandlerOptions, createHttpHandler, serveHttp, type HttpHandlerOptions } from '@toolwright/server/http';
 import { HttpTools } from './fixtures/http.tools';
 
 const quiet: ToolLogger = { debug() {}, info() {}, warn() {}, error() {} };
@@ -75,6 +75,34 @@ describe('endpoint options with a bad number', () => {
     );
     expect(() => createFetchHandler(app, { port: 3000 } as never)).toThrow('createFetchHandler has no option `port`.');
     expect(() => createFetchHandler(app, { logError: () => undefined, allowedHosts: ['mcp.example.com'] })).not.toThrow();
+  });
+
+  it('createHttpHandler refuses an option it does not have, a listener option among them, and takes every option of its own', () => {
+    expect(() => createHttpHandler(app, { Auth: { jwks: 'x' } } as never)).toThrow(
+      'Toolwright: createHttpHandler has no option `Auth` (did you mean `auth`?). Fix the name or remove it; the options are on the Streamable HTTP page of the docs.',
+    );
+    expect(() => createHttpHandler(app, { port: 3000 } as never)).toThrow('createHttpHandler has no option `port`.');
+    expect(() => createHttpHandler(app, { requestLogLevel: 'silent', legacySse: true, eventStoreLimits: {}, httpTransport: 'toolwright', logWrite: () => undefined })).not.toThrow();
+  });
+
+  it("an adapter's check names the adapter's call, its page, and takes the adapter's own options", () => {
+    const check = { call: 'toolwrightMiddleware (@toolwright/express)', own: ['drainTimeoutMs'], docsPage: 'Express 5' };
+    expect(() => checkHttpHandlerOptions({ alowedOrigins: [] }, check)).toThrow(
+      'Toolwright: toolwrightMiddleware (@toolwright/express) has no option `alowedOrigins` (did you mean `allowedOrigins`?). Fix the name or remove it; the options are on the Express 5 page of the docs.',
+    );
+    expect(() => checkHttpHandlerOptions({ drainTimeoutMs: 5, allowedOrigins: [] }, check)).not.toThrow();
+    expect(() => checkHttpHandlerOptions({ drainTimeoutMs: 5 })).toThrow('createHttpHandler has no option `drainTimeoutMs`.');
+    expect(() =>
+      checkFetchHandlerOptions({ drainTimeoutMs: 5, clientAdress: () => undefined }, { call: 'toolwrightMiddleware (@toolwright/hono)', own: ['drainTimeoutMs', 'clientAddress'], docsPage: 'Hono' }),
+    ).toThrow(
+      'Toolwright: toolwrightMiddleware (@toolwright/hono) has no option `clientAdress` (did you mean `clientAddress`?). Fix the name or remove it; the options are on the Hono page of the docs.',
+    );
+  });
+
+  it('serveHttp, called without app.listen, refuses an option the listener does not have', async () => {
+    await expect(serveHttp(app, { transport: 'http', port: 0, exitOnSignal: false, alowedHosts: [] } as never)).rejects.toThrow(
+      'Toolwright: serveHttp has no option `alowedHosts` (did you mean `allowedHosts`?).',
+    );
   });
 
   it.each<[string, Partial<HttpListenOptions>, RegExp]>([

@@ -1,30 +1,13 @@
 import { ConfigError } from '@toolwright/core';
 import { refuseUnknownOptions } from '../ground/refuseUnknownOptions';
-import type { EndpointOptions } from '../http/EndpointOptions';
 import type { HttpListenOptions, StdioListenOptions } from './ListenOptions';
 
 /** Every option of `app.listen({ transport: 'stdio' })`: the compiler fails here when the type gains or loses one. */
 const STDIO = { transport: true, exitOnClose: true, drainTimeoutMs: true, authInfo: true, stdin: true, stdout: true } as const satisfies Record<keyof StdioListenOptions, true>;
 
-/** The node listener's own options of `app.listen({ transport: 'http' })`, beside the endpoint's (`ENDPOINT_OPTION_NAMES`). */
-const HTTP_LISTENER = {
-  transport: true,
-  port: true,
-  host: true,
-  drainTimeoutMs: true,
-  maxConnections: true,
-  exitOnSignal: true,
-  eventStoreLimits: true,
-  httpTransport: true,
-  legacySse: true,
-  requestLogLevel: true,
-  logLevel: true,
-  logWrite: true,
-} as const satisfies Record<Exclude<keyof HttpListenOptions, keyof EndpointOptions<unknown>>, true>;
-
 /** The names each transport takes; the endpoint's are loaded with the HTTP listener (a stdio start runs no module of http/). */
 const namesOf = (transport: 'stdio' | 'http'): readonly string[] =>
-  transport === 'stdio' ? Object.keys(STDIO) : [...Object.keys(HTTP_LISTENER), ...(require('../http/endpointOptionNames') as typeof import('../http/endpointOptionNames')).ENDPOINT_OPTION_NAMES];
+  transport === 'stdio' ? Object.keys(STDIO) : (require('../http/endpointOptionNames') as typeof import('../http/endpointOptionNames')).HTTP_LISTENER_OPTION_NAMES;
 
 /**
  * Checks what `app.listen` was given before it starts anything: one options object with a known

@@ -5,13 +5,11 @@ import type { ServerFactory } from '../serving/ServerFactory';
 import { drainWindow } from '../serving/drainWindow';
 import { authRefusal } from '../http/authRefusal';
 import { endpointSettingsOf } from '../http/endpointSettingsOf';
-import { ENDPOINT_OPTION_NAMES } from '../http/endpointOptionNames';
-import type { EndpointOptions } from '../http/EndpointOptions';
-import { refuseUnknownOptions } from '../ground/refuseUnknownOptions';
 import { CLOSING_REFUSAL, rpcRefusal, uriTooLong } from '../http/HttpRefusal';
 import { firstMessage } from '../http/jsonRpcShape';
 import { listenToChanges } from '../http/listenToChanges';
 import { userInfoRefusal } from '../http/userInfoRefusal';
+import { checkFetchHandlerOptions } from './checkFetchHandlerOptions';
 import { createFetchSessions } from './createFetchSessions';
 import { createFetchStateless } from './createFetchStateless';
 import { defaultLogError, type DefaultLogError } from './defaultLogError';
@@ -41,10 +39,6 @@ export interface FetchHandler {
   close(options?: { drainTimeoutMs?: number }): Promise<void>;
 }
 
-/** The fetch handler's own options, beside the endpoint's: the compiler fails here when `FetchHandlerOptions` gains one. */
-const OWN_OPTIONS = { logError: true } as const satisfies Record<Exclude<keyof FetchHandlerOptions, keyof EndpointOptions<Request>>, true>;
-const OPTION_NAMES = [...ENDPOINT_OPTION_NAMES, ...Object.keys(OWN_OPTIONS)];
-
 /**
  * Serves an app's MCP endpoint as a web-standard `(request: Request) => Promise<Response>`, for
  * any runtime with `fetch` (Deno, Bun, Cloudflare Workers, node through an adapter): the
@@ -55,7 +49,7 @@ const OPTION_NAMES = [...ENDPOINT_OPTION_NAMES, ...Object.keys(OWN_OPTIONS)];
  * answers it.
  */
 export function createFetchHandler(app: ServerFactory, options: FetchHandlerOptions = {}): FetchHandler {
-  refuseUnknownOptions('createFetchHandler', options, OPTION_NAMES, 'the options are on the Fetch handler page of the docs');
+  checkFetchHandlerOptions(options);
   // The default log holds back counts of lines left out until its window ends: `close()` writes them.
   let ownLog: DefaultLogError | undefined;
   const logError = options.logError ?? (ownLog = defaultLogError(app.logger));

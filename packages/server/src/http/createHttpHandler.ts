@@ -32,6 +32,7 @@ import { toOriginForm } from './toOriginForm';
 import { authorityAsHost } from './authorityAsHost';
 import { userInfoRefusal } from './userInfoRefusal';
 import { withoutConnectionFields } from './withoutConnectionFields';
+import { checkHttpHandlerOptions } from './checkHttpHandlerOptions';
 
 type Request = IncomingMessage & { auth?: AuthInfo; body?: unknown };
 export type Next = (error?: unknown) => void;
@@ -71,6 +72,7 @@ const ABANDON_GRACE_MS = 1_000;
  * or the legacy HTTP+SSE transport.
  */
 export function createHttpHandler(app: ServerFactory, options: HttpHandlerOptions = {}): HttpHandler {
+  checkHttpHandlerOptions(options);
   const transportKind = options.httpTransport ?? 'toolwright';
   const cluster = options.cluster;
   if (cluster && transportKind === 'sdk') {

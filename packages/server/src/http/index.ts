@@ -1,5 +1,7 @@
 /** @toolwright/server/http — serve an app over Streamable HTTP, or mount it in your own HTTP server. */
 export { createHttpHandler } from './createHttpHandler';
+export { checkHttpHandlerOptions } from './checkHttpHandlerOptions';
+export type { HandlerOptionCheck } from '../ground/HandlerOptionCheck';
 export type { HttpHandler, Next as HttpNext } from './createHttpHandler';
 export { serveHttp } from './serveHttp';
 export { createAppStarter } from '../serving/createAppStarter';

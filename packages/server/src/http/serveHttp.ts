@@ -11,6 +11,8 @@ import { requestLogLevelOf } from './requestLog';
 import { endpointPathOf } from './endpointPathOf';
 import { TIMER_MS, wholeNumberOption } from './wholeNumberOption';
 import { failureLogger } from '../ground/failureLogger';
+import { refuseUnknownOptions } from '../ground/refuseUnknownOptions';
+import { HTTP_LISTENER_OPTION_NAMES } from './endpointOptionNames';
 
 /** Defaults of `HttpListenOptions.timeouts`; see the security guide. */
 const DEFAULT_TIMEOUTS = { headersMs: 10_000, requestMs: 30_000, idleMs: 5_000 };
@@ -24,6 +26,7 @@ const CHECK_INTERVAL_MS = 1_000;
  * SIGTERM it shuts down gracefully and exits 0.
  */
 export async function serveHttp(app: ServerFactory, options: HttpListenOptions): Promise<HttpListener> {
+  refuseUnknownOptions('serveHttp', options, HTTP_LISTENER_OPTION_NAMES, 'the options are on the Streamable HTTP page of the docs');
   return serveHttpHeld(app, options, undefined);
 }
 
@@ -89,7 +92,9 @@ async function serveHttpHolding(app: ServerFactory, options: HttpListenOptions, 
   const url = `http://${urlHost}:${port}${path}`;
   // Built once the port is known (it differs from options.port when that is 0): auth.resource defaults to this URL.
   try {
-    handler = createHttpHandler(app, options.auth ? { ...options, auth: { ...options.auth, resource: options.auth.resource ?? url } } : options);
+    // The listener's own options stay here: the handler refuses a name it does not take.
+    const { transport: _transport, port: _port, host: _host, drainTimeoutMs: _drain, maxConnections: _connections, exitOnSignal: _exit, ...handlerOptions } = options;
+    handler = createHttpHandler(app, options.auth ? { ...handlerOptions, auth: { ...options.auth, resource: options.auth.resource ?? url } } : handlerOptions);
   } catch (error) {
     // A refused option (a ConfigError) leaves no port open behind it.
     await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -214,6 +214,7 @@
     "checkAppOptions",
     "checkConstructorTypes",
     "checkContainer",
+    "checkFetchHandlerOptions",
     "checkLifetimes",
     "checkLogging",
     "checkMiddleware",
