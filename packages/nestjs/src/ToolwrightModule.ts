@@ -1,11 +1,16 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { ConfigError } from '@toolwright/core';
+import { refuseUnknownOptions } from '@toolwright/core/internal';
+import { MODULE_OPTION_NAMES } from './moduleOptionNames';
 import { TOOLWRIGHT_OPTIONS, ToolwrightServer } from './ToolwrightServer';
 import type { ToolwrightModuleAsyncOptions, ToolwrightModuleSettings } from './ToolwrightModuleAsyncOptions';
 import type { ToolwrightModuleOptions } from './ToolwrightModuleOptions';
 
 /** Members of the module's wiring, which a settings factory cannot give (Nest reads them before it runs). */
 const WIRING = ['tools', 'services', 'imports', 'providers'] as const;
+/** Every option of `forRootAsync`: the compiler fails here when it gains or loses one. */
+const ASYNC_OPTIONS = { tools: true, services: true, imports: true, providers: true, useFactory: true, inject: true } as const satisfies Record<keyof ToolwrightModuleAsyncOptions, true>;
+const DOCS = 'the options are on the NestJS page of the docs';
 
 /**
  * Serves tool classes that are Nest providers as an MCP server on the Nest app's own port:
@@ -23,6 +28,8 @@ const WIRING = ['tools', 'services', 'imports', 'providers'] as const;
 export class ToolwrightModule {
   /** The module for these tools and options: import it into your app module. */
   static forRoot(options: ToolwrightModuleOptions): DynamicModule {
+    // A misspelt option (`globalGuard`, `authInfoFor`) would be ignored without a word.
+    refuseUnknownOptions('ToolwrightModule.forRoot', options, MODULE_OPTION_NAMES, DOCS);
     return {
       module: ToolwrightModule,
       imports: options.imports ?? [],
@@ -45,6 +52,7 @@ export class ToolwrightModule {
    * ```
    */
   static forRootAsync(options: ToolwrightModuleAsyncOptions): DynamicModule {
+    refuseUnknownOptions('ToolwrightModule.forRootAsync', options, Object.keys(ASYNC_OPTIONS), DOCS);
     const { tools, services, imports, providers, useFactory, inject } = options;
     if (typeof useFactory !== 'function') {
       throw new ConfigError(
@@ -59,6 +67,7 @@ export class ToolwrightModule {
           `Toolwright: the useFactory of ToolwrightModule.forRootAsync returned ${misplaced.join(', ')}; give ${misplaced.length > 1 ? 'them' : 'it'} to forRootAsync itself (Nest needs the module's providers before a factory runs).`,
         );
       }
+      if (given != null) refuseUnknownOptions('the useFactory of ToolwrightModule.forRootAsync', given, MODULE_OPTION_NAMES, DOCS);
       return { ...given, tools, services, imports, providers };
     };
     return {

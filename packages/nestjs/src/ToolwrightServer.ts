@@ -78,7 +78,7 @@ export class ToolwrightServer implements OnModuleInit, BeforeApplicationShutdown
       authInfoFrom,
       ...appOptions
     } = this.options;
-    // Before the app is built: a misspelt defence (`alowedHosts`, `Auth`) would leave the endpoint without it.
+    // Before the app is built: a misspelt defence (`alowedHosts`, `Auth`) would be ignored, and the endpoint served without it.
     if (http) checkHttpHandlerOptions(http, { call: 'ToolwrightModule.forRoot({ http })', own: ['drainTimeoutMs'], docsPage: 'NestJS' });
     if (authInfoFrom !== undefined && typeof authInfoFrom !== 'function') {
       throw new ConfigError(

@@ -35,3 +35,25 @@ describe('ToolwrightModule, the names of its http options', () => {
     }
   });
 });
+
+describe('ToolwrightModule, the names of its options', () => {
+  it('forRoot refuses an option it does not have where the module is declared, naming the nearest', () => {
+    expect(() => ToolwrightModule.forRoot({ name: 'echo', version: '1.0.0', tools: [Echo], globalGuard: false } as never)).toThrow(
+      'Toolwright: ToolwrightModule.forRoot has no option `globalGuard` (did you mean `globalGuards`?). Fix the name or remove it; the options are on the NestJS page of the docs.',
+    );
+    // The app's options are the module's too; the container is Nest's own.
+    expect(() => ToolwrightModule.forRoot({ name: 'echo', version: '1.0.0', tools: [Echo], timeoutMS: 5 } as never)).toThrow('has no option `timeoutMS` (did you mean `timeoutMs`?)');
+    expect(() => ToolwrightModule.forRoot({ name: 'echo', version: '1.0.0', tools: [Echo], container: {} } as never)).toThrow('has no option `container`');
+  });
+
+  it('forRootAsync refuses an option of its own it does not have, and one its useFactory returns', async () => {
+    expect(() => ToolwrightModule.forRootAsync({ tools: [Echo], useFactory: () => ({ name: 'echo', version: '1.0.0' }), inejct: [] } as never)).toThrow(
+      'Toolwright: ToolwrightModule.forRootAsync has no option `inejct` (did you mean `inject`?).',
+    );
+    @Module({ imports: [ToolwrightModule.forRootAsync({ tools: [Echo], useFactory: () => ({ name: 'echo', version: '1.0.0', athInfoFrom: () => undefined }) as never })] })
+    class FromFactory {}
+    await expect(NestFactory.createApplicationContext(FromFactory, { logger: false, abortOnError: false })).rejects.toThrow(
+      'Toolwright: the useFactory of ToolwrightModule.forRootAsync has no option `athInfoFrom` (did you mean `authInfoFrom`?).',
+    );
+  });
+});

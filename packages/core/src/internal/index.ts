@@ -15,6 +15,7 @@ export { createDefaultContainer } from '../container/defaultContainer';
 export { defaultToolName, TOOL_NAME_PATTERN } from '../registry/toolName';
 export { timeoutProblem } from '../registry/timeoutProblem';
 export { shapeProblem, SERVER_INFO_SHAPE } from '../registry/descriptorShapes';
+export { refuseUnknownOptions } from '../errors/refuseUnknownOptions';
 export { isToolClass } from '../metadata/readMemberMetadata';
 export { composeMiddleware, isMiddlewareClass } from '../pipeline/composeMiddleware';
 export type { MiddlewareChain } from '../pipeline/composeMiddleware';

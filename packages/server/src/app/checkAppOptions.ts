@@ -1,6 +1,5 @@
 import { ConfigError } from '@toolwright/core';
-import { SERVER_INFO_SHAPE, shapeProblem } from '@toolwright/core/internal';
-import { refuseUnknownOptions } from '../ground/refuseUnknownOptions';
+import { refuseUnknownOptions, SERVER_INFO_SHAPE, shapeProblem } from '@toolwright/core/internal';
 import type { AppOptions } from './AppOptions';
 
 const EXAMPLE = "createApp({ name: 'weather', version: '1.0.0', tools: [WeatherTools] })";

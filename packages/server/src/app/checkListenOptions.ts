@@ -1,5 +1,5 @@
 import { ConfigError } from '@toolwright/core';
-import { refuseUnknownOptions } from '../ground/refuseUnknownOptions';
+import { refuseUnknownOptions } from '@toolwright/core/internal';
 import type { HttpListenOptions, StdioListenOptions } from './ListenOptions';
 
 /** Every option of `app.listen({ transport: 'stdio' })`: the compiler fails here when the type gains or loses one. */

@@ -1,5 +1,5 @@
 import type { HandlerOptionCheck } from '../ground/HandlerOptionCheck';
-import { refuseUnknownOptions } from '../ground/refuseUnknownOptions';
+import { refuseUnknownOptions } from '@toolwright/core/internal';
 import type { EndpointOptions } from '../http/EndpointOptions';
 import { ENDPOINT_OPTION_NAMES } from '../http/endpointOptionNames';
 import type { FetchHandlerOptions } from './FetchHandlerOptions';

@@ -1,5 +1,5 @@
 import type { HandlerOptionCheck } from '../ground/HandlerOptionCheck';
-import { refuseUnknownOptions } from '../ground/refuseUnknownOptions';
+import { refuseUnknownOptions } from '@toolwright/core/internal';
 import { HTTP_HANDLER_OPTION_NAMES } from './endpointOptionNames';
 
 /**

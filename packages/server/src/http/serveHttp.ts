@@ -11,7 +11,7 @@ import { requestLogLevelOf } from './requestLog';
 import { endpointPathOf } from './endpointPathOf';
 import { TIMER_MS, wholeNumberOption } from './wholeNumberOption';
 import { failureLogger } from '../ground/failureLogger';
-import { refuseUnknownOptions } from '../ground/refuseUnknownOptions';
+import { refuseUnknownOptions } from '@toolwright/core/internal';
 import { HTTP_LISTENER_OPTION_NAMES } from './endpointOptionNames';
 
 /** Defaults of `HttpListenOptions.timeouts`; see the security guide. */

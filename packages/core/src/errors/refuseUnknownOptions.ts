@@ -1,4 +1,4 @@
-import { ConfigError } from '@toolwright/core';
+import { ConfigError } from './ConfigError';
 
 /**
  * Throws a `ConfigError` when `options` has a key `known` lacks, naming each such key and the known
