@@ -222,6 +222,10 @@ describe("createApp's logging options", () => {
   it('quotes a number given as a string, so the message does not read as if the number were refused', async () => {
     await expect(createApp({ name: 'l', version: '1', tools: [HttpTools], pageSize: '10' as never })).rejects.toThrow('pageSize must be a positive integer (items per list page), got "10".');
     await expect(createApp({ name: 'l', version: '1', tools: [HttpTools], maxLogLength: '4096' as never })).rejects.toThrow('maxLogLength must be a positive integer (characters), got "4096".');
+    // An object is named by its type, not as [object Object].
+    await expect(createApp({ name: 'l', version: '1', tools: [HttpTools], maxUriLength: { max: 10 } as never })).rejects.toThrow(
+      'maxUriLength must be a positive integer (characters), got a value of type object.',
+    );
   });
 
   it('refuses a negative listChangedDebounceMs, and a pageSize of 0, each with its fix', async () => {

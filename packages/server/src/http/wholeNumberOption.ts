@@ -1,4 +1,5 @@
 import { ConfigError } from '@toolwright/core';
+import { optionValueText } from '../ground/optionValueText';
 
 /** The longest delay a timer takes: Node and the web runtimes fire a longer one after 1 ms. */
 const LONGEST_TIMER_MS = 2_147_483_647;
@@ -38,12 +39,5 @@ export function wholeNumberOption(name: string, value: unknown, rule: WholeNumbe
     (rule.max !== undefined ? `a whole number from ${rule.min} to ${rule.max}` : rule.min === 0 ? 'a whole number, 0 or more' : 'a positive whole number') + (rule.unlimited ? ' or Infinity' : '');
   const example = `${name.split('.').pop()}: ${rule.byDefault ?? rule.example ?? 1000}`;
   const leaveOut = rule.byDefault === undefined ? 'or leave it out' : 'or leave it out for that default';
-  throw new ConfigError(`Toolwright: the HTTP option ${name} must be ${least} (${rule.unit}), got ${shown(value)}. Set it to a number such as ${example}, ${leaveOut}.`);
-}
-
-/** The refused value as the message quotes it: short, and never more than its type for an object. */
-function shown(value: unknown): string {
-  if (typeof value === 'string') return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
-  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return String(value);
-  return value === null ? 'null' : `a value of type ${typeof value}`;
+  throw new ConfigError(`Toolwright: the HTTP option ${name} must be ${least} (${rule.unit}), got ${optionValueText(value)}. Set it to a number such as ${example}, ${leaveOut}.`);
 }

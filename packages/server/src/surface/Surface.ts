@@ -18,6 +18,7 @@ import { registerResourceHandlers } from '../handlers/registerResourceHandlers';
 import { RequestStateCodec, type RequestStateOptions } from '../roundtrip/RequestStateCodec';
 import { Catalog, type ListKind } from './Catalog';
 import { Connections } from './Connections';
+import { optionValueText } from '../ground/optionValueText';
 
 export interface SurfaceOptions {
   /** Items per page of every list; undefined serves each list in one page. */
@@ -64,19 +65,19 @@ export class Surface {
   constructor(registry: Registry, options: SurfaceOptions) {
     if (options.pageSize !== undefined && !(Number.isInteger(options.pageSize) && options.pageSize > 0)) {
       throw new ConfigError(
-        `Toolwright: pageSize must be a positive integer (items per list page), got ${shown(options.pageSize)}. Set e.g. pageSize: 100, or leave it out to list everything in one page.`,
+        `Toolwright: pageSize must be a positive integer (items per list page), got ${optionValueText(options.pageSize)}. Set e.g. pageSize: 100, or leave it out to list everything in one page.`,
       );
     }
     if (options.maxUriLength !== undefined && !(Number.isInteger(options.maxUriLength) && options.maxUriLength > 0)) {
-      throw new ConfigError(`Toolwright: maxUriLength must be a positive integer (characters), got ${shown(options.maxUriLength)}. The default is ${DEFAULT_MAX_URI_LENGTH}.`);
+      throw new ConfigError(`Toolwright: maxUriLength must be a positive integer (characters), got ${optionValueText(options.maxUriLength)}. The default is ${DEFAULT_MAX_URI_LENGTH}.`);
     }
     if (options.maxLogLength !== undefined && !(Number.isInteger(options.maxLogLength) && options.maxLogLength > 0)) {
-      throw new ConfigError(`Toolwright: maxLogLength must be a positive integer (characters), got ${shown(options.maxLogLength)}. The default is ${DEFAULT_MAX_LOG_LENGTH}.`);
+      throw new ConfigError(`Toolwright: maxLogLength must be a positive integer (characters), got ${optionValueText(options.maxLogLength)}. The default is ${DEFAULT_MAX_LOG_LENGTH}.`);
     }
     const debounce = options.listChangedDebounceMs;
     if (debounce !== undefined && !(typeof debounce === 'number' && debounce >= 0 && debounce <= 2_147_483_647)) {
       throw new ConfigError(
-        `Toolwright: listChangedDebounceMs must be a number of milliseconds from 0 to 2147483647 (a timer's longest delay), got ${shown(debounce)}. Set e.g. listChangedDebounceMs: 50, or leave it out for the default 10.`,
+        `Toolwright: listChangedDebounceMs must be a number of milliseconds from 0 to 2147483647 (a timer's longest delay), got ${optionValueText(debounce)}. Set e.g. listChangedDebounceMs: 50, or leave it out for the default 10.`,
       );
     }
     this.connections = new Connections(options.logLevel ?? 'info', options.listChangedDebounceMs ?? 10, (uri) => this.serves(uri));
@@ -130,9 +131,4 @@ export class Surface {
     this.catalog.addRegistry(compiledRegistry(registry));
     if (usesScopedServices(registry, [])) this.env.scopes.active = true;
   }
-}
-
-/** An option's value in a message: a string in quotes, so `'10'` does not read as the number 10. */
-function shown(value: unknown): string {
-  return typeof value === 'string' ? JSON.stringify(value) : String(value);
 }
