@@ -7,6 +7,22 @@ const nested = (depth: number): unknown => {
 };
 
 describe('jsonProblem', () => {
+  it('names what JSON.stringify would write as {} though it holds data, with the fix', () => {
+    class Secretive {
+      readonly #value = 1;
+      get value() {
+        return this.#value;
+      }
+    }
+    expect(jsonProblem({ totals: new Map([[1, 2]]) }, 'result')).toBe('result.totals is a Map, which JSON writes as {}: return Object.fromEntries(map), or [...map] for its entries.');
+    expect(jsonProblem([new Set([1])], 'result')).toBe('result[0] is a Set, which JSON writes as {}: return [...set].');
+    expect(jsonProblem({ rows: Promise.resolve(1) }, 'result')).toBe('result.rows is a Promise, which JSON writes as {}: await it before returning.');
+    expect(jsonProblem(new RangeError('too far'), 'result')).toBe('result is an Error (RangeError: too far), which JSON writes as {}: throw it to fail the call, or return its message.');
+    expect(jsonProblem({ s: new Secretive() }, 'data')).toMatch(/^data\.s is an instance of Secretive with no enumerable fields, which JSON writes as \{\}/);
+    // A Map with a field of its own is written with that field: not all is lost, and not refused.
+    expect(jsonProblem(Object.assign(new Map(), { size2: 1 }), 'result')).toBeUndefined();
+  });
+
   it('passes what JSON.stringify can write, dropping what it drops', () => {
     const shared = { x: 1 };
     for (const value of [
@@ -18,7 +34,7 @@ describe('jsonProblem', () => {
       { a: { b: [shared, shared] }, f: () => 1, u: undefined, s: Symbol('s') },
       new Date(0),
       Buffer.from('hi'),
-      new Map([[1, 2]]),
+      { empty: {}, bare: Object.create(null) as object, list: [] },
       nested(MAX_JSON_DEPTH - 1),
     ]) {
       expect(() => JSON.stringify(value)).not.toThrow();

@@ -20,6 +20,13 @@ const cycle = (): Record<string, unknown> => {
   return o;
 };
 
+class Account {
+  readonly #id = 7;
+  get id() {
+    return this.#id;
+  }
+}
+
 class Unsendable {
   @Tool({ description: 'A BigInt in structured content (as a database driver returns a bigint column).' })
   big() {
@@ -55,6 +62,36 @@ class Unsendable {
   @Tool({ description: 'A function, which JSON writes no text for.' })
   aFunction(): unknown {
     return Object;
+  }
+
+  @Tool({ description: 'A Map in a plain object, which JSON.stringify writes as {} without a word.' })
+  aMap() {
+    return { totals: new Map([['a', 1]]) };
+  }
+
+  @Tool({ description: 'A Set.' })
+  aSet() {
+    return new Set([1, 2]);
+  }
+
+  @Tool({ description: 'An Error returned where it was meant to be thrown.' })
+  anError() {
+    return new Error('no rows');
+  }
+
+  @Tool({ description: 'A promise not awaited, inside the result.' })
+  notAwaited() {
+    return { rows: Promise.resolve([1]) };
+  }
+
+  @Tool({ description: 'An instance whose only field is private.' })
+  privateFields() {
+    return { account: new Account() };
+  }
+
+  @Tool({ description: 'Empty plain objects and arrays are data: they go out as they are.' })
+  emptyPlain() {
+    return { filters: {}, tags: [], nested: { none: Object.create(null) as object } };
   }
 
   @Tool({ description: 'Fine.' })
@@ -96,6 +133,11 @@ const CASES: [string, Record<string, unknown>, string | undefined, 'tool failure
   ['a BigInt in a prompt result', { method: 'prompts/get', params: { name: 'big_prompt' } }, undefined, 'internal error'],
   ['a BigInt in a resource read', { method: 'resources/read', params: { uri: 'test://big' } }, undefined, 'internal error'],
   ['a cycle in an extension result', { method: 'unsendable/get', params: {} }, undefined, 'internal error'],
+  ['a Map in a plain object', { method: 'tools/call', params: { name: 'a_map', arguments: {} } }, undefined, 'tool failure'],
+  ['a Set', { method: 'tools/call', params: { name: 'a_set', arguments: {} } }, undefined, 'tool failure'],
+  ['an Error returned', { method: 'tools/call', params: { name: 'an_error', arguments: {} } }, undefined, 'tool failure'],
+  ['a promise not awaited', { method: 'tools/call', params: { name: 'not_awaited', arguments: {} } }, undefined, 'tool failure'],
+  ['an instance with private fields only', { method: 'tools/call', params: { name: 'private_fields', arguments: {} } }, undefined, 'tool failure'],
 ];
 
 /** The request as one line of JSON, with the deep value spliced in where `DEEP` stands (JSON.stringify cannot make it). */
@@ -141,8 +183,16 @@ describe.each(ERAS)('results JSON cannot carry ($name)', (era) => {
     expect(errors.join('\n')).toMatch(/tool 'output_loop' returned a result that cannot be sent as JSON .*result\.self refers back/);
     expect(errors.join('\n')).toMatch(/contents\.rows\[0\]\.id is a BigInt/);
     expect(errors.join('\n')).toMatch(/tool 'a_function' returned a result that cannot be sent as JSON .*result is a function/);
+    // What JSON.stringify would write as {} without a word: named too, with the fix.
+    expect(errors.join('\n')).toMatch(/tool 'a_map' returned a result that cannot be sent as JSON .*result\.totals is a Map, which JSON writes as \{\}: return Object\.fromEntries\(map\)/);
+    expect(errors.join('\n')).toMatch(/tool 'a_set' .*result is a Set, which JSON writes as \{\}: return \[\.\.\.set\]/);
+    expect(errors.join('\n')).toMatch(/tool 'an_error' .*result is an Error \(Error: no rows\), which JSON writes as \{\}: throw it/);
+    expect(errors.join('\n')).toMatch(/tool 'not_awaited' .*result\.rows is a Promise, which JSON writes as \{\}: await it/);
+    expect(errors.join('\n')).toMatch(/tool 'private_fields' .*result\.account is an instance of Account with no enumerable fields/);
     expect(errors.join('\n')).not.toMatch(/threw an unexpected error/);
     expect(errors.join('\n')).toMatch(/'unsendable\/get' returned a result that cannot be sent as JSON: result\.loop\.self refers back/);
+    session.send(era.request({ jsonrpc: '2.0', id: 'empty', method: 'tools/call', params: { name: 'empty_plain', arguments: {} } }));
+    expect(await session.answer('empty')).toMatchObject({ result: { content: [{ text: '{"filters":{},"tags":[],"nested":{"none":{}}}' }] } });
     session.send(era.request({ jsonrpc: '2.0', id: 'alive', method: 'tools/call', params: { name: 'fine', arguments: {} } }));
     expect(await session.answer('alive')).toMatchObject({ result: { content: [{ text: 'fine' }] } });
     await session.close();

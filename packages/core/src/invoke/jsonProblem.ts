@@ -16,8 +16,9 @@ interface Place {
  * it; undefined when it can. What `JSON.stringify` would throw on, found before it is
  * thrown where no one can answer for it (inside a transport, with the request left
  * unanswered): a BigInt, a cycle, nesting deeper than `MAX_JSON_DEPTH`, a `toJSON()` or a
- * getter that throws. What `JSON.stringify` drops (functions, symbols, `undefined`) is no
- * problem. The walk keeps its own stack, so no depth of input overflows it, and spells a
+ * getter that throws. And what it would write as `{}` though it holds data: a Map, a Set, a
+ * Promise not awaited, an Error, an instance whose fields are private or getters. What
+ * `JSON.stringify` drops (functions, symbols, `undefined`) is no problem. The walk keeps its own stack, so no depth of input overflows it, and spells a
  * path out only for the problem it reports.
  */
 export function jsonProblem(value: unknown, name: string): string | undefined {
@@ -47,6 +48,10 @@ export function jsonProblem(value: unknown, name: string): string | undefined {
         for (let i = current.length - 1; i >= 0; i--) if (needsVisit(current[i])) stack.push({ value: current[i], parent: place, key: i, depth });
       } else {
         const keys = Object.keys(current);
+        if (keys.length === 0) {
+          const lost = writtenAsEmpty(current);
+          if (lost !== undefined) return `${pathOf(place)} ${lost}`;
+        }
         for (let i = keys.length - 1; i >= 0; i--) {
           const member = (current as Record<string, unknown>)[keys[i]];
           if (needsVisit(member)) stack.push({ value: member, parent: place, key: keys[i], depth });
@@ -57,6 +62,22 @@ export function jsonProblem(value: unknown, name: string): string | undefined {
     return `reading ${place ? pathOf(place) : name} threw (${error instanceof Error ? error.message : String(error)}): return plain data.`;
   }
   return undefined;
+}
+
+/**
+ * How an object with no enumerable fields of its own is lost when it is not a plain one: JSON writes
+ * `{}` for it, whatever it holds (undefined for a plain `{}`, which means what it says).
+ */
+function writtenAsEmpty(value: object): string | undefined {
+  const prototype: unknown = Object.getPrototypeOf(value);
+  if (prototype === Object.prototype || prototype === null) return undefined;
+  if (value instanceof Map) return 'is a Map, which JSON writes as {}: return Object.fromEntries(map), or [...map] for its entries.';
+  if (value instanceof Set) return 'is a Set, which JSON writes as {}: return [...set].';
+  if (typeof (value as { then?: unknown }).then === 'function') return 'is a Promise, which JSON writes as {}: await it before returning.';
+  if (value instanceof Error) return `is an Error (${value.name}: ${value.message.slice(0, 80)}), which JSON writes as {}: throw it to fail the call, or return its message.`;
+  const name = (value as { constructor?: { name?: unknown } }).constructor?.name;
+  const what = typeof name === 'string' && name !== '' ? `an instance of ${name}` : 'an object of a class';
+  return `is ${what} with no enumerable fields, which JSON writes as {}: return a plain object with what to send (private #fields, getters and a Map's or WeakMap's entries are not written).`;
 }
 
 function needsVisit(value: unknown): boolean {

@@ -20,14 +20,21 @@ export function sendable<T>(result: T, name = 'result'): T {
 /**
  * `JSON.stringify(value)` of a member's plain result (JSON text the server builds from it); what
  * JSON cannot carry (a BigInt, a cycle, a `toJSON()` that throws) throws an `UnsendableResult`
- * naming where, as `sendable` does. The walk runs only once `JSON.stringify` has thrown.
+ * naming where, as `sendable` does, and so does what it writes as `{}` though it holds data (a Map,
+ * a Promise not awaited). The walk runs only once `JSON.stringify` has thrown or written a `{}`.
  */
 export function jsonTextOf(value: unknown, name = 'result'): string | undefined {
+  let text: string | undefined;
   try {
-    return JSON.stringify(value);
+    text = JSON.stringify(value);
   } catch (error) {
     throw new UnsendableResult(jsonProblem(value, name) ?? `${name} cannot be written as JSON: ${(error as Error).message}`);
   }
+  if (text !== undefined && text.includes('{}')) {
+    const problem = jsonProblem(value, name);
+    if (problem !== undefined) throw new UnsendableResult(problem);
+  }
+  return text;
 }
 
 /** How a member's unexpected failure is logged: what it threw, or what was wrong with what it returned. */
