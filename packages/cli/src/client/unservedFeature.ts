@@ -58,7 +58,7 @@ const LISTED: Record<Feature, (client: Client, options: RequestOptions) => Promi
 };
 
 /** `2 tools: a, b`; `more` when the list has further pages, whose items are not counted. */
-function named(noun: string, items: readonly { name: string }[], more: boolean): string {
+export function named(noun: string, items: readonly { name: string }[], more: boolean): string {
   if (items.length === 0 && !more) return `no ${noun}s`;
   const names = items.slice(0, SHOWN).map((item) => item.name);
   const hidden = items.length - names.length;

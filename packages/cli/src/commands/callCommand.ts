@@ -1,7 +1,8 @@
-import type { ContentBlock } from '@modelcontextprotocol/client';
+import { ProtocolError, type Client, type ContentBlock, type RequestOptions } from '@modelcontextprotocol/client';
 import { callAsTask, TASKS_EXTENSION } from '../client/callAsTask';
 import { cliAnswers, ANSWER_HELP } from '../client/cliAnswers';
 import { CONNECT_HELP, CONNECT_OPTIONS, protocolChoice, serverTarget } from '../client/ServerTarget';
+import { unknownName } from '../client/unknownName';
 import { unservedFeature } from '../client/unservedFeature';
 import { withClient } from '../client/withClient';
 import type { Command, ParsedArgs } from '../cli/Command';
@@ -91,7 +92,10 @@ Examples:
       const unserved = await unservedFeature(client, feature, options);
       if (unserved !== undefined) throw new ServerError(`${what} was not sent. ${unserved} See everything it serves: toolwright inspect ${shellQuoted(serverArg)}`);
       if (resource !== undefined) return { kind: 'resource' as const, value: await client.readResource({ uri: resource }, options) };
-      if (prompt !== undefined) return { kind: 'prompt' as const, value: await client.getPrompt({ name: prompt, arguments: promptArgs(callArgs) }, options) };
+      if (prompt !== undefined) {
+        const value = await client.getPrompt({ name: prompt, arguments: promptArgs(callArgs) }, options).catch(refusedName(client, 'prompt', prompt, options, what));
+        return { kind: 'prompt' as const, value };
+      }
       // A 2026-07-28 HTTP server that serves tasks may answer with a task: it is polled, its questions answered, its result printed.
       if (target.kind === 'http' && client.getServerCapabilities()?.extensions?.[TASKS_EXTENSION] !== undefined && (client.getNegotiatedProtocolVersion() ?? '') >= '2026-07-28') {
         const interrupted = new AbortController();
@@ -106,7 +110,7 @@ Examples:
           process.removeListener('SIGINT', onSigint);
         }
       }
-      return { kind: 'tool' as const, value: await client.callTool({ name: tool!, arguments: callArgs }, options) };
+      return { kind: 'tool' as const, value: await client.callTool({ name: tool!, arguments: callArgs }, options).catch(refusedName(client, 'tool', tool!, options, what)) };
     });
 
     if (booleanOption(args, 'json')) {
@@ -134,6 +138,14 @@ Examples:
     return isError ? ExitCode.Failure : ExitCode.Ok;
   },
 };
+
+/** A refusal of a request for `name`: told as a name the server does not serve, when it lists no such one; else as the server gave it. */
+function refusedName(client: Client, kind: 'tool' | 'prompt', name: string, options: RequestOptions, what: string) {
+  return async (error: unknown): Promise<never> => {
+    const unknown = error instanceof ProtocolError ? await unknownName(client, kind, name, options) : undefined;
+    throw unknown === undefined ? error : new ServerError(`${what} failed: ${unknown}`, { cause: error });
+  };
+}
 
 /** Prompt arguments are strings: other JSON values are sent as their JSON text. */
 function promptArgs(args: Record<string, unknown>): Record<string, string> {
