@@ -1,7 +1,7 @@
 /** The test kit used wrongly, as an app team might: each mistake fails at once, saying what and how to fix it. */
 import 'reflect-metadata';
 import { Service } from 'typedi';
-import { Tool } from '@toolwright/core';
+import { ConfigError, Tool } from '@toolwright/core';
 import { createApp, type App } from '@toolwright/server';
 import { createTestClient, toolText } from '@toolwright/server/testing';
 
@@ -53,6 +53,76 @@ describe('test kit misuse', () => {
     } finally {
       await client.close();
     }
+  });
+
+  it.each([
+    [
+      'an unknown transport',
+      { transport: 'htp' },
+      `createTestClient: unknown transport "htp". Use 'memory' (the default: the app in this process), 'http' (the app on a free port of 127.0.0.1) or 'stdio' (a server process: createTestClient({ transport: 'stdio', command, args }), without an app).`,
+    ],
+    ['an unknown era', { era: 'new' }, `createTestClient: unknown era "new". Use 'legacy' (2025-11-25, the default) or 'modern' (2026-07-28), or give protocol instead.`],
+    [
+      'a misspelt option',
+      { overide: [] },
+      'Toolwright: createTestClient has no option `overide` (did you mean `overrides`?). Fix the name or remove it; the options are on the Testing page of the docs.',
+    ],
+    [
+      'a misspelt option over HTTP',
+      { transport: 'http', bearr: 'token' },
+      "Toolwright: createTestClient({ transport: 'http' }) has no option `bearr` (did you mean `bearer`?). Fix the name or remove it; the options are on the Testing page of the docs.",
+    ],
+    [
+      "stdio's stderr in memory",
+      { stderr: 'ignore' },
+      "createTestClient: `stderr` is an option of transport 'stdio', not of transport 'memory' (the default), so it would be ignored. Remove it, or call createTestClient({ transport: 'stdio', command, args }) without an app (a server process).",
+    ],
+    [
+      "stdio's command in memory",
+      { command: 'node' },
+      "createTestClient: `command` is an option of transport 'stdio', not of transport 'memory' (the default), so it would be ignored. Remove it, or call createTestClient({ transport: 'stdio', command, args }) without an app (a server process).",
+    ],
+    [
+      "HTTP's bearer in memory",
+      { bearer: 'token' },
+      "createTestClient: `bearer` is an option of transport 'http', not of transport 'memory' (the default), so it would be ignored. Remove it, or pass transport: 'http' (the app on a free port of 127.0.0.1).",
+    ],
+    [
+      "HTTP's listen with transport: 'memory' named",
+      { transport: 'memory', listen: { stateless: true } },
+      "createTestClient: `listen` is an option of transport 'http', not of transport 'memory' (the default), so it would be ignored. Remove it, or pass transport: 'http' (the app on a free port of 127.0.0.1).",
+    ],
+    [
+      "memory's overrides over HTTP",
+      { transport: 'http', overrides: [] },
+      "createTestClient: overrides apply in memory (the default transport), where the test owns the server; over 'http' the listener builds its servers.",
+    ],
+    ['options that are not an object', 'http', `createTestClient: the options must be an object such as { transport: 'http' } or { era: 'modern' }, got "http".`],
+  ])('refuses %s before connecting, and the app keeps serving', async (_, options, message) => {
+    const started: string[] = [];
+    const hooked = await createApp({ name: 'kit-misuse', version: '0.0.0', tools: [KitTools], onStart: () => void started.push('start') });
+    const refused = await createTestClient(hooked, options as never).catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(ConfigError);
+    expect((refused as Error).message).toBe(message);
+    // No listener opened (over HTTP the start hooks would have run).
+    expect(started).toEqual([]);
+    const client = await createTestClient(app);
+    try {
+      expect(await toolText(client.callTool({ name: 'time', arguments: {} }))).toBe('real time');
+    } finally {
+      await client.close();
+    }
+  });
+
+  it.each([
+    ["HTTP's headers", { headers: {} }, "`headers` is an option of transport 'http', not of transport 'stdio'"],
+    ["memory's overrides", { overrides: [] }, "`overrides` is an option of transport 'memory' (the default), not of transport 'stdio'"],
+    ['a misspelt option', { argz: [] }, "Toolwright: createTestClient({ transport: 'stdio' }) has no option `argz` (did you mean `args`?)."],
+    ['an unknown stderr', { stderr: 'pipe' }, `createTestClient: unknown stderr "pipe". Use 'inherit' (the server's logs shown, the default) or 'ignore' (dropped).`],
+    ['an unknown era', { era: 'legacyy' }, 'createTestClient: unknown era "legacyy".'],
+  ])('over stdio, refuses %s before it starts the process', async (_, extra, message) => {
+    // The command would fail to start; the refusal comes first.
+    await expect(createTestClient({ transport: 'stdio', command: '/nonexistent/server', ...extra } as never)).rejects.toThrow(message);
   });
 
   it.each([{ requestLogLevel: 'warn' as const }, { logLevel: 'warn' as const }])(

@@ -13,6 +13,7 @@ import { TIMER_MS, wholeNumberOption } from './wholeNumberOption';
 import { failureLogger } from '../ground/failureLogger';
 import { refuseUnknownOptions } from '@toolwright/core/internal';
 import { HTTP_LISTENER_OPTION_NAMES } from './endpointOptionNames';
+import { listenFailure } from './listenFailure';
 
 /** Defaults of `HttpListenOptions.timeouts`; see the security guide. */
 const DEFAULT_TIMEOUTS = { headersMs: 10_000, requestMs: 30_000, idleMs: 5_000 };
@@ -79,10 +80,13 @@ async function serveHttpHolding(app: ServerFactory, options: HttpListenOptions, 
   server.keepAliveTimeout = timeouts.idleMs;
   server.maxConnections = maxConnections;
 
+  // A refused listen (the port in use, a privileged port, a host not of this machine) is a ConfigError saying how to fix it. Nothing
+  // is left behind it: node has closed the server's handle, this listener's hold is taken only below, and `serveHttpHeld` lets go of app.listen's.
   await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
+    const refused = (error: unknown): void => reject(listenFailure(error, listenPort, host));
+    server.once('error', refused);
     server.listen(listenPort, host, () => {
-      server.off('error', reject);
+      server.off('error', refused);
       resolve();
     });
   });

@@ -7,6 +7,7 @@ import { overridesMapOf } from './overridesMapOf';
 import { checkOverridesInjected } from '../compose/checkOverridesInjected';
 import type { ClientCapabilities, CreateMessageRequestParams, CreateMessageResult, ElicitRequestParams, ElicitResult, Root } from '../sdk/sdk';
 import { refuseServing } from '../app/servingRefusal';
+import { checkTestClientOptions } from './checkTestClientOptions';
 
 export type { LegacyClient, ModernClient };
 
@@ -128,7 +129,8 @@ export function createTestClient<P extends TestProtocol | undefined = undefined,
 ): Promise<TestClientFor<P, E>>;
 export async function createTestClient(target: App | StdioTestClientOptions, given?: AppTestClientOptions): Promise<ModernClient> {
   checkTarget(target);
-  const options: TestClientOptions = isApp(target) ? (given ?? {}) : target;
+  const options: unknown = isApp(target) ? (given ?? {}) : target;
+  checkTestClientOptions(options, isApp(target));
   const modern = eraOf(options) === 'modern';
   const setup = {
     modern,
@@ -137,18 +139,11 @@ export async function createTestClient(target: App | StdioTestClientOptions, giv
     handlers: handlersOf(options),
   };
   const authInfo = options.auth && authInfoOf(options.auth);
-  if (options.transport === 'stdio') {
-    if (isApp(target)) throw new ConfigError("createTestClient: transport 'stdio' starts a server process: call createTestClient({ transport: 'stdio', command, args }) without an app.");
-    return connectTestClient(setup, stdioWire(options));
-  }
+  if (options.transport === 'stdio') return connectTestClient(setup, stdioWire(options));
   const app = target as App;
   // An app that may not serve its own clients says why here, not as a first message left unanswered.
   refuseServing(app);
-  if (options.transport === 'http') {
-    if ((options as { overrides?: unknown }).overrides)
-      throw new ConfigError("createTestClient: overrides apply in memory (the default transport), where the test owns the server; over 'http' the listener builds its servers.");
-    return connectOverHttp(app, options, setup, authInfo);
-  }
+  if (options.transport === 'http') return connectOverHttp(app, options, setup, authInfo);
   const overrides = overridesMapOf(options.overrides);
   checkOverridesInjected(overrides, app, 'createTestClient');
   const wire: TestClientWire = {
