@@ -4,8 +4,11 @@ import type { BoundParam } from '../invoke/compileParamsBinder';
 import type { Class } from '../metadata/Class';
 import type { ParamArgs } from '../metadata/ParamOptions';
 import type { JsonSchema } from '../schema/JsonSchema';
-import { paramSchema } from '../schema/paramSchema';
+import { paramSchema, type ParamShape } from '../schema/paramSchema';
 import { createSchemaContext } from '../schema/SchemaContext';
+import { jsonViewOf } from '../invoke/jsonView';
+import { defaultRefusal, describeDefault } from '../validation/defaultRefusal';
+import type { PatternCompiler } from '../validation/PatternCompiler';
 import { checkParamDecorators, missingMetadataProblem } from './checkParamDecorators';
 import { checkSchemaProfile } from './checkSchemaProfile';
 import type { BuildProblem } from './BuildProblem';
@@ -33,6 +36,8 @@ export interface MemberParamsEnv {
   readonly arrive: { readonly as: 'json'; readonly coerce: boolean } | { readonly as: 'strings'; readonly allowArrays: boolean };
   /** How the owner of the parameters is named in messages ('tool argument', 'prompt argument', 'template variable'). */
   readonly noun: string;
+  /** `@Tool({ compilePattern })`: defaults are checked with the engine the tool's calls use. */
+  readonly compilePattern?: PatternCompiler;
 }
 
 /**
@@ -105,6 +110,11 @@ export function buildMemberParams(cls: Class, declaredOn: Class, methodName: str
     const complete = strings ? (p.options?.complete ?? fixedValues(derived.schema)) : undefined;
     if (complete) completers[p.name] = compileCompleter(complete, `${where} '${p.name}'`, env.logger);
   }
+  // After the loop: a DTO parameter's `$defs` are complete only now.
+  for (let i = 0; i < declared.length; i++) {
+    const { param, schema } = declared[i];
+    if (schema.default !== undefined) checkDefault(param, schema, bound[i].shape, ctx.defs, where, env);
+  }
   if (env.problems.length > before) return undefined;
 
   let argsSchema: JsonSchema & { type: 'object' } = { type: 'object' };
@@ -120,6 +130,22 @@ export function buildMemberParams(cls: Class, declaredOn: Class, methodName: str
     declared,
     completers: Object.freeze(completers),
   };
+}
+
+/**
+ * A default must pass the parameter's own schema: it reaches the method when the argument is
+ * missing, so it is held to the rules an argument is. A Date or DTO parameter's default is
+ * converted like an argument, so it is checked as JSON carries it (a `Date` as its ISO string).
+ */
+function checkDefault(param: ParamArgs, schema: JsonSchema, shape: ParamShape, defs: Record<string, JsonSchema>, where: string, env: MemberParamsEnv): void {
+  const value = schema.default;
+  const refusal = defaultRefusal(schema, shape.kind === 'plain' ? value : jsonViewOf(value), param.name!, defs, env.compilePattern);
+  if (refusal === undefined) return;
+  env.problems.push({
+    where,
+    what: `@Param('${param.name}') has the default ${describeDefault(value)}, which its own schema refuses: ${refusal}`,
+    fix: "give a default of the parameter's type that passes its rules (or leave the default out).",
+  });
 }
 
 /** Enum and boolean parameters complete from their values without a provider. */

@@ -1,6 +1,7 @@
 import type { Class } from '../metadata/Class';
 import type { DtoConverterTable } from './dtoConverters';
 import type { Recursion } from './findRecursion';
+import type { JsonSchema } from './JsonSchema';
 import type { SchemaContext } from './SchemaContext';
 
 /** What deriving one DTO schema shares across its classes and properties (made once per `dtoSchema` call). */
@@ -14,4 +15,6 @@ export interface DtoWalk {
   readonly input: boolean;
   /** The classes and union branches on a reference cycle: their references are `$ref`s to `$defs` entries. */
   readonly recursion: Recursion;
+  /** Property schemas with a `default`, checked against their own schema once the walk has filled `$defs`. */
+  readonly defaults: { readonly at: string; readonly property: string; readonly schema: JsonSchema }[];
 }

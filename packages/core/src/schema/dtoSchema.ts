@@ -19,6 +19,9 @@ import { defaultDtoConverters, mergeDtoConverters, type DtoConverterTable } from
 import { findRecursion } from './findRecursion';
 import type { JsonSchema } from './JsonSchema';
 import type { SchemaContext } from './SchemaContext';
+import { reportProblem } from './reportProblem';
+import { jsonViewOf } from '../invoke/jsonView';
+import { defaultRefusal, describeDefault } from '../validation/defaultRefusal';
 
 export interface DtoSchemaOptions {
   /** Converters added to (or replacing) the defaults, by constraint kind. */
@@ -49,9 +52,30 @@ export function dtoSchema(cls: Class, ctx: SchemaContext, options: DtoSchemaOpti
     coerce: options.coerce === true,
     input: options.direction !== 'output',
     recursion: findRecursion(cls),
+    defaults: [],
   };
   // A tool's input root must be an object schema, not a bare $ref. A root that a class of its
   // graph holds is a copy of its `$defs` entry, which comes first in `$defs` and takes the class's
   // own name; a root that comes back only as a union branch refers to that branch's entry instead.
-  return walk.recursion.isHeldPlainly(cls) ? inlineClass(cls, walk) : classSchema(cls, walk);
+  const schema = walk.recursion.isHeldPlainly(cls) ? inlineClass(cls, walk) : classSchema(cls, walk);
+  checkDefaults(walk);
+  return schema;
+}
+
+/**
+ * A `@Property` default must pass the property's own schema: clients fill it in, and the
+ * schema would refuse it from them. Checked as JSON carries it (the advertised form), now that
+ * the walk has filled `$defs`; a property met twice (a recursive class) is reported once.
+ */
+function checkDefaults({ defaults, ctx }: DtoWalk): void {
+  for (const { at, property, schema } of defaults) {
+    const refusal = defaultRefusal(schema, jsonViewOf(schema.default), property, ctx.defs);
+    if (refusal === undefined) continue;
+    reportProblem(
+      ctx,
+      at,
+      `@Property has the default ${describeDefault(schema.default)}, which its own schema refuses: ${refusal}`,
+      "give a default of the property's type that passes its rules (or leave the default out).",
+    );
+  }
 }

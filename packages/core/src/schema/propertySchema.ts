@@ -35,7 +35,7 @@ export function propertySchema(cls: Class, prop: DtoProperty, walk: DtoWalk): De
   const docs = readPropertyDocs(cls, prop.name);
   const mistyped = docs && shapeProblem(docs, PROPERTY_OPTIONS_SHAPE);
   if (mistyped) reportProblem(walk.ctx, at, `its @Property option ${mistyped}`, 'give it the type of the JSON Schema keyword it becomes, as @Property types it.');
-  if (docs?.schema) return { schema: givenSchema(docs, at, walk.ctx), required };
+  if (docs?.schema) return { schema: withDefault(givenSchema(docs, at, walk.ctx), at, prop.name, walk), required };
   const design: unknown = Reflect.getMetadata('design:type', cls.prototype as object, prop.name);
   const hint = resolveTypeHint(cls, prop.name, at, walk.ctx);
   if (hint === HINT_FAILED) return { schema: {}, required };
@@ -86,7 +86,13 @@ export function propertySchema(cls: Class, prop: DtoProperty, walk: DtoWalk): De
   attachMessages(schema, own, cls, prop.name, walk);
   const itemSchema = isMap ? schema.additionalProperties : isArray ? schema.items : undefined;
   if (typeof itemSchema === 'object') attachMessages(itemSchema, each, cls, prop.name, walk);
-  return { schema, required };
+  return { schema: withDefault(schema, at, prop.name, walk), required };
+}
+
+/** Notes a property schema with a `default`, to be checked against its own rules when the walk ends (`dtoSchema`). */
+function withDefault(schema: JsonSchema, at: string, property: string, walk: DtoWalk): JsonSchema {
+  if (schema.default !== undefined) walk.defaults.push({ at, property, schema });
+  return schema;
 }
 
 /**
