@@ -306,6 +306,24 @@ describe('hostile servers', () => {
     expect(flood.stderr).toBe("error: tools/call 'x' failed: no answer within 1000 ms. If the server is slow, raise --timeout <ms>; run with --verbose to see its log (stderr).\n");
   });
 
+  it('a server that serves HTTP only is named with its URL at once, not after the whole --timeout (exit 3)', async () => {
+    // Told apart from the timeout's message ("no answer within 20000 ms"), which it would have got before.
+    expect(await hostile('httpOnly', 'call', HOSTILE, 'x', '--timeout', '20000')).toEqual({
+      code: 3,
+      stdout: '',
+      stderr:
+        "error: The server serves Streamable HTTP at http://127.0.0.1:3130/mcp, not stdio: call it by its URL (toolwright call http://127.0.0.1:3130/mcp ...), or start it so that it serves stdio (app.listen({ transport: 'stdio' })).\n",
+    });
+  });
+
+  it('an entry that ends without serving is asked whether it calls app.listen (exit 3)', async () => {
+    expect(await hostile('endsAtOnce', 'call', HOSTILE, 'x')).toEqual({
+      code: 3,
+      stdout: '',
+      stderr: "error: The server exited with code 0 before answering. A server keeps serving until its client closes: does the entry call app.listen({ transport: 'stdio' })?\n",
+    });
+  });
+
   it('a server that exits during a call is reported with its exit code (exit 3)', async () => {
     expect(await hostile('exitMidCall', 'call', HOSTILE, 'x')).toEqual({ code: 3, stdout: '', stderr: 'error: The server exited with code 7 before answering.\n' });
   });

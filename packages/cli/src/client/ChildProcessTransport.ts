@@ -5,6 +5,9 @@ import { ServerError } from '../cli/UsageError';
 import { JsonNesting, tooDeepMessage } from './JsonNesting';
 import { MAX_MESSAGE_SIZE, tooLargeMessage } from './messageLimit';
 
+/** How long a server that said it serves HTTP has to answer on stdio before it is taken to serve HTTP only. */
+const HTTP_GRACE_MS = 1500;
+
 export interface ChildProcessTransportOptions {
   readonly command: string;
   readonly args: readonly string[];
@@ -28,6 +31,10 @@ export class ChildProcessTransport implements Transport {
   failure: ServerError | undefined;
   private child: ChildProcess | undefined;
   private closing = false;
+  /** Whether the server has written a message on stdout. */
+  private answered = false;
+  /** Set once the server said on stderr that it serves HTTP: the wait for its first stdio answer. */
+  private httpWait: NodeJS.Timeout | undefined;
   private buffer = '';
   private stderrTail = '';
 
@@ -42,11 +49,15 @@ export class ChildProcessTransport implements Transport {
       this.stderrTail = (this.stderrTail + chunk).slice(-4000);
       // Its log is shown, never obeyed by the terminal.
       this.options.stderr?.write(terminalSafe(chunk));
+      if (!this.answered && this.httpWait === undefined) this.noticeHttp();
     });
     child.stdin!.on('error', () => undefined); // EPIPE after the server exits: reported by 'exit'.
     child.on('exit', (code, signal) => {
+      clearTimeout(this.httpWait);
       const tail = this.stderrTail.trim().split('\n').slice(-20).join('\n');
-      if (!this.closing) this.fail(`The server ${signal ? `was killed by ${signal}` : `exited with code ${code}`} before answering${tail ? `. Its last words on stderr:\n${tail}` : '.'}`);
+      // Exit 0 before any answer: the entry ran to its end without serving.
+      const hint = code === 0 && !this.answered ? " A server keeps serving until its client closes: does the entry call app.listen({ transport: 'stdio' })?" : '';
+      if (!this.closing) this.fail(`The server ${signal ? `was killed by ${signal}` : `exited with code ${code}`} before answering${tail ? `. Its last words on stderr:\n${tail}` : '.'}${hint}`);
       this.child = undefined;
       this.onclose?.();
     });
@@ -113,8 +124,31 @@ export class ChildProcessTransport implements Transport {
       this.stop(`The server wrote a line to stdout that is not JSON-RPC: ${JSON.stringify(line.slice(0, 200))}. Log to stderr (console.error), never stdout.`);
       return false;
     }
+    this.answered = true;
+    clearTimeout(this.httpWait);
     this.onmessage?.(message);
     return true;
+  }
+
+  /**
+   * A Toolwright server that says on stderr it listens on HTTP (`"msg":"listening","url":...`) may
+   * serve stdio too; one that has not answered on stdio soon after serves only HTTP, and the client
+   * would wait out its whole timeout: it is told the URL to call instead.
+   */
+  private noticeHttp(): void {
+    const line = this.stderrTail.split('\n').find((l) => l.includes('"msg":"listening"'));
+    if (line === undefined) return;
+    let url: unknown;
+    try {
+      url = (JSON.parse(line) as { url?: unknown }).url;
+    } catch {
+      return; // a line cut at the tail's start, or not the listener's
+    }
+    if (typeof url !== 'string') return;
+    this.httpWait = setTimeout(() => {
+      if (!this.answered)
+        this.stop(`The server serves Streamable HTTP at ${url}, not stdio: call it by its URL (toolwright call ${url} ...), or start it so that it serves stdio (app.listen({ transport: 'stdio' })).`);
+    }, HTTP_GRACE_MS);
   }
 
   /** Fails the connection with `message` and stops the server. */

@@ -139,10 +139,13 @@ Examples:
   },
 };
 
-/** A refusal of a request for `name`: told as a name the server does not serve, when it lists no such one; else as the server gave it. */
+/**
+ * A refusal of a request for `name`: told as a name the server does not serve when the refusal names
+ * it and the server lists no such one; else as the server gave it (a refusal about something else).
+ */
 function refusedName(client: Client, kind: 'tool' | 'prompt', name: string, options: RequestOptions, what: string) {
   return async (error: unknown): Promise<never> => {
-    const unknown = error instanceof ProtocolError ? await unknownName(client, kind, name, options) : undefined;
+    const unknown = error instanceof ProtocolError && error.message.includes(name) ? await unknownName(client, kind, name, options) : undefined;
     throw unknown === undefined ? error : new ServerError(`${what} failed: ${unknown}`, { cause: error });
   };
 }
