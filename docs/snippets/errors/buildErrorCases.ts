@@ -60,6 +60,45 @@ class Unbuildable {
   }
 }
 
+class Mailer {
+  send(to: string) {
+    return `sent to ${to}`;
+  }
+}
+@Service()
+class MailTools {
+  // Mailer has no @Service(), so typedi does not know it.
+  constructor(private readonly mailer: Mailer) {}
+  @Tool() mail() {
+    return this.mailer.send('ops');
+  }
+}
+
+@Service()
+class Clock {
+  now() {
+    return Date.now();
+  }
+}
+@Service()
+class TimeTools {
+  constructor(private readonly clock: Clock) {}
+  @Tool() now() {
+    return String(this.clock.now());
+  }
+}
+// What tsc without `emitDecoratorMetadata`, esbuild, tsx, vitest and Bun produce: no `design:paramtypes` anywhere.
+Reflect.deleteMetadata('design:paramtypes', TimeTools);
+Reflect.deleteMetadata('design:paramtypes', TimeTools.prototype, 'now');
+
+class BaseRepoTools {
+  @Tool() listRepos() {
+    return [];
+  }
+}
+class GithubTools extends BaseRepoTools {}
+class GitlabTools extends BaseRepoTools {}
+
 @Scoped('request')
 class RequestLog {
   readonly lines: string[] = [];
@@ -314,8 +353,12 @@ export const BUILD_ERROR_CASES: readonly BuildErrorCase[] = [
   { situation: 'Something that is not a class in `tools`', tools: [42] },
   { situation: 'A class without tools in `tools`', tools: [Helpers] },
   { situation: 'Two tools with the same name', tools: [FirstTools, SecondTools] },
-  { situation: 'A constructor that takes services, on a class without a class decorator (or compiled without decorator metadata)', tools: [NoConstructorTypes] },
+  { situation: 'A constructor that takes services, on a class without a class decorator', tools: [NoConstructorTypes] },
   { situation: 'The container cannot build the class', tools: [Unbuildable] },
+  { situation: 'An injected service the container does not know (no `@Service()`)', tools: [MailTools] },
+  { situation: 'A decorated class compiled without decorator metadata (`emitDecoratorMetadata` off, or tsx, esbuild, vitest, Bun)', tools: [TimeTools] },
+  { situation: 'Two classes that inherit one `@Tool` method', tools: [GithubTools, GitlabTools] },
+  { situation: 'A class served with its subclass', tools: [BaseRepoTools, GithubTools] },
   { situation: 'A middleware (or guard) class that injects a request-scoped service but is not scoped itself', tools: [AuditedTools] },
   { situation: 'A DTO property without a decorator (class fields emitted: target ES2022 or later)', tools: [UndecoratedProperty] },
   { situation: 'An invalid tool name', tools: [BadName] },

@@ -5,6 +5,8 @@ import type { ContainerLike } from './ContainerLike';
 interface TypediContainer {
   has(id: unknown): boolean;
   get<T>(id: Class<T>): T;
+  /** Public: what `@Inject()` records, one per injected constructor parameter (`index`) or property. */
+  readonly handlers?: readonly { readonly object: unknown; readonly index?: number }[];
 }
 
 /**
@@ -66,3 +68,54 @@ export function readsConstructorTypes(container: ContainerLike): boolean {
     return false;
   }
 }
+
+/** Whether typedi knows the class (`@Service()` registers it in its global container): also a sign it has a class decorator. */
+export function isTypediService(cls: Class): boolean {
+  return loadTypedi()?.has(cls) === true;
+}
+
+/** A class typedi is asked for but does not know, and who asks: `injectedBy` and `index` are undefined for the root itself. */
+export interface UnregisteredService {
+  readonly missing: Class;
+  readonly injectedBy?: Class;
+  /** The position of the constructor parameter, from 0. */
+  readonly index?: number;
+  /** The classes from the root to `missing`. */
+  readonly path: readonly Class[];
+}
+
+/**
+ * When typedi could not build `root` for `container` (the default container, or typedi's own):
+ * the first class it would ask for and does not know (neither `@Service()` nor `Container.set`),
+ * walking the constructor types (`design:paramtypes`) as typedi does, parameter by parameter,
+ * skipping the parameters with an `@Inject()` and the primitives typedi passes as undefined.
+ * Undefined when every class on the way is known (the failure is another one), or the container
+ * does not build from constructor types.
+ */
+export function unregisteredService(root: Class, container: ContainerLike): UnregisteredService | undefined {
+  const Container = loadTypedi();
+  if (!Container || !readsConstructorTypes(container)) return undefined;
+  const own = container as Partial<TypediContainer>;
+  const known = (cls: Class) => Container.has(cls) || (own !== (Container as unknown) && typeof own.has === 'function' && own.has(cls));
+  // The default container builds an unknown class without parameters itself.
+  if (!known(root)) return root.length > 0 || !defaults.has(container) ? { missing: root, path: [root] } : undefined;
+  const seen = new Set<Class>();
+  const visit = (cls: Class, path: readonly Class[]): UnregisteredService | undefined => {
+    seen.add(cls);
+    const types = (Reflect.getMetadata('design:paramtypes', cls) as unknown[] | undefined) ?? [];
+    for (const [index, type] of types.entries()) {
+      const injected = (Container.handlers ?? []).some((h) => (h.object === cls || h.object === Object.getPrototypeOf(cls)) && h.index === index);
+      if (injected || typeof type !== 'function' || !type.name || PRIMITIVE_NAMES.has(type.name.toLowerCase())) continue;
+      const dep = type as Class;
+      if (!known(dep)) return { missing: dep, injectedBy: cls, index, path: [...path, dep] };
+      if (seen.has(dep)) continue;
+      const deeper = visit(dep, [...path, dep]);
+      if (deeper) return deeper;
+    }
+    return undefined;
+  };
+  return visit(root, [root]);
+}
+
+/** The constructor parameter types typedi passes as undefined rather than build (its `isPrimitiveParamType`). */
+const PRIMITIVE_NAMES = new Set(['string', 'boolean', 'number', 'object']);

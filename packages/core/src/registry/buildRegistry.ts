@@ -1,4 +1,4 @@
-import { createDefaultContainer, readsConstructorTypes } from '../container/defaultContainer';
+import { createDefaultContainer, readsConstructorTypes, unregisteredService } from '../container/defaultContainer';
 import { stderrLogger } from '../context/stderrLogger';
 import { checkViewLinks } from '../apps/checkViewLinks';
 import { BuildError } from '../errors/BuildError';
@@ -14,6 +14,8 @@ import { descriptorProblem } from './descriptorProblem';
 import { TOOL_SHAPE } from './descriptorShapes';
 import { checkConstructorTypes, checkLifetimes } from './checkLifetimes';
 import { checkPipelineClasses } from './checkPipelineClasses';
+import { duplicateNameProblem, type NameClaim, type NameKind } from './duplicateName';
+import { reportMissingMetadata, type UntypedConstructor } from './missingMetadata';
 import { lifetimeOf } from '../metadata/ServiceLifetime';
 import type { Registry } from './Registry';
 import { markCompiled, type CompiledTool } from './CompiledRegistry';
@@ -30,10 +32,11 @@ export function buildRegistry(options: BuildOptions): Registry {
   const container = options.container ?? createDefaultContainer();
   const logger = options.logger ?? stderrLogger('tools');
   const tools: CompiledTool[] = [];
-  const owners = new Map<string, string>();
+  const owners = new Map<string, NameClaim>();
   const members = createMemberCollector();
   const readsTypes = readsConstructorTypes(container);
   const served: Class[] = [];
+  const untyped: UntypedConstructor[] = [];
 
   for (const cls of dedupe(options.tools)) {
     if (typeof cls !== 'function') {
@@ -47,9 +50,9 @@ export function buildRegistry(options: BuildOptions): Registry {
     served.push(cls);
     checkLifetimes(cls, problems);
     // Without constructor types the container would build it with the wrong arguments, and succeed.
-    const untyped = checkConstructorTypes(cls, problems, readsTypes);
+    const noTypes = checkConstructorTypes(cls, untyped, readsTypes);
     // A scoped class is built per request or session, never by the app's container.
-    if (lifetimeOf(cls) === 'app' && !untyped) checkContainer(cls, container, problems);
+    if (lifetimeOf(cls) === 'app' && !noTypes) checkContainer(cls, container, problems);
     collectMembers(cls, { container, logger, problems, readViewFile: options.readViewFile }, members);
     const transforms = readTransforms(cls);
     const ownNames: string[] = [];
@@ -67,12 +70,13 @@ export function buildRegistry(options: BuildOptions): Registry {
         problems.push(unsendable);
         continue;
       }
+      const claim: NameClaim = { where, cls, declaredOn: found.declaredOn, methodName: found.member.methodName };
       const previous = owners.get(tool.name);
       if (previous) {
-        problems.push({ where, what: `its tool name '${tool.name}' is already used by ${previous}`, fix: "give one of them another name: @Tool({ name: 'other_name' })." });
+        problems.push(duplicateNameProblem(claim, previous, TOOL_NAME_KIND(tool.name)));
         continue;
       }
-      owners.set(tool.name, where);
+      owners.set(tool.name, claim);
       tools.push(tool);
     }
     for (const name of allBuilt ? transforms.unused() : []) {
@@ -83,7 +87,8 @@ export function buildRegistry(options: BuildOptions): Registry {
       });
     }
   }
-  checkPipelineClasses(served, options.middleware ?? [], readsTypes, problems);
+  checkPipelineClasses(served, options.middleware ?? [], readsTypes, problems, untyped);
+  reportMissingMetadata(untyped, served, problems);
   checkViewLinks(tools, members.resources, problems);
   if (problems.length > 0) throw new BuildError(problems);
 
@@ -103,12 +108,29 @@ export function buildRegistry(options: BuildOptions): Registry {
 
 function checkContainer(cls: Class, container: NonNullable<BuildOptions['container']>, problems: BuildProblem[]): void {
   let reason: string | undefined;
+  let notFound = false;
   try {
     if (container.get(cls) === undefined) reason = 'the container returned undefined';
   } catch (error) {
     reason = error instanceof Error ? error.message : String(error);
+    notFound = error instanceof Error && error.name === 'ServiceNotFoundError';
   }
-  if (reason !== undefined) {
+  if (reason === undefined) return;
+  // typedi names the identifier it lacks in its own terms: name the class, and who injects it.
+  const unregistered = notFound ? unregisteredService(cls, container) : undefined;
+  if (unregistered?.injectedBy) {
+    const { missing, injectedBy, index = 0, path } = unregistered;
+    const builtIn = Object.hasOwn(globalThis, missing.name) && (globalThis as Record<string, unknown>)[missing.name] === missing;
+    problems.push({
+      where: `${missing.name}, injected by ${injectedBy.name} (constructor parameter ${index + 1})`,
+      what: `is not registered with the container, so the container cannot build ${cls.name}${path.length > 2 ? ` (${path.map((c) => c.name).join(' -> ')})` : ''}`,
+      fix: builtIn
+        ? `typedi cannot build a ${missing.name}: give that parameter of ${injectedBy.name} @Inject(token) and register the value with Container.set(token, value).`
+        : `mark ${missing.name} @Service() (typedi). If the parameter stands for an interface or a value, give it @Inject(token) and register it with Container.set(token, value).`,
+    });
+  } else if (unregistered) {
+    problems.push({ where: cls.name, what: 'is not registered with the container, so it cannot be built', fix: `mark ${cls.name} @Service() (typedi), or pass your own \`container\`.` });
+  } else {
     problems.push({
       where: cls.name,
       what: `the container cannot build this class: ${reason}`,
@@ -116,6 +138,13 @@ function checkContainer(cls: Class, container: NonNullable<BuildOptions['contain
     });
   }
 }
+
+const TOOL_NAME_KIND = (name: string): NameKind => ({
+  label: `tool name '${name}'`,
+  fix: "give one of them another name: @Tool({ name: 'other_name' }).",
+  rename: "@Tool({ name: 'other_name' })",
+  members: 'tools',
+});
 
 function dedupe<T>(items: readonly T[]): T[] {
   return [...new Set(items)];

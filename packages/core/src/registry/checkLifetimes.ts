@@ -1,6 +1,7 @@
 import type { Class } from '../metadata/Class';
 import { callValuesOf, lifetimeOf } from '../metadata/ServiceLifetime';
 import type { BuildProblem } from './BuildProblem';
+import type { UntypedConstructor } from './missingMetadata';
 
 /** What a checked class is, for the messages: a tool class, a middleware or a guard. */
 export interface InjectableRole {
@@ -35,21 +36,17 @@ export function checkLifetimes(cls: Class, problems: BuildProblem[], role: Injec
  * class decorator. Without them the container passes nothing (or itself) and every call
  * fails later with an error far from the cause. Checked for scoped classes (Toolwright
  * builds them from those types) and, when `containerReadsTypes`, for app-lifetime ones.
- * Returns whether a problem was pushed.
+ * Records the class in `untyped` (`reportMissingMetadata` tells the cause, once for the
+ * build) and returns whether it did.
  */
-export function checkConstructorTypes(cls: Class, problems: BuildProblem[], containerReadsTypes: boolean, role: InjectableRole = { where: cls.name, noun: 'tool class' }): boolean {
+export function checkConstructorTypes(cls: Class, untyped: UntypedConstructor[], containerReadsTypes: boolean, role: InjectableRole = { where: cls.name, noun: 'tool class' }): boolean {
   if (cls.length === 0 || Reflect.getOwnMetadata('design:paramtypes', cls) !== undefined) return false;
   const scoped = lifetimeOf(cls) !== 'app';
   if (!scoped && !containerReadsTypes) return false;
   // A scoped class whose every parameter is a @FromCall value needs no types.
   const fromCall = callValuesOf(cls);
   if (scoped && Array.from({ length: cls.length }, (_, i) => i).every((i) => fromCall.has(i))) return false;
-  const decorator = scoped ? `@Scoped('${lifetimeOf(cls)}')` : '@Service() (typedi)';
-  problems.push({
-    where: role.where,
-    what: `its constructor takes ${cls.length === 1 ? '1 parameter' : `${cls.length} parameters`}, but no constructor types were emitted for this ${role.noun} (design:paramtypes), so the container cannot tell what to inject and every call would fail`,
-    fix: `give ${cls.name} a class decorator (${decorator}): TypeScript emits constructor types only for a decorated class. Compile with tsc (or swc) with "experimentalDecorators": true and "emitDecoratorMetadata": true; esbuild, tsx, vitest and Bun emit no decorator metadata.`,
-  });
+  untyped.push({ cls, role, decorator: scoped ? `@Scoped('${lifetimeOf(cls)}')` : '@Service() (typedi)' });
   return true;
 }
 

@@ -43,11 +43,18 @@ export function checkParamDecorators(where: string, params: readonly ParamArgs[]
   return byIndex;
 }
 
+const NO_TYPE_INFORMATION = 'has no type information: decorator metadata was not emitted (esbuild, tsx, vitest and Bun drop it)';
+
 /** The problem of a `@Param` whose type would come from decorator metadata that was not emitted. */
 export function missingMetadataProblem(at: string): BuildProblem {
   return {
     where: at,
-    what: 'has no type information: decorator metadata was not emitted (esbuild, tsx, vitest and Bun drop it)',
+    what: NO_TYPE_INFORMATION,
     fix: 'compile with tsc or swc with `emitDecoratorMetadata`/`decoratorMetadata: true`, or give the type: { type: () => String }.',
   };
+}
+
+/** Whether a problem is one `missingMetadataProblem` made (`reportMissingMetadata` gathers them into one when metadata is off). */
+export function isMissingMetadataProblem(problem: BuildProblem): boolean {
+  return problem.what === NO_TYPE_INFORMATION;
 }

@@ -8,6 +8,7 @@ import { buildResource, type MemberBuildEnv } from './buildResource';
 import type { CompiledPrompt, CompiledResource, CompiledResourceTemplate } from './CompiledRegistry';
 import { descriptorProblem } from './descriptorProblem';
 import { PROMPT_SHAPE, RESOURCE_SHAPE, type DescriptorShape } from './descriptorShapes';
+import { duplicateNameProblem, type NameClaim, type NameKind } from './duplicateName';
 
 /** Resources, templates and prompts gathered across the app's classes during one build. */
 export interface MemberCollector {
@@ -15,7 +16,7 @@ export interface MemberCollector {
   readonly templates: CompiledResourceTemplate[];
   readonly prompts: CompiledPrompt[];
   /** Who claimed each URI, template and prompt name, to report duplicates. */
-  readonly owners: Map<string, string>;
+  readonly owners: Map<string, NameClaim>;
 }
 
 export function createMemberCollector(): MemberCollector {
@@ -24,13 +25,14 @@ export function createMemberCollector(): MemberCollector {
 
 /** Builds the `@Resource` and `@Prompt` methods of one class into the collector; problems go to `env.problems`. */
 export function collectMembers(cls: Class, env: MemberBuildEnv, into: MemberCollector): void {
-  const claim = (key: string, label: string, where: string): boolean => {
+  const claim = (key: string, kind: NameKind, found: { readonly declaredOn: Class; readonly member: { readonly methodName: string } }): boolean => {
+    const current: NameClaim = { where: `${cls.name}.${found.member.methodName}`, cls, declaredOn: found.declaredOn, methodName: found.member.methodName };
     const previous = into.owners.get(key);
     if (previous) {
-      env.problems.push({ where, what: `its ${label} is already used by ${previous}`, fix: 'give one of them another one (the `name` option, or a different URI).' });
+      env.problems.push(duplicateNameProblem(current, previous, kind));
       return false;
     }
-    into.owners.set(key, where);
+    into.owners.set(key, current);
     return true;
   };
   const unsendable = (descriptor: object, where: string, shape: DescriptorShape): boolean => {
@@ -44,14 +46,24 @@ export function collectMembers(cls: Class, env: MemberBuildEnv, into: MemberColl
     const where = `${cls.name}.${found.member.methodName}`;
     if (unsendable(built.definition.descriptor, where, RESOURCE_SHAPE)) continue;
     if (built.kind === 'resource') {
-      if (claim(`uri:${built.definition.uri}`, `URI '${built.definition.uri}'`, where)) into.resources.push(built.definition);
-    } else if (claim(`template:${built.definition.uriTemplate}`, `URI template '${built.definition.uriTemplate}'`, where)) {
+      if (claim(`uri:${built.definition.uri}`, resourceKind(`URI '${built.definition.uri}'`), found)) into.resources.push(built.definition);
+    } else if (claim(`template:${built.definition.uriTemplate}`, resourceKind(`URI template '${built.definition.uriTemplate}'`), found)) {
       into.templates.push(built.definition);
     }
   }
   for (const found of readMemberMetadata<PromptArgs>(cls, PROMPTS_KEY)) {
     const built = buildPrompt(cls, found, env);
     const where = `${cls.name}.${found.member.methodName}`;
-    if (built && !unsendable(built.descriptor, where, PROMPT_SHAPE) && claim(`prompt:${built.name}`, `prompt name '${built.name}'`, where)) into.prompts.push(built);
+    if (built && !unsendable(built.descriptor, where, PROMPT_SHAPE) && claim(`prompt:${built.name}`, promptKind(built.name), found)) into.prompts.push(built);
   }
+}
+
+const OTHER_ONE = 'give one of them another one (the `name` option, or a different URI).';
+
+function resourceKind(label: string): NameKind {
+  return { label, fix: OTHER_ONE, rename: "another URI: @Resource('other://uri')", members: 'resources' };
+}
+
+function promptKind(name: string): NameKind {
+  return { label: `prompt name '${name}'`, fix: OTHER_ONE, rename: "@Prompt({ name: 'other_name' })", members: 'prompts' };
 }
