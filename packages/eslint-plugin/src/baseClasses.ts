@@ -1,6 +1,6 @@
 import type { ParserServicesWithTypeInformation, TSESTree } from '@typescript-eslint/utils';
 import * as ts from 'typescript';
-import { isDtoDecorator, isDtoSource, type FileImports } from './imports';
+import { decoratorOrigin, isDtoDecorator, isDtoSource, type FileImports, type Origin } from './imports';
 import { declaredIn } from './reexported';
 
 /** A class of the file being linted. */
@@ -12,6 +12,13 @@ export interface BaseClasses {
   has(name: string): boolean | undefined;
   /** Whether a base class has a property with a class-validator, class-transformer or Toolwright decorator. */
   dto(): boolean;
+  /**
+   * Where the decorators of the property `name` in the base classes are declared (undefined for
+   * one that cannot be resolved); undefined as a whole when a base cannot be read (typed `any`,
+   * a parent declared elsewhere without type information, one known only from a .d.ts, which has
+   * lost its decorators).
+   */
+  decorators(name: string): (Origin | undefined)[] | undefined;
 }
 
 /** The name of a class property as written (`page`, `'page'`, or the source of a computed key). */
@@ -65,6 +72,36 @@ function typedDtoDecorator(decorator: ts.Decorator, checker: ts.TypeChecker): bo
   return name !== undefined && isDtoSource(declaredIn(checker.getSymbolAtLocation(name), checker)?.source);
 }
 
+/** The name of a class member as declared (`page`, `'page'`), undefined for a computed or private one. */
+function memberName(member: ts.ClassElement): string | undefined {
+  return member.name && (ts.isIdentifier(member.name) || ts.isStringLiteral(member.name) || ts.isNumericLiteral(member.name)) ? member.name.text : undefined;
+}
+
+/** Where a decorator of a declaration elsewhere is declared, read with the type checker. */
+function typedDecoratorOrigin(decorator: ts.Decorator, checker: ts.TypeChecker): Origin | undefined {
+  let expression = decorator.expression;
+  if (ts.isCallExpression(expression)) expression = expression.expression;
+  const name = ts.isPropertyAccessExpression(expression) ? expression.name : ts.isIdentifier(expression) ? expression : undefined;
+  return name && declaredIn(checker.getSymbolAtLocation(name), checker);
+}
+
+/** The decorators of the property `name` in the classes of `types`, as `BaseClasses.decorators` gives them. */
+function typedDecorators(types: readonly ts.Type[], name: string, checker: ts.TypeChecker): (Origin | undefined)[] | undefined {
+  const found: (Origin | undefined)[] = [];
+  for (const base of types) {
+    for (const declaration of base.getSymbol()?.declarations ?? []) {
+      if (!ts.isClassLike(declaration)) continue;
+      for (const member of declaration.members) {
+        if (memberName(member) !== name) continue;
+        // A .d.ts keeps no decorators; an accessor's or a method's are not read here.
+        if (!ts.isPropertyDeclaration(member) || declaration.getSourceFile().isDeclarationFile) return undefined;
+        for (const decorator of ts.getDecorators(member) ?? []) found.push(typedDecoratorOrigin(decorator, checker));
+      }
+    }
+  }
+  return found;
+}
+
 /**
  * What a class inherits. With type information every base class is read, wherever it is
  * declared; but a base declared only in a .d.ts (a compiled package) has lost its decorators, so
@@ -89,6 +126,7 @@ export function baseClasses(
             (declaration) => ts.isClassLike(declaration) && declaration.members.some((m) => ts.isPropertyDeclaration(m) && (ts.getDecorators(m) ?? []).some((d) => typedDtoDecorator(d, checker))),
           ),
         ),
+      decorators: (name) => (complete ? typedDecorators(types, name, checker) : undefined),
     };
   }
   const chain: ClassNode[] = [];
@@ -106,5 +144,6 @@ export function baseClasses(
   return {
     has: (name) => (properties.some((p) => keyName(p, text) === name) ? true : complete ? false : undefined),
     dto: () => properties.some((p) => p.decorators.some((d) => isDtoDecorator(d, imports))),
+    decorators: (name) => (complete ? properties.filter((p) => keyName(p, text) === name).flatMap((p) => p.decorators.map((d) => decoratorOrigin(d, imports))) : undefined),
   };
 }

@@ -24,6 +24,8 @@ export interface FileImports {
   toolwright(local: string): string | undefined;
   /** Whether a local name comes from a package whose decorators make a class a DTO. */
   dtoDecorator(local: string): boolean;
+  /** Where an imported local name is declared (through a barrel, with type information); undefined for a name not imported. */
+  origin(local: string): Origin | undefined;
   /**
    * Where the member `name` of a project module imported as a namespace (`import * as barrel
    * from './barrel'`) is declared; undefined without type information.
@@ -66,6 +68,7 @@ export function readImports(program: TSESTree.Program, services?: Partial<Parser
       return found?.source === '@toolwright/core' ? found.imported : undefined;
     },
     dtoDecorator: (local) => DTO_SOURCES.has(byLocal.get(local)?.source ?? ''),
+    origin: (local) => byLocal.get(local),
     member: (namespace, name) => {
       const spec = namespaces.get(namespace);
       if (!spec || !typed) return undefined;
@@ -99,6 +102,21 @@ export function toolwrightDecorator(decorator: TSESTree.Decorator, imports: File
   if (imports.toolwright(callee.namespace) === '*') return callee.name;
   const member = imports.member(callee.namespace, callee.name);
   return member?.source === '@toolwright/core' ? member.imported : undefined;
+}
+
+/**
+ * Where a decorator is declared: `@IsOptional()`, `@Maybe()` (`import { IsOptional as Maybe }`),
+ * `@cv.IsOptional()` (`import * as cv from 'class-validator'`), or one of a barrel of the
+ * project's own (with type information) -> { source: 'class-validator', imported: 'IsOptional' }.
+ * Undefined for a decorator declared in the file itself or that cannot be resolved.
+ */
+export function decoratorOrigin(decorator: TSESTree.Decorator, imports: FileImports): Origin | undefined {
+  const callee = decoratorCallee(decorator);
+  if (!callee) return undefined;
+  if (callee.namespace === undefined) return imports.origin(callee.name);
+  const namespace = imports.origin(callee.namespace);
+  if (namespace?.imported === '*' && isDtoSource(namespace.source)) return { source: namespace.source, imported: callee.name };
+  return imports.member(callee.namespace, callee.name) ?? (namespace?.imported === '*' ? { source: namespace.source, imported: callee.name } : undefined);
 }
 
 /** Whether a decorator comes from class-validator, class-transformer or Toolwright's DTO helpers. */

@@ -5,11 +5,13 @@ import { dtoPropertyDecorated } from './rules/dtoPropertyDecorated';
 import { injectableClassDecorated } from './rules/injectableClassDecorated';
 import { paramOptionalMatches } from './rules/paramOptionalMatches';
 import { paramTypeSupported } from './rules/paramTypeSupported';
+import { propertyOptionalMatches } from './rules/propertyOptionalMatches';
 
 /** The rules, by name: `@toolwright/<name>` in a config. */
 export const rules = {
   'dto-property-decorated': dtoPropertyDecorated,
   'param-optional-matches': paramOptionalMatches,
+  'property-optional-matches': propertyOptionalMatches,
   'param-type-supported': paramTypeSupported,
   'injectable-class-decorated': injectableClassDecorated,
   'decorator-settings': decoratorSettings,

@@ -60,6 +60,22 @@ describe('the recommended config on code written in unusual ways', () => {
     expect(found(await lint('inherited.dto.ts'))).toEqual(['16 @toolwright/dto-property-decorated', '27 @toolwright/dto-property-decorated']);
   }, 120_000);
 
+  it('flags DTO properties whose `?` the schema does not see, with decorators through a barrel, and fixes them with the name the file imports', async () => {
+    expect(found(await lint('optional.dto.ts'))).toEqual([
+      '7 @toolwright/property-optional-matches',
+      '8 @toolwright/property-optional-matches',
+      '9 @toolwright/property-optional-matches',
+      '10 @toolwright/property-optional-matches',
+      '16 @toolwright/property-optional-matches',
+    ]);
+    const fixed = (await lint('optional.dto.ts', true)).output ?? '';
+    expect(fixed).toContain('@Maybe() @IsInt() page?: number;');
+    expect(fixed).toContain('@Maybe() @cv.IsInt() offset?: number;');
+    expect(fixed).toContain('@Maybe() @barrel.IsInt() limit?: number;');
+    expect(fixed).toContain('@Maybe() @cv.Max(50) override limit?: number = 20;');
+    expect(fixed).toContain('@Text() @Maybe() query!: string;');
+  }, 120_000);
+
   it("suggests, for a parameter without an annotation, its default value's type", async () => {
     const messages = (await lint('unannotated.tools.ts')).messages.map((m) => m.message);
     expect(messages).toHaveLength(3);

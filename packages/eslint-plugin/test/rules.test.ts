@@ -3,6 +3,7 @@ import { dtoPropertyDecorated } from '../src/rules/dtoPropertyDecorated';
 import { injectableClassDecorated } from '../src/rules/injectableClassDecorated';
 import { paramOptionalMatches } from '../src/rules/paramOptionalMatches';
 import { paramTypeSupported } from '../src/rules/paramTypeSupported';
+import { propertyOptionalMatches } from '../src/rules/propertyOptionalMatches';
 import { loose, ruleTester, untypedRuleTester } from './ruleTester';
 
 const imports = `import { Param, Tool, Scoped, FromCall, UseMiddleware, UseGuards, Property } from '@toolwright/core';
@@ -89,6 +90,130 @@ ruleTester().run('param-optional-matches', loose(paramOptionalMatches), {
     {
       code: `${imports} class T { @Tool() a(@Param('w', { optional: true }) w: string) {} }`,
       errors: [{ messageId: 'notTyped', data: { name: 'w', argument: 'w' } }],
+    },
+  ],
+});
+
+const validators = `import { IsOptional, IsInt, IsString, Max, Allow, ValidateIf, ValidateNested } from 'class-validator';
+import { Type, Exclude } from 'class-transformer';
+import { Property } from '@toolwright/core';
+`;
+
+ruleTester().run('property-optional-matches', loose(propertyOptionalMatches), {
+  valid: [
+    `${validators} class ListInput { @IsOptional() @IsInt() page?: number; @IsInt() size!: number; @IsOptional() @IsInt() offset!: number | undefined; }`,
+    // @ValidateIf makes a property optional as @IsOptional does; its condition may keep it present, so `!` is left alone.
+    `${validators} class Shipping { @IsString() kind!: string; @ValidateIf((o: Shipping) => o.kind === 'post') @IsString() zip?: string; @ValidateIf((o: Shipping) => o.kind === 'home') @IsString() street!: string; }`,
+    // @Allow accepts a missing value: nothing makes it required.
+    `${validators} class Raw { @IsString() id!: string; @Allow() extra?: unknown; }`,
+    // An initial value stands when a call leaves the property out (Toolwright builds the instance with \`new\`).
+    `${validators} class Page { @IsOptional() @IsInt() @Max(100) limit: number = 20; @IsOptional() data!: unknown; @IsOptional() anything!: any; }`,
+    // No class-validator decorator: not in the schema at all (the build and dto-property-decorated say so).
+    `${validators} class Doc { @IsString() id!: string; @Property({ description: 'A note' }) note?: string; @Type(() => Date) at?: Date; }`,
+    // Left out of the input by @Exclude.
+    `${validators} class Internal { @IsString() id!: string; @Exclude() @IsInt() secret?: number; }`,
+    // A decorator the rule cannot place may wrap @IsOptional().
+    `${validators} import { OptionalInt } from './decorators'; class Mixed { @OptionalInt() @IsInt() page?: number; }`,
+    // Another package's IsInt is not class-validator's.
+    `import { IsInt } from 'elsewhere'; class NotDto { @IsInt() page?: number; }`,
+    // Renamed, through a namespace, and from @toolwright/core/dto.
+    `import { IsOptional as Maybe, IsInt as Int } from 'class-validator'; class A { @Maybe() @Int() page?: number; }`,
+    `import * as cv from 'class-validator'; class A { @cv.IsOptional() @cv.IsInt() page?: number; }`,
+    `import { IsOptional, IsInt } from '@toolwright/core/dto'; class A { @IsOptional() @IsInt() page?: number; }`,
+    // A base class's @IsOptional() applies to the subclass (class-validator reads a parent's decorators).
+    `${validators} class Page { @IsOptional() @IsInt() limit?: number = 20; } class BigPage extends Page { override limit? = 100; } class SmallPage extends Page { @Max(10) override limit?: number = 10; }`,
+  ],
+  invalid: [
+    {
+      // The first-hour probe: `page` was required in the tool's input schema.
+      code: `${validators} class ListInput { @IsInt() page?: number; }`,
+      output: `${validators} class ListInput { @IsOptional() @IsInt() page?: number; }`,
+      errors: [{ messageId: 'questionMark', data: { name: 'page', dto: 'ListInput' }, line: 4 }],
+    },
+    {
+      // @Property's `default` only documents: the property stays required.
+      code: `${validators} class ListInput { @Property({ default: 1 }) @IsInt() page?: number = 1; }`,
+      output: `${validators} class ListInput { @IsOptional() @Property({ default: 1 }) @IsInt() page?: number = 1; }`,
+      errors: [{ messageId: 'questionMark', data: { name: 'page', dto: 'ListInput' } }],
+    },
+    {
+      // IsOptional is added to the import of class-validator; a second property is fixed on the next pass.
+      code: `import { IsInt, IsString } from 'class-validator';\nclass Search {\n  @IsString() q?: string;\n  @IsInt()\n  page?: number;\n}`,
+      output: [
+        `import { IsInt, IsString, IsOptional } from 'class-validator';\nclass Search {\n  @IsOptional() @IsString() q?: string;\n  @IsInt()\n  page?: number;\n}`,
+        `import { IsInt, IsString, IsOptional } from 'class-validator';\nclass Search {\n  @IsOptional() @IsString() q?: string;\n  @IsOptional() @IsInt()\n  page?: number;\n}`,
+      ],
+      errors: [
+        { messageId: 'questionMark', data: { name: 'q', dto: 'Search' }, line: 3 },
+        { messageId: 'questionMark', data: { name: 'page', dto: 'Search' }, line: 5 },
+      ],
+    },
+    {
+      code: `import { IsOptional as Maybe, IsInt as Int } from 'class-validator'; class A { @Int() page?: number; }`,
+      output: `import { IsOptional as Maybe, IsInt as Int } from 'class-validator'; class A { @Maybe() @Int() page?: number; }`,
+      errors: [{ messageId: 'questionMark', data: { name: 'page', dto: 'A' } }],
+    },
+    {
+      code: `import * as cv from 'class-validator'; class A { @cv.IsInt() page?: number; }`,
+      output: `import * as cv from 'class-validator'; class A { @cv.IsOptional() @cv.IsInt() page?: number; }`,
+      errors: [{ messageId: 'questionMark' }],
+    },
+    {
+      code: `import { IsInt } from '@toolwright/core/dto'; class A { @IsInt() page?: number; }`,
+      output: `import { IsInt, IsOptional } from '@toolwright/core/dto'; class A { @IsOptional() @IsInt() page?: number; }`,
+      errors: [{ messageId: 'questionMark' }],
+    },
+    {
+      // The name IsOptional is taken: reported, not fixed.
+      code: `import { IsInt } from 'class-validator'; const IsOptional = 1; class A { @IsInt() page?: number = IsOptional; }`,
+      errors: [{ messageId: 'questionMark' }],
+    },
+    {
+      // `| undefined`, written or through an alias (read with type information).
+      code: `${validators} type Maybe<T> = T | undefined; class A { @IsInt() page!: number | undefined; @IsString() q!: Maybe<string>; }`,
+      output: `${validators} type Maybe<T> = T | undefined; class A { @IsOptional() @IsInt() page!: number | undefined; @IsOptional() @IsString() q!: Maybe<string>; }`,
+      errors: [
+        { messageId: 'undefinedType', data: { name: 'page', dto: 'A', type: 'number | undefined' } },
+        { messageId: 'undefinedType', data: { name: 'q', dto: 'A', type: 'Maybe<string>' } },
+      ],
+    },
+    {
+      // The reverse: @IsOptional() on a property typed as always present (one the constructor assigns stands, as an initial value does).
+      code: `${validators} class A { @IsOptional() @IsInt() page!: number; @IsOptional() @IsString() q: string; constructor() { this.q = ''; } }`,
+      errors: [{ messageId: 'notTyped', data: { name: 'page', dto: 'A' } }],
+    },
+    {
+      // Nested DTOs: the child's properties and the nesting property itself (@ValidateNested is required too).
+      code: `${validators} class Address { @IsString() city!: string; @IsString() zip?: string; } class OrderInput { @ValidateNested() @Type(() => Address) address?: Address; }`,
+      output: `${validators} class Address { @IsString() city!: string; @IsOptional() @IsString() zip?: string; } class OrderInput { @IsOptional() @ValidateNested() @Type(() => Address) address?: Address; }`,
+      errors: [
+        { messageId: 'questionMark', data: { name: 'zip', dto: 'Address' } },
+        { messageId: 'questionMark', data: { name: 'address', dto: 'OrderInput' } },
+      ],
+    },
+    {
+      // A class declared in a function (a mixin), and an inherited @IsOptional() that a `declare` field types as present.
+      code: `${validators} type Ctor = new (...args: any[]) => object; function Stamped<B extends Ctor>(B: B) { return class extends B { @IsInt() at?: number; }; } class Page { @IsOptional() @IsInt() limit?: number; } class Fixed extends Page { declare limit: number; }`,
+      output: `${validators} type Ctor = new (...args: any[]) => object; function Stamped<B extends Ctor>(B: B) { return class extends B { @IsOptional() @IsInt() at?: number; }; } class Page { @IsOptional() @IsInt() limit?: number; } class Fixed extends Page { declare limit: number; }`,
+      errors: [
+        { messageId: 'questionMark', data: { name: 'at', dto: 'class' } },
+        { messageId: 'notTyped', data: { name: 'limit', dto: 'Fixed' } },
+      ],
+    },
+  ],
+});
+
+// Without type information: same-file parents are read, a parent declared elsewhere is not guessed at.
+untypedRuleTester().run('property-optional-matches (no type information)', loose(propertyOptionalMatches), {
+  valid: [
+    `${validators} class Page { @IsOptional() @IsInt() limit?: number = 20; } class BigPage extends Page { override limit? = 100; }`,
+    `${validators} import { Page } from './page'; class BigPage extends Page { @Max(10) override limit?: number = 10; }`,
+  ],
+  invalid: [
+    {
+      code: `${validators} class ListInput { @IsInt() page?: number; @IsOptional() @IsInt() size!: number; }`,
+      output: `${validators} class ListInput { @IsOptional() @IsInt() page?: number; @IsOptional() @IsInt() size!: number; }`,
+      errors: [{ messageId: 'questionMark' }, { messageId: 'notTyped' }],
     },
   ],
 });
