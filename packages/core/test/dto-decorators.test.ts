@@ -73,7 +73,10 @@ describe('@toolwright/core/dto', () => {
     expect(await viaLibraries.call(good, undefined)).toEqual({ content: [{ type: 'text', text: 'built' }] });
     // The schema rejects the first input; class-validator's own check (no schema form) the second.
     const cases = [
-      { input: { to: 'not-an-email', tags: [{ name: '' }], isbn: '978-3-16-148410-0' }, says: '- to: must be a valid email\n- tags[0].name: must not be empty' },
+      {
+        input: { to: 'not-an-email', tags: [{ name: '' }], isbn: '978-3-16-148410-0' },
+        says: '- to: must be an email address, such as ada@example.com (got "not-an-email")\n- tags[0].name: must not be empty',
+      },
       { input: { to: 'a@example.com', tags: [], isbn: '12345' }, says: '- isbn: isbn must be an ISBN' },
     ];
     for (const { input: bad, says } of cases) {

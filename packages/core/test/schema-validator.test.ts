@@ -36,7 +36,7 @@ describe('compileSchemaValidator', () => {
       { path: 'ratio', message: 'must be less than 1' },
       { path: 'ok', message: 'must be a boolean (got string "yes")' },
       { path: 'kind', message: 'must be one of: "a", "b" (got "c")' },
-      { path: 'email', message: 'must be a valid email' },
+      { path: 'email', message: 'must be an email address, such as ada@example.com (got "nope")' },
       { path: 'tags', message: 'must have at most 2 items' },
       { path: 'tags', message: 'must not contain duplicate items' },
       { path: 'nested.x', message: 'is required' },

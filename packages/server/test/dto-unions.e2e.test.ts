@@ -121,6 +121,6 @@ describe('issue 13: unions in DTOs through a real client', () => {
     expect((await call('reach', { via: { kind: 'phone', number: '123' } })).structured).toEqual({ via: 'Phone', kind: 'phone' });
     const bad = await call('reach', { via: { kind: 'email', address: 'nope' } });
     expect(bad.isError).toBe(true);
-    expect(bad.text).toContain('- via.address: must be a valid email');
+    expect(bad.text).toContain('- via.address: must be an email address, such as ada@example.com (got "nope")');
   });
 });

@@ -79,7 +79,7 @@ describe('tools through a real SDK client (in memory)', () => {
     expect(textOf(result)).toBe(
       [
         "Invalid arguments for tool 'shapes':",
-        '- when: must be a valid date-time',
+        '- when: must be a date-time in RFC 3339 form, such as 2024-01-01T09:30:00Z (got "yesterday")',
         '- at.y: is required',
         '- at.x: must be an integer (got number 1.5)',
         '- extra: is not allowed (unknown property)',

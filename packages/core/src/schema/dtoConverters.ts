@@ -112,9 +112,13 @@ export const defaultDtoConverters: DtoConverterTable = Object.freeze({
   isEmail: str({ format: 'email' }),
   isUrl: str({ format: 'uri' }),
   isUuid: str({ format: 'uuid' }),
-  isDateString: str({ format: 'date-time' }),
-  isIso8601: str({ format: 'date-time' }),
-  isRFC3339: str({ format: 'date-time' }),
+  // ISO 8601 has more forms than any JSON Schema format: a date alone (2024-01-01), a month
+  // (2024-01), week and ordinal dates (2024-W01-1, 2024-001), the basic form (20240101), a time
+  // to the hour. 'date-time' refused all of those, 'date' all but the first: the type only,
+  // and class-validator's isISO8601 decides, as it did without Toolwright.
+  isDateString: str(),
+  isIso8601: str(),
+  isRFC3339: str({ format: 'date-time' }), // a full date-time with an offset: within 'date-time'
   isFqdn: str({ format: 'hostname' }),
   isIp,
   // strings with no JSON Schema equivalent beyond the type

@@ -5,6 +5,7 @@ import { enumType, enumValues } from './enumValues';
 import type { JsonSchema } from './JsonSchema';
 import type { SchemaContext } from './SchemaContext';
 import { X_MCP_HEADER } from '../headers/paramHeaders';
+import { paramOptionProblems } from './paramOptionProblems';
 
 /** How a parameter's value is turned into what the method receives, after validation. */
 export type ParamShape = { readonly kind: 'plain' } | { readonly kind: 'date' } | { readonly kind: 'dto'; readonly cls: Class; readonly array: boolean };
@@ -23,11 +24,15 @@ const PRIMITIVES = new Map<unknown, JsonSchema>([
 
 /**
  * Derives the JSON Schema of one `@Param` from its options and its reflected type.
- * Pushes a build problem (and returns undefined) when the type cannot be known.
+ * Pushes a build problem (and returns undefined) when the type cannot be known, and one for
+ * each option that does not apply to the type the schema gets (`paramOptionProblems`).
  */
 export function paramSchema(param: ParamArgs, designType: unknown, ctx: SchemaContext, where: string, coerce = false): DerivedParam | undefined {
   const options = param.options ?? {};
-  if (options.schema) return { schema: withDocs({ ...options.schema }, options), shape: { kind: 'plain' } };
+  if (options.schema) {
+    ctx.problems.push(...paramOptionProblems(options, undefined, where));
+    return { schema: withDocs({ ...options.schema }, options), shape: { kind: 'plain' } };
+  }
 
   let ref: unknown;
   try {
@@ -69,6 +74,7 @@ export function paramSchema(param: ParamArgs, designType: unknown, ctx: SchemaCo
     shape = { kind: 'dto', cls, array: isArray };
   }
 
+  ctx.problems.push(...paramOptionProblems(options, { schema: item, isArray, cls: options.enum ? undefined : (element as Class) }, where));
   if (options.integer && item.type === 'number') item.type = 'integer';
   applyScalarConstraints(item, options);
   if (shape.kind === 'date' && isArray) shape = { kind: 'plain' }; // arrays of dates stay ISO strings

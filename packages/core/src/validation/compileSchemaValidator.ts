@@ -2,7 +2,7 @@ import type { JsonSchema, JsonSchemaType } from '../schema/JsonSchema';
 import { customMessagesOf, type CustomMessage, type CustomMessages } from '../schema/customMessages';
 import { BuildError } from '../errors/BuildError';
 import { ToolwrightError } from '../errors/ToolwrightError';
-import { FORMAT_CHECKS } from './formats';
+import { formatCheck, formatRefusal } from './formats';
 import { jsonEqual, jsonKey } from './jsonEqual';
 import { describeProfileIssues, resolvePointer, schemaProfileIssues } from './schemaProfile';
 import { nativePattern, type PatternCompiler } from './PatternCompiler';
@@ -72,7 +72,7 @@ class Compiler {
     if (schema.const !== undefined) checks.push(constCheck(schema.const, custom.const));
     if (schema.enum) checks.push(enumCheck(schema.enum, custom.enum));
     checks.push(...numberChecks(schema, custom), ...stringChecks(schema, custom, this.compilePattern), ...this.arrayChecks(schema, custom), ...this.objectChecks(schema));
-    checks.push(...this.combinatorChecks(schema), ...this.conditionalChecks(schema));
+    checks.push(...this.combinatorChecks(schema, custom), ...this.conditionalChecks(schema));
     const rest = sequence(checks);
     if (schema.type === undefined) return rest;
     const typeCheck = this.typeCheck(([] as JsonSchemaType[]).concat(schema.type), custom.type);
@@ -297,13 +297,18 @@ class Compiler {
     ];
   }
 
-  private combinatorChecks(schema: JsonSchema): Check[] {
+  private combinatorChecks(schema: JsonSchema, custom: CustomMessages): Check[] {
     const checks: Check[] = [];
     if (schema.allOf) checks.push(sequence((schema.allOf as SchemaNode[]).map((s) => this.compile(s))));
     for (const key of ['anyOf', 'oneOf'] as const) {
       const tagged = discriminatorOf(schema[key] as SchemaNode[] | undefined, this.root);
       if (tagged) {
         checks.push(this.discriminatedCheck(tagged));
+        continue;
+      }
+      const formats = key === 'anyOf' ? formatAlternatives(schema.anyOf as SchemaNode[] | undefined) : undefined;
+      if (formats) {
+        checks.push(formatsCheck(formats, custom.anyOf));
         continue;
       }
       const branches = (schema[key] as SchemaNode[] | undefined)?.map((s) => this.compile(s));
@@ -321,7 +326,8 @@ class Compiler {
             if (!exactlyOne) break;
           } else firstIssues ??= branchIssues;
         }
-        if (matched === 0)
+        if (matched === 0 && custom[key]) issues.push({ path, message: custom[key](value) });
+        else if (matched === 0)
           issues.push(...(branches.length === 1 && firstIssues ? firstIssues : [{ path, message: `does not match any allowed shape${firstIssues?.[0] ? ` (${firstIssues[0].message})` : ''}` }]));
         else if (exactlyOne && matched > 1) issues.push({ path, message: 'matches more than one allowed shape' });
         return result;
@@ -436,8 +442,33 @@ function stringChecks(s: JsonSchema, custom: CustomMessages, compilePattern: Pat
     const re = compilePattern(pattern);
     rules.push(rule((v) => re.test(v), custom.pattern, `must match the pattern ${pattern}`));
   }
-  if (format !== undefined && FORMAT_CHECKS[format]) rules.push(rule(FORMAT_CHECKS[format], custom.format, `must be a valid ${format}`));
+  const check = format === undefined ? undefined : formatCheck(format);
+  if (check) rules.push({ ok: check, message: custom.format ?? ((v) => formatRefusal([format as string], v)) });
   return rules.length === 0 ? [] : [ruleCheck(isString, rules)];
+}
+
+/**
+ * The formats of an `anyOf` whose every branch is only a format Toolwright checks
+ * (`anyOf: [{ format: 'ipv4' }, { format: 'ipv6' }]`, as `@IsIP()` gives): refused with one
+ * message naming each form, not "does not match any allowed shape".
+ */
+function formatAlternatives(branches: readonly SchemaNode[] | undefined): string[] | undefined {
+  if (!branches || branches.length === 0) return undefined;
+  const formats: string[] = [];
+  for (const branch of branches) {
+    if (typeof branch !== 'object' || Object.keys(branch).length !== 1 || typeof branch.format !== 'string' || !formatCheck(branch.format)) return undefined;
+    formats.push(branch.format);
+  }
+  return formats;
+}
+
+/** A string must be one of `formats`; other values pass, as a format-only branch lets them. */
+function formatsCheck(formats: readonly string[], custom: CustomMessage | undefined): Check {
+  const checks = formats.map((f) => formatCheck(f)!);
+  return (value, path, issues) => {
+    if (typeof value === 'string' && !checks.some((ok) => ok(value))) issues.push({ path, message: custom ? custom(value) : formatRefusal(formats, value) });
+    return value;
+  };
 }
 
 function enumCheck(values: readonly unknown[], custom: CustomMessage | undefined): Check {
