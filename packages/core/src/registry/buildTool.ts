@@ -84,7 +84,13 @@ export function buildTool(cls: Class, found: FoundMember<ToolArgs>, env: ToolBui
     const dtoIndex = argsParam?.index ?? 0;
     binding = { kind: 'dto', cls: dto, index: dtoIndex, ctxIndex: ctxIndex ?? (argsParam ? undefined : 1), arity: Math.max(arity, dtoIndex + 1) };
   } else {
-    const resolved = buildMemberParams(cls, declaredOn, methodName, params, { problems: env.problems, logger: env.logger, arrive: { as: 'json', coerce: env.coerce }, noun: 'tool argument', compilePattern });
+    const resolved = buildMemberParams(cls, declaredOn, methodName, params, {
+      problems: env.problems,
+      logger: env.logger,
+      arrive: { as: 'json', coerce: env.coerce },
+      noun: 'tool argument',
+      compilePattern,
+    });
     // Without it the problems are reported; the output and access checks below still run, to report theirs too.
     inputSchema = resolved?.argsSchema ?? { type: 'object' };
     binding = { kind: 'params', params: resolved?.bound ?? [], ctxIndex, arity };
