@@ -61,10 +61,10 @@ describe.each(ERAS)('content annotations out of range ($name)', (era) => {
     };
     errors.length = 0;
     for (const [name, place] of [
-      ['too_high', /tool 'too_high' returned a malformed result .*result\.content\[0\]\.annotations\.priority is 2, not a number from 0 to 1/],
-      ['negative', /tool 'negative' returned a malformed result .*result\.content\[1\]\.annotations\.priority is -1, not a number from 0 to 1/],
-      ['audience', /tool 'audience' returned a malformed result .*result\.content\[0\]\.annotations\.audience\[0\] is "robot", not one of 'user', 'assistant'/],
-      ['with_schema', /tool 'with_schema' returned a malformed result .*result\.content\[0\]\.annotations\.priority is 1\.5/],
+      ['too_high', /tool 'too_high' returned a malformed result: .*result\.content\[0\]\.annotations\.priority is 2, not a number from 0 to 1/],
+      ['negative', /tool 'negative' returned a malformed result: .*result\.content\[1\]\.annotations\.priority is -1, not a number from 0 to 1/],
+      ['audience', /tool 'audience' returned a malformed result: .*result\.content\[0\]\.annotations\.audience\[0\] is "robot", not one of 'user', 'assistant'/],
+      ['with_schema', /tool 'with_schema' returned a malformed result: .*result\.content\[0\]\.annotations\.priority is 1\.5/],
     ] as const) {
       const answer = await call(name);
       expect(answer.result).toMatchObject({ content: [{ type: 'text', text: `Tool '${name}' failed with an internal error. The server log has the details.` }], isError: true });

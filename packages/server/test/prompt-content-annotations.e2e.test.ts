@@ -61,10 +61,10 @@ describe.each(ERAS)("prompt messages' content annotations out of range ($name)",
     };
     errors.length = 0;
     for (const [name, place] of [
-      ['too_high', /prompt 'too_high' returned a malformed result .*result\.messages\[0\]\.content\.annotations\.priority is 2, not a number from 0 to 1/],
-      ['negative', /prompt 'negative' returned a malformed result .*result\.messages\[1\]\.content\.annotations\.priority is -1, not a number from 0 to 1/],
-      ['audience', /prompt 'audience' returned a malformed result .*result\.messages\[0\]\.content\.annotations\.audience\[0\] is "robot", not one of 'user', 'assistant'/],
-      ['modified', /prompt 'modified' returned a malformed result .*result\.messages\[0\]\.content\.annotations\.lastModified/],
+      ['too_high', /prompt 'too_high' returned a malformed result: .*result\.messages\[0\]\.content\.annotations\.priority is 2, not a number from 0 to 1/],
+      ['negative', /prompt 'negative' returned a malformed result: .*result\.messages\[1\]\.content\.annotations\.priority is -1, not a number from 0 to 1/],
+      ['audience', /prompt 'audience' returned a malformed result: .*result\.messages\[0\]\.content\.annotations\.audience\[0\] is "robot", not one of 'user', 'assistant'/],
+      ['modified', /prompt 'modified' returned a malformed result: .*result\.messages\[0\]\.content\.annotations\.lastModified/],
     ] as const) {
       const answer = await get(name);
       expect(answer).toMatchObject({ error: { code: -32603, message: expect.stringContaining(`The prompt '${name}' failed with an internal error.`) } });

@@ -175,21 +175,23 @@ describe.each(ERAS)('results JSON cannot carry ($name)', (era) => {
       session.sendLine(lineOf(era, what, message, deep));
       expectAnswered(await session.answer(what), expected);
     }
-    expect(errors.join('\n')).toMatch(/tool 'big' returned a result that cannot be sent as JSON .*result\.structuredContent\.id is a BigInt/);
+    expect(errors.join('\n')).toMatch(/tool 'big' returned a result that cannot be sent as JSON: .*result\.structuredContent\.id is a BigInt/);
     expect(errors.join('\n')).toMatch(/result\.structuredContent\.self refers back to an object that contains it/);
     expect(errors.join('\n')).toMatch(/result\.structuredContent\.data\.a\.a.*nests deeper than 1000 levels/);
     // A plain value the server writes as JSON text: the place is named too, and it is no throw of the tool's.
-    expect(errors.join('\n')).toMatch(/tool 'plain_big' returned a result that cannot be sent as JSON .*result\.total is a BigInt/);
-    expect(errors.join('\n')).toMatch(/tool 'output_loop' returned a result that cannot be sent as JSON .*result\.self refers back/);
+    expect(errors.join('\n')).toMatch(/tool 'plain_big' returned a result that cannot be sent as JSON: .*result\.total is a BigInt/);
+    expect(errors.join('\n')).toMatch(/tool 'output_loop' returned a result that cannot be sent as JSON: .*result\.self refers back/);
     expect(errors.join('\n')).toMatch(/contents\.rows\[0\]\.id is a BigInt/);
-    expect(errors.join('\n')).toMatch(/tool 'a_function' returned a result that cannot be sent as JSON .*result is a function/);
+    expect(errors.join('\n')).toMatch(/tool 'a_function' returned a result that cannot be sent as JSON: .*result is a function/);
     // What JSON.stringify would write as {} without a word: named too, with the fix.
-    expect(errors.join('\n')).toMatch(/tool 'a_map' returned a result that cannot be sent as JSON .*result\.totals is a Map, which JSON writes as \{\}: return Object\.fromEntries\(map\)/);
+    expect(errors.join('\n')).toMatch(/tool 'a_map' returned a result that cannot be sent as JSON: .*result\.totals is a Map, which JSON writes as \{\}: return Object\.fromEntries\(map\)/);
     expect(errors.join('\n')).toMatch(/tool 'a_set' .*result is a Set, which JSON writes as \{\}: return \[\.\.\.set\]/);
     expect(errors.join('\n')).toMatch(/tool 'an_error' .*result is an Error \(Error: no rows\), which JSON writes as \{\}: throw it/);
     expect(errors.join('\n')).toMatch(/tool 'not_awaited' .*result\.rows is a Promise, which JSON writes as \{\}: await it/);
     expect(errors.join('\n')).toMatch(/tool 'private_fields' .*result\.account is an instance of Account with no enumerable fields/);
     expect(errors.join('\n')).not.toMatch(/threw an unexpected error/);
+    // One line each: no error object (its stack would be Toolwright's own frames) goes with it.
+    expect(errors.join('\n')).not.toMatch(/UnsendableResult:/);
     expect(errors.join('\n')).toMatch(/'unsendable\/get' returned a result that cannot be sent as JSON: result\.loop\.self refers back/);
     session.send(era.request({ jsonrpc: '2.0', id: 'empty', method: 'tools/call', params: { name: 'empty_plain', arguments: {} } }));
     expect(await session.answer('empty')).toMatchObject({ result: { content: [{ text: '{"filters":{},"tags":[],"nested":{"none":{}}}' }] } });

@@ -7,7 +7,7 @@ import type { MemberParams } from '../registry/buildMemberParams';
 import { compileInvocation, type CallScope, type Invocation } from './compileInvocation';
 import { compileParamsBinder } from './compileParamsBinder';
 import type { MemberOutcome } from './MemberOutcome';
-import { failureNote } from './sendable';
+import { logFailure } from './sendable';
 import { issueLines } from '../validation/ValidationIssue';
 
 export interface MemberCallSpec {
@@ -39,7 +39,7 @@ export function compileMemberCall<T>(
   const failed = (error: unknown): MemberOutcome<T> => {
     if (ResourceNotFoundError.is(error)) return { ok: false, error: 'not_found', message: error.message };
     if (ToolError.is(error)) return { ok: false, error: 'internal', message: error.message };
-    logger.error(failureNote(kind, name, error), error);
+    logFailure(logger, kind, name, error);
     return { ok: false, error: 'internal', message: `The ${kind} '${name}' failed with an internal error. The server log has the details.` };
   };
   const answer = (outcome: Invocation): MemberOutcome<T> => {

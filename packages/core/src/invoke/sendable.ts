@@ -1,3 +1,4 @@
+import type { ToolLogger } from '../context/ToolContext';
 import { jsonProblem } from './jsonProblem';
 import { MalformedResult } from './MalformedResult';
 
@@ -37,9 +38,13 @@ export function jsonTextOf(value: unknown, name = 'result'): string | undefined 
   return text;
 }
 
-/** How a member's unexpected failure is logged: what it threw, or what was wrong with what it returned. */
-export function failureNote(kind: string, name: string, error: unknown): string {
-  if (error instanceof UnsendableResult) return `${kind} '${name}' returned a result that cannot be sent as JSON`;
-  if (error instanceof MalformedResult) return `${kind} '${name}' returned a malformed result`;
-  return `${kind} '${name}' threw an unexpected error`;
+/**
+ * Logs a member's unexpected failure: what it threw, with its stack; what was wrong with what it
+ * returned, in one line naming the place and the fix (its stack would be Toolwright's own frames,
+ * which say nothing the message does not).
+ */
+export function logFailure(logger: ToolLogger, kind: string, name: string, error: unknown): void {
+  if (error instanceof UnsendableResult) logger.error(`${kind} '${name}' returned a result that cannot be sent as JSON: ${error.message}`);
+  else if (error instanceof MalformedResult) logger.error(`${kind} '${name}' returned a malformed result: ${error.message}`);
+  else logger.error(`${kind} '${name}' threw an unexpected error`, error);
 }

@@ -2,7 +2,7 @@ import type { ToolResult } from '../content/ToolResult';
 import type { ToolLogger } from '../context/ToolContext';
 import { CallInterrupt } from '../errors/CallInterrupt';
 import { ToolError } from '../errors/ToolError';
-import { failureNote } from './sendable';
+import { logFailure } from './sendable';
 
 /**
  * The safe `isError` result of a tool whose method (or middleware) threw, or returned what JSON
@@ -13,7 +13,7 @@ import { failureNote } from './sendable';
 export function toolFailure(name: string, error: unknown, logger: ToolLogger): ToolResult {
   if (CallInterrupt.is(error)) throw error;
   if (ToolError.is(error)) return toolErrorResult(error.message);
-  logger.error(failureNote('tool', name, error), error);
+  logFailure(logger, 'tool', name, error);
   return toolErrorResult(`Tool '${name}' failed with an internal error. The server log has the details.`);
 }
 
