@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { Resource, Tool } from '@toolwright/core';
 import { createApp } from '@toolwright/server';
 import { createTestClient } from '@toolwright/server/testing';
+import { waitFor } from './fixtures/waitFor';
 
 /**
  * A mounted app's list changes, as the parent's clients see them (SDK v2 client in memory,
@@ -105,6 +106,8 @@ describe('live changes of a mounted app, as the parent serves them', () => {
         ledger.tools.enable('other');
       }
       ledger.tools.disable('third');
+      // The one notification, however late a busy machine sends it; then five debounce windows more, for a second that must not come.
+      await waitFor(() => heard >= 1, 'the list_changed notification');
       await pause(150);
       expect(heard).toBe(1);
       expect((await all()).sort()).toEqual(['billing_other', 'billing_who']);
