@@ -46,7 +46,7 @@ describe('call, inspect, schema and config against stdio and HTTP servers', () =
     });
     const unknown = await cli(['call', 'dist/server.js', 'get_stock_price']);
     expect(unknown.code).toBe(3);
-    expect(unknown.stderr).toContain("error: tools/call 'get_stock_price' failed: Unknown tool 'get_stock_price'");
+    expect(unknown.stderr).toContain("error: tools/call 'get_stock_price' failed: the server serves no tool 'get_stock_price'. It serves 4 tools: ");
     const json = await cli(['call', 'dist/server.js', 'get_weather', '--args', '{"location":"Paris"}', '--json']);
     expect(JSON.parse(json.stdout)).toMatchObject({ structuredContent: { location: 'Paris', temperature: 14 } });
   });

@@ -111,7 +111,7 @@ describe('from a clone: the README, then every template through the linked npx t
     expect(toolError.stderr).toContain('The name is blank: pass the name of the person to greet.');
     const unknown = await toolwright('minimal', 'call', 'dist/server.js', 'wave');
     expect(unknown.code).toBe(3);
-    expect(unknown.stderr).toContain("Unknown tool 'wave'");
+    expect(unknown.stderr).toContain("tools/call 'wave' failed: the server serves no tool 'wave'. It serves 1 tool: greet.");
     const greeting = await toolwright('minimal', 'call', 'dist/server.js', 'greet', '--args', '{"name":"Ada","language":"ja"}');
     expect(greeting).toMatchObject({ code: 0, stdout: 'こんにちは、Adaさん!\n' });
   });
